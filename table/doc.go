@@ -1,0 +1,27 @@
+// Package table defines benchtrim's one canonical measurement table.
+//
+// Every ingester (ingest/...) writes rows of this table and every analyzer
+// (analysis/...) reads them; nothing downstream re-parses result files.
+//
+// The table is long: one row per recorded value. A row is one iteration value
+// (JMH avgt/thrpt/ss rawData, one `go test -bench` line), one histogram bucket
+// of a sample-mode iteration (count = the bucket's sample count), or one
+// one-second slice of a µOpTime Go iteration. Repetition levels are, outermost
+// first, instance > trial (suite run) > fork > iteration > slice; all are
+// 1-based and 1 where the source has no such level.
+//
+// Alongside the rows, a Setup record per (project, version, benchmark, params,
+// mode) keeps the configuration the source states: forks, warmup and
+// measurement iterations and times, tool version and configured level sizes.
+//
+// In memory the table is a slice of Arrow records with the Schema below, built
+// in fixed-size batches by one reused array.RecordBuilder (see Builder). On
+// disk it is Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv); setups
+// travel in the schema metadata under MetadataSetups (a JSON array) for Arrow
+// and Parquet, and in a sidecar file NAME.setups.csv next to a CSV table.
+//
+// Secondary metrics (JMH secondaryMetrics such as gc.alloc.rate, Go B/op,
+// allocs/op, MB/s and custom metrics) are kept as extra rows whose Metric
+// column names them; primary measurements have Metric == Primary. Analyzers
+// that want times select Metric == Primary (Collect does this by default).
+package table

@@ -1,0 +1,170 @@
+package table
+
+import (
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// Column names of the canonical table, in schema order.
+const (
+	ColProject   = "project"
+	ColVersion   = "version"
+	ColBenchmark = "benchmark"
+	ColParams    = "params"
+	ColMode      = "mode"
+	ColMetric    = "metric"
+	ColUnit      = "unit"
+	ColValue     = "value"
+	ColNsPerOp   = "ns_per_op"
+	ColCount     = "count"
+	ColInstance  = "instance"
+	ColTrial     = "trial"
+	ColFork      = "fork"
+	ColIteration = "iteration"
+	ColSlice     = "slice"
+	ColWarmup    = "warmup"
+	ColStartNs   = "start_ns"
+	ColEndNs     = "end_ns"
+	ColPair      = "pair"
+	ColSource    = "source"
+	ColLine      = "line"
+)
+
+// Column indices in Schema.
+const (
+	idxProject = iota
+	idxVersion
+	idxBenchmark
+	idxParams
+	idxMode
+	idxMetric
+	idxUnit
+	idxValue
+	idxNsPerOp
+	idxCount
+	idxInstance
+	idxTrial
+	idxFork
+	idxIteration
+	idxSlice
+	idxWarmup
+	idxStartNs
+	idxEndNs
+	idxPair
+	idxSource
+	idxLine
+	numColumns
+)
+
+// Primary is the Metric value of primary measurement rows (the benchmark's
+// own time or throughput, as opposed to profiler or custom metrics).
+const Primary = "primary"
+
+// MetadataSetups is the schema metadata key that holds the JSON-encoded
+// []Setup of a table written to Arrow IPC or Parquet.
+const MetadataSetups = "benchtrim.setups"
+
+// MetadataVersion is the schema metadata key holding the table format version.
+const MetadataVersion = "benchtrim.table_version"
+
+// FormatVersion is the version of the canonical table layout written by this
+// package. Readers reject files with another version.
+const FormatVersion = "1"
+
+// Schema is the canonical measurement table's Arrow schema (without metadata).
+//
+//	project, version, benchmark  what was measured (version: commit or release label)
+//	params      canonical "k=v" pairs sorted by key, joined with ","; "" when none
+//	mode        avgt, thrpt, sample, ss (JMH) or go (Go benchmarks)
+//	metric      Primary, or the name of a secondary metric (gc.alloc.rate, B/op, …)
+//	unit        unit exactly as recorded (us/op, ops/s, ns/op, B/op, …)
+//	value       value exactly as recorded, in unit
+//	ns_per_op   value normalised to nanoseconds per operation (time units
+//	            scaled; throughput converted as threads·ns(tu)/value); NaN when
+//	            the metric is not a time or throughput
+//	count       invocations/ops the row stands for: histogram count, Go N, 1 when unknown
+//	instance, trial, fork, iteration, slice
+//	            1-based repetition indices; 1 where the source has no such level
+//	warmup      true for warmup iterations (when a source records them)
+//	start_ns, end_ns  iteration start and end timestamps in ns (null when unknown)
+//	pair        duet pair label (A/B), "" when not duet data
+//	source      where the row came from: the file, and for JMH the record's JSON
+//	            path ("file:$[3]"); the value's JSON path follows from fork and iteration
+//	line        1-based line of the value in the file (0 when unknown)
+var Schema = arrow.NewSchema([]arrow.Field{
+	{Name: ColProject, Type: arrow.BinaryTypes.String},
+	{Name: ColVersion, Type: arrow.BinaryTypes.String},
+	{Name: ColBenchmark, Type: arrow.BinaryTypes.String},
+	{Name: ColParams, Type: arrow.BinaryTypes.String},
+	{Name: ColMode, Type: arrow.BinaryTypes.String},
+	{Name: ColMetric, Type: arrow.BinaryTypes.String},
+	{Name: ColUnit, Type: arrow.BinaryTypes.String},
+	{Name: ColValue, Type: arrow.PrimitiveTypes.Float64},
+	{Name: ColNsPerOp, Type: arrow.PrimitiveTypes.Float64},
+	{Name: ColCount, Type: arrow.PrimitiveTypes.Int64},
+	{Name: ColInstance, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColTrial, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColFork, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColIteration, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColSlice, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColWarmup, Type: arrow.FixedWidthTypes.Boolean},
+	{Name: ColStartNs, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: ColEndNs, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: ColPair, Type: arrow.BinaryTypes.String},
+	{Name: ColSource, Type: arrow.BinaryTypes.String},
+	{Name: ColLine, Type: arrow.PrimitiveTypes.Int64},
+}, nil)
+
+// Row is one row of the canonical table, used to append to a Builder and in
+// tests. Analyzers read columns through Collect rather than Rows.
+type Row struct {
+	Project, Version, Benchmark, Params, Mode string
+	Metric, Unit                             string
+	Value, NsPerOp                           float64
+	Count                                    int64
+	Instance, Trial, Fork, Iteration, Slice  int32
+	Warmup                                   bool
+	// StartNs and EndNs are iteration timestamps; HasTime says whether they are known.
+	StartNs, EndNs int64
+	HasTime        bool
+	Pair           string
+	Source         string
+	Line           int64
+}
+
+// Key identifies one benchmark run: a benchmark with one parameter combination
+// in one mode, of one version of one project.
+type Key struct {
+	Project, Version, Benchmark, Params, Mode string
+}
+
+// String formats the key as project@version benchmark[params] (mode).
+func (k Key) String() string {
+	s := k.Benchmark
+	if k.Project != "" || k.Version != "" {
+		s = k.Project + "@" + k.Version + " " + s
+	}
+	if k.Params != "" {
+		s += "[" + k.Params + "]"
+	}
+	if k.Mode != "" {
+		s += " (" + k.Mode + ")"
+	}
+	return s
+}
+
+// Less orders keys by project, version, benchmark, params, mode.
+func (k Key) Less(o Key) bool {
+	if k.Project != o.Project {
+		return k.Project < o.Project
+	}
+	if k.Version != o.Version {
+		return k.Version < o.Version
+	}
+	if k.Benchmark != o.Benchmark {
+		return k.Benchmark < o.Benchmark
+	}
+	if k.Params != o.Params {
+		return k.Params < o.Params
+	}
+	return k.Mode < o.Mode
+}

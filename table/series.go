@@ -1,0 +1,310 @@
+package table
+
+import (
+	"math"
+	"regexp"
+	"sort"
+)
+
+// Level is a repetition level of the canonical table, outermost first.
+type Level int
+
+const (
+	LevelInstance Level = iota
+	LevelTrial
+	LevelFork
+	LevelIteration
+	LevelSlice
+	NumLevels
+)
+
+var levelNames = [NumLevels]string{"instance", "trial", "fork", "iteration", "slice"}
+
+// String is the level's column name.
+func (l Level) String() string {
+	if l < 0 || l >= NumLevels {
+		return "level?"
+	}
+	return levelNames[l]
+}
+
+// ParseLevel maps a column name (instance, trial, fork, iteration, slice) to its Level.
+func ParseLevel(s string) (Level, bool) {
+	for i, n := range levelNames {
+		if n == s {
+			return Level(i), true
+		}
+	}
+	return 0, false
+}
+
+// Series holds the rows of one benchmark run (Key) and one metric, as
+// parallel columns sorted by (pair, instance, trial, fork, iteration, slice);
+// rows with equal indices (histogram buckets of one iteration) keep their
+// source order. Analyzers read a Series; they never see result files.
+type Series struct {
+	Key
+	Metric string
+	// Unit is the unit as recorded (the first row's, see MixedUnits).
+	Unit string
+	// MixedUnits is true when rows of this series were recorded in more than
+	// one unit (NsPerOp is still comparable; Value is not).
+	MixedUnits bool
+	// Setup is the run's setup, nil when the source stated none.
+	Setup *Setup
+
+	// Level indices, 1-based, indexed by Level: Levels[LevelFork][i] is row i's fork.
+	Levels  [NumLevels][]int32
+	Warmup  []bool
+	Value   []float64
+	NsPerOp []float64
+	Count   []int64
+	// StartNs and EndNs are nil when no row has timestamps; otherwise rows
+	// without them hold math.MinInt64.
+	StartNs, EndNs []int64
+	// Pair is nil when no row has a pair label.
+	Pair []string
+}
+
+// Len is the number of rows.
+func (s *Series) Len() int { return len(s.NsPerOp) }
+
+// Sizes is the largest index seen at each level.
+func (s *Series) Sizes() [NumLevels]int32 {
+	var m [NumLevels]int32
+	for l := range m {
+		for _, v := range s.Levels[l] {
+			if v > m[l] {
+				m[l] = v
+			}
+		}
+	}
+	return m
+}
+
+// Span is a run of consecutive rows [Start, End) of a Series sharing their
+// indices down to some level.
+type Span struct {
+	Start, End int
+}
+
+// Units splits the rows into spans that share pair and all level indices
+// from the outermost down to and including level. For example
+// Units(LevelIteration) gives one span per iteration (holding its slices or
+// histogram buckets), Units(LevelFork) one span per fork.
+func (s *Series) Units(level Level) []Span {
+	n := s.Len()
+	if n == 0 {
+		return nil
+	}
+	var spans []Span
+	start := 0
+	for i := 1; i < n; i++ {
+		if s.differs(i-1, i, level) {
+			spans = append(spans, Span{start, i})
+			start = i
+		}
+	}
+	return append(spans, Span{start, n})
+}
+
+func (s *Series) differs(i, j int, level Level) bool {
+	if s.Pair != nil && s.Pair[i] != s.Pair[j] {
+		return true
+	}
+	for l := Level(0); l <= level; l++ {
+		if s.Levels[l][i] != s.Levels[l][j] {
+			return true
+		}
+	}
+	return false
+}
+
+// WeightedMean is the count-weighted mean of NsPerOp over the span,
+//
+//	Σ nsPerOp_i·count_i / Σ count_i,
+//
+// i.e. total time over total operations for slices and histogram buckets.
+// Rows with count <= 0 weigh 1. Non-finite values propagate.
+func (s *Series) WeightedMean(sp Span) float64 {
+	var sum, w float64
+	for i := sp.Start; i < sp.End; i++ {
+		c := float64(s.Count[i])
+		if c <= 0 {
+			c = 1
+		}
+		sum += s.NsPerOp[i] * c
+		w += c
+	}
+	if w == 0 {
+		return math.NaN()
+	}
+	return sum / w
+}
+
+// TotalCount is Σ count over the span (rows with count <= 0 count 1).
+func (s *Series) TotalCount(sp Span) int64 {
+	var n int64
+	for i := sp.Start; i < sp.End; i++ {
+		if s.Count[i] > 0 {
+			n += s.Count[i]
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// Filter selects what Collect returns. The zero value selects the primary
+// metric of every benchmark run.
+type Filter struct {
+	// Metric selects rows of this metric; "" means Primary.
+	Metric string
+	// Benchmark, when set, keeps only benchmarks whose name matches.
+	Benchmark *regexp.Regexp
+	// Project and Version, when set, keep only those.
+	Project, Version string
+	// IncludeWarmup keeps warmup rows (they are dropped by default).
+	IncludeWarmup bool
+}
+
+// Collect groups the table's rows into one Series per key for the filter's
+// metric, sorted by key. Setups are attached by key.
+func Collect(t *Table, f Filter) []*Series {
+	metric := f.Metric
+	if metric == "" {
+		metric = Primary
+	}
+	byKey := map[Key]*Series{}
+	var order []*Series
+	for _, rec := range t.Records {
+		c := columnsOf(rec)
+		n := int(rec.NumRows())
+		var last *Series
+		var lastKey Key
+		for i := 0; i < n; i++ {
+			if c.metric.Value(i) != metric {
+				continue
+			}
+			if !f.IncludeWarmup && c.warmup.Value(i) {
+				continue
+			}
+			k := c.key(i)
+			if f.Project != "" && k.Project != f.Project || f.Version != "" && k.Version != f.Version {
+				continue
+			}
+			if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
+				continue
+			}
+			s := last
+			if s == nil || k != lastKey {
+				s = byKey[k]
+				if s == nil {
+					s = &Series{Key: k, Metric: metric, Unit: c.unit.Value(i), Setup: t.Setup(k)}
+					byKey[k] = s
+					order = append(order, s)
+				}
+				last, lastKey = s, k
+			}
+			s.appendRow(c, i)
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].Key.Less(order[j].Key) })
+	for _, s := range order {
+		s.sortRows()
+	}
+	return order
+}
+
+func (s *Series) appendRow(c *columns, i int) {
+	if u := c.unit.Value(i); u != s.Unit {
+		s.MixedUnits = true
+	}
+	s.Levels[LevelInstance] = append(s.Levels[LevelInstance], c.instance.Value(i))
+	s.Levels[LevelTrial] = append(s.Levels[LevelTrial], c.trial.Value(i))
+	s.Levels[LevelFork] = append(s.Levels[LevelFork], c.fork.Value(i))
+	s.Levels[LevelIteration] = append(s.Levels[LevelIteration], c.iteration.Value(i))
+	s.Levels[LevelSlice] = append(s.Levels[LevelSlice], c.slice.Value(i))
+	s.Warmup = append(s.Warmup, c.warmup.Value(i))
+	s.Value = append(s.Value, c.value.Value(i))
+	s.NsPerOp = append(s.NsPerOp, c.nsPerOp.Value(i))
+	s.Count = append(s.Count, c.count.Value(i))
+	hasTime := c.startNs.IsValid(i) && c.endNs.IsValid(i)
+	if hasTime && s.StartNs == nil {
+		s.StartNs = make([]int64, len(s.NsPerOp)-1, cap(s.NsPerOp))
+		s.EndNs = make([]int64, len(s.NsPerOp)-1, cap(s.NsPerOp))
+		for j := range s.StartNs {
+			s.StartNs[j], s.EndNs[j] = math.MinInt64, math.MinInt64
+		}
+	}
+	if s.StartNs != nil {
+		if hasTime {
+			s.StartNs = append(s.StartNs, c.startNs.Value(i))
+			s.EndNs = append(s.EndNs, c.endNs.Value(i))
+		} else {
+			s.StartNs = append(s.StartNs, math.MinInt64)
+			s.EndNs = append(s.EndNs, math.MinInt64)
+		}
+	}
+	p := c.pair.Value(i)
+	if p != "" && s.Pair == nil {
+		s.Pair = make([]string, len(s.NsPerOp)-1, cap(s.NsPerOp))
+	}
+	if s.Pair != nil {
+		s.Pair = append(s.Pair, p)
+	}
+}
+
+// sortRows orders rows by (pair, instance, trial, fork, iteration, slice),
+// stably, unless they already are in that order (the usual case).
+func (s *Series) sortRows() {
+	n := s.Len()
+	less := func(i, j int) bool {
+		if s.Pair != nil && s.Pair[i] != s.Pair[j] {
+			return s.Pair[i] < s.Pair[j]
+		}
+		for l := range s.Levels {
+			if a, b := s.Levels[l][i], s.Levels[l][j]; a != b {
+				return a < b
+			}
+		}
+		return false
+	}
+	sorted := true
+	for i := 1; i < n; i++ {
+		if less(i, i-1) {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.SliceStable(perm, func(a, b int) bool { return less(perm[a], perm[b]) })
+	for l := range s.Levels {
+		s.Levels[l] = permute(s.Levels[l], perm)
+	}
+	s.Warmup = permute(s.Warmup, perm)
+	s.Value = permute(s.Value, perm)
+	s.NsPerOp = permute(s.NsPerOp, perm)
+	s.Count = permute(s.Count, perm)
+	if s.StartNs != nil {
+		s.StartNs = permute(s.StartNs, perm)
+		s.EndNs = permute(s.EndNs, perm)
+	}
+	if s.Pair != nil {
+		s.Pair = permute(s.Pair, perm)
+	}
+}
+
+func permute[T any](x []T, perm []int) []T {
+	out := make([]T, len(x))
+	for i, p := range perm {
+		out[i] = x[p]
+	}
+	return out
+}

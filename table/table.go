@@ -1,0 +1,157 @@
+package table
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// Table is the canonical measurement table in memory: Arrow records with
+// Schema, and the setups of the benchmark runs it holds, sorted by key.
+// The Table owns its records; call Release when done.
+type Table struct {
+	Records []arrow.Record
+	Setups  []Setup
+}
+
+// NumRows is the total number of rows over all records.
+func (t *Table) NumRows() int64 {
+	var n int64
+	for _, r := range t.Records {
+		n += r.NumRows()
+	}
+	return n
+}
+
+// Release releases the table's records.
+func (t *Table) Release() {
+	for _, r := range t.Records {
+		r.Release()
+	}
+	t.Records = nil
+}
+
+// Setup returns the setup recorded for k, or nil.
+func (t *Table) Setup(k Key) *Setup {
+	i := sort.Search(len(t.Setups), func(i int) bool { return !t.Setups[i].Key.Less(k) })
+	if i < len(t.Setups) && t.Setups[i].Key == k {
+		return &t.Setups[i]
+	}
+	return nil
+}
+
+// Append moves o's records and setups into t (o is left empty). Setups for
+// keys present in both are merged; a conflict is returned as an error after
+// all records were moved.
+func (t *Table) Append(o *Table) error {
+	t.Records = append(t.Records, o.Records...)
+	o.Records = nil
+	m := map[Key]*Setup{}
+	for i := range t.Setups {
+		s := t.Setups[i]
+		m[s.Key] = &s
+	}
+	var firstErr error
+	for _, s := range o.Setups {
+		old, ok := m[s.Key]
+		if !ok {
+			c := s
+			m[s.Key] = &c
+			continue
+		}
+		if why := old.conflicts(&s); why != "" && firstErr == nil {
+			firstErr = fmt.Errorf("mixed setups for %s: %s (first from %s, then %s)", s.Key, why, old.Source, s.Source)
+			continue
+		}
+		mergeSetup(old, &s)
+	}
+	o.Setups = nil
+	t.Setups = sortedSetups(m)
+	return firstErr
+}
+
+// Rows calls fn for every row in order. It is meant for tests, small tables
+// and exports; analyzers use Collect. fn must not keep r.
+func (t *Table) Rows(fn func(r *Row) error) error {
+	var row Row
+	for _, rec := range t.Records {
+		c := columnsOf(rec)
+		for i := 0; i < int(rec.NumRows()); i++ {
+			c.row(i, &row)
+			if err := fn(&row); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// columns gives typed access to one record's columns.
+type columns struct {
+	project, version, benchmark, params, mode *array.String
+	metric, unit, pair, source                *array.String
+	value, nsPerOp                            *array.Float64
+	count, startNs, endNs, line               *array.Int64
+	instance, trial, fork, iteration, slice   *array.Int32
+	warmup                                    *array.Boolean
+}
+
+func columnsOf(rec arrow.Record) *columns {
+	return &columns{
+		project:   rec.Column(idxProject).(*array.String),
+		version:   rec.Column(idxVersion).(*array.String),
+		benchmark: rec.Column(idxBenchmark).(*array.String),
+		params:    rec.Column(idxParams).(*array.String),
+		mode:      rec.Column(idxMode).(*array.String),
+		metric:    rec.Column(idxMetric).(*array.String),
+		unit:      rec.Column(idxUnit).(*array.String),
+		value:     rec.Column(idxValue).(*array.Float64),
+		nsPerOp:   rec.Column(idxNsPerOp).(*array.Float64),
+		count:     rec.Column(idxCount).(*array.Int64),
+		instance:  rec.Column(idxInstance).(*array.Int32),
+		trial:     rec.Column(idxTrial).(*array.Int32),
+		fork:      rec.Column(idxFork).(*array.Int32),
+		iteration: rec.Column(idxIteration).(*array.Int32),
+		slice:     rec.Column(idxSlice).(*array.Int32),
+		warmup:    rec.Column(idxWarmup).(*array.Boolean),
+		startNs:   rec.Column(idxStartNs).(*array.Int64),
+		endNs:     rec.Column(idxEndNs).(*array.Int64),
+		pair:      rec.Column(idxPair).(*array.String),
+		source:    rec.Column(idxSource).(*array.String),
+		line:      rec.Column(idxLine).(*array.Int64),
+	}
+}
+
+func (c *columns) key(i int) Key {
+	return Key{c.project.Value(i), c.version.Value(i), c.benchmark.Value(i), c.params.Value(i), c.mode.Value(i)}
+}
+
+func (c *columns) row(i int, r *Row) {
+	*r = Row{
+		Project: c.project.Value(i), Version: c.version.Value(i), Benchmark: c.benchmark.Value(i),
+		Params: c.params.Value(i), Mode: c.mode.Value(i), Metric: c.metric.Value(i), Unit: c.unit.Value(i),
+		Value: c.value.Value(i), NsPerOp: c.nsPerOp.Value(i), Count: c.count.Value(i),
+		Instance: c.instance.Value(i), Trial: c.trial.Value(i), Fork: c.fork.Value(i),
+		Iteration: c.iteration.Value(i), Slice: c.slice.Value(i), Warmup: c.warmup.Value(i),
+		Pair: c.pair.Value(i), Source: c.source.Value(i), Line: c.line.Value(i),
+	}
+	if c.startNs.IsValid(i) && c.endNs.IsValid(i) {
+		r.StartNs, r.EndNs, r.HasTime = c.startNs.Value(i), c.endNs.Value(i), true
+	}
+}
+
+// checkSchema reports whether s has the canonical columns in order.
+func checkSchema(s *arrow.Schema) error {
+	if len(s.Fields()) != numColumns {
+		return fmt.Errorf("not a benchtrim table: %d columns, want %d", len(s.Fields()), numColumns)
+	}
+	for i, f := range Schema.Fields() {
+		g := s.Field(i)
+		if g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
+			return fmt.Errorf("not a benchtrim table: column %d is %s %s, want %s %s", i+1, g.Name, g.Type, f.Name, f.Type)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package table
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// sampleRows covers every column, non-finite values, a histogram iteration,
+// rows out of level order, timestamps and pair labels.
+func sampleRows() []Row {
+	return []Row{
+		{Project: "p", Version: "v1", Benchmark: "b.A", Params: "n=1", Mode: "avgt", Unit: "us/op", Value: 1.5, NsPerOp: 1500, Count: 1, Fork: 2, Iteration: 1, Source: "f.json:$[0]", Line: 40},
+		{Project: "p", Version: "v1", Benchmark: "b.A", Params: "n=1", Mode: "avgt", Unit: "us/op", Value: 1.25, NsPerOp: 1250, Count: 1, Fork: 1, Iteration: 2, Source: "f.json:$[0]", Line: 38},
+		{Project: "p", Version: "v1", Benchmark: "b.A", Params: "n=1", Mode: "avgt", Unit: "us/op", Value: math.Inf(1), NsPerOp: math.Inf(1), Count: 1, Fork: 1, Iteration: 1, Source: "f.json:$[0]", Line: 37},
+		{Project: "p", Version: "v1", Benchmark: "b.A", Params: "n=1", Mode: "avgt", Metric: "gc.alloc.rate", Unit: "MB/sec", Value: 12, NsPerOp: math.NaN(), Count: 1, Fork: 1, Iteration: 1},
+		{Project: "p", Version: "v1", Benchmark: "b.S", Mode: "sample", Unit: "ms/op", Value: 0.017824, NsPerOp: 17824, Count: 12, Iteration: 1, Warmup: false, StartNs: 10, EndNs: 20, HasTime: true, Pair: "A"},
+		{Project: "p", Version: "v1", Benchmark: "b.S", Mode: "sample", Unit: "ms/op", Value: 0.017856, NsPerOp: 17856, Count: 3, Iteration: 1, StartNs: 10, EndNs: 20, HasTime: true, Pair: "A"},
+		{Project: "p", Version: "v1", Benchmark: "b.S", Mode: "sample", Unit: "ms/op", Value: 0.02, NsPerOp: 20000, Count: 1, Iteration: 2, Pair: "B", Warmup: true},
+	}
+}
+
+func buildSample(t *testing.T, mem memory.Allocator, batch int) *Table {
+	t.Helper()
+	b := NewBuilder(mem, batch)
+	defer b.Release()
+	for _, r := range sampleRows() {
+		r := r
+		b.Append(&r)
+	}
+	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "b.A", "n=1", "avgt"}, Tool: "jmh", ToolVersion: "1.37", Forks: 2, WarmupIterations: 5, WarmupTimeNs: 1e9, Env: map[string]string{"jvm": "/usr/bin/java"}, Source: "f.json:$[0]"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "b.A", "n=1", "avgt"}, MeasurementIterations: 2, Source: "f.json:$[0]"}); err != nil {
+		t.Fatalf("compatible setup rejected: %v", err)
+	}
+	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "b.A", "n=1", "avgt"}, Forks: 3, Source: "g.json:$[4]"}); err == nil || !strings.Contains(err.Error(), "forks 2 vs 3") {
+		t.Errorf("conflicting setup: err = %v, want mixed setups forks 2 vs 3", err)
+	}
+	return b.Finish()
+}
+
+func rowsOf(t *testing.T, tab *Table) []Row {
+	t.Helper()
+	var out []Row
+	tab.Rows(func(r *Row) error { out = append(out, *r); return nil })
+	return out
+}
+
+// sameRows compares rows treating NaN as equal to NaN.
+func sameRows(a, b []Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Metric == "" {
+			x.Metric = Primary
+		}
+		if y.Metric == "" {
+			y.Metric = Primary
+		}
+		if math.IsNaN(x.NsPerOp) && math.IsNaN(y.NsPerOp) {
+			x.NsPerOp, y.NsPerOp = 0, 0
+		}
+		if x.Instance == 0 {
+			x.Instance, x.Trial, x.Slice = 1, 1, 1
+		}
+		if y.Instance == 0 {
+			y.Instance, y.Trial, y.Slice = 1, 1, 1
+		}
+		if x.Iteration == 0 {
+			x.Iteration = 1
+		}
+		if x.Fork == 0 {
+			x.Fork = 1
+		}
+		if !reflect.DeepEqual(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, ext := range []string{".arrow", ".parquet", ".csv"} {
+		t.Run(ext, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			tab := buildSample(t, mem, 3) // several batches
+			defer tab.Release()
+			if len(tab.Records) != 3 {
+				t.Errorf("records = %d, want 3 batches of <= 3 rows", len(tab.Records))
+			}
+			path := filepath.Join(t.TempDir(), "out"+ext)
+			if err := WriteFile(path, tab); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadFile(path, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer back.Release()
+			want, got := rowsOf(t, tab), rowsOf(t, back)
+			if !sameRows(want, got) {
+				t.Errorf("rows differ after round trip\nwant %+v\ngot  %+v", want, got)
+			}
+			if !reflect.DeepEqual(tab.Setups, back.Setups) {
+				t.Errorf("setups differ\nwant %+v\ngot  %+v", tab.Setups, back.Setups)
+			}
+			s := back.Setup(Key{"p", "v1", "b.A", "n=1", "avgt"})
+			if s == nil || s.Forks != 2 || s.MeasurementIterations != 2 || s.Env["jvm"] != "/usr/bin/java" {
+				t.Errorf("merged setup = %+v", s)
+			}
+		})
+	}
+}
+
+func TestReadCSVErrorsNameTheLine(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	tab := buildSample(t, mem, 0)
+	defer tab.Release()
+	path := filepath.Join(t.TempDir(), "t.csv")
+	if err := WriteFile(path, tab); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	lines := strings.Split(string(data), "\n")
+	lines[2] = strings.Replace(lines[2], ",1.25,", ",one,", 1)
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
+	_, err := ReadFile(path, mem)
+	if err == nil || !strings.Contains(err.Error(), "t.csv:3: column value") {
+		t.Errorf("err = %v, want t.csv:3: column value …", err)
+	}
+}
+
+func TestCollectGroupsAndSorts(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	tab := buildSample(t, mem, 2)
+	defer tab.Release()
+	series := Collect(tab, Filter{})
+	if len(series) != 2 {
+		t.Fatalf("got %d series, want 2", len(series))
+	}
+	a := series[0]
+	if a.Benchmark != "b.A" || a.Len() != 3 || a.Setup == nil || a.Setup.Forks != 2 {
+		t.Fatalf("series A = %+v", a)
+	}
+	if got := a.Levels[LevelFork]; !reflect.DeepEqual(got, []int32{1, 1, 2}) {
+		t.Errorf("forks = %v, want sorted [1 1 2]", got)
+	}
+	if got := a.Levels[LevelIteration]; !reflect.DeepEqual(got, []int32{1, 2, 1}) {
+		t.Errorf("iterations = %v, want [1 2 1]", got)
+	}
+	if got := a.NsPerOp[1:]; !reflect.DeepEqual(got, []float64{1250, 1500}) {
+		t.Errorf("ns/op = %v", got)
+	}
+	if spans := a.Units(LevelFork); !reflect.DeepEqual(spans, []Span{{0, 2}, {2, 3}}) {
+		t.Errorf("fork spans = %v", spans)
+	}
+	s := series[1]
+	if s.Len() != 2 { // the warmup row is dropped
+		t.Fatalf("sample series has %d rows, want 2 (warmup dropped)", s.Len())
+	}
+	if m := s.WeightedMean(Span{0, 2}); math.Abs(m-(17824*12+17856*3)/15.0) > 1e-9 {
+		t.Errorf("weighted mean = %v", m)
+	}
+	if s.TotalCount(Span{0, 2}) != 15 || s.StartNs[0] != 10 || s.Pair[1] != "A" {
+		t.Errorf("count/time/pair wrong: %+v", s)
+	}
+	all := Collect(tab, Filter{IncludeWarmup: true, Metric: Primary})
+	if all[1].Len() != 3 || !all[1].Warmup[2] || all[1].StartNs[2] != math.MinInt64 {
+		t.Errorf("with warmup: %+v", all[1])
+	}
+	gc := Collect(tab, Filter{Metric: "gc.alloc.rate"})
+	if len(gc) != 1 || gc[0].Value[0] != 12 {
+		t.Errorf("secondary metric series = %+v", gc)
+	}
+}
+
+func TestCanonicalParams(t *testing.T) {
+	p := map[string]string{"sql": "SELECT a, b", "n": "10", "uri": "x=y%z"}
+	s := CanonicalParams(p)
+	if want := "n=10,sql=SELECT a%2C b,uri=x%3Dy%25z"; s != want {
+		t.Errorf("CanonicalParams = %q, want %q", s, want)
+	}
+	back, err := ParseParams(s)
+	if err != nil || !reflect.DeepEqual(back, p) {
+		t.Errorf("ParseParams = %v, %v", back, err)
+	}
+	if CanonicalParams(nil) != "" {
+		t.Error("empty params not empty")
+	}
+	if _, err := ParseParams("novalue"); err == nil {
+		t.Error("ParseParams accepted a pair without =")
+	}
+}
