@@ -118,11 +118,11 @@ var Schema = arrow.NewSchema([]arrow.Field{
 // tests. Analyzers read columns through Collect rather than Rows.
 type Row struct {
 	Project, Version, Benchmark, Params, Mode string
-	Metric, Unit                             string
-	Value, NsPerOp                           float64
-	Count                                    int64
-	Instance, Trial, Fork, Iteration, Slice  int32
-	Warmup                                   bool
+	Metric, Unit                              string
+	Value, NsPerOp                            float64
+	Count                                     int64
+	Instance, Trial, Fork, Iteration, Slice   int32
+	Warmup                                    bool
 	// StartNs and EndNs are iteration timestamps; HasTime says whether they are known.
 	StartNs, EndNs int64
 	HasTime        bool
