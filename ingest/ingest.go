@@ -1,0 +1,208 @@
+// Package ingest holds what every result-file reader shares: the bad-input
+// error type (ParseError), the Report of skipped and suspicious items, the
+// Format interface the readers in ingest/<format> implement, labels taken
+// from file names, and unit normalisation to nanoseconds per operation.
+//
+// Flow: ingest/<format> parses a file and appends canonical rows to a
+// table.Builder; ingest/auto detects formats and drives the readers;
+// analyzers then read the table (package table), never the files.
+package ingest
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// ParseError is bad input at a place in a file. It prints as
+// "file:line: msg", "file:$.json.path: msg" or "file: msg".
+type ParseError struct {
+	File string
+	// Line is 1-based; 0 when unknown.
+	Line int
+	// Path is a JSON path such as $[3].primaryMetric.rawData[0][2]; "" when not JSON.
+	Path string
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	switch {
+	case e.Path != "" && e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Path, e.Msg)
+	case e.Path != "":
+		return fmt.Sprintf("%s:%s: %s", e.File, e.Path, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Source describes the file being read and the labels its rows get.
+type Source struct {
+	// File is the name used in row locators and error messages.
+	File string
+	// Project and Version label every row (see LabelsFromFileName).
+	Project, Version string
+	// Instance and Trial stamp rows of formats that have no such level
+	// (JMH JSON, go test text); 0 means 1.
+	Instance, Trial int32
+}
+
+// Format is one result-file format.
+type Format interface {
+	// Name is the --format name: jmh, uoptime, gobench or pa.
+	Name() string
+	// Sniff reports whether head (the first bytes of a file, up to 64 KiB)
+	// looks like this format.
+	Sniff(head []byte) bool
+	// Read parses r and appends canonical rows and setups to dst. Bad items
+	// it can step over go to rep (counted, with their place); it returns a
+	// *ParseError when the input cannot be read on (truncated or invalid
+	// syntax), and wraps I/O errors with %w.
+	Read(r io.Reader, src Source, dst *table.Builder, rep *Report) error
+}
+
+// Report collects the items a read skipped or found suspicious, counted by
+// kind, keeping the first few examples of each kind with their places.
+type Report struct {
+	kinds map[string]*ReportKind
+}
+
+// ReportKind is one kind of skipped or suspicious item.
+type ReportKind struct {
+	Kind string
+	// Skipped is true when such items were left out of the table (rows
+	// dropped); false for suspicious items that were kept.
+	Skipped bool
+	// Count is how many items (rows, for skipped items) of this kind there were.
+	Count int
+	// Examples are the first MaxExamples occurrences.
+	Examples []*ParseError
+}
+
+// MaxExamples is how many examples of each kind a Report keeps.
+const MaxExamples = 5
+
+// Skip records n rows left out of the table for reason kind at place err.
+func (r *Report) Skip(kind string, n int, err *ParseError) { r.add(kind, true, n, err) }
+
+// Warn records a suspicious item that was kept.
+func (r *Report) Warn(kind string, err *ParseError) { r.add(kind, false, 1, err) }
+
+func (r *Report) add(kind string, skipped bool, n int, err *ParseError) {
+	if r.kinds == nil {
+		r.kinds = map[string]*ReportKind{}
+	}
+	id := kind
+	if skipped {
+		id = "skip:" + kind
+	}
+	k := r.kinds[id]
+	if k == nil {
+		k = &ReportKind{Kind: kind, Skipped: skipped}
+		r.kinds[id] = k
+	}
+	k.Count += n
+	if len(k.Examples) < MaxExamples && err != nil {
+		k.Examples = append(k.Examples, err)
+	}
+}
+
+// Merge adds o's counts and examples to r.
+func (r *Report) Merge(o *Report) {
+	for _, k := range o.Kinds() {
+		for i, ex := range k.Examples {
+			n := 0
+			if i == 0 {
+				n = k.Count - len(k.Examples) + 1
+			} else {
+				n = 1
+			}
+			r.add(k.Kind, k.Skipped, n, ex)
+		}
+		if len(k.Examples) == 0 {
+			r.add(k.Kind, k.Skipped, k.Count, nil)
+		}
+	}
+}
+
+// Kinds lists the kinds, skipped ones first, then by kind name.
+func (r *Report) Kinds() []*ReportKind {
+	out := make([]*ReportKind, 0, len(r.kinds))
+	for _, k := range r.kinds {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Skipped != out[j].Skipped {
+			return out[i].Skipped
+		}
+		return out[i].Kind < out[j].Kind
+	})
+	return out
+}
+
+// Count is the count recorded for kind (skipped and kept items together).
+func (r *Report) Count(kind string) int {
+	n := 0
+	for _, k := range r.kinds {
+		if k.Kind == kind {
+			n += k.Count
+		}
+	}
+	return n
+}
+
+// SkippedRows is the total number of rows left out.
+func (r *Report) SkippedRows() int {
+	n := 0
+	for _, k := range r.kinds {
+		if k.Skipped {
+			n += k.Count
+		}
+	}
+	return n
+}
+
+// Empty reports whether nothing was recorded.
+func (r *Report) Empty() bool { return len(r.kinds) == 0 }
+
+// WriteTo prints one line per kind ("skipped 5 rows: NaN value") followed by
+// its examples, indented.
+func (r *Report) WriteTo(w io.Writer) (int64, error) {
+	var b strings.Builder
+	for _, k := range r.Kinds() {
+		if k.Skipped {
+			fmt.Fprintf(&b, "skipped %d: %s\n", k.Count, k.Kind)
+		} else {
+			fmt.Fprintf(&b, "warning %d: %s\n", k.Count, k.Kind)
+		}
+		for _, ex := range k.Examples {
+			fmt.Fprintf(&b, "    %s\n", ex)
+		}
+		if k.Count > len(k.Examples) && len(k.Examples) > 0 {
+			fmt.Fprintf(&b, "    … and %d more\n", k.Count-len(k.Examples))
+		}
+	}
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+var versionSuffix = regexp.MustCompile(`^(.+?)[-_@](v?\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.\-]+)?)$`)
+
+// LabelsFromFileName derives a project and version label from a file name
+// of the form PROJECT-VERSION.ext (for example prometheus-v0.35.0.csv gives
+// "prometheus", "v0.35.0"; '_' and '@' also separate). Other names give the
+// name without extension as project and an empty version.
+func LabelsFromFileName(path string) (project, version string) {
+	base := filepath.Base(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	if m := versionSuffix.FindStringSubmatch(stem); m != nil {
+		return m[1], m[2]
+	}
+	return stem, ""
+}
