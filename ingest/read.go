@@ -1,0 +1,205 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+var (
+	formatsMu sync.RWMutex
+	formats   []Format
+)
+
+// Register makes a format known to ReadFiles and Detect. Format packages
+// call it from init, so a program picks its formats by importing them
+// (cmd/benchtrim imports all of ingest/...).
+func Register(f Format) {
+	formatsMu.Lock()
+	defer formatsMu.Unlock()
+	for _, g := range formats {
+		if g.Name() == f.Name() {
+			panic("ingest: format " + f.Name() + " registered twice")
+		}
+	}
+	formats = append(formats, f)
+	sort.Slice(formats, func(i, j int) bool { return formats[i].Name() < formats[j].Name() })
+}
+
+// Formats lists the registered formats by name.
+func Formats() []Format {
+	formatsMu.RLock()
+	defer formatsMu.RUnlock()
+	return append([]Format(nil), formats...)
+}
+
+// FormatByName returns the registered format called name.
+func FormatByName(name string) (Format, error) {
+	var names []string
+	for _, f := range Formats() {
+		if f.Name() == name {
+			return f, nil
+		}
+		names = append(names, f.Name())
+	}
+	return nil, fmt.Errorf("unknown format %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// sniffBytes is how much of a file Detect looks at.
+const sniffBytes = 64 << 10
+
+// Detect picks the format whose Sniff accepts head. It is an error when none
+// or more than one does.
+func Detect(file string, head []byte) (Format, error) {
+	var hits []Format
+	for _, f := range Formats() {
+		if f.Sniff(head) {
+			hits = append(hits, f)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		if len(bytes.TrimSpace(head)) == 0 {
+			return nil, &ParseError{File: file, Msg: "empty file (a JMH run that aborted leaves a 0-byte result file)"}
+		}
+		return nil, &ParseError{File: file, Msg: "unrecognised format (not JMH JSON, µOpTime CSV, go test -bench output or pa CSV; use --format to force one)"}
+	}
+	names := make([]string, len(hits))
+	for i, f := range hits {
+		names[i] = f.Name()
+	}
+	return nil, &ParseError{File: file, Msg: "ambiguous format, could be " + strings.Join(names, " or ") + "; use --format"}
+}
+
+// ReadOptions controls ReadFiles.
+type ReadOptions struct {
+	// Format forces a format by name; "" detects it per file.
+	Format string
+	// Project and Version override the labels taken from file names.
+	Project, Version string
+	// Instance and Trial stamp rows of formats without those levels.
+	Instance, Trial int32
+	// Allocator for the table (memory.DefaultAllocator when nil).
+	Allocator memory.Allocator
+	// BatchRows per Arrow record (table.DefaultBatchRows when 0).
+	BatchRows int
+	// OnFile, when set, is called after each file with its row count.
+	OnFile func(path string, rows int64)
+}
+
+// FileResult says what one file contributed.
+type FileResult struct {
+	Path   string
+	Format string
+	Rows   int64
+}
+
+// ReadFiles reads result files into one canonical table. Canonical table
+// files (.arrow, .parquet, and .csv files whose header is the canonical
+// one) are loaded as they are; other files go through their format reader.
+// Skipped and suspicious items are counted in the returned Report; the
+// first file that cannot be read ends the call with its error.
+func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileResult, error) {
+	mem := opt.Allocator
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	out := &table.Table{}
+	rep := &Report{}
+	var results []FileResult
+	fail := func(err error) (*table.Table, *Report, []FileResult, error) {
+		out.Release()
+		return nil, rep, results, err
+	}
+	for _, path := range paths {
+		var t *table.Table
+		var format string
+		var err error
+		if isCanonical, err2 := isCanonicalTable(path); err2 != nil {
+			return fail(err2)
+		} else if isCanonical {
+			format = "table"
+			t, err = table.ReadFile(path, mem)
+		} else {
+			t, format, err = readResultFile(path, opt, mem, rep)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		n := t.NumRows()
+		if err := out.Append(t); err != nil {
+			rep.Warn("mixed setups", &ParseError{File: path, Msg: err.Error()})
+		}
+		results = append(results, FileResult{Path: path, Format: format, Rows: n})
+		if opt.OnFile != nil {
+			opt.OnFile(path, n)
+		}
+	}
+	return out, rep, results, nil
+}
+
+func isCanonicalTable(path string) (bool, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".arrow", ".ipc", ".feather", ".parquet", ".pq":
+		return true, nil
+	case ".csv":
+		f, err := os.Open(path)
+		if err != nil {
+			return false, err
+		}
+		defer f.Close()
+		line, _ := bufio.NewReader(f).ReadString('\n')
+		return strings.HasPrefix(strings.TrimPrefix(line, "\ufeff"), "project,version,benchmark,params,mode,metric"), nil
+	}
+	return false, nil
+}
+
+func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Report) (*table.Table, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	var format Format
+	if opt.Format != "" {
+		if format, err = FormatByName(opt.Format); err != nil {
+			return nil, "", err
+		}
+	} else {
+		head, err := br.Peek(sniffBytes)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, "", fmt.Errorf("%s: %w", path, err)
+		}
+		if format, err = Detect(path, head); err != nil {
+			return nil, "", err
+		}
+	}
+	project, version := LabelsFromFileName(path)
+	src := Source{File: path, Project: project, Version: version, Instance: opt.Instance, Trial: opt.Trial}
+	if opt.Project != "" {
+		src.Project, src.LabelsFromUser = opt.Project, true
+	}
+	if opt.Version != "" {
+		src.Version, src.LabelsFromUser = opt.Version, true
+	}
+	b := table.NewBuilder(mem, opt.BatchRows)
+	defer b.Release()
+	if err := format.Read(br, src, b, rep); err != nil {
+		return nil, format.Name(), err
+	}
+	return b.Finish(), format.Name(), nil
+}
