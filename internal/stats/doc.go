@@ -1,0 +1,29 @@
+// Package stats holds the statistics shared by benchtrim's analyzers
+// (µOpTime in analysis/uoptime, dynamic reconfiguration, compare and steady
+// state): deterministic random streams, descriptive statistics, flat
+// bootstrap confidence intervals and relative CI widths, the hierarchical
+// bootstrap over the repetition levels of the canonical table, and the
+// Kullback-Leibler stability probability.
+//
+// It sits below the analyzers and above nothing but the standard library:
+// analyzers read values from the canonical table (package table), pass
+// float64 slices here and get numbers back.
+//
+// Conventions (as gonum's stat package): data come first and optional
+// weights last, nil weights mean uniform; weights are frequencies (histogram
+// counts), so a value with weight 3 counts as three observations. Slices
+// passed in are never modified: functions that need sorted data copy first,
+// except the ...Sorted variants, which require sorted input. Caller bugs
+// (mismatched lengths, probabilities outside [0, 1]) panic with a message
+// prefixed "stats: "; bad data and invalid options return errors.
+//
+// Quantiles are type 7 of Hyndman and Fan (1996), the default of numpy and
+// R: linear interpolation between order statistics. Bootstrap percentiles use
+// the same definition on the sorted replicates.
+//
+// Randomness: every random function takes a *Stream, a PCG-DXSM generator
+// derived from (seed, key, block) by NewStream; the same inputs and stream
+// give the same result whatever GOMAXPROCS is. Kernels are single-threaded;
+// parallelise across benchmarks with one stream and one Workspace per
+// goroutine.
+package stats

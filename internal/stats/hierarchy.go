@@ -1,0 +1,584 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Hierarchy is a nested sample for the hierarchical bootstrap: values
+// (optionally with histogram counts) grouped by repetition levels such as
+// instance > trial > fork > iteration, outermost first.
+//
+// The innermost level's units (typically iterations) are called leaf groups;
+// the rows of a leaf group are its invocation values, each with a count
+// (JMH sample mode stores an iteration as a histogram of (value, count)).
+// A Hierarchy is immutable and safe for concurrent use once built.
+type Hierarchy struct {
+	values  []float64
+	weights []float64 // nil: every row has count 1
+
+	// start[l][u] … start[l][u+1] are the children of unit u at level l: units
+	// of level l+1, or rows for the innermost level.
+	start [][]int32
+
+	// Per leaf group: weighted mean, total count, alias table for weighted
+	// row draws (nil entries when the group's counts are all 1).
+	leafMean  []float64
+	leafCount []uint64
+	aliasProb []uint64 // per row: accept threshold out of leafCount
+	aliasIdx  []int32  // per row: alias row (absolute index)
+	unitRows  []bool   // per leaf group: all counts are 1
+
+	rankOnce sync.Once
+	rowRank  []int32   // rank of each row's value among distinct row values
+	rowVals  []float64 // distinct row values, ascending
+	leafRank []int32   // rank of each leaf mean among distinct leaf means
+	leafVals []float64 // distinct leaf means, ascending
+}
+
+// NewHierarchy builds a Hierarchy from row-aligned columns.
+//
+// values holds the innermost measurements; weights (nil = all 1) their
+// counts, whole numbers >= 0 (a histogram of invocations inside an
+// iteration). levels are the id columns of the repetition levels, outermost
+// first, e.g. NewHierarchy(v, w, instance, trial, fork, iteration). Rows must
+// be sorted by the ids lexicographically (level 0 first), so that each unit is
+// a contiguous run of rows; a unit is a maximal run of rows with equal ids at
+// its level and all outer levels. The ids themselves carry no meaning beyond
+// order and equality. Several rows may share all ids (histogram bins of one
+// iteration). With no levels the whole sample is one leaf group (a flat
+// weighted sample).
+//
+// NewHierarchy copies its inputs. It panics if a column's length differs
+// from len(values), and returns an error for no rows, a non-finite value, a
+// negative, fractional or non-finite count, unsorted ids, or a leaf group
+// whose counts sum to zero.
+func NewHierarchy(values, weights []float64, levels ...[]int32) (*Hierarchy, error) {
+	n := len(values)
+	if weights != nil && len(weights) != n {
+		panic("stats: NewHierarchy: len(weights) != len(values)")
+	}
+	for l, ids := range levels {
+		if len(ids) != n {
+			panic(fmt.Sprintf("stats: NewHierarchy: len(levels[%d]) = %d != len(values) = %d", l, len(ids), n))
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("stats: NewHierarchy: %w", ErrNoData)
+	}
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("stats: NewHierarchy: %d rows exceed the limit of 2^31−1", n)
+	}
+	for i, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("stats: NewHierarchy: row %d: value is %v", i, v)
+		}
+	}
+	allUnit := true
+	for i, w := range weights {
+		if !(w >= 0) || math.IsInf(w, 0) || w != math.Trunc(w) || w >= 1<<53 {
+			return nil, fmt.Errorf("stats: NewHierarchy: row %d: count %v is not a whole number >= 0", i, w)
+		}
+		if w != 1 {
+			allUnit = false
+		}
+	}
+	if len(levels) == 0 {
+		levels = [][]int32{make([]int32, n)}
+	}
+	L := len(levels)
+	// Check the order and find the first level at which each row starts a
+	// new unit (L when it continues the previous leaf group).
+	newAt := make([]uint8, n)
+	for i := 1; i < n; i++ {
+		l := 0
+		for l < L && levels[l][i] == levels[l][i-1] {
+			l++
+		}
+		if l < L && levels[l][i] < levels[l][i-1] {
+			return nil, fmt.Errorf("stats: NewHierarchy: row %d: level %d id %d follows %d; rows must be sorted by ids, outermost level first",
+				i, l, levels[l][i], levels[l][i-1])
+		}
+		newAt[i] = uint8(min(l, 255))
+	}
+	h := &Hierarchy{values: slices.Clone(values)}
+	if !allUnit {
+		h.weights = slices.Clone(weights)
+	}
+	// Unit boundaries per level: a row opens a unit at level l when newAt <= l.
+	h.start = make([][]int32, L)
+	for l := L - 1; l >= 0; l-- {
+		var st []int32
+		child := int32(0) // index of the current child (unit at l+1, or row)
+		for i := 0; i < n; i++ {
+			opensChild := i > 0 && (l == L-1 || int(newAt[i]) <= l+1)
+			if opensChild {
+				child++
+			}
+			if i == 0 || int(newAt[i]) <= l {
+				st = append(st, child)
+			}
+		}
+		st = append(st, child+1)
+		h.start[l] = st
+	}
+	h.buildLeaves()
+	for g := range h.leafCount {
+		if h.leafCount[g] == 0 {
+			return nil, fmt.Errorf("stats: NewHierarchy: leaf group %d (from row %d) has total count 0", g, h.start[L-1][g])
+		}
+	}
+	return h, nil
+}
+
+// buildLeaves computes leaf means, counts and Vose alias tables.
+func (h *Hierarchy) buildLeaves() {
+	rows := h.start[len(h.start)-1]
+	G := len(rows) - 1
+	h.leafMean = make([]float64, G)
+	h.leafCount = make([]uint64, G)
+	h.unitRows = make([]bool, G)
+	if h.weights != nil {
+		h.aliasProb = make([]uint64, len(h.values))
+		h.aliasIdx = make([]int32, len(h.values))
+	}
+	var small, large []int32
+	var scaled []uint64
+	for g := 0; g < G; g++ {
+		a, b := rows[g], rows[g+1]
+		if h.weights == nil {
+			h.leafMean[g] = Mean(h.values[a:b], nil)
+			h.leafCount[g] = uint64(b - a)
+			h.unitRows[g] = true
+			continue
+		}
+		w := h.weights[a:b]
+		var total uint64
+		unit := true
+		for _, c := range w {
+			total += uint64(c)
+			unit = unit && c == 1
+		}
+		h.leafCount[g] = total
+		h.unitRows[g] = unit
+		if total == 0 {
+			continue
+		}
+		h.leafMean[g] = Mean(h.values[a:b], w)
+		if unit {
+			continue
+		}
+		// Vose's alias method in integers: column i keeps row i when a
+		// uniform r in [0, total) is below prob[i], else takes alias[i].
+		m := uint64(b - a)
+		scaled = scaled[:0]
+		small, large = small[:0], large[:0]
+		for i, c := range w {
+			s := uint64(c) * m
+			scaled = append(scaled, s)
+			if s < total {
+				small = append(small, int32(i))
+			} else {
+				large = append(large, int32(i))
+			}
+		}
+		for len(small) > 0 && len(large) > 0 {
+			s := small[len(small)-1]
+			small = small[:len(small)-1]
+			l := large[len(large)-1]
+			h.aliasProb[a+s] = scaled[s]
+			h.aliasIdx[a+s] = a + l
+			scaled[l] -= total - scaled[s]
+			if scaled[l] < total {
+				large = large[:len(large)-1]
+				small = append(small, l)
+			}
+		}
+		for _, i := range large {
+			h.aliasProb[a+i] = total
+			h.aliasIdx[a+i] = a + i
+		}
+		for _, i := range small { // only through rounding; cannot happen in integers
+			h.aliasProb[a+i] = total
+			h.aliasIdx[a+i] = a + i
+		}
+	}
+}
+
+// Levels returns the number of repetition levels (at least 1).
+func (h *Hierarchy) Levels() int { return len(h.start) }
+
+// Units returns the number of units at level l (0 = outermost).
+func (h *Hierarchy) Units(l int) int { return len(h.start[l]) - 1 }
+
+// Rows returns the number of rows (values).
+func (h *Hierarchy) Rows() int { return len(h.values) }
+
+// ranks computes, once, the rank tables used by the median.
+func (h *Hierarchy) ranks() {
+	h.rankOnce.Do(func() {
+		h.rowVals, h.rowRank = rankDistinct(h.values)
+		h.leafVals, h.leafRank = rankDistinct(h.leafMean)
+	})
+}
+
+// rankDistinct returns the distinct values of x ascending and each x's rank
+// among them.
+func rankDistinct(x []float64) ([]float64, []int32) {
+	idx := make([]int32, len(x))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	sort.Slice(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	rank := make([]int32, len(x))
+	var vals []float64
+	for k, i := range idx {
+		if k == 0 || x[i] != vals[len(vals)-1] {
+			vals = append(vals, x[i])
+		}
+		rank[i] = int32(len(vals) - 1)
+	}
+	return vals, rank
+}
+
+// HierarchicalOptions configures the hierarchical bootstrap.
+type HierarchicalOptions struct {
+	// BootstrapOptions gives the number of resamples and the confidence level.
+	BootstrapOptions
+	// InvocationSamples says what a resampled leaf group (iteration)
+	// contributes, as the -is option of Laaber's pa tool:
+	//   0: its weighted mean, as one value;
+	//  -1: all its invocations: as many draws, with replacement and with
+	//      probability proportional to the counts, as its total count;
+	//   k: k such draws (or its total count, if smaller).
+	InvocationSamples int
+}
+
+// DefaultHierarchical is 10,000 resamples at 99 % with iteration means
+// (InvocationSamples 0), pa's defaults.
+var DefaultHierarchical = HierarchicalOptions{BootstrapOptions: DefaultBootstrap}
+
+// Validate reports whether o is usable.
+func (o HierarchicalOptions) Validate() error {
+	if err := o.BootstrapOptions.Validate(); err != nil {
+		return err
+	}
+	if o.InvocationSamples < -1 {
+		return fmt.Errorf("stats: invocation samples must be -1, 0 or positive, got %d", o.InvocationSamples)
+	}
+	return nil
+}
+
+// hierAcc accumulates the leaf values of one hierarchical resample.
+type hierAcc struct {
+	sum    float64
+	n      uint64
+	counts []int64 // per rank; nil when only the mean is needed
+}
+
+// resample draws one hierarchical resample into acc (Kalibera and Jones
+// 2013; Ren et al. 2010): at every level, outermost first, each group's
+// children are drawn uniformly with replacement, as many as the group has;
+// leaf groups contribute according to is (see HierarchicalOptions).
+func (h *Hierarchy) resample(rng *Stream, is int, acc *hierAcc) {
+	top := h.start[0]
+	h.draw(0, 0, int32(len(top)-1), rng, is, acc)
+}
+
+func (h *Hierarchy) draw(l int, first, count int32, rng *Stream, is int, acc *hierAcc) {
+	if l < len(h.start)-1 {
+		st := h.start[l]
+		for k := int32(0); k < count; k++ {
+			u := first + int32(rng.uint32n(uint32(count)))
+			h.draw(l+1, st[u], st[u+1]-st[u], rng, is, acc)
+		}
+		return
+	}
+	// Leaf level: draw leaf groups.
+	for k := int32(0); k < count; k++ {
+		g := first + int32(rng.uint32n(uint32(count)))
+		h.leaf(g, rng, is, acc)
+	}
+}
+
+// leaf adds the contribution of leaf group g.
+func (h *Hierarchy) leaf(g int32, rng *Stream, is int, acc *hierAcc) {
+	if is == 0 {
+		acc.sum += h.leafMean[g]
+		acc.n++
+		if acc.counts != nil {
+			acc.counts[h.leafRank[g]]++
+		}
+		return
+	}
+	total := h.leafCount[g]
+	draws := total
+	if is > 0 && uint64(is) < draws {
+		draws = uint64(is)
+	}
+	rows := h.start[len(h.start)-1]
+	a, b := rows[g], rows[g+1]
+	acc.n += draws
+	m := uint64(b - a)
+	if m == 1 {
+		acc.sum += float64(draws) * h.values[a]
+		if acc.counts != nil {
+			acc.counts[h.rowRank[a]] += int64(draws)
+		}
+		return
+	}
+	vals := h.values
+	var sum float64
+	switch {
+	case h.unitRows[g]:
+		thresh := uint64(-uint32(m) % uint32(m))
+		pcg := &rng.pcg
+		d := uint64(0)
+		for ; d+1 < draws; d += 2 {
+			r := pcg.Uint64()
+			m0 := (r & 0xffffffff) * m
+			m1 := (r >> 32) * m
+			if uint32(m0) < uint32(thresh) {
+				m0 = retry32(pcg, m0, m, thresh)
+			}
+			if uint32(m1) < uint32(thresh) {
+				m1 = retry32(pcg, m1, m, thresh)
+			}
+			i0, i1 := a+int32(m0>>32), a+int32(m1>>32)
+			sum += vals[i0] + vals[i1]
+			if acc.counts != nil {
+				acc.counts[h.rowRank[i0]]++
+				acc.counts[h.rowRank[i1]]++
+			}
+		}
+		if d < draws {
+			i := a + int32(rng.uint32n(uint32(m)))
+			sum += vals[i]
+			if acc.counts != nil {
+				acc.counts[h.rowRank[i]]++
+			}
+		}
+	default:
+		prob, alias := h.aliasProb, h.aliasIdx
+		small := total <= math.MaxUint32
+		for d := uint64(0); d < draws; d++ {
+			var col int32
+			var r uint64
+			if small {
+				col, r = rng.twoUint32n(uint32(m), uint32(total))
+			} else {
+				col, r = int32(rng.uint64n(m)), rng.uint64n(total)
+			}
+			i := a + col
+			if r >= prob[i] {
+				i = alias[i]
+			}
+			sum += vals[i]
+			if acc.counts != nil {
+				acc.counts[h.rowRank[i]]++
+			}
+		}
+	}
+	acc.sum += sum
+}
+
+// twoUint32n returns uniform values in [0, n1) and [0, n2) from the two
+// halves of one 64-bit draw (Lemire, unbiased; fresh draws on rejection).
+func (s *Stream) twoUint32n(n1, n2 uint32) (int32, uint64) {
+	r := s.pcg.Uint64()
+	m1 := (r & 0xffffffff) * uint64(n1)
+	m2 := (r >> 32) * uint64(n2)
+	if uint32(m1) < n1 {
+		m1 = retry32(&s.pcg, m1, uint64(n1), uint64(-n1%n1))
+	}
+	if uint32(m2) < n2 {
+		m2 = retry32(&s.pcg, m2, uint64(n2), uint64(-n2%n2))
+	}
+	return int32(m1 >> 32), m2 >> 32
+}
+
+// medianFromCounts returns the type-7 median of the multiset in which
+// vals[r] occurs counts[r] times (n in total).
+func medianFromCounts(vals []float64, counts []int64, n uint64) float64 {
+	k1 := int64((n - 1) / 2)
+	k2 := int64(n / 2)
+	j, c := 0, counts[0]
+	for c <= k1 {
+		j++
+		c += counts[j]
+	}
+	v := vals[j]
+	if c <= k2 {
+		for j++; counts[j] == 0; j++ {
+		}
+		v = lerp(v, vals[j], 0.5)
+	}
+	return v
+}
+
+// leafWeights returns the expected number of leaf values each leaf group
+// contributes to a resample under is (0: 1; -1: its count; k: min(k, count)).
+func (h *Hierarchy) leafWeight(g int, is int) float64 {
+	switch {
+	case is == 0:
+		return 1
+	case is < 0 || uint64(is) >= h.leafCount[g]:
+		return float64(h.leafCount[g])
+	default:
+		return float64(is)
+	}
+}
+
+// estimateMean is the mean of the data under the leaf weighting of is.
+func (h *Hierarchy) estimateMean(is int) float64 {
+	var s, sw float64
+	for g, m := range h.leafMean {
+		w := h.leafWeight(g, is)
+		s += w * m
+		sw += w
+	}
+	return s / sw
+}
+
+// estimateMedian is the median of the data under the leaf weighting of is:
+// of the leaf means for is = 0; of the rows with their counts for is = -1;
+// for is = k the rows of each leaf group share min(k, count) in proportion to
+// their counts (a fractional weighting, see Quantile).
+func (h *Hierarchy) estimateMedian(is int) float64 {
+	if is == 0 {
+		return Median(h.leafMean, nil)
+	}
+	w := make([]float64, len(h.values))
+	rows := h.start[len(h.start)-1]
+	for g := range h.leafMean {
+		scale := h.leafWeight(g, is) / float64(h.leafCount[g])
+		for i := rows[g]; i < rows[g+1]; i++ {
+			c := 1.0
+			if h.weights != nil {
+				c = h.weights[i]
+			}
+			w[i] = c * scale
+		}
+	}
+	return Median(h.values, w)
+}
+
+// meanReplicates fills dst with hierarchical resample means.
+func (h *Hierarchy) meanReplicates(dst []float64, rng *Stream, is int) {
+	for b := range dst {
+		acc := hierAcc{}
+		h.resample(rng, is, &acc)
+		dst[b] = acc.sum / float64(acc.n)
+	}
+}
+
+// HierarchicalMeanCI returns the mean of h with its percentile confidence
+// interval from the hierarchical bootstrap (Kalibera and Jones, "Rigorous
+// benchmarking in reasonable time", ISMM 2013, and "Quantifying performance
+// changes with effect size confidence intervals", Univ. of Kent TR 4-12,
+// 2012; Ren, Lai, Tong, Aminzadeh, Hou, Lai, "Nonparametric bootstrapping for
+// hierarchical data", J. Applied Statistics 37(9), 2010).
+//
+// One resample draws, with replacement, as many top-level units as there
+// are; for each drawn unit as many of its children as it has, and so on down
+// to the leaf groups (iterations), which contribute their mean or resampled
+// invocations as opt.InvocationSamples says. The replicate is the mean of all
+// leaf values of the resample; the interval is the type-7 quantiles at α/2
+// and 1 − α/2 of the replicates, as BootstrapMeanCI. The estimate is the mean
+// under the same leaf weighting: the mean of the iteration means for
+// InvocationSamples 0, the count-weighted mean of all invocations for -1.
+//
+// ws may be nil. It returns an error for invalid options.
+func HierarchicalMeanCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (Interval, error) {
+	if err := opt.Validate(); err != nil {
+		return Interval{}, err
+	}
+	if ws == nil {
+		ws = new(Workspace)
+	}
+	ws.replicates = grow(ws.replicates, opt.Resamples)
+	reps := ws.replicates
+	h.meanReplicates(reps, rng, opt.InvocationSamples)
+	lo, hi := percentileInterval(reps, opt.Confidence)
+	return Interval{Estimate: h.estimateMean(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
+}
+
+// HierarchicalMedianCI is HierarchicalMeanCI with the median of each
+// resample's leaf values (the mean of the two middle values for an even
+// count) as the statistic. Leaf values are counted per distinct value, so a
+// resample costs its number of draws plus the number of distinct values, with
+// no sorting.
+func HierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (Interval, error) {
+	if err := opt.Validate(); err != nil {
+		return Interval{}, err
+	}
+	if ws == nil {
+		ws = new(Workspace)
+	}
+	h.ranks()
+	vals := h.rowVals
+	if opt.InvocationSamples == 0 {
+		vals = h.leafVals
+	}
+	ws.replicates = grow(ws.replicates, opt.Resamples)
+	ws.counts64 = grow(ws.counts64, len(vals))
+	reps := ws.replicates
+	for b := range reps {
+		clear(ws.counts64)
+		acc := hierAcc{counts: ws.counts64}
+		h.resample(rng, opt.InvocationSamples, &acc)
+		reps[b] = medianFromCounts(vals, acc.counts, acc.n)
+	}
+	lo, hi := percentileInterval(reps, opt.Confidence)
+	return Interval{Estimate: h.estimateMedian(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
+}
+
+// RatioCI holds the hierarchical bootstrap intervals of an A/B comparison.
+type RatioCI struct {
+	// Ratio is mean(test) / mean(control) with its percentile interval.
+	Ratio Interval
+	// Test and Control are the intervals of the two means, from the same
+	// replicates.
+	Test, Control Interval
+}
+
+// HierarchicalRatioCI returns the percentile bootstrap confidence interval of
+// the ratio of means test/control (Kalibera and Jones 2012, 2013), with the
+// two groups resampled independently and hierarchically as in
+// HierarchicalMeanCI.
+//
+// Replicate b is the ratio of the b-th test resample mean to the b-th control
+// resample mean (all test resamples are drawn from rng first, then all
+// control resamples); the interval is the type-7 quantiles at α/2 and
+// 1 − α/2 of the B ratios. The estimate is the ratio of the two estimates.
+// A ratio interval containing 1 means no detectable change; above 1 the test
+// is slower (for time per operation). ws may be nil.
+func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (RatioCI, error) {
+	if err := opt.Validate(); err != nil {
+		return RatioCI{}, err
+	}
+	if ws == nil {
+		ws = new(Workspace)
+	}
+	B := opt.Resamples
+	ws.replicates = grow(ws.replicates, 2*B)
+	ws.replicates2 = grow(ws.replicates2, B)
+	rt, rc := ws.replicates[:B], ws.replicates[B:]
+	test.meanReplicates(rt, rng, opt.InvocationSamples)
+	control.meanReplicates(rc, rng, opt.InvocationSamples)
+	ratios := ws.replicates2
+	for b := range ratios {
+		ratios[b] = rt[b] / rc[b]
+	}
+	var out RatioCI
+	out.Test.Estimate = test.estimateMean(opt.InvocationSamples)
+	out.Control.Estimate = control.estimateMean(opt.InvocationSamples)
+	out.Ratio.Estimate = out.Test.Estimate / out.Control.Estimate
+	out.Ratio.Lower, out.Ratio.Upper = percentileInterval(ratios, opt.Confidence)
+	out.Test.Lower, out.Test.Upper = percentileInterval(rt, opt.Confidence)
+	out.Control.Lower, out.Control.Upper = percentileInterval(rc, opt.Confidence)
+	return out, nil
+}
