@@ -1,0 +1,77 @@
+package reports
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func sample() *Table {
+	t := &Table{Title: "Time saved", Columns: []string{"project", "benchmarks", "saved", "time", "cv"}}
+	t.AddRow("zap_1", 21, Percent(0.9512), Seconds(9000), 0.012345678)
+	t.AddRow("a|b & c", 3, Percent(0.5), Seconds(30), 1.5e-7)
+	t.Notes = []string{"CV threshold 0.01"}
+	return t
+}
+
+func TestMarkdown(t *testing.T) {
+	var b bytes.Buffer
+	sample().WriteMarkdown(&b)
+	want := "### Time saved\n\n" +
+		"| project  | benchmarks |  saved |  time |        cv |\n" +
+		"| -------- | ---------: | -----: | ----: | --------: |\n" +
+		"| zap_1    |         21 | 95.1 % | 2.5 h |   0.01235 |\n" +
+		"| a\\|b & c |          3 | 50.0 % |  30 s | 1.500e-07 |\n" +
+		"\nCV threshold 0.01\n"
+	if b.String() != want {
+		t.Errorf("markdown =\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestCSVKeepsExactValues(t *testing.T) {
+	var b bytes.Buffer
+	sample().WriteCSV(&b)
+	want := "project,benchmarks,saved,time,cv\nzap_1,21,0.9512,9000,0.012345678\na|b & c,3,0.5,30,1.5e-07\n"
+	if b.String() != want {
+		t.Errorf("csv =\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestLaTeXAndHTMLEscape(t *testing.T) {
+	var l, h bytes.Buffer
+	sample().WriteLaTeX(&l)
+	sample().WriteHTML(&h)
+	if !strings.Contains(l.String(), `a|b \& c`) || !strings.Contains(l.String(), `95.1 \%`) || !strings.Contains(l.String(), "{lrrrr}") {
+		t.Errorf("latex:\n%s", l.String())
+	}
+	if !strings.Contains(h.String(), "a|b &amp; c") || !strings.Contains(h.String(), `<td style="text-align:right">21</td>`) {
+		t.Errorf("html:\n%s", h.String())
+	}
+}
+
+func TestWriteFileByExtension(t *testing.T) {
+	dir := t.TempDir()
+	for _, ext := range []string{".md", ".csv", ".tex", ".html"} {
+		p := filepath.Join(dir, "t"+ext)
+		if err := sample().WriteFile(p); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(p); !strings.Contains(string(b), "21") {
+			t.Errorf("%s lacks content", ext)
+		}
+	}
+	if err := sample().WriteFile(filepath.Join(dir, "t.xlsx")); err == nil {
+		t.Error("unknown extension accepted")
+	}
+}
+
+func TestAddRowPanicsOnWrongWidth(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	sample().AddRow(1, 2)
+}
