@@ -1,9 +1,6 @@
 package nonparam
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // Dominance counts, over all n·m pairs (x_i, y_j) of two samples, how often
 // the x value is larger, smaller or equal. It is the common core of the U
@@ -20,8 +17,9 @@ func (d Dominance) Pairs() int64 { return int64(d.N) * int64(d.M) }
 
 // CountDominance returns the pair counts of x against y. x and y are not
 // modified. It returns an error if either sample is empty or holds a NaN.
-// It sorts copies of both samples and merges them, so it runs in
-// O(n log n + m log m) time rather than comparing all n·m pairs.
+// It sorts copies of both samples (radix sort, see sortKeys) and merges
+// them, so it runs in O(n + m) time for large samples, and at worst
+// O(n log n + m log m), rather than comparing all n·m pairs.
 func CountDominance(x, y []float64) (Dominance, error) {
 	if err := checkSample("x", x); err != nil {
 		return Dominance{}, err
@@ -29,24 +27,31 @@ func CountDominance(x, y []float64) (Dominance, error) {
 	if err := checkSample("y", y); err != nil {
 		return Dominance{}, err
 	}
-	buf := make([]float64, len(x)+len(y))
-	xs, ys := buf[:len(x):len(x)], buf[len(x):]
-	copy(xs, x)
-	copy(ys, y)
-	slices.Sort(xs)
-	slices.Sort(ys)
+	xs, ys := sortedPair(x, y)
 	d, _ := mergeCount(xs, ys)
 	return d, nil
 }
 
-// mergeCount walks the sorted, NaN-free samples xs and ys once and returns
+// sortedPair returns the sorted order keys (see floatKey) of x and y, in
+// one allocation.
+func sortedPair(x, y []float64) (xs, ys []uint64) {
+	n, m := len(x), len(y)
+	buf := make([]uint64, n+m+max(n, m))
+	xs, ys, tmp := buf[:n:n], buf[n:n+m:n+m], buf[n+m:]
+	sortedKeys(xs, tmp, x)
+	sortedKeys(ys, tmp, y)
+	return xs, ys
+}
+
+// mergeCount walks the sorted order keys xs and ys of two samples once and
+// returns
 // their pair counts and the tie term Σ_g (t_g³ − t_g) of the pooled sample,
 // where t_g is the size of the g-th group of equal pooled values.
-func mergeCount(xs, ys []float64) (d Dominance, tieSum float64) {
+func mergeCount(xs, ys []uint64) (d Dominance, tieSum float64) {
 	d.N, d.M = len(xs), len(ys)
 	i, j := 0, 0
 	for i < len(xs) || j < len(ys) {
-		var v float64
+		var v uint64
 		if j == len(ys) || (i < len(xs) && xs[i] <= ys[j]) {
 			v = xs[i]
 		} else {

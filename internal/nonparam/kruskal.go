@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -30,10 +29,8 @@ func pooledRanks(groups [][]float64) (meanRank []float64, total int, tieSum floa
 	for _, x := range groups {
 		pooled = append(pooled, x...)
 	}
-	ranks, err := Rank(nil, pooled)
-	if err != nil {
-		return nil, 0, 0, err
-	}
+	ranks := make([]float64, total)
+	tieSum = rankInto(ranks, pooled)
 	meanRank = make([]float64, len(groups))
 	off := 0
 	for g, x := range groups {
@@ -44,8 +41,7 @@ func pooledRanks(groups [][]float64) (meanRank []float64, total int, tieSum floa
 		meanRank[g] = sum / float64(len(x))
 		off += len(x)
 	}
-	slices.Sort(pooled)
-	return meanRank, total, tieSumSorted(pooled), nil
+	return meanRank, total, tieSum, nil
 }
 
 // KruskalWallisResult is the outcome of a Kruskal-Wallis H test.

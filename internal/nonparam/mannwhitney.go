@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -193,13 +192,7 @@ func MannWhitneyU(x, y []float64, opts MannWhitneyOptions) (MannWhitneyResult, e
 	if err := checkSample("y", y); err != nil {
 		return MannWhitneyResult{}, err
 	}
-	buf := make([]float64, len(x)+len(y))
-	xs, ys := buf[:len(x):len(x)], buf[len(x):]
-	copy(xs, x)
-	copy(ys, y)
-	slices.Sort(xs)
-	slices.Sort(ys)
-	d, tieSum := mergeCount(xs, ys)
+	d, tieSum := mergeCount(sortedPair(x, y))
 	return mannWhitneyFromCounts(d, tieSum, opts)
 }
 

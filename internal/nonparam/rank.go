@@ -46,32 +46,45 @@ func Rank(dst, x []float64) ([]float64, error) {
 	if err := checkSample("x", x); err != nil {
 		return nil, err
 	}
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
+	rankInto(dst, x)
+	return dst, nil
+}
+
+// rankInto writes the average-tie ranks of the NaN-free x to dst and returns
+// the tie term Σ_g (t_g³ − t_g) over the groups of equal values.
+func rankInto(dst, x []float64) (tieSum float64) {
+	type item struct {
+		v float64
+		i int
 	}
-	slices.SortFunc(idx, func(a, b int) int {
+	items := make([]item, len(x))
+	for i, v := range x {
+		items[i] = item{v, i}
+	}
+	slices.SortFunc(items, func(a, b item) int {
 		switch {
-		case x[a] < x[b]:
+		case a.v < b.v:
 			return -1
-		case x[a] > x[b]:
+		case a.v > b.v:
 			return 1
 		}
 		return 0
 	})
-	for i := 0; i < len(idx); {
+	for i := 0; i < len(items); {
 		j := i + 1
-		for j < len(idx) && x[idx[j]] == x[idx[i]] {
+		for j < len(items) && items[j].v == items[i].v {
 			j++
 		}
 		// Positions i..j-1 (0-based) hold ranks i+1..j; their mean is (i+1+j)/2.
 		r := float64(i+1+j) / 2
-		for _, k := range idx[i:j] {
-			dst[k] = r
+		for _, it := range items[i:j] {
+			dst[it.i] = r
 		}
+		t := float64(j - i)
+		tieSum += t*t*t - t
 		i = j
 	}
-	return dst, nil
+	return tieSum
 }
 
 // TieCorrection returns the tie-correction factor of the rank-based tests
