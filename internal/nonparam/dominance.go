@@ -17,8 +17,8 @@ func (d Dominance) Pairs() int64 { return int64(d.N) * int64(d.M) }
 
 // CountDominance returns the pair counts of x against y. x and y are not
 // modified. It returns an error if either sample is empty or holds a NaN.
-// It sorts copies of both samples (radix sort, see sortKeys) and merges
-// them, so it runs in O(n + m) time for large samples, and at worst
+// It sorts copies of both samples (as order-preserving integer keys, radix
+// sorted when large) and merges them, so it runs in O(n + m) time for large samples, and at worst
 // O(n log n + m log m), rather than comparing all n·m pairs.
 func CountDominance(x, y []float64) (Dominance, error) {
 	if err := checkSample("x", x); err != nil {

@@ -139,9 +139,8 @@ type DunnPair struct {
 // bad input and panics if opts.Alpha is outside [0, 1).
 //
 // Reference: O. J. Dunn, "Multiple comparisons using rank sums",
-// Technometrics 6(3), 1964; tie correction as in Siegel & Castellan,
-// Nonparametric Statistics for the Behavioral Sciences, 2nd ed., 1988,
-// section 8.2.
+// Technometrics 6(3), 1964; tie correction as in S. A. Glantz, Primer of
+// Biostatistics, McGraw-Hill 2012, and scikit-posthocs.
 func Dunn(groups [][]float64, opts DunnOptions) ([]DunnPair, error) {
 	alpha := opts.Alpha
 	if !(alpha >= 0 && alpha < 1) {

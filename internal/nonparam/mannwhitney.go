@@ -167,14 +167,15 @@ const maxExactWork = 1 << 32
 // or ErrNaN if a sample is empty or holds a NaN (±Inf are ranked as usual),
 // and ErrExactTooLarge if MethodExact is forced on samples so large that
 // s·min(U, nm − U) exceeds 2³². It panics on unknown option values.
-// Apart from the exact distribution it runs in O((n+m) log(n+m)) time.
+// Apart from the exact distribution it runs in O((n+m) log(n+m)) time, and
+// in O(n+m) for samples large enough to be radix-sorted.
 //
 // References: H. B. Mann, D. R. Whitney, "On a test of whether one of two
 // random variables is stochastically larger than the other", Annals of
 // Mathematical Statistics 18(1), 1947; F. Wilcoxon, "Individual comparisons
 // by ranking methods", Biometrics Bulletin 1(6), 1945; tie-corrected
 // variance: S. Siegel, N. J. Castellan, Nonparametric Statistics for the
-// Behavioral Sciences, 2nd ed., McGraw-Hill 1988, eq. (6.13).
+// Behavioral Sciences, 2nd ed., McGraw-Hill 1988.
 func MannWhitneyU(x, y []float64, opts MannWhitneyOptions) (MannWhitneyResult, error) {
 	switch opts.Alternative {
 	case TwoSided, Greater, Less:

@@ -98,7 +98,7 @@ func rankInto(dst, x []float64) (tieSum float64) {
 // as a value tied with nothing. x is not modified.
 //
 // Reference: Siegel & Castellan, Nonparametric Statistics for the Behavioral
-// Sciences, 2nd ed., McGraw-Hill 1988, eq. (8.4).
+// Sciences, 2nd ed., McGraw-Hill 1988 (Kruskal-Wallis with ties).
 func TieCorrection(x []float64) float64 {
 	n := float64(len(x))
 	if len(x) < 2 {
