@@ -1,0 +1,418 @@
+// Package uoptime reads µOpTime Go benchmark CSV files into the canonical
+// measurement table.
+//
+// Flow: ingest/auto (or a caller) picks this Format for a file whose header
+// names ns_per_op and b_name; Read appends one canonical row per one-second
+// measurement slice to a table.Builder, plus one table.Setup per benchmark;
+// analyzers then read the table (package table), never the file.
+//
+// The format (µOpTime replication package, Japke et al.): a comma-separated
+// file with a header and one row per slice,
+//
+//	m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name
+//
+// Columns are found by header name (case-insensitive, any order; m_id and
+// unknown columns are optional and ignored). Mapping to the canonical table:
+//
+//	ir_pos → instance    sr_pos → trial    fork = 1
+//	it_pos → iteration   bed_pos → slice   n → count
+//	ns_per_op → value and ns_per_op (unit "ns/op", mode "go", metric primary)
+//	b_name → benchmark, kept whole (sub-benchmark path included), params ""
+//
+// b_name is kept whole because µOpTime treats it as the benchmark's identity:
+// its sub-benchmark parts are mostly positional (BenchmarkScanComments/10ValidUtf8),
+// and splitting key=value parts off would make the benchmark names differ
+// from those µOpTime reports. (ingest/gobench, by contrast, turns /key=value
+// name parts into params, as benchstat does.)
+//
+// The setup of each benchmark comes from the *_setup columns: Instances =
+// ir_setup, Trials = sr_setup, MeasurementIterations = it_setup, Slices =
+// bed_setup, SliceTimeNs = 1 s, MeasurementTimeNs = bed_setup·1 s, Forks = 1,
+// Tool "go".
+//
+// Bad input never stops the read once the header is good: rows with
+// malformed CSV, a wrong field count, non-numeric fields, NaN, infinite, zero
+// or negative ns_per_op, n ≤ 0, *_setup < 1, positions outside 1.._setup, or
+// duplicating an earlier row's (benchmark, instance, trial, iteration, slice)
+// are skipped and counted in the ingest.Report with file:line. Benchmarks
+// whose rows state different setups, and benchmarks whose rows do not fill
+// the setup grid (ragged data), are kept and reported as warnings naming
+// what differs or is missing. Integer columns accept integral float
+// spellings such as "5.0" (pandas writes integer columns that way when a
+// column had missing values).
+package uoptime
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Format reads µOpTime Go benchmark CSV. The zero value is ready to use.
+type Format struct{}
+
+var _ ingest.Format = Format{}
+
+// Name is "uoptime".
+func (Format) Name() string { return "uoptime" }
+
+// Sniff reports whether the first line of head is a CSV header naming the
+// ns_per_op and b_name columns.
+func (Format) Sniff(head []byte) bool {
+	head = bytes.TrimPrefix(head, utf8BOM)
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	h := bytes.ToLower(head)
+	return bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) && bytes.IndexByte(h, ',') >= 0
+}
+
+var utf8BOM = []byte("\ufeff")
+
+// SliceTimeNs is the duration of one µOpTime measurement slice (1 s).
+const SliceTimeNs = int64(1e9)
+
+// Mode is the canonical mode of µOpTime rows.
+const Mode = "go"
+
+// Unit is the recorded unit of ns_per_op.
+const Unit = "ns/op"
+
+// Column names of the µOpTime CSV.
+const (
+	ColN        = "n"
+	ColNsPerOp  = "ns_per_op"
+	ColBedSetup = "bed_setup"
+	ColItSetup  = "it_setup"
+	ColSrSetup  = "sr_setup"
+	ColIrSetup  = "ir_setup"
+	ColBedPos   = "bed_pos"
+	ColItPos    = "it_pos"
+	ColSrPos    = "sr_pos"
+	ColIrPos    = "ir_pos"
+	ColBName    = "b_name"
+	ColMID      = "m_id"
+)
+
+// Report kinds used by Read.
+const (
+	KindMalformedCSV  = "malformed CSV"
+	KindFieldCount    = "wrong number of fields"
+	KindBadNumber     = "non-numeric field"
+	KindEmptyName     = "empty benchmark name"
+	KindBadSetup      = "setup column < 1"
+	KindOutsideSetup  = "position outside setup"
+	KindBadN          = "n ≤ 0"
+	KindDuplicate     = "duplicate row"
+	KindRagged        = "ragged data (slices missing from the setup grid)"
+	KindMixedSetups   = "mixed setups"
+	KindNoRows        = "no data rows"
+	KindUnknownColumn = "unknown column ignored"
+)
+
+// columns holds the field index of each required column.
+type columns struct {
+	n, nsPerOp                          int
+	irSetup, srSetup, itSetup, bedSetup int
+	irPos, srPos, itPos, bedPos, bName  int
+	width                               int
+}
+
+// Levels, outermost first: instance, trial (suite run), iteration, slice.
+const numLevels = 4
+
+var levelNames = [numLevels]string{"instance", "trial", "iteration", "slice"}
+
+// Read parses a µOpTime CSV from r and appends its rows and setups to dst.
+// It returns a *ingest.ParseError when r is empty or the header lacks
+// required columns, and a wrapped error when reading r fails; bad rows are
+// counted in rep and skipped.
+func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+	file := src.File
+	if file == "" {
+		file = "<input>"
+	}
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1
+
+	head, err := cr.Read()
+	if err == io.EOF {
+		return &ingest.ParseError{File: file, Msg: "empty file: no header line"}
+	}
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return &ingest.ParseError{File: file, Line: pe.Line, Msg: "header: " + pe.Err.Error()}
+		}
+		return fmt.Errorf("%s: reading header: %w", file, err)
+	}
+	headLine, _ := cr.FieldPos(0)
+	cols, err := parseHeader(head, file, headLine, rep)
+	if err != nil {
+		return err
+	}
+
+	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}}
+	rd.row = table.Row{Project: src.Project, Version: src.Version, Mode: Mode, Metric: table.Primary,
+		Unit: Unit, Fork: 1, Source: file}
+	rows := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return fmt.Errorf("%s: reading: %w", file, err)
+			}
+			// encoding/csv resumes after the bad record; a quote left
+			// open swallows the lines up to pe.Line, count them all.
+			n := pe.Line - pe.StartLine + 1
+			rep.Skip(KindMalformedCSV, n, &ingest.ParseError{File: file, Line: pe.StartLine,
+				Msg: fmt.Sprintf("%v (line %d, column %d); %d line(s) skipped", pe.Err, pe.Line, pe.Column, n)})
+			rows++
+			continue
+		}
+		rows++
+		line, _ := cr.FieldPos(0)
+		rd.record(rec, int64(line))
+	}
+	if rows == 0 {
+		rep.Warn(KindNoRows, &ingest.ParseError{File: file, Line: headLine, Msg: "header but no data rows"})
+	}
+	rd.finish()
+	return nil
+}
+
+// parseHeader maps the header's column names to field indices.
+func parseHeader(head []string, file string, line int, rep *ingest.Report) (columns, error) {
+	c := columns{width: len(head)}
+	want := []struct {
+		name string
+		dst  *int
+	}{
+		{ColN, &c.n}, {ColNsPerOp, &c.nsPerOp},
+		{ColBedSetup, &c.bedSetup}, {ColItSetup, &c.itSetup}, {ColSrSetup, &c.srSetup}, {ColIrSetup, &c.irSetup},
+		{ColBedPos, &c.bedPos}, {ColItPos, &c.itPos}, {ColSrPos, &c.srPos}, {ColIrPos, &c.irPos},
+		{ColBName, &c.bName},
+	}
+	index := map[string]int{}
+	for i, h := range head {
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff")
+		}
+		h = strings.ToLower(strings.TrimSpace(h))
+		if j, dup := index[h]; dup {
+			return c, &ingest.ParseError{File: file, Line: line,
+				Msg: fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)}
+		}
+		index[h] = i
+	}
+	var missing []string
+	known := map[string]bool{ColMID: true}
+	for _, w := range want {
+		known[w.name] = true
+		i, ok := index[w.name]
+		if !ok {
+			missing = append(missing, w.name)
+			continue
+		}
+		*w.dst = i
+	}
+	if len(missing) > 0 {
+		return c, &ingest.ParseError{File: file, Line: line,
+			Msg: fmt.Sprintf("header: missing required columns %s (header is %q)", strings.Join(missing, ", "), strings.Join(head, ","))}
+	}
+	for i, h := range head {
+		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		if !known[name] {
+			rep.Warn(KindUnknownColumn, &ingest.ParseError{File: file, Line: line,
+				Msg: fmt.Sprintf("column %d %q is not a µOpTime column", i+1, h)})
+		}
+	}
+	return c, nil
+}
+
+// reader is the state of one Read.
+type reader struct {
+	file    string
+	src     ingest.Source
+	dst     *table.Builder
+	rep     *ingest.Report
+	cols    columns
+	row     table.Row
+	benches map[string]*bench
+	order   []*bench // in order of first appearance
+	last    *bench
+}
+
+// record checks one CSV record and appends it as a row or reports why not.
+func (rd *reader) record(rec []string, line int64) {
+	c := &rd.cols
+	if len(rec) != c.width {
+		rd.skip(KindFieldCount, line, "row has %d fields, header has %d", len(rec), c.width)
+		return
+	}
+	name := trimSpace(rec[c.bName])
+	if name == "" {
+		rd.skip(KindEmptyName, line, "column b_name is empty")
+		return
+	}
+	var setup, pos [numLevels]int32
+	setupCols := [numLevels]int{c.irSetup, c.srSetup, c.itSetup, c.bedSetup}
+	posCols := [numLevels]int{c.irPos, c.srPos, c.itPos, c.bedPos}
+	setupNames := [numLevels]string{ColIrSetup, ColSrSetup, ColItSetup, ColBedSetup}
+	posNames := [numLevels]string{ColIrPos, ColSrPos, ColItPos, ColBedPos}
+	for l := 0; l < numLevels; l++ {
+		v, err := parseInt(rec[setupCols[l]], 32)
+		if err != nil {
+			rd.skip(KindBadNumber, line, "column %s: %v", setupNames[l], err)
+			return
+		}
+		if v < 1 {
+			rd.skip(KindBadSetup, line, "column %s = %d, want ≥ 1", setupNames[l], v)
+			return
+		}
+		setup[l] = int32(v)
+		p, err := parseInt(rec[posCols[l]], 32)
+		if err != nil {
+			rd.skip(KindBadNumber, line, "column %s: %v", posNames[l], err)
+			return
+		}
+		if p < 1 || p > v {
+			rd.skip(KindOutsideSetup, line, "column %s = %d outside 1..%s = %d", posNames[l], p, setupNames[l], v)
+			return
+		}
+		pos[l] = int32(p)
+	}
+	n, err := parseInt(rec[c.n], 64)
+	if err != nil {
+		rd.skip(KindBadNumber, line, "column n: %v", err)
+		return
+	}
+	if n <= 0 {
+		rd.skip(KindBadN, line, "column n = %d, want ≥ 1", n)
+		return
+	}
+	ns, err := strconv.ParseFloat(trimSpace(rec[c.nsPerOp]), 64)
+	if err != nil {
+		rd.skip(KindBadNumber, line, "column ns_per_op: %q is not a number", rec[c.nsPerOp])
+		return
+	}
+	if reason, ok := ingest.CheckTime(Mode, ns); !ok {
+		rd.skip(reason, line, "column ns_per_op = %s", rec[c.nsPerOp])
+		return
+	}
+
+	b := rd.last
+	if b == nil || b.name != name {
+		b = rd.benches[name]
+		if b == nil {
+			b = newBench(name, setup, line)
+			rd.benches[name] = b
+			rd.order = append(rd.order, b)
+		}
+		rd.last = b
+	}
+	if first := b.mark(pos, line); first != 0 {
+		rd.skip(KindDuplicate, line, "benchmark %s instance %d trial %d iteration %d slice %d already read at line %d",
+			name, pos[0], pos[1], pos[2], pos[3], first)
+		return
+	}
+	if setup != b.setup {
+		if b.mixedRows == 0 {
+			b.mixedLine, b.mixedSetup = line, setup
+		}
+		b.mixedRows++
+	}
+
+	r := &rd.row
+	r.Benchmark = b.name
+	r.Value, r.NsPerOp, r.Count = ns, ns, n
+	r.Instance, r.Trial, r.Iteration, r.Slice = pos[0], pos[1], pos[2], pos[3]
+	r.Line = line
+	rd.dst.Append(r)
+}
+
+func (rd *reader) skip(kind string, line int64, format string, args ...any) {
+	rd.rep.Skip(kind, 1, &ingest.ParseError{File: rd.file, Line: int(line), Msg: fmt.Sprintf(format, args...)})
+}
+
+// finish adds the setups and reports mixed setups and ragged benchmarks,
+// in order of first appearance.
+func (rd *reader) finish() {
+	for _, b := range rd.order {
+		s := table.Setup{
+			Key:                   table.Key{Project: rd.src.Project, Version: rd.src.Version, Benchmark: b.name, Mode: Mode},
+			Tool:                  "go",
+			Forks:                 1,
+			Instances:             int(b.setup[0]),
+			Trials:                int(b.setup[1]),
+			MeasurementIterations: int(b.setup[2]),
+			Slices:                int(b.setup[3]),
+			SliceTimeNs:           SliceTimeNs,
+			MeasurementTimeNs:     satMul(int64(b.setup[3]), SliceTimeNs),
+			Source:                fmt.Sprintf("%s:%d", rd.file, b.firstLine),
+		}
+		if err := rd.dst.AddSetup(s); err != nil {
+			rd.rep.Warn(KindMixedSetups, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: err.Error()})
+		}
+		if b.mixedRows > 0 {
+			rd.rep.Warn(KindMixedSetups, &ingest.ParseError{File: rd.file, Line: int(b.mixedLine), Msg: fmt.Sprintf(
+				"benchmark %s: %d row(s) state setup %s, but line %d stated %s; the setup record keeps the first",
+				b.name, b.mixedRows, setupString(b.mixedSetup), b.firstLine, setupString(b.setup))})
+		}
+		if msg := b.raggedMessage(); msg != "" {
+			rd.rep.Warn(KindRagged, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: msg})
+		}
+	}
+}
+
+func setupString(s [numLevels]int32) string {
+	return fmt.Sprintf("ir_setup=%d sr_setup=%d it_setup=%d bed_setup=%d", s[0], s[1], s[2], s[3])
+}
+
+// parseInt parses a decimal integer that fits in bitSize bits. It also
+// accepts an integral float spelling ("5.0", "1e3").
+func parseInt(s string, bitSize int) (int64, error) {
+	s = trimSpace(s)
+	v, err := strconv.ParseInt(s, 10, bitSize)
+	if err == nil {
+		return v, nil
+	}
+	f, ferr := strconv.ParseFloat(s, 64)
+	if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+		return 0, fmt.Errorf("%q is not an integer", s)
+	}
+	limit := math.Ldexp(1, bitSize-1)
+	if f >= limit || f < -limit {
+		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	return int64(f), nil
+}
+
+// satMul is a·b for a, b ≥ 0, saturating at math.MaxInt64.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+// trimSpace is strings.TrimSpace with a fast path for the usual untrimmed field.
+func trimSpace(s string) string {
+	if s == "" || s[0] > ' ' && s[len(s)-1] > ' ' {
+		return s
+	}
+	return strings.TrimSpace(s)
+}
