@@ -1,0 +1,497 @@
+package synth
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Mode is a JMH benchmark mode as written in the JSON "mode" field.
+type Mode string
+
+// JMH modes.
+const (
+	ModeThroughput  Mode = "thrpt"
+	ModeAverageTime Mode = "avgt"
+	ModeSampleTime  Mode = "sample"
+	ModeSingleShot  Mode = "ss"
+)
+
+// ParamAxis is one JMH @Param: a name and its values in declaration order.
+type ParamAxis struct {
+	Name   string
+	Values []string
+}
+
+// Param is one parameter value of a series.
+type Param struct {
+	Name, Value string
+}
+
+// BenchmarkSpec fixes properties of one benchmark method instead of drawing
+// them. Zero fields are drawn as usual. A spec applies to every params
+// combination of its method.
+type BenchmarkSpec struct {
+	// Class and Method name the benchmark (the JMH name is
+	// Package.Class.Method); empty means generated.
+	Class, Method string
+	// Kind of every series of the method; KindUnset means assigned with the
+	// suite's fractions.
+	Kind Kind
+	// Shape of a no-steady-state method; ShapeNone means drawn.
+	Shape NoSteadyShape
+	// Mean is the true steady-state mean of the method's first params
+	// combination in ns/op; 0 means drawn from [MinMean, MaxMean].
+	Mean float64
+	// WarmupIterations and WarmupFactor fix the warmup curve (L and W).
+	WarmupIterations int
+	WarmupFactor     float64
+	// SlowdownAt (0-based iteration) and SlowdownFactor (1+d) fix the slowdown.
+	SlowdownAt     int
+	SlowdownFactor float64
+}
+
+// WarmupConfig describes warmup curves: W (first iteration / steady mean)
+// drawn uniformly from [MinFactor, MaxFactor] and L (true warmup iterations)
+// uniformly from [MinIterations, MaxIterations].
+type WarmupConfig struct {
+	// Fraction of series (without a spec'd kind) that warm up.
+	Fraction                     float64
+	MinIterations, MaxIterations int
+	MinFactor, MaxFactor         float64
+	// Shape is the decay rate λ of the curve over its length (larger decays
+	// faster); 4 leaves 2 % of the excess at 3/4 of the length.
+	Shape float64
+}
+
+// SlowdownConfig describes late slowdowns: a step up by a factor drawn from
+// [MinFactor, MaxFactor] at an iteration drawn from
+// [MinAt·Iterations, MaxAt·Iterations).
+type SlowdownConfig struct {
+	Fraction             float64
+	MinFactor, MaxFactor float64
+	MinAt, MaxAt         float64
+}
+
+// NoSteadyConfig describes series that never reach a steady state, half of
+// them (alternating) oscillating and half drifting.
+type NoSteadyConfig struct {
+	Fraction float64
+	// Amplitude A of the square-wave oscillation (levels 1±A) and its
+	// Period in iterations.
+	Amplitude float64
+	Period    int
+	// Drift D: relative increase from the first to the last iteration of a fork.
+	Drift float64
+}
+
+// OutlierConfig injects iteration outliers: with probability Rate an
+// iteration is multiplied by 1+m, m uniform in [MinMagnitude, MaxMagnitude].
+// Outliers are listed in BenchmarkTruth.Outliers.
+type OutlierConfig struct {
+	Rate                       float64
+	MinMagnitude, MaxMagnitude float64
+}
+
+// SampleConfig describes sample-mode (JMH SampleTime) invocations.
+type SampleConfig struct {
+	// MaxPerIteration caps the samples per iteration; an iteration takes
+	// min(MaxPerIteration, max(1, IterationTime / level)) samples.
+	MaxPerIteration int
+	// Noise is the lognormal sigma of one invocation around the iteration level.
+	Noise float64
+	// TailRate is the probability that an invocation is a tail event
+	// (GC pause, interrupt) multiplied by a factor uniform in
+	// [MinTail, MaxTail]; samples are rescaled so that the expected
+	// invocation time is still the iteration level.
+	TailRate         float64
+	MinTail, MaxTail float64
+}
+
+// GCConfig adds JMH `-prof gc` secondary metrics (gc.alloc.rate,
+// gc.alloc.rate.norm, gc.count and, when a GC happened, gc.time) to every
+// record except single-shot ones.
+type GCConfig struct {
+	Enabled bool
+	// ZeroAllocFraction of series allocate (almost) nothing: tiny
+	// gc.alloc.rate.norm values, no GCs, no gc.time key.
+	ZeroAllocFraction float64
+	// YoungGenMB is the allocation volume between two GCs.
+	YoungGenMB float64
+}
+
+// GoBenchConfig describes `go test -bench` text output.
+type GoBenchConfig struct {
+	GOOS, GOARCH, CPU string
+	// Procs is GOMAXPROCS, appended to names as -N when > 1.
+	Procs int
+	// Benchmem adds B/op and allocs/op.
+	Benchmem bool
+	// SetBytes > 0 adds MB/s as if b.SetBytes(SetBytes) were called.
+	SetBytes int64
+	// CustomMetric, when set, adds a b.ReportMetric unit (e.g. "p99-ns")
+	// whose value is a per-series constant multiple (1.2–3) of ns/op.
+	CustomMetric string
+}
+
+// RaggedConfig drops rows from the µOpTime CSV (WriteUOpTimeCSV only) to make
+// ragged data like the real files. Dropped rows are listed in
+// BenchmarkTruth.Dropped.
+type RaggedConfig struct {
+	// DropIterations whole iterations (all their slices) are dropped.
+	DropIterations int
+	// DropSlices single slices are dropped (from iterations not dropped whole).
+	DropSlices int
+}
+
+// JVMConfig holds the JVM fields of a JMH record.
+type JVMConfig struct {
+	Path       string
+	Args       []string
+	JDKVersion string
+	VMName     string
+	VMVersion  string
+}
+
+// SuiteConfig describes a synthetic benchmark suite. Start from
+// DefaultSuiteConfig and change what a test needs.
+type SuiteConfig struct {
+	// Project and Version label the data (pa "project" and "commit").
+	Project, Version string
+	// Package is the Java package of the benchmark classes; GoPackage the
+	// import path printed in `pkg:` lines.
+	Package, GoPackage string
+
+	// Benchmarks is the number of benchmark methods; each is expanded over
+	// the cartesian product of Params, giving one series per combination.
+	Benchmarks int
+	Params     []ParamAxis
+	// Specs optionally fix properties of the first len(Specs) methods.
+	Specs []BenchmarkSpec
+
+	// Mode, Unit (JMH scoreUnit; "" = ns/op, or ops/s for thrpt),
+	// JMHVersion and Threads shape the JMH output.
+	Mode       Mode
+	Unit       string
+	JMHVersion string
+	Threads    int
+
+	// Level sizes, outermost first. JMH files hold one (instance, trial);
+	// µOpTime CSVs have no fork level and use fork 1; Slices is the number
+	// of µOpTime 1-s slices per iteration. Iterations are recorded as with
+	// `-wi 0`: warmup shows up as the first measurement iterations.
+	Instances, Trials, Forks, Iterations, Slices int
+	// IterationTime is JMH's iteration time (-r) and the length of one
+	// µOpTime slice or one Go benchmark run (-benchtime).
+	IterationTime time.Duration
+
+	// MinMean and MaxMean bound the true steady-state means (ns/op, drawn
+	// log-uniformly per method); the j-th value (0-based) of a params axis
+	// multiplies a method's mean by 1+0.75·j.
+	MinMean, MaxMean float64
+	// Noise is the lognormal sigma of iteration values, SliceNoise of
+	// µOpTime slices within an iteration.
+	Noise, SliceNoise float64
+	// InstanceSD, TrialSD and ForkSD are the lognormal sigmas of the
+	// between-instance, between-trial and between-fork factors.
+	InstanceSD, TrialSD, ForkSD float64
+
+	Warmup   WarmupConfig
+	Slowdown SlowdownConfig
+	NoSteady NoSteadyConfig
+	Outliers OutlierConfig
+	Sample   SampleConfig
+	GC       GCConfig
+	Go       GoBenchConfig
+	Ragged   RaggedConfig
+	JVM      JVMConfig
+
+	// Seed selects every random draw.
+	Seed uint64
+}
+
+// DefaultSuiteConfig returns the default suite: 8 JMH avgt benchmark methods
+// × 2 params (16 series), 3 forks × 100 iterations of 1 s recorded with
+// -wi 0, JMH 1.37, true means 20 ns – 2 ms, 2 % iteration noise, 3 %
+// between forks, 40 % warming up (5–30 iterations, 1.5–4× slower at first),
+// 10 % late slowdowns (+10–30 % after 50–80 % of the fork), 10 % without a
+// steady state, 0.5 % outliers (+50–300 %), 3 instances × 3 trials × 5
+// slices for µOpTime/pa output, and -prof gc metrics. A fresh copy is
+// returned each time.
+func DefaultSuiteConfig() SuiteConfig {
+	return SuiteConfig{
+		Project:    "demo",
+		Version:    "v1",
+		Package:    "org.example.demo",
+		GoPackage:  "example.com/demo",
+		Benchmarks: 8,
+		Params:     []ParamAxis{{Name: "size", Values: []string{"16", "1024"}}},
+		Mode:       ModeAverageTime,
+		Unit:       "ns/op",
+		JMHVersion: "1.37",
+		Threads:    1,
+
+		Instances:     3,
+		Trials:        3,
+		Forks:         3,
+		Iterations:    100,
+		Slices:        5,
+		IterationTime: time.Second,
+
+		MinMean:    20,
+		MaxMean:    2e6,
+		Noise:      0.02,
+		SliceNoise: 0.01,
+		InstanceSD: 0.03,
+		TrialSD:    0.01,
+		ForkSD:     0.03,
+
+		Warmup:   WarmupConfig{Fraction: 0.4, MinIterations: 5, MaxIterations: 30, MinFactor: 1.5, MaxFactor: 4, Shape: 4},
+		Slowdown: SlowdownConfig{Fraction: 0.1, MinFactor: 1.1, MaxFactor: 1.3, MinAt: 0.5, MaxAt: 0.8},
+		NoSteady: NoSteadyConfig{Fraction: 0.1, Amplitude: 0.1, Period: 12, Drift: 0.3},
+		Outliers: OutlierConfig{Rate: 0.005, MinMagnitude: 0.5, MaxMagnitude: 3},
+		Sample:   SampleConfig{MaxPerIteration: 1000, Noise: 0.05, TailRate: 0.002, MinTail: 5, MaxTail: 30},
+		GC:       GCConfig{Enabled: true, ZeroAllocFraction: 0.25, YoungGenMB: 256},
+		Go: GoBenchConfig{GOOS: "linux", GOARCH: "amd64", CPU: "Intel(R) Xeon(R) CPU @ 2.20GHz",
+			Procs: 8, Benchmem: true},
+		JVM: JVMConfig{
+			Path:       "/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
+			Args:       []string{"-Xms2g", "-Xmx2g"},
+			JDKVersion: "17.0.9",
+			VMName:     "OpenJDK 64-Bit Server VM",
+			VMVersion:  "17.0.9+9-Ubuntu-122.04",
+		},
+		Seed: 1,
+	}
+}
+
+// UOpTimeSuiteConfig returns a suite shaped like the µOpTime Go data set:
+// 3 instances × 3 suite runs × 5 iterations × 5 one-second slices, one fork,
+// mostly flat benchmarks with means from 2 ns to 1 ms, no params.
+func UOpTimeSuiteConfig() SuiteConfig {
+	c := DefaultSuiteConfig()
+	c.Package = "org.example.gobench"
+	c.Benchmarks = 20
+	c.Params = nil
+	c.Forks = 1
+	c.Iterations = 5
+	c.MinMean, c.MaxMean = 2, 1e6
+	c.Noise, c.SliceNoise = 0.02, 0.015
+	c.InstanceSD, c.TrialSD, c.ForkSD = 0.03, 0.01, 0
+	c.Warmup.Fraction = 0
+	c.Slowdown.Fraction = 0
+	c.NoSteady.Fraction = 0
+	c.Outliers.Rate = 0.002
+	c.GC.Enabled = false
+	return c
+}
+
+// unitInfo describes a JMH score unit.
+type unitInfo struct {
+	throughput bool
+	nsPerUnit  float64 // nanoseconds in the unit's time unit
+	scale      float64 // ns → unit factor for time units (1/nsPerUnit as a double)
+}
+
+// parseUnit parses "<tu>/op" or "ops/<tu>" with tu one of ns us ms s min hr day.
+func parseUnit(u string) (unitInfo, error) {
+	timeUnits := map[string][2]float64{
+		"ns": {1, 1}, "us": {1e3, 1e-3}, "ms": {1e6, 1e-6}, "s": {1e9, 1e-9},
+		"min": {6e10, 1 / 6e10}, "hr": {3.6e12, 1 / 3.6e12}, "day": {8.64e13, 1 / 8.64e13},
+	}
+	if tu, ok := strings.CutPrefix(u, "ops/"); ok {
+		if v, ok := timeUnits[tu]; ok {
+			return unitInfo{throughput: true, nsPerUnit: v[0]}, nil
+		}
+	} else if tu, ok := strings.CutSuffix(u, "/op"); ok {
+		if v, ok := timeUnits[tu]; ok {
+			return unitInfo{nsPerUnit: v[0], scale: v[1]}, nil
+		}
+	}
+	return unitInfo{}, fmt.Errorf("synth: unknown unit %q (want <tu>/op or ops/<tu>, tu one of ns us ms s min hr day)", u)
+}
+
+// jmhVersion is a parsed "1.minor[.patch]" JMH version.
+type jmhVersion struct{ major, minor int }
+
+func parseJMHVersion(v string) (jmhVersion, error) {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return jmhVersion{}, fmt.Errorf("synth: JMH version %q is not major.minor[.patch]", v)
+	}
+	var n [3]int
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil || x < 0 {
+			return jmhVersion{}, fmt.Errorf("synth: JMH version %q is not major.minor[.patch]", v)
+		}
+		n[i] = x
+	}
+	jv := jmhVersion{n[0], n[1]}
+	if jv.major != 1 || jv.minor < 8 {
+		return jmhVersion{}, fmt.Errorf("synth: JMH version %q not supported (want 1.8 or later)", v)
+	}
+	return jv, nil
+}
+
+func (v jmhVersion) atLeast(minor int) bool { return v.minor >= minor }
+
+// validate reports the first problem of c, naming the field.
+func (c *SuiteConfig) validate() error {
+	bad := func(field, format string, args ...any) error {
+		return fmt.Errorf("synth: SuiteConfig.%s: %s", field, fmt.Sprintf(format, args...))
+	}
+	finitePos := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) && !math.IsNaN(x) }
+	nonNeg := func(x float64) bool { return x >= 0 && !math.IsInf(x, 0) && !math.IsNaN(x) }
+	frac := func(x float64) bool { return x >= 0 && x <= 1 }
+	switch {
+	case c.Benchmarks < 1:
+		return bad("Benchmarks", "%d < 1", c.Benchmarks)
+	case len(c.Specs) > c.Benchmarks:
+		return bad("Specs", "%d specs for %d benchmarks", len(c.Specs), c.Benchmarks)
+	case c.Instances < 1, c.Trials < 1, c.Forks < 1, c.Iterations < 1, c.Slices < 1:
+		return bad("Instances/Trials/Forks/Iterations/Slices", "every level needs at least 1 (got %d, %d, %d, %d, %d)",
+			c.Instances, c.Trials, c.Forks, c.Iterations, c.Slices)
+	case c.Threads < 1:
+		return bad("Threads", "%d < 1", c.Threads)
+	case c.IterationTime <= 0:
+		return bad("IterationTime", "%v is not positive", c.IterationTime)
+	case !finitePos(c.MinMean) || !finitePos(c.MaxMean) || c.MinMean > c.MaxMean:
+		return bad("MinMean/MaxMean", "need 0 < MinMean ≤ MaxMean (got %g, %g)", c.MinMean, c.MaxMean)
+	case !nonNeg(c.Noise) || !nonNeg(c.SliceNoise) || !nonNeg(c.InstanceSD) || !nonNeg(c.TrialSD) || !nonNeg(c.ForkSD):
+		return bad("Noise", "noise parameters must be finite and ≥ 0")
+	case !frac(c.Warmup.Fraction) || !frac(c.Slowdown.Fraction) || !frac(c.NoSteady.Fraction):
+		return bad("Warmup/Slowdown/NoSteady.Fraction", "fractions must lie in [0, 1]")
+	case c.Warmup.Fraction+c.Slowdown.Fraction+c.NoSteady.Fraction > 1+1e-12:
+		return bad("Warmup/Slowdown/NoSteady.Fraction", "fractions sum to more than 1")
+	case !frac(c.Outliers.Rate) || !frac(c.Sample.TailRate) || !frac(c.GC.ZeroAllocFraction):
+		return bad("Outliers.Rate/Sample.TailRate/GC.ZeroAllocFraction", "rates must lie in [0, 1]")
+	case c.Ragged.DropIterations < 0 || c.Ragged.DropSlices < 0:
+		return bad("Ragged", "negative drop counts")
+	case c.Go.Procs < 1:
+		return bad("Go.Procs", "%d < 1", c.Go.Procs)
+	}
+	needCurve := c.Warmup.Fraction > 0 || c.Slowdown.Fraction > 0 || hasSpecKind(c.Specs, KindWarmup) || hasSpecKind(c.Specs, KindSlowdown)
+	if needCurve && c.Iterations < 2 {
+		return bad("Iterations", "warmup and slowdown series need at least 2 iterations per fork")
+	}
+	if c.Warmup.Fraction > 0 || hasSpecKind(c.Specs, KindWarmup) {
+		w := c.Warmup
+		if w.MinIterations < 1 || w.MaxIterations < w.MinIterations {
+			return bad("Warmup", "need 1 ≤ MinIterations ≤ MaxIterations (got %d, %d)", w.MinIterations, w.MaxIterations)
+		}
+		if !(w.MinFactor > 1) || w.MaxFactor < w.MinFactor || !finitePos(w.Shape) {
+			return bad("Warmup", "need 1 < MinFactor ≤ MaxFactor and Shape > 0")
+		}
+	}
+	if c.Slowdown.Fraction > 0 || hasSpecKind(c.Specs, KindSlowdown) {
+		s := c.Slowdown
+		if !(s.MinFactor > 0) || s.MaxFactor < s.MinFactor || s.MinFactor == 1 || s.MinAt <= 0 || s.MaxAt < s.MinAt || s.MaxAt >= 1 {
+			return bad("Slowdown", "need 0 < MinFactor ≤ MaxFactor, MinFactor ≠ 1, 0 < MinAt ≤ MaxAt < 1")
+		}
+	}
+	if c.NoSteady.Fraction > 0 || hasSpecKind(c.Specs, KindNoSteadyState) {
+		n := c.NoSteady
+		if !(n.Amplitude > 0 && n.Amplitude < 1) || n.Period < 2 || !finitePos(n.Drift) {
+			return bad("NoSteady", "need 0 < Amplitude < 1, Period ≥ 2, Drift > 0")
+		}
+	}
+	if c.Outliers.Rate > 0 && (!finitePos(c.Outliers.MinMagnitude) || c.Outliers.MaxMagnitude < c.Outliers.MinMagnitude) {
+		return bad("Outliers", "need 0 < MinMagnitude ≤ MaxMagnitude")
+	}
+	if c.Mode == ModeSampleTime {
+		s := c.Sample
+		if s.MaxPerIteration < 1 || !nonNeg(s.Noise) {
+			return bad("Sample", "need MaxPerIteration ≥ 1 and Noise ≥ 0")
+		}
+		if s.TailRate > 0 && (!(s.MinTail >= 1) || s.MaxTail < s.MinTail) {
+			return bad("Sample", "need 1 ≤ MinTail ≤ MaxTail")
+		}
+	}
+	if c.GC.Enabled && !finitePos(c.GC.YoungGenMB) {
+		return bad("GC.YoungGenMB", "%g is not positive", c.GC.YoungGenMB)
+	}
+	switch c.Mode {
+	case ModeThroughput, ModeAverageTime, ModeSampleTime, ModeSingleShot:
+	default:
+		return bad("Mode", "unknown mode %q", c.Mode)
+	}
+	u, err := parseUnit(c.unit())
+	if err != nil {
+		return err
+	}
+	if u.throughput != (c.Mode == ModeThroughput) {
+		return bad("Unit", "unit %q does not fit mode %q", c.unit(), c.Mode)
+	}
+	if _, err := parseJMHVersion(c.JMHVersion); err != nil {
+		return err
+	}
+	for _, s := range []struct{ field, v string }{{"Project", c.Project}, {"Version", c.Version}, {"Package", c.Package}, {"GoPackage", c.GoPackage}} {
+		if s.v == "" || strings.ContainsAny(s.v, " \t\r\n;,\"") {
+			return bad(s.field, "%q must be non-empty without spaces, quotes, ';' or ','", s.v)
+		}
+	}
+	seen := map[string]bool{}
+	for _, a := range c.Params {
+		if !validToken(a.Name) || seen[a.Name] || len(a.Values) == 0 {
+			return bad("Params", "axis %q: names must be unique identifiers with at least one value", a.Name)
+		}
+		seen[a.Name] = true
+		vs := map[string]bool{}
+		for _, v := range a.Values {
+			if v == "" || vs[v] || strings.ContainsAny(v, " \t\r\n;,=/\"\\") {
+				return bad("Params", "axis %q: value %q must be unique, non-empty, without spaces or ; , = / \" \\", a.Name, v)
+			}
+			vs[v] = true
+		}
+	}
+	for i, s := range c.Specs {
+		if (s.Class != "") != (s.Method != "") || (s.Class != "" && (!validToken(s.Class) || !validToken(s.Method))) {
+			return bad("Specs", "spec %d: Class and Method must both be identifiers or both empty", i)
+		}
+		if s.Kind > KindNoSteadyState || s.Shape > ShapeDrift || s.Mean < 0 || s.WarmupIterations < 0 ||
+			s.SlowdownAt < 0 || s.SlowdownAt >= c.Iterations || s.WarmupIterations >= c.Iterations ||
+			(s.WarmupFactor != 0 && !(s.WarmupFactor > 1)) || s.SlowdownFactor < 0 {
+			return bad("Specs", "spec %d: out-of-range field", i)
+		}
+	}
+	return nil
+}
+
+func hasSpecKind(specs []BenchmarkSpec, k Kind) bool {
+	for _, s := range specs {
+		if s.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// validToken reports whether s is a Java/Go-style identifier.
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// unit returns the configured JMH unit or the mode's default.
+func (c *SuiteConfig) unit() string {
+	if c.Unit != "" {
+		return c.Unit
+	}
+	if c.Mode == ModeThroughput {
+		return "ops/s"
+	}
+	return "ns/op"
+}
