@@ -1,0 +1,637 @@
+package jmh
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/benchtrim/benchtrim/ingest"
+)
+
+// scanner is a pull tokenizer for JSON over a reused byte buffer. It tracks
+// the current line (1-based) and the JSON path of the value being read as a
+// stack of path elements; the path string is only built for error messages.
+//
+// Byte slices returned by scanner methods alias the buffer (or a scratch
+// buffer) and are valid only until the next scanner call.
+type scanner struct {
+	r     io.Reader
+	file  string
+	buf   []byte
+	pos   int // next unread byte
+	end   int // end of valid data in buf
+	eof   bool
+	ioErr error
+	line  int
+	total int64 // bytes read so far
+
+	path    []pathElem
+	scratch []byte // decoded strings with escapes
+	skip    []byte // closers of containers being skipped
+}
+
+// pathElem is one step of a JSON path: an object member (idx < 0) or an
+// array element.
+type pathElem struct {
+	key string
+	idx int
+}
+
+const (
+	initialBufSize = 256 << 10
+	// maxTokenBytes bounds a single token (string or number): a longer one
+	// is reported as bad input instead of growing the buffer without limit.
+	maxTokenBytes = 64 << 20
+)
+
+func newScanner(r io.Reader, file string, buf []byte) *scanner {
+	if cap(buf) < initialBufSize {
+		buf = make([]byte, initialBufSize)
+	}
+	return &scanner{r: r, file: file, buf: buf[:cap(buf)], line: 1, path: make([]pathElem, 0, 16)}
+}
+
+// more reads more input into the buffer, keeping buf[keep:end] (keep ≤ pos).
+// It returns how far the kept bytes moved toward the start (subtract it from
+// any index the caller holds) and whether new bytes arrived.
+func (s *scanner) more(keep int) (shift int, ok bool) {
+	if s.eof {
+		return 0, false
+	}
+	if keep > 0 {
+		copy(s.buf, s.buf[keep:s.end])
+		s.end -= keep
+		s.pos -= keep
+		shift = keep
+	}
+	if s.end == len(s.buf) {
+		if len(s.buf) >= maxTokenBytes {
+			s.eof = true
+			s.ioErr = errTokenTooLong
+			return shift, false
+		}
+		nb := make([]byte, 2*len(s.buf))
+		copy(nb, s.buf[:s.end])
+		s.buf = nb
+	}
+	for tries := 0; ; tries++ {
+		n, err := s.r.Read(s.buf[s.end:])
+		s.end += n
+		s.total += int64(n)
+		if err != nil {
+			s.eof = true
+			if !errors.Is(err, io.EOF) {
+				s.ioErr = err
+			}
+			return shift, n > 0
+		}
+		if n > 0 {
+			return shift, true
+		}
+		if tries > 100 {
+			s.eof = true
+			s.ioErr = io.ErrNoProgress
+			return shift, false
+		}
+	}
+}
+
+// ensure reads until at least n bytes from pos are buffered or the input ends.
+func (s *scanner) ensure(n int) {
+	for s.end-s.pos < n {
+		if _, ok := s.more(s.pos); !ok {
+			return
+		}
+	}
+}
+
+var errTokenTooLong = errors.New("token longer than 64 MiB")
+
+// skipWS advances past JSON white space and returns the next byte without
+// consuming it; ok is false at the end of the input. Any byte other than
+// space, tab, CR and LF ends the white space (control characters are left
+// for the caller to reject).
+func (s *scanner) skipWS() (c byte, ok bool) {
+	for {
+		buf := s.buf[:s.end]
+		p := s.pos
+		for ; p < len(buf); p++ {
+			c = buf[p]
+			if c > ' ' {
+				s.pos = p
+				return c, true
+			}
+			switch c {
+			case '\n':
+				s.line++
+			case ' ', '\t', '\r':
+			default:
+				s.pos = p
+				return c, true
+			}
+		}
+		s.pos = p
+		if _, ok := s.more(s.pos); !ok {
+			return 0, false
+		}
+	}
+}
+
+// isNumByte marks the bytes a JSON number (or its lenient forms) can hold.
+var isNumByte = func() (t [256]bool) {
+	for _, c := range []byte("0123456789+-.eE") {
+		t[c] = true
+	}
+	return t
+}()
+
+// numberBytes returns the run of number bytes at pos and consumes it.
+func (s *scanner) numberBytes() []byte {
+	start := s.pos
+	p := start
+	for {
+		buf := s.buf[:s.end]
+		for p < len(buf) && isNumByte[buf[p]] {
+			p++
+		}
+		if p < len(buf) {
+			break
+		}
+		s.pos = p
+		shift, ok := s.more(start)
+		start -= shift
+		p -= shift
+		if !ok {
+			break
+		}
+	}
+	s.pos = p
+	return s.buf[start:p]
+}
+
+// bytesString views b as a string without copying. The result must not
+// outlive b's contents; strconv's parsers do not retain their argument.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// parseNumber parses the bytes of a JSON number. It is lenient: it accepts
+// everything strconv.ParseFloat accepts made of digits, signs, '.' and
+// exponents (a leading '+', leading zeros, "1." and ".5" included).
+func parseNumber(b []byte) (float64, bool) {
+	v, err := strconv.ParseFloat(bytesString(b), 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return v, true // ±Inf or 0 for out-of-range magnitudes
+		}
+		return 0, false
+	}
+	return v, true
+}
+
+// parseInt parses the bytes of a JSON number that must be a non-negative or
+// negative integer (Java long), accepting an integral float spelling (12.0,
+// 1.2E3) as well.
+func parseInt(b []byte) (int64, bool) {
+	if len(b) > 0 && len(b) <= 18 {
+		var n int64
+		i := 0
+		neg := b[0] == '-'
+		if neg {
+			i = 1
+		}
+		if i < len(b) {
+			for ; i < len(b); i++ {
+				c := b[i]
+				if c < '0' || c > '9' {
+					break
+				}
+				n = n*10 + int64(c-'0')
+			}
+			if i == len(b) {
+				if neg {
+					n = -n
+				}
+				return n, true
+			}
+		}
+	}
+	v, ok := parseNumber(b)
+	if !ok || v != float64(int64(v)) || v >= 1<<63 || v < -(1<<63) {
+		return 0, false
+	}
+	return int64(v), true
+}
+
+// stringBytes reads the JSON string at pos (which holds '"') and returns its
+// decoded bytes, which alias the buffer or s.scratch.
+func (s *scanner) stringBytes() ([]byte, error) {
+	s.pos++ // opening quote
+	start := s.pos
+	p := start
+	for {
+		buf := s.buf[:s.end]
+		for ; p < len(buf); p++ {
+			c := buf[p]
+			if c == '"' {
+				s.pos = p + 1
+				return buf[start:p], nil
+			}
+			if c == '\\' || c < 0x20 {
+				s.pos = p
+				return s.stringSlow(start)
+			}
+		}
+		s.pos = p
+		shift, ok := s.more(start)
+		start -= shift
+		p -= shift
+		if !ok {
+			return nil, s.eofErr("inside a string")
+		}
+	}
+}
+
+// stringSlow decodes a string with escapes; buf[start:pos] holds the part
+// already scanned (no escapes in it).
+func (s *scanner) stringSlow(start int) ([]byte, error) {
+	out := append(s.scratch[:0], s.buf[start:s.pos]...)
+	defer func() { s.scratch = out[:0] }()
+	for {
+		if s.pos >= s.end {
+			if _, ok := s.more(s.pos); !ok {
+				return nil, s.eofErr("inside a string")
+			}
+			continue
+		}
+		c := s.buf[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return out, nil
+		case c < 0x20:
+			if c == '\n' || c == '\r' {
+				return nil, s.errf("raw line break inside a string; JMH ≤ 1.21 writes @Param values containing \" \\ , [ ] { } unescaped, which breaks the JSON (FORMAT.md §1.1)")
+			}
+			return nil, s.errf("raw control character 0x%02x inside a string", c)
+		case c != '\\':
+			out = append(out, c)
+			s.pos++
+			continue
+		}
+		// Escape: make sure the escape and up to 12 bytes (\uXXXX\uXXXX) are buffered.
+		s.ensure(12)
+		if s.pos+1 >= s.end {
+			return nil, s.eofErr("inside a string escape")
+		}
+		e := s.buf[s.pos+1]
+		s.pos += 2
+		switch e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := s.hex4()
+			if !ok {
+				return nil, s.errf("invalid \\u escape in a string")
+			}
+			if utf16IsHighSurrogate(r) && s.pos+6 <= s.end && s.buf[s.pos] == '\\' && s.buf[s.pos+1] == 'u' {
+				s.pos += 2
+				lo, ok := s.hex4()
+				if !ok {
+					return nil, s.errf("invalid \\u escape in a string")
+				}
+				if lo >= 0xDC00 && lo <= 0xDFFF {
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+				} else {
+					out = utf8.AppendRune(out, utf8.RuneError)
+					r = lo
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return nil, s.errf("invalid escape \\%c in a string", e)
+		}
+	}
+}
+
+func utf16IsHighSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDBFF }
+
+func (s *scanner) hex4() (rune, bool) {
+	if s.pos+4 > s.end {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s.buf[s.pos : s.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	s.pos += 4
+	return r, true
+}
+
+// str reads a JSON string and returns it as a Go string (invalid UTF-8
+// replaced by U+FFFD, so the Arrow string columns stay valid).
+func (s *scanner) str() (string, error) {
+	b, err := s.stringBytes()
+	if err != nil {
+		return "", err
+	}
+	if utf8.Valid(b) {
+		return string(b), nil
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+}
+
+// literal consumes the bare word at pos (true, false, null, NaN, Infinity…)
+// and returns it.
+func (s *scanner) literal() []byte {
+	start := s.pos
+	p := start
+	isWord := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
+	}
+	for {
+		for p < s.end && isWord(s.buf[p]) && p-start < 64 {
+			p++
+		}
+		if p < s.end || p-start >= 64 {
+			break
+		}
+		s.pos = p
+		shift, ok := s.more(start)
+		start -= shift
+		p -= shift
+		if !ok {
+			break
+		}
+	}
+	s.pos = p
+	return s.buf[start:p]
+}
+
+// expect consumes byte want after white space.
+func (s *scanner) expect(want byte) error {
+	c, ok := s.skipWS()
+	if !ok {
+		return s.eofErr("")
+	}
+	if c != want {
+		return s.unexpected(c, "'"+string(want)+"'")
+	}
+	s.pos++
+	return nil
+}
+
+// next reports whether the container being read (closed by closer) has
+// another element. Before the first element (i == 0) it consumes the closer
+// of an empty container; after an element it consumes ',' or the closer.
+func (s *scanner) next(i int, closer byte) (bool, error) {
+	c, ok := s.skipWS()
+	if !ok {
+		return false, s.eofErr("")
+	}
+	if c == closer {
+		s.pos++
+		return false, nil
+	}
+	if i == 0 {
+		return true, nil
+	}
+	if c == ',' {
+		s.pos++
+		return true, nil
+	}
+	return false, s.unexpected(c, "',' or '"+string(closer)+"'")
+}
+
+// key reads an object member name and the ':' after it is NOT consumed;
+// the returned bytes are valid until the next scanner call.
+func (s *scanner) key() ([]byte, error) {
+	c, ok := s.skipWS()
+	if !ok {
+		return nil, s.eofErr("")
+	}
+	if c != '"' {
+		return nil, s.unexpected(c, "a member name in double quotes")
+	}
+	return s.stringBytes()
+}
+
+// skipValue consumes one JSON value of any kind, checking its syntax. It is
+// iterative, so deeply nested input cannot exhaust the goroutine stack.
+func (s *scanner) skipValue() error {
+	stack := s.skip[:0]
+	defer func() { s.skip = stack[:0] }()
+	for {
+		c, ok := s.skipWS()
+		if !ok {
+			return s.eofErr("")
+		}
+		switch {
+		case c == '{' || c == '[':
+			s.pos++
+			closer := byte(']')
+			if c == '{' {
+				closer = '}'
+			}
+			d, ok := s.skipWS()
+			if !ok {
+				return s.eofErr("")
+			}
+			if d == closer {
+				s.pos++
+				break
+			}
+			stack = append(stack, closer)
+			if closer == '}' {
+				if err := s.skipMemberName(); err != nil {
+					return err
+				}
+			}
+			continue
+		case c == '"':
+			if _, err := s.stringBytes(); err != nil {
+				return err
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			if _, ok := parseNumber(s.numberBytes()); !ok {
+				return s.errf("invalid number")
+			}
+		case c == 't' || c == 'f' || c == 'n' || c == 'N' || c == 'I':
+			w := s.literal()
+			switch string(w) {
+			case "true", "false", "null", "NaN", "Infinity":
+			default:
+				return s.errf("invalid literal %q", w)
+			}
+		default:
+			return s.unexpected(c, "a value")
+		}
+		// A value is complete: close containers until one has another element.
+		for {
+			if len(stack) == 0 {
+				return nil
+			}
+			closer := stack[len(stack)-1]
+			d, ok := s.skipWS()
+			if !ok {
+				return s.eofErr("")
+			}
+			if d == closer {
+				s.pos++
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if d != ',' {
+				return s.unexpected(d, "',' or '"+string(closer)+"'")
+			}
+			s.pos++
+			if closer == '}' {
+				if err := s.skipMemberName(); err != nil {
+					return err
+				}
+			}
+			break
+		}
+	}
+}
+
+func (s *scanner) skipMemberName() error {
+	if _, err := s.key(); err != nil {
+		return err
+	}
+	return s.expect(':')
+}
+
+// push and pop maintain the JSON path of the value being read.
+func (s *scanner) pushKey(k string) { s.path = append(s.path, pathElem{key: k, idx: -1}) }
+func (s *scanner) pushIdx(i int)    { s.path = append(s.path, pathElem{idx: i}) }
+func (s *scanner) pop()             { s.path = s.path[:len(s.path)-1] }
+func (s *scanner) setIdx(i int)     { s.path[len(s.path)-1].idx = i }
+
+// pathString formats the current JSON path, e.g. $[3].primaryMetric.rawData[0][2].
+func (s *scanner) pathString() string { return formatPath(s.path) }
+
+func formatPath(path []pathElem) string {
+	var b strings.Builder
+	b.WriteByte('$')
+	for _, e := range path {
+		if e.idx >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(e.idx))
+			b.WriteByte(']')
+		} else {
+			appendKey(&b, e.key)
+		}
+	}
+	return b.String()
+}
+
+// appendKey writes .name for identifier-like names and ["name"] otherwise
+// (JSONPath bracket notation, e.g. ["·gc.alloc.rate"]).
+func appendKey(b *strings.Builder, k string) {
+	ident := k != ""
+	for i := 0; i < len(k) && ident; i++ {
+		c := k[i]
+		ident = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9'
+	}
+	if ident {
+		b.WriteByte('.')
+		b.WriteString(k)
+		return
+	}
+	b.WriteByte('[')
+	b.WriteString(strconv.Quote(k))
+	b.WriteByte(']')
+}
+
+// errf returns a ParseError at the current line and path, or the wrapped I/O
+// error when reading failed.
+func (s *scanner) errf(format string, args ...any) error {
+	if s.ioErr != nil {
+		return s.readErr()
+	}
+	return &ingest.ParseError{File: s.file, Line: s.line, Path: s.pathString(), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *scanner) readErr() error {
+	if errors.Is(s.ioErr, errTokenTooLong) {
+		return &ingest.ParseError{File: s.file, Line: s.line, Path: s.pathString(), Msg: s.ioErr.Error()}
+	}
+	return fmt.Errorf("jmh: reading %s: %w", s.file, s.ioErr)
+}
+
+// eofErr reports input that ended in the middle of the document.
+func (s *scanner) eofErr(where string) error {
+	if s.ioErr != nil {
+		return s.readErr()
+	}
+	msg := "unexpected end of file"
+	if where != "" {
+		msg += " " + where
+	}
+	return &ingest.ParseError{File: s.file, Line: s.line, Path: s.pathString(), Msg: msg + " (truncated file?)"}
+}
+
+// conflictMarkers are the line prefixes git writes into a file with an
+// unresolved merge conflict.
+var conflictMarkers = [][]byte{[]byte("<<<<<<<"), []byte("======="), []byte(">>>>>>>"), []byte("|||||||")}
+
+// unexpected reports byte c where want was expected, recognising git
+// conflict markers.
+func (s *scanner) unexpected(c byte, want string) error {
+	if c == '<' || c == '=' || c == '>' || c == '|' {
+		s.ensure(80)
+		rest := s.buf[s.pos:s.end]
+		for _, m := range conflictMarkers {
+			if bytes.HasPrefix(rest, m) {
+				line := rest
+				if i := bytes.IndexAny(line, "\r\n"); i >= 0 {
+					line = line[:i]
+				}
+				if len(line) > 60 {
+					line = line[:60]
+				}
+				return s.errf("git merge conflict marker %q: the file was committed with an unresolved merge conflict; resolve it (keep one side) and ingest again", line)
+			}
+		}
+	}
+	return s.errf("unexpected %s, want %s", describeByte(c), want)
+}
+
+func describeByte(c byte) string {
+	switch {
+	case c == '"':
+		return "string"
+	case c >= 0x21 && c < 0x7f:
+		return "'" + string(c) + "'"
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
