@@ -1,0 +1,123 @@
+package synth
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// countWriter discards its input and counts it.
+type countWriter struct{ n int64 }
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
+// sampleSuiteConfig is a sample-mode suite of about 3.6 MB per 10 series
+// (each 5 forks × 50 iterations × up to 1000 invocations).
+func sampleSuiteConfig(benchmarks int) SuiteConfig {
+	c := DefaultSuiteConfig()
+	c.Mode, c.Unit = ModeSampleTime, "us/op"
+	c.Benchmarks, c.Params = benchmarks, nil
+	c.Forks, c.Iterations = 5, 50
+	return c
+}
+
+func benchmarkWrite(b *testing.B, c SuiteConfig, format string) {
+	s := mustSuite(b, c)
+	b.ReportAllocs()
+	var total int64
+	for b.Loop() {
+		w := &countWriter{}
+		if err := s.Write(format, w); err != nil {
+			b.Fatal(err)
+		}
+		total += w.n
+	}
+	b.ReportMetric(float64(total)/1e6/b.Elapsed().Seconds(), "MB/s")
+	b.ReportMetric(float64(total)/float64(b.N)/1e6, "MB/op")
+}
+
+// BenchmarkWriteJMHSample measures writing sample-mode JMH JSON
+// (generation, quantisation, statistics and formatting), in MB/s of output.
+func BenchmarkWriteJMHSample(b *testing.B) {
+	benchmarkWrite(b, sampleSuiteConfig(10), FormatJMH)
+}
+
+func BenchmarkWriteJMHAvgt(b *testing.B) {
+	c := DefaultSuiteConfig()
+	c.Benchmarks, c.Forks, c.Iterations = 20, 5, 200
+	benchmarkWrite(b, c, FormatJMH)
+}
+
+func BenchmarkWriteUOpTimeCSV(b *testing.B) {
+	c := UOpTimeSuiteConfig()
+	c.Benchmarks = 100
+	benchmarkWrite(b, c, FormatUOpTime)
+}
+
+func BenchmarkWritePASample(b *testing.B) {
+	c := sampleSuiteConfig(4)
+	c.Instances, c.Trials = 1, 1
+	benchmarkWrite(b, c, FormatPA)
+}
+
+// BenchmarkWriteJMHSample200MB writes a sample-mode JMH JSON of more than
+// 200 MB to a counting writer and reports its throughput and the peak live
+// heap (sampled every millisecond), which stays bounded by one record per
+// worker because the writer streams.
+func BenchmarkWriteJMHSample200MB(b *testing.B) {
+	s := mustSuite(b, sampleSuiteConfig(120)) // ≈ 212 MB
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				metrics.Read(sample)
+				if v := sample[0].Value.Uint64(); v > peak.Load() {
+					peak.Store(v)
+				}
+			}
+		}
+	}()
+	runtime.GC()
+	var total int64
+	for b.Loop() {
+		w := &countWriter{}
+		if err := s.WriteJMH(w); err != nil {
+			b.Fatal(err)
+		}
+		if w.n < 200e6 {
+			b.Fatalf("wrote %d bytes, want ≥ 200 MB", w.n)
+		}
+		total += w.n
+	}
+	close(stop)
+	wg.Wait()
+	b.ReportMetric(float64(total)/1e6/b.Elapsed().Seconds(), "MB/s")
+	b.ReportMetric(float64(total)/float64(b.N)/1e6, "MB/op")
+	b.ReportMetric(float64(peak.Load())/1e6, "peak-heap-MB")
+}
+
+// BenchmarkWriteDemoData checks the demo's < 1 s target.
+func BenchmarkWriteDemoData(b *testing.B) {
+	dir := b.TempDir()
+	for b.Loop() {
+		if _, err := WriteDemoData(dir, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
