@@ -268,7 +268,7 @@ func TestVersions(t *testing.T) {
 		if p.From == "v2" {
 			v = 2
 		}
-		prev, cur := vs.Suite(v-1).Truth()[p.Benchmark], vs.Suite(v).Truth()[p.Benchmark]
+		prev, cur := vs.Suite(v - 1).Truth()[p.Benchmark], vs.Suite(v).Truth()[p.Benchmark]
 		if !closeRel(cur.Mean/prev.Mean, p.Ratio, 1e-12) {
 			t.Errorf("%+v: true mean ratio %v", p, cur.Mean/prev.Mean)
 		}
