@@ -17,16 +17,6 @@ func (w *countWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// sampleSuiteConfig is a sample-mode suite of about 3.6 MB per 10 series
-// (each 5 forks × 50 iterations × up to 1000 invocations).
-func sampleSuiteConfig(benchmarks int) SuiteConfig {
-	c := DefaultSuiteConfig()
-	c.Mode, c.Unit = ModeSampleTime, "us/op"
-	c.Benchmarks, c.Params = benchmarks, nil
-	c.Forks, c.Iterations = 5, 50
-	return c
-}
-
 func benchmarkWrite(b *testing.B, c SuiteConfig, format string) {
 	s := mustSuite(b, c)
 	b.ReportAllocs()
@@ -45,7 +35,7 @@ func benchmarkWrite(b *testing.B, c SuiteConfig, format string) {
 // BenchmarkWriteJMHSample measures writing sample-mode JMH JSON
 // (generation, quantisation, statistics and formatting), in MB/s of output.
 func BenchmarkWriteJMHSample(b *testing.B) {
-	benchmarkWrite(b, sampleSuiteConfig(10), FormatJMH)
+	benchmarkWrite(b, SampleSuiteConfig(10), FormatJMH)
 }
 
 func BenchmarkWriteJMHAvgt(b *testing.B) {
@@ -61,7 +51,7 @@ func BenchmarkWriteUOpTimeCSV(b *testing.B) {
 }
 
 func BenchmarkWritePASample(b *testing.B) {
-	c := sampleSuiteConfig(4)
+	c := SampleSuiteConfig(4)
 	c.Instances, c.Trials = 1, 1
 	benchmarkWrite(b, c, FormatPA)
 }
@@ -71,7 +61,7 @@ func BenchmarkWritePASample(b *testing.B) {
 // heap (sampled every millisecond), which stays bounded by one record per
 // worker because the writer streams.
 func BenchmarkWriteJMHSample200MB(b *testing.B) {
-	s := mustSuite(b, sampleSuiteConfig(120)) // ≈ 212 MB
+	s := mustSuite(b, SampleSuiteConfig(140)) // ≈ 210 MB
 	var peak atomic.Uint64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

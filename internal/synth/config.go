@@ -288,6 +288,19 @@ func UOpTimeSuiteConfig() SuiteConfig {
 	return c
 }
 
+// SampleSuiteConfig returns a JMH sample-mode suite (us/op, JMH 1.37, no
+// params, -prof gc) of the given number of benchmarks, each 5 forks × 50
+// iterations of up to 1000 invocation samples: about 1.5 MB of JSON per
+// benchmark, so 140 benchmarks give a file of about 210 MB (the size the
+// ingest benchmarks need).
+func SampleSuiteConfig(benchmarks int) SuiteConfig {
+	c := DefaultSuiteConfig()
+	c.Mode, c.Unit = ModeSampleTime, "us/op"
+	c.Benchmarks, c.Params = benchmarks, nil
+	c.Forks, c.Iterations = 5, 50
+	return c
+}
+
 // unitInfo describes a JMH score unit.
 type unitInfo struct {
 	throughput bool
