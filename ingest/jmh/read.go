@@ -233,7 +233,7 @@ func (rd *reader) run() error {
 		if s.total == 0 {
 			return &ingest.ParseError{File: s.file, Msg: "empty file (JMH touches the result file before running; the run was probably aborted)"}
 		}
-		return &ingest.ParseError{File: s.file, Line: s.line, Msg: "file holds only white space (JMH touches the result file before running; the run was probably aborted)"}
+		return &ingest.ParseError{File: s.file, Msg: "file holds only white space (JMH touches the result file before running; the run was probably aborted)"}
 	}
 	if c == '{' {
 		return s.errf("the top level is an object; a JMH result file (-rf json) is an array of runs")
@@ -1111,7 +1111,12 @@ func (rd *reader) emit() error {
 		data, rows, dataName, dataLine = p.hist, p.histRows, "rawDataHistogram", p.histLine
 	}
 	dataPath := recPath + ".primaryMetric." + dataName
-	rd.checkPrimaryShape(rows, dataPath, dataLine)
+	if !p.hasRaw && !p.hasHist {
+		rd.rep.Warn(kindNoRawData, &ingest.ParseError{File: s.file, Line: p.line, Path: recPath + ".primaryMetric",
+			Msg: fmt.Sprintf("neither rawData nor rawDataHistogram (mode %s); the record has no primary rows", rec.mode)})
+	} else {
+		rd.checkPrimaryShape(rows, dataPath, dataLine)
+	}
 
 	row := table.Row{
 		Project:   rd.src.Project,
@@ -1162,7 +1167,7 @@ func (rd *reader) checkPrimaryShape(rows []int32, dataPath string, dataLine int)
 		return &ingest.ParseError{File: s.file, Line: dataLine, Path: dataPath + path, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(rows) == 0 {
-		rd.rep.Warn(kindNoRawData, at("", "no measured values (forks = %d); JMH writes \"rawData\" : [ ] with -Djmh.json.rawData=false", rec.forks))
+		rd.rep.Warn(kindNoRawData, at("", "empty: no fork rows (JMH writes [ ] with -Djmh.json.rawData=false); the record has no primary rows"))
 		return
 	}
 	if rec.hasForks {
