@@ -369,3 +369,20 @@ func TestForkValuesPanicsOutOfRange(t *testing.T) {
 	}()
 	s.ForkValues(0, 1, 1, 0)
 }
+
+func TestOutlierRateExtremes(t *testing.T) {
+	c := quietSuiteConfig()
+	c.Benchmarks, c.Forks = 2, 2
+	c.Outliers = OutlierConfig{Rate: 1e-300, MinMagnitude: 1, MaxMagnitude: 2}
+	for _, tr := range mustSuite(t, c).Truth() {
+		if len(tr.Outliers) != 0 {
+			t.Errorf("rate 1e-300: %d outliers", len(tr.Outliers))
+		}
+	}
+	c.Outliers.Rate = 1
+	for _, tr := range mustSuite(t, c).Truth() {
+		if len(tr.Outliers) != c.Forks*c.Iterations {
+			t.Errorf("rate 1: %d outliers, want every iteration (%d)", len(tr.Outliers), c.Forks*c.Iterations)
+		}
+	}
+}

@@ -507,15 +507,20 @@ func (s *Suite) forkOutliers(i, a, r, f int, fn func(k int, factor float64)) {
 	}
 	g := stream(s.cfg.Seed, streamKey{base: s.vbase[i], purpose: purposeOutlier, idx: [5]uint64{uint64(a), uint64(r), uint64(f)}})
 	logq := math.Log1p(-o.Rate)
+	n := s.cfg.Iterations
 	k := -1
 	for {
 		if o.Rate < 1 {
 			// Geometric number of clean iterations before the next outlier.
-			k += 1 + int(math.Floor(math.Log(1-g.float64())/logq))
+			gap := math.Floor(math.Log(1-g.float64()) / logq)
+			if gap >= float64(n) {
+				return
+			}
+			k += 1 + int(gap)
 		} else {
 			k++
 		}
-		if k >= s.cfg.Iterations || k < 0 {
+		if k >= n {
 			return
 		}
 		fn(k, 1+g.uniform(o.MinMagnitude, o.MaxMagnitude))
