@@ -322,67 +322,116 @@ func (h *Hierarchy) leaf(g int32, rng *Stream, is int, acc *hierAcc) {
 	rows := h.start[len(h.start)-1]
 	a, b := rows[g], rows[g+1]
 	acc.n += draws
-	m := uint64(b - a)
-	if m == 1 {
+	switch {
+	case b-a == 1:
 		acc.sum += float64(draws) * h.values[a]
 		if acc.counts != nil {
 			acc.counts[h.rowRank[a]] += int64(draws)
 		}
-		return
-	}
-	vals := h.values
-	var sum float64
-	switch {
 	case h.unitRows[g]:
-		thresh := uint64(-uint32(m) % uint32(m))
-		pcg := &rng.pcg
-		d := uint64(0)
-		for ; d+1 < draws; d += 2 {
-			r := pcg.Uint64()
-			m0 := (r & 0xffffffff) * m
-			m1 := (r >> 32) * m
-			if uint32(m0) < uint32(thresh) {
-				m0 = retry32(pcg, m0, m, thresh)
-			}
-			if uint32(m1) < uint32(thresh) {
-				m1 = retry32(pcg, m1, m, thresh)
-			}
-			i0, i1 := a+int32(m0>>32), a+int32(m1>>32)
-			sum += vals[i0] + vals[i1]
-			if acc.counts != nil {
-				acc.counts[h.rowRank[i0]]++
-				acc.counts[h.rowRank[i1]]++
-			}
-		}
-		if d < draws {
-			i := a + int32(rng.uint32n(uint32(m)))
-			sum += vals[i]
-			if acc.counts != nil {
-				acc.counts[h.rowRank[i]]++
-			}
-		}
+		acc.sum += h.drawUniform(a, b, draws, rng, acc.counts)
+	case total <= math.MaxUint32:
+		acc.sum += h.drawAlias32(a, b, total, draws, rng, acc.counts)
 	default:
-		prob, alias := h.aliasProb, h.aliasIdx
-		small := total <= math.MaxUint32
-		for d := uint64(0); d < draws; d++ {
-			var col int32
-			var r uint64
-			if small {
-				col, r = rng.twoUint32n(uint32(m), uint32(total))
-			} else {
-				col, r = int32(rng.uint64n(m)), rng.uint64n(total)
-			}
-			i := a + col
-			if r >= prob[i] {
-				i = alias[i]
-			}
-			sum += vals[i]
-			if acc.counts != nil {
-				acc.counts[h.rowRank[i]]++
-			}
+		acc.sum += h.drawAlias64(a, b, total, draws, rng, acc.counts)
+	}
+}
+
+// drawUniform returns the sum of draws rows drawn uniformly from [a, b) and
+// counts their ranks when counts is not nil.
+func (h *Hierarchy) drawUniform(a, b int32, draws uint64, rng *Stream, counts []int64) float64 {
+	pcg := &rng.pcg
+	m := uint64(b - a)
+	thresh := uint64(-uint32(m) % uint32(m))
+	vals := h.values[a:b]
+	var rank []int32
+	if counts != nil {
+		rank = h.rowRank[a:b]
+	}
+	var s0, s1 float64
+	d := uint64(0)
+	for ; d+1 < draws; d += 2 {
+		r := pcg.Uint64()
+		m0 := (r & 0xffffffff) * m
+		m1 := (r >> 32) * m
+		if uint32(m0) < uint32(thresh) {
+			m0 = retry32(pcg, m0, m, thresh)
+		}
+		if uint32(m1) < uint32(thresh) {
+			m1 = retry32(pcg, m1, m, thresh)
+		}
+		i0, i1 := m0>>32, m1>>32
+		s0 += vals[i0]
+		s1 += vals[i1]
+		if counts != nil {
+			counts[rank[i0]]++
+			counts[rank[i1]]++
 		}
 	}
-	acc.sum += sum
+	if d < draws {
+		i := rng.uint32n(uint32(m))
+		s0 += vals[i]
+		if counts != nil {
+			counts[rank[i]]++
+		}
+	}
+	return s0 + s1
+}
+
+// drawAlias32 returns the sum of draws rows drawn from [a, b) with
+// probability proportional to their counts (total < 2^32), by the alias
+// table: column c uniform in [0, m) and u uniform in [0, total) come from the
+// two halves of one 64-bit output; row c is kept when u < prob[c], else its
+// alias is taken (selected without a branch).
+func (h *Hierarchy) drawAlias32(a, b int32, total, draws uint64, rng *Stream, counts []int64) float64 {
+	pcg := &rng.pcg
+	m := uint64(b - a)
+	t1 := uint64(-uint32(m) % uint32(m))
+	t2 := uint64(-uint32(total) % uint32(total))
+	vals := h.values
+	prob, alias := h.aliasProb[a:b], h.aliasIdx[a:b]
+	var s0, s1 float64
+	for d := uint64(0); d < draws; d++ {
+		r := pcg.Uint64()
+		c := (r & 0xffffffff) * m
+		u := (r >> 32) * total
+		if uint32(c) < uint32(t1) {
+			c = retry32(pcg, c, m, t1)
+		}
+		if uint32(u) < uint32(t2) {
+			u = retry32(pcg, u, total, t2)
+		}
+		col := c >> 32
+		al := alias[col]
+		keep := int32((int64(u>>32) - int64(prob[col])) >> 63) // -1 when u < prob
+		j := al ^ ((al ^ (a + int32(col))) & keep)
+		if d&1 == 0 {
+			s0 += vals[j]
+		} else {
+			s1 += vals[j]
+		}
+		if counts != nil {
+			counts[h.rowRank[j]]++
+		}
+	}
+	return s0 + s1
+}
+
+// drawAlias64 is drawAlias32 for totals of 2^32 or more.
+func (h *Hierarchy) drawAlias64(a, b int32, total, draws uint64, rng *Stream, counts []int64) float64 {
+	m := uint64(b - a)
+	var sum float64
+	for d := uint64(0); d < draws; d++ {
+		i := a + int32(rng.uint64n(m))
+		if rng.uint64n(total) >= h.aliasProb[i] {
+			i = h.aliasIdx[i]
+		}
+		sum += h.values[i]
+		if counts != nil {
+			counts[h.rowRank[i]]++
+		}
+	}
+	return sum
 }
 
 // twoUint32n returns uniform values in [0, n1) and [0, n2) from the two
