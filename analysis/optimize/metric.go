@@ -1,0 +1,123 @@
+package optimize
+
+import (
+	"math"
+	"slices"
+
+	"github.com/benchtrim/benchtrim/internal/stats"
+)
+
+// workspace is the per-goroutine scratch memory of the optimiser: a
+// bootstrap workspace and two value buffers, reused for every configuration
+// so that the search does not allocate per configuration.
+type workspace struct {
+	boot   stats.Workspace
+	values []float64
+	sorted []float64
+	devs   []float64
+}
+
+// metricValue computes the stability metric m of x and, when the metric
+// needs one or withCI is set, the bootstrap CI of m's estimator:
+//
+//	cv           PopStdDev(x) / Mean(x)                 CI: percentile bootstrap of the mean
+//	rmad         median|x − median(x)| / median(x)      CI: percentile bootstrap of the median
+//	rciw-mean    (U − L) / mean   of the percentile bootstrap CI of the mean
+//	rciw-mean-t  (U − L) / mean   of the studentized bootstrap CI of the mean
+//	rciw-median  (U − L) / median of the percentile bootstrap CI of the median
+//
+// Quantiles (medians and CI bounds) are type 7, linear interpolation between
+// order statistics as numpy's default. The average is the metric's
+// estimator (mean or median of x); lower and upper are NaN when no CI was
+// computed. A bootstrap that cannot be computed (fewer than two values for
+// the t interval) gives a NaN metric, which is never stable. x is not
+// modified.
+func metricValue(m Metric, x []float64, withCI bool, opt stats.BootstrapOptions, rng *stats.Stream, ws *workspace) (value, average, lower, upper float64) {
+	lower, upper = math.NaN(), math.NaN()
+	if len(x) == 0 {
+		return math.NaN(), math.NaN(), lower, upper
+	}
+	var iv stats.Interval
+	var err error
+	switch m {
+	case CV:
+		value = stats.CV(x, nil)
+		average = stats.Mean(x, nil)
+		if withCI {
+			iv, err = stats.BootstrapMeanCI(x, opt, rng, &ws.boot)
+		}
+	case RMAD:
+		value, average = rmad(x, ws)
+		if withCI {
+			iv, err = stats.BootstrapMedianCI(x, opt, rng, &ws.boot)
+		}
+	case RCIWMean:
+		iv, err = stats.BootstrapMeanCI(x, opt, rng, &ws.boot)
+		average = stats.Mean(x, nil)
+		value = rciw(iv, err)
+		withCI = true
+	case RCIWMeanT:
+		average = stats.Mean(x, nil)
+		if len(x) >= 2 {
+			iv, err = stats.BootstrapMeanTCI(x, opt, rng, &ws.boot)
+			value = rciw(iv, err)
+			withCI = true
+		} else {
+			value = math.NaN()
+			withCI = false
+		}
+	case RCIWMedian:
+		iv, err = stats.BootstrapMedianCI(x, opt, rng, &ws.boot)
+		average = iv.Estimate
+		if err != nil {
+			average = median(x, ws)
+		}
+		value = rciw(iv, err)
+		withCI = true
+	default:
+		panic("optimize: unknown metric")
+	}
+	if withCI && err == nil {
+		lower, upper = iv.Lower, iv.Upper
+	}
+	return value, average, lower, upper
+}
+
+// rciw is |U − L| / estimate of iv, NaN on error.
+func rciw(iv stats.Interval, err error) float64 {
+	if err != nil {
+		return math.NaN()
+	}
+	return math.Abs(iv.Upper-iv.Lower) / iv.Estimate
+}
+
+// rmad returns the relative median absolute deviation of x and its median,
+//
+//	RMAD = median_i |x_i − median(x)| / median(x),
+//
+// with type-7 medians and the unscaled MAD, exactly as stats.RMAD, but
+// sorting into ws's buffers instead of allocating.
+func rmad(x []float64, ws *workspace) (value, med float64) {
+	ws.sorted = append(ws.sorted[:0], x...)
+	slices.Sort(ws.sorted)
+	med = stats.QuantileSorted(ws.sorted, 0.5, nil)
+	ws.devs = ws.devs[:0]
+	for _, v := range ws.sorted {
+		ws.devs = append(ws.devs, math.Abs(v-med))
+	}
+	slices.Sort(ws.devs)
+	return stats.QuantileSorted(ws.devs, 0.5, nil) / med, med
+}
+
+// median is the type-7 median of x, sorted in ws's buffer.
+func median(x []float64, ws *workspace) float64 {
+	ws.sorted = append(ws.sorted[:0], x...)
+	slices.Sort(ws.sorted)
+	return stats.QuantileSorted(ws.sorted, 0.5, nil)
+}
+
+// stable reports whether a metric value lies below the threshold (NaN and
+// ±Inf never do).
+func stable(value, threshold float64) bool {
+	return value < threshold && !math.IsNaN(value)
+}

@@ -1,0 +1,393 @@
+package optimize
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/internal/workpool"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Method is how a configuration was picked: by µOpTime or by a baseline.
+type Method int
+
+const (
+	// MethodUOpTime is µOpTime's choice: the cheapest stable configuration.
+	MethodUOpTime Method = iota
+	// MethodMinimum is the minimum baseline: the cheapest configuration with
+	// enough repetitions (ties: lexicographically smallest, outermost level
+	// first; for µOpTime's Go data that is trial 1, iteration 3, slice 1).
+	MethodMinimum
+	// MethodRandom is the random baseline: a configuration drawn uniformly
+	// among those with enough repetitions (seeded per benchmark, the same
+	// configuration for every metric).
+	MethodRandom
+	NumMethods
+)
+
+var methodNames = [NumMethods]string{"uoptime", "minimum", "random"}
+
+// String is the method's name as written in the output (uoptime, minimum, random).
+func (m Method) String() string {
+	if m < 0 || m >= NumMethods {
+		return fmt.Sprintf("method(%d)", int(m))
+	}
+	return methodNames[m]
+}
+
+// Status says what µOpTime could do for one benchmark and metric.
+type Status int
+
+const (
+	// StatusReduced: a stable configuration was found and chosen.
+	StatusReduced Status = iota
+	// StatusNotReduced: no configuration is stable; the full one is kept.
+	StatusNotReduced
+	// StatusTooFewRepetitions: even the full configuration keeps fewer than
+	// MinRepetitions repetitions; the full one is kept.
+	StatusTooFewRepetitions
+)
+
+var statusNames = [...]string{"reduced", "not reduced", "too few repetitions"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// Evaluation is one configuration of one benchmark under one metric.
+type Evaluation struct {
+	Config Config
+	// Observations is the number of values the configuration keeps (slices,
+	// or iterations for data without slices); Repetitions the number of
+	// (instance, trial, fork, iteration) units among them.
+	Observations, Repetitions int
+	// TimeNs is the configuration's execution time (see timing.timeNs).
+	TimeNs int64
+	// Value is the stability metric (NaN when it cannot be computed).
+	Value float64
+	// Average is the metric's estimator (mean, or median for rmad and
+	// rciw-median); Lower and Upper bound its bootstrap CI (NaN when not
+	// computed: pruned searches compute CIs only where reported).
+	Average, Lower, Upper float64
+}
+
+// Seconds is TimeNs in seconds.
+func (e *Evaluation) Seconds() float64 { return float64(e.TimeNs) / 1e9 }
+
+// Result is µOpTime's outcome for one benchmark run (Key) and one metric,
+// with both baselines and the full configuration.
+type Result struct {
+	Key    table.Key
+	Metric Metric
+	Status Status
+	// Full is the full configuration (every unit kept, after --first and
+	// --discard-warmup); Chosen is µOpTime's choice (Full when not reduced).
+	Full, Chosen Evaluation
+	// Minimum and Random are the baselines' configurations.
+	Minimum, Random Evaluation
+	// Varied marks the levels configurations vary (size > 1, not fixed).
+	Varied [table.NumLevels]bool
+	// Configurations is the number of configurations; Candidates those with
+	// at least MinRepetitions repetitions; Evaluated those whose metric was
+	// computed (all candidates with AllConfigs, fewer when pruned).
+	Configurations, Candidates, Evaluated int
+	// Expected is the number of observations of the full grid (product of
+	// level sizes), Missing how many of them the data lacks (ragged data).
+	Expected, Missing int
+	// UnitNs is the duration of one observation and WarmupNs the warmup
+	// time per fork used in TimeNs; AssumedTime is true when the setup did
+	// not state the duration and Options.DefaultIterationTime was used.
+	UnitNs, WarmupNs int64
+	AssumedTime      bool
+	// DiscardedWarmup is Options.DiscardWarmup: iterations dropped from the
+	// start of every fork (their time is in WarmupNs).
+	DiscardedWarmup int
+	// Setup is the series' setup (nil when none was stated).
+	Setup *table.Setup
+	// All holds every evaluated configuration in ascending execution time
+	// (ties lexicographic) when Options.AllConfigs is set.
+	All []Evaluation
+}
+
+// Eval returns the evaluation of method m.
+func (r *Result) Eval(m Method) *Evaluation {
+	switch m {
+	case MethodMinimum:
+		return &r.Minimum
+	case MethodRandom:
+		return &r.Random
+	}
+	return &r.Chosen
+}
+
+// TimeSavedNs is the execution time method m saves over the full configuration.
+func (r *Result) TimeSavedNs(m Method) int64 { return r.Full.TimeNs - r.Eval(m).TimeNs }
+
+// ChangeRate is the relative change of the average of method m's
+// configuration against the full configuration (the paper's quality measure),
+//
+//	c = |r_m − r_full| / r_full.
+func (r *Result) ChangeRate(m Method) float64 {
+	return math.Abs(r.Eval(m).Average-r.Full.Average) / math.Abs(r.Full.Average)
+}
+
+// CIDiff returns the relative differences of method m's CI bounds against
+// the full configuration's, (L_m − L_full)/L_full and (U_m − U_full)/U_full.
+func (r *Result) CIDiff(m Method) (lower, upper float64) {
+	e := r.Eval(m)
+	return (e.Lower - r.Full.Lower) / r.Full.Lower, (e.Upper - r.Full.Upper) / r.Full.Upper
+}
+
+// Ragged is a series whose data lacks part of the full grid of observations.
+type Ragged struct {
+	Key               table.Key
+	Missing, Expected int
+}
+
+// Report is the outcome of Optimize.
+type Report struct {
+	// Options as used (the seed is recorded here).
+	Options Options
+	// Results has one entry per (series, metric): series in key order, then
+	// metrics in Options.Metrics order.
+	Results []Result
+	// Skipped series could not be optimised at all.
+	Skipped []Skipped
+	// Ragged series miss observations; configurations use the values that exist.
+	Ragged []Ragged
+	// Warnings name series whose timing was assumed, rows skipped for
+	// non-finite values and rows excluded by --first or --discard-warmup.
+	Warnings []string
+	// Excluded counts observations dropped by --first and --discard-warmup
+	// (on purpose, not skipped); NonFiniteRows counts rows skipped because
+	// their ns/op is NaN or infinite.
+	Excluded, NonFiniteRows int
+}
+
+// Stream blocks: every bootstrap of a configuration draws from the stream
+// (seed, benchmark key, block(metric, purpose, configuration)), so its result
+// is a pure function of those and does not depend on which other
+// configurations were evaluated, in which order, or on which goroutine.
+const (
+	purposeEvaluate uint64 = 1
+	purposeRandom   uint64 = 2
+)
+
+func mix64(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// block derives the stream block of (metric, purpose, configuration) by
+// chaining SplitMix64 over the values.
+func block(m Metric, purpose uint64, c Config) uint64 {
+	h := mix64(uint64(m+1)<<8 | purpose)
+	for _, k := range c {
+		h = mix64(h ^ uint64(uint32(k)))
+	}
+	return h
+}
+
+// newStream returns the stream of one configuration's bootstrap.
+//
+// stats.NewStream allocates its 16-byte state; this is the only allocation
+// per evaluated configuration (a reseed method on stats.Stream would remove it).
+func newStream(seed uint64, key string, m Metric, c Config) *stats.Stream {
+	return stats.NewStream(seed, key, block(m, purposeEvaluate, c))
+}
+
+var workspaces = sync.Pool{New: func() any { return new(workspace) }}
+
+// evaluate computes the metric (and the CI when withCI or the metric
+// needs it) of configuration c of p.
+func (p *prepared) evaluate(m Metric, c Config, withCI bool, opt *Options, ws *workspace) Evaluation {
+	ws.values = p.gather(ws.values, c)
+	x := ws.values
+	var rng *stats.Stream
+	if withCI || m.Bootstrapped() {
+		rng = newStream(opt.Seed, p.keyStr, m, c)
+	}
+	v, avg, lo, hi := metricValue(m, x, withCI, opt.Bootstrap, rng, ws)
+	return Evaluation{
+		Config: c, Observations: len(x), Repetitions: p.repsOf(c), TimeNs: p.timing.timeNs(c),
+		Value: v, Average: avg, Lower: lo, Upper: hi,
+	}
+}
+
+// hasCI reports whether e's CI was computed.
+func (e *Evaluation) hasCI() bool { return !math.IsNaN(e.Lower) || !math.IsNaN(e.Upper) }
+
+// baselines picks the minimum and random baseline configurations of p
+// (independent of the metric). ok is false when no configuration has
+// enough repetitions.
+func (p *prepared) baselines(opt *Options) (minimum, random Config, ok bool) {
+	var cands []Config
+	for _, e := range p.configs {
+		if int(e.reps) >= opt.MinRepetitions && e.n > 0 {
+			if len(cands) == 0 {
+				minimum = e.c // configs are in ascending time, ties lexicographic
+			}
+			cands = append(cands, e.c)
+		}
+	}
+	if len(cands) == 0 {
+		return p.full, p.full, false
+	}
+	slices.SortFunc(cands, func(a, b Config) int {
+		switch {
+		case lexLess(a, b):
+			return -1
+		case lexLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	rng := stats.NewStream(opt.Seed, p.keyStr, block(-1, purposeRandom, Config{}))
+	return minimum, cands[rng.IntN(len(cands))], true
+}
+
+// search runs µOpTime for metric m on p: evaluate configurations in
+// ascending execution time, skipping those with fewer than MinRepetitions
+// repetitions, and choose the first stable one (metric < threshold); among
+// stable configurations of that same time the smallest metric wins, and
+// among equal metrics the lexicographically smallest configuration. The
+// search stops once a configuration costs more than the chosen one (exact
+// pruning: every configuration of the chosen time has been evaluated), or
+// evaluates everything when opt.AllConfigs is set; both give the same choice.
+func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
+	s := p.series
+	r := Result{
+		Key: s.Key, Metric: m, Varied: p.varied, Configurations: len(p.configs),
+		Expected: p.expected, Missing: p.missing, UnitNs: p.timing.UnitNs, WarmupNs: p.timing.WarmupNs,
+		AssumedTime: p.assumedTime, Setup: s.Setup, DiscardedWarmup: opt.DiscardWarmup,
+	}
+	var best Evaluation
+	found := false
+	for _, e := range p.configs {
+		if int(e.reps) < opt.MinRepetitions || e.n == 0 {
+			continue
+		}
+		r.Candidates++
+		if found && e.timeNs > best.TimeNs && !opt.AllConfigs {
+			continue // counting candidates only; nothing cheaper is left
+		}
+		ev := p.evaluate(m, e.c, opt.AllConfigs, opt, ws)
+		r.Evaluated++
+		if opt.AllConfigs {
+			r.All = append(r.All, ev)
+		}
+		if !stable(ev.Value, opt.Threshold) {
+			continue
+		}
+		if !found || (ev.TimeNs == best.TimeNs && ev.Value < best.Value) {
+			best, found = ev, true
+		}
+	}
+	known := func(c Config, withCI bool) Evaluation {
+		if found && best.Config == c && (best.hasCI() || !withCI) {
+			return best
+		}
+		for i := range r.All {
+			if r.All[i].Config == c {
+				return r.All[i]
+			}
+		}
+		return p.evaluate(m, c, withCI, opt, ws)
+	}
+	r.Full = known(p.full, true)
+	minimum, random, ok := p.baselines(opt)
+	switch {
+	case !ok:
+		r.Status = StatusTooFewRepetitions
+		r.Chosen, r.Minimum, r.Random = r.Full, r.Full, r.Full
+		return r
+	case found:
+		r.Status = StatusReduced
+		r.Chosen = known(best.Config, true)
+	default:
+		r.Status = StatusNotReduced
+		r.Chosen = r.Full
+	}
+	r.Minimum = known(minimum, true)
+	r.Random = known(random, true)
+	return r
+}
+
+// Optimize runs µOpTime on every series for every metric of opt: it
+// simulates every smaller configuration of each benchmark's recorded run,
+// picks the cheapest stable one, evaluates both baselines and the full
+// configuration, and reports the result per (series, metric).
+//
+// Work is spread over opt.Workers goroutines, one (series, metric) job at a
+// time; every random draw comes from a stream of (opt.Seed, series key,
+// configuration), so the report is identical for any number of workers.
+// Series that cannot be optimised (no finite value, duet data) are listed
+// in Report.Skipped; ragged series in Report.Ragged.
+//
+// Reference: N. Japke, M. Grambow, C. Laaber, D. Bermbach, "µOpTime:
+// Statically Reducing the Execution Time of Microbenchmark Suites Using
+// Stability Metrics", ACM TOSEM, 2025.
+func Optimize(series []*table.Series, opt Options) (*Report, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	rep := &Report{Options: opt}
+	type prep struct {
+		p    *prepared
+		skip *Skipped
+	}
+	preps, err := workpool.Map(len(series), opt.Workers, func(i int) (prep, error) {
+		p, skip := prepare(series[i], &opt)
+		return prep{p, skip}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var ready []*prepared
+	assumed := 0
+	for _, pp := range preps {
+		if pp.skip != nil {
+			rep.Skipped = append(rep.Skipped, *pp.skip)
+			continue
+		}
+		p := pp.p
+		ready = append(ready, p)
+		rep.Excluded += p.excluded
+		rep.NonFiniteRows += p.nonFinite
+		if p.missing > 0 {
+			rep.Ragged = append(rep.Ragged, Ragged{Key: p.series.Key, Missing: p.missing, Expected: p.expected})
+		}
+		if p.nonFinite > 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d rows with non-finite ns/op skipped", p.keyStr, p.nonFinite))
+		}
+		if p.assumedTime {
+			assumed++
+		}
+	}
+	if assumed > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d series state no iteration time; assumed %v per observation (Go's default -benchtime)", assumed, opt.DefaultIterationTime))
+	}
+	nm := len(opt.Metrics)
+	results, err := workpool.Map(len(ready)*nm, opt.Workers, func(i int) (Result, error) {
+		ws := workspaces.Get().(*workspace)
+		defer workspaces.Put(ws)
+		r := ready[i/nm].search(opt.Metrics[i%nm], &opt, ws)
+		if opt.Progress != nil {
+			opt.Progress(1)
+		}
+		return r, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Results = results
+	return rep, nil
+}

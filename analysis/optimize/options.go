@@ -1,0 +1,234 @@
+package optimize
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Metric is a stability metric of µOpTime (Japke, Grambow, Laaber,
+// Bermbach, TOSEM 2025, Sect. 3): a configuration is stable when its metric
+// lies below the threshold.
+type Metric int
+
+// The five stability metrics, in the paper's order.
+const (
+	// CV is the coefficient of variation, population standard deviation over
+	// mean (stats.CV). Estimator: mean; CI: percentile bootstrap of the mean.
+	CV Metric = iota
+	// RMAD is the relative median absolute deviation, unscaled MAD over
+	// median (stats.RMAD). Estimator: median; CI: percentile bootstrap of
+	// the median.
+	RMAD
+	// RCIWMean is the relative width of the percentile bootstrap CI of the
+	// mean (stats.BootstrapMeanCI). Estimator: mean.
+	RCIWMean
+	// RCIWMeanT is the relative width of the studentized (bootstrap-t) CI of
+	// the mean (stats.BootstrapMeanTCI). Estimator: mean.
+	RCIWMeanT
+	// RCIWMedian is the relative width of the percentile bootstrap CI of the
+	// median (stats.BootstrapMedianCI). Estimator: median.
+	RCIWMedian
+	numMetrics
+)
+
+var metricNames = [numMetrics]string{"cv", "rmad", "rciw-mean", "rciw-mean-t", "rciw-median"}
+
+// AllMetrics lists the five metrics in the paper's order.
+var AllMetrics = []Metric{CV, RMAD, RCIWMean, RCIWMeanT, RCIWMedian}
+
+// String is the metric's name as accepted by ParseMetrics.
+func (m Metric) String() string {
+	if m < 0 || m >= numMetrics {
+		return fmt.Sprintf("metric(%d)", int(m))
+	}
+	return metricNames[m]
+}
+
+// UsesMedian reports whether the metric's estimator is the median (RMAD and
+// RCIWMedian); the others use the mean.
+func (m Metric) UsesMedian() bool { return m == RMAD || m == RCIWMedian }
+
+// Bootstrapped reports whether computing the metric itself needs a
+// bootstrap (the three RCIW metrics).
+func (m Metric) Bootstrapped() bool { return m == RCIWMean || m == RCIWMeanT || m == RCIWMedian }
+
+// ParseMetric maps a name (cv, rmad, rciw-mean, rciw-mean-t, rciw-median) to its Metric.
+func ParseMetric(s string) (Metric, error) {
+	for i, n := range metricNames {
+		if n == s {
+			return Metric(i), nil
+		}
+	}
+	return 0, fmt.Errorf("optimize: unknown metric %q (want one of %s, or all)", s, strings.Join(metricNames[:], ", "))
+}
+
+// ParseMetrics parses a comma-separated list of metric names, or "all" for
+// AllMetrics. Duplicates and empty lists are errors.
+func ParseMetrics(s string) ([]Metric, error) {
+	s = strings.TrimSpace(s)
+	if s == "all" {
+		return append([]Metric(nil), AllMetrics...), nil
+	}
+	var out []Metric
+	seen := map[Metric]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "all" {
+			return nil, fmt.Errorf("optimize: metric list %q: use all alone", s)
+		}
+		m, err := ParseMetric(part)
+		if err != nil {
+			return nil, err
+		}
+		if seen[m] {
+			return nil, fmt.Errorf("optimize: metric %s listed twice", m)
+		}
+		seen[m] = true
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Options configures Optimize. Start from DefaultOptions.
+type Options struct {
+	// Metrics are the stability metrics to optimise with, each on its own.
+	Metrics []Metric
+	// Threshold ts: a configuration is stable when its metric is < ts.
+	Threshold float64
+	// Bootstrap sets resamples and confidence of every bootstrap CI (the
+	// RCIW metrics and the reported CIs).
+	Bootstrap stats.BootstrapOptions
+	// MinRepetitions: configurations keeping fewer repetitions are skipped.
+	// Repetitions are counted over all levels except the innermost time
+	// slice: the number of (instance, trial, fork, iteration) units kept.
+	MinRepetitions int
+	// Fixed levels are kept at their full size (never reduced).
+	Fixed []table.Level
+	// First levels are restricted to their first unit (index 1) before
+	// optimising, in the full configuration too. The µOpTime prototype used
+	// only instance 1 of its Go data (First = instance).
+	First []table.Level
+	// Parallel levels run side by side (cloud instances) and do not add to
+	// execution time. Only instance, trial and fork may be parallel.
+	Parallel []table.Level
+	// DiscardWarmup drops the first DiscardWarmup iterations of every fork
+	// before optimising and counts their time as warmup of each fork.
+	DiscardWarmup int
+	// AllConfigs evaluates every configuration (metric and CI) instead of
+	// stopping at the cheapest stable one; Result.All then holds them.
+	AllConfigs bool
+	// DefaultIterationTime is the duration of one observation (slice or
+	// iteration) when the data's setup does not state it.
+	DefaultIterationTime time.Duration
+	// Seed selects every random draw.
+	Seed uint64
+	// Workers is the number of goroutines (0 = GOMAXPROCS). Results do not
+	// depend on it.
+	Workers int
+	// Progress, when set, is called with 1 after each (benchmark, metric)
+	// job; it must be safe for concurrent use.
+	Progress func(done int)
+}
+
+// DefaultOptions are µOpTime's settings: all five metrics, threshold 0.01,
+// 10,000 bootstrap resamples at 99 % confidence, at least 3 repetitions,
+// cloud instances in parallel, 1 s per observation when the setup does not
+// say, seed 1.
+var DefaultOptions = Options{
+	Metrics:              AllMetrics,
+	Threshold:            0.01,
+	Bootstrap:            stats.DefaultBootstrap,
+	MinRepetitions:       3,
+	Parallel:             []table.Level{table.LevelInstance},
+	DefaultIterationTime: time.Second,
+	Seed:                 1,
+}
+
+// Validate reports the first problem of o.
+func (o *Options) Validate() error {
+	if len(o.Metrics) == 0 {
+		return errors.New("optimize: no metric")
+	}
+	seen := map[Metric]bool{}
+	for _, m := range o.Metrics {
+		if m < 0 || m >= numMetrics {
+			return fmt.Errorf("optimize: unknown metric %d", int(m))
+		}
+		if seen[m] {
+			return fmt.Errorf("optimize: metric %s listed twice", m)
+		}
+		seen[m] = true
+	}
+	if !(o.Threshold > 0) || math.IsInf(o.Threshold, 0) {
+		return fmt.Errorf("optimize: threshold must be positive and finite, got %v", o.Threshold)
+	}
+	if err := o.Bootstrap.Validate(); err != nil {
+		return fmt.Errorf("optimize: %w", err)
+	}
+	if o.MinRepetitions < 1 {
+		return fmt.Errorf("optimize: min repetitions must be at least 1, got %d", o.MinRepetitions)
+	}
+	if o.DiscardWarmup < 0 {
+		return fmt.Errorf("optimize: discard-warmup must be ≥ 0, got %d", o.DiscardWarmup)
+	}
+	if o.DefaultIterationTime <= 0 {
+		return fmt.Errorf("optimize: default iteration time must be positive, got %v", o.DefaultIterationTime)
+	}
+	var fixed, first [table.NumLevels]bool
+	for _, l := range o.Fixed {
+		if l < 0 || l >= table.NumLevels {
+			return fmt.Errorf("optimize: unknown level %d in Fixed", int(l))
+		}
+		fixed[l] = true
+	}
+	for _, l := range o.First {
+		if l < 0 || l >= table.NumLevels {
+			return fmt.Errorf("optimize: unknown level %d in First", int(l))
+		}
+		if fixed[l] {
+			return fmt.Errorf("optimize: level %s is both fixed and first", l)
+		}
+		first[l] = true
+	}
+	for _, l := range o.Parallel {
+		if l != table.LevelInstance && l != table.LevelTrial && l != table.LevelFork {
+			return fmt.Errorf("optimize: level %s cannot run in parallel (only instance, trial, fork)", l)
+		}
+	}
+	if o.DiscardWarmup > 0 && first[table.LevelIteration] {
+		return errors.New("optimize: --discard-warmup and --first iteration exclude each other")
+	}
+	return nil
+}
+
+func levelSet(ls []table.Level) (s [table.NumLevels]bool) {
+	for _, l := range ls {
+		if l >= 0 && l < table.NumLevels {
+			s[l] = true
+		}
+	}
+	return s
+}
+
+// ParseLevels parses a comma-separated list of level names (instance,
+// trial, fork, iteration, slice); "" gives nil.
+func ParseLevels(s string) ([]table.Level, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []table.Level
+	for _, part := range strings.Split(s, ",") {
+		l, ok := table.ParseLevel(strings.TrimSpace(part))
+		if !ok {
+			return nil, fmt.Errorf("optimize: unknown level %q (want instance, trial, fork, iteration or slice)", part)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}

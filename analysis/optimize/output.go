@@ -1,0 +1,400 @@
+package optimize
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/compress"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// colKind is the type of a frame column.
+type colKind int
+
+const (
+	kString colKind = iota
+	kInt
+	kFloat
+	kBool
+)
+
+// frame is a small typed table written as CSV, Arrow IPC or Parquet.
+type frame struct {
+	names []string
+	kinds []colKind
+	rows  [][]any
+}
+
+func (f *frame) col(name string, k colKind) {
+	f.names, f.kinds = append(f.names, name), append(f.kinds, k)
+}
+
+func (f *frame) add(cells ...any) {
+	if len(cells) != len(f.names) {
+		panic(fmt.Sprintf("optimize: frame row has %d cells, want %d", len(cells), len(f.names)))
+	}
+	f.rows = append(f.rows, cells)
+}
+
+// writeFile writes f atomically as CSV (.csv), Arrow IPC (.arrow, .ipc,
+// .feather) or Parquet (.parquet, .pq), chosen by the extension.
+func (f *frame) writeFile(path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return atomicfile.Write(path, f.writeCSV)
+	case ".arrow", ".ipc", ".feather":
+		return atomicfile.Write(path, f.writeIPC)
+	case ".parquet", ".pq":
+		return atomicfile.Write(path, f.writeParquet)
+	}
+	return fmt.Errorf("%s: unknown output extension %q (want .csv, .arrow or .parquet)", path, filepath.Ext(path))
+}
+
+func (f *frame) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(f.names)
+	rec := make([]string, len(f.names))
+	for _, r := range f.rows {
+		for j, v := range r {
+			switch x := v.(type) {
+			case string:
+				rec[j] = x
+			case int:
+				rec[j] = strconv.Itoa(x)
+			case int64:
+				rec[j] = strconv.FormatInt(x, 10)
+			case float64:
+				rec[j] = formatFloat(x)
+			case bool:
+				rec[j] = strconv.FormatBool(x)
+			default:
+				panic(fmt.Sprintf("optimize: frame cell of type %T", v))
+			}
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func (f *frame) schema() *arrow.Schema {
+	fields := make([]arrow.Field, len(f.names))
+	for j, n := range f.names {
+		var t arrow.DataType
+		switch f.kinds[j] {
+		case kString:
+			t = arrow.BinaryTypes.String
+		case kInt:
+			t = arrow.PrimitiveTypes.Int64
+		case kFloat:
+			t = arrow.PrimitiveTypes.Float64
+		default:
+			t = arrow.FixedWidthTypes.Boolean
+		}
+		fields[j] = arrow.Field{Name: n, Type: t}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// record builds one Arrow record of all rows; the caller releases it.
+func (f *frame) record(mem memory.Allocator) arrow.Record {
+	rb := array.NewRecordBuilder(mem, f.schema())
+	defer rb.Release()
+	rb.Reserve(len(f.rows))
+	for _, r := range f.rows {
+		for j, v := range r {
+			switch f.kinds[j] {
+			case kString:
+				rb.Field(j).(*array.StringBuilder).Append(v.(string))
+			case kInt:
+				var n int64
+				switch x := v.(type) {
+				case int:
+					n = int64(x)
+				case int64:
+					n = x
+				}
+				rb.Field(j).(*array.Int64Builder).Append(n)
+			case kFloat:
+				rb.Field(j).(*array.Float64Builder).Append(v.(float64))
+			default:
+				rb.Field(j).(*array.BooleanBuilder).Append(v.(bool))
+			}
+		}
+	}
+	return rb.NewRecord()
+}
+
+func (f *frame) writeIPC(w io.Writer) error {
+	rec := f.record(memory.NewGoAllocator())
+	defer rec.Release()
+	fw, err := ipc.NewFileWriter(&seekWriter{w: w}, ipc.WithSchema(rec.Schema()))
+	if err != nil {
+		return err
+	}
+	if err := fw.Write(rec); err != nil {
+		fw.Close()
+		return err
+	}
+	return fw.Close()
+}
+
+func (f *frame) writeParquet(w io.Writer) error {
+	rec := f.record(memory.NewGoAllocator())
+	defer rec.Release()
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd))
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), w, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		return err
+	}
+	if err := fw.Write(rec); err != nil {
+		fw.Close()
+		return err
+	}
+	return fw.Close()
+}
+
+// seekWriter gives ipc.NewFileWriter the io.WriteSeeker it asks for; the
+// writer only ever asks for the current position.
+type seekWriter struct {
+	w   io.Writer
+	pos int64
+}
+
+func (s *seekWriter) Write(b []byte) (int, error) {
+	n, err := s.w.Write(b)
+	s.pos += int64(n)
+	return n, err
+}
+
+func (s *seekWriter) Seek(offset int64, whence int) (int64, error) {
+	if offset == 0 && whence == io.SeekCurrent {
+		return s.pos, nil
+	}
+	return 0, errors.New("optimize: the IPC writer may only ask for the current position")
+}
+
+// Column names of WriteResults, in order. See the package documentation.
+var levelCols = [table.NumLevels]string{"instance", "trial", "fork", "iteration", "slice"}
+
+func resultFrame(rep *Report) *frame {
+	f := &frame{}
+	for _, n := range []string{"project", "version", "benchmark", "params", "mode", "metric", "method", "status"} {
+		f.col(n, kString)
+	}
+	for _, n := range levelCols {
+		f.col(n, kInt)
+	}
+	f.col("observations", kInt)
+	f.col("repetitions", kInt)
+	for _, n := range []string{"value", "time_s", "average", "ci_lower", "ci_upper"} {
+		f.col(n, kFloat)
+	}
+	for _, n := range levelCols {
+		f.col("full_"+n, kInt)
+	}
+	f.col("full_observations", kInt)
+	for _, n := range []string{"full_value", "full_time_s", "full_average", "full_ci_lower", "full_ci_upper",
+		"time_saved_s", "time_saved", "change_rate", "ci_lower_diff", "ci_upper_diff"} {
+		f.col(n, kFloat)
+	}
+	for _, n := range []string{"configurations", "candidates", "evaluated", "missing"} {
+		f.col(n, kInt)
+	}
+	f.col("ragged", kBool)
+	f.col("assumed_time", kBool)
+	f.col("threshold", kFloat)
+	f.col("seed", kInt)
+	thr := rep.Options.Threshold
+	seed := int64(rep.Options.Seed)
+	row := func(r *Result, method, status string, e *Evaluation) {
+		full := &r.Full
+		cells := []any{r.Key.Project, r.Key.Version, r.Key.Benchmark, r.Key.Params, r.Key.Mode, r.Metric.String(), method, status}
+		for _, k := range e.Config {
+			cells = append(cells, int(k))
+		}
+		cells = append(cells, e.Observations, e.Repetitions, e.Value, e.Seconds(), e.Average, e.Lower, e.Upper)
+		for _, k := range full.Config {
+			cells = append(cells, int(k))
+		}
+		saved := full.Seconds() - e.Seconds()
+		cells = append(cells, full.Observations, full.Value, full.Seconds(), full.Average, full.Lower, full.Upper,
+			saved, saved/full.Seconds(),
+			math.Abs(e.Average-full.Average)/math.Abs(full.Average),
+			(e.Lower-full.Lower)/full.Lower, (e.Upper-full.Upper)/full.Upper,
+			r.Configurations, r.Candidates, r.Evaluated, r.Missing, r.Missing > 0, r.AssumedTime, thr, seed)
+		f.add(cells...)
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		for m := Method(0); m < NumMethods; m++ {
+			status := ""
+			if m == MethodUOpTime {
+				status = r.Status.String()
+			}
+			row(r, m.String(), status, r.Eval(m))
+		}
+		for j := range r.All {
+			st := "unstable"
+			if stable(r.All[j].Value, thr) {
+				st = "stable"
+			}
+			row(r, "config", st, &r.All[j])
+		}
+	}
+	return f
+}
+
+// WriteResults writes the per-benchmark results to path as CSV, Arrow IPC
+// or Parquet (by extension): one row per (benchmark run, metric, method),
+// and with Options.AllConfigs one row per evaluated configuration (method
+// "config"). The columns are documented in the package documentation.
+func WriteResults(path string, rep *Report) error { return resultFrame(rep).writeFile(path) }
+
+func summaryFrame(sums []Summary) *frame {
+	f := &frame{}
+	for _, n := range []string{"project", "version", "metric", "method"} {
+		f.col(n, kString)
+	}
+	for _, n := range []string{"benchmarks", "reduced", "not_reduced", "too_few_repetitions"} {
+		f.col(n, kInt)
+	}
+	for _, n := range []string{"full_time_s", "time_s", "time_saved", "within_1pct", "within_3pct", "within_5pct", "within_10pct",
+		"median_change", "max_change", "worst_ci_lower_diff", "worst_ci_upper_diff"} {
+		f.col(n, kFloat)
+	}
+	for _, s := range sums {
+		for m := Method(0); m < NumMethods; m++ {
+			ms := &s.Methods[m]
+			f.add(s.Project, s.Version, s.Metric.String(), m.String(), s.Benchmarks, s.Reduced, s.NotReduced, s.TooFewRepetitions,
+				float64(s.FullTimeNs)/1e9, float64(ms.TimeNs)/1e9, ms.Saved, ms.Within[0], ms.Within[1], ms.Within[2], ms.Within[3],
+				ms.MedianChange, ms.MaxChange, ms.WorstCILower, ms.WorstCIUpper)
+		}
+	}
+	return f
+}
+
+// WriteSummary writes the per-project summaries (one row per project,
+// version, metric and method) as CSV, Arrow IPC or Parquet.
+func WriteSummary(path string, sums []Summary) error { return summaryFrame(sums).writeFile(path) }
+
+func versionFrame(vr *VersionReport) *frame {
+	f := &frame{}
+	for _, n := range []string{"project", "metric", "method", "scope", "from", "to"} {
+		f.col(n, kString)
+	}
+	for _, n := range []string{"benchmarks", "full_changes", "detected", "tp", "fp", "tn", "fn"} {
+		f.col(n, kInt)
+	}
+	f.col("fpr", kFloat)
+	f.col("fnr", kFloat)
+	add := func(p *VersionPair, scope string) {
+		from, to := p.From, p.To
+		if scope == "total" {
+			vs := vr.Versions[p.Project]
+			from, to = vs[0], vs[len(vs)-1]
+		}
+		f.add(p.Project, p.Metric.String(), p.Method.String(), scope, from, to,
+			p.Benchmarks, p.FullChanges, p.Detected, p.TP, p.FP, p.TN, p.FN, p.FPR, p.FNR)
+	}
+	for i := range vr.Pairs {
+		add(&vr.Pairs[i], "pair")
+	}
+	for i := range vr.Totals {
+		add(&vr.Totals[i], "total")
+	}
+	return f
+}
+
+// WriteVersions writes the version comparison (one row per project, metric,
+// method and version pair, scope "pair", then the totals over all pairs,
+// scope "total") as CSV, Arrow IPC or Parquet.
+func WriteVersions(path string, vr *VersionReport) error { return versionFrame(vr).writeFile(path) }
+
+// TimeSavingTable is the Markdown-ready time-saving table: per project,
+// version and metric the full and µOpTime execution time, the fraction
+// saved and the fractions of benchmarks whose change rate is within 1 %,
+// 3 % and 5 %.
+func TimeSavingTable(sums []Summary) *reports.Table {
+	t := &reports.Table{Title: "µOpTime time saving",
+		Columns: []string{"project", "version", "metric", "benchmarks", "not reduced", "full time", "µOpTime time", "saved", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %"}}
+	for _, s := range sums {
+		m := &s.Methods[MethodUOpTime]
+		t.AddRow(s.Project, s.Version, s.Metric.String(), s.Benchmarks, s.NotReduced+s.TooFewRepetitions,
+			reports.Seconds(float64(s.FullTimeNs)/1e9), reports.Seconds(float64(m.TimeNs)/1e9), reports.Percent(m.Saved),
+			reports.Percent(m.Within[0]), reports.Percent(m.Within[1]), reports.Percent(m.Within[2]))
+	}
+	t.Notes = []string{"c is the change rate |r_chosen − r_full| / r_full of the metric's estimator (mean, or median for rmad and rciw-median)."}
+	return t
+}
+
+// BaselineTable compares µOpTime with the minimum and random baselines.
+func BaselineTable(sums []Summary) *reports.Table {
+	t := &reports.Table{Title: "µOpTime against the baselines",
+		Columns: []string{"project", "version", "metric", "method", "time", "saved", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %", "median c", "max c"}}
+	for _, s := range sums {
+		for m := Method(0); m < NumMethods; m++ {
+			ms := &s.Methods[m]
+			t.AddRow(s.Project, s.Version, s.Metric.String(), m.String(), reports.Seconds(float64(ms.TimeNs)/1e9), reports.Percent(ms.Saved),
+				reports.Percent(ms.Within[0]), reports.Percent(ms.Within[1]), reports.Percent(ms.Within[2]),
+				reports.Percent(ms.MedianChange), reports.Percent(ms.MaxChange))
+		}
+	}
+	return t
+}
+
+// MetricComparisonTable renders CompareMetrics: per project version the
+// Kruskal-Wallis test, then Dunn's test and Cliff's δ for every metric pair.
+func MetricComparisonTable(cmp []MetricComparison) *reports.Table {
+	t := &reports.Table{Title: "Comparing the metrics' change rates (Kruskal-Wallis, Dunn with Bonferroni, Cliff's δ)",
+		Columns: []string{"project", "version", "test", "H or z", "p (adjusted)", "significant", "Cliff's δ", "magnitude"}}
+	for _, c := range cmp {
+		names := make([]string, len(c.Metrics))
+		for i, m := range c.Metrics {
+			names[i] = m.String()
+		}
+		t.AddRow(c.Project, c.Version, "Kruskal-Wallis "+strings.Join(names, ", "), c.Kruskal.H, c.Kruskal.P, c.Kruskal.P <= 0.01, nil, nil)
+		for _, p := range c.Pairs {
+			t.AddRow(c.Project, c.Version, p.A.String()+" vs "+p.B.String(), p.Dunn.Z, p.Dunn.PAdjusted, p.Dunn.Reject, p.Delta, p.Magnitude.String())
+		}
+	}
+	t.Notes = []string{"Kruskal-Wallis significant at p ≤ 0.01; Dunn p adjusted by Bonferroni, significant at ≤ 0.01; δ > 0: the first metric changes results more."}
+	return t
+}
+
+// VersionTable renders the version comparison: per pair (all methods) and totals.
+func VersionTable(vr *VersionReport, pairs bool) *reports.Table {
+	t := &reports.Table{Title: "Change detection across versions (forward mode; full configuration = ground truth)",
+		Columns: []string{"project", "metric", "method", "versions", "benchmarks", "changes (full)", "detected", "TP", "FP", "TN", "FN", "FPR", "FNR"}}
+	add := func(p *VersionPair, label string) {
+		t.AddRow(p.Project, p.Metric.String(), p.Method.String(), label, p.Benchmarks, p.FullChanges, p.Detected,
+			p.TP, p.FP, p.TN, p.FN, reports.Percent(p.FPR), reports.Percent(p.FNR))
+	}
+	if pairs {
+		for i := range vr.Pairs {
+			p := &vr.Pairs[i]
+			add(p, p.From+" → "+p.To)
+		}
+	}
+	for i := range vr.Totals {
+		p := &vr.Totals[i]
+		vs := vr.Versions[p.Project]
+		add(p, "all "+vs[0]+" … "+vs[len(vs)-1])
+	}
+	return t
+}
