@@ -193,7 +193,8 @@ func TestHierarchicalCoverage(t *testing.T) {
 	for r := 0; r < reps; r++ {
 		s := NewStream(77, "hcov", uint64(r))
 		d := makeNested(s, 20, 10, 1, 50, 1, 0.5, 0, false)
-		iv, err := HierarchicalMeanCI(d.hierarchy(t), opt, s, ws)
+		h := d.hierarchy(t)
+		iv, err := HierarchicalMeanCI(h, opt, s, ws)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +207,7 @@ func TestHierarchicalCoverage(t *testing.T) {
 		}
 		// A/A: a second recording of the same benchmark.
 		d2 := makeNested(s, 20, 10, 1, 50, 1, 0.5, 0, false)
-		rc, err := HierarchicalRatioCI(d2.hierarchy(t), d.hierarchy(t), opt, s, ws)
+		rc, err := HierarchicalRatioCI(d2.hierarchy(t), h, opt, s, ws)
 		if err != nil {
 			t.Fatal(err)
 		}
