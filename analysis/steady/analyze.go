@@ -1,0 +1,228 @@
+package steady
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/benchtrim/benchtrim/internal/workpool"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// BenchmarkClass is the steady-state class of a benchmark run.
+type BenchmarkClass int
+
+const (
+	// BenchmarkSteady: every decided fork reaches a steady state.
+	BenchmarkSteady BenchmarkClass = iota
+	// BenchmarkNoSteady: no decided fork reaches a steady state.
+	BenchmarkNoSteady
+	// BenchmarkInconsistent: some decided forks do, some do not.
+	BenchmarkInconsistent
+	// BenchmarkTooShort: no fork could be decided (all too short or failed).
+	BenchmarkTooShort
+)
+
+// String returns "steady state", "no steady state", "inconsistent" or "too short".
+func (c BenchmarkClass) String() string {
+	switch c {
+	case BenchmarkSteady:
+		return "steady state"
+	case BenchmarkNoSteady:
+		return "no steady state"
+	case BenchmarkInconsistent:
+		return "inconsistent"
+	case BenchmarkTooShort:
+		return "too short"
+	}
+	return fmt.Sprintf("BenchmarkClass(%d)", int(c))
+}
+
+// ClassifyBenchmark classifies a benchmark from its forks' classes as
+// Traini et al. do (classify_runs.py): steady state when every fork is
+// steady, no steady state when none is, inconsistent otherwise. Forks that
+// are too short or failed are left out; with none left the benchmark is
+// BenchmarkTooShort.
+func ClassifyBenchmark(forks []ForkClass) BenchmarkClass {
+	steady, not := 0, 0
+	for _, c := range forks {
+		switch c {
+		case ForkSteady:
+			steady++
+		case ForkNoSteady:
+			not++
+		}
+	}
+	switch {
+	case steady == 0 && not == 0:
+		return BenchmarkTooShort
+	case not == 0:
+		return BenchmarkSteady
+	case steady == 0:
+		return BenchmarkNoSteady
+	}
+	return BenchmarkInconsistent
+}
+
+// BenchmarkResult is the analysis of one benchmark run (a table.Series).
+type BenchmarkResult struct {
+	Key   table.Key
+	Setup *table.Setup
+	Forks []ForkResult
+	Class BenchmarkClass
+	// Evaluations has one entry per Options.Configs set, in order.
+	Evaluations []BenchmarkEvaluation
+}
+
+// Result is the analysis of a set of benchmark runs.
+type Result struct {
+	Options    Options
+	Benchmarks []BenchmarkResult
+}
+
+// ForksOf splits a series into its forks (units of Series.Units(LevelFork),
+// i.e. per pair, instance, trial and fork) and each fork into its
+// iterations. An iteration's value is its count-weighted mean ns/op
+// (Series.WeightedMean). Its duration is
+//
+//	ceil(T / v)·v        when the configured iteration time T is known
+//	                     (setup.IterationTimeNs): JMH ends an iteration with
+//	                     the operation that crosses T, as Traini et al.'s
+//	                     estimate_time assumes;
+//	count·v              otherwise: the iteration's invocations times their
+//	                     mean time (count is 1 when unknown).
+//
+// Ops, the operations per iteration, is ceil(T / mean v) when T is known and
+// the mean count per iteration otherwise. Iterations whose value is not
+// finite and positive are left out and counted in Fork.Dropped.
+func ForksOf(s *table.Series) []Fork {
+	if s.Len() == 0 {
+		return nil
+	}
+	T := float64(s.Setup.IterationTimeNs())
+	iters := s.Units(table.LevelIteration)
+	var forks []Fork
+	var counts float64
+	finish := func() {
+		f := &forks[len(forks)-1]
+		n := len(f.Values)
+		if n == 0 {
+			return
+		}
+		if T > 0 {
+			var mean float64
+			for _, v := range f.Values {
+				mean += v
+			}
+			f.Ops = math.Ceil(T / (mean / float64(n)))
+		} else {
+			f.Ops = counts / float64(n)
+		}
+	}
+	for _, sp := range iters {
+		id := ForkID{s.Levels[table.LevelInstance][sp.Start], s.Levels[table.LevelTrial][sp.Start], s.Levels[table.LevelFork][sp.Start]}
+		newFork := len(forks) == 0 || forks[len(forks)-1].ID != id
+		if !newFork && s.Pair != nil {
+			newFork = s.Pair[sp.Start] != s.Pair[sp.Start-1]
+		}
+		if newFork {
+			if len(forks) > 0 {
+				finish()
+			}
+			forks = append(forks, Fork{ID: id})
+			counts = 0
+		}
+		f := &forks[len(forks)-1]
+		v := s.WeightedMean(sp)
+		if !(v > 0) || math.IsInf(v, 0) {
+			f.Dropped++
+			continue
+		}
+		c := float64(s.TotalCount(sp))
+		d := c * v
+		if T > 0 {
+			d = math.Ceil(T/v) * v
+		}
+		f.Values = append(f.Values, v)
+		f.Nanos = append(f.Nanos, d)
+		counts += c
+	}
+	finish()
+	return forks
+}
+
+// Analyze runs the steady-state analysis (and the evaluation of
+// opt.Configs) on every series, benchmarks in parallel on opt.Workers
+// goroutines. The result does not depend on the number of workers.
+func Analyze(series []*table.Series, opt Options) (*Result, error) {
+	return AnalyzeSource(len(series), func(i int) (*table.Series, error) { return series[i], nil }, opt)
+}
+
+// AnalyzeSource is Analyze over n series produced on demand by get (called
+// once per index, from worker goroutines), so that large data sets need not
+// be held in memory at once. Results are in index order.
+func AnalyzeSource(n int, get func(i int) (*table.Series, error), opt Options) (*Result, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	res := &Result{Options: opt, Benchmarks: make([]BenchmarkResult, n)}
+	pool := make(chan *analyzer, workpool.Workers(opt.Workers))
+	err := workpool.Run(n, opt.Workers, func(i int) error {
+		s, err := get(i)
+		if err != nil {
+			return err
+		}
+		var a *analyzer
+		select {
+		case a = <-pool:
+		default:
+			a = newAnalyzer(&res.Options)
+		}
+		res.Benchmarks[i] = a.analyzeBenchmark(s)
+		pool <- a
+		if opt.Progress != nil {
+			opt.Progress()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func newAnalyzer(opt *Options) *analyzer {
+	a := &analyzer{opt: opt, seg: opt.Segmenter}
+	if a.seg == nil {
+		a.seg = PELTSegmenter{Rule: opt.Penalty, Value: opt.PenaltyValue, PenMin: opt.PenMin, PenMax: opt.PenMax}
+	}
+	return a
+}
+
+// AnalyzeForks analyses the forks of one benchmark run given directly
+// (tests, other analyzers); key names the run and keys its bootstrap
+// streams, setup may be nil.
+func AnalyzeForks(key table.Key, setup *table.Setup, forks []Fork, opt Options) (BenchmarkResult, error) {
+	if err := opt.Validate(); err != nil {
+		return BenchmarkResult{}, err
+	}
+	return newAnalyzer(&opt).analyzeForks(key, setup, forks), nil
+}
+
+func (a *analyzer) analyzeBenchmark(s *table.Series) BenchmarkResult {
+	return a.analyzeForks(s.Key, s.Setup, ForksOf(s))
+}
+
+func (a *analyzer) analyzeForks(key table.Key, setup *table.Setup, forks []Fork) BenchmarkResult {
+	br := BenchmarkResult{Key: key, Setup: setup, Forks: make([]ForkResult, len(forks))}
+	name := key.String()
+	classes := make([]ForkClass, len(forks))
+	for i := range forks {
+		br.Forks[i] = a.analyzeFork(name, &forks[i])
+		classes[i] = br.Forks[i].Class
+	}
+	br.Class = ClassifyBenchmark(classes)
+	for si, set := range a.opt.Configs {
+		br.Evaluations = append(br.Evaluations, a.evaluate(name, key, setup, set, si, forks, br.Forks))
+	}
+	return br
+}

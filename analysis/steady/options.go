@@ -1,0 +1,287 @@
+package steady
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/internal/stats"
+)
+
+// PenaltyRule says how the PELT penalty of a fork's series is chosen.
+type PenaltyRule int
+
+const (
+	// PenaltyCROPS chooses the penalty per series with CROPS and Kneedle as
+	// Traini et al.'s scripts do (changepoint.SelectPenalty with the Traini
+	// protocol); where the protocol selects none, 15·log n is used.
+	PenaltyCROPS PenaltyRule = iota
+	// PenaltyBarrett is Barrett et al.'s fixed 15·log n.
+	PenaltyBarrett
+	// PenaltyManual uses Options.PenaltyValue for every series.
+	PenaltyManual
+)
+
+// String returns "crops", "15log" or "manual".
+func (r PenaltyRule) String() string {
+	switch r {
+	case PenaltyCROPS:
+		return "crops"
+	case PenaltyBarrett:
+		return "15log"
+	case PenaltyManual:
+		return "manual"
+	}
+	return fmt.Sprintf("PenaltyRule(%d)", int(r))
+}
+
+// ParsePenalty reads the --penalty flag: "crops", "15log", or a number
+// (a manual penalty, finite and >= 0).
+func ParsePenalty(s string) (PenaltyRule, float64, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "crops", "":
+		return PenaltyCROPS, 0, nil
+	case "15log", "15*log(n)", "barrett":
+		return PenaltyBarrett, 0, nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, 0, fmt.Errorf("penalty %q: want crops, 15log or a number >= 0", s)
+	}
+	return PenaltyManual, v, nil
+}
+
+// Equivalence is the rule that decides whether a segment is equivalent to
+// the last segment of a fork.
+type Equivalence int
+
+const (
+	// EquivalenceTraini is the rule of Traini et al.'s scripts (kalibera.py,
+	// test): with R = mean(last)/mean(segment) and [lo, hi] the percentile
+	// bootstrap CI of R (Kalibera and Jones), the two differ when
+	//
+	//	hi <= 1 − t  or  lo >= 1 + t        (t = Options.Threshold, 5 %)
+	//
+	// i.e. when the whole CI of the relative difference lies beyond ±t;
+	// otherwise they are equivalent.
+	EquivalenceTraini Equivalence = iota
+	// EquivalenceTrainiStrict reads "the CI lies within ±t" literally: the
+	// two are equivalent only when 1 − t <= lo and hi <= 1 + t. Short, noisy
+	// segments are then rarely equivalent, which moves st later.
+	EquivalenceTrainiStrict
+	// EquivalenceBarrett is Barrett et al.'s rule (warmup_stats,
+	// mark_changepoints_in_json): with the last segment's mean m and variance
+	// v and δ = Options.BarrettDelta, a segment with mean m_k and variance v_k
+	// is equivalent when [m_k − v_k, m_k + v_k] meets
+	//
+	//	[min(m − v, m − δ), max(m + v, m + δ)]
+	//
+	// Means and variances are in seconds per operation, as in Barrett's data.
+	EquivalenceBarrett
+)
+
+// String returns "traini", "traini-strict" or "barrett".
+func (e Equivalence) String() string {
+	switch e {
+	case EquivalenceTraini:
+		return "traini"
+	case EquivalenceTrainiStrict:
+		return "traini-strict"
+	case EquivalenceBarrett:
+		return "barrett"
+	}
+	return fmt.Sprintf("Equivalence(%d)", int(e))
+}
+
+// ParseEquivalence reads "traini", "traini-strict" or "barrett".
+func ParseEquivalence(s string) (Equivalence, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "traini", "":
+		return EquivalenceTraini, nil
+	case "traini-strict":
+		return EquivalenceTrainiStrict, nil
+	case "barrett":
+		return EquivalenceBarrett, nil
+	}
+	return 0, fmt.Errorf("equivalence %q: want traini, traini-strict or barrett", s)
+}
+
+// BarrettDelta is the δ of Barrett's equivalence rule: an absolute time in
+// seconds, or a fraction of the fastest segment's mean (warmup_stats'
+// "N%" form) when Relative is set.
+type BarrettDelta struct {
+	Value    float64
+	Relative bool
+}
+
+// ParseBarrettDelta reads "0.001" (seconds) or "1%" (of the fastest segment).
+func ParseBarrettDelta(s string) (BarrettDelta, error) {
+	s = strings.TrimSpace(s)
+	rel := strings.HasSuffix(s, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return BarrettDelta{}, fmt.Errorf("barrett delta %q: want seconds (0.001) or a percentage (1%%)", s)
+	}
+	if rel {
+		return BarrettDelta{Value: v / 100, Relative: true}, nil
+	}
+	return BarrettDelta{Value: v}, nil
+}
+
+// String formats δ as ParseBarrettDelta reads it.
+func (d BarrettDelta) String() string {
+	if d.Relative {
+		return strconv.FormatFloat(d.Value*100, 'g', -1, 64) + "%"
+	}
+	return strconv.FormatFloat(d.Value, 'g', -1, 64)
+}
+
+// absolute returns δ in seconds for segments whose fastest mean is fastest (s).
+func (d BarrettDelta) absolute(fastest float64) float64 {
+	if d.Relative {
+		return d.Value * fastest
+	}
+	return d.Value
+}
+
+// OutlierOptions configures FindOutliers.
+type OutlierOptions struct {
+	// Disabled turns outlier removal off.
+	Disabled bool
+	// Window is the number of points of a sliding window (200).
+	Window int
+	// Width is the multiple of the inter-percentile range (3).
+	Width float64
+	// LowQuantile and HighQuantile bound the range (0.01 and 0.99).
+	LowQuantile, HighQuantile float64
+	// Skip is the number of leading points of a fork that are never tested
+	// (they are not part of any window). A negative value selects Traini's
+	// rule per fork (TrainiSkip): ceil(Window / log(1 + ops)), with ops the
+	// number of operations in one iteration.
+	Skip int
+}
+
+// DefaultOutlierOptions is the setting of Traini et al.'s
+// filter_outliers.py: windows of 200, median ± 3·(p99 − p1), Traini's skip.
+var DefaultOutlierOptions = OutlierOptions{Window: 200, Width: 3, LowQuantile: 0.01, HighQuantile: 0.99, Skip: -1}
+
+// Options configures Analyze. Start from DefaultOptions.
+type Options struct {
+	Outliers OutlierOptions
+
+	// Penalty selects the penalty rule; PenaltyValue is the manual penalty.
+	Penalty      PenaltyRule
+	PenaltyValue float64
+	// PenMin and PenMax are the CROPS penalty range; both 0 means Traini's
+	// [4·log n, 10⁵·log n] for a series of n points.
+	PenMin, PenMax float64
+	// SegmentScale multiplies the ns/op values before segmentation. The
+	// mean-and-variance cost is scale invariant except for R's absolute
+	// variance clamp of 1e-11, so 1 (ns) segments as if there were no clamp;
+	// 1e-9 segments in seconds as Traini's scripts did, where every segment
+	// whose standard deviation is below about 3.2 µs has its variance
+	// clamped (which suppresses change points in fast benchmarks).
+	SegmentScale float64
+
+	// SteadyWindow is W: a fork reaches a steady state when its steady part
+	// covers at least its last W iterations (500). Forks with fewer than W
+	// iterations are classified ForkTooShort.
+	SteadyWindow int
+
+	// Equivalence is the rule comparing segments with the last segment.
+	Equivalence Equivalence
+	// Threshold is t of the Traini rules (0.05).
+	Threshold float64
+	// Bootstrap configures the Kalibera-Jones CIs of the Traini rules and of
+	// the RPD (10,000 resamples, 95 %).
+	Bootstrap stats.BootstrapOptions
+	// BarrettDelta is δ of the Barrett rule (0.001 s).
+	BarrettDelta BarrettDelta
+
+	// Seed seeds every bootstrap; streams are keyed by benchmark and fork.
+	Seed uint64
+	// Workers is the number of benchmarks analysed in parallel (0 =
+	// GOMAXPROCS). Results do not depend on it.
+	Workers int
+	// Segmenter, when not nil, replaces PELT (tests and experiments).
+	Segmenter Segmenter
+	// KeepCROPS keeps each fork's CROPS result (for plots); it is dropped
+	// otherwise to save memory.
+	KeepCROPS bool
+	// KeepValues keeps each fork's iteration values in its ForkResult (for
+	// plots).
+	KeepValues bool
+	// Configs are the configuration sets Analyze evaluates (see Evaluate).
+	Configs []ConfigSet
+	// Progress, when not nil, is called once per analysed benchmark (from
+	// any goroutine).
+	Progress func()
+}
+
+// DefaultOptions is the setting of Traini et al. (EMSE 2022): Traini's
+// outlier rule, PELT mean-and-variance with the penalty from CROPS over
+// [4·log n, 10⁵·log n] and Kneedle, a steady window of 500 iterations, and
+// Traini's equivalence rule with a ±5 % threshold on a 95 % bootstrap CI
+// from 10,000 resamples; seed 1. Values are segmented in ns (SegmentScale 1).
+var DefaultOptions = Options{
+	Outliers:     DefaultOutlierOptions,
+	Penalty:      PenaltyCROPS,
+	SegmentScale: 1,
+	SteadyWindow: 500,
+	Equivalence:  EquivalenceTraini,
+	Threshold:    0.05,
+	Bootstrap:    stats.BootstrapOptions{Resamples: 10000, Confidence: 0.95},
+	BarrettDelta: BarrettDelta{Value: 0.001},
+	Seed:         1,
+}
+
+// Validate reports the first unusable option.
+func (o *Options) Validate() error {
+	if !o.Outliers.Disabled {
+		ol := o.Outliers
+		if ol.Window < 3 {
+			return fmt.Errorf("steady: outlier window %d must be at least 3", ol.Window)
+		}
+		if !(ol.Width > 0) || math.IsInf(ol.Width, 0) {
+			return fmt.Errorf("steady: outlier width %v must be positive", ol.Width)
+		}
+		if !(0 <= ol.LowQuantile && ol.LowQuantile < ol.HighQuantile && ol.HighQuantile <= 1) {
+			return fmt.Errorf("steady: outlier quantiles %v, %v must satisfy 0 <= low < high <= 1", ol.LowQuantile, ol.HighQuantile)
+		}
+	}
+	switch o.Penalty {
+	case PenaltyCROPS:
+		if o.PenMin != 0 || o.PenMax != 0 {
+			if !(o.PenMin >= 0 && o.PenMax >= 0) || math.IsInf(o.PenMin, 0) || math.IsInf(o.PenMax, 0) || o.PenMin == o.PenMax {
+				return fmt.Errorf("steady: CROPS range [%v, %v] must be two different finite values >= 0", o.PenMin, o.PenMax)
+			}
+		}
+	case PenaltyBarrett:
+	case PenaltyManual:
+		if !(o.PenaltyValue >= 0) || math.IsInf(o.PenaltyValue, 0) {
+			return fmt.Errorf("steady: penalty %v must be finite and >= 0", o.PenaltyValue)
+		}
+	default:
+		return fmt.Errorf("steady: unknown penalty rule %d", int(o.Penalty))
+	}
+	if !(o.SegmentScale > 0) || math.IsInf(o.SegmentScale, 0) {
+		return fmt.Errorf("steady: segment scale %v must be positive", o.SegmentScale)
+	}
+	if o.SteadyWindow < 1 {
+		return fmt.Errorf("steady: steady window %d must be at least 1", o.SteadyWindow)
+	}
+	switch o.Equivalence {
+	case EquivalenceTraini, EquivalenceTrainiStrict:
+		if !(o.Threshold > 0 && o.Threshold < 1) {
+			return fmt.Errorf("steady: equivalence threshold %v must be in (0, 1)", o.Threshold)
+		}
+	case EquivalenceBarrett:
+		if !(o.BarrettDelta.Value >= 0) || math.IsInf(o.BarrettDelta.Value, 0) {
+			return fmt.Errorf("steady: barrett delta %v must be finite and >= 0", o.BarrettDelta.Value)
+		}
+	default:
+		return fmt.Errorf("steady: unknown equivalence rule %d", int(o.Equivalence))
+	}
+	return o.Bootstrap.Validate()
+}
