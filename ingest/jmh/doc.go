@@ -27,7 +27,8 @@
 // MetricName strips the '·' or '@' prefix of old JMH versions and spells
 // SampleTime percentiles as JMH 1.37 does: "p0.50" for the benchmark's own
 // percentiles (JMH ≤ 1.36 writes "<method>·p0.50"), "label:p0.50" for
-// labelled results. Ragged secondary rawData (gc.time is only reported for
+// labelled results. A secondary whose name normalises to "" or "primary"
+// is stored as "secondary:" + name, apart from the primary metric. Ragged secondary rawData (gc.time is only reported for
 // iterations in which a GC ran) is kept as it is: iteration is the position
 // in the row, so the iterations a value really belongs to are lost
 // (FORMAT.md §1.7). Text results of profilers (unit "---", empty rawData)

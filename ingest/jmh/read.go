@@ -1251,6 +1251,10 @@ func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, prima
 	kind, ns := ingest.ClassifyUnit(m.unit)
 	conv := nsConverter{kind: kind, ns: ns, threads: rec.threads}
 	row.Metric = MetricName(m.key, rec.benchmark)
+	if row.Metric == "" || row.Metric == table.Primary {
+		// Keep such rows apart from the primary metric's.
+		row.Metric = "secondary:" + row.Metric
+	}
 	row.Unit = m.unit
 	for i := data.start; i < data.end; i++ {
 		v := &rec.vals[i]
