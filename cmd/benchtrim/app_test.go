@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+func init() {
+	registerCommand(func() *cli.Command {
+		return &cli.Command{Name: "print-globals", Hidden: true, Action: func(c *cli.Context) error {
+			g := globalsOf(c)
+			fmt.Fprintf(c.App.Writer, "seed=%d workers=%d quiet=%v", g.Seed, g.Workers, g.Quiet)
+			return nil
+		}}
+	})
+}
+
+// runCLI runs a command line and returns stdout, stderr and the error.
+func runCLI(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(append([]string{"benchtrim"}, args...), &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"print-globals"}, "seed=1 workers="},
+		{[]string{"--seed", "7", "--workers", "3", "print-globals"}, "seed=7 workers=3 quiet=false"},
+		{[]string{"print-globals", "--seed", "9", "--workers", "2", "--quiet"}, "seed=9 workers=2 quiet=true"},
+		{[]string{"--seed", "7", "print-globals", "--workers", "5"}, "seed=7 workers=5 quiet=false"},
+	} {
+		out, _, err := runCLI(t, tc.args...)
+		if err != nil || !strings.HasPrefix(out, tc.want) {
+			t.Errorf("%v: got %q, %v; want prefix %q", tc.args, out, err, tc.want)
+		}
+	}
+}
+
+func repoFile(parts ...string) string {
+	return filepath.Join(append([]string{"..", ".."}, parts...)...)
+}
+
+func TestIngestWritesEveryTableFormat(t *testing.T) {
+	inputs := []string{repoFile("testdata", "jmh", "small_avgt.json"), repoFile("testdata", "jmh", "small_sample.json"),
+		repoFile("testdata", "uoptime", "small_ragged.csv"), repoFile("testdata", "gobench", "small.txt")}
+	dir := t.TempDir()
+	var rows []int64
+	for _, ext := range []string{".arrow", ".parquet", ".csv"} {
+		out := filepath.Join(dir, "t"+ext)
+		stdout, _, err := runCLI(t, append([]string{"--quiet", "ingest", "-o", out}, inputs...)...)
+		if err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		for _, want := range []string{"small_avgt.json: jmh,", "small_ragged.csv: uoptime,", "small.txt: gobench,", "benchmarks:", "levels seen", "ragged data", "wrote " + out} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s: summary lacks %q:\n%s", ext, want, stdout)
+			}
+		}
+		tab, err := table.ReadFile(out, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, tab.NumRows())
+		if len(tab.Setups) == 0 {
+			t.Errorf("%s: no setups written", ext)
+		}
+		tab.Release()
+	}
+	if rows[0] == 0 || rows[0] != rows[1] || rows[1] != rows[2] {
+		t.Errorf("row counts differ between formats: %v", rows)
+	}
+	// A table file is itself an input.
+	stdout, _, err := runCLI(t, "--quiet", "ingest", "-o", filepath.Join(dir, "again.arrow"), filepath.Join(dir, "t.parquet"))
+	if err != nil || !strings.Contains(stdout, fmt.Sprintf("t.parquet: table, %d rows", rows[0])) {
+		t.Errorf("re-ingesting a table: %v\n%s", err, stdout)
+	}
+}
+
+func TestIngestFailsOnBadInputWithThePlace(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "broken.json")
+	good, _ := os.ReadFile(repoFile("testdata", "jmh", "small_avgt.json"))
+	os.WriteFile(bad, good[:len(good)/2], 0o644)
+	out := filepath.Join(dir, "out.arrow")
+	_, _, err := runCLI(t, "--quiet", "ingest", "-o", out, bad)
+	if err == nil || !strings.Contains(err.Error(), "broken.json:") {
+		t.Fatalf("err = %v, want one naming broken.json", err)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Errorf("output written despite the error")
+	}
+	empty := filepath.Join(dir, "empty.json")
+	os.WriteFile(empty, nil, 0o644)
+	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", out, empty); err == nil || !strings.Contains(err.Error(), "empty file") {
+		t.Errorf("empty file: err = %v", err)
+	}
+	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", filepath.Join(dir, "x.xlsx"), bad); err == nil || !strings.Contains(err.Error(), "unknown table extension") {
+		t.Errorf("bad output extension: err = %v", err)
+	}
+}

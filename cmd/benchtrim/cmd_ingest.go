@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+func init() { registerCommand(ingestCommand) }
+
+// inputFlags are the flags of every command that reads result files.
+func inputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Usage: "force the input format (jmh, uoptime, gobench, pa); default: detect per file"},
+		&cli.StringFlag{Name: "project", Usage: "project label of every row (default: from file names PROJECT-VERSION.ext)"},
+		&cli.StringFlag{Name: "version", Usage: "version label of every row (default: from file names)"},
+	}
+}
+
+// loadInputs reads result or table files named on the command line and
+// prints what was skipped to stderr.
+func loadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
+	if len(paths) == 0 {
+		return nil, nil, nil, fmt.Errorf("no input files")
+	}
+	g := globalsOf(c)
+	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
+	t, rep, files, err := ingest.ReadFiles(paths, ingest.ReadOptions{
+		Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
+		OnFile: func(string, int64) { bar.Add(1) },
+	})
+	bar.Done()
+	return t, rep, files, err
+}
+
+func ingestCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "ingest",
+		Usage:     "read result files into the canonical table (Arrow IPC, Parquet or CSV by extension)",
+		ArgsUsage: "FILES...",
+		Flags: append(inputFlags(),
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output table: OUT.arrow, OUT.parquet or OUT.csv (with OUT.setups.csv)", Required: true},
+		),
+		Action: func(c *cli.Context) error {
+			out := c.String("output")
+			if _, err := table.FormatOf(out); err != nil {
+				return err
+			}
+			t, rep, files, err := loadInputs(c, c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			defer t.Release()
+			w := c.App.Writer
+			for _, f := range files {
+				fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)
+			}
+			writeSummary(w, t, rep)
+			if err := table.WriteFile(out, t); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "wrote %s\n", out)
+			return nil
+		},
+	}
+}
+
+// writeSummary prints benchmarks, rows by metric, the levels seen and the
+// report of skipped and suspicious items.
+func writeSummary(w io.Writer, t *table.Table, rep *ingest.Report) {
+	primary := table.Collect(t, table.Filter{IncludeWarmup: true})
+	benchmarks := map[string]bool{}
+	modes := map[string]int{}
+	var sizes [table.NumLevels]int32
+	for _, s := range primary {
+		benchmarks[s.Benchmark] = true
+		modes[s.Mode]++
+		for l, n := range s.Sizes() {
+			if n > sizes[l] {
+				sizes[l] = n
+			}
+		}
+	}
+	metricRows := map[string]int64{}
+	t.Rows(func(r *table.Row) error { metricRows[r.Metric]++; return nil })
+	fmt.Fprintf(w, "benchmarks: %d (%d runs: benchmark × params × mode × version)\n", len(benchmarks), len(primary))
+	var ms []string
+	for m, n := range modes {
+		ms = append(ms, fmt.Sprintf("%s %d", m, n))
+	}
+	sort.Strings(ms)
+	fmt.Fprintf(w, "modes: %s\n", strings.Join(ms, ", "))
+	var secondary []string
+	for m, n := range metricRows {
+		if m != table.Primary {
+			secondary = append(secondary, fmt.Sprintf("%s %d", m, n))
+		}
+	}
+	sort.Strings(secondary)
+	fmt.Fprintf(w, "rows: %d (primary %d", t.NumRows(), metricRows[table.Primary])
+	if len(secondary) > 0 {
+		fmt.Fprintf(w, "; secondary metrics: %s", strings.Join(secondary, ", "))
+	}
+	fmt.Fprintln(w, ")")
+	var lv []string
+	for l := table.Level(0); l < table.NumLevels; l++ {
+		lv = append(lv, fmt.Sprintf("%s %d", l, sizes[l]))
+	}
+	fmt.Fprintf(w, "levels seen (largest index): %s\n", strings.Join(lv, ", "))
+	if rep == nil || rep.Empty() {
+		fmt.Fprintln(w, "nothing skipped, nothing suspicious")
+		return
+	}
+	fmt.Fprintf(w, "skipped rows: %d\n", rep.SkippedRows())
+	rep.WriteTo(w)
+}

@@ -1,0 +1,4 @@
+package main
+
+// The result-file formats benchtrim reads register themselves with ingest.
+import _ "github.com/benchtrim/benchtrim/ingest/formats"

@@ -1,0 +1,21 @@
+// Package formats registers every result-file format benchtrim reads with
+// package ingest. Import it for its side effect:
+//
+//	import _ "github.com/benchtrim/benchtrim/ingest/formats"
+//
+// after which ingest.ReadFiles detects JMH JSON, µOpTime Go CSV, go test
+// -bench text and pa/bencher CSV by content.
+package formats
+
+import (
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/gobench"
+	"github.com/benchtrim/benchtrim/ingest/jmh"
+	"github.com/benchtrim/benchtrim/ingest/uoptime"
+)
+
+func init() {
+	ingest.Register(jmh.Format{})
+	ingest.Register(uoptime.Format{})
+	ingest.Register(gobench.Format{})
+}
