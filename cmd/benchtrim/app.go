@@ -26,7 +26,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
 		Flags:           globalFlags(),
-		ExitErrHandler: func(*cli.Context, error) {}, // errors are returned to run, never os.Exit here
+		ExitErrHandler:  func(*cli.Context, error) {}, // errors are returned to run, never os.Exit here
 	}
 	for _, f := range commandFactories {
 		cmd := f()
