@@ -29,7 +29,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("b_name,ns_per_op\n"))
 	f.Add([]byte("n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,1,2147483647,2147483647,2147483647,2147483647,1,1,1,1,B\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b := table.NewBuilder(memory.NewGoAllocator(), 0)
+		b := table.NewBuilder(memory.NewGoAllocator(), 256)
 		defer b.Release()
 		var rep ingest.Report
 		err := Format{}.Read(bytes.NewReader(data), ingest.Source{File: "fuzz.csv"}, b, &rep)

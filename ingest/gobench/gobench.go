@@ -1,0 +1,803 @@
+// Package gobench reads `go test -bench` output (the Go benchmark data
+// format, design doc 14313, and `go test -json` streams of it) into the
+// canonical measurement table.
+//
+// Flow: ingest/auto (or a caller) picks this Format for text holding
+// Benchmark result lines, goos:/pkg: configuration lines or a -json event
+// stream; Read appends canonical rows and one table.Setup per benchmark to a
+// table.Builder; analyzers then read the table (package table).
+//
+// # Lines
+//
+// The text is read line by line, as golang.org/x/perf/benchfmt does:
+//
+//   - Configuration lines "key: value" (key starts with a lower-case letter,
+//     has no upper-case or space) set a value that applies to the following
+//     results until the key is set again; an empty value deletes the key.
+//     The configuration in effect at a benchmark's first result becomes its
+//     Setup.Env.
+//   - Result lines "BenchmarkName-8  N  v unit [v unit]…" (the name starts
+//     with "Benchmark" followed by an upper-case rune or its end).
+//   - Unit metadata lines "Unit ns/op better=lower" are kept in Setup.Env as
+//     "unit:ns/op:better" = "lower"; redefining one with a different value
+//     is reported and the first kept.
+//   - Everything else (PASS, ok, FAIL, --- BENCH logs, blank lines, the bare
+//     name line of go test -v) is ignored.
+//
+// A `go test -json` stream is recognised line by line: a line holding a JSON
+// object with an "Action" is a test2json event; the Output of "output"
+// events is joined per package before it is split into lines, because
+// go test may split one result line over two events (the name, then the
+// measurements). Places in such a stream are the line of the event where a
+// text line starts. Configuration is tracked per package.
+//
+// # Mapping to the canonical table
+//
+//	benchmark  the name without the -GOMAXPROCS suffix and without /key=value
+//	           parts: "BenchmarkDecode/text=digits/fast-8" → "BenchmarkDecode/fast";
+//	           positional sub-benchmark parts stay in the name, in order
+//	params     the /key=value parts, canonical (table.CanonicalParams); a key
+//	           repeated in one name stays positional after its first use
+//	project    Source.Project
+//	version    Source.Version, or when that is empty the "commit" configuration value
+//	mode       "go";  instance, trial from Source;  fork 1;  slice 1
+//	iteration  the occurrence index of the benchmark in the file (go test
+//	           -count N gives N iterations in one fork, FORMAT.md §2.1)
+//	count      N, the line's iteration count (b.N)
+//	primary    the ns/op value, else the first "<time>/op" unit (sec/op, us/op, …),
+//	           normalised by ingest.NsPerOp
+//	metrics    every other value/unit pair (B/op, allocs/op, MB/s, custom
+//	           ReportMetric units) is an extra row with Metric = Unit = the
+//	           unit and ns_per_op NaN
+//
+// Disambiguation. The package path is not part of the benchmark name,
+// except when the same name occurs in two packages of one file: then every
+// occurrence is named "pkg.Name" (pkg from the pkg: configuration line).
+// GOMAXPROCS is recorded as Env["gomaxprocs"]; when one benchmark occurs
+// with several GOMAXPROCS values in a file (go test -cpu 1,2,4), each gets a
+// "gomaxprocs=N" param so the runs do not merge into one series (no suffix
+// means GOMAXPROCS 1). These rules need the whole file, so Read keeps the
+// parsed results (a compact form, linear in the number of rows) until EOF
+// and appends the rows then.
+//
+// # Bad input
+//
+// Nothing in this format is fatal except an empty input (a
+// *ingest.ParseError) and an I/O error (wrapped with %w). Result lines
+// with a missing or bad iteration count, no measurements, an odd number of
+// value/unit fields, a bad number or invalid UTF-8 are skipped and counted
+// with file:line; so are primary times that are NaN, infinite, zero or
+// negative (ingest.CheckTime) and non-finite secondary values. A result
+// line without a time unit is kept (its other metrics) and counted as a
+// warning. A benchmark whose results see different configuration values
+// is reported once as a warning.
+package gobench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Format reads `go test -bench` text and `go test -json` streams. The zero
+// value is ready to use.
+type Format struct{}
+
+var _ ingest.Format = Format{}
+
+// Name is "gobench".
+func (Format) Name() string { return "gobench" }
+
+// Mode is the canonical mode of Go benchmark rows.
+const Mode = "go"
+
+// MaxLineBytes is the longest line Read parses; longer lines are reported
+// and skipped.
+const MaxLineBytes = 16 << 20
+
+// Report kinds used by Read.
+const (
+	KindBadIterations   = "bad iteration count"
+	KindNoMeasurements  = "missing measurements"
+	KindMissingUnit     = "value without unit"
+	KindBadValue        = "bad measurement value"
+	KindInvalidUTF8     = "invalid UTF-8 in result line"
+	KindLongLine        = "line too long"
+	KindNonFiniteMetric = "non-finite metric value"
+	KindNoTime          = "result without a time metric"
+	KindDuplicateUnit   = "unit repeated on a result line"
+	KindBadUnitLine     = "bad Unit metadata line"
+	KindUnitConflict    = "conflicting Unit metadata"
+	KindBadJSON         = "malformed -json event"
+	KindMixedConfig     = "mixed configuration"
+	KindMixedSetups     = "mixed setups"
+	KindNoResults       = "no benchmark results"
+)
+
+// Sniff reports whether head looks like go test -bench output: a line
+// starting with a Benchmark name followed by white space and a digit (the
+// iteration count), a goos:, goarch: or pkg: configuration line, or a -json
+// stream whose first line is an object with an "Action".
+func (Format) Sniff(head []byte) bool {
+	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		first := trimmed
+		if i := bytes.IndexByte(first, '\n'); i >= 0 {
+			first = first[:i]
+		}
+		return bytes.Contains(first, []byte(`"Action"`))
+	}
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		for _, p := range [][]byte{[]byte("goos: "), []byte("goarch: "), []byte("pkg: ")} {
+			if bytes.HasPrefix(line, p) {
+				return true
+			}
+		}
+		if name, rest := splitField(line); isBenchmarkName(name) && len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// isBenchmarkName reports whether f is "Benchmark" followed by an upper-case
+// rune or nothing.
+func isBenchmarkName(f []byte) bool {
+	rest, ok := bytes.CutPrefix(f, []byte("Benchmark"))
+	if !ok {
+		return false
+	}
+	if len(rest) == 0 {
+		return true
+	}
+	r, _ := utf8.DecodeRune(rest)
+	return unicode.IsUpper(r)
+}
+
+// Read parses go test -bench output (text or -json) from r and appends its
+// rows and setups to dst. Bad lines are counted in rep and skipped.
+func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+	p := newParser(src, rep)
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	lineNo := 0
+	sawAny := false
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// Assemble a long line up to MaxLineBytes.
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				if len(long) <= MaxLineBytes {
+					long = append(long, line...)
+				}
+			}
+			line = long
+		}
+		if len(line) > 0 {
+			sawAny = true
+			lineNo++
+			if len(line) > MaxLineBytes {
+				p.tooLong(line, lineNo)
+			} else {
+				p.physicalLine(trimEOL(line), lineNo)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: reading: %w", p.file, lineNo, err)
+		}
+	}
+	if !sawAny {
+		return &ingest.ParseError{File: p.file, Msg: "empty file"}
+	}
+	p.flushStreams()
+	p.emit(dst)
+	return nil
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+// event is the part of a test2json event Read uses.
+type event struct {
+	Action  string
+	Package string
+	Output  *string
+}
+
+// stream is the output of one package (the text input is the stream "").
+type stream struct {
+	name    string
+	pending []byte // start of a line whose end has not arrived
+	pendAt  int    // line of the event where pending began
+	config  config
+}
+
+// config is the configuration in effect: key/value pairs and unit metadata.
+type config struct {
+	kv    map[string]string
+	snap  int32 // index of the snapshot of kv in parser.snaps; -1 when kv changed since
+	units map[string]unitMeta
+}
+
+type unitMeta struct {
+	value string
+	line  int
+}
+
+// result is one parsed result line, kept until the whole file is read.
+type result struct {
+	name       string // full name as printed, interned
+	pkg        string // pkg configuration value, interned
+	iters      int64
+	line       int
+	snap       int32 // configuration snapshot
+	valuesFrom int32 // values[valuesFrom:valuesTo]
+	valuesTo   int32
+}
+
+type value struct {
+	v    float64
+	unit string // interned
+}
+
+// parser is the state of one Read.
+type parser struct {
+	src     ingest.Source
+	file    string
+	rep     *ingest.Report
+	streams map[string]*stream
+	order   []*stream // streams in order of first output
+	sawJSON bool
+
+	results []result
+	values  []value
+	snaps   []map[string]string
+	interns map[string]string
+	fields  [][]byte
+}
+
+func newParser(src ingest.Source, rep *ingest.Report) *parser {
+	file := src.File
+	if file == "" {
+		file = "<input>"
+	}
+	return &parser{src: src, file: file, rep: rep, streams: map[string]*stream{}, interns: map[string]string{}}
+}
+
+func (p *parser) intern(b []byte) string {
+	if s, ok := p.interns[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.interns[s] = s
+	return s
+}
+
+func (p *parser) stream(name string) *stream {
+	s := p.streams[name]
+	if s == nil {
+		s = &stream{name: name, config: config{kv: map[string]string{}, snap: -1, units: map[string]unitMeta{}}}
+		p.streams[name] = s
+		p.order = append(p.order, s)
+	}
+	return s
+}
+
+func (p *parser) place(line int, format string, args ...any) *ingest.ParseError {
+	return &ingest.ParseError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) tooLong(line []byte, lineNo int) {
+	if bytes.HasPrefix(line, []byte("Benchmark")) {
+		p.rep.Skip(KindLongLine, 1, p.place(lineNo, "result line longer than %d bytes", MaxLineBytes))
+		return
+	}
+	p.rep.Warn(KindLongLine, p.place(lineNo, "line longer than %d bytes ignored", MaxLineBytes))
+}
+
+// physicalLine handles one line of the input: a test2json event or text.
+func (p *parser) physicalLine(line []byte, lineNo int) {
+	if len(line) > 0 && line[0] == '{' {
+		var ev event
+		if err := json.Unmarshal(line, &ev); err == nil && ev.Action != "" {
+			p.sawJSON = true
+			if ev.Action == "output" && ev.Output != nil {
+				p.output(p.stream(ev.Package), *ev.Output, lineNo)
+			}
+			return
+		} else if p.sawJSON {
+			msg := "not a test2json event"
+			if err != nil {
+				msg = err.Error()
+			}
+			p.rep.Warn(KindBadJSON, p.place(lineNo, "%s; line ignored", msg))
+			return
+		}
+	}
+	p.textLine(p.stream(""), line, lineNo)
+}
+
+// output appends an event's Output to s and parses the lines it completes.
+func (p *parser) output(s *stream, out string, lineNo int) {
+	for len(out) > 0 {
+		i := strings.IndexByte(out, '\n')
+		if i < 0 {
+			if len(s.pending) == 0 {
+				s.pendAt = lineNo
+			}
+			s.pending = append(s.pending, out...)
+			return
+		}
+		if len(s.pending) > 0 {
+			s.pending = append(s.pending, out[:i]...)
+			p.textLine(s, bytes.TrimSuffix(s.pending, []byte("\r")), s.pendAt)
+			s.pending = s.pending[:0]
+		} else {
+			p.textLine(s, bytes.TrimSuffix([]byte(out[:i]), []byte("\r")), lineNo)
+		}
+		out = out[i+1:]
+	}
+}
+
+// flushStreams parses unterminated last lines of -json outputs.
+func (p *parser) flushStreams() {
+	for _, s := range p.order {
+		if len(s.pending) > 0 {
+			p.textLine(s, s.pending, s.pendAt)
+			s.pending = nil
+		}
+	}
+}
+
+// textLine handles one line of benchmark text.
+func (p *parser) textLine(s *stream, line []byte, lineNo int) {
+	if bytes.HasPrefix(line, []byte("Benchmark")) {
+		name, _ := splitField(line)
+		if isBenchmarkName(name) {
+			p.resultLine(s, line, lineNo)
+			return
+		}
+	}
+	if len(line) > 0 && line[0] == 'U' {
+		if f, rest := splitField(line); string(f) == "Unit" {
+			p.unitLine(s, rest, lineNo)
+			return
+		}
+	}
+	if key, val, ok := parseKeyValue(line); ok {
+		if !utf8.Valid(line) {
+			p.rep.Warn(KindInvalidUTF8, p.place(lineNo, "configuration line with invalid UTF-8 ignored"))
+			return
+		}
+		k := p.intern(key)
+		if len(val) == 0 {
+			if _, ok := s.config.kv[k]; ok {
+				delete(s.config.kv, k)
+				s.config.snap = -1
+			}
+			return
+		}
+		if old, ok := s.config.kv[k]; !ok || old != string(val) {
+			s.config.kv[k] = string(val)
+			s.config.snap = -1
+		}
+	}
+}
+
+// parseKeyValue splits a configuration line "key: value" (benchfmt rules).
+func parseKeyValue(line []byte) (key, val []byte, ok bool) {
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRune(line[i:])
+		if i == 0 && !unicode.IsLower(r) {
+			return nil, nil, false
+		}
+		if unicode.IsSpace(r) || unicode.IsUpper(r) {
+			return nil, nil, false
+		}
+		if i > 0 && r == ':' {
+			key, val = line[:i], line[i+1:]
+			break
+		}
+		i += n
+	}
+	if len(key) == 0 {
+		return nil, nil, false
+	}
+	if len(val) == 0 {
+		return key, nil, true
+	}
+	if val[0] != ' ' && val[0] != '\t' {
+		return nil, nil, false
+	}
+	return key, bytes.TrimSpace(val), true
+}
+
+// unitLine parses "Unit <unit> key=value…" (rest is after "Unit").
+func (p *parser) unitLine(s *stream, rest []byte, lineNo int) {
+	unit, rest := splitField(rest)
+	if len(unit) == 0 {
+		p.rep.Warn(KindBadUnitLine, p.place(lineNo, "Unit line without a unit"))
+		return
+	}
+	for {
+		var f []byte
+		f, rest = splitField(rest)
+		if len(f) == 0 {
+			return
+		}
+		k, v, ok := bytes.Cut(f, []byte("="))
+		if !ok || len(k) == 0 {
+			p.rep.Warn(KindBadUnitLine, p.place(lineNo, "Unit %s: %q is not key=value", unit, f))
+			continue
+		}
+		key := "unit:" + string(unit) + ":" + string(k)
+		if have, ok := s.config.units[key]; ok {
+			if have.value != string(v) {
+				p.rep.Warn(KindUnitConflict, p.place(lineNo, "metadata %s of unit %s already set to %s at line %d; keeping it", k, unit, have.value, have.line))
+			}
+			continue
+		}
+		s.config.units[key] = unitMeta{string(v), lineNo}
+		s.config.kv[key] = string(v)
+		s.config.snap = -1
+	}
+}
+
+// resultLine parses a result line and keeps it, or reports why not.
+func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
+	p.fields = appendFields(p.fields[:0], line)
+	f := p.fields
+	if len(f) == 1 {
+		return // the bare name go test -v prints before running a benchmark
+	}
+	if !utf8.Valid(line) {
+		p.rep.Skip(KindInvalidUTF8, 1, p.place(lineNo, "result line is not valid UTF-8"))
+		return
+	}
+	iters, err := strconv.ParseInt(string(f[1]), 10, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) {
+			err = ne.Err
+		}
+		p.rep.Skip(KindBadIterations, 1, p.place(lineNo, "%s: iteration count %q: %v", f[0], f[1], err))
+		return
+	}
+	if iters <= 0 {
+		p.rep.Skip(KindBadIterations, 1, p.place(lineNo, "%s: iteration count %d, want ≥ 1", f[0], iters))
+		return
+	}
+	if len(f) == 2 {
+		p.rep.Skip(KindNoMeasurements, 1, p.place(lineNo, "%s: no measurements after the iteration count", f[0]))
+		return
+	}
+	if len(f)%2 != 0 {
+		p.rep.Skip(KindMissingUnit, 1, p.place(lineNo, "%s: value %q has no unit", f[0], f[len(f)-1]))
+		return
+	}
+	from := len(p.values)
+	for i := 2; i < len(f); i += 2 {
+		v, err := strconv.ParseFloat(string(f[i]), 64)
+		if err != nil {
+			p.values = p.values[:from]
+			p.rep.Skip(KindBadValue, 1, p.place(lineNo, "%s: value %q of unit %s is not a number", f[0], f[i], f[i+1]))
+			return
+		}
+		unit := p.intern(f[i+1])
+		dup := false
+		for j := from; j < len(p.values); j++ {
+			if p.values[j].unit == unit {
+				// A custom metric overrides a standard one of the same unit.
+				p.values[j].v = v
+				dup = true
+				p.rep.Warn(KindDuplicateUnit, p.place(lineNo, "%s: unit %s appears twice; keeping the last value", f[0], unit))
+			}
+		}
+		if !dup {
+			p.values = append(p.values, value{v, unit})
+		}
+	}
+	if s.config.snap < 0 {
+		snap := make(map[string]string, len(s.config.kv))
+		for k, v := range s.config.kv {
+			snap[k] = v
+		}
+		p.snaps = append(p.snaps, snap)
+		s.config.snap = int32(len(p.snaps) - 1)
+	}
+	p.results = append(p.results, result{
+		name: p.intern(f[0]), pkg: s.config.kv["pkg"], iters: iters, line: lineNo, snap: s.config.snap,
+		valuesFrom: int32(from), valuesTo: int32(len(p.values)),
+	})
+}
+
+// appendFields appends the white-space separated fields of line to dst.
+func appendFields(dst [][]byte, line []byte) [][]byte {
+	for {
+		var f []byte
+		f, line = splitField(bytes.TrimLeftFunc(line, unicode.IsSpace))
+		if len(f) == 0 {
+			return dst
+		}
+		dst = append(dst, f)
+	}
+}
+
+// splitField returns the leading run of non-space runes of x and the rest
+// after the white space that follows it.
+func splitField(x []byte) (field, rest []byte) {
+	i := 0
+	for i < len(x) {
+		if c := x[i]; c < utf8.RuneSelf {
+			if c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(x[i:])
+		if unicode.IsSpace(r) {
+			break
+		}
+		i += n
+	}
+	return x[:i], bytes.TrimLeftFunc(x[i:], unicode.IsSpace)
+}
+
+// name is a parsed benchmark name.
+type name struct {
+	base     string            // "Benchmark" + positional parts
+	params   map[string]string // key=value parts
+	procs    int32             // GOMAXPROCS suffix; 0 when absent
+	hasProcs bool
+}
+
+// parseName splits a printed benchmark name into its positional path,
+// key=value parts and GOMAXPROCS suffix:
+//
+//	BenchmarkDecode/text=digits/fast-8 → "BenchmarkDecode/fast", {text: digits}, 8
+func parseName(full string) name {
+	var n name
+	if i := strings.LastIndexByte(full, '-'); i >= 0 && i+1 < len(full) && allDigits(full[i+1:]) {
+		if v, err := strconv.ParseInt(full[i+1:], 10, 32); err == nil {
+			n.procs, n.hasProcs = int32(v), true
+			full = full[:i]
+		}
+	}
+	parts := strings.Split(full, "/")
+	var base []string
+	for i, part := range parts {
+		if i > 0 {
+			if k, v, ok := strings.Cut(part, "="); ok && k != "" {
+				if _, dup := n.params[k]; !dup {
+					if n.params == nil {
+						n.params = map[string]string{}
+					}
+					n.params[k] = v
+					continue
+				}
+			}
+		}
+		base = append(base, part)
+	}
+	n.base = strings.Join(base, "/")
+	return n
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// keyed is what a result's (name, pkg) maps to.
+type keyed struct {
+	benchmark, params string
+	procs             int32
+	hasProcs          bool
+}
+
+// emit assigns keys and appends the rows and setups of all results.
+func (p *parser) emit(dst *table.Builder) {
+	if len(p.results) == 0 {
+		p.rep.Warn(KindNoResults, p.place(0, "no benchmark result lines"))
+		return
+	}
+	names := map[string]name{}
+	pkgsOf := map[string]map[string]bool{} // base → packages
+	for _, r := range p.results {
+		n, ok := names[r.name]
+		if !ok {
+			n = parseName(r.name)
+			names[r.name] = n
+		}
+		if pkgsOf[n.base] == nil {
+			pkgsOf[n.base] = map[string]bool{}
+		}
+		pkgsOf[n.base][r.pkg] = true
+	}
+	type namePkg struct{ name, pkg string }
+	keyOf := map[namePkg]*keyed{}
+	procsOf := map[[2]string]map[int32]bool{} // (benchmark, params) → GOMAXPROCS values
+	for _, r := range p.results {
+		np := namePkg{r.name, r.pkg}
+		if keyOf[np] != nil {
+			continue
+		}
+		n := names[r.name]
+		bench := n.base
+		if len(pkgsOf[n.base]) > 1 && r.pkg != "" {
+			bench = r.pkg + "." + n.base
+		}
+		procs := n.procs
+		if !n.hasProcs {
+			procs = 1
+		}
+		k := &keyed{benchmark: bench, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs}
+		keyOf[np] = k
+		bp := [2]string{k.benchmark, k.params}
+		if procsOf[bp] == nil {
+			procsOf[bp] = map[int32]bool{}
+		}
+		procsOf[bp][procs] = true
+	}
+	for np, k := range keyOf {
+		if len(procsOf[[2]string{k.benchmark, k.params}]) > 1 {
+			n := names[np.name]
+			m := map[string]string{"gomaxprocs": strconv.Itoa(int(k.procs))}
+			for pk, pv := range n.params {
+				if pk != "gomaxprocs" {
+					m[pk] = pv
+				}
+			}
+			k.params = table.CanonicalParams(m)
+		}
+	}
+
+	type keyState struct {
+		iteration int32
+		setup     *table.Setup
+		snap      int32
+		line      int
+		warned    bool
+	}
+	states := map[table.Key]*keyState{}
+	var setupOrder []*keyState
+	row := table.Row{Project: p.src.Project, Mode: Mode, Instance: p.src.Instance, Trial: p.src.Trial,
+		Fork: 1, Slice: 1, Source: p.file}
+	for _, r := range p.results {
+		k := keyOf[namePkg{r.name, r.pkg}]
+		snap := p.snaps[r.snap]
+		version := p.src.Version
+		if version == "" {
+			version = snap["commit"]
+		}
+		key := table.Key{Project: p.src.Project, Version: version, Benchmark: k.benchmark, Params: k.params, Mode: Mode}
+		st := states[key]
+		if st == nil {
+			st = &keyState{snap: r.snap, line: r.line, setup: p.setupFor(key, snap, k, r.line)}
+			states[key] = st
+			setupOrder = append(setupOrder, st)
+		} else if r.snap != st.snap && !st.warned {
+			if diff := configDiff(p.snaps[st.snap], snap); diff != "" {
+				st.warned = true
+				p.rep.Warn(KindMixedConfig, p.place(r.line, "%s: %s (the setup keeps the configuration of line %d)", key, diff, st.line))
+			}
+		}
+		st.iteration++
+		row.Version, row.Benchmark, row.Params = version, k.benchmark, k.params
+		row.Iteration, row.Count, row.Line = st.iteration, r.iters, int64(r.line)
+		vals := p.values[r.valuesFrom:r.valuesTo]
+		primary := -1
+		for i, v := range vals {
+			if v.unit == "ns/op" {
+				primary = i
+				break
+			}
+			if kind, _ := ingest.ClassifyUnit(v.unit); kind == ingest.UnitTimePerOp && primary < 0 {
+				primary = i
+			}
+		}
+		if primary < 0 {
+			p.rep.Warn(KindNoTime, p.place(r.line, "%s: no <time>/op value; its other metrics are kept", r.name))
+		}
+		for i, v := range vals {
+			row.Unit, row.Value = v.unit, v.v
+			if i == primary {
+				ns, err := ingest.NsPerOp(v.unit, v.v, 1)
+				if err != nil {
+					ns = math.NaN()
+				}
+				if reason, ok := ingest.CheckTime(Mode, ns); !ok {
+					p.rep.Skip(reason, 1, p.place(r.line, "%s: %s %s", r.name, strconv.FormatFloat(v.v, 'g', -1, 64), v.unit))
+					continue
+				}
+				row.Metric, row.NsPerOp = table.Primary, ns
+			} else {
+				if math.IsNaN(v.v) || math.IsInf(v.v, 0) {
+					p.rep.Skip(KindNonFiniteMetric, 1, p.place(r.line, "%s: %v %s", r.name, v.v, v.unit))
+					continue
+				}
+				row.Metric, row.NsPerOp = v.unit, math.NaN()
+			}
+			dst.Append(&row)
+		}
+	}
+	for _, st := range setupOrder {
+		if err := dst.AddSetup(*st.setup); err != nil {
+			p.rep.Warn(KindMixedSetups, p.place(st.line, "%v", err))
+		}
+	}
+}
+
+// setupFor builds the setup of key from the configuration snap in effect
+// at its first result.
+func (p *parser) setupFor(key table.Key, snap map[string]string, k *keyed, line int) *table.Setup {
+	env := make(map[string]string, len(snap)+1)
+	for kk, v := range snap {
+		env[kk] = v
+	}
+	if k.hasProcs {
+		env["gomaxprocs"] = strconv.Itoa(int(k.procs))
+	}
+	s := &table.Setup{Key: key, Tool: "go", Forks: 1, Env: env, Source: fmt.Sprintf("%s:%d", p.file, line)}
+	for _, kk := range []string{"go", "goversion", "go-version"} {
+		if v := snap[kk]; v != "" {
+			s.ToolVersion = v
+			break
+		}
+	}
+	return s
+}
+
+// configDiff names the first configuration key (sorted) whose value differs
+// between a and b, or "".
+func configDiff(a, b map[string]string) string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		va, oka := a[k]
+		vb, okb := b[k]
+		if oka != okb || va != vb {
+			return fmt.Sprintf("configuration %s changed from %q to %q", k, va, vb)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,553 @@
+package gobench
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+func readPath(t *testing.T, path string, src ingest.Source) (*table.Table, *ingest.Report, error) {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	src.File = path
+	return readFrom(t, fh, src)
+}
+
+func readFrom(t *testing.T, r io.Reader, src ingest.Source) (*table.Table, *ingest.Report, error) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	b := table.NewBuilder(mem, 32)
+	var rep ingest.Report
+	err := Format{}.Read(r, src, b, &rep)
+	tab := b.Finish()
+	b.Release()
+	t.Cleanup(func() {
+		tab.Release()
+		mem.AssertSize(t, 0)
+	})
+	return tab, &rep, err
+}
+
+func rowsOf(t *testing.T, tab *table.Table) []table.Row {
+	t.Helper()
+	var out []table.Row
+	if err := tab.Rows(func(r *table.Row) error { out = append(out, *r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func examples(rep *ingest.Report, kind string) string {
+	var s []string
+	for _, k := range rep.Kinds() {
+		if k.Kind == kind {
+			for _, e := range k.Examples {
+				s = append(s, e.Error())
+			}
+		}
+	}
+	return strings.Join(s, "\n")
+}
+
+func reportText(rep *ingest.Report) string {
+	var sb strings.Builder
+	rep.WriteTo(&sb)
+	return sb.String()
+}
+
+// pairsInText counts the value/unit pairs of the result lines of a text
+// file with a plain field splitter (independent of the parser).
+func pairsInText(t *testing.T, path string) (lines, pairs int) {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 4 && strings.HasPrefix(f[0], "Benchmark") {
+			lines++
+			pairs += (len(f) - 2) / 2
+		}
+	}
+	return lines, pairs
+}
+
+// find returns the rows of benchmark/params with the given metric.
+func find(rows []table.Row, bench, params, metric string) []table.Row {
+	var out []table.Row
+	for _, r := range rows {
+		if r.Benchmark == bench && r.Params == params && r.Metric == metric {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestReadMulti(t *testing.T) {
+	const f = "testdata/multi.txt"
+	tab, rep, err := readPath(t, f, ingest.Source{Project: "mod", Version: "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Empty() {
+		t.Errorf("report:\n%s", reportText(rep))
+	}
+	rows := rowsOf(t, tab)
+	nLines, nPairs := pairsInText(t, f)
+	if nLines != 30 || len(rows) != nPairs {
+		t.Fatalf("%d rows; the file has %d result lines with %d value/unit pairs", len(rows), nLines, nPairs)
+	}
+	enc := find(rows, "BenchmarkEncode", "size=1k", table.Primary)
+	if len(enc) != 5 {
+		t.Fatalf("BenchmarkEncode size=1k: %d primary rows, want 5", len(enc))
+	}
+	wantEnc := []struct {
+		n    int64
+		v    float64
+		line int64
+	}{{1000000, 1234, 5}, {998752, 1241, 6}, {987654, 1238, 7}, {1000000, 1229, 8}, {999999, 1240, 9}}
+	for i, w := range wantEnc {
+		r := enc[i]
+		if r.Iteration != int32(i+1) || r.Count != w.n || r.Value != w.v || r.NsPerOp != w.v || r.Line != w.line ||
+			r.Unit != "ns/op" || r.Mode != "go" || r.Fork != 1 || r.Instance != 1 || r.Trial != 1 || r.Slice != 1 ||
+			r.Project != "mod" || r.Version != "v1" || r.Source != f {
+			t.Errorf("BenchmarkEncode size=1k row %d = %+v, want iteration %d count %d value %v line %d", i, r, i+1, w.n, w.v, w.line)
+		}
+	}
+	mbs := find(rows, "BenchmarkEncode", "size=64k", "MB/s")
+	if len(mbs) != 5 || mbs[2].Value != 946.37 || mbs[2].Unit != "MB/s" || !math.IsNaN(mbs[2].NsPerOp) || mbs[2].Iteration != 3 || mbs[2].Count != 17302 {
+		t.Errorf("MB/s rows %+v", mbs)
+	}
+	dec := find(rows, "BenchmarkDecode/fast", "level=speed,text=digits", "items/s")
+	if len(dec) != 5 || dec[0].Value != 4.150e+06 || dec[4].Value != 4.141e+06 {
+		t.Errorf("custom metric items/s rows %+v", dec)
+	}
+	tiny := find(rows, "BenchmarkTiny", "", table.Primary)
+	if len(tiny) != 5 || tiny[0].Value != 0.4012 || tiny[0].Count != 1000000000 {
+		t.Errorf("BenchmarkTiny rows %+v", tiny)
+	}
+	if allocs := find(rows, "BenchmarkTiny", "", "allocs/op"); len(allocs) != 5 || allocs[0].Value != 0 {
+		t.Errorf("zero allocs/op must be kept: %+v", allocs)
+	}
+	if p99 := find(rows, "BenchmarkGet", "", "p99-ns"); len(p99) != 5 || p99[2].Value != 830.1 || p99[2].Line != 35 {
+		t.Errorf("p99-ns rows %+v", p99)
+	}
+	if scan := find(rows, "BenchmarkScan/rows_100#01", "", table.Primary); len(scan) != 5 || scan[4].Value != 61300 {
+		t.Errorf("BenchmarkScan rows %+v", scan)
+	}
+
+	if len(tab.Setups) != 6 {
+		t.Errorf("%d setups, want 6", len(tab.Setups))
+	}
+	wantSetup := table.Setup{
+		Key:  table.Key{Project: "mod", Version: "v1", Benchmark: "BenchmarkEncode", Params: "size=1k", Mode: "go"},
+		Tool: "go", Forks: 1, Source: f + ":5",
+		Env: map[string]string{"goos": "linux", "goarch": "amd64", "pkg": "example.com/mod/codec",
+			"cpu": "Intel(R) Xeon(R) CPU @ 2.20GHz", "gomaxprocs": "8"},
+	}
+	if got := tab.Setup(wantSetup.Key); got == nil || !reflect.DeepEqual(*got, wantSetup) {
+		t.Errorf("setup\n got %+v\nwant %+v", got, wantSetup)
+	}
+	get := tab.Setup(table.Key{Project: "mod", Version: "v1", Benchmark: "BenchmarkGet", Mode: "go"})
+	if get == nil || get.Env["pkg"] != "example.com/mod/store" || get.Env["gomaxprocs"] != "8" {
+		t.Errorf("BenchmarkGet setup %+v: want pkg example.com/mod/store", get)
+	}
+}
+
+// TestReadJSON reads the -json form of multi.txt (every result line split
+// over two events, as go test prints it) and wants the same rows.
+func TestReadJSON(t *testing.T) {
+	text, _, err := readPath(t, "testdata/multi.txt", ingest.Source{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, rep, err := readPath(t, "testdata/multi.json", ingest.Source{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Empty() {
+		t.Errorf("report:\n%s", reportText(rep))
+	}
+	a, b := rowsOf(t, text), rowsOf(t, js)
+	if len(a) != len(b) {
+		t.Fatalf("%d rows from text, %d from -json", len(a), len(b))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if y.Source != "testdata/multi.json" || y.Line < 6 {
+			t.Errorf("json row %d place %s:%d", i, y.Source, y.Line)
+		}
+		x.Source, x.Line, y.Source, y.Line = "", 0, "", 0
+		if math.IsNaN(x.NsPerOp) && math.IsNaN(y.NsPerOp) {
+			x.NsPerOp, y.NsPerOp = 0, 0
+		}
+		if x != y {
+			t.Errorf("row %d: text %+v, json %+v", i, x, y)
+		}
+	}
+	if b[0].Line != 6 {
+		t.Errorf("first result at json line %d, want 6 (where its name event is)", b[0].Line)
+	}
+	if len(text.Setups) != len(js.Setups) {
+		t.Fatalf("setups %d vs %d", len(text.Setups), len(js.Setups))
+	}
+	for i := range text.Setups {
+		x, y := text.Setups[i], js.Setups[i]
+		x.Source, y.Source = "", ""
+		if !reflect.DeepEqual(x, y) {
+			t.Errorf("setup %d: text %+v, json %+v", i, x, y)
+		}
+	}
+}
+
+func TestReadInterleavedJSON(t *testing.T) {
+	const f = "testdata/interleaved.json"
+	tab, rep, err := readPath(t, f, ingest.Source{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rowsOf(t, tab) {
+		got = append(got, fmt.Sprintf("%s#%d=%v@%d", r.Benchmark, r.Iteration, r.Value, r.Line))
+	}
+	want := []string{"BenchmarkB#1=30@5", "BenchmarkA#1=10@4", "BenchmarkA#2=11@7", "BenchmarkA#3=12@11"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+	if rep.Count(KindBadJSON) != 1 || !strings.HasPrefix(examples(rep, KindBadJSON), f+":9: ") {
+		t.Errorf("malformed event report: %q", examples(rep, KindBadJSON))
+	}
+	if s := tab.Setup(table.Key{Benchmark: "BenchmarkB", Mode: "go"}); s == nil || s.Env["pkg"] != "example.com/b" {
+		t.Errorf("BenchmarkB setup %+v, want pkg example.com/b (configuration per package)", s)
+	}
+}
+
+func TestReadBadLines(t *testing.T) {
+	const f = "testdata/bad.txt"
+	tab, rep, err := readPath(t, f, ingest.Source{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skips := []struct {
+		kind  string
+		lines []int
+		msg   string
+	}{
+		{KindBadIterations, []int{3, 4, 5}, `BenchmarkAbc-4: iteration count "abc": invalid syntax`},
+		{KindNoMeasurements, []int{6}, "BenchmarkNoMeas-4: no measurements"},
+		{KindMissingUnit, []int{7}, `BenchmarkOdd-4: value "7" has no unit`},
+		{KindBadValue, []int{8}, `value "5x" of unit ns/op is not a number`},
+		{"NaN value", []int{9}, "BenchmarkNaN-4: NaN ns/op"},
+		{"infinite value (an iteration with zero operations?)", []int{10}, "BenchmarkInf-4: +Inf ns/op"},
+		{"zero time", []int{11}, "BenchmarkZero-4: 0 ns/op"},
+		{"negative time", []int{12}, "BenchmarkNeg-4: -1 ns/op"},
+		{KindNonFiniteMetric, []int{15}, "NaN p50-ns"},
+		{KindInvalidUTF8, []int{23}, "not valid UTF-8"},
+	}
+	total := 0
+	for _, w := range skips {
+		if got := rep.Count(w.kind); got != len(w.lines) {
+			t.Errorf("%s: count %d, want %d", w.kind, got, len(w.lines))
+		}
+		ex := examples(rep, w.kind)
+		for _, l := range w.lines {
+			if place := fmt.Sprintf("%s:%d: ", f, l); !strings.Contains(ex, place) {
+				t.Errorf("%s: examples lack %q:\n%s", w.kind, place, ex)
+			}
+		}
+		if !strings.Contains(ex, w.msg) {
+			t.Errorf("%s: examples lack %q:\n%s", w.kind, w.msg, ex)
+		}
+		total += len(w.lines)
+	}
+	if rep.SkippedRows() != total {
+		t.Errorf("skipped %d, want %d:\n%s", rep.SkippedRows(), total, reportText(rep))
+	}
+	warns := []struct {
+		kind string
+		want string
+	}{
+		{KindNoTime, f + ":13: BenchmarkNoTime-4: no <time>/op value; its other metrics are kept"},
+		{KindDuplicateUnit, f + ":16: BenchmarkDupUnit-4: unit ns/op appears twice; keeping the last value"},
+		{KindUnitConflict, f + ":18: metadata better of unit ns/op already set to lower at line 17; keeping it"},
+		{KindBadUnitLine, f + ":19: Unit line without a unit\n" + f + `:20: Unit B/op: "nokey" is not key=value`},
+		{KindMixedConfig, f + `:25: BenchmarkOK (go): configuration note changed from "" to "hello" (the setup keeps the configuration of line 2)`},
+	}
+	for _, w := range warns {
+		if got := examples(rep, w.kind); got != w.want {
+			t.Errorf("%s:\n got %q\nwant %q", w.kind, got, w.want)
+		}
+	}
+	var got []string
+	for _, r := range rowsOf(t, tab) {
+		got = append(got, fmt.Sprintf("%s#%d %s %v %v@%d", r.Benchmark, r.Iteration, r.Metric, r.Value, r.NsPerOp, r.Line))
+	}
+	want := []string{
+		"BenchmarkOK#1 primary 50 50@2", "BenchmarkOK#1 B/op 8 NaN@2",
+		"BenchmarkNaN#1 B/op 8 NaN@9",
+		"BenchmarkNoTime#1 B/op 8 NaN@13", "BenchmarkNoTime#1 allocs/op 1 NaN@13",
+		"BenchmarkSec#1 primary 1.5e-06 1500@14", "BenchmarkSec#1 widgets 3 NaN@14",
+		"BenchmarkCustomNaN#1 primary 5 5@15",
+		"BenchmarkDupUnit#1 primary 6 6@16",
+		"BenchmarkOK#2 primary 52 52@25", "BenchmarkOK#2 B/op 8 NaN@25",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows\n got %q\nwant %q", got, want)
+	}
+	ok := tab.Setup(table.Key{Benchmark: "BenchmarkOK", Mode: "go"})
+	if ok == nil || ok.Env["note"] != "" || ok.Env["gomaxprocs"] != "4" {
+		t.Errorf("BenchmarkOK setup %+v: want the configuration of its first result", ok)
+	}
+	if s := tab.Setup(table.Key{Benchmark: "BenchmarkDupUnit", Mode: "go"}); s == nil || s.Env["unit:ns/op:better"] != "" {
+		t.Errorf("Unit metadata must apply only to following results: %+v", s)
+	}
+	if s := tab.Setup(table.Key{Benchmark: "BenchmarkOK", Mode: "go"}); s == nil {
+		t.Error("no setup for BenchmarkOK")
+	}
+}
+
+func TestUnitMetadataInEnv(t *testing.T) {
+	tab, rep, err := readFrom(t, strings.NewReader("Unit ns/op better=lower assume=exact\nBenchmarkX 10 5 ns/op\n"), ingest.Source{File: "u.txt"})
+	if err != nil || !rep.Empty() {
+		t.Fatalf("err %v report %s", err, reportText(rep))
+	}
+	s := tab.Setup(table.Key{Benchmark: "BenchmarkX", Mode: "go"})
+	if s == nil || s.Env["unit:ns/op:better"] != "lower" || s.Env["unit:ns/op:assume"] != "exact" {
+		t.Errorf("setup %+v, want unit metadata in Env", s)
+	}
+	if _, ok := s.Env["gomaxprocs"]; ok {
+		t.Error("gomaxprocs recorded for a name without -N suffix")
+	}
+}
+
+func TestSameNameInTwoPackages(t *testing.T) {
+	tab, rep, err := readPath(t, "testdata/samename.txt", ingest.Source{})
+	if err != nil || !rep.Empty() {
+		t.Fatalf("err %v report %s", err, reportText(rep))
+	}
+	var got []string
+	for _, r := range rowsOf(t, tab) {
+		got = append(got, fmt.Sprintf("%s#%d=%v", r.Benchmark, r.Iteration, r.Value))
+	}
+	want := []string{"example.com/a.BenchmarkGet#1=10", "BenchmarkOnlyA#1=11", "example.com/a.BenchmarkGet#2=12",
+		"example.com/b.BenchmarkGet#1=20", "example.com/b.BenchmarkGet#2=22"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+	// Configuration applies until it is set again: goos carries over to package b.
+	s := tab.Setup(table.Key{Benchmark: "example.com/b.BenchmarkGet", Mode: "go"})
+	if s == nil || s.Env["pkg"] != "example.com/b" || s.Env["goos"] != "linux" {
+		t.Errorf("setup %+v, want pkg example.com/b and goos linux", s)
+	}
+}
+
+func TestSeveralGOMAXPROCS(t *testing.T) {
+	tab, rep, err := readPath(t, "testdata/cpus.txt", ingest.Source{})
+	if err != nil || !rep.Empty() {
+		t.Fatalf("err %v report %s", err, reportText(rep))
+	}
+	var got []string
+	for _, r := range rowsOf(t, tab) {
+		got = append(got, fmt.Sprintf("%s[%s]#%d=%v", r.Benchmark, r.Params, r.Iteration, r.Value))
+	}
+	want := []string{
+		"BenchmarkPar[gomaxprocs=1,n=10]#1=40", "BenchmarkPar[gomaxprocs=2,n=10]#1=21", "BenchmarkPar[gomaxprocs=4,n=10]#1=11",
+		"BenchmarkPar[gomaxprocs=1,n=10]#2=41", "BenchmarkPar[gomaxprocs=2,n=10]#2=22", "BenchmarkPar[gomaxprocs=4,n=10]#2=12",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+}
+
+func TestCommitAsVersion(t *testing.T) {
+	tab, rep, err := readPath(t, "testdata/commits.txt", ingest.Source{})
+	if err != nil || !rep.Empty() {
+		t.Fatalf("err %v report %s", err, reportText(rep))
+	}
+	var got []string
+	for _, r := range rowsOf(t, tab) {
+		got = append(got, fmt.Sprintf("%s@%s#%d=%v", r.Benchmark, r.Version, r.Iteration, r.Value))
+	}
+	want := []string{"BenchmarkX@abc123#1=10", "BenchmarkX@abc123#2=11", "BenchmarkX@def456#1=9"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+	if s := tab.Setup(table.Key{Version: "abc123", Benchmark: "BenchmarkX", Mode: "go"}); s == nil || s.ToolVersion != "go1.22.1" {
+		t.Errorf("setup %+v, want tool version go1.22.1", s)
+	}
+	// An explicit Version label wins over the commit configuration.
+	tab2, _, _ := readPath(t, "testdata/commits.txt", ingest.Source{Version: "v9"})
+	rows := rowsOf(t, tab2)
+	if len(rows) != 3 || rows[2].Version != "v9" || rows[2].Iteration != 3 {
+		t.Errorf("with Source.Version: rows %+v", rows)
+	}
+}
+
+func TestReadEmpty(t *testing.T) {
+	_, _, err := readPath(t, "testdata/empty.txt", ingest.Source{})
+	var pe *ingest.ParseError
+	if !errors.As(err, &pe) || pe.File != "testdata/empty.txt" || !strings.Contains(pe.Msg, "empty") {
+		t.Errorf("err = %v, want a ParseError naming the file", err)
+	}
+	tab, rep, err := readFrom(t, strings.NewReader("PASS\nok  \tx\t1s\n"), ingest.Source{File: "none.txt"})
+	if err != nil || tab.NumRows() != 0 || examples(rep, KindNoResults) != "none.txt: no benchmark result lines" {
+		t.Errorf("no results: err %v rows %d report %s", err, tab.NumRows(), reportText(rep))
+	}
+}
+
+type failingReader struct{ n int }
+
+var errDisk = errors.New("disk on fire")
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if f.n == 0 {
+		f.n++
+		return copy(p, "BenchmarkX 10 5 ns/op\n"), nil
+	}
+	return 0, errDisk
+}
+
+func TestReadIOError(t *testing.T) {
+	_, _, err := readFrom(t, &failingReader{}, ingest.Source{File: "io.txt"})
+	if !errors.Is(err, errDisk) || !strings.HasPrefix(err.Error(), "io.txt:1: ") {
+		t.Errorf("err = %v, want a wrapped %v with the place", err, errDisk)
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	long := "BenchmarkLong 10 5 ns/op " + strings.Repeat("1 x/op ", MaxLineBytes/7+1) + "\n"
+	in := "BenchmarkA 10 5 ns/op\n" + long + "# " + strings.Repeat("y", MaxLineBytes) + "\nBenchmarkB 10 6 ns/op\n"
+	tab, rep, err := readFrom(t, strings.NewReader(in), ingest.Source{File: "long.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.NumRows() != 2 || rep.SkippedRows() != 1 || rep.Count(KindLongLine) != 2 {
+		t.Errorf("rows %d, report:\n%s", tab.NumRows(), reportText(rep))
+	}
+	if ex := examples(rep, KindLongLine); !strings.Contains(ex, "long.txt:2: result line longer") || !strings.Contains(ex, "long.txt:3: line longer") {
+		t.Errorf("long line report %q", ex)
+	}
+}
+
+func TestParseName(t *testing.T) {
+	for _, tc := range []struct {
+		in, base string
+		params   map[string]string
+		procs    int32
+		hasProcs bool
+	}{
+		{"BenchmarkEncode/size=1k-8", "BenchmarkEncode", map[string]string{"size": "1k"}, 8, true},
+		{"BenchmarkDecode/text=digits/level=speed/size=1e4", "BenchmarkDecode", map[string]string{"text": "digits", "level": "speed", "size": "1e4"}, 0, false},
+		{"BenchmarkX/fast/n=2/slow-16", "BenchmarkX/fast/slow", map[string]string{"n": "2"}, 16, true},
+		{"BenchmarkX/a=1/a=2", "BenchmarkX/a=2", map[string]string{"a": "1"}, 0, false},
+		{"BenchmarkX/=v/k=a=b", "BenchmarkX/=v", map[string]string{"k": "a=b"}, 0, false},
+		{"BenchmarkX-", "BenchmarkX-", nil, 0, false},
+		{"BenchmarkX-v2", "BenchmarkX-v2", nil, 0, false},
+		{"BenchmarkX-99999999999", "BenchmarkX-99999999999", nil, 0, false},
+		{"Benchmark", "Benchmark", nil, 0, false},
+	} {
+		n := parseName(tc.in)
+		if n.base != tc.base || !reflect.DeepEqual(n.params, tc.params) || n.procs != tc.procs || n.hasProcs != tc.hasProcs {
+			t.Errorf("parseName(%q) = %+v, want %q %v %d %v", tc.in, n, tc.base, tc.params, tc.procs, tc.hasProcs)
+		}
+	}
+}
+
+func TestParseKeyValue(t *testing.T) {
+	for _, tc := range []struct {
+		in, key, val string
+		ok           bool
+	}{
+		{"goos: linux", "goos", "linux", true},
+		{"cpu-count:\t8  ", "cpu-count", "8", true},
+		{"note:", "note", "", true},
+		{"note:x", "", "", false},
+		{"BenchmarkGenerate: 6.6 MiB/op", "", "", false},
+		{"ok  \tpkg\t1s", "", "", false},
+		{"keyWith: upper", "", "", false},
+		{"PASS", "", "", false},
+		{"", "", "", false},
+	} {
+		k, v, ok := parseKeyValue([]byte(tc.in))
+		if string(k) != tc.key || string(v) != tc.val || ok != tc.ok {
+			t.Errorf("parseKeyValue(%q) = %q, %q, %v; want %q, %q, %v", tc.in, k, v, ok, tc.key, tc.val, tc.ok)
+		}
+	}
+}
+
+func TestSniff(t *testing.T) {
+	for _, tc := range []struct {
+		head string
+		want bool
+	}{
+		{"goos: linux\ngoarch: amd64\n", true},
+		{"pkg: example.com/x\n", true},
+		{"BenchmarkX-8   \t1000\t5 ns/op\n", true},
+		{"Some preamble\nBenchmarkÄ 1 2 ns/op\n", true},
+		{"BenchmarkVerbose\n", false},
+		{"BenchmarkX-8 \t--- FAIL\n", false},
+		{`{"Time":"2024-05-01T10:00:00Z","Action":"start","Package":"x"}` + "\n", true},
+		{"Benchmarking 1 2 ns/op\n", false},
+		{"m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,2,3,5,5,3,3,1,1,1,1,BenchmarkX\n", false},
+		{"project;commit;benchmark;params\nBenchmarkX;a;b;c\n", false},
+		{`[{"jmhVersion":"1.37","benchmark":"x"}]`, false},
+		{`{"benchmark":"x"}`, false},
+	} {
+		if got := (Format{}).Sniff([]byte(tc.head)); got != tc.want {
+			t.Errorf("Sniff(%q) = %v, want %v", tc.head, got, tc.want)
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	tab, _, err := readPath(t, "testdata/multi.txt", ingest.Source{Project: "mod", Version: "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".csv", ".arrow"} {
+		out := filepath.Join(t.TempDir(), "t"+ext)
+		if err := table.WriteFile(out, tab); err != nil {
+			t.Fatal(err)
+		}
+		back, err := table.ReadFile(out, memory.NewGoAllocator())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := rowsOf(t, tab), rowsOf(t, back)
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d rows back, want %d", ext, len(b), len(a))
+		}
+		for i := range a {
+			x, y := a[i], b[i]
+			if math.IsNaN(x.NsPerOp) && math.IsNaN(y.NsPerOp) {
+				x.NsPerOp, y.NsPerOp = 0, 0
+			}
+			if x != y {
+				t.Errorf("%s row %d: %+v, back %+v", ext, i, x, y)
+			}
+		}
+		if !reflect.DeepEqual(back.Setups, tab.Setups) {
+			t.Errorf("%s: setups differ\n got %+v\nwant %+v", ext, back.Setups, tab.Setups)
+		}
+		back.Release()
+	}
+}
