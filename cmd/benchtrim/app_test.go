@@ -111,3 +111,24 @@ func TestIngestFailsOnBadInputWithThePlace(t *testing.T) {
 		t.Errorf("bad output extension: err = %v", err)
 	}
 }
+
+func TestGenerateThenIngest(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"jmh", "uoptime", "gobench"} {
+		f := filepath.Join(dir, "gen-"+format)
+		preset := "default"
+		if format == "uoptime" {
+			preset = "uoptime"
+		}
+		if _, _, err := runCLI(t, "--seed", "3", "generate", "--format", format, "--preset", preset, "--benchmarks", "2", "--iterations", "5", "-o", f); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		out, _, err := runCLI(t, "--quiet", "ingest", "-o", f+".arrow", f)
+		if err != nil || !strings.Contains(out, ": "+format+",") || !strings.Contains(out, "benchmarks: 2") {
+			t.Errorf("%s: ingest of generated file: %v\n%s", format, err, out)
+		}
+	}
+	if _, _, err := runCLI(t, "generate", "--preset", "huge", "-o", filepath.Join(dir, "x")); err == nil {
+		t.Error("unknown preset accepted")
+	}
+}
