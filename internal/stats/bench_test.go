@@ -102,3 +102,32 @@ func BenchmarkHierarchical(b *testing.B) {
 		b.ReportMetric(float64(b.N)*2*10000/b.Elapsed().Seconds(), "resamples/s")
 	})
 }
+
+// KLD stability probability of two samples of n values each (1,000 strips),
+// as the dynamic reconfiguration criterion computes it once per iteration.
+//
+//	go test -run '^$' -bench 'KLD' ./internal/stats/
+func BenchmarkKLDStability(b *testing.B) {
+	s := NewStream(1, "bench-kld", 0)
+	for _, n := range []int{1000, 5000, 50000} {
+		x, y := normals(s, n, 1000, 20), normals(s, n, 1002, 20)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := KLDStability(x, nil, y, nil, DefaultKLD); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	// histogram data: 5,000 invocations rounded to whole ns, with counts
+	hx, hy := makeNested(s, 1, 5, 1000, 1000, 0, 0, 20, true), makeNested(s, 1, 5, 1000, 1002, 0, 0, 20, true)
+	b.Run("hist/n=5000", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := KLDStability(hx.values, hx.weights, hy.values, hy.weights, DefaultKLD); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,9 +1,9 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
-	"sort"
 )
 
 // checkWeights panics unless weights is nil or as long as x with no negative
@@ -146,13 +146,19 @@ func Quantile(x []float64, p float64, weights []float64) float64 {
 	return QuantileSorted(s, p, w)
 }
 
+// sortOrder returns the permutation that sorts x ascending.
+func sortOrder(x []float64) []int32 {
+	idx := make([]int32, len(x))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(a, b int32) int { return cmp.Compare(x[a], x[b]) })
+	return idx
+}
+
 // sortedPairs returns copies of x and weights sorted by x.
 func sortedPairs(x, weights []float64) ([]float64, []float64) {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	idx := sortOrder(x)
 	s := make([]float64, len(x))
 	w := make([]float64, len(x))
 	for k, i := range idx {

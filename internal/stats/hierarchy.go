@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -228,11 +227,7 @@ func (h *Hierarchy) ranks() {
 // rankDistinct returns the distinct values of x ascending and each x's rank
 // among them.
 func rankDistinct(x []float64) ([]float64, []int32) {
-	idx := make([]int32, len(x))
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	sort.Slice(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	idx := sortOrder(x)
 	rank := make([]int32, len(x))
 	var vals []float64
 	for k, i := range idx {

@@ -46,7 +46,17 @@ func TestKDE(t *testing.T) {
 			t.Errorf("grid[%d] = %v, Density = %v", i, g, d)
 		}
 	}
-	// A fine grid (many steps per bandwidth) and points off the grid.
+	// Data just off a short grid, and a grid coarser than the bandwidth.
+	for _, c := range []struct{ lo, step, h float64 }{{0, 0.01, 0.5}, {-3, 2, 0.5}, {-1, 0.3, 0.31}} {
+		kk := NewKDE([]float64{-1.5, 0.5, 0.5, 2, 7}, []float64{1, 2, 0, 3, 1}, c.h)
+		g := kk.DensityGrid(make([]float64, 100), c.lo, c.step)
+		for i := range g {
+			if d := kk.Density(c.lo + c.step*float64(i)); math.Abs(g[i]-d) > 1e-12*d {
+				t.Errorf("grid %+v point %d: %v, Density %v", c, i, g[i], d)
+			}
+		}
+	}
+	// A fine grid (many steps per bandwidth) and points far off the grid.
 	fine := NewKDE([]float64{-50, 0, 0.3, 1, 120}, nil, 0.7).DensityGrid(make([]float64, 1000), -5, 0.01)
 	kf := NewKDE([]float64{-50, 0, 0.3, 1, 120}, nil, 0.7)
 	for i := 0; i < 1000; i += 37 {
