@@ -1,0 +1,54 @@
+package stats_test
+
+import (
+	"fmt"
+
+	"github.com/benchtrim/benchtrim/internal/stats"
+)
+
+// µOpTime-style stability metrics of one configuration's values. One stream
+// per benchmark key, one workspace per goroutine.
+func Example_metrics() {
+	x := []float64{1021.5, 1019.8, 1030.2, 1018.7, 1025.1, 1090.4, 1022.3, 1020.9}
+	rng := stats.NewStream(42, "pkg/BenchmarkFoo", 0)
+	ws := new(stats.Workspace)
+
+	cv := stats.CV(x, nil)
+	rmad := stats.RMAD(x, nil)
+	mean, err := stats.BootstrapMeanCI(x, stats.DefaultBootstrap, rng, ws)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(cv < 0.01, rmad < 0.01, mean.RCIW() < 0.01)
+}
+
+// An A/B comparison of two JMH sample-mode recordings: rows are histogram
+// bins (value, count) of iterations inside forks, sorted by (fork, iteration).
+func Example_ratio() {
+	build := func(shift float64) *stats.Hierarchy {
+		var vals, counts []float64
+		var fork, iter []int32
+		for f := int32(0); f < 3; f++ {
+			for i := int32(0); i < 4; i++ {
+				for _, v := range []float64{40, 41, 43} {
+					vals = append(vals, v+shift+float64(f))
+					counts = append(counts, float64(10+i))
+					fork = append(fork, f)
+					iter = append(iter, i)
+				}
+			}
+		}
+		h, err := stats.NewHierarchy(vals, counts, fork, iter)
+		if err != nil {
+			panic(err)
+		}
+		return h
+	}
+	control, test := build(0), build(4)
+	opt := stats.HierarchicalOptions{BootstrapOptions: stats.DefaultBootstrap, InvocationSamples: -1}
+	ci, err := stats.HierarchicalRatioCI(test, control, opt, stats.NewStream(1, "pkg/BenchmarkFoo", 0), nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(ci.Ratio.Lower > 1) // the test is slower
+}
