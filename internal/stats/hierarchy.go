@@ -612,7 +612,8 @@ type RatioCI struct {
 // control resamples); the interval is the type-7 quantiles at α/2 and
 // 1 − α/2 of the B ratios. The estimate is the ratio of the two estimates.
 // A ratio interval containing 1 means no detectable change; above 1 the test
-// is slower (for time per operation). ws may be nil.
+// is slower (for time per operation). ws may be nil. It returns an error for
+// invalid options or when a control resample has mean zero (all-zero data).
 func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (RatioCI, error) {
 	if err := opt.Validate(); err != nil {
 		return RatioCI{}, err
@@ -628,6 +629,9 @@ func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng 
 	control.meanReplicates(rc, rng, opt.InvocationSamples)
 	ratios := ws.replicates2
 	for b := range ratios {
+		if rc[b] == 0 {
+			return RatioCI{}, fmt.Errorf("stats: HierarchicalRatioCI: control resample %d has mean 0", b)
+		}
 		ratios[b] = rt[b] / rc[b]
 	}
 	var out RatioCI

@@ -291,6 +291,10 @@ func TestInvocationSamples(t *testing.T) {
 	if _, err := HierarchicalMeanCI(h, HierarchicalOptions{DefaultBootstrap, -2}, s, nil); err == nil {
 		t.Error("is=-2: no error")
 	}
+	zero, _ := NewHierarchy([]float64{0, 0, 0}, nil, []int32{0, 1, 2})
+	if _, err := HierarchicalRatioCI(h, zero, HierarchicalOptions{small, 0}, s, nil); err == nil {
+		t.Error("ratio over an all-zero control: no error")
+	}
 }
 
 // TestHistogramEqualsExpanded: histogram rows with counts resample like the
