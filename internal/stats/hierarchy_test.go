@@ -361,3 +361,101 @@ func TestHierarchicalDeterminism(t *testing.T) {
 		t.Errorf("different keys give the same interval %+v", m1)
 	}
 }
+
+// tree is a nested sample for the brute-force hierarchical bootstrap.
+type tree struct {
+	kids []*tree
+	val  float64 // leaf value (iteration mean)
+}
+
+type outcome struct{ sum, n, p float64 }
+
+// enumerateResamples returns every outcome of resampling t's children with
+// replacement, recursively (Kalibera and Jones), with its probability.
+func enumerateResamples(t *tree) []outcome {
+	if t.kids == nil {
+		return []outcome{{t.val, 1, 1}}
+	}
+	acc := []outcome{{0, 0, 1}}
+	k := float64(len(t.kids))
+	for range t.kids { // as many draws as children
+		var next []outcome
+		for _, a := range acc {
+			for _, kid := range t.kids {
+				for _, o := range enumerateResamples(kid) {
+					next = append(next, outcome{a.sum + o.sum, a.n + o.n, a.p * o.p / k})
+				}
+			}
+		}
+		acc = next
+	}
+	return acc
+}
+
+// TestHierarchicalExactDistribution compares the resample means of a small
+// ragged three-level hierarchy with the distribution enumerated by brute
+// force (largest CDF difference, as checkDistribution).
+func TestHierarchicalExactDistribution(t *testing.T) {
+	leaf := func(v float64) *tree { return &tree{val: v} }
+	root := &tree{kids: []*tree{
+		{kids: []*tree{{kids: []*tree{leaf(1), leaf(2)}}, {kids: []*tree{leaf(4)}}}},
+		{kids: []*tree{{kids: []*tree{leaf(8), leaf(16), leaf(32)}}}},
+	}}
+	// the same as rows: instance, fork, iteration ids
+	vals := []float64{1, 2, 4, 8, 16, 32}
+	inst := []int32{0, 0, 0, 1, 1, 1}
+	fork := []int32{0, 0, 1, 0, 0, 0}
+	iter := []int32{0, 1, 0, 0, 1, 2}
+	h, err := NewHierarchy(vals, nil, inst, fork, iter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := enumerateResamples(root)
+	type pv struct{ v, p float64 }
+	var dist []pv
+	for _, o := range outs {
+		dist = append(dist, pv{o.sum / o.n, o.p})
+	}
+	slices.SortFunc(dist, func(a, b pv) int { return cmpFloat(a.v, b.v) })
+	const B = 200000
+	got := make([]float64, B)
+	h.meanReplicates(got, NewStream(3, "exact-h", 0), 0)
+	slices.Sort(got)
+	var worst, cum float64
+	for i, d := range dist {
+		cum += d.p
+		if i+1 < len(dist) && dist[i+1].v-d.v < 1e-9 {
+			continue
+		}
+		above := d.v + 1e-9
+		fg := float64(len(got)-len(got[sortSearch(got, above):])) / B
+		worst = math.Max(worst, math.Abs(fg-cum))
+	}
+	if math.Abs(cum-1) > 1e-12 {
+		t.Fatalf("enumerated probabilities sum to %v", cum)
+	}
+	if worst > 0.005 {
+		t.Errorf("max CDF difference %.4f > 0.005", worst)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// sortSearch returns the first index of sorted a with a[i] > v.
+func sortSearch(a []float64, v float64) int {
+	i, _ := slices.BinarySearchFunc(a, v, func(e, t float64) int {
+		if e <= t {
+			return -1
+		}
+		return 1
+	})
+	return i
+}
