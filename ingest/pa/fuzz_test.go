@@ -1,0 +1,73 @@
+package pa
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// FuzzRead feeds arbitrary bytes to Read. Read must not panic, must fail
+// only with a *ingest.ParseError (in-memory input has no I/O errors), and
+// the rows it keeps must satisfy the format's invariants.
+func FuzzRead(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.csv")
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\n;;b;a=1,,=2;;2147483647;1;1;thrpt;ops/ns;9223372036854775807;1e-320\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b := table.NewBuilder(memory.NewGoAllocator(), 256)
+		defer b.Release()
+		var rep ingest.Report
+		err := Format{}.Read(bytes.NewReader(data), ingest.Source{File: "fuzz.csv"}, b, &rep)
+		if err != nil {
+			var pe *ingest.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v (%T) is not a *ingest.ParseError", err, err)
+			}
+			return
+		}
+		tab := b.Finish()
+		defer tab.Release()
+		setups := map[table.Key]bool{}
+		for _, s := range tab.Setups {
+			setups[s.Key] = true
+		}
+		seen := map[[5]any]bool{}
+		tab.Rows(func(r *table.Row) error {
+			k := table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}
+			if !setups[k] {
+				t.Fatalf("row without setup: %+v", r)
+			}
+			if _, err := table.ParseParams(r.Params); err != nil {
+				t.Fatalf("params not canonical: %v", err)
+			}
+			if r.Count < 1 || r.Instance < 1 || r.Trial < 1 || r.Fork < 1 || r.Iteration < 1 || r.Benchmark == "" {
+				t.Fatalf("bad row kept: %+v", r)
+			}
+			if math.IsNaN(r.NsPerOp) || math.IsInf(r.NsPerOp, 0) || r.NsPerOp < 0 || r.NsPerOp == 0 && r.Mode != "sample" {
+				t.Fatalf("bad time kept: %+v", r)
+			}
+			if r.Mode != "sample" {
+				lv := [5]any{k, r.Instance, r.Trial, r.Fork, r.Iteration}
+				if seen[lv] {
+					t.Fatalf("duplicate kept: %+v", r)
+				}
+				seen[lv] = true
+			}
+			return nil
+		})
+	})
+}

@@ -1,0 +1,493 @@
+// Package pa reads pa/bencher CSV files (Laaber's pa and bencher tools) into
+// the canonical measurement table.
+//
+// Flow: ingest/auto (or a caller) picks this Format for a file whose header
+// is semicolon-separated and names benchmark;params;instance; Read appends
+// one canonical row per CSV row and one table.Setup per benchmark run to a
+// table.Builder; analyzers then read the table (package table).
+//
+// The format (FORMAT.md §2.3): ';'-separated, RFC 4180 quoting, a header
+// line, exactly 12 fields per row:
+//
+//	project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value
+//
+// Columns are found by header name (case-insensitive, any order). Mapping:
+//
+//	project, commit → project, version; the file's own non-empty columns win,
+//	                  Source.Project/Version only fill empty ones (file-name
+//	                  labels must not override what the file states)
+//	benchmark       → benchmark
+//	params          → canonical params: "a=1,b=2" split on ','; a piece
+//	                  without '=' belongs to the previous value ("a=1,2,b=3"
+//	                  is a = "1,2", b = "3"); a value may contain '='
+//	instance        → instance: pa's instance is a string (machine id); the
+//	                  distinct strings of a file are numbered 1..k in order of
+//	                  first appearance, and each setup's Env records the
+//	                  strings of its instances as "instance.N" = "m1"
+//	trial, fork, iteration → the same levels (1-based ints); slice = 1
+//	mode, unit      → mode, unit as written
+//	value_count     → count (histogram bucket count in sample mode)
+//	value           → value; any float syntax is accepted, including Java %e
+//	                  ("1.234568e+07") and a decimal comma ("1,234568e+07",
+//	                  written by bencher under e.g. a de_DE locale; the ';'
+//	                  separator makes it unambiguous), reported once per file
+//	ns_per_op       = ingest.NsPerOp(unit, value, 1): bencher does not record
+//	                  JMH's thread count, so throughput is normalised as if
+//	                  single-threaded
+//
+// Setups carry Tool "jmh" (bencher converts JMH results) and the instance
+// names; pa files state no fork or iteration configuration.
+//
+// Bad input: an empty file or a header lacking columns is a
+// *ingest.ParseError. Rows with malformed CSV, a field count other than the
+// header's, an empty benchmark, non-numeric or < 1 levels, value_count ≤ 0,
+// a non-numeric value, an unknown unit, NaN, infinite, negative or zero
+// (outside sample mode) times, or duplicating an earlier row (same run and
+// levels in a non-sample mode, where each iteration has one value) are
+// skipped and counted with file:line. Malformed params, an empty mode and
+// one run with several units are kept and warned about.
+//
+// Instance numbering is per file: two files that each hold one instance
+// both number it 1. Give such files distinct Source.Trial or merge them into
+// one file to keep their instances apart.
+package pa
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Format reads pa/bencher CSV. The zero value is ready to use.
+type Format struct{}
+
+var _ ingest.Format = Format{}
+
+// Name is "pa".
+func (Format) Name() string { return "pa" }
+
+// Sniff reports whether the first line of head is a ';'-separated header
+// naming the benchmark, params and instance columns in pa's order.
+func (Format) Sniff(head []byte) bool {
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	h := bytes.ToLower(bytes.ReplaceAll(head, []byte(`"`), nil))
+	return bytes.Contains(h, []byte("benchmark;params;instance"))
+}
+
+// Column names of a pa CSV, in pa's order.
+var Columns = [...]string{"project", "commit", "benchmark", "params", "instance", "trial", "fork",
+	"iteration", "mode", "unit", "value_count", "value"}
+
+const (
+	colProject = iota
+	colCommit
+	colBenchmark
+	colParams
+	colInstance
+	colTrial
+	colFork
+	colIteration
+	colMode
+	colUnit
+	colValueCount
+	colValue
+	numColumns
+)
+
+// Report kinds used by Read.
+const (
+	KindMalformedCSV    = "malformed CSV"
+	KindFieldCount      = "wrong number of fields"
+	KindEmptyName       = "empty benchmark name"
+	KindBadNumber       = "non-numeric field"
+	KindBadLevel        = "level < 1"
+	KindBadCount        = "value_count ≤ 0"
+	KindUnknownUnit     = "unknown unit"
+	KindDuplicate       = "duplicate row"
+	KindMalformedParams = "malformed params"
+	KindEmptyMode       = "empty mode"
+	KindMixedUnits      = "mixed units in one benchmark run"
+	KindMixedSetups     = "mixed setups"
+	KindDecimalComma    = "decimal comma"
+	KindNoRows          = "no data rows"
+)
+
+// run is the state of one benchmark run (table.Key) in a file.
+type run struct {
+	key       table.Key
+	firstLine int64
+	unit      string
+	warned    bool
+	instances map[int32]bool
+	// seen maps (instance, trial, fork, iteration) to the line of its row;
+	// nil in sample mode, where an iteration has one row per histogram bucket.
+	seen map[[4]int32]int64
+}
+
+// reader is the state of one Read.
+type reader struct {
+	file  string
+	src   ingest.Source
+	dst   *table.Builder
+	rep   *ingest.Report
+	cols  [numColumns]int
+	width int
+	row   table.Row
+
+	instances     map[string]int32
+	instanceNames []string
+	params        map[string]string // raw → canonical
+	runs          map[table.Key]*run
+	order         []*run
+	last          *run
+
+	commaValues int
+	commaLine   int64
+}
+
+// Read parses a pa/bencher CSV from r and appends its rows and setups to
+// dst. It returns a *ingest.ParseError for an empty file or a header that
+// lacks columns and a wrapped error when reading r fails; bad rows are
+// counted in rep and skipped.
+func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+	file := src.File
+	if file == "" {
+		file = "<input>"
+	}
+	cr := csv.NewReader(r)
+	cr.Comma = ';'
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1
+
+	head, err := cr.Read()
+	if err == io.EOF {
+		return &ingest.ParseError{File: file, Msg: "empty file: no header line"}
+	}
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return &ingest.ParseError{File: file, Line: pe.Line, Msg: "header: " + pe.Err.Error()}
+		}
+		return fmt.Errorf("%s: reading header: %w", file, err)
+	}
+	headLine, _ := cr.FieldPos(0)
+	rd := &reader{file: file, src: src, dst: dst, rep: rep, width: len(head),
+		instances: map[string]int32{}, params: map[string]string{}, runs: map[table.Key]*run{}}
+	if err := rd.parseHeader(head, headLine); err != nil {
+		return err
+	}
+	rd.row = table.Row{Slice: 1, Metric: table.Primary, Source: file}
+	rows := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		rows++
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return fmt.Errorf("%s: reading: %w", file, err)
+			}
+			n := pe.Line - pe.StartLine + 1
+			rep.Skip(KindMalformedCSV, n, &ingest.ParseError{File: file, Line: pe.StartLine,
+				Msg: fmt.Sprintf("%v (line %d, column %d); %d line(s) skipped", pe.Err, pe.Line, pe.Column, n)})
+			continue
+		}
+		line, _ := cr.FieldPos(0)
+		rd.record(rec, int64(line))
+	}
+	if rows == 0 {
+		rep.Warn(KindNoRows, &ingest.ParseError{File: file, Line: headLine, Msg: "header but no data rows"})
+	}
+	rd.finish()
+	return nil
+}
+
+func (rd *reader) parseHeader(head []string, line int) error {
+	index := map[string]int{}
+	var dupMsg string
+	for i, h := range head {
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff")
+		}
+		h = strings.ToLower(strings.TrimSpace(h))
+		if j, dup := index[h]; dup {
+			if dupMsg == "" {
+				dupMsg = fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)
+			}
+			continue
+		}
+		index[h] = i
+	}
+	var missing []string
+	for c, name := range Columns {
+		i, ok := index[name]
+		if !ok {
+			missing = append(missing, name)
+			continue
+		}
+		rd.cols[c] = i
+	}
+	if len(missing) > 0 {
+		return &ingest.ParseError{File: rd.file, Line: line,
+			Msg: fmt.Sprintf("header: missing columns %s (want %s; first line is %q)",
+				strings.Join(missing, ", "), strings.Join(Columns[:], ";"), strings.Join(head, ";"))}
+	}
+	if dupMsg != "" {
+		return &ingest.ParseError{File: rd.file, Line: line, Msg: dupMsg}
+	}
+	if len(head) != numColumns {
+		return &ingest.ParseError{File: rd.file, Line: line,
+			Msg: fmt.Sprintf("header: %d columns, want exactly the %d of %s", len(head), numColumns, strings.Join(Columns[:], ";"))}
+	}
+	return nil
+}
+
+func (rd *reader) skip(kind string, line int64, format string, args ...any) {
+	rd.rep.Skip(kind, 1, &ingest.ParseError{File: rd.file, Line: int(line), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (rd *reader) warn(kind string, line int64, format string, args ...any) {
+	rd.rep.Warn(kind, &ingest.ParseError{File: rd.file, Line: int(line), Msg: fmt.Sprintf(format, args...)})
+}
+
+// record checks one CSV record and appends it as a row or reports why not.
+func (rd *reader) record(rec []string, line int64) {
+	if len(rec) != rd.width {
+		rd.skip(KindFieldCount, line, "row has %d fields, want %d", len(rec), rd.width)
+		return
+	}
+	field := func(c int) string { return trimSpace(rec[rd.cols[c]]) }
+	bench := field(colBenchmark)
+	if bench == "" {
+		rd.skip(KindEmptyName, line, "column benchmark is empty")
+		return
+	}
+	var levels [3]int32
+	for i, c := range [3]int{colTrial, colFork, colIteration} {
+		v, err := parseInt(field(c), 32)
+		if err != nil {
+			rd.skip(KindBadNumber, line, "column %s: %v", Columns[c], err)
+			return
+		}
+		if v < 1 {
+			rd.skip(KindBadLevel, line, "column %s = %d, want ≥ 1", Columns[c], v)
+			return
+		}
+		levels[i] = int32(v)
+	}
+	count, err := parseInt(field(colValueCount), 64)
+	if err != nil {
+		rd.skip(KindBadNumber, line, "column value_count: %v", err)
+		return
+	}
+	if count < 1 {
+		rd.skip(KindBadCount, line, "column value_count = %d, want ≥ 1", count)
+		return
+	}
+	raw := field(colValue)
+	value, comma, err := parseValue(raw)
+	if err != nil {
+		rd.skip(KindBadNumber, line, "column value: %q is not a number", raw)
+		return
+	}
+	mode, unit := field(colMode), field(colUnit)
+	ns, err := ingest.NsPerOp(unit, value, 1)
+	if err != nil {
+		rd.skip(KindUnknownUnit, line, "column unit: %v", err)
+		return
+	}
+	if reason, ok := ingest.CheckTime(mode, ns); !ok {
+		rd.skip(reason, line, "value %s %s (mode %q)", raw, unit, mode)
+		return
+	}
+
+	project, version := field(colProject), field(colCommit)
+	if project == "" {
+		project = rd.src.Project
+	}
+	if version == "" {
+		version = rd.src.Version
+	}
+	key := table.Key{Project: project, Version: version, Benchmark: bench, Params: rd.canonicalParams(field(colParams), line), Mode: mode}
+	ru := rd.last
+	if ru == nil || ru.key != key {
+		ru = rd.runs[key]
+		if ru == nil {
+			ru = &run{key: key, firstLine: line, unit: unit, instances: map[int32]bool{}}
+			if mode != "sample" {
+				ru.seen = map[[4]int32]int64{}
+			}
+			if mode == "" {
+				rd.warn(KindEmptyMode, line, "%s: column mode is empty", key)
+			}
+			rd.runs[key] = ru
+			rd.order = append(rd.order, ru)
+		}
+		rd.last = ru
+	}
+	instance := rd.instance(field(colInstance))
+	if ru.seen != nil {
+		lv := [4]int32{instance, levels[0], levels[1], levels[2]}
+		if first, dup := ru.seen[lv]; dup {
+			rd.skip(KindDuplicate, line, "%s instance %q trial %d fork %d iteration %d already read at line %d (mode %s has one value per iteration)",
+				key, rd.instanceNames[instance-1], lv[1], lv[2], lv[3], first, mode)
+			return
+		}
+		ru.seen[lv] = line
+	}
+	if unit != ru.unit && !ru.warned {
+		ru.warned = true
+		rd.warn(KindMixedUnits, line, "%s: unit %s, but line %d has %s (ns_per_op normalises both)", key, unit, ru.firstLine, ru.unit)
+	}
+	ru.instances[instance] = true
+	if comma {
+		if rd.commaValues == 0 {
+			rd.commaLine = line
+		}
+		rd.commaValues++
+	}
+
+	r := &rd.row
+	r.Project, r.Version, r.Benchmark, r.Params, r.Mode = key.Project, key.Version, key.Benchmark, key.Params, key.Mode
+	r.Unit, r.Value, r.NsPerOp, r.Count = unit, value, ns, count
+	r.Instance, r.Trial, r.Fork, r.Iteration = instance, levels[0], levels[1], levels[2]
+	r.Line = line
+	rd.dst.Append(r)
+}
+
+// instance numbers instance strings 1..k in order of first appearance.
+func (rd *reader) instance(name string) int32 {
+	if id, ok := rd.instances[name]; ok {
+		return id
+	}
+	rd.instanceNames = append(rd.instanceNames, name)
+	id := int32(len(rd.instanceNames))
+	rd.instances[name] = id
+	return id
+}
+
+// canonicalParams turns pa's "a=1,b=2" into table.CanonicalParams form.
+func (rd *reader) canonicalParams(raw string, line int64) string {
+	if c, ok := rd.params[raw]; ok {
+		return c
+	}
+	m, bad := splitParams(raw)
+	if bad != "" {
+		rd.warn(KindMalformedParams, line, "params %q: %s", raw, bad)
+	}
+	c := table.CanonicalParams(m)
+	rd.params[raw] = c
+	return c
+}
+
+// splitParams splits pa params "k1=v1,k2=v2". A piece without '=' continues
+// the previous value (a ',' inside a value); one before any key becomes a
+// key with an empty value (an empty one is dropped), and a repeated key
+// keeps its last value; these are described in bad.
+func splitParams(raw string) (m map[string]string, bad string) {
+	if raw == "" {
+		return nil, ""
+	}
+	m = map[string]string{}
+	last := ""
+	haveKey := false
+	for _, piece := range strings.Split(raw, ",") {
+		k, v, ok := strings.Cut(piece, "=")
+		switch {
+		case ok && k != "":
+			if _, dup := m[k]; dup && bad == "" {
+				bad = fmt.Sprintf("key %q repeated; keeping the last value", k)
+			}
+			m[k] = v
+			last, haveKey = k, true
+		case haveKey:
+			m[last] += "," + piece
+		case piece == "":
+			if bad == "" {
+				bad = "empty piece before the first key ignored"
+			}
+		default:
+			if bad == "" {
+				bad = fmt.Sprintf("%q is not key=value; kept as a key with an empty value", piece)
+			}
+			m[piece] = ""
+			last, haveKey = piece, true
+		}
+	}
+	return m, bad
+}
+
+// finish adds the setups in order of first appearance.
+func (rd *reader) finish() {
+	for _, ru := range rd.order {
+		env := make(map[string]string, len(ru.instances))
+		for id := range ru.instances {
+			env["instance."+strconv.Itoa(int(id))] = rd.instanceNames[id-1]
+		}
+		s := table.Setup{Key: ru.key, Tool: "jmh", Env: env, Source: fmt.Sprintf("%s:%d", rd.file, ru.firstLine)}
+		if err := rd.dst.AddSetup(s); err != nil {
+			rd.warn(KindMixedSetups, ru.firstLine, "%v", err)
+		}
+	}
+	if rd.commaValues > 0 {
+		rd.warn(KindDecimalComma, rd.commaLine, "%d value(s) written with a decimal comma (first here) were read with ',' as the decimal point", rd.commaValues)
+	}
+}
+
+// parseValue parses a float in any strconv.ParseFloat syntax, or with a
+// decimal comma in place of the point ("1,234568e+07"); comma reports the latter.
+func parseValue(s string) (v float64, comma bool, err error) {
+	v, err = strconv.ParseFloat(s, 64)
+	if err == nil {
+		return v, false, nil
+	}
+	if strings.Count(s, ",") == 1 && !strings.ContainsAny(s, ".") {
+		if v, err2 := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64); err2 == nil {
+			return v, true, nil
+		}
+	}
+	var ne *strconv.NumError
+	if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+		return v, false, nil // ±Inf or 0 on overflow/underflow: CheckTime judges it
+	}
+	return 0, false, err
+}
+
+// parseInt parses a decimal integer that fits in bitSize bits. It also
+// accepts an integral float spelling ("5.0").
+func parseInt(s string, bitSize int) (int64, error) {
+	v, err := strconv.ParseInt(s, 10, bitSize)
+	if err == nil {
+		return v, nil
+	}
+	f, ferr := strconv.ParseFloat(s, 64)
+	if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+		return 0, fmt.Errorf("%q is not an integer", s)
+	}
+	limit := math.Ldexp(1, bitSize-1)
+	if f >= limit || f < -limit {
+		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	return int64(f), nil
+}
+
+// trimSpace is strings.TrimSpace with a fast path for untrimmed fields.
+func trimSpace(s string) string {
+	if s == "" || s[0] > ' ' && s[len(s)-1] > ' ' {
+		return s
+	}
+	return strings.TrimSpace(s)
+}
