@@ -177,6 +177,7 @@ type reader struct {
 	s        *scanner
 	src      ingest.Source
 	dst      *table.Builder
+	sink     func(*table.Row) // dst.Append
 	rep      *ingest.Report
 	examples map[string]int
 	seen     map[runKey]firstRun
@@ -202,11 +203,18 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBufSize); ret
 // truncated JSON ends the read with an *ingest.ParseError, I/O errors are
 // returned wrapped. Rows of records read before such an error stay in dst.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+	return readJMH(r, src, dst, dst.Append, rep)
+}
+
+// readJMH is Read with the row sink separate from the builder that takes the
+// setups, so that benchmarks can measure parsing without table.Builder.
+func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink func(*table.Row), rep *ingest.Report) error {
 	bp := bufPool.Get().(*[]byte)
 	rd := &reader{
 		s:        newScanner(r, src.File, *bp),
 		src:      src,
 		dst:      dst,
+		sink:     sink,
 		rep:      rep,
 		examples: map[string]int{},
 		seen:     map[runKey]firstRun{},
@@ -1149,7 +1157,7 @@ func (rd *reader) emit() error {
 		}
 		row.Value, row.NsPerOp, row.Count = v.v, ns, v.count
 		row.Fork, row.Iteration, row.Line = v.fork, v.iter, v.line
-		rd.dst.Append(&row)
+		rd.sink(&row)
 	}
 
 	for j := range rec.secondary {
@@ -1272,7 +1280,7 @@ func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, prima
 		}
 		row.Value, row.NsPerOp, row.Count = v.v, conv.nsPerOp(v.v), v.count
 		row.Fork, row.Iteration, row.Line = v.fork, v.iter, v.line
-		rd.dst.Append(row)
+		rd.sink(row)
 	}
 }
 
