@@ -40,15 +40,25 @@
 //	           repeated in one name stays positional after its first use
 //	project    Source.Project
 //	version    Source.Version, or when that is empty the "commit" configuration value
-//	mode       "go";  instance, trial from Source;  fork 1;  slice 1
-//	iteration  the occurrence index of the benchmark in the file (go test
-//	           -count N gives N iterations in one fork, FORMAT.md §2.1)
+//	mode       "go";  instance, trial from Source;  slice 1
+//	fork       which run of the test binary printed the line: 1, and +1 for
+//	           each later run that prints the benchmark again (a run ends at
+//	           a PASS, FAIL or "ok" line), so output of several go test
+//	           invocations concatenated in one file keeps them apart, as
+//	           separate JVMs are forks in JMH (FORMAT.md §2.1)
+//	iteration  the occurrence index of the benchmark within its fork (go
+//	           test -count N gives N iterations in one fork)
 //	count      N, the line's iteration count (b.N)
 //	primary    the ns/op value, else the first "<time>/op" unit (sec/op, us/op, …),
 //	           normalised by ingest.NsPerOp
 //	metrics    every other value/unit pair (B/op, allocs/op, MB/s, custom
 //	           ReportMetric units) is an extra row with Metric = Unit = the
 //	           unit and ns_per_op NaN
+//
+// The setup of each benchmark has Tool "go", ToolVersion from a go:,
+// goversion: or go-version: configuration line, Forks = the number of runs
+// (forks) seen, and Env = the configuration at its first result plus
+// "gomaxprocs".
 //
 // Disambiguation. The package path is not part of the benchmark name,
 // except when the same name occurs in two packages of one file: then every
@@ -232,7 +242,12 @@ type event struct {
 
 // stream is the output of one package (the text input is the stream "").
 type stream struct {
-	name    string
+	name string
+	// run counts the runs of a test binary in this stream (1-based);
+	// runEnded is set by a PASS, FAIL or ok line.
+	run      int32
+	runEnded bool
+
 	pending []byte // start of a line whose end has not arrived
 	pendAt  int    // line of the event where pending began
 	config  config
@@ -257,6 +272,7 @@ type result struct {
 	iters      int64
 	line       int
 	snap       int32 // configuration snapshot
+	run        int32 // stream run (see stream.run)
 	valuesFrom int32 // values[valuesFrom:valuesTo]
 	valuesTo   int32
 }
@@ -302,7 +318,7 @@ func (p *parser) intern(b []byte) string {
 func (p *parser) stream(name string) *stream {
 	s := p.streams[name]
 	if s == nil {
-		s = &stream{name: name, config: config{kv: map[string]string{}, snap: -1, units: map[string]unitMeta{}}}
+		s = &stream{name: name, run: 1, config: config{kv: map[string]string{}, snap: -1, units: map[string]unitMeta{}}}
 		p.streams[name] = s
 		p.order = append(p.order, s)
 	}
@@ -377,6 +393,10 @@ func (p *parser) flushStreams() {
 
 // textLine handles one line of benchmark text.
 func (p *parser) textLine(s *stream, line []byte, lineNo int) {
+	if isRunEnd(line) {
+		s.runEnded = true
+		return
+	}
 	if bytes.HasPrefix(line, []byte("Benchmark")) {
 		name, _ := splitField(line)
 		if isBenchmarkName(name) {
@@ -408,6 +428,19 @@ func (p *parser) textLine(s *stream, line []byte, lineNo int) {
 			s.config.snap = -1
 		}
 	}
+}
+
+// isRunEnd reports whether line ends the run of a test binary: PASS, FAIL,
+// or go test's "ok  \tpkg\t1.2s" and "FAIL\tpkg\t1.2s".
+func isRunEnd(line []byte) bool {
+	f, _ := splitField(line)
+	switch string(f) {
+	case "PASS", "FAIL":
+		return true
+	case "ok":
+		return len(f) < len(line)
+	}
+	return false
 }
 
 // parseKeyValue splits a configuration line "key: value" (benchfmt rules).
@@ -523,6 +556,10 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 			p.values = append(p.values, value{v, unit})
 		}
 	}
+	if s.runEnded {
+		s.run++
+		s.runEnded = false
+	}
 	if s.config.snap < 0 {
 		snap := make(map[string]string, len(s.config.kv))
 		for k, v := range s.config.kv {
@@ -533,7 +570,7 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 	}
 	p.results = append(p.results, result{
 		name: p.intern(f[0]), pkg: s.config.kv["pkg"], iters: iters, line: lineNo, snap: s.config.snap,
-		valuesFrom: int32(from), valuesTo: int32(len(p.values)),
+		valuesFrom: int32(from), valuesTo: int32(len(p.values)), run: s.run,
 	})
 }
 
@@ -684,6 +721,8 @@ func (p *parser) emit(dst *table.Builder) {
 	}
 
 	type keyState struct {
+		fork      int32
+		lastRun   int32
 		iteration int32
 		setup     *table.Setup
 		snap      int32
@@ -693,7 +732,7 @@ func (p *parser) emit(dst *table.Builder) {
 	states := map[table.Key]*keyState{}
 	var setupOrder []*keyState
 	row := table.Row{Project: p.src.Project, Mode: Mode, Instance: p.src.Instance, Trial: p.src.Trial,
-		Fork: 1, Slice: 1, Source: p.file}
+		Slice: 1, Source: p.file}
 	for _, r := range p.results {
 		k := keyOf[namePkg{r.name, r.pkg}]
 		snap := p.snaps[r.snap]
@@ -713,7 +752,13 @@ func (p *parser) emit(dst *table.Builder) {
 				p.rep.Warn(KindMixedConfig, p.place(r.line, "%s: %s (the setup keeps the configuration of line %d)", key, diff, st.line))
 			}
 		}
+		if r.run != st.lastRun {
+			st.fork++
+			st.lastRun = r.run
+			st.iteration = 0
+		}
 		st.iteration++
+		row.Fork = st.fork
 		row.Version, row.Benchmark, row.Params = version, k.benchmark, k.params
 		row.Iteration, row.Count, row.Line = st.iteration, r.iters, int64(r.line)
 		vals := p.values[r.valuesFrom:r.valuesTo]
@@ -753,6 +798,7 @@ func (p *parser) emit(dst *table.Builder) {
 		}
 	}
 	for _, st := range setupOrder {
+		st.setup.Forks = int(st.fork)
 		if err := dst.AddSetup(*st.setup); err != nil {
 			p.rep.Warn(KindMixedSetups, p.place(st.line, "%v", err))
 		}
@@ -769,7 +815,7 @@ func (p *parser) setupFor(key table.Key, snap map[string]string, k *keyed, line 
 	if k.hasProcs {
 		env["gomaxprocs"] = strconv.Itoa(int(k.procs))
 	}
-	s := &table.Setup{Key: key, Tool: "go", Forks: 1, Env: env, Source: fmt.Sprintf("%s:%d", p.file, line)}
+	s := &table.Setup{Key: key, Tool: "go", Env: env, Source: fmt.Sprintf("%s:%d", p.file, line)}
 	for _, kk := range []string{"go", "goversion", "go-version"} {
 		if v := snap[kk]; v != "" {
 			s.ToolVersion = v

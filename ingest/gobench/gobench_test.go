@@ -551,3 +551,37 @@ func TestRoundTrip(t *testing.T) {
 		back.Release()
 	}
 }
+
+// TestInvocationsAreForks reads two concatenated go test runs: the second
+// run's lines are fork 2, with iterations counted again from 1.
+func TestInvocationsAreForks(t *testing.T) {
+	tab, rep, err := readPath(t, "testdata/invocations.txt", ingest.Source{})
+	if err != nil || !rep.Empty() {
+		t.Fatalf("err %v report %s", err, reportText(rep))
+	}
+	var got []string
+	for _, r := range rowsOf(t, tab) {
+		got = append(got, fmt.Sprintf("%s f%d i%d =%v", r.Benchmark, r.Fork, r.Iteration, r.Value))
+	}
+	want := []string{"BenchmarkA f1 i1 =10", "BenchmarkA f1 i2 =11", "BenchmarkB f1 i1 =50", "BenchmarkA f2 i1 =12", "BenchmarkA f2 i2 =13"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	if s := tab.Setup(table.Key{Benchmark: "BenchmarkA", Mode: "go"}); s == nil || s.Forks != 2 {
+		t.Errorf("setup A %+v, want 2 forks", s)
+	}
+	if s := tab.Setup(table.Key{Benchmark: "BenchmarkB", Mode: "go"}); s == nil || s.Forks != 1 {
+		t.Errorf("setup B %+v, want 1 fork", s)
+	}
+}
+
+func TestIsRunEnd(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{{"PASS", true}, {"FAIL", true}, {"ok  \tpkg\t1s", true}, {"FAIL\tpkg\t1s", true}, {"ok", false}, {"okay: x", false}, {"--- FAIL: BenchmarkX", false}, {"PASSED", false}} {
+		if got := isRunEnd([]byte(tc.line)); got != tc.want {
+			t.Errorf("isRunEnd(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
