@@ -121,3 +121,72 @@ func median(x []float64, ws *workspace) float64 {
 func stable(value, threshold float64) bool {
 	return value < threshold && !math.IsNaN(value)
 }
+
+// prefixResamples returns the number b of leading bootstrap replicates and
+// the confidence level c' at which their percentile interval bounds the
+// width of the full interval from below (see rciwLowerBound), or b = 0 when
+// opt has too few resamples for the bound to pay off.
+//
+// With B = opt.Resamples and α = 1 − opt.Confidence the full interval's
+// lower bound is the type-7 quantile at h = (B−1)·α/2, so it is at most the
+// order statistic x_(k) with k = ⌊h⌋ + 2 (one more than needed, a margin
+// against rounding), and by symmetry the upper bound is at least the
+// (k+1)-th largest replicate. The prefix interval is taken at
+// α′/2 = (k + ½)/(b − 1): its lower bound is at least the prefix's order
+// statistic k and its upper bound at most its (k+1)-th largest value.
+func prefixResamples(opt stats.BootstrapOptions) (b int, conf float64) {
+	h := float64(opt.Resamples-1) * ((1 - opt.Confidence) / 2)
+	k := int(h) + 2
+	b = max(1000, 20*k)
+	if 4*b > opt.Resamples || b <= 2*k+3 {
+		return 0, 0
+	}
+	return b, 1 - 2*(float64(k)+0.5)/float64(b-1)
+}
+
+// rciwLowerBound returns a lower bound of the RCIW metric m of x that the
+// full bootstrap (opt.Resamples replicates drawn from a stream identical to
+// rng) would give, computed from the first b replicates only; NaN when no
+// bound is available.
+//
+// The b replicates drawn from the start of the stream are the first b of
+// the full bootstrap (the stats kernels draw each replicate in turn), a
+// subset of its B replicates. If at least k+1 of the subset lie at or below
+// a value v, then so do at least k+1 of all replicates, so the full lower
+// quantile (≤ x_(k)) is ≤ v; symmetrically for the upper one. Hence
+//
+//	U − L  ≥  U′ − L′
+//
+// for the prefix interval [L′, U′] at confidence c′ (prefixResamples), for
+// the percentile intervals of the mean and the median and for the
+// studentized interval (whose width is (t_hi − t_lo)·se with the same se).
+// Dividing by the estimate, which does not depend on the replicates, bounds
+// the RCIW. A configuration whose bound is already ≥ the threshold is
+// certainly unstable, and the search can skip its full bootstrap without
+// changing any decision.
+func rciwLowerBound(m Metric, x []float64, opt stats.BootstrapOptions, rng *stats.Stream, ws *workspace) float64 {
+	b, conf := prefixResamples(opt)
+	if b == 0 {
+		return math.NaN()
+	}
+	pre := stats.BootstrapOptions{Resamples: b, Confidence: conf}
+	var iv stats.Interval
+	var err error
+	switch m {
+	case RCIWMean:
+		iv, err = stats.BootstrapMeanCI(x, pre, rng, &ws.boot)
+	case RCIWMeanT:
+		if len(x) < 2 {
+			return math.NaN()
+		}
+		iv, err = stats.BootstrapMeanTCI(x, pre, rng, &ws.boot)
+	case RCIWMedian:
+		iv, err = stats.BootstrapMedianCI(x, pre, rng, &ws.boot)
+	default:
+		return math.NaN()
+	}
+	if err != nil || !(iv.Estimate > 0) {
+		return math.NaN()
+	}
+	return (iv.Upper - iv.Lower) / iv.Estimate
+}

@@ -97,6 +97,10 @@ type Result struct {
 	// at least MinRepetitions repetitions; Evaluated those whose metric was
 	// computed (all candidates with AllConfigs, fewer when pruned).
 	Configurations, Candidates, Evaluated int
+	// EarlyRejected counts evaluated configurations whose RCIW was shown
+	// to be ≥ the threshold from a prefix of the bootstrap replicates
+	// (rciwLowerBound), so their full bootstrap was skipped.
+	EarlyRejected int
 	// Expected is the number of observations of the full grid (product of
 	// level sizes), Missing how many of them the data lacks (ragged data).
 	Expected, Missing int
@@ -222,6 +226,14 @@ func (p *prepared) evaluate(m Metric, c Config, withCI bool, opt *Options, ws *w
 	}
 }
 
+// certainlyUnstable reports whether configuration c of p is shown to be
+// unstable under the RCIW metric m by rciwLowerBound.
+func (p *prepared) certainlyUnstable(m Metric, c Config, opt *Options, ws *workspace) bool {
+	ws.values = p.gather(ws.values, c)
+	lb := rciwLowerBound(m, ws.values, opt.Bootstrap, newStream(opt.Seed, p.keyStr, m, c), ws)
+	return lb >= opt.Threshold
+}
+
 // hasCI reports whether e's CI was computed.
 func (e *Evaluation) hasCI() bool { return !math.IsNaN(e.Lower) || !math.IsNaN(e.Upper) }
 
@@ -279,8 +291,12 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 		if found && e.timeNs > best.TimeNs && !opt.AllConfigs {
 			continue // counting candidates only; nothing cheaper is left
 		}
-		ev := p.evaluate(m, e.c, opt.AllConfigs, opt, ws)
 		r.Evaluated++
+		if !opt.AllConfigs && m.Bootstrapped() && p.certainlyUnstable(m, e.c, opt, ws) {
+			r.EarlyRejected++
+			continue
+		}
+		ev := p.evaluate(m, e.c, opt.AllConfigs, opt, ws)
 		if opt.AllConfigs {
 			r.All = append(r.All, ev)
 		}

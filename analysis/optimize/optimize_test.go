@@ -575,3 +575,77 @@ func TestFixedFirstParallel(t *testing.T) {
 		t.Errorf("sequential instances: full %v s, want 225", r.Full.Seconds())
 	}
 }
+
+// TestEarlyRejectionBound: the RCIW bound from the first replicates never
+// exceeds the RCIW of the full bootstrap on the same stream.
+func TestEarlyRejectionBound(t *testing.T) {
+	opt := stats.BootstrapOptions{Resamples: 4000, Confidence: 0.99}
+	if b, _ := prefixResamples(opt); b != 1000 {
+		t.Fatalf("prefix of %d resamples, want 1000", b)
+	}
+	if b, _ := prefixResamples(stats.BootstrapOptions{Resamples: 3000, Confidence: 0.99}); b != 0 {
+		t.Errorf("3000 resamples: prefix %d, want none", b)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	ws := new(workspace)
+	var ratio float64
+	count := 0
+	for trial := 0; trial < 150; trial++ {
+		n := []int{3, 4, 7, 20, 60}[trial%5]
+		x := make([]float64, n)
+		sd := []float64{0.001, 0.01, 0.1}[trial%3]
+		for i := range x {
+			x[i] = 100 * math.Exp(sd*r.NormFloat64())
+		}
+		for _, m := range []Metric{RCIWMean, RCIWMeanT, RCIWMedian} {
+			lb := rciwLowerBound(m, x, opt, stats.NewStream(9, "lb", uint64(trial)), ws)
+			full, _, _, _ := metricValue(m, x, false, opt, stats.NewStream(9, "lb", uint64(trial)), ws)
+			if lb > full {
+				t.Fatalf("%s n=%d: bound %v above the full RCIW %v", m, n, lb, full)
+			}
+			if full > 0 && !math.IsInf(full, 0) && !math.IsNaN(lb) {
+				ratio += lb / full
+				count++
+			}
+		}
+	}
+	// The prefix interval is at c′ ≈ 0.96 instead of 0.99: the bound is
+	// most of the width.
+	t.Logf("mean bound/width %.3f over %d", ratio/float64(count), count)
+	if mean := ratio / float64(count); mean < 0.6 {
+		t.Errorf("bound is %.2f of the width on average; too weak to prune", mean)
+	}
+}
+
+// TestPruningEquivalenceEarlyRejection: with enough resamples for the
+// early rejection, pruned and exhaustive searches still choose alike.
+func TestPruningEquivalenceEarlyRejection(t *testing.T) {
+	series := build(t, goSuiteGrid("p", "v1", 5, 9, nil, grid{instances: 1, trials: 2, forks: 1, iterations: 4, slices: 3})...)
+	opt := fastOptions()
+	opt.Bootstrap.Resamples = 4000
+	opt.Metrics = []Metric{RCIWMean, RCIWMeanT, RCIWMedian}
+	opt.Threshold = 0.004
+	pruned, err := Optimize(series, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.AllConfigs = true
+	full, err := Optimize(series, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejected := 0
+	for i := range pruned.Results {
+		a, b := &pruned.Results[i], &full.Results[i]
+		rejected += a.EarlyRejected
+		if a.Status != b.Status || a.Chosen != b.Chosen || a.Full != b.Full {
+			t.Errorf("%s %s: pruned %s %v, exhaustive %s %v", a.Key, a.Metric, a.Status, a.Chosen.Config, b.Status, b.Chosen.Config)
+		}
+		if b.EarlyRejected != 0 {
+			t.Errorf("exhaustive search rejected early")
+		}
+	}
+	if rejected == 0 {
+		t.Error("no configuration was rejected early; the test does not exercise the bound")
+	}
+}
