@@ -776,13 +776,18 @@ func (rd *reader) readFloat() (v float64, bad uint8, line int, err error) {
 			return v, badNone, line, nil
 		}
 		if len(b) == 1 && (b[0] == '-' || b[0] == '+') {
+			// A sign before a bare NaN/Infinity (lenient). b aliases the
+			// buffer, which ensure may move.
 			sign := b[0]
-			if d, ok := s.skipWS(); ok && (d == 'I' || d == 'N') && s.line == line {
+			s.ensure(1)
+			if s.pos < s.end && (s.buf[s.pos] == 'I' || s.buf[s.pos] == 'N') {
 				w := s.literal()
 				if v, ok := parseSpecial(sign, w); ok {
 					return v, badNone, line, nil
 				}
+				return 0, 0, line, s.errf("invalid literal %q", string(sign)+string(w))
 			}
+			return 0, 0, line, s.errf("invalid number %q", string(sign))
 		}
 		return 0, 0, line, s.errf("invalid number %q", b)
 	case c == '"':
@@ -1034,7 +1039,7 @@ func (rd *reader) bucketCount() (count int64, bad uint8, err error) {
 		return 0, 0, s.eofErr("")
 	}
 	switch {
-	case c == '-' || c >= '0' && c <= '9':
+	case c >= '0' && c <= '9':
 		b := s.numberBytes()
 		n, ok := parseInt(b)
 		if !ok {
@@ -1047,8 +1052,8 @@ func (rd *reader) bucketCount() (count int64, bad uint8, err error) {
 		}
 		count = n
 	default:
-		// A string, literal or container: valid JSON, not a count.
-		if err := s.skipValue(); err != nil {
+		// Negative, a string, a literal or a container: not a count.
+		if _, _, _, err := rd.readFloat(); err != nil {
 			return 0, 0, err
 		}
 		bad = badCount

@@ -480,9 +480,22 @@ func (s *scanner) skipValue() error {
 			if _, err := s.stringBytes(); err != nil {
 				return err
 			}
-		case c == '-' || c >= '0' && c <= '9':
-			if _, ok := parseNumber(s.numberBytes()); !ok {
-				return s.errf("invalid number")
+		case c == '-' || c == '+' || c >= '0' && c <= '9':
+			b := s.numberBytes()
+			if _, ok := parseNumber(b); !ok {
+				// A sign before a bare NaN/Infinity (lenient, as in readFloat).
+				// b aliases the buffer, which ensure may move: decide first.
+				lone := len(b) == 1 && (b[0] == '-' || b[0] == '+')
+				text := string(b)
+				s.ensure(1)
+				if !lone || s.pos >= s.end || (s.buf[s.pos] != 'I' && s.buf[s.pos] != 'N') {
+					return s.errf("invalid number %q", text)
+				}
+				switch w := s.literal(); string(w) {
+				case "NaN", "Infinity":
+				default:
+					return s.errf("invalid literal %q", w)
+				}
 			}
 		case c == 't' || c == 'f' || c == 'n' || c == 'N' || c == 'I':
 			w := s.literal()
