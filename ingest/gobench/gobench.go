@@ -296,6 +296,8 @@ type parser struct {
 	snaps   []map[string]string
 	interns map[string]string
 	fields  [][]byte
+	// lineUnits indexes the units of a result line with many values.
+	lineUnits map[string]int
 }
 
 func newParser(src ingest.Source, rep *ingest.Report) *parser {
@@ -535,6 +537,9 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 		return
 	}
 	from := len(p.values)
+	if len(p.lineUnits) > 0 {
+		p.lineUnits = nil // used by an earlier long line
+	}
 	for i := 2; i < len(f); i += 2 {
 		v, err := strconv.ParseFloat(string(f[i]), 64)
 		if err != nil {
@@ -543,18 +548,13 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 			return
 		}
 		unit := p.intern(f[i+1])
-		dup := false
-		for j := from; j < len(p.values); j++ {
-			if p.values[j].unit == unit {
-				// A custom metric overrides a standard one of the same unit.
-				p.values[j].v = v
-				dup = true
-				p.rep.Warn(KindDuplicateUnit, p.place(lineNo, "%s: unit %s appears twice; keeping the last value", f[0], unit))
-			}
+		// A custom metric overrides a standard one of the same unit.
+		if j, dup := p.unitIndex(from, unit); dup {
+			p.values[j].v = v
+			p.rep.Warn(KindDuplicateUnit, p.place(lineNo, "%s: unit %s appears twice; keeping the last value", f[0], unit))
+			continue
 		}
-		if !dup {
-			p.values = append(p.values, value{v, unit})
-		}
+		p.values = append(p.values, value{v, unit})
 	}
 	if s.runEnded {
 		s.run++
@@ -572,6 +572,37 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 		name: p.intern(f[0]), pkg: s.config.kv["pkg"], iters: iters, line: lineNo, snap: s.config.snap,
 		valuesFrom: int32(from), valuesTo: int32(len(p.values)), run: s.run,
 	})
+}
+
+// unitIndex finds unit among the values of the current line
+// (p.values[from:]). A linear scan serves the usual few units; lines with
+// many units use p.lineUnits so a long line costs linear time.
+func (p *parser) unitIndex(from int, unit string) (int, bool) {
+	const scanLimit = 16
+	n := len(p.values) - from
+	if n <= scanLimit {
+		for j := from; j < len(p.values); j++ {
+			if p.values[j].unit == unit {
+				return j, true
+			}
+		}
+		if n == scanLimit {
+			// The next value needs the map: fill it with the line so far.
+			if p.lineUnits == nil {
+				p.lineUnits = map[string]int{}
+			}
+			for j := from; j < len(p.values); j++ {
+				p.lineUnits[p.values[j].unit] = j
+			}
+			p.lineUnits[unit] = len(p.values)
+		}
+		return 0, false
+	}
+	if j, ok := p.lineUnits[unit]; ok {
+		return j, true
+	}
+	p.lineUnits[unit] = len(p.values)
+	return 0, false
 }
 
 // appendFields appends the white-space separated fields of line to dst.

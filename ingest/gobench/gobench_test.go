@@ -585,3 +585,31 @@ func TestIsRunEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestManyUnits checks duplicate units on a line with more units than the
+// linear scan handles, and that the next line starts afresh.
+func TestManyUnits(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("BenchmarkWide 10 5 ns/op")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&sb, " %d u%d/op", i, i)
+	}
+	sb.WriteString(" 99 u3/op 77 u30/op\nBenchmarkWide 10 6 ns/op 1 u3/op 2 u30/op\n")
+	tab, rep, err := readFrom(t, strings.NewReader(sb.String()), ingest.Source{File: "wide.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Count(KindDuplicateUnit) != 2 {
+		t.Errorf("duplicate unit warnings %d, want 2", rep.Count(KindDuplicateUnit))
+	}
+	rows := rowsOf(t, tab)
+	if len(rows) != 41+3 {
+		t.Fatalf("%d rows, want 44", len(rows))
+	}
+	if u3 := find(rows, "BenchmarkWide", "", "u3/op"); len(u3) != 2 || u3[0].Value != 99 || u3[1].Value != 1 {
+		t.Errorf("u3/op rows %+v, want 99 (last on line 1) then 1", u3)
+	}
+	if u30 := find(rows, "BenchmarkWide", "", "u30/op"); len(u30) != 2 || u30[0].Value != 77 || u30[1].Value != 2 {
+		t.Errorf("u30/op rows %+v", u30)
+	}
+}

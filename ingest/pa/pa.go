@@ -402,32 +402,44 @@ func splitParams(raw string) (m map[string]string, bad string) {
 		return nil, ""
 	}
 	m = map[string]string{}
-	last := ""
-	haveKey := false
-	for _, piece := range strings.Split(raw, ",") {
-		k, v, ok := strings.Cut(piece, "=")
-		switch {
-		case ok && k != "":
-			if _, dup := m[k]; dup && bad == "" {
-				bad = fmt.Sprintf("key %q repeated; keeping the last value", k)
-			}
-			m[k] = v
-			last, haveKey = k, true
-		case haveKey:
-			m[last] += "," + piece
-		case piece == "":
-			if bad == "" {
-				bad = "empty piece before the first key ignored"
-			}
-		default:
-			if bad == "" {
-				bad = fmt.Sprintf("%q is not key=value; kept as a key with an empty value", piece)
-			}
-			m[piece] = ""
-			last, haveKey = piece, true
+	note := func(msg string) {
+		if bad == "" {
+			bad = msg
 		}
 	}
-	return m, bad
+	// A value is the substring of raw from valueFrom to the end of the
+	// last piece that continues it, so long values cost no concatenation.
+	last, valueFrom := "", -1
+	for pos := 0; ; {
+		end := strings.IndexByte(raw[pos:], ',')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += pos
+		}
+		piece := raw[pos:end]
+		k, _, ok := strings.Cut(piece, "=")
+		switch {
+		case ok && k != "":
+			if _, dup := m[k]; dup {
+				note(fmt.Sprintf("key %q repeated; keeping the last value", k))
+			}
+			last, valueFrom = k, pos+len(k)+1
+			m[k] = raw[valueFrom:end]
+		case valueFrom >= 0:
+			m[last] = raw[valueFrom:end]
+		case piece == "":
+			note("empty piece before the first key ignored")
+		default:
+			note(fmt.Sprintf("%q is not key=value; kept as a key with an empty value", piece))
+			last, valueFrom = piece, end
+			m[piece] = ""
+		}
+		if end == len(raw) {
+			return m, bad
+		}
+		pos = end + 1
+	}
 }
 
 // finish adds the setups in order of first appearance.

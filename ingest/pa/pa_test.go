@@ -277,6 +277,10 @@ func TestSplitParams(t *testing.T) {
 		{"q=x=y,b=", map[string]string{"q": "x=y", "b": ""}, false},
 		{"flag,a=1", map[string]string{"flag": "", "a": "1"}, true},
 		{"a=1,a=2", map[string]string{"a": "2"}, true},
+		{"a=1,,2", map[string]string{"a": "1,,2"}, false},
+		{"flag,x,b=2", map[string]string{"flag": ",x", "b": "2"}, true},
+		{",a=1", map[string]string{"a": "1"}, true},
+		{"a=" + strings.Repeat(",x", 100000), map[string]string{"a": strings.Repeat(",x", 100000)}, false},
 	} {
 		m, bad := splitParams(tc.raw)
 		if !reflect.DeepEqual(m, tc.want) || (bad != "") != tc.bad {
