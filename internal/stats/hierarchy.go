@@ -23,13 +23,18 @@ type Hierarchy struct {
 	// of level l+1, or rows for the innermost level.
 	start [][]int32
 
-	// Per leaf group: weighted mean, total count, alias table for weighted
-	// row draws (nil entries when the group's counts are all 1).
+	// Per leaf group: weighted mean and total count.
 	leafMean  []float64
 	leafCount []uint64
-	aliasProb []uint64 // per row: accept threshold out of leafCount
+
+	// Tables for drawing invocations (InvocationSamples != 0), built on
+	// first use by prepareDraws.
+	drawOnce  sync.Once
+	drawKind  []uint8  // per leaf group: how its rows are drawn
+	expOff    []int32  // per leaf group: offset of its expanded table
+	expand    []uint16 // expanded tables: one local row index per invocation
+	aliasProb []uint64 // per row: alias accept threshold, or cumulative count
 	aliasIdx  []int32  // per row: alias row (absolute index)
-	unitRows  []bool   // per leaf group: all counts are 1
 
 	rankOnce sync.Once
 	rowRank  []int32   // rank of each row's value among distinct row values
@@ -133,78 +138,127 @@ func NewHierarchy(values, weights []float64, levels ...[]int32) (*Hierarchy, err
 	return h, nil
 }
 
-// buildLeaves computes leaf means, counts and Vose alias tables.
+// buildLeaves computes leaf means and counts.
 func (h *Hierarchy) buildLeaves() {
 	rows := h.start[len(h.start)-1]
 	G := len(rows) - 1
 	h.leafMean = make([]float64, G)
 	h.leafCount = make([]uint64, G)
-	h.unitRows = make([]bool, G)
-	if h.weights != nil {
-		h.aliasProb = make([]uint64, len(h.values))
-		h.aliasIdx = make([]int32, len(h.values))
-	}
-	var small, large []int32
-	var scaled []uint64
 	for g := 0; g < G; g++ {
 		a, b := rows[g], rows[g+1]
 		if h.weights == nil {
 			h.leafMean[g] = Mean(h.values[a:b], nil)
 			h.leafCount[g] = uint64(b - a)
-			h.unitRows[g] = true
 			continue
 		}
-		w := h.weights[a:b]
 		var total uint64
-		unit := true
-		for _, c := range w {
+		for _, c := range h.weights[a:b] {
 			total += uint64(c)
-			unit = unit && c == 1
 		}
 		h.leafCount[g] = total
-		h.unitRows[g] = unit
-		if total == 0 {
-			continue
-		}
-		h.leafMean[g] = Mean(h.values[a:b], w)
-		if unit {
-			continue
-		}
-		// Vose's alias method in integers: column i keeps row i when a
-		// uniform r in [0, total) is below prob[i], else takes alias[i].
-		m := uint64(b - a)
-		scaled = scaled[:0]
-		small, large = small[:0], large[:0]
-		for i, c := range w {
-			s := uint64(c) * m
-			scaled = append(scaled, s)
-			if s < total {
-				small = append(small, int32(i))
-			} else {
-				large = append(large, int32(i))
-			}
-		}
-		for len(small) > 0 && len(large) > 0 {
-			s := small[len(small)-1]
-			small = small[:len(small)-1]
-			l := large[len(large)-1]
-			h.aliasProb[a+s] = scaled[s]
-			h.aliasIdx[a+s] = a + l
-			scaled[l] -= total - scaled[s]
-			if scaled[l] < total {
-				large = large[:len(large)-1]
-				small = append(small, l)
-			}
-		}
-		for _, i := range large {
-			h.aliasProb[a+i] = total
-			h.aliasIdx[a+i] = a + i
-		}
-		for _, i := range small { // only through rounding; cannot happen in integers
-			h.aliasProb[a+i] = total
-			h.aliasIdx[a+i] = a + i
+		if total > 0 {
+			h.leafMean[g] = Mean(h.values[a:b], h.weights[a:b])
 		}
 	}
+}
+
+// How a leaf group's invocations are drawn.
+const (
+	drawSingle     uint8 = iota // one row
+	drawUniform                 // all counts 1: a uniform row
+	drawExpanded                // total <= 2^16: a uniform invocation, mapped to its row
+	drawAlias                   // total < 2^32: Vose's alias table
+	drawCumulative              // larger totals: binary search on cumulative counts
+)
+
+// expandBudget caps the entries of all expanded tables of a Hierarchy
+// (2 bytes each).
+const expandBudget = 1 << 24
+
+// expandMaxTotal is the largest group total drawn from an expanded table (a
+// variable so that tests can exercise the alias tables).
+var expandMaxTotal uint64 = 1 << 16
+
+// prepareDraws builds, once, the tables for drawing invocations with
+// probability proportional to their counts.
+func (h *Hierarchy) prepareDraws() {
+	h.drawOnce.Do(func() {
+		rows := h.start[len(h.start)-1]
+		G := len(rows) - 1
+		h.drawKind = make([]uint8, G)
+		h.expOff = make([]int32, G)
+		var small, large []int32
+		var scaled []uint64
+		for g := 0; g < G; g++ {
+			a, b := rows[g], rows[g+1]
+			m, total := uint64(b-a), h.leafCount[g]
+			switch {
+			case m == 1:
+				h.drawKind[g] = drawSingle
+				continue
+			case h.weights == nil || total == m && !slices.ContainsFunc(h.weights[a:b], func(c float64) bool { return c != 1 }):
+				h.drawKind[g] = drawUniform
+				continue
+			case total <= expandMaxTotal && m <= 1<<16 && len(h.expand)+int(total) <= expandBudget:
+				h.drawKind[g] = drawExpanded
+				h.expOff[g] = int32(len(h.expand))
+				for i, c := range h.weights[a:b] {
+					for k := 0; k < int(c); k++ {
+						h.expand = append(h.expand, uint16(i))
+					}
+				}
+				continue
+			}
+			if h.aliasProb == nil {
+				h.aliasProb = make([]uint64, len(h.values))
+				h.aliasIdx = make([]int32, len(h.values))
+			}
+			if total > math.MaxUint32 {
+				h.drawKind[g] = drawCumulative
+				var cum uint64
+				for i, c := range h.weights[a:b] {
+					cum += uint64(c)
+					h.aliasProb[a+int32(i)] = cum
+				}
+				continue
+			}
+			// Vose's alias method in integers: column i keeps row i when a
+			// uniform r in [0, total) is below prob[i], else takes alias[i].
+			// total < 2^32 and m < 2^31 keep c·m below 2^63.
+			h.drawKind[g] = drawAlias
+			scaled = scaled[:0]
+			small, large = small[:0], large[:0]
+			for i, c := range h.weights[a:b] {
+				s := uint64(c) * m
+				scaled = append(scaled, s)
+				if s < total {
+					small = append(small, int32(i))
+				} else {
+					large = append(large, int32(i))
+				}
+			}
+			for len(small) > 0 && len(large) > 0 {
+				s := small[len(small)-1]
+				small = small[:len(small)-1]
+				l := large[len(large)-1]
+				h.aliasProb[a+s] = scaled[s]
+				h.aliasIdx[a+s] = a + l
+				scaled[l] -= total - scaled[s]
+				if scaled[l] < total {
+					large = large[:len(large)-1]
+					small = append(small, l)
+				}
+			}
+			for _, i := range large {
+				h.aliasProb[a+i] = total
+				h.aliasIdx[a+i] = a + i
+			}
+			for _, i := range small { // cannot happen in exact integers
+				h.aliasProb[a+i] = total
+				h.aliasIdx[a+i] = a + i
+			}
+		}
+	})
 }
 
 // Levels returns the number of repetition levels (at least 1).
@@ -327,18 +381,20 @@ func (h *Hierarchy) leaf(g int32, rng *Stream, is int, acc *hierAcc) {
 	rows := h.start[len(h.start)-1]
 	a, b := rows[g], rows[g+1]
 	acc.n += draws
-	switch {
-	case b-a == 1:
+	switch h.drawKind[g] {
+	case drawSingle:
 		acc.sum += float64(draws) * h.values[a]
 		if acc.counts != nil {
 			acc.counts[h.rowRank[a]] += int64(draws)
 		}
-	case h.unitRows[g]:
+	case drawUniform:
 		acc.sum += h.drawUniform(a, b, draws, rng, acc.counts)
-	case total <= math.MaxUint32:
+	case drawExpanded:
+		acc.sum += h.drawExpanded(a, h.expand[h.expOff[g]:][:total], draws, rng, acc.counts)
+	case drawAlias:
 		acc.sum += h.drawAlias32(a, b, total, draws, rng, acc.counts)
 	default:
-		acc.sum += h.drawAlias64(a, b, total, draws, rng, acc.counts)
+		acc.sum += h.drawCumulative(a, b, total, draws, rng, acc.counts)
 	}
 }
 
@@ -422,18 +478,64 @@ func (h *Hierarchy) drawAlias32(a, b int32, total, draws uint64, rng *Stream, co
 	return s0 + s1
 }
 
-// drawAlias64 is drawAlias32 for totals of 2^32 or more.
-func (h *Hierarchy) drawAlias64(a, b int32, total, draws uint64, rng *Stream, counts []int64) float64 {
-	m := uint64(b - a)
+// drawExpanded returns the sum of draws invocations drawn uniformly from the
+// expanded table exp (one local row index per invocation) of the group
+// starting at row a, two per 64-bit output.
+func (h *Hierarchy) drawExpanded(a int32, exp []uint16, draws uint64, rng *Stream, counts []int64) float64 {
+	pcg := &rng.pcg
+	n := uint64(len(exp))
+	thresh := uint64(-uint32(n) % uint32(n))
+	vals := h.values[a:]
+	var rank []int32
+	if counts != nil {
+		rank = h.rowRank[a:]
+	}
+	var s0, s1 float64
+	d := uint64(0)
+	for ; d+1 < draws; d += 2 {
+		r := pcg.Uint64()
+		m0 := (r & 0xffffffff) * n
+		m1 := (r >> 32) * n
+		if uint32(m0) < uint32(thresh) {
+			m0 = retry32(pcg, m0, n, thresh)
+		}
+		if uint32(m1) < uint32(thresh) {
+			m1 = retry32(pcg, m1, n, thresh)
+		}
+		i0, i1 := exp[m0>>32], exp[m1>>32]
+		s0 += vals[i0]
+		s1 += vals[i1]
+		if counts != nil {
+			counts[rank[i0]]++
+			counts[rank[i1]]++
+		}
+	}
+	if d < draws {
+		i := exp[rng.uint32n(uint32(n))]
+		s0 += vals[i]
+		if counts != nil {
+			counts[rank[i]]++
+		}
+	}
+	return s0 + s1
+}
+
+// drawCumulative draws rows of a group with a total count of 2^32 or more by
+// binary search on the cumulative counts stored in aliasProb.
+func (h *Hierarchy) drawCumulative(a, b int32, total, draws uint64, rng *Stream, counts []int64) float64 {
+	cum := h.aliasProb[a:b]
 	var sum float64
 	for d := uint64(0); d < draws; d++ {
-		i := a + int32(rng.uint64n(m))
-		if rng.uint64n(total) >= h.aliasProb[i] {
-			i = h.aliasIdx[i]
-		}
-		sum += h.values[i]
+		r := rng.uint64n(total)
+		i, _ := slices.BinarySearchFunc(cum, r, func(c, t uint64) int {
+			if c <= t {
+				return -1
+			}
+			return 1
+		}) // first row with cum > r
+		sum += h.values[a+int32(i)]
 		if counts != nil {
-			counts[h.rowRank[i]]++
+			counts[h.rowRank[a+int32(i)]]++
 		}
 	}
 	return sum
@@ -522,6 +624,9 @@ func (h *Hierarchy) estimateMedian(is int) float64 {
 
 // meanReplicates fills dst with hierarchical resample means.
 func (h *Hierarchy) meanReplicates(dst []float64, rng *Stream, is int) {
+	if is != 0 {
+		h.prepareDraws()
+	}
 	for b := range dst {
 		acc := hierAcc{}
 		h.resample(rng, is, &acc)
@@ -576,6 +681,9 @@ func HierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws
 		ws = new(Workspace)
 	}
 	h.ranks()
+	if opt.InvocationSamples != 0 {
+		h.prepareDraws()
+	}
 	vals := h.rowVals
 	if opt.InvocationSamples == 0 {
 		vals = h.leafVals

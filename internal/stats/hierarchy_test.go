@@ -130,30 +130,61 @@ func TestNewHierarchyErrors(t *testing.T) {
 	NewHierarchy([]float64{1, 2}, nil, []int32{0})
 }
 
-// TestAliasExact checks weighted invocation draws against the counts.
-func TestAliasExact(t *testing.T) {
-	vals := []float64{10, 20, 30, 40, 50, 60}
-	cnts := []float64{1, 2, 3, 4, 0, 90}
-	h, err := NewHierarchy(vals, cnts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.ranks()
-	s := NewStream(8, "alias", 0)
-	acc := hierAcc{counts: make([]int64, len(h.rowVals))}
-	const rounds = 20000 // 100 draws each
-	for i := 0; i < rounds; i++ {
-		h.leaf(0, s, -1, &acc)
-	}
-	N := float64(acc.n)
-	for r, v := range h.rowVals {
-		j := slices.Index(vals, v)
-		p := cnts[j] / 100
-		got := float64(acc.counts[r]) / N
-		if sd := math.Sqrt(p * (1 - p) / N); math.Abs(got-p) > 5*sd+1e-12 {
-			t.Errorf("value %v: frequency %.5f, want %.5f (sd %.5f)", v, got, p, sd)
+// TestWeightedDrawsExact checks weighted invocation draws against the
+// counts for each way of drawing: expanded table, alias table, cumulative
+// counts (totals of 2^32 and more) and uniform rows.
+func TestWeightedDrawsExact(t *testing.T) {
+	defer func(v uint64) { expandMaxTotal = v }(expandMaxTotal)
+	const big = 1 << 33
+	for _, c := range []struct {
+		name      string
+		cnts      []float64
+		expandMax uint64
+		kind      uint8
+	}{
+		{"expanded", []float64{1, 2, 3, 4, 0, 90}, 1 << 16, drawExpanded},
+		{"alias", []float64{1, 2, 3, 4, 0, 90}, 0, drawAlias},
+		{"cumulative", []float64{big, 0, 2 * big, 5 * big, 2 * big, 0}, 1 << 16, drawCumulative},
+		{"uniform", []float64{1, 1, 1, 1, 1, 1}, 1 << 16, drawUniform},
+	} {
+		expandMaxTotal = c.expandMax
+		vals := []float64{10, 20, 30, 40, 50, 60}
+		h, err := NewHierarchy(vals, c.cnts)
+		if err != nil {
+			t.Fatal(err)
 		}
+		h.ranks()
+		h.prepareDraws()
+		if h.drawKind[0] != c.kind {
+			t.Fatalf("%s: draw kind %d, want %d", c.name, h.drawKind[0], c.kind)
+		}
+		s := NewStream(8, "draws", 0)
+		acc := hierAcc{counts: make([]int64, len(h.rowVals))}
+		for i := 0; i < 20000; i++ {
+			h.leaf(0, s, 101, &acc) // 101 draws: odd, to use the tail draw
+		}
+		var total float64
+		for _, w := range c.cnts {
+			total += w
+		}
+		N := float64(acc.n)
+		for r, v := range h.rowVals {
+			p := c.cnts[slices.Index(vals, v)] / total
+			got := float64(acc.counts[r]) / N
+			if sd := math.Sqrt(p * (1 - p) / N); math.Abs(got-p) > 5*sd+1e-12 {
+				t.Errorf("%s: value %v: frequency %.5f, want %.5f (sd %.5f)", c.name, v, got, p, sd)
+			}
+		}
+		checkClose(t, c.name+" sum", acc.sum/N, Mean(h.rowVals, acc.countsFloat()), 1e-12)
 	}
+}
+
+func (a hierAcc) countsFloat() []float64 {
+	f := make([]float64, len(a.counts))
+	for i, c := range a.counts {
+		f[i] = float64(c)
+	}
+	return f
 }
 
 func TestHierarchicalWiderThanFlat(t *testing.T) {
