@@ -90,6 +90,9 @@ func NewHierarchy(values, weights []float64, levels ...[]int32) (*Hierarchy, err
 			allUnit = false
 		}
 	}
+	if len(levels) > 255 {
+		return nil, fmt.Errorf("stats: NewHierarchy: %d levels exceed the limit of 255", len(levels))
+	}
 	if len(levels) == 0 {
 		levels = [][]int32{make([]int32, n)}
 	}
