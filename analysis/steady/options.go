@@ -21,9 +21,16 @@ const (
 	PenaltyBarrett
 	// PenaltyManual uses Options.PenaltyValue for every series.
 	PenaltyManual
+	// PenaltyCROPSAscending is CROPS with the textbook Kneedle curve (the
+	// lower penalty bound of every segmentation, ascending, against its
+	// number of change points; changepoint.AscendingProtocol), 15·log n
+	// where it finds no knee. Traini's protocol feeds Kneedle the reversed
+	// curve and tends to pick the elbow at a penalty so high that at most
+	// one or two change points remain.
+	PenaltyCROPSAscending
 )
 
-// String returns "crops", "15log" or "manual".
+// String returns "crops", "15log", "manual" or "crops-ascending".
 func (r PenaltyRule) String() string {
 	switch r {
 	case PenaltyCROPS:
@@ -32,22 +39,26 @@ func (r PenaltyRule) String() string {
 		return "15log"
 	case PenaltyManual:
 		return "manual"
+	case PenaltyCROPSAscending:
+		return "crops-ascending"
 	}
 	return fmt.Sprintf("PenaltyRule(%d)", int(r))
 }
 
-// ParsePenalty reads the --penalty flag: "crops", "15log", or a number
-// (a manual penalty, finite and >= 0).
+// ParsePenalty reads the --penalty flag: "crops", "crops-ascending",
+// "15log", or a number (a manual penalty, finite and >= 0).
 func ParsePenalty(s string) (PenaltyRule, float64, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "crops", "":
 		return PenaltyCROPS, 0, nil
+	case "crops-ascending":
+		return PenaltyCROPSAscending, 0, nil
 	case "15log", "15*log(n)", "barrett":
 		return PenaltyBarrett, 0, nil
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return 0, 0, fmt.Errorf("penalty %q: want crops, 15log or a number >= 0", s)
+		return 0, 0, fmt.Errorf("penalty %q: want crops, crops-ascending, 15log or a number >= 0", s)
 	}
 	return PenaltyManual, v, nil
 }
@@ -251,7 +262,7 @@ func (o *Options) Validate() error {
 		}
 	}
 	switch o.Penalty {
-	case PenaltyCROPS:
+	case PenaltyCROPS, PenaltyCROPSAscending:
 		if o.PenMin != 0 || o.PenMax != 0 {
 			if !(o.PenMin >= 0 && o.PenMax >= 0) || math.IsInf(o.PenMin, 0) || math.IsInf(o.PenMax, 0) || o.PenMin == o.PenMax {
 				return fmt.Errorf("steady: CROPS range [%v, %v] must be two different finite values >= 0", o.PenMin, o.PenMax)

@@ -15,9 +15,9 @@ type Segmentation struct {
 	Changepoints []int
 	// Penalty is the PELT penalty used (NaN when none was needed).
 	Penalty float64
-	// Rule says how the penalty was chosen: "crops", "crops-fallback"
-	// (CROPS and Kneedle selected none, 15·log n used), "15log", "manual",
-	// or "none" (a series too short to split).
+	// Rule says how the penalty was chosen: "crops", "crops-ascending",
+	// either with "-fallback" (CROPS and Kneedle selected none and 15·log n
+	// was used), "15log", "manual", or "none" (a series too short to split).
 	Rule string
 	// CROPS and Knee are set when CROPS ran.
 	CROPS *changepoint.CROPSResult
@@ -52,16 +52,19 @@ func (p PELTSegmenter) Segment(x []float64) (*Segmentation, error) {
 		return &Segmentation{Rule: "none", Penalty: nan}, nil
 	}
 	switch p.Rule {
-	case PenaltyCROPS:
+	case PenaltyCROPS, PenaltyCROPSAscending:
 		opt := changepoint.DefaultSelectOptions
+		if p.Rule == PenaltyCROPSAscending {
+			opt.Protocol = changepoint.AscendingProtocol
+		}
 		opt.CROPS.PenMin, opt.CROPS.PenMax = p.PenMin, p.PenMax
 		sel, err := changepoint.SelectPenalty(x, opt)
 		if err != nil {
 			return nil, err
 		}
-		rule := "crops"
+		rule := p.Rule.String()
 		if sel.Fallback {
-			rule = "crops-fallback"
+			rule += "-fallback"
 		}
 		return &Segmentation{
 			Changepoints: sel.Segmentation.Changepoints, Penalty: sel.Penalty, Rule: rule,
