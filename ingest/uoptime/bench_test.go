@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -57,28 +59,70 @@ func TestGenerateSuite(t *testing.T) {
 	}
 }
 
-// BenchmarkRead ingests a generated suite of 1,000 benchmarks × 225 rows.
+// peakAllocator wraps an Arrow allocator and tracks its current and peak
+// allocated bytes.
+type peakAllocator struct {
+	memory.Allocator
+	cur, peak int64
+}
+
+func (a *peakAllocator) Allocate(n int) []byte {
+	a.cur += int64(n)
+	a.peak = max(a.peak, a.cur)
+	return a.Allocator.Allocate(n)
+}
+
+func (a *peakAllocator) Reallocate(n int, b []byte) []byte {
+	a.cur += int64(n - len(b))
+	a.peak = max(a.peak, a.cur)
+	return a.Allocator.Reallocate(n, b)
+}
+
+func (a *peakAllocator) Free(b []byte) {
+	a.cur -= int64(len(b))
+	a.Allocator.Free(b)
+}
+
+// benchRead ingests data b.N times and reports rows/s, the Arrow table's
+// size (table-MB) and the peak of Arrow memory during the read
+// (arrow-peak-MB, which includes builder growth).
+func benchRead(b *testing.B, data []byte, rows int) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var tableBytes, peak int64
+	for i := 0; i < b.N; i++ {
+		mem := &peakAllocator{Allocator: memory.NewGoAllocator()}
+		tb := table.NewBuilder(mem, 0)
+		var rep ingest.Report
+		if err := (Format{}).Read(bytes.NewReader(data), ingest.Source{File: "gen.csv"}, tb, &rep); err != nil {
+			b.Fatal(err)
+		}
+		tab := tb.Finish()
+		tb.Release()
+		if tab.NumRows() != int64(rows) {
+			b.Fatalf("%d rows, want %d", tab.NumRows(), rows)
+		}
+		tableBytes, peak = mem.cur, mem.peak
+		tab.Release()
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(tableBytes)/1e6, "table-MB")
+	b.ReportMetric(float64(peak)/1e6, "arrow-peak-MB")
+}
+
+// BenchmarkRead ingests a generated suite of 1,000 benchmarks × 225 rows
+// and, when present, the real µOpTime files of ../shared/data.
 func BenchmarkRead(b *testing.B) {
-	for _, n := range []int{1000} {
-		data := generateSuite(n, 1)
-		rows := n * 225
-		b.Run(fmt.Sprintf("benchmarks=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				tb := table.NewBuilder(memory.NewGoAllocator(), 0)
-				var rep ingest.Report
-				if err := (Format{}).Read(bytes.NewReader(data), ingest.Source{File: "gen.csv"}, tb, &rep); err != nil {
-					b.Fatal(err)
-				}
-				tab := tb.Finish()
-				if tab.NumRows() != int64(rows) {
-					b.Fatalf("%d rows, want %d", tab.NumRows(), rows)
-				}
-				tab.Release()
-				tb.Release()
-			}
-			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-		})
+	data := generateSuite(1000, 1)
+	b.Run("generated/benchmarks=1000", func(b *testing.B) { benchRead(b, data, 1000*225) })
+	dir := filepath.Join("..", "..", "..", "shared", "data", "uoptime-go")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
+	for _, f := range files {
+		real, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows := bytes.Count(real, []byte("\n")) - 1
+		b.Run("real/"+filepath.Base(f), func(b *testing.B) { benchRead(b, real, rows) })
 	}
 }

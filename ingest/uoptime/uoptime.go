@@ -18,6 +18,8 @@
 //	it_pos → iteration   bed_pos → slice   n → count
 //	ns_per_op → value and ns_per_op (unit "ns/op", mode "go", metric primary)
 //	b_name → benchmark, kept whole (sub-benchmark path included), params ""
+//	project, version from ingest.Source (Source.Instance and Trial are not
+//	used: the file has both levels)
 //
 // b_name is kept whole because µOpTime treats it as the benchmark's identity:
 // its sub-benchmark parts are mostly positional (BenchmarkScanComments/10ValidUtf8),
