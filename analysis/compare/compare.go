@@ -1,0 +1,311 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/benchtrim/benchtrim/internal/nonparam"
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/internal/workpool"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Change is the direction of a verdict.
+type Change int8
+
+// Changes. Faster and Slower refer to time per operation.
+const (
+	NoChange Change = 0
+	Slower   Change = 1
+	Faster   Change = -1
+)
+
+// String returns "no change", "slower" or "faster".
+func (c Change) String() string {
+	switch c {
+	case NoChange:
+		return "no change"
+	case Slower:
+		return "slower"
+	case Faster:
+		return "faster"
+	}
+	return fmt.Sprintf("Change(%d)", int(c))
+}
+
+// Verdict is the outcome of one comparison.
+type Verdict struct {
+	Change Change
+	// Percent is the size of the change, 100·(ratio − 1): positive when the
+	// test is slower. It is kept for NoChange too (the point estimate).
+	Percent float64
+}
+
+// VerdictOf decides from the interval of the ratio of means test/base:
+//
+//	Lower ≤ 1 ≤ Upper  no change
+//	Lower > 1          slower by 100·(Estimate − 1) %
+//	Upper < 1          faster by 100·(Estimate − 1) %
+//
+// the rule of Kalibera and Jones (2012) and Laaber et al. (ESEC/FSE 2020).
+// An interval with a NaN bound gives NoChange.
+func VerdictOf(ratio stats.Interval) Verdict {
+	v := Verdict{Percent: 100 * (ratio.Estimate - 1)}
+	switch {
+	case ratio.Lower > 1:
+		v.Change = Slower
+	case ratio.Upper < 1:
+		v.Change = Faster
+	}
+	return v
+}
+
+// String formats the verdict as "no change", "+4.2 % slower" or
+// "-3.1 % faster": one decimal from 1 % on, two significant digits below.
+func (v Verdict) String() string {
+	if v.Change == NoChange {
+		return "no change"
+	}
+	return formatPercent(v.Percent) + " " + v.Change.String()
+}
+
+// formatPercent formats a signed percentage: "+4.2 %", "-0.083 %".
+func formatPercent(p float64) string {
+	var s string
+	if math.Abs(p) >= 0.95 || p == 0 {
+		s = strconv.FormatFloat(p, 'f', 1, 64)
+	} else {
+		s = strconv.FormatFloat(p, 'g', 2, 64)
+	}
+	if p >= 0 {
+		s = "+" + s
+	}
+	return s + " %"
+}
+
+// SideStats summarises one side of a comparison.
+type SideStats struct {
+	// Mean is the mean time per operation in ns with its bootstrap interval
+	// (from the same resamples as the ratio). For InvocationSamples 0 it is
+	// the mean of the iteration means.
+	Mean stats.Interval
+	// Iterations is the number of iterations compared.
+	Iterations int
+	// Units counts the units per level: runs, instances, trials, forks,
+	// iterations (totals over the side, e.g. 6 forks for 2 trials × 3 forks).
+	Units [5]int
+}
+
+// Comparison holds the statistics of one test/base pair.
+type Comparison struct {
+	Base, Test SideStats
+	// Ratio is mean(test)/mean(base) with its hierarchical bootstrap interval.
+	Ratio stats.Interval
+	// ChangeRate is |mean_test − mean_base| / mean_base.
+	ChangeRate float64
+	// U and P are the Mann-Whitney U statistic of the test's iteration means
+	// and the two-sided p-value (scipy's defaults: exact for small samples
+	// without ties, else normal with tie and continuity correction).
+	U, P float64
+	// CliffsDelta is Cliff's δ of the test's iteration means against the
+	// base's (positive: test tends to be slower); Magnitude its label.
+	CliffsDelta float64
+	Magnitude   nonparam.Magnitude
+	Verdict     Verdict
+	// Resampled names the levels with more than one unit on either side
+	// (those the bootstrap actually resamples), outermost first.
+	Resampled []string
+}
+
+// ExcludesOne reports whether the ratio's interval lies entirely above or
+// below 1.
+func (c *Comparison) ExcludesOne() bool { return c.Verdict.Change != NoChange }
+
+// compareSamples compares test against base.
+func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *stats.Workspace) (Comparison, error) {
+	ht, err := test.hierarchy()
+	if err != nil {
+		return Comparison{}, fmt.Errorf("test: %w", err)
+	}
+	hb, err := base.hierarchy()
+	if err != nil {
+		return Comparison{}, fmt.Errorf("base: %w", err)
+	}
+	r, err := stats.HierarchicalRatioCI(ht, hb, opt.Bootstrap, rng, ws)
+	if err != nil {
+		return Comparison{}, err
+	}
+	mw, err := nonparam.MannWhitneyU(test.iterMeans, base.iterMeans, nonparam.DefaultMannWhitneyOptions)
+	if err != nil {
+		return Comparison{}, fmt.Errorf("U test: %w", err)
+	}
+	delta, err := nonparam.CliffsDelta(test.iterMeans, base.iterMeans)
+	if err != nil {
+		return Comparison{}, fmt.Errorf("Cliff's delta: %w", err)
+	}
+	c := Comparison{
+		Base:        SideStats{Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
+		Test:        SideStats{Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
+		Ratio:       r.Ratio,
+		ChangeRate:  math.Abs(r.Test.Estimate-r.Control.Estimate) / r.Control.Estimate,
+		U:           mw.U,
+		P:           mw.P,
+		CliffsDelta: delta,
+		Magnitude:   nonparam.CliffMagnitude(delta),
+		Verdict:     VerdictOf(r.Ratio),
+	}
+	bl, tl := base.resampledLevels(), test.resampledLevels()
+	for l := 0; l < numIDs; l++ {
+		if contains(bl, idNames[l]) || contains(tl, idNames[l]) {
+			c.Resampled = append(c.Resampled, idNames[l])
+		}
+	}
+	return c, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is the comparison of one benchmark.
+type Result struct {
+	Name
+	// BaseRuns and TestRuns are the runs pooled on each side.
+	BaseRuns, TestRuns []table.Key
+	Comparison
+	// Err says why the benchmark could not be compared; the Comparison is
+	// then zero.
+	Err error
+}
+
+// Report is the outcome of Compare.
+type Report struct {
+	Options    Options
+	Base, Test string
+	// Results holds one entry per matched benchmark, sorted by name.
+	Results []Result
+	// Unmatched lists benchmarks present in only one set.
+	Unmatched []Unmatched
+}
+
+// Compare matches the runs of base and test by (benchmark, params, mode)
+// and compares every pair: the hierarchical bootstrap interval of the ratio
+// of means test/base, the U test on iteration means with Cliff's δ, the
+// change rate and the verdict (see the package doc).
+//
+// The runs of one benchmark on one side are pooled as top-level units.
+// Benchmark i draws its resamples from stats.NewStream(opt.Seed, name, 0)
+// with name = Name.String(), so the report does not depend on opt.Workers.
+// A benchmark that cannot be compared (no iterations after skipping, a
+// non-finite time) gets Result.Err; Compare itself fails only for invalid
+// options.
+func Compare(base, test Set, opt Options) (*Report, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	pairs, unmatched := Match(base.Series, test.Series)
+	rep := &Report{Options: opt, Base: base.Label, Test: test.Label, Unmatched: unmatched}
+	pool := workspacePool()
+	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Result, error) {
+		p := &pairs[i]
+		res := Result{Name: p.Name, BaseRuns: keys(p.Base), TestRuns: keys(p.Test)}
+		ws := pool.Get().(*stats.Workspace)
+		res.Comparison, res.Err = comparePairing(p, base.Pair, test.Pair, &opt, ws)
+		pool.Put(ws)
+		if opt.Progress != nil {
+			opt.Progress()
+		}
+		return res, nil
+	})
+	rep.Results = results
+	return rep, nil
+}
+
+func comparePairing(p *Pairing, basePair, testPair string, opt *Options, ws *stats.Workspace) (Comparison, error) {
+	var bs, ts sample
+	for j, s := range p.Base {
+		if err := bs.add(s, int32(j+1), basePair, opt.SkipIterations, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
+			return Comparison{}, fmt.Errorf("base: %w", err)
+		}
+	}
+	for j, s := range p.Test {
+		if err := ts.add(s, int32(j+1), testPair, opt.SkipIterations, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
+			return Comparison{}, fmt.Errorf("test: %w", err)
+		}
+	}
+	rng := stats.NewStream(opt.Seed, p.Name.String(), 0)
+	return compareSamples(&ts, &bs, opt, rng, ws)
+}
+
+func workspacePool() *sync.Pool {
+	return &sync.Pool{New: func() any { return new(stats.Workspace) }}
+}
+
+// Summary counts the verdicts of a report.
+type Summary struct {
+	Compared, Slower, Faster, NoChange, Failed int
+	// PBelowAlpha counts comparisons whose U test has p < Alpha.
+	PBelowAlpha int
+	// OnlyBase and OnlyTest count unmatched benchmarks.
+	OnlyBase, OnlyTest int
+}
+
+// Summary counts the report's verdicts.
+func (r *Report) Summary() Summary {
+	var s Summary
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Err != nil {
+			s.Failed++
+			continue
+		}
+		s.Compared++
+		switch res.Verdict.Change {
+		case Slower:
+			s.Slower++
+		case Faster:
+			s.Faster++
+		default:
+			s.NoChange++
+		}
+		if res.P < r.Options.Alpha {
+			s.PBelowAlpha++
+		}
+	}
+	for _, u := range r.Unmatched {
+		if u.Side == "base" {
+			s.OnlyBase++
+		} else {
+			s.OnlyTest++
+		}
+	}
+	return s
+}
+
+// Geomean returns the geometric means of the base means, the test means and
+// the ratios over the compared benchmarks (benchstat's summary row; the
+// ratio geomean equals test/base of the first two), and how many there were.
+func (r *Report) Geomean() (base, test, ratio float64, n int) {
+	var lb, lt float64
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Err != nil || !(res.Base.Mean.Estimate > 0) || !(res.Test.Mean.Estimate > 0) {
+			continue
+		}
+		lb += math.Log(res.Base.Mean.Estimate)
+		lt += math.Log(res.Test.Mean.Estimate)
+		n++
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN(), 0
+	}
+	base, test = math.Exp(lb/float64(n)), math.Exp(lt/float64(n))
+	return base, test, math.Exp((lt - lb) / float64(n)), n
+}

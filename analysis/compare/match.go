@@ -1,0 +1,134 @@
+package compare
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Name identifies a benchmark across result sets: the key without project
+// and version.
+type Name struct {
+	Benchmark, Params, Mode string
+}
+
+// NameOf returns the name of a benchmark run.
+func NameOf(k table.Key) Name { return Name{k.Benchmark, k.Params, k.Mode} }
+
+// String formats the name as benchmark[params] (mode).
+func (n Name) String() string {
+	return table.Key{Benchmark: n.Benchmark, Params: n.Params, Mode: n.Mode}.String()
+}
+
+// Less orders names by benchmark, params, mode.
+func (n Name) Less(o Name) bool {
+	if n.Benchmark != o.Benchmark {
+		return n.Benchmark < o.Benchmark
+	}
+	if n.Params != o.Params {
+		return n.Params < o.Params
+	}
+	return n.Mode < o.Mode
+}
+
+// Selector picks benchmark runs of a table by their labels; empty fields
+// match anything.
+type Selector struct {
+	Project, Version string
+	// Pair keeps only rows of this duet pair label (the table's pair column).
+	Pair string
+}
+
+// Matches reports whether the run k has the selector's project and version.
+func (sel Selector) Matches(k table.Key) bool {
+	return (sel.Project == "" || k.Project == sel.Project) && (sel.Version == "" || k.Version == sel.Version)
+}
+
+// Set is one side of a comparison: benchmark runs (usually from
+// table.Collect) and a label for reports. Several runs of one benchmark (for
+// example two files of the same version with different labels) are pooled:
+// each becomes a top-level unit of the bootstrap, above instances.
+type Set struct {
+	Label  string
+	Series []*table.Series
+	// Pair, when not empty, keeps only rows of this duet pair label.
+	Pair string
+}
+
+// NewSet returns the runs of series that sel matches, as a Set labelled
+// label; sel.Pair becomes the set's Pair.
+func NewSet(label string, series []*table.Series, sel Selector) Set {
+	set := Set{Label: label, Pair: sel.Pair}
+	for _, s := range series {
+		if sel.Matches(s.Key) {
+			set.Series = append(set.Series, s)
+		}
+	}
+	return set
+}
+
+// Pairing is a benchmark present in both sets, with its runs on each side.
+type Pairing struct {
+	Name
+	Base, Test []*table.Series
+}
+
+// Unmatched is a benchmark present in only one set.
+type Unmatched struct {
+	Name
+	// Side is "base" or "test": the set that has it.
+	Side string
+	// Runs are the keys of its runs in that set.
+	Runs []table.Key
+}
+
+// Match pairs the runs of base and test by Name. Pairings and unmatched
+// benchmarks are sorted by name (unmatched base ones first for equal names,
+// which cannot happen). Neither input is modified.
+func Match(base, test []*table.Series) ([]Pairing, []Unmatched) {
+	byName := map[Name]*Pairing{}
+	var names []Name
+	get := func(n Name) *Pairing {
+		p := byName[n]
+		if p == nil {
+			p = &Pairing{Name: n}
+			byName[n] = p
+			names = append(names, n)
+		}
+		return p
+	}
+	for _, s := range base {
+		p := get(NameOf(s.Key))
+		p.Base = append(p.Base, s)
+	}
+	for _, s := range test {
+		p := get(NameOf(s.Key))
+		p.Test = append(p.Test, s)
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i].Less(names[j]) })
+	var pairs []Pairing
+	var unmatched []Unmatched
+	for _, n := range names {
+		p := byName[n]
+		switch {
+		case len(p.Test) == 0:
+			unmatched = append(unmatched, Unmatched{Name: n, Side: "base", Runs: keys(p.Base)})
+		case len(p.Base) == 0:
+			unmatched = append(unmatched, Unmatched{Name: n, Side: "test", Runs: keys(p.Test)})
+		default:
+			pairs = append(pairs, *p)
+		}
+	}
+	return pairs, unmatched
+}
+
+func keys(ss []*table.Series) []table.Key {
+	out := make([]table.Key, len(ss))
+	for i, s := range ss {
+		out[i] = s.Key
+	}
+	return out
+}
+
+var errNoIterations = errors.New("no iterations left (after skipping warmup iterations or filtering pairs)")

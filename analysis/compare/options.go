@@ -1,0 +1,84 @@
+package compare
+
+import (
+	"fmt"
+
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Options configures Compare.
+type Options struct {
+	// Bootstrap holds the resamples, the confidence level of every interval
+	// and the invocation samples per iteration (pa's -is: 0 iteration means,
+	// -1 all invocations, k k draws). Invocation samples apply to sample-mode
+	// iterations, whose rows are histogram buckets with invocation counts; in
+	// other modes the rows inside an iteration (µOpTime 1-s slices) are drawn
+	// uniformly as the invocation level when InvocationSamples != 0.
+	Bootstrap stats.HierarchicalOptions
+	// Alpha is the significance level of the U test: p < Alpha is reported
+	// as a difference (in A/A, as a false positive). In (0, 1).
+	Alpha float64
+	// SkipIterations drops the first SkipIterations iterations of every fork
+	// on both sides, for data recorded without warmup iterations (-wi 0).
+	SkipIterations int
+	// Seed selects the bootstrap streams (and the A/A splits).
+	Seed uint64
+	// Workers is the number of benchmarks compared in parallel;
+	// 0 means GOMAXPROCS. The results do not depend on it.
+	Workers int
+	// Progress, when not nil, is called once per finished benchmark, from
+	// several goroutines at once.
+	Progress func()
+}
+
+// DefaultOptions are pa's and µOpTime's settings: 10,000 resamples, 99 %
+// intervals, iteration means (InvocationSamples 0), U test at α = 0.01,
+// nothing skipped, seed 1.
+var DefaultOptions = Options{Bootstrap: stats.DefaultHierarchical, Alpha: 0.01, Seed: 1}
+
+// Validate reports whether o is usable.
+func (o Options) Validate() error {
+	if err := o.Bootstrap.Validate(); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		return fmt.Errorf("compare: alpha must be in (0, 1), got %v", o.Alpha)
+	}
+	if o.SkipIterations < 0 {
+		return fmt.Errorf("compare: skip iterations must be >= 0, got %d", o.SkipIterations)
+	}
+	if o.Workers < 0 {
+		return fmt.Errorf("compare: workers must be >= 0, got %d", o.Workers)
+	}
+	return nil
+}
+
+// AAOptions configures AA.
+type AAOptions struct {
+	Options
+	// Split is the level whose units are divided between the two halves:
+	// table.LevelInstance, table.LevelTrial or table.LevelFork.
+	Split table.Level
+	// Repeats is the number of random splits per benchmark (at least 1).
+	Repeats int
+}
+
+// DefaultAAOptions split by fork once, with DefaultOptions.
+var DefaultAAOptions = AAOptions{Options: DefaultOptions, Split: table.LevelFork, Repeats: 1}
+
+// Validate reports whether o is usable.
+func (o AAOptions) Validate() error {
+	if err := o.Options.Validate(); err != nil {
+		return err
+	}
+	switch o.Split {
+	case table.LevelInstance, table.LevelTrial, table.LevelFork:
+	default:
+		return fmt.Errorf("compare: A/A split level must be instance, trial or fork, got %v", o.Split)
+	}
+	if o.Repeats < 1 {
+		return fmt.Errorf("compare: A/A repeats must be at least 1, got %d", o.Repeats)
+	}
+	return nil
+}

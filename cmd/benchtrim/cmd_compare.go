@@ -1,0 +1,334 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+func init() { registerCommand(compareCommand) }
+
+const compareDescription = `Three ways to name the two result sets (flags go before positional files):
+
+   benchtrim compare OLD NEW
+      base = the first file, test = the second (as benchstat old.txt new.txt).
+
+   benchtrim compare --base FILE [--base FILE ...] --test FILE [--test FILE ...]
+      each side from its own files; repeat the flag per file or give a glob
+      in quotes (--base 'run1/*.json'). Positional files are not allowed here,
+      so an unquoted glob after --base is reported instead of being misread.
+
+   benchtrim compare --base-version V1 --test-version V2 FILES...
+      both sides from one table (all FILES read together), chosen by labels:
+      --base-version/--test-version, --base-project/--test-project and
+      --base-pair/--test-pair (duet A/B pair column) may be combined.
+
+   benchtrim compare --aa [--split fork|trial|instance] [--aa-repeats N] FILES...
+      A/A test: every benchmark run is split at random into two halves by
+      fork, trial or instance (balanced, deterministic for --seed); the halves
+      are compared as in A/B and the false-positive rate of the setup is
+      reported.
+
+Benchmarks are matched by (benchmark, params, mode); runs of one benchmark on
+one side (several files or versions) are pooled as separate top-level units.
+Per benchmark: the ratio of means test/base with its hierarchical-bootstrap
+percentile CI (instance > trial > fork > iteration, optionally invocations:
+--is as pa's -is), the Mann-Whitney U p-value on iteration means with Cliff's
+delta, the change rate and a verdict: "no change" when the CI contains 1,
+else slower/faster by 100·(ratio − 1) %. Times are ns per operation, so
+throughput results are compared as time per operation.`
+
+func compareCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "compare",
+		Usage:       "A/B comparison of two result sets, or A/A test of one (false-positive rate of a setup)",
+		ArgsUsage:   "[FILES...]",
+		Description: compareDescription,
+		Flags: append(inputFlags(),
+			&cli.StringSliceFlag{Name: "base", Usage: "base (control) result `FILE` or quoted glob; repeat for more"},
+			&cli.StringSliceFlag{Name: "test", Usage: "test result `FILE` or quoted glob; repeat for more"},
+			&cli.StringFlag{Name: "base-version", Usage: "base = runs with this version label"},
+			&cli.StringFlag{Name: "test-version", Usage: "test = runs with this version label"},
+			&cli.StringFlag{Name: "base-project", Usage: "base = runs with this project label"},
+			&cli.StringFlag{Name: "test-project", Usage: "test = runs with this project label"},
+			&cli.StringFlag{Name: "base-pair", Usage: "base = rows with this duet pair label"},
+			&cli.StringFlag{Name: "test-pair", Usage: "test = rows with this duet pair label"},
+			&cli.BoolFlag{Name: "aa", Usage: "A/A test: split each run of FILES into two random halves"},
+			&cli.StringFlag{Name: "split", Value: "fork", Usage: "A/A split level: fork, trial or instance"},
+			&cli.IntFlag{Name: "aa-repeats", Value: 1, Usage: "A/A: random splits per benchmark"},
+			&cli.Float64Flag{Name: "confidence", Value: compare.DefaultOptions.Bootstrap.Confidence, Usage: "confidence level of the bootstrap intervals"},
+			&cli.IntFlag{Name: "resamples", Value: compare.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples"},
+			&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
+			&cli.Float64Flag{Name: "alpha", Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
+			&cli.IntFlag{Name: "skip-iterations", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
+			&cli.StringFlag{Name: "benchmark", Usage: "compare only benchmarks whose name matches this `REGEXP`"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the results for notebooks: OUT.csv, OUT.arrow or OUT.parquet"},
+		),
+		Action: runCompare,
+	}
+}
+
+// compareSelectors returns the label selectors of both sides and whether any was given.
+func compareSelectors(c *cli.Context) (base, test compare.Selector, any bool) {
+	base = compare.Selector{Project: c.String("base-project"), Version: c.String("base-version"), Pair: c.String("base-pair")}
+	test = compare.Selector{Project: c.String("test-project"), Version: c.String("test-version"), Pair: c.String("test-pair")}
+	return base, test, base != (compare.Selector{}) || test != (compare.Selector{})
+}
+
+func runCompare(c *cli.Context) error {
+	g := globalsOf(c)
+	opt := compare.DefaultOptions
+	opt.Bootstrap = stats.HierarchicalOptions{
+		BootstrapOptions:  stats.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")},
+		InvocationSamples: c.Int("is"),
+	}
+	opt.Alpha = c.Float64("alpha")
+	opt.SkipIterations = c.Int("skip-iterations")
+	opt.Seed, opt.Workers = g.Seed, g.Workers
+	if err := opt.Validate(); err != nil {
+		return err
+	}
+	filter := table.Filter{}
+	if re := c.String("benchmark"); re != "" {
+		rx, err := regexp.Compile(re)
+		if err != nil {
+			return fmt.Errorf("--benchmark: %w", err)
+		}
+		filter.Benchmark = rx
+	}
+	out := c.String("output")
+	if out != "" {
+		if err := compare.CheckOutputPath(out); err != nil {
+			return err
+		}
+	}
+	args := c.Args().Slice()
+	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			if len(baseFiles)+len(testFiles) > 0 {
+				return fmt.Errorf("%s follows the positional file %s: after --base/--test repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", a, args[0])
+			}
+			return fmt.Errorf("flag %s after the files: put flags before the positional files", a)
+		}
+	}
+	baseSel, testSel, anySel := compareSelectors(c)
+	w := c.App.Writer
+
+	if c.Bool("aa") {
+		if len(baseFiles)+len(testFiles) > 0 || anySel {
+			return fmt.Errorf("--aa takes the files of one recording as positional arguments, not --base/--test or label selectors")
+		}
+		level, ok := table.ParseLevel(c.String("split"))
+		if !ok || level > table.LevelFork {
+			return fmt.Errorf("--split %q: want fork, trial or instance", c.String("split"))
+		}
+		aopt := compare.AAOptions{Options: opt, Split: level, Repeats: c.Int("aa-repeats")}
+		if err := aopt.Validate(); err != nil {
+			return err
+		}
+		t, err := readCompareInputs(c, args)
+		if err != nil {
+			return err
+		}
+		defer t.Release()
+		series := table.Collect(t, filter)
+		bar := progress.New(c.App.ErrWriter, g.Quiet, "A/A", len(series))
+		aopt.Progress = func() { bar.Add(1) }
+		rep, err := compare.AA(series, aopt)
+		bar.Done()
+		if err != nil {
+			return err
+		}
+		if err := rep.WriteText(w); err != nil {
+			return err
+		}
+		return writeCompareOutput(w, out, rep.WriteFile)
+	}
+
+	var base, test compare.Set
+	switch {
+	case len(baseFiles) > 0 || len(testFiles) > 0:
+		if len(baseFiles) == 0 || len(testFiles) == 0 {
+			return fmt.Errorf("--base and --test must both be given")
+		}
+		if len(args) > 0 {
+			return fmt.Errorf("positional file %s given with --base/--test: repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", args[0])
+		}
+		var err error
+		if baseFiles, err = expandGlobs(baseFiles); err != nil {
+			return fmt.Errorf("--base: %w", err)
+		}
+		if testFiles, err = expandGlobs(testFiles); err != nil {
+			return fmt.Errorf("--test: %w", err)
+		}
+		tb, err := readCompareInputs(c, baseFiles)
+		if err != nil {
+			return err
+		}
+		defer tb.Release()
+		tt, err := readCompareInputs(c, testFiles)
+		if err != nil {
+			return err
+		}
+		defer tt.Release()
+		base = compare.NewSet(filesLabel(baseFiles, baseSel), table.Collect(tb, filter), baseSel)
+		test = compare.NewSet(filesLabel(testFiles, testSel), table.Collect(tt, filter), testSel)
+	case anySel:
+		if baseSel == (compare.Selector{}) || testSel == (compare.Selector{}) {
+			return fmt.Errorf("label selection needs a selector for each side (e.g. --base-version V1 --test-version V2)")
+		}
+		if baseSel == testSel {
+			return fmt.Errorf("base and test select the same runs (%s)", selectorLabel(baseSel))
+		}
+		t, err := readCompareInputs(c, args)
+		if err != nil {
+			return err
+		}
+		defer t.Release()
+		all := table.Collect(t, filter)
+		base = compare.NewSet(selectorLabel(baseSel), all, baseSel)
+		test = compare.NewSet(selectorLabel(testSel), all, testSel)
+		if len(base.Series) == 0 {
+			return fmt.Errorf("no runs match the base selection (%s)%s", selectorLabel(baseSel), labelsHint(all))
+		}
+		if len(test.Series) == 0 {
+			return fmt.Errorf("no runs match the test selection (%s)%s", selectorLabel(testSel), labelsHint(all))
+		}
+	case len(args) == 2:
+		tb, err := readCompareInputs(c, args[:1])
+		if err != nil {
+			return err
+		}
+		defer tb.Release()
+		tt, err := readCompareInputs(c, args[1:])
+		if err != nil {
+			return err
+		}
+		defer tt.Release()
+		base = compare.NewSet(args[0], table.Collect(tb, filter), compare.Selector{})
+		test = compare.NewSet(args[1], table.Collect(tt, filter), compare.Selector{})
+	default:
+		return fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES (see benchtrim compare --help)")
+	}
+	pairs, _ := compare.Match(base.Series, test.Series)
+	bar := progress.New(c.App.ErrWriter, g.Quiet, "comparing", len(pairs))
+	opt.Progress = func() { bar.Add(1) }
+	rep, err := compare.Compare(base, test, opt)
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteText(w); err != nil {
+		return err
+	}
+	return writeCompareOutput(w, out, rep.WriteFile)
+}
+
+func writeCompareOutput(w io.Writer, path string, write func(string) error) error {
+	if path == "" {
+		return nil
+	}
+	if err := write(path); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s\n", path)
+	return nil
+}
+
+// readCompareInputs reads files into one table and prints one line per kind
+// of skipped or suspicious input on stderr (benchtrim ingest shows examples).
+func readCompareInputs(c *cli.Context, paths []string) (*table.Table, error) {
+	t, rep, _, err := loadInputs(c, paths)
+	if err != nil {
+		return nil, err
+	}
+	printInputReport(c.App.ErrWriter, rep)
+	return t, nil
+}
+
+func printInputReport(w io.Writer, rep *ingest.Report) {
+	if rep == nil {
+		return
+	}
+	for _, k := range rep.Kinds() {
+		what := "warning"
+		if k.Skipped {
+			what = "skipped"
+		}
+		fmt.Fprintf(w, "input: %s %d: %s (benchtrim ingest lists examples)\n", what, k.Count, k.Kind)
+	}
+}
+
+// expandGlobs replaces arguments holding glob metacharacters by the files
+// they match; a pattern matching nothing is an error.
+func expandGlobs(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", a, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("pattern %q matches no file", a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
+}
+
+func filesLabel(files []string, sel compare.Selector) string {
+	s := strings.Join(files, ", ")
+	if sel != (compare.Selector{}) {
+		s += " (" + selectorLabel(sel) + ")"
+	}
+	return s
+}
+
+func selectorLabel(sel compare.Selector) string {
+	var parts []string
+	if sel.Project != "" {
+		parts = append(parts, "project "+sel.Project)
+	}
+	if sel.Version != "" {
+		parts = append(parts, "version "+sel.Version)
+	}
+	if sel.Pair != "" {
+		parts = append(parts, "pair "+sel.Pair)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// labelsHint lists the project@version labels present, for error messages.
+func labelsHint(all []*table.Series) string {
+	seen := map[string]bool{}
+	var labels []string
+	for _, s := range all {
+		l := s.Project + "@" + s.Version
+		if !seen[l] {
+			seen[l] = true
+			labels = append(labels, l)
+		}
+	}
+	if len(labels) == 0 {
+		return "; the input holds no runs"
+	}
+	if len(labels) > 10 {
+		labels = append(labels[:10], "…")
+	}
+	return "; the input has project@version " + strings.Join(labels, ", ")
+}
