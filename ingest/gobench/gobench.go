@@ -39,7 +39,8 @@
 //	params     the /key=value parts, canonical (table.CanonicalParams); a key
 //	           repeated in one name stays positional after its first use
 //	project    Source.Project
-//	version    Source.Version, or when that is empty the "commit" configuration value
+//	version    the "commit" configuration value when there is one, unless the
+//	           user gave Source.Version (Source.LabelsFromUser); else Source.Version
 //	mode       "go";  instance, trial from Source;  slice 1
 //	fork       which run of the test binary printed the line: 1, and +1 for
 //	           each later run that prints the benchmark again (a run ends at
@@ -768,8 +769,8 @@ func (p *parser) emit(dst *table.Builder) {
 		k := keyOf[namePkg{r.name, r.pkg}]
 		snap := p.snaps[r.snap]
 		version := p.src.Version
-		if version == "" {
-			version = snap["commit"]
+		if c := snap["commit"]; c != "" && !(p.src.LabelsFromUser && version != "") {
+			version = c
 		}
 		key := table.Key{Project: p.src.Project, Version: version, Benchmark: k.benchmark, Params: k.params, Mode: Mode}
 		st := states[key]

@@ -394,11 +394,14 @@ func TestCommitAsVersion(t *testing.T) {
 	if s := tab.Setup(table.Key{Version: "abc123", Benchmark: "BenchmarkX", Mode: "go"}); s == nil || s.ToolVersion != "go1.22.1" {
 		t.Errorf("setup %+v, want tool version go1.22.1", s)
 	}
-	// An explicit Version label wins over the commit configuration.
+	// The commit configuration wins over a file-name label, the user's label over both.
 	tab2, _, _ := readPath(t, "testdata/commits.txt", ingest.Source{Version: "v9"})
-	rows := rowsOf(t, tab2)
-	if len(rows) != 3 || rows[2].Version != "v9" || rows[2].Iteration != 3 {
-		t.Errorf("with Source.Version: rows %+v", rows)
+	if rows := rowsOf(t, tab2); len(rows) != 3 || rows[2].Version != "def456" {
+		t.Errorf("with a file-name Version: rows %+v", rows)
+	}
+	tab3, _, _ := readPath(t, "testdata/commits.txt", ingest.Source{Version: "v9", LabelsFromUser: true})
+	if rows := rowsOf(t, tab3); len(rows) != 3 || rows[2].Version != "v9" || rows[2].Iteration != 3 {
+		t.Errorf("with the user's Version: rows %+v", rows)
 	}
 }
 

@@ -13,9 +13,10 @@
 //
 // Columns are found by header name (case-insensitive, any order). Mapping:
 //
-//	project, commit → project, version; the file's own non-empty columns win,
-//	                  Source.Project/Version only fill empty ones (file-name
-//	                  labels must not override what the file states)
+//	project, commit → project, version. Labels the user gave
+//	                  (Source.LabelsFromUser) win; otherwise the file's own
+//	                  non-empty columns win and Source.Project/Version (labels
+//	                  from the file name) only fill empty ones
 //	benchmark       → benchmark
 //	params          → canonical params: "a=1,b=2" split on ','; a piece
 //	                  without '=' belongs to the previous value ("a=1,2,b=3"
@@ -314,13 +315,8 @@ func (rd *reader) record(rec []string, line int64) {
 		return
 	}
 
-	project, version := field(colProject), field(colCommit)
-	if project == "" {
-		project = rd.src.Project
-	}
-	if version == "" {
-		version = rd.src.Version
-	}
+	project := label(field(colProject), rd.src.Project, rd.src.LabelsFromUser)
+	version := label(field(colCommit), rd.src.Version, rd.src.LabelsFromUser)
 	key := table.Key{Project: project, Version: version, Benchmark: bench, Params: rd.canonicalParams(field(colParams), line), Mode: mode}
 	ru := rd.last
 	if ru == nil || ru.key != key {
@@ -366,6 +362,15 @@ func (rd *reader) record(rec []string, line int64) {
 	r.Instance, r.Trial, r.Fork, r.Iteration = instance, levels[0], levels[1], levels[2]
 	r.Line = line
 	rd.dst.Append(r)
+}
+
+// label picks a row's project or version label: the source's when the user
+// gave it, else the file's column, else the source's (file-name) label.
+func label(column, source string, fromUser bool) string {
+	if fromUser && source != "" || column == "" {
+		return source
+	}
+	return column
 }
 
 // instance numbers instance strings 1..k in order of first appearance.

@@ -142,13 +142,27 @@ func TestDecimalComma(t *testing.T) {
 }
 
 func TestLabelPrecedence(t *testing.T) {
-	tab, rep, err := readPath(t, "testdata/labels.csv", ingest.Source{Project: "flagp", Version: "flagv"})
-	if err != nil || !rep.Empty() {
-		t.Fatalf("err %v report %s", err, reportText(rep))
-	}
-	rows := rowsOf(t, tab)
-	if len(rows) != 2 || rows[0].Project != "flagp" || rows[0].Version != "flagv" || rows[1].Project != "own" || rows[1].Version != "c9" {
-		t.Errorf("rows %+v: want empty columns filled from Source and non-empty columns kept", rows)
+	for _, tc := range []struct {
+		src  ingest.Source
+		want []string
+	}{
+		// File-name labels fill empty columns only.
+		{ingest.Source{Project: "name", Version: "v1"}, []string{"name@v1", "own@c9"}},
+		// The user's labels win; an empty one leaves the column.
+		{ingest.Source{Project: "flag", Version: "v2", LabelsFromUser: true}, []string{"flag@v2", "flag@v2"}},
+		{ingest.Source{Project: "flag", LabelsFromUser: true}, []string{"flag@", "flag@c9"}},
+	} {
+		tab, rep, err := readPath(t, "testdata/labels.csv", tc.src)
+		if err != nil || !rep.Empty() {
+			t.Fatalf("err %v report %s", err, reportText(rep))
+		}
+		var got []string
+		for _, r := range rowsOf(t, tab) {
+			got = append(got, r.Project+"@"+r.Version)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("source %+v: labels %v, want %v", tc.src, got, tc.want)
+		}
 	}
 }
 
