@@ -1,0 +1,78 @@
+package changepoint
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+	"testing"
+)
+
+// fuzzInput encodes a PELT call for the fuzzer: byte 0 the cost, byte 1
+// the minimum segment length, bytes 2..9 the penalty, then the series as
+// little-endian float64s.
+func fuzzInput(c Cost, m byte, pen float64, x []float64) []byte {
+	b := []byte{byte(c), m}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(pen))
+	for _, v := range x {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
+// FuzzPELT checks that PELT never panics on arbitrary input, returns an
+// error for what it cannot segment, and otherwise returns a well-formed
+// segmentation equal, bit for bit, to the plain reference loop (so the
+// SIMD kernels and their error bounds are exercised on hostile data:
+// huge, tiny, subnormal, constant and alternating values).
+//
+//	go test -run XXX -fuzz FuzzPELT ./changepoint
+func FuzzPELT(f *testing.F) {
+	f.Add(fuzzInput(MeanVar, 2, 10, []float64{1, 2, 3, 4, 10, 11, 12, 13}))
+	f.Add(fuzzInput(Mean, 1, 1, []float64{0, 0, 10, 10}))
+	f.Add(fuzzInput(MeanVar, 0, 0, slices.Repeat([]float64{0.1}, 12)))
+	f.Add(fuzzInput(MeanVar, 3, 5, []float64{1e300, -1e300, 5, 6, 7, 8}))
+	f.Add(fuzzInput(MeanVar, 2, 1e-300, []float64{5e-324, 0, -5e-324, 1e-310, 2, 3}))
+	f.Add(fuzzInput(Mean, 2, math.NaN(), []float64{1, 2, 3, 4}))
+	f.Add(fuzzInput(MeanVar, 2, 3, []float64{1, math.Inf(1), 3, 4}))
+	f.Add(fuzzInput(MeanVar, 2, 40, warmupSeries(1, 60, 5)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 10 {
+			return
+		}
+		c := Cost(b[0] % 3) // 2 is invalid on purpose
+		m := int(b[1] % 6)
+		pen := math.Float64frombits(binary.LittleEndian.Uint64(b[2:10]))
+		var x []float64
+		for r := b[10:]; len(r) >= 8 && len(x) < 300; r = r[8:] {
+			x = append(x, math.Float64frombits(binary.LittleEndian.Uint64(r)))
+		}
+		seg, err := PELT(x, Options{Cost: c, MinSegLen: m, Penalty: pen})
+		if err != nil {
+			return // every rejection is an error value, never a panic
+		}
+		n := len(x)
+		mm := seg.MinSegLen
+		prev := 0
+		for _, cp := range seg.Changepoints {
+			if cp-prev < mm || cp > n-mm {
+				t.Fatalf("change point %d violates MinSegLen %d (n = %d): %v", cp, mm, n, seg.Changepoints)
+			}
+			prev = cp
+		}
+		if len(seg.Segments) != len(seg.Changepoints)+1 || seg.Segments[len(seg.Segments)-1].End != n {
+			t.Fatalf("segments do not tile the series: %+v", seg.Segments)
+		}
+		wantF, wantC := peltPlain(x, c, mm, pen)
+		defer func(old bool) { useSIMD = old }(useSIMD)
+		for _, simd := range []bool{false, haveSIMD} {
+			useSIMD = simd
+			got, err := PELT(x, Options{Cost: c, MinSegLen: m, Penalty: pen})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Float64bits(got.Objective) != math.Float64bits(wantF) || !slices.Equal(got.Changepoints, nonNil(wantC)) {
+				t.Fatalf("simd=%v: F=%.17g %v, plain F=%.17g %v", simd, got.Objective, got.Changepoints, wantF, wantC)
+			}
+		}
+	})
+}

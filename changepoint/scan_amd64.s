@@ -1,0 +1,411 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64)
+//
+// tl[i] = (cf[i] + ((st2-c2[i]) - (st1-c1[i])²/(tf-csf[i]))) + pen, four
+// lanes at a time with the same IEEE operations as the scalar code.
+TEXT ·scanMeanAVX2(SB), NOSPLIT, $0-80
+	MOVQ tl+0(FP), DI
+	MOVQ csf+8(FP), SI
+	MOVQ c1+16(FP), R8
+	MOVQ c2+24(FP), R9
+	MOVQ cf+32(FP), R10
+	MOVQ k+40(FP), CX
+	VBROADCASTSD tf+48(FP), Y15
+	VBROADCASTSD st1+56(FP), Y14
+	VBROADCASTSD st2+64(FP), Y13
+	VBROADCASTSD pen+72(FP), Y12
+	XORQ AX, AX
+
+meanloop:
+	CMPQ AX, CX
+	JGE  meandone
+	VMOVUPD (SI)(AX*8), Y0
+	VSUBPD  Y0, Y15, Y0    // l = tf - csf
+	VMOVUPD (R8)(AX*8), Y1
+	VSUBPD  Y1, Y14, Y1    // x = st1 - c1
+	VMOVUPD (R9)(AX*8), Y2
+	VSUBPD  Y2, Y13, Y2    // x2 = st2 - c2
+	VMULPD  Y1, Y1, Y1     // x*x
+	VDIVPD  Y0, Y1, Y1     // x*x / l
+	VSUBPD  Y1, Y2, Y2     // cost = x2 - x*x/l
+	VMOVUPD (R10)(AX*8), Y3
+	VADDPD  Y2, Y3, Y3     // cf + cost
+	VADDPD  Y12, Y3, Y3    // + pen
+	VMOVUPD Y3, (DI)(AX*8)
+	ADDQ    $4, AX
+	JMP     meanloop
+
+meandone:
+	VZEROUPPER
+	RET
+
+// func boundMeanVarAVX2(va, eb, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64) float64
+//
+// For four candidates at a time: σ² exactly as the scalar code (same IEEE
+// operations and clamp), log σ² by log m + e·ln2 with m in [√½, √2],
+// log m = 2 atanh(s), s = (m-1)/(m+1), atanh by its series to s¹⁷
+// (|s| <= 0.1716, truncation < 3e-16); then v' and ε as documented in
+// scan.go. Lanes with subnormal σ² get v' = 0, ε = +Inf.
+TEXT ·boundMeanVarAVX2(SB), NOSPLIT, $0-96
+	MOVQ va+0(FP), DI
+	MOVQ eb+8(FP), DX
+	MOVQ csf+16(FP), SI
+	MOVQ c1+24(FP), R8
+	MOVQ c2+32(FP), R9
+	MOVQ cf+40(FP), R10
+	MOVQ k+48(FP), CX
+	VBROADCASTSD tf+56(FP), Y15
+	VBROADCASTSD st1+64(FP), Y14
+	VBROADCASTSD st2+72(FP), Y13
+	VBROADCASTSD pen+80(FP), Y12
+	VMOVUPD cInf<>(SB), Y11  // running min of v' + ε
+	XORQ AX, AX
+
+mvloop:
+	CMPQ AX, CX
+	JGE  mvdone
+	VMOVUPD (SI)(AX*8), Y0
+	VSUBPD  Y0, Y15, Y0    // l = tf - csf
+	VMOVUPD (R8)(AX*8), Y1
+	VSUBPD  Y1, Y14, Y1    // x = st1 - c1
+	VMOVUPD (R9)(AX*8), Y2
+	VSUBPD  Y2, Y13, Y2    // x2 = st2 - c2
+	VMULPD  Y1, Y1, Y1     // x*x
+	VDIVPD  Y0, Y1, Y1     // x*x / l
+	VSUBPD  Y1, Y2, Y2     // x2 - x*x/l
+	VDIVPD  Y0, Y2, Y2     // σ² = (x2 - x*x/l) / l
+	VXORPD  Y3, Y3, Y3
+	VCMPPD  $2, Y3, Y2, Y3 // σ² <= 0
+	VBLENDVPD Y3, cClamp<>(SB), Y2, Y2 // clamp to 1e-11
+	VCMPPD  $1, cTiny<>(SB), Y2, Y3    // bad lanes: σ² < 2^-1022
+
+	// log σ² = e·ln2 + log m
+	VPSRLQ  $52, Y2, Y4              // biased exponent E
+	VANDPD  cMant<>(SB), Y2, Y5
+	VORPD   cOne<>(SB), Y5, Y5       // m in [1, 2)
+	VCMPPD  $0x1e, cSqrt2<>(SB), Y5, Y6 // m > √2
+	VMULPD  cHalf<>(SB), Y5, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5         // m in [√½, √2]
+	VPSUBQ  Y6, Y4, Y4               // E + 1 where halved
+	VPOR    cMagic<>(SB), Y4, Y4
+	VSUBPD  cMagic<>(SB), Y4, Y4     // E as double
+	VSUBPD  c1023<>(SB), Y4, Y4      // e
+	VSUBPD  cOne<>(SB), Y5, Y5       // f = m - 1 (exact)
+	VADDPD  cTwo<>(SB), Y5, Y6
+	VDIVPD  Y6, Y5, Y5               // s = f / (2 + f)
+	VMULPD  Y5, Y5, Y6               // z = s²
+	VMOVUPD cP17<>(SB), Y7
+	VFMADD213PD cP15<>(SB), Y6, Y7   // acc = z·acc + c
+	VFMADD213PD cP13<>(SB), Y6, Y7
+	VFMADD213PD cP11<>(SB), Y6, Y7
+	VFMADD213PD cP9<>(SB), Y6, Y7
+	VFMADD213PD cP7<>(SB), Y6, Y7
+	VFMADD213PD cP5<>(SB), Y6, Y7
+	VFMADD213PD cP3<>(SB), Y6, Y7
+	VMULPD  Y6, Y7, Y7               // t = z·acc
+	VFMADD213PD Y5, Y5, Y7           // s + s·t
+	VADDPD  Y7, Y7, Y7               // log m = 2(s + s·t)
+	VFMADD231PD cLn2<>(SB), Y4, Y7   // lg = e·ln2 + log m
+
+	// v' = (cf + l·((log 2π + lg) + 1)) + pen
+	VADDPD  cLog2Pi<>(SB), Y7, Y8
+	VADDPD  cOne<>(SB), Y8, Y8
+	VMULPD  Y0, Y8, Y8               // term
+	VMOVUPD (R10)(AX*8), Y9          // F(s)
+	VADDPD  Y8, Y9, Y10
+	VADDPD  Y12, Y10, Y10            // v'
+
+	// ε = l·(1.006e-12 + 2e-15·|lg|) + 2e-15·(|F(s)| + |term| + pen)
+	VANDPD  cAbs<>(SB), Y7, Y7
+	VMOVUPD cEpsL<>(SB), Y1
+	VFMADD231PD cEpsRel<>(SB), Y7, Y1
+	VMULPD  Y0, Y1, Y1
+	VANDPD  cAbs<>(SB), Y9, Y9
+	VANDPD  cAbs<>(SB), Y8, Y8
+	VADDPD  Y8, Y9, Y9
+	VADDPD  Y12, Y9, Y9
+	VFMADD231PD cEpsRel<>(SB), Y9, Y1 // ε
+
+	VBLENDVPD Y3, cInf<>(SB), Y1, Y1  // bad: ε = +Inf
+	VXORPD  Y6, Y6, Y6
+	VBLENDVPD Y3, Y6, Y10, Y10        // bad: v' = 0
+	VMOVUPD Y10, (DI)(AX*8)
+	VMOVUPD Y1, (DX)(AX*8)
+	VADDPD  Y1, Y10, Y10
+	VMINPD  Y10, Y11, Y11
+	ADDQ    $4, AX
+	JMP     mvloop
+
+mvdone:
+	VEXTRACTF128 $1, Y11, X0
+	VMINPD  X0, X11, X0
+	VPERMILPD $1, X0, X1
+	VMINSD  X1, X0, X0
+	MOVSD   X0, ret+88(FP)
+	VZEROUPPER
+	RET
+
+// func minAVX2(v *float64, k int) float64
+// Minimum of v[0:k], k a positive multiple of 4.
+TEXT ·minAVX2(SB), NOSPLIT, $0-24
+	MOVQ v+0(FP), SI
+	MOVQ k+8(FP), CX
+	VMOVUPD (SI), Y0
+	MOVQ $4, AX
+
+minloop:
+	CMPQ AX, CX
+	JGE  mindone
+	VMINPD (SI)(AX*8), Y0, Y0
+	ADDQ $4, AX
+	JMP  minloop
+
+mindone:
+	VEXTRACTF128 $1, Y0, X1
+	VMINPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VMINSD X1, X0, X0
+	MOVSD X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func findAVX2(v, e *float64, k int, x float64, op int) int
+// First index i in [0, k) (k a multiple of 4) where
+//	op 0: v[i] == x
+//	op 1: v[i] > x
+//	op 2: v[i] + e[i] > x
+//	op 3: v[i] - e[i] <= x
+// or k if none.
+TEXT ·findAVX2(SB), NOSPLIT, $0-48
+	MOVQ v+0(FP), SI
+	MOVQ e+8(FP), DI
+	MOVQ k+16(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ op+32(FP), DX
+	XORQ AX, AX
+
+findloop:
+	CMPQ AX, CX
+	JGE  findnone
+	VMOVUPD (SI)(AX*8), Y0
+	CMPQ DX, $0
+	JEQ  findeq
+	CMPQ DX, $1
+	JEQ  findgt
+	CMPQ DX, $2
+	JEQ  findsumgt
+	VSUBPD (DI)(AX*8), Y0, Y0
+	VCMPPD $2, Y15, Y0, Y1 // v - e <= x
+	JMP  findtest
+
+findeq:
+	VCMPPD $0, Y15, Y0, Y1 // v == x
+	JMP  findtest
+
+findsumgt:
+	VADDPD (DI)(AX*8), Y0, Y0
+
+findgt:
+	VCMPPD $0x1e, Y15, Y0, Y1 // v > x
+
+findtest:
+	VMOVMSKPD Y1, BX
+	TESTQ BX, BX
+	JNE  findhit
+	ADDQ $4, AX
+	JMP  findloop
+
+findhit:
+	BSFQ BX, BX
+	ADDQ BX, AX
+	MOVQ AX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+findnone:
+	MOVQ CX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// 1e-11: R's variance clamp
+DATA cClamp<>+0(SB)/8, $0x3da5fd7fe1796495
+DATA cClamp<>+8(SB)/8, $0x3da5fd7fe1796495
+DATA cClamp<>+16(SB)/8, $0x3da5fd7fe1796495
+DATA cClamp<>+24(SB)/8, $0x3da5fd7fe1796495
+GLOBL cClamp<>(SB), RODATA|NOPTR, $32
+
+// 2^-1022, smallest normal
+DATA cTiny<>+0(SB)/8, $0x0010000000000000
+DATA cTiny<>+8(SB)/8, $0x0010000000000000
+DATA cTiny<>+16(SB)/8, $0x0010000000000000
+DATA cTiny<>+24(SB)/8, $0x0010000000000000
+GLOBL cTiny<>(SB), RODATA|NOPTR, $32
+
+// mantissa mask
+DATA cMant<>+0(SB)/8, $0x000fffffffffffff
+DATA cMant<>+8(SB)/8, $0x000fffffffffffff
+DATA cMant<>+16(SB)/8, $0x000fffffffffffff
+DATA cMant<>+24(SB)/8, $0x000fffffffffffff
+GLOBL cMant<>(SB), RODATA|NOPTR, $32
+
+// 1.0
+DATA cOne<>+0(SB)/8, $0x3ff0000000000000
+DATA cOne<>+8(SB)/8, $0x3ff0000000000000
+DATA cOne<>+16(SB)/8, $0x3ff0000000000000
+DATA cOne<>+24(SB)/8, $0x3ff0000000000000
+GLOBL cOne<>(SB), RODATA|NOPTR, $32
+
+// sqrt(2)
+DATA cSqrt2<>+0(SB)/8, $0x3ff6a09e667f3bcd
+DATA cSqrt2<>+8(SB)/8, $0x3ff6a09e667f3bcd
+DATA cSqrt2<>+16(SB)/8, $0x3ff6a09e667f3bcd
+DATA cSqrt2<>+24(SB)/8, $0x3ff6a09e667f3bcd
+GLOBL cSqrt2<>(SB), RODATA|NOPTR, $32
+
+// 0.5
+DATA cHalf<>+0(SB)/8, $0x3fe0000000000000
+DATA cHalf<>+8(SB)/8, $0x3fe0000000000000
+DATA cHalf<>+16(SB)/8, $0x3fe0000000000000
+DATA cHalf<>+24(SB)/8, $0x3fe0000000000000
+GLOBL cHalf<>(SB), RODATA|NOPTR, $32
+
+// 2^52
+DATA cMagic<>+0(SB)/8, $0x4330000000000000
+DATA cMagic<>+8(SB)/8, $0x4330000000000000
+DATA cMagic<>+16(SB)/8, $0x4330000000000000
+DATA cMagic<>+24(SB)/8, $0x4330000000000000
+GLOBL cMagic<>(SB), RODATA|NOPTR, $32
+
+// 1023.0
+DATA c1023<>+0(SB)/8, $0x408ff80000000000
+DATA c1023<>+8(SB)/8, $0x408ff80000000000
+DATA c1023<>+16(SB)/8, $0x408ff80000000000
+DATA c1023<>+24(SB)/8, $0x408ff80000000000
+GLOBL c1023<>(SB), RODATA|NOPTR, $32
+
+// 2.0
+DATA cTwo<>+0(SB)/8, $0x4000000000000000
+DATA cTwo<>+8(SB)/8, $0x4000000000000000
+DATA cTwo<>+16(SB)/8, $0x4000000000000000
+DATA cTwo<>+24(SB)/8, $0x4000000000000000
+GLOBL cTwo<>(SB), RODATA|NOPTR, $32
+
+// 1/17
+DATA cP17<>+0(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA cP17<>+8(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA cP17<>+16(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA cP17<>+24(SB)/8, $0x3fae1e1e1e1e1e1e
+GLOBL cP17<>(SB), RODATA|NOPTR, $32
+
+// 1/15
+DATA cP15<>+0(SB)/8, $0x3fb1111111111111
+DATA cP15<>+8(SB)/8, $0x3fb1111111111111
+DATA cP15<>+16(SB)/8, $0x3fb1111111111111
+DATA cP15<>+24(SB)/8, $0x3fb1111111111111
+GLOBL cP15<>(SB), RODATA|NOPTR, $32
+
+// 1/13
+DATA cP13<>+0(SB)/8, $0x3fb3b13b13b13b14
+DATA cP13<>+8(SB)/8, $0x3fb3b13b13b13b14
+DATA cP13<>+16(SB)/8, $0x3fb3b13b13b13b14
+DATA cP13<>+24(SB)/8, $0x3fb3b13b13b13b14
+GLOBL cP13<>(SB), RODATA|NOPTR, $32
+
+// 1/11
+DATA cP11<>+0(SB)/8, $0x3fb745d1745d1746
+DATA cP11<>+8(SB)/8, $0x3fb745d1745d1746
+DATA cP11<>+16(SB)/8, $0x3fb745d1745d1746
+DATA cP11<>+24(SB)/8, $0x3fb745d1745d1746
+GLOBL cP11<>(SB), RODATA|NOPTR, $32
+
+// 1/9
+DATA cP9<>+0(SB)/8, $0x3fbc71c71c71c71c
+DATA cP9<>+8(SB)/8, $0x3fbc71c71c71c71c
+DATA cP9<>+16(SB)/8, $0x3fbc71c71c71c71c
+DATA cP9<>+24(SB)/8, $0x3fbc71c71c71c71c
+GLOBL cP9<>(SB), RODATA|NOPTR, $32
+
+// 1/7
+DATA cP7<>+0(SB)/8, $0x3fc2492492492492
+DATA cP7<>+8(SB)/8, $0x3fc2492492492492
+DATA cP7<>+16(SB)/8, $0x3fc2492492492492
+DATA cP7<>+24(SB)/8, $0x3fc2492492492492
+GLOBL cP7<>(SB), RODATA|NOPTR, $32
+
+// 1/5
+DATA cP5<>+0(SB)/8, $0x3fc999999999999a
+DATA cP5<>+8(SB)/8, $0x3fc999999999999a
+DATA cP5<>+16(SB)/8, $0x3fc999999999999a
+DATA cP5<>+24(SB)/8, $0x3fc999999999999a
+GLOBL cP5<>(SB), RODATA|NOPTR, $32
+
+// 1/3
+DATA cP3<>+0(SB)/8, $0x3fd5555555555555
+DATA cP3<>+8(SB)/8, $0x3fd5555555555555
+DATA cP3<>+16(SB)/8, $0x3fd5555555555555
+DATA cP3<>+24(SB)/8, $0x3fd5555555555555
+GLOBL cP3<>(SB), RODATA|NOPTR, $32
+
+// ln 2
+DATA cLn2<>+0(SB)/8, $0x3fe62e42fefa39ef
+DATA cLn2<>+8(SB)/8, $0x3fe62e42fefa39ef
+DATA cLn2<>+16(SB)/8, $0x3fe62e42fefa39ef
+DATA cLn2<>+24(SB)/8, $0x3fe62e42fefa39ef
+GLOBL cLn2<>(SB), RODATA|NOPTR, $32
+
+// log(2*pi)
+DATA cLog2Pi<>+0(SB)/8, $0x3ffd67f1c864beb4
+DATA cLog2Pi<>+8(SB)/8, $0x3ffd67f1c864beb4
+DATA cLog2Pi<>+16(SB)/8, $0x3ffd67f1c864beb4
+DATA cLog2Pi<>+24(SB)/8, $0x3ffd67f1c864beb4
+GLOBL cLog2Pi<>(SB), RODATA|NOPTR, $32
+
+// abs mask
+DATA cAbs<>+0(SB)/8, $0x7fffffffffffffff
+DATA cAbs<>+8(SB)/8, $0x7fffffffffffffff
+DATA cAbs<>+16(SB)/8, $0x7fffffffffffffff
+DATA cAbs<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL cAbs<>(SB), RODATA|NOPTR, $32
+
+// 1e-12 + 6e-15
+DATA cEpsL<>+0(SB)/8, $0x3d71b29f089c4512
+DATA cEpsL<>+8(SB)/8, $0x3d71b29f089c4512
+DATA cEpsL<>+16(SB)/8, $0x3d71b29f089c4512
+DATA cEpsL<>+24(SB)/8, $0x3d71b29f089c4512
+GLOBL cEpsL<>(SB), RODATA|NOPTR, $32
+
+// 2e-15
+DATA cEpsRel<>+0(SB)/8, $0x3ce203af9ee75616
+DATA cEpsRel<>+8(SB)/8, $0x3ce203af9ee75616
+DATA cEpsRel<>+16(SB)/8, $0x3ce203af9ee75616
+DATA cEpsRel<>+24(SB)/8, $0x3ce203af9ee75616
+GLOBL cEpsRel<>(SB), RODATA|NOPTR, $32
+
+// +Inf
+DATA cInf<>+0(SB)/8, $0x7ff0000000000000
+DATA cInf<>+8(SB)/8, $0x7ff0000000000000
+DATA cInf<>+16(SB)/8, $0x7ff0000000000000
+DATA cInf<>+24(SB)/8, $0x7ff0000000000000
+GLOBL cInf<>(SB), RODATA|NOPTR, $32
