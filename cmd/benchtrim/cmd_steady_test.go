@@ -1,0 +1,194 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/synth"
+)
+
+// steadyInput writes a JMH avgt file recorded with -wi 0: 3 forks × 200
+// iterations of 1 s of a 40-iteration warmup, a flat and a slowdown at 90.
+func steadyInput(t *testing.T, dir string) (string, []synth.BenchmarkTruth) {
+	t.Helper()
+	cfg := synth.DefaultSuiteConfig()
+	cfg.Seed = 11
+	cfg.Benchmarks = 3
+	cfg.Params = nil
+	cfg.Instances, cfg.Trials, cfg.Forks, cfg.Iterations = 1, 1, 3, 200
+	cfg.GC.Enabled = false
+	cfg.Specs = []synth.BenchmarkSpec{
+		{Class: "Parse", Method: "json", Kind: synth.KindWarmup, Mean: 5000, WarmupIterations: 40, WarmupFactor: 3},
+		{Class: "Parse", Method: "xml", Kind: synth.KindFlat, Mean: 8000},
+		{Class: "Cache", Method: "get", Kind: synth.KindSlowdown, Mean: 300, SlowdownAt: 90, SlowdownFactor: 1.3},
+	}
+	s, err := synth.NewSuite(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "run-v1.json")
+	if err := atomicfile.Write(path, s.WriteJMH); err != nil {
+		t.Fatal(err)
+	}
+	return path, s.Truth()
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
+}
+
+func TestSteadyCommand(t *testing.T) {
+	dir := t.TempDir()
+	in, truth := steadyInput(t, dir)
+	// A dynamic configuration: every fork of every benchmark stops its
+	// warmup after 45 recorded iterations and measures 20, 2 forks.
+	dyn := filepath.Join(dir, "dyn.csv")
+	var b strings.Builder
+	b.WriteString(strings.Join(reconfigure.ConfigColumns, ",") + "\n")
+	for _, tr := range truth {
+		for f := 1; f <= 2; f++ {
+			b.WriteString(strings.Join([]string{"run", "v1", tr.JMHName, "", "avgt", "cv", "1", "1", strconv.Itoa(f), "45", "20", "2", "true", "true"}, ",") + "\n")
+		}
+	}
+	if err := os.WriteFile(dyn, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	forks, benches, eval := filepath.Join(dir, "forks.csv"), filepath.Join(dir, "benchmarks.csv"), filepath.Join(dir, "eval.csv")
+	plots := filepath.Join(dir, "plots")
+	out, _, err := runCLI(t, "--quiet", "steady", "--project", "run", "--version", "v1", "--penalty", "15log", "--steady-window", "60", "--resamples", "2000",
+		"--wi", "2", "--w", "10s", "--i", "5", "--r", "1s", "--f", "3", "--configs", dyn,
+		"--forks-out", forks, "--benchmarks-out", benches, "--eval-out", eval, "--plots", plots, in)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"### Steady state", "### Benchmark runs", "### Configurations against the steady state",
+		"### Comparison of configuration sets", "| flags ", "| dynamic-cv ", "wrote " + forks, "wrote " + filepath.Join(dir, "eval.benchmarks.csv")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	rows := readCSV(t, forks)
+	if !slices.Equal(rows[0], steady.ForkColumns) || len(rows) != 1+3*3 {
+		t.Fatalf("forks CSV: header %v, %d rows; want %d", rows[0], len(rows), 1+9)
+	}
+	col := func(name string) int { return slices.Index(steady.ForkColumns, name) }
+	for _, r := range rows[1:] {
+		bench, class, barrett := r[col("benchmark")], r[col("class")], r[col("barrett_class")]
+		st, _ := strconv.Atoi(r[col("st_index")])
+		switch {
+		case strings.HasSuffix(bench, "json"):
+			// 40-iteration warmup from 3× the steady mean; PELT at 15·log n
+			// may put the change a few iterations into the steady state.
+			if class != "steady state" || barrett != "warmup" || st < 20 || st > 60 {
+				t.Errorf("warmup fork %s: %s/%s st %d, want steady/warmup st in [20, 60]", r[col("fork")], class, barrett, st)
+			}
+		case strings.HasSuffix(bench, "xml"):
+			if class != "steady state" || barrett != "flat" || st != 0 {
+				t.Errorf("flat fork %s: %s/%s st %d", r[col("fork")], class, barrett, st)
+			}
+		case strings.HasSuffix(bench, "get"):
+			if class != "steady state" || barrett != "slowdown" || st < 89 || st > 91 {
+				t.Errorf("slowdown fork %s: %s/%s st %d, want steady/slowdown st 90", r[col("fork")], class, barrett, st)
+			}
+		}
+	}
+	if rows := readCSV(t, benches); !slices.Equal(rows[0], steady.BenchmarkColumns) || len(rows) != 4 {
+		t.Errorf("benchmarks CSV: %d rows", len(rows))
+	}
+
+	// Evaluation: -wi 2 -w 10s over 1-s iterations consumes 20 iterations,
+	// wt = 20 s; -i 5 -r 1s keeps 5. The dynamic set consumes 45.
+	rows = readCSV(t, eval)
+	ecol := func(name string) int { return slices.Index(steady.EvaluationColumns, name) }
+	var flags, dynamic int
+	for _, r := range rows[1:] {
+		switch r[ecol("set")] {
+		case "flags":
+			flags++
+			if r[ecol("warmup_iterations")] != "20" || r[ecol("measurement_iterations")] != "5" {
+				t.Errorf("flags: warmup %s, measurement %s; want 20, 5", r[ecol("warmup_iterations")], r[ecol("measurement_iterations")])
+			}
+			if wt, _ := strconv.ParseFloat(r[ecol("wt_seconds")], 64); wt < 19.99 || wt > 20.01 {
+				t.Errorf("flags: wt %v, want 20 s", wt)
+			}
+		case "dynamic-cv":
+			dynamic++
+			if r[ecol("warmup_iterations")] != "45" || r[ecol("measurement_iterations")] != "20" {
+				t.Errorf("dynamic: warmup %s, measurement %s; want 45, 20", r[ecol("warmup_iterations")], r[ecol("measurement_iterations")])
+			}
+		}
+	}
+	if flags != 9 || dynamic != 6 {
+		t.Errorf("evaluation rows: %d flags, %d dynamic; want 9 and 6 (3 and 2 forks of 3 benchmarks)", flags, dynamic)
+	}
+	if rows := readCSV(t, filepath.Join(dir, "eval.benchmarks.csv")); len(rows) != 1+6 {
+		t.Errorf("benchmark evaluation: %d rows, want 7", len(rows))
+	}
+	entries, err := os.ReadDir(plots)
+	if err != nil || len(entries) != 9 { // 15log: series plots only
+		t.Errorf("plots: %d files (%v), want 9", len(entries), err)
+	}
+}
+
+func TestSteadyCommandDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	in, _ := steadyInput(t, dir)
+	var outs [][]byte
+	for _, workers := range []string{"1", "3"} {
+		path := filepath.Join(dir, "forks"+workers+".csv")
+		if _, _, err := runCLI(t, "--quiet", "--workers", workers, "steady", "--steady-window", "60", "--resamples", "500", "--forks-out", path, in); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(path)
+		outs = append(outs, b)
+	}
+	if string(outs[0]) != string(outs[1]) {
+		t.Errorf("1 and 3 workers differ:\n%s\n---\n%s", outs[0], outs[1])
+	}
+}
+
+func TestSteadyCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	in, _ := steadyInput(t, dir)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--penalty", "lots"}, "--penalty"},
+		{[]string{"--penalty", "15log", "--pen-range", "4,1e5"}, "--pen-range applies"},
+		{[]string{"--pen-range", "4"}, "want two numbers"},
+		{[]string{"--equivalence", "georges"}, "--equivalence"},
+		{[]string{"--w", "-1s"}, "--w"},
+		{[]string{"--i", "0"}, "--i 0"},
+		{[]string{"--plots", dir, "--plot-format", "gif"}, "--plot-format"},
+		{[]string{"--configs", filepath.Join(dir, "missing.csv")}, "missing.csv"},
+		{[]string{"--steady-window", "0"}, "steady window"},
+	} {
+		_, _, err := runCLI(t, append(append([]string{"--quiet", "steady"}, tc.args...), in)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one mentioning %q", tc.args, err, tc.want)
+		}
+	}
+	if _, _, err := runCLI(t, "--quiet", "steady"); err == nil {
+		t.Error("no input files: no error")
+	}
+}
