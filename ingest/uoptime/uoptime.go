@@ -208,22 +208,29 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 		{ColBedPos, &c.bedPos}, {ColItPos, &c.itPos}, {ColSrPos, &c.srPos}, {ColIrPos, &c.irPos},
 		{ColBName, &c.bName},
 	}
+	known := map[string]bool{ColMID: true}
+	for _, w := range want {
+		known[w.name] = true
+	}
+	names := make([]string, len(head))
 	index := map[string]int{}
+	dupMsg := ""
 	for i, h := range head {
 		if i == 0 {
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
 		h = strings.ToLower(strings.TrimSpace(h))
+		names[i] = h
 		if j, dup := index[h]; dup {
-			return c, &ingest.ParseError{File: file, Line: line,
-				Msg: fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)}
+			if known[h] && dupMsg == "" {
+				dupMsg = fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)
+			}
+			continue
 		}
 		index[h] = i
 	}
 	var missing []string
-	known := map[string]bool{ColMID: true}
 	for _, w := range want {
-		known[w.name] = true
 		i, ok := index[w.name]
 		if !ok {
 			missing = append(missing, w.name)
@@ -235,9 +242,11 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 		return c, &ingest.ParseError{File: file, Line: line,
 			Msg: fmt.Sprintf("header: missing required columns %s (header is %q)", strings.Join(missing, ", "), strings.Join(head, ","))}
 	}
+	if dupMsg != "" {
+		return c, &ingest.ParseError{File: file, Line: line, Msg: dupMsg}
+	}
 	for i, h := range head {
-		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
-		if !known[name] {
+		if !known[names[i]] {
 			rep.Warn(KindUnknownColumn, &ingest.ParseError{File: file, Line: line,
 				Msg: fmt.Sprintf("column %d %q is not a µOpTime column", i+1, h)})
 		}

@@ -206,11 +206,20 @@ func TestReadUnreadable(t *testing.T) {
 			t.Errorf("%s: err = %v, want line %d and %q", tc.file, err, tc.line, tc.msg)
 		}
 	}
-	_, _, err := readFrom(t, strings.NewReader("n,ns_per_op,n\n"), "dup.csv")
-	if err == nil || !strings.Contains(err.Error(), `dup.csv:1: header: column "n" appears twice`) {
+	const header = "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name"
+	_, _, err := readFrom(t, strings.NewReader(header+",n\n"), "dup.csv")
+	if err == nil || err.Error() != `dup.csv:1: header: column "n" appears twice (fields 2 and 13)` {
 		t.Errorf("duplicate column: err = %v", err)
 	}
-	tab, rep, err := readPath(t, "testdata/header_only.csv")
+	_, _, err = readFrom(t, strings.NewReader("1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX\n"), "data.csv")
+	if err == nil || !strings.HasPrefix(err.Error(), "data.csv:1: header: missing required columns n, ns_per_op,") {
+		t.Errorf("data line as header: err = %v", err)
+	}
+	tab, rep, err := readFrom(t, strings.NewReader(header+",note,note\n1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX,a,b\n"), "extra.csv")
+	if err != nil || tab.NumRows() != 1 || rep.Count(KindUnknownColumn) != 2 {
+		t.Errorf("unknown columns: err %v rows %d warnings %d", err, tab.NumRows(), rep.Count(KindUnknownColumn))
+	}
+	tab, rep, err = readPath(t, "testdata/header_only.csv")
 	if err != nil || tab.NumRows() != 0 || rep.Count(KindNoRows) != 1 {
 		t.Errorf("header only: err %v, rows %d, no-rows warnings %d", err, tab.NumRows(), rep.Count(KindNoRows))
 	}
