@@ -11,6 +11,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/gobench"
 	"github.com/benchtrim/benchtrim/ingest/jmh"
+	"github.com/benchtrim/benchtrim/ingest/pa"
 	"github.com/benchtrim/benchtrim/ingest/uoptime"
 )
 
@@ -18,4 +19,5 @@ func init() {
 	ingest.Register(jmh.Format{})
 	ingest.Register(uoptime.Format{})
 	ingest.Register(gobench.Format{})
+	ingest.Register(pa.Format{})
 }
