@@ -118,9 +118,9 @@ func aaRun(s *table.Series, units []table.Span, opt *AAOptions, ws *stats.Worksp
 		}
 		res := AAResult{Key: s.Key, Repeat: r + 1, UnitsA: n / 2, UnitsB: n - n/2}
 		var a, b sample
-		err := a.add(s, 1, "", opt.SkipIterations, weighted, func(_ *table.Series, it table.Span) bool { return inA[unitOf(it.Start)] })
+		err := a.add(s, 1, "", opt.DiscardWarmup, weighted, func(_ *table.Series, it table.Span) bool { return inA[unitOf(it.Start)] })
 		if err == nil {
-			err = b.add(s, 1, "", opt.SkipIterations, weighted, func(_ *table.Series, it table.Span) bool { return !inA[unitOf(it.Start)] })
+			err = b.add(s, 1, "", opt.DiscardWarmup, weighted, func(_ *table.Series, it table.Span) bool { return !inA[unitOf(it.Start)] })
 		}
 		if err == nil {
 			rng := stats.NewStream(opt.Seed, key, uint64(r+1))

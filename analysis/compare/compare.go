@@ -231,12 +231,12 @@ func Compare(base, test Set, opt Options) (*Report, error) {
 func comparePairing(p *Pairing, basePair, testPair string, opt *Options, ws *stats.Workspace) (Comparison, error) {
 	var bs, ts sample
 	for j, s := range p.Base {
-		if err := bs.add(s, int32(j+1), basePair, opt.SkipIterations, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
+		if err := bs.add(s, int32(j+1), basePair, opt.DiscardWarmup, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
 			return Comparison{}, fmt.Errorf("base: %w", err)
 		}
 	}
 	for j, s := range p.Test {
-		if err := ts.add(s, int32(j+1), testPair, opt.SkipIterations, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
+		if err := ts.add(s, int32(j+1), testPair, opt.DiscardWarmup, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
 			return Comparison{}, fmt.Errorf("test: %w", err)
 		}
 	}

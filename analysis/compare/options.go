@@ -19,9 +19,9 @@ type Options struct {
 	// Alpha is the significance level of the U test: p < Alpha is reported
 	// as a difference (in A/A, as a false positive). In (0, 1).
 	Alpha float64
-	// SkipIterations drops the first SkipIterations iterations of every fork
+	// DiscardWarmup drops the first DiscardWarmup iterations of every fork
 	// on both sides, for data recorded without warmup iterations (-wi 0).
-	SkipIterations int
+	DiscardWarmup int
 	// Seed selects the bootstrap streams (and the A/A splits).
 	Seed uint64
 	// Workers is the number of benchmarks compared in parallel;
@@ -45,8 +45,8 @@ func (o Options) Validate() error {
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return fmt.Errorf("compare: alpha must be in (0, 1), got %v", o.Alpha)
 	}
-	if o.SkipIterations < 0 {
-		return fmt.Errorf("compare: skip iterations must be >= 0, got %d", o.SkipIterations)
+	if o.DiscardWarmup < 0 {
+		return fmt.Errorf("compare: skip iterations must be >= 0, got %d", o.DiscardWarmup)
 	}
 	if o.Workers < 0 {
 		return fmt.Errorf("compare: workers must be >= 0, got %d", o.Workers)
@@ -58,7 +58,10 @@ func (o Options) Validate() error {
 type AAOptions struct {
 	Options
 	// Split is the level whose units are divided between the two halves:
-	// table.LevelInstance, table.LevelTrial or table.LevelFork.
+	// table.LevelInstance, table.LevelTrial or table.LevelFork. A unit is
+	// one distinct prefix of level ids down to Split (as
+	// table.Series.Units), so on data with one fork per trial (µOpTime)
+	// splitting by fork is splitting by trial.
 	Split table.Level
 	// Repeats is the number of random splits per benchmark (at least 1).
 	Repeats int

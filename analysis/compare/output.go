@@ -322,7 +322,7 @@ func (o *Options) addSettings(f *frame, n int) {
 	f.i64("resamples", constI64(n, int64(o.Bootstrap.Resamples)))
 	f.i64("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
 	f.f64("alpha", constF64(n, o.Alpha))
-	f.i64("skip_iterations", constI64(n, int64(o.SkipIterations)))
+	f.i64("discard_warmup", constI64(n, int64(o.DiscardWarmup)))
 	f.str("seed", constStr(n, strconv.FormatUint(o.Seed, 10)))
 }
 
@@ -392,7 +392,7 @@ func runsString(ks []table.Key) string {
 //	cliffs_delta, cliff_magnitude
 //	change, verdict               −1 faster, 0 no change, 1 slower; the text
 //	error                         why a benchmark was not compared
-//	confidence, resamples, invocation_samples, alpha, skip_iterations, seed
+//	confidence, resamples, invocation_samples, alpha, discard_warmup, seed
 //
 // Numbers that do not exist (unmatched, failed) are empty in CSV and null
 // in Arrow and Parquet.

@@ -70,8 +70,8 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "resamples", Value: compare.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples"},
 			&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
 			&cli.Float64Flag{Name: "alpha", Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
-			&cli.IntFlag{Name: "skip-iterations", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
-			&cli.StringFlag{Name: "benchmark", Usage: "compare only benchmarks whose name matches this `REGEXP`"},
+			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
+			&cli.StringFlag{Name: "bench", Usage: "compare only benchmarks whose name matches this `REGEXP`"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the results for notebooks: OUT.csv, OUT.arrow or OUT.parquet"},
 		),
 		Action: runCompare,
@@ -93,16 +93,16 @@ func runCompare(c *cli.Context) error {
 		InvocationSamples: c.Int("is"),
 	}
 	opt.Alpha = c.Float64("alpha")
-	opt.SkipIterations = c.Int("skip-iterations")
+	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.Seed, opt.Workers = g.Seed, g.Workers
 	if err := opt.Validate(); err != nil {
 		return err
 	}
 	filter := table.Filter{}
-	if re := c.String("benchmark"); re != "" {
+	if re := c.String("bench"); re != "" {
 		rx, err := regexp.Compile(re)
 		if err != nil {
-			return fmt.Errorf("--benchmark: %w", err)
+			return fmt.Errorf("--bench: %w", err)
 		}
 		filter.Benchmark = rx
 	}

@@ -1,0 +1,108 @@
+package compare
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	_ "github.com/benchtrim/benchtrim/ingest/formats"
+	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// readSuite writes s in format kind (synth.FormatJMH or synth.FormatUOpTime)
+// to a temporary file, ingests it and returns its series.
+func readSuite(t testing.TB, s *synth.Suite, kind, name string) []*table.Series {
+	t.Helper()
+	ext := ".json"
+	if kind == synth.FormatUOpTime {
+		ext = ".csv"
+	}
+	path := filepath.Join(t.TempDir(), name+ext)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(kind, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Format: kind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tab.Release)
+	return table.Collect(tab, table.Filter{})
+}
+
+// flatConfig is a JMH avgt suite of n benchmarks without warmup, slowdowns,
+// unsteady series or outliers, one instance and trial without their random
+// factors: values vary by fork (ForkSD) and iteration (Noise) only, the
+// levels the bootstrap resamples, so A/A halves and unchanged versions
+// differ only by noise it can see.
+func flatConfig(n, forks, iterations int, seed uint64) synth.SuiteConfig {
+	c := synth.DefaultSuiteConfig()
+	c.Seed = seed
+	c.Benchmarks = n
+	c.Params = nil
+	c.Forks, c.Iterations = forks, iterations
+	c.Instances, c.Trials = 1, 1
+	c.InstanceSD, c.TrialSD = 0, 0
+	c.Warmup.Fraction, c.Slowdown.Fraction, c.NoSteady.Fraction = 0, 0, 0
+	c.Outliers.Rate = 0
+	c.GC.Enabled = false
+	return c
+}
+
+// suite builds a suite or fails the test.
+func suite(t testing.TB, c synth.SuiteConfig) *synth.Suite {
+	t.Helper()
+	s, err := synth.NewSuite(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// handSeries builds an avgt series by hand: forks[f][k] is iteration k+1 of
+// fork f+1 in ns/op (instance 1, trial 1, count 1).
+func handSeries(benchmark, version string, forks ...[]float64) *table.Series {
+	s := &table.Series{Key: table.Key{Project: "p", Version: version, Benchmark: benchmark, Mode: "avgt"}, Metric: table.Primary, Unit: "ns/op"}
+	for f, its := range forks {
+		for k, v := range its {
+			s.Levels[table.LevelInstance] = append(s.Levels[table.LevelInstance], 1)
+			s.Levels[table.LevelTrial] = append(s.Levels[table.LevelTrial], 1)
+			s.Levels[table.LevelFork] = append(s.Levels[table.LevelFork], int32(f+1))
+			s.Levels[table.LevelIteration] = append(s.Levels[table.LevelIteration], int32(k+1))
+			s.Levels[table.LevelSlice] = append(s.Levels[table.LevelSlice], 1)
+			s.Warmup = append(s.Warmup, false)
+			s.Value = append(s.Value, v)
+			s.NsPerOp = append(s.NsPerOp, v)
+			s.Count = append(s.Count, 1)
+		}
+	}
+	return s
+}
+
+// testOptions are DefaultOptions with fewer resamples, for speed.
+func testOptions(resamples int) Options {
+	o := DefaultOptions
+	o.Bootstrap.Resamples = resamples
+	return o
+}
+
+// resultFor returns the result of benchmark name (any params and mode) or
+// fails the test.
+func resultFor(t *testing.T, rep *Report, benchmark, params string) *Result {
+	t.Helper()
+	for i := range rep.Results {
+		if r := &rep.Results[i]; r.Benchmark == benchmark && r.Params == params {
+			return r
+		}
+	}
+	t.Fatalf("no result for %s[%s]", benchmark, params)
+	return nil
+}
