@@ -188,11 +188,11 @@ type Options struct {
 	// [4·log n, 10⁵·log n] for a series of n points.
 	PenMin, PenMax float64
 	// SegmentScale multiplies the ns/op values before segmentation. The
-	// mean-and-variance cost is scale invariant except for R's absolute
-	// variance clamp of 1e-11, so 1 (ns) segments as if there were no clamp;
-	// 1e-9 segments in seconds as Traini's scripts did, where every segment
-	// whose standard deviation is below about 3.2 µs has its variance
-	// clamped (which suppresses change points in fast benchmarks).
+	// mean-and-variance cost is scale invariant except for R's clamp, which
+	// replaces a segment variance that computes to <= 0 (a constant segment)
+	// by an absolute 1e-11; 1 segments in ns, 1e-9 in seconds as Traini's
+	// scripts did. The two differ only on series with constant stretches
+	// (e.g. quantised single-shot times).
 	SegmentScale float64
 
 	// SteadyWindow is W: a fork reaches a steady state when its steady part
