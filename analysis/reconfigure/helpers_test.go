@@ -2,6 +2,7 @@ package reconfigure
 
 import (
 	"math"
+	"math/bits"
 	"sort"
 	"testing"
 
@@ -14,7 +15,9 @@ import (
 // (sigma forkSD) and iteration noise ε_k (sigma noise), both with mean 1.
 // With invocations > 0 the series is sample mode: each iteration holds a
 // histogram of that many invocations, lognormal around the level (sigma
-// invNoise), rounded to whole nanoseconds.
+// invNoise), truncated to whole nanoseconds and quantised as JMH's
+// sample-mode histogram (and synth) do: only the 10 most significant bits
+// are kept.
 type genSpec struct {
 	forks, iters       int
 	mean               float64
@@ -76,7 +79,7 @@ func genSeries(key table.Key, g genSpec, seed uint64) *table.Series {
 			}
 			hist := map[float64]int64{}
 			for i := 0; i < g.invocations; i++ {
-				hist[math.Max(1, math.Round(level*lognormal(r, g.invNoise)))]++
+				hist[quantise(level*lognormal(r, g.invNoise))]++
 			}
 			vals := make([]float64, 0, len(hist))
 			for v := range hist {
@@ -89,6 +92,16 @@ func genSeries(key table.Key, g genSpec, seed uint64) *table.Series {
 		}
 	}
 	return s
+}
+
+// quantise truncates v to whole nanoseconds and keeps its 10 most
+// significant bits, (t >> b) << b.
+func quantise(v float64) float64 {
+	t := max(int64(v), 1)
+	if b := bits.Len64(uint64(t)) - 10; b > 0 {
+		t = t >> b << b
+	}
+	return float64(t)
 }
 
 // seriesOf builds an avgt series from explicit iteration values per fork.

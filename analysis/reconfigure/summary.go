@@ -181,6 +181,14 @@ func pm(mean, sd float64, f func(float64) string) string {
 	return f(mean) + " ± " + f(sd)
 }
 
+// percent is a Percent cell, empty when x is NaN (no data).
+func percent(x float64) any {
+	if math.IsNaN(x) {
+		return nil
+	}
+	return reports.Percent(x)
+}
+
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 2, 64) + " %" }
 func num(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
@@ -193,8 +201,8 @@ func QualityTable(rows []SummaryRow) *reports.Table {
 		Columns: []string{"project", "criterion", "benchmarks", "A/A tested", "not different", "change rate (mean ± sd)", "< 1 %", "< 2 %", "< 3 %"},
 	}
 	for _, r := range rows {
-		t.AddRow(r.Project, r.Criterion.Label(), r.Benchmarks, r.AATested, reports.Percent(r.NotDifferent),
-			pm(r.ChangeMean, r.ChangeSD, pct), reports.Percent(r.Below1), reports.Percent(r.Below2), reports.Percent(r.Below3))
+		t.AddRow(r.Project, r.Criterion.Label(), r.Benchmarks, r.AATested, percent(r.NotDifferent),
+			pm(r.ChangeMean, r.ChangeSD, pct), percent(r.Below1), percent(r.Below2), percent(r.Below3))
 	}
 	t.Notes = append(t.Notes, "not different: the hierarchical bootstrap CI of mean(dynamic)/mean(static) contains 1; change rate |ratio − 1|.")
 	return t
@@ -212,8 +220,8 @@ func TimeTable(rows []SummaryRow) *reports.Table {
 	}
 	for _, r := range rows {
 		t.AddRow(r.Project, r.Criterion.Label(), r.Benchmarks, round(r.StaticHours, 2), round(r.DynamicHours, 2),
-			round(r.StaticHours-r.DynamicHours, 2), reports.Percent(r.Saved), pm(r.WarmupMean, r.WarmupSD, num),
-			pm(r.ForksMean, r.ForksSD, num), reports.Percent(r.WarmupNeverStable), reports.Percent(r.ForksNeverStable))
+			round(r.StaticHours-r.DynamicHours, 2), percent(r.Saved), pm(r.WarmupMean, r.WarmupSD, num),
+			pm(r.ForksMean, r.ForksSD, num), percent(r.WarmupNeverStable), percent(r.ForksNeverStable))
 	}
 	t.Notes = append(t.Notes, "warmup never stable: share of forks whose warmup ran to wi_max (or to the end of short data); forks never stable: share of benchmarks that ran f_max forks (or all forks of short data) without the criterion becoming stable.")
 	return t
