@@ -21,8 +21,8 @@ import (
 var (
 	colorData    = color.RGBA{R: 150, G: 150, B: 150, A: 255}
 	colorOutlier = color.RGBA{R: 213, G: 94, A: 255}
-	colorWarmup  = color.RGBA{R: 230, G: 159, A: 255}
-	colorSteady  = color.RGBA{G: 114, B: 178, A: 255}
+	colorWarmup  = color.NRGBA{R: 230, G: 159, A: 220}
+	colorSteady  = color.NRGBA{G: 114, B: 178, A: 220}
 	colorMark    = color.RGBA{A: 255}
 )
 
@@ -40,8 +40,8 @@ type PlotSegment struct {
 // SeriesPlot is a time series with its change-point segmentation, drawn
 // like Fig. 1 of Traini et al. (EMSE 2022): the values per iteration as a
 // grey line, each segment's mean as a horizontal bar (orange before the
-// steady state, blue from it on), outliers as red crosses, and the
-// steady-state start st as a dashed vertical line.
+// steady state, blue from it on, over the values), outliers as red
+// crosses, and the steady-state start st as a dashed vertical line.
 type SeriesPlot struct {
 	Title, XLabel, YLabel string
 	// Values are the y values at x = 0, 1, 2, ….
@@ -79,6 +79,7 @@ func (sp *SeriesPlot) Plot() (*plot.Plot, error) {
 	}
 	line.Color = colorData
 	line.Width = vg.Points(0.6)
+	p.Add(line)
 	p.Legend.Add("iteration value", line)
 	p.X.Tick.Marker = integerTicks{}
 	if len(sp.Outliers) > 0 {
@@ -93,7 +94,7 @@ func (sp *SeriesPlot) Plot() (*plot.Plot, error) {
 			return nil, fmt.Errorf("reports: SeriesPlot %q outliers: %w", sp.Title, err)
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: colorOutlier, Radius: vg.Points(2.5), Shape: draw.CrossGlyph{}}
-		defer p.Add(sc) // on top of the line
+		defer p.Add(sc) // on top of everything
 		p.Legend.Add("outlier", sc)
 	}
 	var legendWarm, legendSteady bool
@@ -115,12 +116,14 @@ func (sp *SeriesPlot) Plot() (*plot.Plot, error) {
 		case s.Steady && !legendSteady:
 			p.Legend.Add("segment mean (steady)", bar)
 			legendSteady = true
+		case !s.Steady && !legendWarm && sp.SteadyStart < 0:
+			p.Legend.Add("segment mean", bar)
+			legendWarm = true
 		case !s.Steady && !legendWarm:
 			p.Legend.Add("segment mean (before st)", bar)
 			legendWarm = true
 		}
 	}
-	p.Add(line) // over the segment bars
 	if sp.SteadyStart >= 0 {
 		lo, hi := minMaxPositive(sp.Values, sp.LogY)
 		mark, err := plotter.NewLine(plotter.XYs{{X: float64(sp.SteadyStart), Y: lo}, {X: float64(sp.SteadyStart), Y: hi}})

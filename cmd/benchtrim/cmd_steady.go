@@ -380,11 +380,23 @@ func writeSteadyPlots(dir, format string, max int, res *steady.Result) (int, err
 				return n, err
 			}
 			n++
-			if f.Knee == nil || len(f.Knee.Penalties) != len(f.Knee.NCpts) {
+			// The curve Kneedle read; when the Traini protocol stopped on
+			// R's transpose quirk (counts and penalties of different
+			// lengths), the CROPS segmentations themselves.
+			var pens []float64
+			var counts []int
+			var proto string
+			switch {
+			case f.Knee != nil && len(f.Knee.Penalties) == len(f.Knee.NCpts):
+				pens, counts, proto = f.Knee.Penalties, f.Knee.NCpts, f.Knee.Protocol.String()+" protocol"
+			case f.CROPS != nil && len(f.CROPS.PenValueFull) > len(f.CROPS.Segmentations):
+				counts = f.CROPS.NumChangepoints()
+				pens, proto = f.CROPS.PenValueFull[:len(counts)], "lower bounds"
+			default:
 				continue
 			}
-			cp := &reports.CurvePlot{Title: fmt.Sprintf("CROPS %s %s (%s protocol)", name, f.ID, f.Knee.Protocol),
-				Penalties: f.Knee.Penalties, Counts: f.Knee.NCpts, Chosen: f.Penalty,
+			cp := &reports.CurvePlot{Title: fmt.Sprintf("CROPS %s %s (%s)", name, f.ID, proto),
+				Penalties: pens, Counts: counts, Chosen: f.Penalty,
 				ChosenLabel: fmt.Sprintf("penalty %.4g (%s): %d change points", f.Penalty, f.PenaltyRule, len(f.Changepoints))}
 			p, err = cp.Plot()
 			if err != nil {
