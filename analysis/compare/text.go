@@ -190,7 +190,7 @@ func (o *Options) methodLine() string {
 	s := fmt.Sprintf("hierarchical bootstrap: %d resamples, %s percentile intervals, %s, seed %d; U test: two-sided Mann-Whitney on iteration means, α = %v",
 		o.Bootstrap.Resamples, confidenceLabel(o.Bootstrap.Confidence), is, o.Seed, o.Alpha)
 	if o.DiscardWarmup > 0 {
-		s += fmt.Sprintf("; first %d iterations of every fork skipped", o.DiscardWarmup)
+		s += fmt.Sprintf("; first %d iterations of every fork discarded as warmup", o.DiscardWarmup)
 	}
 	return s
 }

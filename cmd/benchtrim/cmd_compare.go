@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,10 +15,14 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func init() { registerCommand(compareCommand) }
+func init() {
+	registerCommand(compareCommand)
+	registerDemoStep(40, "compare (A/B and A/A)", demoCompare)
+}
 
 const compareDescription = `Three ways to name the two result sets (flags go before positional files):
 
@@ -331,4 +337,50 @@ func labelsHint(all []*table.Series) string {
 		labels = append(labels[:10], "…")
 	}
 	return "; the input has project@version " + strings.Join(labels, ", ")
+}
+
+// demoCompare compares consecutive µOpTime versions of the demo (whose
+// known changes it prints from truth.json first), the same pair chosen by
+// version labels from one table, and runs A/A tests on the JMH avgt file
+// (by fork, warmup discarded) and on one µOpTime version (by trial).
+func demoCompare(d *demoRun) error {
+	truthPath := d.Out(synth.DemoTruth)
+	raw, err := os.ReadFile(truthPath)
+	if err != nil {
+		return err
+	}
+	var truth synth.DemoTruthFile
+	if err := json.Unmarshal(raw, &truth); err != nil {
+		return fmt.Errorf("%s: %w", truthPath, err)
+	}
+	if len(truth.UOpTimeVersions) < 3 {
+		return fmt.Errorf("demo: %s lists %d µOpTime versions, want 3", truthPath, len(truth.UOpTimeVersions))
+	}
+	fmt.Fprintln(d.w, "known changes in the generated µOpTime versions (truth.json):")
+	for _, ch := range truth.UOpTimeChanges {
+		fmt.Fprintf(d.w, "  %s: %s → %s, ratio %.2f\n", ch.GoName, ch.From, ch.To, ch.Ratio)
+	}
+	var files []string
+	for _, v := range truth.UOpTimeVersions {
+		f, err := d.File(synth.DemoUOpTimeFile(v))
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+	}
+	v := truth.UOpTimeVersions
+	if err := d.Run("compare", "-o", d.Out("compare-"+v[0]+"-"+v[1]+".csv"), files[0], files[1]); err != nil {
+		return err
+	}
+	if err := d.Run(append([]string{"compare", "--base-version", v[1], "--test-version", v[2]}, files...)...); err != nil {
+		return err
+	}
+	jmh, err := d.File(synth.DemoJMHAvgt)
+	if err != nil {
+		return err
+	}
+	if err := d.Run("compare", "--aa", "--split", "fork", "--discard-warmup", "30", jmh); err != nil {
+		return err
+	}
+	return d.Run("compare", "--aa", "--split", "trial", "--aa-repeats", "5", "-o", d.Out("compare-aa-"+v[0]+".csv"), files[0])
 }
