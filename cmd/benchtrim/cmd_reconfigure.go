@@ -1,0 +1,236 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+func init() {
+	registerCommand(reconfigureCommand)
+	registerDemoStep(50, "reconfigure (dynamic reconfiguration)", demoReconfigure)
+}
+
+const reconfigureDescription = `Replays dynamic reconfiguration (Laaber, Würsten, Gall, Leitner, ESEC/FSE 2020) on results
+recorded without warmup iterations (JMH -wi 0, every iteration of every fork present), as the
+paper's post-hoc evaluation did, for each stoppage criterion (--criteria):
+
+  per fork: after each warmup iteration i >= wi_min, stop the warmup when the criterion is stable
+  over the window of the last s_W cumulative sets of the fork's iterations (Eq. 1), at most
+  wi_max; then measure mi iterations. After each fork >= f_min, stop when the criterion is
+  stable over the cumulative sets of the forks' measurements (Eq. 2), at most f_max forks.
+
+  CV:   the range of the window's coefficients of variation <= --cv-threshold (0.01)
+  RCIW: the range of the window's relative 99 % CI widths (hierarchical bootstrap) <= 0.03
+  KLD:  the mean of the window's Kullback-Leibler stability probabilities > 0.99
+
+The criteria see, per sample-mode iteration, a weighted sample of --invocations invocations
+without those slower than --outlier-factor × the median; other modes the iteration means.
+
+Quality (Table 2): an A/A test per benchmark between the static baseline (--baseline-wi
+warmup + --baseline-mi measurement iterations × --baseline-forks forks) and the dynamic
+measurements: the hierarchical bootstrap CI of the ratio of means (forks, iterations); "not
+different" when it contains 1, change rate |ratio − 1|. Time (Table 3): t_dyn =
+Σ_forks [(1 + o)·wi_f + mi]·t with the criterion's overhead o, against the baseline's time;
+t is the recorded iteration time (--iteration-time, else the setup's, else 1 s).
+
+Data shorter than the configuration are replayed as far as they go: a fork's warmup is capped
+so that mi measurement iterations remain; such benchmarks are counted as short.`
+
+func reconfigureCommand() *cli.Command {
+	d := reconfigure.DefaultOptions
+	return &cli.Command{
+		Name:        "reconfigure",
+		Usage:       "replay dynamic reconfiguration (CV, RCIW, KLD stoppage criteria): result quality and time saved",
+		ArgsUsage:   "FILES...",
+		Description: reconfigureDescription,
+		Flags: append(inputFlags(),
+			&cli.StringFlag{Name: "criteria", Value: "cv,rciw,kld", Usage: "stoppage criteria to replay, comma-separated"},
+			&cli.IntFlag{Name: "wi-min", Value: d.Config.WarmupMin, Usage: "minimum warmup iterations per fork (wi_min)"},
+			&cli.IntFlag{Name: "wi-max", Value: d.Config.WarmupMax, Usage: "maximum warmup iterations per fork (wi_max)"},
+			&cli.IntFlag{Name: "mi", Value: d.Config.Measurement, Usage: "measurement iterations per fork (mi)"},
+			&cli.IntFlag{Name: "f-min", Value: d.Config.ForksMin, Usage: "minimum forks (f_min)"},
+			&cli.IntFlag{Name: "f-max", Value: d.Config.ForksMax, Usage: "maximum forks (f_max)"},
+			&cli.IntFlag{Name: "window", Value: d.Window, Usage: "sliding window s_W of cumulative iteration sets"},
+			&cli.IntFlag{Name: "fork-window", Value: d.ForkWindow, Usage: "window of cumulative fork sets (0 = --window; the prototype uses 2)"},
+			&cli.Float64Flag{Name: "cv-threshold", Value: d.Thresholds.CV, Usage: "CV criterion: largest range of the window's CVs"},
+			&cli.Float64Flag{Name: "rciw-threshold", Value: d.Thresholds.RCIW, Usage: "RCIW criterion: largest range of the window's RCIWs"},
+			&cli.Float64Flag{Name: "kld-threshold", Value: d.Thresholds.KLD, Usage: "KLD criterion: the window's mean probability must exceed this"},
+			&cli.Float64Flag{Name: "overhead-cv", Value: d.Overheads.CV, Usage: "CV criterion's overhead per warmup iteration (fraction of the iteration time)"},
+			&cli.Float64Flag{Name: "overhead-rciw", Value: d.Overheads.RCIW, Usage: "RCIW criterion's overhead per warmup iteration"},
+			&cli.Float64Flag{Name: "overhead-kld", Value: d.Overheads.KLD, Usage: "KLD criterion's overhead per warmup iteration"},
+			&cli.IntFlag{Name: "invocations", Value: d.InvocationSample, Usage: "invocations sampled per sample-mode iteration for the criteria"},
+			&cli.Float64Flag{Name: "outlier-factor", Value: d.OutlierFactor, Usage: "criteria ignore invocations slower than this × the iteration's median"},
+			&cli.IntFlag{Name: "rciw-resamples", Value: d.RCIW.Resamples, Usage: "RCIW criterion: bootstrap resamples"},
+			&cli.Float64Flag{Name: "rciw-confidence", Value: d.RCIW.Confidence, Usage: "RCIW criterion: confidence level"},
+			&cli.IntFlag{Name: "rciw-is", Value: d.RCIW.InvocationSamples, Usage: "RCIW criterion: invocation samples per iteration (0 iteration means, -1 all sampled invocations)"},
+			&cli.IntFlag{Name: "aa-resamples", Value: d.AA.Resamples, Usage: "A/A test: bootstrap resamples"},
+			&cli.Float64Flag{Name: "aa-confidence", Value: d.AA.Confidence, Usage: "A/A test: confidence level"},
+			&cli.IntFlag{Name: "aa-is", Value: d.AA.InvocationSamples, Usage: "A/A test: invocation samples per iteration (0 iteration means, -1 all, k)"},
+			&cli.IntFlag{Name: "baseline-wi", Value: d.Baseline.Warmup, Usage: "static baseline: warmup iterations per fork"},
+			&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
+			&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
+			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
+			&cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE` (.csv, .md, .tex or .html)"},
+			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `CSV` (one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
+			&cli.StringFlag{Name: "table2", Usage: "write the quality table to `FILE` (.md, .csv, .tex or .html)"},
+			&cli.StringFlag{Name: "table3", Usage: "write the time table to `FILE` (.md, .csv, .tex or .html)"},
+		),
+		Action: runReconfigure,
+	}
+}
+
+// reconfigureOptions reads the command's flags.
+func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
+	g := globalsOf(c)
+	opt := reconfigure.DefaultOptions
+	var err error
+	if opt.Criteria, err = reconfigure.ParseCriteria(c.String("criteria")); err != nil {
+		return opt, fmt.Errorf("--criteria: %w", err)
+	}
+	opt.Config = reconfigure.Config{WarmupMin: c.Int("wi-min"), WarmupMax: c.Int("wi-max"), Measurement: c.Int("mi"),
+		ForksMin: c.Int("f-min"), ForksMax: c.Int("f-max")}
+	opt.Window, opt.ForkWindow = c.Int("window"), c.Int("fork-window")
+	opt.Thresholds = reconfigure.Thresholds{CV: c.Float64("cv-threshold"), RCIW: c.Float64("rciw-threshold"), KLD: c.Float64("kld-threshold")}
+	opt.Overheads = reconfigure.Overheads{CV: c.Float64("overhead-cv"), RCIW: c.Float64("overhead-rciw"), KLD: c.Float64("overhead-kld")}
+	opt.InvocationSample, opt.OutlierFactor = c.Int("invocations"), c.Float64("outlier-factor")
+	opt.RCIW.Resamples, opt.RCIW.Confidence, opt.RCIW.InvocationSamples = c.Int("rciw-resamples"), c.Float64("rciw-confidence"), c.Int("rciw-is")
+	opt.AA.Resamples, opt.AA.Confidence, opt.AA.InvocationSamples = c.Int("aa-resamples"), c.Float64("aa-confidence"), c.Int("aa-is")
+	opt.Baseline = reconfigure.Baseline{Warmup: c.Int("baseline-wi"), Measurement: c.Int("baseline-mi"), Forks: c.Int("baseline-forks")}
+	if c.IsSet("iteration-time") && c.Duration("iteration-time") <= 0 {
+		return opt, fmt.Errorf("--iteration-time %v: want a positive duration such as 1s", c.Duration("iteration-time"))
+	}
+	opt.IterationTime = c.Duration("iteration-time")
+	opt.Seed, opt.Workers = g.Seed, g.Workers
+	return opt, opt.Validate()
+}
+
+func runReconfigure(c *cli.Context) error {
+	opt, err := reconfigureOptions(c)
+	if err != nil {
+		return err
+	}
+	for _, flag := range []string{"output", "table2", "table3"} {
+		if p := c.String(flag); p != "" {
+			if err := checkReportPath(p); err != nil {
+				return fmt.Errorf("--%s: %w", flag, err)
+			}
+		}
+	}
+	filter := table.Filter{}
+	if b := c.String("bench"); b != "" {
+		re, err := regexp.Compile(b)
+		if err != nil {
+			return fmt.Errorf("--bench: %w", err)
+		}
+		filter.Benchmark = re
+	}
+	t, rep, _, err := loadInputs(c, c.Args().Slice())
+	if err != nil {
+		return err
+	}
+	defer t.Release()
+	w, errw := c.App.Writer, c.App.ErrWriter
+	if rep != nil && !rep.Empty() {
+		fmt.Fprintf(errw, "reading: %d rows skipped\n", rep.SkippedRows())
+		rep.WriteTo(errw)
+	}
+	series := table.Collect(t, filter)
+	if len(series) == 0 {
+		return fmt.Errorf("no benchmark with primary time measurements in the input")
+	}
+	results, err := reconfigure.Run(series, opt)
+	if err != nil {
+		return err
+	}
+	if err := writeReconfigureReport(w, errw, results, &opt); err != nil {
+		return err
+	}
+	rows := reconfigure.Summarize(results, opt.Criteria)
+	outs := []struct {
+		flag string
+		t    *reports.Table
+	}{
+		{"output", reconfigure.BenchmarkTable(results)},
+		{"table2", reconfigure.QualityTable(rows)},
+		{"table3", reconfigure.TimeTable(rows)},
+	}
+	for _, o := range outs {
+		if p := c.String(o.flag); p != "" {
+			if err := o.t.WriteFile(p); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "wrote %s\n", p)
+		}
+	}
+	if p := c.String("configs-out"); p != "" {
+		cfgs := reconfigure.Configs(results)
+		if err := atomicfile.Write(p, func(f io.Writer) error { return reconfigure.WriteConfigs(f, cfgs) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s (%d fork configurations)\n", p, len(cfgs))
+	}
+	return nil
+}
+
+// checkReportPath fails early for an extension reports cannot write.
+func checkReportPath(p string) error {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".md", ".markdown", ".csv", ".tex", ".html", ".htm":
+		return nil
+	}
+	return fmt.Errorf("%s: unknown report extension (want .md, .csv, .tex or .html)", p)
+}
+
+// writeReconfigureReport prints the setup, skipped benchmarks, the
+// per-benchmark table (for up to 40 benchmarks) and Tables 2 and 3.
+func writeReconfigureReport(w, errw io.Writer, results []reconfigure.Result, opt *reconfigure.Options) error {
+	fmt.Fprintf(w, "dynamic reconfiguration replay: %s\n", reconfigure.Describe(opt))
+	skipped, short := 0, 0
+	for _, r := range results {
+		if r.Skipped != "" {
+			skipped++
+			fmt.Fprintf(errw, "skipped %s: %s\n", r.Key, r.Skipped)
+			continue
+		}
+		if r.Short {
+			short++
+		}
+	}
+	fmt.Fprintf(w, "benchmarks: %d replayed, %d skipped; %d with less data than the configuration or the baseline asks for (short)\n",
+		len(results)-skipped, skipped, short)
+	if len(results) <= 40 {
+		fmt.Fprintln(w)
+		if err := reconfigure.BenchmarkTable(results).WriteMarkdown(w); err != nil {
+			return err
+		}
+	}
+	rows := reconfigure.Summarize(results, opt.Criteria)
+	fmt.Fprintln(w)
+	if err := reconfigure.QualityTable(rows).WriteMarkdown(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return reconfigure.TimeTable(rows).WriteMarkdown(w)
+}
+
+// demoReconfigure replays the demo's avgt suite (4 forks × 150 iterations).
+func demoReconfigure(d *demoRun) error {
+	in, err := d.File("avgt")
+	if err != nil {
+		return err
+	}
+	return d.Run("reconfigure", "--aa-resamples", "2000",
+		"-o", d.Out("reconfigure-benchmarks.csv"), "--configs-out", d.Out("dynamic.csv"),
+		"--table2", d.Out("reconfigure-table2.md"), "--table3", d.Out("reconfigure-table3.md"), in)
+}
