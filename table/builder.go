@@ -119,9 +119,28 @@ func (b *Builder) flush() {
 	if b.pending == 0 {
 		return
 	}
-	b.records = append(b.records, b.rb.NewRecord())
+	rec := b.rb.NewRecord()
+	b.records = append(b.records, rec)
 	b.pending = 0
 	b.rb.Reserve(b.batchRows)
+	// Reserve each string column's bytes for a full batch at the last
+	// batch's rate, so appending does not regrow the data buffers (string
+	// appends dominate ingest time otherwise).
+	for i, sb := range b.stringBuilders() {
+		arr := rec.Column(stringColumns[i]).(*array.String)
+		if n := arr.Len(); n > 0 {
+			perRow := float64(len(arr.ValueBytes())) / float64(n)
+			sb.ReserveData(int(perRow*float64(b.batchRows)*1.05) + 64)
+		}
+	}
+}
+
+// stringColumns are the indices of the string columns, in the order of
+// stringBuilders.
+var stringColumns = [...]int{idxProject, idxVersion, idxBenchmark, idxParams, idxMode, idxMetric, idxUnit, idxPair, idxSource}
+
+func (b *Builder) stringBuilders() [len(stringColumns)]*array.StringBuilder {
+	return [...]*array.StringBuilder{b.project, b.version, b.benchmark, b.params, b.mode, b.metric, b.unit, b.pair, b.source}
 }
 
 // Rows is the number of rows appended so far.
