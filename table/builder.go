@@ -39,7 +39,9 @@ func NewBuilder(mem memory.Allocator, batchRows int) *Builder {
 		batchRows = DefaultBatchRows
 	}
 	rb := array.NewRecordBuilder(mem, Schema)
-	rb.Reserve(batchRows)
+	// Start small so small files make small tables; after the first full
+	// batch, flush reserves whole batches.
+	rb.Reserve(min(batchRows, 1024))
 	// Fields returned by rb.Field are borrowed: they are released with rb.
 	return &Builder{
 		rb:        rb,
