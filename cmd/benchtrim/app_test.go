@@ -132,3 +132,31 @@ func TestGenerateThenIngest(t *testing.T) {
 		t.Error("unknown preset accepted")
 	}
 }
+
+func TestExportToPAReadsBack(t *testing.T) {
+	dir := t.TempDir()
+	in := repoFile("testdata", "jmh", "small_avgt.json")
+	out := filepath.Join(dir, "small.csv")
+	if _, _, err := runCLI(t, "--quiet", "export", "--to", "pa", "-o", out, in); err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := runCLI(t, "--quiet", "ingest", "-o", filepath.Join(dir, "a.arrow"), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := runCLI(t, "--quiet", "ingest", "-o", filepath.Join(dir, "b.arrow"), out)
+	if err != nil || !strings.Contains(b, ": pa,") {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	primary := func(s string) string {
+		i := strings.Index(s, "(primary ")
+		j := strings.IndexAny(s[i+9:], ";)")
+		return s[i : i+9+j]
+	}
+	if primary(a) != primary(b) {
+		t.Errorf("primary rows: JSON %s, exported pa %s", primary(a), primary(b))
+	}
+	if _, _, err := runCLI(t, "export", "--to", "xml", "-o", out, in); err == nil {
+		t.Error("--to xml accepted")
+	}
+}

@@ -121,3 +121,19 @@ func writeSummary(w io.Writer, t *table.Table, rep *ingest.Report) {
 	fmt.Fprintf(w, "skipped rows: %d\n", rep.SkippedRows())
 	rep.WriteTo(w)
 }
+
+// reportSkipped prints one line to stderr when reading skipped rows or found
+// suspicious items; `benchtrim ingest` prints the details.
+func reportSkipped(c *cli.Context, rep *ingest.Report) {
+	if rep == nil || rep.Empty() {
+		return
+	}
+	kinds := rep.Kinds()
+	n := 0
+	for _, k := range kinds {
+		if !k.Skipped {
+			n += k.Count
+		}
+	}
+	fmt.Fprintf(c.App.ErrWriter, "reading: %d rows skipped, %d warnings in %d kinds (benchtrim ingest lists them)\n", rep.SkippedRows(), n, len(kinds))
+}
