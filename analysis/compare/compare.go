@@ -98,6 +98,26 @@ type SideStats struct {
 	Units [5]int
 }
 
+// TopUnits is the number of units at the outermost level with more than
+// one unit (1 when no level has more): the units the bootstrap's
+// uncertainty mostly rests on, e.g. 3 for 3 instances × 3 trials.
+func (s *SideStats) TopUnits() int {
+	for _, n := range s.Units {
+		if n > 1 {
+			return n
+		}
+	}
+	return 1
+}
+
+// FewUnits is the number of top-level units below which WriteText warns
+// that percentile intervals are too narrow: the bootstrap variance of a mean
+// of n units is (n−1)/n of the plug-in variance and its tails are normal
+// rather than t-like, so with 3 units a nominal 99 % interval covers far
+// less (Kalibera and Jones 2013 recommend enough repetitions at the highest
+// level that varies).
+const FewUnits = 5
+
 // Comparison holds the statistics of one test/base pair.
 type Comparison struct {
 	Base, Test SideStats

@@ -376,3 +376,15 @@ func TestDeterministicAtAnyWorkerCount(t *testing.T) {
 		t.Errorf("A/A with 4 workers differs from 1 worker")
 	}
 }
+
+func TestTopUnits(t *testing.T) {
+	for _, tc := range []struct {
+		units [5]int
+		want  int
+	}{{[5]int{1, 3, 9, 9, 45}, 3}, {[5]int{1, 1, 1, 10, 500}, 10}, {[5]int{2, 2, 2, 4, 8}, 2}, {[5]int{1, 1, 1, 1, 1}, 1}} {
+		s := SideStats{Units: tc.units}
+		if got := s.TopUnits(); got != tc.want {
+			t.Errorf("TopUnits(%v) = %d, want %d", tc.units, got, tc.want)
+		}
+	}
+}

@@ -225,7 +225,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if len(lv) > 0 {
-		fmt.Fprintf(&b, "levels resampled: %s (a run is one input run of a benchmark, pooled when a side has several)\n", strings.Join(lv, " > "))
+		fmt.Fprintf(&b, "levels resampled: %s", strings.Join(lv, " > "))
+		if levels["run"] {
+			fmt.Fprint(&b, " (a run is one input run of a benchmark, pooled when a side has several)")
+		}
+		b.WriteByte('\n')
 	}
 	if lb.prefix != "" {
 		fmt.Fprintf(&b, "benchmarks: %s…\n", lb.prefix)
@@ -278,6 +282,18 @@ func (r *Report) WriteText(w io.Writer) error {
 		if len(names) > 0 {
 			fmt.Fprintf(&b, "\nonly in %s (%d, not compared): %s\n", side, len(names), strings.Join(names, ", "))
 		}
+	}
+	few := 0
+	for i := range r.Results {
+		if res := &r.Results[i]; res.Err == nil && min(res.Base.TopUnits(), res.Test.TopUnits()) < FewUnits {
+			few++
+		}
+	}
+	if few > 0 {
+		fmt.Fprintf(&b, "\nnote: for %d benchmarks a side has fewer than %d units at its outermost varying level (instances, trials or forks);\n"+
+			"their intervals are narrower than true %s intervals, so unchanged benchmarks are flagged more often than %s of the time\n"+
+			"(an A/A test measures how often: benchtrim compare --aa)\n",
+			few, FewUnits, confidenceLabel(r.Options.Bootstrap.Confidence), formatRate(1-r.Options.Bootstrap.Confidence))
 	}
 	s := r.Summary()
 	fmt.Fprintf(&b, "\n%d compared: %d slower, %d faster, %d no change (ratio %s excludes 1 for %d); U test p < %v for %d",
