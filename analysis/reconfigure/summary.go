@@ -215,21 +215,16 @@ func QualityTable(rows []SummaryRow) *reports.Table {
 func TimeTable(rows []SummaryRow) *reports.Table {
 	t := &reports.Table{
 		Title: "Time: dynamic reconfiguration against static configuration (Laaber et al. 2020, Table 3)",
-		Columns: []string{"project", "criterion", "benchmarks", "static [h]", "dynamic [h]", "saved [h]", "saved",
+		Columns: []string{"project", "criterion", "benchmarks", "static", "dynamic", "saved time", "saved",
 			"warmup it. (mean ± sd)", "forks (mean ± sd)", "warmup never stable", "forks never stable"},
 	}
 	for _, r := range rows {
-		t.AddRow(r.Project, r.Criterion.Label(), r.Benchmarks, round(r.StaticHours, 2), round(r.DynamicHours, 2),
-			round(r.StaticHours-r.DynamicHours, 2), percent(r.Saved), pm(r.WarmupMean, r.WarmupSD, num),
+		t.AddRow(r.Project, r.Criterion.Label(), r.Benchmarks, reports.Seconds(3600*r.StaticHours), reports.Seconds(3600*r.DynamicHours),
+			reports.Seconds(3600*(r.StaticHours-r.DynamicHours)), percent(r.Saved), pm(r.WarmupMean, r.WarmupSD, num),
 			pm(r.ForksMean, r.ForksSD, num), percent(r.WarmupNeverStable), percent(r.ForksNeverStable))
 	}
 	t.Notes = append(t.Notes, "warmup never stable: share of forks whose warmup ran to wi_max (or to the end of short data); forks never stable: share of benchmarks that ran f_max forks (or all forks of short data) without the criterion becoming stable.")
 	return t
-}
-
-func round(x float64, digits int) float64 {
-	p := math.Pow(10, float64(digits))
-	return math.Round(x*p) / p
 }
 
 // BenchmarkTable renders one row per benchmark and criterion: warmup
@@ -238,15 +233,19 @@ func round(x float64, digits int) float64 {
 func BenchmarkTable(results []Result) *reports.Table {
 	t := &reports.Table{
 		Title: "Dynamic reconfiguration per benchmark",
-		Columns: []string{"project", "version", "benchmark", "params", "mode", "criterion", "warmup per fork", "warmup capped forks",
-			"forks used", "forks", "ratio", "ratio low", "ratio high", "A/A", "change rate", "dynamic [s]", "static [s]", "short", "notes"},
+		Columns: []string{"project", "version", "benchmark", "params", "mode", "iterations per fork (data)", "criterion", "warmup per fork", "warmup capped forks",
+			"forks used", "forks", "ratio", "ratio low", "ratio high", "A/A", "change rate", "dynamic time", "static time", "short", "notes"},
 	}
 	for _, r := range results {
 		k := r.Key
 		if r.Skipped != "" {
-			t.AddRow(k.Project, k.Version, k.Benchmark, k.Params, k.Mode, "", "", nil, nil, "skipped", nil, nil, nil, "", nil, nil, nil, nil,
+			t.AddRow(k.Project, k.Version, k.Benchmark, k.Params, k.Mode, "", "", "", nil, nil, "skipped", nil, nil, nil, "", nil, nil, nil, nil,
 				strings.Join(append([]string{"skipped: " + r.Skipped}, r.Warnings...), "; "))
 			continue
+		}
+		data := make([]string, len(r.IterationsInData))
+		for i, n := range r.IterationsInData {
+			data[i] = strconv.Itoa(n)
 		}
 		for _, cr := range r.Criteria {
 			warm := make([]string, len(cr.Forks))
@@ -269,7 +268,7 @@ func BenchmarkTable(results []Result) *reports.Table {
 					aa = "not different"
 				}
 			}
-			t.AddRow(k.Project, k.Version, k.Benchmark, k.Params, k.Mode, cr.Criterion.Label(), strings.Join(warm, " "), cr.WarmupCapped(),
+			t.AddRow(k.Project, k.Version, k.Benchmark, k.Params, k.Mode, strings.Join(data, " "), cr.Criterion.Label(), strings.Join(warm, " "), cr.WarmupCapped(),
 				cr.ForksUsed(), forks, ratio, lo, hi, aa, change, reports.Seconds(cr.DynamicSeconds), reports.Seconds(r.StaticSeconds),
 				r.Short, strings.Join(r.Warnings, "; "))
 		}

@@ -79,7 +79,7 @@ func TestSummarizeByHand(t *testing.T) {
 	if err := TimeTable(rows).WriteMarkdown(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| a ", "1.50 % ± 1.41 %", "70.0 %", "26.4 ± 22.3", "| all "} {
+	for _, want := range []string{"| a ", "1.50 % ± 1.41 %", "70.0 %", "16.7 min", "26.4 ± 22.3", "| all "} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("tables lack %q:\n%s", want, buf.String())
 		}
