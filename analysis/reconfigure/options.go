@@ -202,6 +202,9 @@ type Options struct {
 	Seed uint64
 	// Workers is the number of benchmarks replayed in parallel (0 = GOMAXPROCS).
 	Workers int
+	// Progress, when set, is called after each benchmark (from any
+	// goroutine; it must be safe for concurrent use).
+	Progress func()
 }
 
 // DefaultOptions is the paper's setup: configuration ⟨5, 50, 10, 2, 5⟩,

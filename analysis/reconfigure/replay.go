@@ -131,7 +131,11 @@ func Run(series []*table.Series, opt Options) ([]Result, error) {
 	return workpool.Map(len(series), opt.Workers, func(i int) (Result, error) {
 		ws := pool.Get().(*stats.Workspace)
 		defer pool.Put(ws)
-		return replay(series[i], &opt, ws), nil
+		r := replay(series[i], &opt, ws)
+		if opt.Progress != nil {
+			opt.Progress()
+		}
+		return r, nil
 	})
 }
 

@@ -215,15 +215,16 @@ func QualityTable(rows []SummaryRow) *reports.Table {
 func TimeTable(rows []SummaryRow) *reports.Table {
 	t := &reports.Table{
 		Title: "Time: dynamic reconfiguration against static configuration (Laaber et al. 2020, Table 3)",
-		Columns: []string{"project", "criterion", "benchmarks", "static", "dynamic", "saved time", "saved",
+		Columns: []string{"project", "criterion", "benchmarks", "short data", "static", "dynamic", "saved time", "saved",
 			"warmup it. (mean ± sd)", "forks (mean ± sd)", "warmup never stable", "forks never stable"},
 	}
 	for _, r := range rows {
-		t.AddRow(r.Project, r.Criterion.Label(), r.Benchmarks, reports.Seconds(3600*r.StaticHours), reports.Seconds(3600*r.DynamicHours),
+		t.AddRow(r.Project, r.Criterion.Label(), r.Benchmarks, r.Short, reports.Seconds(3600*r.StaticHours), reports.Seconds(3600*r.DynamicHours),
 			reports.Seconds(3600*(r.StaticHours-r.DynamicHours)), percent(r.Saved), pm(r.WarmupMean, r.WarmupSD, num),
 			pm(r.ForksMean, r.ForksSD, num), percent(r.WarmupNeverStable), percent(r.ForksNeverStable))
 	}
-	t.Notes = append(t.Notes, "warmup never stable: share of forks whose warmup ran to wi_max (or to the end of short data); forks never stable: share of benchmarks that ran f_max forks (or all forks of short data) without the criterion becoming stable.")
+	t.Notes = append(t.Notes, "short data: benchmarks with fewer forks or iterations than the configuration or the baseline asks for (replayed as far as the data go). "+
+		"warmup never stable: share of forks whose warmup ran to wi_max (or to the end of short data); forks never stable: share of benchmarks that ran f_max forks (or all forks of short data) without the criterion becoming stable.")
 	return t
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -149,7 +150,10 @@ func runReconfigure(c *cli.Context) error {
 	if len(series) == 0 {
 		return fmt.Errorf("no benchmark with primary time measurements in the input")
 	}
+	bar := progress.New(errw, globalsOf(c).Quiet, "reconfigure", len(series))
+	opt.Progress = func() { bar.Add(1) }
 	results, err := reconfigure.Run(series, opt)
+	bar.Done()
 	if err != nil {
 		return err
 	}
