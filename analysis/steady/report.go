@@ -26,7 +26,8 @@ import (
 //	segments                 number of segments
 //	class                    steady state, no steady state, too short, failed
 //	barrett_class            flat, warmup, slowdown, no steady state, -
-//	st_index                 st: 0-based index of the first steady iteration (empty unless steady)
+//	st_index                 st: 0-based index of the first steady iteration among the
+//	                         analysed (finite) iterations; empty unless steady
 //	st_seconds               elapsed seconds before st (empty unless steady)
 //	steady_mean_ns           mean ns/op from st on, outliers excluded
 //	total_seconds            the fork's duration

@@ -192,3 +192,36 @@ func TestSteadyCommandErrors(t *testing.T) {
 		t.Error("no input files: no error")
 	}
 }
+
+func TestSteadyDemoStep(t *testing.T) {
+	dir := t.TempDir()
+	files, err := synth.WriteDemoData(dir, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	d := &demoRun{w: &out, errw: &errb, g: globals{Seed: 1, Workers: 2, Quiet: true}, Dir: dir, Files: files}
+	if err := demoSteady(d); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	for _, want := range []string{"$ benchtrim steady --steady-window 30", "### Steady state", "### Configurations against the steady state", "| flags "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out.String())
+		}
+	}
+	// The demo's parseXml benchmark is flat: all 8 of its forks steady from 0.
+	rows := readCSV(t, filepath.Join(dir, "steady-forks.csv"))
+	col := func(name string) int { return slices.Index(steady.ForkColumns, name) }
+	flat := 0
+	for _, r := range rows[1:] {
+		if strings.HasSuffix(r[col("benchmark")], "parseXml") && r[col("barrett_class")] == "flat" && r[col("st_index")] == "0" {
+			flat++
+		}
+	}
+	if len(rows) != 1+10*4 || flat != 8 {
+		t.Errorf("demo forks CSV: %d rows, %d flat parseXml forks; want 41 and 8", len(rows), flat)
+	}
+	if entries, err := os.ReadDir(filepath.Join(dir, "steady-plots")); err != nil || len(entries) < 40 {
+		t.Errorf("demo plots: %d (%v), want at least one per fork", len(entries), err)
+	}
+}
