@@ -52,7 +52,7 @@ func (sm *sample) add(s *table.Series, run int32, pair string, skip int, weighte
 			}
 		}
 	}
-	var prevFork [4]int32
+	var prevFork [3]int32
 	var prevPair string
 	pos := 0
 	first := true
@@ -61,7 +61,7 @@ func (sm *sample) add(s *table.Series, run int32, pair string, skip int, weighte
 		if pair != "" && (s.Pair == nil || s.Pair[i] != pair) {
 			continue
 		}
-		fork := [4]int32{s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i]}
+		fork := [3]int32{s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i]}
 		p := ""
 		if s.Pair != nil {
 			p = s.Pair[i]
