@@ -64,6 +64,9 @@ func FuzzPELT(f *testing.F) {
 		}
 		wantF, wantC := peltPlain(x, c, mm, pen)
 		defer func(old bool) { useSIMD = old }(useSIMD)
+		if n <= 80 {
+			fuzzCROPS(t, x, c, m, pen)
+		}
 		for _, simd := range []bool{false, haveSIMD} {
 			useSIMD = simd
 			got, err := PELT(x, Options{Cost: c, MinSegLen: m, Penalty: pen})
@@ -75,4 +78,32 @@ func FuzzPELT(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzCROPS checks that CROPS over [pen, 10·pen+1] gives the same runs
+// with the portable kernels, the SIMD kernels and the cost cache.
+func fuzzCROPS(t *testing.T, x []float64, c Cost, m int, pen float64) {
+	var ref *CROPSResult
+	for _, v := range []struct {
+		simd  bool
+		cache int64
+	}{{false, -1}, {haveSIMD, -1}, {haveSIMD, 0}} {
+		useSIMD = v.simd
+		r, err := CROPS(x, CROPSOptions{Cost: c, MinSegLen: m, PenMin: pen, PenMax: 10*pen + 1, CacheBytes: v.cache})
+		if err != nil {
+			return
+		}
+		if ref == nil {
+			ref = r
+			continue
+		}
+		if len(r.Runs) != len(ref.Runs) {
+			t.Fatalf("CROPS simd=%v cache=%d: %d runs, portable %d", v.simd, v.cache, len(r.Runs), len(ref.Runs))
+		}
+		for i := range r.Runs {
+			if math.Float64bits(r.Runs[i].Objective) != math.Float64bits(ref.Runs[i].Objective) || !slices.Equal(r.Runs[i].Changepoints, ref.Runs[i].Changepoints) {
+				t.Fatalf("CROPS simd=%v cache=%d: run %d %+v, portable %+v", v.simd, v.cache, i, r.Runs[i], ref.Runs[i])
+			}
+		}
+	}
 }

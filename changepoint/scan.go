@@ -176,3 +176,55 @@ func boundMeanVar(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) 
 	}
 	return upper
 }
+
+// costCache holds, for every segment (s, t] of the series, the bounded
+// approximation C' of its MeanVar cost and its bound ε_C (boundMeanVar
+// with F(s) = 0 and β = 0): row t, s = 0..t-1, at offset t(t-1)/2. CROPS
+// builds it once and its PELT runs then read costs instead of computing
+// them; a run's bound is ε_C + 2e-15·(|F(s)| + |C'| + β), which covers
+// the roundings of (F(s) + C) + β in both evaluations as before.
+type costCache struct {
+	c, e []float64
+}
+
+// costCacheBytes is the memory of the cache for n points.
+func costCacheBytes(n int) int64 { return int64(n) * int64(n+1) / 2 * 16 }
+
+// buildCostCache fills the cache (MeanVar cost, SIMD only).
+func buildCostCache(st sumStats, n int) *costCache {
+	size := n * (n + 1) / 2
+	cc := &costCache{c: make([]float64, size), e: make([]float64, size)}
+	iota := make([]float64, n)
+	for i := range iota {
+		iota[i] = float64(i)
+	}
+	zeros := make([]float64, n)
+	for t := 1; t <= n; t++ {
+		off := t * (t - 1) / 2
+		boundMeanVar(cc.c[off:off+t], cc.e[off:off+t], iota[:t], st.s1[:t], st.s2[:t], zeros[:t], float64(t), st.s1[t], st.s2[t], 0)
+	}
+	return cc
+}
+
+// boundCached is boundMeanVar reading the segment costs from a cache row.
+func boundCached(va, eb []float64, cs []int32, cf, crow, erow []float64, pen float64) float64 {
+	k := len(va)
+	_, _, _ = eb[k-1], cs[k-1], cf[k-1]
+	upper := math.Inf(1)
+	i := 0
+	if useSIMD && k >= 4 {
+		// Every cs[i] < len(crow) = t, as the assembly assumes.
+		i = k &^ 3
+		upper = boundCachedAVX2(&va[0], &eb[0], &cs[0], &cf[0], &crow[0], &erow[0], i, pen)
+	}
+	for ; i < k; i++ {
+		s := cs[i]
+		c := crow[s]
+		fs := cf[i]
+		v := (fs + c) + pen
+		e := erow[s] + 2e-15*(math.Abs(fs)+math.Abs(c)+pen)
+		va[i], eb[i] = v, e
+		upper = min(upper, v+e)
+	}
+	return upper
+}

@@ -56,3 +56,9 @@ func minAVX2(v *float64, k int) float64
 //
 //go:noescape
 func findAVX2(v, e *float64, k int, x float64, op int) int
+
+// boundCachedAVX2 is the vector body of boundCached for the first k
+// candidates (k a positive multiple of 4); it returns min(v' + ε).
+//
+//go:noescape
+func boundCachedAVX2(va, eb *float64, cs *int32, cf, crow, erow *float64, k int, pen float64) float64

@@ -249,6 +249,73 @@ findnone:
 	VZEROUPPER
 	RET
 
+// func boundCachedAVX2(va, eb *float64, cs *int32, cf, crow, erow *float64, k int, pen float64) float64
+//
+// boundCached for k candidates (k a positive multiple of 4): C' and ε_C
+// from the cache row at the candidates' s (one contiguous load when four
+// consecutive candidates are consecutive segments starts, else a gather),
+// v' = (F(s) + C') + β, ε = ε_C + 2e-15·(|F(s)| + |C'| + β); returns
+// min(v' + ε).
+TEXT ·boundCachedAVX2(SB), NOSPLIT, $0-72
+	MOVQ va+0(FP), DI
+	MOVQ eb+8(FP), DX
+	MOVQ cs+16(FP), SI
+	MOVQ cf+24(FP), R8
+	MOVQ crow+32(FP), R9
+	MOVQ erow+40(FP), R10
+	MOVQ k+48(FP), CX
+	VBROADCASTSD pen+56(FP), Y12
+	VMOVUPD cEpsRel<>(SB), Y13
+	VMOVUPD cAbs<>(SB), Y14
+	VMOVUPD cInf<>(SB), Y11
+	XORQ AX, AX
+
+cloop:
+	CMPQ AX, CX
+	JGE  cdone
+	MOVLQSX (SI)(AX*4), R11
+	MOVLQSX 12(SI)(AX*4), R12
+	SUBQ R11, R12
+	CMPQ R12, $3
+	JNE  cgather
+	VMOVUPD (R9)(R11*8), Y0  // C'
+	VMOVUPD (R10)(R11*8), Y1 // ε_C
+	JMP  cvalue
+
+cgather:
+	VMOVDQU (SI)(AX*4), X2
+	VPCMPEQD Y3, Y3, Y3
+	VXORPD Y0, Y0, Y0
+	VGATHERDPD Y3, (R9)(X2*8), Y0
+	VPCMPEQD Y3, Y3, Y3
+	VXORPD Y1, Y1, Y1
+	VGATHERDPD Y3, (R10)(X2*8), Y1
+
+cvalue:
+	VMOVUPD (R8)(AX*8), Y4 // F(s)
+	VADDPD  Y0, Y4, Y5
+	VADDPD  Y12, Y5, Y5    // v'
+	VANDPD  Y14, Y4, Y6
+	VANDPD  Y14, Y0, Y7
+	VADDPD  Y7, Y6, Y6
+	VADDPD  Y12, Y6, Y6
+	VFMADD213PD Y1, Y13, Y6 // ε = 2e-15·(...) + ε_C
+	VMOVUPD Y5, (DI)(AX*8)
+	VMOVUPD Y6, (DX)(AX*8)
+	VADDPD  Y6, Y5, Y5
+	VMINPD  Y5, Y11, Y11
+	ADDQ    $4, AX
+	JMP     cloop
+
+cdone:
+	VEXTRACTF128 $1, Y11, X0
+	VMINPD  X0, X11, X0
+	VPERMILPD $1, X0, X1
+	VMINSD  X1, X0, X0
+	MOVSD   X0, ret+64(FP)
+	VZEROUPPER
+	RET
+
 // 1e-11: R's variance clamp
 DATA cClamp<>+0(SB)/8, $0x3da5fd7fe1796495
 DATA cClamp<>+8(SB)/8, $0x3da5fd7fe1796495

@@ -17,3 +17,7 @@ func minAVX2(v *float64, k int) float64 { panic("changepoint: no SIMD kernel on 
 func findAVX2(v, e *float64, k int, x float64, op int) int {
 	panic("changepoint: no SIMD kernel on this platform")
 }
+
+func boundCachedAVX2(va, eb *float64, cs *int32, cf, crow, erow *float64, k int, pen float64) float64 {
+	panic("changepoint: no SIMD kernel on this platform")
+}
