@@ -262,7 +262,7 @@ func (t *Table) WriteHTML(w io.Writer) error {
 }
 
 // WriteFile writes the table atomically, in the format named by the
-// extension: .md, .csv, .tex or .html.
+// extension: .md, .csv, .tex, .html, or .arrow/.parquet for notebooks.
 func (t *Table) WriteFile(path string) error {
 	var fn func(io.Writer) error
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -274,8 +274,12 @@ func (t *Table) WriteFile(path string) error {
 		fn = t.WriteLaTeX
 	case ".html", ".htm":
 		fn = t.WriteHTML
+	case ".arrow", ".ipc", ".feather":
+		fn = t.WriteArrow
+	case ".parquet", ".pq":
+		fn = t.WriteParquet
 	default:
-		return fmt.Errorf("%s: unknown report extension (want .md, .csv, .tex or .html)", path)
+		return fmt.Errorf("%s: unknown report extension (want .md, .csv, .tex, .html, .arrow or .parquet)", path)
 	}
 	return atomicfile.Write(path, fn)
 }

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 func sample() *Table {
@@ -74,4 +78,44 @@ func TestAddRowPanicsOnWrongWidth(t *testing.T) {
 		}
 	}()
 	sample().AddRow(1, 2)
+}
+
+func TestArrowAndParquetKeepTypes(t *testing.T) {
+	tab := sample()
+	tab.AddRow("nils", nil, nil, Seconds(1), nil)
+	rec := tab.Record(memory.DefaultAllocator)
+	defer rec.Release()
+	want := []string{"utf8", "int64", "float64", "float64", "float64"}
+	for j, f := range rec.Schema().Fields() {
+		if f.Type.String() != want[j] {
+			t.Errorf("column %s type %s, want %s", f.Name, f.Type, want[j])
+		}
+	}
+	if v := rec.Column(2).(*array.Float64).Value(0); v != 0.9512 {
+		t.Errorf("percent cell = %v, want the fraction 0.9512", v)
+	}
+	if !rec.Column(1).IsNull(2) || rec.Column(1).(*array.Int64).Value(0) != 21 {
+		t.Errorf("benchmarks column wrong: %v", rec.Column(1))
+	}
+	dir := t.TempDir()
+	for _, ext := range []string{".arrow", ".parquet"} {
+		p := filepath.Join(dir, "t"+ext)
+		if err := tab.WriteFile(p); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(p); err != nil || st.Size() < 100 {
+			t.Errorf("%s: %v, %v", ext, st, err)
+		}
+	}
+	f, _ := os.Open(filepath.Join(dir, "t.arrow"))
+	defer f.Close()
+	r, err := ipc.NewFileReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	back, _ := r.Record(0)
+	if back.NumRows() != 3 || back.Column(0).(*array.String).Value(1) != "a|b & c" {
+		t.Errorf("arrow read back: %v", back)
+	}
 }

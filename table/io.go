@@ -16,11 +16,10 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
+	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
@@ -88,43 +87,7 @@ func (t *Table) WriteIPC(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fw, err := ipc.NewFileWriter(&positionWriter{w: w}, ipc.WithSchema(schema), ipc.WithZstd())
-	if err != nil {
-		return err
-	}
-	for _, r := range t.Records {
-		rec := r
-		if !r.Schema().Equal(schema) || r.Schema().HasMetadata() {
-			rec = arrowRecordWithSchema(schema, r)
-			defer rec.Release()
-		}
-		if err := fw.Write(rec); err != nil {
-			fw.Close()
-			return err
-		}
-	}
-	return fw.Close()
-}
-
-// positionWriter adapts an io.Writer to the io.WriteSeeker that
-// ipc.NewFileWriter asks for; the writer only ever asks for the current
-// position (Seek(0, io.SeekCurrent)).
-type positionWriter struct {
-	w   io.Writer
-	pos int64
-}
-
-func (p *positionWriter) Write(b []byte) (int, error) {
-	n, err := p.w.Write(b)
-	p.pos += int64(n)
-	return n, err
-}
-
-func (p *positionWriter) Seek(offset int64, whence int) (int64, error) {
-	if offset == 0 && whence == io.SeekCurrent {
-		return p.pos, nil
-	}
-	return 0, errors.New("table: ipc writer may only ask for the current position")
+	return arrowio.WriteIPC(w, schema, t.Records)
 }
 
 // WriteParquet writes t as Parquet (zstd) with the setups in the key-value
@@ -134,26 +97,7 @@ func (t *Table) WriteParquet(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true))
-	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		return err
-	}
-	for _, r := range t.Records {
-		rec := arrowRecordWithSchema(schema, r)
-		err := fw.WriteBuffered(rec)
-		rec.Release()
-		if err != nil {
-			fw.Close()
-			return err
-		}
-	}
-	return fw.Close()
-}
-
-// arrowRecordWithSchema returns a new record sharing r's columns under schema s.
-func arrowRecordWithSchema(s *arrow.Schema, r arrow.Record) arrow.Record {
-	return arrayRecord(s, r)
+	return arrowio.WriteParquet(w, schema, t.Records)
 }
 
 func arrayRecord(s *arrow.Schema, r arrow.Record) arrow.Record {

@@ -1,0 +1,78 @@
+// Package arrowio writes Arrow records as Arrow IPC files and Parquet files
+// on any io.Writer; the canonical table (package table) and report frames
+// (package reports) both use it.
+package arrowio
+
+import (
+	"errors"
+	"io"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/compress"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+)
+
+// WriteIPC writes records as one Arrow IPC file with schema (whose metadata
+// is kept) and zstd-compressed buffers. Records whose schema differs from
+// schema only in metadata are rewrapped.
+func WriteIPC(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
+	fw, err := ipc.NewFileWriter(&positionWriter{w: w}, ipc.WithSchema(schema), ipc.WithZstd())
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		rec := array.NewRecord(schema, r.Columns(), r.NumRows())
+		err := fw.Write(rec)
+		rec.Release()
+		if err != nil {
+			fw.Close()
+			return err
+		}
+	}
+	return fw.Close()
+}
+
+// WriteParquet writes records as one zstd-compressed Parquet file; the
+// Arrow schema (with its metadata) is stored in the file so readers get the
+// same types back.
+func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true))
+	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		rec := array.NewRecord(schema, r.Columns(), r.NumRows())
+		err := fw.WriteBuffered(rec)
+		rec.Release()
+		if err != nil {
+			fw.Close()
+			return err
+		}
+	}
+	return fw.Close()
+}
+
+// positionWriter adapts an io.Writer to the io.WriteSeeker that
+// ipc.NewFileWriter asks for; the IPC writer only ever asks for the current
+// position (Seek(0, io.SeekCurrent)).
+type positionWriter struct {
+	w   io.Writer
+	pos int64
+}
+
+func (p *positionWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	p.pos += int64(n)
+	return n, err
+}
+
+func (p *positionWriter) Seek(offset int64, whence int) (int64, error) {
+	if offset == 0 && whence == io.SeekCurrent {
+		return p.pos, nil
+	}
+	return 0, errors.New("arrowio: the IPC writer may only ask for the current position")
+}
