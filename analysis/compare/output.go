@@ -1,221 +1,19 @@
 package compare
 
 import (
-	"encoding/csv"
 	"errors"
-	"fmt"
-	"io"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
-
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// frame is a column-typed result table written as CSV, Arrow IPC or Parquet.
-type frame struct {
-	fields []arrow.Field
-	cols   []any // []string, []int64, []float64 or []bool per field
-}
-
-func (f *frame) str(name string, v []string) {
-	f.fields = append(f.fields, arrow.Field{Name: name, Type: arrow.BinaryTypes.String})
-	f.cols = append(f.cols, v)
-}
-
-func (f *frame) i64(name string, v []int64) {
-	f.fields = append(f.fields, arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int64})
-	f.cols = append(f.cols, v)
-}
-
-func (f *frame) f64(name string, v []float64) {
-	f.fields = append(f.fields, arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Float64})
-	f.cols = append(f.cols, v)
-}
-
-func (f *frame) bool(name string, v []bool) {
-	f.fields = append(f.fields, arrow.Field{Name: name, Type: arrow.FixedWidthTypes.Boolean})
-	f.cols = append(f.cols, v)
-}
-
-func colLen(c any) int {
-	switch x := c.(type) {
-	case []string:
-		return len(x)
-	case []int64:
-		return len(x)
-	case []float64:
-		return len(x)
-	case []bool:
-		return len(x)
-	}
-	panic(fmt.Sprintf("compare: frame column of type %T", c))
-}
-
-func (f *frame) rows() int {
-	if len(f.cols) == 0 {
-		return 0
-	}
-	n := colLen(f.cols[0])
-	for j, c := range f.cols {
-		if colLen(c) != n {
-			panic(fmt.Sprintf("compare: frame column %s has %d rows, want %d", f.fields[j].Name, colLen(c), n))
-		}
-	}
-	return n
-}
-
-// writeFile writes f atomically as CSV (.csv), Arrow IPC (.arrow, .ipc,
-// .feather) or Parquet (.parquet, .pq), chosen by the extension.
-func (f *frame) writeFile(path string) error {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".csv":
-		return atomicfile.Write(path, f.writeCSV)
-	case ".arrow", ".ipc", ".feather":
-		return atomicfile.Write(path, f.writeIPC)
-	case ".parquet", ".pq":
-		return atomicfile.Write(path, f.writeParquet)
-	}
-	return fmt.Errorf("%s: unknown output extension %q (want .csv, .arrow or .parquet)", path, filepath.Ext(path))
-}
-
 // CheckOutputPath returns an error unless path has an extension WriteFile
 // can write (.csv, .arrow, .ipc, .feather, .parquet, .pq).
-func CheckOutputPath(path string) error {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".csv", ".arrow", ".ipc", ".feather", ".parquet", ".pq":
-		return nil
-	}
-	return fmt.Errorf("%s: unknown output extension %q (want .csv, .arrow or .parquet)", path, filepath.Ext(path))
-}
-
-// formatFloat writes floats in the shortest form that reads back exactly;
-// NaN is an empty cell.
-func formatFloat(x float64) string {
-	if math.IsNaN(x) {
-		return ""
-	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
-}
-
-func (f *frame) writeCSV(w io.Writer) error {
-	n := f.rows()
-	cw := csv.NewWriter(w)
-	rec := make([]string, len(f.fields))
-	for j, fl := range f.fields {
-		rec[j] = fl.Name
-	}
-	cw.Write(rec)
-	for i := 0; i < n; i++ {
-		for j, c := range f.cols {
-			switch x := c.(type) {
-			case []string:
-				rec[j] = x[i]
-			case []int64:
-				rec[j] = strconv.FormatInt(x[i], 10)
-			case []float64:
-				rec[j] = formatFloat(x[i])
-			case []bool:
-				rec[j] = strconv.FormatBool(x[i])
-			}
-		}
-		cw.Write(rec)
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// record builds one Arrow record of the frame; NaN floats become nulls.
-// The caller releases it.
-func (f *frame) record(mem memory.Allocator) arrow.Record {
-	n := f.rows()
-	fields := make([]arrow.Field, len(f.fields))
-	copy(fields, f.fields)
-	for j := range fields {
-		_, isFloat := f.cols[j].([]float64)
-		fields[j].Nullable = isFloat
-	}
-	rb := array.NewRecordBuilder(mem, arrow.NewSchema(fields, nil))
-	defer rb.Release()
-	rb.Reserve(n)
-	for j, c := range f.cols {
-		switch x := c.(type) {
-		case []string:
-			rb.Field(j).(*array.StringBuilder).AppendValues(x, nil)
-		case []int64:
-			rb.Field(j).(*array.Int64Builder).AppendValues(x, nil)
-		case []float64:
-			valid := make([]bool, len(x))
-			for i, v := range x {
-				valid[i] = !math.IsNaN(v)
-			}
-			rb.Field(j).(*array.Float64Builder).AppendValues(x, valid)
-		case []bool:
-			rb.Field(j).(*array.BooleanBuilder).AppendValues(x, nil)
-		}
-	}
-	return rb.NewRecord()
-}
-
-func (f *frame) writeIPC(w io.Writer) error {
-	rec := f.record(memory.NewGoAllocator())
-	defer rec.Release()
-	fw, err := ipc.NewFileWriter(&positionWriter{w: w}, ipc.WithSchema(rec.Schema()))
-	if err != nil {
-		return err
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return err
-	}
-	return fw.Close()
-}
-
-func (f *frame) writeParquet(w io.Writer) error {
-	rec := f.record(memory.NewGoAllocator())
-	defer rec.Release()
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd))
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), w, props, pqarrow.DefaultWriterProps())
-	if err != nil {
-		return err
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return err
-	}
-	return fw.Close()
-}
-
-// positionWriter gives ipc.NewFileWriter the io.WriteSeeker it asks for;
-// the writer only ever asks for the current position.
-type positionWriter struct {
-	w   io.Writer
-	pos int64
-}
-
-func (p *positionWriter) Write(b []byte) (int, error) {
-	n, err := p.w.Write(b)
-	p.pos += int64(n)
-	return n, err
-}
-
-func (p *positionWriter) Seek(offset int64, whence int) (int64, error) {
-	if offset == 0 && whence == io.SeekCurrent {
-		return p.pos, nil
-	}
-	return 0, errors.New("compare: the IPC writer may only ask for the current position")
-}
+func CheckOutputPath(path string) error { return reports.CheckFramePath(path) }
 
 // comparisonColumns collects the columns shared by A/B and A/A outputs.
 type comparisonColumns struct {
@@ -269,28 +67,28 @@ func nanInterval() stats.Interval {
 	return stats.Interval{Estimate: nan, Lower: nan, Upper: nan}
 }
 
-func (cc *comparisonColumns) addTo(f *frame, baseName, testName string) {
-	f.i64(baseName+"_iterations", cc.baseIter)
-	f.i64(testName+"_iterations", cc.testIter)
-	f.f64(baseName+"_mean_ns", cc.baseMean)
-	f.f64(baseName+"_ci_lower_ns", cc.baseLo)
-	f.f64(baseName+"_ci_upper_ns", cc.baseHi)
-	f.f64(testName+"_mean_ns", cc.testMean)
-	f.f64(testName+"_ci_lower_ns", cc.testLo)
-	f.f64(testName+"_ci_upper_ns", cc.testHi)
-	f.f64("ratio", cc.ratio)
-	f.f64("ratio_ci_lower", cc.ratioLo)
-	f.f64("ratio_ci_upper", cc.ratioHi)
-	f.bool("ci_excludes_1", cc.excludesOne)
-	f.f64("change_rate", cc.changeRate)
-	f.f64("u", cc.u)
-	f.f64("p", cc.p)
-	f.bool("p_below_alpha", cc.pBelowAlpha)
-	f.f64("cliffs_delta", cc.delta)
-	f.str("cliff_magnitude", cc.magnitude)
-	f.i64("change", cc.change)
-	f.str("verdict", cc.verdict)
-	f.str("error", cc.errs)
+func (cc *comparisonColumns) addTo(f *reports.Frame, baseName, testName string) {
+	f.Int(baseName+"_iterations", cc.baseIter)
+	f.Int(testName+"_iterations", cc.testIter)
+	f.Float(baseName+"_mean_ns", cc.baseMean)
+	f.Float(baseName+"_ci_lower_ns", cc.baseLo)
+	f.Float(baseName+"_ci_upper_ns", cc.baseHi)
+	f.Float(testName+"_mean_ns", cc.testMean)
+	f.Float(testName+"_ci_lower_ns", cc.testLo)
+	f.Float(testName+"_ci_upper_ns", cc.testHi)
+	f.Float("ratio", cc.ratio)
+	f.Float("ratio_ci_lower", cc.ratioLo)
+	f.Float("ratio_ci_upper", cc.ratioHi)
+	f.Bool("ci_excludes_1", cc.excludesOne)
+	f.Float("change_rate", cc.changeRate)
+	f.Float("u", cc.u)
+	f.Float("p", cc.p)
+	f.Bool("p_below_alpha", cc.pBelowAlpha)
+	f.Float("cliffs_delta", cc.delta)
+	f.String("cliff_magnitude", cc.magnitude)
+	f.Int("change", cc.change)
+	f.String("verdict", cc.verdict)
+	f.String("error", cc.errs)
 }
 
 func constF64(n int, v float64) []float64 {
@@ -317,18 +115,18 @@ func constStr(n int, v string) []string {
 	return out
 }
 
-func (o *Options) addSettings(f *frame, n int) {
-	f.f64("confidence", constF64(n, o.Bootstrap.Confidence))
-	f.i64("resamples", constI64(n, int64(o.Bootstrap.Resamples)))
-	f.i64("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
-	f.f64("alpha", constF64(n, o.Alpha))
-	f.i64("discard_warmup", constI64(n, int64(o.DiscardWarmup)))
-	f.str("seed", constStr(n, strconv.FormatUint(o.Seed, 10)))
+func (o *Options) addSettings(f *reports.Frame, n int) {
+	f.Float("confidence", constF64(n, o.Bootstrap.Confidence))
+	f.Int("resamples", constI64(n, int64(o.Bootstrap.Resamples)))
+	f.Int("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
+	f.Float("alpha", constF64(n, o.Alpha))
+	f.Int("discard_warmup", constI64(n, int64(o.DiscardWarmup)))
+	f.String("seed", constStr(n, strconv.FormatUint(o.Seed, 10)))
 }
 
 // frame returns the A/B report as one row per matched or unmatched
 // benchmark (see WriteFile for the columns).
-func (r *Report) frame() *frame {
+func (r *Report) frame() *reports.Frame {
 	var bench, params, mode, status, baseRuns, testRuns []string
 	var cc comparisonColumns
 	for i := range r.Results {
@@ -353,15 +151,15 @@ func (r *Report) frame() *frame {
 		cc.add(nil, errors.New("only in "+u.Side), r.Options.Alpha)
 	}
 	n := len(bench)
-	f := &frame{}
-	f.str("benchmark", bench)
-	f.str("params", params)
-	f.str("mode", mode)
-	f.str("status", status)
-	f.str("base_label", constStr(n, r.Base))
-	f.str("test_label", constStr(n, r.Test))
-	f.str("base_runs", baseRuns)
-	f.str("test_runs", testRuns)
+	f := &reports.Frame{}
+	f.String("benchmark", bench)
+	f.String("params", params)
+	f.String("mode", mode)
+	f.String("status", status)
+	f.String("base_label", constStr(n, r.Base))
+	f.String("test_label", constStr(n, r.Test))
+	f.String("base_runs", baseRuns)
+	f.String("test_runs", testRuns)
 	cc.addTo(f, "base", "test")
 	r.Options.addSettings(f, n)
 	return f
@@ -396,7 +194,7 @@ func runsString(ks []table.Key) string {
 //
 // Numbers that do not exist (unmatched, failed) are empty in CSV and null
 // in Arrow and Parquet.
-func (r *Report) WriteFile(path string) error { return r.frame().writeFile(path) }
+func (r *Report) WriteFile(path string) error { return r.frame().WriteFile(path) }
 
 // WriteFile writes the A/A report, one row per comparison (run and split),
 // in the format chosen by the extension as Report.WriteFile does. Columns:
@@ -417,17 +215,17 @@ func (r *AAReport) WriteFile(path string) error {
 		cc.add(&res.Comparison, res.Err, r.Options.Alpha)
 	}
 	n := len(bench)
-	f := &frame{}
-	f.str("project", proj)
-	f.str("version", ver)
-	f.str("benchmark", bench)
-	f.str("params", params)
-	f.str("mode", mode)
-	f.str("split", constStr(n, r.Options.Split.String()))
-	f.i64("repeat", repeat)
-	f.i64("units_a", ua)
-	f.i64("units_b", ub)
+	f := &reports.Frame{}
+	f.String("project", proj)
+	f.String("version", ver)
+	f.String("benchmark", bench)
+	f.String("params", params)
+	f.String("mode", mode)
+	f.String("split", constStr(n, r.Options.Split.String()))
+	f.Int("repeat", repeat)
+	f.Int("units_a", ua)
+	f.Int("units_b", ub)
 	cc.addTo(f, "a", "b")
 	r.Options.addSettings(f, n)
-	return f.writeFile(path)
+	return f.WriteFile(path)
 }

@@ -1,0 +1,180 @@
+package reports
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+)
+
+// Frame is a column-typed result table for machines (notebooks, scripts):
+// each column is a []string, []int64, []float64 or []bool of equal length,
+// so the schema does not depend on the values. It is written as CSV, Arrow
+// IPC or Parquet; NaN floats are empty CSV cells and Arrow nulls. Table is
+// the human-facing counterpart.
+type Frame struct {
+	fields []arrow.Field
+	cols   []any
+}
+
+// String adds a string column.
+func (f *Frame) String(name string, v []string) { f.add(name, arrow.BinaryTypes.String, v) }
+
+// Int adds an int64 column.
+func (f *Frame) Int(name string, v []int64) { f.add(name, arrow.PrimitiveTypes.Int64, v) }
+
+// Float adds a float64 column.
+func (f *Frame) Float(name string, v []float64) { f.add(name, arrow.PrimitiveTypes.Float64, v) }
+
+// Bool adds a bool column.
+func (f *Frame) Bool(name string, v []bool) { f.add(name, arrow.FixedWidthTypes.Boolean, v) }
+
+func (f *Frame) add(name string, t arrow.DataType, v any) {
+	f.fields = append(f.fields, arrow.Field{Name: name, Type: t})
+	f.cols = append(f.cols, v)
+}
+
+func colLen(c any) int {
+	switch x := c.(type) {
+	case []string:
+		return len(x)
+	case []int64:
+		return len(x)
+	case []float64:
+		return len(x)
+	case []bool:
+		return len(x)
+	}
+	panic(fmt.Sprintf("reports: frame column of type %T", c))
+}
+
+// Rows is the number of rows; it panics when columns differ in length.
+func (f *Frame) Rows() int {
+	if len(f.cols) == 0 {
+		return 0
+	}
+	n := colLen(f.cols[0])
+	for j, c := range f.cols {
+		if colLen(c) != n {
+			panic(fmt.Sprintf("reports: frame column %s has %d rows, want %d", f.fields[j].Name, colLen(c), n))
+		}
+	}
+	return n
+}
+
+// CheckFramePath returns an error unless path has an extension
+// Frame.WriteFile writes (.csv, .arrow, .ipc, .feather, .parquet, .pq).
+func CheckFramePath(path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv", ".arrow", ".ipc", ".feather", ".parquet", ".pq":
+		return nil
+	}
+	return fmt.Errorf("%s: unknown output extension %q (want .csv, .arrow or .parquet)", path, filepath.Ext(path))
+}
+
+// WriteFile writes f atomically as CSV (.csv), Arrow IPC (.arrow, .ipc,
+// .feather) or Parquet (.parquet, .pq), chosen by the extension.
+func (f *Frame) WriteFile(path string) error {
+	if err := CheckFramePath(path); err != nil {
+		return err
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return atomicfile.Write(path, f.WriteCSV)
+	case ".parquet", ".pq":
+		return atomicfile.Write(path, f.WriteParquet)
+	}
+	return atomicfile.Write(path, f.WriteArrow)
+}
+
+func formatFloatCell(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// WriteCSV writes a header of column names and one line per row; floats in
+// the shortest form that reads back exactly, NaN as an empty cell.
+func (f *Frame) WriteCSV(w io.Writer) error {
+	n := f.Rows()
+	cw := csv.NewWriter(w)
+	rec := make([]string, len(f.fields))
+	for j, fl := range f.fields {
+		rec[j] = fl.Name
+	}
+	cw.Write(rec)
+	for i := 0; i < n; i++ {
+		for j, c := range f.cols {
+			switch x := c.(type) {
+			case []string:
+				rec[j] = x[i]
+			case []int64:
+				rec[j] = strconv.FormatInt(x[i], 10)
+			case []float64:
+				rec[j] = formatFloatCell(x[i])
+			case []bool:
+				rec[j] = strconv.FormatBool(x[i])
+			}
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Record builds one Arrow record of the frame; NaN floats become nulls.
+// The caller releases it.
+func (f *Frame) Record(mem memory.Allocator) arrow.Record {
+	n := f.Rows()
+	fields := make([]arrow.Field, len(f.fields))
+	copy(fields, f.fields)
+	for j := range fields {
+		_, isFloat := f.cols[j].([]float64)
+		fields[j].Nullable = isFloat
+	}
+	rb := array.NewRecordBuilder(mem, arrow.NewSchema(fields, nil))
+	defer rb.Release()
+	rb.Reserve(n)
+	for j, c := range f.cols {
+		switch x := c.(type) {
+		case []string:
+			rb.Field(j).(*array.StringBuilder).AppendValues(x, nil)
+		case []int64:
+			rb.Field(j).(*array.Int64Builder).AppendValues(x, nil)
+		case []float64:
+			valid := make([]bool, len(x))
+			for i, v := range x {
+				valid[i] = !math.IsNaN(v)
+			}
+			rb.Field(j).(*array.Float64Builder).AppendValues(x, valid)
+		case []bool:
+			rb.Field(j).(*array.BooleanBuilder).AppendValues(x, nil)
+		}
+	}
+	return rb.NewRecord()
+}
+
+// WriteArrow writes the frame as an Arrow IPC file.
+func (f *Frame) WriteArrow(w io.Writer) error {
+	rec := f.Record(memory.DefaultAllocator)
+	defer rec.Release()
+	return arrowio.WriteIPC(w, rec.Schema(), []arrow.Record{rec})
+}
+
+// WriteParquet writes the frame as a Parquet file.
+func (f *Frame) WriteParquet(w io.Writer) error {
+	rec := f.Record(memory.DefaultAllocator)
+	defer rec.Release()
+	return arrowio.WriteParquet(w, rec.Schema(), []arrow.Record{rec})
+}
