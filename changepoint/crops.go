@@ -159,6 +159,7 @@ func CROPS(x []float64, opt CROPSOptions) (*CROPSResult, error) {
 	}
 	if p.cost == MeanVar && useSIMD && costCacheBytes(p.n) <= limit {
 		p.cache = buildCostCache(p.st, p.n)
+		defer cachePool.Put(p.cache) // no engine outlives this call
 	}
 	runner := newCROPSRunner(p, opt.Workers)
 	res := &CROPSResult{N: len(x), PenMin: lo, PenMax: hi}

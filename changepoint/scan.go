@@ -1,6 +1,9 @@
 package changepoint
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // The PELT inner loop evaluates F(s) + C(s, t) + β for every candidate s
 // (about n²/2 times on a series without change points). This file holds
@@ -190,10 +193,19 @@ type costCache struct {
 // costCacheBytes is the memory of the cache for n points.
 func costCacheBytes(n int) int64 { return int64(n) * int64(n+1) / 2 * 16 }
 
-// buildCostCache fills the cache (MeanVar cost, SIMD only).
+// cachePool recycles cost caches between CROPS calls (tens of megabytes
+// each; every entry is overwritten when the cache is built).
+var cachePool sync.Pool
+
+// buildCostCache fills a cache (MeanVar cost, SIMD only); release it with
+// cachePool.Put when no engine uses it any more.
 func buildCostCache(st sumStats, n int) *costCache {
 	size := n * (n + 1) / 2
-	cc := &costCache{c: make([]float64, size), e: make([]float64, size)}
+	cc, _ := cachePool.Get().(*costCache)
+	if cc == nil || cap(cc.c) < size {
+		cc = &costCache{c: make([]float64, size), e: make([]float64, size)}
+	}
+	cc.c, cc.e = cc.c[:size], cc.e[:size]
 	iota := make([]float64, n)
 	for i := range iota {
 		iota[i] = float64(i)
