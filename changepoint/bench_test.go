@@ -14,10 +14,15 @@ import (
 //	CROPS Traini range:      n=3000 0.83 s    n=30000 263 s (260 s user)
 //	CROPS [4, 1e5]:          n=3000 1.67 s    n=30000 327 s (320 s user)
 //
-// Run (the n=30000 CROPS benchmark takes minutes; run it once):
+// Run (the n=30000 CROPS benchmarks take minutes each; run them once;
+// sub-benchmark patterns match unanchored, hence the $):
 //
-//	go test -run XXX -bench 'PELT|CROPS/n=3000' ./changepoint
-//	go test -run XXX -bench 'CROPS/n=30000' -benchtime 1x ./changepoint
+//	go test -run XXX -bench 'PELT|CROPS/n=3000$' ./changepoint
+//	go test -run XXX -bench 'CROPS/n=30000$' -benchtime 1x ./changepoint
+//
+// Measured here (cpu-ns/op, shared 2-core AMD EPYC 2.6 GHz, AVX2):
+// PELT meanvar 15 ms / 1.15 s, PELT mean 5.6 ms / 0.41 s, CROPS Traini
+// range 0.24 s (s02) / 114 s, CROPS [4, 1e5] 0.74 s / 156 s.
 
 // benchSeries is the warm-up shape of the README's timing series,
 // 0.1·(1 + 3·exp(-t/(n/25))) + 1e-3·N(0,1), seeded.
