@@ -116,3 +116,29 @@ func BenchmarkLaaberSuite(b *testing.B) {
 		b.ReportMetric(float64(reduced)/float64(len(rep.Results)), "reduced")
 	}
 }
+
+// BenchmarkLaaberSample times 70 benchmarks of the Laaber-shaped suite per
+// metric (one worker), to see where the time of BenchmarkLaaberSuite goes.
+func BenchmarkLaaberSample(b *testing.B) {
+	series := laaberSuite(b, 70)
+	for _, m := range AllMetrics {
+		b.Run(m.String(), func(b *testing.B) {
+			opt := DefaultOptions
+			opt.Metrics = []Metric{m}
+			opt.Workers = 1
+			for i := 0; i < b.N; i++ {
+				rep, err := Optimize(series, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				evaluated, rejected := 0, 0
+				for _, r := range rep.Results {
+					evaluated += r.Evaluated
+					rejected += r.EarlyRejected
+				}
+				b.ReportMetric(float64(evaluated)/float64(len(rep.Results)), "configs/benchmark")
+				b.ReportMetric(float64(rejected)/float64(evaluated), "rejected-early")
+			}
+		})
+	}
+}

@@ -229,9 +229,19 @@ func (p *prepared) evaluate(m Metric, c Config, withCI bool, opt *Options, ws *w
 // certainlyUnstable reports whether configuration c of p is shown to be
 // unstable under the RCIW metric m by rciwLowerBound.
 func (p *prepared) certainlyUnstable(m Metric, c Config, opt *Options, ws *workspace) bool {
+	stages := prefixStages(opt.Bootstrap)
+	if len(stages) == 0 {
+		return false
+	}
 	ws.values = p.gather(ws.values, c)
-	lb := rciwLowerBound(m, ws.values, opt.Bootstrap, newStream(opt.Seed, p.keyStr, m, c), ws)
-	return lb >= opt.Threshold
+	for _, b := range stages {
+		// Each stage restarts the configuration's stream: its replicates
+		// are the first b of the full bootstrap.
+		if rciwLowerBound(m, ws.values, opt.Bootstrap, b, newStream(opt.Seed, p.keyStr, m, c), ws) >= opt.Threshold {
+			return true
+		}
+	}
+	return false
 }
 
 // hasCI reports whether e's CI was computed.

@@ -580,39 +580,48 @@ func TestFixedFirstParallel(t *testing.T) {
 // exceeds the RCIW of the full bootstrap on the same stream.
 func TestEarlyRejectionBound(t *testing.T) {
 	opt := stats.BootstrapOptions{Resamples: 4000, Confidence: 0.99}
-	if b, _ := prefixResamples(opt); b != 1000 {
-		t.Fatalf("prefix of %d resamples, want 1000", b)
+	// 4000 resamples at 99 %: k = ⌊3999·0.005⌋ + 2 = 21.
+	if st := prefixStages(opt); !reflect.DeepEqual(st, []int{200, 1000}) {
+		t.Fatalf("prefix stages %v, want [200 1000]", st)
 	}
-	if b, _ := prefixResamples(stats.BootstrapOptions{Resamples: 3000, Confidence: 0.99}); b != 0 {
-		t.Errorf("3000 resamples: prefix %d, want none", b)
+	if st := prefixStages(stats.DefaultBootstrap); !reflect.DeepEqual(st, []int{204, 1020, 3060}) {
+		t.Errorf("default bootstrap: prefix stages %v, want [204 1020 3060] (k = 51)", st)
+	}
+	if st := prefixStages(stats.BootstrapOptions{Resamples: 500, Confidence: 0.99}); len(st) != 0 {
+		t.Errorf("500 resamples: prefix stages %v, want none", st)
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	ws := new(workspace)
 	var ratio float64
 	count := 0
-	for trial := 0; trial < 150; trial++ {
+	for trial := 0; trial < 90; trial++ {
 		n := []int{3, 4, 7, 20, 60}[trial%5]
 		x := make([]float64, n)
 		sd := []float64{0.001, 0.01, 0.1}[trial%3]
 		for i := range x {
 			x[i] = 100 * math.Exp(sd*r.NormFloat64())
 		}
-		for _, m := range []Metric{RCIWMean, RCIWMeanT, RCIWMedian} {
-			lb := rciwLowerBound(m, x, opt, stats.NewStream(9, "lb", uint64(trial)), ws)
-			full, _, _, _ := metricValue(m, x, false, opt, stats.NewStream(9, "lb", uint64(trial)), ws)
-			if lb > full {
-				t.Fatalf("%s n=%d: bound %v above the full RCIW %v", m, n, lb, full)
-			}
-			if full > 0 && !math.IsInf(full, 0) && !math.IsNaN(lb) {
-				ratio += lb / full
-				count++
+		for _, bo := range []stats.BootstrapOptions{opt, stats.DefaultBootstrap} {
+			for _, m := range []Metric{RCIWMean, RCIWMeanT, RCIWMedian} {
+				full, _, _, _ := metricValue(m, x, false, bo, stats.NewStream(9, "lb", uint64(trial)), ws)
+				stages := prefixStages(bo)
+				for i, b := range stages {
+					lb := rciwLowerBound(m, x, bo, b, stats.NewStream(9, "lb", uint64(trial)), ws)
+					if lb > full {
+						t.Fatalf("%s n=%d B=%d: bound from %d replicates %v above the full RCIW %v", m, n, bo.Resamples, b, lb, full)
+					}
+					if i == len(stages)-1 && full > 0 && !math.IsInf(full, 0) && !math.IsNaN(lb) {
+						ratio += lb / full
+						count++
+					}
+				}
 			}
 		}
 	}
-	// The prefix interval is at c′ ≈ 0.96 instead of 0.99: the bound is
-	// most of the width.
+	// The last prefix interval is at c′ ≈ 0.9 (4000 resamples) or 0.97
+	// (10,000) instead of 0.99: the bound is most of the width.
 	t.Logf("mean bound/width %.3f over %d", ratio/float64(count), count)
-	if mean := ratio / float64(count); mean < 0.6 {
+	if mean := ratio / float64(count); mean < 0.7 {
 		t.Errorf("bound is %.2f of the width on average; too weak to prune", mean)
 	}
 }
