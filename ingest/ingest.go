@@ -197,11 +197,12 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-var versionSuffix = regexp.MustCompile(`^(.+?)[-_@](v?\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.\-]+)?)$`)
+var versionSuffix = regexp.MustCompile(`^(.+?)[-_@]((?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?:[-+.][0-9A-Za-z.\-]+)?)$`)
 
 // LabelsFromFileName derives a project and version label from a file name
 // of the form PROJECT-VERSION.ext (for example prometheus-v0.35.0.csv gives
-// "prometheus", "v0.35.0"; '_' and '@' also separate). Other names give the
+// "prometheus", "v0.35.0"; '_' and '@' also separate; a version is v1,
+// v1.2, 1.2 or 1.2.3 with an optional -rc1/+meta suffix). Other names give the
 // name without extension as project and an empty version.
 func LabelsFromFileName(path string) (project, version string) {
 	base := filepath.Base(path)

@@ -54,6 +54,9 @@ func TestLabelsFromFileName(t *testing.T) {
 		{"zap_1.19.1-rc1.json", "zap", "1.19.1-rc1"},
 		{"jmhdmn_thrpt_10forks_10iter_jmh1.19.json", "jmhdmn_thrpt_10forks_10iter_jmh1.19", ""},
 		{"results.json", "results", ""},
+		{"gen-v1.csv", "gen", "v1"},
+		{"app_v2-beta.json", "app", "v2-beta"},
+		{"results-1.json", "results-1", ""},
 	} {
 		p, v := LabelsFromFileName(tc.path)
 		if p != tc.project || v != tc.version {

@@ -1,24 +1,10 @@
 package optimize
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
-
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -53,140 +39,46 @@ func (f *frame) add(cells ...any) {
 
 // writeFile writes f atomically as CSV (.csv), Arrow IPC (.arrow, .ipc,
 // .feather) or Parquet (.parquet, .pq), chosen by the extension.
-func (f *frame) writeFile(path string) error {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".csv":
-		return atomicfile.Write(path, f.writeCSV)
-	case ".arrow", ".ipc", ".feather":
-		return atomicfile.Write(path, f.writeIPC)
-	case ".parquet", ".pq":
-		return atomicfile.Write(path, f.writeParquet)
-	}
-	return fmt.Errorf("%s: unknown output extension %q (want .csv, .arrow or .parquet)", path, filepath.Ext(path))
-}
+func (f *frame) writeFile(path string) error { return f.columns().WriteFile(path) }
 
-func (f *frame) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write(f.names)
-	rec := make([]string, len(f.names))
-	for _, r := range f.rows {
-		for j, v := range r {
-			switch x := v.(type) {
-			case string:
-				rec[j] = x
-			case int:
-				rec[j] = strconv.Itoa(x)
-			case int64:
-				rec[j] = strconv.FormatInt(x, 10)
-			case float64:
-				rec[j] = formatFloat(x)
-			case bool:
-				rec[j] = strconv.FormatBool(x)
-			default:
-				panic(fmt.Sprintf("optimize: frame cell of type %T", v))
-			}
-		}
-		cw.Write(rec)
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-func (f *frame) schema() *arrow.Schema {
-	fields := make([]arrow.Field, len(f.names))
-	for j, n := range f.names {
-		var t arrow.DataType
+// columns converts the rows into a column-typed reports.Frame.
+func (f *frame) columns() *reports.Frame {
+	out := &reports.Frame{}
+	n := len(f.rows)
+	for j, name := range f.names {
 		switch f.kinds[j] {
 		case kString:
-			t = arrow.BinaryTypes.String
-		case kInt:
-			t = arrow.PrimitiveTypes.Int64
-		case kFloat:
-			t = arrow.PrimitiveTypes.Float64
-		default:
-			t = arrow.FixedWidthTypes.Boolean
-		}
-		fields[j] = arrow.Field{Name: n, Type: t}
-	}
-	return arrow.NewSchema(fields, nil)
-}
-
-// record builds one Arrow record of all rows; the caller releases it.
-func (f *frame) record(mem memory.Allocator) arrow.Record {
-	rb := array.NewRecordBuilder(mem, f.schema())
-	defer rb.Release()
-	rb.Reserve(len(f.rows))
-	for _, r := range f.rows {
-		for j, v := range r {
-			switch f.kinds[j] {
-			case kString:
-				rb.Field(j).(*array.StringBuilder).Append(v.(string))
-			case kInt:
-				var n int64
-				switch x := v.(type) {
-				case int:
-					n = int64(x)
-				case int64:
-					n = x
-				}
-				rb.Field(j).(*array.Int64Builder).Append(n)
-			case kFloat:
-				rb.Field(j).(*array.Float64Builder).Append(v.(float64))
-			default:
-				rb.Field(j).(*array.BooleanBuilder).Append(v.(bool))
+			col := make([]string, n)
+			for i, r := range f.rows {
+				col[i] = r[j].(string)
 			}
+			out.String(name, col)
+		case kInt:
+			col := make([]int64, n)
+			for i, r := range f.rows {
+				switch x := r[j].(type) {
+				case int:
+					col[i] = int64(x)
+				case int64:
+					col[i] = x
+				}
+			}
+			out.Int(name, col)
+		case kFloat:
+			col := make([]float64, n)
+			for i, r := range f.rows {
+				col[i] = r[j].(float64)
+			}
+			out.Float(name, col)
+		default:
+			col := make([]bool, n)
+			for i, r := range f.rows {
+				col[i] = r[j].(bool)
+			}
+			out.Bool(name, col)
 		}
 	}
-	return rb.NewRecord()
-}
-
-func (f *frame) writeIPC(w io.Writer) error {
-	rec := f.record(memory.NewGoAllocator())
-	defer rec.Release()
-	fw, err := ipc.NewFileWriter(&seekWriter{w: w}, ipc.WithSchema(rec.Schema()))
-	if err != nil {
-		return err
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return err
-	}
-	return fw.Close()
-}
-
-func (f *frame) writeParquet(w io.Writer) error {
-	rec := f.record(memory.NewGoAllocator())
-	defer rec.Release()
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd))
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), w, props, pqarrow.DefaultWriterProps())
-	if err != nil {
-		return err
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return err
-	}
-	return fw.Close()
-}
-
-// seekWriter gives ipc.NewFileWriter the io.WriteSeeker it asks for; the
-// writer only ever asks for the current position.
-type seekWriter struct {
-	w   io.Writer
-	pos int64
-}
-
-func (s *seekWriter) Write(b []byte) (int, error) {
-	n, err := s.w.Write(b)
-	s.pos += int64(n)
-	return n, err
-}
-
-func (s *seekWriter) Seek(offset int64, whence int) (int64, error) {
-	if offset == 0 && whence == io.SeekCurrent {
-		return s.pos, nil
-	}
-	return 0, errors.New("optimize: the IPC writer may only ask for the current position")
+	return out
 }
 
 // Column names of WriteResults, in order. See the package documentation.
