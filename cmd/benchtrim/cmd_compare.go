@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
-	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/synth"
@@ -252,28 +251,10 @@ func writeCompareOutput(w io.Writer, path string, write func(string) error) erro
 	return nil
 }
 
-// readCompareInputs reads files into one table and prints one line per kind
-// of skipped or suspicious input on stderr (benchtrim ingest shows examples).
+// readCompareInputs reads files into one table (see loadInputs).
 func readCompareInputs(c *cli.Context, paths []string) (*table.Table, error) {
-	t, rep, _, err := loadInputs(c, paths)
-	if err != nil {
-		return nil, err
-	}
-	printInputReport(c.App.ErrWriter, rep)
-	return t, nil
-}
-
-func printInputReport(w io.Writer, rep *ingest.Report) {
-	if rep == nil {
-		return
-	}
-	for _, k := range rep.Kinds() {
-		what := "warning"
-		if k.Skipped {
-			what = "skipped"
-		}
-		fmt.Fprintf(w, "input: %s %d: %s (benchtrim ingest lists examples)\n", what, k.Count, k.Kind)
-	}
+	t, _, _, err := loadInputs(c, paths)
+	return t, err
 }
 
 // expandGlobs replaces arguments holding glob metacharacters by the files

@@ -32,12 +32,11 @@ func exportCommand() *cli.Command {
 			default:
 				return fmt.Errorf("--to %q: want pa or gobench", to)
 			}
-			t, rep, _, err := loadInputs(c, c.Args().Slice())
+			t, _, _, err := loadInputs(c, c.Args().Slice())
 			if err != nil {
 				return err
 			}
 			defer t.Release()
-			reportSkipped(c, rep)
 			out := c.String("output")
 			if err := atomicfile.Write(out, func(w io.Writer) error { return write(w, t) }); err != nil {
 				return err

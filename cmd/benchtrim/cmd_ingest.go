@@ -24,9 +24,33 @@ func inputFlags() []cli.Flag {
 	}
 }
 
-// loadInputs reads result or table files named on the command line and
-// prints what was skipped to stderr.
+// loadInputs reads result or table files named on the command line for an
+// analyzer and prints one line per kind of skipped or suspicious input on
+// stderr (benchtrim ingest prints the examples).
 func loadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
+	t, rep, files, err := readInputs(c, paths)
+	if err == nil {
+		printInputReport(c.App.ErrWriter, rep)
+	}
+	return t, rep, files, err
+}
+
+// printInputReport prints one line per kind of skipped or suspicious input.
+func printInputReport(w io.Writer, rep *ingest.Report) {
+	if rep == nil {
+		return
+	}
+	for _, k := range rep.Kinds() {
+		what := "warning"
+		if k.Skipped {
+			what = "skipped"
+		}
+		fmt.Fprintf(w, "input: %s %d: %s (benchtrim ingest lists examples)\n", what, k.Count, k.Kind)
+	}
+}
+
+// readInputs reads result or table files named on the command line.
+func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
 	if len(paths) == 0 {
 		return nil, nil, nil, fmt.Errorf("no input files")
 	}
@@ -53,7 +77,7 @@ func ingestCommand() *cli.Command {
 			if _, err := table.FormatOf(out); err != nil {
 				return err
 			}
-			t, rep, files, err := loadInputs(c, c.Args().Slice())
+			t, rep, files, err := readInputs(c, c.Args().Slice())
 			if err != nil {
 				return err
 			}
@@ -120,20 +144,4 @@ func writeSummary(w io.Writer, t *table.Table, rep *ingest.Report) {
 	}
 	fmt.Fprintf(w, "skipped rows: %d\n", rep.SkippedRows())
 	rep.WriteTo(w)
-}
-
-// reportSkipped prints one line to stderr when reading skipped rows or found
-// suspicious items; `benchtrim ingest` prints the details.
-func reportSkipped(c *cli.Context, rep *ingest.Report) {
-	if rep == nil || rep.Empty() {
-		return
-	}
-	kinds := rep.Kinds()
-	n := 0
-	for _, k := range kinds {
-		if !k.Skipped {
-			n += k.Count
-		}
-	}
-	fmt.Fprintf(c.App.ErrWriter, "reading: %d rows skipped, %d warnings in %d kinds (benchtrim ingest lists them)\n", rep.SkippedRows(), n, len(kinds))
 }

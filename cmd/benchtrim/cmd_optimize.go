@@ -107,18 +107,12 @@ func runOptimize(c *cli.Context) error {
 		}
 		filter.Benchmark = re
 	}
-	t, rep, _, err := loadInputs(c, c.Args().Slice())
+	t, _, _, err := loadInputs(c, c.Args().Slice())
 	if err != nil {
 		return err
 	}
 	defer t.Release()
 	w, errw := c.App.Writer, c.App.ErrWriter
-	if rep != nil && !rep.Empty() {
-		if n := rep.SkippedRows(); n > 0 {
-			fmt.Fprintf(errw, "reading: %d rows skipped\n", n)
-		}
-		rep.WriteTo(errw)
-	}
 	series := table.Collect(t, filter)
 	if len(series) == 0 {
 		return fmt.Errorf("no benchmark with primary time measurements in the input")

@@ -136,16 +136,12 @@ func runReconfigure(c *cli.Context) error {
 		}
 		filter.Benchmark = re
 	}
-	t, rep, _, err := loadInputs(c, c.Args().Slice())
+	t, _, _, err := loadInputs(c, c.Args().Slice())
 	if err != nil {
 		return err
 	}
 	defer t.Release()
 	w, errw := c.App.Writer, c.App.ErrWriter
-	if rep != nil && !rep.Empty() {
-		fmt.Fprintf(errw, "reading: %d rows skipped\n", rep.SkippedRows())
-		rep.WriteTo(errw)
-	}
 	series := table.Collect(t, filter)
 	if len(series) == 0 {
 		return fmt.Errorf("no benchmark with primary time measurements in the input")
