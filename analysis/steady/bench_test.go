@@ -189,13 +189,15 @@ func BenchmarkScaleTraini(b *testing.B) {
 		b.ReportMetric(points, "points")
 		b.ReportMetric(float64(segNs.Load())/(wall.Seconds()*1e9*float64(workers)), "segmentation-share")
 		b.ReportMetric(peakRSS()/(1<<20), "peak-RSS-MiB")
-		cls := res.ClassTable()
-		var sb strings.Builder
-		cls.WriteMarkdown(&sb)
-		res.EvaluationTable().WriteMarkdown(&sb)
-		cmp, _ := Compare(res, 0, 1)
-		ComparisonTable(cmp).WriteMarkdown(&sb)
-		b.Logf("%d runs, %d workers, %v\n%s", s.Len(), workers, wall, sb.String())
+		// The tables go to stderr: go test truncates long benchmark logs.
+		fmt.Fprintf(os.Stderr, "%d runs, %d workers, %v\n", s.Len(), workers, wall)
+		res.ClassTable().WriteMarkdown(os.Stderr)
+		res.EvaluationTable().WriteMarkdown(os.Stderr)
+		cmp, err := Compare(res, 0, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ComparisonTable(cmp).WriteMarkdown(os.Stderr)
 	}
 }
 
