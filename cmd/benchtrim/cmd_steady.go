@@ -214,16 +214,12 @@ func runSteady(c *cli.Context) error {
 		}
 		filter.Benchmark = re
 	}
-	t, rep, _, err := loadInputs(c, c.Args().Slice())
+	t, _, _, err := loadInputs(c, c.Args().Slice()) // prints what it skipped
 	if err != nil {
 		return err
 	}
 	defer t.Release()
 	w, errw := c.App.Writer, c.App.ErrWriter
-	if rep != nil && !rep.Empty() {
-		fmt.Fprintf(errw, "reading: %d rows skipped\n", rep.SkippedRows())
-		rep.WriteTo(errw)
-	}
 	series := table.Collect(t, filter)
 	if len(series) == 0 {
 		return fmt.Errorf("no benchmark with primary time measurements in the input")
@@ -414,14 +410,24 @@ func writeSteadyPlots(dir, format string, max int, res *steady.Result) (int, err
 // demoSteady runs the steady-state analysis on the generated JMH avgt file
 // (4 forks × 150 iterations of 1 s recorded with -wi 0), with a steady
 // window of 30 iterations (a fifth of the fork, as 500 of Traini's 3,000),
-// evaluating a developer-like configuration.
+// evaluating a developer-like configuration and, when the reconfigure step
+// ran before, the dynamic configurations it wrote.
 func demoSteady(d *demoRun) error {
 	in, err := d.File("avgt")
 	if err != nil {
 		return err
 	}
-	return d.Run("steady", "--steady-window", "30",
+	args := []string{"steady", "--steady-window", "30",
 		"--wi", "5", "--w", "1s", "--i", "10", "--r", "1s", "--f", "3",
 		"--forks-out", d.Out("steady-forks.csv"), "--benchmarks-out", d.Out("steady-benchmarks.csv"),
-		"--eval-out", d.Out("steady-eval.csv"), "--plots", d.Out("steady-plots"), "--plot-format", "png", in)
+		"--eval-out", d.Out("steady-eval.csv"), "--plots", d.Out("steady-plots"), "--plot-format", "png"}
+	if dyn := d.Out("dynamic.csv"); fileExists(dyn) {
+		args = append(args, "--configs", dyn)
+	}
+	return d.Run(append(args, in)...)
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -201,10 +201,16 @@ func TestSteadyDemoStep(t *testing.T) {
 	}
 	var out, errb strings.Builder
 	d := &demoRun{w: &out, errw: &errb, g: globals{Seed: 1, Workers: 2, Quiet: true}, Dir: dir, Files: files}
+	// The reconfigure step (order 50) writes the dynamic configurations
+	// this step then evaluates.
+	if err := demoReconfigure(d); err != nil {
+		t.Fatalf("reconfigure step: %v\n%s", err, errb.String())
+	}
 	if err := demoSteady(d); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	for _, want := range []string{"$ benchtrim steady --steady-window 30", "### Steady state", "### Configurations against the steady state", "| flags "} {
+	for _, want := range []string{"$ benchtrim steady --steady-window 30", "### Steady state", "### Configurations against the steady state",
+		"| flags ", "| dynamic-cv ", "### Comparison of configuration sets", "--configs $DEMO/dynamic.csv"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
