@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -33,6 +34,35 @@ func loadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 		printInputReport(c.App.ErrWriter, rep)
 	}
 	return t, rep, files, err
+}
+
+// benchFlag is the --bench filter of the analyzer commands.
+func benchFlag() cli.Flag {
+	return &cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"}
+}
+
+// loadSeries reads the command's input files (loadInputs) and collects the
+// primary measurements of the benchmarks --bench selects. The caller
+// releases the table once done with the series.
+func loadSeries(c *cli.Context) (*table.Table, []*table.Series, error) {
+	filter := table.Filter{}
+	if b := c.String("bench"); b != "" {
+		re, err := regexp.Compile(b)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--bench: %w", err)
+		}
+		filter.Benchmark = re
+	}
+	t, _, _, err := loadInputs(c, c.Args().Slice())
+	if err != nil {
+		return nil, nil, err
+	}
+	series := table.Collect(t, filter)
+	if len(series) == 0 {
+		t.Release()
+		return nil, nil, fmt.Errorf("no benchmark with primary time measurements in the input")
+	}
+	return t, series, nil
 }
 
 // printInputReport prints one line per kind of skipped or suspicious input.

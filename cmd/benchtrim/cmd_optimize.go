@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -41,7 +40,7 @@ func optimizeCommand() *cli.Command {
 			&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
 			&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
-			&cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"},
+			benchFlag(),
 			&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
 			&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
 			&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},
@@ -99,24 +98,12 @@ func runOptimize(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	filter := table.Filter{}
-	if b := c.String("bench"); b != "" {
-		re, err := regexp.Compile(b)
-		if err != nil {
-			return fmt.Errorf("--bench: %w", err)
-		}
-		filter.Benchmark = re
-	}
-	t, _, _, err := loadInputs(c, c.Args().Slice())
+	t, series, err := loadSeries(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
 	w, errw := c.App.Writer, c.App.ErrWriter
-	series := table.Collect(t, filter)
-	if len(series) == 0 {
-		return fmt.Errorf("no benchmark with primary time measurements in the input")
-	}
 	g := globalsOf(c)
 	bar := progress.New(errw, g.Quiet, "optimize", len(series)*len(opt.Metrics))
 	opt.Progress = bar.Add

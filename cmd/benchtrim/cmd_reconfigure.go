@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -13,7 +12,6 @@ import (
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/reports"
-	"github.com/benchtrim/benchtrim/table"
 )
 
 func init() {
@@ -81,7 +79,7 @@ func reconfigureCommand() *cli.Command {
 			&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
 			&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
 			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
-			&cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"},
+			benchFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE` (.csv, .md, .tex or .html)"},
 			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `CSV` (one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
 			&cli.StringFlag{Name: "table2", Usage: "write the quality table to `FILE` (.md, .csv, .tex or .html)"},
@@ -128,24 +126,12 @@ func runReconfigure(c *cli.Context) error {
 			}
 		}
 	}
-	filter := table.Filter{}
-	if b := c.String("bench"); b != "" {
-		re, err := regexp.Compile(b)
-		if err != nil {
-			return fmt.Errorf("--bench: %w", err)
-		}
-		filter.Benchmark = re
-	}
-	t, _, _, err := loadInputs(c, c.Args().Slice())
+	t, series, err := loadSeries(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
 	w, errw := c.App.Writer, c.App.ErrWriter
-	series := table.Collect(t, filter)
-	if len(series) == 0 {
-		return fmt.Errorf("no benchmark with primary time measurements in the input")
-	}
 	bar := progress.New(errw, globalsOf(c).Quiet, "reconfigure", len(series))
 	opt.Progress = func() { bar.Add(1) }
 	results, err := reconfigure.Run(series, opt)

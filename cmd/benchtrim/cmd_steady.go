@@ -18,7 +18,6 @@ import (
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
-	"github.com/benchtrim/benchtrim/table"
 )
 
 func init() {
@@ -73,7 +72,7 @@ func steadyCommand() *cli.Command {
 			&cli.DurationFlag{Name: "r", Usage: "measurement iteration time (default: the setup's)"},
 			&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
 			&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
-			&cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"},
+			benchFlag(),
 			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `CSV`"},
 			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `CSV`"},
 			&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `CSV` (per-benchmark RPDs go to NAME.benchmarks.csv next to it)"},
@@ -206,24 +205,12 @@ func runSteady(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	filter := table.Filter{}
-	if b := c.String("bench"); b != "" {
-		re, err := regexp.Compile(b)
-		if err != nil {
-			return fmt.Errorf("--bench: %w", err)
-		}
-		filter.Benchmark = re
-	}
-	t, _, _, err := loadInputs(c, c.Args().Slice()) // prints what it skipped
+	t, series, err := loadSeries(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
 	w, errw := c.App.Writer, c.App.ErrWriter
-	series := table.Collect(t, filter)
-	if len(series) == 0 {
-		return fmt.Errorf("no benchmark with primary time measurements in the input")
-	}
 	g := globalsOf(c)
 	bar := progress.New(errw, g.Quiet, "steady", len(series))
 	opt.Progress = func() { bar.Add(1) }
