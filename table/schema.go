@@ -137,11 +137,15 @@ type Key struct {
 	Project, Version, Benchmark, Params, Mode string
 }
 
-// String formats the key as project@version benchmark[params] (mode).
+// String formats the key as "project@version benchmark[params] (mode)",
+// leaving out the parts that are empty.
 func (k Key) String() string {
 	s := k.Benchmark
-	if k.Project != "" || k.Version != "" {
+	switch {
+	case k.Version != "":
 		s = k.Project + "@" + k.Version + " " + s
+	case k.Project != "":
+		s = k.Project + " " + s
 	}
 	if k.Params != "" {
 		s += "[" + k.Params + "]"
