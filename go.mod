@@ -1,6 +1,6 @@
 module github.com/benchtrim/benchtrim
 
-go 1.26.8
+go 1.24.0
 
 require (
 	github.com/apache/arrow/go/v15 v15.0.2
