@@ -841,80 +841,39 @@ func parseSpecial(sign byte, w []byte) (float64, bool) {
 
 // rawData reads forks × iterations of numbers.
 func (rd *reader) rawData(m *metric) error {
-	s := rd.s
-	rec := &rd.rec
-	c, ok := s.skipWS()
-	if !ok {
-		return s.eofErr("")
-	}
 	m.hasRaw = true
-	m.rawLine = s.line
-	m.raw.start = len(rec.vals)
-	defer func() { m.raw.end = len(rec.vals) }()
-	if c != '[' {
-		rec.vals = append(rec.vals, value{line: int64(s.line), bucket: -1, bad: badShape})
-		return s.skipValue()
-	}
-	s.pos++
-	s.pushIdx(0)
-	for f := 0; ; f++ {
-		more, err := s.next(f, ']')
+	return rd.forkIterations(&m.raw, &m.rawLine, &m.rawRows, func(fork, iter int32) error {
+		v, bad, line, err := rd.readFloat()
 		if err != nil {
 			return err
 		}
-		if !more {
-			break
-		}
-		s.setIdx(f)
-		c, ok := s.skipWS()
-		if !ok {
-			return s.eofErr("")
-		}
-		if c != '[' {
-			rec.vals = append(rec.vals, value{line: int64(s.line), fork: int32(f + 1), bucket: -1, bad: badShape})
-			m.rawRows = append(m.rawRows, 0)
-			if err := s.skipValue(); err != nil {
-				return err
-			}
-			continue
-		}
-		s.pos++
-		s.pushIdx(0)
-		it := 0
-		for ; ; it++ {
-			more, err := s.next(it, ']')
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			s.setIdx(it)
-			v, bad, line, err := rd.readFloat()
-			if err != nil {
-				return err
-			}
-			rec.vals = append(rec.vals, value{v: v, count: 1, line: int64(line), fork: int32(f + 1), iter: int32(it + 1), bucket: -1, bad: bad})
-		}
-		s.pop()
-		m.rawRows = append(m.rawRows, int32(it))
-	}
-	s.pop()
-	return nil
+		rd.rec.vals = append(rd.rec.vals, value{v: v, count: 1, line: int64(line), fork: fork, iter: iter, bucket: -1, bad: bad})
+		return nil
+	})
 }
 
 // histogram reads forks × iterations × [value, count] buckets.
 func (rd *reader) histogram(m *metric) error {
+	m.hasHist = true
+	return rd.forkIterations(&m.hist, &m.histLine, &m.histRows, rd.histIteration)
+}
+
+// forkIterations walks the forks × iterations array shape shared by
+// rawData and rawDataHistogram, calling elem for each iteration element
+// (1-based fork and iteration) to read it. It records the array's line, the
+// span of values appended meanwhile, and each fork row's length; a value
+// that is not an array (the whole or a fork row) is recorded as one
+// badShape value and skipped.
+func (rd *reader) forkIterations(dst *span, line *int, rows *[]int32, elem func(fork, iter int32) error) error {
 	s := rd.s
 	rec := &rd.rec
 	c, ok := s.skipWS()
 	if !ok {
 		return s.eofErr("")
 	}
-	m.hasHist = true
-	m.histLine = s.line
-	m.hist.start = len(rec.vals)
-	defer func() { m.hist.end = len(rec.vals) }()
+	*line = s.line
+	dst.start = len(rec.vals)
+	defer func() { dst.end = len(rec.vals) }()
 	if c != '[' {
 		rec.vals = append(rec.vals, value{line: int64(s.line), bucket: -1, bad: badShape})
 		return s.skipValue()
@@ -936,7 +895,7 @@ func (rd *reader) histogram(m *metric) error {
 		}
 		if c != '[' {
 			rec.vals = append(rec.vals, value{line: int64(s.line), fork: int32(f + 1), bucket: -1, bad: badShape})
-			m.histRows = append(m.histRows, 0)
+			*rows = append(*rows, 0)
 			if err := s.skipValue(); err != nil {
 				return err
 			}
@@ -954,12 +913,12 @@ func (rd *reader) histogram(m *metric) error {
 				break
 			}
 			s.setIdx(it)
-			if err := rd.histIteration(int32(f+1), int32(it+1)); err != nil {
+			if err := elem(int32(f+1), int32(it+1)); err != nil {
 				return err
 			}
 		}
 		s.pop()
-		m.histRows = append(m.histRows, int32(it))
+		*rows = append(*rows, int32(it))
 	}
 	s.pop()
 	return nil
