@@ -1,16 +1,11 @@
 package gobench
 
 import (
-	"bytes"
-	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
-
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -18,30 +13,14 @@ import (
 // only with a *ingest.ParseError (in-memory input has no I/O errors), and
 // the rows it keeps must satisfy the format's invariants.
 func FuzzRead(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*")
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	ingesttest.AddSeeds(f, "testdata/*")
 	f.Add([]byte("BenchmarkX-8 1 1 ns/op\nBenchmarkX 1 1 ns/op\nBenchmarkX/a=1/a=2-99 1 1 ns/op 1 ns/op\n"))
 	f.Add([]byte(`{"Action":"output","Output":"BenchmarkA \t"}` + "\n" + `{"Action":"output","Output":"1 2 ns/op\n"}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b := table.NewBuilder(memory.NewGoAllocator(), 256)
-		defer b.Release()
-		var rep ingest.Report
-		err := Format{}.Read(bytes.NewReader(data), ingest.Source{File: "fuzz.txt"}, b, &rep)
-		if err != nil {
-			var pe *ingest.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v (%T) is not a *ingest.ParseError", err, err)
-			}
+		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.txt")
+		if tab == nil {
 			return
 		}
-		tab := b.Finish()
-		defer tab.Release()
 		setups := map[table.Key]bool{}
 		for _, s := range tab.Setups {
 			setups[s.Key] = true

@@ -15,61 +15,26 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 func readPath(t *testing.T, path string, src ingest.Source) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	src.File = path
-	return readFrom(t, fh, src)
+	return ingesttest.ReadFile(t, Format{}, path, src)
 }
 
 func readFrom(t *testing.T, r io.Reader, src ingest.Source) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	b := table.NewBuilder(mem, 32)
-	var rep ingest.Report
-	err := Format{}.Read(r, src, b, &rep)
-	tab := b.Finish()
-	b.Release()
-	t.Cleanup(func() {
-		tab.Release()
-		mem.AssertSize(t, 0)
-	})
-	return tab, &rep, err
+	return ingesttest.Read(t, Format{}, r, src)
 }
 
-func rowsOf(t *testing.T, tab *table.Table) []table.Row {
-	t.Helper()
-	var out []table.Row
-	if err := tab.Rows(func(r *table.Row) error { out = append(out, *r); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+func rowsOf(t *testing.T, tab *table.Table) []table.Row { t.Helper(); return ingesttest.Rows(t, tab) }
 
-func examples(rep *ingest.Report, kind string) string {
-	var s []string
-	for _, k := range rep.Kinds() {
-		if k.Kind == kind {
-			for _, e := range k.Examples {
-				s = append(s, e.Error())
-			}
-		}
-	}
-	return strings.Join(s, "\n")
-}
-
-func reportText(rep *ingest.Report) string {
-	var sb strings.Builder
-	rep.WriteTo(&sb)
-	return sb.String()
-}
+var (
+	examples   = ingesttest.Examples
+	reportText = ingesttest.ReportText
+)
 
 // pairsInText counts the value/unit pairs of the result lines of a text
 // file with a plain field splitter (independent of the parser).

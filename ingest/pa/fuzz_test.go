@@ -1,16 +1,10 @@
 package pa
 
 import (
-	"bytes"
-	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
-
-	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -18,29 +12,13 @@ import (
 // only with a *ingest.ParseError (in-memory input has no I/O errors), and
 // the rows it keeps must satisfy the format's invariants.
 func FuzzRead(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.csv")
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	ingesttest.AddSeeds(f, "testdata/*.csv")
 	f.Add([]byte("project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\n;;b;a=1,,=2;;2147483647;1;1;thrpt;ops/ns;9223372036854775807;1e-320\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b := table.NewBuilder(memory.NewGoAllocator(), 256)
-		defer b.Release()
-		var rep ingest.Report
-		err := Format{}.Read(bytes.NewReader(data), ingest.Source{File: "fuzz.csv"}, b, &rep)
-		if err != nil {
-			var pe *ingest.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v (%T) is not a *ingest.ParseError", err, err)
-			}
+		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.csv")
+		if tab == nil {
 			return
 		}
-		tab := b.Finish()
-		defer tab.Release()
 		setups := map[table.Key]bool{}
 		for _, s := range tab.Setups {
 			setups[s.Key] = true

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -24,50 +25,17 @@ import (
 // at the end of the test, with a leak check) and the report.
 func readPath(t *testing.T, path string) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	return readFrom(t, fh, path)
+	return ingesttest.ReadFile(t, Format{}, path, ingest.Source{Project: "p", Version: "v"})
 }
 
 func readFrom(t *testing.T, r io.Reader, name string) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	b := table.NewBuilder(mem, 64)
-	var rep ingest.Report
-	err := Format{}.Read(r, ingest.Source{File: name, Project: "p", Version: "v"}, b, &rep)
-	tab := b.Finish()
-	b.Release()
-	t.Cleanup(func() {
-		tab.Release()
-		mem.AssertSize(t, 0)
-	})
-	return tab, &rep, err
+	return ingesttest.Read(t, Format{}, r, ingest.Source{File: name, Project: "p", Version: "v"})
 }
 
-func rowsOf(t *testing.T, tab *table.Table) []table.Row {
-	t.Helper()
-	var out []table.Row
-	if err := tab.Rows(func(r *table.Row) error { out = append(out, *r); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+func rowsOf(t *testing.T, tab *table.Table) []table.Row { t.Helper(); return ingesttest.Rows(t, tab) }
 
-// examples joins the report's examples of kind, one per line.
-func examples(rep *ingest.Report, kind string) string {
-	var s []string
-	for _, k := range rep.Kinds() {
-		if k.Kind == kind {
-			for _, e := range k.Examples {
-				s = append(s, e.Error())
-			}
-		}
-	}
-	return strings.Join(s, "\n")
-}
+var examples = ingesttest.Examples
 
 func TestReadGood(t *testing.T) {
 	tab, rep, err := readPath(t, "testdata/good.csv")

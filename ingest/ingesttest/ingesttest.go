@@ -1,0 +1,112 @@
+// Package ingesttest holds what the format readers' tests share: reading a
+// file or bytes into a table with a leak-checked allocator, listing rows,
+// report examples, and the fuzzing harness. Only tests import it.
+package ingesttest
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Read runs f.Read on r into a fresh table built in batches of 16 rows (so
+// batch boundaries are exercised) with a checked allocator; at the end of
+// the test the table is released and the allocator must be empty.
+func Read(t testing.TB, f ingest.Format, r io.Reader, src ingest.Source) (*table.Table, *ingest.Report, error) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	b := table.NewBuilder(mem, 16)
+	var rep ingest.Report
+	err := f.Read(r, src, b, &rep)
+	tab := b.Finish()
+	b.Release()
+	t.Cleanup(func() {
+		tab.Release()
+		mem.AssertSize(t, 0)
+	})
+	return tab, &rep, err
+}
+
+// ReadFile is Read on the file at path, with src.File set to path.
+func ReadFile(t testing.TB, f ingest.Format, path string, src ingest.Source) (*table.Table, *ingest.Report, error) {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	src.File = path
+	return Read(t, f, fh, src)
+}
+
+// Rows lists the table's rows.
+func Rows(t testing.TB, tab *table.Table) []table.Row {
+	t.Helper()
+	var out []table.Row
+	if err := tab.Rows(func(r *table.Row) error { out = append(out, *r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Examples joins the report's examples of kind, one per line.
+func Examples(rep *ingest.Report, kind string) string {
+	var s []string
+	for _, k := range rep.Kinds() {
+		if k.Kind == kind {
+			for _, e := range k.Examples {
+				s = append(s, e.Error())
+			}
+		}
+	}
+	return strings.Join(s, "\n")
+}
+
+// ReportText is what rep.WriteTo prints.
+func ReportText(rep *ingest.Report) string {
+	var sb strings.Builder
+	rep.WriteTo(&sb)
+	return sb.String()
+}
+
+// AddSeeds adds every file matching pattern to the fuzz corpus.
+func AddSeeds(f *testing.F, pattern string) {
+	files, _ := filepath.Glob(pattern)
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// FuzzOnce reads data with format and fails the test when Read returns an
+// error that is not a *ingest.ParseError (in-memory input has no I/O
+// errors). It returns the table (nil after a ParseError) for the caller's
+// invariant checks; the table is released when the test ends.
+func FuzzOnce(t *testing.T, format ingest.Format, data []byte, file string) *table.Table {
+	b := table.NewBuilder(memory.NewGoAllocator(), 256)
+	defer b.Release()
+	var rep ingest.Report
+	err := format.Read(bytes.NewReader(data), ingest.Source{File: file}, b, &rep)
+	if err != nil {
+		var pe *ingest.ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("error %v (%T) is not a *ingest.ParseError", err, err)
+		}
+		return nil
+	}
+	tab := b.Finish()
+	t.Cleanup(tab.Release)
+	return tab
+}
