@@ -21,10 +21,11 @@
 //	params          → canonical params: "a=1,b=2" split on ','; a piece
 //	                  without '=' belongs to the previous value ("a=1,2,b=3"
 //	                  is a = "1,2", b = "3"); a value may contain '='
-//	instance        → instance: pa's instance is a string (machine id); the
-//	                  distinct strings of a file are numbered 1..k in order of
-//	                  first appearance, and each setup's Env records the
-//	                  strings of its instances as "instance.N" = "m1"
+//	instance        → instance: pa's instance is a string (machine id); a
+//	                  positive integer is used as the number, other strings
+//	                  are numbered in order of first appearance (see below),
+//	                  and each setup's Env records the strings of its
+//	                  instances as "instance.N" = "m1"
 //	trial, fork, iteration → the same levels (1-based ints); slice = 1
 //	mode, unit      → mode, unit as written
 //	value_count     → count (histogram bucket count in sample mode)
@@ -48,9 +49,11 @@
 // skipped and counted with file:line. Malformed params, an empty mode and
 // one run with several units are kept and warned about.
 //
-// Instance numbering is per file: two files that each hold one instance
-// both number it 1. Give such files distinct Source.Trial or merge them into
-// one file to keep their instances apart.
+// Instance numbers: a numeric instance column (bencher -i 3) is used as the
+// number, so per-instance files read together stay apart; other names (m1,
+// vm-a) are numbered per file in order of first appearance, so two files
+// that each name a single instance differently both number it 1: merge such
+// files, or give them distinct Source.Trial, to keep them apart.
 package pa
 
 import (
@@ -147,7 +150,8 @@ type reader struct {
 	row   table.Row
 
 	instances     map[string]int32
-	instanceNames []string
+	instanceNames map[int32]string
+	lastInstance  int32
 	params        map[string]string // raw → canonical
 	runs          map[table.Key]*run
 	order         []*run
@@ -184,7 +188,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 	}
 	headLine, _ := cr.FieldPos(0)
 	rd := &reader{file: file, src: src, dst: dst, rep: rep, width: len(head),
-		instances: map[string]int32{}, params: map[string]string{}, runs: map[table.Key]*run{}}
+		instances: map[string]int32{}, instanceNames: map[int32]string{}, params: map[string]string{}, runs: map[table.Key]*run{}}
 	if err := rd.parseHeader(head, headLine); err != nil {
 		return err
 	}
@@ -339,7 +343,7 @@ func (rd *reader) record(rec []string, line int64) {
 		lv := [4]int32{instance, levels[0], levels[1], levels[2]}
 		if first, dup := ru.seen[lv]; dup {
 			rd.skip(KindDuplicate, line, "%s instance %q trial %d fork %d iteration %d already read at line %d (mode %s has one value per iteration)",
-				key, rd.instanceNames[instance-1], lv[1], lv[2], lv[3], first, mode)
+				key, rd.instanceNames[instance], lv[1], lv[2], lv[3], first, mode)
 			return
 		}
 		ru.seen[lv] = line
@@ -373,14 +377,33 @@ func label(column, source string, fromUser bool) string {
 	return column
 }
 
-// instance numbers instance strings 1..k in order of first appearance.
+// instance maps an instance string to its number: a positive integer
+// ("1", "02") is its own number, so files written per instance with
+// bencher -i N keep their instances apart when read together; any other
+// name gets the next number after the largest seen so far in this file, in
+// order of first appearance.
 func (rd *reader) instance(name string) int32 {
 	if id, ok := rd.instances[name]; ok {
 		return id
 	}
-	rd.instanceNames = append(rd.instanceNames, name)
-	id := int32(len(rd.instanceNames))
+	id := int32(0)
+	if n, err := strconv.ParseInt(strings.TrimSpace(name), 10, 32); err == nil && n >= 1 {
+		if _, taken := rd.instanceNames[int32(n)]; !taken {
+			id = int32(n)
+		}
+	}
+	if id == 0 {
+		id = rd.lastInstance + 1
+		for {
+			if _, taken := rd.instanceNames[id]; !taken {
+				break
+			}
+			id++
+		}
+	}
 	rd.instances[name] = id
+	rd.instanceNames[id] = name
+	rd.lastInstance = max(rd.lastInstance, id)
 	return id
 }
 
@@ -452,7 +475,7 @@ func (rd *reader) finish() {
 	for _, ru := range rd.order {
 		env := make(map[string]string, len(ru.instances))
 		for id := range ru.instances {
-			env["instance."+strconv.Itoa(int(id))] = rd.instanceNames[id-1]
+			env["instance."+strconv.Itoa(int(id))] = rd.instanceNames[id]
 		}
 		s := table.Setup{Key: ru.key, Tool: "jmh", Env: env, Source: fmt.Sprintf("%s:%d", rd.file, ru.firstLine)}
 		if err := rd.dst.AddSetup(s); err != nil {

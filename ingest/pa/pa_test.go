@@ -332,3 +332,29 @@ func TestRoundTrip(t *testing.T) {
 		back.Release()
 	}
 }
+
+// TestNumericInstancesKeepTheirNumbers reads two per-instance files, as
+// bencher writes them with -i 2 and -i 3, into one table: their instances
+// stay 2 and 3, and a named instance takes the next free number.
+func TestNumericInstancesKeepTheirNumbers(t *testing.T) {
+	const head = "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\n"
+	var got []int32
+	for _, body := range []string{
+		"p;c;b.B.x;;3;1;1;1;avgt;ns/op;1;5\np;c;b.B.x;;vm-a;1;1;1;avgt;ns/op;1;6\n",
+		"p;c;b.B.x;;2;1;1;1;avgt;ns/op;1;7\n",
+	} {
+		tab, _, err := readFrom(t, strings.NewReader(head+body), ingest.Source{File: "x.csv"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rowsOf(t, tab) {
+			got = append(got, r.Instance)
+		}
+		if env := tab.Setups[0].Env; body[len("p;c;b.B.x;;")] == '3' && (env["instance.3"] != "3" || env["instance.4"] != "vm-a") {
+			t.Errorf("setup env = %v, want instance.3 = 3 and instance.4 = vm-a", env)
+		}
+	}
+	if !reflect.DeepEqual(got, []int32{3, 4, 2}) {
+		t.Errorf("instances = %v, want [3 4 2]", got)
+	}
+}
