@@ -48,11 +48,12 @@ type Source struct {
 	File string
 	// Project and Version label every row (see LabelsFromFileName).
 	Project, Version string
-	// LabelsFromUser is true when Project and Version were given by the user
-	// (flags) rather than taken from the file name; formats that carry their
-	// own labels (pa's project and commit columns) prefer those over
-	// file-name labels but not over the user's.
-	LabelsFromUser bool
+	// ProjectFromUser and VersionFromUser are true when that label was given
+	// by the user (flags) rather than taken from the file name; formats that
+	// carry their own labels (pa's project and commit columns, a go test
+	// "commit:" line) prefer those over file-name labels but not over the
+	// user's.
+	ProjectFromUser, VersionFromUser bool
 	// Instance and Trial stamp rows of formats that have no such level
 	// (JMH JSON, go test text); 0 means 1.
 	Instance, Trial int32

@@ -191,10 +191,10 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 	project, version := LabelsFromFileName(path)
 	src := Source{File: path, Project: project, Version: version, Instance: opt.Instance, Trial: opt.Trial}
 	if opt.Project != "" {
-		src.Project, src.LabelsFromUser = opt.Project, true
+		src.Project, src.ProjectFromUser = opt.Project, true
 	}
 	if opt.Version != "" {
-		src.Version, src.LabelsFromUser = opt.Version, true
+		src.Version, src.VersionFromUser = opt.Version, true
 	}
 	b := table.NewBuilder(mem, opt.BatchRows)
 	defer b.Release()

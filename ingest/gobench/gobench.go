@@ -40,7 +40,7 @@
 //	           repeated in one name stays positional after its first use
 //	project    Source.Project
 //	version    the "commit" configuration value when there is one, unless the
-//	           user gave Source.Version (Source.LabelsFromUser); else Source.Version
+//	           user gave Source.Version (Source.VersionFromUser); else Source.Version
 //	mode       "go";  instance, trial from Source;  slice 1
 //	fork       which run of the test binary printed the line: 1, and +1 for
 //	           each later run that prints the benchmark again (a run ends at
@@ -769,7 +769,7 @@ func (p *parser) emit(dst *table.Builder) {
 		k := keyOf[namePkg{r.name, r.pkg}]
 		snap := p.snaps[r.snap]
 		version := p.src.Version
-		if c := snap["commit"]; c != "" && !(p.src.LabelsFromUser && version != "") {
+		if c := snap["commit"]; c != "" && !(p.src.VersionFromUser && version != "") {
 			version = c
 		}
 		key := table.Key{Project: p.src.Project, Version: version, Benchmark: k.benchmark, Params: k.params, Mode: Mode}

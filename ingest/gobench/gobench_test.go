@@ -364,7 +364,7 @@ func TestCommitAsVersion(t *testing.T) {
 	if rows := rowsOf(t, tab2); len(rows) != 3 || rows[2].Version != "def456" {
 		t.Errorf("with a file-name Version: rows %+v", rows)
 	}
-	tab3, _, _ := readPath(t, "testdata/commits.txt", ingest.Source{Version: "v9", LabelsFromUser: true})
+	tab3, _, _ := readPath(t, "testdata/commits.txt", ingest.Source{Version: "v9", VersionFromUser: true})
 	if rows := rowsOf(t, tab3); len(rows) != 3 || rows[2].Version != "v9" || rows[2].Iteration != 3 {
 		t.Errorf("with the user's Version: rows %+v", rows)
 	}

@@ -14,7 +14,7 @@
 // Columns are found by header name (case-insensitive, any order). Mapping:
 //
 //	project, commit → project, version. Labels the user gave
-//	                  (Source.LabelsFromUser) win; otherwise the file's own
+//	                  (Source.ProjectFromUser, Source.VersionFromUser) win; otherwise the file's own
 //	                  non-empty columns win and Source.Project/Version (labels
 //	                  from the file name) only fill empty ones
 //	benchmark       → benchmark
@@ -319,8 +319,8 @@ func (rd *reader) record(rec []string, line int64) {
 		return
 	}
 
-	project := label(field(colProject), rd.src.Project, rd.src.LabelsFromUser)
-	version := label(field(colCommit), rd.src.Version, rd.src.LabelsFromUser)
+	project := label(field(colProject), rd.src.Project, rd.src.ProjectFromUser)
+	version := label(field(colCommit), rd.src.Version, rd.src.VersionFromUser)
 	key := table.Key{Project: project, Version: version, Benchmark: bench, Params: rd.canonicalParams(field(colParams), line), Mode: mode}
 	ru := rd.last
 	if ru == nil || ru.key != key {

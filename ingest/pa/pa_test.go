@@ -113,8 +113,10 @@ func TestLabelPrecedence(t *testing.T) {
 		// File-name labels fill empty columns only.
 		{ingest.Source{Project: "name", Version: "v1"}, []string{"name@v1", "own@c9"}},
 		// The user's labels win; an empty one leaves the column.
-		{ingest.Source{Project: "flag", Version: "v2", LabelsFromUser: true}, []string{"flag@v2", "flag@v2"}},
-		{ingest.Source{Project: "flag", LabelsFromUser: true}, []string{"flag@", "flag@c9"}},
+		{ingest.Source{Project: "flag", Version: "v2", ProjectFromUser: true, VersionFromUser: true}, []string{"flag@v2", "flag@v2"}},
+		{ingest.Source{Project: "flag", ProjectFromUser: true}, []string{"flag@", "flag@c9"}},
+		// Only --project given: the file-name version does not override the commit column.
+		{ingest.Source{Project: "flag", Version: "fromname", ProjectFromUser: true}, []string{"flag@fromname", "flag@c9"}},
 	} {
 		tab, rep, err := readPath(t, "testdata/labels.csv", tc.src)
 		if err != nil || !rep.Empty() {
