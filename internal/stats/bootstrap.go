@@ -276,8 +276,6 @@ func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Strea
 	pcg := &rng.pcg
 	n := uint64(len(sorted))
 	thresh := uint64(-uint32(n) % uint32(n))
-	k1 := int32((len(sorted) - 1) / 2) // order statistics of the median (0-based)
-	k2 := int32(len(sorted) / 2)
 	counts = counts[:len(sorted)]
 	for b := range dst {
 		clear(counts)
@@ -298,18 +296,7 @@ func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Strea
 		if i == len(sorted) {
 			counts[rng.uint32n(uint32(n))]++
 		}
-		j, c := 0, counts[0]
-		for c <= k1 {
-			j++
-			c += counts[j]
-		}
-		v := sorted[j]
-		if c <= k2 {
-			for j++; counts[j] == 0; j++ {
-			}
-			v = lerp(v, sorted[j], 0.5)
-		}
-		dst[b] = v
+		dst[b] = medianFromCounts(sorted, counts, n)
 	}
 }
 

@@ -560,10 +560,10 @@ func (s *Stream) twoUint32n(n1, n2 uint32) (int32, uint64) {
 }
 
 // medianFromCounts returns the type-7 median of the multiset in which
-// vals[r] occurs counts[r] times (n in total).
-func medianFromCounts(vals []float64, counts []int64, n uint64) float64 {
-	k1 := int64((n - 1) / 2)
-	k2 := int64(n / 2)
+// vals[r] (sorted ascending) occurs counts[r] times (n in total, n ≥ 1).
+func medianFromCounts[C int32 | int64](vals []float64, counts []C, n uint64) float64 {
+	k1 := C((n - 1) / 2)
+	k2 := C(n / 2)
 	j, c := 0, counts[0]
 	for c <= k1 {
 		j++
