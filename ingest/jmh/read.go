@@ -865,104 +865,83 @@ func (rd *reader) histogram(m *metric) error {
 // that is not an array (the whole or a fork row) is recorded as one
 // badShape value and skipped.
 func (rd *reader) forkIterations(dst *span, line *int, rows *[]int32, elem func(fork, iter int32) error) error {
-	s := rd.s
 	rec := &rd.rec
+	if _, ok := rd.s.skipWS(); !ok {
+		return rd.s.eofErr("")
+	}
+	*line = rd.s.line
+	dst.start = len(rec.vals)
+	defer func() { dst.end = len(rec.vals) }()
+	return rd.arrayOf(func(line int) {
+		rec.vals = append(rec.vals, value{line: int64(line), bucket: -1, bad: badShape})
+	}, func(f int) error {
+		fork := int32(f + 1)
+		iterations := int32(0)
+		err := rd.arrayOf(func(line int) {
+			rec.vals = append(rec.vals, value{line: int64(line), fork: fork, bucket: -1, bad: badShape})
+		}, func(it int) error {
+			iterations++
+			return elem(fork, int32(it+1))
+		})
+		*rows = append(*rows, iterations)
+		return err
+	})
+}
+
+// arrayOf reads one JSON value that should be an array, calling elem with
+// the 0-based index of each element (the JSON path index set) to read it.
+// A value that is not an array is reported to notArray with its line and
+// skipped.
+func (rd *reader) arrayOf(notArray func(line int), elem func(i int) error) error {
+	s := rd.s
 	c, ok := s.skipWS()
 	if !ok {
 		return s.eofErr("")
 	}
-	*line = s.line
-	dst.start = len(rec.vals)
-	defer func() { dst.end = len(rec.vals) }()
 	if c != '[' {
-		rec.vals = append(rec.vals, value{line: int64(s.line), bucket: -1, bad: badShape})
+		notArray(s.line)
 		return s.skipValue()
 	}
 	s.pos++
 	s.pushIdx(0)
-	for f := 0; ; f++ {
-		more, err := s.next(f, ']')
+	for i := 0; ; i++ {
+		more, err := s.next(i, ']')
 		if err != nil {
 			return err
 		}
 		if !more {
 			break
 		}
-		s.setIdx(f)
-		c, ok := s.skipWS()
-		if !ok {
-			return s.eofErr("")
+		s.setIdx(i)
+		if err := elem(i); err != nil {
+			return err
 		}
-		if c != '[' {
-			rec.vals = append(rec.vals, value{line: int64(s.line), fork: int32(f + 1), bucket: -1, bad: badShape})
-			*rows = append(*rows, 0)
-			if err := s.skipValue(); err != nil {
-				return err
-			}
-			continue
-		}
-		s.pos++
-		s.pushIdx(0)
-		it := 0
-		for ; ; it++ {
-			more, err := s.next(it, ']')
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			s.setIdx(it)
-			if err := elem(int32(f+1), int32(it+1)); err != nil {
-				return err
-			}
-		}
-		s.pop()
-		*rows = append(*rows, int32(it))
 	}
 	s.pop()
 	return nil
 }
 
-// histIteration reads the buckets of one iteration.
+// histIteration reads the buckets of one iteration: [value, count] pairs.
 func (rd *reader) histIteration(fork, iter int32) error {
 	s := rd.s
 	rec := &rd.rec
-	c, ok := s.skipWS()
-	if !ok {
-		return s.eofErr("")
+	badValue := func(line, b int, bad uint8) {
+		rec.vals = append(rec.vals, value{line: int64(line), fork: fork, iter: iter, bucket: int32(b), bad: bad})
 	}
-	if c != '[' {
-		rec.vals = append(rec.vals, value{line: int64(s.line), fork: fork, iter: iter, bucket: -1, bad: badShape})
-		return s.skipValue()
-	}
-	s.pos++
-	s.pushIdx(0)
-	for b := 0; ; b++ {
-		more, err := s.next(b, ']')
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		s.setIdx(b)
+	return rd.arrayOf(func(line int) { badValue(line, -1, badShape) }, func(b int) error {
 		c, ok := s.skipWS()
 		if !ok {
 			return s.eofErr("")
 		}
 		if c != '[' {
-			rec.vals = append(rec.vals, value{line: int64(s.line), fork: fork, iter: iter, bucket: int32(b), bad: badBucket})
-			if err := s.skipValue(); err != nil {
-				return err
-			}
-			continue
+			badValue(s.line, b, badBucket)
+			return s.skipValue()
 		}
 		s.pos++
 		if d, ok := s.skipWS(); ok && d == ']' {
 			s.pos++
-			rec.vals = append(rec.vals, value{line: int64(s.line), fork: fork, iter: iter, bucket: int32(b), bad: badBucket})
-			continue
+			badValue(s.line, b, badBucket)
+			return nil
 		}
 		s.pushIdx(0)
 		v, bad, line, err := rd.readFloat()
@@ -978,9 +957,8 @@ func (rd *reader) histIteration(fork, iter int32) error {
 		}
 		s.pop()
 		rec.vals = append(rec.vals, value{v: v, count: count, line: int64(line), fork: fork, iter: iter, bucket: int32(b), bad: bad})
-	}
-	s.pop()
-	return nil
+		return nil
+	})
 }
 
 // bucketCount reads ", count ]" after a bucket's value. A bucket with
