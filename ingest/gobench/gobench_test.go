@@ -212,41 +212,19 @@ func TestReadBadLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skips := []struct {
-		kind  string
-		lines []int
-		msg   string
-	}{
-		{KindBadIterations, []int{3, 4, 5}, `BenchmarkAbc-4: iteration count "abc": invalid syntax`},
-		{KindNoMeasurements, []int{6}, "BenchmarkNoMeas-4: no measurements"},
-		{KindMissingUnit, []int{7}, `BenchmarkOdd-4: value "7" has no unit`},
-		{KindBadValue, []int{8}, `value "5x" of unit ns/op is not a number`},
-		{"NaN value", []int{9}, "BenchmarkNaN-4: NaN ns/op"},
-		{"infinite value (an iteration with zero operations?)", []int{10}, "BenchmarkInf-4: +Inf ns/op"},
-		{"zero time", []int{11}, "BenchmarkZero-4: 0 ns/op"},
-		{"negative time", []int{12}, "BenchmarkNeg-4: -1 ns/op"},
-		{KindNonFiniteMetric, []int{15}, "NaN p50-ns"},
-		{KindInvalidUTF8, []int{23}, "not valid UTF-8"},
+	skips := []ingesttest.Skipped{
+		{Kind: KindBadIterations, Lines: []int{3, 4, 5}, Msg: `BenchmarkAbc-4: iteration count "abc": invalid syntax`},
+		{Kind: KindNoMeasurements, Lines: []int{6}, Msg: "BenchmarkNoMeas-4: no measurements"},
+		{Kind: KindMissingUnit, Lines: []int{7}, Msg: `BenchmarkOdd-4: value "7" has no unit`},
+		{Kind: KindBadValue, Lines: []int{8}, Msg: `value "5x" of unit ns/op is not a number`},
+		{Kind: "NaN value", Lines: []int{9}, Msg: "BenchmarkNaN-4: NaN ns/op"},
+		{Kind: "infinite value (an iteration with zero operations?)", Lines: []int{10}, Msg: "BenchmarkInf-4: +Inf ns/op"},
+		{Kind: "zero time", Lines: []int{11}, Msg: "BenchmarkZero-4: 0 ns/op"},
+		{Kind: "negative time", Lines: []int{12}, Msg: "BenchmarkNeg-4: -1 ns/op"},
+		{Kind: KindNonFiniteMetric, Lines: []int{15}, Msg: "NaN p50-ns"},
+		{Kind: KindInvalidUTF8, Lines: []int{23}, Msg: "not valid UTF-8"},
 	}
-	total := 0
-	for _, w := range skips {
-		if got := rep.Count(w.kind); got != len(w.lines) {
-			t.Errorf("%s: count %d, want %d", w.kind, got, len(w.lines))
-		}
-		ex := examples(rep, w.kind)
-		for _, l := range w.lines {
-			if place := fmt.Sprintf("%s:%d: ", f, l); !strings.Contains(ex, place) {
-				t.Errorf("%s: examples lack %q:\n%s", w.kind, place, ex)
-			}
-		}
-		if !strings.Contains(ex, w.msg) {
-			t.Errorf("%s: examples lack %q:\n%s", w.kind, w.msg, ex)
-		}
-		total += len(w.lines)
-	}
-	if rep.SkippedRows() != total {
-		t.Errorf("skipped %d, want %d:\n%s", rep.SkippedRows(), total, reportText(rep))
-	}
+	ingesttest.CheckSkipped(t, rep, f, skips)
 	warns := []struct {
 		kind string
 		want string

@@ -6,6 +6,7 @@ package ingesttest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -109,4 +110,38 @@ func FuzzOnce(t *testing.T, format ingest.Format, data []byte, file string) *tab
 	tab := b.Finish()
 	t.Cleanup(tab.Release)
 	return tab
+}
+
+// Skipped is an expected kind of skipped rows: one per line listed, each
+// example naming file:line, and at least one example containing Msg.
+type Skipped struct {
+	Kind  string
+	Lines []int
+	Msg   string
+}
+
+// CheckSkipped asserts that rep counts exactly the expected skipped rows of
+// every kind, that the examples give their places in file, and that nothing
+// else was skipped.
+func CheckSkipped(t testing.TB, rep *ingest.Report, file string, want []Skipped) {
+	t.Helper()
+	total := 0
+	for _, w := range want {
+		if got := rep.Count(w.Kind); got != len(w.Lines) {
+			t.Errorf("%s: count %d, want %d", w.Kind, got, len(w.Lines))
+		}
+		ex := Examples(rep, w.Kind)
+		for _, l := range w.Lines {
+			if place := fmt.Sprintf("%s:%d: ", file, l); !strings.Contains(ex, place) {
+				t.Errorf("%s: examples lack %q:\n%s", w.Kind, place, ex)
+			}
+		}
+		if !strings.Contains(ex, w.Msg) {
+			t.Errorf("%s: examples lack %q:\n%s", w.Kind, w.Msg, ex)
+		}
+		total += len(w.Lines)
+	}
+	if rep.SkippedRows() != total {
+		t.Errorf("skipped %d rows, want %d:\n%s", rep.SkippedRows(), total, ReportText(rep))
+	}
 }

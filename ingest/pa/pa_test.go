@@ -138,43 +138,21 @@ func TestReadBadRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skips := []struct {
-		kind  string
-		lines []int
-		msg   string
-	}{
-		{KindFieldCount, []int{3, 4}, "row has 7 fields, want 12"},
-		{KindEmptyName, []int{5}, "column benchmark is empty"},
-		{KindBadNumber, []int{6, 10, 11}, `column trial: "one" is not an integer`},
-		{KindBadLevel, []int{7, 8}, "column iteration = -1, want ≥ 1"},
-		{KindBadCount, []int{9}, "column value_count = 0"},
-		{KindUnknownUnit, []int{12}, `unknown unit "furlongs/op"`},
-		{"NaN value", []int{13}, "value NaN ns/op"},
-		{"infinite value (an iteration with zero operations?)", []int{14, 17}, `value 0 ops/s (mode "thrpt")`},
-		{"negative time", []int{15}, "value -5 ns/op"},
-		{"zero time", []int{16}, "value 0 ns/op"},
-		{KindDuplicate, []int{18}, `p@c b.B.ok (avgt) instance "m1" trial 1 fork 1 iteration 1 already read at line 2`},
-		{KindMalformedCSV, []int{19}, `bare " in non-quoted-field`},
+	skips := []ingesttest.Skipped{
+		{Kind: KindFieldCount, Lines: []int{3, 4}, Msg: "row has 7 fields, want 12"},
+		{Kind: KindEmptyName, Lines: []int{5}, Msg: "column benchmark is empty"},
+		{Kind: KindBadNumber, Lines: []int{6, 10, 11}, Msg: `column trial: "one" is not an integer`},
+		{Kind: KindBadLevel, Lines: []int{7, 8}, Msg: "column iteration = -1, want ≥ 1"},
+		{Kind: KindBadCount, Lines: []int{9}, Msg: "column value_count = 0"},
+		{Kind: KindUnknownUnit, Lines: []int{12}, Msg: `unknown unit "furlongs/op"`},
+		{Kind: "NaN value", Lines: []int{13}, Msg: "value NaN ns/op"},
+		{Kind: "infinite value (an iteration with zero operations?)", Lines: []int{14, 17}, Msg: `value 0 ops/s (mode "thrpt")`},
+		{Kind: "negative time", Lines: []int{15}, Msg: "value -5 ns/op"},
+		{Kind: "zero time", Lines: []int{16}, Msg: "value 0 ns/op"},
+		{Kind: KindDuplicate, Lines: []int{18}, Msg: `p@c b.B.ok (avgt) instance "m1" trial 1 fork 1 iteration 1 already read at line 2`},
+		{Kind: KindMalformedCSV, Lines: []int{19}, Msg: `bare " in non-quoted-field`},
 	}
-	total := 0
-	for _, w := range skips {
-		if got := rep.Count(w.kind); got != len(w.lines) {
-			t.Errorf("%s: count %d, want %d", w.kind, got, len(w.lines))
-		}
-		ex := examples(rep, w.kind)
-		for _, l := range w.lines {
-			if place := fmt.Sprintf("%s:%d: ", f, l); !strings.Contains(ex, place) {
-				t.Errorf("%s: examples lack %q:\n%s", w.kind, place, ex)
-			}
-		}
-		if !strings.Contains(ex, w.msg) {
-			t.Errorf("%s: examples lack %q:\n%s", w.kind, w.msg, ex)
-		}
-		total += len(w.lines)
-	}
-	if rep.SkippedRows() != total {
-		t.Errorf("skipped %d, want %d:\n%s", rep.SkippedRows(), total, reportText(rep))
-	}
+	ingesttest.CheckSkipped(t, rep, f, skips)
 	warns := []struct{ kind, want string }{
 		{KindMalformedParams, f + `:20: params ",x=1,x=2": empty piece before the first key ignored`},
 		{KindEmptyMode, f + ":21: p@c b.B.ok: column mode is empty"},

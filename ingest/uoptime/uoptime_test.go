@@ -3,7 +3,6 @@ package uoptime
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -98,43 +97,21 @@ func TestReadBadRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Each kind: how many rows, and the file:line places of its examples.
-	want := []struct {
-		kind  string
-		lines []int
-		msg   string
-	}{
-		{KindBadNumber, []int{3, 4, 19}, `column n: "ten" is not an integer`},
-		{"NaN value", []int{5}, "ns_per_op = NaN"},
-		{"infinite value (an iteration with zero operations?)", []int{6}, "ns_per_op = +Inf"},
-		{"zero time", []int{7}, "ns_per_op = 0"},
-		{"negative time", []int{8}, "ns_per_op = -3.5"},
-		{KindBadN, []int{9, 10}, "column n = -4, want ≥ 1"},
-		{KindOutsideSetup, []int{11, 12}, "column it_pos = 3 outside 1..it_setup = 2"},
-		{KindBadSetup, []int{13}, "column it_setup = 0"},
-		{KindDuplicate, []int{14}, "benchmark BenchmarkOK instance 1 trial 1 iteration 1 slice 1 already read at line 2"},
-		{KindFieldCount, []int{15, 16}, "row has 11 fields, header has 12"},
-		{KindMalformedCSV, []int{17}, `bare " in non-quoted-field`},
-		{KindEmptyName, []int{18}, "b_name is empty"},
+	want := []ingesttest.Skipped{
+		{Kind: KindBadNumber, Lines: []int{3, 4, 19}, Msg: `column n: "ten" is not an integer`},
+		{Kind: "NaN value", Lines: []int{5}, Msg: "ns_per_op = NaN"},
+		{Kind: "infinite value (an iteration with zero operations?)", Lines: []int{6}, Msg: "ns_per_op = +Inf"},
+		{Kind: "zero time", Lines: []int{7}, Msg: "ns_per_op = 0"},
+		{Kind: "negative time", Lines: []int{8}, Msg: "ns_per_op = -3.5"},
+		{Kind: KindBadN, Lines: []int{9, 10}, Msg: "column n = -4, want ≥ 1"},
+		{Kind: KindOutsideSetup, Lines: []int{11, 12}, Msg: "column it_pos = 3 outside 1..it_setup = 2"},
+		{Kind: KindBadSetup, Lines: []int{13}, Msg: "column it_setup = 0"},
+		{Kind: KindDuplicate, Lines: []int{14}, Msg: "benchmark BenchmarkOK instance 1 trial 1 iteration 1 slice 1 already read at line 2"},
+		{Kind: KindFieldCount, Lines: []int{15, 16}, Msg: "row has 11 fields, header has 12"},
+		{Kind: KindMalformedCSV, Lines: []int{17}, Msg: `bare " in non-quoted-field`},
+		{Kind: KindEmptyName, Lines: []int{18}, Msg: "b_name is empty"},
 	}
-	total := 0
-	for _, w := range want {
-		if got := rep.Count(w.kind); got != len(w.lines) {
-			t.Errorf("%s: count %d, want %d", w.kind, got, len(w.lines))
-		}
-		ex := examples(rep, w.kind)
-		for _, l := range w.lines {
-			if place := fmt.Sprintf("%s:%d: ", f, l); !strings.Contains(ex, place) {
-				t.Errorf("%s: examples lack %q:\n%s", w.kind, place, ex)
-			}
-		}
-		if !strings.Contains(ex, w.msg) {
-			t.Errorf("%s: examples lack %q:\n%s", w.kind, w.msg, ex)
-		}
-		total += len(w.lines)
-	}
-	if rep.SkippedRows() != total {
-		t.Errorf("skipped %d rows, want %d", rep.SkippedRows(), total)
-	}
+	ingesttest.CheckSkipped(t, rep, f, want)
 	rows := rowsOf(t, tab)
 	if len(rows) != 2 || rows[0].Line != 2 || rows[1].Line != 20 || rows[1].Iteration != 2 {
 		t.Errorf("kept rows %+v, want lines 2 and 20", rows)
