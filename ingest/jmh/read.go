@@ -542,42 +542,20 @@ func (rd *reader) warnType(line int, msg string) {
 }
 
 func (rd *reader) jvmArgs() error {
-	s := rd.s
 	rec := &rd.rec
-	c, ok := s.skipWS()
-	if !ok {
-		return s.eofErr("")
-	}
-	if c != '[' {
-		rd.warnType(s.line, "want an array of strings")
-		return s.skipValue()
-	}
-	s.pos++
-	s.pushIdx(0)
-	for i := 0; ; i++ {
-		more, err := s.next(i, ']')
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		s.setIdx(i)
-		line := s.line
+	return rd.arrayOf(func(line int) { rd.warnType(line, "want an array of strings") }, func(int) error {
+		line := rd.s.line
 		t, isNull, ok, err := rd.scalarText()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			rd.warnType(line, "want a string")
-			continue
-		}
-		if !isNull {
+		} else if !isNull {
 			rec.jvmArgs = append(rec.jvmArgs, t)
 		}
-	}
-	s.pop()
-	return nil
+		return nil
+	})
 }
 
 func (rd *reader) params() error {
