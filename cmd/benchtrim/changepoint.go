@@ -17,8 +17,6 @@ import (
 	"github.com/benchtrim/benchtrim/changepoint"
 )
 
-func init() { registerCommand(changepointCommand) }
-
 const changepointDescription = `Segments one numeric series with PELT (Killick et al. 2012), reproducing R changepoint 2.3
 (cpt.meanvar / cpt.mean with test.stat="Normal", method="PELT").
 

@@ -18,11 +18,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func init() {
-	registerCommand(compareCommand)
-	registerDemoStep(40, "compare (A/B and A/A)", demoCompare)
-}
-
 const compareDescription = `Three ways to name the two result sets (flags go before positional files):
 
    benchtrim compare OLD NEW
@@ -119,14 +114,6 @@ func runCompare(c *cli.Context) error {
 	}
 	args := c.Args().Slice()
 	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			if len(baseFiles)+len(testFiles) > 0 {
-				return fmt.Errorf("%s follows the positional file %s: after --base/--test repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", a, args[0])
-			}
-			return fmt.Errorf("flag %s after the files: put flags before the positional files", a)
-		}
-	}
 	baseSel, testSel, anySel := compareSelectors(c)
 	w := c.App.Writer
 

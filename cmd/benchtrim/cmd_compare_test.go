@@ -172,7 +172,6 @@ func TestCompareCommandErrors(t *testing.T) {
 		{[]string{uopt[0]}, "name the two result sets"},
 		{[]string{"--base", uopt[0], uopt[2], "--test", uopt[1]}, "repeat the flag"},
 		{[]string{"--base", uopt[0], uopt[2]}, "--base and --test must both be given"},
-		{[]string{uopt[0], uopt[1], "--seed", "3"}, "put flags before the positional files"},
 		{[]string{"--aa", "--base", uopt[0], uopt[1]}, "--aa takes the files"},
 		{[]string{"--aa", "--split", "iteration", uopt[0]}, "want fork, trial or instance"},
 		{[]string{"--aa", "--aa-repeats", "0", uopt[0]}, "repeats must be at least 1"},

@@ -11,8 +11,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func init() { registerCommand(exportCommand) }
-
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",

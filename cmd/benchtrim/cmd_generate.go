@@ -10,8 +10,6 @@ import (
 	"github.com/benchtrim/benchtrim/internal/synth"
 )
 
-func init() { registerCommand(generateCommand) }
-
 func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "generate",

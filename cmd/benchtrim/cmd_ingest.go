@@ -14,8 +14,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func init() { registerCommand(ingestCommand) }
-
 // inputFlags are the flags of every command that reads result files.
 func inputFlags() []cli.Flag {
 	return []cli.Flag{

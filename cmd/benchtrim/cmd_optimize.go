@@ -14,11 +14,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func init() {
-	registerCommand(optimizeCommand)
-	registerDemoStep(30, "optimize (µOpTime)", demoOptimize)
-}
-
 func optimizeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "optimize",

@@ -14,11 +14,6 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-func init() {
-	registerCommand(reconfigureCommand)
-	registerDemoStep(50, "reconfigure (dynamic reconfiguration)", demoReconfigure)
-}
-
 const reconfigureDescription = `Replays dynamic reconfiguration (Laaber, Würsten, Gall, Leitner, ESEC/FSE 2020) on results
 recorded without warmup iterations (JMH -wi 0, every iteration of every fork present), as the
 paper's post-hoc evaluation did, for each stoppage criterion (--criteria):

@@ -20,11 +20,6 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-func init() {
-	registerCommand(steadyCommand)
-	registerDemoStep(70, "steady (steady state)", demoSteady)
-}
-
 const steadyDescription = `For every fork of every benchmark, recorded without warmup iterations (JMH -wi 0, many
 iterations), finds where the steady state of performance starts (Traini, Cortellessa, Di Pompeo,
 Tucci, EMSE 2022; Barrett et al., OOPSLA 2017):
