@@ -51,8 +51,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	for _, f := range extraCommands {
 		app.Commands = append(app.Commands, f())
 	}
+	addRangeChecks(app.Flags)
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError
+		addRangeChecks(cmd.Flags)
 	}
 	return app
 }
@@ -117,7 +119,7 @@ type globals struct {
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random procedure (bootstrap, sampling); same input and seed give the same output"},
-		&cli.IntFlag{Name: "workers", Value: 0, Usage: "benchmarks analysed in parallel (0 = GOMAXPROCS)", Action: nonNegative("workers")},
+		&cli.IntFlag{Name: "workers", Value: 0, Usage: "benchmarks analysed in parallel (0 = GOMAXPROCS)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no input warnings on stderr"},
 	}
 }

@@ -194,6 +194,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"optimize", "x", "--metrc", "cv"}, "benchtrim optimize: unknown flag --metrc; did you mean --metric?\nsee 'benchtrim optimize --help'\n"},
 		{[]string{"ingest", "--bogus"}, "benchtrim ingest: unknown flag --bogus\nsee 'benchtrim ingest --help'\n"},
 		{[]string{"ingest", "x", "-o", "y.csv", "--workers", "-3"}, "benchtrim: --workers -3: must be at least 0\nsee 'benchtrim --help'\n"},
+		{[]string{"generate", "--benchmarks", "-1", "-o", "x.json"}, "benchtrim generate: --benchmarks -1: must be at least 1\nsee 'benchtrim generate --help'\n"},
+		{[]string{"steady", "x", "--r", "-2s"}, "benchtrim steady: --r -2s: must be greater than 0\nsee 'benchtrim steady --help'\n"},
 	} {
 		stdout, stderr, err := runCLI(t, tc.args...)
 		var buf bytes.Buffer

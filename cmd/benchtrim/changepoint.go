@@ -237,6 +237,9 @@ func parsePenRange(s string, logn float64) (float64, float64, error) {
 	if err := errors.Join(err1, err2); err != nil {
 		return 0, 0, fmt.Errorf("--pen-range %q: %w", s, err)
 	}
+	if !(lo >= 0 && lo < hi) {
+		return 0, 0, fmt.Errorf("--pen-range %q: want 0 <= a < b, got a = %g, b = %g", s, lo, hi)
+	}
 	return lo, hi, nil
 }
 

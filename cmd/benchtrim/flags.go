@@ -1,58 +1,109 @@
 package main
 
 import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
 	"github.com/urfave/cli/v2"
 )
 
-// Range checks attached to numeric flags as their Action, so a bad value is
-// a usage error naming the flag before any work is done.
-
-// nonNegative accepts n ≥ 0.
-func nonNegative(name string) func(*cli.Context, int) error { return atLeast(name, 0) }
-
-// atLeast accepts n ≥ min.
-func atLeast(name string, min int) func(*cli.Context, int) error {
-	return func(c *cli.Context, n int) error {
-		if n < min {
-			return usagef(cmdName(c), "--%s %d: must be at least %d", name, n, min)
-		}
-		return nil
-	}
+// flagRange is the accepted range of a numeric flag: min ≤ x (or min < x
+// when minOpen) and x ≤ max (x < max when maxOpen).
+type flagRange struct {
+	min, max         float64
+	minOpen, maxOpen bool
 }
 
-// positiveFloat accepts x > 0.
-func positiveFloat(name string) func(*cli.Context, float64) error {
-	return func(c *cli.Context, x float64) error {
-		if !(x > 0) {
-			return usagef(cmdName(c), "--%s %g: must be greater than 0", name, x)
-		}
-		return nil
-	}
+var (
+	nonNegativeRange = flagRange{min: 0, max: math.Inf(1)}
+	positiveRange    = flagRange{min: 0, minOpen: true, max: math.Inf(1)}
+	atLeastOne       = flagRange{min: 1, max: math.Inf(1)}
+	atLeastTwo       = flagRange{min: 2, max: math.Inf(1)}
+	unitInterval     = flagRange{min: 0, max: 1, minOpen: true, maxOpen: true}
+	// invocationSamples are pa's -is values: -1 (all), 0 (iteration means), k ≥ 1.
+	invocationSamples = flagRange{min: -1, max: math.Inf(1)}
+)
+
+// flagRanges are the ranges of the numeric flags, by flag name; a name
+// means the same quantity in every command that has it. Range checks run
+// when a flag is given (defaults are valid), before any work.
+var flagRanges = map[string]flagRange{
+	"workers": nonNegativeRange,
+	// bootstrap
+	"resamples": atLeastOne, "rciw-resamples": atLeastOne, "aa-resamples": atLeastOne,
+	"confidence": unitInterval, "rciw-confidence": unitInterval, "aa-confidence": unitInterval,
+	"alpha": unitInterval,
+	"is":    invocationSamples, "rciw-is": invocationSamples, "aa-is": invocationSamples,
+	// optimize and compare
+	"threshold": positiveRange, "min-repetitions": atLeastOne, "discard-warmup": nonNegativeRange,
+	"min-change": nonNegativeRange, "aa-repeats": atLeastOne,
+	// reconfigure
+	"wi-min": nonNegativeRange, "wi-max": nonNegativeRange, "mi": atLeastOne,
+	"f-min": atLeastOne, "f-max": atLeastOne, "window": atLeastTwo, "fork-window": nonNegativeRange,
+	"cv-threshold": positiveRange, "rciw-threshold": positiveRange, "kld-threshold": unitInterval,
+	"overhead-cv": nonNegativeRange, "overhead-rciw": nonNegativeRange, "overhead-kld": nonNegativeRange,
+	"invocations": atLeastOne, "outlier-factor": positiveRange,
+	"baseline-wi": nonNegativeRange, "baseline-mi": atLeastOne, "baseline-forks": atLeastOne,
+	"iteration-time": positiveRange,
+	// steady
+	"steady-window": atLeastOne, "outlier-window": atLeastOne, "wi": nonNegativeRange, "i": atLeastOne,
+	"f": atLeastOne, "w": positiveRange, "r": positiveRange, "plot-max": nonNegativeRange,
+	// changepoint
+	"min-seg-len": nonNegativeRange,
+	// generate
+	"benchmarks": atLeastOne, "forks": atLeastOne, "iterations": atLeastOne,
 }
 
-// nonNegativeFloat accepts x ≥ 0.
-func nonNegativeFloat(name string) func(*cli.Context, float64) error {
-	return func(c *cli.Context, x float64) error {
-		if !(x >= 0) {
-			return usagef(cmdName(c), "--%s %g: must be at least 0", name, x)
-		}
+// check returns a usage error naming the flag when x is out of range.
+func (r flagRange) check(c *cli.Context, name string, x float64, shown string) error {
+	low := x > r.min || (!r.minOpen && x == r.min)
+	high := x < r.max || (!r.maxOpen && x == r.max)
+	if low && high {
 		return nil
 	}
+	var want string
+	switch {
+	case math.IsInf(r.max, 1) && r.minOpen:
+		want = fmt.Sprintf("greater than %g", r.min)
+	case math.IsInf(r.max, 1):
+		want = fmt.Sprintf("at least %g", r.min)
+	case r.minOpen && r.maxOpen:
+		want = fmt.Sprintf("between %g and %g (exclusive)", r.min, r.max)
+	default:
+		want = fmt.Sprintf("between %g and %g", r.min, r.max)
+	}
+	return usagef(cmdName(c), "--%s %s: must be %s", name, shown, want)
 }
 
-// probability accepts 0 < x < 1 (confidence levels, significance levels).
-func probability(name string) func(*cli.Context, float64) error {
-	return func(c *cli.Context, x float64) error {
-		if !(x > 0 && x < 1) {
-			return usagef(cmdName(c), "--%s %g: must be between 0 and 1 (exclusive)", name, x)
+// addRangeChecks sets the Action of every numeric flag in flags that has a
+// range in flagRanges and no Action of its own.
+func addRangeChecks(flags []cli.Flag) {
+	for _, f := range flags {
+		name := f.Names()[0]
+		r, ok := flagRanges[name]
+		if !ok {
+			continue
 		}
-		return nil
+		switch fl := f.(type) {
+		case *cli.IntFlag:
+			if fl.Action == nil {
+				fl.Action = func(c *cli.Context, n int) error { return r.check(c, name, float64(n), strconv.Itoa(n)) }
+			}
+		case *cli.Float64Flag:
+			if fl.Action == nil {
+				fl.Action = func(c *cli.Context, x float64) error {
+					return r.check(c, name, x, strconv.FormatFloat(x, 'g', -1, 64))
+				}
+			}
+		case *cli.DurationFlag:
+			if fl.Action == nil {
+				fl.Action = func(c *cli.Context, d time.Duration) error { return r.check(c, name, float64(d), d.String()) }
+			}
+		}
 	}
 }
-
-// invocationSamples accepts pa's -is values: -1 (all), 0 (iteration
-// means) or k ≥ 1.
-func invocationSamples(name string) func(*cli.Context, int) error { return atLeast(name, -1) }
 
 func cmdName(c *cli.Context) string {
 	if c.Command != nil && c.Command.Name != c.App.Name {
