@@ -108,7 +108,7 @@ func TestIngestFailsOnBadInputWithThePlace(t *testing.T) {
 	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", out, empty); err == nil || !strings.Contains(err.Error(), "empty file") {
 		t.Errorf("empty file: err = %v", err)
 	}
-	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", filepath.Join(dir, "x.xlsx"), bad); err == nil || !strings.Contains(err.Error(), "unknown table extension") {
+	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", filepath.Join(dir, "x.xlsx"), bad); err == nil || !strings.Contains(err.Error(), "unsupported extension \".xlsx\"") {
 		t.Errorf("bad output extension: err = %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/synth"
@@ -107,13 +108,16 @@ func runCompare(c *cli.Context) error {
 		filter.Benchmark = rx
 	}
 	out := c.String("output")
-	if out != "" {
-		if err := compare.CheckOutputPath(out); err != nil {
-			return err
-		}
-	}
 	args := c.Args().Slice()
 	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
+	inputs := append([]string(nil), args...)
+	for _, g := range append(append([]string(nil), baseFiles...), testFiles...) {
+		m, _ := filepath.Glob(g)
+		inputs = append(inputs, m...)
+	}
+	if err := checkOutputs(inputs, output(c, "output", outpath.Data)); err != nil {
+		return err
+	}
 	baseSel, testSel, anySel := compareSelectors(c)
 	w := c.App.Writer
 

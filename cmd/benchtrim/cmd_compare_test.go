@@ -175,7 +175,7 @@ func TestCompareCommandErrors(t *testing.T) {
 		{[]string{"--aa", "--base", uopt[0], uopt[1]}, "--aa takes the files"},
 		{[]string{"--aa", "--split", "iteration", uopt[0]}, "want fork, trial or instance"},
 		{[]string{"--aa", "--aa-repeats", "0", uopt[0]}, "--aa-repeats 0: must be at least 1"},
-		{[]string{"-o", "x.xlsx", uopt[0], uopt[1]}, "unknown output extension"},
+		{[]string{"-o", "x.xlsx", uopt[0], uopt[1]}, "unsupported extension \".xlsx\""},
 		{[]string{"--confidence", "1.5", uopt[0], uopt[1]}, "--confidence 1.5: must be between 0 and 1 (exclusive)"},
 		{[]string{"--is", "-3", uopt[0], uopt[1]}, "--is -3: must be at least -1"},
 		{[]string{"--bench", "([", uopt[0], uopt[1]}, "--bench"},

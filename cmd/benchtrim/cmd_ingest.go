@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -102,7 +103,7 @@ func ingestCommand() *cli.Command {
 		),
 		Action: func(c *cli.Context) error {
 			out := c.String("output")
-			if _, err := table.FormatOf(out); err != nil {
+			if err := checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data, tableSidecar)); err != nil {
 				return err
 			}
 			t, rep, files, err := readInputs(c, c.Args().Slice())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
@@ -90,6 +91,11 @@ func optimizeOptions(c *cli.Context) (optimize.Options, optimize.VersionOptions,
 
 func runOptimize(c *cli.Context) error {
 	opt, vopt, err := optimizeOptions(c)
+	if err != nil {
+		return err
+	}
+	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data), output(c, "summary-out", outpath.Data),
+		output(c, "versions-out", outpath.Data), output(c, "commands-out", outpath.Text))
 	if err != nil {
 		return err
 	}

@@ -155,7 +155,7 @@ func TestOptimizeCommandErrors(t *testing.T) {
 		{[]string{"--base-version", "v7"}, one, "nothing to compare"},
 		{[]string{"--base-version", "v7"}, nil, "base version"},
 		{[]string{"--versions-out", filepath.Join(dir, "v.csv")}, one, "nothing to compare"},
-		{[]string{"-o", filepath.Join(dir, "x.xlsx")}, nil, "unknown output extension"},
+		{[]string{"-o", filepath.Join(dir, "x.xlsx")}, nil, "unsupported extension \".xlsx\""},
 		{[]string{"--bench", "("}, nil, "--bench"},
 		{nil, []string{}, "no input files"},
 	} {

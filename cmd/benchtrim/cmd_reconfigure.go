@@ -3,13 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/reports"
 )
@@ -114,12 +113,10 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, flag := range []string{"output", "table2", "table3"} {
-		if p := c.String(flag); p != "" {
-			if err := checkReportPath(p); err != nil {
-				return fmt.Errorf("--%s: %w", flag, err)
-			}
-		}
+	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Report), output(c, "table2", outpath.Report),
+		output(c, "table3", outpath.Report), output(c, "configs-out", outpath.CSV))
+	if err != nil {
+		return err
 	}
 	t, series, err := loadSeries(c)
 	if err != nil {
@@ -162,15 +159,6 @@ func runReconfigure(c *cli.Context) error {
 		fmt.Fprintf(w, "wrote %s (%d fork configurations)\n", p, len(cfgs))
 	}
 	return nil
-}
-
-// checkReportPath fails early for an extension reports cannot write.
-func checkReportPath(p string) error {
-	switch strings.ToLower(filepath.Ext(p)) {
-	case ".md", ".markdown", ".csv", ".tex", ".html", ".htm":
-		return nil
-	}
-	return fmt.Errorf("%s: unknown report extension (want .md, .csv, .tex or .html)", p)
 }
 
 // writeReconfigureReport prints the setup, skipped benchmarks, the

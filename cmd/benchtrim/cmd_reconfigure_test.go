@@ -173,7 +173,7 @@ func TestReconfigureCommandErrors(t *testing.T) {
 		{[]string{"reconfigure", "--window", "1", in}, "--window 1: must be at least 2"},
 		{[]string{"reconfigure", "--kld-threshold", "1.5", in}, "--kld-threshold 1.5: must be between 0 and 1"},
 		{[]string{"reconfigure", "--aa-confidence", "1", in}, "--aa-confidence 1: must be between 0 and 1"},
-		{[]string{"reconfigure", "--table2", "t.docx", in}, "unknown report extension"},
+		{[]string{"reconfigure", "--table2", "t.docx", in}, "unsupported extension \".docx\""},
 		{[]string{"reconfigure", "--iteration-time", "-1s", in}, "--iteration-time"},
 		{[]string{"reconfigure", "--bench", "(", in}, "--bench"},
 		{[]string{"reconfigure"}, "no input files"},
