@@ -29,7 +29,7 @@ func inputFlags() []cli.Flag {
 // stderr (benchtrim ingest prints the examples).
 func loadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
 	t, rep, files, err := readInputs(c, paths)
-	if err == nil {
+	if err == nil && !globalsOf(c).Quiet {
 		printInputReport(c.App.ErrWriter, rep)
 	}
 	return t, rep, files, err
