@@ -283,3 +283,29 @@ func (t *Table) WriteFile(path string) error {
 	}
 	return atomicfile.Write(path, fn)
 }
+
+// Select returns a table with only the named columns, in that order, and
+// no notes. It panics when a column does not exist.
+func (t *Table) Select(columns ...string) *Table {
+	idx := make([]int, len(columns))
+	for i, c := range columns {
+		idx[i] = -1
+		for j, d := range t.Columns {
+			if d == c {
+				idx[i] = j
+			}
+		}
+		if idx[i] < 0 {
+			panic(fmt.Sprintf("reports: table %q has no column %q", t.Title, c))
+		}
+	}
+	out := &Table{Title: t.Title, Columns: append([]string(nil), columns...)}
+	for _, r := range t.Rows {
+		row := make([]any, len(idx))
+		for i, j := range idx {
+			row[i] = r[j]
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}

@@ -119,3 +119,13 @@ func TestArrowAndParquetKeepTypes(t *testing.T) {
 		t.Errorf("arrow read back: %v", back)
 	}
 }
+
+func TestSelect(t *testing.T) {
+	tab := &Table{Title: "x", Columns: []string{"a", "b", "c"}, Notes: []string{"n"}}
+	tab.AddRow(1, "two", 3.5)
+	tab.AddRow(4, "five", 6.5)
+	got := tab.Select("c", "a")
+	if len(got.Notes) != 0 || len(got.Columns) != 2 || got.Columns[0] != "c" || got.Rows[1][0] != 6.5 || got.Rows[1][1] != 4 {
+		t.Errorf("Select = %+v", got)
+	}
+}

@@ -69,6 +69,7 @@ func steadyCommand() *cli.Command {
 			&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
 			&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
 			benchFlag(),
+			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
 			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `CSV`"},
 			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `CSV`"},
 			&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `CSV` (per-benchmark RPDs go to NAME.benchmarks.csv next to it)"},
@@ -229,8 +230,14 @@ func runSteady(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := writeSteadyReport(w, res); err != nil {
+	if err := writeSteadySummary(w, res); err != nil {
 		return err
+	}
+	if c.Bool("details") {
+		fmt.Fprintln(w)
+		if err := writeSteadyReport(w, res); err != nil {
+			return err
+		}
 	}
 	outs := []struct {
 		flag  string
@@ -269,10 +276,59 @@ func runSteady(c *cli.Context) error {
 
 // writeSteadyReport prints the Markdown tables: classes, the benchmarks
 // (when there are few), the evaluation and the comparisons.
-func writeSteadyReport(w io.Writer, res *steady.Result) error {
+// writeSteadySummary prints the short answer: how many benchmark runs and
+// forks reach a steady state and after how long, the class counts, and per
+// configuration set how far its warmup is from the steady state. When every
+// run is too short it returns an error naming --steady-window.
+func writeSteadySummary(w io.Writer, res *steady.Result) error {
+	var runs, steadyRuns, forks, steadyForks, tooShort, longest int
+	var st []float64
+	for _, br := range res.Benchmarks {
+		runs++
+		switch br.Class {
+		case steady.BenchmarkSteady:
+			steadyRuns++
+		case steady.BenchmarkTooShort:
+			tooShort++
+		}
+		for _, f := range br.Forks {
+			forks++
+			longest = max(longest, f.Points)
+			if f.Class == steady.ForkSteady {
+				steadyForks++
+				st = append(st, f.SteadySeconds)
+			}
+		}
+	}
+	if runs > 0 && tooShort == runs {
+		return fmt.Errorf("no result: all %d benchmark runs are too short: no fork has --steady-window %d iterations (the longest has %d); lower --steady-window",
+			runs, res.Options.SteadyWindow, longest)
+	}
+	fmt.Fprintf(w, "steady state: %d of %d benchmark runs (%d of %d forks) reach a steady state", steadyRuns, runs, steadyForks, forks)
+	if len(st) > 0 {
+		fmt.Fprintf(w, ";\nsteady forks settle after a median %s, 90 %% of them within %s (st).\n",
+			reports.Human(reports.Seconds(stats.Median(st, nil))), reports.Human(reports.Seconds(stats.Quantile(st, 0.9, nil))))
+	} else {
+		fmt.Fprintln(w, ".")
+	}
+	fmt.Fprintln(w)
 	if err := res.ClassTable().WriteMarkdown(w); err != nil {
 		return err
 	}
+	if len(res.Options.Configs) > 0 {
+		fmt.Fprintln(w)
+		short := res.EvaluationTable().Select("set", "steady forks run", "overestimated", "underestimated", "median WEE", "time waste", "runs RPD > 5 %")
+		short.Title = ""
+		if err := short.WriteMarkdown(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "over/underestimated: warmup longer/shorter than st by more than 5 s; RPD: result change.")
+	}
+	fmt.Fprintln(w, "--details prints the per-benchmark table and the comparison of configuration sets.")
+	return nil
+}
+
+func writeSteadyReport(w io.Writer, res *steady.Result) error {
 	if len(res.Benchmarks) <= 40 {
 		bt := &reports.Table{Title: "Benchmark runs", Columns: []string{"benchmark", "params", "forks", "class", "Barrett classes", "st (iterations)", "st"}}
 		for _, br := range res.Benchmarks {

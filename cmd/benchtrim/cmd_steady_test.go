@@ -73,7 +73,7 @@ func TestSteadyCommand(t *testing.T) {
 	}
 	forks, benches, eval := filepath.Join(dir, "forks.csv"), filepath.Join(dir, "benchmarks.csv"), filepath.Join(dir, "eval.csv")
 	plots := filepath.Join(dir, "plots")
-	out, _, err := runCLI(t, "--quiet", "steady", "--project", "run", "--version", "v1", "--penalty", "15log", "--steady-window", "60", "--resamples", "2000",
+	out, _, err := runCLI(t, "--quiet", "steady", "--details", "--project", "run", "--version", "v1", "--penalty", "15log", "--steady-window", "60", "--resamples", "2000",
 		"--wi", "2", "--w", "10s", "--i", "5", "--r", "1s", "--f", "3", "--configs", dyn,
 		"--forks-out", forks, "--benchmarks-out", benches, "--eval-out", eval, "--plots", plots, in)
 	if err != nil {
@@ -182,6 +182,7 @@ func TestSteadyCommandErrors(t *testing.T) {
 		{[]string{"--plots", dir, "--plot-format", "gif"}, "--plot-format"},
 		{[]string{"--configs", filepath.Join(dir, "missing.csv")}, "missing.csv"},
 		{[]string{"--steady-window", "0"}, "--steady-window 0: must be at least 1"},
+		{[]string{"--steady-window", "100000"}, "are too short: no fork has --steady-window 100000 iterations (the longest has"},
 	} {
 		_, _, err := runCLI(t, append(append([]string{"--quiet", "steady"}, tc.args...), in)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -209,8 +210,8 @@ func TestSteadyDemoStep(t *testing.T) {
 	if err := demoSteady(d); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	for _, want := range []string{"$ benchtrim steady --steady-window 30", "### Steady state", "### Configurations against the steady state",
-		"| flags ", "| dynamic-cv ", "### Comparison of configuration sets", "--configs $DEMO/dynamic.csv"} {
+	for _, want := range []string{"$ benchtrim steady --steady-window 30", "### Steady state", "steady state: 9 of 10 benchmark runs (38 of 40 forks) reach a steady state",
+		"| flags ", "| dynamic-cv ", "--configs $DEMO/dynamic.csv"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
