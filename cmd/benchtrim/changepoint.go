@@ -96,7 +96,23 @@ func runChangepoint(c *cli.Context) error {
 			fmt.Fprintln(w, cp)
 		}
 	}
+	if len(res.Changepoints) == 0 && !globalsOf(c).Quiet {
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, noChangepointReason(res))
+	}
 	return w.Flush()
+}
+
+// noChangepointReason says why a segmentation found no change point and
+// which flag finds more.
+func noChangepointReason(res *changepointJSON) string {
+	msg := fmt.Sprintf("no change point: at penalty %.4g (%s) the series of %d values is best kept as one segment", float64(res.Penalty), res.PenaltyRule, res.N)
+	switch {
+	case res.CROPS != nil && res.CROPS.Protocol == "traini":
+		return msg + "; --penalty crops-ascending or a smaller --penalty (e.g. 15log) may find change points"
+	case res.CROPS != nil:
+		return msg + "; a smaller --penalty (e.g. 4log) may find change points"
+	}
+	return msg + "; a smaller --penalty finds more change points"
 }
 
 // changepointJSON is the --json output.

@@ -217,3 +217,16 @@ func TestChangepointPenRangeOrder(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+func TestChangepointSaysWhyNoneWasFound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "flat.txt")
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d\n", 100+i%3)
+	}
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	stdout, stderr, err := runCLI(t, "changepoint", "--penalty", "1e6", path)
+	if err != nil || stdout != "" || !strings.Contains(stderr, "no change point: at penalty 1e+06 (manual) the series of 60 values is best kept as one segment; a smaller --penalty") {
+		t.Errorf("stdout %q, stderr %q, err %v", stdout, stderr, err)
+	}
+}
