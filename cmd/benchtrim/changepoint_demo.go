@@ -63,5 +63,9 @@ func demoChangepoint(d *demoRun) error {
 	if err := d.Run("changepoint", "--penalty", "crops", path); err != nil {
 		return err
 	}
-	return d.Run("changepoint", "--penalty", "crops-ascending", path)
+	if err := d.Run("changepoint", "--penalty", "crops-ascending", path); err != nil {
+		return err
+	}
+	d.Headline = fmt.Sprintf("one warming-up fork of %d iterations segmented by 15·log n, CROPS + Kneedle (Traini) and ascending", len(best))
+	return nil
 }

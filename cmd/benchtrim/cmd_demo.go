@@ -25,6 +25,9 @@ type demoRun struct {
 	Files []string
 	// TablePath is the canonical table of all Files (Arrow IPC).
 	TablePath string
+	// Headline is the first output line of the step's first command (a
+	// step may set it itself); the demo's closing summary lists them.
+	Headline string
 }
 
 // File returns the generated file whose base name contains part.
@@ -69,7 +72,34 @@ func (d *demoRun) Run(args ...string) error {
 	if d.g.Quiet {
 		full = append(full[:1], append([]string{"--quiet"}, full[1:]...)...)
 	}
-	return run(full, d.w, d.errw)
+	if d.Headline != "" {
+		return run(full, d.w, d.errw)
+	}
+	fl := &firstLine{w: d.w}
+	err := run(full, fl, d.errw)
+	d.Headline = strings.TrimSpace(fl.line.String())
+	return err
+}
+
+// firstLine passes writes on to w and keeps the first non-empty line.
+type firstLine struct {
+	w    io.Writer
+	line strings.Builder
+	done bool
+}
+
+func (f *firstLine) Write(p []byte) (int, error) {
+	for _, b := range p {
+		if f.done {
+			break
+		}
+		if b == '\n' {
+			f.done = f.line.Len() > 0
+			continue
+		}
+		f.line.WriteByte(b)
+	}
+	return f.w.Write(p)
 }
 
 type demoStep struct {
@@ -131,14 +161,22 @@ func demoCommand() *cli.Command {
 			if _, err := table.FormatOf(d.TablePath); err != nil {
 				return err
 			}
+			var recap []string
 			for _, s := range demoSteps() {
 				if only := c.String("only"); only != "" && !strings.Contains(s.name, only) {
 					continue
 				}
 				fmt.Fprintf(w, "\n== %s ==\n", s.name)
+				d.Headline = ""
 				if err := s.run(d); err != nil {
 					return fmt.Errorf("demo step %s: %w", s.name, err)
 				}
+				name, _, _ := strings.Cut(s.name, " ")
+				recap = append(recap, fmt.Sprintf("  %-12s %s", name, strings.TrimSuffix(d.Headline, ";")))
+			}
+			fmt.Fprintln(w, "\n== summary ==")
+			for _, r := range recap {
+				fmt.Fprintln(w, r)
 			}
 			fmt.Fprintf(w, "\ndemo done; inputs and outputs are in %s\n", dir)
 			return nil
