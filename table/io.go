@@ -60,16 +60,27 @@ func (t *Table) schemaWithMetadata() (*arrow.Schema, error) {
 	return arrow.NewSchema(Schema.Fields(), &md), nil
 }
 
+// WriteOptions tune WriteFileWith.
+type WriteOptions struct {
+	// ArrowCompression compresses Arrow IPC buffers: "" or "none"
+	// (readable by every Arrow implementation), "zstd" or "lz4".
+	ArrowCompression string
+}
+
 // WriteFile writes t to path atomically in the format chosen by its
 // extension (see FormatOf). A CSV table gets its setups in SetupsSidecar(path).
-func WriteFile(path string, t *Table) error {
+// Arrow IPC files are uncompressed; see WriteFileWith.
+func WriteFile(path string, t *Table) error { return WriteFileWith(path, t, WriteOptions{}) }
+
+// WriteFileWith is WriteFile with options.
+func WriteFileWith(path string, t *Table, opt WriteOptions) error {
 	f, err := FormatOf(path)
 	if err != nil {
 		return err
 	}
 	switch f {
 	case FormatArrow:
-		return atomicfile.Write(path, t.WriteIPC)
+		return atomicfile.Write(path, func(w io.Writer) error { return t.writeIPC(w, opt.ArrowCompression) })
 	case FormatParquet:
 		return atomicfile.Write(path, t.WriteParquet)
 	default:
@@ -80,14 +91,16 @@ func WriteFile(path string, t *Table) error {
 	}
 }
 
-// WriteIPC writes t as an Arrow IPC file (zstd-compressed buffers) with the
-// setups in the schema metadata.
-func (t *Table) WriteIPC(w io.Writer) error {
+// WriteIPC writes t as an uncompressed Arrow IPC file with the setups in
+// the schema metadata.
+func (t *Table) WriteIPC(w io.Writer) error { return t.writeIPC(w, "") }
+
+func (t *Table) writeIPC(w io.Writer, codec string) error {
 	schema, err := t.schemaWithMetadata()
 	if err != nil {
 		return err
 	}
-	return arrowio.WriteIPC(w, schema, t.Records)
+	return arrowio.WriteIPCCompressed(w, schema, t.Records, codec)
 }
 
 // WriteParquet writes t as Parquet (zstd) with the setups in the key-value

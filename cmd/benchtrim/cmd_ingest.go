@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
@@ -107,9 +109,13 @@ func ingestCommand() *cli.Command {
 		ArgsUsage: "FILES...",
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output table: OUT.arrow, OUT.parquet or OUT.csv (with OUT.setups.csv)", Required: true},
+			&cli.StringFlag{Name: "arrow-compression", Value: "none", Usage: "compression of .arrow buffers: none (every Arrow reader), zstd or lz4"},
 		),
 		Action: func(c *cli.Context) error {
 			out := c.String("output")
+			if a := c.String("arrow-compression"); !slices.Contains(arrowio.Codecs, a) {
+				return usagef("ingest", "--arrow-compression %q: want none, zstd or lz4", a)
+			}
 			if err := checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data, tableSidecar)); err != nil {
 				return err
 			}
@@ -123,7 +129,7 @@ func ingestCommand() *cli.Command {
 				fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)
 			}
 			writeSummary(w, t, rep)
-			if err := table.WriteFile(out, t); err != nil {
+			if err := table.WriteFileWith(out, t, table.WriteOptions{ArrowCompression: c.String("arrow-compression")}); err != nil {
 				return err
 			}
 			fmt.Fprintf(w, "wrote %s\n", out)

@@ -5,6 +5,7 @@ package arrowio
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -15,11 +16,39 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 )
 
-// WriteIPC writes records as one Arrow IPC file with schema (whose metadata
-// is kept) and zstd-compressed buffers. Records whose schema differs from
-// schema only in metadata are rewrapped.
+// IPC buffer compression codecs for WriteIPCCompressed.
+const (
+	// NoCompression writes plain buffers, which every Arrow implementation
+	// reads (the JavaScript library, for one, has no codecs built in).
+	NoCompression = "none"
+	Zstd          = "zstd"
+	LZ4           = "lz4"
+)
+
+// Codecs lists the IPC compression codecs WriteIPCCompressed accepts.
+var Codecs = []string{NoCompression, Zstd, LZ4}
+
+// WriteIPC writes records as one uncompressed Arrow IPC file with schema
+// (whose metadata is kept). Records whose schema differs from schema only
+// in metadata are rewrapped.
 func WriteIPC(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
-	fw, err := ipc.NewFileWriter(&positionWriter{w: w}, ipc.WithSchema(schema), ipc.WithZstd())
+	return WriteIPCCompressed(w, schema, records, NoCompression)
+}
+
+// WriteIPCCompressed is WriteIPC with buffers compressed by codec (one of
+// Codecs; "" means NoCompression).
+func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Record, codec string) error {
+	opts := []ipc.Option{ipc.WithSchema(schema)}
+	switch codec {
+	case "", NoCompression:
+	case Zstd:
+		opts = append(opts, ipc.WithZstd())
+	case LZ4:
+		opts = append(opts, ipc.WithLZ4())
+	default:
+		return fmt.Errorf("arrowio: unknown IPC compression %q (want none, zstd or lz4)", codec)
+	}
+	fw, err := ipc.NewFileWriter(&positionWriter{w: w}, opts...)
 	if err != nil {
 		return err
 	}
