@@ -18,13 +18,17 @@ import (
 )
 
 // Frame is a column-typed result table for machines (notebooks, scripts):
-// each column is a []string, []int64, []float64 or []bool of equal length,
-// so the schema does not depend on the values. It is written as CSV, Arrow
-// IPC or Parquet; NaN floats are empty CSV cells and Arrow nulls. Table is
+// each column is a []string, []int64, []float64, []bool or [][]int64 of
+// equal length, so the schema does not depend on the values. It is written
+// as CSV, Arrow IPC or Parquet; NaN floats and invalid optional ints are
+// empty CSV cells and Arrow nulls; integer lists are Arrow list<int64>
+// columns and ";"-joined CSV cells. Column names are snake_case. Table is
 // the human-facing counterpart.
 type Frame struct {
 	fields []arrow.Field
 	cols   []any
+	// valid[j] marks the set cells of an optional int column j (nil: all set).
+	valid map[int][]bool
 }
 
 // String adds a string column.
@@ -38,6 +42,23 @@ func (f *Frame) Float(name string, v []float64) { f.add(name, arrow.PrimitiveTyp
 
 // Bool adds a bool column.
 func (f *Frame) Bool(name string, v []bool) { f.add(name, arrow.FixedWidthTypes.Boolean, v) }
+
+// OptionalInt adds an int64 column whose cell i is null unless valid[i].
+func (f *Frame) OptionalInt(name string, v []int64, valid []bool) {
+	if len(valid) != len(v) {
+		panic(fmt.Sprintf("reports: optional column %s has %d values and %d flags", name, len(v), len(valid)))
+	}
+	f.add(name, arrow.PrimitiveTypes.Int64, v)
+	if f.valid == nil {
+		f.valid = map[int][]bool{}
+	}
+	f.valid[len(f.cols)-1] = valid
+}
+
+// IntList adds a column of integer lists (list<int64>; ";"-joined in CSV).
+func (f *Frame) IntList(name string, v [][]int64) {
+	f.add(name, arrow.ListOf(arrow.PrimitiveTypes.Int64), v)
+}
 
 func (f *Frame) add(name string, t arrow.DataType, v any) {
 	f.fields = append(f.fields, arrow.Field{Name: name, Type: t})
@@ -53,6 +74,8 @@ func colLen(c any) int {
 	case []float64:
 		return len(x)
 	case []bool:
+		return len(x)
+	case [][]int64:
 		return len(x)
 	}
 	panic(fmt.Sprintf("reports: frame column of type %T", c))
@@ -121,10 +144,19 @@ func (f *Frame) WriteCSV(w io.Writer) error {
 				rec[j] = x[i]
 			case []int64:
 				rec[j] = strconv.FormatInt(x[i], 10)
+				if v := f.valid[j]; v != nil && !v[i] {
+					rec[j] = ""
+				}
 			case []float64:
 				rec[j] = formatFloatCell(x[i])
 			case []bool:
 				rec[j] = strconv.FormatBool(x[i])
+			case [][]int64:
+				parts := make([]string, len(x[i]))
+				for k, n := range x[i] {
+					parts[k] = strconv.FormatInt(n, 10)
+				}
+				rec[j] = strings.Join(parts, ";")
 			}
 		}
 		cw.Write(rec)
@@ -141,7 +173,7 @@ func (f *Frame) Record(mem memory.Allocator) arrow.Record {
 	copy(fields, f.fields)
 	for j := range fields {
 		_, isFloat := f.cols[j].([]float64)
-		fields[j].Nullable = isFloat
+		fields[j].Nullable = isFloat || f.valid[j] != nil
 	}
 	rb := array.NewRecordBuilder(mem, arrow.NewSchema(fields, nil))
 	defer rb.Release()
@@ -151,7 +183,14 @@ func (f *Frame) Record(mem memory.Allocator) arrow.Record {
 		case []string:
 			rb.Field(j).(*array.StringBuilder).AppendValues(x, nil)
 		case []int64:
-			rb.Field(j).(*array.Int64Builder).AppendValues(x, nil)
+			rb.Field(j).(*array.Int64Builder).AppendValues(x, f.valid[j])
+		case [][]int64:
+			lb := rb.Field(j).(*array.ListBuilder)
+			vb := lb.ValueBuilder().(*array.Int64Builder)
+			for _, l := range x {
+				lb.Append(true)
+				vb.AppendValues(l, nil)
+			}
 		case []float64:
 			valid := make([]bool, len(x))
 			for i, v := range x {
