@@ -13,10 +13,10 @@ func outputs(t *testing.T, res *Result) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	for _, w := range []func(*bytes.Buffer, *Result) error{
-		func(b *bytes.Buffer, r *Result) error { return WriteForksCSV(b, r) },
-		func(b *bytes.Buffer, r *Result) error { return WriteBenchmarksCSV(b, r) },
-		func(b *bytes.Buffer, r *Result) error { return WriteEvaluationCSV(b, r) },
-		func(b *bytes.Buffer, r *Result) error { return WriteBenchmarkEvaluationCSV(b, r) },
+		func(b *bytes.Buffer, r *Result) error { return ForksFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Result) error { return BenchmarksFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Result) error { return EvaluationFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Result) error { return BenchmarkEvaluationFrame(r).WriteCSV(b) },
 	} {
 		if err := w(&b, res); err != nil {
 			t.Fatal(err)

@@ -1,28 +1,26 @@
 package steady
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
 )
 
-// ForkColumns are the columns of WriteForksCSV:
+// ForkColumns are the columns of ForksFrame:
 //
 //	project, version, benchmark, params, mode   the benchmark run
 //	instance, trial, fork    the fork (1-based)
 //	points                   iterations analysed
 //	dropped                  non-finite iterations left out before the analysis
 //	outliers                 number of outliers removed before segmentation
-//	outlier_indices          their 0-based iteration indices, space-separated
+//	outlier_indices          their 0-based iteration indices (a list; ";"-joined in CSV)
 //	skip                     leading iterations not tested for outliers
 //	penalty, penalty_rule    the PELT penalty and how it was chosen
-//	changepoints             0-based iteration indices where segments 2… start
+//	changepoints             0-based iteration indices where segments 2… start (a list)
 //	segments                 number of segments
 //	class                    steady state, no steady state, too short, failed
 //	barrett_class            flat, warmup, slowdown, no steady state, -
@@ -36,7 +34,7 @@ var ForkColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"points", "dropped", "outliers", "outlier_indices", "skip", "penalty", "penalty_rule", "changepoints", "segments",
 	"class", "barrett_class", "st_index", "st_seconds", "steady_mean_ns", "total_seconds", "error"}
 
-// BenchmarkColumns are the columns of WriteBenchmarksCSV: the run, its
+// BenchmarkColumns are the columns of BenchmarksFrame: the run, its
 // number of forks by class, its class, the forks by Barrett class, and the
 // median and largest st of its steady forks (index and seconds; empty
 // without steady forks).
@@ -44,7 +42,7 @@ var BenchmarkColumns = []string{"project", "version", "benchmark", "params", "mo
 	"steady_forks", "no_steady_forks", "too_short_forks", "failed_forks", "class",
 	"flat", "warmup", "slowdown", "st_median_index", "st_max_index", "st_median_seconds", "st_max_seconds"}
 
-// EvaluationColumns are the columns of WriteEvaluationCSV, one row per
+// EvaluationColumns are the columns of EvaluationFrame, one row per
 // configuration set and fork run:
 //
 //	set                          the configuration set
@@ -67,7 +65,7 @@ var EvaluationColumns = []string{"set", "project", "version", "benchmark", "para
 	"wee_seconds", "deviation_seconds", "estimation", "time_waste_seconds", "rpd", "ratio_low", "ratio_high"}
 
 // BenchmarkEvaluationColumns are the columns of
-// WriteBenchmarkEvaluationCSV: set, the run, forks run, steady forks, and
+// BenchmarkEvaluationFrame: set, the run, forks run, steady forks, and
 // the benchmark-level RPD with its ratio CI.
 var BenchmarkEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode",
 	"forks_run", "steady_forks", "rpd", "ratio_low", "ratio_high"}
@@ -79,40 +77,108 @@ func fmtFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-func joinInts(x []int) string {
-	s := make([]string, len(x))
+func ints64(x []int) []int64 {
+	out := make([]int64, len(x))
 	for i, v := range x {
-		s[i] = strconv.Itoa(v)
+		out[i] = int64(v)
 	}
-	return strings.Join(s, " ")
+	return out
 }
 
-func i32(v int32) string { return strconv.FormatInt(int64(v), 10) }
+// keyColumns collects the project … mode columns of a frame.
+type keyColumns struct{ project, version, benchmark, params, mode []string }
 
-// WriteForksCSV writes one row per fork (ForkColumns).
-func WriteForksCSV(w io.Writer, res *Result) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(ForkColumns); err != nil {
-		return err
-	}
+func (k *keyColumns) add(key table.Key) {
+	k.project = append(k.project, key.Project)
+	k.version = append(k.version, key.Version)
+	k.benchmark = append(k.benchmark, key.Benchmark)
+	k.params = append(k.params, key.Params)
+	k.mode = append(k.mode, key.Mode)
+}
+
+func (k *keyColumns) to(f *reports.Frame) {
+	f.String("project", k.project)
+	f.String("version", k.version)
+	f.String("benchmark", k.benchmark)
+	f.String("params", k.params)
+	f.String("mode", k.mode)
+}
+
+// forkColumns collects the instance, trial and fork columns.
+type forkColumns struct{ instance, trial, fork []int64 }
+
+func (c *forkColumns) add(id ForkID) {
+	c.instance = append(c.instance, int64(id.Instance))
+	c.trial = append(c.trial, int64(id.Trial))
+	c.fork = append(c.fork, int64(id.Fork))
+}
+
+func (c *forkColumns) to(f *reports.Frame) {
+	f.Int("instance", c.instance)
+	f.Int("trial", c.trial)
+	f.Int("fork", c.fork)
+}
+
+// ForksFrame has one row per fork (ForkColumns); outlier_indices and
+// changepoints are integer lists, st_index is null unless the fork is
+// steady, and unknown floats are null.
+func ForksFrame(res *Result) *reports.Frame {
+	var k keyColumns
+	var id forkColumns
+	var points, dropped, outliers, skip, segments, st []int64
+	var stValid []bool
+	var outlierIdx, cps [][]int64
+	var penalty, stSec, mean, total []float64
+	var rule, class, barrett, errs []string
 	for _, br := range res.Benchmarks {
-		k := br.Key
 		for _, f := range br.Forks {
-			st, sts, sm := "", "", ""
-			if f.Class == ForkSteady {
-				st, sts, sm = strconv.Itoa(f.SteadyStart), fmtFloat(f.SteadySeconds), fmtFloat(f.SteadyMean)
+			k.add(br.Key)
+			id.add(f.ID)
+			points = append(points, int64(f.Points))
+			dropped = append(dropped, int64(f.Dropped))
+			outliers = append(outliers, int64(len(f.Outliers)))
+			outlierIdx = append(outlierIdx, ints64(f.Outliers))
+			skip = append(skip, int64(f.Skip))
+			penalty = append(penalty, f.Penalty)
+			rule = append(rule, f.PenaltyRule)
+			cps = append(cps, ints64(f.Changepoints))
+			segments = append(segments, int64(len(f.Segments)))
+			class = append(class, f.Class.String())
+			barrett = append(barrett, f.Barrett.String())
+			steady := f.Class == ForkSteady
+			st = append(st, int64(f.SteadyStart))
+			stValid = append(stValid, steady)
+			if steady {
+				stSec = append(stSec, f.SteadySeconds)
+				mean = append(mean, f.SteadyMean)
+			} else {
+				stSec = append(stSec, math.NaN())
+				mean = append(mean, math.NaN())
 			}
-			rec := []string{k.Project, k.Version, k.Benchmark, k.Params, k.Mode, i32(f.ID.Instance), i32(f.ID.Trial), i32(f.ID.Fork),
-				strconv.Itoa(f.Points), strconv.Itoa(f.Dropped), strconv.Itoa(len(f.Outliers)), joinInts(f.Outliers), strconv.Itoa(f.Skip),
-				fmtFloat(f.Penalty), f.PenaltyRule, joinInts(f.Changepoints), strconv.Itoa(len(f.Segments)),
-				f.Class.String(), f.Barrett.String(), st, sts, sm, fmtFloat(f.TotalSeconds), f.Err}
-			if err := cw.Write(rec); err != nil {
-				return err
-			}
+			total = append(total, f.TotalSeconds)
+			errs = append(errs, f.Err)
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	fr := &reports.Frame{}
+	k.to(fr)
+	id.to(fr)
+	fr.Int("points", points)
+	fr.Int("dropped", dropped)
+	fr.Int("outliers", outliers)
+	fr.IntList("outlier_indices", outlierIdx)
+	fr.Int("skip", skip)
+	fr.Float("penalty", penalty)
+	fr.String("penalty_rule", rule)
+	fr.IntList("changepoints", cps)
+	fr.Int("segments", segments)
+	fr.String("class", class)
+	fr.String("barrett_class", barrett)
+	fr.OptionalInt("st_index", st, stValid)
+	fr.Float("st_seconds", stSec)
+	fr.Float("steady_mean_ns", mean)
+	fr.Float("total_seconds", total)
+	fr.String("error", errs)
+	return fr
 }
 
 // steadyStarts returns the st indices and seconds of the steady forks.
@@ -126,27 +192,29 @@ func (br *BenchmarkResult) steadyStarts() (idx, sec []float64) {
 	return idx, sec
 }
 
-func medianMax(x []float64) (string, string) {
+// medianMax returns the median and the maximum of x (NaN for none).
+func medianMax(x []float64) (float64, float64) {
 	if len(x) == 0 {
-		return "", ""
+		return math.NaN(), math.NaN()
 	}
 	m := x[0]
 	for _, v := range x {
 		m = math.Max(m, v)
 	}
-	return fmtFloat(stats.Median(x, nil)), fmtFloat(m)
+	return stats.Median(x, nil), m
 }
 
-// WriteBenchmarksCSV writes one row per benchmark run (BenchmarkColumns).
-func WriteBenchmarksCSV(w io.Writer, res *Result) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(BenchmarkColumns); err != nil {
-		return err
-	}
+// BenchmarksFrame has one row per benchmark run (BenchmarkColumns).
+func BenchmarksFrame(res *Result) *reports.Frame {
+	var k keyColumns
+	var forks, steady, noSteady, tooShort, failed, flat, warmup, slowdown, maxIdx []int64
+	var maxValid []bool
+	var class []string
+	var medIdx, medSec, maxSec []float64
 	for i := range res.Benchmarks {
 		br := &res.Benchmarks[i]
-		var byClass [4]int
-		var byBarrett [5]int
+		var byClass [4]int64
+		var byBarrett [5]int64
 		for _, f := range br.Forks {
 			byClass[f.Class]++
 			byBarrett[f.Barrett]++
@@ -154,80 +222,137 @@ func WriteBenchmarksCSV(w io.Writer, res *Result) error {
 		idx, sec := br.steadyStarts()
 		mi, xi := medianMax(idx)
 		ms, xs := medianMax(sec)
-		k := br.Key
-		rec := []string{k.Project, k.Version, k.Benchmark, k.Params, k.Mode, strconv.Itoa(len(br.Forks)),
-			strconv.Itoa(byClass[ForkSteady]), strconv.Itoa(byClass[ForkNoSteady]), strconv.Itoa(byClass[ForkTooShort]), strconv.Itoa(byClass[ForkFailed]),
-			br.Class.String(), strconv.Itoa(byBarrett[BarrettFlat]), strconv.Itoa(byBarrett[BarrettWarmup]), strconv.Itoa(byBarrett[BarrettSlowdown]),
-			mi, xi, ms, xs}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
+		k.add(br.Key)
+		forks = append(forks, int64(len(br.Forks)))
+		steady = append(steady, byClass[ForkSteady])
+		noSteady = append(noSteady, byClass[ForkNoSteady])
+		tooShort = append(tooShort, byClass[ForkTooShort])
+		failed = append(failed, byClass[ForkFailed])
+		class = append(class, br.Class.String())
+		flat = append(flat, byBarrett[BarrettFlat])
+		warmup = append(warmup, byBarrett[BarrettWarmup])
+		slowdown = append(slowdown, byBarrett[BarrettSlowdown])
+		medIdx = append(medIdx, mi)
+		maxIdx = append(maxIdx, int64(max(xi, 0)))
+		maxValid = append(maxValid, !math.IsNaN(xi))
+		medSec = append(medSec, ms)
+		maxSec = append(maxSec, xs)
 	}
-	cw.Flush()
-	return cw.Error()
+	fr := &reports.Frame{}
+	k.to(fr)
+	fr.Int("forks", forks)
+	fr.Int("steady_forks", steady)
+	fr.Int("no_steady_forks", noSteady)
+	fr.Int("too_short_forks", tooShort)
+	fr.Int("failed_forks", failed)
+	fr.String("class", class)
+	fr.Int("flat", flat)
+	fr.Int("warmup", warmup)
+	fr.Int("slowdown", slowdown)
+	fr.Float("st_median_index", medIdx)
+	fr.OptionalInt("st_max_index", maxIdx, maxValid)
+	fr.Float("st_median_seconds", medSec)
+	fr.Float("st_max_seconds", maxSec)
+	return fr
 }
 
-// WriteEvaluationCSV writes one row per configuration set and fork run
-// (EvaluationColumns).
-func WriteEvaluationCSV(w io.Writer, res *Result) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(EvaluationColumns); err != nil {
-		return err
-	}
+// EvaluationFrame has one row per configuration set and fork run
+// (EvaluationColumns); st_seconds and estimation are empty unless the fork
+// is steady.
+func EvaluationFrame(res *Result) *reports.Frame {
+	var set, class, config, est []string
+	var k keyColumns
+	var id forkColumns
+	var wi, mi []int64
+	var complete []bool
+	var wt, st, wee, dev, waste, rpd, lo, hi []float64
 	for si := range res.Options.Configs {
 		for _, br := range res.Benchmarks {
 			if si >= len(br.Evaluations) {
 				continue
 			}
 			ev := &br.Evaluations[si]
-			k := br.Key
 			for _, fe := range ev.Forks {
 				if !fe.Run {
 					continue
 				}
-				st, est := "", ""
+				set = append(set, ev.Set)
+				k.add(br.Key)
+				id.add(fe.ID)
+				class = append(class, fe.Class.String())
+				config = append(config, fe.Config.String())
+				wi = append(wi, int64(fe.WarmupIterations))
+				mi = append(mi, int64(fe.MeasurementIterations))
+				complete = append(complete, fe.Complete)
+				wt = append(wt, fe.WarmupSeconds)
 				if fe.Class == ForkSteady {
-					st = fmtFloat(fe.SteadySeconds)
-					est = fe.Estimation.String()
+					st = append(st, fe.SteadySeconds)
+					est = append(est, fe.Estimation.String())
+				} else {
+					st = append(st, math.NaN())
+					est = append(est, "")
 				}
-				rec := []string{ev.Set, k.Project, k.Version, k.Benchmark, k.Params, k.Mode,
-					i32(fe.ID.Instance), i32(fe.ID.Trial), i32(fe.ID.Fork), fe.Class.String(), fe.Config.String(),
-					strconv.Itoa(fe.WarmupIterations), strconv.Itoa(fe.MeasurementIterations), strconv.FormatBool(fe.Complete),
-					fmtFloat(fe.WarmupSeconds), st, fmtFloat(fe.WEE), fmtFloat(fe.Deviation), est, fmtFloat(fe.TimeWaste),
-					fmtFloat(fe.RPD), fmtFloat(fe.RatioLow), fmtFloat(fe.RatioHigh)}
-				if err := cw.Write(rec); err != nil {
-					return err
-				}
+				wee = append(wee, fe.WEE)
+				dev = append(dev, fe.Deviation)
+				waste = append(waste, fe.TimeWaste)
+				rpd = append(rpd, fe.RPD)
+				lo = append(lo, fe.RatioLow)
+				hi = append(hi, fe.RatioHigh)
 			}
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	fr := &reports.Frame{}
+	fr.String("set", set)
+	k.to(fr)
+	id.to(fr)
+	fr.String("class", class)
+	fr.String("config", config)
+	fr.Int("warmup_iterations", wi)
+	fr.Int("measurement_iterations", mi)
+	fr.Bool("complete", complete)
+	fr.Float("wt_seconds", wt)
+	fr.Float("st_seconds", st)
+	fr.Float("wee_seconds", wee)
+	fr.Float("deviation_seconds", dev)
+	fr.String("estimation", est)
+	fr.Float("time_waste_seconds", waste)
+	fr.Float("rpd", rpd)
+	fr.Float("ratio_low", lo)
+	fr.Float("ratio_high", hi)
+	return fr
 }
 
-// WriteBenchmarkEvaluationCSV writes one row per configuration set and
+// BenchmarkEvaluationFrame has one row per configuration set and
 // configured benchmark run (BenchmarkEvaluationColumns).
-func WriteBenchmarkEvaluationCSV(w io.Writer, res *Result) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(BenchmarkEvaluationColumns); err != nil {
-		return err
-	}
+func BenchmarkEvaluationFrame(res *Result) *reports.Frame {
+	var set []string
+	var k keyColumns
+	var run, steady []int64
+	var rpd, lo, hi []float64
 	for si := range res.Options.Configs {
 		for _, br := range res.Benchmarks {
 			if si >= len(br.Evaluations) || !br.Evaluations[si].Configured {
 				continue
 			}
 			ev := &br.Evaluations[si]
-			k := br.Key
-			rec := []string{ev.Set, k.Project, k.Version, k.Benchmark, k.Params, k.Mode,
-				strconv.Itoa(ev.ForksRun), strconv.Itoa(ev.SteadyForks), fmtFloat(ev.RPD), fmtFloat(ev.RatioLow), fmtFloat(ev.RatioHigh)}
-			if err := cw.Write(rec); err != nil {
-				return err
-			}
+			set = append(set, ev.Set)
+			k.add(br.Key)
+			run = append(run, int64(ev.ForksRun))
+			steady = append(steady, int64(ev.SteadyForks))
+			rpd = append(rpd, ev.RPD)
+			lo = append(lo, ev.RatioLow)
+			hi = append(hi, ev.RatioHigh)
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	fr := &reports.Frame{}
+	fr.String("set", set)
+	k.to(fr)
+	fr.Int("forks_run", run)
+	fr.Int("steady_forks", steady)
+	fr.Float("rpd", rpd)
+	fr.Float("ratio_low", lo)
+	fr.Float("ratio_high", hi)
+	return fr
 }
 
 // ClassTable counts forks and benchmark runs by class.

@@ -14,7 +14,6 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
@@ -70,9 +69,9 @@ func steadyCommand() *cli.Command {
 			&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
 			benchFlag(),
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
-			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `CSV`"},
-			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `CSV`"},
-			&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `CSV` (per-benchmark RPDs go to NAME.benchmarks.csv next to it)"},
+			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `FILE` (.csv, .arrow or .parquet)"},
+			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `FILE` (.csv, .arrow or .parquet)"},
+			&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `FILE` (.csv, .arrow or .parquet; per-benchmark RPDs go to NAME.benchmarks.EXT next to it)"},
 			&cli.StringFlag{Name: "plots", Usage: "write plots (series with segments and st; CROPS curves) into `DIR`"},
 			&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "plot format: svg or png"},
 			&cli.IntFlag{Name: "plot-max", Value: 20, Usage: "plot at most this many benchmark runs (all their forks)"},
@@ -197,9 +196,11 @@ func dynamicConfigSets(path string) ([]steady.ConfigSet, error) {
 	return sets, nil
 }
 
-// evaluationSidecar is the per-benchmark RPD file written beside --eval-out.
+// evaluationSidecar is the per-benchmark RPD file written beside --eval-out
+// (NAME.benchmarks.EXT, in the same format).
 func evaluationSidecar(path string) string {
-	return strings.TrimSuffix(path, filepath.Ext(path)) + ".benchmarks.csv"
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + ".benchmarks" + ext
 }
 
 func runSteady(c *cli.Context) error {
@@ -211,8 +212,8 @@ func runSteady(c *cli.Context) error {
 	if p := c.String("configs"); p != "" {
 		inputs = append(inputs, p)
 	}
-	err = checkOutputs(inputs, output(c, "forks-out", outpath.CSV), output(c, "benchmarks-out", outpath.CSV),
-		output(c, "eval-out", outpath.CSV, evaluationSidecar), output(c, "plots", outpath.Dir))
+	err = checkOutputs(inputs, output(c, "forks-out", outpath.Data), output(c, "benchmarks-out", outpath.Data),
+		output(c, "eval-out", outpath.Data, evaluationSidecar), output(c, "plots", outpath.Dir))
 	if err != nil {
 		return err
 	}
@@ -241,24 +242,24 @@ func runSteady(c *cli.Context) error {
 	}
 	outs := []struct {
 		flag  string
-		write func(io.Writer, *steady.Result) error
+		frame func(*steady.Result) *reports.Frame
 	}{
-		{"forks-out", steady.WriteForksCSV},
-		{"benchmarks-out", steady.WriteBenchmarksCSV},
-		{"eval-out", steady.WriteEvaluationCSV},
+		{"forks-out", steady.ForksFrame},
+		{"benchmarks-out", steady.BenchmarksFrame},
+		{"eval-out", steady.EvaluationFrame},
 	}
 	for _, o := range outs {
 		path := c.String(o.flag)
 		if path == "" {
 			continue
 		}
-		if err := atomicfile.Write(path, func(f io.Writer) error { return o.write(f, res) }); err != nil {
+		if err := o.frame(res).WriteFile(path); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s\n", path)
 		if o.flag == "eval-out" {
 			side := evaluationSidecar(path)
-			if err := atomicfile.Write(side, func(f io.Writer) error { return steady.WriteBenchmarkEvaluationCSV(f, res) }); err != nil {
+			if err := steady.BenchmarkEvaluationFrame(res).WriteFile(side); err != nil {
 				return err
 			}
 			fmt.Fprintf(w, "wrote %s\n", side)

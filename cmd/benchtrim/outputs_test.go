@@ -36,7 +36,7 @@ func TestOutputsAreCheckedBeforeAnyWork(t *testing.T) {
 		{[]string{"compare", "--aa", "-o", in, in}, "refusing to overwrite an input"},
 		{[]string{"optimize", "--metric", "cv", "-o", ok, "--summary-out", "/missing/s.csv", in}, "--summary-out /missing/s.csv: directory /missing does not exist"},
 		{[]string{"optimize", "--metric", "all", "-o", filepath.Join(dir, "out.xlsx"), in}, `unsupported extension ".xlsx"`},
-		{[]string{"steady", "--forks-out", filepath.Join(dir, "f.parquet"), in}, `--forks-out`},
+		{[]string{"steady", "--forks-out", filepath.Join(dir, "f.xlsx"), in}, `--forks-out ` + filepath.Join(dir, "f.xlsx") + `: unsupported extension`},
 		{[]string{"ingest", "-o", filepath.Join(dir, "t.csv"), in, filepath.Join(dir, "..", filepath.Base(dir), "small_ragged.csv")}, "same file as " + in},
 	} {
 		_, _, err := runCLI(t, append([]string{"--quiet"}, tc.args...)...)
