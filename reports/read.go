@@ -21,11 +21,30 @@ import (
 // Rows is a data file read back as text cells: what Frame.WriteFile wrote,
 // in any of its formats, so one parser serves CSV, Arrow and Parquet.
 type Rows struct {
+	// File is the path read, for messages.
+	File   string
 	Header []string
 	Cells  [][]string
-	// Place names row i (0-based, after the header) for messages: its
-	// line in a CSV file, its row number otherwise.
-	Place func(i int) string
+	// Lines[i] is the 1-based line of row i in a CSV file; nil otherwise.
+	Lines []int
+}
+
+// Line is the 1-based line of row i (0-based, after the header) in a CSV
+// file, 0 for other formats.
+func (r *Rows) Line(i int) int {
+	if r.Lines == nil {
+		return 0
+	}
+	return r.Lines[i]
+}
+
+// Place names row i for messages: "file:line" for CSV, "file: row N"
+// (1-based) otherwise.
+func (r *Rows) Place(i int) string {
+	if l := r.Line(i); l > 0 {
+		return fmt.Sprintf("%s:%d", r.File, l)
+	}
+	return fmt.Sprintf("%s: row %d", r.File, i+1)
 }
 
 // ReadRows reads a CSV (with a header line), Arrow IPC or Parquet file,
@@ -46,14 +65,14 @@ func ReadRows(path string) (rows *Rows, err error) {
 	defer f.Close()
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
-		return readCSVRows(f, path)
+		return ReadCSVRows(f, path)
 	case ".arrow", ".ipc", ".feather":
 		r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.DefaultAllocator))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		defer r.Close()
-		out := &Rows{Header: fieldNames(r.Schema())}
+		out := &Rows{File: path, Header: fieldNames(r.Schema())}
 		for i := 0; i < r.NumRecords(); i++ {
 			rec, err := r.Record(i)
 			if err != nil {
@@ -63,7 +82,6 @@ func ReadRows(path string) (rows *Rows, err error) {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 		}
-		out.Place = func(i int) string { return fmt.Sprintf("%s: row %d", path, i+1) }
 		return out, nil
 	case ".parquet", ".pq":
 		pf, err := file.NewParquetReader(f)
@@ -80,7 +98,7 @@ func ReadRows(path string) (rows *Rows, err error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		defer tab.Release()
-		out := &Rows{Header: fieldNames(tab.Schema())}
+		out := &Rows{File: path, Header: fieldNames(tab.Schema())}
 		tr := array.NewTableReader(tab, -1)
 		defer tr.Release()
 		for tr.Next() {
@@ -88,16 +106,17 @@ func ReadRows(path string) (rows *Rows, err error) {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 		}
-		out.Place = func(i int) string { return fmt.Sprintf("%s: row %d", path, i+1) }
 		return out, nil
 	}
 	return nil, fmt.Errorf("%s: unknown extension %q (want .csv, .arrow or .parquet)", path, filepath.Ext(path))
 }
 
-func readCSVRows(r io.Reader, path string) (*Rows, error) {
+// ReadCSVRows reads CSV with a header line from r; path names it in
+// messages. Rows may differ in length (the caller checks).
+func ReadCSVRows(r io.Reader, path string) (*Rows, error) {
 	cr := csv.NewReader(r)
-	out := &Rows{}
-	var lines []int
+	cr.FieldsPerRecord = -1
+	out := &Rows{File: path}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -112,12 +131,8 @@ func readCSVRows(r io.Reader, path string) (*Rows, error) {
 			continue
 		}
 		out.Cells = append(out.Cells, append([]string(nil), rec...))
-		lines = append(lines, line)
+		out.Lines = append(out.Lines, line)
 	}
-	if out.Header == nil {
-		return nil, fmt.Errorf("%s: empty file (no header line)", path)
-	}
-	out.Place = func(i int) string { return fmt.Sprintf("%s:%d", path, lines[i]) }
 	return out, nil
 }
 

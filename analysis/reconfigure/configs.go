@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -66,61 +67,95 @@ func Configs(results []Result) []DynamicConfig {
 	return out
 }
 
+// ConfigsFrame is the dynamic configurations as a typed frame with the
+// ConfigColumns, written as CSV, Arrow or Parquet by Frame.WriteFile.
+func ConfigsFrame(configs []DynamicConfig) *reports.Frame {
+	n := len(configs)
+	proj, ver, bench, params, mode, crit := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	inst, trial, fork, wi, mi, fu := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	ws, fs := make([]bool, n), make([]bool, n)
+	for i, c := range configs {
+		proj[i], ver[i], bench[i], params[i], mode[i], crit[i] = c.Project, c.Version, c.Benchmark, c.Params, c.Mode, c.Criterion.String()
+		inst[i], trial[i], fork[i] = int64(c.Instance), int64(c.Trial), int64(c.Fork)
+		wi[i], mi[i], fu[i] = int64(c.WarmupIterations), int64(c.MeasurementIterations), int64(c.ForksUsed)
+		ws[i], fs[i] = c.WarmupStable, c.ForksStable
+	}
+	f := &reports.Frame{}
+	for j, col := range [][]string{proj, ver, bench, params, mode, crit} {
+		f.String(ConfigColumns[j], col)
+	}
+	for j, col := range [][]int64{inst, trial, fork, wi, mi, fu} {
+		f.Int(ConfigColumns[6+j], col)
+	}
+	f.Bool(ConfigColumns[12], ws)
+	f.Bool(ConfigColumns[13], fs)
+	return f
+}
+
 // WriteConfigs writes configs as CSV with a ConfigColumns header.
 func WriteConfigs(w io.Writer, configs []DynamicConfig) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(ConfigColumns); err != nil {
-		return err
-	}
-	i32 := func(v int32) string { return strconv.FormatInt(int64(v), 10) }
-	for _, c := range configs {
-		rec := []string{c.Project, c.Version, c.Benchmark, c.Params, c.Mode, c.Criterion.String(),
-			i32(c.Instance), i32(c.Trial), i32(c.Fork), strconv.Itoa(c.WarmupIterations), strconv.Itoa(c.MeasurementIterations),
-			strconv.Itoa(c.ForksUsed), strconv.FormatBool(c.WarmupStable), strconv.FormatBool(c.ForksStable)}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return ConfigsFrame(configs).WriteCSV(w)
 }
 
 // ReadConfigs reads a dynamic configurations CSV written by WriteConfigs.
 // name is used in errors, which are *ingest.ParseError values naming the
 // line. Reading stops at the first bad row.
 func ReadConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = len(ConfigColumns)
-	cr.ReuseRecord = true
-	bad := func(line int, format string, args ...any) error {
-		return &ingest.ParseError{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
-	head, err := cr.Read()
+	rows, err := reports.ReadCSVRows(r, name)
 	if err != nil {
-		if err == io.EOF {
-			return nil, bad(1, "empty file: want the header %v", ConfigColumns)
-		}
 		return nil, csvError(name, err)
 	}
+	return parseConfigs(rows)
+}
+
+// ReadConfigsFile reads a dynamic configurations file in any format
+// ConfigsFrame can be written in (CSV, Arrow IPC, Parquet; by extension).
+// Errors name the file and the line (CSV) or row.
+func ReadConfigsFile(path string) ([]DynamicConfig, error) {
+	rows, err := reports.ReadRows(path)
+	if err != nil {
+		return nil, csvError(path, err)
+	}
+	return parseConfigs(rows)
+}
+
+// parseConfigs checks and converts the rows of a configurations file.
+func parseConfigs(rows *reports.Rows) ([]DynamicConfig, error) {
+	bad := func(i int, format string, args ...any) error {
+		e := &ingest.ParseError{File: rows.File, Msg: fmt.Sprintf(format, args...)}
+		switch {
+		case i < 0:
+			e.Line = 1
+		case rows.Line(i) > 0:
+			e.Line = rows.Line(i)
+		default:
+			e.Msg = fmt.Sprintf("row %d: %s", i+1, e.Msg)
+		}
+		return e
+	}
+	head := rows.Header
+	if head == nil {
+		return nil, bad(-1, "empty file: want the header %v", ConfigColumns)
+	}
 	for i, c := range ConfigColumns {
-		if head[i] != c {
-			return nil, bad(1, "column %d is %q, want %q (a dynamic configurations file has columns %v)", i+1, head[i], c, ConfigColumns)
+		if i >= len(head) || head[i] != c {
+			got := ""
+			if i < len(head) {
+				got = head[i]
+			}
+			return nil, bad(-1, "column %d is %q, want %q (a dynamic configurations file has columns %v)", i+1, got, c, ConfigColumns)
 		}
 	}
-	var out []DynamicConfig
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return out, nil
+	out := make([]DynamicConfig, 0, len(rows.Cells))
+	for row, rec := range rows.Cells {
+		if len(rec) != len(ConfigColumns) {
+			return nil, bad(row, "wrong number of fields: %d, want %d", len(rec), len(ConfigColumns))
 		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
 		var c DynamicConfig
+		var err error
 		c.Key = table.Key{Project: rec[0], Version: rec[1], Benchmark: rec[2], Params: rec[3], Mode: rec[4]}
 		if c.Criterion, err = ParseCriterion(rec[5]); err != nil {
-			return nil, bad(line, "%v", err)
+			return nil, bad(row, "%v", err)
 		}
 		ints := []struct {
 			col int
@@ -129,7 +164,7 @@ func ReadConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
 		for _, f := range ints {
 			v, err := strconv.Atoi(rec[f.col])
 			if err != nil || v < 0 {
-				return nil, bad(line, "%s %q is not a count", ConfigColumns[f.col], rec[f.col])
+				return nil, bad(row, "%s %q is not a count", ConfigColumns[f.col], rec[f.col])
 			}
 			*f.dst = v
 		}
@@ -140,7 +175,7 @@ func ReadConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
 		for _, f := range ids {
 			v, err := strconv.ParseInt(rec[f.col], 10, 32)
 			if err != nil || v < 1 {
-				return nil, bad(line, "%s %q is not a 1-based index", ConfigColumns[f.col], rec[f.col])
+				return nil, bad(row, "%s %q is not a 1-based index", ConfigColumns[f.col], rec[f.col])
 			}
 			*f.dst = int32(v)
 		}
@@ -151,22 +186,24 @@ func ReadConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
 		for _, f := range bools {
 			v, err := strconv.ParseBool(rec[f.col])
 			if err != nil {
-				return nil, bad(line, "%s %q is not true or false", ConfigColumns[f.col], rec[f.col])
+				return nil, bad(row, "%s %q is not true or false", ConfigColumns[f.col], rec[f.col])
 			}
 			*f.dst = v
 		}
 		if c.ForksUsed < 1 || c.MeasurementIterations < 1 {
-			return nil, bad(line, "forks_used and measurement_iterations must be at least 1")
+			return nil, bad(row, "forks_used and measurement_iterations must be at least 1")
 		}
 		out = append(out, c)
 	}
+	return out, nil
 }
 
-// csvError turns an encoding/csv error into a ParseError with its line.
+// csvError turns an encoding/csv error into a ParseError with its line;
+// other errors (which already name the file) pass unchanged.
 func csvError(name string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &ingest.ParseError{File: name, Line: pe.Line, Msg: pe.Err.Error()}
 	}
-	return fmt.Errorf("%s: %w", name, err)
+	return err
 }

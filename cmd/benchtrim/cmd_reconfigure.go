@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/reports"
@@ -74,11 +73,11 @@ func reconfigureCommand() *cli.Command {
 			&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
 			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
 			benchFlag(),
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE` (.csv, .md, .tex or .html)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE`: data (.csv, .arrow, .parquet) or a document (.md, .tex, .html)"},
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
-			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `CSV` (one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
-			&cli.StringFlag{Name: "table2", Usage: "write the quality table to `FILE` (.md, .csv, .tex or .html)"},
-			&cli.StringFlag{Name: "table3", Usage: "write the time table to `FILE` (.md, .csv, .tex or .html)"},
+			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `FILE` (.csv, .arrow or .parquet; one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
+			&cli.StringFlag{Name: "table2", Usage: "write the quality table (Table 2) to `FILE`: a document (.md, .tex, .html) or data (.csv, .arrow, .parquet)"},
+			&cli.StringFlag{Name: "table3", Usage: "write the time table (Table 3) to `FILE`: a document (.md, .tex, .html) or data (.csv, .arrow, .parquet)"},
 		),
 		Action: runReconfigure,
 	}
@@ -115,7 +114,7 @@ func runReconfigure(c *cli.Context) error {
 		return err
 	}
 	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Report), output(c, "table2", outpath.Report),
-		output(c, "table3", outpath.Report), output(c, "configs-out", outpath.CSV))
+		output(c, "table3", outpath.Report), output(c, "configs-out", outpath.Data))
 	if err != nil {
 		return err
 	}
@@ -143,24 +142,32 @@ func runReconfigure(c *cli.Context) error {
 		}
 	}
 	outs := []struct {
-		flag string
-		t    *reports.Table
+		flag  string
+		frame *reports.Frame // data files (.csv, .arrow, .parquet)
+		table *reports.Table // documents (.md, .tex, .html)
 	}{
-		{"output", reconfigure.BenchmarkTable(results)},
-		{"table2", reconfigure.QualityTable(rows)},
-		{"table3", reconfigure.TimeTable(rows)},
+		{"output", reconfigure.BenchmarksFrame(results), reconfigure.BenchmarkTable(results)},
+		{"table2", reconfigure.SummaryFrame(rows), reconfigure.QualityTable(rows)},
+		{"table3", reconfigure.SummaryFrame(rows), reconfigure.TimeTable(rows)},
 	}
 	for _, o := range outs {
-		if p := c.String(o.flag); p != "" {
-			if err := o.t.WriteFile(p); err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "wrote %s\n", p)
+		p := c.String(o.flag)
+		if p == "" {
+			continue
 		}
+		if reports.CheckFramePath(p) == nil {
+			err = o.frame.WriteFile(p)
+		} else {
+			err = o.table.WriteFile(p)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", p)
 	}
 	if p := c.String("configs-out"); p != "" {
 		cfgs := reconfigure.Configs(results)
-		if err := atomicfile.Write(p, func(f io.Writer) error { return reconfigure.WriteConfigs(f, cfgs) }); err != nil {
+		if err := reconfigure.ConfigsFrame(cfgs).WriteFile(p); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s (%d fork configurations)\n", p, len(cfgs))

@@ -77,28 +77,28 @@ func TestReconfigureCommand(t *testing.T) {
 	}
 	forksUsed := 0
 	for _, r := range rows[1:] {
-		n, err := strconv.Atoi(r[col["forks used"]])
+		n, err := strconv.Atoi(r[col["forks_used"]])
 		if err != nil || n < 2 || n > 5 {
-			t.Errorf("row %v: forks used %q, want 2..5", r, r[col["forks used"]])
+			t.Errorf("row %v: forks used %q, want 2..5", r, r[col["forks_used"]])
 		}
 		forksUsed += n
-		warm := strings.Fields(strings.ReplaceAll(r[col["warmup per fork"]], "*", ""))
+		warm := strings.Split(r[col["warmup_iterations"]], ";")
 		if len(warm) != n {
 			t.Errorf("row %v: %d warmup entries for %d forks", r, len(warm), n)
 		}
 		// The benchmark warming up for 30 iterations, 3× slower at first:
 		// CV and KLD should not stop its forks' warmup in the first 10.
-		if strings.HasSuffix(r[col["benchmark"]], "Parse.json") && r[col["criterion"]] != "RCIW" {
+		if strings.HasSuffix(r[col["benchmark"]], "Parse.json") && r[col["criterion"]] != "rciw" {
 			for _, w := range warm {
 				if v, _ := strconv.Atoi(w); v < 10 {
-					t.Errorf("%s: warmup %s per fork stops within the first 10 iterations of a 30-iteration warmup", r[col["criterion"]], r[col["warmup per fork"]])
+					t.Errorf("%s: warmup %s per fork stops within the first 10 iterations of a 30-iteration warmup", r[col["criterion"]], r[col["warmup_iterations"]])
 					break
 				}
 			}
 		}
 		// The slowdown at iteration 80 lies in the baseline (51–100) only.
-		if strings.HasSuffix(r[col["benchmark"]], "Cache.get") && r[col["A/A"]] != "different" {
-			t.Errorf("%s: A/A %q for a benchmark whose baseline has a 30 %% slowdown", r[col["criterion"]], r[col["A/A"]])
+		if strings.HasSuffix(r[col["benchmark"]], "Cache.get") && r[col["aa"]] != "different" {
+			t.Errorf("%s: A/A %q for a benchmark whose baseline has a 30 %% slowdown", r[col["criterion"]], r[col["aa"]])
 		}
 	}
 	// The configurations file: one row per fork run, readable by ReadConfigs.

@@ -164,12 +164,7 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 // dynamicConfigSets reads a dynamic configurations file into one set per
 // criterion ("dynamic-cv", …); its iterations are recorded iterations.
 func dynamicConfigSets(path string) ([]steady.ConfigSet, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := reconfigure.ReadConfigs(f, path)
+	rows, err := reconfigure.ReadConfigsFile(path)
 	if err != nil {
 		return nil, err
 	}

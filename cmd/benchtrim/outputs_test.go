@@ -3,8 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/reports"
 )
 
 // copyFile copies a repository test file into dir.
@@ -54,5 +58,43 @@ func TestOutputsAreCheckedBeforeAnyWork(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("refused commands left files: %v", names)
+	}
+}
+
+// TestDataOutputsInEveryFormat: the extension picks the format, and the
+// dynamic configurations read back equal from CSV, Arrow and Parquet.
+func TestDataOutputsInEveryFormat(t *testing.T) {
+	in := repoFile("testdata", "jmh", "small_avgt.json")
+	dir := t.TempDir()
+	var sets [][]reconfigure.DynamicConfig
+	for _, ext := range []string{".csv", ".arrow", ".parquet"} {
+		cfg := filepath.Join(dir, "dyn"+ext)
+		_, _, err := runCLI(t, "--quiet", "reconfigure", "--aa-resamples", "200", "--wi-min", "1", "--wi-max", "2", "--mi", "1",
+			"-o", filepath.Join(dir, "per"+ext), "--table2", filepath.Join(dir, "t2"+ext), "--configs-out", cfg, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := reconfigure.ReadConfigsFile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, got)
+		rows, err := reports.ReadRows(filepath.Join(dir, "t2"+ext))
+		if err != nil || rows.Header[0] != "project" || rows.Header[2] != "benchmarks" {
+			t.Errorf("%s: table2 %v, %v", ext, rows, err)
+		}
+		_, _, err = runCLI(t, "--quiet", "steady", "--steady-window", "3", "--configs", cfg,
+			"--forks-out", filepath.Join(dir, "forks"+ext), "--eval-out", filepath.Join(dir, "eval"+ext), in)
+		if err != nil {
+			t.Fatalf("steady --configs %s: %v", cfg, err)
+		}
+		for _, p := range []string{"forks" + ext, "eval" + ext, "eval.benchmarks" + ext} {
+			if rows, err := reports.ReadRows(filepath.Join(dir, p)); err != nil || len(rows.Cells) == 0 {
+				t.Errorf("%s: %v (%v)", p, err, rows)
+			}
+		}
+	}
+	if len(sets[0]) == 0 || !reflect.DeepEqual(sets[0], sets[1]) || !reflect.DeepEqual(sets[0], sets[2]) {
+		t.Errorf("configurations differ between CSV, Arrow and Parquet: %d %d %d", len(sets[0]), len(sets[1]), len(sets[2]))
 	}
 }
