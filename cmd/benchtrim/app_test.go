@@ -116,7 +116,7 @@ func TestIngestFailsOnBadInputWithThePlace(t *testing.T) {
 func TestGenerateThenIngest(t *testing.T) {
 	dir := t.TempDir()
 	for _, format := range []string{"jmh", "uoptime", "gobench"} {
-		f := filepath.Join(dir, "gen-"+format)
+		f := filepath.Join(dir, "gen-"+format+generateExtensions[format])
 		preset := "default"
 		if format == "uoptime" {
 			preset = "uoptime"
@@ -129,8 +129,19 @@ func TestGenerateThenIngest(t *testing.T) {
 			t.Errorf("%s: ingest of generated file: %v\n%s", format, err, out)
 		}
 	}
-	if _, _, err := runCLI(t, "generate", "--preset", "huge", "-o", filepath.Join(dir, "x")); err == nil {
+	if _, _, err := runCLI(t, "generate", "--preset", "huge", "-o", filepath.Join(dir, "x.json")); err == nil {
 		t.Error("unknown preset accepted")
+	}
+	// The extension picks the format; a contradiction is a usage error.
+	out, _, err := runCLI(t, "generate", "--preset", "uoptime", "--benchmarks", "1", "-o", filepath.Join(dir, "u.csv"))
+	if err != nil || !strings.Contains(out, "(uoptime, preset uoptime") {
+		t.Errorf("--preset uoptime -o u.csv: %q, %v", out, err)
+	}
+	for _, tc := range [][]string{{"-o", "x.csv"}, {"--format", "pa", "-o", "x.json"}, {"-o", "x.xlsx"}} {
+		_, _, err := runCLI(t, append([]string{"generate"}, tc...)...)
+		if _, ok := isUsage(err); !ok {
+			t.Errorf("generate %v: err %v, want a usage error", tc, err)
+		}
 	}
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,7 +22,7 @@ func generateCommand() *cli.Command {
 			"5 forks × 50 iterations of up to 1000 samples, ~1.5 MB of JSON per benchmark).\n" +
 			"Flags override the preset. --format truth writes what was generated (kinds, warmup lengths, means).",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: synth.FormatJMH, Usage: "jmh, uoptime, gobench, pa or truth"},
+			&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv) or truth (.json); default: from -o and --preset"},
 			&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime or sample"},
 			&cli.IntFlag{Name: "benchmarks", Usage: "benchmark methods (each expanded over the preset's params)"},
 			&cli.IntFlag{Name: "forks", Usage: "forks per benchmark"},
@@ -32,6 +34,10 @@ func generateCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkOutputs(nil, output(c, "output", outpath.Text)); err != nil {
+				return err
+			}
+			format, err := generateFormat(c.String("format"), c.String("preset"), c.String("output"))
+			if err != nil {
 				return err
 			}
 			var cfg synth.SuiteConfig
@@ -65,11 +71,46 @@ func generateCommand() *cli.Command {
 				cfg.Version = v
 			}
 			out := c.String("output")
-			if err := atomicfile.Write(out, func(w io.Writer) error { return synth.Generate(c.String("format"), w, cfg) }); err != nil {
+			if err := atomicfile.Write(out, func(w io.Writer) error { return synth.Generate(format, w, cfg) }); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.App.Writer, "wrote %s (%s, preset %s, seed %d)\n", out, c.String("format"), c.String("preset"), cfg.Seed)
+			fmt.Fprintf(c.App.Writer, "wrote %s (%s, preset %s, seed %d)\n", out, format, c.String("preset"), cfg.Seed)
 			return nil
 		},
 	}
+}
+
+// generateExtensions are the file extensions of each generated format.
+var generateExtensions = map[string]string{
+	synth.FormatJMH: ".json", synth.FormatTruth: ".json", synth.FormatUOpTime: ".csv",
+	synth.FormatPA: ".csv", synth.FormatGoBench: ".txt",
+}
+
+// generateFormat picks the format to generate: --format when given (its
+// extension must match the output's), else from the output's extension
+// (.json JMH, .txt go test -bench, .csv µOpTime for the uoptime preset; pa
+// CSV needs --format pa).
+func generateFormat(format, preset, out string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(out))
+	if format != "" {
+		want, ok := generateExtensions[format]
+		if !ok {
+			return "", usagef("generate", "--format %q: want jmh, uoptime, gobench, pa or truth", format)
+		}
+		if ext != want {
+			return "", usagef("generate", "-o %s: a %s file ends in %s", out, format, want)
+		}
+		return format, nil
+	}
+	switch {
+	case ext == ".json":
+		return synth.FormatJMH, nil
+	case ext == ".txt":
+		return synth.FormatGoBench, nil
+	case ext == ".csv" && preset == "uoptime":
+		return synth.FormatUOpTime, nil
+	case ext == ".csv":
+		return "", usagef("generate", "-o %s: a .csv can be uoptime or pa; give --format (or --preset uoptime)", out)
+	}
+	return "", usagef("generate", "-o %s: unknown extension %q (want .json, .csv or .txt, or give --format)", out, ext)
 }

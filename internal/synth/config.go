@@ -27,7 +27,8 @@ type ParamAxis struct {
 
 // Param is one parameter value of a series.
 type Param struct {
-	Name, Value string
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // BenchmarkSpec fixes properties of one benchmark method instead of drawing

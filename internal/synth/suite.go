@@ -77,76 +77,84 @@ func (s NoSteadyShape) MarshalText() ([]byte, error) { return []byte(s.String())
 // 1-based like the canonical table. Slice is 0 when the whole iteration is
 // meant.
 type Position struct {
-	Instance, Trial, Fork, Iteration, Slice int
+	Instance  int `json:"instance"`
+	Trial     int `json:"trial"`
+	Fork      int `json:"fork"`
+	Iteration int `json:"iteration"`
+	Slice     int `json:"slice"`
 }
 
 // Outlier is an injected iteration outlier: the iteration's value was
 // multiplied by Factor (> 1).
 type Outlier struct {
 	Position
-	Factor float64
+	Factor float64 `json:"factor"`
 }
 
 // BenchmarkTruth is what the generator knows about one series (a benchmark
 // method with one params combination).
 type BenchmarkTruth struct {
 	// Index is the series' position in the suite (the order of the files).
-	Index int
+	Index int `json:"index"`
 	// Class and Method name the benchmark; JMHName is Package.Class.Method
 	// and GoName "Benchmark"+Class+Method plus "/k=v" params parts (without
 	// the -GOMAXPROCS suffix), as the µOpTime CSV's b_name.
-	Class, Method, JMHName, GoName string
+	Class   string `json:"class"`
+	Method  string `json:"method"`
+	JMHName string `json:"jmh_name"`
+	GoName  string `json:"go_name"`
 	// Params in key order; ParamsKey is the canonical "k=v,k=v" string.
-	Params    []Param
-	ParamsKey string
+	Params    []Param `json:"params"`
+	ParamsKey string  `json:"params_key"`
 
-	Kind  Kind
-	Shape NoSteadyShape
+	Kind  Kind          `json:"kind"`
+	Shape NoSteadyShape `json:"shape"`
 
 	// Mean is the true steady-state mean μ in ns/op: the expected value of
 	// a clean iteration at curve level 1 (after warmup, before a slowdown,
 	// the centre of an oscillation, the start of a drift), including the
 	// version's change. FinalMean is μ·c(n−1), the level at the last
 	// iteration of a fork.
-	Mean, FinalMean float64
+	Mean      float64 `json:"mean"`
+	FinalMean float64 `json:"final_mean"`
 
 	// Iterations per fork (the curve's length).
-	Iterations int
+	Iterations int `json:"iterations"`
 	// WarmupIterations (L) is the true number of warmup iterations of every
 	// fork: iterations 0..L−1 (0-based) are slower, c(L) = 1 exactly.
 	// WarmupFactor (W) is c(0) and WarmupShape the decay rate λ.
-	WarmupIterations int
-	WarmupFactor     float64
-	WarmupShape      float64
+	WarmupIterations int     `json:"warmup_iterations"`
+	WarmupFactor     float64 `json:"warmup_factor"`
+	WarmupShape      float64 `json:"warmup_shape"`
 	// SlowdownAt (S, 0-based) is the first slow iteration and
 	// SlowdownFactor (1+d) the level after it; -1 and 1 without a slowdown.
-	SlowdownAt     int
-	SlowdownFactor float64
+	SlowdownAt     int     `json:"slowdown_at"`
+	SlowdownFactor float64 `json:"slowdown_factor"`
 	// Amplitude, Period and Phase describe an oscillation; Drift a drift.
-	Amplitude float64
-	Period    int
-	Phase     int
-	Drift     float64
+	Amplitude float64 `json:"amplitude"`
+	Period    int     `json:"period"`
+	Phase     int     `json:"phase"`
+	Drift     float64 `json:"drift"`
 	// SteadyStart is the 0-based index of the first iteration of the final
 	// steady segment of every fork, i.e. the number of iterations before it
 	// (0 flat, L warmup, S slowdown); -1 without a steady state.
-	SteadyStart int
+	SteadyStart int `json:"steady_start"`
 
 	// BytesPerOp and AllocsPerOp are the allocation per operation (Go B/op
 	// and allocs/op; JMH gc.alloc.rate.norm). ZeroAlloc series allocate
 	// almost nothing and never trigger a GC.
-	BytesPerOp  int64
-	AllocsPerOp int64
-	ZeroAlloc   bool
+	BytesPerOp  int64 `json:"bytes_per_op"`
+	AllocsPerOp int64 `json:"allocs_per_op"`
+	ZeroAlloc   bool  `json:"zero_alloc"`
 	// CustomFactor is the ratio of the Go custom metric to ns/op.
-	CustomFactor float64
+	CustomFactor float64 `json:"custom_factor"`
 
 	// Outliers lists the injected iteration outliers over all instances,
 	// trials and forks, in level order.
-	Outliers []Outlier
+	Outliers []Outlier `json:"outliers"`
 	// Dropped lists the rows missing from the µOpTime CSV: whole
 	// iterations (Slice 0) and single slices, in level order.
-	Dropped []Position
+	Dropped []Position `json:"dropped"`
 }
 
 // Curve returns the behaviour curve c(k): the expected value of 0-based

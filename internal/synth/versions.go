@@ -12,9 +12,9 @@ import (
 // multiplied by Factor (> 1 a slowdown, < 1 a speedup). Changes persist into
 // later versions and compound.
 type Change struct {
-	Benchmark int
-	Version   int
-	Factor    float64
+	Benchmark int     `json:"benchmark"`
+	Version   int     `json:"version"`
+	Factor    float64 `json:"factor"`
 }
 
 // VersionsConfig describes a sequence of versions of one suite.
@@ -42,11 +42,14 @@ func DefaultVersionsConfig() VersionsConfig {
 // consecutive versions From and To: Ratio is the true mean of To over the
 // true mean of From (1 when unchanged).
 type VersionPairTruth struct {
-	Benchmark                  int
-	JMHName, GoName, ParamsKey string
-	From, To                   string
-	Ratio                      float64
-	Changed                    bool
+	Benchmark int     `json:"benchmark"`
+	JMHName   string  `json:"jmh_name"`
+	GoName    string  `json:"go_name"`
+	ParamsKey string  `json:"params_key"`
+	From      string  `json:"from"`
+	To        string  `json:"to"`
+	Ratio     float64 `json:"ratio"`
+	Changed   bool    `json:"changed"`
 }
 
 // VersionSet is the same suite generated for several versions: identical
