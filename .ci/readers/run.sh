@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Writes every data output of benchtrim in CSV, Arrow and Parquet from the
+# demo's generated inputs, then reads them with DuckDB and apache-arrow
+# (check.mjs). Needs Node.js and the npm registry (npm ci).
+# Usage: .ci/readers/run.sh BENCHTRIM DEMO_DIR OUT_DIR
+set -euo pipefail
+bt=$1 demo=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+inputs=("$demo"/gobench.txt "$demo"/jmh-avgt.json "$demo"/jmh-sample.json "$demo"/pa.csv "$demo"/uoptime-v*.csv)
+: > "$out/rows.txt"
+for ext in csv arrow parquet; do
+  rows=$("$bt" -q ingest -o "$out/table.$ext" "${inputs[@]}" | sed -n 's/^rows: \([0-9]*\).*/\1/p')
+  [ "$ext" = csv ] && echo "table $rows" >> "$out/rows.txt"
+  "$bt" -q optimize --metric rmad,cv --resamples 500 -o "$out/optimize.$ext" --summary-out "$out/optimize-summary.$ext" \
+    --versions-out "$out/optimize-versions.$ext" "$demo"/uoptime-v*.csv > /dev/null
+  "$bt" -q compare --resamples 500 -o "$out/compare.$ext" "$demo/uoptime-v1.0.0.csv" "$demo/uoptime-v1.1.0.csv" > /dev/null
+  "$bt" -q compare --aa --resamples 500 -o "$out/compare-aa.$ext" "$demo/uoptime-v1.0.0.csv" > /dev/null
+  "$bt" -q reconfigure --aa-resamples 500 --criteria cv,rciw -o "$out/reconfigure.$ext" --table2 "$out/reconfigure-summary.$ext" \
+    --configs-out "$out/dynamic.$ext" "$demo/jmh-avgt.json" > /dev/null
+  "$bt" -q steady --resamples 500 --steady-window 30 --configs "$out/dynamic.$ext" --forks-out "$out/steady-forks.$ext" \
+    --benchmarks-out "$out/steady-benchmarks.$ext" --eval-out "$out/steady-eval.$ext" "$demo/jmh-avgt.json" > /dev/null
+done
+cd "$here"
+npm install --no-audit --no-fund --no-package-lock --loglevel=error > /dev/null
+node check.mjs "$out"
