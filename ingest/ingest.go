@@ -206,6 +206,9 @@ var versionSuffix = regexp.MustCompile(`^(.+?)[-_@]((?:v\d+(?:\.\d+)*|\d+(?:\.\d
 // v1.2, 1.2 or 1.2.3 with an optional -rc1/+meta suffix). Other names give the
 // name without extension as project and an empty version.
 func LabelsFromFileName(path string) (project, version string) {
+	if path == "-" {
+		return "stdin", ""
+	}
 	base := filepath.Base(path)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	if m := versionSuffix.FindStringSubmatch(stem); m != nil {

@@ -98,6 +98,8 @@ type ReadOptions struct {
 	BatchRows int
 	// OnFile, when set, is called after each file with its row count.
 	OnFile func(path string, rows int64)
+	// Stdin is read for the path "-" (os.Stdin when nil).
+	Stdin io.Reader
 }
 
 // FileResult says what one file contributed.
@@ -124,7 +126,16 @@ func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileRe
 		out.Release()
 		return nil, rep, results, err
 	}
+	if err := CheckDistinct(paths); err != nil {
+		return fail(err)
+	}
+	stdin := 0
 	for _, path := range paths {
+		if path == "-" {
+			if stdin++; stdin > 1 {
+				return fail(fmt.Errorf("standard input (-) given twice"))
+			}
+		}
 		var t *table.Table
 		var format string
 		var err error
@@ -152,6 +163,9 @@ func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileRe
 }
 
 func isCanonicalTable(path string) (bool, error) {
+	if path == "-" {
+		return false, nil
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".arrow", ".ipc", ".feather", ".parquet", ".pq":
 		return true, nil
@@ -168,7 +182,7 @@ func isCanonicalTable(path string) (bool, error) {
 }
 
 func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Report) (*table.Table, string, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path, opt.Stdin)
 	if err != nil {
 		return nil, "", err
 	}
@@ -202,4 +216,16 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 		return nil, format.Name(), err
 	}
 	return b.Finish(), format.Name(), nil
+}
+
+// openInput opens path for reading; "-" is standard input (or stdin when
+// set), which is not closed.
+func openInput(path string, stdin io.Reader) (io.ReadCloser, error) {
+	if path != "-" {
+		return os.Open(path)
+	}
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	return io.NopCloser(stdin), nil
 }

@@ -11,10 +11,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// CheckOutputPath returns an error unless path has an extension WriteFile
-// can write (.csv, .arrow, .ipc, .feather, .parquet, .pq).
-func CheckOutputPath(path string) error { return reports.CheckFramePath(path) }
-
 // comparisonColumns collects the columns shared by A/B and A/A outputs.
 type comparisonColumns struct {
 	baseIter, testIter                  []int64

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,7 @@ import (
 )
 
 func init() {
-	registerCommand(func() *cli.Command {
+	extraCommands = append(extraCommands, func() *cli.Command {
 		return &cli.Command{Name: "print-globals", Hidden: true, Action: func(c *cli.Context) error {
 			g := globalsOf(c)
 			fmt.Fprintf(c.App.Writer, "seed=%d workers=%d quiet=%v", g.Seed, g.Workers, g.Quiet)
@@ -107,7 +108,7 @@ func TestIngestFailsOnBadInputWithThePlace(t *testing.T) {
 	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", out, empty); err == nil || !strings.Contains(err.Error(), "empty file") {
 		t.Errorf("empty file: err = %v", err)
 	}
-	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", filepath.Join(dir, "x.xlsx"), bad); err == nil || !strings.Contains(err.Error(), "unknown table extension") {
+	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", filepath.Join(dir, "x.xlsx"), bad); err == nil || !strings.Contains(err.Error(), "unsupported extension \".xlsx\"") {
 		t.Errorf("bad output extension: err = %v", err)
 	}
 }
@@ -158,5 +159,69 @@ func TestExportToPAReadsBack(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "export", "--to", "xml", "-o", out, in); err == nil {
 		t.Error("--to xml accepted")
+	}
+}
+
+func TestFlagsAfterPositionalArguments(t *testing.T) {
+	in := repoFile("testdata", "jmh", "small_avgt.json")
+	dir := t.TempDir()
+	for i, args := range [][]string{
+		{"ingest", in, "-o", filepath.Join(dir, "a.parquet"), "--quiet"},
+		{"ingest", "-o", filepath.Join(dir, "b.parquet"), in, "--seed", "4"},
+		{"--quiet", "ingest", in, "--output=" + filepath.Join(dir, "c.parquet")},
+	} {
+		stdout, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%d %v: %v", i, args, err)
+		}
+		if !strings.Contains(stdout, "small_avgt.json: jmh, 48 rows") {
+			t.Errorf("%d: stdout %q lacks the file line", i, stdout)
+		}
+	}
+	// "--" ends the flags: a file called like a flag is a file.
+	_, _, err := runCLI(t, "ingest", "-o", filepath.Join(dir, "d.csv"), "--", "--no-such-file")
+	if err == nil || !strings.Contains(err.Error(), "--no-such-file") || strings.Contains(err.Error(), "unknown flag") {
+		t.Errorf("after --: err %v, want a missing-file error naming --no-such-file", err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // stderr after exitCode
+	}{
+		{[]string{"optimise", "x"}, "benchtrim: unknown command \"optimise\"; did you mean \"optimize\"?\nsee 'benchtrim --help'\n"},
+		{[]string{"optimize", "x", "--metrc", "cv"}, "benchtrim optimize: unknown flag --metrc; did you mean --metric?\nsee 'benchtrim optimize --help'\n"},
+		{[]string{"ingest", "--bogus"}, "benchtrim ingest: unknown flag --bogus\nsee 'benchtrim ingest --help'\n"},
+		{[]string{"ingest", "x", "-o", "y.csv", "--workers", "-3"}, "benchtrim: --workers -3: must be at least 0\nsee 'benchtrim --help'\n"},
+		{[]string{"generate", "--benchmarks", "-1", "-o", "x.json"}, "benchtrim generate: --benchmarks -1: must be at least 1\nsee 'benchtrim generate --help'\n"},
+		{[]string{"steady", "x", "--r", "-2s"}, "benchtrim steady: --r -2s: must be greater than 0\nsee 'benchtrim steady --help'\n"},
+	} {
+		stdout, stderr, err := runCLI(t, tc.args...)
+		var buf bytes.Buffer
+		code := exitCode(err, &buf)
+		if code != 2 || buf.String() != tc.want || stdout != "" || stderr != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q, app stderr %q; want exit 2 and %q", tc.args, code, buf.String(), stdout, stderr, tc.want)
+		}
+	}
+	_, _, err := runCLI(t, "ingest", "-o", filepath.Join(t.TempDir(), "x.csv"), "/no/such/file.json")
+	if code := exitCode(err, io.Discard); code != 1 {
+		t.Errorf("missing input: exit %d, want 1", code)
+	}
+}
+
+func TestVersionAndHelpCommand(t *testing.T) {
+	stdout, _, err := runCLI(t, "--version")
+	if err != nil || !strings.HasPrefix(stdout, "benchtrim version ") || !strings.Contains(stdout, "go1.") {
+		t.Errorf("--version: %q, %v", stdout, err)
+	}
+	stdout, _, err = runCLI(t, "help", "ingest")
+	if err != nil || !strings.Contains(stdout, "benchtrim ingest - read result files") {
+		t.Errorf("help ingest: %q, %v", stdout, err)
+	}
+	// Global flags are listed once, under the program, not per command.
+	stdout, _, _ = runCLI(t, "optimize", "--help")
+	if strings.Contains(stdout, "--seed") {
+		t.Errorf("optimize --help repeats the global flags:\n%s", stdout)
 	}
 }

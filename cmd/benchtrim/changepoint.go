@@ -17,8 +17,6 @@ import (
 	"github.com/benchtrim/benchtrim/changepoint"
 )
 
-func init() { registerCommand(changepointCommand) }
-
 const changepointDescription = `Segments one numeric series with PELT (Killick et al. 2012), reproducing R changepoint 2.3
 (cpt.meanvar / cpt.mean with test.stat="Normal", method="PELT").
 
@@ -238,6 +236,9 @@ func parsePenRange(s string, logn float64) (float64, float64, error) {
 	hi, err2 := parseLogNumber(parts[1], logn)
 	if err := errors.Join(err1, err2); err != nil {
 		return 0, 0, fmt.Errorf("--pen-range %q: %w", s, err)
+	}
+	if !(lo >= 0 && lo < hi) {
+		return 0, 0, fmt.Errorf("--pen-range %q: want 0 <= a < b, got a = %g, b = %g", s, lo, hi)
 	}
 	return lo, hi, nil
 }

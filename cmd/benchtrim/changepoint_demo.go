@@ -11,8 +11,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func init() { registerDemoStep(60, "changepoint (PELT, CROPS, Kneedle)", demoChangepoint) }
-
 // demoChangepoint writes the iteration series of the demo's most strongly
 // warming-up JMH fork to a file and segments it with Barrett's penalty and
 // with CROPS + Kneedle.

@@ -208,3 +208,12 @@ func TestChangepointCommandErrors(t *testing.T) {
 		t.Errorf("header: out %q stderr %q err %v", out, stderr, err)
 	}
 }
+
+func TestChangepointPenRangeOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.txt")
+	os.WriteFile(path, []byte("1\n2\n3\n4\n5\n6\n"), 0o644)
+	_, _, err := runCLI(t, "changepoint", "--pen-range", "5,1", path)
+	if err == nil || !strings.Contains(err.Error(), `--pen-range "5,1": want 0 <= a < b`) {
+		t.Errorf("err %v", err)
+	}
+}

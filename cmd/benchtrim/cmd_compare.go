@@ -12,16 +12,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
-
-func init() {
-	registerCommand(compareCommand)
-	registerDemoStep(40, "compare (A/B and A/A)", demoCompare)
-}
 
 const compareDescription = `Three ways to name the two result sets (flags go before positional files):
 
@@ -112,20 +108,15 @@ func runCompare(c *cli.Context) error {
 		filter.Benchmark = rx
 	}
 	out := c.String("output")
-	if out != "" {
-		if err := compare.CheckOutputPath(out); err != nil {
-			return err
-		}
-	}
 	args := c.Args().Slice()
 	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			if len(baseFiles)+len(testFiles) > 0 {
-				return fmt.Errorf("%s follows the positional file %s: after --base/--test repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", a, args[0])
-			}
-			return fmt.Errorf("flag %s after the files: put flags before the positional files", a)
-		}
+	inputs := append([]string(nil), args...)
+	for _, g := range append(append([]string(nil), baseFiles...), testFiles...) {
+		m, _ := filepath.Glob(g)
+		inputs = append(inputs, m...)
+	}
+	if err := checkOutputs(inputs, output(c, "output", outpath.Data)); err != nil {
+		return err
 	}
 	baseSel, testSel, anySel := compareSelectors(c)
 	w := c.App.Writer

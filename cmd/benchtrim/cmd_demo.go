@@ -15,8 +15,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func init() { registerCommand(demoCommand) }
-
 // demoRun is what a demo step gets: the generated files and the table.
 type demoRun struct {
 	w, errw io.Writer
@@ -71,21 +69,24 @@ func (d *demoRun) Run(args ...string) error {
 	if d.g.Quiet {
 		full = append(full[:1], append([]string{"--quiet"}, full[1:]...)...)
 	}
-	return newApp(d.w, d.errw).Run(full)
+	return run(full, d.w, d.errw)
 }
 
 type demoStep struct {
-	order int
-	name  string
-	run   func(d *demoRun) error
+	name string
+	run  func(d *demoRun) error
 }
 
-var demoSteps []demoStep
-
-// registerDemoStep adds an analyzer's part of `benchtrim demo`; steps run
-// in ascending order after the data was generated and ingested.
-func registerDemoStep(order int, name string, run func(d *demoRun) error) {
-	demoSteps = append(demoSteps, demoStep{order, name, run})
+// demoSteps are the analyzers' parts of `benchtrim demo`, in the order they
+// run after the data was generated and ingested.
+func demoSteps() []demoStep {
+	return []demoStep{
+		{"optimize (µOpTime)", demoOptimize},
+		{"compare (A/B and A/A)", demoCompare},
+		{"reconfigure (dynamic reconfiguration)", demoReconfigure},
+		{"changepoint (PELT, CROPS, Kneedle)", demoChangepoint},
+		{"steady (steady state)", demoSteady},
+	}
 }
 
 func demoCommand() *cli.Command {
@@ -130,8 +131,7 @@ func demoCommand() *cli.Command {
 			if _, err := table.FormatOf(d.TablePath); err != nil {
 				return err
 			}
-			sort.SliceStable(demoSteps, func(i, j int) bool { return demoSteps[i].order < demoSteps[j].order })
-			for _, s := range demoSteps {
+			for _, s := range demoSteps() {
 				if only := c.String("only"); only != "" && !strings.Contains(s.name, only) {
 					continue
 				}

@@ -8,10 +8,9 @@ import (
 
 	"github.com/benchtrim/benchtrim/export"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
-
-func init() { registerCommand(exportCommand) }
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
@@ -31,6 +30,9 @@ func exportCommand() *cli.Command {
 				write = export.WriteGoBench
 			default:
 				return fmt.Errorf("--to %q: want pa or gobench", to)
+			}
+			if err := checkOutputs(c.Args().Slice(), output(c, "output", outpath.Text)); err != nil {
+				return err
 			}
 			t, _, _, err := loadInputs(c, c.Args().Slice())
 			if err != nil {

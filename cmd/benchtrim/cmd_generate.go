@@ -7,10 +7,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/synth"
 )
-
-func init() { registerCommand(generateCommand) }
 
 func generateCommand() *cli.Command {
 	return &cli.Command{
@@ -32,6 +31,9 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := checkOutputs(nil, output(c, "output", outpath.Text)); err != nil {
+				return err
+			}
 			var cfg synth.SuiteConfig
 			switch p := c.String("preset"); p {
 			case "default":

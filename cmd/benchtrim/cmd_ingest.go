@@ -10,11 +10,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
 )
-
-func init() { registerCommand(ingestCommand) }
 
 // inputFlags are the flags of every command that reads result files.
 func inputFlags() []cli.Flag {
@@ -30,7 +29,7 @@ func inputFlags() []cli.Flag {
 // stderr (benchtrim ingest prints the examples).
 func loadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
 	t, rep, files, err := readInputs(c, paths)
-	if err == nil {
+	if err == nil && !globalsOf(c).Quiet {
 		printInputReport(c.App.ErrWriter, rep)
 	}
 	return t, rep, files, err
@@ -59,7 +58,14 @@ func loadSeries(c *cli.Context) (*table.Table, []*table.Series, error) {
 	}
 	series := table.Collect(t, filter)
 	if len(series) == 0 {
-		t.Release()
+		defer t.Release()
+		if filter.Benchmark != nil {
+			all := table.Collect(t, table.Filter{})
+			if len(all) > 0 {
+				return nil, nil, fmt.Errorf("--bench %q matches none of the %d benchmarks (%s); the regular expression is matched against the benchmark name without params",
+					c.String("bench"), len(distinctBenchmarks(all)), firstNames(distinctBenchmarks(all), 3))
+			}
+		}
 		return nil, nil, fmt.Errorf("no benchmark with primary time measurements in the input")
 	}
 	return t, series, nil
@@ -104,7 +110,7 @@ func ingestCommand() *cli.Command {
 		),
 		Action: func(c *cli.Context) error {
 			out := c.String("output")
-			if _, err := table.FormatOf(out); err != nil {
+			if err := checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data, tableSidecar)); err != nil {
 				return err
 			}
 			t, rep, files, err := readInputs(c, c.Args().Slice())
@@ -174,4 +180,25 @@ func writeSummary(w io.Writer, t *table.Table, rep *ingest.Report) {
 	}
 	fmt.Fprintf(w, "skipped rows: %d\n", rep.SkippedRows())
 	rep.WriteTo(w)
+}
+
+// distinctBenchmarks lists the benchmark names of series once each, in order.
+func distinctBenchmarks(series []*table.Series) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range series {
+		if !seen[s.Benchmark] {
+			seen[s.Benchmark] = true
+			out = append(out, s.Benchmark)
+		}
+	}
+	return out
+}
+
+// firstNames joins the first n names and says how many more there are.
+func firstNames(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,15 +10,12 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
-
-func init() {
-	registerCommand(optimizeCommand)
-	registerDemoStep(30, "optimize (µOpTime)", demoOptimize)
-}
 
 func optimizeCommand() *cli.Command {
 	return &cli.Command{
@@ -49,6 +47,7 @@ func optimizeCommand() *cli.Command {
 			&cli.StringFlag{Name: "summary-out", Usage: "per-project summary: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "versions-out", Usage: "version comparison: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "commands-out", Usage: "shell script running the reduced configurations (go test / JMH command lines)"},
+			&cli.BoolFlag{Name: "details", Usage: "print the per-version tables (time saving, baselines, metric tests, change detection) after the summary"},
 		),
 		Action: runOptimize,
 	}
@@ -98,6 +97,11 @@ func runOptimize(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data), output(c, "summary-out", outpath.Data),
+		output(c, "versions-out", outpath.Data), output(c, "commands-out", outpath.Text))
+	if err != nil {
+		return err
+	}
 	t, series, err := loadSeries(c)
 	if err != nil {
 		return err
@@ -120,8 +124,15 @@ func runOptimize(c *cli.Context) error {
 	} else if vopt.Base != "" {
 		return fmt.Errorf("--base-version %s: the input holds one version per project; nothing to compare", vopt.Base)
 	}
-	if err := writeOptimizeReport(w, res, vr, opt); err != nil {
-		return err
+	if len(res.Results) == 0 {
+		return noOptimizeResult(res, opt)
+	}
+	writeOptimizeSummary(w, res, vr, opt)
+	if c.Bool("details") {
+		fmt.Fprintln(w)
+		if err := writeOptimizeReport(w, res, vr, opt); err != nil {
+			return err
+		}
 	}
 	sums := optimize.Summarize(res.Results)
 	if out := c.String("output"); out != "" {
@@ -174,6 +185,62 @@ func multipleVersions(series []*table.Series) bool {
 		seen[s.Project] = s.Version
 	}
 	return false
+}
+
+// noOptimizeResult explains why no benchmark run could be optimised and
+// names the flag that changes it.
+func noOptimizeResult(res *optimize.Report, opt optimize.Options) error {
+	if len(res.Skipped) == 0 {
+		return fmt.Errorf("no benchmark run to optimise")
+	}
+	first := res.Skipped[0]
+	msg := fmt.Sprintf("no result: all %d benchmark runs were skipped (first: %s: %s)", len(res.Skipped), first.Key, first.Reason)
+	switch {
+	case strings.Contains(first.Reason, "--discard-warmup") && opt.DiscardWarmup > 0:
+		msg += fmt.Sprintf("; --discard-warmup %d drops every iteration: lower it", opt.DiscardWarmup)
+	case strings.Contains(first.Reason, "--first"):
+		msg += "; drop --first"
+	}
+	return errors.New(msg)
+}
+
+// writeOptimizeSummary prints the short answer: the suite-wide time cut by
+// the recommended metric (optimize.Best) and how many benchmark runs keep
+// their result, one line per metric, change detection across versions,
+// and what was skipped.
+func writeOptimizeSummary(w io.Writer, res *optimize.Report, vr *optimize.VersionReport, opt optimize.Options) {
+	sums := optimize.Summarize(res.Results)
+	totals := optimize.Totals(sums)
+	b := totals[optimize.Best(totals)]
+	sec := func(ns int64) string { return reports.Human(reports.Seconds(float64(ns) / 1e9)) }
+	pct := func(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
+	fmt.Fprintf(w, "µOpTime: %s cuts %s of the suite's time (%s → %s);\n", b.Metric, reports.Human(reports.Percent(b.Saved)),
+		sec(b.FullTimeNs), sec(b.TimeNs))
+	fmt.Fprintf(w, "%s / %s / %s of %d benchmark runs keep their result within 1 / 3 / 5 %%.\n",
+		pct(b.Within[0]), pct(b.Within[1]), pct(b.Within[2]), b.Benchmarks)
+	fmt.Fprintf(w, "(threshold %g, %d resamples at %g, seed %d)\n", opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
+	if len(totals) > 1 {
+		fmt.Fprintln(w)
+		optimize.TotalsTable(totals).WriteMarkdown(w)
+		fmt.Fprintf(w, "%s is recommended: the largest saving with ≥ %.0f %% of runs within 5 %%.\n", b.Metric, 100*optimize.GoodShare)
+	}
+	if vr != nil {
+		for _, p := range vr.Totals {
+			if p.Metric != b.Metric || p.Method != optimize.MethodUOpTime {
+				continue
+			}
+			vs := vr.Versions[p.Project]
+			fmt.Fprintf(w, "%s %s … %s (%s): %d of %d changes found, %s in %d comparisons.\n",
+				p.Project, vs[0], vs[len(vs)-1], p.Metric, p.TP, p.FullChanges, plural(p.FP, "false alarm"), p.Benchmarks)
+		}
+	}
+	if n := len(res.Skipped); n > 0 {
+		fmt.Fprintf(w, "skipped %d benchmark runs (first: %s: %s)\n", n, res.Skipped[0].Key, res.Skipped[0].Reason)
+	}
+	if n := len(res.Ragged); n > 0 {
+		fmt.Fprintf(w, "%d benchmark runs miss observations (configurations use the values that exist)\n", n)
+	}
+	fmt.Fprintln(w, "--details prints the per-version tables; -o, --summary-out and --versions-out write the data.")
 }
 
 // writeOptimizeReport prints the Markdown report: time saving, baselines,
@@ -255,4 +322,12 @@ func demoOptimize(d *demoRun) error {
 	}
 	return d.Run("optimize", "--metric", "rmad,rciw-mean", "--discard-warmup", "50",
 		"--commands-out", d.Out("optimize-jmh.sh"), jmh)
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -68,7 +68,7 @@ func TestOptimizeCommand(t *testing.T) {
 	}
 	runWith := func(workers string) (string, []string) {
 		o := outputs("w" + workers)
-		args := append([]string{"optimize", "--quiet", "--workers", workers, "--metric", "rmad,rciw-mean", "--resamples", "2000",
+		args := append([]string{"optimize", "--quiet", "--details", "--workers", workers, "--metric", "rmad,rciw-mean", "--resamples", "2000",
 			"-o", o[0], "--summary-out", o[1], "--versions-out", o[2], "--commands-out", o[3]}, inputs...)
 		out, errOut, err := runCLI(t, args...)
 		if err != nil {
@@ -87,6 +87,9 @@ func TestOptimizeCommand(t *testing.T) {
 		if len(a) == 0 || string(a) != string(b) {
 			t.Errorf("%s and %s differ (or are empty)", o1[i], o8[i])
 		}
+	}
+	if !strings.HasPrefix(out1, "µOpTime: rmad cuts ") {
+		t.Errorf("stdout does not start with the one-line answer:\n%s", out1)
 	}
 	for _, want := range []string{"### µOpTime time saving", "### µOpTime against the baselines",
 		"### Comparing the metrics' change rates", "### Change detection across versions", "| gen     | v1.0    | rmad "} {
@@ -155,7 +158,7 @@ func TestOptimizeCommandErrors(t *testing.T) {
 		{[]string{"--base-version", "v7"}, one, "nothing to compare"},
 		{[]string{"--base-version", "v7"}, nil, "base version"},
 		{[]string{"--versions-out", filepath.Join(dir, "v.csv")}, one, "nothing to compare"},
-		{[]string{"-o", filepath.Join(dir, "x.xlsx")}, nil, "unknown output extension"},
+		{[]string{"-o", filepath.Join(dir, "x.xlsx")}, nil, "unsupported extension \".xlsx\""},
 		{[]string{"--bench", "("}, nil, "--bench"},
 		{nil, []string{}, "no input files"},
 	} {

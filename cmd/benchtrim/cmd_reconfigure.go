@@ -3,21 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/reports"
 )
-
-func init() {
-	registerCommand(reconfigureCommand)
-	registerDemoStep(50, "reconfigure (dynamic reconfiguration)", demoReconfigure)
-}
 
 const reconfigureDescription = `Replays dynamic reconfiguration (Laaber, Würsten, Gall, Leitner, ESEC/FSE 2020) on results
 recorded without warmup iterations (JMH -wi 0, every iteration of every fork present), as the
@@ -81,6 +75,7 @@ func reconfigureCommand() *cli.Command {
 			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
 			benchFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE` (.csv, .md, .tex or .html)"},
+			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
 			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `CSV` (one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
 			&cli.StringFlag{Name: "table2", Usage: "write the quality table to `FILE` (.md, .csv, .tex or .html)"},
 			&cli.StringFlag{Name: "table3", Usage: "write the time table to `FILE` (.md, .csv, .tex or .html)"},
@@ -119,12 +114,10 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, flag := range []string{"output", "table2", "table3"} {
-		if p := c.String(flag); p != "" {
-			if err := checkReportPath(p); err != nil {
-				return fmt.Errorf("--%s: %w", flag, err)
-			}
-		}
+	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Report), output(c, "table2", outpath.Report),
+		output(c, "table3", outpath.Report), output(c, "configs-out", outpath.CSV))
+	if err != nil {
+		return err
 	}
 	t, series, err := loadSeries(c)
 	if err != nil {
@@ -139,10 +132,16 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := writeReconfigureReport(w, errw, results, &opt); err != nil {
+	rows := reconfigure.Summarize(results, opt.Criteria)
+	if err := writeReconfigureSummary(w, results, rows, &opt); err != nil {
 		return err
 	}
-	rows := reconfigure.Summarize(results, opt.Criteria)
+	if c.Bool("details") {
+		fmt.Fprintln(w)
+		if err := writeReconfigureReport(w, errw, results, &opt); err != nil {
+			return err
+		}
+	}
 	outs := []struct {
 		flag string
 		t    *reports.Table
@@ -169,13 +168,51 @@ func runReconfigure(c *cli.Context) error {
 	return nil
 }
 
-// checkReportPath fails early for an extension reports cannot write.
-func checkReportPath(p string) error {
-	switch strings.ToLower(filepath.Ext(p)) {
-	case ".md", ".markdown", ".csv", ".tex", ".html", ".htm":
-		return nil
+// writeReconfigureSummary prints the short answer: the time the recommended
+// criterion (reconfigure.Best) cuts and how many benchmarks' results its
+// A/A tests found not different, a row per criterion, and what was skipped.
+// With no benchmark replayed it returns an error naming the reason.
+func writeReconfigureSummary(w io.Writer, results []reconfigure.Result, rows []reconfigure.SummaryRow, opt *reconfigure.Options) error {
+	skipped, short := 0, 0
+	var firstSkip string
+	for _, r := range results {
+		if r.Skipped != "" {
+			if skipped++; skipped == 1 {
+				firstSkip = fmt.Sprintf("%s: %s", r.Key, r.Skipped)
+			}
+		} else if r.Short {
+			short++
+		}
 	}
-	return fmt.Errorf("%s: unknown report extension (want .md, .csv, .tex or .html)", p)
+	if skipped == len(results) {
+		return fmt.Errorf("no result: all %d benchmarks were skipped (first: %s)", skipped, firstSkip)
+	}
+	overall := reconfigure.OverallRows(rows, opt.Criteria)
+	b := overall[reconfigure.Best(overall)]
+	fmt.Fprintf(w, "dynamic reconfiguration: %s cuts %s of the suite's time (%s → %s);\n", b.Criterion.Label(),
+		reports.Human(reports.Percent(b.Saved)), reports.Human(reports.Seconds(b.StaticHours*3600)),
+		reports.Human(reports.Seconds(b.DynamicHours*3600)))
+	if b.AATested > 0 {
+		fmt.Fprintf(w, "A/A tests find %s of %d tested benchmarks not different from the static configuration.\n",
+			reports.Human(reports.Percent(b.NotDifferent)), b.AATested)
+	} else {
+		fmt.Fprintf(w, "no A/A test was possible: every benchmark has fewer iterations than the configuration\n"+
+			"and the baseline ask for (lower --wi-max, --mi, --baseline-wi and --baseline-mi to test).\n")
+	}
+	fmt.Fprintln(w)
+	if err := reconfigure.ShortTable(overall).WriteMarkdown(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d benchmarks replayed", len(results)-skipped)
+	if short > 0 {
+		fmt.Fprintf(w, ", %d with less data than configuration or baseline ask for", short)
+	}
+	fmt.Fprintln(w)
+	if skipped > 0 {
+		fmt.Fprintf(w, "skipped %d (first: %s)\n", skipped, firstSkip)
+	}
+	fmt.Fprintln(w, "--details prints the per-benchmark table and Tables 2 and 3; -o, --table2, --table3 write them.")
+	return nil
 }
 
 // writeReconfigureReport prints the setup, skipped benchmarks, the

@@ -46,12 +46,15 @@ func TestReconfigureCommand(t *testing.T) {
 	in := reconfigureInput(t, dir)
 	per, cfgs := filepath.Join(dir, "per.csv"), filepath.Join(dir, "dynamic.csv")
 	t2, t3 := filepath.Join(dir, "t2.md"), filepath.Join(dir, "t3.tex")
-	args := []string{"--quiet", "reconfigure", "--aa-resamples", "2000", "-o", per, "--configs-out", cfgs, "--table2", t2, "--table3", t3, in}
+	args := []string{"--quiet", "reconfigure", "--details", "--aa-resamples", "2000", "-o", per, "--configs-out", cfgs, "--table2", t2, "--table3", t3, in}
 	stdout, stderr, err := runCLI(t, args...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	for _, want := range []string{
+		"dynamic reconfiguration: CV cuts 89.3 % of the suite's time (25 min → 2.66 min);\n",
+		"A/A tests find 66.7 % of 3 tested benchmarks not different",
+		"| criterion |  saved | static |  dynamic | A/A tested | not different | mean change |  < 3 % |",
 		"configuration ⟨5, 50, 10, 2, 5⟩, s_W 5",
 		"benchmarks: 3 replayed, 0 skipped; 0 with less data",
 		"### Dynamic reconfiguration per benchmark",
@@ -144,11 +147,12 @@ func TestReconfigureCommand(t *testing.T) {
 // baseline flags make the A/A test possible.
 func TestReconfigureShortData(t *testing.T) {
 	in := repoFile("testdata", "jmh", "small_avgt.json")
-	stdout, stderr, err := runCLI(t, "--quiet", "reconfigure", "--criteria", "cv", "--aa-resamples", "500", in)
+	stdout, stderr, err := runCLI(t, "--quiet", "reconfigure", "--details", "--criteria", "cv", "--aa-resamples", "500", in)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(stdout, "with less data than the configuration or the baseline asks for") || !strings.Contains(stdout, "no baseline") {
+	if !strings.Contains(stdout, "no A/A test was possible") || !strings.Contains(stdout, "lower --wi-max, --mi, --baseline-wi and --baseline-mi") ||
+		!strings.Contains(stdout, "with less data than the configuration or the baseline asks for") || !strings.Contains(stdout, "no baseline") {
 		t.Errorf("short data not reported:\n%s", stdout)
 	}
 	stdout, stderr, err = runCLI(t, "--quiet", "reconfigure", "--criteria", "cv", "--aa-resamples", "500",
@@ -170,14 +174,14 @@ func TestReconfigureCommandErrors(t *testing.T) {
 		{[]string{"reconfigure", "--criteria", "cv,foo", in}, `--criteria: unknown stoppage criterion "foo"`},
 		{[]string{"reconfigure", "--criteria", "cv,cv", in}, "given twice"},
 		{[]string{"reconfigure", "--wi-min", "10", "--wi-max", "5", in}, "wi_min <= wi_max"},
-		{[]string{"reconfigure", "--window", "1", in}, "window s_W must be at least 2"},
-		{[]string{"reconfigure", "--kld-threshold", "1.5", in}, "kld threshold is a probability"},
-		{[]string{"reconfigure", "--aa-confidence", "1", in}, "confidence must be in (0, 1)"},
-		{[]string{"reconfigure", "--table2", "t.docx", in}, "unknown report extension"},
+		{[]string{"reconfigure", "--window", "1", in}, "--window 1: must be at least 2"},
+		{[]string{"reconfigure", "--kld-threshold", "1.5", in}, "--kld-threshold 1.5: must be between 0 and 1"},
+		{[]string{"reconfigure", "--aa-confidence", "1", in}, "--aa-confidence 1: must be between 0 and 1"},
+		{[]string{"reconfigure", "--table2", "t.docx", in}, "unsupported extension \".docx\""},
 		{[]string{"reconfigure", "--iteration-time", "-1s", in}, "--iteration-time"},
 		{[]string{"reconfigure", "--bench", "(", in}, "--bench"},
 		{[]string{"reconfigure"}, "no input files"},
-		{[]string{"reconfigure", "--bench", "NoSuchBenchmark", in}, "no benchmark with primary time measurements"},
+		{[]string{"reconfigure", "--bench", "NoSuchBenchmark", in}, `--bench "NoSuchBenchmark" matches none of the 2 benchmarks (org.example.small.JsonBenchmark.encodeSmall, org.example.small.JsonBenchmark.readLarge)`},
 	} {
 		_, _, err := runCLI(t, append([]string{"--quiet"}, tc.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -15,15 +15,11 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
 )
-
-func init() {
-	registerCommand(steadyCommand)
-	registerDemoStep(70, "steady (steady state)", demoSteady)
-}
 
 const steadyDescription = `For every fork of every benchmark, recorded without warmup iterations (JMH -wi 0, many
 iterations), finds where the steady state of performance starts (Traini, Cortellessa, Di Pompeo,
@@ -200,8 +196,22 @@ func dynamicConfigSets(path string) ([]steady.ConfigSet, error) {
 	return sets, nil
 }
 
+// evaluationSidecar is the per-benchmark RPD file written beside --eval-out.
+func evaluationSidecar(path string) string {
+	return strings.TrimSuffix(path, filepath.Ext(path)) + ".benchmarks.csv"
+}
+
 func runSteady(c *cli.Context) error {
 	opt, err := steadyOptions(c)
+	if err != nil {
+		return err
+	}
+	inputs := c.Args().Slice()
+	if p := c.String("configs"); p != "" {
+		inputs = append(inputs, p)
+	}
+	err = checkOutputs(inputs, output(c, "forks-out", outpath.CSV), output(c, "benchmarks-out", outpath.CSV),
+		output(c, "eval-out", outpath.CSV, evaluationSidecar), output(c, "plots", outpath.Dir))
 	if err != nil {
 		return err
 	}
@@ -240,7 +250,7 @@ func runSteady(c *cli.Context) error {
 		}
 		fmt.Fprintf(w, "wrote %s\n", path)
 		if o.flag == "eval-out" {
-			side := strings.TrimSuffix(path, filepath.Ext(path)) + ".benchmarks.csv"
+			side := evaluationSidecar(path)
 			if err := atomicfile.Write(side, func(f io.Writer) error { return steady.WriteBenchmarkEvaluationCSV(f, res) }); err != nil {
 				return err
 			}

@@ -181,7 +181,7 @@ func TestSteadyCommandErrors(t *testing.T) {
 		{[]string{"--i", "0"}, "--i 0"},
 		{[]string{"--plots", dir, "--plot-format", "gif"}, "--plot-format"},
 		{[]string{"--configs", filepath.Join(dir, "missing.csv")}, "missing.csv"},
-		{[]string{"--steady-window", "0"}, "steady window"},
+		{[]string{"--steady-window", "0"}, "--steady-window 0: must be at least 1"},
 	} {
 		_, _, err := runCLI(t, append(append([]string{"--quiet", "steady"}, tc.args...), in)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -2,6 +2,10 @@
 // temporary file in the destination's directory, is synced, and is renamed
 // over the destination only when writing succeeded. Readers therefore see
 // either the old file or the complete new one, never a partial write.
+//
+// Temporary files are removed when the write fails, when the writer panics,
+// and, once RemoveOnSignal has been called, when the process is interrupted
+// (SIGINT, SIGTERM) while a write is under way.
 package atomicfile
 
 import (
@@ -9,12 +13,76 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"sync"
+	"syscall"
 )
 
+// live holds the temporary files being written, so a signal handler can
+// remove them.
+var live struct {
+	sync.Mutex
+	files map[string]bool
+}
+
+func track(name string) {
+	live.Lock()
+	if live.files == nil {
+		live.files = map[string]bool{}
+	}
+	live.files[name] = true
+	live.Unlock()
+}
+
+func untrack(name string) {
+	live.Lock()
+	delete(live.files, name)
+	live.Unlock()
+}
+
+// RemoveTemporary removes every temporary file of a write under way. A
+// program calls it before it exits abnormally.
+func RemoveTemporary() {
+	live.Lock()
+	defer live.Unlock()
+	for name := range live.files {
+		os.Remove(name)
+		delete(live.files, name)
+	}
+}
+
+// RemoveOnSignal installs a handler that, on SIGINT or SIGTERM, removes
+// the temporary files of writes under way and exits with status 128+signal
+// (130 for SIGINT, 143 for SIGTERM), as a shell reports a killed command.
+// The destinations keep their previous content. It returns a function that
+// uninstalls the handler.
+func RemoveOnSignal() (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			RemoveTemporary()
+			code := 130
+			if s == syscall.SIGTERM {
+				code = 143
+			}
+			fmt.Fprintf(os.Stderr, "benchtrim: interrupted (%v); partial outputs removed\n", s)
+			os.Exit(code)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
+
 // Write creates path atomically with the bytes that write produces.
-// If write returns an error, the temporary file is removed and path is left
-// untouched.
+// If write returns an error or panics, the temporary file is removed and
+// path is left untouched (a panic is then passed on).
 func Write(path string, write func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -24,11 +92,14 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("create temporary file for %s: %w", path, err)
 	}
+	track(tmp.Name())
+	renamed := false
 	defer func() {
-		if err != nil {
+		if !renamed {
 			tmp.Close()
 			os.Remove(tmp.Name())
 		}
+		untrack(tmp.Name())
 	}()
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	if err = write(bw); err != nil {
@@ -49,6 +120,7 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("rename to %s: %w", path, err)
 	}
+	renamed = true
 	return nil
 }
 

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
@@ -36,5 +39,88 @@ func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
 	got, _ = os.ReadFile(path)
 	if string(got) != "second" {
 		t.Errorf("file holds %q, want %q", got, "second")
+	}
+}
+
+func TestWriteRemovesTemporaryOnPanic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	if err := WriteFile(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "writer bug" {
+				t.Errorf("recovered %v, want the writer's panic passed on", r)
+			}
+		}()
+		Write(path, func(w io.Writer) error {
+			io.WriteString(w, "partial")
+			panic("writer bug")
+		})
+	}()
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("after a panic the directory holds %d entries, want only out.txt", len(entries))
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Errorf("after a panic the file holds %q, want %q", got, "old")
+	}
+}
+
+// TestSignalRemovesTemporary runs this test binary as a child that starts a
+// write, blocks in it, and is sent SIGTERM (then SIGINT): the child exits
+// with 143 (130), the temporary file is gone and the old file is intact.
+func TestSignalRemovesTemporary(t *testing.T) {
+	if dir := os.Getenv("ATOMICFILE_CHILD_DIR"); dir != "" {
+		RemoveOnSignal()
+		Write(filepath.Join(dir, "out.txt"), func(w io.Writer) error {
+			io.WriteString(w, "partial")
+			os.WriteFile(filepath.Join(dir, "started"), nil, 0o644)
+			select {} // wait for the signal
+		})
+		return
+	}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
+		dir := t.TempDir()
+		if err := WriteFile(filepath.Join(dir, "out.txt"), []byte("old")); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestSignalRemovesTemporary$")
+		cmd.Env = append(os.Environ(), "ATOMICFILE_CHILD_DIR="+dir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("child never started writing")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cmd.Process.Signal(tc.sig)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
+			t.Errorf("%v: child ended with %v, want exit status %d", tc.sig, err, tc.code)
+		}
+		entries, _ := os.ReadDir(dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if len(names) != 2 { // out.txt and started
+			t.Errorf("%v: directory holds %v, want only out.txt and started", tc.sig, names)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "out.txt")); string(got) != "old" {
+			t.Errorf("%v: out.txt holds %q, want %q", tc.sig, got, "old")
+		}
 	}
 }

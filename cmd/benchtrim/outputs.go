@@ -1,0 +1,43 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/internal/outpath"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// output describes the path given to flag (empty when the flag is not set)
+// as an outpath.Output; also names further files written beside it.
+func output(c *cli.Context, flag string, kind outpath.Kind, also ...func(string) string) outpath.Output {
+	o := outpath.Output{Flag: "--" + flag, Path: c.String(flag), Kind: kind}
+	if flag == "output" {
+		o.Flag = "-o"
+	}
+	if o.Path != "" {
+		for _, f := range also {
+			if p := f(o.Path); p != "" {
+				o.Also = append(o.Also, p)
+			}
+		}
+	}
+	return o
+}
+
+// tableSidecar is the setups sidecar a CSV table output gets.
+func tableSidecar(p string) string {
+	if strings.EqualFold(filepath.Ext(p), ".csv") {
+		return table.SetupsSidecar(p)
+	}
+	return ""
+}
+
+// checkOutputs validates the outputs before any work: extensions, writable
+// directories, no output that is an input (or the setups sidecar of a CSV
+// table input), no two outputs on one file. On failure nothing is written.
+func checkOutputs(inputs []string, outs ...outpath.Output) error {
+	return outpath.Check(outs, outpath.Inputs(inputs, table.SetupsSidecar))
+}

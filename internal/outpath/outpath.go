@@ -1,0 +1,213 @@
+// Package outpath checks a command's output paths before any work is done:
+// the extension names a format the output can be written in, the directory
+// exists and is writable, no output is also an input (compared as files, so
+// links and paths like ./a/../a are caught), and no two outputs are the
+// same file. A command that fails the check writes nothing.
+package outpath
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Kind is what an output holds, which decides the extensions it accepts.
+type Kind int
+
+const (
+	// Data is a typed data table: .csv, .arrow (.ipc, .feather) or
+	// .parquet (.pq).
+	Data Kind = iota
+	// Report is a table for people or machines: .md, .tex, .html and the
+	// Data extensions.
+	Report
+	// CSV is a CSV file only.
+	CSV
+	// Text is any file (scripts, JSON, plots): the extension is not checked.
+	Text
+	// Dir is a directory that is created when missing.
+	Dir
+)
+
+var extensions = map[Kind][]string{
+	Data:   {".csv", ".arrow", ".ipc", ".feather", ".parquet", ".pq"},
+	Report: {".csv", ".arrow", ".ipc", ".feather", ".parquet", ".pq", ".md", ".markdown", ".tex", ".html", ".htm"},
+	CSV:    {".csv"},
+}
+
+// Extensions lists the extensions an output of kind k accepts (nil: any).
+func Extensions(k Kind) []string { return extensions[k] }
+
+// Output is one output of a command.
+type Output struct {
+	// Flag names the option that gave the path, for messages ("-o",
+	// "--summary-out").
+	Flag string
+	// Path is the file or directory to write; "" means the output is off.
+	Path string
+	Kind Kind
+	// Also are further files written beside Path (a CSV table's setups
+	// sidecar); they get the same checks.
+	Also []string
+}
+
+// Check validates outs against each other and against inputs. Inputs that
+// do not exist are ignored here (reading reports them).
+func Check(outs []Output, inputs []string) error {
+	type named struct {
+		name string
+		id   fileID
+	}
+	var ins, seen []named
+	for _, in := range inputs {
+		if in != "-" {
+			ins = append(ins, named{in, identify(in)})
+		}
+	}
+	for _, o := range outs {
+		if o.Path == "" {
+			continue
+		}
+		if err := checkOne(o); err != nil {
+			return err
+		}
+		for _, p := range append([]string{o.Path}, o.Also...) {
+			id := identify(p)
+			for _, in := range ins {
+				if id.same(in.id) {
+					return fmt.Errorf("%s %s: is the input %s; refusing to overwrite an input", o.Flag, p, in.name)
+				}
+			}
+			for _, s := range seen {
+				if id.same(s.id) {
+					return fmt.Errorf("%s %s: is also the output of %s", o.Flag, p, s.name)
+				}
+			}
+			seen = append(seen, named{o.Flag, id})
+		}
+	}
+	return nil
+}
+
+func checkOne(o Output) error {
+	if o.Kind == Dir {
+		fi, err := os.Stat(o.Path)
+		switch {
+		case err == nil && !fi.IsDir():
+			return fmt.Errorf("%s %s: exists and is not a directory", o.Flag, o.Path)
+		case err == nil:
+			return writable(o.Flag, o.Path)
+		case !os.IsNotExist(err):
+			return fmt.Errorf("%s %s: %w", o.Flag, o.Path, err)
+		}
+		// Created later; its parent must be usable.
+		return checkDir(o.Flag, o.Path, filepath.Dir(filepath.Clean(o.Path)))
+	}
+	if exts := extensions[o.Kind]; exts != nil {
+		ext := strings.ToLower(filepath.Ext(o.Path))
+		ok := false
+		for _, e := range exts {
+			ok = ok || e == ext
+		}
+		if !ok {
+			return fmt.Errorf("%s %s: unsupported extension %q (want %s)", o.Flag, o.Path, filepath.Ext(o.Path), describe(exts))
+		}
+	}
+	for _, p := range append([]string{o.Path}, o.Also...) {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return fmt.Errorf("%s %s: is a directory", o.Flag, p)
+		}
+		if err := checkDir(o.Flag, p, filepath.Dir(p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// describe lists extensions as ".csv, .arrow or .parquet" without aliases.
+func describe(exts []string) string {
+	alias := map[string]bool{".ipc": true, ".feather": true, ".pq": true, ".markdown": true, ".htm": true}
+	var main []string
+	for _, e := range exts {
+		if !alias[e] {
+			main = append(main, e)
+		}
+	}
+	if len(main) == 1 {
+		return main[0]
+	}
+	return strings.Join(main[:len(main)-1], ", ") + " or " + main[len(main)-1]
+}
+
+func checkDir(flag, path, dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return fmt.Errorf("%s %s: directory %s does not exist", flag, path, dir)
+		}
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
+	}
+	return writable(flag, dir)
+}
+
+// writable checks that a file can be created in dir (as the atomic writer
+// will: a temporary file beside the destination).
+func writable(flag, dir string) error {
+	f, err := os.CreateTemp(dir, ".benchtrim-check-*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write in %s: %w", flag, dir, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// fileID identifies a file: by device and inode when it exists, else by its
+// absolute path with the directory's links resolved.
+type fileID struct {
+	info os.FileInfo
+	abs  string
+}
+
+func identify(p string) fileID {
+	var id fileID
+	if fi, err := os.Stat(p); err == nil {
+		id.info = fi
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = p
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(dir, filepath.Base(abs))
+	}
+	id.abs = abs
+	return id
+}
+
+func (a fileID) same(b fileID) bool {
+	if a.info != nil && b.info != nil {
+		return os.SameFile(a.info, b.info)
+	}
+	return a.abs == b.abs
+}
+
+// Inputs returns the files a list of input paths reads: the paths and, for
+// CSV tables, their setups sidecars (so no output replaces those either).
+func Inputs(paths []string, sidecar func(string) string) []string {
+	out := append([]string(nil), paths...)
+	for _, p := range paths {
+		if strings.EqualFold(filepath.Ext(p), ".csv") && sidecar != nil {
+			if s := sidecar(p); s != p {
+				if _, err := os.Stat(s); err == nil {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}

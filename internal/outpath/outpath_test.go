@@ -1,0 +1,69 @@
+package outpath
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a", "r.csv")
+	os.MkdirAll(filepath.Dir(in), 0o755)
+	os.WriteFile(in, []byte("x"), 0o644)
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(dir)
+	for _, tc := range []struct {
+		name string
+		outs []Output
+		want string // "" for no error
+	}{
+		{"fine", []Output{{"-o", "out.parquet", Data, nil}, {"--summary-out", "s.csv", Data, nil}}, ""},
+		{"off", []Output{{"-o", "", Data, nil}}, ""},
+		{"same path", []Output{{"-o", "a/r.csv", Data, nil}}, "-o a/r.csv: is the input a/r.csv; refusing to overwrite an input"},
+		{"dot dot", []Output{{"-o", "./a/../a/r.csv", Data, nil}}, "is the input a/r.csv"},
+		{"link", []Output{{"-o", "link.csv", Data, nil}}, "-o link.csv: is the input a/r.csv"},
+		{"sidecar", []Output{{"-o", "t.csv", Data, []string{"a/r.csv"}}}, "-o a/r.csv: is the input"},
+		{"two outputs", []Output{{"-o", "x.csv", Data, nil}, {"--summary-out", "./x.csv", Data, nil}}, "--summary-out ./x.csv: is also the output of -o"},
+		{"extension", []Output{{"-o", "out.xlsx", Data, nil}}, `-o out.xlsx: unsupported extension ".xlsx" (want .csv, .arrow or .parquet)`},
+		{"csv only", []Output{{"--forks-out", "f.parquet", CSV, nil}}, `want .csv)`},
+		{"report", []Output{{"--table2", "t.tex", Report, nil}}, ""},
+		{"missing dir", []Output{{"--summary-out", "/missing/s.csv", Data, nil}}, "--summary-out /missing/s.csv: directory /missing does not exist"},
+		{"dir as file", []Output{{"-o", "sub", Text, nil}}, "-o sub: is a directory"},
+		{"dir kind", []Output{{"--plots", "sub/new", Dir, nil}}, ""},
+		{"dir is file", []Output{{"--plots", "a/r.csv", Dir, nil}}, "exists and is not a directory"},
+	} {
+		err := Check(tc.outs, []string{"a/r.csv", "-"})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: unexpected error %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("Check left files behind: %v", entries)
+	}
+}
+
+func TestCheckUnwritableDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("SKIP: running as root, directory permissions do not apply")
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	err := Check([]Output{{"-o", filepath.Join(dir, "x.csv"), Data, nil}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot write in") {
+		t.Errorf("error %v, want cannot write in", err)
+	}
+}
