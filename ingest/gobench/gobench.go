@@ -170,6 +170,26 @@ func (Format) Sniff(head []byte) bool {
 	return false
 }
 
+// Likely scores a head that no format sniffed (see ingest.Format): 1 when
+// a line starts with a Benchmark name (a result line whose iteration count
+// is missing or malformed), else 0. Read skips such lines and counts them,
+// so a file that is only likely gobench is reported as unrecognised with a
+// hint to use --format gobench.
+func (Format) Likely(head []byte) int {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		if name, _ := splitField(line); isBenchmarkName(name) {
+			return 1
+		}
+	}
+	return 0
+}
+
 // isBenchmarkName reports whether f is "Benchmark" followed by an upper-case
 // rune or nothing.
 func isBenchmarkName(f []byte) bool {

@@ -45,6 +45,32 @@ func (Format) Sniff(head []byte) bool {
 	return bytes.Contains(head, []byte(`"benchmark"`)) || bytes.Contains(head, []byte(`"primaryMetric"`))
 }
 
+// Likely scores a head that no format sniffed (see ingest.Format): 2 when,
+// after an optional byte order mark, white space and git conflict marker
+// lines, it starts with a JSON array or object and mentions "benchmark",
+// "primaryMetric" or "jmhVersion"; 1 when it starts with '[' or '{'
+// without those; 0 otherwise. Read then names what is wrong: a conflict
+// marker, a top-level object, a record that is not an object.
+func (Format) Likely(head []byte) int {
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n")
+	for bytes.HasPrefix(t, []byte("<<<<<<<")) || bytes.HasPrefix(t, []byte("=======")) || bytes.HasPrefix(t, []byte(">>>>>>>")) {
+		i := bytes.IndexByte(t, '\n')
+		if i < 0 {
+			return 0
+		}
+		t = bytes.TrimLeft(t[i+1:], " \t\r\n")
+	}
+	if len(t) == 0 || t[0] != '[' && t[0] != '{' {
+		return 0
+	}
+	for _, k := range []string{`"benchmark"`, `"primaryMetric"`, `"jmhVersion"`} {
+		if bytes.Contains(head, []byte(k)) {
+			return 2
+		}
+	}
+	return 1
+}
+
 // Report kinds. Skipped kinds count rows left out of the table, except
 // kindText and kindBadType, which count metrics or values that could not
 // become rows.

@@ -89,6 +89,66 @@ func (Format) Sniff(head []byte) bool {
 	return bytes.Contains(h, []byte("benchmark;params;instance"))
 }
 
+// Likely scores a head that no format sniffed (see ingest.Format): 2 when
+// its first line names the benchmark, params and instance columns (with
+// another delimiter than ';' or in another order) or is a pa data row
+// without a header (12 ';'-separated fields whose trial, fork, iteration
+// and value_count are integers), else 0. Read's header error then names
+// the delimiter or the missing header.
+func (Format) Likely(head []byte) int {
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	h := bytes.ToLower(head)
+	if bytes.Contains(h, []byte("benchmark")) && bytes.Contains(h, []byte("params")) && bytes.Contains(h, []byte("instance")) {
+		return 2
+	}
+	if isDataRow(strings.Split(strings.TrimRight(string(head), "\r"), ";")) {
+		return 2
+	}
+	return 0
+}
+
+// isDataRow reports whether f has pa's 12 fields with integers where pa
+// has trial, fork, iteration and value_count.
+func isDataRow(f []string) bool {
+	if len(f) != numColumns {
+		return false
+	}
+	for _, c := range []int{colTrial, colFork, colIteration, colValueCount} {
+		if _, err := strconv.ParseInt(trimSpace(f[c]), 10, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// headerProblem explains a header that lacks columns when the reason is
+// plain: another delimiter than ';' (one field that splits on ',' or tab
+// into pa's names), or no header at all (the first line is a data row). It
+// returns "" otherwise.
+func headerProblem(head []string) string {
+	if len(head) == 1 {
+		for _, d := range []struct{ sep, name string }{{",", "','"}, {"\t", "tab"}, {"|", "'|'"}} {
+			found := 0
+			for _, p := range strings.Split(strings.ToLower(head[0]), d.sep) {
+				switch strings.TrimSpace(strings.TrimPrefix(p, "\ufeff")) {
+				case "benchmark", "params", "instance", "value_count":
+					found++
+				}
+			}
+			if found >= 2 {
+				return fmt.Sprintf("header separated by %s, not ';' (a pa/bencher CSV is semicolon-separated)", d.name)
+			}
+		}
+	}
+	if isDataRow(head) {
+		return "no header line: line 1 is a data row (a pa/bencher CSV starts with the header " + strings.Join(Columns[:], ";") + ")"
+	}
+	return ""
+}
+
 // Column names of a pa CSV, in pa's order.
 var Columns = [...]string{"project", "commit", "benchmark", "params", "instance", "trial", "fork",
 	"iteration", "mode", "unit", "value_count", "value"}
@@ -246,6 +306,9 @@ func (rd *reader) parseHeader(head []string, line int) error {
 		rd.cols[c] = i
 	}
 	if len(missing) > 0 {
+		if msg := headerProblem(head); msg != "" {
+			return &ingest.ParseError{File: rd.file, Line: line, Msg: msg}
+		}
 		return &ingest.ParseError{File: rd.file, Line: line,
 			Msg: fmt.Sprintf("header: missing columns %s (want %s; first line is %q)",
 				strings.Join(missing, ", "), strings.Join(Columns[:], ";"), strings.Join(head, ";"))}

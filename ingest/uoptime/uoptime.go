@@ -79,6 +79,60 @@ func (Format) Sniff(head []byte) bool {
 
 var utf8BOM = []byte("\ufeff")
 
+// Likely scores a head that no format sniffed (see ingest.Format): 2 when
+// its first line names the ns_per_op and b_name columns (separated by
+// something other than ','), 1 when the first line looks like a µOpTime
+// data row without a header (12 or more ','-separated fields, the first a
+// number, the last a Benchmark name), else 0. Read's header error then
+// names the delimiter or the missing header.
+func (Format) Likely(head []byte) int {
+	head = bytes.TrimPrefix(head, utf8BOM)
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	h := bytes.ToLower(head)
+	if bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) {
+		return 2
+	}
+	if f := strings.Split(strings.TrimRight(string(head), "\r"), ","); len(f) >= 12 && isNumber(f[0]) && strings.HasPrefix(trimSpace(f[len(f)-1]), "Benchmark") {
+		return 1
+	}
+	return 0
+}
+
+// isNumber reports whether s (trimmed) parses as a float.
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(trimSpace(s), 64)
+	return err == nil
+}
+
+// headerProblem explains a header that lacks required columns when the
+// reason is plain: the header uses another delimiter than ',' (one field
+// that splits on ';' or tab into the required names), or there is no
+// header (the first line is a data row). It returns "" otherwise.
+func headerProblem(head []string) string {
+	if len(head) == 1 {
+		for _, d := range []struct{ sep, name string }{{";", "';'"}, {"\t", "tab"}, {"|", "'|'"}} {
+			parts := strings.Split(strings.ToLower(head[0]), d.sep)
+			found := 0
+			for _, p := range parts {
+				switch strings.TrimSpace(strings.TrimPrefix(p, "\ufeff")) {
+				case ColNsPerOp, ColBName, ColN:
+					found++
+				}
+			}
+			if found >= 2 {
+				return fmt.Sprintf("header separated by %s, not ',' (a µOpTime CSV is comma-separated; convert it or re-export it with ',')", d.name)
+			}
+		}
+	}
+	if len(head) >= 12 && isNumber(head[0]) && isNumber(head[1]) && isNumber(head[2]) {
+		return fmt.Sprintf("no header line: line 1 is a data row (a µOpTime CSV starts with the header %s)",
+			strings.Join([]string{ColMID, ColN, ColNsPerOp, ColBedSetup, ColItSetup, ColSrSetup, ColIrSetup, ColBedPos, ColItPos, ColSrPos, ColIrPos, ColBName}, ","))
+	}
+	return ""
+}
+
 // SliceTimeNs is the duration of one µOpTime measurement slice (1 s).
 const SliceTimeNs = int64(1e9)
 
@@ -239,6 +293,9 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 		*w.dst = i
 	}
 	if len(missing) > 0 {
+		if msg := headerProblem(head); msg != "" {
+			return c, &ingest.ParseError{File: file, Line: line, Msg: msg}
+		}
 		return c, &ingest.ParseError{File: file, Line: line,
 			Msg: fmt.Sprintf("header: missing required columns %s (header is %q)", strings.Join(missing, ", "), strings.Join(head, ","))}
 	}
