@@ -43,11 +43,17 @@
 // Bad input: an empty file or a header lacking columns is a
 // *ingest.ParseError. Rows with malformed CSV, a field count other than the
 // header's, an empty benchmark, non-numeric or < 1 levels, value_count ≤ 0,
-// a non-numeric value, an unknown unit, NaN, infinite, negative or zero
-// (outside sample mode) times, or duplicating an earlier row (same run and
-// levels in a non-sample mode, where each iteration has one value) are
-// skipped and counted with file:line. Malformed params, an empty mode and
-// one run with several units are kept and warned about.
+// a non-numeric value, an unknown unit, a mode that is neither a JMH mode
+// (thrpt, avgt, sample, ss, or its long name such as AverageTime) nor go,
+// NaN, infinite, negative or zero (outside sample mode) times, or
+// duplicating an earlier row (same run and levels in a non-sample mode,
+// where each iteration has one value) are skipped and counted with
+// file:line. Malformed params, an empty mode and one run with several
+// units are kept and warned about; so are names (project, commit,
+// benchmark, params, instance) with invalid UTF-8 or control characters (a
+// quoted field may hold a line break), which are stored cleaned
+// (ingest.CleanName), each distinct name counted once. A header separated
+// by ',' or a tab, or a first line that is a data row, is reported as such.
 //
 // Instance numbers: a numeric instance column (bencher -i 3) is used as the
 // number, so per-instance files read together stay apart; other names (m1,
@@ -219,6 +225,8 @@ type reader struct {
 
 	commaValues int
 	commaLine   int64
+
+	names ingest.Names
 }
 
 // Read parses a pa/bencher CSV from r and appends its rows and setups to
@@ -247,7 +255,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 		return fmt.Errorf("%s: reading header: %w", file, err)
 	}
 	headLine, _ := cr.FieldPos(0)
-	rd := &reader{file: file, src: src, dst: dst, rep: rep, width: len(head),
+	rd := &reader{file: file, src: src, dst: dst, rep: rep, width: len(head), names: ingest.Names{Rep: rep},
 		instances: map[string]int32{}, instanceNames: map[int32]string{}, params: map[string]string{}, runs: map[table.Key]*run{}}
 	if err := rd.parseHeader(head, headLine); err != nil {
 		return err
@@ -372,6 +380,14 @@ func (rd *reader) record(rec []string, line int64) {
 		return
 	}
 	mode, unit := field(colMode), field(colUnit)
+	if mode != "" {
+		m, ok := ingest.Mode(mode)
+		if !ok {
+			rd.skip(ingest.KindUnknownMode, line, "column mode %q is not a JMH mode (thrpt, avgt, sample, ss) or go", mode)
+			return
+		}
+		mode = m
+	}
 	ns, err := ingest.NsPerOp(unit, value, 1)
 	if err != nil {
 		rd.skip(KindUnknownUnit, line, "column unit: %v", err)
@@ -382,8 +398,10 @@ func (rd *reader) record(rec []string, line int64) {
 		return
 	}
 
-	project := label(field(colProject), rd.src.Project, rd.src.ProjectFromUser)
-	version := label(field(colCommit), rd.src.Version, rd.src.VersionFromUser)
+	at := ingest.ParseError{File: rd.file, Line: int(line)}
+	bench = rd.names.Clean(bench, "benchmark", at)
+	project := label(rd.names.Clean(field(colProject), "project", at), rd.src.Project, rd.src.ProjectFromUser)
+	version := label(rd.names.Clean(field(colCommit), "commit", at), rd.src.Version, rd.src.VersionFromUser)
 	key := table.Key{Project: project, Version: version, Benchmark: bench, Params: rd.canonicalParams(field(colParams), line), Mode: mode}
 	ru := rd.last
 	if ru == nil || ru.key != key {
@@ -401,7 +419,7 @@ func (rd *reader) record(rec []string, line int64) {
 		}
 		rd.last = ru
 	}
-	instance := rd.instance(field(colInstance))
+	instance := rd.instance(field(colInstance), line)
 	if ru.seen != nil {
 		lv := [4]int32{instance, levels[0], levels[1], levels[2]}
 		if first, dup := ru.seen[lv]; dup {
@@ -445,7 +463,7 @@ func label(column, source string, fromUser bool) string {
 // bencher -i N keep their instances apart when read together; any other
 // name gets the next number after the largest seen so far in this file, in
 // order of first appearance.
-func (rd *reader) instance(name string) int32 {
+func (rd *reader) instance(name string, line int64) int32 {
 	if id, ok := rd.instances[name]; ok {
 		return id
 	}
@@ -465,7 +483,7 @@ func (rd *reader) instance(name string) int32 {
 		}
 	}
 	rd.instances[name] = id
-	rd.instanceNames[id] = name
+	rd.instanceNames[id] = rd.names.Clean(name, "instance", ingest.ParseError{File: rd.file, Line: int(line)})
 	rd.lastInstance = max(rd.lastInstance, id)
 	return id
 }
@@ -475,7 +493,7 @@ func (rd *reader) canonicalParams(raw string, line int64) string {
 	if c, ok := rd.params[raw]; ok {
 		return c
 	}
-	m, bad := splitParams(raw)
+	m, bad := splitParams(rd.names.Clean(raw, "params", ingest.ParseError{File: rd.file, Line: int(line)}))
 	if bad != "" {
 		rd.warn(KindMalformedParams, line, "params %q: %s", raw, bad)
 	}
