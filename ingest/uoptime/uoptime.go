@@ -39,9 +39,12 @@
 // are skipped and counted in the ingest.Report with file:line. Benchmarks
 // whose rows state different setups, and benchmarks whose rows do not fill
 // the setup grid (ragged data), are kept and reported as warnings naming
-// what differs or is missing. Integer columns accept integral float
-// spellings such as "5.0" (pandas writes integer columns that way when a
-// column had missing values).
+// what differs or is missing. A b_name with invalid UTF-8 or control
+// characters (a quoted field may hold a line break) is stored cleaned
+// (ingest.CleanName) and warned about once per name. Integer columns accept
+// integral float spellings such as "5.0" (pandas writes integer columns that
+// way when a column had missing values). A header separated by ';' or a
+// tab, or a first line that is a data row, is reported as such.
 package uoptime
 
 import (
@@ -217,7 +220,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 		return err
 	}
 
-	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}}
+	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}, names: ingest.Names{Rep: rep}}
 	rd.row = table.Row{Project: src.Project, Version: src.Version, Mode: Mode, Metric: table.Primary,
 		Unit: Unit, Fork: 1, Source: file}
 	rows := 0
@@ -322,6 +325,7 @@ type reader struct {
 	benches map[string]*bench
 	order   []*bench // in order of first appearance
 	last    *bench
+	names   ingest.Names
 }
 
 // record checks one CSV record and appends it as a row or reports why not.
@@ -336,6 +340,7 @@ func (rd *reader) record(rec []string, line int64) {
 		rd.skip(KindEmptyName, line, "column b_name is empty")
 		return
 	}
+	name = rd.names.Clean(name, "b_name", ingest.ParseError{File: rd.file, Line: int(line)})
 	var setup, pos [numLevels]int32
 	setupCols := [numLevels]int{c.irSetup, c.srSetup, c.itSetup, c.bedSetup}
 	posCols := [numLevels]int{c.irPos, c.srPos, c.itPos, c.bedPos}
