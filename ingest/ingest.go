@@ -66,6 +66,14 @@ type Format interface {
 	// Sniff reports whether head (the first bytes of a file, up to 64 KiB)
 	// looks like this format.
 	Sniff(head []byte) bool
+	// Likely scores how much a head that no format's Sniff accepted
+	// resembles this format: 0 not at all, 1 it has the format's shape (a
+	// JSON document, lines of the right field count), 2 it names the
+	// format's own fields or columns. When no format sniffs a file,
+	// ReadFiles reads it with the single likeliest format so that the error
+	// is that reader's precise one (file:line: what is wrong) instead of
+	// "unrecognised format".
+	Likely(head []byte) int
 	// Read parses r and appends canonical rows and setups to dst. Bad items
 	// it can step over go to rep (counted, with their place); it returns a
 	// *ParseError when the input cannot be read on (truncated or invalid

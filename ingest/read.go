@@ -84,6 +84,49 @@ func Detect(file string, head []byte) (Format, error) {
 	return nil, &ParseError{File: file, Msg: "ambiguous format, could be " + strings.Join(names, " or ") + "; use --format"}
 }
 
+// diagnose explains why Detect found no format for a file (detectErr):
+// a git conflict marker in head is reported at its line; otherwise the file
+// is read with the format whose Likely score of head is highest (when one
+// format alone has it) and that reader's *ParseError is returned, noting
+// that the format was guessed. When no format is likely, or the likeliest
+// reads the file without error, detectErr is returned (naming the
+// likeliest format).
+func diagnose(file string, head []byte, r io.Reader, detectErr error, mem memory.Allocator) error {
+	var pe *ParseError
+	if !errors.As(detectErr, &pe) || strings.HasPrefix(pe.Msg, "ambiguous") || len(bytes.TrimSpace(head)) == 0 {
+		return detectErr
+	}
+	if line, text := ConflictMarker(head); line > 0 {
+		return &ParseError{File: file, Line: line, Msg: fmt.Sprintf("git merge conflict marker %q: the file holds an unresolved merge; resolve it (keep one side) and read it again", text)}
+	}
+	var best Format
+	bestScore, tie := 0, false
+	for _, f := range Formats() {
+		switch score := f.Likely(head); {
+		case score > bestScore:
+			best, bestScore, tie = f, score, false
+		case score == bestScore && score > 0:
+			tie = true
+		}
+	}
+	if best == nil || tie {
+		return detectErr
+	}
+	b := table.NewBuilder(mem, 0)
+	defer b.Release()
+	var scratch Report
+	err := best.Read(r, Source{File: file}, b, &scratch)
+	if errors.As(err, &pe) {
+		guessed := *pe
+		guessed.Msg += fmt.Sprintf(" (read as %s, the likeliest format)", best.Name())
+		return &guessed
+	}
+	if err != nil {
+		return err
+	}
+	return &ParseError{File: file, Msg: fmt.Sprintf("unrecognised format; it looks most like %s (use --format %s to read it as such)", best.Name(), best.Name())}
+}
+
 // ReadOptions controls ReadFiles.
 type ReadOptions struct {
 	// Format forces a format by name; "" detects it per file.
@@ -113,7 +156,10 @@ type FileResult struct {
 // files (.arrow, .parquet, and .csv files whose header is the canonical
 // one) are loaded as they are; other files go through their format reader.
 // Skipped and suspicious items are counted in the returned Report; the
-// first file that cannot be read ends the call with its error.
+// first file that cannot be read ends the call with its error. A file no
+// format recognises fails with the likeliest format's own error (see
+// Format.Likely), e.g. "x.csv:1: header separated by ';', not ','", or
+// with a git conflict marker's line.
 func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileResult, error) {
 	mem := opt.Allocator
 	if mem == nil {
@@ -199,7 +245,7 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 			return nil, "", fmt.Errorf("%s: %w", path, err)
 		}
 		if format, err = Detect(path, head); err != nil {
-			return nil, "", err
+			return nil, "", diagnose(path, head, br, err, mem)
 		}
 	}
 	project, version := LabelsFromFileName(path)

@@ -125,8 +125,13 @@ func (s *Series) differs(i, j int, level Level) bool {
 //	Σ nsPerOp_i·count_i / Σ count_i,
 //
 // i.e. total time over total operations for slices and histogram buckets.
-// Rows with count <= 0 weigh 1. Non-finite values propagate.
+// Rows with count <= 0 weigh 1. Non-finite values propagate. A span of one
+// row gives its NsPerOp exactly (nsPerOp·count/count can differ from it in
+// the last place, which makes equal values look unequal).
 func (s *Series) WeightedMean(sp Span) float64 {
+	if sp.End-sp.Start == 1 {
+		return s.NsPerOp[sp.Start]
+	}
 	var sum, w float64
 	for i := sp.Start; i < sp.End; i++ {
 		c := float64(s.Count[i])

@@ -16,6 +16,8 @@ func FuzzRead(f *testing.F) {
 	ingesttest.AddSeeds(f, "testdata/*")
 	f.Add([]byte("BenchmarkX-8 1 1 ns/op\nBenchmarkX 1 1 ns/op\nBenchmarkX/a=1/a=2-99 1 1 ns/op 1 ns/op\n"))
 	f.Add([]byte(`{"Action":"output","Output":"BenchmarkA \t"}` + "\n" + `{"Action":"output","Output":"1 2 ns/op\n"}` + "\n"))
+	f.Add([]byte("pkg: a\x1b\ncommit: \x7f\nUnit x\x01/op k\x02=v\x03\nBenchmarkC\x01-0 1 2 ns/op 3 x\x01/op\n"))
+	f.Add([]byte("{\"Action\":\"output\",\"Output\":\"BenchmarkU\xff-4 10 7 ns/op\\u001b\\n\"}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.txt")
 		if tab == nil {

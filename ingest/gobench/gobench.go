@@ -81,7 +81,11 @@
 // negative (ingest.CheckTime) and non-finite secondary values. A result
 // line without a time unit is kept (its other metrics) and counted as a
 // warning. A benchmark whose results see different configuration values
-// is reported once as a warning.
+// is reported once as a warning. Control characters in benchmark names,
+// units and configuration lines are escaped (ingest.CleanName) and warned
+// about once per name; a -json event with invalid UTF-8 (which
+// encoding/json reads as U+FFFD) is warned about. A "-0" name suffix is
+// part of the name, not a GOMAXPROCS (which is at least 1).
 package gobench
 
 import (
@@ -125,6 +129,7 @@ const (
 	KindMissingUnit     = "value without unit"
 	KindBadValue        = "bad measurement value"
 	KindInvalidUTF8     = "invalid UTF-8 in result line"
+	KindInvalidUTF8JSON = "invalid UTF-8 in a -json event (replaced by U+FFFD)"
 	KindLongLine        = "line too long"
 	KindNonFiniteMetric = "non-finite metric value"
 	KindNoTime          = "result without a time metric"
@@ -168,6 +173,26 @@ func (Format) Sniff(head []byte) bool {
 		}
 	}
 	return false
+}
+
+// Likely scores a head that no format sniffed (see ingest.Format): 1 when
+// a line starts with a Benchmark name (a result line whose iteration count
+// is missing or malformed), else 0. Read skips such lines and counts them,
+// so a file that is only likely gobench is reported as unrecognised with a
+// hint to use --format gobench.
+func (Format) Likely(head []byte) int {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		if name, _ := splitField(line); isBenchmarkName(name) {
+			return 1
+		}
+	}
+	return 0
 }
 
 // isBenchmarkName reports whether f is "Benchmark" followed by an upper-case
@@ -299,6 +324,7 @@ type parser struct {
 	fields  [][]byte
 	// lineUnits indexes the units of a result line with many values.
 	lineUnits map[string]int
+	names     ingest.Names
 }
 
 func newParser(src ingest.Source, rep *ingest.Report) *parser {
@@ -306,7 +332,7 @@ func newParser(src ingest.Source, rep *ingest.Report) *parser {
 	if file == "" {
 		file = "<input>"
 	}
-	return &parser{src: src, file: file, rep: rep, streams: map[string]*stream{}, interns: map[string]string{}}
+	return &parser{src: src, file: file, rep: rep, streams: map[string]*stream{}, interns: map[string]string{}, names: ingest.Names{Rep: rep}}
 }
 
 func (p *parser) intern(b []byte) string {
@@ -346,6 +372,9 @@ func (p *parser) physicalLine(line []byte, lineNo int) {
 		var ev event
 		if err := json.Unmarshal(line, &ev); err == nil && ev.Action != "" {
 			p.sawJSON = true
+			if !utf8.Valid(line) {
+				p.rep.Warn(KindInvalidUTF8JSON, p.place(lineNo, "-json event with invalid UTF-8; its output was read with U+FFFD in place of the bad bytes"))
+			}
 			if ev.Action == "output" && ev.Output != nil {
 				p.output(p.stream(ev.Package), *ev.Output, lineNo)
 			}
@@ -418,7 +447,8 @@ func (p *parser) textLine(s *stream, line []byte, lineNo int) {
 			p.rep.Warn(KindInvalidUTF8, p.place(lineNo, "configuration line with invalid UTF-8 ignored"))
 			return
 		}
-		k := p.intern(key)
+		at := ingest.ParseError{File: p.file, Line: lineNo}
+		k := p.names.Clean(p.intern(key), "configuration key", at)
 		if len(val) == 0 {
 			if _, ok := s.config.kv[k]; ok {
 				delete(s.config.kv, k)
@@ -426,8 +456,9 @@ func (p *parser) textLine(s *stream, line []byte, lineNo int) {
 			}
 			return
 		}
-		if old, ok := s.config.kv[k]; !ok || old != string(val) {
-			s.config.kv[k] = string(val)
+		v := p.names.Clean(string(val), "configuration "+k, at)
+		if old, ok := s.config.kv[k]; !ok || old != v {
+			s.config.kv[k] = v
 			s.config.snap = -1
 		}
 	}
@@ -492,15 +523,17 @@ func (p *parser) unitLine(s *stream, rest []byte, lineNo int) {
 			p.rep.Warn(KindBadUnitLine, p.place(lineNo, "Unit %s: %q is not key=value", unit, f))
 			continue
 		}
-		key := "unit:" + string(unit) + ":" + string(k)
+		at := ingest.ParseError{File: p.file, Line: lineNo}
+		key := p.names.Clean("unit:"+string(unit)+":"+string(k), "Unit metadata", at)
+		val := p.names.Clean(string(v), "Unit metadata value", at)
 		if have, ok := s.config.units[key]; ok {
-			if have.value != string(v) {
+			if have.value != val {
 				p.rep.Warn(KindUnitConflict, p.place(lineNo, "metadata %s of unit %s already set to %s at line %d; keeping it", k, unit, have.value, have.line))
 			}
 			continue
 		}
-		s.config.units[key] = unitMeta{string(v), lineNo}
-		s.config.kv[key] = string(v)
+		s.config.units[key] = unitMeta{val, lineNo}
+		s.config.kv[key] = val
 		s.config.snap = -1
 	}
 }
@@ -548,7 +581,7 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 			p.rep.Skip(KindBadValue, 1, p.place(lineNo, "%s: value %q of unit %s is not a number", f[0], f[i], f[i+1]))
 			return
 		}
-		unit := p.intern(f[i+1])
+		unit := p.names.Clean(p.intern(f[i+1]), "unit", ingest.ParseError{File: p.file, Line: lineNo})
 		// A custom metric overrides a standard one of the same unit.
 		if j, dup := p.unitIndex(from, unit); dup {
 			p.values[j].v = v
@@ -570,7 +603,7 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 		s.config.snap = int32(len(p.snaps) - 1)
 	}
 	p.results = append(p.results, result{
-		name: p.intern(f[0]), pkg: s.config.kv["pkg"], iters: iters, line: lineNo, snap: s.config.snap,
+		name: p.names.Clean(p.intern(f[0]), "benchmark", ingest.ParseError{File: p.file, Line: lineNo}), pkg: s.config.kv["pkg"], iters: iters, line: lineNo, snap: s.config.snap,
 		valuesFrom: int32(from), valuesTo: int32(len(p.values)), run: s.run,
 	})
 }
@@ -654,7 +687,7 @@ type name struct {
 func parseName(full string) name {
 	var n name
 	if i := strings.LastIndexByte(full, '-'); i >= 0 && i+1 < len(full) && allDigits(full[i+1:]) {
-		if v, err := strconv.ParseInt(full[i+1:], 10, 32); err == nil {
+		if v, err := strconv.ParseInt(full[i+1:], 10, 32); err == nil && v >= 1 {
 			n.procs, n.hasProcs = int32(v), true
 			full = full[:i]
 		}

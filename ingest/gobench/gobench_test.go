@@ -407,6 +407,7 @@ func TestParseName(t *testing.T) {
 		{"BenchmarkX/a=1/a=2", "BenchmarkX/a=2", map[string]string{"a": "1"}, 0, false},
 		{"BenchmarkX/=v/k=a=b", "BenchmarkX/=v", map[string]string{"k": "a=b"}, 0, false},
 		{"BenchmarkX-", "BenchmarkX-", nil, 0, false},
+		{"BenchmarkX/offset-0", "BenchmarkX/offset-0", nil, 0, false}, // GOMAXPROCS ≥ 1: -0 is part of the name
 		{"BenchmarkX-v2", "BenchmarkX-v2", nil, 0, false},
 		{"BenchmarkX-99999999999", "BenchmarkX-99999999999", nil, 0, false},
 		{"Benchmark", "Benchmark", nil, 0, false},

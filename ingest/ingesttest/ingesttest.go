@@ -109,7 +109,46 @@ func FuzzOnce(t *testing.T, format ingest.Format, data []byte, file string) *tab
 	}
 	tab := b.Finish()
 	t.Cleanup(tab.Release)
+	CheckClean(t, tab)
 	return tab
+}
+
+// CheckClean fails t when a row or setup of tab holds a name that
+// ingest.CleanName would change (invalid UTF-8, a control character such
+// as a line break) or a mode that is neither "" nor canonical (ingest.Mode).
+func CheckClean(t testing.TB, tab *table.Table) {
+	t.Helper()
+	check := func(what, s string) {
+		if c, _, _ := ingest.CleanName(s); c != s {
+			t.Fatalf("%s %q is not a clean name", what, s)
+		}
+	}
+	checkKey := func(k table.Key) {
+		for _, f := range [...]struct{ what, s string }{{"project", k.Project}, {"version", k.Version},
+			{"benchmark", k.Benchmark}, {"params", k.Params}, {"mode", k.Mode}} {
+			check(f.what, f.s)
+		}
+		if m, ok := ingest.Mode(k.Mode); k.Mode != "" && (!ok || m != k.Mode) {
+			t.Fatalf("mode %q is not canonical", k.Mode)
+		}
+	}
+	for _, s := range tab.Setups {
+		checkKey(s.Key)
+		check("tool version", s.ToolVersion)
+		for k, v := range s.Env {
+			check("env key", k)
+			check("env "+k, v)
+		}
+	}
+	if tab.NumRows() == 0 {
+		return
+	}
+	tab.Rows(func(r *table.Row) error {
+		checkKey(table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode})
+		check("metric", r.Metric)
+		check("unit", r.Unit)
+		return nil
+	})
 }
 
 // Skipped is an expected kind of skipped rows: one per line listed, each

@@ -41,7 +41,9 @@
 // *ingest.ParseError naming the file, line and JSON path. Everything else is
 // counted in the ingest.Report, with the place of the first few:
 //
-// Skipped (rows left out): NaN, infinite, negative and zero primary times
+// Skipped (rows left out): records whose mode is not a JMH mode (thrpt,
+// avgt, sample, ss; the long names Throughput, AverageTime, SampleTime and
+// SingleShotTime are read as those); NaN, infinite, negative and zero primary times
 // (ingest.CheckTime; zero is valid in sample mode); non-numeric values,
 // malformed histogram buckets and counts; non-finite secondary values;
 // records without benchmark, mode or primaryMetric; records whose primary
@@ -59,7 +61,14 @@
 // (-Djmh.json.rawData=false, or a SampleTime record with neither rawData nor
 // rawDataHistogram), secondaries without rawData, unparseable
 // warmupTime/measurementTime, and setups that conflict with an earlier one
-// for the same run (table.Builder.AddSetup).
+// for the same run (table.Builder.AddSetup); configuration values no JMH
+// run has (threads < 1, forks < 0, negative iteration counts or batch
+// sizes), which become unknown (0 in the setup; ops/time values are then
+// normalised as one thread); names (benchmark, param names and values,
+// secondary metric names and units, the setup's jvm strings) holding
+// invalid UTF-8 or control characters, which are stored cleaned
+// (ingest.CleanName: U+FFFD, and escapes such as \n), each distinct name
+// counted once.
 //
 // # Streaming
 //

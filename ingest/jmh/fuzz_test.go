@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -41,6 +42,8 @@ func FuzzRead(f *testing.F) {
 		`[{"benchmark":"b","mode":"thrpt","threads":-3,"primaryMetric":{"scoreUnit":"ops/s","rawData":[[0.0,1e400,-1]]}}]`,
 		`[{"benchmark":"b","mode":"avgt","primaryMetric":{"scoreUnit":"ns/op","rawData":[["\ud800",-Infinity,+INF]]}}]`,
 		"[\n<<<<<<< HEAD\n]\n", "\xEF\xBB\xBF[ ]", `[{"params":{"a":"` + "\n" + `"}}]`,
+		"[{\"benchmark\":\"b\\n\xff\",\"mode\":\"bogus\",\"threads\":0,\"forks\":-5,\"params\":{\"k\\u0001\":\"v\xc3\"},\"primaryMetric\":{\"scoreUnit\":\"ns/op\",\"rawData\":[[1]]}}]",
+		`[{"benchmark":"b","mode":"SampleTime","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1]]},"secondaryMetrics":{"\t":{"scoreUnit":"\u0085","rawData":[[2]]}}}]`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -82,6 +85,7 @@ func fuzzRead(t *testing.T, r io.Reader) fuzzResult {
 	}
 	tb := b.Finish()
 	defer tb.Release()
+	ingesttest.CheckClean(t, tb)
 	if tb.NumRows() > 0 {
 		tb.Rows(func(row *table.Row) error {
 			if row.Fork < 1 || row.Iteration < 1 || row.Count < 1 || row.Line < 1 || row.Benchmark == "" || row.Mode == "" {

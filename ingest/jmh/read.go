@@ -45,6 +45,32 @@ func (Format) Sniff(head []byte) bool {
 	return bytes.Contains(head, []byte(`"benchmark"`)) || bytes.Contains(head, []byte(`"primaryMetric"`))
 }
 
+// Likely scores a head that no format sniffed (see ingest.Format): 2 when,
+// after an optional byte order mark, white space and git conflict marker
+// lines, it starts with a JSON array or object and mentions "benchmark",
+// "primaryMetric" or "jmhVersion"; 1 when it starts with '[' or '{'
+// without those; 0 otherwise. Read then names what is wrong: a conflict
+// marker, a top-level object, a record that is not an object.
+func (Format) Likely(head []byte) int {
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n")
+	for bytes.HasPrefix(t, []byte("<<<<<<<")) || bytes.HasPrefix(t, []byte("=======")) || bytes.HasPrefix(t, []byte(">>>>>>>")) {
+		i := bytes.IndexByte(t, '\n')
+		if i < 0 {
+			return 0
+		}
+		t = bytes.TrimLeft(t[i+1:], " \t\r\n")
+	}
+	if len(t) == 0 || t[0] != '[' && t[0] != '{' {
+		return 0
+	}
+	for _, k := range []string{`"benchmark"`, `"primaryMetric"`, `"jmhVersion"`} {
+		if bytes.Contains(head, []byte(k)) {
+			return 2
+		}
+	}
+	return 1
+}
+
 // Report kinds. Skipped kinds count rows left out of the table, except
 // kindText and kindBadType, which count metrics or values that could not
 // become rows.
@@ -73,6 +99,7 @@ const (
 	kindSecNoData    = "secondary metric without rawData"
 	kindBadTime      = "unparseable warmupTime/measurementTime"
 	kindMixedSetups  = "mixed setups"
+	kindBadSetup     = "invalid configuration value (treated as unknown)"
 )
 
 // bad value codes stored with buffered values.
@@ -138,16 +165,18 @@ type record struct {
 	benchmark, mode, jmhVersion                             string
 	threads, forks, warmupIterations, measurementIterations int
 	warmupBatchSize, measurementBatchSize                   int
-	hasForks, hasThreads                                    bool
+	hasForks, hasThreads                                    bool // a number was read
 	warmupTime, measurementTime                             string
 	warmupTimeLine, measurementTimeLine                     int
 	jvm, jdkVersion, vmName, vmVersion                      string
 	jvmArgs                                                 []string
 	params                                                  map[string]string
-	hasPrimary                                              bool
-	primary                                                 metric
-	secondary                                               []metric
-	vals                                                    []value
+	// lines[k] is the line of record member k (recordKey), 0 when absent.
+	lines      [numRecordKeys]int
+	hasPrimary bool
+	primary    metric
+	secondary  []metric
+	vals       []value
 }
 
 func (r *record) reset(index, line int) {
@@ -182,6 +211,7 @@ type reader struct {
 	examples map[string]int
 	seen     map[runKey]firstRun
 	rec      record
+	names    ingest.Names
 }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBufSize); return &b }}
@@ -218,6 +248,7 @@ func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink func(*tabl
 		rep:      rep,
 		examples: map[string]int{},
 		seen:     map[runKey]firstRun{},
+		names:    ingest.Names{Rep: rep},
 	}
 	err := rd.run()
 	if cap(rd.s.buf) <= 4*initialBufSize {
@@ -361,7 +392,7 @@ func (rd *reader) memberName(classify func([]byte) int, names []string) (id int,
 	if id != 0 {
 		name = names[id]
 	} else {
-		name = strings.ToValidUTF8(string(kb), "\uFFFD")
+		name = string(kb) // as written; cleaned where it is stored
 	}
 	return id, name, rd.s.expect(':')
 }
@@ -397,6 +428,7 @@ func (rd *reader) parseRecord(i int) error {
 			err = s.skipValue()
 		} else {
 			rec.seen |= 1 << id
+			rec.lines[id] = s.line
 			err = rd.recordMember(id)
 		}
 		if err != nil {
@@ -425,11 +457,9 @@ func (rd *reader) recordMember(id int) error {
 	case rkMode:
 		return rd.stringField(&rec.mode)
 	case rkThreads:
-		rec.hasThreads = true
-		return rd.intField(&rec.threads)
+		return rd.intField(&rec.threads, &rec.hasThreads)
 	case rkForks:
-		rec.hasForks = true
-		return rd.intField(&rec.forks)
+		return rd.intField(&rec.forks, &rec.hasForks)
 	case rkJvm:
 		return rd.stringField(&rec.jvm)
 	case rkJdkVersion:
@@ -439,13 +469,13 @@ func (rd *reader) recordMember(id int) error {
 	case rkVmVersion:
 		return rd.stringField(&rec.vmVersion)
 	case rkWarmupIterations:
-		return rd.intField(&rec.warmupIterations)
+		return rd.intField(&rec.warmupIterations, nil)
 	case rkWarmupBatchSize:
-		return rd.intField(&rec.warmupBatchSize)
+		return rd.intField(&rec.warmupBatchSize, nil)
 	case rkMeasurementIterations:
-		return rd.intField(&rec.measurementIterations)
+		return rd.intField(&rec.measurementIterations, nil)
 	case rkMeasurementBatchSize:
-		return rd.intField(&rec.measurementBatchSize)
+		return rd.intField(&rec.measurementBatchSize, nil)
 	case rkWarmupTime:
 		rec.warmupTimeLine = s.line
 		return rd.stringField(&rec.warmupTime)
@@ -516,8 +546,9 @@ func (rd *reader) stringField(dst *string) error {
 }
 
 // intField reads an integer member (also accepting an integral number
-// written as a string, as hand-made files do).
-func (rd *reader) intField(dst *int) error {
+// written as a string, as hand-made files do); set, when not nil, reports
+// whether a number was stored (not for null or a value of another type).
+func (rd *reader) intField(dst *int, set *bool) error {
 	line := rd.s.line
 	t, isNull, ok, err := rd.scalarText()
 	if err != nil {
@@ -529,6 +560,9 @@ func (rd *reader) intField(dst *int) error {
 	if ok {
 		if n, ok2 := parseInt([]byte(strings.TrimSpace(t))); ok2 && n >= math.MinInt32 && n <= math.MaxInt32 {
 			*dst = int(n)
+			if set != nil {
+				*set = true
+			}
 			return nil
 		}
 	}
@@ -1010,6 +1044,13 @@ func (rd *reader) emit() error {
 		rd.skip(kindNoPrimary, total, recErr("", "no usable \"primaryMetric\"; record skipped"))
 		return nil
 	}
+	mode, ok := ingest.Mode(rec.mode)
+	if !ok || mode == "go" {
+		rd.skip(ingest.KindUnknownMode, total, &ingest.ParseError{File: s.file, Line: rec.lines[rkMode], Path: recPath + ".mode",
+			Msg: fmt.Sprintf("mode %q is not a JMH mode (thrpt, avgt, sample, ss); record skipped", rec.mode)})
+		return nil
+	}
+	rec.mode = mode
 	p := &rec.primary
 	unitKind, unitNs := ingest.ClassifyUnit(p.unit)
 	if unitKind == ingest.UnitOther {
@@ -1020,6 +1061,8 @@ func (rd *reader) emit() error {
 		rd.skip(kindUnknownUnit, total, &ingest.ParseError{File: s.file, Line: p.line, Path: recPath + ".primaryMetric.scoreUnit", Msg: msg})
 		return nil
 	}
+	rd.cleanNames(recPath)
+	rd.checkSetupValues(recPath)
 	params := table.CanonicalParams(rec.params)
 	key := runKey{rec.benchmark, rec.mode, params}
 	if first, dup := rd.seen[key]; dup {
@@ -1084,6 +1127,79 @@ func (rd *reader) emit() error {
 		rd.emitSecondary(&rec.secondary[j], &row, recPath, rows)
 	}
 	return nil
+}
+
+// cleanNames cleans the record's benchmark name and params
+// (ingest.CleanName), warning once per distinct name changed.
+func (rd *reader) cleanNames(recPath string) {
+	rec := &rd.rec
+	rec.benchmark = rd.names.Clean(rec.benchmark, "benchmark", rd.memberPlace(recPath, rkBenchmark))
+	dirty := false
+	for k, v := range rec.params {
+		if _, b, c := ingest.CleanName(k); b || c {
+			dirty = true
+		} else if _, b, c := ingest.CleanName(v); b || c {
+			dirty = true
+		}
+	}
+	if !dirty {
+		return
+	}
+	keys := make([]string, 0, len(rec.params))
+	for k := range rec.params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // warnings in a fixed order
+	clean := make(map[string]string, len(keys))
+	for _, k := range keys {
+		at := rd.memberPlace(recPath, rkParams)
+		at.Path += formatPath([]pathElem{{key: k, idx: -1}})[1:]
+		clean[rd.names.Clean(k, "param name", at)] = rd.names.Clean(rec.params[k], "param value", at)
+	}
+	rec.params = clean
+}
+
+// memberPlace is the place of record member k (its line and path).
+func (rd *reader) memberPlace(recPath string, k int) ingest.ParseError {
+	line := rd.rec.lines[k]
+	if line == 0 {
+		line = rd.rec.line
+	}
+	return ingest.ParseError{File: rd.s.file, Line: line, Path: recPath + "." + recordKeyNames[k]}
+}
+
+// checkSetupValues reports configuration members that no JMH run can have
+// (threads < 1, forks < 0, negative iteration counts or batch sizes) and
+// treats them as unknown (0 in the setup; one thread when normalising
+// ops/time).
+func (rd *reader) checkSetupValues(recPath string) {
+	rec := &rd.rec
+	warn := func(k, v int, want string) {
+		at := rd.memberPlace(recPath, k)
+		at.Msg = fmt.Sprintf("%s = %d, want %s; treated as unknown", recordKeyNames[k], v, want)
+		if k == rkThreads {
+			at.Msg += " (ops/time values are normalised as one thread)"
+		}
+		rd.rep.Warn(kindBadSetup, &at)
+	}
+	if rec.hasThreads && rec.threads < 1 {
+		warn(rkThreads, rec.threads, "≥ 1")
+		rec.threads, rec.hasThreads = 0, false
+	}
+	if rec.hasForks && rec.forks < 0 {
+		warn(rkForks, rec.forks, "≥ 0 (0 runs in the host VM)")
+		rec.forks, rec.hasForks = 0, false
+	}
+	for _, f := range []struct {
+		k int
+		v *int
+	}{{rkWarmupIterations, &rec.warmupIterations}, {rkMeasurementIterations, &rec.measurementIterations},
+		{rkWarmupBatchSize, &rec.warmupBatchSize}, {rkMeasurementBatchSize, &rec.measurementBatchSize}} {
+		if *f.v < 0 {
+			warn(f.k, *f.v, "≥ 0")
+			*f.v = 0
+		}
+	}
 }
 
 // checkPrimaryShape reports missing, extra and empty forks and ragged
@@ -1178,12 +1294,13 @@ func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, prima
 	}
 	kind, ns := ingest.ClassifyUnit(m.unit)
 	conv := nsConverter{kind: kind, ns: ns, threads: rec.threads}
-	row.Metric = MetricName(m.key, rec.benchmark)
+	at := ingest.ParseError{File: s.file, Line: m.line, Path: path}
+	row.Metric = rd.names.Clean(MetricName(m.key, rec.benchmark), "secondary metric", at)
 	if row.Metric == "" || row.Metric == table.Primary {
 		// Keep such rows apart from the primary metric's.
 		row.Metric = "secondary:" + row.Metric
 	}
-	row.Unit = m.unit
+	row.Unit = rd.names.Clean(m.unit, "unit", at)
 	for i := data.start; i < data.end; i++ {
 		v := &rec.vals[i]
 		if v.bad != badNone {
@@ -1250,7 +1367,7 @@ func (rd *reader) addSetup(params, source, recPath string) {
 	st := table.Setup{
 		Key:                   table.Key{Project: rd.src.Project, Version: rd.src.Version, Benchmark: rec.benchmark, Params: params, Mode: rec.mode},
 		Tool:                  "jmh",
-		ToolVersion:           rec.jmhVersion,
+		ToolVersion:           rd.names.Clean(rec.jmhVersion, "jmhVersion", rd.memberPlace(recPath, rkJmhVersion)),
 		Forks:                 rec.forks,
 		WarmupIterations:      rec.warmupIterations,
 		MeasurementIterations: rec.measurementIterations,
@@ -1278,11 +1395,14 @@ func (rd *reader) addSetup(params, source, recPath string) {
 			env[k] = v
 		}
 	}
-	set("jvm", rec.jvm)
-	set("jdkVersion", rec.jdkVersion)
-	set("vmName", rec.vmName)
-	set("vmVersion", rec.vmVersion)
-	set("jvmArgs", strings.Join(rec.jvmArgs, " "))
+	setText := func(k int, v string) {
+		set(recordKeyNames[k], rd.names.Clean(v, recordKeyNames[k], rd.memberPlace(recPath, k)))
+	}
+	setText(rkJvm, rec.jvm)
+	setText(rkJdkVersion, rec.jdkVersion)
+	setText(rkVmName, rec.vmName)
+	setText(rkVmVersion, rec.vmVersion)
+	setText(rkJvmArgs, strings.Join(rec.jvmArgs, " "))
 	if rec.warmupBatchSize > 0 {
 		set("warmupBatchSize", strconv.Itoa(rec.warmupBatchSize))
 	}

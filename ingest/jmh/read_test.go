@@ -407,7 +407,7 @@ func TestEscapesAndNonFiniteSpellings(t *testing.T) {
 	if res.err != nil {
 		t.Fatal(res.err)
 	}
-	if len(res.rows) != 3 || res.rows[0].Benchmark != "a\"b\\c\u00e9\U0001F600/" || res.rows[0].Params != "n=5,p=x\ty" {
+	if len(res.rows) != 3 || res.rows[0].Benchmark != "a\"b\\c\u00e9\U0001F600/" || res.rows[0].Params != `n=5,p=x\ty` {
 		t.Fatalf("rows %+v", res.rows)
 	}
 	if got := []float64{res.rows[0].Value, res.rows[1].Value, res.rows[2].Value}; !reflect.DeepEqual(got, []float64{1.5, 2, 3}) {
@@ -415,5 +415,9 @@ func TestEscapesAndNonFiniteSpellings(t *testing.T) {
 	}
 	if n := res.rep.Count("NaN value") + res.rep.Count("infinite value (an iteration with zero operations?)"); n != 5 {
 		t.Errorf("%d non-finite values counted, want 5:\n%s", n, reportString(res.rep))
+	}
+	// The tab of the param value is a control character: escaped, with a warning.
+	if n := res.rep.Count(ingest.KindControlName); n != 1 {
+		t.Errorf("%d control-character warnings, want 1:\n%s", n, reportString(res.rep))
 	}
 }

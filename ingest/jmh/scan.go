@@ -356,17 +356,15 @@ func (s *scanner) hex4() (rune, bool) {
 	return r, true
 }
 
-// str reads a JSON string and returns it as a Go string (invalid UTF-8
-// replaced by U+FFFD, so the Arrow string columns stay valid).
+// str reads a JSON string and returns it as a Go string, bytes as written
+// (invalid UTF-8 included: the reader cleans and reports it where the
+// string is stored, see ingest.Names).
 func (s *scanner) str() (string, error) {
 	b, err := s.stringBytes()
 	if err != nil {
 		return "", err
 	}
-	if utf8.Valid(b) {
-		return string(b), nil
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+	return string(b), nil
 }
 
 // literal consumes the bare word at pos (true, false, null, NaN, Infinity…)

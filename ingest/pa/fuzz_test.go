@@ -14,6 +14,8 @@ import (
 func FuzzRead(f *testing.F) {
 	ingesttest.AddSeeds(f, "testdata/*.csv")
 	f.Add([]byte("project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\n;;b;a=1,,=2;;2147483647;1;1;thrpt;ops/ns;9223372036854775807;1e-320\n"))
+	f.Add([]byte("project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\np\x01;c\xff;\"b\nx\";k=\x1b;m\x7f;1;1;1;weird;ns/op;1;5\np;c;b;;m;1;1;1;SingleShotTime;ns/op;1;5\n"))
+	f.Add([]byte("project,commit,benchmark,params,instance,trial,fork,iteration,mode,unit,value_count,value\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.csv")
 		if tab == nil {

@@ -43,11 +43,17 @@
 // Bad input: an empty file or a header lacking columns is a
 // *ingest.ParseError. Rows with malformed CSV, a field count other than the
 // header's, an empty benchmark, non-numeric or < 1 levels, value_count ≤ 0,
-// a non-numeric value, an unknown unit, NaN, infinite, negative or zero
-// (outside sample mode) times, or duplicating an earlier row (same run and
-// levels in a non-sample mode, where each iteration has one value) are
-// skipped and counted with file:line. Malformed params, an empty mode and
-// one run with several units are kept and warned about.
+// a non-numeric value, an unknown unit, a mode that is neither a JMH mode
+// (thrpt, avgt, sample, ss, or its long name such as AverageTime) nor go,
+// NaN, infinite, negative or zero (outside sample mode) times, or
+// duplicating an earlier row (same run and levels in a non-sample mode,
+// where each iteration has one value) are skipped and counted with
+// file:line. Malformed params, an empty mode and one run with several
+// units are kept and warned about; so are names (project, commit,
+// benchmark, params, instance) with invalid UTF-8 or control characters (a
+// quoted field may hold a line break), which are stored cleaned
+// (ingest.CleanName), each distinct name counted once. A header separated
+// by ',' or a tab, or a first line that is a data row, is reported as such.
 //
 // Instance numbers: a numeric instance column (bencher -i 3) is used as the
 // number, so per-instance files read together stay apart; other names (m1,
@@ -87,6 +93,66 @@ func (Format) Sniff(head []byte) bool {
 	}
 	h := bytes.ToLower(bytes.ReplaceAll(head, []byte(`"`), nil))
 	return bytes.Contains(h, []byte("benchmark;params;instance"))
+}
+
+// Likely scores a head that no format sniffed (see ingest.Format): 2 when
+// its first line names the benchmark, params and instance columns (with
+// another delimiter than ';' or in another order) or is a pa data row
+// without a header (12 ';'-separated fields whose trial, fork, iteration
+// and value_count are integers), else 0. Read's header error then names
+// the delimiter or the missing header.
+func (Format) Likely(head []byte) int {
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	h := bytes.ToLower(head)
+	if bytes.Contains(h, []byte("benchmark")) && bytes.Contains(h, []byte("params")) && bytes.Contains(h, []byte("instance")) {
+		return 2
+	}
+	if isDataRow(strings.Split(strings.TrimRight(string(head), "\r"), ";")) {
+		return 2
+	}
+	return 0
+}
+
+// isDataRow reports whether f has pa's 12 fields with integers where pa
+// has trial, fork, iteration and value_count.
+func isDataRow(f []string) bool {
+	if len(f) != numColumns {
+		return false
+	}
+	for _, c := range []int{colTrial, colFork, colIteration, colValueCount} {
+		if _, err := strconv.ParseInt(trimSpace(f[c]), 10, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// headerProblem explains a header that lacks columns when the reason is
+// plain: another delimiter than ';' (one field that splits on ',' or tab
+// into pa's names), or no header at all (the first line is a data row). It
+// returns "" otherwise.
+func headerProblem(head []string) string {
+	if len(head) == 1 {
+		for _, d := range []struct{ sep, name string }{{",", "','"}, {"\t", "tab"}, {"|", "'|'"}} {
+			found := 0
+			for _, p := range strings.Split(strings.ToLower(head[0]), d.sep) {
+				switch strings.TrimSpace(strings.TrimPrefix(p, "\ufeff")) {
+				case "benchmark", "params", "instance", "value_count":
+					found++
+				}
+			}
+			if found >= 2 {
+				return fmt.Sprintf("header separated by %s, not ';' (a pa/bencher CSV is semicolon-separated)", d.name)
+			}
+		}
+	}
+	if isDataRow(head) {
+		return "no header line: line 1 is a data row (a pa/bencher CSV starts with the header " + strings.Join(Columns[:], ";") + ")"
+	}
+	return ""
 }
 
 // Column names of a pa CSV, in pa's order.
@@ -159,6 +225,8 @@ type reader struct {
 
 	commaValues int
 	commaLine   int64
+
+	names ingest.Names
 }
 
 // Read parses a pa/bencher CSV from r and appends its rows and setups to
@@ -187,7 +255,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 		return fmt.Errorf("%s: reading header: %w", file, err)
 	}
 	headLine, _ := cr.FieldPos(0)
-	rd := &reader{file: file, src: src, dst: dst, rep: rep, width: len(head),
+	rd := &reader{file: file, src: src, dst: dst, rep: rep, width: len(head), names: ingest.Names{Rep: rep},
 		instances: map[string]int32{}, instanceNames: map[int32]string{}, params: map[string]string{}, runs: map[table.Key]*run{}}
 	if err := rd.parseHeader(head, headLine); err != nil {
 		return err
@@ -246,6 +314,9 @@ func (rd *reader) parseHeader(head []string, line int) error {
 		rd.cols[c] = i
 	}
 	if len(missing) > 0 {
+		if msg := headerProblem(head); msg != "" {
+			return &ingest.ParseError{File: rd.file, Line: line, Msg: msg}
+		}
 		return &ingest.ParseError{File: rd.file, Line: line,
 			Msg: fmt.Sprintf("header: missing columns %s (want %s; first line is %q)",
 				strings.Join(missing, ", "), strings.Join(Columns[:], ";"), strings.Join(head, ";"))}
@@ -309,6 +380,14 @@ func (rd *reader) record(rec []string, line int64) {
 		return
 	}
 	mode, unit := field(colMode), field(colUnit)
+	if mode != "" {
+		m, ok := ingest.Mode(mode)
+		if !ok {
+			rd.skip(ingest.KindUnknownMode, line, "column mode %q is not a JMH mode (thrpt, avgt, sample, ss) or go", mode)
+			return
+		}
+		mode = m
+	}
 	ns, err := ingest.NsPerOp(unit, value, 1)
 	if err != nil {
 		rd.skip(KindUnknownUnit, line, "column unit: %v", err)
@@ -319,8 +398,10 @@ func (rd *reader) record(rec []string, line int64) {
 		return
 	}
 
-	project := label(field(colProject), rd.src.Project, rd.src.ProjectFromUser)
-	version := label(field(colCommit), rd.src.Version, rd.src.VersionFromUser)
+	at := ingest.ParseError{File: rd.file, Line: int(line)}
+	bench = rd.names.Clean(bench, "benchmark", at)
+	project := label(rd.names.Clean(field(colProject), "project", at), rd.src.Project, rd.src.ProjectFromUser)
+	version := label(rd.names.Clean(field(colCommit), "commit", at), rd.src.Version, rd.src.VersionFromUser)
 	key := table.Key{Project: project, Version: version, Benchmark: bench, Params: rd.canonicalParams(field(colParams), line), Mode: mode}
 	ru := rd.last
 	if ru == nil || ru.key != key {
@@ -338,7 +419,7 @@ func (rd *reader) record(rec []string, line int64) {
 		}
 		rd.last = ru
 	}
-	instance := rd.instance(field(colInstance))
+	instance := rd.instance(field(colInstance), line)
 	if ru.seen != nil {
 		lv := [4]int32{instance, levels[0], levels[1], levels[2]}
 		if first, dup := ru.seen[lv]; dup {
@@ -382,7 +463,7 @@ func label(column, source string, fromUser bool) string {
 // bencher -i N keep their instances apart when read together; any other
 // name gets the next number after the largest seen so far in this file, in
 // order of first appearance.
-func (rd *reader) instance(name string) int32 {
+func (rd *reader) instance(name string, line int64) int32 {
 	if id, ok := rd.instances[name]; ok {
 		return id
 	}
@@ -402,7 +483,7 @@ func (rd *reader) instance(name string) int32 {
 		}
 	}
 	rd.instances[name] = id
-	rd.instanceNames[id] = name
+	rd.instanceNames[id] = rd.names.Clean(name, "instance", ingest.ParseError{File: rd.file, Line: int(line)})
 	rd.lastInstance = max(rd.lastInstance, id)
 	return id
 }
@@ -412,7 +493,7 @@ func (rd *reader) canonicalParams(raw string, line int64) string {
 	if c, ok := rd.params[raw]; ok {
 		return c
 	}
-	m, bad := splitParams(raw)
+	m, bad := splitParams(rd.names.Clean(raw, "params", ingest.ParseError{File: rd.file, Line: int(line)}))
 	if bad != "" {
 		rd.warn(KindMalformedParams, line, "params %q: %s", raw, bad)
 	}

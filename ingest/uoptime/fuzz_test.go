@@ -15,6 +15,8 @@ func FuzzRead(f *testing.F) {
 	ingesttest.AddSeeds(f, "testdata/*.csv")
 	f.Add([]byte("b_name,ns_per_op\n"))
 	f.Add([]byte("n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,1,2147483647,2147483647,2147483647,2147483647,1,1,1,1,B\n"))
+	f.Add([]byte("m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,10,5.5,1,1,1,1,1,1,1,1,\"B\n\xff\x1b\"\n"))
+	f.Add([]byte("m_id;n;ns_per_op;bed_setup;it_setup;sr_setup;ir_setup;bed_pos;it_pos;sr_pos;ir_pos;b_name\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.csv")
 		if tab == nil {

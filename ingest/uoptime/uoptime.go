@@ -39,9 +39,12 @@
 // are skipped and counted in the ingest.Report with file:line. Benchmarks
 // whose rows state different setups, and benchmarks whose rows do not fill
 // the setup grid (ragged data), are kept and reported as warnings naming
-// what differs or is missing. Integer columns accept integral float
-// spellings such as "5.0" (pandas writes integer columns that way when a
-// column had missing values).
+// what differs or is missing. A b_name with invalid UTF-8 or control
+// characters (a quoted field may hold a line break) is stored cleaned
+// (ingest.CleanName) and warned about once per name. Integer columns accept
+// integral float spellings such as "5.0" (pandas writes integer columns that
+// way when a column had missing values). A header separated by ';' or a
+// tab, or a first line that is a data row, is reported as such.
 package uoptime
 
 import (
@@ -78,6 +81,60 @@ func (Format) Sniff(head []byte) bool {
 }
 
 var utf8BOM = []byte("\ufeff")
+
+// Likely scores a head that no format sniffed (see ingest.Format): 2 when
+// its first line names the ns_per_op and b_name columns (separated by
+// something other than ','), 1 when the first line looks like a µOpTime
+// data row without a header (12 or more ','-separated fields, the first a
+// number, the last a Benchmark name), else 0. Read's header error then
+// names the delimiter or the missing header.
+func (Format) Likely(head []byte) int {
+	head = bytes.TrimPrefix(head, utf8BOM)
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	h := bytes.ToLower(head)
+	if bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) {
+		return 2
+	}
+	if f := strings.Split(strings.TrimRight(string(head), "\r"), ","); len(f) >= 12 && isNumber(f[0]) && strings.HasPrefix(trimSpace(f[len(f)-1]), "Benchmark") {
+		return 1
+	}
+	return 0
+}
+
+// isNumber reports whether s (trimmed) parses as a float.
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(trimSpace(s), 64)
+	return err == nil
+}
+
+// headerProblem explains a header that lacks required columns when the
+// reason is plain: the header uses another delimiter than ',' (one field
+// that splits on ';' or tab into the required names), or there is no
+// header (the first line is a data row). It returns "" otherwise.
+func headerProblem(head []string) string {
+	if len(head) == 1 {
+		for _, d := range []struct{ sep, name string }{{";", "';'"}, {"\t", "tab"}, {"|", "'|'"}} {
+			parts := strings.Split(strings.ToLower(head[0]), d.sep)
+			found := 0
+			for _, p := range parts {
+				switch strings.TrimSpace(strings.TrimPrefix(p, "\ufeff")) {
+				case ColNsPerOp, ColBName, ColN:
+					found++
+				}
+			}
+			if found >= 2 {
+				return fmt.Sprintf("header separated by %s, not ',' (a µOpTime CSV is comma-separated; convert it or re-export it with ',')", d.name)
+			}
+		}
+	}
+	if len(head) >= 12 && isNumber(head[0]) && isNumber(head[1]) && isNumber(head[2]) {
+		return fmt.Sprintf("no header line: line 1 is a data row (a µOpTime CSV starts with the header %s)",
+			strings.Join([]string{ColMID, ColN, ColNsPerOp, ColBedSetup, ColItSetup, ColSrSetup, ColIrSetup, ColBedPos, ColItPos, ColSrPos, ColIrPos, ColBName}, ","))
+	}
+	return ""
+}
 
 // SliceTimeNs is the duration of one µOpTime measurement slice (1 s).
 const SliceTimeNs = int64(1e9)
@@ -163,7 +220,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 		return err
 	}
 
-	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}}
+	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}, names: ingest.Names{Rep: rep}}
 	rd.row = table.Row{Project: src.Project, Version: src.Version, Mode: Mode, Metric: table.Primary,
 		Unit: Unit, Fork: 1, Source: file}
 	rows := 0
@@ -239,6 +296,9 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 		*w.dst = i
 	}
 	if len(missing) > 0 {
+		if msg := headerProblem(head); msg != "" {
+			return c, &ingest.ParseError{File: file, Line: line, Msg: msg}
+		}
 		return c, &ingest.ParseError{File: file, Line: line,
 			Msg: fmt.Sprintf("header: missing required columns %s (header is %q)", strings.Join(missing, ", "), strings.Join(head, ","))}
 	}
@@ -265,6 +325,7 @@ type reader struct {
 	benches map[string]*bench
 	order   []*bench // in order of first appearance
 	last    *bench
+	names   ingest.Names
 }
 
 // record checks one CSV record and appends it as a row or reports why not.
@@ -279,6 +340,7 @@ func (rd *reader) record(rec []string, line int64) {
 		rd.skip(KindEmptyName, line, "column b_name is empty")
 		return
 	}
+	name = rd.names.Clean(name, "b_name", ingest.ParseError{File: rd.file, Line: int(line)})
 	var setup, pos [numLevels]int32
 	setupCols := [numLevels]int{c.irSetup, c.srSetup, c.itSetup, c.bedSetup}
 	posCols := [numLevels]int{c.irPos, c.srPos, c.itPos, c.bedPos}

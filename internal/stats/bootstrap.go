@@ -169,7 +169,10 @@ func BootstrapMedianCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Works
 // sample is too small for a bootstrap-t interval. (The µOpTime prototype
 // instead replaces s*_b = 0 by 10⁻⁶, which makes t*_b depend on the unit of
 // the data; with its default 99 % level that yields a huge finite width in
-// the same cases.) Constant x gives [m, m].
+// the same cases.) Constant x gives [m, m], a zero-width interval, also when
+// the computed mean differs from the values in the last place (3 × 105.4
+// sums to a mean of 105.40000000000002, which would make every centred
+// value the same tiny nonzero number and every t*_b infinite).
 //
 // x is not modified; ws may be nil. It returns an error for invalid options,
 // fewer than two values or a non-finite value.
@@ -185,6 +188,9 @@ func BootstrapMeanTCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Worksp
 	}
 	n := float64(len(x))
 	m := Mean(x, nil)
+	if constant(x) {
+		return Interval{Estimate: m, Lower: m, Upper: m}, nil
+	}
 	ws.values = grow(ws.values, len(x))
 	centred := ws.values
 	var ss float64
@@ -198,6 +204,16 @@ func BootstrapMeanTCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Worksp
 	resampleT(centred, reps, rng)
 	tlo, thi := percentileInterval(reps, opt.Confidence)
 	return Interval{Estimate: m, Lower: m - thi*se, Upper: m - tlo*se}, nil
+}
+
+// constant reports whether every value of x equals x[0].
+func constant(x []float64) bool {
+	for _, v := range x[1:] {
+		if v != x[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // RCIWMean returns the RCIW of the percentile bootstrap CI of the mean,

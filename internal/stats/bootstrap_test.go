@@ -312,3 +312,30 @@ func TestBootstrapEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanTZeroSpread checks that a sample of equal values has a zero-width
+// studentized interval even when its computed mean is not exactly the value
+// (3 × 105.4 has mean 105.40000000000002 in float64): the µOpTime prototype
+// gives rciw-mean-t 0 for such samples, not NaN from an [+Inf, +Inf] interval.
+func TestMeanTZeroSpread(t *testing.T) {
+	for _, c := range []struct {
+		v float64
+		n int
+	}{{105.4, 3}, {0.1, 3}, {27.63, 5}, {7, 4}} {
+		x := make([]float64, c.n)
+		for i := range x {
+			x[i] = c.v
+		}
+		iv, err := BootstrapMeanTCI(x, DefaultBootstrap, NewStream(1, "zero-spread", 0), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Mean(x, nil)
+		if iv.Estimate != m || iv.Lower != m || iv.Upper != m || iv.RCIW() != 0 {
+			t.Errorf("%d × %v: interval %+v, RCIW %v; want [%v, %v], RCIW 0", c.n, c.v, iv, iv.RCIW(), m, m)
+		}
+	}
+	if x := []float64{105.4, 105.4, 105.4}; Mean(x, nil) == 105.4 {
+		t.Error("the mean of 3 × 105.4 is exact; the case above no longer exercises the rounding")
+	}
+}

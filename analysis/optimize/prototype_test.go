@@ -1,0 +1,411 @@
+package optimize_test
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/uoptime"
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// prototypeOptions are the settings of the µOpTime prototype's
+// optimizer_go.py (njapke/uoptime-replication-package): only instance 1,
+// threshold 0.01, at least 3 suite runs × iterations, instances in parallel.
+// The bootstrap size does not affect the choice under cv and rmad, so it is
+// small here.
+func prototypeOptions(metrics ...optimize.Metric) optimize.Options {
+	opt := optimize.DefaultOptions
+	opt.Metrics = metrics
+	opt.First = []table.Level{table.LevelInstance}
+	opt.Bootstrap = stats.BootstrapOptions{Resamples: 200, Confidence: 0.99}
+	opt.Workers = 2
+	return opt
+}
+
+// protoMetricDir names the prototype's result folder of each metric.
+var protoMetricDir = map[optimize.Metric]string{
+	optimize.CV:   "cv__mean__ci_bootstrap_mean_p",
+	optimize.RMAD: "rmad__median__ci_bootstrap_median_p",
+}
+
+// chooseConfigs runs µOpTime with the prototype's settings on a µOpTime Go
+// CSV and returns the chosen configuration of every benchmark per metric as
+// the prototype writes it, "(sr, it, bed)".
+func chooseConfigs(t *testing.T, path string, metrics ...optimize.Metric) map[optimize.Metric]map[string]string {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	b := table.NewBuilder(memory.NewGoAllocator(), 0)
+	defer b.Release()
+	var rep ingest.Report
+	if err := (uoptime.Format{}).Read(fh, ingest.Source{File: path, Project: "p", Version: "v"}, b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	tab := b.Finish()
+	defer tab.Release()
+	r, err := optimize.Optimize(table.Collect(tab, table.Filter{}), prototypeOptions(metrics...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[optimize.Metric]map[string]string{}
+	for _, res := range r.Results {
+		if out[res.Metric] == nil {
+			out[res.Metric] = map[string]string{}
+		}
+		c := res.Chosen.Config
+		out[res.Metric][res.Key.Benchmark] = fmt.Sprintf("(%d, %d, %d)", c[table.LevelTrial], c[table.LevelIteration], c[table.LevelSlice])
+	}
+	return out
+}
+
+// readProtoConfigs reads the Benchmark and Config columns of a prototype
+// min_config_res.csv (the configuration optimizer_go.py chose).
+func readProtoConfigs(t *testing.T, r io.Reader) map[string]string {
+	t.Helper()
+	recs, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, rec := range recs[1:] {
+		out[rec[0]] = rec[1]
+	}
+	return out
+}
+
+// agreement counts the benchmarks of want whose configuration got matches,
+// listing the others.
+func agreement(got, want map[string]string) (agree int, differ []string) {
+	for bench, w := range want {
+		if got[bench] == w {
+			agree++
+		} else {
+			differ = append(differ, fmt.Sprintf("%s: got %s, prototype %s", bench, got[bench], w))
+		}
+	}
+	sort.Strings(differ)
+	return agree, differ
+}
+
+// TestPrototypeAgreementAll compares the configurations chosen under cv and
+// rmad with those of the µOpTime prototype on all 15 Go files of its data
+// set 1 (463 benchmark runs). The prototype's files are not part of the
+// repository: set BENCHTRIM_UOPTIME_PROTOTYPE to a checkout of
+// njapke/uoptime-replication-package (commit 938e5667) or of its
+// optimizer/dataset_1 folder; it needs go_data_path/*.csv and
+// go_optimization_new/<file>/<metric>/min_config_res.csv.
+func TestPrototypeAgreementAll(t *testing.T) {
+	root := os.Getenv("BENCHTRIM_UOPTIME_PROTOTYPE")
+	if root == "" {
+		t.Skip("BENCHTRIM_UOPTIME_PROTOTYPE not set (path of the µOpTime replication package); skipping the 463-benchmark comparison")
+	}
+	if _, err := os.Stat(filepath.Join(root, "optimizer", "dataset_1")); err == nil {
+		root = filepath.Join(root, "optimizer", "dataset_1")
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "go_data_path", "*.csv"))
+	if len(files) == 0 {
+		t.Fatalf("no go_data_path/*.csv under %s", root)
+	}
+	if testing.Short() {
+		t.Skip("-short: 15 files")
+	}
+	metrics := []optimize.Metric{optimize.CV, optimize.RMAD}
+	agree := map[optimize.Metric]int{}
+	total := map[optimize.Metric]int{}
+	for _, f := range files {
+		got := chooseConfigs(t, f, metrics...)
+		name := strings.TrimSuffix(filepath.Base(f), ".csv")
+		for _, m := range metrics {
+			fh, err := os.Open(filepath.Join(root, "go_optimization_new", name, protoMetricDir[m], "min_config_res.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := readProtoConfigs(t, fh)
+			fh.Close()
+			n, differ := agreement(got[m], want)
+			agree[m] += n
+			total[m] += len(want)
+			for _, d := range differ {
+				t.Errorf("%s %s: %s", name, m, d)
+			}
+		}
+	}
+	for _, m := range metrics {
+		t.Logf("%s: %d/%d configurations agree with the prototype", m, agree[m], total[m])
+	}
+}
+
+// sharedUoptime locates ../shared/data/uoptime-go relative to the
+// repository root and skips the test when it is absent.
+func sharedUoptime(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("repository root not found")
+		}
+		dir = parent
+	}
+	p := filepath.Join(dir, "..", "shared", "data", "uoptime-go")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared data absent (%v); skipping the real µOpTime Go files", err)
+	}
+	return p
+}
+
+// TestPrototypeAgreementShared compares the configurations chosen under cv
+// and rmad on the three real Go files of ../shared/data/uoptime-go with the
+// prototype's (testdata/prototype_choices.csv, 87 benchmarks each).
+func TestPrototypeAgreementShared(t *testing.T) {
+	dir := sharedUoptime(t)
+	fh, err := os.Open(filepath.Join("testdata", "prototype_choices.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	cr := csv.NewReader(fh)
+	cr.Comment = '#'
+	recs, err := cr.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]map[string]string{} // file → metric → benchmark → config
+	for _, r := range recs[1:] {
+		if want[r[0]] == nil {
+			want[r[0]] = map[string]map[string]string{}
+		}
+		if want[r[0]][r[1]] == nil {
+			want[r[0]][r[1]] = map[string]string{}
+		}
+		want[r[0]][r[1]][r[2]] = r[3]
+	}
+	for _, name := range []string{"prometheus-v0.35.0", "toml-v2.0.1", "zap-v1.19.1"} {
+		got := chooseConfigs(t, filepath.Join(dir, name+".csv"), optimize.CV, optimize.RMAD)
+		for _, m := range []optimize.Metric{optimize.CV, optimize.RMAD} {
+			w := want[name][m.String()]
+			n, differ := agreement(got[m], w)
+			if n != len(w) || len(w) == 0 {
+				t.Errorf("%s %s: %d/%d configurations agree with the prototype:\n%s", name, m, n, len(w), strings.Join(differ, "\n"))
+			}
+		}
+	}
+}
+
+// equalValueConfigs reads a µOpTime CSV independently of the ingest reader
+// and returns, per benchmark, the configurations (sr, it, bed) of instance 1
+// whose recorded ns_per_op values are all equal.
+func equalValueConfigs(t *testing.T, path string) map[string][][3]int {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	recs, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	type cell struct{ sr, it, bed int }
+	vals := map[string]map[cell]string{} // recorded text of ns_per_op
+	for _, r := range recs[1:] {
+		if r[col["ir_pos"]] != "1" {
+			continue
+		}
+		var c cell
+		fmt.Sscan(r[col["sr_pos"]], &c.sr)
+		fmt.Sscan(r[col["it_pos"]], &c.it)
+		fmt.Sscan(r[col["bed_pos"]], &c.bed)
+		b := r[col["b_name"]]
+		if vals[b] == nil {
+			vals[b] = map[cell]string{}
+		}
+		vals[b][c] = r[col["ns_per_op"]]
+	}
+	out := map[string][][3]int{}
+	for b, cells := range vals {
+		for sr := 1; sr <= 3; sr++ {
+			for it := 1; it <= 5; it++ {
+				for bed := 1; bed <= 5; bed++ {
+					first, equal, n := "", true, 0
+					for c, v := range cells {
+						if c.sr > sr || c.it > it || c.bed > bed {
+							continue
+						}
+						if n == 0 {
+							first = v
+						}
+						equal = equal && v == first
+						n++
+					}
+					if equal && n >= 2 {
+						out[b] = append(out[b], [3]int{sr, it, bed})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestEqualValuesZeroMetrics checks, on the three real Go files, that every
+// configuration whose recorded values are all equal gets rmad 0 and
+// rciw-mean-t 0 exactly, as in the prototype (which reads the values as
+// recorded); with values recomputed as ns·n/n or an infinite studentized
+// interval they got 1e-16 and NaN.
+func TestEqualValuesZeroMetrics(t *testing.T) {
+	dir := sharedUoptime(t)
+	opt := prototypeOptions(optimize.RMAD, optimize.RCIWMeanT)
+	opt.AllConfigs = true
+	opt.MinRepetitions = 1
+	total := 0
+	for _, name := range []string{"prometheus-v0.35.0", "toml-v2.0.1", "zap-v1.19.1"} {
+		path := filepath.Join(dir, name+".csv")
+		equal := equalValueConfigs(t, path)
+		fh, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := table.NewBuilder(memory.NewGoAllocator(), 0)
+		var rep ingest.Report
+		err = (uoptime.Format{}).Read(fh, ingest.Source{File: path}, b, &rep)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := b.Finish()
+		b.Release()
+		r, err := optimize.Optimize(table.Collect(tab, table.Filter{}), opt)
+		tab.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range r.Results {
+			byConfig := map[[3]int]float64{}
+			for _, ev := range res.All {
+				c := ev.Config
+				byConfig[[3]int{int(c[table.LevelTrial]), int(c[table.LevelIteration]), int(c[table.LevelSlice])}] = ev.Value
+			}
+			for _, c := range equal[res.Key.Benchmark] {
+				v, ok := byConfig[c]
+				if !ok {
+					t.Errorf("%s %s %s: configuration %v not evaluated", name, res.Key.Benchmark, res.Metric, c)
+					continue
+				}
+				if v != 0 {
+					t.Errorf("%s %s: configuration %v has equal values but %s = %v, want 0", name, res.Key.Benchmark, c, res.Metric, v)
+				}
+				total++
+			}
+		}
+	}
+	if total == 0 {
+		t.Fatal("no configuration with equal values found; the test checks nothing")
+	}
+	t.Logf("%d (configuration, metric) pairs with equal values checked", total)
+}
+
+// equalSeries is a 3 trials × 3 iterations × 1 slice run (1 s slices) whose
+// every slice recorded v ns/op; counts[tr][it] is the slice's n.
+func equalSeries(t *testing.T, v float64, counts [3][3]int64) []*table.Series {
+	t.Helper()
+	b := table.NewBuilder(memory.NewGoAllocator(), 0)
+	defer b.Release()
+	key := table.Key{Project: "p", Version: "v1", Benchmark: "BenchmarkEqual", Mode: "go"}
+	for tr := range counts {
+		for it, n := range counts[tr] {
+			b.Append(&table.Row{Project: key.Project, Version: key.Version, Benchmark: key.Benchmark, Mode: "go",
+				Unit: "ns/op", Value: v, NsPerOp: v, Count: n, Trial: int32(tr + 1), Iteration: int32(it + 1), Slice: 1})
+		}
+	}
+	if err := b.AddSetup(table.Setup{Key: key, Tool: "go", Trials: 3, MeasurementIterations: 3, Slices: 1, SliceTimeNs: 1e9, MeasurementTimeNs: 1e9}); err != nil {
+		t.Fatal(err)
+	}
+	tab := b.Finish()
+	defer tab.Release()
+	return table.Collect(tab, table.Filter{})
+}
+
+// TestEqualValuesTieBreak checks the choice between the two cheapest
+// configurations (3 s each with at least 3 repetitions): trial=1
+// iteration=3 and trial=3 iteration=1. All slices recorded 105.3 ns/op, so
+// both have rmad 0 and rciw-mean-t 0, and the tie goes to the first in the
+// nested order (trial=1 iteration=3), as in the prototype. The slices of
+// trial 1 have counts n for which 105.3·n/n is below and above 105.3 (found
+// here), so a weighted mean recomputed per slice would give trial=1
+// iteration=3 a tiny nonzero rmad and hand the choice to trial=3.
+func TestEqualValuesTieBreak(t *testing.T) {
+	const v = 105.3
+	var below, above int64
+	for n := int64(2); n < 1e6 && (below == 0 || above == 0); n++ {
+		switch r := v * float64(n) / float64(n); {
+		case r < v && below == 0:
+			below = n
+		case r > v && above == 0:
+			above = n
+		}
+	}
+	if below == 0 || above == 0 {
+		t.Fatal("no counts found that move 105.3")
+	}
+	series := equalSeries(t, v, [3][3]int64{{1, below, above}, {1, 1, 1}, {1, 1, 1}})
+	opt := prototypeOptions(optimize.RMAD, optimize.RCIWMeanT, optimize.CV)
+	opt.Bootstrap = stats.DefaultBootstrap
+	r, err := optimize.Optimize(series, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want optimize.Config
+	want[table.LevelInstance], want[table.LevelTrial], want[table.LevelFork], want[table.LevelIteration], want[table.LevelSlice] = 1, 1, 1, 3, 1
+	for _, res := range r.Results {
+		if res.Status != optimize.StatusReduced || res.Chosen.Config != want || res.Chosen.Seconds() != 3 {
+			t.Errorf("%s: %s %v (%v s), want reduced to %v (3 s)", res.Metric, res.Status, res.Chosen.Config, res.Chosen.Seconds(), want)
+		}
+		if res.Metric != optimize.CV && res.Chosen.Value != 0 {
+			t.Errorf("%s: value %v, want 0", res.Metric, res.Chosen.Value)
+		}
+	}
+
+	// Every slice 105.4 with n = 1: the mean of three is 105.40000000000002,
+	// and the studentized interval must still have zero width (it was
+	// [+Inf, +Inf], so no configuration was stable under rciw-mean-t).
+	var ones [3][3]int64
+	for tr := range ones {
+		for it := range ones[tr] {
+			ones[tr][it] = 1
+		}
+	}
+	opt.Metrics = []optimize.Metric{optimize.RCIWMeanT}
+	r, err = optimize.Optimize(equalSeries(t, 105.4, ones), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Results[0]
+	if res.Status != optimize.StatusReduced || res.Chosen.Config != want || res.Chosen.Value != 0 || res.Full.Value != 0 {
+		t.Errorf("constant 105.4: %s %v, value %v (full %v); want reduced to %v, value 0", res.Status, res.Chosen.Config, res.Chosen.Value, res.Full.Value, want)
+	}
+}
