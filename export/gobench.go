@@ -186,7 +186,11 @@ func WriteGoBenchWith(w io.Writer, t *table.Table, opt GoBenchOptions) (GoBenchS
 		})
 		for _, l := range lines {
 			if l.pkg != cur.pkg {
-				fmt.Fprintf(bw, "pkg: %s\n", l.pkg)
+				if l.pkg == "" {
+					bw.WriteString("pkg:\n") // an empty value unsets the key
+				} else {
+					fmt.Fprintf(bw, "pkg: %s\n", l.pkg)
+				}
 				cur.pkg = l.pkg
 			}
 			bw.WriteString(l.text)
