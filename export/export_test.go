@@ -45,6 +45,38 @@ func observations(tab *table.Table, withLevels bool) []obs {
 			out = append(out, o)
 		}
 	}
+	sortObs(out)
+	return out
+}
+
+// iterationObs lists every primary iteration as (key, ns/op, count) the way
+// pa and gobench export them: the slices of an iteration merged into one
+// observation with count Σ count and the count-weighted mean ns/op.
+func iterationObs(tab *table.Table, withLevels bool) []obs {
+	var out []obs
+	for _, s := range table.Collect(tab, table.Filter{}) {
+		for _, sp := range s.Units(table.LevelIteration) {
+			o := obs{key: s.Benchmark + "|" + s.Params + "|" + s.Mode + "|" + s.Version}
+			var sum float64
+			for i := sp.Start; i < sp.End; i++ {
+				sum += s.NsPerOp[i] * float64(s.Count[i])
+				o.count += s.Count[i]
+			}
+			o.ns = sum / float64(o.count)
+			if sp.End-sp.Start == 1 {
+				o.ns = s.NsPerOp[sp.Start]
+			}
+			if withLevels {
+				o.fork, o.iter = s.Levels[table.LevelFork][sp.Start], s.Levels[table.LevelIteration][sp.Start]
+			}
+			out = append(out, o)
+		}
+	}
+	sortObs(out)
+	return out
+}
+
+func sortObs(out []obs) {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.key != b.key {
@@ -58,7 +90,6 @@ func observations(tab *table.Table, withLevels bool) []obs {
 		}
 		return a.count < b.count
 	})
-	return out
 }
 
 func read(t *testing.T, paths ...string) *table.Table {
@@ -118,8 +149,9 @@ func TestPARoundTripOfRealJMH(t *testing.T) {
 }
 
 // TestGoBenchRoundTripOfRealUOpTime converts the real µOpTime CSVs to go
-// test -bench text (each one-second slice one result line) and reads them
-// back: every slice returns with its N and ns/op.
+// test -bench text (each iteration one result line, its one-second slices
+// merged: N = Σ n, ns/op the n-weighted mean) and reads them back: every
+// iteration returns with that N and ns/op.
 func TestGoBenchRoundTripOfRealUOpTime(t *testing.T) {
 	dir := sharedData(t, "uoptime-go")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
@@ -135,7 +167,7 @@ func TestGoBenchRoundTripOfRealUOpTime(t *testing.T) {
 			os.WriteFile(out, buf.Bytes(), 0o644)
 			back := read(t, out)
 			defer back.Release()
-			sameObs(t, "gobench", observations(tab, false), observations(back, false), 1e-12)
+			sameObs(t, "gobench", iterationObs(tab, false), observations(back, false), 1e-12)
 			// 3 instances × 3 suite runs become 9 runs of the test binary: forks 1..9.
 			for _, s := range table.Collect(back, table.Filter{}) {
 				if got := s.Sizes()[table.LevelFork]; got != 9 {
@@ -204,7 +236,7 @@ func TestRoundTripOfGeneratedFiles(t *testing.T) {
 	goBack := read(t, filepath.Join(dir, "x.txt"))
 	defer goBack.Release()
 	var goOnly []obs
-	for _, o := range observations(tab, false) {
+	for _, o := range iterationObs(tab, false) {
 		if strings.HasPrefix(o.key, "Benchmark") {
 			goOnly = append(goOnly, o)
 		}

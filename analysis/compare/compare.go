@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -153,6 +154,12 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 	if err != nil {
 		return Comparison{}, fmt.Errorf("base: %w", err)
 	}
+	if c, ok := constantSides(test, base); ok {
+		return c, nil
+	}
+	if allZero(base.values) {
+		return Comparison{}, errBaseZero
+	}
 	r, err := stats.HierarchicalRatioCI(ht, hb, opt.Bootstrap, rng, ws)
 	if err != nil {
 		return Comparison{}, err
@@ -185,6 +192,48 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 	return c, nil
 }
 
+var errBaseZero = errors.New("every base value is 0, so the ratio test/base is undefined")
+
+func allZero(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// constantSides compares two sides whose values all equal one number (a
+// benchmark with 0 allocs/op before and after): ratio 1 [1, 1], p = 1, no
+// change. It reports false for anything else.
+func constantSides(test, base *sample) (Comparison, bool) {
+	v := base.values[0]
+	for _, x := range [][]float64{base.values, test.values} {
+		for _, y := range x {
+			if y != v {
+				return Comparison{}, false
+			}
+		}
+	}
+	one := stats.Interval{Estimate: 1, Lower: 1, Upper: 1}
+	side := func(s *sample) SideStats {
+		return SideStats{Mean: stats.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
+	}
+	c := Comparison{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
+		Magnitude: nonparam.CliffMagnitude(0), Verdict: VerdictOf(one)}
+	if v == 0 {
+		c.Ratio = stats.Interval{Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
+		c.Verdict = Verdict{}
+	}
+	bl, tl := base.resampledLevels(), test.resampledLevels()
+	for l := 0; l < numIDs; l++ {
+		if contains(bl, idNames[l]) || contains(tl, idNames[l]) {
+			c.Resampled = append(c.Resampled, idNames[l])
+		}
+	}
+	return c, true
+}
+
 func contains(xs []string, x string) bool {
 	for _, y := range xs {
 		if y == x {
@@ -205,10 +254,14 @@ type Result struct {
 	Err error
 }
 
-// Report is the outcome of Compare.
+// Report is the outcome of Compare for one metric.
 type Report struct {
 	Options    Options
 	Base, Test string
+	// Metric is the metric compared: table.Primary (time per operation in
+	// ns) or a secondary metric (B/op, allocs/op, gc.alloc.rate.norm, …)
+	// compared in Unit, its unit as recorded.
+	Metric, Unit string
 	// Results holds one entry per matched benchmark, sorted by name.
 	Results []Result
 	// Unmatched lists benchmarks present in only one set.
@@ -226,12 +279,27 @@ type Report struct {
 // A benchmark that cannot be compared (no iterations after skipping, a
 // non-finite time) gets Result.Err; Compare itself fails only for invalid
 // options.
+//
+// The sets hold the series of one metric (table.Collect with a Filter on
+// it). A secondary metric is compared on its recorded values (Value) the way
+// times are compared on ns_per_op; its verdict reads "higher" or "lower"
+// (see Report.VerdictText). Two sides whose values are all equal compare as
+// ratio 1, p = 1; a base whose values are all 0 cannot give a ratio and is
+// a Result.Err.
 func Compare(base, test Set, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
+	rep := &Report{Options: opt, Base: base.Label, Test: test.Label, Metric: table.Primary, Unit: "ns/op"}
+	for _, ss := range [][]*table.Series{base.Series, test.Series} {
+		if len(ss) > 0 && ss[0].Metric != "" && ss[0].Metric != table.Primary {
+			rep.Metric, rep.Unit = ss[0].Metric, ss[0].Unit
+			base.Series, test.Series = valuesAsTimes(base.Series), valuesAsTimes(test.Series)
+			break
+		}
+	}
 	pairs, unmatched := Match(base.Series, test.Series)
-	rep := &Report{Options: opt, Base: base.Label, Test: test.Label, Unmatched: unmatched}
+	rep.Unmatched = unmatched
 	pool := workspacePool()
 	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Result, error) {
 		p := &pairs[i]

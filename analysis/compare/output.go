@@ -23,7 +23,7 @@ type comparisonColumns struct {
 	excludesOne, pBelowAlpha            []bool
 }
 
-func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64) {
+func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time bool) {
 	if err != nil {
 		nan := math.NaN()
 		c = &Comparison{Base: SideStats{Mean: nanInterval()}, Test: SideStats{Mean: nanInterval()}, Ratio: nanInterval(),
@@ -46,7 +46,7 @@ func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64) {
 	cc.delta = append(cc.delta, c.CliffsDelta)
 	mag, verdict, es := "", "", ""
 	if err == nil {
-		mag, verdict = c.Magnitude.String(), c.Verdict.String()
+		mag, verdict = c.Magnitude.String(), verdictText(c.Verdict, time)
 	} else {
 		es = err.Error()
 	}
@@ -120,44 +120,54 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.String("seed", constStr(n, strconv.FormatUint(o.Seed, 10)))
 }
 
-// frame returns the A/B report as one row per matched or unmatched
-// benchmark (see WriteFile for the columns).
-func (r *Report) frame() *reports.Frame {
-	var bench, params, mode, status, baseRuns, testRuns []string
+// frame returns the A/B reports as one row per metric and matched or
+// unmatched benchmark (see WriteFile for the columns).
+func (rs Reports) frame() *reports.Frame {
+	var bench, params, mode, metric, unit, status, baseRuns, testRuns, baseLabel, testLabel []string
 	var cc comparisonColumns
-	for i := range r.Results {
-		res := &r.Results[i]
-		bench, params, mode = append(bench, res.Benchmark), append(params, res.Params), append(mode, res.Mode)
-		baseRuns, testRuns = append(baseRuns, runsString(res.BaseRuns)), append(testRuns, runsString(res.TestRuns))
-		st := "compared"
-		if res.Err != nil {
-			st = "failed"
+	for _, r := range rs {
+		for i := range r.Results {
+			res := &r.Results[i]
+			bench, params, mode = append(bench, res.Benchmark), append(params, res.Params), append(mode, res.Mode)
+			baseRuns, testRuns = append(baseRuns, runsString(res.BaseRuns)), append(testRuns, runsString(res.TestRuns))
+			st := "compared"
+			if res.Err != nil {
+				st = "failed"
+			}
+			status = append(status, st)
+			cc.add(&res.Comparison, res.Err, r.Options.Alpha, r.IsTime())
 		}
-		status = append(status, st)
-		cc.add(&res.Comparison, res.Err, r.Options.Alpha)
-	}
-	for _, u := range r.Unmatched {
-		bench, params, mode = append(bench, u.Benchmark), append(params, u.Params), append(mode, u.Mode)
-		b, t := runsString(u.Runs), ""
-		if u.Side == "test" {
-			b, t = t, b
+		for _, u := range r.Unmatched {
+			bench, params, mode = append(bench, u.Benchmark), append(params, u.Params), append(mode, u.Mode)
+			b, t := runsString(u.Runs), ""
+			if u.Side == "test" {
+				b, t = t, b
+			}
+			baseRuns, testRuns = append(baseRuns, b), append(testRuns, t)
+			status = append(status, "only in "+u.Side)
+			cc.add(nil, errors.New("only in "+u.Side), r.Options.Alpha, r.IsTime())
 		}
-		baseRuns, testRuns = append(baseRuns, b), append(testRuns, t)
-		status = append(status, "only in "+u.Side)
-		cc.add(nil, errors.New("only in "+u.Side), r.Options.Alpha)
+		for len(metric) < len(bench) {
+			metric, unit = append(metric, r.Metric), append(unit, r.Unit)
+			baseLabel, testLabel = append(baseLabel, r.Base), append(testLabel, r.Test)
+		}
 	}
 	n := len(bench)
 	f := &reports.Frame{}
 	f.String("benchmark", bench)
 	f.String("params", params)
 	f.String("mode", mode)
+	f.String("metric", metric)
+	f.String("unit", unit)
 	f.String("status", status)
-	f.String("base_label", constStr(n, r.Base))
-	f.String("test_label", constStr(n, r.Test))
+	f.String("base_label", baseLabel)
+	f.String("test_label", testLabel)
 	f.String("base_runs", baseRuns)
 	f.String("test_runs", testRuns)
 	cc.addTo(f, "base", "test")
-	r.Options.addSettings(f, n)
+	if len(rs) > 0 {
+		rs[0].Options.addSettings(f, n)
+	}
 	return f
 }
 
@@ -170,27 +180,36 @@ func runsString(ks []table.Key) string {
 	return strings.Join(parts, ";")
 }
 
-// WriteFile writes the report for notebooks, one row per benchmark
-// (matched ones by name, then the unmatched), as CSV (.csv), Arrow IPC
-// (.arrow) or Parquet (.parquet) by the extension, atomically. Columns:
+// WriteFile writes the report as Reports{r}.WriteFile does.
+func (r *Report) WriteFile(path string) error { return Reports{r}.WriteFile(path) }
+
+// WriteFile writes the reports for notebooks, one row per metric and
+// benchmark (per metric: matched ones by name, then the unmatched), as CSV
+// (.csv), Arrow IPC (.arrow) or Parquet (.parquet) by the extension,
+// atomically. Columns:
 //
 //	benchmark, params, mode       the matched name
+//	metric, unit                  "primary" and ns/op for times; a secondary
+//	                              metric (B/op, gc.alloc.rate.norm, …) and its unit
 //	status                        compared, failed, only in base, only in test
 //	base_label, test_label        the sets' labels
 //	base_runs, test_runs          pooled runs as project@version;…
 //	base_iterations, test_iterations
-//	base_mean_ns, base_ci_lower_ns, base_ci_upper_ns   and test_…: means with intervals
+//	base_mean_ns, base_ci_lower_ns, base_ci_upper_ns   and test_…: means with
+//	                              intervals, in ns per operation for the
+//	                              primary metric and in unit for the others
 //	ratio, ratio_ci_lower, ratio_ci_upper, ci_excludes_1
 //	change_rate                   |mean_test − mean_base| / mean_base
 //	u, p, p_below_alpha           Mann-Whitney U on iteration means
 //	cliffs_delta, cliff_magnitude
-//	change, verdict               −1 faster, 0 no change, 1 slower; the text
+//	change, verdict               −1 faster (lower), 0 no change, 1 slower
+//	                              (higher); the text
 //	error                         why a benchmark was not compared
 //	confidence, resamples, invocation_samples, alpha, discard_warmup, seed
 //
 // Numbers that do not exist (unmatched, failed) are empty in CSV and null
 // in Arrow and Parquet.
-func (r *Report) WriteFile(path string) error { return r.frame().WriteFile(path) }
+func (rs Reports) WriteFile(path string) error { return rs.frame().WriteFile(path) }
 
 // WriteFile writes the A/A report, one row per comparison (run and split),
 // in the format chosen by the extension as Report.WriteFile does. Columns:
@@ -208,7 +227,7 @@ func (r *AAReport) WriteFile(path string) error {
 		bench, params, mode = append(bench, res.Key.Benchmark), append(params, res.Key.Params), append(mode, res.Key.Mode)
 		repeat = append(repeat, int64(res.Repeat))
 		ua, ub = append(ua, int64(res.UnitsA)), append(ub, int64(res.UnitsB))
-		cc.add(&res.Comparison, res.Err, r.Options.Alpha)
+		cc.add(&res.Comparison, res.Err, r.Options.Alpha, true)
 	}
 	n := len(bench)
 	f := &reports.Frame{}

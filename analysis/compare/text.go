@@ -7,177 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/benchtrim/benchtrim/table"
 )
-
-// labeler shortens benchmark names for the text tables: it drops the
-// longest common dotted or slashed prefix of all names (JMH package names),
-// shows the mode only when the rows have several, and project@version only
-// when they have several.
-type labeler struct {
-	prefix       string
-	showMode     bool
-	showVersions bool
-}
-
-func newLabeler(ks []table.Key) labeler {
-	var lb labeler
-	if len(ks) == 0 {
-		return lb
-	}
-	modes, versions := map[string]bool{}, map[[2]string]bool{}
-	prefix := ks[0].Benchmark
-	for _, k := range ks {
-		modes[k.Mode] = true
-		versions[[2]string{k.Project, k.Version}] = true
-		for !strings.HasPrefix(k.Benchmark, prefix) {
-			prefix = prefix[:len(prefix)-1]
-		}
-	}
-	// Cut after the last separator, and never swallow a whole name.
-	if i := strings.LastIndexAny(prefix, "./"); i >= 0 {
-		prefix = prefix[:i+1]
-	} else {
-		prefix = ""
-	}
-	for _, k := range ks {
-		if len(k.Benchmark) == len(prefix) {
-			prefix = ""
-		}
-	}
-	lb.prefix = prefix
-	lb.showMode = len(modes) > 1
-	lb.showVersions = len(versions) > 1
-	return lb
-}
-
-func (lb labeler) label(k table.Key) string {
-	s := strings.TrimPrefix(k.Benchmark, lb.prefix)
-	if k.Params != "" {
-		s += "[" + k.Params + "]"
-	}
-	if lb.showMode {
-		s += " (" + k.Mode + ")"
-	}
-	if lb.showVersions {
-		run := k.Project
-		if k.Version != "" {
-			run += "@" + k.Version
-		}
-		s = run + " " + s
-	}
-	return s
-}
-
-func nameKey(n Name) table.Key {
-	return table.Key{Benchmark: n.Benchmark, Params: n.Params, Mode: n.Mode}
-}
-
-// formatNs formats a time in ns with 4 significant digits and a unit:
-// "12.11ns", "1.718µs", "3.066ms", "1.234s".
-func formatNs(ns float64) string {
-	if math.IsNaN(ns) || math.IsInf(ns, 0) {
-		return fmt.Sprint(ns)
-	}
-	units := []struct {
-		scale float64
-		name  string
-	}{{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}}
-	for _, u := range units {
-		if math.Abs(ns) >= u.scale || u.scale == 1 {
-			return strconv.FormatFloat(roundSig(ns/u.scale, 4), 'f', -1, 64) + u.name
-		}
-	}
-	return ""
-}
-
-// roundSig rounds x to sig significant digits.
-func roundSig(x float64, sig int) float64 {
-	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-		return x
-	}
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', sig, 64), 64)
-	return v
-}
-
-// formatSpread formats the half-width of an interval relative to its
-// estimate, as benchstat does: the larger distance from the estimate to a
-// bound, "±0.4%" below 1 % and "±12%" above.
-func formatSpread(est, lo, hi float64) string {
-	h := 100 * math.Max(est-lo, hi-est) / est
-	if math.IsNaN(h) {
-		return ""
-	}
-	if h < 0.95 {
-		return "±" + strconv.FormatFloat(h, 'f', 1, 64) + "%"
-	}
-	return "±" + strconv.FormatFloat(h, 'f', 0, 64) + "%"
-}
-
-// ratioDigits returns the decimals that show an interval's width with at
-// least two significant digits (3 to 5).
-func ratioDigits(lo, hi float64) int {
-	d := 3
-	for d < 5 && (hi-lo) < 10*math.Pow(10, -float64(d)) {
-		d++
-	}
-	return d
-}
-
-func formatCI(lo, hi float64, d int) string {
-	return "[" + strconv.FormatFloat(lo, 'f', d, 64) + ", " + strconv.FormatFloat(hi, 'f', d, 64) + "]"
-}
-
-func formatP(p float64) string {
-	if p < 0.001 {
-		return "<0.001"
-	}
-	return strconv.FormatFloat(p, 'f', 3, 64)
-}
-
-func formatDelta(d float64) string {
-	return strconv.FormatFloat(d, 'f', 2, 64)
-}
-
-func confidenceLabel(c float64) string {
-	return strconv.FormatFloat(100*c, 'f', -1, 64) + " %"
-}
-
-// textTable aligns columns: text left, numbers right.
-type textTable struct {
-	header []string
-	right  []bool
-	rows   [][]string
-}
-
-func (t *textTable) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *textTable) write(w io.Writer) error {
-	width := make([]int, len(t.header))
-	for _, r := range append([][]string{t.header}, t.rows...) {
-		for j, c := range r {
-			width[j] = max(width[j], utf8.RuneCountInString(c))
-		}
-	}
-	var b strings.Builder
-	for _, r := range append([][]string{t.header}, t.rows...) {
-		line := make([]string, len(r))
-		for j, c := range r {
-			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
-			if t.right[j] {
-				line[j] = pad + c
-			} else {
-				line[j] = c + pad
-			}
-		}
-		b.WriteString(strings.TrimRight(strings.Join(line, "  "), " "))
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
 
 func (o *Options) methodLine() string {
 	is := "iteration means"
@@ -195,23 +27,119 @@ func (o *Options) methodLine() string {
 	return s
 }
 
-// WriteText writes the report as a benchstat-like table: per benchmark the
-// base and test mean time per operation ± the half-width of its interval,
-// the ratio test/base with its interval, the U test's p, Cliff's δ, the
-// iteration counts and the verdict; then the geomean row, the benchmarks
-// that could not be compared, the unmatched ones and a summary line.
-func (r *Report) WriteText(w io.Writer) error {
-	var ks []table.Key
-	for i := range r.Results {
-		ks = append(ks, nameKey(r.Results[i].Name))
+// Headline is the one-line answer of the report, the first line WriteText
+// prints: "3 of 12 benchmarks changed: 2 slower (up to +25.3 %), 1 faster
+// (up to -5.6 %); 9 unchanged (99 % CI contains 1)", then the counts of
+// benchmarks not compared and unmatched. Secondary metrics start with the
+// metric and say higher and lower. Parts in parentheses are dropped (the
+// CI note first) when the line would be wider than Width.
+func (r *Report) Headline() string {
+	s := r.Summary()
+	up, down := "slower", "faster"
+	if !r.IsTime() {
+		up, down = "higher", "lower"
 	}
-	for _, u := range r.Unmatched {
-		ks = append(ks, nameKey(u.Name))
+	var maxUp, maxDown float64
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Err != nil {
+			continue
+		}
+		switch res.Verdict.Change {
+		case Slower:
+			maxUp = max(maxUp, res.Verdict.Percent)
+		case Faster:
+			maxDown = min(maxDown, res.Verdict.Percent)
+		}
+	}
+	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
+	lead := ""
+	if !r.IsTime() {
+		lead = r.Metric + ": "
+	}
+	tail := ""
+	if s.Failed > 0 {
+		tail += fmt.Sprintf("; %d not compared", s.Failed)
+	}
+	if s.OnlyBase > 0 {
+		tail += fmt.Sprintf("; %d only in base", s.OnlyBase)
+	}
+	if s.OnlyTest > 0 {
+		tail += fmt.Sprintf("; %d only in test", s.OnlyTest)
+	}
+	// detail 3 says everything; 2 drops the CI note, 1 the largest speedup,
+	// 0 the largest slowdown.
+	build := func(detail int) string {
+		changed := s.Slower + s.Faster
+		switch {
+		case s.Compared == 0:
+			return lead + "no benchmark compared" + tail
+		case changed == 0:
+			if detail > 2 {
+				return lead + fmt.Sprintf("no change in %d benchmarks (%s of the ratio contains 1 for every one)", s.Compared, ci) + tail
+			}
+			return lead + fmt.Sprintf("no change in %d benchmarks", s.Compared) + tail
+		}
+		var parts []string
+		if s.Slower > 0 {
+			p := fmt.Sprintf("%d %s", s.Slower, up)
+			if detail > 0 {
+				p += " (up to " + formatPercent(maxUp) + ")"
+			}
+			parts = append(parts, p)
+		}
+		if s.Faster > 0 {
+			p := fmt.Sprintf("%d %s", s.Faster, down)
+			if detail > 1 {
+				p += " (up to " + formatPercent(maxDown) + ")"
+			}
+			parts = append(parts, p)
+		}
+		line := fmt.Sprintf("%s%d of %d benchmarks changed: %s; %d unchanged", lead, changed, s.Compared, strings.Join(parts, ", "), s.NoChange)
+		if detail > 2 {
+			line += " (" + ci + " contains 1)"
+		}
+		return line + tail
+	}
+	for detail := 3; detail >= 0; detail-- {
+		if l := build(detail); runeLen(l) <= Width {
+			return l
+		}
+	}
+	return build(0) // wider than Width only with a very long metric name
+}
+
+// WriteText writes the report as Reports{r}.WriteText does.
+func (r *Report) WriteText(w io.Writer) error { return Reports{r}.WriteText(w) }
+
+// WriteText writes the reports for people, within Width columns: the
+// headline of the first report (the one-line answer), the two sets, the
+// method, then per metric a benchstat-like table (the primary metric
+// first, each secondary metric in its own section with its headline): per
+// benchmark the base and test mean ± the half-width of its interval, the
+// change test/base in percent with its interval, the U test's p, the
+// iteration counts and the verdict, then a geomean row. Then the
+// benchmarks that could not be compared, the unmatched ones (the first
+// ListNames of each side and a count), notes and a summary line.
+func (rs Reports) WriteText(w io.Writer) error {
+	if len(rs) == 0 {
+		return writeString(w, "nothing compared\n")
+	}
+	r := rs[0]
+	var ks []table.Key
+	for _, rep := range rs {
+		for i := range rep.Results {
+			ks = append(ks, nameKey(rep.Results[i].Name))
+		}
+		for _, u := range rep.Unmatched {
+			ks = append(ks, nameKey(u.Name))
+		}
 	}
 	lb := newLabeler(ks)
 	var b strings.Builder
-	fmt.Fprintf(&b, "base: %s\ntest: %s\n", r.Base, r.Test)
-	fmt.Fprintln(&b, r.Options.methodLine())
+	b.WriteString(r.Headline() + "\n")
+	fmt.Fprintf(&b, "base: %s\ntest: %s\n", abbreviate(r.Base, Width-6), abbreviate(r.Test, Width-6))
+	b.WriteString(wrap(r.Options.methodLine(), Width, "  ") + "\n")
 	levels := map[string]bool{}
 	for i := range r.Results {
 		for _, l := range r.Results[i].Resampled {
@@ -225,52 +153,50 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if len(lv) > 0 {
-		fmt.Fprintf(&b, "levels resampled: %s", strings.Join(lv, " > "))
+		line := "levels resampled: " + strings.Join(lv, " > ")
 		if levels["run"] {
-			fmt.Fprint(&b, " (a run is one input run of a benchmark, pooled when a side has several)")
+			line += " (a run is one input run of a benchmark, pooled when a side has several)"
 		}
-		b.WriteByte('\n')
+		b.WriteString(wrap(line, Width, "  ") + "\n")
 	}
 	if lb.prefix != "" {
-		fmt.Fprintf(&b, "benchmarks: %s…\n", lb.prefix)
+		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, Width-13))
 	}
-	b.WriteByte('\n')
-	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
-	t := &textTable{
-		header: []string{"benchmark", "base time/op", "test time/op", "ratio", ci, "p", "Cliff's δ", "", "n", "verdict"},
-		right:  []bool{false, true, true, true, false, true, true, false, true, false},
+	shortened := 0
+	for i, rep := range rs {
+		b.WriteByte('\n')
+		if i > 0 {
+			b.WriteString(rep.Headline() + "\n")
+		}
+		if err := writeString(w, b.String()); err != nil {
+			return err
+		}
+		b.Reset()
+		t := rep.table(lb)
+		t.fit(Width, 20)
+		shortened += t.shortened
+		if err := t.write(w); err != nil {
+			return err
+		}
 	}
 	var failed []string
-	for i := range r.Results {
-		res := &r.Results[i]
-		name := lb.label(nameKey(res.Name))
-		if res.Err != nil {
-			failed = append(failed, fmt.Sprintf("  %s: %v", name, res.Err))
-			continue
+	for _, rep := range rs {
+		for i := range rep.Results {
+			if res := &rep.Results[i]; res.Err != nil {
+				what := lb.label(nameKey(res.Name))
+				if !rep.IsTime() {
+					what += " (" + rep.Metric + ")"
+				}
+				failed = append(failed, abbreviate("  "+what+": "+res.Err.Error(), Width))
+			}
 		}
-		d := ratioDigits(res.Ratio.Lower, res.Ratio.Upper)
-		t.add(name,
-			formatNs(res.Base.Mean.Estimate)+" "+formatSpread(res.Base.Mean.Estimate, res.Base.Mean.Lower, res.Base.Mean.Upper),
-			formatNs(res.Test.Mean.Estimate)+" "+formatSpread(res.Test.Mean.Estimate, res.Test.Mean.Lower, res.Test.Mean.Upper),
-			strconv.FormatFloat(res.Ratio.Estimate, 'f', d, 64),
-			formatCI(res.Ratio.Lower, res.Ratio.Upper, d),
-			formatP(res.P),
-			formatDelta(res.CliffsDelta), res.Magnitude.String(),
-			fmt.Sprintf("%d+%d", res.Base.Iterations, res.Test.Iterations),
-			res.Verdict.String())
-	}
-	if gb, gt, gr, n := r.Geomean(); n > 0 {
-		t.add("geomean", formatNs(gb), formatNs(gt), strconv.FormatFloat(gr, 'f', 3, 64), "", "", "", "", "", formatPercent(100*(gr-1)))
-	}
-	if err := writeString(w, b.String()); err != nil {
-		return err
-	}
-	b.Reset()
-	if err := t.write(w); err != nil {
-		return err
 	}
 	if len(failed) > 0 {
-		fmt.Fprintf(&b, "\nnot compared (%d):\n%s\n", len(failed), strings.Join(failed, "\n"))
+		fmt.Fprintf(&b, "\nnot compared (%d):\n", len(failed))
+		if len(failed) > 2*ListNames {
+			failed = append(failed[:2*ListNames], fmt.Sprintf("  … and %d more", len(failed)-2*ListNames))
+		}
+		b.WriteString(strings.Join(failed, "\n") + "\n")
 	}
 	for _, side := range []string{"base", "test"} {
 		var names []string
@@ -280,8 +206,12 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 		}
 		if len(names) > 0 {
-			fmt.Fprintf(&b, "\nonly in %s (%d, not compared): %s\n", side, len(names), strings.Join(names, ", "))
+			b.WriteString("\n" + wrap(fmt.Sprintf("only in %s (%d, not compared): %s", side, len(names), listSummary(names, ListNames)), Width, "  ") + "\n")
 		}
+	}
+	var notes []string
+	if shortened > 0 {
+		notes = append(notes, fmt.Sprintf("%d names were shortened with … to fit %d columns; the data output (-o) has them whole.", shortened, Width))
 	}
 	few := 0
 	for i := range r.Results {
@@ -290,40 +220,93 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if few > 0 {
-		fmt.Fprintf(&b, "\nnote: for %d benchmarks a side has fewer than %d units at its outermost varying level (instances, trials or forks);\n"+
-			"their intervals are narrower than true %s intervals, so unchanged benchmarks are flagged more often than %s of the time\n"+
-			"(an A/A test measures how often: benchtrim compare --aa)\n",
-			few, FewUnits, confidenceLabel(r.Options.Bootstrap.Confidence), formatRate(1-r.Options.Bootstrap.Confidence))
+		notes = append(notes, fmt.Sprintf("for %d benchmarks a side has fewer than %d units at its outermost varying level (instances, trials or forks); "+
+			"their intervals are narrower than true %s intervals, so unchanged benchmarks are flagged more often than %s of the time "+
+			"(an A/A test measures how often: benchtrim compare --aa)",
+			few, FewUnits, confidenceLabel(r.Options.Bootstrap.Confidence), formatRate(1-r.Options.Bootstrap.Confidence)))
+	}
+	for _, n := range notes {
+		b.WriteString("\n" + wrap("note: "+n, Width, "") + "\n")
 	}
 	s := r.Summary()
-	fmt.Fprintf(&b, "\n%d compared: %d slower, %d faster, %d no change (ratio %s excludes 1 for %d); U test p < %v for %d",
+	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
+	foot := fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (%s excludes 1 for %d); U test p < %v for %d",
 		s.Compared, s.Slower, s.Faster, s.NoChange, ci, s.Slower+s.Faster, r.Options.Alpha, s.PBelowAlpha)
 	if s.Failed > 0 {
-		fmt.Fprintf(&b, "; %d not compared", s.Failed)
+		foot += fmt.Sprintf("; %d not compared", s.Failed)
 	}
 	if s.OnlyBase+s.OnlyTest > 0 {
-		fmt.Fprintf(&b, "; unmatched: %d only in base, %d only in test", s.OnlyBase, s.OnlyTest)
+		foot += fmt.Sprintf("; unmatched: %d only in base, %d only in test", s.OnlyBase, s.OnlyTest)
 	}
-	b.WriteByte('\n')
+	b.WriteString("\n" + wrap(foot, Width, "  ") + "\n")
 	return writeString(w, b.String())
 }
 
-func writeString(w io.Writer, s string) error {
-	_, err := io.WriteString(w, s)
-	return err
+// table returns the report's rows: benchmark, base, test, change with its
+// interval, p, n and verdict, and the geomean row.
+func (r *Report) table(lb labeler) *textTable {
+	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
+	unit, format := "time/op", formatNs
+	if !r.IsTime() {
+		unit, format = r.Unit, formatValue
+	}
+	t := &textTable{
+		header: []string{"benchmark", "base " + unit, "test " + unit, "Δ % [" + ci + "]", "p", "n", "verdict"},
+		right:  []bool{false, true, true, false, true, true, false},
+	}
+	short := map[Change]string{NoChange: "~", Slower: "slower", Faster: "faster"}
+	if !r.IsTime() {
+		short[Slower], short[Faster] = "higher", "lower"
+	}
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Err != nil {
+			continue
+		}
+		change := formatChange(res.Ratio)
+		if b, t := res.Base.Mean, res.Test.Mean; b.Lower == b.Upper && t.Lower == t.Upper && b.Estimate == t.Estimate {
+			change = "all equal" // benchstat: "all samples are equal"
+		}
+		t.add(lb.label(nameKey(res.Name)),
+			format(res.Base.Mean.Estimate)+" "+formatSpread(res.Base.Mean.Estimate, res.Base.Mean.Lower, res.Base.Mean.Upper),
+			format(res.Test.Mean.Estimate)+" "+formatSpread(res.Test.Mean.Estimate, res.Test.Mean.Lower, res.Test.Mean.Upper),
+			change,
+			formatP(res.P),
+			fmt.Sprintf("%d+%d", res.Base.Iterations, res.Test.Iterations),
+			short[res.Verdict.Change])
+	}
+	if gb, gt, gr, n := r.Geomean(); n > 0 {
+		t.add("geomean", format(gb), format(gt), formatPercent(100*(gr-1)), "", "", "")
+	}
+	return t
 }
 
-// WriteText writes the A/A report, one table per project@version: with one
-// split per run, every comparison; with several, per run the number of
-// splits whose interval excludes 1 and whose U test rejects. Then the runs
-// that could not be split (counted per reason), a note when halves hold a
-// single unit, and the false-positive rates against their nominal values.
+// AAHeadline is the one-line answer of an A/A report: how often the setup
+// claims a difference where there is none, against the nominal rates.
+func (r *AAReport) AAHeadline() string {
+	a := r.Rates()
+	o := &r.Options
+	ci := confidenceLabel(o.Bootstrap.Confidence) + " CI"
+	if a.Comparisons == 0 {
+		return fmt.Sprintf("A/A split by %s: nothing compared", o.Split)
+	}
+	return fmt.Sprintf("A/A split by %s: %s excludes 1 in %d of %d comparisons (%s, nominal %s); p < %v in %d (%s)",
+		o.Split, ci, a.CIExcludesOne, a.Comparisons, formatRate(a.CIRate), formatRate(1-o.Bootstrap.Confidence), o.Alpha, a.PBelowAlpha, formatRate(a.URate))
+}
+
+// WriteText writes the A/A report within Width columns: its headline, then
+// one table per project@version: with one split per run, every
+// comparison; with several, per run the number of splits whose interval
+// excludes 1 and whose U test rejects. Then the runs that could not be
+// split (counted per reason), a note when halves hold a single unit, and
+// the false-positive rates against their nominal values.
 func (r *AAReport) WriteText(w io.Writer) error {
 	o := &r.Options
 	var b strings.Builder
-	fmt.Fprintf(&b, "A/A test: every run split by %s into two random halves A and B (%d split(s) per run); B compared with A as in compare\n",
-		o.Split, o.Repeats)
-	fmt.Fprintln(&b, o.methodLine())
+	b.WriteString(r.AAHeadline() + "\n")
+	b.WriteString(wrap(fmt.Sprintf("A/A test: every run split by %s into two random halves A and B (%d split(s) per run); B compared with A as in compare",
+		o.Split, o.Repeats), Width, "  ") + "\n")
+	b.WriteString(wrap(o.methodLine(), Width, "  ") + "\n")
 	ci := confidenceLabel(o.Bootstrap.Confidence) + " CI"
 	var failed []string
 	single := 0
@@ -345,8 +328,8 @@ func (r *AAReport) WriteText(w io.Writer) error {
 		var t *textTable
 		if o.Repeats == 1 {
 			t = &textTable{
-				header: []string{"benchmark", o.Split.String() + "s A+B", "ratio B/A", ci, "p", "Cliff's δ", "", "verdict"},
-				right:  []bool{false, true, true, false, true, true, false, false},
+				header: []string{"benchmark", o.Split.String() + "s A+B", "Δ % B vs A [" + ci + "]", "p", "Cliff's δ", "verdict"},
+				right:  []bool{false, true, false, true, true, false},
 			}
 		} else {
 			t = &textTable{
@@ -365,7 +348,7 @@ func (r *AAReport) WriteText(w io.Writer) error {
 			for k := i; k < j; k++ {
 				res := &r.Results[k]
 				if res.Err != nil {
-					failed = append(failed, fmt.Sprintf("  %s (split %d): %v", res.Key, res.Repeat, res.Err))
+					failed = append(failed, abbreviate(fmt.Sprintf("  %s (split %d): %v", res.Key, res.Repeat, res.Err), Width))
 					continue
 				}
 				if min(res.UnitsA, res.UnitsB) == 1 {
@@ -379,10 +362,12 @@ func (r *AAReport) WriteText(w io.Writer) error {
 					rej++
 				}
 				if o.Repeats == 1 {
-					d := ratioDigits(res.Ratio.Lower, res.Ratio.Upper)
-					t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB),
-						strconv.FormatFloat(res.Ratio.Estimate, 'f', d, 64), formatCI(res.Ratio.Lower, res.Ratio.Upper, d),
-						formatP(res.P), formatDelta(res.CliffsDelta), res.Magnitude.String(), res.Verdict.String())
+					verdict := "~"
+					if res.ExcludesOne() {
+						verdict = res.Verdict.Change.String()
+					}
+					t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB), formatChange(res.Ratio),
+						formatP(res.P), formatDelta(res.CliffsDelta), verdict)
 				}
 			}
 			if o.Repeats > 1 && len(dev) > 0 {
@@ -402,13 +387,18 @@ func (r *AAReport) WriteText(w io.Writer) error {
 		}
 		b.Reset()
 		if len(t.rows) > 0 {
+			t.fit(Width, 20)
 			if err := t.write(w); err != nil {
 				return err
 			}
 		}
 	}
 	if len(failed) > 0 {
-		fmt.Fprintf(&b, "\nnot compared (%d):\n%s\n", len(failed), strings.Join(failed, "\n"))
+		fmt.Fprintf(&b, "\nnot compared (%d):\n", len(failed))
+		if len(failed) > 2*ListNames {
+			failed = append(failed[:2*ListNames], fmt.Sprintf("  … and %d more", len(failed)-2*ListNames))
+		}
+		b.WriteString(strings.Join(failed, "\n") + "\n")
 	}
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(&b, "\nskipped (%d runs with fewer than 2 %ss to split):\n", len(r.Skipped), o.Split)
@@ -431,51 +421,20 @@ func (r *AAReport) WriteText(w io.Writer) error {
 			if label == "" {
 				label = "runs"
 			}
-			fmt.Fprintf(&b, "  %s: %s\n", label, strings.Join(parts, "; "))
+			b.WriteString(wrap(fmt.Sprintf("  %s: %s", label, strings.Join(parts, "; ")), Width, "    ") + "\n")
 		}
 	}
 	a := r.Rates()
 	if single > 0 {
-		fmt.Fprintf(&b, "\nnote: %d of %d comparisons have a half with a single %s; the bootstrap cannot resample that level there, so their intervals miss the variation between %ss and tend to exclude 1 more often than nominal\n",
-			single, a.Comparisons, o.Split, o.Split)
+		b.WriteString("\n" + wrap(fmt.Sprintf("note: %d of %d comparisons have a half with a single %s; the bootstrap cannot resample that level there, so their intervals miss the variation between %ss and tend to exclude 1 more often than nominal",
+			single, a.Comparisons, o.Split, o.Split), Width, "") + "\n")
 	}
 	l1, l2 := fmt.Sprintf("ratio %s excludes 1:", ci), fmt.Sprintf("U test p < %v:", o.Alpha)
-	wd := max(utf8.RuneCountInString(l1), utf8.RuneCountInString(l2))
-	pad := func(s string) string { return s + strings.Repeat(" ", wd-utf8.RuneCountInString(s)) }
+	wd := max(runeLen(l1), runeLen(l2))
+	pad := func(s string) string { return s + strings.Repeat(" ", wd-runeLen(s)) }
 	fmt.Fprintf(&b, "\nfalse-positive rate over %d comparisons of %d runs:\n", a.Comparisons, a.Benchmarks)
 	fmt.Fprintf(&b, "  %s %d (%s; nominal %s = 1 − confidence)\n", pad(l1), a.CIExcludesOne,
 		formatRate(a.CIRate), formatRate(1-o.Bootstrap.Confidence))
 	fmt.Fprintf(&b, "  %s %d (%s; nominal %s = α)\n", pad(l2), a.PBelowAlpha, formatRate(a.URate), formatRate(o.Alpha))
 	return writeString(w, b.String())
-}
-
-// runLabel is "project@version", "project" or "" for a run key.
-func runLabel(k table.Key) string {
-	s := k.Project
-	if k.Version != "" {
-		s += "@" + k.Version
-	}
-	return s
-}
-
-// groupByRun splits [0, n) into ranges of equal project and version (the
-// items are sorted by key).
-func groupByRun(n int, key func(int) table.Key) [][2]int {
-	var out [][2]int
-	for i := 0; i < n; {
-		j := i + 1
-		for j < n && key(j).Project == key(i).Project && key(j).Version == key(i).Version {
-			j++
-		}
-		out = append(out, [2]int{i, j})
-		i = j
-	}
-	return out
-}
-
-func formatRate(x float64) string {
-	if math.IsNaN(x) {
-		return "n/a"
-	}
-	return strconv.FormatFloat(roundSig(100*x, 3), 'f', -1, 64) + " %"
 }

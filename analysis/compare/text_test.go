@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,33 +61,52 @@ func TestReportText(t *testing.T) {
 		}
 	}
 	header := find("benchmark ")
-	for _, col := range []string{"base time/op", "test time/op", "ratio", "99 % CI", "p", "Cliff's δ", "n", "verdict"} {
+	for _, col := range []string{"base time/op", "test time/op", "Δ % [99 % CI]", "p", "n", "verdict"} {
 		if !strings.Contains(header, col) {
 			t.Errorf("header %q lacks %q", header, col)
 		}
 	}
 	alpha := rep.Results[0]
-	if l := find("alpha "); !strings.Contains(l, "11ns ±") || !strings.Contains(l, "21ns ±") || !strings.Contains(l, "6+6") ||
-		!strings.HasSuffix(l, alpha.Verdict.String()) || !strings.Contains(l, "1.00  large") {
-		t.Errorf("alpha row %q (verdict %v)", l, alpha.Verdict)
+	if alpha.Verdict.Change != Slower {
+		t.Fatalf("alpha verdict %v, want slower", alpha.Verdict)
 	}
-	if l := find("beta "); !strings.HasSuffix(l, "no change") || !strings.Contains(l, "1.000") {
+	// Δ = 100·(ratio − 1) with its interval, one decimal for an interval this wide.
+	delta := fmt.Sprintf("%+.1f [%+.1f, %+.1f]", 100*(alpha.Ratio.Estimate-1), 100*(alpha.Ratio.Lower-1), 100*(alpha.Ratio.Upper-1))
+	if l := find("alpha "); !strings.Contains(l, "11ns ±") || !strings.Contains(l, "21ns ±") || !strings.Contains(l, "6+6") ||
+		!strings.HasSuffix(l, "slower") || !strings.Contains(l, delta) {
+		t.Errorf("alpha row %q, want %s and slower", l, delta)
+	}
+	if l := find("beta "); !strings.HasSuffix(l, "  ~") || !strings.Contains(l, "1.000") {
 		t.Errorf("beta row %q", l)
 	}
 	// geomean of 11, 100 and 21, 100; ratio √(21/11 · 1) = 1.382.
 	if l := find("geomean "); !strings.Contains(l, "33.17ns") || !strings.Contains(l, "45.83ns") || !strings.HasSuffix(l, "+38.2 %") {
 		t.Errorf("geomean row %q", l)
 	}
+	if want := "1 of 2 benchmarks changed: 1 slower (up to " + formatPercent(alpha.Verdict.Percent) + "); 1 unchanged; 1 only in base"; lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
 	if !strings.Contains(out, "only in base (1, not compared): gamma") ||
 		!strings.Contains(out, "2 compared: 1 slower, 0 faster, 1 no change") {
 		t.Errorf("footer:\n%s", out)
 	}
-	// Columns are aligned: every table row puts the ratio column at the same offset.
-	h := strings.Index(header, "ratio")
+	// Columns are aligned: every table row puts the Δ column at the same offset.
+	h := strings.Index(header, "Δ")
 	for _, p := range []string{"alpha ", "beta ", "geomean "} {
 		l := find(p)
-		if len([]rune(l)) < h || !strings.Contains(string([]rune(l)[h-2:h+5]), ".") {
-			t.Errorf("row %q not aligned with the ratio column of %q", l, header)
+		if c := []rune(l)[len([]rune(header[:h]))]; c != '+' && c != '-' {
+			t.Errorf("row %q not aligned with the Δ column of %q", l, header)
+		}
+	}
+	checkWidth(t, out)
+}
+
+// checkWidth fails when a line of out is wider than Width runes.
+func checkWidth(t *testing.T, out string) {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > Width {
+			t.Errorf("line of %d runes (> %d): %q", n, Width, l)
 		}
 	}
 }

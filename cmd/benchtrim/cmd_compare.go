@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -19,10 +19,14 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-const compareDescription = `Three ways to name the two result sets (flags go before positional files):
+const compareDescription = `Three ways to name the two result sets (flags go before or after files):
 
    benchtrim compare OLD NEW
       base = the first file, test = the second (as benchstat old.txt new.txt).
+
+   benchtrim compare FILE
+      no comparison: each benchmark's mean time/op ± its CI, median and CV
+      of the iteration means, n (as benchstat FILE).
 
    benchtrim compare --base FILE [--base FILE ...] --test FILE [--test FILE ...]
       each side from its own files; repeat the flag per file or give a glob
@@ -47,7 +51,17 @@ percentile CI (instance > trial > fork > iteration, optionally invocations:
 --is as pa's -is), the Mann-Whitney U p-value on iteration means with Cliff's
 delta, the change rate and a verdict: "no change" when the CI contains 1,
 else slower/faster by 100·(ratio − 1) %. Times are ns per operation, so
-throughput results are compared as time per operation.`
+throughput results are compared as time per operation. Secondary metrics
+(B/op, allocs/op, MB/s, custom units, JMH gc.alloc.rate.norm, …) are
+compared in their own tables, one per metric (--metrics limits them).
+
+--filter EXPR keeps benchmarks by name and params as benchstat's -filter:
+terms separated by spaces must all match; a term is a Go regexp matched
+against the full name with params as go test prints them
+("BenchmarkSort/n=16", "org.example.Sort.quick/size=100"; a leading
+"Benchmark" may be left out), name:REGEXP, KEY:VALUE or KEY:/REGEXP/ for a
+parameter, mode:M, and -TERM negates. A filter that matches nothing is an
+error. The first line of the output is the one-line answer.`
 
 func compareCommand() *cli.Command {
 	return &cli.Command{
@@ -72,7 +86,9 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
 			&cli.Float64Flag{Name: "alpha", Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
-			&cli.StringFlag{Name: "bench", Usage: "compare only benchmarks whose name matches this `REGEXP`"},
+			&cli.StringFlag{Name: "filter", Usage: "compare only benchmarks this `EXPR` keeps: REGEXP on the full name (BenchmarkSort/n=16), name:REGEXP, KEY:VALUE, -TERM (see below)"},
+			&cli.StringFlag{Name: "bench", Usage: "same as --filter (older name)"},
+			&cli.StringSliceFlag{Name: "metrics", Usage: "metrics to compare: primary (times) and secondary ones by name (B/op, gc.alloc.rate.norm, …); default all"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the results for notebooks: OUT.csv, OUT.arrow or OUT.parquet"},
 		),
 		Action: runCompare,
@@ -99,13 +115,9 @@ func runCompare(c *cli.Context) error {
 	if err := opt.Validate(); err != nil {
 		return err
 	}
-	filter := table.Filter{}
-	if re := c.String("bench"); re != "" {
-		rx, err := regexp.Compile(re)
-		if err != nil {
-			return fmt.Errorf("--bench: %w", err)
-		}
-		filter.Benchmark = rx
+	filter, err := compareFilter(c)
+	if err != nil {
+		return err
 	}
 	out := c.String("output")
 	args := c.Args().Slice()
@@ -138,7 +150,10 @@ func runCompare(c *cli.Context) error {
 			return err
 		}
 		defer t.Release()
-		series := table.Collect(t, filter)
+		series, err := filtered(filter, table.Collect(t, table.Filter{}))
+		if err != nil {
+			return err
+		}
 		bar := progress.New(c.App.ErrWriter, g.Quiet, "A/A", len(series))
 		aopt.Progress = func() { bar.Add(1) }
 		rep, err := compare.AA(series, aopt)
@@ -152,7 +167,7 @@ func runCompare(c *cli.Context) error {
 		return writeCompareOutput(w, out, rep.WriteFile)
 	}
 
-	var base, test compare.Set
+	var base, test compareSide
 	switch {
 	case len(baseFiles) > 0 || len(testFiles) > 0:
 		if len(baseFiles) == 0 || len(testFiles) == 0 {
@@ -178,8 +193,8 @@ func runCompare(c *cli.Context) error {
 			return err
 		}
 		defer tt.Release()
-		base = compare.NewSet(filesLabel(baseFiles, baseSel), table.Collect(tb, filter), baseSel)
-		test = compare.NewSet(filesLabel(testFiles, testSel), table.Collect(tt, filter), testSel)
+		base = compareSide{filesLabel(baseFiles, baseSel), tb, baseSel}
+		test = compareSide{filesLabel(testFiles, testSel), tt, testSel}
 	case anySel:
 		if baseSel == (compare.Selector{}) || testSel == (compare.Selector{}) {
 			return fmt.Errorf("label selection needs a selector for each side (e.g. --base-version V1 --test-version V2)")
@@ -192,15 +207,15 @@ func runCompare(c *cli.Context) error {
 			return err
 		}
 		defer t.Release()
-		all := table.Collect(t, filter)
-		base = compare.NewSet(selectorLabel(baseSel), all, baseSel)
-		test = compare.NewSet(selectorLabel(testSel), all, testSel)
-		if len(base.Series) == 0 {
+		all := table.Collect(t, table.Filter{})
+		if len(compare.NewSet("", all, baseSel).Series) == 0 {
 			return fmt.Errorf("no runs match the base selection (%s)%s", selectorLabel(baseSel), labelsHint(all))
 		}
-		if len(test.Series) == 0 {
+		if len(compare.NewSet("", all, testSel).Series) == 0 {
 			return fmt.Errorf("no runs match the test selection (%s)%s", selectorLabel(testSel), labelsHint(all))
 		}
+		base = compareSide{selectorLabel(baseSel), t, baseSel}
+		test = compareSide{selectorLabel(testSel), t, testSel}
 	case len(args) == 2:
 		tb, err := readCompareInputs(c, args[:1])
 		if err != nil {
@@ -212,23 +227,174 @@ func runCompare(c *cli.Context) error {
 			return err
 		}
 		defer tt.Release()
-		base = compare.NewSet(args[0], table.Collect(tb, filter), compare.Selector{})
-		test = compare.NewSet(args[1], table.Collect(tt, filter), compare.Selector{})
+		base = compareSide{args[0], tb, compare.Selector{}}
+		test = compareSide{args[1], tt, compare.Selector{}}
+	case len(args) == 1:
+		t, err := readCompareInputs(c, args)
+		if err != nil {
+			return err
+		}
+		defer t.Release()
+		return describeFile(c, compareSide{args[0], t, compare.Selector{}}, filter, opt, out)
 	default:
-		return fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES (see benchtrim compare --help)")
+		return fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
 	}
-	pairs, _ := compare.Match(base.Series, test.Series)
-	bar := progress.New(c.App.ErrWriter, g.Quiet, "comparing", len(pairs))
+
+	// The primary metric decides whether the filter matched anything.
+	bp, tp := base.set(table.Primary, nil), test.set(table.Primary, nil)
+	if _, err := filtered(filter, append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
+		return err
+	}
+	var sets [][2]compare.Set
+	total := 0
+	for _, m := range compareMetrics(c, base.tab, test.tab) {
+		bs, ts := base.set(m, filter), test.set(m, filter)
+		pairs, _ := compare.Match(bs.Series, ts.Series)
+		if m != table.Primary && len(pairs) == 0 {
+			continue // a secondary metric only one side has
+		}
+		sets = append(sets, [2]compare.Set{bs, ts})
+		total += len(pairs)
+	}
+	bar := progress.New(c.App.ErrWriter, g.Quiet, "comparing", total)
 	opt.Progress = func() { bar.Add(1) }
-	rep, err := compare.Compare(base, test, opt)
+	var reps compare.Reports
+	for _, st := range sets {
+		rep, err := compare.Compare(st[0], st[1], opt)
+		if err != nil {
+			bar.Done()
+			return err
+		}
+		reps = append(reps, rep)
+	}
 	bar.Done()
+	if err := reps.WriteText(w); err != nil {
+		return err
+	}
+	return writeCompareOutput(w, out, reps.WriteFile)
+}
+
+// compareSide is one side of an A/B comparison: its table and how runs are
+// chosen from it.
+type compareSide struct {
+	label string
+	tab   *table.Table
+	sel   compare.Selector
+}
+
+// set returns the side's runs of metric that filter keeps.
+func (s compareSide) set(metric string, filter *compare.Filter) compare.Set {
+	return compare.NewSet(s.label, filter.Select(table.Collect(s.tab, table.Filter{Metric: metric})), s.sel)
+}
+
+// compareFilter parses --filter (or its older name --bench).
+func compareFilter(c *cli.Context) (*compare.Filter, error) {
+	flag, expr := "--filter", c.String("filter")
+	if b := c.String("bench"); b != "" {
+		if expr != "" {
+			return nil, usagef("compare", "--bench is the older name of --filter: give one of them")
+		}
+		flag, expr = "--bench", b
+	}
+	if expr == "" {
+		return nil, nil
+	}
+	f, err := compare.ParseFilter(expr)
 	if err != nil {
+		return nil, usagef("compare", "%s: %v", flag, err)
+	}
+	return f, nil
+}
+
+// filtered returns the series filter keeps, or an error naming some of the
+// benchmarks there are when it keeps none of them.
+func filtered(filter *compare.Filter, all []*table.Series) ([]*table.Series, error) {
+	kept := filter.Select(all)
+	if len(kept) > 0 || filter == nil || len(all) == 0 {
+		return kept, nil
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, s := range all {
+		if n := compare.FullName(compare.NameOf(s.Key)); !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	more := ""
+	if len(names) > 5 {
+		more = fmt.Sprintf(" … and %d more", len(names)-5)
+		names = names[:5]
+	}
+	return nil, fmt.Errorf("--filter %q matches none of the %d benchmarks; some that exist: %s%s", filter, len(seen), strings.Join(names, ", "), more)
+}
+
+// compareMetrics lists the metrics to compare: --metrics, or every metric
+// of either table, the primary one first.
+func compareMetrics(c *cli.Context, tabs ...*table.Table) []string {
+	if m := c.StringSlice("metrics"); len(m) > 0 {
+		var out []string
+		for _, x := range m {
+			for _, y := range strings.Split(x, ",") {
+				if y = strings.TrimSpace(y); y != "" {
+					out = append(out, y)
+				}
+			}
+		}
+		return out
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range tabs {
+		for _, m := range table.Metrics(t) {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if (out[i] == table.Primary) != (out[j] == table.Primary) {
+			return out[i] == table.Primary
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// describeFile is compare with one file: every benchmark's mean ± CI,
+// median, CV and n, per metric.
+func describeFile(c *cli.Context, side compareSide, filter *compare.Filter, opt compare.Options, out string) error {
+	if _, err := filtered(filter, table.Collect(side.tab, table.Filter{})); err != nil {
 		return err
 	}
-	if err := rep.WriteText(w); err != nil {
+	var sets []compare.Set
+	total := 0
+	for _, m := range compareMetrics(c, side.tab) {
+		s := side.set(m, filter)
+		if len(s.Series) == 0 {
+			continue
+		}
+		sets = append(sets, s)
+		_, groups := compare.Match(s.Series, nil)
+		total += len(groups)
+	}
+	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "summarising", total)
+	opt.Progress = func() { bar.Add(1) }
+	var reps compare.SetReports
+	for _, s := range sets {
+		rep, err := compare.Describe(s, opt)
+		if err != nil {
+			bar.Done()
+			return err
+		}
+		reps = append(reps, rep)
+	}
+	bar.Done()
+	if err := reps.WriteText(c.App.Writer); err != nil {
 		return err
 	}
-	return writeCompareOutput(w, out, rep.WriteFile)
+	return writeCompareOutput(c.App.Writer, out, reps.WriteFile)
 }
 
 func writeCompareOutput(w io.Writer, path string, write func(string) error) error {
@@ -271,6 +437,9 @@ func expandGlobs(args []string) ([]string, error) {
 
 func filesLabel(files []string, sel compare.Selector) string {
 	s := strings.Join(files, ", ")
+	if len(files) > 3 {
+		s = strings.Join(files[:3], ", ") + fmt.Sprintf(" and %d more files", len(files)-3)
+	}
 	if sel != (compare.Selector{}) {
 		s += " (" + selectorLabel(sel) + ")"
 	}

@@ -80,15 +80,20 @@ func TestCompareCommandABThreeWays(t *testing.T) {
 		t.Fatal(err)
 	}
 	var changedLine string
-	for _, l := range strings.Split(stdout, "\n") {
-		if strings.HasPrefix(l, changed[0]+" ") {
+	lines := strings.Split(stdout, "\n")
+	for _, l := range lines {
+		// The table leaves out the "Benchmark" all names share.
+		if strings.HasPrefix(l, strings.TrimPrefix(changed[0], "Benchmark")+" ") {
 			changedLine = l
 		}
 	}
-	if !strings.HasSuffix(changedLine, "% slower") {
+	if !strings.HasSuffix(changedLine, " slower") {
 		t.Errorf("the +25 %% benchmark %s is not reported slower: %q\n%s", changed[0], changedLine, stdout)
 	}
-	for _, want := range []string{"base: " + uopt[0], "test: " + uopt[1], "1000 resamples", "geomean", "12 compared:", "wrote " + out1} {
+	if !strings.HasPrefix(lines[0], "2 of 12 benchmarks changed: 1 slower (up to +2") || !strings.Contains(lines[0], "1 faster (up to -") {
+		t.Errorf("first line %q, want the one-line answer", lines[0])
+	}
+	for _, want := range []string{"base: " + uopt[0], "test: " + uopt[1], "1000 resamples", "geomean", "benchmarks: Benchmark…", "12 compared:", "wrote " + out1} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -169,7 +174,7 @@ func TestCompareCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{uopt[0]}, "name the two result sets"},
+		{[]string{uopt[0], uopt[1], uopt[2]}, "name the two result sets"},
 		{[]string{"--base", uopt[0], uopt[2], "--test", uopt[1]}, "repeat the flag"},
 		{[]string{"--base", uopt[0], uopt[2]}, "--base and --test must both be given"},
 		{[]string{"--aa", "--base", uopt[0], uopt[1]}, "--aa takes the files"},
@@ -178,7 +183,12 @@ func TestCompareCommandErrors(t *testing.T) {
 		{[]string{"-o", "x.xlsx", uopt[0], uopt[1]}, "unsupported extension \".xlsx\""},
 		{[]string{"--confidence", "1.5", uopt[0], uopt[1]}, "--confidence 1.5: must be between 0 and 1 (exclusive)"},
 		{[]string{"--is", "-3", uopt[0], uopt[1]}, "--is -3: must be at least -1"},
-		{[]string{"--bench", "([", uopt[0], uopt[1]}, "--bench"},
+		{[]string{"--bench", "([", uopt[0], uopt[1]}, "--bench: filter \"([\""},
+		{[]string{"--filter", "([", uopt[0], uopt[1]}, "--filter: filter \"([\""},
+		{[]string{"--filter", "A", "--bench", "B", uopt[0], uopt[1]}, "older name of --filter"},
+		{[]string{"--filter", "Nothing", uopt[0], uopt[1]}, `--filter "Nothing" matches none of the 12 benchmarks; some that exist: BenchmarkCodecCompileStrings, BenchmarkCodecDecodeRecords, `},
+		{[]string{"--filter", "Sort/n=16", uopt[0]}, "matches none of the 12 benchmarks"},
+		{[]string{"--aa", "--filter", "Nothing", uopt[0]}, "matches none"},
 		{[]string{"--base-version", "v9", "--test-version", "v1.1.0", uopt[0], uopt[1]}, "no runs match the base selection (version v9); the input has project@version uoptime@v1.0.0, uoptime@v1.1.0"},
 		{[]string{"--base-version", "v1.0.0", uopt[0], uopt[1]}, "needs a selector for each side"},
 		{[]string{"--base", filepath.Join(filepath.Dir(uopt[0]), "nothing-*.csv"), "--test", uopt[1]}, "matches no file"},

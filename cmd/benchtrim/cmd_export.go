@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,14 +21,23 @@ func exportCommand() *cli.Command {
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
+			&cli.BoolFlag{Name: "labels", Usage: "gobench: write project:, commit:, instance: and trial: lines before every run (benchstat then needs -ignore project,commit,instance,trial to pool them)"},
 		),
 		Action: func(c *cli.Context) error {
 			var write func(io.Writer, *table.Table) error
+			var sum export.GoBenchSummary
 			switch to := c.String("to"); to {
 			case "pa":
+				if c.Bool("labels") {
+					return usagef("export", "--labels applies to --to gobench only")
+				}
 				write = export.WritePA
 			case "gobench":
-				write = export.WriteGoBench
+				opt := export.GoBenchOptions{Labels: c.Bool("labels")}
+				write = func(w io.Writer, t *table.Table) (err error) {
+					sum, err = export.WriteGoBenchWith(w, t, opt)
+					return err
+				}
 			default:
 				return fmt.Errorf("--to %q: want pa or gobench", to)
 			}
@@ -44,6 +54,21 @@ func exportCommand() *cli.Command {
 				return err
 			}
 			fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
+			if n := len(sum.Skipped); n > 0 {
+				var names []string
+				seen := map[string]bool{}
+				for _, k := range sum.Skipped {
+					if !seen[k.Benchmark] {
+						seen[k.Benchmark] = true
+						names = append(names, k.Benchmark)
+					}
+				}
+				more := ""
+				if len(names) > 3 {
+					names, more = names[:3], fmt.Sprintf(", … %d more", len(names)-3)
+				}
+				fmt.Fprintf(c.App.Writer, "%d benchmark runs without Go benchmark names not written (%s%s)\n", n, strings.Join(names, ", "), more)
+			}
 			return nil
 		},
 	}

@@ -41,14 +41,22 @@
 //	project    Source.Project
 //	version    the "commit" configuration value when there is one, unless the
 //	           user gave Source.Version (Source.VersionFromUser); else Source.Version
-//	mode       "go";  instance, trial from Source;  slice 1
+//	mode       "go";  slice 1
+//	instance, trial  the "instance" and "trial" configuration values when
+//	           they are positive integers (benchtrim export --to gobench
+//	           --labels writes them), else from Source; such values are
+//	           levels, not configuration: they are left out of Setup.Env
+//	           and of the mixed-configuration check
 //	fork       which run of the test binary printed the line: 1, and +1 for
-//	           each later run that prints the benchmark again (a run ends at
-//	           a PASS, FAIL or "ok" line), so output of several go test
-//	           invocations concatenated in one file keeps them apart, as
-//	           separate JVMs are forks in JMH (FORMAT.md §2.1)
+//	           each later run that prints the benchmark again within the
+//	           same instance and trial (a run ends at a PASS, FAIL or "ok"
+//	           line), so output of several go test invocations concatenated
+//	           in one file keeps them apart, as separate JVMs are forks in
+//	           JMH (FORMAT.md §2.1)
 //	iteration  the occurrence index of the benchmark within its fork (go
-//	           test -count N gives N iterations in one fork)
+//	           test -count N gives N iterations in one fork), so every
+//	           result line is one iteration and a benchmark has as many as
+//	           benchstat counts samples
 //	count      N, the line's iteration count (b.N)
 //	primary    the ns/op value, else the first "<time>/op" unit (sec/op, us/op, …),
 //	           normalised by ingest.NsPerOp
@@ -57,8 +65,8 @@
 //	           unit and ns_per_op NaN
 //
 // The setup of each benchmark has Tool "go", ToolVersion from a go:,
-// goversion: or go-version: configuration line, Forks = the number of runs
-// (forks) seen, and Env = the configuration at its first result plus
+// goversion: or go-version: configuration line, Forks = the most runs
+// (forks) seen in one instance and trial, and Env = the configuration at its first result plus
 // "gomaxprocs".
 //
 // Disambiguation. The package path is not part of the benchmark name,
@@ -785,14 +793,16 @@ func (p *parser) emit(dst *table.Builder) {
 		}
 	}
 
+	// forkState numbers the forks of a benchmark in one instance and trial.
+	type forkState struct {
+		fork, lastRun, iteration int32
+	}
 	type keyState struct {
-		fork      int32
-		lastRun   int32
-		iteration int32
-		setup     *table.Setup
-		snap      int32
-		line      int
-		warned    bool
+		forks  map[[2]int32]*forkState
+		setup  *table.Setup
+		snap   int32
+		line   int
+		warned bool
 	}
 	states := map[table.Key]*keyState{}
 	var setupOrder []*keyState
@@ -808,7 +818,7 @@ func (p *parser) emit(dst *table.Builder) {
 		key := table.Key{Project: p.src.Project, Version: version, Benchmark: k.benchmark, Params: k.params, Mode: Mode}
 		st := states[key]
 		if st == nil {
-			st = &keyState{snap: r.snap, line: r.line, setup: p.setupFor(key, snap, k, r.line)}
+			st = &keyState{snap: r.snap, line: r.line, setup: p.setupFor(key, snap, k, r.line), forks: map[[2]int32]*forkState{}}
 			states[key] = st
 			setupOrder = append(setupOrder, st)
 		} else if r.snap != st.snap && !st.warned {
@@ -817,15 +827,27 @@ func (p *parser) emit(dst *table.Builder) {
 				p.rep.Warn(KindMixedConfig, p.place(r.line, "%s: %s (the setup keeps the configuration of line %d)", key, diff, st.line))
 			}
 		}
-		if r.run != st.lastRun {
-			st.fork++
-			st.lastRun = r.run
-			st.iteration = 0
+		row.Instance, row.Trial = p.src.Instance, p.src.Trial
+		if v, ok := levelLabel(snap, "instance"); ok {
+			row.Instance = v
 		}
-		st.iteration++
-		row.Fork = st.fork
+		if v, ok := levelLabel(snap, "trial"); ok {
+			row.Trial = v
+		}
+		fs := st.forks[[2]int32{row.Instance, row.Trial}]
+		if fs == nil {
+			fs = &forkState{}
+			st.forks[[2]int32{row.Instance, row.Trial}] = fs
+		}
+		if r.run != fs.lastRun {
+			fs.fork++
+			fs.lastRun = r.run
+			fs.iteration = 0
+		}
+		fs.iteration++
+		row.Fork = fs.fork
 		row.Version, row.Benchmark, row.Params = version, k.benchmark, k.params
-		row.Iteration, row.Count, row.Line = st.iteration, r.iters, int64(r.line)
+		row.Iteration, row.Count, row.Line = fs.iteration, r.iters, int64(r.line)
 		vals := p.values[r.valuesFrom:r.valuesTo]
 		primary := -1
 		for i, v := range vals {
@@ -863,7 +885,9 @@ func (p *parser) emit(dst *table.Builder) {
 		}
 	}
 	for _, st := range setupOrder {
-		st.setup.Forks = int(st.fork)
+		for _, fs := range st.forks {
+			st.setup.Forks = max(st.setup.Forks, int(fs.fork))
+		}
 		if err := dst.AddSetup(*st.setup); err != nil {
 			p.rep.Warn(KindMixedSetups, p.place(st.line, "%v", err))
 		}
@@ -875,7 +899,9 @@ func (p *parser) emit(dst *table.Builder) {
 func (p *parser) setupFor(key table.Key, snap map[string]string, k *keyed, line int) *table.Setup {
 	env := make(map[string]string, len(snap)+1)
 	for kk, v := range snap {
-		env[kk] = v
+		if _, isLevel := levelLabel(snap, kk); !isLevel {
+			env[kk] = v
+		}
 	}
 	if k.hasProcs {
 		env["gomaxprocs"] = strconv.Itoa(int(k.procs))
@@ -888,6 +914,19 @@ func (p *parser) setupFor(key table.Key, snap map[string]string, k *keyed, line 
 		}
 	}
 	return s
+}
+
+// levelLabel returns the configuration value of key as a level when key is
+// "instance" or "trial" and the value is a positive integer.
+func levelLabel(snap map[string]string, key string) (int32, bool) {
+	if key != "instance" && key != "trial" {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(snap[key], 10, 32)
+	if err != nil || v < 1 {
+		return 0, false
+	}
+	return int32(v), true
 }
 
 // configDiff names the first configuration key (sorted) whose value differs
@@ -904,6 +943,11 @@ func configDiff(a, b map[string]string) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		_, levelA := levelLabel(a, k)
+		_, levelB := levelLabel(b, k)
+		if levelA && levelB {
+			continue
+		}
 		va, oka := a[k]
 		vb, okb := b[k]
 		if oka != okb || va != vb {

@@ -560,3 +560,59 @@ func TestManyUnits(t *testing.T) {
 		t.Errorf("u30/op rows %+v", u30)
 	}
 }
+
+// TestInstanceTrialLabels reads the labelled form benchtrim export --to
+// gobench --labels writes: instance: and trial: lines with positive integers
+// set those levels (forks count runs within them, restarting at 1), are
+// not reported as mixed configuration and stay out of Setup.Env; a
+// non-numeric instance: stays configuration.
+func TestInstanceTrialLabels(t *testing.T) {
+	text := `commit: v1
+instance: 1
+trial: 1
+BenchmarkA  10  5 ns/op
+BenchmarkA  10  6 ns/op
+PASS
+BenchmarkA  10  7 ns/op
+PASS
+instance: 1
+trial: 2
+BenchmarkA  10  8 ns/op
+PASS
+instance: 2
+trial: 1
+BenchmarkA  10  9 ns/op
+PASS
+instance: 1
+trial: 1
+BenchmarkA  10  10 ns/op
+PASS
+`
+	tab, rep, err := readFrom(t, strings.NewReader(text), ingest.Source{Project: "p", Instance: 1, Trial: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Empty() {
+		t.Errorf("report: %s", reportText(rep))
+	}
+	var got [][5]int
+	for _, r := range rowsOf(t, tab) {
+		got = append(got, [5]int{int(r.Instance), int(r.Trial), int(r.Fork), int(r.Iteration), int(r.Value)})
+	}
+	want := [][5]int{{1, 1, 1, 1, 5}, {1, 1, 1, 2, 6}, {1, 1, 2, 1, 7}, {1, 2, 1, 1, 8}, {2, 1, 1, 1, 9}, {1, 1, 3, 1, 10}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("instance, trial, fork, iteration, value = %v, want %v", got, want)
+	}
+	s := tab.Setups[0]
+	if s.Forks != 3 || s.Env["instance"] != "" || s.Env["trial"] != "" || s.Env["commit"] != "v1" || s.Key.Version != "v1" {
+		t.Errorf("setup %+v", s)
+	}
+
+	tab, rep, err = readFrom(t, strings.NewReader("instance: m1\nBenchmarkA 1 5 ns/op\ninstance: m2\nBenchmarkA 1 6 ns/op\n"), ingest.Source{Instance: 1, Trial: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := rowsOf(t, tab); len(rows) != 2 || rows[1].Instance != 1 || rows[1].Iteration != 2 || rep.Count(KindMixedConfig) != 1 {
+		t.Errorf("non-numeric instance labels: rows %+v, report %s", rows, reportText(rep))
+	}
+}

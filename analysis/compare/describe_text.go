@@ -1,0 +1,217 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// SetReports holds the descriptions of every metric of one set, the
+// primary metric first.
+type SetReports []*SetReport
+
+// topLevel names the outermost level with more than one unit and its count:
+// "9 trials", or "1 run".
+func topLevel(units [5]int) string {
+	for l, n := range units {
+		if n > 1 {
+			if l == idIteration {
+				return fmt.Sprintf("%d iterations", n)
+			}
+			return fmt.Sprintf("%d %ss", n, idNames[l])
+		}
+	}
+	return "1 run"
+}
+
+// relHalfWidth is the larger distance from the estimate to a bound of the
+// mean's interval, relative to the estimate.
+func relHalfWidth(d *Description) float64 {
+	m := d.Mean
+	return math.Max(m.Estimate-m.Lower, m.Upper-m.Estimate) / m.Estimate
+}
+
+// Headline is the one-line answer of a single-set report: how many
+// benchmarks it holds and how precisely their means are known, "12
+// benchmarks in FILE: mean known within ±1.2 % (median 99 % CI half-width),
+// widest ±18 % (ParserEncodeStrings)".
+func (r *SetReport) Headline(lb labeler) string {
+	var hw []float64
+	widest, widestName := -1.0, ""
+	failed := 0
+	for i := range r.Benchmarks {
+		d := &r.Benchmarks[i]
+		if d.Err != nil {
+			failed++
+			continue
+		}
+		h := relHalfWidth(d)
+		if math.IsNaN(h) || math.IsInf(h, 0) {
+			continue
+		}
+		hw = append(hw, h)
+		if h > widest {
+			widest, widestName = h, lb.label(nameKey(d.Name))
+		}
+	}
+	lead := ""
+	if !r.IsTime() {
+		lead = r.Metric + ": "
+	}
+	s := fmt.Sprintf("%s%d benchmarks in %s", lead, len(r.Benchmarks), r.Label)
+	if len(hw) > 0 {
+		sort.Float64s(hw)
+		med := hw[len(hw)/2]
+		if len(hw)%2 == 0 {
+			med = (hw[len(hw)/2-1] + med) / 2
+		}
+		s += fmt.Sprintf(": mean known within %s (median %s CI half-width), widest %s (%s)",
+			formatHalf(med), confidenceLabel(r.Options.Bootstrap.Confidence), formatHalf(widest), widestName)
+	}
+	if failed > 0 {
+		s += fmt.Sprintf("; %d not described", failed)
+	}
+	if runeLen(s) > Width {
+		s = abbreviate(s, Width)
+	}
+	return s
+}
+
+func formatHalf(h float64) string {
+	if h < 0.0095 {
+		return "±" + strconv.FormatFloat(100*h, 'f', 1, 64) + " %"
+	}
+	return "±" + strconv.FormatFloat(100*h, 'f', 0, 64) + " %"
+}
+
+// WriteText writes the descriptions within Width columns: the headline of
+// the first report, the method, then per metric a table: per benchmark the
+// mean ± the half-width of its interval (as benchstat prints a centre ±
+// its interval), the median and CV of the iteration means, the number of
+// iterations and of units at the outermost varying level.
+func (rs SetReports) WriteText(w io.Writer) error {
+	if len(rs) == 0 {
+		return writeString(w, "no benchmarks\n")
+	}
+	var ks []table.Key
+	for _, r := range rs {
+		for i := range r.Benchmarks {
+			ks = append(ks, nameKey(r.Benchmarks[i].Name))
+		}
+	}
+	lb := newLabeler(ks)
+	r := rs[0]
+	var b strings.Builder
+	b.WriteString(r.Headline(lb) + "\n")
+	o := r.Options
+	b.WriteString(wrap(fmt.Sprintf("mean with hierarchical bootstrap %s percentile interval (%d resamples, seed %d); median and CV of the iteration means; n iterations",
+		confidenceLabel(o.Bootstrap.Confidence), o.Bootstrap.Resamples, o.Seed), Width, "  ") + "\n")
+	if lb.prefix != "" {
+		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, Width-13))
+	}
+	var failed []string
+	for i, rep := range rs {
+		b.WriteByte('\n')
+		if i > 0 {
+			b.WriteString(rep.Headline(lb) + "\n")
+		}
+		if err := writeString(w, b.String()); err != nil {
+			return err
+		}
+		b.Reset()
+		unit, format := "time/op", formatNs
+		if !rep.IsTime() {
+			unit, format = rep.Unit, formatValue
+		}
+		t := &textTable{
+			header: []string{"benchmark", unit, "median", "CV", "n", "units"},
+			right:  []bool{false, true, true, true, true, true},
+		}
+		for j := range rep.Benchmarks {
+			d := &rep.Benchmarks[j]
+			name := lb.label(nameKey(d.Name))
+			if d.Err != nil {
+				failed = append(failed, abbreviate("  "+name+": "+d.Err.Error(), Width))
+				continue
+			}
+			cv := "n/a"
+			if !math.IsNaN(d.CV) {
+				cv = strconv.FormatFloat(roundSig(100*d.CV, 2), 'f', -1, 64) + "%"
+			}
+			t.add(name, format(d.Mean.Estimate)+" "+formatSpread(d.Mean.Estimate, d.Mean.Lower, d.Mean.Upper),
+				format(d.Median), cv, strconv.Itoa(d.Iterations), topLevel(d.Units))
+		}
+		t.fit(Width, 20)
+		if err := t.write(w); err != nil {
+			return err
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, "\nnot described (%d):\n", len(failed))
+		if len(failed) > 2*ListNames {
+			failed = append(failed[:2*ListNames], fmt.Sprintf("  … and %d more", len(failed)-2*ListNames))
+		}
+		b.WriteString(strings.Join(failed, "\n") + "\n")
+	}
+	return writeString(w, b.String())
+}
+
+// WriteFile writes the descriptions for notebooks, one row per metric and
+// benchmark, by the extension as Report.WriteFile does. Columns: benchmark,
+// params, mode, metric, unit, label, runs, status (described or failed),
+// iterations, mean, ci_lower, ci_upper (ns/op for the primary metric, else
+// in unit), median, cv, top_units (e.g. "9 trials"), error, then the
+// settings (confidence, resamples, invocation_samples, alpha,
+// discard_warmup, seed).
+func (rs SetReports) WriteFile(path string) error {
+	var bench, params, mode, metric, unit, label, runs, status, top, errs []string
+	var iters []int64
+	var mean, lo, hi, med, cv []float64
+	for _, r := range rs {
+		for i := range r.Benchmarks {
+			d := &r.Benchmarks[i]
+			bench, params, mode = append(bench, d.Benchmark), append(params, d.Params), append(mode, d.Mode)
+			metric, unit, label = append(metric, r.Metric), append(unit, r.Unit), append(label, r.Label)
+			runs = append(runs, runsString(d.Runs))
+			st, es := "described", ""
+			if d.Err != nil {
+				st, es = "failed", d.Err.Error()
+				nan := math.NaN()
+				d = &Description{Mean: nanInterval(), Median: nan, CV: nan}
+			}
+			status, errs = append(status, st), append(errs, es)
+			iters = append(iters, int64(d.Iterations))
+			mean, lo, hi = append(mean, d.Mean.Estimate), append(lo, d.Mean.Lower), append(hi, d.Mean.Upper)
+			med, cv = append(med, d.Median), append(cv, d.CV)
+			top = append(top, topLevel(d.Units))
+		}
+	}
+	n := len(bench)
+	f := &reports.Frame{}
+	f.String("benchmark", bench)
+	f.String("params", params)
+	f.String("mode", mode)
+	f.String("metric", metric)
+	f.String("unit", unit)
+	f.String("label", label)
+	f.String("runs", runs)
+	f.String("status", status)
+	f.Int("iterations", iters)
+	f.Float("mean", mean)
+	f.Float("ci_lower", lo)
+	f.Float("ci_upper", hi)
+	f.Float("median", med)
+	f.Float("cv", cv)
+	f.String("top_units", top)
+	f.String("error", errs)
+	if len(rs) > 0 {
+		rs[0].Options.addSettings(f, n)
+	}
+	return f.WriteFile(path)
+}

@@ -1,0 +1,48 @@
+package compare
+
+import (
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// valuesAsTimes returns shallow copies of ss whose NsPerOp column is their
+// Value column, so a secondary metric is compared on its recorded values by
+// the code that compares times. ss is not modified.
+func valuesAsTimes(ss []*table.Series) []*table.Series {
+	out := make([]*table.Series, len(ss))
+	for i, s := range ss {
+		c := *s
+		c.NsPerOp = s.Value
+		out[i] = &c
+	}
+	return out
+}
+
+// IsTime reports whether the report compares times per operation (the
+// primary metric), whose changes read "slower" and "faster"; other metrics
+// read "higher" and "lower".
+func (r *Report) IsTime() bool { return r.Metric == "" || r.Metric == table.Primary }
+
+// VerdictText is the verdict of res as the report words it: "no change",
+// "+4.2 % slower" / "-3.1 % faster" for times, "+4.2 % higher" /
+// "-3.1 % lower" for other metrics, "" when res failed.
+func (r *Report) VerdictText(res *Result) string {
+	if res.Err != nil {
+		return ""
+	}
+	return verdictText(res.Verdict, r.IsTime())
+}
+
+func verdictText(v Verdict, time bool) string {
+	if time || v.Change == NoChange {
+		return v.String()
+	}
+	word := "higher"
+	if v.Change == Faster {
+		word = "lower"
+	}
+	return formatPercent(v.Percent) + " " + word
+}
+
+// Reports holds the comparisons of every metric two sets share, the
+// primary metric (times) first: what benchstat prints as one table per unit.
+type Reports []*Report

@@ -1,0 +1,326 @@
+package export
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// GoBenchOptions configures WriteGoBenchWith. The zero value is the
+// default: text benchstat compares as it is.
+type GoBenchOptions struct {
+	// Labels writes the labelled form: "project:", "commit:", "instance:"
+	// and "trial:" configuration lines before every run. ingest/gobench
+	// reads instance and trial back as levels; benchstat splits its tables
+	// by them unless told -ignore project,commit,instance,trial.
+	Labels bool
+}
+
+// GoBenchSummary says what WriteGoBenchWith wrote.
+type GoBenchSummary struct {
+	// Benchmarks is the number of benchmark runs written and Lines the
+	// number of result lines.
+	Benchmarks, Lines int
+	// Skipped are the runs not written because their names are not Go
+	// benchmark names (JMH benchmarks).
+	Skipped []table.Key
+}
+
+// ErrNoGoBenchmarks is returned by WriteGoBench when the table holds no
+// benchmark with a Go benchmark name.
+var ErrNoGoBenchmarks = errors.New("export gobench: no Go benchmarks (names starting with Benchmark) to write; JMH results export as pa")
+
+// WriteGoBench writes the measurements as Go benchmark text with the
+// default options (see WriteGoBenchWith).
+func WriteGoBench(w io.Writer, t *table.Table) error {
+	_, err := WriteGoBenchWith(w, t, GoBenchOptions{})
+	return err
+}
+
+// WriteGoBenchWith writes the measurements as Go benchmark text (the format
+// of go test -bench, design doc 14313), so that benchstat compares two
+// exported files as they are, and ingest/gobench reads them back:
+//
+//   - One result line per iteration, "BenchmarkName/k=v-P  N  x ns/op
+//     [v unit]…", with N = Σ count and x the count-weighted mean over the
+//     iteration's slices (a µOpTime iteration of 1-s slices becomes one
+//     line, as if one b.N loop had run them; pa export does the same).
+//     benchstat counts every line as one sample, so its n is the number of
+//     iterations, as benchtrim compare's is. Secondary metrics of the same
+//     iteration (B/op, allocs/op, MB/s, custom units) follow the time,
+//     merged over slices the same way.
+//   - Each (instance, trial, fork) is one run of lines ending in "PASS", as
+//     concatenated go test runs are; ingest/gobench reads each run as a fork.
+//   - No configuration line varies within a run set of one version: a
+//     "commit:" line (and "project:" when projects differ) is written only
+//     when the table holds several versions, before each version's runs, so
+//     `benchstat -col commit FILE` compares them. Two files exported from
+//     one version each have no such line, so `benchstat old.txt new.txt`
+//     prints one table per unit. Labels (GoBenchOptions) writes them anyway,
+//     with instance: and trial:, before every run.
+//   - A benchmark named "pkg.BenchmarkX" (ingest/gobench's name for the
+//     same benchmark in two packages) is written as BenchmarkX after a
+//     "pkg: pkg" line.
+//
+// Names: params follow the benchmark as /k=v in key order (before the
+// positional sub-benchmark parts when one of those looks like k=v too, so
+// the reader takes the same key as a parameter), and the GOMAXPROCS suffix
+// "-P" recorded by ingest/gobench (Setup.Env["gomaxprocs"]) is appended.
+// A name that ends like a suffix itself ("BenchmarkX/n-8") gets "-1" so
+// the reader strips that instead. Benchmarks whose names do not start with
+// "Benchmark" (JMH) are not written; they are listed in the summary, and a
+// table with none to write gives ErrNoGoBenchmarks. A *NameError is
+// returned for a name the reader would not read back as written (go test
+// itself never prints such names: it writes '_' for spaces):
+//
+//	not valid UTF-8, white space or non-printable characters in the name,
+//	a params key or value, or a secondary unit
+//	"Benchmark" followed by something other than an upper-case letter
+//	a params key that is empty or holds '/' or '=', a value holding '/'
+//	a positional part "k=v" whose key is not a parameter of the run
+//	a secondary metric recorded in ns/op (the reader would take it as the time)
+func WriteGoBenchWith(w io.Writer, t *table.Table, opt GoBenchOptions) (GoBenchSummary, error) {
+	var sum GoBenchSummary
+	type block struct {
+		project, version      string
+		instance, trial, fork int32
+	}
+	type line struct {
+		pkg   string
+		order int // series order
+		iter  int32
+		text  string
+	}
+	extras, err := goBenchExtras(t)
+	if err != nil {
+		return sum, err
+	}
+	blocks := map[block][]line{}
+	labels := map[[2]string]bool{}
+	projects := map[string]bool{}
+	for order, s := range table.Collect(t, table.Filter{}) {
+		pkg, name, err := goBenchName(s)
+		if err == errNotGo {
+			sum.Skipped = append(sum.Skipped, s.Key)
+			continue
+		}
+		if err != nil {
+			return sum, err
+		}
+		sum.Benchmarks++
+		labels[[2]string{s.Project, s.Version}] = true
+		projects[s.Project] = true
+		for _, sp := range s.Units(table.LevelIteration) {
+			i := sp.Start
+			lv := [4]int32{s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i]}
+			n, ns := mergeSpan(s.NsPerOp, s.Count, sp)
+			text := name + "\t" + strconv.FormatInt(n, 10) + "\t" + strconv.FormatFloat(ns, 'g', -1, 64) + " ns/op"
+			for _, e := range extras[iterKey{s.Key, lv}] {
+				text += "\t" + strconv.FormatFloat(e.value, 'g', -1, 64) + " " + e.unit
+			}
+			b := block{s.Project, s.Version, lv[0], lv[1], lv[2]}
+			blocks[b] = append(blocks[b], line{pkg, order, lv[3], text})
+			sum.Lines++
+		}
+	}
+	if sum.Benchmarks == 0 {
+		return sum, ErrNoGoBenchmarks
+	}
+	keys := make([]block, 0, len(blocks))
+	for k := range blocks {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.project != b.project {
+			return a.project < b.project
+		}
+		if a.version != b.version {
+			return a.version < b.version
+		}
+		if a.instance != b.instance {
+			return a.instance < b.instance
+		}
+		if a.trial != b.trial {
+			return a.trial < b.trial
+		}
+		return a.fork < b.fork
+	})
+	writeCommit := opt.Labels || len(labels) > 1
+	writeProject := opt.Labels || len(projects) > 1
+	bw := bufio.NewWriter(w)
+	var cur struct {
+		set              bool
+		project, version string
+		pkg              string
+	}
+	for _, k := range keys {
+		if writeProject && (!cur.set || k.project != cur.project) {
+			fmt.Fprintf(bw, "project: %s\n", k.project)
+		}
+		if writeCommit && (!cur.set || k.version != cur.version) {
+			fmt.Fprintf(bw, "commit: %s\n", k.version)
+		}
+		if opt.Labels {
+			fmt.Fprintf(bw, "instance: %d\ntrial: %d\n", k.instance, k.trial)
+		}
+		cur.set, cur.project, cur.version = true, k.project, k.version
+		lines := blocks[k]
+		sort.SliceStable(lines, func(i, j int) bool {
+			a, b := lines[i], lines[j]
+			if a.pkg != b.pkg {
+				return a.pkg < b.pkg
+			}
+			if a.order != b.order {
+				return a.order < b.order
+			}
+			return a.iter < b.iter
+		})
+		for _, l := range lines {
+			if l.pkg != cur.pkg {
+				if l.pkg == "" {
+					bw.WriteString("pkg:\n") // an empty value unsets the key
+				} else {
+					fmt.Fprintf(bw, "pkg: %s\n", l.pkg)
+				}
+				cur.pkg = l.pkg
+			}
+			bw.WriteString(l.text)
+			bw.WriteByte('\n')
+		}
+		bw.WriteString("PASS\n")
+	}
+	return sum, bw.Flush()
+}
+
+var errNotGo = errors.New("not a Go benchmark name")
+
+// goBenchName returns the package (for "pkg.BenchmarkX" names) and the
+// name as go test prints it, errNotGo for names that are not Go benchmark
+// names, or a *NameError.
+func goBenchName(s *table.Series) (pkg, name string, err error) {
+	bad := func(field, value, reason string) error {
+		return &NameError{Format: "gobench", Key: s.Key, Field: field, Value: value, Reason: reason}
+	}
+	b := s.Benchmark
+	if !strings.HasPrefix(b, "Benchmark") {
+		i := strings.Index(b, ".Benchmark")
+		if i <= 0 {
+			return "", "", errNotGo
+		}
+		pkg, b = b[:i], b[i+1:]
+		if why := badRune(pkg, true); why != "" {
+			return "", "", bad("benchmark", s.Benchmark, "has a package part that "+why)
+		}
+	}
+	if why := badRune(b, true); why != "" {
+		return "", "", bad("benchmark", s.Benchmark, why+"; go test -bench names have none")
+	}
+	if r, _ := utf8.DecodeRuneInString(b[len("Benchmark"):]); len(b) > len("Benchmark") && !unicode.IsUpper(r) {
+		return "", "", bad("benchmark", s.Benchmark, "has no upper-case letter after Benchmark, so Go benchmark readers do not take it for a result")
+	}
+	params, err := table.ParseParams(s.Params)
+	if err != nil {
+		return "", "", bad("params", s.Params, "are not canonical: "+err.Error())
+	}
+	parts := strings.Split(b, "/")
+	paramsFirst := false
+	for _, p := range parts[1:] {
+		if k, _, ok := strings.Cut(p, "="); ok && k != "" {
+			if _, isParam := params[k]; !isParam {
+				return "", "", bad("benchmark", s.Benchmark, fmt.Sprintf("has the part %q, which Go benchmark readers take for a parameter", p))
+			}
+			paramsFirst = true
+		}
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var ps []string
+	for _, k := range keys {
+		v := params[k]
+		for _, kv := range [2][2]string{{"key", k}, {"value", v}} {
+			if why := badRune(kv[1], true); why != "" {
+				return "", "", bad("params", s.Params, kv[0]+" "+strconv.Quote(kv[1])+" "+why)
+			}
+		}
+		if k == "" || strings.ContainsAny(k, "/=") {
+			return "", "", bad("params", s.Params, "key "+strconv.Quote(k)+" is empty or holds '/' or '='")
+		}
+		if strings.Contains(v, "/") {
+			return "", "", bad("params", s.Params, "value "+strconv.Quote(v)+" holds '/', which splits a Go benchmark name")
+		}
+		ps = append(ps, k+"="+v)
+	}
+	all := parts[:1:1]
+	if paramsFirst {
+		all = append(append(all, ps...), parts[1:]...)
+	} else {
+		all = append(append(all, parts[1:]...), ps...)
+	}
+	name = strings.Join(all, "/")
+	procs := ""
+	if _, has := params["gomaxprocs"]; !has && s.Setup != nil {
+		if p, err := strconv.ParseInt(s.Setup.Env["gomaxprocs"], 10, 32); err == nil && p > 0 {
+			procs = strconv.Itoa(int(p))
+		}
+	}
+	if procs == "" && endsWithProcs(name) {
+		procs = "1"
+	}
+	if procs != "" {
+		name += "-" + procs
+	}
+	return pkg, name, nil
+}
+
+// iterKey is one iteration of a benchmark run.
+type iterKey struct {
+	key table.Key
+	lv  [4]int32 // instance, trial, fork, iteration
+}
+
+// extra is a secondary metric of one iteration, merged over its slices.
+type extra struct {
+	unit  string
+	value float64
+}
+
+// goBenchExtras collects the secondary metrics of Go benchmarks per
+// iteration, in metric order.
+func goBenchExtras(t *table.Table) (map[iterKey][]extra, error) {
+	out := map[iterKey][]extra{}
+	for _, m := range table.Metrics(t) {
+		if m == table.Primary {
+			continue
+		}
+		for _, s := range table.Collect(t, table.Filter{Metric: m}) {
+			if _, _, err := goBenchName(s); err != nil {
+				continue // reported (or skipped) with the primary series
+			}
+			if why := badRune(s.Unit, true); why != "" || s.Unit == "" || s.Unit == "ns/op" {
+				if why == "" {
+					why = "is empty or ns/op, which Go benchmark readers take for the time"
+				}
+				return nil, &NameError{Format: "gobench", Key: s.Key, Field: "unit", Value: s.Unit, Reason: why}
+			}
+			for _, sp := range s.Units(table.LevelIteration) {
+				i := sp.Start
+				k := iterKey{s.Key, [4]int32{s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i]}}
+				_, mean := mergeSpan(s.Value, s.Count, sp)
+				out[k] = append(out[k], extra{unit: s.Unit, value: mean})
+			}
+		}
+	}
+	return out, nil
+}
