@@ -3,10 +3,12 @@ package export
 import (
 	"bufio"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/benchtrim/benchtrim/table"
@@ -113,6 +115,9 @@ func checkPAField(k table.Key, field, v string) error {
 		reason = "is not valid UTF-8"
 	case strings.ContainsRune(v, '\r'):
 		reason = "holds a carriage return, which CSV readers turn into a line break"
+	case strings.IndexFunc(v, unicode.IsControl) >= 0:
+		r, _ := utf8.DecodeRuneInString(v[strings.IndexFunc(v, unicode.IsControl):])
+		reason = fmt.Sprintf("holds the control character %U, which the readers escape", r)
 	case strings.TrimSpace(v) != v:
 		reason = "starts or ends with white space, which the pa reader trims"
 	default:
