@@ -16,6 +16,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/uoptime"
 	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -149,67 +150,10 @@ func TestPrototypeAgreementAll(t *testing.T) {
 	}
 }
 
-// sharedUoptime locates ../shared/data/uoptime-go relative to the
-// repository root and skips the test when it is absent.
+// sharedUoptime returns ../shared/data/uoptime-go or skips the test visibly.
 func sharedUoptime(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "data", "uoptime-go")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data absent (%v); skipping the real µOpTime Go files", err)
-	}
-	return p
-}
-
-// TestPrototypeAgreementShared compares the configurations chosen under cv
-// and rmad on the three real Go files of ../shared/data/uoptime-go with the
-// prototype's (testdata/prototype_choices.csv, 87 benchmarks each).
-func TestPrototypeAgreementShared(t *testing.T) {
-	dir := sharedUoptime(t)
-	fh, err := os.Open(filepath.Join("testdata", "prototype_choices.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	cr := csv.NewReader(fh)
-	cr.Comment = '#'
-	recs, err := cr.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]map[string]map[string]string{} // file → metric → benchmark → config
-	for _, r := range recs[1:] {
-		if want[r[0]] == nil {
-			want[r[0]] = map[string]map[string]string{}
-		}
-		if want[r[0]][r[1]] == nil {
-			want[r[0]][r[1]] = map[string]string{}
-		}
-		want[r[0]][r[1]][r[2]] = r[3]
-	}
-	for _, name := range []string{"prometheus-v0.35.0", "toml-v2.0.1", "zap-v1.19.1"} {
-		got := chooseConfigs(t, filepath.Join(dir, name+".csv"), optimize.CV, optimize.RMAD)
-		for _, m := range []optimize.Metric{optimize.CV, optimize.RMAD} {
-			w := want[name][m.String()]
-			n, differ := agreement(got[m], w)
-			if n != len(w) || len(w) == 0 {
-				t.Errorf("%s %s: %d/%d configurations agree with the prototype:\n%s", name, m, n, len(w), strings.Join(differ, "\n"))
-			}
-		}
-	}
+	return testenv.Shared(t, "data", "uoptime-go")
 }
 
 // equalValueConfigs reads a µOpTime CSV independently of the ingest reader
