@@ -9,10 +9,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,13 +27,7 @@ const relTol = 1e-9
 // referenceDir locates ../shared/reference/changepoint from the repo root.
 func referenceDir(t testing.TB) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Dir(filepath.Dir(file)) // changepoint/ -> repo root
-	dir := filepath.Join(root, "..", "shared", "reference", "changepoint")
-	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		t.Skipf("reference vectors not present (%s): %v", dir, err)
-	}
-	return dir
+	return testenv.Shared(t, "reference", "changepoint")
 }
 
 // jfloat is a float64 that decodes JSON null as NaN (kneed's NaN arrays).

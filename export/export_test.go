@@ -12,17 +12,14 @@ import (
 
 	"github.com/benchtrim/benchtrim/ingest"
 	_ "github.com/benchtrim/benchtrim/ingest/formats"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 // sharedData returns ../shared/data/<sub> or skips the test.
 func sharedData(t *testing.T, sub string) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "data", sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real data %s not present: %v", dir, err)
-	}
-	return dir
+	return testenv.Shared(t, "data", sub)
 }
 
 type obs struct {

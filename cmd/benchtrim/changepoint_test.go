@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -116,10 +117,7 @@ func TestChangepointCommandStep(t *testing.T) {
 // selects 69.6049723803536 (a breakpoint: R's PELT there gives [6]) from
 // pen.value.full (11.98…, 12.62…, 14.99…, 16.21…, 20.45…, 69.60…, 299573.2…).
 func TestChangepointCommandReference(t *testing.T) {
-	file := repoFile("..", "shared", "reference", "changepoint", "s07_short.csv")
-	if _, err := os.Stat(file); err != nil {
-		t.Skipf("reference series not present: %v", err)
-	}
+	file := testenv.Shared(t, "reference", "changepoint", "s07_short.csv")
 	out, _, err := runCLI(t, "--quiet", "changepoint", "--penalty", "15log", file)
 	if err != nil || out != "6\n" {
 		t.Fatalf("15log: %q %v, want \"6\\n\"", out, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -57,25 +58,7 @@ func readFile(t testing.TB, path string) result {
 // skipping the test when it is absent.
 func sharedJMHDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	d := filepath.Join(dir, "..", "shared", "data", "jmh")
-	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-		t.Skipf("%s not present; real JMH files not checked", d)
-	}
-	return d
+	return testenv.Shared(t, "data", "jmh")
 }
 
 // treeRecord is what the independent encoding/json reading of a file says

@@ -17,6 +17,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -304,25 +305,7 @@ func TestRoundTrip(t *testing.T) {
 // and skips the test when it is absent.
 func sharedData(t testing.TB, parts ...string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(append([]string{dir, "..", "shared", "data"}, parts...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data absent (%v); skipping", err)
-	}
-	return p
+	return testenv.Shared(t, append([]string{"data"}, parts...)...)
 }
 
 // independentCount counts a real file's data lines (non-blank lines minus
