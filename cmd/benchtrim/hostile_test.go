@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hostileCase is one malformed, hostile or degenerate input tried as a user
+// would: the command line (HOSTILE stands for testdata/hostile, TMP for a
+// scratch directory), the exit status and what the output must say, with
+// the place (file:line or file:$.path) where there is one.
+type hostileCase struct {
+	name string
+	args []string
+	exit int
+	want []string
+}
+
+var hostileCases = []hostileCase{
+	{"empty file", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/empty.json"}, 1,
+		[]string{"HOSTILE/empty.json: empty file"}},
+	{"git conflict markers", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_conflict.json"}, 1,
+		[]string{`HOSTILE/jmh_conflict.json:6: $[0]: git merge conflict marker "<<<<<<< HEAD"`}},
+	{"top-level object", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_object.json"}, 1,
+		[]string{"HOSTILE/jmh_object.json:1: $: the top level is an object; a JMH result file (-rf json) is an array of runs"}},
+	{"truncated JSON", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_truncated.json"}, 1,
+		[]string{"HOSTILE/jmh_truncated.json:128: $[1]: unexpected end of file inside a string (truncated file?)"}},
+	{"wrong delimiter", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/uoptime_semicolon.csv"}, 1,
+		[]string{"HOSTILE/uoptime_semicolon.csv:1: header separated by ';', not ','"}},
+	{"pa without header", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/pa_no_header.csv"}, 1,
+		[]string{"HOSTILE/pa_no_header.csv:1: no header line: line 1 is a data row"}},
+	{"JMH mode bogus", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_bogus_mode.json"}, 0,
+		[]string{"unknown mode", `HOSTILE/jmh_bogus_mode.json:5: $[0].mode: mode "bogus" is not a JMH mode`}},
+	{"pa mode weird", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/pa_weird_mode.csv"}, 0,
+		[]string{"skipped 1: unknown mode", `HOSTILE/pa_weird_mode.csv:2: column mode "weird" is not a JMH mode`}},
+	{"threads 0, forks -5", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_bad_config.json"}, 0,
+		[]string{"HOSTILE/jmh_bad_config.json:6: $[0].threads: threads = 0", "HOSTILE/jmh_bad_config.json:7: $[0].forks: forks = -5"}},
+	{"newline in a name", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_newline_name.json"}, 0,
+		[]string{`HOSTILE/jmh_newline_name.json:4: $[0].benchmark: benchmark "org.example.Bad\nName" holds control characters; stored as "org.example.Bad\\nName"`}},
+	{"invalid UTF-8 in a name", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/pa_bad_utf8.csv"}, 0,
+		[]string{`HOSTILE/pa_bad_utf8.csv:2: benchmark "org.example.B\xff\xfe" is not valid UTF-8; stored as "org.example.B` + "\uFFFD"}},
+	{"missing file", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/nothing.json"}, 1,
+		[]string{"HOSTILE/nothing.json: no such file or directory"}},
+	{"directory as input", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE"}, 1,
+		[]string{"HOSTILE: is a directory"}},
+	{"same file twice", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_bad_config.json", "HOSTILE/../hostile/jmh_bad_config.json"}, 1,
+		[]string{"same file as HOSTILE/jmh_bad_config.json"}},
+	{"output is the input", []string{"ingest", "-o", "HOSTILE/pa_weird_mode.csv", "HOSTILE/pa_weird_mode.csv"}, 1,
+		[]string{"-o HOSTILE/pa_weird_mode.csv: is the input HOSTILE/pa_weird_mode.csv; refusing to overwrite an input"}},
+	{"missing output directory", []string{"optimize", "-o", "TMP/ok.csv", "--summary-out", "/missing/s.csv", "HOSTILE/pa_weird_mode.csv"}, 1,
+		[]string{"--summary-out /missing/s.csv: directory /missing does not exist"}},
+	{"unsupported output extension", []string{"optimize", "--metric", "all", "-o", "TMP/out.xlsx", "HOSTILE/pa_weird_mode.csv"}, 1,
+		[]string{`-o TMP/out.xlsx: unsupported extension ".xlsx" (want .csv, .arrow or .parquet)`}},
+	{"negative workers", []string{"--workers", "-3", "ingest", "-o", "TMP/t.csv", "HOSTILE/pa_weird_mode.csv"}, 2,
+		[]string{"benchtrim: --workers -3: must be at least 0", "see 'benchtrim --help'"}},
+	{"negative benchmarks", []string{"generate", "--benchmarks", "-1", "-o", "TMP/g.json"}, 2,
+		[]string{"benchtrim generate: --benchmarks -1: must be at least 1"}},
+	{"reversed penalty range", []string{"changepoint", "--pen-range", "5,1", "../changepoint/warmup.txt"}, 1,
+		[]string{`--pen-range "5,1": want 0 <= a < b`}},
+	{"unknown flag", []string{"optimize", "--metrc", "cv", "HOSTILE/pa_weird_mode.csv"}, 2,
+		[]string{"benchtrim optimize: unknown flag --metrc; did you mean --metric?", "see 'benchtrim optimize --help'"}},
+	{"unknown command", []string{"optimise"}, 2,
+		[]string{`benchtrim: unknown command "optimise"; did you mean "optimize"?`}},
+}
+
+// TestHostileInputs runs every hostileCase from testdata/hostile and
+// checks the exit status, that the output names the problem and its place,
+// that nothing panicked, and that the inputs are unchanged.
+func TestHostileInputs(t *testing.T) {
+	hostile := repoFile("testdata", "hostile")
+	before := snapshot(t, hostile)
+	for _, tc := range hostileCases {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			sub := func(s string) string {
+				s = strings.ReplaceAll(s, "HOSTILE", hostile)
+				return strings.ReplaceAll(s, "TMP", tmp)
+			}
+			args := make([]string, len(tc.args))
+			for i, a := range tc.args {
+				args[i] = sub(a)
+				if strings.HasPrefix(a, "../") {
+					args[i] = filepath.Join(hostile, a)
+				}
+			}
+			var out bytes.Buffer
+			err := run(append([]string{"benchtrim"}, args...), &out, &out)
+			code := exitCode(err, &out)
+			if code != tc.exit {
+				t.Errorf("exit status %d, want %d\n%s", code, tc.exit, out.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), sub(w)) {
+					t.Errorf("output lacks %q:\n%s", sub(w), out.String())
+				}
+			}
+			if strings.Contains(out.String(), "panic") || strings.Contains(out.String(), "goroutine ") {
+				t.Errorf("output mentions a panic:\n%s", out.String())
+			}
+		})
+	}
+	if after := snapshot(t, hostile); after != before {
+		t.Error("the hostile inputs were changed by a command")
+	}
+}
+
+// snapshot is the names, sizes and contents of the files in dir.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		b.WriteString(e.Name() + "\x00" + string(data) + "\x00")
+	}
+	return b.String()
+}
