@@ -37,7 +37,7 @@ func TestFilter(t *testing.T) {
 		want []int
 	}{
 		{"", []int{0, 1, 2, 3, 4}},
-		{"Sort/n=16", []int{0}},          // the full name, as go test prints it
+		{"Sort/n=16", []int{0}},           // the full name, as go test prints it
 		{"BenchmarkSort/n=16$", []int{0}}, // with the Benchmark prefix
 		{"^Sort", []int{0, 1}},            // ^ matches after "Benchmark", as benchstat's .name
 		{"name:Search", []int{2}},
