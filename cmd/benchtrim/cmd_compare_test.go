@@ -189,6 +189,7 @@ func TestCompareCommandErrors(t *testing.T) {
 		{[]string{"--filter", "Nothing", uopt[0], uopt[1]}, `--filter "Nothing" matches none of the 12 benchmarks; some that exist: BenchmarkCodecCompileStrings, BenchmarkCodecDecodeRecords, `},
 		{[]string{"--filter", "Sort/n=16", uopt[0]}, "matches none of the 12 benchmarks"},
 		{[]string{"--aa", "--filter", "Nothing", uopt[0]}, "matches none"},
+		{[]string{"--metrics", "B/op", uopt[0], uopt[1]}, "--metrics B/op: the inputs have no such metric; they have primary"},
 		{[]string{"--base-version", "v9", "--test-version", "v1.1.0", uopt[0], uopt[1]}, "no runs match the base selection (version v9); the input has project@version uoptime@v1.0.0, uoptime@v1.1.0"},
 		{[]string{"--base-version", "v1.0.0", uopt[0], uopt[1]}, "needs a selector for each side"},
 		{[]string{"--base", filepath.Join(filepath.Dir(uopt[0]), "nothing-*.csv"), "--test", uopt[1]}, "matches no file"},
