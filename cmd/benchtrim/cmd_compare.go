@@ -330,7 +330,7 @@ func filtered(filter *compare.Filter, all []*table.Series) ([]*table.Series, err
 		more = fmt.Sprintf(" … and %d more", len(names)-5)
 		names = names[:5]
 	}
-	return nil, fmt.Errorf("--filter %q matches none of the %d benchmarks; some that exist: %s%s", filter, len(seen), strings.Join(names, ", "), more)
+	return nil, fmt.Errorf("filter %q matches none of the %d benchmarks; some that exist: %s%s", filter, len(seen), strings.Join(names, ", "), more)
 }
 
 // compareMetrics lists the metrics to compare: those --metrics names, or

@@ -186,7 +186,7 @@ func TestCompareCommandErrors(t *testing.T) {
 		{[]string{"--bench", "([", uopt[0], uopt[1]}, "--bench: filter \"([\""},
 		{[]string{"--filter", "([", uopt[0], uopt[1]}, "--filter: filter \"([\""},
 		{[]string{"--filter", "A", "--bench", "B", uopt[0], uopt[1]}, "older name of --filter"},
-		{[]string{"--filter", "Nothing", uopt[0], uopt[1]}, `--filter "Nothing" matches none of the 12 benchmarks; some that exist: BenchmarkCodecCompileStrings, BenchmarkCodecDecodeRecords, `},
+		{[]string{"--filter", "Nothing", uopt[0], uopt[1]}, `filter "Nothing" matches none of the 12 benchmarks; some that exist: BenchmarkCodecCompileStrings, BenchmarkCodecDecodeRecords, `},
 		{[]string{"--filter", "Sort/n=16", uopt[0]}, "matches none of the 12 benchmarks"},
 		{[]string{"--aa", "--filter", "Nothing", uopt[0]}, "matches none"},
 		{[]string{"--metrics", "B/op", uopt[0], uopt[1]}, "--metrics B/op: the inputs have no such metric; they have primary"},
