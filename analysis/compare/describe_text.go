@@ -38,9 +38,10 @@ func relHalfWidth(d *Description) float64 {
 }
 
 // Headline is the one-line answer of a single-set report: how many
-// benchmarks it holds and how precisely their means are known, "12
-// benchmarks in FILE: mean known within ±1.2 % (median 99 % CI half-width),
-// widest ±18 % (ParserEncodeStrings)".
+// benchmarks it holds and how precisely their means are known (the median
+// and the largest half-width of their intervals, relative to the mean):
+// "FILE: 12 benchmarks; 99 % CI of the mean ±1.2 % (median), widest ±18 %
+// (ParserEncodeStrings)".
 func (r *SetReport) Headline(lb labeler) string {
 	var hw []float64
 	widest, widestName := -1.0, ""
@@ -64,23 +65,32 @@ func (r *SetReport) Headline(lb labeler) string {
 	if !r.IsTime() {
 		lead = r.Metric + ": "
 	}
-	s := fmt.Sprintf("%s%d benchmarks in %s", lead, len(r.Benchmarks), r.Label)
-	if len(hw) > 0 {
-		sort.Float64s(hw)
-		med := hw[len(hw)/2]
-		if len(hw)%2 == 0 {
-			med = (hw[len(hw)/2-1] + med) / 2
-		}
-		s += fmt.Sprintf(": mean known within %s (median %s CI half-width), widest %s (%s)",
-			formatHalf(med), confidenceLabel(r.Options.Bootstrap.Confidence), formatHalf(widest), widestName)
-	}
+	notDescribed := ""
 	if failed > 0 {
-		s += fmt.Sprintf("; %d not described", failed)
+		notDescribed = fmt.Sprintf("; %d not described", failed)
 	}
-	if runeLen(s) > Width {
-		s = abbreviate(s, Width)
+	build := func(withWidest bool) string {
+		s := fmt.Sprintf(": %s", plural(len(r.Benchmarks), "benchmark"))
+		if len(hw) > 0 {
+			sort.Float64s(hw)
+			med := hw[len(hw)/2]
+			if len(hw)%2 == 0 {
+				med = (hw[len(hw)/2-1] + med) / 2
+			}
+			s += fmt.Sprintf("; %s CI of the mean %s (median)", confidenceLabel(r.Options.Bootstrap.Confidence), formatHalf(med))
+			if withWidest {
+				s += fmt.Sprintf(", widest %s (%s)", formatHalf(widest), widestName)
+			}
+		}
+		return s + notDescribed
 	}
-	return s
+	// A long label (file path) is shortened to keep the line within Width,
+	// after the widest benchmark is left out.
+	s := build(true)
+	if Width-runeLen(lead)-runeLen(s) < min(runeLen(r.Label), 24) {
+		s = build(false)
+	}
+	return lead + abbreviate(r.Label, max(Width-runeLen(lead)-runeLen(s), 12)) + s
 }
 
 func formatHalf(h float64) string {

@@ -32,6 +32,18 @@
 // follow the practice of benchstat (golang.org/x/perf) and of the
 // performance-testing literature.
 //
+// Secondary metrics (B/op, allocs/op, MB/s, custom units, JMH
+// gc.alloc.rate.norm: the table's metric column) are compared the same way
+// on their recorded values, one Report per metric; their verdicts read
+// "higher" and "lower". Reports holds them, the primary metric first, and
+// writes them as benchstat does: one table per metric.
+//
+// Describe summarises a single set without comparing (mean with its
+// interval, median and CV of the iteration means, n). Filter selects
+// benchmarks by their FullName and params as benchstat's -filter does.
+// The text reports start with a one-line answer (Report.Headline) and keep
+// within Width columns.
+//
 // AA splits one recording into two random halves by instance, trial or fork
 // (balanced, deterministic for a seed), compares the halves as Compare does
 // and reports the share of benchmarks whose interval excludes 1 and whose U

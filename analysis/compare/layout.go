@@ -21,6 +21,14 @@ const ListNames = 5
 
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
 
+// plural is "1 benchmark", "2 benchmarks".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
 // abbreviate shortens s to at most n runes by replacing its middle with
 // "…", keeping a third of the room for the start and the rest for the end
 // (where params are).

@@ -76,9 +76,9 @@ func (r *Report) Headline() string {
 			return lead + "no benchmark compared" + tail
 		case changed == 0:
 			if detail > 2 {
-				return lead + fmt.Sprintf("no change in %d benchmarks (%s of the ratio contains 1 for every one)", s.Compared, ci) + tail
+				return lead + fmt.Sprintf("no change in %s (%s of the ratio contains 1 for every one)", plural(s.Compared, "benchmark"), ci) + tail
 			}
-			return lead + fmt.Sprintf("no change in %d benchmarks", s.Compared) + tail
+			return lead + "no change in " + plural(s.Compared, "benchmark") + tail
 		}
 		var parts []string
 		if s.Slower > 0 {
@@ -211,7 +211,11 @@ func (rs Reports) WriteText(w io.Writer) error {
 	}
 	var notes []string
 	if shortened > 0 {
-		notes = append(notes, fmt.Sprintf("%d names were shortened with … to fit %d columns; the data output (-o) has them whole.", shortened, Width))
+		verb := " were"
+		if shortened == 1 {
+			verb = " was"
+		}
+		notes = append(notes, fmt.Sprintf("%s%s shortened with … to fit %d columns; the data output (-o) has them whole.", plural(shortened, "name"), verb, Width))
 	}
 	few := 0
 	for i := range r.Results {
@@ -220,10 +224,10 @@ func (rs Reports) WriteText(w io.Writer) error {
 		}
 	}
 	if few > 0 {
-		notes = append(notes, fmt.Sprintf("for %d benchmarks a side has fewer than %d units at its outermost varying level (instances, trials or forks); "+
+		notes = append(notes, fmt.Sprintf("for %s a side has fewer than %d units at its outermost varying level (instances, trials or forks); "+
 			"their intervals are narrower than true %s intervals, so unchanged benchmarks are flagged more often than %s of the time "+
 			"(an A/A test measures how often: benchtrim compare --aa)",
-			few, FewUnits, confidenceLabel(r.Options.Bootstrap.Confidence), formatRate(1-r.Options.Bootstrap.Confidence)))
+			plural(few, "benchmark"), FewUnits, confidenceLabel(r.Options.Bootstrap.Confidence), formatRate(1-r.Options.Bootstrap.Confidence)))
 	}
 	for _, n := range notes {
 		b.WriteString("\n" + wrap("note: "+n, Width, "") + "\n")

@@ -245,9 +245,13 @@ func runCompare(c *cli.Context) error {
 	if _, err := filtered(filter, append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
 		return err
 	}
+	metrics, err := compareMetrics(c, base.tab, test.tab)
+	if err != nil {
+		return err
+	}
 	var sets [][2]compare.Set
 	total := 0
-	for _, m := range compareMetrics(c, base.tab, test.tab) {
+	for _, m := range metrics {
 		bs, ts := base.set(m, filter), test.set(m, filter)
 		pairs, _ := compare.Match(bs.Series, ts.Series)
 		if m != table.Primary && len(pairs) == 0 {
@@ -326,40 +330,46 @@ func filtered(filter *compare.Filter, all []*table.Series) ([]*table.Series, err
 		more = fmt.Sprintf(" … and %d more", len(names)-5)
 		names = names[:5]
 	}
-	return nil, fmt.Errorf("--filter %q matches none of the %d benchmarks; some that exist: %s%s", filter, len(seen), strings.Join(names, ", "), more)
+	return nil, fmt.Errorf("filter %q matches none of the %d benchmarks; some that exist: %s%s", filter, len(seen), strings.Join(names, ", "), more)
 }
 
-// compareMetrics lists the metrics to compare: --metrics, or every metric
-// of either table, the primary one first.
-func compareMetrics(c *cli.Context, tabs ...*table.Table) []string {
-	if m := c.StringSlice("metrics"); len(m) > 0 {
-		var out []string
-		for _, x := range m {
-			for _, y := range strings.Split(x, ",") {
-				if y = strings.TrimSpace(y); y != "" {
-					out = append(out, y)
-				}
-			}
-		}
-		return out
-	}
+// compareMetrics lists the metrics to compare: those --metrics names, or
+// every metric of either table, the primary one first. A name no table has
+// is an error listing those there are.
+func compareMetrics(c *cli.Context, tabs ...*table.Table) ([]string, error) {
 	seen := map[string]bool{}
-	var out []string
+	var all []string
 	for _, t := range tabs {
 		for _, m := range table.Metrics(t) {
 			if !seen[m] {
 				seen[m] = true
-				out = append(out, m)
+				all = append(all, m)
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if (out[i] == table.Primary) != (out[j] == table.Primary) {
-			return out[i] == table.Primary
+	sort.SliceStable(all, func(i, j int) bool {
+		if (all[i] == table.Primary) != (all[j] == table.Primary) {
+			return all[i] == table.Primary
 		}
-		return out[i] < out[j]
+		return all[i] < all[j]
 	})
-	return out
+	m := c.StringSlice("metrics")
+	if len(m) == 0 {
+		return all, nil
+	}
+	var out []string
+	for _, x := range m {
+		for _, y := range strings.Split(x, ",") {
+			if y = strings.TrimSpace(y); y == "" {
+				continue
+			}
+			if !seen[y] {
+				return nil, fmt.Errorf("--metrics %s: the inputs have no such metric; they have %s", y, strings.Join(all, ", "))
+			}
+			out = append(out, y)
+		}
+	}
+	return out, nil
 }
 
 // describeFile is compare with one file: every benchmark's mean ± CI,
@@ -368,9 +378,13 @@ func describeFile(c *cli.Context, side compareSide, filter *compare.Filter, opt 
 	if _, err := filtered(filter, table.Collect(side.tab, table.Filter{})); err != nil {
 		return err
 	}
+	metrics, err := compareMetrics(c, side.tab)
+	if err != nil {
+		return err
+	}
 	var sets []compare.Set
 	total := 0
-	for _, m := range compareMetrics(c, side.tab) {
+	for _, m := range metrics {
 		s := side.set(m, filter)
 		if len(s.Series) == 0 {
 			continue

@@ -1,0 +1,103 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// TestDescribe summarises one set: the mean and its interval come from the
+// same bootstrap as a side of Compare, the median and CV from the
+// iteration means (numpy: median([10,11,12,11,12,10]) = 11, CV with the
+// population SD: np.std(x)/np.mean(x) = 0.8164966/11 = 0.07422696).
+func TestDescribe(t *testing.T) {
+	set := Set{Label: "old.json", Series: []*table.Series{
+		handSeries("org.ex.Bench.alpha", "v1", []float64{10, 11, 12}, []float64{11, 12, 10}),
+		handSeries("org.ex.Bench.beta", "v1", []float64{100, 101, 99}, []float64{100, 102, 98}),
+		handSeries("org.ex.Bench.empty", "v1"),
+	}}
+	opt := testOptions(500)
+	rep, err := Describe(set, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Benchmarks) != 3 || !errors.Is(rep.Benchmarks[2].Err, errNoIterations) {
+		t.Fatalf("%d benchmarks (%+v), want 3, the empty one failing", len(rep.Benchmarks), rep.Benchmarks)
+	}
+	a := rep.Benchmarks[0]
+	if a.Err != nil || a.Iterations != 6 || a.Median != 11 || math.Abs(a.CV-0.07422696) > 1e-8 || a.Mean.Estimate != 11 ||
+		!(a.Mean.Lower < 11 && a.Mean.Upper > 11) || a.TopUnits() != 2 {
+		t.Errorf("alpha: iterations %d median %v CV %v mean %+v top units %d", a.Iterations, a.Median, a.CV, a.Mean, a.TopUnits())
+	}
+	// Compare's base side of the same data has the same interval.
+	cmp, err := Compare(set, Set{Label: "same", Series: set.Series[:1]}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultFor(t, cmp, "org.ex.Bench.alpha", "").Base.Mean; got.Estimate != a.Mean.Estimate {
+		t.Errorf("Compare's base mean %v, Describe's %v", got, a.Mean)
+	}
+	var b strings.Builder
+	if err := (SetReports{rep}).WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	first := strings.SplitN(out, "\n", 2)[0]
+	if !strings.HasPrefix(first, "old.json: 3 benchmarks; 99 % CI of the mean ±") || !strings.HasSuffix(first, "(alpha); 1 not described") {
+		t.Errorf("first line %q", first)
+	}
+	for _, want := range []string{"benchmarks: org.ex.Bench.…", "time/op", "median", "CV", "alpha  ", "11ns ±", "7.4%", "2 forks", "not described (1):\n  empty: no iterations"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	checkWidth(t, out)
+}
+
+// TestTextWithinWidth compares benchmarks with names far longer than a
+// line and 40 unmatched ones: names are shortened with … (the start and
+// the params kept), every line fits Width, and each unmatched list names
+// ListNames benchmarks and counts the rest.
+func TestTextWithinWidth(t *testing.T) {
+	long := "org.example.service.internal." + strings.Repeat("VeryLongBenchmarkClassName", 4) + ".method"
+	base := []*table.Series{handSeries(long, "v1", []float64{10, 11, 12}, []float64{11, 12, 10})}
+	test := []*table.Series{handSeries(long, "v2", []float64{10, 11, 12}, []float64{11, 12, 10})}
+	base[0].Params = table.CanonicalParams(map[string]string{"size": "10000"})
+	test[0].Params = base[0].Params
+	for i := 0; i < 40; i++ {
+		base = append(base, handSeries(fmt.Sprintf("org.example.Only%02dInBase", i), "v1", []float64{1, 2}))
+		test = append(test, handSeries(fmt.Sprintf("org.example.Only%02dInTest", i), "v2", []float64{1, 2}))
+	}
+	rep, err := Compare(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	checkWidth(t, out)
+	var row string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "…") && strings.Contains(l, "size=10000") {
+			row = l
+		}
+	}
+	if !strings.HasPrefix(row, "service.in") || !strings.Contains(row, "….method/size=10000") && !strings.Contains(row, "e.method/size=10000") {
+		t.Errorf("long name not shortened sensibly: %q\n%s", row, out)
+	}
+	unwrapped := strings.ReplaceAll(out, "\n  ", " ")
+	for _, want := range []string{
+		"only in base (40, not compared): Only00InBase, Only01InBase, Only02InBase, Only03InBase, Only04InBase … and 35 more",
+		"only in test (40, not compared): Only00InTest,", "1 name was shortened with …",
+	} {
+		if !strings.Contains(unwrapped, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+}
