@@ -3,7 +3,6 @@ package compare
 import (
 	"errors"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/benchtrim/benchtrim/internal/stats"
@@ -117,7 +116,7 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.Int("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
 	f.Float("alpha", constF64(n, o.Alpha))
 	f.Int("discard_warmup", constI64(n, int64(o.DiscardWarmup)))
-	f.String("seed", constStr(n, strconv.FormatUint(o.Seed, 10)))
+	f.Int("seed", constI64(n, int64(o.Seed)))
 }
 
 // frame returns the A/B reports as one row per metric and matched or

@@ -31,6 +31,8 @@ var (
 // when a flag is given (defaults are valid), before any work.
 var flagRanges = map[string]flagRange{
 	"workers": nonNegativeRange,
+	// seeds are written into data files as int64 columns
+	"seed": {min: 0, max: math.MaxInt64},
 	// bootstrap
 	"resamples": atLeastOne, "rciw-resamples": atLeastOne, "aa-resamples": atLeastOne,
 	"confidence": unitInterval, "rciw-confidence": unitInterval, "aa-confidence": unitInterval,
@@ -95,6 +97,15 @@ func addRangeChecks(flags []cli.Flag) {
 			if fl.Action == nil {
 				fl.Action = func(c *cli.Context, x float64) error {
 					return r.check(c, name, x, strconv.FormatFloat(x, 'g', -1, 64))
+				}
+			}
+		case *cli.Uint64Flag:
+			if fl.Action == nil {
+				fl.Action = func(c *cli.Context, n uint64) error {
+					if n > math.MaxInt64 {
+						return usagef(cmdName(c), "--%s %d: must be at most %d", name, n, int64(math.MaxInt64))
+					}
+					return nil
 				}
 			}
 		case *cli.DurationFlag:
