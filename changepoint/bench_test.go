@@ -102,7 +102,7 @@ func BenchmarkCROPS(b *testing.B) {
 // ../shared/reference is present; R's pen.value.full lengths (29 and 98
 // for the Traini range) double as a check.
 func BenchmarkReferenceSeries(b *testing.B) {
-	dir := referenceDir(b)
+	dir := timingDir(b)
 	for _, f := range []struct {
 		file   string
 		rTrain int

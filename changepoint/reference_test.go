@@ -24,8 +24,19 @@ import (
 // in the last bit (README Surprise 2).
 const relTol = 1e-9
 
-// referenceDir locates ../shared/reference/changepoint from the repo root.
+// referenceDir is testdata/reference: the ten reference series and the R
+// changepoint 2.3 / kneed outputs on them, copied from
+// ../shared/reference/changepoint (see testdata/reference/README.md for
+// their provenance), so every clone checks them.
 func referenceDir(t testing.TB) string {
+	t.Helper()
+	return filepath.Join("testdata", "reference")
+}
+
+// timingDir is ../shared/reference/changepoint, which also holds the
+// n = 30000 speed-anchor series (not copied: 600 KB); skips visibly when
+// absent.
+func timingDir(t testing.TB) string {
 	t.Helper()
 	return testenv.Shared(t, "reference", "changepoint")
 }
@@ -572,7 +583,7 @@ func TestReferenceTiming30000(t *testing.T) {
 	if testing.Short() {
 		t.Skip("n = 30000 PELT skipped in -short mode")
 	}
-	dir := referenceDir(t)
+	dir := timingDir(t)
 	b, err := os.ReadFile(filepath.Join(dir, "timing_n30000_warmup.json"))
 	if err != nil {
 		t.Skip(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/benchtrim/benchtrim/internal/testenv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -112,12 +111,12 @@ func TestChangepointCommandStep(t *testing.T) {
 
 // TestChangepointCommandReference runs the command on the reference series
 // s07_short and compares with R changepoint 2.3 and kneed 0.8.6 (values
-// from ../shared/reference/changepoint/s07_short.json): cpts [6] at
+// from changepoint/testdata/reference/s07_short.json): cpts [6] at
 // 15·log n, and with CROPS over [4·log n, 1e5·log n] the Traini protocol
 // selects 69.6049723803536 (a breakpoint: R's PELT there gives [6]) from
 // pen.value.full (11.98…, 12.62…, 14.99…, 16.21…, 20.45…, 69.60…, 299573.2…).
 func TestChangepointCommandReference(t *testing.T) {
-	file := testenv.Shared(t, "reference", "changepoint", "s07_short.csv")
+	file := repoFile("changepoint", "testdata", "reference", "s07_short.csv")
 	out, _, err := runCLI(t, "--quiet", "changepoint", "--penalty", "15log", file)
 	if err != nil || out != "6\n" {
 		t.Fatalf("15log: %q %v, want \"6\\n\"", out, err)
