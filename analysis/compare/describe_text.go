@@ -120,7 +120,7 @@ func (rs SetReports) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(r.Headline(lb) + "\n")
 	o := r.Options
-	b.WriteString(wrap(fmt.Sprintf("mean with hierarchical bootstrap %s percentile interval (%d resamples, seed %d); median and CV of the iteration means; n iterations",
+	b.WriteString(reports.Wrap(fmt.Sprintf("mean with hierarchical bootstrap %s percentile interval (%d resamples, seed %d); median and CV of the iteration means; n iterations",
 		confidenceLabel(o.Bootstrap.Confidence), o.Bootstrap.Resamples, o.Seed), Width, "  ") + "\n")
 	if lb.prefix != "" {
 		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, Width-13))

@@ -42,37 +42,6 @@ func abbreviate(s string, n int) string {
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
-// wrap breaks text into lines of at most width runes at spaces; lines after
-// the first start with indent. Words longer than a line stay whole.
-func wrap(text string, width int, indent string) string {
-	var b strings.Builder
-	line := 0
-	for i, word := range strings.Fields(text) {
-		w := runeLen(word)
-		switch {
-		case i == 0:
-		case line+1+w > width:
-			b.WriteString("\n" + indent)
-			line = runeLen(indent)
-		default:
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(word)
-		line += w
-	}
-	return b.String()
-}
-
-// listSummary lists the first max names and counts the rest:
-// "a, b, c, d, e … and 12 more".
-func listSummary(names []string, max int) string {
-	if len(names) <= max {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:max], ", ") + fmt.Sprintf(" … and %d more", len(names)-max)
-}
-
 // labeler shortens benchmark names for the text tables: it drops the
 // longest common dotted or slashed prefix of all names (JMH package names)
 // or a "Benchmark" all Go names share, renders params as "/k=v" (FullName),

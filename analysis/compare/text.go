@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/benchtrim/benchtrim/reports"
+
 	"fmt"
 	"io"
 	"math"
@@ -139,7 +141,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(r.Headline() + "\n")
 	fmt.Fprintf(&b, "base: %s\ntest: %s\n", abbreviate(r.Base, Width-6), abbreviate(r.Test, Width-6))
-	b.WriteString(wrap(r.Options.methodLine(), Width, "  ") + "\n")
+	b.WriteString(reports.Wrap(r.Options.methodLine(), Width, "  ") + "\n")
 	levels := map[string]bool{}
 	for i := range r.Results {
 		for _, l := range r.Results[i].Resampled {
@@ -157,7 +159,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 		if levels["run"] {
 			line += " (a run is one input run of a benchmark, pooled when a side has several)"
 		}
-		b.WriteString(wrap(line, Width, "  ") + "\n")
+		b.WriteString(reports.Wrap(line, Width, "  ") + "\n")
 	}
 	if lb.prefix != "" {
 		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, Width-13))
@@ -206,7 +208,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 			}
 		}
 		if len(names) > 0 {
-			b.WriteString("\n" + wrap(fmt.Sprintf("only in %s (%d, not compared): %s", side, len(names), listSummary(names, ListNames)), Width, "  ") + "\n")
+			b.WriteString("\n" + reports.Wrap(fmt.Sprintf("only in %s (%d, not compared): %s", side, len(names), reports.ListSummary(names, ListNames)), Width, "  ") + "\n")
 		}
 	}
 	var notes []string
@@ -230,7 +232,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 			plural(few, "benchmark"), FewUnits, confidenceLabel(r.Options.Bootstrap.Confidence), formatRate(1-r.Options.Bootstrap.Confidence)))
 	}
 	for _, n := range notes {
-		b.WriteString("\n" + wrap("note: "+n, Width, "") + "\n")
+		b.WriteString("\n" + reports.Wrap("note: "+n, Width, "") + "\n")
 	}
 	s := r.Summary()
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
@@ -242,7 +244,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 	if s.OnlyBase+s.OnlyTest > 0 {
 		foot += fmt.Sprintf("; unmatched: %d only in base, %d only in test", s.OnlyBase, s.OnlyTest)
 	}
-	b.WriteString("\n" + wrap(foot, Width, "  ") + "\n")
+	b.WriteString("\n" + reports.Wrap(foot, Width, "  ") + "\n")
 	return writeString(w, b.String())
 }
 
@@ -308,9 +310,9 @@ func (r *AAReport) WriteText(w io.Writer) error {
 	o := &r.Options
 	var b strings.Builder
 	b.WriteString(r.AAHeadline() + "\n")
-	b.WriteString(wrap(fmt.Sprintf("A/A test: every run split by %s into two random halves A and B (%d split(s) per run); B compared with A as in compare",
+	b.WriteString(reports.Wrap(fmt.Sprintf("A/A test: every run split by %s into two random halves A and B (%d split(s) per run); B compared with A as in compare",
 		o.Split, o.Repeats), Width, "  ") + "\n")
-	b.WriteString(wrap(o.methodLine(), Width, "  ") + "\n")
+	b.WriteString(reports.Wrap(o.methodLine(), Width, "  ") + "\n")
 	ci := confidenceLabel(o.Bootstrap.Confidence) + " CI"
 	var failed []string
 	single := 0
@@ -425,12 +427,12 @@ func (r *AAReport) WriteText(w io.Writer) error {
 			if label == "" {
 				label = "runs"
 			}
-			b.WriteString(wrap(fmt.Sprintf("  %s: %s", label, strings.Join(parts, "; ")), Width, "    ") + "\n")
+			b.WriteString(reports.Wrap(fmt.Sprintf("  %s: %s", label, strings.Join(parts, "; ")), Width, "    ") + "\n")
 		}
 	}
 	a := r.Rates()
 	if single > 0 {
-		b.WriteString("\n" + wrap(fmt.Sprintf("note: %d of %d comparisons have a half with a single %s; the bootstrap cannot resample that level there, so their intervals miss the variation between %ss and tend to exclude 1 more often than nominal",
+		b.WriteString("\n" + reports.Wrap(fmt.Sprintf("note: %d of %d comparisons have a half with a single %s; the bootstrap cannot resample that level there, so their intervals miss the variation between %ss and tend to exclude 1 more often than nominal",
 			single, a.Comparisons, o.Split, o.Split), Width, "") + "\n")
 	}
 	l1, l2 := fmt.Sprintf("ratio %s excludes 1:", ci), fmt.Sprintf("U test p < %v:", o.Alpha)

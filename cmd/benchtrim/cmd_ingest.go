@@ -14,6 +14,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -65,7 +66,7 @@ func loadSeries(c *cli.Context) (*table.Table, []*table.Series, error) {
 			all := table.Collect(t, table.Filter{})
 			if len(all) > 0 {
 				return nil, nil, fmt.Errorf("--bench %q matches none of the %d benchmarks (%s); the regular expression is matched against the benchmark name without params",
-					c.String("bench"), len(distinctBenchmarks(all)), firstNames(distinctBenchmarks(all), 3))
+					c.String("bench"), len(distinctBenchmarks(all)), reports.ListSummary(distinctBenchmarks(all), 3))
 			}
 		}
 		return nil, nil, fmt.Errorf("no benchmark with primary time measurements in the input")
@@ -170,11 +171,10 @@ func writeSummary(w io.Writer, t *table.Table, rep *ingest.Report) {
 		}
 	}
 	sort.Strings(secondary)
-	fmt.Fprintf(w, "rows: %d (primary %d", t.NumRows(), metricRows[table.Primary])
+	fmt.Fprintf(w, "rows: %d (primary %d)\n", t.NumRows(), metricRows[table.Primary])
 	if len(secondary) > 0 {
-		fmt.Fprintf(w, "; secondary metrics: %s", strings.Join(secondary, ", "))
+		fmt.Fprintln(w, reports.Wrap("secondary metrics (rows): "+strings.Join(secondary, ", "), reports.Width, "  "))
 	}
-	fmt.Fprintln(w, ")")
 	var lv []string
 	for l := table.Level(0); l < table.NumLevels; l++ {
 		lv = append(lv, fmt.Sprintf("%s %d", l, sizes[l]))
@@ -199,12 +199,4 @@ func distinctBenchmarks(series []*table.Series) []string {
 		}
 	}
 	return out
-}
-
-// firstNames joins the first n names and says how many more there are.
-func firstNames(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
