@@ -1,0 +1,39 @@
+package optimize_test
+
+import (
+	"fmt"
+
+	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/ingest"
+	_ "github.com/benchtrim/benchtrim/ingest/formats"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// The flow of every analysis: result files are read into the canonical
+// table (ingest), the table hands out one series per benchmark run
+// (table.Collect), and the analyzer turns the series into results. Here
+// µOpTime finds, for each benchmark of a small µOpTime Go CSV, the
+// cheapest configuration whose RMAD stays below 1 %.
+func Example_flow() {
+	t, _, _, err := ingest.ReadFiles([]string{"../../testdata/uoptime/small.csv"}, ingest.ReadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	defer t.Release()
+	series := table.Collect(t, table.Filter{})
+	opt := optimize.DefaultOptions
+	opt.Metrics = []optimize.Metric{optimize.RMAD}
+	opt.Bootstrap.Resamples = 1000
+	rep, err := optimize.Optimize(series, opt)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range rep.Results {
+		fmt.Printf("%s: %s, %s of %s kept, time saved %.0f %%\n", r.Key.Benchmark, r.Status,
+			r.Chosen.Config.Format(&r.Varied), r.Full.Config.Format(&r.Varied), 100*(1-float64(r.Chosen.TimeNs)/float64(r.Full.TimeNs)))
+	}
+	// Output:
+	// BenchmarkJsonEncodeSmall: not reduced, instance=2 trial=2 iteration=3 slice=5 of instance=2 trial=2 iteration=3 slice=5 kept, time saved 0 %
+	// BenchmarkJsonLookupNested: not reduced, instance=2 trial=2 iteration=3 slice=5 of instance=2 trial=2 iteration=3 slice=5 kept, time saved 0 %
+	// BenchmarkJsonReadLarge: reduced, instance=2 trial=2 iteration=1 slice=1 of instance=2 trial=2 iteration=3 slice=5 kept, time saved 93 %
+}
