@@ -86,7 +86,7 @@ type CROPSResult struct {
 	// PenValueFull is R's pen.value.full (changepoint >= 2.3): the lower
 	// bound of every row's interval followed by PenMax, so it is one longer
 	// than Segmentations. It is not always monotone, and its first entry
-	// can lie below PenMin (README Surprise 3).
+	// can lie below PenMin (docs/changepoint.md, quirk 3).
 	PenValueFull []float64
 	// Runs lists every PELT call in the order R makes them.
 	Runs []PELTRun

@@ -4,7 +4,8 @@
 //
 // It provides three methods, each a port that reproduces R changepoint 2.3
 // and Python kneed 0.8.6 on the reference vectors in
-// ../shared/reference/changepoint (see that README for the conventions):
+// ../shared/reference/changepoint (see that folder's README; docs/changepoint.md
+// summarises the conventions and the quirks reproduced):
 //
 //   - PELT, Pruned Exact Linear Time (Killick, Fearnhead and Eckley,
 //     "Optimal detection of changepoints with a linear computational cost",
@@ -56,7 +57,7 @@
 // exact value only where the bound leaves a comparison undecided, so the
 // results stay bit-identical (see scan.go). CROPS additionally shares a
 // cache of bounded segment costs between its PELT runs for series of up to
-// about 4,000 points. On the README's timing series this is about 2× (PELT
+// about 4,000 points. On the reference timing series this is about 2× (PELT
 // mean-and-variance, CROPS) to 4× (PELT mean) faster than R (see
 // bench_test.go).
 package changepoint

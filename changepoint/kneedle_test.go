@@ -58,7 +58,7 @@ func TestKneedleFigure2(t *testing.T) {
 }
 
 // TestKneedleVersions builds curves on which kneed 0.7.0 and 0.8.6
-// differ (README Surprise 8).
+// differ (docs/changepoint.md, quirk 8).
 func TestKneedleVersions(t *testing.T) {
 	// Decreasing x (Traini's order) whose first difference maximum is at
 	// index 0, where x_normalized == 1. By hand: x_n = (1, .9, .1, 0),

@@ -93,7 +93,7 @@ type Segmentation struct {
 // as in R. Note that with m >= 2 this pruning rule is not exact: a
 // candidate can be pruned at t although t itself cannot be a change point
 // for the next m-1 steps, so PELT can return a worse F(n) than exact
-// optimal partitioning (the README's Surprise 1); R's behaviour is kept so
+// optimal partitioning (docs/changepoint.md, quirk 1); R's behaviour is kept so
 // results agree.
 //
 // x is not modified. It returns an error for non-finite values, a negative

@@ -100,7 +100,7 @@ func TestPELTKnownChangepoints(t *testing.T) {
 
 // TestPELTMatchesOptimalPartitioning compares PELT with exact OP at
 // 15·log n on small seeded series. At this penalty R's pruning rule loses
-// nothing on non-degenerate data (README Surprise 1), so F(n) and the
+// nothing on non-degenerate data (docs/changepoint.md, quirk 1), so F(n) and the
 // segmentation must agree.
 func TestPELTMatchesOptimalPartitioning(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))

@@ -21,7 +21,7 @@ import (
 
 // relTol is the tolerance on objective values, segment statistics and
 // penalties: R sums in long double and glibc's log may differ from Go's
-// in the last bit (README Surprise 2).
+// in the last bit (docs/changepoint.md, quirk 2).
 const relTol = 1e-9
 
 // referenceDir is testdata/reference: the ten reference series and the R
@@ -202,7 +202,7 @@ func loadReferences(t *testing.T) []*refSeries {
 }
 
 // degenerate marks s08_constant: zero variance, results are rounding noise
-// (README Surprise 5); it must only not crash.
+// (docs/changepoint.md, quirk 5); it must only not crash.
 func degenerate(r *refSeries) bool { return r.Series == "s08_constant" }
 
 func closeRel(got, want, tol float64) bool {
@@ -457,7 +457,7 @@ func checkKnee(t *testing.T, what string, got *KneedleResult, want *float64) {
 // TestReferenceProtocols runs both protocols on our own CROPS output and
 // compares outcome and selected penalty with both kneed versions, then
 // checks PELT at the selected penalties (either neighbour accepted exactly
-// at a breakpoint, README Surprise 7), and SelectPenalty end to end.
+// at a breakpoint, docs/changepoint.md, quirk 7), and SelectPenalty end to end.
 func TestReferenceProtocols(t *testing.T) {
 	for _, r := range loadReferences(t) {
 		for name, ref := range map[string]*refCROPS{"4_1e5": &r.CROPS4, "traini": &r.CROPSTrai} {

@@ -119,7 +119,7 @@ func TrainiNCpts(r *CROPSResult, fixTranspose bool) []int {
 //     0.7.0's IndexError): Penalty = 15·log n, Outcome NoElbowDefault.
 //
 // version selects kneed 0.8.6 or 0.7.0. The elbow usually falls exactly
-// on a CROPS breakpoint, where two segmentations tie (README Surprise 7).
+// on a CROPS breakpoint, where two segmentations tie (docs/changepoint.md, quirk 7).
 func ApplyTrainiProtocol(r *CROPSResult, version KneedVersion, fixTranspose bool) (*KneeSelection, error) {
 	sel := &KneeSelection{Protocol: TrainiProtocol, Penalty: math.NaN()}
 	sel.Penalties = slices.Clone(r.PenValueFull)

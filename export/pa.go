@@ -14,7 +14,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// PAHeader is the pa/bencher CSV header (FORMAT.md §2.3).
+// PAHeader is the pa/bencher CSV header (docs/formats/pa.md).
 const PAHeader = "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value"
 
 // WritePA writes the primary measurements as pa/bencher CSV: one row per

@@ -4,7 +4,8 @@
 // from file names, and unit normalisation to nanoseconds per operation.
 //
 // Flow: ingest/<format> parses a file and appends canonical rows to a
-// table.Builder; ingest/auto detects formats and drives the readers;
+// table.Builder; ReadFiles detects each file's format among those registered
+// (package ingest/formats registers the four readers) and drives them;
 // analyzers then read the table (package table), never the files.
 package ingest
 

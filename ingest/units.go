@@ -52,10 +52,10 @@ func ClassifyUnit(unit string) (UnitKind, float64) {
 //	throughput:   ns_per_op = threads · ns(tu) / value
 //
 // The threads factor undoes JMH's summing of throughput over threads, so a
-// throughput and an average-time run of the same benchmark agree (FORMAT.md
-// §1.6). threads < 1 counts as 1. A zero throughput gives +Inf. A unit that
-// is neither a time nor a throughput unit is an error; the caller keeps the
-// raw value and NaN.
+// throughput and an average-time run of the same benchmark agree
+// (docs/formats/jmh.md, "Modes, units and threads"). threads < 1 counts as
+// 1. A zero throughput gives +Inf. A unit that is neither a time nor a
+// throughput unit is an error; the caller keeps the raw value and NaN.
 func NsPerOp(unit string, value float64, threads int) (float64, error) {
 	if threads < 1 {
 		threads = 1
@@ -75,7 +75,7 @@ func NsPerOp(unit string, value float64, threads int) (float64, error) {
 // CheckTime says whether a normalised primary time may enter the table, and
 // if not, the reason (the Report kind). NaN, ±Inf and negative times are
 // rejected; zero is rejected except in sample mode, where a coarse timer
-// gives real zero-valued samples (FORMAT.md §1.5).
+// gives real zero-valued samples (docs/formats/jmh.md, "rawDataHistogram").
 func CheckTime(mode string, nsPerOp float64) (reason string, ok bool) {
 	switch {
 	case math.IsNaN(nsPerOp):

@@ -69,7 +69,7 @@ func TestClassifyGenerated(t *testing.T) {
 // TestClassifyGeneratedCROPS checks the CROPS penalty rules on one fork of
 // each behaviour. With Traini's protocol Kneedle tends to pick the elbow at
 // a penalty so high that at most one or two change points survive (see
-// changepoint's README, Surprise 9): a 200-iteration warmup of a 1,500-point
+// docs/changepoint.md, quirk 9): a 200-iteration warmup of a 1,500-point
 // fork is often not split at all, so only the behaviours it gets right on
 // every seed of BenchmarkAccuracy are asserted; the textbook (ascending)
 // curve recovers all but drifts, which it often sees as a sequence of

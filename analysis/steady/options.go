@@ -223,7 +223,8 @@ type Options struct {
 	// KeepValues keeps each fork's iteration values in its ForkResult (for
 	// plots).
 	KeepValues bool
-	// Configs are the configuration sets Analyze evaluates (see Evaluate).
+	// Configs are the configuration sets Analyze evaluates (see ConfigSet and
+	// Replay).
 	Configs []ConfigSet
 	// Progress, when not nil, is called once per analysed benchmark (from
 	// any goroutine).

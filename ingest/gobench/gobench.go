@@ -2,7 +2,7 @@
 // format, design doc 14313, and `go test -json` streams of it) into the
 // canonical measurement table.
 //
-// Flow: ingest/auto (or a caller) picks this Format for text holding
+// Flow: ingest.ReadFiles (or a caller) picks this Format for text holding
 // Benchmark result lines, goos:/pkg: configuration lines or a -json event
 // stream; Read appends canonical rows and one table.Setup per benchmark to a
 // table.Builder; analyzers then read the table (package table).
@@ -52,7 +52,7 @@
 //	           same instance and trial (a run ends at a PASS, FAIL or "ok"
 //	           line), so output of several go test invocations concatenated
 //	           in one file keeps them apart, as separate JVMs are forks in
-//	           JMH (FORMAT.md §2.1)
+//	           JMH (docs/formats/gobench.md)
 //	iteration  the occurrence index of the benchmark within its fork (go
 //	           test -count N gives N iterations in one fork), so every
 //	           result line is one iteration and a benchmark has as many as

@@ -8,7 +8,7 @@
 // # Rows
 //
 // One row per measured value of every record (one element of the top-level
-// array: a benchmark × mode × params combination, FORMAT.md §1.1):
+// array: a benchmark × mode × params combination, docs/formats/jmh.md):
 //
 //	primaryMetric.rawData[f][i]             → fork f+1, iteration i+1, count 1
 //	primaryMetric.rawDataHistogram[f][i][b] → fork f+1, iteration i+1, count = the bucket's count
@@ -31,7 +31,7 @@
 // is stored as "secondary:" + name, apart from the primary metric. Ragged secondary rawData (gc.time is only reported for
 // iterations in which a GC ran) is kept as it is: iteration is the position
 // in the row, so the iterations a value really belongs to are lost
-// (FORMAT.md §1.7). Text results of profilers (unit "---", empty rawData)
+// (docs/formats/jmh.md, "Secondary metrics"). Text results of profilers (unit "---", empty rawData)
 // are skipped.
 //
 // # Bad input

@@ -94,7 +94,7 @@ const (
 	kindExtraFork    = "more primary fork rows than forks"
 	kindEmptyFork    = "empty fork (no iterations)"
 	kindRagged       = "ragged primary iterations (fork rows of different lengths or ≠ measurementIterations)"
-	kindRaggedSec    = "ragged secondary rawData (iteration = position; positions of missing iterations are lost, FORMAT.md §1.7)"
+	kindRaggedSec    = "ragged secondary rawData (iteration = position; JMH leaves out iterations without a value, e.g. gc.time without a GC)"
 	kindNoRawData    = "no primary raw data (rawData and rawDataHistogram absent or empty)"
 	kindSecNoData    = "secondary metric without rawData"
 	kindBadTime      = "unparseable warmupTime/measurementTime"
@@ -196,7 +196,8 @@ func (r *record) addSecondary(key string, line int) *metric {
 	return m
 }
 
-// runKey identifies a record within a file (FORMAT.md §1.1).
+// runKey identifies a record within a file: JMH writes each (benchmark,
+// mode, params) once.
 type runKey struct{ benchmark, mode, params string }
 
 type firstRun struct{ index, line int }
@@ -224,7 +225,7 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBufSize); ret
 // fork and iteration the 1-based positions in those arrays; secondary
 // metrics give further rows with Metric = MetricName(key). Instance and
 // trial come from src (0 means 1), slice is 1 and warmup false: JMH JSON
-// holds no warmup values (FORMAT.md §1.8), so warmup is only described in
+// holds no warmup values (docs/formats/jmh.md, "Warmup"), so warmup is only described in
 // the setup. ns_per_op is ingest.NsPerOp(unit, value, threads); primary
 // values that ingest.CheckTime rejects are skipped and counted.
 //

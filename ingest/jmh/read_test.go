@@ -248,7 +248,7 @@ func TestValidSampleDetails(t *testing.T) {
 	if want := map[string]int{table.Primary: 7, "p0.50": 4, "p0.90": 4, "worker:p0.99": 4}; !reflect.DeepEqual(metrics, want) {
 		t.Errorf("metrics %v, want %v", metrics, want)
 	}
-	// The zero-valued bucket is a real sample (FORMAT.md §1.5).
+	// The zero-valued bucket is a real sample (a coarse timer records zeros; docs/formats/jmh.md).
 	if r := prim[0]; r.Value != 0 || r.Count != 2 || r.Fork != 1 || r.Iteration != 1 || r.Line != 18 {
 		t.Errorf("first bucket %+v", r)
 	}

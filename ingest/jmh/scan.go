@@ -280,7 +280,7 @@ func (s *scanner) stringSlow(start int) ([]byte, error) {
 			return out, nil
 		case c < 0x20:
 			if c == '\n' || c == '\r' {
-				return nil, s.errf("raw line break inside a string; JMH ≤ 1.21 writes @Param values containing \" \\ , [ ] { } unescaped, which breaks the JSON (FORMAT.md §1.1)")
+				return nil, s.errf("raw line break inside a string; JMH ≤ 1.21 writes @Param values containing \" \\ , [ ] { } unescaped, which breaks the JSON")
 			}
 			return nil, s.errf("raw control character 0x%02x inside a string", c)
 		case c != '\\':

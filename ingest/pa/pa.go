@@ -1,12 +1,12 @@
 // Package pa reads pa/bencher CSV files (Laaber's pa and bencher tools) into
 // the canonical measurement table.
 //
-// Flow: ingest/auto (or a caller) picks this Format for a file whose header
+// Flow: ingest.ReadFiles (or a caller) picks this Format for a file whose header
 // is semicolon-separated and names benchmark;params;instance; Read appends
 // one canonical row per CSV row and one table.Setup per benchmark run to a
 // table.Builder; analyzers then read the table (package table).
 //
-// The format (FORMAT.md §2.3): ';'-separated, RFC 4180 quoting, a header
+// The format (docs/formats/pa.md): ';'-separated, RFC 4180 quoting, a header
 // line, exactly 12 fields per row:
 //
 //	project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value

@@ -1,7 +1,7 @@
 // Package uoptime reads µOpTime Go benchmark CSV files into the canonical
 // measurement table.
 //
-// Flow: ingest/auto (or a caller) picks this Format for a file whose header
+// Flow: ingest.ReadFiles (or a caller) picks this Format for a file whose header
 // names ns_per_op and b_name; Read appends one canonical row per one-second
 // measurement slice to a table.Builder, plus one table.Setup per benchmark;
 // analyzers then read the table (package table), never the file.

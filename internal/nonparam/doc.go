@@ -5,7 +5,7 @@
 // tie corrections they are built on.
 //
 // It sits below the analyzers in benchtrim's flow (ingest → table →
-// analysis → reports): analysis/uoptime compares the change-rate
+// analysis → reports): analysis/optimize (µOpTime) compares the change-rate
 // distributions of stability metrics with Kruskal-Wallis, Dunn and Cliff's δ
 // (Japke et al., TOSEM 2025, RQ2); analysis/compare reports the U test and
 // Cliff's δ next to the bootstrap ratio CI; the reconfiguration and

@@ -1,5 +1,5 @@
 // Package stats holds the statistics shared by benchtrim's analyzers
-// (µOpTime in analysis/uoptime, dynamic reconfiguration, compare and steady
+// (µOpTime in analysis/optimize, dynamic reconfiguration, compare and steady
 // state): deterministic random streams, descriptive statistics, flat
 // bootstrap confidence intervals and relative CI widths, the hierarchical
 // bootstrap over the repetition levels of the canonical table, and the
