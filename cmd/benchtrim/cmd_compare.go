@@ -103,6 +103,39 @@ func compareSelectors(c *cli.Context) (base, test compare.Selector, any bool) {
 }
 
 func runCompare(c *cli.Context) error {
+	opt, err := compareOptions(c)
+	if err != nil {
+		return err
+	}
+	filter, err := compareFilter(c)
+	if err != nil {
+		return err
+	}
+	args := c.Args().Slice()
+	inputs := append([]string(nil), args...)
+	for _, g := range append(append([]string(nil), c.StringSlice("base")...), c.StringSlice("test")...) {
+		m, _ := filepath.Glob(g)
+		inputs = append(inputs, m...)
+	}
+	if err := checkOutputs(inputs, output(c, "output", outpath.Data)); err != nil {
+		return err
+	}
+	if c.Bool("aa") {
+		return runAA(c, opt, filter, args)
+	}
+	base, test, release, err := compareSides(c, args)
+	defer release()
+	if err != nil {
+		return err
+	}
+	if test == nil { // one file: describe it
+		return describeFile(c, *base, filter, opt, c.String("output"))
+	}
+	return runAB(c, *base, *test, filter, opt)
+}
+
+// compareOptions reads the bootstrap, test and seed flags.
+func compareOptions(c *cli.Context) (compare.Options, error) {
 	g := globalsOf(c)
 	opt := compare.DefaultOptions
 	opt.Bootstrap = stats.HierarchicalOptions{
@@ -112,134 +145,130 @@ func runCompare(c *cli.Context) error {
 	opt.Alpha = c.Float64("alpha")
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.Seed, opt.Workers = g.Seed, g.Workers
-	if err := opt.Validate(); err != nil {
+	return opt, opt.Validate()
+}
+
+// runAA splits every run of the positional files into two halves and
+// compares them (compare --aa).
+func runAA(c *cli.Context, opt compare.Options, filter *compare.Filter, args []string) error {
+	_, _, anySel := compareSelectors(c)
+	if len(c.StringSlice("base"))+len(c.StringSlice("test")) > 0 || anySel {
+		return fmt.Errorf("--aa takes the files of one recording as positional arguments, not --base/--test or label selectors")
+	}
+	level, ok := table.ParseLevel(c.String("split"))
+	if !ok || level > table.LevelFork {
+		return fmt.Errorf("--split %q: want fork, trial or instance", c.String("split"))
+	}
+	aopt := compare.AAOptions{Options: opt, Split: level, Repeats: c.Int("aa-repeats")}
+	if err := aopt.Validate(); err != nil {
 		return err
 	}
-	filter, err := compareFilter(c)
+	t, err := readCompareInputs(c, args)
 	if err != nil {
 		return err
 	}
-	out := c.String("output")
-	args := c.Args().Slice()
-	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
-	inputs := append([]string(nil), args...)
-	for _, g := range append(append([]string(nil), baseFiles...), testFiles...) {
-		m, _ := filepath.Glob(g)
-		inputs = append(inputs, m...)
-	}
-	if err := checkOutputs(inputs, output(c, "output", outpath.Data)); err != nil {
+	defer t.Release()
+	series, err := filtered(filter, table.Collect(t, table.Filter{}))
+	if err != nil {
 		return err
 	}
-	baseSel, testSel, anySel := compareSelectors(c)
-	w := c.App.Writer
-
-	if c.Bool("aa") {
-		if len(baseFiles)+len(testFiles) > 0 || anySel {
-			return fmt.Errorf("--aa takes the files of one recording as positional arguments, not --base/--test or label selectors")
-		}
-		level, ok := table.ParseLevel(c.String("split"))
-		if !ok || level > table.LevelFork {
-			return fmt.Errorf("--split %q: want fork, trial or instance", c.String("split"))
-		}
-		aopt := compare.AAOptions{Options: opt, Split: level, Repeats: c.Int("aa-repeats")}
-		if err := aopt.Validate(); err != nil {
-			return err
-		}
-		t, err := readCompareInputs(c, args)
-		if err != nil {
-			return err
-		}
-		defer t.Release()
-		series, err := filtered(filter, table.Collect(t, table.Filter{}))
-		if err != nil {
-			return err
-		}
-		bar := progress.New(c.App.ErrWriter, g.Quiet, "A/A", len(series))
-		aopt.Progress = func() { bar.Add(1) }
-		rep, err := compare.AA(series, aopt)
-		bar.Done()
-		if err != nil {
-			return err
-		}
-		if err := rep.WriteText(w); err != nil {
-			return err
-		}
-		return writeCompareOutput(w, out, rep.WriteFile)
+	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "A/A", len(series))
+	aopt.Progress = func() { bar.Add(1) }
+	rep, err := compare.AA(series, aopt)
+	bar.Done()
+	if err != nil {
+		return err
 	}
+	if err := rep.WriteText(c.App.Writer); err != nil {
+		return err
+	}
+	return writeCompareOutput(c.App.Writer, c.String("output"), rep.WriteFile)
+}
 
-	var base, test compareSide
+// compareSides reads the two sides named in one of the three ways (see
+// compareDescription); with one positional file, test is nil and base is
+// the file to describe. release frees the tables read, also on error.
+func compareSides(c *cli.Context, args []string) (base, test *compareSide, release func(), err error) {
+	var tabs []*table.Table
+	release = func() {
+		for _, t := range tabs {
+			t.Release()
+		}
+	}
+	read := func(files []string) (*table.Table, error) {
+		t, err := readCompareInputs(c, files)
+		if err == nil {
+			tabs = append(tabs, t)
+		}
+		return t, err
+	}
+	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
+	baseSel, testSel, anySel := compareSelectors(c)
 	switch {
 	case len(baseFiles) > 0 || len(testFiles) > 0:
 		if len(baseFiles) == 0 || len(testFiles) == 0 {
-			return fmt.Errorf("--base and --test must both be given")
+			return nil, nil, release, fmt.Errorf("--base and --test must both be given")
 		}
 		if len(args) > 0 {
-			return fmt.Errorf("positional file %s given with --base/--test: repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", args[0])
+			return nil, nil, release, fmt.Errorf("positional file %s given with --base/--test: repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", args[0])
 		}
-		var err error
 		if baseFiles, err = expandGlobs(baseFiles); err != nil {
-			return fmt.Errorf("--base: %w", err)
+			return nil, nil, release, fmt.Errorf("--base: %w", err)
 		}
 		if testFiles, err = expandGlobs(testFiles); err != nil {
-			return fmt.Errorf("--test: %w", err)
+			return nil, nil, release, fmt.Errorf("--test: %w", err)
 		}
-		tb, err := readCompareInputs(c, baseFiles)
+		tb, err := read(baseFiles)
 		if err != nil {
-			return err
+			return nil, nil, release, err
 		}
-		defer tb.Release()
-		tt, err := readCompareInputs(c, testFiles)
+		tt, err := read(testFiles)
 		if err != nil {
-			return err
+			return nil, nil, release, err
 		}
-		defer tt.Release()
-		base = compareSide{filesLabel(baseFiles, baseSel), tb, baseSel}
-		test = compareSide{filesLabel(testFiles, testSel), tt, testSel}
+		return &compareSide{filesLabel(baseFiles, baseSel), tb, baseSel}, &compareSide{filesLabel(testFiles, testSel), tt, testSel}, release, nil
 	case anySel:
 		if baseSel == (compare.Selector{}) || testSel == (compare.Selector{}) {
-			return fmt.Errorf("label selection needs a selector for each side (e.g. --base-version V1 --test-version V2)")
+			return nil, nil, release, fmt.Errorf("label selection needs a selector for each side (e.g. --base-version V1 --test-version V2)")
 		}
 		if baseSel == testSel {
-			return fmt.Errorf("base and test select the same runs (%s)", selectorLabel(baseSel))
+			return nil, nil, release, fmt.Errorf("base and test select the same runs (%s)", selectorLabel(baseSel))
 		}
-		t, err := readCompareInputs(c, args)
+		t, err := read(args)
 		if err != nil {
-			return err
+			return nil, nil, release, err
 		}
-		defer t.Release()
 		all := table.Collect(t, table.Filter{})
 		if len(compare.NewSet("", all, baseSel).Series) == 0 {
-			return fmt.Errorf("no runs match the base selection (%s)%s", selectorLabel(baseSel), labelsHint(all))
+			return nil, nil, release, fmt.Errorf("no runs match the base selection (%s)%s", selectorLabel(baseSel), labelsHint(all))
 		}
 		if len(compare.NewSet("", all, testSel).Series) == 0 {
-			return fmt.Errorf("no runs match the test selection (%s)%s", selectorLabel(testSel), labelsHint(all))
+			return nil, nil, release, fmt.Errorf("no runs match the test selection (%s)%s", selectorLabel(testSel), labelsHint(all))
 		}
-		base = compareSide{selectorLabel(baseSel), t, baseSel}
-		test = compareSide{selectorLabel(testSel), t, testSel}
+		return &compareSide{selectorLabel(baseSel), t, baseSel}, &compareSide{selectorLabel(testSel), t, testSel}, release, nil
 	case len(args) == 2:
-		tb, err := readCompareInputs(c, args[:1])
+		tb, err := read(args[:1])
 		if err != nil {
-			return err
+			return nil, nil, release, err
 		}
-		defer tb.Release()
-		tt, err := readCompareInputs(c, args[1:])
+		tt, err := read(args[1:])
 		if err != nil {
-			return err
+			return nil, nil, release, err
 		}
-		defer tt.Release()
-		base = compareSide{args[0], tb, compare.Selector{}}
-		test = compareSide{args[1], tt, compare.Selector{}}
+		return &compareSide{args[0], tb, compare.Selector{}}, &compareSide{args[1], tt, compare.Selector{}}, release, nil
 	case len(args) == 1:
-		t, err := readCompareInputs(c, args)
+		t, err := read(args)
 		if err != nil {
-			return err
+			return nil, nil, release, err
 		}
-		defer t.Release()
-		return describeFile(c, compareSide{args[0], t, compare.Selector{}}, filter, opt, out)
-	default:
-		return fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
+		return &compareSide{args[0], t, compare.Selector{}}, nil, release, nil
 	}
+	return nil, nil, release, fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
+}
 
+// runAB compares base and test per metric (the primary metric, then the
+// secondary metrics both sides have) and writes the reports.
+func runAB(c *cli.Context, base, test compareSide, filter *compare.Filter, opt compare.Options) error {
 	// The primary metric decides whether the filter matched anything.
 	bp, tp := base.set(table.Primary, nil), test.set(table.Primary, nil)
 	if _, err := filtered(filter, append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
@@ -260,7 +289,7 @@ func runCompare(c *cli.Context) error {
 		sets = append(sets, [2]compare.Set{bs, ts})
 		total += len(pairs)
 	}
-	bar := progress.New(c.App.ErrWriter, g.Quiet, "comparing", total)
+	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "comparing", total)
 	opt.Progress = func() { bar.Add(1) }
 	var reps compare.Reports
 	for _, st := range sets {
@@ -272,10 +301,10 @@ func runCompare(c *cli.Context) error {
 		reps = append(reps, rep)
 	}
 	bar.Done()
-	if err := reps.WriteText(w); err != nil {
+	if err := reps.WriteText(c.App.Writer); err != nil {
 		return err
 	}
-	return writeCompareOutput(w, out, reps.WriteFile)
+	return writeCompareOutput(c.App.Writer, c.String("output"), reps.WriteFile)
 }
 
 // compareSide is one side of an A/B comparison: its table and how runs are
