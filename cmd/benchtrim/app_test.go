@@ -203,6 +203,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"optimise", "x"}, "benchtrim: unknown command \"optimise\"; did you mean \"optimize\"?\nsee 'benchtrim --help'\n"},
 		{[]string{"optimize", "x", "--metrc", "cv"}, "benchtrim optimize: unknown flag --metrc; did you mean --metric?\nsee 'benchtrim optimize --help'\n"},
+		{[]string{"help", "optimze"}, "benchtrim: unknown command \"optimze\"; did you mean \"optimize\"?\nsee 'benchtrim --help'\n"},
 		{[]string{"ingest", "--bogus"}, "benchtrim ingest: unknown flag --bogus\nsee 'benchtrim ingest --help'\n"},
 		{[]string{"ingest", "x", "-o", "y.csv", "--workers", "-3"}, "benchtrim: --workers -3: must be at least 0\nsee 'benchtrim --help'\n"},
 		{[]string{"generate", "--benchmarks", "-1", "-o", "x.json"}, "benchtrim generate: --benchmarks -1: must be at least 1\nsee 'benchtrim generate --help'\n"},

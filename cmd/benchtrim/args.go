@@ -93,16 +93,15 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 		return args, nil
 	}
 	name := args[i]
-	if name == "help" {
+	if name == "help" || name == "h" {
+		if i+1 < len(args) && app.Command(args[i+1]) == nil {
+			return nil, unknownCommand(app, args[i+1])
+		}
 		return args, nil
 	}
 	cmd := app.Command(name)
 	if cmd == nil {
-		msg := fmt.Sprintf("unknown command %q", name)
-		if s := suggestCommand(app.Commands, name); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		}
-		return nil, &usageError{err: errors.New(msg)}
+		return nil, unknownCommand(app, name)
 	}
 	var flags, positional []string
 	for j := i + 1; j < len(args); j++ {
@@ -138,6 +137,16 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 		rest = append(rest, positional...)
 	}
 	return rest, nil
+}
+
+// unknownCommand is the usage error for a command name that does not
+// exist, with a did-you-mean suggestion.
+func unknownCommand(app *cli.App, name string) error {
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := suggestCommand(app.Commands, name); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return &usageError{err: errors.New(msg)}
 }
 
 // suggestCommand returns the command name closest to name by edit
