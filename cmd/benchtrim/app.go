@@ -103,9 +103,10 @@ func buildVersion() string {
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	if rev != "" {
-		v += " " + rev + modified
+	if rev != "" && !strings.Contains(v, rev) {
+		v += " " + rev
 	}
+	v += modified
 	return v + " " + bi.GoVersion
 }
 
