@@ -106,7 +106,9 @@ func buildVersion() string {
 	if rev != "" && !strings.Contains(v, rev) {
 		v += " " + rev
 	}
-	v += modified
+	if !strings.Contains(v, "+dirty") {
+		v += modified
+	}
 	return v + " " + bi.GoVersion
 }
 
