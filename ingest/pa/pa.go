@@ -44,9 +44,10 @@
 // *ingest.ParseError. Rows with malformed CSV, a field count other than the
 // header's, an empty benchmark, non-numeric or < 1 levels, value_count ≤ 0,
 // a non-numeric value, an unknown unit, NaN, infinite, negative or zero
-// (outside sample mode) times, or duplicating an earlier row (same run and
-// levels in a non-sample mode, where each iteration has one value) are
-// skipped and counted with file:line. Malformed params, an empty mode and
+// (outside sample mode) times, a mode other than thrpt, avgt, sample, ss or
+// empty, a string longer than table.MaxStringBytes, or duplicating an
+// earlier row (same run and levels in a non-sample mode, where each
+// iteration has one value) are skipped and counted with file:line. Malformed params, an empty mode and
 // one run with several units are kept and warned about.
 //
 // Instance numbers: a numeric instance column (bencher -i 3) is used as the
@@ -322,6 +323,11 @@ func (rd *reader) record(rec []string, line int64) {
 	project := label(field(colProject), rd.src.Project, rd.src.ProjectFromUser)
 	version := label(field(colCommit), rd.src.Version, rd.src.VersionFromUser)
 	key := table.Key{Project: project, Version: version, Benchmark: bench, Params: rd.canonicalParams(field(colParams), line), Mode: mode}
+	if err := table.CheckRow(&table.Row{Project: key.Project, Version: key.Version, Benchmark: key.Benchmark,
+		Params: key.Params, Mode: key.Mode, Unit: unit, Source: rd.file}); err != nil {
+		rd.skip(ingest.RejectKind(err), line, "%v", err)
+		return
+	}
 	ru := rd.last
 	if ru == nil || ru.key != key {
 		ru = rd.runs[key]
@@ -365,7 +371,9 @@ func (rd *reader) record(rec []string, line int64) {
 	r.Unit, r.Value, r.NsPerOp, r.Count = unit, value, ns, count
 	r.Instance, r.Trial, r.Fork, r.Iteration = instance, levels[0], levels[1], levels[2]
 	r.Line = line
-	rd.dst.Append(r)
+	if err := rd.dst.Append(r); err != nil {
+		rd.skip(ingest.RejectKind(err), line, "%v", err)
+	}
 }
 
 // label picks a row's project or version label: the source's when the user
