@@ -45,11 +45,14 @@ func guardedRead(mem memory.Allocator, read func(memory.Allocator) (*Table, erro
 	return t, nil
 }
 
-// maxAllocation bounds one allocation while decoding. No buffer of a
-// table this package writes is larger: a record holds DefaultBatchRows
-// rows, and a string column's data, addressed by int32 offsets, is below
-// 2 GiB. A larger request comes from a damaged length in the file.
-const maxAllocation = 1 << 32
+// maxAllocation bounds one allocation while decoding (1 GiB). No buffer of
+// a table this package writes comes near it: a record holds
+// DefaultBatchRows rows, so a string column's data would need 16 KiB per
+// row. A larger request comes from a damaged length in the file; refusing
+// it keeps the decoder from asking the Go runtime for more memory than the
+// machine has (a fatal error, not a panic). Fuzz tests lower it so that
+// executions stay fast.
+var maxAllocation = 1 << 30
 
 // trackingAllocator allocates from mem and, until untrack, remembers the
 // buffers that are live so that freeAll can return them. It panics (for

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
@@ -310,7 +311,8 @@ func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf, err := file.NewParquetReader(fh)
+	// The page buffers, too, come from mem: their lengths are read from the file.
+	pf, err := file.NewParquetReader(fh, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		return nil, err
 	}

@@ -221,17 +221,18 @@ func (b flatBuf) keyValuesOK(t int64, i int) bool {
 // schemaOK checks a Schema table: fields, custom_metadata, features.
 func (b flatBuf) schemaOK(s int64) bool {
 	_, _, ok := b.vector(s, 3, 8)
-	return ok && b.keyValuesOK(s, 2) && b.tables(s, 1, func(f int64) bool { return b.fieldOK(f, 0) })
+	return ok && b.keyValuesOK(s, 2) && b.tables(s, 1, b.fieldOK)
 }
 
-// fieldOK checks a Field table: name, children (recursively, to a depth
-// far beyond the canonical table's flat schema) and custom_metadata.
-func (b flatBuf) fieldOK(f int64, depth int) bool {
-	if depth > 8 {
-		return false
-	}
+// fieldOK checks a Field table: name and custom_metadata, and neither a
+// dictionary nor children. The canonical table has only flat columns, and
+// children could refer to one table many times over, which costs the
+// decoder time exponential in the nesting depth.
+func (b flatBuf) fieldOK(f int64) bool {
 	_, _, ok := b.vector(f, 0, 1)
-	return ok && b.keyValuesOK(f, 6) && b.tables(f, 5, func(c int64) bool { return b.fieldOK(c, depth+1) })
+	dict, okd := b.field(f, 4)
+	_, n, okc := b.vector(f, 5, 4)
+	return ok && okd && dict == 0 && okc && n == 0 && b.keyValuesOK(f, 6)
 }
 
 // checkParquet checks the serialized Arrow schema that pqarrow decodes from
