@@ -2,6 +2,7 @@ package table
 
 import (
 	"bytes"
+	"errors"
 	"sort"
 	"strings"
 	"testing"
@@ -146,6 +147,10 @@ func FuzzReadCSV(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.csv:") {
 				t.Fatalf("error %q does not name the file", err)
+			}
+			var pe *panicError
+			if errors.As(err, &pe) {
+				t.Fatalf("ReadCSV panicked (recovered): %v", err)
 			}
 		} else {
 			checkRead(t, tab)

@@ -18,7 +18,7 @@ func guardedRead(mem memory.Allocator, read func(memory.Allocator) (*Table, erro
 	t, err := func() (t *Table, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				err = fmt.Errorf("%v", r)
+				err = &panicError{r}
 			}
 		}()
 		// t is assigned only when read returns, so after a panic in read
@@ -53,6 +53,11 @@ func guardedRead(mem memory.Allocator, read func(memory.Allocator) (*Table, erro
 // machine has (a fatal error, not a panic). Fuzz tests lower it so that
 // executions stay fast.
 var maxAllocation = 1 << 30
+
+// panicError is a panic of a decoder, recovered.
+type panicError struct{ v any }
+
+func (e *panicError) Error() string { return fmt.Sprint(e.v) }
 
 // trackingAllocator allocates from mem and, until untrack, remembers the
 // buffers that are live so that freeAll can return them. It panics (for

@@ -362,8 +362,11 @@ func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
 			return nil, fmt.Errorf("no reader for column %d", i+1)
 		}
 	}
+	// Batches as large as the file (by its metadata) when it is small: the
+	// readers reserve a whole batch per column.
+	batch := min(max(pf.NumRows(), 1), DefaultBatchRows)
 	for {
-		rec, err := nextParquetRecord(readers, mem)
+		rec, err := nextParquetRecord(readers, batch, mem)
 		if err != nil {
 			t.Release()
 			return nil, err
@@ -380,9 +383,9 @@ func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
 	}
 }
 
-// nextParquetRecord reads the next batch of every column into a record
-// with Schema, or returns nil at the end of the data.
-func nextParquetRecord(readers []*pqarrow.ColumnReader, mem memory.Allocator) (arrow.Record, error) {
+// nextParquetRecord reads the next batch of up to batch rows of every column
+// into a record with Schema, or returns nil at the end of the data.
+func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.Allocator) (arrow.Record, error) {
 	cols := make([]arrow.Array, len(readers))
 	defer func() {
 		for _, c := range cols {
@@ -393,7 +396,7 @@ func nextParquetRecord(readers []*pqarrow.ColumnReader, mem memory.Allocator) (a
 	}()
 	ended := 0
 	for i, r := range readers {
-		chunks, err := r.NextBatch(DefaultBatchRows)
+		chunks, err := r.NextBatch(batch)
 		if err != nil {
 			return nil, err
 		}
@@ -461,10 +464,10 @@ func readCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return nil, csvError(name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		if err := parseCSVRow(rec, &row); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
@@ -481,6 +484,16 @@ func readCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
 		return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
 	}
 	return b.Finish(), nil
+}
+
+// csvError places err, from csv.Reader.Read, at its line of file name.
+// (After such an error the reader has no record, so FieldPos cannot tell.)
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: %w", name, pe.StartLine, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // clip shortens s to at most n bytes for an error message.
@@ -577,10 +590,10 @@ func ReadSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return nil, csvError(name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		var perr error
 		n := func(i int) int64 {
 			v, err := strconv.ParseInt(rec[i], 10, 64)
