@@ -10,6 +10,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -41,6 +42,29 @@ func (e *ParseError) Error() string {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Report kinds of rows a reader left out because the table cannot hold
+// them (see table.CheckRow).
+const (
+	KindUnknownMode = "unknown mode"
+	KindTooLong     = "string longer than table.MaxStringBytes"
+	KindRejected    = "row the table cannot hold"
+)
+
+// RejectKind is the Report kind for an error of table.CheckRow or
+// table.Builder.Append: KindUnknownMode, KindTooLong or KindRejected.
+func RejectKind(err error) string {
+	var re *table.RowError
+	switch {
+	case !errors.As(err, &re):
+		return KindRejected
+	case re.Column == table.ColMode:
+		return KindUnknownMode
+	case re.Column == table.ColCount:
+		return KindRejected
+	}
+	return KindTooLong
 }
 
 // Source describes the file being read and the labels its rows get.

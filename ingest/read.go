@@ -261,7 +261,27 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 	if err := format.Read(br, src, b, rep); err != nil {
 		return nil, format.Name(), err
 	}
-	return b.Finish(), format.Name(), nil
+	t := b.Finish()
+	if err := t.Check(); err != nil {
+		t.Release()
+		return nil, format.Name(), checkError(path, err)
+	}
+	return t, format.Name(), nil
+}
+
+// checkError turns an error of table.Check on the rows read from file into
+// a *ParseError at the offending row's line (and JSON path, for sources
+// such as "file:$[3]").
+func checkError(file string, err error) error {
+	var ie *table.InvalidError
+	if !errors.As(err, &ie) {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	pe := &ParseError{File: file, Line: int(ie.Line), Msg: ie.Msg}
+	if path, ok := strings.CutPrefix(ie.Source, file+":"); ok && strings.HasPrefix(path, "$") {
+		pe.Path = path
+	}
+	return pe
 }
 
 // openInput opens path for reading; "-" is standard input (or stdin when

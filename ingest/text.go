@@ -14,9 +14,6 @@ import (
 const (
 	KindInvalidUTF8Name = "invalid UTF-8 in a name (replaced by U+FFFD)"
 	KindControlName     = "control character in a name (escaped as \\n, \\t, \\xNN or \\uNNNN)"
-	// KindUnknownMode is a mode that is neither a JMH mode nor go; the
-	// readers skip such records or rows.
-	KindUnknownMode = "unknown mode"
 )
 
 // CleanName makes s safe for the canonical table's text columns (project,

@@ -71,8 +71,14 @@ func NewBuilder(mem memory.Allocator, batchRows int) *Builder {
 	}
 }
 
-// Append adds one row. Level indices below 1 are stored as 1.
-func (b *Builder) Append(r *Row) {
+// Append adds one row, or returns the *RowError of CheckRow and adds
+// nothing when the row breaks a rule of the table (a string longer than
+// MaxStringBytes, an unknown mode, a negative count). Level indices below 1
+// are stored as 1.
+func (b *Builder) Append(r *Row) error {
+	if err := CheckRow(r); err != nil {
+		return err
+	}
 	b.project.Append(r.Project)
 	b.version.Append(r.Version)
 	b.benchmark.Append(r.Benchmark)
@@ -106,8 +112,9 @@ func (b *Builder) Append(r *Row) {
 	b.rows++
 	b.pending++
 	if b.pending >= b.batchRows {
-		b.flush()
+		b.flush(true)
 	}
+	return nil
 }
 
 func atLeast1(v int32) int32 {
@@ -117,23 +124,28 @@ func atLeast1(v int32) int32 {
 	return v
 }
 
-func (b *Builder) flush() {
+// flush emits the pending rows as a record. When more rows will follow
+// (more is true: flushing a full batch), it reserves room for the next
+// batch: its rows, and for each string column the bytes the batch just
+// emitted held, plus 5%, so appending does not regrow the data buffers
+// (string appends dominate ingest time otherwise). The reservation is the
+// size of data already seen, so memory stays within about twice the
+// table's size; Finish reserves nothing.
+func (b *Builder) flush(more bool) {
 	if b.pending == 0 {
 		return
 	}
 	rec := b.rb.NewRecord()
 	b.records = append(b.records, rec)
+	full := b.pending >= b.batchRows
 	b.pending = 0
+	if !more || !full {
+		return
+	}
 	b.rb.Reserve(b.batchRows)
-	// Reserve each string column's bytes for a full batch at the last
-	// batch's rate, so appending does not regrow the data buffers (string
-	// appends dominate ingest time otherwise).
 	for i, sb := range b.stringBuilders() {
 		arr := rec.Column(stringColumns[i]).(*array.String)
-		if n := arr.Len(); n > 0 {
-			perRow := float64(len(arr.ValueBytes())) / float64(n)
-			sb.ReserveData(int(perRow*float64(b.batchRows)*1.05) + 64)
-		}
+		sb.ReserveData(len(arr.ValueBytes()) + len(arr.ValueBytes())/20 + 64)
 	}
 }
 
@@ -209,7 +221,7 @@ func mergeSetup(dst, src *Setup) {
 // Finish returns the table of everything appended so far and resets the
 // Builder's rows and setups. The caller owns the Table and must Release it.
 func (b *Builder) Finish() *Table {
-	b.flush()
+	b.flush(false)
 	t := &Table{Records: b.records, Setups: sortedSetups(b.setups)}
 	b.records = nil
 	b.setups = map[Key]*Setup{}

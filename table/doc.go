@@ -8,7 +8,11 @@
 // of a sample-mode iteration (count = the bucket's sample count), or one
 // one-second slice of a µOpTime Go iteration. Repetition levels are, outermost
 // first, instance > trial (suite run) > fork > iteration > slice; all are
-// 1-based and 1 where the source has no such level.
+// 1-based and 1 where the source has no such level. Every table obeys the
+// rules listed in check.go (1-based levels, known modes, counts ≥ 0,
+// strings of at most MaxStringBytes, level indices within MaxLevelIndex of
+// the run's row count): Builder.Append, ReadFile and ReadCSV enforce them,
+// and the bytes of a table file are untrusted until they pass.
 //
 // Alongside the rows, a Setup record per (project, version, benchmark, params,
 // mode) keeps the configuration the source states: forks, warmup and

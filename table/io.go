@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
@@ -189,7 +191,15 @@ func (t *Table) WriteSetupsCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// ReadFile reads a table written by WriteFile (format by extension).
+// ReadFile reads a table written by WriteFile (format by extension) and
+// checks it against the rules of the table (see Check). The bytes are
+// untrusted: a file that does not decode, decodes to malformed Arrow
+// arrays, or holds values that break the rules gives an error naming the
+// file, never a panic:
+//
+//	t.parquet: corrupt table file: …
+//	t.parquet: row 17: fork 0 (levels are 1-based)
+//	t.csv:17: fork 0 (levels are 1-based)
 func ReadFile(path string, mem memory.Allocator) (*Table, error) {
 	f, err := FormatOf(path)
 	if err != nil {
@@ -200,31 +210,59 @@ func ReadFile(path string, mem memory.Allocator) (*Table, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	var t *Table
-	switch f {
-	case FormatArrow:
-		t, err = readIPC(fh, mem)
-	case FormatParquet:
-		t, err = readParquet(fh, mem)
-	default:
-		t, err = ReadCSV(fh, path, mem)
-		if err == nil {
-			err = readSetupsSidecar(SetupsSidecar(path), t)
+	if f == FormatCSV {
+		t, err := ReadCSV(fh, path, mem)
+		if err != nil {
+			return nil, err
 		}
-	}
-	if err != nil {
-		if t != nil {
+		if err := readSetupsSidecar(SetupsSidecar(path), t); err != nil {
 			t.Release()
+			return nil, err
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return t, nil
+	}
+	return decodeBinary(fh, f, path, mem)
+}
+
+// readerAtSeeker is what the Arrow IPC and Parquet readers read from.
+type readerAtSeeker interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+}
+
+// decodeBinary reads an Arrow IPC or Parquet table (f) from r and checks
+// it, as ReadFile does; name is the file's name in errors.
+func decodeBinary(r readerAtSeeker, f FileFormat, name string, mem memory.Allocator) (*Table, error) {
+	read := readIPC
+	if f == FormatParquet {
+		read = readParquet
+	}
+	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return read(r, mem) })
+	if err != nil {
+		var nt notTableError
+		if errors.As(err, &nt) {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return nil, fmt.Errorf("%s: corrupt table file: %w", name, err)
+	}
+	if err := t.Check(); err != nil {
+		t.Release()
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return t, nil
 }
 
+// notTableError is a file that decodes but is not a benchtrim table of
+// this format version.
+type notTableError struct{ error }
+
+func (e notTableError) Unwrap() error { return e.error }
+
 func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
 	md := s.Metadata()
 	if v := md.FindKey(MetadataVersion); v >= 0 && md.Values()[v] != FormatVersion {
-		return nil, fmt.Errorf("table format version %s, this benchtrim reads %s", md.Values()[v], FormatVersion)
+		return nil, notTableError{fmt.Errorf("table format version %.20q, this benchtrim reads %s", md.Values()[v], FormatVersion)}
 	}
 	i := md.FindKey(MetadataSetups)
 	if i < 0 {
@@ -237,14 +275,17 @@ func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
 	return setups, nil
 }
 
-func readIPC(fh *os.File, mem memory.Allocator) (*Table, error) {
+func readIPC(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
+	if err := checkIPCFooter(fh); err != nil {
+		return nil, err
+	}
 	r, err := ipc.NewFileReader(fh, ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	if err := checkSchema(r.Schema()); err != nil {
-		return nil, err
+		return nil, notTableError{err}
 	}
 	t := &Table{}
 	if t.Setups, err = setupsFromMetadata(r.Schema()); err != nil {
@@ -255,6 +296,11 @@ func readIPC(fh *os.File, mem memory.Allocator) (*Table, error) {
 		if err != nil {
 			t.Release()
 			return nil, err
+		}
+		if err := validateRecord(rec); err != nil {
+			rec.Release()
+			t.Release()
+			return nil, fmt.Errorf("record %d: %w", i+1, err)
 		}
 		t.Records = append(t.Records, stripMetadata(rec))
 	}
@@ -268,12 +314,25 @@ func stripMetadata(rec arrow.Record) arrow.Record {
 	return out
 }
 
-func readParquet(fh *os.File, mem memory.Allocator) (*Table, error) {
-	pf, err := file.NewParquetReader(fh)
+// readParquet reads a Parquet table in records of up to DefaultBatchRows
+// rows. It drives pqarrow's column readers itself rather than through
+// FileReader.GetRecordReader, which builds them in goroutines, so that a
+// decoder panic on a damaged file happens in the caller's goroutine, where
+// guardedRead recovers it.
+func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
+	size, err := fh.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, err
+	}
+	// The page buffers, too, come from mem: their lengths are read from the file.
+	pf, err := file.NewParquetReader(fh, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		return nil, err
 	}
 	defer pf.Close()
+	if err := checkParquet(pf, size); err != nil {
+		return nil, err
+	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: DefaultBatchRows}, mem)
 	if err != nil {
 		return nil, err
@@ -283,60 +342,179 @@ func readParquet(fh *os.File, mem memory.Allocator) (*Table, error) {
 		return nil, err
 	}
 	if err := checkSchema(schema); err != nil {
-		return nil, err
+		return nil, notTableError{err}
+	}
+	if n := len(fr.Manifest.Fields); n != numColumns || pf.MetaData().Schema.NumColumns() != numColumns {
+		return nil, fmt.Errorf("%d fields and %d leaf columns, want %d", n, pf.MetaData().Schema.NumColumns(), numColumns)
 	}
 	t := &Table{}
 	if t.Setups, err = setupsFromMetadata(schema); err != nil {
 		return nil, err
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return nil, err
+	leaves := map[int]bool{}
+	for i := 0; i < numColumns; i++ {
+		leaves[i] = true
 	}
-	defer rr.Release()
-	for rr.Next() {
-		rec := rr.Record()
-		rec.Retain()
-		t.Records = append(t.Records, stripMetadata(rec))
+	rowGroups := make([]int, pf.NumRowGroups())
+	for i := range rowGroups {
+		rowGroups[i] = i
 	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		t.Release()
-		return nil, err
+	readers := make([]*pqarrow.ColumnReader, numColumns)
+	defer func() {
+		for _, r := range readers {
+			if r != nil {
+				r.Release()
+			}
+		}
+	}()
+	for i := range readers {
+		if readers[i], err = fr.GetFieldReader(context.Background(), i, leaves, rowGroups); err != nil {
+			return nil, err
+		}
+		if readers[i] == nil {
+			return nil, fmt.Errorf("no reader for column %d", i+1)
+		}
 	}
-	return t, nil
+	// Batches as large as the file (by its metadata) when it is small: the
+	// readers reserve a whole batch per column.
+	batch := min(max(pf.NumRows(), 1), DefaultBatchRows)
+	for {
+		rec, err := nextParquetRecord(readers, batch, mem)
+		if err != nil {
+			t.Release()
+			return nil, err
+		}
+		if rec == nil {
+			return t, nil
+		}
+		if err := validateRecord(rec); err != nil {
+			rec.Release()
+			t.Release()
+			return nil, fmt.Errorf("record %d: %w", len(t.Records)+1, err)
+		}
+		t.Records = append(t.Records, rec)
+	}
 }
 
-// ReadCSV reads rows written by WriteCSV. name is used in error messages,
-// which give the line: "name:12: column count: …".
+// nextParquetRecord reads the next batch of up to batch rows of every column
+// into a record with Schema, or returns nil at the end of the data.
+func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.Allocator) (arrow.Record, error) {
+	cols := make([]arrow.Array, len(readers))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	ended := 0
+	for i, r := range readers {
+		chunks, err := r.NextBatch(batch)
+		if err != nil {
+			return nil, err
+		}
+		switch n := len(chunks.Chunks()); {
+		case chunks.Len() == 0:
+			ended++
+		case n == 1:
+			cols[i] = chunks.Chunk(0)
+			cols[i].Retain()
+		default:
+			cols[i], err = array.Concatenate(chunks.Chunks(), mem)
+		}
+		chunks.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case ended == len(readers):
+		return nil, nil
+	case ended > 0:
+		return nil, fmt.Errorf("%d of %d columns end before the others", ended, len(readers))
+	}
+	rows := cols[0].Len()
+	for i, c := range cols {
+		if !arrow.TypeEqual(c.DataType(), Schema.Field(i).Type) {
+			return nil, fmt.Errorf("column %s: type %s, want %s", Schema.Field(i).Name, c.DataType(), Schema.Field(i).Type)
+		}
+		if c.Len() != rows {
+			return nil, fmt.Errorf("column %s: %d values, column %s %d", Schema.Field(i).Name, c.Len(), Schema.Field(0).Name, rows)
+		}
+	}
+	return array.NewRecord(Schema, cols, int64(rows)), nil
+}
+
+// ReadCSV reads rows written by WriteCSV and checks them against the rules
+// of the table (see Check). name is used in error messages, which give the
+// line: "name:12: column value: …", "name:17: fork 0 (levels are 1-based)".
+// The bytes are untrusted: any error is returned, never a panic.
 func ReadCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
+	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return readCSV(r, name, mem) })
+	if err != nil && !strings.HasPrefix(err.Error(), name+":") {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
+	return t, err
+}
+
+func readCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	head, err := cr.Read()
 	if err != nil {
 		return nil, fmt.Errorf("%s:1: reading header: %w", name, err)
 	}
-	want := csvHeader()
-	if strings.Join(head, ",") != strings.Join(want, ",") {
-		return nil, fmt.Errorf("%s:1: header is %q, want %q", name, strings.Join(head, ","), strings.Join(want, ","))
+	want := strings.Join(csvHeader(), ",")
+	if got := strings.Join(head, ","); got != want {
+		return nil, fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), want)
 	}
 	b := NewBuilder(mem, 0)
 	defer b.Release()
 	var row Row
+	var runs runLevels
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return nil, csvError(name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		if err := parseCSVRow(rec, &row); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		b.Append(&row)
+		lv := [NumLevels]int32{row.Instance, row.Trial, row.Fork, row.Iteration, row.Slice}
+		if msg := levelError(&lv); msg != "" {
+			return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
+		}
+		if err := b.Append(&row); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		runs.add(Key{row.Project, row.Version, row.Benchmark, row.Params, row.Mode}, &lv, int64(line))
+	}
+	if line, msg := runs.check(); msg != "" {
+		return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
 	}
 	return b.Finish(), nil
+}
+
+// csvError places err, from csv.Reader.Read, at its line of file name.
+// (After such an error the reader has no record, so FieldPos cannot tell.)
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: %w", name, pe.StartLine, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// clip shortens s to at most n bytes for an error message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 func parseCSVRow(rec []string, r *Row) error {
@@ -383,6 +561,8 @@ func parseCSVRow(rec []string, r *Row) error {
 	return err
 }
 
+// readSetupsSidecar appends the setups of the sidecar file at path, when
+// there is one, to t.
 func readSetupsSidecar(path string, t *Table) error {
 	fh, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -392,23 +572,41 @@ func readSetupsSidecar(path string, t *Table) error {
 		return err
 	}
 	defer fh.Close()
-	cr := csv.NewReader(fh)
+	setups, err := ReadSetupsCSV(fh, path)
+	if err != nil {
+		return err
+	}
+	t.Setups = append(t.Setups, setups...)
+	sort.SliceStable(t.Setups, func(i, j int) bool { return t.Setups[i].Key.Less(t.Setups[j].Key) })
+	return nil
+}
+
+// ReadSetupsCSV reads setups written by WriteSetupsCSV. name is used in
+// error messages, which give the line ("name:3: column forks: …"). The
+// bytes are untrusted: any error is returned, never a panic.
+func ReadSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			setups, err = nil, fmt.Errorf("%s: corrupt setups file: %v", name, p)
+		}
+	}()
+	cr := csv.NewReader(r)
 	head, err := cr.Read()
 	if err != nil {
-		return fmt.Errorf("%s:1: %w", path, err)
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
-	if strings.Join(head, ",") != strings.Join(setupsHeader, ",") {
-		return fmt.Errorf("%s:1: header is %q, want %q", path, strings.Join(head, ","), strings.Join(setupsHeader, ","))
+	if got, want := strings.Join(head, ","), strings.Join(setupsHeader, ","); got != want {
+		return nil, fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), want)
 	}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
+			return nil, csvError(name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		var perr error
 		n := func(i int) int64 {
 			v, err := strconv.ParseInt(rec[i], 10, 64)
@@ -430,9 +628,9 @@ func readSetupsSidecar(path string, t *Table) error {
 			s.Env = env
 		}
 		if perr != nil {
-			return fmt.Errorf("%s:%d: %w", path, line, perr)
+			return nil, fmt.Errorf("%s:%d: %w", name, line, perr)
 		}
-		t.Setups = append(t.Setups, s)
+		setups = append(setups, s)
 	}
-	return nil
+	return setups, nil
 }

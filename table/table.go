@@ -142,7 +142,8 @@ func (c *columns) row(i int, r *Row) {
 	}
 }
 
-// checkSchema reports whether s has the canonical columns in order.
+// checkSchema reports whether s has the canonical columns in order, with
+// nulls allowed only where Schema allows them.
 func checkSchema(s *arrow.Schema) error {
 	if len(s.Fields()) != numColumns {
 		return fmt.Errorf("not a benchtrim table: %d columns, want %d", len(s.Fields()), numColumns)
@@ -151,6 +152,9 @@ func checkSchema(s *arrow.Schema) error {
 		g := s.Field(i)
 		if g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
 			return fmt.Errorf("not a benchtrim table: column %d is %s %s, want %s %s", i+1, g.Name, g.Type, f.Name, f.Type)
+		}
+		if g.Nullable && !f.Nullable {
+			return fmt.Errorf("not a benchtrim table: column %d (%s) is nullable", i+1, g.Name)
 		}
 	}
 	return nil

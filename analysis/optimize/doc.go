@@ -23,6 +23,11 @@
 // Configurations keeping fewer than MinRepetitions (instance, trial, fork,
 // iteration) units are skipped.
 //
+// The level sizes n_i are the largest indices in the data, so a series
+// whose full grid Π n_i has more than 16 cells per observation (plus 4096)
+// is skipped as a sparse grid: its indices, not its data, would set the
+// search's time and memory.
+//
 // Execution time of a configuration:
 //
 //	T(e) = Π_{l ∈ {instance, trial, fork}, l not parallel} k_l · (W + k_iteration · k_slice · u)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -657,4 +658,63 @@ func TestPruningEquivalenceEarlyRejection(t *testing.T) {
 	if rejected == 0 {
 		t.Error("no configuration was rejected early; the test does not exercise the bound")
 	}
+}
+
+// TestSparseGridSkipped: series whose largest indices span a grid far
+// larger than the data are skipped with the reason, without allocating by
+// the indices. Tables from ingest cannot hold indices beyond
+// table.MaxLevelIndex, but a table built in code (or indices below it,
+// here iteration 60000 in a run of 3 rows, and a diagonal of forks and
+// iterations) still could; before, fork = iteration = 10⁹ panicked
+// (makeslice: cap out of range) and iteration = 10⁸ took 13.8 GB.
+func TestSparseGridSkipped(t *testing.T) {
+	cases := []struct {
+		name   string
+		levels [][2]int32 // fork, iteration of each row
+		reason string
+	}{
+		{"iteration 60000", [][2]int32{{1, 1}, {1, 2}, {1, 60000}},
+			"sparse grid: 1 instances × 1 trials × 1 forks × 60000 iterations × 1 slices is 60000 cells for 3 observations (at most 16·n + 4096 are simulated)"},
+		{"fork and iteration 1e9", [][2]int32{{1, 1}, {1, 2}, {1e9, 1e9}},
+			"sparse grid: 1 instances × 1 trials × 1000000000 forks × 1000000000 iterations × 1 slices is 1000000000000000000 cells for 3 observations"},
+		{"diagonal", diagonal(300), "sparse grid: 1 instances × 1 trials × 300 forks × 300 iterations × 1 slices is 90000 cells for 300 observations"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := table.NewBuilder(memory.NewGoAllocator(), 0)
+			defer b.Release()
+			for i, fi := range c.levels {
+				if err := b.Append(&table.Row{Benchmark: "b.Sparse", Mode: "avgt", Unit: "ns/op", Value: float64(100 + i), NsPerOp: float64(100 + i),
+					Count: 1, Fork: fi[0], Iteration: fi[1]}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tab := b.Finish()
+			defer tab.Release()
+			var rep *Report
+			var err error
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			rep, err = Optimize(table.Collect(tab, table.Filter{}), fastOptions())
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Skipped) != 1 || !strings.HasPrefix(rep.Skipped[0].Reason, c.reason) || len(rep.Results) != 0 {
+				t.Errorf("skipped = %+v, want one with reason %q", rep.Skipped, c.reason)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > 8<<20 {
+				t.Errorf("allocated %d bytes, want < 8 MiB", n)
+			}
+		})
+	}
+}
+
+// diagonal is n rows at fork i, iteration i.
+func diagonal(n int) [][2]int32 {
+	out := make([][2]int32, n)
+	for i := range out {
+		out[i] = [2]int32{int32(i + 1), int32(i + 1)}
+	}
+	return out
 }

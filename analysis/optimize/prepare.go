@@ -58,6 +58,42 @@ type Skipped struct {
 	Rows   int
 }
 
+// gridCellsPerObservation and gridCellsFloor bound the full grid prepare
+// accepts (see maxGridCells).
+const (
+	gridCellsPerObservation = 16
+	gridCellsFloor          = 1 << 12
+)
+
+// maxGridCells is the largest full grid (product of the level sizes) a
+// series of n observations may span:
+//
+//	16·n + 4096
+//
+// A full grid has one observation per cell; ragged data misses some. Far
+// more cells than observations means positions far beyond the data
+// (iteration 10⁸ in a run of 3 rows), which would make the search's time
+// and memory follow the indices instead of the data.
+func maxGridCells(n int) int64 {
+	return gridCellsPerObservation*int64(n) + gridCellsFloor
+}
+
+// satMul is a·b for a, b ≥ 0, saturating at math.MaxInt64.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+// cellCount formats a saturated cell count.
+func cellCount(c int64) string {
+	if c == math.MaxInt64 {
+		return "more than 9.2e18"
+	}
+	return fmt.Sprint(c)
+}
+
 // prepare turns s into a prepared series, or says why it cannot be used.
 func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 	if s.Pair != nil {
@@ -126,9 +162,22 @@ func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 			}
 		}
 	}
-	p.expected = 1
+	// The search enumerates the full grid's configurations and simulates
+	// each on the observations, so its work is sized by the largest index
+	// at each level; a grid far larger than the data (positions far beyond
+	// the rows, or data too ragged to be a grid) is refused before anything
+	// is allocated by it.
+	cells := int64(1)
 	for l := range p.sizes {
-		p.expected *= int(p.sizes[l])
+		cells = satMul(cells, int64(p.sizes[l]))
+	}
+	if limit := maxGridCells(n); cells > limit {
+		return nil, &Skipped{Key: s.Key, Rows: s.Len(), Reason: fmt.Sprintf(
+			"sparse grid: %d instances × %d trials × %d forks × %d iterations × %d slices is %s cells for %d observations (at most %d·n + %d are simulated)",
+			p.sizes[0], p.sizes[1], p.sizes[2], p.sizes[3], p.sizes[4], cellCount(cells), n, gridCellsPerObservation, gridCellsFloor)}
+	}
+	p.expected = int(cells)
+	for l := range p.sizes {
 		p.varied[l] = p.sizes[l] > 1 && !fixed[l]
 	}
 	p.full = p.sizes

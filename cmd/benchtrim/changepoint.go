@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -273,8 +272,8 @@ func parseLogNumber(s string, logn float64) (float64, error) {
 	return v * scale, nil
 }
 
-// readSeries reads the values of name ("-" is stdin): one per line, or
-// CSV column `column`. The note reports a skipped header and blank lines.
+// readSeries reads the values of name ("-" is stdin) with
+// changepoint.ReadSeries: one per line, or CSV column `column`.
 func readSeries(name, column string) ([]float64, string, error) {
 	var r io.Reader
 	if name == "-" {
@@ -287,87 +286,5 @@ func readSeries(name, column string) ([]float64, string, error) {
 		defer f.Close()
 		r = f
 	}
-	if column != "" {
-		return readCSVColumn(name, r, column)
-	}
-	var x []float64
-	var notes []string
-	blank := 0
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	for line := 1; sc.Scan(); line++ {
-		t := strings.TrimSpace(sc.Text())
-		if t == "" {
-			blank++
-			continue
-		}
-		v, err := strconv.ParseFloat(t, 64)
-		if err != nil {
-			if line == 1 {
-				notes = append(notes, fmt.Sprintf("line 1 (%q) is not a number: taken as a header", t))
-				continue
-			}
-			return nil, "", fmt.Errorf("%s:%d: %q is not a number", name, line, t)
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, "", fmt.Errorf("%s:%d: value %v is not finite", name, line, v)
-		}
-		x = append(x, v)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, "", fmt.Errorf("%s: %w", name, err)
-	}
-	if blank > 0 {
-		notes = append(notes, fmt.Sprintf("%d blank line(s) skipped", blank))
-	}
-	return x, strings.Join(notes, "; "), nil
-}
-
-func readCSVColumn(name string, r io.Reader, column string) ([]float64, string, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err != nil {
-		return nil, "", fmt.Errorf("%s:1: reading the header: %w", name, err)
-	}
-	col := -1
-	for i, h := range header {
-		if strings.TrimSpace(h) == column {
-			col = i
-			break
-		}
-	}
-	if col < 0 {
-		return nil, "", fmt.Errorf("%s:1: no column %q (columns: %s)", name, column, strings.Join(header, ", "))
-	}
-	var x []float64
-	empty := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", name, err)
-		}
-		if col >= len(rec) {
-			return nil, "", fmt.Errorf("%s:%d: %d fields, no column %q", name, line, len(rec), column)
-		}
-		t := strings.TrimSpace(rec[col])
-		if t == "" {
-			empty++
-			continue
-		}
-		v, err := strconv.ParseFloat(t, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, "", fmt.Errorf("%s:%d: column %q: %q is not a finite number", name, line, column, t)
-		}
-		x = append(x, v)
-	}
-	note := ""
-	if empty > 0 {
-		note = fmt.Sprintf("%d row(s) with an empty %q skipped", empty, column)
-	}
-	return x, note, nil
+	return changepoint.ReadSeries(name, r, column)
 }

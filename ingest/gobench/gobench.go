@@ -881,7 +881,9 @@ func (p *parser) emit(dst *table.Builder) {
 				}
 				row.Metric, row.NsPerOp = v.unit, math.NaN()
 			}
-			dst.Append(&row)
+			if err := dst.Append(&row); err != nil {
+				p.rep.Skip(ingest.RejectKind(err), 1, p.place(r.line, "%v", err))
+			}
 		}
 	}
 	for _, st := range setupOrder {

@@ -219,7 +219,7 @@ func benchmarkSample(b *testing.B, build bool) {
 				if build {
 					err = Format{}.Read(f, src, bld, rep)
 				} else {
-					err = readJMH(f, src, bld, func(*table.Row) { counted++ }, rep)
+					err = readJMH(f, src, bld, func(*table.Row) error { counted++; return nil }, rep)
 				}
 				tb := bld.Finish()
 				b.StopTimer()

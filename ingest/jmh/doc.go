@@ -46,8 +46,11 @@
 // SingleShotTime are read as those); NaN, infinite, negative and zero primary times
 // (ingest.CheckTime; zero is valid in sample mode); non-numeric values,
 // malformed histogram buckets and counts; non-finite secondary values;
-// records without benchmark, mode or primaryMetric; records whose primary
-// unit is not <time>/op or ops/<time> (they cannot be normalised); the
+// records without benchmark, mode or primaryMetric; records whose mode is
+// not thrpt, avgt, sample or ss, or whose benchmark name or a parameter is
+// longer than table.MaxStringBytes, and secondary metrics whose name is;
+// records whose primary unit is not <time>/op or ops/<time> (they cannot
+// be normalised); the
 // second and later records with the same (benchmark, mode, params) — JMH
 // writes each once, so a repeat means a hand-merged file, and keeping only
 // the first keeps fork and iteration numbers unique; primary rawData next to

@@ -207,7 +207,7 @@ type reader struct {
 	s        *scanner
 	src      ingest.Source
 	dst      *table.Builder
-	sink     func(*table.Row) // dst.Append
+	sink     func(*table.Row) error // dst.Append
 	rep      *ingest.Report
 	examples map[string]int
 	seen     map[runKey]firstRun
@@ -239,7 +239,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 
 // readJMH is Read with the row sink separate from the builder that takes the
 // setups, so that benchmarks can measure parsing without table.Builder.
-func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink func(*table.Row), rep *ingest.Report) error {
+func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink func(*table.Row) error, rep *ingest.Report) error {
 	bp := bufPool.Get().(*[]byte)
 	rd := &reader{
 		s:        newScanner(r, src.File, *bp),
@@ -1065,6 +1065,23 @@ func (rd *reader) emit() error {
 	rd.cleanNames(recPath)
 	rd.checkSetupValues(recPath)
 	params := table.CanonicalParams(rec.params)
+	row := table.Row{
+		Project:   rd.src.Project,
+		Version:   rd.src.Version,
+		Benchmark: rec.benchmark,
+		Params:    params,
+		Mode:      rec.mode,
+		Metric:    table.Primary,
+		Unit:      p.unit,
+		Instance:  rd.src.Instance,
+		Trial:     rd.src.Trial,
+		Slice:     1,
+		Source:    source,
+	}
+	if err := table.CheckRow(&row); err != nil {
+		rd.skip(ingest.RejectKind(err), total, recErr("", "%v; record skipped", err))
+		return nil
+	}
 	key := runKey{rec.benchmark, rec.mode, params}
 	if first, dup := rd.seen[key]; dup {
 		rd.skip(kindDuplicate, total, recErr("", "same benchmark, mode and params as $[%d] (line %d); JMH writes each once, so this record was skipped", first.index, first.line))
@@ -1090,19 +1107,6 @@ func (rd *reader) emit() error {
 		rd.checkPrimaryShape(rows, dataPath, dataLine)
 	}
 
-	row := table.Row{
-		Project:   rd.src.Project,
-		Version:   rd.src.Version,
-		Benchmark: rec.benchmark,
-		Params:    params,
-		Mode:      rec.mode,
-		Metric:    table.Primary,
-		Unit:      p.unit,
-		Instance:  rd.src.Instance,
-		Trial:     rd.src.Trial,
-		Slice:     1,
-		Source:    source,
-	}
 	conv := nsConverter{kind: unitKind, ns: unitNs, threads: rec.threads}
 	for i := data.start; i < data.end; i++ {
 		v := &rec.vals[i]
@@ -1121,11 +1125,15 @@ func (rd *reader) emit() error {
 		}
 		row.Value, row.NsPerOp, row.Count = v.v, ns, v.count
 		row.Fork, row.Iteration, row.Line = v.fork, v.iter, v.line
-		rd.sink(&row)
+		if err := rd.sink(&row); err != nil {
+			return &ingest.ParseError{File: s.file, Line: int(v.line), Path: dataPath + v.indexPath(), Msg: err.Error()}
+		}
 	}
 
 	for j := range rec.secondary {
-		rd.emitSecondary(&rec.secondary[j], &row, recPath, rows)
+		if err := rd.emitSecondary(&rec.secondary[j], &row, recPath, rows); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -1250,12 +1258,14 @@ func (rd *reader) checkPrimaryShape(rows []int32, dataPath string, dataLine int)
 	}
 }
 
-func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, primaryRows []int32) {
+// emitSecondary appends the rows of secondary metric m; it returns an error
+// only when the table refuses a row that passed the metric's check.
+func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, primaryRows []int32) error {
 	rec := &rd.rec
 	s := rd.s
 	path := recPath + ".secondaryMetrics" + formatPath([]pathElem{{key: m.key, idx: -1}})[1:]
 	if m.invalid {
-		return // counted when read
+		return nil // counted when read
 	}
 	data, rows, dataName, dataLine := m.raw, m.rawRows, ".rawData", m.rawLine
 	if m.hasHist {
@@ -1266,11 +1276,11 @@ func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, prima
 	}
 	if m.unit == "---" && data.end == data.start {
 		rd.skip(kindText, 1, &ingest.ParseError{File: s.file, Line: m.line, Path: path, Msg: "text result of a profiler (unit \"---\", empty rawData); its text is not in the JSON"})
-		return
+		return nil
 	}
 	if !m.hasRaw && !m.hasHist {
 		rd.rep.Warn(kindSecNoData, &ingest.ParseError{File: s.file, Line: m.line, Path: path, Msg: "no rawData; metric has no rows"})
-		return
+		return nil
 	}
 	// Ragged: a fork row shorter than the iterations the primary has.
 	want := rec.measurementIterations
@@ -1302,6 +1312,10 @@ func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, prima
 		row.Metric = "secondary:" + row.Metric
 	}
 	row.Unit = rd.names.Clean(m.unit, "unit", at)
+	if err := table.CheckRow(row); err != nil {
+		rd.skip(ingest.RejectKind(err), data.end-data.start, &ingest.ParseError{File: s.file, Line: m.line, Path: recPath + ".secondaryMetrics", Msg: err.Error() + "; metric skipped"})
+		return nil
+	}
 	for i := data.start; i < data.end; i++ {
 		v := &rec.vals[i]
 		if v.bad != badNone {
@@ -1318,8 +1332,11 @@ func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, prima
 		}
 		row.Value, row.NsPerOp, row.Count = v.v, conv.nsPerOp(v.v), v.count
 		row.Fork, row.Iteration, row.Line = v.fork, v.iter, v.line
-		rd.sink(row)
+		if err := rd.sink(row); err != nil {
+			return &ingest.ParseError{File: s.file, Line: int(v.line), Path: path + dataName + v.indexPath(), Msg: err.Error()}
+		}
 	}
+	return nil
 }
 
 // indexPath is the JSON path of v below its rawData/rawDataHistogram array.

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -390,13 +391,53 @@ func TestIOError(t *testing.T) {
 	}
 }
 
-// TestLongToken: a string longer than the scanner's buffer is read whole.
+// TestLongToken: a string longer than the scanner's buffer is read whole
+// (here the jvm path, kept in the setup; a benchmark name this long is
+// longer than the table holds, see TestNameTooLong).
 func TestLongToken(t *testing.T) {
 	long := strings.Repeat("x", 3*initialBufSize+17)
-	doc := `[{"benchmark":"b.` + long + `","mode":"avgt","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1.0,2.0]]},"secondaryMetrics":{}}]`
+	doc := `[{"benchmark":"b.B","jvm":"/` + long + `","mode":"avgt","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1.0,2.0]]},"secondaryMetrics":{}}]`
 	res := read(t, "long.json", strings.NewReader(doc))
-	if res.err != nil || len(res.rows) != 2 || res.rows[0].Benchmark != "b."+long {
-		t.Fatalf("err %v, %d rows", res.err, len(res.rows))
+	if res.err != nil || len(res.rows) != 2 || len(res.setups) != 1 || res.setups[0].Env["jvm"] != "/"+long {
+		t.Fatalf("err %v, %d rows, %d setups", res.err, len(res.rows), len(res.setups))
+	}
+}
+
+// TestNameTooLong: a record whose benchmark name or parameter value is
+// longer than table.MaxStringBytes is skipped and counted with its place;
+// a secondary metric with such a name loses its rows; the other records
+// are kept.
+func TestNameTooLong(t *testing.T) {
+	long := strings.Repeat("x", table.MaxStringBytes+1)
+	doc := `[
+{"benchmark":"b.` + long + `","mode":"avgt","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1.0,2.0]]}},
+{"benchmark":"b.P","mode":"avgt","params":{"p":"` + long + `"},"primaryMetric":{"scoreUnit":"ns/op","rawData":[[1.0]]}},
+{"benchmark":"b.M","mode":"avgt","primaryMetric":{"scoreUnit":"ns/op","rawData":[[3.0]]},
+ "secondaryMetrics":{"` + long + `":{"scoreUnit":"B/op","rawData":[[5.0]]}}},
+{"benchmark":"b.Q","mode":"fast","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1.0]]}}
+]`
+	res := read(t, "long.json", strings.NewReader(doc))
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if len(res.rows) != 1 || res.rows[0].Benchmark != "b.M" || res.rows[0].Value != 3 {
+		t.Fatalf("%d rows, want b.M's primary row only", len(res.rows))
+	}
+	if n := res.rep.Count(ingest.KindTooLong); n != 4 {
+		t.Errorf("%d rows counted as too long, want 4 (2 + 1 of records, 1 of the metric)", n)
+	}
+	ex := ingesttest.Examples(res.rep, ingest.KindTooLong)
+	for _, want := range []string{
+		"long.json:2: $[0]: column benchmark: value of 65539 bytes is longer than the table's limit of 65536 bytes (table.MaxStringBytes); record skipped",
+		"long.json:3: $[1]: column params: value of 65539 bytes",
+		"long.json:5: $[2].secondaryMetrics: column metric: value of 65537 bytes",
+	} {
+		if !strings.Contains(ex, want) {
+			t.Errorf("examples lack %q", want)
+		}
+	}
+	if n := res.rep.Count(ingest.KindUnknownMode); n != 1 {
+		t.Errorf("%d rows counted as unknown mode, want 1:\n%s", n, reportString(res.rep))
 	}
 }
 

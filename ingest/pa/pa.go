@@ -45,7 +45,8 @@
 // header's, an empty benchmark, non-numeric or < 1 levels, value_count ≤ 0,
 // a non-numeric value, an unknown unit, a mode that is neither a JMH mode
 // (thrpt, avgt, sample, ss, or its long name such as AverageTime) nor go,
-// NaN, infinite, negative or zero (outside sample mode) times, or
+// NaN, infinite, negative or zero (outside sample mode) times, a string
+// longer than table.MaxStringBytes, or
 // duplicating an earlier row (same run and levels in a non-sample mode,
 // where each iteration has one value) are skipped and counted with
 // file:line. Malformed params, an empty mode and one run with several
@@ -403,6 +404,11 @@ func (rd *reader) record(rec []string, line int64) {
 	project := label(rd.names.Clean(field(colProject), "project", at), rd.src.Project, rd.src.ProjectFromUser)
 	version := label(rd.names.Clean(field(colCommit), "commit", at), rd.src.Version, rd.src.VersionFromUser)
 	key := table.Key{Project: project, Version: version, Benchmark: bench, Params: rd.canonicalParams(field(colParams), line), Mode: mode}
+	if err := table.CheckRow(&table.Row{Project: key.Project, Version: key.Version, Benchmark: key.Benchmark,
+		Params: key.Params, Mode: key.Mode, Unit: unit, Source: rd.file}); err != nil {
+		rd.skip(ingest.RejectKind(err), line, "%v", err)
+		return
+	}
 	ru := rd.last
 	if ru == nil || ru.key != key {
 		ru = rd.runs[key]
@@ -446,7 +452,9 @@ func (rd *reader) record(rec []string, line int64) {
 	r.Unit, r.Value, r.NsPerOp, r.Count = unit, value, ns, count
 	r.Instance, r.Trial, r.Fork, r.Iteration = instance, levels[0], levels[1], levels[2]
 	r.Line = line
-	rd.dst.Append(r)
+	if err := rd.dst.Append(r); err != nil {
+		rd.skip(ingest.RejectKind(err), line, "%v", err)
+	}
 }
 
 // label picks a row's project or version label: the source's when the user

@@ -34,7 +34,8 @@
 //
 // Bad input never stops the read once the header is good: rows with
 // malformed CSV, a wrong field count, non-numeric fields, NaN, infinite, zero
-// or negative ns_per_op, n ≤ 0, *_setup < 1, positions outside 1.._setup, or
+// or negative ns_per_op, n ≤ 0, *_setup < 1, positions outside 1.._setup, a
+// b_name longer than table.MaxStringBytes, or
 // duplicating an earlier row's (benchmark, instance, trial, iteration, slice)
 // are skipped and counted in the ingest.Report with file:line. Benchmarks
 // whose rows state different setups, and benchmarks whose rows do not fill
@@ -340,6 +341,10 @@ func (rd *reader) record(rec []string, line int64) {
 		rd.skip(KindEmptyName, line, "column b_name is empty")
 		return
 	}
+	if len(name) > table.MaxStringBytes {
+		rd.skip(ingest.KindTooLong, line, "column b_name: %d bytes, longer than the table's limit of %d (table.MaxStringBytes)", len(name), table.MaxStringBytes)
+		return
+	}
 	name = rd.names.Clean(name, "b_name", ingest.ParseError{File: rd.file, Line: int(line)})
 	var setup, pos [numLevels]int32
 	setupCols := [numLevels]int{c.irSetup, c.srSetup, c.itSetup, c.bedSetup}
@@ -414,7 +419,9 @@ func (rd *reader) record(rec []string, line int64) {
 	r.Value, r.NsPerOp, r.Count = ns, ns, n
 	r.Instance, r.Trial, r.Iteration, r.Slice = pos[0], pos[1], pos[2], pos[3]
 	r.Line = line
-	rd.dst.Append(r)
+	if err := rd.dst.Append(r); err != nil {
+		rd.skip(ingest.RejectKind(err), line, "%v", err)
+	}
 }
 
 func (rd *reader) skip(kind string, line int64, format string, args ...any) {

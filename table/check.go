@@ -1,0 +1,339 @@
+package table
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// The rules every table obeys. Builder.Append enforces the row rules,
+// ReadCSV and ReadFile all of them, and Check tests a table against them;
+// analyzers may rely on them.
+//
+//   - Level indices (instance, trial, fork, iteration, slice) are ≥ 1.
+//   - Mode is one of Modes.
+//   - Count is ≥ 0.
+//   - No string value is longer than MaxStringBytes.
+//   - The level indices of a benchmark run (Key) of n rows are at most
+//     MaxLevelIndex(n): indices number repetitions that happened, so they
+//     stay near the number of rows.
+
+// MaxStringBytes is the longest string value, in bytes, a table column may
+// hold (64 KiB). The table stores its key columns once per row, so a
+// benchmark name or parameter value of this size already costs 64 KiB per
+// measured value; real benchmark names are a few hundred bytes.
+const MaxStringBytes = 64 << 10
+
+// Modes lists the modes a table may hold: JMH's thrpt, avgt, sample and ss,
+// go for Go benchmarks (go test -bench, µOpTime), and "" for a source that
+// states no mode (a pa file with an empty mode column).
+var Modes = []string{"thrpt", "avgt", "sample", "ss", "go", ""}
+
+// KnownMode reports whether m is one of Modes.
+func KnownMode(m string) bool {
+	switch m {
+	case "thrpt", "avgt", "sample", "ss", "go", "":
+		return true
+	}
+	return false
+}
+
+// IndexFloor and IndexSpread set MaxLevelIndex.
+const (
+	IndexFloor  = 1 << 16
+	IndexSpread = 16
+)
+
+// MaxLevelIndex is the largest level index a benchmark run of n rows may
+// hold at any level:
+//
+//	max(IndexFloor, IndexSpread·n)
+//
+// The floor leaves room for sparse instance numbers and filtered data; an
+// index beyond it and far beyond the run's rows (iteration 1000000000 in a
+// run of 3 rows) is a corrupt or mistyped position, and analyzers that
+// size work by a level's largest index must not see it.
+func MaxLevelIndex(n int64) int64 {
+	return max(IndexFloor, IndexSpread*n)
+}
+
+// RowError is a row that breaks a rule of the table (see CheckRow).
+type RowError struct {
+	// Column is the column whose value breaks the rule.
+	Column string
+	Msg    string
+}
+
+func (e *RowError) Error() string { return "column " + e.Column + ": " + e.Msg }
+
+// CheckRow reports the first rule r breaks as a *RowError, or nil: a string
+// longer than MaxStringBytes, a mode not in Modes, a negative count. Level
+// indices below 1 are not checked here: Builder.Append stores them as 1.
+func CheckRow(r *Row) error {
+	strs := [...]struct {
+		col string
+		v   string
+	}{
+		{ColProject, r.Project}, {ColVersion, r.Version}, {ColBenchmark, r.Benchmark}, {ColParams, r.Params},
+		{ColMode, r.Mode}, {ColMetric, r.Metric}, {ColUnit, r.Unit}, {ColPair, r.Pair}, {ColSource, r.Source},
+	}
+	for _, s := range strs {
+		if len(s.v) > MaxStringBytes {
+			return tooLong(s.col, len(s.v))
+		}
+	}
+	if !KnownMode(r.Mode) {
+		return unknownMode(r.Mode)
+	}
+	if r.Count < 0 {
+		return &RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", r.Count)}
+	}
+	return nil
+}
+
+func tooLong(col string, n int) *RowError {
+	return &RowError{Column: col, Msg: fmt.Sprintf("value of %d bytes is longer than the table's limit of %d bytes (table.MaxStringBytes)", n, MaxStringBytes)}
+}
+
+func unknownMode(m string) *RowError {
+	if len(m) > 40 {
+		m = m[:40] + "…"
+	}
+	return &RowError{Column: ColMode, Msg: fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go or empty)", m)}
+}
+
+// levelError is the message for a level index below 1, or "".
+func levelError(levels *[NumLevels]int32) string {
+	for l, v := range levels {
+		if v < 1 {
+			return fmt.Sprintf("%s %d (levels are 1-based)", Level(l), v)
+		}
+	}
+	return ""
+}
+
+// InvalidError is a table value that breaks a rule of the table (see Check).
+type InvalidError struct {
+	// Row is the 1-based row in the table, over all records.
+	Row int64
+	// Source and Line are the row's source and line columns: where the
+	// value came from.
+	Source string
+	Line   int64
+	Msg    string
+}
+
+func (e *InvalidError) Error() string { return fmt.Sprintf("row %d: %s", e.Row, e.Msg) }
+
+// Check tests t against the rules of the table (see CheckRow and
+// MaxLevelIndex) and returns the first row that breaks one as an
+// *InvalidError, or nil. Rows are checked in order; the level index rule,
+// which needs a run's row count, is checked after all rows. t's records
+// must be well-formed Arrow arrays with Schema (ReadFile ensures this).
+func (t *Table) Check() error {
+	var runs runLevels
+	var row int64
+	var lv [NumLevels]int32
+	for _, rec := range t.Records {
+		c := columnsOf(rec)
+		strs := [...]*stringColumn{
+			{ColProject, c.project}, {ColVersion, c.version}, {ColBenchmark, c.benchmark}, {ColParams, c.params},
+			{ColMode, c.mode}, {ColMetric, c.metric}, {ColUnit, c.unit}, {ColPair, c.pair}, {ColSource, c.source},
+		}
+		long := false
+		for _, s := range strs {
+			long = long || len(s.a.ValueBytes()) > MaxStringBytes
+		}
+		n := int(rec.NumRows())
+		var lastMode string
+		for i := 0; i < n; i++ {
+			row++
+			bad := func(e *RowError) error {
+				return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: e.Error()}
+			}
+			if long {
+				for _, s := range strs {
+					if v := s.a.Value(i); len(v) > MaxStringBytes {
+						return bad(tooLong(s.col, len(v)))
+					}
+				}
+			}
+			if m := c.mode.Value(i); i == 0 || m != lastMode {
+				if !KnownMode(m) {
+					return bad(unknownMode(m))
+				}
+				lastMode = m
+			}
+			if v := c.count.Value(i); v < 0 {
+				return bad(&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", v)})
+			}
+			lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
+			if msg := levelError(&lv); msg != "" {
+				return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
+			}
+			runs.add(c.key(i), &lv, row)
+		}
+	}
+	if r, msg := runs.check(); msg != "" {
+		e := &InvalidError{Row: r, Msg: msg}
+		e.Source, e.Line = t.sourceOf(r)
+		return e
+	}
+	return nil
+}
+
+type stringColumn struct {
+	col string
+	a   interface {
+		Value(int) string
+		ValueBytes() []byte
+	}
+}
+
+// sourceOf returns the source and line columns of 1-based row r.
+func (t *Table) sourceOf(r int64) (string, int64) {
+	r--
+	for _, rec := range t.Records {
+		if r < rec.NumRows() {
+			c := columnsOf(rec)
+			return c.source.Value(int(r)), c.line.Value(int(r))
+		}
+		r -= rec.NumRows()
+	}
+	return "", 0
+}
+
+// runLevels accumulates, per benchmark run, the number of rows and the
+// largest index at each level with the place (row or line) of its first
+// row, to check MaxLevelIndex once every row is seen.
+type runLevels struct {
+	runs    map[Key]*runLevelStats
+	order   []*runLevelStats
+	last    *runLevelStats
+	lastKey Key
+}
+
+type runLevelStats struct {
+	key  Key
+	rows int64
+	max  [NumLevels]int32
+	at   [NumLevels]int64
+}
+
+func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) {
+	s := c.last
+	if s == nil || k != c.lastKey {
+		if c.runs == nil {
+			c.runs = map[Key]*runLevelStats{}
+		}
+		s = c.runs[k]
+		if s == nil {
+			s = &runLevelStats{key: k}
+			c.runs[k] = s
+			c.order = append(c.order, s)
+		}
+		c.last, c.lastKey = s, k
+	}
+	s.rows++
+	for l, v := range lv {
+		if v > s.max[l] {
+			s.max[l], s.at[l] = v, place
+		}
+	}
+}
+
+// check returns the place and a message for the first run, in order of
+// appearance, with an index beyond MaxLevelIndex of its row count, or "".
+func (c *runLevels) check() (place int64, msg string) {
+	for _, s := range c.order {
+		limit := MaxLevelIndex(s.rows)
+		for l, v := range s.max {
+			if int64(v) > limit {
+				return s.at[l], fmt.Sprintf("%s %d is far beyond the %d rows of %s: a run of n rows numbers its levels up to max(%d, %d·n) = %d",
+					Level(l), v, s.rows, s.key, IndexFloor, IndexSpread, limit)
+			}
+		}
+	}
+	return 0, ""
+}
+
+// validateRecord checks that rec's arrays are well-formed for Schema: the
+// column types, lengths, null counts and buffer sizes, and that string
+// offsets ascend within their data; Arrow's accessors index these buffers
+// without checks, so a damaged file would otherwise panic later.
+func validateRecord(rec arrow.Record) error {
+	if err := checkSchema(rec.Schema()); err != nil {
+		return err
+	}
+	n := rec.NumRows()
+	if n < 0 || int(rec.NumCols()) != numColumns {
+		return fmt.Errorf("record of %d rows and %d columns", n, rec.NumCols())
+	}
+	for i, col := range rec.Columns() {
+		f := Schema.Field(i)
+		d := col.Data()
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("column %s: %s", f.Name, fmt.Sprintf(format, args...))
+		}
+		if !arrow.TypeEqual(d.DataType(), f.Type) {
+			return bad("type %s, want %s", d.DataType(), f.Type)
+		}
+		length, off := int64(d.Len()), int64(d.Offset())
+		if length != n {
+			return bad("%d values in a record of %d rows", length, n)
+		}
+		if off < 0 {
+			return bad("negative offset %d", off)
+		}
+		bufs := d.Buffers()
+		bufLen := func(j int) int64 {
+			if j >= len(bufs) || bufs[j] == nil {
+				return 0
+			}
+			return int64(bufs[j].Len())
+		}
+		if len(bufs) > 0 && bufs[0] != nil && bufLen(0)*8 < off+length {
+			return bad("validity bitmap of %d bytes for %d values", bufLen(0), off+length)
+		}
+		nulls := int64(col.NullN())
+		if nulls < 0 || nulls > length {
+			return bad("null count %d of %d values", nulls, length)
+		}
+		if nulls > 0 && (!f.Nullable || bufLen(0) == 0) {
+			return bad("%d nulls in a column without nulls", nulls)
+		}
+		if length == 0 {
+			continue
+		}
+		switch t := f.Type.(type) {
+		case *arrow.StringType:
+			if bufLen(1) < (off+length+1)*4 {
+				return bad("offsets buffer of %d bytes for %d values", bufLen(1), length)
+			}
+			offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[off : off+length+1]
+			data := bufLen(2)
+			if offs[0] < 0 {
+				return bad("string offset %d is negative", offs[0])
+			}
+			for j := 1; j < len(offs); j++ {
+				if offs[j] < offs[j-1] {
+					return bad("string offsets descend at value %d", j-1)
+				}
+			}
+			if int64(offs[len(offs)-1]) > data {
+				return bad("string offsets reach %d beyond %d data bytes", offs[len(offs)-1], data)
+			}
+		case *arrow.BooleanType:
+			if bufLen(1)*8 < off+length {
+				return bad("data buffer of %d bytes for %d values", bufLen(1), off+length)
+			}
+		case arrow.FixedWidthDataType:
+			if w := int64(t.BitWidth() / 8); bufLen(1) < (off+length)*w {
+				return bad("data buffer of %d bytes for %d values of %d bytes", bufLen(1), off+length, w)
+			}
+		default:
+			return bad("unexpected type %s", f.Type)
+		}
+	}
+	return nil
+}

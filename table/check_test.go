@@ -1,0 +1,286 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// TestReadFileCorrupt overwrites 6 bytes at offsets across the middle
+// third of a valid .arrow and .parquet table file. ReadFile must never
+// panic or leak, must name the file in every error, and a read that
+// succeeds (the bytes hit a value, not the structure) must give a table
+// that passes Check with all rows. In compressed files (Parquet, zstd Arrow)
+// most offsets must fail, as damage almost always shows; plain Arrow IPC
+// (the default) has no checksums, so damage to value bytes reads as other
+// values and only the no-panic, no-leak and valid-table rules apply.
+func TestReadFileCorrupt(t *testing.T) {
+	for _, tc := range []struct{ ext, codec string }{{".arrow", ""}, {".arrow", "zstd"}, {".parquet", ""}} {
+		ext := tc.ext
+		t.Run(ext+tc.codec, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			tab := buildSample(t, mem, 3)
+			rows := tab.NumRows()
+			path := filepath.Join(t.TempDir(), "t"+ext)
+			if err := WriteFileWith(path, tab, WriteOptions{ArrowCompression: tc.codec}); err != nil {
+				t.Fatal(err)
+			}
+			tab.Release()
+			good, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(good)
+			tried, failed := 0, 0
+			for off := n / 3; off+6 <= 2*n/3; off += 37 {
+				bad := append([]byte(nil), good...)
+				copy(bad[off:], "ZZZZZZ")
+				if err := os.WriteFile(path, bad, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				tried++
+				back, err := ReadFile(path, mem)
+				if err != nil {
+					failed++
+					if !strings.HasPrefix(err.Error(), path+": ") {
+						t.Errorf("offset %d: error %q does not start with the file name", off, err)
+					}
+					continue
+				}
+				if back.NumRows() != rows {
+					t.Errorf("offset %d: read %d rows of %d without error", off, back.NumRows(), rows)
+				}
+				if err := back.Check(); err != nil {
+					t.Errorf("offset %d: table read without error breaks a rule: %v", off, err)
+				}
+				back.Release()
+			}
+			if compressed := ext == ".parquet" || tc.codec != ""; compressed && failed*4 < tried*3 {
+				t.Errorf("only %d of %d corrupted files gave an error", failed, tried)
+			}
+		})
+	}
+}
+
+// TestReadFileCorruptMessage: the issue's case, 6 bytes overwritten in the
+// middle of a Parquet file, reads as "t.parquet: corrupt table file: …".
+func TestReadFileCorruptMessage(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	tab := buildSample(t, mem, 3)
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	if err := WriteFile(path, tab); err != nil {
+		t.Fatal(err)
+	}
+	tab.Release()
+	b, _ := os.ReadFile(path)
+	copy(b[len(b)/2:], "ZZZZZZ")
+	os.WriteFile(path, b, 0o644)
+	_, err := ReadFile(path, mem)
+	if err == nil || !strings.HasPrefix(err.Error(), path+": corrupt table file: ") {
+		t.Errorf("err = %v, want %s: corrupt table file: …", err, path)
+	}
+}
+
+// rawTable builds a one-record table from rows without Builder.Append's
+// checks and level clamping, as a file written by another tool could hold.
+func rawTable(mem memory.Allocator, rows []Row) *Table {
+	rb := array.NewRecordBuilder(mem, Schema)
+	defer rb.Release()
+	for _, r := range rows {
+		rb.Field(idxProject).(*array.StringBuilder).Append(r.Project)
+		rb.Field(idxVersion).(*array.StringBuilder).Append(r.Version)
+		rb.Field(idxBenchmark).(*array.StringBuilder).Append(r.Benchmark)
+		rb.Field(idxParams).(*array.StringBuilder).Append(r.Params)
+		rb.Field(idxMode).(*array.StringBuilder).Append(r.Mode)
+		rb.Field(idxMetric).(*array.StringBuilder).Append(r.Metric)
+		rb.Field(idxUnit).(*array.StringBuilder).Append(r.Unit)
+		rb.Field(idxValue).(*array.Float64Builder).Append(r.Value)
+		rb.Field(idxNsPerOp).(*array.Float64Builder).Append(r.NsPerOp)
+		rb.Field(idxCount).(*array.Int64Builder).Append(r.Count)
+		rb.Field(idxInstance).(*array.Int32Builder).Append(r.Instance)
+		rb.Field(idxTrial).(*array.Int32Builder).Append(r.Trial)
+		rb.Field(idxFork).(*array.Int32Builder).Append(r.Fork)
+		rb.Field(idxIteration).(*array.Int32Builder).Append(r.Iteration)
+		rb.Field(idxSlice).(*array.Int32Builder).Append(r.Slice)
+		rb.Field(idxWarmup).(*array.BooleanBuilder).Append(r.Warmup)
+		rb.Field(idxStartNs).(*array.Int64Builder).AppendNull()
+		rb.Field(idxEndNs).(*array.Int64Builder).AppendNull()
+		rb.Field(idxPair).(*array.StringBuilder).Append(r.Pair)
+		rb.Field(idxSource).(*array.StringBuilder).Append(r.Source)
+		rb.Field(idxLine).(*array.Int64Builder).Append(r.Line)
+	}
+	return &Table{Records: []arrow.Record{rb.NewRecord()}}
+}
+
+// goodRow is a valid row of run p@v b.X (avgt) at the given iteration.
+func goodRow(it int32) Row {
+	return Row{Project: "p", Version: "v", Benchmark: "b.X", Mode: "avgt", Metric: Primary, Unit: "ns/op",
+		Value: 1, NsPerOp: 1, Count: 1, Instance: 1, Trial: 1, Fork: 1, Iteration: it, Slice: 1, Source: "x.json", Line: int64(10 + it)}
+}
+
+// TestCheckRules: each rule of the table, broken in a table file (.arrow,
+// .parquet: "t.parquet: row 3: …") and in a CSV table ("t.csv:4: …"),
+// gives an error naming the file and the place.
+func TestCheckRules(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(r *Row)
+		msg  string
+	}{
+		{"fork 0", func(r *Row) { r.Fork = 0 }, "fork 0 (levels are 1-based)"},
+		{"slice -3", func(r *Row) { r.Slice = -3 }, "slice -3 (levels are 1-based)"},
+		{"unknown mode", func(r *Row) { r.Mode = "fast" }, `column mode: unknown mode "fast"`},
+		{"negative count", func(r *Row) { r.Count = -2 }, "column count: -2 is negative"},
+		{"long name", func(r *Row) { r.Benchmark = strings.Repeat("n", MaxStringBytes+1) },
+			"column benchmark: value of 65537 bytes is longer than the table's limit of 65536 bytes"},
+		{"index far beyond rows", func(r *Row) { r.Iteration = 1e9 },
+			"iteration 1000000000 is far beyond the 3 rows of p@v b.X (avgt): a run of n rows numbers its levels up to max(65536, 16·n) = 65536"},
+	}
+	for _, c := range cases {
+		for _, ext := range []string{".arrow", ".parquet", ".csv"} {
+			t.Run(c.name+ext, func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				rows := []Row{goodRow(1), goodRow(2), goodRow(3)}
+				c.edit(&rows[2])
+				tab := rawTable(mem, rows)
+				path := filepath.Join(t.TempDir(), "t"+ext)
+				var err error
+				if ext == ".csv" {
+					err = writeCSVFile(path, tab)
+				} else {
+					err = WriteFile(path, tab)
+				}
+				tab.Release()
+				if err != nil {
+					t.Fatal(err)
+				}
+				place := path + ": row 3: "
+				if ext == ".csv" {
+					place = path + ":4: "
+				}
+				back, err := ReadFile(path, mem)
+				if err == nil {
+					back.Release()
+				}
+				if err == nil || err.Error() != place+c.msg && !strings.HasPrefix(err.Error(), place+c.msg) {
+					t.Errorf("err = %.300v\nwant %s%s", err, place, c.msg)
+				}
+			})
+		}
+	}
+}
+
+// writeCSVFile writes t as CSV without a setups sidecar, bypassing
+// WriteFile's (there is nothing to check on writing).
+func writeCSVFile(path string, t *Table) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := t.WriteCSV(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// TestCheckInvalidError: Check reports the row and where it came from.
+func TestCheckInvalidError(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rows := []Row{goodRow(1), goodRow(2), goodRow(1e8)}
+	tab := rawTable(mem, rows)
+	defer tab.Release()
+	err := tab.Check()
+	var ie *InvalidError
+	if !errors.As(err, &ie) || ie.Row != 3 || ie.Source != "x.json" || ie.Line != 10+1e8 {
+		t.Fatalf("err = %#v, want row 3 from x.json line 100000010", err)
+	}
+	if got := MaxLevelIndex(3); got != 65536 {
+		t.Errorf("MaxLevelIndex(3) = %d, want 65536", got)
+	}
+	if got := MaxLevelIndex(10000); got != 160000 {
+		t.Errorf("MaxLevelIndex(10000) = %d, want 160000", got)
+	}
+}
+
+// TestAppendRejects: Builder.Append refuses rows that break a rule and
+// adds nothing.
+func TestAppendRejects(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := NewBuilder(mem, 0)
+	defer b.Release()
+	for _, c := range []struct {
+		row Row
+		col string
+	}{
+		{Row{Benchmark: strings.Repeat("b", MaxStringBytes+1), Mode: "avgt"}, ColBenchmark},
+		{Row{Benchmark: "b", Params: "p=" + strings.Repeat("v", MaxStringBytes), Mode: "avgt"}, ColParams},
+		{Row{Benchmark: "b", Mode: "Throughput"}, ColMode},
+		{Row{Benchmark: "b", Mode: "go", Count: -1}, ColCount},
+	} {
+		err := b.Append(&c.row)
+		var re *RowError
+		if !errors.As(err, &re) || re.Column != c.col {
+			t.Errorf("Append: err = %.200v, want a RowError for column %s", err, c.col)
+		}
+	}
+	ok := Row{Benchmark: strings.Repeat("b", MaxStringBytes), Mode: "sample", Count: 0}
+	if err := b.Append(&ok); err != nil {
+		t.Errorf("Append of a row at the limits: %v", err)
+	}
+	tab := b.Finish()
+	defer tab.Release()
+	if tab.NumRows() != 1 {
+		t.Errorf("%d rows, want only the valid one", tab.NumRows())
+	}
+}
+
+// TestBuilderMemoryProportional: a few rows with long names cost memory in
+// proportion to their bytes. Finish used to reserve a full batch
+// (DefaultBatchRows rows) of string bytes at the last batch's per-row
+// rate: 16 KiB names cost 1.1 GB.
+func TestBuilderMemoryProportional(t *testing.T) {
+	for _, nameLen := range []int{16 << 10, MaxStringBytes} {
+		t.Run(fmt.Sprint(nameLen), func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			b := NewBuilder(mem, 0)
+			name := strings.Repeat("n", nameLen)
+			const rows = 6
+			for i := 0; i < rows; i++ {
+				r := goodRow(int32(i + 1))
+				r.Benchmark = name
+				if err := b.Append(&r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tab := b.Finish()
+			b.Release()
+			var after runtime.MemStats
+			runtime.ReadMemStats(&after)
+			data := rows * nameLen
+			if got := after.TotalAlloc - before.TotalAlloc; got > uint64(8*data+4<<20) {
+				t.Errorf("allocated %d bytes for %d bytes of names, want at most 8× + 4 MiB", got, data)
+			}
+			if got := mem.CurrentAlloc(); got > 4*data+1<<20 {
+				t.Errorf("table holds %d bytes for %d bytes of names", got, data)
+			}
+			tab.Release()
+		})
+	}
+}
