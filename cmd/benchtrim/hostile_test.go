@@ -121,3 +121,91 @@ func snapshot(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// TestCorruptTableFiles overwrites 6 bytes at offsets across a table file
+// written by ingest and runs every command that reads tables on it: no
+// command panics, each exits 0 or 1, and where it fails the message starts
+// with the file's name. Some offsets must fail for each command.
+func TestCorruptTableFiles(t *testing.T) {
+	dir := t.TempDir()
+	in := repoFile("testdata", "jmh", "small_avgt.json")
+	for _, ext := range []string{".arrow", ".parquet"} {
+		good := filepath.Join(dir, "good"+ext)
+		if _, _, err := runCLI(t, "-q", "ingest", "-o", good, in); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := filepath.Join(dir, "bad"+ext)
+		for _, cmd := range [][]string{{"compare", "--aa", "--resamples", "200"}, {"optimize", "--metric", "cv", "--resamples", "200"},
+			{"export", "--to", "pa", "-o", filepath.Join(dir, "x.csv")}, {"ingest", "-o", filepath.Join(dir, "y.csv")}} {
+			failed := 0
+			for pct := 20; pct <= 80; pct += 5 {
+				b := append([]byte(nil), data...)
+				copy(b[len(b)*pct/100:], "ZZZZZZ")
+				if err := os.WriteFile(bad, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				var out bytes.Buffer
+				err := run(append(append([]string{"benchtrim", "-q"}, cmd...), bad), &out, &out)
+				code := exitCode(err, &out)
+				if code != 0 && code != 1 {
+					t.Errorf("%s %v at %d %%: exit %d\n%s", ext, cmd, pct, code, out.String())
+				}
+				if code == 1 {
+					failed++
+					if !strings.Contains(out.String(), "benchtrim: "+bad+": ") {
+						t.Errorf("%s %v at %d %%: the message does not start with the file:\n%s", ext, cmd, pct, out.String())
+					}
+				}
+				if strings.Contains(out.String(), "panic") {
+					t.Errorf("%s %v at %d %%: panic\n%s", ext, cmd, pct, out.String())
+				}
+			}
+			if failed == 0 {
+				t.Errorf("%s %v: no corrupted file gave an error", ext, cmd)
+			}
+		}
+	}
+}
+
+// TestHostileBuiltInputs: inputs too large to keep in testdata, built here:
+// a JMH benchmark name of 400 KB (the record is skipped with its place, the
+// rest is read), and pa and µOpTime level indices far beyond the rows
+// (an error at the line, before any grid is built).
+func TestHostileBuiltInputs(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(repoFile("testdata", "jmh", "small_avgt.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := filepath.Join(dir, "long.json")
+	name := "org.example." + strings.Repeat("x", 400_000)
+	os.WriteFile(long, bytes.Replace(src, []byte("org.example.small.JsonBenchmark.encodeSmall"), []byte(name), 1), 0o644)
+	paHead := "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\n"
+	pa := filepath.Join(dir, "far.csv")
+	os.WriteFile(pa, []byte(paHead+"p;v1;org.ex.B;;1;1;1;1;avgt;ns/op;1;10\np;v1;org.ex.B;;1;1;1;2;avgt;ns/op;1;11\n"+
+		"p;v1;org.ex.B;;1;1;1000000000;1000000000;avgt;ns/op;1;12\n"), 0o644)
+	uopt := filepath.Join(dir, "far-v1.csv")
+	os.WriteFile(uopt, []byte("m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n"+
+		"1,100,5.0,1,1,1,1,1,1,1,1,BenchmarkX\n2,100,5.1,1,1,1,1,1,2,1,1,BenchmarkX\n3,100,5.2,1,1000000,1,1,1,1000000,1,1,BenchmarkX\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		exit int
+		want string
+	}{
+		{[]string{"ingest", "-o", filepath.Join(dir, "t.csv"), long}, 0,
+			long + ":2: $[0]: column benchmark: value of 400012 bytes is longer than the table's limit of 65536 bytes"},
+		{[]string{"optimize", pa}, 1, pa + ":4: fork 1000000000 is far beyond the 3 rows"},
+		{[]string{"optimize", uopt}, 1, uopt + ":4: "},
+	} {
+		var out bytes.Buffer
+		err := run(append([]string{"benchtrim", "-q"}, tc.args...), &out, &out)
+		code := exitCode(err, &out)
+		if code != tc.exit || !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%v: exit %d, want %d and %q in\n%.2000s", tc.args[:2], code, tc.exit, tc.want, out.String())
+		}
+	}
+}
