@@ -14,8 +14,11 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/benchtrim/benchtrim/table"
 )
 
 // Rows is a data file read back as text cells: what Frame.WriteFile wrote,
@@ -67,7 +70,13 @@ func ReadRows(path string) (rows *Rows, err error) {
 	case ".csv":
 		return ReadCSVRows(f, path)
 	case ".arrow", ".ipc", ".feather":
-		r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.DefaultAllocator))
+		if err := table.CheckIPCFile(f); err != nil {
+			return nil, fmt.Errorf("%s: corrupt file: %w", path, err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		r, err := ipc.NewFileReader(f, ipc.WithAllocator(boundedAllocator{}))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -84,35 +93,108 @@ func ReadRows(path string) (rows *Rows, err error) {
 		}
 		return out, nil
 	case ".parquet", ".pq":
-		pf, err := file.NewParquetReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		defer pf.Close()
-		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		tab, err := fr.ReadTable(context.Background())
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		defer tab.Release()
-		out := &Rows{File: path, Header: fieldNames(tab.Schema())}
-		tr := array.NewTableReader(tab, -1)
-		defer tr.Release()
-		for tr.Next() {
-			if err := appendRecord(out, tr.Record()); err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		return out, nil
+		return readParquetRows(f, path)
 	}
 	return nil, fmt.Errorf("%s: unknown extension %q (want .csv, .arrow or .parquet)", path, filepath.Ext(path))
 }
 
 // ReadCSVRows reads CSV with a header line from r; path names it in
 // messages. Rows may differ in length (the caller checks).
+// readParquetRows reads a Parquet file column by column in this goroutine
+// (pqarrow's table reader starts goroutines, whose panics could not be
+// recovered), after the checks table.CheckParquetFile makes.
+func readParquetRows(f *os.File, path string) (*Rows, error) {
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, err
+	}
+	mem := boundedAllocator{}
+	pf, err := file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer pf.Close()
+	if err := table.CheckParquetFile(pf, size); err != nil {
+		return nil, fmt.Errorf("%s: corrupt file: %w", path, err)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 16}, mem)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	schema, err := fr.Schema()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := &Rows{File: path, Header: fieldNames(schema)}
+	rowGroups := make([]int, pf.NumRowGroups())
+	for i := range rowGroups {
+		rowGroups[i] = i
+	}
+	rows := int(pf.NumRows())
+	if rows < 0 || rows > 1<<26 {
+		return nil, fmt.Errorf("%s: corrupt file: %d rows", path, rows)
+	}
+	out.Cells = make([][]string, rows)
+	for i := range out.Cells {
+		out.Cells[i] = make([]string, len(out.Header))
+	}
+	for j := range out.Header {
+		cr, err := fr.GetColumn(context.Background(), j)
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %d: %w", path, j+1, err)
+		}
+		chunks, err := cr.NextBatch(int64(max(rows, 1)))
+		cr.Release()
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %d: %w", path, j+1, err)
+		}
+		i := 0
+		for _, ch := range chunks.Chunks() {
+			for k := 0; k < ch.Len(); k++ {
+				if i >= rows {
+					chunks.Release()
+					return nil, fmt.Errorf("%s: corrupt file: column %s has more than %d rows", path, out.Header[j], rows)
+				}
+				cell, err := cellText(ch, k)
+				if err != nil {
+					chunks.Release()
+					return nil, fmt.Errorf("%s: column %s: %w", path, out.Header[j], err)
+				}
+				out.Cells[i][j] = cell
+				i++
+			}
+		}
+		chunks.Release()
+		if i != rows {
+			return nil, fmt.Errorf("%s: corrupt file: column %s has %d of %d rows", path, out.Header[j], i, rows)
+		}
+	}
+	return out, nil
+}
+
+// boundedAllocator allocates from the Go heap and panics (recovered by
+// ReadRows) on a request above table.MaxAllocation, which only a damaged
+// length in a file asks for.
+type boundedAllocator struct{}
+
+func (boundedAllocator) Allocate(size int) []byte {
+	checkSize(size)
+	return memory.DefaultAllocator.Allocate(size)
+}
+
+func (boundedAllocator) Reallocate(size int, b []byte) []byte {
+	checkSize(size)
+	return memory.DefaultAllocator.Reallocate(size, b)
+}
+
+func (boundedAllocator) Free(b []byte) { memory.DefaultAllocator.Free(b) }
+
+func checkSize(size int) {
+	if size < 0 || size > table.MaxAllocation() {
+		panic(fmt.Sprintf("a buffer of %d bytes is asked for (a damaged length?)", size))
+	}
+}
+
 func ReadCSVRows(r io.Reader, path string) (*Rows, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -153,37 +235,46 @@ func appendRecord(out *Rows, rec arrow.Record) error {
 	}
 	for j, col := range rec.Columns() {
 		for i := 0; i < n; i++ {
-			if col.IsNull(i) {
-				continue
-			}
-			var cell string
-			switch a := col.(type) {
-			case *array.String:
-				cell = a.Value(i)
-			case *array.Int64:
-				cell = strconv.FormatInt(a.Value(i), 10)
-			case *array.Int32:
-				cell = strconv.FormatInt(int64(a.Value(i)), 10)
-			case *array.Float64:
-				cell = formatFloatCell(a.Value(i))
-			case *array.Boolean:
-				cell = strconv.FormatBool(a.Value(i))
-			case *array.List:
-				vals, ok := a.ListValues().(*array.Int64)
-				if !ok {
-					return fmt.Errorf("column %s: list of %s, want list of int64", rec.ColumnName(j), a.ListValues().DataType())
-				}
-				lo, hi := a.ValueOffsets(i)
-				parts := make([]string, 0, hi-lo)
-				for k := lo; k < hi; k++ {
-					parts = append(parts, strconv.FormatInt(vals.Value(int(k)), 10))
-				}
-				cell = strings.Join(parts, ";")
-			default:
-				return fmt.Errorf("column %s: unsupported type %s", rec.ColumnName(j), col.DataType())
+			cell, err := cellText(col, i)
+			if err != nil {
+				return fmt.Errorf("column %s: %w", rec.ColumnName(j), err)
 			}
 			out.Cells[start+i][j] = cell
 		}
 	}
 	return nil
+}
+
+// cellText formats cell i of col as Frame.WriteCSV writes it ("" for null).
+func cellText(col arrow.Array, i int) (string, error) {
+	if col.IsNull(i) {
+		return "", nil
+	}
+	switch a := col.(type) {
+	case *array.String:
+		return a.Value(i), nil
+	case *array.Int64:
+		return strconv.FormatInt(a.Value(i), 10), nil
+	case *array.Int32:
+		return strconv.FormatInt(int64(a.Value(i)), 10), nil
+	case *array.Float64:
+		return formatFloatCell(a.Value(i)), nil
+	case *array.Boolean:
+		return strconv.FormatBool(a.Value(i)), nil
+	case *array.List:
+		vals, ok := a.ListValues().(*array.Int64)
+		if !ok {
+			return "", fmt.Errorf("list of %s, want list of int64", a.ListValues().DataType())
+		}
+		lo, hi := a.ValueOffsets(i)
+		if lo < 0 || hi < lo || int(hi) > vals.Len() {
+			return "", fmt.Errorf("list offsets [%d, %d) outside the %d values", lo, hi, vals.Len())
+		}
+		parts := make([]string, 0, hi-lo)
+		for k := lo; k < hi; k++ {
+			parts = append(parts, strconv.FormatInt(vals.Value(int(k)), 10))
+		}
+		return strings.Join(parts, ";"), nil
+	}
+	return "", fmt.Errorf("unsupported type %s", col.DataType())
 }

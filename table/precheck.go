@@ -26,7 +26,11 @@ const ipcMagic = "ARROW1"
 // vector the reader sizes an allocation by (schema fields and their
 // children, custom metadata, dictionary and record batch blocks) fits in
 // the footer's bytes, and that every block lies inside the file.
-func checkIPCFooter(r readerAtSeeker) error {
+func checkIPCFooter(r readerAtSeeker) error { return checkIPCFooterWith(r, false) }
+
+// checkIPCFooterWith is checkIPCFooter; nested also allows list fields (a
+// field with one flat child).
+func checkIPCFooterWith(r readerAtSeeker, nested bool) error {
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
 		return err
@@ -58,7 +62,7 @@ func checkIPCFooter(r readerAtSeeker) error {
 		return errBadFooter
 	}
 	// Footer: version, schema, dictionaries, recordBatches, custom_metadata.
-	if schema, ok := fb.table(root, 1); ok && !fb.schemaOK(schema) {
+	if schema, ok := fb.table(root, 1); ok && !fb.schemaOK(schema, nested) {
 		return errBadFooter
 	}
 	for _, f := range []int{2, 3} {
@@ -88,7 +92,7 @@ var errBadFooter = errors.New("malformed Arrow IPC footer")
 // an optional continuation token, the metadata length, and a Message
 // table (version, header_type, header, bodyLength, custom_metadata) whose
 // header is a Schema.
-func schemaMessageOK(b []byte) bool {
+func schemaMessageOK(b []byte, nested bool) bool {
 	if len(b) >= 4 && binary.LittleEndian.Uint32(b) == 0xFFFFFFFF {
 		b = b[4:]
 	}
@@ -108,7 +112,7 @@ func schemaMessageOK(b []byte) bool {
 		return false // a schema message has no body
 	}
 	schema, ok := fb.table(msg, 2)
-	return ok && fb.schemaOK(schema)
+	return ok && fb.schemaOK(schema, nested)
 }
 
 // flatBuf reads a FlatBuffers buffer with every offset and length checked
@@ -219,9 +223,22 @@ func (b flatBuf) keyValuesOK(t int64, i int) bool {
 }
 
 // schemaOK checks a Schema table: fields, custom_metadata, features.
-func (b flatBuf) schemaOK(s int64) bool {
+func (b flatBuf) schemaOK(s int64, nested bool) bool {
 	_, _, ok := b.vector(s, 3, 8)
-	return ok && b.keyValuesOK(s, 2) && b.tables(s, 1, b.fieldOK)
+	field := b.fieldOK
+	if nested {
+		field = b.listFieldOK
+	}
+	return ok && b.keyValuesOK(s, 2) && b.tables(s, 1, field)
+}
+
+// listFieldOK is fieldOK that also allows one flat child (a list column),
+// so the decoder's work stays linear in the number of fields.
+func (b flatBuf) listFieldOK(f int64) bool {
+	_, _, ok := b.vector(f, 0, 1)
+	dict, okd := b.field(f, 4)
+	_, n, okc := b.vector(f, 5, 4)
+	return ok && okd && dict == 0 && okc && n <= 1 && b.keyValuesOK(f, 6) && (n == 0 || b.tables(f, 5, b.fieldOK))
 }
 
 // fieldOK checks a Field table: name and custom_metadata, and neither a
@@ -239,7 +256,10 @@ func (b flatBuf) fieldOK(f int64) bool {
 // the key-value metadata of pf (ARROW:schema, an IPC schema message) as
 // checkIPCFooter checks a footer, and that every column chunk lies inside
 // the file of size bytes, as the reader allocates a chunk's length.
-func checkParquet(pf *file.Reader, size int64) error {
+func checkParquet(pf *file.Reader, size int64) error { return checkParquetWith(pf, size, false) }
+
+// checkParquetWith is checkParquet; nested also allows list fields.
+func checkParquetWith(pf *file.Reader, size int64, nested bool) error {
 	md := pf.MetaData()
 	for _, e := range md.KeyValueMetadata() {
 		if e == nil || e.Key != "ARROW:schema" || e.Value == nil {
@@ -253,7 +273,7 @@ func checkParquet(pf *file.Reader, size int64) error {
 		if err != nil {
 			return fmt.Errorf("ARROW:schema: %w", err)
 		}
-		if !schemaMessageOK(msg) {
+		if !schemaMessageOK(msg, nested) {
 			return errors.New("malformed ARROW:schema metadata")
 		}
 	}
@@ -276,3 +296,25 @@ func checkParquet(pf *file.Reader, size int64) error {
 	}
 	return nil
 }
+
+// CheckIPCFile applies the footer checks of ReadFile to an Arrow IPC file
+// of flat and list columns (report frames), for other readers of untrusted
+// Arrow files: the vectors the decoder sizes allocations by fit in the
+// footer, every block lies inside the file, and fields nest at most one
+// level with one child.
+func CheckIPCFile(r interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+}) error {
+	return checkIPCFooterWith(r, true)
+}
+
+// CheckParquetFile applies the checks of ReadFile to any Parquet file of
+// size bytes: the stored Arrow schema is well formed and every column chunk
+// lies inside the file.
+func CheckParquetFile(pf *file.Reader, size int64) error { return checkParquetWith(pf, size, true) }
+
+// MaxAllocation is the largest buffer a reader of untrusted Arrow or
+// Parquet bytes should allocate (see maxAllocation).
+func MaxAllocation() int { return maxAllocation }
