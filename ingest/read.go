@@ -175,6 +175,7 @@ func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileRe
 	if err := CheckDistinct(paths); err != nil {
 		return fail(err)
 	}
+	seen := runUnits{}
 	stdin := 0
 	for _, path := range paths {
 		if path == "-" {
@@ -197,6 +198,7 @@ func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileRe
 			return fail(err)
 		}
 		n := t.NumRows()
+		seen.add(path, t, rep)
 		if err := out.Append(t); err != nil {
 			rep.Warn("mixed setups", &ParseError{File: path, Msg: err.Error()})
 		}
@@ -294,4 +296,40 @@ func openInput(path string, stdin io.Reader) (io.ReadCloser, error) {
 		stdin = os.Stdin
 	}
 	return io.NopCloser(stdin), nil
+}
+
+// KindPooledRuns is the warning for a run (project, version, benchmark,
+// params, mode) that two files hold with the same instance, trial and fork
+// numbers: the table then holds both files' rows under one fork, as if
+// they were one recording.
+const KindPooledRuns = "same run and fork numbers in several files (pooled)"
+
+// runUnits remembers which file gave each (run, instance, trial, fork).
+type runUnits map[table.Key]map[[3]int32]string
+
+// add records the units of t, read from path, and warns once per run that
+// an earlier file already holds under the same numbers.
+func (u runUnits) add(path string, t *table.Table, rep *Report) {
+	for _, s := range table.Collect(t, table.Filter{IncludeWarmup: true}) {
+		units := u[s.Key]
+		if units == nil {
+			units = map[[3]int32]string{}
+			u[s.Key] = units
+		}
+		warned := false
+		for i := range s.Levels[table.LevelFork] {
+			unit := [3]int32{s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i]}
+			prev, ok := units[unit]
+			switch {
+			case !ok:
+				units[unit] = path
+			case prev != path && !warned:
+				warned = true
+				rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
+					"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
+						"(label the files apart with PROJECT-VERSION file names or read them separately)",
+					s.Key, unit[0], unit[1], unit[2], prev)})
+			}
+		}
+	}
 }

@@ -44,3 +44,33 @@ func TestReadFilesRefusesTheSameFileTwice(t *testing.T) {
 		t.Errorf("err %v, want same file", err)
 	}
 }
+
+// TestReadFilesWarnsOfPooledRuns: two files whose runs get the same labels
+// and fork numbers (here one version label for both) are pooled; the
+// report says so once per run, naming both files.
+func TestReadFilesWarnsOfPooledRuns(t *testing.T) {
+	a := filepath.Join("..", "testdata", "uoptime", "small.csv")
+	b := filepath.Join("..", "testdata", "uoptime", "small_ragged.csv")
+	tab, rep, _, err := ingest.ReadFiles([]string{a, b}, ingest.ReadOptions{Project: "p", Version: "v2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	if n := rep.Count(ingest.KindPooledRuns); n == 0 {
+		t.Fatalf("no %q warning", ingest.KindPooledRuns)
+	}
+	var buf bytes.Buffer
+	rep.WriteTo(&buf)
+	if !strings.Contains(buf.String(), b+": p@v2 ") || !strings.Contains(buf.String(), "is also in "+a) {
+		t.Errorf("warning does not name both files:\n%s", buf.String())
+	}
+	// The same files under their own labels are not pooled.
+	tab2, rep2, _, err := ingest.ReadFiles([]string{a, b}, ingest.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab2.Release()
+	if n := rep2.Count(ingest.KindPooledRuns); n != 0 {
+		t.Errorf("%d pooled-run warnings for files with their own labels", n)
+	}
+}
