@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/benchtrim/benchtrim/reports"
+
 	"fmt"
 	"io"
 	"math"
@@ -14,7 +16,7 @@ import (
 
 // Width is the number of columns the text reports keep within: names are
 // shortened, notes wrapped and long lists cut to fit.
-const Width = 100
+const Width = reports.Width
 
 // ListNames is how many names a text report lists before "… and N more".
 const ListNames = 5
