@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/workpool"
+	"github.com/benchtrim/benchtrim/reports"
 )
 
 // commands are the subcommands, in the order help lists them.
@@ -26,6 +27,21 @@ func commands() []*cli.Command {
 	}
 }
 
+func init() {
+	// Flag help stays within reports.Width columns: the usage text (the
+	// second tabwriter column, which starts at most ~36 columns in) is
+	// wrapped, continuation lines starting in the same column.
+	stringify := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string {
+		s := stringify(f)
+		name, usage, ok := strings.Cut(s, "\t")
+		if !ok {
+			return s
+		}
+		return name + "\t" + strings.ReplaceAll(reports.Wrap(usage, reports.Width-40, ""), "\n", "\n\t")
+	}
+}
+
 // extraCommands are added by tests.
 var extraCommands []func() *cli.Command
 
@@ -34,7 +50,7 @@ var extraCommands []func() *cli.Command
 func newApp(stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:  "benchtrim",
-		Usage: "find how much of a microbenchmark suite's execution time can be cut without changing its results",
+		Usage: "cut a microbenchmark suite's time without changing its results",
 		Description: "benchtrim reads recorded results (JMH JSON, µOpTime Go CSV, go test -bench text, pa/bencher CSV)\n" +
 			"into one canonical Arrow table and analyses it offline. Flags may stand before or after the files;\n" +
 			"-- ends the flags. Exit status: 0 success, 1 failure, 2 usage error.",
@@ -52,7 +68,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		app.Commands = append(app.Commands, f())
 	}
 	addRangeChecks(app.Flags)
+	app.Description = fitLines(app.Description, reports.Width-3)
 	for _, cmd := range app.Commands {
+		cmd.Description = fitLines(cmd.Description, reports.Width-3)
 		cmd.OnUsageError = onUsageError
 		addRangeChecks(cmd.Flags)
 	}
@@ -151,4 +169,18 @@ func globalsOf(c *cli.Context) globals {
 	}
 	g.Workers = workpool.Workers(g.Workers)
 	return g
+}
+
+// fitLines wraps the lines of text longer than width (help descriptions are
+// printed indented by 3), keeping each line's leading spaces.
+func fitLines(text string, width int) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if len([]rune(l)) <= width {
+			continue
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		lines[i] = indent + reports.Wrap(l, width, indent)
+	}
+	return strings.Join(lines, "\n")
 }

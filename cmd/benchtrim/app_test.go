@@ -237,3 +237,27 @@ func TestVersionAndHelpCommand(t *testing.T) {
 		t.Errorf("optimize --help repeats the global flags:\n%s", stdout)
 	}
 }
+
+// TestHelpWithin100Columns: the program's and every command's help fit in
+// reports.Width columns.
+func TestHelpWithin100Columns(t *testing.T) {
+	names := []string{""}
+	for _, c := range commands() {
+		names = append(names, c.Name)
+	}
+	for _, name := range names {
+		args := []string{"--help"}
+		if name != "" {
+			args = []string{name, "--help"}
+		}
+		stdout, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%s --help: %v", name, err)
+		}
+		for _, l := range strings.Split(stdout, "\n") {
+			if n := len([]rune(l)); n > 100 {
+				t.Errorf("%s --help: a line of %d columns: %q", name, n, l)
+			}
+		}
+	}
+}

@@ -66,7 +66,7 @@ error. The first line of the output is the one-line answer.`
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "compare",
-		Usage:       "A/B comparison of two result sets, or A/A test of one (false-positive rate of a setup)",
+		Usage:       "A/B comparison of two result sets, or A/A test of one",
 		ArgsUsage:   "[FILES...]",
 		Description: compareDescription,
 		Flags: append(inputFlags(),

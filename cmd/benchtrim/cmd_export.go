@@ -16,7 +16,7 @@ import (
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
-		Usage:     "write results in another tool's format: pa/bencher CSV (pa) or go test -bench text (benchstat)",
+		Usage:     "write results as pa/bencher CSV or go test -bench text (for benchstat)",
 		ArgsUsage: "FILES...",
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},

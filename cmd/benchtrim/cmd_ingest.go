@@ -106,7 +106,7 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 func ingestCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "ingest",
-		Usage:     "read result files into the canonical table (Arrow IPC, Parquet or CSV by extension)",
+		Usage:     "read result files into the canonical table (.arrow, .parquet or .csv)",
 		ArgsUsage: "FILES...",
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output table: OUT.arrow, OUT.parquet or OUT.csv (with OUT.setups.csv)", Required: true},

@@ -20,7 +20,7 @@ import (
 func optimizeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "optimize",
-		Usage:     "µOpTime: the cheapest stable configuration of every benchmark, baselines, quality, change detection across versions",
+		Usage:     "µOpTime: the cheapest stable configuration of every benchmark",
 		ArgsUsage: "FILES...",
 		Description: "Simulates every smaller configuration of each benchmark's recorded run (keeping the first k units of each\n" +
 			"repetition level), keeps those whose stability metric is below --threshold and chooses the cheapest\n" +

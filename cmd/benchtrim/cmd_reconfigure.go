@@ -42,7 +42,7 @@ func reconfigureCommand() *cli.Command {
 	d := reconfigure.DefaultOptions
 	return &cli.Command{
 		Name:        "reconfigure",
-		Usage:       "replay dynamic reconfiguration (CV, RCIW, KLD stoppage criteria): result quality and time saved",
+		Usage:       "replay dynamic reconfiguration: result quality and time saved",
 		ArgsUsage:   "FILES...",
 		Description: reconfigureDescription,
 		Flags: append(inputFlags(),

@@ -47,7 +47,7 @@ invocations × mean time.`
 func steadyCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "steady",
-		Usage:       "steady-state detection per fork and benchmark, and evaluation of configurations against it",
+		Usage:       "steady state per fork and benchmark; evaluate configurations against it",
 		ArgsUsage:   "FILES...",
 		Description: steadyDescription,
 		Flags: append(inputFlags(),
