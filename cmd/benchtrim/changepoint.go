@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -164,23 +163,31 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// segmentSeries runs the requested penalty rule on x.
+// segmentSeries runs the requested penalty rule on x (penalty and
+// penRange as changepoint.ParsePenalty and ParsePenaltyRange read them).
 func segmentSeries(x []float64, cost changepoint.Cost, minSegLen int, penalty, penRange string, rangeSet bool) (*changepointJSON, error) {
 	n := len(x)
 	if n == 0 {
 		return nil, errors.New("no values")
 	}
-	logn := math.Log(float64(n))
+	pen, err := changepoint.ParsePenalty(penalty)
+	if err != nil {
+		return nil, fmt.Errorf("--penalty: %w", err)
+	}
 	out := &changepointJSON{N: n, Cost: strings.TrimSuffix(cost.String(), ".norm")}
 	var seg *changepoint.Segmentation
-	switch penalty {
-	case "crops", "crops-ascending":
-		lo, hi, err := parsePenRange(penRange, logn)
+	switch pen.Rule {
+	case changepoint.PenaltyCROPS, changepoint.PenaltyCROPSAscending:
+		r, err := changepoint.ParsePenaltyRange(penRange)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--pen-range: %w", err)
+		}
+		lo, hi, err := r.At(n)
+		if err != nil {
+			return nil, fmt.Errorf("--pen-range: %w", err)
 		}
 		opt := changepoint.SelectOptions{CROPS: changepoint.CROPSOptions{Cost: cost, MinSegLen: minSegLen, PenMin: lo, PenMax: hi}}
-		if penalty == "crops-ascending" {
+		if pen.Rule == changepoint.PenaltyCROPSAscending {
 			opt.Protocol = changepoint.AscendingProtocol
 		}
 		sel, err := changepoint.SelectPenalty(x, opt)
@@ -188,7 +195,7 @@ func segmentSeries(x []float64, cost changepoint.Cost, minSegLen int, penalty, p
 			return nil, err
 		}
 		seg = sel.Segmentation
-		out.PenaltyRule = penalty
+		out.PenaltyRule = pen.Rule.String()
 		out.Fallback = sel.Fallback
 		cr := sel.CROPS
 		cj := &cropsJSON{PenMin: jsonFloat(cr.PenMin), PenMax: jsonFloat(cr.PenMax), Protocol: opt.Protocol.String(),
@@ -208,16 +215,12 @@ func segmentSeries(x []float64, cost changepoint.Cost, minSegLen int, penalty, p
 		if rangeSet {
 			return nil, fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %q", penalty)
 		}
-		pen, rule, err := parsePenalty(penalty, logn)
-		if err != nil {
-			return nil, fmt.Errorf("--penalty: %w", err)
-		}
-		s, err := changepoint.PELT(x, changepoint.Options{Cost: cost, MinSegLen: minSegLen, Penalty: pen})
+		s, err := changepoint.PELT(x, changepoint.Options{Cost: cost, MinSegLen: minSegLen, Penalty: pen.At(n)})
 		if err != nil {
 			return nil, err
 		}
 		seg = s
-		out.PenaltyRule = rule
+		out.PenaltyRule = pen.Rule.String()
 	}
 	out.MinSegLen = seg.MinSegLen
 	out.Penalty = jsonFloat(seg.Penalty)
@@ -227,49 +230,6 @@ func segmentSeries(x []float64, cost changepoint.Cost, minSegLen int, penalty, p
 		out.Segments = append(out.Segments, segmentJSON{Start: s.Start + 1, End: s.End, Mean: jsonFloat(s.Mean), Variance: jsonFloat(s.Variance)})
 	}
 	return out, nil
-}
-
-// parsePenalty reads "15log", "NUMBERlog" or a number.
-func parsePenalty(s string, logn float64) (float64, string, error) {
-	if s == "15log" {
-		return 15 * logn, "15log", nil
-	}
-	v, err := parseLogNumber(s, logn)
-	if err != nil {
-		return 0, "", fmt.Errorf("%q: want crops, crops-ascending, 15log, a number or NUMBERlog", s)
-	}
-	return v, "manual", nil
-}
-
-// parsePenRange reads "a,b" where each bound is a number or NUMBERlog.
-func parsePenRange(s string, logn float64) (float64, float64, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 2 {
-		return 0, 0, fmt.Errorf("--pen-range %q: want a,b", s)
-	}
-	lo, err1 := parseLogNumber(parts[0], logn)
-	hi, err2 := parseLogNumber(parts[1], logn)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, 0, fmt.Errorf("--pen-range %q: %w", s, err)
-	}
-	if !(lo >= 0 && lo < hi) {
-		return 0, 0, fmt.Errorf("--pen-range %q: want 0 <= a < b, got a = %g, b = %g", s, lo, hi)
-	}
-	return lo, hi, nil
-}
-
-// parseLogNumber reads a finite number, or NUMBERlog meaning NUMBER·log n.
-func parseLogNumber(s string, logn float64) (float64, error) {
-	s = strings.TrimSpace(s)
-	scale := 1.0
-	if t, ok := strings.CutSuffix(s, "log"); ok {
-		s, scale = t, logn
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a finite number", s)
-	}
-	return v * scale, nil
 }
 
 // readSeries reads the values of name ("-" is stdin) with

@@ -210,7 +210,7 @@ func TestChangepointPenRangeOrder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.txt")
 	os.WriteFile(path, []byte("1\n2\n3\n4\n5\n6\n"), 0o644)
 	_, _, err := runCLI(t, "changepoint", "--pen-range", "5,1", path)
-	if err == nil || !strings.Contains(err.Error(), `--pen-range "5,1": want 0 <= a < b`) {
+	if err == nil || !strings.Contains(err.Error(), `--pen-range: penalty range 5,1: want 0 <= a < b`) {
 		t.Errorf("err %v", err)
 	}
 }

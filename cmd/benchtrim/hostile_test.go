@@ -59,7 +59,7 @@ var hostileCases = []hostileCase{
 	{"negative benchmarks", []string{"generate", "--benchmarks", "-1", "-o", "TMP/g.json"}, 2,
 		[]string{"benchtrim generate: --benchmarks -1: must be at least 1"}},
 	{"reversed penalty range", []string{"changepoint", "--pen-range", "5,1", "../changepoint/warmup.txt"}, 1,
-		[]string{`--pen-range "5,1": want 0 <= a < b`}},
+		[]string{`--pen-range: penalty range 5,1: want 0 <= a < b`}},
 	{"unknown flag", []string{"optimize", "--metrc", "cv", "HOSTILE/pa_weird_mode.csv"}, 2,
 		[]string{"benchtrim optimize: unknown flag --metrc; did you mean --metric?", "see 'benchtrim optimize --help'"}},
 	{"unknown command", []string{"optimise"}, 2,
