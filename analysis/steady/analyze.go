@@ -193,7 +193,7 @@ func AnalyzeSource(n int, get func(i int) (*table.Series, error), opt Options) (
 func newAnalyzer(opt *Options) *analyzer {
 	a := &analyzer{opt: opt, seg: opt.Segmenter}
 	if a.seg == nil {
-		a.seg = PELTSegmenter{Rule: opt.Penalty, Value: opt.PenaltyValue, PenMin: opt.PenMin, PenMax: opt.PenMax}
+		a.seg = PELTSegmenter{Rule: opt.Penalty, Value: opt.PenaltyValue, Range: opt.PenRange}
 	}
 	return a
 }

@@ -76,20 +76,6 @@ func TestBarrettRule(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
-	if r, v, err := ParsePenalty("15log"); r != PenaltyBarrett || err != nil {
-		t.Errorf("15log: %v %v %v", r, v, err)
-	}
-	if r, v, err := ParsePenalty("250.5"); r != PenaltyManual || v != 250.5 || err != nil {
-		t.Errorf("250.5: %v %v %v", r, v, err)
-	}
-	if r, _, err := ParsePenalty("crops-ascending"); r != PenaltyCROPSAscending || err != nil {
-		t.Errorf("crops-ascending: %v %v", r, err)
-	}
-	for _, bad := range []string{"-1", "NaN", "crop", "Inf"} {
-		if _, _, err := ParsePenalty(bad); err == nil {
-			t.Errorf("ParsePenalty(%q): no error", bad)
-		}
-	}
 	if e, err := ParseEquivalence("barrett"); e != EquivalenceBarrett || err != nil {
 		t.Errorf("barrett: %v %v", e, err)
 	}

@@ -1,6 +1,8 @@
 package steady
 
 import (
+	"github.com/benchtrim/benchtrim/changepoint"
+
 	"fmt"
 	"math"
 	"strconv"
@@ -9,59 +11,24 @@ import (
 	"github.com/benchtrim/benchtrim/internal/stats"
 )
 
-// PenaltyRule says how the PELT penalty of a fork's series is chosen.
-type PenaltyRule int
+// PenaltyRule says how the PELT penalty of a fork's series is chosen (the
+// rules of changepoint.ParsePenalty).
+type PenaltyRule = changepoint.PenaltyRule
 
 const (
 	// PenaltyCROPS chooses the penalty per series with CROPS and Kneedle as
-	// Traini et al.'s scripts do (changepoint.SelectPenalty with the Traini
-	// protocol); where the protocol selects none, 15·log n is used.
-	PenaltyCROPS PenaltyRule = iota
+	// Traini et al.'s scripts do; where the protocol selects none, 15·log n.
+	PenaltyCROPS = changepoint.PenaltyCROPS
 	// PenaltyBarrett is Barrett et al.'s fixed 15·log n.
-	PenaltyBarrett
+	PenaltyBarrett = changepoint.PenaltyBarrett
 	// PenaltyManual uses Options.PenaltyValue for every series.
-	PenaltyManual
-	// PenaltyCROPSAscending is CROPS with the textbook Kneedle curve (the
-	// lower penalty bound of every segmentation, ascending, against its
-	// number of change points; changepoint.AscendingProtocol), 15·log n
+	PenaltyManual = changepoint.PenaltyManual
+	// PenaltyCROPSAscending is CROPS with the textbook Kneedle curve, 15·log n
 	// where it finds no knee. Traini's protocol feeds Kneedle the reversed
 	// curve and tends to pick the elbow at a penalty so high that at most
 	// one or two change points remain.
-	PenaltyCROPSAscending
+	PenaltyCROPSAscending = changepoint.PenaltyCROPSAscending
 )
-
-// String returns "crops", "15log", "manual" or "crops-ascending".
-func (r PenaltyRule) String() string {
-	switch r {
-	case PenaltyCROPS:
-		return "crops"
-	case PenaltyBarrett:
-		return "15log"
-	case PenaltyManual:
-		return "manual"
-	case PenaltyCROPSAscending:
-		return "crops-ascending"
-	}
-	return fmt.Sprintf("PenaltyRule(%d)", int(r))
-}
-
-// ParsePenalty reads the --penalty flag: "crops", "crops-ascending",
-// "15log", or a number (a manual penalty, finite and >= 0).
-func ParsePenalty(s string) (PenaltyRule, float64, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "crops", "":
-		return PenaltyCROPS, 0, nil
-	case "crops-ascending":
-		return PenaltyCROPSAscending, 0, nil
-	case "15log", "15*log(n)", "barrett":
-		return PenaltyBarrett, 0, nil
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return 0, 0, fmt.Errorf("penalty %q: want crops, crops-ascending, 15log or a number >= 0", s)
-	}
-	return PenaltyManual, v, nil
-}
 
 // Equivalence is the rule that decides whether a segment is equivalent to
 // the last segment of a fork.
@@ -181,12 +148,13 @@ var DefaultOutlierOptions = OutlierOptions{Window: 200, Width: 3, LowQuantile: 0
 type Options struct {
 	Outliers OutlierOptions
 
-	// Penalty selects the penalty rule; PenaltyValue is the manual penalty.
+	// Penalty selects the penalty rule; PenaltyValue is the manual penalty
+	// (a number or NUMBER·log n, changepoint.ParsePenalty).
 	Penalty      PenaltyRule
-	PenaltyValue float64
-	// PenMin and PenMax are the CROPS penalty range; both 0 means Traini's
+	PenaltyValue changepoint.PenaltyTerm
+	// PenRange is the CROPS penalty range; the zero value is Traini's
 	// [4·log n, 10⁵·log n] for a series of n points.
-	PenMin, PenMax float64
+	PenRange changepoint.PenaltyRange
 	// SegmentScale multiplies the ns/op values before segmentation. The
 	// mean-and-variance cost is scale invariant except for R's clamp, which
 	// replaces a segment variance that computes to <= 0 (a constant segment)
@@ -264,15 +232,15 @@ func (o *Options) Validate() error {
 	}
 	switch o.Penalty {
 	case PenaltyCROPS, PenaltyCROPSAscending:
-		if o.PenMin != 0 || o.PenMax != 0 {
-			if !(o.PenMin >= 0 && o.PenMax >= 0) || math.IsInf(o.PenMin, 0) || math.IsInf(o.PenMax, 0) || o.PenMin == o.PenMax {
-				return fmt.Errorf("steady: CROPS range [%v, %v] must be two different finite values >= 0", o.PenMin, o.PenMax)
+		for _, b := range []changepoint.PenaltyTerm{o.PenRange.Min, o.PenRange.Max} {
+			if !(b.Value >= 0) || math.IsInf(b.Value, 0) {
+				return fmt.Errorf("steady: CROPS range %s,%s must have finite bounds >= 0", o.PenRange.Min, o.PenRange.Max)
 			}
 		}
 	case PenaltyBarrett:
 	case PenaltyManual:
-		if !(o.PenaltyValue >= 0) || math.IsInf(o.PenaltyValue, 0) {
-			return fmt.Errorf("steady: penalty %v must be finite and >= 0", o.PenaltyValue)
+		if v := o.PenaltyValue.Value; !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("steady: penalty %s must be finite and >= 0", o.PenaltyValue)
 		}
 	default:
 		return fmt.Errorf("steady: unknown penalty rule %d", int(o.Penalty))

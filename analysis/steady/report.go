@@ -388,7 +388,7 @@ func (res *Result) ClassTable() *reports.Table {
 	o := res.Options
 	pen := o.Penalty.String()
 	if o.Penalty == PenaltyManual {
-		pen = fmtFloat(o.PenaltyValue)
+		pen = o.PenaltyValue.String()
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("Penalty %s, steady window %d iterations, equivalence %s; a run is too short when no fork has %d iterations.",
 		pen, o.SteadyWindow, o.Equivalence, o.SteadyWindow))

@@ -36,10 +36,10 @@ type Segmenter interface {
 // penalty chosen by Rule.
 type PELTSegmenter struct {
 	Rule PenaltyRule
-	// Value is the manual penalty (PenaltyManual).
-	Value float64
-	// PenMin and PenMax bound CROPS (both 0: [4·log n, 10⁵·log n]).
-	PenMin, PenMax float64
+	// Value is the manual penalty (PenaltyManual), a number or NUMBER·log n.
+	Value changepoint.PenaltyTerm
+	// Range bounds CROPS (the zero value: [4·log n, 10⁵·log n]).
+	Range changepoint.PenaltyRange
 }
 
 var _ Segmenter = PELTSegmenter{}
@@ -57,7 +57,11 @@ func (p PELTSegmenter) Segment(x []float64) (*Segmentation, error) {
 		if p.Rule == PenaltyCROPSAscending {
 			opt.Protocol = changepoint.AscendingProtocol
 		}
-		opt.CROPS.PenMin, opt.CROPS.PenMax = p.PenMin, p.PenMax
+		lo, hi, err := p.Range.At(len(x))
+		if err != nil {
+			return nil, err
+		}
+		opt.CROPS.PenMin, opt.CROPS.PenMax = lo, hi
 		sel, err := changepoint.SelectPenalty(x, opt)
 		if err != nil {
 			return nil, err
@@ -73,7 +77,7 @@ func (p PELTSegmenter) Segment(x []float64) (*Segmentation, error) {
 	case PenaltyBarrett, PenaltyManual:
 		pen, rule := changepoint.BarrettPenalty(len(x)), "15log"
 		if p.Rule == PenaltyManual {
-			pen, rule = p.Value, "manual"
+			pen, rule = p.Value.At(len(x)), "manual"
 		}
 		seg, err := changepoint.PELT(x, changepoint.Options{Cost: changepoint.MeanVar, MinSegLen: minSegLen, Penalty: pen})
 		if errors.Is(err, changepoint.ErrTooShort) {

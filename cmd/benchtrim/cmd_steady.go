@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
@@ -85,20 +86,18 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 	g := globalsOf(c)
 	opt := steady.DefaultOptions
 	var err error
-	if opt.Penalty, opt.PenaltyValue, err = steady.ParsePenalty(c.String("penalty")); err != nil {
+	pen, err := changepoint.ParsePenalty(c.String("penalty"))
+	if err != nil {
 		return opt, fmt.Errorf("--penalty: %w", err)
 	}
+	opt.Penalty, opt.PenaltyValue = pen.Rule, pen.Manual
 	if r := c.String("pen-range"); r != "" {
-		a, b, ok := strings.Cut(r, ",")
-		lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
-		hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-		if !ok || err1 != nil || err2 != nil {
-			return opt, fmt.Errorf("--pen-range %q: want two numbers a,b", r)
-		}
 		if opt.Penalty != steady.PenaltyCROPS && opt.Penalty != steady.PenaltyCROPSAscending {
 			return opt, fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %s", c.String("penalty"))
 		}
-		opt.PenMin, opt.PenMax = lo, hi
+		if opt.PenRange, err = changepoint.ParsePenaltyRange(r); err != nil {
+			return opt, fmt.Errorf("--pen-range: %w", err)
+		}
 	}
 	opt.SteadyWindow = c.Int("steady-window")
 	if opt.Equivalence, err = steady.ParseEquivalence(c.String("equivalence")); err != nil {
@@ -277,7 +276,8 @@ func runSteady(c *cli.Context) error {
 // configuration set how far its warmup is from the steady state. When every
 // run is too short it returns an error naming --steady-window.
 func writeSteadySummary(w io.Writer, res *steady.Result) error {
-	var runs, steadyRuns, forks, steadyForks, tooShort, longest int
+	var runs, steadyRuns, forks, steadyForks, tooShort, longest, failed int
+	var firstErr string
 	var st []float64
 	for _, br := range res.Benchmarks {
 		runs++
@@ -290,13 +290,21 @@ func writeSteadySummary(w io.Writer, res *steady.Result) error {
 		for _, f := range br.Forks {
 			forks++
 			longest = max(longest, f.Points)
+			if f.Class == steady.ForkFailed {
+				if failed++; failed == 1 {
+					firstErr = fmt.Sprintf("%s fork %d: %s", br.Key, f.ID.Fork, f.Err)
+				}
+			}
 			if f.Class == steady.ForkSteady {
 				steadyForks++
 				st = append(st, f.SteadySeconds)
 			}
 		}
 	}
-	if runs > 0 && tooShort == runs {
+	if forks > 0 && failed == forks {
+		return fmt.Errorf("no result: the analysis of every fork failed (first: %s)", firstErr)
+	}
+	if runs > 0 && tooShort == runs && longest < res.Options.SteadyWindow {
 		return fmt.Errorf("no result: all %d benchmark runs are too short: no fork has --steady-window %d iterations (the longest has %d); lower --steady-window",
 			runs, res.Options.SteadyWindow, longest)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,7 +176,8 @@ func TestSteadyCommandErrors(t *testing.T) {
 	}{
 		{[]string{"--penalty", "lots"}, "--penalty"},
 		{[]string{"--penalty", "15log", "--pen-range", "4,1e5"}, "--pen-range applies"},
-		{[]string{"--pen-range", "4"}, "want two numbers"},
+		{[]string{"--pen-range", "4"}, `--pen-range: penalty range "4": want a,b`},
+		{[]string{"--pen-range", "5,1", "--steady-window", "60"}, "want 0 <= a < b"},
 		{[]string{"--equivalence", "georges"}, "--equivalence"},
 		{[]string{"--w", "-1s"}, "--w"},
 		{[]string{"--i", "0"}, "--i 0"},
@@ -230,5 +232,29 @@ func TestSteadyDemoStep(t *testing.T) {
 	}
 	if entries, err := os.ReadDir(filepath.Join(dir, "steady-plots")); err != nil || len(entries) < 40 {
 		t.Errorf("demo plots: %d (%v), want at least one per fork", len(entries), err)
+	}
+}
+
+// TestSteadyPenaltySpellings: steady reads --penalty and --pen-range as the
+// changepoint command does (changepoint.ParsePenalty): NUMBERlog is
+// NUMBER·log n of each fork's series.
+func TestSteadyPenaltySpellings(t *testing.T) {
+	dir := t.TempDir()
+	in, _ := steadyInput(t, dir)
+	forks := filepath.Join(dir, "forks.csv")
+	if _, _, err := runCLI(t, "--quiet", "steady", "--penalty", "10log", "--steady-window", "60", "--forks-out", forks, in); err != nil {
+		t.Fatal(err)
+	}
+	rows := readCSV(t, forks)
+	col := func(name string) int { return slices.Index(steady.ForkColumns, name) }
+	for _, r := range rows[1:] {
+		points, _ := strconv.Atoi(r[col("points")])
+		pen, _ := strconv.ParseFloat(r[col("penalty")], 64)
+		if r[col("penalty_rule")] != "manual" || math.Abs(pen-10*math.Log(float64(points))) > 1e-9 {
+			t.Errorf("fork %v: penalty %v (%s), want 10·log %d", r[:8], pen, r[col("penalty_rule")], points)
+		}
+	}
+	if _, _, err := runCLI(t, "--quiet", "steady", "--pen-range", "4log,1e5log", "--steady-window", "60", in); err != nil {
+		t.Errorf("--pen-range 4log,1e5log: %v", err)
 	}
 }
