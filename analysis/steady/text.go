@@ -1,0 +1,209 @@
+package steady
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/reports"
+)
+
+// WriteSummary prints the short answer: how many benchmark runs and
+// forks reach a steady state and after how long, the class counts, and per
+// configuration set how far its warmup is from the steady state. When every
+// run is too short it returns an error naming --steady-window.
+func (res *Result) WriteSummary(w io.Writer) error {
+	var runs, steadyRuns, forks, steadyForks, tooShort, longest, failed int
+	var firstErr string
+	var st []float64
+	for _, br := range res.Benchmarks {
+		runs++
+		switch br.Class {
+		case BenchmarkSteady:
+			steadyRuns++
+		case BenchmarkTooShort:
+			tooShort++
+		}
+		for _, f := range br.Forks {
+			forks++
+			longest = max(longest, f.Points)
+			if f.Class == ForkFailed {
+				if failed++; failed == 1 {
+					firstErr = fmt.Sprintf("%s fork %d: %s", br.Key, f.ID.Fork, f.Err)
+				}
+			}
+			if f.Class == ForkSteady {
+				steadyForks++
+				st = append(st, f.SteadySeconds)
+			}
+		}
+	}
+	if forks > 0 && failed == forks {
+		return fmt.Errorf("no result: the analysis of every fork failed (first: %s)", firstErr)
+	}
+	if runs > 0 && tooShort == runs && longest < res.Options.SteadyWindow {
+		return fmt.Errorf("no result: all %d benchmark runs are too short: no fork has --steady-window %d iterations (the longest has %d); lower --steady-window",
+			runs, res.Options.SteadyWindow, longest)
+	}
+	fmt.Fprintf(w, "steady state: %d of %d benchmark runs (%d of %d forks) reach a steady state", steadyRuns, runs, steadyForks, forks)
+	if len(st) > 0 {
+		fmt.Fprintf(w, ";\nsteady forks settle after a median %s, 90 %% of them within %s (st).\n",
+			reports.Human(reports.Seconds(stats.Median(st, nil))), reports.Human(reports.Seconds(stats.Quantile(st, 0.9, nil))))
+	} else {
+		fmt.Fprintln(w, ".")
+	}
+	fmt.Fprintln(w)
+	if err := res.ClassTable().WriteMarkdown(w); err != nil {
+		return err
+	}
+	if len(res.Options.Configs) > 0 {
+		fmt.Fprintln(w)
+		short := res.EvaluationTable().Select("set", "steady forks run", "overestimated", "underestimated", "median WEE", "time waste", "runs RPD > 5 %")
+		short.Title = ""
+		if err := short.WriteMarkdown(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "over/underestimated: warmup longer/shorter than st by more than 5 s; RPD: result change.")
+	}
+	fmt.Fprintln(w, "--details prints the per-benchmark table and the comparison of configuration sets.")
+	return nil
+}
+
+// WriteDetails prints the per-benchmark table (up to 40 runs), the
+// evaluation of every configuration set and their comparison.
+func (res *Result) WriteDetails(w io.Writer) error {
+	if len(res.Benchmarks) <= 40 {
+		bt := &reports.Table{Title: "Benchmark runs", Columns: []string{"benchmark", "params", "forks", "class", "Barrett classes", "st (iterations)", "st"}}
+		for _, br := range res.Benchmarks {
+			var barrett, sts []string
+			var secs []float64
+			for _, f := range br.Forks {
+				barrett = append(barrett, f.Barrett.String())
+				if f.Class == ForkSteady {
+					sts = append(sts, strconv.Itoa(f.SteadyStart))
+					secs = append(secs, f.SteadySeconds)
+				}
+			}
+			var st any
+			if len(secs) > 0 {
+				st = reports.Seconds(stats.Median(secs, nil))
+			}
+			bt.AddRow(br.Key.Benchmark, br.Key.Params, len(br.Forks), br.Class.String(), strings.Join(barrett, " "), strings.Join(sts, " "), st)
+		}
+		bt.Notes = []string{"st: the steady forks' steady-state starts; the time column is their median."}
+		fmt.Fprintln(w)
+		if err := bt.WriteMarkdown(w); err != nil {
+			return err
+		}
+	}
+	if len(res.Options.Configs) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	if err := res.EvaluationTable().WriteMarkdown(w); err != nil {
+		return err
+	}
+	var cmp []Comparison
+	for b := 1; b < len(res.Options.Configs); b++ {
+		c, err := Compare(res, 0, b)
+		if err != nil {
+			return err
+		}
+		cmp = append(cmp, c...)
+	}
+	if len(cmp) > 0 {
+		fmt.Fprintln(w)
+		return ComparisonTable(cmp).WriteMarkdown(w)
+	}
+	return nil
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
+
+// WritePlots writes into dir (created when missing), for the first max benchmark runs, one series
+// plot per fork and one CROPS curve per fork that ran CROPS.
+func (res *Result) WritePlots(dir, format string, max int) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	n := 0
+	for bi, br := range res.Benchmarks {
+		if bi >= max {
+			break
+		}
+		name := br.Key.Benchmark
+		if i := strings.LastIndex(name, "."); i >= 0 && i+1 < len(name) {
+			if j := strings.LastIndex(name[:i], "."); j >= 0 {
+				name = name[j+1:] // Class.method
+			}
+		}
+		if br.Key.Params != "" {
+			name += "[" + br.Key.Params + "]"
+		}
+		slug := strings.Trim(unsafeFileChars.ReplaceAllString(fmt.Sprintf("%03d-%s", bi+1, name), "_"), "_")
+		for _, f := range br.Forks {
+			if len(f.Values) == 0 {
+				continue
+			}
+			sp := &reports.SeriesPlot{
+				Title:  fmt.Sprintf("%s %s: %s", name, f.ID, f.Class),
+				XLabel: "iteration", YLabel: "ns/op", Values: f.Values, Outliers: f.Outliers, SteadyStart: f.SteadyStart,
+			}
+			first := len(f.Segments)
+			if f.Class == ForkSteady {
+				for k, s := range f.Segments {
+					if s.Start == f.SteadyStart {
+						first = k
+					}
+				}
+			}
+			for k, s := range f.Segments {
+				sp.Segments = append(sp.Segments, reports.PlotSegment{Start: s.Start, End: s.End, Mean: s.Mean, Steady: k >= first})
+			}
+			p, err := sp.Plot()
+			if err != nil {
+				return n, err
+			}
+			base := filepath.Join(dir, fmt.Sprintf("%s-f%d", slug, f.ID.Fork))
+			if f.ID.Instance > 1 || f.ID.Trial > 1 {
+				base = filepath.Join(dir, fmt.Sprintf("%s-i%dt%df%d", slug, f.ID.Instance, f.ID.Trial, f.ID.Fork))
+			}
+			if err := reports.SavePlot(p, base+"."+format, reports.PlotSize.Width, reports.PlotSize.Height); err != nil {
+				return n, err
+			}
+			n++
+			// The curve Kneedle read; when the Traini protocol stopped on
+			// R's transpose quirk (counts and penalties of different
+			// lengths), the CROPS segmentations themselves.
+			var pens []float64
+			var counts []int
+			var proto string
+			switch {
+			case f.Knee != nil && len(f.Knee.Penalties) == len(f.Knee.NCpts):
+				pens, counts, proto = f.Knee.Penalties, f.Knee.NCpts, f.Knee.Protocol.String()+" protocol"
+			case f.CROPS != nil && len(f.CROPS.PenValueFull) > len(f.CROPS.Segmentations):
+				counts = f.CROPS.NumChangepoints()
+				pens, proto = f.CROPS.PenValueFull[:len(counts)], "lower bounds"
+			default:
+				continue
+			}
+			cp := &reports.CurvePlot{Title: fmt.Sprintf("CROPS %s %s (%s)", name, f.ID, proto),
+				Penalties: pens, Counts: counts, Chosen: f.Penalty,
+				ChosenLabel: fmt.Sprintf("penalty %.4g (%s): %d change points", f.Penalty, f.PenaltyRule, len(f.Changepoints))}
+			p, err = cp.Plot()
+			if err != nil {
+				continue // a curve without positive penalties: nothing to draw
+			}
+			if err := reports.SavePlot(p, base+"-crops."+format, reports.PlotSize.Width, reports.PlotSize.Height); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
