@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/stats"
-	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -125,12 +123,12 @@ func runOptimize(c *cli.Context) error {
 		return fmt.Errorf("--base-version %s: the input holds one version per project; nothing to compare", vopt.Base)
 	}
 	if len(res.Results) == 0 {
-		return noOptimizeResult(res, opt)
+		return res.NoResult()
 	}
-	writeOptimizeSummary(w, res, vr, opt)
+	optimize.WriteText(w, res, vr)
 	if c.Bool("details") {
 		fmt.Fprintln(w)
-		if err := writeOptimizeReport(w, res, vr, opt); err != nil {
+		if err := optimize.WriteDetails(w, res, vr); err != nil {
 			return err
 		}
 	}
@@ -157,15 +155,7 @@ func runOptimize(c *cli.Context) error {
 		fmt.Fprintf(w, "wrote %s\n", out)
 	}
 	if out := c.String("commands-out"); out != "" {
-		chosen := res.Results
-		if vr != nil { // forward mode: the base version's configurations are the ones to run
-			chosen = nil
-			for _, r := range res.Results {
-				if vs := vr.Versions[r.Key.Project]; len(vs) > 0 && vs[0] == r.Key.Version {
-					chosen = append(chosen, r)
-				}
-			}
-		}
+		chosen := optimize.ToRun(res, vr)
 		err := atomicfile.Write(out, func(f io.Writer) error { return optimize.WriteScript(f, chosen, opt.Metrics) })
 		if err != nil {
 			return err
@@ -185,121 +175,6 @@ func multipleVersions(series []*table.Series) bool {
 		seen[s.Project] = s.Version
 	}
 	return false
-}
-
-// noOptimizeResult explains why no benchmark run could be optimised and
-// names the flag that changes it.
-func noOptimizeResult(res *optimize.Report, opt optimize.Options) error {
-	if len(res.Skipped) == 0 {
-		return fmt.Errorf("no benchmark run to optimise")
-	}
-	first := res.Skipped[0]
-	msg := fmt.Sprintf("no result: all %d benchmark runs were skipped (first: %s: %s)", len(res.Skipped), first.Key, first.Reason)
-	switch {
-	case strings.Contains(first.Reason, "--discard-warmup") && opt.DiscardWarmup > 0:
-		msg += fmt.Sprintf("; --discard-warmup %d drops every iteration: lower it", opt.DiscardWarmup)
-	case strings.Contains(first.Reason, "--first"):
-		msg += "; drop --first"
-	}
-	return errors.New(msg)
-}
-
-// writeOptimizeSummary prints the short answer: the suite-wide time cut by
-// the recommended metric (optimize.Best) and how many benchmark runs keep
-// their result, one line per metric, change detection across versions,
-// and what was skipped.
-func writeOptimizeSummary(w io.Writer, res *optimize.Report, vr *optimize.VersionReport, opt optimize.Options) {
-	sums := optimize.Summarize(res.Results)
-	totals := optimize.Totals(sums)
-	b := totals[optimize.Best(totals)]
-	sec := func(ns int64) string { return reports.Human(reports.Seconds(float64(ns) / 1e9)) }
-	pct := func(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
-	fmt.Fprintf(w, "µOpTime: %s cuts %s of the suite's time (%s → %s);\n", b.Metric, reports.Human(reports.Percent(b.Saved)),
-		sec(b.FullTimeNs), sec(b.TimeNs))
-	fmt.Fprintf(w, "%s / %s / %s of %d benchmark runs keep their result within 1 / 3 / 5 %%.\n",
-		pct(b.Within[0]), pct(b.Within[1]), pct(b.Within[2]), b.Benchmarks)
-	fmt.Fprintf(w, "(threshold %g, %d resamples at %g, seed %d)\n", opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
-	if len(totals) > 1 {
-		fmt.Fprintln(w)
-		optimize.TotalsTable(totals).WriteMarkdown(w)
-		fmt.Fprintf(w, "%s is recommended: the largest saving with ≥ %.0f %% of runs within 5 %%.\n", b.Metric, 100*optimize.GoodShare)
-	}
-	if vr != nil {
-		for _, p := range vr.Totals {
-			if p.Metric != b.Metric || p.Method != optimize.MethodUOpTime {
-				continue
-			}
-			vs := vr.Versions[p.Project]
-			fmt.Fprintf(w, "%s %s … %s (%s): %d of %d changes found, %s in %d comparisons.\n",
-				p.Project, vs[0], vs[len(vs)-1], p.Metric, p.TP, p.FullChanges, plural(p.FP, "false alarm"), p.Benchmarks)
-		}
-	}
-	if n := len(res.Skipped); n > 0 {
-		fmt.Fprintf(w, "skipped %d benchmark runs (first: %s: %s)\n", n, res.Skipped[0].Key, res.Skipped[0].Reason)
-	}
-	if n := len(res.Ragged); n > 0 {
-		fmt.Fprintf(w, "%d benchmark runs miss observations (configurations use the values that exist)\n", n)
-	}
-	fmt.Fprintln(w, "--details prints the per-version tables; -o, --summary-out and --versions-out write the data.")
-}
-
-// writeOptimizeReport prints the Markdown report: time saving, baselines,
-// the metric comparison, the version comparison, ragged and skipped series.
-func writeOptimizeReport(w io.Writer, res *optimize.Report, vr *optimize.VersionReport, opt optimize.Options) error {
-	names := make([]string, len(opt.Metrics))
-	for i, m := range opt.Metrics {
-		names[i] = m.String()
-	}
-	fmt.Fprintf(w, "# µOpTime: %d benchmark runs, metrics %s, threshold %g, %d resamples at %g, seed %d\n\n",
-		len(res.Results)/len(opt.Metrics), strings.Join(names, ", "), opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
-	sums := optimize.Summarize(res.Results)
-	if err := optimize.TimeSavingTable(sums).WriteMarkdown(w); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	if err := optimize.BaselineTable(sums).WriteMarkdown(w); err != nil {
-		return err
-	}
-	if len(opt.Metrics) > 1 {
-		cmp, err := optimize.CompareMetrics(res.Results, 0)
-		if err != nil {
-			return err
-		}
-		if len(cmp) > 0 {
-			fmt.Fprintln(w)
-			if err := optimize.MetricComparisonTable(cmp).WriteMarkdown(w); err != nil {
-				return err
-			}
-		}
-	}
-	if vr != nil {
-		fmt.Fprintln(w)
-		if err := optimize.VersionTable(vr, len(vr.Pairs) <= 60).WriteMarkdown(w); err != nil {
-			return err
-		}
-		for _, n := range vr.Notes {
-			fmt.Fprintf(w, "- %s\n", n)
-		}
-	}
-	if len(res.Ragged) > 0 {
-		fmt.Fprintf(w, "\nRagged data (configurations use the values that exist): %d benchmark runs\n", len(res.Ragged))
-		for _, r := range res.Ragged {
-			fmt.Fprintf(w, "- %s: %d of %d observations missing\n", r.Key, r.Missing, r.Expected)
-		}
-	}
-	if len(res.Skipped) > 0 {
-		fmt.Fprintf(w, "\nSkipped benchmark runs: %d\n", len(res.Skipped))
-		for _, s := range res.Skipped {
-			fmt.Fprintf(w, "- %s (%d rows): %s\n", s.Key, s.Rows, s.Reason)
-		}
-	}
-	if res.Excluded > 0 {
-		fmt.Fprintf(w, "\n%d observations excluded on purpose by --first / --discard-warmup.\n", res.Excluded)
-	}
-	for _, wn := range res.Warnings {
-		fmt.Fprintf(w, "\nwarning: %s\n", wn)
-	}
-	return nil
 }
 
 // demoOptimize runs µOpTime on the demo's three µOpTime Go versions (all
@@ -322,12 +197,4 @@ func demoOptimize(d *demoRun) error {
 	}
 	return d.Run("optimize", "--metric", "rmad,rciw-mean", "--discard-warmup", "50",
 		"--commands-out", d.Out("optimize-jmh.sh"), jmh)
-}
-
-// plural is "1 thing" or "n things".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }
