@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -132,12 +131,12 @@ func runReconfigure(c *cli.Context) error {
 		return err
 	}
 	rows := reconfigure.Summarize(results, opt.Criteria)
-	if err := writeReconfigureSummary(w, results, rows, &opt); err != nil {
+	if err := reconfigure.WriteText(w, results, rows, &opt); err != nil {
 		return err
 	}
 	if c.Bool("details") {
 		fmt.Fprintln(w)
-		if err := writeReconfigureReport(w, errw, results, &opt); err != nil {
+		if err := reconfigure.WriteDetails(w, errw, results, &opt); err != nil {
 			return err
 		}
 	}
@@ -173,85 +172,6 @@ func runReconfigure(c *cli.Context) error {
 		fmt.Fprintf(w, "wrote %s (%d fork configurations)\n", p, len(cfgs))
 	}
 	return nil
-}
-
-// writeReconfigureSummary prints the short answer: the time the recommended
-// criterion (reconfigure.Best) cuts and how many benchmarks' results its
-// A/A tests found not different, a row per criterion, and what was skipped.
-// With no benchmark replayed it returns an error naming the reason.
-func writeReconfigureSummary(w io.Writer, results []reconfigure.Result, rows []reconfigure.SummaryRow, opt *reconfigure.Options) error {
-	skipped, short := 0, 0
-	var firstSkip string
-	for _, r := range results {
-		if r.Skipped != "" {
-			if skipped++; skipped == 1 {
-				firstSkip = fmt.Sprintf("%s: %s", r.Key, r.Skipped)
-			}
-		} else if r.Short {
-			short++
-		}
-	}
-	if skipped == len(results) {
-		return fmt.Errorf("no result: all %d benchmarks were skipped (first: %s)", skipped, firstSkip)
-	}
-	overall := reconfigure.OverallRows(rows, opt.Criteria)
-	b := overall[reconfigure.Best(overall)]
-	fmt.Fprintf(w, "dynamic reconfiguration: %s cuts %s of the suite's time (%s → %s);\n", b.Criterion.Label(),
-		reports.Human(reports.Percent(b.Saved)), reports.Human(reports.Seconds(b.StaticHours*3600)),
-		reports.Human(reports.Seconds(b.DynamicHours*3600)))
-	if b.AATested > 0 {
-		fmt.Fprintf(w, "A/A tests find %s of %d tested benchmarks not different from the static configuration.\n",
-			reports.Human(reports.Percent(b.NotDifferent)), b.AATested)
-	} else {
-		fmt.Fprintf(w, "no A/A test was possible: every benchmark has fewer iterations than the configuration\n"+
-			"and the baseline ask for (lower --wi-max, --mi, --baseline-wi and --baseline-mi to test).\n")
-	}
-	fmt.Fprintln(w)
-	if err := reconfigure.ShortTable(overall).WriteMarkdown(w); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%d benchmarks replayed", len(results)-skipped)
-	if short > 0 {
-		fmt.Fprintf(w, ", %d with less data than configuration or baseline ask for", short)
-	}
-	fmt.Fprintln(w)
-	if skipped > 0 {
-		fmt.Fprintf(w, "skipped %d (first: %s)\n", skipped, firstSkip)
-	}
-	fmt.Fprintln(w, "--details prints the per-benchmark table and Tables 2 and 3; -o, --table2, --table3 write them.")
-	return nil
-}
-
-// writeReconfigureReport prints the setup, skipped benchmarks, the
-// per-benchmark table (for up to 40 benchmarks) and Tables 2 and 3.
-func writeReconfigureReport(w, errw io.Writer, results []reconfigure.Result, opt *reconfigure.Options) error {
-	fmt.Fprintf(w, "dynamic reconfiguration replay: %s\n", reconfigure.Describe(opt))
-	skipped, short := 0, 0
-	for _, r := range results {
-		if r.Skipped != "" {
-			skipped++
-			fmt.Fprintf(errw, "skipped %s: %s\n", r.Key, r.Skipped)
-			continue
-		}
-		if r.Short {
-			short++
-		}
-	}
-	fmt.Fprintf(w, "benchmarks: %d replayed, %d skipped; %d with less data than the configuration or the baseline asks for (short)\n",
-		len(results)-skipped, skipped, short)
-	if len(results) <= 40 {
-		fmt.Fprintln(w)
-		if err := reconfigure.BenchmarkTable(results).WriteMarkdown(w); err != nil {
-			return err
-		}
-	}
-	rows := reconfigure.Summarize(results, opt.Criteria)
-	fmt.Fprintln(w)
-	if err := reconfigure.QualityTable(rows).WriteMarkdown(w); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	return reconfigure.TimeTable(rows).WriteMarkdown(w)
 }
 
 // demoReconfigure replays the demo's avgt suite (4 forks × 150 iterations).
