@@ -72,3 +72,32 @@ func TestParsePenaltyRange(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyze(t *testing.T) {
+	x := make([]float64, 60)
+	for i := range x {
+		x[i] = 100 * (1 + 0.01*math.Sin(float64(i)*1.7))
+		if i < 8 {
+			x[i] *= 3
+		}
+	}
+	pen, _ := ParsePenalty("15log")
+	r, err := Analyze(x, AnalyzeOptions{Cost: MeanVar, Penalty: pen})
+	if err != nil || len(r.Changepoints) != 1 || r.Changepoints[0] != 8 || r.PenaltyRule != "15log" ||
+		float64(r.Penalty) != BarrettPenalty(60) || len(r.Segments) != 2 || r.Segments[1].Start != 9 || r.CROPS != nil {
+		t.Fatalf("15log: %+v, %v", r, err)
+	}
+	pen, _ = ParsePenalty("crops")
+	r, err = Analyze(x, AnalyzeOptions{Cost: MeanVar, MinSegLen: 2, Penalty: pen})
+	if err != nil || r.CROPS == nil || !r.Fallback || len(r.Notes) != 1 || r.CROPS.PELTRuns == 0 {
+		t.Fatalf("crops: %+v, %v", r, err)
+	}
+	pen, _ = ParsePenalty("1e6")
+	r, _ = Analyze(x, AnalyzeOptions{Cost: MeanVar, Penalty: pen})
+	if len(r.Changepoints) != 0 || !strings.Contains(r.NoChangepointReason(), "a smaller --penalty finds more change points") {
+		t.Errorf("1e6: %v, %q", r.Changepoints, r.NoChangepointReason())
+	}
+	if _, err := Analyze(nil, AnalyzeOptions{Penalty: pen}); err == nil {
+		t.Error("no values: no error")
+	}
+}

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -78,7 +76,21 @@ func runChangepoint(c *cli.Context) error {
 	if note != "" && !globalsOf(c).Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, note)
 	}
-	res, err := segmentSeries(x, cost, c.Int("min-seg-len"), c.String("penalty"), c.String("pen-range"), c.IsSet("pen-range"))
+	opt := changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len")}
+	if opt.Penalty, err = changepoint.ParsePenalty(c.String("penalty")); err != nil {
+		return fmt.Errorf("--penalty: %w", err)
+	}
+	crops := opt.Penalty.Rule == changepoint.PenaltyCROPS || opt.Penalty.Rule == changepoint.PenaltyCROPSAscending
+	if c.IsSet("pen-range") && !crops {
+		return fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %q", c.String("penalty"))
+	}
+	if opt.Range, err = changepoint.ParsePenaltyRange(c.String("pen-range")); err != nil {
+		return fmt.Errorf("--pen-range: %w", err)
+	}
+	if _, _, err := opt.Range.At(len(x)); crops && err != nil {
+		return fmt.Errorf("%s: --pen-range: %w", name, err)
+	}
+	res, err := changepoint.Analyze(x, opt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -95,141 +107,9 @@ func runChangepoint(c *cli.Context) error {
 		}
 	}
 	if len(res.Changepoints) == 0 && !globalsOf(c).Quiet {
-		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, noChangepointReason(res))
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, res.NoChangepointReason())
 	}
 	return w.Flush()
-}
-
-// noChangepointReason says why a segmentation found no change point and
-// which flag finds more.
-func noChangepointReason(res *changepointJSON) string {
-	msg := fmt.Sprintf("no change point: at penalty %.4g (%s) the series of %d values is best kept as one segment", float64(res.Penalty), res.PenaltyRule, res.N)
-	switch {
-	case res.CROPS != nil && res.CROPS.Protocol == "traini":
-		return msg + "; --penalty crops-ascending or a smaller --penalty (e.g. 15log) may find change points"
-	case res.CROPS != nil:
-		return msg + "; a smaller --penalty (e.g. 4log) may find change points"
-	}
-	return msg + "; a smaller --penalty finds more change points"
-}
-
-// changepointJSON is the --json output.
-type changepointJSON struct {
-	N            int           `json:"n"`
-	Cost         string        `json:"cost"`
-	MinSegLen    int           `json:"min_seg_len"`
-	PenaltyRule  string        `json:"penalty_rule"`
-	Penalty      jsonFloat     `json:"penalty"`
-	Changepoints []int         `json:"changepoints"`
-	Objective    jsonFloat     `json:"objective"`
-	Segments     []segmentJSON `json:"segments"`
-	CROPS        *cropsJSON    `json:"crops,omitempty"`
-	Fallback     bool          `json:"fallback_15log,omitempty"`
-	Notes        []string      `json:"notes,omitempty"`
-}
-
-type segmentJSON struct {
-	Start    int       `json:"start"`
-	End      int       `json:"end"`
-	Mean     jsonFloat `json:"mean"`
-	Variance jsonFloat `json:"variance"`
-}
-
-type cropsJSON struct {
-	PenMin       jsonFloat     `json:"pen_min"`
-	PenMax       jsonFloat     `json:"pen_max"`
-	Protocol     string        `json:"protocol"`
-	Outcome      string        `json:"outcome"`
-	PenValueFull []jsonFloat   `json:"pen_value_full"`
-	Rows         []cropsRowJSN `json:"segmentations"`
-	PELTRuns     int           `json:"pelt_runs"`
-}
-
-type cropsRowJSN struct {
-	PenaltyLow   jsonFloat `json:"penalty_low"`
-	PenaltyHigh  jsonFloat `json:"penalty_high"`
-	NChangepts   int       `json:"n_changepoints"`
-	Changepoints []int     `json:"changepoints"`
-}
-
-// jsonFloat encodes NaN and ±Inf as null (JSON has no such numbers).
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(v)
-}
-
-// segmentSeries runs the requested penalty rule on x (penalty and
-// penRange as changepoint.ParsePenalty and ParsePenaltyRange read them).
-func segmentSeries(x []float64, cost changepoint.Cost, minSegLen int, penalty, penRange string, rangeSet bool) (*changepointJSON, error) {
-	n := len(x)
-	if n == 0 {
-		return nil, errors.New("no values")
-	}
-	pen, err := changepoint.ParsePenalty(penalty)
-	if err != nil {
-		return nil, fmt.Errorf("--penalty: %w", err)
-	}
-	out := &changepointJSON{N: n, Cost: strings.TrimSuffix(cost.String(), ".norm")}
-	var seg *changepoint.Segmentation
-	switch pen.Rule {
-	case changepoint.PenaltyCROPS, changepoint.PenaltyCROPSAscending:
-		r, err := changepoint.ParsePenaltyRange(penRange)
-		if err != nil {
-			return nil, fmt.Errorf("--pen-range: %w", err)
-		}
-		lo, hi, err := r.At(n)
-		if err != nil {
-			return nil, fmt.Errorf("--pen-range: %w", err)
-		}
-		opt := changepoint.SelectOptions{CROPS: changepoint.CROPSOptions{Cost: cost, MinSegLen: minSegLen, PenMin: lo, PenMax: hi}}
-		if pen.Rule == changepoint.PenaltyCROPSAscending {
-			opt.Protocol = changepoint.AscendingProtocol
-		}
-		sel, err := changepoint.SelectPenalty(x, opt)
-		if err != nil {
-			return nil, err
-		}
-		seg = sel.Segmentation
-		out.PenaltyRule = pen.Rule.String()
-		out.Fallback = sel.Fallback
-		cr := sel.CROPS
-		cj := &cropsJSON{PenMin: jsonFloat(cr.PenMin), PenMax: jsonFloat(cr.PenMax), Protocol: opt.Protocol.String(),
-			Outcome: sel.Knee.Outcome.String(), PELTRuns: len(cr.Runs)}
-		for _, p := range cr.PenValueFull {
-			cj.PenValueFull = append(cj.PenValueFull, jsonFloat(p))
-		}
-		for _, r := range cr.Segmentations {
-			cj.Rows = append(cj.Rows, cropsRowJSN{PenaltyLow: jsonFloat(r.PenaltyLow), PenaltyHigh: jsonFloat(r.PenaltyHigh),
-				NChangepts: len(r.Changepoints), Changepoints: r.Changepoints})
-		}
-		out.CROPS = cj
-		if sel.Fallback {
-			out.Notes = append(out.Notes, fmt.Sprintf("the %s protocol selected no penalty (%s); used 15·log n", opt.Protocol, sel.Knee.Outcome))
-		}
-	default:
-		if rangeSet {
-			return nil, fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %q", penalty)
-		}
-		s, err := changepoint.PELT(x, changepoint.Options{Cost: cost, MinSegLen: minSegLen, Penalty: pen.At(n)})
-		if err != nil {
-			return nil, err
-		}
-		seg = s
-		out.PenaltyRule = pen.Rule.String()
-	}
-	out.MinSegLen = seg.MinSegLen
-	out.Penalty = jsonFloat(seg.Penalty)
-	out.Objective = jsonFloat(seg.Objective)
-	out.Changepoints = append([]int{}, seg.Changepoints...)
-	for _, s := range seg.Segments {
-		out.Segments = append(out.Segments, segmentJSON{Start: s.Start + 1, End: s.End, Mean: jsonFloat(s.Mean), Variance: jsonFloat(s.Variance)})
-	}
-	return out, nil
 }
 
 // readSeries reads the values of name ("-" is stdin) with

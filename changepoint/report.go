@@ -1,0 +1,146 @@
+package changepoint
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// NoChangepointReason says why a segmentation found no change point and
+// which benchtrim flag finds more.
+func (res *Report) NoChangepointReason() string {
+	msg := fmt.Sprintf("no change point: at penalty %.4g (%s) the series of %d values is best kept as one segment", float64(res.Penalty), res.PenaltyRule, res.N)
+	switch {
+	case res.CROPS != nil && res.CROPS.Protocol == "traini":
+		return msg + "; --penalty crops-ascending or a smaller --penalty (e.g. 15log) may find change points"
+	case res.CROPS != nil:
+		return msg + "; a smaller --penalty (e.g. 4log) may find change points"
+	}
+	return msg + "; a smaller --penalty finds more change points"
+}
+
+// Report is one segmentation as benchtrim changepoint prints it; the JSON
+// field names are its --json output. Change points follow R's convention
+// (the 1-based index of the last point of every segment but the final one)
+// and segments are 1-based and inclusive.
+type Report struct {
+	N            int             `json:"n"`
+	Cost         string          `json:"cost"`
+	MinSegLen    int             `json:"min_seg_len"`
+	PenaltyRule  string          `json:"penalty_rule"`
+	Penalty      JSONFloat       `json:"penalty"`
+	Changepoints []int           `json:"changepoints"`
+	Objective    JSONFloat       `json:"objective"`
+	Segments     []ReportSegment `json:"segments"`
+	CROPS        *ReportCROPS    `json:"crops,omitempty"`
+	Fallback     bool            `json:"fallback_15log,omitempty"`
+	Notes        []string        `json:"notes,omitempty"`
+}
+
+type ReportSegment struct {
+	Start    int       `json:"start"`
+	End      int       `json:"end"`
+	Mean     JSONFloat `json:"mean"`
+	Variance JSONFloat `json:"variance"`
+}
+
+type ReportCROPS struct {
+	PenMin       JSONFloat        `json:"pen_min"`
+	PenMax       JSONFloat        `json:"pen_max"`
+	Protocol     string           `json:"protocol"`
+	Outcome      string           `json:"outcome"`
+	PenValueFull []JSONFloat      `json:"pen_value_full"`
+	Rows         []ReportCROPSRow `json:"segmentations"`
+	PELTRuns     int              `json:"pelt_runs"`
+}
+
+type ReportCROPSRow struct {
+	PenaltyLow   JSONFloat `json:"penalty_low"`
+	PenaltyHigh  JSONFloat `json:"penalty_high"`
+	NChangepts   int       `json:"n_changepoints"`
+	Changepoints []int     `json:"changepoints"`
+}
+
+// JSONFloat is a float64 that encodes NaN and ±Inf as null (JSON has no
+// such numbers).
+type JSONFloat float64
+
+func (f JSONFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(v)
+}
+
+// AnalyzeOptions configure Analyze.
+type AnalyzeOptions struct {
+	Cost      Cost
+	MinSegLen int
+	Penalty   Penalty
+	// Range is the CROPS range of the CROPS rules (zero: TrainiRange).
+	Range PenaltyRange
+}
+
+// Analyze segments x under opt.Penalty: PELT at 15·log n or a manual
+// penalty, or CROPS over opt.Range and Kneedle (SelectPenalty) for the
+// CROPS rules, and reports the segmentation with its segments and, for
+// CROPS, every segmentation CROPS found (R's cpts.full and pen.value.full).
+func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
+	n := len(x)
+	if n == 0 {
+		return nil, errors.New("no values")
+	}
+	cost, minSegLen, pen := opt.Cost, opt.MinSegLen, opt.Penalty
+	out := &Report{N: n, Cost: strings.TrimSuffix(cost.String(), ".norm")}
+	var seg *Segmentation
+	switch pen.Rule {
+	case PenaltyCROPS, PenaltyCROPSAscending:
+		lo, hi, err := opt.Range.At(n)
+		if err != nil {
+			return nil, err
+		}
+		opt := SelectOptions{CROPS: CROPSOptions{Cost: cost, MinSegLen: minSegLen, PenMin: lo, PenMax: hi}}
+		if pen.Rule == PenaltyCROPSAscending {
+			opt.Protocol = AscendingProtocol
+		}
+		sel, err := SelectPenalty(x, opt)
+		if err != nil {
+			return nil, err
+		}
+		seg = sel.Segmentation
+		out.PenaltyRule = pen.Rule.String()
+		out.Fallback = sel.Fallback
+		cr := sel.CROPS
+		cj := &ReportCROPS{PenMin: JSONFloat(cr.PenMin), PenMax: JSONFloat(cr.PenMax), Protocol: opt.Protocol.String(),
+			Outcome: sel.Knee.Outcome.String(), PELTRuns: len(cr.Runs)}
+		for _, p := range cr.PenValueFull {
+			cj.PenValueFull = append(cj.PenValueFull, JSONFloat(p))
+		}
+		for _, r := range cr.Segmentations {
+			cj.Rows = append(cj.Rows, ReportCROPSRow{PenaltyLow: JSONFloat(r.PenaltyLow), PenaltyHigh: JSONFloat(r.PenaltyHigh),
+				NChangepts: len(r.Changepoints), Changepoints: r.Changepoints})
+		}
+		out.CROPS = cj
+		if sel.Fallback {
+			out.Notes = append(out.Notes, fmt.Sprintf("the %s protocol selected no penalty (%s); used 15·log n", opt.Protocol, sel.Knee.Outcome))
+		}
+	default:
+		s, err := PELT(x, Options{Cost: cost, MinSegLen: minSegLen, Penalty: pen.At(n)})
+		if err != nil {
+			return nil, err
+		}
+		seg = s
+		out.PenaltyRule = pen.Rule.String()
+	}
+	out.MinSegLen = seg.MinSegLen
+	out.Penalty = JSONFloat(seg.Penalty)
+	out.Objective = JSONFloat(seg.Objective)
+	out.Changepoints = append([]int{}, seg.Changepoints...)
+	for _, s := range seg.Segments {
+		out.Segments = append(out.Segments, ReportSegment{Start: s.Start + 1, End: s.End, Mean: JSONFloat(s.Mean), Variance: JSONFloat(s.Variance)})
+	}
+	return out, nil
+}
