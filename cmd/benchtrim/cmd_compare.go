@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -339,66 +338,27 @@ func compareFilter(c *cli.Context) (*compare.Filter, error) {
 	return f, nil
 }
 
-// filtered returns the series filter keeps, or an error naming some of the
-// benchmarks there are when it keeps none of them.
+// filtered is filter.Keep, the series of all the filter selects.
 func filtered(filter *compare.Filter, all []*table.Series) ([]*table.Series, error) {
-	kept := filter.Select(all)
-	if len(kept) > 0 || filter == nil || len(all) == 0 {
-		return kept, nil
-	}
-	seen := map[string]bool{}
-	var names []string
-	for _, s := range all {
-		if n := compare.FullName(compare.NameOf(s.Key)); !seen[n] {
-			seen[n] = true
-			names = append(names, n)
-		}
-	}
-	more := ""
-	if len(names) > 5 {
-		more = fmt.Sprintf(" … and %d more", len(names)-5)
-		names = names[:5]
-	}
-	return nil, fmt.Errorf("filter %q matches none of the %d benchmarks; some that exist: %s%s", filter, len(seen), strings.Join(names, ", "), more)
+	return filter.Keep(all)
 }
 
-// compareMetrics lists the metrics to compare: those --metrics names, or
-// every metric of either table, the primary one first. A name no table has
-// is an error listing those there are.
+// compareMetrics lists the metrics to compare (compare.Metrics) from the
+// --metrics flag, a comma list that may be repeated.
 func compareMetrics(c *cli.Context, tabs ...*table.Table) ([]string, error) {
-	seen := map[string]bool{}
-	var all []string
-	for _, t := range tabs {
-		for _, m := range table.Metrics(t) {
-			if !seen[m] {
-				seen[m] = true
-				all = append(all, m)
-			}
-		}
-	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if (all[i] == table.Primary) != (all[j] == table.Primary) {
-			return all[i] == table.Primary
-		}
-		return all[i] < all[j]
-	})
-	m := c.StringSlice("metrics")
-	if len(m) == 0 {
-		return all, nil
-	}
-	var out []string
-	for _, x := range m {
+	var want []string
+	for _, x := range c.StringSlice("metrics") {
 		for _, y := range strings.Split(x, ",") {
-			if y = strings.TrimSpace(y); y == "" {
-				continue
+			if y = strings.TrimSpace(y); y != "" {
+				want = append(want, y)
 			}
-			if !seen[y] {
-				return nil, fmt.Errorf("--metrics %s: the inputs have no such metric; they have %s", y, strings.Join(all, ", "))
-			}
-			out = append(out, y)
 		}
 	}
-	return out, nil
+	m, err := compare.Metrics(want, tabs...)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics %w", err)
+	}
+	return m, nil
 }
 
 // describeFile is compare with one file: every benchmark's mean ± CI,
