@@ -104,8 +104,24 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 	}
 	opt := rep.Options
 	out := &VersionReport{Versions: map[string][]string{}}
+	projects, err := out.orderVersions(series, vopt)
+	if err != nil {
+		return nil, err
+	}
+	baseOf := out.baseResults(rep)
+	jobs, err := out.evaluateLater(series, baseOf, &opt)
+	if err != nil {
+		return nil, err
+	}
+	evals := out.collectEvaluations(baseOf, jobs)
+	out.detect(projects, evals, &opt, vopt)
+	return out, nil
+}
 
-	// Versions per project.
+// orderVersions fills out.Versions: each project's versions in release
+// order (vopt.Order, else VersionLess) from the base version on, and
+// returns the projects in name order.
+func (out *VersionReport) orderVersions(series []*table.Series, vopt VersionOptions) ([]string, error) {
 	present := map[string]map[string]bool{}
 	for _, s := range series {
 		if present[s.Project] == nil {
@@ -160,7 +176,12 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 		out.Versions[proj] = vs[base:]
 	}
 
-	// Base configurations per (benchmark, metric).
+	return projects, nil
+}
+
+// baseResults indexes rep's results on each project's base version by
+// benchmark and metric: the configurations applied to the later versions.
+func (out *VersionReport) baseResults(rep *Report) map[benchID]map[Metric]*Result {
 	baseOf := map[benchID]map[Metric]*Result{}
 	for i := range rep.Results {
 		r := &rep.Results[i]
@@ -175,13 +196,21 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 		baseOf[id][r.Metric] = r
 	}
 
-	// Evaluate the base configurations on the later versions.
-	type later struct {
-		s     *table.Series
-		evals map[Metric]*[1 + NumMethods]Evaluation
-		note  string
-	}
-	var jobs []*later
+	return baseOf
+}
+
+// laterRun is a series of a later version with the evaluations of its base
+// version's configurations (ground truth first, then each method's).
+type laterRun struct {
+	s     *table.Series
+	evals map[Metric]*[1 + NumMethods]Evaluation
+	note  string
+}
+
+// evaluateLater evaluates the base configurations on every series of a
+// later version, in parallel (opt.Workers), each into its own slot.
+func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[benchID]map[Metric]*Result, opt *Options) ([]*laterRun, error) {
+	var jobs []*laterRun
 	for _, s := range series {
 		vs := out.Versions[s.Project]
 		if len(vs) < 2 || s.Version == vs[0] || !contains(vs, s.Version) {
@@ -191,11 +220,11 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 			out.Notes = append(out.Notes, fmt.Sprintf("%s: not in base version %s, not compared", s.Key, vs[0]))
 			continue
 		}
-		jobs = append(jobs, &later{s: s})
+		jobs = append(jobs, &laterRun{s: s})
 	}
 	err := workpool.Run(len(jobs), opt.Workers, func(i int) error {
 		j := jobs[i]
-		p, skip := prepare(j.s, &opt)
+		p, skip := prepare(j.s, opt)
 		if skip != nil {
 			j.note = fmt.Sprintf("%s: %s", skip.Key, skip.Reason)
 			return nil
@@ -206,7 +235,7 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 		short := false
 		for m, br := range baseOf[idOf(j.s.Key)] {
 			var ev [1 + NumMethods]Evaluation
-			ev[Ground] = p.evaluate(m, p.full, true, &opt, ws)
+			ev[Ground] = p.evaluate(m, p.full, true, opt, ws)
 			for meth := Method(0); meth < NumMethods; meth++ {
 				c := br.Eval(meth).Config
 				reuse := false
@@ -217,7 +246,7 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 					}
 				}
 				if !reuse {
-					ev[1+meth] = p.evaluate(m, c, true, &opt, ws)
+					ev[1+meth] = p.evaluate(m, c, true, opt, ws)
 				}
 				if ev[1+meth].Observations < countNominal(c) {
 					short = true
@@ -230,11 +259,17 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	// evals[project][version][benchID][metric]
-	evals := map[string]map[benchID]map[Metric]*[1 + NumMethods]Evaluation{}
+	return jobs, err
+}
+
+// versionEvals holds evaluations by "project\x00version", benchmark and
+// metric.
+type versionEvals map[string]map[benchID]map[Metric]*[1 + NumMethods]Evaluation
+
+// collectEvaluations puts the base version's own evaluations and the later
+// versions' into one index, and keeps the jobs' notes.
+func (out *VersionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Result, jobs []*laterRun) versionEvals {
+	evals := versionEvals{}
 	put := func(version string, id benchID, m Metric, ev *[1 + NumMethods]Evaluation) {
 		k := id.project + "\x00" + version
 		if evals[k] == nil {
@@ -260,7 +295,13 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 		}
 	}
 
-	// Detection per consecutive pair.
+	return evals
+}
+
+// detect compares every pair of consecutive versions of each project per
+// metric: a change per benchmark under the full configuration (the ground
+// truth) and under each method's, and the pairs' and projects' totals.
+func (out *VersionReport) detect(projects []string, evals versionEvals, opt *Options, vopt VersionOptions) {
 	for _, proj := range projects {
 		vs := out.Versions[proj]
 		totals := map[[2]int]*VersionPair{}
@@ -323,7 +364,6 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 			out.Totals = append(out.Totals, *t)
 		}
 	}
-	return out, nil
 }
 
 func (p *VersionPair) add(truth, detected bool) {
