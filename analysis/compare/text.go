@@ -331,63 +331,8 @@ func (r *AAReport) WriteText(w io.Writer) error {
 		if lb.prefix != "" {
 			fmt.Fprintf(&b, "benchmarks: %s…\n", lb.prefix)
 		}
-		var t *textTable
-		if o.Repeats == 1 {
-			t = &textTable{
-				header: []string{"benchmark", o.Split.String() + "s A+B", "Δ % B vs A [" + ci + "]", "p", "Cliff's δ", "verdict"},
-				right:  []bool{false, true, false, true, true, false},
-			}
-		} else {
-			t = &textTable{
-				header: []string{"benchmark", o.Split.String() + "s A+B", "splits", "CI excludes 1", fmt.Sprintf("p < %v", o.Alpha), "median |ratio − 1|"},
-				right:  []bool{false, true, true, true, true, true},
-			}
-		}
-		for i := g[0]; i < g[1]; {
-			j := i
-			for j < g[1] && r.Results[j].Key == r.Results[i].Key {
-				j++
-			}
-			name := lb.label(r.Results[i].Key)
-			var dev []float64
-			var excl, rej int
-			for k := i; k < j; k++ {
-				res := &r.Results[k]
-				if res.Err != nil {
-					failed = append(failed, abbreviate(fmt.Sprintf("  %s (split %d): %v", res.Key, res.Repeat, res.Err), Width))
-					continue
-				}
-				if min(res.UnitsA, res.UnitsB) == 1 {
-					single++
-				}
-				dev = append(dev, math.Abs(res.Ratio.Estimate-1))
-				if res.ExcludesOne() {
-					excl++
-				}
-				if res.P < o.Alpha {
-					rej++
-				}
-				if o.Repeats == 1 {
-					verdict := "~"
-					if res.ExcludesOne() {
-						verdict = res.Verdict.Change.String()
-					}
-					t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB), formatChange(res.Ratio),
-						formatP(res.P), formatDelta(res.CliffsDelta), verdict)
-				}
-			}
-			if o.Repeats > 1 && len(dev) > 0 {
-				sort.Float64s(dev)
-				med := dev[len(dev)/2]
-				if len(dev)%2 == 0 {
-					med = (dev[len(dev)/2-1] + med) / 2
-				}
-				res := &r.Results[i]
-				t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB), strconv.Itoa(len(dev)),
-					strconv.Itoa(excl), strconv.Itoa(rej), strconv.FormatFloat(roundSig(100*med, 2), 'f', -1, 64)+" %")
-			}
-			i = j
-		}
+		t, f, n := r.groupTable(g, lb, ci)
+		failed, single = append(failed, f...), single+n
 		if err := writeString(w, b.String()); err != nil {
 			return err
 		}
@@ -406,8 +351,82 @@ func (r *AAReport) WriteText(w io.Writer) error {
 		}
 		b.WriteString(strings.Join(failed, "\n") + "\n")
 	}
+	r.writeSkipped(&b)
+	r.writeRates(&b, single, ci)
+	return writeString(w, b.String())
+}
+
+// groupTable is the table of one run group's A/A comparisons (results
+// g[0] to g[1]): one row per comparison with one split per run, else one
+// row per benchmark summarising its splits. It also returns the failed
+// comparisons' lines and how many comparisons had a half with one unit.
+func (r *AAReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, failed []string, single int) {
+	o := &r.Options
+	if o.Repeats == 1 {
+		t = &textTable{
+			header: []string{"benchmark", o.Split.String() + "s A+B", "Δ % B vs A [" + ci + "]", "p", "Cliff's δ", "verdict"},
+			right:  []bool{false, true, false, true, true, false},
+		}
+	} else {
+		t = &textTable{
+			header: []string{"benchmark", o.Split.String() + "s A+B", "splits", "CI excludes 1", fmt.Sprintf("p < %v", o.Alpha), "median |ratio − 1|"},
+			right:  []bool{false, true, true, true, true, true},
+		}
+	}
+	for i := g[0]; i < g[1]; {
+		j := i
+		for j < g[1] && r.Results[j].Key == r.Results[i].Key {
+			j++
+		}
+		name := lb.label(r.Results[i].Key)
+		var dev []float64
+		var excl, rej int
+		for k := i; k < j; k++ {
+			res := &r.Results[k]
+			if res.Err != nil {
+				failed = append(failed, abbreviate(fmt.Sprintf("  %s (split %d): %v", res.Key, res.Repeat, res.Err), Width))
+				continue
+			}
+			if min(res.UnitsA, res.UnitsB) == 1 {
+				single++
+			}
+			dev = append(dev, math.Abs(res.Ratio.Estimate-1))
+			if res.ExcludesOne() {
+				excl++
+			}
+			if res.P < o.Alpha {
+				rej++
+			}
+			if o.Repeats == 1 {
+				verdict := "~"
+				if res.ExcludesOne() {
+					verdict = res.Verdict.Change.String()
+				}
+				t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB), formatChange(res.Ratio),
+					formatP(res.P), formatDelta(res.CliffsDelta), verdict)
+			}
+		}
+		if o.Repeats > 1 && len(dev) > 0 {
+			sort.Float64s(dev)
+			med := dev[len(dev)/2]
+			if len(dev)%2 == 0 {
+				med = (dev[len(dev)/2-1] + med) / 2
+			}
+			res := &r.Results[i]
+			t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB), strconv.Itoa(len(dev)),
+				strconv.Itoa(excl), strconv.Itoa(rej), strconv.FormatFloat(roundSig(100*med, 2), 'f', -1, 64)+" %")
+		}
+		i = j
+	}
+	return t, failed, single
+}
+
+// writeSkipped lists the runs with too few units to split, per run label
+// and reason.
+func (r *AAReport) writeSkipped(b *strings.Builder) {
+	o := &r.Options
 	if len(r.Skipped) > 0 {
-		fmt.Fprintf(&b, "\nskipped (%d runs with fewer than 2 %ss to split):\n", len(r.Skipped), o.Split)
+		fmt.Fprintf(b, "\nskipped (%d runs with fewer than 2 %ss to split):\n", len(r.Skipped), o.Split)
 		sg := groupByRun(len(r.Skipped), func(i int) table.Key { return r.Skipped[i].Key })
 		for _, g := range sg {
 			reasons := map[string]int{}
@@ -430,6 +449,12 @@ func (r *AAReport) WriteText(w io.Writer) error {
 			b.WriteString(reports.Wrap(fmt.Sprintf("  %s: %s", label, strings.Join(parts, "; ")), Width, "    ") + "\n")
 		}
 	}
+}
+
+// writeRates writes the single-unit note and the false-positive rates of
+// the CI and the U test against their nominal levels.
+func (r *AAReport) writeRates(b *strings.Builder, single int, ci string) {
+	o := &r.Options
 	a := r.Rates()
 	if single > 0 {
 		b.WriteString("\n" + reports.Wrap(fmt.Sprintf("note: %d of %d comparisons have a half with a single %s; the bootstrap cannot resample that level there, so their intervals miss the variation between %ss and tend to exclude 1 more often than nominal",
@@ -438,9 +463,8 @@ func (r *AAReport) WriteText(w io.Writer) error {
 	l1, l2 := fmt.Sprintf("ratio %s excludes 1:", ci), fmt.Sprintf("U test p < %v:", o.Alpha)
 	wd := max(runeLen(l1), runeLen(l2))
 	pad := func(s string) string { return s + strings.Repeat(" ", wd-runeLen(s)) }
-	fmt.Fprintf(&b, "\nfalse-positive rate over %d comparisons of %d runs:\n", a.Comparisons, a.Benchmarks)
-	fmt.Fprintf(&b, "  %s %d (%s; nominal %s = 1 − confidence)\n", pad(l1), a.CIExcludesOne,
+	fmt.Fprintf(b, "\nfalse-positive rate over %d comparisons of %d runs:\n", a.Comparisons, a.Benchmarks)
+	fmt.Fprintf(b, "  %s %d (%s; nominal %s = 1 − confidence)\n", pad(l1), a.CIExcludesOne,
 		formatRate(a.CIRate), formatRate(1-o.Bootstrap.Confidence))
-	fmt.Fprintf(&b, "  %s %d (%s; nominal %s = α)\n", pad(l2), a.PBelowAlpha, formatRate(a.URate), formatRate(o.Alpha))
-	return writeString(w, b.String())
+	fmt.Fprintf(b, "  %s %d (%s; nominal %s = α)\n", pad(l2), a.PBelowAlpha, formatRate(a.URate), formatRate(o.Alpha))
 }
