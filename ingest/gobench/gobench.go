@@ -736,74 +736,16 @@ type keyed struct {
 	hasProcs          bool
 }
 
+// namePkg is a result's printed name and package.
+type namePkg struct{ name, pkg string }
+
 // emit assigns keys and appends the rows and setups of all results.
 func (p *parser) emit(dst *table.Builder) {
 	if len(p.results) == 0 {
 		p.rep.Warn(KindNoResults, p.place(0, "no benchmark result lines"))
 		return
 	}
-	names := map[string]name{}
-	pkgsOf := map[string]map[string]bool{} // base → packages
-	for _, r := range p.results {
-		n, ok := names[r.name]
-		if !ok {
-			n = parseName(r.name)
-			names[r.name] = n
-		}
-		if pkgsOf[n.base] == nil {
-			pkgsOf[n.base] = map[string]bool{}
-		}
-		pkgsOf[n.base][r.pkg] = true
-	}
-	type namePkg struct{ name, pkg string }
-	keyOf := map[namePkg]*keyed{}
-	procsOf := map[[2]string]map[int32]bool{} // (benchmark, params) → GOMAXPROCS values
-	for _, r := range p.results {
-		np := namePkg{r.name, r.pkg}
-		if keyOf[np] != nil {
-			continue
-		}
-		n := names[r.name]
-		bench := n.base
-		if len(pkgsOf[n.base]) > 1 && r.pkg != "" {
-			bench = r.pkg + "." + n.base
-		}
-		procs := n.procs
-		if !n.hasProcs {
-			procs = 1
-		}
-		k := &keyed{benchmark: bench, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs}
-		keyOf[np] = k
-		bp := [2]string{k.benchmark, k.params}
-		if procsOf[bp] == nil {
-			procsOf[bp] = map[int32]bool{}
-		}
-		procsOf[bp][procs] = true
-	}
-	for np, k := range keyOf {
-		if len(procsOf[[2]string{k.benchmark, k.params}]) > 1 {
-			n := names[np.name]
-			m := map[string]string{"gomaxprocs": strconv.Itoa(int(k.procs))}
-			for pk, pv := range n.params {
-				if pk != "gomaxprocs" {
-					m[pk] = pv
-				}
-			}
-			k.params = table.CanonicalParams(m)
-		}
-	}
-
-	// forkState numbers the forks of a benchmark in one instance and trial.
-	type forkState struct {
-		fork, lastRun, iteration int32
-	}
-	type keyState struct {
-		forks  map[[2]int32]*forkState
-		setup  *table.Setup
-		snap   int32
-		line   int
-		warned bool
-	}
+	keyOf := p.assignKeys()
 	states := map[table.Key]*keyState{}
 	var setupOrder []*keyState
 	row := table.Row{Project: p.src.Project, Mode: Mode, Instance: p.src.Instance, Trial: p.src.Trial,
@@ -848,43 +790,7 @@ func (p *parser) emit(dst *table.Builder) {
 		row.Fork = fs.fork
 		row.Version, row.Benchmark, row.Params = version, k.benchmark, k.params
 		row.Iteration, row.Count, row.Line = fs.iteration, r.iters, int64(r.line)
-		vals := p.values[r.valuesFrom:r.valuesTo]
-		primary := -1
-		for i, v := range vals {
-			if v.unit == "ns/op" {
-				primary = i
-				break
-			}
-			if kind, _ := ingest.ClassifyUnit(v.unit); kind == ingest.UnitTimePerOp && primary < 0 {
-				primary = i
-			}
-		}
-		if primary < 0 {
-			p.rep.Warn(KindNoTime, p.place(r.line, "%s: no <time>/op value; its other metrics are kept", r.name))
-		}
-		for i, v := range vals {
-			row.Unit, row.Value = v.unit, v.v
-			if i == primary {
-				ns, err := ingest.NsPerOp(v.unit, v.v, 1)
-				if err != nil {
-					ns = math.NaN()
-				}
-				if reason, ok := ingest.CheckTime(Mode, ns); !ok {
-					p.rep.Skip(reason, 1, p.place(r.line, "%s: %s %s", r.name, strconv.FormatFloat(v.v, 'g', -1, 64), v.unit))
-					continue
-				}
-				row.Metric, row.NsPerOp = table.Primary, ns
-			} else {
-				if math.IsNaN(v.v) || math.IsInf(v.v, 0) {
-					p.rep.Skip(KindNonFiniteMetric, 1, p.place(r.line, "%s: %v %s", r.name, v.v, v.unit))
-					continue
-				}
-				row.Metric, row.NsPerOp = v.unit, math.NaN()
-			}
-			if err := dst.Append(&row); err != nil {
-				p.rep.Skip(ingest.RejectKind(err), 1, p.place(r.line, "%v", err))
-			}
-		}
+		p.appendValues(dst, r, &row)
 	}
 	for _, st := range setupOrder {
 		for _, fs := range st.forks {
@@ -892,6 +798,119 @@ func (p *parser) emit(dst *table.Builder) {
 		}
 		if err := dst.AddSetup(*st.setup); err != nil {
 			p.rep.Warn(KindMixedSetups, p.place(st.line, "%v", err))
+		}
+	}
+}
+
+// assignKeys maps every (name, package) of the results to its benchmark
+// and params: the package joins the name only when one base name occurs in
+// several packages, and GOMAXPROCS becomes a "gomaxprocs" param only when a
+// benchmark ran under several values of it.
+func (p *parser) assignKeys() map[namePkg]*keyed {
+	names := map[string]name{}
+	pkgsOf := map[string]map[string]bool{} // base → packages
+	for _, r := range p.results {
+		n, ok := names[r.name]
+		if !ok {
+			n = parseName(r.name)
+			names[r.name] = n
+		}
+		if pkgsOf[n.base] == nil {
+			pkgsOf[n.base] = map[string]bool{}
+		}
+		pkgsOf[n.base][r.pkg] = true
+	}
+	keyOf := map[namePkg]*keyed{}
+	procsOf := map[[2]string]map[int32]bool{} // (benchmark, params) → GOMAXPROCS values
+	for _, r := range p.results {
+		np := namePkg{r.name, r.pkg}
+		if keyOf[np] != nil {
+			continue
+		}
+		n := names[r.name]
+		bench := n.base
+		if len(pkgsOf[n.base]) > 1 && r.pkg != "" {
+			bench = r.pkg + "." + n.base
+		}
+		procs := n.procs
+		if !n.hasProcs {
+			procs = 1
+		}
+		k := &keyed{benchmark: bench, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs}
+		keyOf[np] = k
+		bp := [2]string{k.benchmark, k.params}
+		if procsOf[bp] == nil {
+			procsOf[bp] = map[int32]bool{}
+		}
+		procsOf[bp][procs] = true
+	}
+	for np, k := range keyOf {
+		if len(procsOf[[2]string{k.benchmark, k.params}]) > 1 {
+			n := names[np.name]
+			m := map[string]string{"gomaxprocs": strconv.Itoa(int(k.procs))}
+			for pk, pv := range n.params {
+				if pk != "gomaxprocs" {
+					m[pk] = pv
+				}
+			}
+			k.params = table.CanonicalParams(m)
+		}
+	}
+
+	return keyOf
+}
+
+// forkState numbers the forks of a benchmark in one instance and trial.
+type forkState struct {
+	fork, lastRun, iteration int32
+}
+type keyState struct {
+	forks  map[[2]int32]*forkState
+	setup  *table.Setup
+	snap   int32
+	line   int
+	warned bool
+}
+
+// appendValues appends the rows of one result line: its primary time
+// (ns/op, else the first <time>/op value) and every other metric, skipping
+// and counting values the table cannot hold.
+func (p *parser) appendValues(dst *table.Builder, r result, row *table.Row) {
+	vals := p.values[r.valuesFrom:r.valuesTo]
+	primary := -1
+	for i, v := range vals {
+		if v.unit == "ns/op" {
+			primary = i
+			break
+		}
+		if kind, _ := ingest.ClassifyUnit(v.unit); kind == ingest.UnitTimePerOp && primary < 0 {
+			primary = i
+		}
+	}
+	if primary < 0 {
+		p.rep.Warn(KindNoTime, p.place(r.line, "%s: no <time>/op value; its other metrics are kept", r.name))
+	}
+	for i, v := range vals {
+		row.Unit, row.Value = v.unit, v.v
+		if i == primary {
+			ns, err := ingest.NsPerOp(v.unit, v.v, 1)
+			if err != nil {
+				ns = math.NaN()
+			}
+			if reason, ok := ingest.CheckTime(Mode, ns); !ok {
+				p.rep.Skip(reason, 1, p.place(r.line, "%s: %s %s", r.name, strconv.FormatFloat(v.v, 'g', -1, 64), v.unit))
+				continue
+			}
+			row.Metric, row.NsPerOp = table.Primary, ns
+		} else {
+			if math.IsNaN(v.v) || math.IsInf(v.v, 0) {
+				p.rep.Skip(KindNonFiniteMetric, 1, p.place(r.line, "%s: %v %s", r.name, v.v, v.unit))
+				continue
+			}
+			row.Metric, row.NsPerOp = v.unit, math.NaN()
+		}
+		if err := dst.Append(row); err != nil {
+			p.rep.Skip(ingest.RejectKind(err), 1, p.place(r.line, "%v", err))
 		}
 	}
 }
