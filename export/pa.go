@@ -1,6 +1,8 @@
 package export
 
 import (
+	"github.com/benchtrim/benchtrim/ingest/pa"
+
 	"bufio"
 	"encoding/csv"
 	"fmt"
@@ -14,8 +16,9 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// PAHeader is the pa/bencher CSV header (docs/formats/pa.md).
-const PAHeader = "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value"
+// PAHeader is the pa/bencher CSV header (docs/formats/pa.md), defined
+// once by the reader.
+var PAHeader = pa.Header
 
 // WritePA writes the primary measurements as pa/bencher CSV: one row per
 // table row (a histogram bucket keeps its count in value_count), values as

@@ -160,6 +160,10 @@ func headerProblem(head []string) string {
 var Columns = [...]string{"project", "commit", "benchmark", "params", "instance", "trial", "fork",
 	"iteration", "mode", "unit", "value_count", "value"}
 
+// Header is the header line pa/bencher write (without the line break): the
+// Columns joined by ';'. The pa writer (export) and the generator use it.
+var Header = strings.Join(Columns[:], ";")
+
 const (
 	colProject = iota
 	colCommit

@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"github.com/benchtrim/benchtrim/ingest/pa"
+
 	"io"
 	"strconv"
 )
@@ -8,8 +10,9 @@ import (
 // UOpTimeHeader is the header of µOpTime Go benchmark CSVs.
 const UOpTimeHeader = "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name"
 
-// PAHeader is the header of pa/bencher CSVs.
-const PAHeader = "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value"
+// PAHeader is the pa/bencher CSV header (docs/formats/pa.md), defined
+// once by the reader.
+var PAHeader = pa.Header
 
 // WriteUOpTimeCSV writes the suite as a µOpTime Go benchmark CSV (Japke et
 // al., TOSEM 2025, replication package data set 1): one row per 1-s slice,
