@@ -162,13 +162,7 @@ func (rs SetReports) WriteText(w io.Writer) error {
 			return err
 		}
 	}
-	if len(failed) > 0 {
-		fmt.Fprintf(&b, "\nnot described (%d):\n", len(failed))
-		if len(failed) > 2*ListNames {
-			failed = append(failed[:2*ListNames], fmt.Sprintf("  … and %d more", len(failed)-2*ListNames))
-		}
-		b.WriteString(strings.Join(failed, "\n") + "\n")
-	}
+	writeFailed(&b, "not described", failed)
 	return writeString(w, b.String())
 }
 

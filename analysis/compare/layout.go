@@ -315,3 +315,16 @@ func groupByRun(n int, key func(int) table.Key) [][2]int {
 	}
 	return out
 }
+
+// writeFailed lists the lines of what could not be compared or described
+// under "\nLABEL (N):", the first 2·ListNames and a count of the rest.
+func writeFailed(b *strings.Builder, label string, failed []string) {
+	if len(failed) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s (%d):\n", label, len(failed))
+	if len(failed) > 2*ListNames {
+		failed = append(failed[:2*ListNames:2*ListNames], fmt.Sprintf("  … and %d more", len(failed)-2*ListNames))
+	}
+	b.WriteString(strings.Join(failed, "\n") + "\n")
+}

@@ -193,13 +193,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	if len(failed) > 0 {
-		fmt.Fprintf(&b, "\nnot compared (%d):\n", len(failed))
-		if len(failed) > 2*ListNames {
-			failed = append(failed[:2*ListNames], fmt.Sprintf("  … and %d more", len(failed)-2*ListNames))
-		}
-		b.WriteString(strings.Join(failed, "\n") + "\n")
-	}
+	writeFailed(&b, "not compared", failed)
 	for _, side := range []string{"base", "test"} {
 		var names []string
 		for _, u := range r.Unmatched {
@@ -344,13 +338,7 @@ func (r *AAReport) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	if len(failed) > 0 {
-		fmt.Fprintf(&b, "\nnot compared (%d):\n", len(failed))
-		if len(failed) > 2*ListNames {
-			failed = append(failed[:2*ListNames], fmt.Sprintf("  … and %d more", len(failed)-2*ListNames))
-		}
-		b.WriteString(strings.Join(failed, "\n") + "\n")
-	}
+	writeFailed(&b, "not compared", failed)
 	r.writeSkipped(&b)
 	r.writeRates(&b, single, ci)
 	return writeString(w, b.String())
