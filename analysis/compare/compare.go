@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/nonparam"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/workpool"
@@ -52,7 +53,7 @@ type Verdict struct {
 //
 // the rule of Kalibera and Jones (2012) and Laaber et al. (ESEC/FSE 2020).
 // An interval with a NaN bound gives NoChange.
-func VerdictOf(ratio stats.Interval) Verdict {
+func VerdictOf(ratio estimate.Interval) Verdict {
 	v := Verdict{Percent: 100 * (ratio.Estimate - 1)}
 	switch {
 	case ratio.Lower > 1:
@@ -91,7 +92,7 @@ type SideStats struct {
 	// Mean is the mean time per operation in ns with its bootstrap interval
 	// (from the same resamples as the ratio). For InvocationSamples 0 it is
 	// the mean of the iteration means.
-	Mean stats.Interval
+	Mean estimate.Interval
 	// Iterations is the number of iterations compared.
 	Iterations int
 	// Units counts the units per level: runs, instances, trials, forks,
@@ -123,7 +124,7 @@ const FewUnits = 5
 type Comparison struct {
 	Base, Test SideStats
 	// Ratio is mean(test)/mean(base) with its hierarchical bootstrap interval.
-	Ratio stats.Interval
+	Ratio estimate.Interval
 	// ChangeRate is |mean_test − mean_base| / mean_base.
 	ChangeRate float64
 	// U and P are the Mann-Whitney U statistic of the test's iteration means
@@ -133,7 +134,7 @@ type Comparison struct {
 	// CliffsDelta is Cliff's δ of the test's iteration means against the
 	// base's (positive: test tends to be slower); Magnitude its label.
 	CliffsDelta float64
-	Magnitude   nonparam.Magnitude
+	Magnitude   estimate.Magnitude
 	Verdict     Verdict
 	// Resampled names the levels with more than one unit on either side
 	// (those the bootstrap actually resamples), outermost first.
@@ -215,14 +216,14 @@ func constantSides(test, base *sample) (Comparison, bool) {
 			}
 		}
 	}
-	one := stats.Interval{Estimate: 1, Lower: 1, Upper: 1}
+	one := estimate.Interval{Estimate: 1, Lower: 1, Upper: 1}
 	side := func(s *sample) SideStats {
-		return SideStats{Mean: stats.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
+		return SideStats{Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
 	}
 	c := Comparison{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
 		Magnitude: nonparam.CliffMagnitude(0), Verdict: VerdictOf(one)}
 	if v == 0 {
-		c.Ratio = stats.Interval{Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
+		c.Ratio = estimate.Interval{Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
 		c.Verdict = Verdict{}
 	}
 	bl, tl := base.resampledLevels(), test.resampledLevels()

@@ -7,27 +7,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 func TestVerdict(t *testing.T) {
 	for _, tc := range []struct {
-		ratio stats.Interval
+		ratio estimate.Interval
 		want  string
 		ch    Change
 	}{
-		{stats.Interval{Estimate: 1.042, Lower: 1.01, Upper: 1.08}, "+4.2 % slower", Slower},
-		{stats.Interval{Estimate: 0.969, Lower: 0.95, Upper: 0.99}, "-3.1 % faster", Faster},
-		{stats.Interval{Estimate: 1.02, Lower: 0.99, Upper: 1.05}, "no change", NoChange},
+		{estimate.Interval{Estimate: 1.042, Lower: 1.01, Upper: 1.08}, "+4.2 % slower", Slower},
+		{estimate.Interval{Estimate: 0.969, Lower: 0.95, Upper: 0.99}, "-3.1 % faster", Faster},
+		{estimate.Interval{Estimate: 1.02, Lower: 0.99, Upper: 1.05}, "no change", NoChange},
 		// An interval touching 1 straddles it.
-		{stats.Interval{Estimate: 1.03, Lower: 1, Upper: 1.06}, "no change", NoChange},
-		{stats.Interval{Estimate: 0.97, Lower: 0.94, Upper: 1}, "no change", NoChange},
-		{stats.Interval{Estimate: 1.00083, Lower: 1.0001, Upper: 1.002}, "+0.083 % slower", Slower},
-		{stats.Interval{Estimate: 0.9921, Lower: 0.9879, Upper: 0.9954}, "-0.79 % faster", Faster},
-		{stats.Interval{Estimate: 2.5, Lower: 2.1, Upper: 2.9}, "+150.0 % slower", Slower},
-		{stats.Interval{Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}, "no change", NoChange},
+		{estimate.Interval{Estimate: 1.03, Lower: 1, Upper: 1.06}, "no change", NoChange},
+		{estimate.Interval{Estimate: 0.97, Lower: 0.94, Upper: 1}, "no change", NoChange},
+		{estimate.Interval{Estimate: 1.00083, Lower: 1.0001, Upper: 1.002}, "+0.083 % slower", Slower},
+		{estimate.Interval{Estimate: 0.9921, Lower: 0.9879, Upper: 0.9954}, "-0.79 % faster", Faster},
+		{estimate.Interval{Estimate: 2.5, Lower: 2.1, Upper: 2.9}, "+150.0 % slower", Slower},
+		{estimate.Interval{Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}, "no change", NoChange},
 	} {
 		v := VerdictOf(tc.ratio)
 		if v.Change != tc.ch || v.String() != tc.want {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/workpool"
 	"github.com/benchtrim/benchtrim/table"
@@ -17,7 +18,7 @@ type Description struct {
 	// Mean is the mean per operation (of the iteration means for
 	// InvocationSamples 0) with its hierarchical bootstrap interval, as a
 	// side of Compare reports it.
-	Mean stats.Interval
+	Mean estimate.Interval
 	// Median and CV are the median and the coefficient of variation
 	// (population standard deviation over mean, stats.CV) of the iteration
 	// means: the centre and spread of what benchstat counts as samples.
@@ -108,7 +109,7 @@ func describe(d *Description, runs []*table.Series, pair string, opt *Options, w
 	}
 	if _, ok := constantSides(&sm, &sm); ok {
 		v := sm.values[0]
-		d.Mean = stats.Interval{Estimate: v, Lower: v, Upper: v}
+		d.Mean = estimate.Interval{Estimate: v, Lower: v, Upper: v}
 		return nil
 	}
 	rng := stats.NewStream(opt.Seed, d.Name.String(), 0)

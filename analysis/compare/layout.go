@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/reports"
 
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -187,7 +187,7 @@ func ratioDigits(lo, hi float64) int {
 // formatChange formats a ratio interval as a percent change with its
 // interval, "+26.9 [+23.4, +30.4]", with the decimals ratioDigits gives
 // the ratio less two.
-func formatChange(r stats.Interval) string {
+func formatChange(r estimate.Interval) string {
 	if math.IsNaN(r.Estimate) {
 		return "n/a"
 	}

@@ -3,7 +3,7 @@ package compare
 import (
 	"fmt"
 
-	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -15,7 +15,7 @@ type Options struct {
 	// iterations, whose rows are histogram buckets with invocation counts; in
 	// other modes the rows inside an iteration (µOpTime 1-s slices) are drawn
 	// uniformly as the invocation level when InvocationSamples != 0.
-	Bootstrap stats.HierarchicalOptions
+	Bootstrap estimate.HierarchicalOptions
 	// Alpha is the significance level of the U test: p < Alpha is reported
 	// as a difference (in A/A, as a false positive). In (0, 1).
 	Alpha float64
@@ -35,7 +35,7 @@ type Options struct {
 // DefaultOptions are pa's and µOpTime's settings: 10,000 resamples, 99 %
 // intervals, iteration means (InvocationSamples 0), U test at α = 0.01,
 // nothing skipped, seed 1.
-var DefaultOptions = Options{Bootstrap: stats.DefaultHierarchical, Alpha: 0.01, Seed: 1}
+var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Alpha: 0.01, Seed: 1}
 
 // Validate reports whether o is usable.
 func (o Options) Validate() error {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -57,9 +57,9 @@ func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time b
 	cc.pBelowAlpha = append(cc.pBelowAlpha, err == nil && c.P < alpha)
 }
 
-func nanInterval() stats.Interval {
+func nanInterval() estimate.Interval {
 	nan := math.NaN()
-	return stats.Interval{Estimate: nan, Lower: nan, Upper: nan}
+	return estimate.Interval{Estimate: nan, Lower: nan, Upper: nan}
 }
 
 func (cc *comparisonColumns) addTo(f *reports.Frame, baseName, testName string) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -24,7 +24,7 @@ func BenchmarkBootstrapDraws(b *testing.B) {
 					x[i] = 100 * (1 + 0.02*r.NormFloat64())
 				}
 				ws := new(workspace)
-				opt := stats.DefaultBootstrap
+				opt := estimate.DefaultBootstrap
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -176,7 +176,7 @@ func goSuiteGrid(project, version string, n int, seed uint64, factors map[string
 // fastOptions are DefaultOptions with few resamples, for quick tests.
 func fastOptions() Options {
 	o := DefaultOptions
-	o.Bootstrap = stats.BootstrapOptions{Resamples: 400, Confidence: 0.99}
+	o.Bootstrap = estimate.BootstrapOptions{Resamples: 400, Confidence: 0.99}
 	o.Workers = 2
 	return o
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 )
 
@@ -32,12 +33,12 @@ type workspace struct {
 // computed. A bootstrap that cannot be computed (fewer than two values for
 // the t interval) gives a NaN metric, which is never stable. x is not
 // modified.
-func metricValue(m Metric, x []float64, withCI bool, opt stats.BootstrapOptions, rng *stats.Stream, ws *workspace) (value, average, lower, upper float64) {
+func metricValue(m Metric, x []float64, withCI bool, opt estimate.BootstrapOptions, rng *stats.Stream, ws *workspace) (value, average, lower, upper float64) {
 	lower, upper = math.NaN(), math.NaN()
 	if len(x) == 0 {
 		return math.NaN(), math.NaN(), lower, upper
 	}
-	var iv stats.Interval
+	var iv estimate.Interval
 	var err error
 	switch m {
 	case CV:
@@ -84,7 +85,7 @@ func metricValue(m Metric, x []float64, withCI bool, opt stats.BootstrapOptions,
 }
 
 // rciw is |U − L| / estimate of iv, NaN on error.
-func rciw(iv stats.Interval, err error) float64 {
+func rciw(iv estimate.Interval, err error) float64 {
 	if err != nil {
 		return math.NaN()
 	}
@@ -131,7 +132,7 @@ func stable(value, threshold float64) bool {
 // 3060 at prefix confidences 0.49, 0.90 and 0.97, so a configuration is
 // rejected after 204 replicates when its RCIW is roughly 4× the threshold or
 // more, after 1020 at 1.6×, after 3060 at 1.2×.
-func prefixStages(opt stats.BootstrapOptions) []int {
+func prefixStages(opt estimate.BootstrapOptions) []int {
 	k := prefixRank(opt)
 	var out []int
 	for _, b := range []int{max(200, 4*k), max(1000, 20*k), max(3000, 60*k)} {
@@ -147,14 +148,14 @@ func prefixStages(opt stats.BootstrapOptions) []int {
 // h = (B−1)·α/2, is at most the order statistic x_(k−1) ≤ x_(k) (one more
 // than needed, a margin against rounding); by symmetry its upper bound is at
 // least the (k+1)-th largest replicate.
-func prefixRank(opt stats.BootstrapOptions) int {
+func prefixRank(opt estimate.BootstrapOptions) int {
 	return int(float64(opt.Resamples-1)*((1-opt.Confidence)/2)) + 2
 }
 
 // prefixConfidence is the level c′ of the prefix interval of b replicates:
 // α′/2 = (k + ½)/(b − 1), so that its lower bound is at least the prefix's
 // order statistic k and its upper bound at most its (k+1)-th largest value.
-func prefixConfidence(opt stats.BootstrapOptions, b int) float64 {
+func prefixConfidence(opt estimate.BootstrapOptions, b int) float64 {
 	return 1 - 2*(float64(prefixRank(opt))+0.5)/float64(b-1)
 }
 
@@ -178,9 +179,9 @@ func prefixConfidence(opt stats.BootstrapOptions, b int) float64 {
 // the RCIW. A configuration whose bound is already ≥ the threshold is
 // certainly unstable, and the search can skip its full bootstrap without
 // changing any decision.
-func rciwLowerBound(m Metric, x []float64, opt stats.BootstrapOptions, b int, rng *stats.Stream, ws *workspace) float64 {
-	pre := stats.BootstrapOptions{Resamples: b, Confidence: prefixConfidence(opt, b)}
-	var iv stats.Interval
+func rciwLowerBound(m Metric, x []float64, opt estimate.BootstrapOptions, b int, rng *stats.Stream, ws *workspace) float64 {
+	pre := estimate.BootstrapOptions{Resamples: b, Confidence: prefixConfidence(opt, b)}
+	var iv estimate.Interval
 	var err error
 	switch m {
 	case RCIWMean:

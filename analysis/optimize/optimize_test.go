@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -152,7 +153,7 @@ func TestHandComputed(t *testing.T) {
 func TestMetricKnownValues(t *testing.T) {
 	x := []float64{1, 2, 3, 4, 10}
 	ws := new(workspace)
-	opt := stats.BootstrapOptions{Resamples: 1000, Confidence: 0.99}
+	opt := estimate.BootstrapOptions{Resamples: 1000, Confidence: 0.99}
 	// mean 4, population variance (9+4+1+0+36)/5 = 10.
 	v, avg, lo, hi := metricValue(CV, x, false, opt, nil, ws)
 	checkClose(t, "cv", v, math.Sqrt(10)/4, 1e-15)
@@ -172,7 +173,7 @@ func TestMetricKnownValues(t *testing.T) {
 	// The RCIW metrics are (U − L)/estimate of the stats kernels on the same stream.
 	kernels := []struct {
 		m  Metric
-		ci func([]float64, stats.BootstrapOptions, *stats.Stream, *stats.Workspace) (stats.Interval, error)
+		ci func([]float64, estimate.BootstrapOptions, *stats.Stream, *stats.Workspace) (estimate.Interval, error)
 	}{{RCIWMean, stats.BootstrapMeanCI}, {RCIWMeanT, stats.BootstrapMeanTCI}, {RCIWMedian, stats.BootstrapMedianCI}}
 	for _, k := range kernels {
 		v, avg, lo, hi := metricValue(k.m, x, false, opt, stats.NewStream(7, "k", 1), ws)
@@ -213,13 +214,13 @@ func TestRCIWWidth(t *testing.T) {
 	cv := stats.StdDev(x, nil) / stats.Mean(x, nil)
 	want := 2 * 2.5758293035489 * cv / 20
 	for _, m := range []Metric{RCIWMean, RCIWMeanT} {
-		v, _, _, _ := metricValue(m, x, false, stats.DefaultBootstrap, stats.NewStream(1, "w", uint64(m)), ws)
+		v, _, _, _ := metricValue(m, x, false, estimate.DefaultBootstrap, stats.NewStream(1, "w", uint64(m)), ws)
 		if math.Abs(v/want-1) > 0.05 {
 			t.Errorf("%s = %v, normal approximation %v", m, v, want)
 		}
 	}
 	// The median's standard error is √(π/2) ≈ 1.2533 times the mean's for normal data.
-	v, _, _, _ := metricValue(RCIWMedian, x, false, stats.DefaultBootstrap, stats.NewStream(1, "w", 9), ws)
+	v, _, _, _ := metricValue(RCIWMedian, x, false, estimate.DefaultBootstrap, stats.NewStream(1, "w", 9), ws)
 	if ratio := v / want; ratio < 1.0 || ratio > 1.6 {
 		t.Errorf("rciw-median / rciw-mean approximation = %v, want about 1.25", ratio)
 	}
@@ -580,15 +581,15 @@ func TestFixedFirstParallel(t *testing.T) {
 // TestEarlyRejectionBound: the RCIW bound from the first replicates never
 // exceeds the RCIW of the full bootstrap on the same stream.
 func TestEarlyRejectionBound(t *testing.T) {
-	opt := stats.BootstrapOptions{Resamples: 4000, Confidence: 0.99}
+	opt := estimate.BootstrapOptions{Resamples: 4000, Confidence: 0.99}
 	// 4000 resamples at 99 %: k = ⌊3999·0.005⌋ + 2 = 21.
 	if st := prefixStages(opt); !reflect.DeepEqual(st, []int{200, 1000}) {
 		t.Fatalf("prefix stages %v, want [200 1000]", st)
 	}
-	if st := prefixStages(stats.DefaultBootstrap); !reflect.DeepEqual(st, []int{204, 1020, 3060}) {
+	if st := prefixStages(estimate.DefaultBootstrap); !reflect.DeepEqual(st, []int{204, 1020, 3060}) {
 		t.Errorf("default bootstrap: prefix stages %v, want [204 1020 3060] (k = 51)", st)
 	}
-	if st := prefixStages(stats.BootstrapOptions{Resamples: 500, Confidence: 0.99}); len(st) != 0 {
+	if st := prefixStages(estimate.BootstrapOptions{Resamples: 500, Confidence: 0.99}); len(st) != 0 {
 		t.Errorf("500 resamples: prefix stages %v, want none", st)
 	}
 	r := rand.New(rand.NewPCG(5, 6))
@@ -602,7 +603,7 @@ func TestEarlyRejectionBound(t *testing.T) {
 		for i := range x {
 			x[i] = 100 * math.Exp(sd*r.NormFloat64())
 		}
-		for _, bo := range []stats.BootstrapOptions{opt, stats.DefaultBootstrap} {
+		for _, bo := range []estimate.BootstrapOptions{opt, estimate.DefaultBootstrap} {
 			for _, m := range []Metric{RCIWMean, RCIWMeanT, RCIWMedian} {
 				full, _, _, _ := metricValue(m, x, false, bo, stats.NewStream(9, "lb", uint64(trial)), ws)
 				stages := prefixStages(bo)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -103,7 +103,7 @@ type Options struct {
 	Threshold float64
 	// Bootstrap sets resamples and confidence of every bootstrap CI (the
 	// RCIW metrics and the reported CIs).
-	Bootstrap stats.BootstrapOptions
+	Bootstrap estimate.BootstrapOptions
 	// MinRepetitions: configurations keeping fewer repetitions are skipped.
 	// Repetitions are counted over all levels except the innermost time
 	// slice: the number of (instance, trial, fork, iteration) units kept.
@@ -143,7 +143,7 @@ type Options struct {
 var DefaultOptions = Options{
 	Metrics:              AllMetrics,
 	Threshold:            0.01,
-	Bootstrap:            stats.DefaultBootstrap,
+	Bootstrap:            estimate.DefaultBootstrap,
 	MinRepetitions:       3,
 	Parallel:             []table.Level{table.LevelInstance},
 	DefaultIterationTime: time.Second,

@@ -13,9 +13,9 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/uoptime"
-	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -29,7 +29,7 @@ func prototypeOptions(metrics ...optimize.Metric) optimize.Options {
 	opt := optimize.DefaultOptions
 	opt.Metrics = metrics
 	opt.First = []table.Level{table.LevelInstance}
-	opt.Bootstrap = stats.BootstrapOptions{Resamples: 200, Confidence: 0.99}
+	opt.Bootstrap = estimate.BootstrapOptions{Resamples: 200, Confidence: 0.99}
 	opt.Workers = 2
 	return opt
 }
@@ -318,7 +318,7 @@ func TestEqualValuesTieBreak(t *testing.T) {
 	}
 	series := equalSeries(t, v, [3][3]int64{{1, below, above}, {1, 1, 1}, {1, 1, 1}})
 	opt := prototypeOptions(optimize.RMAD, optimize.RCIWMeanT, optimize.CV)
-	opt.Bootstrap = stats.DefaultBootstrap
+	opt.Bootstrap = estimate.DefaultBootstrap
 	r, err := optimize.Optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)

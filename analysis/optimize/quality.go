@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/nonparam"
 )
 
@@ -141,11 +142,11 @@ func nanMax(a, b float64) float64 {
 type MetricPair struct {
 	A, B Metric
 	// Dunn is Dunn's post-hoc test of the pair (Bonferroni-adjusted).
-	Dunn nonparam.DunnPair
+	Dunn estimate.DunnPair
 	// Delta is Cliff's δ of A's change rates against B's: positive when A
 	// tends to change the result more (is less accurate).
 	Delta     float64
-	Magnitude nonparam.Magnitude
+	Magnitude estimate.Magnitude
 }
 
 // MetricComparison is the RQ2 comparison of the metrics on one project
@@ -156,7 +157,7 @@ type MetricComparison struct {
 	Metrics          []Metric
 	// Sizes[i] is the number of finite change rates of Metrics[i].
 	Sizes   []int
-	Kruskal nonparam.KruskalWallisResult
+	Kruskal estimate.KruskalWallisResult
 	Pairs   []MetricPair
 }
 

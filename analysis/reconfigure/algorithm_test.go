@@ -81,7 +81,7 @@ func TestAlgorithm1HandChecked(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := opt
 			o.ForkWindow = tc.forkWindow
-			res, err := Replay(s, o, nil)
+			res, err := replaySeries(s, o)
 			if err != nil {
 				t.Fatal(err)
 			}

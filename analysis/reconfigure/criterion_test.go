@@ -48,7 +48,7 @@ func TestCriteriaStableFlatNotDrifting(t *testing.T) {
 					if c == CriterionKLD {
 						o.Config.WarmupMax = 20
 					}
-					res, err := Replay(s, o, nil)
+					res, err := replaySeries(s, o)
 					if err != nil {
 						t.Fatal(err)
 					}

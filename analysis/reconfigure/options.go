@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // Config is the dynamic reconfiguration configuration
@@ -176,10 +176,7 @@ type Options struct {
 	// of the criterion samples; -1 also resamples the sampled invocations,
 	// as the prototype's call of pa with -is -1, at InvocationSample times
 	// the cost on sample-mode data (it changes nothing for other modes).
-	RCIW stats.HierarchicalOptions
-	// KLD configures the stability probability (stats.DefaultKLD: 1,000
-	// strips over the 1.5·IQR fences clamped at 0, bandwidth rule nrd).
-	KLD stats.KLDOptions
+	RCIW estimate.HierarchicalOptions
 	// Baseline is the static configuration.
 	Baseline Baseline
 	// AA configures the A/A test's hierarchical bootstrap of the ratio of
@@ -193,7 +190,7 @@ type Options struct {
 	// iterations of 1,000 samples); k > 0 draws k invocations per
 	// iteration, which widens the interval when k is much smaller than the
 	// invocations an iteration really has.
-	AA stats.HierarchicalOptions
+	AA estimate.HierarchicalOptions
 	// IterationTime is the duration of one (warmup or measurement)
 	// iteration; 0 takes the setup's measurement time per benchmark, and
 	// 1 s when the data do not state it.
@@ -210,7 +207,9 @@ type Options struct {
 // DefaultOptions is the paper's setup: configuration ⟨5, 50, 10, 2, 5⟩,
 // s_W = 5 for iterations and forks, all three criteria with their
 // thresholds and overheads, 1,000 invocations per iteration with 10× median
-// outlier removal, RCIW by 1,000 resamples at 99 %, KLD as stats.DefaultKLD,
+// outlier removal, RCIW by 1,000 resamples at 99 %, the KLD probability over 1,000
+// strips of the 1.5·IQR fences clamped at 0 (bandwidth rule nrd, as Laaber
+// et al.),
 // baseline 50 + 50 iterations × 5 forks, A/A by 10,000 resamples at 99 %
 // over forks and iterations (iteration means of all invocations), seed 1.
 var DefaultOptions = Options{
@@ -220,10 +219,9 @@ var DefaultOptions = Options{
 	Overheads:        DefaultOverheads,
 	InvocationSample: 1000,
 	OutlierFactor:    10,
-	RCIW:             stats.HierarchicalOptions{BootstrapOptions: stats.BootstrapOptions{Resamples: 1000, Confidence: 0.99}},
-	KLD:              stats.DefaultKLD,
+	RCIW:             estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 1000, Confidence: 0.99}},
 	Baseline:         DefaultBaseline,
-	AA:               stats.HierarchicalOptions{BootstrapOptions: stats.BootstrapOptions{Resamples: 10000, Confidence: 0.99}},
+	AA:               estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 10000, Confidence: 0.99}},
 	Seed:             1,
 }
 
@@ -300,9 +298,6 @@ func (o *Options) Validate() error {
 	}
 	if err := o.RCIW.Validate(); err != nil {
 		return fmt.Errorf("reconfigure: rciw criterion: %w", err)
-	}
-	if err := o.KLD.Validate(); err != nil {
-		return fmt.Errorf("reconfigure: kld criterion: %w", err)
 	}
 	if err := o.AA.Validate(); err != nil {
 		return fmt.Errorf("reconfigure: A/A test: %w", err)

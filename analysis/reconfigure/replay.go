@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/workpool"
 	"github.com/benchtrim/benchtrim/table"
@@ -42,7 +43,7 @@ type AAResult struct {
 	Reason    string
 	// Ratio is mean(dynamic) / mean(baseline) with its hierarchical
 	// bootstrap interval, and the intervals of both means.
-	Ratio stats.RatioCI
+	Ratio estimate.RatioCI
 	// NotDifferent is true when the ratio's interval contains 1.
 	NotDifferent bool
 	// ChangeRate is |Ratio.Ratio.Estimate − 1|.
@@ -139,15 +140,12 @@ func Run(series []*table.Series, opt Options) ([]Result, error) {
 	})
 }
 
-// Replay replays one series (see Run). ws may be nil.
-func Replay(s *table.Series, opt Options, ws *stats.Workspace) (Result, error) {
+// replaySeries replays one series with its own workspace (see Run).
+func replaySeries(s *table.Series, opt Options) (Result, error) {
 	if err := opt.Validate(); err != nil {
 		return Result{}, err
 	}
-	if ws == nil {
-		ws = new(stats.Workspace)
-	}
-	return replay(s, &opt, ws), nil
+	return replay(s, &opt, new(stats.Workspace)), nil
 }
 
 func replay(s *table.Series, opt *Options, ws *stats.Workspace) Result {

@@ -84,7 +84,7 @@ func TestAADetectsChange(t *testing.T) {
 		return 1
 	}
 	s := genSeries(key, genSpec{forks: 5, iters: 100, mean: 2000, noise: 0.01, forkSD: 0.005, curve: slow}, 5)
-	res, err := Replay(s, DefaultOptions, nil)
+	res, err := replaySeries(s, DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestShortAndRaggedForks(t *testing.T) {
 	s := genSeries(key, genSpec{forks: 3, mean: 100, noise: 0.01, curve: drift, forkIters: []int{30, 8, 50}}, 1)
 	opt := DefaultOptions
 	opt.Criteria = []Criterion{CriterionCV}
-	res, err := Replay(s, opt, nil)
+	res, err := replaySeries(s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestShortAndRaggedForks(t *testing.T) {
 func TestBaselineFromShortForks(t *testing.T) {
 	key := table.Key{Project: "p", Benchmark: "short", Mode: "avgt"}
 	s := genSeries(key, genSpec{forks: 2, mean: 100, noise: 0.01, forkIters: []int{55, 40}}, 1)
-	res, err := Replay(s, DefaultOptions, nil)
+	res, err := replaySeries(s, DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -288,7 +289,7 @@ func (a *analyzer) nestedRatioCI(test, control [][]float64, rng *stats.Stream) (
 	if err1 != nil || err2 != nil {
 		return nan, nan
 	}
-	ci, err := stats.HierarchicalRatioCI(ht, hc, stats.HierarchicalOptions{BootstrapOptions: a.opt.Bootstrap, InvocationSamples: -1}, rng, &a.ws)
+	ci, err := stats.HierarchicalRatioCI(ht, hc, estimate.HierarchicalOptions{BootstrapOptions: a.opt.Bootstrap, InvocationSamples: -1}, rng, &a.ws)
 	if err != nil {
 		return nan, nan
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 )
 
@@ -399,7 +400,7 @@ func (a *analyzer) ratioCI(test, control []float64, rng *stats.Stream) (lo, hi f
 	if err1 != nil || err2 != nil {
 		return nan, nan
 	}
-	ci, err := stats.HierarchicalRatioCI(ht, hc, stats.HierarchicalOptions{BootstrapOptions: a.opt.Bootstrap, InvocationSamples: -1}, rng, &a.ws)
+	ci, err := stats.HierarchicalRatioCI(ht, hc, estimate.HierarchicalOptions{BootstrapOptions: a.opt.Bootstrap, InvocationSamples: -1}, rng, &a.ws)
 	if err != nil {
 		return nan, nan
 	}

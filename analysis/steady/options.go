@@ -2,13 +2,12 @@ package steady
 
 import (
 	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/estimate"
 
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/benchtrim/benchtrim/internal/stats"
 )
 
 // PenaltyRule says how the PELT penalty of a fork's series is chosen (the
@@ -174,7 +173,7 @@ type Options struct {
 	Threshold float64
 	// Bootstrap configures the Kalibera-Jones CIs of the Traini rules and of
 	// the RPD (10,000 resamples, 95 %).
-	Bootstrap stats.BootstrapOptions
+	Bootstrap estimate.BootstrapOptions
 	// BarrettDelta is δ of the Barrett rule (0.001 s).
 	BarrettDelta BarrettDelta
 
@@ -211,7 +210,7 @@ var DefaultOptions = Options{
 	SteadyWindow: 500,
 	Equivalence:  EquivalenceTraini,
 	Threshold:    0.05,
-	Bootstrap:    stats.BootstrapOptions{Resamples: 10000, Confidence: 0.95},
+	Bootstrap:    estimate.BootstrapOptions{Resamples: 10000, Confidence: 0.95},
 	BarrettDelta: BarrettDelta{Value: 0.001},
 	Seed:         1,
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -137,8 +137,8 @@ func runCompare(c *cli.Context) error {
 func compareOptions(c *cli.Context) (compare.Options, error) {
 	g := globalsOf(c)
 	opt := compare.DefaultOptions
-	opt.Bootstrap = stats.HierarchicalOptions{
-		BootstrapOptions:  stats.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")},
+	opt.Bootstrap = estimate.HierarchicalOptions{
+		BootstrapOptions:  estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")},
 		InvocationSamples: c.Int("is"),
 	}
 	opt.Alpha = c.Float64("alpha")

@@ -8,10 +8,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -28,8 +28,8 @@ func optimizeCommand() *cli.Command {
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "metric", Value: "all", Usage: "stability metrics, comma-separated: cv, rmad, rciw-mean, rciw-mean-t, rciw-median, or all"},
 			&cli.Float64Flag{Name: "threshold", Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},
-			&cli.Float64Flag{Name: "confidence", Value: stats.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
-			&cli.IntFlag{Name: "resamples", Value: stats.DefaultBootstrap.Resamples, Usage: "bootstrap resamples"},
+			&cli.Float64Flag{Name: "confidence", Value: estimate.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
+			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples"},
 			&cli.IntFlag{Name: "min-repetitions", Value: optimize.DefaultOptions.MinRepetitions, Usage: "skip configurations with fewer repetitions (instance × trial × fork × iteration units)"},
 			&cli.StringSliceFlag{Name: "fixed", Usage: "keep LEVEL at its full size (instance, trial, fork, iteration, slice; repeatable or comma list)"},
 			&cli.StringSliceFlag{Name: "first", Usage: "use only the first unit of LEVEL (the published prototype used --first instance on Go data)"},
@@ -61,7 +61,7 @@ func optimizeOptions(c *cli.Context) (optimize.Options, optimize.VersionOptions,
 		return opt, vopt, err
 	}
 	opt.Threshold = c.Float64("threshold")
-	opt.Bootstrap = stats.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
+	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
 	opt.MinRepetitions = c.Int("min-repetitions")
 	if opt.Fixed, err = optimize.ParseLevels(strings.Join(c.StringSlice("fixed"), ",")); err != nil {
 		return opt, vopt, err

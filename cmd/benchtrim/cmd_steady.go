@@ -12,9 +12,9 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
 )
 
@@ -104,7 +104,7 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 	if opt.BarrettDelta, err = steady.ParseBarrettDelta(c.String("barrett-delta")); err != nil {
 		return opt, fmt.Errorf("--barrett-delta: %w", err)
 	}
-	opt.Bootstrap = stats.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
+	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
 	opt.Outliers.Window = c.Int("outlier-window")
 	opt.Outliers.Disabled = c.Bool("no-outliers")
 	opt.Seed, opt.Workers = g.Seed, g.Workers

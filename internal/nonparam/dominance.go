@@ -1,6 +1,6 @@
 package nonparam
 
-import "fmt"
+import "github.com/benchtrim/benchtrim/estimate"
 
 // Dominance counts, over all n·m pairs (x_i, y_j) of two samples, how often
 // the x value is larger, smaller or equal. It is the common core of the U
@@ -77,26 +77,16 @@ func mergeCount(xs, ys []uint64) (d Dominance, tieSum float64) {
 	return d, tieSum
 }
 
-// Magnitude is a verbal label for the size of an effect.
-type Magnitude int
+// Magnitude is estimate.Magnitude, the verbal label of an effect size.
+type Magnitude = estimate.Magnitude
 
 // Effect-size magnitudes, from smallest to largest.
 const (
-	Negligible Magnitude = iota
-	Small
-	Medium
-	Large
+	Negligible = estimate.Negligible
+	Small      = estimate.Small
+	Medium     = estimate.Medium
+	Large      = estimate.Large
 )
-
-var magnitudeNames = [...]string{"negligible", "small", "medium", "large"}
-
-// String returns "negligible", "small", "medium" or "large".
-func (m Magnitude) String() string {
-	if m < 0 || int(m) >= len(magnitudeNames) {
-		return fmt.Sprintf("Magnitude(%d)", int(m))
-	}
-	return magnitudeNames[m]
-}
 
 // CliffsDelta returns Cliff's δ of x against y,
 //

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/benchtrim/benchtrim/estimate"
+
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -44,12 +46,8 @@ func pooledRanks(groups [][]float64) (meanRank []float64, total int, tieSum floa
 	return meanRank, total, tieSum, nil
 }
 
-// KruskalWallisResult is the outcome of a Kruskal-Wallis H test.
-type KruskalWallisResult struct {
-	H  float64 // tie-corrected H statistic
-	DF int     // degrees of freedom, k − 1
-	P  float64 // p-value, P(χ²_{k−1} ≥ H)
-}
+// KruskalWallisResult is estimate.KruskalWallisResult.
+type KruskalWallisResult = estimate.KruskalWallisResult
 
 // KruskalWallis performs the Kruskal-Wallis H test of the null hypothesis
 // that all groups come from the same distribution (scipy.stats.kruskal).
@@ -109,16 +107,8 @@ type DunnOptions struct {
 // DefaultDunnOptions are the defaults of Dunn.
 var DefaultDunnOptions = DunnOptions{Alpha: DefaultDunnAlpha}
 
-// DunnPair is the comparison of groups I < J in Dunn's test.
-type DunnPair struct {
-	I, J      int     // group indices, I < J
-	MeanRankI float64 // mean pooled rank of group I
-	MeanRankJ float64 // mean pooled rank of group J
-	Z         float64 // (R̄_I − R̄_J) / σ_IJ; positive when group I ranks higher
-	P         float64 // unadjusted two-sided p-value, 2·(1 − Φ(|Z|))
-	PAdjusted float64 // Bonferroni-adjusted p-value, min(1, P·k(k−1)/2)
-	Reject    bool    // PAdjusted ≤ Alpha
-}
+// DunnPair is estimate.DunnPair.
+type DunnPair = estimate.DunnPair
 
 // Dunn performs Dunn's post-hoc test for all k(k−1)/2 pairs of groups after
 // a Kruskal-Wallis test, on the average-tie ranks of the pooled sample of N

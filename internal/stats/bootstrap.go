@@ -3,55 +3,25 @@ package stats
 import (
 	"errors"
 	"fmt"
+	"github.com/benchtrim/benchtrim/estimate"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
 
-// BootstrapOptions configures a bootstrap confidence interval.
-type BootstrapOptions struct {
-	// Resamples is the number of bootstrap resamples B (at least 1).
-	Resamples int
-	// Confidence is the two-sided confidence level 1 − α, in (0, 1).
-	Confidence float64
-}
+// BootstrapOptions, DefaultBootstrap, Interval: see package estimate, which
+// holds the value types the public analyzers exchange.
+type (
+	BootstrapOptions = estimate.BootstrapOptions
+	Interval         = estimate.Interval
+)
 
-// DefaultBootstrap is the setting of µOpTime (Japke et al., TOSEM 2025):
-// 10,000 resamples and a 99 % confidence level.
-var DefaultBootstrap = BootstrapOptions{Resamples: 10000, Confidence: 0.99}
-
-// Validate reports whether o is usable: Resamples >= 1 and
-// 0 < Confidence < 1.
-func (o BootstrapOptions) Validate() error {
-	if o.Resamples < 1 {
-		return fmt.Errorf("stats: bootstrap resamples must be at least 1, got %d", o.Resamples)
-	}
-	if !(o.Confidence > 0 && o.Confidence < 1) {
-		return fmt.Errorf("stats: bootstrap confidence must be in (0, 1), got %v", o.Confidence)
-	}
-	return nil
-}
+// DefaultBootstrap is estimate.DefaultBootstrap.
+var DefaultBootstrap = estimate.DefaultBootstrap
 
 // ErrNoData is returned by estimators given no values.
 var ErrNoData = errors.New("stats: no data")
-
-// Interval is a point estimate with a confidence interval.
-type Interval struct {
-	Estimate     float64
-	Lower, Upper float64
-}
-
-// RCIW returns the relative confidence interval width of iv, the RCIW
-// stability metric of µOpTime (Japke et al., TOSEM 2025) and of dynamic
-// reconfiguration (Laaber et al., ESEC/FSE 2020):
-//
-//	RCIW = (Upper − Lower) / Estimate
-//
-// It is +Inf when a bound is infinite (see BootstrapMeanTCI).
-func (iv Interval) RCIW() float64 {
-	return (iv.Upper - iv.Lower) / iv.Estimate
-}
 
 // Workspace holds scratch memory that bootstrap kernels reuse between calls,
 // so that evaluating thousands of configurations does not allocate. The zero

@@ -277,7 +277,7 @@ func TestBootstrapEdges(t *testing.T) {
 	if _, err := BootstrapMedianCI([]float64{1, math.NaN()}, DefaultBootstrap, s, nil); err == nil {
 		t.Error("NaN value: no error")
 	}
-	for _, o := range []BootstrapOptions{{0, 0.99}, {100, 1}, {100, 0}, {100, math.NaN()}} {
+	for _, o := range []BootstrapOptions{{Resamples: 0, Confidence: 0.99}, {Resamples: 100, Confidence: 1}, {Resamples: 100, Confidence: 0}, {Resamples: 100, Confidence: math.NaN()}} {
 		if _, err := BootstrapMeanCI([]float64{1, 2}, o, s, nil); err == nil {
 			t.Errorf("options %+v: no error", o)
 		}
@@ -288,7 +288,7 @@ func TestBootstrapEdges(t *testing.T) {
 		"mean": BootstrapMeanCI, "median": BootstrapMedianCI, "t": BootstrapMeanTCI,
 	} {
 		iv, err := ci(c, DefaultBootstrap, s, nil)
-		if err != nil || iv != (Interval{7, 7, 7}) {
+		if err != nil || iv != (Interval{Estimate: 7, Lower: 7, Upper: 7}) {
 			t.Errorf("%s of constant data = %+v, %v", name, iv, err)
 		}
 	}

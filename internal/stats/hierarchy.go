@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"github.com/benchtrim/benchtrim/estimate"
 	"math"
 	"slices"
 	"sync"
@@ -296,43 +297,11 @@ func rankDistinct(x []float64) ([]float64, []int32) {
 	return vals, rank
 }
 
-// HierarchicalOptions configures the hierarchical bootstrap.
-//
-// InvocationSamples says what each drawn leaf group (iteration) contributes
-// to a resample, after the -is option of Laaber's pa tool
-// (github.com/chrstphlbr/pa):
-//
-//	 0  its count-weighted mean, as one value (every iteration weighs the same);
-//	-1  as many invocations as its total count, drawn with replacement with
-//	    probability proportional to the counts;
-//	 k  k such draws, or its total count if that is smaller.
-//
-// Unlike pa, which draws its k invocations once before bootstrapping and then
-// resamples them, the draws here are fresh in every resample (a two-stage
-// resample of the iteration's histogram). The cost of a resample is about the
-// number of leaf groups for 0 and the number of invocation draws otherwise:
-// k = 100 on 500 iterations is 50,000 draws per resample.
-type HierarchicalOptions struct {
-	// BootstrapOptions gives the number of resamples and the confidence level.
-	BootstrapOptions
-	// InvocationSamples is 0, -1 or a positive k; see the type's comment.
-	InvocationSamples int
-}
+// HierarchicalOptions and DefaultHierarchical: see package estimate.
+type HierarchicalOptions = estimate.HierarchicalOptions
 
-// DefaultHierarchical is 10,000 resamples at 99 % with iteration means
-// (InvocationSamples 0), pa's defaults.
-var DefaultHierarchical = HierarchicalOptions{BootstrapOptions: DefaultBootstrap}
-
-// Validate reports whether o is usable.
-func (o HierarchicalOptions) Validate() error {
-	if err := o.BootstrapOptions.Validate(); err != nil {
-		return err
-	}
-	if o.InvocationSamples < -1 {
-		return fmt.Errorf("stats: invocation samples must be -1, 0 or positive, got %d", o.InvocationSamples)
-	}
-	return nil
-}
+// DefaultHierarchical is estimate.DefaultHierarchical.
+var DefaultHierarchical = estimate.DefaultHierarchical
 
 // hierAcc accumulates the leaf values of one hierarchical resample.
 type hierAcc struct {
@@ -704,14 +673,8 @@ func HierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws
 	return Interval{Estimate: h.estimateMedian(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
 }
 
-// RatioCI holds the hierarchical bootstrap intervals of an A/B comparison.
-type RatioCI struct {
-	// Ratio is mean(test) / mean(control) with its percentile interval.
-	Ratio Interval
-	// Test and Control are the intervals of the two means, from the same
-	// replicates.
-	Test, Control Interval
-}
+// RatioCI: see package estimate.
+type RatioCI = estimate.RatioCI
 
 // HierarchicalRatioCI returns the percentile bootstrap confidence interval of
 // the ratio of means test/control (Kalibera and Jones 2012, 2013), with the

@@ -314,16 +314,16 @@ func TestInvocationSamples(t *testing.T) {
 	}
 	// is = k >= every iteration's count is the same as -1, draw for draw.
 	small := BootstrapOptions{Resamples: 500, Confidence: 0.99}
-	a, _ := HierarchicalMeanCI(h, HierarchicalOptions{small, -1}, NewStream(2, "k", 0), nil)
-	b, _ := HierarchicalMeanCI(h, HierarchicalOptions{small, 100}, NewStream(2, "k", 0), nil)
+	a, _ := HierarchicalMeanCI(h, HierarchicalOptions{BootstrapOptions: small, InvocationSamples: -1}, NewStream(2, "k", 0), nil)
+	b, _ := HierarchicalMeanCI(h, HierarchicalOptions{BootstrapOptions: small, InvocationSamples: 100}, NewStream(2, "k", 0), nil)
 	if a != b {
 		t.Errorf("is=100 %+v != is=-1 %+v with 100 invocations per iteration", b, a)
 	}
-	if _, err := HierarchicalMeanCI(h, HierarchicalOptions{DefaultBootstrap, -2}, s, nil); err == nil {
+	if _, err := HierarchicalMeanCI(h, HierarchicalOptions{BootstrapOptions: DefaultBootstrap, InvocationSamples: -2}, s, nil); err == nil {
 		t.Error("is=-2: no error")
 	}
 	zero, _ := NewHierarchy([]float64{0, 0, 0}, nil, []int32{0, 1, 2})
-	if _, err := HierarchicalRatioCI(h, zero, HierarchicalOptions{small, 0}, s, nil); err == nil {
+	if _, err := HierarchicalRatioCI(h, zero, HierarchicalOptions{BootstrapOptions: small, InvocationSamples: 0}, s, nil); err == nil {
 		t.Error("ratio over an all-zero control: no error")
 	}
 }
