@@ -45,7 +45,7 @@ type Verdict struct {
 	Percent float64
 }
 
-// VerdictOf decides from the interval of the ratio of means test/base:
+// verdictOf decides from the interval of the ratio of means test/base:
 //
 //	Lower ≤ 1 ≤ Upper  no change
 //	Lower > 1          slower by 100·(Estimate − 1) %
@@ -53,7 +53,7 @@ type Verdict struct {
 //
 // the rule of Kalibera and Jones (2012) and Laaber et al. (ESEC/FSE 2020).
 // An interval with a NaN bound gives NoChange.
-func VerdictOf(ratio estimate.Interval) Verdict {
+func verdictOf(ratio estimate.Interval) Verdict {
 	v := Verdict{Percent: 100 * (ratio.Estimate - 1)}
 	switch {
 	case ratio.Lower > 1:
@@ -182,7 +182,7 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 		P:           mw.P,
 		CliffsDelta: delta,
 		Magnitude:   nonparam.CliffMagnitude(delta),
-		Verdict:     VerdictOf(r.Ratio),
+		Verdict:     verdictOf(r.Ratio),
 	}
 	bl, tl := base.resampledLevels(), test.resampledLevels()
 	for l := 0; l < numIDs; l++ {
@@ -221,7 +221,7 @@ func constantSides(test, base *sample) (Comparison, bool) {
 		return SideStats{Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
 	}
 	c := Comparison{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
-		Magnitude: nonparam.CliffMagnitude(0), Verdict: VerdictOf(one)}
+		Magnitude: nonparam.CliffMagnitude(0), Verdict: verdictOf(one)}
 	if v == 0 {
 		c.Ratio = estimate.Interval{Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
 		c.Verdict = Verdict{}
@@ -284,7 +284,7 @@ type Report struct {
 // The sets hold the series of one metric (table.Collect with a Filter on
 // it). A secondary metric is compared on its recorded values (Value) the way
 // times are compared on ns_per_op; its verdict reads "higher" or "lower"
-// (see Report.VerdictText). Two sides whose values are all equal compare as
+// (see Report.verdictText). Two sides whose values are all equal compare as
 // ratio 1, p = 1; a base whose values are all 0 cannot give a ratio and is
 // a Result.Err.
 func Compare(base, test Set, opt Options) (*Report, error) {

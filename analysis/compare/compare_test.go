@@ -29,7 +29,7 @@ func TestVerdict(t *testing.T) {
 		{estimate.Interval{Estimate: 2.5, Lower: 2.1, Upper: 2.9}, "+150.0 % slower", Slower},
 		{estimate.Interval{Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}, "no change", NoChange},
 	} {
-		v := VerdictOf(tc.ratio)
+		v := verdictOf(tc.ratio)
 		if v.Change != tc.ch || v.String() != tc.want {
 			t.Errorf("VerdictOf(%+v) = %v %q, want %v %q", tc.ratio, v.Change, v, tc.ch, tc.want)
 		}

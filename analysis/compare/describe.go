@@ -83,7 +83,7 @@ func Describe(set Set, opt Options) (*SetReport, error) {
 func runsOf(ss []*table.Series, n Name) []*table.Series {
 	var out []*table.Series
 	for _, s := range ss {
-		if NameOf(s.Key) == n {
+		if nameOf(s.Key) == n {
 			out = append(out, s)
 		}
 	}

@@ -61,7 +61,7 @@ func TestDescribe(t *testing.T) {
 // TestTextWithinWidth compares benchmarks with names far longer than a
 // line and 40 unmatched ones: names are shortened with … (the start and
 // the params kept), every line fits Width, and each unmatched list names
-// ListNames benchmarks and counts the rest.
+// listNames benchmarks and counts the rest.
 func TestTextWithinWidth(t *testing.T) {
 	long := "org.example.service.internal." + strings.Repeat("VeryLongBenchmarkClassName", 4) + ".method"
 	base := []*table.Series{handSeries(long, "v1", []float64{10, 11, 12}, []float64{11, 12, 10})}

@@ -40,7 +40,7 @@
 //
 // Describe summarises a single set without comparing (mean with its
 // interval, median and CV of the iteration means, n). Filter selects
-// benchmarks by their FullName and params as benchstat's -filter does.
+// benchmarks by their fullName and params as benchstat's -filter does.
 // The text reports start with a one-line answer (Report.Headline) and keep
 // within Width columns.
 //

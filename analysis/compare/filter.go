@@ -9,11 +9,11 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// FullName renders a benchmark's name with its params the way go test
+// fullName renders a benchmark's name with its params the way go test
 // prints sub-benchmarks: the benchmark, then "/k=v" per parameter in key
 // order ("BenchmarkSort/n=16", "org.example.Sort.quick/size=100"). Filters
 // match it, and the text tables show it (shortened).
-func FullName(n Name) string {
+func fullName(n Name) string {
 	if n.Params == "" {
 		return n.Benchmark
 	}
@@ -40,7 +40,7 @@ func FullName(n Name) string {
 // prefixed by '-' matches when its term does not:
 //
 //	name:RE, .name:RE, .fullname:RE   the Go regexp RE (unanchored) matches
-//	                 FullName, or FullName without a leading "Benchmark"
+//	                 fullName, or fullName without a leading "Benchmark"
 //	                 (so "^Sort" finds BenchmarkSort, as benchstat's .name)
 //	mode:M           the mode is M (avgt, thrpt, sample, ss, go)
 //	KEY:VALUE        parameter KEY equals VALUE
@@ -114,7 +114,7 @@ func (f *Filter) Match(n Name) bool {
 		var ok bool
 		switch t.key {
 		case "":
-			full := FullName(n)
+			full := fullName(n)
 			ok = t.re.MatchString(full) || strings.HasPrefix(full, "Benchmark") && t.re.MatchString(strings.TrimPrefix(full, "Benchmark"))
 		case "mode":
 			ok = t.matchValue(n.Mode, true)
@@ -149,7 +149,7 @@ func (f *Filter) Select(ss []*table.Series) []*table.Series {
 	}
 	var out []*table.Series
 	for _, s := range ss {
-		if f.Match(NameOf(s.Key)) {
+		if f.Match(nameOf(s.Key)) {
 			out = append(out, s)
 		}
 	}

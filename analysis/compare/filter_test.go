@@ -18,7 +18,7 @@ func TestFullName(t *testing.T) {
 		{Name{"org.ex.Sort.quick", table.CanonicalParams(map[string]string{"v": "a,b=c"}), "avgt"}, "org.ex.Sort.quick/v=a,b=c"},
 		{Name{"BenchmarkX", "", "go"}, "BenchmarkX"},
 	} {
-		if got := FullName(tc.n); got != tc.want {
+		if got := fullName(tc.n); got != tc.want {
 			t.Errorf("FullName(%v) = %q, want %q", tc.n, got, tc.want)
 		}
 	}

@@ -21,7 +21,7 @@ func (f *Filter) Keep(all []*table.Series) ([]*table.Series, error) {
 	seen := map[string]bool{}
 	var names []string
 	for _, s := range all {
-		if n := FullName(NameOf(s.Key)); !seen[n] {
+		if n := fullName(nameOf(s.Key)); !seen[n] {
 			seen[n] = true
 			names = append(names, n)
 		}

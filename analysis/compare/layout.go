@@ -18,8 +18,8 @@ import (
 // shortened, notes wrapped and long lists cut to fit.
 const Width = reports.Width
 
-// ListNames is how many names a text report lists before "… and N more".
-const ListNames = 5
+// listNames is how many names a text report lists before "… and N more".
+const listNames = 5
 
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
 
@@ -46,7 +46,7 @@ func abbreviate(s string, n int) string {
 
 // labeler shortens benchmark names for the text tables: it drops the
 // longest common dotted or slashed prefix of all names (JMH package names)
-// or a "Benchmark" all Go names share, renders params as "/k=v" (FullName),
+// or a "Benchmark" all Go names share, renders params as "/k=v" (fullName),
 // shows the mode only when the rows have several, and project@version only
 // when they have several.
 type labeler struct {
@@ -92,7 +92,7 @@ func newLabeler(ks []table.Key) labeler {
 }
 
 func (lb labeler) label(k table.Key) string {
-	s := strings.TrimPrefix(FullName(NameOf(k)), lb.prefix)
+	s := strings.TrimPrefix(fullName(nameOf(k)), lb.prefix)
 	if lb.showMode {
 		s += " (" + k.Mode + ")"
 	}
@@ -317,14 +317,14 @@ func groupByRun(n int, key func(int) table.Key) [][2]int {
 }
 
 // writeFailed lists the lines of what could not be compared or described
-// under "\nLABEL (N):", the first 2·ListNames and a count of the rest.
+// under "\nLABEL (N):", the first 2·listNames and a count of the rest.
 func writeFailed(b *strings.Builder, label string, failed []string) {
 	if len(failed) == 0 {
 		return
 	}
 	fmt.Fprintf(b, "\n%s (%d):\n", label, len(failed))
-	if len(failed) > 2*ListNames {
-		failed = append(failed[:2*ListNames:2*ListNames], fmt.Sprintf("  … and %d more", len(failed)-2*ListNames))
+	if len(failed) > 2*listNames {
+		failed = append(failed[:2*listNames:2*listNames], fmt.Sprintf("  … and %d more", len(failed)-2*listNames))
 	}
 	b.WriteString(strings.Join(failed, "\n") + "\n")
 }

@@ -13,8 +13,8 @@ type Name struct {
 	Benchmark, Params, Mode string
 }
 
-// NameOf returns the name of a benchmark run.
-func NameOf(k table.Key) Name { return Name{k.Benchmark, k.Params, k.Mode} }
+// nameOf returns the name of a benchmark run.
+func nameOf(k table.Key) Name { return Name{k.Benchmark, k.Params, k.Mode} }
 
 // String formats the name as benchmark[params] (mode).
 func (n Name) String() string {
@@ -99,11 +99,11 @@ func Match(base, test []*table.Series) ([]Pairing, []Unmatched) {
 		return p
 	}
 	for _, s := range base {
-		p := get(NameOf(s.Key))
+		p := get(nameOf(s.Key))
 		p.Base = append(p.Base, s)
 	}
 	for _, s := range test {
-		p := get(NameOf(s.Key))
+		p := get(nameOf(s.Key))
 		p.Test = append(p.Test, s)
 	}
 	sort.Slice(names, func(i, j int) bool { return names[i].Less(names[j]) })

@@ -22,10 +22,10 @@ func valuesAsTimes(ss []*table.Series) []*table.Series {
 // read "higher" and "lower".
 func (r *Report) IsTime() bool { return r.Metric == "" || r.Metric == table.Primary }
 
-// VerdictText is the verdict of res as the report words it: "no change",
+// verdictText is the verdict of res as the report words it: "no change",
 // "+4.2 % slower" / "-3.1 % faster" for times, "+4.2 % higher" /
 // "-3.1 % lower" for other metrics, "" when res failed.
-func (r *Report) VerdictText(res *Result) string {
+func (r *Report) verdictText(res *Result) string {
 	if res.Err != nil {
 		return ""
 	}

@@ -46,8 +46,8 @@ func TestCompareSecondaryMetric(t *testing.T) {
 	alloc := resultFor(t, rep, "Alloc", "")
 	// Means 100 and 200 exactly: the ratio's estimate is 2.
 	if alloc.Err != nil || alloc.Ratio.Estimate != 2 || alloc.Base.Mean.Estimate != 100 || alloc.Verdict.Change != Slower ||
-		rep.VerdictText(alloc) != "+100.0 % higher" {
-		t.Errorf("Alloc: %+v, verdict %q", alloc.Comparison, rep.VerdictText(alloc))
+		rep.verdictText(alloc) != "+100.0 % higher" {
+		t.Errorf("Alloc: %+v, verdict %q", alloc.Comparison, rep.verdictText(alloc))
 	}
 	same := resultFor(t, rep, "Same", "")
 	if same.Err != nil || same.Ratio.Lower != 1 || same.Ratio.Upper != 1 || same.P != 1 || same.Verdict.Change != NoChange || same.Base.Mean.Estimate != 64 {

@@ -122,7 +122,7 @@ func (r *Report) WriteText(w io.Writer) error { return Reports{r}.WriteText(w) }
 // change test/base in percent with its interval, the U test's p, the
 // iteration counts and the verdict, then a geomean row. Then the
 // benchmarks that could not be compared, the unmatched ones (the first
-// ListNames of each side and a count), notes and a summary line.
+// listNames of each side and a count), notes and a summary line.
 func (rs Reports) WriteText(w io.Writer) error {
 	if len(rs) == 0 {
 		return writeString(w, "nothing compared\n")
@@ -202,7 +202,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 			}
 		}
 		if len(names) > 0 {
-			b.WriteString("\n" + reports.Wrap(fmt.Sprintf("only in %s (%d, not compared): %s", side, len(names), reports.ListSummary(names, ListNames)), Width, "  ") + "\n")
+			b.WriteString("\n" + reports.Wrap(fmt.Sprintf("only in %s (%d, not compared): %s", side, len(names), reports.ListSummary(names, listNames)), Width, "  ") + "\n")
 		}
 	}
 	var notes []string

@@ -64,7 +64,7 @@ func toolOf(r *Result) string {
 	return ""
 }
 
-// ReducedCommand turns µOpTime's chosen configuration of r into a command.
+// reducedCommand turns µOpTime's chosen configuration of r into a command.
 //
 // Go data: `go test -run '^$' -bench PATTERN -count I -benchtime D`, with
 // PATTERN anchoring every '/'-separated part of the name ('^Name$/^Sub$'),
@@ -78,7 +78,7 @@ func toolOf(r *Result) string {
 // -i I -w Tw -r Tr -bm MODE [-p k=v]…`, with F forks and I iterations chosen,
 // W the stated warmup iterations plus --discard-warmup, Tw the stated warmup
 // time (else the iteration time) and Tr the iteration time.
-func ReducedCommand(r *Result) Command {
+func reducedCommand(r *Result) Command {
 	return commandFor(r, &r.Chosen)
 }
 
@@ -207,7 +207,7 @@ func WriteScript(w io.Writer, results []Result, metrics []Metric) error {
 			if r.Metric != m {
 				continue
 			}
-			cmd := ReducedCommand(r)
+			cmd := reducedCommand(r)
 			fmt.Fprintf(&b, "\t# %s: %s, %s (full %s, %s); %s\n", r.Key, r.Chosen.Config.Format(&r.Varied),
 				time.Duration(r.Chosen.TimeNs), r.Full.Config.Format(&r.Varied), time.Duration(r.Full.TimeNs), r.Status)
 			if cmd.Instances > 1 {

@@ -34,9 +34,9 @@ func (c Config) Format(show *[table.NumLevels]bool) string {
 	return b.String()
 }
 
-// Tuple formats the varied levels of c as "(k1, k2, …)" like the µOpTime
+// tuple formats the varied levels of c as "(k1, k2, …)" like the µOpTime
 // prototype's Config column.
-func (c Config) Tuple(varied [table.NumLevels]bool) string {
+func (c Config) tuple(varied [table.NumLevels]bool) string {
 	var parts []string
 	for l := table.Level(0); l < table.NumLevels; l++ {
 		if varied[l] {

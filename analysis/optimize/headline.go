@@ -22,10 +22,10 @@ type MetricTotal struct {
 	Within [len(ChangeLimits)]float64
 }
 
-// Totals adds the per-project summaries of each metric (Summarize) into one
+// totals adds the per-project summaries of each metric (Summarize) into one
 // MetricTotal per metric, in the order the metrics first appear. The
 // fractions within each change limit are weighted by benchmark count.
-func Totals(sums []Summary) []MetricTotal {
+func totals(sums []Summary) []MetricTotal {
 	var out []MetricTotal
 	index := map[Metric]int{}
 	for _, s := range sums {
@@ -59,11 +59,11 @@ func Totals(sums []Summary) []MetricTotal {
 // metric before it ranks it by time saved.
 const GoodShare = 0.9
 
-// Best picks the metric to recommend from totals: the one that saves the
+// best picks the metric to recommend from totals: the one that saves the
 // most time among those keeping at least GoodShare of the benchmark runs
 // within 5 % (ChangeLimits[2]); when none does, the one keeping the most
 // within 5 % (ties: more time saved). It returns −1 for no totals.
-func Best(totals []MetricTotal) int {
+func best(totals []MetricTotal) int {
 	best := -1
 	for i, t := range totals {
 		if t.Within[2] < GoodShare {
@@ -85,8 +85,8 @@ func Best(totals []MetricTotal) int {
 	return best
 }
 
-// TotalsTable is the short per-metric table of the terminal summary.
-func TotalsTable(totals []MetricTotal) *reports.Table {
+// totalsTable is the short per-metric table of the terminal summary.
+func totalsTable(totals []MetricTotal) *reports.Table {
 	t := &reports.Table{Columns: []string{"metric", "saved", "full time", "µOpTime time", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %", "not reduced"}}
 	for _, m := range totals {
 		t.AddRow(m.Metric.String(), reports.Percent(m.Saved), reports.Seconds(float64(m.FullTimeNs)/1e9),

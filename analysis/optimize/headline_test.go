@@ -18,7 +18,7 @@ func TestTotalsAndBest(t *testing.T) {
 		sum("v2", CV, 6, 2, 300, 100, 0.5),
 		sum("v2", RMAD, 6, 0, 300, 20, 1),
 	}
-	tot := Totals(sums)
+	tot := totals(sums)
 	if len(tot) != 2 || tot[0].Metric != CV || tot[1].Metric != RMAD {
 		t.Fatalf("totals %+v", tot)
 	}
@@ -34,16 +34,16 @@ func TestTotalsAndBest(t *testing.T) {
 		t.Errorf("rmad total %+v", rmad)
 	}
 	// Neither keeps 90 % within 5 %: the one keeping the most wins.
-	if b := Best(tot); b != 1 {
+	if b := best(tot); b != 1 {
 		t.Errorf("Best = %d, want 1 (rmad, 80 %% within 5 %%)", b)
 	}
 	// When both keep ≥ 90 %, the larger saving wins.
 	tot[0].Within[2], tot[1].Within[2] = 0.95, 0.9
 	tot[0].Saved = 0.99
-	if b := Best(tot); b != 0 {
+	if b := best(tot); b != 0 {
 		t.Errorf("Best = %d, want 0 (cv saves more)", b)
 	}
-	if Best(nil) != -1 {
+	if best(nil) != -1 {
 		t.Error("Best(nil) != -1")
 	}
 }

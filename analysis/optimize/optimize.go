@@ -130,8 +130,8 @@ func (r *Result) Eval(m Method) *Evaluation {
 	return &r.Chosen
 }
 
-// TimeSavedNs is the execution time method m saves over the full configuration.
-func (r *Result) TimeSavedNs(m Method) int64 { return r.Full.TimeNs - r.Eval(m).TimeNs }
+// timeSavedNs is the execution time method m saves over the full configuration.
+func (r *Result) timeSavedNs(m Method) int64 { return r.Full.TimeNs - r.Eval(m).TimeNs }
 
 // ChangeRate is the relative change of the average of method m's
 // configuration against the full configuration (the paper's quality measure),

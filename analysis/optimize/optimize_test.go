@@ -123,7 +123,7 @@ func TestHandComputed(t *testing.T) {
 	checkClose(t, "full cv", r.Full.Value, math.Sqrt(ss/12)/mean, 1e-12)
 	// Change rate of the chosen (mean 100.3) against the full mean.
 	checkClose(t, "change rate", r.ChangeRate(MethodUOpTime), math.Abs(100.3-mean)/mean, 1e-12)
-	if got := r.TimeSavedNs(MethodUOpTime); got != 10e9 {
+	if got := r.timeSavedNs(MethodUOpTime); got != 10e9 {
 		t.Errorf("time saved %d ns, want 10 s", got)
 	}
 	if !(r.Chosen.Lower < 100.3 && r.Chosen.Upper > 100.3 && r.Chosen.Lower >= 100 && r.Chosen.Upper <= 100.6) {
@@ -143,7 +143,7 @@ func TestHandComputed(t *testing.T) {
 		t.Errorf("min reps 3: chosen %v (%v s), want trial=2 iteration=2 slice=1 (4 s)", r.Chosen.Config, r.Chosen.Seconds())
 	}
 	checkClose(t, "cv trial=2 iteration=2 slice=1", r.Chosen.Value, math.Sqrt(0.18)/100.4, 1e-12)
-	cmd := ReducedCommand(&r)
+	cmd := reducedCommand(&r)
 	if got, want := cmd.Line(), `go test -run '^$' -bench '^BenchmarkHand$/^sub$' -count 2 -benchtime 1s`; got != want || cmd.Repeat != 2 {
 		t.Errorf("command %q ×%d, want %q ×2", got, cmd.Repeat, want)
 	}
@@ -470,7 +470,7 @@ func TestDiscardWarmup(t *testing.T) {
 	if r.Chosen.TimeNs < 10e9+3e9 {
 		t.Errorf("chosen time %v s misses the warmup", r.Chosen.Seconds())
 	}
-	cmd := ReducedCommand(&r)
+	cmd := reducedCommand(&r)
 	line := cmd.Line()
 	if !strings.HasPrefix(line, `java -jar benchmarks.jar '^org\.ex\.W\.m$' -f `) || !strings.Contains(line, " -wi 10 ") ||
 		!strings.Contains(line, " -w 1s -r 1s -bm avgt") {

@@ -50,16 +50,16 @@ func (m Metric) String() string {
 	return metricNames[m]
 }
 
-// UsesMedian reports whether the metric's estimator is the median (RMAD and
+// usesMedian reports whether the metric's estimator is the median (RMAD and
 // RCIWMedian); the others use the mean.
-func (m Metric) UsesMedian() bool { return m == RMAD || m == RCIWMedian }
+func (m Metric) usesMedian() bool { return m == RMAD || m == RCIWMedian }
 
 // Bootstrapped reports whether computing the metric itself needs a
 // bootstrap (the three RCIW metrics).
 func (m Metric) Bootstrapped() bool { return m == RCIWMean || m == RCIWMeanT || m == RCIWMedian }
 
-// ParseMetric maps a name (cv, rmad, rciw-mean, rciw-mean-t, rciw-median) to its Metric.
-func ParseMetric(s string) (Metric, error) {
+// parseMetric maps a name (cv, rmad, rciw-mean, rciw-mean-t, rciw-median) to its Metric.
+func parseMetric(s string) (Metric, error) {
 	for i, n := range metricNames {
 		if n == s {
 			return Metric(i), nil
@@ -82,7 +82,7 @@ func ParseMetrics(s string) ([]Metric, error) {
 		if part == "all" {
 			return nil, fmt.Errorf("optimize: metric list %q: use all alone", s)
 		}
-		m, err := ParseMetric(part)
+		m, err := parseMetric(part)
 		if err != nil {
 			return nil, err
 		}

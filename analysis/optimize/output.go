@@ -218,11 +218,11 @@ func versionFrame(vr *VersionReport) *frame {
 // scope "total") as CSV, Arrow IPC or Parquet.
 func WriteVersions(path string, vr *VersionReport) error { return versionFrame(vr).writeFile(path) }
 
-// TimeSavingTable is the Markdown-ready time-saving table: per project,
+// timeSavingTable is the Markdown-ready time-saving table: per project,
 // version and metric the full and µOpTime execution time, the fraction
 // saved and the fractions of benchmarks whose change rate is within 1 %,
 // 3 % and 5 %.
-func TimeSavingTable(sums []Summary) *reports.Table {
+func timeSavingTable(sums []Summary) *reports.Table {
 	t := &reports.Table{Title: "µOpTime time saving",
 		Columns: []string{"project", "version", "metric", "benchmarks", "not reduced", "full time", "µOpTime time", "saved", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %"}}
 	for _, s := range sums {
@@ -235,8 +235,8 @@ func TimeSavingTable(sums []Summary) *reports.Table {
 	return t
 }
 
-// BaselineTable compares µOpTime with the minimum and random baselines.
-func BaselineTable(sums []Summary) *reports.Table {
+// baselineTable compares µOpTime with the minimum and random baselines.
+func baselineTable(sums []Summary) *reports.Table {
 	t := &reports.Table{Title: "µOpTime against the baselines",
 		Columns: []string{"project", "version", "metric", "method", "time", "saved", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %", "median c", "max c"}}
 	for _, s := range sums {
@@ -250,9 +250,9 @@ func BaselineTable(sums []Summary) *reports.Table {
 	return t
 }
 
-// MetricComparisonTable renders CompareMetrics: per project version the
+// metricComparisonTable renders CompareMetrics: per project version the
 // Kruskal-Wallis test, then Dunn's test and Cliff's δ for every metric pair.
-func MetricComparisonTable(cmp []MetricComparison) *reports.Table {
+func metricComparisonTable(cmp []MetricComparison) *reports.Table {
 	t := &reports.Table{Title: "Comparing the metrics' change rates (Kruskal-Wallis, Dunn with Bonferroni, Cliff's δ)",
 		Columns: []string{"project", "version", "test", "H or z", "p (adjusted)", "significant", "Cliff's δ", "magnitude"}}
 	for _, c := range cmp {
@@ -269,8 +269,8 @@ func MetricComparisonTable(cmp []MetricComparison) *reports.Table {
 	return t
 }
 
-// VersionTable renders the version comparison: per pair (all methods) and totals.
-func VersionTable(vr *VersionReport, pairs bool) *reports.Table {
+// versionTable renders the version comparison: per pair (all methods) and totals.
+func versionTable(vr *VersionReport, pairs bool) *reports.Table {
 	t := &reports.Table{Title: "Change detection across versions (forward mode; full configuration = ground truth)",
 		Columns: []string{"project", "metric", "method", "versions", "benchmarks", "changes (full)", "detected", "TP", "FP", "TN", "FN", "FPR", "FNR"}}
 	add := func(p *VersionPair, label string) {

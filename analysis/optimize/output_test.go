@@ -145,7 +145,7 @@ func TestWriteResults(t *testing.T) {
 		t.Errorf("summary %v", srecs)
 	}
 	var md bytes.Buffer
-	TimeSavingTable(Summarize(rep.Results)).WriteMarkdown(&md)
+	timeSavingTable(Summarize(rep.Results)).WriteMarkdown(&md)
 	if !strings.Contains(md.String(), "| hand    | v1      | cv     |") || !strings.Contains(md.String(), "83.3 %") {
 		t.Errorf("markdown:\n%s", md.String())
 	}

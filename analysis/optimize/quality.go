@@ -50,7 +50,7 @@ type Summary struct {
 // the fraction saved, and the fractions of benchmarks whose change rate
 // c = |r_m − r_full| / r_full is within 1 %, 3 %, 5 % and 10 %. A NaN change
 // rate (full average 0) counts as outside every limit. Groups are ordered by
-// project, version (natural order, see VersionLess) and metric.
+// project, version (natural order, see versionLess) and metric.
 func Summarize(results []Result) []Summary {
 	type gkey struct {
 		project, version string
@@ -72,7 +72,7 @@ func Summarize(results []Result) []Summary {
 			return a.project < b.project
 		}
 		if a.version != b.version {
-			return VersionLess(a.version, b.version)
+			return versionLess(a.version, b.version)
 		}
 		return a.metric < b.metric
 	})
@@ -194,7 +194,7 @@ func CompareMetrics(results []Result, alpha float64) ([]MetricComparison, error)
 		if keys[i].project != keys[j].project {
 			return keys[i].project < keys[j].project
 		}
-		return VersionLess(keys[i].version, keys[j].version)
+		return versionLess(keys[i].version, keys[j].version)
 	})
 	var out []MetricComparison
 	for _, k := range keys {
@@ -233,10 +233,10 @@ func CompareMetrics(results []Result, alpha float64) ([]MetricComparison, error)
 	return out, nil
 }
 
-// VersionLess orders version labels naturally: runs of digits compare as
+// versionLess orders version labels naturally: runs of digits compare as
 // numbers, everything else byte-wise, so v0.9.0 < v0.10.0 and v1.2 < v1.10.
 // Equal labels up to leading zeros compare byte-wise.
-func VersionLess(a, b string) bool {
+func versionLess(a, b string) bool {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		ca, cb := a[i], b[j]

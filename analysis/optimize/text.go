@@ -28,14 +28,14 @@ func (res *Report) NoResult() error {
 }
 
 // WriteText prints the short answer: the suite-wide time cut by
-// the recommended metric (Best) and how many benchmark runs keep
+// the recommended metric (best) and how many benchmark runs keep
 // their result, one line per metric, change detection across versions,
 // and what was skipped.
 func WriteText(w io.Writer, res *Report, vr *VersionReport) {
 	opt := res.Options
 	sums := Summarize(res.Results)
-	totals := Totals(sums)
-	b := totals[Best(totals)]
+	totals := totals(sums)
+	b := totals[best(totals)]
 	sec := func(ns int64) string { return reports.Human(reports.Seconds(float64(ns) / 1e9)) }
 	pct := func(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
 	fmt.Fprintf(w, "µOpTime: %s cuts %s of the suite's time (%s → %s);\n", b.Metric, reports.Human(reports.Percent(b.Saved)),
@@ -45,7 +45,7 @@ func WriteText(w io.Writer, res *Report, vr *VersionReport) {
 	fmt.Fprintf(w, "(threshold %g, %d resamples at %g, seed %d)\n", opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
 	if len(totals) > 1 {
 		fmt.Fprintln(w)
-		TotalsTable(totals).WriteMarkdown(w)
+		totalsTable(totals).WriteMarkdown(w)
 		fmt.Fprintf(w, "%s is recommended: the largest saving with ≥ %.0f %% of runs within 5 %%.\n", b.Metric, 100*GoodShare)
 	}
 	if vr != nil {
@@ -78,11 +78,11 @@ func WriteDetails(w io.Writer, res *Report, vr *VersionReport) error {
 	fmt.Fprintf(w, "# µOpTime: %d benchmark runs, metrics %s, threshold %g, %d resamples at %g, seed %d\n\n",
 		len(res.Results)/len(opt.Metrics), strings.Join(names, ", "), opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
 	sums := Summarize(res.Results)
-	if err := TimeSavingTable(sums).WriteMarkdown(w); err != nil {
+	if err := timeSavingTable(sums).WriteMarkdown(w); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
-	if err := BaselineTable(sums).WriteMarkdown(w); err != nil {
+	if err := baselineTable(sums).WriteMarkdown(w); err != nil {
 		return err
 	}
 	if len(opt.Metrics) > 1 {
@@ -92,14 +92,14 @@ func WriteDetails(w io.Writer, res *Report, vr *VersionReport) error {
 		}
 		if len(cmp) > 0 {
 			fmt.Fprintln(w)
-			if err := MetricComparisonTable(cmp).WriteMarkdown(w); err != nil {
+			if err := metricComparisonTable(cmp).WriteMarkdown(w); err != nil {
 				return err
 			}
 		}
 	}
 	if vr != nil {
 		fmt.Fprintln(w)
-		if err := VersionTable(vr, len(vr.Pairs) <= 60).WriteMarkdown(w); err != nil {
+		if err := versionTable(vr, len(vr.Pairs) <= 60).WriteMarkdown(w); err != nil {
 			return err
 		}
 		for _, n := range vr.Notes {

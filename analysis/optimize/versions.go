@@ -15,7 +15,7 @@ type VersionOptions struct {
 	// version; "" means the first version of each project.
 	Base string
 	// Order lists the versions in release order; versions of the data not
-	// listed are left out (with a note). Nil means natural order (VersionLess).
+	// listed are left out (with a note). Nil means natural order (versionLess).
 	Order []string
 	// SlowdownsOnly counts only increases of time per operation as changes,
 	// as the µOpTime prototype did; otherwise both directions count.
@@ -119,7 +119,7 @@ func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 }
 
 // orderVersions fills out.Versions: each project's versions in release
-// order (vopt.Order, else VersionLess) from the base version on, and
+// order (vopt.Order, else versionLess) from the base version on, and
 // returns the projects in name order.
 func (out *VersionReport) orderVersions(series []*table.Series, vopt VersionOptions) ([]string, error) {
 	present := map[string]map[string]bool{}
@@ -153,7 +153,7 @@ func (out *VersionReport) orderVersions(series []*table.Series, vopt VersionOpti
 			for v := range present[proj] {
 				vs = append(vs, v)
 			}
-			sort.Slice(vs, func(i, j int) bool { return VersionLess(vs[i], vs[j]) })
+			sort.Slice(vs, func(i, j int) bool { return versionLess(vs[i], vs[j]) })
 		}
 		base := 0
 		if vopt.Base != "" {

@@ -159,7 +159,7 @@ func TestCompareVersions(t *testing.T) {
 
 func TestVersionLess(t *testing.T) {
 	in := []string{"v1.10.0", "v1.9.1", "v0.35.0", "v1.9.0", "v2", "abc", "v1.9", "v10"}
-	sort.Slice(in, func(i, j int) bool { return VersionLess(in[i], in[j]) })
+	sort.Slice(in, func(i, j int) bool { return versionLess(in[i], in[j]) })
 	want := []string{"abc", "v0.35.0", "v1.9", "v1.9.0", "v1.9.1", "v1.10.0", "v2", "v10"}
 	if !reflect.DeepEqual(in, want) {
 		t.Errorf("sorted %v, want %v", in, want)

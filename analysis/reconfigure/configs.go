@@ -92,12 +92,12 @@ func ConfigsFrame(configs []DynamicConfig) *reports.Frame {
 	return f
 }
 
-// WriteConfigs writes configs as CSV with a ConfigColumns header.
-func WriteConfigs(w io.Writer, configs []DynamicConfig) error {
+// writeConfigs writes configs as CSV with a ConfigColumns header.
+func writeConfigs(w io.Writer, configs []DynamicConfig) error {
 	return ConfigsFrame(configs).WriteCSV(w)
 }
 
-// ReadConfigs reads a dynamic configurations CSV written by WriteConfigs.
+// ReadConfigs reads a dynamic configurations CSV written by writeConfigs.
 // name is used in errors, which are *ingest.ParseError values naming the
 // line. Reading stops at the first bad row.
 func ReadConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
@@ -154,7 +154,7 @@ func parseConfigs(rows *reports.Rows) ([]DynamicConfig, error) {
 		var c DynamicConfig
 		var err error
 		c.Key = table.Key{Project: rec[0], Version: rec[1], Benchmark: rec[2], Params: rec[3], Mode: rec[4]}
-		if c.Criterion, err = ParseCriterion(rec[5]); err != nil {
+		if c.Criterion, err = parseCriterion(rec[5]); err != nil {
 			return nil, bad(row, "%v", err)
 		}
 		ints := []struct {

@@ -10,9 +10,9 @@ import (
 // different" for Best to rank a criterion by time saved.
 const GoodShare = 0.9
 
-// OverallRows returns the rows of Summarize that cover every benchmark: the
+// overallRows returns the rows of Summarize that cover every benchmark: the
 // Overall rows when there are several projects, else the project's rows.
-func OverallRows(rows []SummaryRow, criteria []Criterion) []SummaryRow {
+func overallRows(rows []SummaryRow, criteria []Criterion) []SummaryRow {
 	if criteria == nil {
 		criteria = AllCriteria
 	}
@@ -22,12 +22,12 @@ func OverallRows(rows []SummaryRow, criteria []Criterion) []SummaryRow {
 	return rows[len(rows)-len(criteria):]
 }
 
-// Best picks the criterion to recommend among rows of one project (or
+// best picks the criterion to recommend among rows of one project (or
 // Overall): the largest time saving among those whose A/A tests found at
 // least GoodShare of the tested benchmarks not different; when none does
 // (or nothing was A/A-tested), the largest share not different, ties by
 // time saved. It returns −1 for no rows.
-func Best(rows []SummaryRow) int {
+func best(rows []SummaryRow) int {
 	best := -1
 	for i, r := range rows {
 		if r.AATested > 0 && r.NotDifferent >= GoodShare && (best < 0 || r.Saved > rows[best].Saved) {
@@ -51,9 +51,9 @@ func Best(rows []SummaryRow) int {
 	return best
 }
 
-// ShortTable is the terminal summary's table: one row per criterion with
+// shortTable is the terminal summary's table: one row per criterion with
 // the time saved and the A/A result quality, within 100 columns.
-func ShortTable(rows []SummaryRow) *reports.Table {
+func shortTable(rows []SummaryRow) *reports.Table {
 	t := &reports.Table{Columns: []string{"criterion", "saved", "static", "dynamic", "A/A tested", "not different", "mean change", "< 3 %"}}
 	for _, r := range rows {
 		t.AddRow(r.Criterion.Label(), reports.Percent(r.Saved), reports.Seconds(r.StaticHours*3600),

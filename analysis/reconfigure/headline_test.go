@@ -15,20 +15,20 @@ func TestBestAndOverallRows(t *testing.T) {
 		{Project: Overall, Criterion: CriterionKLD, AATested: 20, NotDifferent: 0.6, Saved: 0.85},
 	}
 	// KLD and RCIW both ≥ 90 % not different: KLD saves more.
-	if b := Best(rows[:3]); b != 2 {
+	if b := best(rows[:3]); b != 2 {
 		t.Errorf("Best(project a) = %d, want 2 (KLD)", b)
 	}
 	// None ≥ 90 %: the most not different, ties by time saved (KLD).
-	over := OverallRows(rows, nil)
+	over := overallRows(rows, nil)
 	if len(over) != 3 || over[0].Project != Overall {
 		t.Fatalf("OverallRows = %+v", over)
 	}
-	if b := Best(over); b != 2 {
+	if b := best(over); b != 2 {
 		t.Errorf("Best(overall) = %d, want 2", b)
 	}
 	// Nothing A/A-tested (not different is NaN): the largest saving wins.
 	untested := []SummaryRow{{Criterion: CriterionCV, Saved: 0.5, NotDifferent: math.NaN()}, {Criterion: CriterionRCIW, Saved: 0.6, NotDifferent: math.NaN()}}
-	if b := Best(untested); b != 1 {
+	if b := best(untested); b != 1 {
 		t.Errorf("Best(untested) = %d, want 1", b)
 	}
 }

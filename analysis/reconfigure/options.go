@@ -61,8 +61,8 @@ func (c Criterion) String() string {
 // Label is the criterion's name as the paper prints it: CV, RCIW or KLD.
 func (c Criterion) Label() string { return strings.ToUpper(c.String()) }
 
-// ParseCriterion parses cv, rciw or kld (any case).
-func ParseCriterion(s string) (Criterion, error) {
+// parseCriterion parses cv, rciw or kld (any case).
+func parseCriterion(s string) (Criterion, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	for i, n := range criterionNames {
 		if n == t {
@@ -78,7 +78,7 @@ func ParseCriteria(s string) ([]Criterion, error) {
 	var out []Criterion
 	seen := map[Criterion]bool{}
 	for _, part := range strings.Split(s, ",") {
-		c, err := ParseCriterion(part)
+		c, err := parseCriterion(part)
 		if err != nil {
 			return nil, err
 		}

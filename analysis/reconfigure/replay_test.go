@@ -115,7 +115,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		if err := BenchmarkTable(res).WriteCSV(&b); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteConfigs(&b, Configs(res)); err != nil {
+		if err := writeConfigs(&b, Configs(res)); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()

@@ -278,8 +278,8 @@ func BenchmarkTable(results []Result) *reports.Table {
 	return t
 }
 
-// Describe returns a one-line description of the options for table notes.
-func Describe(opt *Options) string {
+// describe returns a one-line description of the options for table notes.
+func describe(opt *Options) string {
 	crit := make([]string, 0, 3)
 	for _, c := range opt.criteria() {
 		crit = append(crit, fmt.Sprintf("%s %g (overhead %g %%)", c.Label(), opt.Thresholds.Of(c), 100*opt.Overheads.Of(c)))

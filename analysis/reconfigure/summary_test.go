@@ -95,7 +95,7 @@ func TestConfigsRoundTrip(t *testing.T) {
 		t.Fatalf("%d configurations, want 7 (one per fork run)", len(want))
 	}
 	var buf bytes.Buffer
-	if err := WriteConfigs(&buf, want); err != nil {
+	if err := writeConfigs(&buf, want); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(buf.String(), strings.Join(ConfigColumns, ",")+"\n") {

@@ -8,7 +8,7 @@ import (
 )
 
 // WriteText prints the short answer: the time the recommended
-// criterion (Best) cuts and how many benchmarks' results its
+// criterion (best) cuts and how many benchmarks' results its
 // A/A tests found not different, a row per criterion, and what was skipped.
 // With no benchmark replayed it returns an error naming the reason.
 func WriteText(w io.Writer, results []Result, rows []SummaryRow, opt *Options) error {
@@ -26,8 +26,8 @@ func WriteText(w io.Writer, results []Result, rows []SummaryRow, opt *Options) e
 	if skipped == len(results) {
 		return fmt.Errorf("no result: all %d benchmarks were skipped (first: %s)", skipped, firstSkip)
 	}
-	overall := OverallRows(rows, opt.Criteria)
-	b := overall[Best(overall)]
+	overall := overallRows(rows, opt.Criteria)
+	b := overall[best(overall)]
 	fmt.Fprintf(w, "dynamic reconfiguration: %s cuts %s of the suite's time (%s → %s);\n", b.Criterion.Label(),
 		reports.Human(reports.Percent(b.Saved)), reports.Human(reports.Seconds(b.StaticHours*3600)),
 		reports.Human(reports.Seconds(b.DynamicHours*3600)))
@@ -39,7 +39,7 @@ func WriteText(w io.Writer, results []Result, rows []SummaryRow, opt *Options) e
 			"and the baseline ask for (lower --wi-max, --mi, --baseline-wi and --baseline-mi to test).\n")
 	}
 	fmt.Fprintln(w)
-	if err := ShortTable(overall).WriteMarkdown(w); err != nil {
+	if err := shortTable(overall).WriteMarkdown(w); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%d benchmarks replayed", len(results)-skipped)
@@ -57,7 +57,7 @@ func WriteText(w io.Writer, results []Result, rows []SummaryRow, opt *Options) e
 // WriteDetails prints the setup, skipped benchmarks, the
 // per-benchmark table (for up to 40 benchmarks) and Tables 2 and 3.
 func WriteDetails(w, errw io.Writer, results []Result, opt *Options) error {
-	fmt.Fprintf(w, "dynamic reconfiguration replay: %s\n", Describe(opt))
+	fmt.Fprintf(w, "dynamic reconfiguration replay: %s\n", describe(opt))
 	skipped, short := 0, 0
 	for _, r := range results {
 		if r.Skipped != "" {

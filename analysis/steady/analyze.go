@@ -79,7 +79,7 @@ type Result struct {
 	Benchmarks []BenchmarkResult
 }
 
-// ForksOf splits a series into its forks (units of Series.Units(LevelFork),
+// forksOf splits a series into its forks (units of Series.Units(LevelFork),
 // i.e. per pair, instance, trial and fork) and each fork into its
 // iterations. An iteration's value is its count-weighted mean ns/op
 // (Series.WeightedMean). Its duration is
@@ -94,7 +94,7 @@ type Result struct {
 // Ops, the operations per iteration, is ceil(T / mean v) when T is known and
 // the mean count per iteration otherwise. Iterations whose value is not
 // finite and positive are left out and counted in Fork.Dropped.
-func ForksOf(s *table.Series) []Fork {
+func forksOf(s *table.Series) []Fork {
 	if s.Len() == 0 {
 		return nil
 	}
@@ -154,13 +154,13 @@ func ForksOf(s *table.Series) []Fork {
 // opt.Configs) on every series, benchmarks in parallel on opt.Workers
 // goroutines. The result does not depend on the number of workers.
 func Analyze(series []*table.Series, opt Options) (*Result, error) {
-	return AnalyzeSource(len(series), func(i int) (*table.Series, error) { return series[i], nil }, opt)
+	return analyzeSource(len(series), func(i int) (*table.Series, error) { return series[i], nil }, opt)
 }
 
-// AnalyzeSource is Analyze over n series produced on demand by get (called
+// analyzeSource is Analyze over n series produced on demand by get (called
 // once per index, from worker goroutines), so that large data sets need not
 // be held in memory at once. Results are in index order.
-func AnalyzeSource(n int, get func(i int) (*table.Series, error), opt Options) (*Result, error) {
+func analyzeSource(n int, get func(i int) (*table.Series, error), opt Options) (*Result, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -198,10 +198,10 @@ func newAnalyzer(opt *Options) *analyzer {
 	return a
 }
 
-// AnalyzeForks analyses the forks of one benchmark run given directly
+// analyzeForks analyses the forks of one benchmark run given directly
 // (tests, other analyzers); key names the run and keys its bootstrap
 // streams, setup may be nil.
-func AnalyzeForks(key table.Key, setup *table.Setup, forks []Fork, opt Options) (BenchmarkResult, error) {
+func analyzeForks(key table.Key, setup *table.Setup, forks []Fork, opt Options) (BenchmarkResult, error) {
 	if err := opt.Validate(); err != nil {
 		return BenchmarkResult{}, err
 	}
@@ -209,7 +209,7 @@ func AnalyzeForks(key table.Key, setup *table.Setup, forks []Fork, opt Options) 
 }
 
 func (a *analyzer) analyzeBenchmark(s *table.Series) BenchmarkResult {
-	return a.analyzeForks(s.Key, s.Setup, ForksOf(s))
+	return a.analyzeForks(s.Key, s.Setup, forksOf(s))
 }
 
 func (a *analyzer) analyzeForks(key table.Key, setup *table.Setup, forks []Fork) BenchmarkResult {

@@ -23,7 +23,7 @@ func BenchmarkAnalyzeFork(b *testing.B) {
 	s := newSuite(b, 1, 1, 3000, []synth.BenchmarkSpec{
 		{Class: "W", Method: "warmup", Kind: synth.KindWarmup, Mean: 2000, WarmupIterations: 300, WarmupFactor: 3},
 	}, nil)
-	forks := ForksOf(synthSeries(s, 0))
+	forks := forksOf(synthSeries(s, 0))
 	for _, rule := range []PenaltyRule{PenaltyBarrett, PenaltyCROPS, PenaltyCROPSAscending} {
 		b.Run(rule.String(), func(b *testing.B) {
 			opt := DefaultOptions
@@ -87,7 +87,7 @@ func BenchmarkAccuracy(b *testing.B) {
 					opt.Penalty = rule
 					for k, tr := range s.Truth() {
 						ser := synthSeries(s, k)
-						br, err := AnalyzeForks(ser.Key, ser.Setup, ForksOf(ser), opt)
+						br, err := analyzeForks(ser.Key, ser.Setup, forksOf(ser), opt)
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -177,7 +177,7 @@ func BenchmarkScaleTraini(b *testing.B) {
 				fmt.Fprintf(os.Stderr, "scale: %d/%d runs, %v\n", d, s.Len(), time.Since(start).Round(time.Second))
 			}
 		}
-		res, err := AnalyzeSource(s.Len(), func(k int) (*table.Series, error) { return synthSeries(s, k), nil }, opt)
+		res, err := analyzeSource(s.Len(), func(k int) (*table.Series, error) { return synthSeries(s, k), nil }, opt)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -197,7 +197,7 @@ func BenchmarkScaleTraini(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ComparisonTable(cmp).WriteMarkdown(os.Stderr)
+		comparisonTable(cmp).WriteMarkdown(os.Stderr)
 	}
 }
 

@@ -50,7 +50,7 @@ func TestClassifyGenerated(t *testing.T) {
 			t.Fatalf("no expectation for %s", tr.Method)
 		}
 		ser := synthSeries(s, i)
-		br, err := AnalyzeForks(ser.Key, ser.Setup, ForksOf(ser), opt)
+		br, err := analyzeForks(ser.Key, ser.Setup, forksOf(ser), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func TestClassifyGeneratedCROPS(t *testing.T) {
 				continue
 			}
 			ser := synthSeries(s, i)
-			br, err := AnalyzeForks(ser.Key, ser.Setup, ForksOf(ser), opt)
+			br, err := analyzeForks(ser.Key, ser.Setup, forksOf(ser), opt)
 			if err != nil {
 				t.Fatal(err)
 			}

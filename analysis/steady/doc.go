@@ -19,7 +19,7 @@
 // Bolz-Tereick, Killick, Mount and Tratt, "Virtual machine warmup blows hot
 // and cold", OOPSLA 2017. Per fork:
 //
-//  1. Outliers (FindOutliers): a point is an outlier when it lies outside
+//  1. Outliers (findOutliers): a point is an outlier when it lies outside
 //     median ± 3·(p99 − p1) of some sliding window of 200 points that
 //     contains it; outliers are removed before segmentation and reported.
 //  2. Segmentation: PELT with the Normal mean-and-variance cost on the

@@ -63,7 +63,7 @@ type ConfigSet struct {
 	Lookup func(key table.Key, setup *table.Setup) (BenchmarkConfig, bool)
 }
 
-// Replay simulates a configuration on a recorded fork and returns how many
+// replay simulates a configuration on a recorded fork and returns how many
 // recorded iterations its warmup consumes (warmupEnd) and the end of its
 // measurement (measureEnd): the configuration keeps the measurements
 // [warmupEnd, measureEnd). This is Algorithms 1 and 2 of Traini et al.
@@ -81,7 +81,7 @@ type ConfigSet struct {
 // complete is false when the fork ended first (the remaining counts are
 // then cut at len(nanos)). Unlike the script, zero configured iterations
 // consume no recorded iteration (the script consumes one).
-func Replay(nanos []float64, c Config) (warmupEnd, measureEnd int, complete bool) {
+func replay(nanos []float64, c Config) (warmupEnd, measureEnd int, complete bool) {
 	w, ok1 := countIterations(nanos, float64(c.WarmupTimeNs), c.WarmupIterations)
 	m, ok2 := countIterations(nanos[w:], float64(c.MeasurementTimeNs), c.MeasurementIterations)
 	return w, w + m, ok1 && ok2
@@ -149,7 +149,7 @@ type ForkEvaluation struct {
 	Config Config
 	Class  ForkClass
 	// WarmupIterations and MeasurementIterations are the recorded
-	// iterations the configuration consumes and keeps (Replay); Complete is
+	// iterations the configuration consumes and keeps (replay); Complete is
 	// false when the fork ended first.
 	WarmupIterations, MeasurementIterations int
 	Complete                                bool
@@ -250,7 +250,7 @@ func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup,
 func (a *analyzer) evaluateFork(benchmark string, f *Fork, r *ForkResult, c Config, setIndex int) ForkEvaluation {
 	fe := ForkEvaluation{ID: f.ID, Run: true, Config: c, Class: r.Class,
 		SteadySeconds: nan, WEE: nan, Deviation: nan, TimeWaste: nan, RPD: nan, RatioLow: nan, RatioHigh: nan}
-	w, m, complete := Replay(f.Nanos, c)
+	w, m, complete := replay(f.Nanos, c)
 	fe.WarmupIterations, fe.MeasurementIterations, fe.Complete = w, m-w, complete
 	for _, d := range f.Nanos[:w] {
 		fe.WarmupSeconds += d

@@ -76,7 +76,7 @@ func TestReplay(t *testing.T) {
 		{"truncated warmup", sec(5, 1), Config{10, 1e9, 2, 1e9}, 5, 5, false},
 		{"truncated measurement", sec(5, 1), Config{2, 1e9, 10, 1e9}, 2, 5, false},
 	} {
-		w, m, ok := Replay(tc.nanos, tc.c)
+		w, m, ok := replay(tc.nanos, tc.c)
 		if w != tc.w || m != tc.m || ok != tc.complete {
 			t.Errorf("%s: Replay = %d, %d, %v; want %d, %d, %v", tc.name, w, m, ok, tc.w, tc.m, tc.complete)
 		}
@@ -117,7 +117,7 @@ func TestEvaluateHandComputed(t *testing.T) {
 		// D: a step up at 50, inside the last 30 iterations.
 		levels(4, 60, 1, []int{0, 50}, []float64{100, 150}),
 	}
-	br, err := AnalyzeForks(table.Key{Benchmark: "hand"}, nil, forks, opt)
+	br, err := analyzeForks(table.Key{Benchmark: "hand"}, nil, forks, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestEvaluateHandComputed(t *testing.T) {
 	}
 
 	// Two forks like A: kept all 150, steady all 100 → ratio exactly 1.5.
-	br2, err := AnalyzeForks(table.Key{Benchmark: "hand2"}, nil, []Fork{forks[0], levels(2, 60, 1, []int{0, 20}, []float64{150, 100})}, opt)
+	br2, err := analyzeForks(table.Key{Benchmark: "hand2"}, nil, []Fork{forks[0], levels(2, 60, 1, []int{0, 20}, []float64{150, 100})}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

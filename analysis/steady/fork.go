@@ -31,9 +31,9 @@ type Fork struct {
 	ID ForkID
 	// Values are the iteration values in ns/op, in iteration order.
 	Values []float64
-	// Nanos are the iterations' durations in ns (see ForksOf).
+	// Nanos are the iterations' durations in ns (see forksOf).
 	Nanos []float64
-	// Ops is the number of operations in one iteration, for TrainiSkip
+	// Ops is the number of operations in one iteration, for trainiSkip
 	// (values below 1 count as 1).
 	Ops float64
 	// Dropped counts iterations left out because their value was not finite.
@@ -221,9 +221,9 @@ func (a *analyzer) analyzeFork(benchmark string, f *Fork) ForkResult {
 	// 1. Outliers.
 	r.Skip = opt.Outliers.Skip
 	if r.Skip < 0 {
-		r.Skip = TrainiSkip(opt.Outliers.Window, f.Ops)
+		r.Skip = trainiSkip(opt.Outliers.Window, f.Ops)
 	}
-	r.Outliers = FindOutliers(x, opt.Outliers, r.Skip)
+	r.Outliers = findOutliers(x, opt.Outliers, r.Skip)
 	idx := make([]int, 0, n-len(r.Outliers)) // original index of each kept point
 	y := make([]float64, 0, n-len(r.Outliers))
 	o := 0

@@ -33,7 +33,7 @@ func TestForksOf(t *testing.T) {
 		{1, 1, 1, 1, 3e7, 1}, {1, 1, 1, 2, 2.5e7, 1}, {1, 1, 1, 3, math.NaN(), 1},
 		{2, 1, 1, 1, 10, 3}, {2, 1, 1, 1, 20, 1}, {2, 1, 1, 2, 40, 1},
 	})
-	forks := ForksOf(s)
+	forks := forksOf(s)
 	if len(forks) != 2 {
 		t.Fatalf("%d forks, want 2", len(forks))
 	}
@@ -53,7 +53,7 @@ func TestForksOf(t *testing.T) {
 	// Without a configured time an iteration lasts count × mean: 5 × 10 ns
 	// and (3·10 + 1·20) = 50 ns; Ops is the mean count, (5 + 4)/2.
 	s = series(nil, [][6]float64{{1, 1, 1, 1, 10, 5}, {1, 1, 1, 2, 10, 3}, {1, 1, 1, 2, 20, 1}})
-	forks = ForksOf(s)
+	forks = forksOf(s)
 	if len(forks) != 1 || !slices.Equal(forks[0].Nanos, []float64{50, 50}) || forks[0].Ops != 4.5 {
 		t.Errorf("no setup: %+v", forks)
 	}
@@ -65,7 +65,7 @@ func TestShortAndFailedForks(t *testing.T) {
 		levels(1, 40, 1, []int{0, 10}, []float64{300, 100}),
 		{ID: ForkID{1, 1, 2}},
 	}
-	br, err := AnalyzeForks(table.Key{Benchmark: "short"}, nil, forks, opt)
+	br, err := analyzeForks(table.Key{Benchmark: "short"}, nil, forks, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestShortAndFailedForks(t *testing.T) {
 		t.Errorf("benchmark class %v, want too short", br.Class)
 	}
 	// Three points cannot hold a change point (minimum segment length 2).
-	br, _ = AnalyzeForks(table.Key{Benchmark: "tiny"}, nil, []Fork{levels(1, 3, 1, []int{0}, []float64{5})}, opt)
+	br, _ = analyzeForks(table.Key{Benchmark: "tiny"}, nil, []Fork{levels(1, 3, 1, []int{0}, []float64{5})}, opt)
 	if f := br.Forks[0]; f.PenaltyRule != "none" || len(f.Segments) != 1 || f.Class != ForkTooShort {
 		t.Errorf("3 points: %+v", f)
 	}

@@ -122,7 +122,7 @@ func (d BarrettDelta) absolute(fastest float64) float64 {
 	return d.Value
 }
 
-// OutlierOptions configures FindOutliers.
+// OutlierOptions configures findOutliers.
 type OutlierOptions struct {
 	// Disabled turns outlier removal off.
 	Disabled bool
@@ -134,7 +134,7 @@ type OutlierOptions struct {
 	LowQuantile, HighQuantile float64
 	// Skip is the number of leading points of a fork that are never tested
 	// (they are not part of any window). A negative value selects Traini's
-	// rule per fork (TrainiSkip): ceil(Window / log(1 + ops)), with ops the
+	// rule per fork (trainiSkip): ceil(Window / log(1 + ops)), with ops the
 	// number of operations in one iteration.
 	Skip int
 }
@@ -191,7 +191,7 @@ type Options struct {
 	// plots).
 	KeepValues bool
 	// Configs are the configuration sets Analyze evaluates (see ConfigSet and
-	// Replay).
+	// replay).
 	Configs []ConfigSet
 	// Progress, when not nil, is called once per analysed benchmark (from
 	// any goroutine).

@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/stats"
 )
 
-// TrainiSkip is the number of leading points of a fork that Traini et al.'s
+// trainiSkip is the number of leading points of a fork that Traini et al.'s
 // filter_outliers.py never tests for outliers:
 //
 //	skip = ceil(window / log(1 + ops))
@@ -18,14 +18,14 @@ import (
 // runs). Iterations of long operations warm up over fewer points in value
 // but more in count, so the untested prefix grows as ops shrinks: 18 points
 // for 10⁵ operations per iteration, 289 for one. ops below 1 counts as 1.
-func TrainiSkip(window int, ops float64) int {
+func trainiSkip(window int, ops float64) int {
 	if !(ops >= 1) {
 		ops = 1
 	}
 	return int(math.Ceil(float64(window) / math.Log1p(math.Ceil(ops))))
 }
 
-// FindOutliers returns, in ascending order, the indices of the points of x
+// findOutliers returns, in ascending order, the indices of the points of x
 // that lie outside the band
 //
 //	median_w ± width·(Q_w(high) − Q_w(low))
@@ -43,8 +43,8 @@ func TrainiSkip(window int, ops float64) int {
 // It runs in O(n·Window) time: one sorted window is updated point by
 // point, and each point's tightest band comes from a monotone deque over the
 // windows' bands. x is not modified; NaN values must have been removed.
-// skip < 0 counts as 0; opt.Skip is not read (resolve it with TrainiSkip).
-func FindOutliers(x []float64, opt OutlierOptions, skip int) []int {
+// skip < 0 counts as 0; opt.Skip is not read (resolve it with trainiSkip).
+func findOutliers(x []float64, opt OutlierOptions, skip int) []int {
 	if opt.Disabled {
 		return nil
 	}

@@ -44,14 +44,14 @@ func TestFindOutliersReference(t *testing.T) {
 	} {
 		opt := DefaultOutlierOptions
 		opt.Window = tc.window
-		got := FindOutliers(x, opt, tc.skip)
+		got := findOutliers(x, opt, tc.skip)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("window %d skip %d: outliers %v, want %v", tc.window, tc.skip, got, tc.want)
 		}
 	}
 }
 
-// naiveOutliers is the definition of FindOutliers, window by window.
+// naiveOutliers is the definition of findOutliers, window by window.
 func naiveOutliers(x []float64, opt OutlierOptions, skip int) []int {
 	flag := make([]bool, len(x))
 	for s := skip; s+opt.Window <= len(x); s++ {
@@ -96,7 +96,7 @@ func TestFindOutliersMatchesDefinition(t *testing.T) {
 		opt.Window = 3 + r.IntN(60)
 		opt.Width = []float64{0.5, 1, 3}[r.IntN(3)]
 		skip := r.IntN(30)
-		got, want := FindOutliers(x, opt, skip), naiveOutliers(x, opt, skip)
+		got, want := findOutliers(x, opt, skip), naiveOutliers(x, opt, skip)
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d (n %d window %d width %v skip %d): got %v, want %v", trial, n, opt.Window, opt.Width, skip, got, want)
 		}
@@ -106,19 +106,19 @@ func TestFindOutliersMatchesDefinition(t *testing.T) {
 func TestFindOutliersEdges(t *testing.T) {
 	x := referenceSeries(150)
 	opt := DefaultOutlierOptions
-	if got := FindOutliers(x, opt, 0); got != nil {
+	if got := findOutliers(x, opt, 0); got != nil {
 		t.Errorf("150 points, window 200: got %v, want none", got)
 	}
-	if got := FindOutliers(referenceSeries(600)[:210], opt, 18); got != nil {
+	if got := findOutliers(referenceSeries(600)[:210], opt, 18); got != nil {
 		t.Errorf("192 points after skip, window 200: got %v, want none", got)
 	}
 	opt.Disabled = true
-	if got := FindOutliers(referenceSeries(600), opt, 0); got != nil {
+	if got := findOutliers(referenceSeries(600), opt, 0); got != nil {
 		t.Errorf("disabled: got %v", got)
 	}
 	// x is not modified.
 	y := referenceSeries(600)
-	FindOutliers(y, DefaultOutlierOptions, 0)
+	findOutliers(y, DefaultOutlierOptions, 0)
 	if !slices.Equal(y, referenceSeries(600)) {
 		t.Error("FindOutliers modified its input")
 	}
@@ -131,7 +131,7 @@ func TestTrainiSkip(t *testing.T) {
 		ops  float64
 		want int
 	}{{1e5, 18}, {1, 289}, {0, 289}, {0.3, 289}, {1000, 29}, {999.2, 29}} {
-		if got := TrainiSkip(200, tc.ops); got != tc.want {
+		if got := trainiSkip(200, tc.ops); got != tc.want {
 			t.Errorf("TrainiSkip(200, %v) = %d, want %d", tc.ops, got, tc.want)
 		}
 	}

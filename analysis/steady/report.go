@@ -466,8 +466,8 @@ func (res *Result) EvaluationTable() *reports.Table {
 	return t
 }
 
-// ComparisonTable renders Compare's result.
-func ComparisonTable(cmp []Comparison) *reports.Table {
+// comparisonTable renders Compare's result.
+func comparisonTable(cmp []Comparison) *reports.Table {
 	t := &reports.Table{Title: "Comparison of configuration sets",
 		Columns: []string{"score", "A", "B", "forks", "median A", "median B", "p (rank-sum)", "Â12", "magnitude"}}
 	for _, c := range cmp {

@@ -118,7 +118,7 @@ func (res *Result) WriteDetails(w io.Writer) error {
 	}
 	if len(cmp) > 0 {
 		fmt.Fprintln(w)
-		return ComparisonTable(cmp).WriteMarkdown(w)
+		return comparisonTable(cmp).WriteMarkdown(w)
 	}
 	return nil
 }
