@@ -1,9 +1,11 @@
 package table
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"sort"
+	"strings"
 )
 
 // Level is a repetition level of the canonical table, outermost first.
@@ -310,6 +312,44 @@ func permute[T any](x []T, perm []int) []T {
 	out := make([]T, len(x))
 	for i, p := range perm {
 		out[i] = x[p]
+	}
+	return out
+}
+
+// Select is Collect that fails when it selects nothing: when f.Benchmark
+// matches none of the table's benchmarks (the error lists a few that
+// exist), or when the table holds no rows of the metric at all.
+func Select(t *Table, f Filter) ([]*Series, error) {
+	series := Collect(t, f)
+	if len(series) > 0 {
+		return series, nil
+	}
+	if f.Benchmark != nil {
+		all := Collect(t, Filter{Metric: f.Metric, Project: f.Project, Version: f.Version, IncludeWarmup: f.IncludeWarmup})
+		if names := distinctBenchmarks(all); len(names) > 0 {
+			list := strings.Join(names, ", ")
+			if len(names) > 3 {
+				list = strings.Join(names[:3], ", ") + fmt.Sprintf(" … and %d more", len(names)-3)
+			}
+			return nil, fmt.Errorf("%q matches none of the %d benchmarks (%s); the regular expression is matched against the benchmark name without params",
+				f.Benchmark, len(names), list)
+		}
+	}
+	if f.Metric == "" || f.Metric == Primary {
+		return nil, fmt.Errorf("no benchmark with primary time measurements in the input")
+	}
+	return nil, fmt.Errorf("no benchmark with %s measurements in the input", f.Metric)
+}
+
+// distinctBenchmarks lists the benchmark names of series once each, in order.
+func distinctBenchmarks(series []*Series) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range series {
+		if !seen[s.Benchmark] {
+			seen[s.Benchmark] = true
+			out = append(out, s.Benchmark)
+		}
 	}
 	return out
 }

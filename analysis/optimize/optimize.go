@@ -172,6 +172,9 @@ type Report struct {
 	// (on purpose, not skipped); NonFiniteRows counts rows skipped because
 	// their ns/op is NaN or infinite.
 	Excluded, NonFiniteRows int
+	// Versions is the comparison across versions Run adds when a project
+	// holds several versions; nil otherwise.
+	Versions *VersionReport
 }
 
 // Stream blocks: every bootstrap of a configuration draws from the stream
@@ -407,7 +410,7 @@ func Optimize(series []*table.Series, opt Options) (*Report, error) {
 		defer workspaces.Put(ws)
 		r := ready[i/nm].search(opt.Metrics[i%nm], &opt, ws)
 		if opt.Progress != nil {
-			opt.Progress(1)
+			opt.Progress(len(ready) * nm)
 		}
 		return r, nil
 	})

@@ -126,20 +126,25 @@ type Options struct {
 	// DefaultIterationTime is the duration of one observation (slice or
 	// iteration) when the data's setup does not state it.
 	DefaultIterationTime time.Duration
+	// Select chooses the benchmark runs Run optimises (default: the
+	// primary metric of all).
+	Select table.Filter
+	// Versions configures Run's comparison across versions.
+	Versions VersionOptions
 	// Seed selects every random draw.
 	Seed uint64
 	// Workers is the number of goroutines (0 = GOMAXPROCS). Results do not
 	// depend on it.
 	Workers int
-	// Progress, when set, is called with 1 after each (benchmark, metric)
-	// job; it must be safe for concurrent use.
-	Progress func(done int)
+	// Progress, when set, is called after each (benchmark, metric) job
+	// with the number of jobs in all; it must be safe for concurrent use.
+	Progress func(total int)
 }
 
 // DefaultOptions are µOpTime's settings: all five metrics, threshold 0.01,
 // 10,000 bootstrap resamples at 99 % confidence, at least 3 repetitions,
 // cloud instances in parallel, 1 s per observation when the setup does not
-// say, seed 1.
+// say, versions compared with DefaultVersionOptions, seed 1.
 var DefaultOptions = Options{
 	Metrics:              AllMetrics,
 	Threshold:            0.01,
@@ -147,6 +152,7 @@ var DefaultOptions = Options{
 	MinRepetitions:       3,
 	Parallel:             []table.Level{table.LevelInstance},
 	DefaultIterationTime: time.Second,
+	Versions:             DefaultVersionOptions,
 	Seed:                 1,
 }
 

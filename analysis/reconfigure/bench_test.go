@@ -80,7 +80,7 @@ func replayBench(b *testing.B, series []*table.Series) {
 	var res []Result
 	for i := 0; i < b.N; i++ {
 		var err error
-		if res, err = Run(series, opt); err != nil {
+		if res, err = replayAll(series, opt); err != nil {
 			b.Fatal(err)
 		}
 	}

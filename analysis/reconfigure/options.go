@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 // Config is the dynamic reconfiguration configuration
@@ -195,13 +196,17 @@ type Options struct {
 	// iteration; 0 takes the setup's measurement time per benchmark, and
 	// 1 s when the data do not state it.
 	IterationTime time.Duration
+	// Select chooses the benchmark runs Run replays (default: the primary
+	// metric of all).
+	Select table.Filter
 	// Seed selects every random draw.
 	Seed uint64
 	// Workers is the number of benchmarks replayed in parallel (0 = GOMAXPROCS).
 	Workers int
-	// Progress, when set, is called after each benchmark (from any
-	// goroutine; it must be safe for concurrent use).
-	Progress func()
+	// Progress, when set, is called after each benchmark with the number of
+	// benchmarks in all (from any goroutine; it must be safe for concurrent
+	// use).
+	Progress func(total int)
 }
 
 // DefaultOptions is the paper's setup: configuration ⟨5, 50, 10, 2, 5⟩,

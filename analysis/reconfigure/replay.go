@@ -119,12 +119,12 @@ func (r *Result) Criterion(c Criterion) *CriterionResult {
 	return nil
 }
 
-// Run replays every series and returns one Result per series, in order.
+// replayAll replays every series and returns one Result per series, in order.
 // Series are replayed in parallel on opt.Workers goroutines; the results do
 // not depend on the number of workers. A series the replay cannot use (no
 // iterations, a non-positive or non-finite value) gets a Result with Skipped
 // set rather than an error; errors are returned for invalid options only.
-func Run(series []*table.Series, opt Options) ([]Result, error) {
+func replayAll(series []*table.Series, opt Options) ([]Result, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func Run(series []*table.Series, opt Options) ([]Result, error) {
 		defer pool.Put(ws)
 		r := replay(series[i], &opt, ws)
 		if opt.Progress != nil {
-			opt.Progress()
+			opt.Progress(len(series))
 		}
 		return r, nil
 	})

@@ -31,7 +31,7 @@ func TestAAFlatNotDifferent(t *testing.T) {
 	series := flatSuite(20, 3)
 	opt := DefaultOptions
 	opt.AA.Resamples = 2000 // enough for a 99 % interval; keeps the test fast
-	res, err := Run(series, opt)
+	res, err := replayAll(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		opt := DefaultOptions
 		opt.Workers, opt.Seed = workers, seed
 		opt.AA.Resamples = 2000
-		res, err := Run(series, opt)
+		res, err := replayAll(series, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestBadSeriesSkipped(t *testing.T) {
 	good := seriesOf(table.Key{Benchmark: "good"}, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})
 	bad := seriesOf(table.Key{Benchmark: "bad"}, []float64{1, 1, math.NaN(), 1})
 	zero := seriesOf(table.Key{Benchmark: "zero"}, []float64{1, 0, 1})
-	res, err := Run([]*table.Series{good, bad, zero}, DefaultOptions)
+	res, err := replayAll([]*table.Series{good, bad, zero}, DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

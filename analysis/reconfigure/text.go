@@ -7,11 +7,11 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// WriteText prints the short answer: the time the recommended
+// writeText prints the short answer: the time the recommended
 // criterion (best) cuts and how many benchmarks' results its
 // A/A tests found not different, a row per criterion, and what was skipped.
 // With no benchmark replayed it returns an error naming the reason.
-func WriteText(w io.Writer, results []Result, rows []SummaryRow, opt *Options) error {
+func writeText(w io.Writer, results []Result, rows []SummaryRow, opt *Options) error {
 	skipped, short := 0, 0
 	var firstSkip string
 	for _, r := range results {
@@ -54,9 +54,9 @@ func WriteText(w io.Writer, results []Result, rows []SummaryRow, opt *Options) e
 	return nil
 }
 
-// WriteDetails prints the setup, skipped benchmarks, the
+// writeDetails prints the setup, skipped benchmarks, the
 // per-benchmark table (for up to 40 benchmarks) and Tables 2 and 3.
-func WriteDetails(w, errw io.Writer, results []Result, opt *Options) error {
+func writeDetails(w, errw io.Writer, results []Result, opt *Options) error {
 	fmt.Fprintf(w, "dynamic reconfiguration replay: %s\n", describe(opt))
 	skipped, short := 0, 0
 	for _, r := range results {

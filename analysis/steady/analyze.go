@@ -73,8 +73,8 @@ type BenchmarkResult struct {
 	Evaluations []BenchmarkEvaluation
 }
 
-// Result is the analysis of a set of benchmark runs.
-type Result struct {
+// Report is the analysis of a set of benchmark runs.
+type Report struct {
 	Options    Options
 	Benchmarks []BenchmarkResult
 }
@@ -150,21 +150,21 @@ func forksOf(s *table.Series) []Fork {
 	return forks
 }
 
-// Analyze runs the steady-state analysis (and the evaluation of
+// analyze runs the steady-state analysis (and the evaluation of
 // opt.Configs) on every series, benchmarks in parallel on opt.Workers
 // goroutines. The result does not depend on the number of workers.
-func Analyze(series []*table.Series, opt Options) (*Result, error) {
+func analyze(series []*table.Series, opt Options) (*Report, error) {
 	return analyzeSource(len(series), func(i int) (*table.Series, error) { return series[i], nil }, opt)
 }
 
-// analyzeSource is Analyze over n series produced on demand by get (called
+// analyzeSource is analyze over n series produced on demand by get (called
 // once per index, from worker goroutines), so that large data sets need not
 // be held in memory at once. Results are in index order.
-func analyzeSource(n int, get func(i int) (*table.Series, error), opt Options) (*Result, error) {
+func analyzeSource(n int, get func(i int) (*table.Series, error), opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	res := &Result{Options: opt, Benchmarks: make([]BenchmarkResult, n)}
+	res := &Report{Options: opt, Benchmarks: make([]BenchmarkResult, n)}
 	pool := make(chan *analyzer, workpool.Workers(opt.Workers))
 	err := workpool.Run(n, opt.Workers, func(i int) error {
 		s, err := get(i)
@@ -180,7 +180,7 @@ func analyzeSource(n int, get func(i int) (*table.Series, error), opt Options) (
 		res.Benchmarks[i] = a.analyzeBenchmark(s)
 		pool <- a
 		if opt.Progress != nil {
-			opt.Progress()
+			opt.Progress(n)
 		}
 		return nil
 	})

@@ -172,7 +172,7 @@ func BenchmarkScaleTraini(b *testing.B) {
 		opt.Configs = []ConfigSet{SetupConfigs("dev", dev), SetupConfigs("jmh-default", jmh)}
 		var done atomic.Int64
 		start := time.Now()
-		opt.Progress = func() {
+		opt.Progress = func(int) {
 			if d := done.Add(1); d%50 == 0 {
 				fmt.Fprintf(os.Stderr, "scale: %d/%d runs, %v\n", d, s.Len(), time.Since(start).Round(time.Second))
 			}

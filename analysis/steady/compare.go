@@ -73,7 +73,7 @@ type Comparison struct {
 // script used the paired signed-rank test (scipy.stats.wilcoxon) on the same
 // fork pairs; the rank-sum test ignores the pairing. Comparisons with no
 // fork have N 0 and NaN statistics.
-func Compare(res *Result, a, b int) ([]Comparison, error) {
+func Compare(res *Report, a, b int) ([]Comparison, error) {
 	if a < 0 || b < 0 || a >= len(res.Options.Configs) || b >= len(res.Options.Configs) {
 		return nil, fmt.Errorf("steady: Compare: configuration sets %d and %d, have %d", a, b, len(res.Options.Configs))
 	}

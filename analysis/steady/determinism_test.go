@@ -9,14 +9,14 @@ import (
 )
 
 // outputs renders every CSV output of res.
-func outputs(t *testing.T, res *Result) []byte {
+func outputs(t *testing.T, res *Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	for _, w := range []func(*bytes.Buffer, *Result) error{
-		func(b *bytes.Buffer, r *Result) error { return ForksFrame(r).WriteCSV(b) },
-		func(b *bytes.Buffer, r *Result) error { return BenchmarksFrame(r).WriteCSV(b) },
-		func(b *bytes.Buffer, r *Result) error { return EvaluationFrame(r).WriteCSV(b) },
-		func(b *bytes.Buffer, r *Result) error { return BenchmarkEvaluationFrame(r).WriteCSV(b) },
+	for _, w := range []func(*bytes.Buffer, *Report) error{
+		func(b *bytes.Buffer, r *Report) error { return ForksFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Report) error { return BenchmarksFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Report) error { return EvaluationFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Report) error { return BenchmarkEvaluationFrame(r).WriteCSV(b) },
 	} {
 		if err := w(&b, res); err != nil {
 			t.Fatal(err)
@@ -48,7 +48,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 			SetupConfigs("setup", Override{}),
 			SetupConfigs("short", Override{WarmupIterations: &wi, WarmupTimeNs: &w, MeasurementIterations: &it, MeasurementTimeNs: &r}),
 		}
-		res, err := Analyze(series, opt)
+		res, err := analyze(series, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -224,7 +224,7 @@ func TestCompareHandComputed(t *testing.T) {
 		}
 		return ev
 	}
-	res := &Result{Options: Options{Configs: []ConfigSet{{Name: "A"}, {Name: "B"}}}}
+	res := &Report{Options: Options{Configs: []ConfigSet{{Name: "A"}, {Name: "B"}}}}
 	res.Benchmarks = []BenchmarkResult{{
 		Forks:       make([]ForkResult, 3),
 		Evaluations: []BenchmarkEvaluation{mk([]float64{10, 3, 20}, []float64{0.2, 0.01, 0}), mk([]float64{1, 2, 30}, []float64{0, 0, 0})},

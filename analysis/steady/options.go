@@ -3,6 +3,7 @@ package steady
 import (
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/table"
 
 	"fmt"
 	"math"
@@ -143,7 +144,7 @@ type OutlierOptions struct {
 // filter_outliers.py: windows of 200, median ± 3·(p99 − p1), Traini's skip.
 var DefaultOutlierOptions = OutlierOptions{Window: 200, Width: 3, LowQuantile: 0.01, HighQuantile: 0.99, Skip: -1}
 
-// Options configures Analyze. Start from DefaultOptions.
+// Options configures Run. Start from DefaultOptions.
 type Options struct {
 	Outliers OutlierOptions
 
@@ -190,12 +191,15 @@ type Options struct {
 	// KeepValues keeps each fork's iteration values in its ForkResult (for
 	// plots).
 	KeepValues bool
-	// Configs are the configuration sets Analyze evaluates (see ConfigSet and
+	// Configs are the configuration sets Run evaluates (see ConfigSet and
 	// replay).
 	Configs []ConfigSet
-	// Progress, when not nil, is called once per analysed benchmark (from
-	// any goroutine).
-	Progress func()
+	// Select chooses the benchmark runs Run analyses (default: the primary
+	// metric of all).
+	Select table.Filter
+	// Progress, when not nil, is called once per analysed benchmark with
+	// the number of benchmarks in all (from any goroutine).
+	Progress func(total int)
 }
 
 // DefaultOptions is the setting of Traini et al. (EMSE 2022): Traini's

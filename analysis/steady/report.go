@@ -122,7 +122,7 @@ func (c *forkColumns) to(f *reports.Frame) {
 // ForksFrame has one row per fork (ForkColumns); outlier_indices and
 // changepoints are integer lists, st_index is null unless the fork is
 // steady, and unknown floats are null.
-func ForksFrame(res *Result) *reports.Frame {
+func ForksFrame(res *Report) *reports.Frame {
 	var k keyColumns
 	var id forkColumns
 	var points, dropped, outliers, skip, segments, st []int64
@@ -205,7 +205,7 @@ func medianMax(x []float64) (float64, float64) {
 }
 
 // BenchmarksFrame has one row per benchmark run (BenchmarkColumns).
-func BenchmarksFrame(res *Result) *reports.Frame {
+func BenchmarksFrame(res *Report) *reports.Frame {
 	var k keyColumns
 	var forks, steady, noSteady, tooShort, failed, flat, warmup, slowdown, maxIdx []int64
 	var maxValid []bool
@@ -259,7 +259,7 @@ func BenchmarksFrame(res *Result) *reports.Frame {
 // EvaluationFrame has one row per configuration set and fork run
 // (EvaluationColumns); st_seconds and estimation are empty unless the fork
 // is steady.
-func EvaluationFrame(res *Result) *reports.Frame {
+func EvaluationFrame(res *Report) *reports.Frame {
 	var set, class, config, est []string
 	var k keyColumns
 	var id forkColumns
@@ -324,7 +324,7 @@ func EvaluationFrame(res *Result) *reports.Frame {
 
 // BenchmarkEvaluationFrame has one row per configuration set and
 // configured benchmark run (BenchmarkEvaluationColumns).
-func BenchmarkEvaluationFrame(res *Result) *reports.Frame {
+func BenchmarkEvaluationFrame(res *Report) *reports.Frame {
 	var set []string
 	var k keyColumns
 	var run, steady []int64
@@ -356,7 +356,7 @@ func BenchmarkEvaluationFrame(res *Result) *reports.Frame {
 }
 
 // ClassTable counts forks and benchmark runs by class.
-func (res *Result) ClassTable() *reports.Table {
+func (res *Report) ClassTable() *reports.Table {
 	t := &reports.Table{Title: "Steady state", Columns: []string{"class", "forks", "share of forks", "benchmark runs", "share of runs"}}
 	var forks, runs [5]int
 	var barrett [5]int
@@ -396,7 +396,7 @@ func (res *Result) ClassTable() *reports.Table {
 }
 
 // EvaluationTable summarises each configuration set over the steady forks it runs.
-func (res *Result) EvaluationTable() *reports.Table {
+func (res *Report) EvaluationTable() *reports.Table {
 	t := &reports.Table{Title: "Configurations against the steady state",
 		Columns: []string{"set", "runs", "steady forks run", "overestimated", "underestimated", "median WEE",
 			"time waste", "forks RPD > 5 %", "median RPD", "runs RPD > 5 %"}}

@@ -13,11 +13,11 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// WriteSummary prints the short answer: how many benchmark runs and
+// WriteText prints the short answer: how many benchmark runs and
 // forks reach a steady state and after how long, the class counts, and per
 // configuration set how far its warmup is from the steady state. When every
 // run is too short it returns an error naming --steady-window.
-func (res *Result) WriteSummary(w io.Writer) error {
+func (res *Report) WriteText(w io.Writer) error {
 	var runs, steadyRuns, forks, steadyForks, tooShort, longest, failed int
 	var firstErr string
 	var st []float64
@@ -76,7 +76,7 @@ func (res *Result) WriteSummary(w io.Writer) error {
 
 // WriteDetails prints the per-benchmark table (up to 40 runs), the
 // evaluation of every configuration set and their comparison.
-func (res *Result) WriteDetails(w io.Writer) error {
+func (res *Report) WriteDetails(w io.Writer) error {
 	if len(res.Benchmarks) <= 40 {
 		bt := &reports.Table{Title: "Benchmark runs", Columns: []string{"benchmark", "params", "forks", "class", "Barrett classes", "st (iterations)", "st"}}
 		for _, br := range res.Benchmarks {
@@ -127,7 +127,7 @@ var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
 
 // WritePlots writes into dir (created when missing), for the first max benchmark runs, one series
 // plot per fork and one CROPS curve per fork that ran CROPS.
-func (res *Result) WritePlots(dir, format string, max int) (int, error) {
+func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}

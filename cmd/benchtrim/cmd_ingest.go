@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -43,35 +44,33 @@ func benchFlag() cli.Flag {
 	return &cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"}
 }
 
-// loadSeries reads the command's input files (loadInputs) and collects the
-// primary measurements of the benchmarks --bench selects. The caller
-// releases the table once done with the series.
-func loadSeries(c *cli.Context) (*table.Table, []*table.Series, error) {
-	filter := table.Filter{}
+// benchFilter is the table filter of --bench.
+func benchFilter(c *cli.Context) (table.Filter, error) {
+	var f table.Filter
 	if b := c.String("bench"); b != "" {
 		re, err := regexp.Compile(b)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--bench: %w", err)
+			return f, fmt.Errorf("--bench: %w", err)
 		}
-		filter.Benchmark = re
+		f.Benchmark = re
 	}
+	return f, nil
+}
+
+// benchError names --bench in table.Select's error for a filter that
+// matches nothing.
+func benchError(c *cli.Context, err error) error {
+	if b := c.String("bench"); b != "" && strings.HasPrefix(err.Error(), strconv.Quote(b)+" matches none") {
+		return fmt.Errorf("--bench %w", err)
+	}
+	return err
+}
+
+// loadTable reads the command's input files (loadInputs). The caller
+// releases the table.
+func loadTable(c *cli.Context) (*table.Table, error) {
 	t, _, _, err := loadInputs(c, c.Args().Slice())
-	if err != nil {
-		return nil, nil, err
-	}
-	series := table.Collect(t, filter)
-	if len(series) == 0 {
-		defer t.Release()
-		if filter.Benchmark != nil {
-			all := table.Collect(t, table.Filter{})
-			if len(all) > 0 {
-				return nil, nil, fmt.Errorf("--bench %q matches none of the %d benchmarks (%s); the regular expression is matched against the benchmark name without params",
-					c.String("bench"), len(distinctBenchmarks(all)), reports.ListSummary(distinctBenchmarks(all), 3))
-			}
-		}
-		return nil, nil, fmt.Errorf("no benchmark with primary time measurements in the input")
-	}
-	return t, series, nil
+	return t, err
 }
 
 // printInputReport prints one line per kind of skipped or suspicious input.
@@ -186,17 +185,4 @@ func writeSummary(w io.Writer, t *table.Table, rep *ingest.Report) {
 	}
 	fmt.Fprintf(w, "skipped rows: %d\n", rep.SkippedRows())
 	rep.WriteTo(w)
-}
-
-// distinctBenchmarks lists the benchmark names of series once each, in order.
-func distinctBenchmarks(series []*table.Series) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range series {
-		if !seen[s.Benchmark] {
-			seen[s.Benchmark] = true
-			out = append(out, s.Benchmark)
-		}
-	}
-	return out
 }

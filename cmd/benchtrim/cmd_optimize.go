@@ -2,17 +2,14 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/estimate"
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/table"
 )
 
 func optimizeCommand() *cli.Command {
@@ -52,46 +49,44 @@ func optimizeCommand() *cli.Command {
 }
 
 // optimizeOptions reads the command's flags into optimize options.
-func optimizeOptions(c *cli.Context) (optimize.Options, optimize.VersionOptions, error) {
+func optimizeOptions(c *cli.Context) (optimize.Options, error) {
 	g := globalsOf(c)
 	opt := optimize.DefaultOptions
-	vopt := optimize.DefaultVersionOptions
 	var err error
 	if opt.Metrics, err = optimize.ParseMetrics(c.String("metric")); err != nil {
-		return opt, vopt, err
+		return opt, err
 	}
 	opt.Threshold = c.Float64("threshold")
 	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
 	opt.MinRepetitions = c.Int("min-repetitions")
 	if opt.Fixed, err = optimize.ParseLevels(strings.Join(c.StringSlice("fixed"), ",")); err != nil {
-		return opt, vopt, err
+		return opt, err
 	}
 	if opt.First, err = optimize.ParseLevels(strings.Join(c.StringSlice("first"), ",")); err != nil {
-		return opt, vopt, err
+		return opt, err
 	}
 	if opt.Parallel, err = optimize.ParseLevels(c.String("parallel")); err != nil {
-		return opt, vopt, err
+		return opt, err
 	}
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.AllConfigs = c.Bool("all-configs")
-	opt.Seed = g.Seed
-	opt.Workers = g.Workers
-	if err := opt.Validate(); err != nil {
-		return opt, vopt, err
+	if opt.Select, err = benchFilter(c); err != nil {
+		return opt, err
 	}
-	vopt.Base = c.String("base-version")
+	opt.Versions.Base = c.String("base-version")
 	if v := c.String("versions"); v != "" {
 		for _, s := range strings.Split(v, ",") {
-			vopt.Order = append(vopt.Order, strings.TrimSpace(s))
+			opt.Versions.Order = append(opt.Versions.Order, strings.TrimSpace(s))
 		}
 	}
-	vopt.SlowdownsOnly = c.Bool("slowdowns-only")
-	vopt.MinChange = c.Float64("min-change")
-	return opt, vopt, nil
+	opt.Versions.SlowdownsOnly = c.Bool("slowdowns-only")
+	opt.Versions.MinChange = c.Float64("min-change")
+	opt.Seed, opt.Workers = g.Seed, g.Workers
+	return opt, opt.Validate()
 }
 
 func runOptimize(c *cli.Context) error {
-	opt, vopt, err := optimizeOptions(c)
+	opt, err := optimizeOptions(c)
 	if err != nil {
 		return err
 	}
@@ -100,81 +95,21 @@ func runOptimize(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, series, err := loadSeries(c)
+	t, err := loadTable(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
-	w, errw := c.App.Writer, c.App.ErrWriter
-	g := globalsOf(c)
-	bar := progress.New(errw, g.Quiet, "optimize", len(series)*len(opt.Metrics))
-	opt.Progress = bar.Add
-	res, err := optimize.Optimize(series, opt)
+	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "optimize", 0)
+	opt.Progress = bar.Tick
+	rep, err := optimize.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return err
+		return benchError(c, err)
 	}
-	var vr *optimize.VersionReport
-	if multipleVersions(series) {
-		if vr, err = optimize.CompareVersions(series, res, vopt); err != nil {
-			return err
-		}
-	} else if vopt.Base != "" {
-		return fmt.Errorf("--base-version %s: the input holds one version per project; nothing to compare", vopt.Base)
-	}
-	if len(res.Results) == 0 {
-		return res.NoResult()
-	}
-	optimize.WriteText(w, res, vr)
-	if c.Bool("details") {
-		fmt.Fprintln(w)
-		if err := optimize.WriteDetails(w, res, vr); err != nil {
-			return err
-		}
-	}
-	sums := optimize.Summarize(res.Results)
-	if out := c.String("output"); out != "" {
-		if err := optimize.WriteResults(out, res); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "\nwrote %s\n", out)
-	}
-	if out := c.String("summary-out"); out != "" {
-		if err := optimize.WriteSummary(out, sums); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "wrote %s\n", out)
-	}
-	if out := c.String("versions-out"); out != "" {
-		if vr == nil {
-			return fmt.Errorf("--versions-out: the input holds one version per project; nothing to compare")
-		}
-		if err := optimize.WriteVersions(out, vr); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "wrote %s\n", out)
-	}
-	if out := c.String("commands-out"); out != "" {
-		chosen := optimize.ToRun(res, vr)
-		err := atomicfile.Write(out, func(f io.Writer) error { return optimize.WriteScript(f, chosen, opt.Metrics) })
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "wrote %s\n", out)
-	}
-	return nil
-}
-
-// multipleVersions reports whether some project has more than one version.
-func multipleVersions(series []*table.Series) bool {
-	seen := map[string]string{}
-	for _, s := range series {
-		if v, ok := seen[s.Project]; ok && v != s.Version {
-			return true
-		}
-		seen[s.Project] = s.Version
-	}
-	return false
+	return writeResult(c, rep, rep.WriteDetails,
+		[]dataOut{{flag: "output", frame: optimize.FrameResults}, {flag: "summary-out", frame: optimize.FrameSummary}, {flag: "versions-out", frame: optimize.FrameVersions}},
+		textOut{"commands-out", rep.WriteScript})
 }
 
 // demoOptimize runs µOpTime on the demo's three µOpTime Go versions (all

@@ -8,7 +8,6 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/reports"
 )
 
 const reconfigureDescription = `Replays dynamic reconfiguration (Laaber, Würsten, Gall, Leitner, ESEC/FSE 2020) on results
@@ -103,6 +102,9 @@ func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
 		return opt, fmt.Errorf("--iteration-time %v: want a positive duration such as 1s", c.Duration("iteration-time"))
 	}
 	opt.IterationTime = c.Duration("iteration-time")
+	if opt.Select, err = benchFilter(c); err != nil {
+		return opt, err
+	}
 	opt.Seed, opt.Workers = g.Seed, g.Workers
 	return opt, opt.Validate()
 }
@@ -117,61 +119,21 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, series, err := loadSeries(c)
+	t, err := loadTable(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
-	w, errw := c.App.Writer, c.App.ErrWriter
-	bar := progress.New(errw, globalsOf(c).Quiet, "reconfigure", len(series))
-	opt.Progress = func() { bar.Add(1) }
-	results, err := reconfigure.Run(series, opt)
+	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "reconfigure", 0)
+	opt.Progress = bar.Tick
+	rep, err := reconfigure.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return err
+		return benchError(c, err)
 	}
-	rows := reconfigure.Summarize(results, opt.Criteria)
-	if err := reconfigure.WriteText(w, results, rows, &opt); err != nil {
-		return err
-	}
-	if c.Bool("details") {
-		fmt.Fprintln(w)
-		if err := reconfigure.WriteDetails(w, errw, results, &opt); err != nil {
-			return err
-		}
-	}
-	outs := []struct {
-		flag  string
-		frame *reports.Frame // data files (.csv, .arrow, .parquet)
-		table *reports.Table // documents (.md, .tex, .html)
-	}{
-		{"output", reconfigure.BenchmarksFrame(results), reconfigure.BenchmarkTable(results)},
-		{"table2", reconfigure.SummaryFrame(rows), reconfigure.QualityTable(rows)},
-		{"table3", reconfigure.SummaryFrame(rows), reconfigure.TimeTable(rows)},
-	}
-	for _, o := range outs {
-		p := c.String(o.flag)
-		if p == "" {
-			continue
-		}
-		if reports.CheckFramePath(p) == nil {
-			err = o.frame.WriteFile(p)
-		} else {
-			err = o.table.WriteFile(p)
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "wrote %s\n", p)
-	}
-	if p := c.String("configs-out"); p != "" {
-		cfgs := reconfigure.Configs(results)
-		if err := reconfigure.ConfigsFrame(cfgs).WriteFile(p); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "wrote %s (%d fork configurations)\n", p, len(cfgs))
-	}
-	return nil
+	return writeResult(c, rep, rep.WriteDetails, []dataOut{{flag: "output", frame: reconfigure.TableBenchmarks},
+		{flag: "table2", frame: reconfigure.TableQuality}, {flag: "table3", frame: reconfigure.TableTime},
+		{flag: "configs-out", frame: reconfigure.TableConfigs}})
 }
 
 // demoReconfigure replays the demo's avgt suite (4 forks × 150 iterations).

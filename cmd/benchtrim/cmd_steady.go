@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -15,7 +14,6 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/reports"
 )
 
 const steadyDescription = `For every fork of every benchmark, recorded without warmup iterations (JMH -wi 0, many
@@ -107,6 +105,9 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
 	opt.Outliers.Window = c.Int("outlier-window")
 	opt.Outliers.Disabled = c.Bool("no-outliers")
+	if opt.Select, err = benchFilter(c); err != nil {
+		return opt, err
+	}
 	opt.Seed, opt.Workers = g.Seed, g.Workers
 
 	var ov steady.Override
@@ -140,9 +141,13 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 	}
 	opt.Configs = []steady.ConfigSet{steady.SetupConfigs(name, ov)}
 	if path := c.String("configs"); path != "" {
-		sets, err := dynamicConfigSets(path)
+		rows, err := reconfigure.ReadConfigsFile(path)
 		if err != nil {
 			return opt, err
+		}
+		sets, err := steady.DynamicConfigs(rows)
+		if err != nil {
+			return opt, fmt.Errorf("%s: %w", path, err)
 		}
 		opt.Configs = append(opt.Configs, sets...)
 	}
@@ -155,36 +160,6 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 		}
 	}
 	return opt, opt.Validate()
-}
-
-// dynamicConfigSets reads a dynamic configurations file into one set per
-// criterion ("dynamic-cv", …); its iterations are recorded iterations.
-func dynamicConfigSets(path string) ([]steady.ConfigSet, error) {
-	rows, err := reconfigure.ReadConfigsFile(path)
-	if err != nil {
-		return nil, err
-	}
-	byCrit := map[string][]steady.ForkConfig{}
-	for _, r := range rows {
-		crit := r.Criterion.String()
-		byCrit[crit] = append(byCrit[crit], steady.ForkConfig{Key: r.Key,
-			ID:     steady.ForkID{Instance: r.Instance, Trial: r.Trial, Fork: r.Fork},
-			Config: steady.Config{WarmupIterations: r.WarmupIterations, MeasurementIterations: r.MeasurementIterations},
-			Forks:  r.ForksUsed})
-	}
-	if len(byCrit) == 0 {
-		return nil, fmt.Errorf("%s: no configurations", path)
-	}
-	crits := make([]string, 0, len(byCrit))
-	for k := range byCrit {
-		crits = append(crits, k)
-	}
-	sort.Strings(crits)
-	var sets []steady.ConfigSet
-	for _, k := range crits {
-		sets = append(sets, steady.PerForkConfigs("dynamic-"+k, byCrit[k]))
-	}
-	return sets, nil
 }
 
 // evaluationSidecar is the per-benchmark RPD file written beside --eval-out
@@ -208,66 +183,31 @@ func runSteady(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, series, err := loadSeries(c)
+	t, err := loadTable(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
-	w, errw := c.App.Writer, c.App.ErrWriter
-	g := globalsOf(c)
-	bar := progress.New(errw, g.Quiet, "steady", len(series))
-	opt.Progress = func() { bar.Add(1) }
-	res, err := steady.Analyze(series, opt)
+	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "steady", 0)
+	opt.Progress = bar.Tick
+	res, err := steady.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return err
+		return benchError(c, err)
 	}
-	if err := res.WriteSummary(w); err != nil {
-		return err
-	}
-	if c.Bool("details") {
-		fmt.Fprintln(w)
-		if err := res.WriteDetails(w); err != nil {
-			return err
-		}
-	}
-	outs := []struct {
-		flag  string
-		frame func(*steady.Result) *reports.Frame
-	}{
-		{"forks-out", steady.ForksFrame},
-		{"benchmarks-out", steady.BenchmarksFrame},
-		{"eval-out", steady.EvaluationFrame},
-	}
-	for _, o := range outs {
-		path := c.String(o.flag)
-		if path == "" {
-			continue
-		}
-		if err := o.frame(res).WriteFile(path); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "wrote %s\n", path)
-		if o.flag == "eval-out" {
-			side := evaluationSidecar(path)
-			if err := steady.BenchmarkEvaluationFrame(res).WriteFile(side); err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "wrote %s\n", side)
-		}
-	}
-	if dir := c.String("plots"); dir != "" {
+	err = writeResult(c, res, res.WriteDetails, []dataOut{{flag: "forks-out", frame: steady.TableForks},
+		{flag: "benchmarks-out", frame: steady.TableBenchmarks}, {flag: "eval-out", frame: steady.TableEvaluation},
+		{flag: "eval-out", frame: steady.TableBenchmarkEvaluations, path: evaluationSidecar}})
+	if dir := c.String("plots"); dir != "" && err == nil {
 		n, err := res.WritePlots(dir, c.String("plot-format"), c.Int("plot-max"))
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "wrote %d plots into %s\n", n, dir)
+		fmt.Fprintf(c.App.Writer, "wrote %d plots into %s\n", n, dir)
 	}
-	return nil
+	return err
 }
 
-// writeSteadyReport prints the Markdown tables: classes, the benchmarks
-// (when there are few), the evaluation and the comparisons.
 // demoSteady runs the steady-state analysis on the generated JMH avgt file
 // (4 forks × 150 iterations of 1 s recorded with -wi 0), with a steady
 // window of 30 iterations (a fifth of the fork, as 500 of Traini's 3,000),

@@ -58,6 +58,16 @@ func (b *Bar) Add(n int) {
 	}
 }
 
+// Tick records one finished item of total (which may become known only
+// once the work has started): the shape of the analyzers' Progress
+// callbacks.
+func (b *Bar) Tick(total int) {
+	b.mu.Lock()
+	b.total = int64(total)
+	b.mu.Unlock()
+	b.Add(1)
+}
+
 // Done ends the line.
 func (b *Bar) Done() {
 	if b.enabled {

@@ -1,0 +1,81 @@
+package reconfigure
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Names of the tables Report.Frame and Report.Table return.
+const (
+	TableBenchmarks = "benchmarks" // one row per benchmark and criterion
+	TableQuality    = "table2"     // the paper's Table 2: result quality per project and criterion
+	TableTime       = "table3"     // the paper's Table 3: time saved per project and criterion
+	TableConfigs    = "configs"    // dynamic configurations per fork, for steady --configs (data only)
+)
+
+// Report is the outcome of Run.
+type Report struct {
+	// Options as used.
+	Options Options
+	// Results has one entry per benchmark run, in key order.
+	Results []Result
+	// Summary has one row per (project, criterion) and the overall rows.
+	Summary []SummaryRow
+}
+
+// Run replays dynamic reconfiguration on every primary series of t that
+// opt.Select keeps (replayAll) and summarises the outcome per project and
+// criterion (Summarize). It is the package's entry point.
+func Run(t *table.Table, opt Options) (*Report, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	series, err := table.Select(t, opt.Select)
+	if err != nil {
+		return nil, err
+	}
+	results, err := replayAll(series, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Options: opt, Results: results, Summary: Summarize(results, opt.Criteria)}, nil
+}
+
+// WriteText prints the short answer: the time each criterion saves and how
+// many benchmarks keep their result.
+func (r *Report) WriteText(w io.Writer) error { return writeText(w, r.Results, r.Summary, &r.Options) }
+
+// WriteDetails prints the setup, skipped benchmarks, the per-benchmark
+// table (for up to 40 benchmarks) and Tables 2 and 3.
+func (r *Report) WriteDetails(w io.Writer) error { return writeDetails(w, w, r.Results, &r.Options) }
+
+// Frame returns a data table by name (TableBenchmarks, TableQuality,
+// TableTime or TableConfigs) for the shared writer.
+func (r *Report) Frame(name string) (*reports.Frame, error) {
+	switch name {
+	case TableBenchmarks:
+		return BenchmarksFrame(r.Results), nil
+	case TableQuality, TableTime:
+		return SummaryFrame(r.Summary), nil
+	case TableConfigs:
+		return ConfigsFrame(Configs(r.Results)), nil
+	}
+	return nil, fmt.Errorf("reconfigure: no data table %q", name)
+}
+
+// Table returns a table for documents (Markdown, LaTeX, HTML) by name
+// (TableBenchmarks, TableQuality or TableTime).
+func (r *Report) Table(name string) (*reports.Table, error) {
+	switch name {
+	case TableBenchmarks:
+		return BenchmarkTable(r.Results), nil
+	case TableQuality:
+		return QualityTable(r.Summary), nil
+	case TableTime:
+		return TimeTable(r.Summary), nil
+	}
+	return nil, fmt.Errorf("reconfigure: no document table %q; write it as .csv, .arrow or .parquet", name)
+}

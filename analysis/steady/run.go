@@ -1,0 +1,80 @@
+package steady
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Names of the data tables Report.Frame returns.
+const (
+	TableForks                = "forks"                 // one row per fork: classes, steady-state start, segments
+	TableBenchmarks           = "benchmarks"            // one row per benchmark run: class, forks per class
+	TableEvaluation           = "evaluation"            // one row per (configuration set, fork): WEE, RPD, time waste
+	TableBenchmarkEvaluations = "benchmark-evaluations" // one row per (configuration set, benchmark run): RPD over forks
+)
+
+// Run is the steady-state analysis of every primary series of t that
+// opt.Select keeps, with the evaluation of opt.Configs. The method finds
+// where warmup ends in the measured iterations, so the data should be
+// recorded without warmup iterations (JMH -wi 0). Benchmarks run in
+// parallel on opt.Workers goroutines; the report does not depend on their
+// number. It is the package's entry point.
+func Run(t *table.Table, opt Options) (*Report, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	series, err := table.Select(t, opt.Select)
+	if err != nil {
+		return nil, err
+	}
+	return analyze(series, opt)
+}
+
+// Frame returns a data table by name (TableForks, TableBenchmarks,
+// TableEvaluation or TableBenchmarkEvaluations) for the shared writer.
+func (res *Report) Frame(name string) (*reports.Frame, error) {
+	switch name {
+	case TableForks:
+		return ForksFrame(res), nil
+	case TableBenchmarks:
+		return BenchmarksFrame(res), nil
+	case TableEvaluation:
+		return EvaluationFrame(res), nil
+	case TableBenchmarkEvaluations:
+		return BenchmarkEvaluationFrame(res), nil
+	}
+	return nil, fmt.Errorf("steady: no data table %q", name)
+}
+
+// DynamicConfigs turns the fork configurations dynamic reconfiguration
+// chose (reconfigure.Report.Frame(reconfigure.TableConfigs), read back with
+// reconfigure.ReadConfigsFile) into one configuration set per criterion,
+// named "dynamic-cv", "dynamic-rciw", "dynamic-kld"; their iterations are
+// recorded iterations.
+func DynamicConfigs(rows []reconfigure.DynamicConfig) ([]ConfigSet, error) {
+	byCrit := map[string][]ForkConfig{}
+	for _, r := range rows {
+		crit := r.Criterion.String()
+		byCrit[crit] = append(byCrit[crit], ForkConfig{Key: r.Key,
+			ID:     ForkID{Instance: r.Instance, Trial: r.Trial, Fork: r.Fork},
+			Config: Config{WarmupIterations: r.WarmupIterations, MeasurementIterations: r.MeasurementIterations},
+			Forks:  r.ForksUsed})
+	}
+	if len(byCrit) == 0 {
+		return nil, fmt.Errorf("no configurations")
+	}
+	crits := make([]string, 0, len(byCrit))
+	for k := range byCrit {
+		crits = append(crits, k)
+	}
+	sort.Strings(crits)
+	var sets []ConfigSet
+	for _, k := range crits {
+		sets = append(sets, PerForkConfigs("dynamic-"+k, byCrit[k]))
+	}
+	return sets, nil
+}

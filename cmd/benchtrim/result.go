@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/reports"
+)
+
+// result is what an analyzer's Run returns: its answer for the terminal and
+// its data tables for the one output writer.
+type result interface {
+	WriteText(w io.Writer) error
+	Frame(name string) (*reports.Frame, error)
+}
+
+// documenter is a result that also renders tables for documents
+// (Markdown, LaTeX, HTML), written when an output flag names such a file.
+type documenter interface {
+	Table(name string) (*reports.Table, error)
+}
+
+// dataOut names the data table (frame) that a command's output flag
+// writes; path, when set, derives the file from the flag's value (a
+// sidecar written beside it).
+type dataOut struct {
+	flag, frame string
+	path        func(string) string
+}
+
+// textOut names a text file a command's output flag writes with write.
+type textOut struct {
+	flag  string
+	write func(w io.Writer) error
+}
+
+// writeResult prints res's text and, when details is set, its details;
+// then writes every data table and text file whose flag is set, each
+// atomically, saying so.
+func writeResult(c *cli.Context, res result, details func(io.Writer) error, data []dataOut, text ...textOut) error {
+	w := c.App.Writer
+	if err := res.WriteText(w); err != nil {
+		return err
+	}
+	if details != nil && c.Bool("details") {
+		fmt.Fprintln(w)
+		if err := details(w); err != nil {
+			return err
+		}
+	}
+	first := true
+	wrote := func(path string) {
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		fmt.Fprintf(w, "wrote %s\n", path)
+	}
+	for _, d := range data {
+		path := c.String(d.flag)
+		if path == "" {
+			continue
+		}
+		if d.path != nil {
+			path = d.path(path)
+		}
+		if err := writeTable(res, d.frame, path); err != nil {
+			return fmt.Errorf("--%s: %w", d.flag, err)
+		}
+		wrote(path)
+	}
+	for _, t := range text {
+		path := c.String(t.flag)
+		if path == "" {
+			continue
+		}
+		if err := atomicfile.Write(path, t.write); err != nil {
+			return err
+		}
+		wrote(path)
+	}
+	return nil
+}
+
+// writeTable writes res's table name to path: as data when path ends in
+// .csv, .arrow or .parquet, else as a document when res renders documents.
+func writeTable(res result, name, path string) error {
+	if doc, ok := res.(documenter); ok && reports.CheckFramePath(path) != nil {
+		t, err := doc.Table(name)
+		if err != nil {
+			return err
+		}
+		return t.WriteFile(path)
+	}
+	f, err := res.Frame(name)
+	if err != nil {
+		return err
+	}
+	return f.WriteFile(path)
+}
