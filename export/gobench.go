@@ -18,7 +18,7 @@ import (
 // default: text benchstat compares as it is.
 type GoBenchOptions struct {
 	// Labels writes the labelled form: "project:", "commit:", "instance:"
-	// and "trial:" configuration lines before every run. ingest/gobench
+	// and "trial:" configuration lines before every run. format/gobench
 	// reads instance and trial back as levels; benchstat splits its tables
 	// by them unless told -ignore project,commit,instance,trial.
 	Labels bool
@@ -47,7 +47,7 @@ func WriteGoBench(w io.Writer, t *table.Table) error {
 
 // WriteGoBenchWith writes the measurements as Go benchmark text (the format
 // of go test -bench, design doc 14313), so that benchstat compares two
-// exported files as they are, and ingest/gobench reads them back:
+// exported files as they are, and format/gobench reads them back:
 //
 //   - One result line per iteration, "BenchmarkName/k=v-P  N  x ns/op
 //     [v unit]…", with N = Σ count and x the count-weighted mean over the
@@ -58,7 +58,7 @@ func WriteGoBench(w io.Writer, t *table.Table) error {
 //     iteration (B/op, allocs/op, MB/s, custom units) follow the time,
 //     merged over slices the same way.
 //   - Each (instance, trial, fork) is one run of lines ending in "PASS", as
-//     concatenated go test runs are; ingest/gobench reads each run as a fork.
+//     concatenated go test runs are; format/gobench reads each run as a fork.
 //   - No configuration line varies within a run set of one version: a
 //     "commit:" line (and "project:" when projects differ) is written only
 //     when the table holds several versions, before each version's runs, so
@@ -66,14 +66,14 @@ func WriteGoBench(w io.Writer, t *table.Table) error {
 //     one version each have no such line, so `benchstat old.txt new.txt`
 //     prints one table per unit. Labels (GoBenchOptions) writes them anyway,
 //     with instance: and trial:, before every run.
-//   - A benchmark named "pkg.BenchmarkX" (ingest/gobench's name for the
+//   - A benchmark named "pkg.BenchmarkX" (format/gobench's name for the
 //     same benchmark in two packages) is written as BenchmarkX after a
 //     "pkg: pkg" line.
 //
 // Names: params follow the benchmark as /k=v in key order (before the
 // positional sub-benchmark parts when one of those looks like k=v too, so
 // the reader takes the same key as a parameter), and the GOMAXPROCS suffix
-// "-P" recorded by ingest/gobench (Setup.Env["gomaxprocs"]) is appended.
+// "-P" recorded by format/gobench (Setup.Env["gomaxprocs"]) is appended.
 // A name that ends like a suffix itself ("BenchmarkX/n-8") gets "-1" so
 // the reader strips that instead. Benchmarks whose names do not start with
 // "Benchmark" (JMH) are not written; they are listed in the summary, and a

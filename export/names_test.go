@@ -11,10 +11,10 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/benchtrim/benchtrim/format/gobench"
+	"github.com/benchtrim/benchtrim/format/pa"
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/ingest/gobench"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
-	"github.com/benchtrim/benchtrim/ingest/pa"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -145,7 +145,7 @@ func TestPAHostileNames(t *testing.T) {
 // TestGoBenchHostileNames writes Go benchmark names with non-ASCII letters,
 // ';' and '"', a part that looks like a GOMAXPROCS suffix, a positional
 // part k=v next to a parameter k, params with '=', '%' and ',' in values,
-// a recorded GOMAXPROCS and the same name in two packages: ingest/gobench
+// a recorded GOMAXPROCS and the same name in two packages: format/gobench
 // reads every row back unchanged, in the default and the labelled form.
 // Names go test could not print are a *NameError naming the benchmark.
 func TestGoBenchHostileNames(t *testing.T) {

@@ -1,7 +1,7 @@
 package export
 
 import (
-	"github.com/benchtrim/benchtrim/ingest/pa"
+	"github.com/benchtrim/benchtrim/format/pa"
 
 	"bufio"
 	"encoding/csv"
@@ -29,7 +29,7 @@ var PAHeader = pa.Header
 //
 // Labels are written with RFC 4180 quoting (encoding/csv with ';'): a label
 // holding ';', '"', a newline or a leading space is quoted, '"' doubled,
-// which pa and ingest/pa read back unchanged. Params are written as pa
+// which pa and format/pa read back unchanged. Params are written as pa
 // writes them, "k1=v1,k2=v2" with keys and values unescaped (a ',' inside a
 // value is read as part of it). A *NameError is returned for what the pa
 // reader cannot read back as written:
@@ -130,7 +130,7 @@ func checkPAField(k table.Key, field, v string) error {
 }
 
 // paParams formats the run's params as pa writes them, "k1=v1,k2=v2",
-// unescaped and sorted by key, or returns a *NameError when ingest/pa would
+// unescaped and sorted by key, or returns a *NameError when format/pa would
 // split them differently.
 func paParams(s *table.Series) (string, error) {
 	if s.Params == "" {

@@ -13,8 +13,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/format/uoptime"
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/ingest/uoptime"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"

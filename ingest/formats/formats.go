@@ -8,11 +8,11 @@
 package formats
 
 import (
+	"github.com/benchtrim/benchtrim/format/gobench"
+	"github.com/benchtrim/benchtrim/format/jmh"
+	"github.com/benchtrim/benchtrim/format/pa"
+	"github.com/benchtrim/benchtrim/format/uoptime"
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/ingest/gobench"
-	"github.com/benchtrim/benchtrim/ingest/jmh"
-	"github.com/benchtrim/benchtrim/ingest/pa"
-	"github.com/benchtrim/benchtrim/ingest/uoptime"
 )
 
 func init() {
