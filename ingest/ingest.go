@@ -4,8 +4,9 @@
 // from file names, and unit normalisation to nanoseconds per operation.
 //
 // Flow: format/<name> parses a file and appends canonical rows to a
-// table.Builder; ReadFiles detects each file's format among those registered
-// (package ingest/formats registers the four readers) and drives them;
+// table.Builder; ReadFiles detects each file's format among the formats the
+// caller passes in ReadOptions.Formats (all.Formats() of package format/all
+// lists the four readers; ingest imports none of them) and drives them;
 // analyzers then read the table (package table), never the files.
 package ingest
 

@@ -12,8 +12,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
-	_ "github.com/benchtrim/benchtrim/ingest/formats"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -21,7 +21,7 @@ import (
 // the table is released when the test ends.
 func ReadFiles(t testing.TB, paths ...string) *table.Table {
 	t.Helper()
-	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Allocator: memory.DefaultAllocator})
+	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats(), Allocator: memory.DefaultAllocator})
 	if err != nil {
 		t.Fatal(err)
 	}
