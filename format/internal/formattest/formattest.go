@@ -5,6 +5,8 @@ package formattest
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"reflect"
 	"sort"
 	"strings"
@@ -197,4 +199,96 @@ func SameRowLists(t testing.TB, what string, want, got []string) {
 	if !reflect.DeepEqual(want, got) {
 		t.Errorf("%s: rows after the round trip differ\nwant %d:\n  %s\ngot %d:\n  %s", what, len(want), strings.Join(want, "\n  "), len(got), strings.Join(got, "\n  "))
 	}
+}
+
+// Suite describes a seeded random table for the writers' round-trip tests
+// (Random): every version × benchmark × params combination is one run of
+// Instances × Trials × Forks × Iterations rows, each with a count in
+// [1, 10⁶] and a value in [1, 10⁴) drawn with all 53 bits, so that any
+// rounding by a writer shows.
+type Suite struct {
+	Seed                                 uint64
+	Project                              string
+	Versions, Benchmarks, Params         []string
+	Modes                                []string // one per benchmark, cycled
+	Instances, Trials, Forks, Iterations int32
+	// Secondary, when set, adds a row of that metric (its unit is the
+	// metric name, its ns_per_op NaN) to every primary row.
+	Secondary string
+}
+
+// units of the modes Random writes, and ns_per_op of a value in them.
+var modeUnits = map[string]struct {
+	unit string
+	ns   func(v float64) float64
+}{
+	"go":     {"ns/op", func(v float64) float64 { return v }},
+	"avgt":   {"us/op", func(v float64) float64 { return v * 1e3 }},
+	"sample": {"ms/op", func(v float64) float64 { return v * 1e6 }},
+	"ss":     {"s/op", func(v float64) float64 { return v * 1e9 }},
+	"thrpt":  {"ops/ms", func(v float64) float64 { return 1e6 / v }},
+}
+
+// Random builds the table s describes from a PCG stream seeded with
+// (s.Seed, 0). The table is released, and its allocator checked for leaks,
+// when the test ends.
+func Random(t testing.TB, s Suite) *table.Table {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(s.Seed, 0))
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	b := table.NewBuilder(mem, 64)
+	defer b.Release()
+	for _, v := range s.Versions {
+		for bi, bench := range s.Benchmarks {
+			mode := s.Modes[bi%len(s.Modes)]
+			mu, ok := modeUnits[mode]
+			if !ok {
+				t.Fatalf("formattest.Random: no unit for mode %q", mode)
+			}
+			for _, params := range s.Params {
+				for inst := int32(1); inst <= s.Instances; inst++ {
+					for trial := int32(1); trial <= s.Trials; trial++ {
+						for fork := int32(1); fork <= s.Forks; fork++ {
+							for it := int32(1); it <= s.Iterations; it++ {
+								value := 1 + rng.Float64()*9999
+								r := table.Row{Project: s.Project, Version: v, Benchmark: bench, Params: params, Mode: mode,
+									Metric: table.Primary, Unit: mu.unit, Value: value, NsPerOp: mu.ns(value), Count: 1 + rng.Int64N(1e6),
+									Instance: inst, Trial: trial, Fork: fork, Iteration: it, Slice: 1}
+								if err := b.Append(&r); err != nil {
+									t.Fatal(err)
+								}
+								if s.Secondary != "" {
+									r.Metric, r.Unit, r.Value, r.NsPerOp = s.Secondary, s.Secondary, float64(rng.IntN(1<<20)), math.NaN()
+									if err := b.Append(&r); err != nil {
+										t.Fatal(err)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	tab := b.Finish()
+	t.Cleanup(func() { tab.Release(); mem.AssertSize(t, 0) })
+	return tab
+}
+
+// MetricRows lists the rows of metric like RowList (with levels when
+// withLevels), for secondary metrics.
+func MetricRows(tab *table.Table, metric string, withLevels bool) []string {
+	var out []string
+	for _, s := range table.Collect(tab, table.Filter{Metric: metric}) {
+		for i := 0; i < s.Len(); i++ {
+			lv := ""
+			if withLevels {
+				lv = fmt.Sprintf(" i%d t%d f%d it%d", s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i],
+					s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i])
+			}
+			out = append(out, fmt.Sprintf("%q %q %q %q %q%s n=%d v=%v", s.Benchmark, s.Params, s.Mode, s.Version, s.Unit, lv, s.Count[i], s.Value[i]))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
