@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
-	_ "github.com/benchtrim/benchtrim/ingest/formats"
 )
 
 const jmhRecord = `  {
@@ -69,13 +69,13 @@ func TestDetectionFailureNamesTheProblem(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{})
+			_, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
 			checkPlace(t, err, path, tc.line, tc.msg)
 			if err != nil && strings.Contains(err.Error(), "unrecognised") {
 				t.Errorf("error still says unrecognised: %v", err)
 			}
 			if tc.format != "" {
-				_, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Format: tc.format})
+				_, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats(), Format: tc.format})
 				checkPlace(t, err, path, tc.line, tc.msg)
 			}
 		})
@@ -107,7 +107,7 @@ func TestDetectionFailureWithoutLikelyFormat(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{})
+		_, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
 		if err == nil || !strings.Contains(err.Error(), path+": "+tc.msg) {
 			t.Errorf("%q: err %v, want %q", tc.content, err, tc.msg)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 )
@@ -21,7 +22,7 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzReadFiles -fuzztime 60s ./ingest/
 func FuzzReadFiles(f *testing.F) {
-	for _, pattern := range []string{"jmh/testdata/*.json", "pa/testdata/*.csv", "uoptime/testdata/*.csv", "gobench/testdata/*"} {
+	for _, pattern := range []string{"../format/jmh/testdata/*.json", "../format/pa/testdata/*.csv", "../format/uoptime/testdata/*.csv", "../format/gobench/testdata/*"} {
 		files, _ := filepath.Glob(pattern)
 		for _, p := range files {
 			data, err := os.ReadFile(p)
@@ -39,7 +40,7 @@ func FuzzReadFiles(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tab, _, _, err := ingest.ReadFiles([]string{"-"}, ingest.ReadOptions{Stdin: bytes.NewReader(data)})
+		tab, _, _, err := ingest.ReadFiles([]string{"-"}, ingest.ReadOptions{Formats: all.Formats(), Stdin: bytes.NewReader(data)})
 		if err != nil {
 			var pe *ingest.ParseError
 			if !errors.As(err, &pe) || pe.File != "-" || pe.Msg == "" {
@@ -48,7 +49,7 @@ func FuzzReadFiles(f *testing.F) {
 			if strings.Contains(pe.Msg, "unrecognised format (") {
 				head := data[:min(len(data), 64<<10)]
 				best, n := 0, 0
-				for _, fm := range ingest.Formats() {
+				for _, fm := range all.Formats() {
 					switch score := fm.Likely(head); {
 					case score > best:
 						best, n = score, 1

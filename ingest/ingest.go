@@ -1,11 +1,12 @@
 // Package ingest holds what every result-file reader shares: the bad-input
 // error type (ParseError), the Report of skipped and suspicious items, the
-// Format interface the readers in ingest/<format> implement, labels taken
+// Format interface the readers in format/<name> implement, labels taken
 // from file names, and unit normalisation to nanoseconds per operation.
 //
-// Flow: ingest/<format> parses a file and appends canonical rows to a
-// table.Builder; ReadFiles detects each file's format among those registered
-// (package ingest/formats registers the four readers) and drives them;
+// Flow: format/<name> parses a file and appends canonical rows to a
+// table.Builder; ReadFiles detects each file's format among the formats the
+// caller passes in ReadOptions.Formats (all.Formats() of package format/all
+// lists the four readers; ingest imports none of them) and drives them;
 // analyzers then read the table (package table), never the files.
 package ingest
 

@@ -8,46 +8,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/table"
 )
 
-var (
-	formatsMu sync.RWMutex
-	formats   []Format
-)
-
-// Register makes a format known to ReadFiles and Detect. Format packages
-// call it from init, so a program picks its formats by importing them
-// (cmd/benchtrim imports all of ingest/...).
-func Register(f Format) {
-	formatsMu.Lock()
-	defer formatsMu.Unlock()
-	for _, g := range formats {
-		if g.Name() == f.Name() {
-			panic("ingest: format " + f.Name() + " registered twice")
-		}
-	}
-	formats = append(formats, f)
-	sort.Slice(formats, func(i, j int) bool { return formats[i].Name() < formats[j].Name() })
-}
-
-// Formats lists the registered formats by name.
-func Formats() []Format {
-	formatsMu.RLock()
-	defer formatsMu.RUnlock()
-	return append([]Format(nil), formats...)
-}
-
-// FormatByName returns the registered format called name.
-func FormatByName(name string) (Format, error) {
+// FormatByName returns the format of formats called name.
+func FormatByName(name string, formats []Format) (Format, error) {
 	var names []string
-	for _, f := range Formats() {
+	for _, f := range formats {
 		if f.Name() == name {
 			return f, nil
 		}
@@ -59,11 +30,11 @@ func FormatByName(name string) (Format, error) {
 // sniffBytes is how much of a file Detect looks at.
 const sniffBytes = 64 << 10
 
-// Detect picks the format whose Sniff accepts head. It is an error when none
-// or more than one does.
-func Detect(file string, head []byte) (Format, error) {
+// Detect picks the format of formats whose Sniff accepts head. It is an
+// error when none or more than one does.
+func Detect(file string, head []byte, formats []Format) (Format, error) {
 	var hits []Format
-	for _, f := range Formats() {
+	for _, f := range formats {
 		if f.Sniff(head) {
 			hits = append(hits, f)
 		}
@@ -91,7 +62,7 @@ func Detect(file string, head []byte) (Format, error) {
 // that the format was guessed. When no format is likely, or the likeliest
 // reads the file without error, detectErr is returned (naming the
 // likeliest format).
-func diagnose(file string, head []byte, r io.Reader, detectErr error, mem memory.Allocator) error {
+func diagnose(file string, head []byte, r io.Reader, formats []Format, detectErr error, mem memory.Allocator) error {
 	var pe *ParseError
 	if !errors.As(detectErr, &pe) || strings.HasPrefix(pe.Msg, "ambiguous") || len(bytes.TrimSpace(head)) == 0 {
 		return detectErr
@@ -101,7 +72,7 @@ func diagnose(file string, head []byte, r io.Reader, detectErr error, mem memory
 	}
 	var best Format
 	bestScore, tie := 0, false
-	for _, f := range Formats() {
+	for _, f := range formats {
 		switch score := f.Likely(head); {
 		case score > bestScore:
 			best, bestScore, tie = f, score, false
@@ -129,7 +100,12 @@ func diagnose(file string, head []byte, r io.Reader, detectErr error, mem memory
 
 // ReadOptions controls ReadFiles.
 type ReadOptions struct {
-	// Format forces a format by name; "" detects it per file.
+	// Formats are the result-file formats ReadFiles detects among (in this
+	// order; detection messages name them in it) and Format picks from.
+	// all.Formats() (package format/all) lists benchtrim's four readers.
+	// Without formats, ReadFiles reads canonical table files only.
+	Formats []Format
+	// Format forces a format of Formats by name; "" detects it per file.
 	Format string
 	// Project and Version override the labels taken from file names.
 	Project, Version string
@@ -237,8 +213,11 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)
 	var format Format
+	if len(opt.Formats) == 0 {
+		return nil, "", fmt.Errorf("%s: not a canonical table file, and no result-file formats to read it with (ingest.ReadOptions.Formats is empty)", path)
+	}
 	if opt.Format != "" {
-		if format, err = FormatByName(opt.Format); err != nil {
+		if format, err = FormatByName(opt.Format, opt.Formats); err != nil {
 			return nil, "", err
 		}
 	} else {
@@ -246,8 +225,8 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 			return nil, "", fmt.Errorf("%s: %w", path, err)
 		}
-		if format, err = Detect(path, head); err != nil {
-			return nil, "", diagnose(path, head, br, err, mem)
+		if format, err = Detect(path, head, opt.Formats); err != nil {
+			return nil, "", diagnose(path, head, br, opt.Formats, err, mem)
 		}
 	}
 	project, version := LabelsFromFileName(path)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
-	_ "github.com/benchtrim/benchtrim/ingest/formats"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -64,7 +64,7 @@ func TestReadFilesRejectsFarIndices(t *testing.T) {
 			var err error
 			n := allocated(func() {
 				var tab *table.Table
-				tab, _, _, err = ingest.ReadFiles([]string{path}, ingest.ReadOptions{Allocator: mem})
+				tab, _, _, err = ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats(), Allocator: mem})
 				if tab != nil {
 					tab.Release()
 				}
@@ -113,7 +113,7 @@ func TestReadFilesLongNames(t *testing.T) {
 	var tab *table.Table
 	var rep *ingest.Report
 	n := allocated(func() {
-		tab, rep, _, err = ingest.ReadFiles([]string{path}, ingest.ReadOptions{Allocator: mem})
+		tab, rep, _, err = ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats(), Allocator: mem})
 	})
 	if err != nil {
 		t.Fatalf("%.300v", err)

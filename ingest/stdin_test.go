@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
-	_ "github.com/benchtrim/benchtrim/ingest/formats"
 )
 
 func TestReadFilesFromStandardInput(t *testing.T) {
@@ -17,12 +17,12 @@ func TestReadFilesFromStandardInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromFile, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{})
+	fromFile, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fromFile.Release()
-	tab, _, files, err := ingest.ReadFiles([]string{"-"}, ingest.ReadOptions{Stdin: bytes.NewReader(data)})
+	tab, _, files, err := ingest.ReadFiles([]string{"-"}, ingest.ReadOptions{Formats: all.Formats(), Stdin: bytes.NewReader(data)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestReadFilesFromStandardInput(t *testing.T) {
 	if tab.NumRows() != fromFile.NumRows() || tab.NumRows() == 0 || files[0].Format != "jmh" {
 		t.Errorf("stdin: %d rows (%v), file: %d rows", tab.NumRows(), files, fromFile.NumRows())
 	}
-	_, _, _, err = ingest.ReadFiles([]string{"-", "-"}, ingest.ReadOptions{Stdin: bytes.NewReader(data)})
+	_, _, _, err = ingest.ReadFiles([]string{"-", "-"}, ingest.ReadOptions{Formats: all.Formats(), Stdin: bytes.NewReader(data)})
 	if err == nil || !strings.Contains(err.Error(), "standard input (-) given twice") {
 		t.Errorf("- twice: err %v", err)
 	}
@@ -39,7 +39,7 @@ func TestReadFilesFromStandardInput(t *testing.T) {
 func TestReadFilesRefusesTheSameFileTwice(t *testing.T) {
 	path := filepath.Join("..", "testdata", "jmh", "small_avgt.json")
 	again := filepath.Join("..", "testdata", "jmh", "..", "jmh", "small_avgt.json")
-	_, _, _, err := ingest.ReadFiles([]string{path, again}, ingest.ReadOptions{})
+	_, _, _, err := ingest.ReadFiles([]string{path, again}, ingest.ReadOptions{Formats: all.Formats()})
 	if err == nil || !strings.Contains(err.Error(), "same file as "+path) {
 		t.Errorf("err %v, want same file", err)
 	}
@@ -51,7 +51,7 @@ func TestReadFilesRefusesTheSameFileTwice(t *testing.T) {
 func TestReadFilesWarnsOfPooledRuns(t *testing.T) {
 	a := filepath.Join("..", "testdata", "uoptime", "small.csv")
 	b := filepath.Join("..", "testdata", "uoptime", "small_ragged.csv")
-	tab, rep, _, err := ingest.ReadFiles([]string{a, b}, ingest.ReadOptions{Project: "p", Version: "v2"})
+	tab, rep, _, err := ingest.ReadFiles([]string{a, b}, ingest.ReadOptions{Formats: all.Formats(), Project: "p", Version: "v2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestReadFilesWarnsOfPooledRuns(t *testing.T) {
 		t.Errorf("warning does not name both files:\n%s", buf.String())
 	}
 	// The same files under their own labels are not pooled.
-	tab2, rep2, _, err := ingest.ReadFiles([]string{a, b}, ingest.ReadOptions{})
+	tab2, rep2, _, err := ingest.ReadFiles([]string{a, b}, ingest.ReadOptions{Formats: all.Formats()})
 	if err != nil {
 		t.Fatal(err)
 	}

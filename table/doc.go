@@ -1,6 +1,6 @@
 // Package table defines benchtrim's one canonical measurement table.
 //
-// Every ingester (ingest/...) writes rows of this table and every analyzer
+// Every reader (format/...) writes rows of this table and every analyzer
 // (analysis/...) reads them; nothing downstream re-parses result files.
 //
 // The table is long: one row per recorded value. A row is one iteration value

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
-	_ "github.com/benchtrim/benchtrim/ingest/formats"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -30,7 +30,7 @@ func readSuite(t testing.TB, s *synth.Suite, kind, name string) []*table.Series 
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Format: kind})
+	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats(), Format: kind})
 	if err != nil {
 		t.Fatal(err)
 	}

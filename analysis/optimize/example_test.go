@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
-	_ "github.com/benchtrim/benchtrim/ingest/formats"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -15,7 +15,7 @@ import (
 // µOpTime finds, for each benchmark of a small µOpTime Go CSV, the
 // cheapest configuration whose RMAD stays below 1 %.
 func Example_flow() {
-	t, _, _, err := ingest.ReadFiles([]string{"../../testdata/uoptime/small.csv"}, ingest.ReadOptions{})
+	t, _, _, err := ingest.ReadFiles([]string{"../../testdata/uoptime/small.csv"}, ingest.ReadOptions{Formats: all.Formats()})
 	if err != nil {
 		panic(err)
 	}

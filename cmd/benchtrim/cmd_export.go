@@ -7,7 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/export"
+	"github.com/benchtrim/benchtrim/format/gobench"
+	"github.com/benchtrim/benchtrim/format/pa"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
@@ -25,17 +26,17 @@ func exportCommand() *cli.Command {
 		),
 		Action: func(c *cli.Context) error {
 			var write func(io.Writer, *table.Table) error
-			var sum export.GoBenchSummary
+			var sum gobench.Summary
 			switch to := c.String("to"); to {
 			case "pa":
 				if c.Bool("labels") {
 					return usagef("export", "--labels applies to --to gobench only")
 				}
-				write = export.WritePA
+				write = pa.Write
 			case "gobench":
-				opt := export.GoBenchOptions{Labels: c.Bool("labels")}
+				opt := gobench.WriteOptions{Labels: c.Bool("labels")}
 				write = func(w io.Writer, t *table.Table) (err error) {
-					sum, err = export.WriteGoBenchWith(w, t, opt)
+					sum, err = gobench.WriteWith(w, t, opt)
 					return err
 				}
 			default:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/outpath"
@@ -95,7 +96,7 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	g := globalsOf(c)
 	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
 	t, rep, files, err := ingest.ReadFiles(paths, ingest.ReadOptions{
-		Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
+		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
 		OnFile: func(string, int64) { bar.Add(1) },
 	})
 	bar.Done()

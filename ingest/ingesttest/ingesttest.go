@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -192,5 +193,57 @@ func CheckSkipped(t testing.TB, rep *ingest.Report, file string, want []Skipped)
 	}
 	if rep.SkippedRows() != total {
 		t.Errorf("skipped %d rows, want %d:\n%s", rep.SkippedRows(), total, ReportText(rep))
+	}
+}
+
+// DiffRows returns "" when want and got hold the same rows in the same
+// order, every column equal (NaN equals NaN, so secondary metrics' NaN
+// ns_per_op compare), or else the count or the first row that differs.
+func DiffRows(want, got []table.Row) string {
+	if len(want) != len(got) {
+		return fmt.Sprintf("%d rows, want %d", len(got), len(want))
+	}
+	same := func(a, b float64) bool { return a == b || a != a && b != b }
+	for i := range want {
+		w, g := want[i], got[i]
+		if !same(w.Value, g.Value) || !same(w.NsPerOp, g.NsPerOp) {
+			return fmt.Sprintf("row %d: %+v\nwant %+v", i, g, w)
+		}
+		w.Value, w.NsPerOp, g.Value, g.NsPerOp = 0, 0, 0, 0
+		if w != g {
+			return fmt.Sprintf("row %d: %+v\nwant %+v", i, g, w)
+		}
+	}
+	return ""
+}
+
+// CheckTableFiles writes tab as each canonical table file (.arrow,
+// .parquet, and .csv with its .setups.csv sidecar) with table.WriteFile,
+// reads it back with table.ReadFile and fails the test unless every row
+// (all columns, DiffRows) and every setup (reflect.DeepEqual) is the same.
+func CheckTableFiles(t *testing.T, tab *table.Table) {
+	t.Helper()
+	want := Rows(t, tab)
+	if len(want) == 0 {
+		t.Fatal("CheckTableFiles: the table holds no rows")
+	}
+	for _, ext := range []string{".arrow", ".parquet", ".csv"} {
+		path := filepath.Join(t.TempDir(), "table"+ext)
+		if err := table.WriteFile(path, tab); err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		back, err := table.ReadFile(path, mem)
+		if err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		if d := DiffRows(want, Rows(t, back)); d != "" {
+			t.Errorf("%s: rows differ after the round trip: %s", ext, d)
+		}
+		if !reflect.DeepEqual(tab.Setups, back.Setups) {
+			t.Errorf("%s: setups differ after the round trip\ngot  %+v\nwant %+v", ext, back.Setups, tab.Setups)
+		}
+		back.Release()
+		mem.AssertSize(t, 0)
 	}
 }

@@ -3,7 +3,7 @@
 //
 // It sits before the ingesters in benchtrim's flow: it writes files in the
 // four input formats (JMH JSON, µOpTime Go CSV, `go test -bench` text and
-// pa/bencher CSV) that ingest/<format> reads into the canonical table, and it
+// pa/bencher CSV) that format/<name> reads into the canonical table, and it
 // returns the truth the analyzers should recover (which benchmarks warm up,
 // for how many iterations, which slow down or never reach a steady state, the
 // true steady-state mean, the injected outliers and dropped rows, and which

@@ -1,7 +1,7 @@
 package synth
 
 import (
-	"github.com/benchtrim/benchtrim/ingest/pa"
+	"github.com/benchtrim/benchtrim/format/pa"
 
 	"io"
 	"strconv"

@@ -24,7 +24,7 @@
 // b_name is kept whole because µOpTime treats it as the benchmark's identity:
 // its sub-benchmark parts are mostly positional (BenchmarkScanComments/10ValidUtf8),
 // and splitting key=value parts off would make the benchmark names differ
-// from those µOpTime reports. (ingest/gobench, by contrast, turns /key=value
+// from those µOpTime reports. (format/gobench, by contrast, turns /key=value
 // name parts into params, as benchstat does.)
 //
 // The setup of each benchmark comes from the *_setup columns: Instances =

@@ -1,10 +1,13 @@
 // Package pa reads pa/bencher CSV files (Laaber's pa and bencher tools) into
-// the canonical measurement table.
+// the canonical measurement table (Format) and writes the table as such a
+// file (Write); it owns everything about those bytes.
 //
 // Flow: ingest.ReadFiles (or a caller) picks this Format for a file whose header
 // is semicolon-separated and names benchmark;params;instance; Read appends
 // one canonical row per CSV row and one table.Setup per benchmark run to a
-// table.Builder; analyzers then read the table (package table).
+// table.Builder; analyzers then read the table (package table). Write goes
+// the other way, from the table (table.Collect) to pa CSV, for benchtrim
+// export.
 //
 // The format (docs/formats/pa.md): ';'-separated, RFC 4180 quoting, a header
 // line, exactly 12 fields per row:

@@ -1,4 +1,4 @@
-package export
+package gobench
 
 import (
 	"bufio"
@@ -11,21 +11,22 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/benchtrim/benchtrim/format"
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// GoBenchOptions configures WriteGoBenchWith. The zero value is the
+// WriteOptions configures WriteWith. The zero value is the
 // default: text benchstat compares as it is.
-type GoBenchOptions struct {
+type WriteOptions struct {
 	// Labels writes the labelled form: "project:", "commit:", "instance:"
-	// and "trial:" configuration lines before every run. ingest/gobench
+	// and "trial:" configuration lines before every run. Format
 	// reads instance and trial back as levels; benchstat splits its tables
 	// by them unless told -ignore project,commit,instance,trial.
 	Labels bool
 }
 
-// GoBenchSummary says what WriteGoBenchWith wrote.
-type GoBenchSummary struct {
+// Summary says what WriteWith wrote.
+type Summary struct {
 	// Benchmarks is the number of benchmark runs written and Lines the
 	// number of result lines.
 	Benchmarks, Lines int
@@ -34,20 +35,20 @@ type GoBenchSummary struct {
 	Skipped []table.Key
 }
 
-// ErrNoGoBenchmarks is returned by WriteGoBench when the table holds no
+// ErrNoGoBenchmarks is returned by Write when the table holds no
 // benchmark with a Go benchmark name.
 var ErrNoGoBenchmarks = errors.New("export gobench: no Go benchmarks (names starting with Benchmark) to write; JMH results export as pa")
 
-// WriteGoBench writes the measurements as Go benchmark text with the
-// default options (see WriteGoBenchWith).
-func WriteGoBench(w io.Writer, t *table.Table) error {
-	_, err := WriteGoBenchWith(w, t, GoBenchOptions{})
+// Write writes the measurements as Go benchmark text with the
+// default options (see WriteWith).
+func Write(w io.Writer, t *table.Table) error {
+	_, err := WriteWith(w, t, WriteOptions{})
 	return err
 }
 
-// WriteGoBenchWith writes the measurements as Go benchmark text (the format
+// WriteWith writes the measurements as Go benchmark text (the format
 // of go test -bench, design doc 14313), so that benchstat compares two
-// exported files as they are, and ingest/gobench reads them back:
+// exported files as they are, and Format reads them back:
 //
 //   - One result line per iteration, "BenchmarkName/k=v-P  N  x ns/op
 //     [v unit]…", with N = Σ count and x the count-weighted mean over the
@@ -58,26 +59,26 @@ func WriteGoBench(w io.Writer, t *table.Table) error {
 //     iteration (B/op, allocs/op, MB/s, custom units) follow the time,
 //     merged over slices the same way.
 //   - Each (instance, trial, fork) is one run of lines ending in "PASS", as
-//     concatenated go test runs are; ingest/gobench reads each run as a fork.
+//     concatenated go test runs are; Format reads each run as a fork.
 //   - No configuration line varies within a run set of one version: a
 //     "commit:" line (and "project:" when projects differ) is written only
 //     when the table holds several versions, before each version's runs, so
 //     `benchstat -col commit FILE` compares them. Two files exported from
 //     one version each have no such line, so `benchstat old.txt new.txt`
-//     prints one table per unit. Labels (GoBenchOptions) writes them anyway,
+//     prints one table per unit. Labels (WriteOptions) writes them anyway,
 //     with instance: and trial:, before every run.
-//   - A benchmark named "pkg.BenchmarkX" (ingest/gobench's name for the
+//   - A benchmark named "pkg.BenchmarkX" (Format's name for the
 //     same benchmark in two packages) is written as BenchmarkX after a
 //     "pkg: pkg" line.
 //
 // Names: params follow the benchmark as /k=v in key order (before the
 // positional sub-benchmark parts when one of those looks like k=v too, so
 // the reader takes the same key as a parameter), and the GOMAXPROCS suffix
-// "-P" recorded by ingest/gobench (Setup.Env["gomaxprocs"]) is appended.
+// "-P" recorded by Format (Setup.Env["gomaxprocs"]) is appended.
 // A name that ends like a suffix itself ("BenchmarkX/n-8") gets "-1" so
 // the reader strips that instead. Benchmarks whose names do not start with
 // "Benchmark" (JMH) are not written; they are listed in the summary, and a
-// table with none to write gives ErrNoGoBenchmarks. A *NameError is
+// table with none to write gives ErrNoGoBenchmarks. A *format.NameError is
 // returned for a name the reader would not read back as written (go test
 // itself never prints such names: it writes '_' for spaces):
 //
@@ -87,8 +88,8 @@ func WriteGoBench(w io.Writer, t *table.Table) error {
 //	a params key that is empty or holds '/' or '=', a value holding '/'
 //	a positional part "k=v" whose key is not a parameter of the run
 //	a secondary metric recorded in ns/op (the reader would take it as the time)
-func WriteGoBenchWith(w io.Writer, t *table.Table, opt GoBenchOptions) (GoBenchSummary, error) {
-	var sum GoBenchSummary
+func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (Summary, error) {
+	var sum Summary
 	type block struct {
 		project, version      string
 		instance, trial, fork int32
@@ -121,7 +122,7 @@ func WriteGoBenchWith(w io.Writer, t *table.Table, opt GoBenchOptions) (GoBenchS
 		for _, sp := range s.Units(table.LevelIteration) {
 			i := sp.Start
 			lv := [4]int32{s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i]}
-			n, ns := mergeSpan(s.NsPerOp, s.Count, sp)
+			n, ns := format.MergeSpan(s.NsPerOp, s.Count, sp)
 			text := name + "\t" + strconv.FormatInt(n, 10) + "\t" + strconv.FormatFloat(ns, 'g', -1, 64) + " ns/op"
 			for _, e := range extras[iterKey{s.Key, lv}] {
 				text += "\t" + strconv.FormatFloat(e.value, 'g', -1, 64) + " " + e.unit
@@ -205,10 +206,10 @@ var errNotGo = errors.New("not a Go benchmark name")
 
 // goBenchName returns the package (for "pkg.BenchmarkX" names) and the
 // name as go test prints it, errNotGo for names that are not Go benchmark
-// names, or a *NameError.
+// names, or a *format.NameError.
 func goBenchName(s *table.Series) (pkg, name string, err error) {
 	bad := func(field, value, reason string) error {
-		return &NameError{Format: "gobench", Key: s.Key, Field: field, Value: value, Reason: reason}
+		return &format.NameError{Format: "gobench", Key: s.Key, Field: field, Value: value, Reason: reason}
 	}
 	b := s.Benchmark
 	if !strings.HasPrefix(b, "Benchmark") {
@@ -312,15 +313,48 @@ func goBenchExtras(t *table.Table) (map[iterKey][]extra, error) {
 				if why == "" {
 					why = "is empty or ns/op, which Go benchmark readers take for the time"
 				}
-				return nil, &NameError{Format: "gobench", Key: s.Key, Field: "unit", Value: s.Unit, Reason: why}
+				return nil, &format.NameError{Format: "gobench", Key: s.Key, Field: "unit", Value: s.Unit, Reason: why}
 			}
 			for _, sp := range s.Units(table.LevelIteration) {
 				i := sp.Start
 				k := iterKey{s.Key, [4]int32{s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i]}}
-				_, mean := mergeSpan(s.Value, s.Count, sp)
+				_, mean := format.MergeSpan(s.Value, s.Count, sp)
 				out[k] = append(out[k], extra{unit: s.Unit, value: mean})
 			}
 		}
 	}
 	return out, nil
+}
+
+// badRune returns a description of the first rune of s that is invalid
+// UTF-8, white space (when noSpace) or not printable, or "".
+func badRune(s string, noSpace bool) string {
+	if !utf8.ValidString(s) {
+		return "is not valid UTF-8"
+	}
+	for _, r := range s {
+		switch {
+		case noSpace && unicode.IsSpace(r):
+			return fmt.Sprintf("holds white space (%U)", r)
+		case r != ' ' && !unicode.IsPrint(r) && !unicode.IsSpace(r):
+			return fmt.Sprintf("holds the non-printable character %U", r)
+		}
+	}
+	return ""
+}
+
+// endsWithProcs reports whether name ends like a go test GOMAXPROCS
+// suffix ("-8"), which the gobench reader strips from a name.
+func endsWithProcs(name string) bool {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 || i+1 == len(name) {
+		return false
+	}
+	for _, c := range name[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	_, err := strconv.ParseInt(name[i+1:], 10, 32)
+	return err == nil
 }

@@ -187,7 +187,7 @@ func arrowBytes(t *table.Table) int64 {
 // includes the table, since Arrow's Go allocator uses the Go heap), the
 // Arrow table's buffer bytes (arrow-MB) and their ratio.
 //
-//	go test -run '^$' -bench ReadSampleJSON -benchtime 3x ./ingest/jmh/
+//	go test -run '^$' -bench ReadSampleJSON -benchtime 3x ./format/jmh/
 func BenchmarkReadSampleJSON(b *testing.B) { benchmarkSample(b, true) }
 
 // BenchmarkParseSampleJSON is BenchmarkReadSampleJSON with rows counted
@@ -257,7 +257,7 @@ func cpuSeconds() float64 {
 // BenchmarkEncodingJSONTree is the baseline: encoding/json decoding the same
 // files into a generic tree ([]any), with the same heap measurement.
 //
-//	go test -run '^$' -bench EncodingJSONTree -benchtime 3x ./ingest/jmh/
+//	go test -run '^$' -bench EncodingJSONTree -benchtime 3x ./format/jmh/
 func BenchmarkEncodingJSONTree(b *testing.B) {
 	for _, sz := range sampleSizes {
 		b.Run(sz.name, func(b *testing.B) {

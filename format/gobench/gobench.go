@@ -1,6 +1,7 @@
 // Package gobench reads `go test -bench` output (the Go benchmark data
 // format, design doc 14313, and `go test -json` streams of it) into the
-// canonical measurement table.
+// canonical measurement table (Format), and writes the table as such text
+// for benchstat (Write, WriteWith); it owns everything about those bytes.
 //
 // Flow: ingest.ReadFiles (or a caller) picks this Format for text holding
 // Benchmark result lines, goos:/pkg: configuration lines or a -json event

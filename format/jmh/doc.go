@@ -1,7 +1,7 @@
 // Package jmh reads JMH JSON result files (java -jar benchmarks.jar -rf
 // json) into benchtrim's canonical measurement table.
 //
-// Flow: it is one of the ingest/<format> readers. Format implements
+// Flow: it is one of the format/<name> readers. Format implements
 // ingest.Format: Read streams a file and appends rows and setups to a
 // table.Builder; analyzers never see the JSON.
 //

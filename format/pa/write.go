@@ -1,8 +1,6 @@
-package export
+package pa
 
 import (
-	"github.com/benchtrim/benchtrim/ingest/pa"
-
 	"bufio"
 	"encoding/csv"
 	"fmt"
@@ -13,14 +11,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/benchtrim/benchtrim/format"
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// PAHeader is the pa/bencher CSV header (docs/formats/pa.md), defined
-// once by the reader.
-var PAHeader = pa.Header
-
-// WritePA writes the primary measurements as pa/bencher CSV: one row per
+// Write writes the primary measurements as pa/bencher CSV: one row per
 // table row (a histogram bucket keeps its count in value_count), values as
 // recorded in their unit with full precision, the instance as its number.
 // Rows are grouped by benchmark and params, as pa requires. pa has no slice
@@ -29,9 +24,9 @@ var PAHeader = pa.Header
 //
 // Labels are written with RFC 4180 quoting (encoding/csv with ';'): a label
 // holding ';', '"', a newline or a leading space is quoted, '"' doubled,
-// which pa and ingest/pa read back unchanged. Params are written as pa
+// which pa and Format read back unchanged. Params are written as pa
 // writes them, "k1=v1,k2=v2" with keys and values unescaped (a ',' inside a
-// value is read as part of it). A *NameError is returned for what the pa
+// value is read as part of it). A *format.NameError is returned for what the pa
 // reader cannot read back as written:
 //
 //	a label that is not valid UTF-8 or holds a carriage return ("\r\n" inside
@@ -41,9 +36,9 @@ var PAHeader = pa.Header
 //	an empty benchmark name
 //	a params key that is empty or holds ',' or '=', and a value holding ','
 //	followed by "k=…" (read as another parameter)
-func WritePA(w io.Writer, t *table.Table) error {
+func Write(w io.Writer, t *table.Table) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString(PAHeader + "\n")
+	bw.WriteString(Header + "\n")
 	cw := csv.NewWriter(bw)
 	cw.Comma = ';'
 	rec := make([]string, 12)
@@ -59,7 +54,7 @@ func WritePA(w io.Writer, t *table.Table) error {
 			}
 		}
 		if s.Benchmark == "" {
-			return &NameError{Format: "pa", Key: s.Key, Field: "benchmark", Reason: "is empty; the pa reader skips rows without a benchmark"}
+			return &format.NameError{Format: "pa", Key: s.Key, Field: "benchmark", Reason: "is empty; the pa reader skips rows without a benchmark"}
 		}
 		rec[0], rec[1], rec[2], rec[3] = s.Project, s.Version, s.Benchmark, params
 		rec[8], rec[9] = s.Mode, s.Unit
@@ -82,7 +77,7 @@ func WritePA(w io.Writer, t *table.Table) error {
 		// count-weighted mean of their values with value_count = Σ count
 		// (what pa's -is 0 computes from them anyway).
 		for _, sp := range s.Units(table.LevelIteration) {
-			n, mean := mergeSpan(s.Value, s.Count, sp)
+			n, mean := format.MergeSpan(s.Value, s.Count, sp)
 			write(sp.Start, n, mean)
 		}
 	}
@@ -93,23 +88,7 @@ func WritePA(w io.Writer, t *table.Table) error {
 	return bw.Flush()
 }
 
-// mergeSpan returns Σ count and the count-weighted mean of values over sp
-// (counts ≤ 0 weigh 1); a single row keeps its value exactly.
-func mergeSpan(values []float64, counts []int64, sp table.Span) (int64, float64) {
-	if sp.End-sp.Start == 1 {
-		return max(counts[sp.Start], 1), values[sp.Start]
-	}
-	var sum float64
-	var n int64
-	for i := sp.Start; i < sp.End; i++ {
-		c := max(counts[i], 1)
-		sum += values[i] * float64(c)
-		n += c
-	}
-	return n, sum / float64(n)
-}
-
-// checkPAField returns a *NameError when the pa reader would not read v
+// checkPAField returns a *format.NameError when the pa reader would not read v
 // back unchanged.
 func checkPAField(k table.Key, field, v string) error {
 	var reason string
@@ -126,11 +105,11 @@ func checkPAField(k table.Key, field, v string) error {
 	default:
 		return nil
 	}
-	return &NameError{Format: "pa", Key: k, Field: field, Value: v, Reason: reason}
+	return &format.NameError{Format: "pa", Key: k, Field: field, Value: v, Reason: reason}
 }
 
 // paParams formats the run's params as pa writes them, "k1=v1,k2=v2",
-// unescaped and sorted by key, or returns a *NameError when ingest/pa would
+// unescaped and sorted by key, or returns a *format.NameError when Format would
 // split them differently.
 func paParams(s *table.Series) (string, error) {
 	if s.Params == "" {
@@ -138,7 +117,7 @@ func paParams(s *table.Series) (string, error) {
 	}
 	m, err := table.ParseParams(s.Params)
 	if err != nil {
-		return "", &NameError{Format: "pa", Key: s.Key, Field: "params", Value: s.Params, Reason: "are not canonical: " + err.Error()}
+		return "", &format.NameError{Format: "pa", Key: s.Key, Field: "params", Value: s.Params, Reason: "are not canonical: " + err.Error()}
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -149,7 +128,7 @@ func paParams(s *table.Series) (string, error) {
 	for i, k := range keys {
 		v := m[k]
 		bad := func(what, why string) error {
-			return &NameError{Format: "pa", Key: s.Key, Field: "params", Value: s.Params, Reason: what + " " + why}
+			return &format.NameError{Format: "pa", Key: s.Key, Field: "params", Value: s.Params, Reason: what + " " + why}
 		}
 		if k == "" || strings.ContainsAny(k, ",=") {
 			return "", bad("key "+strconv.Quote(k), "is empty or holds ',' or '=', which pa cannot separate")

@@ -20,7 +20,7 @@ import (
 // that rows are well-formed, and that reading in small chunks gives the
 // same result as one read.
 //
-//	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./ingest/jmh/
+//	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./format/jmh/
 func FuzzRead(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.json")
 	for _, p := range files {

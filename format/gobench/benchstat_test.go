@@ -1,4 +1,4 @@
-package export
+package gobench_test
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/format/gobench"
+	"github.com/benchtrim/benchtrim/format/internal/formattest"
 	"github.com/benchtrim/benchtrim/internal/benchstattest"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
@@ -48,12 +50,11 @@ func writeVersions(t *testing.T, dir string) (paths, names []string) {
 	return paths, names
 }
 
-func exportGoBench(t *testing.T, path string, opt GoBenchOptions, in ...string) {
+func exportGoBench(t *testing.T, path string, opt gobench.WriteOptions, in ...string) {
 	t.Helper()
-	tab := read(t, in...)
-	defer tab.Release()
+	tab := formattest.ReadFiles(t, in...)
 	var buf bytes.Buffer
-	if _, err := WriteGoBenchWith(&buf, tab, opt); err != nil {
+	if _, err := gobench.WriteWith(&buf, tab, opt); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -109,8 +110,8 @@ func TestBenchstatComparesTwoExports(t *testing.T) {
 	dir := t.TempDir()
 	csvs, names := writeVersions(t, dir)
 	old, new := filepath.Join(dir, "old.txt"), filepath.Join(dir, "new.txt")
-	exportGoBench(t, old, GoBenchOptions{}, csvs[0])
-	exportGoBench(t, new, GoBenchOptions{}, csvs[1])
+	exportGoBench(t, old, gobench.WriteOptions{}, csvs[0])
+	exportGoBench(t, new, gobench.WriteOptions{}, csvs[1])
 	for _, f := range []string{old, new} {
 		if b, _ := os.ReadFile(f); bytes.Contains(b, []byte(":")) {
 			t.Errorf("%s has configuration lines:\n%.300s", f, b)
@@ -125,14 +126,14 @@ func TestBenchstatComparesTwoExports(t *testing.T) {
 	}
 
 	both := filepath.Join(dir, "both.txt")
-	exportGoBench(t, both, GoBenchOptions{}, csvs...)
+	exportGoBench(t, both, gobench.WriteOptions{}, csvs...)
 	out = benchstattest.Run(t, "-col", "commit", "both.txt")
 	t.Logf("benchstat -col commit both.txt:\n%s", out)
 	checkOneTable(t, out, [2]string{"v1.0.0", "v1.1.0"}, names)
 
 	lo, ln := filepath.Join(dir, "old-labels.txt"), filepath.Join(dir, "new-labels.txt")
-	exportGoBench(t, lo, GoBenchOptions{Labels: true}, csvs[0])
-	exportGoBench(t, ln, GoBenchOptions{Labels: true}, csvs[1])
+	exportGoBench(t, lo, gobench.WriteOptions{Labels: true}, csvs[0])
+	exportGoBench(t, ln, gobench.WriteOptions{Labels: true}, csvs[1])
 	out = benchstattest.Run(t, "-ignore", "project,commit,instance,trial", "old-labels.txt", "new-labels.txt")
 	checkOneTable(t, out, [2]string{"old-labels.txt", "new-labels.txt"}, names)
 }
@@ -142,11 +143,10 @@ func TestBenchstatComparesTwoExports(t *testing.T) {
 // and the -8 GOMAXPROCS suffix included), iteration counts and every
 // value/unit pair (ns/op, p99-ns, B/op, allocs/op).
 func TestGoBenchKeepsGoTestText(t *testing.T) {
-	in := filepath.Join("..", "testdata", "gobench", "small.txt")
-	tab := read(t, in)
-	defer tab.Release()
+	in := filepath.Join("..", "..", "testdata", "gobench", "small.txt")
+	tab := formattest.ReadFiles(t, in)
 	var buf bytes.Buffer
-	if err := WriteGoBench(&buf, tab); err != nil {
+	if err := gobench.Write(&buf, tab); err != nil {
 		t.Fatal(err)
 	}
 	orig, err := os.ReadFile(in)
@@ -190,9 +190,8 @@ func resultLines(t *testing.T, text []byte) []string {
 // and iteration (slices merged), where the default form numbers the
 // instance × trial runs as forks.
 func TestGoBenchLabelsKeepLevels(t *testing.T) {
-	in := filepath.Join("..", "testdata", "uoptime", "small.csv")
-	tab := read(t, in)
-	defer tab.Release()
+	in := filepath.Join("..", "..", "testdata", "uoptime", "small.csv")
+	tab := formattest.ReadFiles(t, in)
 	want := map[string]int{}
 	for _, s := range table.Collect(tab, table.Filter{}) {
 		for _, sp := range s.Units(table.LevelIteration) {
@@ -203,9 +202,8 @@ func TestGoBenchLabelsKeepLevels(t *testing.T) {
 	dir := t.TempDir()
 	for _, labels := range []bool{true, false} {
 		p := filepath.Join(dir, fmt.Sprintf("labels-%v.txt", labels))
-		exportGoBench(t, p, GoBenchOptions{Labels: labels}, in)
-		back := read(t, p)
-		defer back.Release()
+		exportGoBench(t, p, gobench.WriteOptions{Labels: labels}, in)
+		back := formattest.ReadFiles(t, p)
 		got := map[string]int{}
 		forks := map[int32]bool{}
 		for _, s := range table.Collect(back, table.Filter{}) {

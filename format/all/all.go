@@ -1,0 +1,25 @@
+// Package all lists every result-file format benchtrim reads, for
+// ingest.ReadOptions.Formats:
+//
+//	t, rep, files, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
+//
+// Flow: it sits between package ingest, which detects and drives formats
+// but imports none, and the format/<name> packages; callers (cmd/benchtrim,
+// tests) pass its list explicitly. Nothing registers itself at init.
+package all
+
+import (
+	"github.com/benchtrim/benchtrim/format/gobench"
+	"github.com/benchtrim/benchtrim/format/jmh"
+	"github.com/benchtrim/benchtrim/format/pa"
+	"github.com/benchtrim/benchtrim/format/uoptime"
+	"github.com/benchtrim/benchtrim/ingest"
+)
+
+// Formats returns the readers of JMH JSON, µOpTime Go CSV, go test -bench
+// text and pa/bencher CSV, in the order ReadFiles tries them and names
+// them in messages: by name (gobench, jmh, pa, uoptime). Each call returns
+// a new slice.
+func Formats() []ingest.Format {
+	return []ingest.Format{gobench.Format{}, jmh.Format{}, pa.Format{}, uoptime.Format{}}
+}
