@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,10 +105,6 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	filter, err := compareFilter(c)
-	if err != nil {
-		return err
-	}
 	args := c.Args().Slice()
 	inputs := append([]string(nil), args...)
 	for _, g := range append(append([]string(nil), c.StringSlice("base")...), c.StringSlice("test")...) {
@@ -119,21 +114,39 @@ func runCompare(c *cli.Context) error {
 	if err := checkOutputs(inputs, output(c, "output", outpath.Data)); err != nil {
 		return err
 	}
+	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "compare", 0)
+	opt.Progress = bar.Tick
+	defer bar.Done()
 	if c.Bool("aa") {
-		return runAA(c, opt, filter, args)
+		return runAA(c, opt, args)
 	}
 	base, test, release, err := compareSides(c, args)
 	defer release()
 	if err != nil {
 		return err
 	}
+	var res result
 	if test == nil { // one file: describe it
-		return describeFile(c, *base, filter, opt, c.String("output"))
+		res, err = compare.Describe(*base, opt)
+	} else {
+		res, err = compare.Run(*base, *test, opt)
 	}
-	return runAB(c, *base, *test, filter, opt)
+	bar.Done()
+	if err != nil {
+		return metricsError(err)
+	}
+	return writeResult(c, res, nil, []dataOut{{flag: "output", frame: compare.TableResults}})
 }
 
-// compareOptions reads the bootstrap, test and seed flags.
+// metricsError names the --metrics flag in an error about metrics.
+func metricsError(err error) error {
+	if strings.HasPrefix(err.Error(), "metrics ") {
+		return fmt.Errorf("--%w", err)
+	}
+	return err
+}
+
+// compareOptions reads the bootstrap, test, filter, metrics and seed flags.
 func compareOptions(c *cli.Context) (compare.Options, error) {
 	g := globalsOf(c)
 	opt := compare.DefaultOptions
@@ -144,12 +157,33 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 	opt.Alpha = c.Float64("alpha")
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.Seed, opt.Workers = g.Seed, g.Workers
+	for _, x := range c.StringSlice("metrics") {
+		for _, y := range strings.Split(x, ",") {
+			if y = strings.TrimSpace(y); y != "" {
+				opt.Metrics = append(opt.Metrics, y)
+			}
+		}
+	}
+	flag, expr := "--filter", c.String("filter")
+	if b := c.String("bench"); b != "" {
+		if expr != "" {
+			return opt, usagef("compare", "--bench is the older name of --filter: give one of them")
+		}
+		flag, expr = "--bench", b
+	}
+	if expr != "" {
+		f, err := compare.ParseFilter(expr)
+		if err != nil {
+			return opt, usagef("compare", "%s: %v", flag, err)
+		}
+		opt.Filter = f
+	}
 	return opt, opt.Validate()
 }
 
 // runAA splits every run of the positional files into two halves and
 // compares them (compare --aa).
-func runAA(c *cli.Context, opt compare.Options, filter *compare.Filter, args []string) error {
+func runAA(c *cli.Context, opt compare.Options, args []string) error {
 	_, _, anySel := compareSelectors(c)
 	if len(c.StringSlice("base"))+len(c.StringSlice("test")) > 0 || anySel {
 		return fmt.Errorf("--aa takes the files of one recording as positional arguments, not --base/--test or label selectors")
@@ -167,248 +201,81 @@ func runAA(c *cli.Context, opt compare.Options, filter *compare.Filter, args []s
 		return err
 	}
 	defer t.Release()
-	series, err := filtered(filter, table.Collect(t, table.Filter{}))
+	rep, err := compare.AA(t, aopt)
 	if err != nil {
 		return err
 	}
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "A/A", len(series))
-	aopt.Progress = func() { bar.Add(1) }
-	rep, err := compare.AA(series, aopt)
-	bar.Done()
-	if err != nil {
-		return err
-	}
-	if err := rep.WriteText(c.App.Writer); err != nil {
-		return err
-	}
-	return writeCompareOutput(c.App.Writer, c.String("output"), rep.WriteFile)
+	return writeResult(c, rep, nil, []dataOut{{flag: "output", frame: compare.TableResults}})
 }
 
-// compareSides reads the two sides named in one of the three ways (see
-// compareDescription); with one positional file, test is nil and base is
-// the file to describe. release frees the tables read, also on error.
-func compareSides(c *cli.Context, args []string) (base, test *compareSide, release func(), err error) {
+// compareSides reads the two sides named in one of the ways compareDescription
+// lists; with one positional file, test is nil and base is the file to
+// describe. release frees the tables read, also on error.
+func compareSides(c *cli.Context, args []string) (base, test *compare.Side, release func(), err error) {
 	var tabs []*table.Table
 	release = func() {
 		for _, t := range tabs {
 			t.Release()
 		}
 	}
-	read := func(files []string) (*table.Table, error) {
+	read := func(label string, sel compare.Selector, files ...string) (*compare.Side, error) {
 		t, err := readCompareInputs(c, files)
-		if err == nil {
-			tabs = append(tabs, t)
+		if err != nil {
+			return nil, err
 		}
-		return t, err
+		tabs = append(tabs, t)
+		return &compare.Side{Label: label, Table: t, Select: sel}, nil
 	}
 	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
 	baseSel, testSel, anySel := compareSelectors(c)
 	switch {
 	case len(baseFiles) > 0 || len(testFiles) > 0:
-		if len(baseFiles) == 0 || len(testFiles) == 0 {
-			return nil, nil, release, fmt.Errorf("--base and --test must both be given")
-		}
-		if len(args) > 0 {
-			return nil, nil, release, fmt.Errorf("positional file %s given with --base/--test: repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", args[0])
-		}
-		if baseFiles, err = expandGlobs(baseFiles); err != nil {
-			return nil, nil, release, fmt.Errorf("--base: %w", err)
-		}
-		if testFiles, err = expandGlobs(testFiles); err != nil {
-			return nil, nil, release, fmt.Errorf("--test: %w", err)
-		}
-		tb, err := read(baseFiles)
-		if err != nil {
+		if baseFiles, testFiles, err = sideFiles(baseFiles, testFiles, args); err != nil {
 			return nil, nil, release, err
 		}
-		tt, err := read(testFiles)
-		if err != nil {
-			return nil, nil, release, err
+		if base, err = read(compare.FilesLabel(baseFiles, baseSel), baseSel, baseFiles...); err == nil {
+			test, err = read(compare.FilesLabel(testFiles, testSel), testSel, testFiles...)
 		}
-		return &compareSide{filesLabel(baseFiles, baseSel), tb, baseSel}, &compareSide{filesLabel(testFiles, testSel), tt, testSel}, release, nil
 	case anySel:
 		if baseSel == (compare.Selector{}) || testSel == (compare.Selector{}) {
 			return nil, nil, release, fmt.Errorf("label selection needs a selector for each side (e.g. --base-version V1 --test-version V2)")
 		}
-		if baseSel == testSel {
-			return nil, nil, release, fmt.Errorf("base and test select the same runs (%s)", selectorLabel(baseSel))
+		if base, err = read(baseSel.String(), baseSel, args...); err == nil {
+			test = &compare.Side{Label: testSel.String(), Table: base.Table, Select: testSel}
 		}
-		t, err := read(args)
-		if err != nil {
-			return nil, nil, release, err
-		}
-		all := table.Collect(t, table.Filter{})
-		if len(compare.NewSet("", all, baseSel).Series) == 0 {
-			return nil, nil, release, fmt.Errorf("no runs match the base selection (%s)%s", selectorLabel(baseSel), labelsHint(all))
-		}
-		if len(compare.NewSet("", all, testSel).Series) == 0 {
-			return nil, nil, release, fmt.Errorf("no runs match the test selection (%s)%s", selectorLabel(testSel), labelsHint(all))
-		}
-		return &compareSide{selectorLabel(baseSel), t, baseSel}, &compareSide{selectorLabel(testSel), t, testSel}, release, nil
 	case len(args) == 2:
-		tb, err := read(args[:1])
-		if err != nil {
-			return nil, nil, release, err
+		if base, err = read(args[0], compare.Selector{}, args[0]); err == nil {
+			test, err = read(args[1], compare.Selector{}, args[1])
 		}
-		tt, err := read(args[1:])
-		if err != nil {
-			return nil, nil, release, err
-		}
-		return &compareSide{args[0], tb, compare.Selector{}}, &compareSide{args[1], tt, compare.Selector{}}, release, nil
 	case len(args) == 1:
-		t, err := read(args)
-		if err != nil {
-			return nil, nil, release, err
-		}
-		return &compareSide{args[0], t, compare.Selector{}}, nil, release, nil
+		base, err = read(args[0], compare.Selector{}, args[0])
+		return base, nil, release, err
+	default:
+		err = fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
 	}
-	return nil, nil, release, fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
+	if err == nil {
+		err = compare.CheckSides(*base, *test)
+	}
+	return base, test, release, err
 }
 
-// runAB compares base and test per metric (the primary metric, then the
-// secondary metrics both sides have) and writes the reports.
-func runAB(c *cli.Context, base, test compareSide, filter *compare.Filter, opt compare.Options) error {
-	// The primary metric decides whether the filter matched anything.
-	bp, tp := base.set(table.Primary, nil), test.set(table.Primary, nil)
-	if _, err := filtered(filter, append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
-		return err
+// sideFiles checks --base and --test and expands their globs.
+func sideFiles(baseFiles, testFiles, args []string) ([]string, []string, error) {
+	if len(baseFiles) == 0 || len(testFiles) == 0 {
+		return nil, nil, fmt.Errorf("--base and --test must both be given")
 	}
-	metrics, err := compareMetrics(c, base.tab, test.tab)
+	if len(args) > 0 {
+		return nil, nil, fmt.Errorf("positional file %s given with --base/--test: repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", args[0])
+	}
+	b, err := expandGlobs(baseFiles)
 	if err != nil {
-		return err
+		return nil, nil, fmt.Errorf("--base: %w", err)
 	}
-	var sets [][2]compare.Set
-	total := 0
-	for _, m := range metrics {
-		bs, ts := base.set(m, filter), test.set(m, filter)
-		pairs, _ := compare.Match(bs.Series, ts.Series)
-		if m != table.Primary && len(pairs) == 0 {
-			continue // a secondary metric only one side has
-		}
-		sets = append(sets, [2]compare.Set{bs, ts})
-		total += len(pairs)
-	}
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "comparing", total)
-	opt.Progress = func() { bar.Add(1) }
-	var reps compare.Reports
-	for _, st := range sets {
-		rep, err := compare.Compare(st[0], st[1], opt)
-		if err != nil {
-			bar.Done()
-			return err
-		}
-		reps = append(reps, rep)
-	}
-	bar.Done()
-	if err := reps.WriteText(c.App.Writer); err != nil {
-		return err
-	}
-	return writeCompareOutput(c.App.Writer, c.String("output"), reps.WriteFile)
-}
-
-// compareSide is one side of an A/B comparison: its table and how runs are
-// chosen from it.
-type compareSide struct {
-	label string
-	tab   *table.Table
-	sel   compare.Selector
-}
-
-// set returns the side's runs of metric that filter keeps.
-func (s compareSide) set(metric string, filter *compare.Filter) compare.Set {
-	return compare.NewSet(s.label, filter.Select(table.Collect(s.tab, table.Filter{Metric: metric})), s.sel)
-}
-
-// compareFilter parses --filter (or its older name --bench).
-func compareFilter(c *cli.Context) (*compare.Filter, error) {
-	flag, expr := "--filter", c.String("filter")
-	if b := c.String("bench"); b != "" {
-		if expr != "" {
-			return nil, usagef("compare", "--bench is the older name of --filter: give one of them")
-		}
-		flag, expr = "--bench", b
-	}
-	if expr == "" {
-		return nil, nil
-	}
-	f, err := compare.ParseFilter(expr)
+	t, err := expandGlobs(testFiles)
 	if err != nil {
-		return nil, usagef("compare", "%s: %v", flag, err)
+		return nil, nil, fmt.Errorf("--test: %w", err)
 	}
-	return f, nil
-}
-
-// filtered is filter.Keep, the series of all the filter selects.
-func filtered(filter *compare.Filter, all []*table.Series) ([]*table.Series, error) {
-	return filter.Keep(all)
-}
-
-// compareMetrics lists the metrics to compare (compare.Metrics) from the
-// --metrics flag, a comma list that may be repeated.
-func compareMetrics(c *cli.Context, tabs ...*table.Table) ([]string, error) {
-	var want []string
-	for _, x := range c.StringSlice("metrics") {
-		for _, y := range strings.Split(x, ",") {
-			if y = strings.TrimSpace(y); y != "" {
-				want = append(want, y)
-			}
-		}
-	}
-	m, err := compare.Metrics(want, tabs...)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics %w", err)
-	}
-	return m, nil
-}
-
-// describeFile is compare with one file: every benchmark's mean ± CI,
-// median, CV and n, per metric.
-func describeFile(c *cli.Context, side compareSide, filter *compare.Filter, opt compare.Options, out string) error {
-	if _, err := filtered(filter, table.Collect(side.tab, table.Filter{})); err != nil {
-		return err
-	}
-	metrics, err := compareMetrics(c, side.tab)
-	if err != nil {
-		return err
-	}
-	var sets []compare.Set
-	total := 0
-	for _, m := range metrics {
-		s := side.set(m, filter)
-		if len(s.Series) == 0 {
-			continue
-		}
-		sets = append(sets, s)
-		_, groups := compare.Match(s.Series, nil)
-		total += len(groups)
-	}
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "summarising", total)
-	opt.Progress = func() { bar.Add(1) }
-	var reps compare.SetReports
-	for _, s := range sets {
-		rep, err := compare.Describe(s, opt)
-		if err != nil {
-			bar.Done()
-			return err
-		}
-		reps = append(reps, rep)
-	}
-	bar.Done()
-	if err := reps.WriteText(c.App.Writer); err != nil {
-		return err
-	}
-	return writeCompareOutput(c.App.Writer, out, reps.WriteFile)
-}
-
-func writeCompareOutput(w io.Writer, path string, write func(string) error) error {
-	if path == "" {
-		return nil
-	}
-	if err := write(path); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote %s\n", path)
-	return nil
+	return b, t, nil
 }
 
 // readCompareInputs reads files into one table (see loadInputs).
@@ -436,51 +303,6 @@ func expandGlobs(args []string) ([]string, error) {
 		out = append(out, m...)
 	}
 	return out, nil
-}
-
-func filesLabel(files []string, sel compare.Selector) string {
-	s := strings.Join(files, ", ")
-	if len(files) > 3 {
-		s = strings.Join(files[:3], ", ") + fmt.Sprintf(" and %d more files", len(files)-3)
-	}
-	if sel != (compare.Selector{}) {
-		s += " (" + selectorLabel(sel) + ")"
-	}
-	return s
-}
-
-func selectorLabel(sel compare.Selector) string {
-	var parts []string
-	if sel.Project != "" {
-		parts = append(parts, "project "+sel.Project)
-	}
-	if sel.Version != "" {
-		parts = append(parts, "version "+sel.Version)
-	}
-	if sel.Pair != "" {
-		parts = append(parts, "pair "+sel.Pair)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// labelsHint lists the project@version labels present, for error messages.
-func labelsHint(all []*table.Series) string {
-	seen := map[string]bool{}
-	var labels []string
-	for _, s := range all {
-		l := s.Project + "@" + s.Version
-		if !seen[l] {
-			seen[l] = true
-			labels = append(labels, l)
-		}
-	}
-	if len(labels) == 0 {
-		return "; the input holds no runs"
-	}
-	if len(labels) > 10 {
-		labels = append(labels[:10], "…")
-	}
-	return "; the input has project@version " + strings.Join(labels, ", ")
 }
 
 // demoCompare compares consecutive µOpTime versions of the demo (whose
