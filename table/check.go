@@ -25,14 +25,15 @@ import (
 const MaxStringBytes = 64 << 10
 
 // Modes lists the modes a table may hold: JMH's thrpt, avgt, sample and ss,
-// go for Go benchmarks (go test -bench, µOpTime), and "" for a source that
-// states no mode (a pa file with an empty mode column).
-var Modes = []string{"thrpt", "avgt", "sample", "ss", "go", ""}
+// go for Go benchmarks (go test -bench, µOpTime), the duet benchmarking
+// types seqn, syncduet and duet (Drozdík's duetbench), and "" for a source
+// that states no mode (a pa file with an empty mode column).
+var Modes = []string{"thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", ""}
 
 // KnownMode reports whether m is one of Modes.
 func KnownMode(m string) bool {
 	switch m {
-	case "thrpt", "avgt", "sample", "ss", "go", "":
+	case "thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", "":
 		return true
 	}
 	return false
