@@ -36,7 +36,7 @@ func TestBCaScipy(t *testing.T) {
 		Resamples   int
 		Repetitions int
 		Confidence  float64
-		Cases      []bcaCase
+		Cases       []bcaCase
 	}
 	if err := json.Unmarshal(raw, &ref); err != nil {
 		t.Fatal(err)
