@@ -3,6 +3,7 @@ package duet
 import (
 	"bytes"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -206,5 +207,27 @@ func TestOptionsValidate(t *testing.T) {
 		if o.Validate() == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestWritePlots writes the plots of a small generated analysis.
+func TestWritePlots(t *testing.T) {
+	gs := genGroups(genConfig{Benchmarks: 2, Runs: 6, Iterations: 12, Types: Types, Env: "gen", NoiseCV: 0.03, Seed: 5})
+	res, err := Analyze(gs, smallOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	n, err := res.WritePlots(dir, "svg", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if n != 4 || len(names) != 4 {
+		t.Errorf("%d plots: %v", n, names)
 	}
 }

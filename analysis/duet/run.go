@@ -58,6 +58,9 @@ type Benchmark struct {
 	// the test does not report a change at the largest grid point (or the
 	// grid is empty).
 	MDSCI, MDSU float64
+	// Timeline is the first run of a duet key after the warm-up filter,
+	// with its pairs at MinOverlap (nil for other types), for plots.
+	Timeline *Timeline
 }
 
 // OverlapRow is a duet key's pairing at one minimum overlap ratio m.
@@ -271,6 +274,11 @@ func analyzeGroup(g *Group, opt Options) (*keyResult, error) {
 	}
 
 	kr := &keyResult{}
+	if g.Key.Type == TypeDuet && len(rs) > 0 {
+		r0 := rs[0]
+		b.Timeline = &Timeline{Instance: r0.Instance, Run: r0.Run, A: r0.A, B: r0.B,
+			Pairs: FilterOverlaps(ov[0], r0.A, r0.B, opt.MinOverlap)}
+	}
 	if g.Key.Type == TypeDuet {
 		var total float64
 		for _, r := range kept {
