@@ -224,7 +224,7 @@ func (ev *evaluator) ciTest(rs []runRecs, ov [][]Overlap, m, grandMean float64) 
 			ev.means = append(ev.means, meanOf(ev.diffs))
 		}
 	}
-	ci, ok, err = CITest(ev.means, grandMean, ev.boot, stats.NewStream(ev.opt.Seed, ev.key.String(), blockCI), &ev.ws)
+	ci, ok, err = ciTest(ev.means, grandMean, ev.boot, stats.NewStream(ev.opt.Seed, ev.key.String(), blockCI), &ev.ws)
 	return ci, ok, pairs, overlapNs, err
 }
 

@@ -95,3 +95,65 @@ func TestSlowdownGaps(t *testing.T) {
 		t.Error("input modified")
 	}
 }
+
+// TestMannWhitneyOptions: the U test follows scipy.stats.mannwhitneyu's
+// defaults (values from scipy 1.10.1): small samples with a tie take the
+// asymptotic branch with tie and continuity correction, small untied ones
+// the exact distribution, samples of more than 8 each the asymptotic one.
+func TestMannWhitneyOptions(t *testing.T) {
+	seq := func(from, n int, add float64) []float64 {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(from+i) + add
+		}
+		return x
+	}
+	for _, c := range []struct {
+		a, b  []float64
+		p     float64
+		exact bool
+	}{
+		{[]float64{1, 2, 2, 3}, []float64{2, 4, 5}, 0.19908985214820463, false},
+		{[]float64{1, 2.5, 3.5, 7}, []float64{2, 4, 5}, 0.8571428571428571, true},
+		{seq(0, 12, 0), seq(3, 12, 0.5), 0.040404119588223694, false},
+	} {
+		u, ok, err := MannWhitney(c.a, c.b, 0.05)
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		checkClose(t, "p", u.P, c.p, 1e-12)
+		if u.Exact != c.exact || u.Equal != (c.p > 0.05) {
+			t.Errorf("%v vs %v: %+v", c.a, c.b, u)
+		}
+	}
+	if _, ok, _ := MannWhitney(nil, []float64{1}, 0.05); ok {
+		t.Error("empty side tested")
+	}
+}
+
+// TestCITestAPI: CITest draws from the stream Run uses, so it reproduces
+// the CI of Run on the fixture; fewer than 2 run means give no CI.
+func TestCITestAPI(t *testing.T) {
+	gs := loadGroups(t, fixtures[0])
+	g := groupOf(t, gs, TypeDuet)
+	var x []float64
+	for _, m := range runMeans(g, 0.4) {
+		x = append(x, m.Mean)
+	}
+	opt := DefaultOptions()
+	res, err := Analyze(gs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Benchmarks[0]
+	ci, ok, err := CITest(x, b.GrandMean, g.Key, opt)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if b.CI != ci {
+		t.Errorf("CITest %+v, Run %+v", ci, b.CI)
+	}
+	if _, ok, _ := CITest(x[:1], 1, g.Key, opt); ok {
+		t.Error("one run mean gave a CI")
+	}
+}
