@@ -100,19 +100,7 @@ func sameOverlaps(a, b []Overlap) bool {
 
 // runMeans pairs g's warm-up-filtered runs as the CI test does.
 func runMeans(g *Group, m float64) []RunMean {
-	var out []RunMean
-	var d []float64
-	for _, r := range runs(FilterWarmup(g.Records, g.Key.Suite, WarmupCode)) {
-		if g.Key.Type == TypeDuet {
-			d = PairByOverlap(d, FilterOverlaps(SweepOverlaps(r.A, r.B), r.A, r.B, m), r.A, r.B)
-		} else {
-			d = PairByIndex(d, r.A, r.B)
-		}
-		if len(d) > 0 {
-			out = append(out, RunMean{Instance: r.Instance, Run: r.Run, Pairs: len(d), Mean: meanOf(d)})
-		}
-	}
-	return out
+	return RunMeans(FilterWarmup(g.Records, g.Key.Suite, WarmupCode), g.Key.Type, m, EnumerationSweep)
 }
 
 func TestFixtureRunMeans(t *testing.T) {

@@ -61,3 +61,23 @@ func meanOf(x []float64) float64 {
 	}
 	return s / float64(len(x))
 }
+
+// RunMeans pairs each run of one key's warm-up-filtered records (sorted as
+// in Group) and returns the mean difference A − B of every run with at
+// least one pair (SPEC §6 step 3, "run means" sampling): for duet the pairs
+// are O_m of the overlaps found by e, otherwise iterations of equal index.
+func RunMeans(recs []Record, typ string, m float64, e Enumeration) []RunMean {
+	var out []RunMean
+	var d []float64
+	for _, r := range runs(recs) {
+		if typ == TypeDuet {
+			d = PairByOverlap(d, FilterOverlaps(Overlaps(r.A, r.B, e), r.A, r.B, m), r.A, r.B)
+		} else {
+			d = PairByIndex(d, r.A, r.B)
+		}
+		if len(d) > 0 {
+			out = append(out, RunMean{Instance: r.Instance, Run: r.Run, Pairs: len(d), Mean: meanOf(d)})
+		}
+	}
+	return out
+}
