@@ -25,9 +25,11 @@ import (
 const MaxStringBytes = 64 << 10
 
 // Modes lists the modes a table may hold: JMH's thrpt, avgt, sample and ss,
-// go for Go benchmarks (go test -bench, µOpTime), the duet benchmarking
-// types seqn, syncduet and duet (Drozdík's duetbench), and "" for a source
-// that states no mode (a pa file with an empty mode column).
+// go for Go benchmarks (go test -bench, µOpTime), the three ways a duet
+// benchmark runs its pairs A and B (seqn: one after the other; syncduet: in
+// parallel, iterations started together at a barrier; duet: in parallel,
+// unsynchronised, the asynchronous duet of Drozdík 2023), and "" for a
+// source that states no mode (a pa file with an empty mode column).
 var Modes = []string{"thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", ""}
 
 // KnownMode reports whether m is one of Modes.
@@ -100,7 +102,7 @@ func unknownMode(m string) *RowError {
 	if len(m) > 40 {
 		m = m[:40] + "…"
 	}
-	return &RowError{Column: ColMode, Msg: fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go or empty)", m)}
+	return &RowError{Column: ColMode, Msg: fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go, seqn, syncduet, duet or empty)", m)}
 }
 
 // levelError is the message for a level index below 1, or "".
