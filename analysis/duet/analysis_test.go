@@ -169,6 +169,19 @@ func TestAAAndAB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	text.Reset()
+	if err := ab.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "largest changes") || !strings.Contains(text.String(), ": A faster by 4.") {
+		t.Errorf("A/B summary without the changes:\n%s", text.String())
+	}
+	for _, line := range strings.Split(text.String(), "\n") {
+		if n := len([]rune(line)); n > 100 {
+			t.Errorf("line of %d columns: %q", n, line)
+		}
+	}
+	t.Logf("A/B summary:\n%s", text.String())
 	for _, b := range ab.Benchmarks {
 		if b.Verdict != VerdictAFaster {
 			t.Errorf("%s: verdict %q, want %q (CI %+v)", b.Key, b.Verdict, VerdictAFaster, b.CI)

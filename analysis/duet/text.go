@@ -1,9 +1,11 @@
 package duet
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/benchtrim/benchtrim/internal/stats"
@@ -82,11 +84,48 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(&b, "CI verdicts (A against B): %s\n", strings.Join(parts, ", "))
+	writeChanges(&b, r.Benchmarks, maxChanges, r.Options.Confidence)
 	for _, x := range r.Warnings {
 		fmt.Fprintf(&b, "note: %s\n", x)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// maxChanges is the number of changed benchmarks WriteText lists.
+const maxChanges = 10
+
+// writeChanges lists the keys whose CI excludes 0, largest relative
+// difference first, at most max of them, each on one line of at most 100
+// columns: "  key: A faster by 4.76 % [3.90 %, 5.61 %] of B".
+func writeChanges(b *strings.Builder, bs []Benchmark, max int, confidence float64) {
+	var ch []Benchmark
+	for _, x := range bs {
+		if x.Verdict == VerdictAFaster || x.Verdict == VerdictASlower {
+			ch = append(ch, x)
+		}
+	}
+	if len(ch) == 0 {
+		return
+	}
+	slices.SortStableFunc(ch, func(x, y Benchmark) int { return cmp.Compare(math.Abs(y.Relative), math.Abs(x.Relative)) })
+	fmt.Fprintf(b, "largest changes (mean of run means of A − B over B's mean, %g%% CI):\n", 100*confidence)
+	for i, x := range ch {
+		if i == max {
+			fmt.Fprintf(b, "  … and %d more\n", len(ch)-max)
+			break
+		}
+		lo, hi := math.Abs(x.RelLower), math.Abs(x.RelUpper)
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		tail := fmt.Sprintf(": %s by %.2f%% [%.2f%%, %.2f%%]", x.Verdict, 100*math.Abs(x.Relative), 100*lo, 100*hi)
+		name := x.Key.String()
+		if room := 100 - 2 - len([]rune(tail)); len([]rune(name)) > room {
+			name = string([]rune(name)[:room-1]) + "…"
+		}
+		fmt.Fprintf(b, "  %s%s\n", name, tail)
+	}
 }
 
 // pooledMDS returns, for one type, the smallest grid slowdown from which
