@@ -113,6 +113,9 @@ type Options struct {
 	// Workers is the number of benchmark-env keys analysed in parallel; 0
 	// means GOMAXPROCS. Results do not depend on it.
 	Workers int
+	// Progress, when not nil, is called once per analysed key, from several
+	// goroutines at once.
+	Progress func()
 }
 
 // DefaultOptions returns the settings of the thesis and the author's code

@@ -156,6 +156,9 @@ func Analyze(groups []Group, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("duet: %s: %w", groups[i].Key, err)
 		}
+		if opt.Progress != nil {
+			opt.Progress()
+		}
 		return kr, nil
 	})
 	if err != nil {
