@@ -1,9 +1,11 @@
 package duet
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/workpool"
@@ -127,7 +129,7 @@ type Result struct {
 // runtime speedups. Keys are analysed in parallel; every CI of a key draws
 // from the stream stats.NewStream(Seed, key, 1) afresh (common random
 // numbers across slowdowns and ratios), so the result does not depend on
-// Workers or GOMAXPROCS.
+// Workers or GOMAXPROCS. A table without any duet row is an error.
 func Run(t *table.Table, opt Options) (*Result, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -135,6 +137,13 @@ func Run(t *table.Table, opt Options) (*Result, error) {
 	ld, err := FromTable(t, opt)
 	if err != nil {
 		return nil, err
+	}
+	if len(ld.Groups) == 0 {
+		msg := "duet: the table holds no duet rows (mode seqn, syncduet or duet, pair A or B, with timestamps)"
+		if len(ld.Warnings) > 0 {
+			msg += ": " + strings.Join(ld.Warnings, "; ")
+		}
+		return nil, errors.New(msg)
 	}
 	res, err := Analyze(ld.Groups, opt)
 	if err != nil {

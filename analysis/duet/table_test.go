@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -99,5 +100,21 @@ func TestFromTable(t *testing.T) {
 	}
 	if len(ld.Groups) != 2 || ld.Groups[0].Key.Env != "" {
 		t.Errorf("with unlabelled instances: %+v", ld.Groups)
+	}
+}
+
+// TestRunNoDuetRows: a table without duet rows is an error naming why.
+func TestRunNoDuetRows(t *testing.T) {
+	b := table.NewBuilder(memory.DefaultAllocator, 0)
+	defer b.Release()
+	r := table.Row{Project: "p", Benchmark: "b", Mode: "avgt", Unit: "ns/op", Value: 1, NsPerOp: 1, Count: 1}
+	if err := b.Append(&r); err != nil {
+		t.Fatal(err)
+	}
+	tb := b.Finish()
+	defer tb.Release()
+	_, err := Run(tb, DefaultOptions())
+	if err == nil || !strings.Contains(err.Error(), "no duet rows") || !strings.Contains(err.Error(), "not seqn, syncduet or duet") {
+		t.Errorf("error %v", err)
 	}
 }
