@@ -64,8 +64,9 @@ func TestSweepVersusAllPairs(t *testing.T) {
 		}
 	}
 	t.Logf("all pairs %d, missed by the sweep %d (%d with rate > 0.4)", total, missed, missed04)
-	if missed == 0 {
-		t.Error("the sweep missed nothing; the generated runs should make it miss pairs")
+	// docs/duet.md (D2) quotes these counts.
+	if total != 2718 || missed != 808 || missed04 != 14 {
+		t.Errorf("counts changed: all %d, missed %d, %d above 0.4 (docs/duet.md says 2718, 808, 14)", total, missed, missed04)
 	}
 }
 
