@@ -82,12 +82,16 @@ func countOverlapping(other []Record, x Record) int {
 }
 
 // outputs renders every frame as CSV and the text summary.
-func outputs(t *testing.T, res *Result) []byte {
+func outputs(t *testing.T, res *Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	for _, f := range res.Frames() {
-		b.WriteString("# " + f.Name + "\n")
-		if err := f.Frame.WriteCSV(&b); err != nil {
+	for _, name := range TableNames {
+		f, err := res.Frame(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("# " + name + "\n")
+		if err := f.WriteCSV(&b); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,7 +9,7 @@
 // type, pair A/B, start and end timestamps, instance = duetbench invocation,
 // fork = run), and Run reads those rows (FromTable), analyses every
 // benchmark-env key (suite, benchmark, version, type, environment) in
-// parallel and returns a Result whose frames and text summary the shared
+// parallel and returns a Report whose frames and text summary the shared
 // writers render.
 //
 // The method is T. Drozdík, "Asynchronous Duet Benchmarking", master's

@@ -314,7 +314,7 @@ func TestFixtureRun(t *testing.T) {
 	}
 }
 
-func (r *Result) benchmark(t *testing.T, typ string) *Benchmark {
+func (r *Report) benchmark(t *testing.T, typ string) *Benchmark {
 	t.Helper()
 	for i := range r.Benchmarks {
 		if r.Benchmarks[i].Type == typ {
@@ -325,7 +325,7 @@ func (r *Result) benchmark(t *testing.T, typ string) *Benchmark {
 	return nil
 }
 
-func (r *Result) overlapRow(t *testing.T, m float64) *OverlapRow {
+func (r *Report) overlapRow(t *testing.T, m float64) *OverlapRow {
 	t.Helper()
 	for i := range r.Overlaps {
 		if r.Overlaps[i].M == m {
@@ -336,7 +336,7 @@ func (r *Result) overlapRow(t *testing.T, m float64) *OverlapRow {
 	return nil
 }
 
-func (r *Result) mdsRow(t *testing.T, typ string, s float64) *MDSRow {
+func (r *Report) mdsRow(t *testing.T, typ string, s float64) *MDSRow {
 	t.Helper()
 	for i := range r.MDS {
 		if r.MDS[i].Type == typ && r.MDS[i].Slowdown == s {

@@ -1,28 +1,40 @@
 package duet
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// NamedFrame is one of the Result's data tables with a file-name stem.
-type NamedFrame struct {
-	Name  string
-	Frame *reports.Frame
-}
+// Names of the data tables Report.Frame returns.
+const (
+	TableBenchmarks = "benchmarks" // one row per benchmark-env key: CI and U test, verdict, CV, runtime, MDS
+	TableOverlaps   = "overlaps"   // one row per (key, minimum overlap ratio m): pairs, CI, relative overlap time
+	TableMDS        = "mds"        // one row per (key, slowdown s): CI and U test on B slowed by s
+	TableMatch      = "match"      // A/A match ratios per (environment, suite, type, s)
+	TableSpeedup    = "speedup"    // runtime speedup of duet against seqn per (environment, suite)
+)
 
-// Frames returns the result's typed data tables in a fixed order:
-// benchmarks (BenchmarksFrame), overlaps (OverlapsFrame), mds (MDSFrame),
-// match (MatchFrame) and speedup (SpeedupFrame).
-func (r *Result) Frames() []NamedFrame {
-	return []NamedFrame{
-		{"benchmarks", r.BenchmarksFrame()},
-		{"overlaps", r.OverlapsFrame()},
-		{"mds", r.MDSFrame()},
-		{"match", r.MatchFrame()},
-		{"speedup", r.SpeedupFrame()},
+// TableNames lists the data tables in a fixed order.
+var TableNames = []string{TableBenchmarks, TableOverlaps, TableMDS, TableMatch, TableSpeedup}
+
+// Frame returns a data table by name (one of TableNames) for the shared
+// writer.
+func (r *Report) Frame(name string) (*reports.Frame, error) {
+	switch name {
+	case TableBenchmarks:
+		return r.BenchmarksFrame(), nil
+	case TableOverlaps:
+		return r.OverlapsFrame(), nil
+	case TableMDS:
+		return r.MDSFrame(), nil
+	case TableMatch:
+		return r.MatchFrame(), nil
+	case TableSpeedup:
+		return r.SpeedupFrame(), nil
 	}
+	return nil, fmt.Errorf("duet: no data table %q", name)
 }
 
 // keyColumns collects the key columns of a frame.
@@ -103,7 +115,7 @@ func (c *ciColumns) to(f *reports.Frame) {
 //	verdict                   no difference, A faster, A slower, no CI, degenerate
 //	run_seconds, seconds_per_iteration   mean run time (whole seconds) and per iteration
 //	mds_ci, mds_u             per-benchmark minimal detectable slowdowns (D9)
-func (r *Result) BenchmarksFrame() *reports.Frame {
+func (r *Report) BenchmarksFrame() *reports.Frame {
 	var k keyColumns
 	var c ciColumns
 	var runs, iters, pairs []int64
@@ -141,7 +153,7 @@ func (r *Result) BenchmarksFrame() *reports.Frame {
 // OverlapsFrame is one row per duet key and minimum overlap ratio m: the
 // key, m, pairs, rel_overlap_time (NaN without pairs) and the CI test
 // columns of BenchmarksFrame.
-func (r *Result) OverlapsFrame() *reports.Frame {
+func (r *Report) OverlapsFrame() *reports.Frame {
 	var k keyColumns
 	var c ciColumns
 	var m, rel []float64
@@ -167,7 +179,7 @@ func (r *Result) OverlapsFrame() *reports.Frame {
 
 // MDSFrame is one row per key and emulated slowdown s of B: the key,
 // slowdown, and the CI and U test columns of BenchmarksFrame.
-func (r *Result) MDSFrame() *reports.Frame {
+func (r *Report) MDSFrame() *reports.Frame {
 	var k keyColumns
 	var c ciColumns
 	var s []float64
@@ -186,7 +198,7 @@ func (r *Result) MDSFrame() *reports.Frame {
 // MatchFrame is one row per (environment, suite, type, slowdown): the
 // number of keys with both tests, how many each test calls equal, and the
 // A/A match ratios (Fig 5.8, 5.9).
-func (r *Result) MatchFrame() *reports.Frame {
+func (r *Report) MatchFrame() *reports.Frame {
 	var env, suite, typ []string
 	var s, cr, ur []float64
 	var n, mc, mu []int64
@@ -211,7 +223,7 @@ func (r *Result) MatchFrame() *reports.Frame {
 // SpeedupFrame is one row per benchmark and environment with seqn and duet
 // runs: the per-type means the definition divides, the speedup, and the
 // definition (code or thesis).
-func (r *Result) SpeedupFrame() *reports.Frame {
+func (r *Report) SpeedupFrame() *reports.Frame {
 	var env, suite, bench, version, def []string
 	var seqn, duet, sp []float64
 	for _, s := range r.Speedups {

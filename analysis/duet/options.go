@@ -113,9 +113,10 @@ type Options struct {
 	// Workers is the number of benchmark-env keys analysed in parallel; 0
 	// means GOMAXPROCS. Results do not depend on it.
 	Workers int
-	// Progress, when not nil, is called once per analysed key, from several
+	// Progress, when not nil, is called once per analysed key with the
+	// number of keys in all, from several
 	// goroutines at once.
-	Progress func()
+	Progress func(total int)
 }
 
 // DefaultOptions returns the settings of the thesis and the author's code

@@ -41,7 +41,7 @@ var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
 // mds-ci and mds-u), the relative CI widths per type as box plots (rciw),
 // and the timeline of the first run of at most max duet keys (timeline-…).
 // It returns the number of files written.
-func (r *Result) WritePlots(dir, format string, max int) (int, error) {
+func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
@@ -89,7 +89,7 @@ func (r *Result) WritePlots(dir, format string, max int) (int, error) {
 }
 
 // mdsPlot draws the pooled match ratio of one test against the slowdown.
-func (r *Result) mdsPlot(test string) (*plot.Plot, bool, error) {
+func (r *Report) mdsPlot(test string) (*plot.Plot, bool, error) {
 	p := plot.New()
 	p.Title.Text = map[string]string{"ci": "CI test", "u": "U test"}[test] + ": A/A match ratio under an emulated slowdown of B"
 	p.X.Label.Text = "slowdown of B (%)"
@@ -133,7 +133,7 @@ func (r *Result) mdsPlot(test string) (*plot.Plot, bool, error) {
 }
 
 // rciwPlot draws the relative CI widths of the keys as one box per type.
-func (r *Result) rciwPlot() (*plot.Plot, bool, error) {
+func (r *Report) rciwPlot() (*plot.Plot, bool, error) {
 	p := plot.New()
 	p.Title.Text = "relative CI width (hi − lo) / grand mean"
 	p.Y.Label.Text = "relative CI width"

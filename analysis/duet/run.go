@@ -109,8 +109,8 @@ type SpeedupRow struct {
 	Speedup    float64
 }
 
-// Result is the duet analysis of a table.
-type Result struct {
+// Report is the duet analysis of a table.
+type Report struct {
 	// Options are the options used (with the seed).
 	Options    Options
 	Benchmarks []Benchmark
@@ -130,7 +130,7 @@ type Result struct {
 // from the stream stats.NewStream(Seed, key, 1) afresh (common random
 // numbers across slowdowns and ratios), so the result does not depend on
 // Workers or GOMAXPROCS. A table without any duet row is an error.
-func Run(t *table.Table, opt Options) (*Result, error) {
+func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -156,7 +156,7 @@ func Run(t *table.Table, opt Options) (*Result, error) {
 // Analyze is Run on groups already read (FromTable), for callers and tests
 // that build records themselves. Groups must be sorted by key with their
 // records sorted as FromTable leaves them.
-func Analyze(groups []Group, opt Options) (*Result, error) {
+func Analyze(groups []Group, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -166,14 +166,14 @@ func Analyze(groups []Group, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("duet: %s: %w", groups[i].Key, err)
 		}
 		if opt.Progress != nil {
-			opt.Progress()
+			opt.Progress(len(groups))
 		}
 		return kr, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Options: opt}
+	res := &Report{Options: opt}
 	for _, p := range parts {
 		res.Benchmarks = append(res.Benchmarks, p.bench)
 		res.Overlaps = append(res.Overlaps, p.overlaps...)

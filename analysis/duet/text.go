@@ -18,7 +18,7 @@ import (
 // from which on every key's emulated regression is detected (pooled match
 // ratio 0 at that and every larger grid point); then the runtime speedup
 // of duet against seqn and, for A/B data, the verdict counts.
-func (r *Result) WriteText(w io.Writer) error {
+func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	o := r.Options
 	envs := map[string]bool{}
@@ -130,7 +130,7 @@ func writeChanges(b *strings.Builder, bs []Benchmark, max int, confidence float6
 
 // pooledMDS returns, for one type, the smallest grid slowdown from which
 // on the match ratio pooled over environments and suites is 0, per test.
-func (r *Result) pooledMDS(typ string) (ci, u float64) {
+func (r *Report) pooledMDS(typ string) (ci, u float64) {
 	type agg struct{ n, ci, u int }
 	var grid []float64
 	by := map[float64]*agg{}
