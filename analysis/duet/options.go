@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // WarmupRule selects how warm-up iterations are removed (SPEC §3, D1).
@@ -193,4 +195,60 @@ func (o Options) Validate() error {
 		return fmt.Errorf("duet: workers must be >= 0, got %d", o.Workers)
 	}
 	return nil
+}
+
+// ParseSlowdowns parses a grid of emulated slowdowns: a comma list of
+// fractions or percentages ("0,0.05,0.1" or "0%,5%,10%") or a range
+// "FROM:TO:STEP" ("0:0.15:0.01", the default grid). Values must be ≥ 0 and
+// ascending; "" or "none" gives an empty grid (no MDS loop).
+func ParseSlowdowns(s string) ([]float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "none" {
+		return []float64{}, nil
+	}
+	num := func(x string) (float64, error) {
+		x = strings.TrimSpace(x)
+		scale := 1.0
+		if strings.HasSuffix(x, "%") {
+			x, scale = strings.TrimSpace(strings.TrimSuffix(x, "%")), 0.01
+		}
+		v, err := strconv.ParseFloat(x, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return 0, fmt.Errorf("slowdown %q: want a fraction ≥ 0 (0.05) or a percentage (5%%)", x)
+		}
+		return v * scale, nil
+	}
+	var out []float64
+	if parts := strings.Split(s, ":"); len(parts) == 3 {
+		var r [3]float64
+		for i, p := range parts {
+			v, err := num(p)
+			if err != nil {
+				return nil, err
+			}
+			r[i] = v
+		}
+		if r[2] <= 0 || r[1] < r[0] || (r[1]-r[0])/r[2] > 1000 {
+			return nil, fmt.Errorf("slowdowns %q: want FROM:TO:STEP with FROM ≤ TO, STEP > 0 and at most 1000 steps", s)
+		}
+		for k := 0; ; k++ {
+			v := r[0] + float64(k)*r[2]
+			if v > r[1]+r[2]*1e-9 {
+				break
+			}
+			out = append(out, math.Round(v*1e12)/1e12)
+		}
+		return out, nil
+	}
+	for _, p := range strings.Split(s, ",") {
+		v, err := num(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 0 && v <= out[len(out)-1] {
+			return nil, fmt.Errorf("slowdowns %q: values must ascend", s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

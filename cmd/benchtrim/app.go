@@ -23,6 +23,7 @@ func commands() []*cli.Command {
 		reconfigureCommand(),
 		steadyCommand(),
 		changepointCommand(),
+		duetCommand(),
 		demoCommand(),
 	}
 }
