@@ -12,13 +12,14 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 func init() {
 	extraCommands = append(extraCommands, func() *cli.Command {
 		return &cli.Command{Name: "print-globals", Hidden: true, Action: func(c *cli.Context) error {
-			g := globalsOf(c)
+			g := cliapp.GlobalsOf(c)
 			fmt.Fprintf(c.App.Writer, "seed=%d workers=%d quiet=%v", g.Seed, g.Workers, g.Quiet)
 			return nil
 		}}
@@ -139,7 +140,7 @@ func TestGenerateThenIngest(t *testing.T) {
 	}
 	for _, tc := range [][]string{{"-o", "x.csv"}, {"--format", "pa", "-o", "x.json"}, {"-o", "x.xlsx"}} {
 		_, _, err := runCLI(t, append([]string{"generate"}, tc...)...)
-		if _, ok := isUsage(err); !ok {
+		if _, ok := cliapp.IsUsage(err); !ok {
 			t.Errorf("generate %v: err %v, want a usage error", tc, err)
 		}
 	}

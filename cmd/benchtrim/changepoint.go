@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 )
 
 const changepointDescription = `Segments one numeric series with PELT (Killick et al. 2012), reproducing R changepoint 2.3
@@ -73,7 +74,7 @@ func runChangepoint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if note != "" && !globalsOf(c).Quiet {
+	if note != "" && !cliapp.GlobalsOf(c).Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, note)
 	}
 	opt := changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len")}
@@ -106,7 +107,7 @@ func runChangepoint(c *cli.Context) error {
 			fmt.Fprintln(w, cp)
 		}
 	}
-	if len(res.Changepoints) == 0 && !globalsOf(c).Quiet {
+	if len(res.Changepoints) == 0 && !cliapp.GlobalsOf(c).Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, res.NoChangepointReason())
 	}
 	return w.Flush()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/internal/synth"
@@ -111,10 +112,10 @@ func runCompare(c *cli.Context) error {
 		m, _ := filepath.Glob(g)
 		inputs = append(inputs, m...)
 	}
-	if err := checkOutputs(inputs, output(c, "output", outpath.Data)); err != nil {
+	if err := cliapp.CheckOutputs(inputs, cliapp.Output(c, "output", outpath.Data)); err != nil {
 		return err
 	}
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "compare", 0)
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "compare", 0)
 	opt.Progress = bar.Tick
 	defer bar.Done()
 	if c.Bool("aa") {
@@ -125,7 +126,7 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var res result
+	var res cliapp.Result
 	if test == nil { // one file: describe it
 		res, err = compare.Describe(*base, opt)
 	} else {
@@ -135,7 +136,7 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return metricsError(err)
 	}
-	return writeResult(c, res, nil, []dataOut{{flag: "output", frame: compare.TableResults}})
+	return cliapp.WriteResult(c, res, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
 
 // metricsError names the --metrics flag in an error about metrics.
@@ -148,7 +149,7 @@ func metricsError(err error) error {
 
 // compareOptions reads the bootstrap, test, filter, metrics and seed flags.
 func compareOptions(c *cli.Context) (compare.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := compare.DefaultOptions
 	opt.Bootstrap = estimate.HierarchicalOptions{
 		BootstrapOptions:  estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")},
@@ -167,14 +168,14 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 	flag, expr := "--filter", c.String("filter")
 	if b := c.String("bench"); b != "" {
 		if expr != "" {
-			return opt, usagef("compare", "--bench is the older name of --filter: give one of them")
+			return opt, cliapp.Usagef("compare", "--bench is the older name of --filter: give one of them")
 		}
 		flag, expr = "--bench", b
 	}
 	if expr != "" {
 		f, err := compare.ParseFilter(expr)
 		if err != nil {
-			return opt, usagef("compare", "%s: %v", flag, err)
+			return opt, cliapp.Usagef("compare", "%s: %v", flag, err)
 		}
 		opt.Filter = f
 	}
@@ -205,7 +206,7 @@ func runAA(c *cli.Context, opt compare.Options, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeResult(c, rep, nil, []dataOut{{flag: "output", frame: compare.TableResults}})
+	return cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
 
 // compareSides reads the two sides named in one of the ways compareDescription

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -18,7 +19,7 @@ import (
 // demoRun is what a demo step gets: the generated files and the table.
 type demoRun struct {
 	w, errw io.Writer
-	g       globals
+	g       cliapp.Globals
 	// Dir holds the generated inputs and the outputs of every step.
 	Dir string
 	// Files are the generated result files.
@@ -128,7 +129,7 @@ func demoCommand() *cli.Command {
 			&cli.StringFlag{Name: "only", Usage: "run only the steps whose names contain this (e.g. optimize)"},
 		},
 		Action: func(c *cli.Context) error {
-			g := globalsOf(c)
+			g := cliapp.GlobalsOf(c)
 			dir := c.String("dir")
 			if dir == "" {
 				var err error

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/duet"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
@@ -26,7 +27,7 @@ func duetCommand() *cli.Command {
 	d := duet.DefaultOptions()
 	return &cli.Command{
 		Name:        "duet",
-		Usage:       "duet benchmarking: CI and U tests on paired A/B runs, minimal detectable slowdown",
+		Usage:       "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown",
 		ArgsUsage:   "FILES or DIRS...",
 		Description: duetDescription,
 		Flags: append(inputFlags(),
@@ -53,7 +54,7 @@ func duetCommand() *cli.Command {
 
 // duetOptions reads the command's flags into duet options.
 func duetOptions(c *cli.Context) (duet.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := duet.DefaultOptions()
 	var err error
 	if opt.Slowdowns, err = duet.ParseSlowdowns(c.String("slowdowns")); err != nil {
@@ -71,8 +72,8 @@ func runDuet(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data), output(c, "mds-out", outpath.Data),
-		output(c, "match-out", outpath.Data), output(c, "overlaps-out", outpath.Data), output(c, "plots", outpath.Dir))
+	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "mds-out", outpath.Data),
+		cliapp.Output(c, "match-out", outpath.Data), cliapp.Output(c, "overlaps-out", outpath.Data), cliapp.Output(c, "plots", outpath.Dir))
 	if err != nil {
 		return err
 	}
@@ -81,15 +82,15 @@ func runDuet(c *cli.Context) error {
 		return err
 	}
 	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "duet", 0)
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "duet", 0)
 	opt.Progress = bar.Tick
 	rep, err := duet.Run(t, opt)
 	bar.Done()
 	if err != nil {
 		return err
 	}
-	err = writeResult(c, rep, nil, []dataOut{{flag: "output", frame: duet.TableBenchmarks}, {flag: "mds-out", frame: duet.TableMDS},
-		{flag: "match-out", frame: duet.TableMatch}, {flag: "overlaps-out", frame: duet.TableOverlaps}})
+	err = cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: duet.TableBenchmarks}, {Flag: "mds-out", Frame: duet.TableMDS},
+		{Flag: "match-out", Frame: duet.TableMatch}, {Flag: "overlaps-out", Frame: duet.TableOverlaps}})
 	if dir := c.String("plots"); dir != "" && err == nil {
 		n, err := rep.WritePlots(dir, c.String("plot-format"), c.Int("plot-max"))
 		if err != nil {

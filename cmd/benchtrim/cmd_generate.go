@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/synth"
 )
@@ -33,7 +34,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := checkOutputs(nil, output(c, "output", outpath.Text)); err != nil {
+			if err := cliapp.CheckOutputs(nil, cliapp.Output(c, "output", outpath.Text)); err != nil {
 				return err
 			}
 			format, err := generateFormat(c.String("format"), c.String("preset"), c.String("output"))
@@ -51,7 +52,7 @@ func generateCommand() *cli.Command {
 			default:
 				return fmt.Errorf("unknown preset %q (want default, uoptime or sample)", p)
 			}
-			cfg.Seed = globalsOf(c).Seed
+			cfg.Seed = cliapp.GlobalsOf(c).Seed
 			if n := c.Int("benchmarks"); n > 0 {
 				cfg.Benchmarks = n
 			}
@@ -95,10 +96,10 @@ func generateFormat(format, preset, out string) (string, error) {
 	if format != "" {
 		want, ok := generateExtensions[format]
 		if !ok {
-			return "", usagef("generate", "--format %q: want jmh, uoptime, gobench, pa or truth", format)
+			return "", cliapp.Usagef("generate", "--format %q: want jmh, uoptime, gobench, pa or truth", format)
 		}
 		if ext != want {
-			return "", usagef("generate", "-o %s: a %s file ends in %s", out, format, want)
+			return "", cliapp.Usagef("generate", "-o %s: a %s file ends in %s", out, format, want)
 		}
 		return format, nil
 	}
@@ -110,7 +111,7 @@ func generateFormat(format, preset, out string) (string, error) {
 	case ext == ".csv" && preset == "uoptime":
 		return synth.FormatUOpTime, nil
 	case ext == ".csv":
-		return "", usagef("generate", "-o %s: a .csv can be uoptime or pa; give --format (or --preset uoptime)", out)
+		return "", cliapp.Usagef("generate", "-o %s: a .csv can be uoptime or pa; give --format (or --preset uoptime)", out)
 	}
-	return "", usagef("generate", "-o %s: unknown extension %q (want .json, .csv or .txt, or give --format)", out, ext)
+	return "", cliapp.Usagef("generate", "-o %s: unknown extension %q (want .json, .csv or .txt, or give --format)", out, ext)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/reports"
@@ -34,7 +35,7 @@ func inputFlags() []cli.Flag {
 // stderr (benchtrim ingest prints the examples).
 func loadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
 	t, rep, files, err := readInputs(c, paths)
-	if err == nil && !globalsOf(c).Quiet {
+	if err == nil && !cliapp.GlobalsOf(c).Quiet {
 		printInputReport(c.App.ErrWriter, rep)
 	}
 	return t, rep, files, err
@@ -93,7 +94,7 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	if len(paths) == 0 {
 		return nil, nil, nil, fmt.Errorf("no input files")
 	}
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
 	t, rep, files, err := ingest.ReadFiles(paths, ingest.ReadOptions{
 		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
@@ -115,9 +116,9 @@ func ingestCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			out := c.String("output")
 			if a := c.String("arrow-compression"); !slices.Contains(arrowio.Codecs, a) {
-				return usagef("ingest", "--arrow-compression %q: want none, zstd or lz4", a)
+				return cliapp.Usagef("ingest", "--arrow-compression %q: want none, zstd or lz4", a)
 			}
-			if err := checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data, tableSidecar)); err != nil {
+			if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data, cliapp.TableSidecar)); err != nil {
 				return err
 			}
 			t, rep, files, err := readInputs(c, c.Args().Slice())

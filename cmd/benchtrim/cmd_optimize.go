@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
@@ -50,7 +51,7 @@ func optimizeCommand() *cli.Command {
 
 // optimizeOptions reads the command's flags into optimize options.
 func optimizeOptions(c *cli.Context) (optimize.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := optimize.DefaultOptions
 	var err error
 	if opt.Metrics, err = optimize.ParseMetrics(c.String("metric")); err != nil {
@@ -90,8 +91,8 @@ func runOptimize(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data), output(c, "summary-out", outpath.Data),
-		output(c, "versions-out", outpath.Data), output(c, "commands-out", outpath.Text))
+	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "summary-out", outpath.Data),
+		cliapp.Output(c, "versions-out", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text))
 	if err != nil {
 		return err
 	}
@@ -100,16 +101,16 @@ func runOptimize(c *cli.Context) error {
 		return err
 	}
 	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "optimize", 0)
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "optimize", 0)
 	opt.Progress = bar.Tick
 	rep, err := optimize.Run(t, opt)
 	bar.Done()
 	if err != nil {
 		return benchError(c, err)
 	}
-	return writeResult(c, rep, rep.WriteDetails,
-		[]dataOut{{flag: "output", frame: optimize.FrameResults}, {flag: "summary-out", frame: optimize.FrameSummary}, {flag: "versions-out", frame: optimize.FrameVersions}},
-		textOut{"commands-out", rep.WriteScript})
+	return cliapp.WriteResult(c, rep, rep.WriteDetails,
+		[]cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary}, {Flag: "versions-out", Frame: optimize.FrameVersions}},
+		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteScript})
 }
 
 // demoOptimize runs µOpTime on the demo's three µOpTime Go versions (all

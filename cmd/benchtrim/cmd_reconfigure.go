@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
@@ -83,7 +84,7 @@ func reconfigureCommand() *cli.Command {
 
 // reconfigureOptions reads the command's flags.
 func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := reconfigure.DefaultOptions
 	var err error
 	if opt.Criteria, err = reconfigure.ParseCriteria(c.String("criteria")); err != nil {
@@ -114,8 +115,8 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Report), output(c, "table2", outpath.Report),
-		output(c, "table3", outpath.Report), output(c, "configs-out", outpath.Data))
+	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Report), cliapp.Output(c, "table2", outpath.Report),
+		cliapp.Output(c, "table3", outpath.Report), cliapp.Output(c, "configs-out", outpath.Data))
 	if err != nil {
 		return err
 	}
@@ -124,16 +125,16 @@ func runReconfigure(c *cli.Context) error {
 		return err
 	}
 	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "reconfigure", 0)
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "reconfigure", 0)
 	opt.Progress = bar.Tick
 	rep, err := reconfigure.Run(t, opt)
 	bar.Done()
 	if err != nil {
 		return benchError(c, err)
 	}
-	return writeResult(c, rep, rep.WriteDetails, []dataOut{{flag: "output", frame: reconfigure.TableBenchmarks},
-		{flag: "table2", frame: reconfigure.TableQuality}, {flag: "table3", frame: reconfigure.TableTime},
-		{flag: "configs-out", frame: reconfigure.TableConfigs}})
+	return cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: reconfigure.TableBenchmarks},
+		{Flag: "table2", Frame: reconfigure.TableQuality}, {Flag: "table3", Frame: reconfigure.TableTime},
+		{Flag: "configs-out", Frame: reconfigure.TableConfigs}})
 }
 
 // demoReconfigure replays the demo's avgt suite (4 forks × 150 iterations).

@@ -12,6 +12,7 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
@@ -78,7 +79,7 @@ func steadyCommand() *cli.Command {
 
 // steadyOptions reads the command's flags.
 func steadyOptions(c *cli.Context) (steady.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := steady.DefaultOptions
 	var err error
 	pen, err := changepoint.ParsePenalty(c.String("penalty"))
@@ -178,8 +179,8 @@ func runSteady(c *cli.Context) error {
 	if p := c.String("configs"); p != "" {
 		inputs = append(inputs, p)
 	}
-	err = checkOutputs(inputs, output(c, "forks-out", outpath.Data), output(c, "benchmarks-out", outpath.Data),
-		output(c, "eval-out", outpath.Data, evaluationSidecar), output(c, "plots", outpath.Dir))
+	err = cliapp.CheckOutputs(inputs, cliapp.Output(c, "forks-out", outpath.Data), cliapp.Output(c, "benchmarks-out", outpath.Data),
+		cliapp.Output(c, "eval-out", outpath.Data, evaluationSidecar), cliapp.Output(c, "plots", outpath.Dir))
 	if err != nil {
 		return err
 	}
@@ -188,16 +189,16 @@ func runSteady(c *cli.Context) error {
 		return err
 	}
 	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "steady", 0)
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "steady", 0)
 	opt.Progress = bar.Tick
 	res, err := steady.Run(t, opt)
 	bar.Done()
 	if err != nil {
 		return benchError(c, err)
 	}
-	err = writeResult(c, res, res.WriteDetails, []dataOut{{flag: "forks-out", frame: steady.TableForks},
-		{flag: "benchmarks-out", frame: steady.TableBenchmarks}, {flag: "eval-out", frame: steady.TableEvaluation},
-		{flag: "eval-out", frame: steady.TableBenchmarkEvaluations, path: evaluationSidecar}})
+	err = cliapp.WriteResult(c, res, res.WriteDetails, []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks},
+		{Flag: "benchmarks-out", Frame: steady.TableBenchmarks}, {Flag: "eval-out", Frame: steady.TableEvaluation},
+		{Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: evaluationSidecar}})
 	if dir := c.String("plots"); dir != "" && err == nil {
 		n, err := res.WritePlots(dir, c.String("plot-format"), c.Int("plot-max"))
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/synth"
 )
 
@@ -203,7 +204,7 @@ func TestSteadyDemoStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb strings.Builder
-	d := &demoRun{w: &out, errw: &errb, g: globals{Seed: 1, Workers: 2, Quiet: true}, Dir: dir, Files: files}
+	d := &demoRun{w: &out, errw: &errb, g: cliapp.Globals{Seed: 1, Workers: 2, Quiet: true}, Dir: dir, Files: files}
 	// The reconfigure step (order 50) writes the dynamic configurations
 	// this step then evaluates.
 	if err := demoReconfigure(d); err != nil {
