@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,7 +12,6 @@ import (
 	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -304,50 +301,4 @@ func expandGlobs(args []string) ([]string, error) {
 		out = append(out, m...)
 	}
 	return out, nil
-}
-
-// demoCompare compares consecutive µOpTime versions of the demo (whose
-// known changes it prints from truth.json first), the same pair chosen by
-// version labels from one table, and runs A/A tests on the JMH avgt file
-// (by fork, warmup discarded) and on one µOpTime version (by trial).
-func demoCompare(d *demoRun) error {
-	truthPath := d.Out(synth.DemoTruth)
-	raw, err := os.ReadFile(truthPath)
-	if err != nil {
-		return err
-	}
-	var truth synth.DemoTruthFile
-	if err := json.Unmarshal(raw, &truth); err != nil {
-		return fmt.Errorf("%s: %w", truthPath, err)
-	}
-	if len(truth.UOpTimeVersions) < 3 {
-		return fmt.Errorf("demo: %s lists %d µOpTime versions, want 3", truthPath, len(truth.UOpTimeVersions))
-	}
-	fmt.Fprintln(d.w, "known changes in the generated µOpTime versions (truth.json):")
-	for _, ch := range truth.UOpTimeChanges {
-		fmt.Fprintf(d.w, "  %s: %s → %s, ratio %.2f\n", ch.GoName, ch.From, ch.To, ch.Ratio)
-	}
-	var files []string
-	for _, v := range truth.UOpTimeVersions {
-		f, err := d.File(synth.DemoUOpTimeFile(v))
-		if err != nil {
-			return err
-		}
-		files = append(files, f)
-	}
-	v := truth.UOpTimeVersions
-	if err := d.Run("compare", "-o", d.Out("compare-"+v[0]+"-"+v[1]+".csv"), files[0], files[1]); err != nil {
-		return err
-	}
-	if err := d.Run(append([]string{"compare", "--base-version", v[1], "--test-version", v[2]}, files...)...); err != nil {
-		return err
-	}
-	jmh, err := d.File(synth.DemoJMHAvgt)
-	if err != nil {
-		return err
-	}
-	if err := d.Run("compare", "--aa", "--split", "fork", "--discard-warmup", "30", jmh); err != nil {
-		return err
-	}
-	return d.Run("compare", "--aa", "--split", "trial", "--aa-repeats", "5", "-o", d.Out("compare-aa-"+v[0]+".csv"), files[0])
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -111,26 +110,4 @@ func runOptimize(c *cli.Context) error {
 	return cliapp.WriteResult(c, rep, rep.WriteDetails,
 		[]cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary}, {Flag: "versions-out", Frame: optimize.FrameVersions}},
 		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteScript})
-}
-
-// demoOptimize runs µOpTime on the demo's three µOpTime Go versions (all
-// metrics, change detection across versions, reduced commands) and on the
-// JMH avgt file recorded with -wi 0 (discarding the first 50 iterations).
-func demoOptimize(d *demoRun) error {
-	files := d.FilesMatching("uoptime-")
-	if len(files) == 0 {
-		return fmt.Errorf("demo: no µOpTime files")
-	}
-	args := []string{"optimize", "--metric", "all",
-		"-o", d.Out("optimize.csv"), "--summary-out", d.Out("optimize-summary.csv"),
-		"--versions-out", d.Out("optimize-versions.csv"), "--commands-out", d.Out("optimize-go.sh")}
-	if err := d.Run(append(args, files...)...); err != nil {
-		return err
-	}
-	jmh, err := d.File("jmh-avgt")
-	if err != nil {
-		return err
-	}
-	return d.Run("optimize", "--metric", "rmad,rciw-mean", "--discard-warmup", "50",
-		"--commands-out", d.Out("optimize-jmh.sh"), jmh)
 }

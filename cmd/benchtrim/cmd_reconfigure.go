@@ -136,14 +136,3 @@ func runReconfigure(c *cli.Context) error {
 		{Flag: "table2", Frame: reconfigure.TableQuality}, {Flag: "table3", Frame: reconfigure.TableTime},
 		{Flag: "configs-out", Frame: reconfigure.TableConfigs}})
 }
-
-// demoReconfigure replays the demo's avgt suite (4 forks × 150 iterations).
-func demoReconfigure(d *demoRun) error {
-	in, err := d.File("avgt")
-	if err != nil {
-		return err
-	}
-	return d.Run("reconfigure", "--aa-resamples", "2000",
-		"-o", d.Out("reconfigure-benchmarks.csv"), "--configs-out", d.Out("dynamic.csv"),
-		"--table2", d.Out("reconfigure-table2.md"), "--table3", d.Out("reconfigure-table3.md"), in)
-}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -207,29 +206,4 @@ func runSteady(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "wrote %d plots into %s\n", n, dir)
 	}
 	return err
-}
-
-// demoSteady runs the steady-state analysis on the generated JMH avgt file
-// (4 forks × 150 iterations of 1 s recorded with -wi 0), with a steady
-// window of 30 iterations (a fifth of the fork, as 500 of Traini's 3,000),
-// evaluating a developer-like configuration and, when the reconfigure step
-// ran before, the dynamic configurations it wrote.
-func demoSteady(d *demoRun) error {
-	in, err := d.File("avgt")
-	if err != nil {
-		return err
-	}
-	args := []string{"steady", "--steady-window", "30",
-		"--wi", "5", "--w", "1s", "--i", "10", "--r", "1s", "--f", "3",
-		"--forks-out", d.Out("steady-forks.csv"), "--benchmarks-out", d.Out("steady-benchmarks.csv"),
-		"--eval-out", d.Out("steady-eval.csv"), "--plots", d.Out("steady-plots"), "--plot-format", "png"}
-	if dyn := d.Out("dynamic.csv"); fileExists(dyn) {
-		args = append(args, "--configs", dyn)
-	}
-	return d.Run(append(args, in)...)
-}
-
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }
