@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -17,7 +15,6 @@ import (
 	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -36,7 +33,7 @@ func inputFlags() []cli.Flag {
 func loadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
 	t, rep, files, err := readInputs(c, paths)
 	if err == nil && !cliapp.GlobalsOf(c).Quiet {
-		printInputReport(c.App.ErrWriter, rep)
+		rep.WriteKinds(c.App.ErrWriter)
 	}
 	return t, rep, files, err
 }
@@ -73,20 +70,6 @@ func benchError(c *cli.Context, err error) error {
 func loadTable(c *cli.Context) (*table.Table, error) {
 	t, _, _, err := loadInputs(c, c.Args().Slice())
 	return t, err
-}
-
-// printInputReport prints one line per kind of skipped or suspicious input.
-func printInputReport(w io.Writer, rep *ingest.Report) {
-	if rep == nil {
-		return
-	}
-	for _, k := range rep.Kinds() {
-		what := "warning"
-		if k.Skipped {
-			what = "skipped"
-		}
-		fmt.Fprintf(w, "input: %s %d: %s (benchtrim ingest lists examples)\n", what, k.Count, k.Kind)
-	}
 }
 
 // readInputs reads result or table files named on the command line.
@@ -130,7 +113,7 @@ func ingestCommand() *cli.Command {
 			for _, f := range files {
 				fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)
 			}
-			writeSummary(w, t, rep)
+			ingest.WriteSummary(w, t, rep)
 			if err := table.WriteFileWith(out, t, table.WriteOptions{ArrowCompression: c.String("arrow-compression")}); err != nil {
 				return err
 			}
@@ -138,53 +121,4 @@ func ingestCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-// writeSummary prints benchmarks, rows by metric, the levels seen and the
-// report of skipped and suspicious items.
-func writeSummary(w io.Writer, t *table.Table, rep *ingest.Report) {
-	primary := table.Collect(t, table.Filter{IncludeWarmup: true})
-	benchmarks := map[string]bool{}
-	modes := map[string]int{}
-	var sizes [table.NumLevels]int32
-	for _, s := range primary {
-		benchmarks[s.Benchmark] = true
-		modes[s.Mode]++
-		for l, n := range s.Sizes() {
-			if n > sizes[l] {
-				sizes[l] = n
-			}
-		}
-	}
-	metricRows := map[string]int64{}
-	t.Rows(func(r *table.Row) error { metricRows[r.Metric]++; return nil })
-	fmt.Fprintf(w, "benchmarks: %d (%d runs: benchmark × params × mode × version)\n", len(benchmarks), len(primary))
-	var ms []string
-	for m, n := range modes {
-		ms = append(ms, fmt.Sprintf("%s %d", m, n))
-	}
-	sort.Strings(ms)
-	fmt.Fprintf(w, "modes: %s\n", strings.Join(ms, ", "))
-	var secondary []string
-	for m, n := range metricRows {
-		if m != table.Primary {
-			secondary = append(secondary, fmt.Sprintf("%s %d", m, n))
-		}
-	}
-	sort.Strings(secondary)
-	fmt.Fprintf(w, "rows: %d (primary %d)\n", t.NumRows(), metricRows[table.Primary])
-	if len(secondary) > 0 {
-		fmt.Fprintln(w, reports.Wrap("secondary metrics (rows): "+strings.Join(secondary, ", "), reports.Width, "  "))
-	}
-	var lv []string
-	for l := table.Level(0); l < table.NumLevels; l++ {
-		lv = append(lv, fmt.Sprintf("%s %d", l, sizes[l]))
-	}
-	fmt.Fprintf(w, "levels seen (largest index): %s\n", strings.Join(lv, ", "))
-	if rep == nil || rep.Empty() {
-		fmt.Fprintln(w, "nothing skipped, nothing suspicious")
-		return
-	}
-	fmt.Fprintf(w, "skipped rows: %d\n", rep.SkippedRows())
-	rep.WriteTo(w)
 }
