@@ -1,7 +1,9 @@
 package main
 
 import (
+	"embed"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -33,11 +35,9 @@ var extraCommands []func() *cli.Command
 func newApp(stdout, stderr io.Writer) *cli.App {
 	cliapp.WrapFlagHelp()
 	app := &cli.App{
-		Name:  "benchtrim",
-		Usage: "cut a microbenchmark suite's time without changing its results",
-		Description: "benchtrim reads recorded results (JMH JSON, µOpTime Go CSV, go test -bench text, pa/bencher CSV)\n" +
-			"into one canonical Arrow table and analyses it offline. Flags may stand before or after the files;\n" +
-			"-- ends the flags. Exit status: 0 success, 1 failure, 2 usage error.",
+		Name:           "benchtrim",
+		Usage:          "cut a microbenchmark suite's time without changing its results",
+		Description:    help("benchtrim"),
 		Version:        cliapp.BuildVersion(),
 		Writer:         stdout,
 		ErrWriter:      stderr,
@@ -59,4 +59,17 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		cliapp.AddRangeChecks(cmd.Flags, flagRanges)
 	}
 	return app
+}
+
+// helpFiles hold the commands' long descriptions (help/NAME.txt), shown by
+// benchtrim NAME --help.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// help returns the description of command name ("" when it has none;
+// TestHelpTexts checks that every command has one).
+func help(name string) string {
+	b, _ := helpFiles.ReadFile("help/" + name + ".txt")
+	return strings.TrimRight(string(b), "\n")
 }

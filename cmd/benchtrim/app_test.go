@@ -262,3 +262,20 @@ func TestHelpWithin100Columns(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTexts: every command with a help/NAME.txt file shows it, and the
+// long-description commands have one.
+func TestHelpTexts(t *testing.T) {
+	for _, name := range []string{"benchtrim", "optimize", "compare", "reconfigure", "steady", "changepoint", "duet", "generate"} {
+		if help(name) == "" {
+			t.Errorf("no help/%s.txt", name)
+		}
+	}
+	if help("nosuchcommand") != "" {
+		t.Error("help of a command without a file is not empty")
+	}
+	out, _, err := runCLI(t, "compare", "--help")
+	if err != nil || !strings.Contains(out, "Three ways to name the two result sets") {
+		t.Errorf("compare --help: %v\n%s", err, out)
+	}
+}

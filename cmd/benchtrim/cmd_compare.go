@@ -15,56 +15,12 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-const compareDescription = `Three ways to name the two result sets (flags go before or after files):
-
-   benchtrim compare OLD NEW
-      base = the first file, test = the second (as benchstat old.txt new.txt).
-
-   benchtrim compare FILE
-      no comparison: each benchmark's mean time/op ± its CI, median and CV
-      of the iteration means, n (as benchstat FILE).
-
-   benchtrim compare --base FILE [--base FILE ...] --test FILE [--test FILE ...]
-      each side from its own files; repeat the flag per file or give a glob
-      in quotes (--base 'run1/*.json'). Positional files are not allowed here,
-      so an unquoted glob after --base is reported instead of being misread.
-
-   benchtrim compare --base-version V1 --test-version V2 FILES...
-      both sides from one table (all FILES read together), chosen by labels:
-      --base-version/--test-version, --base-project/--test-project and
-      --base-pair/--test-pair (duet A/B pair column) may be combined.
-
-   benchtrim compare --aa [--split fork|trial|instance] [--aa-repeats N] FILES...
-      A/A test: every benchmark run is split at random into two halves by
-      fork, trial or instance (balanced, deterministic for --seed); the halves
-      are compared as in A/B and the false-positive rate of the setup is
-      reported.
-
-Benchmarks are matched by (benchmark, params, mode); runs of one benchmark on
-one side (several files or versions) are pooled as separate top-level units.
-Per benchmark: the ratio of means test/base with its hierarchical-bootstrap
-percentile CI (instance > trial > fork > iteration, optionally invocations:
---is as pa's -is), the Mann-Whitney U p-value on iteration means with Cliff's
-delta, the change rate and a verdict: "no change" when the CI contains 1,
-else slower/faster by 100·(ratio − 1) %. Times are ns per operation, so
-throughput results are compared as time per operation. Secondary metrics
-(B/op, allocs/op, MB/s, custom units, JMH gc.alloc.rate.norm, …) are
-compared in their own tables, one per metric (--metrics limits them).
-
---filter EXPR keeps benchmarks by name and params as benchstat's -filter:
-terms separated by spaces must all match; a term is a Go regexp matched
-against the full name with params as go test prints them
-("BenchmarkSort/n=16", "org.example.Sort.quick/size=100"; a leading
-"Benchmark" may be left out), name:REGEXP, KEY:VALUE or KEY:/REGEXP/ for a
-parameter, mode:M, and -TERM negates. A filter that matches nothing is an
-error. The first line of the output is the one-line answer.`
-
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "compare",
 		Usage:       "A/B comparison of two result sets, or A/A test of one",
 		ArgsUsage:   "[FILES...]",
-		Description: compareDescription,
+		Description: help("compare"),
 		Flags: append(inputFlags(),
 			&cli.StringSliceFlag{Name: "base", Usage: "base (control) result `FILE` or quoted glob; repeat for more"},
 			&cli.StringSliceFlag{Name: "test", Usage: "test result `FILE` or quoted glob; repeat for more"},
@@ -206,7 +162,7 @@ func runAA(c *cli.Context, opt compare.Options, args []string) error {
 	return cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
 
-// compareSides reads the two sides named in one of the ways compareDescription
+// compareSides reads the two sides named in one of the ways help/compare.txt
 // lists; with one positional file, test is nil and base is the file to
 // describe. release frees the tables read, also on error.
 func compareSides(c *cli.Context, args []string) (base, test *compare.Side, release func(), err error) {

@@ -11,25 +11,13 @@ import (
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
 
-const duetDescription = `Analyses duet benchmarking results (Drozdík, "Asynchronous Duet Benchmarking", 2023; Bulej et
-al., EMSE 2020): versions A and B of each benchmark run one after the other (seqn), in
-parallel with synchronised iterations (syncduet) or in parallel without synchronisation (duet).
-Input: duetprocess CSVs or duetbench result directories (see docs/formats/duet.md).
-
-Per benchmark, environment and type, after the warm-up filter (--warmup): the CI test (BCa
-bootstrap CI of the mean of per-run means of paired differences A − B; pairs by index, or by
-overlap > --min-overlap for duet), the Mann-Whitney U test of all A against all B, CVs,
-runtimes, and the minimal detectable slowdown: B slowed by each s of --slowdowns, both tests
-re-run. The summary gives per type the A/A match ratios, the median relative CI width and the
-runtime speedup of duet against seqn; for A/B data, which version is faster and by how much.`
-
 func duetCommand() *cli.Command {
 	d := duet.DefaultOptions()
 	return &cli.Command{
 		Name:        "duet",
 		Usage:       "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown",
 		ArgsUsage:   "FILES or DIRS...",
-		Description: duetDescription,
+		Description: help("duet"),
 		Flags: append(inputFlags(),
 			&cli.Float64Flag{Name: "min-overlap", Value: d.MinOverlap, Usage: "duet pairs must overlap more than this share of both iterations"},
 			&cli.StringFlag{Name: "slowdowns", Value: "0:0.15:0.01", Usage: "emulated slowdowns of B: FROM:TO:STEP or a comma list (5%, 0.1); none skips the MDS"},

@@ -16,12 +16,9 @@ import (
 
 func generateCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "generate",
-		Usage: "write a synthetic suite with known properties",
-		Description: "Presets: default (JMH avgt, warmup/slowdown/no-steady-state mix, 3 forks × 100 iterations),\n" +
-			"uoptime (Go, 3 instances × 3 suite runs × 5 iterations × 5 slices), sample (JMH sample mode,\n" +
-			"5 forks × 50 iterations of up to 1000 samples, ~1.5 MB of JSON per benchmark).\n" +
-			"Flags override the preset. --format truth writes what was generated (kinds, warmup lengths, means).",
+		Name:        "generate",
+		Usage:       "write a synthetic suite with known properties",
+		Description: help("generate"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv) or truth (.json); default: from -o and --preset"},
 			&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime or sample"},

@@ -14,14 +14,10 @@ import (
 
 func optimizeCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "optimize",
-		Usage:     "µOpTime: the cheapest stable configuration of every benchmark",
-		ArgsUsage: "FILES...",
-		Description: "Simulates every smaller configuration of each benchmark's recorded run (keeping the first k units of each\n" +
-			"repetition level), keeps those whose stability metric is below --threshold and chooses the cheapest\n" +
-			"(Japke, Grambow, Laaber, Bermbach, TOSEM 2025). With several versions of a project, the configurations\n" +
-			"of the base version are applied to the later ones and their change detection is compared with the full\n" +
-			"configurations'. Prints Markdown tables on stdout; see -o, --summary-out, --versions-out, --commands-out.",
+		Name:        "optimize",
+		Usage:       "µOpTime: the cheapest stable configuration of every benchmark",
+		ArgsUsage:   "FILES...",
+		Description: help("optimize"),
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "metric", Value: "all", Usage: "stability metrics, comma-separated: cv, rmad, rciw-mean, rciw-mean-t, rciw-median, or all"},
 			&cli.Float64Flag{Name: "threshold", Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},

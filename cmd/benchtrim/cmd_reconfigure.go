@@ -11,39 +11,13 @@ import (
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
 
-const reconfigureDescription = `Replays dynamic reconfiguration (Laaber, Würsten, Gall, Leitner, ESEC/FSE 2020) on results
-recorded without warmup iterations (JMH -wi 0, every iteration of every fork present), as the
-paper's post-hoc evaluation did, for each stoppage criterion (--criteria):
-
-  per fork: after each warmup iteration i >= wi_min, stop the warmup when the criterion is stable
-  over the window of the last s_W cumulative sets of the fork's iterations (Eq. 1), at most
-  wi_max; then measure mi iterations. After each fork >= f_min, stop when the criterion is
-  stable over the cumulative sets of the forks' measurements (Eq. 2), at most f_max forks.
-
-  CV:   the range of the window's coefficients of variation <= --cv-threshold (0.01)
-  RCIW: the range of the window's relative 99 % CI widths (hierarchical bootstrap) <= 0.03
-  KLD:  the mean of the window's Kullback-Leibler stability probabilities > 0.99
-
-The criteria see, per sample-mode iteration, a weighted sample of --invocations invocations
-without those slower than --outlier-factor × the median; other modes the iteration means.
-
-Quality (Table 2): an A/A test per benchmark between the static baseline (--baseline-wi
-warmup + --baseline-mi measurement iterations × --baseline-forks forks) and the dynamic
-measurements: the hierarchical bootstrap CI of the ratio of means (forks, iterations); "not
-different" when it contains 1, change rate |ratio − 1|. Time (Table 3): t_dyn =
-Σ_forks [(1 + o)·wi_f + mi]·t with the criterion's overhead o, against the baseline's time;
-t is the recorded iteration time (--iteration-time, else the setup's, else 1 s).
-
-Data shorter than the configuration are replayed as far as they go: a fork's warmup is capped
-so that mi measurement iterations remain; such benchmarks are counted as short.`
-
 func reconfigureCommand() *cli.Command {
 	d := reconfigure.DefaultOptions
 	return &cli.Command{
 		Name:        "reconfigure",
 		Usage:       "replay dynamic reconfiguration: result quality and time saved",
 		ArgsUsage:   "FILES...",
-		Description: reconfigureDescription,
+		Description: help("reconfigure"),
 		Flags: append(inputFlags(),
 			&cli.StringFlag{Name: "criteria", Value: "cv,rciw,kld", Usage: "stoppage criteria to replay, comma-separated"},
 			&cli.IntFlag{Name: "wi-min", Value: d.Config.WarmupMin, Usage: "minimum warmup iterations per fork (wi_min)"},
