@@ -4,10 +4,12 @@
 //	import _ "github.com/benchtrim/benchtrim/ingest/formats"
 //
 // after which ingest.ReadFiles detects JMH JSON, µOpTime Go CSV, go test
-// -bench text and pa/bencher CSV by content.
+// -bench text, pa/bencher CSV and duetprocess CSV by content, and reads
+// duetbench output directories.
 package formats
 
 import (
+	"github.com/benchtrim/benchtrim/format/duet"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/gobench"
 	"github.com/benchtrim/benchtrim/ingest/jmh"
@@ -20,4 +22,5 @@ func init() {
 	ingest.Register(uoptime.Format{})
 	ingest.Register(gobench.Format{})
 	ingest.Register(pa.Format{})
+	ingest.Register(duet.Format{})
 }
