@@ -21,7 +21,7 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzReadFiles -fuzztime 60s ./ingest/
 func FuzzReadFiles(f *testing.F) {
-	for _, pattern := range []string{"jmh/testdata/*.json", "pa/testdata/*.csv", "uoptime/testdata/*.csv", "gobench/testdata/*"} {
+	for _, pattern := range []string{"jmh/testdata/*.json", "pa/testdata/*.csv", "uoptime/testdata/*.csv", "gobench/testdata/*", "../format/duet/testdata/*.csv"} {
 		files, _ := filepath.Glob(pattern)
 		for _, p := range files {
 			data, err := os.ReadFile(p)

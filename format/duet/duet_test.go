@@ -203,6 +203,12 @@ func TestReadFilesDirectory(t *testing.T) {
 	}
 	tab.Release()
 
+	// A folder holding a duetbench directory and anything else is not one.
+	os.WriteFile(filepath.Join(dir, "runs", "notes.json"), []byte("[]"), 0o644)
+	if (Format{}).SniffDir(filepath.Join(dir, "runs")) {
+		t.Error("a folder with a duetbench directory and a file is taken for a duet data set")
+	}
+
 	other := filepath.Join(dir, "other")
 	os.MkdirAll(other, 0o755)
 	os.WriteFile(filepath.Join(other, "x.json"), []byte("[]"), 0o644)

@@ -61,7 +61,7 @@ func isInvocation(dir string) bool {
 
 // SniffDir reports whether dir is a duetbench output directory (it holds
 // artifacts/ or a file named SUITE.BENCH.RUNID.TYPE.ORDER.PAIR.*) or a
-// directory of such directories.
+// directory of nothing but such directories.
 func (Format) SniffDir(dir string) bool {
 	if isInvocation(dir) {
 		return true
@@ -69,7 +69,9 @@ func (Format) SniffDir(dir string) bool {
 	return len(subInvocations(dir)) > 0
 }
 
-// subInvocations lists the duetbench output directories directly inside dir.
+// subInvocations lists the duetbench output directories inside dir when
+// every entry of dir but hidden ones (.name) is one, else nil: a folder
+// that also holds other results is not taken for a duet data set.
 func subInvocations(dir string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -77,16 +79,21 @@ func subInvocations(dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if p := filepath.Join(dir, e.Name()); e.IsDir() && isInvocation(p) {
-			out = append(out, p)
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
 		}
+		p := filepath.Join(dir, e.Name())
+		if !e.IsDir() || !isInvocation(p) {
+			return nil
+		}
+		out = append(out, p)
 	}
 	return out
 }
 
 // ReadDir reads a duetbench output directory (FORMAT.md §A1–A2), or a
-// directory whose subdirectories are such directories (one invocation
-// each, read in name order), and appends its rows and setups to dst as
+// directory holding only such directories (one invocation each, read in
+// name order; hidden entries are passed over), and appends its rows and setups to dst as
 // Read does for a CSV. Every result of one directory gets the artifacts of
 // its artifacts/ folder. A directory that cannot be listed is an error;
 // result files that cannot be read are left out and counted in rep.
@@ -99,7 +106,7 @@ func (Format) ReadDir(dir string, src ingest.Source, dst *table.Builder, rep *in
 			if _, err := os.ReadDir(dir); err != nil {
 				return fmt.Errorf("%s: %w", dir, err)
 			}
-			return &ingest.ParseError{File: dir, Msg: "not a duetbench output directory: no artifacts/ and no result named SUITE.BENCH.RUNID.TYPE.ORDER.PAIR.*"}
+			return &ingest.ParseError{File: dir, Msg: "not a duetbench output directory: no artifacts/ and no result named SUITE.BENCH.RUNID.TYPE.ORDER.PAIR.* (nor a folder of nothing but such directories)"}
 		}
 	}
 	for _, d := range dirs {
@@ -392,6 +399,7 @@ func readDaCapo(rf *resultFile, c *collector) error {
 		}
 		return &ingest.ParseError{File: rf.path, Line: 1, Msg: "header: " + err.Error()}
 	}
+	head = append([]string(nil), head...) // ReuseRecord: the next Read overwrites it
 	idx := map[string]int{}
 	for i, h := range head {
 		idx[strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))] = i
