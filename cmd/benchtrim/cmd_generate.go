@@ -19,11 +19,14 @@ func generateCommand() *cli.Command {
 		Usage: "write a synthetic suite with known properties",
 		Description: "Presets: default (JMH avgt, warmup/slowdown/no-steady-state mix, 3 forks × 100 iterations),\n" +
 			"uoptime (Go, 3 instances × 3 suite runs × 5 iterations × 5 slices), sample (JMH sample mode,\n" +
-			"5 forks × 50 iterations of up to 1000 samples, ~1.5 MB of JSON per benchmark).\n" +
-			"Flags override the preset. --format truth writes what was generated (kinds, warmup lengths, means).",
+			"5 forks × 50 iterations of up to 1000 samples, ~1.5 MB of JSON per benchmark), duet (duetprocess CSV:\n" +
+			"A/A and A/B (B 5 % slower) benchmarks of Renaissance and DaCapo, 10 runs each of seqn, syncduet and\n" +
+			"duet × 40 iterations per pair, noise shared by A and B when they run at the same time).\n" +
+			"Flags override the preset (duet: --benchmarks, --forks = runs, --iterations). --format truth writes\n" +
+			"what was generated (kinds, warmup lengths, means; duet: slowdowns and interference episodes).",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv) or truth (.json); default: from -o and --preset"},
-			&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime or sample"},
+			&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv), duet (.csv) or truth (.json); default: from -o and --preset"},
+			&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime, sample or duet"},
 			&cli.IntFlag{Name: "benchmarks", Usage: "benchmark methods (each expanded over the preset's params)"},
 			&cli.IntFlag{Name: "forks", Usage: "forks per benchmark"},
 			&cli.IntFlag{Name: "iterations", Usage: "iterations per fork (recorded as with -wi 0)"},
@@ -40,6 +43,9 @@ func generateCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if c.String("preset") == "duet" {
+				return generateDuet(c, format)
+			}
 			var cfg synth.SuiteConfig
 			switch p := c.String("preset"); p {
 			case "default":
@@ -49,7 +55,7 @@ func generateCommand() *cli.Command {
 			case "sample":
 				cfg = synth.SampleSuiteConfig(10)
 			default:
-				return fmt.Errorf("unknown preset %q (want default, uoptime or sample)", p)
+				return fmt.Errorf("unknown preset %q (want default, uoptime, sample or duet)", p)
 			}
 			cfg.Seed = globalsOf(c).Seed
 			if n := c.Int("benchmarks"); n > 0 {
@@ -80,22 +86,60 @@ func generateCommand() *cli.Command {
 	}
 }
 
+// generateDuet writes the duet preset (a duetprocess CSV or its truth).
+func generateDuet(c *cli.Context, format string) error {
+	if format != synth.FormatDuet && format != synth.FormatTruth {
+		return usagef("generate", "--preset duet writes a duetprocess CSV (--format duet, .csv) or its truth (--format truth, .json), not %s", format)
+	}
+	for _, f := range []string{"mode", "unit", "version"} {
+		if c.IsSet(f) {
+			return usagef("generate", "--%s does not apply to --preset duet", f)
+		}
+	}
+	cfg := synth.DefaultDuetConfig()
+	cfg.Seed = globalsOf(c).Seed
+	if n := c.Int("benchmarks"); n > 0 {
+		// Cycle through the preset's benchmarks, numbering repeats.
+		base := cfg.Benchmarks
+		cfg.Benchmarks = nil
+		for i := 0; i < n; i++ {
+			b := base[i%len(base)]
+			if i >= len(base) {
+				b.Name = fmt.Sprintf("%s-%d", b.Name, i/len(base)+1)
+			}
+			cfg.Benchmarks = append(cfg.Benchmarks, b)
+		}
+	}
+	if n := c.Int("forks"); n > 0 {
+		cfg.Runs = n
+	}
+	if n := c.Int("iterations"); n > 0 {
+		cfg.Iterations = n
+	}
+	out := c.String("output")
+	if err := atomicfile.Write(out, func(w io.Writer) error { return synth.GenerateDuetTo(format, w, cfg) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s (%s, preset duet, seed %d)\n", out, format, cfg.Seed)
+	return nil
+}
+
 // generateExtensions are the file extensions of each generated format.
 var generateExtensions = map[string]string{
 	synth.FormatJMH: ".json", synth.FormatTruth: ".json", synth.FormatUOpTime: ".csv",
-	synth.FormatPA: ".csv", synth.FormatGoBench: ".txt",
+	synth.FormatPA: ".csv", synth.FormatGoBench: ".txt", synth.FormatDuet: ".csv",
 }
 
 // generateFormat picks the format to generate: --format when given (its
 // extension must match the output's), else from the output's extension
-// (.json JMH, .txt go test -bench, .csv µOpTime for the uoptime preset; pa
-// CSV needs --format pa).
+// (.json JMH, .txt go test -bench, .csv µOpTime for the uoptime preset and
+// duetprocess CSV for the duet preset; pa CSV needs --format pa).
 func generateFormat(format, preset, out string) (string, error) {
 	ext := strings.ToLower(filepath.Ext(out))
 	if format != "" {
 		want, ok := generateExtensions[format]
 		if !ok {
-			return "", usagef("generate", "--format %q: want jmh, uoptime, gobench, pa or truth", format)
+			return "", usagef("generate", "--format %q: want jmh, uoptime, gobench, pa, duet or truth", format)
 		}
 		if ext != want {
 			return "", usagef("generate", "-o %s: a %s file ends in %s", out, format, want)
@@ -109,6 +153,8 @@ func generateFormat(format, preset, out string) (string, error) {
 		return synth.FormatGoBench, nil
 	case ext == ".csv" && preset == "uoptime":
 		return synth.FormatUOpTime, nil
+	case ext == ".csv" && preset == "duet":
+		return synth.FormatDuet, nil
 	case ext == ".csv":
 		return "", usagef("generate", "-o %s: a .csv can be uoptime or pa; give --format (or --preset uoptime)", out)
 	}
