@@ -100,6 +100,11 @@ type csvReader struct {
 	artifacts [len(ArtifactColumns)]int
 	envCol    int
 	width     int
+
+	// lastArt and lastInst cache the instance of the previous row: rows of
+	// one environment come in long stretches.
+	lastArt  Artifacts
+	lastInst int32
 }
 
 // Read parses a duetprocess CSV (FORMAT.md §A3) from r and appends one row
@@ -277,7 +282,10 @@ func (rd *csvReader) record(rec []string, line int64) {
 	} else {
 		a.Environment = Environment(a.Hostname)
 	}
-	r.inst = c.instance(a, *at)
+	if rd.lastInst == 0 || a != rd.lastArt {
+		rd.lastArt, rd.lastInst = a, c.instance(a, *at)
+	}
+	r.inst = rd.lastInst
 	c.add(r)
 }
 
