@@ -307,17 +307,16 @@ func (c *collector) finish(dst *table.Builder) {
 	}
 	envs := map[table.Key]map[string]string{}
 	for _, k := range keys {
-		envs[k] = map[string]string{"iteration_offset": strconv.FormatInt(offset[k], 10)}
+		envs[k] = map[string]string{EnvIterationOffset: strconv.FormatInt(offset[k], 10)}
 	}
 	for _, rk := range c.runOrder {
 		run := c.runs[rk]
 		env := envs[c.key(run.first)]
-		n := strconv.Itoa(int(rk.inst))
 		a := c.artifacts[rk.inst]
 		for i, v := range a.values() {
-			env["instance."+n+"."+artifactNames[i]] = v
+			env[InstanceEnvKey(rk.inst, artifactNames[i])] = v
 		}
-		env["run."+n+"."+strconv.FormatInt(rk.runid+1, 10)+".order"] = run.order
+		env[RunOrderEnvKey(rk.inst, int32(rk.runid+1))] = run.order
 	}
 	for _, k := range keys {
 		f := firstOf[k]

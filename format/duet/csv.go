@@ -75,11 +75,12 @@ func (Format) Sniff(head []byte) bool {
 }
 
 // Likely scores a head no format sniffed (see ingest.Format): 2 when its
-// first line names the duet-specific columns runid and iteration_start_ns
-// (whatever the separator), else 0.
+// first line names the duet-specific column runid and iteration_start_ns or
+// iteration_time_ns (whatever the separator; the early duet CSVs without
+// timestamps have the latter), else 0.
 func (Format) Likely(head []byte) int {
 	h := bytes.ToLower(firstLine(head))
-	if bytes.Contains(h, []byte("runid")) && bytes.Contains(h, []byte("iteration_start_ns")) {
+	if bytes.Contains(h, []byte("runid")) && (bytes.Contains(h, []byte("iteration_start_ns")) || bytes.Contains(h, []byte("iteration_time_ns"))) {
 		return 2
 	}
 	return 0

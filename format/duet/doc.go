@@ -55,6 +55,9 @@
 //	run.N.F.order           AB, BA or None: which pair duetbench launched
 //	                        first in run F (fork) of instance N
 //
+// InstanceEnvKey, RunOrderEnvKey, IterationOffset and InstanceEnvironment
+// spell and read these keys, so an analyzer needs no string of its own.
+//
 // Empty artifacts and pandas missing-value tokens (NA, NaN, null, …) in
 // artifact columns are the empty string, not missing (SPEC D10): no row is
 // dropped for them.

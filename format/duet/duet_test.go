@@ -152,7 +152,7 @@ func TestSniff(t *testing.T) {
 		{"suite,benchmark,type,order,pair,runid,iteration,iteration_time_ns,iteration_start_ns,iteration_end_ns,date\n", true, 2},
 		{"\ufeffpair,suite,benchmark,runid,iteration,type,iteration_time_ns,iteration_start_ns,iteration_end_ns\r\n", true, 2},
 		{"suite;benchmark;type;pair;runid;iteration;iteration_time_ns;iteration_start_ns;iteration_end_ns\n", false, 2},
-		{"benchmark,runid,pair,iteration,epoch_start_ms,iteration_time_ns,machine,provider,jdk,jdk_version\n", false, 0},
+		{"benchmark,runid,pair,iteration,epoch_start_ms,iteration_time_ns,machine,provider,jdk,jdk_version\n", false, 2},
 		{"project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\n", false, 0},
 	} {
 		if got := (Format{}).Sniff([]byte(tc.head)); got != tc.sniff {
@@ -225,3 +225,32 @@ func TestReadFilesDirectory(t *testing.T) {
 // The tests of this package read through ingest.ReadFiles with this format
 // registered alone (ingest/formats imports this package).
 func init() { ingest.Register(Format{}) }
+
+// TestEnvHelpers reads the setups of testdata/mixed.csv through the
+// exported Env accessors.
+func TestEnvHelpers(t *testing.T) {
+	tab, _, err := ingesttest.ReadFile(t, Format{}, "testdata/mixed.csv", ingest.Source{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dacapo := tab.Setup(table.Key{Project: "dacapo", Benchmark: "h2", Mode: "duet"})
+	seqn := tab.Setup(table.Key{Project: "renaissance", Benchmark: "als", Mode: "seqn"})
+	if o, ok := IterationOffset(dacapo); o != 0 || !ok {
+		t.Errorf("dacapo offset %d %v", o, ok)
+	}
+	if o, ok := IterationOffset(seqn); o != 1 || !ok {
+		t.Errorf("renaissance offset %d %v", o, ok)
+	}
+	if _, ok := IterationOffset(&table.Setup{}); ok {
+		t.Error("offset of a setup without one")
+	}
+	if e := InstanceEnvironment(dacapo, 3); e != "shared-vm" {
+		t.Errorf("instance 3 environment %q", e)
+	}
+	if o := dacapo.Env[RunOrderEnvKey(1, 1)]; o != "AB" {
+		t.Errorf("run 1 of instance 1 order %q", o)
+	}
+	if h := seqn.Env[InstanceEnvKey(2, "hostname")]; h != "ip-172-31-1-1" {
+		t.Errorf("hostname %q", h)
+	}
+}

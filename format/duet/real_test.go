@@ -2,6 +2,8 @@ package duet
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -83,6 +85,13 @@ func TestRealRenaissance(t *testing.T) {
 	}
 	if ce["instance.1.environment"] != "laptop-test" || de["instance.1.environment"] != "" || de["iteration_offset"] != "1" {
 		t.Errorf("envs: csv %v, directory %v", ce, de)
+	}
+	// The early processing CSV beside the JSONs has no timestamps: named
+	// as such, not "unrecognised".
+	early := filepath.Join(raw, "results.renaissance.test.csv")
+	_, _, _, err = ingest.ReadFiles([]string{early}, ingest.ReadOptions{})
+	if want := early + ":1: header: missing columns suite, type, iteration_start_ns, iteration_end_ns"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("early CSV: %v, want %q", err, want)
 	}
 }
 
