@@ -5,7 +5,8 @@
 //
 // Flow: ingest/<format> parses a file and appends canonical rows to a
 // table.Builder; ReadFiles detects each file's format among those registered
-// (package ingest/formats registers the four readers) and drives them;
+// (package ingest/formats registers the readers) and drives them, and hands a
+// directory to the DirFormat that reads it (a duetbench output directory);
 // analyzers then read the table (package table), never the files.
 package ingest
 
