@@ -21,7 +21,7 @@ import (
 // inputFlags are the flags of every command that reads result files.
 func inputFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Usage: "force the input format (jmh, uoptime, gobench, pa); default: detect per file"},
+		&cli.StringFlag{Name: "format", Usage: "force the input format (jmh, uoptime, gobench, pa, duet); default: detect per file"},
 		&cli.StringFlag{Name: "project", Usage: "project label of every row (default: from file names PROJECT-VERSION.ext)"},
 		&cli.StringFlag{Name: "version", Usage: "version label of every row (default: from file names)"},
 	}
