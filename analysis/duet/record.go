@@ -207,7 +207,7 @@ func FromTable(t *table.Table, opt Options) (*Loaded, error) {
 	}{
 		{out.OtherModes, "rows of series whose mode is not seqn, syncduet or duet"},
 		{out.Excluded, "rows of excluded benchmarks"},
-		{out.Unlabelled, "rows of instances without an environment label"},
+		{out.Unlabelled, "rows of instances without an environment label (a host other than cirrus*, teaching*, ip-*; --keep-unlabelled keeps them)"},
 		{out.NoTime, "rows without timestamps"},
 		{out.BadPair, "rows whose pair is not A or B"},
 	} {

@@ -25,9 +25,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, x := range r.Benchmarks {
 		envs[x.Env] = true
 	}
-	fmt.Fprintf(&b, "duet: %d benchmark-env keys, %d environment(s); seed %d, %d resamples, %g%% CI,\n",
+	b.WriteString(r.headline() + "\n")
+	fmt.Fprintf(&b, "%d benchmark-env keys, %d environment(s); seed %d, %d resamples, %g%% CI,\n",
 		len(r.Benchmarks), len(envs), o.Seed, o.Resamples, 100*o.Confidence)
-	fmt.Fprintf(&b, "      m = %g (%s overlaps), warm-up %s, U test at p > %g is equal\n", o.MinOverlap, o.Enumeration, o.Warmup, o.Alpha)
+	fmt.Fprintf(&b, "m = %g (%s overlaps), warm-up %s, U test at p > %g is equal\n", o.MinOverlap, o.Enumeration, o.Warmup, o.Alpha)
 	fmt.Fprintf(&b, "%-9s %5s  %-13s  %-13s  %11s  %9s  %6s  %6s\n", "type", "keys", "A/A CI match", "A/A U match", "median RCIW", "median CV", "MDS CI", "MDS U")
 	for _, typ := range Types {
 		var n, hasCI, eqCI, hasU, eqU int
@@ -195,4 +196,34 @@ func pct(x float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%g%%", math.Round(x*1e4)/100)
+}
+
+// headline is the answer, in two lines: in how many benchmark-env keys the CI
+// test finds A and B different, in which direction, and the median relative
+// CI width of each type present (smaller: a more precise setup).
+func (r *Report) headline() string {
+	var diff, faster, slower int
+	widths := map[string][]float64{}
+	for _, x := range r.Benchmarks {
+		switch x.Verdict {
+		case VerdictAFaster:
+			diff, faster = diff+1, faster+1
+		case VerdictASlower:
+			diff, slower = diff+1, slower+1
+		}
+		if x.HasCI && !math.IsNaN(x.CI.RelWidth) {
+			widths[x.Type] = append(widths[x.Type], x.CI.RelWidth)
+		}
+	}
+	s := fmt.Sprintf("duet: the CI test finds A and B different in %d of %d benchmark-env keys (A faster %d, slower %d)", diff, len(r.Benchmarks), faster, slower)
+	var parts []string
+	for _, typ := range Types {
+		if w := widths[typ]; len(w) > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.3f", typ, stats.Median(w, nil)))
+		}
+	}
+	if len(parts) > 0 {
+		s += ";\nmedian relative CI width " + strings.Join(parts, ", ")
+	}
+	return s
 }

@@ -119,7 +119,31 @@ func Steps() []Step {
 		{"reconfigure (dynamic reconfiguration)", stepReconfigure},
 		{"changepoint (PELT, CROPS, Kneedle)", stepChangepoint},
 		{"steady (steady state)", stepSteady},
+		{"duet (duet benchmarking)", stepDuet},
 	}
+}
+
+// stepDuet generates duet benchmarking data with known truth (two A/A and
+// two A/B benchmarks with B 5 % slower, seqn, syncduet and duet runs with
+// shared interference), analyses it with the duet method, and compares the
+// pairs with compare's hierarchical bootstrap.
+func stepDuet(d *Session) error {
+	in := d.Out("duet.csv")
+	if err := d.Run("generate", "--preset", "duet", "-o", in); err != nil {
+		return err
+	}
+	d.Headline = ""
+	err := d.Run("duet", "-o", d.Out("duet-benchmarks.csv"), "--mds-out", d.Out("duet-mds.csv"),
+		"--plots", d.Out("duet-plots"), "--plot-format", "png", in)
+	if err != nil {
+		return err
+	}
+	headline := d.Headline
+	if err := d.Run("compare", "--base-pair", "A", "--test-pair", "B", "--discard-warmup", "12", "--resamples", "2000", in); err != nil {
+		return err
+	}
+	d.Headline = headline
+	return nil
 }
 
 // stepOptimize runs µOpTime on the demo's three µOpTime Go versions (all
