@@ -116,8 +116,8 @@ func TestIngestFailsOnBadInputWithThePlace(t *testing.T) {
 
 func TestGenerateThenIngest(t *testing.T) {
 	dir := t.TempDir()
-	for _, format := range []string{"jmh", "uoptime", "gobench"} {
-		f := filepath.Join(dir, "gen-"+format+generateExtensions[format])
+	for format, ext := range map[string]string{"jmh": ".json", "uoptime": ".csv", "gobench": ".txt"} {
+		f := filepath.Join(dir, "gen-"+format+ext)
 		preset := "default"
 		if format == "uoptime" {
 			preset = "uoptime"

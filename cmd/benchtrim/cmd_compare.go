@@ -21,7 +21,7 @@ func compareCommand() *cli.Command {
 		Usage:       "A/B comparison of two result sets, or A/A test of one",
 		ArgsUsage:   "[FILES...]",
 		Description: help("compare"),
-		Flags: append(inputFlags(),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringSliceFlag{Name: "base", Usage: "base (control) result `FILE` or quoted glob; repeat for more"},
 			&cli.StringSliceFlag{Name: "test", Usage: "test result `FILE` or quoted glob; repeat for more"},
 			&cli.StringFlag{Name: "base-version", Usage: "base = runs with this version label"},
@@ -221,40 +221,19 @@ func sideFiles(baseFiles, testFiles, args []string) ([]string, []string, error) 
 	if len(args) > 0 {
 		return nil, nil, fmt.Errorf("positional file %s given with --base/--test: repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", args[0])
 	}
-	b, err := expandGlobs(baseFiles)
+	b, err := cliapp.ExpandGlobs(baseFiles)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--base: %w", err)
 	}
-	t, err := expandGlobs(testFiles)
+	t, err := cliapp.ExpandGlobs(testFiles)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--test: %w", err)
 	}
 	return b, t, nil
 }
 
-// readCompareInputs reads files into one table (see loadInputs).
+// readCompareInputs reads files into one table (see LoadInputs).
 func readCompareInputs(c *cli.Context, paths []string) (*table.Table, error) {
-	t, _, _, err := loadInputs(c, paths)
+	t, _, _, err := cliapp.LoadInputs(c, paths)
 	return t, err
-}
-
-// expandGlobs replaces arguments holding glob metacharacters by the files
-// they match; a pattern matching nothing is an error.
-func expandGlobs(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		if !strings.ContainsAny(a, "*?[") {
-			out = append(out, a)
-			continue
-		}
-		m, err := filepath.Glob(a)
-		if err != nil {
-			return nil, fmt.Errorf("pattern %q: %w", a, err)
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("pattern %q matches no file", a)
-		}
-		out = append(out, m...)
-	}
-	return out, nil
 }

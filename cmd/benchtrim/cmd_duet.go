@@ -18,7 +18,7 @@ func duetCommand() *cli.Command {
 		Usage:       "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown",
 		ArgsUsage:   "FILES or DIRS...",
 		Description: help("duet"),
-		Flags: append(inputFlags(),
+		Flags: append(cliapp.InputFlags(),
 			&cli.Float64Flag{Name: "min-overlap", Value: d.MinOverlap, Usage: "duet pairs must overlap more than this share of both iterations"},
 			&cli.StringFlag{Name: "slowdowns", Value: "0:0.15:0.01", Usage: "emulated slowdowns of B: FROM:TO:STEP or a comma list (5%, 0.1); none skips the MDS"},
 			&cli.StringFlag{Name: "warmup", Value: string(d.Warmup), Usage: "warm-up rule: code (iteration ≥ max/2 per run), half (thesis) or none"},
@@ -65,7 +65,7 @@ func runDuet(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := loadTable(c)
+	t, err := cliapp.LoadTable(c)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func exportCommand() *cli.Command {
 		Name:      "export",
 		Usage:     "write results as pa/bencher CSV or go test -bench text (for benchstat)",
 		ArgsUsage: "FILES...",
-		Flags: append(inputFlags(),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
 			&cli.BoolFlag{Name: "labels", Usage: "gobench: write project:, commit:, instance: and trial: lines before every run (benchstat then needs -ignore project,commit,instance,trial to pool them)"},
@@ -46,7 +46,7 @@ func exportCommand() *cli.Command {
 			if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Text)); err != nil {
 				return err
 			}
-			t, _, _, err := loadInputs(c, c.Args().Slice())
+			t, _, _, err := cliapp.LoadInputs(c, c.Args().Slice())
 			if err != nil {
 				return err
 			}

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -30,128 +30,27 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "version", Usage: "version label written into the data"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := cliapp.CheckOutputs(nil, cliapp.Output(c, "output", outpath.Text)); err != nil {
-				return err
-			}
-			format, err := generateFormat(c.String("format"), c.String("preset"), c.String("output"))
-			if err != nil {
-				return err
-			}
-			if c.String("preset") == "duet" {
-				return generateDuet(c, format)
-			}
-			var cfg synth.SuiteConfig
-			switch p := c.String("preset"); p {
-			case "default":
-				cfg = synth.DefaultSuiteConfig()
-			case "uoptime":
-				cfg = synth.UOpTimeSuiteConfig()
-			case "sample":
-				cfg = synth.SampleSuiteConfig(10)
-			default:
-				return fmt.Errorf("unknown preset %q (want default, uoptime, sample or duet)", p)
-			}
-			cfg.Seed = cliapp.GlobalsOf(c).Seed
-			if n := c.Int("benchmarks"); n > 0 {
-				cfg.Benchmarks = n
-			}
-			if n := c.Int("forks"); n > 0 {
-				cfg.Forks = n
-			}
-			if n := c.Int("iterations"); n > 0 {
-				cfg.Iterations = n
-			}
-			if m := c.String("mode"); m != "" {
-				cfg.Mode = synth.Mode(m)
-			}
-			if u := c.String("unit"); u != "" {
-				cfg.Unit = u
-			}
-			if v := c.String("version"); v != "" {
-				cfg.Version = v
-			}
-			out := c.String("output")
-			if err := atomicfile.Write(out, func(w io.Writer) error { return synth.Generate(format, w, cfg) }); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "wrote %s (%s, preset %s, seed %d)\n", out, format, c.String("preset"), cfg.Seed)
-			return nil
-		},
+		Action: runGenerate,
 	}
 }
 
-// generateDuet writes the duet preset (a duetprocess CSV or its truth).
-func generateDuet(c *cli.Context, format string) error {
-	if format != synth.FormatDuet && format != synth.FormatTruth {
-		return cliapp.Usagef("generate", "--preset duet writes a duetprocess CSV (--format duet, .csv) or its truth (--format truth, .json), not %s", format)
-	}
-	for _, f := range []string{"mode", "unit", "version"} {
-		if c.IsSet(f) {
-			return cliapp.Usagef("generate", "--%s does not apply to --preset duet", f)
-		}
-	}
-	cfg := synth.DefaultDuetConfig()
-	cfg.Seed = cliapp.GlobalsOf(c).Seed
-	if n := c.Int("benchmarks"); n > 0 {
-		// Cycle through the preset's benchmarks, numbering repeats.
-		base := cfg.Benchmarks
-		cfg.Benchmarks = nil
-		for i := 0; i < n; i++ {
-			b := base[i%len(base)]
-			if i >= len(base) {
-				b.Name = fmt.Sprintf("%s-%d", b.Name, i/len(base)+1)
-			}
-			cfg.Benchmarks = append(cfg.Benchmarks, b)
-		}
-	}
-	if n := c.Int("forks"); n > 0 {
-		cfg.Runs = n
-	}
-	if n := c.Int("iterations"); n > 0 {
-		cfg.Iterations = n
-	}
-	out := c.String("output")
-	if err := atomicfile.Write(out, func(w io.Writer) error { return synth.GenerateDuetTo(format, w, cfg) }); err != nil {
+func runGenerate(c *cli.Context) error {
+	if err := cliapp.CheckOutputs(nil, cliapp.Output(c, "output", outpath.Text)); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s (%s, preset duet, seed %d)\n", out, format, cfg.Seed)
+	r := synth.Request{Format: c.String("format"), Preset: c.String("preset"), Output: c.String("output"),
+		Seed: cliapp.GlobalsOf(c).Seed, Benchmarks: c.Int("benchmarks"), Forks: c.Int("forks"), Iterations: c.Int("iterations"),
+		Mode: c.String("mode"), Unit: c.String("unit"), Version: c.String("version")}
+	format, err := r.ResolveFormat()
+	if err == nil {
+		err = atomicfile.Write(r.Output, func(w io.Writer) error { return r.Write(w, format) })
+	}
+	if errors.Is(err, synth.ErrRequest) {
+		return cliapp.Usagef("generate", "%s", strings.TrimPrefix(err.Error(), synth.ErrRequest.Error()+": "))
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s (%s, preset %s, seed %d)\n", r.Output, format, r.Preset, r.Seed)
 	return nil
-}
-
-// generateExtensions are the file extensions of each generated format.
-var generateExtensions = map[string]string{
-	synth.FormatJMH: ".json", synth.FormatTruth: ".json", synth.FormatUOpTime: ".csv",
-	synth.FormatPA: ".csv", synth.FormatGoBench: ".txt", synth.FormatDuet: ".csv",
-}
-
-// generateFormat picks the format to generate: --format when given (its
-// extension must match the output's), else from the output's extension
-// (.json JMH, .txt go test -bench, .csv µOpTime for the uoptime preset and
-// duetprocess CSV for the duet preset; pa CSV needs --format pa).
-func generateFormat(format, preset, out string) (string, error) {
-	ext := strings.ToLower(filepath.Ext(out))
-	if format != "" {
-		want, ok := generateExtensions[format]
-		if !ok {
-			return "", cliapp.Usagef("generate", "--format %q: want jmh, uoptime, gobench, pa, duet or truth", format)
-		}
-		if ext != want {
-			return "", cliapp.Usagef("generate", "-o %s: a %s file ends in %s", out, format, want)
-		}
-		return format, nil
-	}
-	switch {
-	case ext == ".json":
-		return synth.FormatJMH, nil
-	case ext == ".txt":
-		return synth.FormatGoBench, nil
-	case ext == ".csv" && preset == "uoptime":
-		return synth.FormatUOpTime, nil
-	case ext == ".csv" && preset == "duet":
-		return synth.FormatDuet, nil
-	case ext == ".csv":
-		return "", cliapp.Usagef("generate", "-o %s: a .csv can be uoptime or pa; give --format (or --preset uoptime)", out)
-	}
-	return "", cliapp.Usagef("generate", "-o %s: unknown extension %q (want .json, .csv or .txt, or give --format)", out, ext)
 }

@@ -18,7 +18,7 @@ func optimizeCommand() *cli.Command {
 		Usage:       "µOpTime: the cheapest stable configuration of every benchmark",
 		ArgsUsage:   "FILES...",
 		Description: help("optimize"),
-		Flags: append(inputFlags(),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "metric", Value: "all", Usage: "stability metrics, comma-separated: cv, rmad, rciw-mean, rciw-mean-t, rciw-median, or all"},
 			&cli.Float64Flag{Name: "threshold", Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},
 			&cli.Float64Flag{Name: "confidence", Value: estimate.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
@@ -29,7 +29,7 @@ func optimizeCommand() *cli.Command {
 			&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
 			&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
-			benchFlag(),
+			cliapp.BenchFlag(),
 			&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
 			&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
 			&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},
@@ -66,7 +66,7 @@ func optimizeOptions(c *cli.Context) (optimize.Options, error) {
 	}
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.AllConfigs = c.Bool("all-configs")
-	if opt.Select, err = benchFilter(c); err != nil {
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
 		return opt, err
 	}
 	opt.Versions.Base = c.String("base-version")
@@ -91,7 +91,7 @@ func runOptimize(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := loadTable(c)
+	t, err := cliapp.LoadTable(c)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func runOptimize(c *cli.Context) error {
 	rep, err := optimize.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return benchError(c, err)
+		return cliapp.BenchError(c, err)
 	}
 	return cliapp.WriteResult(c, rep, rep.WriteDetails,
 		[]cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary}, {Flag: "versions-out", Frame: optimize.FrameVersions}},

@@ -18,7 +18,7 @@ func reconfigureCommand() *cli.Command {
 		Usage:       "replay dynamic reconfiguration: result quality and time saved",
 		ArgsUsage:   "FILES...",
 		Description: help("reconfigure"),
-		Flags: append(inputFlags(),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "criteria", Value: "cv,rciw,kld", Usage: "stoppage criteria to replay, comma-separated"},
 			&cli.IntFlag{Name: "wi-min", Value: d.Config.WarmupMin, Usage: "minimum warmup iterations per fork (wi_min)"},
 			&cli.IntFlag{Name: "wi-max", Value: d.Config.WarmupMax, Usage: "maximum warmup iterations per fork (wi_max)"},
@@ -45,7 +45,7 @@ func reconfigureCommand() *cli.Command {
 			&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
 			&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
 			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
-			benchFlag(),
+			cliapp.BenchFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE`: data (.csv, .arrow, .parquet) or a document (.md, .tex, .html)"},
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
 			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `FILE` (.csv, .arrow or .parquet; one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
@@ -77,7 +77,7 @@ func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
 		return opt, fmt.Errorf("--iteration-time %v: want a positive duration such as 1s", c.Duration("iteration-time"))
 	}
 	opt.IterationTime = c.Duration("iteration-time")
-	if opt.Select, err = benchFilter(c); err != nil {
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
 		return opt, err
 	}
 	opt.Seed, opt.Workers = g.Seed, g.Workers
@@ -94,7 +94,7 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := loadTable(c)
+	t, err := cliapp.LoadTable(c)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func runReconfigure(c *cli.Context) error {
 	rep, err := reconfigure.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return benchError(c, err)
+		return cliapp.BenchError(c, err)
 	}
 	return cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: reconfigure.TableBenchmarks},
 		{Flag: "table2", Frame: reconfigure.TableQuality}, {Flag: "table3", Frame: reconfigure.TableTime},

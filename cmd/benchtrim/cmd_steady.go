@@ -22,7 +22,7 @@ func steadyCommand() *cli.Command {
 		Usage:       "steady state per fork and benchmark; evaluate configurations against it",
 		ArgsUsage:   "FILES...",
 		Description: help("steady"),
-		Flags: append(inputFlags(),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "PELT penalty: crops (CROPS + Kneedle, Traini's protocol), crops-ascending (textbook Kneedle curve), 15log (Barrett) or a number"},
 			&cli.StringFlag{Name: "pen-range", Usage: "CROPS penalty range `a,b` (default 4·log n, 1e5·log n per series)"},
 			&cli.IntFlag{Name: "steady-window", Value: steady.DefaultOptions.SteadyWindow, Usage: "a fork is steady when its steady part covers at least its last N iterations"},
@@ -39,7 +39,7 @@ func steadyCommand() *cli.Command {
 			&cli.DurationFlag{Name: "r", Usage: "measurement iteration time (default: the setup's)"},
 			&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
 			&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
-			benchFlag(),
+			cliapp.BenchFlag(),
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
 			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `FILE` (.csv, .arrow or .parquet)"},
 			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `FILE` (.csv, .arrow or .parquet)"},
@@ -70,7 +70,7 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 	}
 	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
 	opt.Outliers.Window, opt.Outliers.Disabled = c.Int("outlier-window"), c.Bool("no-outliers")
-	if opt.Select, err = benchFilter(c); err != nil {
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
 		return opt, err
 	}
 	opt.Seed, opt.Workers = g.Seed, g.Workers
@@ -171,7 +171,7 @@ func runSteady(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := loadTable(c)
+	t, err := cliapp.LoadTable(c)
 	if err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func runSteady(c *cli.Context) error {
 	res, err := steady.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return benchError(c, err)
+		return cliapp.BenchError(c, err)
 	}
 	err = cliapp.WriteResult(c, res, res.WriteDetails, []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks},
 		{Flag: "benchmarks-out", Frame: steady.TableBenchmarks}, {Flag: "eval-out", Frame: steady.TableEvaluation},
