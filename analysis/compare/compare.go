@@ -299,7 +299,7 @@ func compareSets(base, test Set, opt Options) (*Report, error) {
 			break
 		}
 	}
-	pairs, unmatched := Match(base.Series, test.Series)
+	pairs, unmatched := match(base.Series, test.Series)
 	rep.Unmatched = unmatched
 	pool := workspacePool()
 	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Result, error) {

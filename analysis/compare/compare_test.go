@@ -197,7 +197,7 @@ func TestUnmatchedBenchmarks(t *testing.T) {
 	p.Params = "n=1"
 	m := handSeries("B", "v2", []float64{1, 2, 3})
 	m.Mode = "thrpt"
-	pairs, un := Match([]*table.Series{b1}, []*table.Series{p, m})
+	pairs, un := match([]*table.Series{b1}, []*table.Series{p, m})
 	if len(pairs) != 0 || len(un) != 3 {
 		t.Errorf("B vs B[n=1] and B (thrpt): %d pairs, %d unmatched; want 0 and 3", len(pairs), len(un))
 	}

@@ -64,7 +64,7 @@ func describeSet(set Set, opt Options) (*SetReport, error) {
 		rep.Metric, rep.Unit = series[0].Metric, series[0].Unit
 		series = valuesAsTimes(series)
 	}
-	_, groups := Match(series, nil) // the runs grouped by name, sorted
+	_, groups := match(series, nil) // the runs grouped by name, sorted
 	pool := workspacePool()
 	rep.Benchmarks, _ = workpool.Map(len(groups), opt.Workers, func(i int) (Description, error) {
 		g := &groups[i]

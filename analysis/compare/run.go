@@ -23,7 +23,7 @@ type Side struct {
 
 // series returns the side's runs of metric that filter keeps.
 func (s Side) set(metric string, filter *Filter) Set {
-	return NewSet(s.Label, filter.Select(table.Collect(s.Table, table.Filter{Metric: metric})), s.Select)
+	return newSet(s.Label, filter.Select(table.Collect(s.Table, table.Filter{Metric: metric})), s.Select)
 }
 
 // CheckSides reports a side whose selector chooses no run, naming the
@@ -41,7 +41,7 @@ func CheckSides(base, test Side) error {
 			continue
 		}
 		all := table.Collect(s.side.Table, table.Filter{})
-		if len(NewSet("", all, s.side.Select).Series) == 0 {
+		if len(newSet("", all, s.side.Select).Series) == 0 {
 			return fmt.Errorf("no runs match the %s selection (%s)%s", s.name, s.side.Select, labelsHint(all))
 		}
 	}
@@ -70,7 +70,7 @@ func Run(base, test Side, opt Options) (Reports, error) {
 	total := 0
 	for _, m := range metrics {
 		bs, ts := base.set(m, opt.Filter), test.set(m, opt.Filter)
-		pairs, _ := Match(bs.Series, ts.Series)
+		pairs, _ := match(bs.Series, ts.Series)
 		if m != table.Primary && len(pairs) == 0 {
 			continue // a secondary metric only one side has
 		}
@@ -110,7 +110,7 @@ func Describe(side Side, opt Options) (SetReports, error) {
 			continue
 		}
 		sets = append(sets, s)
-		_, groups := Match(s.Series, nil)
+		_, groups := match(s.Series, nil)
 		total += len(groups)
 	}
 	opt.Progress = overall(opt.Progress, total)
