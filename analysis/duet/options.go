@@ -116,8 +116,7 @@ type Options struct {
 	// means GOMAXPROCS. Results do not depend on it.
 	Workers int
 	// Progress, when not nil, is called once per analysed key with the
-	// number of keys in all, from several
-	// goroutines at once.
+	// number of keys in all, from several goroutines at once.
 	Progress func(total int)
 }
 
