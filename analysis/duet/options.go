@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/table"
 )
 
 // WarmupRule selects how warm-up iterations are removed (SPEC §3, D1).
@@ -115,6 +117,10 @@ type Options struct {
 	// Workers is the number of benchmark-env keys analysed in parallel; 0
 	// means GOMAXPROCS. Results do not depend on it.
 	Workers int
+	// Select chooses the benchmark runs Run reads (default: the primary
+	// metric of all; rows marked warmup are read too, since the warm-up
+	// rule decides).
+	Select table.Filter
 	// Progress, when not nil, is called once per analysed key with the
 	// number of keys in all, from several goroutines at once.
 	Progress func(total int)

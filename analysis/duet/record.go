@@ -134,7 +134,9 @@ type Loaded struct {
 func FromTable(t *table.Table, opt Options) (*Loaded, error) {
 	out := &Loaded{}
 	byKey := map[Key]int{}
-	for _, s := range table.Collect(t, table.Filter{IncludeWarmup: true}) {
+	sel := opt.Select
+	sel.IncludeWarmup = true
+	for _, s := range table.Collect(t, sel) {
 		if typeRank(s.Mode) == len(Types) {
 			out.OtherModes += s.Len()
 			continue

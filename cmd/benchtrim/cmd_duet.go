@@ -28,6 +28,7 @@ func duetCommand() *cli.Command {
 			&cli.Float64Flag{Name: "confidence", Value: d.Confidence, Usage: "confidence level of the CI test"},
 			&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "U test level: equal when p > alpha"},
 			&cli.BoolFlag{Name: "keep-unlabelled", Usage: "keep runs on hosts outside the known environments"},
+			cliapp.BenchFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "mds-out", Usage: "tests per benchmark and slowdown: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "match-out", Usage: "A/A match ratios per environment, suite, type and slowdown"},
@@ -51,6 +52,9 @@ func duetOptions(c *cli.Context) (duet.Options, error) {
 	opt.MinOverlap, opt.Resamples, opt.Confidence, opt.Alpha = c.Float64("min-overlap"), c.Int("resamples"), c.Float64("confidence"), c.Float64("alpha")
 	opt.Warmup, opt.Enumeration = duet.WarmupRule(c.String("warmup")), duet.Enumeration(c.String("enumeration"))
 	opt.Speedup, opt.KeepUnlabelled = duet.SpeedupDefinition(c.String("speedup")), c.Bool("keep-unlabelled")
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
+		return opt, err
+	}
 	opt.Seed, opt.Workers = g.Seed, g.Workers
 	return opt, opt.Validate()
 }
