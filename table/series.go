@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 	"regexp"
 	"sort"
@@ -173,6 +174,28 @@ type Filter struct {
 	Project, Version string
 	// IncludeWarmup keeps warmup rows (they are dropped by default).
 	IncludeWarmup bool
+	// Shard and Shards keep only the benchmark runs of shard Shard
+	// (0 … Shards−1) when the work is split Shards ways (see ShardOf);
+	// Shards 0 or 1 keeps all.
+	Shard, Shards int
+}
+
+// ShardOf is the shard (0 … n−1) benchmark run k belongs to when the work
+// is split n ways: the 64-bit FNV-1a hash of its project, benchmark,
+// params and mode (NUL-separated) modulo n. The version is left out, so
+// every version of a benchmark lands in the same shard (optimize and
+// compare relate versions); the partition depends on nothing but the key,
+// so it is the same on every run and machine. n ≤ 1 gives 0.
+func ShardOf(k Key, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	h := fnv.New64a()
+	for _, s := range []string{k.Project, k.Benchmark, k.Params, k.Mode} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return int(h.Sum64() % uint64(n))
 }
 
 // Collect groups the table's rows into one Series per key for the filter's
@@ -184,6 +207,8 @@ func Collect(t *Table, f Filter) []*Series {
 	}
 	byKey := map[Key]*Series{}
 	var order []*Series
+	var shardKey Key
+	shardSet, inShard := false, false
 	for _, rec := range t.Records {
 		c := columnsOf(rec)
 		n := int(rec.NumRows())
@@ -202,6 +227,14 @@ func Collect(t *Table, f Filter) []*Series {
 			}
 			if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
 				continue
+			}
+			if f.Shards > 1 {
+				if !shardSet || k != shardKey {
+					shardKey, shardSet, inShard = k, true, ShardOf(k, f.Shards) == f.Shard
+				}
+				if !inShard {
+					continue
+				}
 			}
 			s := last
 			if s == nil || k != lastKey {
@@ -333,6 +366,12 @@ func Select(t *Table, f Filter) ([]*Series, error) {
 			}
 			return nil, fmt.Errorf("%q matches none of the %d benchmarks (%s); the regular expression is matched against the benchmark name without params",
 				f.Benchmark, len(names), list)
+		}
+	}
+	if f.Shards > 1 {
+		all := Collect(t, Filter{Metric: f.Metric, Project: f.Project, Version: f.Version, Benchmark: f.Benchmark, IncludeWarmup: f.IncludeWarmup})
+		if len(all) > 0 {
+			return nil, fmt.Errorf("shard %d/%d holds none of the %d benchmark runs selected", f.Shard, f.Shards, len(all))
 		}
 	}
 	if f.Metric == "" || f.Metric == Primary {

@@ -1,6 +1,12 @@
 package table
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
 
 // countsChangingValue returns counts c > 1 for which v·c/c, computed in
 // float64, is not v.
@@ -34,5 +40,55 @@ func TestWeightedMeanOneRowExact(t *testing.T) {
 	s = &Series{NsPerOp: []float64{100, 200}, Count: []int64{1, 3}}
 	if got := s.WeightedMean(Span{0, 2}); got != 175 {
 		t.Errorf("two rows: WeightedMean = %v, want (100·1 + 200·3)/4 = 175", got)
+	}
+}
+
+// TestShards: the shards of a split partition the benchmark runs (every
+// run in exactly one shard, whatever n), keep every version of a benchmark
+// together, and do not depend on the order of the table's rows.
+func TestShards(t *testing.T) {
+	b := NewBuilder(memory.DefaultAllocator, 0)
+	for i := 0; i < 40; i++ {
+		for _, v := range []string{"v1", "v2"} {
+			r := Row{Project: "p", Version: v, Benchmark: fmt.Sprintf("B%02d", i), Mode: "avgt", Metric: Primary,
+				Unit: "ns/op", Value: 1, NsPerOp: 1, Count: 1}
+			if err := b.Append(&r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tab := b.Finish()
+	b.Release()
+	defer tab.Release()
+	all := Collect(tab, Filter{})
+	for _, n := range []int{1, 3, 7} {
+		seen := map[Key]int{}
+		for k := 0; k < n; k++ {
+			for _, s := range Collect(tab, Filter{Shard: k, Shards: n}) {
+				seen[s.Key]++
+				if got := ShardOf(s.Key, n); got != k && n > 1 {
+					t.Errorf("n=%d: %s in shard %d, ShardOf says %d", n, s.Key, k, got)
+				}
+				other := s.Key
+				other.Version = map[string]string{"v1": "v2", "v2": "v1"}[s.Version]
+				if ShardOf(other, n) != ShardOf(s.Key, n) {
+					t.Errorf("n=%d: versions of %s in different shards", n, s.Benchmark)
+				}
+			}
+		}
+		if len(seen) != len(all) {
+			t.Errorf("n=%d: shards hold %d runs, the table %d", n, len(seen), len(all))
+		}
+		for k, c := range seen {
+			if c != 1 {
+				t.Errorf("n=%d: %s in %d shards", n, k, c)
+			}
+		}
+	}
+	if got := ShardOf(Key{Project: "p", Benchmark: "B00", Mode: "avgt"}, 7); got != ShardOf(Key{Project: "p", Version: "x", Benchmark: "B00", Mode: "avgt"}, 7) {
+		t.Error("ShardOf depends on the version")
+	}
+	if _, err := Select(tab, Filter{Shard: 0, Shards: 1000}); err == nil || !strings.Contains(err.Error(), "shard 0/1000 holds none of the 80 benchmark runs") {
+		t.Errorf("empty shard: %v", err)
 	}
 }

@@ -28,7 +28,7 @@ func duetCommand() *cli.Command {
 			&cli.Float64Flag{Name: "confidence", Value: d.Confidence, Usage: "confidence level of the CI test"},
 			&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "U test level: equal when p > alpha"},
 			&cli.BoolFlag{Name: "keep-unlabelled", Usage: "keep runs on hosts outside the known environments"},
-			cliapp.BenchFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "mds-out", Usage: "tests per benchmark and slowdown: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "match-out", Usage: "A/A match ratios per environment, suite, type and slowdown"},

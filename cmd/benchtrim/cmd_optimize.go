@@ -29,7 +29,7 @@ func optimizeCommand() *cli.Command {
 			&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
 			&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
-			cliapp.BenchFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(),
 			&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
 			&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
 			&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,6 +173,64 @@ func TestOptimizeCommandErrors(t *testing.T) {
 		_, _, err := runCLI(t, args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", args[1:], err, tc.want)
+		}
+	}
+}
+
+// TestShardsGiveTheSameRows: --shard K/N splits the benchmarks between
+// runs, and every benchmark's rows are the same as in the unsplit run
+// (seeds come from the benchmark key, not the shard), for optimize (its
+// per-benchmark results) and steady (its per-fork results).
+func TestShardsGiveTheSameRows(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "suite.csv")
+	if _, _, err := runCLI(t, "--seed", "5", "generate", "--preset", "uoptime", "--benchmarks", "12", "-o", in); err != nil {
+		t.Fatal(err)
+	}
+	jmh := filepath.Join(dir, "suite.json")
+	if _, _, err := runCLI(t, "--seed", "5", "generate", "--benchmarks", "6", "--forks", "2", "--iterations", "60", "-o", jmh); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		out  string
+	}{
+		{"optimize", []string{"optimize", "--metric", "rmad,cv", "--resamples", "300", in}, "-o"},
+		{"steady", []string{"steady", "--steady-window", "20", "--resamples", "300", jmh}, "--forks-out"},
+	} {
+		rows := func(shard string) []string {
+			out := filepath.Join(dir, tc.name+strings.ReplaceAll(shard, "/", "of")+".csv")
+			args := append([]string{"--quiet"}, tc.args...)
+			args = append(args, tc.out, out)
+			if shard != "" {
+				args = append(args, "--shard", shard)
+			}
+			if _, _, err := runCLI(t, args...); err != nil {
+				t.Fatalf("%s --shard %s: %v", tc.name, shard, err)
+			}
+			var lines []string
+			for _, row := range readCSV(t, out)[1:] {
+				lines = append(lines, strings.Join(row, "\x1f"))
+			}
+			return lines
+		}
+		full := rows("")
+		for _, n := range []int{2, 3} {
+			var union []string
+			for k := 0; k < n; k++ {
+				part := rows(fmt.Sprintf("%d/%d", k, n))
+				if len(part) == 0 || len(part) == len(full) {
+					t.Errorf("%s shard %d/%d: %d of %d rows", tc.name, k, n, len(part), len(full))
+				}
+				union = append(union, part...)
+			}
+			sort.Strings(union)
+			want := append([]string(nil), full...)
+			sort.Strings(want)
+			if !slices.Equal(union, want) {
+				t.Errorf("%s: the %d shards' rows differ from the unsplit run's (%d vs %d rows)", tc.name, n, len(union), len(want))
+			}
 		}
 	}
 }

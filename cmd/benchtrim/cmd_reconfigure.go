@@ -45,7 +45,7 @@ func reconfigureCommand() *cli.Command {
 			&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
 			&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
 			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
-			cliapp.BenchFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE`: data (.csv, .arrow, .parquet) or a document (.md, .tex, .html)"},
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
 			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `FILE` (.csv, .arrow or .parquet; one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},

@@ -39,7 +39,7 @@ func steadyCommand() *cli.Command {
 			&cli.DurationFlag{Name: "r", Usage: "measurement iteration time (default: the setup's)"},
 			&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
 			&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
-			cliapp.BenchFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(),
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
 			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `FILE` (.csv, .arrow or .parquet)"},
 			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `FILE` (.csv, .arrow or .parquet)"},

@@ -39,9 +39,36 @@ func BenchFlag() cli.Flag {
 	return &cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"}
 }
 
-// BenchFilter is the table filter of --bench.
+// ShardFlag is the --shard K/N of the analyzer commands.
+func ShardFlag() cli.Flag {
+	return &cli.StringFlag{Name: "shard", Usage: "analyse only shard `K/N` (K = 0 … N−1) of the benchmarks, split by key as table.ShardOf (a job array's index)"}
+}
+
+// ParseShard parses "K/N" with 0 ≤ K < N.
+func ParseShard(s string) (k, n int, err error) {
+	ks, ns, ok := strings.Cut(s, "/")
+	if ok {
+		k, err = strconv.Atoi(strings.TrimSpace(ks))
+		if err == nil {
+			n, err = strconv.Atoi(strings.TrimSpace(ns))
+		}
+	}
+	if !ok || err != nil || n < 1 || k < 0 || k >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want K/N with 0 ≤ K < N, e.g. 0/4", s)
+	}
+	return k, n, nil
+}
+
+// BenchFilter is the table filter of --bench and --shard.
 func BenchFilter(c *cli.Context) (table.Filter, error) {
 	var f table.Filter
+	if s := c.String("shard"); s != "" {
+		k, n, err := ParseShard(s)
+		if err != nil {
+			return f, err
+		}
+		f.Shard, f.Shards = k, n
+	}
 	if b := c.String("bench"); b != "" {
 		re, err := regexp.Compile(b)
 		if err != nil {
