@@ -82,6 +82,9 @@ type AnalyzeOptions struct {
 	Penalty   Penalty
 	// Range is the CROPS range of the CROPS rules (zero: TrainiRange).
 	Range PenaltyRange
+	// Workers runs the PELT calls of one CROPS round concurrently
+	// (CROPSOptions.Workers); the result does not depend on it.
+	Workers int
 }
 
 // Analyze segments x under opt.Penalty: PELT at 15·log n or a manual
@@ -102,7 +105,7 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		opt := SelectOptions{CROPS: CROPSOptions{Cost: cost, MinSegLen: minSegLen, PenMin: lo, PenMax: hi}}
+		opt := SelectOptions{CROPS: CROPSOptions{Cost: cost, MinSegLen: minSegLen, PenMin: lo, PenMax: hi, Workers: opt.Workers}}
 		if pen.Rule == PenaltyCROPSAscending {
 			opt.Protocol = AscendingProtocol
 		}

@@ -51,7 +51,7 @@ func runChangepoint(c *cli.Context) error {
 	if note != "" && !cliapp.GlobalsOf(c).Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, note)
 	}
-	opt := changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len")}
+	opt := changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len"), Workers: cliapp.GlobalsOf(c).Workers}
 	if opt.Penalty, err = changepoint.ParsePenalty(c.String("penalty")); err != nil {
 		return fmt.Errorf("--penalty: %w", err)
 	}
