@@ -22,6 +22,7 @@ func commands() []*cli.Command {
 		compareCommand(),
 		reconfigureCommand(),
 		steadyCommand(),
+		trimCommand(),
 		changepointCommand(),
 		demoCommand(),
 	}
