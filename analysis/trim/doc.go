@@ -16,11 +16,14 @@
 // Per benchmark run (Path, Status):
 //
 //   - duet modes (seqn, syncduet, duet): left to `benchtrim duet`.
+//
 //   - Go data (tool go, or mode go, or no tool stated): there is no warmup
 //     phase to detect; µOpTime runs on all observations (PathGo).
+//
 //   - JMH data recorded with warmup iterations: JMH does not store them,
 //     so the stated warmup is kept and µOpTime runs on the measurement
 //     iterations (PathStatedWarmup).
+//
 //   - JMH data recorded with -wi 0 whose shortest fork has more iterations
 //     than the steady window (Steady.SteadyWindow, 500): steady-state
 //     detection (Traini et al., EMSE 2022) gives each fork's steady-state
@@ -34,6 +37,7 @@
 //     with Q_q the type-7 quantile (linear interpolation between order
 //     statistics): at least 90 % of the steady forks are past their warmup
 //     when measurement starts (PathSteady).
+//
 //   - JMH data recorded with -wi 0 and shorter forks: steady-state
 //     detection cannot decide, so the warmup is the same quantile of
 //     dynamic reconfiguration's warmup stop points wi_f (Laaber et al.,

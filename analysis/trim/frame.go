@@ -84,7 +84,9 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 
 type keyCols struct{ project, version, benchmark, params, mode []string }
 
-func (k *keyCols) add(b *Benchmark) { k.addKey(b.Key.Project, b.Key.Version, b.Key.Benchmark, b.Key.Params, b.Key.Mode) }
+func (k *keyCols) add(b *Benchmark) {
+	k.addKey(b.Key.Project, b.Key.Version, b.Key.Benchmark, b.Key.Params, b.Key.Mode)
+}
 
 func (k *keyCols) addKey(p, v, b, pa, m string) {
 	k.project = append(k.project, p)
@@ -105,7 +107,7 @@ func (k *keyCols) to(f *reports.Frame) {
 // configCols collects one configuration's columns.
 type configCols struct {
 	instances, trials, forks, wi, iterations, slices []int64
-	wt, it, time                                      []float64
+	wt, it, time                                     []float64
 }
 
 func (c *configCols) add(x Config) {
