@@ -50,9 +50,10 @@
 // cheapest configuration (forks, iterations; instances, trials, slices
 // where the data have them) whose metric (Optimize.Metrics[0], rciw-mean)
 // lies below Optimize.Threshold (0.01) is recommended (StatusTrimmed). When
-// no configuration is stable, not even the full one, the metric never
-// stabilises: the benchmark is unreliable (StatusUnstable) and keeps its
-// recorded configuration, as do benchmarks with fewer than
+// the full steady part itself (every fork, every iteration after W) is not
+// stable, the metric never stabilises: the benchmark is unreliable
+// (StatusUnstable; the search is not run) and keeps its recorded
+// configuration, as do benchmarks with fewer than
 // Optimize.MinRepetitions repetitions (StatusTooFew).
 //
 // Times follow µOpTime's model (optimize's doc): per benchmark

@@ -257,15 +257,24 @@ func recommend(b *Benchmark, s *table.Series, w int, opt *Options) error {
 	oopt := opt.Optimize
 	oopt.Seed, oopt.Workers, oopt.Progress, oopt.DiscardWarmup = opt.Seed, 1, nil, w
 	oopt.Select = table.Filter{}
+	// First only the full configuration: with MinRepetitions above any
+	// data µOpTime evaluates nothing else. An unreliable benchmark stops
+	// here, and so does one whose full steady part is not stable (the
+	// metric never stabilises), which spares the exhaustive search.
 	describeOnly := b.Status == StatusNoSteady
 	if describeOnly {
-		// No search: with MinRepetitions above any data µOpTime only
-		// evaluates the full configuration.
-		oopt.MinRepetitions, oopt.DiscardWarmup, w = math.MaxInt32, 0, 0
+		w, oopt.DiscardWarmup = 0, 0
 	}
-	res, err := optimize.Optimize([]*table.Series{s}, oopt)
+	full := oopt
+	full.MinRepetitions = math.MaxInt32
+	res, err := optimize.Optimize([]*table.Series{s}, full)
 	if err != nil {
 		return err
+	}
+	if len(res.Results) > 0 && !describeOnly && res.Results[0].Full.Value < opt.Optimize.Threshold {
+		if res, err = optimize.Optimize([]*table.Series{s}, oopt); err != nil {
+			return err
+		}
 	}
 	if len(res.Results) == 0 {
 		b.Status = StatusSkipped
@@ -289,10 +298,15 @@ func recommend(b *Benchmark, s *table.Series, w int, opt *Options) error {
 		keep()
 		return nil
 	}
-	switch r.Status {
-	case optimize.StatusReduced:
+	switch {
+	case !(r.Full.Value < opt.Optimize.Threshold):
+		b.Status = StatusUnstable
+		b.Reason += fmt.Sprintf("; %s of the full steady part %.3g ≥ %g: the metric never stabilises; unreliable, recorded configuration kept", opt.Optimize.Metrics[0], r.Full.Value, opt.Optimize.Threshold)
+		keep()
+		return nil
+	case r.Status == optimize.StatusReduced:
 		b.Status = StatusTrimmed
-	case optimize.StatusNotReduced:
+	case r.Status == optimize.StatusNotReduced:
 		b.Status = StatusUnstable
 		b.Reason += fmt.Sprintf("; %s ≥ %g in every configuration (full: %.3g): unreliable, recorded configuration kept", opt.Optimize.Metrics[0], opt.Optimize.Threshold, r.Full.Value)
 		keep()
