@@ -23,6 +23,7 @@ func commands() []*cli.Command {
 		reconfigureCommand(),
 		steadyCommand(),
 		trimCommand(),
+		reportCommand(),
 		changepointCommand(),
 		demoCommand(),
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/reports/report"
 )
 
 const trimDescription = `Answers "what do I run instead?": per benchmark, which analyses apply and one recommended
@@ -46,6 +49,7 @@ func trimCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the plan, one row per benchmark: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "commands-out", Usage: "shell script with one command line per benchmark (java -jar … / go test …)"},
 			&cli.StringFlag{Name: "annotations-out", Usage: "JMH annotations (@Fork, @Warmup, @Measurement) per class"},
+			&cli.StringFlag{Name: "report", Usage: "the HTML report `FILE` (self-contained: inline SVG, no network)"},
 			&cli.StringFlag{Name: "out-dir", Usage: "write the plan, the analyses' frames, the commands and the report into `DIR` (benchtrim report DIR rebuilds the report)"},
 			&cli.BoolFlag{Name: "details", Usage: "print every benchmark's reasons, configurations and warnings"},
 		),
@@ -83,7 +87,7 @@ func runTrim(c *cli.Context) error {
 		return err
 	}
 	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data), output(c, "commands-out", outpath.Text),
-		output(c, "annotations-out", outpath.Text), output(c, "out-dir", outpath.Dir))
+		output(c, "annotations-out", outpath.Text), output(c, "report", outpath.Text), output(c, "out-dir", outpath.Dir))
 	if err != nil {
 		return err
 	}
@@ -100,22 +104,14 @@ func runTrim(c *cli.Context) error {
 		return benchError(c, err)
 	}
 	if err := writeResult(c, rep, rep.WriteDetails, []dataOut{{flag: "output", frame: trim.FramePlan}},
-		textOut{"commands-out", rep.WriteCommands}, textOut{"annotations-out", rep.WriteAnnotations}); err != nil {
+		textOut{"commands-out", rep.WriteCommands}, textOut{"annotations-out", rep.WriteAnnotations},
+		textOut{"report", func(w io.Writer) error { return writeTrimReport(w, rep) }}); err != nil {
 		return err
 	}
 	if dir := c.String("out-dir"); dir != "" {
 		return writeTrimDir(c, rep, dir)
 	}
 	return nil
-}
-
-// trimDirFiles are the data files --out-dir holds, by frame.
-var trimDirFiles = []struct{ frame, file string }{
-	{trim.FramePlan, "plan.csv"},
-	{trim.FrameSteadyForks, "steady-forks.csv"},
-	{trim.FrameReconfigure, "reconfigure.csv"},
-	{trim.FrameForkSeries, "fork-series.csv"},
-	{trim.FrameForkSegments, "fork-segments.csv"},
 }
 
 // writeTrimDir writes the plan and the analyses' frames (trimDirFiles),
@@ -125,12 +121,12 @@ func writeTrimDir(c *cli.Context, rep *trim.Report, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, f := range trimDirFiles {
-		fr, err := rep.Frame(f.frame)
+	for _, f := range report.Files {
+		fr, err := rep.Frame(f.Frame)
 		if err != nil {
 			return err
 		}
-		if err := fr.WriteFile(filepath.Join(dir, f.file)); err != nil {
+		if err := fr.WriteFile(filepath.Join(dir, f.File)); err != nil {
 			return err
 		}
 	}
@@ -140,6 +136,58 @@ func writeTrimDir(c *cli.Context, rep *trim.Report, dir string) error {
 	if err := atomicfile.Write(filepath.Join(dir, "annotations.java"), rep.WriteAnnotations); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "wrote %s (plan, frames, commands)\n", dir)
+	page := filepath.Join(dir, "report.html")
+	if err := atomicfile.Write(page, func(w io.Writer) error { return writeTrimReport(w, rep) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s (plan, frames, commands, annotations, report.html)\n", dir)
 	return nil
+}
+
+// writeTrimReport renders rep's HTML page from its frames (the data
+// benchtrim report reads back from --out-dir).
+func writeTrimReport(w io.Writer, rep *trim.Report) error {
+	frames := map[string]*reports.Frame{}
+	for _, f := range report.Files {
+		fr, err := rep.Frame(f.Frame)
+		if err != nil {
+			return err
+		}
+		frames[f.Frame] = fr
+	}
+	d, err := report.FromFrames(frames)
+	if err != nil {
+		return err
+	}
+	return report.Write(w, d)
+}
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "rebuild the HTML report from a directory written by benchtrim trim --out-dir",
+		ArgsUsage: "OUTPUT_DIR",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the page `FILE` (default: OUTPUT_DIR/report.html)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("report", "want one OUTPUT_DIR, got %d arguments", c.NArg())
+			}
+			dir := c.Args().First()
+			out := c.String("output")
+			if out == "" {
+				out = filepath.Join(dir, "report.html")
+			}
+			d, err := report.Load(dir)
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.Write(out, func(w io.Writer) error { return report.Write(w, d) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
+			return nil
+		},
+	}
 }

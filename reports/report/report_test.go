@@ -1,0 +1,241 @@
+package report_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/benchtrim/benchtrim/analysis/trim"
+	"github.com/benchtrim/benchtrim/format/all"
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/reports/report"
+)
+
+// trimReport runs trim on a generated JMH suite (6 methods, 4 forks × 160
+// iterations recorded with -wi 0, steady window 100 so the steady path
+// runs) and returns the report.
+func trimReport(t *testing.T, window int) *trim.Report {
+	t.Helper()
+	cfg := synth.DefaultSuiteConfig()
+	cfg.Seed, cfg.Benchmarks, cfg.Params = 5, 6, nil
+	cfg.Instances, cfg.Trials, cfg.Forks, cfg.Iterations = 1, 1, 4, 160
+	cfg.GC.Enabled = false
+	path := filepath.Join(t.TempDir(), "suite.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := synth.WriteJMH(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	opt := trim.DefaultOptions
+	opt.Optimize.Bootstrap.Resamples = 500
+	opt.Steady.Bootstrap.Resamples = 500
+	opt.Reconfigure.AA.Resamples = 500
+	opt.Steady.SteadyWindow = window
+	rep, err := trim.Run(tab, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func page(t *testing.T, rep *trim.Report) []byte {
+	t.Helper()
+	frames := map[string]*reports.Frame{}
+	for _, f := range report.Files {
+		fr, err := rep.Frame(f.Frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames[f.Frame] = fr
+	}
+	d, err := report.FromFrames(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := report.Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// walk calls fn on every element node.
+func walk(n *html.Node, fn func(*html.Node)) {
+	if n.Type == html.ElementNode {
+		fn(n)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		walk(c, fn)
+	}
+}
+
+func attr(n *html.Node, k string) string {
+	for _, a := range n.Attr {
+		if a.Key == k {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func text(n *html.Node) string {
+	var b strings.Builder
+	var f func(*html.Node)
+	f = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			f(c)
+		}
+	}
+	f(n)
+	return b.String()
+}
+
+// TestPage parses the page of a generated suite and checks every section,
+// plot and table: the answer states the suite's times, each section that
+// ran has its plots (an SVG with a title, axis labels and data marks) and
+// a table with one row per benchmark (or fork class row), and nothing
+// loads from the network.
+func TestPage(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		window   int
+		sections []string
+	}{
+		{"steady path", 100, []string{"answer", "trim", "steady"}},
+		{"short path", 500, []string{"answer", "trim", "reconfigure"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := trimReport(t, tc.window)
+			raw := page(t, rep)
+			doc, err := html.Parse(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sections := map[string]*html.Node{}
+			walk(doc, func(n *html.Node) {
+				switch n.Data {
+				case "section":
+					sections[attr(n, "id")] = n
+				case "script", "img", "link", "iframe":
+					if src := attr(n, "src") + attr(n, "href"); src != "" {
+						t.Errorf("<%s> loads %q: the page must be self-contained", n.Data, src)
+					}
+				}
+			})
+			if len(sections) != len(tc.sections) {
+				t.Errorf("sections %v, want %v", keys(sections), tc.sections)
+			}
+			for _, id := range tc.sections {
+				sec := sections[id]
+				if sec == nil {
+					t.Fatalf("no section %q", id)
+				}
+				var svgs, tables []*html.Node
+				walk(sec, func(n *html.Node) {
+					switch n.Data {
+					case "svg":
+						svgs = append(svgs, n)
+					case "table":
+						tables = append(tables, n)
+					}
+				})
+				if len(tables) == 0 {
+					t.Errorf("section %s: no table", id)
+				}
+				for _, tb := range tables {
+					rows := 0
+					walk(tb, func(n *html.Node) {
+						if n.Data == "tr" && n.Parent != nil && n.Parent.Data == "tbody" {
+							rows++
+						}
+					})
+					if rows == 0 {
+						t.Errorf("section %s: table %s has no rows", id, attr(tb, "id"))
+					}
+					if attr(tb, "id") == "plan" && rows != len(rep.Benchmarks) {
+						t.Errorf("plan table has %d rows, want %d", rows, len(rep.Benchmarks))
+					}
+				}
+				if id != "answer" && len(svgs) == 0 {
+					t.Errorf("section %s: no plot", id)
+				}
+				for _, s := range svgs {
+					var title string
+					marks, labels := 0, 0
+					walk(s, func(n *html.Node) {
+						switch {
+						case n.Data == "text" && strings.Contains(attr(n, "class"), "ptitle"):
+							title = text(n)
+						case n.Data == "text" && attr(n, "class") == "xlab":
+							labels++
+						case n.Data == "rect" && attr(n, "class") == "bar", n.Data == "polyline":
+							marks++
+						}
+					})
+					if title == "" || labels == 0 || marks == 0 {
+						t.Errorf("section %s: plot %q has %d axis labels and %d data marks", id, title, labels, marks)
+					}
+				}
+			}
+			ans := text(sections["answer"])
+			if !strings.Contains(ans, "instead of") || !strings.Contains(ans, "within 1 / 3 / 5 %") {
+				t.Errorf("answer: %q", ans)
+			}
+			if tc.window == 100 && rep.Forks == nil {
+				t.Error("steady path kept no fork for plots")
+			}
+		})
+	}
+}
+
+func keys(m map[string]*html.Node) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestLoadEqualsFromFrames: the page rebuilt from saved files (Load) is
+// the page written from the frames in memory.
+func TestLoadEqualsFromFrames(t *testing.T) {
+	rep := trimReport(t, 100)
+	dir := t.TempDir()
+	for _, f := range report.Files {
+		fr, err := rep.Frame(f.Frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fr.WriteFile(filepath.Join(dir, f.File)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := report.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := report.Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), page(t, rep)) {
+		t.Error("page from files differs from page from frames")
+	}
+}
