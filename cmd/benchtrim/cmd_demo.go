@@ -116,6 +116,7 @@ func demoSteps() []demoStep {
 		{"reconfigure (dynamic reconfiguration)", demoReconfigure},
 		{"changepoint (PELT, CROPS, Kneedle)", demoChangepoint},
 		{"steady (steady state)", demoSteady},
+		{"trim (steady-state warmup + µOpTime, HTML report)", demoTrim},
 	}
 }
 

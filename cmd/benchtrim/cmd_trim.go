@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"fmt"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
@@ -190,4 +191,25 @@ func reportCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// demoTrim runs trim last: on the JMH avgt file (steady window 100, so
+// its 150-iteration forks take the steady-state path) and the go test
+// -bench file, writing the plan, frames and report into $DEMO/trim, and
+// prints the report's path and the one-line answer.
+func demoTrim(d *demoRun) error {
+	jmh, err := d.File("jmh-avgt")
+	if err != nil {
+		return err
+	}
+	gob, err := d.File("gobench")
+	if err != nil {
+		return err
+	}
+	dir := d.Out("trim")
+	if err := d.Run("trim", "--steady-window", "100", "--resamples", "2000", "--out-dir", dir, jmh, gob); err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "\nreport: %s\nanswer: %s\n", filepath.Join(dir, "report.html"), strings.TrimSuffix(d.Headline, ";"))
+	return nil
 }
