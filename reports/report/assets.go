@@ -17,7 +17,8 @@ table.sortable th{cursor:pointer;background:#f1f3f4;position:sticky;top:0}
 table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{content:" ▼"}
 table.kv th{background:#f1f3f4;text-align:left}
 tr.unreliable td{background:#fce8e6}
-code{font-size:11px;word-break:break-all}
+code{font-size:11px;white-space:nowrap}
+div.wide{overflow-x:auto}
 input.filter{margin:6px 0;padding:4px 8px;width:360px}
 figure{margin:10px 0}
 .multiples{display:flex;flex-wrap:wrap;gap:4px}.multiples figure{margin:0}

@@ -231,7 +231,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		rec = append(rec, plan.n(i, "recorded_time_s")/div)
 		rcm = append(rcm, plan.n(i, "time_s")/div)
 	}
-	title := fmt.Sprintf("Time per benchmark run: recorded vs recommended configuration (%d largest savings of %d)", len(shown), len(idx))
+	title := fmt.Sprintf("Time per benchmark run, recorded vs recommended (%d largest savings of %d)", len(shown), len(idx))
 	b.WriteString(`<figure>` + hbars(title, "execution time ("+unit+")", labels,
 		[]hbarSeries{{"recorded", colorRec, rec}, {"recommended", colorRcm, rcm}}, nil) + `</figure>`)
 
@@ -250,8 +250,8 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		ch = append(ch, 100*plan.n(i, "change_rate"))
 	}
 	if len(tl) > 0 {
-		title := fmt.Sprintf("Change of the estimate under the recommended configuration vs the full steady part (%d worst of %d trimmed; lines at 1, 3, 5 %%)", len(tl), len(tidx))
-		b.WriteString(`<figure>` + hbars(title, "change rate |estimate − reference| / reference (%)", tl,
+		title := fmt.Sprintf("Estimate change, recommended vs full steady part (%d worst of %d trimmed)", len(tl), len(tidx))
+		b.WriteString(`<figure>` + hbars(title, "change rate |estimate − reference| / reference (%); dashed: 1, 3, 5 %", tl,
 			[]hbarSeries{{"change rate", colorRcm, ch}}, []float64{1, 3, 5}) + `</figure>`)
 	}
 	// Saving per path.
@@ -285,7 +285,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 	b.WriteString(`</tbody></table>`)
 	// The plan.
 	b.WriteString(`<h3>Recommended configuration per benchmark run</h3><input class="filter" data-table="plan" placeholder="filter rows (e.g. trimmed, steady, a benchmark name)">`)
-	b.WriteString(`<table class="sortable" id="plan"><thead><tr><th>benchmark</th><th>path</th><th>status</th><th>forks</th><th>warmup it.</th><th>iterations</th><th>time</th><th>recorded</th><th>saved</th><th>estimate</th><th>reference [CI]</th><th>change</th><th>command</th></tr></thead><tbody>`)
+	b.WriteString(`<div class="wide"><table class="sortable" id="plan"><thead><tr><th>benchmark</th><th>path</th><th>status</th><th>forks</th><th>warmup it.</th><th>iterations</th><th>time</th><th>recorded</th><th>saved</th><th>estimate</th><th>reference [CI]</th><th>change</th><th>command</th></tr></thead><tbody>`)
 	for _, i := range idx {
 		unitS, d := timeUnit(plan.n(i, "reference_ns"))
 		est, ref := "", ""
@@ -304,7 +304,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 			numCell(plan.n(i, "time_saved"), pct(plan.n(i, "time_saved"))), esc(est), esc(ref),
 			numCell(plan.n(i, "change_rate"), pct(plan.n(i, "change_rate"))), esc(plan.s(i, "command")))
 	}
-	b.WriteString("</tbody></table></section>\n")
+	b.WriteString("</tbody></table></div></section>\n")
 }
 
 func numCell(v float64, shown string) string {
@@ -353,9 +353,9 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 				st, _ := strconv.Atoi(series.s(i, "st_index"))
 				w, _ := strconv.Atoi(series.s(i, "warmup_iterations"))
 				class := series.s(i, "class")
-				title := fmt.Sprintf("%s fork %s: %s", shorten(series.name(i), 38), series.s(i, "fork"), class)
+				title := fmt.Sprintf("%s fork %s: %s", shorten(shortName(series.name(i)), 30), series.s(i, "fork"), class)
 				if class == "steady state" {
-					title += fmt.Sprintf(", st = %d, W = %d", st, w)
+					title = fmt.Sprintf("%s fork %s: steady, st %d, W %d", shorten(shortName(series.name(i)), 28), series.s(i, "fork"), st, w)
 				} else {
 					st = -1
 				}
@@ -397,7 +397,7 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 	}
 	if len(labels) > 0 {
 		n := min(len(labels), maxBars)
-		b.WriteString(`<figure>` + hbars(fmt.Sprintf("Warmup estimation error of the recorded configuration: latest steady-state start vs recorded and recommended warmup (%d of %d benchmarks)", n, len(labels)),
+		b.WriteString(`<figure>` + hbars(fmt.Sprintf("Recorded warmup vs latest steady-state start and recommended W (%d of %d runs)", n, len(labels)),
 			"iterations", labels[:n], []hbarSeries{{"latest st", colorSteady, stMax[:n]}, {"recorded warmup", colorRec, wRec[:n]}, {"recommended W", colorWarn, wRcm[:n]}}, nil) + `</figure>`)
 	}
 	// Classes per benchmark.
@@ -468,7 +468,7 @@ func writeReconfigure(b *strings.Builder, rf *frame) {
 		static = append(static, rf.n(i, "static_seconds"))
 	}
 	if n := min(len(labels), maxBars); n > 0 {
-		b.WriteString(`<figure>` + hbars(fmt.Sprintf("Time per benchmark run and criterion: static baseline vs dynamic reconfiguration (%d of %d)", n, len(labels)),
+		b.WriteString(`<figure>` + hbars(fmt.Sprintf("Time per run and criterion, static baseline vs dynamic (%d of %d)", n, len(labels)),
 			"execution time (s)", labels[:n], []hbarSeries{{"static baseline", colorRec, static[:n]}, {"dynamic", colorRcm, dyn[:n]}}, nil) + `</figure>`)
 	}
 	b.WriteString(`<input class="filter" data-table="reconf" placeholder="filter rows"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)

@@ -115,7 +115,7 @@ func hbars(title, xlabel string, labels []string, series []hbarSeries, refLines 
 	}
 	for i, l := range labels {
 		y0 := marginT + i*(rowH+4)
-		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y0+rowH/2+4, esc(shorten(l, 40)))
+		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y0+rowH/2+4, esc(shorten(shortName(l), 34)))
 		for j, s := range series {
 			v := s.values[i]
 			if math.IsNaN(v) {
@@ -139,6 +139,18 @@ func round3(v float64) float64 {
 	}
 	p := math.Pow(10, 3-math.Ceil(math.Log10(math.Abs(v))))
 	return math.Round(v*p) / p
+}
+
+// shortName drops the package of a JMH name: org.example.C.m[p] → C.m[p].
+func shortName(s string) string {
+	name, params, _ := strings.Cut(s, "[")
+	if parts := strings.Split(name, "."); len(parts) > 2 {
+		name = strings.Join(parts[len(parts)-2:], ".")
+	}
+	if params != "" {
+		name += "[" + params
+	}
+	return name
 }
 
 func shorten(s string, n int) string {
