@@ -26,7 +26,7 @@
 //
 //   - JMH data recorded with -wi 0 whose shortest fork has more iterations
 //     than the steady window (Steady.SteadyWindow, 500): steady-state
-//     detection (Traini et al., EMSE 2022) gives each fork's steady-state
+//     detection (Traini et al., EMSE 2022; PELT penalty Barrett et al.'s 15·log n, see DefaultOptions) gives each fork's steady-state
 //     start st, the 0-based index of its first steady iteration. With k
 //     steady forks among d decided ones, k < MinSteadyShare·d (or k = 0)
 //     makes the benchmark unreliable (StatusNoSteady). Otherwise the
@@ -48,7 +48,7 @@
 // data after the warmup: optimize.Optimize with DiscardWarmup = W, so the W
 // iterations of every fork are paid as warmup and not measured, and the
 // cheapest configuration (forks, iterations; instances, trials, slices
-// where the data have them) whose metric (Optimize.Metrics[0], rciw-mean)
+// where the data have them) whose metric (Optimize.Metrics[0], rciw-median)
 // lies below Optimize.Threshold (0.01) is recommended (StatusTrimmed). When
 // the full steady part itself (every fork, every iteration after W) is not
 // stable, the metric never stabilises: the benchmark is unreliable
@@ -65,7 +65,7 @@
 // # Evidence
 //
 // The recommended configuration is replayed on the recorded data: its
-// estimate (the metric's estimator, the mean for rciw-mean) over the first
+// estimate (the metric's estimator, the median for rciw-median) over the first
 // forks and the first iterations after W, against the estimate and the
 // percentile bootstrap CI (Optimize.Bootstrap, 10,000 resamples at 99 %) of
 // the full steady part, every fork and every iteration after W:

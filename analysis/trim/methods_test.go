@@ -201,7 +201,9 @@ func TestMethodsOnKnownTruth(t *testing.T) {
 	if !(median(stw.errs) <= median(rec.errs)) {
 		t.Errorf("median error: steady warmup alone %.4f, recorded %.4f", median(stw.errs), median(rec.errs))
 	}
-	_ = dyn
+	if trm.flagged != s.Len()-steadyTruth || rec.flagged+uop.flagged+stw.flagged+dyn.flagged != 0 {
+		t.Errorf("no-steady benchmarks flagged: trim %d of %d, others %d", trm.flagged, s.Len()-steadyTruth, rec.flagged+uop.flagged+stw.flagged+dyn.flagged)
+	}
 	docs, err := os.ReadFile("../../docs/trim.md")
 	if err == nil && !strings.Contains(string(docs), got) {
 		t.Errorf("docs/trim.md does not show the table of %s", golden)

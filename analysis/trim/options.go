@@ -47,15 +47,19 @@ type Options struct {
 	Progress func(total int)
 }
 
-// DefaultOptions: µOpTime with rciw-mean at threshold 0.01 (the relative
-// width of the 99 % bootstrap CI of the mean, 10,000 resamples: the
-// metric that asks for a precise estimate rather than low dispersion),
-// steady-state detection with Traini et al.'s settings (steady window
-// 500), dynamic reconfiguration with the CV criterion, warmup quantile 0.9,
-// at least half of the forks steady, seed 1.
+// DefaultOptions: µOpTime with rciw-median at threshold 0.01 (the relative
+// width of the 99 % percentile bootstrap CI of the median, 10,000
+// resamples: a precision that shrinks with more data, unlike cv and rmad,
+// and is not inflated by JMH's outlier iterations, unlike rciw-mean);
+// steady-state detection with Traini et al.'s settings (steady window 500,
+// equivalence within ±5 %) except the PELT penalty, Barrett et al.'s
+// 15·log n: Traini's CROPS + Kneedle protocol leaves most warmups unsplit
+// (docs/steady.md, "What the penalty rules find on generated behaviours");
+// dynamic reconfiguration with the CV criterion; warmup quantile 0.9; at
+// least half of the forks steady; seed 1.
 var DefaultOptions = Options{
 	Optimize:       defaultOptimize(),
-	Steady:         steady.DefaultOptions,
+	Steady:         defaultSteady(),
 	Reconfigure:    defaultReconfigure(),
 	WarmupQuantile: 0.9,
 	MinSteadyShare: 0.5,
@@ -64,8 +68,14 @@ var DefaultOptions = Options{
 
 func defaultOptimize() optimize.Options {
 	o := optimize.DefaultOptions
-	o.Metrics = []optimize.Metric{optimize.RCIWMean}
+	o.Metrics = []optimize.Metric{optimize.RCIWMedian}
 	o.Bootstrap = estimate.DefaultBootstrap
+	return o
+}
+
+func defaultSteady() steady.Options {
+	o := steady.DefaultOptions
+	o.Penalty = steady.PenaltyBarrett
 	return o
 }
 

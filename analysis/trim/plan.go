@@ -134,7 +134,7 @@ type Benchmark struct {
 	// fork).
 	Forks, SteadyForks int
 	WarmupEnds         []int
-	// Estimate is the metric's estimator (the mean for rciw-mean) under the
+	// Estimate is the metric's estimator (the median for rciw-median) under the
 	// recommended configuration replayed on the recorded data (the first
 	// forks and the first iterations after the warmup); Reference and
 	// [RefLower, RefUpper] the estimate and bootstrap CI of the full run's

@@ -1,21 +1,161 @@
 package trim
 
 import (
+	"bytes"
 	"testing"
-	"time"
+
+	"github.com/benchtrim/benchtrim/internal/synth"
 )
 
-func testRunTimingProbe(t *testing.T) {
-	tab, s := suiteTable(t, jmhSuite(8, 5, 1000, 7), "jmh")
-	start := time.Now()
+// knownSuite is a JMH avgt suite recorded with -wi 0, 4 forks × 800
+// iterations of 1 s, seed 21, whose four methods have fixed kinds: flat,
+// warming up for 40 iterations (first iteration 3× slower), slowing down
+// by 20 % from iteration 100 on, and oscillating (no steady state).
+func knownSuite(t *testing.T) (*Report, *synth.Suite) {
+	t.Helper()
+	cfg := jmhSuite(4, 4, 800, 21)
+	cfg.InstanceSD, cfg.TrialSD, cfg.ForkSD = 0, 0, 0.01
+	cfg.Specs = []synth.BenchmarkSpec{
+		{Class: "Known", Method: "flat", Kind: synth.KindFlat, Mean: 2000},
+		{Class: "Known", Method: "warmup", Kind: synth.KindWarmup, Mean: 5000, WarmupIterations: 40, WarmupFactor: 3},
+		{Class: "Known", Method: "slowdown", Kind: synth.KindSlowdown, Mean: 800, SlowdownAt: 100, SlowdownFactor: 1.2},
+		{Class: "Known", Method: "oscillate", Kind: synth.KindNoSteadyState, Shape: synth.ShapeOscillation, Mean: 300},
+	}
+	tab, s := suiteTable(t, cfg, synth.FormatJMH)
 	rep, err := Run(tab, fastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("took %v", time.Since(start))
-	tr := truthOf(s)
+	return rep, s
+}
+
+func byMethod(t *testing.T, rep *Report, method string) *Benchmark {
+	t.Helper()
+	for i := range rep.Benchmarks {
+		if b := &rep.Benchmarks[i]; b.Key.Benchmark == "org.example.demo.Known."+method {
+			return b
+		}
+	}
+	t.Fatalf("no benchmark %s", method)
+	return nil
+}
+
+// TestKnownTruth checks trim's configurations on a suite whose warmup
+// lengths and steady means are known (knownSuite), against the truth: the
+// warmup W is 0 for the flat benchmark, 30–40 for the 40-iteration warmup
+// (steady-state detection ends it where the segments become equivalent
+// within ±5 %, a little before the curve's last slow iteration: 33 with
+// fork starts 33, 29, 29, 32), exactly 100 for the slowdown at iteration
+// 100; the estimate lies within 3 % of the true steady mean (0.8 %, 0.5 %,
+// 0.1 %); the oscillating benchmark is flagged and keeps its
+// configuration. Forks and iterations are this implementation's choices
+// for seed 21 (a regression check).
+func TestKnownTruth(t *testing.T) {
+	rep, s := knownSuite(t)
+	truth := truthOf(s)
+	for _, tc := range []struct {
+		method      string
+		status      Status
+		wLow, wHigh int
+		forks, its  int // this implementation's choice (seed 21)
+		maxChange   float64
+	}{
+		{"flat", StatusTrimmed, 0, 0, 4, 25, 0.03},
+		{"warmup", StatusTrimmed, 30, 40, 3, 19, 0.03},
+		{"slowdown", StatusTrimmed, 100, 100, 1, 197, 0.03},
+	} {
+		b := byMethod(t, rep, tc.method)
+		tr := truth[[2]string{b.Key.Benchmark, b.Key.Params}]
+		if b.Path != PathSteady || b.Status != tc.status {
+			t.Errorf("%s: path %s, status %s (%s); want steady, %s", tc.method, b.Path, b.Status, b.Reason, tc.status)
+			continue
+		}
+		w := b.Recommended.WarmupIterations
+		if w < tc.wLow || w > tc.wHigh {
+			t.Errorf("%s: W = %d (ends %v), want %d … %d (true steady start %d)", tc.method, w, b.WarmupEnds, tc.wLow, tc.wHigh, tr.SteadyStart)
+		}
+		if c := b.Recommended; c.Forks != tc.forks || c.Iterations != tc.its {
+			t.Errorf("%s: %d forks × %d iterations, want %d × %d", tc.method, c.Forks, c.Iterations, tc.forks, tc.its)
+		}
+		if b.ChangeRate > tc.maxChange {
+			t.Errorf("%s: change rate %.4f > %.2f", tc.method, b.ChangeRate, tc.maxChange)
+		}
+		if e := abs(b.Estimate-tr.FinalMean) / tr.FinalMean; e > 0.03 {
+			t.Errorf("%s: estimate %.4g is %.1f %% from the true steady mean %.4g", tc.method, b.Estimate, 100*e, tr.FinalMean)
+		}
+		if !(b.Recommended.TimeNs < b.Recorded.TimeNs) || b.Recorded.TimeNs != int64(4*800)*1e9 {
+			t.Errorf("%s: time %d → %d ns, want less than the recorded 4 × 800 s", tc.method, b.Recorded.TimeNs, b.Recommended.TimeNs)
+		}
+		t.Logf("%s: W %d (true %d), %d forks × %d iterations, estimate %.4g (true %.4g), change %.4f",
+			tc.method, w, tr.SteadyStart, b.Recommended.Forks, b.Recommended.Iterations, b.Estimate, tr.FinalMean, b.ChangeRate)
+	}
+	osc := byMethod(t, rep, "oscillate")
+	if !osc.Status.Unreliable() || osc.Recommended != osc.Recorded {
+		t.Errorf("oscillate: status %s, recommended %v, recorded %v; want unreliable and kept", osc.Status, osc.Recommended, osc.Recorded)
+	}
+	if rep.Totals.Trimmed != 3 || rep.Totals.Unreliable != 1 {
+		t.Errorf("totals %+v", rep.Totals)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestPaths: Go data takes the go path (no warmup), short JMH forks the
+// reconfiguration path with its warning.
+func TestPaths(t *testing.T) {
+	cfg := synth.UOpTimeSuiteConfig()
+	cfg.Benchmarks = 3
+	tab, _ := suiteTable(t, cfg, synth.FormatUOpTime)
+	rep, err := Run(tab, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, b := range rep.Benchmarks {
-		x := tr[[2]string{b.Key.Benchmark, b.Key.Params}]
-		t.Logf("%s kind=%s L=%d st=%d | %s W=%d ends=%v f=%d i=%d est=%.4g ref=%.4g true=%.4g", b.Key.Benchmark, x.Kind, x.WarmupIterations, x.SteadyStart, b.Status, b.Recommended.WarmupIterations, b.WarmupEnds, b.Recommended.Forks, b.Recommended.Iterations, b.Estimate, b.Reference, x.FinalMean)
+		if b.Path != PathGo || b.Recommended.WarmupIterations != 0 || b.Tool != "go" {
+			t.Errorf("%s: path %s, tool %q, W %d; want go, go, 0", b.Key.Benchmark, b.Path, b.Tool, b.Recommended.WarmupIterations)
+		}
+	}
+	tab, _ = suiteTable(t, jmhSuite(3, 3, 120, 4), synth.FormatJMH)
+	if rep, err = Run(tab, fastOptions()); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range rep.Benchmarks {
+		if b.Path != PathShort || len(b.Warnings) == 0 || len(b.WarmupEnds) == 0 {
+			t.Errorf("%s: path %s, warnings %v, ends %v; want short with stop points", b.Key.Benchmark, b.Path, b.Warnings, b.WarmupEnds)
+		}
+	}
+	if rep.Reconfigure == nil || rep.Steady != nil {
+		t.Error("short path: want a reconfiguration report and no steady report")
+	}
+}
+
+// TestWorkersDoNotMatter: the plan is byte-identical for 1 and 2 workers.
+func TestWorkersDoNotMatter(t *testing.T) {
+	tab, _ := suiteTable(t, jmhSuite(4, 3, 600, 9), synth.FormatJMH)
+	var plans [2][]byte
+	for i, w := range []int{1, 2} {
+		opt := fastOptions()
+		opt.Workers = w
+		rep, err := Run(tab, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := rep.Frame(FramePlan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := f.WriteCSV(&buf); err != nil {
+			t.Fatal(err)
+		}
+		plans[i] = buf.Bytes()
+	}
+	if !bytes.Equal(plans[0], plans[1]) {
+		t.Error("plans differ between 1 and 2 workers")
 	}
 }
