@@ -13,13 +13,16 @@ import (
 // -wi 0 (default mix of kinds, 1,000 bootstrap resamples): by default 20
 // benchmarks × 5 forks × 1,000 iterations; with BENCHTRIM_TRIM_SCALE=1 the
 // size of the steady-state study's data, 500 benchmarks × 10 forks × 3,000
-// iterations. It reports benchmarks/s and iterations/s of the whole run,
+// iterations (BENCHTRIM_TRIM_SCALE=0.1: 50 benchmarks). It reports benchmarks/s and iterations/s of the whole run,
 // and steady_s, the seconds steady-state detection alone takes on the same
 // table (timed once, outside the loop); the rest is µOpTime.
 func BenchmarkTrimSuite(b *testing.B) {
 	n, forks, iters := 20, 5, 1000
-	if os.Getenv("BENCHTRIM_TRIM_SCALE") == "1" {
+	switch os.Getenv("BENCHTRIM_TRIM_SCALE") {
+	case "1":
 		n, forks, iters = 500, 10, 3000
+	case "0.1":
+		n, forks, iters = 50, 10, 3000
 	}
 	tab, _ := suiteTable(b, jmhSuite(n, forks, iters, 11), synth.FormatJMH)
 	opt := DefaultOptions

@@ -77,7 +77,8 @@ func (r *Report) WriteDetails(w io.Writer) error {
 
 // planTable is the per-benchmark table of the terminal and documents.
 func (r *Report) planTable(all bool) *reports.Table {
-	t := &reports.Table{Title: "trim plan", Columns: []string{"benchmark", "path", "status", "forks", "warmup", "iterations", "time", "recorded", "saved", "change"}}
+	t := &reports.Table{Title: "trim plan", Columns: []string{"benchmark", "path", "status", "forks", "warmup", "iterations", "time", "recorded", "saved", "change"},
+		Notes: []string{"forks: instances×trials×forks when the data have several instances or trials (instances run side by side)"}}
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		name := b.Key.Benchmark
@@ -101,7 +102,11 @@ func (r *Report) planTable(all bool) *reports.Table {
 			saved = 1 - float64(b.Recommended.TimeNs)/float64(b.Recorded.TimeNs)
 		}
 		c := b.Recommended
-		t.AddRow(name, b.Path.String(), b.Status.String(), c.Forks, c.WarmupIterations, c.Iterations,
+		var forks any = c.Forks
+		if c.Instances > 1 || c.Trials > 1 || b.Recorded.Instances > 1 || b.Recorded.Trials > 1 {
+			forks = fmt.Sprintf("%d×%d×%d", c.Instances, c.Trials, c.Forks)
+		}
+		t.AddRow(name, b.Path.String(), b.Status.String(), forks, c.WarmupIterations, c.Iterations,
 			reports.Seconds(float64(c.TimeNs)/1e9), reports.Seconds(float64(b.Recorded.TimeNs)/1e9), reports.Percent(saved), change)
 	}
 	return t

@@ -1,7 +1,11 @@
 package report_test
 
 import (
+	"fmt"
+
 	"bytes"
+	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/table"
 	"os"
 	"path/filepath"
 	"strings"
@@ -238,4 +242,36 @@ func TestLoadEqualsFromFrames(t *testing.T) {
 	if !bytes.Equal(buf.Bytes(), page(t, rep)) {
 		t.Error("page from files differs from page from frames")
 	}
+}
+
+// TestSize500: the page of a 500-benchmark suite (every benchmark trimmed
+// with a long command, MaxPlotForks forks of MaxPlotPoints points, each
+// with 5 segments) stays under 5 MB.
+func TestSize500(t *testing.T) {
+	rep := &trim.Report{Options: trim.DefaultOptions}
+	for i := 0; i < 500; i++ {
+		b := trim.Benchmark{Key: table.Key{Project: "p", Version: "v1", Benchmark: fmt.Sprintf("org.example.bench.Class%03d.method%03d", i/5, i), Params: "size=1000", Mode: "avgt"},
+			Tool: "jmh", Path: trim.PathSteady, Analyses: []string{"steady", "optimize"}, Status: trim.StatusTrimmed, Reason: strings.Repeat("why ", 20),
+			Forks: 10, SteadyForks: 10, WarmupEnds: []int{10, 20, 30, 40, 50, 60, 70, 80, 90, 100},
+			Recorded:    trim.Config{Instances: 1, Trials: 1, Forks: 10, Iterations: 3000, Slices: 1, IterationTimeNs: 1e9, WarmupTimeNs: 1e9, TimeNs: 30000e9},
+			Recommended: trim.Config{Instances: 1, Trials: 1, Forks: 2, WarmupIterations: 100, Iterations: 80, Slices: 1, IterationTimeNs: 1e9, WarmupTimeNs: 1e9, TimeNs: 360e9},
+			Estimate:    1234.5, Reference: 1230.1, RefLower: 1220, RefUpper: 1240, ChangeRate: 0.0036, InCI: true, Metric: 0.009, FullMetric: 0.002}
+		b.Command.Args = strings.Fields("java -jar benchmarks.jar ^org\\.example\\.bench\\.Class\\.method$ -f 2 -wi 100 -i 80 -w 1s -r 1s -bm avgt -p size=1000")
+		rep.Benchmarks = append(rep.Benchmarks, b)
+	}
+	for i := 0; i < trim.MaxPlotForks; i++ {
+		fs := trim.ForkSeries{Key: rep.Benchmarks[i].Key, Fork: steady.ForkID{Instance: 1, Trial: 1, Fork: 1}, Step: 5, Class: "steady state", SteadyStart: 100, Warmup: 100}
+		for k := 0; k < trim.MaxPlotPoints; k++ {
+			fs.Values = append(fs.Values, 1000+float64(k%17))
+		}
+		for k := 0; k < 5; k++ {
+			fs.Segments = append(fs.Segments, steady.Segment{Start: k * 600, End: (k + 1) * 600, Mean: 1005})
+		}
+		rep.Forks = append(rep.Forks, fs)
+	}
+	raw := page(t, rep)
+	if len(raw) >= 5<<20 {
+		t.Errorf("page of 500 benchmarks is %d bytes, want < 5 MB", len(raw))
+	}
+	t.Logf("page of 500 benchmarks: %.2f MB", float64(len(raw))/(1<<20))
 }
