@@ -24,6 +24,9 @@ const (
 	FrameForkSeries = "fork-series"
 	// FrameForkSegments: the plotted forks' segments, one row per segment.
 	FrameForkSegments = "fork-segments"
+	// FrameCompare: the A/B comparison of consecutive versions, one row
+	// per benchmark and version pair (empty with one version per project).
+	FrameCompare = "compare"
 )
 
 // PlanColumns are the columns of the plan frame:
@@ -47,6 +50,7 @@ const (
 //	                     the full steady part's estimate and bootstrap CI
 //	change_rate          |estimate − reference| / reference
 //	in_ci                reference_lower_ns ≤ estimate_ns ≤ reference_upper_ns
+//	version_change       the A/B verdict against the project's previous version, or empty
 //	command, repeat, instances_side_by_side    the command line, how often to run it
 //	                     in a row and on how many machines side by side
 //	seed                 the seed used
@@ -56,7 +60,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
 	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
 	"time_saved", "metric", "metric_value", "full_metric_value", "estimate_ns", "reference_ns", "reference_lower_ns",
-	"reference_upper_ns", "change_rate", "in_ci", "command", "repeat", "instances_side_by_side", "seed"}
+	"reference_upper_ns", "change_rate", "in_ci", "version_change", "command", "repeat", "instances_side_by_side", "seed"}
 
 // Frame returns a data table by name (FramePlan, FrameSteadyForks,
 // FrameReconfigure, FrameForkSeries, FrameForkSegments).
@@ -78,6 +82,8 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 		return r.forkSeriesFrame(), nil
 	case FrameForkSegments:
 		return r.forkSegmentsFrame(), nil
+	case FrameCompare:
+		return r.compareFrame(), nil
 	}
 	return nil, fmt.Errorf("trim: no data table %q", name)
 }
@@ -137,7 +143,7 @@ func (c *configCols) to(f *reports.Frame, prefix string) {
 func (r *Report) planFrame() *reports.Frame {
 	var k keyCols
 	var rec, rcm configCols
-	var tool, path, analyses, status, reason, warnings, metric, command []string
+	var tool, path, analyses, status, reason, warnings, metric, command, vchange []string
 	var unreliable, inCI []bool
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
@@ -176,6 +182,7 @@ func (r *Report) planFrame() *reports.Frame {
 		change = append(change, b.ChangeRate)
 		inCI = append(inCI, b.InCI)
 		command = append(command, b.Command.Line())
+		vchange = append(vchange, b.Change)
 		repeat = append(repeat, int64(b.Command.Repeat))
 		side = append(side, int64(b.Command.Instances))
 		seed = append(seed, int64(r.Options.Seed))
@@ -204,6 +211,7 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Float("reference_upper_ns", hi)
 	f.Float("change_rate", change)
 	f.Bool("in_ci", inCI)
+	f.String("version_change", vchange)
 	f.String("command", command)
 	f.Int("repeat", repeat)
 	f.Int("instances_side_by_side", side)

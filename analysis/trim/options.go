@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
@@ -27,6 +28,9 @@ type Options struct {
 	// of Criteria is the one whose warmup stop points count. Select,
 	// Seed, Workers and Progress are set by Run.
 	Reconfigure reconfigure.Options
+	// Compare holds the A/B comparison's settings, used when a project
+	// holds several versions; Seed and Workers are set by Run.
+	Compare compare.Options
 	// WarmupQuantile is q of the warmup rule: the recommended warmup is
 	// W = ⌈Q_q(st_1, …, st_k)⌉ iterations over the k steady forks (or the
 	// k forks' reconfiguration stop points), Q_q the type-7 quantile.
@@ -55,12 +59,14 @@ type Options struct {
 // equivalence within ±5 %) except the PELT penalty, Barrett et al.'s
 // 15·log n: Traini's CROPS + Kneedle protocol leaves most warmups unsplit
 // (docs/steady.md, "What the penalty rules find on generated behaviours");
-// dynamic reconfiguration with the CV criterion; warmup quantile 0.9; at
+// dynamic reconfiguration with the CV criterion; compare.DefaultOptions
+// for versions; warmup quantile 0.9; at
 // least half of the forks steady; seed 1.
 var DefaultOptions = Options{
 	Optimize:       defaultOptimize(),
 	Steady:         defaultSteady(),
 	Reconfigure:    defaultReconfigure(),
+	Compare:        compare.DefaultOptions,
 	WarmupQuantile: 0.9,
 	MinSteadyShare: 0.5,
 	Seed:           1,
@@ -100,6 +106,9 @@ func (o *Options) Validate() error {
 		return errors.New("trim: no reconfiguration criterion")
 	}
 	if err := o.Reconfigure.Validate(); err != nil {
+		return err
+	}
+	if err := o.Compare.Validate(); err != nil {
 		return err
 	}
 	if !(o.WarmupQuantile > 0 && o.WarmupQuantile <= 1) {

@@ -116,7 +116,7 @@ type Benchmark struct {
 	// Tool is "jmh", "go" or "" (unknown).
 	Tool string
 	// Path says how the warmup was decided; Analyses lists the analyses
-	// that ran on the benchmark (steady, reconfigure, optimize).
+	// that ran on the benchmark (steady, reconfigure, optimize, compare).
 	Path     Path
 	Analyses []string
 	Status   Status
@@ -148,6 +148,9 @@ type Benchmark struct {
 	// Metric is the µOpTime metric of the recommended configuration and of
 	// the full steady part (NaN when not computed).
 	Metric, FullMetric float64
+	// Change is the A/B verdict against the previous version of the
+	// project ("v1 → v2: slower by 25.1 %"), "" without one.
+	Change string
 	// Command runs the recommended configuration (Args nil when the tool
 	// has no runnable form).
 	Command optimize.Command
@@ -190,6 +193,9 @@ type Report struct {
 	// and Reconfigure the replay of the PathShort ones (nil when none).
 	Steady      *steady.Report
 	Reconfigure *reconfigure.Report
+	// Versions compares consecutive versions of each project that holds
+	// several (nil when none does).
+	Versions []VersionComparison
 	// Forks holds the iteration values of the forks the report plots:
 	// per PathSteady benchmark its worst forks (see ForkSeries).
 	Forks []ForkSeries

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/reports"
 )
 
@@ -44,6 +45,26 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, ", duet (see benchtrim duet): %d", t.Duet)
 	}
 	fmt.Fprintln(w)
+	for _, vc := range r.Versions {
+		var slower, faster, same, failed int
+		for _, x := range vc.Report.Results {
+			switch {
+			case x.Err != nil:
+				failed++
+			case x.Verdict.Change == compare.Slower:
+				slower++
+			case x.Verdict.Change == compare.Faster:
+				faster++
+			default:
+				same++
+			}
+		}
+		fmt.Fprintf(w, "compare %s %s → %s: %d slower, %d faster, %d without change", vc.Project, vc.Base, vc.Test, slower, faster, same)
+		if failed > 0 {
+			fmt.Fprintf(w, ", %d not compared", failed)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "(%s < %g, warmup = ⌈Q%g(steady-state starts)⌉, %d resamples at %g, seed %d)\n",
 		opt.Optimize.Metrics[0], opt.Optimize.Threshold, opt.WarmupQuantile, opt.Optimize.Bootstrap.Resamples,
 		opt.Optimize.Bootstrap.Confidence, opt.Seed)

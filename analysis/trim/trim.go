@@ -95,6 +95,9 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rep.Versions, err = compareVersions(rep, series, &opt); err != nil {
+		return nil, err
+	}
 	rep.Totals = totals(rep.Benchmarks)
 	if rep.Steady != nil {
 		rep.Forks = plotForks(rep, series, steadyOf)

@@ -2,7 +2,15 @@ package trim
 
 import (
 	"bytes"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/format/all"
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
 
 	"github.com/benchtrim/benchtrim/internal/synth"
 )
@@ -157,5 +165,56 @@ func TestWorkersDoNotMatter(t *testing.T) {
 	}
 	if !bytes.Equal(plans[0], plans[1]) {
 		t.Error("plans differ between 1 and 2 workers")
+	}
+}
+
+// TestVersions: with two versions of a project trim compares them; the
+// known +30 % change of series 1 is found ("slower") and the unchanged
+// series are not.
+func TestVersions(t *testing.T) {
+	cfg := jmhSuite(3, 3, 120, 8)
+	cfg.Project = "proj"
+	vs, err := synth.NewVersions(cfg, synth.VersionsConfig{Labels: []string{"v1", "v2"}, Changes: []synth.Change{{Benchmark: 1, Version: 1, Factor: 1.3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var paths []string
+	for v := 0; v < vs.Len(); v++ {
+		p := filepath.Join(dir, "proj-"+vs.Labels()[v]+".json")
+		if err := atomicfile.Write(p, vs.Suite(v).WriteJMH); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	opt := fastOptions()
+	opt.Compare.Bootstrap.Resamples = 2000
+	rep, err := Run(tab, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Versions) != 1 || rep.Versions[0].Base != "v1" || rep.Versions[0].Test != "v2" {
+		t.Fatalf("versions: %+v", rep.Versions)
+	}
+	changed := vs.Suite(1).Truth()[1].JMHName
+	for _, x := range rep.Versions[0].Report.Results {
+		p := x.Verdict.Percent
+		if x.Benchmark == changed {
+			if x.Verdict.Change != compare.Slower || p < 20 || p > 40 {
+				t.Errorf("%s (+30 %% in truth): %s", x.Benchmark, x.Verdict)
+			}
+		} else if p < -10 || p > 10 {
+			t.Errorf("%s (unchanged in truth): %s", x.Benchmark, x.Verdict)
+		}
+	}
+	for _, b := range rep.Benchmarks {
+		if b.Key.Version == "v2" && (!slices.Contains(b.Analyses, "compare") || !strings.HasPrefix(b.Change, "v1 → v2: ")) {
+			t.Errorf("%s: analyses %v, change %q", b.Key.Benchmark, b.Analyses, b.Change)
+		}
 	}
 }

@@ -38,6 +38,7 @@ var Files = []struct{ Frame, File string }{
 	{"reconfigure", "reconfigure.csv"},
 	{"fork-series", "fork-series.csv"},
 	{"fork-segments", "fork-segments.csv"},
+	{"compare", "compare.csv"},
 }
 
 // Data is what the page is built from: the rows of each frame by name.
@@ -149,6 +150,9 @@ func Write(w io.Writer, d *Data) error {
 	}
 	if rf := d.frame("reconfigure"); rf != nil {
 		writeReconfigure(&b, rf)
+	}
+	if cf := d.frame("compare"); cf != nil {
+		writeCompare(&b, cf)
 	}
 	b.WriteString("<script>")
 	b.WriteString(js)
@@ -477,6 +481,47 @@ func writeReconfigure(b *strings.Builder, rf *frame) {
 			esc(strings.ReplaceAll(rf.s(i, "warmup_iterations"), ";", ", ")), numCell(rf.n(i, "forks_used"), ""), esc(rf.s(i, "aa")),
 			numCell(rf.n(i, "ratio"), ""), numCell(rf.n(i, "change_rate"), pct(rf.n(i, "change_rate"))),
 			numCell(rf.n(i, "dynamic_seconds"), human(rf.n(i, "dynamic_seconds"))), numCell(rf.n(i, "static_seconds"), human(rf.n(i, "static_seconds"))))
+	}
+	b.WriteString("</tbody></table></section>\n")
+}
+
+// writeCompare is the A/B section: a forest plot of the ratios and the verdicts.
+func writeCompare(b *strings.Builder, cf *frame) {
+	b.WriteString(`<section id="compare"><h2>Versions compared (A/B)</h2>`)
+	pairs := map[string][]int{}
+	var order []string
+	for i := range cf.Cells {
+		k := cf.s(i, "project") + " " + cf.s(i, "base") + " → " + cf.s(i, "test")
+		if pairs[k] == nil {
+			order = append(order, k)
+		}
+		pairs[k] = append(pairs[k], i)
+	}
+	for _, k := range order {
+		rows := pairs[k]
+		// Largest change first.
+		stableSort(rows, func(a, c int) bool { return math.Abs(cf.n(a, "ratio")-1) > math.Abs(cf.n(c, "ratio")-1) })
+		shown := rows[:min(len(rows), maxBars)]
+		var labels []string
+		var pts [][3]float64
+		for _, i := range shown {
+			labels = append(labels, cf.name(i))
+			pts = append(pts, [3]float64{cf.n(i, "ratio"), cf.n(i, "ratio_lower"), cf.n(i, "ratio_upper")})
+		}
+		b.WriteString(`<figure>` + forest(fmt.Sprintf("Ratio of means %s with its CI (%d of %d, largest change first)", k, len(shown), len(rows)), labels, pts) + `</figure>`)
+	}
+	b.WriteString(`<input class="filter" data-table="cmp" placeholder="filter rows"><table class="sortable" id="cmp"><thead><tr><th>versions</th><th>benchmark</th><th>ratio</th><th>CI</th><th>verdict</th></tr></thead><tbody>`)
+	for i := range cf.Cells {
+		ci := ""
+		if !math.IsNaN(cf.n(i, "ratio_lower")) {
+			ci = fmt.Sprintf("[%.4f, %.4f]", cf.n(i, "ratio_lower"), cf.n(i, "ratio_upper"))
+		}
+		v := cf.s(i, "verdict")
+		if v == "" {
+			v = cf.s(i, "error")
+		}
+		fmt.Fprintf(b, `<tr><td>%s → %s</td><td>%s</td>%s<td>%s</td><td>%s</td></tr>`, esc(cf.s(i, "base")), esc(cf.s(i, "test")), esc(cf.name(i)),
+			numCell(cf.n(i, "ratio"), ""), esc(ci), esc(v))
 	}
 	b.WriteString("</tbody></table></section>\n")
 }

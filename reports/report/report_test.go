@@ -24,22 +24,30 @@ import (
 // trimReport runs trim on a generated JMH suite (6 methods, 4 forks × 160
 // iterations recorded with -wi 0, steady window 100 so the steady path
 // runs) and returns the report.
-func trimReport(t *testing.T, window int) *trim.Report {
+func trimReport(t *testing.T, window int, versions ...string) *trim.Report {
 	t.Helper()
 	cfg := synth.DefaultSuiteConfig()
 	cfg.Seed, cfg.Benchmarks, cfg.Params = 5, 6, nil
 	cfg.Instances, cfg.Trials, cfg.Forks, cfg.Iterations = 1, 1, 4, 160
 	cfg.GC.Enabled = false
-	path := filepath.Join(t.TempDir(), "suite.json")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
+	if len(versions) == 0 {
+		versions = []string{"v1"}
 	}
-	if err := synth.WriteJMH(f, cfg); err != nil {
-		t.Fatal(err)
+	var paths []string
+	for _, v := range versions {
+		cfg.Version = v
+		path := filepath.Join(t.TempDir(), "suite-"+v+".json")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := synth.WriteJMH(f, cfg); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		paths = append(paths, path)
 	}
-	f.Close()
-	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
+	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,13 +128,15 @@ func TestPage(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		window   int
+		versions []string
 		sections []string
 	}{
-		{"steady path", 100, []string{"answer", "trim", "steady"}},
-		{"short path", 500, []string{"answer", "trim", "reconfigure"}},
+		{"steady path", 100, nil, []string{"answer", "trim", "steady"}},
+		{"short path", 500, nil, []string{"answer", "trim", "reconfigure"}},
+		{"two versions", 100, []string{"v1", "v2"}, []string{"answer", "trim", "steady", "compare"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := trimReport(t, tc.window)
+			rep := trimReport(t, tc.window, tc.versions...)
 			raw := page(t, rep)
 			doc, err := html.Parse(bytes.NewReader(raw))
 			if err != nil {
@@ -189,7 +199,7 @@ func TestPage(t *testing.T) {
 							title = text(n)
 						case n.Data == "text" && attr(n, "class") == "xlab":
 							labels++
-						case n.Data == "rect" && attr(n, "class") == "bar", n.Data == "polyline":
+						case n.Data == "rect" && attr(n, "class") == "bar", n.Data == "polyline", n.Data == "circle":
 							marks++
 						}
 					})

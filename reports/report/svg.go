@@ -266,3 +266,46 @@ func (p *forkPanel) svg() string {
 	fmt.Fprintf(&b, `<text class="xlab" transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text></svg>`, marginT+int(ph)/2, unit)
 	return b.String()
 }
+
+// forest draws one row per label: the ratio as a dot and its CI as a
+// line, with a dashed reference line at 1 (no change).
+func forest(title string, labels []string, pts [][3]float64) string {
+	var b strings.Builder
+	left, w := 260, plotW+120
+	h := marginT + len(labels)*18 + marginB
+	svgOpen(&b, "forest", title, w, h)
+	legend(&b, 36, [2]string{"ratio test / base", colorRcm}, [2]string{"CI", "#5f6368"})
+	lo, hi := 1.0, 1.0
+	for _, p := range pts {
+		for _, v := range p {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	pad := 0.05 * (hi - lo + 0.01)
+	lo, hi = lo-pad, hi+pad
+	pw := float64(w - left - marginR)
+	x := func(v float64) float64 { return float64(left) + (v-lo)/(hi-lo)*pw }
+	bottom := h - marginB
+	for _, t := range niceTicks(lo, hi, 5) {
+		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
+			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(round3(t)))
+	}
+	fmt.Fprintf(&b, `<line class="ref" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(1)), marginT-4, f1(x(1)), bottom)
+	for i, l := range labels {
+		y := marginT + i*18 + 9
+		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y+4, esc(shorten(shortName(l), 34)))
+		p := pts[i]
+		if math.IsNaN(p[0]) {
+			continue
+		}
+		if !math.IsNaN(p[1]) && !math.IsNaN(p[2]) {
+			fmt.Fprintf(&b, `<line class="axis" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(p[1])), y, f1(x(p[2])), y)
+		}
+		fmt.Fprintf(&b, `<circle class="dot" cx="%s" cy="%d" r="4" fill="%s"><title>%s: %.4f</title></circle>`, f1(x(p[0])), y, colorRcm, esc(l), p[0])
+	}
+	fmt.Fprintf(&b, `<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`, left, bottom, w-marginR, bottom)
+	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">ratio of means test / base (dashed: 1, no change)</text></svg>`, left+int(pw)/2, h-8)
+	return b.String()
+}
