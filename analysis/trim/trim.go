@@ -35,20 +35,25 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("trim: no benchmark run selected")
 	}
 	rep := &Report{Options: opt, Benchmarks: make([]Benchmark, len(series))}
-	var long, short []*table.Series
+	var long, short []string
 	for i, s := range series {
 		b := &rep.Benchmarks[i]
 		classify(b, s, &opt)
 		switch b.Path {
 		case PathSteady:
-			long = append(long, s)
+			long = append(long, s.Benchmark)
 		case PathShort:
-			short = append(short, s)
+			short = append(short, s.Benchmark)
 		}
 	}
+	// steady.Run and reconfigure.Run collect their own series from t: drop
+	// ours meanwhile so that at most one copy of the rows is held besides
+	// the table, and collect them again for µOpTime.
+	n := len(series)
+	series = nil
 
 	var done atomic.Int64
-	total := len(long) + len(short) + len(series)
+	total := len(long) + len(short) + n
 	tick := func(int) {
 		done.Add(1)
 		if opt.Progress != nil {
@@ -78,6 +83,17 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		}
 	}
 
+	if series, err = table.Select(t, opt.Select); err != nil {
+		return nil, err
+	}
+	if len(series) != n {
+		return nil, fmt.Errorf("trim: the table changed during the analysis (%d benchmark runs, then %d)", n, len(series))
+	}
+	for i, s := range series {
+		if s.Key != rep.Benchmarks[i].Key {
+			return nil, fmt.Errorf("trim: the table changed during the analysis (%s, then %s)", rep.Benchmarks[i].Key, s.Key)
+		}
+	}
 	warmup := make([]int, len(series))
 	for i := range series {
 		b := &rep.Benchmarks[i]
@@ -105,12 +121,11 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	return rep, nil
 }
 
-// only narrows f to the benchmarks of series (by name; Run matches the
-// results by key).
-func only(f table.Filter, series []*table.Series) table.Filter {
+// only narrows f to the benchmarks named (Run matches the results by key).
+func only(f table.Filter, benchmarks []string) table.Filter {
 	names := map[string]bool{}
-	for _, s := range series {
-		names[s.Benchmark] = true
+	for _, b := range benchmarks {
+		names[b] = true
 	}
 	quoted := make([]string, 0, len(names))
 	for n := range names {
