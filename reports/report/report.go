@@ -90,7 +90,8 @@ func FromFrames(frames map[string]*reports.Frame) (*Data, error) {
 // frame is a Rows with cells looked up by column name.
 type frame struct {
 	*reports.Rows
-	col map[string]int
+	col   map[string]int
+	multi int // 0 unknown, 1 one version per project, 2 several
 }
 
 func (d *Data) frame(name string) *frame {
@@ -126,7 +127,28 @@ func (f *frame) name(i int) string {
 	if p := f.s(i, "params"); p != "" {
 		n += "[" + p + "]"
 	}
+	if f.multiVersion() {
+		n += " @" + f.s(i, "version")
+	}
 	return n
+}
+
+// multiVersion reports whether the frame holds several versions of a
+// project (names then carry "@version").
+func (f *frame) multiVersion() bool {
+	if f.multi == 0 {
+		f.multi = 1
+		seen := map[string]string{}
+		for i := range f.Cells {
+			p, v := f.s(i, "project"), f.s(i, "version")
+			if w, ok := seen[p]; ok && w != v {
+				f.multi = 2
+				break
+			}
+			seen[p] = v
+		}
+	}
+	return f.multi == 2
 }
 
 func (f *frame) key(i int) string {

@@ -143,12 +143,16 @@ func round3(v float64) float64 {
 
 // shortName drops the package of a JMH name: org.example.C.m[p] → C.m[p].
 func shortName(s string) string {
+	s, version, _ := strings.Cut(s, " @")
 	name, params, _ := strings.Cut(s, "[")
 	if parts := strings.Split(name, "."); len(parts) > 2 {
 		name = strings.Join(parts[len(parts)-2:], ".")
 	}
 	if params != "" {
 		name += "[" + params
+	}
+	if version != "" {
+		name += " @" + version
 	}
 	return name
 }
