@@ -24,20 +24,21 @@ const trimDescription = `Answers "what do I run instead?": per benchmark, which 
 configuration, with the evidence that its result does not change.
 
   Go data (go test -bench, µOpTime CSV): no warmup phase; µOpTime on all observations.
-  JMH recorded with -wi 0 and forks longer than --steady-window: steady-state detection per fork;
-    warmup W = ⌈Q(--warmup-quantile) of the steady forks' steady-state starts⌉; µOpTime on the
-    iterations after W. Fewer than half of the forks steady: unreliable, recorded configuration kept.
-  JMH with shorter forks: W from dynamic reconfiguration's warmup stop points (same quantile), with a
-    warning; µOpTime after W.  JMH recorded with warmup iterations: stated warmup kept.
-  µOpTime's metric never below --threshold: unreliable, recorded configuration kept.
+  JMH recorded with -wi 0, forks longer than --steady-window: steady-state detection per
+    fork; warmup W = ⌈Q(--warmup-quantile) of the steady forks' starts⌉; µOpTime on the
+    iterations after W. Fewer than half of the forks steady: unreliable, kept.
+  JMH with shorter forks: W from dynamic reconfiguration's warmup stop points (same
+    quantile), with a warning; µOpTime after W. JMH recorded with warmup: stated warmup kept.
+  µOpTime's metric not below --threshold on the full steady part: unreliable, kept.
+  Several versions of a project: consecutive versions are also compared (A/B).
 
-Evidence: the estimate of the recommended configuration replayed on the recorded data against the
-full steady part's estimate and bootstrap CI. --out-dir saves everything benchtrim report reads.`
+Evidence: the estimate of the recommended configuration replayed on the recorded data against
+the full steady part's estimate and bootstrap CI. --out-dir saves what benchtrim report reads.`
 
 func trimCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "trim",
-		Usage:       "one recommended configuration per benchmark: steady-state warmup + µOpTime repetitions",
+		Usage:       "one configuration per benchmark: steady-state warmup + µOpTime repetitions",
 		ArgsUsage:   "FILES...",
 		Description: trimDescription,
 		Flags: append(inputFlags(),
