@@ -63,7 +63,7 @@ func plotForks(rep *Report, series []*table.Series, steadyOf map[table.Key]*stea
 			kept = append(kept, vals[k])
 		}
 		out = append(out, ForkSeries{Key: b.Key, Fork: f.ID, Values: kept, Step: step, Class: f.Class.String(),
-			SteadyStart: f.SteadyStart, Warmup: b.Recommended.WarmupIterations, Segments: f.Segments})
+			SteadyStart: f.SteadyStart, Warmup: b.Recommended.WarmupIterations, Segments: f.Segments, Knee: f.Knee})
 	}
 	return out
 }

@@ -24,6 +24,10 @@ const (
 	FrameForkSeries = "fork-series"
 	// FrameForkSegments: the plotted forks' segments, one row per segment.
 	FrameForkSegments = "fork-segments"
+	// FrameForkCROPS: the plotted forks' CROPS penalty selection, one row
+	// per (fork, penalty): penalty, changepoints, chosen_penalty (empty
+	// without CROPS).
+	FrameForkCROPS = "fork-crops"
 	// FrameCompare: the A/B comparison of consecutive versions, one row
 	// per benchmark and version pair (empty with one version per project).
 	FrameCompare = "compare"
@@ -82,6 +86,8 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 		return r.forkSeriesFrame(), nil
 	case FrameForkSegments:
 		return r.forkSegmentsFrame(), nil
+	case FrameForkCROPS:
+		return r.forkCROPSFrame(), nil
 	case FrameCompare:
 		return r.compareFrame(), nil
 	}
@@ -279,5 +285,37 @@ func (r *Report) forkSegmentsFrame() *reports.Frame {
 	f.Int("start", start)
 	f.Int("end", end)
 	f.Float("mean_ns", mean)
+	return f
+}
+
+func (r *Report) forkCROPSFrame() *reports.Frame {
+	var k keyCols
+	var inst, trial, fork, ncp []int64
+	var pen, chosen []float64
+	for _, fs := range r.Forks {
+		if fs.Knee == nil {
+			continue
+		}
+		for j, p := range fs.Knee.Penalties {
+			if j >= len(fs.Knee.NCpts) {
+				break
+			}
+			k.addKey(fs.Key.Project, fs.Key.Version, fs.Key.Benchmark, fs.Key.Params, fs.Key.Mode)
+			inst = append(inst, int64(fs.Fork.Instance))
+			trial = append(trial, int64(fs.Fork.Trial))
+			fork = append(fork, int64(fs.Fork.Fork))
+			pen = append(pen, p)
+			ncp = append(ncp, int64(fs.Knee.NCpts[j]))
+			chosen = append(chosen, fs.Knee.Penalty)
+		}
+	}
+	f := &reports.Frame{}
+	k.to(f)
+	f.Int("instance", inst)
+	f.Int("trial", trial)
+	f.Int("fork", fork)
+	f.Float("penalty", pen)
+	f.Int("changepoints", ncp)
+	f.Float("chosen_penalty", chosen)
 	return f
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -217,6 +218,9 @@ type ForkSeries struct {
 	Warmup      int
 	// Segments are the fork's segments (start, end, mean).
 	Segments []steady.Segment
+	// Knee is the CROPS penalty selection of the fork (the elbow plot's
+	// data) when the penalty rule is a CROPS one; nil otherwise.
+	Knee *changepoint.KneeSelection
 }
 
 // MaxPlotPoints bounds the points kept per plotted fork.

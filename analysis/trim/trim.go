@@ -64,6 +64,8 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if len(long) > 0 {
 		sopt := opt.Steady
 		sopt.Select, sopt.Seed, sopt.Workers, sopt.Progress = only(opt.Select, long), opt.Seed, opt.Workers, tick
+		// The report plots the CROPS elbow of the worst forks.
+		sopt.KeepCROPS = sopt.Penalty == steady.PenaltyCROPS || sopt.Penalty == steady.PenaltyCROPSAscending
 		if rep.Steady, err = steady.Run(t, sopt); err != nil {
 			return nil, err
 		}

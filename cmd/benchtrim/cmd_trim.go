@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/trim"
+	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
@@ -46,6 +47,7 @@ func trimCommand() *cli.Command {
 			&cli.Float64Flag{Name: "threshold", Value: trim.DefaultOptions.Optimize.Threshold, Usage: "a configuration is stable when its metric is below this"},
 			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (µOpTime and steady-state equivalence)"},
 			&cli.Float64Flag{Name: "warmup-quantile", Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
+			&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
 			&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
 			benchFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the plan, one row per benchmark: FILE.csv, .arrow or .parquet"},
@@ -76,6 +78,11 @@ func trimOptions(c *cli.Context) (trim.Options, error) {
 	opt.Steady.Bootstrap.Resamples = c.Int("resamples")
 	opt.WarmupQuantile = c.Float64("warmup-quantile")
 	opt.Steady.SteadyWindow = c.Int("steady-window")
+	pen, err := changepoint.ParsePenalty(c.String("penalty"))
+	if err != nil {
+		return opt, fmt.Errorf("--penalty: %w", err)
+	}
+	opt.Steady.Penalty, opt.Steady.PenaltyValue = pen.Rule, pen.Manual
 	if opt.Select, err = benchFilter(c); err != nil {
 		return opt, err
 	}

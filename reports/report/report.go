@@ -38,6 +38,7 @@ var Files = []struct{ Frame, File string }{
 	{"reconfigure", "reconfigure.csv"},
 	{"fork-series", "fork-series.csv"},
 	{"fork-segments", "fork-segments.csv"},
+	{"fork-crops", "fork-crops.csv"},
 	{"compare", "compare.csv"},
 }
 
@@ -169,6 +170,9 @@ func Write(w io.Writer, d *Data) error {
 	writeTrim(&b, plan)
 	if sf := d.frame("steady-forks"); sf != nil {
 		writeSteady(&b, plan, sf, d.frame("fork-series"), d.frame("fork-segments"))
+	}
+	if cf := d.frame("fork-crops"); cf != nil {
+		writeCROPS(&b, cf)
 	}
 	if rf := d.frame("reconfigure"); rf != nil {
 		writeReconfigure(&b, rf)
@@ -546,4 +550,60 @@ func writeCompare(b *strings.Builder, cf *frame) {
 			numCell(cf.n(i, "ratio"), ""), esc(ci), esc(v))
 	}
 	b.WriteString("</tbody></table></section>\n")
+}
+
+// maxElbows bounds the CROPS elbow panels.
+const maxElbows = 8
+
+// writeCROPS is the changepoint section: the CROPS elbow of the plotted
+// forks (number of change points against the penalty) with the chosen
+// penalty.
+func writeCROPS(b *strings.Builder, cf *frame) {
+	b.WriteString(`<section id="changepoint"><h2>Change points: the CROPS elbow</h2><p>For the forks plotted above: ` +
+		`the number of change points PELT finds at each penalty CROPS visits, and the penalty Kneedle chose (red). ` +
+		`The x axis is logarithmic.</p><div class="multiples">`)
+	type panel struct {
+		title    string
+		pen, ncp []float64
+		chosen   float64
+	}
+	panels := map[string]*panel{}
+	var order []string
+	for i := range cf.Cells {
+		k := cf.key(i) + "/" + cf.s(i, "instance") + "/" + cf.s(i, "trial") + "/" + cf.s(i, "fork")
+		p := panels[k]
+		if p == nil {
+			p = &panel{title: fmt.Sprintf("%s fork %s", shorten(shortName(cf.name(i)), 28), cf.s(i, "fork")), chosen: cf.n(i, "chosen_penalty")}
+			panels[k] = p
+			order = append(order, k)
+		}
+		p.pen = append(p.pen, cf.n(i, "penalty"))
+		p.ncp = append(p.ncp, cf.n(i, "changepoints"))
+	}
+	for _, k := range order[:min(len(order), maxElbows)] {
+		p := panels[k]
+		title := p.title
+		if !math.IsNaN(p.chosen) {
+			title += fmt.Sprintf(": penalty %.3g", p.chosen)
+		} else {
+			title += ": none chosen"
+		}
+		b.WriteString(`<figure>` + elbow(title, p.pen, p.ncp, p.chosen) + `</figure>`)
+	}
+	b.WriteString(`</div>`)
+	b.WriteString(`<table class="sortable" id="crops"><thead><tr><th>fork</th><th>penalties visited</th><th>change points (most … fewest)</th><th>chosen penalty</th></tr></thead><tbody>`)
+	for _, k := range order {
+		p := panels[k]
+		lo, hi := maxOf(p.ncp), -maxOf(neg(p.ncp))
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td>%g … %g</td>%s</tr>`, esc(p.title), len(p.pen), len(p.pen), lo, hi, numCell(p.chosen, ""))
+	}
+	b.WriteString("</tbody></table></section>\n")
+}
+
+func neg(x []float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = -v
+	}
+	return out
 }

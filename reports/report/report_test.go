@@ -25,6 +25,10 @@ import (
 // iterations recorded with -wi 0, steady window 100 so the steady path
 // runs) and returns the report.
 func trimReport(t *testing.T, window int, versions ...string) *trim.Report {
+	return trimReportWith(t, window, steady.PenaltyBarrett, versions...)
+}
+
+func trimReportWith(t *testing.T, window int, penalty steady.PenaltyRule, versions ...string) *trim.Report {
 	t.Helper()
 	cfg := synth.DefaultSuiteConfig()
 	cfg.Seed, cfg.Benchmarks, cfg.Params = 5, 6, nil
@@ -57,6 +61,7 @@ func trimReport(t *testing.T, window int, versions ...string) *trim.Report {
 	opt.Steady.Bootstrap.Resamples = 500
 	opt.Reconfigure.AA.Resamples = 500
 	opt.Steady.SteadyWindow = window
+	opt.Steady.Penalty = penalty
 	rep, err := trim.Run(tab, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -128,15 +133,17 @@ func TestPage(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		window   int
+		penalty  steady.PenaltyRule
 		versions []string
 		sections []string
 	}{
-		{"steady path", 100, nil, []string{"answer", "trim", "steady"}},
-		{"short path", 500, nil, []string{"answer", "trim", "reconfigure"}},
-		{"two versions", 100, []string{"v1", "v2"}, []string{"answer", "trim", "steady", "compare"}},
+		{"steady path", 100, steady.PenaltyBarrett, nil, []string{"answer", "trim", "steady"}},
+		{"short path", 500, steady.PenaltyBarrett, nil, []string{"answer", "trim", "reconfigure"}},
+		{"two versions", 100, steady.PenaltyBarrett, []string{"v1", "v2"}, []string{"answer", "trim", "steady", "compare"}},
+		{"CROPS penalty", 100, steady.PenaltyCROPS, nil, []string{"answer", "trim", "steady", "changepoint"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := trimReport(t, tc.window, tc.versions...)
+			rep := trimReportWith(t, tc.window, tc.penalty, tc.versions...)
 			raw := page(t, rep)
 			doc, err := html.Parse(bytes.NewReader(raw))
 			if err != nil {

@@ -313,3 +313,60 @@ func forest(title string, labels []string, pts [][3]float64) string {
 	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">ratio of means test / base (dashed: 1, no change)</text></svg>`, left+int(pw)/2, h-8)
 	return b.String()
 }
+
+// elbow plots change points against the penalty (log x axis) as points
+// joined in penalty order, with the chosen penalty as a vertical line.
+func elbow(title string, pen, ncp []float64, chosen float64) string {
+	var b strings.Builder
+	const w, h = 440, 230
+	svgOpen(&b, "elbow", title, w, h)
+	legend(&b, 36, [2]string{"change points", colorRcm}, [2]string{"chosen penalty", colorWarn})
+	type pt struct{ x, y float64 }
+	var pts []pt
+	for i := range pen {
+		if pen[i] > 0 && !math.IsNaN(ncp[i]) {
+			pts = append(pts, pt{pen[i], ncp[i]})
+		}
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+	if len(pts) == 0 {
+		b.WriteString(`<text class="tick" x="100" y="120">no penalty visited</text></svg>`)
+		return b.String()
+	}
+	lx0, lx1 := math.Log10(pts[0].x), math.Log10(pts[len(pts)-1].x)
+	if !math.IsNaN(chosen) && chosen > 0 {
+		lx0, lx1 = math.Min(lx0, math.Log10(chosen)), math.Max(lx1, math.Log10(chosen))
+	}
+	if lx1-lx0 < 1e-9 {
+		lx0, lx1 = lx0-0.5, lx1+0.5
+	}
+	ymax := 1.0
+	for _, p := range pts {
+		ymax = math.Max(ymax, p.y)
+	}
+	pw, ph := float64(w-marginL-marginR), float64(h-marginT-marginB)
+	x := func(v float64) float64 { return float64(marginL) + (math.Log10(v)-lx0)/(lx1-lx0)*pw }
+	y := func(v float64) float64 { return float64(marginT) + (1-v/(ymax*1.05))*ph }
+	for _, t := range niceTicks(0, ymax, 4) {
+		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
+			marginL, f1(y(t)), w-marginR, f1(y(t)), marginL-4, f1(y(t)+4), tickLabel(t))
+	}
+	for e := math.Ceil(lx0); e <= lx1; e++ {
+		v := math.Pow(10, e)
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(v)), h-marginB+14, tickLabel(v))
+	}
+	var line strings.Builder
+	for _, p := range pts {
+		fmt.Fprintf(&line, "%s,%s ", f1(x(p.x)), f1(y(p.y)))
+		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3" fill="%s"/>`, f1(x(p.x)), f1(y(p.y)), colorRcm)
+	}
+	fmt.Fprintf(&b, `<polyline class="series" style="stroke:%s" points="%s"/>`, colorRcm, strings.TrimSpace(line.String()))
+	if !math.IsNaN(chosen) && chosen > 0 {
+		fmt.Fprintf(&b, `<line class="wline" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(chosen)), marginT, f1(x(chosen)), h-marginB)
+	}
+	fmt.Fprintf(&b, `<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/><line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`,
+		marginL, h-marginB, w-marginR, h-marginB, marginL, marginT, marginL, h-marginB)
+	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">PELT penalty (log scale)</text>`, marginL+int(pw)/2, h-10)
+	fmt.Fprintf(&b, `<text class="xlab" transform="translate(14 %d) rotate(-90)" text-anchor="middle">change points</text></svg>`, marginT+int(ph)/2)
+	return b.String()
+}
