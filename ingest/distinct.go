@@ -7,8 +7,8 @@ import (
 	"os"
 )
 
-// CheckDistinct returns an error when two of paths name the same file
-// (also through links or paths like ./a/../a) or two files with the same
+// CheckDistinct returns an error when two of paths name the same file or
+// directory (also through links or paths like ./a/../a) or two files with the same
 // content: reading both would pool one recording twice, as if it had
 // twice the forks. Contents are hashed (SHA-256) only for files of equal
 // size, so distinct inputs cost one stat each. "-" (standard input) is
@@ -25,15 +25,19 @@ func CheckDistinct(paths []string) error {
 			continue
 		}
 		fi, err := os.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() {
+		if err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
 			continue
 		}
 		f := &file{path: p, info: fi}
 		for _, g := range files {
 			if os.SameFile(g.info, fi) {
-				return fmt.Errorf("%s: same file as %s, given twice; its runs would be counted twice", p, g.path)
+				what := "file"
+				if fi.IsDir() {
+					what = "directory"
+				}
+				return fmt.Errorf("%s: same %s as %s, given twice; its runs would be counted twice", p, what, g.path)
 			}
-			if g.info.Size() != fi.Size() {
+			if fi.IsDir() || g.info.IsDir() || g.info.Size() != fi.Size() {
 				continue
 			}
 			for _, h := range []*file{g, f} {

@@ -28,6 +28,8 @@ func TestCheckDistinct(t *testing.T) {
 		{[]string{a, dotdot}, "r.json: same file as " + a},
 		{[]string{a, link}, "link.json: same file as " + a},
 		{[]string{a, b, c}, "c.json: same content as " + a},
+		{[]string{filepath.Join(dir, "a"), filepath.Join(dir, "a", "..", "a")}, "same directory as " + filepath.Join(dir, "a")},
+		{[]string{filepath.Join(dir, "a"), a, dir}, ""},
 	} {
 		err := CheckDistinct(tc.paths)
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {

@@ -23,7 +23,7 @@ func TestReadFilesUsesTheGivenFormats(t *testing.T) {
 	for _, f := range all.Formats() {
 		names = append(names, f.Name())
 	}
-	if got, want := strings.Join(names, ","), "gobench,jmh,pa,uoptime"; got != want {
+	if got, want := strings.Join(names, ","), "duet,gobench,jmh,pa,uoptime"; got != want {
 		t.Errorf("all.Formats() names %s, want %s", got, want)
 	}
 

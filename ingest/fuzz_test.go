@@ -22,7 +22,7 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzReadFiles -fuzztime 60s ./ingest/
 func FuzzReadFiles(f *testing.F) {
-	for _, pattern := range []string{"../format/jmh/testdata/*.json", "../format/pa/testdata/*.csv", "../format/uoptime/testdata/*.csv", "../format/gobench/testdata/*"} {
+	for _, pattern := range []string{"../format/jmh/testdata/*.json", "../format/pa/testdata/*.csv", "../format/uoptime/testdata/*.csv", "../format/gobench/testdata/*", "../format/duet/testdata/*.csv"} {
 		files, _ := filepath.Glob(pattern)
 		for _, p := range files {
 			data, err := os.ReadFile(p)

@@ -6,7 +6,8 @@
 // Flow: format/<name> parses a file and appends canonical rows to a
 // table.Builder; ReadFiles detects each file's format among the formats the
 // caller passes in ReadOptions.Formats (all.Formats() of package format/all
-// lists the four readers; ingest imports none of them) and drives them;
+// lists the readers; ingest imports none of them) and drives them, and hands
+// a directory to the DirFormat that reads it (a duetbench output directory);
 // analyzers then read the table (package table), never the files.
 package ingest
 
@@ -83,11 +84,15 @@ type Source struct {
 	// Instance and Trial stamp rows of formats that have no such level
 	// (JMH JSON, go test text); 0 means 1.
 	Instance, Trial int32
+	// Instances, when not nil, numbers the named instances of formats that
+	// identify them by name (duet artifacts) across the files of one
+	// ReadFiles call; nil numbers them per file.
+	Instances *Instances
 }
 
 // Format is one result-file format.
 type Format interface {
-	// Name is the --format name: jmh, uoptime, gobench or pa.
+	// Name is the --format name: jmh, uoptime, gobench, pa or duet.
 	Name() string
 	// Sniff reports whether head (the first bytes of a file, up to 64 KiB)
 	// looks like this format.

@@ -46,7 +46,7 @@ func Detect(file string, head []byte, formats []Format) (Format, error) {
 		if len(bytes.TrimSpace(head)) == 0 {
 			return nil, &ParseError{File: file, Msg: "empty file (a JMH run that aborted leaves a 0-byte result file)"}
 		}
-		return nil, &ParseError{File: file, Msg: "unrecognised format (not JMH JSON, µOpTime CSV, go test -bench output or pa CSV; use --format to force one)"}
+		return nil, &ParseError{File: file, Msg: "unrecognised format (not JMH JSON, µOpTime CSV, go test -bench output, pa CSV or duetprocess CSV; use --format to force one)"}
 	}
 	names := make([]string, len(hits))
 	for i, f := range hits {
@@ -119,6 +119,9 @@ type ReadOptions struct {
 	OnFile func(path string, rows int64)
 	// Stdin is read for the path "-" (os.Stdin when nil).
 	Stdin io.Reader
+
+	// instances numbers named instances across the files of one call.
+	instances *Instances
 }
 
 // FileResult says what one file contributed.
@@ -130,7 +133,11 @@ type FileResult struct {
 
 // ReadFiles reads result files into one canonical table. Canonical table
 // files (.arrow, .parquet, and .csv files whose header is the canonical
-// one) are loaded as they are; other files go through their format reader.
+// one) are loaded as they are; other files go through their format reader,
+// and a directory through the DirFormat that recognises it (a duetbench
+// output directory) or fails naming it. Readers that number named
+// instances (duet environments) number them across all paths alike
+// (Source.Instances).
 // Skipped and suspicious items are counted in the returned Report; the
 // first file that cannot be read ends the call with its error. A file no
 // format recognises fails with the likeliest format's own error (see
@@ -152,6 +159,7 @@ func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileRe
 		return fail(err)
 	}
 	seen := runUnits{}
+	opt.instances = &Instances{}
 	stdin := 0
 	for _, path := range paths {
 		if path == "-" {
@@ -167,6 +175,8 @@ func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileRe
 		} else if isCanonical {
 			format = "table"
 			t, err = table.ReadFile(path, mem)
+		} else if isDir(path) {
+			t, format, err = readDirectory(path, opt, mem, rep)
 		} else {
 			t, format, err = readResultFile(path, opt, mem, rep)
 		}
@@ -229,14 +239,7 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 			return nil, "", diagnose(path, head, br, opt.Formats, err, mem)
 		}
 	}
-	project, version := LabelsFromFileName(path)
-	src := Source{File: path, Project: project, Version: version, Instance: opt.Instance, Trial: opt.Trial}
-	if opt.Project != "" {
-		src.Project, src.ProjectFromUser = opt.Project, true
-	}
-	if opt.Version != "" {
-		src.Version, src.VersionFromUser = opt.Version, true
-	}
+	src := opt.source(path)
 	b := table.NewBuilder(mem, opt.BatchRows)
 	defer b.Release()
 	if err := format.Read(br, src, b, rep); err != nil {
@@ -263,6 +266,21 @@ func checkError(file string, err error) error {
 		pe.Path = path
 	}
 	return pe
+}
+
+// source is the Source of the file (or directory) at path: labels from
+// its name unless the options give them, the options' instance and trial,
+// and the instance numbering shared by the files of this call.
+func (opt *ReadOptions) source(path string) Source {
+	project, version := LabelsFromFileName(path)
+	src := Source{File: path, Project: project, Version: version, Instance: opt.Instance, Trial: opt.Trial, Instances: opt.instances}
+	if opt.Project != "" {
+		src.Project, src.ProjectFromUser = opt.Project, true
+	}
+	if opt.Version != "" {
+		src.Version, src.VersionFromUser = opt.Version, true
+	}
+	return src
 }
 
 // openInput opens path for reading; "-" is standard input (or stdin when

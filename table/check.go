@@ -25,14 +25,17 @@ import (
 const MaxStringBytes = 64 << 10
 
 // Modes lists the modes a table may hold: JMH's thrpt, avgt, sample and ss,
-// go for Go benchmarks (go test -bench, µOpTime), and "" for a source that
-// states no mode (a pa file with an empty mode column).
-var Modes = []string{"thrpt", "avgt", "sample", "ss", "go", ""}
+// go for Go benchmarks (go test -bench, µOpTime), the three ways a duet
+// benchmark runs its pairs A and B (seqn: one after the other; syncduet: in
+// parallel, iterations started together at a barrier; duet: in parallel,
+// unsynchronised, the asynchronous duet of Drozdík 2023), and "" for a
+// source that states no mode (a pa file with an empty mode column).
+var Modes = []string{"thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", ""}
 
 // KnownMode reports whether m is one of Modes.
 func KnownMode(m string) bool {
 	switch m {
-	case "thrpt", "avgt", "sample", "ss", "go", "":
+	case "thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", "":
 		return true
 	}
 	return false
@@ -99,7 +102,7 @@ func unknownMode(m string) *RowError {
 	if len(m) > 40 {
 		m = m[:40] + "…"
 	}
-	return &RowError{Column: ColMode, Msg: fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go or empty)", m)}
+	return &RowError{Column: ColMode, Msg: fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go, seqn, syncduet, duet or empty)", m)}
 }
 
 // levelError is the message for a level index below 1, or "".

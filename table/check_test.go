@@ -284,3 +284,23 @@ func TestBuilderMemoryProportional(t *testing.T) {
 		})
 	}
 }
+
+// TestKnownMode: every mode of Modes is known, including the duet types,
+// and nothing else.
+func TestKnownMode(t *testing.T) {
+	for _, m := range Modes {
+		if !KnownMode(m) {
+			t.Errorf("KnownMode(%q) = false", m)
+		}
+	}
+	for _, m := range []string{"seqn", "syncduet", "duet"} {
+		if err := CheckRow(&Row{Mode: m}); err != nil {
+			t.Errorf("mode %s: %v", m, err)
+		}
+	}
+	for _, m := range []string{"sequential", "aduet", "Duet", "AverageTime"} {
+		if KnownMode(m) {
+			t.Errorf("KnownMode(%q) = true", m)
+		}
+	}
+}

@@ -74,7 +74,8 @@ const FormatVersion = "1"
 //
 //	project, version, benchmark  what was measured (version: commit or release label)
 //	params      canonical "k=v" pairs sorted by key, joined with ","; "" when none
-//	mode        avgt, thrpt, sample, ss (JMH) or go (Go benchmarks)
+//	mode        avgt, thrpt, sample, ss (JMH), go (Go benchmarks), or seqn,
+//	            syncduet, duet (how a duet benchmark ran its pairs A and B)
 //	metric      Primary, or the name of a secondary metric (gc.alloc.rate, B/op, …)
 //	unit        unit exactly as recorded (us/op, ops/s, ns/op, B/op, …)
 //	value       value exactly as recorded, in unit

@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 inputs=("$demo"/gobench.txt "$demo"/jmh-avgt.json "$demo"/jmh-sample.json "$demo"/pa.csv "$demo"/uoptime-v*.csv)
 : > "$out/rows.txt"
+"$bt" -q generate --preset duet -o "$out/duet-input.csv" > /dev/null
 for ext in csv arrow parquet; do
   rows=$("$bt" -q ingest -o "$out/table.$ext" "${inputs[@]}" | sed -n 's/^rows: \([0-9]*\).*/\1/p')
   [ "$ext" = csv ] && echo "table $rows" >> "$out/rows.txt"
@@ -20,6 +21,8 @@ for ext in csv arrow parquet; do
     --configs-out "$out/dynamic.$ext" "$demo/jmh-avgt.json" > /dev/null
   "$bt" -q steady --resamples 500 --steady-window 30 --configs "$out/dynamic.$ext" --forks-out "$out/steady-forks.$ext" \
     --benchmarks-out "$out/steady-benchmarks.$ext" --eval-out "$out/steady-eval.$ext" "$demo/jmh-avgt.json" > /dev/null
+  "$bt" -q duet --resamples 500 --slowdowns 0:0.05:0.01 -o "$out/duet.$ext" --mds-out "$out/duet-mds.$ext" \
+    --match-out "$out/duet-match.$ext" --overlaps-out "$out/duet-overlaps.$ext" "$out/duet-input.csv" > /dev/null
 done
 cd "$here"
 npm install --no-audit --no-fund --no-package-lock --loglevel=error > /dev/null

@@ -52,7 +52,7 @@ type AARates struct {
 	CIRate, URate float64
 }
 
-// AA estimates the false-positive rate of a measurement setup with A/A
+// aaSeries estimates the false-positive rate of a measurement setup with A/A
 // tests: for every run in series with at least two units at opt.Split, it
 // divides the units at random into halves A and B of sizes ⌊n/2⌋ and
 // ⌈n/2⌉ and compares B (test) against A (base) exactly as Compare does.
@@ -64,7 +64,7 @@ type AARates struct {
 // stats.NewRand(opt.Seed, key, 0) with key = table.Key.String(); its
 // bootstrap draws from stats.NewStream(opt.Seed, key, r). The report is the
 // same at any opt.Workers. Runs with a single unit are listed in Skipped.
-func AA(series []*table.Series, opt AAOptions) (*AAReport, error) {
+func aaSeries(series []*table.Series, opt AAOptions) (*AAReport, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func AA(series []*table.Series, opt AAOptions) (*AAReport, error) {
 		ws := pool.Get().(*stats.Workspace)
 		defer pool.Put(ws)
 		if opt.Progress != nil {
-			defer opt.Progress()
+			defer opt.Progress(len(series))
 		}
 		units := s.Units(opt.Split)
 		if len(units) < 2 {

@@ -47,7 +47,7 @@ func TestAAFalsePositiveRateNearAlpha(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := flatConfig(200, 30, 10, 21)
 			c.ForkSD = tc.forkSD
-			rep, err := AA(readSuite(t, suite(t, c), synth.FormatJMH, "aa"), opt)
+			rep, err := aaSeries(readSuite(t, suite(t, c), synth.FormatJMH, "aa"), opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestAASplitFollowsTheDocumentedStream(t *testing.T) {
 	one := handSeries("C", "v1", []float64{1, 2, 3})
 	opt := DefaultAAOptions
 	opt.Bootstrap.Resamples, opt.Repeats, opt.Seed = 100, 4, 5
-	rep, err := AA([]*table.Series{s, one}, opt)
+	rep, err := aaSeries([]*table.Series{s, one}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestAASplitLevels(t *testing.T) {
 	} {
 		opt := DefaultAAOptions
 		opt.Bootstrap.Resamples, opt.Split = 200, tc.split
-		rep, err := AA(series, opt)
+		rep, err := aaSeries(series, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func BenchmarkCompare(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				rep, err := Compare(Set{Series: base}, Set{Series: base}, opt)
+				rep, err := compareSets(Set{Series: base}, Set{Series: base}, opt)
 				if err != nil || rep.Results[0].Err != nil {
 					b.Fatal(err, rep.Results[0].Err)
 				}
@@ -67,7 +67,7 @@ func BenchmarkAA(b *testing.B) {
 			opt.Repeats, opt.Workers, opt.Split = 10, workers, table.LevelFork
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := AA(series, opt); err != nil {
+				if _, err := aaSeries(series, opt); err != nil {
 					b.Fatal(err)
 				}
 			}

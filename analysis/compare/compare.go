@@ -269,7 +269,7 @@ type Report struct {
 	Unmatched []Unmatched
 }
 
-// Compare matches the runs of base and test by (benchmark, params, mode)
+// compareSets matches the runs of base and test by (benchmark, params, mode)
 // and compares every pair: the hierarchical bootstrap interval of the ratio
 // of means test/base, the U test on iteration means with Cliff's δ, the
 // change rate and the verdict (see the package doc).
@@ -287,7 +287,7 @@ type Report struct {
 // (see Report.verdictText). Two sides whose values are all equal compare as
 // ratio 1, p = 1; a base whose values are all 0 cannot give a ratio and is
 // a Result.Err.
-func Compare(base, test Set, opt Options) (*Report, error) {
+func compareSets(base, test Set, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func Compare(base, test Set, opt Options) (*Report, error) {
 			break
 		}
 	}
-	pairs, unmatched := Match(base.Series, test.Series)
+	pairs, unmatched := match(base.Series, test.Series)
 	rep.Unmatched = unmatched
 	pool := workspacePool()
 	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Result, error) {
@@ -309,7 +309,7 @@ func Compare(base, test Set, opt Options) (*Report, error) {
 		res.Comparison, res.Err = comparePairing(p, base.Pair, test.Pair, &opt, ws)
 		pool.Put(ws)
 		if opt.Progress != nil {
-			opt.Progress()
+			opt.Progress(len(pairs))
 		}
 		return res, nil
 	})

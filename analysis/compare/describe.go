@@ -47,14 +47,14 @@ type SetReport struct {
 // IsTime reports whether the report describes times per operation.
 func (r *SetReport) IsTime() bool { return r.Metric == "" || r.Metric == table.Primary }
 
-// Describe summarises every benchmark of set without comparing: its mean
+// describeSet summarises every benchmark of set without comparing: its mean
 // with the hierarchical bootstrap interval Compare gives a side (same
 // resamples, confidence, invocation samples and warmup rule), the median
 // and CV of its iteration means, and how many iterations and units it has.
 // Several runs of one benchmark are pooled as Compare pools a side.
 // Benchmark i draws from stats.NewStream(opt.Seed, name, 0), so the report
 // does not depend on opt.Workers.
-func Describe(set Set, opt Options) (*SetReport, error) {
+func describeSet(set Set, opt Options) (*SetReport, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func Describe(set Set, opt Options) (*SetReport, error) {
 		rep.Metric, rep.Unit = series[0].Metric, series[0].Unit
 		series = valuesAsTimes(series)
 	}
-	_, groups := Match(series, nil) // the runs grouped by name, sorted
+	_, groups := match(series, nil) // the runs grouped by name, sorted
 	pool := workspacePool()
 	rep.Benchmarks, _ = workpool.Map(len(groups), opt.Workers, func(i int) (Description, error) {
 		g := &groups[i]
@@ -73,7 +73,7 @@ func Describe(set Set, opt Options) (*SetReport, error) {
 		d.Err = describe(&d, runsOf(series, g.Name), set.Pair, &opt, ws)
 		pool.Put(ws)
 		if opt.Progress != nil {
-			opt.Progress()
+			opt.Progress(len(groups))
 		}
 		return d, nil
 	})

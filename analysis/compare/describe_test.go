@@ -21,7 +21,7 @@ func TestDescribe(t *testing.T) {
 		handSeries("org.ex.Bench.empty", "v1"),
 	}}
 	opt := testOptions(500)
-	rep, err := Describe(set, opt)
+	rep, err := describeSet(set, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("alpha: iterations %d median %v CV %v mean %+v top units %d", a.Iterations, a.Median, a.CV, a.Mean, a.TopUnits())
 	}
 	// Compare's base side of the same data has the same interval.
-	cmp, err := Compare(set, Set{Label: "same", Series: set.Series[:1]}, opt)
+	cmp, err := compareSets(set, Set{Label: "same", Series: set.Series[:1]}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestTextWithinWidth(t *testing.T) {
 		base = append(base, handSeries(fmt.Sprintf("org.example.Only%02dInBase", i), "v1", []float64{1, 2}))
 		test = append(test, handSeries(fmt.Sprintf("org.example.Only%02dInTest", i), "v2", []float64{1, 2}))
 	}
-	rep, err := Compare(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(200))
+	rep, err := compareSets(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(200))
 	if err != nil {
 		t.Fatal(err)
 	}

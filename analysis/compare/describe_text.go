@@ -173,7 +173,10 @@ func (rs SetReports) WriteText(w io.Writer) error {
 // in unit), median, cv, top_units (e.g. "9 trials"), error, then the
 // settings (confidence, resamples, invocation_samples, alpha,
 // discard_warmup, seed).
-func (rs SetReports) WriteFile(path string) error {
+func (rs SetReports) WriteFile(path string) error { return rs.frame().WriteFile(path) }
+
+// frame is the description table of WriteFile.
+func (rs SetReports) frame() *reports.Frame {
 	var bench, params, mode, metric, unit, label, runs, status, top, errs []string
 	var iters []int64
 	var mean, lo, hi, med, cv []float64
@@ -217,5 +220,5 @@ func (rs SetReports) WriteFile(path string) error {
 	if len(rs) > 0 {
 		rs[0].Options.addSettings(f, n)
 	}
-	return f.WriteFile(path)
+	return f
 }

@@ -44,7 +44,7 @@
 // The text reports start with a one-line answer (Report.Headline) and keep
 // within Width columns.
 //
-// AA splits one recording into two random halves by instance, trial or fork
+// aaSeries splits one recording into two random halves by instance, trial or fork
 // (balanced, deterministic for a seed), compares the halves as Compare does
 // and reports the share of benchmarks whose interval excludes 1 and whose U
 // test rejects at α: the false-positive rate of the setup, which should be

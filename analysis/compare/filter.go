@@ -42,7 +42,7 @@ func fullName(n Name) string {
 //	name:RE, .name:RE, .fullname:RE   the Go regexp RE (unanchored) matches
 //	                 fullName, or fullName without a leading "Benchmark"
 //	                 (so "^Sort" finds BenchmarkSort, as benchstat's .name)
-//	mode:M           the mode is M (avgt, thrpt, sample, ss, go)
+//	mode:M           the mode is M (avgt, thrpt, sample, ss, go, seqn, syncduet, duet)
 //	KEY:VALUE        parameter KEY equals VALUE
 //	KEY:/RE/         parameter KEY exists and matches RE
 //	RE               anything else: name:RE

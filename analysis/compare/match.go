@@ -56,9 +56,9 @@ type Set struct {
 	Pair string
 }
 
-// NewSet returns the runs of series that sel matches, as a Set labelled
+// newSet returns the runs of series that sel matches, as a Set labelled
 // label; sel.Pair becomes the set's Pair.
-func NewSet(label string, series []*table.Series, sel Selector) Set {
+func newSet(label string, series []*table.Series, sel Selector) Set {
 	set := Set{Label: label, Pair: sel.Pair}
 	for _, s := range series {
 		if sel.Matches(s.Key) {
@@ -83,10 +83,10 @@ type Unmatched struct {
 	Runs []table.Key
 }
 
-// Match pairs the runs of base and test by Name. Pairings and unmatched
+// match pairs the runs of base and test by Name. Pairings and unmatched
 // benchmarks are sorted by name (unmatched base ones first for equal names,
 // which cannot happen). Neither input is modified.
-func Match(base, test []*table.Series) ([]Pairing, []Unmatched) {
+func match(base, test []*table.Series) ([]Pairing, []Unmatched) {
 	byName := map[Name]*Pairing{}
 	var names []Name
 	get := func(n Name) *Pairing {

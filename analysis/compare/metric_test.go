@@ -36,7 +36,7 @@ func TestCompareSecondaryMetric(t *testing.T) {
 		metricSeries("Zero", "v2", "B/op", []float64{0, 0}, []float64{0, 0}),
 		metricSeries("ZeroBase", "v2", "B/op", []float64{8, 8}, []float64{8, 8}),
 	}
-	rep, err := Compare(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(500))
+	rep, err := compareSets(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(500))
 	if err != nil {
 		t.Fatal(err)
 	}

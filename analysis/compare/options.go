@@ -27,9 +27,16 @@ type Options struct {
 	// Workers is the number of benchmarks compared in parallel;
 	// 0 means GOMAXPROCS. The results do not depend on it.
 	Workers int
-	// Progress, when not nil, is called once per finished benchmark, from
-	// several goroutines at once.
-	Progress func()
+	// Metrics are the metrics to compare: the primary metric (times) and
+	// secondary ones by name (B/op, gc.alloc.rate.norm, …); nil means every
+	// metric the input holds (see Metrics).
+	Metrics []string
+	// Filter keeps benchmarks by name and params (nil keeps all); a filter
+	// that keeps nothing is an error.
+	Filter *Filter
+	// Progress, when not nil, is called once per finished benchmark with
+	// the number of benchmarks in all, from several goroutines at once.
+	Progress func(total int)
 }
 
 // DefaultOptions are pa's and µOpTime's settings: 10,000 resamples, 99 %

@@ -216,7 +216,10 @@ func (rs Reports) WriteFile(path string) error { return rs.frame().WriteFile(pat
 // units_a, units_b, then the comparison columns of Report.WriteFile with
 // "a" for base and "b" for test (a_iterations, a_mean_ns, …, ratio is B/A),
 // then the settings. Skipped runs are not rows; see AAReport.Skipped.
-func (r *AAReport) WriteFile(path string) error {
+func (r *AAReport) WriteFile(path string) error { return r.frame().WriteFile(path) }
+
+// frame is the A/A table of WriteFile.
+func (r *AAReport) frame() *reports.Frame {
 	var proj, ver, bench, params, mode []string
 	var repeat, ua, ub []int64
 	var cc comparisonColumns
@@ -241,5 +244,5 @@ func (r *AAReport) WriteFile(path string) error {
 	f.Int("units_b", ub)
 	cc.addTo(f, "a", "b")
 	r.Options.addSettings(f, n)
-	return f.WriteFile(path)
+	return f
 }

@@ -24,7 +24,7 @@ func smallReport(t *testing.T) *Report {
 	base := []*table.Series{handSeries("A", "v1", []float64{1, 2}), handSeries("B", "v1", []float64{10, 11, 12}, []float64{11, 12}),
 		handSeries("D", "v1", []float64{1, 2})}
 	test := []*table.Series{handSeries("B", "v2", []float64{20, 21, 22}, []float64{21, 23}), handSeries("D", "v2")}
-	rep, err := Compare(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(300))
+	rep, err := compareSets(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(300))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestAAWriteFile(t *testing.T) {
 	s := handSeries("B", "v1", []float64{1, 2}, []float64{2, 3}, []float64{3, 4}, []float64{1, 1})
 	opt := DefaultAAOptions
 	opt.Bootstrap.Resamples, opt.Repeats = 100, 2
-	rep, err := AA([]*table.Series{s}, opt)
+	rep, err := aaSeries([]*table.Series{s}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

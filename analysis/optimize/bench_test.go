@@ -56,7 +56,7 @@ func BenchmarkConfigurations(b *testing.B) {
 				b.ResetTimer()
 				evaluated := 0
 				for i := 0; i < b.N; i++ {
-					rep, err := Optimize(series, opt)
+					rep, err := optimize(series, opt)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -100,7 +100,7 @@ func BenchmarkLaaberSuite(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		rep, err := Optimize(series, opt)
+		rep, err := optimize(series, opt)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func BenchmarkLaaberSample(b *testing.B) {
 			opt.Metrics = []Metric{m}
 			opt.Workers = 1
 			for i := 0; i < b.N; i++ {
-				rep, err := Optimize(series, opt)
+				rep, err := optimize(series, opt)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -183,14 +183,14 @@ func jmhTime(ns int64) string {
 	return strconv.FormatInt(ns, 10) + "ns"
 }
 
-// WriteScript writes a POSIX shell script that runs µOpTime's reduced
+// writeScript writes a POSIX shell script that runs µOpTime's reduced
 // configuration of every result, one case per metric: `sh FILE [METRIC]`
 // runs the configurations chosen with METRIC (default: the first of
 // metrics). Each command is preceded by a comment naming the benchmark, the
 // chosen and full configurations and their execution times; commands that
 // must run several times in a row are wrapped in a loop, and commands for
 // several instances say so (run the script on each machine).
-func WriteScript(w io.Writer, results []Result, metrics []Metric) error {
+func writeScript(w io.Writer, results []Result, metrics []Metric) error {
 	if len(metrics) == 0 {
 		return fmt.Errorf("optimize: WriteScript: no metric")
 	}

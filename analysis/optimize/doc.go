@@ -64,7 +64,7 @@
 //
 // # Output columns
 //
-// WriteResults (benchtrim optimize -o) writes one row per (benchmark run,
+// Report.Frame(FrameResults) (benchtrim optimize -o) holds one row per (benchmark run,
 // metric, method); with --all-configs also one row per evaluated
 // configuration (method "config"):
 //
@@ -97,7 +97,7 @@
 //	assumed_time      the setup stated no iteration time (DefaultIterationTime used)
 //	threshold, seed   the threshold and seed used
 //
-// WriteSummary (--summary-out) writes one row per (project, version, metric,
+// Report.Frame(FrameSummary) (--summary-out) holds one row per (project, version, metric,
 // method): project, version, metric, method, benchmarks, reduced,
 // not_reduced, too_few_repetitions, full_time_s, time_s, time_saved
 // (fraction), within_1pct, within_3pct, within_5pct, within_10pct (fractions
@@ -105,7 +105,7 @@
 // max_change, worst_ci_lower_diff, worst_ci_upper_diff (largest absolute
 // relative CI bound differences).
 //
-// WriteVersions (--versions-out) writes one row per (project, metric,
+// Report.Frame(FrameVersions) (--versions-out) holds one row per (project, metric,
 // method, version pair), scope "pair", then the totals over all pairs,
 // scope "total": project, metric, method, scope, from, to, benchmarks,
 // full_changes (changes detected with the full configurations, the ground

@@ -6,12 +6,12 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/table"
 )
 
 // The flow of every analysis: result files are read into the canonical
-// table (ingest), the table hands out one series per benchmark run
-// (table.Collect), and the analyzer turns the series into results. Here
+// table (ingest.ReadFiles with the readers of format/all), the analyzer's
+// Run takes the table and its options and returns a report, whose
+// WriteText, Frame and fields answer people, notebooks and programs. Here
 // µOpTime finds, for each benchmark of a small µOpTime Go CSV, the
 // cheapest configuration whose RMAD stays below 1 %.
 func Example_flow() {
@@ -20,11 +20,10 @@ func Example_flow() {
 		panic(err)
 	}
 	defer t.Release()
-	series := table.Collect(t, table.Filter{})
 	opt := optimize.DefaultOptions
 	opt.Metrics = []optimize.Metric{optimize.RMAD}
 	opt.Bootstrap.Resamples = 1000
-	rep, err := optimize.Optimize(series, opt)
+	rep, err := optimize.Run(t, opt)
 	if err != nil {
 		panic(err)
 	}

@@ -22,7 +22,7 @@ type MetricTotal struct {
 	Within [len(ChangeLimits)]float64
 }
 
-// totals adds the per-project summaries of each metric (Summarize) into one
+// totals adds the per-project summaries of each metric (summarize) into one
 // MetricTotal per metric, in the order the metrics first appear. The
 // fractions within each change limit are weighted by benchmark count.
 func totals(sums []Summary) []MetricTotal {

@@ -154,7 +154,7 @@ type Ragged struct {
 	Missing, Expected int
 }
 
-// Report is the outcome of Optimize.
+// Report is the outcome of optimize.
 type Report struct {
 	// Options as used (the seed is recorded here).
 	Options Options
@@ -350,7 +350,7 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 	return r
 }
 
-// Optimize runs µOpTime on every series for every metric of opt: it
+// optimize runs µOpTime on every series for every metric of opt: it
 // simulates every smaller configuration of each benchmark's recorded run,
 // picks the cheapest stable one, evaluates both baselines and the full
 // configuration, and reports the result per (series, metric).
@@ -364,7 +364,7 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 // Reference: N. Japke, M. Grambow, C. Laaber, D. Bermbach, "µOpTime:
 // Statically Reducing the Execution Time of Microbenchmark Suites Using
 // Stability Metrics", ACM TOSEM, 2025.
-func Optimize(series []*table.Series, opt Options) (*Report, error) {
+func optimize(series []*table.Series, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}

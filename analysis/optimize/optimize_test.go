@@ -76,7 +76,7 @@ func TestHandComputed(t *testing.T) {
 			opt.Threshold = tc.threshold
 			opt.MinRepetitions = 2
 			opt.AllConfigs = all
-			rep, err := Optimize(series, opt)
+			rep, err := optimize(series, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestHandComputed(t *testing.T) {
 	opt := fastOptions()
 	opt.Metrics = []Metric{CV}
 	opt.MinRepetitions = 2
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestHandComputed(t *testing.T) {
 	// t·i ∈ {1, 2, 4}), so 4 s: trial=2 iteration=2 slice=1, values
 	// {100, 101, 100.6, 100}, CV 0.004226 < 0.01.
 	opt.MinRepetitions = 3
-	rep, err = Optimize(series, opt)
+	rep, err = optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,12 +243,12 @@ func TestPruningEquivalence(t *testing.T) {
 			opt.Bootstrap.Resamples = 100
 			opt.Threshold = ts
 			opt.Seed = seed
-			pruned, err := Optimize(series, opt)
+			pruned, err := optimize(series, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opt.AllConfigs = true
-			full, err := Optimize(series, opt)
+			full, err := optimize(series, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,12 +292,12 @@ func TestWorkersDeterminism(t *testing.T) {
 	series := build(t, goSuite("p", "v1", 6, 5, nil)...)
 	opt := fastOptions()
 	opt.Workers = 1
-	a, err := Optimize(series, opt)
+	a, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.Workers = 8
-	b, err := Optimize(series, opt)
+	b, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestWorkersDeterminism(t *testing.T) {
 		t.Fatal("reports differ between 1 and 8 workers")
 	}
 	opt.Seed = 2
-	c, err := Optimize(series, opt)
+	c, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestRagged(t *testing.T) {
 		spec{project: "p", version: "v1", name: "BenchmarkWhole", grid: goGrid, mean: 100, noise: 0.003, seed: 1},
 	)
 	opt := fastOptions()
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +374,7 @@ func TestRagged(t *testing.T) {
 	b.Append(&table.Row{Benchmark: "BenchmarkNaN", Mode: "go", NsPerOp: math.NaN(), Count: 1})
 	tab := b.Finish()
 	defer tab.Release()
-	rep, err = Optimize(table.Collect(tab, table.Filter{}), opt)
+	rep, err = optimize(table.Collect(tab, table.Filter{}), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestBaselines(t *testing.T) {
 		}
 		counts[random]++
 		if seed <= 3 {
-			rep, err := Optimize(series, opt)
+			rep, err := optimize(series, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -443,13 +443,13 @@ func TestDiscardWarmup(t *testing.T) {
 		noise: 0.003, warmupIters: 10, warmupFactor: 3, seed: 4})
 	opt := fastOptions()
 	opt.Metrics = []Metric{CV}
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	with := rep.Results[0]
 	opt.DiscardWarmup = 10
-	rep, err = Optimize(series, opt)
+	rep, err = optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +516,7 @@ func TestOptionsValidation(t *testing.T) {
 	for i, f := range bad {
 		o := DefaultOptions
 		f(&o)
-		if _, err := Optimize(nil, o); err == nil {
+		if _, err := optimize(nil, o); err == nil {
 			t.Errorf("case %d: no error", i)
 		}
 	}
@@ -546,7 +546,7 @@ func TestFixedFirstParallel(t *testing.T) {
 	opt := fastOptions()
 	opt.Metrics = []Metric{RMAD}
 	opt.First = []table.Level{table.LevelInstance}
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +559,7 @@ func TestFixedFirstParallel(t *testing.T) {
 	}
 	opt.First = nil
 	opt.Fixed = []table.Level{table.LevelInstance}
-	rep, err = Optimize(series, opt)
+	rep, err = optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -569,7 +569,7 @@ func TestFixedFirstParallel(t *testing.T) {
 	}
 	opt.Fixed = nil
 	opt.Parallel = nil
-	rep, err = Optimize(series, opt)
+	rep, err = optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -636,12 +636,12 @@ func TestPruningEquivalenceEarlyRejection(t *testing.T) {
 	opt.Bootstrap.Resamples = 4000
 	opt.Metrics = []Metric{RCIWMean, RCIWMeanT, RCIWMedian}
 	opt.Threshold = 0.004
-	pruned, err := Optimize(series, opt)
+	pruned, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.AllConfigs = true
-	full, err := Optimize(series, opt)
+	full, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -696,7 +696,7 @@ func TestSparseGridSkipped(t *testing.T) {
 			var err error
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			rep, err = Optimize(table.Collect(tab, table.Filter{}), fastOptions())
+			rep, err = optimize(table.Collect(tab, table.Filter{}), fastOptions())
 			runtime.ReadMemStats(&after)
 			if err != nil {
 				t.Fatal(err)

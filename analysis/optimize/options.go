@@ -95,7 +95,7 @@ func ParseMetrics(s string) ([]Metric, error) {
 	return out, nil
 }
 
-// Options configures Optimize. Start from DefaultOptions.
+// Options configures optimize. Start from DefaultOptions.
 type Options struct {
 	// Metrics are the stability metrics to optimise with, each on its own.
 	Metrics []Metric

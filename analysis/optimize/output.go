@@ -81,7 +81,7 @@ func (f *frame) columns() *reports.Frame {
 	return out
 }
 
-// Column names of WriteResults, in order. See the package documentation.
+// Column names of Frame(FrameResults), in order. See the package documentation.
 var levelCols = [table.NumLevels]string{"instance", "trial", "fork", "iteration", "slice"}
 
 func resultFrame(rep *Report) *frame {
@@ -152,11 +152,11 @@ func resultFrame(rep *Report) *frame {
 	return f
 }
 
-// WriteResults writes the per-benchmark results to path as CSV, Arrow IPC
+// writeResults writes the per-benchmark results to path as CSV, Arrow IPC
 // or Parquet (by extension): one row per (benchmark run, metric, method),
 // and with Options.AllConfigs one row per evaluated configuration (method
 // "config"). The columns are documented in the package documentation.
-func WriteResults(path string, rep *Report) error { return resultFrame(rep).writeFile(path) }
+func writeResults(path string, rep *Report) error { return resultFrame(rep).writeFile(path) }
 
 func summaryFrame(sums []Summary) *frame {
 	f := &frame{}
@@ -181,9 +181,9 @@ func summaryFrame(sums []Summary) *frame {
 	return f
 }
 
-// WriteSummary writes the per-project summaries (one row per project,
+// writeSummary writes the per-project summaries (one row per project,
 // version, metric and method) as CSV, Arrow IPC or Parquet.
-func WriteSummary(path string, sums []Summary) error { return summaryFrame(sums).writeFile(path) }
+func writeSummary(path string, sums []Summary) error { return summaryFrame(sums).writeFile(path) }
 
 func versionFrame(vr *VersionReport) *frame {
 	f := &frame{}
@@ -213,10 +213,10 @@ func versionFrame(vr *VersionReport) *frame {
 	return f
 }
 
-// WriteVersions writes the version comparison (one row per project, metric,
+// writeVersions writes the version comparison (one row per project, metric,
 // method and version pair, scope "pair", then the totals over all pairs,
 // scope "total") as CSV, Arrow IPC or Parquet.
-func WriteVersions(path string, vr *VersionReport) error { return versionFrame(vr).writeFile(path) }
+func writeVersions(path string, vr *VersionReport) error { return versionFrame(vr).writeFile(path) }
 
 // timeSavingTable is the Markdown-ready time-saving table: per project,
 // version and metric the full and µOpTime execution time, the fraction
@@ -250,7 +250,7 @@ func baselineTable(sums []Summary) *reports.Table {
 	return t
 }
 
-// metricComparisonTable renders CompareMetrics: per project version the
+// metricComparisonTable renders compareMetrics: per project version the
 // Kruskal-Wallis test, then Dunn's test and Cliff's δ for every metric pair.
 func metricComparisonTable(cmp []MetricComparison) *reports.Table {
 	t := &reports.Table{Title: "Comparing the metrics' change rates (Kruskal-Wallis, Dunn with Bonferroni, Cliff's δ)",

@@ -41,13 +41,13 @@ func TestWriteResults(t *testing.T) {
 	opt.Metrics = []Metric{CV, RMAD}
 	opt.MinRepetitions = 2
 	opt.AllConfigs = true
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "res.csv")
-	if err := WriteResults(path, rep); err != nil {
+	if err := writeResults(path, rep); err != nil {
 		t.Fatal(err)
 	}
 	recs := readCSV(t, path)
@@ -85,7 +85,7 @@ func TestWriteResults(t *testing.T) {
 
 	// Arrow and Parquet hold the same rows.
 	ap := filepath.Join(dir, "res.arrow")
-	if err := WriteResults(ap, rep); err != nil {
+	if err := writeResults(ap, rep); err != nil {
 		t.Fatal(err)
 	}
 	af, err := os.Open(ap)
@@ -111,7 +111,7 @@ func TestWriteResults(t *testing.T) {
 	}
 	fr.Close()
 	pp := filepath.Join(dir, "res.parquet")
-	if err := WriteResults(pp, rep); err != nil {
+	if err := writeResults(pp, rep); err != nil {
 		t.Fatal(err)
 	}
 	pf, err := file.OpenParquetFile(pp, false)
@@ -131,13 +131,13 @@ func TestWriteResults(t *testing.T) {
 		t.Errorf("parquet: %d rows, %d columns", tab.NumRows(), tab.NumCols())
 	}
 	tab.Release()
-	if err := WriteResults(filepath.Join(dir, "res.xlsx"), rep); err == nil {
+	if err := writeResults(filepath.Join(dir, "res.xlsx"), rep); err == nil {
 		t.Error("unknown extension: no error")
 	}
 
 	// Summary and version files.
 	sp := filepath.Join(dir, "sum.csv")
-	if err := WriteSummary(sp, Summarize(rep.Results)); err != nil {
+	if err := writeSummary(sp, summarize(rep.Results)); err != nil {
 		t.Fatal(err)
 	}
 	srecs := readCSV(t, sp)
@@ -145,7 +145,7 @@ func TestWriteResults(t *testing.T) {
 		t.Errorf("summary %v", srecs)
 	}
 	var md bytes.Buffer
-	timeSavingTable(Summarize(rep.Results)).WriteMarkdown(&md)
+	timeSavingTable(summarize(rep.Results)).WriteMarkdown(&md)
 	if !strings.Contains(md.String(), "| hand    | v1      | cv     |") || !strings.Contains(md.String(), "83.3 %") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
@@ -157,12 +157,12 @@ func TestWriteScript(t *testing.T) {
 			grid: grid{instances: 1, trials: 1, forks: 3, iterations: 10, slices: 1}, seed: 1})...)
 	opt := fastOptions()
 	opt.Metrics = []Metric{RMAD, CV}
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteScript(&b, rep.Results, opt.Metrics); err != nil {
+	if err := writeScript(&b, rep.Results, opt.Metrics); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()

@@ -1,4 +1,4 @@
-package optimize_test
+package optimize
 
 import (
 	"encoding/csv"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/format/uoptime"
 	"github.com/benchtrim/benchtrim/ingest"
@@ -25,8 +24,8 @@ import (
 // threshold 0.01, at least 3 suite runs × iterations, instances in parallel.
 // The bootstrap size does not affect the choice under cv and rmad, so it is
 // small here.
-func prototypeOptions(metrics ...optimize.Metric) optimize.Options {
-	opt := optimize.DefaultOptions
+func prototypeOptions(metrics ...Metric) Options {
+	opt := DefaultOptions
 	opt.Metrics = metrics
 	opt.First = []table.Level{table.LevelInstance}
 	opt.Bootstrap = estimate.BootstrapOptions{Resamples: 200, Confidence: 0.99}
@@ -35,15 +34,15 @@ func prototypeOptions(metrics ...optimize.Metric) optimize.Options {
 }
 
 // protoMetricDir names the prototype's result folder of each metric.
-var protoMetricDir = map[optimize.Metric]string{
-	optimize.CV:   "cv__mean__ci_bootstrap_mean_p",
-	optimize.RMAD: "rmad__median__ci_bootstrap_median_p",
+var protoMetricDir = map[Metric]string{
+	CV:   "cv__mean__ci_bootstrap_mean_p",
+	RMAD: "rmad__median__ci_bootstrap_median_p",
 }
 
 // chooseConfigs runs µOpTime with the prototype's settings on a µOpTime Go
 // CSV and returns the chosen configuration of every benchmark per metric as
 // the prototype writes it, "(sr, it, bed)".
-func chooseConfigs(t *testing.T, path string, metrics ...optimize.Metric) map[optimize.Metric]map[string]string {
+func chooseConfigs(t *testing.T, path string, metrics ...Metric) map[Metric]map[string]string {
 	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {
@@ -58,11 +57,11 @@ func chooseConfigs(t *testing.T, path string, metrics ...optimize.Metric) map[op
 	}
 	tab := b.Finish()
 	defer tab.Release()
-	r, err := optimize.Optimize(table.Collect(tab, table.Filter{}), prototypeOptions(metrics...))
+	r, err := optimize(table.Collect(tab, table.Filter{}), prototypeOptions(metrics...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[optimize.Metric]map[string]string{}
+	out := map[Metric]map[string]string{}
 	for _, res := range r.Results {
 		if out[res.Metric] == nil {
 			out[res.Metric] = map[string]string{}
@@ -124,9 +123,9 @@ func TestPrototypeAgreementAll(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: 15 files")
 	}
-	metrics := []optimize.Metric{optimize.CV, optimize.RMAD}
-	agree := map[optimize.Metric]int{}
-	total := map[optimize.Metric]int{}
+	metrics := []Metric{CV, RMAD}
+	agree := map[Metric]int{}
+	total := map[Metric]int{}
 	for _, f := range files {
 		got := chooseConfigs(t, f, metrics...)
 		name := strings.TrimSuffix(filepath.Base(f), ".csv")
@@ -223,7 +222,7 @@ func equalValueConfigs(t *testing.T, path string) map[string][][3]int {
 // interval they got 1e-16 and NaN.
 func TestEqualValuesZeroMetrics(t *testing.T) {
 	dir := sharedUoptime(t)
-	opt := prototypeOptions(optimize.RMAD, optimize.RCIWMeanT)
+	opt := prototypeOptions(RMAD, RCIWMeanT)
 	opt.AllConfigs = true
 	opt.MinRepetitions = 1
 	total := 0
@@ -243,7 +242,7 @@ func TestEqualValuesZeroMetrics(t *testing.T) {
 		}
 		tab := b.Finish()
 		b.Release()
-		r, err := optimize.Optimize(table.Collect(tab, table.Filter{}), opt)
+		r, err := optimize(table.Collect(tab, table.Filter{}), opt)
 		tab.Release()
 		if err != nil {
 			t.Fatal(err)
@@ -317,19 +316,19 @@ func TestEqualValuesTieBreak(t *testing.T) {
 		t.Fatal("no counts found that move 105.3")
 	}
 	series := equalSeries(t, v, [3][3]int64{{1, below, above}, {1, 1, 1}, {1, 1, 1}})
-	opt := prototypeOptions(optimize.RMAD, optimize.RCIWMeanT, optimize.CV)
+	opt := prototypeOptions(RMAD, RCIWMeanT, CV)
 	opt.Bootstrap = estimate.DefaultBootstrap
-	r, err := optimize.Optimize(series, opt)
+	r, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want optimize.Config
+	var want Config
 	want[table.LevelInstance], want[table.LevelTrial], want[table.LevelFork], want[table.LevelIteration], want[table.LevelSlice] = 1, 1, 1, 3, 1
 	for _, res := range r.Results {
-		if res.Status != optimize.StatusReduced || res.Chosen.Config != want || res.Chosen.Seconds() != 3 {
+		if res.Status != StatusReduced || res.Chosen.Config != want || res.Chosen.Seconds() != 3 {
 			t.Errorf("%s: %s %v (%v s), want reduced to %v (3 s)", res.Metric, res.Status, res.Chosen.Config, res.Chosen.Seconds(), want)
 		}
-		if res.Metric != optimize.CV && res.Chosen.Value != 0 {
+		if res.Metric != CV && res.Chosen.Value != 0 {
 			t.Errorf("%s: value %v, want 0", res.Metric, res.Chosen.Value)
 		}
 	}
@@ -343,13 +342,13 @@ func TestEqualValuesTieBreak(t *testing.T) {
 			ones[tr][it] = 1
 		}
 	}
-	opt.Metrics = []optimize.Metric{optimize.RCIWMeanT}
-	r, err = optimize.Optimize(equalSeries(t, 105.4, ones), opt)
+	opt.Metrics = []Metric{RCIWMeanT}
+	r, err = optimize(equalSeries(t, 105.4, ones), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := r.Results[0]
-	if res.Status != optimize.StatusReduced || res.Chosen.Config != want || res.Chosen.Value != 0 || res.Full.Value != 0 {
+	if res.Status != StatusReduced || res.Chosen.Config != want || res.Chosen.Value != 0 || res.Full.Value != 0 {
 		t.Errorf("constant 105.4: %s %v, value %v (full %v); want reduced to %v, value 0", res.Status, res.Chosen.Config, res.Chosen.Value, res.Full.Value, want)
 	}
 }

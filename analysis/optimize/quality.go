@@ -45,13 +45,13 @@ type Summary struct {
 	Methods [NumMethods]MethodSummary
 }
 
-// Summarize groups results by (project, version, metric) and totals each
+// summarize groups results by (project, version, metric) and totals each
 // group: execution time of the full configurations and of each method's,
 // the fraction saved, and the fractions of benchmarks whose change rate
 // c = |r_m − r_full| / r_full is within 1 %, 3 %, 5 % and 10 %. A NaN change
 // rate (full average 0) counts as outside every limit. Groups are ordered by
 // project, version (natural order, see versionLess) and metric.
-func Summarize(results []Result) []Summary {
+func summarize(results []Result) []Summary {
 	type gkey struct {
 		project, version string
 		metric           Metric
@@ -161,7 +161,7 @@ type MetricComparison struct {
 	Pairs   []MetricPair
 }
 
-// CompareMetrics compares the metrics' change-rate distributions of µOpTime's
+// compareMetrics compares the metrics' change-rate distributions of µOpTime's
 // choices per (project, version), as the paper's RQ2: a Kruskal-Wallis H test
 // over the groups, Dunn's post-hoc test with Bonferroni correction at level
 // alpha (0 means nonparam.DefaultDunnAlpha, 0.01) and Cliff's δ with the
@@ -171,7 +171,7 @@ type MetricComparison struct {
 //
 // The replication package compared the signed average differences; this
 // compares the change rates c = |r_m − r_full| / r_full, as issue 3 asks.
-func CompareMetrics(results []Result, alpha float64) ([]MetricComparison, error) {
+func compareMetrics(results []Result, alpha float64) ([]MetricComparison, error) {
 	type gkey struct{ project, version string }
 	groups := map[gkey]map[Metric][]float64{}
 	var keys []gkey

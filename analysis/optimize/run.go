@@ -10,14 +10,14 @@ import (
 
 // Frame names accepted by Report.Frame.
 const (
-	FrameResults  = "results"  // one row per (benchmark run, metric, method), see WriteResults
-	FrameSummary  = "summary"  // one row per (project, version, metric, method), see WriteSummary
-	FrameVersions = "versions" // the change detection across versions, see WriteVersions
+	FrameResults  = "results"  // one row per (benchmark run, metric, method), columns in the package documentation
+	FrameSummary  = "summary"  // one row per (project, version, metric, method), columns in the package documentation
+	FrameVersions = "versions" // the change detection across versions, columns in the package documentation
 )
 
-// Run is µOpTime on a table: Optimize on the primary series that
+// Run is µOpTime on a table: optimize on the primary series that
 // opt.Select keeps and then, when some project holds more than one
-// version, CompareVersions with opt.Versions. It is the package's entry
+// version, compareVersions with opt.Versions. It is the package's entry
 // point; the report's WriteText, WriteDetails, Frame and WriteScript give
 // its answer to people, notebooks and shells.
 func Run(t *table.Table, opt Options) (*Report, error) {
@@ -28,12 +28,12 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		return nil, err
 	}
 	if multipleVersions(series) {
-		if rep.Versions, err = CompareVersions(series, rep, opt.Versions); err != nil {
+		if rep.Versions, err = compareVersions(series, rep, opt.Versions); err != nil {
 			return nil, err
 		}
 	} else if opt.Versions.Base != "" {
@@ -59,12 +59,12 @@ func multipleVersions(series []*table.Series) bool {
 
 // WriteText prints the short answer (see WriteText).
 func (r *Report) WriteText(w io.Writer) error {
-	WriteText(w, r, r.Versions)
+	writeText(w, r, r.Versions)
 	return nil
 }
 
 // WriteDetails prints the per-version tables (see WriteDetails).
-func (r *Report) WriteDetails(w io.Writer) error { return WriteDetails(w, r, r.Versions) }
+func (r *Report) WriteDetails(w io.Writer) error { return writeDetails(w, r, r.Versions) }
 
 // Frame returns the data table name (FrameResults, FrameSummary or
 // FrameVersions) for the shared writer.
@@ -73,7 +73,7 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 	case FrameResults:
 		return resultFrame(r).columns(), nil
 	case FrameSummary:
-		return summaryFrame(Summarize(r.Results)).columns(), nil
+		return summaryFrame(summarize(r.Results)).columns(), nil
 	case FrameVersions:
 		if r.Versions == nil {
 			return nil, fmt.Errorf("the input holds one version per project; nothing to compare")
@@ -84,7 +84,7 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 }
 
 // WriteScript writes the shell script that runs the configurations chosen
-// for every benchmark (the latest version's, see ToRun).
+// for every benchmark (the latest version's, see toRun).
 func (r *Report) WriteScript(w io.Writer) error {
-	return WriteScript(w, ToRun(r, r.Versions), r.Options.Metrics)
+	return writeScript(w, toRun(r, r.Versions), r.Options.Metrics)
 }

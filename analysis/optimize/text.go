@@ -27,13 +27,13 @@ func (res *Report) NoResult() error {
 	return errors.New(msg)
 }
 
-// WriteText prints the short answer: the suite-wide time cut by
+// writeText prints the short answer: the suite-wide time cut by
 // the recommended metric (best) and how many benchmark runs keep
 // their result, one line per metric, change detection across versions,
 // and what was skipped.
-func WriteText(w io.Writer, res *Report, vr *VersionReport) {
+func writeText(w io.Writer, res *Report, vr *VersionReport) {
 	opt := res.Options
-	sums := Summarize(res.Results)
+	sums := summarize(res.Results)
 	totals := totals(sums)
 	b := totals[best(totals)]
 	sec := func(ns int64) string { return reports.Human(reports.Seconds(float64(ns) / 1e9)) }
@@ -67,9 +67,9 @@ func WriteText(w io.Writer, res *Report, vr *VersionReport) {
 	fmt.Fprintln(w, "--details prints the per-version tables; -o, --summary-out and --versions-out write the data.")
 }
 
-// WriteDetails prints the Markdown report: time saving, baselines,
+// writeDetails prints the Markdown report: time saving, baselines,
 // the metric comparison, the version comparison, ragged and skipped series.
-func WriteDetails(w io.Writer, res *Report, vr *VersionReport) error {
+func writeDetails(w io.Writer, res *Report, vr *VersionReport) error {
 	opt := res.Options
 	names := make([]string, len(opt.Metrics))
 	for i, m := range opt.Metrics {
@@ -77,7 +77,7 @@ func WriteDetails(w io.Writer, res *Report, vr *VersionReport) error {
 	}
 	fmt.Fprintf(w, "# µOpTime: %d benchmark runs, metrics %s, threshold %g, %d resamples at %g, seed %d\n\n",
 		len(res.Results)/len(opt.Metrics), strings.Join(names, ", "), opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
-	sums := Summarize(res.Results)
+	sums := summarize(res.Results)
 	if err := timeSavingTable(sums).WriteMarkdown(w); err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func WriteDetails(w io.Writer, res *Report, vr *VersionReport) error {
 		return err
 	}
 	if len(opt.Metrics) > 1 {
-		cmp, err := CompareMetrics(res.Results, 0)
+		cmp, err := compareMetrics(res.Results, 0)
 		if err != nil {
 			return err
 		}
@@ -127,10 +127,10 @@ func WriteDetails(w io.Writer, res *Report, vr *VersionReport) error {
 	return nil
 }
 
-// ToRun returns the results whose configurations a CI should run: all of
+// toRun returns the results whose configurations a CI should run: all of
 // them, or in forward mode (vr not nil) those of each project's base
 // version, whose configurations are applied to the later versions.
-func ToRun(res *Report, vr *VersionReport) []Result {
+func toRun(res *Report, vr *VersionReport) []Result {
 	if vr == nil {
 		return res.Results
 	}

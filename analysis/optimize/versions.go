@@ -9,7 +9,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// VersionOptions configures CompareVersions. Start from DefaultVersionOptions.
+// VersionOptions configures compareVersions. Start from DefaultVersionOptions.
 type VersionOptions struct {
 	// Base is the version whose configurations are applied to every later
 	// version; "" means the first version of each project.
@@ -62,7 +62,7 @@ type VersionPair struct {
 	FPR, FNR float64
 }
 
-// VersionReport is the outcome of CompareVersions.
+// VersionReport is the outcome of compareVersions.
 type VersionReport struct {
 	// Versions[project] lists the compared versions, base first.
 	Versions map[string][]string
@@ -81,9 +81,9 @@ type benchID struct{ project, benchmark, params, mode string }
 
 func idOf(k table.Key) benchID { return benchID{k.Project, k.Benchmark, k.Params, k.Mode} }
 
-// CompareVersions evaluates µOpTime across versions in forward mode (the
+// compareVersions evaluates µOpTime across versions in forward mode (the
 // paper's RQ4): the configurations chosen on the base version (in rep, from
-// Optimize on series that include it) are applied unchanged to every later
+// optimize on series that include it) are applied unchanged to every later
 // version, as a CI pipeline would after optimising once. For each pair of
 // consecutive versions from the base on and every benchmark present in
 // both, a performance change is detected when the two bootstrap CIs of the
@@ -97,8 +97,8 @@ func idOf(k table.Key) benchID { return benchID{k.Project, k.Benchmark, k.Params
 //
 // rep.Options (metrics, seed, bootstrap, --first, --discard-warmup) are used
 // for the later versions too, so every evaluation is the same pure function
-// of (seed, benchmark, metric, configuration) as in Optimize.
-func CompareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (*VersionReport, error) {
+// of (seed, benchmark, metric, configuration) as in optimize.
+func compareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (*VersionReport, error) {
 	if !(vopt.MinChange >= 0) || math.IsInf(vopt.MinChange, 0) {
 		return nil, fmt.Errorf("optimize: minimum change must be finite and ≥ 0, got %v", vopt.MinChange)
 	}

@@ -48,11 +48,11 @@ func TestCompareVersions(t *testing.T) {
 	series := build(t, versionSuite()...)
 	opt := fastOptions()
 	opt.Bootstrap.Resamples = 1000
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vr, err := CompareVersions(series, rep, DefaultVersionOptions)
+	vr, err := compareVersions(series, rep, DefaultVersionOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestCompareVersions(t *testing.T) {
 	// Slowdowns only: B got faster, so only A (v1→v2) and C (v2→v3) count.
 	vo := DefaultVersionOptions
 	vo.SlowdownsOnly = true
-	vr, err = CompareVersions(series, rep, vo)
+	vr, err = compareVersions(series, rep, vo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestCompareVersions(t *testing.T) {
 	// Another base: configurations of v2 applied to v3; v1 is not compared.
 	vo = DefaultVersionOptions
 	vo.Base = "v2"
-	vr, err = CompareVersions(series, rep, vo)
+	vr, err = compareVersions(series, rep, vo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestCompareVersions(t *testing.T) {
 		t.Errorf("base v2: versions %v, %d pairs", vr.Versions["p"], len(vr.Pairs))
 	}
 	vo.Base = "v9"
-	if _, err := CompareVersions(series, rep, vo); err == nil {
+	if _, err := compareVersions(series, rep, vo); err == nil {
 		t.Error("unknown base version: no error")
 	}
 
@@ -147,7 +147,7 @@ func TestCompareVersions(t *testing.T) {
 	}
 	p, _ := prepare(v2, &rep.Options)
 	ev := p.evaluate(RCIWMean, base.Chosen.Config, true, &rep.Options, new(workspace))
-	vr, _ = CompareVersions(series, rep, DefaultVersionOptions)
+	vr, _ = compareVersions(series, rep, DefaultVersionOptions)
 	for _, c := range vr.Changes {
 		if c.Benchmark == "BenchmarkD" && c.From == "v1" && c.Metric == RCIWMean {
 			if want := (ev.Average - base.Chosen.Average) / base.Chosen.Average; c.Change[1+MethodUOpTime] != want {
@@ -171,11 +171,11 @@ func TestSummarizeAndCompareMetrics(t *testing.T) {
 	opt := fastOptions()
 	opt.Metrics = []Metric{CV}
 	opt.MinRepetitions = 2
-	rep, err := Optimize(series, opt)
+	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sums := Summarize(rep.Results)
+	sums := summarize(rep.Results)
 	if len(sums) != 1 {
 		t.Fatalf("%d summaries", len(sums))
 	}
@@ -194,11 +194,11 @@ func TestSummarizeAndCompareMetrics(t *testing.T) {
 	// on the change rates.
 	series = build(t, goSuite("p", "v1", 15, 21, nil)...)
 	opt = fastOptions()
-	rep, err = Optimize(series, opt)
+	rep, err = optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp, err := CompareMetrics(rep.Results, 0)
+	cmp, err := compareMetrics(rep.Results, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,8 +221,8 @@ func TestSummarizeAndCompareMetrics(t *testing.T) {
 	}
 	// One metric only: nothing to compare.
 	opt.Metrics = []Metric{CV}
-	rep, _ = Optimize(series, opt)
-	if cmp, _ := CompareMetrics(rep.Results, 0); len(cmp) != 0 {
+	rep, _ = optimize(series, opt)
+	if cmp, _ := compareMetrics(rep.Results, 0); len(cmp) != 0 {
 		t.Errorf("one metric gave %d comparisons", len(cmp))
 	}
 }

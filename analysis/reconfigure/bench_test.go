@@ -88,8 +88,8 @@ func replayBench(b *testing.B, series []*table.Series) {
 	b.ReportMetric(float64(b.N)*float64(len(series))/b.Elapsed().Seconds(), "benchmarks/s")
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/suite")
 	if testing.Verbose() {
-		rows := Summarize(res, nil)
-		QualityTable(rows).WriteMarkdown(os.Stdout)
-		TimeTable(rows).WriteMarkdown(os.Stdout)
+		rows := summaryRows(res, nil)
+		qualityTable(rows).WriteMarkdown(os.Stdout)
+		timeTable(rows).WriteMarkdown(os.Stdout)
 	}
 }

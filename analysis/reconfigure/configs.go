@@ -49,9 +49,9 @@ var ConfigColumns = []string{"project", "version", "benchmark", "params", "mode"
 	"instance", "trial", "fork", "warmup_iterations", "measurement_iterations", "forks_used",
 	"warmup_stable", "forks_stable"}
 
-// Configs returns the dynamic configurations of the results, one per fork
+// configs returns the dynamic configurations of the results, one per fork
 // run, in result, criterion and fork order.
-func Configs(results []Result) []DynamicConfig {
+func configs(results []Result) []DynamicConfig {
 	var out []DynamicConfig
 	for _, r := range results {
 		for _, cr := range r.Criteria {
@@ -67,9 +67,9 @@ func Configs(results []Result) []DynamicConfig {
 	return out
 }
 
-// ConfigsFrame is the dynamic configurations as a typed frame with the
+// configsFrame is the dynamic configurations as a typed frame with the
 // ConfigColumns, written as CSV, Arrow or Parquet by Frame.WriteFile.
-func ConfigsFrame(configs []DynamicConfig) *reports.Frame {
+func configsFrame(configs []DynamicConfig) *reports.Frame {
 	n := len(configs)
 	proj, ver, bench, params, mode, crit := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	inst, trial, fork, wi, mi, fu := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
@@ -94,7 +94,7 @@ func ConfigsFrame(configs []DynamicConfig) *reports.Frame {
 
 // writeConfigs writes configs as CSV with a ConfigColumns header.
 func writeConfigs(w io.Writer, configs []DynamicConfig) error {
-	return ConfigsFrame(configs).WriteCSV(w)
+	return configsFrame(configs).WriteCSV(w)
 }
 
 // ReadConfigs reads a dynamic configurations CSV written by writeConfigs.
@@ -109,7 +109,7 @@ func ReadConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
 }
 
 // ReadConfigsFile reads a dynamic configurations file in any format
-// ConfigsFrame can be written in (CSV, Arrow IPC, Parquet; by extension).
+// Frame(TableConfigs) can be written in (CSV, Arrow IPC, Parquet; by extension).
 // Errors name the file and the line (CSV) or row.
 func ReadConfigsFile(path string) ([]DynamicConfig, error) {
 	rows, err := reports.ReadRows(path)

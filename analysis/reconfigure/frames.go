@@ -7,7 +7,7 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// BenchmarksFrame is the per-benchmark result for notebooks: one row per
+// benchmarksFrame is the per-benchmark result for notebooks: one row per
 // replayed benchmark and criterion (one row with criterion "" for a
 // skipped benchmark), typed columns:
 //
@@ -24,7 +24,7 @@ import (
 //	dynamic_seconds, static_seconds  execution times
 //	short                      less data than the configuration or baseline ask for
 //	skipped, notes             why the benchmark was skipped; warnings
-func BenchmarksFrame(results []Result) *reports.Frame {
+func benchmarksFrame(results []Result) *reports.Frame {
 	var proj, ver, bench, params, mode, crit, aa, aaNote, skipped, notes []string
 	var data, warm [][]int64
 	var capped, used []int64
@@ -92,10 +92,10 @@ func BenchmarksFrame(results []Result) *reports.Frame {
 	return f
 }
 
-// SummaryFrame is Tables 2 and 3 for notebooks: one row per project (and
+// summaryFrame is Tables 2 and 3 for notebooks: one row per project (and
 // "all") and criterion with every SummaryRow field as a typed column;
 // shares are fractions, times hours.
-func SummaryFrame(rows []SummaryRow) *reports.Frame {
+func summaryFrame(rows []SummaryRow) *reports.Frame {
 	n := len(rows)
 	proj, crit := make([]string, n), make([]string, n)
 	ints := make([][]int64, 3)

@@ -15,7 +15,7 @@ import (
 // iteration) or a ParseError naming the file, never panic.
 func FuzzReadConfigs(f *testing.F) {
 	var b bytes.Buffer
-	if err := writeConfigs(&b, Configs(handResults())); err != nil {
+	if err := writeConfigs(&b, configs(handResults())); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())

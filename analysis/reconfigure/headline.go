@@ -10,7 +10,7 @@ import (
 // different" for Best to rank a criterion by time saved.
 const GoodShare = 0.9
 
-// overallRows returns the rows of Summarize that cover every benchmark: the
+// overallRows returns the rows of summaryRows that cover every benchmark: the
 // Overall rows when there are several projects, else the project's rows.
 func overallRows(rows []SummaryRow, criteria []Criterion) []SummaryRow {
 	if criteria == nil {

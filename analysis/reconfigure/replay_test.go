@@ -60,7 +60,7 @@ func TestAAFlatNotDifferent(t *testing.T) {
 		}
 	}
 	// The summary agrees with the per-benchmark results.
-	rows := Summarize(res, nil)
+	rows := summaryRows(res, nil)
 	if len(rows) != 3*3 {
 		t.Fatalf("%d summary rows, want 9 (2 projects + all, 3 criteria)", len(rows))
 	}
@@ -112,10 +112,10 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		if err := BenchmarkTable(res).WriteCSV(&b); err != nil {
+		if err := benchmarkTable(res).WriteCSV(&b); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeConfigs(&b, Configs(res)); err != nil {
+		if err := writeConfigs(&b, configs(res)); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -171,7 +171,7 @@ func TestShortAndRaggedForks(t *testing.T) {
 	if res.BaselineForks != 0 || res.BaselineIterations != 0 {
 		t.Errorf("baseline forks %d, iterations %d; want none (no fork has more than 50 iterations)", res.BaselineForks, res.BaselineIterations)
 	}
-	rows := Summarize([]Result{res}, opt.Criteria)
+	rows := summaryRows([]Result{res}, opt.Criteria)
 	if rows[0].Short != 1 || rows[0].WarmupNeverStable != 1 || rows[0].ForksNeverStable != 1 {
 		t.Errorf("summary %+v: want 1 short benchmark, all warmups and forks capped", rows[0])
 	}
@@ -215,7 +215,7 @@ func TestBadSeriesSkipped(t *testing.T) {
 	if !strings.Contains(res[2].Skipped, "row 2") {
 		t.Errorf("zero series: skipped %q, want row 2", res[2].Skipped)
 	}
-	rows := Summarize(res, nil)
+	rows := summaryRows(res, nil)
 	if rows[0].Benchmarks != 1 {
 		t.Errorf("summary counts %d benchmarks, want the 1 replayed", rows[0].Benchmarks)
 	}

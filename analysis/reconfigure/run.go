@@ -28,7 +28,7 @@ type Report struct {
 
 // Run replays dynamic reconfiguration on every primary series of t that
 // opt.Select keeps (replayAll) and summarises the outcome per project and
-// criterion (Summarize). It is the package's entry point.
+// criterion (summaryRows). It is the package's entry point.
 func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Report{Options: opt, Results: results, Summary: Summarize(results, opt.Criteria)}, nil
+	return &Report{Options: opt, Results: results, Summary: summaryRows(results, opt.Criteria)}, nil
 }
 
 // WriteText prints the short answer: the time each criterion saves and how
@@ -57,11 +57,11 @@ func (r *Report) WriteDetails(w io.Writer) error { return writeDetails(w, w, r.R
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	switch name {
 	case TableBenchmarks:
-		return BenchmarksFrame(r.Results), nil
+		return benchmarksFrame(r.Results), nil
 	case TableQuality, TableTime:
-		return SummaryFrame(r.Summary), nil
+		return summaryFrame(r.Summary), nil
 	case TableConfigs:
-		return ConfigsFrame(Configs(r.Results)), nil
+		return configsFrame(configs(r.Results)), nil
 	}
 	return nil, fmt.Errorf("reconfigure: no data table %q", name)
 }
@@ -71,11 +71,11 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 func (r *Report) Table(name string) (*reports.Table, error) {
 	switch name {
 	case TableBenchmarks:
-		return BenchmarkTable(r.Results), nil
+		return benchmarkTable(r.Results), nil
 	case TableQuality:
-		return QualityTable(r.Summary), nil
+		return qualityTable(r.Summary), nil
 	case TableTime:
-		return TimeTable(r.Summary), nil
+		return timeTable(r.Summary), nil
 	}
 	return nil, fmt.Errorf("reconfigure: no document table %q; write it as .csv, .arrow or .parquet", name)
 }

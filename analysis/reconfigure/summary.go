@@ -47,10 +47,10 @@ type SummaryRow struct {
 	WarmupNeverStable, ForksNeverStable float64
 }
 
-// Summarize aggregates results per project (sorted by name) and over all
+// summaryRows aggregates results per project (sorted by name) and over all
 // projects (last), one row per criterion in Options order. Skipped results
 // are left out.
-func Summarize(results []Result, criteria []Criterion) []SummaryRow {
+func summaryRows(results []Result, criteria []Criterion) []SummaryRow {
 	if criteria == nil {
 		criteria = AllCriteria
 	}
@@ -192,10 +192,10 @@ func percent(x float64) any {
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 2, 64) + " %" }
 func num(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
-// QualityTable renders the rows as the paper's Table 2: per project and
+// qualityTable renders the rows as the paper's Table 2: per project and
 // criterion the share of A/A tests that found no difference, the mean ± sd
 // change rate and the shares of change rates below 1, 2 and 3 %.
-func QualityTable(rows []SummaryRow) *reports.Table {
+func qualityTable(rows []SummaryRow) *reports.Table {
 	t := &reports.Table{
 		Title:   "Result quality: A/A tests of dynamic against static configuration (Laaber et al. 2020, Table 2)",
 		Columns: []string{"project", "criterion", "benchmarks", "A/A tested", "not different", "change rate (mean ± sd)", "< 1 %", "< 2 %", "< 3 %"},
@@ -208,11 +208,11 @@ func QualityTable(rows []SummaryRow) *reports.Table {
 	return t
 }
 
-// TimeTable renders the rows as the paper's Table 3: per project and
+// timeTable renders the rows as the paper's Table 3: per project and
 // criterion the static and dynamic suite time, the time saved, the mean ±
 // sd of warmup iterations per fork and of forks, and the shares that never
 // became stable.
-func TimeTable(rows []SummaryRow) *reports.Table {
+func timeTable(rows []SummaryRow) *reports.Table {
 	t := &reports.Table{
 		Title: "Time: dynamic reconfiguration against static configuration (Laaber et al. 2020, Table 3)",
 		Columns: []string{"project", "criterion", "benchmarks", "short data", "static", "dynamic", "saved time", "saved",
@@ -228,10 +228,10 @@ func TimeTable(rows []SummaryRow) *reports.Table {
 	return t
 }
 
-// BenchmarkTable renders one row per benchmark and criterion: warmup
+// benchmarkTable renders one row per benchmark and criterion: warmup
 // iterations per fork, forks used, stable or capped, the A/A ratio with its
 // interval and the times.
-func BenchmarkTable(results []Result) *reports.Table {
+func benchmarkTable(results []Result) *reports.Table {
 	t := &reports.Table{
 		Title: "Dynamic reconfiguration per benchmark",
 		Columns: []string{"project", "version", "benchmark", "params", "mode", "iterations per fork (data)", "criterion", "warmup per fork", "warmup capped forks",

@@ -38,7 +38,7 @@ func handResults() []Result {
 // TestSummarizeByHand checks the Table 2 and 3 aggregates against values
 // computed by hand from handResults.
 func TestSummarizeByHand(t *testing.T) {
-	rows := Summarize(handResults(), []Criterion{CriterionCV})
+	rows := summaryRows(handResults(), []Criterion{CriterionCV})
 	if len(rows) != 3 || rows[0].Project != "a" || rows[1].Project != "b" || rows[2].Project != Overall {
 		t.Fatalf("rows %+v, want a, b, all", rows)
 	}
@@ -73,10 +73,10 @@ func TestSummarizeByHand(t *testing.T) {
 	}
 	// The tables render every row.
 	var buf bytes.Buffer
-	if err := QualityTable(rows).WriteMarkdown(&buf); err != nil {
+	if err := qualityTable(rows).WriteMarkdown(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if err := TimeTable(rows).WriteMarkdown(&buf); err != nil {
+	if err := timeTable(rows).WriteMarkdown(&buf); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"| a ", "1.50 % ± 1.41 %", "70.0 %", "16.7 min", "26.4 ± 22.3", "| all "} {
@@ -90,7 +90,7 @@ func TestSummarizeByHand(t *testing.T) {
 func TestConfigsRoundTrip(t *testing.T) {
 	res := handResults()
 	res[0].Key.Params = "size=10,mode=a%2Cb" // commas survive CSV quoting
-	want := Configs(res)
+	want := configs(res)
 	if len(want) != 7 {
 		t.Fatalf("%d configurations, want 7 (one per fork run)", len(want))
 	}

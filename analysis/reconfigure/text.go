@@ -73,15 +73,15 @@ func writeDetails(w, errw io.Writer, results []Result, opt *Options) error {
 		len(results)-skipped, skipped, short)
 	if len(results) <= 40 {
 		fmt.Fprintln(w)
-		if err := BenchmarkTable(results).WriteMarkdown(w); err != nil {
+		if err := benchmarkTable(results).WriteMarkdown(w); err != nil {
 			return err
 		}
 	}
-	rows := Summarize(results, opt.Criteria)
+	rows := summaryRows(results, opt.Criteria)
 	fmt.Fprintln(w)
-	if err := QualityTable(rows).WriteMarkdown(w); err != nil {
+	if err := qualityTable(rows).WriteMarkdown(w); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
-	return TimeTable(rows).WriteMarkdown(w)
+	return timeTable(rows).WriteMarkdown(w)
 }

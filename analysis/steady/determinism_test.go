@@ -13,10 +13,10 @@ func outputs(t *testing.T, res *Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	for _, w := range []func(*bytes.Buffer, *Report) error{
-		func(b *bytes.Buffer, r *Report) error { return ForksFrame(r).WriteCSV(b) },
-		func(b *bytes.Buffer, r *Report) error { return BenchmarksFrame(r).WriteCSV(b) },
-		func(b *bytes.Buffer, r *Report) error { return EvaluationFrame(r).WriteCSV(b) },
-		func(b *bytes.Buffer, r *Report) error { return BenchmarkEvaluationFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Report) error { return forksFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Report) error { return benchmarksFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Report) error { return evaluationFrame(r).WriteCSV(b) },
+		func(b *bytes.Buffer, r *Report) error { return benchmarkEvaluationFrame(r).WriteCSV(b) },
 	} {
 		if err := w(&b, res); err != nil {
 			t.Fatal(err)

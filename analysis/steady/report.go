@@ -10,7 +10,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// ForkColumns are the columns of ForksFrame:
+// ForkColumns are the columns of Frame(TableForks):
 //
 //	project, version, benchmark, params, mode   the benchmark run
 //	instance, trial, fork    the fork (1-based)
@@ -34,7 +34,7 @@ var ForkColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"points", "dropped", "outliers", "outlier_indices", "skip", "penalty", "penalty_rule", "changepoints", "segments",
 	"class", "barrett_class", "st_index", "st_seconds", "steady_mean_ns", "total_seconds", "error"}
 
-// BenchmarkColumns are the columns of BenchmarksFrame: the run, its
+// BenchmarkColumns are the columns of Frame(TableBenchmarks): the run, its
 // number of forks by class, its class, the forks by Barrett class, and the
 // median and largest st of its steady forks (index and seconds; empty
 // without steady forks).
@@ -42,7 +42,7 @@ var BenchmarkColumns = []string{"project", "version", "benchmark", "params", "mo
 	"steady_forks", "no_steady_forks", "too_short_forks", "failed_forks", "class",
 	"flat", "warmup", "slowdown", "st_median_index", "st_max_index", "st_median_seconds", "st_max_seconds"}
 
-// EvaluationColumns are the columns of EvaluationFrame, one row per
+// EvaluationColumns are the columns of Frame(TableEvaluation), one row per
 // configuration set and fork run:
 //
 //	set                          the configuration set
@@ -65,7 +65,7 @@ var EvaluationColumns = []string{"set", "project", "version", "benchmark", "para
 	"wee_seconds", "deviation_seconds", "estimation", "time_waste_seconds", "rpd", "ratio_low", "ratio_high"}
 
 // BenchmarkEvaluationColumns are the columns of
-// BenchmarkEvaluationFrame: set, the run, forks run, steady forks, and
+// Frame(TableBenchmarkEvaluations): set, the run, forks run, steady forks, and
 // the benchmark-level RPD with its ratio CI.
 var BenchmarkEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode",
 	"forks_run", "steady_forks", "rpd", "ratio_low", "ratio_high"}
@@ -119,10 +119,10 @@ func (c *forkColumns) to(f *reports.Frame) {
 	f.Int("fork", c.fork)
 }
 
-// ForksFrame has one row per fork (ForkColumns); outlier_indices and
+// forksFrame has one row per fork (ForkColumns); outlier_indices and
 // changepoints are integer lists, st_index is null unless the fork is
 // steady, and unknown floats are null.
-func ForksFrame(res *Report) *reports.Frame {
+func forksFrame(res *Report) *reports.Frame {
 	var k keyColumns
 	var id forkColumns
 	var points, dropped, outliers, skip, segments, st []int64
@@ -204,8 +204,8 @@ func medianMax(x []float64) (float64, float64) {
 	return stats.Median(x, nil), m
 }
 
-// BenchmarksFrame has one row per benchmark run (BenchmarkColumns).
-func BenchmarksFrame(res *Report) *reports.Frame {
+// benchmarksFrame has one row per benchmark run (BenchmarkColumns).
+func benchmarksFrame(res *Report) *reports.Frame {
 	var k keyColumns
 	var forks, steady, noSteady, tooShort, failed, flat, warmup, slowdown, maxIdx []int64
 	var maxValid []bool
@@ -256,10 +256,10 @@ func BenchmarksFrame(res *Report) *reports.Frame {
 	return fr
 }
 
-// EvaluationFrame has one row per configuration set and fork run
+// evaluationFrame has one row per configuration set and fork run
 // (EvaluationColumns); st_seconds and estimation are empty unless the fork
 // is steady.
-func EvaluationFrame(res *Report) *reports.Frame {
+func evaluationFrame(res *Report) *reports.Frame {
 	var set, class, config, est []string
 	var k keyColumns
 	var id forkColumns
@@ -322,9 +322,9 @@ func EvaluationFrame(res *Report) *reports.Frame {
 	return fr
 }
 
-// BenchmarkEvaluationFrame has one row per configuration set and
+// benchmarkEvaluationFrame has one row per configuration set and
 // configured benchmark run (BenchmarkEvaluationColumns).
-func BenchmarkEvaluationFrame(res *Report) *reports.Frame {
+func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 	var set []string
 	var k keyColumns
 	var run, steady []int64

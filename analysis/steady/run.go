@@ -39,13 +39,13 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 func (res *Report) Frame(name string) (*reports.Frame, error) {
 	switch name {
 	case TableForks:
-		return ForksFrame(res), nil
+		return forksFrame(res), nil
 	case TableBenchmarks:
-		return BenchmarksFrame(res), nil
+		return benchmarksFrame(res), nil
 	case TableEvaluation:
-		return EvaluationFrame(res), nil
+		return evaluationFrame(res), nil
 	case TableBenchmarkEvaluations:
-		return BenchmarkEvaluationFrame(res), nil
+		return benchmarkEvaluationFrame(res), nil
 	}
 	return nil, fmt.Errorf("steady: no data table %q", name)
 }

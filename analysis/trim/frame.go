@@ -74,12 +74,12 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 		return r.planFrame(), nil
 	case FrameSteadyForks:
 		if r.Steady == nil {
-			return steady.ForksFrame(&steady.Report{}), nil
+			return (&steady.Report{}).Frame(steady.TableForks)
 		}
 		return r.Steady.Frame(steady.TableForks)
 	case FrameReconfigure:
 		if r.Reconfigure == nil {
-			return reconfigure.BenchmarksFrame(nil), nil
+			return (&reconfigure.Report{}).Frame(reconfigure.TableBenchmarks)
 		}
 		return r.Reconfigure.Frame(reconfigure.TableBenchmarks)
 	case FrameForkSeries:

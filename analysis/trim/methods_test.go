@@ -70,10 +70,11 @@ func compareMethods(t *testing.T, tab *table.Table, s *synth.Suite, opt Options)
 	}
 	oopt := opt.Optimize
 	oopt.Seed = opt.Seed
-	uopt, err := optimize.Optimize(series, oopt)
+	uopt, err := optimize.Run(tab, oopt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ures := resultsByKey(uopt)
 	ropt := opt.Reconfigure
 	ropt.Seed = opt.Seed
 	rrep, err := reconfigure.Run(tab, ropt)
@@ -85,9 +86,9 @@ func compareMethods(t *testing.T, tab *table.Table, s *synth.Suite, opt Options)
 	for i, ser := range series {
 		tr := truth[[2]string{ser.Benchmark, ser.Params}]
 		b := &rep.Benchmarks[i]
-		ur := &uopt.Results[i]
+		ur := ures[ser.Key]
 		dr := rrep.Results[i].Criterion(reconfigure.CriterionCV)
-		if b.Key != ser.Key || ur.Key != ser.Key || rrep.Results[i].Key != ser.Key {
+		if b.Key != ser.Key || ur == nil || rrep.Results[i].Key != ser.Key {
 			t.Fatalf("series %d: keys differ", i)
 		}
 		all := meanOf(ser, 0)

@@ -8,11 +8,12 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/internal/stats"
-	"github.com/benchtrim/benchtrim/internal/workpool"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -106,14 +107,10 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 			warmup[i] = replayWarmup(b, replayOf[b.Key], &opt)
 		}
 	}
-	_, err = workpool.Map(len(series), opt.Workers, func(i int) (struct{}, error) {
-		defer tick(0)
-		return struct{}{}, recommend(&rep.Benchmarks[i], series[i], warmup[i], &opt)
-	})
-	if err != nil {
+	if err := optimizeAll(rep, series, warmup, &opt, tick); err != nil {
 		return nil, err
 	}
-	if rep.Versions, err = compareVersions(rep, series, &opt); err != nil {
+	if rep.Versions, err = compareVersions(rep, t, series, &opt); err != nil {
 		return nil, err
 	}
 	rep.Totals = totals(rep.Benchmarks)
@@ -266,94 +263,223 @@ func replayWarmup(b *Benchmark, rr *reconfigure.Result, opt *Options) int {
 	return warmupRule(b.WarmupEnds, opt.WarmupQuantile)
 }
 
-// recommend runs µOpTime on s after discarding w warmup iterations per
-// fork (only a description of the recorded configuration for benchmarks
-// already decided unreliable) and fills b's configurations and evidence.
-func recommend(b *Benchmark, s *table.Series, w int, opt *Options) error {
-	if b.Path == PathDuet {
-		b.Status = StatusDuet
-		return nil
+// chunkSize bounds the benchmark runs of one post-warmup table (see
+// optimizeAll): the table copies their rows.
+const chunkSize = 64
+
+// optimizeAll runs µOpTime for every benchmark that is not duet data and
+// fills its configurations and evidence (recommend). Benchmarks go in
+// chunks of at most chunkSize runs of one (project, version), in key
+// order: each chunk's rows after the warmup become a table of their own
+// (postWarmupTable) on which optimize.Run first evaluates only the full
+// configuration of every benchmark (MinRepetitions above any data), then
+// searches those whose full steady part is stable and not already
+// unreliable. tick is called once per benchmark.
+func optimizeAll(rep *Report, series []*table.Series, warmup []int, opt *Options, tick func(int)) error {
+	var chunk []int
+	flush := func() error {
+		defer func() { chunk = chunk[:0] }()
+		if len(chunk) == 0 {
+			return nil
+		}
+		err := optimizeChunk(rep, series, warmup, chunk, opt)
+		for range chunk {
+			tick(0)
+		}
+		return err
 	}
-	oopt := opt.Optimize
-	oopt.Seed, oopt.Workers, oopt.Progress, oopt.DiscardWarmup = opt.Seed, 1, nil, w
-	oopt.Select = table.Filter{}
-	// First only the full configuration: with MinRepetitions above any
-	// data µOpTime evaluates nothing else. An unreliable benchmark stops
-	// here, and so does one whose full steady part is not stable (the
-	// metric never stabilises), which spares the exhaustive search.
-	describeOnly := b.Status == StatusNoSteady
-	if describeOnly {
-		w, oopt.DiscardWarmup = 0, 0
+	for i, s := range series {
+		if rep.Benchmarks[i].Path == PathDuet {
+			rep.Benchmarks[i].Status = StatusDuet
+			tick(0)
+			continue
+		}
+		if len(chunk) > 0 {
+			first := series[chunk[0]]
+			if len(chunk) == chunkSize || first.Project != s.Project || first.Version != s.Version {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		chunk = append(chunk, i)
 	}
-	full := oopt
-	full.MinRepetitions = math.MaxInt32
-	res, err := optimize.Optimize([]*table.Series{s}, full)
+	return flush()
+}
+
+// optimizeChunk is optimizeAll on the benchmarks chunk (indices into
+// series, one project and version).
+func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []int, opt *Options) error {
+	w := make([]int, len(chunk))
+	for j, i := range chunk {
+		if rep.Benchmarks[i].Status != StatusNoSteady {
+			w[j] = warmup[i]
+		}
+	}
+	tab, err := postWarmupTable(series, chunk, w)
 	if err != nil {
 		return err
 	}
-	if len(res.Results) > 0 && !describeOnly && res.Results[0].Full.Value < opt.Optimize.Threshold {
-		if res, err = optimize.Optimize([]*table.Series{s}, oopt); err != nil {
-			return err
-		}
-	}
-	if len(res.Results) == 0 {
-		b.Status = StatusSkipped
-		if len(res.Skipped) > 0 {
-			b.Reason = res.Skipped[0].Reason
+	defer tab.Release()
+	oopt := opt.Optimize
+	oopt.Seed, oopt.Workers, oopt.Progress, oopt.DiscardWarmup = opt.Seed, opt.Workers, nil, 0
+	oopt.Select = table.Filter{}
+	full := oopt
+	full.MinRepetitions = math.MaxInt32
+	fullRep, err := optimize.Run(tab, full)
+	if err != nil {
+		for _, i := range chunk {
+			rep.Benchmarks[i].Status, rep.Benchmarks[i].Reason = StatusSkipped, err.Error()
 		}
 		return nil
 	}
-	r := &res.Results[0]
-	b.Recorded = recordedConfig(r, w)
+	fulls := resultsByKey(fullRep)
+	var search []*table.Series
+	for _, i := range chunk {
+		b := &rep.Benchmarks[i]
+		if r := fulls[b.Key]; r != nil && b.Status != StatusNoSteady && r.Full.Value < opt.Optimize.Threshold {
+			search = append(search, series[i])
+		}
+	}
+	found := map[table.Key]*optimize.Result{}
+	if len(search) > 0 {
+		names := make([]string, len(search))
+		for j, s := range search {
+			names[j] = s.Benchmark
+		}
+		oopt.Select = only(table.Filter{}, names)
+		searchRep, err := optimize.Run(tab, oopt)
+		if err != nil {
+			return err
+		}
+		found = resultsByKey(searchRep)
+	}
+	for j, i := range chunk {
+		b := &rep.Benchmarks[i]
+		r := found[b.Key]
+		if r == nil {
+			r = fulls[b.Key]
+		}
+		if r == nil {
+			b.Status = StatusSkipped
+			for _, sk := range fullRep.Skipped {
+				if sk.Key == b.Key {
+					b.Reason = sk.Reason
+				}
+			}
+			continue
+		}
+		recommend(b, r, series[i].Setup, w[j], opt)
+	}
+	return nil
+}
+
+func resultsByKey(rep *optimize.Report) map[table.Key]*optimize.Result {
+	out := make(map[table.Key]*optimize.Result, len(rep.Results))
+	for i := range rep.Results {
+		out[rep.Results[i].Key] = &rep.Results[i]
+	}
+	return out
+}
+
+// postWarmupTable is the table µOpTime runs on for the benchmarks chunk:
+// the primary rows of each benchmark after the first w[j] iterations of
+// every fork, renumbered from 1, and its setup with w[j] more warmup
+// iterations, each as long as a measurement iteration. optimize's time
+// model then pays the warmup (stated warmup iterations × warmup time) and
+// its commands ask for -wi with it, as its DiscardWarmup option would.
+func postWarmupTable(series []*table.Series, chunk []int, w []int) (*table.Table, error) {
+	b := table.NewBuilder(memory.DefaultAllocator, table.DefaultBatchRows)
+	defer b.Release()
+	for j, i := range chunk {
+		s := series[i]
+		setup := table.Setup{Key: s.Key}
+		if s.Setup != nil {
+			setup = *s.Setup
+		}
+		if w[j] > 0 {
+			setup.WarmupIterations += w[j]
+			if it := s.Setup.IterationTimeNs(); it > 0 {
+				setup.WarmupTimeNs = it
+			}
+		}
+		if s.Setup != nil || w[j] > 0 {
+			if err := b.AddSetup(setup); err != nil {
+				return nil, err
+			}
+		}
+		cut := int32(w[j])
+		for r := 0; r < s.Len(); r++ {
+			it := s.Levels[table.LevelIteration][r]
+			if it <= cut {
+				continue
+			}
+			row := table.Row{Project: s.Project, Version: s.Version, Benchmark: s.Benchmark, Params: s.Params, Mode: s.Mode,
+				Metric: table.Primary, Unit: s.Unit, Value: s.Value[r], NsPerOp: s.NsPerOp[r], Count: s.Count[r],
+				Instance: s.Levels[table.LevelInstance][r], Trial: s.Levels[table.LevelTrial][r], Fork: s.Levels[table.LevelFork][r],
+				Iteration: it - cut, Slice: s.Levels[table.LevelSlice][r]}
+			if err := b.Append(&row); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.Finish(), nil
+}
+
+// recommend fills b from µOpTime's result r on its post-warmup data (w
+// warmup iterations discarded; orig is the recorded setup): the recorded
+// configuration, and the recommendation with its evidence when the full
+// steady part is stable and a stable configuration was found.
+func recommend(b *Benchmark, r *optimize.Result, orig *table.Setup, w int, opt *Options) {
+	b.Recorded = recordedConfig(r, orig, w)
 	b.Recommended = b.Recorded
 	b.FullMetric = r.Full.Value
 	keep := func() {
 		full := r.Full
 		full.Config[table.LevelIteration] += int32(w)
 		rr := *r
-		rr.DiscardedWarmup = 0
+		rr.DiscardedWarmup, rr.Setup = 0, orig
 		b.Command = rr.Command(&full)
 	}
-	if describeOnly {
-		keep()
-		return nil
-	}
 	switch {
+	case b.Status == StatusNoSteady:
+		keep()
+		return
 	case !(r.Full.Value < opt.Optimize.Threshold):
 		b.Status = StatusUnstable
 		b.Reason += fmt.Sprintf("; %s of the full steady part %.3g ≥ %g: the metric never stabilises; unreliable, recorded configuration kept", opt.Optimize.Metrics[0], r.Full.Value, opt.Optimize.Threshold)
 		keep()
-		return nil
+		return
 	case r.Status == optimize.StatusReduced:
 		b.Status = StatusTrimmed
 	case r.Status == optimize.StatusNotReduced:
 		b.Status = StatusUnstable
 		b.Reason += fmt.Sprintf("; %s ≥ %g in every configuration (full: %.3g): unreliable, recorded configuration kept", opt.Optimize.Metrics[0], opt.Optimize.Threshold, r.Full.Value)
 		keep()
-		return nil
+		return
 	default:
 		b.Status = StatusTooFew
 		b.Reason += fmt.Sprintf("; fewer than %d repetitions: recorded configuration kept", opt.Optimize.MinRepetitions)
 		keep()
-		return nil
+		return
 	}
-	b.Recommended = chosenConfig(r, w)
+	b.Recommended = chosenConfig(r)
 	b.Metric = r.Chosen.Value
 	b.Estimate, b.Reference, b.RefLower, b.RefUpper = r.Chosen.Average, r.Full.Average, r.Full.Lower, r.Full.Upper
 	b.ChangeRate = r.ChangeRate(optimize.MethodUOpTime)
 	b.InCI = b.RefLower <= b.Estimate && b.Estimate <= b.RefUpper
 	b.Command = r.Command(&r.Chosen)
-	return nil
 }
 
-// levelConfig fills the level sizes of c from a µOpTime configuration.
-func levelConfig(r *optimize.Result, k optimize.Config) Config {
+// levelConfig is the configuration of µOpTime's level sizes k with the
+// warmup of setup (its warmup time defaulting to the iteration's).
+func levelConfig(r *optimize.Result, k optimize.Config, setup *table.Setup) Config {
 	c := Config{Instances: int(k[table.LevelInstance]), Trials: int(k[table.LevelTrial]), Forks: int(k[table.LevelFork]),
 		Iterations: int(k[table.LevelIteration]), Slices: int(k[table.LevelSlice])}
 	c.IterationTimeNs = r.UnitNs * int64(c.Slices)
-	if r.Setup != nil {
-		c.WarmupIterations = r.Setup.WarmupIterations
-		c.WarmupTimeNs = r.Setup.WarmupTimeNs
+	if setup != nil {
+		c.WarmupIterations = setup.WarmupIterations
+		c.WarmupTimeNs = setup.WarmupTimeNs
 	}
 	if c.WarmupTimeNs <= 0 {
 		c.WarmupTimeNs = c.IterationTimeNs
@@ -362,23 +488,20 @@ func levelConfig(r *optimize.Result, k optimize.Config) Config {
 }
 
 // recordedConfig is the recorded configuration of r's benchmark: r's full
-// configuration with the w discarded iterations counted back as
-// measurement iterations.
-func recordedConfig(r *optimize.Result, w int) Config {
-	c := levelConfig(r, r.Full.Config)
+// configuration on the post-warmup data with the w discarded iterations
+// counted back as measurement iterations, and the recorded setup's warmup.
+func recordedConfig(r *optimize.Result, orig *table.Setup, w int) Config {
+	c := levelConfig(r, r.Full.Config, orig)
 	c.Iterations += w
 	c.TimeNs = r.Full.TimeNs
 	return c
 }
 
-// chosenConfig is µOpTime's choice with the w discarded iterations as
-// warmup iterations of the measurement iteration's length.
-func chosenConfig(r *optimize.Result, w int) Config {
-	c := levelConfig(r, r.Chosen.Config)
-	if w > 0 {
-		c.WarmupIterations += w
-		c.WarmupTimeNs = c.IterationTimeNs
-	}
+// chosenConfig is µOpTime's choice; its warmup is the post-warmup setup's
+// (the recorded warmup plus W iterations of the measurement iteration's
+// length).
+func chosenConfig(r *optimize.Result) Config {
+	c := levelConfig(r, r.Chosen.Config, r.Setup)
 	c.TimeNs = r.Chosen.TimeNs
 	return c
 }

@@ -21,7 +21,7 @@ type VersionComparison struct {
 // version with the next (versions in lexical order of their labels, the
 // order table.Select returns) with opt.Compare, and marks the test side's
 // benchmarks with "compare" and the verdict.
-func compareVersions(rep *Report, series []*table.Series, opt *Options) ([]VersionComparison, error) {
+func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *Options) ([]VersionComparison, error) {
 	byProject := map[string]map[string][]*table.Series{}
 	for _, s := range series {
 		if duetModes[s.Mode] {
@@ -52,10 +52,16 @@ func compareVersions(rep *Report, series []*table.Series, opt *Options) ([]Versi
 			base, test := versions[k], versions[k+1]
 			copt := opt.Compare
 			copt.Seed, copt.Workers = opt.Seed, opt.Workers
-			cr, err := compare.Compare(compare.Set{Label: base, Series: byProject[p][base]}, compare.Set{Label: test, Series: byProject[p][test]}, copt)
+			copt.Metrics = []string{table.Primary}
+			reps, err := compare.Run(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base}},
+				compare.Side{Label: test, Table: t, Select: compare.Selector{Project: p, Version: test}}, copt)
 			if err != nil {
 				return nil, fmt.Errorf("trim: compare %s %s → %s: %w", p, base, test, err)
 			}
+			if len(reps) == 0 {
+				continue
+			}
+			cr := reps[0]
 			out = append(out, VersionComparison{Project: p, Base: base, Test: test, Report: cr})
 			for _, r := range cr.Results {
 				for _, k := range r.TestRuns {

@@ -12,13 +12,14 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 func init() {
 	extraCommands = append(extraCommands, func() *cli.Command {
 		return &cli.Command{Name: "print-globals", Hidden: true, Action: func(c *cli.Context) error {
-			g := globalsOf(c)
+			g := cliapp.GlobalsOf(c)
 			fmt.Fprintf(c.App.Writer, "seed=%d workers=%d quiet=%v", g.Seed, g.Workers, g.Quiet)
 			return nil
 		}}
@@ -115,8 +116,8 @@ func TestIngestFailsOnBadInputWithThePlace(t *testing.T) {
 
 func TestGenerateThenIngest(t *testing.T) {
 	dir := t.TempDir()
-	for _, format := range []string{"jmh", "uoptime", "gobench"} {
-		f := filepath.Join(dir, "gen-"+format+generateExtensions[format])
+	for format, ext := range map[string]string{"jmh": ".json", "uoptime": ".csv", "gobench": ".txt"} {
+		f := filepath.Join(dir, "gen-"+format+ext)
 		preset := "default"
 		if format == "uoptime" {
 			preset = "uoptime"
@@ -139,7 +140,7 @@ func TestGenerateThenIngest(t *testing.T) {
 	}
 	for _, tc := range [][]string{{"-o", "x.csv"}, {"--format", "pa", "-o", "x.json"}, {"-o", "x.xlsx"}} {
 		_, _, err := runCLI(t, append([]string{"generate"}, tc...)...)
-		if _, ok := isUsage(err); !ok {
+		if _, ok := cliapp.IsUsage(err); !ok {
 			t.Errorf("generate %v: err %v, want a usage error", tc, err)
 		}
 	}
@@ -259,5 +260,22 @@ func TestHelpWithin100Columns(t *testing.T) {
 				t.Errorf("%s --help: a line of %d columns: %q", name, n, l)
 			}
 		}
+	}
+}
+
+// TestHelpTexts: every command with a help/NAME.txt file shows it, and the
+// long-description commands have one.
+func TestHelpTexts(t *testing.T) {
+	for _, name := range []string{"benchtrim", "optimize", "compare", "reconfigure", "steady", "changepoint", "duet", "generate"} {
+		if help(name) == "" {
+			t.Errorf("no help/%s.txt", name)
+		}
+	}
+	if help("nosuchcommand") != "" {
+		t.Error("help of a command without a file is not empty")
+	}
+	out, _, err := runCLI(t, "compare", "--help")
+	if err != nil || !strings.Contains(out, "Three ways to name the two result sets") {
+		t.Errorf("compare --help: %v\n%s", err, out)
 	}
 }

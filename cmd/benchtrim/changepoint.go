@@ -11,40 +11,15 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 )
-
-const changepointDescription = `Segments one numeric series with PELT (Killick et al. 2012), reproducing R changepoint 2.3
-(cpt.meanvar / cpt.mean with test.stat="Normal", method="PELT").
-
-Input: FILE (or - for stdin) with one value per line, or, with --column NAME, a CSV file
-with a header line and the values in column NAME. A first line that is not a number is
-taken as a header (and said so on stderr); blank lines are skipped and counted.
-
---penalty chooses the penalty per change point:
-  crops            CROPS over --pen-range, then Kneedle on the "change points vs penalty"
-                   curve as Traini et al.'s scripts do (Traini protocol, kneed 0.8.6); where
-                   that protocol selects nothing (R's cpts.full transpose quirk, which
-                   makes their script stop) it falls back to 15·log n
-  crops-ascending  CROPS, then Kneedle on the textbook ascending curve (fallback 15·log n)
-  15log            Barrett et al.'s 15·log n
-  VALUE            a number, or NUMBERlog for NUMBER·log n (e.g. 10log)
-
---pen-range a,b gives the CROPS range; each bound is a number or NUMBERlog (NUMBER·log n).
-The default, 4log,1e5log, is the range Traini et al.'s scripts pass to R; their paper
-states [4, 1e5], i.e. --pen-range 4,1e5.
-
-Output: the change points, one per line, in R's convention (the 1-based index of the last
-point of every segment except the final one). --json prints instead an object with the
-change points, the segments (start and end 1-based and inclusive, mean, maximum
-likelihood variance), the penalty and, for crops, the CROPS table (penalty interval and
-number of change points of every segmentation, R's pen.value.full).`
 
 func changepointCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "changepoint",
 		Usage:       "segment a series with PELT (penalty fixed or chosen by CROPS + Kneedle)",
 		ArgsUsage:   "FILE",
-		Description: changepointDescription,
+		Description: help("changepoint"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "column", Usage: "read CSV column `NAME` (the file has a header line)"},
 			&cli.StringFlag{Name: "cost", Value: "meanvar", Usage: "segment cost: meanvar (Normal mean and variance) or mean (Normal mean, unit variance)"},
@@ -73,7 +48,7 @@ func runChangepoint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if note != "" && !globalsOf(c).Quiet {
+	if note != "" && !cliapp.GlobalsOf(c).Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, note)
 	}
 	opt := changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len")}
@@ -106,7 +81,7 @@ func runChangepoint(c *cli.Context) error {
 			fmt.Fprintln(w, cp)
 		}
 	}
-	if len(res.Changepoints) == 0 && !globalsOf(c).Quiet {
+	if len(res.Changepoints) == 0 && !cliapp.GlobalsOf(c).Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, res.NoChangepointReason())
 	}
 	return w.Flush()

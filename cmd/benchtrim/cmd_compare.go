@@ -1,10 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,63 +9,19 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
-
-const compareDescription = `Three ways to name the two result sets (flags go before or after files):
-
-   benchtrim compare OLD NEW
-      base = the first file, test = the second (as benchstat old.txt new.txt).
-
-   benchtrim compare FILE
-      no comparison: each benchmark's mean time/op ± its CI, median and CV
-      of the iteration means, n (as benchstat FILE).
-
-   benchtrim compare --base FILE [--base FILE ...] --test FILE [--test FILE ...]
-      each side from its own files; repeat the flag per file or give a glob
-      in quotes (--base 'run1/*.json'). Positional files are not allowed here,
-      so an unquoted glob after --base is reported instead of being misread.
-
-   benchtrim compare --base-version V1 --test-version V2 FILES...
-      both sides from one table (all FILES read together), chosen by labels:
-      --base-version/--test-version, --base-project/--test-project and
-      --base-pair/--test-pair (duet A/B pair column) may be combined.
-
-   benchtrim compare --aa [--split fork|trial|instance] [--aa-repeats N] FILES...
-      A/A test: every benchmark run is split at random into two halves by
-      fork, trial or instance (balanced, deterministic for --seed); the halves
-      are compared as in A/B and the false-positive rate of the setup is
-      reported.
-
-Benchmarks are matched by (benchmark, params, mode); runs of one benchmark on
-one side (several files or versions) are pooled as separate top-level units.
-Per benchmark: the ratio of means test/base with its hierarchical-bootstrap
-percentile CI (instance > trial > fork > iteration, optionally invocations:
---is as pa's -is), the Mann-Whitney U p-value on iteration means with Cliff's
-delta, the change rate and a verdict: "no change" when the CI contains 1,
-else slower/faster by 100·(ratio − 1) %. Times are ns per operation, so
-throughput results are compared as time per operation. Secondary metrics
-(B/op, allocs/op, MB/s, custom units, JMH gc.alloc.rate.norm, …) are
-compared in their own tables, one per metric (--metrics limits them).
-
---filter EXPR keeps benchmarks by name and params as benchstat's -filter:
-terms separated by spaces must all match; a term is a Go regexp matched
-against the full name with params as go test prints them
-("BenchmarkSort/n=16", "org.example.Sort.quick/size=100"; a leading
-"Benchmark" may be left out), name:REGEXP, KEY:VALUE or KEY:/REGEXP/ for a
-parameter, mode:M, and -TERM negates. A filter that matches nothing is an
-error. The first line of the output is the one-line answer.`
 
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "compare",
 		Usage:       "A/B comparison of two result sets, or A/A test of one",
 		ArgsUsage:   "[FILES...]",
-		Description: compareDescription,
-		Flags: append(inputFlags(),
+		Description: help("compare"),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringSliceFlag{Name: "base", Usage: "base (control) result `FILE` or quoted glob; repeat for more"},
 			&cli.StringSliceFlag{Name: "test", Usage: "test result `FILE` or quoted glob; repeat for more"},
 			&cli.StringFlag{Name: "base-version", Usage: "base = runs with this version label"},
@@ -106,36 +59,50 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	filter, err := compareFilter(c)
-	if err != nil {
-		return err
-	}
 	args := c.Args().Slice()
 	inputs := append([]string(nil), args...)
 	for _, g := range append(append([]string(nil), c.StringSlice("base")...), c.StringSlice("test")...) {
 		m, _ := filepath.Glob(g)
 		inputs = append(inputs, m...)
 	}
-	if err := checkOutputs(inputs, output(c, "output", outpath.Data)); err != nil {
+	if err := cliapp.CheckOutputs(inputs, cliapp.Output(c, "output", outpath.Data)); err != nil {
 		return err
 	}
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "compare", 0)
+	opt.Progress = bar.Tick
+	defer bar.Done()
 	if c.Bool("aa") {
-		return runAA(c, opt, filter, args)
+		return runAA(c, opt, args)
 	}
 	base, test, release, err := compareSides(c, args)
 	defer release()
 	if err != nil {
 		return err
 	}
+	var res cliapp.Result
 	if test == nil { // one file: describe it
-		return describeFile(c, *base, filter, opt, c.String("output"))
+		res, err = compare.Describe(*base, opt)
+	} else {
+		res, err = compare.Run(*base, *test, opt)
 	}
-	return runAB(c, *base, *test, filter, opt)
+	bar.Done()
+	if err != nil {
+		return metricsError(err)
+	}
+	return cliapp.WriteResult(c, res, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
 
-// compareOptions reads the bootstrap, test and seed flags.
+// metricsError names the --metrics flag in an error about metrics.
+func metricsError(err error) error {
+	if strings.HasPrefix(err.Error(), "metrics ") {
+		return fmt.Errorf("--%w", err)
+	}
+	return err
+}
+
+// compareOptions reads the bootstrap, test, filter, metrics and seed flags.
 func compareOptions(c *cli.Context) (compare.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := compare.DefaultOptions
 	opt.Bootstrap = estimate.HierarchicalOptions{
 		BootstrapOptions:  estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")},
@@ -144,12 +111,33 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 	opt.Alpha = c.Float64("alpha")
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.Seed, opt.Workers = g.Seed, g.Workers
+	for _, x := range c.StringSlice("metrics") {
+		for _, y := range strings.Split(x, ",") {
+			if y = strings.TrimSpace(y); y != "" {
+				opt.Metrics = append(opt.Metrics, y)
+			}
+		}
+	}
+	flag, expr := "--filter", c.String("filter")
+	if b := c.String("bench"); b != "" {
+		if expr != "" {
+			return opt, cliapp.Usagef("compare", "--bench is the older name of --filter: give one of them")
+		}
+		flag, expr = "--bench", b
+	}
+	if expr != "" {
+		f, err := compare.ParseFilter(expr)
+		if err != nil {
+			return opt, cliapp.Usagef("compare", "%s: %v", flag, err)
+		}
+		opt.Filter = f
+	}
 	return opt, opt.Validate()
 }
 
 // runAA splits every run of the positional files into two halves and
 // compares them (compare --aa).
-func runAA(c *cli.Context, opt compare.Options, filter *compare.Filter, args []string) error {
+func runAA(c *cli.Context, opt compare.Options, args []string) error {
 	_, _, anySel := compareSelectors(c)
 	if len(c.StringSlice("base"))+len(c.StringSlice("test")) > 0 || anySel {
 		return fmt.Errorf("--aa takes the files of one recording as positional arguments, not --base/--test or label selectors")
@@ -167,364 +155,85 @@ func runAA(c *cli.Context, opt compare.Options, filter *compare.Filter, args []s
 		return err
 	}
 	defer t.Release()
-	series, err := filtered(filter, table.Collect(t, table.Filter{}))
+	rep, err := compare.AA(t, aopt)
 	if err != nil {
 		return err
 	}
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "A/A", len(series))
-	aopt.Progress = func() { bar.Add(1) }
-	rep, err := compare.AA(series, aopt)
-	bar.Done()
-	if err != nil {
-		return err
-	}
-	if err := rep.WriteText(c.App.Writer); err != nil {
-		return err
-	}
-	return writeCompareOutput(c.App.Writer, c.String("output"), rep.WriteFile)
+	return cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
 
-// compareSides reads the two sides named in one of the three ways (see
-// compareDescription); with one positional file, test is nil and base is
-// the file to describe. release frees the tables read, also on error.
-func compareSides(c *cli.Context, args []string) (base, test *compareSide, release func(), err error) {
+// compareSides reads the two sides named in one of the ways help/compare.txt
+// lists; with one positional file, test is nil and base is the file to
+// describe. release frees the tables read, also on error.
+func compareSides(c *cli.Context, args []string) (base, test *compare.Side, release func(), err error) {
 	var tabs []*table.Table
 	release = func() {
 		for _, t := range tabs {
 			t.Release()
 		}
 	}
-	read := func(files []string) (*table.Table, error) {
+	read := func(label string, sel compare.Selector, files ...string) (*compare.Side, error) {
 		t, err := readCompareInputs(c, files)
-		if err == nil {
-			tabs = append(tabs, t)
+		if err != nil {
+			return nil, err
 		}
-		return t, err
+		tabs = append(tabs, t)
+		return &compare.Side{Label: label, Table: t, Select: sel}, nil
 	}
 	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
 	baseSel, testSel, anySel := compareSelectors(c)
 	switch {
 	case len(baseFiles) > 0 || len(testFiles) > 0:
-		if len(baseFiles) == 0 || len(testFiles) == 0 {
-			return nil, nil, release, fmt.Errorf("--base and --test must both be given")
-		}
-		if len(args) > 0 {
-			return nil, nil, release, fmt.Errorf("positional file %s given with --base/--test: repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", args[0])
-		}
-		if baseFiles, err = expandGlobs(baseFiles); err != nil {
-			return nil, nil, release, fmt.Errorf("--base: %w", err)
-		}
-		if testFiles, err = expandGlobs(testFiles); err != nil {
-			return nil, nil, release, fmt.Errorf("--test: %w", err)
-		}
-		tb, err := read(baseFiles)
-		if err != nil {
+		if baseFiles, testFiles, err = sideFiles(baseFiles, testFiles, args); err != nil {
 			return nil, nil, release, err
 		}
-		tt, err := read(testFiles)
-		if err != nil {
-			return nil, nil, release, err
+		if base, err = read(compare.FilesLabel(baseFiles, baseSel), baseSel, baseFiles...); err == nil {
+			test, err = read(compare.FilesLabel(testFiles, testSel), testSel, testFiles...)
 		}
-		return &compareSide{filesLabel(baseFiles, baseSel), tb, baseSel}, &compareSide{filesLabel(testFiles, testSel), tt, testSel}, release, nil
 	case anySel:
 		if baseSel == (compare.Selector{}) || testSel == (compare.Selector{}) {
 			return nil, nil, release, fmt.Errorf("label selection needs a selector for each side (e.g. --base-version V1 --test-version V2)")
 		}
-		if baseSel == testSel {
-			return nil, nil, release, fmt.Errorf("base and test select the same runs (%s)", selectorLabel(baseSel))
+		if base, err = read(baseSel.String(), baseSel, args...); err == nil {
+			test = &compare.Side{Label: testSel.String(), Table: base.Table, Select: testSel}
 		}
-		t, err := read(args)
-		if err != nil {
-			return nil, nil, release, err
-		}
-		all := table.Collect(t, table.Filter{})
-		if len(compare.NewSet("", all, baseSel).Series) == 0 {
-			return nil, nil, release, fmt.Errorf("no runs match the base selection (%s)%s", selectorLabel(baseSel), labelsHint(all))
-		}
-		if len(compare.NewSet("", all, testSel).Series) == 0 {
-			return nil, nil, release, fmt.Errorf("no runs match the test selection (%s)%s", selectorLabel(testSel), labelsHint(all))
-		}
-		return &compareSide{selectorLabel(baseSel), t, baseSel}, &compareSide{selectorLabel(testSel), t, testSel}, release, nil
 	case len(args) == 2:
-		tb, err := read(args[:1])
-		if err != nil {
-			return nil, nil, release, err
+		if base, err = read(args[0], compare.Selector{}, args[0]); err == nil {
+			test, err = read(args[1], compare.Selector{}, args[1])
 		}
-		tt, err := read(args[1:])
-		if err != nil {
-			return nil, nil, release, err
-		}
-		return &compareSide{args[0], tb, compare.Selector{}}, &compareSide{args[1], tt, compare.Selector{}}, release, nil
 	case len(args) == 1:
-		t, err := read(args)
-		if err != nil {
-			return nil, nil, release, err
-		}
-		return &compareSide{args[0], t, compare.Selector{}}, nil, release, nil
+		base, err = read(args[0], compare.Selector{}, args[0])
+		return base, nil, release, err
+	default:
+		err = fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
 	}
-	return nil, nil, release, fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
+	if err == nil {
+		err = compare.CheckSides(*base, *test)
+	}
+	return base, test, release, err
 }
 
-// runAB compares base and test per metric (the primary metric, then the
-// secondary metrics both sides have) and writes the reports.
-func runAB(c *cli.Context, base, test compareSide, filter *compare.Filter, opt compare.Options) error {
-	// The primary metric decides whether the filter matched anything.
-	bp, tp := base.set(table.Primary, nil), test.set(table.Primary, nil)
-	if _, err := filtered(filter, append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
-		return err
+// sideFiles checks --base and --test and expands their globs.
+func sideFiles(baseFiles, testFiles, args []string) ([]string, []string, error) {
+	if len(baseFiles) == 0 || len(testFiles) == 0 {
+		return nil, nil, fmt.Errorf("--base and --test must both be given")
 	}
-	metrics, err := compareMetrics(c, base.tab, test.tab)
+	if len(args) > 0 {
+		return nil, nil, fmt.Errorf("positional file %s given with --base/--test: repeat the flag for every file (--base a --base b) or quote a glob (--base 'dir/*.json')", args[0])
+	}
+	b, err := cliapp.ExpandGlobs(baseFiles)
 	if err != nil {
-		return err
+		return nil, nil, fmt.Errorf("--base: %w", err)
 	}
-	var sets [][2]compare.Set
-	total := 0
-	for _, m := range metrics {
-		bs, ts := base.set(m, filter), test.set(m, filter)
-		pairs, _ := compare.Match(bs.Series, ts.Series)
-		if m != table.Primary && len(pairs) == 0 {
-			continue // a secondary metric only one side has
-		}
-		sets = append(sets, [2]compare.Set{bs, ts})
-		total += len(pairs)
-	}
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "comparing", total)
-	opt.Progress = func() { bar.Add(1) }
-	var reps compare.Reports
-	for _, st := range sets {
-		rep, err := compare.Compare(st[0], st[1], opt)
-		if err != nil {
-			bar.Done()
-			return err
-		}
-		reps = append(reps, rep)
-	}
-	bar.Done()
-	if err := reps.WriteText(c.App.Writer); err != nil {
-		return err
-	}
-	return writeCompareOutput(c.App.Writer, c.String("output"), reps.WriteFile)
-}
-
-// compareSide is one side of an A/B comparison: its table and how runs are
-// chosen from it.
-type compareSide struct {
-	label string
-	tab   *table.Table
-	sel   compare.Selector
-}
-
-// set returns the side's runs of metric that filter keeps.
-func (s compareSide) set(metric string, filter *compare.Filter) compare.Set {
-	return compare.NewSet(s.label, filter.Select(table.Collect(s.tab, table.Filter{Metric: metric})), s.sel)
-}
-
-// compareFilter parses --filter (or its older name --bench).
-func compareFilter(c *cli.Context) (*compare.Filter, error) {
-	flag, expr := "--filter", c.String("filter")
-	if b := c.String("bench"); b != "" {
-		if expr != "" {
-			return nil, usagef("compare", "--bench is the older name of --filter: give one of them")
-		}
-		flag, expr = "--bench", b
-	}
-	if expr == "" {
-		return nil, nil
-	}
-	f, err := compare.ParseFilter(expr)
+	t, err := cliapp.ExpandGlobs(testFiles)
 	if err != nil {
-		return nil, usagef("compare", "%s: %v", flag, err)
+		return nil, nil, fmt.Errorf("--test: %w", err)
 	}
-	return f, nil
+	return b, t, nil
 }
 
-// filtered is filter.Keep, the series of all the filter selects.
-func filtered(filter *compare.Filter, all []*table.Series) ([]*table.Series, error) {
-	return filter.Keep(all)
-}
-
-// compareMetrics lists the metrics to compare (compare.Metrics) from the
-// --metrics flag, a comma list that may be repeated.
-func compareMetrics(c *cli.Context, tabs ...*table.Table) ([]string, error) {
-	var want []string
-	for _, x := range c.StringSlice("metrics") {
-		for _, y := range strings.Split(x, ",") {
-			if y = strings.TrimSpace(y); y != "" {
-				want = append(want, y)
-			}
-		}
-	}
-	m, err := compare.Metrics(want, tabs...)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics %w", err)
-	}
-	return m, nil
-}
-
-// describeFile is compare with one file: every benchmark's mean ± CI,
-// median, CV and n, per metric.
-func describeFile(c *cli.Context, side compareSide, filter *compare.Filter, opt compare.Options, out string) error {
-	if _, err := filtered(filter, table.Collect(side.tab, table.Filter{})); err != nil {
-		return err
-	}
-	metrics, err := compareMetrics(c, side.tab)
-	if err != nil {
-		return err
-	}
-	var sets []compare.Set
-	total := 0
-	for _, m := range metrics {
-		s := side.set(m, filter)
-		if len(s.Series) == 0 {
-			continue
-		}
-		sets = append(sets, s)
-		_, groups := compare.Match(s.Series, nil)
-		total += len(groups)
-	}
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "summarising", total)
-	opt.Progress = func() { bar.Add(1) }
-	var reps compare.SetReports
-	for _, s := range sets {
-		rep, err := compare.Describe(s, opt)
-		if err != nil {
-			bar.Done()
-			return err
-		}
-		reps = append(reps, rep)
-	}
-	bar.Done()
-	if err := reps.WriteText(c.App.Writer); err != nil {
-		return err
-	}
-	return writeCompareOutput(c.App.Writer, out, reps.WriteFile)
-}
-
-func writeCompareOutput(w io.Writer, path string, write func(string) error) error {
-	if path == "" {
-		return nil
-	}
-	if err := write(path); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote %s\n", path)
-	return nil
-}
-
-// readCompareInputs reads files into one table (see loadInputs).
+// readCompareInputs reads files into one table (see LoadInputs).
 func readCompareInputs(c *cli.Context, paths []string) (*table.Table, error) {
-	t, _, _, err := loadInputs(c, paths)
+	t, _, _, err := cliapp.LoadInputs(c, paths)
 	return t, err
-}
-
-// expandGlobs replaces arguments holding glob metacharacters by the files
-// they match; a pattern matching nothing is an error.
-func expandGlobs(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		if !strings.ContainsAny(a, "*?[") {
-			out = append(out, a)
-			continue
-		}
-		m, err := filepath.Glob(a)
-		if err != nil {
-			return nil, fmt.Errorf("pattern %q: %w", a, err)
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("pattern %q matches no file", a)
-		}
-		out = append(out, m...)
-	}
-	return out, nil
-}
-
-func filesLabel(files []string, sel compare.Selector) string {
-	s := strings.Join(files, ", ")
-	if len(files) > 3 {
-		s = strings.Join(files[:3], ", ") + fmt.Sprintf(" and %d more files", len(files)-3)
-	}
-	if sel != (compare.Selector{}) {
-		s += " (" + selectorLabel(sel) + ")"
-	}
-	return s
-}
-
-func selectorLabel(sel compare.Selector) string {
-	var parts []string
-	if sel.Project != "" {
-		parts = append(parts, "project "+sel.Project)
-	}
-	if sel.Version != "" {
-		parts = append(parts, "version "+sel.Version)
-	}
-	if sel.Pair != "" {
-		parts = append(parts, "pair "+sel.Pair)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// labelsHint lists the project@version labels present, for error messages.
-func labelsHint(all []*table.Series) string {
-	seen := map[string]bool{}
-	var labels []string
-	for _, s := range all {
-		l := s.Project + "@" + s.Version
-		if !seen[l] {
-			seen[l] = true
-			labels = append(labels, l)
-		}
-	}
-	if len(labels) == 0 {
-		return "; the input holds no runs"
-	}
-	if len(labels) > 10 {
-		labels = append(labels[:10], "…")
-	}
-	return "; the input has project@version " + strings.Join(labels, ", ")
-}
-
-// demoCompare compares consecutive µOpTime versions of the demo (whose
-// known changes it prints from truth.json first), the same pair chosen by
-// version labels from one table, and runs A/A tests on the JMH avgt file
-// (by fork, warmup discarded) and on one µOpTime version (by trial).
-func demoCompare(d *demoRun) error {
-	truthPath := d.Out(synth.DemoTruth)
-	raw, err := os.ReadFile(truthPath)
-	if err != nil {
-		return err
-	}
-	var truth synth.DemoTruthFile
-	if err := json.Unmarshal(raw, &truth); err != nil {
-		return fmt.Errorf("%s: %w", truthPath, err)
-	}
-	if len(truth.UOpTimeVersions) < 3 {
-		return fmt.Errorf("demo: %s lists %d µOpTime versions, want 3", truthPath, len(truth.UOpTimeVersions))
-	}
-	fmt.Fprintln(d.w, "known changes in the generated µOpTime versions (truth.json):")
-	for _, ch := range truth.UOpTimeChanges {
-		fmt.Fprintf(d.w, "  %s: %s → %s, ratio %.2f\n", ch.GoName, ch.From, ch.To, ch.Ratio)
-	}
-	var files []string
-	for _, v := range truth.UOpTimeVersions {
-		f, err := d.File(synth.DemoUOpTimeFile(v))
-		if err != nil {
-			return err
-		}
-		files = append(files, f)
-	}
-	v := truth.UOpTimeVersions
-	if err := d.Run("compare", "-o", d.Out("compare-"+v[0]+"-"+v[1]+".csv"), files[0], files[1]); err != nil {
-		return err
-	}
-	if err := d.Run(append([]string{"compare", "--base-version", v[1], "--test-version", v[2]}, files...)...); err != nil {
-		return err
-	}
-	jmh, err := d.File(synth.DemoJMHAvgt)
-	if err != nil {
-		return err
-	}
-	if err := d.Run("compare", "--aa", "--split", "fork", "--discard-warmup", "30", jmh); err != nil {
-		return err
-	}
-	return d.Run("compare", "--aa", "--split", "trial", "--aa-repeats", "5", "-o", d.Out("compare-aa-"+v[0]+".csv"), files[0])
 }

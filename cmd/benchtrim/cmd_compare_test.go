@@ -147,7 +147,7 @@ func TestCompareCommandAA(t *testing.T) {
 	if !strings.Contains(s1, "false-positive rate over 36 comparisons of 12 runs") || !strings.Contains(s1, "trials A+B") {
 		t.Errorf("A/A stdout:\n%s", s1)
 	}
-	if strings.TrimSuffix(s3, "wrote "+out+"\n") != s1 {
+	if strings.TrimSuffix(s3, "\nwrote "+out+"\n") != s1 {
 		t.Errorf("A/A output depends on --workers:\n%s\nvs\n%s", s1, s3)
 	}
 	if st, err := os.Stat(out); err != nil || st.Size() == 0 {

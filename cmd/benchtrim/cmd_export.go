@@ -10,6 +10,7 @@ import (
 	"github.com/benchtrim/benchtrim/format/gobench"
 	"github.com/benchtrim/benchtrim/format/pa"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -19,7 +20,7 @@ func exportCommand() *cli.Command {
 		Name:      "export",
 		Usage:     "write results as pa/bencher CSV or go test -bench text (for benchstat)",
 		ArgsUsage: "FILES...",
-		Flags: append(inputFlags(),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
 			&cli.BoolFlag{Name: "labels", Usage: "gobench: write project:, commit:, instance: and trial: lines before every run (benchstat then needs -ignore project,commit,instance,trial to pool them)"},
@@ -30,7 +31,7 @@ func exportCommand() *cli.Command {
 			switch to := c.String("to"); to {
 			case "pa":
 				if c.Bool("labels") {
-					return usagef("export", "--labels applies to --to gobench only")
+					return cliapp.Usagef("export", "--labels applies to --to gobench only")
 				}
 				write = pa.Write
 			case "gobench":
@@ -42,10 +43,10 @@ func exportCommand() *cli.Command {
 			default:
 				return fmt.Errorf("--to %q: want pa or gobench", to)
 			}
-			if err := checkOutputs(c.Args().Slice(), output(c, "output", outpath.Text)); err != nil {
+			if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Text)); err != nil {
 				return err
 			}
-			t, _, _, err := loadInputs(c, c.Args().Slice())
+			t, _, _, err := cliapp.LoadInputs(c, c.Args().Slice())
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 )
 
 // TestExportGoBenchCLI exports JMH and Go results to Go benchmark text: the
@@ -35,7 +37,7 @@ func TestExportGoBenchCLI(t *testing.T) {
 		t.Errorf("labelled form:\n%s", text)
 	}
 	_, _, err = runCLI(t, "--quiet", "export", "--to", "pa", "--labels", "-o", filepath.Join(dir, "x.csv"), jmh)
-	if u, ok := isUsage(err); !ok || !strings.Contains(u.Error(), "--labels applies to --to gobench only") {
+	if u, ok := cliapp.IsUsage(err); !ok || !strings.Contains(u.Error(), "--labels applies to --to gobench only") {
 		t.Errorf("--labels with pa: err %v, want a usage error", err)
 	}
 }

@@ -1,29 +1,27 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/synth"
 )
 
 func generateCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "generate",
-		Usage: "write a synthetic suite with known properties",
-		Description: "Presets: default (JMH avgt, warmup/slowdown/no-steady-state mix, 3 forks × 100 iterations),\n" +
-			"uoptime (Go, 3 instances × 3 suite runs × 5 iterations × 5 slices), sample (JMH sample mode,\n" +
-			"5 forks × 50 iterations of up to 1000 samples, ~1.5 MB of JSON per benchmark).\n" +
-			"Flags override the preset. --format truth writes what was generated (kinds, warmup lengths, means).",
+		Name:        "generate",
+		Usage:       "write a synthetic suite with known properties",
+		Description: help("generate"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv) or truth (.json); default: from -o and --preset"},
-			&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime or sample"},
+			&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv), duet (.csv) or truth (.json); default: from -o and --preset"},
+			&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime, sample or duet"},
 			&cli.IntFlag{Name: "benchmarks", Usage: "benchmark methods (each expanded over the preset's params)"},
 			&cli.IntFlag{Name: "forks", Usage: "forks per benchmark"},
 			&cli.IntFlag{Name: "iterations", Usage: "iterations per fork (recorded as with -wi 0)"},
@@ -32,85 +30,27 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "version", Usage: "version label written into the data"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := checkOutputs(nil, output(c, "output", outpath.Text)); err != nil {
-				return err
-			}
-			format, err := generateFormat(c.String("format"), c.String("preset"), c.String("output"))
-			if err != nil {
-				return err
-			}
-			var cfg synth.SuiteConfig
-			switch p := c.String("preset"); p {
-			case "default":
-				cfg = synth.DefaultSuiteConfig()
-			case "uoptime":
-				cfg = synth.UOpTimeSuiteConfig()
-			case "sample":
-				cfg = synth.SampleSuiteConfig(10)
-			default:
-				return fmt.Errorf("unknown preset %q (want default, uoptime or sample)", p)
-			}
-			cfg.Seed = globalsOf(c).Seed
-			if n := c.Int("benchmarks"); n > 0 {
-				cfg.Benchmarks = n
-			}
-			if n := c.Int("forks"); n > 0 {
-				cfg.Forks = n
-			}
-			if n := c.Int("iterations"); n > 0 {
-				cfg.Iterations = n
-			}
-			if m := c.String("mode"); m != "" {
-				cfg.Mode = synth.Mode(m)
-			}
-			if u := c.String("unit"); u != "" {
-				cfg.Unit = u
-			}
-			if v := c.String("version"); v != "" {
-				cfg.Version = v
-			}
-			out := c.String("output")
-			if err := atomicfile.Write(out, func(w io.Writer) error { return synth.Generate(format, w, cfg) }); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "wrote %s (%s, preset %s, seed %d)\n", out, format, c.String("preset"), cfg.Seed)
-			return nil
-		},
+		Action: runGenerate,
 	}
 }
 
-// generateExtensions are the file extensions of each generated format.
-var generateExtensions = map[string]string{
-	synth.FormatJMH: ".json", synth.FormatTruth: ".json", synth.FormatUOpTime: ".csv",
-	synth.FormatPA: ".csv", synth.FormatGoBench: ".txt",
-}
-
-// generateFormat picks the format to generate: --format when given (its
-// extension must match the output's), else from the output's extension
-// (.json JMH, .txt go test -bench, .csv µOpTime for the uoptime preset; pa
-// CSV needs --format pa).
-func generateFormat(format, preset, out string) (string, error) {
-	ext := strings.ToLower(filepath.Ext(out))
-	if format != "" {
-		want, ok := generateExtensions[format]
-		if !ok {
-			return "", usagef("generate", "--format %q: want jmh, uoptime, gobench, pa or truth", format)
-		}
-		if ext != want {
-			return "", usagef("generate", "-o %s: a %s file ends in %s", out, format, want)
-		}
-		return format, nil
+func runGenerate(c *cli.Context) error {
+	if err := cliapp.CheckOutputs(nil, cliapp.Output(c, "output", outpath.Text)); err != nil {
+		return err
 	}
-	switch {
-	case ext == ".json":
-		return synth.FormatJMH, nil
-	case ext == ".txt":
-		return synth.FormatGoBench, nil
-	case ext == ".csv" && preset == "uoptime":
-		return synth.FormatUOpTime, nil
-	case ext == ".csv":
-		return "", usagef("generate", "-o %s: a .csv can be uoptime or pa; give --format (or --preset uoptime)", out)
+	r := synth.Request{Format: c.String("format"), Preset: c.String("preset"), Output: c.String("output"),
+		Seed: cliapp.GlobalsOf(c).Seed, Benchmarks: c.Int("benchmarks"), Forks: c.Int("forks"), Iterations: c.Int("iterations"),
+		Mode: c.String("mode"), Unit: c.String("unit"), Version: c.String("version")}
+	format, err := r.ResolveFormat()
+	if err == nil {
+		err = atomicfile.Write(r.Output, func(w io.Writer) error { return r.Write(w, format) })
 	}
-	return "", usagef("generate", "-o %s: unknown extension %q (want .json, .csv or .txt, or give --format)", out, ext)
+	if errors.Is(err, synth.ErrRequest) {
+		return cliapp.Usagef("generate", "%s", strings.TrimPrefix(err.Error(), synth.ErrRequest.Error()+": "))
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s (%s, preset %s, seed %d)\n", r.Output, format, r.Preset, r.Seed)
+	return nil
 }

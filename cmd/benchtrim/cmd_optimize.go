@@ -1,28 +1,24 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
 
 func optimizeCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "optimize",
-		Usage:     "µOpTime: the cheapest stable configuration of every benchmark",
-		ArgsUsage: "FILES...",
-		Description: "Simulates every smaller configuration of each benchmark's recorded run (keeping the first k units of each\n" +
-			"repetition level), keeps those whose stability metric is below --threshold and chooses the cheapest\n" +
-			"(Japke, Grambow, Laaber, Bermbach, TOSEM 2025). With several versions of a project, the configurations\n" +
-			"of the base version are applied to the later ones and their change detection is compared with the full\n" +
-			"configurations'. Prints Markdown tables on stdout; see -o, --summary-out, --versions-out, --commands-out.",
-		Flags: append(inputFlags(),
+		Name:        "optimize",
+		Usage:       "µOpTime: the cheapest stable configuration of every benchmark",
+		ArgsUsage:   "FILES...",
+		Description: help("optimize"),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "metric", Value: "all", Usage: "stability metrics, comma-separated: cv, rmad, rciw-mean, rciw-mean-t, rciw-median, or all"},
 			&cli.Float64Flag{Name: "threshold", Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},
 			&cli.Float64Flag{Name: "confidence", Value: estimate.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
@@ -33,7 +29,7 @@ func optimizeCommand() *cli.Command {
 			&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
 			&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
-			benchFlag(),
+			cliapp.BenchFlag(),
 			&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
 			&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
 			&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},
@@ -50,7 +46,7 @@ func optimizeCommand() *cli.Command {
 
 // optimizeOptions reads the command's flags into optimize options.
 func optimizeOptions(c *cli.Context) (optimize.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := optimize.DefaultOptions
 	var err error
 	if opt.Metrics, err = optimize.ParseMetrics(c.String("metric")); err != nil {
@@ -70,7 +66,7 @@ func optimizeOptions(c *cli.Context) (optimize.Options, error) {
 	}
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.AllConfigs = c.Bool("all-configs")
-	if opt.Select, err = benchFilter(c); err != nil {
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
 		return opt, err
 	}
 	opt.Versions.Base = c.String("base-version")
@@ -90,46 +86,24 @@ func runOptimize(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Data), output(c, "summary-out", outpath.Data),
-		output(c, "versions-out", outpath.Data), output(c, "commands-out", outpath.Text))
+	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "summary-out", outpath.Data),
+		cliapp.Output(c, "versions-out", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text))
 	if err != nil {
 		return err
 	}
-	t, err := loadTable(c)
+	t, err := cliapp.LoadTable(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "optimize", 0)
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "optimize", 0)
 	opt.Progress = bar.Tick
 	rep, err := optimize.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return benchError(c, err)
+		return cliapp.BenchError(c, err)
 	}
-	return writeResult(c, rep, rep.WriteDetails,
-		[]dataOut{{flag: "output", frame: optimize.FrameResults}, {flag: "summary-out", frame: optimize.FrameSummary}, {flag: "versions-out", frame: optimize.FrameVersions}},
-		textOut{"commands-out", rep.WriteScript})
-}
-
-// demoOptimize runs µOpTime on the demo's three µOpTime Go versions (all
-// metrics, change detection across versions, reduced commands) and on the
-// JMH avgt file recorded with -wi 0 (discarding the first 50 iterations).
-func demoOptimize(d *demoRun) error {
-	files := d.FilesMatching("uoptime-")
-	if len(files) == 0 {
-		return fmt.Errorf("demo: no µOpTime files")
-	}
-	args := []string{"optimize", "--metric", "all",
-		"-o", d.Out("optimize.csv"), "--summary-out", d.Out("optimize-summary.csv"),
-		"--versions-out", d.Out("optimize-versions.csv"), "--commands-out", d.Out("optimize-go.sh")}
-	if err := d.Run(append(args, files...)...); err != nil {
-		return err
-	}
-	jmh, err := d.File("jmh-avgt")
-	if err != nil {
-		return err
-	}
-	return d.Run("optimize", "--metric", "rmad,rciw-mean", "--discard-warmup", "50",
-		"--commands-out", d.Out("optimize-jmh.sh"), jmh)
+	return cliapp.WriteResult(c, rep, rep.WriteDetails,
+		[]cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary}, {Flag: "versions-out", Frame: optimize.FrameVersions}},
+		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteScript})
 }

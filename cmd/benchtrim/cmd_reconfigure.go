@@ -6,35 +6,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
-
-const reconfigureDescription = `Replays dynamic reconfiguration (Laaber, Würsten, Gall, Leitner, ESEC/FSE 2020) on results
-recorded without warmup iterations (JMH -wi 0, every iteration of every fork present), as the
-paper's post-hoc evaluation did, for each stoppage criterion (--criteria):
-
-  per fork: after each warmup iteration i >= wi_min, stop the warmup when the criterion is stable
-  over the window of the last s_W cumulative sets of the fork's iterations (Eq. 1), at most
-  wi_max; then measure mi iterations. After each fork >= f_min, stop when the criterion is
-  stable over the cumulative sets of the forks' measurements (Eq. 2), at most f_max forks.
-
-  CV:   the range of the window's coefficients of variation <= --cv-threshold (0.01)
-  RCIW: the range of the window's relative 99 % CI widths (hierarchical bootstrap) <= 0.03
-  KLD:  the mean of the window's Kullback-Leibler stability probabilities > 0.99
-
-The criteria see, per sample-mode iteration, a weighted sample of --invocations invocations
-without those slower than --outlier-factor × the median; other modes the iteration means.
-
-Quality (Table 2): an A/A test per benchmark between the static baseline (--baseline-wi
-warmup + --baseline-mi measurement iterations × --baseline-forks forks) and the dynamic
-measurements: the hierarchical bootstrap CI of the ratio of means (forks, iterations); "not
-different" when it contains 1, change rate |ratio − 1|. Time (Table 3): t_dyn =
-Σ_forks [(1 + o)·wi_f + mi]·t with the criterion's overhead o, against the baseline's time;
-t is the recorded iteration time (--iteration-time, else the setup's, else 1 s).
-
-Data shorter than the configuration are replayed as far as they go: a fork's warmup is capped
-so that mi measurement iterations remain; such benchmarks are counted as short.`
 
 func reconfigureCommand() *cli.Command {
 	d := reconfigure.DefaultOptions
@@ -42,8 +17,8 @@ func reconfigureCommand() *cli.Command {
 		Name:        "reconfigure",
 		Usage:       "replay dynamic reconfiguration: result quality and time saved",
 		ArgsUsage:   "FILES...",
-		Description: reconfigureDescription,
-		Flags: append(inputFlags(),
+		Description: help("reconfigure"),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "criteria", Value: "cv,rciw,kld", Usage: "stoppage criteria to replay, comma-separated"},
 			&cli.IntFlag{Name: "wi-min", Value: d.Config.WarmupMin, Usage: "minimum warmup iterations per fork (wi_min)"},
 			&cli.IntFlag{Name: "wi-max", Value: d.Config.WarmupMax, Usage: "maximum warmup iterations per fork (wi_max)"},
@@ -70,7 +45,7 @@ func reconfigureCommand() *cli.Command {
 			&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
 			&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
 			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
-			benchFlag(),
+			cliapp.BenchFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE`: data (.csv, .arrow, .parquet) or a document (.md, .tex, .html)"},
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
 			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `FILE` (.csv, .arrow or .parquet; one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
@@ -83,7 +58,7 @@ func reconfigureCommand() *cli.Command {
 
 // reconfigureOptions reads the command's flags.
 func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := reconfigure.DefaultOptions
 	var err error
 	if opt.Criteria, err = reconfigure.ParseCriteria(c.String("criteria")); err != nil {
@@ -102,7 +77,7 @@ func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
 		return opt, fmt.Errorf("--iteration-time %v: want a positive duration such as 1s", c.Duration("iteration-time"))
 	}
 	opt.IterationTime = c.Duration("iteration-time")
-	if opt.Select, err = benchFilter(c); err != nil {
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
 		return opt, err
 	}
 	opt.Seed, opt.Workers = g.Seed, g.Workers
@@ -114,35 +89,24 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	err = checkOutputs(c.Args().Slice(), output(c, "output", outpath.Report), output(c, "table2", outpath.Report),
-		output(c, "table3", outpath.Report), output(c, "configs-out", outpath.Data))
+	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Report), cliapp.Output(c, "table2", outpath.Report),
+		cliapp.Output(c, "table3", outpath.Report), cliapp.Output(c, "configs-out", outpath.Data))
 	if err != nil {
 		return err
 	}
-	t, err := loadTable(c)
+	t, err := cliapp.LoadTable(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "reconfigure", 0)
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "reconfigure", 0)
 	opt.Progress = bar.Tick
 	rep, err := reconfigure.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return benchError(c, err)
+		return cliapp.BenchError(c, err)
 	}
-	return writeResult(c, rep, rep.WriteDetails, []dataOut{{flag: "output", frame: reconfigure.TableBenchmarks},
-		{flag: "table2", frame: reconfigure.TableQuality}, {flag: "table3", frame: reconfigure.TableTime},
-		{flag: "configs-out", frame: reconfigure.TableConfigs}})
-}
-
-// demoReconfigure replays the demo's avgt suite (4 forks × 150 iterations).
-func demoReconfigure(d *demoRun) error {
-	in, err := d.File("avgt")
-	if err != nil {
-		return err
-	}
-	return d.Run("reconfigure", "--aa-resamples", "2000",
-		"-o", d.Out("reconfigure-benchmarks.csv"), "--configs-out", d.Out("dynamic.csv"),
-		"--table2", d.Out("reconfigure-table2.md"), "--table3", d.Out("reconfigure-table3.md"), in)
+	return cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: reconfigure.TableBenchmarks},
+		{Flag: "table2", Frame: reconfigure.TableQuality}, {Flag: "table3", Frame: reconfigure.TableTime},
+		{Flag: "configs-out", Frame: reconfigure.TableConfigs}})
 }

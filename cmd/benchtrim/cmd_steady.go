@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,41 +11,18 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
 )
-
-const steadyDescription = `For every fork of every benchmark, recorded without warmup iterations (JMH -wi 0, many
-iterations), finds where the steady state of performance starts (Traini, Cortellessa, Di Pompeo,
-Tucci, EMSE 2022; Barrett et al., OOPSLA 2017):
-
-  1. outliers: outside median ± 3·(p99 − p1) of a sliding window of 200 iterations; removed;
-  2. PELT (Normal mean and variance) with the penalty from CROPS + Kneedle (--penalty);
-  3. st = start of the earliest segment such that it and all later segments are equivalent
-     to the last (--equivalence); the fork is steady when st <= n − --steady-window;
-  4. classes: forks steady / no steady state (Barrett: flat, warmup, slowdown, no steady
-     state); benchmarks steady / no steady state / inconsistent; forks with fewer than
-     --steady-window iterations are "too short".
-
-It then replays configurations on the forks (Traini's Algorithms 1 and 2): the recorded
-setup with --wi --w --i --r --f replacing its values, and each criterion of a dynamic
-configurations file (--configs, written by dynamic reconfiguration). Per steady fork:
-warmup estimation error WEE = |wt − st|, over/underestimated beyond ±5 s, time waste, and
-the relative performance deviation RPD of the kept measurements from the steady state;
-per benchmark the RPD over its forks. With dynamic configurations the sets are compared
-(Wilcoxon rank-sum, Vargha-Delaney Â12).
-
-Iteration values are ns per operation (throughput as time per operation); an iteration
-lasts its configured time (rounded up to whole operations) when the setup states one, else
-invocations × mean time.`
 
 func steadyCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "steady",
 		Usage:       "steady state per fork and benchmark; evaluate configurations against it",
 		ArgsUsage:   "FILES...",
-		Description: steadyDescription,
-		Flags: append(inputFlags(),
+		Description: help("steady"),
+		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "PELT penalty: crops (CROPS + Kneedle, Traini's protocol), crops-ascending (textbook Kneedle curve), 15log (Barrett) or a number"},
 			&cli.StringFlag{Name: "pen-range", Usage: "CROPS penalty range `a,b` (default 4·log n, 1e5·log n per series)"},
 			&cli.IntFlag{Name: "steady-window", Value: steady.DefaultOptions.SteadyWindow, Usage: "a fork is steady when its steady part covers at least its last N iterations"},
@@ -63,7 +39,7 @@ func steadyCommand() *cli.Command {
 			&cli.DurationFlag{Name: "r", Usage: "measurement iteration time (default: the setup's)"},
 			&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
 			&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
-			benchFlag(),
+			cliapp.BenchFlag(),
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
 			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `FILE` (.csv, .arrow or .parquet)"},
 			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `FILE` (.csv, .arrow or .parquet)"},
@@ -78,22 +54,12 @@ func steadyCommand() *cli.Command {
 
 // steadyOptions reads the command's flags.
 func steadyOptions(c *cli.Context) (steady.Options, error) {
-	g := globalsOf(c)
+	g := cliapp.GlobalsOf(c)
 	opt := steady.DefaultOptions
+	if err := steadyPenalty(c, &opt); err != nil {
+		return opt, err
+	}
 	var err error
-	pen, err := changepoint.ParsePenalty(c.String("penalty"))
-	if err != nil {
-		return opt, fmt.Errorf("--penalty: %w", err)
-	}
-	opt.Penalty, opt.PenaltyValue = pen.Rule, pen.Manual
-	if r := c.String("pen-range"); r != "" {
-		if opt.Penalty != steady.PenaltyCROPS && opt.Penalty != steady.PenaltyCROPSAscending {
-			return opt, fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %s", c.String("penalty"))
-		}
-		if opt.PenRange, err = changepoint.ParsePenaltyRange(r); err != nil {
-			return opt, fmt.Errorf("--pen-range: %w", err)
-		}
-	}
 	opt.SteadyWindow = c.Int("steady-window")
 	if opt.Equivalence, err = steady.ParseEquivalence(c.String("equivalence")); err != nil {
 		return opt, fmt.Errorf("--equivalence: %w", err)
@@ -103,22 +69,53 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 		return opt, fmt.Errorf("--barrett-delta: %w", err)
 	}
 	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
-	opt.Outliers.Window = c.Int("outlier-window")
-	opt.Outliers.Disabled = c.Bool("no-outliers")
-	if opt.Select, err = benchFilter(c); err != nil {
+	opt.Outliers.Window, opt.Outliers.Disabled = c.Int("outlier-window"), c.Bool("no-outliers")
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
 		return opt, err
 	}
 	opt.Seed, opt.Workers = g.Seed, g.Workers
+	if opt.Configs, err = steadyConfigs(c); err != nil {
+		return opt, err
+	}
+	if c.String("plots") != "" {
+		opt.KeepValues, opt.KeepCROPS = true, true
+		if f := c.String("plot-format"); f != "svg" && f != "png" {
+			return opt, fmt.Errorf("--plot-format %q: want svg or png", f)
+		}
+	}
+	return opt, opt.Validate()
+}
 
+// steadyPenalty reads --penalty and --pen-range (changepoint.ParsePenalty).
+func steadyPenalty(c *cli.Context, opt *steady.Options) error {
+	pen, err := changepoint.ParsePenalty(c.String("penalty"))
+	if err != nil {
+		return fmt.Errorf("--penalty: %w", err)
+	}
+	opt.Penalty, opt.PenaltyValue = pen.Rule, pen.Manual
+	if r := c.String("pen-range"); r != "" {
+		if opt.Penalty != steady.PenaltyCROPS && opt.Penalty != steady.PenaltyCROPSAscending {
+			return fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %s", c.String("penalty"))
+		}
+		if opt.PenRange, err = changepoint.ParsePenaltyRange(r); err != nil {
+			return fmt.Errorf("--pen-range: %w", err)
+		}
+	}
+	return nil
+}
+
+// steadyConfigs are the configuration sets to evaluate: the recorded setup
+// with --wi --w --i --r --f replacing its values, then one set per
+// criterion of --configs.
+func steadyConfigs(c *cli.Context) ([]steady.ConfigSet, error) {
 	var ov steady.Override
 	for _, f := range []struct {
 		name string
 		dst  **int
 	}{{"wi", &ov.WarmupIterations}, {"i", &ov.MeasurementIterations}, {"f", &ov.Forks}} {
-		if c.IsSet(f.name) {
-			v := c.Int(f.name)
+		if v := c.Int(f.name); c.IsSet(f.name) {
 			if v < 0 || f.name != "wi" && v == 0 {
-				return opt, fmt.Errorf("--%s %d: want a count (at least 1 for -i and -f)", f.name, v)
+				return nil, fmt.Errorf("--%s %d: want a count (at least 1 for -i and -f)", f.name, v)
 			}
 			*f.dst = &v
 		}
@@ -127,10 +124,9 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 		name string
 		dst  **int64
 	}{{"w", &ov.WarmupTimeNs}, {"r", &ov.MeasurementTimeNs}} {
-		if c.IsSet(f.name) {
-			v := c.Duration(f.name).Nanoseconds()
+		if v := c.Duration(f.name).Nanoseconds(); c.IsSet(f.name) {
 			if v <= 0 {
-				return opt, fmt.Errorf("--%s %v: want a positive duration such as 10s", f.name, c.Duration(f.name))
+				return nil, fmt.Errorf("--%s %v: want a positive duration such as 10s", f.name, c.Duration(f.name))
 			}
 			*f.dst = &v
 		}
@@ -139,27 +135,19 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 	if !ov.Empty() {
 		name = "flags"
 	}
-	opt.Configs = []steady.ConfigSet{steady.SetupConfigs(name, ov)}
+	sets := []steady.ConfigSet{steady.SetupConfigs(name, ov)}
 	if path := c.String("configs"); path != "" {
 		rows, err := reconfigure.ReadConfigsFile(path)
 		if err != nil {
-			return opt, err
+			return nil, err
 		}
-		sets, err := steady.DynamicConfigs(rows)
+		dyn, err := steady.DynamicConfigs(rows)
 		if err != nil {
-			return opt, fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		opt.Configs = append(opt.Configs, sets...)
+		sets = append(sets, dyn...)
 	}
-	if c.String("plots") != "" {
-		opt.KeepValues, opt.KeepCROPS = true, true
-		switch f := c.String("plot-format"); f {
-		case "svg", "png":
-		default:
-			return opt, fmt.Errorf("--plot-format %q: want svg or png", f)
-		}
-	}
-	return opt, opt.Validate()
+	return sets, nil
 }
 
 // evaluationSidecar is the per-benchmark RPD file written beside --eval-out
@@ -178,26 +166,26 @@ func runSteady(c *cli.Context) error {
 	if p := c.String("configs"); p != "" {
 		inputs = append(inputs, p)
 	}
-	err = checkOutputs(inputs, output(c, "forks-out", outpath.Data), output(c, "benchmarks-out", outpath.Data),
-		output(c, "eval-out", outpath.Data, evaluationSidecar), output(c, "plots", outpath.Dir))
+	err = cliapp.CheckOutputs(inputs, cliapp.Output(c, "forks-out", outpath.Data), cliapp.Output(c, "benchmarks-out", outpath.Data),
+		cliapp.Output(c, "eval-out", outpath.Data, evaluationSidecar), cliapp.Output(c, "plots", outpath.Dir))
 	if err != nil {
 		return err
 	}
-	t, err := loadTable(c)
+	t, err := cliapp.LoadTable(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, globalsOf(c).Quiet, "steady", 0)
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "steady", 0)
 	opt.Progress = bar.Tick
 	res, err := steady.Run(t, opt)
 	bar.Done()
 	if err != nil {
-		return benchError(c, err)
+		return cliapp.BenchError(c, err)
 	}
-	err = writeResult(c, res, res.WriteDetails, []dataOut{{flag: "forks-out", frame: steady.TableForks},
-		{flag: "benchmarks-out", frame: steady.TableBenchmarks}, {flag: "eval-out", frame: steady.TableEvaluation},
-		{flag: "eval-out", frame: steady.TableBenchmarkEvaluations, path: evaluationSidecar}})
+	err = cliapp.WriteResult(c, res, res.WriteDetails, []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks},
+		{Flag: "benchmarks-out", Frame: steady.TableBenchmarks}, {Flag: "eval-out", Frame: steady.TableEvaluation},
+		{Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: evaluationSidecar}})
 	if dir := c.String("plots"); dir != "" && err == nil {
 		n, err := res.WritePlots(dir, c.String("plot-format"), c.Int("plot-max"))
 		if err != nil {
@@ -206,29 +194,4 @@ func runSteady(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "wrote %d plots into %s\n", n, dir)
 	}
 	return err
-}
-
-// demoSteady runs the steady-state analysis on the generated JMH avgt file
-// (4 forks × 150 iterations of 1 s recorded with -wi 0), with a steady
-// window of 30 iterations (a fifth of the fork, as 500 of Traini's 3,000),
-// evaluating a developer-like configuration and, when the reconfigure step
-// ran before, the dynamic configurations it wrote.
-func demoSteady(d *demoRun) error {
-	in, err := d.File("avgt")
-	if err != nil {
-		return err
-	}
-	args := []string{"steady", "--steady-window", "30",
-		"--wi", "5", "--w", "1s", "--i", "10", "--r", "1s", "--f", "3",
-		"--forks-out", d.Out("steady-forks.csv"), "--benchmarks-out", d.Out("steady-benchmarks.csv"),
-		"--eval-out", d.Out("steady-eval.csv"), "--plots", d.Out("steady-plots"), "--plot-format", "png"}
-	if dyn := d.Out("dynamic.csv"); fileExists(dyn) {
-		args = append(args, "--configs", dyn)
-	}
-	return d.Run(append(args, in)...)
-}
-
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }

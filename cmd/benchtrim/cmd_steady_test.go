@@ -198,24 +198,19 @@ func TestSteadyCommandErrors(t *testing.T) {
 
 func TestSteadyDemoStep(t *testing.T) {
 	dir := t.TempDir()
-	files, err := synth.WriteDemoData(dir, 1)
+	// The reconfigure step writes the dynamic configurations the steady
+	// step then evaluates.
+	if _, errs, err := runCLI(t, "--quiet", "--workers", "2", "demo", "--dir", dir, "--only", "reconfigure"); err != nil {
+		t.Fatalf("reconfigure step: %v\n%s", err, errs)
+	}
+	stdout, errs, err := runCLI(t, "--quiet", "--workers", "2", "demo", "--dir", dir, "--only", "steady")
 	if err != nil {
-		t.Fatal(err)
-	}
-	var out, errb strings.Builder
-	d := &demoRun{w: &out, errw: &errb, g: globals{Seed: 1, Workers: 2, Quiet: true}, Dir: dir, Files: files}
-	// The reconfigure step (order 50) writes the dynamic configurations
-	// this step then evaluates.
-	if err := demoReconfigure(d); err != nil {
-		t.Fatalf("reconfigure step: %v\n%s", err, errb.String())
-	}
-	if err := demoSteady(d); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
+		t.Fatalf("%v\n%s", err, errs)
 	}
 	for _, want := range []string{"$ benchtrim steady --steady-window 30", "### Steady state", "steady state: 9 of 10 benchmark runs (38 of 40 forks) reach a steady state",
 		"| flags ", "| dynamic-cv ", "--configs $DEMO/dynamic.csv"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("demo output lacks %q:\n%s", want, out.String())
+		if !strings.Contains(stdout, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, stdout)
 		}
 	}
 	// The demo's parseXml benchmark is flat: all 8 of its forks steady from 0.

@@ -14,6 +14,7 @@ import (
 	"os"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
 )
 
 func main() {
@@ -28,12 +29,12 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	if u, ok := isUsage(err); ok {
+	if u, ok := cliapp.IsUsage(err); ok {
 		prefix := "benchtrim"
-		if u.cmd != "" {
-			prefix += " " + u.cmd
+		if u.Cmd != "" {
+			prefix += " " + u.Cmd
 		}
-		fmt.Fprintf(stderr, "%s: %v\n%s\n", prefix, err, u.helpHint())
+		fmt.Fprintf(stderr, "%s: %v\n%s\n", prefix, err, u.HelpHint())
 		return 2
 	}
 	fmt.Fprintln(stderr, "benchtrim:", err)
@@ -43,7 +44,7 @@ func exitCode(err error, stderr io.Writer) int {
 // run executes the command line args (args[0] is the program name).
 func run(args []string, stdout, stderr io.Writer) error {
 	app := newApp(stdout, stderr)
-	args, err := normalizeArgs(app, args)
+	args, err := cliapp.NormalizeArgs(app, args)
 	if err != nil {
 		return err
 	}

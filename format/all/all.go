@@ -9,6 +9,7 @@
 package all
 
 import (
+	"github.com/benchtrim/benchtrim/format/duet"
 	"github.com/benchtrim/benchtrim/format/gobench"
 	"github.com/benchtrim/benchtrim/format/jmh"
 	"github.com/benchtrim/benchtrim/format/pa"
@@ -16,10 +17,11 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 )
 
-// Formats returns the readers of JMH JSON, µOpTime Go CSV, go test -bench
-// text and pa/bencher CSV, in the order ReadFiles tries them and names
-// them in messages: by name (gobench, jmh, pa, uoptime). Each call returns
-// a new slice.
+// Formats returns the readers of duet results (duetprocess CSV and
+// duetbench directories), go test -bench text, JMH JSON, pa/bencher CSV
+// and µOpTime Go CSV, in the order ReadFiles tries them and names them in
+// messages: by name (duet, gobench, jmh, pa, uoptime). Each call returns a
+// new slice.
 func Formats() []ingest.Format {
-	return []ingest.Format{gobench.Format{}, jmh.Format{}, pa.Format{}, uoptime.Format{}}
+	return []ingest.Format{duet.Format{}, gobench.Format{}, jmh.Format{}, pa.Format{}, uoptime.Format{}}
 }

@@ -1,7 +1,8 @@
 // Package stats holds the statistics shared by benchtrim's analyzers
-// (µOpTime in analysis/optimize, dynamic reconfiguration, compare and steady
-// state): deterministic random streams, descriptive statistics, flat
-// bootstrap confidence intervals and relative CI widths, the hierarchical
+// (µOpTime in analysis/optimize, dynamic reconfiguration, compare, steady
+// state and duet): deterministic random streams, descriptive statistics, flat
+// bootstrap confidence intervals (percentile, studentized, and BCa as
+// scipy.stats.bootstrap computes it) and relative CI widths, the hierarchical
 // bootstrap over the repetition levels of the canonical table, and the
 // Kullback-Leibler stability probability.
 //

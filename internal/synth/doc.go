@@ -7,7 +7,11 @@
 // returns the truth the analyzers should recover (which benchmarks warm up,
 // for how many iterations, which slow down or never reach a steady state, the
 // true steady-state mean, the injected outliers and dropped rows, and which
-// benchmarks change between versions).
+// benchmarks change between versions). Duet data sets (duet.go:
+// GenerateDuet, DuetConfig) are written as the duetprocess CSV that
+// format/duet reads, with their truth: which benchmarks are A/A and which
+// A/B with what slowdown of B, and the interference episodes on the
+// machine's timeline.
 //
 // # Model
 //

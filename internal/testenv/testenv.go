@@ -91,7 +91,8 @@ func Skip(t testing.TB, format string, args ...any) {
 }
 
 // goCommandStdout opens the parent's standard output when the parent is
-// the go command (as under go test), else returns nil.
+// the go command (as under go test) and that output is a pipe or a
+// terminal, else returns nil.
 func goCommandStdout() *os.File {
 	parentOut.once.Do(func() {
 		ppid := os.Getppid()
@@ -100,9 +101,17 @@ func goCommandStdout() *os.File {
 			return
 		}
 		f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/1", ppid), os.O_WRONLY|os.O_APPEND, 0)
-		if err == nil {
-			parentOut.f = f
+		if err != nil {
+			return
 		}
+		// Into a regular file (go test > log) the go command writes at its
+		// own offset and would overwrite these lines; use only pipes and
+		// terminals (go test | tee log, as CI does).
+		if st, err := f.Stat(); err != nil || st.Mode().IsRegular() {
+			f.Close()
+			return
+		}
+		parentOut.f = f
 	})
 	return parentOut.f
 }

@@ -1,4 +1,4 @@
-package main
+package cliapp
 
 import (
 	"path/filepath"
@@ -10,9 +10,9 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// output describes the path given to flag (empty when the flag is not set)
+// Output describes the path given to flag (empty when the flag is not set)
 // as an outpath.Output; also names further files written beside it.
-func output(c *cli.Context, flag string, kind outpath.Kind, also ...func(string) string) outpath.Output {
+func Output(c *cli.Context, flag string, kind outpath.Kind, also ...func(string) string) outpath.Output {
 	o := outpath.Output{Flag: "--" + flag, Path: c.String(flag), Kind: kind}
 	if flag == "output" {
 		o.Flag = "-o"
@@ -27,17 +27,17 @@ func output(c *cli.Context, flag string, kind outpath.Kind, also ...func(string)
 	return o
 }
 
-// tableSidecar is the setups sidecar a CSV table output gets.
-func tableSidecar(p string) string {
+// TableSidecar is the setups sidecar a CSV table output gets.
+func TableSidecar(p string) string {
 	if strings.EqualFold(filepath.Ext(p), ".csv") {
 		return table.SetupsSidecar(p)
 	}
 	return ""
 }
 
-// checkOutputs validates the outputs before any work: extensions, writable
+// CheckOutputs validates the outputs before any work: extensions, writable
 // directories, no output that is an input (or the setups sidecar of a CSV
 // table input), no two outputs on one file. On failure nothing is written.
-func checkOutputs(inputs []string, outs ...outpath.Output) error {
+func CheckOutputs(inputs []string, outs ...outpath.Output) error {
 	return outpath.Check(outs, outpath.Inputs(inputs, table.SetupsSidecar))
 }

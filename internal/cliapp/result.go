@@ -1,4 +1,4 @@
-package main
+package cliapp
 
 import (
 	"fmt"
@@ -10,37 +10,37 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// result is what an analyzer's Run returns: its answer for the terminal and
-// its data tables for the one output writer.
-type result interface {
+// Result is what an analyzer's Run returns: its answer for the terminal and
+// its data tables for WriteResult.
+type Result interface {
 	WriteText(w io.Writer) error
 	Frame(name string) (*reports.Frame, error)
 }
 
-// documenter is a result that also renders tables for documents
+// Documenter is a Result that also renders tables for documents
 // (Markdown, LaTeX, HTML), written when an output flag names such a file.
-type documenter interface {
+type Documenter interface {
 	Table(name string) (*reports.Table, error)
 }
 
-// dataOut names the data table (frame) that a command's output flag
+// DataOut names the data table (frame) that a command's output flag
 // writes; path, when set, derives the file from the flag's value (a
 // sidecar written beside it).
-type dataOut struct {
-	flag, frame string
-	path        func(string) string
+type DataOut struct {
+	Flag, Frame string
+	Path        func(string) string
 }
 
-// textOut names a text file a command's output flag writes with write.
-type textOut struct {
-	flag  string
-	write func(w io.Writer) error
+// TextOut names a text file a command's output flag writes with write.
+type TextOut struct {
+	Flag  string
+	Write func(w io.Writer) error
 }
 
-// writeResult prints res's text and, when details is set, its details;
+// WriteResult prints res's text and, when details is set, its details;
 // then writes every data table and text file whose flag is set, each
 // atomically, saying so.
-func writeResult(c *cli.Context, res result, details func(io.Writer) error, data []dataOut, text ...textOut) error {
+func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data []DataOut, text ...TextOut) error {
 	w := c.App.Writer
 	if err := res.WriteText(w); err != nil {
 		return err
@@ -60,24 +60,24 @@ func writeResult(c *cli.Context, res result, details func(io.Writer) error, data
 		fmt.Fprintf(w, "wrote %s\n", path)
 	}
 	for _, d := range data {
-		path := c.String(d.flag)
+		path := c.String(d.Flag)
 		if path == "" {
 			continue
 		}
-		if d.path != nil {
-			path = d.path(path)
+		if d.Path != nil {
+			path = d.Path(path)
 		}
-		if err := writeTable(res, d.frame, path); err != nil {
-			return fmt.Errorf("--%s: %w", d.flag, err)
+		if err := writeTable(res, d.Frame, path); err != nil {
+			return fmt.Errorf("--%s: %w", d.Flag, err)
 		}
 		wrote(path)
 	}
 	for _, t := range text {
-		path := c.String(t.flag)
+		path := c.String(t.Flag)
 		if path == "" {
 			continue
 		}
-		if err := atomicfile.Write(path, t.write); err != nil {
+		if err := atomicfile.Write(path, t.Write); err != nil {
 			return err
 		}
 		wrote(path)
@@ -87,8 +87,8 @@ func writeResult(c *cli.Context, res result, details func(io.Writer) error, data
 
 // writeTable writes res's table name to path: as data when path ends in
 // .csv, .arrow or .parquet, else as a document when res renders documents.
-func writeTable(res result, name, path string) error {
-	if doc, ok := res.(documenter); ok && reports.CheckFramePath(path) != nil {
+func writeTable(res Result, name, path string) error {
+	if doc, ok := res.(Documenter); ok && reports.CheckFramePath(path) != nil {
 		t, err := doc.Table(name)
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package main
+package cliapp
 
 import (
 	"errors"
@@ -8,33 +8,33 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// usageError is a mistake in the command line itself (unknown command or
+// UsageError is a mistake in the command line itself (unknown command or
 // flag, missing or malformed value). main prints it with a pointer to the
 // command's help and exits with status 2.
-type usageError struct {
-	cmd string // "" for the program itself
+type UsageError struct {
+	Cmd string // "" for the program itself
 	err error
 }
 
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
+func (e *UsageError) Error() string { return e.err.Error() }
+func (e *UsageError) Unwrap() error { return e.err }
 
-// usagef returns a usageError for command cmd.
-func usagef(cmd, format string, a ...any) error {
-	return &usageError{cmd: cmd, err: fmt.Errorf(format, a...)}
+// Usagef returns a UsageError for command cmd.
+func Usagef(cmd, format string, a ...any) error {
+	return &UsageError{Cmd: cmd, err: fmt.Errorf(format, a...)}
 }
 
-// helpHint is the line printed after a usage error.
-func (e *usageError) helpHint() string {
-	if e.cmd == "" {
+// HelpHint is the line printed after a usage error.
+func (e *UsageError) HelpHint() string {
+	if e.Cmd == "" {
 		return "see 'benchtrim --help'"
 	}
-	return fmt.Sprintf("see 'benchtrim %s --help'", e.cmd)
+	return fmt.Sprintf("see 'benchtrim %s --help'", e.Cmd)
 }
 
-// isUsage reports whether err is a usage error.
-func isUsage(err error) (*usageError, bool) {
-	var u *usageError
+// IsUsage reports whether err is a usage error.
+func IsUsage(err error) (*UsageError, bool) {
+	var u *UsageError
 	return u, errors.As(err, &u)
 }
 
@@ -58,7 +58,7 @@ func findFlag(flags []cli.Flag, name string) cli.Flag {
 	return nil
 }
 
-// normalizeArgs rewrites a command line so that urfave/cli, which stops
+// NormalizeArgs rewrites a command line so that urfave/cli, which stops
 // reading flags at the first positional argument, sees every flag:
 //
 //	benchtrim [GLOBAL...] CMD [ARG|FLAG...] [-- ARG...]
@@ -71,7 +71,7 @@ func findFlag(flags []cli.Flag, name string) cli.Flag {
 // "--" still ends the flags; "-" is an argument (standard input). An
 // unknown command is a usage error with a did-you-mean suggestion; unknown
 // flags are left for urfave/cli to report.
-func normalizeArgs(app *cli.App, args []string) ([]string, error) {
+func NormalizeArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
 		return args, nil
 	}
@@ -146,7 +146,7 @@ func unknownCommand(app *cli.App, name string) error {
 	if s := suggestCommand(app.Commands, name); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	return &usageError{err: errors.New(msg)}
+	return &UsageError{err: errors.New(msg)}
 }
 
 // suggestCommand returns the command name closest to name by edit

@@ -1,0 +1,221 @@
+package compare
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// TableResults is the name of the data table (one row per benchmark, or
+// per A/A comparison) that every report of this package returns from Frame.
+const TableResults = "results"
+
+// Side is one side of a comparison: the table its runs come from, the
+// labels that choose them (all runs for a zero Selector) and the label
+// reports print for it.
+type Side struct {
+	Label  string
+	Table  *table.Table
+	Select Selector
+}
+
+// series returns the side's runs of metric that filter keeps.
+func (s Side) set(metric string, filter *Filter) Set {
+	return newSet(s.Label, filter.Select(table.Collect(s.Table, table.Filter{Metric: metric})), s.Select)
+}
+
+// CheckSides reports a side whose selector chooses no run, naming the
+// project@version labels the input has. Sides chosen by labels from one
+// table must differ.
+func CheckSides(base, test Side) error {
+	if base.Table == test.Table && base.Select == test.Select {
+		return fmt.Errorf("base and test select the same runs (%s)", base.Select)
+	}
+	for _, s := range []struct {
+		name string
+		side Side
+	}{{"base", base}, {"test", test}} {
+		if s.side.Select == (Selector{}) {
+			continue
+		}
+		all := table.Collect(s.side.Table, table.Filter{})
+		if len(newSet("", all, s.side.Select).Series) == 0 {
+			return fmt.Errorf("no runs match the %s selection (%s)%s", s.name, s.side.Select, labelsHint(all))
+		}
+	}
+	return nil
+}
+
+// Run is the package's entry point for an A/B comparison: test against
+// base for the primary metric (times per operation, see compareSets) and
+// every secondary metric of opt.Metrics (nil: all the input holds) that
+// both sides have, one Report per metric, on the benchmarks opt.Filter
+// keeps.
+func Run(base, test Side, opt Options) (Reports, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	// The primary metric decides whether the filter matched anything.
+	bp, tp := base.set(table.Primary, nil), test.set(table.Primary, nil)
+	if _, err := opt.Filter.Keep(append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
+		return nil, err
+	}
+	metrics, err := Metrics(opt.Metrics, base.Table, test.Table)
+	if err != nil {
+		return nil, fmt.Errorf("metrics %w", err)
+	}
+	var sets [][2]Set
+	total := 0
+	for _, m := range metrics {
+		bs, ts := base.set(m, opt.Filter), test.set(m, opt.Filter)
+		pairs, _ := match(bs.Series, ts.Series)
+		if m != table.Primary && len(pairs) == 0 {
+			continue // a secondary metric only one side has
+		}
+		sets = append(sets, [2]Set{bs, ts})
+		total += len(pairs)
+	}
+	opt.Progress = overall(opt.Progress, total)
+	var reps Reports
+	for _, st := range sets {
+		rep, err := compareSets(st[0], st[1], opt)
+		if err != nil {
+			return nil, err
+		}
+		reps = append(reps, rep)
+	}
+	return reps, nil
+}
+
+// Describe summarises one side without comparing (describeSet), per metric
+// of opt.Metrics that it holds, on the benchmarks opt.Filter keeps.
+func Describe(side Side, opt Options) (SetReports, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := opt.Filter.Keep(table.Collect(side.Table, table.Filter{})); err != nil {
+		return nil, err
+	}
+	metrics, err := Metrics(opt.Metrics, side.Table)
+	if err != nil {
+		return nil, fmt.Errorf("metrics %w", err)
+	}
+	var sets []Set
+	total := 0
+	for _, m := range metrics {
+		s := side.set(m, opt.Filter)
+		if len(s.Series) == 0 {
+			continue
+		}
+		sets = append(sets, s)
+		_, groups := match(s.Series, nil)
+		total += len(groups)
+	}
+	opt.Progress = overall(opt.Progress, total)
+	var reps SetReports
+	for _, s := range sets {
+		rep, err := describeSet(s, opt)
+		if err != nil {
+			return nil, err
+		}
+		reps = append(reps, rep)
+	}
+	return reps, nil
+}
+
+// AA is the A/A test (aaSeries) of every primary series of t that
+// opt.Filter keeps.
+func AA(t *table.Table, opt AAOptions) (*AAReport, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	series, err := opt.Filter.Keep(table.Collect(t, table.Filter{}))
+	if err != nil {
+		return nil, err
+	}
+	return aaSeries(series, opt)
+}
+
+// overall turns a per-stage progress callback into one that reports the
+// total over all stages.
+func overall(progress func(int), total int) func(int) {
+	if progress == nil {
+		return nil
+	}
+	return func(int) { progress(total) }
+}
+
+// Frame returns the comparison table (TableResults) for the shared writer;
+// see WriteFile for its columns.
+func (rs Reports) Frame(name string) (*reports.Frame, error) {
+	if name != TableResults {
+		return nil, fmt.Errorf("compare: no data table %q", name)
+	}
+	return rs.frame(), nil
+}
+
+// Frame returns the description table (TableResults); see WriteFile.
+func (rs SetReports) Frame(name string) (*reports.Frame, error) {
+	if name != TableResults {
+		return nil, fmt.Errorf("compare: no data table %q", name)
+	}
+	return rs.frame(), nil
+}
+
+// Frame returns the A/A table (TableResults); see WriteFile.
+func (r *AAReport) Frame(name string) (*reports.Frame, error) {
+	if name != TableResults {
+		return nil, fmt.Errorf("compare: no data table %q", name)
+	}
+	return r.frame(), nil
+}
+
+// String describes the selector: "project P, version V, pair A".
+func (sel Selector) String() string {
+	var parts []string
+	if sel.Project != "" {
+		parts = append(parts, "project "+sel.Project)
+	}
+	if sel.Version != "" {
+		parts = append(parts, "version "+sel.Version)
+	}
+	if sel.Pair != "" {
+		parts = append(parts, "pair "+sel.Pair)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// FilesLabel is the label of a side read from files: the first three names
+// and a count of the rest, then the selector if any.
+func FilesLabel(files []string, sel Selector) string {
+	s := strings.Join(files, ", ")
+	if len(files) > 3 {
+		s = strings.Join(files[:3], ", ") + fmt.Sprintf(" and %d more files", len(files)-3)
+	}
+	if sel != (Selector{}) {
+		s += " (" + sel.String() + ")"
+	}
+	return s
+}
+
+// labelsHint lists the project@version labels present, for error messages.
+func labelsHint(all []*table.Series) string {
+	seen := map[string]bool{}
+	var labels []string
+	for _, s := range all {
+		l := s.Project + "@" + s.Version
+		if !seen[l] {
+			seen[l] = true
+			labels = append(labels, l)
+		}
+	}
+	if len(labels) == 0 {
+		return "; the input holds no runs"
+	}
+	if len(labels) > 10 {
+		labels = append(labels[:10], "…")
+	}
+	return "; the input has project@version " + strings.Join(labels, ", ")
+}

@@ -1,0 +1,207 @@
+package duet
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/benchtrim/benchtrim/reports"
+)
+
+// Timeline is one async duet run after the warm-up filter, kept for the
+// timeline plot: A's and B's iterations and the pairs of O_m at
+// Options.MinOverlap.
+type Timeline struct {
+	Instance, Run int32
+	A, B          []Record
+	Pairs         []Overlap
+}
+
+// Colours (Okabe-Ito) of the types and pairs.
+var typeColors = map[string]color.Color{
+	TypeSeqn:     color.RGBA{R: 230, G: 159, A: 255},
+	TypeSyncDuet: color.RGBA{G: 158, B: 115, A: 255},
+	TypeDuet:     color.RGBA{G: 114, B: 178, A: 255},
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
+
+// WritePlots writes into dir (created when missing), in format (svg, png,
+// pdf, …): the MDS curves of both tests (match ratio pooled over
+// environments and suites against the slowdown, one line per type,
+// mds-ci and mds-u), the relative CI widths per type as box plots (rciw),
+// and the timeline of the first run of at most max duet keys (timeline-…).
+// It returns the number of files written.
+func (r *Report) WritePlots(dir, format string, max int) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	save := func(p *plot.Plot, name string) error {
+		return reports.SavePlot(p, filepath.Join(dir, name+"."+format), reports.PlotSize.Width, reports.PlotSize.Height)
+	}
+	n := 0
+	for _, test := range []string{"ci", "u"} {
+		p, ok, err := r.mdsPlot(test)
+		if err != nil {
+			return n, err
+		}
+		if ok {
+			if err := save(p, "mds-"+test); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	if p, ok, err := r.rciwPlot(); err != nil {
+		return n, err
+	} else if ok {
+		if err := save(p, "rciw"); err != nil {
+			return n, err
+		}
+		n++
+	}
+	k := 0
+	for _, b := range r.Benchmarks {
+		if b.Timeline == nil || k >= max {
+			continue
+		}
+		k++
+		p, err := timelinePlot(b.Key, b.Timeline)
+		if err != nil {
+			return n, err
+		}
+		slug := strings.Trim(unsafeFileChars.ReplaceAllString(fmt.Sprintf("timeline-%03d-%s-%s-%s", k, b.Env, b.Suite, b.Benchmark), "_"), "_")
+		if err := save(p, slug); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// mdsPlot draws the pooled match ratio of one test against the slowdown.
+func (r *Report) mdsPlot(test string) (*plot.Plot, bool, error) {
+	p := plot.New()
+	p.Title.Text = map[string]string{"ci": "CI test", "u": "U test"}[test] + ": A/A match ratio under an emulated slowdown of B"
+	p.X.Label.Text = "slowdown of B (%)"
+	p.Y.Label.Text = "match ratio"
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Add(plotter.NewGrid())
+	any := false
+	for _, typ := range Types {
+		var xys plotter.XYs
+		for _, s := range r.Options.Slowdowns {
+			var n, m int
+			for _, row := range r.Match {
+				if row.Type == typ && row.Slowdown == s {
+					n += row.Benchmarks
+					if test == "ci" {
+						m += row.MatchCI
+					} else {
+						m += row.MatchU
+					}
+				}
+			}
+			if n > 0 {
+				xys = append(xys, plotter.XY{X: 100 * s, Y: float64(m) / float64(n)})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		line, pts, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, false, err
+		}
+		line.Color = typeColors[typ]
+		pts.GlyphStyle = draw.GlyphStyle{Color: typeColors[typ], Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+		p.Add(line, pts)
+		p.Legend.Add(typ, line, pts)
+		any = true
+	}
+	p.Legend.Top = true
+	return p, any, nil
+}
+
+// rciwPlot draws the relative CI widths of the keys as one box per type.
+func (r *Report) rciwPlot() (*plot.Plot, bool, error) {
+	p := plot.New()
+	p.Title.Text = "relative CI width (hi − lo) / grand mean"
+	p.Y.Label.Text = "relative CI width"
+	p.Add(plotter.NewGrid())
+	var names []string
+	for _, typ := range Types {
+		var v plotter.Values
+		for _, b := range r.Benchmarks {
+			if b.Type == typ && b.HasCI && !math.IsNaN(b.CI.RelWidth) {
+				v = append(v, b.CI.RelWidth)
+			}
+		}
+		if len(v) == 0 {
+			continue
+		}
+		box, err := plotter.NewBoxPlot(vg.Points(30), float64(len(names)), v)
+		if err != nil {
+			return nil, false, err
+		}
+		box.FillColor = typeColors[typ]
+		p.Add(box)
+		names = append(names, fmt.Sprintf("%s (%d)", typ, len(v)))
+	}
+	if len(names) == 0 {
+		return nil, false, nil
+	}
+	p.NominalX(names...)
+	return p, true, nil
+}
+
+// timelinePlot draws A's iterations at y = 1 and B's at y = 0 against the
+// time since the run's first start, with a vertical line at the middle of
+// each pair's overlap.
+func timelinePlot(k Key, tl *Timeline) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s, run %d: iterations and pairs", k, tl.Run)
+	p.X.Label.Text = "time since the run's first start (s)"
+	p.Y.Min, p.Y.Max = -0.5, 1.5
+	p.NominalY("B", "A")
+	t0 := int64(math.MaxInt64)
+	for _, x := range append(append([]Record(nil), tl.A...), tl.B...) {
+		t0 = min(t0, x.StartNs)
+	}
+	sec := func(ns int64) float64 { return float64(ns-t0) / 1e9 }
+	for lane, recs := range [][]Record{tl.B, tl.A} {
+		c := typeColors[TypeSeqn]
+		if lane == 1 {
+			c = typeColors[TypeDuet]
+		}
+		for i, x := range recs {
+			y := float64(lane) + 0.08*float64(i%2*2-1)
+			l, err := plotter.NewLine(plotter.XYs{{X: sec(x.StartNs), Y: y}, {X: sec(x.EndNs), Y: y}})
+			if err != nil {
+				return nil, err
+			}
+			l.Color = c
+			l.Width = vg.Points(4)
+			p.Add(l)
+		}
+	}
+	for _, o := range tl.Pairs {
+		mid := sec(o.Start + o.Time()/2)
+		l, err := plotter.NewLine(plotter.XYs{{X: mid, Y: 0.15}, {X: mid, Y: 0.85}})
+		if err != nil {
+			return nil, err
+		}
+		l.Color = color.RGBA{A: 255}
+		p.Add(l)
+	}
+	return p, nil
+}

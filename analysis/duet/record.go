@@ -1,0 +1,221 @@
+package duet
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// The duet benchmarking types (table mode column).
+const (
+	TypeSeqn     = "seqn"     // A and B one after the other
+	TypeSyncDuet = "syncduet" // in parallel, iteration starts synchronised
+	TypeDuet     = "duet"     // in parallel, unsynchronised (asynchronous duet)
+)
+
+// Types lists the types in report order.
+var Types = []string{TypeSeqn, TypeSyncDuet, TypeDuet}
+
+// Key is a benchmark-env key (SPEC §1, BENCHMARK_ENV_COL): every per-benchmark
+// statistic is computed per key. Version is the table's version label
+// (usually ""; the two compared versions are the pairs A and B).
+type Key struct {
+	Suite, Benchmark, Version, Type, Env string
+}
+
+// String formats k as "env suite/benchmark[@version] type".
+func (k Key) String() string {
+	b := k.Suite + "/" + k.Benchmark
+	if k.Version != "" {
+		b += "@" + k.Version
+	}
+	return k.Env + " " + b + " " + k.Type
+}
+
+func (k Key) compare(o Key) int {
+	return cmp.Or(cmp.Compare(k.Env, o.Env), cmp.Compare(k.Suite, o.Suite), cmp.Compare(k.Benchmark, o.Benchmark),
+		cmp.Compare(k.Version, o.Version), cmp.Compare(typeRank(k.Type), typeRank(o.Type)))
+}
+
+func typeRank(t string) int {
+	if i := slices.Index(Types, t); i >= 0 {
+		return i
+	}
+	return len(Types)
+}
+
+// Record is one harness iteration of one pair in one run, the row of the
+// duetprocess per-iteration CSV (FORMAT.md §A3) without the key columns.
+// A run is identified within a Key by (Instance, Run): the duetbench
+// invocation (its artifacts date, hostname, lscpu, meminfo, uname) and the
+// runid, which restarts at 0 in every invocation.
+type Record struct {
+	Instance int32 // invocation index (table instance)
+	Run      int32 // runid (table fork − 1)
+	// Iteration is the index as the harness recorded it (0-based for
+	// Renaissance and SPEC CPU, 1-based for DaCapo and ScalaBench).
+	Iteration int32
+	Pair      byte // 'A' or 'B'
+	// StartNs and EndNs are the iteration's absolute timestamps;
+	// TimeNs is its duration as recorded (end − start for every parser).
+	StartNs, EndNs int64
+	TimeNs         float64
+}
+
+func (r *Record) sameRun(o *Record) bool { return r.Instance == o.Instance && r.Run == o.Run }
+
+// sortRecords orders records by (instance, run, pair, iteration, start).
+func sortRecords(recs []Record) {
+	slices.SortStableFunc(recs, func(a, b Record) int {
+		return cmp.Or(cmp.Compare(a.Instance, b.Instance), cmp.Compare(a.Run, b.Run), cmp.Compare(a.Pair, b.Pair),
+			cmp.Compare(a.Iteration, b.Iteration), cmp.Compare(a.StartNs, b.StartNs))
+	})
+}
+
+// runs splits records sorted by sortRecords into runs; each run splits into
+// its A and B records (each sorted by iteration). The slices share recs.
+func runs(recs []Record) []runRecs {
+	var out []runRecs
+	for i := 0; i < len(recs); {
+		j := i + 1
+		for j < len(recs) && recs[j].sameRun(&recs[i]) {
+			j++
+		}
+		run := recs[i:j]
+		k := 0
+		for k < len(run) && run[k].Pair == 'A' {
+			k++
+		}
+		out = append(out, runRecs{Instance: recs[i].Instance, Run: recs[i].Run, A: run[:k], B: run[k:]})
+		i = j
+	}
+	return out
+}
+
+// runRecs is one run's iterations by pair.
+type runRecs struct {
+	Instance, Run int32
+	A, B          []Record
+}
+
+// Group is the records of one benchmark-env key, sorted by (instance, run,
+// pair, iteration).
+type Group struct {
+	Key     Key
+	Records []Record
+}
+
+// Loaded is what FromTable read.
+type Loaded struct {
+	Groups []Group
+	// Excluded counts rows of excluded benchmarks; Unlabelled rows whose
+	// instance has no environment label; NoTime rows without timestamps;
+	// BadPair rows whose pair is neither A nor B; OtherModes rows of series
+	// whose mode is not a duet type.
+	Excluded, Unlabelled, NoTime, BadPair, OtherModes int
+	Warnings                                          []string
+}
+
+// FromTable reads duet rows from the canonical table: one Record per
+// primary row of a series whose mode is seqn, syncduet or duet, grouped by
+// Key and sorted. The table mapping (format/duet) is: project = suite,
+// benchmark, version, mode = type, pair A/B, ns_per_op = iteration time,
+// start_ns/end_ns, instance = invocation, fork = runid + 1, iteration =
+// recorded index + Setup.Env["iteration_offset"], and the environment of
+// instance N in Setup.Env["instance.N.environment"].
+//
+// Rows of excluded benchmarks (opt.Exclude), without timestamps or with a
+// pair other than A/B are dropped and counted; so are rows of an instance
+// without environment label unless opt.KeepUnlabelled (then Env is "").
+func FromTable(t *table.Table, opt Options) (*Loaded, error) {
+	out := &Loaded{}
+	byKey := map[Key]int{}
+	sel := opt.Select
+	sel.IncludeWarmup = true
+	for _, s := range table.Collect(t, sel) {
+		if typeRank(s.Mode) == len(Types) {
+			out.OtherModes += s.Len()
+			continue
+		}
+		if slices.Contains(opt.Exclude, s.Benchmark) {
+			out.Excluded += s.Len()
+			continue
+		}
+		var env map[string]string
+		if s.Setup != nil {
+			env = s.Setup.Env
+		}
+		offset := 0
+		if v, ok := env["iteration_offset"]; ok {
+			o, err := strconv.Atoi(v)
+			if err != nil {
+				return nil, fmt.Errorf("duet: %s: iteration_offset %q: %w", s.Key, v, err)
+			}
+			offset = o
+		}
+		envOf := map[int32]string{}
+		for i := 0; i < s.Len(); i++ {
+			if s.StartNs == nil || s.StartNs[i] == math.MinInt64 || s.EndNs[i] == math.MinInt64 {
+				out.NoTime++
+				continue
+			}
+			var pair byte
+			if s.Pair != nil && len(s.Pair[i]) == 1 {
+				pair = s.Pair[i][0]
+			}
+			if pair != 'A' && pair != 'B' {
+				out.BadPair++
+				continue
+			}
+			inst := s.Levels[table.LevelInstance][i]
+			e, ok := envOf[inst]
+			if !ok {
+				e = env["instance."+strconv.Itoa(int(inst))+".environment"]
+				envOf[inst] = e
+			}
+			if e == "" && !opt.KeepUnlabelled {
+				out.Unlabelled++
+				continue
+			}
+			k := Key{Suite: s.Project, Benchmark: s.Benchmark, Version: s.Version, Type: s.Mode, Env: e}
+			g, ok := byKey[k]
+			if !ok {
+				g = len(out.Groups)
+				byKey[k] = g
+				out.Groups = append(out.Groups, Group{Key: k})
+			}
+			out.Groups[g].Records = append(out.Groups[g].Records, Record{
+				Instance:  inst,
+				Run:       s.Levels[table.LevelFork][i] - 1,
+				Iteration: s.Levels[table.LevelIteration][i] - int32(offset),
+				Pair:      pair,
+				StartNs:   s.StartNs[i],
+				EndNs:     s.EndNs[i],
+				TimeNs:    s.NsPerOp[i],
+			})
+		}
+	}
+	slices.SortFunc(out.Groups, func(a, b Group) int { return a.Key.compare(b.Key) })
+	for i := range out.Groups {
+		sortRecords(out.Groups[i].Records)
+	}
+	for _, c := range []struct {
+		n    int
+		what string
+	}{
+		{out.OtherModes, "rows of series whose mode is not seqn, syncduet or duet"},
+		{out.Excluded, "rows of excluded benchmarks"},
+		{out.Unlabelled, "rows of instances without an environment label (a host other than cirrus*, teaching*, ip-*; --keep-unlabelled keeps them)"},
+		{out.NoTime, "rows without timestamps"},
+		{out.BadPair, "rows whose pair is not A or B"},
+	} {
+		if c.n > 0 {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%d %s dropped", c.n, c.what))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/analysis/duet"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/internal/outpath"
+	"github.com/benchtrim/benchtrim/internal/progress"
+)
+
+func duetCommand() *cli.Command {
+	d := duet.DefaultOptions()
+	return &cli.Command{
+		Name:        "duet",
+		Usage:       "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown",
+		ArgsUsage:   "FILES or DIRS...",
+		Description: help("duet"),
+		Flags: append(cliapp.InputFlags(),
+			&cli.Float64Flag{Name: "min-overlap", Value: d.MinOverlap, Usage: "duet pairs must overlap more than this share of both iterations"},
+			&cli.StringFlag{Name: "slowdowns", Value: "0:0.15:0.01", Usage: "emulated slowdowns of B: FROM:TO:STEP or a comma list (5%, 0.1); none skips the MDS"},
+			&cli.StringFlag{Name: "warmup", Value: string(d.Warmup), Usage: "warm-up rule: code (iteration ≥ max/2 per run), half (thesis) or none"},
+			&cli.StringFlag{Name: "enumeration", Value: string(d.Enumeration), Usage: "overlaps: sweep (the reference's) or all (every overlapping pair)"},
+			&cli.StringFlag{Name: "speedup", Value: string(d.Speedup), Usage: "runtime speedup: code (per iteration, − 1) or thesis (eq. 5.1 ratio)"},
+			&cli.IntFlag{Name: "resamples", Value: d.Resamples, Usage: "BCa bootstrap resamples"},
+			&cli.Float64Flag{Name: "confidence", Value: d.Confidence, Usage: "confidence level of the CI test"},
+			&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "U test level: equal when p > alpha"},
+			&cli.BoolFlag{Name: "keep-unlabelled", Usage: "keep runs on hosts outside the known environments"},
+			cliapp.BenchFlag(),
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, .arrow or .parquet"},
+			&cli.StringFlag{Name: "mds-out", Usage: "tests per benchmark and slowdown: FILE.csv, .arrow or .parquet"},
+			&cli.StringFlag{Name: "match-out", Usage: "A/A match ratios per environment, suite, type and slowdown"},
+			&cli.StringFlag{Name: "overlaps-out", Usage: "pairs and relative overlap time per benchmark and minimum overlap"},
+			&cli.StringFlag{Name: "plots", Usage: "write plots into `DIR`: MDS curves, relative CI widths, run timelines"},
+			&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "svg or png"},
+			&cli.IntFlag{Name: "plot-max", Value: 6, Usage: "run timelines for at most this many benchmarks"},
+		),
+		Action: runDuet,
+	}
+}
+
+// duetOptions reads the command's flags into duet options.
+func duetOptions(c *cli.Context) (duet.Options, error) {
+	g := cliapp.GlobalsOf(c)
+	opt := duet.DefaultOptions()
+	var err error
+	if opt.Slowdowns, err = duet.ParseSlowdowns(c.String("slowdowns")); err != nil {
+		return opt, fmt.Errorf("--slowdowns: %w", err)
+	}
+	opt.MinOverlap, opt.Resamples, opt.Confidence, opt.Alpha = c.Float64("min-overlap"), c.Int("resamples"), c.Float64("confidence"), c.Float64("alpha")
+	opt.Warmup, opt.Enumeration = duet.WarmupRule(c.String("warmup")), duet.Enumeration(c.String("enumeration"))
+	opt.Speedup, opt.KeepUnlabelled = duet.SpeedupDefinition(c.String("speedup")), c.Bool("keep-unlabelled")
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
+		return opt, err
+	}
+	opt.Seed, opt.Workers = g.Seed, g.Workers
+	return opt, opt.Validate()
+}
+
+func runDuet(c *cli.Context) error {
+	opt, err := duetOptions(c)
+	if err != nil {
+		return err
+	}
+	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "mds-out", outpath.Data),
+		cliapp.Output(c, "match-out", outpath.Data), cliapp.Output(c, "overlaps-out", outpath.Data), cliapp.Output(c, "plots", outpath.Dir))
+	if err != nil {
+		return err
+	}
+	t, err := cliapp.LoadTable(c)
+	if err != nil {
+		return err
+	}
+	defer t.Release()
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "duet", 0)
+	opt.Progress = bar.Tick
+	rep, err := duet.Run(t, opt)
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	err = cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: duet.TableBenchmarks}, {Flag: "mds-out", Frame: duet.TableMDS},
+		{Flag: "match-out", Frame: duet.TableMatch}, {Flag: "overlaps-out", Frame: duet.TableOverlaps}})
+	if dir := c.String("plots"); dir != "" && err == nil {
+		n, err := rep.WritePlots(dir, c.String("plot-format"), c.Int("plot-max"))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "wrote %d plots into %s\n", n, dir)
+	}
+	return err
+}

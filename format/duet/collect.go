@@ -1,0 +1,328 @@
+package duet
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Report kinds of the CSV and directory readers.
+const (
+	KindMalformedCSV   = "malformed CSV"
+	KindFieldCount     = "wrong number of fields"
+	KindEmptyName      = "empty suite or benchmark"
+	KindBadNumber      = "non-numeric field"
+	KindMissingValue   = "missing value (empty or a pandas NA token)"
+	KindOutOfRange     = "runid or iteration out of range"
+	KindBadPair        = "pair other than A or B"
+	KindEndBeforeStart = "iteration ends before it starts"
+	KindDuplicate      = "duplicate row (same run, pair and iteration)"
+	KindOnePair        = "run with only one pair"
+	KindOldType        = "type sequential (the early name of seqn)"
+	KindNAArtifact     = "pandas NA token in an artifact (stored as \"\")"
+	KindNoArtifacts    = "no artifacts (date, hostname, lscpu, meminfo, uname stored as \"\")"
+	KindTimeMismatch   = "iteration_time_ns differs from end − start by more than 1 µs"
+	KindOrder          = "order other than AB, BA or None, or two orders in one run"
+	KindNoRows         = "no data rows"
+	KindMixedSetups    = "mixed setups"
+)
+
+// Types are the duet types, which are the table modes of duet rows.
+var Types = []string{"seqn", "syncduet", "duet"}
+
+func knownType(t string) bool { return t == "seqn" || t == "syncduet" || t == "duet" }
+
+// Artifacts are the environment facts of one duetbench invocation: its
+// artifacts (FORMAT.md §A1, already parsed: lscpu is the model name,
+// meminfo the total memory) and the environment label. Equal Artifacts are
+// one instance of the table.
+type Artifacts struct {
+	Date, Hostname, Lscpu, Meminfo, Uname, Environment string
+}
+
+// artifactNames are the Env suffixes of an instance, in Artifacts order.
+var artifactNames = [...]string{"date", "hostname", "lscpu", "meminfo", "uname", "environment"}
+
+func (a *Artifacts) values() [6]string {
+	return [6]string{a.Date, a.Hostname, a.Lscpu, a.Meminfo, a.Uname, a.Environment}
+}
+
+// Environment is the environment a duetbench host belongs to, from its
+// hostname as duet/process.py::determine_environment and SPEC §2.3 derive
+// it: a name starting with "cirrus" is "bare-metal", with "teaching"
+// "shared-vm", with "ip-" "AWS t3.medium"; any other host has "".
+func Environment(hostname string) string {
+	switch {
+	case strings.HasPrefix(hostname, "cirrus"):
+		return "bare-metal"
+	case strings.HasPrefix(hostname, "teaching"):
+		return "shared-vm"
+	case strings.HasPrefix(hostname, "ip-"):
+		return "AWS t3.medium"
+	}
+	return ""
+}
+
+// record is one iteration of one pair of one run.
+type record struct {
+	suite, bench, typ, order, pair string
+	runid, iter                    int64
+	timeNs                         float64
+	start, end                     int64
+	inst                           int32
+	source                         string // file the row came from
+	line                           int64  // its line, 0 when unknown
+	path                           string // its JSON path, "" when not JSON
+}
+
+func (r *record) at() *ingest.ParseError {
+	return &ingest.ParseError{File: r.source, Line: int(r.line), Path: r.path}
+}
+
+func (r *record) place() string {
+	switch {
+	case r.path != "":
+		return r.source + ":" + r.path
+	case r.line > 0:
+		return r.source + ":" + strconv.FormatInt(r.line, 10)
+	}
+	return r.source
+}
+
+// runKey identifies a run (SPEC §1: artifacts, suite, benchmark, type,
+// runid); the instance stands for the artifacts.
+type runKey struct {
+	inst              int32
+	suite, bench, typ string
+	runid             int64
+}
+
+type iterKey struct {
+	run  runKey
+	pair string
+	iter int64
+}
+
+// runState is what the collector knows of a run.
+type runState struct {
+	first     *record
+	pairs     [2]bool
+	order     string
+	orderWarn bool
+}
+
+// collector gathers the records of one input (a CSV file or a duetbench
+// directory), checking each, and appends rows and setups at the end, when
+// the iteration base of every key and the pairs of every run are known.
+type collector struct {
+	src       ingest.Source
+	rep       *ingest.Report
+	names     ingest.Names
+	instances *ingest.Instances
+	artifacts map[int32]Artifacts
+	recs      []record
+	seen      map[iterKey]int
+	runs      map[runKey]*runState
+	runOrder  []runKey
+	strs      map[string]string
+
+	warnedOldType bool
+}
+
+func newCollector(src ingest.Source, rep *ingest.Report) *collector {
+	in := src.Instances
+	if in == nil {
+		in = &ingest.Instances{}
+	}
+	return &collector{src: src, rep: rep, names: ingest.Names{Rep: rep}, instances: in,
+		artifacts: map[int32]Artifacts{}, seen: map[iterKey]int{}, runs: map[runKey]*runState{}, strs: map[string]string{}}
+}
+
+// intern returns one copy of s per distinct value, so a million rows hold
+// a handful of suite, benchmark and type strings.
+func (c *collector) intern(s string) string {
+	if v, ok := c.strs[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	c.strs[s] = s
+	return s
+}
+
+// instance returns the instance number of a (the same number for equal
+// artifacts across the files of one ReadFiles call).
+func (c *collector) instance(a Artifacts, at ingest.ParseError) int32 {
+	v := a.values()
+	for i := range v {
+		v[i] = c.names.Clean(v[i], "artifact "+artifactNames[i], at)
+	}
+	a = Artifacts{v[0], v[1], v[2], v[3], v[4], v[5]}
+	id, _ := c.instances.ID(strings.Join(v[:], "\x00"))
+	if _, ok := c.artifacts[id]; !ok {
+		c.artifacts[id] = a
+	}
+	return id
+}
+
+func (c *collector) skip(kind string, at *ingest.ParseError, format string, args ...any) {
+	e := *at
+	e.Msg = fmt.Sprintf(format, args...)
+	c.rep.Skip(kind, 1, &e)
+}
+
+func (c *collector) warn(kind string, at *ingest.ParseError, format string, args ...any) {
+	e := *at
+	e.Msg = fmt.Sprintf(format, args...)
+	c.rep.Warn(kind, &e)
+}
+
+// add checks r (suite, benchmark, type, pair, runid, iteration, times and
+// instance set) and keeps it, or counts why not.
+func (c *collector) add(r record) {
+	at := r.at()
+	if r.suite == "" || r.bench == "" {
+		c.skip(KindEmptyName, at, "suite %q, benchmark %q: both must be given", r.suite, r.bench)
+		return
+	}
+	if r.typ == "sequential" {
+		if !c.warnedOldType {
+			c.warnedOldType = true
+			c.warn(KindOldType, at, "type %q read as seqn (said once per input)", r.typ)
+		}
+		r.typ = "seqn"
+	}
+	if !knownType(r.typ) {
+		c.skip(ingest.KindUnknownMode, at, "type %q is not seqn, syncduet or duet", r.typ)
+		return
+	}
+	if r.pair != "A" && r.pair != "B" {
+		c.skip(KindBadPair, at, "pair %q is not A or B", r.pair)
+		return
+	}
+	if r.runid < 0 || r.iter < 0 || r.runid >= math.MaxInt32 || r.iter >= math.MaxInt32 {
+		c.skip(KindOutOfRange, at, "runid %d, iteration %d: want 0 ≤ n < 2³¹−1", r.runid, r.iter)
+		return
+	}
+	if reason, ok := ingest.CheckTime("", r.timeNs); !ok {
+		c.skip(reason, at, "iteration_time_ns %v", r.timeNs)
+		return
+	}
+	if r.end < r.start {
+		c.skip(KindEndBeforeStart, at, "iteration_end_ns %d is before iteration_start_ns %d", r.end, r.start)
+		return
+	}
+	if d := math.Abs(float64(r.end-r.start) - r.timeNs); d > 1000 {
+		c.warn(KindTimeMismatch, at, "end − start = %d ns, iteration_time_ns = %v", r.end-r.start, r.timeNs)
+	}
+	bench := c.names.Clean(r.bench, "benchmark", *at)
+	suite := c.names.Clean(r.suite, "suite", *at)
+	if err := table.CheckRow(&table.Row{Project: suite, Version: c.src.Version, Benchmark: bench, Mode: r.typ, Source: r.source}); err != nil {
+		c.skip(ingest.RejectKind(err), at, "%v", err)
+		return
+	}
+	r.suite, r.bench, r.typ, r.pair = c.intern(suite), c.intern(bench), c.intern(r.typ), c.intern(r.pair)
+	rk := runKey{inst: r.inst, suite: r.suite, bench: r.bench, typ: r.typ, runid: r.runid}
+	ik := iterKey{run: rk, pair: r.pair, iter: r.iter}
+	if i, dup := c.seen[ik]; dup {
+		c.skip(KindDuplicate, at, "%s %s run %d pair %s iteration %d already read at %s",
+			r.suite, r.bench, r.runid, r.pair, r.iter, c.recs[i].place())
+		return
+	}
+	c.seen[ik] = len(c.recs)
+	r.order = c.names.Clean(r.order, "order", *at)
+	run := c.runs[rk]
+	if run == nil {
+		first := r
+		run = &runState{first: &first, order: r.order}
+		c.runs[rk] = run
+		c.runOrder = append(c.runOrder, rk)
+	}
+	if r.order != "AB" && r.order != "BA" && r.order != "None" && !run.orderWarn {
+		run.orderWarn = true
+		c.warn(KindOrder, at, "order %q is not AB, BA or None", r.order)
+	} else if r.order != run.order && !run.orderWarn {
+		run.orderWarn = true
+		c.warn(KindOrder, at, "order %q, but the run's first row has %q (kept)", r.order, run.order)
+	}
+	run.pairs[r.pair[0]-'A'] = true
+	r.order = c.intern(r.order)
+	c.recs = append(c.recs, r)
+}
+
+// key is the table key of a record.
+func (c *collector) key(r *record) table.Key {
+	project := r.suite
+	if c.src.ProjectFromUser && c.src.Project != "" {
+		project = c.src.Project
+	}
+	return table.Key{Project: project, Version: c.src.Version, Benchmark: r.bench, Mode: r.typ}
+}
+
+// finish appends the rows and one setup per key to dst.
+func (c *collector) finish(dst *table.Builder) {
+	// The iteration offset of each key: 1 when its recorded indices are
+	// 0-based (renaissance, speccpu, or any index 0), else 0.
+	offset := map[table.Key]int64{}
+	var keys []table.Key
+	firstOf := map[table.Key]*record{}
+	for i := range c.recs {
+		r := &c.recs[i]
+		k := c.key(r)
+		if _, ok := offset[k]; !ok {
+			offset[k] = 0
+			keys = append(keys, k)
+			firstOf[k] = r
+		}
+		if r.iter == 0 || r.suite == "renaissance" || r.suite == "speccpu" {
+			offset[k] = 1
+		}
+	}
+	for _, rk := range c.runOrder {
+		run := c.runs[rk]
+		if !run.pairs[0] || !run.pairs[1] {
+			has := "A"
+			if run.pairs[1] {
+				has = "B"
+			}
+			c.warn(KindOnePair, run.first.at(), "%s %s (%s) run %d of instance %d has pair %s only; kept, but it has nothing to pair with",
+				rk.suite, rk.bench, rk.typ, rk.runid, rk.inst, has)
+		}
+	}
+	row := table.Row{Metric: table.Primary, Unit: "ns", Count: 1, Trial: 1, Slice: 1, HasTime: true}
+	for i := range c.recs {
+		r := &c.recs[i]
+		k := c.key(r)
+		row.Project, row.Version, row.Benchmark, row.Params, row.Mode = k.Project, k.Version, k.Benchmark, k.Params, k.Mode
+		row.Value, row.NsPerOp = r.timeNs, r.timeNs
+		row.Instance, row.Fork, row.Iteration = r.inst, int32(r.runid+1), int32(r.iter+offset[k])
+		row.StartNs, row.EndNs = r.start, r.end
+		row.Pair, row.Source, row.Line = r.pair, r.source, r.line
+		if err := dst.Append(&row); err != nil {
+			c.skip(ingest.RejectKind(err), r.at(), "%v", err)
+		}
+	}
+	envs := map[table.Key]map[string]string{}
+	for _, k := range keys {
+		envs[k] = map[string]string{EnvIterationOffset: strconv.FormatInt(offset[k], 10)}
+	}
+	for _, rk := range c.runOrder {
+		run := c.runs[rk]
+		env := envs[c.key(run.first)]
+		a := c.artifacts[rk.inst]
+		for i, v := range a.values() {
+			env[InstanceEnvKey(rk.inst, artifactNames[i])] = v
+		}
+		env[RunOrderEnvKey(rk.inst, int32(rk.runid+1))] = run.order
+	}
+	for _, k := range keys {
+		f := firstOf[k]
+		s := table.Setup{Key: k, Tool: "duet", Env: envs[k], Source: f.place()}
+		if err := dst.AddSetup(s); err != nil {
+			c.warn(KindMixedSetups, f.at(), "%v", err)
+		}
+	}
+}

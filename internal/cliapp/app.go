@@ -1,0 +1,140 @@
+package cliapp
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/benchtrim/benchtrim/internal/workpool"
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/urfave/cli/v2"
+)
+
+// WrapFlagHelp makes urfave/cli wrap flag help to reports.Width columns:
+// the usage text (the second tabwriter column, which starts at most ~36
+// columns in) is wrapped, continuation lines starting in the same column.
+// It may be called more than once.
+func WrapFlagHelp() { wrapOnce.Do(wrapFlagHelp) }
+
+var wrapOnce sync.Once
+
+func wrapFlagHelp() {
+	stringify := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string {
+		s := stringify(f)
+		name, usage, ok := strings.Cut(s, "\t")
+		if !ok {
+			return s
+		}
+		return name + "\t" + strings.ReplaceAll(reports.Wrap(usage, reports.Width-40, ""), "\n", "\n\t")
+	}
+}
+
+// OnUsageError turns urfave/cli's flag parsing errors into a UsageError
+// with a did-you-mean suggestion for a misspelled flag.
+func OnUsageError(c *cli.Context, err error, _ bool) error {
+	name := ""
+	flags := c.App.Flags
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
+		name, flags = c.Command.Name, c.Command.Flags
+	}
+	msg := err.Error()
+	if _, bad, ok := strings.Cut(msg, "flag provided but not defined: "); ok {
+		bad = strings.TrimLeft(bad, "-")
+		msg = fmt.Sprintf("unknown flag --%s", bad)
+		if s := suggestFlag(flags, bad); s != "" {
+			msg += fmt.Sprintf("; did you mean %s?", s)
+		}
+	}
+	return &UsageError{Cmd: name, err: fmt.Errorf("%s", msg)}
+}
+
+// BuildVersion is the module version and VCS revision from the build info,
+// e.g. "(devel) 57ebe85a1c2f (modified)".
+func BuildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = " (modified)"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" && !strings.Contains(v, rev) {
+		v += " " + rev
+	}
+	if !strings.Contains(v, "+dirty") {
+		v += modified
+	}
+	return v + " " + bi.GoVersion
+}
+
+// Globals are the values of the global flags.
+type Globals struct {
+	Seed    uint64
+	Workers int
+	Quiet   bool
+}
+
+func GlobalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random procedure (bootstrap, sampling); same input and seed give the same output"},
+		&cli.IntFlag{Name: "workers", Value: 0, Usage: "benchmarks analysed in parallel (0 = GOMAXPROCS)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no input warnings on stderr"},
+	}
+}
+
+// GlobalsOf reads the global flags from the innermost context that set them
+// (subcommand first, then the app), falling back to the defaults.
+func GlobalsOf(c *cli.Context) Globals {
+	g := Globals{Seed: 1}
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet("seed") {
+			g.Seed = ctx.Uint64("seed")
+			break
+		}
+	}
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet("workers") {
+			g.Workers = ctx.Int("workers")
+			break
+		}
+	}
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet("quiet") {
+			g.Quiet = ctx.Bool("quiet")
+			break
+		}
+	}
+	g.Workers = workpool.Workers(g.Workers)
+	return g
+}
+
+// FitLines wraps the lines of text longer than width (help descriptions are
+// printed indented by 3), keeping each line's leading spaces.
+func FitLines(text string, width int) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if len([]rune(l)) <= width {
+			continue
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		lines[i] = indent + reports.Wrap(l, width, indent)
+	}
+	return strings.Join(lines, "\n")
+}

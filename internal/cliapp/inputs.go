@@ -1,0 +1,105 @@
+package cliapp
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/format/all"
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/table"
+	"github.com/urfave/cli/v2"
+)
+
+// InputFlags are the flags of every command that reads result files.
+func InputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Usage: "force the input format (jmh, uoptime, gobench, pa, duet); default: detect per file"},
+		&cli.StringFlag{Name: "project", Usage: "project label of every row (default: from file names PROJECT-VERSION.ext)"},
+		&cli.StringFlag{Name: "version", Usage: "version label of every row (default: from file names)"},
+	}
+}
+
+// LoadInputs reads result or table files named on the command line for an
+// analyzer and prints one line per kind of skipped or suspicious input on
+// stderr (benchtrim ingest prints the examples).
+func LoadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
+	t, rep, files, err := ReadInputs(c, paths)
+	if err == nil && !GlobalsOf(c).Quiet {
+		rep.WriteKinds(c.App.ErrWriter)
+	}
+	return t, rep, files, err
+}
+
+// BenchFlag is the --bench filter of the analyzer commands.
+func BenchFlag() cli.Flag {
+	return &cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"}
+}
+
+// BenchFilter is the table filter of --bench.
+func BenchFilter(c *cli.Context) (table.Filter, error) {
+	var f table.Filter
+	if b := c.String("bench"); b != "" {
+		re, err := regexp.Compile(b)
+		if err != nil {
+			return f, fmt.Errorf("--bench: %w", err)
+		}
+		f.Benchmark = re
+	}
+	return f, nil
+}
+
+// BenchError names --bench in table.Select's error for a filter that
+// matches nothing.
+func BenchError(c *cli.Context, err error) error {
+	if b := c.String("bench"); b != "" && strings.HasPrefix(err.Error(), strconv.Quote(b)+" matches none") {
+		return fmt.Errorf("--bench %w", err)
+	}
+	return err
+}
+
+// LoadTable reads the command's input files (LoadInputs). The caller
+// releases the table.
+func LoadTable(c *cli.Context) (*table.Table, error) {
+	t, _, _, err := LoadInputs(c, c.Args().Slice())
+	return t, err
+}
+
+// ReadInputs reads result or table files named on the command line.
+func ReadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
+	if len(paths) == 0 {
+		return nil, nil, nil, fmt.Errorf("no input files")
+	}
+	g := GlobalsOf(c)
+	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
+	t, rep, files, err := ingest.ReadFiles(paths, ingest.ReadOptions{
+		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
+		OnFile: func(string, int64) { bar.Add(1) },
+	})
+	bar.Done()
+	return t, rep, files, err
+}
+
+// ExpandGlobs replaces arguments holding glob metacharacters by the files
+// they match; a pattern matching nothing is an error.
+func ExpandGlobs(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", a, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("pattern %q matches no file", a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
+}
