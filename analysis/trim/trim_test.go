@@ -218,3 +218,34 @@ func TestVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestDuet: duet data (synth.GenerateDuet's seqn, syncduet and duet runs)
+// is left to benchtrim duet: status duet, no configuration, out of the
+// suite's time.
+func TestDuet(t *testing.T) {
+	d, err := synth.GenerateDuet(synth.DefaultDuetConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "duet.csv")
+	if err := atomicfile.Write(path, d.WriteCSV); err != nil {
+		t.Fatal(err)
+	}
+	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	rep, err := Run(tab, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range rep.Benchmarks {
+		if b.Path != PathDuet || b.Status != StatusDuet || b.Reason != "duet data: see benchtrim duet" {
+			t.Errorf("%s (%s): path %s, status %s", b.Key.Benchmark, b.Key.Mode, b.Path, b.Status)
+		}
+	}
+	if rep.Totals.Duet != len(rep.Benchmarks) || rep.Totals.TimeBeforeNs != 0 || len(rep.Benchmarks) == 0 {
+		t.Errorf("totals %+v", rep.Totals)
+	}
+}
