@@ -265,7 +265,7 @@ func replayWarmup(b *Benchmark, rr *reconfigure.Result, opt *Options) int {
 
 // chunkSize bounds the benchmark runs of one post-warmup table (see
 // optimizeAll): the table copies their rows.
-const chunkSize = 64
+const chunkSize = 16
 
 // optimizeAll runs µOpTime for every benchmark that is not duet data and
 // fills its configurations and evidence (recommend). Benchmarks go in
