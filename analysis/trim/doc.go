@@ -6,7 +6,8 @@
 //
 // It sits after the canonical table in benchtrim's flow, on top of the
 // other analyzers: Run reads a *table.Table, calls steady.Run,
-// reconfigure.Run and optimize.Optimize, and returns a Report whose
+// reconfigure.Run, optimize.Run (on tables of the rows after the warmup)
+// and compare.Run (consecutive versions), and returns a Report whose
 // WriteText, WriteDetails, Frame, WriteCommands and WriteAnnotations give
 // the answer to people, notebooks, shells and JMH sources; cmd/benchtrim's
 // `trim` command wires it and reports/report renders it as one HTML page.
@@ -45,8 +46,10 @@
 //     (PathShort).
 //
 // µOpTime (Japke et al., TOSEM 2025) then searches the configurations of the
-// data after the warmup: optimize.Optimize with DiscardWarmup = W, so the W
-// iterations of every fork are paid as warmup and not measured, and the
+// data after the warmup: optimize.Run on a table of every fork's iterations
+// after the first W, renumbered from 1, whose setup states W more warmup
+// iterations of the measurement iteration's length, so the W iterations are
+// paid as warmup and not measured (as optimize's DiscardWarmup = W), and the
 // cheapest configuration (forks, iterations; instances, trials, slices
 // where the data have them) whose metric (Optimize.Metrics[0], rciw-median)
 // lies below Optimize.Threshold (0.01) is recommended (StatusTrimmed). When

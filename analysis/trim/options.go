@@ -16,7 +16,8 @@ import (
 // Options configures Run. Start from DefaultOptions.
 type Options struct {
 	// Optimize holds µOpTime's settings. Metrics must name exactly one
-	// metric (the one the recommendation minimises with); DiscardWarmup,
+	// metric (the one the recommendation minimises with); MinRepetitions
+	// (for the first pass), DiscardWarmup,
 	// Select, Seed, Workers and Progress are set by Run per benchmark.
 	Optimize optimize.Options
 	// Steady holds the steady-state detection's settings (SteadyWindow
