@@ -54,6 +54,8 @@ const (
 //	                     the full steady part's estimate and bootstrap CI
 //	change_rate          |estimate − reference| / reference
 //	in_ci                reference_lower_ns ≤ estimate_ns ≤ reference_upper_ns
+//	minimum_time_s, minimum_change_rate, random_time_s, random_change_rate
+//	                     µOpTime's baselines on the same data (trimmed runs only)
 //	version_change       the A/B verdict against the project's previous version, or empty
 //	command, repeat, instances_side_by_side    the command line, how often to run it
 //	                     in a row and on how many machines side by side
@@ -64,7 +66,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
 	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
 	"time_saved", "metric", "metric_value", "full_metric_value", "estimate_ns", "reference_ns", "reference_lower_ns",
-	"reference_upper_ns", "change_rate", "in_ci", "version_change", "command", "repeat", "instances_side_by_side", "seed"}
+	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "random_time_s", "random_change_rate", "version_change", "command", "repeat", "instances_side_by_side", "seed"}
 
 // Frame returns a data table by name (FramePlan, FrameSteadyForks,
 // FrameReconfigure, FrameForkSeries, FrameForkSegments).
@@ -153,7 +155,7 @@ func (r *Report) planFrame() *reports.Frame {
 	var unreliable, inCI []bool
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
-	var saved, mv, fmv, est, ref, lo, hi, change []float64
+	var saved, mv, fmv, est, ref, lo, hi, change, minT, minC, rndT, rndC []float64
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		k.add(b)
@@ -187,6 +189,12 @@ func (r *Report) planFrame() *reports.Frame {
 		hi = append(hi, b.RefUpper)
 		change = append(change, b.ChangeRate)
 		inCI = append(inCI, b.InCI)
+		mt, rt := nan, nan
+		if b.Status == StatusTrimmed {
+			mt, rt = float64(b.Minimum.TimeNs)/1e9, float64(b.Random.TimeNs)/1e9
+		}
+		minT, minC = append(minT, mt), append(minC, b.Minimum.ChangeRate)
+		rndT, rndC = append(rndT, rt), append(rndC, b.Random.ChangeRate)
 		command = append(command, b.Command.Line())
 		vchange = append(vchange, b.Change)
 		repeat = append(repeat, int64(b.Command.Repeat))
@@ -217,6 +225,10 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Float("reference_upper_ns", hi)
 	f.Float("change_rate", change)
 	f.Bool("in_ci", inCI)
+	f.Float("minimum_time_s", minT)
+	f.Float("minimum_change_rate", minC)
+	f.Float("random_time_s", rndT)
+	f.Float("random_change_rate", rndC)
 	f.String("version_change", vchange)
 	f.String("command", command)
 	f.Int("repeat", repeat)

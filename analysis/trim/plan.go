@@ -146,6 +146,12 @@ type Benchmark struct {
 	// Estimate lies in [RefLower, RefUpper].
 	ChangeRate float64
 	InCI       bool
+	// Minimum and Random are µOpTime's baselines on the same post-warmup
+	// data (the cheapest configuration with enough repetitions, and one
+	// drawn at random among them; optimize's MethodMinimum and
+	// MethodRandom) with their change rates against Reference; zero
+	// unless trimmed.
+	Minimum, Random Baseline
 	// Metric is the µOpTime metric of the recommended configuration and of
 	// the full steady part (NaN when not computed).
 	Metric, FullMetric float64
@@ -155,6 +161,13 @@ type Benchmark struct {
 	// Command runs the recommended configuration (Args nil when the tool
 	// has no runnable form).
 	Command optimize.Command
+}
+
+// Baseline is a baseline configuration's time (warmup included) and the
+// change rate of its estimate against the full steady part's.
+type Baseline struct {
+	TimeNs     int64
+	ChangeRate float64
 }
 
 // Totals are the suite-wide figures of a Report.

@@ -170,6 +170,7 @@ func forkLengths(s *table.Series) (forks, minIterations int) {
 func classify(b *Benchmark, s *table.Series, opt *Options) {
 	b.Key, b.Tool = s.Key, toolOf(s)
 	b.Estimate, b.Reference, b.RefLower, b.RefUpper, b.ChangeRate = nan, nan, nan, nan, nan
+	b.Minimum.ChangeRate, b.Random.ChangeRate = nan, nan
 	b.Metric, b.FullMetric = nan, nan
 	forks, n := forkLengths(s)
 	b.Forks = forks
@@ -469,6 +470,8 @@ func recommend(b *Benchmark, r *optimize.Result, orig *table.Setup, w int, opt *
 	b.ChangeRate = r.ChangeRate(optimize.MethodUOpTime)
 	b.InCI = b.RefLower <= b.Estimate && b.Estimate <= b.RefUpper
 	b.Command = r.Command(&r.Chosen)
+	b.Minimum = Baseline{TimeNs: r.Minimum.TimeNs, ChangeRate: r.ChangeRate(optimize.MethodMinimum)}
+	b.Random = Baseline{TimeNs: r.Random.TimeNs, ChangeRate: r.ChangeRate(optimize.MethodRandom)}
 }
 
 // levelConfig is the configuration of µOpTime's level sizes k with the

@@ -305,6 +305,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		a.before += plan.n(i, "recorded_time_s")
 		a.after += plan.n(i, "time_s")
 	}
+	writeMethods(b, plan)
 	metric := plan.s(0, "metric")
 	b.WriteString(`<h3>Saving per path (metric ` + esc(metric) + `)</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
 	for _, p := range order {
@@ -606,4 +607,47 @@ func neg(x []float64) []float64 {
 		out[i] = -v
 	}
 	return out
+}
+
+// writeMethods compares, over the trimmed runs, µOpTime's choice after
+// the warmup with its two baselines on the same data: time before and
+// after, and the shares within 1, 3 and 5 % of the full steady part.
+func writeMethods(b *strings.Builder, plan *frame) {
+	type method struct{ name, time, change string }
+	methods := []method{{"trim (µOpTime's choice)", "time_s", "change_rate"}, {"minimum baseline", "minimum_time_s", "minimum_change_rate"},
+		{"random baseline", "random_time_s", "random_change_rate"}}
+	trimmed := 0
+	for i := range plan.Cells {
+		if plan.s(i, "status") == "trimmed" {
+			trimmed++
+		}
+	}
+	if trimmed == 0 {
+		return
+	}
+	b.WriteString(`<h3>Saving per method, trimmed runs (metric ` + esc(plan.s(0, "metric")) + `, baselines of µOpTime on the same post-warmup data)</h3>` +
+		`<table class="sortable" id="methods"><thead><tr><th>method</th><th>runs</th><th>time before</th><th>time after</th><th>saved</th><th>within 1 %</th><th>within 3 %</th><th>within 5 %</th></tr></thead><tbody>`)
+	for _, m := range methods {
+		var n int
+		var before, after float64
+		var within [3]int
+		for i := range plan.Cells {
+			if plan.s(i, "status") != "trimmed" {
+				continue
+			}
+			n++
+			before += plan.n(i, "recorded_time_s")
+			after += plan.n(i, m.time)
+			for j, lim := range []float64{0.01, 0.03, 0.05} {
+				if plan.n(i, m.change) <= lim {
+					within[j]++
+				}
+			}
+		}
+		share := func(k int) float64 { return float64(k) / float64(n) }
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td>%s%s%s%s%s%s</tr>`, esc(m.name), n, n,
+			numCell(before, human(before)), numCell(after, human(after)), numCell(1-after/before, pct(1-after/before)),
+			numCell(share(within[0]), pct(share(within[0]))), numCell(share(within[1]), pct(share(within[1]))), numCell(share(within[2]), pct(share(within[2]))))
+	}
+	b.WriteString(`</tbody></table>`)
 }
