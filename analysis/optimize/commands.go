@@ -82,6 +82,13 @@ func reducedCommand(r *Result) Command {
 	return commandFor(r, &r.Chosen)
 }
 
+// Command is the command line that runs configuration e of r's benchmark,
+// in the form reducedCommand describes (Go: go test -count -benchtime; JMH:
+// java -jar benchmarks.jar -f -wi -i -w -r), with r.DiscardedWarmup added to
+// the stated warmup iterations. e need not be one of r's evaluations:
+// callers may pass any configuration of r's levels.
+func (r *Result) Command(e *Evaluation) Command { return commandFor(r, e) }
+
 func commandFor(r *Result, e *Evaluation) Command {
 	c := e.Config
 	cmd := Command{Key: r.Key, Metric: r.Metric, Tool: toolOf(r), Instances: int(c[table.LevelInstance]), Repeat: 1}

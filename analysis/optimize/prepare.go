@@ -267,10 +267,20 @@ func (p *prepared) enumerate() {
 			c[l] = 1
 		}
 	}
-	for {
+	reps, okReps := p.withinCounts(p.rep[:], total)
+	obs, okObs := p.withinCounts(p.idx[:], total)
+	for k := 0; ; k++ {
 		e := configEntry{c: c, timeNs: p.timing.timeNs(c), fullIdx: c == p.full}
-		e.reps = int32(countWithin(p.rep[:], c))
-		e.n = int32(countWithin(p.idx[:], c))
+		if okReps {
+			e.reps = reps[k]
+		} else {
+			e.reps = int32(countWithin(p.rep[:], c))
+		}
+		if okObs {
+			e.n = obs[k]
+		} else {
+			e.n = int32(countWithin(p.idx[:], c))
+		}
 		p.configs = append(p.configs, e)
 		// Odometer, innermost level fastest: the list is in lexicographic order.
 		l := int(table.NumLevels) - 1
@@ -289,6 +299,58 @@ func (p *prepared) enumerate() {
 		}
 	}
 	sort.SliceStable(p.configs, func(i, j int) bool { return p.configs[i].timeNs < p.configs[j].timeNs })
+}
+
+// withinCounts returns countWithin(cols, c) for every configuration c of
+// the varied levels in enumerate's odometer order (innermost level
+// fastest), total of them, as a dominance count: each row adds 1 to the
+// grid cell of its indices on the varied levels (cell 1 on the varied
+// levels cols has no column for), then inclusive prefix sums run along
+// each varied level. This costs O(rows + total·levels) instead of
+// O(rows·total). ok is false when some row has an index outside
+// [1, size] on a level (then countWithin must be used): the other levels
+// are kept at their full size, which every index in the data reaches.
+func (p *prepared) withinCounts(cols [][]int32, total int) (counts []int32, ok bool) {
+	if len(cols) == 0 || len(cols[0]) == 0 {
+		return make([]int32, total), true
+	}
+	var stride [table.NumLevels]int
+	st := 1
+	for l := int(table.NumLevels) - 1; l >= 0; l-- {
+		if p.varied[l] {
+			stride[l] = st
+			st *= int(p.sizes[l])
+		}
+	}
+	if st != total {
+		return nil, false
+	}
+	counts = make([]int32, total)
+	for i := range cols[0] {
+		off := 0
+		for l := range cols {
+			x := cols[l][i]
+			if x < 1 || x > p.sizes[l] {
+				return nil, false
+			}
+			if p.varied[l] {
+				off += int(x-1) * stride[l]
+			}
+		}
+		counts[off]++
+	}
+	for l := range p.sizes {
+		if !p.varied[l] {
+			continue
+		}
+		s, size := stride[l], int(p.sizes[l])
+		for k := range counts {
+			if (k/s)%size != 0 {
+				counts[k] += counts[k-s]
+			}
+		}
+	}
+	return counts, true
 }
 
 // countWithin counts the rows of the index columns idx (one column per

@@ -21,6 +21,8 @@ func commands() []*cli.Command {
 		compareCommand(),
 		reconfigureCommand(),
 		steadyCommand(),
+		trimCommand(),
+		reportCommand(),
 		changepointCommand(),
 		duetCommand(),
 		demoCommand(),

@@ -120,6 +120,7 @@ func Steps() []Step {
 		{"changepoint (PELT, CROPS, Kneedle)", stepChangepoint},
 		{"steady (steady state)", stepSteady},
 		{"duet (duet benchmarking)", stepDuet},
+		{"trim (steady-state warmup + µOpTime, HTML report)", stepTrim},
 	}
 }
 
@@ -306,5 +307,26 @@ func stepChangepoint(d *Session) error {
 		return err
 	}
 	d.Headline = fmt.Sprintf("one warming-up fork of %d iterations segmented by 15·log n, CROPS + Kneedle (Traini) and ascending", len(best))
+	return nil
+}
+
+// stepTrim runs trim last: on the JMH avgt file (steady window 100, so its
+// 150-iteration forks take the steady-state path) and the go test -bench
+// file, writing the plan, frames and report into $DEMO/trim, and prints
+// the report's path and the one-line answer.
+func stepTrim(d *Session) error {
+	jmh, err := d.File("jmh-avgt")
+	if err != nil {
+		return err
+	}
+	gob, err := d.File("gobench")
+	if err != nil {
+		return err
+	}
+	dir := d.Out("trim")
+	if err := d.Run("trim", "--steady-window", "100", "--resamples", "2000", "--out-dir", dir, jmh, gob); err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "\nreport: %s\nanswer: %s\n", filepath.Join(dir, "report.html"), strings.TrimSuffix(d.Headline, ";"))
 	return nil
 }

@@ -1,0 +1,107 @@
+package trim
+
+import (
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// synthTable builds the canonical table of cfg's suite (instance 1, trial
+// 1, every fork; avgt, one row per iteration, the -wi 0 setup) directly
+// with a table.Builder: the rows JMH JSON of the suite ingests to, without
+// the JSON (whose ingest needs far more memory than the table).
+func synthTable(tb testing.TB, cfg synth.SuiteConfig) *table.Table {
+	tb.Helper()
+	s, err := synth.NewSuite(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b := table.NewBuilder(memory.DefaultAllocator, table.DefaultBatchRows)
+	defer b.Release()
+	for i, tr := range s.Truth() {
+		key := table.Key{Project: cfg.Project, Version: cfg.Version, Benchmark: tr.JMHName, Params: tr.ParamsKey, Mode: string(cfg.Mode)}
+		if err := b.AddSetup(table.Setup{Key: key, Tool: "jmh", Forks: cfg.Forks, MeasurementIterations: cfg.Iterations,
+			MeasurementTimeNs: cfg.IterationTime.Nanoseconds(), WarmupTimeNs: cfg.IterationTime.Nanoseconds()}); err != nil {
+			tb.Fatal(err)
+		}
+		for f := 1; f <= cfg.Forks; f++ {
+			for k, v := range s.ForkValues(i, 1, 1, f) {
+				r := table.Row{Project: key.Project, Version: key.Version, Benchmark: key.Benchmark, Params: key.Params, Mode: key.Mode,
+					Metric: table.Primary, Unit: "ns/op", Value: v, NsPerOp: v, Count: 1,
+					Instance: 1, Trial: 1, Fork: int32(f), Iteration: int32(k + 1), Slice: 1}
+				if err := b.Append(&r); err != nil {
+					tb.Fatal(err)
+				}
+			}
+		}
+	}
+	t := b.Finish()
+	tb.Cleanup(t.Release)
+	return t
+}
+
+// BenchmarkTrimSuite times Run on a generated JMH avgt suite recorded with
+// -wi 0 (default mix of kinds, no params, 1,000 bootstrap resamples): by
+// default 20 benchmarks × 5 forks × 1,000 iterations; with
+// BENCHTRIM_TRIM_SCALE=1 the size of the steady-state study's data, 500
+// benchmarks × 10 forks × 3,000 iterations (0.1: 50 benchmarks). It
+// reports benchmarks/s and iterations/s of the whole run, steady_s (the
+// seconds steady-state detection alone takes on the same table, timed once
+// outside the loop; the rest is µOpTime), and peak_heap_MB, the largest
+// heap in use sampled every 100 ms during the runs (table included).
+func BenchmarkTrimSuite(b *testing.B) {
+	n, forks, iters := 20, 5, 1000
+	switch os.Getenv("BENCHTRIM_TRIM_SCALE") {
+	case "1":
+		n, forks, iters = 500, 10, 3000
+	case "0.1":
+		n, forks, iters = 50, 10, 3000
+	}
+	tab := synthTable(b, jmhSuite(n, forks, iters, 11))
+	opt := DefaultOptions
+	opt.Optimize.Bootstrap.Resamples = 1000
+	opt.Steady.Bootstrap.Resamples = 1000
+	var peak uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := Run(tab, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sec := time.Since(start).Seconds() / float64(b.N)
+	b.StopTimer()
+	close(stop)
+	<-done
+	t0 := time.Now()
+	if _, err := steady.Run(tab, opt.Steady); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(time.Since(t0).Seconds(), "steady_s")
+	b.ReportMetric(float64(n)/sec, "benchmarks/s")
+	b.ReportMetric(float64(n*forks*iters)/sec, "iterations/s")
+	b.ReportMetric(float64(peak)/(1<<20), "peak_heap_MB")
+}

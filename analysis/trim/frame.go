@@ -1,0 +1,333 @@
+package trim
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/reports"
+)
+
+// Names of the data tables Report.Frame returns.
+const (
+	// FramePlan: one row per benchmark run, the plan (PlanColumns).
+	FramePlan = "plan"
+	// FrameSteadyForks: steady-state detection per fork (steady.TableForks
+	// of the PathSteady benchmarks).
+	FrameSteadyForks = "steady-forks"
+	// FrameReconfigure: dynamic reconfiguration per benchmark and criterion
+	// (reconfigure.TableBenchmarks of the PathShort benchmarks).
+	FrameReconfigure = "reconfigure"
+	// FrameForkSeries: the plotted forks' iteration values, one row per
+	// kept point (ForkSeriesColumns).
+	FrameForkSeries = "fork-series"
+	// FrameForkSegments: the plotted forks' segments, one row per segment.
+	FrameForkSegments = "fork-segments"
+	// FrameForkCROPS: the plotted forks' CROPS penalty selection, one row
+	// per (fork, penalty): penalty, changepoints, chosen_penalty (empty
+	// without CROPS).
+	FrameForkCROPS = "fork-crops"
+	// FrameCompare: the A/B comparison of consecutive versions, one row
+	// per benchmark and version pair (empty with one version per project).
+	FrameCompare = "compare"
+)
+
+// PlanColumns are the columns of the plan frame:
+//
+//	project, version, benchmark, params, mode   the benchmark run
+//	tool                 jmh, go or empty
+//	path                 go, steady, short, stated-warmup, duet (Path)
+//	analyses             the analyses that ran, ";"-joined
+//	status               trimmed, unreliable: …, too few repetitions, duet: see benchtrim duet, skipped
+//	unreliable           the benchmark was flagged unreliable (kept)
+//	reason, warnings     why (warnings " | "-joined)
+//	forks_in_data, steady_forks, warmup_ends   warmup evidence (warmup_ends a list)
+//	recorded_instances … recorded_time_s       the recorded configuration
+//	instances, trials, forks, warmup_iterations, warmup_time_s, iterations,
+//	slices, iteration_time_s, time_s           the recommended configuration
+//	time_saved           1 − time_s / recorded_time_s
+//	metric, metric_value, full_metric_value    µOpTime metric, its value for the
+//	                     recommended configuration and for the full steady part
+//	estimate_ns          estimate under the recommended configuration
+//	reference_ns, reference_lower_ns, reference_upper_ns
+//	                     the full steady part's estimate and bootstrap CI
+//	change_rate          |estimate − reference| / reference
+//	in_ci                reference_lower_ns ≤ estimate_ns ≤ reference_upper_ns
+//	minimum_time_s, minimum_change_rate, random_time_s, random_change_rate
+//	                     µOpTime's baselines on the same data (trimmed runs only)
+//	version_change       the A/B verdict against the project's previous version, or empty
+//	command, repeat, instances_side_by_side    the command line, how often to run it
+//	                     in a row and on how many machines side by side
+//	seed                 the seed used
+var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", "tool", "path", "analyses", "status",
+	"unreliable", "reason", "warnings", "forks_in_data", "steady_forks", "warmup_ends",
+	"recorded_instances", "recorded_trials", "recorded_forks", "recorded_warmup_iterations", "recorded_warmup_time_s",
+	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
+	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
+	"time_saved", "metric", "metric_value", "full_metric_value", "estimate_ns", "reference_ns", "reference_lower_ns",
+	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "random_time_s", "random_change_rate", "version_change", "command", "repeat", "instances_side_by_side", "seed"}
+
+// Frame returns a data table by name (FramePlan, FrameSteadyForks,
+// FrameReconfigure, FrameForkSeries, FrameForkSegments).
+func (r *Report) Frame(name string) (*reports.Frame, error) {
+	switch name {
+	case FramePlan:
+		return r.planFrame(), nil
+	case FrameSteadyForks:
+		if r.Steady == nil {
+			return (&steady.Report{}).Frame(steady.TableForks)
+		}
+		return r.Steady.Frame(steady.TableForks)
+	case FrameReconfigure:
+		if r.Reconfigure == nil {
+			return (&reconfigure.Report{}).Frame(reconfigure.TableBenchmarks)
+		}
+		return r.Reconfigure.Frame(reconfigure.TableBenchmarks)
+	case FrameForkSeries:
+		return r.forkSeriesFrame(), nil
+	case FrameForkSegments:
+		return r.forkSegmentsFrame(), nil
+	case FrameForkCROPS:
+		return r.forkCROPSFrame(), nil
+	case FrameCompare:
+		return r.compareFrame(), nil
+	}
+	return nil, fmt.Errorf("trim: no data table %q", name)
+}
+
+type keyCols struct{ project, version, benchmark, params, mode []string }
+
+func (k *keyCols) add(b *Benchmark) {
+	k.addKey(b.Key.Project, b.Key.Version, b.Key.Benchmark, b.Key.Params, b.Key.Mode)
+}
+
+func (k *keyCols) addKey(p, v, b, pa, m string) {
+	k.project = append(k.project, p)
+	k.version = append(k.version, v)
+	k.benchmark = append(k.benchmark, b)
+	k.params = append(k.params, pa)
+	k.mode = append(k.mode, m)
+}
+
+func (k *keyCols) to(f *reports.Frame) {
+	f.String("project", k.project)
+	f.String("version", k.version)
+	f.String("benchmark", k.benchmark)
+	f.String("params", k.params)
+	f.String("mode", k.mode)
+}
+
+// configCols collects one configuration's columns.
+type configCols struct {
+	instances, trials, forks, wi, iterations, slices []int64
+	wt, it, time                                     []float64
+}
+
+func (c *configCols) add(x Config) {
+	c.instances = append(c.instances, int64(x.Instances))
+	c.trials = append(c.trials, int64(x.Trials))
+	c.forks = append(c.forks, int64(x.Forks))
+	c.wi = append(c.wi, int64(x.WarmupIterations))
+	c.wt = append(c.wt, float64(x.WarmupTimeNs)/1e9)
+	c.iterations = append(c.iterations, int64(x.Iterations))
+	c.slices = append(c.slices, int64(x.Slices))
+	c.it = append(c.it, float64(x.IterationTimeNs)/1e9)
+	c.time = append(c.time, float64(x.TimeNs)/1e9)
+}
+
+func (c *configCols) to(f *reports.Frame, prefix string) {
+	f.Int(prefix+"instances", c.instances)
+	f.Int(prefix+"trials", c.trials)
+	f.Int(prefix+"forks", c.forks)
+	f.Int(prefix+"warmup_iterations", c.wi)
+	f.Float(prefix+"warmup_time_s", c.wt)
+	f.Int(prefix+"iterations", c.iterations)
+	f.Int(prefix+"slices", c.slices)
+	f.Float(prefix+"iteration_time_s", c.it)
+	f.Float(prefix+"time_s", c.time)
+}
+
+func (r *Report) planFrame() *reports.Frame {
+	var k keyCols
+	var rec, rcm configCols
+	var tool, path, analyses, status, reason, warnings, metric, command, vchange []string
+	var unreliable, inCI []bool
+	var forks, steadyForks, repeat, side, seed []int64
+	var ends [][]int64
+	var saved, mv, fmv, est, ref, lo, hi, change, minT, minC, rndT, rndC []float64
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
+		k.add(b)
+		tool = append(tool, b.Tool)
+		path = append(path, b.Path.String())
+		analyses = append(analyses, strings.Join(b.Analyses, ";"))
+		status = append(status, b.Status.String())
+		unreliable = append(unreliable, b.Status.Unreliable())
+		reason = append(reason, b.Reason)
+		warnings = append(warnings, strings.Join(b.Warnings, " | "))
+		forks = append(forks, int64(b.Forks))
+		steadyForks = append(steadyForks, int64(b.SteadyForks))
+		e := make([]int64, len(b.WarmupEnds))
+		for j, v := range b.WarmupEnds {
+			e[j] = int64(v)
+		}
+		ends = append(ends, e)
+		rec.add(b.Recorded)
+		rcm.add(b.Recommended)
+		s := nan
+		if b.Recorded.TimeNs > 0 {
+			s = 1 - float64(b.Recommended.TimeNs)/float64(b.Recorded.TimeNs)
+		}
+		saved = append(saved, s)
+		metric = append(metric, r.Options.Optimize.Metrics[0].String())
+		mv = append(mv, b.Metric)
+		fmv = append(fmv, b.FullMetric)
+		est = append(est, b.Estimate)
+		ref = append(ref, b.Reference)
+		lo = append(lo, b.RefLower)
+		hi = append(hi, b.RefUpper)
+		change = append(change, b.ChangeRate)
+		inCI = append(inCI, b.InCI)
+		mt, rt := nan, nan
+		if b.Status == StatusTrimmed {
+			mt, rt = float64(b.Minimum.TimeNs)/1e9, float64(b.Random.TimeNs)/1e9
+		}
+		minT, minC = append(minT, mt), append(minC, b.Minimum.ChangeRate)
+		rndT, rndC = append(rndT, rt), append(rndC, b.Random.ChangeRate)
+		command = append(command, b.Command.Line())
+		vchange = append(vchange, b.Change)
+		repeat = append(repeat, int64(b.Command.Repeat))
+		side = append(side, int64(b.Command.Instances))
+		seed = append(seed, int64(r.Options.Seed))
+	}
+	f := &reports.Frame{}
+	k.to(f)
+	f.String("tool", tool)
+	f.String("path", path)
+	f.String("analyses", analyses)
+	f.String("status", status)
+	f.Bool("unreliable", unreliable)
+	f.String("reason", reason)
+	f.String("warnings", warnings)
+	f.Int("forks_in_data", forks)
+	f.Int("steady_forks", steadyForks)
+	f.IntList("warmup_ends", ends)
+	rec.to(f, "recorded_")
+	rcm.to(f, "")
+	f.Float("time_saved", saved)
+	f.String("metric", metric)
+	f.Float("metric_value", mv)
+	f.Float("full_metric_value", fmv)
+	f.Float("estimate_ns", est)
+	f.Float("reference_ns", ref)
+	f.Float("reference_lower_ns", lo)
+	f.Float("reference_upper_ns", hi)
+	f.Float("change_rate", change)
+	f.Bool("in_ci", inCI)
+	f.Float("minimum_time_s", minT)
+	f.Float("minimum_change_rate", minC)
+	f.Float("random_time_s", rndT)
+	f.Float("random_change_rate", rndC)
+	f.String("version_change", vchange)
+	f.String("command", command)
+	f.Int("repeat", repeat)
+	f.Int("instances_side_by_side", side)
+	f.Int("seed", seed)
+	return f
+}
+
+// ForkSeriesColumns are the columns of FrameForkSeries: the run, the fork
+// (instance, trial, fork), its class, st_index (−1 unless steady), the
+// recommended warmup, and per kept point its 0-based iteration and value_ns.
+var ForkSeriesColumns = []string{"project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
+	"class", "st_index", "warmup_iterations", "iteration", "value_ns"}
+
+func (r *Report) forkSeriesFrame() *reports.Frame {
+	var k keyCols
+	var inst, trial, fork, st, wi, it []int64
+	var class []string
+	var val []float64
+	for _, fs := range r.Forks {
+		for j, v := range fs.Values {
+			k.addKey(fs.Key.Project, fs.Key.Version, fs.Key.Benchmark, fs.Key.Params, fs.Key.Mode)
+			inst = append(inst, int64(fs.Fork.Instance))
+			trial = append(trial, int64(fs.Fork.Trial))
+			fork = append(fork, int64(fs.Fork.Fork))
+			class = append(class, fs.Class)
+			st = append(st, int64(fs.SteadyStart))
+			wi = append(wi, int64(fs.Warmup))
+			it = append(it, int64(j*fs.Step))
+			val = append(val, v)
+		}
+	}
+	f := &reports.Frame{}
+	k.to(f)
+	f.Int("instance", inst)
+	f.Int("trial", trial)
+	f.Int("fork", fork)
+	f.String("class", class)
+	f.Int("st_index", st)
+	f.Int("warmup_iterations", wi)
+	f.Int("iteration", it)
+	f.Float("value_ns", val)
+	return f
+}
+
+func (r *Report) forkSegmentsFrame() *reports.Frame {
+	var k keyCols
+	var inst, trial, fork, start, end []int64
+	var mean []float64
+	for _, fs := range r.Forks {
+		for _, s := range fs.Segments {
+			k.addKey(fs.Key.Project, fs.Key.Version, fs.Key.Benchmark, fs.Key.Params, fs.Key.Mode)
+			inst = append(inst, int64(fs.Fork.Instance))
+			trial = append(trial, int64(fs.Fork.Trial))
+			fork = append(fork, int64(fs.Fork.Fork))
+			start = append(start, int64(s.Start))
+			end = append(end, int64(s.End))
+			mean = append(mean, s.Mean)
+		}
+	}
+	f := &reports.Frame{}
+	k.to(f)
+	f.Int("instance", inst)
+	f.Int("trial", trial)
+	f.Int("fork", fork)
+	f.Int("start", start)
+	f.Int("end", end)
+	f.Float("mean_ns", mean)
+	return f
+}
+
+func (r *Report) forkCROPSFrame() *reports.Frame {
+	var k keyCols
+	var inst, trial, fork, ncp []int64
+	var pen, chosen []float64
+	for _, fs := range r.Forks {
+		if fs.Knee == nil {
+			continue
+		}
+		for j, p := range fs.Knee.Penalties {
+			if j >= len(fs.Knee.NCpts) {
+				break
+			}
+			k.addKey(fs.Key.Project, fs.Key.Version, fs.Key.Benchmark, fs.Key.Params, fs.Key.Mode)
+			inst = append(inst, int64(fs.Fork.Instance))
+			trial = append(trial, int64(fs.Fork.Trial))
+			fork = append(fork, int64(fs.Fork.Fork))
+			pen = append(pen, p)
+			ncp = append(ncp, int64(fs.Knee.NCpts[j]))
+			chosen = append(chosen, fs.Knee.Penalty)
+		}
+	}
+	f := &reports.Frame{}
+	k.to(f)
+	f.Int("instance", inst)
+	f.Int("trial", trial)
+	f.Int("fork", fork)
+	f.Float("penalty", pen)
+	f.Int("changepoints", ncp)
+	f.Float("chosen_penalty", chosen)
+	return f
+}

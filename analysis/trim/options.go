@@ -1,0 +1,122 @@
+package trim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Options configures Run. Start from DefaultOptions.
+type Options struct {
+	// Optimize holds µOpTime's settings. Metrics must name exactly one
+	// metric (the one the recommendation minimises with); MinRepetitions
+	// (for the first pass), DiscardWarmup,
+	// Select, Seed, Workers and Progress are set by Run per benchmark.
+	Optimize optimize.Options
+	// Steady holds the steady-state detection's settings (SteadyWindow
+	// decides which JMH forks are long enough for it); Select, Seed,
+	// Workers and Progress are set by Run.
+	Steady steady.Options
+	// Reconfigure holds dynamic reconfiguration's settings, used for the
+	// warmup of JMH forks too short for steady-state detection; the first
+	// of Criteria is the one whose warmup stop points count. Select,
+	// Seed, Workers and Progress are set by Run.
+	Reconfigure reconfigure.Options
+	// Compare holds the A/B comparison's settings, used when a project
+	// holds several versions; Seed and Workers are set by Run.
+	Compare compare.Options
+	// WarmupQuantile is q of the warmup rule: the recommended warmup is
+	// W = ⌈Q_q(st_1, …, st_k)⌉ iterations over the k steady forks (or the
+	// k forks' reconfiguration stop points), Q_q the type-7 quantile.
+	WarmupQuantile float64
+	// MinSteadyShare is the smallest share of decided forks that must reach
+	// a steady state; a benchmark below it is unreliable.
+	MinSteadyShare float64
+	// Select chooses the benchmark runs (default: the primary metric of all).
+	Select table.Filter
+	// Seed selects every random draw (passed to every analysis).
+	Seed uint64
+	// Workers is the number of goroutines (0 = GOMAXPROCS); results do
+	// not depend on it.
+	Workers int
+	// Progress, when set, is called once per finished step (a benchmark's
+	// steady-state detection, reconfiguration replay or µOpTime search)
+	// with the number of steps in all; it must be safe for concurrent use.
+	Progress func(total int)
+}
+
+// DefaultOptions: µOpTime with rciw-median at threshold 0.01 (the relative
+// width of the 99 % percentile bootstrap CI of the median, 10,000
+// resamples: a precision that shrinks with more data, unlike cv and rmad,
+// and is not inflated by JMH's outlier iterations, unlike rciw-mean);
+// steady-state detection with Traini et al.'s settings (steady window 500,
+// equivalence within ±5 %) except the PELT penalty, Barrett et al.'s
+// 15·log n: Traini's CROPS + Kneedle protocol leaves most warmups unsplit
+// (docs/steady.md, "What the penalty rules find on generated behaviours");
+// dynamic reconfiguration with the CV criterion; compare.DefaultOptions
+// for versions; warmup quantile 0.9; at
+// least half of the forks steady; seed 1.
+var DefaultOptions = Options{
+	Optimize:       defaultOptimize(),
+	Steady:         defaultSteady(),
+	Reconfigure:    defaultReconfigure(),
+	Compare:        compare.DefaultOptions,
+	WarmupQuantile: 0.9,
+	MinSteadyShare: 0.5,
+	Seed:           1,
+}
+
+func defaultOptimize() optimize.Options {
+	o := optimize.DefaultOptions
+	o.Metrics = []optimize.Metric{optimize.RCIWMedian}
+	o.Bootstrap = estimate.DefaultBootstrap
+	return o
+}
+
+func defaultSteady() steady.Options {
+	o := steady.DefaultOptions
+	o.Penalty = steady.PenaltyBarrett
+	return o
+}
+
+func defaultReconfigure() reconfigure.Options {
+	o := reconfigure.DefaultOptions
+	o.Criteria = []reconfigure.Criterion{reconfigure.CriterionCV}
+	return o
+}
+
+// Validate reports the first unusable option.
+func (o *Options) Validate() error {
+	if len(o.Optimize.Metrics) != 1 {
+		return fmt.Errorf("trim: want exactly one µOpTime metric, got %d", len(o.Optimize.Metrics))
+	}
+	if err := o.Optimize.Validate(); err != nil {
+		return err
+	}
+	if err := o.Steady.Validate(); err != nil {
+		return err
+	}
+	if len(o.Reconfigure.Criteria) == 0 {
+		return errors.New("trim: no reconfiguration criterion")
+	}
+	if err := o.Reconfigure.Validate(); err != nil {
+		return err
+	}
+	if err := o.Compare.Validate(); err != nil {
+		return err
+	}
+	if !(o.WarmupQuantile > 0 && o.WarmupQuantile <= 1) {
+		return fmt.Errorf("trim: warmup quantile %v must be in (0, 1]", o.WarmupQuantile)
+	}
+	if !(o.MinSteadyShare >= 0 && o.MinSteadyShare <= 1) || math.IsNaN(o.MinSteadyShare) {
+		return fmt.Errorf("trim: min steady share %v must be in [0, 1]", o.MinSteadyShare)
+	}
+	return nil
+}

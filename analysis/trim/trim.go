@@ -1,0 +1,549 @@
+package trim
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// duetModes are the modes of duet data (`benchtrim duet`).
+var duetModes = map[string]bool{"seqn": true, "syncduet": true, "duet": true}
+
+// Run decides, for every primary series of t that opt.Select keeps, which
+// analyses apply, recommends one configuration and measures how much the
+// recommendation changes the estimate (see the package doc for the
+// rules). It is the package's entry point.
+func Run(t *table.Table, opt Options) (*Report, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	series, err := table.Select(t, opt.Select)
+	if err != nil {
+		return nil, err
+	}
+	if len(series) == 0 {
+		return nil, fmt.Errorf("trim: no benchmark run selected")
+	}
+	rep := &Report{Options: opt, Benchmarks: make([]Benchmark, len(series))}
+	var long, short []string
+	for i, s := range series {
+		b := &rep.Benchmarks[i]
+		classify(b, s, &opt)
+		switch b.Path {
+		case PathSteady:
+			long = append(long, s.Benchmark)
+		case PathShort:
+			short = append(short, s.Benchmark)
+		}
+	}
+	// steady.Run and reconfigure.Run collect their own series from t: drop
+	// ours meanwhile so that at most one copy of the rows is held besides
+	// the table, and collect them again for µOpTime.
+	n := len(series)
+	series = nil
+
+	var done atomic.Int64
+	total := len(long) + len(short) + n
+	tick := func(int) {
+		done.Add(1)
+		if opt.Progress != nil {
+			opt.Progress(total)
+		}
+	}
+	steadyOf := map[table.Key]*steady.BenchmarkResult{}
+	if len(long) > 0 {
+		sopt := opt.Steady
+		sopt.Select, sopt.Seed, sopt.Workers, sopt.Progress = only(opt.Select, long), opt.Seed, opt.Workers, tick
+		// The report plots the CROPS elbow of the worst forks.
+		sopt.KeepCROPS = sopt.Penalty == steady.PenaltyCROPS || sopt.Penalty == steady.PenaltyCROPSAscending
+		if rep.Steady, err = steady.Run(t, sopt); err != nil {
+			return nil, err
+		}
+		for i := range rep.Steady.Benchmarks {
+			steadyOf[rep.Steady.Benchmarks[i].Key] = &rep.Steady.Benchmarks[i]
+		}
+	}
+	replayOf := map[table.Key]*reconfigure.Result{}
+	if len(short) > 0 {
+		ropt := opt.Reconfigure
+		ropt.Select, ropt.Seed, ropt.Workers, ropt.Progress = only(opt.Select, short), opt.Seed, opt.Workers, tick
+		if rep.Reconfigure, err = reconfigure.Run(t, ropt); err != nil {
+			return nil, err
+		}
+		for i := range rep.Reconfigure.Results {
+			replayOf[rep.Reconfigure.Results[i].Key] = &rep.Reconfigure.Results[i]
+		}
+	}
+
+	if series, err = table.Select(t, opt.Select); err != nil {
+		return nil, err
+	}
+	if len(series) != n {
+		return nil, fmt.Errorf("trim: the table changed during the analysis (%d benchmark runs, then %d)", n, len(series))
+	}
+	for i, s := range series {
+		if s.Key != rep.Benchmarks[i].Key {
+			return nil, fmt.Errorf("trim: the table changed during the analysis (%s, then %s)", rep.Benchmarks[i].Key, s.Key)
+		}
+	}
+	warmup := make([]int, len(series))
+	for i := range series {
+		b := &rep.Benchmarks[i]
+		switch b.Path {
+		case PathSteady:
+			warmup[i] = steadyWarmup(b, steadyOf[b.Key], &opt)
+		case PathShort:
+			warmup[i] = replayWarmup(b, replayOf[b.Key], &opt)
+		}
+	}
+	if err := optimizeAll(rep, series, warmup, &opt, tick); err != nil {
+		return nil, err
+	}
+	if rep.Versions, err = compareVersions(rep, t, series, &opt); err != nil {
+		return nil, err
+	}
+	rep.Totals = totals(rep.Benchmarks)
+	if rep.Steady != nil {
+		rep.Forks = plotForks(rep, series, steadyOf)
+	}
+	return rep, nil
+}
+
+// only narrows f to the benchmarks named (Run matches the results by key).
+func only(f table.Filter, benchmarks []string) table.Filter {
+	names := map[string]bool{}
+	for _, b := range benchmarks {
+		names[b] = true
+	}
+	quoted := make([]string, 0, len(names))
+	for n := range names {
+		quoted = append(quoted, regexp.QuoteMeta(n))
+	}
+	sort.Strings(quoted)
+	f.Benchmark = regexp.MustCompile("^(?:" + strings.Join(quoted, "|") + ")$")
+	return f
+}
+
+// toolOf names the tool of s: the setup's, else go for mode go and jmh for
+// the JMH modes.
+func toolOf(s *table.Series) string {
+	if s.Setup != nil && s.Setup.Tool != "" {
+		return s.Setup.Tool
+	}
+	switch s.Mode {
+	case "go":
+		return "go"
+	case "avgt", "thrpt", "sample", "ss":
+		return "jmh"
+	}
+	return ""
+}
+
+// forkLengths returns the number of forks of s and the fewest iterations
+// (the largest iteration index) of any fork.
+func forkLengths(s *table.Series) (forks, minIterations int) {
+	units := s.Units(table.LevelFork)
+	minIterations = math.MaxInt
+	for _, u := range units {
+		if u.End > u.Start {
+			minIterations = min(minIterations, int(s.Levels[table.LevelIteration][u.End-1]))
+		}
+	}
+	if len(units) == 0 {
+		minIterations = 0
+	}
+	return len(units), minIterations
+}
+
+// classify chooses b's path from its data (the rules of the package doc).
+func classify(b *Benchmark, s *table.Series, opt *Options) {
+	b.Key, b.Tool = s.Key, toolOf(s)
+	b.Estimate, b.Reference, b.RefLower, b.RefUpper, b.ChangeRate = nan, nan, nan, nan, nan
+	b.Minimum.ChangeRate, b.Random.ChangeRate = nan, nan
+	b.Metric, b.FullMetric = nan, nan
+	forks, n := forkLengths(s)
+	b.Forks = forks
+	window := opt.Steady.SteadyWindow
+	switch {
+	case duetModes[s.Mode]:
+		b.Path, b.Analyses = PathDuet, []string{"duet"}
+		b.Reason = "duet data: see benchtrim duet"
+	case b.Tool == "jmh" && s.Setup != nil && s.Setup.WarmupIterations > 0:
+		b.Path, b.Analyses = PathStatedWarmup, []string{"optimize"}
+		b.Reason = fmt.Sprintf("JMH recorded with %d warmup iterations (not stored): warmup kept, µOpTime on the measurements", s.Setup.WarmupIterations)
+	case b.Tool == "jmh" && n > window:
+		b.Path, b.Analyses = PathSteady, []string{"steady", "optimize"}
+		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d+ iterations (> steady window %d): steady-state detection, then µOpTime after the warmup", n, window)
+	case b.Tool == "jmh":
+		b.Path, b.Analyses = PathShort, []string{"reconfigure", "optimize"}
+		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d iterations (≤ steady window %d): warmup from dynamic reconfiguration, then µOpTime after it", n, window)
+		b.Warnings = append(b.Warnings, fmt.Sprintf("short forks (%d iterations): steady-state detection needs more than %d; warmup from dynamic reconfiguration's %s stop points", n, window, opt.Reconfigure.Criteria[0]))
+	default:
+		b.Path, b.Analyses = PathGo, []string{"optimize"}
+		b.Reason = "Go data: no warmup phase; µOpTime on all observations"
+		if b.Tool != "go" {
+			b.Reason = "no warmup phase known (tool not stated); µOpTime on all observations"
+		}
+	}
+}
+
+var nan = math.NaN()
+
+// warmupRule is W = ⌈Q_q(ends)⌉, the type-7 quantile rounded up.
+func warmupRule(ends []int, q float64) int {
+	x := make([]float64, len(ends))
+	for i, e := range ends {
+		x[i] = float64(e)
+	}
+	return int(math.Ceil(stats.Quantile(x, q, nil) - 1e-9))
+}
+
+// steadyWarmup sets b's warmup evidence from its steady-state detection
+// and returns W, or marks b unreliable (StatusNoSteady) and returns 0.
+func steadyWarmup(b *Benchmark, br *steady.BenchmarkResult, opt *Options) int {
+	if br == nil {
+		b.Status, b.Reason = StatusNoSteady, "steady-state detection returned no result"
+		return 0
+	}
+	decided := 0
+	for _, f := range br.Forks {
+		switch f.Class {
+		case steady.ForkSteady:
+			b.WarmupEnds = append(b.WarmupEnds, f.SteadyStart)
+			decided++
+		case steady.ForkNoSteady:
+			decided++
+		}
+	}
+	b.SteadyForks = len(b.WarmupEnds)
+	if decided == 0 || b.SteadyForks == 0 || float64(b.SteadyForks) < opt.MinSteadyShare*float64(decided) {
+		b.Status = StatusNoSteady
+		b.Reason = fmt.Sprintf("%d of %d decided forks reach a steady state (%s): unreliable, recorded configuration kept", b.SteadyForks, decided, br.Class)
+		return 0
+	}
+	if b.SteadyForks < decided {
+		b.Warnings = append(b.Warnings, fmt.Sprintf("inconsistent: %d of %d forks reach a steady state; the warmup comes from the steady ones", b.SteadyForks, decided))
+	}
+	return warmupRule(b.WarmupEnds, opt.WarmupQuantile)
+}
+
+// replayWarmup sets b's warmup evidence from dynamic reconfiguration and
+// returns W (0 when the replay could not run).
+func replayWarmup(b *Benchmark, rr *reconfigure.Result, opt *Options) int {
+	crit := opt.Reconfigure.Criteria[0]
+	if rr == nil || rr.Skipped != "" {
+		reason := "no result"
+		if rr != nil {
+			reason = rr.Skipped
+		}
+		b.Warnings = append(b.Warnings, "dynamic reconfiguration could not run ("+reason+"); no warmup discarded")
+		return 0
+	}
+	cr := rr.Criterion(crit)
+	if cr == nil || len(cr.Forks) == 0 {
+		b.Warnings = append(b.Warnings, "dynamic reconfiguration ran no fork; no warmup discarded")
+		return 0
+	}
+	for _, f := range cr.Forks {
+		b.WarmupEnds = append(b.WarmupEnds, f.WarmupIterations)
+	}
+	if c := cr.WarmupCapped(); c == len(cr.Forks) {
+		b.Warnings = append(b.Warnings, fmt.Sprintf("the %s criterion never found the warmup stable; W is its cap", crit))
+	}
+	return warmupRule(b.WarmupEnds, opt.WarmupQuantile)
+}
+
+// chunkSize bounds the benchmark runs of one post-warmup table (see
+// optimizeAll): the table copies their rows.
+const chunkSize = 16
+
+// optimizeAll runs µOpTime for every benchmark that is not duet data and
+// fills its configurations and evidence (recommend). Benchmarks go in
+// chunks of at most chunkSize runs of one (project, version), in key
+// order: each chunk's rows after the warmup become a table of their own
+// (postWarmupTable) on which optimize.Run first evaluates only the full
+// configuration of every benchmark (MinRepetitions above any data), then
+// searches those whose full steady part is stable and not already
+// unreliable. tick is called once per benchmark.
+func optimizeAll(rep *Report, series []*table.Series, warmup []int, opt *Options, tick func(int)) error {
+	var chunk []int
+	flush := func() error {
+		defer func() { chunk = chunk[:0] }()
+		if len(chunk) == 0 {
+			return nil
+		}
+		err := optimizeChunk(rep, series, warmup, chunk, opt)
+		for range chunk {
+			tick(0)
+		}
+		return err
+	}
+	for i, s := range series {
+		if rep.Benchmarks[i].Path == PathDuet {
+			rep.Benchmarks[i].Status = StatusDuet
+			tick(0)
+			continue
+		}
+		if len(chunk) > 0 {
+			first := series[chunk[0]]
+			if len(chunk) == chunkSize || first.Project != s.Project || first.Version != s.Version {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		chunk = append(chunk, i)
+	}
+	return flush()
+}
+
+// optimizeChunk is optimizeAll on the benchmarks chunk (indices into
+// series, one project and version).
+func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []int, opt *Options) error {
+	w := make([]int, len(chunk))
+	for j, i := range chunk {
+		if rep.Benchmarks[i].Status != StatusNoSteady {
+			w[j] = warmup[i]
+		}
+	}
+	tab, err := postWarmupTable(series, chunk, w)
+	if err != nil {
+		return err
+	}
+	defer tab.Release()
+	oopt := opt.Optimize
+	oopt.Seed, oopt.Workers, oopt.Progress, oopt.DiscardWarmup = opt.Seed, opt.Workers, nil, 0
+	oopt.Select = table.Filter{}
+	full := oopt
+	full.MinRepetitions = math.MaxInt32
+	fullRep, err := optimize.Run(tab, full)
+	if err != nil {
+		for _, i := range chunk {
+			rep.Benchmarks[i].Status, rep.Benchmarks[i].Reason = StatusSkipped, err.Error()
+		}
+		return nil
+	}
+	fulls := resultsByKey(fullRep)
+	var search []*table.Series
+	for _, i := range chunk {
+		b := &rep.Benchmarks[i]
+		if r := fulls[b.Key]; r != nil && b.Status != StatusNoSteady && r.Full.Value < opt.Optimize.Threshold {
+			search = append(search, series[i])
+		}
+	}
+	found := map[table.Key]*optimize.Result{}
+	if len(search) > 0 {
+		names := make([]string, len(search))
+		for j, s := range search {
+			names[j] = s.Benchmark
+		}
+		oopt.Select = only(table.Filter{}, names)
+		searchRep, err := optimize.Run(tab, oopt)
+		if err != nil {
+			return err
+		}
+		found = resultsByKey(searchRep)
+	}
+	for j, i := range chunk {
+		b := &rep.Benchmarks[i]
+		r := found[b.Key]
+		if r == nil {
+			r = fulls[b.Key]
+		}
+		if r == nil {
+			b.Status = StatusSkipped
+			for _, sk := range fullRep.Skipped {
+				if sk.Key == b.Key {
+					b.Reason = sk.Reason
+				}
+			}
+			continue
+		}
+		recommend(b, r, series[i].Setup, w[j], opt)
+	}
+	return nil
+}
+
+func resultsByKey(rep *optimize.Report) map[table.Key]*optimize.Result {
+	out := make(map[table.Key]*optimize.Result, len(rep.Results))
+	for i := range rep.Results {
+		out[rep.Results[i].Key] = &rep.Results[i]
+	}
+	return out
+}
+
+// postWarmupTable is the table µOpTime runs on for the benchmarks chunk:
+// the primary rows of each benchmark after the first w[j] iterations of
+// every fork, renumbered from 1, and its setup with w[j] more warmup
+// iterations, each as long as a measurement iteration. optimize's time
+// model then pays the warmup (stated warmup iterations × warmup time) and
+// its commands ask for -wi with it, as its DiscardWarmup option would.
+func postWarmupTable(series []*table.Series, chunk []int, w []int) (*table.Table, error) {
+	b := table.NewBuilder(memory.DefaultAllocator, table.DefaultBatchRows)
+	defer b.Release()
+	for j, i := range chunk {
+		s := series[i]
+		setup := table.Setup{Key: s.Key}
+		if s.Setup != nil {
+			setup = *s.Setup
+		}
+		if w[j] > 0 {
+			setup.WarmupIterations += w[j]
+			if it := s.Setup.IterationTimeNs(); it > 0 {
+				setup.WarmupTimeNs = it
+			}
+		}
+		if s.Setup != nil || w[j] > 0 {
+			if err := b.AddSetup(setup); err != nil {
+				return nil, err
+			}
+		}
+		cut := int32(w[j])
+		for r := 0; r < s.Len(); r++ {
+			it := s.Levels[table.LevelIteration][r]
+			if it <= cut {
+				continue
+			}
+			row := table.Row{Project: s.Project, Version: s.Version, Benchmark: s.Benchmark, Params: s.Params, Mode: s.Mode,
+				Metric: table.Primary, Unit: s.Unit, Value: s.Value[r], NsPerOp: s.NsPerOp[r], Count: s.Count[r],
+				Instance: s.Levels[table.LevelInstance][r], Trial: s.Levels[table.LevelTrial][r], Fork: s.Levels[table.LevelFork][r],
+				Iteration: it - cut, Slice: s.Levels[table.LevelSlice][r]}
+			if err := b.Append(&row); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.Finish(), nil
+}
+
+// recommend fills b from µOpTime's result r on its post-warmup data (w
+// warmup iterations discarded; orig is the recorded setup): the recorded
+// configuration, and the recommendation with its evidence when the full
+// steady part is stable and a stable configuration was found.
+func recommend(b *Benchmark, r *optimize.Result, orig *table.Setup, w int, opt *Options) {
+	b.Recorded = recordedConfig(r, orig, w)
+	b.Recommended = b.Recorded
+	b.FullMetric = r.Full.Value
+	keep := func() {
+		full := r.Full
+		full.Config[table.LevelIteration] += int32(w)
+		rr := *r
+		rr.DiscardedWarmup, rr.Setup = 0, orig
+		b.Command = rr.Command(&full)
+	}
+	switch {
+	case b.Status == StatusNoSteady:
+		keep()
+		return
+	case !(r.Full.Value < opt.Optimize.Threshold):
+		b.Status = StatusUnstable
+		b.Reason += fmt.Sprintf("; %s of the full steady part %.3g ≥ %g: the metric never stabilises; unreliable, recorded configuration kept", opt.Optimize.Metrics[0], r.Full.Value, opt.Optimize.Threshold)
+		keep()
+		return
+	case r.Status == optimize.StatusReduced:
+		b.Status = StatusTrimmed
+	case r.Status == optimize.StatusNotReduced:
+		b.Status = StatusUnstable
+		b.Reason += fmt.Sprintf("; %s ≥ %g in every configuration (full: %.3g): unreliable, recorded configuration kept", opt.Optimize.Metrics[0], opt.Optimize.Threshold, r.Full.Value)
+		keep()
+		return
+	default:
+		b.Status = StatusTooFew
+		b.Reason += fmt.Sprintf("; fewer than %d repetitions: recorded configuration kept", opt.Optimize.MinRepetitions)
+		keep()
+		return
+	}
+	b.Recommended = chosenConfig(r)
+	b.Metric = r.Chosen.Value
+	b.Estimate, b.Reference, b.RefLower, b.RefUpper = r.Chosen.Average, r.Full.Average, r.Full.Lower, r.Full.Upper
+	b.ChangeRate = r.ChangeRate(optimize.MethodUOpTime)
+	b.InCI = b.RefLower <= b.Estimate && b.Estimate <= b.RefUpper
+	b.Command = r.Command(&r.Chosen)
+	b.Minimum = Baseline{TimeNs: r.Minimum.TimeNs, ChangeRate: r.ChangeRate(optimize.MethodMinimum)}
+	b.Random = Baseline{TimeNs: r.Random.TimeNs, ChangeRate: r.ChangeRate(optimize.MethodRandom)}
+}
+
+// levelConfig is the configuration of µOpTime's level sizes k with the
+// warmup of setup (its warmup time defaulting to the iteration's).
+func levelConfig(r *optimize.Result, k optimize.Config, setup *table.Setup) Config {
+	c := Config{Instances: int(k[table.LevelInstance]), Trials: int(k[table.LevelTrial]), Forks: int(k[table.LevelFork]),
+		Iterations: int(k[table.LevelIteration]), Slices: int(k[table.LevelSlice])}
+	c.IterationTimeNs = r.UnitNs * int64(c.Slices)
+	if setup != nil {
+		c.WarmupIterations = setup.WarmupIterations
+		c.WarmupTimeNs = setup.WarmupTimeNs
+	}
+	if c.WarmupTimeNs <= 0 {
+		c.WarmupTimeNs = c.IterationTimeNs
+	}
+	return c
+}
+
+// recordedConfig is the recorded configuration of r's benchmark: r's full
+// configuration on the post-warmup data with the w discarded iterations
+// counted back as measurement iterations, and the recorded setup's warmup.
+func recordedConfig(r *optimize.Result, orig *table.Setup, w int) Config {
+	c := levelConfig(r, r.Full.Config, orig)
+	c.Iterations += w
+	c.TimeNs = r.Full.TimeNs
+	return c
+}
+
+// chosenConfig is µOpTime's choice; its warmup is the post-warmup setup's
+// (the recorded warmup plus W iterations of the measurement iteration's
+// length).
+func chosenConfig(r *optimize.Result) Config {
+	c := levelConfig(r, r.Chosen.Config, r.Setup)
+	c.TimeNs = r.Chosen.TimeNs
+	return c
+}
+
+// totals sums the suite.
+func totals(bs []Benchmark) Totals {
+	var t Totals
+	t.Benchmarks = len(bs)
+	var within [3]int
+	inCI := 0
+	for i := range bs {
+		b := &bs[i]
+		switch {
+		case b.Status == StatusDuet:
+			t.Duet++
+			continue
+		case b.Status == StatusTrimmed:
+			t.Trimmed++
+			for j, lim := range WithinLimits {
+				if b.ChangeRate <= lim {
+					within[j]++
+				}
+			}
+			if b.InCI {
+				inCI++
+			}
+		case b.Status.Unreliable():
+			t.Unreliable++
+		default:
+			t.Kept++
+		}
+		t.TimeBeforeNs += b.Recorded.TimeNs
+		t.TimeAfterNs += b.Recommended.TimeNs
+	}
+	if t.Trimmed > 0 {
+		for j := range within {
+			t.Within[j] = float64(within[j]) / float64(t.Trimmed)
+		}
+		t.InCI = float64(inCI) / float64(t.Trimmed)
+	}
+	return t
+}

@@ -1,0 +1,125 @@
+package trim
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// VersionComparison is the A/B comparison of two consecutive versions of
+// a project (compare.Compare on their primary series).
+type VersionComparison struct {
+	Project, Base, Test string
+	Report              *compare.Report
+}
+
+// compareVersions compares, per project holding several versions, each
+// version with the next (versions in lexical order of their labels, the
+// order table.Select returns) with opt.Compare, and marks the test side's
+// benchmarks with "compare" and the verdict.
+func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *Options) ([]VersionComparison, error) {
+	byProject := map[string]map[string][]*table.Series{}
+	for _, s := range series {
+		if duetModes[s.Mode] {
+			continue
+		}
+		if byProject[s.Project] == nil {
+			byProject[s.Project] = map[string][]*table.Series{}
+		}
+		byProject[s.Project][s.Version] = append(byProject[s.Project][s.Version], s)
+	}
+	projects := make([]string, 0, len(byProject))
+	for p := range byProject {
+		projects = append(projects, p)
+	}
+	sort.Strings(projects)
+	index := map[table.Key]int{}
+	for i := range rep.Benchmarks {
+		index[rep.Benchmarks[i].Key] = i
+	}
+	var out []VersionComparison
+	for _, p := range projects {
+		versions := make([]string, 0, len(byProject[p]))
+		for v := range byProject[p] {
+			versions = append(versions, v)
+		}
+		sort.Strings(versions)
+		for k := 0; k+1 < len(versions); k++ {
+			base, test := versions[k], versions[k+1]
+			copt := opt.Compare
+			copt.Seed, copt.Workers = opt.Seed, opt.Workers
+			copt.Metrics = []string{table.Primary}
+			reps, err := compare.Run(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base}},
+				compare.Side{Label: test, Table: t, Select: compare.Selector{Project: p, Version: test}}, copt)
+			if err != nil {
+				return nil, fmt.Errorf("trim: compare %s %s → %s: %w", p, base, test, err)
+			}
+			if len(reps) == 0 {
+				continue
+			}
+			cr := reps[0]
+			out = append(out, VersionComparison{Project: p, Base: base, Test: test, Report: cr})
+			for _, r := range cr.Results {
+				for _, k := range r.TestRuns {
+					if i, ok := index[k]; ok {
+						b := &rep.Benchmarks[i]
+						b.Analyses = append(b.Analyses, "compare")
+						if r.Err == nil {
+							b.Change = fmt.Sprintf("%s → %s: %s", base, test, r.Verdict)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// compareFrame has one row per compared benchmark and version pair:
+// project, base, test, benchmark, params, mode, ratio (mean test / mean
+// base), ratio_lower, ratio_upper (hierarchical bootstrap CI), verdict,
+// change_percent, error.
+func (r *Report) compareFrame() *reports.Frame {
+	var project, base, test, bench, params, mode, verdict, errs []string
+	var ratio, lo, hi, pct []float64
+	for _, vc := range r.Versions {
+		for _, x := range vc.Report.Results {
+			project = append(project, vc.Project)
+			base = append(base, vc.Base)
+			test = append(test, vc.Test)
+			bench = append(bench, x.Benchmark)
+			params = append(params, x.Params)
+			mode = append(mode, x.Mode)
+			if x.Err != nil {
+				verdict = append(verdict, "")
+				errs = append(errs, x.Err.Error())
+				ratio, lo, hi, pct = append(ratio, math.NaN()), append(lo, math.NaN()), append(hi, math.NaN()), append(pct, math.NaN())
+				continue
+			}
+			verdict = append(verdict, x.Verdict.String())
+			errs = append(errs, "")
+			ratio = append(ratio, x.Ratio.Estimate)
+			lo = append(lo, x.Ratio.Lower)
+			hi = append(hi, x.Ratio.Upper)
+			pct = append(pct, x.Verdict.Percent)
+		}
+	}
+	f := &reports.Frame{}
+	f.String("project", project)
+	f.String("base", base)
+	f.String("test", test)
+	f.String("benchmark", bench)
+	f.String("params", params)
+	f.String("mode", mode)
+	f.Float("ratio", ratio)
+	f.Float("ratio_lower", lo)
+	f.Float("ratio_upper", hi)
+	f.String("verdict", verdict)
+	f.Float("change_percent", pct)
+	f.String("error", errs)
+	return f
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+
+	"fmt"
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/cliapp"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/analysis/trim"
+	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/outpath"
+	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/reports/report"
+)
+
+func trimCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "trim",
+		Usage:       "one configuration per benchmark: steady-state warmup + µOpTime repetitions",
+		ArgsUsage:   "FILES...",
+		Description: help("trim"),
+		Flags: append(cliapp.InputFlags(),
+			&cli.StringFlag{Name: "metric", Value: trim.DefaultOptions.Optimize.Metrics[0].String(), Usage: "µOpTime stability metric: cv, rmad, rciw-mean, rciw-mean-t or rciw-median"},
+			&cli.Float64Flag{Name: "threshold", Value: trim.DefaultOptions.Optimize.Threshold, Usage: "a configuration is stable when its metric is below this"},
+			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (µOpTime and steady-state equivalence)"},
+			&cli.Float64Flag{Name: "warmup-quantile", Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
+			&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
+			&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
+			cliapp.BenchFlag(),
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the plan, one row per benchmark: FILE.csv, .arrow or .parquet"},
+			&cli.StringFlag{Name: "commands-out", Usage: "shell script with one command line per benchmark (java -jar … / go test …)"},
+			&cli.StringFlag{Name: "annotations-out", Usage: "JMH annotations (@Fork, @Warmup, @Measurement) per class"},
+			&cli.StringFlag{Name: "report", Usage: "the HTML report `FILE` (self-contained: inline SVG, no network)"},
+			&cli.StringFlag{Name: "out-dir", Usage: "write the plan, the analyses' frames, the commands and the report into `DIR` (benchtrim report DIR rebuilds the report)"},
+			&cli.BoolFlag{Name: "details", Usage: "print every benchmark's reasons, configurations and warnings"},
+		),
+		Action: runTrim,
+	}
+}
+
+// trimOptions reads the command's flags.
+func trimOptions(c *cli.Context) (trim.Options, error) {
+	g := cliapp.GlobalsOf(c)
+	opt := trim.DefaultOptions
+	m, err := optimize.ParseMetrics(c.String("metric"))
+	if err != nil {
+		return opt, err
+	}
+	if len(m) != 1 {
+		return opt, fmt.Errorf("--metric: want one metric, got %d", len(m))
+	}
+	opt.Optimize.Metrics = m
+	opt.Optimize.Threshold = c.Float64("threshold")
+	opt.Optimize.Bootstrap.Resamples = c.Int("resamples")
+	opt.Steady.Bootstrap.Resamples = c.Int("resamples")
+	opt.WarmupQuantile = c.Float64("warmup-quantile")
+	opt.Steady.SteadyWindow = c.Int("steady-window")
+	pen, err := changepoint.ParsePenalty(c.String("penalty"))
+	if err != nil {
+		return opt, fmt.Errorf("--penalty: %w", err)
+	}
+	opt.Steady.Penalty, opt.Steady.PenaltyValue = pen.Rule, pen.Manual
+	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
+		return opt, err
+	}
+	opt.Seed, opt.Workers = g.Seed, g.Workers
+	return opt, opt.Validate()
+}
+
+func runTrim(c *cli.Context) error {
+	opt, err := trimOptions(c)
+	if err != nil {
+		return err
+	}
+	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text),
+		cliapp.Output(c, "annotations-out", outpath.Text), cliapp.Output(c, "report", outpath.Text), cliapp.Output(c, "out-dir", outpath.Dir))
+	if err != nil {
+		return err
+	}
+	t, err := cliapp.LoadTable(c)
+	if err != nil {
+		return err
+	}
+	defer t.Release()
+	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "trim", 0)
+	opt.Progress = bar.Tick
+	rep, err := trim.Run(t, opt)
+	bar.Done()
+	if err != nil {
+		return cliapp.BenchError(c, err)
+	}
+	if err := cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
+		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteCommands}, cliapp.TextOut{Flag: "annotations-out", Write: rep.WriteAnnotations},
+		cliapp.TextOut{Flag: "report", Write: func(w io.Writer) error { return writeTrimReport(w, rep) }}); err != nil {
+		return err
+	}
+	if dir := c.String("out-dir"); dir != "" {
+		return writeTrimDir(c, rep, dir)
+	}
+	return nil
+}
+
+// writeTrimDir writes the plan and the analyses' frames (trimDirFiles),
+// commands.sh, annotations.java and report.html into dir.
+func writeTrimDir(c *cli.Context, rep *trim.Report, dir string) error {
+	w := c.App.Writer
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range report.Files {
+		fr, err := rep.Frame(f.Frame)
+		if err != nil {
+			return err
+		}
+		if err := fr.WriteFile(filepath.Join(dir, f.File)); err != nil {
+			return err
+		}
+	}
+	if err := atomicfile.Write(filepath.Join(dir, "commands.sh"), rep.WriteCommands); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(dir, "annotations.java"), rep.WriteAnnotations); err != nil {
+		return err
+	}
+	page := filepath.Join(dir, "report.html")
+	if err := atomicfile.Write(page, func(w io.Writer) error { return writeTrimReport(w, rep) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s (plan, frames, commands, annotations, report.html)\n", dir)
+	return nil
+}
+
+// writeTrimReport renders rep's HTML page from its frames (the data
+// benchtrim report reads back from --out-dir).
+func writeTrimReport(w io.Writer, rep *trim.Report) error {
+	frames := map[string]*reports.Frame{}
+	for _, f := range report.Files {
+		fr, err := rep.Frame(f.Frame)
+		if err != nil {
+			return err
+		}
+		frames[f.Frame] = fr
+	}
+	d, err := report.FromFrames(frames)
+	if err != nil {
+		return err
+	}
+	return report.Write(w, d)
+}
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "rebuild the HTML report from a directory written by benchtrim trim --out-dir",
+		ArgsUsage: "OUTPUT_DIR",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the page `FILE` (default: OUTPUT_DIR/report.html)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return cliapp.Usagef("report", "want one OUTPUT_DIR, got %d arguments", c.NArg())
+			}
+			dir := c.Args().First()
+			out := c.String("output")
+			if out == "" {
+				out = filepath.Join(dir, "report.html")
+			}
+			d, err := report.Load(dir)
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.Write(out, func(w io.Writer) error { return report.Write(w, d) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
+			return nil
+		},
+	}
+}

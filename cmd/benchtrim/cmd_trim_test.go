@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/benchtrim/benchtrim/analysis/trim"
+)
+
+// TestTrimCommand runs trim on steadyInput (3 forks × 200 iterations: a
+// 40-iteration warmup, a flat benchmark, a slowdown at 90) with a steady
+// window of 60, writes every output, and rebuilds the report from
+// --out-dir with benchtrim report.
+func TestTrimCommand(t *testing.T) {
+	dir := t.TempDir()
+	in, _ := steadyInput(t, dir)
+	plan, cmds, ann, page, out := filepath.Join(dir, "plan.csv"), filepath.Join(dir, "run.sh"), filepath.Join(dir, "A.java"),
+		filepath.Join(dir, "r.html"), filepath.Join(dir, "out")
+	stdout, _, err := runCLI(t, "--quiet", "trim", "--steady-window", "60", "--resamples", "1000", "-o", plan,
+		"--commands-out", cmds, "--annotations-out", ann, "--report", page, "--out-dir", out, in)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if !strings.HasPrefix(stdout, "trim: ") || !strings.Contains(stdout, "wrote "+plan) {
+		t.Errorf("output:\n%s", stdout)
+	}
+	rows := readCSV(t, plan)
+	if !slices.Equal(rows[0], trim.PlanColumns) || len(rows) != 4 {
+		t.Fatalf("plan: header %v, %d rows", rows[0], len(rows))
+	}
+	col := func(name string) int { return slices.Index(trim.PlanColumns, name) }
+	for _, r := range rows[1:] {
+		wi, _ := strconv.Atoi(r[col("warmup_iterations")])
+		if r[col("path")] != "steady" {
+			t.Errorf("%s: path %s", r[col("benchmark")], r[col("path")])
+		}
+		switch {
+		case strings.HasSuffix(r[col("benchmark")], "json") && r[col("status")] == "trimmed":
+			// 40-iteration warmup from 3×: W near the true end.
+			if wi < 25 || wi > 45 {
+				t.Errorf("json: warmup %d, want 25…45", wi)
+			}
+		case strings.HasSuffix(r[col("benchmark")], "xml") && r[col("status")] == "trimmed":
+			if wi > 2 {
+				t.Errorf("xml (flat): warmup %d, want ≤ 2", wi)
+			}
+		}
+		if r[col("status")] == "trimmed" && !strings.Contains(r[col("command")], "-wi "+strconv.Itoa(wi)) {
+			t.Errorf("command %q lacks -wi %d", r[col("command")], wi)
+		}
+	}
+	script, _ := os.ReadFile(cmds)
+	if n := strings.Count(string(script), "java -jar benchmarks.jar"); n != 3 {
+		t.Errorf("script has %d JMH lines, want 3:\n%s", n, script)
+	}
+	java, _ := os.ReadFile(ann)
+	for _, want := range []string{"@Fork(", "@Warmup(iterations = ", "@Measurement(iterations = ", "public class Parse"} {
+		if !strings.Contains(string(java), want) {
+			t.Errorf("annotations lack %q:\n%s", want, java)
+		}
+	}
+	first, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "report", out, "-o", filepath.Join(dir, "again.html")); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "again.html"))
+	if string(first) != string(again) || !strings.Contains(string(first), `<section id="steady">`) {
+		t.Error("benchtrim report does not rebuild the page trim wrote")
+	}
+	if _, _, err := runCLI(t, "report", t.TempDir()); err == nil || !strings.Contains(err.Error(), "no plan") {
+		t.Errorf("report of a directory without a plan: %v", err)
+	}
+}

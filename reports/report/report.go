@@ -1,0 +1,653 @@
+// Package report renders benchtrim trim's outcome as one self-contained
+// HTML page: inline SVG plots and CSS, a little vanilla JavaScript to sort
+// and filter tables, no network requests, so it opens from disk.
+//
+// It sits at the end of benchtrim's flow, after analysis/trim: it reads
+// only the data files trim writes (Files: the plan and the analyses'
+// frames, as CSV, Arrow or Parquet), either from a directory (Load, what
+// `benchtrim report DIR` does) or from the frames in memory (FromFrames,
+// what `benchtrim trim --out-dir` does), so a page rebuilt from saved
+// files is the page trim wrote.
+//
+// The page starts with the answer (the suite's time before and after, the
+// share of trimmed benchmarks whose estimate stays within 1, 3 and 5 %),
+// then one section per analysis that ran: trim/optimize (time per
+// benchmark, change rate per benchmark, the plan), steady (worst forks with
+// segments, st and the recommended warmup; steady-state starts against the
+// recorded warmup; classes), reconfigure (stop points, time per criterion).
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/reports"
+)
+
+// Files names the data files of a trim output directory by frame name
+// (analysis/trim's Frame names); the plan is required, the others optional.
+var Files = []struct{ Frame, File string }{
+	{"plan", "plan.csv"},
+	{"steady-forks", "steady-forks.csv"},
+	{"reconfigure", "reconfigure.csv"},
+	{"fork-series", "fork-series.csv"},
+	{"fork-segments", "fork-segments.csv"},
+	{"fork-crops", "fork-crops.csv"},
+	{"compare", "compare.csv"},
+}
+
+// Data is what the page is built from: the rows of each frame by name.
+type Data struct {
+	Frames map[string]*reports.Rows
+}
+
+// Load reads the files of dir (Files).
+func Load(dir string) (*Data, error) {
+	d := &Data{Frames: map[string]*reports.Rows{}}
+	for _, f := range Files {
+		p := filepath.Join(dir, f.File)
+		if _, err := os.Stat(p); err != nil {
+			if f.Frame == "plan" {
+				return nil, fmt.Errorf("%s: no plan (write it with benchtrim trim --out-dir %s)", dir, dir)
+			}
+			continue
+		}
+		rows, err := reports.ReadRows(p)
+		if err != nil {
+			return nil, err
+		}
+		d.Frames[f.Frame] = rows
+	}
+	return d, nil
+}
+
+// FromFrames builds Data from frames in memory, through the CSV form Load
+// reads, so both give the same page.
+func FromFrames(frames map[string]*reports.Frame) (*Data, error) {
+	d := &Data{Frames: map[string]*reports.Rows{}}
+	for name, f := range frames {
+		var buf bytes.Buffer
+		if err := f.WriteCSV(&buf); err != nil {
+			return nil, err
+		}
+		rows, err := reports.ReadCSVRows(&buf, name+".csv")
+		if err != nil {
+			return nil, err
+		}
+		d.Frames[name] = rows
+	}
+	if d.Frames["plan"] == nil {
+		return nil, fmt.Errorf("report: no plan frame")
+	}
+	return d, nil
+}
+
+// frame is a Rows with cells looked up by column name.
+type frame struct {
+	*reports.Rows
+	col   map[string]int
+	multi int // 0 unknown, 1 one version per project, 2 several
+}
+
+func (d *Data) frame(name string) *frame {
+	r := d.Frames[name]
+	if r == nil || len(r.Cells) == 0 {
+		return nil
+	}
+	f := &frame{Rows: r, col: map[string]int{}}
+	for i, h := range r.Header {
+		f.col[h] = i
+	}
+	return f
+}
+
+func (f *frame) s(i int, c string) string {
+	j, ok := f.col[c]
+	if !ok || j >= len(f.Cells[i]) {
+		return ""
+	}
+	return f.Cells[i][j]
+}
+
+func (f *frame) n(i int, c string) float64 {
+	v, err := strconv.ParseFloat(f.s(i, c), 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
+}
+
+func (f *frame) name(i int) string {
+	n := f.s(i, "benchmark")
+	if p := f.s(i, "params"); p != "" {
+		n += "[" + p + "]"
+	}
+	if f.multiVersion() {
+		n += " @" + f.s(i, "version")
+	}
+	return n
+}
+
+// multiVersion reports whether the frame holds several versions of a
+// project (names then carry "@version").
+func (f *frame) multiVersion() bool {
+	if f.multi == 0 {
+		f.multi = 1
+		seen := map[string]string{}
+		for i := range f.Cells {
+			p, v := f.s(i, "project"), f.s(i, "version")
+			if w, ok := seen[p]; ok && w != v {
+				f.multi = 2
+				break
+			}
+			seen[p] = v
+		}
+	}
+	return f.multi == 2
+}
+
+func (f *frame) key(i int) string {
+	return strings.Join([]string{f.s(i, "project"), f.s(i, "version"), f.s(i, "benchmark"), f.s(i, "params"), f.s(i, "mode")}, "\x00")
+}
+
+// Write renders the page.
+func Write(w io.Writer, d *Data) error {
+	plan := d.frame("plan")
+	if plan == nil {
+		return fmt.Errorf("report: the plan is empty")
+	}
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>benchtrim trim report</title>\n<style>")
+	b.WriteString(css)
+	b.WriteString("</style></head><body>\n<h1>benchtrim trim report</h1>\n")
+	writeAnswer(&b, plan)
+	writeTrim(&b, plan)
+	if sf := d.frame("steady-forks"); sf != nil {
+		writeSteady(&b, plan, sf, d.frame("fork-series"), d.frame("fork-segments"))
+	}
+	if cf := d.frame("fork-crops"); cf != nil {
+		writeCROPS(&b, cf)
+	}
+	if rf := d.frame("reconfigure"); rf != nil {
+		writeReconfigure(&b, rf)
+	}
+	if cf := d.frame("compare"); cf != nil {
+		writeCompare(&b, cf)
+	}
+	b.WriteString("<script>")
+	b.WriteString(js)
+	b.WriteString("</script>\n</body></html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func pct(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return strconv.FormatFloat(100*x, 'f', 1, 64) + " %"
+}
+
+func human(sec float64) string { return reports.Human(reports.Seconds(sec)) }
+
+// writeAnswer is the first section: the suite's time and the evidence.
+func writeAnswer(b *strings.Builder, plan *frame) {
+	var before, after float64
+	trimmed, unreliable, total := 0, 0, 0
+	var within [3]int
+	inCI := 0
+	for i := range plan.Cells {
+		if strings.HasPrefix(plan.s(i, "status"), "duet") {
+			continue
+		}
+		total++
+		before += plan.n(i, "recorded_time_s")
+		after += plan.n(i, "time_s")
+		switch {
+		case plan.s(i, "status") == "trimmed":
+			trimmed++
+			c := plan.n(i, "change_rate")
+			for j, lim := range []float64{0.01, 0.03, 0.05} {
+				if c <= lim {
+					within[j]++
+				}
+			}
+			if plan.s(i, "in_ci") == "true" {
+				inCI++
+			}
+		case plan.s(i, "unreliable") == "true":
+			unreliable++
+		}
+	}
+	share := func(n int) float64 { return float64(n) / math.Max(1, float64(trimmed)) }
+	saved := 0.0
+	if before > 0 {
+		saved = 1 - after/before
+	}
+	fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recommended configurations: the suite takes <b>%s instead of %s</b> (<b>%s</b> saved). `+
+		`%d of %d benchmark runs get a new configuration; <b>%s</b> of them keep their estimate within 5 %% of the full run's steady-state estimate.</p>`,
+		human(after), human(before), pct(saved), trimmed, total, pct(share(within[2])))
+	fmt.Fprintf(b, `<table class="kv"><tr><th>suite time before</th><td>%s</td></tr><tr><th>suite time after</th><td>%s</td></tr>`+
+		`<tr><th>saved</th><td>%s</td></tr><tr><th>trimmed runs within 1 / 3 / 5 %%</th><td>%s / %s / %s</td></tr>`+
+		`<tr><th>trimmed runs inside the full run's CI</th><td>%s</td></tr><tr><th>unreliable (kept their configuration)</th><td>%d</td></tr></table></section>`+"\n",
+		human(before), human(after), pct(saved), pct(share(within[0])), pct(share(within[1])), pct(share(within[2])), pct(share(inCI)), unreliable)
+}
+
+// maxBars bounds the bars of one chart (the rest are in the table).
+const maxBars = 40
+
+// writeTrim is the trim/optimize section.
+func writeTrim(b *strings.Builder, plan *frame) {
+	b.WriteString(`<section id="trim"><h2>trim and µOpTime: configurations and time</h2>`)
+	idx := make([]int, len(plan.Cells))
+	for i := range idx {
+		idx[i] = i
+	}
+	// Largest saving first.
+	saved := func(i int) float64 { return plan.n(i, "recorded_time_s") - plan.n(i, "time_s") }
+	sortIdx(idx, func(a, c int) bool { return saved(a) > saved(c) })
+	shown := idx[:min(len(idx), maxBars)]
+	var labels []string
+	var rec, rcm []float64
+	unit, div := minutesOrSeconds(plan, shown)
+	for _, i := range shown {
+		labels = append(labels, plan.name(i))
+		rec = append(rec, plan.n(i, "recorded_time_s")/div)
+		rcm = append(rcm, plan.n(i, "time_s")/div)
+	}
+	title := fmt.Sprintf("Time per benchmark run, recorded vs recommended (%d largest savings of %d)", len(shown), len(idx))
+	b.WriteString(`<figure>` + hbars(title, "execution time ("+unit+")", labels,
+		[]hbarSeries{{"recorded", colorRec, rec}, {"recommended", colorRcm, rcm}}, nil) + `</figure>`)
+
+	// Evidence: change rate of the trimmed runs, worst first.
+	var tl []string
+	var ch []float64
+	var tidx []int
+	for _, i := range idx {
+		if plan.s(i, "status") == "trimmed" {
+			tidx = append(tidx, i)
+		}
+	}
+	sortIdx(tidx, func(a, c int) bool { return plan.n(a, "change_rate") > plan.n(c, "change_rate") })
+	for _, i := range tidx[:min(len(tidx), maxBars)] {
+		tl = append(tl, plan.name(i))
+		ch = append(ch, 100*plan.n(i, "change_rate"))
+	}
+	if len(tl) > 0 {
+		title := fmt.Sprintf("Estimate change, recommended vs full steady part (%d worst of %d trimmed)", len(tl), len(tidx))
+		b.WriteString(`<figure>` + hbars(title, "change rate |estimate − reference| / reference (%); dashed: 1, 3, 5 %", tl,
+			[]hbarSeries{{"change rate", colorRcm, ch}}, []float64{1, 3, 5}) + `</figure>`)
+	}
+	// Saving per path.
+	type agg struct {
+		n, trimmed    int
+		before, after float64
+	}
+	paths := map[string]*agg{}
+	var order []string
+	for i := range plan.Cells {
+		p := plan.s(i, "path")
+		if paths[p] == nil {
+			paths[p] = &agg{}
+			order = append(order, p)
+		}
+		a := paths[p]
+		a.n++
+		if plan.s(i, "status") == "trimmed" {
+			a.trimmed++
+		}
+		a.before += plan.n(i, "recorded_time_s")
+		a.after += plan.n(i, "time_s")
+	}
+	writeMethods(b, plan)
+	metric := plan.s(0, "metric")
+	b.WriteString(`<h3>Saving per path (metric ` + esc(metric) + `)</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
+	for _, p := range order {
+		a := paths[p]
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%g">%s</td><td data-v="%g">%s</td><td data-v="%g">%s</td></tr>`,
+			esc(p), a.n, a.n, a.trimmed, a.trimmed, a.before, human(a.before), a.after, human(a.after), 1-a.after/a.before, pct(1-a.after/a.before))
+	}
+	b.WriteString(`</tbody></table>`)
+	// The plan.
+	b.WriteString(`<h3>Recommended configuration per benchmark run</h3><input class="filter" data-table="plan" placeholder="filter rows (e.g. trimmed, steady, a benchmark name)">`)
+	b.WriteString(`<div class="wide"><table class="sortable" id="plan"><thead><tr><th>benchmark</th><th>path</th><th>status</th><th>forks</th><th>warmup it.</th><th>iterations</th><th>time</th><th>recorded</th><th>saved</th><th>estimate</th><th>reference [CI]</th><th>change</th><th>command</th></tr></thead><tbody>`)
+	for _, i := range idx {
+		unitS, d := timeUnit(plan.n(i, "reference_ns"))
+		est, ref := "", ""
+		if plan.s(i, "status") == "trimmed" {
+			est = tickLabel(round3(plan.n(i, "estimate_ns")/d)) + " " + unitS
+			ref = fmt.Sprintf("%s [%s, %s] %s", tickLabel(round3(plan.n(i, "reference_ns")/d)), tickLabel(round3(plan.n(i, "reference_lower_ns")/d)), tickLabel(round3(plan.n(i, "reference_upper_ns")/d)), unitS)
+		}
+		cls := ""
+		if plan.s(i, "unreliable") == "true" {
+			cls = ` class="unreliable"`
+		}
+		fmt.Fprintf(b, `<tr%s><td title="%s">%s</td><td>%s</td><td>%s</td>%s%s%s%s%s%s<td>%s</td><td>%s</td>%s<td><code>%s</code></td></tr>`,
+			cls, esc(plan.s(i, "reason")+" "+plan.s(i, "warnings")), esc(plan.name(i)), esc(plan.s(i, "path")), esc(plan.s(i, "status")),
+			numCell(plan.n(i, "forks"), ""), numCell(plan.n(i, "warmup_iterations"), ""), numCell(plan.n(i, "iterations"), ""),
+			numCell(plan.n(i, "time_s"), human(plan.n(i, "time_s"))), numCell(plan.n(i, "recorded_time_s"), human(plan.n(i, "recorded_time_s"))),
+			numCell(plan.n(i, "time_saved"), pct(plan.n(i, "time_saved"))), esc(est), esc(ref),
+			numCell(plan.n(i, "change_rate"), pct(plan.n(i, "change_rate"))), esc(plan.s(i, "command")))
+	}
+	b.WriteString("</tbody></table></div></section>\n")
+}
+
+func numCell(v float64, shown string) string {
+	if math.IsNaN(v) {
+		return `<td data-v="">` + "</td>"
+	}
+	if shown == "" {
+		shown = tickLabel(round3(v))
+	}
+	return fmt.Sprintf(`<td data-v="%g">%s</td>`, v, esc(shown))
+}
+
+func minutesOrSeconds(plan *frame, idx []int) (string, float64) {
+	hi := 0.0
+	for _, i := range idx {
+		hi = math.Max(hi, plan.n(i, "recorded_time_s"))
+	}
+	switch {
+	case hi >= 3*3600:
+		return "h", 3600
+	case hi >= 180:
+		return "min", 60
+	}
+	return "s", 1
+}
+
+func sortIdx(idx []int, less func(a, b int) bool) {
+	// insertion-free: use sort.SliceStable semantics
+	stableSort(idx, less)
+}
+
+// writeSteady is the steady-state section.
+func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
+	b.WriteString(`<section id="steady"><h2>Steady state: where warmup ends</h2>`)
+	if series != nil {
+		b.WriteString(`<p>Worst forks first (benchmarks without a steady state, then the latest steady-state start relative to the fork's length). ` +
+			`Grey: iteration values; blue: segment means (PELT); green: steady-state start st; red: recommended warmup W. ` +
+			`The y-range is the 1–99 % quantile range widened by 10 %; values beyond it are clipped and marked by triangles.</p><div class="multiples">`)
+		type panelKey struct{ k, f string }
+		panels := map[panelKey]*forkPanel{}
+		var order []panelKey
+		for i := range series.Cells {
+			pk := panelKey{series.key(i), series.s(i, "instance") + "/" + series.s(i, "trial") + "/" + series.s(i, "fork")}
+			p := panels[pk]
+			if p == nil {
+				st, _ := strconv.Atoi(series.s(i, "st_index"))
+				w, _ := strconv.Atoi(series.s(i, "warmup_iterations"))
+				class := series.s(i, "class")
+				title := fmt.Sprintf("%s fork %s: %s", shorten(shortName(series.name(i)), 30), series.s(i, "fork"), class)
+				if class == "steady state" {
+					title = fmt.Sprintf("%s fork %s: steady, st %d, W %d", shorten(shortName(series.name(i)), 28), series.s(i, "fork"), st, w)
+				} else {
+					st = -1
+				}
+				p = &forkPanel{title: title, st: st, w: w}
+				panels[pk] = p
+				order = append(order, pk)
+			}
+			p.iter = append(p.iter, series.n(i, "iteration"))
+			p.values = append(p.values, series.n(i, "value_ns"))
+		}
+		if segs != nil {
+			for i := range segs.Cells {
+				pk := panelKey{segs.key(i), segs.s(i, "instance") + "/" + segs.s(i, "trial") + "/" + segs.s(i, "fork")}
+				if p := panels[pk]; p != nil {
+					p.segments = append(p.segments, [3]float64{segs.n(i, "start"), segs.n(i, "end"), segs.n(i, "mean_ns")})
+				}
+			}
+		}
+		for _, pk := range order {
+			b.WriteString(`<figure>` + panels[pk].svg() + `</figure>`)
+		}
+		b.WriteString(`</div>`)
+	}
+	// Steady-state starts vs the recorded warmup, per benchmark.
+	var labels []string
+	var stMax, wRec, wRcm []float64
+	for i := range plan.Cells {
+		if plan.s(i, "path") != "steady" {
+			continue
+		}
+		ends := parseList(plan.s(i, "warmup_ends"))
+		if len(ends) == 0 {
+			continue
+		}
+		labels = append(labels, plan.name(i))
+		stMax = append(stMax, maxOf(ends))
+		wRec = append(wRec, plan.n(i, "recorded_warmup_iterations"))
+		wRcm = append(wRcm, plan.n(i, "warmup_iterations"))
+	}
+	if len(labels) > 0 {
+		n := min(len(labels), maxBars)
+		b.WriteString(`<figure>` + hbars(fmt.Sprintf("Recorded warmup vs latest steady-state start and recommended W (%d of %d runs)", n, len(labels)),
+			"iterations", labels[:n], []hbarSeries{{"latest st", colorSteady, stMax[:n]}, {"recorded warmup", colorRec, wRec[:n]}, {"recommended W", colorWarn, wRcm[:n]}}, nil) + `</figure>`)
+	}
+	// Classes per benchmark.
+	type cls struct{ forks, steady, not int }
+	byKey := map[string]*cls{}
+	names := map[string]string{}
+	var order []string
+	for i := range forks.Cells {
+		k := forks.key(i)
+		if byKey[k] == nil {
+			byKey[k] = &cls{}
+			names[k] = forks.name(i)
+			order = append(order, k)
+		}
+		c := byKey[k]
+		c.forks++
+		switch forks.s(i, "class") {
+		case "steady state":
+			c.steady++
+		case "no steady state":
+			c.not++
+		}
+	}
+	b.WriteString(`<h3>Steady-state classes per benchmark run</h3><input class="filter" data-table="classes" placeholder="filter rows"><table class="sortable" id="classes"><thead><tr><th>benchmark</th><th>forks</th><th>steady</th><th>no steady state</th><th>class</th></tr></thead><tbody>`)
+	for _, k := range order {
+		c := byKey[k]
+		class := "inconsistent"
+		switch {
+		case c.steady == c.forks:
+			class = "steady state"
+		case c.steady == 0:
+			class = "no steady state"
+		}
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td>%s</td></tr>`, esc(names[k]), c.forks, c.forks, c.steady, c.steady, c.not, c.not, class)
+	}
+	b.WriteString("</tbody></table></section>\n")
+}
+
+func parseList(s string) []float64 {
+	var out []float64
+	for _, p := range strings.Split(s, ";") {
+		if v, err := strconv.ParseFloat(strings.TrimSpace(p), 64); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func maxOf(x []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = math.Max(m, v)
+	}
+	return m
+}
+
+// writeReconfigure is the dynamic reconfiguration section.
+func writeReconfigure(b *strings.Builder, rf *frame) {
+	b.WriteString(`<section id="reconfigure"><h2>Dynamic reconfiguration: warmup stop points (short forks)</h2>`)
+	var labels []string
+	var dyn, static []float64
+	for i := range rf.Cells {
+		if rf.s(i, "skipped") != "" {
+			continue
+		}
+		labels = append(labels, rf.name(i)+" ("+rf.s(i, "criterion")+")")
+		dyn = append(dyn, rf.n(i, "dynamic_seconds"))
+		static = append(static, rf.n(i, "static_seconds"))
+	}
+	if n := min(len(labels), maxBars); n > 0 {
+		b.WriteString(`<figure>` + hbars(fmt.Sprintf("Time per run and criterion, static baseline vs dynamic (%d of %d)", n, len(labels)),
+			"execution time (s)", labels[:n], []hbarSeries{{"static baseline", colorRec, static[:n]}, {"dynamic", colorRcm, dyn[:n]}}, nil) + `</figure>`)
+	}
+	b.WriteString(`<input class="filter" data-table="reconf" placeholder="filter rows"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)
+	for i := range rf.Cells {
+		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td>%s%s%s%s</tr>`, esc(rf.name(i)), esc(rf.s(i, "criterion")),
+			esc(strings.ReplaceAll(rf.s(i, "warmup_iterations"), ";", ", ")), numCell(rf.n(i, "forks_used"), ""), esc(rf.s(i, "aa")),
+			numCell(rf.n(i, "ratio"), ""), numCell(rf.n(i, "change_rate"), pct(rf.n(i, "change_rate"))),
+			numCell(rf.n(i, "dynamic_seconds"), human(rf.n(i, "dynamic_seconds"))), numCell(rf.n(i, "static_seconds"), human(rf.n(i, "static_seconds"))))
+	}
+	b.WriteString("</tbody></table></section>\n")
+}
+
+// writeCompare is the A/B section: a forest plot of the ratios and the verdicts.
+func writeCompare(b *strings.Builder, cf *frame) {
+	b.WriteString(`<section id="compare"><h2>Versions compared (A/B)</h2>`)
+	pairs := map[string][]int{}
+	var order []string
+	for i := range cf.Cells {
+		k := cf.s(i, "project") + " " + cf.s(i, "base") + " → " + cf.s(i, "test")
+		if pairs[k] == nil {
+			order = append(order, k)
+		}
+		pairs[k] = append(pairs[k], i)
+	}
+	for _, k := range order {
+		rows := pairs[k]
+		// Largest change first.
+		stableSort(rows, func(a, c int) bool { return math.Abs(cf.n(a, "ratio")-1) > math.Abs(cf.n(c, "ratio")-1) })
+		shown := rows[:min(len(rows), maxBars)]
+		var labels []string
+		var pts [][3]float64
+		for _, i := range shown {
+			labels = append(labels, cf.name(i))
+			pts = append(pts, [3]float64{cf.n(i, "ratio"), cf.n(i, "ratio_lower"), cf.n(i, "ratio_upper")})
+		}
+		b.WriteString(`<figure>` + forest(fmt.Sprintf("Ratio of means %s with its CI (%d of %d, largest change first)", k, len(shown), len(rows)), labels, pts) + `</figure>`)
+	}
+	b.WriteString(`<input class="filter" data-table="cmp" placeholder="filter rows"><table class="sortable" id="cmp"><thead><tr><th>versions</th><th>benchmark</th><th>ratio</th><th>CI</th><th>verdict</th></tr></thead><tbody>`)
+	for i := range cf.Cells {
+		ci := ""
+		if !math.IsNaN(cf.n(i, "ratio_lower")) {
+			ci = fmt.Sprintf("[%.4f, %.4f]", cf.n(i, "ratio_lower"), cf.n(i, "ratio_upper"))
+		}
+		v := cf.s(i, "verdict")
+		if v == "" {
+			v = cf.s(i, "error")
+		}
+		fmt.Fprintf(b, `<tr><td>%s → %s</td><td>%s</td>%s<td>%s</td><td>%s</td></tr>`, esc(cf.s(i, "base")), esc(cf.s(i, "test")), esc(cf.name(i)),
+			numCell(cf.n(i, "ratio"), ""), esc(ci), esc(v))
+	}
+	b.WriteString("</tbody></table></section>\n")
+}
+
+// maxElbows bounds the CROPS elbow panels.
+const maxElbows = 8
+
+// writeCROPS is the changepoint section: the CROPS elbow of the plotted
+// forks (number of change points against the penalty) with the chosen
+// penalty.
+func writeCROPS(b *strings.Builder, cf *frame) {
+	b.WriteString(`<section id="changepoint"><h2>Change points: the CROPS elbow</h2><p>For the forks plotted above: ` +
+		`the number of change points PELT finds at each penalty CROPS visits, and the penalty Kneedle chose (red). ` +
+		`The x axis is logarithmic.</p><div class="multiples">`)
+	type panel struct {
+		title    string
+		pen, ncp []float64
+		chosen   float64
+	}
+	panels := map[string]*panel{}
+	var order []string
+	for i := range cf.Cells {
+		k := cf.key(i) + "/" + cf.s(i, "instance") + "/" + cf.s(i, "trial") + "/" + cf.s(i, "fork")
+		p := panels[k]
+		if p == nil {
+			p = &panel{title: fmt.Sprintf("%s fork %s", shorten(shortName(cf.name(i)), 28), cf.s(i, "fork")), chosen: cf.n(i, "chosen_penalty")}
+			panels[k] = p
+			order = append(order, k)
+		}
+		p.pen = append(p.pen, cf.n(i, "penalty"))
+		p.ncp = append(p.ncp, cf.n(i, "changepoints"))
+	}
+	for _, k := range order[:min(len(order), maxElbows)] {
+		p := panels[k]
+		title := p.title
+		if !math.IsNaN(p.chosen) {
+			title += fmt.Sprintf(": penalty %.3g", p.chosen)
+		} else {
+			title += ": none chosen"
+		}
+		b.WriteString(`<figure>` + elbow(title, p.pen, p.ncp, p.chosen) + `</figure>`)
+	}
+	b.WriteString(`</div>`)
+	b.WriteString(`<table class="sortable" id="crops"><thead><tr><th>fork</th><th>penalties visited</th><th>change points (most … fewest)</th><th>chosen penalty</th></tr></thead><tbody>`)
+	for _, k := range order {
+		p := panels[k]
+		lo, hi := maxOf(p.ncp), -maxOf(neg(p.ncp))
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td>%g … %g</td>%s</tr>`, esc(p.title), len(p.pen), len(p.pen), lo, hi, numCell(p.chosen, ""))
+	}
+	b.WriteString("</tbody></table></section>\n")
+}
+
+func neg(x []float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = -v
+	}
+	return out
+}
+
+// writeMethods compares, over the trimmed runs, µOpTime's choice after
+// the warmup with its two baselines on the same data: time before and
+// after, and the shares within 1, 3 and 5 % of the full steady part.
+func writeMethods(b *strings.Builder, plan *frame) {
+	type method struct{ name, time, change string }
+	methods := []method{{"trim (µOpTime's choice)", "time_s", "change_rate"}, {"minimum baseline", "minimum_time_s", "minimum_change_rate"},
+		{"random baseline", "random_time_s", "random_change_rate"}}
+	trimmed := 0
+	for i := range plan.Cells {
+		if plan.s(i, "status") == "trimmed" {
+			trimmed++
+		}
+	}
+	if trimmed == 0 {
+		return
+	}
+	b.WriteString(`<h3>Saving per method, trimmed runs (metric ` + esc(plan.s(0, "metric")) + `, baselines of µOpTime on the same post-warmup data)</h3>` +
+		`<table class="sortable" id="methods"><thead><tr><th>method</th><th>runs</th><th>time before</th><th>time after</th><th>saved</th><th>within 1 %</th><th>within 3 %</th><th>within 5 %</th></tr></thead><tbody>`)
+	for _, m := range methods {
+		var n int
+		var before, after float64
+		var within [3]int
+		for i := range plan.Cells {
+			if plan.s(i, "status") != "trimmed" {
+				continue
+			}
+			n++
+			before += plan.n(i, "recorded_time_s")
+			after += plan.n(i, m.time)
+			for j, lim := range []float64{0.01, 0.03, 0.05} {
+				if plan.n(i, m.change) <= lim {
+					within[j]++
+				}
+			}
+		}
+		share := func(k int) float64 { return float64(k) / float64(n) }
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td>%s%s%s%s%s%s</tr>`, esc(m.name), n, n,
+			numCell(before, human(before)), numCell(after, human(after)), numCell(1-after/before, pct(1-after/before)),
+			numCell(share(within[0]), pct(share(within[0]))), numCell(share(within[1]), pct(share(within[1]))), numCell(share(within[2]), pct(share(within[2]))))
+	}
+	b.WriteString(`</tbody></table>`)
+}

@@ -1,0 +1,372 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Plot geometry (px): the data area sits inside the margins; titles,
+// legends and axis labels live in the margins so they never cover data.
+const (
+	plotW       = 720
+	marginL     = 70
+	marginR     = 20
+	marginT     = 46 // title and legend
+	marginB     = 46 // tick labels and axis label
+	barRowH     = 16
+	colorRec    = "#9aa0a6"
+	colorRcm    = "#1a73e8"
+	colorWarn   = "#d93025"
+	colorSteady = "#188038"
+)
+
+func esc(s string) string { return html.EscapeString(s) }
+
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+// niceTicks returns about n round tick values covering [lo, hi].
+func niceTicks(lo, hi float64, n int) []float64 {
+	if !(hi > lo) {
+		hi = lo + 1
+	}
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var out []float64
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		out = append(out, v)
+	}
+	return out
+}
+
+func tickLabel(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// svgOpen starts a plot of height h with its title (what the panel shows).
+func svgOpen(b *strings.Builder, class, title string, w, h int) {
+	fmt.Fprintf(b, `<svg class="plot %s" role="img" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, class, w, h, w, h)
+	fmt.Fprintf(b, `<title>%s</title><text class="ptitle" x="%d" y="16">%s</text>`, esc(title), 6, esc(title))
+}
+
+// legend draws entries (label, color) in the top margin, right of the title row.
+func legend(b *strings.Builder, y int, entries ...[2]string) {
+	x := marginL
+	for _, e := range entries {
+		fmt.Fprintf(b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text class="legend" x="%d" y="%d">%s</text>`, x, y-9, e[1], x+14, y, esc(e[0]))
+		x += 24 + 7*len([]rune(e[0]))
+	}
+}
+
+// hbars draws a horizontal bar chart: one row per label with the values
+// of each series (grouped), x axis in unit.
+type hbarSeries struct {
+	name, color string
+	values      []float64
+}
+
+func hbars(title, xlabel string, labels []string, series []hbarSeries, refLines []float64) string {
+	var b strings.Builder
+	rowH := barRowH * max(1, len(series))
+	h := marginT + len(labels)*(rowH+4) + marginB
+	left := 260
+	w := plotW + 120
+	svgOpen(&b, "bars", title, w, h)
+	var entries [][2]string
+	for _, s := range series {
+		entries = append(entries, [2]string{s.name, s.color})
+	}
+	legend(&b, 36, entries...)
+	hi := 0.0
+	for _, s := range series {
+		for _, v := range s.values {
+			if !math.IsNaN(v) {
+				hi = math.Max(hi, v)
+			}
+		}
+	}
+	for _, r := range refLines {
+		hi = math.Max(hi, r)
+	}
+	if hi == 0 {
+		hi = 1
+	}
+	ticks := niceTicks(0, hi, 5)
+	hi = math.Max(hi, ticks[len(ticks)-1])
+	pw := float64(w - left - marginR)
+	x := func(v float64) float64 { return float64(left) + v/hi*pw }
+	bottom := h - marginB
+	for _, t := range ticks {
+		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
+			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(t))
+	}
+	for i, l := range labels {
+		y0 := marginT + i*(rowH+4)
+		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y0+rowH/2+4, esc(shorten(shortName(l), 34)))
+		for j, s := range series {
+			v := s.values[i]
+			if math.IsNaN(v) {
+				continue
+			}
+			fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%s" height="%d" fill="%s"><title>%s: %s %s</title></rect>`,
+				left, y0+j*barRowH, f1(x(v)-float64(left)), barRowH-2, s.color, esc(l), tickLabel(round3(v)), esc(s.name))
+		}
+	}
+	for _, r := range refLines {
+		fmt.Fprintf(&b, `<line class="ref" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(r)), marginT-4, f1(x(r)), bottom)
+	}
+	fmt.Fprintf(&b, `<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`, left, bottom, w-marginR, bottom)
+	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">%s</text></svg>`, left+int(pw)/2, h-8, esc(xlabel))
+	return b.String()
+}
+
+func round3(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	p := math.Pow(10, 3-math.Ceil(math.Log10(math.Abs(v))))
+	return math.Round(v*p) / p
+}
+
+// shortName drops the package of a JMH name: org.example.C.m[p] → C.m[p].
+func shortName(s string) string {
+	s, version, _ := strings.Cut(s, " @")
+	name, params, _ := strings.Cut(s, "[")
+	if parts := strings.Split(name, "."); len(parts) > 2 {
+		name = strings.Join(parts[len(parts)-2:], ".")
+	}
+	if params != "" {
+		name += "[" + params
+	}
+	if version != "" {
+		name += " @" + version
+	}
+	return name
+}
+
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
+// robustRange is [Q0.01, Q0.99] of x widened by 10 % on each side, so
+// that a few spikes do not flatten the series (they are clipped and
+// marked at the edge).
+func robustRange(x []float64) (lo, hi float64) {
+	y := make([]float64, 0, len(x))
+	for _, v := range x {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			y = append(y, v)
+		}
+	}
+	if len(y) == 0 {
+		return 0, 1
+	}
+	sort.Float64s(y)
+	q := func(p float64) float64 {
+		h := p * float64(len(y)-1)
+		i := int(h)
+		if i+1 >= len(y) {
+			return y[len(y)-1]
+		}
+		return y[i] + (h-float64(i))*(y[i+1]-y[i])
+	}
+	lo, hi = q(0.01), q(0.99)
+	if hi <= lo {
+		lo, hi = lo*0.99, hi*1.01+1e-9
+	}
+	pad := 0.1 * (hi - lo)
+	return lo - pad, hi + pad
+}
+
+// timeUnit picks ns, µs, ms or s for values around v ns.
+func timeUnit(v float64) (string, float64) {
+	switch {
+	case v >= 1e9:
+		return "s/op", 1e9
+	case v >= 1e6:
+		return "ms/op", 1e6
+	case v >= 1e3:
+		return "µs/op", 1e3
+	}
+	return "ns/op", 1
+}
+
+// forkPanel plots one fork: iteration values (ns/op scaled to a unit), its
+// segments' means, the steady-state start st and the recommended warmup W.
+type forkPanel struct {
+	title    string
+	iter     []float64
+	values   []float64
+	segments [][3]float64 // start, end, mean
+	st, w    int
+}
+
+func (p *forkPanel) svg() string {
+	var b strings.Builder
+	const w, h = 440, 250
+	svgOpen(&b, "fork", p.title, w, h)
+	legend(&b, 36, [2]string{"iterations", "#5f6368"}, [2]string{"segment means", colorRcm}, [2]string{"st", colorSteady}, [2]string{"W", colorWarn})
+	lo, hi := robustRange(p.values)
+	unit, div := timeUnit((lo + hi) / 2)
+	xmax := 1.0
+	if n := len(p.iter); n > 0 {
+		xmax = math.Max(p.iter[n-1], 1)
+	}
+	pw, ph := float64(w-marginL-marginR), float64(h-marginT-marginB)
+	x := func(v float64) float64 { return float64(marginL) + v/xmax*pw }
+	y := func(v float64) float64 {
+		return float64(marginT) + (1-(v-lo)/(hi-lo))*ph
+	}
+	for _, t := range niceTicks(lo/div, hi/div, 4) {
+		yy := y(t * div)
+		if yy < float64(marginT)-0.5 || yy > float64(h-marginB)+0.5 {
+			continue
+		}
+		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
+			marginL, f1(yy), w-marginR, f1(yy), marginL-4, f1(yy+4), tickLabel(round3(t)))
+	}
+	for _, t := range niceTicks(0, xmax, 5) {
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(t)), h-marginB+14, tickLabel(t))
+	}
+	var pts strings.Builder
+	var clipped []string
+	for i, v := range p.values {
+		vv := math.Min(math.Max(v, lo), hi)
+		if vv != v {
+			clipped = append(clipped, fmt.Sprintf(`<path class="clip" d="M%s %s l-3 %d h6z"/>`, f1(x(p.iter[i])), f1(y(vv)), map[bool]int{true: 5, false: -5}[v > hi]))
+		}
+		fmt.Fprintf(&pts, "%s,%s ", f1(x(p.iter[i])), f1(y(vv)))
+	}
+	fmt.Fprintf(&b, `<polyline class="series" points="%s"/>`, strings.TrimSpace(pts.String()))
+	b.WriteString(strings.Join(clipped, ""))
+	for _, s := range p.segments {
+		m := math.Min(math.Max(s[2], lo), hi)
+		fmt.Fprintf(&b, `<line class="segment" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x(s[0])), f1(y(m)), f1(x(s[1])), f1(y(m)))
+	}
+	if p.st >= 0 {
+		fmt.Fprintf(&b, `<line class="st" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(float64(p.st))), marginT, f1(x(float64(p.st))), h-marginB)
+	}
+	fmt.Fprintf(&b, `<line class="wline" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(float64(p.w))), marginT, f1(x(float64(p.w))), h-marginB)
+	fmt.Fprintf(&b, `<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/><line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`,
+		marginL, h-marginB, w-marginR, h-marginB, marginL, marginT, marginL, h-marginB)
+	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">iteration</text>`, marginL+int(pw)/2, h-10)
+	fmt.Fprintf(&b, `<text class="xlab" transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text></svg>`, marginT+int(ph)/2, unit)
+	return b.String()
+}
+
+// forest draws one row per label: the ratio as a dot and its CI as a
+// line, with a dashed reference line at 1 (no change).
+func forest(title string, labels []string, pts [][3]float64) string {
+	var b strings.Builder
+	left, w := 260, plotW+120
+	h := marginT + len(labels)*18 + marginB
+	svgOpen(&b, "forest", title, w, h)
+	legend(&b, 36, [2]string{"ratio test / base", colorRcm}, [2]string{"CI", "#5f6368"})
+	lo, hi := 1.0, 1.0
+	for _, p := range pts {
+		for _, v := range p {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	pad := 0.05 * (hi - lo + 0.01)
+	lo, hi = lo-pad, hi+pad
+	pw := float64(w - left - marginR)
+	x := func(v float64) float64 { return float64(left) + (v-lo)/(hi-lo)*pw }
+	bottom := h - marginB
+	for _, t := range niceTicks(lo, hi, 5) {
+		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
+			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(round3(t)))
+	}
+	fmt.Fprintf(&b, `<line class="ref" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(1)), marginT-4, f1(x(1)), bottom)
+	for i, l := range labels {
+		y := marginT + i*18 + 9
+		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y+4, esc(shorten(shortName(l), 34)))
+		p := pts[i]
+		if math.IsNaN(p[0]) {
+			continue
+		}
+		if !math.IsNaN(p[1]) && !math.IsNaN(p[2]) {
+			fmt.Fprintf(&b, `<line class="axis" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(p[1])), y, f1(x(p[2])), y)
+		}
+		fmt.Fprintf(&b, `<circle class="dot" cx="%s" cy="%d" r="4" fill="%s"><title>%s: %.4f</title></circle>`, f1(x(p[0])), y, colorRcm, esc(l), p[0])
+	}
+	fmt.Fprintf(&b, `<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`, left, bottom, w-marginR, bottom)
+	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">ratio of means test / base (dashed: 1, no change)</text></svg>`, left+int(pw)/2, h-8)
+	return b.String()
+}
+
+// elbow plots change points against the penalty (log x axis) as points
+// joined in penalty order, with the chosen penalty as a vertical line.
+func elbow(title string, pen, ncp []float64, chosen float64) string {
+	var b strings.Builder
+	const w, h = 440, 230
+	svgOpen(&b, "elbow", title, w, h)
+	legend(&b, 36, [2]string{"change points", colorRcm}, [2]string{"chosen penalty", colorWarn})
+	type pt struct{ x, y float64 }
+	var pts []pt
+	for i := range pen {
+		if pen[i] > 0 && !math.IsNaN(ncp[i]) {
+			pts = append(pts, pt{pen[i], ncp[i]})
+		}
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+	if len(pts) == 0 {
+		b.WriteString(`<text class="tick" x="100" y="120">no penalty visited</text></svg>`)
+		return b.String()
+	}
+	lx0, lx1 := math.Log10(pts[0].x), math.Log10(pts[len(pts)-1].x)
+	if !math.IsNaN(chosen) && chosen > 0 {
+		lx0, lx1 = math.Min(lx0, math.Log10(chosen)), math.Max(lx1, math.Log10(chosen))
+	}
+	if lx1-lx0 < 1e-9 {
+		lx0, lx1 = lx0-0.5, lx1+0.5
+	}
+	ymax := 1.0
+	for _, p := range pts {
+		ymax = math.Max(ymax, p.y)
+	}
+	pw, ph := float64(w-marginL-marginR), float64(h-marginT-marginB)
+	x := func(v float64) float64 { return float64(marginL) + (math.Log10(v)-lx0)/(lx1-lx0)*pw }
+	y := func(v float64) float64 { return float64(marginT) + (1-v/(ymax*1.05))*ph }
+	for _, t := range niceTicks(0, ymax, 4) {
+		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
+			marginL, f1(y(t)), w-marginR, f1(y(t)), marginL-4, f1(y(t)+4), tickLabel(t))
+	}
+	for e := math.Ceil(lx0); e <= lx1; e++ {
+		v := math.Pow(10, e)
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(v)), h-marginB+14, tickLabel(v))
+	}
+	var line strings.Builder
+	for _, p := range pts {
+		fmt.Fprintf(&line, "%s,%s ", f1(x(p.x)), f1(y(p.y)))
+		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3" fill="%s"/>`, f1(x(p.x)), f1(y(p.y)), colorRcm)
+	}
+	fmt.Fprintf(&b, `<polyline class="series" style="stroke:%s" points="%s"/>`, colorRcm, strings.TrimSpace(line.String()))
+	if !math.IsNaN(chosen) && chosen > 0 {
+		fmt.Fprintf(&b, `<line class="wline" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(chosen)), marginT, f1(x(chosen)), h-marginB)
+	}
+	fmt.Fprintf(&b, `<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/><line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`,
+		marginL, h-marginB, w-marginR, h-marginB, marginL, marginT, marginL, h-marginB)
+	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">PELT penalty (log scale)</text>`, marginL+int(pw)/2, h-10)
+	fmt.Fprintf(&b, `<text class="xlab" transform="translate(14 %d) rotate(-90)" text-anchor="middle">change points</text></svg>`, marginT+int(ph)/2)
+	return b.String()
+}
