@@ -2,10 +2,10 @@ package main
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 
 	"fmt"
+
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/cliapp"
 
@@ -17,7 +17,6 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/reports/report"
 )
 
@@ -34,7 +33,7 @@ func trimCommand() *cli.Command {
 			&cli.Float64Flag{Name: "warmup-quantile", Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
 			&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
 			&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
-			cliapp.BenchFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the plan, one row per benchmark: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "commands-out", Usage: "shell script with one command line per benchmark (java -jar … / go test …)"},
 			&cli.StringFlag{Name: "annotations-out", Usage: "JMH annotations (@Fork, @Warmup, @Measurement) per class"},
@@ -99,61 +98,17 @@ func runTrim(c *cli.Context) error {
 	}
 	if err := cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
 		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteCommands}, cliapp.TextOut{Flag: "annotations-out", Write: rep.WriteAnnotations},
-		cliapp.TextOut{Flag: "report", Write: func(w io.Writer) error { return writeTrimReport(w, rep) }}); err != nil {
+		cliapp.TextOut{Flag: "report", Write: func(w io.Writer) error { return report.WritePage(w, rep) }}); err != nil {
 		return err
 	}
 	if dir := c.String("out-dir"); dir != "" {
-		return writeTrimDir(c, rep, dir)
-	}
-	return nil
-}
-
-// writeTrimDir writes the plan and the analyses' frames (trimDirFiles),
-// commands.sh, annotations.java and report.html into dir.
-func writeTrimDir(c *cli.Context, rep *trim.Report, dir string) error {
-	w := c.App.Writer
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, f := range report.Files {
-		fr, err := rep.Frame(f.Frame)
+		err := report.WriteDir(dir, rep, map[string]func(io.Writer) error{"commands.sh": rep.WriteCommands, "annotations.java": rep.WriteAnnotations})
 		if err != nil {
 			return err
 		}
-		if err := fr.WriteFile(filepath.Join(dir, f.File)); err != nil {
-			return err
-		}
+		fmt.Fprintf(c.App.Writer, "wrote %s (plan, frames, commands, annotations, report.html)\n", dir)
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "commands.sh"), rep.WriteCommands); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(filepath.Join(dir, "annotations.java"), rep.WriteAnnotations); err != nil {
-		return err
-	}
-	page := filepath.Join(dir, "report.html")
-	if err := atomicfile.Write(page, func(w io.Writer) error { return writeTrimReport(w, rep) }); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote %s (plan, frames, commands, annotations, report.html)\n", dir)
 	return nil
-}
-
-// writeTrimReport renders rep's HTML page from its frames (the data
-// benchtrim report reads back from --out-dir).
-func writeTrimReport(w io.Writer, rep *trim.Report) error {
-	frames := map[string]*reports.Frame{}
-	for _, f := range report.Files {
-		fr, err := rep.Frame(f.Frame)
-		if err != nil {
-			return err
-		}
-		frames[f.Frame] = fr
-	}
-	d, err := report.FromFrames(frames)
-	if err != nil {
-		return err
-	}
-	return report.Write(w, d)
 }
 
 func reportCommand() *cli.Command {

@@ -24,9 +24,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/reports"
 )
 
@@ -650,4 +652,60 @@ func writeMethods(b *strings.Builder, plan *frame) {
 			numCell(share(within[0]), pct(share(within[0]))), numCell(share(within[1]), pct(share(within[1]))), numCell(share(within[2]), pct(share(within[2]))))
 	}
 	b.WriteString(`</tbody></table>`)
+}
+
+// Source hands out data tables by name, as analysis/trim's Report does.
+type Source interface {
+	Frame(name string) (*reports.Frame, error)
+}
+
+// FromSource builds Data from src's frames (Files), as FromFrames.
+func FromSource(src Source) (*Data, error) {
+	frames := map[string]*reports.Frame{}
+	for _, f := range Files {
+		fr, err := src.Frame(f.Frame)
+		if err != nil {
+			return nil, err
+		}
+		frames[f.Frame] = fr
+	}
+	return FromFrames(frames)
+}
+
+// WritePage writes the HTML page of src's frames.
+func WritePage(w io.Writer, src Source) error {
+	d, err := FromSource(src)
+	if err != nil {
+		return err
+	}
+	return Write(w, d)
+}
+
+// WriteDir writes src's frames as the CSV files Load reads (Files), each
+// extra text file (file name → writer), and report.html into dir, every
+// file atomically; benchtrim report DIR rebuilds the page from them.
+func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range Files {
+		fr, err := src.Frame(f.Frame)
+		if err != nil {
+			return err
+		}
+		if err := fr.WriteFile(filepath.Join(dir, f.File)); err != nil {
+			return err
+		}
+	}
+	names := make([]string, 0, len(extra))
+	for name := range extra {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := atomicfile.Write(filepath.Join(dir, name), extra[name]); err != nil {
+			return err
+		}
+	}
+	return atomicfile.Write(filepath.Join(dir, "report.html"), func(w io.Writer) error { return WritePage(w, src) })
 }
