@@ -38,6 +38,16 @@ func WriteIPC(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
 // WriteIPCCompressed is WriteIPC with buffers compressed by codec (one of
 // Codecs; "" means NoCompression).
 func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Record, codec string) error {
+	i := -1
+	next := func() bool { i++; return i < len(records) }
+	return WriteIPCFrom(w, schema, next, func() arrow.Record { return records[i] }, func() error { return nil }, codec)
+}
+
+// WriteIPCFrom is WriteIPCCompressed with the records coming from a
+// reader (as array.RecordReader gives them: next advances, record is the
+// current record, borrowed, err the reader's error once next is false), so
+// only one record need be in memory.
+func WriteIPCFrom(w io.Writer, schema *arrow.Schema, next func() bool, record func() arrow.Record, readErr func() error, codec string) error {
 	opts := []ipc.Option{ipc.WithSchema(schema)}
 	switch codec {
 	case "", NoCompression:
@@ -52,7 +62,8 @@ func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Recor
 	if err != nil {
 		return err
 	}
-	for _, r := range records {
+	for next() {
+		r := record()
 		rec := array.NewRecord(schema, r.Columns(), r.NumRows())
 		err := fw.Write(rec)
 		rec.Release()
@@ -61,6 +72,10 @@ func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Recor
 			return err
 		}
 	}
+	if err := readErr(); err != nil {
+		fw.Close()
+		return err
+	}
 	return fw.Close()
 }
 
@@ -68,22 +83,61 @@ func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Recor
 // Arrow schema (with its metadata) is stored in the file so readers get the
 // same types back.
 func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true))
-	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	pw, err := NewParquetWriter(w, schema)
 	if err != nil {
 		return err
 	}
 	for _, r := range records {
-		rec := array.NewRecord(schema, r.Columns(), r.NumRows())
-		err := fw.WriteBuffered(rec)
-		rec.Release()
-		if err != nil {
-			fw.Close()
+		if err := pw.Write(r); err != nil {
+			pw.Close()
 			return err
 		}
 	}
-	return fw.Close()
+	return pw.Close()
 }
+
+// ParquetRowGroupRows is the number of rows per Parquet row group: the
+// writer keeps one row group's encoded pages in memory, so this bounds its
+// memory (about 20 MB for the canonical table) whatever the file's size.
+const ParquetRowGroupRows = 1 << 20
+
+// ParquetWriter writes records to a zstd-compressed Parquet file as they
+// come, in row groups of ParquetRowGroupRows rows, with string columns
+// dictionary-encoded (falling back to plain pages when a column's
+// dictionary outgrows 1 MB), and the Arrow schema stored in the file.
+type ParquetWriter struct {
+	fw     *pqarrow.FileWriter
+	schema *arrow.Schema
+}
+
+// NewParquetWriter starts a Parquet file with schema on w.
+func NewParquetWriter(w io.Writer, schema *arrow.Schema) (*ParquetWriter, error) {
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true),
+		parquet.WithMaxRowGroupLength(ParquetRowGroupRows))
+	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return nil, err
+	}
+	return &ParquetWriter{fw: fw, schema: schema}, nil
+}
+
+// Write adds r's rows (r's schema may differ from the writer's in metadata
+// only). The caller keeps ownership of r.
+func (p *ParquetWriter) Write(r arrow.Record) error {
+	rec := array.NewRecord(p.schema, r.Columns(), r.NumRows())
+	defer rec.Release()
+	return p.fw.WriteBuffered(rec)
+}
+
+// SetMetadata adds a key-value pair to the file's metadata, which Parquet
+// writes in the footer at Close: for values known only once every row is
+// written.
+func (p *ParquetWriter) SetMetadata(key, value string) error {
+	return p.fw.AppendKeyValueMetadata(key, value)
+}
+
+// Close writes the last row group and the footer.
+func (p *ParquetWriter) Close() error { return p.fw.Close() }
 
 // positionWriter adapts an io.Writer to the io.WriteSeeker that
 // ipc.NewFileWriter asks for; the IPC writer only ever asks for the current
