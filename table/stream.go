@@ -87,7 +87,7 @@ func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (
 	switch f {
 	case FormatParquet:
 		md := arrow.NewMetadata([]string{MetadataVersion}, []string{FormatVersion})
-		pq, err := arrowio.NewParquetWriter(w, arrow.NewSchema(Schema.Fields(), &md))
+		pq, err := arrowio.NewParquetWriter(w, arrow.NewSchema(Schema.Fields(), &md), ColValue, ColNsPerOp, ColStartNs, ColEndNs, ColLine)
 		if err != nil {
 			return nil, err
 		}
