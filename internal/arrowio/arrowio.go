@@ -140,7 +140,7 @@ type dictColumn struct {
 // repeat, such as measurements and line numbers: hashing them is wasted).
 func NewParquetWriter(w io.Writer, schema *arrow.Schema, plain ...string) (*ParquetWriter, error) {
 	opts := []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true),
-		parquet.WithMaxRowGroupLength(2 * ParquetRowGroupRows)}
+		parquet.WithMaxRowGroupLength(2 * ParquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
 	for _, c := range plain {
 		opts = append(opts, parquet.WithDictionaryFor(c, false))
 	}
