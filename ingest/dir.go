@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/table"
@@ -56,7 +57,7 @@ func (in *Instances) ID(name string) (id int32, isNew bool) {
 
 // readDirectory reads the directory path with the DirFormat --format names
 // or, without --format, the one whose SniffDir accepts it.
-func readDirectory(path string, opt ReadOptions, mem memory.Allocator, rep *Report) (*table.Table, string, error) {
+func readDirectory(path string, opt ReadOptions, mem memory.Allocator, rep *Report, sink func(arrow.Record) error) (*table.Table, string, error) {
 	var df DirFormat
 	if opt.Format != "" {
 		f, err := FormatByName(opt.Format, opt.Formats)
@@ -89,18 +90,8 @@ func readDirectory(path string, opt ReadOptions, mem memory.Allocator, rep *Repo
 			return nil, "", &ParseError{File: path, Msg: "is a directory, " + what + "; give the result files"}
 		}
 	}
-	src := opt.source(path)
-	b := table.NewBuilder(mem, opt.BatchRows)
-	defer b.Release()
-	if err := df.ReadDir(path, src, b, rep); err != nil {
-		return nil, df.Name(), err
-	}
-	t := b.Finish()
-	if err := t.Check(); err != nil {
-		t.Release()
-		return nil, df.Name(), checkError(path, err)
-	}
-	return t, df.Name(), nil
+	t, err := build(path, opt, mem, sink, func(b *table.Builder) error { return df.ReadDir(path, opt.source(path), b, rep) })
+	return t, df.Name(), err
 }
 
 // isDir reports whether path names a directory.

@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
+	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/table"
@@ -144,19 +146,51 @@ type FileResult struct {
 // Format.Likely), e.g. "x.csv:1: header separated by ';', not ','", or
 // with a git conflict marker's line.
 func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileResult, error) {
+	out := &table.Table{}
+	st, err := readFiles(paths, opt, nil, out)
+	if err != nil {
+		out.Release()
+		return nil, st.Report, st.Files, err
+	}
+	return out, st.Report, st.Files, nil
+}
+
+// Streamed is what Stream read: everything ReadFiles returns but the rows,
+// which went to the sink, and their Stats.
+type Streamed struct {
+	Setups []table.Setup
+	Report *Report
+	Files  []FileResult
+	Stats  *table.Stats
+}
+
+// Stream reads like ReadFiles but hands each Arrow record to sink as soon
+// as a reader has built it (sink does not keep it unless it retains it),
+// so memory stays bounded by a batch and per-run bookkeeping rather than
+// by the table: each file's records are checked (table.Checker) before
+// they reach sink. Canonical table files are loaded whole first, then
+// handed on. A sink error ends the call with that error; a file that fails
+// ends it with its *ParseError, after earlier records of the file may have
+// reached sink (write them to a temporary file and drop it on error, as
+// table.Stream does).
+func Stream(paths []string, opt ReadOptions, sink func(arrow.Record) error) (*Streamed, error) {
+	acc := &table.Table{}
+	st, err := readFiles(paths, opt, sink, acc)
+	st.Setups = acc.Setups
+	return st, err
+}
+
+// readFiles reads paths into out (sink == nil) or hands their records to
+// sink and only the setups to out.
+func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, out *table.Table) (*Streamed, error) {
 	mem := opt.Allocator
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	out := &table.Table{}
-	rep := &Report{}
-	var results []FileResult
-	fail := func(err error) (*table.Table, *Report, []FileResult, error) {
-		out.Release()
-		return nil, rep, results, err
-	}
+	st := &Streamed{Report: &Report{}, Stats: &table.Stats{}}
+	rep := st.Report
 	if err := CheckDistinct(paths); err != nil {
-		return fail(err)
+		return st, err
 	}
 	seen := runUnits{}
 	opt.instances = &Instances{}
@@ -164,36 +198,95 @@ func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileRe
 	for _, path := range paths {
 		if path == "-" {
 			if stdin++; stdin > 1 {
-				return fail(fmt.Errorf("standard input (-) given twice"))
+				return st, fmt.Errorf("standard input (-) given twice")
+			}
+		}
+		fileStats := &table.Stats{}
+		var fileSink func(arrow.Record) error
+		if sink != nil {
+			fileSink = func(rec arrow.Record) error {
+				fileStats.Add(rec)
+				return sink(rec)
 			}
 		}
 		var t *table.Table
 		var format string
 		var err error
 		if isCanonical, err2 := isCanonicalTable(path); err2 != nil {
-			return fail(err2)
+			return st, err2
 		} else if isCanonical {
 			format = "table"
-			t, err = table.ReadFile(path, mem)
+			if t, err = table.ReadFile(path, mem); err == nil && sink != nil {
+				for _, rec := range t.Records {
+					if err = fileSink(rec); err != nil {
+						break
+					}
+				}
+				t.Release()
+			}
 		} else if isDir(path) {
-			t, format, err = readDirectory(path, opt, mem, rep)
+			t, format, err = readDirectory(path, opt, mem, rep, fileSink)
 		} else {
-			t, format, err = readResultFile(path, opt, mem, rep)
+			t, format, err = readResultFile(path, opt, mem, rep, fileSink)
 		}
 		if err != nil {
-			return fail(err)
+			if t != nil {
+				t.Release()
+			}
+			return st, err
 		}
-		n := t.NumRows()
-		seen.add(path, t, rep)
+		if sink == nil {
+			fileStats = table.StatsOf(t)
+		}
+		seen.add(path, fileStats, rep)
+		st.Stats.Merge(fileStats)
 		if err := out.Append(t); err != nil {
 			rep.Warn("mixed setups", &ParseError{File: path, Msg: err.Error()})
 		}
-		results = append(results, FileResult{Path: path, Format: format, Rows: n})
+		st.Files = append(st.Files, FileResult{Path: path, Format: format, Rows: fileStats.Rows})
 		if opt.OnFile != nil {
-			opt.OnFile(path, n)
+			opt.OnFile(path, fileStats.Rows)
 		}
 	}
-	return out, rep, results, nil
+	return st, nil
+}
+
+// build runs read on a new Builder and returns the checked table of what
+// it appended (as table.Check; errors as *ParseError at the row's place).
+// With a sink, each record is checked and handed to sink as it is built,
+// and the table holds only the setups.
+func build(path string, opt ReadOptions, mem memory.Allocator, sink func(arrow.Record) error, read func(b *table.Builder) error) (*table.Table, error) {
+	b := table.NewBuilder(mem, opt.BatchRows)
+	defer b.Release()
+	var ch table.Checker
+	if sink != nil {
+		b.SetSink(func(rec arrow.Record) error {
+			if err := ch.Add(rec); err != nil {
+				return err
+			}
+			return sink(rec)
+		})
+	}
+	if err := read(b); err != nil {
+		return nil, err
+	}
+	t := b.Finish()
+	check := t.Check
+	if sink != nil {
+		check = ch.Finish
+		if err := b.Err(); err != nil {
+			check = func() error { return err }
+		}
+	}
+	if err := check(); err != nil {
+		t.Release()
+		var ie *table.InvalidError
+		if errors.As(err, &ie) {
+			return nil, checkError(path, err)
+		}
+		return nil, err
+	}
+	return t, nil
 }
 
 func isCanonicalTable(path string) (bool, error) {
@@ -215,7 +308,7 @@ func isCanonicalTable(path string) (bool, error) {
 	return false, nil
 }
 
-func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Report) (*table.Table, string, error) {
+func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Report, sink func(arrow.Record) error) (*table.Table, string, error) {
 	f, err := openInput(path, opt.Stdin)
 	if err != nil {
 		return nil, "", err
@@ -239,18 +332,8 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 			return nil, "", diagnose(path, head, br, opt.Formats, err, mem)
 		}
 	}
-	src := opt.source(path)
-	b := table.NewBuilder(mem, opt.BatchRows)
-	defer b.Release()
-	if err := format.Read(br, src, b, rep); err != nil {
-		return nil, format.Name(), err
-	}
-	t := b.Finish()
-	if err := t.Check(); err != nil {
-		t.Release()
-		return nil, format.Name(), checkError(path, err)
-	}
-	return t, format.Name(), nil
+	t, err := build(path, opt, mem, sink, func(b *table.Builder) error { return format.Read(br, opt.source(path), b, rep) })
+	return t, format.Name(), err
 }
 
 // checkError turns an error of table.Check on the rows read from file into
@@ -304,18 +387,26 @@ const KindPooledRuns = "same run and fork numbers in several files (pooled)"
 // runUnits remembers which file gave each (run, instance, trial, fork).
 type runUnits map[table.Key]map[[3]int32]string
 
-// add records the units of t, read from path, and warns once per run that
-// an earlier file already holds under the same numbers.
-func (u runUnits) add(path string, t *table.Table, rep *Report) {
-	for _, s := range table.Collect(t, table.Filter{IncludeWarmup: true}) {
-		units := u[s.Key]
+// add records the units of the runs of one file (st, read from path), and
+// warns once per run that an earlier file already holds under the same
+// numbers.
+func (u runUnits) add(path string, st *table.Stats, rep *Report) {
+	for _, k := range st.Keys() {
+		units := u[k]
 		if units == nil {
 			units = map[[3]int32]string{}
-			u[s.Key] = units
+			u[k] = units
 		}
+		list := make([][3]int32, 0, len(st.Runs[k].Units))
+		for unit := range st.Runs[k].Units {
+			list = append(list, unit)
+		}
+		sort.Slice(list, func(i, j int) bool {
+			a, b := list[i], list[j]
+			return a[0] < b[0] || a[0] == b[0] && (a[1] < b[1] || a[1] == b[1] && a[2] < b[2])
+		})
 		warned := false
-		for i := range s.Levels[table.LevelFork] {
-			unit := [3]int32{s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i]}
+		for _, unit := range list {
 			prev, ok := units[unit]
 			switch {
 			case !ok:
@@ -325,7 +416,7 @@ func (u runUnits) add(path string, t *table.Table, rep *Report) {
 				rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
 					"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
 						"(label the files apart with PROJECT-VERSION file names or read them separately)",
-					s.Key, unit[0], unit[1], unit[2], prev)})
+					k, unit[0], unit[1], unit[2], prev)})
 			}
 		}
 	}

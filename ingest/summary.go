@@ -14,21 +14,26 @@ import (
 // modes, rows by metric, the largest index seen per level, and rep's
 // skipped and suspicious items (rep may be nil).
 func WriteSummary(w io.Writer, t *table.Table, rep *Report) {
-	primary := table.Collect(t, table.Filter{IncludeWarmup: true})
+	WriteStats(w, table.StatsOf(t), rep)
+}
+
+// WriteStats is WriteSummary for a table known by its Stats (one that was
+// streamed to a file, see Stream).
+func WriteStats(w io.Writer, st *table.Stats, rep *Report) {
 	benchmarks := map[string]bool{}
 	modes := map[string]int{}
 	var sizes [table.NumLevels]int32
-	for _, s := range primary {
-		benchmarks[s.Benchmark] = true
-		modes[s.Mode]++
-		for l, n := range s.Sizes() {
+	for k, r := range st.Runs {
+		benchmarks[k.Benchmark] = true
+		modes[k.Mode]++
+		for l, n := range r.Sizes {
 			if n > sizes[l] {
 				sizes[l] = n
 			}
 		}
 	}
-	metricRows := map[string]int64{}
-	t.Rows(func(r *table.Row) error { metricRows[r.Metric]++; return nil })
+	metricRows := st.MetricRows
+	primary := st.Runs
 	fmt.Fprintf(w, "benchmarks: %d (%d runs: benchmark × params × mode × version)\n", len(benchmarks), len(primary))
 	var ms []string
 	for m, n := range modes {
@@ -43,7 +48,7 @@ func WriteSummary(w io.Writer, t *table.Table, rep *Report) {
 		}
 	}
 	sort.Strings(secondary)
-	fmt.Fprintf(w, "rows: %d (primary %d)\n", t.NumRows(), metricRows[table.Primary])
+	fmt.Fprintf(w, "rows: %d (primary %d)\n", st.Rows, metricRows[table.Primary])
 	if len(secondary) > 0 {
 		fmt.Fprintln(w, reports.Wrap("secondary metrics (rows): "+strings.Join(secondary, ", "), reports.Width, "  "))
 	}

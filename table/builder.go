@@ -23,6 +23,8 @@ type Builder struct {
 	records   []arrow.Record
 	rows      int64
 	setups    map[Key]*Setup
+	sink      func(arrow.Record) error
+	sinkErr   error
 
 	project, version, benchmark, params, mode *array.StringBuilder
 	metric, unit, pair, source                *array.StringBuilder
@@ -136,18 +138,35 @@ func (b *Builder) flush(more bool) {
 		return
 	}
 	rec := b.rb.NewRecord()
-	b.records = append(b.records, rec)
 	full := b.pending >= b.batchRows
 	b.pending = 0
-	if !more || !full {
+	if more && full {
+		b.rb.Reserve(b.batchRows)
+		for i, sb := range b.stringBuilders() {
+			arr := rec.Column(stringColumns[i]).(*array.String)
+			sb.ReserveData(len(arr.ValueBytes()) + len(arr.ValueBytes())/20 + 64)
+		}
+	}
+	if b.sink == nil {
+		b.records = append(b.records, rec)
 		return
 	}
-	b.rb.Reserve(b.batchRows)
-	for i, sb := range b.stringBuilders() {
-		arr := rec.Column(stringColumns[i]).(*array.String)
-		sb.ReserveData(len(arr.ValueBytes()) + len(arr.ValueBytes())/20 + 64)
+	if b.sinkErr == nil {
+		b.sinkErr = b.sink(rec)
 	}
+	rec.Release()
 }
+
+// SetSink makes the Builder hand each record to sink as soon as it is
+// built (a full batch, and the rest at Finish), and release it then,
+// instead of keeping it for Finish's table: the table then has only the
+// setups, and memory stays at one batch. sink does not keep the record
+// beyond the call unless it retains it. Once sink fails, later records are
+// dropped; Err returns its error. Call SetSink before the first Append.
+func (b *Builder) SetSink(sink func(arrow.Record) error) { b.sink = sink }
+
+// Err returns the first error of the sink set by SetSink, or nil.
+func (b *Builder) Err() error { return b.sinkErr }
 
 // stringColumns are the indices of the string columns, in the order of
 // stringBuilders.

@@ -1,7 +1,9 @@
 package table
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 )
@@ -134,52 +136,100 @@ func (e *InvalidError) Error() string { return fmt.Sprintf("row %d: %s", e.Row, 
 // which needs a run's row count, is checked after all rows. t's records
 // must be well-formed Arrow arrays with Schema (ReadFile ensures this).
 func (t *Table) Check() error {
-	var runs runLevels
-	var row int64
-	var lv [NumLevels]int32
+	var c Checker
 	for _, rec := range t.Records {
-		c := columnsOf(rec)
-		strs := [...]*stringColumn{
-			{ColProject, c.project}, {ColVersion, c.version}, {ColBenchmark, c.benchmark}, {ColParams, c.params},
-			{ColMode, c.mode}, {ColMetric, c.metric}, {ColUnit, c.unit}, {ColPair, c.pair}, {ColSource, c.source},
-		}
-		long := false
-		for _, s := range strs {
-			long = long || len(s.a.ValueBytes()) > MaxStringBytes
-		}
-		n := int(rec.NumRows())
-		var lastMode string
-		for i := 0; i < n; i++ {
-			row++
-			bad := func(e *RowError) error {
-				return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: e.Error()}
-			}
-			if long {
-				for _, s := range strs {
-					if v := s.a.Value(i); len(v) > MaxStringBytes {
-						return bad(tooLong(s.col, len(v)))
-					}
-				}
-			}
-			if m := c.mode.Value(i); i == 0 || m != lastMode {
-				if !KnownMode(m) {
-					return bad(unknownMode(m))
-				}
-				lastMode = m
-			}
-			if v := c.count.Value(i); v < 0 {
-				return bad(&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", v)})
-			}
-			lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
-			if msg := levelError(&lv); msg != "" {
-				return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
-			}
-			runs.add(c.key(i), &lv, row)
+		if err := c.Add(rec); err != nil {
+			return err
 		}
 	}
-	if r, msg := runs.check(); msg != "" {
+	if err := c.Finish(); err != nil {
+		var ie *InvalidError
+		if errors.As(err, &ie) {
+			ie.Source, ie.Line = t.sourceOf(ie.Row)
+		}
+		return err
+	}
+	return nil
+}
+
+// Checker is Check record by record, for tables that are written as they
+// are read and never held whole: Add checks each record's rows, Finish the
+// rule that needs every row of a run. Its errors are *InvalidError; the
+// one of Finish has the line of the offending row and the source of the
+// run's first row. It keeps memory per run, not per row.
+type Checker struct {
+	runs runLevels
+	row  int64
+}
+
+// Add checks rec's rows (rec must be a well-formed record with Schema).
+func (ch *Checker) Add(rec arrow.Record) error {
+	c := columnsOf(rec)
+	strs := [...]*stringColumn{
+		{ColProject, c.project}, {ColVersion, c.version}, {ColBenchmark, c.benchmark}, {ColParams, c.params},
+		{ColMode, c.mode}, {ColMetric, c.metric}, {ColUnit, c.unit}, {ColPair, c.pair}, {ColSource, c.source},
+	}
+	long := false
+	for _, s := range strs {
+		long = long || len(s.a.ValueBytes()) > MaxStringBytes
+	}
+	n := int(rec.NumRows())
+	var lastMode string
+	var lv [NumLevels]int32
+	for i := 0; i < n; i++ {
+		ch.row++
+		row := ch.row
+		bad := func(e *RowError) error {
+			return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: e.Error()}
+		}
+		if long {
+			for _, s := range strs {
+				if v := s.a.Value(i); len(v) > MaxStringBytes {
+					return bad(tooLong(s.col, len(v)))
+				}
+			}
+		}
+		if m := c.mode.Value(i); i == 0 || m != lastMode {
+			if !KnownMode(m) {
+				return bad(unknownMode(m))
+			}
+			lastMode = m
+		}
+		if v := c.count.Value(i); v < 0 {
+			return bad(&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", v)})
+		}
+		lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
+		if msg := levelError(&lv); msg != "" {
+			return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
+		}
+		if ch.runs.add(c.key(i), &lv, row) {
+			ch.runs.last.source = strings.Clone(c.source.Value(i))
+		}
+		if s := ch.runs.last; s.rows == 1 || lv != s.lastLv {
+			for l, v := range lv {
+				if v == s.max[l] && s.at[l] == row {
+					s.line[l] = c.line.Value(i)
+				}
+			}
+			s.lastLv = lv
+		}
+	}
+	// The next record starts afresh: the last key's strings live in rec.
+	ch.runs.last, ch.runs.lastKey = nil, Key{}
+	return nil
+}
+
+// Finish checks the level index rule over every run seen.
+func (ch *Checker) Finish() error {
+	if r, msg := ch.runs.check(); msg != "" {
 		e := &InvalidError{Row: r, Msg: msg}
-		e.Source, e.Line = t.sourceOf(r)
+		for _, s := range ch.runs.order {
+			for l := range s.at {
+				if s.at[l] == r {
+					e.Source, e.Line = s.source, s.line[l]
+				}
+			}
+		}
 		return e
 	}
 	return nil
@@ -221,9 +271,17 @@ type runLevelStats struct {
 	rows int64
 	max  [NumLevels]int32
 	at   [NumLevels]int64
+	// For Checker: the line of the row at each max, the source of the
+	// run's first row, the levels of the last row.
+	line   [NumLevels]int64
+	source string
+	lastLv [NumLevels]int32
 }
 
-func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) {
+// add counts one row of run k and reports whether the run is new. The
+// key's strings are copied when the run is new, so k may point into an
+// Arrow buffer.
+func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) (isNew bool) {
 	s := c.last
 	if s == nil || k != c.lastKey {
 		if c.runs == nil {
@@ -231,9 +289,11 @@ func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) {
 		}
 		s = c.runs[k]
 		if s == nil {
+			k = cloneKey(k)
 			s = &runLevelStats{key: k}
 			c.runs[k] = s
 			c.order = append(c.order, s)
+			isNew = true
 		}
 		c.last, c.lastKey = s, k
 	}
@@ -243,6 +303,7 @@ func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) {
 			s.max[l], s.at[l] = v, place
 		}
 	}
+	return isNew
 }
 
 // check returns the place and a message for the first run, in order of

@@ -20,9 +20,12 @@
 //
 // In memory the table is a slice of Arrow records with the Schema below, built
 // in fixed-size batches by one reused array.RecordBuilder (see Builder). On
-// disk it is Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv); setups
-// travel in the schema metadata under MetadataSetups (a JSON array) for Arrow
-// and Parquet, and in a sidecar file NAME.setups.csv next to a CSV table.
+// disk it is Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv), written
+// record by record by Stream (WriteFile for a table in memory); setups
+// travel under MetadataSetups (a JSON array) in the schema metadata for
+// Arrow, in the footer's key-value metadata for Parquet (files written
+// before Stream have them in the stored Arrow schema, which ReadFile reads
+// too), and in a sidecar file NAME.setups.csv next to a CSV table.
 //
 // Secondary metrics (JMH secondaryMetrics such as gc.alloc.rate, Go B/op,
 // allocs/op, MB/s and custom metrics) are kept as extra rows whose Metric

@@ -22,7 +22,6 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
 	"github.com/benchtrim/benchtrim/internal/arrowio"
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
 // FileFormat is an on-disk representation of the table.
@@ -74,23 +73,16 @@ type WriteOptions struct {
 // Arrow IPC files are uncompressed; see WriteFileWith.
 func WriteFile(path string, t *Table) error { return WriteFileWith(path, t, WriteOptions{}) }
 
-// WriteFileWith is WriteFile with options.
+// WriteFileWith is WriteFile with options. It writes through Stream.
 func WriteFileWith(path string, t *Table, opt WriteOptions) error {
-	f, err := FormatOf(path)
-	if err != nil {
-		return err
-	}
-	switch f {
-	case FormatArrow:
-		return atomicfile.Write(path, func(w io.Writer) error { return t.writeIPC(w, opt.ArrowCompression) })
-	case FormatParquet:
-		return atomicfile.Write(path, t.WriteParquet)
-	default:
-		if err := atomicfile.Write(path, t.WriteCSV); err != nil {
-			return err
+	return Stream(path, opt, func(write func(arrow.Record) error) ([]Setup, error) {
+		for _, r := range t.Records {
+			if err := write(r); err != nil {
+				return nil, err
+			}
 		}
-		return atomicfile.Write(SetupsSidecar(path), t.WriteSetupsCSV)
-	}
+		return t.Setups, nil
+	})
 }
 
 // WriteIPC writes t as an uncompressed Arrow IPC file with the setups in
@@ -141,23 +133,7 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	}
 	rec := make([]string, numColumns)
 	err := t.Rows(func(r *Row) error {
-		rec[idxProject], rec[idxVersion], rec[idxBenchmark] = r.Project, r.Version, r.Benchmark
-		rec[idxParams], rec[idxMode], rec[idxMetric], rec[idxUnit] = r.Params, r.Mode, r.Metric, r.Unit
-		rec[idxValue], rec[idxNsPerOp] = formatFloat(r.Value), formatFloat(r.NsPerOp)
-		rec[idxCount] = strconv.FormatInt(r.Count, 10)
-		rec[idxInstance] = strconv.Itoa(int(r.Instance))
-		rec[idxTrial] = strconv.Itoa(int(r.Trial))
-		rec[idxFork] = strconv.Itoa(int(r.Fork))
-		rec[idxIteration] = strconv.Itoa(int(r.Iteration))
-		rec[idxSlice] = strconv.Itoa(int(r.Slice))
-		rec[idxWarmup] = strconv.FormatBool(r.Warmup)
-		rec[idxStartNs], rec[idxEndNs] = "", ""
-		if r.HasTime {
-			rec[idxStartNs] = strconv.FormatInt(r.StartNs, 10)
-			rec[idxEndNs] = strconv.FormatInt(r.EndNs, 10)
-		}
-		rec[idxPair], rec[idxSource] = r.Pair, r.Source
-		rec[idxLine] = strconv.FormatInt(r.Line, 10)
+		csvFields(r, rec)
 		return cw.Write(rec)
 	})
 	if err != nil {
@@ -350,6 +326,16 @@ func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
 	t := &Table{}
 	if t.Setups, err = setupsFromMetadata(schema); err != nil {
 		return nil, err
+	}
+	// Files written whole hold the setups in the stored Arrow schema too;
+	// files written by Stream only in the key-value metadata of the footer.
+	if schema.Metadata().FindKey(MetadataSetups) < 0 {
+		if v := pf.MetaData().KeyValueMetadata().FindValue(MetadataSetups); v != nil {
+			md := arrow.NewMetadata([]string{MetadataSetups}, []string{*v})
+			if t.Setups, err = setupsFromMetadata(arrow.NewSchema(nil, &md)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	leaves := map[int]bool{}
 	for i := 0; i < numColumns; i++ {

@@ -279,3 +279,27 @@ func TestHelpTexts(t *testing.T) {
 		t.Errorf("compare --help: %v\n%s", err, out)
 	}
 }
+
+// TestIngestStreamFailureLeavesNothing: rows of a good first file are
+// already in the temporary output (ingest streams) when the second file
+// fails; the output, its sidecar and the Arrow scratch file must not remain.
+func TestIngestStreamFailureLeavesNothing(t *testing.T) {
+	for _, ext := range []string{".arrow", ".parquet", ".csv"} {
+		dir := t.TempDir()
+		bad := filepath.Join(dir, "broken.json")
+		good, _ := os.ReadFile(repoFile("testdata", "jmh", "small_sample.json"))
+		os.WriteFile(bad, good[:len(good)/2], 0o644)
+		out := filepath.Join(dir, "out"+ext)
+		_, _, err := runCLI(t, "--quiet", "ingest", "-o", out, repoFile("testdata", "jmh", "small_sample.json"), bad)
+		if err == nil || !strings.HasPrefix(err.Error(), bad+":") {
+			t.Errorf("%s: err = %v, want one starting with %s:", ext, err, bad)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Errorf("%s: directory holds %v, want only broken.json", ext, names)
+		}
+	}
+}

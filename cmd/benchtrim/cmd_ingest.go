@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/ingest"
@@ -30,17 +31,22 @@ func ingestCommand() *cli.Command {
 			if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data, cliapp.TableSidecar)); err != nil {
 				return err
 			}
-			t, rep, files, err := cliapp.ReadInputs(c, c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			defer t.Release()
+			// The rows go to the output file as they are read (table.Stream),
+			// so memory does not grow with the input.
 			w := c.App.Writer
-			for _, f := range files {
-				fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)
-			}
-			ingest.WriteSummary(w, t, rep)
-			if err := table.WriteFileWith(out, t, table.WriteOptions{ArrowCompression: c.String("arrow-compression")}); err != nil {
+			err := table.Stream(out, table.WriteOptions{ArrowCompression: c.String("arrow-compression")},
+				func(write func(arrow.Record) error) ([]table.Setup, error) {
+					st, err := cliapp.StreamInputs(c, c.Args().Slice(), write)
+					if err != nil {
+						return nil, err
+					}
+					for _, f := range st.Files {
+						fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)
+					}
+					ingest.WriteStats(w, st.Stats, st.Report)
+					return st.Setups, nil
+				})
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(w, "wrote %s\n", out)

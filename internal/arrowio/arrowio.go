@@ -4,13 +4,17 @@
 package arrowio
 
 import (
+	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/compress"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
@@ -38,6 +42,16 @@ func WriteIPC(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
 // WriteIPCCompressed is WriteIPC with buffers compressed by codec (one of
 // Codecs; "" means NoCompression).
 func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Record, codec string) error {
+	i := -1
+	next := func() bool { i++; return i < len(records) }
+	return WriteIPCFrom(w, schema, next, func() arrow.Record { return records[i] }, func() error { return nil }, codec)
+}
+
+// WriteIPCFrom is WriteIPCCompressed with the records coming from a
+// reader (as array.RecordReader gives them: next advances, record is the
+// current record, borrowed, err the reader's error once next is false), so
+// only one record need be in memory.
+func WriteIPCFrom(w io.Writer, schema *arrow.Schema, next func() bool, record func() arrow.Record, readErr func() error, codec string) error {
 	opts := []ipc.Option{ipc.WithSchema(schema)}
 	switch codec {
 	case "", NoCompression:
@@ -52,7 +66,8 @@ func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Recor
 	if err != nil {
 		return err
 	}
-	for _, r := range records {
+	for next() {
+		r := record()
 		rec := array.NewRecord(schema, r.Columns(), r.NumRows())
 		err := fw.Write(rec)
 		rec.Release()
@@ -61,6 +76,10 @@ func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Recor
 			return err
 		}
 	}
+	if err := readErr(); err != nil {
+		fw.Close()
+		return err
+	}
 	return fw.Close()
 }
 
@@ -68,21 +87,226 @@ func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Recor
 // Arrow schema (with its metadata) is stored in the file so readers get the
 // same types back.
 func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true))
-	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	pw, err := NewParquetWriter(w, schema)
 	if err != nil {
 		return err
 	}
 	for _, r := range records {
-		rec := array.NewRecord(schema, r.Columns(), r.NumRows())
-		err := fw.WriteBuffered(rec)
-		rec.Release()
-		if err != nil {
-			fw.Close()
+		if err := pw.Write(r); err != nil {
+			pw.Close()
 			return err
 		}
 	}
-	return fw.Close()
+	return pw.Close()
+}
+
+// ParquetRowGroupRows is the number of rows per Parquet row group that
+// ParquetWriter aims at: it holds one row group (about 100 bytes a row for
+// the canonical table) until it is written, which bounds its memory
+// whatever the file's size; larger groups mean fewer, larger pages, which
+// compress faster.
+const ParquetRowGroupRows = 1 << 19
+
+// ParquetWriter writes records to a zstd-compressed Parquet file as they
+// come, in row groups of about ParquetRowGroupRows rows, and stores the
+// Arrow schema in the file so readers get the same types back.
+//
+// String columns are written dictionary-encoded without hashing every
+// value: as records arrive, each string column is turned into indices into
+// a dictionary shared by the row group (consecutive equal values, the
+// common case in long tables, cost one comparison), and pqarrow writes
+// that dictionary as the column chunk's dictionary page followed by the
+// indices. The stored Arrow schema keeps the plain string type, so every
+// reader sees strings.
+type ParquetWriter struct {
+	fw     *pqarrow.FileWriter
+	schema *arrow.Schema // as given
+	mem    memory.Allocator
+
+	rows   int64
+	chunks [][]arrow.Array // per column, the row group's arrays (strings: nil)
+	dicts  []*dictColumn   // per string column, nil for others
+}
+
+// dictColumn is one string column of the row group being collected.
+type dictColumn struct {
+	memo    map[string]int32
+	values  []string
+	indices [][]int32 // per record
+}
+
+// NewParquetWriter starts a Parquet file with schema on w. Dictionary
+// encoding is off for the columns named in plain (values that rarely
+// repeat, such as measurements and line numbers: hashing them is wasted).
+func NewParquetWriter(w io.Writer, schema *arrow.Schema, plain ...string) (*ParquetWriter, error) {
+	opts := []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true),
+		parquet.WithMaxRowGroupLength(2 * ParquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
+	for _, c := range plain {
+		opts = append(opts, parquet.WithDictionaryFor(c, false))
+	}
+	props := parquet.NewWriterProperties(opts...)
+	fields := schema.Fields()
+	for i, f := range fields {
+		if f.Type.ID() == arrow.STRING {
+			fields[i].Type = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+		}
+	}
+	md := schema.Metadata()
+	fw, err := pqarrow.NewFileWriter(arrow.NewSchema(fields, &md), w, props, pqarrow.NewArrowWriterProperties())
+	if err != nil {
+		return nil, err
+	}
+	// What pqarrow.WithStoreSchema would store, but of the plain schema.
+	var buf bytes.Buffer
+	iw := ipc.NewWriter(&buf, ipc.WithSchema(schema))
+	if err := iw.Close(); err != nil {
+		return nil, err
+	}
+	if err := fw.AppendKeyValueMetadata("ARROW:schema", base64.StdEncoding.EncodeToString(buf.Bytes())); err != nil {
+		return nil, err
+	}
+	p := &ParquetWriter{fw: fw, schema: schema, mem: memory.DefaultAllocator,
+		chunks: make([][]arrow.Array, len(fields)), dicts: make([]*dictColumn, len(fields))}
+	for i, f := range schema.Fields() {
+		if f.Type.ID() == arrow.STRING {
+			p.dicts[i] = &dictColumn{memo: map[string]int32{}}
+		}
+	}
+	return p, nil
+}
+
+// Write adds r's rows (r's columns must have the writer's types; its
+// schema metadata may differ). The caller keeps ownership of r.
+func (p *ParquetWriter) Write(r arrow.Record) error {
+	if r.NumCols() != int64(len(p.schema.Fields())) {
+		return fmt.Errorf("arrowio: record with %d columns, want %d", r.NumCols(), len(p.schema.Fields()))
+	}
+	for i, c := range r.Columns() {
+		if !arrow.TypeEqual(c.DataType(), p.schema.Field(i).Type) {
+			return fmt.Errorf("arrowio: column %s is %s, want %s", p.schema.Field(i).Name, c.DataType(), p.schema.Field(i).Type)
+		}
+	}
+	for i, c := range r.Columns() {
+		if d := p.dicts[i]; d != nil {
+			if s := c.(*array.String); s.NullN() == 0 {
+				d.add(s)
+				continue
+			}
+			// Nulls: keep the strings as they are.
+			if err := p.plainString(i); err != nil {
+				return err
+			}
+		}
+		c.Retain()
+		p.chunks[i] = append(p.chunks[i], c)
+	}
+	p.rows += r.NumRows()
+	if p.rows >= ParquetRowGroupRows {
+		return p.flush()
+	}
+	return nil
+}
+
+// add appends s's values to d as indices.
+func (d *dictColumn) add(s *array.String) {
+	n := s.Len()
+	idx := make([]int32, n)
+	var prev string
+	var prevIdx int32
+	for i := 0; i < n; i++ {
+		v := s.Value(i)
+		if i > 0 && v == prev {
+			idx[i] = prevIdx
+			continue
+		}
+		j, ok := d.memo[v]
+		if !ok {
+			v = strings.Clone(v) // v points into s's buffer
+			j = int32(len(d.values))
+			d.memo[v] = j
+			d.values = append(d.values, v)
+		}
+		idx[i], prev, prevIdx = j, v, j
+	}
+	d.indices = append(d.indices, idx)
+}
+
+// plainString stops dictionary-encoding string column i for the rest of
+// the file: its collected indices become string arrays again.
+func (p *ParquetWriter) plainString(i int) error {
+	d := p.dicts[i]
+	p.dicts[i] = nil
+	for _, idx := range d.indices {
+		b := array.NewStringBuilder(p.mem)
+		for _, j := range idx {
+			b.Append(d.values[j])
+		}
+		p.chunks[i] = append(p.chunks[i], b.NewArray())
+		b.Release()
+	}
+	return nil
+}
+
+// flush writes the collected rows as one row group.
+func (p *ParquetWriter) flush() error {
+	if p.rows == 0 {
+		return nil
+	}
+	defer func() {
+		for i, cs := range p.chunks {
+			for _, c := range cs {
+				c.Release()
+			}
+			p.chunks[i] = nil
+		}
+		p.rows = 0
+	}()
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	for i, d := range p.dicts {
+		if d == nil {
+			continue
+		}
+		vb := array.NewStringBuilder(p.mem)
+		vb.AppendValues(d.values, nil)
+		dict := vb.NewArray()
+		vb.Release()
+		for _, idx := range d.indices {
+			ib := array.NewInt32Builder(p.mem)
+			ib.AppendValues(idx, nil)
+			ind := ib.NewArray()
+			ib.Release()
+			p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(dt, ind, dict))
+			ind.Release()
+		}
+		dict.Release()
+		p.dicts[i] = &dictColumn{memo: map[string]int32{}}
+	}
+	p.fw.NewRowGroup()
+	for i, cs := range p.chunks {
+		ch := arrow.NewChunked(cs[0].DataType(), cs)
+		err := p.fw.WriteColumnChunked(ch, 0, int64(ch.Len()))
+		ch.Release()
+		if err != nil {
+			return fmt.Errorf("arrowio: column %s: %w", p.schema.Field(i).Name, err)
+		}
+	}
+	return nil
+}
+
+// SetMetadata adds a key-value pair to the file's metadata, which Parquet
+// writes in the footer at Close: for values known only once every row is
+// written.
+func (p *ParquetWriter) SetMetadata(key, value string) error {
+	return p.fw.AppendKeyValueMetadata(key, value)
+}
+
+// Close writes the last row group and the footer.
+func (p *ParquetWriter) Close() error {
+	if err := p.flush(); err != nil {
+		p.fw.Close()
+		return err
+	}
+	return p.fw.Close()
 }
 
 // positionWriter adapts an io.Writer to the io.WriteSeeker that

@@ -131,3 +131,24 @@ func WriteFile(path string, data []byte) error {
 		return err
 	})
 }
+
+// Scratch creates a temporary file next to path for data a writer keeps
+// aside until it writes path (a spool). The file is removed by remove, and
+// like the temporary files of Write when the process is interrupted once
+// RemoveOnSignal has been called.
+func Scratch(path string) (f *os.File, remove func(), err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err = os.CreateTemp(dir, "."+base+".spool-*")
+	if err != nil {
+		return nil, nil, fmt.Errorf("create scratch file for %s: %w", path, err)
+	}
+	track(f.Name())
+	return f, func() {
+		f.Close()
+		os.Remove(f.Name())
+		untrack(f.Name())
+	}, nil
+}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow/go/v15/arrow"
+
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/progress"
@@ -108,6 +110,22 @@ func ReadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	})
 	bar.Done()
 	return t, rep, files, err
+}
+
+// StreamInputs is ReadInputs handing the rows to sink as they are read
+// (ingest.Stream).
+func StreamInputs(c *cli.Context, paths []string, sink func(arrow.Record) error) (*ingest.Streamed, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no input files")
+	}
+	g := GlobalsOf(c)
+	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
+	st, err := ingest.Stream(paths, ingest.ReadOptions{
+		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
+		OnFile: func(string, int64) { bar.Add(1) },
+	}, sink)
+	bar.Done()
+	return st, err
 }
 
 // ExpandGlobs replaces arguments holding glob metacharacters by the files

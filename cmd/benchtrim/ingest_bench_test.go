@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// BenchmarkIngest runs `benchtrim ingest -o OUT.EXT big.json` end to end on
+// a generated sample-mode JMH file (about 1.5 MB per benchmark) and
+// reports MB/s of input (wall clock) and cpu-MB/s (per second of process
+// CPU time, user + system: steadier on a shared machine). Profile it with
+// -cpuprofile or -memprofile.
+//
+//	go test -run '^$' -bench Ingest -benchtime 2x ./cmd/benchtrim
+func BenchmarkIngest(b *testing.B) {
+	for _, n := range []int{20} {
+		dir := b.TempDir()
+		in := filepath.Join(dir, "big.json")
+		if err := run([]string{"benchtrim", "-q", "generate", "--preset", "sample", "--benchmarks", fmt.Sprint(n), "-o", in}, io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+		st, err := os.Stat(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, ext := range []string{"parquet", "arrow", "csv"} {
+			b.Run(fmt.Sprintf("benchmarks=%d/%s", n, ext), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(st.Size())
+				out := filepath.Join(dir, "out."+ext)
+				cpu := cpuSeconds()
+				for i := 0; i < b.N; i++ {
+					if err := run([]string{"benchtrim", "-q", "ingest", "-o", out, in}, io.Discard, io.Discard); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(st.Size())*float64(b.N)/(cpuSeconds()-cpu)/1e6, "cpu-MB/s")
+			})
+		}
+	}
+}
+
+// cpuSeconds is the process's CPU time so far (user + system).
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}

@@ -1,0 +1,134 @@
+package table
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// Stats summarises a table as its records go by, without keeping them:
+// rows per metric, and per benchmark run of the primary metric (warmup
+// included) the largest index at each level and the (instance, trial,
+// fork) units it has. It is what ingest reports about a table it streams
+// to a file, and needs memory per run and fork, not per row.
+type Stats struct {
+	Rows       int64
+	MetricRows map[string]int64
+	Runs       map[Key]*RunStats
+
+	last    *RunStats
+	lastKey Key
+}
+
+// RunStats is what Stats keeps per benchmark run.
+type RunStats struct {
+	// Sizes is the largest index seen at each level.
+	Sizes [NumLevels]int32
+	// Units holds the (instance, trial, fork) of the run's rows.
+	Units map[[3]int32]bool
+}
+
+// Add counts rec's rows (rec must have Schema; Stats does not keep it).
+func (s *Stats) Add(rec arrow.Record) {
+	if s.MetricRows == nil {
+		s.MetricRows = map[string]int64{}
+		s.Runs = map[Key]*RunStats{}
+	}
+	c := columnsOf(rec)
+	n := int(rec.NumRows())
+	s.Rows += int64(n)
+	// Rows come in runs of one metric and one key: count each stretch once.
+	var metric string
+	var count int64
+	var lastUnit [3]int32
+	for i := 0; i < n; i++ {
+		m := c.metric.Value(i)
+		if i == 0 || m != metric {
+			if count > 0 {
+				s.MetricRows[strings.Clone(metric)] += count
+			}
+			metric, count = m, 0
+		}
+		count++
+		if m != Primary {
+			continue
+		}
+		k := c.key(i)
+		r := s.last
+		if r == nil || k != s.lastKey {
+			r = s.Runs[k]
+			if r == nil {
+				k = cloneKey(k)
+				r = &RunStats{Units: map[[3]int32]bool{}}
+				s.Runs[k] = r
+			}
+			s.last, s.lastKey = r, k
+			lastUnit = [3]int32{}
+		}
+		lv := [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
+		for l, v := range lv {
+			if v > r.Sizes[l] {
+				r.Sizes[l] = v
+			}
+		}
+		if u := [3]int32{lv[0], lv[1], lv[2]}; u != lastUnit {
+			r.Units[u] = true
+			lastUnit = u
+		}
+	}
+	if count > 0 {
+		s.MetricRows[strings.Clone(metric)] += count
+	}
+	// The next record starts afresh: s.lastKey's strings live in rec.
+	s.last, s.lastKey = nil, Key{}
+}
+
+// Merge adds o's counts into s.
+func (s *Stats) Merge(o *Stats) {
+	if s.MetricRows == nil {
+		s.MetricRows = map[string]int64{}
+		s.Runs = map[Key]*RunStats{}
+	}
+	s.Rows += o.Rows
+	for m, n := range o.MetricRows {
+		s.MetricRows[m] += n
+	}
+	for k, r := range o.Runs {
+		old := s.Runs[k]
+		if old == nil {
+			old = &RunStats{Units: map[[3]int32]bool{}}
+			s.Runs[k] = old
+		}
+		for l, v := range r.Sizes {
+			old.Sizes[l] = max(old.Sizes[l], v)
+		}
+		for u := range r.Units {
+			old.Units[u] = true
+		}
+	}
+}
+
+// Keys returns the runs' keys, sorted.
+func (s *Stats) Keys() []Key {
+	keys := make([]Key, 0, len(s.Runs))
+	for k := range s.Runs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
+	return keys
+}
+
+// StatsOf returns the Stats of t.
+func StatsOf(t *Table) *Stats {
+	s := &Stats{}
+	for _, r := range t.Records {
+		s.Add(r)
+	}
+	return s
+}
+
+// cloneKey copies k's strings, which may point into an Arrow buffer.
+func cloneKey(k Key) Key {
+	return Key{strings.Clone(k.Project), strings.Clone(k.Version), strings.Clone(k.Benchmark), strings.Clone(k.Params), strings.Clone(k.Mode)}
+}

@@ -1,0 +1,233 @@
+package table
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+)
+
+// Fill produces a table record by record for Stream: it calls write with
+// each record in order (write does not keep the record; the caller still
+// releases it) and returns the setups once every record is written.
+type Fill func(write func(arrow.Record) error) ([]Setup, error)
+
+// Stream writes a table file at path (format by extension, see FormatOf)
+// from the records fill produces, as they come, so memory stays bounded
+// by a record (plus a Parquet row group) whatever the table's size. Like
+// WriteFile it writes atomically (nothing at path unless every record and
+// the setups were written) and puts the setups where ReadFile finds them:
+//
+//	.parquet  the file's key-value metadata, written in the footer at the end
+//	.arrow    the schema metadata: the records go to a scratch Arrow IPC
+//	          stream next to path first, and are copied into the file,
+//	          whose schema comes first, once the setups are known
+//	.csv      the sidecar SetupsSidecar(path), written after the table
+//
+// An error of fill is returned as it is; write errors name path.
+func Stream(path string, opt WriteOptions, fill Fill) error {
+	f, err := FormatOf(path)
+	if err != nil {
+		return err
+	}
+	var fillErr error
+	var setups []Setup
+	errFill := errors.New("fill failed")
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		sw, err := newStreamWriter(w, f, path, opt)
+		if err != nil {
+			return err
+		}
+		defer sw.abort()
+		setups, fillErr = fill(sw.write)
+		if fillErr != nil {
+			return errFill
+		}
+		return sw.close(setups)
+	})
+	if fillErr != nil {
+		return fillErr
+	}
+	if err != nil || f != FormatCSV {
+		return err
+	}
+	t := &Table{Setups: setups}
+	return atomicfile.Write(SetupsSidecar(path), t.WriteSetupsCSV)
+}
+
+// streamWriter writes records to one table file of format f.
+type streamWriter struct {
+	f    FileFormat
+	w    io.Writer
+	opt  WriteOptions
+	rows int64
+
+	pq *arrowio.ParquetWriter
+
+	cw  *csv.Writer
+	row []string
+
+	spool       *os.File
+	removeSpool func()
+	ipcw        *ipc.Writer
+}
+
+func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (*streamWriter, error) {
+	s := &streamWriter{f: f, w: w, opt: opt}
+	switch f {
+	case FormatParquet:
+		md := arrow.NewMetadata([]string{MetadataVersion}, []string{FormatVersion})
+		pq, err := arrowio.NewParquetWriter(w, arrow.NewSchema(Schema.Fields(), &md), ColValue, ColNsPerOp, ColStartNs, ColEndNs, ColLine)
+		if err != nil {
+			return nil, err
+		}
+		s.pq = pq
+	case FormatArrow:
+		if !validCodec(opt.ArrowCompression) {
+			return nil, fmt.Errorf("arrowio: unknown IPC compression %q (want none, zstd or lz4)", opt.ArrowCompression)
+		}
+		spool, remove, err := atomicfile.Scratch(path)
+		if err != nil {
+			return nil, err
+		}
+		s.spool, s.removeSpool = spool, remove
+		s.ipcw = ipc.NewWriter(spool, ipc.WithSchema(Schema))
+	default:
+		s.cw = csv.NewWriter(w)
+		s.row = make([]string, numColumns)
+		if err := s.cw.Write(csvHeader()); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func validCodec(c string) bool {
+	for _, k := range arrowio.Codecs {
+		if c == k {
+			return true
+		}
+	}
+	return c == ""
+}
+
+func (s *streamWriter) write(rec arrow.Record) error {
+	if !rec.Schema().Equal(Schema) && !Schema.Equal(arrow.NewSchema(rec.Schema().Fields(), nil)) {
+		return fmt.Errorf("table: record with schema %s, want the canonical one", rec.Schema())
+	}
+	s.rows += rec.NumRows()
+	switch s.f {
+	case FormatParquet:
+		return s.pq.Write(rec)
+	case FormatArrow:
+		r := arrayRecord(Schema, rec)
+		defer r.Release()
+		return s.ipcw.Write(r)
+	default:
+		return writeCSVRecord(s.cw, rec, s.row)
+	}
+}
+
+// close writes the setups and ends the file.
+func (s *streamWriter) close(setups []Setup) error {
+	js, err := json.Marshal(setups)
+	if err != nil {
+		return err
+	}
+	switch s.f {
+	case FormatParquet:
+		pq := s.pq
+		s.pq = nil
+		if err := pq.SetMetadata(MetadataSetups, string(js)); err != nil {
+			pq.Close()
+			return err
+		}
+		return pq.Close()
+	case FormatArrow:
+		return s.copySpool(setups)
+	default:
+		s.cw.Flush()
+		return s.cw.Error()
+	}
+}
+
+// copySpool writes the spooled records, one at a time, as the Arrow IPC
+// file with the setups in its schema metadata.
+func (s *streamWriter) copySpool(setups []Setup) error {
+	ipcw := s.ipcw
+	s.ipcw = nil
+	if err := ipcw.Close(); err != nil {
+		return err
+	}
+	if _, err := s.spool.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r, err := ipc.NewReader(s.spool, ipc.WithAllocator(memory.DefaultAllocator))
+	if err != nil {
+		return fmt.Errorf("reading back the scratch file: %w", err)
+	}
+	defer r.Release()
+	schema, err := (&Table{Setups: setups}).schemaWithMetadata()
+	if err != nil {
+		return err
+	}
+	return arrowio.WriteIPCFrom(s.w, schema, r.Next, r.Record, r.Err, s.opt.ArrowCompression)
+}
+
+// abort releases what an unfinished write holds.
+func (s *streamWriter) abort() {
+	if s.pq != nil {
+		s.pq.Close()
+	}
+	if s.ipcw != nil {
+		s.ipcw.Close()
+	}
+	if s.removeSpool != nil {
+		s.removeSpool()
+	}
+}
+
+// writeCSVRecord writes rec's rows as CSV (see WriteCSV) using buf.
+func writeCSVRecord(cw *csv.Writer, rec arrow.Record, buf []string) error {
+	c := columnsOf(rec)
+	var r Row
+	for i := 0; i < int(rec.NumRows()); i++ {
+		c.row(i, &r)
+		csvFields(&r, buf)
+		if err := cw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// csvFields formats r into rec, one string per column.
+func csvFields(r *Row, rec []string) {
+	rec[idxProject], rec[idxVersion], rec[idxBenchmark] = r.Project, r.Version, r.Benchmark
+	rec[idxParams], rec[idxMode], rec[idxMetric], rec[idxUnit] = r.Params, r.Mode, r.Metric, r.Unit
+	rec[idxValue], rec[idxNsPerOp] = formatFloat(r.Value), formatFloat(r.NsPerOp)
+	rec[idxCount] = strconv.FormatInt(r.Count, 10)
+	rec[idxInstance] = strconv.Itoa(int(r.Instance))
+	rec[idxTrial] = strconv.Itoa(int(r.Trial))
+	rec[idxFork] = strconv.Itoa(int(r.Fork))
+	rec[idxIteration] = strconv.Itoa(int(r.Iteration))
+	rec[idxSlice] = strconv.Itoa(int(r.Slice))
+	rec[idxWarmup] = strconv.FormatBool(r.Warmup)
+	rec[idxStartNs], rec[idxEndNs] = "", ""
+	if r.HasTime {
+		rec[idxStartNs] = strconv.FormatInt(r.StartNs, 10)
+		rec[idxEndNs] = strconv.FormatInt(r.EndNs, 10)
+	}
+	rec[idxPair], rec[idxSource] = r.Pair, r.Source
+	rec[idxLine] = strconv.FormatInt(r.Line, 10)
+}

@@ -1,0 +1,102 @@
+package table
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// TestStreamSetupsAndEarlierFiles checks that every format written by
+// Stream (through WriteFile) and a Parquet file written whole, as earlier
+// versions did (setups in the stored Arrow schema), read back with their
+// setups and rows.
+func TestStreamSetupsAndEarlierFiles(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := NewBuilder(mem, 3)
+	defer b.Release()
+	for i := int32(1); i <= 7; i++ {
+		if err := b.Append(&Row{Project: "p", Version: "v1", Benchmark: "B", Mode: "avgt", Unit: "ns/op", Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: i, Source: "f.json:$[0]"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "B", "", "avgt"}, Tool: "jmh", Forks: 1, Source: "f.json"}); err != nil {
+		t.Fatal(err)
+	}
+	want := b.Finish()
+	defer want.Release()
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.parquet")
+	var buf bytes.Buffer
+	if err := want.WriteParquet(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{old}
+	for _, ext := range []string{"parquet", "arrow", "csv"} {
+		p := filepath.Join(dir, "t."+ext)
+		if err := WriteFile(p, want); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, p := range paths {
+		got, err := ReadFile(p, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.NumRows() != 7 || !reflect.DeepEqual(got.Setups, want.Setups) {
+			t.Errorf("%s: %d rows, setups %+v; want 7 rows, %+v", filepath.Base(p), got.NumRows(), got.Setups, want.Setups)
+		}
+		got.Release()
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 5 { // old.parquet, t.parquet, t.arrow, t.csv, t.setups.csv: no scratch file left
+		t.Errorf("%d files in the directory, want 5", len(entries))
+	}
+}
+
+// TestFilesOfEarlierVersionsRead: table files written by benchtrim at
+// commit a5975f2 (before Stream: Parquet through pqarrow with the setups
+// in the stored Arrow schema; `benchtrim ingest -o
+// testdata/written-by-a5975f2/small_sample.EXT testdata/jmh/small_sample.json`)
+// read back, and hold what the same table written today holds.
+func TestFilesOfEarlierVersionsRead(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join("testdata", "written-by-a5975f2")
+	old, err := ReadFile(filepath.Join(dir, "small_sample.parquet"), mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Release()
+	if old.NumRows() == 0 || len(old.Setups) == 0 {
+		t.Fatalf("old Parquet file: %d rows, %d setups", old.NumRows(), len(old.Setups))
+	}
+	again := filepath.Join(t.TempDir(), "again.parquet")
+	if err := WriteFile(again, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, "small_sample.arrow"), again} {
+		got, err := ReadFile(p, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Setups, old.Setups) {
+			t.Errorf("%s: setups differ from the old Parquet file's", p)
+		}
+		var a, b []Row
+		old.Rows(func(r *Row) error { a = append(a, *r); return nil })
+		got.Rows(func(r *Row) error { b = append(b, *r); return nil })
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: rows differ from the old Parquet file's", p)
+		}
+		got.Release()
+	}
+}
