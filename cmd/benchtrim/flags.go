@@ -34,6 +34,8 @@ var flagRanges = map[string]cliapp.Range{
 	"f": cliapp.AtLeastOne, "w": cliapp.Positive, "r": cliapp.Positive, "plot-max": cliapp.NonNegative,
 	// changepoint
 	"min-seg-len": cliapp.NonNegative,
+	// duet
+	"min-overlap": cliapp.UnitInterval,
 	// generate
 	"benchmarks": cliapp.AtLeastOne, "forks": cliapp.AtLeastOne, "iterations": cliapp.AtLeastOne,
 }
