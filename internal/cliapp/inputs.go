@@ -67,7 +67,7 @@ func BenchFilter(c *cli.Context) (table.Filter, error) {
 	if s := c.String("shard"); s != "" {
 		k, n, err := ParseShard(s)
 		if err != nil {
-			return f, err
+			return f, Usagef(CommandName(c), "%v", err)
 		}
 		f.Shard, f.Shards = k, n
 	}
