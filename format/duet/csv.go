@@ -138,25 +138,9 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 	if err := rd.header(head, headLine); err != nil {
 		return err
 	}
-	rows := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		rows++
-		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return fmt.Errorf("%s: reading: %w", file, err)
-			}
-			n := pe.Line - pe.StartLine + 1
-			rep.Skip(KindMalformedCSV, n, &ingest.ParseError{File: file, Line: pe.StartLine,
-				Msg: fmt.Sprintf("%v (line %d, column %d); %d line(s) skipped", pe.Err, pe.Line, pe.Column, n)})
-			continue
-		}
-		line, _ := cr.FieldPos(0)
-		rd.record(rec, int64(line))
+	rows, err := ingest.CSVRecords(cr, file, rep, KindMalformedCSV, rd.record)
+	if err != nil {
+		return err
 	}
 	if rows == 0 {
 		rep.Warn(KindNoRows, &ingest.ParseError{File: file, Line: headLine, Msg: "header but no data rows"})

@@ -224,28 +224,9 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}, names: ingest.Names{Rep: rep}}
 	rd.row = table.Row{Project: src.Project, Version: src.Version, Mode: Mode, Metric: table.Primary,
 		Unit: Unit, Fork: 1, Source: file}
-	rows := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return fmt.Errorf("%s: reading: %w", file, err)
-			}
-			// encoding/csv resumes after the bad record; a quote left
-			// open swallows the lines up to pe.Line, count them all.
-			n := pe.Line - pe.StartLine + 1
-			rep.Skip(KindMalformedCSV, n, &ingest.ParseError{File: file, Line: pe.StartLine,
-				Msg: fmt.Sprintf("%v (line %d, column %d); %d line(s) skipped", pe.Err, pe.Line, pe.Column, n)})
-			rows++
-			continue
-		}
-		rows++
-		line, _ := cr.FieldPos(0)
-		rd.record(rec, int64(line))
+	rows, err := ingest.CSVRecords(cr, file, rep, KindMalformedCSV, rd.record)
+	if err != nil {
+		return err
 	}
 	if rows == 0 {
 		rep.Warn(KindNoRows, &ingest.ParseError{File: file, Line: headLine, Msg: "header but no data rows"})
