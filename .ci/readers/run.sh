@@ -23,6 +23,7 @@ for ext in csv arrow parquet; do
     --benchmarks-out "$out/steady-benchmarks.$ext" --eval-out "$out/steady-eval.$ext" "$demo/jmh-avgt.json" > /dev/null
   "$bt" -q duet --resamples 500 --slowdowns 0:0.05:0.01 -o "$out/duet.$ext" --mds-out "$out/duet-mds.$ext" \
     --match-out "$out/duet-match.$ext" --overlaps-out "$out/duet-overlaps.$ext" "$out/duet-input.csv" > /dev/null
+  "$bt" -q trim --resamples 500 --steady-window 100 -o "$out/trim-plan.$ext" "$demo/jmh-avgt.json" > /dev/null
 done
 cd "$here"
 npm install --no-audit --no-fund --no-package-lock --loglevel=error > /dev/null
