@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/duet"
 	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 func duetCommand() *cli.Command {
@@ -69,15 +69,11 @@ func runDuet(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := cliapp.LoadTable(c)
-	if err != nil {
-		return err
-	}
-	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "duet", 0)
-	opt.Progress = bar.Tick
-	rep, err := duet.Run(t, opt)
-	bar.Done()
+	rep, release, err := cliapp.RunOnTable(c, "duet", func(t *table.Table, progress func(int)) (*duet.Report, error) {
+		opt.Progress = progress
+		return duet.Run(t, opt)
+	})
+	defer release()
 	if err != nil {
 		return err
 	}

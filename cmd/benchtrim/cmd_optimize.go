@@ -9,7 +9,7 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 func optimizeCommand() *cli.Command {
@@ -91,17 +91,13 @@ func runOptimize(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := cliapp.LoadTable(c)
+	rep, release, err := cliapp.RunOnTable(c, "optimize", func(t *table.Table, progress func(int)) (*optimize.Report, error) {
+		opt.Progress = progress
+		return optimize.Run(t, opt)
+	})
+	defer release()
 	if err != nil {
 		return err
-	}
-	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "optimize", 0)
-	opt.Progress = bar.Tick
-	rep, err := optimize.Run(t, opt)
-	bar.Done()
-	if err != nil {
-		return cliapp.BenchError(c, err)
 	}
 	return cliapp.WriteResult(c, rep, rep.WriteDetails,
 		[]cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary}, {Flag: "versions-out", Frame: optimize.FrameVersions}},

@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 func reconfigureCommand() *cli.Command {
@@ -94,17 +94,13 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := cliapp.LoadTable(c)
+	rep, release, err := cliapp.RunOnTable(c, "reconfigure", func(t *table.Table, progress func(int)) (*reconfigure.Report, error) {
+		opt.Progress = progress
+		return reconfigure.Run(t, opt)
+	})
+	defer release()
 	if err != nil {
 		return err
-	}
-	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "reconfigure", 0)
-	opt.Progress = bar.Tick
-	rep, err := reconfigure.Run(t, opt)
-	bar.Done()
-	if err != nil {
-		return cliapp.BenchError(c, err)
 	}
 	return cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: reconfigure.TableBenchmarks},
 		{Flag: "table2", Frame: reconfigure.TableQuality}, {Flag: "table3", Frame: reconfigure.TableTime},

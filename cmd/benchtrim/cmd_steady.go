@@ -13,7 +13,7 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 func steadyCommand() *cli.Command {
@@ -171,17 +171,13 @@ func runSteady(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := cliapp.LoadTable(c)
+	res, release, err := cliapp.RunOnTable(c, "steady", func(t *table.Table, progress func(int)) (*steady.Report, error) {
+		opt.Progress = progress
+		return steady.Run(t, opt)
+	})
+	defer release()
 	if err != nil {
 		return err
-	}
-	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "steady", 0)
-	opt.Progress = bar.Tick
-	res, err := steady.Run(t, opt)
-	bar.Done()
-	if err != nil {
-		return cliapp.BenchError(c, err)
 	}
 	err = cliapp.WriteResult(c, res, res.WriteDetails, []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks},
 		{Flag: "benchmarks-out", Frame: steady.TableBenchmarks}, {Flag: "eval-out", Frame: steady.TableEvaluation},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/urfave/cli/v2"
 
@@ -16,7 +17,6 @@ import (
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/reports/report"
 )
 
@@ -84,17 +84,13 @@ func runTrim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := cliapp.LoadTable(c)
+	rep, release, err := cliapp.RunOnTable(c, "trim", func(t *table.Table, progress func(int)) (*trim.Report, error) {
+		opt.Progress = progress
+		return trim.Run(t, opt)
+	})
+	defer release()
 	if err != nil {
 		return err
-	}
-	defer t.Release()
-	bar := progress.New(c.App.ErrWriter, cliapp.GlobalsOf(c).Quiet, "trim", 0)
-	opt.Progress = bar.Tick
-	rep, err := trim.Run(t, opt)
-	bar.Done()
-	if err != nil {
-		return cliapp.BenchError(c, err)
 	}
 	if err := cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
 		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteCommands}, cliapp.TextOut{Flag: "annotations-out", Write: rep.WriteAnnotations},

@@ -84,7 +84,7 @@ func BenchFilter(c *cli.Context) (table.Filter, error) {
 // BenchError names --bench in table.Select's error for a filter that
 // matches nothing.
 func BenchError(c *cli.Context, err error) error {
-	if b := c.String("bench"); b != "" && strings.HasPrefix(err.Error(), strconv.Quote(b)+" matches none") {
+	if b := c.String("bench"); err != nil && b != "" && strings.HasPrefix(err.Error(), strconv.Quote(b)+" matches none") {
 		return fmt.Errorf("--bench %w", err)
 	}
 	return err
@@ -147,4 +147,21 @@ func ExpandGlobs(args []string) ([]string, error) {
 		out = append(out, m...)
 	}
 	return out, nil
+}
+
+// RunOnTable is the middle of every analyzer command: it reads the
+// command's inputs (LoadTable) and calls run on the table with a progress
+// callback (a bar labelled label on stderr), naming --bench in a selection
+// error. release frees the table; call it once the result is written, as
+// a report may refer to the table's strings.
+func RunOnTable[R any](c *cli.Context, label string, run func(t *table.Table, progress func(total int)) (R, error)) (rep R, release func(), err error) {
+	release = func() {}
+	t, err := LoadTable(c)
+	if err != nil {
+		return rep, release, err
+	}
+	bar := progress.New(c.App.ErrWriter, GlobalsOf(c).Quiet, label, 0)
+	rep, err = run(t, bar.Tick)
+	bar.Done()
+	return rep, t.Release, BenchError(c, err)
 }
