@@ -7,7 +7,6 @@ import (
 
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
-	"github.com/benchtrim/benchtrim/table"
 )
 
 // ForkColumns are the columns of Frame(TableForks):
@@ -85,25 +84,6 @@ func ints64(x []int) []int64 {
 	return out
 }
 
-// keyColumns collects the project … mode columns of a frame.
-type keyColumns struct{ project, version, benchmark, params, mode []string }
-
-func (k *keyColumns) add(key table.Key) {
-	k.project = append(k.project, key.Project)
-	k.version = append(k.version, key.Version)
-	k.benchmark = append(k.benchmark, key.Benchmark)
-	k.params = append(k.params, key.Params)
-	k.mode = append(k.mode, key.Mode)
-}
-
-func (k *keyColumns) to(f *reports.Frame) {
-	f.String("project", k.project)
-	f.String("version", k.version)
-	f.String("benchmark", k.benchmark)
-	f.String("params", k.params)
-	f.String("mode", k.mode)
-}
-
 // forkColumns collects the instance, trial and fork columns.
 type forkColumns struct{ instance, trial, fork []int64 }
 
@@ -123,7 +103,7 @@ func (c *forkColumns) to(f *reports.Frame) {
 // changepoints are integer lists, st_index is null unless the fork is
 // steady, and unknown floats are null.
 func forksFrame(res *Report) *reports.Frame {
-	var k keyColumns
+	var k reports.KeyColumns
 	var id forkColumns
 	var points, dropped, outliers, skip, segments, st []int64
 	var stValid []bool
@@ -132,7 +112,7 @@ func forksFrame(res *Report) *reports.Frame {
 	var rule, class, barrett, errs []string
 	for _, br := range res.Benchmarks {
 		for _, f := range br.Forks {
-			k.add(br.Key)
+			k.Add(br.Key)
 			id.add(f.ID)
 			points = append(points, int64(f.Points))
 			dropped = append(dropped, int64(f.Dropped))
@@ -160,7 +140,7 @@ func forksFrame(res *Report) *reports.Frame {
 		}
 	}
 	fr := &reports.Frame{}
-	k.to(fr)
+	k.AddTo(fr)
 	id.to(fr)
 	fr.Int("points", points)
 	fr.Int("dropped", dropped)
@@ -206,7 +186,7 @@ func medianMax(x []float64) (float64, float64) {
 
 // benchmarksFrame has one row per benchmark run (BenchmarkColumns).
 func benchmarksFrame(res *Report) *reports.Frame {
-	var k keyColumns
+	var k reports.KeyColumns
 	var forks, steady, noSteady, tooShort, failed, flat, warmup, slowdown, maxIdx []int64
 	var maxValid []bool
 	var class []string
@@ -222,7 +202,7 @@ func benchmarksFrame(res *Report) *reports.Frame {
 		idx, sec := br.steadyStarts()
 		mi, xi := medianMax(idx)
 		ms, xs := medianMax(sec)
-		k.add(br.Key)
+		k.Add(br.Key)
 		forks = append(forks, int64(len(br.Forks)))
 		steady = append(steady, byClass[ForkSteady])
 		noSteady = append(noSteady, byClass[ForkNoSteady])
@@ -239,7 +219,7 @@ func benchmarksFrame(res *Report) *reports.Frame {
 		maxSec = append(maxSec, xs)
 	}
 	fr := &reports.Frame{}
-	k.to(fr)
+	k.AddTo(fr)
 	fr.Int("forks", forks)
 	fr.Int("steady_forks", steady)
 	fr.Int("no_steady_forks", noSteady)
@@ -261,7 +241,7 @@ func benchmarksFrame(res *Report) *reports.Frame {
 // is steady.
 func evaluationFrame(res *Report) *reports.Frame {
 	var set, class, config, est []string
-	var k keyColumns
+	var k reports.KeyColumns
 	var id forkColumns
 	var wi, mi []int64
 	var complete []bool
@@ -277,7 +257,7 @@ func evaluationFrame(res *Report) *reports.Frame {
 					continue
 				}
 				set = append(set, ev.Set)
-				k.add(br.Key)
+				k.Add(br.Key)
 				id.add(fe.ID)
 				class = append(class, fe.Class.String())
 				config = append(config, fe.Config.String())
@@ -303,7 +283,7 @@ func evaluationFrame(res *Report) *reports.Frame {
 	}
 	fr := &reports.Frame{}
 	fr.String("set", set)
-	k.to(fr)
+	k.AddTo(fr)
 	id.to(fr)
 	fr.String("class", class)
 	fr.String("config", config)
@@ -326,7 +306,7 @@ func evaluationFrame(res *Report) *reports.Frame {
 // configured benchmark run (BenchmarkEvaluationColumns).
 func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 	var set []string
-	var k keyColumns
+	var k reports.KeyColumns
 	var run, steady []int64
 	var rpd, lo, hi []float64
 	for si := range res.Options.Configs {
@@ -336,7 +316,7 @@ func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 			}
 			ev := &br.Evaluations[si]
 			set = append(set, ev.Set)
-			k.add(br.Key)
+			k.Add(br.Key)
 			run = append(run, int64(ev.ForksRun))
 			steady = append(steady, int64(ev.SteadyForks))
 			rpd = append(rpd, ev.RPD)
@@ -346,7 +326,7 @@ func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 	}
 	fr := &reports.Frame{}
 	fr.String("set", set)
-	k.to(fr)
+	k.AddTo(fr)
 	fr.Int("forks_run", run)
 	fr.Int("steady_forks", steady)
 	fr.Float("rpd", rpd)

@@ -96,28 +96,6 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 	return nil, fmt.Errorf("trim: no data table %q", name)
 }
 
-type keyCols struct{ project, version, benchmark, params, mode []string }
-
-func (k *keyCols) add(b *Benchmark) {
-	k.addKey(b.Key.Project, b.Key.Version, b.Key.Benchmark, b.Key.Params, b.Key.Mode)
-}
-
-func (k *keyCols) addKey(p, v, b, pa, m string) {
-	k.project = append(k.project, p)
-	k.version = append(k.version, v)
-	k.benchmark = append(k.benchmark, b)
-	k.params = append(k.params, pa)
-	k.mode = append(k.mode, m)
-}
-
-func (k *keyCols) to(f *reports.Frame) {
-	f.String("project", k.project)
-	f.String("version", k.version)
-	f.String("benchmark", k.benchmark)
-	f.String("params", k.params)
-	f.String("mode", k.mode)
-}
-
 // configCols collects one configuration's columns.
 type configCols struct {
 	instances, trials, forks, wi, iterations, slices []int64
@@ -149,7 +127,7 @@ func (c *configCols) to(f *reports.Frame, prefix string) {
 }
 
 func (r *Report) planFrame() *reports.Frame {
-	var k keyCols
+	var k reports.KeyColumns
 	var rec, rcm configCols
 	var tool, path, analyses, status, reason, warnings, metric, command, vchange []string
 	var unreliable, inCI []bool
@@ -158,7 +136,7 @@ func (r *Report) planFrame() *reports.Frame {
 	var saved, mv, fmv, est, ref, lo, hi, change, minT, minC, rndT, rndC []float64
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
-		k.add(b)
+		k.Add(b.Key)
 		tool = append(tool, b.Tool)
 		path = append(path, b.Path.String())
 		analyses = append(analyses, strings.Join(b.Analyses, ";"))
@@ -202,7 +180,7 @@ func (r *Report) planFrame() *reports.Frame {
 		seed = append(seed, int64(r.Options.Seed))
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.String("tool", tool)
 	f.String("path", path)
 	f.String("analyses", analyses)
@@ -244,13 +222,13 @@ var ForkSeriesColumns = []string{"project", "version", "benchmark", "params", "m
 	"class", "st_index", "warmup_iterations", "iteration", "value_ns"}
 
 func (r *Report) forkSeriesFrame() *reports.Frame {
-	var k keyCols
+	var k reports.KeyColumns
 	var inst, trial, fork, st, wi, it []int64
 	var class []string
 	var val []float64
 	for _, fs := range r.Forks {
 		for j, v := range fs.Values {
-			k.addKey(fs.Key.Project, fs.Key.Version, fs.Key.Benchmark, fs.Key.Params, fs.Key.Mode)
+			k.Add(fs.Key)
 			inst = append(inst, int64(fs.Fork.Instance))
 			trial = append(trial, int64(fs.Fork.Trial))
 			fork = append(fork, int64(fs.Fork.Fork))
@@ -262,7 +240,7 @@ func (r *Report) forkSeriesFrame() *reports.Frame {
 		}
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.Int("instance", inst)
 	f.Int("trial", trial)
 	f.Int("fork", fork)
@@ -275,12 +253,12 @@ func (r *Report) forkSeriesFrame() *reports.Frame {
 }
 
 func (r *Report) forkSegmentsFrame() *reports.Frame {
-	var k keyCols
+	var k reports.KeyColumns
 	var inst, trial, fork, start, end []int64
 	var mean []float64
 	for _, fs := range r.Forks {
 		for _, s := range fs.Segments {
-			k.addKey(fs.Key.Project, fs.Key.Version, fs.Key.Benchmark, fs.Key.Params, fs.Key.Mode)
+			k.Add(fs.Key)
 			inst = append(inst, int64(fs.Fork.Instance))
 			trial = append(trial, int64(fs.Fork.Trial))
 			fork = append(fork, int64(fs.Fork.Fork))
@@ -290,7 +268,7 @@ func (r *Report) forkSegmentsFrame() *reports.Frame {
 		}
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.Int("instance", inst)
 	f.Int("trial", trial)
 	f.Int("fork", fork)
@@ -301,7 +279,7 @@ func (r *Report) forkSegmentsFrame() *reports.Frame {
 }
 
 func (r *Report) forkCROPSFrame() *reports.Frame {
-	var k keyCols
+	var k reports.KeyColumns
 	var inst, trial, fork, ncp []int64
 	var pen, chosen []float64
 	for _, fs := range r.Forks {
@@ -312,7 +290,7 @@ func (r *Report) forkCROPSFrame() *reports.Frame {
 			if j >= len(fs.Knee.NCpts) {
 				break
 			}
-			k.addKey(fs.Key.Project, fs.Key.Version, fs.Key.Benchmark, fs.Key.Params, fs.Key.Mode)
+			k.Add(fs.Key)
 			inst = append(inst, int64(fs.Fork.Instance))
 			trial = append(trial, int64(fs.Fork.Trial))
 			fork = append(fork, int64(fs.Fork.Fork))
@@ -322,7 +300,7 @@ func (r *Report) forkCROPSFrame() *reports.Frame {
 		}
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.Int("instance", inst)
 	f.Int("trial", trial)
 	f.Int("fork", fork)
