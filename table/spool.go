@@ -1,0 +1,259 @@
+package table
+
+import (
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// GroupOf is the benchmark group of run k: k without its version. A group
+// is the unit ShardOf splits by and a Spool chunk keeps whole, so every
+// version of a benchmark is analysed together (optimize and trim compare
+// versions).
+func GroupOf(k Key) Key {
+	k.Version = ""
+	return k
+}
+
+// Matches reports whether f keeps benchmark run k: its project, version,
+// benchmark name and shard (the metric and warmup flag are per row and not
+// checked here).
+func (f *Filter) Matches(k Key) bool {
+	if f.Project != "" && k.Project != f.Project || f.Version != "" && k.Version != f.Version {
+		return false
+	}
+	if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
+		return false
+	}
+	return f.Shards <= 1 || ShardOf(k, f.Shards) == f.Shard
+}
+
+// Spool holds a table too large for memory in an unlinked scratch Arrow
+// IPC file and hands it back a chunk of benchmark groups at a time
+// (Chunks, Read), so an analysis of the whole input needs memory for its
+// largest chunk, not for the table. Records go in as they are read (Add);
+// for each record the spool remembers its runs of consecutive rows of one
+// group, so Read decodes only the records that hold a chunk's rows and
+// keeps zero-copy slices of them. Results do not depend on how the rows
+// were spread over records: analyzers collect rows by key (Collect).
+type Spool struct {
+	mem  memory.Allocator
+	file *os.File
+	w    *ipc.FileWriter
+	r    *ipc.FileReader
+
+	recs      [][]spoolRun // per record, its runs of one group
+	index     map[Key]int  // group → index into groups
+	groups    []Key
+	groupRows []int64
+	groupRuns [][]Key // per group, its benchmark runs (every version)
+	runSeen   map[Key]bool
+	rows      int64
+}
+
+// spoolRun is a stretch [start, end) of one record's rows of one group.
+type spoolRun struct {
+	start, end int64
+	group      int
+}
+
+// NewSpool creates a spool whose scratch file lives in dir ("" for the
+// system's temporary directory). The file is unlinked at once, so nothing
+// is left behind whatever happens to the process; Close frees it.
+func NewSpool(dir string, mem memory.Allocator) (*Spool, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	f, err := os.CreateTemp(dir, "benchtrim-spool-*.arrow")
+	if err != nil {
+		return nil, fmt.Errorf("scratch file for a large input: %w", err)
+	}
+	os.Remove(f.Name())
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(Schema), ipc.WithAllocator(mem))
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &Spool{mem: mem, file: f, w: w, index: map[Key]int{}, runSeen: map[Key]bool{}}, nil
+}
+
+// Rows is the number of rows added.
+func (s *Spool) Rows() int64 { return s.rows }
+
+// Add writes rec (a record with Schema's columns) to the scratch file;
+// the caller keeps ownership of rec.
+func (s *Spool) Add(rec arrow.Record) error {
+	if s.w == nil {
+		return fmt.Errorf("spool: Add after Read")
+	}
+	c := columnsOf(rec)
+	n := int(rec.NumRows())
+	var runs []spoolRun
+	var last Key
+	for i := 0; i < n; i++ {
+		k := c.key(i)
+		if i > 0 && k == last {
+			runs[len(runs)-1].end = int64(i + 1)
+			continue
+		}
+		last = k
+		if !s.runSeen[k] {
+			k = cloneKey(k)
+			s.runSeen[k] = true
+			g := s.groupIndex(GroupOf(k))
+			s.groupRuns[g] = append(s.groupRuns[g], k)
+		}
+		g := s.groupIndex(GroupOf(k))
+		if len(runs) > 0 && runs[len(runs)-1].group == g {
+			runs[len(runs)-1].end = int64(i + 1)
+			continue
+		}
+		runs = append(runs, spoolRun{start: int64(i), end: int64(i + 1), group: g})
+	}
+	for _, r := range runs {
+		s.groupRows[r.group] += r.end - r.start
+	}
+	plain := arrayRecord(Schema, rec)
+	err := s.w.Write(plain)
+	plain.Release()
+	if err != nil {
+		return fmt.Errorf("scratch file: %w", err)
+	}
+	s.recs = append(s.recs, runs)
+	s.rows += int64(n)
+	return nil
+}
+
+func (s *Spool) groupIndex(g Key) int {
+	if i, ok := s.index[g]; ok {
+		return i
+	}
+	g = cloneKey(g)
+	i := len(s.groups)
+	s.index[g] = i
+	s.groups = append(s.groups, g)
+	s.groupRows = append(s.groupRows, 0)
+	s.groupRuns = append(s.groupRuns, nil)
+	return i
+}
+
+// Runs lists every benchmark run the spool holds (rows of any metric), in
+// key order.
+func (s *Spool) Runs() []Key {
+	out := make([]Key, 0, len(s.runSeen))
+	for k := range s.runSeen {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
+}
+
+// Chunks packs the groups with at least one run that keep accepts (all
+// when keep is nil), in key order, into chunks of at most maxRows rows each
+// (a larger group is a chunk of its own). Each chunk lists group indices
+// for Read.
+func (s *Spool) Chunks(maxRows int64, keep func(Key) bool) [][]int {
+	order := make([]int, 0, len(s.groups))
+	for g, runs := range s.groupRuns {
+		if keep == nil {
+			order = append(order, g)
+			continue
+		}
+		for _, k := range runs {
+			if keep(k) {
+				order = append(order, g)
+				break
+			}
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return s.groups[order[i]].Less(s.groups[order[j]]) })
+	var chunks [][]int
+	var cur []int
+	var rows int64
+	for _, g := range order {
+		if len(cur) > 0 && rows+s.groupRows[g] > maxRows {
+			chunks = append(chunks, cur)
+			cur, rows = nil, 0
+		}
+		cur = append(cur, g)
+		rows += s.groupRows[g]
+	}
+	if len(cur) > 0 {
+		chunks = append(chunks, cur)
+	}
+	return chunks
+}
+
+// Read returns the table of the rows of groups (indices from Chunks), as
+// zero-copy slices of the scratch file's records, with the setups among
+// setups whose key is in one of the groups. The caller releases it.
+func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
+	if err := s.finish(); err != nil {
+		return nil, err
+	}
+	in := make(map[int]bool, len(groups))
+	for _, g := range groups {
+		in[g] = true
+	}
+	t := &Table{}
+	for i, runs := range s.recs {
+		var rec arrow.Record
+		for j := 0; j < len(runs); j++ {
+			if !in[runs[j].group] {
+				continue
+			}
+			if rec == nil {
+				var err error
+				if rec, err = s.r.RecordAt(i); err != nil {
+					t.Release()
+					return nil, fmt.Errorf("scratch file: record %d: %w", i+1, err)
+				}
+			}
+			start := runs[j].start
+			for j+1 < len(runs) && in[runs[j+1].group] {
+				j++
+			}
+			t.Records = append(t.Records, rec.NewSlice(start, runs[j].end))
+		}
+		if rec != nil {
+			rec.Release()
+		}
+	}
+	for _, st := range setups {
+		if g, ok := s.index[GroupOf(st.Key)]; ok && in[g] {
+			t.Setups = append(t.Setups, st)
+		}
+	}
+	return t, nil
+}
+
+// finish closes the writer and opens the reader, once.
+func (s *Spool) finish() error {
+	if s.r != nil {
+		return nil
+	}
+	if err := s.w.Close(); err != nil {
+		return fmt.Errorf("scratch file: %w", err)
+	}
+	s.w = nil
+	r, err := ipc.NewFileReader(s.file, ipc.WithAllocator(s.mem))
+	if err != nil {
+		return fmt.Errorf("scratch file: %w", err)
+	}
+	s.r = r
+	return nil
+}
+
+// Close frees the scratch file.
+func (s *Spool) Close() error {
+	if s.r != nil {
+		s.r.Close()
+	} else if s.w != nil {
+		s.w.Close()
+	}
+	return s.file.Close()
+}

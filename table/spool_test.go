@@ -1,0 +1,126 @@
+package table
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// spoolTable builds a table of 6 benchmarks × 2 versions whose rows are
+// interleaved (every other row another benchmark) and spread over records
+// of 7 rows, the worst layout for a spool; b.2 also has a secondary metric.
+func spoolTable(t *testing.T, mem memory.Allocator) *Table {
+	t.Helper()
+	b := NewBuilder(mem, 7)
+	defer b.Release()
+	for it := int32(1); it <= 5; it++ {
+		for _, v := range []string{"v1", "v2"} {
+			for i := 0; i < 6; i++ {
+				r := goodRow(it)
+				r.Version, r.Benchmark = v, fmt.Sprintf("b.%d", i)
+				r.NsPerOp = float64(100*i + int(it))
+				if err := b.Append(&r); err != nil {
+					t.Fatal(err)
+				}
+				if i == 2 {
+					r.Metric, r.Unit, r.Value = "gc.alloc.rate", "MB/sec", 3
+					if err := b.Append(&r); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	for i := 0; i < 6; i++ {
+		b.AddSetup(Setup{Key: Key{"p", "v1", fmt.Sprintf("b.%d", i), "", "avgt"}, Forks: 1, Source: "x.json"})
+	}
+	return b.Finish()
+}
+
+// TestSpoolChunks: the chunks partition the groups (both versions of a
+// benchmark together), hold at most maxRows rows unless one group is
+// larger, give back every row exactly once, and each run's Series equals
+// the one collected from the whole table.
+func TestSpoolChunks(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	whole := spoolTable(t, mem)
+	defer whole.Release()
+	sp, err := NewSpool(t.TempDir(), mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range whole.Records {
+		if err := sp.Add(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sp.Rows() != whole.NumRows() {
+		t.Fatalf("spool rows %d, table %d", sp.Rows(), whole.NumRows())
+	}
+	if got := len(sp.Runs()); got != 12 {
+		t.Errorf("Runs: %d, want 12", got)
+	}
+	full := map[Key]*Series{}
+	for _, s := range Collect(whole, Filter{}) {
+		full[s.Key] = s
+	}
+	for _, maxRows := range []int64{1, 25, 45, 1000} {
+		chunks := sp.Chunks(maxRows, nil)
+		var rows []string
+		seen := map[string]int{}
+		for ci, ch := range chunks {
+			sub, err := sp.Read(ch, whole.Setups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ch) > 1 && sub.NumRows() > maxRows {
+				t.Errorf("maxRows %d: chunk %d holds %d rows", maxRows, ci, sub.NumRows())
+			}
+			for _, s := range Collect(sub, Filter{}) {
+				g := GroupOf(s.Key).String()
+				if c, ok := seen[g]; ok && c != ci {
+					t.Errorf("maxRows %d: group %s in chunks %d and %d", maxRows, g, c, ci)
+				}
+				seen[g] = ci
+				if !reflect.DeepEqual(s.NsPerOp, full[s.Key].NsPerOp) || !reflect.DeepEqual(s.Setup, full[s.Key].Setup) {
+					t.Errorf("maxRows %d: %s differs from the whole table's series", maxRows, s.Key)
+				}
+			}
+			sub.Rows(func(r *Row) error { rows = append(rows, fmt.Sprint(*r)); return nil })
+			sub.Release()
+		}
+		var want []string
+		whole.Rows(func(r *Row) error { want = append(want, fmt.Sprint(*r)); return nil })
+		sort.Strings(rows)
+		sort.Strings(want)
+		if !reflect.DeepEqual(rows, want) {
+			t.Errorf("maxRows %d: %d rows back, want the table's %d", maxRows, len(rows), len(want))
+		}
+		wantChunks := map[int64]int{1: 6, 25: 4, 45: 2, 1000: 1}[maxRows]
+		if len(chunks) != wantChunks {
+			t.Errorf("maxRows %d: %d chunks, want %d", maxRows, len(chunks), wantChunks)
+		}
+	}
+	// keep drops groups none of whose runs it accepts.
+	f := Filter{Shard: 1, Shards: 3}
+	kept := 0
+	for _, ch := range sp.Chunks(1, f.Matches) {
+		kept += len(ch)
+	}
+	want := 0
+	for i := 0; i < 6; i++ {
+		if ShardOf(Key{Project: "p", Benchmark: fmt.Sprintf("b.%d", i), Mode: "avgt"}, 3) == 1 {
+			want++
+		}
+	}
+	if kept != want {
+		t.Errorf("shard 1/3 keeps %d groups, want %d", kept, want)
+	}
+	if err := sp.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
