@@ -178,7 +178,25 @@ type Filter struct {
 	// (0 … Shards−1) when the work is split Shards ways (see ShardOf);
 	// Shards 0 or 1 keeps all.
 	Shard, Shards int
+	// Only, when set, keeps only the benchmark runs it holds (an analyzer
+	// handing another a subset of its runs).
+	Only *RunSet
 }
+
+// RunSet is a set of benchmark runs (for Filter.Only).
+type RunSet struct{ m map[Key]bool }
+
+// NewRunSet returns the set of keys.
+func NewRunSet(keys []Key) *RunSet {
+	s := &RunSet{m: make(map[Key]bool, len(keys))}
+	for _, k := range keys {
+		s.m[k] = true
+	}
+	return s
+}
+
+// Has reports whether k is in the set.
+func (s *RunSet) Has(k Key) bool { return s.m[k] }
 
 // ShardOf is the shard (0 … n−1) benchmark run k belongs to when the work
 // is split n ways: the 64-bit FNV-1a hash of its project, benchmark,
@@ -236,11 +254,17 @@ func Collect(t *Table, f Filter) []*Series {
 					continue
 				}
 			}
+			if f.Only != nil && !f.Only.Has(k) {
+				continue
+			}
 			s := last
 			if s == nil || k != lastKey {
 				s = byKey[k]
 				if s == nil {
-					s = &Series{Key: k, Metric: metric, Unit: c.unit.Value(i), Setup: t.Setup(k)}
+					// Copies of the strings: results keep keys, and must
+					// not keep the table's buffers alive (or refer to them
+					// once the table is released).
+					s = &Series{Key: cloneKey(k), Metric: metric, Unit: strings.Clone(c.unit.Value(i)), Setup: t.Setup(k)}
 					byKey[k] = s
 					order = append(order, s)
 				}
@@ -287,6 +311,11 @@ func (s *Series) appendRow(c *columns, i int) {
 		}
 	}
 	p := c.pair.Value(i)
+	if n := len(s.Pair); n > 0 && s.Pair[n-1] == p {
+		p = s.Pair[n-1] // one copy per run of equal pairs
+	} else if p != "" {
+		p = strings.Clone(p)
+	}
 	if p != "" && s.Pair == nil {
 		s.Pair = make([]string, len(s.NsPerOp)-1, cap(s.NsPerOp))
 	}

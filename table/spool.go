@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"sort"
 
@@ -27,6 +28,9 @@ func (f *Filter) Matches(k Key) bool {
 		return false
 	}
 	if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
+		return false
+	}
+	if f.Only != nil && !f.Only.Has(k) {
 		return false
 	}
 	return f.Shards <= 1 || ShardOf(k, f.Shards) == f.Shard
@@ -256,4 +260,58 @@ func (s *Spool) Close() error {
 		s.w.Close()
 	}
 	return s.file.Close()
+}
+
+// Unsharded is f without its shard: the selection of the whole run f is
+// a shard of.
+func (f Filter) Unsharded() Filter {
+	f.Shard, f.Shards = 0, 0
+	return f
+}
+
+// Equal reports whether f and o are the same selection: equal fields,
+// regular expressions compared by their source text.
+func (f Filter) Equal(o Filter) bool {
+	re := func(f Filter) string {
+		if f.Benchmark == nil {
+			return "\x00"
+		}
+		return f.Benchmark.String()
+	}
+	if re(f) != re(o) {
+		return false
+	}
+	if (f.Only == nil) != (o.Only == nil) || f.Only != nil && !maps.Equal(f.Only.m, o.Only.m) {
+		return false
+	}
+	f.Benchmark, o.Benchmark, f.Only, o.Only = nil, nil, nil, nil
+	return f == o
+}
+
+// Runs lists the benchmark runs with primary rows in t (warmup rows
+// included), in key order.
+func Runs(t *Table) []Key {
+	seen := map[Key]bool{}
+	for _, rec := range t.Records {
+		c := columnsOf(rec)
+		var last Key
+		have := false
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if c.metric.Value(i) != Primary {
+				continue
+			}
+			if k := c.key(i); !have || k != last {
+				last, have = k, true
+				if !seen[k] {
+					seen[cloneKey(k)] = true
+				}
+			}
+		}
+	}
+	out := make([]Key, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
 }

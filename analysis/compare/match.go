@@ -38,11 +38,16 @@ type Selector struct {
 	Project, Version string
 	// Pair keeps only rows of this duet pair label (the table's pair column).
 	Pair string
+	// Shard and Shards keep only the runs of shard Shard of a run split
+	// Shards ways (table.ShardOf; Shards 0 or 1 keeps all).
+	Shard, Shards int
 }
 
-// Matches reports whether the run k has the selector's project and version.
+// Matches reports whether the run k has the selector's project and
+// version and is in its shard.
 func (sel Selector) Matches(k table.Key) bool {
-	return (sel.Project == "" || k.Project == sel.Project) && (sel.Version == "" || k.Version == sel.Version)
+	return (sel.Project == "" || k.Project == sel.Project) && (sel.Version == "" || k.Version == sel.Version) &&
+		(sel.Shards <= 1 || table.ShardOf(k, sel.Shards) == sel.Shard)
 }
 
 // Set is one side of a comparison: benchmark runs (usually from

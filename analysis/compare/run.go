@@ -184,6 +184,9 @@ func (sel Selector) String() string {
 	if sel.Pair != "" {
 		parts = append(parts, "pair "+sel.Pair)
 	}
+	if sel.Shards > 1 {
+		parts = append(parts, fmt.Sprintf("shard %d/%d", sel.Shard, sel.Shards))
+	}
 	return strings.Join(parts, ", ")
 }
 

@@ -15,40 +15,7 @@ const MaxPlotForks = 24
 // as a share of the fork's length (largest first); the fork shown is the
 // one with the latest steady-state start (or the first non-steady fork).
 func plotForks(rep *Report, series []*table.Series, steadyOf map[table.Key]*steady.BenchmarkResult) []ForkSeries {
-	type cand struct {
-		i     int
-		fork  int // index in the steady result's Forks
-		score float64
-	}
-	var cands []cand
-	for i := range rep.Benchmarks {
-		b := &rep.Benchmarks[i]
-		br := steadyOf[b.Key]
-		if b.Path != PathSteady || br == nil || len(br.Forks) == 0 {
-			continue
-		}
-		worst, score := 0, -1.0
-		for j, f := range br.Forks {
-			s := 0.0
-			switch f.Class {
-			case steady.ForkSteady:
-				s = float64(f.SteadyStart) / float64(max(f.Points, 1))
-			case steady.ForkNoSteady:
-				s = 2
-			}
-			if s > score {
-				worst, score = j, s
-			}
-		}
-		if b.Status == StatusNoSteady {
-			score += 10
-		}
-		cands = append(cands, cand{i, worst, score})
-	}
-	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
-	if len(cands) > MaxPlotForks {
-		cands = cands[:MaxPlotForks]
-	}
+	cands := worstForks(rep, steadyOf)
 	out := make([]ForkSeries, 0, len(cands))
 	for _, c := range cands {
 		b := &rep.Benchmarks[c.i]
@@ -80,4 +47,48 @@ func forkValues(s *table.Series, id steady.ForkID) []float64 {
 		out = append(out, s.WeightedMean(sp))
 	}
 	return out
+}
+
+// forkCandidate is a benchmark's worst fork: Benchmarks index i, index
+// fork in its steady result's Forks, and its score.
+type forkCandidate struct {
+	i, fork int
+	score   float64
+}
+
+// worstForks picks per PathSteady benchmark its worst fork — the largest
+// score, st/n for a steady fork of n points, 2 for a fork without a
+// steady state, 0 otherwise, plus 10 when the benchmark has no steady
+// state — and keeps the MaxPlotForks highest scores, ties in key order.
+func worstForks(rep *Report, steadyOf map[table.Key]*steady.BenchmarkResult) []forkCandidate {
+	var cands []forkCandidate
+	for i := range rep.Benchmarks {
+		b := &rep.Benchmarks[i]
+		br := steadyOf[b.Key]
+		if b.Path != PathSteady || br == nil || len(br.Forks) == 0 {
+			continue
+		}
+		worst, score := 0, -1.0
+		for j, f := range br.Forks {
+			s := 0.0
+			switch f.Class {
+			case steady.ForkSteady:
+				s = float64(f.SteadyStart) / float64(max(f.Points, 1))
+			case steady.ForkNoSteady:
+				s = 2
+			}
+			if s > score {
+				worst, score = j, s
+			}
+		}
+		if b.Status == StatusNoSteady {
+			score += 10
+		}
+		cands = append(cands, forkCandidate{i, worst, score})
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
+	if len(cands) > MaxPlotForks {
+		cands = cands[:MaxPlotForks]
+	}
+	return cands
 }

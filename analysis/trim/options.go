@@ -41,6 +41,11 @@ type Options struct {
 	MinSteadyShare float64
 	// Select chooses the benchmark runs (default: the primary metric of all).
 	Select table.Filter
+	// AllRuns, when t holds only a chunk of the input (a spooled input
+	// analysed a chunk at a time), lists every benchmark run of the whole
+	// input, so that the chunk compares the same version pairs as a run on
+	// the whole (see projectVersions); nil means t is the whole input.
+	AllRuns []table.Key
 	// Seed selects every random draw (passed to every analysis).
 	Seed uint64
 	// Workers is the number of goroutines (0 = GOMAXPROCS); results do

@@ -3,9 +3,6 @@ package trim
 import (
 	"fmt"
 	"math"
-	"regexp"
-	"sort"
-	"strings"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -36,15 +33,15 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("trim: no benchmark run selected")
 	}
 	rep := &Report{Options: opt, Benchmarks: make([]Benchmark, len(series))}
-	var long, short []string
+	var long, short []table.Key
 	for i, s := range series {
 		b := &rep.Benchmarks[i]
 		classify(b, s, &opt)
 		switch b.Path {
 		case PathSteady:
-			long = append(long, s.Benchmark)
+			long = append(long, s.Key)
 		case PathShort:
-			short = append(short, s.Benchmark)
+			short = append(short, s.Key)
 		}
 	}
 	// steady.Run and reconfigure.Run collect their own series from t: drop
@@ -120,18 +117,10 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	return rep, nil
 }
 
-// only narrows f to the benchmarks named (Run matches the results by key).
-func only(f table.Filter, benchmarks []string) table.Filter {
-	names := map[string]bool{}
-	for _, b := range benchmarks {
-		names[b] = true
-	}
-	quoted := make([]string, 0, len(names))
-	for n := range names {
-		quoted = append(quoted, regexp.QuoteMeta(n))
-	}
-	sort.Strings(quoted)
-	f.Benchmark = regexp.MustCompile("^(?:" + strings.Join(quoted, "|") + ")$")
+// only narrows f to the benchmark runs keys (Run matches the results by
+// key).
+func only(f table.Filter, keys []table.Key) table.Filter {
+	f.Only = table.NewRunSet(keys)
 	return f
 }
 
@@ -344,11 +333,11 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 	}
 	found := map[table.Key]*optimize.Result{}
 	if len(search) > 0 {
-		names := make([]string, len(search))
+		keys := make([]table.Key, len(search))
 		for j, s := range search {
-			names[j] = s.Benchmark
+			keys[j] = s.Key
 		}
-		oopt.Select = only(table.Filter{}, names)
+		oopt.Select = only(table.Filter{}, keys)
 		searchRep, err := optimize.Run(tab, oopt)
 		if err != nil {
 			return err

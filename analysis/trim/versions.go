@@ -17,11 +17,12 @@ type VersionComparison struct {
 	Report              *compare.Report
 }
 
-// compareVersions compares, per project holding several versions, each
-// version with the next (versions in lexical order of their labels, the
-// order table.Select returns) with opt.Compare, and marks the test side's
+// compareVersions compares, per project of series holding several
+// versions (projectVersions), each version with the next (versions in
+// lexical order of their labels, the order table.Select returns) with opt.Compare, and marks the test side's
 // benchmarks with "compare" and the verdict.
 func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *Options) ([]VersionComparison, error) {
+	all := projectVersions(t, opt)
 	byProject := map[string]map[string][]*table.Series{}
 	for _, s := range series {
 		if duetModes[s.Mode] {
@@ -43,18 +44,15 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 	}
 	var out []VersionComparison
 	for _, p := range projects {
-		versions := make([]string, 0, len(byProject[p]))
-		for v := range byProject[p] {
-			versions = append(versions, v)
-		}
-		sort.Strings(versions)
+		versions := all[p]
 		for k := 0; k+1 < len(versions); k++ {
 			base, test := versions[k], versions[k+1]
 			copt := opt.Compare
 			copt.Seed, copt.Workers = opt.Seed, opt.Workers
 			copt.Metrics = []string{table.Primary}
-			reps, err := compare.Run(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base}},
-				compare.Side{Label: test, Table: t, Select: compare.Selector{Project: p, Version: test}}, copt)
+			sh, n := opt.Select.Shard, opt.Select.Shards
+			reps, err := compare.Run(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base, Shard: sh, Shards: n}},
+				compare.Side{Label: test, Table: t, Select: compare.Selector{Project: p, Version: test, Shard: sh, Shards: n}}, copt)
 			if err != nil {
 				return nil, fmt.Errorf("trim: compare %s %s → %s: %w", p, base, test, err)
 			}
@@ -122,4 +120,36 @@ func (r *Report) compareFrame() *reports.Frame {
 	f.Float("change_percent", pct)
 	f.String("error", errs)
 	return f
+}
+
+// projectVersions lists per project the versions, in lexical order, of the
+// benchmark runs of the whole input that opt.Select keeps without its
+// shard (duet modes left out): opt.AllRuns when t holds a chunk of the
+// input, t's runs otherwise. A shard or chunk thus compares the same
+// version pairs as the unsplit run; a pair whose side has no run in the
+// part compares to an empty side, whose benchmarks are unmatched.
+func projectVersions(t *table.Table, opt *Options) map[string][]string {
+	runs := opt.AllRuns
+	if runs == nil {
+		runs = table.Runs(t)
+	}
+	sel := opt.Select.Unsharded()
+	seen := map[string]map[string]bool{}
+	for _, k := range runs {
+		if duetModes[k.Mode] || !sel.Matches(k) {
+			continue
+		}
+		if seen[k.Project] == nil {
+			seen[k.Project] = map[string]bool{}
+		}
+		seen[k.Project][k.Version] = true
+	}
+	out := map[string][]string{}
+	for p, vs := range seen {
+		for v := range vs {
+			out[p] = append(out[p], v)
+		}
+		sort.Strings(out[p])
+	}
+	return out
 }

@@ -1,0 +1,44 @@
+package reconfigure
+
+import (
+	"fmt"
+
+	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Merge combines reports of Run over disjoint sets of benchmark runs (the
+// shards of one run, equal Options but for Select.Shard, or runs over the
+// chunks of a spooled input) into the report Run gives on their union: the
+// per-benchmark results in key order and the summary recomputed from them
+// (summaryRows, as Run does). nil parts (shards without a benchmark) are
+// skipped. The merged Options are the first part's with the shard cleared
+// and no Progress; parts whose options differ otherwise, or that share a
+// benchmark run, are an error.
+func Merge(parts []*Report) (*Report, error) {
+	var out *Report
+	var rows [][]Result
+	for i, p := range parts {
+		if p == nil {
+			continue
+		}
+		if out == nil {
+			out = &Report{Options: p.Options}
+			out.Options.Select = p.Options.Select.Unsharded()
+			out.Options.Progress = nil
+		} else if !partial.SameOptions(out.Options, p.Options, func(o *Options) *table.Filter { return &o.Select },
+			func(o *Options) { o.Workers, o.Progress = 0, nil }) {
+			return nil, fmt.Errorf("reconfigure: part %d was run with other options than part 1", i+1)
+		}
+		rows = append(rows, p.Results)
+	}
+	if out == nil {
+		return nil, fmt.Errorf("reconfigure: no report to merge")
+	}
+	var err error
+	if out.Results, err = partial.Rows(rows, func(r *Result) table.Key { return r.Key }); err != nil {
+		return nil, fmt.Errorf("reconfigure: %w", err)
+	}
+	out.Summary = summaryRows(out.Results, out.Options.Criteria)
+	return out, nil
+}

@@ -1,0 +1,51 @@
+package steady
+
+import (
+	"fmt"
+
+	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Merge combines reports of Run over disjoint sets of benchmark runs (the
+// shards of one run, equal Options but for Select.Shard, or runs over the
+// chunks of a spooled input) into the report Run gives on their union: the
+// per-benchmark results in key order. A steady report holds nothing but
+// per-benchmark results (its tables and summaries are computed from them
+// when written), so the merged report writes the same bytes as the
+// unsplit run. nil parts (shards without a benchmark) are skipped. The
+// merged Options are the first part's with the shard cleared and no
+// Progress; parts whose options differ otherwise, or that share a
+// benchmark run, are an error.
+func Merge(parts []*Report) (*Report, error) {
+	var out *Report
+	var rows [][]BenchmarkResult
+	for i, p := range parts {
+		if p == nil {
+			continue
+		}
+		if out == nil {
+			out = &Report{Options: p.Options}
+			out.Options.Select = p.Options.Select.Unsharded()
+			out.Options.Progress = nil
+		} else if !partial.SameOptions(out.Options, p.Options, selectOf, clearRunFields) {
+			return nil, fmt.Errorf("steady: part %d was run with other options than part 1", i+1)
+		}
+		rows = append(rows, p.Benchmarks)
+	}
+	if out == nil {
+		return nil, fmt.Errorf("steady: no report to merge")
+	}
+	var err error
+	out.Benchmarks, err = partial.Rows(rows, func(b *BenchmarkResult) table.Key { return b.Key })
+	if err != nil {
+		return nil, fmt.Errorf("steady: %w", err)
+	}
+	return out, nil
+}
+
+func selectOf(o *Options) *table.Filter { return &o.Select }
+
+// clearRunFields clears the options that may differ between the parts of
+// one run and do not change a result.
+func clearRunFields(o *Options) { o.Workers, o.Progress = 0, nil }

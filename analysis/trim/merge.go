@@ -1,0 +1,167 @@
+package trim
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Merge combines reports of Run over disjoint sets of benchmark runs (the
+// shards of one run, equal Options but for Select.Shard, or the chunks of
+// a spooled input, with Options.AllRuns naming the whole input's runs)
+// into the report Run gives on their union:
+//
+//   - Benchmarks: every part's, in key order; Totals recomputed (totals);
+//   - Steady and Reconfigure: steady.Merge and reconfigure.Merge of the
+//     parts' (their Select narrowed to the merged PathSteady and PathShort
+//     benchmarks, as Run narrows it);
+//   - Versions: per (project, base, test) the parts' comparisons merged
+//     (compare.Merge); every part compared the same version pairs
+//     (projectVersions), so the pairs come in Run's order;
+//   - Forks: worstForks of the merged report, each taken from the part that
+//     kept it (a part keeps its MaxPlotForks worst, which include every
+//     fork of the overall MaxPlotForks worst of that part's benchmarks).
+//
+// Each benchmark's result depends only on its own rows and on streams
+// keyed by the benchmark, so the merged report writes the same bytes as
+// the unsplit run (TestMergeEqualsRun). nil parts are skipped; parts with
+// other options or a common benchmark run are an error.
+func Merge(parts []*Report) (*Report, error) {
+	var out *Report
+	var rows [][]Benchmark
+	var steadies []*steady.Report
+	var replays []*reconfigure.Report
+	forks := map[table.Key]ForkSeries{}
+	for i, p := range parts {
+		if p == nil {
+			continue
+		}
+		if out == nil {
+			out = &Report{Options: p.Options}
+			out.Options.Select = p.Options.Select.Unsharded()
+			out.Options.Progress, out.Options.AllRuns = nil, nil
+		} else if !partial.SameOptions(out.Options, p.Options, func(o *Options) *table.Filter { return &o.Select }, clearRunFields) {
+			return nil, fmt.Errorf("trim: part %d was run with other options than part 1", i+1)
+		}
+		rows = append(rows, p.Benchmarks)
+		if p.Steady != nil {
+			steadies = append(steadies, p.Steady)
+		}
+		if p.Reconfigure != nil {
+			replays = append(replays, p.Reconfigure)
+		}
+		for _, f := range p.Forks {
+			forks[f.Key] = f
+		}
+	}
+	if out == nil {
+		return nil, fmt.Errorf("trim: no report to merge")
+	}
+	var err error
+	if out.Benchmarks, err = partial.Rows(rows, func(b *Benchmark) table.Key { return b.Key }); err != nil {
+		return nil, fmt.Errorf("trim: %w", err)
+	}
+	out.Totals = totals(out.Benchmarks)
+	var long, short []table.Key
+	for i := range out.Benchmarks {
+		switch b := &out.Benchmarks[i]; b.Path {
+		case PathSteady:
+			long = append(long, b.Key)
+		case PathShort:
+			short = append(short, b.Key)
+		}
+	}
+	// Each part narrowed its analyses to its own benchmarks: give the
+	// parts' reports the merged selection, as Run would have.
+	if len(steadies) > 0 {
+		sel := only(out.Options.Select, long)
+		for i, r := range steadies {
+			c := *r
+			c.Options.Select = sel
+			steadies[i] = &c
+		}
+		if out.Steady, err = steady.Merge(steadies); err != nil {
+			return nil, fmt.Errorf("trim: %w", err)
+		}
+	}
+	if len(replays) > 0 {
+		sel := only(out.Options.Select, short)
+		for i, r := range replays {
+			c := *r
+			c.Options.Select = sel
+			replays[i] = &c
+		}
+		if out.Reconfigure, err = reconfigure.Merge(replays); err != nil {
+			return nil, fmt.Errorf("trim: %w", err)
+		}
+	}
+	if out.Versions, err = mergeVersions(parts); err != nil {
+		return nil, err
+	}
+	if out.Steady != nil {
+		steadyOf := map[table.Key]*steady.BenchmarkResult{}
+		for i := range out.Steady.Benchmarks {
+			steadyOf[out.Steady.Benchmarks[i].Key] = &out.Steady.Benchmarks[i]
+		}
+		for _, c := range worstForks(out, steadyOf) {
+			k := out.Benchmarks[c.i].Key
+			f, ok := forks[k]
+			if !ok {
+				return nil, fmt.Errorf("trim: no part kept the plotted fork of %s", k)
+			}
+			out.Forks = append(out.Forks, f)
+		}
+	}
+	return out, nil
+}
+
+// clearRunFields clears the options that may differ between the parts of
+// one run and do not change a result.
+func clearRunFields(o *Options) {
+	o.Workers, o.Progress, o.AllRuns = 0, nil, nil
+	o.Steady.Workers, o.Steady.Progress = 0, nil
+	o.Reconfigure.Workers, o.Reconfigure.Progress = 0, nil
+	o.Optimize.Workers, o.Optimize.Progress = 0, nil
+	o.Compare.Workers, o.Compare.Progress = 0, nil
+}
+
+// mergeVersions merges the parts' comparisons of each (project, base,
+// test), in Run's order: projects sorted, then each project's pairs by
+// their base version (consecutive versions in lexical order).
+func mergeVersions(parts []*Report) ([]VersionComparison, error) {
+	type pair struct{ project, base, test string }
+	var order []pair
+	byPair := map[pair][]*compare.Report{}
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		for _, vc := range p.Versions {
+			k := pair{vc.Project, vc.Base, vc.Test}
+			if _, ok := byPair[k]; !ok {
+				order = append(order, k)
+			}
+			byPair[k] = append(byPair[k], vc.Report)
+		}
+	}
+	sort.Slice(order, func(i, j int) bool {
+		if order[i].project != order[j].project {
+			return order[i].project < order[j].project
+		}
+		return order[i].base < order[j].base
+	})
+	var out []VersionComparison
+	for _, k := range order {
+		r, err := compare.Merge(byPair[k])
+		if err != nil {
+			return nil, fmt.Errorf("trim: compare %s %s → %s: %w", k.project, k.base, k.test, err)
+		}
+		out = append(out, VersionComparison{Project: k.project, Base: k.base, Test: k.test, Report: r})
+	}
+	return out, nil
+}

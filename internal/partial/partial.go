@@ -1,0 +1,47 @@
+// Package partial holds what the analyzers' Merge functions share:
+// checking that reports come from one run split into parts (shards, or
+// chunks of a spooled input) and putting per-benchmark rows back together.
+package partial
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// SameOptions reports whether the options a and b of two parts are those
+// of one run: equal once norm has cleared, in copies, the fields that may
+// differ between parts (the selection, the worker count, the progress
+// callback), and with selections equal but for the shard (table.Filter.Equal
+// on Unsharded).
+func SameOptions[O any](a, b O, sel func(*O) *table.Filter, norm func(*O)) bool {
+	if !sel(&a).Unsharded().Equal(sel(&b).Unsharded()) {
+		return false
+	}
+	*sel(&a), *sel(&b) = table.Filter{}, table.Filter{}
+	norm(&a)
+	norm(&b)
+	return reflect.DeepEqual(a, b)
+}
+
+// Rows concatenates the per-benchmark rows of the parts and sorts them by
+// key (stably, so rows of one key keep their order within a part); a key
+// in two parts is an error, as parts must hold disjoint benchmark runs.
+func Rows[T any](parts [][]T, key func(*T) table.Key) ([]T, error) {
+	var out []T
+	owner := map[table.Key]int{}
+	for pi, p := range parts {
+		for i := range p {
+			k := key(&p[i])
+			if o, ok := owner[k]; ok && o != pi {
+				return nil, fmt.Errorf("benchmark run %s is in parts %d and %d: the parts of a merge must hold disjoint benchmark runs", k, o+1, pi+1)
+			}
+			owner[k] = pi
+		}
+		out = append(out, p...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return key(&out[i]).Less(key(&out[j])) })
+	return out, nil
+}
