@@ -94,10 +94,10 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, release, err := cliapp.RunOnTable(c, "reconfigure", func(t *table.Table, progress func(int)) (*reconfigure.Report, error) {
+	rep, release, err := cliapp.RunChunked(c, "reconfigure", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*reconfigure.Report, error) {
 		opt.Progress = progress
 		return reconfigure.Run(t, opt)
-	})
+	}, reconfigure.Merge)
 	defer release()
 	if err != nil {
 		return err

@@ -171,10 +171,10 @@ func runSteady(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res, release, err := cliapp.RunOnTable(c, "steady", func(t *table.Table, progress func(int)) (*steady.Report, error) {
+	res, release, err := cliapp.RunChunked(c, "steady", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*steady.Report, error) {
 		opt.Progress = progress
 		return steady.Run(t, opt)
-	})
+	}, steady.Merge)
 	defer release()
 	if err != nil {
 		return err

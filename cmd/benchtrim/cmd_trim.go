@@ -84,10 +84,11 @@ func runTrim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, release, err := cliapp.RunOnTable(c, "trim", func(t *table.Table, progress func(int)) (*trim.Report, error) {
+	rep, release, err := cliapp.RunChunked(c, "trim", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*trim.Report, error) {
 		opt.Progress = progress
+		opt.AllRuns = all
 		return trim.Run(t, opt)
-	})
+	}, trim.Merge)
 	defer release()
 	if err != nil {
 		return err

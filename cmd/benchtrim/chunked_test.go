@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestChunkedRunsEqualTheWholeRun: steady, reconfigure and trim on an
+// input larger than --max-rows (spooled, analysed a chunk of benchmarks
+// at a time, then merged) print the same answer and write the same data
+// files, byte for byte, as on the whole table in memory (--max-rows 0).
+func TestChunkedRunsEqualTheWholeRun(t *testing.T) {
+	dir := t.TempDir()
+	var long, short []string
+	for i, v := range []string{"v1", "v2"} {
+		p := filepath.Join(dir, "proj-"+v+".json")
+		if _, _, err := runCLI(t, "--seed", strconv.Itoa(11+i), "generate", "--benchmarks", "4", "--forks", "2", "--iterations", "130", "-o", p); err != nil {
+			t.Fatal(err)
+		}
+		long = append(long, p)
+	}
+	p := filepath.Join(dir, "other-v1.json")
+	if _, _, err := runCLI(t, "--seed", "13", "generate", "--benchmarks", "3", "--forks", "3", "--iterations", "40", "-o", p); err != nil {
+		t.Fatal(err)
+	}
+	short = append(short, p)
+	all := append(append([]string(nil), long...), short...)
+	chunked := regexp.MustCompile(`more than --max-rows 2500: analysing (\d+) chunks`)
+	for _, tc := range []struct {
+		name string
+		args []string
+		outs []string
+	}{
+		{"steady", append([]string{"steady", "--steady-window", "100", "--resamples", "500"}, long...), []string{"--forks-out", "--benchmarks-out"}},
+		{"reconfigure", append([]string{"reconfigure", "--aa-resamples", "300"}, short...), []string{"-o", "--configs-out"}},
+		{"trim", append([]string{"trim", "--steady-window", "100", "--resamples", "500"}, all...), []string{"-o", "--commands-out", "--report"}},
+	} {
+		run := func(maxRows string) (string, string, map[string][]byte) {
+			files := map[string][]byte{}
+			args := append([]string{"--max-rows", maxRows}, tc.args...)
+			var paths []string
+			for _, o := range tc.outs {
+				ext := map[string]string{"--commands-out": ".sh", "--report": ".html"}[o]
+				if ext == "" {
+					ext = ".csv"
+				}
+				path := filepath.Join(dir, fmt.Sprintf("%s%s-%s%s", tc.name, maxRows, strings.Trim(o, "-"), ext))
+				args = append(args, o, path)
+				paths = append(paths, path)
+			}
+			stdout, stderr, err := runCLI(t, args...)
+			if err != nil {
+				t.Fatalf("%s --max-rows %s: %v\n%s", tc.name, maxRows, err, stderr)
+			}
+			for _, p := range paths {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files[filepath.Base(p)[len(tc.name+maxRows):]] = b
+			}
+			return strings.ReplaceAll(stdout, maxRows+"-", ""), stderr, files
+		}
+		wantOut, wantErr, wantFiles := run("0")
+		gotOut, gotErr, gotFiles := run("2500")
+		m := chunked.FindStringSubmatch(gotErr)
+		if m == nil || m[1] == "1" || chunked.MatchString(wantErr) {
+			t.Errorf("%s: the 2500-row run should be chunked and the unbounded one not; stderr:\n%s", tc.name, gotErr)
+		}
+		t.Logf("%s: %s chunks, stdout %d bytes, files %d", tc.name, m[1], len(gotOut), len(gotFiles))
+		if gotOut != wantOut {
+			t.Errorf("%s: chunked stdout differs:\n%s\nwant:\n%s", tc.name, gotOut, wantOut)
+		}
+		for name, want := range wantFiles {
+			if !bytes.Equal(gotFiles[name], want) {
+				t.Errorf("%s: chunked %s differs (%d bytes, want %d)", tc.name, name, len(gotFiles[name]), len(want))
+			}
+		}
+	}
+}

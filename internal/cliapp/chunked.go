@@ -1,0 +1,110 @@
+package cliapp
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/internal/progress"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// RunChunked is RunOnTable for an analyzer whose reports merge (its
+// Merge function): it reads the command's inputs as a stream, and while
+// they hold at most --max-rows rows it runs run once on the whole table,
+// as RunOnTable does. A larger input goes to a table.Spool (an unlinked
+// scratch file in $TMPDIR) instead of memory, is cut into chunks of whole
+// benchmark groups (every version of a benchmark together) of at most
+// --max-rows rows among the groups keep accepts, and run is called on each
+// chunk in turn, with all naming every benchmark run of the input; the
+// chunks' reports are combined by merge. Each benchmark's result depends
+// only on its own rows and its key's random streams, so the merged report
+// is the one a run on the whole table gives, with the memory of the
+// largest chunk. run gets all == nil when it sees the whole input.
+func RunChunked[R any](c *cli.Context, label string, keep table.Filter,
+	run func(t *table.Table, all []table.Key, progress func(total int)) (R, error),
+	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
+	release = func() {}
+	g := GlobalsOf(c)
+	if g.MaxRows == 0 {
+		return RunOnTable(c, label, func(t *table.Table, p func(int)) (R, error) { return run(t, nil, p) })
+	}
+	var held []arrow.Record
+	var rows int64
+	var sp *table.Spool
+	defer func() {
+		for _, r := range held {
+			r.Release()
+		}
+		if sp != nil {
+			sp.Close()
+		}
+	}()
+	sink := func(rec arrow.Record) error {
+		if sp == nil && rows+rec.NumRows() <= g.MaxRows {
+			rec.Retain()
+			held = append(held, rec)
+			rows += rec.NumRows()
+			return nil
+		}
+		if sp == nil {
+			var err error
+			if sp, err = table.NewSpool("", nil); err != nil {
+				return err
+			}
+			for _, r := range held {
+				if err := sp.Add(r); err != nil {
+					return err
+				}
+				r.Release()
+			}
+			held = nil
+		}
+		return sp.Add(rec)
+	}
+	st, err := StreamInputs(c, c.Args().Slice(), sink)
+	if err != nil {
+		return rep, release, err
+	}
+	if !g.Quiet {
+		st.Report.WriteKinds(c.App.ErrWriter)
+	}
+	if sp == nil {
+		t := &table.Table{Records: held, Setups: st.Setups}
+		held = nil
+		bar := progress.New(c.App.ErrWriter, g.Quiet, label, 0)
+		rep, err = run(t, nil, bar.Tick)
+		bar.Done()
+		return rep, t.Release, BenchError(c, err)
+	}
+	chunks := sp.Chunks(g.MaxRows, keep.Matches)
+	if len(chunks) == 0 {
+		// Nothing is selected: the analyzer's own error names the filter.
+		chunks = sp.Chunks(g.MaxRows, nil)[:1]
+	}
+	if !g.Quiet {
+		fmt.Fprintf(c.App.ErrWriter, "%s: the input's %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch file in $TMPDIR)\n",
+			CommandName(c), sp.Rows(), g.MaxRows, len(chunks))
+	}
+	all := sp.Runs()
+	parts := make([]R, 0, len(chunks))
+	for i, ch := range chunks {
+		t, err := sp.Read(ch, st.Setups)
+		if err != nil {
+			return rep, release, err
+		}
+		bar := progress.New(c.App.ErrWriter, g.Quiet, fmt.Sprintf("%s, chunk %d/%d", label, i+1, len(chunks)), 0)
+		r, err := run(t, all, bar.Tick)
+		bar.Done()
+		// Reports keep copies of the strings they need (table.Collect), so
+		// the chunk's buffers can go now.
+		t.Release()
+		if err != nil {
+			return rep, release, BenchError(c, err)
+		}
+		parts = append(parts, r)
+	}
+	rep, err = merge(parts)
+	return rep, release, err
+}
