@@ -10,7 +10,7 @@ import (
 // means the same quantity in every command that has it. Range checks run
 // when a flag is given (defaults are valid), before any work.
 var flagRanges = map[string]cliapp.Range{
-	"workers": cliapp.NonNegative,
+	"workers":  cliapp.NonNegative,
 	"max-rows": cliapp.NonNegative,
 	// seeds are written into data files as int64 columns
 	"seed": {Min: 0, Max: math.MaxInt64},
