@@ -315,3 +315,32 @@ func Runs(t *Table) []Key {
 	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
 	return out
 }
+
+// MetricRows returns zero-copy slices of rec holding its rows of metric
+// ("" for Primary), one per stretch of consecutive such rows; the caller
+// releases them. Rows come in stretches of one metric (every reader writes
+// a run's values metric by metric), so there are few slices.
+func MetricRows(rec arrow.Record, metric string) []arrow.Record {
+	if metric == "" {
+		metric = Primary
+	}
+	c := columnsOf(rec)
+	n := int(rec.NumRows())
+	var out []arrow.Record
+	start := -1
+	for i := 0; i <= n; i++ {
+		in := i < n && c.metric.Value(i) == metric
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			if start == 0 && i == n {
+				rec.Retain()
+				return []arrow.Record{rec}
+			}
+			out = append(out, rec.NewSlice(int64(start), int64(i)))
+			start = -1
+		}
+	}
+	return out
+}

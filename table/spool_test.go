@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
@@ -122,5 +123,40 @@ func TestSpoolChunks(t *testing.T) {
 	}
 	if err := sp.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMetricRows: the slices hold exactly the rows of the metric, in
+// order, for records that mix metrics.
+func TestMetricRows(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	whole := spoolTable(t, mem)
+	defer whole.Release()
+	for _, tc := range []struct {
+		metric string
+		want   int64
+	}{{"", 60}, {"gc.alloc.rate", 10}, {"nope", 0}} {
+		var got int64
+		for _, rec := range whole.Records {
+			for _, s := range MetricRows(rec, tc.metric) {
+				sub := &Table{Records: []arrow.Record{s}}
+				sub.Rows(func(r *Row) error {
+					m := tc.metric
+					if m == "" {
+						m = Primary
+					}
+					if r.Metric != m {
+						t.Errorf("metric %q: a row of %q", tc.metric, r.Metric)
+					}
+					return nil
+				})
+				got += s.NumRows()
+				s.Release()
+			}
+		}
+		if got != tc.want {
+			t.Errorf("metric %q: %d rows, want %d", tc.metric, got, tc.want)
+		}
 	}
 }

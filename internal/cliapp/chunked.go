@@ -21,7 +21,9 @@ import (
 // chunks' reports are combined by merge. Each benchmark's result depends
 // only on its own rows and its key's random streams, so the merged report
 // is the one a run on the whole table gives, with the memory of the
-// largest chunk. run gets all == nil when it sees the whole input.
+// largest chunk. run gets all == nil when it sees the whole input, and
+// only the rows of keep's metric (the primary one when unset): every
+// analyzer using RunChunked reads no other.
 func RunChunked[R any](c *cli.Context, label string, keep table.Filter,
 	run func(t *table.Table, all []table.Key, progress func(total int)) (R, error),
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
@@ -41,7 +43,7 @@ func RunChunked[R any](c *cli.Context, label string, keep table.Filter,
 			sp.Close()
 		}
 	}()
-	sink := func(rec arrow.Record) error {
+	add := func(rec arrow.Record) error {
 		if sp == nil && rows+rec.NumRows() <= g.MaxRows {
 			rec.Retain()
 			held = append(held, rec)
@@ -62,6 +64,16 @@ func RunChunked[R any](c *cli.Context, label string, keep table.Filter,
 			held = nil
 		}
 		return sp.Add(rec)
+	}
+	sink := func(rec arrow.Record) error {
+		var err error
+		for _, r := range table.MetricRows(rec, keep.Metric) {
+			if err == nil {
+				err = add(r)
+			}
+			r.Release()
+		}
+		return err
 	}
 	st, err := StreamInputs(c, c.Args().Slice(), sink)
 	if err != nil {
