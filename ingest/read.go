@@ -216,13 +216,14 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 			return st, err2
 		} else if isCanonical {
 			format = "table"
-			if t, err = table.ReadFile(path, mem); err == nil && sink != nil {
-				for _, rec := range t.Records {
-					if err = fileSink(rec); err != nil {
-						break
-					}
+			if sink == nil {
+				t, err = table.ReadFile(path, mem)
+			} else {
+				// Record by record: a table file larger than memory streams.
+				var setups []table.Setup
+				if setups, err = table.ScanFile(path, mem, fileSink); err == nil {
+					t = &table.Table{Setups: setups}
 				}
-				t.Release()
 			}
 		} else if isDir(path) {
 			t, format, err = readDirectory(path, opt, mem, rep, fileSink)

@@ -49,6 +49,10 @@ func TestReadFileCorrupt(t *testing.T) {
 				}
 				tried++
 				back, err := ReadFile(path, mem)
+				_, serr := ScanFile(path, memory.NewGoAllocator(), func(arrow.Record) error { return nil })
+				if (err == nil) != (serr == nil) || err != nil && serr.Error() != err.Error() {
+					t.Errorf("offset %d: ScanFile says %v, ReadFile %v", off, serr, err)
+				}
 				if err != nil {
 					failed++
 					if !strings.HasPrefix(err.Error(), path+": ") {

@@ -125,3 +125,17 @@ func (a *trackingAllocator) untrack() {
 	a.live = nil
 	a.mu.Unlock()
 }
+
+// guardedScan runs scan, a decoder of untrusted bytes that hands its
+// records on as it goes, with a panic turned into an error. Unlike
+// guardedRead it frees nothing on error: records already handed on may be
+// in use, so what the decoder left behind goes to the garbage collector.
+func guardedScan(mem memory.Allocator, scan func(memory.Allocator) error) (ok bool, err error) {
+	ta := &trackingAllocator{mem: mem}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &panicError{r}
+		}
+	}()
+	return true, scan(ta)
+}

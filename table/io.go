@@ -252,6 +252,18 @@ func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
 }
 
 func readIPC(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
+	t := &Table{}
+	setups, err := scanIPC(fh, mem, func(rec arrow.Record) error {
+		t.Records = append(t.Records, rec)
+		return nil
+	})
+	t.Setups = setups
+	return t, err
+}
+
+// scanIPC decodes an Arrow IPC table file record by record, handing each
+// validated record to emit (which takes ownership), and returns the setups.
+func scanIPC(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
 	if err := checkIPCFooter(fh); err != nil {
 		return nil, err
 	}
@@ -263,24 +275,24 @@ func readIPC(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
 	if err := checkSchema(r.Schema()); err != nil {
 		return nil, notTableError{err}
 	}
-	t := &Table{}
-	if t.Setups, err = setupsFromMetadata(r.Schema()); err != nil {
+	setups, err := setupsFromMetadata(r.Schema())
+	if err != nil {
 		return nil, err
 	}
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.RecordAt(i)
 		if err != nil {
-			t.Release()
-			return nil, err
+			return setups, err
 		}
 		if err := validateRecord(rec); err != nil {
 			rec.Release()
-			t.Release()
-			return nil, fmt.Errorf("record %d: %w", i+1, err)
+			return setups, fmt.Errorf("record %d: %w", i+1, err)
 		}
-		t.Records = append(t.Records, stripMetadata(rec))
+		if err := emit(stripMetadata(rec)); err != nil {
+			return setups, err
+		}
 	}
-	return t, nil
+	return setups, nil
 }
 
 // stripMetadata returns rec with the plain Schema, taking ownership of rec.
@@ -296,6 +308,18 @@ func stripMetadata(rec arrow.Record) arrow.Record {
 // decoder panic on a damaged file happens in the caller's goroutine, where
 // guardedRead recovers it.
 func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
+	t := &Table{}
+	setups, err := scanParquet(fh, mem, func(rec arrow.Record) error {
+		t.Records = append(t.Records, rec)
+		return nil
+	})
+	t.Setups = setups
+	return t, err
+}
+
+// scanParquet is readParquet handing each validated record to emit (which
+// takes ownership) instead of keeping it; it returns the setups.
+func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
 	size, err := fh.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, err
@@ -323,8 +347,8 @@ func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
 	if n := len(fr.Manifest.Fields); n != numColumns || pf.MetaData().Schema.NumColumns() != numColumns {
 		return nil, fmt.Errorf("%d fields and %d leaf columns, want %d", n, pf.MetaData().Schema.NumColumns(), numColumns)
 	}
-	t := &Table{}
-	if t.Setups, err = setupsFromMetadata(schema); err != nil {
+	setups, err := setupsFromMetadata(schema)
+	if err != nil {
 		return nil, err
 	}
 	// Files written whole hold the setups in the stored Arrow schema too;
@@ -332,7 +356,7 @@ func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
 	if schema.Metadata().FindKey(MetadataSetups) < 0 {
 		if v := pf.MetaData().KeyValueMetadata().FindValue(MetadataSetups); v != nil {
 			md := arrow.NewMetadata([]string{MetadataSetups}, []string{*v})
-			if t.Setups, err = setupsFromMetadata(arrow.NewSchema(nil, &md)); err != nil {
+			if setups, err = setupsFromMetadata(arrow.NewSchema(nil, &md)); err != nil {
 				return nil, err
 			}
 		}
@@ -364,21 +388,21 @@ func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
 	// Batches as large as the file (by its metadata) when it is small: the
 	// readers reserve a whole batch per column.
 	batch := min(max(pf.NumRows(), 1), DefaultBatchRows)
-	for {
+	for n := 1; ; n++ {
 		rec, err := nextParquetRecord(readers, batch, mem)
 		if err != nil {
-			t.Release()
-			return nil, err
+			return setups, err
 		}
 		if rec == nil {
-			return t, nil
+			return setups, nil
 		}
 		if err := validateRecord(rec); err != nil {
 			rec.Release()
-			t.Release()
-			return nil, fmt.Errorf("record %d: %w", len(t.Records)+1, err)
+			return setups, fmt.Errorf("record %d: %w", n, err)
 		}
-		t.Records = append(t.Records, rec)
+		if err := emit(rec); err != nil {
+			return setups, err
+		}
 	}
 }
 
@@ -436,14 +460,16 @@ func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.
 // line: "name:12: column value: …", "name:17: fork 0 (levels are 1-based)".
 // The bytes are untrusted: any error is returned, never a panic.
 func ReadCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
-	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return readCSV(r, name, mem) })
+	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return readCSV(r, name, mem, nil) })
 	if err != nil && !strings.HasPrefix(err.Error(), name+":") {
 		err = fmt.Errorf("%s: %w", name, err)
 	}
 	return t, err
 }
 
-func readCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
+// readCSV reads a CSV table; with a sink the records go to it as they are
+// built (table.Builder.SetSink) and the table returned is empty.
+func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Record) error) (*Table, error) {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -456,6 +482,9 @@ func readCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
 	}
 	b := NewBuilder(mem, 0)
 	defer b.Release()
+	if sink != nil {
+		b.SetSink(sink)
+	}
 	var row Row
 	var runs runLevels
 	for {
@@ -477,13 +506,110 @@ func readCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
 		if err := b.Append(&row); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
+		if err := b.Err(); err != nil {
+			return nil, err
+		}
 		runs.add(Key{row.Project, row.Version, row.Benchmark, row.Params, row.Mode}, &lv, int64(line))
 	}
 	if line, msg := runs.check(); msg != "" {
 		return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
 	}
-	return b.Finish(), nil
+	t := b.Finish()
+	if err := b.Err(); err != nil {
+		t.Release()
+		return nil, err
+	}
+	return t, nil
 }
+
+// ScanFile reads a table file like ReadFile, checked alike and with the
+// same errors, but hands its records to fn one at a time instead of
+// keeping them (fn does not keep a record unless it retains it), so a
+// table larger than memory can be read: a Parquet file a batch of a row
+// group at a time, an Arrow IPC file a record at a time, a CSV table a
+// batch of rows at a time. It returns the setups. The rule that needs
+// every row of a run (MaxLevelIndex) is checked at the end, after fn saw
+// the rows; an error then still fails the read. Buffers a damaged file
+// leaves behind are left to the garbage collector (mem should be a Go
+// allocator), as the records already handed on may still be in use.
+func ScanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([]Setup, error) {
+	f, err := FormatOf(path)
+	if err != nil {
+		return nil, err
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var ch Checker
+	var fnErr error
+	emit := func(rec arrow.Record) error {
+		defer rec.Release()
+		if err := ch.Add(rec); err != nil {
+			return checkFailed{err}
+		}
+		if fnErr = fn(rec); fnErr != nil {
+			return fnErr
+		}
+		return nil
+	}
+	if f == FormatCSV {
+		// readCSV checks every rule itself (as ReadFile's CSV path does).
+		sink := func(rec arrow.Record) error {
+			fnErr = fn(rec)
+			return fnErr
+		}
+		_, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return readCSV(fh, path, mem, sink) })
+		switch {
+		case err != nil && fnErr != nil && errors.Is(err, fnErr):
+			return nil, fnErr
+		case err != nil:
+			if !strings.HasPrefix(err.Error(), path+":") {
+				err = fmt.Errorf("%s: %w", path, err)
+			}
+			return nil, err
+		}
+		t := &Table{}
+		if err := readSetupsSidecar(SetupsSidecar(path), t); err != nil {
+			return nil, err
+		}
+		return t.Setups, nil
+	}
+	scan := scanIPC
+	if f == FormatParquet {
+		scan = scanParquet
+	}
+	var setups []Setup
+	_, err = guardedScan(mem, func(mem memory.Allocator) error {
+		var err error
+		setups, err = scan(fh, mem, emit)
+		return err
+	})
+	var cf checkFailed
+	var nt notTableError
+	switch {
+	case err == nil:
+	case fnErr != nil && errors.Is(err, fnErr):
+		return nil, fnErr
+	case errors.As(err, &cf):
+		return nil, fmt.Errorf("%s: %w", path, cf.error)
+	case errors.As(err, &nt):
+		return nil, fmt.Errorf("%s: %w", path, err)
+	default:
+		return nil, fmt.Errorf("%s: corrupt table file: %w", path, err)
+	}
+	if err := ch.Finish(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return setups, nil
+}
+
+// checkFailed is a Checker error met while scanning.
+type checkFailed struct{ error }
+
+func (e checkFailed) Unwrap() error { return e.error }
+
 
 // csvError places err, from csv.Reader.Read, at its line of file name.
 // (After such an error the reader has no record, so FieldPos cannot tell.)

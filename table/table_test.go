@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
@@ -113,6 +114,21 @@ func TestRoundTrip(t *testing.T) {
 			if !reflect.DeepEqual(tab.Setups, back.Setups) {
 				t.Errorf("setups differ\nwant %+v\ngot  %+v", tab.Setups, back.Setups)
 			}
+			// ScanFile hands on the same rows, record by record, and the
+			// same setups; it leaks nothing.
+			var scanned Table
+			setups, err := ScanFile(path, mem, func(rec arrow.Record) error {
+				rec.Retain()
+				scanned.Records = append(scanned.Records, rec)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rowsOf(t, &scanned); !sameRows(want, got) || !reflect.DeepEqual(setups, back.Setups) {
+				t.Errorf("ScanFile: rows or setups differ from ReadFile's\nwant %+v\ngot  %+v", want, got)
+			}
+			scanned.Release()
 			s := back.Setup(Key{"p", "v1", "b.A", "n=1", "avgt"})
 			if s == nil || s.Forks != 2 || s.MeasurementIterations != 2 || s.Env["jvm"] != "/usr/bin/java" {
 				t.Errorf("merged setup = %+v", s)
