@@ -610,7 +610,6 @@ type checkFailed struct{ error }
 
 func (e checkFailed) Unwrap() error { return e.error }
 
-
 // csvError places err, from csv.Reader.Read, at its line of file name.
 // (After such an error the reader has no record, so FieldPos cannot tell.)
 func csvError(name string, err error) error {
