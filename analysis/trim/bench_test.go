@@ -2,10 +2,12 @@ package trim
 
 import (
 	"os"
+	"strconv"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/analysis/steady"
@@ -18,6 +20,14 @@ import (
 // with a table.Builder: the rows JMH JSON of the suite ingests to, without
 // the JSON (whose ingest needs far more memory than the table).
 func synthTable(tb testing.TB, cfg synth.SuiteConfig) *table.Table {
+	t := synthRows(tb, cfg, nil)
+	tb.Cleanup(t.Release)
+	return t
+}
+
+// synthRows builds cfg's suite as synthTable does; with a sink the
+// records go to it as they are built and the table holds the setups.
+func synthRows(tb testing.TB, cfg synth.SuiteConfig, sink func(arrow.Record) error) *table.Table {
 	tb.Helper()
 	s, err := synth.NewSuite(cfg)
 	if err != nil {
@@ -25,6 +35,9 @@ func synthTable(tb testing.TB, cfg synth.SuiteConfig) *table.Table {
 	}
 	b := table.NewBuilder(memory.DefaultAllocator, table.DefaultBatchRows)
 	defer b.Release()
+	if sink != nil {
+		b.SetSink(sink)
+	}
 	for i, tr := range s.Truth() {
 		key := table.Key{Project: cfg.Project, Version: cfg.Version, Benchmark: tr.JMHName, Params: tr.ParamsKey, Mode: string(cfg.Mode)}
 		if err := b.AddSetup(table.Setup{Key: key, Tool: "jmh", Forks: cfg.Forks, MeasurementIterations: cfg.Iterations,
@@ -43,7 +56,9 @@ func synthTable(tb testing.TB, cfg synth.SuiteConfig) *table.Table {
 		}
 	}
 	t := b.Finish()
-	tb.Cleanup(t.Release)
+	if err := b.Err(); err != nil {
+		tb.Fatal(err)
+	}
 	return t
 }
 
@@ -68,22 +83,7 @@ func BenchmarkTrimSuite(b *testing.B) {
 	opt := DefaultOptions
 	opt.Optimize.Bootstrap.Resamples = 1000
 	opt.Steady.Bootstrap.Resamples = 1000
-	var peak uint64
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapInuse)
-			select {
-			case <-stop:
-				return
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
-	}()
+	peak, stopSampling := sampleHeap()
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
@@ -94,8 +94,7 @@ func BenchmarkTrimSuite(b *testing.B) {
 	}
 	sec := time.Since(start).Seconds() / float64(b.N)
 	b.StopTimer()
-	close(stop)
-	<-done
+	stopSampling()
 	t0 := time.Now()
 	if _, err := steady.Run(tab, opt.Steady); err != nil {
 		b.Fatal(err)
@@ -103,5 +102,92 @@ func BenchmarkTrimSuite(b *testing.B) {
 	b.ReportMetric(time.Since(t0).Seconds(), "steady_s")
 	b.ReportMetric(float64(n)/sec, "benchmarks/s")
 	b.ReportMetric(float64(n*forks*iters)/sec, "iterations/s")
-	b.ReportMetric(float64(peak)/(1<<20), "peak_heap_MB")
+	b.ReportMetric(float64(*peak)/(1<<20), "peak_heap_MB")
+}
+
+// sampleHeap samples the heap in use every 100 ms into *peak until stop
+// is called.
+func sampleHeap() (peak *uint64, stop func()) {
+	peak = new(uint64)
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			*peak = max(*peak, ms.HeapInuse)
+			select {
+			case <-quit:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	return peak, func() { close(quit); <-done }
+}
+
+// BenchmarkTrimChunked times what benchtrim trim does with an input larger
+// than --max-rows: the suite of BenchmarkTrimSuite (same sizes, same
+// BENCHTRIM_TRIM_SCALE) goes into a table.Spool as it is generated, never
+// whole in memory, and Run analyses it a chunk of at most
+// BENCHTRIM_TRIM_MAX_ROWS rows (default 1.5 M, the CLI's default) at a
+// time; Merge combines the chunks. It reports benchmarks/s, chunks and
+// peak_heap_MB, the largest heap in use during spooling and analysis,
+// which --max-rows bounds whatever the suite's size.
+func BenchmarkTrimChunked(b *testing.B) {
+	n, forks, iters := 20, 5, 1000
+	switch os.Getenv("BENCHTRIM_TRIM_SCALE") {
+	case "1":
+		n, forks, iters = 500, 10, 3000
+	case "0.1":
+		n, forks, iters = 50, 10, 3000
+	}
+	maxRows := int64(1_500_000)
+	if v, err := strconv.ParseInt(os.Getenv("BENCHTRIM_TRIM_MAX_ROWS"), 10, 64); err == nil && v > 0 {
+		maxRows = v
+	}
+	opt := DefaultOptions
+	opt.Optimize.Bootstrap.Resamples = 1000
+	opt.Steady.Bootstrap.Resamples = 1000
+	peak, stopSampling := sampleHeap()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	chunks := 0
+	for i := 0; i < b.N; i++ {
+		sp, err := table.NewSpool(b.TempDir(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		setups := synthRows(b, jmhSuite(n, forks, iters, 11), sp.Add).Setups
+		var parts []*Report
+		all := sp.Runs()
+		cs := sp.Chunks(maxRows, nil)
+		chunks = len(cs)
+		for _, ch := range cs {
+			t, err := sp.Read(ch, setups)
+			if err != nil {
+				b.Fatal(err)
+			}
+			o := opt
+			o.AllRuns = all
+			r, err := Run(t, o)
+			t.Release()
+			if err != nil {
+				b.Fatal(err)
+			}
+			parts = append(parts, r)
+		}
+		if _, err := Merge(parts); err != nil {
+			b.Fatal(err)
+		}
+		sp.Close()
+	}
+	sec := time.Since(start).Seconds() / float64(b.N)
+	b.StopTimer()
+	stopSampling()
+	b.ReportMetric(float64(n)/sec, "benchmarks/s")
+	b.ReportMetric(float64(chunks), "chunks")
+	b.ReportMetric(float64(*peak)/(1<<20), "peak_heap_MB")
 }
