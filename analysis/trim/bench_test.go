@@ -2,8 +2,8 @@ package trim
 
 import (
 	"os"
-	"strconv"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
