@@ -103,7 +103,8 @@ func formatSig(x float64, sig int) string {
 	}
 	s := strconv.FormatFloat(x, 'g', sig, 64)
 	if strings.Contains(s, "e") {
-		s = strconv.FormatFloat(x, 'f', -1, 64)
+		// |x| ≥ 10^sig: the integer part already has sig digits or more.
+		s = strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return s
 }

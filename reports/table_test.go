@@ -129,3 +129,22 @@ func TestSelect(t *testing.T) {
 		t.Errorf("Select = %+v", got)
 	}
 }
+
+// TestHumanLargeValues: values with more integer digits than significant
+// ones are rounded to integers, not printed with every binary digit.
+func TestHumanLargeValues(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{Seconds(15_000_000), "4167 h"},
+		{Seconds(969_000), "269 h"},
+		{Seconds(7200), "2 h"},
+		{12345.678, "12346"},
+		{Seconds(90), "90 s"},
+	} {
+		if got := Human(tc.v); got != tc.want {
+			t.Errorf("Human(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
