@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
@@ -343,4 +344,29 @@ func MetricRows(rec arrow.Record, metric string) []arrow.Record {
 		}
 	}
 	return out
+}
+
+// Compact returns a copy of rec whose buffers hold only its rows: a slice
+// (MetricRows) shares its parent's buffers, all rows of every metric, and
+// keeping it would keep them. The caller releases both.
+func Compact(rec arrow.Record, mem memory.Allocator) (arrow.Record, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i := range cols {
+		c, err := array.Concatenate([]arrow.Array{rec.Column(i)}, mem)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = c
+	}
+	return array.NewRecord(Schema, cols, rec.NumRows()), nil
 }

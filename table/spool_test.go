@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
@@ -152,6 +153,19 @@ func TestMetricRows(t *testing.T) {
 					return nil
 				})
 				got += s.NumRows()
+				c, err := Compact(s, mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameRows(rowsOf(t, sub), rowsOf(t, &Table{Records: []arrow.Record{c}})) {
+					t.Errorf("metric %q: Compact changed the rows", tc.metric)
+				}
+				want := 0
+				sub.Rows(func(r *Row) error { want += len(r.Benchmark); return nil })
+				if n := len(c.Column(idxBenchmark).(*array.String).ValueBytes()); n != want {
+					t.Errorf("metric %q: compacted benchmark column holds %d bytes, its rows %d", tc.metric, n, want)
+				}
+				c.Release()
 				s.Release()
 			}
 		}

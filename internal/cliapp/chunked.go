@@ -68,6 +68,15 @@ func RunChunked[R any](c *cli.Context, label string, keep table.Filter,
 	sink := func(rec arrow.Record) error {
 		var err error
 		for _, r := range table.MetricRows(rec, keep.Metric) {
+			if err == nil && sp == nil && r.NumRows() < rec.NumRows() {
+				// A slice held in memory would keep its record's rows of
+				// every other metric alive: keep a copy of its own.
+				var c arrow.Record
+				if c, err = table.Compact(r, nil); err == nil {
+					r.Release()
+					r = c
+				}
+			}
 			if err == nil {
 				err = add(r)
 			}
