@@ -33,6 +33,7 @@ svg .segment{stroke:#1a73e8;stroke-width:2.5}
 svg .st{stroke:#188038;stroke-width:1.5;stroke-dasharray:5 3}
 svg .wline{stroke:#d93025;stroke-width:1.5}
 svg .clip{fill:#d93025}
+svg .iter{stroke-width:3}svg .pair{stroke:#9aa0a6;stroke-width:1}
 `
 
 const js = `
