@@ -16,7 +16,7 @@ td[data-v]{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;background:#f1f3f4;position:sticky;top:0}
 table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{content:" ▼"}
 table.kv th{background:#f1f3f4;text-align:left}
-tr.unreliable td{background:#fce8e6}
+tr.unreliable td{background:#fce8e6}td.status{white-space:nowrap}
 code{font-size:11px;white-space:nowrap}
 div.wide{overflow-x:auto}
 input.filter{margin:6px 0;padding:4px 8px;width:360px}

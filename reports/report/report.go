@@ -328,12 +328,20 @@ func writeTrim(b *strings.Builder, plan *frame) {
 	writeMethods(b, plan)
 	metric := plan.s(0, "metric")
 	b.WriteString(`<h3>Saving per path (metric ` + esc(metric) + `)</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
+	duetRuns := 0
 	for _, p := range order {
 		a := paths[p]
+		if p == "duet" {
+			duetRuns = a.n
+			continue
+		}
 		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%g">%s</td><td data-v="%g">%s</td><td data-v="%g">%s</td></tr>`,
 			esc(p), a.n, a.n, a.trimmed, a.trimmed, a.before, human(a.before), a.after, human(a.after), 1-a.after/a.before, pct(1-a.after/a.before))
 	}
 	b.WriteString(`</tbody></table>`)
+	if duetRuns > 0 {
+		fmt.Fprintf(b, `<p>%d duet runs get no configuration: their A/B result is in the duet section.</p>`, duetRuns)
+	}
 	// The plan.
 	b.WriteString(`<h3>Recommended configuration per benchmark run</h3><input class="filter" data-table="plan" placeholder="filter rows (e.g. trimmed, steady, a benchmark name)">`)
 	b.WriteString(`<div class="wide"><table class="sortable" id="plan"><thead><tr><th>benchmark</th><th>path</th><th>status</th><th>forks</th><th>warmup it.</th><th>iterations</th><th>time</th><th>recorded</th><th>saved</th><th>estimate</th><th>reference [CI]</th><th>change</th><th>command</th></tr></thead><tbody>`)
@@ -357,11 +365,18 @@ func writeTrim(b *strings.Builder, plan *frame) {
 			short, _, _ := strings.Cut(v, " (")
 			status += ": " + short
 		}
-		fmt.Fprintf(b, `<tr%s><td title="%s">%s</td><td>%s</td><td>%s</td>%s%s%s%s%s%s<td>%s</td><td>%s</td>%s<td><code>%s</code></td></tr>`,
+		// Duet runs have no configuration: their numeric cells stay empty.
+		num := func(c string) float64 {
+			if plan.s(i, "path") == "duet" {
+				return math.NaN()
+			}
+			return plan.n(i, c)
+		}
+		fmt.Fprintf(b, `<tr%s><td title="%s">%s</td><td>%s</td><td class="status">%s</td>%s%s%s%s%s%s<td>%s</td><td>%s</td>%s<td><code>%s</code></td></tr>`,
 			cls, esc(plan.s(i, "reason")+" "+plan.s(i, "warnings")+" "+plan.s(i, "duet_verdict")), esc(name), esc(plan.s(i, "path")), esc(status),
-			numCell(plan.n(i, "forks"), ""), numCell(plan.n(i, "warmup_iterations"), ""), numCell(plan.n(i, "iterations"), ""),
-			numCell(plan.n(i, "time_s"), human(plan.n(i, "time_s"))), numCell(plan.n(i, "recorded_time_s"), human(plan.n(i, "recorded_time_s"))),
-			numCell(plan.n(i, "time_saved"), pct(plan.n(i, "time_saved"))), esc(est), esc(ref),
+			numCell(num("forks"), ""), numCell(num("warmup_iterations"), ""), numCell(num("iterations"), ""),
+			numCell(num("time_s"), human(num("time_s"))), numCell(num("recorded_time_s"), human(num("recorded_time_s"))),
+			numCell(num("time_saved"), pct(num("time_saved"))), esc(est), esc(ref),
 			numCell(plan.n(i, "change_rate"), pct(plan.n(i, "change_rate"))), esc(plan.s(i, "command")))
 	}
 	b.WriteString("</tbody></table></div></section>\n")
