@@ -185,19 +185,32 @@ func runDuet(rep *Report, t *table.Table, opt *Options) {
 	}
 }
 
-// writeDuetText prints the duet benchmarks' verdicts in counts, one line.
+// writeDuetText prints the duet benchmarks' verdicts in counts, one line,
+// with the range of (B − A)/A of the keys where B is slower or faster.
 func (r *Report) writeDuetText(w io.Writer) {
 	if r.Duet == nil {
 		return
 	}
 	counts := map[string]int{}
+	lo, hi := map[string]float64{}, map[string]float64{}
 	for _, b := range r.Duet.Benchmarks {
-		counts[b.Verdict]++
+		v := b.Verdict
+		x := math.Abs(bVsA(b.Relative))
+		if counts[v] == 0 {
+			lo[v], hi[v] = x, x
+		}
+		counts[v]++
+		lo[v], hi[v] = math.Min(lo[v], x), math.Max(hi[v], x)
 	}
 	parts := []string{}
 	for _, x := range []struct{ v, say string }{{duet.VerdictAFaster, "B slower"}, {duet.VerdictASlower, "B faster"},
 		{duet.VerdictSame, "no difference"}, {duet.VerdictNoCI, "no CI"}, {duet.VerdictDegenerate, "degenerate CI"}} {
-		if n := counts[x.v]; n > 0 {
+		n := counts[x.v]
+		switch {
+		case n == 0:
+		case x.v == duet.VerdictAFaster || x.v == duet.VerdictASlower:
+			parts = append(parts, fmt.Sprintf("%s %d (by %.1f to %.1f %%)", x.say, n, 100*lo[x.v], 100*hi[x.v]))
+		default:
 			parts = append(parts, fmt.Sprintf("%s %d", x.say, n))
 		}
 	}

@@ -45,6 +45,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, ", duet (A/B, no configuration): %d", t.Duet)
 	}
 	fmt.Fprintln(w)
+	r.writeCriteriaText(w)
 	r.writeDuetText(w)
 	for _, vc := range r.Versions {
 		var slower, faster, same, failed int

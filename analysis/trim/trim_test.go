@@ -166,6 +166,14 @@ func TestPaths(t *testing.T) {
 			t.Errorf("%s: warmup ends %v, CV stop points %v", b.Key.Benchmark, b.WarmupEnds, cv)
 		}
 	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "\ndynamic reconfiguration (3 short-fork runs, W from CV's stop points): CV saves ") ||
+		!strings.Contains(text.String(), "%, RCIW saves ") || !strings.Contains(text.String(), "%, KLD saves ") {
+		t.Errorf("text does not name the criteria:\n%s", text.String())
+	}
 }
 
 // TestWorkersDoNotMatter: the plan is byte-identical for 1 and 2 workers.
@@ -308,6 +316,14 @@ func TestDuet(t *testing.T) {
 	}
 	if rep.Totals.Duet != len(rep.Benchmarks) || rep.Totals.TimeBeforeNs != 0 {
 		t.Errorf("totals %+v", rep.Totals)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "\nduet A/B (95 % CI of mean(A − B) over runs): 12 benchmark-env keys, B slower 6 (by ") ||
+		!strings.Contains(text.String(), "%), no difference 6\n") || !strings.Contains(text.String(), "| fop (seqn) ") {
+		t.Errorf("text:\n%s", text.String())
 	}
 
 	// trim's verdicts are duet.Run's with trim's duet options and seed.
