@@ -313,6 +313,10 @@ func TestDuet(t *testing.T) {
 		if v.Runs != cfg.Runs || v.Pairs == 0 || v.Confidence != 0.95 {
 			t.Errorf("%s: %d runs, %d pairs at %g", name, v.Runs, v.Pairs, v.Confidence)
 		}
+		// docs/trim.md quotes this one.
+		if want := "B 6.7 % slower (A faster; 95 % CI of (B − A)/A [+4.9 %, +9.9 %], 10 runs, 210 pairs)"; name == "fop seqn" && v.String() != want {
+			t.Errorf("fop seqn: %q, docs/trim.md shows %q", v, want)
+		}
 	}
 	if rep.Totals.Duet != len(rep.Benchmarks) || rep.Totals.TimeBeforeNs != 0 {
 		t.Errorf("totals %+v", rep.Totals)
