@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -449,4 +450,94 @@ func frameRows(t *testing.T, rep *Report, name string) []map[string]string {
 		out = append(out, m)
 	}
 	return out
+}
+
+// TestDuetTimelineFixture: on the real duet fixture (two async duet runs
+// of Renaissance chi-square, analysis/duet/testdata), the plotted run is
+// run 0 after the warm-up filter and its pairs are the reference's: the
+// iterations the reference keeps (expected/…after_warmup_filter.csv) and
+// its overlaps with rate above m = 0.4 (expected/…overlaps_after_warmup.csv,
+// duet/process.py at fb202dd), each at its recorded rate (to 1e-12) and
+// start (overlap_start_ns − the run's first kept start, to 1 ns).
+func TestDuetTimelineFixture(t *testing.T) {
+	dir := filepath.Join("..", "duet", "testdata")
+	tab, _, _, err := ingest.ReadFiles([]string{filepath.Join(dir, "fixtures", "chi-square_duet_2runs.csv")}, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	rep, err := Run(tab, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) []map[string]string {
+		f, err := os.Open(filepath.Join(dir, "expected", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []map[string]string
+		for _, r := range recs[1:] {
+			m := map[string]string{}
+			for j, h := range recs[0] {
+				m[h] = r[j]
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	var kept []string
+	for _, r := range read("chi-square_duet_2runs.after_warmup_filter.csv") {
+		if r["type"] == "duet" && r["runid"] == "0" {
+			kept = append(kept, r["pair"]+r["iteration"])
+		}
+	}
+	var got []string
+	for _, r := range frameRows(t, rep, FrameDuetTimeline) {
+		if r["run"] != "0" {
+			t.Errorf("timeline row of run %s, want run 0", r["run"])
+		}
+		got = append(got, r["pair"]+r["iteration"])
+	}
+	slices.Sort(kept)
+	slices.Sort(got)
+	if !slices.Equal(got, kept) {
+		t.Errorf("timeline iterations %v, the reference keeps %v", got, kept)
+	}
+	// The run's first kept start: the earliest start among the iterations
+	// of the reference's overlaps (every kept iteration of run 0 overlaps).
+	t0 := int64(math.MaxInt64)
+	for _, r := range read("chi-square_duet_2runs.overlaps_after_warmup.csv") {
+		if r["runid"] == "0" {
+			for _, c := range []string{"iteration_start_ns_A", "iteration_start_ns_B"} {
+				v, _ := strconv.ParseInt(r[c], 10, 64)
+				t0 = min(t0, v)
+			}
+		}
+	}
+	var want []map[string]string
+	for _, r := range read("chi-square_duet_2runs.overlaps_after_warmup.csv") {
+		if rate, _ := strconv.ParseFloat(r["overlap_rate"], 64); r["runid"] == "0" && rate > 0.4 {
+			want = append(want, r)
+		}
+	}
+	pairs := frameRows(t, rep, FrameDuetPairs)
+	if len(pairs) != len(want) || len(want) == 0 {
+		t.Fatalf("%d pairs, the reference has %d above m = 0.4 in run 0", len(pairs), len(want))
+	}
+	for i, p := range pairs {
+		w := want[i]
+		rate, _ := strconv.ParseFloat(p["rate"], 64)
+		wrate, _ := strconv.ParseFloat(w["overlap_rate"], 64)
+		start, _ := strconv.ParseFloat(p["start_s"], 64)
+		ws, _ := strconv.ParseInt(w["overlap_start_ns"], 10, 64)
+		if p["a_iteration"] != w["iteration_A"] || p["b_iteration"] != w["iteration_B"] || math.Abs(rate-wrate) > 1e-12 || math.Abs(start-float64(ws-t0)/1e9) > 1e-9 {
+			t.Errorf("pair %d: A %s B %s rate %g start %g s; reference A %s B %s rate %g start %g s", i, p["a_iteration"], p["b_iteration"], rate, start,
+				w["iteration_A"], w["iteration_B"], wrate, float64(ws-t0)/1e9)
+		}
+	}
 }
