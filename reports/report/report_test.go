@@ -443,9 +443,9 @@ func keys(m map[string]*html.Node) []string {
 }
 
 // TestLoadEqualsFromFrames: the page rebuilt from saved files (Load) is
-// the page written from the frames in memory.
+// the page written from the frames in memory, duet section included.
 func TestLoadEqualsFromFrames(t *testing.T) {
-	rep := trimReport(t, 100)
+	rep := trimReportOn(t, 100, steady.PenaltyBarrett, []string{duetFile(t)})
 	dir := t.TempDir()
 	for _, f := range report.Files {
 		fr, err := rep.Frame(f.Frame)
@@ -466,6 +466,9 @@ func TestLoadEqualsFromFrames(t *testing.T) {
 	}
 	if !bytes.Equal(buf.Bytes(), page(t, rep)) {
 		t.Error("page from files differs from page from frames")
+	}
+	if !bytes.Contains(buf.Bytes(), []byte(`<section id="duet">`)) {
+		t.Error("page from files has no duet section")
 	}
 }
 
