@@ -17,6 +17,9 @@ func pct(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
 // share of trimmed benchmarks whose estimate stays within 5 %.
 func (r *Report) Answer() string {
 	t := &r.Totals
+	if t.Benchmarks > 0 && t.Duet == t.Benchmarks {
+		return fmt.Sprintf("trim: %d duet runs and nothing else, so no configuration to recommend; the duet analysis compares A and B", t.Duet)
+	}
 	return fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed, %s of them within 5 %% of the full run's estimate",
 		reports.Human(reports.Percent(t.Saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet, pct(t.Within[2]))
 }

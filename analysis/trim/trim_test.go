@@ -322,6 +322,9 @@ func TestDuet(t *testing.T) {
 	if rep.Totals.Duet != len(rep.Benchmarks) || rep.Totals.TimeBeforeNs != 0 {
 		t.Errorf("totals %+v", rep.Totals)
 	}
+	if a := rep.Answer(); a != "trim: 12 duet runs and nothing else, so no configuration to recommend; the duet analysis compares A and B" {
+		t.Errorf("answer %q", a)
+	}
 	var text bytes.Buffer
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)

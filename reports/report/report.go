@@ -237,6 +237,11 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 			unreliable++
 		}
 	}
+	if total == 0 {
+		b.WriteString(`<section id="answer"><h2>Answer</h2><p class="answer">The input holds only duet runs: there is no configuration to recommend; ` +
+			`the duet section compares A and B.</p></section>` + "\n")
+		return
+	}
 	share := func(n int) float64 { return float64(n) / math.Max(1, float64(trimmed)) }
 	saved := 0.0
 	if before > 0 {
@@ -327,18 +332,22 @@ func writeTrim(b *strings.Builder, plan *frame) {
 	}
 	writeMethods(b, plan)
 	metric := plan.s(0, "metric")
-	b.WriteString(`<h3>Saving per path (metric ` + esc(metric) + `)</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
 	duetRuns := 0
-	for _, p := range order {
-		a := paths[p]
-		if p == "duet" {
-			duetRuns = a.n
-			continue
-		}
-		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%g">%s</td><td data-v="%g">%s</td><td data-v="%g">%s</td></tr>`,
-			esc(p), a.n, a.n, a.trimmed, a.trimmed, a.before, human(a.before), a.after, human(a.after), 1-a.after/a.before, pct(1-a.after/a.before))
+	if a := paths["duet"]; a != nil {
+		duetRuns = a.n
 	}
-	b.WriteString(`</tbody></table>`)
+	if len(order) > 0 && duetRuns < len(plan.Cells) {
+		b.WriteString(`<h3>Saving per path (metric ` + esc(metric) + `)</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
+		for _, p := range order {
+			if p == "duet" {
+				continue
+			}
+			a := paths[p]
+			fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%g">%s</td><td data-v="%g">%s</td><td data-v="%g">%s</td></tr>`,
+				esc(p), a.n, a.n, a.trimmed, a.trimmed, a.before, human(a.before), a.after, human(a.after), 1-a.after/a.before, pct(1-a.after/a.before))
+		}
+		b.WriteString(`</tbody></table>`)
+	}
 	if duetRuns > 0 {
 		fmt.Fprintf(b, `<p>%d duet runs get no configuration: their A/B result is in the duet section.</p>`, duetRuns)
 	}

@@ -442,6 +442,46 @@ func keys(m map[string]*html.Node) []string {
 	return out
 }
 
+// TestDuetOnlyPage: a page of duet runs alone says there is nothing to
+// configure, has no time plot, and shows the duet section.
+func TestDuetOnlyPage(t *testing.T) {
+	tab, _, _, err := ingest.ReadFiles([]string{duetFile(t)}, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	opt := trim.DefaultOptions
+	opt.Duet.Resamples = 999
+	rep, err := trim.Run(tab, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(page(t, rep)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]*html.Node{}
+	walk(doc, func(n *html.Node) {
+		if n.Data == "section" {
+			sections[attr(n, "id")] = n
+		}
+	})
+	if a := sections["answer"]; a == nil || !strings.Contains(text(a), "only duet runs: there is no configuration to recommend") {
+		t.Error("answer does not say the input holds only duet runs")
+	}
+	if got := plotTitles(sections["trim"], "bars"); len(got) != 0 {
+		t.Errorf("time plots %q of duet runs without configuration", got)
+	}
+	walk(sections["trim"], func(n *html.Node) {
+		if n.Data == "table" && attr(n, "id") == "paths" {
+			t.Error("a saving-per-path table without a configured path")
+		}
+	})
+	if sections["duet"] == nil || len(plotTitles(sections["duet"], "timeline")) != 4 {
+		t.Error("no duet section with 4 timelines")
+	}
+}
+
 // TestLoadEqualsFromFrames: the page rebuilt from saved files (Load) is
 // the page written from the frames in memory, duet section included.
 func TestLoadEqualsFromFrames(t *testing.T) {
