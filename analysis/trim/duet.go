@@ -104,9 +104,14 @@ func (v DuetVerdict) Short() string {
 	return v.Verdict
 }
 
+// signedPct is a percentage with its sign, one decimal ("0.0 %" when it
+// rounds to zero, "-" for NaN).
 func signedPct(x float64) string {
 	if math.IsNaN(x) {
 		return "-"
+	}
+	if math.Round(1000*x) == 0 {
+		return "0.0 %"
 	}
 	return fmt.Sprintf("%+.1f %%", 100*x)
 }

@@ -177,10 +177,14 @@ func floatAttr(v float64) string {
 	return fmt.Sprintf("%g", v)
 }
 
-// signed is a percentage with its sign, one decimal.
+// signed is a percentage with its sign, one decimal ("0.0 %" without a
+// sign when it rounds to zero).
 func signed(x float64) string {
 	if math.IsNaN(x) {
 		return ""
+	}
+	if math.Round(1000*x) == 0 {
+		return "0.0 %"
 	}
 	return fmt.Sprintf("%+.1f %%", 100*x)
 }
