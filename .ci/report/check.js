@@ -1,18 +1,22 @@
-// check.js PAGE.html OUT.png: renders PAGE in headless Chromium to OUT.png,
-// fails (exit 1) on a console error or an uncaught exception, or when the
-// screenshot is blank (fewer than 1 % of its pixels differ from white).
-// Needs node (no packages) and chromium.
+// check.js PAGE.html OUT.png [HEIGHT]: renders PAGE in headless Chromium to
+// OUT.png (a window 1280 px wide and HEIGHT px high, default 2400: the top
+// of the page; a larger HEIGHT shows more of it), fails (exit 1) on a
+// console error or an uncaught exception, or when the screenshot is blank
+// (fewer than 1 % of its pixels differ from white). Needs node (no
+// packages) and chromium.
 "use strict";
 const { spawnSync } = require("child_process");
 const fs = require("fs");
 const path = require("path");
 const zlib = require("zlib");
 
-const [page, out] = process.argv.slice(2);
-if (!page || !out) { console.error("usage: node check.js PAGE.html OUT.png"); process.exit(2); }
+const [page, out, heightArg] = process.argv.slice(2);
+if (!page || !out) { console.error("usage: node check.js PAGE.html OUT.png [HEIGHT]"); process.exit(2); }
+const windowHeight = heightArg ? parseInt(heightArg, 10) : 2400;
+if (!(windowHeight > 0)) { console.error("HEIGHT must be a positive number of pixels"); process.exit(2); }
 const browser = process.env.CHROMIUM || "chromium";
 const res = spawnSync(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-  "--enable-logging=stderr", "--v=0", "--window-size=1280,2400", "--virtual-time-budget=3000",
+  "--enable-logging=stderr", "--v=0", "--window-size=1280," + windowHeight, "--virtual-time-budget=3000",
   "--screenshot=" + path.resolve(out), "file://" + path.resolve(page)], { encoding: "utf8", timeout: 120000 });
 if (res.error) { console.error("cannot run " + browser + ": " + res.error.message); process.exit(1); }
 const log = (res.stderr || "") + (res.stdout || "");

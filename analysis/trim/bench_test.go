@@ -1,7 +1,9 @@
 package trim
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
@@ -10,7 +12,11 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/format/all"
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -190,4 +196,56 @@ func BenchmarkTrimChunked(b *testing.B) {
 	b.ReportMetric(float64(n)/sec, "benchmarks/s")
 	b.ReportMetric(float64(chunks), "chunks")
 	b.ReportMetric(float64(*peak)/(1<<20), "peak_heap_MB")
+}
+
+// BenchmarkTrimCriteria times Run on a generated JMH avgt suite whose
+// forks are too short for steady-state detection (20 benchmarks × 5 forks
+// × 200 iterations recorded with -wi 0, so every benchmark takes the
+// reconfiguration path; 1,000 µOpTime resamples, the A/A test's default
+// 10,000), replaying only CV and all three criteria (trim's default): the
+// difference is the cost of RCIW and KLD with their A/A tests.
+func BenchmarkTrimCriteria(b *testing.B) {
+	tab := synthTable(b, jmhSuite(20, 5, 200, 11))
+	for _, crit := range [][]reconfigure.Criterion{{reconfigure.CriterionCV}, reconfigure.AllCriteria} {
+		opt := DefaultOptions
+		opt.Optimize.Bootstrap.Resamples = 1000
+		opt.Reconfigure.Criteria = crit
+		b.Run(fmt.Sprint(crit), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Run(tab, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(20*float64(b.N)/b.Elapsed().Seconds(), "benchmarks/s")
+		})
+	}
+}
+
+// BenchmarkTrimDuet times Run on the duet preset (synth.DefaultDuetConfig:
+// 4 benchmarks × 3 types × 10 runs × 40 iterations per pair, 9,600 rows),
+// where the duet analysis is all trim does: 12 benchmark-env keys, each
+// with the BCa CI (9,999 resamples) at 16 slowdowns and 9 overlap ratios.
+func BenchmarkTrimDuet(b *testing.B) {
+	d, err := synth.GenerateDuet(synth.DefaultDuetConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "duet.csv")
+	if err := atomicfile.Write(path, d.WriteCSV); err != nil {
+		b.Fatal(err)
+	}
+	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tab.Release()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Run(tab, DefaultOptions); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(12*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
 }

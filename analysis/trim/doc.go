@@ -6,8 +6,9 @@
 //
 // It sits after the canonical table in benchtrim's flow, on top of the
 // other analyzers: Run reads a *table.Table, calls steady.Run,
-// reconfigure.Run, optimize.Run (on tables of the rows after the warmup)
-// and compare.Run (consecutive versions), and returns a Report whose
+// reconfigure.Run, duet.Run (duet data), optimize.Run (on tables of the
+// rows after the warmup) and compare.Run (consecutive versions), and
+// returns a Report whose
 // WriteText, WriteDetails, Frame, WriteCommands and WriteAnnotations give
 // the answer to people, notebooks, shells and JMH sources; cmd/benchtrim's
 // `trim` command wires it and reports/report renders it as one HTML page.
@@ -16,7 +17,11 @@
 //
 // Per benchmark run (Path, Status):
 //
-//   - duet modes (seqn, syncduet, duet): left to `benchtrim duet`.
+//   - duet modes (seqn, syncduet, duet): no configuration; the duet
+//     analysis (analysis/duet with Options.Duet, as `benchtrim duet`)
+//     compares A and B, and Benchmark.Duet holds its verdict: the CI of
+//     the mean over runs of the paired differences A − B, read as
+//     (B − A)/A (PathDuet, StatusDuet).
 //
 //   - Go data (tool go, or mode go, or no tool stated): there is no warmup
 //     phase to detect; µOpTime runs on all observations (PathGo).
@@ -43,7 +48,7 @@
 //     detection cannot decide, so the warmup is the same quantile of
 //     dynamic reconfiguration's warmup stop points wi_f (Laaber et al.,
 //     ESEC/FSE 2020; criterion Reconfigure.Criteria[0], CV), with a warning
-//     (PathShort).
+//     (PathShort). RCIW and KLD are replayed too, for the report.
 //
 // µOpTime (Japke et al., TOSEM 2025) then searches the configurations of the
 // data after the warmup: optimize.Run on a table of every fork's iterations

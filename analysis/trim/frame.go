@@ -39,7 +39,7 @@ const (
 //	tool                 jmh, go or empty
 //	path                 go, steady, short, stated-warmup, duet (Path)
 //	analyses             the analyses that ran, ";"-joined
-//	status               trimmed, unreliable: …, too few repetitions, duet: see benchtrim duet, skipped
+//	status               trimmed, unreliable: …, too few repetitions, duet, skipped
 //	unreliable           the benchmark was flagged unreliable (kept)
 //	reason, warnings     why (warnings " | "-joined)
 //	forks_in_data, steady_forks, warmup_ends   warmup evidence (warmup_ends a list)
@@ -57,6 +57,7 @@ const (
 //	minimum_time_s, minimum_change_rate, random_time_s, random_change_rate
 //	                     µOpTime's baselines on the same data (trimmed runs only)
 //	version_change       the A/B verdict against the project's previous version, or empty
+//	duet_verdict         duet runs: the duet analysis' A/B verdict (DuetVerdict.String), or empty
 //	command, repeat, instances_side_by_side    the command line, how often to run it
 //	                     in a row and on how many machines side by side
 //	seed                 the seed used
@@ -66,11 +67,15 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
 	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
 	"time_saved", "metric", "metric_value", "full_metric_value", "estimate_ns", "reference_ns", "reference_lower_ns",
-	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "random_time_s", "random_change_rate", "version_change", "command", "repeat", "instances_side_by_side", "seed"}
+	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "random_time_s", "random_change_rate", "version_change", "duet_verdict", "command", "repeat", "instances_side_by_side", "seed"}
 
 // Frame returns a data table by name (FramePlan, FrameSteadyForks,
-// FrameReconfigure, FrameForkSeries, FrameForkSegments).
+// FrameReconfigure, FrameForkSeries, FrameForkSegments, FrameForkCROPS,
+// FrameCompare and the FrameDuet… tables).
 func (r *Report) Frame(name string) (*reports.Frame, error) {
+	if isDuetFrame(name) {
+		return r.duetFrame(name)
+	}
 	switch name {
 	case FramePlan:
 		return r.planFrame(), nil
@@ -129,7 +134,7 @@ func (c *configCols) to(f *reports.Frame, prefix string) {
 func (r *Report) planFrame() *reports.Frame {
 	var k reports.KeyColumns
 	var rec, rcm configCols
-	var tool, path, analyses, status, reason, warnings, metric, command, vchange []string
+	var tool, path, analyses, status, reason, warnings, metric, command, vchange, dverdict []string
 	var unreliable, inCI []bool
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
@@ -175,6 +180,7 @@ func (r *Report) planFrame() *reports.Frame {
 		rndT, rndC = append(rndT, rt), append(rndC, b.Random.ChangeRate)
 		command = append(command, b.Command.Line())
 		vchange = append(vchange, b.Change)
+		dverdict = append(dverdict, duetText(b.Duet, false))
 		repeat = append(repeat, int64(b.Command.Repeat))
 		side = append(side, int64(b.Command.Instances))
 		seed = append(seed, int64(r.Options.Seed))
@@ -208,6 +214,7 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Float("random_time_s", rndT)
 	f.Float("random_change_rate", rndC)
 	f.String("version_change", vchange)
+	f.String("duet_verdict", dverdict)
 	f.String("command", command)
 	f.Int("repeat", repeat)
 	f.Int("instances_side_by_side", side)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/analysis/duet"
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
@@ -26,9 +27,14 @@ type Options struct {
 	Steady steady.Options
 	// Reconfigure holds dynamic reconfiguration's settings, used for the
 	// warmup of JMH forks too short for steady-state detection; the first
-	// of Criteria is the one whose warmup stop points count. Select,
-	// Seed, Workers and Progress are set by Run.
+	// of Criteria is the one whose warmup stop points count (the others
+	// are replayed for the report). Select, Seed, Workers and Progress
+	// are set by Run.
 	Reconfigure reconfigure.Options
+	// Duet holds the duet analysis' settings, used for the benchmark runs
+	// of the duet modes (seqn, syncduet, duet); Select, Seed, Workers and
+	// Progress are set by Run.
+	Duet duet.Options
 	// Compare holds the A/B comparison's settings, used when a project
 	// holds several versions; Seed and Workers are set by Run.
 	Compare compare.Options
@@ -65,14 +71,18 @@ type Options struct {
 // equivalence within ±5 %) except the PELT penalty, Barrett et al.'s
 // 15·log n: Traini's CROPS + Kneedle protocol leaves most warmups unsplit
 // (docs/steady.md, "What the penalty rules find on generated behaviours");
-// dynamic reconfiguration with the CV criterion; compare.DefaultOptions
-// for versions; warmup quantile 0.9; at
+// dynamic reconfiguration with the CV, RCIW and KLD criteria (CV's stop
+// points give the warmup; the other two are replayed for the report);
+// compare.DefaultOptions for versions; duet.DefaultOptions for duet data,
+// except that rows of hosts without an environment label are kept (so
+// every duet run of the plan gets a verdict); warmup quantile 0.9; at
 // least half of the forks steady; seed 1.
 var DefaultOptions = Options{
 	Optimize:       defaultOptimize(),
 	Steady:         defaultSteady(),
 	Reconfigure:    defaultReconfigure(),
 	Compare:        compare.DefaultOptions,
+	Duet:           defaultDuet(),
 	WarmupQuantile: 0.9,
 	MinSteadyShare: 0.5,
 	Seed:           1,
@@ -93,7 +103,13 @@ func defaultSteady() steady.Options {
 
 func defaultReconfigure() reconfigure.Options {
 	o := reconfigure.DefaultOptions
-	o.Criteria = []reconfigure.Criterion{reconfigure.CriterionCV}
+	o.Criteria = []reconfigure.Criterion{reconfigure.CriterionCV, reconfigure.CriterionRCIW, reconfigure.CriterionKLD}
+	return o
+}
+
+func defaultDuet() duet.Options {
+	o := duet.DefaultOptions()
+	o.KeepUnlabelled = true
 	return o
 }
 
@@ -115,6 +131,9 @@ func (o *Options) Validate() error {
 		return err
 	}
 	if err := o.Compare.Validate(); err != nil {
+		return err
+	}
+	if err := o.Duet.Validate(); err != nil {
 		return err
 	}
 	if !(o.WarmupQuantile > 0 && o.WarmupQuantile <= 1) {

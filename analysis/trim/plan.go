@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/benchtrim/benchtrim/analysis/duet"
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
@@ -31,8 +32,8 @@ const (
 	// JMH does not store: the stated warmup is kept (it cannot be
 	// checked) and µOpTime runs on the measurement iterations.
 	PathStatedWarmup
-	// PathDuet: duet data (modes seqn, syncduet, duet) is left to
-	// `benchtrim duet`.
+	// PathDuet: duet data (modes seqn, syncduet, duet): no configuration
+	// is recommended; the duet analysis compares A and B (Benchmark.Duet).
 	PathDuet
 )
 
@@ -63,13 +64,14 @@ const (
 	// StatusTooFew: the data hold fewer repetitions than
 	// Optimize.MinRepetitions; the recorded configuration is kept.
 	StatusTooFew
-	// StatusDuet: duet data, see `benchtrim duet`.
+	// StatusDuet: duet data; the duet analysis' A/B verdict is
+	// Benchmark.Duet.
 	StatusDuet
 	// StatusSkipped: no usable observation (Reason says why).
 	StatusSkipped
 )
 
-var statusNames = [...]string{"trimmed", "unreliable: no steady state", "unreliable: unstable", "too few repetitions", "duet: see benchtrim duet", "skipped"}
+var statusNames = [...]string{"trimmed", "unreliable: no steady state", "unreliable: unstable", "too few repetitions", "duet", "skipped"}
 
 // String is the status as the plan writes it.
 func (s Status) String() string {
@@ -161,6 +163,10 @@ type Benchmark struct {
 	// Command runs the recommended configuration (Args nil when the tool
 	// has no runnable form).
 	Command optimize.Command
+	// Duet holds the duet analysis' A/B verdicts of a PathDuet run (one
+	// per environment of its instances; nil otherwise or without a
+	// result).
+	Duet []DuetVerdict
 }
 
 // Baseline is a baseline configuration's time (warmup included) and the
@@ -207,6 +213,9 @@ type Report struct {
 	// and Reconfigure the replay of the PathShort ones (nil when none).
 	Steady      *steady.Report
 	Reconfigure *reconfigure.Report
+	// Duet is the duet analysis of the PathDuet benchmarks (nil when none,
+	// or when it could not run: the benchmarks' warnings say why).
+	Duet *duet.Report
 	// Versions compares consecutive versions of each project that holds
 	// several (nil when none does).
 	Versions []VersionComparison

@@ -17,6 +17,9 @@ func pct(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
 // share of trimmed benchmarks whose estimate stays within 5 %.
 func (r *Report) Answer() string {
 	t := &r.Totals
+	if t.Benchmarks > 0 && t.Duet == t.Benchmarks {
+		return fmt.Sprintf("trim: %d duet runs and nothing else, so no configuration to recommend; the duet analysis compares A and B", t.Duet)
+	}
 	return fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed, %s of them within 5 %% of the full run's estimate",
 		reports.Human(reports.Percent(t.Saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet, pct(t.Within[2]))
 }
@@ -42,9 +45,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "paths: %s; unreliable (kept): %d, too few repetitions or skipped (kept): %d", strings.Join(parts, ", "), t.Unreliable, t.Kept)
 	if t.Duet > 0 {
-		fmt.Fprintf(w, ", duet (see benchtrim duet): %d", t.Duet)
+		fmt.Fprintf(w, ", duet (A/B, no configuration): %d", t.Duet)
 	}
 	fmt.Fprintln(w)
+	r.writeCriteriaText(w)
+	r.writeDuetText(w)
 	for _, vc := range r.Versions {
 		var slower, faster, same, failed int
 		for _, x := range vc.Report.Results {
@@ -122,12 +127,19 @@ func (r *Report) planTable(all bool) *reports.Table {
 		if b.Recorded.TimeNs > 0 {
 			saved = 1 - float64(b.Recommended.TimeNs)/float64(b.Recorded.TimeNs)
 		}
+		status := b.Status.String()
+		if b.Path == PathDuet {
+			name += " (" + b.Key.Mode + ")"
+			if len(b.Duet) > 0 {
+				status += ": " + duetText(b.Duet, true)
+			}
+		}
 		c := b.Recommended
 		var forks any = c.Forks
 		if c.Instances > 1 || c.Trials > 1 || b.Recorded.Instances > 1 || b.Recorded.Trials > 1 {
 			forks = fmt.Sprintf("%d×%d×%d", c.Instances, c.Trials, c.Forks)
 		}
-		t.AddRow(name, b.Path.String(), b.Status.String(), forks, c.WarmupIterations, c.Iterations,
+		t.AddRow(name, b.Path.String(), status, forks, c.WarmupIterations, c.Iterations,
 			reports.Seconds(float64(c.TimeNs)/1e9), reports.Seconds(float64(b.Recorded.TimeNs)/1e9), reports.Percent(saved), change)
 	}
 	return t

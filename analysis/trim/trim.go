@@ -82,6 +82,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 			replayOf[rep.Reconfigure.Results[i].Key] = &rep.Reconfigure.Results[i]
 		}
 	}
+	runDuet(rep, t, &opt)
 
 	if series, err = table.Select(t, opt.Select); err != nil {
 		return nil, err
@@ -167,7 +168,7 @@ func classify(b *Benchmark, s *table.Series, opt *Options) {
 	switch {
 	case duetModes[s.Mode]:
 		b.Path, b.Analyses = PathDuet, []string{"duet"}
-		b.Reason = "duet data: see benchtrim duet"
+		b.Reason = "duet data: A and B compared by the duet analysis"
 	case b.Tool == "jmh" && s.Setup != nil && s.Setup.WarmupIterations > 0:
 		b.Path, b.Analyses = PathStatedWarmup, []string{"optimize"}
 		b.Reason = fmt.Sprintf("JMH recorded with %d warmup iterations (not stored): warmup kept, µOpTime on the measurements", s.Setup.WarmupIterations)

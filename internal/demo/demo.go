@@ -2,8 +2,10 @@ package demo
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -311,8 +313,9 @@ func stepChangepoint(d *Session) error {
 }
 
 // stepTrim runs trim last: on the JMH avgt file (steady window 100, so its
-// 150-iteration forks take the steady-state path) and the go test -bench
-// file, writing the plan, frames and report into $DEMO/trim, and prints
+// 150-iteration forks take the steady-state path), the go test -bench file
+// and the duet step's duet.csv (generated here when the duet step did not
+// run), writing the plan, frames and report into $DEMO/trim, and prints
 // the report's path and the one-line answer.
 func stepTrim(d *Session) error {
 	jmh, err := d.File("jmh-avgt")
@@ -323,8 +326,17 @@ func stepTrim(d *Session) error {
 	if err != nil {
 		return err
 	}
+	duet := d.Out("duet.csv")
+	if _, err := os.Stat(duet); errors.Is(err, fs.ErrNotExist) {
+		if err := d.Run("generate", "--preset", "duet", "-o", duet); err != nil {
+			return err
+		}
+		d.Headline = ""
+	} else if err != nil {
+		return err
+	}
 	dir := d.Out("trim")
-	if err := d.Run("trim", "--steady-window", "100", "--resamples", "2000", "--out-dir", dir, jmh, gob); err != nil {
+	if err := d.Run("trim", "--steady-window", "100", "--resamples", "2000", "--out-dir", dir, jmh, gob, duet); err != nil {
 		return err
 	}
 	fmt.Fprintf(d.w, "\nreport: %s\nanswer: %s\n", filepath.Join(dir, "report.html"), strings.TrimSuffix(d.Headline, ";"))

@@ -16,7 +16,7 @@ td[data-v]{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;background:#f1f3f4;position:sticky;top:0}
 table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{content:" ▼"}
 table.kv th{background:#f1f3f4;text-align:left}
-tr.unreliable td{background:#fce8e6}
+tr.unreliable td{background:#fce8e6}td.status{white-space:nowrap}
 code{font-size:11px;white-space:nowrap}
 div.wide{overflow-x:auto}
 input.filter{margin:6px 0;padding:4px 8px;width:360px}
@@ -33,6 +33,7 @@ svg .segment{stroke:#1a73e8;stroke-width:2.5}
 svg .st{stroke:#188038;stroke-width:1.5;stroke-dasharray:5 3}
 svg .wline{stroke:#d93025;stroke-width:1.5}
 svg .clip{fill:#d93025}
+svg .iter{stroke-width:3}svg .pair{stroke:#9aa0a6;stroke-width:1}
 `
 
 const js = `

@@ -42,6 +42,13 @@ var Files = []struct{ Frame, File string }{
 	{"fork-segments", "fork-segments.csv"},
 	{"fork-crops", "fork-crops.csv"},
 	{"compare", "compare.csv"},
+	{"duet-benchmarks", "duet-benchmarks.csv"},
+	{"duet-overlaps", "duet-overlaps.csv"},
+	{"duet-mds", "duet-mds.csv"},
+	{"duet-match", "duet-match.csv"},
+	{"duet-speedup", "duet-speedup.csv"},
+	{"duet-timeline", "duet-timeline.csv"},
+	{"duet-pairs", "duet-pairs.csv"},
 }
 
 // Data is what the page is built from: the rows of each frame by name.
@@ -182,6 +189,9 @@ func Write(w io.Writer, d *Data) error {
 	if cf := d.frame("compare"); cf != nil {
 		writeCompare(&b, cf)
 	}
+	if df := d.frame("duet-benchmarks"); df != nil {
+		writeDuet(&b, df, d.frame("duet-match"), d.frame("duet-timeline"), d.frame("duet-pairs"), d.frame("duet-speedup"))
+	}
 	b.WriteString("<script>")
 	b.WriteString(js)
 	b.WriteString("</script>\n</body></html>\n")
@@ -227,6 +237,11 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 			unreliable++
 		}
 	}
+	if total == 0 {
+		b.WriteString(`<section id="answer"><h2>Answer</h2><p class="answer">The input holds only duet runs: there is no configuration to recommend; ` +
+			`the duet section compares A and B.</p></section>` + "\n")
+		return
+	}
 	share := func(n int) float64 { return float64(n) / math.Max(1, float64(trimmed)) }
 	saved := 0.0
 	if before > 0 {
@@ -254,18 +269,26 @@ func writeTrim(b *strings.Builder, plan *frame) {
 	// Largest saving first.
 	saved := func(i int) float64 { return plan.n(i, "recorded_time_s") - plan.n(i, "time_s") }
 	sortIdx(idx, func(a, c int) bool { return saved(a) > saved(c) })
-	shown := idx[:min(len(idx), maxBars)]
-	var labels []string
-	var rec, rcm []float64
-	unit, div := minutesOrSeconds(plan, shown)
-	for _, i := range shown {
-		labels = append(labels, plan.name(i))
-		rec = append(rec, plan.n(i, "recorded_time_s")/div)
-		rcm = append(rcm, plan.n(i, "time_s")/div)
+	// Duet runs get no configuration (their section has the A/B result).
+	var timed []int
+	for _, i := range idx {
+		if plan.s(i, "path") != "duet" {
+			timed = append(timed, i)
+		}
 	}
-	title := fmt.Sprintf("Time per benchmark run, recorded vs recommended (%d largest savings of %d)", len(shown), len(idx))
-	b.WriteString(`<figure>` + hbars(title, "execution time ("+unit+")", labels,
-		[]hbarSeries{{"recorded", colorRec, rec}, {"recommended", colorRcm, rcm}}, nil) + `</figure>`)
+	if shown := timed[:min(len(timed), maxBars)]; len(shown) > 0 {
+		var labels []string
+		var rec, rcm []float64
+		unit, div := minutesOrSeconds(plan, shown)
+		for _, i := range shown {
+			labels = append(labels, plan.name(i))
+			rec = append(rec, plan.n(i, "recorded_time_s")/div)
+			rcm = append(rcm, plan.n(i, "time_s")/div)
+		}
+		title := fmt.Sprintf("Time per benchmark run, recorded vs recommended (%d largest savings of %d)", len(shown), len(timed))
+		b.WriteString(`<figure>` + hbars(title, "execution time ("+unit+")", labels,
+			[]hbarSeries{{"recorded", colorRec, rec}, {"recommended", colorRcm, rcm}}, nil) + `</figure>`)
+	}
 
 	// Evidence: change rate of the trimmed runs, worst first.
 	var tl []string
@@ -309,13 +332,25 @@ func writeTrim(b *strings.Builder, plan *frame) {
 	}
 	writeMethods(b, plan)
 	metric := plan.s(0, "metric")
-	b.WriteString(`<h3>Saving per path (metric ` + esc(metric) + `)</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
-	for _, p := range order {
-		a := paths[p]
-		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%g">%s</td><td data-v="%g">%s</td><td data-v="%g">%s</td></tr>`,
-			esc(p), a.n, a.n, a.trimmed, a.trimmed, a.before, human(a.before), a.after, human(a.after), 1-a.after/a.before, pct(1-a.after/a.before))
+	duetRuns := 0
+	if a := paths["duet"]; a != nil {
+		duetRuns = a.n
 	}
-	b.WriteString(`</tbody></table>`)
+	if len(order) > 0 && duetRuns < len(plan.Cells) {
+		b.WriteString(`<h3>Saving per path (metric ` + esc(metric) + `)</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
+		for _, p := range order {
+			if p == "duet" {
+				continue
+			}
+			a := paths[p]
+			fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%g">%s</td><td data-v="%g">%s</td><td data-v="%g">%s</td></tr>`,
+				esc(p), a.n, a.n, a.trimmed, a.trimmed, a.before, human(a.before), a.after, human(a.after), 1-a.after/a.before, pct(1-a.after/a.before))
+		}
+		b.WriteString(`</tbody></table>`)
+	}
+	if duetRuns > 0 {
+		fmt.Fprintf(b, `<p>%d duet runs get no configuration: their A/B result is in the duet section.</p>`, duetRuns)
+	}
 	// The plan.
 	b.WriteString(`<h3>Recommended configuration per benchmark run</h3><input class="filter" data-table="plan" placeholder="filter rows (e.g. trimmed, steady, a benchmark name)">`)
 	b.WriteString(`<div class="wide"><table class="sortable" id="plan"><thead><tr><th>benchmark</th><th>path</th><th>status</th><th>forks</th><th>warmup it.</th><th>iterations</th><th>time</th><th>recorded</th><th>saved</th><th>estimate</th><th>reference [CI]</th><th>change</th><th>command</th></tr></thead><tbody>`)
@@ -330,11 +365,27 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		if plan.s(i, "unreliable") == "true" {
 			cls = ` class="unreliable"`
 		}
-		fmt.Fprintf(b, `<tr%s><td title="%s">%s</td><td>%s</td><td>%s</td>%s%s%s%s%s%s<td>%s</td><td>%s</td>%s<td><code>%s</code></td></tr>`,
-			cls, esc(plan.s(i, "reason")+" "+plan.s(i, "warnings")), esc(plan.name(i)), esc(plan.s(i, "path")), esc(plan.s(i, "status")),
-			numCell(plan.n(i, "forks"), ""), numCell(plan.n(i, "warmup_iterations"), ""), numCell(plan.n(i, "iterations"), ""),
-			numCell(plan.n(i, "time_s"), human(plan.n(i, "time_s"))), numCell(plan.n(i, "recorded_time_s"), human(plan.n(i, "recorded_time_s"))),
-			numCell(plan.n(i, "time_saved"), pct(plan.n(i, "time_saved"))), esc(est), esc(ref),
+		status, name := plan.s(i, "status"), plan.name(i)
+		if plan.s(i, "path") == "duet" {
+			name += " (" + plan.s(i, "mode") + ")"
+		}
+		if v := plan.s(i, "duet_verdict"); v != "" {
+			// "B 5.0 % slower (A faster; 95 % CI …)" → "B 5.0 % slower".
+			short, _, _ := strings.Cut(v, " (")
+			status += ": " + short
+		}
+		// Duet runs have no configuration: their numeric cells stay empty.
+		num := func(c string) float64 {
+			if plan.s(i, "path") == "duet" {
+				return math.NaN()
+			}
+			return plan.n(i, c)
+		}
+		fmt.Fprintf(b, `<tr%s><td title="%s">%s</td><td>%s</td><td class="status">%s</td>%s%s%s%s%s%s<td>%s</td><td>%s</td>%s<td><code>%s</code></td></tr>`,
+			cls, esc(plan.s(i, "reason")+" "+plan.s(i, "warnings")+" "+plan.s(i, "duet_verdict")), esc(name), esc(plan.s(i, "path")), esc(status),
+			numCell(num("forks"), ""), numCell(num("warmup_iterations"), ""), numCell(num("iterations"), ""),
+			numCell(num("time_s"), human(num("time_s"))), numCell(num("recorded_time_s"), human(num("recorded_time_s"))),
+			numCell(num("time_saved"), pct(num("time_saved"))), esc(est), esc(ref),
 			numCell(plan.n(i, "change_rate"), pct(plan.n(i, "change_rate"))), esc(plan.s(i, "command")))
 	}
 	b.WriteString("</tbody></table></div></section>\n")
@@ -485,33 +536,6 @@ func maxOf(x []float64) float64 {
 		m = math.Max(m, v)
 	}
 	return m
-}
-
-// writeReconfigure is the dynamic reconfiguration section.
-func writeReconfigure(b *strings.Builder, rf *frame) {
-	b.WriteString(`<section id="reconfigure"><h2>Dynamic reconfiguration: warmup stop points (short forks)</h2>`)
-	var labels []string
-	var dyn, static []float64
-	for i := range rf.Cells {
-		if rf.s(i, "skipped") != "" {
-			continue
-		}
-		labels = append(labels, rf.name(i)+" ("+rf.s(i, "criterion")+")")
-		dyn = append(dyn, rf.n(i, "dynamic_seconds"))
-		static = append(static, rf.n(i, "static_seconds"))
-	}
-	if n := min(len(labels), maxBars); n > 0 {
-		b.WriteString(`<figure>` + hbars(fmt.Sprintf("Time per run and criterion, static baseline vs dynamic (%d of %d)", n, len(labels)),
-			"execution time (s)", labels[:n], []hbarSeries{{"static baseline", colorRec, static[:n]}, {"dynamic", colorRcm, dyn[:n]}}, nil) + `</figure>`)
-	}
-	b.WriteString(`<input class="filter" data-table="reconf" placeholder="filter rows"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)
-	for i := range rf.Cells {
-		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td>%s%s%s%s</tr>`, esc(rf.name(i)), esc(rf.s(i, "criterion")),
-			esc(strings.ReplaceAll(rf.s(i, "warmup_iterations"), ";", ", ")), numCell(rf.n(i, "forks_used"), ""), esc(rf.s(i, "aa")),
-			numCell(rf.n(i, "ratio"), ""), numCell(rf.n(i, "change_rate"), pct(rf.n(i, "change_rate"))),
-			numCell(rf.n(i, "dynamic_seconds"), human(rf.n(i, "dynamic_seconds"))), numCell(rf.n(i, "static_seconds"), human(rf.n(i, "static_seconds"))))
-	}
-	b.WriteString("</tbody></table></section>\n")
 }
 
 // writeCompare is the A/B section: a forest plot of the ratios and the verdicts.

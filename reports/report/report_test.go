@@ -1,24 +1,29 @@
 package report_test
 
 import (
-	"fmt"
-
 	"bytes"
-	"github.com/benchtrim/benchtrim/analysis/steady"
-	"github.com/benchtrim/benchtrim/table"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 
+	"github.com/benchtrim/benchtrim/analysis/duet"
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/analysis/trim"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/reports/report"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 // trimReport runs trim on a generated JMH suite (6 methods, 4 forks × 160
@@ -29,6 +34,35 @@ func trimReport(t *testing.T, window int, versions ...string) *trim.Report {
 }
 
 func trimReportWith(t *testing.T, window int, penalty steady.PenaltyRule, versions ...string) *trim.Report {
+	t.Helper()
+	return trimReportOn(t, window, penalty, nil, versions...)
+}
+
+// duetFile writes the duet preset (synth.DefaultDuetConfig: A/A
+// benchmarks chi-square and h2, A/B benchmarks scala-kmeans and fop with
+// B 5 % slower; seqn, syncduet and duet runs) and returns its path.
+func duetFile(t *testing.T) string {
+	t.Helper()
+	d, err := synth.GenerateDuet(synth.DefaultDuetConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "duet.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteCSV(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// trimReportOn is trimReportWith on the generated suite and the files extra.
+func trimReportOn(t *testing.T, window int, penalty steady.PenaltyRule, extra []string, versions ...string) *trim.Report {
 	t.Helper()
 	cfg := synth.DefaultSuiteConfig()
 	cfg.Seed, cfg.Benchmarks, cfg.Params = 5, 6, nil
@@ -51,6 +85,7 @@ func trimReportWith(t *testing.T, window int, penalty steady.PenaltyRule, versio
 		f.Close()
 		paths = append(paths, path)
 	}
+	paths = append(paths, extra...)
 	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
 	if err != nil {
 		t.Fatal(err)
@@ -128,22 +163,29 @@ func text(n *html.Node) string {
 // plot and table: the answer states the suite's times, each section that
 // ran has its plots (an SVG with a title, axis labels and data marks) and
 // a table with one row per benchmark (or fork class row), and nothing
-// loads from the network.
+// loads from the network. The reconfigure and duet sections are checked
+// further by checkReconfigure and checkDuet.
 func TestPage(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		window   int
 		penalty  steady.PenaltyRule
+		duet     bool
 		versions []string
 		sections []string
 	}{
-		{"steady path", 100, steady.PenaltyBarrett, nil, []string{"answer", "trim", "steady"}},
-		{"short path", 500, steady.PenaltyBarrett, nil, []string{"answer", "trim", "reconfigure"}},
-		{"two versions", 100, steady.PenaltyBarrett, []string{"v1", "v2"}, []string{"answer", "trim", "steady", "compare"}},
-		{"CROPS penalty", 100, steady.PenaltyCROPS, nil, []string{"answer", "trim", "steady", "changepoint"}},
+		{"steady path", 100, steady.PenaltyBarrett, false, nil, []string{"answer", "trim", "steady"}},
+		{"short path", 500, steady.PenaltyBarrett, false, nil, []string{"answer", "trim", "reconfigure"}},
+		{"two versions", 100, steady.PenaltyBarrett, false, []string{"v1", "v2"}, []string{"answer", "trim", "steady", "compare"}},
+		{"CROPS penalty", 100, steady.PenaltyCROPS, false, nil, []string{"answer", "trim", "steady", "changepoint"}},
+		{"duet", 100, steady.PenaltyBarrett, true, nil, []string{"answer", "trim", "steady", "duet"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := trimReportWith(t, tc.window, tc.penalty, tc.versions...)
+			var extra []string
+			if tc.duet {
+				extra = append(extra, duetFile(t))
+			}
+			rep := trimReportOn(t, tc.window, tc.penalty, extra, tc.versions...)
 			raw := page(t, rep)
 			doc, err := html.Parse(bytes.NewReader(raw))
 			if err != nil {
@@ -206,7 +248,8 @@ func TestPage(t *testing.T) {
 							title = text(n)
 						case n.Data == "text" && attr(n, "class") == "xlab":
 							labels++
-						case n.Data == "rect" && attr(n, "class") == "bar", n.Data == "polyline", n.Data == "circle":
+						case n.Data == "rect" && attr(n, "class") == "bar", n.Data == "polyline", n.Data == "circle",
+							n.Data == "line" && attr(n, "class") == "iter":
 							marks++
 						}
 					})
@@ -222,7 +265,172 @@ func TestPage(t *testing.T) {
 			if tc.window == 100 && rep.Forks == nil {
 				t.Error("steady path kept no fork for plots")
 			}
+			if sec := sections["reconfigure"]; sec != nil {
+				checkReconfigure(t, sec)
+			}
+			if sec := sections["duet"]; sec != nil {
+				checkDuet(t, sec, sections["trim"])
+			}
 		})
+	}
+}
+
+// rowsOf returns the body rows of the table with id in n: per row its
+// cells' text and data-v values.
+func rowsOf(t *testing.T, n *html.Node, id string) (cells [][]string, vals [][]string) {
+	t.Helper()
+	var tb *html.Node
+	walk(n, func(x *html.Node) {
+		if x.Data == "table" && attr(x, "id") == id {
+			tb = x
+		}
+	})
+	if tb == nil {
+		t.Fatalf("no table %s", id)
+	}
+	walk(tb, func(x *html.Node) {
+		if x.Data != "tr" || x.Parent == nil || x.Parent.Data != "tbody" {
+			return
+		}
+		var c, v []string
+		for td := x.FirstChild; td != nil; td = td.NextSibling {
+			if td.Type == html.ElementNode && td.Data == "td" {
+				c, v = append(c, text(td)), append(v, attr(td, "data-v"))
+			}
+		}
+		cells, vals = append(cells, c), append(vals, v)
+	})
+	return cells, vals
+}
+
+// plotTitles returns the titles of the plots of class in n.
+func plotTitles(n *html.Node, class string) []string {
+	var out []string
+	walk(n, func(x *html.Node) {
+		if x.Data == "svg" && strings.Contains(attr(x, "class"), class) {
+			walk(x, func(y *html.Node) {
+				if y.Data == "text" && attr(y, "class") == "ptitle" {
+					out = append(out, text(y))
+				}
+			})
+		}
+	})
+	return out
+}
+
+// checkReconfigure: the section names every criterion trim replays (CV,
+// RCIW, KLD, CV first as the warmup's), with the time saved and the A/A
+// results of each, the stop points per criterion and the A/A ratios.
+func checkReconfigure(t *testing.T, sec *html.Node) {
+	t.Helper()
+	cells, vals := rowsOf(t, sec, "reconf-criteria")
+	var names []string
+	for i, r := range cells {
+		names = append(names, r[0])
+		// static, dynamic, saved, …, A/A tested, not different
+		static, _ := strconv.ParseFloat(vals[i][2], 64)
+		dyn, _ := strconv.ParseFloat(vals[i][3], 64)
+		saved, _ := strconv.ParseFloat(vals[i][4], 64)
+		tested, _ := strconv.Atoi(vals[i][6])
+		if !(static > 0 && dyn > 0 && dyn < static) || math.Abs(saved-(1-dyn/static)) > 1e-9 || tested == 0 {
+			t.Errorf("criterion %s: static %g s, dynamic %g s, saved %g, %d A/A tested", r[0], static, dyn, saved, tested)
+		}
+	}
+	if strings.Join(names, ", ") != "CV (trim's warmup), RCIW, KLD" {
+		t.Errorf("criteria rows %q, want CV (trim's warmup), RCIW, KLD", names)
+	}
+	stops := plotTitles(sec, "bars")
+	if len(stops) != 2 || !strings.HasPrefix(stops[1], "Warmup stop point per benchmark run and criterion") {
+		t.Errorf("reconfigure bar plots %q", stops)
+	}
+	var legends []string
+	walk(sec, func(x *html.Node) {
+		if x.Data == "text" && attr(x, "class") == "legend" {
+			legends = append(legends, text(x))
+		}
+	})
+	if !strings.Contains(strings.Join(legends, ","), "CV,RCIW,KLD") {
+		t.Errorf("legends %q: want the stop-point plot's CV, RCIW, KLD", legends)
+	}
+	if aa := plotTitles(sec, "forest"); len(aa) != 1 || !strings.HasPrefix(aa[0], "A/A: mean(dynamic) / mean(static baseline)") {
+		t.Errorf("A/A plots %q", aa)
+	}
+	rows, _ := rowsOf(t, sec, "reconf")
+	if len(rows) != 18 {
+		t.Errorf("%d per-benchmark rows, want 6 benchmarks × 3 criteria", len(rows))
+	}
+}
+
+// checkDuet checks the duet section against the generated truth: the
+// A/B benchmarks (scala-kmeans, fop, B 5 % slower) read "A faster (B
+// slower)" with B against A between +2 and +9 % in every type, the A/A
+// ones (chi-square, h2) "no difference" within ±2 %; one MDS panel per
+// type with both tests' curves, one timeline per duet-type key, and the
+// plan's duet rows name their verdict.
+func checkDuet(t *testing.T, sec, trimSec *html.Node) {
+	t.Helper()
+	cells, vals := rowsOf(t, sec, "duet-keys")
+	if len(cells) != 12 {
+		t.Fatalf("duet table: %d rows, want 4 benchmarks × 3 types", len(cells))
+	}
+	for i, r := range cells {
+		bench, verdict := r[0], r[8]
+		v, err := strconv.ParseFloat(vals[i][7], 64)
+		if err != nil {
+			t.Errorf("%s %s: B against A %q", bench, r[1], vals[i][7])
+			continue
+		}
+		switch {
+		case strings.HasSuffix(bench, "scala-kmeans"), strings.HasSuffix(bench, "fop"):
+			if verdict != "A faster (B slower)" || v < 0.02 || v > 0.09 || !strings.HasPrefix(r[7], fmt.Sprintf("+%.1f %% [+", 100*v)) {
+				t.Errorf("%s %s (B 5 %% slower in truth): %q, %q, %g", bench, r[1], verdict, r[7], v)
+			}
+		default:
+			if verdict != "no difference" || math.Abs(v) > 0.02 {
+				t.Errorf("%s %s (A/A in truth): %q, %g", bench, r[1], verdict, v)
+			}
+		}
+	}
+	mds := plotTitles(sec, "mds")
+	if len(mds) != 3 || !strings.HasPrefix(mds[0], "seqn: share of 4 keys called equal") || !strings.HasPrefix(mds[2], "duet: ") {
+		t.Errorf("MDS panels %q, want seqn, syncduet, duet", mds)
+	}
+	walk(sec, func(x *html.Node) {
+		if x.Data == "svg" && strings.Contains(attr(x, "class"), "mds") {
+			lines := 0
+			walk(x, func(y *html.Node) {
+				if y.Data == "polyline" {
+					lines++
+				}
+			})
+			if lines != 2 {
+				t.Errorf("MDS panel with %d curves, want the CI and U tests'", lines)
+			}
+		}
+	})
+	tl := plotTitles(sec, "timeline")
+	if len(tl) != 4 {
+		t.Errorf("timelines %q, want one per duet-type benchmark", tl)
+	}
+	for _, title := range tl {
+		if !strings.Contains(title, " duet, run 0: ") || !strings.Contains(title, "pairs") {
+			t.Errorf("timeline title %q", title)
+		}
+	}
+	plan, _ := rowsOf(t, trimSec, "plan")
+	duetRows := 0
+	for _, r := range plan {
+		if r[1] != "duet" {
+			continue
+		}
+		duetRows++
+		ab := strings.HasPrefix(r[0], "scala-kmeans") || strings.HasPrefix(r[0], "fop")
+		if ab && !(strings.HasPrefix(r[2], "duet: B ") && strings.HasSuffix(r[2], " % slower")) || !ab && r[2] != "duet: no difference" {
+			t.Errorf("plan row %s: status %q", r[0], r[2])
+		}
+	}
+	if duetRows != 12 {
+		t.Errorf("%d duet rows in the plan, want 12", duetRows)
 	}
 }
 
@@ -234,10 +442,50 @@ func keys(m map[string]*html.Node) []string {
 	return out
 }
 
+// TestDuetOnlyPage: a page of duet runs alone says there is nothing to
+// configure, has no time plot, and shows the duet section.
+func TestDuetOnlyPage(t *testing.T) {
+	tab, _, _, err := ingest.ReadFiles([]string{duetFile(t)}, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	opt := trim.DefaultOptions
+	opt.Duet.Resamples = 999
+	rep, err := trim.Run(tab, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(page(t, rep)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]*html.Node{}
+	walk(doc, func(n *html.Node) {
+		if n.Data == "section" {
+			sections[attr(n, "id")] = n
+		}
+	})
+	if a := sections["answer"]; a == nil || !strings.Contains(text(a), "only duet runs: there is no configuration to recommend") {
+		t.Error("answer does not say the input holds only duet runs")
+	}
+	if got := plotTitles(sections["trim"], "bars"); len(got) != 0 {
+		t.Errorf("time plots %q of duet runs without configuration", got)
+	}
+	walk(sections["trim"], func(n *html.Node) {
+		if n.Data == "table" && attr(n, "id") == "paths" {
+			t.Error("a saving-per-path table without a configured path")
+		}
+	})
+	if sections["duet"] == nil || len(plotTitles(sections["duet"], "timeline")) != 4 {
+		t.Error("no duet section with 4 timelines")
+	}
+}
+
 // TestLoadEqualsFromFrames: the page rebuilt from saved files (Load) is
-// the page written from the frames in memory.
+// the page written from the frames in memory, duet section included.
 func TestLoadEqualsFromFrames(t *testing.T) {
-	rep := trimReport(t, 100)
+	rep := trimReportOn(t, 100, steady.PenaltyBarrett, []string{duetFile(t)})
 	dir := t.TempDir()
 	for _, f := range report.Files {
 		fr, err := rep.Frame(f.Frame)
@@ -259,11 +507,17 @@ func TestLoadEqualsFromFrames(t *testing.T) {
 	if !bytes.Equal(buf.Bytes(), page(t, rep)) {
 		t.Error("page from files differs from page from frames")
 	}
+	if !bytes.Contains(buf.Bytes(), []byte(`<section id="duet">`)) {
+		t.Error("page from files has no duet section")
+	}
 }
 
 // TestSize500: the page of a 500-benchmark suite (every benchmark trimmed
 // with a long command, MaxPlotForks forks of MaxPlotPoints points, each
-// with 5 segments) stays under 5 MB.
+// with 5 segments; every benchmark also replayed by dynamic
+// reconfiguration with 3 criteria of 10 forks and an A/A test; and 500
+// duet benchmark-env keys, 16 slowdowns and 9 overlap ratios each, the
+// duet ones with timelines of 250 iterations per pair) stays under 5 MB.
 func TestSize500(t *testing.T) {
 	rep := &trim.Report{Options: trim.DefaultOptions}
 	for i := 0; i < 500; i++ {
@@ -285,6 +539,50 @@ func TestSize500(t *testing.T) {
 			fs.Segments = append(fs.Segments, steady.Segment{Start: k * 600, End: (k + 1) * 600, Mean: 1005})
 		}
 		rep.Forks = append(rep.Forks, fs)
+	}
+	rep.Reconfigure = &reconfigure.Report{Options: reconfigure.DefaultOptions}
+	for i := 0; i < 500; i++ {
+		r := reconfigure.Result{Key: rep.Benchmarks[i].Key, ForksInData: 10, IterationsInData: slices.Repeat([]int{3000}, 10), StaticSeconds: 500}
+		for _, c := range reconfigure.AllCriteria {
+			cr := reconfigure.CriterionResult{Criterion: c, DynamicSeconds: 120, ForksStable: true,
+				AA: reconfigure.AAResult{Available: true, NotDifferent: true, ChangeRate: 0.012}}
+			cr.AA.Ratio.Ratio = estimate.Interval{Estimate: 1.012, Lower: 0.99, Upper: 1.03}
+			for f := 0; f < 10; f++ {
+				cr.Forks = append(cr.Forks, reconfigure.ForkResult{Fork: int32(f + 1), Iterations: 3000, WarmupIterations: 20 + f, MeasurementIterations: 10, WarmupStable: true})
+			}
+			r.Criteria = append(r.Criteria, cr)
+		}
+		rep.Reconfigure.Results = append(rep.Reconfigure.Results, r)
+	}
+	rep.Duet = &duet.Report{Options: duet.DefaultOptions()}
+	for i := 0; i < 500; i++ {
+		k := duet.Key{Env: "bare-metal", Suite: "renaissance", Benchmark: fmt.Sprintf("benchmark-%03d", i/3), Type: duet.Types[i%3]}
+		b := duet.Benchmark{Key: k, Runs: 10, Iterations: 400, Pairs: 200, MeanA: 1e9, MeanB: 1.05e9, GrandMean: 1.025e9, HasCI: true, HasU: true,
+			CI: duet.CI{Runs: 10, Mean: -5e7, Lower: -6e7, Upper: -4e7, RelWidth: 0.02}, Relative: -0.0476, RelLower: -0.057, RelUpper: -0.038,
+			Verdict: duet.VerdictAFaster, MDSCI: 0, MDSU: 0}
+		if k.Type == duet.TypeDuet {
+			tl := &duet.Timeline{Run: 0}
+			for it := 0; it < 250; it++ {
+				start := int64(it) * 1e9
+				tl.A = append(tl.A, duet.Record{Iteration: int32(it), Pair: 'A', StartNs: start, EndNs: start + 1e9, TimeNs: 1e9})
+				tl.B = append(tl.B, duet.Record{Iteration: int32(it), Pair: 'B', StartNs: start + 1e8, EndNs: start + 11e8, TimeNs: 1e9})
+				tl.Pairs = append(tl.Pairs, duet.Overlap{A: it, B: it, Start: start + 1e8, End: start + 1e9, Rate: 0.9})
+			}
+			b.Timeline = tl
+			for _, m := range rep.Duet.Options.OverlapRatios {
+				rep.Duet.Overlaps = append(rep.Duet.Overlaps, duet.OverlapRow{Key: k, M: m, Pairs: 200, RelOverlapTime: 0.9, HasCI: true, CI: b.CI})
+			}
+		}
+		rep.Duet.Benchmarks = append(rep.Duet.Benchmarks, b)
+		for _, s := range rep.Duet.Options.Slowdowns {
+			rep.Duet.MDS = append(rep.Duet.MDS, duet.MDSRow{Key: k, Slowdown: s, HasCI: true, CI: b.CI, HasU: true})
+		}
+	}
+	for _, typ := range duet.Types {
+		for _, s := range rep.Duet.Options.Slowdowns {
+			rep.Duet.Match = append(rep.Duet.Match, duet.MatchRow{Env: "bare-metal", Suite: "renaissance", Type: typ, Slowdown: s, Benchmarks: 167, MatchCI: 80, MatchU: 70,
+				CIRatio: 80.0 / 167, URatio: 70.0 / 167})
+		}
 	}
 	raw := page(t, rep)
 	if len(raw) >= 5<<20 {

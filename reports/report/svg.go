@@ -115,7 +115,7 @@ func hbars(title, xlabel string, labels []string, series []hbarSeries, refLines 
 	}
 	for i, l := range labels {
 		y0 := marginT + i*(rowH+4)
-		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y0+rowH/2+4, esc(shorten(shortName(l), 34)))
+		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y0+rowH/2+4, esc(shorten(shortName(l), 40)))
 		for j, s := range series {
 			v := s.values[i]
 			if math.IsNaN(v) {
@@ -274,12 +274,19 @@ func (p *forkPanel) svg() string {
 // forest draws one row per label: the ratio as a dot and its CI as a
 // line, with a dashed reference line at 1 (no change).
 func forest(title string, labels []string, pts [][3]float64) string {
+	return intervals(title, "ratio of means test / base (dashed: 1, no change)", "ratio test / base", 1, labels, pts)
+}
+
+// intervals draws one row per label: the estimate pts[i][0] as a dot and
+// its interval [pts[i][1], pts[i][2]] as a line, with a dashed reference
+// line at ref; the x range covers every value and ref.
+func intervals(title, xlabel, name string, ref float64, labels []string, pts [][3]float64) string {
 	var b strings.Builder
 	left, w := 260, plotW+120
 	h := marginT + len(labels)*18 + marginB
 	svgOpen(&b, "forest", title, w, h)
-	legend(&b, 36, [2]string{"ratio test / base", colorRcm}, [2]string{"CI", "#5f6368"})
-	lo, hi := 1.0, 1.0
+	legend(&b, 36, [2]string{name, colorRcm}, [2]string{"CI", "#5f6368"})
+	lo, hi := ref, ref
 	for _, p := range pts {
 		for _, v := range p {
 			if !math.IsNaN(v) {
@@ -296,10 +303,10 @@ func forest(title string, labels []string, pts [][3]float64) string {
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
 			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(round3(t)))
 	}
-	fmt.Fprintf(&b, `<line class="ref" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(1)), marginT-4, f1(x(1)), bottom)
+	fmt.Fprintf(&b, `<line class="ref" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(ref)), marginT-4, f1(x(ref)), bottom)
 	for i, l := range labels {
 		y := marginT + i*18 + 9
-		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y+4, esc(shorten(shortName(l), 34)))
+		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y+4, esc(shorten(shortName(l), 40)))
 		p := pts[i]
 		if math.IsNaN(p[0]) {
 			continue
@@ -307,10 +314,10 @@ func forest(title string, labels []string, pts [][3]float64) string {
 		if !math.IsNaN(p[1]) && !math.IsNaN(p[2]) {
 			fmt.Fprintf(&b, `<line class="axis" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(p[1])), y, f1(x(p[2])), y)
 		}
-		fmt.Fprintf(&b, `<circle class="dot" cx="%s" cy="%d" r="4" fill="%s"><title>%s: %.4f</title></circle>`, f1(x(p[0])), y, colorRcm, esc(l), p[0])
+		fmt.Fprintf(&b, `<circle class="dot" cx="%s" cy="%d" r="4" fill="%s"><title>%s: %.4g [%.4g, %.4g]</title></circle>`, f1(x(p[0])), y, colorRcm, esc(l), p[0], p[1], p[2])
 	}
 	fmt.Fprintf(&b, `<line class="axis" x1="%d" y1="%d" x2="%d" y2="%d"/>`, left, bottom, w-marginR, bottom)
-	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">ratio of means test / base (dashed: 1, no change)</text></svg>`, left+int(pw)/2, h-8)
+	fmt.Fprintf(&b, `<text class="xlab" x="%d" y="%d" text-anchor="middle">%s</text></svg>`, left+int(pw)/2, h-8, esc(xlabel))
 	return b.String()
 }
 
