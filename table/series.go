@@ -400,13 +400,27 @@ func Select(t *Table, f Filter) ([]*Series, error) {
 	if f.Shards > 1 {
 		all := Collect(t, Filter{Metric: f.Metric, Project: f.Project, Version: f.Version, Benchmark: f.Benchmark, IncludeWarmup: f.IncludeWarmup})
 		if len(all) > 0 {
-			return nil, fmt.Errorf("shard %d/%d holds none of the %d benchmark runs selected", f.Shard, f.Shards, len(all))
+			return nil, &EmptyShardError{Shard: f.Shard, Shards: f.Shards, Runs: len(all)}
 		}
 	}
 	if f.Metric == "" || f.Metric == Primary {
 		return nil, fmt.Errorf("no benchmark with primary time measurements in the input")
 	}
 	return nil, fmt.Errorf("no benchmark with %s measurements in the input", f.Metric)
+}
+
+// EmptyShardError is Select's error when the filter's shard holds none of
+// the benchmark runs the rest of the filter selects: that shard of a split
+// run has nothing to do (its part of the run is empty), which callers tell
+// from other failures with errors.As.
+type EmptyShardError struct {
+	// Shard and Shards are the filter's; Runs is the number of benchmark
+	// runs the filter selects without its shard.
+	Shard, Shards, Runs int
+}
+
+func (e *EmptyShardError) Error() string {
+	return fmt.Sprintf("shard %d/%d holds none of the %d benchmark runs selected", e.Shard, e.Shards, e.Runs)
 }
 
 // distinctBenchmarks lists the benchmark names of series once each, in order.

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -88,7 +89,11 @@ func TestShards(t *testing.T) {
 	if got := ShardOf(Key{Project: "p", Benchmark: "B00", Mode: "avgt"}, 7); got != ShardOf(Key{Project: "p", Version: "x", Benchmark: "B00", Mode: "avgt"}, 7) {
 		t.Error("ShardOf depends on the version")
 	}
-	if _, err := Select(tab, Filter{Shard: 0, Shards: 1000}); err == nil || !strings.Contains(err.Error(), "shard 0/1000 holds none of the 80 benchmark runs") {
+	_, err := Select(tab, Filter{Shard: 0, Shards: 1000})
+	var empty *EmptyShardError
+	if err == nil || !strings.Contains(err.Error(), "shard 0/1000 holds none of the 80 benchmark runs") {
 		t.Errorf("empty shard: %v", err)
+	} else if !errors.As(err, &empty) || *empty != (EmptyShardError{Shard: 0, Shards: 1000, Runs: 80}) {
+		t.Errorf("empty shard: error %T %+v, want *EmptyShardError{0, 1000, 80}", err, empty)
 	}
 }

@@ -112,12 +112,49 @@ type Group struct {
 // Loaded is what FromTable read.
 type Loaded struct {
 	Groups []Group
-	// Excluded counts rows of excluded benchmarks; Unlabelled rows whose
-	// instance has no environment label; NoTime rows without timestamps;
-	// BadPair rows whose pair is neither A nor B; OtherModes rows of series
-	// whose mode is not a duet type.
+	// Runs is the number of benchmark runs (table series) read, before
+	// rows are dropped.
+	Runs int
+	Dropped
+	// Warnings are Dropped.Warnings.
+	Warnings []string
+}
+
+// Dropped counts the rows FromTable drops: Excluded rows of excluded
+// benchmarks; Unlabelled rows whose instance has no environment label;
+// NoTime rows without timestamps; BadPair rows whose pair is neither A nor
+// B; OtherModes rows of series whose mode is not a duet type.
+type Dropped struct {
 	Excluded, Unlabelled, NoTime, BadPair, OtherModes int
-	Warnings                                          []string
+}
+
+// add adds o's counts to d's.
+func (d *Dropped) add(o Dropped) {
+	d.Excluded += o.Excluded
+	d.Unlabelled += o.Unlabelled
+	d.NoTime += o.NoTime
+	d.BadPair += o.BadPair
+	d.OtherModes += o.OtherModes
+}
+
+// Warnings says, one line per nonzero count, which rows were dropped.
+func (d Dropped) Warnings() []string {
+	var out []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{
+		{d.OtherModes, "rows of series whose mode is not seqn, syncduet or duet"},
+		{d.Excluded, "rows of excluded benchmarks"},
+		{d.Unlabelled, "rows of instances without an environment label (a host other than cirrus*, teaching*, ip-*; --keep-unlabelled keeps them)"},
+		{d.NoTime, "rows without timestamps"},
+		{d.BadPair, "rows whose pair is not A or B"},
+	} {
+		if c.n > 0 {
+			out = append(out, fmt.Sprintf("%d %s dropped", c.n, c.what))
+		}
+	}
+	return out
 }
 
 // FromTable reads duet rows from the canonical table: one Record per
@@ -137,6 +174,7 @@ func FromTable(t *table.Table, opt Options) (*Loaded, error) {
 	sel := opt.Select
 	sel.IncludeWarmup = true
 	for _, s := range table.Collect(t, sel) {
+		out.Runs++
 		if typeRank(s.Mode) == len(Types) {
 			out.OtherModes += s.Len()
 			continue
@@ -203,19 +241,6 @@ func FromTable(t *table.Table, opt Options) (*Loaded, error) {
 	for i := range out.Groups {
 		sortRecords(out.Groups[i].Records)
 	}
-	for _, c := range []struct {
-		n    int
-		what string
-	}{
-		{out.OtherModes, "rows of series whose mode is not seqn, syncduet or duet"},
-		{out.Excluded, "rows of excluded benchmarks"},
-		{out.Unlabelled, "rows of instances without an environment label (a host other than cirrus*, teaching*, ip-*; --keep-unlabelled keeps them)"},
-		{out.NoTime, "rows without timestamps"},
-		{out.BadPair, "rows whose pair is not A or B"},
-	} {
-		if c.n > 0 {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("%d %s dropped", c.n, c.what))
-		}
-	}
+	out.Warnings = out.Dropped.Warnings()
 	return out, nil
 }

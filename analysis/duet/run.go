@@ -118,7 +118,9 @@ type Report struct {
 	MDS        []MDSRow
 	Match      []MatchRow
 	Speedups   []SpeedupRow
-	// Dropped rows and other notes from reading the table.
+	// Dropped counts the rows dropped when reading the table; Warnings
+	// says so (Dropped.Warnings).
+	Dropped  Dropped
 	Warnings []string
 }
 
@@ -130,6 +132,11 @@ type Report struct {
 // from the stream stats.NewStream(Seed, key, 1) afresh (common random
 // numbers across slowdowns and ratios), so the result does not depend on
 // Workers or GOMAXPROCS. A table without any duet row is an error.
+//
+// With opt.Select.Shards > 1, Run analyses one shard of the keys (see
+// Merge): a shard without any benchmark run is a *table.EmptyShardError,
+// and a shard whose runs hold no duet row gives a report without
+// benchmarks (its Dropped count in the merged report).
 func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -138,19 +145,45 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(ld.Groups) == 0 {
-		msg := "duet: the table holds no duet rows (mode seqn, syncduet or duet, pair A or B, with timestamps)"
-		if len(ld.Warnings) > 0 {
-			msg += ": " + strings.Join(ld.Warnings, "; ")
+	if len(ld.Groups) == 0 && opt.Select.Shards > 1 {
+		if ld.Runs > 0 {
+			return &Report{Options: opt, Dropped: ld.Dropped, Warnings: ld.Warnings}, nil
 		}
-		return nil, errors.New(msg)
+		if n := selectedRuns(t, opt.Select.Unsharded()); n > 0 {
+			return nil, &table.EmptyShardError{Shard: opt.Select.Shard, Shards: opt.Select.Shards, Runs: n}
+		}
+	}
+	if len(ld.Groups) == 0 {
+		return nil, noDuetRows(ld.Warnings)
 	}
 	res, err := Analyze(ld.Groups, opt)
 	if err != nil {
 		return nil, err
 	}
+	res.Dropped = ld.Dropped
 	res.Warnings = append(ld.Warnings, res.Warnings...)
 	return res, nil
+}
+
+// noDuetRows is the error of a run without duet rows, with the warnings
+// saying which rows were dropped.
+func noDuetRows(warnings []string) error {
+	msg := "duet: the table holds no duet rows (mode seqn, syncduet or duet, pair A or B, with timestamps)"
+	if len(warnings) > 0 {
+		msg += ": " + strings.Join(warnings, "; ")
+	}
+	return errors.New(msg)
+}
+
+// selectedRuns counts the benchmark runs of t that f keeps.
+func selectedRuns(t *table.Table, f table.Filter) int {
+	n := 0
+	for _, k := range table.Runs(t) {
+		if f.Matches(k) {
+			n++
+		}
+	}
+	return n
 }
 
 // Analyze is Run on groups already read (FromTable), for callers and tests
@@ -179,9 +212,16 @@ func Analyze(groups []Group, opt Options) (*Report, error) {
 		res.Overlaps = append(res.Overlaps, p.overlaps...)
 		res.MDS = append(res.MDS, p.mds...)
 	}
-	res.Match = matchRatios(res.MDS)
-	res.Speedups = speedups(res.Benchmarks, opt.Speedup)
+	res.summarize()
 	return res, nil
+}
+
+// summarize computes the summaries across keys from the per-key results:
+// the A/A match ratios from MDS and the runtime speedups from Benchmarks
+// (Analyze and Merge).
+func (r *Report) summarize() {
+	r.Match = matchRatios(r.MDS)
+	r.Speedups = speedups(r.Benchmarks, r.Options.Speedup)
 }
 
 type keyResult struct {

@@ -36,6 +36,10 @@ type spec struct {
 	warmupFactor float64
 	// drop, when set, leaves out observations (ragged data).
 	drop func(ix [table.NumLevels]int32) bool
+	// nan, when set, writes NaN for the observations it selects
+	// (non-finite rows); noSetup leaves out the setup (assumed timing).
+	nan     func(ix [table.NumLevels]int32) bool
+	noSetup bool
 	// buckets > 1 writes each iteration as that many histogram rows
 	// (sample mode) with counts 1..buckets.
 	buckets int
@@ -102,12 +106,18 @@ func addSpec(t testing.TB, b *table.Builder, s spec) {
 							continue
 						}
 						row.Count = 1
+						if s.nan != nil && s.nan(ix) {
+							v = math.NaN()
+						}
 						row.Value, row.NsPerOp = v, v
 						b.Append(&row)
 					}
 				}
 			}
 		}
+	}
+	if s.noSetup {
+		return
 	}
 	setup := table.Setup{Key: key}
 	if s.mode == "go" {

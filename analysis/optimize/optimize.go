@@ -112,6 +112,9 @@ type Result struct {
 	// DiscardedWarmup is Options.DiscardWarmup: iterations dropped from the
 	// start of every fork (their time is in WarmupNs).
 	DiscardedWarmup int
+	// NonFiniteRows counts the series' rows skipped because their ns/op is
+	// NaN or infinite.
+	NonFiniteRows int
 	// Setup is the series' setup (nil when none was stated).
 	Setup *table.Setup
 	// All holds every evaluated configuration in ascending execution time
@@ -292,7 +295,7 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 	r := Result{
 		Key: s.Key, Metric: m, Varied: p.varied, Configurations: len(p.configs),
 		Expected: p.expected, Missing: p.missing, UnitNs: p.timing.UnitNs, WarmupNs: p.timing.WarmupNs,
-		AssumedTime: p.assumedTime, Setup: s.Setup, DiscardedWarmup: opt.DiscardWarmup,
+		AssumedTime: p.assumedTime, Setup: s.Setup, DiscardedWarmup: opt.DiscardWarmup, NonFiniteRows: p.nonFinite,
 	}
 	var best Evaluation
 	found := false
@@ -381,7 +384,6 @@ func optimize(series []*table.Series, opt Options) (*Report, error) {
 		return nil, err
 	}
 	var ready []*prepared
-	assumed := 0
 	for _, pp := range preps {
 		if pp.skip != nil {
 			rep.Skipped = append(rep.Skipped, *pp.skip)
@@ -394,15 +396,6 @@ func optimize(series []*table.Series, opt Options) (*Report, error) {
 		if p.missing > 0 {
 			rep.Ragged = append(rep.Ragged, Ragged{Key: p.series.Key, Missing: p.missing, Expected: p.expected})
 		}
-		if p.nonFinite > 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d rows with non-finite ns/op skipped", p.keyStr, p.nonFinite))
-		}
-		if p.assumedTime {
-			assumed++
-		}
-	}
-	if assumed > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d series state no iteration time; assumed %v per observation (Go's default -benchtime)", assumed, opt.DefaultIterationTime))
 	}
 	nm := len(opt.Metrics)
 	results, err := workpool.Map(len(ready)*nm, opt.Workers, func(i int) (Result, error) {
@@ -418,5 +411,31 @@ func optimize(series []*table.Series, opt Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Results = results
+	rep.Warnings = seriesWarnings(rep.Results, &opt)
 	return rep, nil
+}
+
+// seriesWarnings are the warnings of optimize's report, from its results
+// (one run of equal keys per series): per series, in result order, the
+// rows skipped for a non-finite ns/op, then how many series state no
+// iteration time. Merge recomputes them the same way.
+func seriesWarnings(results []Result, opt *Options) []string {
+	var out []string
+	assumed := 0
+	for i := range results {
+		r := &results[i]
+		if i > 0 && results[i-1].Key == r.Key {
+			continue
+		}
+		if r.NonFiniteRows > 0 {
+			out = append(out, fmt.Sprintf("%s: %d rows with non-finite ns/op skipped", r.Key, r.NonFiniteRows))
+		}
+		if r.AssumedTime {
+			assumed++
+		}
+	}
+	if assumed > 0 {
+		out = append(out, fmt.Sprintf("%d series state no iteration time; assumed %v per observation (Go's default -benchtime)", assumed, opt.DefaultIterationTime))
+	}
+	return out
 }

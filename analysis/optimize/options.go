@@ -129,6 +129,11 @@ type Options struct {
 	// Select chooses the benchmark runs Run optimises (default: the
 	// primary metric of all).
 	Select table.Filter
+	// AllRuns, when t holds only a part of the input (a chunk analysed on
+	// its own), lists every benchmark run of the whole input, so that the
+	// part compares the versions a run on the whole compares (see Run);
+	// nil means t is the whole input.
+	AllRuns []table.Key
 	// Versions configures Run's comparison across versions.
 	Versions VersionOptions
 	// Seed selects every random draw.

@@ -20,6 +20,17 @@ const (
 // version, compareVersions with opt.Versions. It is the package's entry
 // point; the report's WriteText, WriteDetails, Frame and WriteScript give
 // its answer to people, notebooks and shells.
+//
+// The versions compared are those of the benchmark runs of the whole
+// input that opt.Select keeps without its shard (opt.AllRuns when t holds
+// a part of the input; runs with primary rows): a shard, or a run on a
+// chunk of the input, compares the versions the unsplit run compares, and
+// Merge of the parts gives the unsplit run's report. A run on such a part
+// (opt.Select.Shards > 1 or opt.AllRuns set) returns its report even when
+// none of its benchmark runs gives a result (its Skipped count in the
+// merged report); the whole run fails with NoResult's error instead, and
+// a shard holding no benchmark run with table.Select's
+// *table.EmptyShardError.
 func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -32,29 +43,40 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if multipleVersions(series) {
-		if rep.Versions, err = compareVersions(series, rep, opt.Versions); err != nil {
+	present := presentVersions(inputRuns(t, &opt))
+	if multipleVersions(present) {
+		if rep.Versions, err = compareVersionsOf(series, present, rep, opt.Versions); err != nil {
 			return nil, err
 		}
 	} else if opt.Versions.Base != "" {
 		return nil, fmt.Errorf("base version %s: the input holds one version per project; nothing to compare", opt.Versions.Base)
 	}
-	if len(rep.Results) == 0 {
+	if len(rep.Results) == 0 && !opt.isPart() {
 		return nil, rep.NoResult()
 	}
 	return rep, nil
 }
 
-// multipleVersions reports whether some project has more than one version.
-func multipleVersions(series []*table.Series) bool {
-	seen := map[string]string{}
-	for _, s := range series {
-		if v, ok := seen[s.Project]; ok && v != s.Version {
-			return true
-		}
-		seen[s.Project] = s.Version
+// isPart reports whether the options select a part of a split run: a
+// shard, or a chunk of an input with AllRuns naming the whole.
+func (o *Options) isPart() bool { return o.Select.Shards > 1 || o.AllRuns != nil }
+
+// inputRuns lists the benchmark runs of the whole input that opt.Select
+// keeps without its shard: opt.AllRuns when set, else the runs with
+// primary rows in t (table.Runs).
+func inputRuns(t *table.Table, opt *Options) []table.Key {
+	runs := opt.AllRuns
+	if runs == nil {
+		runs = table.Runs(t)
 	}
-	return false
+	sel := opt.Select.Unsharded()
+	out := make([]table.Key, 0, len(runs))
+	for _, k := range runs {
+		if sel.Matches(k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // WriteText prints the short answer (see WriteText).

@@ -74,6 +74,38 @@ type VersionReport struct {
 	// Notes name versions left out, benchmarks missing in a version and
 	// configurations larger than a later version's data.
 	Notes []string
+	// Present lists per project the versions (sorted) of the benchmark
+	// runs the selection keeps in the whole input, Versions' source: the
+	// same in every part of a split run, so that each part compares the
+	// versions the unsplit run compares.
+	Present map[string][]string
+	// Later has one entry per benchmark run of a compared version after
+	// its project's base, in key order: the base version's configurations
+	// evaluated on it, or why they were not. With the report's Results
+	// they are what Pairs, Totals, Changes and Notes are computed from
+	// (by Run and by Merge).
+	Later []LaterRun
+}
+
+// LaterRun is a benchmark run of a version after its project's base
+// version, with the base version's configurations evaluated on it.
+type LaterRun struct {
+	Key table.Key
+	// Evals holds per metric (in Options.Metrics order) the evaluations
+	// of the full configuration (index Ground) and of each method's base
+	// configuration (index 1 + Method); nil when not evaluated.
+	Evals []LaterEvals
+	// NotInBase: the benchmark has no result in the base version, so it is
+	// not compared. Note says why it was not evaluated, or that a base
+	// configuration asks for more units than this run recorded.
+	NotInBase bool
+	Note      string
+}
+
+// LaterEvals are the evaluations of one metric's configurations on a later run.
+type LaterEvals struct {
+	Metric Metric
+	Eval   [1 + NumMethods]Evaluation
 }
 
 // benchID identifies a benchmark across versions.
@@ -93,66 +125,121 @@ func idOf(k table.Key) benchID { return benchID{k.Project, k.Benchmark, k.Params
 // MinChange in absolute value (SlowdownsOnly: at least +MinChange). With the
 // full configuration of each version as ground truth it counts true and
 // false positives and negatives of µOpTime's configurations and of both
-// baselines.
+// baselines. The versions compared are those of series; Run passes those
+// of the whole input instead (compareVersionsOf).
 //
 // rep.Options (metrics, seed, bootstrap, --first, --discard-warmup) are used
 // for the later versions too, so every evaluation is the same pure function
 // of (seed, benchmark, metric, configuration) as in optimize.
 func compareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (*VersionReport, error) {
-	if !(vopt.MinChange >= 0) || math.IsInf(vopt.MinChange, 0) {
-		return nil, fmt.Errorf("optimize: minimum change must be finite and ≥ 0, got %v", vopt.MinChange)
+	keys := make([]table.Key, len(series))
+	for i, s := range series {
+		keys[i] = s.Key
+	}
+	return compareVersionsOf(series, presentVersions(keys), rep, vopt)
+}
+
+// compareVersionsOf is compareVersions comparing the versions present
+// lists per project (presentVersions): those of the whole input when
+// series are a part of it.
+func compareVersionsOf(series []*table.Series, present map[string][]string, rep *Report, vopt VersionOptions) (*VersionReport, error) {
+	out := &VersionReport{Present: present}
+	projects, baseOf, err := out.prepare(rep.Results, vopt)
+	if err != nil {
+		return nil, err
 	}
 	opt := rep.Options
-	out := &VersionReport{Versions: map[string][]string{}}
-	projects, err := out.orderVersions(series, vopt)
-	if err != nil {
+	if out.Later, err = out.evaluateLater(series, baseOf, &opt); err != nil {
 		return nil, err
 	}
-	baseOf := out.baseResults(rep)
-	jobs, err := out.evaluateLater(series, baseOf, &opt)
-	if err != nil {
-		return nil, err
-	}
-	evals := out.collectEvaluations(baseOf, jobs)
-	out.detect(projects, evals, &opt, vopt)
+	out.finish(projects, baseOf, &opt, vopt)
 	return out, nil
 }
 
-// orderVersions fills out.Versions: each project's versions in release
-// order (vopt.Order, else versionLess) from the base version on, and
-// returns the projects in name order.
-func (out *VersionReport) orderVersions(series []*table.Series, vopt VersionOptions) ([]string, error) {
-	present := map[string]map[string]bool{}
-	for _, s := range series {
-		if present[s.Project] == nil {
-			present[s.Project] = map[string]bool{}
-		}
-		present[s.Project][s.Version] = true
+// prepare orders out.Present into out.Versions (orderVersions) and indexes
+// the base versions' results (baseResults): the first half of
+// compareVersions, shared with Merge.
+func (out *VersionReport) prepare(results []Result, vopt VersionOptions) ([]string, map[benchID]map[Metric]*Result, error) {
+	if !(vopt.MinChange >= 0) || math.IsInf(vopt.MinChange, 0) {
+		return nil, nil, fmt.Errorf("optimize: minimum change must be finite and ≥ 0, got %v", vopt.MinChange)
 	}
-	projects := make([]string, 0, len(present))
-	for p := range present {
+	out.Versions, out.Notes = map[string][]string{}, nil
+	projects, err := out.orderVersions(vopt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return projects, out.baseResults(results), nil
+}
+
+// finish computes Notes, Changes, Pairs and Totals from the base results
+// and out.Later: the second half of compareVersions, shared with Merge.
+func (out *VersionReport) finish(projects []string, baseOf map[benchID]map[Metric]*Result, opt *Options, vopt VersionOptions) {
+	for _, l := range out.Later {
+		if l.NotInBase {
+			out.Notes = append(out.Notes, l.Note)
+		}
+	}
+	evals := out.collectEvaluations(baseOf)
+	out.detect(projects, evals, opt, vopt)
+}
+
+// presentVersions lists per project the versions of keys, sorted.
+func presentVersions(keys []table.Key) map[string][]string {
+	seen := map[string]map[string]bool{}
+	for _, k := range keys {
+		if seen[k.Project] == nil {
+			seen[k.Project] = map[string]bool{}
+		}
+		seen[k.Project][k.Version] = true
+	}
+	out := make(map[string][]string, len(seen))
+	for p, vs := range seen {
+		for v := range vs {
+			out[p] = append(out[p], v)
+		}
+		sort.Strings(out[p])
+	}
+	return out
+}
+
+// multipleVersions reports whether some project of present has more than
+// one version.
+func multipleVersions(present map[string][]string) bool {
+	for _, vs := range present {
+		if len(vs) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// orderVersions fills out.Versions from out.Present: each project's
+// versions in release order (vopt.Order, else versionLess) from the base
+// version on, and returns the projects in name order.
+func (out *VersionReport) orderVersions(vopt VersionOptions) ([]string, error) {
+	projects := make([]string, 0, len(out.Present))
+	for p := range out.Present {
 		projects = append(projects, p)
 	}
 	sort.Strings(projects)
 	for _, proj := range projects {
+		present := out.Present[proj]
 		var vs []string
 		if vopt.Order != nil {
 			listed := map[string]bool{}
 			for _, v := range vopt.Order {
 				listed[v] = true
-				if present[proj][v] {
+				if contains(present, v) {
 					vs = append(vs, v)
 				}
 			}
-			for v := range present[proj] {
+			for _, v := range present {
 				if !listed[v] {
 					out.Notes = append(out.Notes, fmt.Sprintf("%s@%s: version not in the given order, left out", proj, v))
 				}
 			}
 		} else {
-			for v := range present[proj] {
-				vs = append(vs, v)
-			}
+			vs = append(vs, present...)
 			sort.Slice(vs, func(i, j int) bool { return versionLess(vs[i], vs[j]) })
 		}
 		base := 0
@@ -179,12 +266,12 @@ func (out *VersionReport) orderVersions(series []*table.Series, vopt VersionOpti
 	return projects, nil
 }
 
-// baseResults indexes rep's results on each project's base version by
+// baseResults indexes the results on each project's base version by
 // benchmark and metric: the configurations applied to the later versions.
-func (out *VersionReport) baseResults(rep *Report) map[benchID]map[Metric]*Result {
+func (out *VersionReport) baseResults(results []Result) map[benchID]map[Metric]*Result {
 	baseOf := map[benchID]map[Metric]*Result{}
-	for i := range rep.Results {
-		r := &rep.Results[i]
+	for i := range results {
+		r := &results[i]
 		vs := out.Versions[r.Key.Project]
 		if len(vs) == 0 || r.Key.Version != vs[0] {
 			continue
@@ -199,41 +286,44 @@ func (out *VersionReport) baseResults(rep *Report) map[benchID]map[Metric]*Resul
 	return baseOf
 }
 
-// laterRun is a series of a later version with the evaluations of its base
-// version's configurations (ground truth first, then each method's).
-type laterRun struct {
-	s     *table.Series
-	evals map[Metric]*[1 + NumMethods]Evaluation
-	note  string
-}
-
 // evaluateLater evaluates the base configurations on every series of a
-// later version, in parallel (opt.Workers), each into its own slot.
-func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[benchID]map[Metric]*Result, opt *Options) ([]*laterRun, error) {
-	var jobs []*laterRun
+// later version, in parallel (opt.Workers), each into its own slot, and
+// lists the later series not in the base version.
+func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[benchID]map[Metric]*Result, opt *Options) ([]LaterRun, error) {
+	var jobs []LaterRun
+	var todo []*table.Series
 	for _, s := range series {
 		vs := out.Versions[s.Project]
 		if len(vs) < 2 || s.Version == vs[0] || !contains(vs, s.Version) {
 			continue
 		}
 		if baseOf[idOf(s.Key)] == nil {
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: not in base version %s, not compared", s.Key, vs[0]))
+			jobs = append(jobs, LaterRun{Key: s.Key, NotInBase: true, Note: fmt.Sprintf("%s: not in base version %s, not compared", s.Key, vs[0])})
+			todo = append(todo, nil)
 			continue
 		}
-		jobs = append(jobs, &laterRun{s: s})
+		jobs = append(jobs, LaterRun{Key: s.Key})
+		todo = append(todo, s)
 	}
 	err := workpool.Run(len(jobs), opt.Workers, func(i int) error {
-		j := jobs[i]
-		p, skip := prepare(j.s, opt)
+		s := todo[i]
+		if s == nil {
+			return nil
+		}
+		j := &jobs[i]
+		p, skip := prepare(s, opt)
 		if skip != nil {
-			j.note = fmt.Sprintf("%s: %s", skip.Key, skip.Reason)
+			j.Note = fmt.Sprintf("%s: %s", skip.Key, skip.Reason)
 			return nil
 		}
 		ws := workspaces.Get().(*workspace)
 		defer workspaces.Put(ws)
-		j.evals = map[Metric]*[1 + NumMethods]Evaluation{}
 		short := false
-		for m, br := range baseOf[idOf(j.s.Key)] {
+		for _, m := range opt.Metrics {
+			br := baseOf[idOf(s.Key)][m]
+			if br == nil {
+				continue
+			}
 			var ev [1 + NumMethods]Evaluation
 			ev[Ground] = p.evaluate(m, p.full, true, opt, ws)
 			for meth := Method(0); meth < NumMethods; meth++ {
@@ -252,10 +342,10 @@ func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[bench
 					short = true
 				}
 			}
-			j.evals[m] = &ev
+			j.Evals = append(j.Evals, LaterEvals{Metric: m, Eval: ev})
 		}
 		if short {
-			j.note = fmt.Sprintf("%s: a base configuration asks for more units than this version recorded; it uses the values that exist", j.s.Key)
+			j.Note = fmt.Sprintf("%s: a base configuration asks for more units than this version recorded; it uses the values that exist", s.Key)
 		}
 		return nil
 	})
@@ -267,8 +357,8 @@ func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[bench
 type versionEvals map[string]map[benchID]map[Metric]*[1 + NumMethods]Evaluation
 
 // collectEvaluations puts the base version's own evaluations and the later
-// versions' into one index, and keeps the jobs' notes.
-func (out *VersionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Result, jobs []*laterRun) versionEvals {
+// versions' (out.Later) into one index, and keeps the later runs' notes.
+func (out *VersionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Result) versionEvals {
 	evals := versionEvals{}
 	put := func(version string, id benchID, m Metric, ev *[1 + NumMethods]Evaluation) {
 		k := id.project + "\x00" + version
@@ -286,12 +376,16 @@ func (out *VersionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Resu
 			put(out.Versions[id.project][0], id, m, ev)
 		}
 	}
-	for _, j := range jobs {
-		if j.note != "" {
-			out.Notes = append(out.Notes, j.note)
+	for i := range out.Later {
+		j := &out.Later[i]
+		if j.NotInBase {
+			continue
 		}
-		for m, ev := range j.evals {
-			put(j.s.Version, idOf(j.s.Key), m, ev)
+		if j.Note != "" {
+			out.Notes = append(out.Notes, j.Note)
+		}
+		for k := range j.Evals {
+			put(j.Key.Version, idOf(j.Key), j.Evals[k].Metric, &j.Evals[k].Eval)
 		}
 	}
 
@@ -308,15 +402,19 @@ func (out *VersionReport) detect(projects []string, evals versionEvals, opt *Opt
 		var totalKeys [][2]int
 		for i := 0; i+1 < len(vs); i++ {
 			from, to := evals[proj+"\x00"+vs[i]], evals[proj+"\x00"+vs[i+1]]
-			var ids []benchID
+			all := make([]benchID, 0, len(from))
 			for id := range from {
+				all = append(all, id)
+			}
+			sort.Slice(all, func(a, b int) bool { return lessID(all[a], all[b]) })
+			var ids []benchID
+			for _, id := range all {
 				if _, ok := to[id]; ok {
 					ids = append(ids, id)
 				} else {
 					out.Notes = append(out.Notes, fmt.Sprintf("%s %s: missing in %s, not compared", proj, id.benchmark+paramsSuffix(id.params), vs[i+1]))
 				}
 			}
-			sort.Slice(ids, func(a, b int) bool { return lessID(ids[a], ids[b]) })
 			for _, m := range opt.Metrics {
 				pairs := make([]VersionPair, NumMethods)
 				for meth := range pairs {
