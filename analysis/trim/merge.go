@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/analysis/duet"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/internal/partial"
@@ -20,6 +21,10 @@ import (
 //   - Steady and Reconfigure: steady.Merge and reconfigure.Merge of the
 //     parts' (their Select narrowed to the merged PathSteady and PathShort
 //     benchmarks, as Run narrows it);
+//   - Duet: duet.Merge of the parts' (Select narrowed to the merged
+//     PathDuet benchmarks): match ratios and speedups are recomputed over
+//     every part's keys, and the plan's verdicts are per key, so they are
+//     the parts';
 //   - Versions: per (project, base, test) the parts' comparisons merged
 //     (compare.Merge); every part compared the same version pairs
 //     (projectVersions), so the pairs come in Run's order;
@@ -36,6 +41,7 @@ func Merge(parts []*Report) (*Report, error) {
 	var rows [][]Benchmark
 	var steadies []*steady.Report
 	var replays []*reconfigure.Report
+	var duets []*duet.Report
 	forks := map[table.Key]ForkSeries{}
 	for i, p := range parts {
 		if p == nil {
@@ -55,6 +61,9 @@ func Merge(parts []*Report) (*Report, error) {
 		if p.Reconfigure != nil {
 			replays = append(replays, p.Reconfigure)
 		}
+		if p.Duet != nil {
+			duets = append(duets, p.Duet)
+		}
 		for _, f := range p.Forks {
 			forks[f.Key] = f
 		}
@@ -67,13 +76,15 @@ func Merge(parts []*Report) (*Report, error) {
 		return nil, fmt.Errorf("trim: %w", err)
 	}
 	out.Totals = totals(out.Benchmarks)
-	var long, short []table.Key
+	var long, short, duetKeys []table.Key
 	for i := range out.Benchmarks {
 		switch b := &out.Benchmarks[i]; b.Path {
 		case PathSteady:
 			long = append(long, b.Key)
 		case PathShort:
 			short = append(short, b.Key)
+		case PathDuet:
+			duetKeys = append(duetKeys, b.Key)
 		}
 	}
 	// Each part narrowed its analyses to its own benchmarks: give the
@@ -97,6 +108,17 @@ func Merge(parts []*Report) (*Report, error) {
 			replays[i] = &c
 		}
 		if out.Reconfigure, err = reconfigure.Merge(replays); err != nil {
+			return nil, fmt.Errorf("trim: %w", err)
+		}
+	}
+	if len(duets) > 0 {
+		sel := only(out.Options.Select, duetKeys)
+		for i, r := range duets {
+			c := *r
+			c.Options.Select = sel
+			duets[i] = &c
+		}
+		if out.Duet, err = duet.Merge(duets); err != nil {
 			return nil, fmt.Errorf("trim: %w", err)
 		}
 	}
@@ -128,6 +150,7 @@ func clearRunFields(o *Options) {
 	o.Reconfigure.Workers, o.Reconfigure.Progress = 0, nil
 	o.Optimize.Workers, o.Optimize.Progress = 0, nil
 	o.Compare.Workers, o.Compare.Progress = 0, nil
+	o.Duet.Workers, o.Duet.Progress = 0, nil
 }
 
 // mergeVersions merges the parts' comparisons of each (project, base,

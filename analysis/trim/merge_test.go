@@ -18,7 +18,9 @@ import (
 // mergeSuite is a table with every path Merge combines: project "long"
 // in two versions with forks longer than the steady window (steady-state
 // detection, plotted forks, a version comparison with one +30 % change)
-// and project "short" with short forks (dynamic reconfiguration).
+// and project "short" with short forks (dynamic reconfiguration), and
+// synth's duet preset (the duet analysis: A/A match ratios and speedups
+// pool keys of several shards).
 func mergeSuite(t *testing.T) *table.Table {
 	t.Helper()
 	dir := t.TempDir()
@@ -46,7 +48,15 @@ func mergeSuite(t *testing.T) *table.Table {
 	if err := atomicfile.Write(p, s.WriteJMH); err != nil {
 		t.Fatal(err)
 	}
-	tab, _, _, err := ingest.ReadFiles(append(paths, p), ingest.ReadOptions{Formats: all.Formats()})
+	d, err := synth.GenerateDuet(synth.DefaultDuetConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dp := filepath.Join(dir, "duet.csv")
+	if err := atomicfile.Write(dp, d.WriteCSV); err != nil {
+		t.Fatal(err)
+	}
+	tab, _, _, err := ingest.ReadFiles(append(paths, p, dp), ingest.ReadOptions{Formats: all.Formats()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +76,8 @@ func outputs(t *testing.T, r *Report) map[string]string {
 		}
 		out[name] = b.String()
 	}
-	for _, name := range []string{FramePlan, FrameSteadyForks, FrameReconfigure, FrameForkSeries, FrameForkSegments, FrameForkCROPS, FrameCompare} {
+	for _, name := range []string{FramePlan, FrameSteadyForks, FrameReconfigure, FrameForkSeries, FrameForkSegments, FrameForkCROPS, FrameCompare,
+		FrameDuetBenchmarks, FrameDuetOverlaps, FrameDuetMDS, FrameDuetMatch, FrameDuetSpeedup, FrameDuetTimeline, FrameDuetPairs} {
 		f, err := r.Frame(name)
 		if err != nil {
 			t.Fatal(err)
@@ -109,9 +120,9 @@ func TestMergeEqualsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if whole.Steady == nil || whole.Reconfigure == nil || len(whole.Versions) != 1 || len(whole.Forks) == 0 {
-		t.Fatalf("the suite should exercise every part: steady %v, reconfigure %v, %d version pairs, %d forks",
-			whole.Steady != nil, whole.Reconfigure != nil, len(whole.Versions), len(whole.Forks))
+	if whole.Steady == nil || whole.Reconfigure == nil || whole.Duet == nil || len(whole.Duet.Speedups) == 0 || len(whole.Versions) != 1 || len(whole.Forks) == 0 {
+		t.Fatalf("the suite should exercise every part: steady %v, reconfigure %v, duet %v, %d version pairs, %d forks",
+			whole.Steady != nil, whole.Reconfigure != nil, whole.Duet != nil, len(whole.Versions), len(whole.Forks))
 	}
 	want := outputs(t, whole)
 	for _, n := range []int{1, 3, 7} {
