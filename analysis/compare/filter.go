@@ -155,3 +155,18 @@ func (f *Filter) Select(ss []*table.Series) []*table.Series {
 	}
 	return out
 }
+
+// GobEncode writes f as its expression (a shard's report written by
+// benchtrim --partial-out holds its options' filter; the parsed terms
+// have no exported fields gob could write).
+func (f Filter) GobEncode() ([]byte, error) { return []byte(f.expr), nil }
+
+// GobDecode parses the expression GobEncode wrote.
+func (f *Filter) GobDecode(b []byte) error {
+	g, err := ParseFilter(string(b))
+	if err != nil {
+		return err
+	}
+	*f = *g
+	return nil
+}

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"bytes"
+	"encoding/gob"
 	"reflect"
 	"strings"
 	"testing"
@@ -73,5 +75,46 @@ func TestFilter(t *testing.T) {
 	var none *Filter
 	if !none.Match(names[0]) || len(none.Select([]*table.Series{handSeries("A", "v1", []float64{1})})) != 1 {
 		t.Error("a nil filter must keep everything")
+	}
+}
+
+// TestFilterGob: a Filter written by encoding/gob (in a --partial-out
+// report's options) reads back as the same expression and selects the
+// same benchmarks; a nil *Filter stays nil.
+func TestFilterGob(t *testing.T) {
+	type opts struct {
+		Filter *Filter
+		N      int
+	}
+	f, err := ParseFilter("-name:^Sort mode:go n:/^1/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []opts{{f, 1}, {nil, 2}} {
+		var b bytes.Buffer
+		if err := gob.NewEncoder(&b).Encode(in); err != nil {
+			t.Fatal(err)
+		}
+		var out opts
+		if err := gob.NewDecoder(&b).Decode(&out); err != nil {
+			t.Fatal(err)
+		}
+		if (in.Filter == nil) != (out.Filter == nil) || out.N != in.N {
+			t.Fatalf("%v: read back %+v", in, out)
+		}
+		if in.Filter == nil {
+			continue
+		}
+		if out.Filter.String() != in.Filter.String() {
+			t.Errorf("expression %q, want %q", out.Filter.String(), in.Filter.String())
+		}
+		for _, n := range []Name{{"BenchmarkSort", "n=16", "go"}, {"BenchmarkMap", "n=16", "go"}, {"BenchmarkMap", "n=2", "go"}, {"BenchmarkMap", "n=16", "avgt"}} {
+			if got, want := out.Filter.Match(n), in.Filter.Match(n); got != want {
+				t.Errorf("%v: read-back filter matches %v, the original %v", n, got, want)
+			}
+		}
+	}
+	if !f.Match(Name{"BenchmarkMap", "n=16", "go"}) || f.Match(Name{"BenchmarkSort", "n=16", "go"}) {
+		t.Error("the filter should keep Map/n=16 and drop Sort")
 	}
 }

@@ -25,6 +25,7 @@ func commands() []*cli.Command {
 		reportCommand(),
 		changepointCommand(),
 		duetCommand(),
+		mergeCommand(),
 		demoCommand(),
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -28,14 +29,14 @@ func duetCommand() *cli.Command {
 			&cli.Float64Flag{Name: "confidence", Value: d.Confidence, Usage: "confidence level of the CI test"},
 			&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "U test level: equal when p > alpha"},
 			&cli.BoolFlag{Name: "keep-unlabelled", Usage: "keep runs on hosts outside the known environments"},
-			cliapp.BenchFlag(), cliapp.ShardFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(), cliapp.PartialFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "mds-out", Usage: "tests per benchmark and slowdown: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "match-out", Usage: "A/A match ratios per environment, suite, type and slowdown"},
 			&cli.StringFlag{Name: "overlaps-out", Usage: "pairs and relative overlap time per benchmark and minimum overlap"},
 			&cli.StringFlag{Name: "plots", Usage: "write plots into `DIR`: MDS curves, relative CI widths, run timelines"},
 			&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "svg or png"},
-			&cli.IntFlag{Name: "plot-max", Value: 6, Usage: "run timelines for at most this many benchmarks"},
+			&cli.IntFlag{Name: "plot-max", Value: duetPlotMax, Usage: "run timelines for at most this many benchmarks"},
 		),
 		Action: runDuet,
 	}
@@ -59,14 +60,28 @@ func duetOptions(c *cli.Context) (duet.Options, error) {
 	return opt, opt.Validate()
 }
 
+// duetOutputFlags are duet's output flags (benchtrim merge takes them).
+var duetOutputFlags = []string{"output", "mds-out", "match-out", "overlaps-out", "plots", "plot-format", "plot-max"}
+
+// duetPlotMax is duet's default --plot-max.
+const duetPlotMax = 6
+
+// duetOutputs are the outputs duet's flags name, checked before work.
+func duetOutputs(c *cli.Context) []outpath.Output {
+	return []outpath.Output{cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "mds-out", outpath.Data),
+		cliapp.Output(c, "match-out", outpath.Data), cliapp.Output(c, "overlaps-out", outpath.Data), cliapp.Output(c, "plots", outpath.Dir)}
+}
+
 func runDuet(c *cli.Context) error {
 	opt, err := duetOptions(c)
 	if err != nil {
 		return err
 	}
-	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "mds-out", outpath.Data),
-		cliapp.Output(c, "match-out", outpath.Data), cliapp.Output(c, "overlaps-out", outpath.Data), cliapp.Output(c, "plots", outpath.Dir))
+	partialOut, err := cliapp.CheckPartial(c, duetOutputFlags)
 	if err != nil {
+		return err
+	}
+	if err = cliapp.CheckOutputs(c.Args().Slice(), duetOutputs(c)...); err != nil {
 		return err
 	}
 	rep, release, err := cliapp.RunOnTable(c, "duet", func(t *table.Table, progress func(int)) (*duet.Report, error) {
@@ -74,13 +89,25 @@ func runDuet(c *cli.Context) error {
 		return duet.Run(t, opt)
 	})
 	defer release()
+	if partialOut != "" {
+		return cliapp.WritePartial(c, partialOut, "duet", opt.Select, rep, err, &duet.Report{Options: opt}, 0)
+	}
 	if err != nil {
 		return err
 	}
-	err = cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: duet.TableBenchmarks}, {Flag: "mds-out", Frame: duet.TableMDS},
+	if len(rep.Benchmarks) == 0 {
+		return fmt.Errorf("duet: shard %d/%d holds no duet rows (%s)", opt.Select.Shard, opt.Select.Shards, strings.Join(rep.Warnings, "; "))
+	}
+	return writeDuet(c, rep)
+}
+
+// writeDuet writes what duet writes from its report: the text and every
+// output whose flag is given (also for benchtrim merge).
+func writeDuet(c *cli.Context, rep *duet.Report) error {
+	err := cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: duet.TableBenchmarks}, {Flag: "mds-out", Frame: duet.TableMDS},
 		{Flag: "match-out", Frame: duet.TableMatch}, {Flag: "overlaps-out", Frame: duet.TableOverlaps}})
 	if dir := c.String("plots"); dir != "" && err == nil {
-		n, err := rep.WritePlots(dir, c.String("plot-format"), c.Int("plot-max"))
+		n, err := rep.WritePlots(dir, c.String("plot-format"), intFlag(c, "plot-max", duetPlotMax))
 		if err != nil {
 			return err
 		}

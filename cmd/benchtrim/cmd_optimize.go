@@ -29,7 +29,7 @@ func optimizeCommand() *cli.Command {
 			&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
 			&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
-			cliapp.BenchFlag(), cliapp.ShardFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(), cliapp.PartialFlag(),
 			&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
 			&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
 			&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},
@@ -81,14 +81,25 @@ func optimizeOptions(c *cli.Context) (optimize.Options, error) {
 	return opt, opt.Validate()
 }
 
+// optimizeOutputFlags are optimize's output flags (benchtrim merge takes them).
+var optimizeOutputFlags = []string{"output", "summary-out", "versions-out", "commands-out", "details"}
+
+// optimizeOutputs are the outputs optimize's flags name, checked before work.
+func optimizeOutputs(c *cli.Context) []outpath.Output {
+	return []outpath.Output{cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "summary-out", outpath.Data),
+		cliapp.Output(c, "versions-out", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text)}
+}
+
 func runOptimize(c *cli.Context) error {
 	opt, err := optimizeOptions(c)
 	if err != nil {
 		return err
 	}
-	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "summary-out", outpath.Data),
-		cliapp.Output(c, "versions-out", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text))
+	partialOut, err := cliapp.CheckPartial(c, optimizeOutputFlags)
 	if err != nil {
+		return err
+	}
+	if err = cliapp.CheckOutputs(c.Args().Slice(), optimizeOutputs(c)...); err != nil {
 		return err
 	}
 	rep, release, err := cliapp.RunOnTable(c, "optimize", func(t *table.Table, progress func(int)) (*optimize.Report, error) {
@@ -96,9 +107,22 @@ func runOptimize(c *cli.Context) error {
 		return optimize.Run(t, opt)
 	})
 	defer release()
+	if partialOut != "" {
+		return cliapp.WritePartial(c, partialOut, "optimize", opt.Select, rep, err, &optimize.Report{Options: opt}, 0)
+	}
 	if err != nil {
 		return err
 	}
+	if len(rep.Results) == 0 {
+		return rep.NoResult() // a shard whose benchmark runs were all skipped
+	}
+	return writeOptimize(c, rep)
+}
+
+// writeOptimize writes what optimize writes from its report: the text,
+// the details and every output whose flag is given (also for benchtrim
+// merge).
+func writeOptimize(c *cli.Context, rep *optimize.Report) error {
 	return cliapp.WriteResult(c, rep, rep.WriteDetails,
 		[]cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary}, {Flag: "versions-out", Frame: optimize.FrameVersions}},
 		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteScript})

@@ -45,7 +45,7 @@ func reconfigureCommand() *cli.Command {
 			&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
 			&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
 			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
-			cliapp.BenchFlag(), cliapp.ShardFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(), cliapp.PartialFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE`: data (.csv, .arrow, .parquet) or a document (.md, .tex, .html)"},
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
 			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `FILE` (.csv, .arrow or .parquet; one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
@@ -84,14 +84,27 @@ func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
 	return opt, opt.Validate()
 }
 
+// reconfigureOutputFlags are reconfigure's output flags (benchtrim merge
+// takes them).
+var reconfigureOutputFlags = []string{"output", "details", "configs-out", "table2", "table3"}
+
+// reconfigureOutputs are the outputs reconfigure's flags name, checked
+// before work.
+func reconfigureOutputs(c *cli.Context) []outpath.Output {
+	return []outpath.Output{cliapp.Output(c, "output", outpath.Report), cliapp.Output(c, "table2", outpath.Report),
+		cliapp.Output(c, "table3", outpath.Report), cliapp.Output(c, "configs-out", outpath.Data)}
+}
+
 func runReconfigure(c *cli.Context) error {
 	opt, err := reconfigureOptions(c)
 	if err != nil {
 		return err
 	}
-	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Report), cliapp.Output(c, "table2", outpath.Report),
-		cliapp.Output(c, "table3", outpath.Report), cliapp.Output(c, "configs-out", outpath.Data))
+	partialOut, err := cliapp.CheckPartial(c, reconfigureOutputFlags)
 	if err != nil {
+		return err
+	}
+	if err = cliapp.CheckOutputs(c.Args().Slice(), reconfigureOutputs(c)...); err != nil {
 		return err
 	}
 	rep, release, err := cliapp.RunChunked(c, "reconfigure", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*reconfigure.Report, error) {
@@ -99,9 +112,19 @@ func runReconfigure(c *cli.Context) error {
 		return reconfigure.Run(t, opt)
 	}, reconfigure.Merge)
 	defer release()
+	if partialOut != "" {
+		return cliapp.WritePartial(c, partialOut, "reconfigure", opt.Select, rep, err, &reconfigure.Report{Options: opt}, 0)
+	}
 	if err != nil {
 		return err
 	}
+	return writeReconfigure(c, rep)
+}
+
+// writeReconfigure writes what reconfigure writes from its report: the
+// text, the details and every output whose flag is given (also for
+// benchtrim merge).
+func writeReconfigure(c *cli.Context, rep *reconfigure.Report) error {
 	return cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: reconfigure.TableBenchmarks},
 		{Flag: "table2", Frame: reconfigure.TableQuality}, {Flag: "table3", Frame: reconfigure.TableTime},
 		{Flag: "configs-out", Frame: reconfigure.TableConfigs}})

@@ -39,14 +39,14 @@ func steadyCommand() *cli.Command {
 			&cli.DurationFlag{Name: "r", Usage: "measurement iteration time (default: the setup's)"},
 			&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
 			&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
-			cliapp.BenchFlag(), cliapp.ShardFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(), cliapp.PartialFlag(),
 			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
 			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `FILE` (.csv, .arrow or .parquet)"},
 			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `FILE` (.csv, .arrow or .parquet)"},
 			&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `FILE` (.csv, .arrow or .parquet; per-benchmark RPDs go to NAME.benchmarks.EXT next to it)"},
 			&cli.StringFlag{Name: "plots", Usage: "write plots (series with segments and st; CROPS curves) into `DIR`"},
 			&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "plot format: svg or png"},
-			&cli.IntFlag{Name: "plot-max", Value: 20, Usage: "plot at most this many benchmark runs (all their forks)"},
+			&cli.IntFlag{Name: "plot-max", Value: steadyPlotMax, Usage: "plot at most this many benchmark runs (all their forks)"},
 		),
 		Action: runSteady,
 	}
@@ -77,7 +77,7 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 	if opt.Configs, err = steadyConfigs(c); err != nil {
 		return opt, err
 	}
-	if c.String("plots") != "" {
+	if c.String("plots") != "" || c.String("partial-out") != "" {
 		opt.KeepValues, opt.KeepCROPS = true, true
 		if f := c.String("plot-format"); f != "svg" && f != "png" {
 			return opt, fmt.Errorf("--plot-format %q: want svg or png", f)
@@ -157,8 +157,40 @@ func evaluationSidecar(path string) string {
 	return strings.TrimSuffix(path, ext) + ".benchmarks" + ext
 }
 
+// dropPlotData clears the iteration values and CROPS results kept for
+// plots (Options.KeepValues, KeepCROPS) of the benchmark runs after the
+// first plotMax of r, which WritePlots does not draw: a chunk of a spooled
+// input, or a shard, keeps only those of its own first plotMax runs (a
+// superset of those the whole run plots from it).
+func dropPlotData(r *steady.Report, plotMax int) {
+	for i := max(plotMax, 0); i < len(r.Benchmarks); i++ {
+		for j := range r.Benchmarks[i].Forks {
+			f := &r.Benchmarks[i].Forks[j]
+			f.Values, f.CROPS, f.Knee = nil, nil, nil
+		}
+	}
+}
+
+// steadyOutputFlags are steady's output flags (benchtrim merge takes them).
+var steadyOutputFlags = []string{"details", "forks-out", "benchmarks-out", "eval-out", "plots", "plot-format", "plot-max"}
+
+// steadyPlotMax is steady's default --plot-max.
+const steadyPlotMax = 20
+
+// steadyOutputs are the outputs steady's flags name, checked before work.
+func steadyOutputs(c *cli.Context) []outpath.Output {
+	return []outpath.Output{cliapp.Output(c, "forks-out", outpath.Data), cliapp.Output(c, "benchmarks-out", outpath.Data),
+		cliapp.Output(c, "eval-out", outpath.Data, evaluationSidecar), cliapp.Output(c, "plots", outpath.Dir)}
+}
+
 func runSteady(c *cli.Context) error {
 	opt, err := steadyOptions(c)
+	if err != nil {
+		return err
+	}
+	// A shard's partial keeps the plot data of its first --plot-max runs
+	// (a superset of those the merged report plots from that shard).
+	partialOut, err := cliapp.CheckPartial(c, steadyOutputFlags[:len(steadyOutputFlags)-2])
 	if err != nil {
 		return err
 	}
@@ -166,24 +198,35 @@ func runSteady(c *cli.Context) error {
 	if p := c.String("configs"); p != "" {
 		inputs = append(inputs, p)
 	}
-	err = cliapp.CheckOutputs(inputs, cliapp.Output(c, "forks-out", outpath.Data), cliapp.Output(c, "benchmarks-out", outpath.Data),
-		cliapp.Output(c, "eval-out", outpath.Data, evaluationSidecar), cliapp.Output(c, "plots", outpath.Dir))
-	if err != nil {
+	if err = cliapp.CheckOutputs(inputs, steadyOutputs(c)...); err != nil {
 		return err
 	}
 	res, release, err := cliapp.RunChunked(c, "steady", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*steady.Report, error) {
 		opt.Progress = progress
-		return steady.Run(t, opt)
+		r, err := steady.Run(t, opt)
+		if err == nil {
+			dropPlotData(r, c.Int("plot-max"))
+		}
+		return r, err
 	}, steady.Merge)
 	defer release()
+	if partialOut != "" {
+		return cliapp.WritePartial(c, partialOut, "steady", opt.Select, res, err, &steady.Report{Options: opt}, max(c.Int("plot-max"), 1))
+	}
 	if err != nil {
 		return err
 	}
-	err = cliapp.WriteResult(c, res, res.WriteDetails, []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks},
+	return writeSteady(c, res)
+}
+
+// writeSteady writes what steady writes from its report: the text, the
+// details and every output whose flag is given (also for benchtrim merge).
+func writeSteady(c *cli.Context, res *steady.Report) error {
+	err := cliapp.WriteResult(c, res, res.WriteDetails, []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks},
 		{Flag: "benchmarks-out", Frame: steady.TableBenchmarks}, {Flag: "eval-out", Frame: steady.TableEvaluation},
 		{Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: evaluationSidecar}})
 	if dir := c.String("plots"); dir != "" && err == nil {
-		n, err := res.WritePlots(dir, c.String("plot-format"), c.Int("plot-max"))
+		n, err := res.WritePlots(dir, c.String("plot-format"), intFlag(c, "plot-max", steadyPlotMax))
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func trimCommand() *cli.Command {
 			&cli.Float64Flag{Name: "warmup-quantile", Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
 			&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
 			&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
-			cliapp.BenchFlag(), cliapp.ShardFlag(),
+			cliapp.BenchFlag(), cliapp.ShardFlag(), cliapp.PartialFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the plan, one row per benchmark: FILE.csv, .arrow or .parquet"},
 			&cli.StringFlag{Name: "commands-out", Usage: "shell script with one command line per benchmark (java -jar … / go test …)"},
 			&cli.StringFlag{Name: "annotations-out", Usage: "JMH annotations (@Fork, @Warmup, @Measurement) per class"},
@@ -74,14 +74,25 @@ func trimOptions(c *cli.Context) (trim.Options, error) {
 	return opt, opt.Validate()
 }
 
+// trimOutputFlags are trim's output flags (benchtrim merge takes them).
+var trimOutputFlags = []string{"output", "commands-out", "annotations-out", "report", "out-dir", "details"}
+
+// trimOutputs are the outputs trim's flags name, checked before work.
+func trimOutputs(c *cli.Context) []outpath.Output {
+	return []outpath.Output{cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text),
+		cliapp.Output(c, "annotations-out", outpath.Text), cliapp.Output(c, "report", outpath.Text), cliapp.Output(c, "out-dir", outpath.Dir)}
+}
+
 func runTrim(c *cli.Context) error {
 	opt, err := trimOptions(c)
 	if err != nil {
 		return err
 	}
-	err = cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text),
-		cliapp.Output(c, "annotations-out", outpath.Text), cliapp.Output(c, "report", outpath.Text), cliapp.Output(c, "out-dir", outpath.Dir))
+	partialOut, err := cliapp.CheckPartial(c, trimOutputFlags)
 	if err != nil {
+		return err
+	}
+	if err = cliapp.CheckOutputs(c.Args().Slice(), trimOutputs(c)...); err != nil {
 		return err
 	}
 	rep, release, err := cliapp.RunChunked(c, "trim", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*trim.Report, error) {
@@ -90,9 +101,19 @@ func runTrim(c *cli.Context) error {
 		return trim.Run(t, opt)
 	}, trim.Merge)
 	defer release()
+	if partialOut != "" {
+		return cliapp.WritePartial(c, partialOut, "trim", opt.Select, rep, err, &trim.Report{Options: opt}, 0)
+	}
 	if err != nil {
 		return err
 	}
+	return writeTrim(c, rep)
+}
+
+// writeTrim writes what trim writes from its report: the text, the
+// details, every output whose flag is given and the --out-dir directory
+// (also for benchtrim merge).
+func writeTrim(c *cli.Context, rep *trim.Report) error {
 	if err := cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
 		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteCommands}, cliapp.TextOut{Flag: "annotations-out", Write: rep.WriteAnnotations},
 		cliapp.TextOut{Flag: "report", Write: func(w io.Writer) error { return report.WritePage(w, rep) }}); err != nil {

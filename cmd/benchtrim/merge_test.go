@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMergeEqualsUnsharded: every command benchtrim merge combines, run as
+// N = 1, 3 and 7 shards with --partial-out and merged with the command's
+// output flags, prints the text and writes every data file, the report
+// and the plots byte for byte as the unsharded run does.
+func TestMergeEqualsUnsharded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping the sharded runs in -short mode")
+	}
+	dir := t.TempDir()
+	gen := func(name string, args ...string) string {
+		p := filepath.Join(dir, name)
+		if _, stderr, err := runCLI(t, append(append([]string{"generate"}, args...), "-o", p)...); err != nil {
+			t.Fatalf("generate %s: %v\n%s", name, err, stderr)
+		}
+		return p
+	}
+	long1 := gen("proj-v1.json", "--benchmarks", "4", "--forks", "2", "--iterations", "130")
+	long2 := gen("proj-v2.json", "--benchmarks", "4", "--forks", "2", "--iterations", "130", "--version", "v2")
+	short := gen("other-v1.json", "--benchmarks", "3", "--forks", "3", "--iterations", "40")
+	goCSV := gen("go.csv", "--preset", "uoptime", "--benchmarks", "5")
+	duetCSV := gen("duet.csv", "--preset", "duet")
+	for _, tc := range []struct {
+		name string
+		args []string
+		outs []string // output flags, each followed by a path under the run's directory
+	}{
+		{"optimize", []string{"optimize", "--resamples", "300", goCSV}, []string{"-o", "--summary-out", "--commands-out", "--details"}},
+		{"reconfigure", []string{"reconfigure", "--aa-resamples", "300", short}, []string{"-o", "--configs-out", "--details"}},
+		{"steady", []string{"steady", "--steady-window", "100", "--resamples", "500", long1, long2}, []string{"--forks-out", "--benchmarks-out", "--plots"}},
+		{"duet", []string{"duet", "--resamples", "300", duetCSV}, []string{"-o", "--mds-out", "--match-out", "--overlaps-out"}},
+		{"trim", []string{"trim", "--steady-window", "100", "--resamples", "500", long1, long2, short, duetCSV}, []string{"-o", "--commands-out", "--report", "--details"}},
+	} {
+		// outputs returns the output arguments writing into d.
+		outputs := func(d string) []string {
+			var args []string
+			for _, o := range tc.outs {
+				if o == "--details" {
+					args = append(args, o)
+					continue
+				}
+				ext := map[string]string{"--commands-out": ".sh", "--report": ".html", "--plots": ""}[o]
+				if _, ok := map[string]bool{"--commands-out": true, "--report": true, "--plots": true}[o]; !ok {
+					ext = ".csv"
+				}
+				args = append(args, o, filepath.Join(d, strings.Trim(o, "-")+ext))
+			}
+			return args
+		}
+		whole := filepath.Join(dir, tc.name, "whole")
+		if err := os.MkdirAll(whole, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		wantOut, stderr, err := runCLI(t, append(append([]string{}, tc.args...), outputs(whole)...)...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", tc.name, err, stderr)
+		}
+		want := readTree(t, whole)
+		if len(want) < len(tc.outs)-1 {
+			t.Fatalf("%s wrote %d files", tc.name, len(want))
+		}
+		for _, n := range []int{1, 3, 7} {
+			d := filepath.Join(dir, tc.name, fmt.Sprint(n))
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var partials []string
+			for k := n - 1; k >= 0; k-- { // merge takes them in any order
+				p := filepath.Join(d, fmt.Sprintf("s%d.partial", k))
+				args := append(append([]string{}, tc.args...), "--shard", fmt.Sprintf("%d/%d", k, n), "--partial-out", p)
+				if _, stderr, err := runCLI(t, args...); err != nil {
+					t.Fatalf("%s shard %d/%d: %v\n%s", tc.name, k, n, err, stderr)
+				}
+				partials = append(partials, p)
+			}
+			got, stderr, err := runCLI(t, append(append([]string{"merge"}, partials...), outputs(d)...)...)
+			if err != nil {
+				t.Fatalf("%s: merge of %d shards: %v\n%s", tc.name, n, err, stderr)
+			}
+			if got = strings.ReplaceAll(got, d, whole); got != wantOut {
+				t.Errorf("%s: merge of %d shards prints\n%s\nthe unsharded run\n%s", tc.name, n, got, wantOut)
+			}
+			files := readTree(t, d)
+			for name, w := range want {
+				if g, ok := files[name]; !ok {
+					t.Errorf("%s: merge of %d shards did not write %s", tc.name, n, name)
+				} else if !bytes.Equal(g, w) {
+					t.Errorf("%s: merge of %d shards: %s differs from the unsharded run's (%d bytes, want %d)", tc.name, n, name, len(g), len(w))
+				}
+			}
+		}
+	}
+}
+
+// readTree returns the files under dir by their path relative to it,
+// without the partial files.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() || strings.HasSuffix(p, ".partial") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestMergeErrors: merge refuses, with a message naming the file and what
+// to do, partials that are not one complete sharded run of one command,
+// a file that is not a partial, a flag the command lacks, more plots than
+// the partials keep data for, and an output that is one of its inputs.
+func TestMergeErrors(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "proj-v1.json")
+	if _, _, err := runCLI(t, "generate", "--benchmarks", "2", "--forks", "2", "--iterations", "120", "-o", in); err != nil {
+		t.Fatal(err)
+	}
+	part := func(cmd string, k, n int, extra ...string) string {
+		p := filepath.Join(dir, fmt.Sprintf("%s-%d-%d.partial", cmd, k, n))
+		args := append([]string{cmd, "--shard", fmt.Sprintf("%d/%d", k, n), "--partial-out", p}, extra...)
+		if cmd == "steady" {
+			args = append(args, "--steady-window", "100", "--resamples", "200")
+		}
+		if _, stderr, err := runCLI(t, append(args, in)...); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr)
+		}
+		return p
+	}
+	s0, s1, s2 := part("steady", 0, 3, "--plot-max", "2"), part("steady", 1, 3, "--plot-max", "2"), part("steady", 2, 3, "--plot-max", "2")
+	r0 := part("reconfigure", 0, 3)
+	if _, _, err := runCLI(t, "steady", "--shard", "0/2", "--partial-out", filepath.Join(dir, "x.partial"), "--forks-out", filepath.Join(dir, "f.csv"), in); err == nil ||
+		!strings.Contains(err.Error(), "give --forks-out to benchtrim merge") {
+		t.Errorf("--partial-out with --forks-out: %v", err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{s0, s1}, "missing shard 2/3 (have 2 of 3)"},
+		{[]string{s0, s1, s1, s2}, "shard 1/3 is in both"},
+		{[]string{s0, s1, r0}, "holds a steady report, " + r0 + " a reconfigure report"},
+		{[]string{s0, s1, in}, in + ":1: not a benchtrim partial file"},
+		{[]string{s0, s1, s2, "--summary-out", filepath.Join(dir, "s.csv")}, "--summary-out is not an output of steady"},
+		{[]string{s0, s1, s2, "--plots", filepath.Join(dir, "plots")}, "keeps plot data for its first 2 benchmark runs; run the shards with --plot-max 20"},
+		{[]string{s0, s1, s2, "--forks-out", s0}, s0},
+		{nil, "no partial files"},
+	} {
+		_, _, err := runCLI(t, append([]string{"merge"}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("merge %v: err = %v, want it to contain %q", tc.args, err, tc.want)
+		}
+	}
+	if _, stderr, err := runCLI(t, "merge", s0, s1, s2, "--plots", filepath.Join(dir, "plots"), "--plot-max", "2"); err != nil {
+		t.Errorf("merge with --plot-max 2: %v\n%s", err, stderr)
+	}
+}

@@ -1,0 +1,74 @@
+package cliapp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/internal/outpath"
+	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// PartialFlag is the --partial-out FILE of the commands benchtrim merge
+// combines.
+func PartialFlag() cli.Flag {
+	return &cli.StringFlag{Name: "partial-out", Usage: "write this shard's whole report to `FILE` for benchtrim merge (instead of the text and the other outputs)"}
+}
+
+// CheckPartial checks, before any work, the --partial-out of a command
+// whose output flags are outputs: with it, none of them may be given (the
+// shard's report goes to benchtrim merge, which writes them), and its path
+// must be writable and not an input. It returns the --partial-out path,
+// "" when the flag is not given.
+func CheckPartial(c *cli.Context, outputs []string) (string, error) {
+	path := c.String("partial-out")
+	if path == "" {
+		return "", nil
+	}
+	var given []string
+	for _, f := range outputs {
+		if c.IsSet(f) {
+			given = append(given, flagName(f))
+		}
+	}
+	if len(given) > 0 {
+		return "", Usagef(CommandName(c), "--partial-out writes the shard's whole report; give %s to benchtrim merge instead", strings.Join(given, ", "))
+	}
+	return path, CheckOutputs(c.Args().Slice(), Output(c, "partial-out", outpath.Text))
+}
+
+// flagName is how messages name flag: -o for output, --name otherwise.
+func flagName(f string) string {
+	if f == "output" {
+		return "-o"
+	}
+	return "--" + f
+}
+
+// WritePartial writes the partial file path (see internal/partial) of
+// command from the outcome of its run on the shard of sel: rep when runErr
+// is nil, empty (the report holding only the options) with a note on
+// stderr when the shard holds no benchmark run (*table.EmptyShardError),
+// and runErr otherwise. It says on stdout what it wrote.
+//
+// plotMax is partial.Header.PlotMax (0 when the report keeps all its plot
+// data or has none).
+func WritePartial(c *cli.Context, path, command string, sel table.Filter, rep any, runErr error, empty any, plotMax int) error {
+	h := partial.Header{Command: command, Benchtrim: BuildVersion(), Shard: sel.Shard, Shards: max(sel.Shards, 1), PlotMax: plotMax}
+	var es *table.EmptyShardError
+	switch {
+	case errors.As(runErr, &es):
+		h.Empty, rep = true, empty
+		fmt.Fprintf(c.App.ErrWriter, "%s: %v: the partial %s is empty\n", command, es, path)
+	case runErr != nil:
+		return runErr
+	}
+	if err := partial.Write(path, h, rep); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s (%s, shard %d/%d)\n", path, command, h.Shard, h.Shards)
+	return nil
+}

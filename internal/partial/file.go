@@ -1,0 +1,132 @@
+package partial
+
+import (
+	"bufio"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+)
+
+// A partial file holds the whole report of one part of a split run
+// (benchtrim CMD --shard K/N --partial-out FILE) for benchtrim merge: the
+// line Magic, then a gob stream of a Header and the command's report.
+const (
+	// Magic is the file's first line.
+	Magic = "benchtrim partial\n"
+	// FormatVersion is the version of the layout Write writes; Open refuses
+	// others (the reports' types change between versions of benchtrim).
+	FormatVersion = 1
+)
+
+// Header says what a partial file holds.
+type Header struct {
+	// Command is the benchtrim command whose report follows (optimize,
+	// reconfigure, steady, duet, trim).
+	Command string
+	// Format is FormatVersion; Benchtrim the build that wrote the file
+	// (cliapp.BuildVersion).
+	Format    int
+	Benchtrim string
+	// Shard and Shards are the part's --shard K/N (0 and 1 without --shard).
+	Shard, Shards int
+	// Empty: the shard held no benchmark run; the report holds only the
+	// options.
+	Empty bool
+	// PlotMax > 0: the report keeps plot data (iteration values, CROPS
+	// curves) for its first PlotMax benchmark runs only (steady); merge
+	// plots at most that many.
+	PlotMax int
+}
+
+// Write writes the partial file path atomically: Magic, h (with Format
+// set to FormatVersion) and report, gob-encoded.
+func Write(path string, h Header, report any) error {
+	h.Format = FormatVersion
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if _, err := io.WriteString(w, Magic); err != nil {
+			return err
+		}
+		enc := gob.NewEncoder(w)
+		if err := enc.Encode(h); err != nil {
+			return fmt.Errorf("header: %w", err)
+		}
+		if err := enc.Encode(report); err != nil {
+			return fmt.Errorf("%s report: %w", h.Command, err)
+		}
+		return nil
+	})
+}
+
+// File is a partial file opened by Open: its header read, its report
+// not yet.
+type File struct {
+	Path   string
+	Header Header
+	f      *os.File
+	dec    *gob.Decoder
+}
+
+// Open opens the partial file path and reads its header. A file that does
+// not start with Magic, a header that does not decode and a format other
+// than FormatVersion are errors naming the file and the place.
+func Open(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	pf := &File{Path: path, f: f}
+	br := bufio.NewReaderSize(f, 1<<20)
+	magic := make([]byte, len(Magic))
+	if n, err := io.ReadFull(br, magic); err != nil || string(magic) != Magic {
+		f.Close()
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, fmt.Errorf("%s:1: not a benchtrim partial file (starts with %q, want %q; write one with CMD --shard K/N --partial-out FILE)", path, magic[:n], Magic)
+	}
+	pf.dec = gob.NewDecoder(br)
+	if err := pf.decode(&pf.Header); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	if h := pf.Header; h.Format != FormatVersion {
+		f.Close()
+		return nil, fmt.Errorf("%s: header: format version %d (written by benchtrim %s), this build reads %d: run the shards and the merge with one build",
+			path, h.Format, h.Benchtrim, FormatVersion)
+	}
+	return pf, nil
+}
+
+// Decode reads the file's report into report (a pointer to the report
+// type of Header.Command); a report that does not decode is an error
+// naming the file.
+func (f *File) Decode(report any) error {
+	if err := f.decode(report); err != nil {
+		return fmt.Errorf("%s: %s report: %w", f.Path, f.Header.Command, err)
+	}
+	return nil
+}
+
+// decode is dec.Decode with a decoder panic turned into an error: the
+// bytes may have been damaged since they were written.
+func (f *File) decode(v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("damaged data: %v", r)
+		}
+	}()
+	if err := f.dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	return nil
+}
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }

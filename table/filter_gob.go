@@ -1,0 +1,66 @@
+package table
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"regexp"
+	"sort"
+)
+
+// filterWire is a Filter as gob writes it: the regular expression as its
+// source text and Only as a sorted list of keys (neither has exported
+// fields gob could write).
+type filterWire struct {
+	Metric           string
+	Benchmark        string
+	HasBenchmark     bool
+	Project, Version string
+	IncludeWarmup    bool
+	Shard, Shards    int
+	Only             []Key
+	HasOnly          bool
+}
+
+// GobEncode writes f for encoding/gob (a shard's report written by
+// benchtrim --partial-out holds its options' filter): the benchmark
+// pattern as its source text, Only as its keys in order.
+func (f Filter) GobEncode() ([]byte, error) {
+	w := filterWire{Metric: f.Metric, Project: f.Project, Version: f.Version, IncludeWarmup: f.IncludeWarmup, Shard: f.Shard, Shards: f.Shards}
+	if f.Benchmark != nil {
+		w.Benchmark, w.HasBenchmark = f.Benchmark.String(), true
+	}
+	if f.Only != nil {
+		w.HasOnly = true
+		for k := range f.Only.m {
+			w.Only = append(w.Only, k)
+		}
+		sort.Slice(w.Only, func(i, j int) bool { return w.Only[i].Less(w.Only[j]) })
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(w); err != nil {
+		return nil, fmt.Errorf("table: filter: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// GobDecode reads a filter GobEncode wrote, compiling its benchmark
+// pattern again; a pattern that does not compile is an error.
+func (f *Filter) GobDecode(data []byte) error {
+	var w filterWire
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
+		return fmt.Errorf("table: filter: %w", err)
+	}
+	*f = Filter{Metric: w.Metric, Project: w.Project, Version: w.Version, IncludeWarmup: w.IncludeWarmup, Shard: w.Shard, Shards: w.Shards}
+	if w.HasBenchmark {
+		re, err := regexp.Compile(w.Benchmark)
+		if err != nil {
+			return fmt.Errorf("table: filter: benchmark pattern %q: %w", w.Benchmark, err)
+		}
+		f.Benchmark = re
+	}
+	if w.HasOnly {
+		f.Only = NewRunSet(w.Only)
+	}
+	return nil
+}
