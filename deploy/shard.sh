@@ -1,0 +1,30 @@
+#!/bin/sh
+# One shard of a benchtrim run split over N tasks, for any scheduler that
+# gives each task an index (Slurm job arrays, Kubernetes Indexed Jobs).
+#
+#   shard.sh K N
+#
+# runs  $BENCHTRIM $BENCHTRIM_COMMAND --shard K/N --partial-out $BENCHTRIM_OUT/shard-K-of-N.partial $BENCHTRIM_ARGS
+#
+# BENCHTRIM          the benchtrim binary (default: benchtrim on PATH)
+# BENCHTRIM_COMMAND  optimize, reconfigure, steady, duet or trim
+# BENCHTRIM_ARGS     its options and input files (white-space separated; on
+#                    the shared path every task reads)
+# BENCHTRIM_OUT      shared directory for the partial files
+#
+# Global options (--seed, --workers, --max-rows) go into BENCHTRIM_ARGS
+# after the command. The results do not depend on N: seeds come from the
+# benchmark keys, and merge.sh writes the unsharded run's bytes.
+set -eu
+k=${1:?usage: shard.sh K N}
+n=${2:?usage: shard.sh K N}
+: "${BENCHTRIM_COMMAND:?set BENCHTRIM_COMMAND (optimize, reconfigure, steady, duet or trim)}"
+: "${BENCHTRIM_OUT:?set BENCHTRIM_OUT to a shared directory}"
+mkdir -p "$BENCHTRIM_OUT"
+start=$(date +%s.%N)
+# shellcheck disable=SC2086 # BENCHTRIM_ARGS is a word list by design
+"${BENCHTRIM:-benchtrim}" --quiet "$BENCHTRIM_COMMAND" --shard "$k/$n" \
+	--partial-out "$BENCHTRIM_OUT/shard-$k-of-$n.partial" ${BENCHTRIM_ARGS:-}
+end=$(date +%s.%N)
+# One line per shard: when it started and ended (for the overhead per shard).
+echo "shard $k/$n $start $end" >> "$BENCHTRIM_OUT/shards.log"
