@@ -157,12 +157,12 @@ for k in $(seq 0 $((n - 1))); do
 	grep -q . "$out/benchtrim-shard-$k.log" 2>/dev/null && sed "s/^/shard $k: /" "$out/benchtrim-shard-$k.log"
 done
 # Overhead: every shard reads the whole input and analyses 1/N of it.
-awk -v t0="$t0" -v t1="$t1" -v sub="$submitted" -v fin="$done_at" -v n="$n" '
+awk -v t0="$t0" -v t1="$t1" -v subm="$submitted" -v fin="$done_at" -v n="$n" '
 	{ d = $4 - $3; sum += d; if (first == "" || $3 < first) first = $3; if ($4 > last) last = $4
 	  printf "shard %s took %.2f s\n", $2, d }
 	END {
 		whole = t1 - t0
 		printf "unsharded trim: %.2f s; %d shards: %.2f s of task time in all (%.2f× the unsharded run), overhead %.2f s per shard\n", whole, n, sum, sum / whole, (sum - whole) / n
-		printf "slurm: %.2f s from submit to the first shard, %.2f s from submit to the merged output (wall)\n", first - sub, fin - sub
+		printf "slurm: %.2f s from submit to the first shard, %.2f s from submit to the merged output (wall)\n", first - subm, fin - subm
 	}' "$out/shards.log"
 exit $status
