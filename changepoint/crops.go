@@ -23,17 +23,12 @@ type CROPSOptions struct {
 	// CROPS round concurrently; <= 1 runs them sequentially. The result
 	// does not depend on it.
 	Workers int
-	// CacheBytes bounds the memory of the segment-cost cache that lets
-	// the PELT runs of one CROPS call share their cost evaluations
-	// (n(n+1)/2·16 bytes: 72 MB for n = 3000); 0 means
-	// DefaultCROPSCacheBytes, negative disables it. The result does not
-	// depend on it (only the MeanVar cost on CPUs with AVX2 uses it).
+	// CacheBytes is ignored.
+	//
+	// Deprecated: CROPS no longer keeps a segment-cost cache; the PELT
+	// runs of a round share their cost evaluations instead (see CROPS).
 	CacheBytes int64
 }
-
-// DefaultCROPSCacheBytes is the default bound of the cost cache: 128 MiB,
-// enough for series of up to about 4,000 points.
-const DefaultCROPSCacheBytes = 128 << 20
 
 // DefaultCROPSOptions is the setting of Traini et al.'s scripts: MeanVar
 // cost, minimum segment length 2, range TrainiRange(n), sequential.
@@ -153,14 +148,6 @@ func CROPS(x []float64, opt CROPSOptions) (*CROPSResult, error) {
 		return nil, fmt.Errorf("changepoint: CROPS penalty range [%v, %v] is empty", lo, hi)
 	}
 
-	limit := opt.CacheBytes
-	if limit == 0 {
-		limit = DefaultCROPSCacheBytes
-	}
-	if p.cost == MeanVar && useSIMD && costCacheBytes(p.n) <= limit {
-		p.cache = buildCostCache(p.st, p.n)
-		defer cachePool.Put(p.cache) // no engine outlives this call
-	}
 	runner := newCROPSRunner(p, opt.Workers)
 	res := &CROPSResult{N: len(x), PenMin: lo, PenMax: hi}
 
@@ -297,39 +284,52 @@ func allEqual(target, current float64) bool {
 	return !(math.IsNaN(xy) || xy > allEqualTolerance)
 }
 
-// cropsRunner runs the PELT calls of a CROPS round, optionally in
-// parallel, writing each result into the slot of its penalty.
+// cropsRunner runs the PELT calls of a CROPS round: batches of up to
+// maxLanes penalties share one sweep (batchPELT), and with several workers
+// the batches run concurrently; every result goes into the slot of its
+// penalty, so the outcome does not depend on the number of workers.
 type cropsRunner struct {
-	states []*peltState
+	engines  []*batchPELT
+	maxLanes int
 }
 
+// cropsLaneBytes bounds the per-lane memory of a batch (F and the
+// backtracking pointers for every t, F for every member: about 20·n bytes
+// a lane).
+const cropsLaneBytes = 64 << 20
+
 func newCROPSRunner(p *peltState, workers int) *cropsRunner {
-	if workers < 1 {
-		workers = 1
-	}
-	r := &cropsRunner{states: []*peltState{p}}
-	for i := 1; i < workers; i++ {
-		r.states = append(r.states, p.clone())
+	workers = max(workers, 1)
+	lanes := int(min(32, max(laneWidth, cropsLaneBytes/(20*int64(p.n+1)))))
+	r := &cropsRunner{maxLanes: lanes / laneWidth * laneWidth}
+	for range workers {
+		r.engines = append(r.engines, newBatchPELT(p.st, p.cost, p.m, p.n))
 	}
 	return r
 }
 
 func (r *cropsRunner) run(pens []float64) []PELTRun {
 	out := make([]PELTRun, len(pens))
-	one := func(p *peltState, i int) {
-		pen := pens[i]
-		fn, nseg := p.run(pen)
-		ends := p.segmentEnds()
-		out[i] = PELTRun{
-			Penalty: pen, NumSegments: nseg, Objective: fn,
-			Cost:         fn - float64(nseg-1)*pen,
-			Changepoints: ends[: len(ends)-1 : len(ends)-1],
+	// Batches: as many as workers (or more, of at most maxLanes each).
+	nb := max(min(len(r.engines), len(pens)), (len(pens)+r.maxLanes-1)/r.maxLanes)
+	size := (len(pens) + nb - 1) / nb
+	one := func(b *batchPELT, lo int) {
+		hi := min(lo+size, len(pens))
+		fn, ends := b.run(pens[lo:hi])
+		for k, e := range ends {
+			pen := pens[lo+k]
+			nseg := len(e)
+			out[lo+k] = PELTRun{
+				Penalty: pen, NumSegments: nseg, Objective: fn[k],
+				Cost:         fn[k] - float64(nseg-1)*pen,
+				Changepoints: e[: nseg-1 : nseg-1],
+			}
 		}
 	}
-	w := min(len(r.states), len(pens))
+	w := min(len(r.engines), nb)
 	if w <= 1 {
-		for i := range pens {
-			one(r.states[0], i)
+		for lo := 0; lo < len(pens); lo += size {
+			one(r.engines[0], lo)
 		}
 		return out
 	}
@@ -337,15 +337,15 @@ func (r *cropsRunner) run(pens []float64) []PELTRun {
 	next := make(chan int)
 	for k := 0; k < w; k++ {
 		wg.Add(1)
-		go func(p *peltState) {
+		go func(b *batchPELT) {
 			defer wg.Done()
-			for i := range next {
-				one(p, i)
+			for lo := range next {
+				one(b, lo)
 			}
-		}(r.states[k])
+		}(r.engines[k])
 	}
-	for i := range pens {
-		next <- i
+	for lo := 0; lo < len(pens); lo += size {
+		next <- lo
 	}
 	close(next)
 	wg.Wait()

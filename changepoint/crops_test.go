@@ -101,40 +101,47 @@ func TestCROPSHandChecked(t *testing.T) {
 	}
 }
 
-// TestCROPSPathsAgree runs CROPS with the segment-cost cache, with the
-// SIMD kernels but no cache, and with the portable kernels only, on
-// seeded series of several shapes: every PELT run must agree bit for bit.
+// TestCROPSPathsAgree runs CROPS with every kernel mode on seeded series
+// of several shapes: every PELT run must agree bit for bit between the
+// modes and with the plain PELT loop at its penalty (CROPS runs the
+// penalties of a round together, sharing the segment costs).
 func TestCROPSPathsAgree(t *testing.T) {
 	series := map[string][]float64{
 		"warmup":   warmupSeries(12, 500, 40),
 		"steps":    stepSeries(13, []int{100, 150, 90}, []float64{5, 5.3, 4.9}, []float64{0.05, 0.2, 0.05}),
 		"constant": slices.Repeat([]float64{0.1}, 80),
 		"levels":   append(slices.Repeat([]float64{0.25}, 60), slices.Repeat([]float64{0.5}, 40)...),
+		"offset":   floatsAdd(warmupSeries(14, 300, 30), 1e7),
 	}
-	defer func(old bool) { useSIMD = old }(useSIMD)
 	for name, x := range series {
-		var ref *CROPSResult
-		for _, v := range []struct {
-			simd  bool
-			cache int64
-		}{{false, -1}, {haveSIMD, -1}, {haveSIMD, 0}} {
-			useSIMD = v.simd
-			r, err := CROPS(x, CROPSOptions{Cost: MeanVar, PenMin: 1, PenMax: 1e5, CacheBytes: v.cache})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ref == nil {
-				ref = r
-				continue
-			}
-			if len(r.Runs) != len(ref.Runs) {
-				t.Fatalf("%s simd=%v cache=%d: %d runs, portable %d", name, v.simd, v.cache, len(r.Runs), len(ref.Runs))
-			}
-			for i := range r.Runs {
-				a, b := r.Runs[i], ref.Runs[i]
-				if math.Float64bits(a.Penalty) != math.Float64bits(b.Penalty) || math.Float64bits(a.Objective) != math.Float64bits(b.Objective) ||
-					!slices.Equal(a.Changepoints, b.Changepoints) {
-					t.Fatalf("%s simd=%v cache=%d: run %d = %+v, portable %+v", name, v.simd, v.cache, i, a, b)
+		for _, c := range []Cost{MeanVar, Mean} {
+			var ref *CROPSResult
+			for _, m := range kernelModes() {
+				restore := useKernels(m)
+				r, err := CROPS(x, CROPSOptions{Cost: c, PenMin: 1, PenMax: 1e5})
+				restore()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ref == nil {
+					ref = r
+					for i, run := range r.Runs {
+						f, cpts := peltPlain(x, c, c.DefaultMinSegLen(), run.Penalty)
+						if math.Float64bits(run.Objective) != math.Float64bits(f) || !slices.Equal(run.Changepoints, nonNil(cpts)) {
+							t.Fatalf("%s %v: run %d = %+v, plain loop F = %.17g %v", name, c, i, run, f, cpts)
+						}
+					}
+					continue
+				}
+				if len(r.Runs) != len(ref.Runs) {
+					t.Fatalf("%s %v %s: %d runs, portable %d", name, c, m.name, len(r.Runs), len(ref.Runs))
+				}
+				for i := range r.Runs {
+					a, b := r.Runs[i], ref.Runs[i]
+					if math.Float64bits(a.Penalty) != math.Float64bits(b.Penalty) || math.Float64bits(a.Objective) != math.Float64bits(b.Objective) ||
+						!slices.Equal(a.Changepoints, b.Changepoints) {
+						t.Fatalf("%s %v %s: run %d = %+v, portable %+v", name, c, m.name, i, a, b)
+					}
 				}
 			}
 		}

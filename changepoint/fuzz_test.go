@@ -63,46 +63,50 @@ func FuzzPELT(f *testing.F) {
 			t.Fatalf("segments do not tile the series: %+v", seg.Segments)
 		}
 		wantF, wantC := peltPlain(x, c, mm, pen)
-		defer func(old bool) { useSIMD = old }(useSIMD)
 		if n <= 80 {
 			fuzzCROPS(t, x, c, m, pen)
 		}
-		for _, simd := range []bool{false, haveSIMD} {
-			useSIMD = simd
+		for _, km := range kernelModes() {
+			restore := useKernels(km)
 			got, err := PELT(x, Options{Cost: c, MinSegLen: m, Penalty: pen})
+			restore()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if math.Float64bits(got.Objective) != math.Float64bits(wantF) || !slices.Equal(got.Changepoints, nonNil(wantC)) {
-				t.Fatalf("simd=%v: F=%.17g %v, plain F=%.17g %v", simd, got.Objective, got.Changepoints, wantF, wantC)
+				t.Fatalf("%s: F=%.17g %v, plain F=%.17g %v", km.name, got.Objective, got.Changepoints, wantF, wantC)
 			}
 		}
 	})
 }
 
 // fuzzCROPS checks that CROPS over [pen, 10·pen+1] gives the same runs
-// with the portable kernels, the SIMD kernels and the cost cache.
+// with every kernel mode, and that each run is the plain loop's.
 func fuzzCROPS(t *testing.T, x []float64, c Cost, m int, pen float64) {
 	var ref *CROPSResult
-	for _, v := range []struct {
-		simd  bool
-		cache int64
-	}{{false, -1}, {haveSIMD, -1}, {haveSIMD, 0}} {
-		useSIMD = v.simd
-		r, err := CROPS(x, CROPSOptions{Cost: c, MinSegLen: m, PenMin: pen, PenMax: 10*pen + 1, CacheBytes: v.cache})
+	for _, km := range kernelModes() {
+		restore := useKernels(km)
+		r, err := CROPS(x, CROPSOptions{Cost: c, MinSegLen: m, PenMin: pen, PenMax: 10*pen + 1})
+		restore()
 		if err != nil {
 			return
 		}
 		if ref == nil {
 			ref = r
+			for i, run := range r.Runs {
+				f, cpts := peltPlain(x, c, max(m, c.DefaultMinSegLen()), run.Penalty)
+				if math.Float64bits(run.Objective) != math.Float64bits(f) || !slices.Equal(run.Changepoints, nonNil(cpts)) {
+					t.Fatalf("CROPS run %d = %+v, plain loop F = %.17g %v", i, run, f, cpts)
+				}
+			}
 			continue
 		}
 		if len(r.Runs) != len(ref.Runs) {
-			t.Fatalf("CROPS simd=%v cache=%d: %d runs, portable %d", v.simd, v.cache, len(r.Runs), len(ref.Runs))
+			t.Fatalf("CROPS %s: %d runs, portable %d", km.name, len(r.Runs), len(ref.Runs))
 		}
 		for i := range r.Runs {
 			if math.Float64bits(r.Runs[i].Objective) != math.Float64bits(ref.Runs[i].Objective) || !slices.Equal(r.Runs[i].Changepoints, ref.Runs[i].Changepoints) {
-				t.Fatalf("CROPS simd=%v cache=%d: run %d %+v, portable %+v", v.simd, v.cache, i, r.Runs[i], ref.Runs[i])
+				t.Fatalf("CROPS %s: run %d %+v, portable %+v", km.name, i, r.Runs[i], ref.Runs[i])
 			}
 		}
 	}

@@ -159,9 +159,6 @@ type peltState struct {
 	cf  []float64
 	// Per-t scratch: values (or approximations), error bounds, σ².
 	tl, eb, sg []float64
-	// cache, when set (CROPS), holds the bounded approximation of every
-	// segment cost; it is read-only and shared between engines.
-	cache *costCache
 }
 
 func newPELT(x []float64, c Cost, minSegLen int, mode SumMode) (*peltState, error) {
@@ -196,14 +193,6 @@ func newPELTState(st sumStats, c Cost, m, n int) *peltState {
 		c1: make([]float64, 0, n+1), c2: make([]float64, 0, n+1), cf: make([]float64, 0, n+1),
 		tl: make([]float64, n+1), eb: make([]float64, n+1), sg: make([]float64, n+1),
 	}
-}
-
-// clone returns an engine sharing the (read-only) sufficient statistics
-// with fresh work buffers.
-func (p *peltState) clone() *peltState {
-	q := newPELTState(p.st, p.cost, p.m, p.n)
-	q.cache = p.cache
-	return q
 }
 
 // push appends candidate s.
@@ -253,13 +242,7 @@ func (p *peltState) run(pen float64) (float64, int) {
 			// The exact minimum (first index on ties, R's min_which) is
 			// among the candidates whose lower bound is <= the smallest
 			// upper bound; evaluate those exactly, in order.
-			var upper float64
-			if p.cache != nil {
-				off := t * (t - 1) / 2
-				upper = boundCached(tl, eb, cs, cf, p.cache.c[off:off+t], p.cache.e[off:off+t], pen)
-			} else {
-				upper = boundMeanVar(tl, eb, csf, c1, c2, cf, tf, st1, st2, pen)
-			}
+			upper := boundMeanVar(tl, eb, csf, c1, c2, cf, tf, st1, st2, pen)
 			which = -1
 			for i := find(tl, eb, upper, findDiffLE); i < k; i += 1 + find(tl[i+1:], eb[i+1:], upper, findDiffLE) {
 				if v := exact(i); which < 0 || v < minout {

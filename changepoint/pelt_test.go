@@ -338,21 +338,21 @@ func peltPlain(x []float64, c Cost, m int, pen float64) (float64, []int) {
 	return f[n], cpts
 }
 
-// checkAgainstPlain runs PELT with and without the SIMD kernels and
-// compares both with peltPlain bit for bit.
+// checkAgainstPlain runs PELT with every kernel mode and compares each
+// with peltPlain bit for bit.
 func checkAgainstPlain(t *testing.T, name string, x []float64, c Cost, m int, pen float64) {
 	t.Helper()
 	wantF, wantC := peltPlain(x, c, m, pen)
-	defer func(old bool) { useSIMD = old }(useSIMD)
-	for _, simd := range []bool{false, haveSIMD} {
-		useSIMD = simd
+	for _, km := range kernelModes() {
+		restore := useKernels(km)
 		seg, err := PELT(x, Options{Cost: c, MinSegLen: m, Penalty: pen})
+		restore()
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if math.Float64bits(seg.Objective) != math.Float64bits(wantF) || !slices.Equal(seg.Changepoints, nonNil(wantC)) {
-			t.Fatalf("%s %v m=%d pen=%v simd=%v: F=%.17g cpts %v, plain loop F=%.17g cpts %v",
-				name, c, m, pen, simd, seg.Objective, seg.Changepoints, wantF, wantC)
+			t.Fatalf("%s %v m=%d pen=%v %s: F=%.17g cpts %v, plain loop F=%.17g cpts %v",
+				name, c, m, pen, km.name, seg.Objective, seg.Changepoints, wantF, wantC)
 		}
 	}
 }

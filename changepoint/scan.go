@@ -1,9 +1,6 @@
 package changepoint
 
-import (
-	"math"
-	"sync"
-)
+import "math"
 
 // The PELT inner loop evaluates F(s) + C(s, t) + β for every candidate s
 // (about n²/2 times on a series without change points). This file holds
@@ -47,7 +44,11 @@ func exactValue(c Cost, l, x, x2, fs, pen float64) float64 {
 
 // useSIMD selects the AVX2 kernels; it is set at start-up when the CPU
 // and OS support AVX2 and FMA, and tests switch it off to compare.
-var useSIMD = haveSIMD
+// useAVX512 (with useSIMD) selects the AVX-512 version of boundMeanVar.
+var (
+	useSIMD   = haveSIMD
+	useAVX512 = haveAVX512
+)
 
 // scanMean fills tl[i] = F(s_i) + C(s_i, t) + β (Mean cost, exact) and
 // returns the first index of the minimum (R's min_which: strict <).
@@ -167,7 +168,15 @@ func boundMeanVar(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) 
 	_, _, _, _, _ = eb[k-1], csf[k-1], c1[k-1], c2[k-1], cf[k-1]
 	upper := math.Inf(1)
 	i := 0
-	if k >= 4 {
+	var bad int
+	if useAVX512 && k >= 8 {
+		i = k &^ 7
+		upper, bad = boundMeanVarAVX512(&va[0], &eb[0], &csf[0], &c1[0], &c2[0], &cf[0], i, tf, st1, st2, pen, &avx512Tab)
+	}
+	// Where the division-free kernel gives up on more than 1/32 of the
+	// candidates (a mean huge against the spread, zero variances), the
+	// AVX2 kernel, whose σ² is R's, does better.
+	if (i == 0 || bad > i/32) && k >= 4 {
 		i = k &^ 3
 		upper = boundMeanVarAVX2(&va[0], &eb[0], &csf[0], &c1[0], &c2[0], &cf[0], i, tf, st1, st2, pen)
 	}
@@ -180,63 +189,59 @@ func boundMeanVar(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) 
 	return upper
 }
 
-// costCache holds, for every segment (s, t] of the series, the bounded
-// approximation C' of its MeanVar cost and its bound ε_C (boundMeanVar
-// with F(s) = 0 and β = 0): row t, s = 0..t-1, at offset t(t-1)/2. CROPS
-// builds it once and its PELT runs then read costs instead of computing
-// them; a run's bound is ε_C + 2e-15·(|F(s)| + |C'| + β), which covers
-// the roundings of (F(s) + C) + β in both evaluations as before.
-type costCache struct {
-	c, e []float64
+// avx512Table holds the constants of boundMeanVarAVX512 (the assembly
+// reads them at fixed offsets). Its bound has the shape of the AVX2
+// kernel's,
+//
+//	ε = L·(ηlog + 2e-15·|log σ²'| + ηvar·Q') + 2e-15·(|F(s)| + |C'| + β),  Q' = (X²/L)/(X2 - X²/L)
+//
+// with the two differences of a division-free evaluation:
+//
+//   - r = 1/L from VRCP14PD (relative error < 2⁻¹⁴) and two Newton steps
+//     is within 1.1u of 1/L (u = 2⁻⁵³), so X²·r and (X2 - X²·r)·r give σ²'
+//     within ρ <= u·(4Q + 6) of R's σ² (the cancellation in X2 - X²/L
+//     amplifies the error of X²/L by Q, the squared mean over the
+//     variance); with Q' from VRCP14PD, lanes with Q' > 10¹³ (ρ > 1 %),
+//     or with X2 - X²·r or σ²' below 2⁻¹⁰⁰⁰, are left to the exact code,
+//     which also makes sure R's clamp (σ² <= 0) is never in question.
+//     |log σ²' - log σ²| <= 1.02·ρ, hence ηvar = 1e-15 >= 1.02·4u·(1+2⁻¹³)
+//     per unit of Q', the constant 1.02·6u going into ηlog.
+//   - log σ²' = e·ln2 + log c_i + log1p(m/c_i - 1) with m in [1, 2), c_i the
+//     centre of the sixteenth of [1, 2) holding m (|m/c_i - 1| <= 1/32) and
+//     log1p to r⁸ (truncation < 2⁻⁴⁵/9 = 3.2e-15); the table's log c_i is
+//     -log(1/c_i) of the rounded 1/c_i, so only its own rounding counts.
+//
+// ηlog = 5e-13 covers those constants (3.2e-15 + 6.8e-16), the roundings
+// of L·((log 2π + lg) + 1) in both evaluations (below 1.9e-15 per unit of
+// L besides 6.7e-16·|lg|) and the table and ln 2 roundings many times over;
+// 2e-15·|lg| covers fastLog's 0.51 ulp and the roundings proportional to
+// |lg| (e·ln2 + log c_i and the final sums).
+type avx512Table struct {
+	invc, logc                                                  [16]float64
+	one, abs, tiny, qmax, log2pi, ln2, etaLog, rel, etaVar, inf float64
+	poly                                                        [7]float64 // -1/8, 1/7, ..., -1/2
+	// costRowAVX512's widening (see batchPELT): 3e-15, 1+2⁻⁴⁰, -Inf.
+	wideRel, wideOne, negInf float64
 }
 
-// costCacheBytes is the memory of the cache for n points.
-func costCacheBytes(n int) int64 { return int64(n) * int64(n+1) / 2 * 16 }
+var avx512Tab = newAVX512Table()
 
-// cachePool recycles cost caches between CROPS calls (tens of megabytes
-// each; every entry is overwritten when the cache is built).
-var cachePool sync.Pool
-
-// buildCostCache fills a cache (MeanVar cost, SIMD only); release it with
-// cachePool.Put when no engine uses it any more.
-func buildCostCache(st sumStats, n int) *costCache {
-	size := n * (n + 1) / 2
-	cc, _ := cachePool.Get().(*costCache)
-	if cc == nil || cap(cc.c) < size {
-		cc = &costCache{c: make([]float64, size), e: make([]float64, size)}
+func newAVX512Table() (t avx512Table) {
+	for i := range t.invc {
+		t.invc[i] = 1 / (1 + (float64(i)+0.5)/16)
+		t.logc[i] = -math.Log(t.invc[i])
 	}
-	cc.c, cc.e = cc.c[:size], cc.e[:size]
-	iota := make([]float64, n)
-	for i := range iota {
-		iota[i] = float64(i)
-	}
-	zeros := make([]float64, n)
-	for t := 1; t <= n; t++ {
-		off := t * (t - 1) / 2
-		boundMeanVar(cc.c[off:off+t], cc.e[off:off+t], iota[:t], st.s1[:t], st.s2[:t], zeros[:t], float64(t), st.s1[t], st.s2[t], 0)
-	}
-	return cc
-}
-
-// boundCached is boundMeanVar reading the segment costs from a cache row.
-func boundCached(va, eb []float64, cs []int32, cf, crow, erow []float64, pen float64) float64 {
-	k := len(va)
-	_, _, _ = eb[k-1], cs[k-1], cf[k-1]
-	upper := math.Inf(1)
-	i := 0
-	if useSIMD && k >= 4 {
-		// Every cs[i] < len(crow) = t, as the assembly assumes.
-		i = k &^ 3
-		upper = boundCachedAVX2(&va[0], &eb[0], &cs[0], &cf[0], &crow[0], &erow[0], i, pen)
-	}
-	for ; i < k; i++ {
-		s := cs[i]
-		c := crow[s]
-		fs := cf[i]
-		v := (fs + c) + pen
-		e := erow[s] + 2e-15*(math.Abs(fs)+math.Abs(c)+pen)
-		va[i], eb[i] = v, e
-		upper = min(upper, v+e)
-	}
-	return upper
+	t.one = 1
+	t.abs = math.Float64frombits(1<<63 - 1)
+	t.tiny = 0x1p-1000
+	t.qmax = 1e13
+	t.log2pi = log2Pi
+	t.ln2 = math.Ln2
+	t.etaLog = 5e-13
+	t.rel = 2e-15
+	t.etaVar = 1e-15
+	t.inf = math.Inf(1)
+	t.poly = [7]float64{-1.0 / 8, 1.0 / 7, -1.0 / 6, 1.0 / 5, -1.0 / 4, 1.0 / 3, -1.0 / 2}
+	t.wideRel, t.wideOne, t.negInf = 3e-15, 1+0x1p-40, math.Inf(-1)
+	return t
 }

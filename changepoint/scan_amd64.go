@@ -3,8 +3,20 @@
 package changepoint
 
 // haveSIMD reports AVX2 and FMA support by the CPU and the OS (CPUID
-// leaves 1 and 7, XGETBV for the YMM state).
-var haveSIMD = detectAVX2FMA()
+// leaves 1 and 7, XGETBV for the YMM state); haveAVX512 adds AVX-512F
+// with the ZMM and mask state enabled.
+var (
+	haveSIMD   = detectAVX2FMA()
+	haveAVX512 = haveSIMD && detectAVX512F()
+)
+
+func detectAVX512F() bool {
+	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 { // XMM, YMM, opmask, ZMM
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<16) != 0
+}
 
 func detectAVX2FMA() bool {
 	maxLeaf, _, _, _ := cpuid(0, 0)
@@ -45,6 +57,19 @@ func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64
 //go:noescape
 func boundMeanVarAVX2(va, eb, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64) float64
 
+// boundMeanVarAVX512 is boundMeanVarAVX2 for AVX-512F (k a positive
+// multiple of 8), with the error bound of avx512Table; bad is the number
+// of candidates it leaves to the exact code (ε = +Inf).
+//
+//go:noescape
+func boundMeanVarAVX512(va, eb, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64, tab *avx512Table) (upper float64, bad int)
+
+// costRowAVX512 fills batchPELT's cw and clo for k members (k a positive
+// multiple of 8) and returns how many it leaves to the exact code.
+//
+//go:noescape
+func costRowAVX512(cw, clo, csf, c1, c2, gmx *float64, k int, tf, st1, st2, pen2 float64, tab *avx512Table) (bad int)
+
 // minAVX2 returns the minimum of v[0:k] (k a positive multiple of 4).
 //
 //go:noescape
@@ -57,8 +82,13 @@ func minAVX2(v *float64, k int) float64
 //go:noescape
 func findAVX2(v, e *float64, k int, x float64, op int) int
 
-// boundCachedAVX2 is the vector body of boundCached for the first k
-// candidates (k a positive multiple of 4); it returns min(v' + ε).
+// pass1AVX2 is batchPELT.pass1 for one lane group over u members.
 //
 //go:noescape
-func boundCachedAVX2(va, eb *float64, cs *int32, cf, crow, erow *float64, k int, pen float64) float64
+func pass1AVX2(fm, cw, clo *float64, u int, acc *groupAcc)
+
+// pass3AVX2 returns the first of the u members at which some lane of the
+// group has w > thr (see batchPELT.pass3), or u.
+//
+//go:noescape
+func pass3AVX2(fm, cw *float64, u int, thr *[laneWidth]float64) int

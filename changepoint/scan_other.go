@@ -2,7 +2,10 @@
 
 package changepoint
 
-const haveSIMD = false
+const (
+	haveSIMD   = false
+	haveAVX512 = false
+)
 
 func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64) {
 	panic("changepoint: no SIMD kernel on this platform")
@@ -18,6 +21,18 @@ func findAVX2(v, e *float64, k int, x float64, op int) int {
 	panic("changepoint: no SIMD kernel on this platform")
 }
 
-func boundCachedAVX2(va, eb *float64, cs *int32, cf, crow, erow *float64, k int, pen float64) float64 {
+func pass1AVX2(fm, cw, clo *float64, u int, acc *groupAcc) {
+	panic("changepoint: no SIMD kernel on this platform")
+}
+
+func pass3AVX2(fm, cw *float64, u int, thr *[laneWidth]float64) int {
+	panic("changepoint: no SIMD kernel on this platform")
+}
+
+func boundMeanVarAVX512(va, eb, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64, tab *avx512Table) (float64, int) {
+	panic("changepoint: no SIMD kernel on this platform")
+}
+
+func costRowAVX512(cw, clo, csf, c1, c2, gmx *float64, k int, tf, st1, st2, pen2 float64, tab *avx512Table) int {
 	panic("changepoint: no SIMD kernel on this platform")
 }

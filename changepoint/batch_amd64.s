@@ -1,0 +1,106 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// Kernels of batchPELT (batch.go) for one lane group of four penalties.
+// For member j: G = fm[4j..4j+3] (G_k(s_j), NaN where pruned), and the
+// bounds w = G + cw[j], lo = G + clo[j]. NaN lanes give NaN w and lo,
+// which the min/max below ignore (the accumulator is the second source)
+// and the ordered comparisons reject.
+
+// func pass1AVX2(fm, cw, clo *float64, u int, acc *groupAcc)
+TEXT ·pass1AVX2(SB), NOSPLIT, $0-40
+	MOVQ fm+0(FP), SI
+	MOVQ cw+8(FP), R8
+	MOVQ clo+16(FP), R9
+	MOVQ u+24(FP), CX
+	MOVQ acc+32(FP), DI
+	VMOVUPD bOne<>(SB), Y11
+	VMOVUPD bInf<>(SB), Y0   // upper
+	VMOVUPD Y0, Y1           // lo1
+	VMOVUPD Y0, Y2           // lo2
+	VMOVUPD bNegInf<>(SB), Y3 // hi
+	VXORPD  Y4, Y4, Y4       // idx1
+	VXORPD  Y5, Y5, Y5       // j
+	XORQ AX, AX
+
+p1loop:
+	CMPQ AX, CX
+	JGE  p1done
+	VMOVUPD (SI), Y6
+	VBROADCASTSD (R8)(AX*8), Y7
+	VADDPD  Y7, Y6, Y9       // w
+	VBROADCASTSD (R9)(AX*8), Y8
+	VADDPD  Y8, Y6, Y10      // lo
+	VMINPD  Y0, Y9, Y0       // upper = w < upper ? w : upper
+	VMAXPD  Y3, Y9, Y3       // hi = w > hi ? w : hi
+	VCMPPD  $1, Y1, Y10, Y6  // lo < lo1
+	VBLENDVPD Y6, Y5, Y4, Y4 // idx1 = j where lo < lo1
+	VMAXPD  Y1, Y10, Y8      // max(lo, lo1)
+	VMINPD  Y2, Y8, Y2       // lo2 = min(lo2, max(lo, lo1))
+	VMINPD  Y1, Y10, Y1      // lo1 = min(lo1, lo)
+	VADDPD  Y11, Y5, Y5      // j++
+	ADDQ    $32, SI
+	INCQ    AX
+	JMP     p1loop
+
+p1done:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VZEROUPPER
+	RET
+
+// func pass3AVX2(fm, cw *float64, u int, thr *[4]float64) int
+// Returns the first member j < u with w > thr in some lane, or u.
+TEXT ·pass3AVX2(SB), NOSPLIT, $0-40
+	MOVQ fm+0(FP), SI
+	MOVQ cw+8(FP), R8
+	MOVQ u+16(FP), CX
+	MOVQ thr+24(FP), DI
+	VMOVUPD (DI), Y11        // F(t) + β
+	XORQ AX, AX
+
+p3loop:
+	CMPQ AX, CX
+	JGE  p3done
+	VBROADCASTSD (R8)(AX*8), Y7
+	VADDPD  (SI), Y7, Y9       // w
+	VCMPPD  $0x1e, Y11, Y9, Y9 // w > thr (ordered)
+	VMOVMSKPD Y9, BX
+	TESTQ   BX, BX
+	JNE     p3done
+	ADDQ    $32, SI
+	INCQ    AX
+	JMP     p3loop
+
+p3done:
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+DATA bAbs<>+0(SB)/8, $0x7fffffffffffffff
+DATA bAbs<>+8(SB)/8, $0x7fffffffffffffff
+DATA bAbs<>+16(SB)/8, $0x7fffffffffffffff
+DATA bAbs<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL bAbs<>(SB), RODATA|NOPTR, $32
+
+DATA bOne<>+0(SB)/8, $0x3ff0000000000000
+DATA bOne<>+8(SB)/8, $0x3ff0000000000000
+DATA bOne<>+16(SB)/8, $0x3ff0000000000000
+DATA bOne<>+24(SB)/8, $0x3ff0000000000000
+GLOBL bOne<>(SB), RODATA|NOPTR, $32
+
+DATA bInf<>+0(SB)/8, $0x7ff0000000000000
+DATA bInf<>+8(SB)/8, $0x7ff0000000000000
+DATA bInf<>+16(SB)/8, $0x7ff0000000000000
+DATA bInf<>+24(SB)/8, $0x7ff0000000000000
+GLOBL bInf<>(SB), RODATA|NOPTR, $32
+
+DATA bNegInf<>+0(SB)/8, $0xfff0000000000000
+DATA bNegInf<>+8(SB)/8, $0xfff0000000000000
+DATA bNegInf<>+16(SB)/8, $0xfff0000000000000
+DATA bNegInf<>+24(SB)/8, $0xfff0000000000000
+GLOBL bNegInf<>(SB), RODATA|NOPTR, $32
