@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestChunkedRunsEqualTheWholeRun: steady, reconfigure and trim on an
+// TestChunkedRunsEqualTheWholeRun: steady, reconfigure, trim, optimize and duet on an
 // input larger than --max-rows (spooled, analysed a chunk of benchmarks
 // at a time, then merged) print the same answer and write the same data
 // files, byte for byte, as on the whole table in memory (--max-rows 0).
@@ -31,6 +31,10 @@ func TestChunkedRunsEqualTheWholeRun(t *testing.T) {
 	}
 	short = append(short, p)
 	all := append(append([]string(nil), long...), short...)
+	duetCSV := filepath.Join(dir, "duet.csv")
+	if _, _, err := runCLI(t, "generate", "--preset", "duet", "-o", duetCSV); err != nil {
+		t.Fatal(err)
+	}
 	chunked := regexp.MustCompile(`more than --max-rows 700: analysing (\d+) chunks`)
 	for _, tc := range []struct {
 		name string
@@ -40,6 +44,8 @@ func TestChunkedRunsEqualTheWholeRun(t *testing.T) {
 		{"steady", append([]string{"steady", "--steady-window", "100", "--resamples", "500"}, long...), []string{"--forks-out", "--benchmarks-out"}},
 		{"reconfigure", append([]string{"reconfigure", "--aa-resamples", "300"}, short...), []string{"-o", "--configs-out"}},
 		{"trim", append([]string{"trim", "--steady-window", "100", "--resamples", "500"}, all...), []string{"-o", "--commands-out", "--report"}},
+		{"optimize", append([]string{"optimize", "--resamples", "300"}, all...), []string{"-o", "--summary-out", "--versions-out"}},
+		{"duet", []string{"duet", "--resamples", "300", duetCSV}, []string{"-o", "--mds-out", "--match-out", "--overlaps-out"}},
 	} {
 		run := func(maxRows string) (string, string, map[string][]byte) {
 			files := map[string][]byte{}

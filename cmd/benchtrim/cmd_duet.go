@@ -84,10 +84,10 @@ func runDuet(c *cli.Context) error {
 	if err = cliapp.CheckOutputs(c.Args().Slice(), duetOutputs(c)...); err != nil {
 		return err
 	}
-	rep, release, err := cliapp.RunOnTable(c, "duet", func(t *table.Table, progress func(int)) (*duet.Report, error) {
+	rep, release, err := cliapp.RunChunked(c, "duet", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*duet.Report, error) {
 		opt.Progress = progress
 		return duet.Run(t, opt)
-	})
+	}, duet.Merge)
 	defer release()
 	if partialOut != "" {
 		return cliapp.WritePartial(c, partialOut, "duet", opt.Select, rep, err, &duet.Report{Options: opt}, 0)

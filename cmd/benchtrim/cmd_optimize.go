@@ -102,10 +102,10 @@ func runOptimize(c *cli.Context) error {
 	if err = cliapp.CheckOutputs(c.Args().Slice(), optimizeOutputs(c)...); err != nil {
 		return err
 	}
-	rep, release, err := cliapp.RunOnTable(c, "optimize", func(t *table.Table, progress func(int)) (*optimize.Report, error) {
-		opt.Progress = progress
+	rep, release, err := cliapp.RunChunked(c, "optimize", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*optimize.Report, error) {
+		opt.Progress, opt.AllRuns = progress, all
 		return optimize.Run(t, opt)
-	})
+	}, optimize.Merge)
 	defer release()
 	if partialOut != "" {
 		return cliapp.WritePartial(c, partialOut, "optimize", opt.Select, rep, err, &optimize.Report{Options: opt}, 0)
