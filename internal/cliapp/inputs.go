@@ -43,7 +43,7 @@ func BenchFlag() cli.Flag {
 
 // ShardFlag is the --shard K/N of the analyzer commands.
 func ShardFlag() cli.Flag {
-	return &cli.StringFlag{Name: "shard", Usage: "analyse only shard `K/N` (K = 0 … N−1) of the benchmarks, split by key as table.ShardOf (a job array's index)"}
+	return &cli.StringFlag{Name: "shard", Usage: "analyse only shard `K/N` (K = 0 … N−1) of the benchmarks, split by key as table.ShardOf (a job array's index; --partial-out and benchtrim merge combine the shards)"}
 }
 
 // ParseShard parses "K/N" with 0 ≤ K < N.
