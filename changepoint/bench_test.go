@@ -2,6 +2,7 @@ package changepoint
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 )
@@ -139,6 +140,45 @@ func BenchmarkReferenceSeries(b *testing.B) {
 				}
 			}
 			reportCPU(b, elapsed, n)
+		})
+	}
+}
+
+// BenchmarkNoChangepoint times PELT and BinSeg (Q = 5) with the Barrett
+// setting on series without a change point (seeded Gaussian noise around
+// one level), where PELT prunes almost nothing and grows as n²; BinSeg
+// grows as Q·n. Each BinSeg sub-benchmark also reports its CPU time as a
+// ratio to PELT's at the same n, measured in the same run
+// ("binseg/pelt").
+func BenchmarkNoChangepoint(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, n := range []int{10000, 30000, 100000} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = 100 + rng.NormFloat64()
+		}
+		var pelt float64
+		b.Run(fmt.Sprintf("n=%d/PELT", n), func(b *testing.B) {
+			elapsed := cpuTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := PELT(x, DefaultOptions(n)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, elapsed, n)
+			pelt = float64(elapsed()) / float64(b.N)
+		})
+		b.Run(fmt.Sprintf("n=%d/BinSeg", n), func(b *testing.B) {
+			elapsed := cpuTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := BinSeg(x, BinSegOptions{Cost: MeanVar, Penalty: BarrettPenalty(n), Q: 5}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, elapsed, n)
+			if pelt > 0 {
+				b.ReportMetric(float64(elapsed())/float64(b.N)/pelt, "binseg/pelt")
+			}
 		})
 	}
 }

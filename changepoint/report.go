@@ -35,6 +35,7 @@ type Report struct {
 	Objective    JSONFloat       `json:"objective"`
 	Segments     []ReportSegment `json:"segments"`
 	CROPS        *ReportCROPS    `json:"crops,omitempty"`
+	BinSeg       *ReportBinSeg   `json:"binseg,omitempty"`
 	Fallback     bool            `json:"fallback_15log,omitempty"`
 	Notes        []string        `json:"notes,omitempty"`
 }
@@ -44,6 +45,14 @@ type ReportSegment struct {
 	End      int       `json:"end"`
 	Mean     JSONFloat `json:"mean"`
 	Variance JSONFloat `json:"variance"`
+}
+
+// ReportBinSeg is the binary segmentation's search (BinSeg): the change
+// points in the order found and their gains (R's cps matrix).
+type ReportBinSeg struct {
+	Q     int         `json:"q"`
+	Found []int       `json:"found"`
+	Gains []JSONFloat `json:"gains"`
 }
 
 type ReportCROPS struct {
@@ -85,6 +94,11 @@ type AnalyzeOptions struct {
 	// Workers runs the PELT calls of one CROPS round concurrently
 	// (CROPSOptions.Workers); the result does not depend on it.
 	Workers int
+	// BinSegQ > 0 segments by binary segmentation (BinSeg) with at most
+	// BinSegQ change points instead of PELT, at a fixed penalty (not with
+	// the CROPS rules): O(Q·n) where PELT on a series without change
+	// points is O(n²).
+	BinSegQ int
 }
 
 // Analyze segments x under opt.Penalty: PELT at 15·log n or a manual
@@ -99,8 +113,24 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 	cost, minSegLen, pen := opt.Cost, opt.MinSegLen, opt.Penalty
 	out := &Report{N: n, Cost: strings.TrimSuffix(cost.String(), ".norm")}
 	var seg *Segmentation
-	switch pen.Rule {
-	case PenaltyCROPS, PenaltyCROPSAscending:
+	switch crops := pen.Rule == PenaltyCROPS || pen.Rule == PenaltyCROPSAscending; {
+	case opt.BinSegQ > 0 && crops:
+		return nil, fmt.Errorf("binary segmentation takes a fixed penalty (15log, a number or NUMBERlog), not %s", pen.Rule)
+	case opt.BinSegQ > 0:
+		b, err := BinSeg(x, BinSegOptions{Cost: cost, MinSegLen: minSegLen, Penalty: pen.At(n), Q: opt.BinSegQ})
+		if err != nil {
+			return nil, err
+		}
+		seg = b.Segmentation
+		out.PenaltyRule = pen.Rule.String()
+		out.BinSeg = &ReportBinSeg{Q: opt.BinSegQ, Found: b.Found}
+		for _, g := range b.Gains {
+			out.BinSeg.Gains = append(out.BinSeg.Gains, JSONFloat(g))
+		}
+		if len(b.Changepoints) == opt.BinSegQ {
+			out.Notes = append(out.Notes, fmt.Sprintf("binary segmentation kept all Q = %d change points: a larger Q may find more", opt.BinSegQ))
+		}
+	case crops:
 		lo, hi, err := opt.Range.At(n)
 		if err != nil {
 			return nil, err

@@ -26,6 +26,7 @@ func changepointCommand() *cli.Command {
 			&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "crops, crops-ascending, 15log, a number, or NUMBERlog"},
 			&cli.StringFlag{Name: "pen-range", Value: "4log,1e5log", Usage: "CROPS penalty range `a,b`; NUMBERlog means NUMBER·log n"},
 			&cli.IntFlag{Name: "min-seg-len", Usage: "minimum segment length (0: 2 for meanvar, 1 for mean)"},
+			&cli.IntFlag{Name: "binseg", Usage: "binary segmentation with at most `Q` change points instead of PELT (R's BinSeg; time Q·n, for long series without change points; a fixed --penalty)"},
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON object with segments, penalty and the CROPS table"},
 		},
 		Action: runChangepoint,
@@ -40,6 +41,9 @@ func runChangepoint(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("--cost: %w", err)
 	}
+	if c.Int("binseg") < 0 {
+		return fmt.Errorf("--binseg %d: must be >= 1 (0: PELT)", c.Int("binseg"))
+	}
 	if c.Int("min-seg-len") < 0 {
 		return fmt.Errorf("--min-seg-len %d: must be >= 0", c.Int("min-seg-len"))
 	}
@@ -51,11 +55,17 @@ func runChangepoint(c *cli.Context) error {
 	if note != "" && !cliapp.GlobalsOf(c).Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, note)
 	}
-	opt := changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len"), Workers: cliapp.GlobalsOf(c).Workers}
+	opt := changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len"), Workers: cliapp.GlobalsOf(c).Workers, BinSegQ: c.Int("binseg")}
 	if opt.Penalty, err = changepoint.ParsePenalty(c.String("penalty")); err != nil {
 		return fmt.Errorf("--penalty: %w", err)
 	}
 	crops := opt.Penalty.Rule == changepoint.PenaltyCROPS || opt.Penalty.Rule == changepoint.PenaltyCROPSAscending
+	if c.Int("binseg") > 0 && crops {
+		if c.IsSet("penalty") {
+			return fmt.Errorf("--binseg takes a fixed --penalty (15log, a number or NUMBERlog), not %q", c.String("penalty"))
+		}
+		opt.Penalty, crops = changepoint.Penalty{Rule: changepoint.PenaltyBarrett}, false
+	}
 	if c.IsSet("pen-range") && !crops {
 		return fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %q", c.String("penalty"))
 	}

@@ -227,3 +227,35 @@ func TestChangepointSaysWhyNoneWasFound(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q, err %v", stdout, stderr, err)
 	}
 }
+
+// TestChangepointBinSeg: --binseg Q runs binary segmentation at 15·log n
+// unless --penalty names a fixed one, lists its search in --json, and
+// refuses a CROPS penalty and a negative Q.
+func TestChangepointBinSeg(t *testing.T) {
+	in := repoFile("testdata", "changepoint", "warmup.txt")
+	out, _, err := runCLI(t, "changepoint", "--binseg", "5", "--json", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		PenaltyRule  string `json:"penalty_rule"`
+		Changepoints []int
+		BinSeg       *struct {
+			Q     int
+			Found []int
+			Gains []float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.PenaltyRule != "15log" || rep.BinSeg == nil || rep.BinSeg.Q != 5 || len(rep.BinSeg.Found) != 5 || len(rep.BinSeg.Gains) != 5 ||
+		len(rep.Changepoints) == 0 || rep.Changepoints[0] != rep.BinSeg.Found[0] {
+		t.Fatalf("--binseg 5 --json: %+v (binseg %+v)", rep, rep.BinSeg)
+	}
+	for _, args := range [][]string{{"--binseg", "5", "--penalty", "crops"}, {"--binseg", "-1"}} {
+		if _, _, err := runCLI(t, append(append([]string{"changepoint"}, args...), in)...); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+}
