@@ -58,6 +58,7 @@ type Spool struct {
 	groupRuns [][]Key // per group, its benchmark runs (every version)
 	runSeen   map[Key]bool
 	rows      int64
+	groupOf   func(Key) Key
 }
 
 // spoolRun is a stretch [start, end) of one record's rows of one group.
@@ -83,7 +84,73 @@ func NewSpool(dir string, mem memory.Allocator) (*Spool, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Spool{mem: mem, file: f, w: w, index: map[Key]int{}, runSeen: map[Key]bool{}}, nil
+	return &Spool{mem: mem, file: f, w: w, index: map[Key]int{}, runSeen: map[Key]bool{}, groupOf: GroupOf}, nil
+}
+
+// GroupBy makes group the unit Chunks keeps together (GroupOf by default:
+// every version of a benchmark); call it before the first Add. An analysis
+// that relates runs across projects, as compare matches benchmarks by name
+// only, groups by NameGroupOf.
+func (s *Spool) GroupBy(group func(Key) Key) { s.groupOf = group }
+
+// NameGroupOf is the group of benchmark run k by its name alone: every
+// project and version of a benchmark (its benchmark, params and mode).
+func NameGroupOf(k Key) Key { return Key{Benchmark: k.Benchmark, Params: k.Params, Mode: k.Mode} }
+
+// JointChunks packs the groups of several spools that group alike (the
+// same GroupBy) into chunks of at most maxRows rows in all, in key order,
+// a group's rows in every spool counted together (a larger group is a
+// chunk of its own): chunk c lists, per spool, the indices of its groups
+// for that spool's Read (empty where the spool holds none of them).
+func JointChunks(maxRows int64, spools ...*Spool) [][][]int {
+	type group struct {
+		key  Key
+		rows int64
+		idx  []int
+	}
+	byKey := map[Key]*group{}
+	var order []*group
+	for i, sp := range spools {
+		for g, k := range sp.groups {
+			x := byKey[k]
+			if x == nil {
+				x = &group{key: k, idx: make([]int, len(spools))}
+				for j := range x.idx {
+					x.idx[j] = -1
+				}
+				byKey[k] = x
+				order = append(order, x)
+			}
+			x.rows += sp.groupRows[g]
+			x.idx[i] = g
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].key.Less(order[j].key) })
+	var chunks [][][]int
+	var cur [][]int
+	var rows int64
+	flush := func() {
+		if cur != nil {
+			chunks = append(chunks, cur)
+		}
+		cur, rows = nil, 0
+	}
+	for _, g := range order {
+		if cur != nil && rows+g.rows > maxRows {
+			flush()
+		}
+		if cur == nil {
+			cur = make([][]int, len(spools))
+		}
+		for i, x := range g.idx {
+			if x >= 0 {
+				cur[i] = append(cur[i], x)
+			}
+		}
+		rows += g.rows
+	}
+	flush()
+	return chunks
 }
 
 // Rows is the number of rows added.
@@ -109,10 +176,10 @@ func (s *Spool) Add(rec arrow.Record) error {
 		if !s.runSeen[k] {
 			k = cloneKey(k)
 			s.runSeen[k] = true
-			g := s.groupIndex(GroupOf(k))
+			g := s.groupIndex(s.groupOf(k))
 			s.groupRuns[g] = append(s.groupRuns[g], k)
 		}
-		g := s.groupIndex(GroupOf(k))
+		g := s.groupIndex(s.groupOf(k))
 		if len(runs) > 0 && runs[len(runs)-1].group == g {
 			runs[len(runs)-1].end = int64(i + 1)
 			continue
@@ -229,7 +296,7 @@ func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
 		}
 	}
 	for _, st := range setups {
-		if g, ok := s.index[GroupOf(st.Key)]; ok && in[g] {
+		if g, ok := s.index[s.groupOf(st.Key)]; ok && in[g] {
 			t.Setups = append(t.Setups, st)
 		}
 	}

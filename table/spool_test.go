@@ -174,3 +174,81 @@ func TestMetricRows(t *testing.T) {
 		}
 	}
 }
+
+// TestJointChunks: two spools grouped by name (one holding project "p",
+// the other the same benchmarks relabelled "q" plus one of its own) are
+// chunked together: every name in exactly one chunk on both sides, at
+// most maxRows rows per chunk in all unless one name alone is larger,
+// every row given back once.
+func TestJointChunks(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	whole := spoolTable(t, mem)
+	defer whole.Release()
+	other := func() *Table {
+		b := NewBuilder(mem, 7)
+		defer b.Release()
+		for it := int32(1); it <= 4; it++ {
+			for i := 0; i < 7; i++ {
+				r := goodRow(it)
+				r.Project, r.Benchmark = "q", fmt.Sprintf("b.%d", i)
+				if err := b.Append(&r); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return b.Finish()
+	}()
+	defer other.Release()
+	var spools []*Spool
+	for _, tab := range []*Table{whole, other} {
+		sp, err := NewSpool(t.TempDir(), mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sp.Close()
+		sp.GroupBy(NameGroupOf)
+		for _, rec := range tab.Records {
+			if err := sp.Add(rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		spools = append(spools, sp)
+	}
+	for _, maxRows := range []int64{1, 30, 70, 1000} {
+		chunks := JointChunks(maxRows, spools...)
+		seen := map[string]int{}
+		var total int64
+		for ci, ch := range chunks {
+			var rows int64
+			names := map[string]bool{}
+			for i, sp := range spools {
+				sub, err := sp.Read(ch[i], nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows += sub.NumRows()
+				for _, s := range Collect(sub, Filter{IncludeWarmup: true}) {
+					names[NameGroupOf(s.Key).String()] = true
+				}
+				sub.Release()
+			}
+			for n := range names {
+				if c, ok := seen[n]; ok {
+					t.Errorf("maxRows %d: %s in chunks %d and %d", maxRows, n, c, ci)
+				}
+				seen[n] = ci
+			}
+			if len(names) > 1 && rows > maxRows {
+				t.Errorf("maxRows %d: chunk %d holds %d rows of %d names", maxRows, ci, rows, len(names))
+			}
+			total += rows
+		}
+		if total != whole.NumRows()+other.NumRows() || len(seen) != 7 {
+			t.Errorf("maxRows %d: %d rows of %d names in the chunks, want %d of 7", maxRows, total, len(seen), whole.NumRows()+other.NumRows())
+		}
+		if maxRows == 1 && len(chunks) != 7 || maxRows == 1000 && len(chunks) != 1 {
+			t.Errorf("maxRows %d: %d chunks", maxRows, len(chunks))
+		}
+	}
+}

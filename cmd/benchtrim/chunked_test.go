@@ -92,3 +92,70 @@ func TestChunkedRunsEqualTheWholeRun(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkedCompareEqualsWhole: compare on inputs larger than
+// --max-rows (both sides spooled, grouped by benchmark name, compared a
+// chunk of names at a time and merged) prints the same text, writes the
+// same -o file and fails with the same errors as on the tables in memory
+// (--max-rows 0): two files of different projects with benchmarks only in
+// one of them, label selection from one input, a filter, a metrics list,
+// a filter that keeps nothing, an unknown metric and a selector that
+// matches nothing.
+func TestChunkedCompareEqualsWhole(t *testing.T) {
+	dir := t.TempDir()
+	gen := func(name string, args ...string) string {
+		p := filepath.Join(dir, name)
+		if _, stderr, err := runCLI(t, append(append([]string{"generate", "--forks", "2", "--iterations", "60"}, args...), "-o", p)...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		return p
+	}
+	a := gen("a-v1.json", "--benchmarks", "4")
+	b := gen("b-v2.json", "--benchmarks", "5", "--version", "v2")
+	p1 := gen("p-v1.json", "--benchmarks", "3")
+	p2 := gen("p-v2.json", "--benchmarks", "3", "--version", "v2")
+	chunked := regexp.MustCompile(`more than --max-rows 500: comparing (\d+) chunks`)
+	for _, tc := range []struct {
+		name string
+		args []string
+		fail bool
+	}{
+		{"files", []string{a, b}, false},
+		{"labels", []string{"--base-version", "v1", "--test-version", "v2", p1, p2}, false},
+		{"filter and metrics", []string{"--filter", "size:1024", "--metrics", "primary,gc.alloc.rate.norm", a, b}, false},
+		{"unknown metric", []string{"--metrics", "ns/op", a, b}, true},
+		{"filter keeps nothing", []string{"--filter", "nosuchbenchmark", a, b}, true},
+		{"selector matches nothing", []string{"--base-version", "v9", "--test-version", "v2", p1, p2}, true},
+	} {
+		run := func(maxRows string) (string, string, []byte, error) {
+			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+maxRows+".csv")
+			args := append([]string{"--max-rows", maxRows, "compare", "--resamples", "300", "-o", out}, tc.args...)
+			stdout, stderr, err := runCLI(t, args...)
+			b, _ := os.ReadFile(out)
+			return strings.ReplaceAll(stdout, out, "OUT"), stderr, b, err
+		}
+		wantOut, _, wantFile, wantErr := run("0")
+		gotOut, gotErr, gotFile, err := run("500")
+		if (wantErr != nil) != tc.fail {
+			t.Fatalf("%s: in memory: err = %v", tc.name, wantErr)
+		}
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: chunked error %v, in memory %v", tc.name, err, wantErr)
+		}
+		if tc.fail {
+			continue
+		}
+		m := chunked.FindStringSubmatch(gotErr)
+		if m == nil || m[1] == "1" {
+			t.Errorf("%s: the run should be chunked; stderr:\n%s", tc.name, gotErr)
+		} else {
+			t.Logf("%s: %s chunks, stdout %d bytes, -o %d bytes", tc.name, m[1], len(gotOut), len(gotFile))
+		}
+		if gotOut != wantOut {
+			t.Errorf("%s: chunked stdout differs:\n%s\nwant:\n%s", tc.name, gotOut, wantOut)
+		}
+		if !bytes.Equal(gotFile, wantFile) || len(wantFile) == 0 {
+			t.Errorf("%s: chunked -o file differs (%d bytes, want %d)", tc.name, len(gotFile), len(wantFile))
+		}
+	}
+}

@@ -74,6 +74,15 @@ func runCompare(c *cli.Context) error {
 	if c.Bool("aa") {
 		return runAA(c, opt, args)
 	}
+	if cliapp.GlobalsOf(c).MaxRows > 0 {
+		bs, ts, err := compareSpecs(c, args)
+		if err != nil {
+			return err
+		}
+		if ts != nil {
+			return runCompareChunked(c, opt, bs, ts, bar.Done)
+		}
+	}
 	base, test, release, err := compareSides(c, args)
 	defer release()
 	if err != nil {
@@ -90,6 +99,106 @@ func runCompare(c *cli.Context) error {
 		return metricsError(err)
 	}
 	return cliapp.WriteResult(c, res, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
+}
+
+// runCompareChunked is the A/B comparison of two sides whose inputs may
+// not fit in memory: it reads each side (cliapp.ReadSpooled); when they
+// hold at most --max-rows rows in all it compares them as compare.Run
+// does, else it spools both, grouped by benchmark name (the unit compare
+// matches on, table.NameGroupOf), and runs compare.RunPart on a chunk of
+// names at a time (table.JointChunks), merging with compare.MergeParts.
+// Every result depends only on its benchmark's runs and its name's
+// random stream, so the output is the in-memory run's byte for byte
+// (TestChunkedCompareEqualsWhole).
+func runCompareChunked(c *cli.Context, opt compare.Options, bs, ts *sideSpec, done func()) error {
+	g := cliapp.GlobalsOf(c)
+	var in []*cliapp.Spooled
+	defer func() {
+		for _, s := range in {
+			s.Close()
+		}
+	}()
+	for _, spec := range []*sideSpec{bs, ts} {
+		if spec.files == nil {
+			continue // chosen by labels from the base side's input
+		}
+		s, err := cliapp.ReadSpooled(c, spec.files, g.MaxRows, table.NameGroupOf)
+		if err != nil {
+			return err
+		}
+		in = append(in, s)
+	}
+	rows, spooled := int64(0), false
+	for _, s := range in {
+		rows, spooled = rows+s.Rows, spooled || s.Spool != nil
+	}
+	side := func(spec *sideSpec, tabs []*table.Table) compare.Side {
+		if spec.files == nil || len(tabs) == 1 {
+			return compare.Side{Label: spec.label, Table: tabs[0], Select: spec.sel}
+		}
+		return compare.Side{Label: spec.label, Table: tabs[1], Select: spec.sel}
+	}
+	var reps compare.Reports
+	if !spooled && rows <= g.MaxRows {
+		var tabs []*table.Table
+		for _, s := range in {
+			t := s.Table()
+			defer t.Release()
+			tabs = append(tabs, t)
+		}
+		base, test := side(bs, tabs[:1]), side(ts, tabs)
+		if err := compare.CheckSides(base, test); err != nil {
+			return err
+		}
+		var err error
+		reps, err = compare.Run(base, test, opt)
+		done()
+		if err != nil {
+			return metricsError(err)
+		}
+		return cliapp.WriteResult(c, reps, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
+	}
+	spools := make([]*table.Spool, len(in))
+	for i, s := range in {
+		if err := s.ToSpool(); err != nil {
+			return err
+		}
+		spools[i] = s.Spool
+	}
+	chunks := table.JointChunks(g.MaxRows, spools...)
+	if !g.Quiet {
+		fmt.Fprintf(c.App.ErrWriter, "compare: the inputs' %d rows are more than --max-rows %d: comparing %d chunks of benchmarks one at a time (scratch files in $TMPDIR)\n",
+			rows, g.MaxRows, len(chunks))
+	}
+	parts := make([]*compare.Part, 0, len(chunks))
+	for _, ch := range chunks {
+		var tabs []*table.Table
+		release := func() {
+			for _, t := range tabs {
+				t.Release()
+			}
+		}
+		for i, s := range in {
+			t, err := s.Spool.Read(ch[i], s.Setups)
+			if err != nil {
+				release()
+				return err
+			}
+			tabs = append(tabs, t)
+		}
+		p, err := compare.RunPart(side(bs, tabs[:1]), side(ts, tabs), opt)
+		release()
+		if err != nil {
+			return metricsError(err)
+		}
+		parts = append(parts, p)
+	}
+	reps, err := compare.MergeParts(parts, bs.sel, ts.sel, ts.files == nil, opt)
+	done()
+	if err != nil {
+		return metricsError(err)
+	}
+	return cliapp.WriteResult(c, reps, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
 
 // metricsError names the --metrics flag in an error about metrics.
@@ -172,45 +281,60 @@ func compareSides(c *cli.Context, args []string) (base, test *compare.Side, rele
 			t.Release()
 		}
 	}
-	read := func(label string, sel compare.Selector, files ...string) (*compare.Side, error) {
-		t, err := readCompareInputs(c, files)
+	bs, ts, err := compareSpecs(c, args)
+	if err != nil {
+		return nil, nil, release, err
+	}
+	read := func(s *sideSpec) (*compare.Side, error) {
+		t, err := readCompareInputs(c, s.files)
 		if err != nil {
 			return nil, err
 		}
 		tabs = append(tabs, t)
-		return &compare.Side{Label: label, Table: t, Select: sel}, nil
+		return &compare.Side{Label: s.label, Table: t, Select: s.sel}, nil
 	}
+	if base, err = read(bs); err != nil || ts == nil {
+		return base, nil, release, err
+	}
+	if ts.files == nil {
+		test = &compare.Side{Label: ts.label, Table: base.Table, Select: ts.sel}
+	} else if test, err = read(ts); err != nil {
+		return nil, nil, release, err
+	}
+	return base, test, release, compare.CheckSides(*base, *test)
+}
+
+// sideSpec is one side of a comparison as the arguments name it: its
+// label, selector and files (nil files: the base side's table, chosen
+// by labels).
+type sideSpec struct {
+	label string
+	sel   compare.Selector
+	files []string
+}
+
+// compareSpecs reads which sides the arguments name, in one of the ways
+// help/compare.txt lists (test is nil for one file to describe).
+func compareSpecs(c *cli.Context, args []string) (base, test *sideSpec, err error) {
 	baseFiles, testFiles := c.StringSlice("base"), c.StringSlice("test")
 	baseSel, testSel, anySel := compareSelectors(c)
 	switch {
 	case len(baseFiles) > 0 || len(testFiles) > 0:
 		if baseFiles, testFiles, err = sideFiles(baseFiles, testFiles, args); err != nil {
-			return nil, nil, release, err
+			return nil, nil, err
 		}
-		if base, err = read(compare.FilesLabel(baseFiles, baseSel), baseSel, baseFiles...); err == nil {
-			test, err = read(compare.FilesLabel(testFiles, testSel), testSel, testFiles...)
-		}
+		return &sideSpec{compare.FilesLabel(baseFiles, baseSel), baseSel, baseFiles}, &sideSpec{compare.FilesLabel(testFiles, testSel), testSel, testFiles}, nil
 	case anySel:
 		if baseSel == (compare.Selector{}) || testSel == (compare.Selector{}) {
-			return nil, nil, release, fmt.Errorf("label selection needs a selector for each side (e.g. --base-version V1 --test-version V2)")
+			return nil, nil, fmt.Errorf("label selection needs a selector for each side (e.g. --base-version V1 --test-version V2)")
 		}
-		if base, err = read(baseSel.String(), baseSel, args...); err == nil {
-			test = &compare.Side{Label: testSel.String(), Table: base.Table, Select: testSel}
-		}
+		return &sideSpec{baseSel.String(), baseSel, args}, &sideSpec{testSel.String(), testSel, nil}, nil
 	case len(args) == 2:
-		if base, err = read(args[0], compare.Selector{}, args[0]); err == nil {
-			test, err = read(args[1], compare.Selector{}, args[1])
-		}
+		return &sideSpec{args[0], compare.Selector{}, args[:1]}, &sideSpec{args[1], compare.Selector{}, args[1:]}, nil
 	case len(args) == 1:
-		base, err = read(args[0], compare.Selector{}, args[0])
-		return base, nil, release, err
-	default:
-		err = fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
+		return &sideSpec{args[0], compare.Selector{}, args}, nil, nil
 	}
-	if err == nil {
-		err = compare.CheckSides(*base, *test)
-	}
-	return base, test, release, err
+	return nil, nil, fmt.Errorf("name the two result sets: OLD NEW, --base FILE --test FILE, FILES with --base-version V1 --test-version V2, or --aa FILES; or one FILE to summarise it (see benchtrim compare --help)")
 }
 
 // sideFiles checks --base and --test and expands their globs.

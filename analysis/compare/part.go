@@ -1,0 +1,165 @@
+package compare
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Part is Run's work on one part of an input split by benchmark name
+// (every run of a benchmark name, on both sides, in one part: the chunks
+// of a spooled input, table.NameGroupOf), for MergeParts.
+type Part struct {
+	// Metrics are the metrics the part's tables hold (Metrics with no
+	// wanted list).
+	Metrics []string
+	// Reports holds compareSets' report for every metric of opt.Metrics
+	// (all of Metrics when empty) of which the part keeps a run, secondary
+	// metrics with no pair included: whether Run keeps them depends on
+	// every part.
+	Reports map[string]*Report
+	// BaseKeys and TestKeys are the primary metric's runs the sides'
+	// selectors match (the set Run's filter check reads); BaseAll and
+	// TestAll every primary run of each side's table (CheckSides' label
+	// hint).
+	BaseKeys, TestKeys, BaseAll, TestAll []table.Key
+}
+
+// RunPart runs the comparison of Run on base and test, the sides of one
+// part of a split input, for MergeParts: no check that the filter keeps
+// a benchmark or that a selector matches a run (MergeParts makes them on
+// the whole), and no metric skipped. Every result is a function of its
+// benchmark's runs and of the stream (Seed, benchmark name), so the parts'
+// results are the unsplit run's.
+func RunPart(base, test Side, opt Options) (*Part, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	p := &Part{Reports: map[string]*Report{}}
+	var err error
+	if p.Metrics, err = Metrics(nil, base.Table, test.Table); err != nil {
+		return nil, err
+	}
+	for _, s := range base.set(table.Primary, nil).Series {
+		p.BaseKeys = append(p.BaseKeys, s.Key)
+	}
+	for _, s := range test.set(table.Primary, nil).Series {
+		p.TestKeys = append(p.TestKeys, s.Key)
+	}
+	for _, s := range table.Collect(base.Table, table.Filter{}) {
+		p.BaseAll = append(p.BaseAll, s.Key)
+	}
+	for _, s := range table.Collect(test.Table, table.Filter{}) {
+		p.TestAll = append(p.TestAll, s.Key)
+	}
+	want := opt.Metrics
+	if len(want) == 0 {
+		want = p.Metrics
+	}
+	has := map[string]bool{}
+	for _, m := range p.Metrics {
+		has[m] = true
+	}
+	for _, m := range want {
+		if !has[m] {
+			continue
+		}
+		r, err := compareSets(base.set(m, opt.Filter), test.set(m, opt.Filter), opt)
+		if err != nil {
+			return nil, err
+		}
+		if len(r.Results) == 0 && len(r.Unmatched) == 0 {
+			continue // nothing of m kept here (its Metric would read primary)
+		}
+		p.Reports[m] = r
+	}
+	return p, nil
+}
+
+// MergeParts returns what Run gives on the union of the parts of one
+// split input (RunPart on each, the same sides' labels and selectors, and
+// opt): Run's errors on the whole (a filter that keeps no benchmark, a
+// wanted metric no part holds, a side selector matching no run), and per
+// metric of Run's list the parts' reports merged (Merge), without the
+// secondary metrics that no part pairs. sameTable says both sides read
+// one table (label selection), where equal selectors are an error.
+func MergeParts(parts []*Part, base, test Selector, sameTable bool, opt Options) (Reports, error) {
+	if sameTable && base == test {
+		return nil, fmt.Errorf("base and test select the same runs (%s)", base)
+	}
+	var ba, ta, bk, tk []table.Key
+	seen := map[string]bool{}
+	var metrics []string
+	for _, p := range parts {
+		ba, ta, bk, tk = append(ba, p.BaseAll...), append(ta, p.TestAll...), append(bk, p.BaseKeys...), append(tk, p.TestKeys...)
+		for _, m := range p.Metrics {
+			if !seen[m] {
+				seen[m] = true
+				metrics = append(metrics, m)
+			}
+		}
+	}
+	for _, ks := range [][]table.Key{ba, ta, bk, tk} {
+		sort.Slice(ks, func(i, j int) bool { return ks[i].Less(ks[j]) })
+	}
+	// CheckSides on the whole.
+	for _, s := range []struct {
+		name      string
+		sel       Selector
+		keys, all []table.Key
+	}{{"base", base, bk, ba}, {"test", test, tk, ta}} {
+		if s.sel != (Selector{}) && len(s.keys) == 0 {
+			return nil, fmt.Errorf("no runs match the %s selection (%s)%s", s.name, s.sel, labelsHint(seriesOf(s.all)))
+		}
+	}
+	// Run's filter check on the primary metric.
+	if _, err := opt.Filter.Keep(append(seriesOf(bk), seriesOf(tk)...)); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(metrics, func(i, j int) bool {
+		if (metrics[i] == table.Primary) != (metrics[j] == table.Primary) {
+			return metrics[i] == table.Primary
+		}
+		return metrics[i] < metrics[j]
+	})
+	if len(opt.Metrics) > 0 {
+		for _, m := range opt.Metrics {
+			if !seen[m] {
+				return nil, fmt.Errorf("metrics %s: the inputs have no such metric; they have %s", m, strings.Join(metrics, ", "))
+			}
+		}
+		metrics = opt.Metrics
+	}
+	var reps Reports
+	for _, m := range metrics {
+		var rs []*Report
+		for _, p := range parts {
+			if r := p.Reports[m]; r != nil {
+				rs = append(rs, r)
+			}
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		r, err := Merge(rs)
+		if err != nil {
+			return nil, err
+		}
+		if m != table.Primary && len(r.Results) == 0 {
+			continue // a secondary metric only one side has
+		}
+		reps = append(reps, r)
+	}
+	return reps, nil
+}
+
+// seriesOf wraps keys as series (Keep and labelsHint read only keys).
+func seriesOf(keys []table.Key) []*table.Series {
+	out := make([]*table.Series, len(keys))
+	for i, k := range keys {
+		out[i] = &table.Series{Key: k}
+	}
+	return out
+}
