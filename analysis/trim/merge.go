@@ -89,38 +89,15 @@ func Merge(parts []*Report) (*Report, error) {
 	}
 	// Each part narrowed its analyses to its own benchmarks: give the
 	// parts' reports the merged selection, as Run would have.
-	if len(steadies) > 0 {
-		sel := only(out.Options.Select, long)
-		for i, r := range steadies {
-			c := *r
-			c.Options.Select = sel
-			steadies[i] = &c
-		}
-		if out.Steady, err = steady.Merge(steadies); err != nil {
-			return nil, fmt.Errorf("trim: %w", err)
-		}
+	sel := out.Options.Select
+	if out.Steady, err = mergeNarrowed(steadies, only(sel, long), func(r *steady.Report) *table.Filter { return &r.Options.Select }, steady.Merge); err != nil {
+		return nil, err
 	}
-	if len(replays) > 0 {
-		sel := only(out.Options.Select, short)
-		for i, r := range replays {
-			c := *r
-			c.Options.Select = sel
-			replays[i] = &c
-		}
-		if out.Reconfigure, err = reconfigure.Merge(replays); err != nil {
-			return nil, fmt.Errorf("trim: %w", err)
-		}
+	if out.Reconfigure, err = mergeNarrowed(replays, only(sel, short), func(r *reconfigure.Report) *table.Filter { return &r.Options.Select }, reconfigure.Merge); err != nil {
+		return nil, err
 	}
-	if len(duets) > 0 {
-		sel := only(out.Options.Select, duetKeys)
-		for i, r := range duets {
-			c := *r
-			c.Options.Select = sel
-			duets[i] = &c
-		}
-		if out.Duet, err = duet.Merge(duets); err != nil {
-			return nil, fmt.Errorf("trim: %w", err)
-		}
+	if out.Duet, err = mergeNarrowed(duets, only(sel, duetKeys), func(r *duet.Report) *table.Filter { return &r.Options.Select }, duet.Merge); err != nil {
+		return nil, err
 	}
 	if out.Versions, err = mergeVersions(parts); err != nil {
 		return nil, err
@@ -138,6 +115,26 @@ func Merge(parts []*Report) (*Report, error) {
 			}
 			out.Forks = append(out.Forks, f)
 		}
+	}
+	return out, nil
+}
+
+// mergeNarrowed merges the parts' reports of one analysis (nil when
+// there are none) after giving each, on a copy, the selection sel of the
+// merged run (selectOf points at a report's Options.Select).
+func mergeNarrowed[R any](parts []*R, sel table.Filter, selectOf func(*R) *table.Filter, merge func([]*R) (*R, error)) (*R, error) {
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	narrowed := make([]*R, len(parts))
+	for i, r := range parts {
+		c := *r
+		*selectOf(&c) = sel
+		narrowed[i] = &c
+	}
+	out, err := merge(narrowed)
+	if err != nil {
+		return nil, fmt.Errorf("trim: %w", err)
 	}
 	return out, nil
 }
