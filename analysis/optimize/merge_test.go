@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/table/tabletest"
 )
 
 // mergeTable is a generated table with everything Merge recombines:
@@ -173,20 +174,7 @@ func TestMergeEqualsRun(t *testing.T) {
 	}
 
 	// Chunks of the input, each run on its own with the whole's runs.
-	sp, err := table.NewSpool(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
-	for _, rec := range tab.Records {
-		if err := sp.Add(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	chunks := sp.Chunks(tab.NumRows()/4, nil)
-	if len(chunks) < 4 {
-		t.Fatalf("%d chunks, want at least 4", len(chunks))
-	}
+	sp, chunks := tabletest.Spooled(t, tab, 4)
 	var parts []*Report
 	for _, ch := range chunks {
 		sub, err := sp.Read(ch, tab.Setups)

@@ -13,6 +13,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/table/tabletest"
 )
 
 // mergeSuite is a table with every path Merge combines: project "long"
@@ -143,20 +144,7 @@ func TestMergeEqualsRun(t *testing.T) {
 		sameOutputs(t, fmt.Sprintf("%d shards", n), outputs(t, merged), want)
 	}
 
-	sp, err := table.NewSpool(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
-	for _, rec := range tab.Records {
-		if err := sp.Add(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	chunks := sp.Chunks(tab.NumRows()/4, nil)
-	if len(chunks) < 4 {
-		t.Fatalf("%d chunks, want at least 4", len(chunks))
-	}
+	sp, chunks := tabletest.Spooled(t, tab, 4)
 	var parts []*Report
 	for _, ch := range chunks {
 		sub, err := sp.Read(ch, tab.Setups)
