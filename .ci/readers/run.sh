@@ -24,6 +24,12 @@ for ext in csv arrow parquet; do
   "$bt" -q duet --resamples 500 --slowdowns 0:0.05:0.01 -o "$out/duet.$ext" --mds-out "$out/duet-mds.$ext" \
     --match-out "$out/duet-match.$ext" --overlaps-out "$out/duet-overlaps.$ext" "$out/duet-input.csv" > /dev/null
   "$bt" -q trim --resamples 500 --steady-window 100 -o "$out/trim-plan.$ext" "$demo/jmh-avgt.json" > /dev/null
+  # The same data through a chunked compare and a sharded steady + merge.
+  "$bt" -q --max-rows 300 compare --resamples 500 -o "$out/compare-chunked.$ext" "$demo/uoptime-v1.0.0.csv" "$demo/uoptime-v1.1.0.csv" > /dev/null
+  for k in 0 1 2; do
+    "$bt" -q steady --resamples 500 --steady-window 30 --shard "$k/3" --partial-out "$out/steady-$k.partial" "$demo/jmh-avgt.json" > /dev/null
+  done
+  "$bt" -q merge --benchmarks-out "$out/steady-merged.$ext" "$out"/steady-[012].partial > /dev/null
 done
 cd "$here"
 npm install --no-audit --no-fund --no-package-lock --loglevel=error > /dev/null
