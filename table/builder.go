@@ -6,18 +6,26 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 // DefaultBatchRows is the number of rows per Arrow record a Builder emits.
 const DefaultBatchRows = 1 << 16
 
-// Builder accumulates canonical rows into fixed-size Arrow records using one
-// reused array.RecordBuilder, and collects setups. It is not safe for
-// concurrent use. Call Finish to obtain the Table; the Builder must be
-// released with Release afterwards (or instead, on error paths).
+// Builder accumulates canonical rows into Arrow records of a fixed number
+// of rows, and collects setups. It is not safe for concurrent use. Call
+// Finish to obtain the Table; the Builder must be released with Release
+// afterwards (or instead, on error paths).
+//
+// Rows go into plain Go slices, one per column, which become the record's
+// buffers without a copy when a batch is full. A string column appends one
+// int32 index per row: a value equal to the row before costs one string
+// comparison, another one map lookup, and a value not seen before is
+// copied once into the column's dictionary. The dictionaries grow over the
+// Builder's records (each record's dictionary is a prefix of the next
+// one's), so the strings of a run are stored once, not once per row.
 type Builder struct {
-	rb        *array.RecordBuilder
 	batchRows int
 	pending   int
 	records   []arrow.Record
@@ -26,51 +34,86 @@ type Builder struct {
 	sink      func(arrow.Record) error
 	sinkErr   error
 
-	project, version, benchmark, params, mode *array.StringBuilder
-	metric, unit, pair, source                *array.StringBuilder
-	value, nsPerOp                            *array.Float64Builder
-	count, startNs, endNs, line               *array.Int64Builder
-	instance, trial, fork, iteration, slice   *array.Int32Builder
-	warmup                                    *array.BooleanBuilder
+	strs                        [len(stringColumns)]dictBuilder
+	value, nsPerOp              []float64
+	count, startNs, endNs, line []int64
+	levels                      [NumLevels][]int32
+	warmup                      []bool
+	timeValid                   []bool // nil while every row of the batch has timestamps
 }
 
-// NewBuilder returns a Builder allocating from mem that emits records of
-// batchRows rows (DefaultBatchRows when batchRows <= 0).
+// maxDictValues bounds a string column's dictionary: past it, the next
+// record starts a new dictionary (so a column of distinct values costs no
+// more than plain strings).
+const maxDictValues = 1 << 20
+
+// dictBuilder builds one dictionary-encoded string column.
+type dictBuilder struct {
+	idx     []int32
+	last    string
+	lastIdx int32
+	memo    map[string]int32
+	offsets []int32 // offsets[j]..offsets[j+1] is value j's bytes in data
+	data    []byte
+}
+
+func (d *dictBuilder) reset() {
+	d.memo = map[string]int32{}
+	d.offsets = []int32{0}
+	d.data = nil
+	d.last, d.lastIdx = "", -1
+}
+
+// add appends s.
+func (d *dictBuilder) add(s string) {
+	if d.lastIdx >= 0 && s == d.last {
+		d.idx = append(d.idx, d.lastIdx)
+		return
+	}
+	j, ok := d.memo[s]
+	if !ok {
+		j = int32(len(d.offsets) - 1)
+		d.data = append(d.data, s...)
+		d.offsets = append(d.offsets, int32(len(d.data)))
+		s = string(d.data[d.offsets[j]:]) // s may point into the caller's buffer
+		d.memo[s] = j
+	}
+	d.last, d.lastIdx = s, j
+	d.idx = append(d.idx, j)
+}
+
+// array returns the batch's indices with the dictionary so far as a
+// dictionary array and starts a new batch.
+func (d *dictBuilder) array() arrow.Array {
+	n := len(d.idx)
+	ind := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(d.idx))}, nil, 0, 0))
+	k := len(d.offsets) - 1
+	dict := array.NewStringData(array.NewData(arrow.BinaryTypes.String, k,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(d.offsets[:k+1])),
+			memory.NewBufferBytes(d.data[:d.offsets[k]])}, nil, 0, 0))
+	out := array.NewDictionaryArray(StringType, ind, dict)
+	ind.Release()
+	dict.Release()
+	d.idx = nil
+	if k >= maxDictValues {
+		d.reset()
+	}
+	return out
+}
+
+// NewBuilder returns a Builder that emits records of batchRows rows
+// (DefaultBatchRows when batchRows <= 0). Its buffers are Go memory; mem
+// is kept for the API's sake and may be nil.
 func NewBuilder(mem memory.Allocator, batchRows int) *Builder {
 	if batchRows <= 0 {
 		batchRows = DefaultBatchRows
 	}
-	rb := array.NewRecordBuilder(mem, Schema)
-	// Start small so small files make small tables; after the first full
-	// batch, flush reserves whole batches.
-	rb.Reserve(min(batchRows, 1024))
-	// Fields returned by rb.Field are borrowed: they are released with rb.
-	return &Builder{
-		rb:        rb,
-		batchRows: batchRows,
-		setups:    map[Key]*Setup{},
-		project:   rb.Field(idxProject).(*array.StringBuilder),
-		version:   rb.Field(idxVersion).(*array.StringBuilder),
-		benchmark: rb.Field(idxBenchmark).(*array.StringBuilder),
-		params:    rb.Field(idxParams).(*array.StringBuilder),
-		mode:      rb.Field(idxMode).(*array.StringBuilder),
-		metric:    rb.Field(idxMetric).(*array.StringBuilder),
-		unit:      rb.Field(idxUnit).(*array.StringBuilder),
-		value:     rb.Field(idxValue).(*array.Float64Builder),
-		nsPerOp:   rb.Field(idxNsPerOp).(*array.Float64Builder),
-		count:     rb.Field(idxCount).(*array.Int64Builder),
-		instance:  rb.Field(idxInstance).(*array.Int32Builder),
-		trial:     rb.Field(idxTrial).(*array.Int32Builder),
-		fork:      rb.Field(idxFork).(*array.Int32Builder),
-		iteration: rb.Field(idxIteration).(*array.Int32Builder),
-		slice:     rb.Field(idxSlice).(*array.Int32Builder),
-		warmup:    rb.Field(idxWarmup).(*array.BooleanBuilder),
-		startNs:   rb.Field(idxStartNs).(*array.Int64Builder),
-		endNs:     rb.Field(idxEndNs).(*array.Int64Builder),
-		pair:      rb.Field(idxPair).(*array.StringBuilder),
-		source:    rb.Field(idxSource).(*array.StringBuilder),
-		line:      rb.Field(idxLine).(*array.Int64Builder),
+	b := &Builder{batchRows: batchRows, setups: map[Key]*Setup{}}
+	for i := range b.strs {
+		b.strs[i].reset()
 	}
+	return b
 }
 
 // Append adds one row, or returns the *RowError of CheckRow and adds
@@ -81,40 +124,53 @@ func (b *Builder) Append(r *Row) error {
 	if err := CheckRow(r); err != nil {
 		return err
 	}
-	b.project.Append(r.Project)
-	b.version.Append(r.Version)
-	b.benchmark.Append(r.Benchmark)
-	b.params.Append(r.Params)
-	b.mode.Append(r.Mode)
+	if b.pending == 0 && b.rows >= int64(b.batchRows) {
+		b.reserve()
+	}
+	b.strs[0].add(r.Project)
+	b.strs[1].add(r.Version)
+	b.strs[2].add(r.Benchmark)
+	b.strs[3].add(r.Params)
+	b.strs[4].add(r.Mode)
 	metric := r.Metric
 	if metric == "" {
 		metric = Primary
 	}
-	b.metric.Append(metric)
-	b.unit.Append(r.Unit)
-	b.value.Append(r.Value)
-	b.nsPerOp.Append(r.NsPerOp)
-	b.count.Append(r.Count)
-	b.instance.Append(atLeast1(r.Instance))
-	b.trial.Append(atLeast1(r.Trial))
-	b.fork.Append(atLeast1(r.Fork))
-	b.iteration.Append(atLeast1(r.Iteration))
-	b.slice.Append(atLeast1(r.Slice))
-	b.warmup.Append(r.Warmup)
+	b.strs[5].add(metric)
+	b.strs[6].add(r.Unit)
+	b.strs[7].add(r.Pair)
+	b.strs[8].add(r.Source)
+	b.value = append(b.value, r.Value)
+	b.nsPerOp = append(b.nsPerOp, r.NsPerOp)
+	b.count = append(b.count, r.Count)
+	b.levels[LevelInstance] = append(b.levels[LevelInstance], atLeast1(r.Instance))
+	b.levels[LevelTrial] = append(b.levels[LevelTrial], atLeast1(r.Trial))
+	b.levels[LevelFork] = append(b.levels[LevelFork], atLeast1(r.Fork))
+	b.levels[LevelIteration] = append(b.levels[LevelIteration], atLeast1(r.Iteration))
+	b.levels[LevelSlice] = append(b.levels[LevelSlice], atLeast1(r.Slice))
+	b.warmup = append(b.warmup, r.Warmup)
 	if r.HasTime {
-		b.startNs.Append(r.StartNs)
-		b.endNs.Append(r.EndNs)
+		b.startNs = append(b.startNs, r.StartNs)
+		b.endNs = append(b.endNs, r.EndNs)
+		if b.timeValid != nil {
+			b.timeValid = append(b.timeValid, true)
+		}
 	} else {
-		b.startNs.AppendNull()
-		b.endNs.AppendNull()
+		b.startNs = append(b.startNs, 0)
+		b.endNs = append(b.endNs, 0)
+		if b.timeValid == nil {
+			b.timeValid = make([]bool, b.pending, b.batchRows)
+			for i := range b.timeValid {
+				b.timeValid[i] = true
+			}
+		}
+		b.timeValid = append(b.timeValid, false)
 	}
-	b.pair.Append(r.Pair)
-	b.source.Append(r.Source)
-	b.line.Append(r.Line)
+	b.line = append(b.line, r.Line)
 	b.rows++
 	b.pending++
 	if b.pending >= b.batchRows {
-		b.flush(true)
+		b.flush()
 	}
 	return nil
 }
@@ -126,27 +182,78 @@ func atLeast1(v int32) int32 {
 	return v
 }
 
-// flush emits the pending rows as a record. When more rows will follow
-// (more is true: flushing a full batch), it reserves room for the next
-// batch: its rows, and for each string column the bytes the batch just
-// emitted held, plus 5%, so appending does not regrow the data buffers
-// (string appends dominate ingest time otherwise). The reservation is the
-// size of data already seen, so memory stays within about twice the
-// table's size; Finish reserves nothing.
-func (b *Builder) flush(more bool) {
-	if b.pending == 0 {
+// reserve gives every column room for a whole batch. The first batch grows
+// as rows come instead, so small files make small tables.
+func (b *Builder) reserve() {
+	n := b.batchRows
+	for i := range b.strs {
+		b.strs[i].idx = make([]int32, 0, n)
+	}
+	b.value, b.nsPerOp = make([]float64, 0, n), make([]float64, 0, n)
+	b.count, b.startNs, b.endNs, b.line = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	for l := range b.levels {
+		b.levels[l] = make([]int32, 0, n)
+	}
+	b.warmup = make([]bool, 0, n)
+}
+
+// flush emits the pending rows as a record: the columns' slices become its
+// buffers, and the next batch starts with new slices.
+func (b *Builder) flush() {
+	n := b.pending
+	if n == 0 {
 		return
 	}
-	rec := b.rb.NewRecord()
-	full := b.pending >= b.batchRows
-	b.pending = 0
-	if more && full {
-		b.rb.Reserve(b.batchRows)
-		for i, sb := range b.stringBuilders() {
-			arr := rec.Column(stringColumns[i]).(*array.String)
-			sb.ReserveData(len(arr.ValueBytes()) + len(arr.ValueBytes())/20 + 64)
+	cols := make([]arrow.Array, numColumns)
+	for i, c := range stringColumns {
+		cols[c] = b.strs[i].array()
+	}
+	f64 := func(v []float64) arrow.Array {
+		return array.NewFloat64Data(array.NewData(arrow.PrimitiveTypes.Float64, n,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))}, nil, 0, 0))
+	}
+	i64 := func(v []int64, valid []bool) arrow.Array {
+		var bitmap *memory.Buffer
+		nulls := 0
+		if valid != nil {
+			bits := make([]byte, bitutil.BytesForBits(int64(n)))
+			for i, ok := range valid {
+				if ok {
+					bitutil.SetBit(bits, i)
+				} else {
+					nulls++
+				}
+			}
+			bitmap = memory.NewBufferBytes(bits)
+		}
+		return array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
+			[]*memory.Buffer{bitmap, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))}, nil, nulls, 0))
+	}
+	i32 := func(v []int32) arrow.Array {
+		return array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, n,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(v))}, nil, 0, 0))
+	}
+	cols[idxValue], cols[idxNsPerOp] = f64(b.value), f64(b.nsPerOp)
+	cols[idxCount], cols[idxLine] = i64(b.count, nil), i64(b.line, nil)
+	cols[idxStartNs], cols[idxEndNs] = i64(b.startNs, b.timeValid), i64(b.endNs, b.timeValid)
+	cols[idxInstance], cols[idxTrial], cols[idxFork] = i32(b.levels[LevelInstance]), i32(b.levels[LevelTrial]), i32(b.levels[LevelFork])
+	cols[idxIteration], cols[idxSlice] = i32(b.levels[LevelIteration]), i32(b.levels[LevelSlice])
+	warm := make([]byte, bitutil.BytesForBits(int64(n)))
+	for i, w := range b.warmup {
+		if w {
+			bitutil.SetBit(warm, i)
 		}
 	}
+	cols[idxWarmup] = array.NewBooleanData(array.NewData(arrow.FixedWidthTypes.Boolean, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(warm)}, nil, 0, 0))
+	rec := array.NewRecord(Schema, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	b.value, b.nsPerOp, b.count, b.startNs, b.endNs, b.line = nil, nil, nil, nil, nil, nil
+	b.levels = [NumLevels][]int32{}
+	b.warmup, b.timeValid = nil, nil
+	b.pending = 0
 	if b.sink == nil {
 		b.records = append(b.records, rec)
 		return
@@ -167,14 +274,6 @@ func (b *Builder) SetSink(sink func(arrow.Record) error) { b.sink = sink }
 
 // Err returns the first error of the sink set by SetSink, or nil.
 func (b *Builder) Err() error { return b.sinkErr }
-
-// stringColumns are the indices of the string columns, in the order of
-// stringBuilders.
-var stringColumns = [...]int{idxProject, idxVersion, idxBenchmark, idxParams, idxMode, idxMetric, idxUnit, idxPair, idxSource}
-
-func (b *Builder) stringBuilders() [len(stringColumns)]*array.StringBuilder {
-	return [...]*array.StringBuilder{b.project, b.version, b.benchmark, b.params, b.mode, b.metric, b.unit, b.pair, b.source}
-}
 
 // Rows is the number of rows appended so far.
 func (b *Builder) Rows() int64 { return b.rows }
@@ -240,7 +339,7 @@ func mergeSetup(dst, src *Setup) {
 // Finish returns the table of everything appended so far and resets the
 // Builder's rows and setups. The caller owns the Table and must Release it.
 func (b *Builder) Finish() *Table {
-	b.flush(false)
+	b.flush()
 	t := &Table{Records: b.records, Setups: sortedSetups(b.setups)}
 	b.records = nil
 	b.setups = map[Key]*Setup{}
@@ -254,7 +353,6 @@ func (b *Builder) Release() {
 		r.Release()
 	}
 	b.records = nil
-	b.rb.Release()
 }
 
 func sortedSetups(m map[Key]*Setup) []Setup {

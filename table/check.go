@@ -171,7 +171,7 @@ func (ch *Checker) Add(rec arrow.Record) error {
 	}
 	long := false
 	for _, s := range strs {
-		long = long || len(s.a.ValueBytes()) > MaxStringBytes
+		long = long || len(s.a.dict.ValueBytes()) > MaxStringBytes
 	}
 	n := int(rec.NumRows())
 	var lastMode string
@@ -237,10 +237,7 @@ func (ch *Checker) Finish() error {
 
 type stringColumn struct {
 	col string
-	a   interface {
-		Value(int) string
-		ValueBytes() []byte
-	}
+	a   strCol
 }
 
 // sourceOf returns the source and line columns of 1-based row r.
@@ -321,10 +318,12 @@ func (c *runLevels) check() (place int64, msg string) {
 	return 0, ""
 }
 
-// validateRecord checks that rec's arrays are well-formed for Schema: the
-// column types, lengths, null counts and buffer sizes, and that string
-// offsets ascend within their data; Arrow's accessors index these buffers
-// without checks, so a damaged file would otherwise panic later.
+// validateRecord checks that rec's arrays are well-formed for Schema (or
+// the version 1 schema, see checkSchema): the column types, lengths, null
+// counts and buffer sizes, that string offsets ascend within their data,
+// and that dictionary indices lie within their dictionary; Arrow's
+// accessors index these buffers without checks, so a damaged file would
+// otherwise panic later.
 func validateRecord(rec arrow.Record) error {
 	if err := checkSchema(rec.Schema()); err != nil {
 		return err
@@ -334,70 +333,98 @@ func validateRecord(rec arrow.Record) error {
 		return fmt.Errorf("record of %d rows and %d columns", n, rec.NumCols())
 	}
 	for i, col := range rec.Columns() {
-		f := Schema.Field(i)
-		d := col.Data()
+		f := rec.Schema().Field(i)
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("column %s: %s", f.Name, fmt.Sprintf(format, args...))
 		}
-		if !arrow.TypeEqual(d.DataType(), f.Type) {
-			return bad("type %s, want %s", d.DataType(), f.Type)
+		if err := validateData(col.Data(), f.Type, f.Nullable, n); err != nil {
+			return bad("%s", err)
 		}
-		length, off := int64(d.Len()), int64(d.Offset())
-		if length != n {
-			return bad("%d values in a record of %d rows", length, n)
+	}
+	return nil
+}
+
+// validateData checks d (see validateRecord) against type t with length
+// n (-1: any length).
+func validateData(d arrow.ArrayData, t arrow.DataType, nullable bool, n int64) error {
+	if !arrow.TypeEqual(d.DataType(), t) {
+		return fmt.Errorf("type %s, want %s", d.DataType(), t)
+	}
+	length, off := int64(d.Len()), int64(d.Offset())
+	if n >= 0 && length != n {
+		return fmt.Errorf("%d values in a record of %d rows", length, n)
+	}
+	if length < 0 || off < 0 {
+		return fmt.Errorf("negative length %d or offset %d", length, off)
+	}
+	bufs := d.Buffers()
+	bufLen := func(j int) int64 {
+		if j >= len(bufs) || bufs[j] == nil {
+			return 0
 		}
-		if off < 0 {
-			return bad("negative offset %d", off)
+		return int64(bufs[j].Len())
+	}
+	if len(bufs) > 0 && bufs[0] != nil && bufLen(0)*8 < off+length {
+		return fmt.Errorf("validity bitmap of %d bytes for %d values", bufLen(0), off+length)
+	}
+	nulls := int64(d.NullN())
+	if nulls < 0 || nulls > length {
+		return fmt.Errorf("null count %d of %d values", nulls, length)
+	}
+	if nulls > 0 && (!nullable || bufLen(0) == 0) {
+		return fmt.Errorf("%d nulls in a column without nulls", nulls)
+	}
+	switch t := t.(type) {
+	case *arrow.DictionaryType:
+		dict := d.Dictionary()
+		if dict == nil {
+			return fmt.Errorf("dictionary array without a dictionary")
 		}
-		bufs := d.Buffers()
-		bufLen := func(j int) int64 {
-			if j >= len(bufs) || bufs[j] == nil {
-				return 0
-			}
-			return int64(bufs[j].Len())
-		}
-		if len(bufs) > 0 && bufs[0] != nil && bufLen(0)*8 < off+length {
-			return bad("validity bitmap of %d bytes for %d values", bufLen(0), off+length)
-		}
-		nulls := int64(col.NullN())
-		if nulls < 0 || nulls > length {
-			return bad("null count %d of %d values", nulls, length)
-		}
-		if nulls > 0 && (!f.Nullable || bufLen(0) == 0) {
-			return bad("%d nulls in a column without nulls", nulls)
+		if err := validateData(dict, t.ValueType, false, -1); err != nil {
+			return fmt.Errorf("dictionary: %w", err)
 		}
 		if length == 0 {
-			continue
+			return nil
 		}
-		switch t := f.Type.(type) {
-		case *arrow.StringType:
-			if bufLen(1) < (off+length+1)*4 {
-				return bad("offsets buffer of %d bytes for %d values", bufLen(1), length)
-			}
-			offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[off : off+length+1]
-			data := bufLen(2)
-			if offs[0] < 0 {
-				return bad("string offset %d is negative", offs[0])
-			}
-			for j := 1; j < len(offs); j++ {
-				if offs[j] < offs[j-1] {
-					return bad("string offsets descend at value %d", j-1)
-				}
-			}
-			if int64(offs[len(offs)-1]) > data {
-				return bad("string offsets reach %d beyond %d data bytes", offs[len(offs)-1], data)
-			}
-		case *arrow.BooleanType:
-			if bufLen(1)*8 < off+length {
-				return bad("data buffer of %d bytes for %d values", bufLen(1), off+length)
-			}
-		case arrow.FixedWidthDataType:
-			if w := int64(t.BitWidth() / 8); bufLen(1) < (off+length)*w {
-				return bad("data buffer of %d bytes for %d values of %d bytes", bufLen(1), off+length, w)
-			}
-		default:
-			return bad("unexpected type %s", f.Type)
+		if bufLen(1) < (off+length)*4 {
+			return fmt.Errorf("indices buffer of %d bytes for %d values", bufLen(1), off+length)
 		}
+		m := int32(dict.Len())
+		for j, v := range arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[off : off+length] {
+			if v < 0 || v >= m {
+				return fmt.Errorf("value %d: dictionary index %d outside a dictionary of %d values", j+1, v, m)
+			}
+		}
+	case *arrow.StringType:
+		if length == 0 {
+			return nil
+		}
+		if bufLen(1) < (off+length+1)*4 {
+			return fmt.Errorf("offsets buffer of %d bytes for %d values", bufLen(1), length)
+		}
+		offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[off : off+length+1]
+		data := bufLen(2)
+		if offs[0] < 0 {
+			return fmt.Errorf("string offset %d is negative", offs[0])
+		}
+		for j := 1; j < len(offs); j++ {
+			if offs[j] < offs[j-1] {
+				return fmt.Errorf("string offsets descend at value %d", j-1)
+			}
+		}
+		if int64(offs[len(offs)-1]) > data {
+			return fmt.Errorf("string offsets reach %d beyond %d data bytes", offs[len(offs)-1], data)
+		}
+	case *arrow.BooleanType:
+		if length > 0 && bufLen(1)*8 < off+length {
+			return fmt.Errorf("data buffer of %d bytes for %d values", bufLen(1), off+length)
+		}
+	case arrow.FixedWidthDataType:
+		if w := int64(t.BitWidth() / 8); length > 0 && bufLen(1) < (off+length)*w {
+			return fmt.Errorf("data buffer of %d bytes for %d values of %d bytes", bufLen(1), off+length, w)
+		}
+	default:
+		return fmt.Errorf("unexpected type %s", t)
 	}
 	return nil
 }

@@ -139,3 +139,17 @@ func guardedScan(mem memory.Allocator, scan func(memory.Allocator) error) (ok bo
 	}()
 	return true, scan(ta)
 }
+
+// boundedGoAllocator is a Go allocator that refuses, as trackingAllocator
+// does, requests above maxAllocation.
+type boundedGoAllocator struct{ memory.Allocator }
+
+func (a boundedGoAllocator) Allocate(size int) []byte {
+	checkAllocation(size)
+	return a.Allocator.Allocate(size)
+}
+
+func (a boundedGoAllocator) Reallocate(size int, b []byte) []byte {
+	checkAllocation(size)
+	return a.Allocator.Reallocate(size, b)
+}

@@ -94,7 +94,52 @@ func (t *Table) writeIPC(w io.Writer, codec string) error {
 	if err != nil {
 		return err
 	}
-	return arrowio.WriteIPCCompressed(w, schema, t.Records, codec)
+	// An IPC file holds one dictionary per column: the records, built with
+	// dictionaries of their own, are written with the union of them.
+	c := newCoder()
+	coded := make([]arrow.Record, len(t.Records))
+	for i, r := range t.Records {
+		coded[i] = c.encode(r)
+	}
+	defer releaseAll(coded)
+	return writeCodedIPC(w, schema, c.dictionaries(), codec, func(yield func(arrow.Record) error) error {
+		for _, r := range coded {
+			if err := yield(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeCodedIPC writes the coded records each calls yield with (see coder)
+// as an IPC file with schema, decoded with dicts, which it releases.
+func writeCodedIPC(w io.Writer, schema *arrow.Schema, dicts []arrow.Array, codec string, each func(yield func(arrow.Record) error) error) error {
+	defer releaseAll(dicts)
+	fw, err := arrowio.NewIPCFileWriter(w, schema, codec)
+	if err != nil {
+		return err
+	}
+	err = each(func(coded arrow.Record) error {
+		rec, err := decode(coded, dicts)
+		if err != nil {
+			return err
+		}
+		defer rec.Release()
+		return fw.Write(rec)
+	})
+	if err != nil {
+		fw.Close()
+		return err
+	}
+	return fw.Close()
+}
+
+// releaseAll releases each of xs.
+func releaseAll[T interface{ Release() }](xs []T) {
+	for _, x := range xs {
+		x.Release()
+	}
 }
 
 // WriteParquet writes t as Parquet (zstd) with the setups in the key-value
@@ -237,8 +282,8 @@ func (e notTableError) Unwrap() error { return e.error }
 
 func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
 	md := s.Metadata()
-	if v := md.FindKey(MetadataVersion); v >= 0 && md.Values()[v] != FormatVersion {
-		return nil, notTableError{fmt.Errorf("table format version %.20q, this benchtrim reads %s", md.Values()[v], FormatVersion)}
+	if v := md.FindKey(MetadataVersion); v >= 0 && md.Values()[v] != FormatVersion && md.Values()[v] != "1" {
+		return nil, notTableError{fmt.Errorf("table format version %.20q, this benchtrim reads 1 and %s", md.Values()[v], FormatVersion)}
 	}
 	i := md.FindKey(MetadataSetups)
 	if i < 0 {
@@ -267,7 +312,11 @@ func scanIPC(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) er
 	if err := checkIPCFooter(fh); err != nil {
 		return nil, err
 	}
-	r, err := ipc.NewFileReader(fh, ipc.WithAllocator(mem))
+	// arrow v15's FileReader never frees the buffers of the dictionaries
+	// it reads (their messages, and its reference to each dictionary), so
+	// it allocates from the Go heap, bounded as mem is (see
+	// checkAllocation): the garbage collector frees what it leaves.
+	r, err := ipc.NewFileReader(fh, ipc.WithAllocator(boundedGoAllocator{memory.NewGoAllocator()}))
 	if err != nil {
 		return nil, err
 	}
@@ -295,12 +344,9 @@ func scanIPC(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) er
 	return setups, nil
 }
 
-// stripMetadata returns rec with the plain Schema, taking ownership of rec.
-func stripMetadata(rec arrow.Record) arrow.Record {
-	out := arrayRecord(Schema, rec)
-	rec.Release()
-	return out
-}
+// stripMetadata returns rec with the plain Schema, taking ownership of rec
+// (a version 1 record is dictionary-encoded, see canonicalRecord).
+func stripMetadata(rec arrow.Record) arrow.Record { return canonicalRecord(rec) }
 
 // readParquet reads a Parquet table in records of up to DefaultBatchRows
 // rows. It drives pqarrow's column readers itself rather than through
@@ -400,7 +446,7 @@ func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record
 			rec.Release()
 			return setups, fmt.Errorf("record %d: %w", n, err)
 		}
-		if err := emit(rec); err != nil {
+		if err := emit(canonicalRecord(rec)); err != nil {
 			return setups, err
 		}
 	}
@@ -444,15 +490,19 @@ func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.
 		return nil, fmt.Errorf("%d of %d columns end before the others", ended, len(readers))
 	}
 	rows := cols[0].Len()
+	schema := Schema
+	if _, ok := cols[idxProject].(*array.String); ok {
+		schema = schemaV1 // a version 1 file
+	}
 	for i, c := range cols {
-		if !arrow.TypeEqual(c.DataType(), Schema.Field(i).Type) {
-			return nil, fmt.Errorf("column %s: type %s, want %s", Schema.Field(i).Name, c.DataType(), Schema.Field(i).Type)
+		if !arrow.TypeEqual(c.DataType(), schema.Field(i).Type) {
+			return nil, fmt.Errorf("column %s: type %s, want %s", schema.Field(i).Name, c.DataType(), schema.Field(i).Type)
 		}
 		if c.Len() != rows {
-			return nil, fmt.Errorf("column %s: %d values, column %s %d", Schema.Field(i).Name, c.Len(), Schema.Field(0).Name, rows)
+			return nil, fmt.Errorf("column %s: %d values, column %s %d", schema.Field(i).Name, c.Len(), schema.Field(0).Name, rows)
 		}
 	}
-	return array.NewRecord(Schema, cols, int64(rows)), nil
+	return array.NewRecord(schema, cols, int64(rows)), nil
 }
 
 // ReadCSV reads rows written by WriteCSV and checks them against the rules

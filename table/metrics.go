@@ -2,8 +2,6 @@ package table
 
 import (
 	"sort"
-
-	"github.com/apache/arrow/go/v15/arrow/array"
 )
 
 // Metrics lists the metrics the table holds (the distinct values of the
@@ -11,11 +9,16 @@ import (
 // Analyzers and writers use it to Collect each metric in turn.
 func Metrics(t *Table) []string {
 	seen := map[string]bool{}
+	var used []bool
 	for _, rec := range t.Records {
-		col := rec.Column(idxMetric).(*array.String)
-		for i := 0; i < col.Len(); i++ {
-			if m := col.Value(i); !seen[m] {
-				seen[m] = true
+		col := strColOf(rec.Column(idxMetric))
+		used = append(used[:0], make([]bool, col.dict.Len())...)
+		for _, j := range col.idx {
+			used[j] = true
+		}
+		for j, u := range used {
+			if u && !seen[col.dict.Value(j)] {
+				seen[col.dict.Value(j)] = true
 			}
 		}
 	}

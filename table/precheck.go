@@ -241,15 +241,32 @@ func (b flatBuf) listFieldOK(f int64) bool {
 	return ok && okd && dict == 0 && okc && n <= 1 && b.keyValuesOK(f, 6) && (n == 0 || b.tables(f, 5, b.fieldOK))
 }
 
-// fieldOK checks a Field table: name and custom_metadata, and neither a
-// dictionary nor children. The canonical table has only flat columns, and
-// children could refer to one table many times over, which costs the
-// decoder time exponential in the nesting depth.
+// fieldOK checks a Field table: name, custom_metadata, a well-formed
+// dictionary encoding if any, and no children. The canonical table has
+// only flat columns (its string columns dictionary-encoded), and children
+// could refer to one table many times over, which costs the decoder time
+// exponential in the nesting depth.
 func (b flatBuf) fieldOK(f int64) bool {
 	_, _, ok := b.vector(f, 0, 1)
-	dict, okd := b.field(f, 4)
 	_, n, okc := b.vector(f, 5, 4)
-	return ok && okd && dict == 0 && okc && n == 0 && b.keyValuesOK(f, 6)
+	return ok && b.dictionaryOK(f) && okc && n == 0 && b.keyValuesOK(f, 6)
+}
+
+// dictionaryOK checks the DictionaryEncoding table of Field f, when
+// present: the table and its indexType (an Int table).
+func (b flatBuf) dictionaryOK(f int64) bool {
+	p, ok := b.field(f, 4)
+	if !ok || p == 0 {
+		return ok
+	}
+	d, ok := b.table(f, 4)
+	if !ok {
+		return false
+	}
+	if q, ok := b.field(d, 1); !ok || q != 0 && !func() bool { _, ok := b.table(d, 1); return ok }() {
+		return false
+	}
+	return true
 }
 
 // checkParquet checks the serialized Arrow schema that pqarrow decodes from

@@ -67,8 +67,19 @@ const MetadataSetups = "benchtrim.setups"
 const MetadataVersion = "benchtrim.table_version"
 
 // FormatVersion is the version of the canonical table layout written by this
-// package. Readers reject files with another version.
-const FormatVersion = "1"
+// package: "2", whose string columns are dictionary-encoded (StringType).
+// Readers also take version "1" files, whose string columns are plain
+// strings, and dictionary-encode them as they read; other versions are
+// rejected.
+const FormatVersion = "2"
+
+// StringType is the type of the table's string columns (project, version,
+// benchmark, params, mode, metric, unit, pair, source): dictionary-encoded
+// UTF-8 with int32 indices. These columns repeat a few values over
+// millions of rows, so each record holds every distinct value once and an
+// index per row, as Arrow and Parquet readers expect of such columns
+// (pandas reads them as categoricals, DuckDB as VARCHAR).
+var StringType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
 
 // Schema is the canonical measurement table's Arrow schema (without metadata).
 //
@@ -92,13 +103,13 @@ const FormatVersion = "1"
 //	            path ("file:$[3]"); the value's JSON path follows from fork and iteration
 //	line        1-based line of the value in the file (0 when unknown)
 var Schema = arrow.NewSchema([]arrow.Field{
-	{Name: ColProject, Type: arrow.BinaryTypes.String},
-	{Name: ColVersion, Type: arrow.BinaryTypes.String},
-	{Name: ColBenchmark, Type: arrow.BinaryTypes.String},
-	{Name: ColParams, Type: arrow.BinaryTypes.String},
-	{Name: ColMode, Type: arrow.BinaryTypes.String},
-	{Name: ColMetric, Type: arrow.BinaryTypes.String},
-	{Name: ColUnit, Type: arrow.BinaryTypes.String},
+	{Name: ColProject, Type: StringType},
+	{Name: ColVersion, Type: StringType},
+	{Name: ColBenchmark, Type: StringType},
+	{Name: ColParams, Type: StringType},
+	{Name: ColMode, Type: StringType},
+	{Name: ColMetric, Type: StringType},
+	{Name: ColUnit, Type: StringType},
 	{Name: ColValue, Type: arrow.PrimitiveTypes.Float64},
 	{Name: ColNsPerOp, Type: arrow.PrimitiveTypes.Float64},
 	{Name: ColCount, Type: arrow.PrimitiveTypes.Int64},
@@ -110,10 +121,22 @@ var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: ColWarmup, Type: arrow.FixedWidthTypes.Boolean},
 	{Name: ColStartNs, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	{Name: ColEndNs, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: ColPair, Type: arrow.BinaryTypes.String},
-	{Name: ColSource, Type: arrow.BinaryTypes.String},
+	{Name: ColPair, Type: StringType},
+	{Name: ColSource, Type: StringType},
 	{Name: ColLine, Type: arrow.PrimitiveTypes.Int64},
 }, nil)
+
+// schemaV1 is Schema of FormatVersion "1": the string columns plain strings.
+var schemaV1 = func() *arrow.Schema {
+	fields := Schema.Fields()
+	for _, i := range stringColumns {
+		fields[i].Type = arrow.BinaryTypes.String
+	}
+	return arrow.NewSchema(fields, nil)
+}()
+
+// stringColumns are the indices of the string columns, in schema order.
+var stringColumns = [...]int{idxProject, idxVersion, idxBenchmark, idxParams, idxMode, idxMetric, idxUnit, idxPair, idxSource}
 
 // Row is one row of the canonical table, used to append to a Builder and in
 // tests. Analyzers read columns through Collect rather than Rows.

@@ -50,6 +50,10 @@ type Spool struct {
 	file *os.File
 	w    *ipc.FileWriter
 	r    *ipc.FileReader
+	// The scratch file holds records coded by coder (an IPC file allows
+	// one dictionary per column); dicts, made when writing ends, decode them.
+	coder *coder
+	dicts []arrow.Array
 
 	recs      [][]spoolRun // per record, its runs of one group
 	index     map[Key]int  // group → index into groups
@@ -79,12 +83,12 @@ func NewSpool(dir string, mem memory.Allocator) (*Spool, error) {
 		return nil, fmt.Errorf("scratch file for a large input: %w", err)
 	}
 	os.Remove(f.Name())
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(Schema), ipc.WithAllocator(mem))
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(codedSchema), ipc.WithAllocator(mem))
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return &Spool{mem: mem, file: f, w: w, index: map[Key]int{}, runSeen: map[Key]bool{}, groupOf: GroupOf}, nil
+	return &Spool{mem: mem, file: f, w: w, coder: newCoder(), index: map[Key]int{}, runSeen: map[Key]bool{}, groupOf: GroupOf}, nil
 }
 
 // GroupBy makes group the unit Chunks keeps together (GroupOf by default:
@@ -189,9 +193,9 @@ func (s *Spool) Add(rec arrow.Record) error {
 	for _, r := range runs {
 		s.groupRows[r.group] += r.end - r.start
 	}
-	plain := arrayRecord(Schema, rec)
-	err := s.w.Write(plain)
-	plain.Release()
+	coded := s.coder.encode(rec)
+	err := s.w.Write(coded)
+	coded.Release()
 	if err != nil {
 		return fmt.Errorf("scratch file: %w", err)
 	}
@@ -279,8 +283,12 @@ func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
 				continue
 			}
 			if rec == nil {
-				var err error
-				if rec, err = s.r.RecordAt(i); err != nil {
+				coded, err := s.r.RecordAt(i)
+				if err == nil {
+					rec, err = decode(coded, s.dicts)
+					coded.Release()
+				}
+				if err != nil {
 					t.Release()
 					return nil, fmt.Errorf("scratch file: record %d: %w", i+1, err)
 				}
@@ -317,11 +325,15 @@ func (s *Spool) finish() error {
 		return fmt.Errorf("scratch file: %w", err)
 	}
 	s.r = r
+	s.dicts = s.coder.dictionaries()
+	s.coder = nil
 	return nil
 }
 
 // Close frees the scratch file.
 func (s *Spool) Close() error {
+	releaseAll(s.dicts)
+	s.dicts = nil
 	if s.r != nil {
 		s.r.Close()
 	} else if s.w != nil {
@@ -415,7 +427,8 @@ func MetricRows(rec arrow.Record, metric string) []arrow.Record {
 
 // Compact returns a copy of rec whose buffers hold only its rows: a slice
 // (MetricRows) shares its parent's buffers, all rows of every metric, and
-// keeping it would keep them. The caller releases both.
+// keeping it would keep them. The string columns get dictionaries of
+// just the values their rows use. The caller releases both.
 func Compact(rec arrow.Record, mem memory.Allocator) (arrow.Record, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
@@ -428,7 +441,21 @@ func Compact(rec arrow.Record, mem memory.Allocator) (arrow.Record, error) {
 			}
 		}
 	}()
+	isString := map[int]bool{}
+	for _, i := range stringColumns {
+		isString[i] = true
+	}
 	for i := range cols {
+		if isString[i] {
+			s := strColOf(rec.Column(i))
+			var d dictBuilder
+			d.reset()
+			for j := range s.idx {
+				d.add(s.Value(j))
+			}
+			cols[i] = d.array()
+			continue
+		}
 		c, err := array.Concatenate([]arrow.Array{rec.Column(i)}, mem)
 		if err != nil {
 			return nil, err

@@ -80,6 +80,7 @@ type streamWriter struct {
 	spool       *os.File
 	removeSpool func()
 	ipcw        *ipc.Writer
+	coder       *coder // .arrow: records go to the scratch file coded
 }
 
 func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (*streamWriter, error) {
@@ -101,7 +102,8 @@ func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (
 			return nil, err
 		}
 		s.spool, s.removeSpool = spool, remove
-		s.ipcw = ipc.NewWriter(spool, ipc.WithSchema(Schema))
+		s.ipcw = ipc.NewWriter(spool, ipc.WithSchema(codedSchema))
+		s.coder = newCoder()
 	default:
 		s.cw = csv.NewWriter(w)
 		s.row = make([]string, numColumns)
@@ -130,7 +132,7 @@ func (s *streamWriter) write(rec arrow.Record) error {
 	case FormatParquet:
 		return s.pq.Write(rec)
 	case FormatArrow:
-		r := arrayRecord(Schema, rec)
+		r := s.coder.encode(rec)
 		defer r.Release()
 		return s.ipcw.Write(r)
 	default:
@@ -162,7 +164,9 @@ func (s *streamWriter) close(setups []Setup) error {
 }
 
 // copySpool writes the spooled records, one at a time, as the Arrow IPC
-// file with the setups in its schema metadata.
+// file with the setups in its schema metadata, each string column with
+// the one dictionary of all its values (the IPC file format allows no
+// other).
 func (s *streamWriter) copySpool(setups []Setup) error {
 	ipcw := s.ipcw
 	s.ipcw = nil
@@ -181,7 +185,14 @@ func (s *streamWriter) copySpool(setups []Setup) error {
 	if err != nil {
 		return err
 	}
-	return arrowio.WriteIPCFrom(s.w, schema, r.Next, r.Record, r.Err, s.opt.ArrowCompression)
+	return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, func(yield func(arrow.Record) error) error {
+		for r.Next() {
+			if err := yield(r.Record()); err != nil {
+				return err
+			}
+		}
+		return r.Err()
+	})
 }
 
 // abort releases what an unfinished write holds.

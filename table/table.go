@@ -90,23 +90,42 @@ func (t *Table) Rows(fn func(r *Row) error) error {
 
 // columns gives typed access to one record's columns.
 type columns struct {
-	project, version, benchmark, params, mode *array.String
-	metric, unit, pair, source                *array.String
+	project, version, benchmark, params, mode strCol
+	metric, unit, pair, source                strCol
 	value, nsPerOp                            *array.Float64
 	count, startNs, endNs, line               *array.Int64
 	instance, trial, fork, iteration, slice   *array.Int32
 	warmup                                    *array.Boolean
 }
 
+// strCol reads one string column of a record with Schema: row i's value
+// is dict[idx[i]].
+type strCol struct {
+	idx  []int32
+	dict *array.String
+}
+
+func strColOf(a arrow.Array) strCol {
+	d := a.(*array.Dictionary)
+	return strCol{idx: d.Indices().(*array.Int32).Int32Values(), dict: d.Dictionary().(*array.String)}
+}
+
+// Value is row i's string. It points into the record's buffers.
+func (c strCol) Value(i int) string { return c.dict.Value(int(c.idx[i])) }
+
+// Index is row i's index into the dictionary: rows with equal indices
+// hold equal strings (the converse holds within one record only).
+func (c strCol) Index(i int) int32 { return c.idx[i] }
+
 func columnsOf(rec arrow.Record) *columns {
 	return &columns{
-		project:   rec.Column(idxProject).(*array.String),
-		version:   rec.Column(idxVersion).(*array.String),
-		benchmark: rec.Column(idxBenchmark).(*array.String),
-		params:    rec.Column(idxParams).(*array.String),
-		mode:      rec.Column(idxMode).(*array.String),
-		metric:    rec.Column(idxMetric).(*array.String),
-		unit:      rec.Column(idxUnit).(*array.String),
+		project:   strColOf(rec.Column(idxProject)),
+		version:   strColOf(rec.Column(idxVersion)),
+		benchmark: strColOf(rec.Column(idxBenchmark)),
+		params:    strColOf(rec.Column(idxParams)),
+		mode:      strColOf(rec.Column(idxMode)),
+		metric:    strColOf(rec.Column(idxMetric)),
+		unit:      strColOf(rec.Column(idxUnit)),
 		value:     rec.Column(idxValue).(*array.Float64),
 		nsPerOp:   rec.Column(idxNsPerOp).(*array.Float64),
 		count:     rec.Column(idxCount).(*array.Int64),
@@ -118,8 +137,8 @@ func columnsOf(rec arrow.Record) *columns {
 		warmup:    rec.Column(idxWarmup).(*array.Boolean),
 		startNs:   rec.Column(idxStartNs).(*array.Int64),
 		endNs:     rec.Column(idxEndNs).(*array.Int64),
-		pair:      rec.Column(idxPair).(*array.String),
-		source:    rec.Column(idxSource).(*array.String),
+		pair:      strColOf(rec.Column(idxPair)),
+		source:    strColOf(rec.Column(idxSource)),
 		line:      rec.Column(idxLine).(*array.Int64),
 	}
 }
@@ -143,12 +162,17 @@ func (c *columns) row(i int, r *Row) {
 }
 
 // checkSchema reports whether s has the canonical columns in order, with
-// nulls allowed only where Schema allows them.
+// nulls allowed only where Schema allows them: the columns of Schema, or
+// of format version 1 (plain string columns; see canonicalRecord).
 func checkSchema(s *arrow.Schema) error {
 	if len(s.Fields()) != numColumns {
 		return fmt.Errorf("not a benchtrim table: %d columns, want %d", len(s.Fields()), numColumns)
 	}
+	v1 := arrow.TypeEqual(s.Field(idxProject).Type, arrow.BinaryTypes.String)
 	for i, f := range Schema.Fields() {
+		if v1 {
+			f = schemaV1.Field(i)
+		}
 		g := s.Field(i)
 		if g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
 			return fmt.Errorf("not a benchtrim table: column %d is %s %s, want %s %s", i+1, g.Name, g.Type, f.Name, f.Type)

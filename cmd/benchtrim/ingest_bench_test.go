@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -28,7 +29,7 @@ func BenchmarkIngest(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, ext := range []string{"parquet", "arrow", "csv"} {
+		for _, ext := range benchIngestExts() {
 			b.Run(fmt.Sprintf("benchmarks=%d/%s", n, ext), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(st.Size())
@@ -52,4 +53,13 @@ func cpuSeconds() float64 {
 		return math.NaN()
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// benchIngestExts is the output formats BenchmarkIngest writes: parquet,
+// arrow and csv, or the comma-separated list in BENCHTRIM_INGEST_EXTS.
+func benchIngestExts() []string {
+	if s := os.Getenv("BENCHTRIM_INGEST_EXTS"); s != "" {
+		return strings.Split(s, ",")
+	}
+	return []string{"parquet", "arrow", "csv"}
 }

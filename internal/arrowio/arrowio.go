@@ -52,26 +52,12 @@ func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Recor
 // current record, borrowed, err the reader's error once next is false), so
 // only one record need be in memory.
 func WriteIPCFrom(w io.Writer, schema *arrow.Schema, next func() bool, record func() arrow.Record, readErr func() error, codec string) error {
-	opts := []ipc.Option{ipc.WithSchema(schema)}
-	switch codec {
-	case "", NoCompression:
-	case Zstd:
-		opts = append(opts, ipc.WithZstd())
-	case LZ4:
-		opts = append(opts, ipc.WithLZ4())
-	default:
-		return fmt.Errorf("arrowio: unknown IPC compression %q (want none, zstd or lz4)", codec)
-	}
-	fw, err := ipc.NewFileWriter(&positionWriter{w: w}, opts...)
+	fw, err := NewIPCFileWriter(w, schema, codec)
 	if err != nil {
 		return err
 	}
 	for next() {
-		r := record()
-		rec := array.NewRecord(schema, r.Columns(), r.NumRows())
-		err := fw.Write(rec)
-		rec.Release()
-		if err != nil {
+		if err := fw.Write(record()); err != nil {
 			fw.Close()
 			return err
 		}
@@ -82,6 +68,43 @@ func WriteIPCFrom(w io.Writer, schema *arrow.Schema, next func() bool, record fu
 	}
 	return fw.Close()
 }
+
+// IPCFileWriter writes records to an Arrow IPC file.
+type IPCFileWriter struct {
+	fw     *ipc.FileWriter
+	schema *arrow.Schema
+}
+
+// NewIPCFileWriter starts an Arrow IPC file with schema (its metadata
+// included) on w, its buffers compressed with codec ("" or none, zstd, lz4).
+func NewIPCFileWriter(w io.Writer, schema *arrow.Schema, codec string) (*IPCFileWriter, error) {
+	opts := []ipc.Option{ipc.WithSchema(schema)}
+	switch codec {
+	case "", NoCompression:
+	case Zstd:
+		opts = append(opts, ipc.WithZstd())
+	case LZ4:
+		opts = append(opts, ipc.WithLZ4())
+	default:
+		return nil, fmt.Errorf("arrowio: unknown IPC compression %q (want none, zstd or lz4)", codec)
+	}
+	fw, err := ipc.NewFileWriter(&positionWriter{w: w}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &IPCFileWriter{fw: fw, schema: schema}, nil
+}
+
+// Write writes r's columns under the file's schema (r's metadata may
+// differ); the caller keeps ownership of r.
+func (f *IPCFileWriter) Write(r arrow.Record) error {
+	rec := array.NewRecord(f.schema, r.Columns(), r.NumRows())
+	defer rec.Release()
+	return f.fw.Write(rec)
+}
+
+// Close writes the footer.
+func (f *IPCFileWriter) Close() error { return f.fw.Close() }
 
 // WriteParquet writes records as one zstd-compressed Parquet file; the
 // Arrow schema (with its metadata) is stored in the file so readers get the
@@ -126,6 +149,7 @@ type ParquetWriter struct {
 	rows   int64
 	chunks [][]arrow.Array // per column, the row group's arrays (strings: nil)
 	dicts  []*dictColumn   // per string column, nil for others
+	trans  []int32         // scratch for dictColumn.addDict
 }
 
 // dictColumn is one string column of the row group being collected.
@@ -147,8 +171,8 @@ func NewParquetWriter(w io.Writer, schema *arrow.Schema, plain ...string) (*Parq
 	props := parquet.NewWriterProperties(opts...)
 	fields := schema.Fields()
 	for i, f := range fields {
-		if f.Type.ID() == arrow.STRING {
-			fields[i].Type = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+		if isStringish(f.Type) {
+			fields[i].Type = stringDict
 		}
 	}
 	md := schema.Metadata()
@@ -168,11 +192,20 @@ func NewParquetWriter(w io.Writer, schema *arrow.Schema, plain ...string) (*Parq
 	p := &ParquetWriter{fw: fw, schema: schema, mem: memory.DefaultAllocator,
 		chunks: make([][]arrow.Array, len(fields)), dicts: make([]*dictColumn, len(fields))}
 	for i, f := range schema.Fields() {
-		if f.Type.ID() == arrow.STRING {
+		if isStringish(f.Type) {
 			p.dicts[i] = &dictColumn{memo: map[string]int32{}}
 		}
 	}
 	return p, nil
+}
+
+// stringDict is the type of dictionary-encoded strings: int32 indices into
+// UTF-8 values.
+var stringDict = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+// isStringish reports whether t is a string or dictionary-encoded string type.
+func isStringish(t arrow.DataType) bool {
+	return t.ID() == arrow.STRING || arrow.TypeEqual(t, stringDict)
 }
 
 // Write adds r's rows (r's columns must have the writer's types; its
@@ -188,6 +221,13 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 	}
 	for i, c := range r.Columns() {
 		if d := p.dicts[i]; d != nil {
+			if s, ok := c.(*array.Dictionary); ok {
+				if s.NullN() > 0 || s.Dictionary().NullN() > 0 {
+					return fmt.Errorf("arrowio: column %s: nulls in a dictionary-encoded column", p.schema.Field(i).Name)
+				}
+				d.addDict(s.Indices().(*array.Int32).Int32Values(), s.Dictionary().(*array.String), &p.trans)
+				continue
+			}
 			if s := c.(*array.String); s.NullN() == 0 {
 				d.add(s)
 				continue
@@ -229,6 +269,34 @@ func (d *dictColumn) add(s *array.String) {
 		idx[i], prev, prevIdx = j, v, j
 	}
 	d.indices = append(d.indices, idx)
+}
+
+// addDict appends the values of a dictionary array (indices idx into
+// dict) to d as indices into d's dictionary, looking each dictionary value
+// up once; trans is scratch space.
+func (d *dictColumn) addDict(idx []int32, dict *array.String, trans *[]int32) {
+	t := (*trans)[:0]
+	for j := 0; j < dict.Len(); j++ {
+		t = append(t, -1)
+	}
+	*trans = t
+	out := make([]int32, len(idx))
+	for i, j := range idx {
+		k := t[j]
+		if k < 0 {
+			v := dict.Value(int(j))
+			var ok bool
+			if k, ok = d.memo[v]; !ok {
+				v = strings.Clone(v) // v points into dict's buffer
+				k = int32(len(d.values))
+				d.memo[v] = k
+				d.values = append(d.values, v)
+			}
+			t[j] = k
+		}
+		out[i] = k
+	}
+	d.indices = append(d.indices, out)
 }
 
 // plainString stops dictionary-encoding string column i for the rest of

@@ -1,0 +1,149 @@
+package table
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// canonicalRecord returns rec with Schema, taking ownership of rec: a
+// record of format version 1 (plain string columns, see checkSchema) has
+// its string columns dictionary-encoded; schema metadata is dropped. rec
+// must be valid (validateRecord).
+func canonicalRecord(rec arrow.Record) arrow.Record {
+	cols := make([]arrow.Array, numColumns)
+	copy(cols, rec.Columns())
+	var made []arrow.Array
+	for _, i := range stringColumns {
+		s, ok := cols[i].(*array.String)
+		if !ok {
+			continue
+		}
+		var d dictBuilder
+		d.reset()
+		for j := 0; j < s.Len(); j++ {
+			d.add(s.Value(j))
+		}
+		cols[i] = d.array()
+		made = append(made, cols[i])
+	}
+	out := array.NewRecord(Schema, cols, rec.NumRows())
+	for _, c := range made {
+		c.Release()
+	}
+	rec.Release()
+	return out
+}
+
+// codedSchema is Schema with each string column replaced by int32 codes
+// into dictionaries held apart (see coder): the form in which records go
+// to an Arrow IPC file that holds records built with different
+// dictionaries (the IPC file format allows one dictionary per column).
+var codedSchema = func() *arrow.Schema {
+	fields := Schema.Fields()
+	for _, i := range stringColumns {
+		fields[i].Type = arrow.PrimitiveTypes.Int32
+	}
+	return arrow.NewSchema(fields, nil)
+}()
+
+// coder maps the string columns of records with any dictionaries onto
+// one growing dictionary per column: encode gives a record's codes, and
+// every code stays valid as the dictionaries grow, so records encoded
+// early decode with the dictionaries of the end.
+type coder struct {
+	memo   [len(stringColumns)]map[string]int32
+	values [len(stringColumns)][]string
+	trans  []int32
+}
+
+func newCoder() *coder {
+	c := &coder{}
+	for i := range c.memo {
+		c.memo[i] = map[string]int32{}
+	}
+	return c
+}
+
+// encode returns rec (with Schema) as a record with codedSchema; the
+// caller keeps ownership of rec and releases the result.
+func (c *coder) encode(rec arrow.Record) arrow.Record {
+	cols := make([]arrow.Array, numColumns)
+	copy(cols, rec.Columns())
+	made := make([]arrow.Array, 0, len(stringColumns))
+	for k, i := range stringColumns {
+		s := strColOf(rec.Column(i))
+		c.trans = c.trans[:0]
+		for j := 0; j < s.dict.Len(); j++ {
+			c.trans = append(c.trans, -1)
+		}
+		codes := make([]int32, len(s.idx))
+		for r, j := range s.idx {
+			t := c.trans[j]
+			if t < 0 {
+				v := s.dict.Value(int(j))
+				var ok bool
+				if t, ok = c.memo[k][v]; !ok {
+					t = int32(len(c.values[k]))
+					v = string([]byte(v)) // v points into rec's buffers
+					c.memo[k][v] = t
+					c.values[k] = append(c.values[k], v)
+				}
+				c.trans[j] = t
+			}
+			codes[r] = t
+		}
+		cols[i] = array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(codes),
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(codes))}, nil, 0, 0))
+		made = append(made, cols[i])
+	}
+	out := array.NewRecord(codedSchema, cols, rec.NumRows())
+	for _, a := range made {
+		a.Release()
+	}
+	return out
+}
+
+// dictionaries returns the dictionaries of the values encoded so far, one
+// per string column; the caller releases them.
+func (c *coder) dictionaries() []arrow.Array {
+	out := make([]arrow.Array, len(stringColumns))
+	for k, vs := range c.values {
+		b := array.NewStringBuilder(memory.DefaultAllocator)
+		b.AppendValues(vs, nil)
+		out[k] = b.NewArray()
+		b.Release()
+	}
+	return out
+}
+
+// decode returns the record with Schema that coded (a record encode
+// returned, or a slice of one) stands for, with dicts from dictionaries;
+// the caller keeps ownership of coded and releases the result.
+func decode(coded arrow.Record, dicts []arrow.Array) (arrow.Record, error) {
+	cols := make([]arrow.Array, numColumns)
+	copy(cols, coded.Columns())
+	made := make([]arrow.Array, 0, len(stringColumns))
+	defer func() {
+		for _, a := range made {
+			a.Release()
+		}
+	}()
+	for k, i := range stringColumns {
+		codes, ok := cols[i].(*array.Int32)
+		if !ok {
+			return nil, fmt.Errorf("column %s: %s, want int32 codes", Schema.Field(i).Name, cols[i].DataType())
+		}
+		m := int32(dicts[k].Len())
+		for _, v := range codes.Int32Values() {
+			if v < 0 || v >= m {
+				return nil, fmt.Errorf("column %s: code %d outside a dictionary of %d values", Schema.Field(i).Name, v, m)
+			}
+		}
+		cols[i] = array.NewDictionaryArray(StringType, codes, dicts[k])
+		made = append(made, cols[i])
+	}
+	return array.NewRecord(Schema, cols, coded.NumRows()), nil
+}
