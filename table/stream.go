@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
@@ -49,9 +50,14 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 			return err
 		}
 		defer sw.abort()
-		setups, fillErr = fill(sw.write)
+		p := newPipe(sw.write)
+		setups, fillErr = fill(p.write)
+		werr := p.close()
 		if fillErr != nil {
 			return errFill
+		}
+		if werr != nil {
+			return werr
 		}
 		return sw.close(setups)
 	})
@@ -63,6 +69,63 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 	}
 	t := &Table{Setups: setups}
 	return atomicfile.Write(SetupsSidecar(path), t.WriteSetupsCSV)
+}
+
+// pipe runs a record writer in a goroutine of its own, so that encoding
+// and compressing the file (Parquet's encoders, zstd) overlaps with
+// producing the records (parsing the input): ingest takes the time of the
+// slower of the two instead of their sum. Records keep their order; at
+// most pipeDepth wait.
+type pipe struct {
+	ch   chan arrow.Record
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+const pipeDepth = 4
+
+func newPipe(write func(arrow.Record) error) *pipe {
+	p := &pipe{ch: make(chan arrow.Record, pipeDepth), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		for rec := range p.ch {
+			if p.failed() == nil {
+				if err := write(rec); err != nil {
+					p.mu.Lock()
+					p.err = err
+					p.mu.Unlock()
+				}
+			}
+			rec.Release()
+		}
+	}()
+	return p
+}
+
+func (p *pipe) failed() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// write queues rec (retained until written), or returns the error of an
+// earlier write.
+func (p *pipe) write(rec arrow.Record) error {
+	if err := p.failed(); err != nil {
+		return err
+	}
+	rec.Retain()
+	p.ch <- rec
+	return nil
+}
+
+// close waits for the queued records to be written and returns the first
+// write error.
+func (p *pipe) close() error {
+	close(p.ch)
+	<-p.done
+	return p.failed()
 }
 
 // streamWriter writes records to one table file of format f.
@@ -88,7 +151,11 @@ func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (
 	switch f {
 	case FormatParquet:
 		md := arrow.NewMetadata([]string{MetadataVersion}, []string{FormatVersion})
-		pq, err := arrowio.NewParquetWriter(w, arrow.NewSchema(Schema.Fields(), &md), ColValue, ColNsPerOp, ColStartNs, ColEndNs, ColLine)
+		// Statistics are kept for the columns a reader filters rows by.
+		pq, err := arrowio.NewParquetWriterWith(w, arrow.NewSchema(Schema.Fields(), &md), arrowio.ParquetOptions{
+			Plain:   []string{ColValue, ColNsPerOp, ColStartNs, ColEndNs, ColLine},
+			NoStats: []string{ColUnit, ColPair, ColSource},
+		})
 		if err != nil {
 			return nil, err
 		}

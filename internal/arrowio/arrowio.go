@@ -163,10 +163,30 @@ type dictColumn struct {
 // encoding is off for the columns named in plain (values that rarely
 // repeat, such as measurements and line numbers: hashing them is wasted).
 func NewParquetWriter(w io.Writer, schema *arrow.Schema, plain ...string) (*ParquetWriter, error) {
+	return NewParquetWriterWith(w, schema, ParquetOptions{Plain: plain})
+}
+
+// ParquetOptions tune NewParquetWriterWith.
+type ParquetOptions struct {
+	// Plain names the columns written without dictionary encoding.
+	Plain []string
+	// NoStats names the columns written without min/max statistics. For a
+	// dictionary-encoded column pqarrow finds the dictionary values each
+	// record uses by hashing every index (compute.UniqueArray) to update
+	// the statistics; leaving them out of columns that nobody filters on
+	// saves that.
+	NoStats []string
+}
+
+// NewParquetWriterWith is NewParquetWriter with options.
+func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
 	opts := []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true),
 		parquet.WithMaxRowGroupLength(2 * ParquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
-	for _, c := range plain {
+	for _, c := range o.Plain {
 		opts = append(opts, parquet.WithDictionaryFor(c, false))
+	}
+	for _, c := range o.NoStats {
+		opts = append(opts, parquet.WithStatsFor(c, false))
 	}
 	props := parquet.NewWriterProperties(opts...)
 	fields := schema.Fields()
