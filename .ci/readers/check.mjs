@@ -31,7 +31,9 @@ async function count(from) { return Number((await duck(`SELECT count(*) AS n FRO
 // arrowType maps an arrow-js type to DuckDB's name for it.
 function arrowType(t) {
   const s = String(t);
-  const map = { Int64: 'BIGINT', Float64: 'DOUBLE', Utf8: 'VARCHAR', Bool: 'BOOLEAN', Int32: 'INTEGER', 'List<Int64>': 'BIGINT[]' };
+  // A dictionary-encoded string column (the table's string columns) is
+  // text to DuckDB, which reads it as VARCHAR.
+  const map = { Int64: 'BIGINT', Float64: 'DOUBLE', Utf8: 'VARCHAR', 'Dictionary<Int32, Utf8>': 'VARCHAR', Bool: 'BOOLEAN', Int32: 'INTEGER', 'List<Int64>': 'BIGINT[]' };
   return map[s] ?? s;
 }
 
