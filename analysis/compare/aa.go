@@ -158,3 +158,28 @@ func (r *AAReport) Rates() AARates {
 	a.URate = float64(a.PBelowAlpha) / float64(a.Comparisons)
 	return a
 }
+
+// MergeAA combines the reports of AA on disjoint sets of benchmark runs
+// (the chunks of one input, see cliapp.RunChunked) into the report AA
+// gives on their union: each run's splits and bootstrap draw from streams
+// of its own key, so only the order needs restoring, by key (then repeat)
+// as AA lists them.
+func MergeAA(parts []*AAReport) (*AAReport, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("compare: no A/A reports to merge")
+	}
+	rep := &AAReport{Options: parts[0].Options}
+	for _, p := range parts {
+		rep.Results = append(rep.Results, p.Results...)
+		rep.Skipped = append(rep.Skipped, p.Skipped...)
+	}
+	sort.SliceStable(rep.Results, func(i, j int) bool {
+		a, b := &rep.Results[i], &rep.Results[j]
+		if a.Key != b.Key {
+			return a.Key.Less(b.Key)
+		}
+		return a.Repeat < b.Repeat
+	})
+	sort.SliceStable(rep.Skipped, func(i, j int) bool { return rep.Skipped[i].Key.Less(rep.Skipped[j].Key) })
+	return rep, nil
+}

@@ -46,6 +46,7 @@ func TestChunkedRunsEqualTheWholeRun(t *testing.T) {
 		{"trim", append([]string{"trim", "--steady-window", "100", "--resamples", "500"}, all...), []string{"-o", "--commands-out", "--report"}},
 		{"optimize", append([]string{"optimize", "--resamples", "300"}, all...), []string{"-o", "--summary-out", "--versions-out"}},
 		{"duet", []string{"duet", "--resamples", "300", duetCSV}, []string{"-o", "--mds-out", "--match-out", "--overlaps-out"}},
+		{"compare --aa", append([]string{"compare", "--aa", "--aa-repeats", "3", "--resamples", "300"}, all...), []string{"-o"}},
 	} {
 		run := func(maxRows string) (string, string, map[string][]byte) {
 			files := map[string][]byte{}

@@ -259,12 +259,14 @@ func runAA(c *cli.Context, opt compare.Options, args []string) error {
 	if err := aopt.Validate(); err != nil {
 		return err
 	}
-	t, err := readCompareInputs(c, args)
-	if err != nil {
-		return err
-	}
-	defer t.Release()
-	rep, err := compare.AA(t, aopt)
+	// Each run is split and compared on its own, so an input larger than
+	// --max-rows is compared a chunk of benchmarks at a time.
+	rep, release, err := cliapp.RunChunked(c, "compare", table.Filter{}, func(t *table.Table, _ []table.Key, progress func(int)) (*compare.AAReport, error) {
+		o := aopt
+		o.Progress = progress
+		return compare.AA(t, o)
+	}, compare.MergeAA)
+	defer release()
 	if err != nil {
 		return err
 	}
