@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
 // DefaultBatchRows is the number of rows per Arrow record a Builder emits.
@@ -85,13 +87,13 @@ func (d *dictBuilder) add(s string) {
 // array returns the batch's indices with the dictionary so far as a
 // dictionary array and starts a new batch.
 func (d *dictBuilder) array() arrow.Array {
-	n := len(d.idx)
-	ind := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, n,
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(d.idx))}, nil, 0, 0))
+	ind := arrowio.Int32Array(d.idx)
 	k := len(d.offsets) - 1
-	dict := array.NewStringData(array.NewData(arrow.BinaryTypes.String, k,
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(d.offsets[:k+1])),
-			memory.NewBufferBytes(d.data[:d.offsets[k]])}, nil, 0, 0))
+	data := array.NewData(arrow.BinaryTypes.String, k,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.GetBytes(d.offsets[:k+1])),
+			memory.NewBufferBytes(d.data[:d.offsets[k]])}, nil, 0, 0)
+	dict := array.NewStringData(data)
+	data.Release()
 	out := array.NewDictionaryArray(StringType, ind, dict)
 	ind.Release()
 	dict.Release()
@@ -208,44 +210,34 @@ func (b *Builder) flush() {
 	for i, c := range stringColumns {
 		cols[c] = b.strs[i].array()
 	}
-	f64 := func(v []float64) arrow.Array {
-		return array.NewFloat64Data(array.NewData(arrow.PrimitiveTypes.Float64, n,
-			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))}, nil, 0, 0))
-	}
-	i64 := func(v []int64, valid []bool) arrow.Array {
-		var bitmap *memory.Buffer
-		nulls := 0
-		if valid != nil {
-			bits := make([]byte, bitutil.BytesForBits(int64(n)))
-			for i, ok := range valid {
-				if ok {
-					bitutil.SetBit(bits, i)
-				} else {
-					nulls++
-				}
+	var valid []byte // the timestamps' validity
+	nulls := 0
+	if b.timeValid != nil {
+		valid = make([]byte, bitutil.BytesForBits(int64(n)))
+		for i, ok := range b.timeValid {
+			if ok {
+				bitutil.SetBit(valid, i)
+			} else {
+				nulls++
 			}
-			bitmap = memory.NewBufferBytes(bits)
 		}
-		return array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
-			[]*memory.Buffer{bitmap, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))}, nil, nulls, 0))
 	}
-	i32 := func(v []int32) arrow.Array {
-		return array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, n,
-			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(v))}, nil, 0, 0))
+	f64, i64 := arrow.PrimitiveTypes.Float64, arrow.PrimitiveTypes.Int64
+	cols[idxValue], cols[idxNsPerOp] = arrowio.FixedArray(f64, b.value, nil, 0), arrowio.FixedArray(f64, b.nsPerOp, nil, 0)
+	cols[idxCount], cols[idxLine] = arrowio.FixedArray(i64, b.count, nil, 0), arrowio.FixedArray(i64, b.line, nil, 0)
+	cols[idxStartNs], cols[idxEndNs] = arrowio.FixedArray(i64, b.startNs, valid, nulls), arrowio.FixedArray(i64, b.endNs, valid, nulls)
+	for l, c := range [NumLevels]int{idxInstance, idxTrial, idxFork, idxIteration, idxSlice} {
+		cols[c] = arrowio.Int32Array(b.levels[l])
 	}
-	cols[idxValue], cols[idxNsPerOp] = f64(b.value), f64(b.nsPerOp)
-	cols[idxCount], cols[idxLine] = i64(b.count, nil), i64(b.line, nil)
-	cols[idxStartNs], cols[idxEndNs] = i64(b.startNs, b.timeValid), i64(b.endNs, b.timeValid)
-	cols[idxInstance], cols[idxTrial], cols[idxFork] = i32(b.levels[LevelInstance]), i32(b.levels[LevelTrial]), i32(b.levels[LevelFork])
-	cols[idxIteration], cols[idxSlice] = i32(b.levels[LevelIteration]), i32(b.levels[LevelSlice])
 	warm := make([]byte, bitutil.BytesForBits(int64(n)))
 	for i, w := range b.warmup {
 		if w {
 			bitutil.SetBit(warm, i)
 		}
 	}
-	cols[idxWarmup] = array.NewBooleanData(array.NewData(arrow.FixedWidthTypes.Boolean, n,
-		[]*memory.Buffer{nil, memory.NewBufferBytes(warm)}, nil, 0, 0))
+	data := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{nil, memory.NewBufferBytes(warm)}, nil, 0, 0)
+	cols[idxWarmup] = array.NewBooleanData(data)
+	data.Release()
 	rec := array.NewRecord(Schema, cols, int64(n))
 	for _, c := range cols {
 		c.Release()

@@ -6,6 +6,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
 // canonicalRecord returns rec with Schema, taking ownership of rec: a
@@ -17,24 +19,26 @@ func canonicalRecord(rec arrow.Record) arrow.Record {
 	copy(cols, rec.Columns())
 	var made []arrow.Array
 	for _, i := range stringColumns {
-		s, ok := cols[i].(*array.String)
-		if !ok {
-			continue
+		if s, ok := cols[i].(*array.String); ok {
+			cols[i] = dictArray(s.Len(), s.Value)
+			made = append(made, cols[i])
 		}
-		var d dictBuilder
-		d.reset()
-		for j := 0; j < s.Len(); j++ {
-			d.add(s.Value(j))
-		}
-		cols[i] = d.array()
-		made = append(made, cols[i])
 	}
 	out := array.NewRecord(Schema, cols, rec.NumRows())
-	for _, c := range made {
-		c.Release()
-	}
+	releaseAll(made)
 	rec.Release()
 	return out
+}
+
+// dictArray returns the n values value(0) … value(n-1) as a column of
+// StringType whose dictionary holds just the distinct ones.
+func dictArray(n int, value func(int) string) arrow.Array {
+	var d dictBuilder
+	d.reset()
+	for j := 0; j < n; j++ {
+		d.add(value(j))
+	}
+	return d.array()
 }
 
 // codedSchema is Schema with each string column replaced by int32 codes
@@ -54,18 +58,10 @@ var codedSchema = func() *arrow.Schema {
 // every code stays valid as the dictionaries grow, so records encoded
 // early decode with the dictionaries of the end.
 type coder struct {
-	memo   [len(stringColumns)]map[string]int32
-	values [len(stringColumns)][]string
-	trans  []int32
+	dicts [len(stringColumns)]arrowio.StringDict
 }
 
-func newCoder() *coder {
-	c := &coder{}
-	for i := range c.memo {
-		c.memo[i] = map[string]int32{}
-	}
-	return c
-}
+func newCoder() *coder { return &coder{} }
 
 // encode returns rec (with Schema) as a record with codedSchema; the
 // caller keeps ownership of rec and releases the result.
@@ -75,34 +71,11 @@ func (c *coder) encode(rec arrow.Record) arrow.Record {
 	made := make([]arrow.Array, 0, len(stringColumns))
 	for k, i := range stringColumns {
 		s := strColOf(rec.Column(i))
-		c.trans = c.trans[:0]
-		for j := 0; j < s.dict.Len(); j++ {
-			c.trans = append(c.trans, -1)
-		}
-		codes := make([]int32, len(s.idx))
-		for r, j := range s.idx {
-			t := c.trans[j]
-			if t < 0 {
-				v := s.dict.Value(int(j))
-				var ok bool
-				if t, ok = c.memo[k][v]; !ok {
-					t = int32(len(c.values[k]))
-					v = string([]byte(v)) // v points into rec's buffers
-					c.memo[k][v] = t
-					c.values[k] = append(c.values[k], v)
-				}
-				c.trans[j] = t
-			}
-			codes[r] = t
-		}
-		cols[i] = array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(codes),
-			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(codes))}, nil, 0, 0))
+		cols[i] = arrowio.Int32Array(c.dicts[k].Transpose(s.idx, s.dict))
 		made = append(made, cols[i])
 	}
 	out := array.NewRecord(codedSchema, cols, rec.NumRows())
-	for _, a := range made {
-		a.Release()
-	}
+	releaseAll(made)
 	return out
 }
 
@@ -110,11 +83,8 @@ func (c *coder) encode(rec arrow.Record) arrow.Record {
 // per string column; the caller releases them.
 func (c *coder) dictionaries() []arrow.Array {
 	out := make([]arrow.Array, len(stringColumns))
-	for k, vs := range c.values {
-		b := array.NewStringBuilder(memory.DefaultAllocator)
-		b.AppendValues(vs, nil)
-		out[k] = b.NewArray()
-		b.Release()
+	for k := range c.dicts {
+		out[k] = c.dicts[k].Array(memory.DefaultAllocator)
 	}
 	return out
 }
@@ -126,11 +96,7 @@ func decode(coded arrow.Record, dicts []arrow.Array) (arrow.Record, error) {
 	cols := make([]arrow.Array, numColumns)
 	copy(cols, coded.Columns())
 	made := make([]arrow.Array, 0, len(stringColumns))
-	defer func() {
-		for _, a := range made {
-			a.Release()
-		}
-	}()
+	defer func() { releaseAll(made) }()
 	for k, i := range stringColumns {
 		codes, ok := cols[i].(*array.Int32)
 		if !ok {

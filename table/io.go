@@ -152,10 +152,6 @@ func (t *Table) WriteParquet(w io.Writer) error {
 	return arrowio.WriteParquet(w, schema, t.Records)
 }
 
-func arrayRecord(s *arrow.Schema, r arrow.Record) arrow.Record {
-	return array.NewRecord(s, r.Columns(), r.NumRows())
-}
-
 // csvHeader is the canonical table's CSV header: the column names.
 func csvHeader() []string {
 	h := make([]string, numColumns)
@@ -255,9 +251,9 @@ type readerAtSeeker interface {
 // decodeBinary reads an Arrow IPC or Parquet table (f) from r and checks
 // it, as ReadFile does; name is the file's name in errors.
 func decodeBinary(r readerAtSeeker, f FileFormat, name string, mem memory.Allocator) (*Table, error) {
-	read := readIPC
+	read := readAll(scanIPC)
 	if f == FormatParquet {
-		read = readParquet
+		read = readAll(scanParquet)
 	}
 	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return read(r, mem) })
 	if err != nil {
@@ -296,26 +292,32 @@ func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
 	return setups, nil
 }
 
-func readIPC(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
-	t := &Table{}
-	setups, err := scanIPC(fh, mem, func(rec arrow.Record) error {
-		t.Records = append(t.Records, rec)
-		return nil
-	})
-	t.Setups = setups
-	return t, err
+// readAll turns a scan function (scanIPC, scanParquet) into one that
+// reads the whole table.
+func readAll(scan func(readerAtSeeker, memory.Allocator, func(arrow.Record) error) ([]Setup, error)) func(readerAtSeeker, memory.Allocator) (*Table, error) {
+	return func(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
+		t := &Table{}
+		setups, err := scan(fh, mem, func(rec arrow.Record) error {
+			t.Records = append(t.Records, rec)
+			return nil
+		})
+		t.Setups = setups
+		return t, err
+	}
 }
 
 // scanIPC decodes an Arrow IPC table file record by record, handing each
-// validated record to emit (which takes ownership), and returns the setups.
-func scanIPC(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
+// validated record to emit (which takes ownership), and returns the
+// setups. It does not allocate from the allocator it is given (see below).
+func scanIPC(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
 	if err := checkIPCFooter(fh); err != nil {
 		return nil, err
 	}
 	// arrow v15's FileReader never frees the buffers of the dictionaries
 	// it reads (their messages, and its reference to each dictionary), so
-	// it allocates from the Go heap, bounded as mem is (see
-	// checkAllocation): the garbage collector frees what it leaves.
+	// it allocates from the Go heap, each buffer bounded as guardedRead
+	// bounds them (checkAllocation): the garbage collector frees what it
+	// leaves.
 	r, err := ipc.NewFileReader(fh, ipc.WithAllocator(boundedGoAllocator{memory.NewGoAllocator()}))
 	if err != nil {
 		return nil, err
@@ -337,34 +339,19 @@ func scanIPC(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) er
 			rec.Release()
 			return setups, fmt.Errorf("record %d: %w", i+1, err)
 		}
-		if err := emit(stripMetadata(rec)); err != nil {
+		if err := emit(canonicalRecord(rec)); err != nil {
 			return setups, err
 		}
 	}
 	return setups, nil
 }
 
-// stripMetadata returns rec with the plain Schema, taking ownership of rec
-// (a version 1 record is dictionary-encoded, see canonicalRecord).
-func stripMetadata(rec arrow.Record) arrow.Record { return canonicalRecord(rec) }
-
-// readParquet reads a Parquet table in records of up to DefaultBatchRows
-// rows. It drives pqarrow's column readers itself rather than through
-// FileReader.GetRecordReader, which builds them in goroutines, so that a
-// decoder panic on a damaged file happens in the caller's goroutine, where
-// guardedRead recovers it.
-func readParquet(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
-	t := &Table{}
-	setups, err := scanParquet(fh, mem, func(rec arrow.Record) error {
-		t.Records = append(t.Records, rec)
-		return nil
-	})
-	t.Setups = setups
-	return t, err
-}
-
-// scanParquet is readParquet handing each validated record to emit (which
-// takes ownership) instead of keeping it; it returns the setups.
+// scanParquet decodes a Parquet table in records of up to
+// DefaultBatchRows rows, handing each validated record to emit (which
+// takes ownership), and returns the setups. It drives pqarrow's column
+// readers itself rather than through FileReader.GetRecordReader, which
+// builds them in goroutines, so that a decoder panic on a damaged file
+// happens in the caller's goroutine, where guardedRead recovers it.
 func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
 	size, err := fh.Seek(0, io.SeekEnd)
 	if err != nil {

@@ -17,7 +17,7 @@ func Metrics(t *Table) []string {
 			used[j] = true
 		}
 		for j, u := range used {
-			if u && !seen[col.dict.Value(j)] {
+			if u {
 				seen[col.dict.Value(j)] = true
 			}
 		}

@@ -441,19 +441,10 @@ func Compact(rec arrow.Record, mem memory.Allocator) (arrow.Record, error) {
 			}
 		}
 	}()
-	isString := map[int]bool{}
-	for _, i := range stringColumns {
-		isString[i] = true
-	}
 	for i := range cols {
-		if isString[i] {
-			s := strColOf(rec.Column(i))
-			var d dictBuilder
-			d.reset()
-			for j := range s.idx {
-				d.add(s.Value(j))
-			}
-			cols[i] = d.array()
+		if d, ok := rec.Column(i).(*array.Dictionary); ok {
+			s := strColOf(d)
+			cols[i] = dictArray(len(s.idx), s.Value)
 			continue
 		}
 		c, err := array.Concatenate([]arrow.Array{rec.Column(i)}, mem)

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -20,7 +19,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 )
 
-// IPC buffer compression codecs for WriteIPCCompressed.
+// IPC buffer compression codecs for NewIPCFileWriter.
 const (
 	// NoCompression writes plain buffers, which every Arrow implementation
 	// reads (the JavaScript library, for one, has no codecs built in).
@@ -29,42 +28,22 @@ const (
 	LZ4           = "lz4"
 )
 
-// Codecs lists the IPC compression codecs WriteIPCCompressed accepts.
+// Codecs lists the IPC compression codecs NewIPCFileWriter accepts.
 var Codecs = []string{NoCompression, Zstd, LZ4}
 
 // WriteIPC writes records as one uncompressed Arrow IPC file with schema
 // (whose metadata is kept). Records whose schema differs from schema only
 // in metadata are rewrapped.
 func WriteIPC(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
-	return WriteIPCCompressed(w, schema, records, NoCompression)
-}
-
-// WriteIPCCompressed is WriteIPC with buffers compressed by codec (one of
-// Codecs; "" means NoCompression).
-func WriteIPCCompressed(w io.Writer, schema *arrow.Schema, records []arrow.Record, codec string) error {
-	i := -1
-	next := func() bool { i++; return i < len(records) }
-	return WriteIPCFrom(w, schema, next, func() arrow.Record { return records[i] }, func() error { return nil }, codec)
-}
-
-// WriteIPCFrom is WriteIPCCompressed with the records coming from a
-// reader (as array.RecordReader gives them: next advances, record is the
-// current record, borrowed, err the reader's error once next is false), so
-// only one record need be in memory.
-func WriteIPCFrom(w io.Writer, schema *arrow.Schema, next func() bool, record func() arrow.Record, readErr func() error, codec string) error {
-	fw, err := NewIPCFileWriter(w, schema, codec)
+	fw, err := NewIPCFileWriter(w, schema, NoCompression)
 	if err != nil {
 		return err
 	}
-	for next() {
-		if err := fw.Write(record()); err != nil {
+	for _, r := range records {
+		if err := fw.Write(r); err != nil {
 			fw.Close()
 			return err
 		}
-	}
-	if err := readErr(); err != nil {
-		fw.Close()
-		return err
 	}
 	return fw.Close()
 }
@@ -149,14 +128,13 @@ type ParquetWriter struct {
 	rows   int64
 	chunks [][]arrow.Array // per column, the row group's arrays (strings: nil)
 	dicts  []*dictColumn   // per string column, nil for others
-	trans  []int32         // scratch for dictColumn.addDict
 }
 
-// dictColumn is one string column of the row group being collected.
+// dictColumn is one string column of the row group being collected: its
+// dictionary and, per record, the record's indices into it.
 type dictColumn struct {
-	memo    map[string]int32
-	values  []string
-	indices [][]int32 // per record
+	dict    StringDict
+	indices [][]int32
 }
 
 // NewParquetWriter starts a Parquet file with schema on w. Dictionary
@@ -213,7 +191,7 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 		chunks: make([][]arrow.Array, len(fields)), dicts: make([]*dictColumn, len(fields))}
 	for i, f := range schema.Fields() {
 		if isStringish(f.Type) {
-			p.dicts[i] = &dictColumn{memo: map[string]int32{}}
+			p.dicts[i] = &dictColumn{}
 		}
 	}
 	return p, nil
@@ -245,7 +223,7 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 				if s.NullN() > 0 || s.Dictionary().NullN() > 0 {
 					return fmt.Errorf("arrowio: column %s: nulls in a dictionary-encoded column", p.schema.Field(i).Name)
 				}
-				d.addDict(s.Indices().(*array.Int32).Int32Values(), s.Dictionary().(*array.String), &p.trans)
+				d.indices = append(d.indices, d.dict.Transpose(s.Indices().(*array.Int32).Int32Values(), s.Dictionary().(*array.String)))
 				continue
 			}
 			if s := c.(*array.String); s.NullN() == 0 {
@@ -267,56 +245,18 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 	return nil
 }
 
-// add appends s's values to d as indices.
+// add appends s's values to d as indices (a value equal to the one
+// before costs one comparison).
 func (d *dictColumn) add(s *array.String) {
-	n := s.Len()
-	idx := make([]int32, n)
-	var prev string
-	var prevIdx int32
-	for i := 0; i < n; i++ {
-		v := s.Value(i)
-		if i > 0 && v == prev {
-			idx[i] = prevIdx
+	idx := make([]int32, s.Len())
+	for i := range idx {
+		if i > 0 && s.Value(i) == s.Value(i-1) {
+			idx[i] = idx[i-1]
 			continue
 		}
-		j, ok := d.memo[v]
-		if !ok {
-			v = strings.Clone(v) // v points into s's buffer
-			j = int32(len(d.values))
-			d.memo[v] = j
-			d.values = append(d.values, v)
-		}
-		idx[i], prev, prevIdx = j, v, j
+		idx[i] = d.dict.Index(s.Value(i))
 	}
 	d.indices = append(d.indices, idx)
-}
-
-// addDict appends the values of a dictionary array (indices idx into
-// dict) to d as indices into d's dictionary, looking each dictionary value
-// up once; trans is scratch space.
-func (d *dictColumn) addDict(idx []int32, dict *array.String, trans *[]int32) {
-	t := (*trans)[:0]
-	for j := 0; j < dict.Len(); j++ {
-		t = append(t, -1)
-	}
-	*trans = t
-	out := make([]int32, len(idx))
-	for i, j := range idx {
-		k := t[j]
-		if k < 0 {
-			v := dict.Value(int(j))
-			var ok bool
-			if k, ok = d.memo[v]; !ok {
-				v = strings.Clone(v) // v points into dict's buffer
-				k = int32(len(d.values))
-				d.memo[v] = k
-				d.values = append(d.values, v)
-			}
-			t[j] = k
-		}
-		out[i] = k
-	}
-	d.indices = append(d.indices, out)
 }
 
 // plainString stops dictionary-encoding string column i for the rest of
@@ -327,7 +267,7 @@ func (p *ParquetWriter) plainString(i int) error {
 	for _, idx := range d.indices {
 		b := array.NewStringBuilder(p.mem)
 		for _, j := range idx {
-			b.Append(d.values[j])
+			b.Append(d.dict.Value(j))
 		}
 		p.chunks[i] = append(p.chunks[i], b.NewArray())
 		b.Release()
@@ -349,25 +289,18 @@ func (p *ParquetWriter) flush() error {
 		}
 		p.rows = 0
 	}()
-	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
 	for i, d := range p.dicts {
 		if d == nil {
 			continue
 		}
-		vb := array.NewStringBuilder(p.mem)
-		vb.AppendValues(d.values, nil)
-		dict := vb.NewArray()
-		vb.Release()
+		dict := d.dict.Array(p.mem)
 		for _, idx := range d.indices {
-			ib := array.NewInt32Builder(p.mem)
-			ib.AppendValues(idx, nil)
-			ind := ib.NewArray()
-			ib.Release()
-			p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(dt, ind, dict))
+			ind := Int32Array(idx)
+			p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(stringDict, ind, dict))
 			ind.Release()
 		}
 		dict.Release()
-		p.dicts[i] = &dictColumn{memo: map[string]int32{}}
+		p.dicts[i] = &dictColumn{}
 	}
 	p.fw.NewRowGroup()
 	for i, cs := range p.chunks {

@@ -1,0 +1,90 @@
+package arrowio
+
+import (
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// StringDict maps strings to indices into a growing list of distinct
+// values: the dictionary of a dictionary-encoded string column that
+// records with dictionaries of their own are written under (a Parquet row
+// group, an Arrow IPC file, which allows one dictionary per column).
+// Indices stay valid as it grows. The zero value is ready to use.
+type StringDict struct {
+	memo   map[string]int32
+	values []string
+	trans  []int32 // scratch for Transpose
+}
+
+// Index returns v's index, adding v (copied: v may point into a buffer
+// the caller reuses) when it is new.
+func (d *StringDict) Index(v string) int32 {
+	if j, ok := d.memo[v]; ok {
+		return j
+	}
+	if d.memo == nil {
+		d.memo = map[string]int32{}
+	}
+	v = strings.Clone(v)
+	j := int32(len(d.values))
+	d.memo[v] = j
+	d.values = append(d.values, v)
+	return j
+}
+
+// Transpose returns the indices into d of the values idx points to in
+// dict (a dictionary array's indices and dictionary), looking each value
+// of dict up once however many rows use it.
+func (d *StringDict) Transpose(idx []int32, dict *array.String) []int32 {
+	t := d.trans[:0]
+	for j := 0; j < dict.Len(); j++ {
+		t = append(t, -1)
+	}
+	d.trans = t
+	out := make([]int32, len(idx))
+	for i, j := range idx {
+		if t[j] < 0 {
+			t[j] = d.Index(dict.Value(int(j)))
+		}
+		out[i] = t[j]
+	}
+	return out
+}
+
+// Len is the number of distinct values.
+func (d *StringDict) Len() int { return len(d.values) }
+
+// Value is the value of index j.
+func (d *StringDict) Value(j int32) string { return d.values[j] }
+
+// Array returns the values as a string array, allocated from mem; the
+// caller releases it.
+func (d *StringDict) Array(mem memory.Allocator) arrow.Array {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.AppendValues(d.values, nil)
+	return b.NewArray()
+}
+
+// Int32Array returns v as an int32 array whose data buffer is v itself
+// (no copy); v must not change afterwards. The caller releases it.
+func Int32Array(v []int32) arrow.Array {
+	return FixedArray(arrow.PrimitiveTypes.Int32, v, nil, 0)
+}
+
+// FixedArray returns v as an array of type dt (whose values have T's
+// width) whose data buffer is v itself, with validity bitmap valid (nil
+// when nulls is 0); v and valid must not change afterwards. The caller
+// releases it.
+func FixedArray[T arrow.FixedWidthType](dt arrow.DataType, v []T, valid []byte, nulls int) arrow.Array {
+	var bitmap *memory.Buffer
+	if valid != nil {
+		bitmap = memory.NewBufferBytes(valid)
+	}
+	data := array.NewData(dt, len(v), []*memory.Buffer{bitmap, memory.NewBufferBytes(arrow.GetBytes(v))}, nil, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
