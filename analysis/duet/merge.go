@@ -31,18 +31,16 @@ import (
 // not hold), are an error; so is a merged report without any key (Run's
 // error for a table without duet rows).
 func Merge(parts []*Report) (*Report, error) {
-	var out *Report
+	opts, err := partial.Options("duet", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
+		func(o *Options) { o.Progress = nil })
+	if err != nil {
+		return nil, err
+	}
+	out := &Report{Options: opts}
 	owner := map[Key]int{}
 	for i, p := range parts {
 		if p == nil {
 			continue
-		}
-		if out == nil {
-			out = &Report{Options: p.Options}
-			out.Options.Select = p.Options.Select.Unsharded()
-			out.Options.Progress = nil
-		} else if !partial.SameOptions(out.Options, p.Options, selectOf, clearRunFields) {
-			return nil, fmt.Errorf("duet: part %d was run with other options than part 1", i+1)
 		}
 		for _, b := range p.Benchmarks {
 			if o, ok := owner[b.Key]; ok {
@@ -54,9 +52,6 @@ func Merge(parts []*Report) (*Report, error) {
 		out.Overlaps = append(out.Overlaps, p.Overlaps...)
 		out.MDS = append(out.MDS, p.MDS...)
 		out.Dropped.add(p.Dropped)
-	}
-	if out == nil {
-		return nil, fmt.Errorf("duet: no report to merge")
 	}
 	slices.SortStableFunc(out.Benchmarks, func(a, b Benchmark) int { return a.Key.compare(b.Key) })
 	slices.SortStableFunc(out.Overlaps, func(a, b OverlapRow) int { return a.Key.compare(b.Key) })

@@ -34,7 +34,12 @@ import (
 // otherwise, or that share a benchmark run, are an error; so is a merged
 // report without any result (NoResult's error, as Run gives).
 func Merge(parts []*Report) (*Report, error) {
-	var out *Report
+	opts, err := partial.Options("optimize", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
+		func(o *Options) { o.AllRuns, o.Progress = nil, nil })
+	if err != nil {
+		return nil, err
+	}
+	out := &Report{Options: opts}
 	var results [][]Result
 	var skipped [][]Skipped
 	var ragged [][]Ragged
@@ -44,13 +49,6 @@ func Merge(parts []*Report) (*Report, error) {
 	for i, p := range parts {
 		if p == nil {
 			continue
-		}
-		if out == nil {
-			out = &Report{Options: p.Options}
-			out.Options.Select = p.Options.Select.Unsharded()
-			out.Options.AllRuns, out.Options.Progress = nil, nil
-		} else if !partial.SameOptions(out.Options, p.Options, selectOf, clearRunFields) {
-			return nil, fmt.Errorf("optimize: part %d was run with other options than part 1", i+1)
 		}
 		results = append(results, p.Results)
 		skipped = append(skipped, p.Skipped)
@@ -73,13 +71,9 @@ func Merge(parts []*Report) (*Report, error) {
 			later = append(later, p.Versions.Later)
 		}
 	}
-	if out == nil {
-		return nil, fmt.Errorf("optimize: no report to merge")
-	}
 	if present != nil && versionless > 0 {
 		return nil, fmt.Errorf("optimize: part %d compared no versions, part %d did: the parts come from different inputs", versionless, presentFrom)
 	}
-	var err error
 	key := func(r *Result) table.Key { return r.Key }
 	if out.Results, err = partial.Rows(results, key); err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)

@@ -16,26 +16,20 @@ import (
 // and no Progress; parts whose options differ otherwise, or that share a
 // benchmark run, are an error.
 func Merge(parts []*Report) (*Report, error) {
-	var out *Report
+	opts, err := partial.Options("reconfigure", parts, func(r *Report) Options { return r.Options },
+		func(o *Options) *table.Filter { return &o.Select },
+		func(o *Options) { o.Workers, o.Progress = 0, nil },
+		func(o *Options) { o.Progress = nil })
+	if err != nil {
+		return nil, err
+	}
+	out := &Report{Options: opts}
 	var rows [][]Result
-	for i, p := range parts {
-		if p == nil {
-			continue
+	for _, p := range parts {
+		if p != nil {
+			rows = append(rows, p.Results)
 		}
-		if out == nil {
-			out = &Report{Options: p.Options}
-			out.Options.Select = p.Options.Select.Unsharded()
-			out.Options.Progress = nil
-		} else if !partial.SameOptions(out.Options, p.Options, func(o *Options) *table.Filter { return &o.Select },
-			func(o *Options) { o.Workers, o.Progress = 0, nil }) {
-			return nil, fmt.Errorf("reconfigure: part %d was run with other options than part 1", i+1)
-		}
-		rows = append(rows, p.Results)
 	}
-	if out == nil {
-		return nil, fmt.Errorf("reconfigure: no report to merge")
-	}
-	var err error
 	if out.Results, err = partial.Rows(rows, func(r *Result) table.Key { return r.Key }); err != nil {
 		return nil, fmt.Errorf("reconfigure: %w", err)
 	}

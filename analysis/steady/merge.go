@@ -18,25 +18,18 @@ import (
 // Progress; parts whose options differ otherwise, or that share a
 // benchmark run, are an error.
 func Merge(parts []*Report) (*Report, error) {
-	var out *Report
+	opts, err := partial.Options("steady", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
+		func(o *Options) { o.Progress = nil })
+	if err != nil {
+		return nil, err
+	}
+	out := &Report{Options: opts}
 	var rows [][]BenchmarkResult
-	for i, p := range parts {
-		if p == nil {
-			continue
+	for _, p := range parts {
+		if p != nil {
+			rows = append(rows, p.Benchmarks)
 		}
-		if out == nil {
-			out = &Report{Options: p.Options}
-			out.Options.Select = p.Options.Select.Unsharded()
-			out.Options.Progress = nil
-		} else if !partial.SameOptions(out.Options, p.Options, selectOf, clearRunFields) {
-			return nil, fmt.Errorf("steady: part %d was run with other options than part 1", i+1)
-		}
-		rows = append(rows, p.Benchmarks)
 	}
-	if out == nil {
-		return nil, fmt.Errorf("steady: no report to merge")
-	}
-	var err error
 	out.Benchmarks, err = partial.Rows(rows, func(b *BenchmarkResult) table.Key { return b.Key })
 	if err != nil {
 		return nil, fmt.Errorf("steady: %w", err)

@@ -37,22 +37,21 @@ import (
 // the unsplit run (TestMergeEqualsRun). nil parts are skipped; parts with
 // other options or a common benchmark run are an error.
 func Merge(parts []*Report) (*Report, error) {
-	var out *Report
+	opts, err := partial.Options("trim", parts, func(r *Report) Options { return r.Options },
+		func(o *Options) *table.Filter { return &o.Select }, clearRunFields,
+		func(o *Options) { o.Progress, o.AllRuns = nil, nil })
+	if err != nil {
+		return nil, err
+	}
+	out := &Report{Options: opts}
 	var rows [][]Benchmark
 	var steadies []*steady.Report
 	var replays []*reconfigure.Report
 	var duets []*duet.Report
 	forks := map[table.Key]ForkSeries{}
-	for i, p := range parts {
+	for _, p := range parts {
 		if p == nil {
 			continue
-		}
-		if out == nil {
-			out = &Report{Options: p.Options}
-			out.Options.Select = p.Options.Select.Unsharded()
-			out.Options.Progress, out.Options.AllRuns = nil, nil
-		} else if !partial.SameOptions(out.Options, p.Options, func(o *Options) *table.Filter { return &o.Select }, clearRunFields) {
-			return nil, fmt.Errorf("trim: part %d was run with other options than part 1", i+1)
 		}
 		rows = append(rows, p.Benchmarks)
 		if p.Steady != nil {
@@ -68,10 +67,6 @@ func Merge(parts []*Report) (*Report, error) {
 			forks[f.Key] = f
 		}
 	}
-	if out == nil {
-		return nil, fmt.Errorf("trim: no report to merge")
-	}
-	var err error
 	if out.Benchmarks, err = partial.Rows(rows, func(b *Benchmark) table.Key { return b.Key }); err != nil {
 		return nil, fmt.Errorf("trim: %w", err)
 	}

@@ -45,3 +45,34 @@ func Rows[T any](parts [][]T, key func(*T) table.Key) ([]T, error) {
 	sort.SliceStable(out, func(i, j int) bool { return key(&out[i]).Less(key(&out[j])) })
 	return out, nil
 }
+
+// Options returns the options of the merge of parts: those of the first
+// part that is not nil, with the selection unsharded and reset applied
+// (clearing the fields that belong to one part's run, such as its
+// Progress callback), after checking with SameOptions (sel, norm) that
+// every other part was run with the options of the same run. what names
+// the analyzer in the errors: a part with other options, and no part at
+// all (every part nil).
+func Options[R, O any](what string, parts []*R, opts func(*R) O, sel func(*O) *table.Filter, norm, reset func(*O)) (O, error) {
+	var out O
+	found := false
+	for i, p := range parts {
+		if p == nil {
+			continue
+		}
+		o := opts(p)
+		if found {
+			if !SameOptions(out, o, sel, norm) {
+				return out, fmt.Errorf("%s: part %d was run with other options than part 1", what, i+1)
+			}
+			continue
+		}
+		out, found = o, true
+	}
+	if !found {
+		return out, fmt.Errorf("%s: no report to merge", what)
+	}
+	*sel(&out) = sel(&out).Unsharded()
+	reset(&out)
+	return out, nil
+}
