@@ -175,21 +175,11 @@ func TestMergeEqualsRun(t *testing.T) {
 
 	// Chunks of the input, each run on its own with the whole's runs.
 	sp, chunks := tabletest.Spooled(t, tab, 4)
-	var parts []*Report
-	for _, ch := range chunks {
-		sub, err := sp.Read(ch, tab.Setups)
-		if err != nil {
-			t.Fatal(err)
-		}
+	parts := tabletest.RunChunks(t, sp, chunks, tab, func(sub *table.Table, all []table.Key) (*Report, error) {
 		o := opt
-		o.AllRuns = sp.Runs()
-		r, err := Run(sub, o)
-		sub.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, r)
-	}
+		o.AllRuns = all
+		return Run(sub, o)
+	})
 	merged, err := Merge(parts)
 	if err != nil {
 		t.Fatal(err)

@@ -145,21 +145,11 @@ func TestMergeEqualsRun(t *testing.T) {
 	}
 
 	sp, chunks := tabletest.Spooled(t, tab, 4)
-	var parts []*Report
-	for _, ch := range chunks {
-		sub, err := sp.Read(ch, tab.Setups)
-		if err != nil {
-			t.Fatal(err)
-		}
+	parts := tabletest.RunChunks(t, sp, chunks, tab, func(sub *table.Table, all []table.Key) (*Report, error) {
 		o := opt
-		o.AllRuns = sp.Runs()
-		r, err := Run(sub, o)
-		sub.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, r)
-	}
+		o.AllRuns = all
+		return Run(sub, o)
+	})
 	merged, err := Merge(parts)
 	if err != nil {
 		t.Fatal(err)

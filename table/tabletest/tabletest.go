@@ -30,3 +30,24 @@ func Spooled(tb testing.TB, tab *table.Table, n int) (*table.Spool, [][]int) {
 	}
 	return sp, chunks
 }
+
+// RunChunks reads each chunk of sp (with the setups of tab) and runs run
+// on it with all, the runs of the whole spool (what an analysis of one
+// chunk is told of the input), returning the chunks' reports in order.
+func RunChunks[R any](tb testing.TB, sp *table.Spool, chunks [][]int, tab *table.Table, run func(sub *table.Table, all []table.Key) (R, error)) []R {
+	tb.Helper()
+	var parts []R
+	for i, ch := range chunks {
+		sub, err := sp.Read(ch, tab.Setups)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		r, err := run(sub, sp.Runs())
+		sub.Release()
+		if err != nil {
+			tb.Fatalf("chunk %d: %v", i+1, err)
+		}
+		parts = append(parts, r)
+	}
+	return parts
+}
