@@ -37,15 +37,19 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 	return nil, fmt.Errorf("duet: no data table %q", name)
 }
 
-// keyColumns collects the key columns of a frame.
-type keyColumns struct{ env, suite, bench, version, typ []string }
+// KeyColumns collects a duet key per row for a frame (the duet
+// counterpart of reports.KeyColumns): environment, suite, benchmark,
+// version, type.
+type KeyColumns struct{ env, suite, bench, version, typ []string }
 
-func (c *keyColumns) add(k Key) {
+// Add appends the key of one row.
+func (c *KeyColumns) Add(k Key) {
 	c.env, c.suite, c.bench = append(c.env, k.Env), append(c.suite, k.Suite), append(c.bench, k.Benchmark)
 	c.version, c.typ = append(c.version, k.Version), append(c.typ, k.Type)
 }
 
-func (c *keyColumns) to(f *reports.Frame) {
+// AddTo adds the key columns to f.
+func (c *KeyColumns) AddTo(f *reports.Frame) {
 	f.String("environment", c.env)
 	f.String("suite", c.suite)
 	f.String("benchmark", c.bench)
@@ -116,13 +120,13 @@ func (c *ciColumns) to(f *reports.Frame) {
 //	run_seconds, seconds_per_iteration   mean run time (whole seconds) and per iteration
 //	mds_ci, mds_u             per-benchmark minimal detectable slowdowns (D9)
 func (r *Report) BenchmarksFrame() *reports.Frame {
-	var k keyColumns
+	var k KeyColumns
 	var c ciColumns
 	var runs, iters, pairs []int64
 	var fl [13][]float64
 	var verdict []string
 	for _, b := range r.Benchmarks {
-		k.add(b.Key)
+		k.Add(b.Key)
 		c.add(b.HasCI, b.CI, b.HasU, b.U)
 		runs, iters, pairs = append(runs, int64(b.Runs)), append(iters, int64(b.Iterations)), append(pairs, int64(b.Pairs))
 		for j, v := range []float64{b.MeanA, b.MeanB, b.GrandMean, b.CVA, b.CVB, b.CV, b.Relative, b.RelLower, b.RelUpper,
@@ -132,7 +136,7 @@ func (r *Report) BenchmarksFrame() *reports.Frame {
 		verdict = append(verdict, b.Verdict)
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.Int("runs", runs)
 	f.Int("iterations", iters)
 	f.Int("pairs", pairs)
@@ -154,17 +158,17 @@ func (r *Report) BenchmarksFrame() *reports.Frame {
 // key, m, pairs, rel_overlap_time (NaN without pairs) and the CI test
 // columns of BenchmarksFrame.
 func (r *Report) OverlapsFrame() *reports.Frame {
-	var k keyColumns
+	var k KeyColumns
 	var c ciColumns
 	var m, rel []float64
 	var pairs []int64
 	for _, o := range r.Overlaps {
-		k.add(o.Key)
+		k.Add(o.Key)
 		c.add(o.HasCI, o.CI, false, UTest{})
 		m, pairs, rel = append(m, o.M), append(pairs, int64(o.Pairs)), append(rel, o.RelOverlapTime)
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.Float("min_overlap_ratio", m)
 	f.Int("pairs", pairs)
 	f.Float("rel_overlap_time", rel)
@@ -180,16 +184,16 @@ func (r *Report) OverlapsFrame() *reports.Frame {
 // MDSFrame is one row per key and emulated slowdown s of B: the key,
 // slowdown, and the CI and U test columns of BenchmarksFrame.
 func (r *Report) MDSFrame() *reports.Frame {
-	var k keyColumns
+	var k KeyColumns
 	var c ciColumns
 	var s []float64
 	for _, m := range r.MDS {
-		k.add(m.Key)
+		k.Add(m.Key)
 		c.add(m.HasCI, m.CI, m.HasU, m.U)
 		s = append(s, m.Slowdown)
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.Float("slowdown", s)
 	c.to(f)
 	return f

@@ -342,24 +342,8 @@ func timelineWindow(tl *duet.Timeline) (a, b []duet.Record, t0, cut int64) {
 	return keep(tl.A), keep(tl.B), t0, cut
 }
 
-// duetKeyColumns collects analysis/duet's key per row.
-type duetKeyColumns struct{ env, suite, bench, version, typ []string }
-
-func (c *duetKeyColumns) add(k duet.Key) {
-	c.env, c.suite, c.bench = append(c.env, k.Env), append(c.suite, k.Suite), append(c.bench, k.Benchmark)
-	c.version, c.typ = append(c.version, k.Version), append(c.typ, k.Type)
-}
-
-func (c *duetKeyColumns) to(f *reports.Frame) {
-	f.String("environment", c.env)
-	f.String("suite", c.suite)
-	f.String("benchmark", c.bench)
-	f.String("version", c.version)
-	f.String("type", c.typ)
-}
-
 func (r *Report) duetTimelineFrame() *reports.Frame {
-	var k duetKeyColumns
+	var k duet.KeyColumns
 	var inst, run, iter []int64
 	var pair []string
 	var start, end, dur []float64
@@ -370,7 +354,7 @@ func (r *Report) duetTimelineFrame() *reports.Frame {
 			recs []duet.Record
 		}{{"A", a}, {"B", bb}} {
 			for _, x := range side.recs {
-				k.add(b.Key)
+				k.Add(b.Key)
 				inst, run, iter = append(inst, int64(b.Timeline.Instance)), append(run, int64(b.Timeline.Run)), append(iter, int64(x.Iteration))
 				pair = append(pair, side.name)
 				start, end = append(start, float64(x.StartNs-t0)/1e9), append(end, float64(x.EndNs-t0)/1e9)
@@ -379,7 +363,7 @@ func (r *Report) duetTimelineFrame() *reports.Frame {
 		}
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.Int("instance", inst)
 	f.Int("run", run)
 	f.String("pair", pair)
@@ -391,7 +375,7 @@ func (r *Report) duetTimelineFrame() *reports.Frame {
 }
 
 func (r *Report) duetPairsFrame() *reports.Frame {
-	var k duetKeyColumns
+	var k duet.KeyColumns
 	var inst, run, ai, bi []int64
 	var start, end, rate []float64
 	for _, b := range r.timelines() {
@@ -401,14 +385,14 @@ func (r *Report) duetPairsFrame() *reports.Frame {
 			if tl.A[o.A].StartNs >= cut || tl.B[o.B].StartNs >= cut {
 				continue
 			}
-			k.add(b.Key)
+			k.Add(b.Key)
 			inst, run = append(inst, int64(tl.Instance)), append(run, int64(tl.Run))
 			ai, bi = append(ai, int64(tl.A[o.A].Iteration)), append(bi, int64(tl.B[o.B].Iteration))
 			start, end, rate = append(start, float64(o.Start-t0)/1e9), append(end, float64(o.End-t0)/1e9), append(rate, o.Rate)
 		}
 	}
 	f := &reports.Frame{}
-	k.to(f)
+	k.AddTo(f)
 	f.Int("instance", inst)
 	f.Int("run", run)
 	f.Int("a_iteration", ai)
