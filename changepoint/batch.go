@@ -273,21 +273,9 @@ func (b *batchPELT) costRow(u int, tf, st1, st2 float64) {
 			ce[j] = 0
 		}
 	default:
-		// MeanVar, exact: σ², then the logarithms, then the costs (as
+		// MeanVar, exact: the logarithms of σ², then the costs (as
 		// scanMeanVar).
-		for j := range cc {
-			l := tf - csf[j]
-			x := st1 - c1[j]
-			x2 := st2 - c2[j]
-			sig := (x2 - float64(x*x)/l) / l
-			if sig <= 0 {
-				sig = varianceClamp
-			}
-			cc[j] = sig
-		}
-		for j, s := range cc {
-			cc[j] = fastLog(s)
-		}
+		logVariances(cc, csf, c1, c2, tf, st1, st2)
 		for j, lg := range cc {
 			l := tf - csf[j]
 			cc[j] = float64(l * ((log2Pi + lg) + 1))

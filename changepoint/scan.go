@@ -133,6 +133,28 @@ func find(v, e []float64, x float64, op int) int {
 	return k
 }
 
+// logVariances sets lg[i] = log σ̂² of the segment from candidate i to t:
+// σ̂² = (S₂ − S₁²/l)/l with l = tf − csf[i], S₁ = st1 − c1[i] and
+// S₂ = st2 − c2[i] (R changepoint's mll.meanvar, with its clamp of σ̂² ≤ 0
+// to varianceClamp), all σ̂² first and then their logarithms (fastLog).
+// The MeanVar kernels that need bit-exact costs share it.
+func logVariances(lg, csf, c1, c2 []float64, tf, st1, st2 float64) {
+	_, _, _ = csf[len(lg)-1], c1[len(lg)-1], c2[len(lg)-1]
+	for i := range lg {
+		l := tf - csf[i]
+		x := st1 - c1[i]
+		x2 := st2 - c2[i]
+		sig := (x2 - float64(x*x)/l) / l
+		if sig <= 0 {
+			sig = varianceClamp
+		}
+		lg[i] = sig
+	}
+	for i, s := range lg {
+		lg[i] = fastLog(s)
+	}
+}
+
 // scanMeanVar fills tl[i] = F(s_i) + C(s_i, t) + β (MeanVar cost, exact)
 // and returns the first index of the minimum. It is the portable kernel:
 // σ² for every candidate first, then their logarithms, then the values
@@ -141,19 +163,7 @@ func scanMeanVar(tl, sg, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) i
 	k := len(tl)
 	sg = sg[:k]
 	_, _, _, _ = csf[k-1], c1[k-1], c2[k-1], cf[k-1]
-	for i := range sg {
-		l := tf - csf[i]
-		x := st1 - c1[i]
-		x2 := st2 - c2[i]
-		sig := (x2 - float64(x*x)/l) / l
-		if sig <= 0 {
-			sig = varianceClamp
-		}
-		sg[i] = sig
-	}
-	for i, s := range sg {
-		sg[i] = fastLog(s)
-	}
+	logVariances(sg, csf, c1, c2, tf, st1, st2)
 	for i, lg := range sg {
 		l := tf - csf[i]
 		tl[i] = (cf[i] + float64(l*((log2Pi+lg)+1))) + pen

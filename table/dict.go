@@ -56,12 +56,11 @@ var codedSchema = func() *arrow.Schema {
 // coder maps the string columns of records with any dictionaries onto
 // one growing dictionary per column: encode gives a record's codes, and
 // every code stays valid as the dictionaries grow, so records encoded
-// early decode with the dictionaries of the end.
+// early decode with the dictionaries of the end. The zero value is ready
+// to use.
 type coder struct {
 	dicts [len(stringColumns)]arrowio.StringDict
 }
-
-func newCoder() *coder { return &coder{} }
 
 // encode returns rec (with Schema) as a record with codedSchema; the
 // caller keeps ownership of rec and releases the result.

@@ -96,7 +96,7 @@ func (t *Table) writeIPC(w io.Writer, codec string) error {
 	}
 	// An IPC file holds one dictionary per column: the records, built with
 	// dictionaries of their own, are written with the union of them.
-	c := newCoder()
+	c := &coder{}
 	coded := make([]arrow.Record, len(t.Records))
 	for i, r := range t.Records {
 		coded[i] = c.encode(r)

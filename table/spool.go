@@ -88,7 +88,7 @@ func NewSpool(dir string, mem memory.Allocator) (*Spool, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Spool{mem: mem, file: f, w: w, coder: newCoder(), index: map[Key]int{}, runSeen: map[Key]bool{}, groupOf: GroupOf}, nil
+	return &Spool{mem: mem, file: f, w: w, coder: &coder{}, index: map[Key]int{}, runSeen: map[Key]bool{}, groupOf: GroupOf}, nil
 }
 
 // GroupBy makes group the unit Chunks keeps together (GroupOf by default:

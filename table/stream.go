@@ -170,7 +170,7 @@ func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (
 		}
 		s.spool, s.removeSpool = spool, remove
 		s.ipcw = ipc.NewWriter(spool, ipc.WithSchema(codedSchema))
-		s.coder = newCoder()
+		s.coder = &coder{}
 	default:
 		s.cw = csv.NewWriter(w)
 		s.row = make([]string, numColumns)
