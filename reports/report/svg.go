@@ -195,17 +195,11 @@ func robustRange(x []float64) (lo, hi float64) {
 	return lo - pad, hi + pad
 }
 
-// timeUnit picks ns, µs, ms or s for values around v ns.
+// timeUnit picks ns/op, µs/op, ms/op or s/op for values around v ns
+// (durationUnit per operation).
 func timeUnit(v float64) (string, float64) {
-	switch {
-	case v >= 1e9:
-		return "s/op", 1e9
-	case v >= 1e6:
-		return "ms/op", 1e6
-	case v >= 1e3:
-		return "µs/op", 1e3
-	}
-	return "ns/op", 1
+	u, scale := durationUnit(v)
+	return u + "/op", scale
 }
 
 // forkPanel plots one fork: iteration values (ns/op scaled to a unit), its
