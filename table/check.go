@@ -75,6 +75,22 @@ func (e *RowError) Error() string { return "column " + e.Column + ": " + e.Msg }
 // longer than MaxStringBytes, a mode not in Modes, a negative count. Level
 // indices below 1 are not checked here: Builder.Append stores them as 1.
 func CheckRow(r *Row) error {
+	if max(len(r.Project), len(r.Version), len(r.Benchmark), len(r.Params), len(r.Mode), len(r.Metric),
+		len(r.Unit), len(r.Pair), len(r.Source)) > MaxStringBytes {
+		return longString(r)
+	}
+	if !KnownMode(r.Mode) {
+		return unknownMode(r.Mode)
+	}
+	if r.Count < 0 {
+		return &RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", r.Count)}
+	}
+	return nil
+}
+
+// longString is the error for the first string of r longer than
+// MaxStringBytes.
+func longString(r *Row) *RowError {
 	strs := [...]struct {
 		col string
 		v   string
@@ -86,12 +102,6 @@ func CheckRow(r *Row) error {
 		if len(s.v) > MaxStringBytes {
 			return tooLong(s.col, len(s.v))
 		}
-	}
-	if !KnownMode(r.Mode) {
-		return unknownMode(r.Mode)
-	}
-	if r.Count < 0 {
-		return &RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", r.Count)}
 	}
 	return nil
 }
@@ -174,7 +184,6 @@ func (ch *Checker) Add(rec arrow.Record) error {
 		long = long || len(s.a.dict.ValueBytes()) > MaxStringBytes
 	}
 	n := int(rec.NumRows())
-	var lastMode string
 	var lv [NumLevels]int32
 	for i := 0; i < n; i++ {
 		ch.row++
@@ -189,11 +198,10 @@ func (ch *Checker) Add(rec arrow.Record) error {
 				}
 			}
 		}
-		if m := c.mode.Value(i); i == 0 || m != lastMode {
-			if !KnownMode(m) {
+		if i == 0 || c.mode.idx[i] != c.mode.idx[i-1] {
+			if m := c.mode.Value(i); !KnownMode(m) {
 				return bad(unknownMode(m))
 			}
-			lastMode = m
 		}
 		if v := c.count.Value(i); v < 0 {
 			return bad(&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", v)})
@@ -202,7 +210,9 @@ func (ch *Checker) Add(rec arrow.Record) error {
 		if msg := levelError(&lv); msg != "" {
 			return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
 		}
-		if ch.runs.add(c.key(i), &lv, row) {
+		if i > 0 && c.sameKey(i, i-1) {
+			ch.runs.last.count(&lv, row)
+		} else if ch.runs.add(c.key(i), &lv, row) {
 			ch.runs.last.source = strings.Clone(c.source.Value(i))
 		}
 		if s := ch.runs.last; s.rows == 1 || lv != s.lastLv {
@@ -294,13 +304,18 @@ func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) (isNew bool) {
 		}
 		c.last, c.lastKey = s, k
 	}
+	s.count(lv, place)
+	return isNew
+}
+
+// count counts one row of the run with levels lv at place.
+func (s *runLevelStats) count(lv *[NumLevels]int32, place int64) {
 	s.rows++
 	for l, v := range lv {
 		if v > s.max[l] {
 			s.max[l], s.at[l] = v, place
 		}
 	}
-	return isNew
 }
 
 // check returns the place and a message for the first run, in order of

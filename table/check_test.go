@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
 // TestReadFileCorrupt overwrites 6 bytes at offsets across the middle
@@ -320,5 +321,57 @@ func TestKnownMode(t *testing.T) {
 		if KnownMode(m) {
 			t.Errorf("KnownMode(%q) = true", m)
 		}
+	}
+}
+
+// TestRepeatedDictionaryValues: a dictionary may hold a value more than
+// once (files of other writers may), so rows of one key can have
+// different indices. Stats and Checker, which compare indices before
+// strings, still count them as one run.
+func TestRepeatedDictionaryValues(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	tab := rawTable(mem, []Row{goodRow(1), goodRow(2), goodRow(3), goodRow(4)})
+	defer tab.Release()
+	v1 := tab.Records[0]
+	// Each string column becomes a dictionary array whose dictionary is
+	// the column itself: row j has index j, every value repeated.
+	cols := make([]arrow.Array, numColumns)
+	for i, c := range v1.Columns() {
+		if s, ok := c.(*array.String); ok {
+			idx := make([]int32, s.Len())
+			for j := range idx {
+				idx[j] = int32(j)
+			}
+			ind := arrowio.Int32Array(idx)
+			cols[i] = array.NewDictionaryArray(StringType, ind, s)
+			ind.Release()
+			continue
+		}
+		c.Retain()
+		cols[i] = c
+	}
+	rec := array.NewRecord(Schema, cols, v1.NumRows())
+	releaseAll(cols)
+	defer rec.Release()
+
+	var st Stats
+	st.Add(rec)
+	if len(st.Runs) != 1 || st.MetricRows[Primary] != 4 {
+		t.Fatalf("Stats: %d runs, %d primary rows; want 1 run of 4 rows", len(st.Runs), st.MetricRows[Primary])
+	}
+	for _, r := range st.Runs {
+		if r.Sizes != [NumLevels]int32{1, 1, 1, 4, 1} || len(r.Units) != 1 {
+			t.Errorf("Stats run: sizes %v, %d units; want [1 1 1 4 1], 1 unit", r.Sizes, len(r.Units))
+		}
+	}
+	var ch Checker
+	if err := ch.Add(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := ch.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.runs.order) != 1 || ch.runs.order[0].rows != 4 || ch.runs.order[0].max[LevelIteration] != 4 {
+		t.Errorf("Checker: %d runs; want 1 run of 4 rows up to iteration 4", len(ch.runs.order))
 	}
 }

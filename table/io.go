@@ -348,16 +348,22 @@ func scanIPC(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) erro
 
 // scanParquet decodes a Parquet table in records of up to
 // DefaultBatchRows rows, handing each validated record to emit (which
-// takes ownership), and returns the setups. It drives pqarrow's column
+// takes ownership), and returns the setups. Like scanIPC it does not
+// allocate from the allocator it is given. It drives pqarrow's column
 // readers itself rather than through FileReader.GetRecordReader, which
 // builds them in goroutines, so that a decoder panic on a damaged file
 // happens in the caller's goroutine, where guardedRead recovers it.
-func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
+func scanParquet(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
 	size, err := fh.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, err
 	}
-	// The page buffers, too, come from mem: their lengths are read from the file.
+	// pqarrow (v15) never frees the buffer of bit widths each
+	// DELTA_BINARY_PACKED decoder allocates, so, as scanIPC does, it
+	// allocates from the Go heap, each buffer bounded (the page buffers'
+	// lengths are read from the file); the garbage collector frees what
+	// it leaves.
+	mem := boundedGoAllocator{memory.NewGoAllocator()}
 	pf, err := file.NewParquetReader(fh, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		return nil, err

@@ -38,34 +38,40 @@ func (s *Stats) Add(rec arrow.Record) {
 	c := columnsOf(rec)
 	n := int(rec.NumRows())
 	s.Rows += int64(n)
-	// Rows come in runs of one metric and one key: count each stretch once.
+	// Rows come in runs of one metric and one key: count each stretch
+	// once, and look a key up only when its dictionary indices change.
 	var metric string
 	var count int64
+	var primary bool
 	var lastUnit [3]int32
+	lastPrimary := -1 // the record's last primary row
 	for i := 0; i < n; i++ {
-		m := c.metric.Value(i)
-		if i == 0 || m != metric {
-			if count > 0 {
-				s.MetricRows[strings.Clone(metric)] += count
+		if i == 0 || c.metric.idx[i] != c.metric.idx[i-1] {
+			if m := c.metric.Value(i); i == 0 || m != metric {
+				if count > 0 {
+					s.MetricRows[strings.Clone(metric)] += count
+				}
+				metric, count, primary = m, 0, m == Primary
 			}
-			metric, count = m, 0
 		}
 		count++
-		if m != Primary {
+		if !primary {
 			continue
 		}
-		k := c.key(i)
 		r := s.last
-		if r == nil || k != s.lastKey {
-			r = s.Runs[k]
-			if r == nil {
-				k = cloneKey(k)
-				r = &RunStats{Units: map[[3]int32]bool{}}
-				s.Runs[k] = r
+		if lastPrimary < 0 || !c.sameKey(i, lastPrimary) {
+			if k := c.key(i); r == nil || k != s.lastKey {
+				r = s.Runs[k]
+				if r == nil {
+					k = cloneKey(k)
+					r = &RunStats{Units: map[[3]int32]bool{}}
+					s.Runs[k] = r
+				}
+				s.last, s.lastKey = r, k
+				lastUnit = [3]int32{}
 			}
-			s.last, s.lastKey = r, k
-			lastUnit = [3]int32{}
 		}
+		lastPrimary = i
 		lv := [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
 		for l, v := range lv {
 			if v > r.Sizes[l] {

@@ -146,16 +146,22 @@ type streamWriter struct {
 	coder       *coder // .arrow: records go to the scratch file coded
 }
 
+// parquetOptions is how table files are written to Parquet: measured
+// values plain; level indices, counts and lines DELTA_BINARY_PACKED;
+// statistics only on the columns a reader filters rows by (version,
+// benchmark).
+var parquetOptions = arrowio.ParquetOptions{
+	Plain:   []string{ColValue, ColNsPerOp, ColStartNs, ColEndNs},
+	Delta:   []string{ColCount, ColInstance, ColTrial, ColFork, ColIteration, ColSlice, ColLine},
+	NoStats: []string{ColProject, ColParams, ColMode, ColMetric, ColUnit, ColValue, ColNsPerOp, ColCount, ColInstance, ColTrial, ColFork, ColIteration, ColSlice, ColWarmup, ColStartNs, ColEndNs, ColPair, ColSource, ColLine},
+}
+
 func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (*streamWriter, error) {
 	s := &streamWriter{f: f, w: w, opt: opt}
 	switch f {
 	case FormatParquet:
 		md := arrow.NewMetadata([]string{MetadataVersion}, []string{FormatVersion})
-		// Statistics are kept for the columns a reader filters rows by.
-		pq, err := arrowio.NewParquetWriterWith(w, arrow.NewSchema(Schema.Fields(), &md), arrowio.ParquetOptions{
-			Plain:   []string{ColValue, ColNsPerOp, ColStartNs, ColEndNs, ColLine},
-			NoStats: []string{ColUnit, ColPair, ColSource},
-		})
+		pq, err := arrowio.NewParquetWriterWith(w, arrow.NewSchema(Schema.Fields(), &md), parquetOptions)
 		if err != nil {
 			return nil, err
 		}

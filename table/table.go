@@ -143,6 +143,17 @@ func columnsOf(rec arrow.Record) *columns {
 	}
 }
 
+// sameKey reports whether rows i and j hold the same dictionary indices in
+// the key columns (project, version, benchmark, params, mode), and so the
+// same Key, without reading a string. Rows of one key may still differ in
+// indices when a dictionary holds a value twice: false means "compare the
+// strings".
+func (c *columns) sameKey(i, j int) bool {
+	return c.benchmark.idx[i] == c.benchmark.idx[j] && c.params.idx[i] == c.params.idx[j] &&
+		c.version.idx[i] == c.version.idx[j] && c.project.idx[i] == c.project.idx[j] &&
+		c.mode.idx[i] == c.mode.idx[j]
+}
+
 func (c *columns) key(i int) Key {
 	return Key{c.project.Value(i), c.version.Value(i), c.benchmark.Value(i), c.params.Value(i), c.mode.Value(i)}
 }

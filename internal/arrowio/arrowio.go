@@ -148,20 +148,37 @@ func NewParquetWriter(w io.Writer, schema *arrow.Schema, plain ...string) (*Parq
 type ParquetOptions struct {
 	// Plain names the columns written without dictionary encoding.
 	Plain []string
+	// Delta names integer columns written DELTA_BINARY_PACKED instead of
+	// dictionary-encoded: the differences between neighbouring values,
+	// bit-packed in blocks (Parquet format, Encodings.md). For counters
+	// and line numbers that rise in small steps or repeat, this is smaller
+	// than a dictionary and cheaper to write, as it hashes no value.
+	Delta []string
 	// NoStats names the columns written without min/max statistics. For a
 	// dictionary-encoded column pqarrow finds the dictionary values each
 	// record uses by hashing every index (compute.UniqueArray) to update
 	// the statistics; leaving them out of columns that nobody filters on
 	// saves that.
 	NoStats []string
+	// Snappy compresses pages with Snappy instead of zstd. pqarrow (v15)
+	// builds a fresh zstd encoder, with its window-sized history buffer,
+	// for every page it compresses; Snappy keeps no state.
+	Snappy bool
 }
 
 // NewParquetWriterWith is NewParquetWriter with options.
 func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
-	opts := []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true),
+	codec := compress.Codecs.Zstd
+	if o.Snappy {
+		codec = compress.Codecs.Snappy
+	}
+	opts := []parquet.WriterProperty{parquet.WithCompression(codec), parquet.WithDictionaryDefault(true),
 		parquet.WithMaxRowGroupLength(2 * ParquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
 	for _, c := range o.Plain {
 		opts = append(opts, parquet.WithDictionaryFor(c, false))
+	}
+	for _, c := range o.Delta {
+		opts = append(opts, parquet.WithDictionaryFor(c, false), parquet.WithEncodingFor(c, parquet.Encodings.DeltaBinaryPacked))
 	}
 	for _, c := range o.NoStats {
 		opts = append(opts, parquet.WithStatsFor(c, false))
