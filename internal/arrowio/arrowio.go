@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -126,8 +127,9 @@ type ParquetWriter struct {
 	mem    memory.Allocator
 
 	rows   int64
-	chunks [][]arrow.Array // per column, the row group's arrays (strings: nil)
-	dicts  []*dictColumn   // per string column, nil for others
+	chunks [][]arrow.Array  // per column, the row group's arrays (strings: nil)
+	dicts  []*dictColumn    // per string column, nil for others
+	ints   []*intDictColumn // per Runs column, nil for others
 }
 
 // dictColumn is one string column of the row group being collected: its
@@ -160,19 +162,24 @@ type ParquetOptions struct {
 	// the statistics; leaving them out of columns that nobody filters on
 	// saves that.
 	NoStats []string
-	// Snappy compresses pages with Snappy instead of zstd. pqarrow (v15)
-	// builds a fresh zstd encoder, with its window-sized history buffer,
-	// for every page it compresses; Snappy keeps no state.
-	Snappy bool
+	// Runs names int32 columns of few distinct values that come in runs
+	// (repetition indices), written dictionary-encoded from dictionaries
+	// the writer builds as the string columns' are: a value equal to the
+	// one before costs one comparison, where pqarrow's dictionary encoder
+	// hashes every value and DELTA_BINARY_PACKED reads each through
+	// reflection.
+	Runs []string
+	// Snappy names the columns compressed with Snappy instead of zstd.
+	// pqarrow (v15) builds a fresh zstd encoder for every page it
+	// compresses, with a history buffer the size of zstd's window (8 MiB,
+	// zeroed): for small pages that costs more than the bytes zstd saves
+	// over Snappy, which keeps no state.
+	Snappy []string
 }
 
 // NewParquetWriterWith is NewParquetWriter with options.
 func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
-	codec := compress.Codecs.Zstd
-	if o.Snappy {
-		codec = compress.Codecs.Snappy
-	}
-	opts := []parquet.WriterProperty{parquet.WithCompression(codec), parquet.WithDictionaryDefault(true),
+	opts := []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true),
 		parquet.WithMaxRowGroupLength(2 * ParquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
 	for _, c := range o.Plain {
 		opts = append(opts, parquet.WithDictionaryFor(c, false))
@@ -180,14 +187,25 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 	for _, c := range o.Delta {
 		opts = append(opts, parquet.WithDictionaryFor(c, false), parquet.WithEncodingFor(c, parquet.Encodings.DeltaBinaryPacked))
 	}
+	for _, c := range o.Snappy {
+		opts = append(opts, parquet.WithCompressionFor(c, compress.Codecs.Snappy))
+	}
 	for _, c := range o.NoStats {
 		opts = append(opts, parquet.WithStatsFor(c, false))
 	}
 	props := parquet.NewWriterProperties(opts...)
 	fields := schema.Fields()
+	runs := make([]bool, len(fields))
 	for i, f := range fields {
-		if isStringish(f.Type) {
+		switch {
+		case isStringish(f.Type):
 			fields[i].Type = stringDict
+		case slices.Contains(o.Runs, f.Name):
+			if f.Type.ID() != arrow.INT32 {
+				return nil, fmt.Errorf("arrowio: column %s is %s, not int32", f.Name, f.Type)
+			}
+			fields[i].Type = int32Dict
+			runs[i] = true
 		}
 	}
 	md := schema.Metadata()
@@ -205,10 +223,13 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 		return nil, err
 	}
 	p := &ParquetWriter{fw: fw, schema: schema, mem: memory.DefaultAllocator,
-		chunks: make([][]arrow.Array, len(fields)), dicts: make([]*dictColumn, len(fields))}
+		chunks: make([][]arrow.Array, len(fields)), dicts: make([]*dictColumn, len(fields)), ints: make([]*intDictColumn, len(fields))}
 	for i, f := range schema.Fields() {
 		if isStringish(f.Type) {
 			p.dicts[i] = &dictColumn{}
+		}
+		if runs[i] {
+			p.ints[i] = &intDictColumn{}
 		}
 	}
 	return p, nil
@@ -217,6 +238,9 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 // stringDict is the type of dictionary-encoded strings: int32 indices into
 // UTF-8 values.
 var stringDict = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+// int32Dict is the type of dictionary-encoded int32 values.
+var int32Dict = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.PrimitiveTypes.Int32}
 
 // isStringish reports whether t is a string or dictionary-encoded string type.
 func isStringish(t arrow.DataType) bool {
@@ -235,6 +259,13 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 		}
 	}
 	for i, c := range r.Columns() {
+		if d := p.ints[i]; d != nil {
+			if c.NullN() == 0 {
+				d.add(c.(*array.Int32).Int32Values())
+				continue
+			}
+			p.plainInt32(i)
+		}
 		if d := p.dicts[i]; d != nil {
 			if s, ok := c.(*array.Dictionary); ok {
 				if s.NullN() > 0 || s.Dictionary().NullN() > 0 {
@@ -274,6 +305,51 @@ func (d *dictColumn) add(s *array.String) {
 		idx[i] = d.dict.Index(s.Value(i))
 	}
 	d.indices = append(d.indices, idx)
+}
+
+// intDictColumn is one Runs column of the row group being collected: its
+// dictionary and, per record, the record's indices into it.
+type intDictColumn struct {
+	memo    map[int32]int32
+	values  []int32
+	indices [][]int32
+}
+
+// add appends v as indices (a value equal to the one before costs one
+// comparison).
+func (d *intDictColumn) add(v []int32) {
+	if d.memo == nil {
+		d.memo = map[int32]int32{}
+	}
+	idx := make([]int32, len(v))
+	for i, x := range v {
+		if i > 0 && x == v[i-1] {
+			idx[i] = idx[i-1]
+			continue
+		}
+		j, ok := d.memo[x]
+		if !ok {
+			j = int32(len(d.values))
+			d.memo[x] = j
+			d.values = append(d.values, x)
+		}
+		idx[i] = j
+	}
+	d.indices = append(d.indices, idx)
+}
+
+// plainInt32 stops dictionary-encoding Runs column i for the rest of the
+// file: its collected indices become int32 arrays again.
+func (p *ParquetWriter) plainInt32(i int) {
+	d := p.ints[i]
+	p.ints[i] = nil
+	for _, idx := range d.indices {
+		v := make([]int32, len(idx))
+		for k, j := range idx {
+			v[k] = d.values[j]
+		}
+		p.chunks[i] = append(p.chunks[i], Int32Array(v))
+	}
 }
 
 // plainString stops dictionary-encoding string column i for the rest of
@@ -318,6 +394,19 @@ func (p *ParquetWriter) flush() error {
 		}
 		dict.Release()
 		p.dicts[i] = &dictColumn{}
+	}
+	for i, d := range p.ints {
+		if d == nil {
+			continue
+		}
+		dict := Int32Array(d.values)
+		for _, idx := range d.indices {
+			ind := Int32Array(idx)
+			p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(int32Dict, ind, dict))
+			ind.Release()
+		}
+		dict.Release()
+		p.ints[i] = &intDictColumn{}
 	}
 	p.fw.NewRowGroup()
 	for i, cs := range p.chunks {
