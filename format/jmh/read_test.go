@@ -462,3 +462,54 @@ func TestEscapesAndNonFiniteSpellings(t *testing.T) {
 		t.Errorf("%d control-character warnings, want 1:\n%s", n, reportString(res.rep))
 	}
 }
+
+// TestLinesUnderIndentation: every value's line is right whatever the
+// indentation before it (skipWS steps over spaces eight at a time after
+// a newline), with LF and CRLF line ends, when the reader hands the
+// scanner one byte at a time, a few at a time, or everything at once.
+func TestLinesUnderIndentation(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n"} {
+		var sb strings.Builder
+		line := 1
+		nl := func() { sb.WriteString(eol); line++ }
+		sb.WriteString(`[{"benchmark": "b.X", "mode": "avgt", "forks": 1,`)
+		nl()
+		sb.WriteString(`"primaryMetric": {"score": 1, "scoreUnit": "ns/op", "rawData": [[`)
+		var want []int64
+		for i := 0; i < 90; i++ {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			nl()
+			// 0 to 44 spaces, some followed by a tab.
+			sb.WriteString(strings.Repeat(" ", i%45))
+			if i%7 == 3 {
+				sb.WriteString("\t")
+			}
+			fmt.Fprintf(&sb, "%d.5", i)
+			want = append(want, int64(line))
+		}
+		nl()
+		sb.WriteString("]]}}]")
+		nl()
+		doc := sb.String()
+		for name, r := range map[string]io.Reader{
+			"whole":  strings.NewReader(doc),
+			"bytes":  iotest.OneByteReader(strings.NewReader(doc)),
+			"halves": iotest.HalfReader(strings.NewReader(doc)),
+		} {
+			res := read(t, "ind.json", r)
+			if res.err != nil {
+				t.Fatalf("%q %s: %v", eol, name, res.err)
+			}
+			if len(res.rows) != len(want) {
+				t.Fatalf("%q %s: %d rows, want %d", eol, name, len(res.rows), len(want))
+			}
+			for i, row := range res.rows {
+				if row.Line != want[i] || row.Value != float64(i)+0.5 {
+					t.Errorf("%q %s: row %d: value %v on line %d, want %v on line %d", eol, name, i, row.Value, row.Line, float64(i)+0.5, want[i])
+				}
+			}
+		}
+	}
+}

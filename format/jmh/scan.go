@@ -2,6 +2,7 @@ package jmh
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -120,7 +121,7 @@ func (s *scanner) skipWS() (c byte, ok bool) {
 	for {
 		buf := s.buf[:s.end]
 		p := s.pos
-		for ; p < len(buf); p++ {
+		for p < len(buf) {
 			c = buf[p]
 			if c > ' ' {
 				s.pos = p
@@ -129,11 +130,16 @@ func (s *scanner) skipWS() (c byte, ok bool) {
 			switch c {
 			case '\n':
 				s.line++
+				// Indentation follows: its spaces go eight at a time.
+				for p += 1; p+8 <= len(buf) && binary.LittleEndian.Uint64(buf[p:]) == eightSpaces; p += 8 {
+				}
+				continue
 			case ' ', '\t', '\r':
 			default:
 				s.pos = p
 				return c, true
 			}
+			p++
 		}
 		s.pos = p
 		if _, ok := s.more(s.pos); !ok {
@@ -141,6 +147,9 @@ func (s *scanner) skipWS() (c byte, ok bool) {
 		}
 	}
 }
+
+// eightSpaces is eight ' ' bytes read as one little-endian word.
+const eightSpaces = 0x2020202020202020
 
 // isNumByte marks the bytes a JSON number (or its lenient forms) can hold.
 var isNumByte = func() (t [256]bool) {
