@@ -66,6 +66,10 @@ type WriteOptions struct {
 	// ArrowCompression compresses Arrow IPC buffers: "" or "none"
 	// (readable by every Arrow implementation), "zstd" or "lz4".
 	ArrowCompression string
+	// ParquetCompression compresses Parquet pages: "" or "snappy" (the
+	// default of DuckDB and pyarrow too), "zstd" (files about 0.6× the
+	// size, for about 1.15× the CPU time) or "none".
+	ParquetCompression string
 }
 
 // WriteFile writes t to path atomically in the format chosen by its

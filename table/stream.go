@@ -147,23 +147,32 @@ type streamWriter struct {
 	coder       *coder // .arrow: records go to the scratch file coded
 }
 
-// parquetOptions is how table files are written to Parquet:
-//   - value and ns_per_op plain and zstd-compressed: they are nearly all
-//     of the file (zstd makes them a tenth of their size);
+// parquetOptions is how table files are written to Parquet with page
+// compression codec (see WriteOptions.ParquetCompression):
+//   - value and ns_per_op plain: they are nearly all of the file;
 //   - level indices dictionary-encoded from dictionaries built as the
 //     rows go by (see arrowio.ParquetOptions.Runs);
 //   - counts and lines DELTA_BINARY_PACKED;
-//   - all but value and ns_per_op Snappy-compressed (see
-//     arrowio.ParquetOptions.Snappy);
+//   - with zstd, all columns but value and ns_per_op Snappy-compressed
+//     (see arrowio.ParquetOptions.Snappy);
 //   - min/max statistics only on benchmark, the column readers filter
 //     row groups by: for a dictionary-encoded column pqarrow hashes every
 //     index to find them.
-var parquetOptions = arrowio.ParquetOptions{
-	Plain:   []string{ColValue, ColNsPerOp, ColStartNs, ColEndNs},
-	Runs:    []string{ColInstance, ColTrial, ColFork, ColIteration, ColSlice},
-	Delta:   []string{ColCount, ColLine},
-	Snappy:  except(ColValue, ColNsPerOp),
-	NoStats: except(ColBenchmark),
+func parquetOptions(codec string) arrowio.ParquetOptions {
+	o := arrowio.ParquetOptions{
+		Plain:   []string{ColValue, ColNsPerOp, ColStartNs, ColEndNs},
+		Runs:    []string{ColInstance, ColTrial, ColFork, ColIteration, ColSlice},
+		Delta:   []string{ColCount, ColLine},
+		NoStats: except(ColBenchmark),
+		Codec:   codec,
+	}
+	switch codec {
+	case "":
+		o.Codec = arrowio.Snappy
+	case arrowio.Zstd:
+		o.Snappy = except(ColValue, ColNsPerOp)
+	}
+	return o
 }
 
 // except is the names of Schema's columns other than cols.
@@ -182,7 +191,7 @@ func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (
 	switch f {
 	case FormatParquet:
 		md := arrow.NewMetadata([]string{MetadataVersion}, []string{FormatVersion})
-		pq, err := arrowio.NewParquetWriterWith(w, arrow.NewSchema(Schema.Fields(), &md), parquetOptions)
+		pq, err := arrowio.NewParquetWriterWith(w, arrow.NewSchema(Schema.Fields(), &md), parquetOptions(opt.ParquetCompression))
 		if err != nil {
 			return nil, err
 		}

@@ -89,8 +89,16 @@ func sameRows(a, b []Row) bool {
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, ext := range []string{".arrow", ".parquet", ".csv"} {
-		t.Run(ext, func(t *testing.T) {
+	for _, tc := range []struct {
+		ext string
+		opt WriteOptions
+	}{
+		{".arrow", WriteOptions{}}, {".arrow", WriteOptions{ArrowCompression: "zstd"}},
+		{".parquet", WriteOptions{}}, {".parquet", WriteOptions{ParquetCompression: "zstd"}}, {".parquet", WriteOptions{ParquetCompression: "none"}},
+		{".csv", WriteOptions{}},
+	} {
+		ext := tc.ext
+		t.Run(ext+tc.opt.ArrowCompression+tc.opt.ParquetCompression, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			tab := buildSample(t, mem, 3) // several batches
@@ -99,7 +107,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("records = %d, want 3 batches of <= 3 rows", len(tab.Records))
 			}
 			path := filepath.Join(t.TempDir(), "out"+ext)
-			if err := WriteFile(path, tab); err != nil {
+			if err := WriteFileWith(path, tab, tc.opt); err != nil {
 				t.Fatal(err)
 			}
 			back, err := ReadFile(path, mem)

@@ -22,11 +22,15 @@ func ingestCommand() *cli.Command {
 		Flags: append(cliapp.InputFlags(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output table: OUT.arrow, OUT.parquet or OUT.csv (with OUT.setups.csv)", Required: true},
 			&cli.StringFlag{Name: "arrow-compression", Value: "none", Usage: "compression of .arrow buffers: none (every Arrow reader), zstd or lz4"},
+			&cli.StringFlag{Name: "parquet-compression", Value: "snappy", Usage: "compression of .parquet pages: snappy, zstd (smaller, slower) or none"},
 		),
 		Action: func(c *cli.Context) error {
 			out := c.String("output")
 			if a := c.String("arrow-compression"); !slices.Contains(arrowio.Codecs, a) {
 				return cliapp.Usagef("ingest", "--arrow-compression %q: want none, zstd or lz4", a)
+			}
+			if p := c.String("parquet-compression"); !slices.Contains(arrowio.ParquetCodecs, p) {
+				return cliapp.Usagef("ingest", "--parquet-compression %q: want snappy, zstd or none", p)
 			}
 			if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data, cliapp.TableSidecar)); err != nil {
 				return err
@@ -34,7 +38,7 @@ func ingestCommand() *cli.Command {
 			// The rows go to the output file as they are read (table.Stream),
 			// so memory does not grow with the input.
 			w := c.App.Writer
-			err := table.Stream(out, table.WriteOptions{ArrowCompression: c.String("arrow-compression")},
+			err := table.Stream(out, table.WriteOptions{ArrowCompression: c.String("arrow-compression"), ParquetCompression: c.String("parquet-compression")},
 				func(write func(arrow.Record) error) ([]table.Setup, error) {
 					st, err := cliapp.StreamInputs(c, c.Args().Slice(), write)
 					if err != nil {

@@ -32,6 +32,17 @@ const (
 // Codecs lists the IPC compression codecs NewIPCFileWriter accepts.
 var Codecs = []string{NoCompression, Zstd, LZ4}
 
+// Snappy is the Parquet page codec that keeps no state (see
+// ParquetOptions.Codec).
+const Snappy = "snappy"
+
+// ParquetCodecs lists the page codecs ParquetOptions.Codec accepts.
+var ParquetCodecs = []string{Snappy, Zstd, NoCompression}
+
+var parquetCodecs = map[string]compress.Compression{
+	"": compress.Codecs.Zstd, Zstd: compress.Codecs.Zstd, Snappy: compress.Codecs.Snappy, NoCompression: compress.Codecs.Uncompressed,
+}
+
 // WriteIPC writes records as one uncompressed Arrow IPC file with schema
 // (whose metadata is kept). Records whose schema differs from schema only
 // in metadata are rewrapped.
@@ -162,14 +173,17 @@ type ParquetOptions struct {
 	// the statistics; leaving them out of columns that nobody filters on
 	// saves that.
 	NoStats []string
-	// Runs names int32 columns of few distinct values that come in runs
-	// (repetition indices), written dictionary-encoded from dictionaries
+	// Runs names int32 columns without nulls, of few distinct values that
+	// come in runs (repetition indices), written dictionary-encoded from dictionaries
 	// the writer builds as the string columns' are: a value equal to the
 	// one before costs one comparison, where pqarrow's dictionary encoder
 	// hashes every value and DELTA_BINARY_PACKED reads each through
 	// reflection.
 	Runs []string
-	// Snappy names the columns compressed with Snappy instead of zstd.
+	// Codec compresses the pages: zstd ("" or Zstd), Snappy or
+	// NoCompression.
+	Codec string
+	// Snappy names columns compressed with Snappy whatever Codec says.
 	// pqarrow (v15) builds a fresh zstd encoder for every page it
 	// compresses, with a history buffer the size of zstd's window (8 MiB,
 	// zeroed): for small pages that costs more than the bytes zstd saves
@@ -179,7 +193,11 @@ type ParquetOptions struct {
 
 // NewParquetWriterWith is NewParquetWriter with options.
 func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
-	opts := []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true),
+	codec, ok := parquetCodecs[o.Codec]
+	if !ok {
+		return nil, fmt.Errorf("arrowio: unknown Parquet compression %q (want snappy, zstd or none)", o.Codec)
+	}
+	opts := []parquet.WriterProperty{parquet.WithCompression(codec), parquet.WithDictionaryDefault(true),
 		parquet.WithMaxRowGroupLength(2 * ParquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
 	for _, c := range o.Plain {
 		opts = append(opts, parquet.WithDictionaryFor(c, false))
@@ -260,11 +278,11 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 	}
 	for i, c := range r.Columns() {
 		if d := p.ints[i]; d != nil {
-			if c.NullN() == 0 {
-				d.add(c.(*array.Int32).Int32Values())
-				continue
+			if c.NullN() > 0 {
+				return fmt.Errorf("arrowio: column %s: nulls in a Runs column", p.schema.Field(i).Name)
 			}
-			p.plainInt32(i)
+			d.add(c.(*array.Int32).Int32Values())
+			continue
 		}
 		if d := p.dicts[i]; d != nil {
 			if s, ok := c.(*array.Dictionary); ok {
@@ -336,20 +354,6 @@ func (d *intDictColumn) add(v []int32) {
 		idx[i] = j
 	}
 	d.indices = append(d.indices, idx)
-}
-
-// plainInt32 stops dictionary-encoding Runs column i for the rest of the
-// file: its collected indices become int32 arrays again.
-func (p *ParquetWriter) plainInt32(i int) {
-	d := p.ints[i]
-	p.ints[i] = nil
-	for _, idx := range d.indices {
-		v := make([]int32, len(idx))
-		for k, j := range idx {
-			v[k] = d.values[j]
-		}
-		p.chunks[i] = append(p.chunks[i], Int32Array(v))
-	}
 }
 
 // plainString stops dictionary-encoding string column i for the rest of
