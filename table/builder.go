@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -82,6 +83,12 @@ func (d *dictBuilder) add(s string) {
 	}
 	d.last, d.lastIdx = s, j
 	d.idx = append(d.idx, j)
+}
+
+// addN appends s k times.
+func (d *dictBuilder) addN(s string, k int) {
+	d.add(s)
+	d.idx = repeat(d.idx, d.lastIdx, k-1)
 }
 
 // array returns the batch's indices with the dictionary so far as a
@@ -175,6 +182,112 @@ func (b *Builder) Append(r *Row) error {
 		b.flush()
 	}
 	return nil
+}
+
+// Values holds the columns that differ from row to row in a run of rows
+// otherwise alike (a JMH histogram's buckets, an iteration's values): one
+// entry per row in each slice, all of one length.
+type Values struct {
+	Value, NsPerOp  []float64
+	Count, Line     []int64
+	Fork, Iteration []int32
+}
+
+// Len is the number of rows.
+func (v *Values) Len() int { return len(v.Value) }
+
+// Reset empties v, keeping its memory.
+func (v *Values) Reset() {
+	v.Value, v.NsPerOp = v.Value[:0], v.NsPerOp[:0]
+	v.Count, v.Line = v.Count[:0], v.Line[:0]
+	v.Fork, v.Iteration = v.Fork[:0], v.Iteration[:0]
+}
+
+// Add appends one row's values.
+func (v *Values) Add(value, nsPerOp float64, count, line int64, fork, iteration int32) {
+	v.Value, v.NsPerOp = append(v.Value, value), append(v.NsPerOp, nsPerOp)
+	v.Count, v.Line = append(v.Count, count), append(v.Line, line)
+	v.Fork, v.Iteration = append(v.Fork, fork), append(v.Iteration, iteration)
+}
+
+// AppendValues appends v.Len() rows, each r with its Value, NsPerOp,
+// Count, Line, Fork and Iteration taken from v: Append for a run of rows,
+// which checks r's strings and mode once and adds each string column's
+// index once per row without comparing strings. When a row breaks a rule
+// (CheckRow), it appends nothing and returns the row's index in v and
+// the *RowError; otherwise -1 and nil.
+func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
+	n := v.Len()
+	if len(v.NsPerOp) != n || len(v.Count) != n || len(v.Line) != n || len(v.Fork) != n || len(v.Iteration) != n {
+		panic("table: Values columns of different lengths")
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	first := *r
+	first.Count = v.Count[0]
+	if err := CheckRow(&first); err != nil {
+		return 0, err
+	}
+	for i, c := range v.Count {
+		if c < 0 {
+			return i, &RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", c)}
+		}
+	}
+	metric := r.Metric
+	if metric == "" {
+		metric = Primary
+	}
+	strs := [len(stringColumns)]string{r.Project, r.Version, r.Benchmark, r.Params, r.Mode, metric, r.Unit, r.Pair, r.Source}
+	for done := 0; done < n; {
+		if b.pending == 0 && b.rows >= int64(b.batchRows) {
+			b.reserve()
+		}
+		k := min(n-done, b.batchRows-b.pending)
+		for i := range b.strs {
+			b.strs[i].addN(strs[i], k)
+		}
+		b.value = append(b.value, v.Value[done:done+k]...)
+		b.nsPerOp = append(b.nsPerOp, v.NsPerOp[done:done+k]...)
+		b.count = append(b.count, v.Count[done:done+k]...)
+		b.line = append(b.line, v.Line[done:done+k]...)
+		b.levels[LevelInstance] = repeat(b.levels[LevelInstance], atLeast1(r.Instance), k)
+		b.levels[LevelTrial] = repeat(b.levels[LevelTrial], atLeast1(r.Trial), k)
+		b.levels[LevelSlice] = repeat(b.levels[LevelSlice], atLeast1(r.Slice), k)
+		for j := done; j < done+k; j++ {
+			b.levels[LevelFork] = append(b.levels[LevelFork], atLeast1(v.Fork[j]))
+			b.levels[LevelIteration] = append(b.levels[LevelIteration], atLeast1(v.Iteration[j]))
+		}
+		b.warmup = repeat(b.warmup, r.Warmup, k)
+		if r.HasTime {
+			b.startNs, b.endNs = repeat(b.startNs, r.StartNs, k), repeat(b.endNs, r.EndNs, k)
+			if b.timeValid != nil {
+				b.timeValid = repeat(b.timeValid, true, k)
+			}
+		} else {
+			b.startNs, b.endNs = repeat(b.startNs, 0, k), repeat(b.endNs, 0, k)
+			if b.timeValid == nil {
+				b.timeValid = repeat(make([]bool, 0, b.batchRows), true, b.pending)
+			}
+			b.timeValid = repeat(b.timeValid, false, k)
+		}
+		b.rows += int64(k)
+		b.pending += k
+		done += k
+		if b.pending >= b.batchRows {
+			b.flush()
+		}
+	}
+	return -1, nil
+}
+
+// repeat appends k copies of x to s.
+func repeat[T any](s []T, x T, k int) []T {
+	s = slices.Grow(s, k)
+	for range k {
+		s = append(s, x)
+	}
+	return s
 }
 
 func atLeast1(v int32) int32 {

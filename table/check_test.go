@@ -375,3 +375,59 @@ func TestRepeatedDictionaryValues(t *testing.T) {
 		t.Errorf("Checker: %d runs; want 1 run of 4 rows up to iteration 4", len(ch.runs.order))
 	}
 }
+
+// TestAppendValues: AppendValues gives the rows, records and errors that
+// Append gives row by row, across batch boundaries, with and without
+// timestamps, and appends nothing for a run with a negative count.
+func TestAppendValues(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	one, many := NewBuilder(mem, 7), NewBuilder(mem, 7)
+	defer one.Release()
+	defer many.Release()
+	var v Values
+	for run := 0; run < 6; run++ {
+		r := goodRow(1)
+		r.Benchmark = fmt.Sprintf("b.R%d", run%4)
+		r.Instance, r.Trial, r.Slice, r.Warmup = int32(run%2), 2, 3, run == 1
+		if run%3 == 2 {
+			r.StartNs, r.EndNs, r.HasTime = 100, 200, true
+		}
+		v.Reset()
+		for i := 0; i < 3*run+1; i++ { // 1 to 16 rows: runs across batches of 7
+			v.Add(float64(run)+float64(i)/8, float64(i), int64(i+1), int64(10*run+i), int32(i/5), int32(i%5))
+		}
+		for i := 0; i < v.Len(); i++ {
+			row := r
+			row.Value, row.NsPerOp, row.Count, row.Line, row.Fork, row.Iteration = v.Value[i], v.NsPerOp[i], v.Count[i], v.Line[i], v.Fork[i], v.Iteration[i]
+			if err := one.Append(&row); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i, err := many.AppendValues(&r, &v); i != -1 || err != nil {
+			t.Fatalf("run %d: AppendValues = %d, %v", run, i, err)
+		}
+	}
+	bad := goodRow(1)
+	v.Reset()
+	v.Add(1, 1, 1, 1, 1, 1)
+	v.Add(2, 2, -3, 2, 1, 2)
+	if i, err := many.AppendValues(&bad, &v); i != 1 || err == nil || err.Error() != "column count: -3 is negative" {
+		t.Errorf("negative count: AppendValues = %d, %v; want 1, column count: -3 is negative", i, err)
+	}
+	bad.Mode = "fast"
+	if i, err := many.AppendValues(&bad, &v); i != 0 || err == nil {
+		t.Errorf("unknown mode: AppendValues = %d, %v; want 0 and an error", i, err)
+	}
+	a, b := one.Finish(), many.Finish()
+	defer a.Release()
+	defer b.Release()
+	if len(a.Records) != len(b.Records) || a.NumRows() != 51 {
+		t.Fatalf("%d and %d records, %d rows; want equal records and 51 rows", len(a.Records), len(b.Records), a.NumRows())
+	}
+	for i := range a.Records {
+		if !array.RecordEqual(a.Records[i], b.Records[i]) {
+			t.Errorf("record %d differs:\n%v\n%v", i, a.Records[i], b.Records[i])
+		}
+	}
+}

@@ -207,12 +207,20 @@ type reader struct {
 	s        *scanner
 	src      ingest.Source
 	dst      *table.Builder
-	sink     func(*table.Row) error // dst.Append
+	sink     rowSink // dst
+	vals     table.Values
+	valIdx   []int // the rec.vals index of each row in vals
 	rep      *ingest.Report
 	examples map[string]int
 	seen     map[runKey]firstRun
 	rec      record
 	names    ingest.Names
+}
+
+// rowSink takes the reader's rows: the table.Builder, or a counter when a
+// benchmark measures parsing alone.
+type rowSink interface {
+	AppendValues(*table.Row, *table.Values) (int, error)
 }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBufSize); return &b }}
@@ -234,12 +242,12 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBufSize); ret
 // truncated JSON ends the read with an *ingest.ParseError, I/O errors are
 // returned wrapped. Rows of records read before such an error stay in dst.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
-	return readJMH(r, src, dst, dst.Append, rep)
+	return readJMH(r, src, dst, dst, rep)
 }
 
 // readJMH is Read with the row sink separate from the builder that takes the
 // setups, so that benchmarks can measure parsing without table.Builder.
-func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink func(*table.Row) error, rep *ingest.Report) error {
+func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink rowSink, rep *ingest.Report) error {
 	bp := bufPool.Get().(*[]byte)
 	rd := &reader{
 		s:        newScanner(r, src.File, *bp),
@@ -1108,6 +1116,8 @@ func (rd *reader) emit() error {
 	}
 
 	conv := nsConverter{kind: unitKind, ns: unitNs, threads: rec.threads}
+	rd.vals.Reset()
+	rd.valIdx = rd.valIdx[:0]
 	for i := data.start; i < data.end; i++ {
 		v := &rec.vals[i]
 		if v.bad != badNone {
@@ -1123,11 +1133,10 @@ func (rd *reader) emit() error {
 			}
 			continue
 		}
-		row.Value, row.NsPerOp, row.Count = v.v, ns, v.count
-		row.Fork, row.Iteration, row.Line = v.fork, v.iter, v.line
-		if err := rd.sink(&row); err != nil {
-			return &ingest.ParseError{File: s.file, Line: int(v.line), Path: dataPath + v.indexPath(), Msg: err.Error()}
-		}
+		rd.addValue(i, ns)
+	}
+	if err := rd.appendValues(&row, dataPath); err != nil {
+		return err
 	}
 
 	for j := range rec.secondary {
@@ -1305,6 +1314,8 @@ func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, prima
 	}
 	kind, ns := ingest.ClassifyUnit(m.unit)
 	conv := nsConverter{kind: kind, ns: ns, threads: rec.threads}
+	rd.vals.Reset()
+	rd.valIdx = rd.valIdx[:0]
 	at := ingest.ParseError{File: s.file, Line: m.line, Path: path}
 	row.Metric = rd.names.Clean(MetricName(m.key, rec.benchmark), "secondary metric", at)
 	if row.Metric == "" || row.Metric == table.Primary {
@@ -1330,11 +1341,30 @@ func (rd *reader) emitSecondary(m *metric, row *table.Row, recPath string, prima
 			}
 			continue
 		}
-		row.Value, row.NsPerOp, row.Count = v.v, conv.nsPerOp(v.v), v.count
-		row.Fork, row.Iteration, row.Line = v.fork, v.iter, v.line
-		if err := rd.sink(row); err != nil {
-			return &ingest.ParseError{File: s.file, Line: int(v.line), Path: path + dataName + v.indexPath(), Msg: err.Error()}
-		}
+		rd.addValue(i, conv.nsPerOp(v.v))
+	}
+	return rd.appendValues(row, path+dataName)
+}
+
+// addValue adds rec.vals[i], whose value is ns ns/op, to the rows
+// appendValues appends.
+func (rd *reader) addValue(i int, ns float64) {
+	v := &rd.rec.vals[i]
+	rd.vals.Add(v.v, ns, v.count, v.line, v.fork, v.iter)
+	rd.valIdx = append(rd.valIdx, i)
+}
+
+// appendValues appends the rows added since the last call (addValue), each
+// row with its value's columns, and starts afresh. A row the table refuses
+// ends the read with an error at the value's place below dataPath.
+func (rd *reader) appendValues(row *table.Row, dataPath string) error {
+	defer func() {
+		rd.vals.Reset()
+		rd.valIdx = rd.valIdx[:0]
+	}()
+	if j, err := rd.sink.AppendValues(row, &rd.vals); err != nil {
+		v := &rd.rec.vals[rd.valIdx[j]]
+		return &ingest.ParseError{File: rd.s.file, Line: int(v.line), Path: dataPath + v.indexPath(), Msg: err.Error()}
 	}
 	return nil
 }
