@@ -206,7 +206,14 @@ func (ch *Checker) Add(rec arrow.Record) error {
 		if v := c.count.Value(i); v < 0 {
 			return bad(&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", v)})
 		}
+		prev := lv
 		lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
+		if i > 0 && lv == prev && c.sameKey(i, i-1) {
+			// Another row of the run at the same levels (histogram
+			// buckets, one iteration's values): it changes no maximum.
+			ch.runs.last.rows++
+			continue
+		}
 		if msg := levelError(&lv); msg != "" {
 			return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
 		}
