@@ -196,6 +196,9 @@ func bytesString(b []byte) string {
 // everything strconv.ParseFloat accepts made of digits, signs, '.' and
 // exponents (a leading '+', leading zeros, "1." and ".5" included).
 func parseNumber(b []byte) (float64, bool) {
+	if v, ok := parseDecimal(b); ok {
+		return v, true
+	}
 	v, err := strconv.ParseFloat(bytesString(b), 64)
 	if err != nil {
 		var ne *strconv.NumError
@@ -206,6 +209,53 @@ func parseNumber(b []byte) (float64, bool) {
 	}
 	return v, true
 }
+
+// parseDecimal parses b when it is a plain decimal, -?[0-9]+(\.[0-9]+)?,
+// whose digits m (the decimal point dropped) are below 2^53 and which has
+// at most 22 digits after the point: then the value is m / 10^k, two
+// exactly representable numbers, and one IEEE division rounds it
+// correctly (Clinger's fast path, W. D. Clinger, "How to read floating
+// point numbers accurately", PLDI 1990; strconv's atof64exact), so the
+// result is strconv.ParseFloat's. Anything else (exponents, more digits)
+// is left to strconv: ok is false.
+func parseDecimal(b []byte) (v float64, ok bool) {
+	i := 0
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		i = 1
+	}
+	var m uint64
+	start := i
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		m = m*10 + uint64(b[i]-'0')
+	}
+	digits, frac := i-start, 0
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		fs := i
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			m = m*10 + uint64(b[i]-'0')
+		}
+		frac = i - fs
+		digits += frac
+	}
+	// 19 digits cannot overflow m; 2^53 and 10^22 bound exactness.
+	if i != len(b) || frac == 0 && i > start+digits || digits > 19 || m >= 1<<53 || frac > 22 {
+		return 0, false
+	}
+	v = float64(m) / exactPow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// exactPow10 holds the powers of ten a float64 represents exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // parseInt parses the bytes of a JSON number that must be a non-negative or
 // negative integer (Java long), accepting an integral float spelling (12.0,
