@@ -43,6 +43,12 @@ func Metrics(want []string, tabs ...*table.Table) ([]string, error) {
 			}
 		}
 	}
+	return pickMetrics(want, all, seen)
+}
+
+// pickMetrics is Metrics given the tables' metrics, all (each once), and
+// the set of them, seen.
+func pickMetrics(want, all []string, seen map[string]bool) ([]string, error) {
 	sort.SliceStable(all, func(i, j int) bool {
 		if (all[i] == table.Primary) != (all[j] == table.Primary) {
 			return all[i] == table.Primary

@@ -3,7 +3,6 @@ package compare
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -25,6 +24,8 @@ type Part struct {
 	// TestAll every primary run of each side's table (CheckSides' label
 	// hint).
 	BaseKeys, TestKeys, BaseAll, TestAll []table.Key
+	// Described holds, for DescribePart, describeSet's report per metric.
+	Described map[string]*SetReport
 }
 
 // RunPart runs the comparison of Run on base and test, the sides of one
@@ -118,19 +119,9 @@ func MergeParts(parts []*Part, base, test Selector, sameTable bool, opt Options)
 	if _, err := opt.Filter.Keep(append(seriesOf(bk), seriesOf(tk)...)); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(metrics, func(i, j int) bool {
-		if (metrics[i] == table.Primary) != (metrics[j] == table.Primary) {
-			return metrics[i] == table.Primary
-		}
-		return metrics[i] < metrics[j]
-	})
-	if len(opt.Metrics) > 0 {
-		for _, m := range opt.Metrics {
-			if !seen[m] {
-				return nil, fmt.Errorf("metrics %s: the inputs have no such metric; they have %s", m, strings.Join(metrics, ", "))
-			}
-		}
-		metrics = opt.Metrics
+	metrics, err := pickMetrics(opt.Metrics, metrics, seen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics %w", err)
 	}
 	var reps Reports
 	for _, m := range metrics {
@@ -162,4 +153,96 @@ func seriesOf(keys []table.Key) []*table.Series {
 		out[i] = &table.Series{Key: k}
 	}
 	return out
+}
+
+// DescribePart is Describe's work on one part of an input split by
+// benchmark name (as RunPart), for MergeDescribed: Part.Metrics, BaseKeys
+// and BaseAll of the side, and in Described describeSet's report for
+// every metric of opt.Metrics (all of Metrics when empty) of which the
+// part keeps a run. No check that the filter keeps a benchmark or that a
+// wanted metric exists: MergeDescribed makes them on the whole.
+func DescribePart(side Side, opt Options) (*Part, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	p := &Part{Described: map[string]*SetReport{}}
+	var err error
+	if p.Metrics, err = Metrics(nil, side.Table); err != nil {
+		return nil, err
+	}
+	for _, s := range table.Collect(side.Table, table.Filter{}) {
+		p.BaseAll = append(p.BaseAll, s.Key)
+	}
+	want := opt.Metrics
+	if len(want) == 0 {
+		want = p.Metrics
+	}
+	has := map[string]bool{}
+	for _, m := range p.Metrics {
+		has[m] = true
+	}
+	for _, m := range want {
+		if !has[m] {
+			continue
+		}
+		s := side.set(m, opt.Filter)
+		if len(s.Series) == 0 {
+			continue
+		}
+		if p.Described[m], err = describeSet(s, opt); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// MergeDescribed returns what Describe gives on the union of the parts of
+// one split input (DescribePart on each, with opt): Describe's errors on
+// the whole (a filter that keeps no benchmark, a wanted metric no part
+// holds), and per metric, in Describe's order, the parts' benchmarks in
+// one report sorted by name.
+func MergeDescribed(parts []*Part, opt Options) (SetReports, error) {
+	var all []table.Key
+	seen := map[string]bool{}
+	var metrics []string
+	for _, p := range parts {
+		all = append(all, p.BaseAll...)
+		for _, m := range p.Metrics {
+			if !seen[m] {
+				seen[m] = true
+				metrics = append(metrics, m)
+			}
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Less(all[j]) })
+	if _, err := opt.Filter.Keep(seriesOf(all)); err != nil {
+		return nil, err
+	}
+	metrics, err := pickMetrics(opt.Metrics, metrics, seen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics %w", err)
+	}
+	var reps SetReports
+	for _, m := range metrics {
+		var out *SetReport
+		for _, p := range parts {
+			r := p.Described[m]
+			if r == nil {
+				continue
+			}
+			if out == nil {
+				c := *r
+				c.Options.Progress = nil
+				c.Benchmarks = nil
+				out = &c
+			}
+			out.Benchmarks = append(out.Benchmarks, r.Benchmarks...)
+		}
+		if out == nil {
+			continue
+		}
+		sort.SliceStable(out.Benchmarks, func(i, j int) bool { return out.Benchmarks[i].Name.Less(out.Benchmarks[j].Name) })
+		reps = append(reps, out)
+	}
+	return reps, nil
 }

@@ -101,7 +101,7 @@ func TestChunkedRunsEqualTheWholeRun(t *testing.T) {
 // (--max-rows 0): two files of different projects with benchmarks only in
 // one of them, label selection from one input, a filter, a metrics list,
 // a filter that keeps nothing, an unknown metric and a selector that
-// matches nothing.
+// matches nothing; and the summary of one file (compare FILE) alike.
 func TestChunkedCompareEqualsWhole(t *testing.T) {
 	dir := t.TempDir()
 	gen := func(name string, args ...string) string {
@@ -115,7 +115,7 @@ func TestChunkedCompareEqualsWhole(t *testing.T) {
 	b := gen("b-v2.json", "--benchmarks", "5", "--version", "v2")
 	p1 := gen("p-v1.json", "--benchmarks", "3")
 	p2 := gen("p-v2.json", "--benchmarks", "3", "--version", "v2")
-	chunked := regexp.MustCompile(`more than --max-rows 500: comparing (\d+) chunks`)
+	chunked := regexp.MustCompile(`more than --max-rows 500: (?:comparing|describing) (\d+) chunks`)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -127,6 +127,10 @@ func TestChunkedCompareEqualsWhole(t *testing.T) {
 		{"unknown metric", []string{"--metrics", "ns/op", a, b}, true},
 		{"filter keeps nothing", []string{"--filter", "nosuchbenchmark", a, b}, true},
 		{"selector matches nothing", []string{"--base-version", "v9", "--test-version", "v2", p1, p2}, true},
+		{"describe one file", []string{b}, false},
+		{"describe with filter and metrics", []string{"--filter", "size:1024", "--metrics", "gc.alloc.rate.norm,primary", b}, false},
+		{"describe unknown metric", []string{"--metrics", "ns/op", b}, true},
+		{"describe filter keeps nothing", []string{"--filter", "nosuchbenchmark", b}, true},
 	} {
 		run := func(maxRows string) (string, string, []byte, error) {
 			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+maxRows+".csv")

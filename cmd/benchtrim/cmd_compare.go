@@ -79,9 +79,7 @@ func runCompare(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if ts != nil {
-			return runCompareChunked(c, opt, bs, ts, bar.Done)
-		}
+		return runCompareChunked(c, opt, bs, ts, bar.Done)
 	}
 	base, test, release, err := compareSides(c, args)
 	defer release()
@@ -101,15 +99,17 @@ func runCompare(c *cli.Context) error {
 	return cliapp.WriteResult(c, res, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
 
-// runCompareChunked is the A/B comparison of two sides whose inputs may
-// not fit in memory: it reads each side (cliapp.ReadSpooled); when they
-// hold at most --max-rows rows in all it compares them as compare.Run
-// does, else it spools both, grouped by benchmark name (the unit compare
-// matches on, table.NameGroupOf), and runs compare.RunPart on a chunk of
-// names at a time (table.JointChunks), merging with compare.MergeParts.
-// Every result depends only on its benchmark's runs and its name's
-// random stream, so the output is the in-memory run's byte for byte
-// (TestChunkedCompareEqualsWhole).
+// runCompareChunked is the A/B comparison of two sides, or the summary
+// of one (ts nil), whose inputs may not fit in memory: it reads each side
+// (cliapp.ReadSpooled); when they hold at most --max-rows rows in all it
+// compares them as compare.Run does (describes as compare.Describe),
+// else it spools them, grouped by benchmark name (the unit compare
+// matches on, table.NameGroupOf), and runs compare.RunPart
+// (compare.DescribePart) on a chunk of names at a time
+// (table.JointChunks), merging with compare.MergeParts
+// (compare.MergeDescribed). Every result depends only on its benchmark's
+// runs and its name's random stream, so the output is the in-memory
+// run's byte for byte (TestChunkedCompareEqualsWhole).
 func runCompareChunked(c *cli.Context, opt compare.Options, bs, ts *sideSpec, done func()) error {
 	g := cliapp.GlobalsOf(c)
 	var in []*cliapp.Spooled
@@ -119,7 +119,7 @@ func runCompareChunked(c *cli.Context, opt compare.Options, bs, ts *sideSpec, do
 		}
 	}()
 	for _, spec := range []*sideSpec{bs, ts} {
-		if spec.files == nil {
+		if spec == nil || spec.files == nil {
 			continue // chosen by labels from the base side's input
 		}
 		s, err := cliapp.ReadSpooled(c, spec.files, g.MaxRows, table.NameGroupOf)
@@ -138,7 +138,6 @@ func runCompareChunked(c *cli.Context, opt compare.Options, bs, ts *sideSpec, do
 		}
 		return compare.Side{Label: spec.label, Table: tabs[1], Select: spec.sel}
 	}
-	var reps compare.Reports
 	if !spooled && rows <= g.MaxRows {
 		var tabs []*table.Table
 		for _, s := range in {
@@ -146,17 +145,22 @@ func runCompareChunked(c *cli.Context, opt compare.Options, bs, ts *sideSpec, do
 			defer t.Release()
 			tabs = append(tabs, t)
 		}
-		base, test := side(bs, tabs[:1]), side(ts, tabs)
-		if err := compare.CheckSides(base, test); err != nil {
-			return err
-		}
+		var res cliapp.Result
 		var err error
-		reps, err = compare.Run(base, test, opt)
+		if base := side(bs, tabs[:1]); ts == nil {
+			res, err = compare.Describe(base, opt)
+		} else {
+			test := side(ts, tabs)
+			if err := compare.CheckSides(base, test); err != nil {
+				return err
+			}
+			res, err = compare.Run(base, test, opt)
+		}
 		done()
 		if err != nil {
 			return metricsError(err)
 		}
-		return cliapp.WriteResult(c, reps, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
+		return cliapp.WriteResult(c, res, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 	}
 	spools := make([]*table.Spool, len(in))
 	for i, s := range in {
@@ -167,8 +171,12 @@ func runCompareChunked(c *cli.Context, opt compare.Options, bs, ts *sideSpec, do
 	}
 	chunks := table.JointChunks(g.MaxRows, spools...)
 	if !g.Quiet {
-		fmt.Fprintf(c.App.ErrWriter, "compare: the inputs' %d rows are more than --max-rows %d: comparing %d chunks of benchmarks one at a time (scratch files in $TMPDIR)\n",
-			rows, g.MaxRows, len(chunks))
+		verb := "comparing"
+		if ts == nil {
+			verb = "describing"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "compare: the inputs' %d rows are more than --max-rows %d: %s %d chunks of benchmarks one at a time (scratch files in $TMPDIR)\n",
+			rows, g.MaxRows, verb, len(chunks))
 	}
 	parts := make([]*compare.Part, 0, len(chunks))
 	for _, ch := range chunks {
@@ -186,19 +194,31 @@ func runCompareChunked(c *cli.Context, opt compare.Options, bs, ts *sideSpec, do
 			}
 			tabs = append(tabs, t)
 		}
-		p, err := compare.RunPart(side(bs, tabs[:1]), side(ts, tabs), opt)
+		var p *compare.Part
+		var err error
+		if ts == nil {
+			p, err = compare.DescribePart(side(bs, tabs[:1]), opt)
+		} else {
+			p, err = compare.RunPart(side(bs, tabs[:1]), side(ts, tabs), opt)
+		}
 		release()
 		if err != nil {
 			return metricsError(err)
 		}
 		parts = append(parts, p)
 	}
-	reps, err := compare.MergeParts(parts, bs.sel, ts.sel, ts.files == nil, opt)
+	var res cliapp.Result
+	var err error
+	if ts == nil {
+		res, err = compare.MergeDescribed(parts, opt)
+	} else {
+		res, err = compare.MergeParts(parts, bs.sel, ts.sel, ts.files == nil, opt)
+	}
 	done()
 	if err != nil {
 		return metricsError(err)
 	}
-	return cliapp.WriteResult(c, reps, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
+	return cliapp.WriteResult(c, res, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
 
 // metricsError names the --metrics flag in an error about metrics.
