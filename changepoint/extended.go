@@ -1,58 +1,34 @@
 package changepoint
 
-import "math/big"
-
 // extendedPrec is the significand width of the x87 80-bit extended format
 // that R uses for LDOUBLE on x86-64 Linux.
 const extendedPrec = 64
 
 // extended emulates an x87 long double register with the default extended
-// precision control: every operation rounds its exact result to 64
-// significand bits, to nearest, ties to even. Converting back to float64
-// rounds again to 53 bits (double rounding), exactly as a C cast
+// precision control (see x87): every operation rounds its exact result to
+// 64 significand bits, to nearest, ties to even. Converting back to
+// float64 rounds again to 53 bits (double rounding), exactly as a C cast
 // (double)x does. The exponent range is unbounded, which only differs from
 // x87 for values beyond ±1.19e4932, far outside any input this package
 // accepts (finite float64 data).
-//
-// It is used only for O(n) work (cumulative sums, segment means and
-// variances), so the cost of math/big is negligible next to PELT.
-type extended struct {
-	v, tmp big.Float
-}
+type extended struct{ v x87 }
 
-func newExtended() *extended {
-	e := &extended{}
-	e.v.SetPrec(extendedPrec).SetMode(big.ToNearestEven)
-	e.tmp.SetPrec(extendedPrec).SetMode(big.ToNearestEven)
-	return e
-}
+func newExtended() *extended { return &extended{} }
 
 // reset sets the register to zero.
-func (e *extended) reset() { e.v.SetFloat64(0) }
+func (e *extended) reset() { e.v = x87{} }
 
 // set loads a double (exact: 53 <= 64 bits).
-func (e *extended) set(x float64) { e.v.SetFloat64(x) }
+func (e *extended) set(x float64) { e.v = x87Of(x) }
 
 // add performs v += x with one rounding to 64 bits.
-func (e *extended) add(x float64) {
-	e.tmp.SetFloat64(x)
-	e.v.Add(&e.v, &e.tmp)
-}
-
-// addExt performs v += o.v with one rounding to 64 bits.
-func (e *extended) addExt(o *big.Float) { e.v.Add(&e.v, o) }
+func (e *extended) add(x float64) { e.v = e.v.add(x87Of(x)) }
 
 // quoInt performs v /= n with one rounding to 64 bits.
-func (e *extended) quoInt(n int) {
-	e.tmp.SetInt64(int64(n))
-	e.v.Quo(&e.v, &e.tmp)
-}
+func (e *extended) quoInt(n int) { e.v = e.v.quoInt(n) }
 
 // float64 rounds the register to the nearest double, ties to even.
-func (e *extended) float64() float64 {
-	f, _ := e.v.Float64()
-	return f
-}
+func (e *extended) float64() float64 { return e.v.float64() }
 
 // cumsumExtended writes dst[0] = 0 and dst[i+1] = (double)(x[0]+...+x[i])
 // with the running sum held in extended precision, as R's cumsum() does
@@ -103,18 +79,12 @@ func meanExtended(e *extended, x []float64) float64 {
 	if f := e.float64(); f-f != 0 { // not finite: no refinement (R does the same)
 		return f
 	}
-	var s, t, d big.Float
-	s.SetPrec(extendedPrec).Set(&e.v)
-	t.SetPrec(extendedPrec)
-	d.SetPrec(extendedPrec)
+	s := e.v
+	var t x87
 	for _, v := range x {
-		d.SetFloat64(v)
-		d.Sub(&d, &s)
-		t.Add(&t, &d)
+		t = t.add(x87Of(v).add(s.negate()))
 	}
-	e.v.Set(&t)
-	e.quoInt(n)
-	e.v.Add(&s, &e.v)
+	e.v = s.add(t.quoInt(n))
 	return e.float64()
 }
 
@@ -132,15 +102,11 @@ func varianceMLEExtended(e *extended, x []float64, m float64) float64 {
 	if n < 2 {
 		return 0
 	}
-	var d, mm big.Float
-	d.SetPrec(extendedPrec)
-	mm.SetPrec(extendedPrec).SetFloat64(m)
+	mm := x87Of(m).negate()
 	e.reset()
 	for _, v := range x {
-		d.SetFloat64(v)
-		d.Sub(&d, &mm)
-		d.Mul(&d, &d)
-		e.addExt(&d)
+		d := x87Of(v).add(mm)
+		e.v = e.v.add(d.mul(d))
 	}
 	e.quoInt(n - 1)
 	v := e.float64()
