@@ -39,6 +39,7 @@ const Snappy = "snappy"
 // ParquetCodecs lists the page codecs ParquetOptions.Codec accepts.
 var ParquetCodecs = []string{Snappy, Zstd, NoCompression}
 
+// parquetCodecs maps ParquetOptions.Codec to pqarrow's codecs.
 var parquetCodecs = map[string]compress.Compression{
 	"": compress.Codecs.Zstd, Zstd: compress.Codecs.Zstd, Snappy: compress.Codecs.Snappy, NoCompression: compress.Codecs.Uncompressed,
 }
@@ -121,8 +122,8 @@ func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) err
 // compress faster.
 const ParquetRowGroupRows = 1 << 19
 
-// ParquetWriter writes records to a zstd-compressed Parquet file as they
-// come, in row groups of about ParquetRowGroupRows rows, and stores the
+// ParquetWriter writes records to a Parquet file (zstd-compressed unless
+// ParquetOptions say otherwise) as they come, in row groups of about ParquetRowGroupRows rows, and stores the
 // Arrow schema in the file so readers get the same types back.
 //
 // String columns are written dictionary-encoded without hashing every
@@ -173,12 +174,12 @@ type ParquetOptions struct {
 	// the statistics; leaving them out of columns that nobody filters on
 	// saves that.
 	NoStats []string
-	// Runs names int32 columns without nulls, of few distinct values that
-	// come in runs (repetition indices), written dictionary-encoded from dictionaries
-	// the writer builds as the string columns' are: a value equal to the
-	// one before costs one comparison, where pqarrow's dictionary encoder
-	// hashes every value and DELTA_BINARY_PACKED reads each through
-	// reflection.
+	// Runs names int32 columns without nulls, of few distinct values
+	// that come in runs (repetition indices), written dictionary-encoded
+	// from dictionaries the writer builds as the string columns' are: a
+	// value equal to the one before costs one comparison, where pqarrow's
+	// dictionary encoder hashes every value and DELTA_BINARY_PACKED reads
+	// each through reflection.
 	Runs []string
 	// Codec compresses the pages: zstd ("" or Zstd), Snappy or
 	// NoCompression.
@@ -275,12 +276,12 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 		if !arrow.TypeEqual(c.DataType(), p.schema.Field(i).Type) {
 			return fmt.Errorf("arrowio: column %s is %s, want %s", p.schema.Field(i).Name, c.DataType(), p.schema.Field(i).Type)
 		}
+		if p.ints[i] != nil && c.NullN() > 0 {
+			return fmt.Errorf("arrowio: column %s: nulls in a Runs column", p.schema.Field(i).Name)
+		}
 	}
 	for i, c := range r.Columns() {
 		if d := p.ints[i]; d != nil {
-			if c.NullN() > 0 {
-				return fmt.Errorf("arrowio: column %s: nulls in a Runs column", p.schema.Field(i).Name)
-			}
 			d.add(c.(*array.Int32).Int32Values())
 			continue
 		}
