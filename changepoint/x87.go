@@ -12,9 +12,13 @@ import (
 //	(-1)^neg · m · 2^(e-63),  m with its top bit set, or ±0 (m == 0).
 //
 // Its operations round the exact result to 64 significand bits, to
-// nearest, ties to even, as an x87 register with the default precision
-// control does (and as math/big.Float with precision 64, which
-// TestX87MatchesBigFloat checks them against, at a fraction of its cost).
+// nearest, ties to even (IEEE 754 roundTiesToEven), as an x87 register
+// with the default precision control does (Intel 64 and IA-32
+// Architectures SDM, Vol. 1, ch. 8, "precision control"), and as
+// math/big.Float with precision 64, which TestX87MatchesBigFloat checks
+// them against, at a fraction of its cost. The exact sum, product or
+// quotient is held in 128 bits plus a sticky bit for anything below,
+// enough for a correctly rounded 64-bit result.
 type x87 struct {
 	m   uint64
 	e   int
