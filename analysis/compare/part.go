@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/benchtrim/benchtrim/table"
@@ -26,6 +27,21 @@ type Part struct {
 	BaseKeys, TestKeys, BaseAll, TestAll []table.Key
 	// Described holds, for DescribePart, describeSet's report per metric.
 	Described map[string]*SetReport
+}
+
+// wanted returns the metrics of want (all when empty) that the part
+// holds, in want's order.
+func (p *Part) wanted(want []string) []string {
+	if len(want) == 0 {
+		return p.Metrics
+	}
+	var out []string
+	for _, m := range want {
+		if slices.Contains(p.Metrics, m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // RunPart runs the comparison of Run on base and test, the sides of one
@@ -55,18 +71,7 @@ func RunPart(base, test Side, opt Options) (*Part, error) {
 	for _, s := range table.Collect(test.Table, table.Filter{}) {
 		p.TestAll = append(p.TestAll, s.Key)
 	}
-	want := opt.Metrics
-	if len(want) == 0 {
-		want = p.Metrics
-	}
-	has := map[string]bool{}
-	for _, m := range p.Metrics {
-		has[m] = true
-	}
-	for _, m := range want {
-		if !has[m] {
-			continue
-		}
+	for _, m := range p.wanted(opt.Metrics) {
 		r, err := compareSets(base.set(m, opt.Filter), test.set(m, opt.Filter), opt)
 		if err != nil {
 			return nil, err
@@ -173,18 +178,7 @@ func DescribePart(side Side, opt Options) (*Part, error) {
 	for _, s := range table.Collect(side.Table, table.Filter{}) {
 		p.BaseAll = append(p.BaseAll, s.Key)
 	}
-	want := opt.Metrics
-	if len(want) == 0 {
-		want = p.Metrics
-	}
-	has := map[string]bool{}
-	for _, m := range p.Metrics {
-		has[m] = true
-	}
-	for _, m := range want {
-		if !has[m] {
-			continue
-		}
+	for _, m := range p.wanted(opt.Metrics) {
 		s := side.set(m, opt.Filter)
 		if len(s.Series) == 0 {
 			continue
