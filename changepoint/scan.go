@@ -51,14 +51,39 @@ var (
 )
 
 // scanMean fills tl[i] = F(s_i) + C(s_i, t) + β (Mean cost, exact) and
-// returns the first index of the minimum (R's min_which: strict <).
+// returns the first index of the minimum (R's min_which: strict <, from
+// tl[0]). The AVX2 kernel finds the minimum as it goes: per lane the
+// smallest value and the index of its first occurrence, then the smallest
+// of the lanes' minima with the smallest index among equal ones, which is
+// the first occurrence overall; the candidates after the kernel's, in
+// order, replace it only when strictly smaller.
 func scanMean(tl, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) int {
 	k := len(tl)
 	_, _, _, _ = csf[k-1], c1[k-1], c2[k-1], cf[k-1]
 	i := 0
 	if useSIMD && k >= 4 {
 		i = k &^ 3
-		scanMeanAVX2(&tl[0], &csf[0], &c1[0], &c2[0], &cf[0], i, tf, st1, st2, pen)
+		var lanes [8]float64
+		scanMeanAVX2(&tl[0], &csf[0], &c1[0], &c2[0], &cf[0], i, tf, st1, st2, pen, &lanes)
+		if tl[0] != tl[0] {
+			i = 0 // NaN first: R's loop keeps index 0; take the plain path
+		} else {
+			which, m := int(lanes[4]), lanes[0]
+			for j := 1; j < 4; j++ {
+				if v, w := lanes[j], int(lanes[4+j]); v < m || v == m && w < which {
+					which, m = w, v
+				}
+			}
+			for ; i < k; i++ {
+				l := tf - csf[i]
+				x := st1 - c1[i]
+				x2 := st2 - c2[i]
+				if tl[i] = (cf[i] + (x2 - float64(x*x)/l)) + pen; tl[i] < m {
+					which, m = i, tl[i]
+				}
+			}
+			return which
+		}
 	}
 	for ; i < k; i++ {
 		l := tf - csf[i]

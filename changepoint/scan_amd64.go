@@ -46,10 +46,12 @@ func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
 // scanMeanAVX2 is the vector body of scanMean for the first k candidates
-// (k a multiple of 4).
+// (k a multiple of 4); lanes receives, per lane j (the candidates i with
+// i mod 4 = j), the smallest value (strict <, starting from +Inf) and the
+// index of its first occurrence, as a double.
 //
 //go:noescape
-func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64)
+func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64, lanes *[8]float64)
 
 // boundMeanVarAVX2 is the vector body of boundMeanVar for the first k
 // candidates (k a multiple of 4, at least 4); it returns min(v' + ε).

@@ -21,11 +21,13 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVL DX, edx+4(FP)
 	RET
 
-// func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64)
+// func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64, lanes *[8]float64)
 //
 // tl[i] = (cf[i] + ((st2-c2[i]) - (st1-c1[i])²/(tf-csf[i]))) + pen, four
-// lanes at a time with the same IEEE operations as the scalar code.
-TEXT ·scanMeanAVX2(SB), NOSPLIT, $0-80
+// lanes at a time with the same IEEE operations as the scalar code; and
+// per lane the smallest value (strict <, from +Inf) and the index of its
+// first occurrence, as doubles: lanes[0:4] minima, lanes[4:8] indices.
+TEXT ·scanMeanAVX2(SB), NOSPLIT, $0-88
 	MOVQ tl+0(FP), DI
 	MOVQ csf+8(FP), SI
 	MOVQ c1+16(FP), R8
@@ -36,6 +38,10 @@ TEXT ·scanMeanAVX2(SB), NOSPLIT, $0-80
 	VBROADCASTSD st1+56(FP), Y14
 	VBROADCASTSD st2+64(FP), Y13
 	VBROADCASTSD pen+72(FP), Y12
+	VMOVUPD cInf<>(SB), Y4   // lane minima
+	VXORPD  Y5, Y5, Y5       // their indices
+	VMOVUPD cIota<>(SB), Y6  // indices of the current four
+	VMOVUPD cFour<>(SB), Y7
 	XORQ AX, AX
 
 meanloop:
@@ -54,10 +60,17 @@ meanloop:
 	VADDPD  Y2, Y3, Y3     // cf + cost
 	VADDPD  Y12, Y3, Y3    // + pen
 	VMOVUPD Y3, (DI)(AX*8)
+	VCMPPD  $1, Y4, Y3, Y8 // value < lane minimum
+	VBLENDVPD Y8, Y3, Y4, Y4
+	VBLENDVPD Y8, Y6, Y5, Y5
+	VADDPD  Y7, Y6, Y6
 	ADDQ    $4, AX
 	JMP     meanloop
 
 meandone:
+	MOVQ    lanes+80(FP), DX
+	VMOVUPD Y4, (DX)
+	VMOVUPD Y5, 32(DX)
 	VZEROUPPER
 	RET
 
@@ -409,3 +422,15 @@ DATA cInf<>+8(SB)/8, $0x7ff0000000000000
 DATA cInf<>+16(SB)/8, $0x7ff0000000000000
 DATA cInf<>+24(SB)/8, $0x7ff0000000000000
 GLOBL cInf<>(SB), RODATA|NOPTR, $32
+
+DATA cIota<>+0(SB)/8, $0x0000000000000000
+DATA cIota<>+8(SB)/8, $0x3ff0000000000000
+DATA cIota<>+16(SB)/8, $0x4000000000000000
+DATA cIota<>+24(SB)/8, $0x4008000000000000
+GLOBL cIota<>(SB), RODATA|NOPTR, $32
+
+DATA cFour<>+0(SB)/8, $0x4010000000000000
+DATA cFour<>+8(SB)/8, $0x4010000000000000
+DATA cFour<>+16(SB)/8, $0x4010000000000000
+DATA cFour<>+24(SB)/8, $0x4010000000000000
+GLOBL cFour<>(SB), RODATA|NOPTR, $32

@@ -7,7 +7,7 @@ const (
 	haveAVX512 = false
 )
 
-func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64) {
+func scanMeanAVX2(tl, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen float64, lanes *[8]float64) {
 	panic("changepoint: no SIMD kernel on this platform")
 }
 
