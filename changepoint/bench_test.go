@@ -22,9 +22,8 @@ import (
 //	go test -run XXX -bench 'CROPS/n=30000$' -benchtime 1x ./changepoint
 //
 // Measured here (cpu-ns/op, shared 2-core AMD EPYC 2.6 GHz, AVX2):
-// PELT meanvar 9.3 ms / 1.15 s, PELT mean 4.2–5.6 ms / 0.41 s (n = 3,000
-// on 2026-11-24), CROPS Traini range 0.24 s (s02) / 114 s, CROPS
-// [4, 1e5] 0.74 s / 156 s.
+// PELT meanvar 9.3 ms / 1.15 s, PELT mean 3.1–3.4 ms / 0.27 s (2026-11-24),
+// CROPS Traini range 0.24 s (s02) / 114 s, CROPS [4, 1e5] 0.74 s / 156 s.
 
 // benchSeries is the warm-up shape of the README's timing series,
 // 0.1·(1 + 3·exp(-t/(n/25))) + 1e-3·N(0,1), seeded.

@@ -9,7 +9,8 @@ import "math"
 //
 // Mean cost: the value needs one division; scanMean computes it directly
 // (four candidates per AVX2 instruction on amd64, the same IEEE operations
-// as the scalar code, so bit for bit the same values).
+// as the scalar code, so bit for bit the same values) and finds their
+// minimum in the same pass.
 //
 // MeanVar cost: the value needs two divisions and a logarithm, but its
 // exact value matters only to find the minimum and to decide pruning near
