@@ -203,11 +203,20 @@ func (v *Values) Reset() {
 	v.Fork, v.Iteration = v.Fork[:0], v.Iteration[:0]
 }
 
-// Add appends one row's values.
+// Add appends one row's values. Within capacity it only reslices (the
+// compiler then writes no slice pointer, so no GC write barrier per row).
 func (v *Values) Add(value, nsPerOp float64, count, line int64, fork, iteration int32) {
-	v.Value, v.NsPerOp = append(v.Value, value), append(v.NsPerOp, nsPerOp)
-	v.Count, v.Line = append(v.Count, count), append(v.Line, line)
-	v.Fork, v.Iteration = append(v.Fork, fork), append(v.Iteration, iteration)
+	n := len(v.Value)
+	if n >= cap(v.Value) || n >= cap(v.NsPerOp) || n >= cap(v.Count) || n >= cap(v.Line) || n >= cap(v.Fork) || n >= cap(v.Iteration) {
+		v.Value, v.NsPerOp = append(v.Value, value), append(v.NsPerOp, nsPerOp)
+		v.Count, v.Line = append(v.Count, count), append(v.Line, line)
+		v.Fork, v.Iteration = append(v.Fork, fork), append(v.Iteration, iteration)
+		return
+	}
+	v.Value, v.NsPerOp = v.Value[:n+1], v.NsPerOp[:n+1]
+	v.Count, v.Line = v.Count[:n+1], v.Line[:n+1]
+	v.Fork, v.Iteration = v.Fork[:n+1], v.Iteration[:n+1]
+	v.Value[n], v.NsPerOp[n], v.Count[n], v.Line[n], v.Fork[n], v.Iteration[n] = value, nsPerOp, count, line, fork, iteration
 }
 
 // AppendValues appends v.Len() rows, each r with its Value, NsPerOp,

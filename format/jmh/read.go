@@ -868,7 +868,7 @@ func (rd *reader) rawData(m *metric) error {
 		if err != nil {
 			return err
 		}
-		rd.rec.vals = append(rd.rec.vals, value{v: v, count: 1, line: int64(line), fork: fork, iter: iter, bucket: -1, bad: bad})
+		rd.rec.addVal(value{v: v, count: 1, line: int64(line), fork: fork, iter: iter, bucket: -1, bad: bad})
 		return nil
 	})
 }
@@ -894,12 +894,12 @@ func (rd *reader) forkIterations(dst *span, line *int, rows *[]int32, elem func(
 	dst.start = len(rec.vals)
 	defer func() { dst.end = len(rec.vals) }()
 	return rd.arrayOf(func(line int) {
-		rec.vals = append(rec.vals, value{line: int64(line), bucket: -1, bad: badShape})
+		rec.addVal(value{line: int64(line), bucket: -1, bad: badShape})
 	}, func(f int) error {
 		fork := int32(f + 1)
 		iterations := int32(0)
 		err := rd.arrayOf(func(line int) {
-			rec.vals = append(rec.vals, value{line: int64(line), fork: fork, bucket: -1, bad: badShape})
+			rec.addVal(value{line: int64(line), fork: fork, bucket: -1, bad: badShape})
 		}, func(it int) error {
 			iterations++
 			return elem(fork, int32(it+1))
@@ -907,6 +907,17 @@ func (rd *reader) forkIterations(dst *span, line *int, rows *[]int32, elem func(
 		*rows = append(*rows, iterations)
 		return err
 	})
+}
+
+// addVal appends v to r.vals; within capacity by reslicing, so that the
+// compiler writes no slice pointer (no GC write barrier per value).
+func (r *record) addVal(v value) {
+	if n := len(r.vals); n < cap(r.vals) {
+		r.vals = r.vals[:n+1]
+		r.vals[n] = v
+		return
+	}
+	r.vals = append(r.vals, v)
 }
 
 // arrayOf reads one JSON value that should be an array, calling elem with
@@ -947,7 +958,7 @@ func (rd *reader) histIteration(fork, iter int32) error {
 	s := rd.s
 	rec := &rd.rec
 	badValue := func(line, b int, bad uint8) {
-		rec.vals = append(rec.vals, value{line: int64(line), fork: fork, iter: iter, bucket: int32(b), bad: bad})
+		rec.addVal(value{line: int64(line), fork: fork, iter: iter, bucket: int32(b), bad: bad})
 	}
 	return rd.arrayOf(func(line int) { badValue(line, -1, badShape) }, func(b int) error {
 		c, ok := s.skipWS()
@@ -977,7 +988,7 @@ func (rd *reader) histIteration(fork, iter int32) error {
 			bad = cbad
 		}
 		s.pop()
-		rec.vals = append(rec.vals, value{v: v, count: count, line: int64(line), fork: fork, iter: iter, bucket: int32(b), bad: bad})
+		rec.addVal(value{v: v, count: count, line: int64(line), fork: fork, iter: iter, bucket: int32(b), bad: bad})
 		return nil
 	})
 }
