@@ -179,9 +179,16 @@ func (ch *Checker) Add(rec arrow.Record) error {
 		{ColProject, c.project}, {ColVersion, c.version}, {ColBenchmark, c.benchmark}, {ColParams, c.params},
 		{ColMode, c.mode}, {ColMetric, c.metric}, {ColUnit, c.unit}, {ColPair, c.pair}, {ColSource, c.source},
 	}
+	// Rows need their strings checked only when a dictionary holds a
+	// value that is too long.
 	long := false
 	for _, s := range strs {
-		long = long || len(s.a.dict.ValueBytes()) > MaxStringBytes
+		if len(s.a.dict.ValueBytes()) <= MaxStringBytes {
+			continue
+		}
+		for j := 0; j < s.a.dict.Len() && !long; j++ {
+			long = s.a.dict.ValueLen(j) > MaxStringBytes
+		}
 	}
 	n := int(rec.NumRows())
 	var lv [NumLevels]int32
@@ -206,14 +213,13 @@ func (ch *Checker) Add(rec arrow.Record) error {
 		if v := c.count.Value(i); v < 0 {
 			return bad(&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", v)})
 		}
-		prev := lv
-		lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
-		if i > 0 && lv == prev && c.sameKey(i, i-1) {
+		if i > 0 && c.sameLevels(i, i-1) && c.sameKey(i, i-1) {
 			// Another row of the run at the same levels (histogram
 			// buckets, one iteration's values): it changes no maximum.
 			ch.runs.last.rows++
 			continue
 		}
+		lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
 		if msg := levelError(&lv); msg != "" {
 			return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
 		}

@@ -45,7 +45,6 @@ func (s *Stats) Add(rec arrow.Record) {
 	var primary bool
 	var lastUnit [3]int32
 	lastPrimary := -1 // the record's last primary row
-	var lastLv [NumLevels]int32
 	for i := 0; i < n; i++ {
 		if i == 0 || c.metric.idx[i] != c.metric.idx[i-1] {
 			if m := c.metric.Value(i); i == 0 || m != metric {
@@ -60,12 +59,11 @@ func (s *Stats) Add(rec arrow.Record) {
 			continue
 		}
 		r := s.last
-		lv := [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
 		sameRun := lastPrimary >= 0 && c.sameKey(i, lastPrimary)
-		if sameRun && lv == lastLv {
+		if sameRun && c.sameLevels(i, lastPrimary) {
 			continue // the same run at the same levels: nothing new
 		}
-		lastLv = lv
+		lv := [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
 		if !sameRun {
 			if k := c.key(i); r == nil || k != s.lastKey {
 				r = s.Runs[k]

@@ -154,6 +154,13 @@ func (c *columns) sameKey(i, j int) bool {
 		c.mode.idx[i] == c.mode.idx[j]
 }
 
+// sameLevels reports whether rows i and j have the same level indices.
+func (c *columns) sameLevels(i, j int) bool {
+	return c.iteration.Value(i) == c.iteration.Value(j) && c.fork.Value(i) == c.fork.Value(j) &&
+		c.instance.Value(i) == c.instance.Value(j) && c.trial.Value(i) == c.trial.Value(j) &&
+		c.slice.Value(i) == c.slice.Value(j)
+}
+
 func (c *columns) key(i int) Key {
 	return Key{c.project.Value(i), c.version.Value(i), c.benchmark.Value(i), c.params.Value(i), c.mode.Value(i)}
 }
