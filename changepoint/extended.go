@@ -18,9 +18,6 @@ func newExtended() *extended { return &extended{} }
 // reset sets the register to zero.
 func (e *extended) reset() { e.v = x87{} }
 
-// set loads a double (exact: 53 <= 64 bits).
-func (e *extended) set(x float64) { e.v = x87Of(x) }
-
 // add performs v += x with one rounding to 64 bits.
 func (e *extended) add(x float64) { e.v = e.v.add(x87Of(x)) }
 

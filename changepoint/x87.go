@@ -25,7 +25,8 @@ type x87 struct {
 	neg bool
 }
 
-// x87Of returns x exactly (a double has 53 <= 64 significand bits).
+// x87Of returns x, finite, exactly (a double has 53 <= 64 significand
+// bits).
 func x87Of(x float64) x87 {
 	if x == 0 {
 		return x87{neg: math.Signbit(x)}
