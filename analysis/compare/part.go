@@ -96,16 +96,8 @@ func MergeParts(parts []*Part, base, test Selector, sameTable bool, opt Options)
 		return nil, fmt.Errorf("base and test select the same runs (%s)", base)
 	}
 	var ba, ta, bk, tk []table.Key
-	seen := map[string]bool{}
-	var metrics []string
 	for _, p := range parts {
 		ba, ta, bk, tk = append(ba, p.BaseAll...), append(ta, p.TestAll...), append(bk, p.BaseKeys...), append(tk, p.TestKeys...)
-		for _, m := range p.Metrics {
-			if !seen[m] {
-				seen[m] = true
-				metrics = append(metrics, m)
-			}
-		}
 	}
 	for _, ks := range [][]table.Key{ba, ta, bk, tk} {
 		sort.Slice(ks, func(i, j int) bool { return ks[i].Less(ks[j]) })
@@ -124,9 +116,9 @@ func MergeParts(parts []*Part, base, test Selector, sameTable bool, opt Options)
 	if _, err := opt.Filter.Keep(append(seriesOf(bk), seriesOf(tk)...)); err != nil {
 		return nil, err
 	}
-	metrics, err := pickMetrics(opt.Metrics, metrics, seen)
+	metrics, err := partsMetrics(parts, opt.Metrics)
 	if err != nil {
-		return nil, fmt.Errorf("metrics %w", err)
+		return nil, err
 	}
 	var reps Reports
 	for _, m := range metrics {
@@ -149,6 +141,26 @@ func MergeParts(parts []*Part, base, test Selector, sameTable bool, opt Options)
 		reps = append(reps, r)
 	}
 	return reps, nil
+}
+
+// partsMetrics is Metrics over the parts' tables: want, or when empty
+// every metric some part holds, primary first.
+func partsMetrics(parts []*Part, want []string) ([]string, error) {
+	seen := map[string]bool{}
+	var all []string
+	for _, p := range parts {
+		for _, m := range p.Metrics {
+			if !seen[m] {
+				seen[m] = true
+				all = append(all, m)
+			}
+		}
+	}
+	metrics, err := pickMetrics(want, all, seen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics %w", err)
+	}
+	return metrics, nil
 }
 
 // seriesOf wraps keys as series (Keep and labelsHint read only keys).
@@ -197,24 +209,16 @@ func DescribePart(side Side, opt Options) (*Part, error) {
 // one report sorted by name.
 func MergeDescribed(parts []*Part, opt Options) (SetReports, error) {
 	var all []table.Key
-	seen := map[string]bool{}
-	var metrics []string
 	for _, p := range parts {
 		all = append(all, p.BaseAll...)
-		for _, m := range p.Metrics {
-			if !seen[m] {
-				seen[m] = true
-				metrics = append(metrics, m)
-			}
-		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Less(all[j]) })
 	if _, err := opt.Filter.Keep(seriesOf(all)); err != nil {
 		return nil, err
 	}
-	metrics, err := pickMetrics(opt.Metrics, metrics, seen)
+	metrics, err := partsMetrics(parts, opt.Metrics)
 	if err != nil {
-		return nil, fmt.Errorf("metrics %w", err)
+		return nil, err
 	}
 	var reps SetReports
 	for _, m := range metrics {
