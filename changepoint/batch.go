@@ -169,7 +169,7 @@ func (b *batchPELT) setup(pens []float64) {
 	for len(b.pens) < nk {
 		b.pens = append(b.pens, pens[len(pens)-1])
 	}
-	b.bounded = b.cost == MeanVar && useSIMD
+	b.bounded = b.cost == MeanVar && boundedMeanVar()
 	b.penMax = 0
 	for _, p := range b.pens {
 		b.penMax = max(b.penMax, p)

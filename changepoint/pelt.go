@@ -222,7 +222,7 @@ func (p *peltState) run(pen float64) (float64, int) {
 	p.cs, p.csf, p.c1, p.c2, p.cf = p.cs[:0], p.csf[:0], p.c1[:0], p.c2[:0], p.cf[:0]
 	p.push(0)
 	p.push(m)
-	bounded := p.cost == MeanVar && useSIMD
+	bounded := p.cost == MeanVar && boundedMeanVar()
 
 	for t := 2 * m; t <= n; t++ {
 		k := len(p.cs)

@@ -46,10 +46,17 @@ func exactValue(c Cost, l, x, x2, fs, pen float64) float64 {
 // useSIMD selects the AVX2 kernels; it is set at start-up when the CPU
 // and OS support AVX2 and FMA, and tests switch it off to compare.
 // useAVX512 (with useSIMD) selects the AVX-512 version of boundMeanVar.
+// useBoundGo selects, without useSIMD, the portable bounded evaluation
+// of the MeanVar cost (boundMeanVarGo) over the exact scanMeanVar.
 var (
-	useSIMD   = haveSIMD
-	useAVX512 = haveAVX512
+	useSIMD    = haveSIMD
+	useAVX512  = haveAVX512
+	useBoundGo = true
 )
+
+// boundedMeanVar reports whether PELT evaluates the MeanVar cost through
+// boundMeanVar (bounds, exact values only where they do not decide).
+func boundedMeanVar() bool { return useSIMD || useBoundGo }
 
 // scanMean fills tl[i] = F(s_i) + C(s_i, t) + β (Mean cost, exact) and
 // returns the first index of the minimum (R's min_which: strict <, from
@@ -140,20 +147,33 @@ func find(v, e []float64, x float64, op int) int {
 			return i
 		}
 	}
-	for ; i < k; i++ {
-		var hit bool
-		switch op {
-		case findEq:
-			hit = v[i] == x
-		case findGreater:
-			hit = v[i] > x
-		case findSumGreater:
-			hit = v[i]+e[i] > x
-		default:
-			hit = v[i]-e[i] <= x
+	// One loop per comparison: the portable build runs these over every
+	// candidate, twice per t.
+	v = v[:k]
+	switch op {
+	case findEq:
+		for ; i < k; i++ {
+			if v[i] == x {
+				return i
+			}
 		}
-		if hit {
-			return i
+	case findGreater:
+		for ; i < k; i++ {
+			if v[i] > x {
+				return i
+			}
+		}
+	case findSumGreater:
+		for ; i < k; i++ {
+			if v[i]+e[i] > x {
+				return i
+			}
+		}
+	default:
+		for ; i < k; i++ {
+			if v[i]-e[i] <= x {
+				return i
+			}
 		}
 	}
 	return k
@@ -198,8 +218,12 @@ func scanMeanVar(tl, sg, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) i
 }
 
 // boundMeanVar fills va[i] = v' and eb[i] = ε (see the file comment) for
-// every candidate and returns min(v' + ε). Only with useSIMD.
+// every candidate and returns min(v' + ε): with the AVX2 or AVX-512
+// kernels under useSIMD, otherwise with boundMeanVarGo.
 func boundMeanVar(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) float64 {
+	if !useSIMD {
+		return boundMeanVarGo(va, eb, csf, c1, c2, cf, tf, st1, st2, pen)
+	}
 	k := len(va)
 	_, _, _, _, _ = eb[k-1], csf[k-1], c1[k-1], c2[k-1], cf[k-1]
 	upper := math.Inf(1)
@@ -281,3 +305,156 @@ func newAVX512Table() (t avx512Table) {
 	t.wideRel, t.wideOne, t.negInf = 3e-15, 1+0x1p-40, math.Inf(-1)
 	return t
 }
+
+// boundMeanVarGo is the portable boundMeanVar: v' and ε for every
+// candidate with one division and no exact logarithm.
+//
+// σ² with one division. R computes σ_R = RN(RN(X2 - RN(A/L))/L), A =
+// RN(X·X); here ρ = RN(1/L), b = RN(A·ρ), d = RN(X2 - b), σ' = RN(d·ρ).
+// With B = A/L, D = X2 - B and Q = B/D (the squared mean over the
+// variance, which the cancellation in D amplifies errors by), each of b
+// and RN(A/L) is within 2u of B (u = 2⁻⁵³), so
+//
+//	|log σ' - log σ_R| <= 1.001·(3u·Q + 5u)   when 3u·Q <= 1e-3.
+//
+// Q is bounded without a division: with σ' = 2^k·m, m in [1, 2),
+// q = b·ρ·2⁻ᵏ >= (b/d)·(1 - 3u), and q <= 2⁴⁰ implies Q <= 2⁴¹ (were Q
+// larger, |d| <= B·(1/Q + 3u) would make b/d exceed 2⁴⁰), hence 3u·Q <=
+// 7.3e-4 and Q <= 1.003·q: the variance term is below L·(3.4e-16·q +
+// 5.6e-16). Where q > 2⁴⁰, or σ' is not a positive normal double below
+// 2¹⁰²¹ (d <= 0 included, where R may clamp), the candidate is redone
+// below with R's σ² (two divisions, then ε without the variance term),
+// and where that σ² is not a positive normal double, or a value or bound
+// is not finite, with the exact value and ε = 0.
+//
+// The logarithm. With c_j = 1 + (j + 1/2)/256 the centre of the 256th of
+// [1, 2) that holds m and invc_j = RN(1/c_j),
+//
+//	lg' = (k·ln2 + logc_j) + p(r),  r = m·invc_j - 1,  logc_j = -log(invc_j)
+//	p(r) = r + r²·(-1/2 + r·(1/3 + r·(-1/4 + r/5)))   (Taylor, |r| <= 2⁻⁹)
+//
+// Its distance to log σ': the truncation |r|⁶/6·1.01 < 1e-17, r's single
+// rounding (m·invc_j - 1 is exact by Sterbenz once m·invc_j is rounded)
+// 1.2e-16, logc_j's (math.Log, < 1 ulp) 1.2e-16, ln2's and the product's
+// 1.9e-16·|k·ln2| and the two sums' 1.1e-16 each per unit of magnitude:
+// below 4.5e-16 + 4.1e-16·|lg'| (TestBoundLog), and fastLog is within
+// 0.51 ulp (1.2e-16·|lg|) of log σ_R. That is far inside the AVX2
+// kernel's 2e-13 (see the file comment), so its ε serves, with the |lg|
+// term raised to 3e-15 to cover the |lg'|-proportional part and the
+// variance term added,
+//
+//	ε = L·(1e-12 + 3e-15·|lg'| + 6e-15 + 4e-16·q + 1e-15) + 2e-15·(|F(s)| + |C'| + β),
+//
+// evaluated with |C'| <= L·(|lg'| + log 2π + 1) (2e-15·(log 2π + 1) <
+// 5.7e-15):
+//
+//	ε <= L·(1.0127e-12 + 5e-15·|lg'| + 4e-16·q) + 2e-15·(|F(s)| + β)
+func boundMeanVarGo(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) float64 {
+	k := len(va)
+	if k == 0 {
+		return math.Inf(1)
+	}
+	eb, csf, c1, c2, cf = eb[:k], csf[:k], c1[:k], c2[:k], cf[:k]
+	upper := math.Inf(1)
+	bad := 0
+	// σ' and q first, into eb and va: a loop of its own pipelines the
+	// divisions better than one long chain per candidate.
+	for i := range va {
+		l := tf - csf[i]
+		x := st1 - c1[i]
+		x2 := st2 - c2[i]
+		rho := 1 / l
+		b := float64(float64(x*x) * rho)
+		sig := float64((x2 - b) * rho)
+		eb[i] = sig
+		// 2^-k for σ' = 2^k·m: exponent field 2046 - E.
+		va[i] = float64(b*rho) * math.Float64frombits(2046<<52-math.Float64bits(sig)&^(1<<52-1))
+	}
+	// Then lg' into eb (NaN where σ' or q rules the bound out), then the
+	// values: three short loops overlap better than one long one.
+	for i, sig := range eb {
+		ix := math.Float64bits(sig)
+		if ix-0x0010000000000000 >= 0x7fc0000000000000-0x0010000000000000 || !(va[i] <= 0x1p40) {
+			eb[i] = math.NaN() // below
+			continue
+		}
+		eb[i] = boundLog(ix)
+	}
+	for i, lg := range eb {
+		q := va[i]
+		l := tf - csf[i]
+		c := float64(l * ((log2Pi + lg) + 1))
+		f := cf[i]
+		v := (f + c) + pen
+		// Branches, not math.Abs, which goes through an integer register;
+		// the signs rarely change from one candidate to the next.
+		if lg < 0 {
+			lg = -lg
+		}
+		if f < 0 {
+			f = -f
+		}
+		eps := float64(l*(1.0127e-12+5e-15*lg+4e-16*q)) + 2e-15*(f+pen)
+		// Not finite where lg' is NaN (above), or F(s), β or v is not
+		// finite (v - v is 0 only for finite v).
+		if !(eps+(v-v) < math.MaxFloat64) {
+			eb[i] = math.NaN()
+			bad++
+			continue
+		}
+		va[i], eb[i] = v, eps
+		// A branch, not min: the builtin's NaN and ±0 handling would put
+		// a chain of instructions on the loop-carried path.
+		if w := v + eps; w < upper {
+			upper = w
+		}
+	}
+	// The candidates left above (out of the loop, which then makes no
+	// call): R's σ², then the bound or the exact value.
+	for i := 0; bad > 0; i++ {
+		if e := eb[i]; e == e {
+			continue
+		}
+		bad--
+		l := tf - csf[i]
+		x := st1 - c1[i]
+		x2 := st2 - c2[i]
+		sig := (x2 - float64(x*x)/l) / l
+		if sig <= 0 {
+			sig = varianceClamp
+		}
+		v, eps := 0.0, 0.0
+		if ix := math.Float64bits(sig); ix-0x0010000000000000 < 0x7ff0000000000000-0x0010000000000000 {
+			lg := boundLog(ix)
+			c := float64(l * ((log2Pi + lg) + 1))
+			v = (cf[i] + c) + pen
+			eps = float64(l*(1.0117e-12+5e-15*math.Abs(lg))) + 2e-15*(math.Abs(cf[i])+pen)
+		}
+		if !(eps > 0 && eps < math.MaxFloat64) || !(v < math.MaxFloat64 && v > -math.MaxFloat64) {
+			v, eps = exactValue(MeanVar, l, x, x2, cf[i], pen), 0
+		}
+		va[i], eb[i] = v, eps
+		upper = min(upper, v+eps)
+	}
+	return upper
+}
+
+// boundLog returns lg', boundMeanVarGo's approximation of log x for the
+// bits ix of a positive normal double x (see boundMeanVarGo).
+func boundLog(ix uint64) float64 {
+	e := &boundLogTab[ix>>44&0xff]
+	m := math.Float64frombits(ix&(1<<52-1) | 0x3ff<<52)
+	r := float64(m*e.invc) - 1
+	p := r + float64(r*r)*(-1.0/2+r*(1.0/3+r*(-1.0/4+r*(1.0/5))))
+	return (float64(float64(int64(ix>>52)-1023)*math.Ln2) + e.logc) + p
+}
+
+// boundLogTab holds invc_j = RN(1/c_j) and logc_j = -log(invc_j) for the
+// centres c_j = 1 + (j + 1/2)/256 (boundMeanVarGo).
+var boundLogTab = func() (t [256]struct{ invc, logc float64 }) {
+	for j := range t {
+		t[j].invc = 1 / (1 + (float64(j)+0.5)/256)
+		t[j].logc = -math.Log(t[j].invc)
+	}
+	return t
+}()
