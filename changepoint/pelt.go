@@ -234,6 +234,7 @@ func (p *peltState) run(pen float64) (float64, int) {
 		}
 		var which int
 		var minout float64
+		keepAll := math.Inf(1) // every candidate is kept if thr >= keepAll
 		switch {
 		case p.cost == Mean:
 			which = scanMean(tl, csf, c1, c2, cf, tf, st1, st2, pen)
@@ -241,12 +242,24 @@ func (p *peltState) run(pen float64) (float64, int) {
 		case bounded:
 			// The exact minimum (first index on ties, R's min_which) is
 			// among the candidates whose lower bound is <= the smallest
-			// upper bound; evaluate those exactly, in order.
-			upper := boundMeanVar(tl, eb, csf, c1, c2, cf, tf, st1, st2, pen)
+			// upper bound; evaluate those exactly, in order. The portable
+			// kernel also tells when that is one candidate only.
+			var upper float64
 			which = -1
-			for i := find(tl, eb, upper, findDiffLE); i < k; i += 1 + find(tl[i+1:], eb[i+1:], upper, findDiffLE) {
-				if v := exact(i); which < 0 || v < minout {
-					which, minout = i, v
+			if useSIMD {
+				upper = boundMeanVar(tl, eb, csf, c1, c2, cf, tf, st1, st2, pen)
+			} else {
+				r := boundMeanVarGo(tl, eb, csf, c1, c2, cf, tf, st1, st2, pen)
+				upper, keepAll = r.upper, r.wmax
+				if r.i1 >= 0 && r.low2 > upper {
+					which, minout = r.i1, exact(r.i1)
+				}
+			}
+			if which < 0 {
+				for i := find(tl, eb, upper, findDiffLE); i < k; i += 1 + find(tl[i+1:], eb[i+1:], upper, findDiffLE) {
+					if v := exact(i); which < 0 || v < minout {
+						which, minout = i, v
+					}
 				}
 			}
 		default:
@@ -263,9 +276,12 @@ func (p *peltState) run(pen float64) (float64, int) {
 		thr := minout + pen
 		// Candidates before i0 are kept for sure and stay in place.
 		var i0 int
-		if bounded {
+		switch {
+		case thr >= keepAll:
+			i0 = k
+		case bounded:
 			i0 = find(tl, eb, thr, findSumGreater)
-		} else {
+		default:
 			i0 = find(tl, nil, thr, findGreater)
 		}
 		j := i0

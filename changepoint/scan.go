@@ -222,7 +222,7 @@ func scanMeanVar(tl, sg, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) i
 // kernels under useSIMD, otherwise with boundMeanVarGo.
 func boundMeanVar(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) float64 {
 	if !useSIMD {
-		return boundMeanVarGo(va, eb, csf, c1, c2, cf, tf, st1, st2, pen)
+		return boundMeanVarGo(va, eb, csf, c1, c2, cf, tf, st1, st2, pen).upper
 	}
 	k := len(va)
 	_, _, _, _, _ = eb[k-1], csf[k-1], c1[k-1], c2[k-1], cf[k-1]
@@ -306,6 +306,18 @@ func newAVX512Table() (t avx512Table) {
 	return t
 }
 
+// goBounds is what boundMeanVarGo finds besides v' and ε: upper =
+// min(v' + ε), wmax = max(v' + ε), and the smallest two lower bounds
+// low1 <= low2 of v' - ε, low1 at candidate i1. When low2 > upper, i1 is
+// the only candidate whose exact value can be the minimum (every other
+// one exceeds upper, which some exact value does not); when wmax <= the
+// pruning threshold, every candidate is kept. After candidates that
+// needed the fallback, i1 = -1 and wmax = +Inf (no shortcut).
+type goBounds struct {
+	upper, wmax, low1, low2 float64
+	i1                      int
+}
+
 // boundMeanVarGo is the portable boundMeanVar: v' and ε for every
 // candidate with one division and no exact logarithm.
 //
@@ -323,99 +335,108 @@ func newAVX512Table() (t avx512Table) {
 // 7.3e-4 and Q <= 1.003·q: the variance term is below L·(3.4e-16·q +
 // 5.6e-16). Where q > 2⁴⁰, or σ' is not a positive normal double below
 // 2¹⁰²¹ (d <= 0 included, where R may clamp), the candidate is redone
-// below with R's σ² (two divisions, then ε without the variance term),
-// and where that σ² is not a positive normal double, or a value or bound
-// is not finite, with the exact value and ε = 0.
+// after the loops with R's σ² (two divisions, then ε without the
+// variance term), and where that σ² is not a positive normal double, or
+// a value is not finite, with the exact value and ε = 0.
 //
 // The logarithm. With c_j = 1 + (j + 1/2)/256 the centre of the 256th of
 // [1, 2) that holds m and invc_j = RN(1/c_j),
 //
 //	lg' = (k·ln2 + logc_j) + p(r),  r = m·invc_j - 1,  logc_j = -log(invc_j)
-//	p(r) = r + r²·(-1/2 + r·(1/3 + r·(-1/4 + r/5)))   (Taylor, |r| <= 2⁻⁹)
+//	p(r) = r + r²·(-1/2 + r/3)   (Taylor, |r| <= 2⁻⁹)
 //
-// Its distance to log σ': the truncation |r|⁶/6·1.01 < 1e-17, r's single
-// rounding (m·invc_j - 1 is exact by Sterbenz once m·invc_j is rounded)
-// 1.2e-16, logc_j's (math.Log, < 1 ulp) 1.2e-16, ln2's and the product's
-// 1.9e-16·|k·ln2| and the two sums' 1.1e-16 each per unit of magnitude:
-// below 4.5e-16 + 4.1e-16·|lg'| (TestBoundLog), and fastLog is within
-// 0.51 ulp (1.2e-16·|lg|) of log σ_R. That is far inside the AVX2
-// kernel's 2e-13 (see the file comment), so its ε serves, with the |lg|
-// term raised to 3e-15 to cover the |lg'|-proportional part and the
-// variance term added,
+// Its distance to log σ': the truncation |r|⁴/4·1.002 < 3.65e-12, r's
+// single rounding (m·invc_j - 1 is exact by Sterbenz once m·invc_j is
+// rounded) 1.2e-16, logc_j's (math.Log, < 1 ulp) 1.2e-16, ln2's and the
+// product's 1.9e-16·|k·ln2| and the two sums' 1.1e-16 each per unit of
+// magnitude: below 3.7e-12 + 4.1e-16·|lg'| (TestBoundLog); fastLog is
+// within 0.51 ulp (1.2e-16·|lg|) of log σ_R. The AVX2 kernel's ε (see
+// the file comment) covers a logarithm within 2e-13 with its L·1e-12
+// term; with that term raised by the 3.7e-12 more, the |lg| term raised
+// to 3e-15 to cover the |lg'|-proportional part and the variance term
+// added,
 //
-//	ε = L·(1e-12 + 3e-15·|lg'| + 6e-15 + 4e-16·q + 1e-15) + 2e-15·(|F(s)| + |C'| + β),
+//	ε = L·(4.7e-12 + 3e-15·|lg'| + 6e-15 + 4e-16·q + 1e-15) + 2e-15·(|F(s)| + |C'| + β),
 //
 // evaluated with |C'| <= L·(|lg'| + log 2π + 1) (2e-15·(log 2π + 1) <
-// 5.7e-15):
+// 5.7e-15) and |lg'| <= (lg'² + 1)/2:
 //
-//	ε <= L·(1.0127e-12 + 5e-15·|lg'| + 4e-16·q) + 2e-15·(|F(s)| + β)
-func boundMeanVarGo(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) float64 {
+//	ε <= L·(4.7152e-12 + 2.5e-15·lg'² + 4e-16·q) + 2e-15·(|F(s)| + β)
+//
+// The three loops (σ' and q; lg'; the values) overlap better than one
+// long chain per candidate, and they make no call: candidates left to the
+// fallback are marked NaN and redone after them.
+func boundMeanVarGo(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) goBounds {
+	inf := math.Inf(1)
 	k := len(va)
 	if k == 0 {
-		return math.Inf(1)
+		return goBounds{upper: inf, wmax: -inf, low1: inf, low2: inf, i1: -1}
 	}
 	eb, csf, c1, c2, cf = eb[:k], csf[:k], c1[:k], c2[:k], cf[:k]
-	upper := math.Inf(1)
-	bad := 0
-	// σ' and q first, into eb and va: a loop of its own pipelines the
-	// divisions better than one long chain per candidate.
 	for i := range va {
 		l := tf - csf[i]
 		x := st1 - c1[i]
 		x2 := st2 - c2[i]
 		rho := 1 / l
 		b := float64(float64(x*x) * rho)
-		sig := float64((x2 - b) * rho)
-		eb[i] = sig
-		// 2^-k for σ' = 2^k·m: exponent field 2046 - E.
-		va[i] = float64(b*rho) * math.Float64frombits(2046<<52-math.Float64bits(sig)&^(1<<52-1))
+		eb[i] = float64((x2 - b) * rho) // σ'
+		va[i] = float64(b * rho)
 	}
-	// Then lg' into eb (NaN where σ' or q rules the bound out), then the
-	// values: three short loops overlap better than one long one.
+	bad := 0
 	for i, sig := range eb {
 		ix := math.Float64bits(sig)
-		if ix-0x0010000000000000 >= 0x7fc0000000000000-0x0010000000000000 || !(va[i] <= 0x1p40) {
-			eb[i] = math.NaN() // below
-			continue
-		}
-		eb[i] = boundLog(ix)
-	}
-	for i, lg := range eb {
-		q := va[i]
-		l := tf - csf[i]
-		c := float64(l * ((log2Pi + lg) + 1))
-		f := cf[i]
-		v := (f + c) + pen
-		// Branches, not math.Abs, which goes through an integer register;
-		// the signs rarely change from one candidate to the next.
-		if lg < 0 {
-			lg = -lg
-		}
-		if f < 0 {
-			f = -f
-		}
-		eps := float64(l*(1.0127e-12+5e-15*lg+4e-16*q)) + 2e-15*(f+pen)
-		// Not finite where lg' is NaN (above), or F(s), β or v is not
-		// finite (v - v is 0 only for finite v).
-		if !(eps+(v-v) < math.MaxFloat64) {
-			eb[i] = math.NaN()
+		// q = b·ρ·2⁻ᵏ, 2⁻ᵏ having the exponent field 2046 - E.
+		q := va[i] * math.Float64frombits(2046<<52-ix&^(1<<52-1))
+		if ix-0x0010000000000000 >= 0x7fc0000000000000-0x0010000000000000 || !(q <= 0x1p40) {
+			eb[i] = math.NaN() // the fallback, below
 			bad++
 			continue
 		}
+		eb[i], va[i] = boundLog(ix), q
+	}
+	r := goBounds{upper: inf, wmax: -inf, low1: inf, low2: inf, i1: -1}
+	vsum := 0.0
+	for i, lg := range eb {
+		l := tf - csf[i]
+		f := cf[i]
+		v := (f + float64(l*((log2Pi+lg)+1))) + pen
+		// A branch, not math.Abs, which goes through an integer register:
+		// F's sign rarely changes from one candidate to the next.
+		if f < 0 {
+			f = -f
+		}
+		eps := float64(l*(4.7152e-12+float64(2.5e-15*lg)*lg+4e-16*va[i])) + 2e-15*(f+pen)
 		va[i], eb[i] = v, eps
-		// A branch, not min: the builtin's NaN and ±0 handling would put
-		// a chain of instructions on the loop-carried path.
-		if w := v + eps; w < upper {
-			upper = w
+		vsum += v // not finite if some v is not
+		// Branches, not min and max, whose NaN and ±0 handling would put
+		// chains of instructions on the loop-carried paths.
+		w := v + eps
+		if w < r.upper {
+			r.upper = w
+		}
+		if w > r.wmax {
+			r.wmax = w
+		}
+		if lo := v - eps; lo < r.low2 {
+			if lo < r.low1 {
+				r.low2, r.low1, r.i1 = r.low1, lo, i
+			} else {
+				r.low2 = lo
+			}
 		}
 	}
-	// The candidates left above (out of the loop, which then makes no
-	// call): R's σ², then the bound or the exact value.
-	for i := 0; bad > 0; i++ {
-		if e := eb[i]; e == e {
+	if bad == 0 && vsum-vsum == 0 {
+		return r
+	}
+	// The fallback: R's σ², then the bound without the variance term or,
+	// where that σ² is not a positive normal double or the value is not
+	// finite, the exact value with ε = 0. No shortcut then.
+	r = goBounds{upper: inf, wmax: inf, low1: inf, low2: inf, i1: -1}
+	for i := range va {
+		if v := va[i]; v-v == 0 && eb[i] == eb[i] {
+			r.upper = min(r.upper, v+eb[i])
 			continue
 		}
-		bad--
 		l := tf - csf[i]
 		x := st1 - c1[i]
 		x2 := st2 - c2[i]
@@ -426,17 +447,16 @@ func boundMeanVarGo(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64
 		v, eps := 0.0, 0.0
 		if ix := math.Float64bits(sig); ix-0x0010000000000000 < 0x7ff0000000000000-0x0010000000000000 {
 			lg := boundLog(ix)
-			c := float64(l * ((log2Pi + lg) + 1))
-			v = (cf[i] + c) + pen
-			eps = float64(l*(1.0117e-12+5e-15*math.Abs(lg))) + 2e-15*(math.Abs(cf[i])+pen)
+			v = (cf[i] + float64(l*((log2Pi+lg)+1))) + pen
+			eps = float64(l*(4.7152e-12+float64(2.5e-15*lg)*lg)) + 2e-15*(math.Abs(cf[i])+pen)
 		}
-		if !(eps > 0 && eps < math.MaxFloat64) || !(v < math.MaxFloat64 && v > -math.MaxFloat64) {
+		if !(v-v == 0 && eps > 0) {
 			v, eps = exactValue(MeanVar, l, x, x2, cf[i], pen), 0
 		}
 		va[i], eb[i] = v, eps
-		upper = min(upper, v+eps)
+		r.upper = min(r.upper, v+eps)
 	}
-	return upper
+	return r
 }
 
 // boundLog returns lg', boundMeanVarGo's approximation of log x for the
@@ -445,7 +465,7 @@ func boundLog(ix uint64) float64 {
 	e := &boundLogTab[ix>>44&0xff]
 	m := math.Float64frombits(ix&(1<<52-1) | 0x3ff<<52)
 	r := float64(m*e.invc) - 1
-	p := r + float64(r*r)*(-1.0/2+r*(1.0/3+r*(-1.0/4+r*(1.0/5))))
+	p := r + float64(r*r)*(-1.0/2+r*(1.0/3))
 	return (float64(float64(int64(ix>>52)-1023)*math.Ln2) + e.logc) + p
 }
 
