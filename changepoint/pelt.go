@@ -237,7 +237,7 @@ func (p *peltState) run(pen float64) (float64, int) {
 		keepAll := math.Inf(1) // every candidate is kept if thr >= keepAll
 		switch {
 		case p.cost == Mean:
-			which = scanMean(tl, csf, c1, c2, cf, tf, st1, st2, pen)
+			which, keepAll = scanMean(tl, csf, c1, c2, cf, tf, st1, st2, pen)
 			minout = tl[which]
 		case bounded:
 			// The exact minimum (first index on ties, R's min_which) is

@@ -60,12 +60,14 @@ func boundedMeanVar() bool { return useSIMD || useBoundGo }
 
 // scanMean fills tl[i] = F(s_i) + C(s_i, t) + β (Mean cost, exact) and
 // returns the first index of the minimum (R's min_which: strict <, from
-// tl[0]). The AVX2 kernel finds the minimum as it goes: per lane the
+// tl[0]) and hi >= every tl[i] that is not NaN, +Inf if some is NaN or
+// unknown (the AVX2 path): the pruning keeps every candidate if its
+// threshold is >= hi. The AVX2 kernel finds the minimum as it goes: per lane the
 // smallest value and the index of its first occurrence, then the smallest
 // of the lanes' minima with the smallest index among equal ones, which is
 // the first occurrence overall; the candidates after the kernel's, in
 // order, replace it only when strictly smaller.
-func scanMean(tl, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) int {
+func scanMean(tl, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) (which int, hi float64) {
 	k := len(tl)
 	_, _, _, _ = csf[k-1], c1[k-1], c2[k-1], cf[k-1]
 	i := 0
@@ -90,16 +92,37 @@ func scanMean(tl, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) int {
 					which, m = i, tl[i]
 				}
 			}
-			return which
+			return which, math.Inf(1)
 		}
 	}
-	for ; i < k; i++ {
+	// The portable loop finds the minimum and the maximum as it goes (a
+	// pass over tl each would cost about as much as the values), with
+	// branches, not min and max, which would put their NaN handling on
+	// the loop-carried paths; a NaN makes sum NaN.
+	m := math.Inf(1)
+	hi = math.Inf(-1)
+	sum := 0.0
+	for i := range tl {
 		l := tf - csf[i]
 		x := st1 - c1[i]
 		x2 := st2 - c2[i]
-		tl[i] = (cf[i] + (x2 - float64(x*x)/l)) + pen
+		v := (cf[i] + (x2 - float64(x*x)/l)) + pen
+		tl[i] = v
+		sum += v
+		if v < m {
+			which, m = i, v
+		}
+		if v > hi {
+			hi = v
+		}
 	}
-	return firstMin(tl)
+	if tl[0] != tl[0] {
+		which = 0 // R keeps index 0 when it holds NaN
+	}
+	if sum != sum {
+		hi = math.Inf(1)
+	}
+	return which, hi
 }
 
 // firstMin returns the index of the first minimum of v (len(v) > 0).
