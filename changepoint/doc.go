@@ -51,7 +51,8 @@
 // # Speed
 //
 // The PELT inner loop has AVX2/FMA kernels on amd64 (detected at run time;
-// build tag purego or another architecture selects the portable code).
+// build tag purego or another architecture selects the portable code,
+// boundMeanVarGo, which bounds the same way in plain Go).
 // For the mean-and-variance cost they compute a cheap approximation of
 // every candidate's value with a rigorous error bound and evaluate the
 // exact value only where the bound leaves a comparison undecided, so the
