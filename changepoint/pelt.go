@@ -234,7 +234,7 @@ func (p *peltState) run(pen float64) (float64, int) {
 		}
 		var which int
 		var minout float64
-		keepAll := math.Inf(1) // every candidate is kept if thr >= keepAll
+		keepAll := math.NaN() // every candidate is kept if thr >= keepAll
 		switch {
 		case p.cost == Mean:
 			which, keepAll = scanMean(tl, csf, c1, c2, cf, tf, st1, st2, pen)

@@ -60,7 +60,7 @@ func boundedMeanVar() bool { return useSIMD || useBoundGo }
 
 // scanMean fills tl[i] = F(s_i) + C(s_i, t) + β (Mean cost, exact) and
 // returns the first index of the minimum (R's min_which: strict <, from
-// tl[0]) and hi >= every tl[i] that is not NaN, +Inf if some is NaN or
+// tl[0]) and hi >= every tl[i], NaN if some tl[i] is NaN or hi is
 // unknown (the AVX2 path): the pruning keeps every candidate if its
 // threshold is >= hi. The AVX2 kernel finds the minimum as it goes: per lane the
 // smallest value and the index of its first occurrence, then the smallest
@@ -92,7 +92,7 @@ func scanMean(tl, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) (which i
 					which, m = i, tl[i]
 				}
 			}
-			return which, math.Inf(1)
+			return which, math.NaN()
 		}
 	}
 	// The portable loop finds the minimum and the maximum as it goes (a
@@ -120,7 +120,7 @@ func scanMean(tl, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) (which i
 		which = 0 // R keeps index 0 when it holds NaN
 	}
 	if sum != sum {
-		hi = math.Inf(1)
+		hi = math.NaN()
 	}
 	return which, hi
 }
@@ -335,7 +335,7 @@ func newAVX512Table() (t avx512Table) {
 // the only candidate whose exact value can be the minimum (every other
 // one exceeds upper, which some exact value does not); when wmax <= the
 // pruning threshold, every candidate is kept. After candidates that
-// needed the fallback, i1 = -1 and wmax = +Inf (no shortcut).
+// needed the fallback, i1 = -1 and wmax = NaN (no shortcut).
 type goBounds struct {
 	upper, wmax, low1, low2 float64
 	i1                      int
@@ -454,7 +454,7 @@ func boundMeanVarGo(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64
 	// The fallback: R's σ², then the bound without the variance term or,
 	// where that σ² is not a positive normal double or the value is not
 	// finite, the exact value with ε = 0. No shortcut then.
-	r = goBounds{upper: inf, wmax: inf, low1: inf, low2: inf, i1: -1}
+	r = goBounds{upper: inf, wmax: math.NaN(), low1: inf, low2: inf, i1: -1}
 	for i := range va {
 		if v := va[i]; v-v == 0 && eb[i] == eb[i] {
 			r.upper = min(r.upper, v+eb[i])

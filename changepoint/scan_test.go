@@ -2,6 +2,7 @@ package changepoint
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -79,6 +80,9 @@ func TestBoundMeanVar(t *testing.T) {
 				if upper < low {
 					t.Fatalf("%s %s t=%d: upper %v below the minimum %v", m.name, name, tt, upper, low)
 				}
+				if !m.simd {
+					checkGoBounds(t, boundMeanVarGo(va[:k], eb[:k], csf[:k], c1[:k], c2[:k], cf[:k], float64(tt), st.s1[tt], st.s2[tt], pen), va[:k], eb[:k])
+				}
 			}
 			t.Logf("%s %s: %d of %d candidates left to the exact code", m.name, name, inf, total)
 			if (name == "warmup" || name == "offset 1e9" || name == "integers") && inf > 0 {
@@ -94,4 +98,93 @@ func floatsAdd(x []float64, c float64) []float64 {
 		x[i] += c
 	}
 	return x
+}
+
+// TestScanMeanExtremes checks scanMean's values, its minimum index (R's
+// min_which: first index, NaN at index 0 kept) and its bound hi for the
+// pruning shortcut (the maximum, NaN when a value is NaN or, on the AVX2
+// path, always) in every kernel mode, on random candidates with ties,
+// infinities and NaNs in F(s).
+func TestScanMeanExtremes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 25))
+	for _, m := range kernelModes() {
+		restore := useKernels(m)
+		for trial := 0; trial < 2000; trial++ {
+			k := 1 + rng.IntN(40)
+			csf, c1, c2, cf, tl := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
+			for i := range csf {
+				csf[i] = float64(i)
+				c1[i] = float64(rng.IntN(5))
+				c2[i] = float64(rng.IntN(50))
+				cf[i] = float64(rng.IntN(4)) // ties
+				switch rng.IntN(60) {
+				case 0:
+					cf[i] = math.NaN()
+				case 1:
+					cf[i] = math.Inf(1)
+				}
+			}
+			tf, st1, st2, pen := float64(k+3), 7.0, 90.0, 2.0
+			which, hi := scanMean(tl, csf, c1, c2, cf, tf, st1, st2, pen)
+			want, max, nan := 0, math.Inf(-1), false
+			for i := range tl {
+				l, x, x2 := tf-csf[i], st1-c1[i], st2-c2[i]
+				v := (cf[i] + (x2 - float64(x*x)/l)) + pen
+				if math.Float64bits(v) != math.Float64bits(tl[i]) && !(v != v && tl[i] != tl[i]) {
+					t.Fatalf("%s: tl[%d] = %v, want %v", m.name, i, tl[i], v)
+				}
+				if v < tl[want] {
+					want = i
+				}
+				if v != v {
+					nan = true
+				}
+				if v > max {
+					max = v
+				}
+			}
+			if which != want {
+				t.Fatalf("%s: which = %d, want %d (values %v)", m.name, which, want, tl)
+			}
+			switch {
+			case nan && hi == hi:
+				t.Fatalf("%s: hi = %v with a NaN value", m.name, hi)
+			case !nan && hi != max && (!m.simd || k < 4 || hi == hi):
+				// The AVX2 path (k >= 4) may say NaN, unknown.
+				t.Fatalf("%s: hi = %v, want %v", m.name, hi, max)
+			}
+		}
+		restore()
+	}
+}
+
+// checkGoBounds checks boundMeanVarGo's extremes against its v' and ε:
+// upper and wmax are the smallest and largest v' + ε (wmax NaN after the
+// fallback), low1 <= low2 the two smallest v' - ε, low1 at i1 (or i1 =
+// -1).
+func checkGoBounds(t *testing.T, r goBounds, va, eb []float64) {
+	t.Helper()
+	up, wmax := math.Inf(1), math.Inf(-1)
+	lows := make([]float64, len(va))
+	for i := range va {
+		up, wmax = min(up, va[i]+eb[i]), max(wmax, va[i]+eb[i])
+		lows[i] = va[i] - eb[i]
+	}
+	if r.upper != up {
+		t.Fatalf("upper = %v, want %v", r.upper, up)
+	}
+	if r.wmax == r.wmax && r.wmax != wmax {
+		t.Fatalf("wmax = %v, want %v", r.wmax, wmax)
+	}
+	if r.i1 < 0 {
+		return
+	}
+	if lows[r.i1] != r.low1 || r.low1 > r.low2 {
+		t.Fatalf("low1 = %v at %d (v'-ε there %v), low2 = %v", r.low1, r.i1, lows[r.i1], r.low2)
+	}
+	for i, lo := range lows {
+		if i != r.i1 && lo < r.low2 {
+			t.Fatalf("candidate %d: v'-ε = %v below low2 = %v (low1 %v at %d)", i, lo, r.low2, r.low1, r.i1)
+		}
+	}
 }
