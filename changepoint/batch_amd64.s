@@ -24,6 +24,7 @@ TEXT ·pass1AVX2(SB), NOSPLIT, $0-40
 	VXORPD  Y5, Y5, Y5       // j
 	XORQ AX, AX
 
+	PCALIGN $32 // loop speed independent of the linker's placement
 p1loop:
 	CMPQ AX, CX
 	JGE  p1done
@@ -63,6 +64,7 @@ TEXT ·pass3AVX2(SB), NOSPLIT, $0-40
 	VMOVUPD (DI), Y11        // F(t) + β
 	XORQ AX, AX
 
+	PCALIGN $32 // loop speed independent of the linker's placement
 p3loop:
 	CMPQ AX, CX
 	JGE  p3done

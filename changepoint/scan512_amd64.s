@@ -43,6 +43,7 @@ TEXT ·boundMeanVarAVX512(SB), NOSPLIT, $0-112
 	XORQ AX, AX
 	XORQ R12, R12                // bad lanes
 
+	PCALIGN $32 // loop speed independent of the linker's placement
 loop512:
 	CMPQ AX, CX
 	JGE  done512
@@ -173,6 +174,7 @@ TEXT ·costRowAVX512(SB), NOSPLIT, $0-104
 	XORQ AX, AX
 	XORQ R12, R12
 
+	PCALIGN $32 // loop speed independent of the linker's placement
 cloop:
 	CMPQ AX, CX
 	JGE  cdone
