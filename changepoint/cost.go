@@ -79,11 +79,18 @@ func segmentCost(c Cost, x, x2 float64, L int) float64 {
 	if c == Mean {
 		return x2 - float64(x*x)/l
 	}
+	return l * ((log2Pi + fastLog(varianceR(l, x, x2))) + 1)
+}
+
+// varianceR is the MLE variance of a segment of length l with sums x and
+// x2 as R changepoint's mll.meanvar computes it, σ̂² = (x2 - x²/l)/l with
+// its operations and roundings, clamped to varianceClamp where it is <= 0.
+func varianceR(l, x, x2 float64) float64 {
 	sig := (x2 - float64(x*x)/l) / l
 	if sig <= 0 {
 		sig = varianceClamp
 	}
-	return l * ((log2Pi + fastLog(sig)) + 1)
+	return sig
 }
 
 // SumMode selects how the cumulative sums (the sufficient statistics) are

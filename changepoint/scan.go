@@ -36,11 +36,7 @@ func exactValue(c Cost, l, x, x2, fs, pen float64) float64 {
 	if c == Mean {
 		return (fs + (x2 - float64(x*x)/l)) + pen
 	}
-	sig := (x2 - float64(x*x)/l) / l
-	if sig <= 0 {
-		sig = varianceClamp
-	}
-	return (fs + float64(l*((log2Pi+fastLog(sig))+1))) + pen
+	return (fs + float64(l*((log2Pi+fastLog(varianceR(l, x, x2)))+1))) + pen
 }
 
 // useSIMD selects the AVX2 kernels; it is set at start-up when the CPU
@@ -210,14 +206,7 @@ func find(v, e []float64, x float64, op int) int {
 func logVariances(lg, csf, c1, c2 []float64, tf, st1, st2 float64) {
 	_, _, _ = csf[len(lg)-1], c1[len(lg)-1], c2[len(lg)-1]
 	for i := range lg {
-		l := tf - csf[i]
-		x := st1 - c1[i]
-		x2 := st2 - c2[i]
-		sig := (x2 - float64(x*x)/l) / l
-		if sig <= 0 {
-			sig = varianceClamp
-		}
-		lg[i] = sig
+		lg[i] = varianceR(tf-csf[i], st1-c1[i], st2-c2[i])
 	}
 	for i, s := range lg {
 		lg[i] = fastLog(s)
@@ -463,12 +452,8 @@ func boundMeanVarGo(va, eb, csf, c1, c2, cf []float64, tf, st1, st2, pen float64
 		l := tf - csf[i]
 		x := st1 - c1[i]
 		x2 := st2 - c2[i]
-		sig := (x2 - float64(x*x)/l) / l
-		if sig <= 0 {
-			sig = varianceClamp
-		}
 		v, eps := 0.0, 0.0
-		if ix := math.Float64bits(sig); ix-0x0010000000000000 < 0x7ff0000000000000-0x0010000000000000 {
+		if ix := math.Float64bits(varianceR(l, x, x2)); ix-0x0010000000000000 < 0x7ff0000000000000-0x0010000000000000 {
 			lg := boundLog(ix)
 			v = (cf[i] + float64(l*((log2Pi+lg)+1))) + pen
 			eps = float64(l*(4.7152e-12+float64(2.5e-15*lg)*lg)) + 2e-15*(math.Abs(cf[i])+pen)
