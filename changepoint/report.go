@@ -111,6 +111,13 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		return nil, errors.New("no values")
 	}
 	cost, minSegLen, pen := opt.Cost, opt.MinSegLen, opt.Penalty
+	// Too short a series is the first thing to say: a CROPS range at
+	// n < 2 (log n ≤ 0) would otherwise be reported instead.
+	if m, err := resolveMinSegLen(cost, minSegLen); err != nil {
+		return nil, err
+	} else if n < 2*m {
+		return nil, fmt.Errorf("%w: n = %d, MinSegLen = %d", ErrTooShort, n, m)
+	}
 	out := &Report{N: n, Cost: strings.TrimSuffix(cost.String(), ".norm")}
 	var seg *Segmentation
 	switch crops := pen.Rule == PenaltyCROPS || pen.Rule == PenaltyCROPSAscending; {

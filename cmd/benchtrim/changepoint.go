@@ -72,7 +72,10 @@ func runChangepoint(c *cli.Context) error {
 	if opt.Range, err = changepoint.ParsePenaltyRange(c.String("pen-range")); err != nil {
 		return fmt.Errorf("--pen-range: %w", err)
 	}
-	if _, _, err := opt.Range.At(len(x)); crops && err != nil {
+	// A series of fewer than 2 values has no penalty range (log n ≤ 0):
+	// Analyze says what is wrong with it ("no values", "series shorter
+	// than …") instead.
+	if _, _, err := opt.Range.At(len(x)); crops && len(x) >= 2 && err != nil {
 		return fmt.Errorf("%s: --pen-range: %w", name, err)
 	}
 	res, err := changepoint.Analyze(x, opt)

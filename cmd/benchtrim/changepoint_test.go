@@ -259,3 +259,46 @@ func TestChangepointBinSeg(t *testing.T) {
 		}
 	}
 }
+
+// TestChangepointShortSeries: a series of one value, an empty file and
+// empty stdin are too short or empty, whatever the penalty; the CROPS
+// range (the default --penalty crops at 4log,1e5log, which is 0 or −Inf
+// at n ≤ 1) is not what the message is about.
+func TestChangepointShortSeries(t *testing.T) {
+	one := writeLines(t, "one.txt", []string{"5"})
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"changepoint", one}, one + ": changepoint: series shorter than 2·MinSegLen: n = 1, MinSegLen = 2"},
+		{[]string{"changepoint", "--penalty", "crops-ascending", "--cost", "mean", one}, one + ": changepoint: series shorter than 2·MinSegLen: n = 1, MinSegLen = 1"},
+		{[]string{"changepoint", "--binseg", "3", one}, one + ": changepoint: series shorter than 2·MinSegLen: n = 1, MinSegLen = 2"},
+		{[]string{"changepoint", empty}, empty + ": no values"},
+		{[]string{"changepoint", "--penalty", "15log", empty}, empty + ": no values"},
+		{[]string{"changepoint", "-"}, "-: no values"},
+	} {
+		if c.args[len(c.args)-1] == "-" {
+			stdin, err := os.Open(empty)
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved := os.Stdin
+			os.Stdin = stdin
+			_, _, err = runCLI(t, c.args...)
+			os.Stdin = saved
+			stdin.Close()
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%v (empty stdin): error %v, want %q", c.args[1:], err, c.want)
+			}
+			continue
+		}
+		_, _, err := runCLI(t, c.args...)
+		if err == nil || err.Error() != c.want || strings.Contains(err.Error(), "pen-range") {
+			t.Errorf("%v: error %v, want %q", c.args[1:], err, c.want)
+		}
+	}
+}
