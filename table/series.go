@@ -386,6 +386,13 @@ func Select(t *Table, f Filter) ([]*Series, error) {
 	if len(series) > 0 {
 		return series, nil
 	}
+	if f.Shards > 1 {
+		// The shard is checked first: with --bench, a shard may hold none
+		// of the benchmarks the expression matches in the others.
+		if all := Collect(t, f.Unsharded()); len(all) > 0 {
+			return nil, &EmptyShardError{Shard: f.Shard, Shards: f.Shards, Runs: len(all)}
+		}
+	}
 	if f.Benchmark != nil {
 		all := Collect(t, Filter{Metric: f.Metric, Project: f.Project, Version: f.Version, IncludeWarmup: f.IncludeWarmup})
 		if names := distinctBenchmarks(all); len(names) > 0 {
@@ -395,12 +402,6 @@ func Select(t *Table, f Filter) ([]*Series, error) {
 			}
 			return nil, fmt.Errorf("%q matches none of the %d benchmarks (%s); the regular expression is matched against the benchmark name without params",
 				f.Benchmark, len(names), list)
-		}
-	}
-	if f.Shards > 1 {
-		all := Collect(t, Filter{Metric: f.Metric, Project: f.Project, Version: f.Version, Benchmark: f.Benchmark, IncludeWarmup: f.IncludeWarmup})
-		if len(all) > 0 {
-			return nil, &EmptyShardError{Shard: f.Shard, Shards: f.Shards, Runs: len(all)}
 		}
 	}
 	if f.Metric == "" || f.Metric == Primary {

@@ -100,6 +100,20 @@ func RunChunked[R any](c *cli.Context, label string, keep table.Filter,
 		return rep, t.Release, BenchError(c, err)
 	}
 	chunks := sp.Chunks(g.MaxRows, keep.Matches)
+	if len(chunks) == 0 && keep.Shards > 1 {
+		// The shard is empty when other shards hold selected runs (as
+		// table.Select says of a table in memory).
+		all := keep.Unsharded()
+		n := 0
+		for _, k := range sp.Runs() {
+			if all.Matches(k) {
+				n++
+			}
+		}
+		if n > 0 {
+			return rep, release, &table.EmptyShardError{Shard: keep.Shard, Shards: keep.Shards, Runs: n}
+		}
+	}
 	if len(chunks) == 0 {
 		// Nothing is selected: the analyzer's own error names the filter.
 		chunks = sp.Chunks(g.MaxRows, nil)[:1]
