@@ -69,7 +69,7 @@ const duetPlotMax = 6
 // duetOutputs are the outputs duet's flags name, checked before work.
 func duetOutputs(c *cli.Context) []outpath.Output {
 	return []outpath.Output{cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "mds-out", outpath.Data),
-		cliapp.Output(c, "match-out", outpath.Data), cliapp.Output(c, "overlaps-out", outpath.Data), cliapp.Output(c, "plots", outpath.Dir)}
+		cliapp.Output(c, "match-out", outpath.Data), cliapp.Output(c, "overlaps-out", outpath.Data), cliapp.PlotDir(c, "plots", "plot-format")}
 }
 
 func runDuet(c *cli.Context) error {

@@ -180,7 +180,7 @@ const steadyPlotMax = 20
 // steadyOutputs are the outputs steady's flags name, checked before work.
 func steadyOutputs(c *cli.Context) []outpath.Output {
 	return []outpath.Output{cliapp.Output(c, "forks-out", outpath.Data), cliapp.Output(c, "benchmarks-out", outpath.Data),
-		cliapp.Output(c, "eval-out", outpath.Data, evaluationSidecar), cliapp.Output(c, "plots", outpath.Dir)}
+		cliapp.Output(c, "eval-out", outpath.Data, evaluationSidecar), cliapp.PlotDir(c, "plots", "plot-format")}
 }
 
 func runSteady(c *cli.Context) error {

@@ -77,10 +77,16 @@ func trimOptions(c *cli.Context) (trim.Options, error) {
 // trimOutputFlags are trim's output flags (benchtrim merge takes them).
 var trimOutputFlags = []string{"output", "commands-out", "annotations-out", "report", "out-dir", "details"}
 
-// trimOutputs are the outputs trim's flags name, checked before work.
+// trimDirExtras are the text files of --out-dir besides the frames and
+// report.html.
+var trimDirExtras = []string{"annotations.java", "commands.sh"}
+
+// trimOutputs are the outputs trim's flags name, checked before work:
+// --out-dir with every file it will hold.
 func trimOutputs(c *cli.Context) []outpath.Output {
+	dir := cliapp.Output(c, "out-dir", outpath.Dir, cliapp.DirFiles(report.DirFiles(trimDirExtras...)...)...)
 	return []outpath.Output{cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text),
-		cliapp.Output(c, "annotations-out", outpath.Text), cliapp.Output(c, "report", outpath.Text), cliapp.Output(c, "out-dir", outpath.Dir)}
+		cliapp.Output(c, "annotations-out", outpath.Text), cliapp.Output(c, "report", outpath.Text), dir}
 }
 
 func runTrim(c *cli.Context) error {
@@ -120,7 +126,7 @@ func writeTrim(c *cli.Context, rep *trim.Report) error {
 		return err
 	}
 	if dir := c.String("out-dir"); dir != "" {
-		err := report.WriteDir(dir, rep, map[string]func(io.Writer) error{"commands.sh": rep.WriteCommands, "annotations.java": rep.WriteAnnotations})
+		err := report.WriteDir(dir, rep, map[string]func(io.Writer) error{trimDirExtras[1]: rep.WriteCommands, trimDirExtras[0]: rep.WriteAnnotations})
 		if err != nil {
 			return err
 		}

@@ -98,3 +98,54 @@ func TestDataOutputsInEveryFormat(t *testing.T) {
 		t.Errorf("configurations differ between CSV, Arrow and Parquet: %d %d %d", len(sets[0]), len(sets[1]), len(sets[2]))
 	}
 }
+
+// TestOutputFoldersAreCheckedBeforeAnyWork: every file an output folder
+// will hold is checked against the inputs and the other outputs as -o is
+// (trim --out-dir, and merge writing it), and a --plots folder refuses to
+// hold an input of its plots' extension; nothing is written.
+func TestOutputFoldersAreCheckedBeforeAnyWork(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "res")
+	if err := os.Mkdir(res, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// An input named as a file of the folder: a plan of a previous run
+	// read back as a table, a JMH file named commands.sh.
+	plan := filepath.Join(res, "plan.csv")
+	if _, _, err := runCLI(t, "--quiet", "ingest", "-o", plan, repoFile("testdata", "uoptime", "small_ragged.csv")); err != nil {
+		t.Fatal(err)
+	}
+	jmh := copyFile(t, repoFile("testdata", "jmh", "small_avgt.json"), res)
+	cmds := filepath.Join(res, "commands.sh")
+	if err := os.Rename(jmh, cmds); err != nil {
+		t.Fatal(err)
+	}
+	svg := filepath.Join(res, "in.svg")
+	if err := os.Rename(copyFile(t, repoFile("testdata", "jmh", "small_avgt.json"), dir), svg); err != nil {
+		t.Fatal(err)
+	}
+	partial := filepath.Join(res, "report.html")
+	if _, _, err := runCLI(t, "--quiet", "trim", "--resamples", "100", "--shard", "0/1", "--partial-out", partial, plan); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir) + snapshot(t, res)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trim", "--out-dir", res, plan}, "--out-dir " + res + ": " + plan + " is the input " + plan + "; refusing to overwrite an input"},
+		{[]string{"trim", "--out-dir", filepath.Join(dir, ".", "res"), "--format", "jmh", cmds}, "commands.sh is the input " + cmds + "; refusing to overwrite an input"},
+		{[]string{"trim", "-o", filepath.Join(dir, "plan.csv"), "--out-dir", dir, plan}, "--out-dir " + dir + ": " + filepath.Join(dir, "plan.csv") + " is also the output of -o"},
+		{[]string{"merge", "--out-dir", res, partial}, "--out-dir " + res + ": " + partial + " is the input " + partial + "; refusing to overwrite an input"},
+		{[]string{"steady", "--plots", res, "--plot-format", "svg", "--format", "jmh", svg}, "--plots " + res + ": would hold files like the input " + svg + "; refusing to overwrite an input"},
+		{[]string{"duet", "--plots", res, "--format", "duet", svg}, "--plots " + res + ": would hold files like the input " + svg},
+	} {
+		_, _, err := runCLI(t, append([]string{"--quiet"}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	if after := snapshot(t, dir) + snapshot(t, res); after != before {
+		t.Errorf("refused commands changed the files in %s (%d bytes of snapshot before, %d after)", dir, len(before), len(after))
+	}
+}

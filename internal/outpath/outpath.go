@@ -48,8 +48,13 @@ type Output struct {
 	Path string
 	Kind Kind
 	// Also are further files written beside Path (a CSV table's setups
-	// sidecar); they get the same checks.
+	// sidecar), or for a Dir the files it will hold; they get the same
+	// checks.
 	Also []string
+	// Holds, for a Dir whose file names are known only after the work
+	// (plots named by benchmark), tells the names of the files it may
+	// write: an input in the directory with such a name is refused.
+	Holds func(name string) bool
 }
 
 // Check validates outs against each other and against inputs. Inputs that
@@ -72,22 +77,57 @@ func Check(outs []Output, inputs []string) error {
 		if err := checkOne(o); err != nil {
 			return err
 		}
+		if o.Kind == Dir && o.Holds != nil {
+			if in := heldInput(o, inputs); in != "" {
+				return fmt.Errorf("%s %s: would hold files like the input %s; refusing to overwrite an input", o.Flag, o.Path, in)
+			}
+		}
 		for _, p := range append([]string{o.Path}, o.Also...) {
 			id := identify(p)
+			// A file in an output directory is named with the directory.
+			what := o.Flag + " " + p + ":"
+			if o.Kind == Dir && p != o.Path {
+				what = o.Flag + " " + o.Path + ": " + p
+			}
 			for _, in := range ins {
 				if id.same(in.id) {
-					return fmt.Errorf("%s %s: is the input %s; refusing to overwrite an input", o.Flag, p, in.name)
+					return fmt.Errorf("%s is the input %s; refusing to overwrite an input", what, in.name)
 				}
 			}
 			for _, s := range seen {
 				if id.same(s.id) {
-					return fmt.Errorf("%s %s: is also the output of %s", o.Flag, p, s.name)
+					return fmt.Errorf("%s is also the output of %s", what, s.name)
 				}
 			}
 			seen = append(seen, named{o.Flag, id})
 		}
 	}
 	return nil
+}
+
+// heldInput returns the first input that lies in the directory o (as
+// given, or once symbolic links are resolved) under a name o.Holds
+// accepts, "" when there is none.
+func heldInput(o Output, inputs []string) string {
+	dir := identify(o.Path)
+	if dir.info == nil {
+		return "" // not there yet: it holds nothing
+	}
+	for _, in := range inputs {
+		if in == "-" {
+			continue
+		}
+		paths := []string{in}
+		if real, err := filepath.EvalSymlinks(in); err == nil && real != in {
+			paths = append(paths, real)
+		}
+		for _, p := range paths {
+			if o.Holds(filepath.Base(p)) && identify(filepath.Dir(p)).same(dir) {
+				return in
+			}
+		}
+	}
+	return ""
 }
 
 func checkOne(o Output) error {

@@ -26,22 +26,32 @@ func TestCheck(t *testing.T) {
 		outs []Output
 		want string // "" for no error
 	}{
-		{"fine", []Output{{"-o", "out.parquet", Data, nil}, {"--summary-out", "s.csv", Data, nil}}, ""},
-		{"off", []Output{{"-o", "", Data, nil}}, ""},
-		{"same path", []Output{{"-o", "a/r.csv", Data, nil}}, "-o a/r.csv: is the input a/r.csv; refusing to overwrite an input"},
-		{"dot dot", []Output{{"-o", "./a/../a/r.csv", Data, nil}}, "is the input a/r.csv"},
-		{"link", []Output{{"-o", "link.csv", Data, nil}}, "-o link.csv: is the input a/r.csv"},
-		{"sidecar", []Output{{"-o", "t.csv", Data, []string{"a/r.csv"}}}, "-o a/r.csv: is the input"},
-		{"two outputs", []Output{{"-o", "x.csv", Data, nil}, {"--summary-out", "./x.csv", Data, nil}}, "--summary-out ./x.csv: is also the output of -o"},
-		{"extension", []Output{{"-o", "out.xlsx", Data, nil}}, `-o out.xlsx: unsupported extension ".xlsx" (want .csv, .arrow or .parquet)`},
-		{"csv only", []Output{{"--forks-out", "f.parquet", CSV, nil}}, `want .csv)`},
-		{"report", []Output{{"--table2", "t.tex", Report, nil}}, ""},
-		{"missing dir", []Output{{"--summary-out", "/missing/s.csv", Data, nil}}, "--summary-out /missing/s.csv: directory /missing does not exist"},
-		{"dir as file", []Output{{"-o", "sub", Text, nil}}, "-o sub: is a directory"},
-		{"dir kind", []Output{{"--plots", "sub/new", Dir, nil}}, ""},
-		{"dir is file", []Output{{"--plots", "a/r.csv", Dir, nil}}, "exists and is not a directory"},
+		{"fine", []Output{{"-o", "out.parquet", Data, nil, nil}, {"--summary-out", "s.csv", Data, nil, nil}}, ""},
+		{"off", []Output{{"-o", "", Data, nil, nil}}, ""},
+		{"same path", []Output{{"-o", "a/r.csv", Data, nil, nil}}, "-o a/r.csv: is the input a/r.csv; refusing to overwrite an input"},
+		{"dot dot", []Output{{"-o", "./a/../a/r.csv", Data, nil, nil}}, "is the input a/r.csv"},
+		{"link", []Output{{"-o", "link.csv", Data, nil, nil}}, "-o link.csv: is the input a/r.csv"},
+		{"sidecar", []Output{{"-o", "t.csv", Data, []string{"a/r.csv"}, nil}}, "-o a/r.csv: is the input"},
+		{"two outputs", []Output{{"-o", "x.csv", Data, nil, nil}, {"--summary-out", "./x.csv", Data, nil, nil}}, "--summary-out ./x.csv: is also the output of -o"},
+		{"extension", []Output{{"-o", "out.xlsx", Data, nil, nil}}, `-o out.xlsx: unsupported extension ".xlsx" (want .csv, .arrow or .parquet)`},
+		{"csv only", []Output{{"--forks-out", "f.parquet", CSV, nil, nil}}, `want .csv)`},
+		{"report", []Output{{"--table2", "t.tex", Report, nil, nil}}, ""},
+		{"missing dir", []Output{{"--summary-out", "/missing/s.csv", Data, nil, nil}}, "--summary-out /missing/s.csv: directory /missing does not exist"},
+		{"dir as file", []Output{{"-o", "sub", Text, nil, nil}}, "-o sub: is a directory"},
+		{"dir kind", []Output{{"--plots", "sub/new", Dir, nil, nil}}, ""},
+		{"dir is file", []Output{{"--plots", "a/r.csv", Dir, nil, nil}}, "exists and is not a directory"},
+		{"file in dir", []Output{{"--out-dir", "a", Dir, []string{"a/plan.csv", "a/r.csv"}, nil}}, "--out-dir a: a/r.csv is the input a/r.csv; refusing to overwrite an input"},
+		{"file in dir, ../", []Output{{"--out-dir", "sub/../a", Dir, []string{"sub/../a/r.csv"}, nil}}, "--out-dir sub/../a: sub/../a/r.csv is the input a/r.csv"},
+		{"file in dir and -o", []Output{{"-o", "sub/plan.csv", Data, nil, nil}, {"--out-dir", "sub", Dir, []string{"sub/plan.csv"}, nil}}, "--out-dir sub: sub/plan.csv is also the output of -o"},
+		{"dir holds", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".csv" }}}, "--plots a: would hold files like the input a/r.csv; refusing to overwrite an input"},
+		{"dir holds, link", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".csv" }}}, "like the input link.csv"},
+		{"dir holds other", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".svg" }}}, ""},
 	} {
-		err := Check(tc.outs, []string{"a/r.csv", "-"})
+		inputs := []string{"a/r.csv", "-"}
+		if strings.HasPrefix(tc.name, "dir holds, link") {
+			inputs = []string{"link.csv"}
+		}
+		err := Check(tc.outs, inputs)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: unexpected error %v", tc.name, err)
@@ -62,7 +72,7 @@ func TestCheckUnwritableDirectory(t *testing.T) {
 	dir := t.TempDir()
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	err := Check([]Output{{"-o", filepath.Join(dir, "x.csv"), Data, nil}}, nil)
+	err := Check([]Output{{"-o", filepath.Join(dir, "x.csv"), Data, nil, nil}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "cannot write in") {
 		t.Errorf("error %v, want cannot write in", err)
 	}

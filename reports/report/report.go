@@ -705,6 +705,16 @@ func WritePage(w io.Writer, src Source) error {
 	return Write(w, d)
 }
 
+// DirFiles names the files WriteDir writes into a directory with these
+// extra files: the data files (Files), the extras and report.html.
+func DirFiles(extra ...string) []string {
+	var out []string
+	for _, f := range Files {
+		out = append(out, f.File)
+	}
+	return append(append(out, extra...), "report.html")
+}
+
 // WriteDir writes src's frames as the CSV files Load reads (Files), each
 // extra text file (file name → writer), and report.html into dir, every
 // file atomically; benchtrim report DIR rebuilds the page from them.
