@@ -145,10 +145,22 @@ type ParquetWriter struct {
 }
 
 // dictColumn is one string column of the row group being collected: its
-// dictionary and, per record, the record's indices into it.
+// dictionary and the row group's indices into it (ends: where each
+// record's end).
+//
+// The row group's indices go to pqarrow as one dictionary array, not one
+// per record: pqarrow updates a column's min/max statistics from the
+// dictionary values a chunk refers to, and when a chunk refers to fewer
+// than the whole dictionary it gathers them with compute.Take, whose
+// string output grows 64 bytes at a time (arrow v15), a copy of the output
+// so far each time: quadratic in the distinct values of the chunk (20 GB
+// of copies for a record of 65,536 benchmark names). The row group's
+// dictionary holds exactly the values its rows refer to, so the one chunk
+// refers to all of it and nothing is gathered.
 type dictColumn struct {
 	dict    StringDict
-	indices [][]int32
+	indices []int32
+	ends    []int
 }
 
 // NewParquetWriter starts a Parquet file with schema on w. Dictionary
@@ -290,7 +302,8 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 				if s.NullN() > 0 || s.Dictionary().NullN() > 0 {
 					return fmt.Errorf("arrowio: column %s: nulls in a dictionary-encoded column", p.schema.Field(i).Name)
 				}
-				d.indices = append(d.indices, d.dict.Transpose(s.Indices().(*array.Int32).Int32Values(), s.Dictionary().(*array.String)))
+				d.indices = d.dict.TransposeAppend(d.indices, s.Indices().(*array.Int32).Int32Values(), s.Dictionary().(*array.String))
+				d.ends = append(d.ends, len(d.indices))
 				continue
 			}
 			if s := c.(*array.String); s.NullN() == 0 {
@@ -315,15 +328,14 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 // add appends s's values to d as indices (a value equal to the one
 // before costs one comparison).
 func (d *dictColumn) add(s *array.String) {
-	idx := make([]int32, s.Len())
-	for i := range idx {
+	for i := 0; i < s.Len(); i++ {
 		if i > 0 && s.Value(i) == s.Value(i-1) {
-			idx[i] = idx[i-1]
+			d.indices = append(d.indices, d.indices[len(d.indices)-1])
 			continue
 		}
-		idx[i] = d.dict.Index(s.Value(i))
+		d.indices = append(d.indices, d.dict.Index(s.Value(i)))
 	}
-	d.indices = append(d.indices, idx)
+	d.ends = append(d.ends, len(d.indices))
 }
 
 // intDictColumn is one Runs column of the row group being collected: its
@@ -362,11 +374,13 @@ func (d *intDictColumn) add(v []int32) {
 func (p *ParquetWriter) plainString(i int) error {
 	d := p.dicts[i]
 	p.dicts[i] = nil
-	for _, idx := range d.indices {
+	start := 0
+	for _, end := range d.ends {
 		b := array.NewStringBuilder(p.mem)
-		for _, j := range idx {
+		for _, j := range d.indices[start:end] {
 			b.Append(d.dict.Value(j))
 		}
+		start = end
 		p.chunks[i] = append(p.chunks[i], b.NewArray())
 		b.Release()
 	}
@@ -392,11 +406,9 @@ func (p *ParquetWriter) flush() error {
 			continue
 		}
 		dict := d.dict.Array(p.mem)
-		for _, idx := range d.indices {
-			ind := Int32Array(idx)
-			p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(stringDict, ind, dict))
-			ind.Release()
-		}
+		ind := Int32Array(d.indices)
+		p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(stringDict, ind, dict))
+		ind.Release()
 		dict.Release()
 		p.dicts[i] = &dictColumn{}
 	}

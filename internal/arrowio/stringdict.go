@@ -39,19 +39,23 @@ func (d *StringDict) Index(v string) int32 {
 // dict (a dictionary array's indices and dictionary), looking each value
 // of dict up once however many rows use it.
 func (d *StringDict) Transpose(idx []int32, dict *array.String) []int32 {
+	return d.TransposeAppend(make([]int32, 0, len(idx)), idx, dict)
+}
+
+// TransposeAppend is Transpose appending to dst.
+func (d *StringDict) TransposeAppend(dst, idx []int32, dict *array.String) []int32 {
 	t := d.trans[:0]
 	for j := 0; j < dict.Len(); j++ {
 		t = append(t, -1)
 	}
 	d.trans = t
-	out := make([]int32, len(idx))
-	for i, j := range idx {
+	for _, j := range idx {
 		if t[j] < 0 {
 			t[j] = d.Index(dict.Value(int(j)))
 		}
-		out[i] = t[j]
+		dst = append(dst, t[j])
 	}
-	return out
+	return dst
 }
 
 // Len is the number of distinct values.
