@@ -195,7 +195,8 @@ func runMerge(c *cli.Context) error {
 }
 
 // checkShards checks that the partial files come from one sharded run:
-// one command and build, one N, and shards 0 … N−1 each exactly once.
+// one command and build, one N, the same inputs read alike, and shards
+// 0 … N−1 each exactly once.
 func checkShards(files []*partial.File) error {
 	first := files[0]
 	h := first.Header
@@ -216,6 +217,9 @@ func checkShards(files []*partial.File) error {
 			return fmt.Errorf("%s: header: shard %d/%d is not a shard", f.Path, g.Shard, g.Shards)
 		case owner[g.Shard] != "":
 			return fmt.Errorf("shard %d/%d is in both %s and %s", g.Shard, g.Shards, owner[g.Shard], f.Path)
+		}
+		if err := partial.SameInputs(first, f); err != nil {
+			return err
 		}
 		owner[g.Shard] = f.Path
 	}

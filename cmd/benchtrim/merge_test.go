@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -170,4 +173,104 @@ func TestMergeErrors(t *testing.T) {
 	if _, stderr, err := runCLI(t, "merge", s0, s1, s2, "--plots", filepath.Join(dir, "plots"), "--plot-max", "2"); err != nil {
 		t.Errorf("merge with --plot-max 2: %v\n%s", err, stderr)
 	}
+}
+
+// TestMergeRefusesOtherInputs: partials of two input files with the same
+// name and version but other content (every time × 1.5) are refused,
+// naming both partials and the input; so are partials run with another
+// option (named, with both values) or another --version. The same content
+// read from standard input merges to the unsharded run's bytes.
+func TestMergeRefusesOtherInputs(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a", "proj-v1.csv")
+	b := filepath.Join(dir, "b", "proj-v1.csv")
+	for _, d := range []string{filepath.Dir(a), filepath.Dir(b)} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := runCLI(t, "--seed", "3", "generate", "--preset", "uoptime", "--benchmarks", "6", "-o", a); err != nil {
+		t.Fatal(err)
+	}
+	rows := readCSV(t, a)
+	col := slices.Index(rows[0], "ns_per_op")
+	if col < 0 {
+		t.Fatalf("no ns_per_op column in %v", rows[0])
+	}
+	for _, r := range rows[1:] {
+		v, err := strconv.ParseFloat(r[col], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r[col] = strconv.FormatFloat(v*1.5, 'g', -1, 64)
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.WriteAll(rows)
+	if err := os.WriteFile(b, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	part := func(k int, in string, extra ...string) string {
+		p := filepath.Join(dir, fmt.Sprintf("s%d-%s-%s.partial", k, filepath.Base(filepath.Dir(in)), strings.Join(extra, "")))
+		args := append([]string{"--quiet", "optimize", "--metric", "rmad", "--resamples", "300", "--shard", fmt.Sprintf("%d/2", k), "--partial-out", p, in}, extra...)
+		if _, stderr, err := runCLI(t, args...); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr)
+		}
+		return p
+	}
+	s0, s1b := part(0, a), part(1, b)
+	s1opt := part(1, a, "--resamples", "200")
+	s1ver := part(1, a, "--version", "v1")
+	for _, tc := range []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{s0, s1b}, s0 + " read input 1 " + a + " (" + fmt.Sprint(fileSize(t, a)) + " bytes, sha256 "},
+		{[]string{s0, s1b}, "…), " + s1b + " read " + b + " (" + fmt.Sprint(fileSize(t, b)) + " bytes, sha256 "},
+		{[]string{s0, s1opt}, "merge optimize: optimize: part 2 was run with other options than part 1: Bootstrap.Resamples is 200 in part 2, 300 in part 1"},
+		{[]string{s0, s1ver}, s0 + ` was run without --version, ` + s1ver + ` with --version "v1"`},
+	} {
+		_, _, err := runCLI(t, append([]string{"merge", "-o", filepath.Join(dir, "m.csv")}, tc.parts...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("merge %v: err = %v, want it to contain %q", tc.parts, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.csv")); err == nil {
+		t.Error("a refused merge wrote its output")
+	}
+	// The same bytes from standard input are the same input.
+	f, err := os.Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdin
+	os.Stdin = f
+	s1stdin := filepath.Join(dir, "s1-stdin.partial")
+	_, _, err = runCLI(t, "--quiet", "optimize", "--metric", "rmad", "--resamples", "300", "--shard", "1/2", "--partial-out", s1stdin, "--project", "proj", "--version", "v1", "-")
+	os.Stdin = saved
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s0named := part(0, a, "--project", "proj", "--version", "v1")
+	merged, whole := filepath.Join(dir, "merged.csv"), filepath.Join(dir, "whole.csv")
+	if _, _, err := runCLI(t, "--quiet", "merge", "-o", merged, s0named, s1stdin); err != nil {
+		t.Fatalf("merge of a file and the same bytes on stdin: %v", err)
+	}
+	if _, _, err := runCLI(t, "--quiet", "optimize", "--metric", "rmad", "--resamples", "300", "-o", whole, a); err != nil {
+		t.Fatal(err)
+	}
+	if m, w := readFile(t, merged), readFile(t, whole); m != w || len(m) < 100 {
+		t.Errorf("merged -o differs from the unsharded run's (%d vs %d bytes)", len(m), len(w))
+	}
+}
+
+// fileSize is the size of path in bytes.
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }

@@ -1,7 +1,11 @@
 package cliapp
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"hash"
+	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/partial"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/urfave/cli/v2"
@@ -105,7 +110,7 @@ func ReadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	g := GlobalsOf(c)
 	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
 	t, rep, files, err := ingest.ReadFiles(paths, ingest.ReadOptions{
-		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
+		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"), Stdin: stdinOf(c),
 		OnFile: func(string, int64) { bar.Add(1) },
 	})
 	bar.Done()
@@ -121,11 +126,54 @@ func StreamInputs(c *cli.Context, paths []string, sink func(arrow.Record) error)
 	g := GlobalsOf(c)
 	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
 	st, err := ingest.Stream(paths, ingest.ReadOptions{
-		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
+		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"), Stdin: stdinOf(c),
 		OnFile: func(string, int64) { bar.Add(1) },
 	}, sink)
 	bar.Done()
 	return st, err
+}
+
+// stdinDigest hashes what a command reads from standard input, for the
+// fingerprint of its partial file (WritePartial): the bytes cannot be
+// read twice.
+type stdinDigest struct {
+	h hash.Hash
+	n int64
+}
+
+func (d *stdinDigest) Write(p []byte) (int, error) {
+	d.h.Write(p)
+	d.n += int64(len(p))
+	return len(p), nil
+}
+
+const stdinKey = "benchtrim/stdin-digest"
+
+// stdinOf is the standard input of the command, hashed as it is read
+// into the digest stdinInput returns.
+func stdinOf(c *cli.Context) io.Reader {
+	if c.App.Metadata == nil {
+		c.App.Metadata = map[string]any{}
+	}
+	d, ok := c.App.Metadata[stdinKey].(*stdinDigest)
+	if !ok {
+		d = &stdinDigest{h: sha256.New()}
+		c.App.Metadata[stdinKey] = d
+	}
+	return io.TeeReader(os.Stdin, d)
+}
+
+// stdinInput is the fingerprint of what the command read from standard
+// input.
+func stdinInput(c *cli.Context) partial.Input {
+	in := partial.Input{Name: "-"}
+	if d, ok := c.App.Metadata[stdinKey].(*stdinDigest); ok {
+		in.Size = d.n
+		d.h.Sum(in.SHA256[:0])
+	} else {
+		sha256.New().Sum(in.SHA256[:0])
+	}
+	return in
 }
 
 // ExpandGlobs replaces arguments holding glob metacharacters by the files

@@ -52,12 +52,31 @@ func flagName(f string) string {
 // command from the outcome of its run on the shard of sel: rep when runErr
 // is nil, empty (the report holding only the options) with a note on
 // stderr when the shard holds no benchmark run (*table.EmptyShardError),
-// and runErr otherwise. It says on stdout what it wrote.
+// and runErr otherwise. The header fingerprints the inputs (their
+// SHA-256, standard input as it was read) and records the options that
+// read them, so merge refuses parts of different inputs. It says on
+// stdout what it wrote.
 //
 // plotMax is partial.Header.PlotMax (0 when the report keeps all its plot
 // data or has none).
 func WritePartial(c *cli.Context, path, command string, sel table.Filter, rep any, runErr error, empty any, plotMax int) error {
-	h := partial.Header{Command: command, Benchtrim: BuildVersion(), Shard: sel.Shard, Shards: max(sel.Shards, 1), PlotMax: plotMax}
+	h := partial.Header{Command: command, Benchtrim: BuildVersion(), Shard: sel.Shard, Shards: max(sel.Shards, 1), PlotMax: plotMax,
+		ReadFlags: map[string]string{}}
+	for _, f := range []string{"format", "project", "version"} {
+		h.ReadFlags["--"+f] = c.String(f)
+	}
+	if runErr == nil || errors.As(runErr, new(*table.EmptyShardError)) {
+		for _, p := range c.Args().Slice() {
+			in := stdinInput(c)
+			if p != "-" {
+				var err error
+				if in, err = partial.HashFile(p); err != nil {
+					return err
+				}
+			}
+			h.Inputs = append(h.Inputs, in)
+		}
+	}
 	var es *table.EmptyShardError
 	switch {
 	case errors.As(runErr, &es):

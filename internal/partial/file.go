@@ -2,11 +2,13 @@ package partial
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
@@ -19,7 +21,7 @@ const (
 	Magic = "benchtrim partial\n"
 	// FormatVersion is the version of the layout Write writes; Open refuses
 	// others (the reports' types change between versions of benchtrim).
-	FormatVersion = 1
+	FormatVersion = 2
 )
 
 // Header says what a partial file holds.
@@ -40,6 +42,84 @@ type Header struct {
 	// curves) for its first PlotMax benchmark runs only (steady); merge
 	// plots at most that many.
 	PlotMax int
+	// Inputs fingerprint the input files the part read, in the order
+	// given; ReadFlags are the options that decide how they were read
+	// (--format, --project, --version) by name. Merge refuses parts that
+	// differ in either (SameInputs).
+	Inputs    []Input
+	ReadFlags map[string]string
+}
+
+// Input is the fingerprint of one input a part read: its content's
+// SHA-256 and size, and its name as given (which may differ between
+// machines).
+type Input struct {
+	// Name is the path as given, "-" for standard input.
+	Name   string
+	Size   int64
+	SHA256 [sha256.Size]byte
+}
+
+// HashFile returns the fingerprint of the file path.
+func HashFile(path string) (Input, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Input{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return Input{}, fmt.Errorf("%s: %w", path, err)
+	}
+	in := Input{Name: path, Size: n}
+	h.Sum(in.SHA256[:0])
+	return in, nil
+}
+
+// short is the input's name, size and the start of its hash.
+func (in Input) short() string {
+	return fmt.Sprintf("%s (%d bytes, sha256 %x…)", in.Name, in.Size, in.SHA256[:6])
+}
+
+// SameInputs checks that the parts a and b read the same inputs (by
+// content, in the same order) with the same read options; the error
+// names both files and the input or option that differs.
+func SameInputs(a, b *File) error {
+	ha, hb := a.Header, b.Header
+	names := map[string]bool{}
+	for k := range ha.ReadFlags {
+		names[k] = true
+	}
+	for k := range hb.ReadFlags {
+		names[k] = true
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if va, vb := ha.ReadFlags[k], hb.ReadFlags[k]; va != vb {
+			given := func(v string) string {
+				if v == "" {
+					return "without " + k
+				}
+				return fmt.Sprintf("with %s %q", k, v)
+			}
+			return fmt.Errorf("%s was run %s, %s %s: the parts of one run read their inputs with the same options", a.Path, given(va), b.Path, given(vb))
+		}
+	}
+	if len(ha.Inputs) != len(hb.Inputs) {
+		return fmt.Errorf("%s read %d inputs, %s %d: the parts of one run read the same input files", a.Path, len(ha.Inputs), b.Path, len(hb.Inputs))
+	}
+	for i, ia := range ha.Inputs {
+		if ib := hb.Inputs[i]; ia.Size != ib.Size || ia.SHA256 != ib.SHA256 {
+			return fmt.Errorf("%s read input %d %s, %s read %s: the content differs; the parts of one run read the same input files",
+				a.Path, i+1, ia.short(), b.Path, ib.short())
+		}
+	}
+	return nil
 }
 
 // Write writes the partial file path atomically: Magic, h (with Format

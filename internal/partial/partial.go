@@ -5,7 +5,6 @@ package partial
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 
 	"github.com/benchtrim/benchtrim/table"
@@ -14,16 +13,21 @@ import (
 // SameOptions reports whether the options a and b of two parts are those
 // of one run: equal once norm has cleared, in copies, the fields that may
 // differ between parts (the selection, the worker count, the progress
-// callback), and with selections equal but for the shard (table.Filter.Equal
-// on Unsharded).
+// callback), and with selections equal but for the shard (see
+// OptionsDiff).
 func SameOptions[O any](a, b O, sel func(*O) *table.Filter, norm func(*O)) bool {
-	if !sel(&a).Unsharded().Equal(sel(&b).Unsharded()) {
-		return false
-	}
-	*sel(&a), *sel(&b) = table.Filter{}, table.Filter{}
+	return OptionsDiff(a, b, sel, norm) == nil
+}
+
+// OptionsDiff returns the first option in which a and b differ (Diff)
+// once norm has cleared, in copies, the fields that may differ between
+// parts and both selections are unsharded; nil when they are the options
+// of one run.
+func OptionsDiff[O any](a, b O, sel func(*O) *table.Filter, norm func(*O)) *Difference {
+	*sel(&a), *sel(&b) = sel(&a).Unsharded(), sel(&b).Unsharded()
 	norm(&a)
 	norm(&b)
-	return reflect.DeepEqual(a, b)
+	return Diff(a, b)
 }
 
 // Rows concatenates the per-benchmark rows of the parts and sorts them by
@@ -55,19 +59,20 @@ func Rows[T any](parts [][]T, key func(*T) table.Key) ([]T, error) {
 // all (every part nil).
 func Options[R, O any](what string, parts []*R, opts func(*R) O, sel func(*O) *table.Filter, norm, reset func(*O)) (O, error) {
 	var out O
-	found := false
+	found, first := false, 0
 	for i, p := range parts {
 		if p == nil {
 			continue
 		}
 		o := opts(p)
 		if found {
-			if !SameOptions(out, o, sel, norm) {
-				return out, fmt.Errorf("%s: part %d was run with other options than part 1", what, i+1)
+			if d := OptionsDiff(out, o, sel, norm); d != nil {
+				return out, fmt.Errorf("%s: part %d was run with other options than part %d: %s is %s in part %d, %s in part %d",
+					what, i+1, first+1, d.Field, d.B, i+1, d.A, first+1)
 			}
 			continue
 		}
-		out, found = o, true
+		out, found, first = o, true, i
 	}
 	if !found {
 		return out, fmt.Errorf("%s: no report to merge", what)

@@ -1,6 +1,11 @@
 package partial
 
 import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -37,10 +42,109 @@ func TestOptions(t *testing.T) {
 		t.Errorf("merged options = %+v, want the first part's unsharded, without Progress", got)
 	}
 	if _, err := Options("x", []*testReport{part(0, 1, 7), part(1, 1, 8)}, opts, sel, norm, reset); err == nil ||
-		err.Error() != "x: part 2 was run with other options than part 1" {
+		err.Error() != "x: part 2 was run with other options than part 1: Seed is 8 in part 2, 7 in part 1" {
 		t.Errorf("other seed: err = %v", err)
 	}
 	if _, err := Options("x", []*testReport{nil, nil}, opts, sel, norm, reset); err == nil || !strings.Contains(err.Error(), "x: no report to merge") {
 		t.Errorf("no part: err = %v", err)
+	}
+}
+
+// TestOptionsNamesTheDifference: the error names the first option that
+// differs, with both values, also inside nested structs, slices and the
+// selection (a regular expression by its source), and counts parts from
+// the first one present.
+func TestOptionsNamesTheDifference(t *testing.T) {
+	type inner struct {
+		Resamples int
+		Metrics   []string
+		Level     float64
+	}
+	type nested struct {
+		Select   table.Filter
+		Boot     inner
+		Label    string
+		Progress func(int)
+	}
+	type rep struct{ Options nested }
+	opts := func(r *rep) nested { return r.Options }
+	sel := func(o *nested) *table.Filter { return &o.Select }
+	norm := func(o *nested) { o.Progress = nil }
+	base := func() *rep {
+		return &rep{nested{Select: table.Filter{Shards: 2}, Boot: inner{Resamples: 300, Metrics: []string{"rmad"}, Level: math.NaN()}, Label: "a", Progress: func(int) {}}}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*nested)
+		want   string
+	}{
+		{"same", func(o *nested) { o.Select.Shard = 1; o.Progress = nil }, ""},
+		{"int", func(o *nested) { o.Boot.Resamples = 200 }, "x: part 3 was run with other options than part 2: Boot.Resamples is 200 in part 3, 300 in part 2"},
+		{"slice length", func(o *nested) { o.Boot.Metrics = []string{"rmad", "cv"} }, "Boot.Metrics is [rmad cv] in part 3, [rmad] in part 2"},
+		{"slice element", func(o *nested) { o.Boot.Metrics = []string{"cv"} }, `Boot.Metrics[0] is "cv" in part 3, "rmad" in part 2`},
+		{"float", func(o *nested) { o.Boot.Level = 0.99 }, "Boot.Level is 0.99 in part 3, NaN in part 2"},
+		{"string", func(o *nested) { o.Label = "b" }, `Label is "b" in part 3, "a" in part 2`},
+		{"regexp", func(o *nested) { o.Select.Benchmark = regexp.MustCompile("Json") }, `Select.Benchmark is "Json" in part 3, none in part 2`},
+		{"version", func(o *nested) { o.Select.Version = "v2" }, `Select.Version is "v2" in part 3, "" in part 2`},
+	} {
+		other := base()
+		tc.change(&other.Options)
+		_, err := Options("x", []*rep{nil, base(), other}, opts, sel, norm, norm)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.want)):
+			t.Errorf("%s: err = %v, want it to end in %q", tc.name, err, tc.want)
+		}
+	}
+	// Regular expressions of the same source are one selection.
+	a, b := base(), base()
+	a.Options.Select.Benchmark, b.Options.Select.Benchmark = regexp.MustCompile("J.*"), regexp.MustCompile("J.*")
+	if _, err := Options("x", []*rep{a, b}, opts, sel, norm, norm); err != nil {
+		t.Errorf("equal regular expressions: %v", err)
+	}
+}
+
+// TestSameInputs: parts of one input and read options agree; another
+// content (same name, same size), another count of inputs or another
+// --version are errors naming both files and what differs.
+func TestSameInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) Input {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		in, err := HashFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	a := write("a.json", "100 200")
+	b := write("b.json", "150 300")
+	a2 := write("a2.json", "100 200")
+	if a.Size != 7 || fmt.Sprintf("%x", a.SHA256) != "65b3b911d434a78f16b5d1e41401c9e5807dbe51881068703201ecacceb43a5e" /* sha256sum */ || a.Name != filepath.Join(dir, "a.json") {
+		t.Errorf("HashFile = %+v", a)
+	}
+	file := func(path string, version string, ins ...Input) *File {
+		return &File{Path: path, Header: Header{Inputs: ins, ReadFlags: map[string]string{"--version": version}}}
+	}
+	for _, tc := range []struct {
+		x, y *File
+		want string
+	}{
+		{file("s0", "", a), file("s1", "", a2), ""},
+		{file("s0", "", a), file("s1", "", b), "s0 read input 1 " + a.Name + " (7 bytes, sha256 " + fmt.Sprintf("%x", a.SHA256[:6]) + "…), s1 read " + b.Name + " (7 bytes, sha256 " + fmt.Sprintf("%x", b.SHA256[:6]) + "…): the content differs"},
+		{file("s0", "", a), file("s1", "", a, b), "s0 read 1 inputs, s1 2"},
+		{file("s0", "", a), file("s1", "v2", a), `s0 was run without --version, s1 with --version "v2"`},
+	} {
+		err := SameInputs(tc.x, tc.y)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%v", err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("err = %v, want it to start with %q", err, tc.want)
+		}
 	}
 }
