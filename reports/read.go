@@ -102,11 +102,15 @@ func ReadRows(path string) (rows *Rows, err error) {
 // messages. Rows may differ in length (the caller checks).
 // readParquetRows reads a Parquet file column by column in this goroutine
 // (pqarrow's table reader starts goroutines, whose panics could not be
-// recovered), after the checks table.CheckParquetFile makes.
+// recovered), after the checks table.CheckParquetFooter and
+// table.CheckParquetFile make.
 func readParquetRows(f *os.File, path string) (*Rows, error) {
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, err
+	}
+	if err := table.CheckParquetFooter(f, size); err != nil {
+		return nil, fmt.Errorf("%s: corrupt file: %w", path, err)
 	}
 	mem := boundedAllocator{}
 	pf, err := file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(mem)))

@@ -362,6 +362,11 @@ func scanParquet(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) 
 	if err != nil {
 		return nil, err
 	}
+	// The parquet library sizes allocations by the footer's counts before
+	// anything checks them (a fatal out-of-memory, not a panic).
+	if err := checkParquetFooter(fh, size, nil); err != nil {
+		return nil, err
+	}
 	// pqarrow (v15) never frees the buffer of bit widths each
 	// DELTA_BINARY_PACKED decoder allocates, so, as scanIPC does, it
 	// allocates from the Go heap, each buffer bounded (the page buffers'
