@@ -216,12 +216,16 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 			return st, err2
 		} else if isCanonical {
 			format = "table"
+			screen := &tableScreen{path: path, rep: rep}
 			if sink == nil {
-				t, err = table.ReadFile(path, mem)
+				if t, err = table.ReadFile(path, mem); err == nil {
+					t, err = screen.table(t)
+				}
 			} else {
 				// Record by record: a table file larger than memory streams.
 				var setups []table.Setup
-				if setups, err = table.ScanFile(path, mem, fileSink); err == nil {
+				screened := func(rec arrow.Record) error { return screen.record(rec, fileSink) }
+				if setups, err = table.ScanFile(path, mem, screened); err == nil {
 					t = &table.Table{Setups: setups}
 				}
 			}
