@@ -48,6 +48,14 @@ func (t *Table) Setup(k Key) *Setup {
 func (t *Table) Append(o *Table) error {
 	t.Records = append(t.Records, o.Records...)
 	o.Records = nil
+	if strictlySorted(t.Setups) && strictlySorted(o.Setups) {
+		// The usual case (both sides from Finish): merged in one pass,
+		// without a map or a copy of every setup.
+		var err error
+		t.Setups, err = mergeSetups(t.Setups, o.Setups)
+		o.Setups = nil
+		return err
+	}
 	m := map[Key]*Setup{}
 	for i := range t.Setups {
 		s := t.Setups[i]
@@ -70,6 +78,48 @@ func (t *Table) Append(o *Table) error {
 	o.Setups = nil
 	t.Setups = sortedSetups(m)
 	return firstErr
+}
+
+// strictlySorted reports whether setups are sorted by key without two of
+// one key.
+func strictlySorted(setups []Setup) bool {
+	for i := 1; i < len(setups); i++ {
+		if !setups[i-1].Key.Less(setups[i].Key) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeSetups is Append's merge of the setups of a and b, each strictly
+// sorted: a when b is empty, b when a is; a setup of a key in both is
+// a's, merged with b's but at the first conflict, which is the error.
+func mergeSetups(a, b []Setup) ([]Setup, error) {
+	switch {
+	case len(b) == 0:
+		return a, nil
+	case len(a) == 0:
+		return b, nil
+	}
+	out := make([]Setup, 0, len(a)+len(b))
+	var firstErr error
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0].Key.Less(b[0].Key):
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0].Key.Less(a[0].Key):
+			out, b = append(out, b[0]), b[1:]
+		default:
+			old, s := a[0], &b[0]
+			if why := old.conflicts(s); why != "" && firstErr == nil {
+				firstErr = fmt.Errorf("mixed setups for %s: %s (first from %s, then %s)", s.Key, why, old.Source, s.Source)
+			} else {
+				mergeSetup(&old, s)
+			}
+			out, a, b = append(out, old), a[1:], b[1:]
+		}
+	}
+	return out, firstErr
 }
 
 // Rows calls fn for every row in order. It is meant for tests, small tables
