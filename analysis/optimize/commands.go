@@ -3,6 +3,7 @@ package optimize
 import (
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -119,9 +120,8 @@ func commandFor(r *Result, e *Evaluation) Command {
 		for i, p := range parts {
 			parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 		}
-		benchtime := time.Duration(int64(c[table.LevelSlice]) * r.UnitNs)
 		cmd.Args = []string{"go", "test", "-run", "^$", "-bench", strings.Join(parts, "/"),
-			"-count", strconv.Itoa(int(c[table.LevelIteration])), "-benchtime", benchtime.String()}
+			"-count", strconv.Itoa(int(c[table.LevelIteration])), "-benchtime", goBenchtime(r, c)}
 		if cpu != "" {
 			cmd.Args = append(cmd.Args, "-cpu", cpu)
 		}
@@ -241,4 +241,35 @@ func writeScript(w io.Writer, results []Result, metrics []Metric) error {
 	fmt.Fprintf(&b, "*)\n\techo \"unknown metric $metric (want one of: %s)\" >&2\n\texit 2\n\t;;\nesac\n", strings.Join(names, " "))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// goBenchtime is the -benchtime of configuration c: "Nx" when every
+// recorded line ran the same N operations (the recording used -benchtime
+// Nx), else the duration of c's slices × the observation time, rounded to
+// the nearest of 1, 2, 3 and 5 × a power of ten (in log scale) when it
+// comes from the lines' N × ns/op, which run a little past the requested
+// duration (go test -benchtime 100ms prints lines of 100–130 ms).
+func goBenchtime(r *Result, c Config) string {
+	d := time.Duration(int64(c[table.LevelSlice]) * r.UnitNs)
+	if r.Setup == nil || r.Setup.IterationTimeNs() > 0 || r.Setup.SliceTimeNs > 0 || d <= 0 || r.AssumedTime {
+		return d.String()
+	}
+	if r.FixedN > 0 && c[table.LevelSlice] <= 1 {
+		return strconv.FormatInt(r.FixedN, 10) + "x"
+	}
+	return niceDuration(d).String()
+}
+
+// niceDuration rounds d to the nearest of {1, 2, 3, 5} × 10^k ns in log
+// scale.
+func niceDuration(d time.Duration) time.Duration {
+	best, bestDist := d, math.Inf(1)
+	for p := time.Duration(1); p <= time.Hour && p > 0; p *= 10 {
+		for _, m := range []time.Duration{1, 2, 3, 5} {
+			if dist := math.Abs(math.Log(float64(m*p) / float64(d))); dist < bestDist {
+				best, bestDist = m*p, dist
+			}
+		}
+	}
+	return best
 }

@@ -109,6 +109,9 @@ type Result struct {
 	// not state the duration and Options.DefaultIterationTime was used.
 	UnitNs, WarmupNs int64
 	AssumedTime      bool
+	// FixedN is the operation count N of every observation when all share
+	// one (`go test -benchtime Nx`), else 0.
+	FixedN int64
 	// DiscardedWarmup is Options.DiscardWarmup: iterations dropped from the
 	// start of every fork (their time is in WarmupNs).
 	DiscardedWarmup int
@@ -294,7 +297,7 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 	s := p.series
 	r := Result{
 		Key: s.Key, Metric: m, Varied: p.varied, Configurations: len(p.configs),
-		Expected: p.expected, Missing: p.missing, UnitNs: p.timing.UnitNs, WarmupNs: p.timing.WarmupNs,
+		Expected: p.expected, Missing: p.missing, UnitNs: p.timing.UnitNs, WarmupNs: p.timing.WarmupNs, FixedN: p.fixedN,
 		AssumedTime: p.assumedTime, Setup: s.Setup, DiscardedWarmup: opt.DiscardWarmup, NonFiniteRows: p.nonFinite,
 	}
 	var best Evaluation

@@ -35,6 +35,13 @@ type prepared struct {
 	expected, missing int // observations of the full grid, and how many are absent
 	excluded          int // observations dropped by --first and --discard-warmup
 	nonFinite         int // rows with a non-finite ns/op, skipped
+	// lineNs sums N × ns/op over the observations (the time the harness
+	// spent in the measured code); uncounted is true when a row had no
+	// operation count.
+	lineNs    float64
+	uncounted bool
+	// fixedN is the count every observation row shares (−1 once two differ).
+	fixedN int64
 
 	// configs are all configurations in ascending execution time, ties in
 	// lexicographic order (outermost level first).
@@ -136,6 +143,17 @@ func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 			}
 		}
 		p.val = append(p.val, v)
+		for r := sp.Start; r < sp.End; r++ {
+			switch c := s.Count[r]; {
+			case c <= 0:
+				p.uncounted = true
+			case p.fixedN == 0:
+				p.fixedN = c
+			case p.fixedN != c:
+				p.fixedN = -1
+			}
+		}
+		p.lineNs += v * float64(s.TotalCount(sp))
 	}
 	if len(p.val) == 0 {
 		reason := "no observations"
@@ -182,7 +200,14 @@ func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 	}
 	p.full = p.sizes
 	p.missing = p.expected - n
-	p.timing, p.assumedTime = observationTiming(s.Setup, p.sizes, p.val, opt)
+	if p.fixedN < 0 || p.uncounted {
+		p.fixedN = 0
+	}
+	lineNs := 0.0
+	if !p.uncounted {
+		lineNs = p.lineNs / float64(n)
+	}
+	p.timing, p.assumedTime = observationTiming(s.Setup, p.sizes, p.val, lineNs, opt)
 	p.enumerate()
 	return p, nil
 }
@@ -196,12 +221,16 @@ func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 //     divided by the configured slices;
 //   - otherwise an iteration: MeasurementTimeNs (JMH -r), else Slices ×
 //     SliceTimeNs;
+//   - `go test -bench` result lines (tool go, no slices, no stated time):
+//     the mean over the lines of N × ns/op, lineNs (0 when a line has
+//     no count), the time the benchmark loop ran; go test's own
+//     calibration runs of b.N and the process start are not in the file;
 //
 // falling back to opt.DefaultIterationTime (assumed = true) when the setup
 // states none. Warmup per fork is WarmupIterations × WarmupTimeNs (the
 // iteration time when WarmupTimeNs is unknown) plus DiscardWarmup ×
 // iteration time.
-func observationTiming(setup *table.Setup, sizes Config, val []float64, opt *Options) (t timing, assumed bool) {
+func observationTiming(setup *table.Setup, sizes Config, val []float64, lineNs float64, opt *Options) (t timing, assumed bool) {
 	t.Parallel = levelSet(opt.Parallel)
 	def := int64(opt.DefaultIterationTime)
 	var iterNs int64
@@ -233,6 +262,9 @@ func observationTiming(setup *table.Setup, sizes Config, val []float64, opt *Opt
 		}
 	default:
 		iterNs = setup.IterationTimeNs() // nil-safe
+		if iterNs <= 0 && setup != nil && setup.Tool == "go" && lineNs >= 1 {
+			iterNs = int64(math.Round(lineNs))
+		}
 		if iterNs <= 0 {
 			iterNs, assumed = def, true
 		}

@@ -6,7 +6,9 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 // Names of the data tables Report.Frame returns.
@@ -47,15 +49,25 @@ const (
 //	instances, trials, forks, warmup_iterations, warmup_time_s, iterations,
 //	slices, iteration_time_s, time_s           the recommended configuration
 //	time_saved           1 − time_s / recorded_time_s
-//	metric, metric_value, full_metric_value    µOpTime metric, its value for the
-//	                     recommended configuration and for the full steady part
-//	estimate_ns          estimate under the recommended configuration
+//	precision_target     Options.Target (relative CI half-width)
+//	recorded_precision, precision   relative half-width of the CI of the mean:
+//	                     recorded (hierarchical bootstrap) and recommended (predicted)
+//	instance_sd_rate … slice_sd_rate   √S²/mean per level (variance components)
+//	recorded_detectable_slowdown, detectable_slowdown   minimal detectable slowdown
+//	                     (80 % of resampled A/B runs) of both configurations
+//	estimate_ns          mean under the recommended configuration replayed
+//	                     on the recorded data (in-sample)
 //	reference_ns, reference_lower_ns, reference_upper_ns
-//	                     the full steady part's estimate and bootstrap CI
-//	change_rate          |estimate − reference| / reference
+//	                     the full data's mean and hierarchical bootstrap CI
+//	change_rate          |estimate − reference| / reference (in-sample)
 //	in_ci                reference_lower_ns ≤ estimate_ns ≤ reference_upper_ns
-//	minimum_time_s, minimum_change_rate, random_time_s, random_change_rate
-//	                     µOpTime's baselines on the same data (trimmed runs only)
+//	minimum_time_s, minimum_change_rate, minimum_precision, minimum_detectable_slowdown
+//	                     the fixed minimal configuration on the same data
+//	split_level, splits  the split validation's level and number of splits
+//	split_error_median, split_error_p95, split_agreement, split_time_share
+//	                     out of sample: trim's choice made on one half, run on the other
+//	minimum_split_error_median, minimum_split_agreement, minimum_split_time_share
+//	                     the same for the fixed minimal configuration
 //	version_change       the A/B verdict against the project's previous version, or empty
 //	duet_verdict         duet runs: the duet analysis' A/B verdict (DuetVerdict.String), or empty
 //	command, repeat, instances_side_by_side    the command line, how often to run it
@@ -66,8 +78,12 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_instances", "recorded_trials", "recorded_forks", "recorded_warmup_iterations", "recorded_warmup_time_s",
 	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
 	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
-	"time_saved", "metric", "metric_value", "full_metric_value", "estimate_ns", "reference_ns", "reference_lower_ns",
-	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "random_time_s", "random_change_rate", "version_change", "duet_verdict", "command", "repeat", "instances_side_by_side", "seed"}
+	"time_saved", "precision_target", "recorded_precision", "precision",
+	"instance_sd_rate", "trial_sd_rate", "fork_sd_rate", "iteration_sd_rate", "slice_sd_rate",
+	"recorded_detectable_slowdown", "detectable_slowdown", "estimate_ns", "reference_ns", "reference_lower_ns",
+	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "minimum_precision", "minimum_detectable_slowdown",
+	"split_level", "splits", "split_error_median", "split_error_p95", "split_agreement", "split_time_share",
+	"minimum_split_error_median", "minimum_split_agreement", "minimum_split_time_share", "version_change", "duet_verdict", "command", "repeat", "instances_side_by_side", "seed"}
 
 // Frame returns a data table by name (FramePlan, FrameSteadyForks,
 // FrameReconfigure, FrameForkSeries, FrameForkSegments, FrameForkCROPS,
@@ -134,11 +150,15 @@ func (c *configCols) to(f *reports.Frame, prefix string) {
 func (r *Report) planFrame() *reports.Frame {
 	var k reports.KeyColumns
 	var rec, rcm configCols
-	var tool, path, analyses, status, reason, warnings, metric, command, vchange, dverdict []string
+	var tool, path, analyses, status, reason, warnings, command, vchange, dverdict []string
 	var unreliable, inCI []bool
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
-	var saved, mv, fmv, est, ref, lo, hi, change, minT, minC, rndT, rndC []float64
+	var saved, target, precRec, prec, detRec, det, est, ref, lo, hi, change, minT, minC, minP, minD []float64
+	var sd [table.NumLevels][]float64
+	var splitLevel []string
+	var splits []int64
+	var sMed, sP95, sAgree, sShare, mMed, mAgree, mShare []float64
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		k.Add(b.Key)
@@ -163,21 +183,34 @@ func (r *Report) planFrame() *reports.Frame {
 			s = 1 - float64(b.Recommended.TimeNs)/float64(b.Recorded.TimeNs)
 		}
 		saved = append(saved, s)
-		metric = append(metric, r.Options.Optimize.Metrics[0].String())
-		mv = append(mv, b.Metric)
-		fmv = append(fmv, b.FullMetric)
+		target = append(target, r.Options.Target)
+		precRec, prec = append(precRec, b.Precision), append(prec, b.RecommendedPrecision)
+		for l := range sd {
+			sd[l] = append(sd[l], b.LevelSD[l])
+		}
+		detRec, det = append(detRec, b.DetectableRecorded), append(det, b.Detectable)
 		est = append(est, b.Estimate)
 		ref = append(ref, b.Reference)
 		lo = append(lo, b.RefLower)
 		hi = append(hi, b.RefUpper)
 		change = append(change, b.ChangeRate)
 		inCI = append(inCI, b.InCI)
-		mt, rt := nan, nan
-		if b.Status == StatusTrimmed {
-			mt, rt = float64(b.Minimum.TimeNs)/1e9, float64(b.Random.TimeNs)/1e9
+		mt := nan
+		if b.Minimum.TimeNs > 0 {
+			mt = float64(b.Minimum.TimeNs) / 1e9
 		}
 		minT, minC = append(minT, mt), append(minC, b.Minimum.ChangeRate)
-		rndT, rndC = append(rndT, rt), append(rndC, b.Random.ChangeRate)
+		minP, minD = append(minP, b.Minimum.Precision), append(minD, b.Minimum.Detectable)
+		o := &b.OutOfSample
+		lvl, med, p95, mmed := "", nan, nan, nan
+		if o.Splits > 0 {
+			lvl = o.Level.String()
+			med, p95 = stats.Quantile(o.Errors, 0.5, nil), stats.Quantile(o.Errors, 0.95, nil)
+			mmed = stats.Quantile(o.MinimumErrors, 0.5, nil)
+		}
+		splitLevel, splits = append(splitLevel, lvl), append(splits, int64(o.Splits))
+		sMed, sP95, sAgree, sShare = append(sMed, med), append(sP95, p95), append(sAgree, o.Agreement), append(sShare, o.TimeShare)
+		mMed, mAgree, mShare = append(mMed, mmed), append(mAgree, o.MinimumAgreement), append(mShare, o.MinimumTimeShare)
 		command = append(command, b.Command.Line())
 		vchange = append(vchange, b.Change)
 		dverdict = append(dverdict, duetText(b.Duet, false))
@@ -200,9 +233,14 @@ func (r *Report) planFrame() *reports.Frame {
 	rec.to(f, "recorded_")
 	rcm.to(f, "")
 	f.Float("time_saved", saved)
-	f.String("metric", metric)
-	f.Float("metric_value", mv)
-	f.Float("full_metric_value", fmv)
+	f.Float("precision_target", target)
+	f.Float("recorded_precision", precRec)
+	f.Float("precision", prec)
+	for l := range sd {
+		f.Float(table.Level(l).String()+"_sd_rate", sd[l])
+	}
+	f.Float("recorded_detectable_slowdown", detRec)
+	f.Float("detectable_slowdown", det)
 	f.Float("estimate_ns", est)
 	f.Float("reference_ns", ref)
 	f.Float("reference_lower_ns", lo)
@@ -211,8 +249,17 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Bool("in_ci", inCI)
 	f.Float("minimum_time_s", minT)
 	f.Float("minimum_change_rate", minC)
-	f.Float("random_time_s", rndT)
-	f.Float("random_change_rate", rndC)
+	f.Float("minimum_precision", minP)
+	f.Float("minimum_detectable_slowdown", minD)
+	f.String("split_level", splitLevel)
+	f.Int("splits", splits)
+	f.Float("split_error_median", sMed)
+	f.Float("split_error_p95", sP95)
+	f.Float("split_agreement", sAgree)
+	f.Float("split_time_share", sShare)
+	f.Float("minimum_split_error_median", mMed)
+	f.Float("minimum_split_agreement", mAgree)
+	f.Float("minimum_split_time_share", mShare)
 	f.String("version_change", vchange)
 	f.String("duet_verdict", dverdict)
 	f.String("command", command)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/analysis/duet"
@@ -45,6 +46,29 @@ type Options struct {
 	// MinSteadyShare is the smallest share of decided forks that must reach
 	// a steady state; a benchmark below it is unreliable.
 	MinSteadyShare float64
+	// Target is the precision a recommended configuration must reach: the
+	// relative half-width of the confidence interval of its mean at
+	// Optimize.Bootstrap.Confidence (0.01: ±1 % at 99 %). Where the
+	// recorded data cannot reach it, the cheapest configuration within
+	// BestEffortSlack of the recorded precision is recommended.
+	Target float64
+	// MinObservations is the fewest observations (slices, or iterations)
+	// a recommended configuration keeps.
+	MinObservations int
+	// Overhead is the time it takes to start one instance, trial or fork
+	// (indexed by table.Level; the fork's warmup iterations are counted
+	// apart, from the data). The result files do not hold it; 0 unless
+	// the user knows it.
+	Overhead [table.NumLevels]time.Duration
+	// ParallelInstances says instances run side by side: an instance then
+	// costs no wall time (the configuration's time is one instance's).
+	ParallelInstances bool
+	// Splits is the number of random halvings of the split validation
+	// (OutOfSample); 0 turns it off.
+	Splits int
+	// DetectDraws is the number of resampled A/B runs behind each minimal
+	// detectable slowdown.
+	DetectDraws int
 	// Select chooses the benchmark runs (default: the primary metric of all).
 	Select table.Filter
 	// AllRuns, when t holds only a chunk of the input (a spooled input
@@ -78,15 +102,25 @@ type Options struct {
 // every duet run of the plan gets a verdict); warmup quantile 0.9; at
 // least half of the forks steady; seed 1.
 var DefaultOptions = Options{
-	Optimize:       defaultOptimize(),
-	Steady:         defaultSteady(),
-	Reconfigure:    defaultReconfigure(),
-	Compare:        compare.DefaultOptions,
-	Duet:           defaultDuet(),
-	WarmupQuantile: 0.9,
-	MinSteadyShare: 0.5,
-	Seed:           1,
+	Optimize:        defaultOptimize(),
+	Steady:          defaultSteady(),
+	Reconfigure:     defaultReconfigure(),
+	Compare:         compare.DefaultOptions,
+	Duet:            defaultDuet(),
+	WarmupQuantile:  0.9,
+	MinSteadyShare:  0.5,
+	Target:          0.01,
+	MinObservations: 3,
+	Splits:          10,
+	DetectDraws:     1000,
+	Seed:            1,
 }
+
+// BestEffortSlack is how much worse than the recorded precision a
+// configuration may be when the target is out of reach: the recommended
+// one is the cheapest whose precision is at most (1 + BestEffortSlack)
+// times the recorded one.
+const BestEffortSlack = 0.10
 
 func defaultOptimize() optimize.Options {
 	o := optimize.DefaultOptions
@@ -138,6 +172,20 @@ func (o *Options) Validate() error {
 	}
 	if !(o.WarmupQuantile > 0 && o.WarmupQuantile <= 1) {
 		return fmt.Errorf("trim: warmup quantile %v must be in (0, 1]", o.WarmupQuantile)
+	}
+	if !(o.Target > 0 && o.Target < 1) {
+		return fmt.Errorf("trim: precision target %v must be in (0, 1) (a relative CI half-width: 0.01 is ±1 %%)", o.Target)
+	}
+	if o.MinObservations < 1 {
+		return fmt.Errorf("trim: min observations %d must be at least 1", o.MinObservations)
+	}
+	for l, d := range o.Overhead {
+		if d < 0 {
+			return fmt.Errorf("trim: %s overhead %v must not be negative", table.Level(l), d)
+		}
+	}
+	if o.Splits < 0 || o.DetectDraws < 1 {
+		return fmt.Errorf("trim: splits %d must be ≥ 0 and detect draws %d ≥ 1", o.Splits, o.DetectDraws)
 	}
 	if !(o.MinSteadyShare >= 0 && o.MinSteadyShare <= 1) || math.IsNaN(o.MinSteadyShare) {
 		return fmt.Errorf("trim: min steady share %v must be in [0, 1]", o.MinSteadyShare)

@@ -51,27 +51,33 @@ func (p Path) String() string {
 type Status int
 
 const (
-	// StatusTrimmed: a new configuration is recommended.
+	// StatusTrimmed: a cheaper configuration reaches the precision target
+	// (Options.Target).
 	StatusTrimmed Status = iota
 	// StatusNoSteady: unreliable; the benchmark does not reach a steady
 	// state in enough forks (fewer than Options.MinSteadyShare of the
-	// decided forks); it keeps its recorded configuration.
+	// decided forks): its mean depends on how long it runs, so it keeps
+	// its recorded configuration.
 	StatusNoSteady
-	// StatusUnstable: unreliable; the µOpTime metric is at or above the
-	// threshold in every configuration, the full one included; the
-	// recorded configuration is kept.
-	StatusUnstable
-	// StatusTooFew: the data hold fewer repetitions than
-	// Optimize.MinRepetitions; the recorded configuration is kept.
+	// StatusBestEffort: the recorded data cannot reach the target; the
+	// cheapest configuration within BestEffortSlack of the recorded
+	// precision is recommended.
+	StatusBestEffort
+	// StatusTooFew: fewer than two observations, or none that varies: no
+	// precision can be estimated and the recorded configuration is kept.
 	StatusTooFew
 	// StatusDuet: duet data; the duet analysis' A/B verdict is
 	// Benchmark.Duet.
 	StatusDuet
 	// StatusSkipped: no usable observation (Reason says why).
 	StatusSkipped
+	// StatusKept: the target is out of reach and no configuration within
+	// BestEffortSlack of the recorded precision is cheaper than the
+	// recorded one.
+	StatusKept
 )
 
-var statusNames = [...]string{"trimmed", "unreliable: no steady state", "unreliable: unstable", "too few repetitions", "duet", "skipped"}
+var statusNames = [...]string{"trimmed", "unreliable: no steady state", "trimmed: target out of reach", "too few repetitions", "duet", "skipped", "kept: nothing cheaper"}
 
 // String is the status as the plan writes it.
 func (s Status) String() string {
@@ -81,9 +87,13 @@ func (s Status) String() string {
 	return statusNames[s]
 }
 
-// Unreliable reports whether the benchmark was flagged as unreliable
-// (no steady state, or a metric that never stabilises).
-func (s Status) Unreliable() bool { return s == StatusNoSteady || s == StatusUnstable }
+// Unreliable reports whether the benchmark was flagged as unreliable (no
+// steady state).
+func (s Status) Unreliable() bool { return s == StatusNoSteady }
+
+// Reduced reports whether a configuration cheaper than the recorded one is
+// recommended.
+func (s Status) Reduced() bool { return s == StatusTrimmed || s == StatusBestEffort }
 
 // Config is one benchmark's configuration: what runs per benchmark.
 type Config struct {
@@ -98,8 +108,9 @@ type Config struct {
 	// the duration of one measurement iteration.
 	Iterations, Slices int
 	IterationTimeNs    int64
-	// TimeNs is the execution time in µOpTime's model (optimize's doc):
-	// Π_{non-parallel outer levels} k · (warmup + iterations · slices · unit).
+	// TimeNs is the execution time in trim's time model (costModel):
+	// instances × trials × forks × (overheads + warmup + iterations ·
+	// slices · unit), instances once when they run side by side.
 	TimeNs int64
 }
 
@@ -128,7 +139,7 @@ type Benchmark struct {
 	Reason   string
 	Warnings []string
 	// Recorded is the configuration of the data; Recommended the one trim
-	// recommends (Recorded unless Status is StatusTrimmed).
+	// recommends (Recorded unless Status.Reduced()).
 	Recorded, Recommended Config
 	// Forks is the number of forks in the data; SteadyForks those whose
 	// steady state was detected (PathSteady); WarmupEnds the warmup ends
@@ -137,26 +148,39 @@ type Benchmark struct {
 	// fork).
 	Forks, SteadyForks int
 	WarmupEnds         []int
-	// Estimate is the metric's estimator (the median for rciw-median) under the
-	// recommended configuration replayed on the recorded data (the first
-	// forks and the first iterations after the warmup); Reference and
-	// [RefLower, RefUpper] the estimate and bootstrap CI of the full run's
-	// steady part (every fork, every iteration after the warmup).
-	// NaN unless trimmed.
+	// Precision is the relative half-width of the hierarchical bootstrap
+	// CI of the mean of the recorded data after the warmup (NaN when not
+	// estimated); RecommendedPrecision the predicted one of the
+	// recommended configuration (see chooser).
+	Precision, RecommendedPrecision float64
+	// LevelSD is √S²_l / mean per level: the relative standard deviation
+	// each repetition level adds (instance, trial, fork, iteration,
+	// slice; Kalibera and Jones' variance components), NaN for levels the
+	// data do not vary.
+	LevelSD [table.NumLevels]float64
+	// Detectable and DetectableRecorded are the minimal detectable
+	// slowdowns of the recommended and the recorded configuration
+	// (design.detectableSlowdown; NaN when not estimated).
+	Detectable, DetectableRecorded float64
+	// Estimate is the mean of means of the recommended configuration
+	// replayed on the recorded data (the first units at every level after
+	// the warmup); Reference and [RefLower, RefUpper] the mean and
+	// hierarchical bootstrap CI of the full data after the warmup. NaN
+	// unless reduced. These are in-sample: OutOfSample holds the split
+	// validation.
 	Estimate, Reference, RefLower, RefUpper float64
 	// ChangeRate is |Estimate − Reference| / Reference; InCI whether
 	// Estimate lies in [RefLower, RefUpper].
 	ChangeRate float64
 	InCI       bool
-	// Minimum and Random are µOpTime's baselines on the same post-warmup
-	// data (the cheapest configuration with enough repetitions, and one
-	// drawn at random among them; optimize's MethodMinimum and
-	// MethodRandom) with their change rates against Reference; zero
-	// unless trimmed.
-	Minimum, Random Baseline
-	// Metric is the µOpTime metric of the recommended configuration and of
-	// the full steady part (NaN when not computed).
-	Metric, FullMetric float64
+	// Minimum is the fixed minimal configuration a user would otherwise
+	// run (Go: 1 instance × 1 trial × 3 iterations, all slices; JMH: 1
+	// fork × 5 iterations after the warmup) with its in-sample change
+	// rate against Reference.
+	Minimum Baseline
+	// OutOfSample is the split validation of the choice and of the fixed
+	// minimum.
+	OutOfSample OutOfSample
 	// Change is the A/B verdict against the previous version of the
 	// project ("v1 → v2: slower by 25.1 %"), "" without one.
 	Change string
@@ -169,26 +193,50 @@ type Benchmark struct {
 	Duet []DuetVerdict
 }
 
-// Baseline is a baseline configuration's time (warmup included) and the
-// change rate of its estimate against the full steady part's.
+// Baseline is a baseline configuration's time (warmup included), the
+// change rate of its estimate against the full data's, and its predicted
+// precision and minimal detectable slowdown.
 type Baseline struct {
-	TimeNs     int64
-	ChangeRate float64
+	TimeNs                            int64
+	ChangeRate, Precision, Detectable float64
 }
 
 // Totals are the suite-wide figures of a Report.
 type Totals struct {
-	// Benchmarks counts all benchmark runs; Trimmed, Unreliable, Kept
-	// (too few repetitions, skipped) and Duet partition them.
-	Benchmarks, Trimmed, Unreliable, Kept, Duet int
+	// Benchmarks counts all benchmark runs; Trimmed (reduced: target met
+	// or best effort), Unreliable, Kept (too few repetitions, skipped,
+	// nothing cheaper) and Duet partition them; BestEffort counts the
+	// trimmed ones whose target was out of reach.
+	Benchmarks, Trimmed, Unreliable, Kept, Duet, BestEffort int
 	// TimeBeforeNs and TimeAfterNs sum the recorded and recommended
-	// configurations' times over all benchmarks (duet excluded).
-	TimeBeforeNs, TimeAfterNs int64
-	// Within[i] is the share of trimmed benchmarks whose change rate is at
-	// most 1, 3 and 5 %; InCI the share whose estimate lies in the full
-	// run's CI.
+	// configurations' times over all benchmarks (duet excluded);
+	// MinimumTimeNs the fixed minimal configurations' (where one applies,
+	// else the recorded time).
+	TimeBeforeNs, TimeAfterNs, MinimumTimeNs int64
+	// Within[i] is the share of trimmed benchmarks whose in-sample change
+	// rate is at most 1, 3 and 5 %; InCI the share whose estimate lies in
+	// the full run's CI.
 	Within [3]float64
 	InCI   float64
+	// OutOfSample and MinimumOutOfSample summarise the split validation
+	// of trim's choices and of the fixed minimum over every benchmark
+	// with splits.
+	OutOfSample, MinimumOutOfSample SplitSummary
+	// Detectable and DetectableRecorded are the medians of the reduced
+	// benchmarks' minimal detectable slowdowns, recommended and recorded.
+	Detectable, DetectableRecorded float64
+}
+
+// SplitSummary sums OutOfSample over a suite: the errors of every split
+// of every benchmark.
+type SplitSummary struct {
+	// Benchmarks with splits and Splits in all.
+	Benchmarks, Splits int
+	// Median and P95 error; Within the shares within 1, 3 and 5 %.
+	Median, P95 float64
+	Within      [3]float64
+	// Agreement is the share of verdicts equal to the full halves'.
+	Agreement float64
 }
 
 // Saved is the share of the suite's time saved, 1 − after/before.

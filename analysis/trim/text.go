@@ -6,32 +6,56 @@ import (
 	"strings"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 func secs(ns int64) string { return reports.Human(reports.Seconds(float64(ns) / 1e9)) }
 
 func pct(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
 
-// Answer is the one-line answer: the suite's time before and after and the
-// share of trimmed benchmarks whose estimate stays within 5 %.
+// Answer is the one-line answer: the suite's time before and after, and
+// how many benchmark runs get a cheaper configuration.
 func (r *Report) Answer() string {
 	t := &r.Totals
 	if t.Benchmarks > 0 && t.Duet == t.Benchmarks {
 		return fmt.Sprintf("trim: %d duet runs and nothing else, so no configuration to recommend; the duet analysis compares A and B", t.Duet)
 	}
-	return fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed, %s of them within 5 %% of the full run's estimate",
-		reports.Human(reports.Percent(t.Saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet, pct(t.Within[2]))
+	return fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed (%d reach ±%s, %d best effort)",
+		reports.Human(reports.Percent(t.Saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet,
+		t.Trimmed-t.BestEffort, pctPrec(r.Options.Target), t.BestEffort)
 }
 
 // WriteText prints the answer, the evidence and the decisions in counts.
 func (r *Report) WriteText(w io.Writer) error {
 	t := &r.Totals
 	opt := &r.Options
-	fmt.Fprintln(w, r.Answer()+";")
+	fmt.Fprintln(w, r.Answer()+".")
+	conf := opt.Optimize.Bootstrap.Confidence
 	if t.Trimmed > 0 {
-		fmt.Fprintf(w, "%s / %s / %s of the trimmed runs keep their estimate within 1 / 3 / 5 %%, %s inside the full run's %g CI.\n",
-			pct(t.Within[0]), pct(t.Within[1]), pct(t.Within[2]), pct(t.InCI), opt.Optimize.Bootstrap.Confidence)
+		var rec, after []float64
+		for i := range r.Benchmarks {
+			if b := &r.Benchmarks[i]; b.Status.Reduced() {
+				rec, after = append(rec, b.Precision), append(after, b.RecommendedPrecision)
+			}
+		}
+		fmt.Fprintf(w, "trimmed runs, medians: CI of the mean ±%s recorded → ±%s (%g %%); detectable slowdown %s → %s (%.0f %% of A/B runs).\n",
+			pct1(stats.Median(rec, nil)), pct1(stats.Median(after, nil)), 100*conf, pct1(t.DetectableRecorded), pct1(t.Detectable), 100*DetectPower)
+	}
+	if o, m := &t.OutOfSample, &t.MinimumOutOfSample; o.Splits > 0 {
+		fmt.Fprintf(w, "out of sample (%d splits of %d runs: chosen on one half, run on the other): %s / %s / %s within 1 / 3 / 5 %%, p95 error %s, verdicts agree %s;\n",
+			o.Splits, o.Benchmarks, pct(o.Within[0]), pct(o.Within[1]), pct(o.Within[2]), pct1(o.P95), pct(o.Agreement))
+		minSaved := 0.0
+		if t.TimeBeforeNs > 0 {
+			minSaved = 1 - float64(t.MinimumTimeNs)/float64(t.TimeBeforeNs)
+		}
+		fmt.Fprintf(w, "the fixed minimum (1 fork × 5 iterations; Go: 1 instance × 1 trial × 3 iterations) saves %s: %s / %s / %s, p95 %s, verdicts agree %s.\n",
+			reports.Human(reports.Percent(minSaved)), pct(m.Within[0]), pct(m.Within[1]), pct(m.Within[2]), pct1(m.P95), pct(m.Agreement))
+	}
+	if t.Trimmed > 0 {
+		fmt.Fprintf(w, "in-sample (replayed on the data it was chosen from): %s / %s / %s within 1 / 3 / 5 %%, %s inside the full run's %g CI.\n",
+			pct(t.Within[0]), pct(t.Within[1]), pct(t.Within[2]), pct(t.InCI), conf)
 	}
 	var byPath [len(pathNames)]int
 	for i := range r.Benchmarks {
@@ -43,7 +67,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			parts = append(parts, fmt.Sprintf("%d %s", n, Path(p)))
 		}
 	}
-	fmt.Fprintf(w, "paths: %s; unreliable (kept): %d, too few repetitions or skipped (kept): %d", strings.Join(parts, ", "), t.Unreliable, t.Kept)
+	fmt.Fprintf(w, "paths: %s; unreliable (kept): %d, kept (too few repetitions, nothing cheaper, skipped): %d", strings.Join(parts, ", "), t.Unreliable, t.Kept)
 	if t.Duet > 0 {
 		fmt.Fprintf(w, ", duet (A/B, no configuration): %d", t.Duet)
 	}
@@ -70,9 +94,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "(%s < %g, warmup = ⌈Q%g(steady-state starts)⌉, %d resamples at %g, seed %d)\n",
-		opt.Optimize.Metrics[0], opt.Optimize.Threshold, opt.WarmupQuantile, opt.Optimize.Bootstrap.Resamples,
-		opt.Optimize.Bootstrap.Confidence, opt.Seed)
+	fmt.Fprintf(w, "(target ±%s at %g: hierarchical bootstrap, %d resamples; levels chosen by Kalibera–Jones variance components; warmup = ⌈Q%g(steady-state starts)⌉; seed %d)\n",
+		pctPrec(opt.Target), conf, opt.Optimize.Bootstrap.Resamples, opt.WarmupQuantile, opt.Seed)
 	if len(r.Benchmarks) <= 20 {
 		fmt.Fprintln(w)
 		if err := r.planTable(false).WriteMarkdown(w); err != nil {
@@ -91,8 +114,23 @@ func (r *Report) WriteDetails(w io.Writer) error {
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		fmt.Fprintf(w, "\n%s: %s; %s\n", b.Key, b.Status, b.Reason)
-		if b.Status == StatusTrimmed {
+		if b.Status.Reduced() {
 			fmt.Fprintf(w, "  recorded    %s\n  recommended %s\n", b.Recorded, b.Recommended)
+		}
+		if b.Precision == b.Precision {
+			fmt.Fprintf(w, "  CI of the mean ±%s recorded, ±%s recommended; detects %s recorded, %s recommended; fixed minimum ±%s, detects %s\n",
+				pct1(b.Precision), pct1(b.RecommendedPrecision), pct1(b.DetectableRecorded), pct1(b.Detectable), pct1(b.Minimum.Precision), pct1(b.Minimum.Detectable))
+			var sds []string
+			for l, v := range b.LevelSD {
+				if v == v {
+					sds = append(sds, fmt.Sprintf("%s %s", table.Level(l), pct1(v)))
+				}
+			}
+			fmt.Fprintf(w, "  variance components (SD per level, of the mean): %s\n", strings.Join(sds, ", "))
+		}
+		if o := &b.OutOfSample; o.Splits > 0 {
+			fmt.Fprintf(w, "  out of sample (%d %s splits): median error %s, verdicts agree %s; fixed minimum %s, %s\n", o.Splits, o.Level,
+				pct1(stats.Median(o.Errors, nil)), pct(o.Agreement), pct1(stats.Median(o.MinimumErrors, nil)), pct(o.MinimumAgreement))
 		}
 		for _, x := range b.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", x)
@@ -101,33 +139,37 @@ func (r *Report) WriteDetails(w io.Writer) error {
 	return nil
 }
 
+// shortStatus is the status in the terminal table.
+var shortStatus = [...]string{"trimmed", "no steady", "best effort", "too few", "duet", "skipped", "kept"}
+
+// beforeAfter formats two rates as "1.2→3.4" (percent, one decimal).
+func beforeAfter(a, b float64) any {
+	if a != a || b != b {
+		return nil
+	}
+	return fmt.Sprintf("%.1f→%.1f", 100*a, 100*b)
+}
+
 // planTable is the per-benchmark table of the terminal and documents.
 func (r *Report) planTable(all bool) *reports.Table {
-	t := &reports.Table{Title: "trim plan", Columns: []string{"benchmark", "path", "status", "forks", "warmup", "iterations", "time", "recorded", "saved", "change"},
-		Notes: []string{"forks: instances×trials×forks when the data have several instances or trials (instances run side by side)"}}
+	t := &reports.Table{Title: "trim plan", Columns: []string{"benchmark", "status", "forks", "warmup+it", "time", "saved", "CI ± %", "detects %"},
+		Notes: []string{"CI ± %: half-width of the mean's CI; detects %: slowdown found in 80 % of A/B runs (recorded→new)"}}
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		name := b.Key.Benchmark
-		if b.Key.Params != "" {
-			name += "[" + b.Key.Params + "]"
-		}
 		if !all {
 			if k := strings.LastIndex(b.Key.Benchmark, "."); k >= 0 {
 				name = b.Key.Benchmark[k+1:]
-				if b.Key.Params != "" {
-					name += "[" + b.Key.Params + "]"
-				}
 			}
 		}
-		var change any
-		if b.Status == StatusTrimmed {
-			change = reports.Percent(b.ChangeRate)
+		if b.Key.Params != "" {
+			name += "[" + b.Key.Params + "]"
 		}
 		saved := 0.0
 		if b.Recorded.TimeNs > 0 {
 			saved = 1 - float64(b.Recommended.TimeNs)/float64(b.Recorded.TimeNs)
 		}
-		status := b.Status.String()
+		status := shortStatus[b.Status]
 		if b.Path == PathDuet {
 			name += " (" + b.Key.Mode + ")"
 			if len(b.Duet) > 0 {
@@ -139,8 +181,12 @@ func (r *Report) planTable(all bool) *reports.Table {
 		if c.Instances > 1 || c.Trials > 1 || b.Recorded.Instances > 1 || b.Recorded.Trials > 1 {
 			forks = fmt.Sprintf("%d×%d×%d", c.Instances, c.Trials, c.Forks)
 		}
-		t.AddRow(name, b.Path.String(), status, forks, c.WarmupIterations, c.Iterations,
-			reports.Seconds(float64(c.TimeNs)/1e9), reports.Seconds(float64(b.Recorded.TimeNs)/1e9), reports.Percent(saved), change)
+		it := fmt.Sprintf("%d+%d", c.WarmupIterations, c.Iterations)
+		if c.Slices > 1 {
+			it += fmt.Sprintf("×%d", c.Slices)
+		}
+		t.AddRow(name, status, forks, it, reports.Seconds(float64(c.TimeNs)/1e9), reports.Percent(saved),
+			beforeAfter(b.Precision, b.RecommendedPrecision), beforeAfter(b.DetectableRecorded, b.Detectable))
 	}
 	return t
 }

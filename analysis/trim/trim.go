@@ -11,6 +11,7 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -160,8 +161,12 @@ func forkLengths(s *table.Series) (forks, minIterations int) {
 func classify(b *Benchmark, s *table.Series, opt *Options) {
 	b.Key, b.Tool = s.Key, toolOf(s)
 	b.Estimate, b.Reference, b.RefLower, b.RefUpper, b.ChangeRate = nan, nan, nan, nan, nan
-	b.Minimum.ChangeRate, b.Random.ChangeRate = nan, nan
-	b.Metric, b.FullMetric = nan, nan
+	b.Precision, b.RecommendedPrecision, b.Detectable, b.DetectableRecorded = nan, nan, nan, nan
+	b.Minimum = Baseline{ChangeRate: nan, Precision: nan, Detectable: nan}
+	b.OutOfSample = OutOfSample{Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
+	for l := range b.LevelSD {
+		b.LevelSD[l] = nan
+	}
 	forks, n := forkLengths(s)
 	b.Forks = forks
 	window := opt.Steady.SteadyWindow
@@ -171,19 +176,19 @@ func classify(b *Benchmark, s *table.Series, opt *Options) {
 		b.Reason = "duet data: A and B compared by the duet analysis"
 	case b.Tool == "jmh" && s.Setup != nil && s.Setup.WarmupIterations > 0:
 		b.Path, b.Analyses = PathStatedWarmup, []string{"optimize"}
-		b.Reason = fmt.Sprintf("JMH recorded with %d warmup iterations (not stored): warmup kept, µOpTime on the measurements", s.Setup.WarmupIterations)
+		b.Reason = fmt.Sprintf("JMH recorded with %d warmup iterations (not stored): warmup kept, configuration chosen on the measurements", s.Setup.WarmupIterations)
 	case b.Tool == "jmh" && n > window:
 		b.Path, b.Analyses = PathSteady, []string{"steady", "optimize"}
-		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d+ iterations (> steady window %d): steady-state detection, then µOpTime after the warmup", n, window)
+		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d+ iterations (> steady window %d): steady-state detection, then the configuration chosen after the warmup", n, window)
 	case b.Tool == "jmh":
 		b.Path, b.Analyses = PathShort, []string{"reconfigure", "optimize"}
-		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d iterations (≤ steady window %d): warmup from dynamic reconfiguration, then µOpTime after it", n, window)
+		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d iterations (≤ steady window %d): warmup from dynamic reconfiguration, then the configuration chosen after it", n, window)
 		b.Warnings = append(b.Warnings, fmt.Sprintf("short forks (%d iterations): steady-state detection needs more than %d; warmup from dynamic reconfiguration's %s stop points", n, window, opt.Reconfigure.Criteria[0]))
 	default:
 		b.Path, b.Analyses = PathGo, []string{"optimize"}
-		b.Reason = "Go data: no warmup phase; µOpTime on all observations"
+		b.Reason = "Go data: no warmup phase; configuration chosen on all observations"
 		if b.Tool != "go" {
-			b.Reason = "no warmup phase known (tool not stated); µOpTime on all observations"
+			b.Reason = "no warmup phase known (tool not stated); configuration chosen on all observations"
 		}
 	}
 }
@@ -299,7 +304,9 @@ func optimizeAll(rep *Report, series []*table.Series, warmup []int, opt *Options
 }
 
 // optimizeChunk is optimizeAll on the benchmarks chunk (indices into
-// series, one project and version).
+// series, one project and version): optimize.Run evaluates the full
+// configuration of every benchmark on its post-warmup table (for the time
+// model, the commands and the repetition check), and recommend chooses.
 func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []int, opt *Options) error {
 	w := make([]int, len(chunk))
 	for j, i := range chunk {
@@ -315,9 +322,9 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 	oopt := opt.Optimize
 	oopt.Seed, oopt.Workers, oopt.Progress, oopt.DiscardWarmup = opt.Seed, opt.Workers, nil, 0
 	oopt.Select = table.Filter{}
-	full := oopt
-	full.MinRepetitions = math.MaxInt32
-	fullRep, err := optimize.Run(tab, full)
+	oopt.MinRepetitions = math.MaxInt32
+	oopt.Parallel = nil
+	fullRep, err := optimize.Run(tab, oopt)
 	if err != nil {
 		for _, i := range chunk {
 			rep.Benchmarks[i].Status, rep.Benchmarks[i].Reason = StatusSkipped, err.Error()
@@ -325,32 +332,9 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 		return nil
 	}
 	fulls := resultsByKey(fullRep)
-	var search []*table.Series
-	for _, i := range chunk {
-		b := &rep.Benchmarks[i]
-		if r := fulls[b.Key]; r != nil && b.Status != StatusNoSteady && r.Full.Value < opt.Optimize.Threshold {
-			search = append(search, series[i])
-		}
-	}
-	found := map[table.Key]*optimize.Result{}
-	if len(search) > 0 {
-		keys := make([]table.Key, len(search))
-		for j, s := range search {
-			keys[j] = s.Key
-		}
-		oopt.Select = only(table.Filter{}, keys)
-		searchRep, err := optimize.Run(tab, oopt)
-		if err != nil {
-			return err
-		}
-		found = resultsByKey(searchRep)
-	}
 	for j, i := range chunk {
 		b := &rep.Benchmarks[i]
-		r := found[b.Key]
-		if r == nil {
-			r = fulls[b.Key]
-		}
+		r := fulls[b.Key]
 		if r == nil {
 			b.Status = StatusSkipped
 			for _, sk := range fullRep.Skipped {
@@ -360,7 +344,9 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 			}
 			continue
 		}
-		recommend(b, r, series[i].Setup, w[j], opt)
+		if err := recommend(b, r, series[i], w[j], opt); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -417,14 +403,17 @@ func postWarmupTable(series []*table.Series, chunk []int, w []int) (*table.Table
 	return b.Finish(), nil
 }
 
-// recommend fills b from µOpTime's result r on its post-warmup data (w
-// warmup iterations discarded; orig is the recorded setup): the recorded
-// configuration, and the recommendation with its evidence when the full
-// steady part is stable and a stable configuration was found.
-func recommend(b *Benchmark, r *optimize.Result, orig *table.Setup, w int, opt *Options) {
+// recommend fills b from the full-configuration evaluation r of its
+// post-warmup data (w warmup iterations discarded from s): the recorded
+// configuration; the variance components of the data after the warmup;
+// the cheapest configuration reaching Options.Target (StatusTrimmed), or
+// within BestEffortSlack of the recorded precision (StatusBestEffort), or
+// none cheaper (StatusKept); its in-sample evidence, minimal detectable
+// slowdowns, the fixed minimal configuration, and the split validation.
+func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Options) error {
+	orig := s.Setup
 	b.Recorded = recordedConfig(r, orig, w)
 	b.Recommended = b.Recorded
-	b.FullMetric = r.Full.Value
 	keep := func() {
 		full := r.Full
 		full.Config[table.LevelIteration] += int32(w)
@@ -432,37 +421,152 @@ func recommend(b *Benchmark, r *optimize.Result, orig *table.Setup, w int, opt *
 		rr.DiscardedWarmup, rr.Setup = 0, orig
 		b.Command = rr.Command(&full)
 	}
-	switch {
-	case b.Status == StatusNoSteady:
-		keep()
-		return
-	case !(r.Full.Value < opt.Optimize.Threshold):
-		b.Status = StatusUnstable
-		b.Reason += fmt.Sprintf("; %s of the full steady part %.3g ≥ %g: the metric never stabilises; unreliable, recorded configuration kept", opt.Optimize.Metrics[0], r.Full.Value, opt.Optimize.Threshold)
-		keep()
-		return
-	case r.Status == optimize.StatusReduced:
-		b.Status = StatusTrimmed
-	case r.Status == optimize.StatusNotReduced:
-		b.Status = StatusUnstable
-		b.Reason += fmt.Sprintf("; %s ≥ %g in every configuration (full: %.3g): unreliable, recorded configuration kept", opt.Optimize.Metrics[0], opt.Optimize.Threshold, r.Full.Value)
-		keep()
-		return
-	default:
-		b.Status = StatusTooFew
-		b.Reason += fmt.Sprintf("; fewer than %d repetitions: recorded configuration kept", opt.Optimize.MinRepetitions)
-		keep()
-		return
+	for l := range b.LevelSD {
+		b.LevelSD[l] = nan
 	}
-	b.Recommended = chosenConfig(r)
-	b.Metric = r.Chosen.Value
-	b.Estimate, b.Reference, b.RefLower, b.RefUpper = r.Chosen.Average, r.Full.Average, r.Full.Lower, r.Full.Upper
-	b.ChangeRate = r.ChangeRate(optimize.MethodUOpTime)
+	b.Precision, b.RecommendedPrecision, b.Detectable, b.DetectableRecorded = nan, nan, nan, nan
+	b.Minimum = Baseline{ChangeRate: nan, Precision: nan, Detectable: nan}
+	b.OutOfSample = OutOfSample{Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
+	cost := costModel{unitNs: float64(r.UnitNs), warmupNs: float64(r.WarmupNs), parallel: opt.ParallelInstances}
+	for l, d := range opt.Overhead {
+		cost.overhead[l] = float64(d)
+	}
+	d := newDesign(s, w)
+	if d == nil {
+		if b.Status != StatusNoSteady {
+			b.Status = StatusTooFew
+			b.Reason += "; fewer than two observations vary after the warmup: no precision can be estimated, recorded configuration kept"
+		}
+		keep()
+		return nil
+	}
+	rec := d.full(d.maxKf())
+	b.Recorded.TimeNs = int64(math.Round(cost.timeNs(&rec)))
+	key := b.Key.String()
+	conf := opt.Optimize.Bootstrap.Confidence
+	hRec, ci, err := d.bootstrapPrecision(opt.Optimize.Bootstrap, stats.NewStream(opt.Seed, key, blockPrecision))
+	if err != nil {
+		return fmt.Errorf("trim: %s: %w", b.Key, err)
+	}
+	if math.IsNaN(hRec) || math.IsInf(hRec, 0) {
+		return fmt.Errorf("trim: %s: the CI of the mean is not finite (mean %v, CI [%v, %v]): values overflow or cancel", b.Key, ci.Estimate, ci.Lower, ci.Upper)
+	}
+	b.Precision = hRec
+	for j, l := range d.levels {
+		b.LevelSD[l] = math.Sqrt(d.s2[j]) / math.Abs(d.mean)
+	}
+	ch := newChooser(d, cost, hRec, opt.MinObservations)
+	recorded := ch.recorded()
+	b.DetectableRecorded = d.detectableSlowdown(recorded.k, recorded.precision, opt.DetectDraws, stats.NewStream(opt.Seed, key, blockDetect))
+	kmin := fixedMinimum(d, b.Tool, ch.bound)
+	mc := ch.eval(kmin)
+	b.Minimum = Baseline{TimeNs: int64(math.Round(mc.timeNs)), ChangeRate: math.Abs(d.replay(kmin)-ci.Estimate) / math.Abs(ci.Estimate),
+		Precision: mc.precision, Detectable: d.detectableSlowdown(kmin, mc.precision, opt.DetectDraws, stats.NewStream(opt.Seed, key, blockDetect))}
+	// Without a steady state the mean depends on how long a fork runs:
+	// only the levels above the fork's iterations may shrink.
+	noSteady := b.Status == StatusNoSteady
+	fix := func(c *chooser) {
+		for j, l := range c.d.levels {
+			c.fixed[j] = noSteady && l >= table.LevelIteration
+		}
+	}
+	fix(ch)
+	trimRule := func(c *chooser) []float64 { fix(c); return choose(c, opt.Target).k }
+	minRule := func(c *chooser) []float64 { return fixedMinimum(c.d, b.Tool, c.bound) }
+	b.OutOfSample = validate(d, cost, trimRule, minRule, opt.Splits, conf, opt.MinObservations, stats.NewStream(opt.Seed, key, blockSplits))
+	best := choose(ch, opt.Target)
+	if !(best.timeNs <= (1-MinSaving)*recorded.timeNs) {
+		best = recorded // saving less than 1 % is not worth a change
+	}
+	switch {
+	case noSteady && best.timeNs < recorded.timeNs:
+		b.Reason += fmt.Sprintf("; iterations per fork kept (the mean depends on the run's length): CI ±%s recorded, ±%s at %s of the time", pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
+	case noSteady:
+		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
+		keep()
+		return nil
+	case best.precision <= opt.Target && best.timeNs < recorded.timeNs:
+		b.Status = StatusTrimmed
+		b.Reason += fmt.Sprintf("; CI ±%s recorded, ±%s at %s of the time (target ±%s)", pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs), pctPrec(opt.Target))
+	case best.timeNs < recorded.timeNs:
+		b.Status = StatusBestEffort
+		b.Reason += fmt.Sprintf("; target ±%s out of reach: CI ±%s recorded; ±%s at %s of the time", pctPrec(opt.Target), pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
+	default:
+		b.Status = StatusKept
+		b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*BestEffortSlack, 100*MinSaving)
+		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
+		keep()
+		return nil
+	}
+	if d.units[0] < 2 || d.levels[0] > table.LevelFork {
+		b.Warnings = append(b.Warnings, "one fork (or one test process) recorded: the variance between forks is unknown, so the precision covers one fork only")
+	}
+	cfg := optimize.Config{}
+	kf := d.full(best.k)
+	for l := range cfg {
+		cfg[l] = int32(kf[l])
+	}
+	ev := optimize.Evaluation{Config: cfg}
+	b.Recommended = levelConfig(r, cfg, r.Setup)
+	b.Recommended.TimeNs = int64(math.Round(best.timeNs))
+	b.RecommendedPrecision = best.precision
+	b.Detectable = d.detectableSlowdown(best.k, best.precision, opt.DetectDraws, stats.NewStream(opt.Seed, key, blockDetect))
+	b.Estimate, b.Reference, b.RefLower, b.RefUpper = d.replay(best.k), ci.Estimate, ci.Lower, ci.Upper
+	b.ChangeRate = math.Abs(b.Estimate-b.Reference) / math.Abs(b.Reference)
 	b.InCI = b.RefLower <= b.Estimate && b.Estimate <= b.RefUpper
-	b.Command = r.Command(&r.Chosen)
-	b.Minimum = Baseline{TimeNs: r.Minimum.TimeNs, ChangeRate: r.ChangeRate(optimize.MethodMinimum)}
-	b.Random = Baseline{TimeNs: r.Random.TimeNs, ChangeRate: r.ChangeRate(optimize.MethodRandom)}
+	b.Command = r.Command(&ev)
+	return nil
 }
+
+// MinSaving is the least share of the recorded time a recommendation must
+// save; a smaller saving keeps the recorded configuration.
+const MinSaving = 0.01
+
+// Stream blocks of recommend's random draws (keyed by Seed and the
+// benchmark key).
+const (
+	blockPrecision = 1 + iota
+	blockDetect
+	blockSplits
+)
+
+// choose is trim's rule: the cheapest configuration whose precision
+// reaches target, else the cheapest within BestEffortSlack of the
+// recorded precision, else the recorded configuration.
+func choose(c *chooser, target float64) choice {
+	if ch, ok := c.cheapest(target); ok {
+		return ch
+	}
+	if ch, ok := c.cheapest((1 + BestEffortSlack) * c.hRec); ok {
+		return ch
+	}
+	return c.recorded()
+}
+
+// fixedMinimum is the fixed minimal configuration within bound, in design
+// counts: one instance, trial and fork; 3 iterations for Go (go test
+// -count 3, or 3 µOpTime iterations with all their slices), 5 for JMH
+// and others; every slice.
+func fixedMinimum(d *design, tool string, bound []int) []float64 {
+	k := make([]float64, len(d.levels))
+	for j, l := range d.levels {
+		switch l {
+		case table.LevelIteration:
+			n := 5
+			if tool == "go" {
+				n = 3
+			}
+			k[j] = float64(min(n, bound[j]))
+		case table.LevelSlice:
+			k[j] = float64(bound[j])
+		default:
+			k[j] = 1
+		}
+	}
+	return k
+}
+
+func pctPrec(x float64) string { return reports.Human(reports.Percent(x)) }
 
 // levelConfig is the configuration of µOpTime's level sizes k with the
 // warmup of setup (its warmup time defaulting to the iteration's).
@@ -490,29 +594,25 @@ func recordedConfig(r *optimize.Result, orig *table.Setup, w int) Config {
 	return c
 }
 
-// chosenConfig is µOpTime's choice; its warmup is the post-warmup setup's
-// (the recorded warmup plus W iterations of the measurement iteration's
-// length).
-func chosenConfig(r *optimize.Result) Config {
-	c := levelConfig(r, r.Chosen.Config, r.Setup)
-	c.TimeNs = r.Chosen.TimeNs
-	return c
-}
-
 // totals sums the suite.
 func totals(bs []Benchmark) Totals {
 	var t Totals
 	t.Benchmarks = len(bs)
 	var within [3]int
 	inCI := 0
+	var det, detRec []float64
+	var oos, minOOS splitAcc
 	for i := range bs {
 		b := &bs[i]
 		switch {
 		case b.Status == StatusDuet:
 			t.Duet++
 			continue
-		case b.Status == StatusTrimmed:
+		case b.Status.Reduced():
 			t.Trimmed++
+			if b.Status == StatusBestEffort {
+				t.BestEffort++
+			}
 			for j, lim := range WithinLimits {
 				if b.ChangeRate <= lim {
 					within[j]++
@@ -521,6 +621,7 @@ func totals(bs []Benchmark) Totals {
 			if b.InCI {
 				inCI++
 			}
+			det, detRec = append(det, b.Detectable), append(detRec, b.DetectableRecorded)
 		case b.Status.Unreliable():
 			t.Unreliable++
 		default:
@@ -528,12 +629,58 @@ func totals(bs []Benchmark) Totals {
 		}
 		t.TimeBeforeNs += b.Recorded.TimeNs
 		t.TimeAfterNs += b.Recommended.TimeNs
+		if b.Minimum.TimeNs > 0 {
+			t.MinimumTimeNs += b.Minimum.TimeNs
+		} else {
+			t.MinimumTimeNs += b.Recorded.TimeNs
+		}
+		if o := &b.OutOfSample; o.Splits > 0 {
+			oos.add(o.Errors, o.Agreement, o.Splits)
+			minOOS.add(o.MinimumErrors, o.MinimumAgreement, o.Splits)
+		}
 	}
 	if t.Trimmed > 0 {
 		for j := range within {
 			t.Within[j] = float64(within[j]) / float64(t.Trimmed)
 		}
 		t.InCI = float64(inCI) / float64(t.Trimmed)
+		t.Detectable, t.DetectableRecorded = stats.Median(det, nil), stats.Median(detRec, nil)
+	} else {
+		t.Detectable, t.DetectableRecorded = nan, nan
 	}
+	t.OutOfSample, t.MinimumOutOfSample = oos.summary(), minOOS.summary()
 	return t
+}
+
+// splitAcc gathers split errors and agreements over benchmarks.
+type splitAcc struct {
+	errs              []float64
+	agree             float64
+	benchmarks, total int
+}
+
+func (a *splitAcc) add(errs []float64, agreement float64, splits int) {
+	a.errs = append(a.errs, errs...)
+	a.agree += agreement * float64(splits)
+	a.benchmarks++
+	a.total += splits
+}
+
+func (a *splitAcc) summary() SplitSummary {
+	s := SplitSummary{Benchmarks: a.benchmarks, Splits: a.total, Median: nan, P95: nan, Agreement: nan}
+	if len(a.errs) == 0 {
+		return s
+	}
+	s.Median, s.P95 = stats.Quantile(a.errs, 0.5, nil), stats.Quantile(a.errs, 0.95, nil)
+	for j, lim := range WithinLimits {
+		n := 0
+		for _, e := range a.errs {
+			if e <= lim {
+				n++
+			}
+		}
+		s.Within[j] = float64(n) / float64(len(a.errs))
+	}
+	s.Agreement = a.agree / float64(a.total)
+	return s
 }

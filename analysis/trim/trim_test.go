@@ -58,44 +58,45 @@ func byMethod(t *testing.T, rep *Report, method string) *Benchmark {
 }
 
 // TestKnownTruth checks trim's configurations on a suite whose warmup
-// lengths and steady means are known (knownSuite), against the truth: the
-// warmup W is 0 for the flat benchmark, 30–40 for the 40-iteration warmup
-// (steady-state detection ends it where the segments become equivalent
-// within ±5 %, a little before the curve's last slow iteration: 33 with
-// fork starts 33, 29, 29, 32), exactly 100 for the slowdown at iteration
-// 100; the estimate lies within 3 % of the true steady mean (0.8 %, 0.5 %,
-// 0.1 %); the oscillating benchmark is flagged and keeps its
-// configuration. Forks and iterations are this implementation's choices
-// for seed 21 (a regression check).
+// lengths and steady means are known (knownSuite: forks differ by 1 %),
+// against the truth: the warmup W is 0 for the flat benchmark, 30–40 for
+// the 40-iteration warmup (steady-state detection ends it where the
+// segments become equivalent within ±5 %, a little before the curve's last
+// slow iteration), exactly 100 for the slowdown at iteration 100; every
+// recommendation keeps all 4 forks (the fork-to-fork variance dominates,
+// so fewer iterations per fork are cheaper than fewer forks), costs less
+// than the recording, and reaches the target or stays within 10 % of the
+// recorded precision; the estimate lies within 3 % of the true steady
+// mean. The oscillating benchmark has no steady state; its forks pass the
+// equivalence test, so it gets a best-effort configuration whose CI is
+// wider than the target.
 func TestKnownTruth(t *testing.T) {
 	rep, s := knownSuite(t)
 	truth := truthOf(s)
+	opt := fastOptions()
 	for _, tc := range []struct {
 		method      string
-		status      Status
 		wLow, wHigh int
-		forks, its  int // this implementation's choice (seed 21)
-		maxChange   float64
 	}{
-		{"flat", StatusTrimmed, 0, 0, 4, 25, 0.03},
-		{"warmup", StatusTrimmed, 30, 40, 3, 19, 0.03},
-		{"slowdown", StatusTrimmed, 100, 100, 1, 197, 0.03},
+		{"flat", 0, 0},
+		{"warmup", 30, 40},
+		{"slowdown", 100, 100},
 	} {
 		b := byMethod(t, rep, tc.method)
 		tr := truth[[2]string{b.Key.Benchmark, b.Key.Params}]
-		if b.Path != PathSteady || b.Status != tc.status {
-			t.Errorf("%s: path %s, status %s (%s); want steady, %s", tc.method, b.Path, b.Status, b.Reason, tc.status)
+		if b.Path != PathSteady || !b.Status.Reduced() {
+			t.Errorf("%s: path %s, status %s (%s); want steady, reduced", tc.method, b.Path, b.Status, b.Reason)
 			continue
 		}
 		w := b.Recommended.WarmupIterations
 		if w < tc.wLow || w > tc.wHigh {
 			t.Errorf("%s: W = %d (ends %v), want %d … %d (true steady start %d)", tc.method, w, b.WarmupEnds, tc.wLow, tc.wHigh, tr.SteadyStart)
 		}
-		if c := b.Recommended; c.Forks != tc.forks || c.Iterations != tc.its {
-			t.Errorf("%s: %d forks × %d iterations, want %d × %d", tc.method, c.Forks, c.Iterations, tc.forks, tc.its)
+		if c := b.Recommended; c.Forks != 4 || c.Iterations >= 800-w {
+			t.Errorf("%s: %d forks × %d iterations, want 4 forks of fewer iterations", tc.method, c.Forks, c.Iterations)
 		}
-		if b.ChangeRate > tc.maxChange {
-			t.Errorf("%s: change rate %.4f > %.2f", tc.method, b.ChangeRate, tc.maxChange)
+		if lim := max(opt.Target, (1+BestEffortSlack)*b.Precision); !(b.RecommendedPrecision <= lim+1e-12) {
+			t.Errorf("%s: precision ±%.4f, recorded ±%.4f, want at most %.4f", tc.method, b.RecommendedPrecision, b.Precision, lim)
 		}
 		if e := abs(b.Estimate-tr.FinalMean) / tr.FinalMean; e > 0.03 {
 			t.Errorf("%s: estimate %.4g is %.1f %% from the true steady mean %.4g", tc.method, b.Estimate, 100*e, tr.FinalMean)
@@ -103,14 +104,17 @@ func TestKnownTruth(t *testing.T) {
 		if !(b.Recommended.TimeNs < b.Recorded.TimeNs) || b.Recorded.TimeNs != int64(4*800)*1e9 {
 			t.Errorf("%s: time %d → %d ns, want less than the recorded 4 × 800 s", tc.method, b.Recorded.TimeNs, b.Recommended.TimeNs)
 		}
-		t.Logf("%s: W %d (true %d), %d forks × %d iterations, estimate %.4g (true %.4g), change %.4f",
-			tc.method, w, tr.SteadyStart, b.Recommended.Forks, b.Recommended.Iterations, b.Estimate, tr.FinalMean, b.ChangeRate)
+		if !(b.Detectable >= b.DetectableRecorded && b.DetectableRecorded > 0 && b.Detectable < 0.1) {
+			t.Errorf("%s: detectable slowdown %.4f recorded, %.4f recommended", tc.method, b.DetectableRecorded, b.Detectable)
+		}
+		t.Logf("%s: W %d (true %d), %d forks × %d iterations, ±%.4f → ±%.4f, estimate %.4g (true %.4g)",
+			tc.method, w, tr.SteadyStart, b.Recommended.Forks, b.Recommended.Iterations, b.Precision, b.RecommendedPrecision, b.Estimate, tr.FinalMean)
 	}
 	osc := byMethod(t, rep, "oscillate")
-	if !osc.Status.Unreliable() || osc.Recommended != osc.Recorded {
-		t.Errorf("oscillate: status %s, recommended %v, recorded %v; want unreliable and kept", osc.Status, osc.Recommended, osc.Recorded)
+	if osc.Status != StatusBestEffort || !(osc.RecommendedPrecision > opt.Target) {
+		t.Errorf("oscillate: status %s, precision ±%.4f; want best effort wider than the target", osc.Status, osc.RecommendedPrecision)
 	}
-	if rep.Totals.Trimmed != 3 || rep.Totals.Unreliable != 1 {
+	if rep.Totals.Trimmed != 4 || rep.Totals.OutOfSample.Splits != 4*opt.Splits {
 		t.Errorf("totals %+v", rep.Totals)
 	}
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
-
-	"fmt"
+	"strings"
+	"time"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/cliapp"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/trim"
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/estimate"
@@ -23,13 +23,15 @@ import (
 func trimCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "trim",
-		Usage:       "one configuration per benchmark: steady-state warmup + µOpTime repetitions",
+		Usage:       "one configuration per benchmark: steady-state warmup, then the cheapest forks × iterations that reach a precision",
 		ArgsUsage:   "FILES...",
 		Description: help("trim"),
 		Flags: append(cliapp.InputFlags(),
-			&cli.StringFlag{Name: "metric", Value: trim.DefaultOptions.Optimize.Metrics[0].String(), Usage: "µOpTime stability metric: cv, rmad, rciw-mean, rciw-mean-t or rciw-median"},
-			&cli.Float64Flag{Name: "threshold", Value: trim.DefaultOptions.Optimize.Threshold, Usage: "a configuration is stable when its metric is below this"},
-			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (µOpTime and steady-state equivalence)"},
+			&cli.Float64Flag{Name: "target", Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
+			&cli.BoolFlag{Name: "parallel-instances", Usage: "instances run side by side: an instance costs no wall time"},
+			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
+			&cli.IntFlag{Name: "splits", Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},
+			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (the hierarchical CI and steady-state equivalence)"},
 			&cli.Float64Flag{Name: "warmup-quantile", Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
 			&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
 			&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
@@ -49,15 +51,13 @@ func trimCommand() *cli.Command {
 func trimOptions(c *cli.Context) (trim.Options, error) {
 	g := cliapp.GlobalsOf(c)
 	opt := trim.DefaultOptions
-	m, err := optimize.ParseMetrics(c.String("metric"))
-	if err != nil {
+	opt.Target = c.Float64("target")
+	opt.ParallelInstances = c.Bool("parallel-instances")
+	opt.Splits = c.Int("splits")
+	var err error
+	if opt.Overhead, err = parseOverhead(c.String("overhead")); err != nil {
 		return opt, err
 	}
-	if len(m) != 1 {
-		return opt, fmt.Errorf("--metric: want one metric, got %d", len(m))
-	}
-	opt.Optimize.Metrics = m
-	opt.Optimize.Threshold = c.Float64("threshold")
 	opt.Optimize.Bootstrap.Resamples = c.Int("resamples")
 	opt.Steady.Bootstrap.Resamples = c.Int("resamples")
 	opt.WarmupQuantile = c.Float64("warmup-quantile")
@@ -163,4 +163,26 @@ func reportCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// parseOverhead reads --overhead: comma-separated LEVEL=DURATION pairs for
+// the levels instance, trial and fork.
+func parseOverhead(s string) ([table.NumLevels]time.Duration, error) {
+	var o [table.NumLevels]time.Duration
+	if s == "" {
+		return o, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		l, known := table.ParseLevel(strings.TrimSpace(k))
+		if !ok || !known || l > table.LevelFork {
+			return o, cliapp.Usagef("trim", "--overhead: want LEVEL=DURATION with LEVEL instance, trial or fork, got %q", kv)
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d < 0 {
+			return o, cliapp.Usagef("trim", "--overhead: %s: want a duration such as 1s or 2m, got %q", k, v)
+		}
+		o[l] = d
+	}
+	return o, nil
 }

@@ -1,0 +1,462 @@
+package trim
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/analysis/reconfigure"
+	"github.com/benchtrim/benchtrim/format/all"
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// This file is the evaluation of issue 22: trim against the recorded
+// configuration, µOpTime alone, dynamic reconfiguration (CV, RCIW, KLD),
+// the steady-state warmup alone, Kalibera–Jones alone and the fixed
+// minimal configuration, on known truth (TestEvaluationKnownTruth) and on
+// every real result file of ../shared/data (TestEvaluationRealData). The
+// tables are testdata/evaluation-known.md and testdata/evaluation-real.md
+// and docs/trim.md shows both; `go test ./analysis/trim -run Evaluation
+// -update` rewrites them.
+
+// evalMethod gathers one method's outcome over many benchmark runs.
+type evalMethod struct {
+	name string
+	// timeNs and recordedNs sum the method's and the recorded times.
+	timeNs, recordedNs float64
+	// errs are |estimate − true steady mean| / true mean (benchmarks with
+	// a true steady state).
+	errs []float64
+	// detect are minimal detectable slowdowns; right and verdicts count
+	// correct verdicts of resampled A/A and A/B (3 %) runs.
+	detect          []float64
+	right, verdicts int
+}
+
+func (m *evalMethod) saved() float64 { return 1 - m.timeNs/m.recordedNs }
+
+func quantileOrNaN(x []float64, p float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	return stats.Quantile(x, p, nil)
+}
+
+func pctCell(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f %%", 100*x)
+}
+
+// errCell is an error with two decimals (the medians of accurate methods
+// differ in the second).
+func errCell(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f %%", 100*x)
+}
+
+// evalDraws is the number of resampled runs behind each method's
+// detectable slowdown and verdicts per benchmark.
+const evalDraws = 400
+
+// score adds the detectable slowdown and the verdict checks of
+// configuration k on design d to m: the analytic precision
+// h = z·√V(k)/mean (the same rule for every method), the minimal
+// detectable slowdown (design.detectableSlowdown), and over evalDraws
+// resampled pairs of runs the share of A/A pairs called unchanged and of
+// A/B pairs with B 3 % slower called slower.
+func (m *evalMethod) score(d *design, k []float64, seed uint64, key string) {
+	z := stats.NormalQuantile(0.995)
+	h := z * math.Sqrt(d.variance(k)) / math.Abs(d.mean)
+	m.detect = append(m.detect, d.detectableSlowdown(k, h, evalDraws, stats.NewStream(seed, key+m.name, 1)))
+	first := d.children()
+	rng := stats.NewStream(seed, key+m.name, 2)
+	var draw func(j int, u int32) float64
+	draw = func(j int, u int32) float64 {
+		if j == len(d.levels)-1 {
+			return d.obs[u]
+		}
+		a, b := first[j][u], first[j][u+1]
+		s := 0.0
+		for i := 0; i < int(k[j+1]); i++ {
+			s += draw(j+1, a+int32(rng.IntN(int(b-a))))
+		}
+		return s / k[j+1]
+	}
+	run := func() float64 {
+		s := 0.0
+		for i := 0; i < int(k[0]); i++ {
+			s += draw(0, int32(rng.IntN(d.units[0])))
+		}
+		return s / k[0]
+	}
+	for i := 0; i < evalDraws; i++ {
+		a, b := run(), run()
+		if verdict(b/a, math.Sqrt2*h) == 0 {
+			m.right++
+		}
+		if verdict(1.03*b/a, math.Sqrt2*h) == 1 {
+			m.right++
+		}
+		m.verdicts += 2
+	}
+}
+
+// kjAlone is Kalibera and Jones' rule applied alone (no warmup detection,
+// the recorded data from their first iteration): below the top level the
+// optimal counts k_j = √(c_{j−1}·S²_j / (c_j·S²_{j−1})) (ISMM 2013, eq. 6;
+// clamped to the recorded counts), at the top the fewest units whose
+// analytic precision z·√V/mean reaches target (the recorded count when none
+// does).
+func kjAlone(d *design, cost costModel, target float64) []float64 {
+	c := cost.levelCosts(d)
+	k := make([]float64, len(d.levels))
+	k[0] = 1
+	for j := 1; j < len(k); j++ {
+		r := math.Sqrt(c[j-1] * d.s2[j] / (c[j] * d.s2[j-1]))
+		if math.IsNaN(r) || math.IsInf(r, 1) {
+			r = float64(d.maxK[j])
+		}
+		k[j] = min(float64(d.maxK[j]), max(1, math.Ceil(r)))
+	}
+	z := stats.NormalQuantile(0.995)
+	for n := 1; n <= d.maxK[0]; n++ {
+		k[0] = float64(n)
+		if z*math.Sqrt(d.variance(k))/math.Abs(d.mean) <= target {
+			break
+		}
+	}
+	return k
+}
+
+// evalMix is a generated suite's mix of behaviours.
+type evalMix struct {
+	name                       string
+	warmup, slowdown, noSteady float64
+}
+
+var evalMixes = []evalMix{
+	{"default (40 % warming up, 10 % slowing down, 10 % no steady state)", 0.4, 0.1, 0.1},
+	{"warming up (80 %)", 0.8, 0, 0},
+	{"slowing down (50 %)", 0.2, 0.5, 0},
+	{"no steady state (50 %)", 0.2, 0, 0.5},
+}
+
+var evalForkSDs = []float64{0, 0.01, 0.03, 0.05}
+
+// knownTruthSuite is one generated JMH suite of the evaluation: 8 methods,
+// 4 forks × 600 iterations of 1 s recorded with -wi 0, 2 % iteration
+// noise, fork offsets of sigma sd.
+func knownTruthSuite(t *testing.T, mix evalMix, sd float64, seed uint64) (*table.Table, *synth.Suite) {
+	cfg := jmhSuite(8, 4, 600, seed)
+	cfg.InstanceSD, cfg.TrialSD, cfg.ForkSD = 0, 0, sd
+	cfg.Warmup.Fraction, cfg.Slowdown.Fraction, cfg.NoSteady.Fraction = mix.warmup, mix.slowdown, mix.noSteady
+	cfg.Outliers.Rate = 0
+	return suiteTable(t, cfg, synth.FormatJMH)
+}
+
+// evalKnown scores every method on one generated suite.
+func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, methods []*evalMethod) {
+	truth := truthOf(s)
+	rep, err := Run(tab, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	series, err := table.Select(tab, table.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oopt := opt.Optimize
+	oopt.Seed = opt.Seed
+	urep, err := optimize.Run(tab, oopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ures := resultsByKey(urep)
+	ropt := opt.Reconfigure
+	ropt.Seed = opt.Seed
+	rrep, err := reconfigure.Run(tab, ropt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, minimum, stw, kj, uop, trm := methods[0], methods[1], methods[2], methods[3], methods[4], methods[5]
+	dyn := methods[6:]
+	for i, ser := range series {
+		b := &rep.Benchmarks[i]
+		ur := ures[ser.Key]
+		if b.Key != ser.Key || ur == nil || rrep.Results[i].Key != ser.Key {
+			t.Fatalf("series %d: keys differ", i)
+		}
+		tr := truth[[2]string{ser.Benchmark, ser.Params}]
+		d0 := newDesign(ser, 0)
+		w := 0
+		if b.Status != StatusNoSteady && (b.Path == PathSteady || b.Path == PathShort) {
+			w = b.Recommended.WarmupIterations
+		}
+		dw := newDesign(ser, w)
+		cost := costModel{unitNs: 1e9}
+		kmin := []float64{1, 5}
+		kkj := kjAlone(d0, cost, opt.Target)
+		kuop := []float64{float64(ur.Chosen.Config[table.LevelFork]), float64(ur.Chosen.Config[table.LevelIteration])}
+		trimEst := dw.replay(dw.maxKf())
+		ktrim := dw.maxKf()
+		if b.Status.Reduced() {
+			trimEst = b.Estimate
+			ktrim = []float64{float64(b.Recommended.Forks), float64(b.Recommended.Iterations)}
+		}
+		fk := func(k []float64) [table.NumLevels]float64 { return d0.full(k) }
+		type outcome struct {
+			m      *evalMethod
+			est    float64
+			timeNs float64
+			d      *design
+			k      []float64
+		}
+		kmf, kkjf := fk(kmin), fk(kkj)
+		outs := []outcome{
+			{rec, d0.replay(d0.maxKf()), float64(b.Recorded.TimeNs), d0, d0.maxKf()},
+			{minimum, d0.replay(kmin), cost.timeNs(&kmf), d0, kmin},
+			{stw, dw.replay(dw.maxKf()), float64(b.Recorded.TimeNs), dw, dw.maxKf()},
+			{kj, d0.replay(kkj), cost.timeNs(&kkjf), d0, kkj},
+			{uop, ur.Chosen.Average, float64(ur.Chosen.TimeNs), d0, kuop},
+			{trm, trimEst, float64(b.Recommended.TimeNs), dw, ktrim},
+		}
+		for j, c := range opt.Reconfigure.Criteria {
+			dr := rrep.Results[i].Criterion(c)
+			outs = append(outs, outcome{dyn[j], dr.AA.Ratio.Test.Estimate, dr.DynamicSeconds * 1e9, nil, nil})
+		}
+		for _, o := range outs {
+			o.m.timeNs += o.timeNs
+			o.m.recordedNs += float64(b.Recorded.TimeNs)
+			if tr.SteadyStart >= 0 {
+				o.m.errs = append(o.m.errs, math.Abs(o.est-tr.FinalMean)/tr.FinalMean)
+			}
+			if o.d != nil {
+				o.m.score(o.d, o.k, opt.Seed, ser.Key.String())
+			}
+		}
+	}
+}
+
+func newEvalMethods(opt Options) []*evalMethod {
+	ms := []*evalMethod{{name: "recorded"}, {name: "fixed minimum (1 fork × 5 iterations)"}, {name: "steady warmup alone"},
+		{name: "Kalibera–Jones alone"}, {name: "µOpTime alone"}, {name: "trim"}}
+	for _, c := range opt.Reconfigure.Criteria {
+		ms = append(ms, &evalMethod{name: "dynamic reconfiguration (" + c.String() + ")"})
+	}
+	return ms
+}
+
+// evalKnownTable formats the methods of one mix as Markdown rows.
+func evalKnownRows(b *strings.Builder, mix string, ms []*evalMethod) {
+	for _, m := range ms {
+		agree := math.NaN()
+		if m.verdicts > 0 {
+			agree = float64(m.right) / float64(m.verdicts)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", mix, m.name, pctCell(m.saved()), errCell(quantileOrNaN(m.errs, 0.5)),
+			errCell(quantileOrNaN(m.errs, 0.95)), pctCell(agree), pctCell(quantileOrNaN(m.detect, 0.5)))
+	}
+}
+
+// dominated lists the methods that are both faster than trim and more
+// accurate (median error) in ms.
+func dominated(ms []*evalMethod) []string {
+	var trm *evalMethod
+	for _, m := range ms {
+		if m.name == "trim" {
+			trm = m
+		}
+	}
+	var out []string
+	for _, m := range ms {
+		if m != trm && m.timeNs < trm.timeNs && quantileOrNaN(m.errs, 0.5) < quantileOrNaN(trm.errs, 0.5) {
+			out = append(out, m.name)
+		}
+	}
+	return out
+}
+
+// TestEvaluationKnownTruth scores every method on generated JMH suites
+// with known truth: 4 mixes × fork offsets of 0, 1, 3 and 5 % × 2 seeds,
+// each 8 methods × 4 forks × 600 iterations of 1 s recorded with -wi 0.
+// Time saved, median and 95th-percentile error against the true steady
+// mean, verdicts of resampled A/A and A/B (3 %) runs of each
+// configuration, and the median minimal detectable slowdown. It asserts
+// that no method is both faster than trim and more accurate in any mix.
+func TestEvaluationKnownTruth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and analyses 32 suites")
+	}
+	opt := fastOptions()
+	opt.Splits = 0
+	opt.DetectDraws = 200
+	opt.Reconfigure.AA.Resamples = 500
+	var b strings.Builder
+	b.WriteString("| mix | method | saved | median error | p95 error | verdicts right | detects |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, mix := range evalMixes {
+		ms := newEvalMethods(opt)
+		for _, sd := range evalForkSDs {
+			for seed := uint64(1); seed <= 2; seed++ {
+				tab, s := knownTruthSuite(t, mix, sd, seed)
+				evalKnown(t, tab, s, opt, ms)
+			}
+		}
+		evalKnownRows(&b, mix.name, ms)
+		if d := dominated(ms); len(d) > 0 {
+			t.Errorf("%s: faster than trim and more accurate: %s", mix.name, strings.Join(d, ", "))
+		}
+	}
+	checkGolden(t, "testdata/evaluation-known.md", b.String())
+}
+
+var updateEval = flag.Bool("update", false, "rewrite the evaluation tables in testdata")
+
+// checkGolden compares got with the golden file (rewritten with -update)
+// and checks that docs/trim.md shows it.
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	t.Logf("\n%s", got)
+	if *updateEval {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("table differs from %s (-update rewrites it)", golden)
+	}
+	if docs, err := os.ReadFile("../../docs/trim.md"); err == nil && !strings.Contains(string(docs), got) {
+		t.Errorf("docs/trim.md does not show the table of %s", golden)
+	}
+}
+
+// realSummary sums trim's outcome over the real files at one target.
+type realSummary struct {
+	runs, notReduced    int
+	errs, minErrs       []float64
+	rec, after, minTime float64
+	agree, minAgree     float64
+	splits              int
+}
+
+func (r *realSummary) row(b *strings.Builder, label string) {
+	agree, minAgree := math.NaN(), math.NaN()
+	if r.splits > 0 {
+		agree, minAgree = r.agree/float64(r.splits), r.minAgree/float64(r.splits)
+	}
+	fmt.Fprintf(b, "| %s | %d | %d (%s) | %s | %s | %s / %s | %s / %s | %s | %s | | |\n", label, r.runs, r.notReduced, pctCell(float64(r.notReduced)/float64(r.runs)),
+		pctCell(1-r.after/r.rec), pctCell(1-r.minTime/r.rec), errCell(quantileOrNaN(r.errs, 0.5)), errCell(quantileOrNaN(r.errs, 0.95)),
+		errCell(quantileOrNaN(r.minErrs, 0.5)), errCell(quantileOrNaN(r.minErrs, 0.95)), pctCell(agree), pctCell(minAgree))
+}
+
+// evalReal runs trim at opt on every file, adds a row per file to b when
+// b is not nil, and sums the suite.
+func evalReal(t *testing.T, files []string, opt Options, b *strings.Builder) *realSummary {
+	sum := &realSummary{}
+	for _, f := range files {
+		tab, _, _, err := ingest.ReadFiles([]string{f}, ingest.ReadOptions{Formats: all.Formats()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(tab, opt)
+		tab.Release()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		tt := &rep.Totals
+		var errs, minErrs, detRec, det, detMin []float64
+		n, nr := 0, 0
+		for i := range rep.Benchmarks {
+			x := &rep.Benchmarks[i]
+			if x.Status == StatusDuet {
+				continue
+			}
+			n++
+			if x.Recommended.TimeNs >= x.Recorded.TimeNs {
+				nr++
+			}
+			errs, minErrs = append(errs, x.OutOfSample.Errors...), append(minErrs, x.OutOfSample.MinimumErrors...)
+			if x.Precision == x.Precision {
+				d := x.Detectable
+				if d != d {
+					d = x.DetectableRecorded // kept: the recorded configuration runs
+				}
+				detRec, det, detMin = append(detRec, x.DetectableRecorded), append(det, d), append(detMin, x.Minimum.Detectable)
+			}
+		}
+		sum.runs, sum.notReduced = sum.runs+n, sum.notReduced+nr
+		sum.errs, sum.minErrs = append(sum.errs, errs...), append(sum.minErrs, minErrs...)
+		sum.rec, sum.after, sum.minTime = sum.rec+float64(tt.TimeBeforeNs), sum.after+float64(tt.TimeAfterNs), sum.minTime+float64(tt.MinimumTimeNs)
+		if o := tt.OutOfSample; o.Splits > 0 {
+			sum.agree += o.Agreement * float64(o.Splits)
+			sum.minAgree += tt.MinimumOutOfSample.Agreement * float64(o.Splits)
+			sum.splits += o.Splits
+		}
+		if b != nil {
+			fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s / %s | %s / %s | %s | %s | %s → %s | %s |\n", filepath.Base(f), n, nr,
+				pctCell(tt.Saved()), pctCell(1-float64(tt.MinimumTimeNs)/float64(tt.TimeBeforeNs)),
+				errCell(quantileOrNaN(errs, 0.5)), errCell(quantileOrNaN(errs, 0.95)), errCell(quantileOrNaN(minErrs, 0.5)), errCell(quantileOrNaN(minErrs, 0.95)),
+				pctCell(tt.OutOfSample.Agreement), pctCell(tt.MinimumOutOfSample.Agreement),
+				pctCell(quantileOrNaN(detRec, 0.5)), pctCell(quantileOrNaN(det, 0.5)), pctCell(quantileOrNaN(detMin, 0.5)))
+		}
+	}
+	return sum
+}
+
+// TestEvaluationRealData runs trim with its defaults on every real JMH and
+// µOpTime Go file of ../shared/data (duet data get no configuration) and
+// tabulates, per file: benchmark runs without a reduced configuration,
+// the time trim and the fixed minimum save, their split validation
+// (median and p95 error, verdict agreement) and the median minimal
+// detectable slowdown recorded, recommended and of the fixed minimum;
+// then the whole at the default target (±1 %) and at ±2 % and ±5 %. It
+// asserts the issue's target of fewer than 20 % of runs without a reduced
+// configuration.
+func TestEvaluationRealData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses every real file")
+	}
+	var files []string
+	for _, dir := range [][]string{{"data", "jmh"}, {"data", "uoptime-go"}} {
+		root := testenv.Shared(t, dir...)
+		for _, ext := range []string{"*.json", "*.csv"} {
+			m, _ := filepath.Glob(filepath.Join(root, ext))
+			files = append(files, m...)
+		}
+	}
+	sort.Strings(files)
+	opt := DefaultOptions
+	opt.Optimize.Bootstrap.Resamples = 2000
+	var b strings.Builder
+	b.WriteString("| file | runs | not reduced | trim saves | minimum saves | split error trim (median / p95) | minimum | verdicts agree trim | minimum | detects recorded → trim | minimum |\n")
+	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	def := evalReal(t, files, opt, &b)
+	def.row(&b, "all, --target 0.01")
+	for _, target := range []float64{0.02, 0.05} {
+		o := opt
+		o.Target = target
+		evalReal(t, files, o, nil).row(&b, fmt.Sprintf("all, --target %g", target))
+	}
+	checkGolden(t, "testdata/evaluation-real.md", b.String())
+	if share := float64(def.notReduced) / float64(def.runs); share >= 0.2 {
+		t.Errorf("%d of %d real benchmark runs (%.0f %%) end without a reduced configuration; the target is fewer than 20 %%", def.notReduced, def.runs, 100*share)
+	}
+}

@@ -1,0 +1,142 @@
+package trim
+
+import (
+	"math"
+	"slices"
+
+	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// InjectedSlowdowns are the slowdowns injected into the second half of a
+// split for the verdict check (0: the A/A test).
+var InjectedSlowdowns = []float64{0, 0.03, 0.10}
+
+// OutOfSample is the split validation of one benchmark's choice: the
+// configuration is chosen on one half of the data and checked on the
+// other.
+//
+// Each split shuffles the units of the top level of the design (instances,
+// forks, or the iterations of a single fork) with the benchmark's seeded
+// stream and halves them: H1 (the first ⌊n/2⌋) and H2. trim's rule and the
+// fixed minimal configuration are applied to H1 alone (its variance
+// components, counts bounded by both halves' sizes, the analytic precision
+// h(k) = z·√V(k)/mean with z the normal quantile of the confidence level,
+// since a bootstrap per split would cost as much as the analysis), then
+// run on H2 in recorded order (design.replay):
+//
+//	error = |replay_H2(k) − mean(H2)| / mean(H2)
+//
+// and each slowdown δ of InjectedSlowdowns is injected into H2 (its values
+// × (1 + δ)): the verdict of H1 against H2 under k (slower, faster or
+// unchanged: the ratio of the two replays outside 1 ± √2·h_H1(k)) is
+// compared with the verdict of the full halves (ratio of their means
+// outside 1 ± √(h_H1² + h_H2²) at their recorded counts). Agreement is the
+// share of equal verdicts over splits and slowdowns.
+type OutOfSample struct {
+	// Level is the level split; Splits how many splits were made (0 when
+	// the top level has fewer than two units).
+	Level  table.Level
+	Splits int
+	// Errors are trim's per-split errors; MinimumErrors the fixed
+	// minimal configuration's.
+	Errors, MinimumErrors []float64
+	// Agreement and MinimumAgreement are the shares of verdicts equal to
+	// the full halves' (NaN without splits).
+	Agreement, MinimumAgreement float64
+	// TimeShare and MinimumTimeShare are the mean over splits of the
+	// configuration's time over the recorded time of H2's counts.
+	TimeShare, MinimumTimeShare float64
+}
+
+// verdict is −1 (faster), 0 (unchanged) or +1 (slower) for a ratio test/base
+// with half-width hw.
+func verdict(ratio, hw float64) int {
+	switch {
+	case ratio-1 > hw:
+		return 1
+	case 1-ratio > hw:
+		return -1
+	}
+	return 0
+}
+
+// rule picks a configuration (design counts) for a design half under a
+// chooser; it is trim's rule or the fixed minimum.
+type rule func(c *chooser) []float64
+
+// validate runs the split validation of d with trim's rule and the fixed
+// minimum.
+func validate(d *design, cost costModel, trimRule, minimum rule, splits int, confidence float64, minObs int, rng *stats.Stream) OutOfSample {
+	o := OutOfSample{Level: d.levels[0], Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
+	n := d.units[0]
+	if n < 2 || splits <= 0 {
+		return o
+	}
+	z := stats.NormalQuantile(1 - (1-confidence)/2)
+	analytic := func(h *design) *chooser {
+		c := newChooser(h, cost, 0, minObs)
+		if h.mean != 0 {
+			c.hRec = z * math.Sqrt(c.vRec) / math.Abs(h.mean)
+		}
+		return c
+	}
+	perm := make([]int, n)
+	var agree, minAgree, verdicts int
+	var share, minShare float64
+	for s := 0; s < splits; s++ {
+		for i := range perm {
+			perm[i] = i
+		}
+		for i := n - 1; i > 0; i-- {
+			j := rng.IntN(i + 1)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		h1, h2 := slices.Clone(perm[:n/2]), slices.Clone(perm[n/2:])
+		slices.Sort(h1)
+		slices.Sort(h2)
+		d1, d2 := d.subset(h1), d.subset(h2)
+		if d1 == nil || d2 == nil {
+			continue
+		}
+		c1, c2 := analytic(d1), analytic(d2)
+		for j := range c1.bound {
+			c1.bound[j] = min(c1.bound[j], c2.bound[j])
+		}
+		full2 := c2.recorded()
+		hwFull := math.Hypot(c1.hRec, c2.hRec)
+		ref := d2.mean
+		o.Splits++
+		for m, r := range []rule{trimRule, minimum} {
+			k := r(c1)
+			e := math.Abs(d2.replay(k)-ref) / math.Abs(ref)
+			a, b := d1.replay(k), d2.replay(k)
+			hw := math.Sqrt2 * c1.precision(k)
+			same := 0
+			for _, delta := range InjectedSlowdowns {
+				if verdict((1+delta)*d2.mean/d1.mean, hwFull) == verdict((1+delta)*b/a, hw) {
+					same++
+				}
+			}
+			ks := d.full(k)
+			t := cost.timeNs(&ks) / full2.timeNs
+			if m == 0 {
+				o.Errors = append(o.Errors, e)
+				agree += same
+				share += t
+			} else {
+				o.MinimumErrors = append(o.MinimumErrors, e)
+				minAgree += same
+				minShare += t
+			}
+		}
+		verdicts += len(InjectedSlowdowns)
+	}
+	if o.Splits > 0 {
+		o.Agreement = float64(agree) / float64(verdicts)
+		o.MinimumAgreement = float64(minAgree) / float64(verdicts)
+		o.TimeShare = share / float64(o.Splits)
+		o.MinimumTimeShare = minShare / float64(o.Splits)
+	}
+	return o
+}
