@@ -332,6 +332,9 @@ func checkGolden(t *testing.T, golden, got string) {
 	t.Helper()
 	t.Logf("\n%s", got)
 	if *updateEval {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
