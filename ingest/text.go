@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -14,15 +15,20 @@ import (
 const (
 	KindInvalidUTF8Name = "invalid UTF-8 in a name (replaced by U+FFFD)"
 	KindControlName     = "control character in a name (escaped as \\n, \\t, \\xNN or \\uNNNN)"
+	KindBidiName        = "bidi control in a name (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C; escaped as \\uNNNN)"
 )
 
 // CleanName makes s safe for the canonical table's text columns (project,
 // version, benchmark, params, metric, unit) and for the line-oriented
 // formats written from them: every invalid UTF-8 sequence becomes U+FFFD
 // (as strings.ToValidUTF8 does) and every control character (C0, DEL and
-// C1, including line breaks and tabs) is written as its Go escape: \n, \r,
-// \t, \xNN below U+0080, \uNNNN above. badUTF8 and control tell what was
-// changed; a clean s is returned as it is, without allocating.
+// C1, including line breaks and tabs) and every bidi control (Unicode's
+// Bidi_Control: the embeddings, overrides and isolates U+202A–U+202E and
+// U+2066–U+2069, the marks U+200E, U+200F and U+061C, which make one name
+// display as another) is written as its Go escape: \n, \r, \t, \xNN below
+// U+0080, \uNNNN above. badUTF8 and control tell what was changed (control
+// includes bidi controls); a clean s is returned as it is, without
+// allocating.
 func CleanName(s string) (clean string, badUTF8, control bool) {
 	j := 0
 	for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
@@ -37,7 +43,7 @@ func CleanName(s string) (clean string, badUTF8, control bool) {
 	for j < len(s) {
 		r, n := utf8.DecodeRuneInString(s[j:])
 		invalid := r == utf8.RuneError && n == 1
-		if !invalid && !unicode.IsControl(r) {
+		if !invalid && !unicode.IsControl(r) && !isBidi(r) {
 			j += n
 			continue
 		}
@@ -64,6 +70,9 @@ func CleanName(s string) (clean string, badUTF8, control bool) {
 	}
 	return string(append(b, s[from:]...)), badUTF8, control
 }
+
+// isBidi reports whether r is a bidi control (Unicode's Bidi_Control).
+func isBidi(r rune) bool { return unicode.Is(unicode.Bidi_Control, r) }
 
 // appendEscape appends the Go escape of control character r.
 func appendEscape(b []byte, r rune) []byte {
@@ -111,10 +120,15 @@ func (n *Names) Clean(s, what string, at ParseError) string {
 		e.Msg = fmt.Sprintf("%s %q is not valid UTF-8; stored as %s", what, s, stored)
 		n.Rep.Warn(KindInvalidUTF8Name, &e)
 	}
-	if ctl {
+	if ctl && strings.ContainsFunc(s, unicode.IsControl) {
 		e := at
 		e.Msg = fmt.Sprintf("%s %q holds control characters; stored as %s", what, s, stored)
 		n.Rep.Warn(KindControlName, &e)
+	}
+	if ctl && strings.ContainsFunc(s, isBidi) {
+		e := at
+		e.Msg = fmt.Sprintf("%s %q holds bidi controls, which change how names display; stored as %s", what, s, stored)
+		n.Rep.Warn(KindBidiName, &e)
 	}
 	return c
 }

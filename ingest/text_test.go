@@ -22,6 +22,13 @@ func TestCleanName(t *testing.T) {
 		{"\xffa\xff", "\uFFFDa\uFFFD", true, false},
 		{"\uFFFD\xff", "\uFFFD\uFFFD", true, false},
 		{"both\n\xc3", `both\n` + "\uFFFD", true, true},
+		// Bidi controls: "parse\u202eesrap" displays as "parseparse".
+		{"parse\u202eesrap", `parse\u202eesrap`, false, true},
+		{"a\u202ab\u202bc\u202cd\u202de\u202ef", `a\u202ab\u202bc\u202cd\u202de\u202ef`, false, true},
+		{"\u2066x\u2067y\u2068z\u2069", `\u2066x\u2067y\u2068z\u2069`, false, true},
+		{"m\u200el\u200fa\u061c", `m\u200el\u200fa\u061c`, false, true},
+		{"שלום=ערך", "שלום=ערך", false, false},               // right-to-left letters are kept
+		{"zw\u200bj\u200d", "zw\u200bj\u200d", false, false}, // other format characters too
 	} {
 		got, bad, ctrl := CleanName(tc.in)
 		if got != tc.want || bad != tc.badUTF8 || ctrl != tc.ctrl {
@@ -54,6 +61,31 @@ func TestNamesWarnOncePerName(t *testing.T) {
 	}
 	text := reportText(&rep)
 	for _, want := range []string{`f.csv:1: benchmark "x\ny" holds control characters; stored as "x\\ny"`, `f.csv:4: param value "z\xff" is not valid UTF-8; stored as "z�"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %s:\n%s", want, text)
+		}
+	}
+}
+
+// TestNamesWarnBidi: a name with a bidi control is warned about under its
+// own kind, with the place, the name as read and as stored.
+func TestNamesWarnBidi(t *testing.T) {
+	var rep Report
+	n := Names{Rep: &rep}
+	if got := n.Clean("Bench\u202eesrap", "benchmark", ParseError{File: "f.txt", Line: 2}); got != `Bench\u202eesrap` {
+		t.Errorf("Clean = %q", got)
+	}
+	n.Clean("size=\u2067100\u2069", "param value", ParseError{File: "f.txt", Line: 3})
+	n.Clean("c\x01\u200f", "benchmark", ParseError{File: "f.txt", Line: 4})
+	if rep.Count(KindBidiName) != 3 || rep.Count(KindControlName) != 1 {
+		t.Errorf("bidi %d, control %d; report:\n%s", rep.Count(KindBidiName), rep.Count(KindControlName), reportText(&rep))
+	}
+	text := reportText(&rep)
+	for _, want := range []string{
+		`f.txt:2: benchmark "Bench\u202eesrap" holds bidi controls, which change how names display; stored as "Bench\\u202eesrap"`,
+		`f.txt:3: param value "size=\u2067100\u2069" holds bidi controls`,
+		`f.txt:4: benchmark "c\x01\u200f" holds control characters; stored as "c\\x01\\u200f"`,
+	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lacks %s:\n%s", want, text)
 		}

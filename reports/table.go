@@ -232,31 +232,35 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 }
 
 // WriteHTML renders the table as a standalone HTML fragment with a <table>.
+// Text cells (names) are isolated (<bdi>), show bidi controls as escapes
+// (ShowBidi) and wrap anywhere, so a name cannot change how its
+// neighbours display nor widen the page beyond the table's container.
 func (t *Table) WriteHTML(w io.Writer) error {
 	var b strings.Builder
+	esc := func(s string) string { return html.EscapeString(ShowBidi(s)) }
 	b.WriteString("<table class=\"benchtrim\">\n")
 	if t.Title != "" {
-		fmt.Fprintf(&b, "<caption>%s</caption>\n", html.EscapeString(t.Title))
+		fmt.Fprintf(&b, "<caption>%s</caption>\n", esc(t.Title))
 	}
 	b.WriteString("<thead><tr>")
 	for _, c := range t.Columns {
-		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c))
+		fmt.Fprintf(&b, "<th>%s</th>", esc(c))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Rows {
 		b.WriteString("<tr>")
 		for _, v := range r {
-			style := ""
 			if isNumeric(v) {
-				style = ` style="text-align:right"`
+				fmt.Fprintf(&b, `<td style="text-align:right">%s</td>`, esc(Human(v)))
+				continue
 			}
-			fmt.Fprintf(&b, "<td%s>%s</td>", style, html.EscapeString(Human(v)))
+			fmt.Fprintf(&b, `<td style="overflow-wrap:anywhere"><bdi>%s</bdi></td>`, esc(Human(v)))
 		}
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</tbody>\n</table>\n")
 	for _, n := range t.Notes {
-		fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(n))
+		fmt.Fprintf(&b, "<p>%s</p>\n", esc(n))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

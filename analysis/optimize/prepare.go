@@ -106,6 +106,9 @@ func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 	if s.Pair != nil {
 		return nil, &Skipped{Key: s.Key, Reason: "duet data (pair labels) is not a repetition design optimize can reduce", Rows: s.Len()}
 	}
+	if reason := overflowReason(s); reason != "" {
+		return nil, &Skipped{Key: s.Key, Reason: reason, Rows: s.Len()}
+	}
 	first := levelSet(opt.First)
 	fixed := levelSet(opt.Fixed)
 	p := &prepared{series: s, keyStr: s.Key.String()}

@@ -43,6 +43,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	rep.dropNonFinite(series)
 	present := presentVersions(inputRuns(t, &opt))
 	if multipleVersions(present) {
 		if rep.Versions, err = compareVersionsOf(series, present, rep, opt.Versions); err != nil {

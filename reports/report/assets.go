@@ -11,13 +11,14 @@ body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;
 h1{font-size:1.6em}h2{border-bottom:1px solid #dadce0;padding-bottom:4px;margin-top:2em}
 p.answer{font-size:1.15em;background:#e8f0fe;padding:12px 16px;border-radius:6px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
-th,td{border:1px solid #dadce0;padding:3px 6px;text-align:left;vertical-align:top}
+th,td{border:1px solid #dadce0;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+bdi{overflow-wrap:anywhere;word-break:break-word}
 td[data-v]{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;background:#f1f3f4;position:sticky;top:0}
 table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{content:" ▼"}
 table.kv th{background:#f1f3f4;text-align:left}
 tr.unreliable td{background:#fce8e6}td.status{white-space:nowrap}
-code{font-size:11px;white-space:nowrap}
+code{font-size:11px;white-space:pre-wrap;overflow-wrap:anywhere}
 div.wide{overflow-x:auto}
 input.filter{margin:6px 0;padding:4px 8px;width:360px}
 figure{margin:10px 0}

@@ -82,7 +82,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 	fmt.Fprintf(b, `<p class="answer">The CI test finds A and B different in <b>%d of %d</b> benchmark-env keys: B slower in %d, B faster in %d.</p>`,
 		diff, len(bench.Cells), slower, faster)
 	if !withEnv && envs[0] != "" {
-		fmt.Fprintf(b, `<p>Environment: %s.</p>`, esc(envs[0]))
+		fmt.Fprintf(b, `<p>Environment: %s.</p>`, bdi(envs[0]))
 	}
 	fmt.Fprintf(b, `<p>Duet benchmarking runs versions A and B one after the other (seqn), side by side with synchronised iterations (syncduet) `+
 		`or side by side unsynchronised (duet; iterations paired when they overlap by more than %s of each). Per benchmark, type and environment: `+
@@ -134,7 +134,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 			name += "@" + v
 		}
 		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s%s%s%s<td data-v="%s">%s</td><td>%s</td>%s%s%s%s</tr>`,
-			esc(name), esc(bench.s(i, "type")), esc(bench.s(i, "environment")),
+			bdi(name), esc(bench.s(i, "type")), bdi(bench.s(i, "environment")),
 			numCell(bench.n(i, "runs"), ""), numCell(bench.n(i, "pairs"), ""),
 			numCell(bench.n(i, "mean_a_ns"), tickLabel(round3(bench.n(i, "mean_a_ns")/div))+" "+unit),
 			numCell(bench.n(i, "mean_b_ns"), tickLabel(round3(bench.n(i, "mean_b_ns")/div))+" "+unit),
@@ -153,7 +153,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 			if speedup.s(i, "definition") == "thesis" {
 				seqn, dt, unit = seqn/1e9, dt/1e9, " s/run"
 			}
-			fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td>%s%s%s<td>%s</td></tr>`, esc(speedup.s(i, "suite")+"/"+speedup.s(i, "benchmark")), esc(speedup.s(i, "environment")),
+			fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td>%s%s%s<td>%s</td></tr>`, bdi(speedup.s(i, "suite")+"/"+speedup.s(i, "benchmark")), bdi(speedup.s(i, "environment")),
 				numCell(seqn, tickLabel(round3(seqn))+unit), numCell(dt, tickLabel(round3(dt))+unit), numCell(speedup.n(i, "speedup"), tickLabel(round3(speedup.n(i, "speedup")))), esc(speedup.s(i, "definition")))
 		}
 		b.WriteString(`</tbody></table><p>Runtime speedup of duet against seqn (analysis/duet, SPEC §10): code definition, seqn's mean seconds per iteration ` +

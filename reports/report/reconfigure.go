@@ -111,7 +111,7 @@ func writeReconfigure(b *strings.Builder, rf *frame) {
 	}
 	b.WriteString(`<h3>Per benchmark run and criterion</h3><input class="filter" data-table="reconf" placeholder="filter rows"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)
 	for i := range rf.Cells {
-		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td>%s%s%s%s</tr>`, esc(rf.name(i)), esc(strings.ToUpper(rf.s(i, "criterion"))),
+		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td>%s%s%s%s</tr>`, bdi(rf.name(i)), esc(strings.ToUpper(rf.s(i, "criterion"))),
 			esc(strings.ReplaceAll(rf.s(i, "warmup_iterations"), ";", ", ")), numCell(rf.n(i, "forks_used"), ""), esc(strings.ReplaceAll(rf.s(i, "aa"), "_", " ")),
 			numCell(rf.n(i, "ratio"), ""), numCell(rf.n(i, "change_rate"), pct(rf.n(i, "change_rate"))),
 			numCell(rf.n(i, "dynamic_seconds"), human(rf.n(i, "dynamic_seconds"))), numCell(rf.n(i, "static_seconds"), human(rf.n(i, "static_seconds"))))

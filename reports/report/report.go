@@ -381,8 +381,8 @@ func writeTrim(b *strings.Builder, plan *frame) {
 			}
 			return plan.n(i, c)
 		}
-		fmt.Fprintf(b, `<tr%s><td title="%s">%s</td><td>%s</td><td class="status">%s</td>%s%s%s%s%s%s<td>%s</td><td>%s</td>%s<td><code>%s</code></td></tr>`,
-			cls, esc(plan.s(i, "reason")+" "+plan.s(i, "warnings")+" "+plan.s(i, "duet_verdict")), esc(name), esc(plan.s(i, "path")), esc(status),
+		fmt.Fprintf(b, `<tr%s><td title="%s">%s</td><td>%s</td><td class="status">%s</td>%s%s%s%s%s%s<td>%s</td><td>%s</td>%s<td><code dir="ltr">%s</code></td></tr>`,
+			cls, esc(plan.s(i, "reason")+" "+plan.s(i, "warnings")+" "+plan.s(i, "duet_verdict")), bdi(name), esc(plan.s(i, "path")), esc(status),
 			numCell(num("forks"), ""), numCell(num("warmup_iterations"), ""), numCell(num("iterations"), ""),
 			numCell(num("time_s"), human(num("time_s"))), numCell(num("recorded_time_s"), human(num("recorded_time_s"))),
 			numCell(num("time_saved"), pct(num("time_saved"))), esc(est), esc(ref),
@@ -515,7 +515,7 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 		case c.steady == 0:
 			class = "no steady state"
 		}
-		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td>%s</td></tr>`, esc(names[k]), c.forks, c.forks, c.steady, c.steady, c.not, c.not, class)
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td>%s</td></tr>`, bdi(names[k]), c.forks, c.forks, c.steady, c.steady, c.not, c.not, class)
 	}
 	b.WriteString("</tbody></table></section>\n")
 }
@@ -573,7 +573,7 @@ func writeCompare(b *strings.Builder, cf *frame) {
 		if v == "" {
 			v = cf.s(i, "error")
 		}
-		fmt.Fprintf(b, `<tr><td>%s → %s</td><td>%s</td>%s<td>%s</td><td>%s</td></tr>`, esc(cf.s(i, "base")), esc(cf.s(i, "test")), esc(cf.name(i)),
+		fmt.Fprintf(b, `<tr><td>%s → %s</td><td>%s</td>%s<td>%s</td><td>%s</td></tr>`, bdi(cf.s(i, "base")), bdi(cf.s(i, "test")), bdi(cf.name(i)),
 			numCell(cf.n(i, "ratio"), ""), esc(ci), esc(v))
 	}
 	b.WriteString("</tbody></table></section>\n")
@@ -622,7 +622,7 @@ func writeCROPS(b *strings.Builder, cf *frame) {
 	for _, k := range order {
 		p := panels[k]
 		lo, hi := maxOf(p.ncp), -maxOf(neg(p.ncp))
-		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td>%g … %g</td>%s</tr>`, esc(p.title), len(p.pen), len(p.pen), lo, hi, numCell(p.chosen, ""))
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td>%g … %g</td>%s</tr>`, bdi(p.title), len(p.pen), len(p.pen), lo, hi, numCell(p.chosen, ""))
 	}
 	b.WriteString("</tbody></table></section>\n")
 }

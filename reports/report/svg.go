@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/reports"
 )
 
 // Plot geometry (px): the data area sits inside the margins; titles,
@@ -24,7 +26,15 @@ const (
 	colorSteady = "#188038"
 )
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes s for HTML text and attributes, with bidi controls shown
+// as escapes (reports.ShowBidi), so no text taken from the data reorders
+// how the page displays.
+func esc(s string) string { return html.EscapeString(reports.ShowBidi(s)) }
+
+// bdi is esc(s) isolated as a name (<bdi>): a name written right to left
+// cannot change how the text around it displays, and a long one wraps
+// (CSS bdi{overflow-wrap:anywhere}).
+func bdi(s string) string { return "<bdi>" + esc(s) + "</bdi>" }
 
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
