@@ -184,6 +184,9 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 		Magnitude:   nonparam.CliffMagnitude(delta),
 		Verdict:     verdictOf(r.Ratio),
 	}
+	if err := c.finiteErr(); err != nil {
+		return Comparison{}, err
+	}
 	bl, tl := base.resampledLevels(), test.resampledLevels()
 	for l := 0; l < numIDs; l++ {
 		if contains(bl, idNames[l]) || contains(tl, idNames[l]) {

@@ -117,5 +117,11 @@ func describe(d *Description, runs []*table.Series, pair string, opt *Options, w
 	if err != nil {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
+	if err := intervalFinite("mean", d.Mean); err != nil {
+		return err
+	}
+	if !finite(d.Median) || math.IsInf(d.CV, 0) {
+		return notFinite("median or CV")
+	}
 	return nil
 }

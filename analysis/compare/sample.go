@@ -155,6 +155,10 @@ func (sm *sample) hierarchy() (*stats.Hierarchy, error) {
 	if len(sm.values) == 0 {
 		return nil, errNoIterations
 	}
+	// Finite values whose sums overflow would give ±Inf or NaN statistics.
+	if err := stats.CheckSums(sm.values, sm.weights); err != nil {
+		return nil, err
+	}
 	return stats.NewHierarchy(sm.values, sm.weights, sm.ids[:]...)
 }
 

@@ -18,11 +18,9 @@ type OverflowError struct {
 
 func (e *OverflowError) Error() string {
 	if e.Squares {
-		return fmt.Sprintf("values %.3g apart: sums of up to %.3g squared deviations overflow float64 (%.3g × (%.3g)² > %.3g)",
-			e.Spread, e.N, e.N, e.Spread, math.MaxFloat64)
+		return fmt.Sprintf("values %.3g apart overflow float64 in a sum of up to %.3g squared deviations", e.Spread, e.N)
 	}
-	return fmt.Sprintf("values up to %.3g: sums of up to %.3g of them overflow float64 (%.3g × %.3g > %.3g)",
-		e.Largest, e.N, e.N, e.Largest, math.MaxFloat64)
+	return fmt.Sprintf("values up to %.3g overflow float64 in a sum of up to %.3g of them", e.Largest, e.N)
 }
 
 // CheckSums returns an *OverflowError when a mean or a variance of values

@@ -38,7 +38,7 @@ func TestCheckSums(t *testing.T) {
 			t.Errorf("%s: Squares %v, want %v (%v)", c.name, oe.Squares, c.squares, err)
 		}
 	}
-	want := "values up to 1.7e+308: sums of up to 4 of them overflow float64 (4 × 1.7e+308 > 1.8e+308)"
+	want := "values up to 1.7e+308 overflow float64 in a sum of up to 4 of them"
 	if err := CheckSums([]float64{1.7e308, 1}, nil); err == nil || err.Error() != want {
 		t.Errorf("message %v, want %q", err, want)
 	}
