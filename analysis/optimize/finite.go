@@ -14,11 +14,7 @@ import (
 // a configuration's mean or variance, a bootstrap resample's) would
 // overflow float64 (stats.CheckSums); "" when they cannot.
 func overflowReason(s *table.Series) string {
-	counts := make([]float64, len(s.Count))
-	for i, c := range s.Count {
-		counts[i] = max(float64(c), 1) // as WeightedMean: unknown counts weigh 1
-	}
-	if err := stats.CheckSums(s.NsPerOp, counts); err != nil {
+	if err := stats.CheckCountedSums(s.NsPerOp, s.Count); err != nil {
 		return "ns/op " + err.Error()
 	}
 	return ""

@@ -155,6 +155,11 @@ func replay(s *table.Series, opt *Options, ws *stats.Workspace) Result {
 		res.Skipped = err.Error()
 		return res
 	}
+	// Finite values whose sums overflow would give ±Inf or NaN statistics.
+	if err := stats.CheckCountedSums(s.NsPerOp, s.Count); err != nil {
+		res.Skipped = "ns/op " + err.Error()
+		return res
+	}
 	res.Warnings = d.warnings
 	res.SampleMode = d.sampleMode
 	res.ForksInData = len(d.forks)
@@ -205,6 +210,10 @@ func replay(s *table.Series, opt *Options, ws *stats.Workspace) Result {
 		}
 		cr.AA = aaTest(d, &cr, base, opt, ws)
 		res.Criteria = append(res.Criteria, cr)
+	}
+	if q := nonFinite(res.Criteria); q != "" {
+		res.Skipped = q + " is not finite (the values overflow float64)"
+		res.Criteria = nil
 	}
 	return res
 }

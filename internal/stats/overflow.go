@@ -62,3 +62,17 @@ func CheckSums(x, weights []float64) error {
 	}
 	return nil
 }
+
+// CheckCountedSums is CheckSums of values recorded with operation or
+// histogram counts (a table.Series' NsPerOp and Count): the counts weigh
+// the values, a count below 1 (unknown) as 1, as count-weighted means do.
+func CheckCountedSums(x []float64, counts []int64) error {
+	if len(counts) != len(x) {
+		panic("stats: CheckCountedSums: len(counts) != len(x)")
+	}
+	w := make([]float64, len(counts))
+	for i, c := range counts {
+		w[i] = max(float64(c), 1)
+	}
+	return CheckSums(x, w)
+}
