@@ -20,7 +20,7 @@ import (
 func (r *Report) WriteCommands(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString("# Configurations recommended by `benchtrim trim`: steady-state warmup + µOpTime repetitions.\n")
+	b.WriteString("# Configurations recommended by `benchtrim trim`: steady-state warmup, then the cheapest forks × iterations that reach the precision target.\n")
 	fmt.Fprintf(&b, "# Suite time %s → %s. Commands marked \"on each of N instances\" run on N machines side by side.\n",
 		time.Duration(r.Totals.TimeBeforeNs).Round(time.Second), time.Duration(r.Totals.TimeAfterNs).Round(time.Second))
 	b.WriteString("set -e\n")

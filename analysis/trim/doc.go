@@ -6,8 +6,9 @@
 //
 // It sits after the canonical table in benchtrim's flow, on top of the
 // other analyzers: Run reads a *table.Table, calls steady.Run,
-// reconfigure.Run, duet.Run (duet data), optimize.Run (on tables of the
-// rows after the warmup) and compare.Run (consecutive versions), and
+// reconfigure.Run, duet.Run (duet data), optimize.Run (the full
+// configuration of the rows after the warmup: the time model and the
+// commands) and compare.Run (consecutive versions), and
 // returns a Report whose
 // WriteText, WriteDetails, Frame, WriteCommands and WriteAnnotations give
 // the answer to people, notebooks, shells and JMH sources; cmd/benchtrim's
@@ -24,11 +25,12 @@
 //     (B − A)/A (PathDuet, StatusDuet).
 //
 //   - Go data (tool go, or mode go, or no tool stated): there is no warmup
-//     phase to detect; µOpTime runs on all observations (PathGo).
+//     phase to detect; the configuration is chosen on all observations
+//     (PathGo).
 //
 //   - JMH data recorded with warmup iterations: JMH does not store them,
-//     so the stated warmup is kept and µOpTime runs on the measurement
-//     iterations (PathStatedWarmup).
+//     so the stated warmup is kept and the configuration is chosen on the
+//     measurement iterations (PathStatedWarmup).
 //
 //   - JMH data recorded with -wi 0 whose shortest fork has more iterations
 //     than the steady window (Steady.SteadyWindow, 500): steady-state
@@ -50,39 +52,53 @@
 //     ESEC/FSE 2020; criterion Reconfigure.Criteria[0], CV), with a warning
 //     (PathShort). RCIW and KLD are replayed too, for the report.
 //
-// µOpTime (Japke et al., TOSEM 2025) then searches the configurations of the
-// data after the warmup: optimize.Run on a table of every fork's iterations
-// after the first W, renumbered from 1, whose setup states W more warmup
-// iterations of the measurement iteration's length, so the W iterations are
-// paid as warmup and not measured (as optimize's DiscardWarmup = W), and the
-// cheapest configuration (forks, iterations; instances, trials, slices
-// where the data have them) whose metric (Optimize.Metrics[0], rciw-median)
-// lies below Optimize.Threshold (0.01) is recommended (StatusTrimmed). When
-// the full steady part itself (every fork, every iteration after W) is not
-// stable, the metric never stabilises: the benchmark is unreliable
-// (StatusUnstable; the search is not run) and keeps its recorded
-// configuration, as do benchmarks with fewer than
-// Optimize.MinRepetitions repetitions (StatusTooFew).
+// # The configuration
 //
-// Times follow µOpTime's model (optimize's doc): per benchmark
+// After the warmup, the data of a benchmark run form a nested design
+// (instance > trial > fork > iteration > slice; the levels that vary in
+// the data). Its variance components S²_l (Kalibera and Jones, "Rigorous
+// benchmarking in reasonable time", ISMM 2013: the method-of-moments
+// estimators, design.go) give the variance of the mean of a configuration
+// k (k_l units of level l per unit above),
 //
-//	T = Π_{instance, trial, fork; not parallel} k_l · (W·u + k_iteration·k_slice·u)
+//	V(k) = Σ_l S²_l / Π_{m ≤ l} k_m,
 //
-// with u the duration of one observation; instances run side by side.
+// and its precision, the relative half-width of the CI of the mean,
+//
+//	h(k) = h_rec · √(V(k) / V(recorded)),
+//
+// where h_rec is the hierarchical bootstrap CI of the recorded data
+// (Optimize.Bootstrap: 10,000 resamples at 99 %; every level resampled).
+// The time of a configuration comes from the data (costModel):
+//
+//	T(k) = k_instance · (o_i + k_trial · (o_t + k_fork · (o_f + W_f + k_iteration · k_slice · u)))
+//
+// with u one observation's duration (JMH iteration time, µOpTime slice,
+// a go test line's N × ns/op), W_f a fork's warmup (stated, plus the W
+// discarded iterations) and o_l the user's Overhead (0 by default);
+// instances count once with ParallelInstances. The recommendation is the
+// cheapest k within the recorded counts whose h(k) ≤ Target
+// (StatusTrimmed); Kalibera and Jones' optimum
+// k_l = √(c_{l−1}·S²_l / (c_l·S²_{l−1})) is its continuous relaxation, the
+// grid search its integer solution. Where no k reaches the target, the
+// cheapest with h(k) ≤ (1 + BestEffortSlack)·h_rec (StatusBestEffort);
+// where that saves less than MinSaving, the recorded configuration
+// (StatusKept). A benchmark without a steady state keeps its iterations
+// per fork (its mean depends on how long a fork runs); only the outer
+// levels may shrink. Fewer than two varying observations: StatusTooFew.
 //
 // # Evidence
 //
-// The recommended configuration is replayed on the recorded data: its
-// estimate (the metric's estimator, the median for rciw-median) over the first
-// forks and the first iterations after W, against the estimate and the
-// percentile bootstrap CI (Optimize.Bootstrap, 10,000 resamples at 99 %) of
-// the full steady part, every fork and every iteration after W:
-//
-//	change rate c = |estimate − reference| / reference
-//
-// and whether the CI contains the estimate. Bootstrap draws come from
-// internal/stats streams keyed by (Seed, benchmark key, configuration), as
-// in optimize, so the same input and seed give the same report whatever
-// Workers is. Totals sum the recorded and recommended times over the suite
-// and give the shares of trimmed benchmarks within 1, 3 and 5 %.
+// In-sample, the recommended configuration is replayed on the recorded
+// data (the first units of every level after the warmup): its mean
+// against the mean and hierarchical bootstrap CI of the full data after
+// the warmup, change rate c = |estimate − reference| / reference.
+// Out of sample, OutOfSample halves the top level's units at random
+// (Splits times), chooses on one half and runs the choice on the other,
+// with the fixed minimal configuration as the alternative; the minimal
+// detectable slowdown of the recorded, recommended and fixed minimal
+// configurations comes from resampled A/B runs with an injected slowdown
+// (detect.go). Every draw comes from internal/stats streams keyed by
+// (Seed, benchmark key, purpose), so the same input and seed give the same
+// report whatever Workers is.
 package trim

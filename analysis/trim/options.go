@@ -17,10 +17,11 @@ import (
 
 // Options configures Run. Start from DefaultOptions.
 type Options struct {
-	// Optimize holds µOpTime's settings. Metrics must name exactly one
-	// metric (the one the recommendation minimises with); MinRepetitions
-	// (for the first pass), DiscardWarmup,
-	// Select, Seed, Workers and Progress are set by Run per benchmark.
+	// Optimize holds the settings of the full-configuration evaluation
+	// (optimize.Run on the data after the warmup: the time model and the
+	// commands) and Bootstrap, the hierarchical bootstrap of the precision.
+	// Metrics must name exactly one metric; MinRepetitions, Parallel,
+	// DiscardWarmup, Select, Seed, Workers and Progress are set by Run.
 	Optimize optimize.Options
 	// Steady holds the steady-state detection's settings (SteadyWindow
 	// decides which JMH forks are long enough for it); Select, Seed,
@@ -82,15 +83,15 @@ type Options struct {
 	// not depend on it.
 	Workers int
 	// Progress, when set, is called once per finished step (a benchmark's
-	// steady-state detection, reconfiguration replay or µOpTime search)
+	// steady-state detection, reconfiguration replay or configuration choice)
 	// with the number of steps in all; it must be safe for concurrent use.
 	Progress func(total int)
 }
 
-// DefaultOptions: µOpTime with rciw-median at threshold 0.01 (the relative
-// width of the 99 % percentile bootstrap CI of the median, 10,000
-// resamples: a precision that shrinks with more data, unlike cv and rmad,
-// and is not inflated by JMH's outlier iterations, unlike rciw-mean);
+// DefaultOptions: a precision target of ±1 % (the half-width of the 99 %
+// hierarchical bootstrap CI of the mean, 10,000 resamples), at least 3
+// observations, no overheads, instances one after the other, 10 splits,
+// 1,000 draws per detectable slowdown;
 // steady-state detection with Traini et al.'s settings (steady window 500,
 // equivalence within ±5 %) except the PELT penalty, Barrett et al.'s
 // 15·log n: Traini's CROPS + Kneedle protocol leaves most warmups unsplit

@@ -17,20 +17,20 @@ type Path int
 
 const (
 	// PathGo: Go data (go test -bench, µOpTime CSV) has no warmup phase to
-	// detect; µOpTime runs on all recorded observations.
+	// detect; the configuration is chosen on all recorded observations.
 	PathGo Path = iota
 	// PathSteady: JMH forks recorded without warmup iterations (-wi 0) and
 	// longer than the steady window: steady-state detection gives each
-	// fork's warmup end, then µOpTime runs on the data after the warmup.
+	// fork's warmup end, then the configuration is chosen on the data after the warmup.
 	PathSteady
 	// PathShort: JMH forks recorded with -wi 0 but no longer than the
 	// steady window: steady-state detection cannot decide, so the warmup
 	// comes from dynamic reconfiguration's stop points (with a warning),
-	// then µOpTime runs on the data after it.
+	// then the configuration is chosen on the data after it.
 	PathShort
 	// PathStatedWarmup: JMH data recorded with warmup iterations, which
 	// JMH does not store: the stated warmup is kept (it cannot be
-	// checked) and µOpTime runs on the measurement iterations.
+	// checked) and the configuration is chosen on the measurement iterations.
 	PathStatedWarmup
 	// PathDuet: duet data (modes seqn, syncduet, duet): no configuration
 	// is recommended; the duet analysis compares A and B (Benchmark.Duet).
