@@ -192,7 +192,6 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	if err := CheckDistinct(paths); err != nil {
 		return st, err
 	}
-	seen := runUnits{}
 	opt.instances = &Instances{}
 	stdin := 0
 	for _, path := range paths {
@@ -201,7 +200,7 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 				return st, fmt.Errorf("standard input (-) given twice")
 			}
 		}
-		fileStats := &table.Stats{}
+		fileStats := &table.Stats{File: int32(len(st.Files))}
 		var fileSink func(arrow.Record) error
 		if sink != nil {
 			fileSink = func(rec arrow.Record) error {
@@ -241,10 +240,16 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 			return st, err
 		}
 		if sink == nil {
-			fileStats = table.StatsOf(t)
+			for _, rec := range t.Records {
+				fileStats.Add(rec)
+			}
 		}
-		seen.add(path, fileStats, rep)
-		st.Stats.Merge(fileStats)
+		warnPooled(path, st, fileStats, rep)
+		if len(st.Files) == 0 {
+			st.Stats = fileStats // the first file's: no copy
+		} else {
+			st.Stats.Merge(fileStats)
+		}
 		if err := out.Append(t); err != nil {
 			rep.Warn("mixed setups", &ParseError{File: path, Msg: err.Error()})
 		}
@@ -389,39 +394,25 @@ func openInput(path string, stdin io.Reader) (io.ReadCloser, error) {
 // they were one recording.
 const KindPooledRuns = "same run and fork numbers in several files (pooled)"
 
-// runUnits remembers which file gave each (run, instance, trial, fork).
-type runUnits map[table.Key]map[[3]int32]string
-
-// add records the units of the runs of one file (st, read from path), and
-// warns once per run that an earlier file already holds under the same
-// numbers.
-func (u runUnits) add(path string, st *table.Stats, rep *Report) {
-	for _, k := range st.Keys() {
-		units := u[k]
-		if units == nil {
-			units = map[[3]int32]string{}
-			u[k] = units
+// warnPooled warns once per run of the file at path (fs its Stats, whose
+// File is its index in st.Files) that an earlier file, whose units
+// st.Stats holds, has under the same instance, trial and fork numbers.
+func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Report) {
+	var shared []table.Key
+	for k := range fs.Runs {
+		if st.Stats.Runs[k] != nil {
+			shared = append(shared, k)
 		}
-		list := make([][3]int32, 0, len(st.Runs[k].Units))
-		for unit := range st.Runs[k].Units {
-			list = append(list, unit)
-		}
-		sort.Slice(list, func(i, j int) bool {
-			a, b := list[i], list[j]
-			return a[0] < b[0] || a[0] == b[0] && (a[1] < b[1] || a[1] == b[1] && a[2] < b[2])
-		})
-		warned := false
-		for _, unit := range list {
-			prev, ok := units[unit]
-			switch {
-			case !ok:
-				units[unit] = path
-			case prev != path && !warned:
-				warned = true
+	}
+	sort.Slice(shared, func(i, j int) bool { return shared[i].Less(shared[j]) })
+	for _, k := range shared {
+		for _, u := range fs.Runs[k].Units() {
+			if prev, ok := st.Stats.Runs[k].Unit(u.Levels); ok {
 				rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
 					"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
 						"(label the files apart with PROJECT-VERSION file names or read them separately)",
-					k, unit[0], unit[1], unit[2], prev)})
+					k, u.Levels[0], u.Levels[1], u.Levels[2], st.Files[prev.File].Path)})
+				break
 			}
 		}
 	}

@@ -360,8 +360,8 @@ func TestRepeatedDictionaryValues(t *testing.T) {
 		t.Fatalf("Stats: %d runs, %d primary rows; want 1 run of 4 rows", len(st.Runs), st.MetricRows[Primary])
 	}
 	for _, r := range st.Runs {
-		if r.Sizes != [NumLevels]int32{1, 1, 1, 4, 1} || len(r.Units) != 1 {
-			t.Errorf("Stats run: sizes %v, %d units; want [1 1 1 4 1], 1 unit", r.Sizes, len(r.Units))
+		if r.Sizes != [NumLevels]int32{1, 1, 1, 4, 1} || r.NumUnits() != 1 {
+			t.Errorf("Stats run: sizes %v, %d units; want [1 1 1 4 1], 1 unit", r.Sizes, r.NumUnits())
 		}
 	}
 	var ch Checker

@@ -11,11 +11,17 @@ import (
 // rows per metric, and per benchmark run of the primary metric (warmup
 // included) the largest index at each level and the (instance, trial,
 // fork) units it has. It is what ingest reports about a table it streams
-// to a file, and needs memory per run and fork, not per row.
+// to a file, and needs memory per run and fork, not per row: about 200
+// bytes for a run of one unit.
 type Stats struct {
 	Rows       int64
 	MetricRows map[string]int64
 	Runs       map[Key]*RunStats
+	// File is a number the caller gives the input whose records Add
+	// counts: each unit remembers the File of the Stats that counted it
+	// first (Merge keeps the earlier one), so that Stats merged over
+	// several files tell which file first held a unit.
+	File int32
 
 	last    *RunStats
 	lastKey Key
@@ -25,8 +31,63 @@ type Stats struct {
 type RunStats struct {
 	// Sizes is the largest index seen at each level.
 	Sizes [NumLevels]int32
-	// Units holds the (instance, trial, fork) of the run's rows.
-	Units map[[3]int32]bool
+	// units holds the (instance, trial, fork) of the run's rows: the
+	// first inline (most runs have one), the others in more.
+	first Unit
+	n     int32
+	more  map[[3]int32]int32
+}
+
+// Unit is one (instance, trial, fork) of a run and the Stats.File that
+// counted it first.
+type Unit struct {
+	Levels [3]int32
+	File   int32
+}
+
+// addUnit records unit lv, first counted in file.
+func (r *RunStats) addUnit(lv [3]int32, file int32) {
+	switch {
+	case r.n == 0:
+		r.first, r.n = Unit{lv, file}, 1
+	case lv == r.first.Levels:
+	default:
+		if r.more == nil {
+			r.more = map[[3]int32]int32{}
+		}
+		if _, ok := r.more[lv]; !ok {
+			r.more[lv] = file
+			r.n++
+		}
+	}
+}
+
+// NumUnits is the number of units of the run.
+func (r *RunStats) NumUnits() int { return int(r.n) }
+
+// Unit returns the unit lv of the run, if it has it.
+func (r *RunStats) Unit(lv [3]int32) (Unit, bool) {
+	if r.n > 0 && lv == r.first.Levels {
+		return r.first, true
+	}
+	f, ok := r.more[lv]
+	return Unit{lv, f}, ok
+}
+
+// Units returns the units of the run sorted by instance, trial, fork.
+func (r *RunStats) Units() []Unit {
+	out := make([]Unit, 0, r.n)
+	if r.n > 0 {
+		out = append(out, r.first)
+	}
+	for lv, f := range r.more {
+		out = append(out, Unit{lv, f})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Levels, out[j].Levels
+		return a[0] < b[0] || a[0] == b[0] && (a[1] < b[1] || a[1] == b[1] && a[2] < b[2])
+	})
+	return out
 }
 
 // Add counts rec's rows (rec must have Schema; Stats does not keep it).
@@ -69,7 +130,7 @@ func (s *Stats) Add(rec arrow.Record) {
 				r = s.Runs[k]
 				if r == nil {
 					k = cloneKey(k)
-					r = &RunStats{Units: map[[3]int32]bool{}}
+					r = &RunStats{}
 					s.Runs[k] = r
 				}
 				s.last, s.lastKey = r, k
@@ -83,7 +144,7 @@ func (s *Stats) Add(rec arrow.Record) {
 			}
 		}
 		if u := [3]int32{lv[0], lv[1], lv[2]}; u != lastUnit {
-			r.Units[u] = true
+			r.addUnit(u, s.File)
 			lastUnit = u
 		}
 	}
@@ -94,7 +155,7 @@ func (s *Stats) Add(rec arrow.Record) {
 	s.last, s.lastKey = nil, Key{}
 }
 
-// Merge adds o's counts into s.
+// Merge adds o's counts into s; a unit both have keeps s's File.
 func (s *Stats) Merge(o *Stats) {
 	if s.MetricRows == nil {
 		s.MetricRows = map[string]int64{}
@@ -107,14 +168,17 @@ func (s *Stats) Merge(o *Stats) {
 	for k, r := range o.Runs {
 		old := s.Runs[k]
 		if old == nil {
-			old = &RunStats{Units: map[[3]int32]bool{}}
+			old = &RunStats{}
 			s.Runs[k] = old
 		}
 		for l, v := range r.Sizes {
 			old.Sizes[l] = max(old.Sizes[l], v)
 		}
-		for u := range r.Units {
-			old.Units[u] = true
+		if r.n > 0 {
+			old.addUnit(r.first.Levels, r.first.File)
+		}
+		for lv, f := range r.more {
+			old.addUnit(lv, f)
 		}
 	}
 }
