@@ -70,6 +70,11 @@ func (res *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w, "over/underestimated: warmup longer/shorter than st by more than 5 s; RPD: result change.")
 	}
+	if failed > 0 {
+		// Failed forks leave their run "too short"; say why they failed
+		// (values whose sums overflow float64, a segmentation error).
+		fmt.Fprintf(w, "%d forks failed (first: %s)\n", failed, firstErr)
+	}
 	fmt.Fprintln(w, "--details prints the per-benchmark table and the comparison of configuration sets.")
 	return nil
 }
