@@ -267,13 +267,51 @@ func TestNeverCostsMore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, b := range rep.Benchmarks {
-			if b.Recommended.TimeNs > b.Recorded.TimeNs || b.Recorded.TimeNs <= 0 {
-				t.Errorf("%s %s: recommended %d ns, recorded %d ns", tc.name, b.Key.Benchmark, b.Recommended.TimeNs, b.Recorded.TimeNs)
-			}
-			if b.Status.Reduced() && float64(b.Recommended.TimeNs) > (1-MinSaving)*float64(b.Recorded.TimeNs) {
-				t.Errorf("%s %s: reduced, but saves less than %g", tc.name, b.Key.Benchmark, MinSaving)
-			}
+		checkNeverMore(t, tc.name, rep)
+	}
+	// Stated warmup: the JMH suite as if recorded with -wi 5.
+	s, err := synth.NewSuite(jmhSuite(3, 3, 30, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js strings.Builder
+	if err := s.Write(synth.FormatJMH, &js); err != nil {
+		t.Fatal(err)
+	}
+	stated := strings.ReplaceAll(js.String(), `"warmupIterations" : 0`, `"warmupIterations" : 5`)
+	if stated == js.String() {
+		t.Fatal("no warmupIterations field to state")
+	}
+	path := filepath.Join(t.TempDir(), "stated.json")
+	if err := os.WriteFile(path, []byte(stated), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	rep, err := Run(tab, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Benchmarks[0].Path != PathStatedWarmup {
+		t.Fatalf("path %s, want stated-warmup", rep.Benchmarks[0].Path)
+	}
+	checkNeverMore(t, "jmh stated warmup", rep)
+}
+
+// checkNeverMore fails when a recommendation of rep costs more than its
+// recorded configuration, or is called reduced while saving less than
+// MinSaving.
+func checkNeverMore(t *testing.T, name string, rep *Report) {
+	t.Helper()
+	for _, b := range rep.Benchmarks {
+		if b.Recommended.TimeNs > b.Recorded.TimeNs || b.Recorded.TimeNs <= 0 {
+			t.Errorf("%s %s: recommended %d ns, recorded %d ns", name, b.Key.Benchmark, b.Recommended.TimeNs, b.Recorded.TimeNs)
+		}
+		if b.Status.Reduced() && float64(b.Recommended.TimeNs) > (1-MinSaving)*float64(b.Recorded.TimeNs) {
+			t.Errorf("%s %s: reduced, but saves less than %g", name, b.Key.Benchmark, MinSaving)
 		}
 	}
 }
