@@ -95,5 +95,8 @@
 // in artifacts, absent artifact columns, and names with invalid UTF-8 or
 // control characters (stored cleaned). In a directory, files whose name is
 // not a result's are ignored with a warning, and a result that cannot be
-// read (bad JSON, no *002.log) is left out and counted.
+// read (bad JSON, no *002.log) is left out and counted. An artifact that is
+// not text (a NUL byte, invalid UTF-8, over 64 KiB) is stored as "" and a
+// date artifact ParseDate does not read is kept, each with a warning
+// naming the artifact's file (KindBadArtifact, KindBadDate).
 package duet

@@ -2,6 +2,7 @@ package duet
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
@@ -28,6 +30,8 @@ const (
 	KindFirstScheme  = "first-scheme result name BENCH.RUNID.PAIR.results.json (read as renaissance duet, order None)"
 	KindOldDaCapo    = "DaCapo/ScalaBench without start_unix (times placed at the date artifact, approximate)"
 	KindRateUnpaired = "SPEC Rate Start without Rate End (or the reverse)"
+	KindBadArtifact  = "artifact that is not text (NUL bytes, invalid UTF-8 or over 64 KiB; stored as \"\")"
+	KindBadDate      = "date artifact that is not an output of date(1) (kept; not used to place times)"
 )
 
 // FileName is duetbench's result name (duet/config.py::ResultFile):
@@ -196,8 +200,13 @@ func (rf *resultFile) record() record {
 		runid: rf.runid, inst: rf.inst, source: rf.path}
 }
 
-// maxArtifactBytes bounds what is read of one artifact file.
-const maxArtifactBytes = 1 << 20
+// maxArtifactBytes bounds what is read of one artifact file, and
+// maxArtifactText the size of one that is taken for a command's output:
+// lscpu and meminfo print a few KiB, date, hostname and uname a line.
+const (
+	maxArtifactBytes = 1 << 20
+	maxArtifactText  = 64 << 10
+)
 
 // readArtifacts reads dir/artifacts as duet/parsers_artifact.py does:
 // date, hostname and uname stripped whole, lscpu the text after "Model
@@ -211,12 +220,17 @@ func readArtifacts(dir string, c *collector) (a Artifacts, haveDate bool, dateNs
 		return a, false, 0
 	}
 	read := func(name string) string {
-		f, err := os.Open(filepath.Join(adir, name))
+		path := filepath.Join(adir, name)
+		f, err := os.Open(path)
 		if err != nil {
 			return ""
 		}
 		defer f.Close()
-		b, _ := io.ReadAll(io.LimitReader(f, maxArtifactBytes))
+		b, _ := io.ReadAll(io.LimitReader(f, maxArtifactBytes+1))
+		if why := notText(b); why != "" {
+			c.warn(KindBadArtifact, &ingest.ParseError{File: path}, "%s: not the output of %s, stored as \"\"", why, name)
+			return ""
+		}
 		return string(b)
 	}
 	a.Date = strings.TrimSpace(read("date"))
@@ -226,11 +240,30 @@ func readArtifacts(dir string, c *collector) (a Artifacts, haveDate bool, dateNs
 	a.Meminfo = afterLabel(read("meminfo"), "MemTotal:")
 	a.Environment = Environment(a.Hostname)
 	if a.Date != "" {
-		if t, err := ParseDate(a.Date); err == nil {
+		t, err := ParseDate(a.Date)
+		if err == nil {
 			return a, true, t.UnixNano()
 		}
+		c.warn(KindBadDate, &ingest.ParseError{File: filepath.Join(adir, "date")}, "%v", err)
 	}
 	return a, false, 0
+}
+
+// notText says why b, an artifact's bytes, is not the text output of a
+// command (NUL bytes, invalid UTF-8, more than maxArtifactText bytes), or
+// "" when it is.
+func notText(b []byte) string {
+	switch {
+	case bytes.IndexByte(b, 0) >= 0:
+		return fmt.Sprintf("NUL byte at offset %d", bytes.IndexByte(b, 0))
+	case len(b) > maxArtifactBytes:
+		return fmt.Sprintf("more than %d bytes", maxArtifactBytes)
+	case len(b) > maxArtifactText:
+		return fmt.Sprintf("%d bytes (more than %d)", len(b), maxArtifactText)
+	case !utf8.Valid(b):
+		return "invalid UTF-8"
+	}
+	return ""
 }
 
 // afterLabel is the text of the first line holding label between its first

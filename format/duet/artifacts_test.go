@@ -1,0 +1,74 @@
+package duet
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// TestArtifactsThatAreNotText: an lscpu of 1 MiB of NUL bytes, a meminfo
+// of invalid UTF-8, a uname of 100 KiB and a date that is no output of
+// date(1) were read as "nothing suspicious". Each is now a warning naming
+// the file; the non-text ones are stored as "" and the rows are all read.
+func TestArtifactsThatAreNotText(t *testing.T) {
+	dir := writeInvocation(t, t.TempDir(), "cirrus04", "not a date at all")
+	art := filepath.Join(dir, "artifacts")
+	write(t, filepath.Join(art, "lscpu"), strings.Repeat("\x00", 1<<20))
+	write(t, filepath.Join(art, "meminfo"), "MemTotal: \xff\xfe 1 kB\n")
+	write(t, filepath.Join(art, "uname"), strings.Repeat("Linux ", 100<<10/6+1))
+
+	b := table.NewBuilder(memory.NewGoAllocator(), 0)
+	defer b.Release()
+	var rep ingest.Report
+	if err := (Format{}).ReadDir(dir, ingest.Source{}, b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	tab := b.Finish()
+	defer tab.Release()
+	if n := tab.NumRows(); n != 12 {
+		t.Errorf("%d rows, want 12", n)
+	}
+	want := strings.Join([]string{
+		filepath.Join(art, "lscpu") + ": NUL byte at offset 0: not the output of lscpu, stored as \"\"",
+		filepath.Join(art, "meminfo") + ": invalid UTF-8: not the output of meminfo, stored as \"\"",
+		filepath.Join(art, "uname") + ": 102402 bytes (more than 65536): not the output of uname, stored as \"\"",
+	}, "\n")
+	if got := ingesttest.Examples(&rep, KindBadArtifact); rep.Count(KindBadArtifact) != 3 || !sameLines(got, want) {
+		t.Errorf("%d bad artifacts:\n%s\nwant\n%s", rep.Count(KindBadArtifact), got, want)
+	}
+	wantDate := filepath.Join(art, "date") + `: date "not a date at all": not an output of date(1)`
+	if got := ingesttest.Examples(&rep, KindBadDate); got != wantDate {
+		t.Errorf("date: %q, want %q", got, wantDate)
+	}
+	env := tab.Setups[0].Env
+	for k, v := range map[string]string{"instance.1.lscpu": "", "instance.1.meminfo": "", "instance.1.uname": "",
+		"instance.1.date": "not a date at all", "instance.1.hostname": "cirrus04"} {
+		if env[k] != v {
+			t.Errorf("%s = %q, want %q", k, env[k], v)
+		}
+	}
+}
+
+// sameLines reports whether a and b hold the same lines in any order.
+func sameLines(a, b string) bool {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	if len(x) != len(y) {
+		return false
+	}
+	seen := map[string]int{}
+	for _, l := range x {
+		seen[l]++
+	}
+	for _, l := range y {
+		if seen[l]--; seen[l] < 0 {
+			return false
+		}
+	}
+	return true
+}
