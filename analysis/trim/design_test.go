@@ -315,3 +315,55 @@ func checkNeverMore(t *testing.T, name string, rep *Report) {
 		}
 	}
 }
+
+// TestVersionChecks: with two versions of a suite, every run of the
+// second gets the first's choice replayed on its data (FromPrevious), and
+// the totals count the pairs; runs of the first version have no base.
+func TestVersionChecks(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i, v := range []string{"v1", "v2"} {
+		cfg := synth.UOpTimeSuiteConfig()
+		cfg.Benchmarks, cfg.Version, cfg.Seed = 3, v, uint64(10+i)
+		s, err := synth.NewSuite(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf strings.Builder
+		if err := s.Write(synth.FormatUOpTime, &buf); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "suite-"+v+".csv")
+		if err := os.WriteFile(p, []byte(buf.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	rep, err := Run(tab, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := 0
+	for _, b := range rep.Benchmarks {
+		c := b.FromPrevious
+		switch b.Key.Version {
+		case "v1":
+			if c.Base != "" {
+				t.Errorf("%s: base %q, want none", b.Key, c.Base)
+			}
+		default:
+			pairs++
+			if c.Base != "v1" || !(c.Error >= 0 && c.Error < 0.1) || !(c.MinimumError >= 0 && c.MinimumError < 0.2) {
+				t.Errorf("%s: check %+v", b.Key, c)
+			}
+		}
+	}
+	if pairs == 0 || rep.Totals.Versions.Pairs != pairs {
+		t.Errorf("pairs %d, totals %+v", pairs, rep.Totals.Versions)
+	}
+}

@@ -68,6 +68,10 @@ const (
 //	                     out of sample: trim's choice made on one half, run on the other
 //	minimum_split_error_median, minimum_split_agreement, minimum_split_time_share
 //	                     the same for the fixed minimal configuration
+//	previous_version, previous_version_error, previous_version_agrees
+//	                     the previous version's choice run on this version (VersionCheck)
+//	minimum_previous_version_error, minimum_previous_version_agrees
+//	                     the same for the fixed minimal configuration
 //	version_change       the A/B verdict against the project's previous version, or empty
 //	duet_verdict         duet runs: the duet analysis' A/B verdict (DuetVerdict.String), or empty
 //	command, repeat, instances_side_by_side    the command line, how often to run it
@@ -83,7 +87,8 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_detectable_slowdown", "detectable_slowdown", "estimate_ns", "reference_ns", "reference_lower_ns",
 	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "minimum_precision", "minimum_detectable_slowdown",
 	"split_level", "splits", "split_error_median", "split_error_p95", "split_agreement", "split_time_share",
-	"minimum_split_error_median", "minimum_split_agreement", "minimum_split_time_share", "version_change", "duet_verdict", "command", "repeat", "instances_side_by_side", "seed"}
+	"minimum_split_error_median", "minimum_split_agreement", "minimum_split_time_share",
+	"previous_version", "previous_version_error", "previous_version_agrees", "minimum_previous_version_error", "minimum_previous_version_agrees", "version_change", "duet_verdict", "command", "repeat", "instances_side_by_side", "seed"}
 
 // Frame returns a data table by name (FramePlan, FrameSteadyForks,
 // FrameReconfigure, FrameForkSeries, FrameForkSegments, FrameForkCROPS,
@@ -158,7 +163,9 @@ func (r *Report) planFrame() *reports.Frame {
 	var sd [table.NumLevels][]float64
 	var splitLevel []string
 	var splits []int64
-	var sMed, sP95, sAgree, sShare, mMed, mAgree, mShare []float64
+	var sMed, sP95, sAgree, sShare, mMed, mAgree, mShare, pvErr, pvMinErr []float64
+	var pvBase []string
+	var pvAgree, pvMinAgree []bool
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		k.Add(b.Key)
@@ -211,6 +218,9 @@ func (r *Report) planFrame() *reports.Frame {
 		splitLevel, splits = append(splitLevel, lvl), append(splits, int64(o.Splits))
 		sMed, sP95, sAgree, sShare = append(sMed, med), append(sP95, p95), append(sAgree, o.Agreement), append(sShare, o.TimeShare)
 		mMed, mAgree, mShare = append(mMed, mmed), append(mAgree, o.MinimumAgreement), append(mShare, o.MinimumTimeShare)
+		v := &b.FromPrevious
+		pvBase, pvErr, pvMinErr = append(pvBase, v.Base), append(pvErr, v.Error), append(pvMinErr, v.MinimumError)
+		pvAgree, pvMinAgree = append(pvAgree, v.Agree), append(pvMinAgree, v.MinimumAgree)
 		command = append(command, b.Command.Line())
 		vchange = append(vchange, b.Change)
 		dverdict = append(dverdict, duetText(b.Duet, false))
@@ -260,6 +270,11 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Float("minimum_split_error_median", mMed)
 	f.Float("minimum_split_agreement", mAgree)
 	f.Float("minimum_split_time_share", mShare)
+	f.String("previous_version", pvBase)
+	f.Float("previous_version_error", pvErr)
+	f.Bool("previous_version_agrees", pvAgree)
+	f.Float("minimum_previous_version_error", pvMinErr)
+	f.Bool("minimum_previous_version_agrees", pvMinAgree)
 	f.String("version_change", vchange)
 	f.String("duet_verdict", dverdict)
 	f.String("command", command)

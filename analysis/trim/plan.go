@@ -179,8 +179,10 @@ type Benchmark struct {
 	// rate against Reference.
 	Minimum Baseline
 	// OutOfSample is the split validation of the choice and of the fixed
-	// minimum.
-	OutOfSample OutOfSample
+	// minimum; FromPrevious the previous version's choice run on this
+	// version's data (Base "" without a previous version).
+	OutOfSample  OutOfSample
+	FromPrevious VersionCheck
 	// Change is the A/B verdict against the previous version of the
 	// project ("v1 → v2: slower by 25.1 %"), "" without one.
 	Change string
@@ -225,6 +227,18 @@ type Totals struct {
 	// Detectable and DetectableRecorded are the medians of the reduced
 	// benchmarks' minimal detectable slowdowns, recommended and recorded.
 	Detectable, DetectableRecorded float64
+	// Versions sums the benchmark runs' FromPrevious checks.
+	Versions VersionSummary
+}
+
+// VersionSummary sums VersionCheck over the benchmark runs that have a
+// previous version: Pairs of them; Within the shares of errors within 1,
+// 3 and 5 % and Agreement the share of equal verdicts, for trim's choice
+// and the fixed minimum.
+type VersionSummary struct {
+	Pairs                       int
+	Within, MinimumWithin       [3]float64
+	Agreement, MinimumAgreement float64
 }
 
 // SplitSummary sums OutOfSample over a suite: the errors of every split

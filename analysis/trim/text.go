@@ -53,6 +53,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "the fixed minimum (1 fork × 5 iterations; Go: 1 instance × 1 trial × 3 iterations) saves %s: %s / %s / %s, p95 %s, verdicts agree %s.\n",
 			reports.Human(reports.Percent(minSaved)), pct(m.Within[0]), pct(m.Within[1]), pct(m.Within[2]), pct1(m.P95), pct(m.Agreement))
 	}
+	if v := &t.Versions; v.Pairs > 0 {
+		fmt.Fprintf(w, "next version (%d runs: the previous version's choice run on this one): %s / %s / %s within 1 / 3 / 5 %%, verdicts agree %s; fixed minimum %s / %s / %s, %s.\n",
+			v.Pairs, pct(v.Within[0]), pct(v.Within[1]), pct(v.Within[2]), pct(v.Agreement),
+			pct(v.MinimumWithin[0]), pct(v.MinimumWithin[1]), pct(v.MinimumWithin[2]), pct(v.MinimumAgreement))
+	}
 	if t.Trimmed > 0 {
 		fmt.Fprintf(w, "in-sample (replayed on the data it was chosen from): %s / %s / %s within 1 / 3 / 5 %%, %s inside the full run's %g CI.\n",
 			pct(t.Within[0]), pct(t.Within[1]), pct(t.Within[2]), pct(t.InCI), conf)

@@ -112,6 +112,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if rep.Versions, err = compareVersions(rep, t, series, &opt); err != nil {
 		return nil, err
 	}
+	versionChecks(rep, series, warmup)
 	rep.Totals = totals(rep.Benchmarks)
 	if rep.Steady != nil {
 		rep.Forks = plotForks(rep, series, steadyOf)
@@ -649,7 +650,44 @@ func totals(bs []Benchmark) Totals {
 		t.Detectable, t.DetectableRecorded = nan, nan
 	}
 	t.OutOfSample, t.MinimumOutOfSample = oos.summary(), minOOS.summary()
+	t.Versions = versionSummary(bs)
 	return t
+}
+
+// versionSummary sums the FromPrevious checks of bs.
+func versionSummary(bs []Benchmark) VersionSummary {
+	var v VersionSummary
+	var agree, minAgree int
+	var within, minWithin [3]int
+	for i := range bs {
+		c := &bs[i].FromPrevious
+		if c.Base == "" {
+			continue
+		}
+		v.Pairs++
+		if c.Agree {
+			agree++
+		}
+		if c.MinimumAgree {
+			minAgree++
+		}
+		for j, lim := range WithinLimits {
+			if c.Error <= lim {
+				within[j]++
+			}
+			if c.MinimumError <= lim {
+				minWithin[j]++
+			}
+		}
+	}
+	if v.Pairs > 0 {
+		n := float64(v.Pairs)
+		for j := range within {
+			v.Within[j], v.MinimumWithin[j] = float64(within[j])/n, float64(minWithin[j])/n
+		}
+		v.Agreement, v.MinimumAgreement = float64(agree)/n, float64(minAgree)/n
+	}
+	return v
 }
 
 // splitAcc gathers split errors and agreements over benchmarks.

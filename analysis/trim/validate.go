@@ -140,3 +140,94 @@ func validate(d *design, cost costModel, trimRule, minimum rule, splits int, con
 	}
 	return o
 }
+
+// VersionCheck is the out-of-sample check across versions: the
+// configuration recommended for the previous version of the benchmark run
+// (Base) replayed on this version's data, and the fixed minimal
+// configuration alike.
+//
+//	error = |replay(k) − mean| / mean  (this version, after its warmup)
+//
+// Agree says whether the A/B verdict between the two versions under k
+// (the ratio of the two replays outside 1 ± √(h_base(k)² + h(k)²)) equals
+// the verdict of the full recordings (the ratio of the means outside
+// 1 ± √(h_base² + h²), the recorded precisions).
+type VersionCheck struct {
+	// Base is the previous version ("" when there is none or the check
+	// could not run).
+	Base                string
+	Error, MinimumError float64
+	Agree, MinimumAgree bool
+}
+
+// versionChecks fills FromPrevious of every benchmark run that has the
+// same benchmark in the project's previous version (series order: versions
+// in the order table.Select returns them). warmup holds each run's
+// discarded warmup iterations.
+func versionChecks(rep *Report, series []*table.Series, warmup []int) {
+	type runKey struct{ project, benchmark, params, mode string }
+	last := map[runKey]int{}
+	for i, s := range series {
+		b := &rep.Benchmarks[i]
+		b.FromPrevious = VersionCheck{Error: nan, MinimumError: nan}
+		rk := runKey{s.Project, s.Benchmark, s.Params, s.Mode}
+		j, ok := last[rk]
+		last[rk] = i
+		if !ok || b.Path == PathDuet || math.IsNaN(b.Precision) || math.IsNaN(rep.Benchmarks[j].Precision) {
+			continue
+		}
+		prev := &rep.Benchmarks[j]
+		w := func(x int) int {
+			if rep.Benchmarks[x].Status == StatusNoSteady {
+				return 0
+			}
+			return warmup[x]
+		}
+		dThis, dPrev := newDesign(s, w(i)), newDesign(series[j], w(j))
+		if dThis == nil || dPrev == nil {
+			continue
+		}
+		b.FromPrevious.Base = series[j].Version
+		fullVerdict := verdict(dThis.mean/dPrev.mean, math.Hypot(prev.Precision, b.Precision))
+		for m, k := range [][]float64{designCounts(dThis, prev.Recommended), fixedMinimum(dThis, b.Tool, dThis.maxK)} {
+			kPrev := clampCounts(dPrev, k, dThis)
+			h := func(d *design, k []float64, hRec float64) float64 {
+				return newChooser(d, costModel{}, hRec, 1).precision(k)
+			}
+			e := math.Abs(dThis.replay(k)-dThis.mean) / math.Abs(dThis.mean)
+			agree := verdict(dThis.replay(k)/dPrev.replay(kPrev), math.Hypot(h(dPrev, kPrev, prev.Precision), h(dThis, k, b.Precision))) == fullVerdict
+			if m == 0 {
+				b.FromPrevious.Error, b.FromPrevious.Agree = e, agree
+			} else {
+				b.FromPrevious.MinimumError, b.FromPrevious.MinimumAgree = e, agree
+			}
+		}
+	}
+}
+
+// designCounts maps configuration c to the counts of d's levels, at most
+// the recorded ones.
+func designCounts(d *design, c Config) []float64 {
+	k := make([]float64, len(d.levels))
+	for j, l := range d.levels {
+		n := map[table.Level]int{table.LevelInstance: c.Instances, table.LevelTrial: c.Trials, table.LevelFork: c.Forks,
+			table.LevelIteration: c.Iterations, table.LevelSlice: c.Slices}[l]
+		k[j] = float64(min(max(n, 1), d.maxK[j]))
+	}
+	return k
+}
+
+// clampCounts carries counts k of design from to design to (level by
+// level; a level to lacks counts 1), at most to's recorded counts.
+func clampCounts(to *design, k []float64, from *design) []float64 {
+	out := make([]float64, len(to.levels))
+	for j, l := range to.levels {
+		out[j] = 1
+		for i, fl := range from.levels {
+			if fl == l {
+				out[j] = min(k[i], float64(to.maxK[j]))
+			}
+		}
+	}
+	return out
+}
