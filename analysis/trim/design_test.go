@@ -367,3 +367,32 @@ func TestVersionChecks(t *testing.T) {
 		t.Errorf("pairs %d, totals %+v", pairs, rep.Totals.Versions)
 	}
 }
+
+// TestDetectableSlowdownLargeRuns: above maxDrawObservations the normal
+// approximation takes over, and it agrees with the resampled value just
+// below the limit.
+func TestDetectableSlowdownLargeRuns(t *testing.T) {
+	rng := stats.NewStream(4, "large", 0)
+	var l [][3]int32
+	var y []float64
+	for f := int32(1); f <= 4; f++ {
+		off := 10 * rng.Float64()
+		for i := int32(1); i <= 1300; i++ {
+			l = append(l, [3]int32{f, i, 1})
+			y = append(y, 1000+off+20*(rng.Float64()-0.5))
+		}
+	}
+	d := newDesign(seriesOf(l, y), 0)
+	z := stats.NormalQuantile(0.995)
+	at := func(k []float64) float64 {
+		h := z * math.Sqrt(d.variance(k)) / d.mean
+		return d.detectableSlowdown(k, h, 2000, stats.NewStream(1, "x", 0))
+	}
+	resampled, normal := at([]float64{4, 1250}), at([]float64{4, 1300})
+	if 4*1250 > maxDrawObservations || 4*1300 <= maxDrawObservations {
+		t.Fatal("the two runs do not straddle maxDrawObservations")
+	}
+	if math.Abs(resampled-normal) > 0.25*normal {
+		t.Errorf("resampled %.5f (5,000 observations), normal approximation %.5f (5,200)", resampled, normal)
+	}
+}
