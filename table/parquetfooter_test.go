@@ -181,7 +181,7 @@ func TestParquetFooterErrors(t *testing.T) {
 // benchtrim wrote, to the footer check: no panic, and a file it accepts
 // the parquet library opens (the footer decodes) without a panic.
 //
-//	go test -run '^$' -fuzz '^FuzzParquetFooter$' -fuzztime 60s -fuzzminimizetime 5s ./table/
+//	go test -run '^$' -fuzz '^FuzzParquetFooter$' -fuzztime 60s -fuzzminimizetime 100x ./table/
 func FuzzParquetFooter(f *testing.F) {
 	for i, tab := range seedTables() {
 		path := filepath.Join(f.TempDir(), fmt.Sprintf("%d.parquet", i))

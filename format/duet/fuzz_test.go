@@ -14,7 +14,7 @@ import (
 // the iteration offset for every key, a duet mode, pair A or B, a positive
 // finite time, end ≥ start, and no (run, pair, iteration) twice.
 //
-//	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./format/duet/
+//	go test -run '^$' -fuzz '^FuzzRead$' -fuzztime 60s -fuzzminimizetime 100x ./format/duet/
 func FuzzRead(f *testing.F) {
 	ingesttest.AddSeeds(f, "testdata/*.csv")
 	f.Add([]byte(header + "dacapo,h2,duet,AB,A,0,1,10,100,110,d,cirrus1,NaN,m,u\ndacapo,h2,sequential,AB,B,2147483646,0,1e400,1.7e18,-1,,,,,\n"))
