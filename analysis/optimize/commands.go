@@ -3,7 +3,6 @@ package optimize
 import (
 	"fmt"
 	"io"
-	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -245,10 +244,12 @@ func writeScript(w io.Writer, results []Result, metrics []Metric) error {
 
 // goBenchtime is the -benchtime of configuration c: "Nx" when every
 // recorded line ran the same N operations (the recording used -benchtime
-// Nx), else the duration of c's slices × the observation time, rounded to
-// the nearest of 1, 2, 3 and 5 × a power of ten (in log scale) when it
-// comes from the lines' N × ns/op, which run a little past the requested
-// duration (go test -benchtime 100ms prints lines of 100–130 ms).
+// Nx); for other go test lines the duration the recording most likely
+// asked for: go test ends a benchmark with the first run of at least the
+// requested duration, so every line lasts at least that long, and the
+// shortest line's N × ns/op rounded down to 1, 2, 3 or 5 × a power of ten
+// (within 2 %) is it (lines of 110–190 ms: -benchtime 100ms); else the
+// duration of c's slices × the observation time.
 func goBenchtime(r *Result, c Config) string {
 	d := time.Duration(int64(c[table.LevelSlice]) * r.UnitNs)
 	if r.Setup == nil || r.Setup.IterationTimeNs() > 0 || r.Setup.SliceTimeNs > 0 || d <= 0 || r.AssumedTime {
@@ -257,17 +258,20 @@ func goBenchtime(r *Result, c Config) string {
 	if r.FixedN > 0 && c[table.LevelSlice] <= 1 {
 		return strconv.FormatInt(r.FixedN, 10) + "x"
 	}
-	return niceDuration(d).String()
+	if r.ShortestNs > 0 && c[table.LevelSlice] <= 1 {
+		return niceFloor(time.Duration(r.ShortestNs)).String()
+	}
+	return d.String()
 }
 
-// niceDuration rounds d to the nearest of {1, 2, 3, 5} × 10^k ns in log
-// scale.
-func niceDuration(d time.Duration) time.Duration {
-	best, bestDist := d, math.Inf(1)
+// niceFloor is the largest of {1, 2, 3, 5} × 10^k ns at most 1.02·d (1 ns
+// at least).
+func niceFloor(d time.Duration) time.Duration {
+	best := time.Duration(1)
 	for p := time.Duration(1); p <= time.Hour && p > 0; p *= 10 {
 		for _, m := range []time.Duration{1, 2, 3, 5} {
-			if dist := math.Abs(math.Log(float64(m*p) / float64(d))); dist < bestDist {
-				best, bestDist = m*p, dist
+			if v := m * p; float64(v) <= 1.02*float64(d) && v > best {
+				best = v
 			}
 		}
 	}

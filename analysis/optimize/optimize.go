@@ -110,8 +110,9 @@ type Result struct {
 	UnitNs, WarmupNs int64
 	AssumedTime      bool
 	// FixedN is the operation count N of every observation when all share
-	// one (`go test -benchtime Nx`), else 0.
-	FixedN int64
+	// one (`go test -benchtime Nx`), else 0; ShortestNs the shortest
+	// observation's N × ns/op (0 when a row has no count).
+	FixedN, ShortestNs int64
 	// DiscardedWarmup is Options.DiscardWarmup: iterations dropped from the
 	// start of every fork (their time is in WarmupNs).
 	DiscardedWarmup int
@@ -297,7 +298,7 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 	s := p.series
 	r := Result{
 		Key: s.Key, Metric: m, Varied: p.varied, Configurations: len(p.configs),
-		Expected: p.expected, Missing: p.missing, UnitNs: p.timing.UnitNs, WarmupNs: p.timing.WarmupNs, FixedN: p.fixedN,
+		Expected: p.expected, Missing: p.missing, UnitNs: p.timing.UnitNs, WarmupNs: p.timing.WarmupNs, FixedN: p.fixedN, ShortestNs: p.shortestNs(),
 		AssumedTime: p.assumedTime, Setup: s.Setup, DiscardedWarmup: opt.DiscardWarmup, NonFiniteRows: p.nonFinite,
 	}
 	var best Evaluation

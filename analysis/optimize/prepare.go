@@ -42,6 +42,8 @@ type prepared struct {
 	uncounted bool
 	// fixedN is the count every observation row shares (−1 once two differ).
 	fixedN int64
+	// minLineNs is the shortest observation's N × ns/op.
+	minLineNs float64
 
 	// configs are all configurations in ascending execution time, ties in
 	// lexicographic order (outermost level first).
@@ -156,7 +158,11 @@ func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 				p.fixedN = -1
 			}
 		}
-		p.lineNs += v * float64(s.TotalCount(sp))
+		line := v * float64(s.TotalCount(sp))
+		p.lineNs += line
+		if p.minLineNs == 0 || line < p.minLineNs {
+			p.minLineNs = line
+		}
 	}
 	if len(p.val) == 0 {
 		reason := "no observations"
@@ -430,3 +436,11 @@ func (p *prepared) gather(dst []float64, c Config) []float64 {
 
 // repsOf counts the repetition units configuration c keeps.
 func (p *prepared) repsOf(c Config) int { return countWithin(p.rep[:], c) }
+
+// shortestNs is minLineNs rounded, 0 when an observation had no count.
+func (p *prepared) shortestNs() int64 {
+	if p.uncounted {
+		return 0
+	}
+	return int64(math.Round(p.minLineNs))
+}
