@@ -53,6 +53,20 @@ func (d *design) detectableSlowdown(k []float64, h float64, draws int, rng *stat
 	if n > maxDrawObservations {
 		return max(0, math.Sqrt2*h+stats.NormalQuantile(DetectPower)*math.Sqrt(2*v)/math.Abs(d.mean))
 	}
+	run := d.resampler(k, rng)
+	ds := make([]float64, draws)
+	for t := range ds {
+		a, b := run(), run()
+		ds[t] = (1+math.Sqrt2*h)*a/b - 1
+	}
+	return max(0, stats.Quantile(ds, DetectPower, nil))
+}
+
+// resampler returns a function that draws one run of configuration k from
+// the data by the hierarchical bootstrap (k_0 top units with replacement,
+// then k_j children of each with replacement, down to the observations)
+// and returns its mean of means.
+func (d *design) resampler(k []float64, rng *stats.Stream) func() float64 {
 	first := d.children()
 	var draw func(j int, u int32) float64
 	draw = func(j int, u int32) float64 {
@@ -67,7 +81,7 @@ func (d *design) detectableSlowdown(k []float64, h float64, draws int, rng *stat
 		}
 		return s / float64(n)
 	}
-	run := func() float64 {
+	return func() float64 {
 		n := int(k[0])
 		s := 0.0
 		for i := 0; i < n; i++ {
@@ -75,10 +89,4 @@ func (d *design) detectableSlowdown(k []float64, h float64, draws int, rng *stat
 		}
 		return s / float64(n)
 	}
-	ds := make([]float64, draws)
-	for t := range ds {
-		a, b := run(), run()
-		ds[t] = (1+math.Sqrt2*h)*a/b - 1
-	}
-	return max(0, stats.Quantile(ds, DetectPower, nil))
 }

@@ -82,27 +82,7 @@ func (m *evalMethod) score(d *design, k []float64, seed uint64, key string) {
 	z := stats.NormalQuantile(0.995)
 	h := z * math.Sqrt(d.variance(k)) / math.Abs(d.mean)
 	m.detect = append(m.detect, d.detectableSlowdown(k, h, evalDraws, stats.NewStream(seed, key+m.name, 1)))
-	first := d.children()
-	rng := stats.NewStream(seed, key+m.name, 2)
-	var draw func(j int, u int32) float64
-	draw = func(j int, u int32) float64 {
-		if j == len(d.levels)-1 {
-			return d.obs[u]
-		}
-		a, b := first[j][u], first[j][u+1]
-		s := 0.0
-		for i := 0; i < int(k[j+1]); i++ {
-			s += draw(j+1, a+int32(rng.IntN(int(b-a))))
-		}
-		return s / k[j+1]
-	}
-	run := func() float64 {
-		s := 0.0
-		for i := 0; i < int(k[0]); i++ {
-			s += draw(0, int32(rng.IntN(d.units[0])))
-		}
-		return s / k[0]
-	}
+	run := d.resampler(k, stats.NewStream(seed, key+m.name, 2))
 	for i := 0; i < evalDraws; i++ {
 		a, b := run(), run()
 		if verdict(b/a, math.Sqrt2*h) == 0 {
