@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -192,14 +193,13 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	if err := CheckDistinct(paths); err != nil {
 		return st, err
 	}
+	// Before any file is read: a second "-" would otherwise read an
+	// exhausted standard input and be reported as an empty (aborted) file.
+	if i := slices.Index(paths, "-"); i >= 0 && slices.Contains(paths[i+1:], "-") {
+		return st, fmt.Errorf("standard input (-) given twice")
+	}
 	opt.instances = &Instances{}
-	stdin := 0
 	for _, path := range paths {
-		if path == "-" {
-			if stdin++; stdin > 1 {
-				return st, fmt.Errorf("standard input (-) given twice")
-			}
-		}
 		fileStats := &table.Stats{File: int32(len(st.Files))}
 		var fileSink func(arrow.Record) error
 		if sink != nil {

@@ -60,6 +60,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		cmd.Description = cliapp.FitLines(cmd.Description, reports.Width-3)
 		cmd.OnUsageError = cliapp.OnUsageError
 		cliapp.AddRangeChecks(cmd.Flags, flagRanges)
+		cliapp.RequireFlags(cmd)
 	}
 	return app
 }

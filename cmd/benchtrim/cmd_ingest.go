@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -48,6 +49,9 @@ func ingestCommand() *cli.Command {
 						fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)
 					}
 					ingest.WriteStats(w, st.Stats, st.Report)
+					if st.Stats.Rows == 0 {
+						return nil, errNoRows
+					}
 					return st.Setups, nil
 				})
 			if err != nil {
@@ -58,3 +62,7 @@ func ingestCommand() *cli.Command {
 		},
 	}
 }
+
+// errNoRows is ingest's "no result": the inputs hold no benchmark row, so
+// no table is written (exit status 1).
+var errNoRows = errors.New("no benchmark result in the input; no table written")

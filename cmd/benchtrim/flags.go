@@ -21,6 +21,8 @@ var flagRanges = map[string]cliapp.Range{
 	"is":    cliapp.InvocationSamples, "rciw-is": cliapp.InvocationSamples, "aa-is": cliapp.InvocationSamples,
 	// optimize and compare
 	"threshold": cliapp.Positive, "min-repetitions": cliapp.AtLeastOne, "discard-warmup": cliapp.NonNegative,
+	// trim
+	"target": cliapp.UnitInterval, "splits": cliapp.NonNegative,
 	"min-change": cliapp.NonNegative, "aa-repeats": cliapp.AtLeastOne,
 	// reconfigure
 	"wi-min": cliapp.NonNegative, "wi-max": cliapp.NonNegative, "mi": cliapp.AtLeastOne,
