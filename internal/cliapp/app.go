@@ -142,15 +142,34 @@ func GlobalsOf(c *cli.Context) Globals {
 }
 
 // FitLines wraps the lines of text longer than width (help descriptions are
-// printed indented by 3), keeping each line's leading spaces.
+// printed indented by 3), keeping each line's leading spaces. What a long
+// line overflows is carried into the next line when that one continues
+// the paragraph (same indentation, not blank), so a paragraph written a
+// little wider than width is reflowed, not broken into long and short
+// lines alternately.
 func FitLines(text string, width int) string {
 	lines := strings.Split(text, "\n")
-	for i, l := range lines {
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
 		if len([]rune(l)) <= width {
+			out = append(out, l)
 			continue
 		}
 		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
-		lines[i] = indent + reports.Wrap(l, width, indent)
+		parts := strings.Split(reports.Wrap(l, max(1, width-len(indent)), ""), "\n")
+		for j := range parts {
+			parts[j] = indent + parts[j]
+		}
+		if i+1 < len(lines) && len(parts) > 1 {
+			next := lines[i+1]
+			if strings.TrimSpace(next) != "" && next[:len(next)-len(strings.TrimLeft(next, " "))] == indent {
+				last := strings.TrimSpace(parts[len(parts)-1])
+				lines[i+1] = indent + last + " " + strings.TrimLeft(next, " ")
+				parts = parts[:len(parts)-1]
+			}
+		}
+		out = append(out, parts...)
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(out, "\n")
 }
