@@ -117,11 +117,8 @@ func describe(d *Description, runs []*table.Series, pair string, opt *Options, w
 	if err != nil {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
-	if err := intervalFinite("mean", d.Mean); err != nil {
-		return err
-	}
-	if !finite(d.Median) || math.IsInf(d.CV, 0) {
-		return notFinite("median or CV")
+	if !finite(d.Mean.Estimate) || !finite(d.Mean.Lower) || !finite(d.Mean.Upper) || !finite(d.Median) || math.IsInf(d.CV, 0) {
+		return notFinite("mean, median or CV", "the values overflow float64")
 	}
 	return nil
 }

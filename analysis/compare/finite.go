@@ -7,39 +7,34 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 )
 
-// finiteErr says which statistic of c is not finite (a sum that overflowed
-// float64 although every value was finite), or nil. A comparison with such
-// a statistic is a Result.Err, never a reported outcome.
+// finiteErr says which statistic of c is not finite, or nil: a mean whose
+// sum overflowed float64 although every value was finite, or a ratio (and
+// the change and change rate from it) over a base mean of 0 or near it. A
+// comparison with such a statistic is a Result.Err, never a reported
+// outcome.
 func (c *Comparison) finiteErr() error {
+	const overflow, ratio = "the values overflow float64", "a base mean of 0 or near it, or values that overflow float64"
 	for _, q := range []struct {
-		name string
-		iv   estimate.Interval
-	}{{"base mean", c.Base.Mean}, {"test mean", c.Test.Mean}, {"ratio test/base", c.Ratio}} {
-		if err := intervalFinite(q.name, q.iv); err != nil {
-			return err
+		name, why string
+		iv        estimate.Interval
+	}{{"base mean", overflow, c.Base.Mean}, {"test mean", overflow, c.Test.Mean}, {"ratio test/base", ratio, c.Ratio}} {
+		if !finite(q.iv.Estimate) || !finite(q.iv.Lower) || !finite(q.iv.Upper) {
+			return notFinite(q.name, q.why)
 		}
 	}
 	for _, q := range []struct {
 		name string
 		v    float64
-	}{{"change rate", c.ChangeRate}, {"U statistic", c.U}, {"p-value", c.P}, {"Cliff's delta", c.CliffsDelta}, {"change", c.Verdict.Percent}} {
+	}{{"change rate", c.ChangeRate}, {"change", c.Verdict.Percent}, {"U statistic", c.U}, {"p-value", c.P}, {"Cliff's delta", c.CliffsDelta}} {
 		if !finite(q.v) {
-			return notFinite(q.name)
+			return notFinite(q.name, ratio)
 		}
 	}
 	return nil
 }
 
-// intervalFinite checks an estimate and its interval.
-func intervalFinite(name string, iv estimate.Interval) error {
-	if !finite(iv.Estimate) || !finite(iv.Lower) || !finite(iv.Upper) {
-		return notFinite(name)
-	}
-	return nil
-}
-
-func notFinite(name string) error {
-	return fmt.Errorf("the %s is not finite (the values overflow float64)", name)
+func notFinite(name, why string) error {
+	return fmt.Errorf("the %s is not finite (%s)", name, why)
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

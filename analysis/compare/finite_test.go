@@ -86,11 +86,11 @@ func TestComparisonFiniteErr(t *testing.T) {
 		t.Fatalf("finite comparison: %v", err)
 	}
 	c.Ratio.Upper = math.Inf(1)
-	if err := c.finiteErr(); err == nil || err.Error() != "the ratio test/base is not finite (the values overflow float64)" {
+	if err := c.finiteErr(); err == nil || err.Error() != "the ratio test/base is not finite (a base mean of 0 or near it, or values that overflow float64)" {
 		t.Errorf("err %v", err)
 	}
 	c.Ratio.Upper, c.ChangeRate = 1.1, math.NaN()
-	if err := c.finiteErr(); err == nil || err.Error() != "the change rate is not finite (the values overflow float64)" {
+	if err := c.finiteErr(); err == nil || err.Error() != "the change rate is not finite (a base mean of 0 or near it, or values that overflow float64)" {
 		t.Errorf("err %v", err)
 	}
 }

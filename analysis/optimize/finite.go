@@ -21,8 +21,10 @@ func overflowReason(s *table.Series) string {
 }
 
 // nonFinite names the first quantity of r that is not finite although it
-// should be (an average, or a CI bound or a metric that overflowed rather
-// than one that could not be computed, which is NaN), or "".
+// must be when no sum overflowed: an average (mean or median) of finite
+// values, or a change rate between two of them. A metric or a CI bound
+// may be ±Inf on its own (a studentized interval of values without
+// spread); those are results, not overflows. It returns "" when all are.
 func (r *Result) nonFinite() string {
 	evals := []struct {
 		name string
@@ -35,18 +37,12 @@ func (r *Result) nonFinite() string {
 		}{"evaluated", &r.All[i]})
 	}
 	for _, ev := range evals {
-		e := ev.e
-		switch {
-		case !finite(e.Average):
+		if !finite(ev.e.Average) {
 			return fmt.Sprintf("the %s configuration's %s average", ev.name, r.Metric)
-		case math.IsInf(e.Value, 0):
-			return fmt.Sprintf("the %s configuration's %s", ev.name, r.Metric)
-		case math.IsInf(e.Lower, 0) || math.IsInf(e.Upper, 0):
-			return fmt.Sprintf("the %s configuration's CI", ev.name)
 		}
 	}
 	for m := Method(0); m < NumMethods; m++ {
-		if c := r.ChangeRate(m); !finite(c) {
+		if c := r.ChangeRate(m); !finite(c) && r.Full.Average != 0 {
 			return fmt.Sprintf("the %s configuration's change rate", m)
 		}
 	}
