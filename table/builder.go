@@ -48,7 +48,7 @@ type Builder struct {
 // maxDictValues bounds a string column's dictionary: past it, the next
 // record starts a new dictionary (so a column of distinct values costs no
 // more than plain strings).
-const maxDictValues = 1 << 20
+const maxDictValues = 1 << 16
 
 // dictBuilder builds one dictionary-encoded string column.
 type dictBuilder struct {

@@ -216,44 +216,37 @@ func (ch *Checker) Add(rec arrow.Record) error {
 		if i > 0 && c.sameLevels(i, i-1) && c.sameKey(i, i-1) {
 			// Another row of the run at the same levels (histogram
 			// buckets, one iteration's values): it changes no maximum.
-			ch.runs.last.rows++
+			ch.runs.runs[ch.runs.last].rows++
 			continue
 		}
 		lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
 		if msg := levelError(&lv); msg != "" {
 			return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
 		}
+		var far *farPlaces
 		if i > 0 && c.sameKey(i, i-1) {
-			ch.runs.last.count(&lv, row)
-		} else if ch.runs.add(c.key(i), &lv, row) {
-			ch.runs.last.source = strings.Clone(c.source.Value(i))
+			far = ch.runs.count(ch.runs.last, &lv, row)
+		} else {
+			far = ch.runs.add(c.key(i), &lv, row)
 		}
-		if s := ch.runs.last; s.rows == 1 || lv != s.lastLv {
-			for l, v := range lv {
-				if v == s.max[l] && s.at[l] == row {
-					s.line[l] = c.line.Value(i)
+		if far != nil {
+			// A new maximum above IndexFloor: keep its row's source and line.
+			for l := range lv {
+				if far.at[l] == row {
+					far.source[l], far.line[l] = strings.Clone(c.source.Value(i)), c.line.Value(i)
 				}
 			}
-			s.lastLv = lv
 		}
 	}
 	// The next record starts afresh: the last key's strings live in rec.
-	ch.runs.last, ch.runs.lastKey = nil, Key{}
+	ch.runs.forgetLast()
 	return nil
 }
 
 // Finish checks the level index rule over every run seen.
 func (ch *Checker) Finish() error {
-	if r, msg := ch.runs.check(); msg != "" {
-		e := &InvalidError{Row: r, Msg: msg}
-		for _, s := range ch.runs.order {
-			for l := range s.at {
-				if s.at[l] == r {
-					e.Source, e.Line = s.source, s.line[l]
-				}
-			}
-		}
-		return e
+	if far, l, msg := ch.runs.violation(); msg != "" {
+		return &InvalidError{Row: far.at[l], Source: far.source[l], Line: far.line[l], Msg: msg}
 	}
 	return nil
 }
@@ -277,73 +270,113 @@ func (t *Table) sourceOf(r int64) (string, int64) {
 }
 
 // runLevels accumulates, per benchmark run, the number of rows and the
-// largest index at each level with the place (row or line) of its first
-// row, to check MaxLevelIndex once every row is seen.
+// largest index at each level, to check MaxLevelIndex once every row is
+// seen. Only a maximum above IndexFloor can break that rule, so only such
+// a maximum gets its place (row or line) and, for Checker, its row's
+// source and line: a run costs a map entry, its benchmark name and 32
+// bytes, which matters for files of a million one-value benchmarks.
 type runLevels struct {
-	runs    map[Key]*runLevelStats
-	order   []*runLevelStats
-	last    *runLevelStats
+	ids     map[Key]int32
+	runs    []runLevelStats // by id, in order of appearance
+	far     map[int32]*farPlaces
+	keys    keyStrings
+	last    int32 // id of the run of lastKey, -1 when none
 	lastKey Key
 }
 
 type runLevelStats struct {
-	key  Key
 	rows int64
 	max  [NumLevels]int32
-	at   [NumLevels]int64
-	// For Checker: the line of the row at each max, the source of the
-	// run's first row, the levels of the last row.
+}
+
+// farPlaces are where a run's maxima above IndexFloor are: the place
+// (row or line) of each, and the source and line of its row.
+type farPlaces struct {
+	at     [NumLevels]int64
+	source [NumLevels]string
 	line   [NumLevels]int64
-	source string
-	lastLv [NumLevels]int32
 }
 
-// add counts one row of run k and reports whether the run is new. The
-// key's strings are copied when the run is new, so k may point into an
-// Arrow buffer.
-func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) (isNew bool) {
-	s := c.last
-	if s == nil || k != c.lastKey {
-		if c.runs == nil {
-			c.runs = map[Key]*runLevelStats{}
+// add counts one row of run k at place (see count). The key's strings are
+// copied when the run is new, so k may point into an Arrow buffer.
+func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) *farPlaces {
+	if c.lastKey != k || c.runs == nil || c.last < 0 {
+		if c.ids == nil {
+			c.ids = map[Key]int32{}
 		}
-		s = c.runs[k]
-		if s == nil {
-			k = cloneKey(k)
-			s = &runLevelStats{key: k}
-			c.runs[k] = s
-			c.order = append(c.order, s)
-			isNew = true
+		id, ok := c.ids[k]
+		if !ok {
+			k = c.keys.clone(k)
+			id = int32(len(c.runs))
+			c.ids[k] = id
+			c.runs = append(c.runs, runLevelStats{})
 		}
-		c.last, c.lastKey = s, k
+		c.last, c.lastKey = id, k
 	}
-	s.count(lv, place)
-	return isNew
+	return c.count(c.last, lv, place)
 }
 
-// count counts one row of the run with levels lv at place.
-func (s *runLevelStats) count(lv *[NumLevels]int32, place int64) {
+// forgetLast drops the remembered last run (its key may point into a
+// record that is about to be released).
+func (c *runLevels) forgetLast() { c.last, c.lastKey = -1, Key{} }
+
+// count counts one row of run id with levels lv at place, and returns the
+// run's farPlaces when the row set a maximum above IndexFloor (with at
+// set to place for those levels), else nil.
+func (c *runLevels) count(id int32, lv *[NumLevels]int32, place int64) *farPlaces {
+	s := &c.runs[id]
 	s.rows++
+	var far *farPlaces
 	for l, v := range lv {
 		if v > s.max[l] {
-			s.max[l], s.at[l] = v, place
+			s.max[l] = v
+			if v > IndexFloor {
+				if far == nil {
+					if far = c.far[id]; far == nil {
+						if c.far == nil {
+							c.far = map[int32]*farPlaces{}
+						}
+						far = &farPlaces{}
+						c.far[id] = far
+					}
+				}
+				far.at[l] = place
+			}
 		}
 	}
+	return far
+}
+
+// violation returns, for the first run in order of appearance with an
+// index beyond MaxLevelIndex of its row count, its farPlaces, the level
+// and a message; "" when there is none.
+func (c *runLevels) violation() (*farPlaces, Level, string) {
+	for id, s := range c.runs {
+		limit := MaxLevelIndex(s.rows)
+		for l, v := range s.max {
+			if int64(v) > limit {
+				var k Key
+				for key, i := range c.ids {
+					if i == int32(id) {
+						k = key
+					}
+				}
+				return c.far[int32(id)], Level(l), fmt.Sprintf("%s %d is far beyond the %d rows of %s: a run of n rows numbers its levels up to max(%d, %d·n) = %d",
+					Level(l), v, s.rows, k, IndexFloor, IndexSpread, limit)
+			}
+		}
+	}
+	return nil, 0, ""
 }
 
 // check returns the place and a message for the first run, in order of
 // appearance, with an index beyond MaxLevelIndex of its row count, or "".
 func (c *runLevels) check() (place int64, msg string) {
-	for _, s := range c.order {
-		limit := MaxLevelIndex(s.rows)
-		for l, v := range s.max {
-			if int64(v) > limit {
-				return s.at[l], fmt.Sprintf("%s %d is far beyond the %d rows of %s: a run of n rows numbers its levels up to max(%d, %d·n) = %d",
-					Level(l), v, s.rows, s.key, IndexFloor, IndexSpread, limit)
-			}
-		}
+	far, l, msg := c.violation()
+	if far == nil {
+		return 0, ""
 	}
-	return 0, ""
+	return far.at[l], msg
 }
 
 // validateRecord checks that rec's arrays are well-formed for Schema (or

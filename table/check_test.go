@@ -371,8 +371,8 @@ func TestRepeatedDictionaryValues(t *testing.T) {
 	if err := ch.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	if len(ch.runs.order) != 1 || ch.runs.order[0].rows != 4 || ch.runs.order[0].max[LevelIteration] != 4 {
-		t.Errorf("Checker: %d runs; want 1 run of 4 rows up to iteration 4", len(ch.runs.order))
+	if len(ch.runs.runs) != 1 || ch.runs.runs[0].rows != 4 || ch.runs.runs[0].max[LevelIteration] != 4 {
+		t.Errorf("Checker: %d runs; want 1 run of 4 rows up to iteration 4", len(ch.runs.runs))
 	}
 }
 

@@ -25,6 +25,7 @@ type Stats struct {
 
 	last    *RunStats
 	lastKey Key
+	keys    keyStrings
 }
 
 // RunStats is what Stats keeps per benchmark run.
@@ -129,7 +130,7 @@ func (s *Stats) Add(rec arrow.Record) {
 			if k := c.key(i); r == nil || k != s.lastKey {
 				r = s.Runs[k]
 				if r == nil {
-					k = cloneKey(k)
+					k = s.keys.clone(k)
 					r = &RunStats{}
 					s.Runs[k] = r
 				}
@@ -200,6 +201,31 @@ func StatsOf(t *Table) *Stats {
 		s.Add(r)
 	}
 	return s
+}
+
+// keyStrings copies keys' strings, which may point into an Arrow buffer,
+// for maps that outlive a record: each distinct project, version, params
+// and mode once, and the benchmark name of every key (mostly distinct).
+// The zero value is ready to use.
+type keyStrings struct{ m map[string]string }
+
+func (ks *keyStrings) intern(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := ks.m[s]; ok {
+		return v
+	}
+	if ks.m == nil {
+		ks.m = map[string]string{}
+	}
+	s = strings.Clone(s)
+	ks.m[s] = s
+	return s
+}
+
+func (ks *keyStrings) clone(k Key) Key {
+	return Key{ks.intern(k.Project), ks.intern(k.Version), strings.Clone(k.Benchmark), ks.intern(k.Params), ks.intern(k.Mode)}
 }
 
 // cloneKey copies k's strings, which may point into an Arrow buffer.
