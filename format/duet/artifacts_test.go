@@ -23,14 +23,7 @@ func TestArtifactsThatAreNotText(t *testing.T) {
 	write(t, filepath.Join(art, "meminfo"), "MemTotal: \xff\xfe 1 kB\n")
 	write(t, filepath.Join(art, "uname"), strings.Repeat("Linux ", 100<<10/6+1))
 
-	b := table.NewBuilder(memory.NewGoAllocator(), 0)
-	defer b.Release()
-	var rep ingest.Report
-	if err := (Format{}).ReadDir(dir, ingest.Source{}, b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	tab := b.Finish()
-	defer tab.Release()
+	tab, rep := readDir(t, dir, 0)
 	if n := tab.NumRows(); n != 12 {
 		t.Errorf("%d rows, want 12", n)
 	}
@@ -39,11 +32,11 @@ func TestArtifactsThatAreNotText(t *testing.T) {
 		filepath.Join(art, "meminfo") + ": invalid UTF-8: not the output of meminfo, stored as \"\"",
 		filepath.Join(art, "uname") + ": 102402 bytes (more than 65536): not the output of uname, stored as \"\"",
 	}, "\n")
-	if got := ingesttest.Examples(&rep, KindBadArtifact); rep.Count(KindBadArtifact) != 3 || !sameLines(got, want) {
+	if got := ingesttest.Examples(rep, KindBadArtifact); rep.Count(KindBadArtifact) != 3 || !sameLines(got, want) {
 		t.Errorf("%d bad artifacts:\n%s\nwant\n%s", rep.Count(KindBadArtifact), got, want)
 	}
 	wantDate := filepath.Join(art, "date") + `: date "not a date at all": not an output of date(1)`
-	if got := ingesttest.Examples(&rep, KindBadDate); got != wantDate {
+	if got := ingesttest.Examples(rep, KindBadDate); got != wantDate {
 		t.Errorf("date: %q, want %q", got, wantDate)
 	}
 	env := tab.Setups[0].Env
@@ -53,6 +46,26 @@ func TestArtifactsThatAreNotText(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, env[k], v)
 		}
 	}
+}
+
+// readDir reads the duetbench directory dir with ReadDir into a table of
+// batches of batch rows (0: the default) from a checked allocator; the
+// table is released, and the allocator checked for leaks, when t ends.
+func readDir(t *testing.T, dir string, batch int) (*table.Table, *ingest.Report) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	b := table.NewBuilder(mem, batch)
+	defer b.Release()
+	rep := &ingest.Report{}
+	if err := (Format{}).ReadDir(dir, ingest.Source{}, b, rep); err != nil {
+		t.Fatal(err)
+	}
+	tab := b.Finish()
+	t.Cleanup(func() {
+		tab.Release()
+		mem.AssertSize(t, 0)
+	})
+	return tab, rep
 }
 
 // sameLines reports whether a and b hold the same lines in any order.

@@ -6,11 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
-
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
-	"github.com/benchtrim/benchtrim/table"
 )
 
 const header = "suite,benchmark,type,order,pair,runid,iteration,iteration_time_ns,iteration_start_ns,iteration_end_ns,date,hostname,lscpu,meminfo,uname\n"
@@ -137,16 +134,7 @@ func TestBadDirectory(t *testing.T) {
 	write(t, filepath.Join(dir, "dacapo.fop.0.seqn.None.A.results.csv"), "iteration_time_ns,total_ms\n100,5\n")
 	write(t, filepath.Join(dir, "scalabench.kiama.0.seqn.None.A.results.csv"), "iteration_time_ns,total_ms,start_unix\n100,5,abc\n")
 
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	b := table.NewBuilder(mem, 0)
-	defer b.Release()
-	var rep ingest.Report
-	if err := (Format{}).ReadDir(dir, ingest.Source{}, b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	tab := b.Finish()
-	defer tab.Release()
+	tab, rep := readDir(t, dir, 0)
 	if tab.NumRows() != 1 {
 		t.Errorf("%d rows, want the one iteration of run 0 pair B", tab.NumRows())
 	}
@@ -157,14 +145,14 @@ func TestBadDirectory(t *testing.T) {
 		KindBadNumber:    `scalabench.kiama.0.seqn.None.A.results.csv:2: start_unix: "abc" is not a number`,
 		KindOnePair:      "renaissance als (duet) run 0 of instance 1 has pair B only",
 	} {
-		if ex := ingesttest.Examples(&rep, kind); !strings.Contains(ex, want) {
+		if ex := ingesttest.Examples(rep, kind); !strings.Contains(ex, want) {
 			t.Errorf("%s: examples %q lack %q", kind, ex, want)
 		}
 	}
 	if n := rep.Count(KindBadResult); n != 3 {
-		t.Errorf("%d unreadable results, want 3 (bad JSON, no start_unix_ms, no *002.log):\n%s", n, ingesttest.ReportText(&rep))
+		t.Errorf("%d unreadable results, want 3 (bad JSON, no start_unix_ms, no *002.log):\n%s", n, ingesttest.ReportText(rep))
 	}
-	ex := ingesttest.Examples(&rep, KindBadResult)
+	ex := ingesttest.Examples(rep, KindBadResult)
 	for _, want := range []string{"renaissance.als.1.duet.AB.A.results.json:$.environment.vm.start_unix_ms: missing",
 		"speccpu.505_mcf_r.0.seqn.None.A.result: a SPEC CPU result directory holds one *002.log, found 0"} {
 		if !strings.Contains(ex, want) {

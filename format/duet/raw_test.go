@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -85,18 +83,9 @@ func TestReadDirSuites(t *testing.T) {
 	write(t, filepath.Join(dir, "speccpu.505_mcf_r.0.duet.AB.B.result", "CPU2017.002.log"), spec)
 	write(t, filepath.Join(dir, "duet.yml"), "duetbench: {}\n")
 
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	b := table.NewBuilder(mem, 4)
-	defer b.Release()
-	var rep ingest.Report
-	if err := (Format{}).ReadDir(dir, ingest.Source{}, b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	tab := b.Finish()
-	defer tab.Release()
+	tab, rep := readDir(t, dir, 4)
 	if rep.Count(KindNotResult) != 1 || rep.Count(KindOldDaCapo) != 2 || rep.SkippedRows() != 0 || len(rep.Kinds()) != 2 {
-		t.Errorf("report: want 1 ignored file and the old ScalaBench jar (once per pair):\n%s", ingesttest.ReportText(&rep))
+		t.Errorf("report: want 1 ignored file and the old ScalaBench jar (once per pair):\n%s", ingesttest.ReportText(rep))
 	}
 	got := map[string]table.Row{}
 	for _, r := range ingesttest.Rows(t, tab) {
