@@ -104,14 +104,23 @@ func runDuet(c *cli.Context) error {
 // writeDuet writes what duet writes from its report: the text and every
 // output whose flag is given (also for benchtrim merge).
 func writeDuet(c *cli.Context, rep *duet.Report) error {
+	outs, _ := cliapp.BeginOutputs(c)
+	defer outs.Abort()
 	err := cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: duet.TableBenchmarks}, {Flag: "mds-out", Frame: duet.TableMDS},
 		{Flag: "match-out", Frame: duet.TableMatch}, {Flag: "overlaps-out", Frame: duet.TableOverlaps}})
 	if dir := c.String("plots"); dir != "" && err == nil {
-		n, err := rep.WritePlots(dir, c.String("plot-format"), intFlag(c, "plot-max", duetPlotMax))
-		if err != nil {
-			return err
+		var tmp string
+		var n int
+		if tmp, err = outs.Set.Dir(dir, false); err == nil {
+			n, err = rep.WritePlots(tmp, c.String("plot-format"), intFlag(c, "plot-max", duetPlotMax))
 		}
-		fmt.Fprintf(c.App.Writer, "wrote %d plots into %s\n", n, dir)
+		if err != nil {
+			return fmt.Errorf("--plots %s: %w", dir, err)
+		}
+		outs.Say("wrote %d plots into %s", n, dir)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return outs.Commit()
 }

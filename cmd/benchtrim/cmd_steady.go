@@ -222,15 +222,24 @@ func runSteady(c *cli.Context) error {
 // writeSteady writes what steady writes from its report: the text, the
 // details and every output whose flag is given (also for benchtrim merge).
 func writeSteady(c *cli.Context, res *steady.Report) error {
+	outs, _ := cliapp.BeginOutputs(c)
+	defer outs.Abort()
 	err := cliapp.WriteResult(c, res, res.WriteDetails, []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks},
 		{Flag: "benchmarks-out", Frame: steady.TableBenchmarks}, {Flag: "eval-out", Frame: steady.TableEvaluation},
 		{Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: evaluationSidecar}})
 	if dir := c.String("plots"); dir != "" && err == nil {
-		n, err := res.WritePlots(dir, c.String("plot-format"), intFlag(c, "plot-max", steadyPlotMax))
-		if err != nil {
-			return err
+		var tmp string
+		var n int
+		if tmp, err = outs.Set.Dir(dir, false); err == nil {
+			n, err = res.WritePlots(tmp, c.String("plot-format"), intFlag(c, "plot-max", steadyPlotMax))
 		}
-		fmt.Fprintf(c.App.Writer, "wrote %d plots into %s\n", n, dir)
+		if err != nil {
+			return fmt.Errorf("--plots %s: %w", dir, err)
+		}
+		outs.Say("wrote %d plots into %s", n, dir)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return outs.Commit()
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -23,7 +25,7 @@ import (
 func trimCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "trim",
-		Usage:       "one configuration per benchmark: steady-state warmup, then the cheapest forks × iterations that reach a precision",
+		Usage:       "one configuration per benchmark: the cheapest that reaches a precision",
 		ArgsUsage:   "FILES...",
 		Description: help("trim"),
 		Flags: append(cliapp.InputFlags(),
@@ -118,21 +120,27 @@ func runTrim(c *cli.Context) error {
 
 // writeTrim writes what trim writes from its report: the text, the
 // details, every output whose flag is given and the --out-dir directory
-// (also for benchtrim merge).
+// (also for benchtrim merge), as one set: nothing is in place until every
+// output was written, and the folder replaces its old content as a whole.
 func writeTrim(c *cli.Context, rep *trim.Report) error {
+	outs, _ := cliapp.BeginOutputs(c)
+	defer outs.Abort()
 	if err := cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
 		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteCommands}, cliapp.TextOut{Flag: "annotations-out", Write: rep.WriteAnnotations},
 		cliapp.TextOut{Flag: "report", Write: func(w io.Writer) error { return report.WritePage(w, rep) }}); err != nil {
 		return err
 	}
 	if dir := c.String("out-dir"); dir != "" {
-		err := report.WriteDir(dir, rep, map[string]func(io.Writer) error{trimDirExtras[1]: rep.WriteCommands, trimDirExtras[0]: rep.WriteAnnotations})
-		if err != nil {
-			return err
+		tmp, err := outs.Set.Dir(dir, true)
+		if err == nil {
+			err = report.WriteDir(tmp, rep, map[string]func(io.Writer) error{trimDirExtras[1]: rep.WriteCommands, trimDirExtras[0]: rep.WriteAnnotations})
 		}
-		fmt.Fprintf(c.App.Writer, "wrote %s (plan, frames, commands, annotations, report.html)\n", dir)
+		if err != nil {
+			return fmt.Errorf("--out-dir %s: %w", dir, err)
+		}
+		outs.Say("wrote %s (plan, frames, commands, annotations, report.html)", dir)
 	}
-	return nil
+	return outs.Commit()
 }
 
 func reportCommand() *cli.Command {
@@ -152,11 +160,42 @@ func reportCommand() *cli.Command {
 			if out == "" {
 				out = filepath.Join(dir, "report.html")
 			}
+			// The page may replace the folder's report.html, no other
+			// file of it.
+			var ins []string
+			for _, f := range report.DirFiles(trimDirExtras...) {
+				if f != "report.html" {
+					ins = append(ins, filepath.Join(dir, f))
+				}
+			}
+			if err := cliapp.CheckOutputs(ins, cliapp.Output(c, "output", outpath.Text)); err != nil {
+				return err
+			}
 			d, err := report.Load(dir)
 			if err != nil {
 				return err
 			}
-			if err := atomicfile.Write(out, func(w io.Writer) error { return report.Write(w, d) }); err != nil {
+			var page bytes.Buffer
+			if err := report.Write(&page, d); err != nil {
+				return err
+			}
+			// The page and, when it is the folder's, the manifest listing
+			// it are one set.
+			var set atomicfile.Set
+			defer set.Abort()
+			if err := set.WriteFile(out, page.Bytes()); err != nil {
+				return err
+			}
+			if sameFile(out, filepath.Join(dir, "report.html")) {
+				m, err := report.ManifestWith(dir, "report.html", page.Bytes())
+				if err == nil {
+					err = set.WriteFile(filepath.Join(dir, report.Manifest), m)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			if err := set.Commit(); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
@@ -185,4 +224,17 @@ func parseOverhead(s string) ([table.NumLevels]time.Duration, error) {
 		o[l] = d
 	}
 	return o, nil
+}
+
+// sameFile reports whether the paths a and b name one file (b may not
+// exist yet: then they are compared as absolute paths).
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	pa, _ := filepath.Abs(a)
+	pb, _ := filepath.Abs(b)
+	return pa == pb
 }

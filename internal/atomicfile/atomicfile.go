@@ -19,19 +19,22 @@ import (
 	"syscall"
 )
 
-// live holds the temporary files being written, so a signal handler can
-// remove them.
+// live holds the temporary files and folders being written (true for a
+// folder), so a signal handler can remove them. A Set's Commit holds the
+// lock while it renames, so an interrupt waits for the set to be in place.
 var live struct {
 	sync.Mutex
 	files map[string]bool
 }
 
-func track(name string) {
+func track(name string) { trackKind(name, false) }
+
+func trackKind(name string, dir bool) {
 	live.Lock()
 	if live.files == nil {
 		live.files = map[string]bool{}
 	}
-	live.files[name] = true
+	live.files[name] = dir
 	live.Unlock()
 }
 
@@ -46,8 +49,12 @@ func untrack(name string) {
 func RemoveTemporary() {
 	live.Lock()
 	defer live.Unlock()
-	for name := range live.files {
-		os.Remove(name)
+	for name, dir := range live.files {
+		if dir {
+			os.RemoveAll(name)
+		} else {
+			os.Remove(name)
+		}
 		delete(live.files, name)
 	}
 }
@@ -55,8 +62,9 @@ func RemoveTemporary() {
 // RemoveOnSignal installs a handler that, on SIGINT or SIGTERM, removes
 // the temporary files of writes under way and exits with status 128+signal
 // (130 for SIGINT, 143 for SIGTERM), as a shell reports a killed command.
-// The destinations keep their previous content. It returns a function that
-// uninstalls the handler.
+// The destinations keep their previous content; a Set being committed is
+// put in place first, so every set is the old one or the new one. It
+// returns a function that uninstalls the handler.
 func RemoveOnSignal() (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
@@ -69,7 +77,7 @@ func RemoveOnSignal() (stop func()) {
 			if s == syscall.SIGTERM {
 				code = 143
 			}
-			fmt.Fprintf(os.Stderr, "benchtrim: interrupted (%v); partial outputs removed\n", s)
+			fmt.Fprintf(os.Stderr, "benchtrim: interrupted (%v); outputs not yet in place were removed, none is half-written\n", s)
 			os.Exit(code)
 		case <-done:
 		}

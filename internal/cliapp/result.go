@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/reports"
 )
 
@@ -38,9 +37,12 @@ type TextOut struct {
 }
 
 // WriteResult prints res's text and, when details is set, its details;
-// then writes every data table and text file whose flag is set, each
-// atomically, saying so.
-func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data []DataOut, text ...TextOut) error {
+// then writes every data table and text file whose flag is set, as one
+// set (BeginOutputs): each is staged beside its destination and all are
+// renamed into place only once every one was written, then it says what
+// it wrote. A command that adds outputs of its own opens the set first and
+// commits it after WriteResult.
+func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data []DataOut, text ...TextOut) (err error) {
 	w := c.App.Writer
 	if err := res.WriteText(w); err != nil {
 		return err
@@ -51,13 +53,19 @@ func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data
 			return err
 		}
 	}
+	outs, owner := BeginOutputs(c)
+	defer func() {
+		if err != nil {
+			outs.Abort()
+		}
+	}()
 	first := true
 	wrote := func(path string) {
 		if first {
-			fmt.Fprintln(w)
+			outs.Say("")
 			first = false
 		}
-		fmt.Fprintf(w, "wrote %s\n", path)
+		outs.Say("wrote %s", path)
 	}
 	for _, d := range data {
 		path := c.String(d.Flag)
@@ -67,8 +75,12 @@ func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data
 		if d.Path != nil {
 			path = d.Path(path)
 		}
-		if err := writeTable(res, d.Frame, path); err != nil {
-			return fmt.Errorf("--%s: %w", d.Flag, err)
+		tmp, err := outs.Set.Path(path)
+		if err == nil {
+			err = writeTable(res, d.Frame, tmp)
+		}
+		if err != nil {
+			return fmt.Errorf("--%s %s: %w", d.Flag, path, err)
 		}
 		wrote(path)
 	}
@@ -77,10 +89,13 @@ func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data
 		if path == "" {
 			continue
 		}
-		if err := atomicfile.Write(path, t.Write); err != nil {
+		if err := outs.Set.Write(path, t.Write); err != nil {
 			return err
 		}
 		wrote(path)
+	}
+	if owner {
+		return outs.Commit()
 	}
 	return nil
 }

@@ -49,7 +49,8 @@ type Output struct {
 	Kind Kind
 	// Also are further files written beside Path (a CSV table's setups
 	// sidecar), or for a Dir the files it will hold; they get the same
-	// checks.
+	// checks. A Dir with Also is replaced as a whole: an existing one may
+	// hold no other file.
 	Also []string
 	// Holds, for a Dir whose file names are known only after the work
 	// (plots named by benchmark), tells the names of the files it may
@@ -100,6 +101,11 @@ func Check(outs []Output, inputs []string) error {
 				}
 			}
 			seen = append(seen, named{o.Flag, id})
+		}
+		if o.Kind == Dir {
+			if err := onlyOwnFiles(o); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -163,6 +169,37 @@ func checkOne(o Output) error {
 		}
 	}
 	return nil
+}
+
+// onlyOwnFiles checks that an existing directory o whose files are named
+// (Also: a folder written and replaced as a whole) holds no other file,
+// which the replacement would remove.
+func onlyOwnFiles(o Output) error {
+	if fi, err := os.Stat(o.Path); len(o.Also) == 0 || err != nil || !fi.IsDir() {
+		return nil
+	}
+	own := map[string]bool{}
+	for _, p := range o.Also {
+		own[filepath.Base(p)] = true
+	}
+	entries, err := os.ReadDir(o.Path)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", o.Flag, o.Path, err)
+	}
+	var other []string
+	for _, e := range entries {
+		if !own[e.Name()] {
+			other = append(other, e.Name())
+		}
+	}
+	if len(other) == 0 {
+		return nil
+	}
+	list := strings.Join(other, ", ")
+	if len(other) > 3 {
+		list = strings.Join(other[:3], ", ") + fmt.Sprintf(" … and %d more", len(other)-3)
+	}
+	return fmt.Errorf("%s %s: holds files this output does not write (%s), which replacing the folder would remove: give a new or empty folder, or one this output wrote", o.Flag, o.Path, list)
 }
 
 // describe lists extensions as ".csv, .arrow or .parquet" without aliases.

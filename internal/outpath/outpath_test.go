@@ -45,6 +45,8 @@ func TestCheck(t *testing.T) {
 		{"file in dir and -o", []Output{{"-o", "sub/plan.csv", Data, nil, nil}, {"--out-dir", "sub", Dir, []string{"sub/plan.csv"}, nil}}, "--out-dir sub: sub/plan.csv is also the output of -o"},
 		{"dir holds", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".csv" }}}, "--plots a: would hold files like the input a/r.csv; refusing to overwrite an input"},
 		{"dir holds, link", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".csv" }}}, "like the input link.csv"},
+		{"replaced dir with other files", []Output{{"--out-dir", ".", Dir, []string{"plan.csv", "sub"}, nil}}, "--out-dir .: holds files this output does not write (a, link.csv), which replacing the folder would remove"},
+		{"replaced dir with own files", []Output{{"--out-dir", "sub", Dir, []string{"sub/plan.csv"}, nil}}, ""},
 		{"dir holds other", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".svg" }}}, ""},
 	} {
 		inputs := []string{"a/r.csv", "-"}

@@ -56,8 +56,16 @@ type Data struct {
 	Frames map[string]*reports.Rows
 }
 
-// Load reads the files of dir (Files).
+// Load reads the files of dir (Files), once Verify found the folder a
+// complete set (its manifest lists every file with its content; the page
+// report.html is not checked, being what is rebuilt from the rest).
 func Load(dir string) (*Data, error) {
+	if _, err := os.Stat(filepath.Join(dir, Files[0].File)); os.IsNotExist(err) {
+		return nil, fmt.Errorf("%s: no plan (write it with benchtrim trim --out-dir %s)", dir, dir)
+	}
+	if err := Verify(dir, "report.html"); err != nil {
+		return nil, err
+	}
 	d := &Data{Frames: map[string]*reports.Rows{}}
 	for _, f := range Files {
 		p := filepath.Join(dir, f.File)
@@ -706,18 +714,21 @@ func WritePage(w io.Writer, src Source) error {
 }
 
 // DirFiles names the files WriteDir writes into a directory with these
-// extra files: the data files (Files), the extras and report.html.
+// extra files: the data files (Files), the extras, report.html and the
+// manifest.
 func DirFiles(extra ...string) []string {
 	var out []string
 	for _, f := range Files {
 		out = append(out, f.File)
 	}
-	return append(append(out, extra...), "report.html")
+	return append(append(out, extra...), "report.html", Manifest)
 }
 
 // WriteDir writes src's frames as the CSV files Load reads (Files), each
-// extra text file (file name → writer), and report.html into dir, every
-// file atomically; benchtrim report DIR rebuilds the page from them.
+// extra text file (file name → writer), report.html and, last, the
+// manifest of them all into dir; benchtrim report DIR rebuilds the page
+// from them. dir is meant to be a new folder that is then put in place as
+// a whole (atomicfile.Set.Dir), so a reader never sees it half-written.
 func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -741,5 +752,9 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 			return err
 		}
 	}
-	return atomicfile.Write(filepath.Join(dir, "report.html"), func(w io.Writer) error { return WritePage(w, src) })
+	if err := atomicfile.Write(filepath.Join(dir, "report.html"), func(w io.Writer) error { return WritePage(w, src) }); err != nil {
+		return err
+	}
+	files := DirFiles(names...)
+	return writeManifest(dir, files[:len(files)-1]) // all but the manifest
 }

@@ -1,0 +1,146 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Manifest is the file of a trim output folder (WriteDir) that lists
+// every other file with its SHA-256, as sha256sum writes it ("HASH  NAME"
+// per line, so `sha256sum -c manifest.sha256` checks the folder too). It
+// is written last: a folder without it, or whose files differ from it, is
+// not a complete set, and Load refuses it.
+const Manifest = "manifest.sha256"
+
+// writeManifest writes dir's manifest of the files names.
+func writeManifest(dir string, names []string) error {
+	sums := map[string]string{}
+	for _, n := range names {
+		sum, err := hashFile(filepath.Join(dir, n))
+		if err != nil {
+			return err
+		}
+		sums[n] = sum
+	}
+	return os.WriteFile(filepath.Join(dir, Manifest), formatManifest(sums), 0o644)
+}
+
+func formatManifest(sums map[string]string) []byte {
+	names := make([]string, 0, len(sums))
+	for n := range sums {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b bytes.Buffer
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s  %s\n", sums[n], n)
+	}
+	return b.Bytes()
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readManifest reads dir's manifest: file name → SHA-256 (hex). A missing
+// manifest or a malformed line is an error naming the file and the line.
+func readManifest(dir string) (map[string]string, error) {
+	p := filepath.Join(dir, Manifest)
+	data, err := os.ReadFile(p)
+	if os.IsNotExist(err) {
+		return nil, fmt.Errorf("%s: no %s: not a complete benchtrim trim --out-dir folder (written by an older build, or interrupted); run trim --out-dir %s again", dir, Manifest, dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sums := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for line := 1; sc.Scan(); line++ {
+		sum, name, ok := strings.Cut(sc.Text(), "  ")
+		if _, err := hex.DecodeString(sum); !ok || err != nil || len(sum) != 2*sha256.Size || name == "" || name != filepath.Base(name) {
+			return nil, fmt.Errorf("%s:%d: not a line of a SHA-256 manifest (HASH  NAME): %.80q", p, line, sc.Text())
+		}
+		sums[name] = sum
+	}
+	return sums, nil
+}
+
+// Verify checks the trim output folder dir against its manifest: every
+// file it lists exists with that SHA-256 and no data file Load reads is
+// missing from it. skip names files not checked (report.html, which
+// benchtrim report rebuilds). The error names the folder and the file.
+func Verify(dir string, skip ...string) error {
+	sums, err := readManifest(dir)
+	if err != nil {
+		return err
+	}
+	if _, ok := sums[Files[0].File]; !ok {
+		return fmt.Errorf("%s: %s does not list %s", dir, Manifest, Files[0].File)
+	}
+	names := make([]string, 0, len(sums))
+	for n := range sums {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if contains(skip, n) {
+			continue
+		}
+		got, err := hashFile(filepath.Join(dir, n))
+		if os.IsNotExist(err) {
+			return fmt.Errorf("%s: %s is missing (%s lists it): the folder is not a complete set; run trim --out-dir %s again", dir, n, Manifest, dir)
+		}
+		if err != nil {
+			return err
+		}
+		if got != sums[n] {
+			return fmt.Errorf("%s: %s does not match %s (sha256 %.12s…, listed %.12s…): the file was changed or half-written; run trim --out-dir %s again", dir, n, Manifest, got, sums[n], dir)
+		}
+	}
+	for _, f := range Files {
+		if _, listed := sums[f.File]; !listed {
+			if _, err := os.Stat(filepath.Join(dir, f.File)); err == nil {
+				return fmt.Errorf("%s: %s is not in %s: the folder mixes files of two runs; run trim --out-dir %s again", dir, f.File, Manifest, dir)
+			}
+		}
+	}
+	return nil
+}
+
+// ManifestWith returns dir's manifest with the SHA-256 of name set to
+// that of data (benchtrim report rewriting report.html in the folder).
+func ManifestWith(dir, name string, data []byte) ([]byte, error) {
+	sums, err := readManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	sums[name] = hex.EncodeToString(sum[:])
+	return formatManifest(sums), nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
