@@ -487,14 +487,8 @@ func TestDuetOnlyPage(t *testing.T) {
 func TestLoadEqualsFromFrames(t *testing.T) {
 	rep := trimReportOn(t, 100, steady.PenaltyBarrett, []string{duetFile(t)})
 	dir := t.TempDir()
-	for _, f := range report.Files {
-		fr, err := rep.Frame(f.Frame)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fr.WriteFile(filepath.Join(dir, f.File)); err != nil {
-			t.Fatal(err)
-		}
+	if err := report.WriteDir(dir, rep, nil); err != nil {
+		t.Fatal(err)
 	}
 	d, err := report.Load(dir)
 	if err != nil {
