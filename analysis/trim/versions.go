@@ -79,8 +79,9 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 
 // compareFrame has one row per compared benchmark and version pair:
 // project, base, test, benchmark, params, mode, ratio (mean test / mean
-// base), ratio_lower, ratio_upper (hierarchical bootstrap CI), verdict,
-// change_percent, error.
+// base), ratio_ci_lower, ratio_ci_upper (hierarchical bootstrap CI),
+// verdict, change_rate (the verdict's change, a fraction: 0.05 is 5 %
+// slower), error; the names and units of `benchtrim compare -o`.
 func (r *Report) compareFrame() *reports.Frame {
 	var project, base, test, bench, params, mode, verdict, errs []string
 	var ratio, lo, hi, pct []float64
@@ -103,7 +104,7 @@ func (r *Report) compareFrame() *reports.Frame {
 			ratio = append(ratio, x.Ratio.Estimate)
 			lo = append(lo, x.Ratio.Lower)
 			hi = append(hi, x.Ratio.Upper)
-			pct = append(pct, x.Verdict.Percent)
+			pct = append(pct, x.Verdict.Percent/100)
 		}
 	}
 	f := &reports.Frame{}
@@ -114,10 +115,10 @@ func (r *Report) compareFrame() *reports.Frame {
 	f.String("params", params)
 	f.String("mode", mode)
 	f.Float("ratio", ratio)
-	f.Float("ratio_lower", lo)
-	f.Float("ratio_upper", hi)
+	f.Float("ratio_ci_lower", lo)
+	f.Float("ratio_ci_upper", hi)
 	f.String("verdict", verdict)
-	f.Float("change_percent", pct)
+	f.Float("change_rate", pct)
 	f.String("error", errs)
 	return f
 }
