@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 )
 
 func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
@@ -94,17 +93,7 @@ func TestSignalRemovesTemporary(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatal("child never started writing")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitFile(t, filepath.Join(dir, "started"), cmd)
 		cmd.Process.Signal(tc.sig)
 		err := cmd.Wait()
 		var ee *exec.ExitError

@@ -177,17 +177,7 @@ func TestSetSignal(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := os.Stat(filepath.Join(mark, "staged")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("child never staged its set")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFile(t, filepath.Join(mark, "staged"), cmd)
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	var ee *exec.ExitError
@@ -200,5 +190,22 @@ func TestSetSignal(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 4 {
 		t.Errorf("temporary entries left: %v", entries)
+	}
+}
+
+// waitFile waits until the child cmd creates path; it kills the child and
+// fails after 30 s.
+func waitFile(t *testing.T, path string, cmd *exec.Cmd) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the child never wrote %s", path)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

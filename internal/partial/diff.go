@@ -98,31 +98,12 @@ func diff(path string, a, b reflect.Value) *Difference {
 			return differ()
 		}
 		return nil
-	case reflect.Complex64, reflect.Complex128:
-		if a.Complex() != b.Complex() {
+	case reflect.Complex64, reflect.Complex128, reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if !a.Equal(b) {
 			return differ()
 		}
-		return nil
-	case reflect.Bool:
-		if a.Bool() != b.Bool() {
-			return differ()
-		}
-		return nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if a.Int() != b.Int() {
-			return differ()
-		}
-		return nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		if a.Uint() != b.Uint() {
-			return differ()
-		}
-		return nil
-	case reflect.String:
-		if a.String() != b.String() {
-			return differ()
-		}
-		return nil
 	}
 	return nil
 }
