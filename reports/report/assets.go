@@ -13,7 +13,7 @@ p.answer{font-size:1.15em;background:#e8f0fe;padding:12px 16px;border-radius:6px
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
 th,td{border:1px solid #dadce0;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 bdi{overflow-wrap:anywhere;word-break:break-word}
-td[data-v]{text-align:right;font-variant-numeric:tabular-nums}
+td[data-v]{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
 table.sortable th{cursor:pointer;background:#f1f3f4;position:sticky;top:0}
 table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{content:" ▼"}
 table.kv th{background:#f1f3f4;text-align:left}

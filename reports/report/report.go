@@ -216,12 +216,20 @@ func pct(x float64) string {
 
 func human(sec float64) string { return reports.Human(reports.Seconds(sec)) }
 
-// writeAnswer is the first section: the suite's time and the evidence.
+// reduced reports whether plan row i recommends a cheaper configuration
+// (status "trimmed" or "trimmed: target out of reach").
+func reduced(plan *frame, i int) bool { return strings.HasPrefix(plan.s(i, "status"), "trimmed") }
+
+// writeAnswer is the first section: the suite's time, precision and
+// detectable slowdown before and after, the out-of-sample check against
+// the fixed minimal configuration, and per benchmark the same figures.
 func writeAnswer(b *strings.Builder, plan *frame) {
-	var before, after float64
-	trimmed, unreliable, total := 0, 0, 0
+	var before, after, minimum float64
+	trimmed, bestEffort, unreliable, total := 0, 0, 0, 0
 	var within [3]int
 	inCI := 0
+	var precRec, prec, detRec, det, splitErr, minSplitErr []float64
+	var agree, minAgree, splits float64
 	for i := range plan.Cells {
 		if strings.HasPrefix(plan.s(i, "status"), "duet") {
 			continue
@@ -229,9 +237,24 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 		total++
 		before += plan.n(i, "recorded_time_s")
 		after += plan.n(i, "time_s")
+		if m := plan.n(i, "minimum_time_s"); !math.IsNaN(m) {
+			minimum += m
+		} else {
+			minimum += plan.n(i, "recorded_time_s")
+		}
+		if n := plan.n(i, "splits"); n > 0 {
+			splitErr = append(splitErr, plan.n(i, "split_error_median"))
+			minSplitErr = append(minSplitErr, plan.n(i, "minimum_split_error_median"))
+			agree += n * plan.n(i, "split_agreement")
+			minAgree += n * plan.n(i, "minimum_split_agreement")
+			splits += n
+		}
 		switch {
-		case plan.s(i, "status") == "trimmed":
+		case reduced(plan, i):
 			trimmed++
+			if plan.s(i, "status") != "trimmed" {
+				bestEffort++
+			}
 			c := plan.n(i, "change_rate")
 			for j, lim := range []float64{0.01, 0.03, 0.05} {
 				if c <= lim {
@@ -241,6 +264,8 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 			if plan.s(i, "in_ci") == "true" {
 				inCI++
 			}
+			precRec, prec = append(precRec, plan.n(i, "recorded_precision")), append(prec, plan.n(i, "precision"))
+			detRec, det = append(detRec, plan.n(i, "recorded_detectable_slowdown")), append(det, plan.n(i, "detectable_slowdown"))
 		case plan.s(i, "unreliable") == "true":
 			unreliable++
 		}
@@ -251,17 +276,73 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 		return
 	}
 	share := func(n int) float64 { return float64(n) / math.Max(1, float64(trimmed)) }
-	saved := 0.0
+	saved, minSaved := 0.0, 0.0
 	if before > 0 {
-		saved = 1 - after/before
+		saved, minSaved = 1-after/before, 1-minimum/before
 	}
+	target := plan.n(0, "precision_target")
 	fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recommended configurations: the suite takes <b>%s instead of %s</b> (<b>%s</b> saved). `+
-		`%d of %d benchmark runs get a new configuration; <b>%s</b> of them keep their estimate within 5 %% of the full run's steady-state estimate.</p>`,
-		human(after), human(before), pct(saved), trimmed, total, pct(share(within[2])))
-	fmt.Fprintf(b, `<table class="kv"><tr><th>suite time before</th><td>%s</td></tr><tr><th>suite time after</th><td>%s</td></tr>`+
-		`<tr><th>saved</th><td>%s</td></tr><tr><th>trimmed runs within 1 / 3 / 5 %%</th><td>%s / %s / %s</td></tr>`+
-		`<tr><th>trimmed runs inside the full run's CI</th><td>%s</td></tr><tr><th>unreliable (kept their configuration)</th><td>%d</td></tr></table></section>`+"\n",
-		human(before), human(after), pct(saved), pct(share(within[0])), pct(share(within[1])), pct(share(within[2])), pct(share(inCI)), unreliable)
+		`%d of %d benchmark runs get a cheaper configuration (%d reach the target ±%s, %d are the cheapest within 10 %% of the recorded precision); `+
+		`their median CI of the mean goes from ±%s to ±%s, and the slowdown they detect from %s to %s.</p>`,
+		human(after), human(before), pct(saved), trimmed, total, trimmed-bestEffort, pct(target), bestEffort,
+		pct(median(precRec)), pct(median(prec)), pct(median(detRec)), pct(median(det)))
+	agreeCell := func(a float64) string {
+		if splits == 0 {
+			return ""
+		}
+		return pct(a / splits)
+	}
+	fmt.Fprintf(b, `<table class="kv"><tr><th></th><th>trim</th><th>fixed minimum</th></tr>`+
+		`<tr><th>suite time</th><td>%s (recorded %s)</td><td>%s</td></tr><tr><th>saved</th><td>%s</td><td>%s</td></tr>`+
+		`<tr><th>out of sample: median error (chosen on one half, run on the other)</th><td>%s</td><td>%s</td></tr>`+
+		`<tr><th>out of sample: verdicts agreeing with the full halves</th><td>%s</td><td>%s</td></tr>`+
+		`<tr><th>in-sample: trimmed runs within 1 / 3 / 5 %%, inside the full run's CI</th><td>%s / %s / %s, %s</td><td></td></tr>`+
+		`<tr><th>unreliable (no steady state: iterations per fork kept)</th><td>%d</td><td></td></tr></table>`,
+		human(after), human(before), human(minimum), pct(saved), pct(minSaved), pct(median(splitErr)), pct(median(minSplitErr)),
+		agreeCell(agree), agreeCell(minAgree), pct(share(within[0])), pct(share(within[1])), pct(share(within[2])), pct(share(inCI)), unreliable)
+	writeFirstScreen(b, plan)
+	b.WriteString("</section>\n")
+}
+
+// median is the middle of the finite values of x (NaN when none).
+func median(x []float64) float64 {
+	var y []float64
+	for _, v := range x {
+		if !math.IsNaN(v) {
+			y = append(y, v)
+		}
+	}
+	if len(y) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(y)
+	if n := len(y); n%2 == 0 {
+		return (y[n/2-1] + y[n/2]) / 2
+	}
+	return y[len(y)/2]
+}
+
+// writeFirstScreen is the per-benchmark table of the answer: time saved,
+// precision and detectable slowdown, recorded → recommended, largest
+// saving first.
+func writeFirstScreen(b *strings.Builder, plan *frame) {
+	var idx []int
+	for i := range plan.Cells {
+		if plan.s(i, "path") != "duet" {
+			idx = append(idx, i)
+		}
+	}
+	sortIdx(idx, func(a, c int) bool { return plan.n(a, "time_saved") > plan.n(c, "time_saved") })
+	b.WriteString(`<h3>Per benchmark run: recorded → recommended</h3><div class="wide first"><table class="sortable" id="answer-runs"><thead><tr>` +
+		`<th>benchmark</th><th>status</th><th>saved</th><th>CI ± recorded</th><th>CI ± recommended</th><th>detects recorded</th><th>detects recommended</th></tr></thead><tbody>`)
+	for _, i := range idx {
+		fmt.Fprintf(b, `<tr><td>%s</td><td class="status">%s</td>%s%s%s%s%s</tr>`, bdi(plan.name(i)), esc(plan.s(i, "status")),
+			numCell(plan.n(i, "time_saved"), pct(plan.n(i, "time_saved"))),
+			numCell(plan.n(i, "recorded_precision"), pct(plan.n(i, "recorded_precision"))), numCell(plan.n(i, "precision"), pct(plan.n(i, "precision"))),
+			numCell(plan.n(i, "recorded_detectable_slowdown"), pct(plan.n(i, "recorded_detectable_slowdown"))),
+			numCell(plan.n(i, "detectable_slowdown"), pct(plan.n(i, "detectable_slowdown"))))
+	}
+	b.WriteString(`</tbody></table></div><p>CI ±: half-width of the 99 % CI of the mean. Detects: the slowdown found in 80 % of A/B runs of that configuration (resampled from the data).</p>`)
 }
 
 // maxBars bounds the bars of one chart (the rest are in the table).
@@ -269,7 +350,7 @@ const maxBars = 40
 
 // writeTrim is the trim/optimize section.
 func writeTrim(b *strings.Builder, plan *frame) {
-	b.WriteString(`<section id="trim"><h2>trim and µOpTime: configurations and time</h2>`)
+	b.WriteString(`<section id="trim"><h2>Configurations and time</h2>`)
 	idx := make([]int, len(plan.Cells))
 	for i := range idx {
 		idx[i] = i
@@ -303,7 +384,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 	var ch []float64
 	var tidx []int
 	for _, i := range idx {
-		if plan.s(i, "status") == "trimmed" {
+		if reduced(plan, i) {
 			tidx = append(tidx, i)
 		}
 	}
@@ -313,7 +394,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		ch = append(ch, 100*plan.n(i, "change_rate"))
 	}
 	if len(tl) > 0 {
-		title := fmt.Sprintf("Estimate change, recommended vs full steady part (%d worst of %d trimmed)", len(tl), len(tidx))
+		title := fmt.Sprintf("Estimate change in-sample, recommended vs full data after the warmup (%d worst of %d trimmed)", len(tl), len(tidx))
 		b.WriteString(`<figure>` + hbars(title, "change rate |estimate − reference| / reference (%); dashed: 1, 3, 5 %", tl,
 			[]hbarSeries{{"change rate", colorRcm, ch}}, []float64{1, 3, 5}) + `</figure>`)
 	}
@@ -332,20 +413,19 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		}
 		a := paths[p]
 		a.n++
-		if plan.s(i, "status") == "trimmed" {
+		if reduced(plan, i) {
 			a.trimmed++
 		}
 		a.before += plan.n(i, "recorded_time_s")
 		a.after += plan.n(i, "time_s")
 	}
 	writeMethods(b, plan)
-	metric := plan.s(0, "metric")
 	duetRuns := 0
 	if a := paths["duet"]; a != nil {
 		duetRuns = a.n
 	}
 	if len(order) > 0 && duetRuns < len(plan.Cells) {
-		b.WriteString(`<h3>Saving per path (metric ` + esc(metric) + `)</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
+		b.WriteString(`<h3>Saving per path</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
 		for _, p := range order {
 			if p == "duet" {
 				continue
@@ -365,7 +445,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 	for _, i := range idx {
 		unitS, d := timeUnit(plan.n(i, "reference_ns"))
 		est, ref := "", ""
-		if plan.s(i, "status") == "trimmed" {
+		if reduced(plan, i) {
 			est = tickLabel(round3(plan.n(i, "estimate_ns")/d)) + " " + unitS
 			ref = fmt.Sprintf("%s [%s, %s] %s", tickLabel(round3(plan.n(i, "reference_ns")/d)), tickLabel(round3(plan.n(i, "reference_lower_ns")/d)), tickLabel(round3(plan.n(i, "reference_upper_ns")/d)), unitS)
 		}
@@ -567,15 +647,15 @@ func writeCompare(b *strings.Builder, cf *frame) {
 		var pts [][3]float64
 		for _, i := range shown {
 			labels = append(labels, cf.name(i))
-			pts = append(pts, [3]float64{cf.n(i, "ratio"), cf.n(i, "ratio_lower"), cf.n(i, "ratio_upper")})
+			pts = append(pts, [3]float64{cf.n(i, "ratio"), cf.n(i, "ratio_ci_lower"), cf.n(i, "ratio_ci_upper")})
 		}
 		b.WriteString(`<figure>` + forest(fmt.Sprintf("Ratio of means %s with its CI (%d of %d, largest change first)", k, len(shown), len(rows)), labels, pts) + `</figure>`)
 	}
 	b.WriteString(`<input class="filter" data-table="cmp" placeholder="filter rows"><table class="sortable" id="cmp"><thead><tr><th>versions</th><th>benchmark</th><th>ratio</th><th>CI</th><th>verdict</th></tr></thead><tbody>`)
 	for i := range cf.Cells {
 		ci := ""
-		if !math.IsNaN(cf.n(i, "ratio_lower")) {
-			ci = fmt.Sprintf("[%.4f, %.4f]", cf.n(i, "ratio_lower"), cf.n(i, "ratio_upper"))
+		if !math.IsNaN(cf.n(i, "ratio_ci_lower")) {
+			ci = fmt.Sprintf("[%.4f, %.4f]", cf.n(i, "ratio_ci_lower"), cf.n(i, "ratio_ci_upper"))
 		}
 		v := cf.s(i, "verdict")
 		if v == "" {
@@ -643,45 +723,56 @@ func neg(x []float64) []float64 {
 	return out
 }
 
-// writeMethods compares, over the trimmed runs, µOpTime's choice after
-// the warmup with its two baselines on the same data: time before and
-// after, and the shares within 1, 3 and 5 % of the full steady part.
+// writeMethods compares, over every run with a configuration, trim's
+// choice with the fixed minimal configuration on the same data: time,
+// in-sample change, out-of-sample split error and verdicts, and the
+// median detectable slowdown.
 func writeMethods(b *strings.Builder, plan *frame) {
-	type method struct{ name, time, change string }
-	methods := []method{{"trim (µOpTime's choice)", "time_s", "change_rate"}, {"minimum baseline", "minimum_time_s", "minimum_change_rate"},
-		{"random baseline", "random_time_s", "random_change_rate"}}
-	trimmed := 0
+	type method struct{ name, time, change, split, agree, detect string }
+	methods := []method{{"trim", "time_s", "change_rate", "split_error_median", "split_agreement", "detectable_slowdown"},
+		{"fixed minimum (Go: 1 instance × 1 trial × 3 iterations; JMH: 1 fork × 5 iterations)", "minimum_time_s", "minimum_change_rate",
+			"minimum_split_error_median", "minimum_split_agreement", "minimum_detectable_slowdown"}}
+	var rows []int
 	for i := range plan.Cells {
-		if plan.s(i, "status") == "trimmed" {
-			trimmed++
+		if !math.IsNaN(plan.n(i, "minimum_time_s")) {
+			rows = append(rows, i)
 		}
 	}
-	if trimmed == 0 {
+	if len(rows) == 0 {
 		return
 	}
-	b.WriteString(`<h3>Saving per method, trimmed runs (metric ` + esc(plan.s(0, "metric")) + `, baselines of µOpTime on the same post-warmup data)</h3>` +
-		`<table class="sortable" id="methods"><thead><tr><th>method</th><th>runs</th><th>time before</th><th>time after</th><th>saved</th><th>within 1 %</th><th>within 3 %</th><th>within 5 %</th></tr></thead><tbody>`)
+	b.WriteString(`<h3>trim against the fixed minimal configuration</h3>` +
+		`<table class="sortable" id="methods"><thead><tr><th>method</th><th>runs</th><th>time before</th><th>time after</th><th>saved</th><th>in-sample within 5 %</th><th>out-of-sample median error</th><th>verdicts agree</th><th>median detects</th></tr></thead><tbody>`)
 	for _, m := range methods {
-		var n int
-		var before, after float64
-		var within [3]int
-		for i := range plan.Cells {
-			if plan.s(i, "status") != "trimmed" {
-				continue
-			}
-			n++
+		var before, after, agree, splits float64
+		var within int
+		var errs, det []float64
+		for _, i := range rows {
 			before += plan.n(i, "recorded_time_s")
-			after += plan.n(i, m.time)
-			for j, lim := range []float64{0.01, 0.03, 0.05} {
-				if plan.n(i, m.change) <= lim {
-					within[j]++
-				}
+			t := plan.n(i, m.time)
+			if math.IsNaN(t) {
+				t = plan.n(i, "recorded_time_s") // kept: the recorded configuration runs
 			}
+			after += t
+			if c := plan.n(i, m.change); math.IsNaN(c) || c <= 0.05 {
+				within++
+			}
+			if n := plan.n(i, "splits"); n > 0 {
+				errs = append(errs, plan.n(i, m.split))
+				agree += n * plan.n(i, m.agree)
+				splits += n
+			}
+			det = append(det, plan.n(i, m.detect))
 		}
-		share := func(k int) float64 { return float64(k) / float64(n) }
-		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td>%s%s%s%s%s%s</tr>`, esc(m.name), n, n,
+		ag := math.NaN()
+		if splits > 0 {
+			ag = agree / splits
+		}
+		n := len(rows)
+		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td>%s%s%s%s%s%s%s</tr>`, esc(m.name), n, n,
 			numCell(before, human(before)), numCell(after, human(after)), numCell(1-after/before, pct(1-after/before)),
-			numCell(share(within[0]), pct(share(within[0]))), numCell(share(within[1]), pct(share(within[1]))), numCell(share(within[2]), pct(share(within[2]))))
+			numCell(float64(within)/float64(n), pct(float64(within)/float64(n))), numCell(median(errs), pct(median(errs))),
+			numCell(ag, pct(ag)), numCell(median(det), pct(median(det))))
 	}
 	b.WriteString(`</tbody></table>`)
 }

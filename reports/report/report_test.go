@@ -520,7 +520,7 @@ func TestSize500(t *testing.T) {
 			Forks: 10, SteadyForks: 10, WarmupEnds: []int{10, 20, 30, 40, 50, 60, 70, 80, 90, 100},
 			Recorded:    trim.Config{Instances: 1, Trials: 1, Forks: 10, Iterations: 3000, Slices: 1, IterationTimeNs: 1e9, WarmupTimeNs: 1e9, TimeNs: 30000e9},
 			Recommended: trim.Config{Instances: 1, Trials: 1, Forks: 2, WarmupIterations: 100, Iterations: 80, Slices: 1, IterationTimeNs: 1e9, WarmupTimeNs: 1e9, TimeNs: 360e9},
-			Estimate:    1234.5, Reference: 1230.1, RefLower: 1220, RefUpper: 1240, ChangeRate: 0.0036, InCI: true, Metric: 0.009, FullMetric: 0.002}
+			Estimate:    1234.5, Reference: 1230.1, RefLower: 1220, RefUpper: 1240, ChangeRate: 0.0036, InCI: true, Precision: 0.009, RecommendedPrecision: 0.01, Detectable: 0.02, DetectableRecorded: 0.015}
 		b.Command.Args = strings.Fields("java -jar benchmarks.jar ^org\\.example\\.bench\\.Class\\.method$ -f 2 -wi 100 -i 80 -w 1s -r 1s -bm avgt -p size=1000")
 		rep.Benchmarks = append(rep.Benchmarks, b)
 	}

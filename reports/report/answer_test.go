@@ -1,0 +1,47 @@
+package report_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/benchtrim/benchtrim/analysis/trim"
+	"github.com/benchtrim/benchtrim/reports/report"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// TestFirstScreen: the answer section shows trim against the fixed
+// minimum and, per benchmark run, the time saved, the precision and the
+// detectable slowdown, recorded → recommended, before any other section.
+func TestFirstScreen(t *testing.T) {
+	rep := &trim.Report{Options: trim.DefaultOptions}
+	for i, name := range []string{"fast", "slow"} {
+		b := trim.Benchmark{Key: table.Key{Project: "p", Version: "v1", Benchmark: "Benchmark" + name, Mode: "go"}, Tool: "go",
+			Path: trim.PathGo, Status: trim.StatusTrimmed, Forks: 1,
+			Recorded:    trim.Config{Instances: 1, Trials: 1, Forks: 1, Iterations: 10, Slices: 1, IterationTimeNs: 1e9, TimeNs: 10e9},
+			Recommended: trim.Config{Instances: 1, Trials: 1, Forks: 1, Iterations: 2 + i, Slices: 1, IterationTimeNs: 1e9, TimeNs: int64(2+i) * 1e9},
+			Precision:   0.004, RecommendedPrecision: 0.009 + 0.001*float64(i), DetectableRecorded: 0.012, Detectable: 0.027,
+			Estimate: 100, Reference: 100, RefLower: 99, RefUpper: 101, InCI: true,
+			Minimum: trim.Baseline{TimeNs: 3e9, ChangeRate: 0.01, Precision: 0.02, Detectable: 0.05}}
+		rep.Benchmarks = append(rep.Benchmarks, b)
+	}
+	var buf bytes.Buffer
+	if err := report.WritePage(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	answer, _, ok := strings.Cut(page, `<section id="trim">`)
+	if !ok {
+		t.Fatal("no trim section")
+	}
+	for _, want := range []string{
+		"the suite takes <b>5 s instead of 20 s</b> (<b>75.0 %</b> saved)",
+		"their median CI of the mean goes from ±0.4 % to ±0.9 %, and the slowdown they detect from 1.2 % to 2.7 %",
+		`<th>fixed minimum</th>`, `<td>6 s</td>`,
+		`id="answer-runs"`, "<bdi>Benchmarkfast</bdi>", `>80.0 %</td>`, `>70.0 %</td>`, `>0.4 %</td>`, `>1.0 %</td>`, `>2.7 %</td>`,
+	} {
+		if !strings.Contains(answer, want) {
+			t.Errorf("the answer section lacks %q", want)
+		}
+	}
+}
