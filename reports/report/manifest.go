@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -100,7 +101,7 @@ func Verify(dir string, skip ...string) error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if contains(skip, n) {
+		if slices.Contains(skip, n) {
 			continue
 		}
 		got, err := hashFile(filepath.Join(dir, n))
@@ -134,13 +135,4 @@ func ManifestWith(dir, name string, data []byte) ([]byte, error) {
 	sum := sha256.Sum256(data)
 	sums[name] = hex.EncodeToString(sum[:])
 	return formatManifest(sums), nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
