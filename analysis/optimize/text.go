@@ -43,7 +43,7 @@ func writeText(w io.Writer, res *Report, vr *VersionReport) {
 	fmt.Fprintf(w, "%s / %s / %s of %d benchmark runs keep their result within 1 / 3 / 5 %%.\n",
 		pct(b.Within[0]), pct(b.Within[1]), pct(b.Within[2]), b.Benchmarks)
 	fmt.Fprintf(w, "(threshold %g, %d resamples at %g, seed %d)\n", opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
-	fmt.Fprintln(w, "µOpTime's metrics pool every observation and do not see fork-to-fork or instance variance; `benchtrim trim` chooses by the hierarchical CI, so it saves less.")
+	fmt.Fprintln(w, "(trim saves less: these metrics pool every observation, blind to fork and instance variance)")
 	if len(totals) > 1 {
 		fmt.Fprintln(w)
 		totalsTable(totals).WriteMarkdown(w)

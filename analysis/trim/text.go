@@ -101,7 +101,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "(target ±%s at %g: hierarchical bootstrap, %d resamples; levels chosen by Kalibera–Jones variance components; warmup = ⌈Q%g(steady-state starts)⌉; seed %d)\n",
 		pctPrec(opt.Target), conf, opt.Optimize.Bootstrap.Resamples, opt.WarmupQuantile, opt.Seed)
-	fmt.Fprintln(w, "(`benchtrim optimize` saves more: µOpTime's flat metrics pool every observation and do not see fork-to-fork or instance variance)")
+	fmt.Fprintln(w, "(optimize saves more: its metrics pool every observation, blind to fork and instance variance)")
 	if len(r.Benchmarks) <= 20 {
 		fmt.Fprintln(w)
 		if err := r.planTable(false).WriteMarkdown(w); err != nil {
