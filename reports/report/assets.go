@@ -19,7 +19,7 @@ table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{conten
 table.kv th{background:#f1f3f4;text-align:left}
 tr.unreliable td{background:#fce8e6}td.status{white-space:nowrap}
 code{font-size:11px;white-space:pre-wrap;overflow-wrap:anywhere}
-div.wide{overflow-x:auto}
+div.wide{overflow-x:auto}#answer-runs td:first-child,#answer-runs th:first-child{min-width:14em}
 input.filter{margin:6px 0;padding:4px 8px;width:360px}
 figure{margin:10px 0}
 .multiples{display:flex;flex-wrap:wrap;gap:4px}.multiples figure{margin:0}
