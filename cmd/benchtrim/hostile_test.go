@@ -32,7 +32,7 @@ var hostileCases = []hostileCase{
 		[]string{"HOSTILE/uoptime_semicolon.csv:1: header separated by ';', not ','"}},
 	{"pa without header", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/pa_no_header.csv"}, 1,
 		[]string{"HOSTILE/pa_no_header.csv:1: no header line: line 1 is a data row"}},
-	{"JMH mode bogus", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_bogus_mode.json"}, 0,
+	{"JMH mode bogus", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/jmh_bogus_mode.json"}, 1,
 		[]string{"unknown mode", `HOSTILE/jmh_bogus_mode.json:5: $[0].mode: mode "bogus" is not a JMH mode`}},
 	{"pa mode weird", []string{"ingest", "-o", "TMP/t.csv", "HOSTILE/pa_weird_mode.csv"}, 0,
 		[]string{"skipped 1: unknown mode", `HOSTILE/pa_weird_mode.csv:2: column mode "weird" is not a JMH mode`}},
