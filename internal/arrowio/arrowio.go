@@ -319,10 +319,29 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 		p.chunks[i] = append(p.chunks[i], c)
 	}
 	p.rows += r.NumRows()
-	if p.rows >= ParquetRowGroupRows {
+	if p.rows >= ParquetRowGroupRows || p.manyDistinct() {
 		return p.flush()
 	}
 	return nil
+}
+
+// ParquetRowGroupValues ends a row group early, after the record with
+// which a string column's dictionary reaches this many distinct values.
+// Writing a dictionary costs pqarrow about 1 KB a value (its own hash
+// table, the statistics' hash table, the page buffers): 0.6 GB for a row
+// group of ParquetRowGroupRows distinct benchmark names, and columns with
+// so many distinct values gain little from a dictionary.
+const ParquetRowGroupValues = 1 << 16
+
+// manyDistinct reports whether a string column's dictionary holds
+// ParquetRowGroupValues values.
+func (p *ParquetWriter) manyDistinct() bool {
+	for _, d := range p.dicts {
+		if d != nil && d.dict.Len() >= ParquetRowGroupValues {
+			return true
+		}
+	}
+	return false
 }
 
 // add appends s's values to d as indices (a value equal to the one
