@@ -398,16 +398,21 @@ const KindPooledRuns = "same run and fork numbers in several files (pooled)"
 // File is its index in st.Files) that an earlier file, whose units
 // st.Stats holds, has under the same instance, trial and fork numbers.
 func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Report) {
-	var shared []table.Key
-	for k := range fs.Runs {
-		if st.Stats.Runs[k] != nil {
-			shared = append(shared, k)
-		}
+	type run struct {
+		k     table.Key
+		units []table.Unit
 	}
-	sort.Slice(shared, func(i, j int) bool { return shared[i].Less(shared[j]) })
-	for _, k := range shared {
-		for _, u := range fs.Runs[k].Units() {
-			if prev, ok := st.Stats.Runs[k].Unit(u.Levels); ok {
+	var shared []run
+	fs.Each(func(k table.Key, r *table.RunStats) {
+		if st.Stats.Run(k) != nil {
+			shared = append(shared, run{k, r.Units()})
+		}
+	})
+	sort.Slice(shared, func(i, j int) bool { return shared[i].k.Less(shared[j].k) })
+	for _, sr := range shared {
+		k, earlier := sr.k, st.Stats.Run(sr.k)
+		for _, u := range sr.units {
+			if prev, ok := earlier.Unit(u.Levels); ok {
 				rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
 					"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
 						"(label the files apart with PROJECT-VERSION file names or read them separately)",

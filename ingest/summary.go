@@ -23,7 +23,7 @@ func WriteStats(w io.Writer, st *table.Stats, rep *Report) {
 	benchmarks := map[string]bool{}
 	modes := map[string]int{}
 	var sizes [table.NumLevels]int32
-	for k, r := range st.Runs {
+	st.Each(func(k table.Key, r *table.RunStats) {
 		benchmarks[k.Benchmark] = true
 		modes[k.Mode]++
 		for l, n := range r.Sizes {
@@ -31,10 +31,9 @@ func WriteStats(w io.Writer, st *table.Stats, rep *Report) {
 				sizes[l] = n
 			}
 		}
-	}
+	})
 	metricRows := st.MetricRows
-	primary := st.Runs
-	fmt.Fprintf(w, "benchmarks: %d (%d runs: benchmark × params × mode × version)\n", len(benchmarks), len(primary))
+	fmt.Fprintf(w, "benchmarks: %d (%d runs: benchmark × params × mode × version)\n", len(benchmarks), st.NumRuns())
 	var ms []string
 	for m, n := range modes {
 		ms = append(ms, fmt.Sprintf("%s %d", m, n))

@@ -273,13 +273,12 @@ func (t *Table) sourceOf(r int64) (string, int64) {
 // largest index at each level, to check MaxLevelIndex once every row is
 // seen. Only a maximum above IndexFloor can break that rule, so only such
 // a maximum gets its place (row or line) and, for Checker, its row's
-// source and line: a run costs a map entry, its benchmark name and 32
-// bytes, which matters for files of a million one-value benchmarks.
+// source and line: a run costs its keyIndex entry and 32 bytes, which
+// matters for files of a million one-value benchmarks.
 type runLevels struct {
-	ids     map[Key]int32
+	keys    keyIndex
 	runs    []runLevelStats // by id, in order of appearance
 	far     map[int32]*farPlaces
-	keys    keyStrings
 	last    int32 // id of the run of lastKey, -1 when none
 	lastKey Key
 }
@@ -301,14 +300,8 @@ type farPlaces struct {
 // copied when the run is new, so k may point into an Arrow buffer.
 func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) *farPlaces {
 	if c.lastKey != k || c.runs == nil || c.last < 0 {
-		if c.ids == nil {
-			c.ids = map[Key]int32{}
-		}
-		id, ok := c.ids[k]
-		if !ok {
-			k = c.keys.clone(k)
-			id = int32(len(c.runs))
-			c.ids[k] = id
+		id, isNew := c.keys.id(k)
+		if isNew {
 			c.runs = append(c.runs, runLevelStats{})
 		}
 		c.last, c.lastKey = id, k
@@ -355,14 +348,8 @@ func (c *runLevels) violation() (*farPlaces, Level, string) {
 		limit := MaxLevelIndex(s.rows)
 		for l, v := range s.max {
 			if int64(v) > limit {
-				var k Key
-				for key, i := range c.ids {
-					if i == int32(id) {
-						k = key
-					}
-				}
 				return c.far[int32(id)], Level(l), fmt.Sprintf("%s %d is far beyond the %d rows of %s: a run of n rows numbers its levels up to max(%d, %d·n) = %d",
-					Level(l), v, s.rows, k, IndexFloor, IndexSpread, limit)
+					Level(l), v, s.rows, c.keys.key(int32(id)), IndexFloor, IndexSpread, limit)
 			}
 		}
 	}

@@ -356,14 +356,14 @@ func TestRepeatedDictionaryValues(t *testing.T) {
 
 	var st Stats
 	st.Add(rec)
-	if len(st.Runs) != 1 || st.MetricRows[Primary] != 4 {
-		t.Fatalf("Stats: %d runs, %d primary rows; want 1 run of 4 rows", len(st.Runs), st.MetricRows[Primary])
+	if st.NumRuns() != 1 || st.MetricRows[Primary] != 4 {
+		t.Fatalf("Stats: %d runs, %d primary rows; want 1 run of 4 rows", st.NumRuns(), st.MetricRows[Primary])
 	}
-	for _, r := range st.Runs {
+	st.Each(func(_ Key, r *RunStats) {
 		if r.Sizes != [NumLevels]int32{1, 1, 1, 4, 1} || r.NumUnits() != 1 {
 			t.Errorf("Stats run: sizes %v, %d units; want [1 1 1 4 1], 1 unit", r.Sizes, r.NumUnits())
 		}
-	}
+	})
 	var ch Checker
 	if err := ch.Add(rec); err != nil {
 		t.Fatal(err)

@@ -11,21 +11,50 @@ import (
 // rows per metric, and per benchmark run of the primary metric (warmup
 // included) the largest index at each level and the (instance, trial,
 // fork) units it has. It is what ingest reports about a table it streams
-// to a file, and needs memory per run and fork, not per row: about 200
-// bytes for a run of one unit.
+// to a file, and needs memory per run and fork, not per row: about 100
+// bytes and the benchmark name for a run of one unit.
 type Stats struct {
 	Rows       int64
 	MetricRows map[string]int64
-	Runs       map[Key]*RunStats
 	// File is a number the caller gives the input whose records Add
 	// counts: each unit remembers the File of the Stats that counted it
 	// first (Merge keeps the earlier one), so that Stats merged over
 	// several files tell which file first held a unit.
 	File int32
 
-	last    *RunStats
+	keys    keyIndex
+	runs    []RunStats // by keys id
+	last    int32      // id of the run of lastKey, -1 when none
 	lastKey Key
-	keys    keyStrings
+}
+
+// NumRuns is the number of runs.
+func (s *Stats) NumRuns() int { return len(s.runs) }
+
+// Run returns the stats of run k, or nil. The pointer is valid until the
+// next Add or Merge.
+func (s *Stats) Run(k Key) *RunStats {
+	if id, ok := s.keys.lookup(k); ok {
+		return &s.runs[id]
+	}
+	return nil
+}
+
+// Each calls fn with every run in order of first appearance (r is valid
+// during the call).
+func (s *Stats) Each(fn func(k Key, r *RunStats)) {
+	for id := range s.runs {
+		fn(s.keys.key(int32(id)), &s.runs[id])
+	}
+}
+
+// run returns the id of run k, adding it when new.
+func (s *Stats) run(k Key) int32 {
+	id, isNew := s.keys.id(k)
+	if isNew {
+		s.runs = append(s.runs, RunStats{})
+	}
+	return id
 }
 
 // RunStats is what Stats keeps per benchmark run.
@@ -95,7 +124,6 @@ func (r *RunStats) Units() []Unit {
 func (s *Stats) Add(rec arrow.Record) {
 	if s.MetricRows == nil {
 		s.MetricRows = map[string]int64{}
-		s.Runs = map[Key]*RunStats{}
 	}
 	c := columnsOf(rec)
 	n := int(rec.NumRows())
@@ -107,6 +135,7 @@ func (s *Stats) Add(rec arrow.Record) {
 	var primary bool
 	var lastUnit [3]int32
 	lastPrimary := -1 // the record's last primary row
+	s.last = -1
 	for i := 0; i < n; i++ {
 		if i == 0 || c.metric.idx[i] != c.metric.idx[i-1] {
 			if m := c.metric.Value(i); i == 0 || m != metric {
@@ -120,24 +149,18 @@ func (s *Stats) Add(rec arrow.Record) {
 		if !primary {
 			continue
 		}
-		r := s.last
 		sameRun := lastPrimary >= 0 && c.sameKey(i, lastPrimary)
 		if sameRun && c.sameLevels(i, lastPrimary) {
 			continue // the same run at the same levels: nothing new
 		}
 		lv := [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
 		if !sameRun {
-			if k := c.key(i); r == nil || k != s.lastKey {
-				r = s.Runs[k]
-				if r == nil {
-					k = s.keys.clone(k)
-					r = &RunStats{}
-					s.Runs[k] = r
-				}
-				s.last, s.lastKey = r, k
+			if k := c.key(i); s.last < 0 || k != s.lastKey {
+				s.last, s.lastKey = s.run(k), k
 				lastUnit = [3]int32{}
 			}
 		}
+		r := &s.runs[s.last]
 		lastPrimary = i
 		for l, v := range lv {
 			if v > r.Sizes[l] {
@@ -153,25 +176,21 @@ func (s *Stats) Add(rec arrow.Record) {
 		s.MetricRows[strings.Clone(metric)] += count
 	}
 	// The next record starts afresh: s.lastKey's strings live in rec.
-	s.last, s.lastKey = nil, Key{}
+	s.last, s.lastKey = -1, Key{}
 }
 
 // Merge adds o's counts into s; a unit both have keeps s's File.
 func (s *Stats) Merge(o *Stats) {
 	if s.MetricRows == nil {
 		s.MetricRows = map[string]int64{}
-		s.Runs = map[Key]*RunStats{}
 	}
 	s.Rows += o.Rows
 	for m, n := range o.MetricRows {
 		s.MetricRows[m] += n
 	}
-	for k, r := range o.Runs {
-		old := s.Runs[k]
-		if old == nil {
-			old = &RunStats{}
-			s.Runs[k] = old
-		}
+	for id := range o.runs {
+		r := &o.runs[id]
+		old := &s.runs[s.run(o.keys.key(int32(id)))]
 		for l, v := range r.Sizes {
 			old.Sizes[l] = max(old.Sizes[l], v)
 		}
@@ -186,9 +205,9 @@ func (s *Stats) Merge(o *Stats) {
 
 // Keys returns the runs' keys, sorted.
 func (s *Stats) Keys() []Key {
-	keys := make([]Key, 0, len(s.Runs))
-	for k := range s.Runs {
-		keys = append(keys, k)
+	keys := make([]Key, len(s.runs))
+	for id := range keys {
+		keys[id] = s.keys.key(int32(id))
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
 	return keys
@@ -201,31 +220,6 @@ func StatsOf(t *Table) *Stats {
 		s.Add(r)
 	}
 	return s
-}
-
-// keyStrings copies keys' strings, which may point into an Arrow buffer,
-// for maps that outlive a record: each distinct project, version, params
-// and mode once, and the benchmark name of every key (mostly distinct).
-// The zero value is ready to use.
-type keyStrings struct{ m map[string]string }
-
-func (ks *keyStrings) intern(s string) string {
-	if s == "" {
-		return ""
-	}
-	if v, ok := ks.m[s]; ok {
-		return v
-	}
-	if ks.m == nil {
-		ks.m = map[string]string{}
-	}
-	s = strings.Clone(s)
-	ks.m[s] = s
-	return s
-}
-
-func (ks *keyStrings) clone(k Key) Key {
-	return Key{ks.intern(k.Project), ks.intern(k.Version), strings.Clone(k.Benchmark), ks.intern(k.Params), ks.intern(k.Mode)}
 }
 
 // cloneKey copies k's strings, which may point into an Arrow buffer.

@@ -1,0 +1,84 @@
+package table
+
+import "strings"
+
+// keyIndex numbers benchmark run keys 0, 1, … in order of first
+// appearance, for the bookkeeping that readers and checks keep per run.
+// A key costs a map slot of 32 bytes and its benchmark name: the rest of
+// the key (project, version, params, mode), which many keys share, is
+// stored once. A map keyed by Key itself costs 88 bytes a slot and, with
+// its strings, about 250 bytes a run, which for a file of a million
+// one-value benchmarks was more than its Arrow rows. The zero value is
+// ready to use.
+type keyIndex struct {
+	restIDs map[restKey]int32
+	rests   []restKey
+	ids     map[keyRef]int32
+	keys    []keyRef // by id
+}
+
+// restKey is a key without its benchmark name.
+type restKey struct{ project, version, params, mode string }
+
+// keyRef is a key as its benchmark name and the id of its restKey.
+type keyRef struct {
+	benchmark string
+	rest      int32
+}
+
+// ref returns k as a keyRef whose benchmark points into k; ok is false
+// when k's rest is not in the index and add is false.
+func (x *keyIndex) ref(k *Key, add bool) (r keyRef, ok bool) {
+	rk := restKey{k.Project, k.Version, k.Params, k.Mode}
+	id, ok := x.restIDs[rk]
+	if !ok {
+		if !add {
+			return keyRef{}, false
+		}
+		if x.restIDs == nil {
+			x.restIDs = map[restKey]int32{}
+		}
+		rk = restKey{strings.Clone(k.Project), strings.Clone(k.Version), strings.Clone(k.Params), strings.Clone(k.Mode)}
+		id = int32(len(x.rests))
+		x.restIDs[rk] = id
+		x.rests = append(x.rests, rk)
+	}
+	return keyRef{k.Benchmark, id}, true
+}
+
+// id returns the id of k, adding k when it is new (its strings copied:
+// k may point into an Arrow buffer).
+func (x *keyIndex) id(k Key) (id int32, isNew bool) {
+	r, _ := x.ref(&k, true)
+	if id, ok := x.ids[r]; ok {
+		return id, false
+	}
+	if x.ids == nil {
+		x.ids = map[keyRef]int32{}
+	}
+	r.benchmark = strings.Clone(r.benchmark)
+	id = int32(len(x.keys))
+	x.ids[r] = id
+	x.keys = append(x.keys, r)
+	return id, true
+}
+
+// lookup returns the id of k, if k is in the index.
+func (x *keyIndex) lookup(k Key) (int32, bool) {
+	r, ok := x.ref(&k, false)
+	if !ok {
+		return 0, false
+	}
+	id, ok := x.ids[r]
+	return id, ok
+}
+
+// key returns the key of id.
+func (x *keyIndex) key(id int32) Key {
+	r := x.keys[id]
+	rk := x.rests[r.rest]
+	return Key{rk.project, rk.version, r.benchmark, rk.params, rk.mode}
+}
+
+// len is the number of keys.
+func (x *keyIndex) len() int { return len(x.keys) }
