@@ -33,7 +33,8 @@ type Builder struct {
 	pending   int
 	records   []arrow.Record
 	rows      int64
-	setups    map[Key]*Setup
+	setups    []Setup  // by setupIDs id
+	setupIDs  keyIndex // of the setups' keys, sharing their strings
 	sink      func(arrow.Record) error
 	sinkErr   error
 
@@ -118,7 +119,7 @@ func NewBuilder(mem memory.Allocator, batchRows int) *Builder {
 	if batchRows <= 0 {
 		batchRows = DefaultBatchRows
 	}
-	b := &Builder{batchRows: batchRows, setups: map[Key]*Setup{}}
+	b := &Builder{batchRows: batchRows}
 	for i := range b.strs {
 		b.strs[i].reset()
 	}
@@ -397,12 +398,12 @@ func (b *Builder) Rows() int64 { return b.rows }
 // from the other); when both state different values for a field it returns
 // an error naming the field, and the first setup is kept.
 func (b *Builder) AddSetup(s Setup) error {
-	old, ok := b.setups[s.Key]
-	if !ok {
-		c := s
-		b.setups[s.Key] = &c
+	id, isNew := b.setupIDs.add(s.Key, false)
+	if isNew {
+		b.setups = append(b.setups, s)
 		return nil
 	}
+	old := &b.setups[id]
 	if why := old.conflicts(&s); why != "" {
 		return fmt.Errorf("mixed setups for %s: %s (first from %s, then %s)", s.Key, why, old.Source, s.Source)
 	}
@@ -454,9 +455,18 @@ func mergeSetup(dst, src *Setup) {
 // Builder's rows and setups. The caller owns the Table and must Release it.
 func (b *Builder) Finish() *Table {
 	b.flush()
-	t := &Table{Records: b.records, Setups: sortedSetups(b.setups)}
+	// Sorted in place (readers mostly add them in key order already), not
+	// copied: a million setups take 232 MB.
+	setups := b.setups
+	if setups == nil {
+		setups = []Setup{}
+	}
+	if !strictlySorted(setups) {
+		sort.Slice(setups, func(i, j int) bool { return setups[i].Key.Less(setups[j].Key) })
+	}
+	t := &Table{Records: b.records, Setups: setups}
 	b.records = nil
-	b.setups = map[Key]*Setup{}
+	b.setups, b.setupIDs = nil, keyIndex{}
 	b.rows = 0
 	return t
 }

@@ -48,7 +48,10 @@ func (x *keyIndex) ref(k *Key, add bool) (r keyRef, ok bool) {
 
 // id returns the id of k, adding k when it is new (its strings copied:
 // k may point into an Arrow buffer).
-func (x *keyIndex) id(k Key) (id int32, isNew bool) {
+func (x *keyIndex) id(k Key) (id int32, isNew bool) { return x.add(k, true) }
+
+// add is id, copying k's benchmark name only when clone is set.
+func (x *keyIndex) add(k Key, clone bool) (id int32, isNew bool) {
 	r, _ := x.ref(&k, true)
 	if id, ok := x.ids[r]; ok {
 		return id, false
@@ -56,7 +59,9 @@ func (x *keyIndex) id(k Key) (id int32, isNew bool) {
 	if x.ids == nil {
 		x.ids = map[keyRef]int32{}
 	}
-	r.benchmark = strings.Clone(r.benchmark)
+	if clone {
+		r.benchmark = strings.Clone(r.benchmark)
+	}
 	id = int32(len(x.keys))
 	x.ids[r] = id
 	x.keys = append(x.keys, r)

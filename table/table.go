@@ -96,6 +96,8 @@ func strictlySorted(setups []Setup) bool {
 // a's, merged with b's but at the first conflict, which is the error.
 func mergeSetups(a, b []Setup) ([]Setup, error) {
 	switch {
+	case len(b) == 0 && a == nil:
+		return []Setup{}, nil // as the map path gives
 	case len(b) == 0:
 		return a, nil
 	case len(a) == 0:
