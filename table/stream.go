@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
@@ -59,6 +60,16 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 		}
 		if werr != nil {
 			return werr
+		}
+		if f == FormatParquet {
+			js, err := setupsJSON(setups)
+			if err != nil {
+				return err
+			}
+			// The footer needs only the JSON: the setups may go while
+			// pqarrow copies it (twice) into the footer.
+			setups = nil
+			return sw.closeParquet(js)
 		}
 		return sw.close(setups)
 	})
@@ -243,21 +254,42 @@ func (s *streamWriter) write(rec arrow.Record) error {
 	}
 }
 
-// close writes the setups and ends the file.
-func (s *streamWriter) close(setups []Setup) error {
-	js, err := json.Marshal(setups)
-	if err != nil {
+// setupsJSON is json.Marshal(setups), encoded a setup at a time into one
+// buffer: Marshal of the slice holds the whole array twice (its encoder's
+// buffer and the copy it returns), for a million setups 2 × 150 MB.
+func setupsJSON(setups []Setup) ([]byte, error) {
+	if setups == nil {
+		return []byte("null"), nil
+	}
+	js := []byte{'['}
+	for i := range setups {
+		if i > 0 {
+			js = append(js, ',')
+		}
+		b, err := json.Marshal(&setups[i])
+		if err != nil {
+			return nil, err
+		}
+		js = append(js, b...)
+	}
+	return append(js, ']'), nil
+}
+
+// closeParquet writes js, the setups' JSON, into the footer and ends the
+// Parquet file. js must not change afterwards.
+func (s *streamWriter) closeParquet(js []byte) error {
+	pq := s.pq
+	s.pq = nil
+	if err := pq.SetMetadata(MetadataSetups, unsafe.String(unsafe.SliceData(js), len(js))); err != nil {
+		pq.Close()
 		return err
 	}
+	return pq.Close()
+}
+
+// close writes the setups and ends an Arrow or CSV file.
+func (s *streamWriter) close(setups []Setup) error {
 	switch s.f {
-	case FormatParquet:
-		pq := s.pq
-		s.pq = nil
-		if err := pq.SetMetadata(MetadataSetups, string(js)); err != nil {
-			pq.Close()
-			return err
-		}
-		return pq.Close()
 	case FormatArrow:
 		return s.copySpool(setups)
 	default:
