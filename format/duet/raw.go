@@ -118,7 +118,7 @@ func (Format) ReadDir(dir string, src ingest.Source, dst *table.Builder, rep *in
 			return err
 		}
 	}
-	if len(c.recs) == 0 {
+	if c.nrecs == 0 {
 		rep.Warn(KindNoRows, &ingest.ParseError{File: dir, Msg: "no iterations read"})
 	}
 	c.finish(dst)
