@@ -43,6 +43,13 @@ type Setup struct {
 	Source string `json:"source,omitempty"`
 }
 
+// EnvHarnessNsPerLine is the Env key of a `go test` benchmark's harness
+// time per result line in ns: what go test spent beside the measured runs
+// (calibrating b.N, running tests, starting the binary), from the wall
+// time it prints per package run (format/gobench sets it; the analyzers'
+// time models add it to every line).
+const EnvHarnessNsPerLine = "harness_ns_per_line"
+
 // IterationTimeNs is the configured duration of one measurement iteration:
 // MeasurementTimeNs when stated, else Slices·SliceTimeNs, else 0 (unknown).
 func (s *Setup) IterationTimeNs() int64 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -232,8 +233,10 @@ func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 //     SliceTimeNs;
 //   - `go test -bench` result lines (tool go, no slices, no stated time):
 //     the mean over the lines of N × ns/op, lineNs (0 when a line has
-//     no count), the time the benchmark loop ran; go test's own
-//     calibration runs of b.N and the process start are not in the file;
+//     no count), the time the benchmark loop ran, plus go test's own time
+//     per line where the file holds it (Setup.Env's
+//     table.EnvHarnessNsPerLine, from the "ok pkg 1.2s" lines: calibration
+//     runs of b.N, tests, the binary's start);
 //
 // falling back to opt.DefaultIterationTime (assumed = true) when the setup
 // states none. Warmup per fork is WarmupIterations × WarmupTimeNs (the
@@ -272,7 +275,8 @@ func observationTiming(setup *table.Setup, sizes Config, val []float64, lineNs f
 	default:
 		iterNs = setup.IterationTimeNs() // nil-safe
 		if iterNs <= 0 && setup != nil && setup.Tool == "go" && lineNs >= 1 {
-			iterNs = int64(math.Round(lineNs))
+			h, _ := strconv.ParseFloat(setup.Env[table.EnvHarnessNsPerLine], 64)
+			iterNs = int64(math.Round(lineNs + max(0, h)))
 		}
 		if iterNs <= 0 {
 			iterNs, assumed = def, true

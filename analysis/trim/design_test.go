@@ -206,43 +206,54 @@ func TestDetectableSlowdownNormal(t *testing.T) {
 }
 
 // TestGoTimeModel: go test -bench output recorded with -benchtime 100ms
-// costs Σ N × ns/op, not one second per line, and the command asks for
-// the recorded -benchtime (Nx when every line ran the same N).
+// costs Σ N × ns/op, not one second per line, plus go test's own time
+// where the file prints the run's wall time ("ok pkg 1.2s": the recording
+// then costs exactly that), and the command asks for the recorded
+// -benchtime.
 func TestGoTimeModel(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/x\n")
 	ns := []float64{100000, 104000, 98000, 101000, 99000, 103000, 100500, 97000, 102000, 99500}
-	var sum float64
-	for i, v := range ns {
-		n := 1000 + 10*i // go test picks N per run
-		b.WriteString("BenchmarkX-8\t" + strconv.Itoa(n) + "\t" + strconv.FormatFloat(v, 'f', -1, 64) + " ns/op\n")
-		sum += float64(n) * v
-	}
-	b.WriteString("PASS\nok  \texample.com/x\t1.2s\n")
-	path := filepath.Join(t.TempDir(), "go.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Release()
-	opt := fastOptions()
-	opt.Target = 0.05
-	rep, err := Run(tab, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := &rep.Benchmarks[0]
-	if got := float64(x.Recorded.TimeNs); math.Abs(got-sum) > 10 {
-		t.Errorf("recorded time %v ns, want Σ N × ns/op = %v", got, sum)
-	}
-	if !x.Status.Reduced() || x.Recommended.TimeNs >= x.Recorded.TimeNs {
-		t.Fatalf("status %s (%s), %d → %d ns", x.Status, x.Reason, x.Recorded.TimeNs, x.Recommended.TimeNs)
-	}
-	if line := x.Command.Line(); !strings.Contains(line, "-benchtime 100ms") || !strings.Contains(line, "-count "+strconv.Itoa(x.Recommended.Iterations)) {
-		t.Errorf("command %q, want -benchtime 100ms and -count %d", line, x.Recommended.Iterations)
+	for _, tc := range []struct {
+		end  string
+		wall float64 // 0: Σ N × ns/op
+	}{{"PASS\n", 0}, {"PASS\nok  \texample.com/x\t1.2s\n", 1.2e9}} {
+		var b strings.Builder
+		b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/x\n")
+		var sum float64
+		for i, v := range ns {
+			n := 1000 + 10*i // go test picks N per run
+			b.WriteString("BenchmarkX-8\t" + strconv.Itoa(n) + "\t" + strconv.FormatFloat(v, 'f', -1, 64) + " ns/op\n")
+			sum += float64(n) * v
+		}
+		b.WriteString(tc.end)
+		want := sum
+		if tc.wall > 0 {
+			want = tc.wall
+		}
+		path := filepath.Join(t.TempDir(), "go.txt")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := fastOptions()
+		opt.Target = 0.05
+		rep, err := Run(tab, opt)
+		tab.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := &rep.Benchmarks[0]
+		if got := float64(x.Recorded.TimeNs); math.Abs(got-want) > 10 {
+			t.Errorf("%q: recorded time %v ns, want %v (Σ N × ns/op = %v)", tc.end, got, want, sum)
+		}
+		if !x.Status.Reduced() || x.Recommended.TimeNs >= x.Recorded.TimeNs {
+			t.Fatalf("status %s (%s), %d → %d ns", x.Status, x.Reason, x.Recorded.TimeNs, x.Recommended.TimeNs)
+		}
+		if line := x.Command.Line(); !strings.Contains(line, "-benchtime 100ms") || !strings.Contains(line, "-count "+strconv.Itoa(x.Recommended.Iterations)) {
+			t.Errorf("command %q, want -benchtime 100ms and -count %d", line, x.Recommended.Iterations)
+		}
 	}
 }
 

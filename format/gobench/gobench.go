@@ -108,6 +108,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -278,6 +279,8 @@ type event struct {
 // stream is the output of one package (the text input is the stream "").
 type stream struct {
 	name string
+	// idx is the stream's position in parser.order.
+	idx int32
 	// run counts the runs of a test binary in this stream (1-based);
 	// runEnded is set by a PASS, FAIL or ok line.
 	run      int32
@@ -308,6 +311,7 @@ type result struct {
 	line       int
 	snap       int32 // configuration snapshot
 	run        int32 // stream run (see stream.run)
+	stream     int32 // stream.idx
 	valuesFrom int32 // values[valuesFrom:valuesTo]
 	valuesTo   int32
 }
@@ -329,6 +333,8 @@ type parser struct {
 	results []result
 	values  []value
 	snaps   []map[string]string
+	// elapsed is the wall time (ns) of each (stream, run) that printed one.
+	elapsed map[[2]int32]float64
 	interns map[string]string
 	fields  [][]byte
 	// lineUnits indexes the units of a result line with many values.
@@ -356,7 +362,7 @@ func (p *parser) intern(b []byte) string {
 func (p *parser) stream(name string) *stream {
 	s := p.streams[name]
 	if s == nil {
-		s = &stream{name: name, run: 1, config: config{kv: map[string]string{}, snap: -1, units: map[string]unitMeta{}}}
+		s = &stream{name: name, idx: int32(len(p.streams)), run: 1, config: config{kv: map[string]string{}, snap: -1, units: map[string]unitMeta{}}}
 		p.streams[name] = s
 		p.order = append(p.order, s)
 	}
@@ -436,6 +442,12 @@ func (p *parser) flushStreams() {
 func (p *parser) textLine(s *stream, line []byte, lineNo int) {
 	if isRunEnd(line) {
 		s.runEnded = true
+		if d, ok := runElapsed(line); ok {
+			if p.elapsed == nil {
+				p.elapsed = map[[2]int32]float64{}
+			}
+			p.elapsed[[2]int32{s.idx, s.run}] = d
+		}
 		return
 	}
 	if bytes.HasPrefix(line, []byte("Benchmark")) {
@@ -484,6 +496,68 @@ func isRunEnd(line []byte) bool {
 		return len(f) < len(line)
 	}
 	return false
+}
+
+// runElapsed is the wall time in ns that go test prints for a package
+// run, "ok  \tpkg\t1.234s" or "FAIL\tpkg\t1.234s" (false without one).
+func runElapsed(line []byte) (float64, bool) {
+	f := strings.Fields(string(line))
+	if len(f) < 3 || (f[0] != "ok" && f[0] != "FAIL") {
+		return 0, false
+	}
+	d, err := time.ParseDuration(f[2])
+	if err != nil || d <= 0 {
+		return 0, false
+	}
+	return float64(d), true
+}
+
+// harnessPerLine is go test's own time per result line, per (stream, run)
+// that printed its wall time ("ok pkg 1.2s"): (wall time − Σ N × ns/op of
+// the run's result lines) / its result lines, at least 0. A benchmark's
+// Setup.Env[table.EnvHarnessNsPerLine] is the mean over its lines.
+func (p *parser) harnessPerLine() map[[2]int32]float64 {
+	if len(p.elapsed) == 0 {
+		return nil
+	}
+	sum := map[[2]int32]float64{}
+	lines := map[[2]int32]int{}
+	for _, r := range p.results {
+		k := [2]int32{r.stream, r.run}
+		if _, ok := p.elapsed[k]; !ok {
+			continue
+		}
+		if ns, ok := p.primaryNs(r); ok {
+			sum[k] += ns * float64(r.iters)
+			lines[k]++
+		}
+	}
+	out := make(map[[2]int32]float64, len(lines))
+	for k, n := range lines {
+		out[k] = max(0, p.elapsed[k]-sum[k]) / float64(n)
+	}
+	return out
+}
+
+// primaryNs is r's <time>/op value in ns (the value appendValues takes as
+// the primary), false without one.
+func (p *parser) primaryNs(r result) (float64, bool) {
+	vals := p.values[r.valuesFrom:r.valuesTo]
+	primary := -1
+	for i, v := range vals {
+		if v.unit == "ns/op" {
+			primary = i
+			break
+		}
+		if kind, _ := ingest.ClassifyUnit(v.unit); kind == ingest.UnitTimePerOp && primary < 0 {
+			primary = i
+		}
+	}
+	if primary < 0 {
+		return 0, false
+	}
+	ns, err := ingest.NsPerOp(vals[primary].unit, vals[primary].v, 1)
+	return ns, err == nil && !math.IsNaN(ns) && !math.IsInf(ns, 0)
 }
 
 // parseKeyValue splits a configuration line "key: value" (benchfmt rules).
@@ -613,7 +687,7 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 	}
 	p.results = append(p.results, result{
 		name: p.names.Clean(p.intern(f[0]), "benchmark", ingest.ParseError{File: p.file, Line: lineNo}), pkg: s.config.kv["pkg"], iters: iters, line: lineNo, snap: s.config.snap,
-		valuesFrom: int32(from), valuesTo: int32(len(p.values)), run: s.run,
+		valuesFrom: int32(from), valuesTo: int32(len(p.values)), run: s.run, stream: s.idx,
 	})
 }
 
@@ -747,6 +821,7 @@ func (p *parser) emit(dst *table.Builder) {
 		return
 	}
 	keyOf := p.assignKeys()
+	harness := p.harnessPerLine()
 	states := map[table.Key]*keyState{}
 	var setupOrder []*keyState
 	row := table.Row{Project: p.src.Project, Mode: Mode, Instance: p.src.Instance, Trial: p.src.Trial,
@@ -792,10 +867,17 @@ func (p *parser) emit(dst *table.Builder) {
 		row.Version, row.Benchmark, row.Params = version, k.benchmark, k.params
 		row.Iteration, row.Count, row.Line = fs.iteration, r.iters, int64(r.line)
 		p.appendValues(dst, r, &row)
+		if h, ok := harness[[2]int32{r.stream, r.run}]; ok {
+			st.harness += h
+			st.harnessLines++
+		}
 	}
 	for _, st := range setupOrder {
 		for _, fs := range st.forks {
 			st.setup.Forks = max(st.setup.Forks, int(fs.fork))
+		}
+		if st.harnessLines > 0 {
+			st.setup.Env[table.EnvHarnessNsPerLine] = strconv.FormatFloat(math.Round(st.harness/float64(st.harnessLines)), 'f', -1, 64)
 		}
 		if err := dst.AddSetup(*st.setup); err != nil {
 			p.rep.Warn(KindMixedSetups, p.place(st.line, "%v", err))
@@ -871,6 +953,10 @@ type keyState struct {
 	snap   int32
 	line   int
 	warned bool
+	// harness sums go test's own time of the key's lines whose run printed
+	// its wall time, over harnessLines of them.
+	harness      float64
+	harnessLines int
 }
 
 // appendValues appends the rows of one result line: its primary time
