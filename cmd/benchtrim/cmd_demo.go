@@ -12,7 +12,7 @@ func demoCommand() *cli.Command {
 		Name:  "demo",
 		Usage: "generate a realistic synthetic suite and run every analyzer on it",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Usage: "directory for generated data and outputs (default: a new temporary directory, kept)"},
+			&cli.StringFlag{Name: "dir", Value: "demo", Usage: "directory for generated data and outputs (made if absent; its files are overwritten)"},
 			&cli.StringFlag{Name: "only", Usage: "run only the steps whose names contain this (e.g. optimize)"},
 		},
 		Action: func(c *cli.Context) error {

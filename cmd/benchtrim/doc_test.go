@@ -222,6 +222,128 @@ func TestDocExamples(t *testing.T) {
 	if total == 0 {
 		t.Error("no $ benchtrim examples found in README.md and docs/")
 	}
+	checkIgnored(t, cwd)
+}
+
+// checkIgnored fails for every file or folder in dir (where the examples
+// ran, as a reader runs them in the repository root) that the repository's
+// .gitignore does not ignore: the examples' outputs must not show up in
+// git status.
+func checkIgnored(t *testing.T, dir string) {
+	t.Helper()
+	data, err := os.ReadFile(repoFile(".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() == "testdata" {
+			continue
+		}
+		if !ignoredAtRoot(string(data), e.Name(), e.IsDir()) {
+			t.Errorf("the examples write %s in the repository root, which .gitignore does not ignore", e.Name())
+		}
+	}
+}
+
+// ignoredAtRoot reports whether a .gitignore's patterns (the simple forms:
+// NAME, /NAME, NAME/, globs) ignore the entry name at the repository root.
+func ignoredAtRoot(gitignore, name string, isDir bool) bool {
+	ignored := false
+	for _, p := range strings.Split(gitignore, "\n") {
+		p = strings.TrimSpace(p)
+		if p == "" || strings.HasPrefix(p, "#") {
+			continue
+		}
+		negate := strings.HasPrefix(p, "!")
+		p = strings.TrimPrefix(p, "!")
+		if strings.HasSuffix(p, "/") {
+			if !isDir {
+				continue
+			}
+			p = strings.TrimSuffix(p, "/")
+		}
+		p = strings.TrimPrefix(p, "/")
+		if ok, _ := filepath.Match(p, name); ok {
+			ignored = !negate
+		}
+	}
+	return ignored
+}
+
+// TestReadmeFirstCommand does what a reader of README.md does on a fresh
+// checkout: the first command of its first block (go run ./cmd/benchtrim
+// demo, run here in-process in an empty directory), then a README example
+// that reads demo/, which must print what the README shows.
+func TestReadmeFirstCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole demo (about 10 s of CPU)")
+	}
+	data, err := os.ReadFile(repoFile("README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var cmds []string
+	for i, inBlock := 0, false; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(l, "```") {
+			if inBlock {
+				break
+			}
+			inBlock = true
+			continue
+		}
+		if inBlock && l != "" {
+			cmd, _, _ := strings.Cut(l, "#")
+			cmds = append(cmds, strings.TrimSpace(cmd))
+		}
+	}
+	if len(cmds) != 2 || cmds[1] != "go test ./..." {
+		t.Fatalf("README.md starts with %q; want two commands, the demo and go test ./...", cmds)
+	}
+	const goRun = "go run ./cmd/benchtrim "
+	if !strings.HasPrefix(cmds[0], goRun) {
+		t.Fatalf("README.md's first command is %q; want %s…", cmds[0], goRun)
+	}
+	words, err := shellWords(strings.TrimPrefix(cmds[0], goRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs, err := parseExamples("README.md", lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ex *example
+	for _, e := range exs {
+		if e.args[1] == "export" && strings.HasPrefix(e.args[len(e.args)-1], "demo/") {
+			ex = e
+		}
+	}
+	if ex == nil {
+		t.Fatal("README.md has no export example reading demo/")
+	}
+
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	t.Cleanup(func() { os.Chdir(wd) })
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(append([]string{"benchtrim"}, words...), &out, &out); err != nil {
+		t.Fatalf("$ %s: %v\n%s", cmds[0], err, out.String())
+	}
+	got := runExample(t, ex)
+	if strings.Join(got, "\n") != strings.Join(ex.want, "\n") {
+		t.Errorf("after $ %s, README.md:%d: $ %s\nprints:\n%s\nthe README shows:\n%s",
+			cmds[0], ex.line, strings.Join(ex.args, " "), strings.Join(got, "\n"), strings.Join(ex.want, "\n"))
+	}
+	os.Chdir(wd)
+	checkIgnored(t, dir)
 }
 
 // runExample runs one example's command line in the working directory
