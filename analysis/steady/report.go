@@ -39,7 +39,7 @@ var ForkColumns = []string{"project", "version", "benchmark", "params", "mode", 
 // without steady forks).
 var BenchmarkColumns = []string{"project", "version", "benchmark", "params", "mode", "forks",
 	"steady_forks", "no_steady_forks", "too_short_forks", "failed_forks", "class",
-	"flat", "warmup", "slowdown", "st_median_index", "st_max_index", "st_median_seconds", "st_max_seconds"}
+	"flat_forks", "warmup_forks", "slowdown_forks", "st_median_index", "st_max_index", "st_median_seconds", "st_max_seconds"}
 
 // EvaluationColumns are the columns of Frame(TableEvaluation), one row per
 // configuration set and fork run:
@@ -226,9 +226,9 @@ func benchmarksFrame(res *Report) *reports.Frame {
 	fr.Int("too_short_forks", tooShort)
 	fr.Int("failed_forks", failed)
 	fr.String("class", class)
-	fr.Int("flat", flat)
-	fr.Int("warmup", warmup)
-	fr.Int("slowdown", slowdown)
+	fr.Int("flat_forks", flat)
+	fr.Int("warmup_forks", warmup)
+	fr.Int("slowdown_forks", slowdown)
 	fr.Float("st_median_index", medIdx)
 	fr.OptionalInt("st_max_index", maxIdx, maxValid)
 	fr.Float("st_median_seconds", medSec)
