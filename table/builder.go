@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -33,8 +34,8 @@ type Builder struct {
 	pending   int
 	records   []arrow.Record
 	rows      int64
-	setups    []Setup  // by setupIDs id
-	setupIDs  keyIndex // of the setups' keys, sharing their strings
+	runs      RunIDs
+	setups    setupStore
 	sink      func(arrow.Record) error
 	sinkErr   error
 
@@ -398,18 +399,25 @@ func (b *Builder) Rows() int64 { return b.rows }
 // from the other); when both state different values for a field it returns
 // an error naming the field, and the first setup is kept.
 func (b *Builder) AddSetup(s Setup) error {
-	id, isNew := b.setupIDs.add(s.Key, false)
-	if isNew {
-		b.setups = append(b.setups, s)
+	id, _ := b.runs.add(s.Key, false) // the setup's strings are its own
+	i := b.setups.index(id)
+	if i == 0 {
+		b.setups.put(id, &s)
 		return nil
 	}
-	old := &b.setups[id]
+	old := b.setups.setup(&b.setups.recs[i-1], &b.runs.keyIndex)
 	if why := old.conflicts(&s); why != "" {
 		return fmt.Errorf("mixed setups for %s: %s (first from %s, then %s)", s.Key, why, old.Source, s.Source)
 	}
-	mergeSetup(old, &s)
+	mergeSetup(&old, &s)
+	b.setups.put(id, &old)
 	return nil
 }
+
+// RunIDs is the Builder's numbering of benchmark runs, which AddSetup
+// fills and which a Checker, a Stats and a reader that keep something per
+// run may share (see RunIDs).
+func (b *Builder) RunIDs() *RunIDs { return &b.runs }
 
 func mergeSetup(dst, src *Setup) {
 	fillS := func(d *string, s string) {
@@ -441,13 +449,20 @@ func mergeSetup(dst, src *Setup) {
 	fillI(&dst.Slices, src.Slices)
 	fillL(&dst.SliceTimeNs, src.SliceTimeNs)
 	dst.SingleShot = dst.SingleShot || src.SingleShot
+	// dst.Env may be shared (the Builder keeps one map for all setups
+	// alike): it is copied before it changes.
+	copied := false
 	for k, v := range src.Env {
-		if dst.Env == nil {
-			dst.Env = map[string]string{}
+		if _, ok := dst.Env[k]; ok {
+			continue
 		}
-		if _, ok := dst.Env[k]; !ok {
-			dst.Env[k] = v
+		if !copied {
+			copied = true
+			env := make(map[string]string, len(dst.Env)+len(src.Env))
+			maps.Copy(env, dst.Env)
+			dst.Env = env
 		}
+		dst.Env[k] = v
 	}
 }
 
@@ -457,16 +472,13 @@ func (b *Builder) Finish() *Table {
 	b.flush()
 	// Sorted in place (readers mostly add them in key order already), not
 	// copied: a million setups take 232 MB.
-	setups := b.setups
-	if setups == nil {
-		setups = []Setup{}
-	}
+	setups := b.setups.all(&b.runs.keyIndex)
 	if !strictlySorted(setups) {
 		sort.Slice(setups, func(i, j int) bool { return setups[i].Key.Less(setups[j].Key) })
 	}
 	t := &Table{Records: b.records, Setups: setups}
 	b.records = nil
-	b.setups, b.setupIDs = nil, keyIndex{}
+	b.setups = setupStore{}
 	b.rows = 0
 	return t
 }

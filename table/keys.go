@@ -87,3 +87,22 @@ func (x *keyIndex) key(id int32) Key {
 
 // len is the number of keys.
 func (x *keyIndex) len() int { return len(x.keys) }
+
+// RunIDs numbers the benchmark runs (keys) of one input 0, 1, … in order
+// of first appearance. A Builder has one (Builder.RunIDs), and a Checker,
+// a Stats or a reader that keeps something per run can share it (their
+// RunIDs field, or by ID), so that each key is stored once: about 60 bytes and
+// its benchmark name, where a map keyed by Key costs about 250 bytes for
+// each of them. Not safe for concurrent use; the zero value is ready to
+// use.
+type RunIDs struct{ keyIndex }
+
+// ID returns the number of run k, adding k (its strings copied: k may
+// point into an Arrow buffer) when it is new.
+func (r *RunIDs) ID(k Key) (id int32, isNew bool) { return r.add(k, true) }
+
+// Key returns the key of run id.
+func (r *RunIDs) Key(id int32) Key { return r.key(id) }
+
+// Len is the number of runs.
+func (r *RunIDs) Len() int { return r.len() }
