@@ -125,6 +125,8 @@ type ReadOptions struct {
 
 	// instances numbers named instances across the files of one call.
 	instances *Instances
+	// runIDs numbers the runs of the file being read (table.RunIDs).
+	runIDs *table.RunIDs
 }
 
 // FileResult says what one file contributed.
@@ -200,7 +202,10 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	}
 	opt.instances = &Instances{}
 	for _, path := range paths {
-		fileStats := &table.Stats{File: int32(len(st.Files))}
+		// One numbering of the file's runs for its Builder, Checker and
+		// Stats: each key is stored once.
+		opt.runIDs = &table.RunIDs{}
+		fileStats := &table.Stats{File: int32(len(st.Files)), RunIDs: opt.runIDs}
 		var fileSink func(arrow.Record) error
 		if sink != nil {
 			fileSink = func(rec arrow.Record) error {
@@ -268,7 +273,10 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 func build(path string, opt ReadOptions, mem memory.Allocator, sink func(arrow.Record) error, read func(b *table.Builder) error) (*table.Table, error) {
 	b := table.NewBuilder(mem, opt.BatchRows)
 	defer b.Release()
-	var ch table.Checker
+	if opt.runIDs != nil {
+		b.UseRunIDs(opt.runIDs)
+	}
+	ch := table.Checker{RunIDs: b.RunIDs()}
 	if sink != nil {
 		b.SetSink(func(rec arrow.Record) error {
 			if err := ch.Add(rec); err != nil {

@@ -34,7 +34,7 @@ type Builder struct {
 	pending   int
 	records   []arrow.Record
 	rows      int64
-	runs      RunIDs
+	runs      *RunIDs
 	setups    setupStore
 	sink      func(arrow.Record) error
 	sinkErr   error
@@ -120,7 +120,7 @@ func NewBuilder(mem memory.Allocator, batchRows int) *Builder {
 	if batchRows <= 0 {
 		batchRows = DefaultBatchRows
 	}
-	b := &Builder{batchRows: batchRows}
+	b := &Builder{batchRows: batchRows, runs: &RunIDs{}}
 	for i := range b.strs {
 		b.strs[i].reset()
 	}
@@ -417,7 +417,11 @@ func (b *Builder) AddSetup(s Setup) error {
 // RunIDs is the Builder's numbering of benchmark runs, which AddSetup
 // fills and which a Checker, a Stats and a reader that keep something per
 // run may share (see RunIDs).
-func (b *Builder) RunIDs() *RunIDs { return &b.runs }
+func (b *Builder) RunIDs() *RunIDs { return b.runs }
+
+// UseRunIDs makes the Builder number runs in r, shared with a Stats (see
+// RunIDs). Call it before the first AddSetup.
+func (b *Builder) UseRunIDs(r *RunIDs) { b.runs = r }
 
 func mergeSetup(dst, src *Setup) {
 	fillS := func(d *string, s string) {

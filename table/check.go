@@ -168,12 +168,19 @@ func (t *Table) Check() error {
 // one of Finish has the line of the offending row and the source of the
 // run's first row. It keeps memory per run, not per row.
 type Checker struct {
+	// RunIDs, when set, numbers the runs (share the Builder's, so that a
+	// key is stored once); nil: the Checker numbers them itself.
+	RunIDs *RunIDs
+
 	runs runLevels
 	row  int64
 }
 
 // Add checks rec's rows (rec must be a well-formed record with Schema).
 func (ch *Checker) Add(rec arrow.Record) error {
+	if ch.RunIDs != nil && ch.runs.idx == nil {
+		ch.runs.idx = &ch.RunIDs.keyIndex
+	}
 	c := columnsOf(rec)
 	strs := [...]*stringColumn{
 		{ColProject, c.project}, {ColVersion, c.version}, {ColBenchmark, c.benchmark}, {ColParams, c.params},
@@ -276,8 +283,10 @@ func (t *Table) sourceOf(r int64) (string, int64) {
 // source and line: a run costs its keyIndex entry and 32 bytes, which
 // matters for files of a million one-value benchmarks.
 type runLevels struct {
-	keys    keyIndex
-	runs    []runLevelStats // by id, in order of appearance
+	idx     *keyIndex // the run numbering, own when nil
+	own     keyIndex
+	runs    []runLevelStats // by id
+	order   []int32         // ids in order of appearance
 	far     map[int32]*farPlaces
 	last    int32 // id of the run of lastKey, -1 when none
 	lastKey Key
@@ -299,10 +308,16 @@ type farPlaces struct {
 // add counts one row of run k at place (see count). The key's strings are
 // copied when the run is new, so k may point into an Arrow buffer.
 func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) *farPlaces {
-	if c.lastKey != k || c.runs == nil || c.last < 0 {
-		id, isNew := c.keys.id(k)
-		if isNew {
+	if c.lastKey != k || c.order == nil || c.last < 0 {
+		if c.idx == nil {
+			c.idx = &c.own
+		}
+		id, _ := c.idx.id(k)
+		for int(id) >= len(c.runs) {
 			c.runs = append(c.runs, runLevelStats{})
+		}
+		if c.runs[id].rows == 0 {
+			c.order = append(c.order, id)
 		}
 		c.last, c.lastKey = id, k
 	}
@@ -344,12 +359,13 @@ func (c *runLevels) count(id int32, lv *[NumLevels]int32, place int64) *farPlace
 // index beyond MaxLevelIndex of its row count, its farPlaces, the level
 // and a message; "" when there is none.
 func (c *runLevels) violation() (*farPlaces, Level, string) {
-	for id, s := range c.runs {
+	for _, id := range c.order {
+		s := &c.runs[id]
 		limit := MaxLevelIndex(s.rows)
 		for l, v := range s.max {
 			if int64(v) > limit {
-				return c.far[int32(id)], Level(l), fmt.Sprintf("%s %d is far beyond the %d rows of %s: a run of n rows numbers its levels up to max(%d, %d·n) = %d",
-					Level(l), v, s.rows, c.keys.key(int32(id)), IndexFloor, IndexSpread, limit)
+				return c.far[id], Level(l), fmt.Sprintf("%s %d is far beyond the %d rows of %s: a run of n rows numbers its levels up to max(%d, %d·n) = %d",
+					Level(l), v, s.rows, c.idx.key(id), IndexFloor, IndexSpread, limit)
 			}
 		}
 	}

@@ -101,6 +101,10 @@ type RunIDs struct{ keyIndex }
 // point into an Arrow buffer) when it is new.
 func (r *RunIDs) ID(k Key) (id int32, isNew bool) { return r.add(k, true) }
 
+// IDKeep is ID for a key whose strings stay valid (no views of a buffer
+// that is reused): they are kept, not copied.
+func (r *RunIDs) IDKeep(k Key) (id int32, isNew bool) { return r.add(k, false) }
+
 // Key returns the key of run id.
 func (r *RunIDs) Key(id int32) Key { return r.key(id) }
 

@@ -21,20 +21,33 @@ type Stats struct {
 	// first (Merge keeps the earlier one), so that Stats merged over
 	// several files tell which file first held a unit.
 	File int32
+	// RunIDs, when set before the first Add, numbers the runs (share the
+	// Builder's, so that a key is stored once); nil: Stats numbers them
+	// itself.
+	RunIDs *RunIDs
 
-	keys    keyIndex
-	runs    []RunStats // by keys id
-	last    int32      // id of the run of lastKey, -1 when none
+	own     keyIndex
+	runs    []RunStats // by RunIDs number
+	order   []int32    // the numbers of the runs with primary rows, in order of appearance
+	last    int32      // number of the run of lastKey, -1 when none
 	lastKey Key
 }
 
+// ids is the run numbering.
+func (s *Stats) ids() *keyIndex {
+	if s.RunIDs != nil {
+		return &s.RunIDs.keyIndex
+	}
+	return &s.own
+}
+
 // NumRuns is the number of runs.
-func (s *Stats) NumRuns() int { return len(s.runs) }
+func (s *Stats) NumRuns() int { return len(s.order) }
 
 // Run returns the stats of run k, or nil. The pointer is valid until the
 // next Add or Merge.
 func (s *Stats) Run(k Key) *RunStats {
-	if id, ok := s.keys.lookup(k); ok {
+	if id, ok := s.ids().lookup(k); ok && int(id) < len(s.runs) && s.runs[id].counted {
 		return &s.runs[id]
 	}
 	return nil
@@ -43,16 +56,21 @@ func (s *Stats) Run(k Key) *RunStats {
 // Each calls fn with every run in order of first appearance (r is valid
 // during the call).
 func (s *Stats) Each(fn func(k Key, r *RunStats)) {
-	for id := range s.runs {
-		fn(s.keys.key(int32(id)), &s.runs[id])
+	ids := s.ids()
+	for _, id := range s.order {
+		fn(ids.key(id), &s.runs[id])
 	}
 }
 
-// run returns the id of run k, adding it when new.
+// run returns the number of run k, adding it when new.
 func (s *Stats) run(k Key) int32 {
-	id, isNew := s.keys.id(k)
-	if isNew {
+	id, _ := s.ids().id(k)
+	for int(id) >= len(s.runs) {
 		s.runs = append(s.runs, RunStats{})
+	}
+	if !s.runs[id].counted {
+		s.runs[id].counted = true
+		s.order = append(s.order, id)
 	}
 	return id
 }
@@ -63,9 +81,10 @@ type RunStats struct {
 	Sizes [NumLevels]int32
 	// units holds the (instance, trial, fork) of the run's rows: the
 	// first inline (most runs have one), the others in more.
-	first Unit
-	n     int32
-	more  map[[3]int32]int32
+	first   Unit
+	n       int32
+	counted bool // in Stats.order
+	more    map[[3]int32]int32
 }
 
 // Unit is one (instance, trial, fork) of a run and the Stats.File that
@@ -188,9 +207,10 @@ func (s *Stats) Merge(o *Stats) {
 	for m, n := range o.MetricRows {
 		s.MetricRows[m] += n
 	}
-	for id := range o.runs {
+	oids := o.ids()
+	for _, id := range o.order {
 		r := &o.runs[id]
-		old := &s.runs[s.run(o.keys.key(int32(id)))]
+		old := &s.runs[s.run(oids.key(id))]
 		for l, v := range r.Sizes {
 			old.Sizes[l] = max(old.Sizes[l], v)
 		}
@@ -205,9 +225,9 @@ func (s *Stats) Merge(o *Stats) {
 
 // Keys returns the runs' keys, sorted.
 func (s *Stats) Keys() []Key {
-	keys := make([]Key, len(s.runs))
-	for id := range keys {
-		keys[id] = s.keys.key(int32(id))
+	keys := make([]Key, len(s.order))
+	for i, id := range s.order {
+		keys[i] = s.ids().key(id)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
 	return keys

@@ -196,11 +196,9 @@ func (r *record) addSecondary(key string, line int) *metric {
 	return m
 }
 
-// runKey identifies a record within a file: JMH writes each (benchmark,
-// mode, params) once.
-type runKey struct{ benchmark, mode, params string }
-
-type firstRun struct{ index, line int }
+// firstRun is where the record of a run was read: 1 + its index in the
+// array (0 for no record yet) and its line.
+type firstRun struct{ index1, line int }
 
 // reader holds the state of one Read.
 type reader struct {
@@ -212,7 +210,7 @@ type reader struct {
 	valIdx   []int // the rec.vals index of each row in vals
 	rep      *ingest.Report
 	examples map[string]int
-	seen     map[runKey]firstRun
+	seen     []firstRun // by run number (dst.RunIDs)
 	rec      record
 	names    ingest.Names
 }
@@ -256,7 +254,6 @@ func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink rowSink, r
 		sink:     sink,
 		rep:      rep,
 		examples: map[string]int{},
-		seen:     map[runKey]firstRun{},
 		names:    ingest.Names{Rep: rep},
 	}
 	err := rd.run()
@@ -1101,12 +1098,17 @@ func (rd *reader) emit() error {
 		rd.skip(ingest.RejectKind(err), total, recErr("", "%v; record skipped", err))
 		return nil
 	}
-	key := runKey{rec.benchmark, rec.mode, params}
-	if first, dup := rd.seen[key]; dup {
-		rd.skip(kindDuplicate, total, recErr("", "same benchmark, mode and params as $[%d] (line %d); JMH writes each once, so this record was skipped", first.index, first.line))
+	// The records read so far by run number (the Builder's, which its
+	// setups share): a map of keys would cost 100 bytes more a record.
+	id, _ := rd.dst.RunIDs().IDKeep(table.Key{Project: row.Project, Version: row.Version, Benchmark: rec.benchmark, Params: params, Mode: rec.mode})
+	for int(id) >= len(rd.seen) {
+		rd.seen = append(rd.seen, firstRun{})
+	}
+	if first := rd.seen[id]; first.index1 > 0 {
+		rd.skip(kindDuplicate, total, recErr("", "same benchmark, mode and params as $[%d] (line %d); JMH writes each once, so this record was skipped", first.index1-1, first.line))
 		return nil
 	}
-	rd.seen[key] = firstRun{rec.index, rec.line}
+	rd.seen[id] = firstRun{rec.index + 1, rec.line}
 
 	rd.addSetup(params, source, recPath)
 
