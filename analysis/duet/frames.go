@@ -97,8 +97,8 @@ func (c *ciColumns) add(hasCI bool, ci CI, hasU bool, u UTest) {
 func (c *ciColumns) to(f *reports.Frame) {
 	f.Int("ci_runs", c.runs)
 	f.Float("mean_diff_ns", c.mean)
-	f.Float("ci_low_ns", c.lo)
-	f.Float("ci_high_ns", c.hi)
+	f.Float("ci_lower_ns", c.lo)
+	f.Float("ci_upper_ns", c.hi)
 	f.Float("ci_rel_width", c.width)
 	f.String("ci_test", c.ciEqual)
 	f.Float("u_statistic", c.u)
@@ -110,14 +110,14 @@ func (c *ciColumns) to(f *reports.Frame) {
 //
 //	environment, suite, benchmark, version, type   the key
 //	runs, iterations, pairs   runs in the data, iterations after warm-up, pairs
-//	mean_a_ns, mean_b_ns, grand_mean_ns, cv_a, cv_b, cv
-//	ci_runs, mean_diff_ns, ci_low_ns, ci_high_ns   mean of run means of A − B and its BCa CI
+//	a_mean_ns, b_mean_ns, grand_mean_ns, cv_a, cv_b, cv
+//	ci_runs, mean_diff_ns, ci_lower_ns, ci_upper_ns   mean of run means of A − B and its BCa CI
 //	ci_rel_width              (hi − lo) / grand mean (D4)
 //	ci_test, u_test           equal, different, or "" when the test did not run
 //	u_statistic, u_pvalue     U1 of A and the two-sided p-value
-//	relative, rel_low, rel_high   mean_diff and its CI over mean_b
+//	relative, rel_ci_lower, rel_ci_upper   mean_diff and its CI over mean_b
 //	verdict                   no difference, A faster, A slower, no CI, degenerate
-//	run_seconds, seconds_per_iteration   mean run time (whole seconds) and per iteration
+//	run_s, iteration_s   mean run time (whole seconds) and per iteration
 //	mds_ci, mds_u             per-benchmark minimal detectable slowdowns (D9)
 func (r *Report) BenchmarksFrame() *reports.Frame {
 	var k KeyColumns
@@ -140,15 +140,15 @@ func (r *Report) BenchmarksFrame() *reports.Frame {
 	f.Int("runs", runs)
 	f.Int("iterations", iters)
 	f.Int("pairs", pairs)
-	for j, name := range []string{"mean_a_ns", "mean_b_ns", "grand_mean_ns", "cv_a", "cv_b", "cv"} {
+	for j, name := range []string{"a_mean_ns", "b_mean_ns", "grand_mean_ns", "cv_a", "cv_b", "cv"} {
 		f.Float(name, fl[j])
 	}
 	c.to(f)
-	for j, name := range []string{"relative", "rel_low", "rel_high"} {
+	for j, name := range []string{"relative", "rel_ci_lower", "rel_ci_upper"} {
 		f.Float(name, fl[6+j])
 	}
 	f.String("verdict", verdict)
-	for j, name := range []string{"run_seconds", "seconds_per_iteration", "mds_ci", "mds_u"} {
+	for j, name := range []string{"run_s", "iteration_s", "mds_ci", "mds_u"} {
 		f.Float(name, fl[9+j])
 	}
 	return f
@@ -174,8 +174,8 @@ func (r *Report) OverlapsFrame() *reports.Frame {
 	f.Float("rel_overlap_time", rel)
 	f.Int("ci_runs", c.runs)
 	f.Float("mean_diff_ns", c.mean)
-	f.Float("ci_low_ns", c.lo)
-	f.Float("ci_high_ns", c.hi)
+	f.Float("ci_lower_ns", c.lo)
+	f.Float("ci_upper_ns", c.hi)
 	f.Float("ci_rel_width", c.width)
 	f.String("ci_test", c.ciEqual)
 	return f

@@ -19,9 +19,9 @@ import (
 //	forks_used, forks_stable   forks run, and whether the fork criterion stopped them
 //	aa                         A/A test: not_different, different, or not_tested
 //	aa_note                    why the A/A test was not possible
-//	ratio, ratio_low, ratio_high  mean(dynamic)/mean(static) and its CI
+//	ratio, ratio_ci_lower, ratio_ci_upper  mean(dynamic)/mean(static) and its CI
 //	change_rate                |ratio − 1|
-//	dynamic_seconds, static_seconds  execution times
+//	dynamic_s, static_s  execution times
 //	short                      less data than the configuration or baseline ask for
 //	skipped, notes             why the benchmark was skipped; warnings
 func benchmarksFrame(results []Result) *reports.Frame {
@@ -74,18 +74,18 @@ func benchmarksFrame(results []Result) *reports.Frame {
 	f.String("mode", mode)
 	f.IntList("iterations_in_data", data)
 	f.String("criterion", crit)
-	f.IntList("warmup_iterations", warm)
+	f.IntList("warmup_iterations_by_fork", warm)
 	f.Int("warmup_capped_forks", capped)
 	f.Int("forks_used", used)
 	f.Bool("forks_stable", stable)
 	f.String("aa", aa)
 	f.String("aa_note", aaNote)
 	f.Float("ratio", ratio)
-	f.Float("ratio_low", lo)
-	f.Float("ratio_high", hi)
+	f.Float("ratio_ci_lower", lo)
+	f.Float("ratio_ci_upper", hi)
 	f.Float("change_rate", change)
-	f.Float("dynamic_seconds", dyn)
-	f.Float("static_seconds", static)
+	f.Float("dynamic_s", dyn)
+	f.Float("static_s", static)
 	f.Bool("short", short)
 	f.String("skipped", skipped)
 	f.String("notes", notes)
@@ -120,12 +120,12 @@ func summaryFrame(rows []SummaryRow) *reports.Frame {
 	f := &reports.Frame{}
 	f.String("project", proj)
 	f.String("criterion", crit)
-	for j, name := range []string{"benchmarks", "short", "aa_tested"} {
+	for j, name := range []string{"benchmarks", "short_benchmarks", "aa_tested"} {
 		f.Int(name, ints[j])
 	}
 	for j, name := range []string{"not_different", "change_mean", "change_sd", "below_1pct", "below_2pct", "below_3pct",
-		"static_hours", "dynamic_hours", "saved", "warmup_mean", "warmup_sd", "forks_mean", "forks_sd",
-		"warmup_never_stable", "forks_never_stable", "saved_hours"} {
+		"static_hours", "dynamic_hours", "time_saved", "warmup_mean", "warmup_sd", "forks_mean", "forks_sd",
+		"warmup_never_stable", "forks_never_stable", "time_saved_hours"} {
 		f.Float(name, floats[j])
 	}
 	return f

@@ -25,13 +25,13 @@ import (
 //	barrett_class            flat, warmup, slowdown, no steady state, -
 //	st_index                 st: 0-based index of the first steady iteration among the
 //	                         analysed (finite) iterations; empty unless steady
-//	st_seconds               elapsed seconds before st (empty unless steady)
+//	st_s               elapsed seconds before st (empty unless steady)
 //	steady_mean_ns           mean ns/op from st on, outliers excluded
-//	total_seconds            the fork's duration
+//	total_s            the fork's duration
 //	error                    why the fork failed
 var ForkColumns = []string{"project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
 	"points", "dropped", "outliers", "outlier_indices", "skip", "penalty", "penalty_rule", "changepoints", "segments",
-	"class", "barrett_class", "st_index", "st_seconds", "steady_mean_ns", "total_seconds", "error"}
+	"class", "barrett_class", "st_index", "st_s", "steady_mean_ns", "total_s", "error"}
 
 // BenchmarkColumns are the columns of Frame(TableBenchmarks): the run, its
 // number of forks by class, its class, the forks by Barrett class, and the
@@ -39,7 +39,7 @@ var ForkColumns = []string{"project", "version", "benchmark", "params", "mode", 
 // without steady forks).
 var BenchmarkColumns = []string{"project", "version", "benchmark", "params", "mode", "forks",
 	"steady_forks", "no_steady_forks", "too_short_forks", "failed_forks", "class",
-	"flat_forks", "warmup_forks", "slowdown_forks", "st_median_index", "st_max_index", "st_median_seconds", "st_max_seconds"}
+	"flat_forks", "warmup_forks", "slowdown_forks", "st_median_index", "st_max_index", "st_median_s", "st_max_s"}
 
 // EvaluationColumns are the columns of Frame(TableEvaluation), one row per
 // configuration set and fork run:
@@ -51,23 +51,23 @@ var BenchmarkColumns = []string{"project", "version", "benchmark", "params", "mo
 //	warmup_iterations            recorded iterations the warmup consumes
 //	measurement_iterations       recorded iterations kept as measurements
 //	complete                     false when the fork ended before the configuration
-//	wt_seconds                   warmup time wt
-//	st_seconds                   steady-state start st (steady forks)
-//	wee_seconds                  |wt − st|
-//	deviation_seconds            wt − st
+//	wt_s                   warmup time wt
+//	st_s                   steady-state start st (steady forks)
+//	wee_s                  |wt − st|
+//	deviation_s            wt − st
 //	estimation                   exact, overestimated (≥ 5 s), underestimated (≤ −5 s)
-//	time_waste_seconds           wt − st when overestimated, else 0
+//	time_waste_s           wt − st when overestimated, else 0
 //	rpd                          relative performance deviation of the kept measurements
-//	ratio_low, ratio_high        CI of mean(kept)/mean(steady)
+//	ratio_ci_lower, ratio_ci_upper        CI of mean(kept)/mean(steady)
 var EvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
-	"class", "config", "warmup_iterations", "measurement_iterations", "complete", "wt_seconds", "st_seconds",
-	"wee_seconds", "deviation_seconds", "estimation", "time_waste_seconds", "rpd", "ratio_low", "ratio_high"}
+	"class", "config", "warmup_iterations", "measurement_iterations", "complete", "wt_s", "st_s",
+	"wee_s", "deviation_s", "estimation", "time_waste_s", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
 
 // BenchmarkEvaluationColumns are the columns of
 // Frame(TableBenchmarkEvaluations): set, the run, forks run, steady forks, and
 // the benchmark-level RPD with its ratio CI.
 var BenchmarkEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode",
-	"forks_run", "steady_forks", "rpd", "ratio_low", "ratio_high"}
+	"forks_run", "steady_forks", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
 
 func fmtFloat(v float64) string {
 	if math.IsNaN(v) {
@@ -154,9 +154,9 @@ func forksFrame(res *Report) *reports.Frame {
 	fr.String("class", class)
 	fr.String("barrett_class", barrett)
 	fr.OptionalInt("st_index", st, stValid)
-	fr.Float("st_seconds", stSec)
+	fr.Float("st_s", stSec)
 	fr.Float("steady_mean_ns", mean)
-	fr.Float("total_seconds", total)
+	fr.Float("total_s", total)
 	fr.String("error", errs)
 	return fr
 }
@@ -231,13 +231,13 @@ func benchmarksFrame(res *Report) *reports.Frame {
 	fr.Int("slowdown_forks", slowdown)
 	fr.Float("st_median_index", medIdx)
 	fr.OptionalInt("st_max_index", maxIdx, maxValid)
-	fr.Float("st_median_seconds", medSec)
-	fr.Float("st_max_seconds", maxSec)
+	fr.Float("st_median_s", medSec)
+	fr.Float("st_max_s", maxSec)
 	return fr
 }
 
 // evaluationFrame has one row per configuration set and fork run
-// (EvaluationColumns); st_seconds and estimation are empty unless the fork
+// (EvaluationColumns); st_s and estimation are empty unless the fork
 // is steady.
 func evaluationFrame(res *Report) *reports.Frame {
 	var set, class, config, est []string
@@ -290,15 +290,15 @@ func evaluationFrame(res *Report) *reports.Frame {
 	fr.Int("warmup_iterations", wi)
 	fr.Int("measurement_iterations", mi)
 	fr.Bool("complete", complete)
-	fr.Float("wt_seconds", wt)
-	fr.Float("st_seconds", st)
-	fr.Float("wee_seconds", wee)
-	fr.Float("deviation_seconds", dev)
+	fr.Float("wt_s", wt)
+	fr.Float("st_s", st)
+	fr.Float("wee_s", wee)
+	fr.Float("deviation_s", dev)
 	fr.String("estimation", est)
-	fr.Float("time_waste_seconds", waste)
+	fr.Float("time_waste_s", waste)
 	fr.Float("rpd", rpd)
-	fr.Float("ratio_low", lo)
-	fr.Float("ratio_high", hi)
+	fr.Float("ratio_ci_lower", lo)
+	fr.Float("ratio_ci_upper", hi)
 	return fr
 }
 
@@ -330,8 +330,8 @@ func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 	fr.Int("forks_run", run)
 	fr.Int("steady_forks", steady)
 	fr.Float("rpd", rpd)
-	fr.Float("ratio_low", lo)
-	fr.Float("ratio_high", hi)
+	fr.Float("ratio_ci_lower", lo)
+	fr.Float("ratio_ci_upper", hi)
 	return fr
 }
 

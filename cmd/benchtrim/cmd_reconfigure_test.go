@@ -82,7 +82,7 @@ func TestReconfigureCommand(t *testing.T) {
 			t.Errorf("row %v: forks used %q, want 2..5", r, r[col["forks_used"]])
 		}
 		forksUsed += n
-		warm := strings.Split(r[col["warmup_iterations"]], ";")
+		warm := strings.Split(r[col["warmup_iterations_by_fork"]], ";")
 		if len(warm) != n {
 			t.Errorf("row %v: %d warmup entries for %d forks", r, len(warm), n)
 		}
@@ -91,7 +91,7 @@ func TestReconfigureCommand(t *testing.T) {
 		if strings.HasSuffix(r[col["benchmark"]], "Parse.json") && r[col["criterion"]] != "rciw" {
 			for _, w := range warm {
 				if v, _ := strconv.Atoi(w); v < 10 {
-					t.Errorf("%s: warmup %s per fork stops within the first 10 iterations of a 30-iteration warmup", r[col["criterion"]], r[col["warmup_iterations"]])
+					t.Errorf("%s: warmup %s per fork stops within the first 10 iterations of a 30-iteration warmup", r[col["criterion"]], r[col["warmup_iterations_by_fork"]])
 					break
 				}
 			}

@@ -128,7 +128,7 @@ func TestSteadyCommand(t *testing.T) {
 			if r[ecol("warmup_iterations")] != "20" || r[ecol("measurement_iterations")] != "5" {
 				t.Errorf("flags: warmup %s, measurement %s; want 20, 5", r[ecol("warmup_iterations")], r[ecol("measurement_iterations")])
 			}
-			if wt, _ := strconv.ParseFloat(r[ecol("wt_seconds")], 64); wt < 19.99 || wt > 20.01 {
+			if wt, _ := strconv.ParseFloat(r[ecol("wt_s")], 64); wt < 19.99 || wt > 20.01 {
 				t.Errorf("flags: wt %v, want 20 s", wt)
 			}
 		case "dynamic-cv":

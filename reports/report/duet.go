@@ -136,8 +136,8 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s%s%s%s<td data-v="%s">%s</td><td>%s</td>%s%s%s%s</tr>`,
 			bdi(name), esc(bench.s(i, "type")), bdi(bench.s(i, "environment")),
 			numCell(bench.n(i, "runs"), ""), numCell(bench.n(i, "pairs"), ""),
-			numCell(bench.n(i, "mean_a_ns"), tickLabel(round3(bench.n(i, "mean_a_ns")/div))+" "+unit),
-			numCell(bench.n(i, "mean_b_ns"), tickLabel(round3(bench.n(i, "mean_b_ns")/div))+" "+unit),
+			numCell(bench.n(i, "a_mean_ns"), tickLabel(round3(bench.n(i, "a_mean_ns")/div))+" "+unit),
+			numCell(bench.n(i, "b_mean_ns"), tickLabel(round3(bench.n(i, "b_mean_ns")/div))+" "+unit),
 			floatAttr(bench.n(i, "b_vs_a")), esc(ci), esc(verdictWords(bench.s(i, "verdict"))),
 			numCell(bench.n(i, "u_pvalue"), pval(bench.n(i, "u_pvalue"))), numCell(bench.n(i, "ci_rel_width"), pct(bench.n(i, "ci_rel_width"))),
 			numCell(bench.n(i, "mds_ci"), pct(bench.n(i, "mds_ci"))), numCell(bench.n(i, "mds_u"), pct(bench.n(i, "mds_u"))))

@@ -38,9 +38,9 @@ func criterionRows(rf *frame) []*criterionRow {
 			out = append(out, r)
 		}
 		r.benchmarks++
-		r.static += rf.n(i, "static_seconds")
-		r.dynamic += rf.n(i, "dynamic_seconds")
-		for _, w := range parseList(rf.s(i, "warmup_iterations")) {
+		r.static += rf.n(i, "static_s")
+		r.dynamic += rf.n(i, "dynamic_s")
+		for _, w := range parseList(rf.s(i, "warmup_iterations_by_fork")) {
 			r.warmupSum += w
 			r.forks++
 		}
@@ -112,9 +112,9 @@ func writeReconfigure(b *strings.Builder, rf *frame) {
 	b.WriteString(`<h3>Per benchmark run and criterion</h3><input class="filter" data-table="reconf" placeholder="filter rows"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)
 	for i := range rf.Cells {
 		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td>%s%s%s%s</tr>`, bdi(rf.name(i)), esc(strings.ToUpper(rf.s(i, "criterion"))),
-			esc(strings.ReplaceAll(rf.s(i, "warmup_iterations"), ";", ", ")), numCell(rf.n(i, "forks_used"), ""), esc(strings.ReplaceAll(rf.s(i, "aa"), "_", " ")),
+			esc(strings.ReplaceAll(rf.s(i, "warmup_iterations_by_fork"), ";", ", ")), numCell(rf.n(i, "forks_used"), ""), esc(strings.ReplaceAll(rf.s(i, "aa"), "_", " ")),
 			numCell(rf.n(i, "ratio"), ""), numCell(rf.n(i, "change_rate"), pct(rf.n(i, "change_rate"))),
-			numCell(rf.n(i, "dynamic_seconds"), human(rf.n(i, "dynamic_seconds"))), numCell(rf.n(i, "static_seconds"), human(rf.n(i, "static_seconds"))))
+			numCell(rf.n(i, "dynamic_s"), human(rf.n(i, "dynamic_s"))), numCell(rf.n(i, "static_s"), human(rf.n(i, "static_s"))))
 	}
 	b.WriteString("</tbody></table></section>\n")
 }
@@ -147,7 +147,7 @@ func writeStopPoints(b *strings.Builder, rf *frame, rows []*criterionRow, names 
 			byKey[k] = r
 			order = append(order, k)
 		}
-		if w := parseList(rf.s(i, "warmup_iterations")); len(w) > 0 {
+		if w := parseList(rf.s(i, "warmup_iterations_by_fork")); len(w) > 0 {
 			var s float64
 			for _, v := range w {
 				s += v
@@ -187,7 +187,7 @@ func writeAA(b *strings.Builder, rf *frame, names []string) {
 		total++
 		if len(labels) < maxBars {
 			labels = append(labels, shortName(rf.name(i))+" ("+strings.ToUpper(rf.s(i, "criterion"))+")")
-			pts = append(pts, [3]float64{rf.n(i, "ratio"), rf.n(i, "ratio_low"), rf.n(i, "ratio_high")})
+			pts = append(pts, [3]float64{rf.n(i, "ratio"), rf.n(i, "ratio_ci_lower"), rf.n(i, "ratio_ci_upper")})
 		}
 	}
 	if total == 0 {

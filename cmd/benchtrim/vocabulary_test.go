@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+
+	"github.com/benchtrim/benchtrim/internal/synth"
+)
+
+var dumpColumns = flag.Bool("dump-columns", false, "TestColumnVocabulary: print every data output's columns as dictionary rows")
+
+// vocabEntry is one row of the column dictionary in docs/outputs.md.
+type vocabEntry struct {
+	typ, unit, writers string
+}
+
+// readVocabulary parses the dictionary table of docs/outputs.md (the one
+// whose header starts with "| column | type |").
+func readVocabulary(t *testing.T) map[string]vocabEntry {
+	t.Helper()
+	f, err := os.Open(repoFile("docs", "outputs.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]vocabEntry{}
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(l, "| column | type |") {
+			in = true
+			continue
+		}
+		if !in || strings.HasPrefix(l, "| ---") {
+			continue
+		}
+		if !strings.HasPrefix(l, "|") {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		cells := strings.Split(strings.Trim(strings.ReplaceAll(l, `\|`, "\x00"), "|"), "|")
+		if len(cells) != 5 {
+			t.Fatalf("docs/outputs.md: dictionary row %q has %d cells, want 5", l, len(cells))
+		}
+		for i := range cells {
+			cells[i] = strings.Trim(strings.TrimSpace(cells[i]), "`")
+		}
+		if _, dup := out[cells[0]]; dup {
+			t.Errorf("docs/outputs.md: column %s listed twice", cells[0])
+		}
+		out[cells[0]] = vocabEntry{typ: cells[1], unit: cells[2], writers: cells[4]}
+	}
+	if len(out) == 0 && !*dumpColumns {
+		t.Fatal("docs/outputs.md has no column dictionary (| column | type | unit | meaning | written by |)")
+	}
+	return out
+}
+
+// typeName is the dictionary's name of an Arrow type: "string" for utf8
+// and dictionary-encoded utf8, else Arrow's name.
+func typeName(dt arrow.DataType) string {
+	switch t := dt.(type) {
+	case *arrow.ListType:
+		return "list<" + typeName(t.Elem()) + ">"
+	case *arrow.DictionaryType:
+		return typeName(t.ValueType)
+	case *arrow.StringType:
+		return "string"
+	}
+	return dt.String()
+}
+
+// canonicalInt32 is the dictionary's type cell of the levels, which the
+// canonical table (ingest) stores as int32.
+const canonicalInt32 = "int64; int32 in the canonical table"
+
+// typeOK reports whether a column of Arrow type typ written by cmd matches
+// the dictionary's type cell.
+func typeOK(cell, typ, cmd string) bool {
+	if cell == canonicalInt32 {
+		return typ == "int64" || cmd == "ingest" && typ == "int32"
+	}
+	return cell == typ
+}
+
+// sameQuantity lists names that must not both exist: one quantity, one name.
+var sameQuantity = [][]string{
+	{"ratio_lower", "ratio_ci_lower"},
+	{"ratio_upper", "ratio_ci_upper"},
+	{"change_percent", "change_rate"},
+}
+
+// TestColumnVocabulary runs every data-writing command and flag (the
+// "Which flag writes what" table of docs/outputs.md, as .ci/readers/run.sh
+// does) on the demo's generated inputs and a generated duet suite, and
+// checks every column of every output against the dictionary in
+// docs/outputs.md: listed, with the Arrow type it lists, and in the
+// command whose outputs it names.
+func TestColumnVocabulary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every analyzer")
+	}
+	dir := t.TempDir()
+	demo := filepath.Join(dir, "demo")
+	os.Mkdir(demo, 0o755)
+	if _, err := synth.WriteDemoData(demo, 1); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	d := func(name string) string { return filepath.Join(demo, name) }
+	o := func(name string) string { return filepath.Join(out, name) }
+	versions := []string{d("uoptime-v1.0.0.csv"), d("uoptime-v1.1.0.csv"), d("uoptime-v1.2.0.csv")}
+	runs := []struct {
+		cmd  string
+		args []string
+	}{
+		{"generate", []string{"generate", "--preset", "duet", "-o", o("duet-input.csv")}},
+		{"ingest", append([]string{"ingest", "-o", o("table.arrow"), d("gobench.txt"), d("jmh-avgt.json"), d("jmh-sample.json"), d("pa.csv")}, versions...)},
+		{"optimize", append([]string{"optimize", "--metric", "rmad,cv", "--resamples", "200", "-o", o("optimize.arrow"),
+			"--summary-out", o("optimize-summary.arrow"), "--versions-out", o("optimize-versions.arrow")}, versions...)},
+		{"optimize", append([]string{"optimize", "--metric", "rmad", "--resamples", "200", "--all-configs", "-o", o("optimize-all.arrow")}, versions[:2]...)},
+		{"compare", []string{"compare", "--resamples", "200", "-o", o("compare.arrow"), versions[0], versions[1]}},
+		{"compare", []string{"compare", "--aa", "--resamples", "200", "-o", o("compare-aa.arrow"), versions[0]}},
+		{"reconfigure", []string{"reconfigure", "--aa-resamples", "200", "--criteria", "cv,rciw", "-o", o("reconfigure.arrow"),
+			"--table2", o("reconfigure-table2.arrow"), "--table3", o("reconfigure-table3.arrow"), "--configs-out", o("dynamic.arrow"), d("jmh-avgt.json")}},
+		{"steady", []string{"steady", "--resamples", "200", "--steady-window", "30", "--configs", o("dynamic.arrow"), "--forks-out", o("steady-forks.arrow"),
+			"--benchmarks-out", o("steady-benchmarks.arrow"), "--eval-out", o("steady-eval.arrow"), d("jmh-avgt.json")}},
+		{"duet", []string{"duet", "--resamples", "200", "--slowdowns", "0:0.05:0.01", "-o", o("duet.arrow"), "--mds-out", o("duet-mds.arrow"),
+			"--match-out", o("duet-match.arrow"), "--overlaps-out", o("duet-overlaps.arrow"), o("duet-input.csv")}},
+		{"ingest", []string{"ingest", "-o", o("table.csv"), d("jmh-avgt.json"), d("gobench.txt")}},
+		{"trim", []string{"trim", "--resamples", "200", "--steady-window", "100", "-o", o("trim-plan.arrow"), "--out-dir", o("trim"),
+			d("jmh-avgt.json"), d("gobench.txt")}},
+	}
+	written := map[string]string{} // output file → command
+	for _, r := range runs {
+		before := listFiles(t, out)
+		if _, errs, err := runCLI(t, append([]string{"--quiet", "--workers", "2"}, r.args...)...); err != nil {
+			t.Fatalf("%v: %v\n%s", r.args, err, errs)
+		}
+		for f := range listFiles(t, out) {
+			if _, ok := before[f]; !ok {
+				written[f] = r.cmd
+			}
+		}
+	}
+	vocab := readVocabulary(t)
+	seen := map[string]bool{}
+	var files []string
+	for f := range written {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	var dump []string
+	for _, f := range files {
+		var fields []arrow.Field
+		switch filepath.Ext(f) {
+		case ".arrow":
+			fields = arrowSchema(t, f).Fields()
+		case ".csv":
+			// CSV outputs (the canonical table's .setups.csv sidecar, the
+			// frames of trim --out-dir) show names only.
+			if strings.HasPrefix(filepath.Base(f), "duet-input") {
+				continue
+			}
+			for _, name := range csvHeader(t, f) {
+				fields = append(fields, arrow.Field{Name: name})
+			}
+		default:
+			continue
+		}
+		rel, _ := filepath.Rel(out, f)
+		for _, fl := range fields {
+			seen[fl.Name] = true
+			typ := "(csv)"
+			if fl.Type != nil {
+				typ = typeName(fl.Type)
+			}
+			dump = append(dump, fmt.Sprintf("%s\t%s\t%s\t%s", fl.Name, typ, written[f], rel))
+			v, ok := vocab[fl.Name]
+			switch {
+			case !ok:
+				t.Errorf("%s (%s): column %s (%s) is not in the dictionary of docs/outputs.md", rel, written[f], fl.Name, typ)
+			case fl.Type != nil && !typeOK(v.typ, typ, written[f]):
+				t.Errorf("%s (%s): column %s is %s; the dictionary says %s", rel, written[f], fl.Name, typ, v.typ)
+			case !strings.Contains(v.writers, written[f]):
+				t.Errorf("%s: column %s is written by %s; the dictionary says %q", rel, fl.Name, written[f], v.writers)
+			}
+		}
+	}
+	if *dumpColumns {
+		sort.Strings(dump)
+		fmt.Println(strings.Join(dump, "\n"))
+	}
+	for name := range vocab {
+		if !seen[name] {
+			t.Errorf("docs/outputs.md lists column %s, which no output has", name)
+		}
+	}
+	for _, names := range sameQuantity {
+		var both []string
+		for _, n := range names {
+			if seen[n] {
+				both = append(both, n)
+			}
+		}
+		if len(both) > 1 {
+			t.Errorf("one quantity, several names: %v", both)
+		}
+	}
+}
+
+// listFiles returns the files below dir.
+func listFiles(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			out[p] = true
+		}
+		return nil
+	})
+	return out
+}
+
+// arrowSchema reads the schema of an Arrow IPC file.
+func arrowSchema(t *testing.T, path string) *arrow.Schema {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	defer r.Close()
+	return r.Schema()
+}
+
+// csvHeader reads the first line of a CSV file.
+func csvHeader(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec, err := csv.NewReader(f).Read()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rec
+}
