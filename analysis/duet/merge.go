@@ -58,7 +58,7 @@ func Merge(parts []*Report) (*Report, error) {
 	slices.SortStableFunc(out.MDS, func(a, b MDSRow) int { return a.Key.compare(b.Key) })
 	out.Warnings = out.Dropped.Warnings()
 	if len(out.Benchmarks) == 0 {
-		return nil, noDuetRows(out.Warnings)
+		return nil, noDuetRows(out.Dropped, out.Warnings)
 	}
 	out.summarize()
 	return out, nil

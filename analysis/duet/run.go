@@ -154,7 +154,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		}
 	}
 	if len(ld.Groups) == 0 {
-		return nil, noDuetRows(ld.Warnings)
+		return nil, noDuetRows(ld.Dropped, ld.Warnings)
 	}
 	res, err := Analyze(ld.Groups, opt)
 	if err != nil {
@@ -166,8 +166,14 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 }
 
 // noDuetRows is the error of a run without duet rows, with the warnings
-// saying which rows were dropped.
-func noDuetRows(warnings []string) error {
+// saying which rows were dropped; when the rows were dropped only for
+// lack of an environment label (raw duetbench folders of other hosts), it
+// says first to use --keep-unlabelled.
+func noDuetRows(d Dropped, warnings []string) error {
+	if d.Unlabelled > 0 && d.OtherModes+d.Excluded+d.NoTime+d.BadPair == 0 {
+		return fmt.Errorf("duet: the %d duet rows come from hosts without an environment label (not cirrus*, teaching*, ip-*): "+
+			"use --keep-unlabelled to analyse them", d.Unlabelled)
+	}
 	msg := "duet: the table holds no duet rows (mode seqn, syncduet or duet, pair A or B, with timestamps)"
 	if len(warnings) > 0 {
 		msg += ": " + strings.Join(warnings, "; ")

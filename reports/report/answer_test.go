@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -43,5 +44,34 @@ func TestFirstScreen(t *testing.T) {
 		if !strings.Contains(answer, want) {
 			t.Errorf("the answer section lacks %q", want)
 		}
+	}
+}
+
+// TestWriteDirOnlyWhatApplies: a report without duet data, steady-state
+// forks or versions writes no empty duet-*.csv, fork or compare tables;
+// the plan always; Load reads the folder back and its manifest lists
+// exactly what was written.
+func TestWriteDirOnlyWhatApplies(t *testing.T) {
+	rep := &trim.Report{Options: trim.DefaultOptions, Benchmarks: []trim.Benchmark{{
+		Key: table.Key{Project: "p", Version: "v1", Benchmark: "BenchmarkX", Mode: "go"}, Tool: "go", Path: trim.PathGo, Status: trim.StatusKept,
+		Recorded:    trim.Config{Instances: 1, Trials: 1, Forks: 1, Iterations: 3, Slices: 1, IterationTimeNs: 1e9, TimeNs: 3e9},
+		Recommended: trim.Config{Instances: 1, Trials: 1, Forks: 1, Iterations: 3, Slices: 1, IterationTimeNs: 1e9, TimeNs: 3e9}}}}
+	dir := t.TempDir()
+	if err := report.WriteDir(dir, rep, nil); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{report.Manifest, "plan.csv", "report.html"}; strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("files %v, want %v", names, want)
+	}
+	if _, err := report.Load(dir); err != nil {
+		t.Errorf("Load: %v", err)
 	}
 }

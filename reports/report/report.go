@@ -824,14 +824,22 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	var written []string
 	for _, f := range Files {
 		fr, err := src.Frame(f.Frame)
 		if err != nil {
 			return err
 		}
+		// Only the tables that apply: a frame without rows (the duet
+		// tables of an input without duet data) is left out, the plan
+		// never; Load reads what is there.
+		if fr.Rows() == 0 && f.Frame != "plan" {
+			continue
+		}
 		if err := fr.WriteFile(filepath.Join(dir, f.File)); err != nil {
 			return err
 		}
+		written = append(written, f.File)
 	}
 	names := make([]string, 0, len(extra))
 	for name := range extra {
@@ -846,6 +854,5 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 	if err := atomicfile.Write(filepath.Join(dir, "report.html"), func(w io.Writer) error { return WritePage(w, src) }); err != nil {
 		return err
 	}
-	files := DirFiles(names...)
-	return writeManifest(dir, files[:len(files)-1]) // all but the manifest
+	return writeManifest(dir, append(append(written, names...), "report.html"))
 }
