@@ -336,6 +336,7 @@ func (c *collector) key(rk *runKey) table.Key {
 
 // finish appends the rows and one setup per key to dst.
 func (c *collector) finish(dst *table.Builder) {
+	c.seen = nil // no more records: their memory may go as they become rows
 	// The iteration offset of each key: 1 when its recorded indices are
 	// 0-based (renaissance, speccpu, or any index 0), else 0.
 	offset := map[table.Key]int64{}
@@ -380,6 +381,9 @@ func (c *collector) finish(dst *table.Builder) {
 		}
 		if err := dst.Append(&row); err != nil {
 			c.skip(ingest.RejectKind(err), c.at(r), "%v", err)
+		}
+		if (i+1)%keptChunk == 0 {
+			c.recs[i/keptChunk] = nil // appended: let the chunk go
 		}
 	}
 	envs := map[table.Key]map[string]string{}
