@@ -37,7 +37,7 @@ type Summary struct {
 
 // ErrNoGoBenchmarks is returned by Write when the table holds no
 // benchmark with a Go benchmark name.
-var ErrNoGoBenchmarks = errors.New("export gobench: no Go benchmarks (names starting with Benchmark) to write; JMH results export as pa")
+var ErrNoGoBenchmarks = errors.New("export gobench: no Go or JMH benchmarks to write")
 
 // Write writes the measurements as Go benchmark text with the
 // default options (see WriteWith).
@@ -74,7 +74,10 @@ func Write(w io.Writer, t *table.Table) error {
 // Names: params follow the benchmark as /k=v in key order (before the
 // positional sub-benchmark parts when one of those looks like k=v too, so
 // the reader takes the same key as a parameter), and the GOMAXPROCS suffix
-// "-P" recorded by Format (Setup.Env["gomaxprocs"]) is appended.
+// "-P" recorded by Format (Setup.Env["gomaxprocs"]) is appended. JMH
+// results are written under the names jmhGoName gives them
+// ("org.example.Parser.parse" avgt → "pkg: org.example",
+// "BenchmarkParser/parse/mode=avgt"), their times in ns/op.
 // A name that ends like a suffix itself ("BenchmarkX/n-8") gets "-1" so
 // the reader strips that instead. Benchmarks whose names do not start with
 // "Benchmark" (JMH) are not written; they are listed in the summary, and a
@@ -204,6 +207,40 @@ func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (Summary, error) {
 
 var errNotGo = errors.New("not a Go benchmark name")
 
+// jmhModes are the modes of JMH results.
+var jmhModes = map[string]bool{"avgt": true, "thrpt": true, "sample": true, "ss": true}
+
+// jmhGoName maps a JMH benchmark "pkg.Class.method" to the name and
+// package go test would print for it, so that benchstat compares JMH runs:
+// package "pkg", name "BenchmarkClass/method" (the class's first letter
+// upper-cased, as Go benchmark readers require), and the mode becomes the
+// parameter mode=avgt (thrpt, sample, ss) so that the modes of one method
+// stay apart. The time is written as ns/op whatever the JMH unit (a
+// thrpt score of x ops/s is 1e9/x ns/op: lower is better, as benchstat
+// assumes). ok is false for series that are not JMH results.
+func jmhGoName(s *table.Series) (pkg, name string, ok bool) {
+	if !jmhModes[s.Mode] || strings.HasPrefix(s.Benchmark, "Benchmark") {
+		return "", "", false
+	}
+	parts := strings.Split(s.Benchmark, ".")
+	if len(parts) < 2 || parts[len(parts)-1] == "" || parts[len(parts)-2] == "" {
+		return "", "", false
+	}
+	method, class := parts[len(parts)-1], parts[len(parts)-2]
+	r, n := utf8.DecodeRuneInString(class)
+	return strings.Join(parts[:len(parts)-2], "."), "Benchmark" + string(unicode.ToUpper(r)) + class[n:] + "/" + method, true
+}
+
+// withParam adds key=value to canonical params (table.CanonicalParams).
+func withParam(params, key, value string) string {
+	m, err := table.ParseParams(params)
+	if err != nil {
+		return params
+	}
+	m[key] = value
+	return table.CanonicalParams(m)
+}
+
 // goBenchName returns the package (for "pkg.BenchmarkX" names) and the
 // name as go test prints it, errNotGo for names that are not Go benchmark
 // names, or a *format.NameError.
@@ -212,7 +249,14 @@ func goBenchName(s *table.Series) (pkg, name string, err error) {
 		return &format.NameError{Format: "gobench", Key: s.Key, Field: field, Value: value, Reason: reason}
 	}
 	b := s.Benchmark
-	if !strings.HasPrefix(b, "Benchmark") {
+	sparams := s.Params
+	if jmhPkg, jmhName, ok := jmhGoName(s); ok {
+		pkg, b = jmhPkg, jmhName
+		sparams = withParam(s.Params, "mode", s.Mode)
+		if why := badRune(pkg, true); why != "" {
+			return "", "", bad("benchmark", s.Benchmark, "has a package part that "+why)
+		}
+	} else if !strings.HasPrefix(b, "Benchmark") {
 		i := strings.Index(b, ".Benchmark")
 		if i <= 0 {
 			return "", "", errNotGo
@@ -228,7 +272,7 @@ func goBenchName(s *table.Series) (pkg, name string, err error) {
 	if r, _ := utf8.DecodeRuneInString(b[len("Benchmark"):]); len(b) > len("Benchmark") && !unicode.IsUpper(r) {
 		return "", "", bad("benchmark", s.Benchmark, "has no upper-case letter after Benchmark, so Go benchmark readers do not take it for a result")
 	}
-	params, err := table.ParseParams(s.Params)
+	params, err := table.ParseParams(sparams)
 	if err != nil {
 		return "", "", bad("params", s.Params, "are not canonical: "+err.Error())
 	}
