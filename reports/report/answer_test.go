@@ -75,3 +75,37 @@ func TestWriteDirOnlyWhatApplies(t *testing.T) {
 		t.Errorf("Load: %v", err)
 	}
 }
+
+// TestLabelsTellNamesApart: labels keep both ends of a long name, and two
+// names that would still read alike show where they differ.
+func TestLabelsTellNamesApart(t *testing.T) {
+	a := "org.example.deep.pkg.VeryLongBenchmarkClassName.methodWithALongName[size=1000,variant=alpha] @v1"
+	b := "org.example.deep.pkg.VeryLongBenchmarkClassName.methodWithALongName[size=1000,variant=omega] @v1"
+	got := report.DistinctLabels([]string{a, b}, 40)
+	if got[0] == got[1] || len([]rune(got[0])) > 40 || !strings.Contains(got[0], "alpha") || !strings.Contains(got[1], "omega") {
+		t.Errorf("labels %q", got)
+	}
+	short := report.DistinctLabels([]string{"x.A.m[size=1]", "x.B.m[size=1]"}, 40)
+	if short[0] != "A.m[size=1]" || short[1] != "B.m[size=1]" {
+		t.Errorf("short names %q", short)
+	}
+}
+
+// TestNothingTrimmed: when no run gets a cheaper configuration the page
+// says so in one sentence with the statuses, and draws no time chart.
+func TestNothingTrimmed(t *testing.T) {
+	rep := &trim.Report{Options: trim.DefaultOptions}
+	for _, name := range []string{"BenchmarkA", "BenchmarkB"} {
+		c := trim.Config{Instances: 1, Trials: 1, Forks: 1, Iterations: 3, Slices: 1, IterationTimeNs: 1e9, TimeNs: 3e9}
+		rep.Benchmarks = append(rep.Benchmarks, trim.Benchmark{Key: table.Key{Project: "p", Version: "v1", Benchmark: name, Mode: "go"},
+			Tool: "go", Path: trim.PathGo, Status: trim.StatusKept, Recorded: c, Recommended: c})
+	}
+	var buf bytes.Buffer
+	if err := report.WritePage(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	if !strings.Contains(page, "No benchmark run gets a cheaper configuration (2 kept: nothing cheaper)") || strings.Contains(page, "Time per benchmark run, recorded vs recommended") {
+		t.Errorf("page does not say that nothing is trimmed, or draws the time chart")
+	}
+}

@@ -365,7 +365,28 @@ func writeTrim(b *strings.Builder, plan *frame) {
 			timed = append(timed, i)
 		}
 	}
-	if shown := timed[:min(len(timed), maxBars)]; len(shown) > 0 {
+	nReduced := 0
+	statuses := map[string]int{}
+	for _, i := range timed {
+		if reduced(plan, i) {
+			nReduced++
+		}
+		statuses[plan.s(i, "status")]++
+	}
+	if len(timed) > 0 && nReduced == 0 {
+		// Nothing to compare: one sentence, not a chart of equal bar pairs.
+		keys := make([]string, 0, len(statuses))
+		for k := range statuses {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%d %s", statuses[k], k))
+		}
+		fmt.Fprintf(b, `<p class="answer">No benchmark run gets a cheaper configuration (%s): each keeps its recorded configuration; the plan below gives each one's reason.</p>`,
+			esc(strings.Join(parts, ", ")))
+	} else if shown := timed[:min(len(timed), maxBars)]; len(shown) > 0 {
 		var labels []string
 		var rec, rcm []float64
 		unit, div := minutesOrSeconds(plan, shown)

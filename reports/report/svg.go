@@ -123,9 +123,10 @@ func hbars(title, xlabel string, labels []string, series []hbarSeries, refLines 
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
 			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(t))
 	}
+	shown := distinctLabels(labels, 40)
 	for i, l := range labels {
 		y0 := marginT + i*(rowH+4)
-		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y0+rowH/2+4, esc(shorten(shortName(l), 40)))
+		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s<title>%s</title></text>`, left-6, y0+rowH/2+4, esc(shown[i]), esc(l))
 		for j, s := range series {
 			v := s.values[i]
 			if math.IsNaN(v) {
@@ -167,12 +168,60 @@ func shortName(s string) string {
 	return name
 }
 
+// shorten keeps at most n runes of s: its start and its end around a
+// middle "…" (a benchmark's class and its params or version are what tell
+// names apart; cutting one end alone makes different names look alike).
 func shorten(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
 	}
-	return "…" + string(r[len(r)-n+1:])
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
+}
+
+// distinctLabels shortens every label to n runes (shorten of shortName)
+// and, where two different names would still read alike, shows instead a
+// window of n runes around where they first differ, with "…" on the cut
+// sides.
+func distinctLabels(labels []string, n int) []string {
+	out := make([]string, len(labels))
+	seen := map[string][]int{}
+	for i, l := range labels {
+		out[i] = shorten(shortName(l), n)
+		seen[out[i]] = append(seen[out[i]], i)
+	}
+	for _, idx := range seen {
+		if len(idx) < 2 {
+			continue
+		}
+		for _, i := range idx {
+			full := []rune(shortName(labels[i]))
+			d := len(full)
+			for _, j := range idx {
+				other := []rune(shortName(labels[j]))
+				if j == i || string(other) == string(full) {
+					continue
+				}
+				k := 0
+				for k < len(full) && k < len(other) && full[k] == other[k] {
+					k++
+				}
+				d = min(d, k)
+			}
+			start := max(0, min(d-n/2, len(full)-n+2))
+			end := min(len(full), start+n-2)
+			w := string(full[start:end])
+			if start > 0 {
+				w = "…" + w
+			}
+			if end < len(full) {
+				w += "…"
+			}
+			out[i] = w
+		}
+	}
+	return out
 }
 
 // robustRange is [Q0.01, Q0.99] of x widened by 10 % on each side, so
@@ -278,13 +327,22 @@ func (p *forkPanel) svg() string {
 // forest draws one row per label: the ratio as a dot and its CI as a
 // line, with a dashed reference line at 1 (no change).
 func forest(title string, labels []string, pts [][3]float64) string {
-	return intervals(title, "ratio of means test / base (dashed: 1, no change)", "ratio test / base", 1, labels, pts)
+	return intervalsScaled(title, "ratio of means test / base, log scale (dashed: 1, no change)", "ratio test / base", 1, labels, pts, true)
 }
 
 // intervals draws one row per label: the estimate pts[i][0] as a dot and
 // its interval [pts[i][1], pts[i][2]] as a line, with a dashed reference
 // line at ref; the x range covers every value and ref.
 func intervals(title, xlabel, name string, ref float64, labels []string, pts [][3]float64) string {
+	return intervalsScaled(title, xlabel, name, ref, labels, pts, false)
+}
+
+// ratioTicks are the tick values of a ratio axis in log scale.
+var ratioTicks = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 5, 10, 20, 50, 100}
+
+// intervalsScaled is intervals with a log-scale x axis when logScale is
+// set (ratios: 0.5 and 2 lie as far from 1), for positive values only.
+func intervalsScaled(title, xlabel, name string, ref float64, labels []string, pts [][3]float64, logScale bool) string {
 	var b strings.Builder
 	left, w := 260, plotW+120
 	h := marginT + len(labels)*18 + marginB
@@ -298,19 +356,44 @@ func intervals(title, xlabel, name string, ref float64, labels []string, pts [][
 			}
 		}
 	}
-	pad := 0.05 * (hi - lo + 0.01)
-	lo, hi = lo-pad, hi+pad
+	logScale = logScale && lo > 0
 	pw := float64(w - left - marginR)
-	x := func(v float64) float64 { return float64(left) + (v-lo)/(hi-lo)*pw }
+	var x func(v float64) float64
+	var ticks []float64
+	if logScale {
+		llo, lhi := math.Log(lo), math.Log(hi)
+		pad := 0.05 * (lhi - llo + 0.01)
+		llo, lhi = llo-pad, lhi+pad
+		x = func(v float64) float64 { return float64(left) + (math.Log(v)-llo)/(lhi-llo)*pw }
+		for _, t := range ratioTicks {
+			if math.Log(t) >= llo && math.Log(t) <= lhi {
+				ticks = append(ticks, t)
+			}
+		}
+		if len(ticks) < 3 { // a narrow range: linear ticks (log and linear agree there)
+			ticks = ticks[:0]
+			for _, t := range niceTicks(math.Exp(llo), math.Exp(lhi), 5) {
+				if t > 0 && math.Log(t) >= llo && math.Log(t) <= lhi {
+					ticks = append(ticks, t)
+				}
+			}
+		}
+	} else {
+		pad := 0.05 * (hi - lo + 0.01)
+		lo, hi = lo-pad, hi+pad
+		x = func(v float64) float64 { return float64(left) + (v-lo)/(hi-lo)*pw }
+		ticks = niceTicks(lo, hi, 5)
+	}
 	bottom := h - marginB
-	for _, t := range niceTicks(lo, hi, 5) {
+	for _, t := range ticks {
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
 			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(round3(t)))
 	}
 	fmt.Fprintf(&b, `<line class="ref" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(ref)), marginT-4, f1(x(ref)), bottom)
+	shown := distinctLabels(labels, 40)
 	for i, l := range labels {
 		y := marginT + i*18 + 9
-		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s</text>`, left-6, y+4, esc(shorten(shortName(l), 40)))
+		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s<title>%s</title></text>`, left-6, y+4, esc(shown[i]), esc(l))
 		p := pts[i]
 		if math.IsNaN(p[0]) {
 			continue

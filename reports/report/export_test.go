@@ -1,0 +1,4 @@
+package report
+
+// DistinctLabels exports distinctLabels for tests.
+var DistinctLabels = distinctLabels
