@@ -18,12 +18,12 @@ import (
 )
 
 // Frame is a column-typed result table for machines (notebooks, scripts):
-// each column is a []string, []int64, []float64, []bool or [][]int64 of
-// equal length, so the schema does not depend on the values. It is written
-// as CSV, Arrow IPC or Parquet; NaN floats and invalid optional ints are
-// empty CSV cells and Arrow nulls; integer lists are Arrow list<int64>
-// columns and ";"-joined CSV cells. Column names are snake_case. Table is
-// the human-facing counterpart.
+// each column is a []string, []int64, []float64, []bool, [][]int64 or
+// [][]string of equal length, so the schema does not depend on the values.
+// It is written as CSV, Arrow IPC or Parquet; NaN floats and invalid
+// optional ints are empty CSV cells and Arrow nulls; lists are Arrow
+// list<int64> and list<utf8> columns and ";"-joined CSV cells. Column
+// names are snake_case. Table is the human-facing counterpart.
 type Frame struct {
 	fields []arrow.Field
 	cols   []any
@@ -60,6 +60,12 @@ func (f *Frame) IntList(name string, v [][]int64) {
 	f.add(name, arrow.ListOf(arrow.PrimitiveTypes.Int64), v)
 }
 
+// StringList adds a column of string lists (list<utf8>; ";"-joined in CSV,
+// so the strings must not hold ";").
+func (f *Frame) StringList(name string, v [][]string) {
+	f.add(name, arrow.ListOf(arrow.BinaryTypes.String), v)
+}
+
 func (f *Frame) add(name string, t arrow.DataType, v any) {
 	f.fields = append(f.fields, arrow.Field{Name: name, Type: t})
 	f.cols = append(f.cols, v)
@@ -76,6 +82,8 @@ func colLen(c any) int {
 	case []bool:
 		return len(x)
 	case [][]int64:
+		return len(x)
+	case [][]string:
 		return len(x)
 	}
 	panic(fmt.Sprintf("reports: frame column of type %T", c))
@@ -157,6 +165,8 @@ func (f *Frame) WriteCSV(w io.Writer) error {
 					parts[k] = strconv.FormatInt(n, 10)
 				}
 				rec[j] = strings.Join(parts, ";")
+			case [][]string:
+				rec[j] = strings.Join(x[i], ";")
 			}
 		}
 		cw.Write(rec)
@@ -187,6 +197,13 @@ func (f *Frame) Record(mem memory.Allocator) arrow.Record {
 		case [][]int64:
 			lb := rb.Field(j).(*array.ListBuilder)
 			vb := lb.ValueBuilder().(*array.Int64Builder)
+			for _, l := range x {
+				lb.Append(true)
+				vb.AppendValues(l, nil)
+			}
+		case [][]string:
+			lb := rb.Field(j).(*array.ListBuilder)
+			vb := lb.ValueBuilder().(*array.StringBuilder)
 			for _, l := range x {
 				lb.Append(true)
 				vb.AppendValues(l, nil)

@@ -19,7 +19,8 @@ func TestFrameRoundTrip(t *testing.T) {
 	f.Float("x", []float64{0.1, math.NaN()})
 	f.Bool("ok", []bool{true, false})
 	f.IntList("changepoints", [][]int64{{3, 17}, nil})
-	want := [][]string{{"a", "1", "5", "0.1", "true", "3;17"}, {"b,c", "-2", "", "", "false", ""}}
+	f.StringList("analyses", [][]string{{"steady", "optimize"}, nil})
+	want := [][]string{{"a", "1", "5", "0.1", "true", "3;17", "steady;optimize"}, {"b,c", "-2", "", "", "false", "", ""}}
 	dir := t.TempDir()
 	for _, ext := range []string{".csv", ".arrow", ".parquet"} {
 		path := filepath.Join(dir, "f"+ext)
@@ -30,7 +31,7 @@ func TestFrameRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", ext, err)
 		}
-		if !reflect.DeepEqual(rows.Header, []string{"name", "n", "st_index", "x", "ok", "changepoints"}) {
+		if !reflect.DeepEqual(rows.Header, []string{"name", "n", "st_index", "x", "ok", "changepoints", "analyses"}) {
 			t.Errorf("%s: header %v", ext, rows.Header)
 		}
 		if !reflect.DeepEqual(rows.Cells, want) {

@@ -266,9 +266,11 @@ func cellText(col arrow.Array, i int) (string, error) {
 	case *array.Boolean:
 		return strconv.FormatBool(a.Value(i)), nil
 	case *array.List:
-		vals, ok := a.ListValues().(*array.Int64)
-		if !ok {
-			return "", fmt.Errorf("list of %s, want list of int64", a.ListValues().DataType())
+		vals := a.ListValues()
+		ints, isInt := vals.(*array.Int64)
+		strs, isString := vals.(*array.String)
+		if !isInt && !isString {
+			return "", fmt.Errorf("list of %s, want list of int64 or utf8", vals.DataType())
 		}
 		lo, hi := a.ValueOffsets(i)
 		if lo < 0 || hi < lo || int(hi) > vals.Len() {
@@ -276,7 +278,11 @@ func cellText(col arrow.Array, i int) (string, error) {
 		}
 		parts := make([]string, 0, hi-lo)
 		for k := lo; k < hi; k++ {
-			parts = append(parts, strconv.FormatInt(vals.Value(int(k)), 10))
+			if isInt {
+				parts = append(parts, strconv.FormatInt(ints.Value(int(k)), 10))
+			} else {
+				parts = append(parts, strs.Value(int(k)))
+			}
 		}
 		return strings.Join(parts, ";"), nil
 	}

@@ -33,7 +33,7 @@ function arrowType(t) {
   const s = String(t);
   // A dictionary-encoded string column (the table's string columns) is
   // text to DuckDB, which reads it as VARCHAR.
-  const map = { Int64: 'BIGINT', Float64: 'DOUBLE', Utf8: 'VARCHAR', 'Dictionary<Int32, Utf8>': 'VARCHAR', Bool: 'BOOLEAN', Int32: 'INTEGER', 'List<Int64>': 'BIGINT[]' };
+  const map = { Int64: 'BIGINT', Float64: 'DOUBLE', Utf8: 'VARCHAR', 'Dictionary<Int32, Utf8>': 'VARCHAR', Bool: 'BOOLEAN', Int32: 'INTEGER', 'List<Int64>': 'BIGINT[]', 'List<Utf8>': 'VARCHAR[]' };
   return map[s] ?? s;
 }
 
@@ -87,7 +87,7 @@ async function checkOne(name) {
     const ct = csvTypes[i][1];
     const nonNull = Number((await duck(`SELECT count(${JSON.stringify(col)}) AS n FROM read_parquet(${q(pq)})`))[0].n);
     const ok = ct === pt || nonNull === 0 || (pt === 'DOUBLE' && ct === 'BIGINT') ||
-      (pt === 'BIGINT[]' && (ct === 'VARCHAR' || ct === 'BIGINT')) || (pt === 'BIGINT' && ct === 'DOUBLE') || (pt === 'INTEGER' && ct === 'BIGINT');
+      (pt === 'BIGINT[]' && (ct === 'VARCHAR' || ct === 'BIGINT')) || (pt === 'VARCHAR[]' && ct === 'VARCHAR') || (pt === 'BIGINT' && ct === 'DOUBLE') || (pt === 'INTEGER' && ct === 'BIGINT');
     if (!ok) fail(`${name}.${col}: parquet ${pt}, csv infers ${ct}`);
     if (pt === 'VARCHAR' && nonNull > 0) {
       const r = await duck(`SELECT count(*) AS n FROM read_parquet(${q(pq)}) WHERE ${JSON.stringify(col)} <> '' AND TRY_CAST(${JSON.stringify(col)} AS DOUBLE) IS NULL`);

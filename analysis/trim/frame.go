@@ -40,7 +40,7 @@ const (
 //	project, version, benchmark, params, mode   the benchmark run
 //	tool                 jmh, go or empty
 //	path                 go, steady, short, stated-warmup, duet (Path)
-//	analyses             the analyses that ran, ";"-joined
+//	analyses             the analyses that ran (a list; ";"-joined in CSV)
 //	status               trimmed, unreliable: …, too few repetitions, duet, skipped
 //	unreliable           the benchmark was flagged unreliable (kept)
 //	reason, warnings     why (warnings " | "-joined)
@@ -155,7 +155,8 @@ func (c *configCols) to(f *reports.Frame, prefix string) {
 func (r *Report) planFrame() *reports.Frame {
 	var k reports.KeyColumns
 	var rec, rcm configCols
-	var tool, path, analyses, status, reason, warnings, command, vchange, dverdict []string
+	var tool, path, status, reason, warnings, command, vchange, dverdict []string
+	var analyses [][]string
 	var unreliable, inCI []bool
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
@@ -171,7 +172,7 @@ func (r *Report) planFrame() *reports.Frame {
 		k.Add(b.Key)
 		tool = append(tool, b.Tool)
 		path = append(path, b.Path.String())
-		analyses = append(analyses, strings.Join(b.Analyses, ";"))
+		analyses = append(analyses, b.Analyses)
 		status = append(status, b.Status.String())
 		unreliable = append(unreliable, b.Status.Unreliable())
 		reason = append(reason, b.Reason)
@@ -232,7 +233,7 @@ func (r *Report) planFrame() *reports.Frame {
 	k.AddTo(f)
 	f.String("tool", tool)
 	f.String("path", path)
-	f.String("analyses", analyses)
+	f.StringList("analyses", analyses)
 	f.String("status", status)
 	f.Bool("unreliable", unreliable)
 	f.String("reason", reason)
