@@ -110,7 +110,7 @@ func (c *ciColumns) to(f *reports.Frame) {
 //
 //	environment, suite, benchmark, version, type   the key
 //	runs, iterations, pairs   runs in the data, iterations after warm-up, pairs
-//	a_mean_ns, b_mean_ns, grand_mean_ns, cv_a, cv_b, cv
+//	a_mean_ns, b_mean_ns, grand_mean_ns, a_cv, b_cv, cv
 //	ci_runs, mean_diff_ns, ci_lower_ns, ci_upper_ns   mean of run means of A − B and its BCa CI
 //	ci_rel_width              (hi − lo) / grand mean (D4)
 //	ci_test, u_test           equal, different, or "" when the test did not run
@@ -140,7 +140,7 @@ func (r *Report) BenchmarksFrame() *reports.Frame {
 	f.Int("runs", runs)
 	f.Int("iterations", iters)
 	f.Int("pairs", pairs)
-	for j, name := range []string{"a_mean_ns", "b_mean_ns", "grand_mean_ns", "cv_a", "cv_b", "cv"} {
+	for j, name := range []string{"a_mean_ns", "b_mean_ns", "grand_mean_ns", "a_cv", "b_cv", "cv"} {
 		f.Float(name, fl[j])
 	}
 	c.to(f)

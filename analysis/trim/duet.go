@@ -247,9 +247,9 @@ func (r *Report) duetFrame(name string) (*reports.Frame, error) {
 // duetBenchmarksFrame is duet.Report.BenchmarksFrame with B against A and
 // the settings a reader needs to read it:
 //
-//	b_vs_a, b_vs_a_low, b_vs_a_high   (B − A)/A and its CI (DuetVerdict.BvsA)
-//	confidence, resamples             the CI's level and bootstrap resamples
-//	min_overlap                       the duet pairing's minimum overlap ratio m
+//	b_vs_a, b_vs_a_ci_lower, b_vs_a_ci_upper   (B − A)/A and its CI (DuetVerdict.BvsA)
+//	confidence, resamples                      the CI's level and bootstrap resamples
+//	min_overlap_ratio                          the duet pairing's minimum overlap ratio m
 func (r *Report) duetBenchmarksFrame(d *duet.Report) *reports.Frame {
 	f := d.BenchmarksFrame()
 	n := len(d.Benchmarks)
@@ -263,11 +263,11 @@ func (r *Report) duetBenchmarksFrame(d *duet.Report) *reports.Frame {
 		conf[i], res[i], m[i] = d.Options.Confidence, int64(d.Options.Resamples), d.Options.MinOverlap
 	}
 	f.Float("b_vs_a", bva)
-	f.Float("b_vs_a_low", lo)
-	f.Float("b_vs_a_high", hi)
+	f.Float("b_vs_a_ci_lower", lo)
+	f.Float("b_vs_a_ci_upper", hi)
 	f.Float("confidence", conf)
 	f.Int("resamples", res)
-	f.Float("min_overlap", m)
+	f.Float("min_overlap_ratio", m)
 	return f
 }
 

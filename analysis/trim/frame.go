@@ -375,7 +375,7 @@ func (r *Report) forkCROPSFrame() *reports.Frame {
 	f.Int("trial", trial)
 	f.Int("fork", fork)
 	f.Float("penalty", pen)
-	f.Int("changepoints", ncp)
+	f.Int("changepoint_count", ncp)
 	f.Float("chosen_penalty", chosen)
 	return f
 }

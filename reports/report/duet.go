@@ -88,7 +88,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 		`or side by side unsynchronised (duet; iterations paired when they overlap by more than %s of each). Per benchmark, type and environment: `+
 		`the %s BCa bootstrap CI (%s resamples) of the mean over runs of the paired differences A − B, shown as B against A, (B − A)/A; `+
 		`the MDS curves show how often each test still calls A and B equal when B is slowed down by s, and its minimal detectable slowdown `+
-		`(dashed: the smallest s from which on no key is called equal; every key counts, so keys where A and B already differ are detected from s = 0).</p>`, level(bench.n(0, "min_overlap")), level(conf), tickLabel(bench.n(0, "resamples")))
+		`(dashed: the smallest s from which on no key is called equal; every key counts, so keys where A and B already differ are detected from s = 0).</p>`, level(bench.n(0, "min_overlap_ratio")), level(conf), tickLabel(bench.n(0, "resamples")))
 
 	// B against A with its CI, largest difference first.
 	idx := make([]int, len(bench.Cells))
@@ -108,7 +108,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 	var pts [][3]float64
 	for _, i := range shown {
 		labels = append(labels, duetName(bench, i, withEnv))
-		pts = append(pts, [3]float64{100 * bench.n(i, "b_vs_a"), 100 * bench.n(i, "b_vs_a_low"), 100 * bench.n(i, "b_vs_a_high")})
+		pts = append(pts, [3]float64{100 * bench.n(i, "b_vs_a"), 100 * bench.n(i, "b_vs_a_ci_lower"), 100 * bench.n(i, "b_vs_a_ci_upper")})
 	}
 	b.WriteString(`<figure>` + intervals(fmt.Sprintf("B against A, (B − A)/A with its %s CI (%d of %d keys, largest difference first)", level(conf), len(shown), len(idx)),
 		"B against A (%); > 0: B slower; dashed: 0, no difference", "B against A", 0, labels, pts) + `</figure>`)
@@ -127,7 +127,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 		unit, div := durationUnit(bench.n(i, "grand_mean_ns"))
 		ci := ""
 		if v := bench.n(i, "b_vs_a"); !math.IsNaN(v) {
-			ci = fmt.Sprintf("%s [%s, %s]", signed(v), signed(bench.n(i, "b_vs_a_low")), signed(bench.n(i, "b_vs_a_high")))
+			ci = fmt.Sprintf("%s [%s, %s]", signed(v), signed(bench.n(i, "b_vs_a_ci_lower")), signed(bench.n(i, "b_vs_a_ci_upper")))
 		}
 		name := bench.s(i, "suite") + "/" + bench.s(i, "benchmark")
 		if v := bench.s(i, "version"); v != "" {
@@ -336,7 +336,7 @@ type duetRun struct {
 
 // writeTimelines draws the timeline of each plotted duet run.
 func writeTimelines(b *strings.Builder, bench, timeline, pairs *frame, withEnv bool) {
-	minOvl := bench.n(0, "min_overlap")
+	minOvl := bench.n(0, "min_overlap_ratio")
 	runs := map[string]*duetRun{}
 	var order []string
 	for i := range timeline.Cells {

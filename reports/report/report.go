@@ -714,7 +714,7 @@ func writeCROPS(b *strings.Builder, cf *frame) {
 			order = append(order, k)
 		}
 		p.pen = append(p.pen, cf.n(i, "penalty"))
-		p.ncp = append(p.ncp, cf.n(i, "changepoints"))
+		p.ncp = append(p.ncp, cf.n(i, "changepoint_count"))
 	}
 	for _, k := range order[:min(len(order), maxElbows)] {
 		p := panels[k]
