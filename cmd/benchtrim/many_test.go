@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // Inputs of many small benchmarks, where what ingest keeps per benchmark
@@ -132,8 +132,8 @@ func TestIngestMemoryLinear(t *testing.T) {
 // of many one-value benchmarks and duet results of many iterations, at
 // two sizes ten times apart, and reports per benchmark (iteration) the
 // CPU time (cpu-ns/bench) and bytes allocated (alloc-B/bench), and the
-// peak heap in use (sampled every 10 ms) per input byte (peak-B/in-B): at
-// both sizes alike when memory and time are linear in the input.
+// peak heap (sampled every 10 ms) per input byte (peak-B/in-B): at both
+// sizes alike when memory and time are linear in the input.
 //
 //	go test -run '^$' -bench IngestMany -benchtime 1x ./cmd/benchtrim
 func BenchmarkIngestMany(b *testing.B) {
@@ -145,7 +145,7 @@ func BenchmarkIngestMany(b *testing.B) {
 		in, size := manyInput(b, dir, c.kind, c.n)
 		b.Run(fmt.Sprintf("%s/n=%d", c.kind, c.n), func(b *testing.B) {
 			out := filepath.Join(dir, "out.parquet")
-			peak := samplePeakHeap()
+			peak := testenv.PeakHeap(10 * time.Millisecond)
 			cpu := cpuSeconds()
 			var alloc uint64
 			for i := 0; i < b.N; i++ {
@@ -157,34 +157,5 @@ func BenchmarkIngestMany(b *testing.B) {
 			b.ReportMetric(float64(peak())/float64(size), "peak-B/in-B")
 		})
 		os.Remove(in)
-	}
-}
-
-// samplePeakHeap samples the heap in use every 10 ms until the returned
-// function is called, which returns the largest value seen.
-func samplePeakHeap() func() uint64 {
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(10 * time.Millisecond):
-			}
-		}
-	}()
-	return func() uint64 {
-		close(stop)
-		wg.Wait()
-		return peak.Load()
 	}
 }

@@ -2,11 +2,10 @@ package synth
 
 import (
 	"runtime"
-	"runtime/metrics"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // countWriter discards its input and counts it.
@@ -62,28 +61,8 @@ func BenchmarkWritePASample(b *testing.B) {
 // worker because the writer streams.
 func BenchmarkWriteJMHSample200MB(b *testing.B) {
 	s := mustSuite(b, SampleSuiteConfig(140)) // ≈ 210 MB
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				metrics.Read(sample)
-				if v := sample[0].Value.Uint64(); v > peak.Load() {
-					peak.Store(v)
-				}
-			}
-		}
-	}()
 	runtime.GC()
+	peak := testenv.PeakHeap(time.Millisecond)
 	var total int64
 	for b.Loop() {
 		w := &countWriter{}
@@ -95,11 +74,10 @@ func BenchmarkWriteJMHSample200MB(b *testing.B) {
 		}
 		total += w.n
 	}
-	close(stop)
-	wg.Wait()
+	peakBytes := peak()
 	b.ReportMetric(float64(total)/1e6/b.Elapsed().Seconds(), "MB/s")
 	b.ReportMetric(float64(total)/float64(b.N)/1e6, "MB/op")
-	b.ReportMetric(float64(peak.Load())/1e6, "peak-heap-MB")
+	b.ReportMetric(float64(peakBytes)/1e6, "peak-heap-MB")
 }
 
 // BenchmarkWriteDemoData checks the demo's < 1 s target.

@@ -12,9 +12,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // root is the repository root: the nearest parent of the working
@@ -114,4 +117,37 @@ func goCommandStdout() *os.File {
 		parentOut.f = f
 	})
 	return parentOut.f
+}
+
+// PeakHeap samples the heap's objects (runtime/metrics
+// /memory/classes/heap/objects:bytes, live and not yet swept) every
+// interval until the returned function is called, which returns the
+// largest value seen: the peak memory of what a benchmark runs.
+func PeakHeap(every time.Duration) (stop func() uint64) {
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		return peak.Load()
+	}
 }
