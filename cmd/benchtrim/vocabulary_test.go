@@ -98,9 +98,21 @@ func typeOK(cell, typ, cmd string) bool {
 
 // sameQuantity lists names that must not both exist: one quantity, one name.
 var sameQuantity = [][]string{
-	{"ratio_lower", "ratio_ci_lower"},
-	{"ratio_upper", "ratio_ci_upper"},
+	{"ratio_lower", "ratio_low", "ratio_ci_lower"},
+	{"ratio_upper", "ratio_high", "ratio_ci_upper"},
 	{"change_percent", "change_rate"},
+	{"min_overlap", "min_overlap_ratio"},
+	{"mean_a_ns", "a_mean_ns"},
+	{"cv_a", "a_cv"},
+}
+
+// badSuffixes are name endings the vocabulary spells otherwise.
+var badSuffixes = map[string]string{
+	"_seconds": "_s",
+	"_low":     "_ci_lower",
+	"_high":    "_ci_upper",
+	"_percent": "_rate (a fraction)",
+	"_pct":     "_rate (a fraction)",
 }
 
 // TestColumnVocabulary runs every data-writing command and flag (the
@@ -213,6 +225,13 @@ func TestColumnVocabulary(t *testing.T) {
 			t.Logf("docs/outputs.md lists column %s, which these inputs do not produce", name)
 		default:
 			t.Errorf("docs/outputs.md lists column %s, which no output has", name)
+		}
+	}
+	for name := range seen {
+		for suf, want := range badSuffixes {
+			if strings.HasSuffix(name, suf) {
+				t.Errorf("column %s: the vocabulary ends such names in %s", name, want)
+			}
 		}
 	}
 	for _, names := range sameQuantity {
