@@ -195,19 +195,9 @@ func (f *Frame) Record(mem memory.Allocator) arrow.Record {
 		case []int64:
 			rb.Field(j).(*array.Int64Builder).AppendValues(x, f.valid[j])
 		case [][]int64:
-			lb := rb.Field(j).(*array.ListBuilder)
-			vb := lb.ValueBuilder().(*array.Int64Builder)
-			for _, l := range x {
-				lb.Append(true)
-				vb.AppendValues(l, nil)
-			}
+			appendLists(rb.Field(j), x, func(vb array.Builder, v []int64) { vb.(*array.Int64Builder).AppendValues(v, nil) })
 		case [][]string:
-			lb := rb.Field(j).(*array.ListBuilder)
-			vb := lb.ValueBuilder().(*array.StringBuilder)
-			for _, l := range x {
-				lb.Append(true)
-				vb.AppendValues(l, nil)
-			}
+			appendLists(rb.Field(j), x, func(vb array.Builder, v []string) { vb.(*array.StringBuilder).AppendValues(v, nil) })
 		case []float64:
 			valid := make([]bool, len(x))
 			for i, v := range x {
@@ -219,6 +209,16 @@ func (f *Frame) Record(mem memory.Allocator) arrow.Record {
 		}
 	}
 	return rb.NewRecord()
+}
+
+// appendLists appends one list per element of lists to the list builder b,
+// the values through appendValues on its value builder.
+func appendLists[T any](b array.Builder, lists [][]T, appendValues func(vb array.Builder, v []T)) {
+	lb := b.(*array.ListBuilder)
+	for _, l := range lists {
+		lb.Append(true)
+		appendValues(lb.ValueBuilder(), l)
+	}
 }
 
 // WriteArrow writes the frame as an Arrow IPC file.

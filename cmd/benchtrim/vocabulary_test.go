@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"os"
@@ -188,7 +187,7 @@ func TestColumnVocabulary(t *testing.T) {
 			if strings.HasPrefix(filepath.Base(f), "duet-input") {
 				continue
 			}
-			for _, name := range csvHeader(t, f) {
+			for _, name := range readCSV(t, f)[0] {
 				fields = append(fields, arrow.Field{Name: name})
 			}
 		default:
@@ -274,19 +273,4 @@ func arrowSchema(t *testing.T, path string) *arrow.Schema {
 	}
 	defer r.Close()
 	return r.Schema()
-}
-
-// csvHeader reads the first line of a CSV file.
-func csvHeader(t *testing.T, path string) []string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rec, err := csv.NewReader(f).Read()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return rec
 }
