@@ -127,6 +127,9 @@ type ReadOptions struct {
 	instances *Instances
 	// runIDs numbers the runs of the file being read (table.RunIDs).
 	runIDs *table.RunIDs
+	// labels are the labels of files named NAME=FILE or read as versions
+	// of one suite (suiteLabels), by path.
+	labels map[string]fileLabels
 }
 
 // FileResult says what one file contributed.
@@ -192,6 +195,7 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	}
 	st := &Streamed{Report: &Report{}, Stats: &table.Stats{}}
 	rep := st.Report
+	paths, opt.labels = suiteLabels(paths, opt, mem)
 	if err := CheckDistinct(paths); err != nil {
 		return st, err
 	}
@@ -374,6 +378,9 @@ func checkError(file string, err error) error {
 // and the instance numbering shared by the files of this call.
 func (opt *ReadOptions) source(path string) Source {
 	project, version := LabelsFromFileName(path)
+	if l, ok := opt.labels[path]; ok {
+		project, version = l.project, l.version
+	}
 	src := Source{File: path, Project: project, Version: version, Instance: opt.Instance, Trial: opt.Trial, Instances: opt.instances}
 	if opt.Project != "" {
 		src.Project, src.ProjectFromUser = opt.Project, true
@@ -423,7 +430,7 @@ func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Report) {
 			if prev, ok := earlier.Unit(u.Levels); ok {
 				rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
 					"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
-						"(label the files apart with PROJECT-VERSION file names or read them separately)",
+						"(label the files apart with PROJECT-VERSION file names or NAME=FILE arguments, or read them separately)",
 					k, u.Levels[0], u.Levels[1], u.Levels[2], st.Files[prev.File].Path)})
 				break
 			}
