@@ -89,6 +89,8 @@ func formatPercent(p float64) string {
 
 // SideStats summarises one side of a comparison.
 type SideStats struct {
+	// Median is the median of the iteration values (iteration means).
+	Median float64
 	// Mean is the mean time per operation in ns with its bootstrap interval
 	// (from the same resamples as the ratio). For InvocationSamples 0 it is
 	// the mean of the iteration means.
@@ -143,7 +145,29 @@ type Comparison struct {
 
 // ExcludesOne reports whether the ratio's interval lies entirely above or
 // below 1.
-func (c *Comparison) ExcludesOne() bool { return c.Verdict.Change != NoChange }
+func (c *Comparison) ExcludesOne() bool { return c.Ratio.Lower > 1 || c.Ratio.Upper < 1 }
+
+// decide sets c.Verdict by opt's statistic and minimum effect: for
+// medians, p < Alpha with Δ = 100·(median_test/median_base − 1) %
+// (benchstat's rule); for means, the ratio's interval (verdictOf). Then a
+// change |Δ| < MinEffect % becomes NoChange (the estimate is kept).
+func (c *Comparison) decide(opt *Options) {
+	if opt.Statistic == StatisticMedian {
+		c.Verdict = Verdict{Percent: 100 * (c.Test.Median/c.Base.Median - 1)}
+		if c.P < opt.Alpha {
+			c.Verdict.Change = Slower
+			if c.Verdict.Percent < 0 {
+				c.Verdict.Change = Faster
+			}
+			if c.Verdict.Percent == 0 || math.IsNaN(c.Verdict.Percent) {
+				c.Verdict.Change = NoChange
+			}
+		}
+	}
+	if math.Abs(c.Verdict.Percent) < opt.MinEffect {
+		c.Verdict.Change = NoChange
+	}
+}
 
 // compareSamples compares test against base.
 func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *stats.Workspace) (Comparison, error) {
@@ -156,6 +180,7 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 		return Comparison{}, fmt.Errorf("base: %w", err)
 	}
 	if c, ok := constantSides(test, base); ok {
+		c.decide(opt)
 		return c, nil
 	}
 	if allZero(base.values) {
@@ -174,8 +199,8 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 		return Comparison{}, fmt.Errorf("Cliff's delta: %w", err)
 	}
 	c := Comparison{
-		Base:        SideStats{Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
-		Test:        SideStats{Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
+		Base:        SideStats{Median: stats.Median(base.iterMeans, nil), Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
+		Test:        SideStats{Median: stats.Median(test.iterMeans, nil), Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
 		Ratio:       r.Ratio,
 		ChangeRate:  math.Abs(r.Test.Estimate-r.Control.Estimate) / r.Control.Estimate,
 		U:           mw.U,
@@ -187,6 +212,7 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 	if err := c.finiteErr(); err != nil {
 		return Comparison{}, err
 	}
+	c.decide(opt)
 	bl, tl := base.resampledLevels(), test.resampledLevels()
 	for l := 0; l < numIDs; l++ {
 		if contains(bl, idNames[l]) || contains(tl, idNames[l]) {
@@ -221,7 +247,7 @@ func constantSides(test, base *sample) (Comparison, bool) {
 	}
 	one := estimate.Interval{Estimate: 1, Lower: 1, Upper: 1}
 	side := func(s *sample) SideStats {
-		return SideStats{Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
+		return SideStats{Median: v, Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
 	}
 	c := Comparison{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
 		Magnitude: nonparam.CliffMagnitude(0), Verdict: verdictOf(one)}
@@ -384,15 +410,22 @@ func (r *Report) Summary() Summary {
 // Geomean returns the geometric means of the base means, the test means and
 // the ratios over the compared benchmarks (benchstat's summary row; the
 // ratio geomean equals test/base of the first two), and how many there were.
-func (r *Report) Geomean() (base, test, ratio float64, n int) {
+func (r *Report) Geomean() (base, test, ratio float64, n int) { return r.geomean(false) }
+
+// geomean is Geomean of the medians (median) or of the means.
+func (r *Report) geomean(median bool) (base, test, ratio float64, n int) {
 	var lb, lt float64
 	for i := range r.Results {
 		res := &r.Results[i]
-		if res.Err != nil || !(res.Base.Mean.Estimate > 0) || !(res.Test.Mean.Estimate > 0) {
+		b, t := res.Base.Mean.Estimate, res.Test.Mean.Estimate
+		if median {
+			b, t = res.Base.Median, res.Test.Median
+		}
+		if res.Err != nil || !(b > 0) || !(t > 0) {
 			continue
 		}
-		lb += math.Log(res.Base.Mean.Estimate)
-		lt += math.Log(res.Test.Mean.Estimate)
+		lb += math.Log(b)
+		lt += math.Log(t)
 		n++
 	}
 	if n == 0 {

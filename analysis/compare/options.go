@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
@@ -24,6 +25,17 @@ type Options struct {
 	DiscardWarmup int
 	// Seed selects the bootstrap streams (and the A/A splits).
 	Seed uint64
+	// Statistic is what the table shows and the verdict rests on:
+	// StatisticMean ("" too) the ratio of means with its hierarchical
+	// bootstrap interval, the verdict "changed" when the interval excludes
+	// 1; StatisticMedian the medians of the iteration values and their
+	// ratio, the verdict "changed" when the U test's p < Alpha (benchstat's
+	// rule, which benchstat applies at α = 0.05).
+	Statistic string
+	// MinEffect is a practical-significance threshold in percent: a change
+	// |Δ| < MinEffect is "~" (no change) even when statistically
+	// significant. 0 keeps every significant change.
+	MinEffect float64
 	// Workers is the number of benchmarks compared in parallel;
 	// 0 means GOMAXPROCS. The results do not depend on it.
 	Workers int
@@ -41,11 +53,25 @@ type Options struct {
 
 // DefaultOptions are pa's and µOpTime's settings: 10,000 resamples, 99 %
 // intervals, iteration means (InvocationSamples 0), U test at α = 0.01,
-// nothing skipped, seed 1.
-var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Alpha: 0.01, Seed: 1}
+// nothing skipped, seed 1, the statistic the mean, no minimum effect.
+var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Alpha: 0.01, Seed: 1, Statistic: StatisticMean}
+
+// The statistics of Options.Statistic.
+const (
+	StatisticMean   = "mean"
+	StatisticMedian = "median"
+)
 
 // Validate reports whether o is usable.
 func (o Options) Validate() error {
+	switch o.Statistic {
+	case "", StatisticMean, StatisticMedian:
+	default:
+		return fmt.Errorf("compare: statistic must be mean or median, got %q", o.Statistic)
+	}
+	if !(o.MinEffect >= 0) || math.IsInf(o.MinEffect, 0) {
+		return fmt.Errorf("compare: minimum effect must be a percentage >= 0, got %v", o.MinEffect)
+	}
 	if err := o.Bootstrap.Validate(); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}

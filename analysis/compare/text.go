@@ -29,6 +29,18 @@ func (o *Options) methodLine() string {
 	return s
 }
 
+// statisticLine names what the table shows and the verdict rests on.
+func (o *Options) statisticLine() string {
+	s := "statistic: mean (times are means; verdict: the ratio's interval excludes 1)"
+	if o.Statistic == StatisticMedian {
+		s = fmt.Sprintf("statistic: median (times are medians of iteration values; verdict: U test p < %v, as benchstat's)", o.Alpha)
+	}
+	if o.MinEffect > 0 {
+		s += fmt.Sprintf("; changes under %v %% count as ~ (--min-effect)", o.MinEffect)
+	}
+	return s
+}
+
 // Headline is the one-line answer of the report, the first line WriteText
 // prints: "3 of 12 benchmarks changed: 2 slower (up to +25.3 %), 1 faster
 // (up to -5.6 %); 9 unchanged (99 % CI contains 1)", then the counts of
@@ -142,6 +154,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 	b.WriteString(r.Headline() + "\n")
 	fmt.Fprintf(&b, "base: %s\ntest: %s\n", abbreviate(r.Base, Width-6), abbreviate(r.Test, Width-6))
 	b.WriteString(reports.Wrap(r.Options.methodLine(), Width, "  ") + "\n")
+	b.WriteString(reports.Wrap(r.Options.statisticLine(), Width, "  ") + "\n")
 	levels := map[string]bool{}
 	for i := range r.Results {
 		for _, l := range r.Results[i].Resampled {
@@ -255,6 +268,7 @@ func (r *Report) table(lb labeler) *textTable {
 		right:  []bool{false, true, true, false, true, true, false},
 	}
 	short := map[Change]string{NoChange: "~", Slower: "slower", Faster: "faster"}
+	median := r.Options.Statistic == StatisticMedian
 	if !r.IsTime() {
 		short[Slower], short[Faster] = "higher", "lower"
 	}
@@ -267,15 +281,24 @@ func (r *Report) table(lb labeler) *textTable {
 		if b, t := res.Base.Mean, res.Test.Mean; b.Lower == b.Upper && t.Lower == t.Upper && b.Estimate == t.Estimate {
 			change = "all equal" // benchstat: "all samples are equal"
 		}
-		t.add(lb.label(nameKey(res.Name)),
-			format(res.Base.Mean.Estimate)+" "+formatSpread(res.Base.Mean.Estimate, res.Base.Mean.Lower, res.Base.Mean.Upper),
-			format(res.Test.Mean.Estimate)+" "+formatSpread(res.Test.Mean.Estimate, res.Test.Mean.Lower, res.Test.Mean.Upper),
+		base := format(res.Base.Mean.Estimate) + " " + formatSpread(res.Base.Mean.Estimate, res.Base.Mean.Lower, res.Base.Mean.Upper)
+		test := format(res.Test.Mean.Estimate) + " " + formatSpread(res.Test.Mean.Estimate, res.Test.Mean.Lower, res.Test.Mean.Upper)
+		if median {
+			base, test = format(res.Base.Median), format(res.Test.Median)
+			if change != "all equal" {
+				change = formatPercent(res.Verdict.Percent)
+			}
+		}
+		t.add(lb.label(nameKey(res.Name)), base, test,
 			change,
 			formatP(res.P),
 			fmt.Sprintf("%d+%d", res.Base.Iterations, res.Test.Iterations),
 			short[res.Verdict.Change])
 	}
-	if gb, gt, gr, n := r.Geomean(); n > 0 {
+	if median {
+		t.header[3] = "Δ % of medians"
+	}
+	if gb, gt, gr, n := r.geomean(median); n > 0 {
 		t.add("geomean", format(gb), format(gt), formatPercent(100*(gr-1)), "", "", "")
 	}
 	return t

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -37,6 +38,8 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "resamples", Value: compare.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples"},
 			&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
 			&cli.Float64Flag{Name: "alpha", Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
+			&cli.StringFlag{Name: "statistic", Value: compare.StatisticMean, Usage: "mean (ratio of means, verdict by its bootstrap interval) or median (medians, verdict by the U test, as benchstat; with --alpha 0.05 benchstat's verdicts)"},
+			&cli.Float64Flag{Name: "min-effect", Usage: "practical significance: a change under `PCT` % is ~ even when significant"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
 			&cli.StringFlag{Name: "filter", Usage: "compare only benchmarks this `EXPR` keeps: REGEXP on the full name (BenchmarkSort/n=16), name:REGEXP, KEY:VALUE, -TERM (see below)"},
 			&cli.StringFlag{Name: "bench", Usage: "same as --filter (older name)"},
@@ -238,6 +241,13 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 		InvocationSamples: c.Int("is"),
 	}
 	opt.Alpha = c.Float64("alpha")
+	opt.Statistic, opt.MinEffect = c.String("statistic"), c.Float64("min-effect")
+	if opt.Statistic != compare.StatisticMean && opt.Statistic != compare.StatisticMedian {
+		return opt, cliapp.Usagef("compare", "--statistic %q: want mean or median", opt.Statistic)
+	}
+	if !(opt.MinEffect >= 0) || math.IsInf(opt.MinEffect, 0) {
+		return opt, cliapp.Usagef("compare", "--min-effect %v: want a percentage >= 0", opt.MinEffect)
+	}
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.Seed, opt.Workers = g.Seed, g.Workers
 	for _, x := range c.StringSlice("metrics") {

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// benchstatVerdicts reads benchstat's -format csv output: per benchmark
+// (GOMAXPROCS suffix dropped) of the first unit's table, -1 faster, 0 ~,
+// 1 slower.
+func benchstatVerdicts(t *testing.T, out []byte) map[string]int {
+	t.Helper()
+	r := csv.NewReader(bytes.NewReader(out))
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("benchstat csv: %v", err)
+	}
+	got := map[string]int{}
+	procs := regexp.MustCompile(`-\d+$`)
+	inTable := false
+	for _, rec := range recs {
+		switch {
+		case len(rec) >= 7 && rec[0] == "" && rec[len(rec)-2] == "vs base":
+			if inTable {
+				return got // the next unit's table
+			}
+			inTable = true
+		case inTable && len(rec) >= 7 && rec[0] != "" && rec[0] != "geomean":
+			v := 0
+			switch d := rec[len(rec)-2]; {
+			case d == "~":
+			case strings.HasPrefix(d, "+"):
+				v = 1
+			case strings.HasPrefix(d, "-"):
+				v = -1
+			default:
+				t.Fatalf("benchstat verdict %q of %s", d, rec[0])
+			}
+			got[procs.ReplaceAllString(rec[0], "")] = v
+		}
+	}
+	return got
+}
+
+// TestCompareAgreesWithBenchstat checks that compare --statistic median
+// --alpha 0.05 gives benchstat's verdicts (Mann-Whitney U test on the
+// result lines, α = 0.05, medians) on two real go test -bench files:
+// against the committed output of benchstat (testdata/benchstat/README.md
+// has the command) and against benchstat itself when it is on PATH.
+func TestCompareAgreesWithBenchstat(t *testing.T) {
+	dir := filepath.Join("testdata", "benchstat")
+	old, nw := filepath.Join(dir, "old.txt"), filepath.Join(dir, "new.txt")
+	out := filepath.Join(t.TempDir(), "r.csv")
+	if _, _, err := runCLI(t, "compare", "-q", "--statistic", "median", "--alpha", "0.05", "--resamples", "200", "-o", out, old, nw); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	ours := map[string]int{}
+	for _, rec := range recs[1:] {
+		if rec[col["metric"]] != "primary" {
+			continue
+		}
+		name := strings.TrimPrefix(rec[col["benchmark"]], "Benchmark")
+		ours[name] = map[string]int{"-1": -1, "0": 0, "1": 1}[rec[col["change"]]]
+	}
+	ref, err := os.ReadFile(filepath.Join(dir, "benchstat.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := map[string][]byte{"committed benchstat.csv": ref}
+	if bs, err := exec.LookPath("benchstat"); err == nil {
+		if b, err := exec.Command(bs, "-format", "csv", old, nw).Output(); err == nil {
+			refs["benchstat on PATH"] = b
+		} else {
+			t.Logf("benchstat on PATH failed: %v", err)
+		}
+	} else {
+		t.Log("benchstat not on PATH: comparing with the committed output only")
+	}
+	for what, b := range refs {
+		want := benchstatVerdicts(t, b)
+		if len(want) != len(ours) || len(want) == 0 {
+			t.Errorf("%s: %d benchmarks, benchtrim %d", what, len(want), len(ours))
+		}
+		agree, changed := 0, 0
+		for name, w := range want {
+			g, ok := ours[name]
+			switch {
+			case !ok:
+				t.Errorf("%s: %s missing from benchtrim's output", what, name)
+			case g != w:
+				t.Errorf("%s: %s: benchstat %d, benchtrim %d", what, name, w, g)
+			default:
+				agree++
+			}
+			if w != 0 {
+				changed++
+			}
+		}
+		t.Logf("%s: %d of %d verdicts agree (%d changed)", what, agree, len(want), changed)
+	}
+}
