@@ -478,4 +478,21 @@ func (r *AAReport) writeRates(b *strings.Builder, single int, ci string) {
 	fmt.Fprintf(b, "  %s %d (%s; nominal %s = 1 − confidence)\n", pad(l1), a.CIExcludesOne,
 		formatRate(a.CIRate), formatRate(1-o.Bootstrap.Confidence))
 	fmt.Fprintf(b, "  %s %d (%s; nominal %s = α)\n", pad(l2), a.PBelowAlpha, formatRate(a.URate), formatRate(o.Alpha))
+	if rate, nominal, what := a.CIRate, 1-o.Bootstrap.Confidence, ci+" excludes 1"; tooNoisy(rate, nominal) || tooNoisy(a.URate, o.Alpha) {
+		if !tooNoisy(rate, nominal) {
+			rate, nominal, what = a.URate, o.Alpha, fmt.Sprintf("p < %v", o.Alpha)
+		}
+		msg := fmt.Sprintf("too noisy: %s in %s of these A/A comparisons, where nothing changed (nominal %s); "+
+			"the measurements are too noisy for A/B verdicts of this setup: record more %ss, or judge changes with --min-effect",
+			what, formatRate(rate), formatRate(nominal), o.Split)
+		// A number keeps its " %" on its line.
+		msg = strings.ReplaceAll(msg, " %", "\ue000%")
+		b.WriteString(strings.ReplaceAll(reports.Wrap(msg, Width, "  "), "\ue000%", " %") + "\n")
+	}
+}
+
+// tooNoisy reports whether an A/A false-positive rate is far above its
+// nominal level: above twice nominal and 5 points above it.
+func tooNoisy(rate, nominal float64) bool {
+	return rate > 2*nominal && rate > nominal+0.05
 }

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -117,5 +119,75 @@ func TestCompareAgreesWithBenchstat(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d verdicts agree (%d changed)", what, agree, len(want), changed)
+	}
+}
+
+// TestCompareMinEffectAndNoise checks --min-effect (a significant change
+// under PCT % is ~), that the header names the statistic, and that an A/A
+// test of two recordings of one build on a busy machine says the
+// measurements are too noisy for verdicts.
+func TestCompareMinEffectAndNoise(t *testing.T) {
+	dir := filepath.Join("testdata", "benchstat")
+	old, nw := filepath.Join(dir, "old.txt"), filepath.Join(dir, "new.txt")
+	changed := func(minEffect string) (n int, small int, stdout string) {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "r.csv")
+		stdout, _, err := runCLI(t, "compare", "-q", "--statistic", "median", "--alpha", "0.05", "--resamples", "200", "--min-effect", minEffect, "-o", out, old, nw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := map[string]int{}
+		for i, h := range recs[0] {
+			col[h] = i
+		}
+		for _, rec := range recs[1:] {
+			if rec[col["metric"]] != "primary" || rec[col["change"]] == "0" {
+				continue
+			}
+			n++
+			pct, _, _ := strings.Cut(rec[col["verdict"]], " %")
+			if p, err := strconv.ParseFloat(strings.TrimPrefix(pct, "+"), 64); err != nil || math.Abs(p) < 50 {
+				small++
+			}
+		}
+		return n, small, stdout
+	}
+	all, _, stdout := changed("0")
+	if !strings.Contains(stdout, "statistic: median") {
+		t.Errorf("header does not name the statistic:\n%s", stdout)
+	}
+	big, small, stdout := changed("50")
+	if small != 0 || big >= all || big == 0 {
+		t.Errorf("--min-effect 50: %d changed (%d under 50 %%), without it %d", big, small, all)
+	}
+	if !strings.Contains(stdout, "changes under 50 % count as ~") {
+		t.Errorf("header does not name --min-effect:\n%s", stdout)
+	}
+	aa := filepath.Join(t.TempDir(), "aa.txt")
+	var both []byte
+	for _, f := range []string{old, nw} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		both = append(both, b...)
+	}
+	if err := os.WriteFile(aa, both, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runCLI(t, "compare", "-q", "--aa", "--resamples", "200", aa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "too noisy for A/B verdicts") {
+		t.Errorf("A/A of one build with many false positives does not say it is too noisy:\n%s", stdout)
 	}
 }
