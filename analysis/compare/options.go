@@ -36,6 +36,9 @@ type Options struct {
 	// |Δ| < MinEffect is "~" (no change) even when statistically
 	// significant. 0 keeps every significant change.
 	MinEffect float64
+	// Wide makes WriteText print benchmark names whole, however wide the
+	// table gets (by default names are shortened with … to fit Width).
+	Wide bool
 	// Workers is the number of benchmarks compared in parallel;
 	// 0 means GOMAXPROCS. The results do not depend on it.
 	Workers int

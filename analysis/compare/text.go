@@ -188,7 +188,9 @@ func (rs Reports) WriteText(w io.Writer) error {
 		}
 		b.Reset()
 		t := rep.table(lb)
-		t.fit(Width, 20)
+		if !rep.Options.Wide {
+			t.fit(Width, 20)
+		}
 		shortened += t.shortened
 		if err := t.write(w); err != nil {
 			return err
@@ -224,7 +226,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 		if shortened == 1 {
 			verb = " was"
 		}
-		notes = append(notes, fmt.Sprintf("%s%s shortened with … to fit %d columns; the data output (-o) has them whole.", plural(shortened, "name"), verb, Width))
+		notes = append(notes, fmt.Sprintf("%s%s shortened with … to fit %d columns; --wide or the data output (-o) has them whole.", plural(shortened, "name"), verb, Width))
 	}
 	few := 0
 	for i := range r.Results {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -189,5 +190,46 @@ func TestCompareMinEffectAndNoise(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "too noisy for A/B verdicts") {
 		t.Errorf("A/A of one build with many false positives does not say it is too noisy:\n%s", stdout)
+	}
+}
+
+// TestCompareWide checks that --wide prints long benchmark names whole,
+// while by default they are shortened to keep the table within 100
+// columns.
+func TestCompareWide(t *testing.T) {
+	dir := t.TempDir()
+	long := "BenchmarkBuildString/Builder/with_a_rather_long_sub_benchmark_name_that_does_not_fit/1Write_NoGrow"
+	var files []string
+	for i, name := range []string{"old.txt", "new.txt"} {
+		s := "pkg: strings\n"
+		for j := 0; j < 5; j++ {
+			s += fmt.Sprintf("%s-2\t1000000\t%d ns/op\nBenchmarkShort-2\t1000000\t%d ns/op\n", long, 100+10*i+j, 50+j)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	full := strings.TrimPrefix(long, "Benchmark")
+	for _, wide := range []bool{false, true} {
+		args := []string{"compare", "-q", "--resamples", "200"}
+		if wide {
+			args = append(args, "--wide")
+		}
+		stdout, _, err := runCLI(t, append(args, files...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(stdout, full); got != wide {
+			t.Errorf("--wide=%v: full name printed %v, want %v:\n%s", wide, got, wide, stdout)
+		}
+		if !wide {
+			for _, l := range strings.Split(stdout, "\n") {
+				if n := len([]rune(l)); n > 100 {
+					t.Errorf("line of %d columns: %s", n, l)
+				}
+			}
+		}
 	}
 }

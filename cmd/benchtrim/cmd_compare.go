@@ -39,6 +39,7 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
 			&cli.Float64Flag{Name: "alpha", Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
 			&cli.StringFlag{Name: "statistic", Value: compare.StatisticMean, Usage: "mean (ratio of means, verdict by its bootstrap interval) or median (medians, verdict by the U test, as benchstat; with --alpha 0.05 benchstat's verdicts)"},
+			&cli.BoolFlag{Name: "wide", Usage: "print benchmark names whole (default: shortened with … to keep tables within 100 columns)"},
 			&cli.Float64Flag{Name: "min-effect", Usage: "practical significance: a change under `PCT` % is ~ even when significant"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
 			&cli.StringFlag{Name: "filter", Usage: "compare only benchmarks this `EXPR` keeps: REGEXP on the full name (BenchmarkSort/n=16), name:REGEXP, KEY:VALUE, -TERM (see below)"},
@@ -241,7 +242,7 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 		InvocationSamples: c.Int("is"),
 	}
 	opt.Alpha = c.Float64("alpha")
-	opt.Statistic, opt.MinEffect = c.String("statistic"), c.Float64("min-effect")
+	opt.Statistic, opt.MinEffect, opt.Wide = c.String("statistic"), c.Float64("min-effect"), c.Bool("wide")
 	if opt.Statistic != compare.StatisticMean && opt.Statistic != compare.StatisticMedian {
 		return opt, cliapp.Usagef("compare", "--statistic %q: want mean or median", opt.Statistic)
 	}
