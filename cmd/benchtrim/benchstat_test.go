@@ -64,26 +64,13 @@ func TestCompareAgreesWithBenchstat(t *testing.T) {
 	if _, _, err := runCLI(t, "compare", "-q", "--statistic", "median", "--alpha", "0.05", "--resamples", "200", "-o", out, old, nw); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
 	ours := map[string]int{}
-	for _, rec := range recs[1:] {
-		if rec[col["metric"]] != "primary" {
-			continue
+	rows := compareCSV(t, out)
+	metric, change := compareColumn(t, rows, "metric"), compareColumn(t, rows, "change")
+	for i, b := range compareColumn(t, rows, "benchmark") {
+		if metric[i] == "primary" {
+			ours[strings.TrimPrefix(b, "Benchmark")] = map[string]int{"-1": -1, "0": 0, "1": 1}[change[i]]
 		}
-		name := strings.TrimPrefix(rec[col["benchmark"]], "Benchmark")
-		ours[name] = map[string]int{"-1": -1, "0": 0, "1": 1}[rec[col["change"]]]
 	}
 	ref, err := os.ReadFile(filepath.Join(dir, "benchstat.csv"))
 	if err != nil {
@@ -137,24 +124,14 @@ func TestCompareMinEffectAndNoise(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := map[string]int{}
-		for i, h := range recs[0] {
-			col[h] = i
-		}
-		for _, rec := range recs[1:] {
-			if rec[col["metric"]] != "primary" || rec[col["change"]] == "0" {
+		rows := compareCSV(t, out)
+		metric, change := compareColumn(t, rows, "metric"), compareColumn(t, rows, "change")
+		for i, v := range compareColumn(t, rows, "verdict") {
+			if metric[i] != "primary" || change[i] == "0" {
 				continue
 			}
 			n++
-			pct, _, _ := strings.Cut(rec[col["verdict"]], " %")
+			pct, _, _ := strings.Cut(v, " %")
 			if p, err := strconv.ParseFloat(strings.TrimPrefix(pct, "+"), 64); err != nil || math.Abs(p) < 50 {
 				small++
 			}
