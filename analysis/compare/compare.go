@@ -328,7 +328,7 @@ func compareSets(base, test Set, opt Options) (*Report, error) {
 			break
 		}
 	}
-	pairs, unmatched := match(base.Series, test.Series)
+	pairs, unmatched := matchBy(base.Series, test.Series, opt.Col)
 	rep.Unmatched = unmatched
 	pool := workspacePool()
 	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Result, error) {

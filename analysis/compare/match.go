@@ -2,7 +2,9 @@ package compare
 
 import (
 	"errors"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -41,13 +43,31 @@ type Selector struct {
 	// Shard and Shards keep only the runs of shard Shard of a run split
 	// Shards ways (table.ShardOf; Shards 0 or 1 keeps all).
 	Shard, Shards int
+	// Param, "key=value", keeps only runs with that parameter (a side of
+	// benchstat's -col /key; Options.Col drops the key when matching).
+	Param string
 }
 
 // Matches reports whether the run k has the selector's project and
 // version and is in its shard.
 func (sel Selector) Matches(k table.Key) bool {
 	return (sel.Project == "" || k.Project == sel.Project) && (sel.Version == "" || k.Version == sel.Version) &&
-		(sel.Shards <= 1 || table.ShardOf(k, sel.Shards) == sel.Shard)
+		(sel.Shards <= 1 || table.ShardOf(k, sel.Shards) == sel.Shard) &&
+		(sel.Param == "" || slices.Contains(strings.Split(k.Params, ","), sel.Param))
+}
+
+// withoutParam is params (k=v pairs joined with ',') without key's pair.
+func withoutParam(params, key string) string {
+	if key == "" {
+		return params
+	}
+	var keep []string
+	for _, kv := range strings.Split(params, ",") {
+		if !strings.HasPrefix(kv, key+"=") {
+			keep = append(keep, kv)
+		}
+	}
+	return strings.Join(keep, ",")
 }
 
 // Set is one side of a comparison: benchmark runs (usually from
@@ -91,7 +111,11 @@ type Unmatched struct {
 // match pairs the runs of base and test by Name. Pairings and unmatched
 // benchmarks are sorted by name (unmatched base ones first for equal names,
 // which cannot happen). Neither input is modified.
-func match(base, test []*table.Series) ([]Pairing, []Unmatched) {
+func match(base, test []*table.Series) ([]Pairing, []Unmatched) { return matchBy(base, test, "") }
+
+// matchBy is match with the parameter col left out of the names (the
+// parameter whose values the two sides hold, benchstat's -col /col).
+func matchBy(base, test []*table.Series, col string) ([]Pairing, []Unmatched) {
 	byName := map[Name]*Pairing{}
 	var names []Name
 	get := func(n Name) *Pairing {
@@ -104,11 +128,15 @@ func match(base, test []*table.Series) ([]Pairing, []Unmatched) {
 		return p
 	}
 	for _, s := range base {
-		p := get(nameOf(s.Key))
+		n := nameOf(s.Key)
+		n.Params = withoutParam(n.Params, col)
+		p := get(n)
 		p.Base = append(p.Base, s)
 	}
 	for _, s := range test {
-		p := get(nameOf(s.Key))
+		n := nameOf(s.Key)
+		n.Params = withoutParam(n.Params, col)
+		p := get(n)
 		p.Test = append(p.Test, s)
 	}
 	sort.Slice(names, func(i, j int) bool { return names[i].Less(names[j]) })

@@ -36,6 +36,10 @@ type Options struct {
 	// |Δ| < MinEffect is "~" (no change) even when statistically
 	// significant. 0 keeps every significant change.
 	MinEffect float64
+	// Col is a parameter key whose values the two sides hold (benchstat's
+	// -col /key, sides chosen by Selector.Param): benchmarks are matched
+	// with that parameter left out. "" matches whole names.
+	Col string
 	// Wide makes WriteText print benchmark names whole, however wide the
 	// table gets (by default names are shortened with … to fit Width).
 	Wide bool

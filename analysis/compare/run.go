@@ -70,7 +70,7 @@ func Run(base, test Side, opt Options) (Reports, error) {
 	total := 0
 	for _, m := range metrics {
 		bs, ts := base.set(m, opt.Filter), test.set(m, opt.Filter)
-		pairs, _ := match(bs.Series, ts.Series)
+		pairs, _ := matchBy(bs.Series, ts.Series, opt.Col)
 		if m != table.Primary && len(pairs) == 0 {
 			continue // a secondary metric only one side has
 		}
@@ -183,6 +183,9 @@ func (sel Selector) String() string {
 	}
 	if sel.Pair != "" {
 		parts = append(parts, "pair "+sel.Pair)
+	}
+	if sel.Param != "" {
+		parts = append(parts, sel.Param)
 	}
 	if sel.Shards > 1 {
 		parts = append(parts, fmt.Sprintf("shard %d/%d", sel.Shard, sel.Shards))

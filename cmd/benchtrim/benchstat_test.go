@@ -210,3 +210,33 @@ func TestCompareWide(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareCol checks --col /KEY (benchstat's -col /size): the runs with
+// one value of the parameter are compared with those with the other,
+// matched by the rest of the name; a --col that is neither .file nor /KEY
+// is a usage error, and more than two values an error naming them.
+func TestCompareCol(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "gobench", "small.txt")
+	out := filepath.Join(t.TempDir(), "r.csv")
+	stdout, _, err := runCLI(t, "compare", "-q", "--col", "/size", "--resamples", "200", "--metrics", "primary", "-o", out, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := compareCSV(t, out)
+	names, params := compareColumn(t, rows, "benchmark"), compareColumn(t, rows, "params")
+	status, base := compareColumn(t, rows, "status"), compareColumn(t, rows, "base_label")
+	if len(names) != 2 || names[0] != "BenchmarkJsonEncodeSmall" || names[1] != "BenchmarkJsonReadLarge" {
+		t.Errorf("benchmarks %v, want JsonEncodeSmall and JsonReadLarge", names)
+	}
+	for i := range names {
+		if params[i] != "" || status[i] != "compared" || base[i] != "size=64" {
+			t.Errorf("%s: params %q status %q base %q, want no params, compared, size=64", names[i], params[i], status[i], base[i])
+		}
+	}
+	if !strings.Contains(stdout, "base: size=64\ntest: size=4096\n") {
+		t.Errorf("sides not named by the values:\n%s", stdout)
+	}
+	if _, _, err := runCLI(t, "compare", "--col", "size", in); err == nil || !strings.Contains(err.Error(), "--col") {
+		t.Errorf("--col size: err %v, want a usage error naming --col", err)
+	}
+}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -39,6 +42,7 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
 			&cli.Float64Flag{Name: "alpha", Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
 			&cli.StringFlag{Name: "statistic", Value: compare.StatisticMean, Usage: "mean (ratio of means, verdict by its bootstrap interval) or median (medians, verdict by the U test, as benchstat; with --alpha 0.05 benchstat's verdicts)"},
+			&cli.StringFlag{Name: "col", Value: ".file", Usage: "what the two sides are, as benchstat's -col: .file (the files or label selectors) or /KEY (the two values of parameter KEY, e.g. /size, in FILES)"},
 			&cli.BoolFlag{Name: "wide", Usage: "print benchmark names whole (default: shortened with … to keep tables within 100 columns)"},
 			&cli.Float64Flag{Name: "min-effect", Usage: "practical significance: a change under `PCT` % is ~ even when significant"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
@@ -77,6 +81,12 @@ func runCompare(c *cli.Context) error {
 	defer bar.Done()
 	if c.Bool("aa") {
 		return runAA(c, opt, args)
+	}
+	switch col := c.String("col"); {
+	case strings.HasPrefix(col, "/") && len(col) > 1:
+		return runCompareCol(c, opt, args, col[1:])
+	case col != ".file":
+		return cliapp.Usagef("compare", "--col %q: want .file or /KEY (a parameter, e.g. /size)", col)
 	}
 	if cliapp.GlobalsOf(c).MaxRows > 0 {
 		bs, ts, err := compareSpecs(c, args)
@@ -393,4 +403,52 @@ func sideFiles(baseFiles, testFiles, args []string) ([]string, []string, error) 
 func readCompareInputs(c *cli.Context, paths []string) (*table.Table, error) {
 	t, _, _, err := cliapp.LoadInputs(c, paths)
 	return t, err
+}
+
+// runCompareCol compares, in the files of args, the runs with one value of
+// parameter key against those with the other (benchstat's -col /key):
+// benchmarks are matched with key left out. The values are ordered
+// numerically when all are numbers, else as text; there must be two
+// (--filter keeps two of more).
+func runCompareCol(c *cli.Context, opt compare.Options, args []string, key string) error {
+	if len(args) == 0 || len(c.StringSlice("base")) > 0 || len(c.StringSlice("test")) > 0 {
+		return cliapp.Usagef("compare", "--col /%s takes FILES as positional arguments, not --base/--test", key)
+	}
+	if _, _, any := compareSelectors(c); any {
+		return cliapp.Usagef("compare", "--col /%s: label selectors (--base-version, …) choose the sides of --col .file", key)
+	}
+	t, err := cliapp.LoadTable(c)
+	if err != nil {
+		return err
+	}
+	defer t.Release()
+	var values []string
+	for _, s := range opt.Filter.Select(table.Collect(t, table.Filter{Metric: table.Primary})) {
+		for _, kv := range strings.Split(s.Params, ",") {
+			if v, ok := strings.CutPrefix(kv, key+"="); ok && !slices.Contains(values, v) {
+				values = append(values, v)
+			}
+		}
+	}
+	slices.SortFunc(values, func(a, b string) int {
+		x, errA := strconv.ParseFloat(a, 64)
+		y, errB := strconv.ParseFloat(b, 64)
+		if errA == nil && errB == nil && x != y {
+			return cmp.Compare(x, y)
+		}
+		return strings.Compare(a, b)
+	})
+	if len(values) != 2 {
+		return fmt.Errorf("--col /%s: the benchmarks hold %d values of %s (%s); it compares two: keep two with --filter '%s:/^(A|B)$/'",
+			key, len(values), key, strings.Join(values, ", "), key)
+	}
+	opt.Col = key
+	side := func(v string) compare.Side {
+		return compare.Side{Label: key + "=" + v, Table: t, Select: compare.Selector{Param: key + "=" + v}}
+	}
+	res, err := compare.Run(side(values[0]), side(values[1]), opt)
+	if err != nil {
+		return metricsError(err)
+	}
+	return cliapp.WriteResult(c, res, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
 }
