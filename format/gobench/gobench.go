@@ -539,20 +539,26 @@ func (p *parser) harnessPerLine() map[[2]int32]float64 {
 	return out
 }
 
-// primaryNs is r's <time>/op value in ns (the value appendValues takes as
-// the primary), false without one.
-func (p *parser) primaryNs(r result) (float64, bool) {
-	vals := p.values[r.valuesFrom:r.valuesTo]
+// primaryIndex is the index of a result line's primary time among its
+// values: the ns/op value, else the first <time>/op unit (−1 when none).
+func primaryIndex(vals []value) int {
 	primary := -1
 	for i, v := range vals {
 		if v.unit == "ns/op" {
-			primary = i
-			break
+			return i
 		}
 		if kind, _ := ingest.ClassifyUnit(v.unit); kind == ingest.UnitTimePerOp && primary < 0 {
 			primary = i
 		}
 	}
+	return primary
+}
+
+// primaryNs is r's <time>/op value in ns (the value appendValues takes as
+// the primary), false without one.
+func (p *parser) primaryNs(r result) (float64, bool) {
+	vals := p.values[r.valuesFrom:r.valuesTo]
+	primary := primaryIndex(vals)
 	if primary < 0 {
 		return 0, false
 	}
@@ -964,16 +970,7 @@ type keyState struct {
 // and counting values the table cannot hold.
 func (p *parser) appendValues(dst *table.Builder, r result, row *table.Row) {
 	vals := p.values[r.valuesFrom:r.valuesTo]
-	primary := -1
-	for i, v := range vals {
-		if v.unit == "ns/op" {
-			primary = i
-			break
-		}
-		if kind, _ := ingest.ClassifyUnit(v.unit); kind == ingest.UnitTimePerOp && primary < 0 {
-			primary = i
-		}
-	}
+	primary := primaryIndex(vals)
 	if primary < 0 {
 		p.rep.Warn(KindNoTime, p.place(r.line, "%s: no <time>/op value; its other metrics are kept", r.name))
 	}
