@@ -39,33 +39,6 @@ func (c *costModel) timeNs(k *[table.NumLevels]float64) float64 {
 	return k[table.LevelInstance] * (c.overhead[table.LevelInstance] + t)
 }
 
-// levelCosts are the costs c_j of one unit of each design level excluding
-// the units below it (Kalibera and Jones' c_i): the overheads and fork
-// warmup of the table levels from levels[j] down to the next design
-// level, and u at the observation level.
-func (c *costModel) levelCosts(d *design) []float64 {
-	cost := make([]float64, len(d.levels))
-	for j, l := range d.levels {
-		end := table.NumLevels
-		if j+1 < len(d.levels) {
-			end = d.levels[j+1]
-		}
-		for m := l; m < end; m++ {
-			cost[j] += c.overhead[m]
-			if m == table.LevelFork {
-				cost[j] += c.warmupNs
-			}
-		}
-		if j == len(d.levels)-1 {
-			cost[j] += c.unitNs
-		}
-		if c.parallel && l == table.LevelInstance {
-			cost[j] = 0 // side by side: another instance costs no wall time
-		}
-	}
-	return cost
-}
-
 // full maps design counts k to table-level counts (1 elsewhere).
 func (d *design) full(k []float64) [table.NumLevels]float64 {
 	var f [table.NumLevels]float64
@@ -212,8 +185,12 @@ func (d *design) bootstrapPrecision(opt estimate.BootstrapOptions, rng *stats.St
 }
 
 // children returns, per design level j < L−1 and unit u, the range of its
-// units at level j+1: first[j][u] … first[j][u+1].
+// units at level j+1: first[j][u] … first[j][u+1] (computed once, then
+// cached: replay and the resamplers ask for it many times).
 func (d *design) children() [][]int32 {
+	if d.first != nil {
+		return d.first
+	}
 	L := len(d.levels)
 	first := make([][]int32, L)
 	for j := 0; j < L-1; j++ {
@@ -230,6 +207,7 @@ func (d *design) children() [][]int32 {
 		f[d.units[j]] = int32(d.units[j+1])
 		first[j] = f
 	}
+	d.first = first
 	return first
 }
 

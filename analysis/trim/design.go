@@ -1,9 +1,6 @@
 package trim
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -38,6 +35,9 @@ type design struct {
 	s2, t2 []float64
 	// mean is the mean of the top units' means (the mean of means).
 	mean float64
+	// first caches children(): per level j < L−1 and unit u, its units
+	// at level j+1 are first[j][u] … first[j][u+1].
+	first [][]int32
 }
 
 // newDesign collects the observations of s after the first w iterations
@@ -187,15 +187,6 @@ func (d *design) variance(k []float64) float64 {
 		v += d.s2[j] / prod
 	}
 	return v
-}
-
-// String shows the design's levels with their sizes and components.
-func (d *design) String() string {
-	s := ""
-	for j, l := range d.levels {
-		s += fmt.Sprintf("%s ×%d (S %.3g) ", l, d.maxK[j], math.Sqrt(d.s2[j]))
-	}
-	return s + fmt.Sprintf("mean %.6g", d.mean)
 }
 
 // maxKf is maxK as floats (the recorded configuration's counts).

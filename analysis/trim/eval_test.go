@@ -122,6 +122,33 @@ func kjAlone(d *design, cost costModel, target float64) []float64 {
 	return k
 }
 
+// levelCosts are the costs c_j of one unit of each design level excluding
+// the units below it (Kalibera and Jones' c_i): the overheads and fork
+// warmup of the table levels from levels[j] down to the next design
+// level, and u at the observation level.
+func (c *costModel) levelCosts(d *design) []float64 {
+	cost := make([]float64, len(d.levels))
+	for j, l := range d.levels {
+		end := table.NumLevels
+		if j+1 < len(d.levels) {
+			end = d.levels[j+1]
+		}
+		for m := l; m < end; m++ {
+			cost[j] += c.overhead[m]
+			if m == table.LevelFork {
+				cost[j] += c.warmupNs
+			}
+		}
+		if j == len(d.levels)-1 {
+			cost[j] += c.unitNs
+		}
+		if c.parallel && l == table.LevelInstance {
+			cost[j] = 0 // side by side: another instance costs no wall time
+		}
+	}
+	return cost
+}
+
 // evalMix is a generated suite's mix of behaviours.
 type evalMix struct {
 	name                       string

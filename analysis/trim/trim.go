@@ -422,12 +422,6 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		rr.DiscardedWarmup, rr.Setup = 0, orig
 		b.Command = rr.Command(&full)
 	}
-	for l := range b.LevelSD {
-		b.LevelSD[l] = nan
-	}
-	b.Precision, b.RecommendedPrecision, b.Detectable, b.DetectableRecorded = nan, nan, nan, nan
-	b.Minimum = Baseline{ChangeRate: nan, Precision: nan, Detectable: nan}
-	b.OutOfSample = OutOfSample{Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
 	cost := costModel{unitNs: float64(r.UnitNs), warmupNs: float64(r.WarmupNs), parallel: opt.ParallelInstances}
 	for l, d := range opt.Overhead {
 		cost.overhead[l] = float64(d)
