@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/all"
-	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
@@ -233,14 +231,9 @@ func TestGoTimeModel(t *testing.T) {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
-		if err != nil {
-			t.Fatal(err)
-		}
 		opt := fastOptions()
 		opt.Target = 0.05
-		rep, err := Run(tab, opt)
-		tab.Release()
+		rep, err := Run(readFiles(t, path), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,12 +290,7 @@ func TestNeverCostsMore(t *testing.T) {
 	if err := os.WriteFile(path, []byte(stated), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tab, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Release()
-	rep, err := Run(tab, opt)
+	rep, err := Run(readFiles(t, path), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,12 +338,7 @@ func TestVersionChecks(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Release()
-	rep, err := Run(tab, fastOptions())
+	rep, err := Run(readFiles(t, paths...), fastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

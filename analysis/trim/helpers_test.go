@@ -70,3 +70,15 @@ func fastOptions() Options {
 	o.Reconfigure.AA.Resamples = 2000
 	return o
 }
+
+// readFiles ingests paths (formats detected) into a table released when
+// the test ends.
+func readFiles(tb testing.TB, paths ...string) *table.Table {
+	tb.Helper()
+	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(tab.Release)
+	return tab
+}
