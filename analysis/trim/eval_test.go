@@ -441,7 +441,7 @@ func evalReal(t *testing.T, files []string, opt Options, b *strings.Builder) *re
 // the time trim and the fixed minimum save, their split validation
 // (median and p95 error, verdict agreement) and the median minimal
 // detectable slowdown recorded, recommended and of the fixed minimum;
-// then the whole at the default target (±1 %) and at ±2 % and ±5 %. It
+// then the whole at the default target (±1 %) and at ±2, ±5, ±10 and ±20 %. It
 // asserts the target of fewer than 20 % of runs without a reduced
 // configuration.
 func TestEvaluationRealData(t *testing.T) {
@@ -464,7 +464,7 @@ func TestEvaluationRealData(t *testing.T) {
 	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	def := evalReal(t, files, opt, &b)
 	def.row(&b, "all, --target 0.01")
-	for _, target := range []float64{0.02, 0.05} {
+	for _, target := range []float64{0.02, 0.05, 0.1, 0.2} {
 		o := opt
 		o.Target = target
 		evalReal(t, files, o, nil).row(&b, fmt.Sprintf("all, --target %g", target))
