@@ -11,15 +11,10 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// WriteSummary prints what a table holds, for people: benchmarks and runs,
-// modes, rows by metric, the largest index seen per level, and rep's
-// skipped and suspicious items (rep may be nil).
-func WriteSummary(w io.Writer, t *table.Table, rep *Report) {
-	WriteStats(w, table.StatsOf(t), rep)
-}
-
-// WriteStats is WriteSummary for a table known by its Stats (one that was
-// streamed to a file, see Stream).
+// WriteStats prints what a table holds, for people, from its Stats (see
+// table.Stats and Stream): benchmarks and runs, modes, rows by metric, the
+// largest index seen per level, and rep's skipped and suspicious items (rep
+// may be nil).
 func WriteStats(w io.Writer, st *table.Stats, rep *Report) {
 	// The distinct names by sorting: a million runs' names take 16 MB
 	// so, three times that in a map.

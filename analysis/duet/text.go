@@ -133,7 +133,6 @@ func writeChanges(b *strings.Builder, bs []Benchmark, max int, confidence float6
 // on the match ratio pooled over environments and suites is 0, per test.
 func (r *Report) pooledMDS(typ string) (ci, u float64) {
 	type agg struct{ n, ci, u int }
-	var grid []float64
 	by := map[float64]*agg{}
 	for _, m := range r.Match {
 		if m.Type != typ {
@@ -143,7 +142,6 @@ func (r *Report) pooledMDS(typ string) (ci, u float64) {
 		if a == nil {
 			a = &agg{}
 			by[m.Slowdown] = a
-			grid = append(grid, m.Slowdown)
 		}
 		a.n += m.Benchmarks
 		a.ci += m.MatchCI

@@ -34,18 +34,6 @@ func (c Config) Format(show *[table.NumLevels]bool) string {
 	return b.String()
 }
 
-// tuple formats the varied levels of c as "(k1, k2, …)" like the µOpTime
-// prototype's Config column.
-func (c Config) tuple(varied [table.NumLevels]bool) string {
-	var parts []string
-	for l := table.Level(0); l < table.NumLevels; l++ {
-		if varied[l] {
-			parts = append(parts, strconv.Itoa(int(c[l])))
-		}
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
-}
-
 // lexLess orders configurations lexicographically, outermost level first.
 func lexLess(a, b Config) bool {
 	for l := range a {

@@ -50,10 +50,6 @@ func (m Metric) String() string {
 	return metricNames[m]
 }
 
-// usesMedian reports whether the metric's estimator is the median (RMAD and
-// RCIWMedian); the others use the mean.
-func (m Metric) usesMedian() bool { return m == RMAD || m == RCIWMedian }
-
 // Bootstrapped reports whether computing the metric itself needs a
 // bootstrap (the three RCIW metrics).
 func (m Metric) Bootstrapped() bool { return m == RCIWMean || m == RCIWMeanT || m == RCIWMedian }

@@ -213,11 +213,6 @@ func versionFrame(vr *VersionReport) *frame {
 	return f
 }
 
-// writeVersions writes the version comparison (one row per project, metric,
-// method and version pair, scope "pair", then the totals over all pairs,
-// scope "total") as CSV, Arrow IPC or Parquet.
-func writeVersions(path string, vr *VersionReport) error { return versionFrame(vr).writeFile(path) }
-
 // timeSavingTable is the Markdown-ready time-saving table: per project,
 // version and metric the full and µOpTime execution time, the fraction
 // saved and the fractions of benchmarks whose change rate is within 1 %,

@@ -3,7 +3,6 @@ package optimize
 import (
 	"math"
 	"sort"
-	"strconv"
 
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/nonparam"
@@ -277,6 +276,3 @@ func trimZeros(s string) string {
 	}
 	return s
 }
-
-// formatFloat formats x for CSV: shortest round-trip form.
-func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

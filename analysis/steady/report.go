@@ -3,7 +3,6 @@ package steady
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
@@ -68,13 +67,6 @@ var EvaluationColumns = []string{"set", "project", "version", "benchmark", "para
 // the benchmark-level RPD with its ratio CI.
 var BenchmarkEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode",
 	"forks_run", "steady_forks", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
-
-func fmtFloat(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
 
 func ints64(x []int) []int64 {
 	out := make([]int64, len(x))

@@ -90,20 +90,3 @@ func (p PELTSegmenter) Segment(x []float64) (*Segmentation, error) {
 	}
 	return nil, fmt.Errorf("steady: unknown penalty rule %d", int(p.Rule))
 }
-
-// FixedSegmenter returns the same change points for every series (clipped
-// to its length); for tests and for replaying a known segmentation.
-type FixedSegmenter []int
-
-var _ Segmenter = FixedSegmenter(nil)
-
-// Segment returns the fixed change points that fall inside (0, len(x)).
-func (f FixedSegmenter) Segment(x []float64) (*Segmentation, error) {
-	var cps []int
-	for _, c := range f {
-		if c > 0 && c < len(x) {
-			cps = append(cps, c)
-		}
-	}
-	return &Segmentation{Changepoints: cps, Penalty: nan, Rule: "fixed"}, nil
-}

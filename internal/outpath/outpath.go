@@ -36,9 +36,6 @@ var extensions = map[Kind][]string{
 	CSV:    {".csv"},
 }
 
-// Extensions lists the extensions an output of kind k accepts (nil: any).
-func Extensions(k Kind) []string { return extensions[k] }
-
 // Output is one output of a command.
 type Output struct {
 	// Flag names the option that gave the path, for messages ("-o",

@@ -78,15 +78,6 @@ func (s *Suite) Write(kind string, w io.Writer) error {
 // WriteJMH writes cfg's suite as JMH JSON (see Suite.WriteJMHRun).
 func WriteJMH(w io.Writer, cfg SuiteConfig) error { return Generate(FormatJMH, w, cfg) }
 
-// WriteUOpTimeCSV writes cfg's suite as a µOpTime CSV (see Suite.WriteUOpTimeCSV).
-func WriteUOpTimeCSV(w io.Writer, cfg SuiteConfig) error { return Generate(FormatUOpTime, w, cfg) }
-
-// WriteGoBench writes cfg's suite as `go test -bench` text (see Suite.WriteGoBench).
-func WriteGoBench(w io.Writer, cfg SuiteConfig) error { return Generate(FormatGoBench, w, cfg) }
-
-// WritePA writes cfg's suite as a pa/bencher CSV (see Suite.WritePA).
-func WritePA(w io.Writer, cfg SuiteConfig) error { return Generate(FormatPA, w, cfg) }
-
 // Demo file names written by WriteDemoData.
 const (
 	DemoJMHAvgt   = "jmh-avgt.json"
