@@ -33,18 +33,7 @@ const (
 	BandwidthNRD0
 )
 
-// String returns the rule's name as R spells it ("nrd", "nrd0").
-func (r BandwidthRule) String() string {
-	switch r {
-	case BandwidthNRD:
-		return "nrd"
-	case BandwidthNRD0:
-		return "nrd0"
-	}
-	return fmt.Sprintf("BandwidthRule(%d)", int(r))
-}
-
-// Bandwidth returns the rule's bandwidth for x with frequency weights.
+// bandwidth returns the rule's bandwidth for x with frequency weights.
 //
 // s is the sample standard deviation (StdDev), IQR the difference of the
 // type-7 quartiles (Quantile) and n = Σ w_i. When IQR is zero (more than
@@ -52,8 +41,8 @@ func (r BandwidthRule) String() string {
 // zero only when all values are equal. (Smile computes the IQR as
 // x[3n/4] − x[n/4] of the sorted data, without interpolation; the
 // difference is below one spacing of the data.) x is not modified.
-func (r BandwidthRule) Bandwidth(x, weights []float64) float64 {
-	checkWeights("Bandwidth", x, weights)
+func (r BandwidthRule) bandwidth(x, weights []float64) float64 {
+	checkWeights("bandwidth", x, weights)
 	var xs, ws []float64
 	if weights == nil {
 		xs = slices.Sorted(slices.Values(x))
@@ -91,26 +80,26 @@ func (r BandwidthRule) bandwidthSorted(x, weights []float64) float64 {
 	return c * spread * math.Pow(n, -0.2)
 }
 
-// KDE is a Gaussian kernel density estimate of a weighted sample:
+// kde is a Gaussian kernel density estimate of a weighted sample:
 //
 //	f(t) = 1/(W·h·√(2π)) · Σ_j w_j · exp(−(t − x_j)² / (2h²)),   W = Σ_j w_j
 //
 // Kernels are evaluated within 39 bandwidths of t (farther, they underflow to
 // zero). It equals scipy.stats.gaussian_kde with bandwidth h up to rounding.
-type KDE struct {
+type kde struct {
 	x, w  []float64 // distinct values ascending, summed weights
 	total float64
 	h     float64
 }
 
-// NewKDE returns the Gaussian KDE of x with frequency weights (nil = 1) and
+// newKDE returns the Gaussian KDE of x with frequency weights (nil = 1) and
 // bandwidth h > 0. It copies x. It panics if h <= 0 or weights do not match x,
 // and returns nil for empty x or zero total weight.
-func NewKDE(x, weights []float64, h float64) *KDE {
+func newKDE(x, weights []float64, h float64) *kde {
 	if !(h > 0) || math.IsInf(h, 0) {
-		panic("stats: NewKDE: bandwidth must be positive and finite")
+		panic("stats: newKDE: bandwidth must be positive and finite")
 	}
-	checkWeights("NewKDE", x, weights)
+	checkWeights("newKDE", x, weights)
 	var xs, ws []float64
 	if weights == nil {
 		xs = slices.Sorted(slices.Values(x))
@@ -120,10 +109,10 @@ func NewKDE(x, weights []float64, h float64) *KDE {
 	return newKDESorted(xs, ws, h)
 }
 
-// newKDESorted is NewKDE for x sorted ascending (weights in the same order);
+// newKDESorted is newKDE for x sorted ascending (weights in the same order);
 // it keeps neither slice.
-func newKDESorted(x, weights []float64, h float64) *KDE {
-	k := &KDE{h: h}
+func newKDESorted(x, weights []float64, h float64) *kde {
+	k := &kde{h: h}
 	for i, v := range x {
 		w := 1.0
 		if weights != nil {
@@ -146,11 +135,8 @@ func newKDESorted(x, weights []float64, h float64) *KDE {
 	return k
 }
 
-// Bandwidth returns h.
-func (k *KDE) Bandwidth() float64 { return k.h }
-
-// Density returns f(t).
-func (k *KDE) Density(t float64) float64 {
+// density returns f(t).
+func (k *kde) density(t float64) float64 {
 	lo := sort.SearchFloat64s(k.x, t-kdeCutoff*k.h)
 	var s float64
 	for j := lo; j < len(k.x) && k.x[j] <= t+kdeCutoff*k.h; j++ {
@@ -160,7 +146,7 @@ func (k *KDE) Density(t float64) float64 {
 	return s / (k.total * k.h * math.Sqrt(2*math.Pi))
 }
 
-// DensityGrid sets dst[i] = f(lo + i·step) for every i < len(dst) and returns
+// densityGrid sets dst[i] = f(lo + i·step) for every i < len(dst) and returns
 // dst; step must be positive.
 //
 // With δ = step/h, a data point x whose nearest grid point is c, at
@@ -175,9 +161,9 @@ func (k *KDE) Density(t float64) float64 {
 // because E^k shrinks away from the data point or, inside the grid, stays
 // below e^20. For grids coarser than the bandwidth (δ > 1) the few kernels
 // that do not underflow are evaluated directly.
-func (k *KDE) DensityGrid(dst []float64, lo, step float64) []float64 {
+func (k *kde) densityGrid(dst []float64, lo, step float64) []float64 {
 	if !(step > 0) {
-		panic("stats: KDE.DensityGrid: step must be positive")
+		panic("stats: kde.densityGrid: step must be positive")
 	}
 	clear(dst)
 	G := len(dst)
@@ -300,7 +286,7 @@ func (o KLDOptions) Validate() error {
 // strips where a density is (numerically) zero count as ε instead of being
 // skipped, so that disjoint samples give p ≈ 0 rather than a divergence over
 // the overlap only (ε = 10⁻¹² gives D ≈ 27.6 per unit of non-overlapping
-// mass); and the kernels are not truncated at 5 bandwidths as Smile's are (see KDE).
+// mass); and the kernels are not truncated at 5 bandwidths as Smile's are (see kde).
 // Since D(P‖Q) + D(Q‖P) = Σ (p_i − q_i)·ln(p_i/q_i) >= 0, p is in [0, 1].
 //
 // Degenerate cases: when the range is a single point (both samples have
@@ -380,7 +366,7 @@ func (s sortedSample) stripProbabilities(opt KLDOptions, lo, step float64, G int
 	p := make([]float64, G)
 	h := opt.Bandwidth.bandwidthSorted(s.x, s.w)
 	if h > 0 {
-		newKDESorted(s.x, s.w, h).DensityGrid(p, lo, step)
+		newKDESorted(s.x, s.w, h).densityGrid(p, lo, step)
 		for i := range p {
 			p[i] = math.Max(p[i]*step, opt.Epsilon)
 		}

@@ -12,13 +12,13 @@ import (
 
 func TestBandwidth(t *testing.T) {
 	// 1.06·min(np.std(x, ddof=1), IQR/1.34)·n^(−1/5), IQR by np.quantile
-	checkClose(t, "nrd", BandwidthNRD.Bandwidth(tSample, nil), 1.9730980819909056, 1e-12)
-	checkClose(t, "nrd0", BandwidthNRD0.Bandwidth(tSample, nil), 1.6752719564073726, 1e-12)
-	checkClose(t, "nrd weighted (np.repeat)", BandwidthNRD.Bandwidth(tSample, tCounts), 1.5145005723084466, 1e-12)
+	checkClose(t, "nrd", BandwidthNRD.bandwidth(tSample, nil), 1.9730980819909056, 1e-12)
+	checkClose(t, "nrd0", BandwidthNRD0.bandwidth(tSample, nil), 1.6752719564073726, 1e-12)
+	checkClose(t, "nrd weighted (np.repeat)", BandwidthNRD.bandwidth(tSample, tCounts), 1.5145005723084466, 1e-12)
 	// zero IQR falls back to s; constant data gives 0
 	x := []float64{5, 5, 5, 5, 5, 5, 9}
-	checkClose(t, "IQR 0", BandwidthNRD.Bandwidth(x, nil), 1.06*StdDev(x, nil)*math.Pow(7, -0.2), 1e-15)
-	if h := BandwidthNRD.Bandwidth([]float64{3, 3, 3}, nil); h != 0 {
+	checkClose(t, "IQR 0", BandwidthNRD.bandwidth(x, nil), 1.06*StdDev(x, nil)*math.Pow(7, -0.2), 1e-15)
+	if h := BandwidthNRD.bandwidth([]float64{3, 3, 3}, nil); h != 0 {
 		t.Errorf("constant data: bandwidth %v", h)
 	}
 }
@@ -29,38 +29,38 @@ func TestKDE(t *testing.T) {
 		0.017311735232119176, 3.1836412430501113e-16, 0.013128945385617855}
 	wantW := []float64{1.8586786100725412e-14, 0.013452499063953467, 0.09803075537758554, 0.10843945425856052,
 		0.011567621666289543, 2.0107207852036471e-16, 0.008291965506706089}
-	k := NewKDE(tSample, nil, 2.5)
-	kw := NewKDE(tSample, tCounts, 2.5)
+	k := newKDE(tSample, nil, 2.5)
+	kw := newKDE(tSample, tCounts, 2.5)
 	for i, p := range pts {
-		checkRel(t, "Density", k.Density(p), want[i], 1e-12)
-		checkRel(t, "Density weighted", kw.Density(p), wantW[i], 1e-12)
+		checkRel(t, "Density", k.density(p), want[i], 1e-12)
+		checkRel(t, "Density weighted", kw.density(p), wantW[i], 1e-12)
 	}
 	// The grid recurrence against scipy at grid points 0, 57, 100, 200 of
 	// 1000 + 0.5·i, and against Density everywhere.
-	grid := k.DensityGrid(make([]float64, 201), 1000, 0.5)
+	grid := k.densityGrid(make([]float64, 201), 1000, 0.5)
 	for i, w := range map[int]float64{0: 1.0576300516332703e-14, 57: 0.02327030536330967, 100: 3.1836412430501113e-16, 200: 8.352614829697985e-06} {
-		checkRel(t, "DensityGrid", grid[i], w, 1e-10)
+		checkRel(t, "densityGrid", grid[i], w, 1e-10)
 	}
 	for i, g := range grid {
-		if d := k.Density(1000 + 0.5*float64(i)); math.Abs(g-d) > 1e-10*d+1e-300 {
+		if d := k.density(1000 + 0.5*float64(i)); math.Abs(g-d) > 1e-10*d+1e-300 {
 			t.Errorf("grid[%d] = %v, Density = %v", i, g, d)
 		}
 	}
 	// Data just off a short grid, and a grid coarser than the bandwidth.
 	for _, c := range []struct{ lo, step, h float64 }{{0, 0.01, 0.5}, {-3, 2, 0.5}, {-1, 0.3, 0.31}} {
-		kk := NewKDE([]float64{-1.5, 0.5, 0.5, 2, 7}, []float64{1, 2, 0, 3, 1}, c.h)
-		g := kk.DensityGrid(make([]float64, 100), c.lo, c.step)
+		kk := newKDE([]float64{-1.5, 0.5, 0.5, 2, 7}, []float64{1, 2, 0, 3, 1}, c.h)
+		g := kk.densityGrid(make([]float64, 100), c.lo, c.step)
 		for i := range g {
-			if d := kk.Density(c.lo + c.step*float64(i)); math.Abs(g[i]-d) > 1e-12*d {
+			if d := kk.density(c.lo + c.step*float64(i)); math.Abs(g[i]-d) > 1e-12*d {
 				t.Errorf("grid %+v point %d: %v, Density %v", c, i, g[i], d)
 			}
 		}
 	}
 	// A fine grid (many steps per bandwidth) and points far off the grid.
-	fine := NewKDE([]float64{-50, 0, 0.3, 1, 120}, nil, 0.7).DensityGrid(make([]float64, 1000), -5, 0.01)
-	kf := NewKDE([]float64{-50, 0, 0.3, 1, 120}, nil, 0.7)
+	fine := newKDE([]float64{-50, 0, 0.3, 1, 120}, nil, 0.7).densityGrid(make([]float64, 1000), -5, 0.01)
+	kf := newKDE([]float64{-50, 0, 0.3, 1, 120}, nil, 0.7)
 	for i := 0; i < 1000; i += 37 {
-		checkRel(t, "fine grid", fine[i], kf.Density(-5+0.01*float64(i)), 1e-11)
+		checkRel(t, "fine grid", fine[i], kf.density(-5+0.01*float64(i)), 1e-11)
 	}
 }
 
