@@ -23,11 +23,6 @@ type CROPSOptions struct {
 	// CROPS round concurrently; <= 1 runs them sequentially. The result
 	// does not depend on it.
 	Workers int
-	// CacheBytes is ignored.
-	//
-	// Deprecated: CROPS no longer keeps a segment-cost cache; the PELT
-	// runs of a round share their cost evaluations instead (see CROPS).
-	CacheBytes int64
 }
 
 // DefaultCROPSOptions is the setting of Traini et al.'s scripts: MeanVar

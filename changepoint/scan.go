@@ -121,16 +121,10 @@ func scanMean(tl, csf, c1, c2, cf []float64, tf, st1, st2, pen float64) (which i
 	return which, hi
 }
 
-// firstMin returns the index of the first minimum of v (len(v) > 0).
+// firstMin returns the index of the first minimum of v (len(v) > 0). Only
+// the portable exact MeanVar kernel (neither useSIMD nor useBoundGo) calls
+// it, so it has no vector path.
 func firstMin(v []float64) int {
-	if useSIMD && len(v) >= 8 {
-		k := len(v) &^ 3
-		m := minAVX2(&v[0], k)
-		for _, x := range v[k:] {
-			m = min(m, x)
-		}
-		return find(v, nil, m, findEq)
-	}
 	which, m := 0, v[0]
 	for i, x := range v {
 		if x < m {
@@ -142,8 +136,7 @@ func firstMin(v []float64) int {
 
 // Comparisons for find.
 const (
-	findEq         = iota // v[i] == x
-	findGreater           // v[i] > x
+	findGreater    = iota // v[i] > x
 	findSumGreater        // v[i] + e[i] > x
 	findDiffLE            // v[i] - e[i] <= x
 )
@@ -158,7 +151,7 @@ func find(v, e []float64, x float64, op int) int {
 	i := 0
 	if useSIMD && k >= 4 {
 		k4 := k &^ 3
-		ep := &v[0] // unused by ops 0 and 1
+		ep := &v[0] // unused by findGreater
 		if e != nil {
 			ep = &e[0]
 		}
@@ -170,12 +163,6 @@ func find(v, e []float64, x float64, op int) int {
 	// candidate, twice per t.
 	v = v[:k]
 	switch op {
-	case findEq:
-		for ; i < k; i++ {
-			if v[i] == x {
-				return i
-			}
-		}
 	case findGreater:
 		for ; i < k; i++ {
 			if v[i] > x {

@@ -72,13 +72,8 @@ func boundMeanVarAVX512(va, eb, csf, c1, c2, cf *float64, k int, tf, st1, st2, p
 //go:noescape
 func costRowAVX512(cw, clo, csf, c1, c2, gmx *float64, k int, tf, st1, st2, pen2 float64, tab *avx512Table) (bad int)
 
-// minAVX2 returns the minimum of v[0:k] (k a positive multiple of 4).
-//
-//go:noescape
-func minAVX2(v *float64, k int) float64
-
 // findAVX2 returns the first index i < k (k a multiple of 4) where the
-// comparison op (findEq, findGreater, findSumGreater, findDiffLE) of v[i]
+// comparison op (findGreater, findSumGreater, findDiffLE) of v[i]
 // (and e[i]) with x holds, or k.
 //
 //go:noescape

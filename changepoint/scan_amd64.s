@@ -182,37 +182,11 @@ mvdone:
 	VZEROUPPER
 	RET
 
-// func minAVX2(v *float64, k int) float64
-// Minimum of v[0:k], k a positive multiple of 4.
-TEXT ·minAVX2(SB), NOSPLIT, $0-24
-	MOVQ v+0(FP), SI
-	MOVQ k+8(FP), CX
-	VMOVUPD (SI), Y0
-	MOVQ $4, AX
-
-	PCALIGN $32 // loop speed independent of the linker's placement
-minloop:
-	CMPQ AX, CX
-	JGE  mindone
-	VMINPD (SI)(AX*8), Y0, Y0
-	ADDQ $4, AX
-	JMP  minloop
-
-mindone:
-	VEXTRACTF128 $1, Y0, X1
-	VMINPD X1, X0, X0
-	VPERMILPD $1, X0, X1
-	VMINSD X1, X0, X0
-	MOVSD X0, ret+16(FP)
-	VZEROUPPER
-	RET
-
 // func findAVX2(v, e *float64, k int, x float64, op int) int
 // First index i in [0, k) (k a multiple of 4) where
-//	op 0: v[i] == x
-//	op 1: v[i] > x
-//	op 2: v[i] + e[i] > x
-//	op 3: v[i] - e[i] <= x
+//	op 0: v[i] > x
+//	op 1: v[i] + e[i] > x
+//	op 2: v[i] - e[i] <= x
 // or k if none.
 TEXT ·findAVX2(SB), NOSPLIT, $0-48
 	MOVQ v+0(FP), SI
@@ -228,10 +202,8 @@ TEXT ·findAVX2(SB), NOSPLIT, $0-48
 	// the bottom: the dispatch inside one shared loop made its speed
 	// depend on where the linker placed it (up to 1.8× on this machine).
 	CMPQ DX, $0
-	JEQ  findeq
-	CMPQ DX, $1
 	JEQ  findgt
-	CMPQ DX, $2
+	CMPQ DX, $1
 	JEQ  findsumgt
 
 	PCALIGN $32
@@ -245,18 +217,6 @@ finddle: // v - e <= x
 	ADDQ      $4, AX
 	CMPQ      AX, CX
 	JLT       finddle
-	JMP       findnone
-
-	PCALIGN $32
-findeq: // v == x
-	VMOVUPD   (SI)(AX*8), Y0
-	VCMPPD    $0, Y15, Y0, Y1
-	VMOVMSKPD Y1, BX
-	TESTQ     BX, BX
-	JNE       findhit
-	ADDQ      $4, AX
-	CMPQ      AX, CX
-	JLT       findeq
 	JMP       findnone
 
 	PCALIGN $32

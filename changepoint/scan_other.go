@@ -15,8 +15,6 @@ func boundMeanVarAVX2(va, eb, csf, c1, c2, cf *float64, k int, tf, st1, st2, pen
 	panic("changepoint: no SIMD kernel on this platform")
 }
 
-func minAVX2(v *float64, k int) float64 { panic("changepoint: no SIMD kernel on this platform") }
-
 func findAVX2(v, e *float64, k int, x float64, op int) int {
 	panic("changepoint: no SIMD kernel on this platform")
 }
