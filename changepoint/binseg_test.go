@@ -115,7 +115,7 @@ func TestBinSegReference(t *testing.T) {
 }
 
 // TestBinSegSegmentation: the kept change points are the first found ones,
-// sorted, their segments are those of SegmentsAt, and Objective is their
+// sorted, their segments are those of segmentsAt, and Objective is their
 // cost plus the penalty per change point; bad settings are errors.
 func TestBinSegSegmentation(t *testing.T) {
 	x := make([]float64, 300)
@@ -135,11 +135,11 @@ func TestBinSegSegmentation(t *testing.T) {
 	if len(r.Changepoints) != 2 || r.Changepoints[0] != 100 || r.Changepoints[1] != 220 {
 		t.Fatalf("change points %v (found %v, gains %v), want [100 220]", r.Changepoints, r.Found, r.Gains)
 	}
-	want := SegmentsAt(x, r.Changepoints, MeanVar)
+	want := segmentsAt(x, r.Changepoints, MeanVar)
 	cost := 0.0
 	for i, s := range r.Segments {
 		if s != want[i] {
-			t.Errorf("segment %d: %+v, SegmentsAt %+v", i, s, want[i])
+			t.Errorf("segment %d: %+v, segmentsAt %+v", i, s, want[i])
 		}
 		cost += s.Cost
 	}

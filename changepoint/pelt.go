@@ -360,17 +360,17 @@ func segmentsOf(x []float64, ends []int, st sumStats, c Cost) []Segment {
 	return segs
 }
 
-// SegmentsAt returns the segments of x for the given change points (R's
+// segmentsAt returns the segments of x for the given change points (R's
 // cpts() convention, strictly increasing, each in [1, len(x)-1]) with
 // their mean and MLE variance as R's param.est computes them and their
 // cost c (extended-precision sums). It panics if the change points are out
 // of range or not increasing (a caller bug); x must be finite.
-func SegmentsAt(x []float64, changepoints []int, c Cost) []Segment {
+func segmentsAt(x []float64, changepoints []int, c Cost) []Segment {
 	ends := make([]int, 0, len(changepoints)+1)
 	prev := 0
 	for _, c := range changepoints {
 		if c <= prev || c >= len(x) {
-			panic(fmt.Sprintf("changepoint: SegmentsAt: change point %d out of order or range (n = %d)", c, len(x)))
+			panic(fmt.Sprintf("changepoint: segmentsAt: change point %d out of order or range (n = %d)", c, len(x)))
 		}
 		ends = append(ends, c)
 		prev = c

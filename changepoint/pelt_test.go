@@ -260,7 +260,7 @@ func TestPELTEdgeCases(t *testing.T) {
 
 func TestSegmentsAt(t *testing.T) {
 	x := []float64{1, 3, 10, 14, 20}
-	segs := SegmentsAt(x, []int{2, 4}, Mean)
+	segs := segmentsAt(x, []int{2, 4}, Mean)
 	want := []Segment{
 		{Start: 0, End: 2, Mean: 2, Variance: 1, Cost: 2},
 		{Start: 2, End: 4, Mean: 12, Variance: 4, Cost: 8},
@@ -274,7 +274,7 @@ func TestSegmentsAt(t *testing.T) {
 			t.Fatal("out-of-range change point did not panic")
 		}
 	}()
-	SegmentsAt(x, []int{5}, Mean)
+	segmentsAt(x, []int{5}, Mean)
 }
 
 // TestExtendedCumsum checks the long double emulation on the case the

@@ -33,7 +33,7 @@ func TestReadFileCorrupt(t *testing.T) {
 			rows := tab.NumRows()
 			orig := rowsOf(t, tab)
 			path := filepath.Join(t.TempDir(), "t"+ext)
-			if err := WriteFileWith(path, tab, WriteOptions{ArrowCompression: tc.codec}); err != nil {
+			if err := writeFileWith(path, tab, WriteOptions{ArrowCompression: tc.codec}); err != nil {
 				t.Fatal(err)
 			}
 			tab.Release()
@@ -360,8 +360,8 @@ func TestRepeatedDictionaryValues(t *testing.T) {
 		t.Fatalf("Stats: %d runs, %d primary rows; want 1 run of 4 rows", st.NumRuns(), st.MetricRows[Primary])
 	}
 	st.Each(func(_ Key, r *RunStats) {
-		if r.Sizes != [NumLevels]int32{1, 1, 1, 4, 1} || r.NumUnits() != 1 {
-			t.Errorf("Stats run: sizes %v, %d units; want [1 1 1 4 1], 1 unit", r.Sizes, r.NumUnits())
+		if r.Sizes != [NumLevels]int32{1, 1, 1, 4, 1} || r.numUnits() != 1 {
+			t.Errorf("Stats run: sizes %v, %d units; want [1 1 1 4 1], 1 unit", r.Sizes, r.numUnits())
 		}
 	})
 	var ch Checker

@@ -61,7 +61,7 @@ func (t *Table) schemaWithMetadata() (*arrow.Schema, error) {
 	return arrow.NewSchema(Schema.Fields(), &md), nil
 }
 
-// WriteOptions tune WriteFileWith.
+// WriteOptions tune Stream.
 type WriteOptions struct {
 	// ArrowCompression compresses Arrow IPC buffers: "" or "none"
 	// (readable by every Arrow implementation), "zstd" or "lz4".
@@ -74,11 +74,11 @@ type WriteOptions struct {
 
 // WriteFile writes t to path atomically in the format chosen by its
 // extension (see FormatOf). A CSV table gets its setups in SetupsSidecar(path).
-// Arrow IPC files are uncompressed; see WriteFileWith.
-func WriteFile(path string, t *Table) error { return WriteFileWith(path, t, WriteOptions{}) }
+// Arrow IPC files are uncompressed (Stream takes WriteOptions).
+func WriteFile(path string, t *Table) error { return writeFileWith(path, t, WriteOptions{}) }
 
-// WriteFileWith is WriteFile with options. It writes through Stream.
-func WriteFileWith(path string, t *Table, opt WriteOptions) error {
+// writeFileWith is WriteFile with options. It writes through Stream.
+func writeFileWith(path string, t *Table, opt WriteOptions) error {
 	return Stream(path, opt, func(write func(arrow.Record) error) ([]Setup, error) {
 		for _, r := range t.Records {
 			if err := write(r); err != nil {

@@ -111,8 +111,8 @@ func (r *RunStats) addUnit(lv [3]int32, file int32) {
 	}
 }
 
-// NumUnits is the number of units of the run.
-func (r *RunStats) NumUnits() int { return int(r.n) }
+// numUnits is the number of units of the run.
+func (r *RunStats) numUnits() int { return int(r.n) }
 
 // Unit returns the unit lv of the run, if it has it.
 func (r *RunStats) Unit(lv [3]int32) (Unit, bool) {
@@ -221,25 +221,6 @@ func (s *Stats) Merge(o *Stats) {
 			old.addUnit(lv, f)
 		}
 	}
-}
-
-// Keys returns the runs' keys, sorted.
-func (s *Stats) Keys() []Key {
-	keys := make([]Key, len(s.order))
-	for i, id := range s.order {
-		keys[i] = s.ids().key(id)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
-	return keys
-}
-
-// StatsOf returns the Stats of t.
-func StatsOf(t *Table) *Stats {
-	s := &Stats{}
-	for _, r := range t.Records {
-		s.Add(r)
-	}
-	return s
 }
 
 // cloneKey copies k's strings, which may point into an Arrow buffer.

@@ -107,7 +107,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("records = %d, want 3 batches of <= 3 rows", len(tab.Records))
 			}
 			path := filepath.Join(t.TempDir(), "out"+ext)
-			if err := WriteFileWith(path, tab, tc.opt); err != nil {
+			if err := writeFileWith(path, tab, tc.opt); err != nil {
 				t.Fatal(err)
 			}
 			back, err := ReadFile(path, mem)

@@ -84,20 +84,6 @@ func TestFixtureOverlaps(t *testing.T) {
 	}
 }
 
-func sameOverlaps(a, b []Overlap) bool {
-	key := func(o Overlap) string { return fmt.Sprint(o.A, o.B) }
-	ka, kb := make([]string, len(a)), make([]string, len(b))
-	for i, o := range a {
-		ka[i] = key(o)
-	}
-	for i, o := range b {
-		kb[i] = key(o)
-	}
-	slices.Sort(ka)
-	slices.Sort(kb)
-	return slices.Equal(ka, kb)
-}
-
 // runMeans pairs g's warm-up-filtered runs as the CI test does.
 func runMeans(g *Group, m float64) []RunMean {
 	return RunMeans(FilterWarmup(g.Records, g.Key.Suite, WarmupCode), g.Key.Type, m, EnumerationSweep)

@@ -323,10 +323,10 @@ func TestInputsNotModified(t *testing.T) {
 	if _, err := CliffsDelta(x, y); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Rank(nil, x); err != nil {
+	if _, err := rank(nil, x); err != nil {
 		t.Fatal(err)
 	}
-	TieCorrection(y)
+	tieCorrection(y)
 	if _, err := KruskalWallis([][]float64{x, y}); err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func TestPanics(t *testing.T) {
 	cases := map[string]func(){
 		"alternative": func() { MannWhitneyU(x, x, MannWhitneyOptions{Alternative: 3}) },
 		"method":      func() { MannWhitneyU(x, x, MannWhitneyOptions{Method: -1}) },
-		"rank dst":    func() { Rank(make([]float64, 1), x) },
+		"rank dst":    func() { rank(make([]float64, 1), x) },
 		"dunn alpha":  func() { Dunn([][]float64{x, x}, DunnOptions{Alpha: 1}) },
 		"dunn NaN":    func() { Dunn([][]float64{x, x}, DunnOptions{Alpha: math.NaN()}) },
 	}
@@ -552,7 +552,7 @@ func TestDunnAlpha(t *testing.T) {
 
 func TestRank(t *testing.T) {
 	dst := make([]float64, 4)
-	got, err := Rank(dst, []float64{10, -1, 10, 5})
+	got, err := rank(dst, []float64{10, -1, 10, 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -562,16 +562,16 @@ func TestRank(t *testing.T) {
 	if want := []float64{3.5, 1, 3.5, 2}; !slices.Equal(got, want) {
 		t.Errorf("Rank = %v, want %v", got, want)
 	}
-	if _, err := Rank(nil, nil); !errors.Is(err, ErrEmpty) {
+	if _, err := rank(nil, nil); !errors.Is(err, ErrEmpty) {
 		t.Errorf("empty: %v", err)
 	}
-	if _, err := Rank(nil, []float64{1, math.NaN()}); !errors.Is(err, ErrNaN) {
+	if _, err := rank(nil, []float64{1, math.NaN()}); !errors.Is(err, ErrNaN) {
 		t.Errorf("NaN: %v", err)
 	}
 	// Ranks of a permutation-invariant quantity: the rank sum is n(n+1)/2.
 	r := newRand(7)
 	x := roundedSample(r, 101, 0, 0.3)
-	ranks, err := Rank(nil, x)
+	ranks, err := rank(nil, x)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,8 +596,8 @@ func TestTieCorrection(t *testing.T) {
 		{[]float64{1, 1, 2}, 1 - 6.0/24}, // one pair: 1 − (2³−2)/(3³−3)
 	}
 	for _, c := range cases {
-		if got := TieCorrection(c.x); !closeRel(got, c.want, 1e-15) {
-			t.Errorf("TieCorrection(%v) = %v, want %v", c.x, got, c.want)
+		if got := tieCorrection(c.x); !closeRel(got, c.want, 1e-15) {
+			t.Errorf("tieCorrection(%v) = %v, want %v", c.x, got, c.want)
 		}
 	}
 }

@@ -27,16 +27,16 @@ func checkSample(name string, x []float64) error {
 	return nil
 }
 
-// Rank returns the ranks of x, 1-based, giving tied values the average of
+// rank returns the ranks of x, 1-based, giving tied values the average of
 // the ranks they span (scipy.stats.rankdata(x, method="average")):
 //
 //	rank(x_i) = #{j : x_j < x_i} + (#{j : x_j = x_i} + 1) / 2
 //
 // The ranks are written to dst, which is allocated when nil and must
 // otherwise have len(x); Rank panics if it has not. x is not modified.
-// Rank returns an error if x is empty or holds a NaN. It runs in
+// rank returns an error if x is empty or holds a NaN. It runs in
 // O(n log n) time.
-func Rank(dst, x []float64) ([]float64, error) {
+func rank(dst, x []float64) ([]float64, error) {
 	if dst == nil {
 		dst = make([]float64, len(x))
 	}
@@ -87,7 +87,7 @@ func rankInto(dst, x []float64) (tieSum float64) {
 	return tieSum
 }
 
-// TieCorrection returns the tie-correction factor of the rank-based tests
+// tieCorrection returns the tie-correction factor of the rank-based tests
 // (scipy.stats.tiecorrect):
 //
 //	C = 1 − Σ_g (t_g³ − t_g) / (n³ − n)
@@ -99,7 +99,7 @@ func rankInto(dst, x []float64) (tieSum float64) {
 //
 // Reference: Siegel & Castellan, Nonparametric Statistics for the Behavioral
 // Sciences, 2nd ed., McGraw-Hill 1988 (Kruskal-Wallis with ties).
-func TieCorrection(x []float64) float64 {
+func tieCorrection(x []float64) float64 {
 	n := float64(len(x))
 	if len(x) < 2 {
 		return 1

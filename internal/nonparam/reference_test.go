@@ -293,7 +293,7 @@ func TestDunnReference(t *testing.T) {
 }
 
 func TestRankScipy(t *testing.T) {
-	got, err := Rank(nil, rankInput)
+	got, err := rank(nil, rankInput)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,11 +302,11 @@ func TestRankScipy(t *testing.T) {
 			t.Errorf("rank[%d] = %v, want %v", i, got[i], rankRef[i])
 		}
 	}
-	if c := TieCorrection(rankInput); !closeRel(c, tieCorrRef, 1e-15) {
-		t.Errorf("TieCorrection(values) = %.17g, want %.17g", c, tieCorrRef)
+	if c := tieCorrection(rankInput); !closeRel(c, tieCorrRef, 1e-15) {
+		t.Errorf("tieCorrection(values) = %.17g, want %.17g", c, tieCorrRef)
 	}
-	if c := TieCorrection(got); !closeRel(c, tieCorrRef, 1e-15) {
-		t.Errorf("TieCorrection(ranks) = %.17g, want %.17g", c, tieCorrRef)
+	if c := tieCorrection(got); !closeRel(c, tieCorrRef, 1e-15) {
+		t.Errorf("tieCorrection(ranks) = %.17g, want %.17g", c, tieCorrRef)
 	}
 }
 

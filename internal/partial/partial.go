@@ -10,15 +10,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// SameOptions reports whether the options a and b of two parts are those
-// of one run: equal once norm has cleared, in copies, the fields that may
-// differ between parts (the selection, the worker count, the progress
-// callback), and with selections equal but for the shard (see
-// OptionsDiff).
-func SameOptions[O any](a, b O, sel func(*O) *table.Filter, norm func(*O)) bool {
-	return OptionsDiff(a, b, sel, norm) == nil
-}
-
 // OptionsDiff returns the first option in which a and b differ (Diff)
 // once norm has cleared, in copies, the fields that may differ between
 // parts and both selections are unsharded; nil when they are the options
@@ -53,7 +44,7 @@ func Rows[T any](parts [][]T, key func(*T) table.Key) ([]T, error) {
 // Options returns the options of the merge of parts: those of the first
 // part that is not nil, with the selection unsharded and reset applied
 // (clearing the fields that belong to one part's run, such as its
-// Progress callback), after checking with SameOptions (sel, norm) that
+// Progress callback), after checking with OptionsDiff (sel, norm) that
 // every other part was run with the options of the same run. what names
 // the analyzer in the errors: a part with other options, and no part at
 // all (every part nil).

@@ -62,7 +62,7 @@ func BenchmarkHierarchical(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%s/is=%d", layout, stat, is), func(b *testing.B) {
 					ci := HierarchicalMeanCI
 					if stat == "median" {
-						ci = HierarchicalMedianCI
+						ci = hierarchicalMedianCI
 					}
 					resamples := 200 // per CI; the metric is per resample
 					if is == 0 {

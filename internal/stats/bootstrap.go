@@ -186,9 +186,9 @@ func constant(x []float64) bool {
 	return true
 }
 
-// RCIWMean returns the RCIW of the percentile bootstrap CI of the mean,
+// rciwMean returns the RCIW of the percentile bootstrap CI of the mean,
 // µOpTime's rciw-mean metric: BootstrapMeanCI(x, …).RCIW().
-func RCIWMean(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMean(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := BootstrapMeanCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
@@ -196,9 +196,9 @@ func RCIWMean(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (fl
 	return iv.RCIW(), nil
 }
 
-// RCIWMeanT returns the RCIW of the studentized bootstrap CI of the mean,
+// rciwMeanT returns the RCIW of the studentized bootstrap CI of the mean,
 // µOpTime's rciw-mean-t metric: BootstrapMeanTCI(x, …).RCIW().
-func RCIWMeanT(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMeanT(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := BootstrapMeanTCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
@@ -206,9 +206,9 @@ func RCIWMeanT(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (f
 	return iv.RCIW(), nil
 }
 
-// RCIWMedian returns the RCIW of the percentile bootstrap CI of the median,
+// rciwMedian returns the RCIW of the percentile bootstrap CI of the median,
 // µOpTime's rciw-median metric: BootstrapMedianCI(x, …).RCIW().
-func RCIWMedian(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMedian(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := BootstrapMedianCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err

@@ -303,7 +303,7 @@ func TestBootstrapEdges(t *testing.T) {
 		rciw func([]float64, BootstrapOptions, *Stream, *Workspace) (float64, error)
 		ci   func([]float64, BootstrapOptions, *Stream, *Workspace) (Interval, error)
 	}{
-		"mean": {RCIWMean, BootstrapMeanCI}, "t": {RCIWMeanT, BootstrapMeanTCI}, "median": {RCIWMedian, BootstrapMedianCI},
+		"mean": {rciwMean, BootstrapMeanCI}, "t": {rciwMeanT, BootstrapMeanTCI}, "median": {rciwMedian, BootstrapMedianCI},
 	} {
 		r, _ := c.rciw(x, DefaultBootstrap, NewStream(4, name, 0), nil)
 		iv, _ := c.ci(x, DefaultBootstrap, NewStream(4, name, 0), nil)

@@ -259,7 +259,7 @@ func Median(x, weights []float64) float64 {
 	return Quantile(x, 0.5, weights)
 }
 
-// MAD returns the median absolute deviation of x from its median, unscaled
+// mad returns the median absolute deviation of x from its median, unscaled
 // (no 1.4826 consistency factor), with frequency weights.
 //
 //	MAD = median_i |x_i − median(x)|
@@ -269,8 +269,8 @@ func Median(x, weights []float64) float64 {
 // m = np.median(data) (njapke/uoptime-replication-package,
 // stat_functions.py, function rmad); scipy's equivalent is
 // scipy.stats.median_abs_deviation(x, scale=1.0). x is not modified.
-func MAD(x, weights []float64) float64 {
-	checkWeights("MAD", x, weights)
+func mad(x, weights []float64) float64 {
+	checkWeights("mad", x, weights)
 	m := Median(x, weights)
 	d := make([]float64, len(x))
 	for i, v := range x {
@@ -282,9 +282,9 @@ func MAD(x, weights []float64) float64 {
 // RMAD returns the relative median absolute deviation of x, the RMAD
 // stability metric of µOpTime (Japke et al., TOSEM 2025).
 //
-//	RMAD = MAD(x) / median(x)        (MAD unscaled, see MAD)
+//	RMAD = mad(x) / median(x)        (MAD unscaled, see MAD)
 //
 // x is not modified.
 func RMAD(x, weights []float64) float64 {
-	return MAD(x, weights) / Median(x, weights)
+	return mad(x, weights) / Median(x, weights)
 }

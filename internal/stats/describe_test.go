@@ -61,13 +61,13 @@ func TestDescriptive(t *testing.T) {
 	checkClose(t, "CV", CV(tSample, nil), 0.018485293628354372, 1e-12)
 	checkClose(t, "Median", Median(tSample, nil), 1021.9, 1e-12)
 	// scipy.stats.median_abs_deviation(t, scale=1.0)
-	checkClose(t, "MAD", MAD(tSample, nil), 2.25, 1e-12)
+	checkClose(t, "mad", mad(tSample, nil), 2.25, 1e-12)
 	checkClose(t, "RMAD", RMAD(tSample, nil), 0.0022017809961835796, 1e-12)
 	// weighted = the same statistics of np.repeat(t, tc)
 	checkClose(t, "Mean weighted", Mean(tSample, tCounts), 1025.6578947368419, 1e-12)
 	checkClose(t, "CV weighted", CV(tSample, tCounts), 0.015106152533377664, 1e-12)
 	checkClose(t, "Median weighted", Median(tSample, tCounts), 1022.3, 1e-12)
-	checkClose(t, "MAD weighted", MAD(tSample, tCounts), 1.5, 1e-12)
+	checkClose(t, "MAD weighted", mad(tSample, tCounts), 1.5, 1e-12)
 }
 
 func TestDescriptiveEdges(t *testing.T) {

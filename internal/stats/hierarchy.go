@@ -640,12 +640,12 @@ func HierarchicalMeanCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *
 	return Interval{Estimate: h.estimateMean(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
 }
 
-// HierarchicalMedianCI is HierarchicalMeanCI with the median of each
+// hierarchicalMedianCI is HierarchicalMeanCI with the median of each
 // resample's leaf values (the mean of the two middle values for an even
 // count) as the statistic. Leaf values are counted per distinct value, so a
 // resample costs its number of draws plus the number of distinct values, with
 // no sorting.
-func HierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (Interval, error) {
+func hierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (Interval, error) {
 	if err := opt.Validate(); err != nil {
 		return Interval{}, err
 	}

@@ -293,7 +293,7 @@ func TestInvocationSamples(t *testing.T) {
 		opt := HierarchicalOptions{BootstrapOptions: BootstrapOptions{Resamples: 2000, Confidence: 0.95}, InvocationSamples: is}
 		ci := HierarchicalMeanCI
 		if median {
-			ci = HierarchicalMedianCI
+			ci = hierarchicalMedianCI
 		}
 		iv, err := ci(h, opt, NewStream(1, "w", uint64(is+1)), nil)
 		if err != nil {
@@ -343,7 +343,7 @@ func TestHistogramEqualsExpanded(t *testing.T) {
 	}
 	opt := HierarchicalOptions{BootstrapOptions: BootstrapOptions{Resamples: 4000, Confidence: 0.95}, InvocationSamples: -1}
 	for name, ci := range map[string]func(*Hierarchy, HierarchicalOptions, *Stream, *Workspace) (Interval, error){
-		"mean": HierarchicalMeanCI, "median": HierarchicalMedianCI,
+		"mean": HierarchicalMeanCI, "median": hierarchicalMedianCI,
 	} {
 		a, _ := ci(d.hierarchy(t), opt, NewStream(1, "a", 0), nil)
 		b, _ := ci(e.hierarchy(t), opt, NewStream(1, "b", 0), nil)
@@ -365,7 +365,7 @@ func TestHierarchicalFlatMedian(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := HierarchicalOptions{BootstrapOptions: BootstrapOptions{Resamples: 20000, Confidence: 0.95}, InvocationSamples: -1}
-	a, _ := HierarchicalMedianCI(h, opt, s, nil)
+	a, _ := hierarchicalMedianCI(h, opt, s, nil)
 	b, _ := BootstrapMedianCI(x, opt.BootstrapOptions, s, nil)
 	if a.Estimate != b.Estimate {
 		t.Errorf("estimates %v != %v", a.Estimate, b.Estimate)
@@ -381,8 +381,8 @@ func TestHierarchicalDeterminism(t *testing.T) {
 	h := d.hierarchy(t)
 	opt := HierarchicalOptions{BootstrapOptions: BootstrapOptions{Resamples: 500, Confidence: 0.99}, InvocationSamples: 10}
 	ws := new(Workspace)
-	a, _ := HierarchicalMedianCI(h, opt, NewStream(3, "x", 0), nil)
-	b, _ := HierarchicalMedianCI(h, opt, NewStream(3, "x", 0), ws)
+	a, _ := hierarchicalMedianCI(h, opt, NewStream(3, "x", 0), nil)
+	b, _ := hierarchicalMedianCI(h, opt, NewStream(3, "x", 0), ws)
 	if a != b {
 		t.Errorf("same stream: %+v != %+v", a, b)
 	}

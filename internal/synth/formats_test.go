@@ -45,8 +45,8 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 	rows = rows[1:]
 	truth := s.Truth()
 	full := len(truth) * c.Instances * c.Trials * c.Iterations * c.Slices
-	if want := full - (3*c.Slices + 4); len(rows) != want || s.DroppedRows() != 3*c.Slices+4 {
-		t.Fatalf("%d rows, want %d − %d dropped = %d", len(rows), full, s.DroppedRows(), want)
+	if want := full - (3*c.Slices + 4); len(rows) != want || s.droppedRows() != 3*c.Slices+4 {
+		t.Fatalf("%d rows, want %d − %d dropped = %d", len(rows), full, s.droppedRows(), want)
 	}
 	byName := map[string]*BenchmarkTruth{}
 	for i := range truth {
@@ -248,7 +248,7 @@ func TestWriteGoBench(t *testing.T) {
 func TestVersions(t *testing.T) {
 	c := UOpTimeSuiteConfig()
 	c.Benchmarks = 8
-	vc := DefaultVersionsConfig()
+	vc := defaultVersionsConfig()
 	vc.Changes = []Change{{Benchmark: 3, Version: 1, Factor: 1.5}}
 	vs, err := NewVersions(c, vc)
 	if err != nil {

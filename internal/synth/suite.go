@@ -601,9 +601,9 @@ func positionLess(a, b Position) bool {
 	return a.Slice < b.Slice
 }
 
-// DroppedRows returns the number of µOpTime CSV rows the Ragged option
+// droppedRows returns the number of µOpTime CSV rows the Ragged option
 // removes (a dropped iteration counts Slices rows).
-func (s *Suite) DroppedRows() int {
+func (s *Suite) droppedRows() int {
 	n := 0
 	for i := range s.truth {
 		for _, p := range s.truth[i].Dropped {

@@ -32,9 +32,9 @@ type VersionsConfig struct {
 	SpeedupFraction  float64
 }
 
-// DefaultVersionsConfig returns three versions v1, v2, v3 with two random
+// defaultVersionsConfig returns three versions v1, v2, v3 with two random
 // changes of 10–30 %, half of them speedups.
-func DefaultVersionsConfig() VersionsConfig {
+func defaultVersionsConfig() VersionsConfig {
 	return VersionsConfig{Labels: []string{"v1", "v2", "v3"}, RandomChanges: 2, MinSize: 0.1, MaxSize: 0.3, SpeedupFraction: 0.5}
 }
 
