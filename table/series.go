@@ -219,65 +219,123 @@ func ShardOf(k Key, n int) int {
 // Collect groups the table's rows into one Series per key for the filter's
 // metric, sorted by key. Setups are attached by key.
 func Collect(t *Table, f Filter) []*Series {
+	var order []*Series
+	EachSeries(t, f, func(s *Series) { order = append(order, s) })
+	sort.Slice(order, func(i, j int) bool { return order[i].Key.Less(order[j].Key) })
+	return order
+}
+
+// EachSeries calls fn with the Series of every key the filter selects, as
+// Collect builds them, in the order in which their last row appears in the
+// table: a caller that turns each into its own data and drops it holds
+// the rows of about one Series at a time instead of all of them.
+//
+// It reads the table twice: once to count each key's rows, once to fill
+// slices allocated to those counts (so a Series holds no spare capacity)
+// and to hand each Series over as soon as its last row is in.
+func EachSeries(t *Table, f Filter, fn func(*Series)) {
 	metric := f.Metric
 	if metric == "" {
 		metric = Primary
 	}
-	byKey := map[Key]*Series{}
-	var order []*Series
+	counts := map[Key]int{}
+	eachRow(t, f, metric, func(_ *columns, _ int, k Key, n int) { counts[k] += n })
+	open := map[Key]*Series{}
+	var last *Series
+	var lastKey Key
+	eachRow(t, f, metric, func(c *columns, i int, k Key, n int) {
+		s := last
+		if s == nil || k != lastKey {
+			s = open[k]
+			if s == nil {
+				// Copies of the strings: results keep keys, and must
+				// not keep the table's buffers alive (or refer to them
+				// once the table is released).
+				s = &Series{Key: cloneKey(k), Metric: metric, Unit: strings.Clone(c.unit.Value(i)), Setup: t.Setup(k)}
+				s.alloc(counts[k])
+				open[k] = s
+			}
+			last, lastKey = s, k
+		}
+		for j := i; j < i+n; j++ {
+			s.appendRow(c, j)
+		}
+		if s.Len() == counts[k] {
+			delete(open, k)
+			last = nil
+			s.sortRows()
+			fn(s)
+		}
+	})
+}
+
+// eachRow calls fn for every run of consecutive rows of one record that the
+// filter accepts for metric and that share key k: rows i … i+n−1 of the
+// record whose columns are c. Keys refer to the table's buffers.
+func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key, n int)) {
 	var shardKey Key
 	shardSet, inShard := false, false
+	accept := func(c *columns, i int) (Key, bool) {
+		if c.metric.Value(i) != metric {
+			return Key{}, false
+		}
+		if !f.IncludeWarmup && c.warmup.Value(i) {
+			return Key{}, false
+		}
+		k := c.key(i)
+		if f.Project != "" && k.Project != f.Project || f.Version != "" && k.Version != f.Version {
+			return k, false
+		}
+		if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
+			return k, false
+		}
+		if f.Shards > 1 {
+			if !shardSet || k != shardKey {
+				shardKey, shardSet, inShard = k, true, ShardOf(k, f.Shards) == f.Shard
+			}
+			if !inShard {
+				return k, false
+			}
+		}
+		if f.Only != nil && !f.Only.Has(k) {
+			return k, false
+		}
+		return k, true
+	}
 	for _, rec := range t.Records {
 		c := columnsOf(rec)
-		n := int(rec.NumRows())
-		var last *Series
-		var lastKey Key
-		for i := 0; i < n; i++ {
-			if c.metric.Value(i) != metric {
+		rows := int(rec.NumRows())
+		start, n := 0, 0
+		var runKey Key
+		for i := 0; i < rows; i++ {
+			k, ok := accept(c, i)
+			if ok && n > 0 && k == runKey {
+				n++
 				continue
 			}
-			if !f.IncludeWarmup && c.warmup.Value(i) {
-				continue
+			if n > 0 {
+				fn(c, start, runKey, n)
 			}
-			k := c.key(i)
-			if f.Project != "" && k.Project != f.Project || f.Version != "" && k.Version != f.Version {
-				continue
+			n = 0
+			if ok {
+				start, n, runKey = i, 1, k
 			}
-			if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
-				continue
-			}
-			if f.Shards > 1 {
-				if !shardSet || k != shardKey {
-					shardKey, shardSet, inShard = k, true, ShardOf(k, f.Shards) == f.Shard
-				}
-				if !inShard {
-					continue
-				}
-			}
-			if f.Only != nil && !f.Only.Has(k) {
-				continue
-			}
-			s := last
-			if s == nil || k != lastKey {
-				s = byKey[k]
-				if s == nil {
-					// Copies of the strings: results keep keys, and must
-					// not keep the table's buffers alive (or refer to them
-					// once the table is released).
-					s = &Series{Key: cloneKey(k), Metric: metric, Unit: strings.Clone(c.unit.Value(i)), Setup: t.Setup(k)}
-					byKey[k] = s
-					order = append(order, s)
-				}
-				last, lastKey = s, k
-			}
-			s.appendRow(c, i)
+		}
+		if n > 0 {
+			fn(c, start, runKey, n)
 		}
 	}
-	sort.Slice(order, func(i, j int) bool { return order[i].Key.Less(order[j].Key) })
-	for _, s := range order {
-		s.sortRows()
+}
+
+// alloc gives the series' columns room for n rows.
+func (s *Series) alloc(n int) {
+	for l := range s.Levels {
+		s.Levels[l] = make([]int32, 0, n)
 	}
-	return order
+	s.Warmup = make([]bool, 0, n)
+	s.Value = make([]float64, 0, n)
+	s.NsPerOp = make([]float64, 0, n)
+	s.Count = make([]int64, 0, n)
 }
 
 func (s *Series) appendRow(c *columns, i int) {

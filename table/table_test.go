@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -223,5 +224,38 @@ func TestCanonicalParams(t *testing.T) {
 	}
 	if _, err := ParseParams("novalue"); err == nil {
 		t.Error("ParseParams accepted a pair without =")
+	}
+}
+
+// TestEachSeries checks that EachSeries hands over every series Collect
+// returns, once each, complete, with no spare capacity (Collect counts
+// the rows of every key before it allocates them).
+func TestEachSeries(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	tab := buildSample(t, mem, 2)
+	defer tab.Release()
+	for _, f := range []Filter{{}, {IncludeWarmup: true}, {Metric: "gc.alloc.rate"}} {
+		want := Collect(tab, f)
+		seen := map[Key]*Series{}
+		EachSeries(tab, f, func(s *Series) {
+			if seen[s.Key] != nil {
+				t.Errorf("%+v: %v handed over twice", f, s.Key)
+			}
+			seen[s.Key] = s
+			if cap(s.NsPerOp) != s.Len() || cap(s.Levels[LevelFork]) != s.Len() || s.StartNs != nil && cap(s.StartNs) != s.Len() {
+				t.Errorf("%+v: %v: capacity %d for %d rows", f, s.Key, cap(s.NsPerOp), s.Len())
+			}
+		})
+		if len(seen) != len(want) {
+			t.Fatalf("%+v: EachSeries gave %d series, Collect %d", f, len(seen), len(want))
+		}
+		for _, w := range want {
+			// %#v prints NaN (secondary metrics have no ns/op) as NaN on
+			// both sides, where DeepEqual would call them different.
+			if got, want := fmt.Sprintf("%#v", *seen[w.Key]), fmt.Sprintf("%#v", *w); got != want {
+				t.Errorf("%+v: %v differs:\n%s\n%s", f, w.Key, got, want)
+			}
+		}
 	}
 }

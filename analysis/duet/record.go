@@ -173,69 +173,16 @@ func FromTable(t *table.Table, opt Options) (*Loaded, error) {
 	byKey := map[Key]int{}
 	sel := opt.Select
 	sel.IncludeWarmup = true
-	for _, s := range table.Collect(t, sel) {
-		out.Runs++
-		if typeRank(s.Mode) == len(Types) {
-			out.OtherModes += s.Len()
-			continue
+	var err error
+	// One series at a time: its rows become Records, and the collector may
+	// have it before the next is built.
+	table.EachSeries(t, sel, func(s *table.Series) {
+		if err == nil {
+			err = out.add(s, opt, byKey)
 		}
-		if slices.Contains(opt.Exclude, s.Benchmark) {
-			out.Excluded += s.Len()
-			continue
-		}
-		var env map[string]string
-		if s.Setup != nil {
-			env = s.Setup.Env
-		}
-		offset := 0
-		if v, ok := env["iteration_offset"]; ok {
-			o, err := strconv.Atoi(v)
-			if err != nil {
-				return nil, fmt.Errorf("duet: %s: iteration_offset %q: %w", s.Key, v, err)
-			}
-			offset = o
-		}
-		envOf := map[int32]string{}
-		for i := 0; i < s.Len(); i++ {
-			if s.StartNs == nil || s.StartNs[i] == math.MinInt64 || s.EndNs[i] == math.MinInt64 {
-				out.NoTime++
-				continue
-			}
-			var pair byte
-			if s.Pair != nil && len(s.Pair[i]) == 1 {
-				pair = s.Pair[i][0]
-			}
-			if pair != 'A' && pair != 'B' {
-				out.BadPair++
-				continue
-			}
-			inst := s.Levels[table.LevelInstance][i]
-			e, ok := envOf[inst]
-			if !ok {
-				e = env["instance."+strconv.Itoa(int(inst))+".environment"]
-				envOf[inst] = e
-			}
-			if e == "" && !opt.KeepUnlabelled {
-				out.Unlabelled++
-				continue
-			}
-			k := Key{Suite: s.Project, Benchmark: s.Benchmark, Version: s.Version, Type: s.Mode, Env: e}
-			g, ok := byKey[k]
-			if !ok {
-				g = len(out.Groups)
-				byKey[k] = g
-				out.Groups = append(out.Groups, Group{Key: k})
-			}
-			out.Groups[g].Records = append(out.Groups[g].Records, Record{
-				Instance:  inst,
-				Run:       s.Levels[table.LevelFork][i] - 1,
-				Iteration: s.Levels[table.LevelIteration][i] - int32(offset),
-				Pair:      pair,
-				StartNs:   s.StartNs[i],
-				EndNs:     s.EndNs[i],
-				TimeNs:    s.NsPerOp[i],
-			})
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(out.Groups, func(a, b Group) int { return a.Key.compare(b.Key) })
 	for i := range out.Groups {
@@ -243,4 +190,73 @@ func FromTable(t *table.Table, opt Options) (*Loaded, error) {
 	}
 	out.Warnings = out.Dropped.Warnings()
 	return out, nil
+}
+
+// add appends the rows of series s to their groups (byKey: the index of
+// each Key's group in out.Groups), or counts them as dropped.
+func (out *Loaded) add(s *table.Series, opt Options, byKey map[Key]int) error {
+	out.Runs++
+	if typeRank(s.Mode) == len(Types) {
+		out.OtherModes += s.Len()
+		return nil
+	}
+	if slices.Contains(opt.Exclude, s.Benchmark) {
+		out.Excluded += s.Len()
+		return nil
+	}
+	var env map[string]string
+	if s.Setup != nil {
+		env = s.Setup.Env
+	}
+	offset := 0
+	if v, ok := env["iteration_offset"]; ok {
+		o, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("duet: %s: iteration_offset %q: %w", s.Key, v, err)
+		}
+		offset = o
+	}
+	envOf := map[int32]string{}
+	for i := 0; i < s.Len(); i++ {
+		if s.StartNs == nil || s.StartNs[i] == math.MinInt64 || s.EndNs[i] == math.MinInt64 {
+			out.NoTime++
+			continue
+		}
+		var pair byte
+		if s.Pair != nil && len(s.Pair[i]) == 1 {
+			pair = s.Pair[i][0]
+		}
+		if pair != 'A' && pair != 'B' {
+			out.BadPair++
+			continue
+		}
+		inst := s.Levels[table.LevelInstance][i]
+		e, ok := envOf[inst]
+		if !ok {
+			e = env["instance."+strconv.Itoa(int(inst))+".environment"]
+			envOf[inst] = e
+		}
+		if e == "" && !opt.KeepUnlabelled {
+			out.Unlabelled++
+			continue
+		}
+		k := Key{Suite: s.Project, Benchmark: s.Benchmark, Version: s.Version, Type: s.Mode, Env: e}
+		g, ok := byKey[k]
+		if !ok {
+			g = len(out.Groups)
+			byKey[k] = g
+			// Usually one series per key: room for all its rows.
+			out.Groups = append(out.Groups, Group{Key: k, Records: make([]Record, 0, s.Len()-i)})
+		}
+		out.Groups[g].Records = append(out.Groups[g].Records, Record{
+			Instance:  inst,
+			Run:       s.Levels[table.LevelFork][i] - 1,
+			Iteration: s.Levels[table.LevelIteration][i] - int32(offset),
+			Pair:      pair,
+			StartNs:   s.StartNs[i],
+			EndNs:     s.EndNs[i],
+			TimeNs:    s.NsPerOp[i],
+		})
+	}
+	return nil
 }
