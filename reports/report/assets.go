@@ -11,7 +11,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;
 h1{font-size:1.6em}h2{border-bottom:1px solid #dadce0;padding-bottom:4px;margin-top:2em}
 p.answer{font-size:1.15em;background:#e8f0fe;padding:12px 16px;border-radius:6px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
-th,td{border:1px solid #dadce0;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border:1px solid #dadce0;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}
 bdi{overflow-wrap:anywhere;word-break:break-word}
 td[data-v]{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
 table.sortable th{cursor:pointer;background:#f1f3f4;position:sticky;top:0}
@@ -19,11 +19,12 @@ table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{conten
 table.kv th{background:#f1f3f4;text-align:left}
 tr.unreliable td{background:#fce8e6}td.status{white-space:nowrap}
 code{font-size:11px;white-space:pre-wrap;overflow-wrap:anywhere}
-div.wide{overflow-x:auto}#answer-runs td:first-child,#answer-runs th:first-child{min-width:14em}
-input.filter{margin:6px 0;padding:4px 8px;width:360px}
-figure{margin:10px 0}
+div.wide{overflow-x:auto}div.wide td:first-child,div.wide th:first-child{min-width:10em}#answer-runs td:first-child,#answer-runs th:first-child{min-width:14em}
+input.filter{margin:6px 0;padding:4px 8px;width:360px;max-width:100%;box-sizing:border-box}
+figure{margin:10px 0;max-width:100%}
 .multiples{display:flex;flex-wrap:wrap;gap:4px}.multiples figure{margin:0}
-svg.plot{background:#fff;border:1px solid #eee}
+svg.plot{background:#fff;border:1px solid #eee;max-width:100%;height:auto;box-sizing:border-box}
+@media (max-width:720px){figure{overflow-x:auto}svg.bars,svg.forest,svg.violin{min-width:600px}}
 svg .ptitle{font-size:12px;font-weight:600}
 svg .legend,svg .tick,svg .ylab{font-size:11px;fill:#3c4043}
 svg .xlab{font-size:12px;fill:#202124}
@@ -35,6 +36,9 @@ svg .st{stroke:#188038;stroke-width:1.5;stroke-dasharray:5 3}
 svg .wline{stroke:#d93025;stroke-width:1.5}
 svg .clip{fill:#d93025}
 svg .iter{stroke-width:3}svg .pair{stroke:#9aa0a6;stroke-width:1}
+svg .violin{fill-opacity:.75;stroke:#3c4043;stroke-width:.5}
+svg .iqr{stroke:#202124;stroke-width:4}svg .median{stroke:#fff;stroke-width:2}
+details.dist{margin:4px 0}details.dist summary{cursor:pointer}details.dist .med{color:#5f6368;font-size:13px}
 `
 
 const js = `
@@ -50,6 +54,12 @@ const js = `
         var r=(!isNaN(nx)&&!isNaN(ny))?nx-ny:(isNaN(nx)&&!isNaN(ny)?1:(!isNaN(nx)&&isNaN(ny)?-1:x.localeCompare(y)));return asc?r:-r;});
       rows.forEach(function(r){body.appendChild(r);});
     });});
+  });
+  document.querySelectorAll("button.unfold").forEach(function(bt){
+    bt.addEventListener("click",function(){
+      var ds=document.querySelectorAll("#"+bt.getAttribute("data-section")+" details.dist"),open=bt.textContent==="unfold all";
+      ds.forEach(function(d){d.open=open;});bt.textContent=open?"fold all":"unfold all";
+    });
   });
   document.querySelectorAll("input.filter").forEach(function(inp){
     inp.addEventListener("input",function(){

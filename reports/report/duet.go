@@ -145,7 +145,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 	b.WriteString(`</tbody></table></div><p>B against A: (B − A)/A from the mean over runs of A − B; MDS: the smallest emulated slowdown of B from which on the test ` +
 		`detects it at every larger grid point (empty: not within the grid).</p>`)
 	if speedup != nil {
-		b.WriteString(`<h3>Runtime of duet against seqn</h3><table class="sortable" id="duet-speedup"><thead><tr><th>benchmark</th><th>environment</th>` +
+		b.WriteString(`<h3>Runtime of duet against seqn</h3><div class="wide"><table class="sortable" id="duet-speedup"><thead><tr><th>benchmark</th><th>environment</th>` +
 			`<th>seqn</th><th>duet</th><th>speedup</th><th>definition</th></tr></thead><tbody>`)
 		for i := range speedup.Cells {
 			// The code definition divides seconds per iteration, the thesis's ns per run.
@@ -156,7 +156,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 			fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td>%s%s%s<td>%s</td></tr>`, bdi(speedup.s(i, "suite")+"/"+speedup.s(i, "benchmark")), bdi(speedup.s(i, "environment")),
 				numCell(seqn, tickLabel(round3(seqn))+unit), numCell(dt, tickLabel(round3(dt))+unit), numCell(speedup.n(i, "speedup"), tickLabel(round3(speedup.n(i, "speedup")))), esc(speedup.s(i, "definition")))
 		}
-		b.WriteString(`</tbody></table><p>Runtime speedup of duet against seqn (analysis/duet, SPEC §10): code definition, seqn's mean seconds per iteration ` +
+		b.WriteString(`</tbody></table></div><p>Runtime speedup of duet against seqn (analysis/duet, SPEC §10): code definition, seqn's mean seconds per iteration ` +
 			`(a run's whole seconds over its iterations of both pairs) over duet's, minus 1; thesis definition (eq. 5.1), seqn's mean run time over duet's.</p>`)
 	}
 	b.WriteString("</section>\n")

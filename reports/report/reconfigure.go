@@ -77,7 +77,7 @@ func writeReconfigure(b *strings.Builder, rf *frame) {
 			`trim's warmup W comes from the stop points of <b>%s</b> (the first criterion); the others show what a different criterion would stop at. `+
 			`A/A: the hierarchical bootstrap CI of mean(dynamic)/mean(static baseline) contains 1 (not different) or not.</p>`,
 			esc(strings.Join(names, ", ")), esc(names[0]))
-		b.WriteString(`<table class="sortable" id="reconf-criteria"><thead><tr><th>criterion</th><th>benchmark runs</th><th>static baseline</th><th>dynamic</th>` +
+		b.WriteString(`<div class="wide"><table class="sortable" id="reconf-criteria"><thead><tr><th>criterion</th><th>benchmark runs</th><th>static baseline</th><th>dynamic</th>` +
 			`<th>saved</th><th>mean warmup stop point</th><th>A/A tested</th><th>not different</th><th>mean change</th><th>change &lt; 3 %</th></tr></thead><tbody>`)
 		var labels []string
 		var static, dyn []float64
@@ -103,20 +103,20 @@ func writeReconfigure(b *strings.Builder, rf *frame) {
 			labels = append(labels, name)
 			static, dyn = append(static, r.static/60), append(dyn, r.dynamic/60)
 		}
-		b.WriteString(`</tbody></table>`)
+		b.WriteString(`</tbody></table></div>`)
 		b.WriteString(`<figure>` + hbars("Suite time per criterion: static baseline vs dynamic reconfiguration (short-fork runs)", "execution time (min)", labels,
 			[]hbarSeries{{"static baseline", colorRec, static}, {"dynamic", colorRcm, dyn}}, nil) + `</figure>`)
 		writeStopPoints(b, rf, rows, names)
 		writeAA(b, rf, names)
 	}
-	b.WriteString(`<h3>Per benchmark run and criterion</h3><input class="filter" data-table="reconf" placeholder="filter rows"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)
+	b.WriteString(`<h3>Per benchmark run and criterion</h3><input class="filter" data-table="reconf" placeholder="filter rows"><div class="wide"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)
 	for i := range rf.Cells {
 		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td>%s%s%s%s</tr>`, bdi(rf.name(i)), esc(strings.ToUpper(rf.s(i, "criterion"))),
 			esc(strings.ReplaceAll(rf.s(i, "warmup_iterations_by_fork"), ";", ", ")), numCell(rf.n(i, "forks_used"), ""), esc(strings.ReplaceAll(rf.s(i, "aa"), "_", " ")),
 			numCell(rf.n(i, "ratio"), ""), numCell(rf.n(i, "change_rate"), pct(rf.n(i, "change_rate"))),
 			numCell(rf.n(i, "dynamic_s"), human(rf.n(i, "dynamic_s"))), numCell(rf.n(i, "static_s"), human(rf.n(i, "static_s"))))
 	}
-	b.WriteString("</tbody></table></section>\n")
+	b.WriteString("</tbody></table></div></section>\n")
 }
 
 // writeStopPoints plots, per benchmark run, the mean warmup stop point of

@@ -14,7 +14,12 @@
 // then one section per analysis that ran: trim/optimize (time per
 // benchmark, change rate per benchmark, the plan), steady (worst forks with
 // segments, st and the recommended warmup; steady-state starts against the
-// recorded warmup; classes), reconfigure (stop points, time per criterion).
+// recorded warmup; classes), reconfigure (stop points, time per criterion),
+// the versions compared and, when the Source has the FrameDistributions
+// table, per benchmark a violin of the iteration values per version and
+// configuration (folded for suites of more than three benchmarks). Every
+// table scrolls inside its own wrapper, so the page never grows wider than
+// the window (.ci/report/check.sh checks it at 1400 and 390 px).
 package report
 
 import (
@@ -49,6 +54,27 @@ var Files = []struct{ Frame, File string }{
 	{"duet-speedup", "duet-speedup.csv"},
 	{"duet-timeline", "duet-timeline.csv"},
 	{"duet-pairs", "duet-pairs.csv"},
+	{FrameDistributions, "distributions.csv"},
+}
+
+// FrameDistributions names the optional frame of the iteration values'
+// distributions (reports.DistributionColumns, made by
+// reports.DistributionFrame): per benchmark run and configuration its
+// quantiles, drawn as violins. A Source without it (Frame returns an
+// error for the name) gives a page without the distributions section.
+const FrameDistributions = "distributions"
+
+// optional reports whether a Source may lack the frame name.
+func optional(name string) bool { return name == FrameDistributions }
+
+// sourceFrame is src.Frame(name), or nil without an error for an optional
+// frame src does not have.
+func sourceFrame(src Source, name string) (*reports.Frame, error) {
+	fr, err := src.Frame(name)
+	if err != nil && optional(name) {
+		return nil, nil
+	}
+	return fr, err
 }
 
 // Data is what the page is built from: the rows of each frame by name.
@@ -180,7 +206,7 @@ func Write(w io.Writer, d *Data) error {
 		return fmt.Errorf("report: the plan is empty")
 	}
 	var b strings.Builder
-	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>benchtrim trim report</title>\n<style>")
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>benchtrim trim report</title>\n<style>")
 	b.WriteString(css)
 	b.WriteString("</style></head><body>\n<h1>benchtrim trim report</h1>\n")
 	writeAnswer(&b, plan)
@@ -196,6 +222,9 @@ func Write(w io.Writer, d *Data) error {
 	}
 	if cf := d.frame("compare"); cf != nil {
 		writeCompare(&b, cf)
+	}
+	if df := d.frame(FrameDistributions); df != nil {
+		writeDistributions(&b, df)
 	}
 	if df := d.frame("duet-benchmarks"); df != nil {
 		writeDuet(&b, df, d.frame("duet-match"), d.frame("duet-timeline"), d.frame("duet-pairs"), d.frame("duet-speedup"))
@@ -292,12 +321,12 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 		}
 		return pct(a / splits)
 	}
-	fmt.Fprintf(b, `<table class="kv"><tr><th></th><th>trim</th><th>fixed minimum</th></tr>`+
+	fmt.Fprintf(b, `<div class="wide"><table class="kv"><tr><th></th><th>trim</th><th>fixed minimum</th></tr>`+
 		`<tr><th>suite time</th><td>%s (recorded %s)</td><td>%s</td></tr><tr><th>saved</th><td>%s</td><td>%s</td></tr>`+
 		`<tr><th>out of sample: median error (chosen on one half, run on the other)</th><td>%s</td><td>%s</td></tr>`+
 		`<tr><th>out of sample: verdicts agreeing with the full halves</th><td>%s</td><td>%s</td></tr>`+
 		`<tr><th>in-sample: trimmed runs within 1 / 3 / 5 %%, inside the full run's CI</th><td>%s / %s / %s, %s</td><td></td></tr>`+
-		`<tr><th>unreliable (no steady state: iterations per fork kept)</th><td>%d</td><td></td></tr></table>`,
+		`<tr><th>unreliable (no steady state: iterations per fork kept)</th><td>%d</td><td></td></tr></table></div>`,
 		human(after), human(before), human(minimum), pct(saved), pct(minSaved), pct(median(splitErr)), pct(median(minSplitErr)),
 		agreeCell(agree), agreeCell(minAgree), pct(share(within[0])), pct(share(within[1])), pct(share(within[2])), pct(share(inCI)), unreliable)
 	writeFirstScreen(b, plan)
@@ -446,7 +475,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		duetRuns = a.n
 	}
 	if len(order) > 0 && duetRuns < len(plan.Cells) {
-		b.WriteString(`<h3>Saving per path</h3><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
+		b.WriteString(`<h3>Saving per path</h3><div class="wide"><table class="sortable" id="paths"><thead><tr><th>path</th><th>benchmark runs</th><th>trimmed</th><th>time before</th><th>time after</th><th>saved</th></tr></thead><tbody>`)
 		for _, p := range order {
 			if p == "duet" {
 				continue
@@ -455,7 +484,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 			fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%g">%s</td><td data-v="%g">%s</td><td data-v="%g">%s</td></tr>`,
 				esc(p), a.n, a.n, a.trimmed, a.trimmed, a.before, human(a.before), a.after, human(a.after), 1-a.after/a.before, pct(1-a.after/a.before))
 		}
-		b.WriteString(`</tbody></table>`)
+		b.WriteString(`</tbody></table></div>`)
 	}
 	if duetRuns > 0 {
 		fmt.Fprintf(b, `<p>%d duet runs get no configuration: their A/B result is in the duet section.</p>`, duetRuns)
@@ -614,7 +643,7 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 			c.not++
 		}
 	}
-	b.WriteString(`<h3>Steady-state classes per benchmark run</h3><input class="filter" data-table="classes" placeholder="filter rows"><table class="sortable" id="classes"><thead><tr><th>benchmark</th><th>forks</th><th>steady</th><th>no steady state</th><th>class</th></tr></thead><tbody>`)
+	b.WriteString(`<h3>Steady-state classes per benchmark run</h3><input class="filter" data-table="classes" placeholder="filter rows"><div class="wide"><table class="sortable" id="classes"><thead><tr><th>benchmark</th><th>forks</th><th>steady</th><th>no steady state</th><th>class</th></tr></thead><tbody>`)
 	for _, k := range order {
 		c := byKey[k]
 		class := "inconsistent"
@@ -626,7 +655,7 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 		}
 		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td>%s</td></tr>`, bdi(names[k]), c.forks, c.forks, c.steady, c.steady, c.not, c.not, class)
 	}
-	b.WriteString("</tbody></table></section>\n")
+	b.WriteString("</tbody></table></div></section>\n")
 }
 
 func parseList(s string) []float64 {
@@ -672,7 +701,7 @@ func writeCompare(b *strings.Builder, cf *frame) {
 		}
 		b.WriteString(`<figure>` + forest(fmt.Sprintf("Ratio of means %s with its CI (%d of %d, largest change first)", k, len(shown), len(rows)), labels, pts) + `</figure>`)
 	}
-	b.WriteString(`<input class="filter" data-table="cmp" placeholder="filter rows"><table class="sortable" id="cmp"><thead><tr><th>versions</th><th>benchmark</th><th>ratio</th><th>CI</th><th>verdict</th></tr></thead><tbody>`)
+	b.WriteString(`<input class="filter" data-table="cmp" placeholder="filter rows"><div class="wide"><table class="sortable" id="cmp"><thead><tr><th>versions</th><th>benchmark</th><th>ratio</th><th>CI</th><th>verdict</th></tr></thead><tbody>`)
 	for i := range cf.Cells {
 		ci := ""
 		if !math.IsNaN(cf.n(i, "ratio_ci_lower")) {
@@ -685,7 +714,7 @@ func writeCompare(b *strings.Builder, cf *frame) {
 		fmt.Fprintf(b, `<tr><td>%s → %s</td><td>%s</td>%s<td>%s</td><td>%s</td></tr>`, bdi(cf.s(i, "base")), bdi(cf.s(i, "test")), bdi(cf.name(i)),
 			numCell(cf.n(i, "ratio"), ""), esc(ci), esc(v))
 	}
-	b.WriteString("</tbody></table></section>\n")
+	b.WriteString("</tbody></table></div></section>\n")
 }
 
 // maxElbows bounds the CROPS elbow panels.
@@ -727,13 +756,13 @@ func writeCROPS(b *strings.Builder, cf *frame) {
 		b.WriteString(`<figure>` + elbow(title, p.pen, p.ncp, p.chosen) + `</figure>`)
 	}
 	b.WriteString(`</div>`)
-	b.WriteString(`<table class="sortable" id="crops"><thead><tr><th>fork</th><th>penalties visited</th><th>change points (most … fewest)</th><th>chosen penalty</th></tr></thead><tbody>`)
+	b.WriteString(`<div class="wide"><table class="sortable" id="crops"><thead><tr><th>fork</th><th>penalties visited</th><th>change points (most … fewest)</th><th>chosen penalty</th></tr></thead><tbody>`)
 	for _, k := range order {
 		p := panels[k]
 		lo, hi := maxOf(p.ncp), -maxOf(neg(p.ncp))
 		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td>%g … %g</td>%s</tr>`, bdi(p.title), len(p.pen), len(p.pen), lo, hi, numCell(p.chosen, ""))
 	}
-	b.WriteString("</tbody></table></section>\n")
+	b.WriteString("</tbody></table></div></section>\n")
 }
 
 func neg(x []float64) []float64 {
@@ -763,7 +792,7 @@ func writeMethods(b *strings.Builder, plan *frame) {
 		return
 	}
 	b.WriteString(`<h3>trim against the fixed minimal configuration</h3>` +
-		`<table class="sortable" id="methods"><thead><tr><th>method</th><th>runs</th><th>time before</th><th>time after</th><th>saved</th><th>in-sample within 5 %</th><th>out-of-sample median error</th><th>verdicts agree</th><th>median detects</th></tr></thead><tbody>`)
+		`<div class="wide"><table class="sortable" id="methods"><thead><tr><th>method</th><th>runs</th><th>time before</th><th>time after</th><th>saved</th><th>in-sample within 5 %</th><th>out-of-sample median error</th><th>verdicts agree</th><th>median detects</th></tr></thead><tbody>`)
 	for _, m := range methods {
 		var before, after, agree, splits float64
 		var within int
@@ -795,7 +824,7 @@ func writeMethods(b *strings.Builder, plan *frame) {
 			numCell(float64(within)/float64(n), pct(float64(within)/float64(n))), numCell(median(errs), pct(median(errs))),
 			numCell(ag, pct(ag)), numCell(median(det), pct(median(det))))
 	}
-	b.WriteString(`</tbody></table>`)
+	b.WriteString(`</tbody></table></div>`)
 }
 
 // Source hands out data tables by name, as analysis/trim's Report does.
@@ -807,11 +836,13 @@ type Source interface {
 func FromSource(src Source) (*Data, error) {
 	frames := map[string]*reports.Frame{}
 	for _, f := range Files {
-		fr, err := src.Frame(f.Frame)
+		fr, err := sourceFrame(src, f.Frame)
 		if err != nil {
 			return nil, err
 		}
-		frames[f.Frame] = fr
+		if fr != nil {
+			frames[f.Frame] = fr
+		}
 	}
 	return FromFrames(frames)
 }
@@ -847,9 +878,12 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 	}
 	var written []string
 	for _, f := range Files {
-		fr, err := src.Frame(f.Frame)
+		fr, err := sourceFrame(src, f.Frame)
 		if err != nil {
 			return err
+		}
+		if fr == nil {
+			continue
 		}
 		// Only the tables that apply: a frame without rows (the duet
 		// tables of an input without duet data) is left out, the plan

@@ -64,6 +64,30 @@ func duetFile(t *testing.T) string {
 // trimReportOn is trimReportWith on the generated suite and the files extra.
 func trimReportOn(t *testing.T, window int, penalty steady.PenaltyRule, extra []string, versions ...string) *trim.Report {
 	t.Helper()
+	paths := append(suiteFiles(t, versions...), extra...)
+	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	opt := trim.DefaultOptions
+	opt.Optimize.Bootstrap.Resamples = 500
+	opt.Steady.Bootstrap.Resamples = 500
+	opt.Reconfigure.AA.Resamples = 500
+	opt.Steady.SteadyWindow = window
+	opt.Steady.Penalty = penalty
+	rep, err := trim.Run(tab, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// suiteFiles writes the generated JMH suite (6 methods, 4 forks × 160
+// iterations recorded with -wi 0) once per version (v1 when none) and
+// returns the paths.
+func suiteFiles(t *testing.T, versions ...string) []string {
+	t.Helper()
 	cfg := synth.DefaultSuiteConfig()
 	cfg.Seed, cfg.Benchmarks, cfg.Params = 5, 6, nil
 	cfg.Instances, cfg.Trials, cfg.Forks, cfg.Iterations = 1, 1, 4, 160
@@ -85,31 +109,20 @@ func trimReportOn(t *testing.T, window int, penalty steady.PenaltyRule, extra []
 		f.Close()
 		paths = append(paths, path)
 	}
-	paths = append(paths, extra...)
-	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Release()
-	opt := trim.DefaultOptions
-	opt.Optimize.Bootstrap.Resamples = 500
-	opt.Steady.Bootstrap.Resamples = 500
-	opt.Reconfigure.AA.Resamples = 500
-	opt.Steady.SteadyWindow = window
-	opt.Steady.Penalty = penalty
-	rep, err := trim.Run(tab, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return paths
 }
 
-func page(t *testing.T, rep *trim.Report) []byte {
+// page renders rep (a report.Source) as report.FromSource does, the
+// optional frames it lacks left out.
+func page(t *testing.T, rep report.Source) []byte {
 	t.Helper()
 	frames := map[string]*reports.Frame{}
 	for _, f := range report.Files {
 		fr, err := rep.Frame(f.Frame)
 		if err != nil {
+			if f.Frame == report.FrameDistributions {
+				continue
+			}
 			t.Fatal(err)
 		}
 		frames[f.Frame] = fr
@@ -163,7 +176,8 @@ func text(n *html.Node) string {
 // plot and table: the answer states the suite's times, each section that
 // ran has its plots (an SVG with a title, axis labels and data marks) and
 // a table with one row per benchmark (or fork class row), and nothing
-// loads from the network. The reconfigure and duet sections are checked
+// loads from the network; every table sits in a horizontal scroll
+// wrapper (div.wide). The reconfigure and duet sections are checked
 // further by checkReconfigure and checkDuet.
 func TestPage(t *testing.T) {
 	for _, tc := range []struct {
@@ -196,6 +210,12 @@ func TestPage(t *testing.T) {
 				switch n.Data {
 				case "section":
 					sections[attr(n, "id")] = n
+				case "table":
+					// A table scrolls inside its wrapper rather than
+					// widening the page (.ci/report/check.sh measures it).
+					if p := n.Parent; p == nil || p.Data != "div" || !slices.Contains(strings.Fields(attr(p, "class")), "wide") {
+						t.Errorf("table %s is not inside a <div class=\"wide\">", attr(n, "id"))
+					}
 				case "script", "img", "link", "iframe":
 					if src := attr(n, "src") + attr(n, "href"); src != "" {
 						t.Errorf("<%s> loads %q: the page must be self-contained", n.Data, src)
@@ -511,7 +531,8 @@ func TestLoadEqualsFromFrames(t *testing.T) {
 // with 5 segments; every benchmark also replayed by dynamic
 // reconfiguration with 3 criteria of 10 forks and an A/A test; and 500
 // duet benchmark-env keys, 16 slowdowns and 9 overlap ratios each, the
-// duet ones with timelines of 250 iterations per pair) stays under 5 MB.
+// duet ones with timelines of 250 iterations per pair; and per benchmark
+// the violins of two configurations) stays under 5 MB.
 func TestSize500(t *testing.T) {
 	rep := &trim.Report{Options: trim.DefaultOptions}
 	for i := 0; i < 500; i++ {
@@ -578,7 +599,20 @@ func TestSize500(t *testing.T) {
 				CIRatio: 80.0 / 167, URatio: 70.0 / 167})
 		}
 	}
-	raw := page(t, rep)
+	// Every benchmark's recorded and recommended iteration values, as violins.
+	var ds []reports.Distribution
+	for i, b := range rep.Benchmarks {
+		var rec []float64
+		for k := 0; k < 3000; k++ {
+			rec = append(rec, 1000+float64((k*7+i)%101))
+		}
+		ds = append(ds, reports.Distribution{Key: b.Key, Configuration: "recorded", Values: rec},
+			reports.Distribution{Key: b.Key, Configuration: "recommended", Values: rec[:160]})
+	}
+	raw := page(t, withFrames{rep, map[string]*reports.Frame{report.FrameDistributions: reports.DistributionFrame(ds)}})
+	if !bytes.Contains(raw, []byte(`<section id="distributions">`)) {
+		t.Error("no distributions section")
+	}
 	if len(raw) >= 5<<20 {
 		t.Errorf("page of 500 benchmarks is %d bytes, want < 5 MB", len(raw))
 	}

@@ -1,0 +1,117 @@
+package reports
+
+import (
+	"math"
+	"slices"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// DistributionColumns are the columns of a distributions frame (the HTML
+// report's violins): per benchmark run and configuration (such as
+// "recorded" or "recommended") the number of iterations, their mean, and
+// per kept point its probability p and the iteration value at that
+// quantile:
+//
+//	project, version, benchmark, params, mode   the benchmark run
+//	configuration        which iterations: "recorded" (every measured one), …
+//	iterations           the number of iteration values
+//	mean_ns              their mean
+//	quantile             p in [0, 1] (type-7 quantiles, evenly spaced)
+//	value_ns             the p-quantile of the iteration values
+var DistributionColumns = []string{"project", "version", "benchmark", "params", "mode", "configuration",
+	"iterations", "mean_ns", "quantile", "value_ns"}
+
+// DistributionPoints bounds the quantiles kept per distribution: runs with
+// fewer iterations keep every value, sorted.
+const DistributionPoints = 41
+
+// Distribution is the iteration values of one benchmark run under one
+// configuration.
+type Distribution struct {
+	Key           table.Key
+	Configuration string
+	Values        []float64
+}
+
+// DistributionFrame is the distributions frame of ds (DistributionColumns):
+// the finite values of each, summarised by at most DistributionPoints
+// evenly spaced quantiles; a distribution without finite values has no rows.
+func DistributionFrame(ds []Distribution) *Frame {
+	var k KeyColumns
+	var conf []string
+	var n []int64
+	var mean, p, v []float64
+	for _, d := range ds {
+		x := make([]float64, 0, len(d.Values))
+		sum := 0.0
+		for _, y := range d.Values {
+			if !math.IsNaN(y) && !math.IsInf(y, 0) {
+				x = append(x, y)
+				sum += y
+			}
+		}
+		if len(x) == 0 {
+			continue
+		}
+		slices.Sort(x)
+		ps, qs := quantilePoints(x)
+		for i := range ps {
+			k.Add(d.Key)
+			conf = append(conf, d.Configuration)
+			n = append(n, int64(len(x)))
+			mean = append(mean, sum/float64(len(x)))
+			p, v = append(p, ps[i]), append(v, qs[i])
+		}
+	}
+	f := &Frame{}
+	k.AddTo(f)
+	f.String("configuration", conf)
+	f.Int("iterations", n)
+	f.Float("mean_ns", mean)
+	f.Float("quantile", p)
+	f.Float("value_ns", v)
+	return f
+}
+
+// quantilePoints returns DistributionPoints evenly spaced probabilities
+// and the type-7 quantiles of the sorted x at them, or every value of x
+// with p = i/(len(x)−1) when x is shorter (p = 0.5 for one value).
+func quantilePoints(x []float64) (ps, qs []float64) {
+	if len(x) == 1 {
+		return []float64{0.5}, []float64{x[0]}
+	}
+	m := min(len(x), DistributionPoints)
+	for i := 0; i < m; i++ {
+		pi := float64(i) / float64(m-1)
+		ps = append(ps, pi)
+		if m == len(x) {
+			qs = append(qs, x[i])
+			continue
+		}
+		h := pi * float64(len(x)-1)
+		j := int(h)
+		if j+1 >= len(x) {
+			qs = append(qs, x[len(x)-1])
+			continue
+		}
+		qs = append(qs, x[j]+(h-float64(j))*(x[j+1]-x[j]))
+	}
+	return ps, qs
+}
+
+// IterationValues returns the measured iterations of s: per iteration
+// (Units(LevelIteration)) its count-weighted mean ns/op, warmup iterations
+// and non-finite values left out, in row order.
+func IterationValues(s *table.Series) []float64 {
+	var out []float64
+	for _, sp := range s.Units(table.LevelIteration) {
+		if s.Warmup != nil && s.Warmup[sp.Start] {
+			continue
+		}
+		if v := s.WeightedMean(sp); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package reports
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// TestDistributionFrame: 100 values keep 41 type-7 quantiles (p = 0.5 is
+// the median 50.5, p = 0.025 is 1 + 0.025·99), the mean and the count of
+// the finite values; 3 values are kept whole, one value at p = 0.5, and a
+// run without finite values has no rows.
+func TestDistributionFrame(t *testing.T) {
+	k := table.Key{Project: "p", Version: "v1", Benchmark: "B", Mode: "avgt"}
+	var x []float64
+	for i := 100; i >= 1; i-- {
+		x = append(x, float64(i))
+	}
+	x = append(x, math.NaN(), math.Inf(1))
+	f := DistributionFrame([]Distribution{
+		{Key: k, Configuration: "recorded", Values: x},
+		{Key: k, Configuration: "three", Values: []float64{3, 1, 2}},
+		{Key: k, Configuration: "one", Values: []float64{7}},
+		{Key: k, Configuration: "none", Values: []float64{math.NaN()}},
+	})
+	if f.Rows() != DistributionPoints+3+1 {
+		t.Fatalf("%d rows, want %d", f.Rows(), DistributionPoints+4)
+	}
+	var buf bytes.Buffer
+	if err := f.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadCSVRows(&buf, "distributions.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rows.Header, ","); got != strings.Join(DistributionColumns, ",") {
+		t.Errorf("columns %s, want %s", got, strings.Join(DistributionColumns, ","))
+	}
+	cell := func(i int, c string) string {
+		for j, h := range rows.Header {
+			if h == c {
+				return rows.Cells[i][j]
+			}
+		}
+		return ""
+	}
+	want := map[int][4]string{ // row: configuration, iterations, quantile, value_ns
+		0:  {"recorded", "100", "0", "1"},
+		1:  {"recorded", "100", "0.025", "3.475"},
+		20: {"recorded", "100", "0.5", "50.5"},
+		40: {"recorded", "100", "1", "100"},
+		41: {"three", "3", "0", "1"},
+		42: {"three", "3", "0.5", "2"},
+		43: {"three", "3", "1", "3"},
+		44: {"one", "1", "0.5", "7"},
+	}
+	for i, w := range want {
+		got := [4]string{cell(i, "configuration"), cell(i, "iterations"), cell(i, "quantile"), cell(i, "value_ns")}
+		if got != w {
+			t.Errorf("row %d: %q, want %q", i, got, w)
+		}
+	}
+	if m := cell(0, "mean_ns"); m != "50.5" {
+		t.Errorf("mean %s, want 50.5", m)
+	}
+}
+
+// TestIterationValues: one value per measured iteration (the
+// count-weighted mean of its slices), warmup iterations and non-finite
+// values left out.
+func TestIterationValues(t *testing.T) {
+	s := &table.Series{}
+	add := func(fork, it int32, warm bool, ns float64, count int64) {
+		s.Levels[table.LevelInstance] = append(s.Levels[table.LevelInstance], 1)
+		s.Levels[table.LevelTrial] = append(s.Levels[table.LevelTrial], 1)
+		s.Levels[table.LevelFork] = append(s.Levels[table.LevelFork], fork)
+		s.Levels[table.LevelIteration] = append(s.Levels[table.LevelIteration], it)
+		s.Levels[table.LevelSlice] = append(s.Levels[table.LevelSlice], int32(len(s.NsPerOp)+1))
+		s.Warmup = append(s.Warmup, warm)
+		s.NsPerOp = append(s.NsPerOp, ns)
+		s.Value = append(s.Value, ns)
+		s.Count = append(s.Count, count)
+	}
+	add(1, 1, true, 900, 1)
+	add(1, 2, false, 100, 1)
+	add(1, 2, false, 200, 3) // iteration 2: (100 + 600) / 4
+	add(1, 3, false, math.NaN(), 1)
+	add(2, 1, false, 120, 1)
+	got := IterationValues(s)
+	if len(got) != 2 || got[0] != 175 || got[1] != 120 {
+		t.Errorf("values %v, want [175 120]", got)
+	}
+}
