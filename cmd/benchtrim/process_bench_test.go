@@ -143,3 +143,26 @@ func BenchmarkIngestProcess(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDuetProcess runs `benchtrim duet FILE` as a whole process on a
+// generated thesis-size duetprocess CSV (200 benchmarks × 3 types × 20
+// runs × 50 iterations × 2 pairs: 1.2 M rows, 319 MB) and reports the
+// child's cpu-s/op and its peak RSS (maxrss-MB; issue 26's target:
+// ≤ 500 MB).
+//
+//	go test -run '^$' -bench DuetProcess -benchtime 2x ./cmd/benchtrim
+func BenchmarkDuetProcess(b *testing.B) {
+	bin := builtBinary(b)
+	in := filepath.Join(b.TempDir(), "duet.csv")
+	runProc(b, bin, "-q", "generate", "--preset", "duet", "--benchmarks", "200", "--forks", "20", "--iterations", "50", "-o", in)
+	var cpu float64
+	var rss int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c, r := runProc(b, bin, "-q", "duet", in)
+		cpu += c
+		rss = max(rss, r)
+	}
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(rss)/1e6, "maxrss-MB")
+}
