@@ -310,7 +310,7 @@ func TestReferenceCROPS(t *testing.T) {
 		for name, ref := range map[string]*refCROPS{"4_1e5": &r.CROPS4, "traini": &r.CROPSTrai} {
 			t.Run(r.Series+"/"+name, func(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
-					t.Skip("long CROPS run skipped in -short mode")
+					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
 				opt := CROPSOptions{Cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]}
 				if name == "traini" {
@@ -463,7 +463,7 @@ func TestReferenceProtocols(t *testing.T) {
 		for name, ref := range map[string]*refCROPS{"4_1e5": &r.CROPS4, "traini": &r.CROPSTrai} {
 			t.Run(r.Series+"/"+name, func(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
-					t.Skip("long CROPS run skipped in -short mode")
+					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
 				cr, err := CROPS(r.x, CROPSOptions{Cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
 				if err != nil {
@@ -581,12 +581,12 @@ func checkSelected(t *testing.T, r *refSeries, s refSelected) {
 // (its CROPS runs are benchmarked, not tested: minutes in R).
 func TestReferenceTiming30000(t *testing.T) {
 	if testing.Short() {
-		t.Skip("n = 30000 PELT skipped in -short mode")
+		testenv.Skip(t, "n = 30000 PELT skipped in -short mode")
 	}
 	dir := timingDir(t)
 	b, err := os.ReadFile(filepath.Join(dir, "timing_n30000_warmup.json"))
 	if err != nil {
-		t.Skip(err)
+		testenv.Skip(t, "%v", err)
 	}
 	var ref struct {
 		MeanVar struct {

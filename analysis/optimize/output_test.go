@@ -14,6 +14,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 var wantResultColumns = "project,version,benchmark,params,mode,metric,method,status,instance,trial,fork,iteration,slice," +
@@ -174,7 +176,7 @@ func TestWriteScript(t *testing.T) {
 	}
 	sh, err := exec.LookPath("sh")
 	if err != nil {
-		t.Skip("no sh to check the script's syntax")
+		testenv.Skip(t, "no sh to check the script's syntax")
 	}
 	path := filepath.Join(t.TempDir(), "r.sh")
 	os.WriteFile(path, b.Bytes(), 0o644)

@@ -111,7 +111,7 @@ func agreement(got, want map[string]string) (agree int, differ []string) {
 func TestPrototypeAgreementAll(t *testing.T) {
 	root := os.Getenv("BENCHTRIM_UOPTIME_PROTOTYPE")
 	if root == "" {
-		t.Skip("BENCHTRIM_UOPTIME_PROTOTYPE not set (path of the µOpTime replication package); skipping the 463-benchmark comparison")
+		testenv.Skip(t, "BENCHTRIM_UOPTIME_PROTOTYPE not set (path of the µOpTime replication package); skipping the 463-benchmark comparison")
 	}
 	if _, err := os.Stat(filepath.Join(root, "optimizer", "dataset_1")); err == nil {
 		root = filepath.Join(root, "optimizer", "dataset_1")
@@ -121,7 +121,7 @@ func TestPrototypeAgreementAll(t *testing.T) {
 		t.Fatalf("no go_data_path/*.csv under %s", root)
 	}
 	if testing.Short() {
-		t.Skip("-short: 15 files")
+		testenv.Skip(t, "-short: 15 files")
 	}
 	metrics := []Metric{CV, RMAD}
 	agree := map[Metric]int{}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -147,7 +148,7 @@ func peakRSS() float64 {
 func BenchmarkScaleTraini(b *testing.B) {
 	frac, err := strconv.ParseFloat(os.Getenv("BENCHTRIM_STEADY_SCALE"), 64)
 	if err != nil || frac <= 0 {
-		b.Skip("set BENCHTRIM_STEADY_SCALE=1 (or a fraction) to run the Traini-size data set")
+		testenv.Skip(b, "set BENCHTRIM_STEADY_SCALE=1 (or a fraction) to run the Traini-size data set")
 	}
 	cfg := synth.DefaultSuiteConfig()
 	cfg.Seed = 2022

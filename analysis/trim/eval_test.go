@@ -310,7 +310,7 @@ func dominated(ms []*evalMethod) []string {
 // that no method is both faster than trim and more accurate in any mix.
 func TestEvaluationKnownTruth(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates and analyses 32 suites")
+		testenv.Skip(t, "generates and analyses 32 suites")
 	}
 	opt := fastOptions()
 	opt.Splits = 0
@@ -446,7 +446,7 @@ func evalReal(t *testing.T, files []string, opt Options, b *strings.Builder) *re
 // configuration.
 func TestEvaluationRealData(t *testing.T) {
 	if testing.Short() {
-		t.Skip("analyses every real file")
+		testenv.Skip(t, "analyses every real file")
 	}
 	var files []string
 	for _, dir := range [][]string{{"data", "jmh"}, {"data", "uoptime-go"}} {

@@ -280,7 +280,7 @@ func ignoredAtRoot(gitignore, name string, isDir bool) bool {
 // that reads demo/, which must print what the README shows.
 func TestReadmeFirstCommand(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the whole demo (about 10 s of CPU)")
+		testenv.Skip(t, "runs the whole demo (about 10 s of CPU)")
 	}
 	data, err := os.ReadFile(repoFile("README.md"))
 	if err != nil {

@@ -106,7 +106,7 @@ func ingestAllocs(tb testing.TB, in, out string) uint64 {
 // bytes (20 GB allocated for 10⁵ benchmarks).
 func TestIngestMemoryLinear(t *testing.T) {
 	if testing.Short() {
-		t.Skip("ingests 2·10⁵ benchmarks")
+		testenv.Skip(t, "ingests 2·10⁵ benchmarks")
 	}
 	dir := t.TempDir()
 	for _, c := range []struct {

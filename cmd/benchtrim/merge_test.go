@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // TestMergeEqualsUnsharded: every command benchtrim merge combines, run as
@@ -18,7 +20,7 @@ import (
 // and the plots byte for byte as the unsharded run does.
 func TestMergeEqualsUnsharded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("skipping the sharded runs in -short mode")
+		testenv.Skip(t, "skipping the sharded runs in -short mode")
 	}
 	dir := t.TempDir()
 	gen := func(name string, args ...string) string {

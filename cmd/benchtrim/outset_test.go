@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // treeOf is every file under dir (path relative to dir → content) and the
@@ -220,7 +221,7 @@ func TestTrimOutputSetInterrupted(t *testing.T) {
 		os.Exit(exitCode(err, os.Stderr))
 	}
 	if testing.Short() {
-		t.Skip("skipping the child processes in -short mode")
+		testenv.Skip(t, "skipping the child processes in -short mode")
 	}
 	dir := t.TempDir()
 	_, args := trimSetArgs(t, dir)

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // The benchmarks of this file time the built binary as users run it: whole
@@ -108,8 +110,7 @@ func BenchmarkStartup(b *testing.B) {
 func BenchmarkIngestProcess(b *testing.B) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		fmt.Println("SKIP BenchmarkIngestProcess: python3 not installed (the baseline)")
-		b.Skip("python3 not installed")
+		testenv.Skip(b, "python3 not installed (the baseline)")
 	}
 	bin := builtBinary(b)
 	dir := b.TempDir()

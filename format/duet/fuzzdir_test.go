@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -43,7 +44,7 @@ func FuzzReadDir(f *testing.F) {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(path, b, 0o644); err != nil {
-				t.Skip(err) // a name the file system refuses
+				testenv.Skip(t, "%v", err) // a name the file system refuses
 			}
 		}
 		put(filepath.Join(dir, ArtifactsDir, "date"), date)

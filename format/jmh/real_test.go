@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -31,7 +32,7 @@ func TestRealFiles(t *testing.T) {
 			path := filepath.Join(dir, name)
 			data, err := os.ReadFile(path)
 			if err != nil {
-				t.Skipf("%s: %v", name, err)
+				testenv.Skip(t, "%s: %v", name, err)
 			}
 			res := readFile(t, path)
 			if res.err != nil {
@@ -53,7 +54,7 @@ func loadReal(t *testing.T, name string) (result, []treeRecord) {
 	path := filepath.Join(sharedJMHDir(t), name)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("%s: %v", name, err)
+		testenv.Skip(t, "%s: %v", name, err)
 	}
 	res := readFile(t, path)
 	if res.err != nil {

@@ -30,7 +30,7 @@ func TestWriteRealJMH(t *testing.T) {
 			var buf bytes.Buffer
 			if err := pa.Write(&buf, tab); err != nil {
 				if strings.Contains(err.Error(), "pa cannot read") {
-					t.Skip(err)
+					testenv.Skip(t, "%v", err)
 				}
 				t.Fatal(err)
 			}
@@ -43,7 +43,7 @@ func TestWriteRealJMH(t *testing.T) {
 			}
 			// pa has no thread count: throughput runs with threads > 1 normalise differently.
 			if s := tab.Setups; len(s) > 0 && s[0].Threads > 1 && s[0].Mode == "thrpt" {
-				t.Skip("throughput with threads > 1: pa does not record threads")
+				testenv.Skip(t, "throughput with threads > 1: pa does not record threads")
 			}
 			formattest.SameObs(t, "pa", want, formattest.Observations(back, true), 1e-12)
 		})

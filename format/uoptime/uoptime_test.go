@@ -366,7 +366,7 @@ func TestRealFiles(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join(dir, tc.file)
 			if _, err := os.Stat(path); err != nil {
-				t.Skipf("%s absent", path)
+				testenv.Skip(t, "%s absent", path)
 			}
 			wantRows, wantBench, wantSum := independentCount(t, path)
 			if wantRows != tc.rows || wantBench != tc.benchmarks {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 func TestCheck(t *testing.T) {
@@ -69,7 +71,7 @@ func TestCheck(t *testing.T) {
 
 func TestCheckUnwritableDirectory(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("SKIP: running as root, directory permissions do not apply")
+		testenv.Skip(t, "running as root, directory permissions do not apply")
 	}
 	dir := t.TempDir()
 	os.Chmod(dir, 0o555)

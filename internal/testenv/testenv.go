@@ -5,7 +5,11 @@
 // so a t.Skip for missing data would go unseen. Skip therefore also writes
 // one line to the go command's own standard output (through
 // /proc/PARENT/fd/1, when the parent process is the go command), so
-// `go test ./...` shows which real-data tests did not run and why.
+// `go test ./...` shows which tests did not run and why. Every skip in the
+// repository's tests goes through Skip (TestSkipsAreVisible checks it).
+//
+// A result go test takes from its cache ("ok … (cached)") replays no such
+// line: `go test -count=1` runs the tests again (CI does).
 package testenv
 
 import (
@@ -95,7 +99,7 @@ func Skip(t testing.TB, format string, args ...any) {
 
 // goCommandStdout opens the parent's standard output when the parent is
 // the go command (as under go test) and that output is a pipe or a
-// terminal, else returns nil.
+// terminal, else its standard error when that is one, else returns nil.
 func goCommandStdout() *os.File {
 	parentOut.once.Do(func() {
 		ppid := os.Getppid()
@@ -103,18 +107,21 @@ func goCommandStdout() *os.File {
 		if err != nil || strings.TrimSpace(string(comm)) != "go" {
 			return
 		}
-		f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/1", ppid), os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
+		for _, fd := range []int{1, 2} {
+			f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/%d", ppid, fd), os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				continue
+			}
+			// Into a regular file (go test > log) the go command writes at
+			// its own offset and would overwrite these lines; use only
+			// pipes and terminals (go test | tee log, as CI does).
+			if st, err := f.Stat(); err != nil || st.Mode().IsRegular() {
+				f.Close()
+				continue
+			}
+			parentOut.f = f
 			return
 		}
-		// Into a regular file (go test > log) the go command writes at its
-		// own offset and would overwrite these lines; use only pipes and
-		// terminals (go test | tee log, as CI does).
-		if st, err := f.Stat(); err != nil || st.Mode().IsRegular() {
-			f.Close()
-			return
-		}
-		parentOut.f = f
 	})
 	return parentOut.f
 }
