@@ -97,9 +97,10 @@ func TestSlowdownGaps(t *testing.T) {
 }
 
 // TestMannWhitneyOptions: the U test follows scipy.stats.mannwhitneyu's
-// defaults (values from scipy 1.10.1): small samples with a tie take the
-// asymptotic branch with tie and continuity correction, small untied ones
-// the exact distribution, samples of more than 8 each the asymptotic one.
+// defaults (values from scipy 1.10.1, testdata/mannwhitney_reference.py):
+// small samples with a tie take the asymptotic branch with tie and
+// continuity correction, small untied ones the exact distribution, samples
+// of more than 8 each the asymptotic one.
 func TestMannWhitneyOptions(t *testing.T) {
 	seq := func(from, n int, add float64) []float64 {
 		x := make([]float64, n)

@@ -241,7 +241,8 @@ func TestCompareHandComputed(t *testing.T) {
 	}
 	// Rank-sum p of A = {10, 3, 20} vs B = {1, 2, 30}: U = 6 of 9, exact
 	// (no ties, sizes 3 and 3): P(U' >= 6) = 7/20 (scipy 1.10.1's
-	// mannwhitneyu, Debian python3: statistic 6, p = 0.7 two-sided).
+	// mannwhitneyu, Debian python3: statistic 6, p = 0.7 two-sided;
+	// testdata/ranksum_reference.py).
 	if !close(cmp[0].P, 0.7) {
 		t.Errorf("WEE rank-sum p %v, want 0.7", cmp[0].P)
 	}
