@@ -2,26 +2,45 @@
 # Integration test of the Slurm recipe (submit.sh, shards.sbatch,
 # merge.sbatch) on a real single-node Slurm on this machine: installs
 # Debian's slurm-wlm and munge when missing (as root, with apt-get), starts
-# munged, slurmctld and slurmd on localhost, runs benchtrim trim on a
-# generated suite unsharded and as a 3-task job array plus merge job, and
-# checks that the merged outputs equal the unsharded run's byte for byte.
-# It prints the time each shard took and the overhead per shard.
+# munged (unless munge already works), slurmctld and slurmd on localhost
+# with the test's own slurm.conf, runs benchtrim trim on a generated suite
+# unsharded and as a 3-task job array plus merge job, and checks that the
+# merged outputs equal the unsharded run's byte for byte. It prints the
+# time each shard took and the overhead per shard.
 #
-# Exit status: 0 when the outputs are equal, or when Slurm cannot be
-# installed or started here (the script says so on a line starting with
-# "SLURM TEST SKIPPED"); 1 when the recipe ran and the outputs differ or a
-# job failed.
+# Exit status:
+#   0  the outputs are equal; or Slurm cannot be installed here (not root,
+#      no apt-get, apt-get failed) and CI is not "true": the script says so
+#      on a line starting with "SLURM TEST SKIPPED: cannot install Slurm";
+#   1  the recipe ran and the outputs differ or a job failed; munge, the
+#      test's slurm.conf or the daemons failed ("SLURM TEST FAILED: the
+#      recipe's slurm.conf or daemons failed: …"), in CI or not; or, with
+#      CI=true, Slurm cannot be installed ("SLURM TEST FAILED: cannot
+#      install Slurm: …"): CI cannot pass by skipping.
+# deploy/slurm_test.go checks the two failure classes with stub commands.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 n=${BENCHTRIM_SLURM_SHARDS:-3}
-skip() {
-	echo "SLURM TEST SKIPPED: $*"
+# cannot_install: Slurm is not there and cannot be installed or started
+# here; a skip outside CI, a failure in CI.
+cannot_install() {
+	if [ "${CI:-}" = true ]; then
+		echo "SLURM TEST FAILED: cannot install Slurm: $* (CI=true: the Slurm test must run)"
+		exit 1
+	fi
+	echo "SLURM TEST SKIPPED: cannot install Slurm: $*"
 	exit 0
+}
+# recipe_failed: Slurm is installed but munge, the test's slurm.conf or
+# the daemons did not work: always a failure.
+recipe_failed() {
+	echo "SLURM TEST FAILED: the recipe's slurm.conf or daemons failed: $*"
+	exit 1
 }
 
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-		skip "slurm-wlm and munge are not installed and this is not a root Debian shell to install them"
+		cannot_install "slurm-wlm and munge are not installed and this is not a root Debian shell to install them"
 	fi
 	echo "installing slurm-wlm and munge (apt-get, at most 5 minutes)"
 	t0=$(date +%s)
@@ -29,38 +48,42 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 	if ! timeout 300 apt-get install -y -q --no-install-recommends slurm-wlm munge >/tmp/benchtrim-slurm-apt.log 2>&1; then
 		timeout 120 apt-get update -q >>/tmp/benchtrim-slurm-apt.log 2>&1 || true
 		timeout 300 apt-get install -y -q --no-install-recommends slurm-wlm munge >>/tmp/benchtrim-slurm-apt.log 2>&1 ||
-			{ tail -5 /tmp/benchtrim-slurm-apt.log; skip "apt-get install slurm-wlm munge failed (log above)"; }
+			{ tail -5 /tmp/benchtrim-slurm-apt.log; cannot_install "apt-get install slurm-wlm munge failed (log above)"; }
 	fi
 	echo "installed in $(($(date +%s) - t0)) s: $(slurmctld -V)"
 fi
-[ "$(id -u)" = 0 ] || skip "the daemons need root to start"
+[ "$(id -u)" = 0 ] || cannot_install "Slurm is installed but its daemons need root to start, and this shell is not root"
 
-work=$(mktemp -d /tmp/benchtrim-slurm.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/benchtrim-slurm.XXXXXX")
 conf=$work/etc
 mkdir -p "$conf" "$work/spool/ctld" "$work/spool/d" "$work/log" "$work/shared"
 host=$(hostname -s)
 cpus=$(nproc)
 
-# munge: a key and a socket of our own, the daemon as the munge user when
-# there is one.
-mkdir -p /etc/munge /var/lib/munge /var/log/munge /run/munge
-if [ ! -s /etc/munge/munge.key ]; then
-	dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
-fi
-mu=root
-id munge >/dev/null 2>&1 && mu=munge
-chown -R "$mu" /etc/munge /var/lib/munge /var/log/munge /run/munge
-chmod 700 /etc/munge /var/lib/munge /var/log/munge
-chmod 600 /etc/munge/munge.key
-chmod 755 /run/munge
-if ! pgrep -x munged >/dev/null; then
-	if [ "$mu" = munge ]; then
-		runuser -u munge -- munged || skip "munged did not start"
-	else
-		munged --force || skip "munged did not start"
+# munge: unless it already authenticates, a key and a socket of our own,
+# the daemon as the munge user when there is one.
+if munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+	echo "munge: already running"
+else
+	mkdir -p /etc/munge /var/lib/munge /var/log/munge /run/munge
+	if [ ! -s /etc/munge/munge.key ]; then
+		dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
 	fi
+	mu=root
+	id munge >/dev/null 2>&1 && mu=munge
+	chown -R "$mu" /etc/munge /var/lib/munge /var/log/munge /run/munge
+	chmod 700 /etc/munge /var/lib/munge /var/log/munge
+	chmod 600 /etc/munge/munge.key
+	chmod 755 /run/munge
+	if ! pgrep -x munged >/dev/null; then
+		if [ "$mu" = munge ]; then
+			runuser -u munge -- munged || recipe_failed "munged did not start"
+		else
+			munged --force || recipe_failed "munged did not start"
+		fi
+	fi
+	munge -n | unmunge >/dev/null || recipe_failed "munge does not authenticate"
 fi
-munge -n | unmunge >/dev/null || skip "munge does not authenticate"
 
 cat >"$conf/slurm.conf" <<CONF
 ClusterName=benchtrim
@@ -93,8 +116,8 @@ cleanup() {
 	[ -f "$work/slurmctld.pid" ] && kill "$(cat "$work/slurmctld.pid")" 2>/dev/null || true
 }
 trap cleanup EXIT
-slurmctld -i || { tail -20 "$work/log/slurmctld.log" 2>/dev/null; skip "slurmctld did not start (log above)"; }
-slurmd || { tail -20 "$work/log/slurmd.log" 2>/dev/null; skip "slurmd did not start (log above)"; }
+slurmctld -i || { tail -20 "$work/log/slurmctld.log" 2>/dev/null || true; recipe_failed "slurmctld did not start with $conf/slurm.conf (log above)"; }
+slurmd || { tail -20 "$work/log/slurmd.log" 2>/dev/null || true; recipe_failed "slurmd did not start with $conf/slurm.conf (log above)"; }
 for i in $(seq 60); do
 	state=$(sinfo -h -o %T 2>/dev/null | head -1 || true)
 	case $state in idle*|mix*|alloc*) break ;; esac
@@ -103,7 +126,7 @@ done
 case $state in idle*|mix*|alloc*) echo "slurm: node $host ($cpus CPUs) $state" ;;
 *)
 	tail -10 "$work/log/slurmctld.log" "$work/log/slurmd.log" 2>/dev/null || true
-	skip "the node did not come up (state '$state'; logs above)"
+	recipe_failed "the node did not come up (state '$state'; logs above)"
 	;;
 esac
 
