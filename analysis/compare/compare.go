@@ -328,7 +328,7 @@ func compareSets(base, test Set, opt Options) (*Report, error) {
 			break
 		}
 	}
-	pairs, unmatched := matchBy(base.Series, test.Series, opt.Col)
+	pairs, unmatched := matchBy(base.Series, test.Series, opt.rowKey())
 	rep.Unmatched = unmatched
 	pool := workspacePool()
 	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Result, error) {
@@ -369,8 +369,10 @@ func workspacePool() *sync.Pool {
 // Summary counts the verdicts of a report.
 type Summary struct {
 	Compared, Slower, Faster, NoChange, Failed int
-	// PBelowAlpha counts comparisons whose U test has p < Alpha.
-	PBelowAlpha int
+	// PBelowAlpha counts comparisons whose U test has p < Alpha, and
+	// CIExcludesOne those whose ratio interval excludes 1 (the verdicts
+	// of the statistics median and mean before MinEffect).
+	PBelowAlpha, CIExcludesOne int
 	// OnlyBase and OnlyTest count unmatched benchmarks.
 	OnlyBase, OnlyTest int
 }
@@ -395,6 +397,9 @@ func (r *Report) Summary() Summary {
 		}
 		if res.P < r.Options.Alpha {
 			s.PBelowAlpha++
+		}
+		if res.ExcludesOne() {
+			s.CIExcludesOne++
 		}
 	}
 	for _, u := range r.Unmatched {

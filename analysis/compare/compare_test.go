@@ -174,8 +174,8 @@ func TestUnmatchedBenchmarks(t *testing.T) {
 		t.Fatalf("results %+v, want only B", rep.Results)
 	}
 	want := []Unmatched{
-		{Name: Name{"A", "", "avgt"}, Side: "base", Runs: []table.Key{a.Key}},
-		{Name: Name{"C", "", "avgt"}, Side: "test", Runs: []table.Key{c.Key}},
+		{Name: Name{Benchmark: "A", Params: "", Mode: "avgt"}, Side: "base", Runs: []table.Key{a.Key}},
+		{Name: Name{Benchmark: "C", Params: "", Mode: "avgt"}, Side: "test", Runs: []table.Key{c.Key}},
 	}
 	if !reflect.DeepEqual(rep.Unmatched, want) {
 		t.Errorf("unmatched %+v, want %+v", rep.Unmatched, want)

@@ -64,13 +64,14 @@ func describeSet(set Set, opt Options) (*SetReport, error) {
 		rep.Metric, rep.Unit = series[0].Metric, series[0].Unit
 		series = valuesAsTimes(series)
 	}
-	_, groups := match(series, nil) // the runs grouped by name, sorted
+	key := opt.rowKey()
+	_, groups := matchBy(series, nil, key) // the runs grouped by row, sorted
 	pool := workspacePool()
 	rep.Benchmarks, _ = workpool.Map(len(groups), opt.Workers, func(i int) (Description, error) {
 		g := &groups[i]
 		d := Description{Name: g.Name, Runs: g.Runs}
 		ws := pool.Get().(*stats.Workspace)
-		d.Err = describe(&d, runsOf(series, g.Name), set.Pair, &opt, ws)
+		d.Err = describe(&d, runsOf(series, g.Name, key), set.Pair, &opt, ws)
 		pool.Put(ws)
 		if opt.Progress != nil {
 			opt.Progress(len(groups))
@@ -80,10 +81,10 @@ func describeSet(set Set, opt Options) (*SetReport, error) {
 	return rep, nil
 }
 
-func runsOf(ss []*table.Series, n Name) []*table.Series {
+func runsOf(ss []*table.Series, n Name, key keyFunc) []*table.Series {
 	var out []*table.Series
 	for _, s := range ss {
-		if nameOf(s.Key) == n {
+		if key(s.Key) == n {
 			out = append(out, s)
 		}
 	}

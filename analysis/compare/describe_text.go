@@ -163,16 +163,28 @@ func (rs SetReports) WriteText(w io.Writer) error {
 		}
 	}
 	writeFailed(&b, "not described", failed)
+	pooled := 0
+	for i := range r.Benchmarks {
+		if varies(r.Options.Col, r.Benchmarks[i].Runs) {
+			pooled++
+		}
+	}
+	if pooled > 0 {
+		b.WriteString("\n" + reports.Wrap(fmt.Sprintf("note: %s runs of different benchmarks, which the row (--row %s) does not tell apart "+
+			"(benchstat: “benchmarks vary in .fullname”); each run is a top-level unit of the bootstrap.", rowsPool(pooled), r.Options.Row), Width, "") + "\n")
+	}
 	return writeString(w, b.String())
 }
 
 // WriteFile writes the descriptions for notebooks, one row per metric and
-// benchmark, by the extension as Report.WriteFile does. Columns: benchmark,
-// params, mode, metric, unit, label, runs, status (described or failed),
-// iterations, mean, ci_lower, ci_upper (ns/op for the primary metric, else
-// in unit), median, cv, top_units (e.g. "9 trials"), error, then the
-// settings (confidence, resamples, invocation_samples, alpha,
-// discard_warmup, seed).
+// benchmark, by the extension as Report.WriteFile does, in the names of
+// the base side of an A/B comparison: benchmark, params, mode, metric,
+// unit, status (described or failed), base_label, base_runs,
+// base_iterations, base_mean_ns, base_ci_lower_ns, base_ci_upper_ns,
+// base_median_ns (ns/op for the primary metric, else in unit), base_cv,
+// base_top_units (e.g. "9 trials"), error, then the settings
+// (confidence, resamples, invocation_samples, alpha, statistic,
+// min_effect, discard_warmup, seed).
 func (rs SetReports) WriteFile(path string) error { return rs.frame().WriteFile(path) }
 
 // frame is the description table of WriteFile.
@@ -185,7 +197,7 @@ func (rs SetReports) frame() *reports.Frame {
 			d := &r.Benchmarks[i]
 			bench, params, mode = append(bench, d.Benchmark), append(params, d.Params), append(mode, d.Mode)
 			metric, unit, label = append(metric, r.Metric), append(unit, r.Unit), append(label, r.Label)
-			runs = append(runs, runsString(d.Runs))
+			runs = append(runs, runsString(d.Runs, r.Options.Row))
 			st, es := "described", ""
 			if d.Err != nil {
 				st, es = "failed", d.Err.Error()
@@ -206,16 +218,16 @@ func (rs SetReports) frame() *reports.Frame {
 	f.String("mode", mode)
 	f.String("metric", metric)
 	f.String("unit", unit)
-	f.String("label", label)
-	f.String("runs", runs)
 	f.String("status", status)
-	f.Int("iterations", iters)
-	f.Float("mean", mean)
-	f.Float("ci_lower", lo)
-	f.Float("ci_upper", hi)
-	f.Float("median", med)
-	f.Float("cv", cv)
-	f.String("top_units", top)
+	f.String("base_label", label)
+	f.String("base_runs", runs)
+	f.Int("base_iterations", iters)
+	f.Float("base_mean_ns", mean)
+	f.Float("base_ci_lower_ns", lo)
+	f.Float("base_ci_upper_ns", hi)
+	f.Float("base_median_ns", med)
+	f.Float("base_cv", cv)
+	f.String("base_top_units", top)
 	f.String("error", errs)
 	if len(rs) > 0 {
 		rs[0].Options.addSettings(f, n)

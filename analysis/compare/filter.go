@@ -19,7 +19,7 @@ func fullName(n Name) string {
 	}
 	m, err := table.ParseParams(n.Params)
 	if err != nil {
-		return n.Benchmark + "/" + n.Params
+		return strings.TrimPrefix(n.Benchmark+"/"+n.Params, "/")
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -31,7 +31,8 @@ func fullName(n Name) string {
 	for _, k := range keys {
 		b.WriteString("/" + k + "=" + m[k])
 	}
-	return b.String()
+	// A row named by parameters only (Options.Row /KEY) has no benchmark.
+	return strings.TrimPrefix(b.String(), "/")
 }
 
 // Filter selects benchmarks by name and params, after benchstat's -filter.

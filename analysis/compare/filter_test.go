@@ -15,10 +15,10 @@ func TestFullName(t *testing.T) {
 		n    Name
 		want string
 	}{
-		{Name{"BenchmarkSort", "n=16", "go"}, "BenchmarkSort/n=16"},
-		{Name{"BenchmarkSort", table.CanonicalParams(map[string]string{"n": "16", "alg": "quick"}), "go"}, "BenchmarkSort/alg=quick/n=16"},
-		{Name{"org.ex.Sort.quick", table.CanonicalParams(map[string]string{"v": "a,b=c"}), "avgt"}, "org.ex.Sort.quick/v=a,b=c"},
-		{Name{"BenchmarkX", "", "go"}, "BenchmarkX"},
+		{Name{Benchmark: "BenchmarkSort", Params: "n=16", Mode: "go"}, "BenchmarkSort/n=16"},
+		{Name{Benchmark: "BenchmarkSort", Params: table.CanonicalParams(map[string]string{"n": "16", "alg": "quick"}), Mode: "go"}, "BenchmarkSort/alg=quick/n=16"},
+		{Name{Benchmark: "org.ex.Sort.quick", Params: table.CanonicalParams(map[string]string{"v": "a,b=c"}), Mode: "avgt"}, "org.ex.Sort.quick/v=a,b=c"},
+		{Name{Benchmark: "BenchmarkX", Params: "", Mode: "go"}, "BenchmarkX"},
 	} {
 		if got := fullName(tc.n); got != tc.want {
 			t.Errorf("FullName(%v) = %q, want %q", tc.n, got, tc.want)
@@ -28,11 +28,11 @@ func TestFullName(t *testing.T) {
 
 func TestFilter(t *testing.T) {
 	names := []Name{
-		{"BenchmarkSort", "n=16", "go"},
-		{"BenchmarkSort", "n=1024", "go"},
-		{"BenchmarkSearch", "n=16", "go"},
-		{"org.ex.Sort.quick", "size=100", "avgt"},
-		{"org.ex.Sort.merge", "size=100", "sample"},
+		{Benchmark: "BenchmarkSort", Params: "n=16", Mode: "go"},
+		{Benchmark: "BenchmarkSort", Params: "n=1024", Mode: "go"},
+		{Benchmark: "BenchmarkSearch", Params: "n=16", Mode: "go"},
+		{Benchmark: "org.ex.Sort.quick", Params: "size=100", Mode: "avgt"},
+		{Benchmark: "org.ex.Sort.merge", Params: "size=100", Mode: "sample"},
 	}
 	for _, tc := range []struct {
 		expr string
@@ -108,13 +108,13 @@ func TestFilterGob(t *testing.T) {
 		if out.Filter.String() != in.Filter.String() {
 			t.Errorf("expression %q, want %q", out.Filter.String(), in.Filter.String())
 		}
-		for _, n := range []Name{{"BenchmarkSort", "n=16", "go"}, {"BenchmarkMap", "n=16", "go"}, {"BenchmarkMap", "n=2", "go"}, {"BenchmarkMap", "n=16", "avgt"}} {
+		for _, n := range []Name{{Benchmark: "BenchmarkSort", Params: "n=16", Mode: "go"}, {Benchmark: "BenchmarkMap", Params: "n=16", Mode: "go"}, {Benchmark: "BenchmarkMap", Params: "n=2", Mode: "go"}, {Benchmark: "BenchmarkMap", Params: "n=16", Mode: "avgt"}} {
 			if got, want := out.Filter.Match(n), in.Filter.Match(n); got != want {
 				t.Errorf("%v: read-back filter matches %v, the original %v", n, got, want)
 			}
 		}
 	}
-	if !f.Match(Name{"BenchmarkMap", "n=16", "go"}) || f.Match(Name{"BenchmarkSort", "n=16", "go"}) {
+	if !f.Match(Name{Benchmark: "BenchmarkMap", Params: "n=16", Mode: "go"}) || f.Match(Name{Benchmark: "BenchmarkSort", Params: "n=16", Mode: "go"}) {
 		t.Error("the filter should keep Map/n=16 and drop Sort")
 	}
 }

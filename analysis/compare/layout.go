@@ -96,18 +96,20 @@ func (lb labeler) label(k table.Key) string {
 	if lb.showMode {
 		s += " (" + k.Mode + ")"
 	}
-	if lb.showVersions {
+	if lb.showVersions || s == "" { // a row named by its run label alone (Options.Row .file)
 		run := k.Project
 		if k.Version != "" {
 			run += "@" + k.Version
 		}
-		s = run + " " + s
+		s = strings.TrimSpace(run + " " + s)
 	}
 	return s
 }
 
+// nameKey is the key the labeler shows for a name: a row split by
+// project@version (Name.Config) shows its label as the project.
 func nameKey(n Name) table.Key {
-	return table.Key{Benchmark: n.Benchmark, Params: n.Params, Mode: n.Mode}
+	return table.Key{Project: n.Config, Benchmark: n.Benchmark, Params: n.Params, Mode: n.Mode}
 }
 
 // formatNs formats a time in ns with 4 significant digits and a unit:

@@ -10,20 +10,30 @@ import (
 )
 
 // Name identifies a benchmark across result sets: the key without project
-// and version.
+// and version. With Options.Row it names a row, the runs a projection of
+// their keys maps to alike (Benchmark, Params and Config hold what the
+// projection keeps).
 type Name struct {
 	Benchmark, Params, Mode string
+	// Config is the runs' project@version label when the rows are split by
+	// it (Options.Row .file or .config), else "".
+	Config string
 }
 
 // nameOf returns the name of a benchmark run.
-func nameOf(k table.Key) Name { return Name{k.Benchmark, k.Params, k.Mode} }
+func nameOf(k table.Key) Name { return Name{Benchmark: k.Benchmark, Params: k.Params, Mode: k.Mode} }
 
-// String formats the name as benchmark[params] (mode).
+// String formats the name as benchmark[params] (mode), after the Config
+// label when there is one.
 func (n Name) String() string {
-	return table.Key{Benchmark: n.Benchmark, Params: n.Params, Mode: n.Mode}.String()
+	s := table.Key{Benchmark: n.Benchmark, Params: n.Params, Mode: n.Mode}.String()
+	if n.Config != "" {
+		s = n.Config + " " + s
+	}
+	return s
 }
 
-// Less orders names by benchmark, params, mode.
+// Less orders names by benchmark, params, mode and Config.
 func (n Name) Less(o Name) bool {
 	if n.Benchmark != o.Benchmark {
 		return n.Benchmark < o.Benchmark
@@ -31,7 +41,10 @@ func (n Name) Less(o Name) bool {
 	if n.Params != o.Params {
 		return n.Params < o.Params
 	}
-	return n.Mode < o.Mode
+	if n.Mode != o.Mode {
+		return n.Mode < o.Mode
+	}
+	return n.Config < o.Config
 }
 
 // Selector picks benchmark runs of a table by their labels; empty fields
@@ -44,7 +57,7 @@ type Selector struct {
 	// Shards ways (table.ShardOf; Shards 0 or 1 keeps all).
 	Shard, Shards int
 	// Param, "key=value", keeps only runs with that parameter (a side of
-	// benchstat's -col /key; Options.Col drops the key when matching).
+	// benchstat's -col /key; Options.Col /key drops the key when matching).
 	Param string
 }
 
@@ -108,14 +121,14 @@ type Unmatched struct {
 	Runs []table.Key
 }
 
-// match pairs the runs of base and test by Name. Pairings and unmatched
-// benchmarks are sorted by name (unmatched base ones first for equal names,
-// which cannot happen). Neither input is modified.
-func match(base, test []*table.Series) ([]Pairing, []Unmatched) { return matchBy(base, test, "") }
+// match pairs the runs of base and test by name (nameOf). Pairings and
+// unmatched benchmarks are sorted by name (unmatched base ones first for
+// equal names, which cannot happen). Neither input is modified.
+func match(base, test []*table.Series) ([]Pairing, []Unmatched) { return matchBy(base, test, nameOf) }
 
-// matchBy is match with the parameter col left out of the names (the
-// parameter whose values the two sides hold, benchstat's -col /col).
-func matchBy(base, test []*table.Series, col string) ([]Pairing, []Unmatched) {
+// matchBy is match by the row names key gives (Options.rowKey): runs of
+// one side with the same row name are pooled.
+func matchBy(base, test []*table.Series, key keyFunc) ([]Pairing, []Unmatched) {
 	byName := map[Name]*Pairing{}
 	var names []Name
 	get := func(n Name) *Pairing {
@@ -128,15 +141,11 @@ func matchBy(base, test []*table.Series, col string) ([]Pairing, []Unmatched) {
 		return p
 	}
 	for _, s := range base {
-		n := nameOf(s.Key)
-		n.Params = withoutParam(n.Params, col)
-		p := get(n)
+		p := get(key(s.Key))
 		p.Base = append(p.Base, s)
 	}
 	for _, s := range test {
-		n := nameOf(s.Key)
-		n.Params = withoutParam(n.Params, col)
-		p := get(n)
+		p := get(key(s.Key))
 		p.Test = append(p.Test, s)
 	}
 	sort.Slice(names, func(i, j int) bool { return names[i].Less(names[j]) })

@@ -36,10 +36,19 @@ type Options struct {
 	// |Δ| < MinEffect is "~" (no change) even when statistically
 	// significant. 0 keeps every significant change.
 	MinEffect float64
-	// Col is a parameter key whose values the two sides hold (benchstat's
-	// -col /key, sides chosen by Selector.Param): benchmarks are matched
-	// with that parameter left out. "" matches whole names.
+	// Col says what the two sides are, as benchstat's -col: ColFile ("")
+	// the sides given (files or label selectors), ColConfig the two
+	// project@version labels of one input, "/KEY" the two values of
+	// parameter KEY (ColSides finds the sides of the last two). With
+	// "/KEY" benchmarks are matched with that parameter left out.
 	Col string
+	// Row says what names a row, as benchstat's -row: comma-separated
+	// elements .fullname (the benchmark with its params; "" is .fullname),
+	// .name (the benchmark without sub-benchmark parts), /KEY (parameter
+	// KEY's value) and .file or .config (the runs' project@version label).
+	// The runs of a side whose keys agree on these (and on the mode) are
+	// pooled as top-level units, as benchstat pools a cell's results.
+	Row string
 	// Wide makes WriteText print benchmark names whole, however wide the
 	// table gets (by default names are shortened with … to fit Width).
 	Wide bool
@@ -75,6 +84,9 @@ func (o Options) Validate() error {
 	case "", StatisticMean, StatisticMedian:
 	default:
 		return fmt.Errorf("compare: statistic must be mean or median, got %q", o.Statistic)
+	}
+	if err := CheckProjections(o.Row, o.Col); err != nil {
+		return fmt.Errorf("compare: %w", err)
 	}
 	if !(o.MinEffect >= 0) || math.IsInf(o.MinEffect, 0) {
 		return fmt.Errorf("compare: minimum effect must be a percentage >= 0, got %v", o.MinEffect)

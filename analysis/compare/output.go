@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"strings"
@@ -13,8 +14,8 @@ import (
 // comparisonColumns collects the columns shared by A/B and A/A outputs.
 type comparisonColumns struct {
 	baseIter, testIter                  []int64
-	baseMean, baseLo, baseHi            []float64
-	testMean, testLo, testHi            []float64
+	baseMean, baseLo, baseHi, baseMed   []float64
+	testMean, testLo, testHi, testMed   []float64
 	ratio, ratioLo, ratioHi, changeRate []float64
 	u, p, delta                         []float64
 	magnitude, verdict, errs            []string
@@ -25,7 +26,7 @@ type comparisonColumns struct {
 func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time bool) {
 	if err != nil {
 		nan := math.NaN()
-		c = &Comparison{Base: SideStats{Mean: nanInterval()}, Test: SideStats{Mean: nanInterval()}, Ratio: nanInterval(),
+		c = &Comparison{Base: SideStats{Mean: nanInterval(), Median: nan}, Test: SideStats{Mean: nanInterval(), Median: nan}, Ratio: nanInterval(),
 			ChangeRate: nan, U: nan, P: nan, CliffsDelta: nan}
 	}
 	cc.baseIter = append(cc.baseIter, int64(c.Base.Iterations))
@@ -33,9 +34,11 @@ func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time b
 	cc.baseMean = append(cc.baseMean, c.Base.Mean.Estimate)
 	cc.baseLo = append(cc.baseLo, c.Base.Mean.Lower)
 	cc.baseHi = append(cc.baseHi, c.Base.Mean.Upper)
+	cc.baseMed = append(cc.baseMed, c.Base.Median)
 	cc.testMean = append(cc.testMean, c.Test.Mean.Estimate)
 	cc.testLo = append(cc.testLo, c.Test.Mean.Lower)
 	cc.testHi = append(cc.testHi, c.Test.Mean.Upper)
+	cc.testMed = append(cc.testMed, c.Test.Median)
 	cc.ratio = append(cc.ratio, c.Ratio.Estimate)
 	cc.ratioLo = append(cc.ratioLo, c.Ratio.Lower)
 	cc.ratioHi = append(cc.ratioHi, c.Ratio.Upper)
@@ -68,17 +71,19 @@ func (cc *comparisonColumns) addTo(f *reports.Frame, baseName, testName string) 
 	f.Float(baseName+"_mean_ns", cc.baseMean)
 	f.Float(baseName+"_ci_lower_ns", cc.baseLo)
 	f.Float(baseName+"_ci_upper_ns", cc.baseHi)
+	f.Float(baseName+"_median_ns", cc.baseMed)
 	f.Float(testName+"_mean_ns", cc.testMean)
 	f.Float(testName+"_ci_lower_ns", cc.testLo)
 	f.Float(testName+"_ci_upper_ns", cc.testHi)
+	f.Float(testName+"_median_ns", cc.testMed)
 	f.Float("ratio", cc.ratio)
 	f.Float("ratio_ci_lower", cc.ratioLo)
 	f.Float("ratio_ci_upper", cc.ratioHi)
 	f.Bool("ci_excludes_1", cc.excludesOne)
 	f.Float("change_rate", cc.changeRate)
-	f.Float("u", cc.u)
-	f.Float("p", cc.p)
-	f.Bool("p_below_alpha", cc.pBelowAlpha)
+	f.Float("u_statistic", cc.u)
+	f.Float("u_pvalue", cc.p)
+	f.Bool("u_pvalue_below_alpha", cc.pBelowAlpha)
 	f.Float("cliffs_delta", cc.delta)
 	f.String("cliff_magnitude", cc.magnitude)
 	f.Int("change", cc.change)
@@ -115,6 +120,8 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.Int("resamples", constI64(n, int64(o.Bootstrap.Resamples)))
 	f.Int("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
 	f.Float("alpha", constF64(n, o.Alpha))
+	f.String("statistic", constStr(n, cmp.Or(o.Statistic, StatisticMean)))
+	f.Float("min_effect", constF64(n, o.MinEffect/100))
 	f.Int("discard_warmup", constI64(n, int64(o.DiscardWarmup)))
 	f.Int("seed", constI64(n, int64(o.Seed)))
 }
@@ -128,7 +135,7 @@ func (rs Reports) frame() *reports.Frame {
 		for i := range r.Results {
 			res := &r.Results[i]
 			bench, params, mode = append(bench, res.Benchmark), append(params, res.Params), append(mode, res.Mode)
-			baseRuns, testRuns = append(baseRuns, runsString(res.BaseRuns)), append(testRuns, runsString(res.TestRuns))
+			baseRuns, testRuns = append(baseRuns, runsString(res.BaseRuns, r.Options.Row)), append(testRuns, runsString(res.TestRuns, r.Options.Row))
 			st := "compared"
 			if res.Err != nil {
 				st = "failed"
@@ -138,7 +145,7 @@ func (rs Reports) frame() *reports.Frame {
 		}
 		for _, u := range r.Unmatched {
 			bench, params, mode = append(bench, u.Benchmark), append(params, u.Params), append(mode, u.Mode)
-			b, t := runsString(u.Runs), ""
+			b, t := runsString(u.Runs, r.Options.Row), ""
 			if u.Side == "test" {
 				b, t = t, b
 			}
@@ -170,11 +177,16 @@ func (rs Reports) frame() *reports.Frame {
 	return f
 }
 
-// runsString lists run keys as "project@version" separated by ";".
-func runsString(ks []table.Key) string {
+// runsString lists run keys as "project@version" separated by ";"; with
+// a row projection (Options.Row), which pools runs of different
+// benchmarks, as "project@version benchmark[params] (mode)".
+func runsString(ks []table.Key, row string) string {
 	parts := make([]string, len(ks))
 	for i, k := range ks {
 		parts[i] = k.Project + "@" + k.Version
+		if row != "" {
+			parts[i] += " " + nameOf(k).String()
+		}
 	}
 	return strings.Join(parts, ";")
 }
@@ -194,17 +206,21 @@ func (r *Report) WriteFile(path string) error { return Reports{r}.WriteFile(path
 //	base_label, test_label        the sets' labels
 //	base_runs, test_runs          pooled runs as project@version;…
 //	base_iterations, test_iterations
-//	base_mean_ns, base_ci_lower_ns, base_ci_upper_ns   and test_…: means with
-//	                              intervals, in ns per operation for the
-//	                              primary metric and in unit for the others
+//	base_mean_ns, base_ci_lower_ns, base_ci_upper_ns, base_median_ns   and
+//	                              test_…: means with intervals and medians
+//	                              of the iteration values, in ns per
+//	                              operation for the primary metric and in
+//	                              unit for the others
 //	ratio, ratio_ci_lower, ratio_ci_upper, ci_excludes_1
 //	change_rate                   |mean_test − mean_base| / mean_base
-//	u, p, p_below_alpha           Mann-Whitney U on iteration means
+//	u_statistic, u_pvalue, u_pvalue_below_alpha   Mann-Whitney U on
+//	                              iteration values (duet's names)
 //	cliffs_delta, cliff_magnitude
 //	change, verdict               −1 faster (lower), 0 no change, 1 slower
 //	                              (higher); the text
 //	error                         why a benchmark was not compared
-//	confidence, resamples, invocation_samples, alpha, discard_warmup, seed
+//	confidence, resamples, invocation_samples, alpha, statistic (mean or
+//	median), min_effect (a fraction), discard_warmup, seed
 //
 // Numbers that do not exist (unmatched, failed) are empty in CSV and null
 // in Arrow and Parquet.

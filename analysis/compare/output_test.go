@@ -54,7 +54,7 @@ func TestWriteFileCSV(t *testing.T) {
 		col[n] = j
 	}
 	for _, n := range []string{"benchmark", "status", "base_runs", "base_mean_ns", "ratio", "ratio_ci_lower", "ratio_ci_upper",
-		"ci_excludes_1", "change_rate", "p", "cliffs_delta", "cliff_magnitude", "change", "verdict", "error", "confidence", "seed"} {
+		"ci_excludes_1", "change_rate", "u_statistic", "u_pvalue", "u_pvalue_below_alpha", "base_median_ns", "test_median_ns", "cliffs_delta", "cliff_magnitude", "change", "verdict", "error", "confidence", "seed"} {
 		if _, ok := col[n]; !ok {
 			t.Errorf("column %s missing from %v", n, rows[0])
 		}
@@ -69,10 +69,26 @@ func TestWriteFileCSV(t *testing.T) {
 	if rows[1][col["verdict"]] != b.Verdict.String() || rows[1][col["change"]] != "1" || rows[1][col["ci_excludes_1"]] != "true" {
 		t.Errorf("row B verdict cells: %v", rows[1])
 	}
+	num := func(row []string, name string) float64 {
+		t.Helper()
+		v, err := strconv.ParseFloat(row[col[name]], 64)
+		if err != nil {
+			t.Fatalf("column %s: %v", name, err)
+		}
+		return v
+	}
+	if num(rows[1], "u_pvalue") != b.P || num(rows[1], "u_statistic") != b.U ||
+		num(rows[1], "base_median_ns") != b.Base.Median || num(rows[1], "test_median_ns") != b.Test.Median {
+		t.Errorf("row B: u_statistic %v u_pvalue %v medians %v %v, want %v %v %v %v", rows[1][col["u_statistic"]], rows[1][col["u_pvalue"]],
+			rows[1][col["base_median_ns"]], rows[1][col["test_median_ns"]], b.U, b.P, b.Base.Median, b.Test.Median)
+	}
+	if rows[1][col["statistic"]] != "mean" || num(rows[1], "min_effect") != 0 {
+		t.Errorf("row B settings: statistic %q min_effect %q, want mean and 0", rows[1][col["statistic"]], rows[1][col["min_effect"]])
+	}
 	if rows[2][col["benchmark"]] != "D" || rows[2][col["status"]] != "failed" || !strings.Contains(rows[2][col["error"]], "no iterations") || rows[2][col["ratio"]] != "" {
 		t.Errorf("row D: %v", rows[2])
 	}
-	if rows[3][col["benchmark"]] != "A" || rows[3][col["status"]] != "only in base" || rows[3][col["test_runs"]] != "" || rows[3][col["p"]] != "" {
+	if rows[3][col["benchmark"]] != "A" || rows[3][col["status"]] != "only in base" || rows[3][col["test_runs"]] != "" || rows[3][col["u_pvalue"]] != "" || rows[3][col["base_median_ns"]] != "" {
 		t.Errorf("row A: %v", rows[3])
 	}
 }
@@ -176,5 +192,38 @@ func TestAAWriteFile(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[1], "p,v1,B,,avgt,fork,1,2,2,4,4,") || !strings.HasPrefix(lines[2], "p,v1,B,,avgt,fork,2,2,2,4,4,") {
 		t.Errorf("A/A rows:\n%s", data)
+	}
+}
+
+// TestWriteFileSettings: the statistic and the minimum effect (a fraction,
+// as every rate in the data files) are columns of every row.
+func TestWriteFileSettings(t *testing.T) {
+	opt := testOptions(200)
+	opt.Statistic, opt.MinEffect = StatisticMedian, 5
+	base := []*table.Series{handSeries("B", "v1", []float64{10, 11, 12}, []float64{11, 12})}
+	test := []*table.Series{handSeries("B", "v2", []float64{20, 21, 22}, []float64{21, 23})}
+	rep, err := compareSets(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "out.csv")
+	if err := rep.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := map[string]string{}
+	for j, n := range rows[0] {
+		cell[n] = rows[1][j]
+	}
+	if cell["statistic"] != "median" || cell["min_effect"] != "0.05" {
+		t.Errorf("statistic %q, min_effect %q; want median and 0.05", cell["statistic"], cell["min_effect"])
 	}
 }

@@ -70,7 +70,7 @@ func Run(base, test Side, opt Options) (Reports, error) {
 	total := 0
 	for _, m := range metrics {
 		bs, ts := base.set(m, opt.Filter), test.set(m, opt.Filter)
-		pairs, _ := matchBy(bs.Series, ts.Series, opt.Col)
+		pairs, _ := matchBy(bs.Series, ts.Series, opt.rowKey())
 		if m != table.Primary && len(pairs) == 0 {
 			continue // a secondary metric only one side has
 		}
@@ -110,7 +110,7 @@ func Describe(side Side, opt Options) (SetReports, error) {
 			continue
 		}
 		sets = append(sets, s)
-		_, groups := match(s.Series, nil)
+		_, groups := matchBy(s.Series, nil, opt.rowKey())
 		total += len(groups)
 	}
 	opt.Progress = overall(opt.Progress, total)

@@ -33,10 +33,31 @@ func (o *Options) methodLine() string {
 func (o *Options) statisticLine() string {
 	s := "statistic: mean (times are means; verdict: the ratio's interval excludes 1)"
 	if o.Statistic == StatisticMedian {
-		s = fmt.Sprintf("statistic: median (times are medians of iteration values; verdict: U test p < %v, as benchstat's)", o.Alpha)
+		rule := "as benchstat's"
+		if o.Alpha != benchstatAlpha {
+			rule = fmt.Sprintf("benchstat's rule, which it applies at α = %v", benchstatAlpha)
+		}
+		s = fmt.Sprintf("statistic: median (times are medians of iteration values; verdict: U test p < %v, %s)", o.Alpha, rule)
 	}
 	if o.MinEffect > 0 {
 		s += fmt.Sprintf("; changes under %v %% count as ~ (--min-effect)", o.MinEffect)
+	}
+	return s
+}
+
+// benchstatAlpha is the significance level benchstat's verdicts use.
+const benchstatAlpha = 0.05
+
+// unchangedWhy says why a benchmark counts as unchanged: the interval (ci,
+// e.g. "99 % CI") contains 1 or, for medians, the U test does not reject;
+// or the change is under MinEffect.
+func (o *Options) unchangedWhy(ci string) string {
+	s := ci + " contains 1"
+	if o.Statistic == StatisticMedian {
+		s = fmt.Sprintf("U test p ≥ %v", o.Alpha)
+	}
+	if o.MinEffect > 0 {
+		s += fmt.Sprintf(" or |Δ| < %v %%", o.MinEffect)
 	}
 	return s
 }
@@ -90,7 +111,7 @@ func (r *Report) Headline() string {
 			return lead + "no benchmark compared" + tail
 		case changed == 0:
 			if detail > 2 {
-				return lead + fmt.Sprintf("no change in %s (%s of the ratio contains 1 for every one)", plural(s.Compared, "benchmark"), ci) + tail
+				return lead + fmt.Sprintf("no change in %s (%s for every one)", plural(s.Compared, "benchmark"), r.Options.unchangedWhy(ci+" of the ratio")) + tail
 			}
 			return lead + "no change in " + plural(s.Compared, "benchmark") + tail
 		}
@@ -111,7 +132,7 @@ func (r *Report) Headline() string {
 		}
 		line := fmt.Sprintf("%s%d of %d benchmarks changed: %s; %d unchanged", lead, changed, s.Compared, strings.Join(parts, ", "), s.NoChange)
 		if detail > 2 {
-			line += " (" + ci + " contains 1)"
+			line += " (" + r.Options.unchangedWhy(ci) + ")"
 		}
 		return line + tail
 	}
@@ -228,13 +249,28 @@ func (rs Reports) WriteText(w io.Writer) error {
 		}
 		notes = append(notes, fmt.Sprintf("%s%s shortened with … to fit %d columns; --wide or the data output (-o) has them whole.", plural(shortened, "name"), verb, Width))
 	}
-	few := 0
+	if n := r.pooledRows(); n > 0 {
+		notes = append(notes, fmt.Sprintf("%s runs of different benchmarks, which the row (--row %s) does not tell apart "+
+			"(benchstat: “benchmarks vary in .fullname”); each run is a top-level unit of the bootstrap.", rowsPool(n), r.Options.Row))
+	}
+	few, nested := 0, 0
 	for i := range r.Results {
-		if res := &r.Results[i]; res.Err == nil && min(res.Base.TopUnits(), res.Test.TopUnits()) < FewUnits {
+		res := &r.Results[i]
+		if res.Err == nil && min(res.Base.TopUnits(), res.Test.TopUnits()) < FewUnits {
 			few++
 		}
+		if res.Err == nil && len(res.Resampled) > 0 && res.Resampled[0] != idNames[idIteration] {
+			nested++
+		}
 	}
-	if few > 0 {
+	if r.Options.Statistic == StatisticMedian {
+		if nested > 0 {
+			notes = append(notes, fmt.Sprintf("for %s the iteration values come from several runs, instances, trials or forks; "+
+				"the U test counts them as independent, so unchanged benchmarks are flagged more often than α = %v "+
+				"(an A/A test measures how often: benchtrim compare --aa; --statistic mean decides by the hierarchical interval instead)",
+				plural(nested, "benchmark"), r.Options.Alpha))
+		}
+	} else if few > 0 {
 		notes = append(notes, fmt.Sprintf("for %s a side has fewer than %d units at its outermost varying level (instances, trials or forks); "+
 			"their intervals are narrower than true %s intervals, so unchanged benchmarks are flagged more often than %s of the time "+
 			"(an A/A test measures how often: benchtrim compare --aa)",
@@ -246,7 +282,11 @@ func (rs Reports) WriteText(w io.Writer) error {
 	s := r.Summary()
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
 	foot := fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (%s excludes 1 for %d); U test p < %v for %d",
-		s.Compared, s.Slower, s.Faster, s.NoChange, ci, s.Slower+s.Faster, r.Options.Alpha, s.PBelowAlpha)
+		s.Compared, s.Slower, s.Faster, s.NoChange, ci, s.CIExcludesOne, r.Options.Alpha, s.PBelowAlpha)
+	if r.Options.Statistic == StatisticMedian {
+		foot = fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (U test p < %v for %d); %s excludes 1 for %d",
+			s.Compared, s.Slower, s.Faster, s.NoChange, r.Options.Alpha, s.PBelowAlpha, ci, s.CIExcludesOne)
+	}
 	if s.Failed > 0 {
 		foot += fmt.Sprintf("; %d not compared", s.Failed)
 	}
@@ -412,7 +452,7 @@ func (r *AAReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, fa
 			}
 			if o.Repeats == 1 {
 				verdict := "~"
-				if res.ExcludesOne() {
+				if res.Verdict.Change != NoChange {
 					verdict = res.Verdict.Change.String()
 				}
 				t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB), formatChange(res.Ratio),
@@ -497,4 +537,43 @@ func (r *AAReport) writeRates(b *strings.Builder, single int, ci string) {
 // nominal level: above twice nominal and 5 points above it.
 func tooNoisy(rate, nominal float64) bool {
 	return rate > 2*nominal && rate > nominal+0.05
+}
+
+// pooledRows counts the rows whose runs are of more than one benchmark
+// (name and params, the Col parameter left out): rows of a projection
+// (Options.Row) that pools what benchstat calls varying .fullname.
+func (r *Report) pooledRows() int {
+	n := 0
+	for i := range r.Results {
+		if res := &r.Results[i]; varies(r.Options.Col, res.BaseRuns, res.TestRuns) {
+			n++
+		}
+	}
+	return n
+}
+
+// varies reports whether the runs differ in benchmark or params, the
+// parameter of a "/KEY" col left out.
+func varies(col string, runs ...[]table.Key) bool {
+	key := colKey(col)
+	var first Name
+	seen := false
+	for _, ks := range runs {
+		for _, k := range ks {
+			n := Name{Benchmark: k.Benchmark, Params: withoutParam(k.Params, key)}
+			if seen && n != first {
+				return true
+			}
+			first, seen = n, true
+		}
+	}
+	return false
+}
+
+// rowsPool is "1 row pools" or "N rows pool".
+func rowsPool(n int) string {
+	if n == 1 {
+		return "1 row pools"
+	}
+	return plural(n, "row") + " pool"
 }

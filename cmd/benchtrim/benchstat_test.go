@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/benchstattest"
 )
 
 // benchstatVerdicts reads benchstat's -format csv output: per benchmark
@@ -238,5 +240,190 @@ func TestCompareCol(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "compare", "--col", "size", in); err == nil || !strings.Contains(err.Error(), "--col") {
 		t.Errorf("--col size: err %v, want a usage error naming --col", err)
+	}
+}
+
+// benchstatRow is one row of the first table of benchstat -format csv:
+// the row name, the medians of its columns in the table's unit (sec/op)
+// and, with two columns, the verdict (-1, 0, 1) and the p-value.
+type benchstatRow struct {
+	medians []float64
+	change  int
+	p       float64
+}
+
+// benchstatFirstTable reads the first table of benchstat's -format csv
+// output, by row name (the -GOMAXPROCS suffix dropped).
+func benchstatFirstTable(t *testing.T, out string) map[string]benchstatRow {
+	t.Helper()
+	rows := map[string]benchstatRow{}
+	procs := regexp.MustCompile(`-\d+$`)
+	pval := regexp.MustCompile(`^p=(\d\.\d+) n=`)
+	var recs [][]string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, ",") {
+			r := csv.NewReader(strings.NewReader(l))
+			rec, err := r.Read()
+			if err != nil {
+				t.Fatalf("benchstat csv line %q: %v", l, err)
+			}
+			recs = append(recs, rec)
+		} else if len(recs) > 0 {
+			break // the end of the first table
+		}
+	}
+	if len(recs) < 3 {
+		t.Fatalf("benchstat printed no table:\n%s", out)
+	}
+	for _, rec := range recs[2:] {
+		if rec[0] == "geomean" {
+			continue
+		}
+		var row benchstatRow
+		for j := 1; j < len(rec); j += 2 {
+			if v, err := strconv.ParseFloat(rec[j], 64); err == nil {
+				row.medians = append(row.medians, v)
+			}
+		}
+		if len(rec) >= 7 {
+			switch d := rec[5]; {
+			case strings.HasPrefix(d, "+"):
+				row.change = 1
+			case strings.HasPrefix(d, "-"):
+				row.change = -1
+			}
+			m := pval.FindStringSubmatch(rec[6])
+			if m == nil {
+				t.Fatalf("benchstat row %v: no p-value", rec)
+			}
+			row.p, _ = strconv.ParseFloat(m[1], 64)
+		}
+		rows[procs.ReplaceAllString(rec[0], "")] = row
+	}
+	return rows
+}
+
+// TestCompareRowsAndConfigAgreeWithBenchstat runs compare's benchstat
+// projections and benchstat (golang.org/x/perf, benchstattest.Version) on
+// the same go test -bench text and checks that every row of benchstat's
+// sec/op table is a row of compare's -o file with the same medians (ns,
+// equal to 9 significant digits), and for two columns the same U test
+// p-value (benchstat prints 3 decimals) and verdict at --alpha 0.05:
+// --col /size --row .name, --col /size --row .file (a row pooling every
+// benchmark of the file, which benchstat notes as varying .fullname),
+// --row /size of one file (no comparison), --col .config of one file with
+// two commit: sections (benchstat -col commit), and --col .config of
+// old.txt new.txt read together (benchstat old.txt new.txt: the first
+// file is the base). The default statistic is the median.
+func TestCompareRowsAndConfigAgreeWithBenchstat(t *testing.T) {
+	bs := benchstattest.Path(t)
+	dir := t.TempDir()
+	small := repoFile("testdata", "gobench", "small.txt")
+	old, nw := filepath.Join("testdata", "benchstat", "old.txt"), filepath.Join("testdata", "benchstat", "new.txt")
+	both := filepath.Join(dir, "both.txt")
+	var b []byte
+	for i, f := range []string{old, nw} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(append(b, fmt.Sprintf("commit: c%d\n", i+1)...), data...)
+	}
+	if err := os.WriteFile(both, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		ours, bst []string
+		// row maps a row of compare's -o (benchmark, params, base_runs)
+		// to benchstat's row name.
+		row  func(bench, params, runs string) string
+		rows int
+		note string // what the text says of pooled rows
+	}{
+		{"col /size row .name", []string{"--col", "/size", "--row", ".name", small}, []string{"-col", "/size", "-row", ".name", small},
+			func(b, _, _ string) string { return strings.TrimPrefix(b, "Benchmark") }, 2, ""},
+		{"col /size row .file", []string{"--col", "/size", "--row", ".file", small}, []string{"-col", "/size", "-row", ".file", small},
+			func(_, _, _ string) string { return small }, 1, "1 row pools runs of different benchmarks"},
+		{"row /size", []string{"--row", "/size", small}, []string{"-row", "/size", small},
+			func(_, p, _ string) string { return strings.TrimPrefix(p, "size=") }, 2, "2 rows pool runs of different benchmarks"},
+		{"col .config of commit sections", []string{"--col", ".config", both}, []string{"-col", "commit", both},
+			func(b, _, _ string) string { return strings.TrimPrefix(b, "Benchmark") }, 104, ""},
+		{"col .config of two files", []string{"--col", ".config", old, nw}, []string{old, nw},
+			func(b, _, _ string) string { return strings.TrimPrefix(b, "Benchmark") }, 104, ""},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.csv")
+			stdout, _, err := runCLI(t, append([]string{"compare", "-q", "--alpha", "0.05", "--resamples", "200", "--metrics", "primary", "-o", out}, tc.ours...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tc.bst) > 2 && tc.bst[0] == "-row" && tc.bst[1] == "/size" {
+				// one file, no comparison
+			} else if !strings.Contains(stdout, "statistic: median") {
+				t.Errorf("the default statistic is not the median:\n%s", stdout)
+			}
+			if got := strings.Contains(stdout, "pool runs of different benchmarks") || strings.Contains(stdout, "pools runs of different benchmarks"); got != (tc.note != "") ||
+				tc.note != "" && !strings.Contains(stdout, tc.note) {
+				t.Errorf("note on pooled rows: want %q:\n%s", tc.note, stdout)
+			}
+			cmd := exec.Command(bs, append([]string{"-format", "csv"}, tc.bst...)...)
+			bout, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("benchstat %v: %v", tc.bst, err)
+			}
+			want := benchstatFirstTable(t, string(bout))
+			rows := compareCSV(t, out)
+			bench, params, runs := compareColumn(t, rows, "benchmark"), compareColumn(t, rows, "params"), compareColumn(t, rows, "base_runs")
+			col := func(name string) []string {
+				for _, n := range rows[0] {
+					if n == name {
+						return compareColumn(t, rows, name)
+					}
+				}
+				return nil
+			}
+			baseMed, testMed, p, change := col("base_median_ns"), col("test_median_ns"), col("u_pvalue"), col("change")
+			if len(want) != tc.rows || len(bench) != tc.rows {
+				t.Fatalf("benchstat %d rows, compare %d; want %d\n%s", len(want), len(bench), tc.rows, stdout)
+			}
+			ties := 0
+			defer func() {
+				if ties > len(bench)/10 {
+					t.Errorf("%d of %d p-values differ from benchstat's", ties, len(bench))
+				}
+			}()
+			for i := range bench {
+				name := tc.row(bench[i], params[i], runs[i])
+				w, ok := want[name]
+				if !ok {
+					t.Errorf("compare row %s (%s %s) is not a row of benchstat's: %v", name, bench[i], params[i], want)
+					continue
+				}
+				meds := []string{baseMed[i]}
+				if testMed != nil {
+					meds = append(meds, testMed[i])
+				}
+				for j, m := range meds {
+					v, _ := strconv.ParseFloat(m, 64)
+					if j >= len(w.medians) || math.Abs(v*1e-9-w.medians[j]) > 1e-9*math.Abs(w.medians[j]) {
+						t.Errorf("%s: median %d is %s ns, benchstat %v s", name, j, m, w.medians)
+					}
+				}
+				if p == nil {
+					continue
+				}
+				// benchstat's U test is exact also with tied values, compare's
+				// (scipy's default) uses the normal approximation then: the
+				// p-values of tied samples differ a little.
+				if pv, _ := strconv.ParseFloat(p[i], 64); math.Abs(pv-w.p) > 0.0005+1e-12 {
+					ties++
+					t.Logf("%s: p %.4f, benchstat %v (tied values?)", name, pv, w.p)
+				}
+				if got := map[string]int{"-1": -1, "0": 0, "1": 1}[change[i]]; got != w.change {
+					t.Errorf("%s: verdict %d, benchstat %d", name, got, w.change)
+				}
+			}
+		})
 	}
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -41,8 +38,9 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "resamples", Value: compare.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples"},
 			&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
 			&cli.Float64Flag{Name: "alpha", Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
-			&cli.StringFlag{Name: "statistic", Value: compare.StatisticMean, Usage: "mean (ratio of means, verdict by its bootstrap interval) or median (medians, verdict by the U test, as benchstat; with --alpha 0.05 benchstat's verdicts)"},
-			&cli.StringFlag{Name: "col", Value: ".file", Usage: "what the two sides are, as benchstat's -col: .file (the files or label selectors) or /KEY (the two values of parameter KEY, e.g. /size, in FILES)"},
+			&cli.StringFlag{Name: "statistic", Value: compare.StatisticMedian, Usage: "median (medians, verdict by the U test, as benchstat; with --alpha 0.05 benchstat's verdicts) or mean (ratio of means, verdict by its bootstrap interval)"},
+			&cli.StringFlag{Name: "col", Value: ".file", Usage: "what the two sides are, as benchstat's -col: .file (the files or label selectors), .config (the two project@version labels in FILES) or /KEY (the two values of parameter KEY, e.g. /size, in FILES)"},
+			&cli.StringFlag{Name: "row", Usage: "what names a row, as benchstat's -row: comma-separated .fullname (default), .name, /KEY, .file or .config; runs that agree on them are pooled"},
 			&cli.BoolFlag{Name: "wide", Usage: "print benchmark names whole (default: shortened with … to keep tables within 100 columns)"},
 			&cli.Float64Flag{Name: "min-effect", Usage: "practical significance: a change under `PCT` % is ~ even when significant"},
 			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
@@ -83,10 +81,15 @@ func runCompare(c *cli.Context) error {
 		return runAA(c, opt, args)
 	}
 	switch col := c.String("col"); {
-	case strings.HasPrefix(col, "/") && len(col) > 1:
-		return runCompareCol(c, opt, args, col[1:])
-	case col != ".file":
-		return cliapp.Usagef("compare", "--col %q: want .file or /KEY (a parameter, e.g. /size)", col)
+	case col == compare.ColConfig || strings.HasPrefix(col, "/"):
+		return runCompareCol(c, opt, args)
+	case c.String("row") != "":
+		base, test, release, err := compareSides(c, args)
+		defer release()
+		if err != nil {
+			return err
+		}
+		return compareAndWrite(c, *base, test, opt)
 	}
 	if cliapp.GlobalsOf(c).MaxRows > 0 {
 		bs, ts, err := compareSpecs(c, args)
@@ -259,6 +262,10 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 	if !(opt.MinEffect >= 0) || math.IsInf(opt.MinEffect, 0) {
 		return opt, cliapp.Usagef("compare", "--min-effect %v: want a percentage >= 0", opt.MinEffect)
 	}
+	opt.Row, opt.Col = c.String("row"), c.String("col")
+	if err := compare.CheckProjections(opt.Row, opt.Col); err != nil {
+		return opt, cliapp.Usagef("compare", "--%v", err)
+	}
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.Seed, opt.Workers = g.Seed, g.Workers
 	for _, x := range c.StringSlice("metrics") {
@@ -405,48 +412,39 @@ func readCompareInputs(c *cli.Context, paths []string) (*table.Table, error) {
 	return t, err
 }
 
-// runCompareCol compares, in the files of args, the runs with one value of
-// parameter key against those with the other (benchstat's -col /key):
-// benchmarks are matched with key left out. The values are ordered
-// numerically when all are numbers, else as text; there must be two
-// (--filter keeps two of more).
-func runCompareCol(c *cli.Context, opt compare.Options, args []string, key string) error {
+// runCompareCol compares, in the files of args, the two configurations
+// (--col .config) or the runs with one value of a parameter against those
+// with the other (--col /KEY): compare.ColSides finds the sides.
+func runCompareCol(c *cli.Context, opt compare.Options, args []string) error {
+	col := c.String("col")
 	if len(args) == 0 || len(c.StringSlice("base")) > 0 || len(c.StringSlice("test")) > 0 {
-		return cliapp.Usagef("compare", "--col /%s takes FILES as positional arguments, not --base/--test", key)
+		return cliapp.Usagef("compare", "--col %s takes FILES as positional arguments, not --base/--test", col)
 	}
 	if _, _, any := compareSelectors(c); any {
-		return cliapp.Usagef("compare", "--col /%s: label selectors (--base-version, …) choose the sides of --col .file", key)
+		return cliapp.Usagef("compare", "--col %s: label selectors (--base-version, …) choose the sides of --col .file", col)
 	}
 	t, err := cliapp.LoadTable(c)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
-	var values []string
-	for _, s := range opt.Filter.Select(table.Collect(t, table.Filter{Metric: table.Primary})) {
-		for _, kv := range strings.Split(s.Params, ",") {
-			if v, ok := strings.CutPrefix(kv, key+"="); ok && !slices.Contains(values, v) {
-				values = append(values, v)
-			}
-		}
+	base, test, err := compare.ColSides(t, opt)
+	if err != nil {
+		return fmt.Errorf("--%w", err)
 	}
-	slices.SortFunc(values, func(a, b string) int {
-		x, errA := strconv.ParseFloat(a, 64)
-		y, errB := strconv.ParseFloat(b, 64)
-		if errA == nil && errB == nil && x != y {
-			return cmp.Compare(x, y)
-		}
-		return strings.Compare(a, b)
-	})
-	if len(values) != 2 {
-		return fmt.Errorf("--col /%s: the benchmarks hold %d values of %s (%s); it compares two: keep two with --filter '%s:/^(A|B)$/'",
-			key, len(values), key, strings.Join(values, ", "), key)
+	return compareAndWrite(c, base, &test, opt)
+}
+
+// compareAndWrite compares test with base (describes base when test is
+// nil) in memory and writes the result.
+func compareAndWrite(c *cli.Context, base compare.Side, test *compare.Side, opt compare.Options) error {
+	var res cliapp.Result
+	var err error
+	if test == nil {
+		res, err = compare.Describe(base, opt)
+	} else {
+		res, err = compare.Run(base, *test, opt)
 	}
-	opt.Col = key
-	side := func(v string) compare.Side {
-		return compare.Side{Label: key + "=" + v, Table: t, Select: compare.Selector{Param: key + "=" + v}}
-	}
-	res, err := compare.Run(side(values[0]), side(values[1]), opt)
 	if err != nil {
 		return metricsError(err)
 	}

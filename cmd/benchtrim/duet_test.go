@@ -46,7 +46,7 @@ func TestDuetGenerateCompare(t *testing.T) {
 		t.Fatalf("ingest: %v\n%s", err, out)
 	}
 	res := filepath.Join(dir, "cmp.csv")
-	out, _, err = runCLI(t, "-q", "compare", "--base-pair", "A", "--test-pair", "B", "--discard-warmup", "12", "--resamples", "2000", "-o", res, data)
+	out, _, err = runCLI(t, "-q", "compare", "--statistic", "mean", "--base-pair", "A", "--test-pair", "B", "--discard-warmup", "12", "--resamples", "2000", "-o", res, data)
 	if err != nil {
 		t.Fatalf("compare: %v\n%s", err, out)
 	}

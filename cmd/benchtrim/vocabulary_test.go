@@ -83,14 +83,16 @@ func typeName(dt arrow.DataType) string {
 }
 
 // canonicalInt32 is the dictionary's type cell of the levels, which the
-// canonical table (ingest) stores as int32.
+// canonical table (ingest) stores as int32 and every other output as
+// int64 (docs/outputs.md says why).
 const canonicalInt32 = "int64; int32 in the canonical table"
 
 // typeOK reports whether a column of Arrow type typ written by cmd matches
-// the dictionary's type cell.
+// the dictionary's type cell: a level column is int32 exactly in the
+// canonical table (ingest) and int64 everywhere else.
 func typeOK(cell, typ, cmd string) bool {
 	if cell == canonicalInt32 {
-		return typ == "int64" || cmd == "ingest" && typ == "int32"
+		return typ == map[bool]string{true: "int32", false: "int64"}[cmd == "ingest"]
 	}
 	return cell == typ
 }
@@ -103,6 +105,10 @@ var sameQuantity = [][]string{
 	{"min_overlap", "min_overlap_ratio"},
 	{"mean_a_ns", "a_mean_ns"},
 	{"cv_a", "a_cv"},
+	{"p", "u_pvalue"},
+	{"u", "u_statistic"},
+	{"p_below_alpha", "u_pvalue_below_alpha"},
+	{"mean", "base_mean_ns"},
 }
 
 // badSuffixes are name endings the vocabulary spells otherwise.
@@ -146,6 +152,7 @@ func TestColumnVocabulary(t *testing.T) {
 		{"optimize", append([]string{"optimize", "--metric", "rmad", "--resamples", "200", "--all-configs", "-o", o("optimize-all.arrow")}, versions[:2]...)},
 		{"compare", []string{"compare", "--resamples", "200", "-o", o("compare.arrow"), versions[0], versions[1]}},
 		{"compare", []string{"compare", "--aa", "--resamples", "200", "-o", o("compare-aa.arrow"), versions[0]}},
+		{"compare", []string{"compare", "--resamples", "200", "-o", o("compare-one.arrow"), versions[0]}},
 		{"reconfigure", []string{"reconfigure", "--aa-resamples", "200", "--criteria", "cv,rciw", "-o", o("reconfigure.arrow"),
 			"--table2", o("reconfigure-table2.arrow"), "--table3", o("reconfigure-table3.arrow"), "--configs-out", o("dynamic.arrow"), d("jmh-avgt.json")}},
 		{"steady", []string{"steady", "--resamples", "200", "--steady-window", "30", "--configs", o("dynamic.arrow"), "--forks-out", o("steady-forks.arrow"),
@@ -176,6 +183,9 @@ func TestColumnVocabulary(t *testing.T) {
 	}
 	sort.Strings(files)
 	var dump []string
+	// levelTypes counts the Arrow types of level columns (instance, trial,
+	// fork, iteration, slice) in the canonical table (true) and elsewhere.
+	levelTypes := map[bool]map[string]int{true: {}, false: {}}
 	for _, f := range files {
 		var fields []arrow.Field
 		switch filepath.Ext(f) {
@@ -201,6 +211,9 @@ func TestColumnVocabulary(t *testing.T) {
 				typ = typeName(fl.Type)
 			}
 			dump = append(dump, fmt.Sprintf("%s\t%s\t%s\t%s", fl.Name, typ, written[f], rel))
+			if v, ok := vocab[fl.Name]; ok && v.typ == canonicalInt32 && fl.Type != nil {
+				levelTypes[written[f] == "ingest"][typ]++
+			}
 			v, ok := vocab[fl.Name]
 			switch {
 			case !ok:
@@ -211,6 +224,11 @@ func TestColumnVocabulary(t *testing.T) {
 				t.Errorf("%s: column %s is written by %s; the dictionary says %q", rel, fl.Name, written[f], v.writers)
 			}
 		}
+	}
+	// One integer type per role: the canonical table's five level columns
+	// are int32, every level column of another output int64.
+	if c, o := levelTypes[true], levelTypes[false]; c["int32"] != 5 || len(c) != 1 || o["int64"] == 0 || len(o) != 1 {
+		t.Errorf("level columns: canonical table %v, other outputs %v; want 5 int32 and only int64", c, o)
 	}
 	if *dumpColumns {
 		sort.Strings(dump)

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // Version is the golang.org/x/perf version the tests were checked with.
@@ -31,7 +33,7 @@ var (
 // `go install` (through the Go module proxy) into a directory under
 // os.TempDir() the first time and reused afterwards. When it cannot be
 // installed (no network, no go command) the test is skipped with a message
-// saying so and why.
+// saying so and why, printed without -v (testenv.Skip).
 func Path(t testing.TB) string {
 	t.Helper()
 	once.Do(func() {
@@ -54,7 +56,7 @@ func Path(t testing.TB) string {
 		binPath = bin
 	})
 	if binPath == "" {
-		t.Skipf("SKIP: benchstat (%s@%s) could not be installed, so benchtrim's output was not checked against it: %s", Package, Version, binErr)
+		testenv.Skip(t, "benchstat (%s@%s) could not be installed, so benchtrim's output was not checked against it: %s", Package, Version, binErr)
 	}
 	return binPath
 }

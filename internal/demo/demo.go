@@ -142,7 +142,7 @@ func stepDuet(d *Session) error {
 		return err
 	}
 	headline := d.Headline
-	if err := d.Run("compare", "--base-pair", "A", "--test-pair", "B", "--discard-warmup", "12", "--resamples", "2000", in); err != nil {
+	if err := d.Run("compare", "--statistic", "mean", "--base-pair", "A", "--test-pair", "B", "--discard-warmup", "12", "--resamples", "2000", in); err != nil {
 		return err
 	}
 	d.Headline = headline
