@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 
 	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 var dumpColumns = flag.Bool("dump-columns", false, "TestColumnVocabulary: print every data output's columns as dictionary rows")
@@ -128,7 +129,7 @@ var badSuffixes = map[string]string{
 // command whose outputs it names.
 func TestColumnVocabulary(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every analyzer")
+		testenv.Skip(t, "runs every analyzer")
 	}
 	dir := t.TempDir()
 	demo := filepath.Join(dir, "demo")
