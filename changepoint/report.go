@@ -40,6 +40,8 @@ type Report struct {
 	Notes        []string        `json:"notes,omitempty"`
 }
 
+// ReportSegment is one segment of the chosen segmentation: observations
+// [Start, End) (0-based) with their mean and variance.
 type ReportSegment struct {
 	Start    int       `json:"start"`
 	End      int       `json:"end"`
@@ -55,6 +57,9 @@ type ReportBinSeg struct {
 	Gains []JSONFloat `json:"gains"`
 }
 
+// ReportCROPS is the CROPS search (Haynes et al. 2017): the penalty range,
+// how it ended, R's pen.value.full, one row per distinct segmentation and
+// the PELT runs it took.
 type ReportCROPS struct {
 	PenMin       JSONFloat        `json:"pen_min"`
 	PenMax       JSONFloat        `json:"pen_max"`
@@ -65,6 +70,8 @@ type ReportCROPS struct {
 	PELTRuns     int              `json:"pelt_runs"`
 }
 
+// ReportCROPSRow is one segmentation CROPS found: the penalty interval
+// that selects it and its change points.
 type ReportCROPSRow struct {
 	PenaltyLow   JSONFloat `json:"penalty_low"`
 	PenaltyHigh  JSONFloat `json:"penalty_high"`

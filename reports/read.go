@@ -199,6 +199,8 @@ func checkSize(size int) {
 	}
 }
 
+// ReadCSVRows reads a data frame written as CSV from r (path names it in
+// errors): the header, then every record with its line number.
 func ReadCSVRows(r io.Reader, path string) (*Rows, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1

@@ -99,6 +99,8 @@ type Globals struct {
 // JMH suite within 2 GB whatever its number of benchmarks.
 const DefaultMaxRows = 1_500_000
 
+// GlobalFlags are the flags every command takes: --seed, --workers,
+// --quiet and --max-rows.
 func GlobalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random procedure (bootstrap, sampling); same input and seed give the same output"},

@@ -85,6 +85,8 @@ func AddRangeChecks(flags []cli.Flag, ranges map[string]Range) {
 	}
 }
 
+// CommandName is the name of the command c runs (the app's name at the
+// top level), for messages.
 func CommandName(c *cli.Context) string {
 	if c.Command != nil && c.Command.Name != c.App.Name {
 		return c.Command.Name

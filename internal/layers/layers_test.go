@@ -1,0 +1,104 @@
+package layers
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/benchtrim/benchtrim"
+
+// layerOf is the layer of a package of the module, by path (longest prefix
+// first), from the ground up. A package may import packages of its own
+// layer or below, never above (tests may import anything). internal/ is
+// the ground floor: what every layer may use, importing nothing of the
+// module but other ground-floor packages.
+var layers = []struct {
+	prefix string
+	layer  int
+}{
+	{"internal/", 0},
+	{"estimate", 0},
+	{"changepoint", 0},
+	{"table", 1},
+	{"reports/report", 5},
+	{"reports", 2},
+	{"ingest", 3},
+	{"format", 4},
+	{"analysis", 5},
+	{"cmd/", 6},
+	{"deploy", 6},
+}
+
+func layerOf(path string) (int, bool) {
+	rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+	for _, l := range layers {
+		if rel == strings.TrimSuffix(l.prefix, "/") || strings.HasPrefix(rel, l.prefix) {
+			return l.layer, true
+		}
+	}
+	return 0, false
+}
+
+// upward are the imports that still run up a layer, each to be removed by
+// moving a package (issue 25 item 1); the test fails on any other, and on
+// an entry here that no longer happens (then delete it).
+var upward = map[string]bool{
+	"internal/cliapp -> format/all": true,
+	"internal/cliapp -> ingest":     true,
+	"internal/cliapp -> reports":    true,
+	"internal/cliapp -> table":      true,
+	"internal/demo -> table":        true,
+	"internal/partial -> table":     true,
+	"internal/synth -> format/pa":   true,
+}
+
+// TestImportsGoDown lists the module's packages with go list and fails on
+// every import of a package from a higher layer (but the known ones of
+// upward), and on packages no layer names.
+func TestImportsGoDown(t *testing.T) {
+	seen := map[string]bool{}
+	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	n := 0
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		lp, ok := layerOf(p.ImportPath)
+		if !ok {
+			t.Errorf("%s: in no layer (add it to layers)", p.ImportPath)
+			continue
+		}
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			if li, _ := layerOf(imp); li > lp {
+				edge := strings.TrimPrefix(p.ImportPath, module+"/") + " -> " + strings.TrimPrefix(imp, module+"/")
+				if upward[edge] {
+					seen[edge] = true
+					continue
+				}
+				t.Errorf("%s (layer %d) imports %s (layer %d): imports only go down", p.ImportPath, lp, imp, li)
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("go list gave %d packages", n)
+	}
+	for edge := range upward {
+		if !seen[edge] {
+			t.Errorf("%s no longer runs up: delete it from upward", edge)
+		}
+	}
+}
