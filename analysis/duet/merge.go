@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/analysis/internal/merge"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -31,7 +31,7 @@ import (
 // not hold), are an error; so is a merged report without any key (Run's
 // error for a table without duet rows).
 func Merge(parts []*Report) (*Report, error) {
-	opts, err := partial.Options("duet", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
+	opts, err := merge.Options("duet", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
 		func(o *Options) { o.Progress = nil })
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/analysis/internal/merge"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -34,7 +34,7 @@ import (
 // otherwise, or that share a benchmark run, are an error; so is a merged
 // report without any result (NoResult's error, as Run gives).
 func Merge(parts []*Report) (*Report, error) {
-	opts, err := partial.Options("optimize", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
+	opts, err := merge.Options("optimize", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
 		func(o *Options) { o.AllRuns, o.Progress = nil, nil })
 	if err != nil {
 		return nil, err
@@ -75,10 +75,10 @@ func Merge(parts []*Report) (*Report, error) {
 		return nil, fmt.Errorf("optimize: part %d compared no versions, part %d did: the parts come from different inputs", versionless, presentFrom)
 	}
 	key := func(r *Result) table.Key { return r.Key }
-	if out.Results, err = partial.Rows(results, key); err != nil {
+	if out.Results, err = merge.Rows(results, key); err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
-	if out.Skipped, err = partial.Rows(skipped, func(s *Skipped) table.Key { return s.Key }); err != nil {
+	if out.Skipped, err = merge.Rows(skipped, func(s *Skipped) table.Key { return s.Key }); err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
 	withResult := make(map[table.Key]bool, len(out.Results))
@@ -90,13 +90,13 @@ func Merge(parts []*Report) (*Report, error) {
 			return nil, fmt.Errorf("optimize: benchmark run %s is skipped in one part and has results in another: the parts of a merge must hold disjoint benchmark runs", s.Key)
 		}
 	}
-	if out.Ragged, err = partial.Rows(ragged, func(r *Ragged) table.Key { return r.Key }); err != nil {
+	if out.Ragged, err = merge.Rows(ragged, func(r *Ragged) table.Key { return r.Key }); err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
 	out.Warnings = seriesWarnings(out.Results, &out.Options)
 	if present != nil {
 		vr := &VersionReport{Present: present}
-		if vr.Later, err = partial.Rows(later, func(l *LaterRun) table.Key { return l.Key }); err != nil {
+		if vr.Later, err = merge.Rows(later, func(l *LaterRun) table.Key { return l.Key }); err != nil {
 			return nil, fmt.Errorf("optimize: %w", err)
 		}
 		projects, baseOf, err := vr.prepare(out.Results, out.Options.Versions)

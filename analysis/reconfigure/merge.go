@@ -3,7 +3,7 @@ package reconfigure
 import (
 	"fmt"
 
-	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/analysis/internal/merge"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -16,7 +16,7 @@ import (
 // and no Progress; parts whose options differ otherwise, or that share a
 // benchmark run, are an error.
 func Merge(parts []*Report) (*Report, error) {
-	opts, err := partial.Options("reconfigure", parts, func(r *Report) Options { return r.Options },
+	opts, err := merge.Options("reconfigure", parts, func(r *Report) Options { return r.Options },
 		func(o *Options) *table.Filter { return &o.Select },
 		func(o *Options) { o.Workers, o.Progress = 0, nil },
 		func(o *Options) { o.Progress = nil })
@@ -30,7 +30,7 @@ func Merge(parts []*Report) (*Report, error) {
 			rows = append(rows, p.Results)
 		}
 	}
-	if out.Results, err = partial.Rows(rows, func(r *Result) table.Key { return r.Key }); err != nil {
+	if out.Results, err = merge.Rows(rows, func(r *Result) table.Key { return r.Key }); err != nil {
 		return nil, fmt.Errorf("reconfigure: %w", err)
 	}
 	out.Summary = summaryRows(out.Results, out.Options.Criteria)

@@ -3,7 +3,7 @@ package steady
 import (
 	"fmt"
 
-	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/analysis/internal/merge"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -18,7 +18,7 @@ import (
 // Progress; parts whose options differ otherwise, or that share a
 // benchmark run, are an error.
 func Merge(parts []*Report) (*Report, error) {
-	opts, err := partial.Options("steady", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
+	opts, err := merge.Options("steady", parts, func(r *Report) Options { return r.Options }, selectOf, clearRunFields,
 		func(o *Options) { o.Progress = nil })
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func Merge(parts []*Report) (*Report, error) {
 			rows = append(rows, p.Benchmarks)
 		}
 	}
-	out.Benchmarks, err = partial.Rows(rows, func(b *BenchmarkResult) table.Key { return b.Key })
+	out.Benchmarks, err = merge.Rows(rows, func(b *BenchmarkResult) table.Key { return b.Key })
 	if err != nil {
 		return nil, fmt.Errorf("steady: %w", err)
 	}

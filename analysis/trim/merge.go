@@ -6,9 +6,9 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/analysis/duet"
+	"github.com/benchtrim/benchtrim/analysis/internal/merge"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
-	"github.com/benchtrim/benchtrim/internal/partial"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -37,7 +37,7 @@ import (
 // the unsplit run (TestMergeEqualsRun). nil parts are skipped; parts with
 // other options or a common benchmark run are an error.
 func Merge(parts []*Report) (*Report, error) {
-	opts, err := partial.Options("trim", parts, func(r *Report) Options { return r.Options },
+	opts, err := merge.Options("trim", parts, func(r *Report) Options { return r.Options },
 		func(o *Options) *table.Filter { return &o.Select }, clearRunFields,
 		func(o *Options) { o.Progress, o.AllRuns = nil, nil })
 	if err != nil {
@@ -67,7 +67,7 @@ func Merge(parts []*Report) (*Report, error) {
 			forks[f.Key] = f
 		}
 	}
-	if out.Benchmarks, err = partial.Rows(rows, func(b *Benchmark) table.Key { return b.Key }); err != nil {
+	if out.Benchmarks, err = merge.Rows(rows, func(b *Benchmark) table.Key { return b.Key }); err != nil {
 		return nil, fmt.Errorf("trim: %w", err)
 	}
 	out.Totals = totals(out.Benchmarks)

@@ -50,7 +50,6 @@ var upward = map[string]bool{
 	"internal/cliapp -> reports":    true,
 	"internal/cliapp -> table":      true,
 	"internal/demo -> table":        true,
-	"internal/partial -> table":     true,
 	"internal/synth -> format/pa":   true,
 }
 

@@ -1,3 +1,7 @@
+// Package partial is the file format of a shard's report (--partial-out): a
+// header naming the command, the shard, its inputs (size and SHA-256) and
+// read flags, then the analyzer's report, gob-encoded; benchtrim merge
+// reads them back (Open, Decode) and refuses parts of other inputs.
 package partial
 
 import (

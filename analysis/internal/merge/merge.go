@@ -1,7 +1,7 @@
-// Package partial holds what the analyzers' Merge functions share:
+// Package merge holds what the analyzers' Merge functions share:
 // checking that reports come from one run split into parts (shards, or
 // chunks of a spooled input) and putting per-benchmark rows back together.
-package partial
+package merge
 
 import (
 	"fmt"
