@@ -266,7 +266,7 @@ func TestHelpWithin100Columns(t *testing.T) {
 // TestHelpTexts: every command with a help/NAME.txt file shows it, and the
 // long-description commands have one.
 func TestHelpTexts(t *testing.T) {
-	for _, name := range []string{"benchtrim", "optimize", "compare", "reconfigure", "steady", "changepoint", "duet", "generate", "trim", "merge"} {
+	for _, name := range []string{"benchtrim", "ingest", "export", "optimize", "compare", "reconfigure", "steady", "changepoint", "duet", "generate", "trim", "report", "merge", "demo"} {
 		if help(name) == "" {
 			t.Errorf("no help/%s.txt", name)
 		}

@@ -9,12 +9,15 @@ import (
 
 func demoCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "demo",
-		Usage: "generate a realistic synthetic suite and run every analyzer on it",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Value: "demo", Usage: "directory for generated data and outputs (made if absent; its files are overwritten)"},
-			&cli.StringFlag{Name: "only", Usage: "run only the steps whose names contain this (e.g. optimize)"},
-		},
+		Name:        "demo",
+		Usage:       "generate a realistic synthetic suite and run every analyzer on it",
+		Description: help("demo"),
+		Flags: groups(
+			group("Demo",
+				&cli.StringFlag{Name: "dir", Value: "demo", Usage: "directory for generated data and outputs (made if absent; its files are overwritten)"},
+				&cli.StringFlag{Name: "only", Usage: "run only the steps whose names contain this (e.g. optimize)"},
+			),
+		),
 		Action: func(c *cli.Context) error {
 			g := cliapp.GlobalsOf(c)
 			return demo.Main(demo.Config{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, Exec: run,

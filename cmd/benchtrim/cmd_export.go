@@ -17,13 +17,19 @@ import (
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "export",
-		Usage:     "write results as pa/bencher CSV or go test -bench text (for benchstat)",
-		ArgsUsage: "FILES...",
-		Flags: append(cliapp.InputFlags(),
-			&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
-			&cli.BoolFlag{Name: "labels", Usage: "gobench: write project:, commit:, instance: and trial: lines before every run (benchstat then needs -ignore project,commit,instance,trial to pool them)"},
+		Name:        "export",
+		Usage:       "write results as pa/bencher CSV or go test -bench text (for benchstat)",
+		Description: help("export"),
+		ArgsUsage:   "FILES...",
+		Flags: groups(
+			group("Format",
+				&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},
+				&cli.BoolFlag{Name: "labels", Usage: "gobench: write project:, commit:, instance: and trial: lines before every run (benchstat then needs -ignore project,commit,instance,trial to pool them)"},
+			),
+			group("Input", cliapp.InputFlags()...),
+			group("Output",
+				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
+			),
 		),
 		Action: func(c *cli.Context) error {
 			var write func(io.Writer, *table.Table) error

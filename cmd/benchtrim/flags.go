@@ -2,6 +2,10 @@ package main
 
 import (
 	"math"
+	"reflect"
+	"slices"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/cliapp"
 )
@@ -42,3 +46,16 @@ var flagRanges = map[string]cliapp.Range{
 	// generate
 	"benchmarks": cliapp.AtLeastOne, "forks": cliapp.AtLeastOne, "iterations": cliapp.AtLeastOne,
 }
+
+// group sets the help category (urfave/cli's Category) of flags, which
+// help lists in the order of each category's first flag, flags in their
+// order (commandHelp), and returns them.
+func group(category string, flags ...cli.Flag) []cli.Flag {
+	for _, f := range flags {
+		reflect.ValueOf(f).Elem().FieldByName("Category").SetString(category)
+	}
+	return flags
+}
+
+// groups concatenates flag groups.
+func groups(gs ...[]cli.Flag) []cli.Flag { return slices.Concat(gs...) }
