@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // helpSections splits a command's help into its sections ("NAME",
@@ -101,7 +102,7 @@ func TestHelpExamplesAndFlagGroups(t *testing.T) {
 		}
 	}
 	if testing.Short() {
-		t.Skip("runs every command's examples")
+		testenv.Skip(t, "runs every command's examples")
 	}
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "demo"), 0o755)

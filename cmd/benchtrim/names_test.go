@@ -90,7 +90,7 @@ func TestReportIsolatesNames(t *testing.T) {
 			t.Errorf("the plan has no <bdi> cell for %.60q", shown)
 		}
 	}
-	for _, rule := range []string{"th,td{border:1px solid #dadce0;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}",
+	for _, rule := range []string{"th,td{border:1px solid #dadce0;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}", "div.wide{overflow-x:auto}",
 		"bdi{overflow-wrap:anywhere;word-break:break-word}", "code{font-size:11px;white-space:pre-wrap;overflow-wrap:anywhere}"} {
 		if !strings.Contains(h, rule) {
 			t.Errorf("the page's CSS lacks %s", rule)
