@@ -33,9 +33,10 @@ type Fill func(write func(arrow.Record) error) ([]Setup, error)
 // the setups were written) and puts the setups where ReadFile finds them:
 //
 //	.parquet  the file's key-value metadata, written in the footer at the end
-//	.arrow    the schema metadata: the records go to a scratch Arrow IPC
-//	          stream next to path first, and are copied into the file,
-//	          whose schema comes first, once the setups are known
+//	.arrow    the schema metadata: the records are held (in memory up to
+//	          arrowHoldBytes, beyond that in a scratch Arrow IPC stream
+//	          next to path) and written into the file, whose schema comes
+//	          first, once the setups are known
 //	.csv      the sidecar SetupsSidecar(path), written after the table
 //
 // An error of fill is returned as it is; write errors name path.
@@ -165,11 +166,22 @@ type streamWriter struct {
 	cw  *csv.Writer
 	row []string
 
+	// .arrow: records go coded (coder) to held while they fit in
+	// arrowHoldBytes, then all of them to the scratch file spool.
+	path        string
+	coder       *coder
+	held        []arrow.Record
+	heldBytes   int64
 	spool       *os.File
 	removeSpool func()
 	ipcw        *ipc.Writer
-	coder       *coder // .arrow: records go to the scratch file coded
 }
+
+// arrowHoldBytes is how many bytes of coded records an .arrow Stream
+// holds in memory before it moves them to a scratch file: a table of up
+// to this size is written without the round trip through the disk (a
+// variable for the tests).
+var arrowHoldBytes int64 = 256 << 20
 
 // parquetOptions is how table files are written to Parquet with page
 // compression codec (see WriteOptions.ParquetCompression):
@@ -224,12 +236,7 @@ func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (
 		if !validCodec(opt.ArrowCompression) {
 			return nil, fmt.Errorf("arrowio: unknown IPC compression %q (want none, zstd or lz4)", opt.ArrowCompression)
 		}
-		spool, remove, err := atomicfile.Scratch(path)
-		if err != nil {
-			return nil, err
-		}
-		s.spool, s.removeSpool = spool, remove
-		s.ipcw = ipc.NewWriter(spool, ipc.WithSchema(codedSchema))
+		s.path = path
 		s.coder = &coder{}
 	default:
 		s.cw = csv.NewWriter(w)
@@ -260,7 +267,17 @@ func (s *streamWriter) write(rec arrow.Record) error {
 		return s.pq.Write(rec)
 	case FormatArrow:
 		r := s.coder.encode(rec)
+		if n := recordBytes(r); s.ipcw == nil && s.heldBytes+n <= arrowHoldBytes {
+			s.held = append(s.held, r)
+			s.heldBytes += n
+			return nil
+		}
 		defer r.Release()
+		if s.ipcw == nil {
+			if err := s.startSpool(); err != nil {
+				return err
+			}
+		}
 		return s.ipcw.Write(r)
 	default:
 		return writeCSVRecord(s.cw, rec, s.row)
@@ -329,11 +346,61 @@ func (s *streamWriter) close(setups []Setup) error {
 	}
 }
 
-// copySpool writes the spooled records, one at a time, as the Arrow IPC
-// file with the setups in its schema metadata, each string column with
-// the one dictionary of all its values (the IPC file format allows no
-// other).
+// recordBytes is the size of rec's buffers.
+func recordBytes(rec arrow.Record) int64 {
+	var n int64
+	for _, c := range rec.Columns() {
+		for _, b := range c.Data().Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+	}
+	return n
+}
+
+// startSpool moves the held records to a new scratch file, where the
+// records that follow go too.
+func (s *streamWriter) startSpool() error {
+	spool, remove, err := atomicfile.Scratch(s.path)
+	if err != nil {
+		return err
+	}
+	s.spool, s.removeSpool = spool, remove
+	s.ipcw = ipc.NewWriter(spool, ipc.WithSchema(codedSchema))
+	held := s.held
+	s.held, s.heldBytes = nil, 0
+	defer releaseAll(held)
+	for _, r := range held {
+		if err := s.ipcw.Write(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copySpool writes the held or spooled records, one at a time, as the
+// Arrow IPC file with the setups in its schema metadata, each string
+// column with the one dictionary of all its values (the IPC file format
+// allows no other).
 func (s *streamWriter) copySpool(setups []Setup) error {
+	schema, err := (&Table{Setups: setups}).schemaWithMetadata()
+	if err != nil {
+		return err
+	}
+	if s.ipcw == nil {
+		held := s.held
+		s.held = nil
+		defer releaseAll(held)
+		return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, func(yield func(arrow.Record) error) error {
+			for _, r := range held {
+				if err := yield(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
 	ipcw := s.ipcw
 	s.ipcw = nil
 	if err := ipcw.Close(); err != nil {
@@ -347,10 +414,6 @@ func (s *streamWriter) copySpool(setups []Setup) error {
 		return fmt.Errorf("reading back the scratch file: %w", err)
 	}
 	defer r.Release()
-	schema, err := (&Table{Setups: setups}).schemaWithMetadata()
-	if err != nil {
-		return err
-	}
 	return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, func(yield func(arrow.Record) error) error {
 		for r.Next() {
 			if err := yield(r.Record()); err != nil {
@@ -369,6 +432,8 @@ func (s *streamWriter) abort() {
 	if s.ipcw != nil {
 		s.ipcw.Close()
 	}
+	releaseAll(s.held)
+	s.held = nil
 	if s.removeSpool != nil {
 		s.removeSpool()
 	}

@@ -100,3 +100,44 @@ func TestFilesOfEarlierVersionsRead(t *testing.T) {
 		got.Release()
 	}
 }
+
+// TestStreamArrowSpill checks that an .arrow file whose records outgrow
+// arrowHoldBytes (moved to the scratch file) is byte for byte the file
+// written from records held in memory, and that no scratch file is left.
+func TestStreamArrowSpill(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := NewBuilder(mem, 4)
+	defer b.Release()
+	for i := int32(1); i <= 23; i++ {
+		bench := []string{"A", "B", "C"}[i%3]
+		if err := b.Append(&Row{Project: "p", Version: "v1", Benchmark: bench, Mode: "avgt", Unit: "ns/op", Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: i, Source: "f.json:$[0]"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb := b.Finish()
+	defer tb.Release()
+	dir := t.TempDir()
+	write := func(name string, hold int64) []byte {
+		defer func(old int64) { arrowHoldBytes = old }(arrowHoldBytes)
+		arrowHoldBytes = hold
+		p := filepath.Join(dir, name)
+		if err := WriteFile(p, tb); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	held := write("held.arrow", 1<<30)
+	for _, hold := range []int64{0, 300} { // all spilled; some held first
+		if spilled := write("spilled.arrow", hold); !bytes.Equal(held, spilled) {
+			t.Errorf("hold %d: the spilled file differs from the held one (%d and %d bytes)", hold, len(spilled), len(held))
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d files in the folder, want held.arrow and spilled.arrow", len(entries))
+	}
+}

@@ -302,7 +302,8 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 				if s.NullN() > 0 || s.Dictionary().NullN() > 0 {
 					return fmt.Errorf("arrowio: column %s: nulls in a dictionary-encoded column", p.schema.Field(i).Name)
 				}
-				d.indices = d.dict.TransposeAppend(d.indices, s.Indices().(*array.Int32).Int32Values(), s.Dictionary().(*array.String))
+				idx := s.Indices().(*array.Int32).Int32Values()
+				d.indices = d.dict.TransposeAppend(growFor(d.indices, len(idx)), idx, s.Dictionary().(*array.String))
 				d.ends = append(d.ends, len(d.indices))
 				continue
 			}
@@ -344,9 +345,25 @@ func (p *ParquetWriter) manyDistinct() bool {
 	return false
 }
 
+// growFor returns s with room for n more values. The first record
+// makes room for a row group of eight such records, so that a row group's
+// indices fill one slice instead of a series of ever larger ones (each a
+// fresh allocation, whose pages the system supplies afresh); the next row
+// group reuses it.
+func growFor(s []int32, n int) []int32 {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	if cap(s) == 0 {
+		return make([]int32, 0, min(ParquetRowGroupRows, 8*n)+n)
+	}
+	return slices.Grow(s, n)
+}
+
 // add appends s's values to d as indices (a value equal to the one
 // before costs one comparison).
 func (d *dictColumn) add(s *array.String) {
+	d.indices = growFor(d.indices, s.Len())
 	for i := 0; i < s.Len(); i++ {
 		if i > 0 && s.Value(i) == s.Value(i-1) {
 			d.indices = append(d.indices, d.indices[len(d.indices)-1])
@@ -358,11 +375,13 @@ func (d *dictColumn) add(s *array.String) {
 }
 
 // intDictColumn is one Runs column of the row group being collected: its
-// dictionary and, per record, the record's indices into it.
+// dictionary and the row group's indices into it (ends: where each
+// record's end).
 type intDictColumn struct {
 	memo    map[int32]int32
 	values  []int32
-	indices [][]int32
+	indices []int32
+	ends    []int
 }
 
 // add appends v as indices (a value equal to the one before costs one
@@ -371,7 +390,9 @@ func (d *intDictColumn) add(v []int32) {
 	if d.memo == nil {
 		d.memo = map[int32]int32{}
 	}
-	idx := make([]int32, len(v))
+	from := len(d.indices)
+	d.indices = growFor(d.indices, len(v))[:from+len(v)]
+	idx := d.indices[from:]
 	for i, x := range v {
 		if i > 0 && x == v[i-1] {
 			idx[i] = idx[i-1]
@@ -385,7 +406,7 @@ func (d *intDictColumn) add(v []int32) {
 		}
 		idx[i] = j
 	}
-	d.indices = append(d.indices, idx)
+	d.ends = append(d.ends, len(d.indices))
 }
 
 // plainString stops dictionary-encoding string column i for the rest of
@@ -429,20 +450,24 @@ func (p *ParquetWriter) flush() error {
 		p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(stringDict, ind, dict))
 		ind.Release()
 		dict.Release()
-		p.dicts[i] = &dictColumn{}
+		// pqarrow copies the indices as it writes them: the next row
+		// group reuses their memory.
+		p.dicts[i] = &dictColumn{indices: d.indices[:0]}
 	}
 	for i, d := range p.ints {
 		if d == nil {
 			continue
 		}
 		dict := Int32Array(d.values)
-		for _, idx := range d.indices {
-			ind := Int32Array(idx)
+		start := 0
+		for _, end := range d.ends {
+			ind := Int32Array(d.indices[start:end])
 			p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(int32Dict, ind, dict))
 			ind.Release()
+			start = end
 		}
 		dict.Release()
-		p.ints[i] = &intDictColumn{}
+		p.ints[i] = &intDictColumn{indices: d.indices[:0]}
 	}
 	p.fw.NewRowGroup()
 	for i, cs := range p.chunks {
