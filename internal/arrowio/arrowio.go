@@ -224,6 +224,10 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 	for _, c := range o.NoStats {
 		opts = append(opts, parquet.WithStatsFor(c, false))
 	}
+	// pqarrow's encoders and page buffers come from a pool that reuses
+	// them column after column.
+	mem := newPool()
+	opts = append(opts, parquet.WithAllocator(mem))
 	props := parquet.NewWriterProperties(opts...)
 	fields := schema.Fields()
 	runs := make([]bool, len(fields))
@@ -240,7 +244,7 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 		}
 	}
 	md := schema.Metadata()
-	fw, err := pqarrow.NewFileWriter(arrow.NewSchema(fields, &md), w, props, pqarrow.NewArrowWriterProperties())
+	fw, err := pqarrow.NewFileWriter(arrow.NewSchema(fields, &md), w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
 	if err != nil {
 		return nil, err
 	}
