@@ -75,7 +75,11 @@
 //
 // # Streaming
 //
-// Read does not build a JSON tree: a hand-written tokenizer runs over one
+// Read is a loop over records, as golang.org/x/perf/benchfmt's reader is a
+// loop over results: a recordReader (record.go, metric.go) reads one
+// element of the top-level array at a time (Scan, Record, Err), and an
+// emitter (emit.go) turns each record into rows and its setup. Neither
+// builds a JSON tree: a hand-written tokenizer (scan.go) runs over one
 // reused buffer, tracks the line and the JSON path as a small stack (the
 // path string is only formatted for a report), parses numbers in place with
 // strconv.ParseFloat, and buffers one record's values (40 bytes each) until
