@@ -10,7 +10,9 @@
 //
 // # Lines
 //
-// The text is read line by line, as golang.org/x/perf/benchfmt does:
+// The text is read line by line, as golang.org/x/perf/benchfmt does (a
+// lineReader's Scan, Line and Err; lines.go parses the lines, emit.go
+// turns the results into rows):
 //
 //   - Configuration lines "key: value" (key starts with a lower-case letter,
 //     has no upper-case or space) set a value that applies to the following
@@ -100,15 +102,8 @@ package gobench
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
-	"sort"
-	"strconv"
-	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -223,45 +218,82 @@ func isBenchmarkName(f []byte) bool {
 // rows and setups to dst. Bad lines are counted in rep and skipped.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
 	p := newParser(src, rep)
-	br := bufio.NewReaderSize(r, 64<<10)
-	var long []byte
-	lineNo := 0
-	sawAny := false
-	for {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// Assemble a long line up to MaxLineBytes.
-			long = append(long[:0], line...)
-			for err == bufio.ErrBufferFull {
-				line, err = br.ReadSlice('\n')
-				if len(long) <= MaxLineBytes {
-					long = append(long, line...)
-				}
-			}
-			line = long
-		}
-		if len(line) > 0 {
-			sawAny = true
-			lineNo++
-			if len(line) > MaxLineBytes {
-				p.tooLong(line, lineNo)
-			} else {
-				p.physicalLine(trimEOL(line), lineNo)
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s:%d: reading: %w", p.file, lineNo, err)
+	lr := newLineReader(r)
+	for lr.Scan() {
+		if line, n := lr.Line(); len(line) > MaxLineBytes {
+			p.tooLong(line, n)
+		} else {
+			p.physicalLine(line, n)
 		}
 	}
-	if !sawAny {
+	if err := lr.Err(); err != nil {
+		return fmt.Errorf("%s:%d: reading: %w", p.file, lr.n, err)
+	}
+	if lr.n == 0 {
 		return &ingest.ParseError{File: p.file, Msg: "empty file"}
 	}
 	p.flushStreams()
 	p.emit(dst)
 	return nil
+}
+
+// lineReader reads its input a line at a time, as benchfmt's Reader does:
+// Scan reads the next line and reports whether there is one, Line returns
+// it without its line break (valid until the next Scan) and its 1-based
+// number, Err the read error that ended the scan (nil at the end of the
+// input). A line longer than MaxLineBytes is returned with its line break
+// and cut a little past that length, so that its length tells it apart.
+type lineReader struct {
+	br   *bufio.Reader
+	long []byte
+	line []byte
+	n    int
+	err  error
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Scan reads the next line.
+func (lr *lineReader) Scan() bool {
+	for lr.err == nil {
+		line, err := lr.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// Assemble a long line up to MaxLineBytes.
+			lr.long = append(lr.long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = lr.br.ReadSlice('\n')
+				if len(lr.long) <= MaxLineBytes {
+					lr.long = append(lr.long, line...)
+				}
+			}
+			line = lr.long
+		}
+		if err != nil {
+			lr.err = err
+		}
+		if len(line) > 0 {
+			lr.n++
+			lr.line = line
+			if len(line) <= MaxLineBytes {
+				lr.line = trimEOL(line)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// Line is the line Scan read and its number.
+func (lr *lineReader) Line() ([]byte, int) { return lr.line, lr.n }
+
+// Err is the error that ended Scan; nil at the end of the input.
+func (lr *lineReader) Err() error {
+	if lr.err == io.EOF {
+		return nil
+	}
+	return lr.err
 }
 
 func trimEOL(b []byte) []byte {
@@ -379,685 +411,4 @@ func (p *parser) tooLong(line []byte, lineNo int) {
 		return
 	}
 	p.rep.Warn(KindLongLine, p.place(lineNo, "line longer than %d bytes ignored", MaxLineBytes))
-}
-
-// physicalLine handles one line of the input: a test2json event or text.
-func (p *parser) physicalLine(line []byte, lineNo int) {
-	if len(line) > 0 && line[0] == '{' {
-		var ev event
-		if err := json.Unmarshal(line, &ev); err == nil && ev.Action != "" {
-			p.sawJSON = true
-			if !utf8.Valid(line) {
-				p.rep.Warn(KindInvalidUTF8JSON, p.place(lineNo, "-json event with invalid UTF-8; its output was read with U+FFFD in place of the bad bytes"))
-			}
-			if ev.Action == "output" && ev.Output != nil {
-				p.output(p.stream(ev.Package), *ev.Output, lineNo)
-			}
-			return
-		} else if p.sawJSON {
-			msg := "not a test2json event"
-			if err != nil {
-				msg = err.Error()
-			}
-			p.rep.Warn(KindBadJSON, p.place(lineNo, "%s; line ignored", msg))
-			return
-		}
-	}
-	p.textLine(p.stream(""), line, lineNo)
-}
-
-// output appends an event's Output to s and parses the lines it completes.
-func (p *parser) output(s *stream, out string, lineNo int) {
-	for len(out) > 0 {
-		i := strings.IndexByte(out, '\n')
-		if i < 0 {
-			if len(s.pending) == 0 {
-				s.pendAt = lineNo
-			}
-			s.pending = append(s.pending, out...)
-			return
-		}
-		if len(s.pending) > 0 {
-			s.pending = append(s.pending, out[:i]...)
-			p.textLine(s, bytes.TrimSuffix(s.pending, []byte("\r")), s.pendAt)
-			s.pending = s.pending[:0]
-		} else {
-			p.textLine(s, bytes.TrimSuffix([]byte(out[:i]), []byte("\r")), lineNo)
-		}
-		out = out[i+1:]
-	}
-}
-
-// flushStreams parses unterminated last lines of -json outputs.
-func (p *parser) flushStreams() {
-	for _, s := range p.order {
-		if len(s.pending) > 0 {
-			p.textLine(s, s.pending, s.pendAt)
-			s.pending = nil
-		}
-	}
-}
-
-// textLine handles one line of benchmark text.
-func (p *parser) textLine(s *stream, line []byte, lineNo int) {
-	if isRunEnd(line) {
-		s.runEnded = true
-		if d, ok := runElapsed(line); ok {
-			if p.elapsed == nil {
-				p.elapsed = map[[2]int32]float64{}
-			}
-			p.elapsed[[2]int32{s.idx, s.run}] = d
-		}
-		return
-	}
-	if bytes.HasPrefix(line, []byte("Benchmark")) {
-		name, _ := splitField(line)
-		if isBenchmarkName(name) {
-			p.resultLine(s, line, lineNo)
-			return
-		}
-	}
-	if len(line) > 0 && line[0] == 'U' {
-		if f, rest := splitField(line); string(f) == "Unit" {
-			p.unitLine(s, rest, lineNo)
-			return
-		}
-	}
-	if key, val, ok := parseKeyValue(line); ok {
-		if !utf8.Valid(line) {
-			p.rep.Warn(KindInvalidUTF8, p.place(lineNo, "configuration line with invalid UTF-8 ignored"))
-			return
-		}
-		at := ingest.ParseError{File: p.file, Line: lineNo}
-		k := p.names.Clean(p.intern(key), "configuration key", at)
-		if len(val) == 0 {
-			if _, ok := s.config.kv[k]; ok {
-				delete(s.config.kv, k)
-				s.config.snap = -1
-			}
-			return
-		}
-		v := p.names.Clean(string(val), "configuration "+k, at)
-		if old, ok := s.config.kv[k]; !ok || old != v {
-			s.config.kv[k] = v
-			s.config.snap = -1
-		}
-	}
-}
-
-// isRunEnd reports whether line ends the run of a test binary: PASS, FAIL,
-// or go test's "ok  \tpkg\t1.2s" and "FAIL\tpkg\t1.2s".
-func isRunEnd(line []byte) bool {
-	f, _ := splitField(line)
-	switch string(f) {
-	case "PASS", "FAIL":
-		return true
-	case "ok":
-		return len(f) < len(line)
-	}
-	return false
-}
-
-// runElapsed is the wall time in ns that go test prints for a package
-// run, "ok  \tpkg\t1.234s" or "FAIL\tpkg\t1.234s" (false without one).
-func runElapsed(line []byte) (float64, bool) {
-	f := strings.Fields(string(line))
-	if len(f) < 3 || (f[0] != "ok" && f[0] != "FAIL") {
-		return 0, false
-	}
-	d, err := time.ParseDuration(f[2])
-	if err != nil || d <= 0 {
-		return 0, false
-	}
-	return float64(d), true
-}
-
-// harnessPerLine is go test's own time per result line, per (stream, run)
-// that printed its wall time ("ok pkg 1.2s"): (wall time − Σ N × ns/op of
-// the run's result lines) / its result lines, at least 0. A benchmark's
-// Setup.Env[table.EnvHarnessNsPerLine] is the mean over its lines.
-func (p *parser) harnessPerLine() map[[2]int32]float64 {
-	if len(p.elapsed) == 0 {
-		return nil
-	}
-	sum := map[[2]int32]float64{}
-	lines := map[[2]int32]int{}
-	for _, r := range p.results {
-		k := [2]int32{r.stream, r.run}
-		if _, ok := p.elapsed[k]; !ok {
-			continue
-		}
-		if ns, ok := p.primaryNs(r); ok {
-			sum[k] += ns * float64(r.iters)
-			lines[k]++
-		}
-	}
-	out := make(map[[2]int32]float64, len(lines))
-	for k, n := range lines {
-		out[k] = max(0, p.elapsed[k]-sum[k]) / float64(n)
-	}
-	return out
-}
-
-// primaryIndex is the index of a result line's primary time among its
-// values: the ns/op value, else the first <time>/op unit (−1 when none).
-func primaryIndex(vals []value) int {
-	primary := -1
-	for i, v := range vals {
-		if v.unit == "ns/op" {
-			return i
-		}
-		if kind, _ := ingest.ClassifyUnit(v.unit); kind == ingest.UnitTimePerOp && primary < 0 {
-			primary = i
-		}
-	}
-	return primary
-}
-
-// primaryNs is r's <time>/op value in ns (the value appendValues takes as
-// the primary), false without one.
-func (p *parser) primaryNs(r result) (float64, bool) {
-	vals := p.values[r.valuesFrom:r.valuesTo]
-	primary := primaryIndex(vals)
-	if primary < 0 {
-		return 0, false
-	}
-	ns, err := ingest.NsPerOp(vals[primary].unit, vals[primary].v, 1)
-	return ns, err == nil && !math.IsNaN(ns) && !math.IsInf(ns, 0)
-}
-
-// parseKeyValue splits a configuration line "key: value" (benchfmt rules).
-func parseKeyValue(line []byte) (key, val []byte, ok bool) {
-	for i := 0; i < len(line); {
-		r, n := utf8.DecodeRune(line[i:])
-		if i == 0 && !unicode.IsLower(r) {
-			return nil, nil, false
-		}
-		if unicode.IsSpace(r) || unicode.IsUpper(r) {
-			return nil, nil, false
-		}
-		if i > 0 && r == ':' {
-			key, val = line[:i], line[i+1:]
-			break
-		}
-		i += n
-	}
-	if len(key) == 0 {
-		return nil, nil, false
-	}
-	if len(val) == 0 {
-		return key, nil, true
-	}
-	if val[0] != ' ' && val[0] != '\t' {
-		return nil, nil, false
-	}
-	return key, bytes.TrimSpace(val), true
-}
-
-// unitLine parses "Unit <unit> key=value…" (rest is after "Unit").
-func (p *parser) unitLine(s *stream, rest []byte, lineNo int) {
-	unit, rest := splitField(rest)
-	if len(unit) == 0 {
-		p.rep.Warn(KindBadUnitLine, p.place(lineNo, "Unit line without a unit"))
-		return
-	}
-	for {
-		var f []byte
-		f, rest = splitField(rest)
-		if len(f) == 0 {
-			return
-		}
-		k, v, ok := bytes.Cut(f, []byte("="))
-		if !ok || len(k) == 0 {
-			p.rep.Warn(KindBadUnitLine, p.place(lineNo, "Unit %s: %q is not key=value", unit, f))
-			continue
-		}
-		at := ingest.ParseError{File: p.file, Line: lineNo}
-		key := p.names.Clean("unit:"+string(unit)+":"+string(k), "Unit metadata", at)
-		val := p.names.Clean(string(v), "Unit metadata value", at)
-		if have, ok := s.config.units[key]; ok {
-			if have.value != val {
-				p.rep.Warn(KindUnitConflict, p.place(lineNo, "metadata %s of unit %s already set to %s at line %d; keeping it", k, unit, have.value, have.line))
-			}
-			continue
-		}
-		s.config.units[key] = unitMeta{val, lineNo}
-		s.config.kv[key] = val
-		s.config.snap = -1
-	}
-}
-
-// resultLine parses a result line and keeps it, or reports why not.
-func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
-	p.fields = appendFields(p.fields[:0], line)
-	f := p.fields
-	if len(f) == 1 {
-		return // the bare name go test -v prints before running a benchmark
-	}
-	if !utf8.Valid(line) {
-		p.rep.Skip(KindInvalidUTF8, 1, p.place(lineNo, "result line is not valid UTF-8"))
-		return
-	}
-	iters, err := strconv.ParseInt(string(f[1]), 10, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) {
-			err = ne.Err
-		}
-		p.rep.Skip(KindBadIterations, 1, p.place(lineNo, "%s: iteration count %q: %v", f[0], f[1], err))
-		return
-	}
-	if iters <= 0 {
-		p.rep.Skip(KindBadIterations, 1, p.place(lineNo, "%s: iteration count %d, want ≥ 1", f[0], iters))
-		return
-	}
-	if len(f) == 2 {
-		p.rep.Skip(KindNoMeasurements, 1, p.place(lineNo, "%s: no measurements after the iteration count", f[0]))
-		return
-	}
-	if len(f)%2 != 0 {
-		p.rep.Skip(KindMissingUnit, 1, p.place(lineNo, "%s: value %q has no unit", f[0], f[len(f)-1]))
-		return
-	}
-	from := len(p.values)
-	if len(p.lineUnits) > 0 {
-		p.lineUnits = nil // used by an earlier long line
-	}
-	for i := 2; i < len(f); i += 2 {
-		v, err := strconv.ParseFloat(string(f[i]), 64)
-		if err != nil {
-			p.values = p.values[:from]
-			p.rep.Skip(KindBadValue, 1, p.place(lineNo, "%s: value %q of unit %s is not a number", f[0], f[i], f[i+1]))
-			return
-		}
-		unit := p.names.Clean(p.intern(f[i+1]), "unit", ingest.ParseError{File: p.file, Line: lineNo})
-		// A custom metric overrides a standard one of the same unit.
-		if j, dup := p.unitIndex(from, unit); dup {
-			p.values[j].v = v
-			p.rep.Warn(KindDuplicateUnit, p.place(lineNo, "%s: unit %s appears twice; keeping the last value", f[0], unit))
-			continue
-		}
-		p.values = append(p.values, value{v, unit})
-	}
-	if s.runEnded {
-		s.run++
-		s.runEnded = false
-	}
-	if s.config.snap < 0 {
-		snap := make(map[string]string, len(s.config.kv))
-		for k, v := range s.config.kv {
-			snap[k] = v
-		}
-		p.snaps = append(p.snaps, snap)
-		s.config.snap = int32(len(p.snaps) - 1)
-	}
-	p.results = append(p.results, result{
-		name: p.names.Clean(p.intern(f[0]), "benchmark", ingest.ParseError{File: p.file, Line: lineNo}), pkg: s.config.kv["pkg"], iters: iters, line: lineNo, snap: s.config.snap,
-		valuesFrom: int32(from), valuesTo: int32(len(p.values)), run: s.run, stream: s.idx,
-	})
-}
-
-// unitIndex finds unit among the values of the current line
-// (p.values[from:]). A linear scan serves the usual few units; lines with
-// many units use p.lineUnits so a long line costs linear time.
-func (p *parser) unitIndex(from int, unit string) (int, bool) {
-	const scanLimit = 16
-	n := len(p.values) - from
-	if n <= scanLimit {
-		for j := from; j < len(p.values); j++ {
-			if p.values[j].unit == unit {
-				return j, true
-			}
-		}
-		if n == scanLimit {
-			// The next value needs the map: fill it with the line so far.
-			if p.lineUnits == nil {
-				p.lineUnits = map[string]int{}
-			}
-			for j := from; j < len(p.values); j++ {
-				p.lineUnits[p.values[j].unit] = j
-			}
-			p.lineUnits[unit] = len(p.values)
-		}
-		return 0, false
-	}
-	if j, ok := p.lineUnits[unit]; ok {
-		return j, true
-	}
-	p.lineUnits[unit] = len(p.values)
-	return 0, false
-}
-
-// appendFields appends the white-space separated fields of line to dst.
-func appendFields(dst [][]byte, line []byte) [][]byte {
-	for {
-		var f []byte
-		f, line = splitField(bytes.TrimLeftFunc(line, unicode.IsSpace))
-		if len(f) == 0 {
-			return dst
-		}
-		dst = append(dst, f)
-	}
-}
-
-// splitField returns the leading run of non-space runes of x and the rest
-// after the white space that follows it.
-func splitField(x []byte) (field, rest []byte) {
-	i := 0
-	for i < len(x) {
-		if c := x[i]; c < utf8.RuneSelf {
-			if c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' {
-				break
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(x[i:])
-		if unicode.IsSpace(r) {
-			break
-		}
-		i += n
-	}
-	return x[:i], bytes.TrimLeftFunc(x[i:], unicode.IsSpace)
-}
-
-// name is a parsed benchmark name.
-type name struct {
-	base     string            // "Benchmark" + positional parts
-	params   map[string]string // key=value parts
-	procs    int32             // GOMAXPROCS suffix; 0 when absent
-	hasProcs bool
-}
-
-// parseName splits a printed benchmark name into its positional path,
-// key=value parts and GOMAXPROCS suffix:
-//
-//	BenchmarkDecode/text=digits/fast-8 → "BenchmarkDecode/fast", {text: digits}, 8
-func parseName(full string) name {
-	var n name
-	if i := strings.LastIndexByte(full, '-'); i >= 0 && i+1 < len(full) && allDigits(full[i+1:]) {
-		if v, err := strconv.ParseInt(full[i+1:], 10, 32); err == nil && v >= 1 {
-			n.procs, n.hasProcs = int32(v), true
-			full = full[:i]
-		}
-	}
-	parts := strings.Split(full, "/")
-	var base []string
-	for i, part := range parts {
-		if i > 0 {
-			if k, v, ok := strings.Cut(part, "="); ok && k != "" {
-				if _, dup := n.params[k]; !dup {
-					if n.params == nil {
-						n.params = map[string]string{}
-					}
-					n.params[k] = v
-					continue
-				}
-			}
-		}
-		base = append(base, part)
-	}
-	n.base = strings.Join(base, "/")
-	return n
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// keyed is what a result's (name, pkg) maps to.
-type keyed struct {
-	benchmark, params string
-	procs             int32
-	hasProcs          bool
-}
-
-// namePkg is a result's printed name and package.
-type namePkg struct{ name, pkg string }
-
-// emit assigns keys and appends the rows and setups of all results.
-func (p *parser) emit(dst *table.Builder) {
-	if len(p.results) == 0 {
-		p.rep.Warn(KindNoResults, p.place(0, "no benchmark result lines"))
-		return
-	}
-	keyOf := p.assignKeys()
-	harness := p.harnessPerLine()
-	states := map[table.Key]*keyState{}
-	var setupOrder []*keyState
-	row := table.Row{Project: p.src.Project, Mode: Mode, Instance: p.src.Instance, Trial: p.src.Trial,
-		Slice: 1, Source: p.file}
-	for _, r := range p.results {
-		k := keyOf[namePkg{r.name, r.pkg}]
-		snap := p.snaps[r.snap]
-		version := p.src.Version
-		if c := snap["commit"]; c != "" && !(p.src.VersionFromUser && version != "") {
-			version = c
-		}
-		key := table.Key{Project: p.src.Project, Version: version, Benchmark: k.benchmark, Params: k.params, Mode: Mode}
-		st := states[key]
-		if st == nil {
-			st = &keyState{snap: r.snap, line: r.line, setup: p.setupFor(key, snap, k, r.line), forks: map[[2]int32]*forkState{}}
-			states[key] = st
-			setupOrder = append(setupOrder, st)
-		} else if r.snap != st.snap && !st.warned {
-			if diff := configDiff(p.snaps[st.snap], snap); diff != "" {
-				st.warned = true
-				p.rep.Warn(KindMixedConfig, p.place(r.line, "%s: %s (the setup keeps the configuration of line %d)", key, diff, st.line))
-			}
-		}
-		row.Instance, row.Trial = p.src.Instance, p.src.Trial
-		if v, ok := levelLabel(snap, "instance"); ok {
-			row.Instance = v
-		}
-		if v, ok := levelLabel(snap, "trial"); ok {
-			row.Trial = v
-		}
-		fs := st.forks[[2]int32{row.Instance, row.Trial}]
-		if fs == nil {
-			fs = &forkState{}
-			st.forks[[2]int32{row.Instance, row.Trial}] = fs
-		}
-		if r.run != fs.lastRun {
-			fs.fork++
-			fs.lastRun = r.run
-			fs.iteration = 0
-		}
-		fs.iteration++
-		row.Fork = fs.fork
-		row.Version, row.Benchmark, row.Params = version, k.benchmark, k.params
-		row.Iteration, row.Count, row.Line = fs.iteration, r.iters, int64(r.line)
-		p.appendValues(dst, r, &row)
-		if h, ok := harness[[2]int32{r.stream, r.run}]; ok {
-			st.harness += h
-			st.harnessLines++
-		}
-	}
-	for _, st := range setupOrder {
-		for _, fs := range st.forks {
-			st.setup.Forks = max(st.setup.Forks, int(fs.fork))
-		}
-		if st.harnessLines > 0 {
-			st.setup.Env[table.EnvHarnessNsPerLine] = strconv.FormatFloat(math.Round(st.harness/float64(st.harnessLines)), 'f', -1, 64)
-		}
-		if err := dst.AddSetup(*st.setup); err != nil {
-			p.rep.Warn(KindMixedSetups, p.place(st.line, "%v", err))
-		}
-	}
-}
-
-// assignKeys maps every (name, package) of the results to its benchmark
-// and params: the package joins the name only when one base name occurs in
-// several packages, and GOMAXPROCS becomes a "gomaxprocs" param only when a
-// benchmark ran under several values of it.
-func (p *parser) assignKeys() map[namePkg]*keyed {
-	names := map[string]name{}
-	pkgsOf := map[string]map[string]bool{} // base → packages
-	for _, r := range p.results {
-		n, ok := names[r.name]
-		if !ok {
-			n = parseName(r.name)
-			names[r.name] = n
-		}
-		if pkgsOf[n.base] == nil {
-			pkgsOf[n.base] = map[string]bool{}
-		}
-		pkgsOf[n.base][r.pkg] = true
-	}
-	keyOf := map[namePkg]*keyed{}
-	procsOf := map[[2]string]map[int32]bool{} // (benchmark, params) → GOMAXPROCS values
-	for _, r := range p.results {
-		np := namePkg{r.name, r.pkg}
-		if keyOf[np] != nil {
-			continue
-		}
-		n := names[r.name]
-		bench := n.base
-		if len(pkgsOf[n.base]) > 1 && r.pkg != "" {
-			bench = r.pkg + "." + n.base
-		}
-		procs := n.procs
-		if !n.hasProcs {
-			procs = 1
-		}
-		k := &keyed{benchmark: bench, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs}
-		keyOf[np] = k
-		bp := [2]string{k.benchmark, k.params}
-		if procsOf[bp] == nil {
-			procsOf[bp] = map[int32]bool{}
-		}
-		procsOf[bp][procs] = true
-	}
-	for np, k := range keyOf {
-		if len(procsOf[[2]string{k.benchmark, k.params}]) > 1 {
-			n := names[np.name]
-			m := map[string]string{"gomaxprocs": strconv.Itoa(int(k.procs))}
-			for pk, pv := range n.params {
-				if pk != "gomaxprocs" {
-					m[pk] = pv
-				}
-			}
-			k.params = table.CanonicalParams(m)
-		}
-	}
-
-	return keyOf
-}
-
-// forkState numbers the forks of a benchmark in one instance and trial.
-type forkState struct {
-	fork, lastRun, iteration int32
-}
-type keyState struct {
-	forks  map[[2]int32]*forkState
-	setup  *table.Setup
-	snap   int32
-	line   int
-	warned bool
-	// harness sums go test's own time of the key's lines whose run printed
-	// its wall time, over harnessLines of them.
-	harness      float64
-	harnessLines int
-}
-
-// appendValues appends the rows of one result line: its primary time
-// (ns/op, else the first <time>/op value) and every other metric, skipping
-// and counting values the table cannot hold.
-func (p *parser) appendValues(dst *table.Builder, r result, row *table.Row) {
-	vals := p.values[r.valuesFrom:r.valuesTo]
-	primary := primaryIndex(vals)
-	if primary < 0 {
-		p.rep.Warn(KindNoTime, p.place(r.line, "%s: no <time>/op value; its other metrics are kept", r.name))
-	}
-	for i, v := range vals {
-		row.Unit, row.Value = v.unit, v.v
-		if i == primary {
-			ns, err := ingest.NsPerOp(v.unit, v.v, 1)
-			if err != nil {
-				ns = math.NaN()
-			}
-			if reason, ok := ingest.CheckTime(Mode, ns); !ok {
-				p.rep.Skip(reason, 1, p.place(r.line, "%s: %s %s", r.name, strconv.FormatFloat(v.v, 'g', -1, 64), v.unit))
-				continue
-			}
-			row.Metric, row.NsPerOp = table.Primary, ns
-		} else {
-			if math.IsNaN(v.v) || math.IsInf(v.v, 0) {
-				p.rep.Skip(KindNonFiniteMetric, 1, p.place(r.line, "%s: %v %s", r.name, v.v, v.unit))
-				continue
-			}
-			row.Metric, row.NsPerOp = v.unit, math.NaN()
-		}
-		if err := dst.Append(row); err != nil {
-			p.rep.Skip(ingest.RejectKind(err), 1, p.place(r.line, "%v", err))
-		}
-	}
-}
-
-// setupFor builds the setup of key from the configuration snap in effect
-// at its first result.
-func (p *parser) setupFor(key table.Key, snap map[string]string, k *keyed, line int) *table.Setup {
-	env := make(map[string]string, len(snap)+1)
-	for kk, v := range snap {
-		if _, isLevel := levelLabel(snap, kk); !isLevel {
-			env[kk] = v
-		}
-	}
-	if k.hasProcs {
-		env["gomaxprocs"] = strconv.Itoa(int(k.procs))
-	}
-	s := &table.Setup{Key: key, Tool: "go", Env: env, Source: fmt.Sprintf("%s:%d", p.file, line)}
-	for _, kk := range []string{"go", "goversion", "go-version"} {
-		if v := snap[kk]; v != "" {
-			s.ToolVersion = v
-			break
-		}
-	}
-	return s
-}
-
-// levelLabel returns the configuration value of key as a level when key is
-// "instance" or "trial" and the value is a positive integer.
-func levelLabel(snap map[string]string, key string) (int32, bool) {
-	if key != "instance" && key != "trial" {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(snap[key], 10, 32)
-	if err != nil || v < 1 {
-		return 0, false
-	}
-	return int32(v), true
-}
-
-// configDiff names the first configuration key (sorted) whose value differs
-// between a and b, or "".
-func configDiff(a, b map[string]string) string {
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		_, levelA := levelLabel(a, k)
-		_, levelB := levelLabel(b, k)
-		if levelA && levelB {
-			continue
-		}
-		va, oka := a[k]
-		vb, okb := b[k]
-		if oka != okb || va != vb {
-			return fmt.Sprintf("configuration %s changed from %q to %q", k, va, vb)
-		}
-	}
-	return ""
 }
