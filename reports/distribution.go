@@ -32,10 +32,47 @@ type Distribution struct {
 	Key           table.Key
 	Configuration string
 	Values        []float64
+	// Iterations > 0 marks a summary (Summarize): Values are then the
+	// quantile points DistributionFrame keeps of that many finite values,
+	// whose mean is Mean.
+	Iterations int64
+	Mean       float64
+}
+
+// Summarize returns d with its values replaced by the quantile points
+// DistributionFrame keeps (at most DistributionPoints) and their number
+// and mean recorded, so a report can hold the distribution in a few
+// values; DistributionFrame gives the same rows for d and Summarize(d).
+func Summarize(d Distribution) Distribution {
+	if d.Iterations > 0 {
+		return d
+	}
+	x, sum := finiteSorted(d.Values)
+	out := Distribution{Key: d.Key, Configuration: d.Configuration}
+	if len(x) == 0 {
+		return out
+	}
+	_, out.Values = quantilePoints(x)
+	out.Iterations, out.Mean = int64(len(x)), sum/float64(len(x))
+	return out
+}
+
+// finiteSorted returns the finite values of v, sorted, and their sum.
+func finiteSorted(v []float64) ([]float64, float64) {
+	x := make([]float64, 0, len(v))
+	sum := 0.0
+	for _, y := range v {
+		if !math.IsNaN(y) && !math.IsInf(y, 0) {
+			x = append(x, y)
+			sum += y
+		}
+	}
+	slices.Sort(x)
+	return x, sum
 }
 
 // DistributionFrame is the distributions frame of ds (DistributionColumns):
-// the finite values of each, summarised by at most DistributionPoints
+// the finite values of each (or its Summarize summary), summarised by at most DistributionPoints
 // evenly spaced quantiles; a distribution without finite values has no rows.
 func DistributionFrame(ds []Distribution) *Frame {
 	var k KeyColumns
@@ -43,24 +80,16 @@ func DistributionFrame(ds []Distribution) *Frame {
 	var n []int64
 	var mean, p, v []float64
 	for _, d := range ds {
-		x := make([]float64, 0, len(d.Values))
-		sum := 0.0
-		for _, y := range d.Values {
-			if !math.IsNaN(y) && !math.IsInf(y, 0) {
-				x = append(x, y)
-				sum += y
-			}
-		}
-		if len(x) == 0 {
+		d = Summarize(d)
+		if d.Iterations == 0 {
 			continue
 		}
-		slices.Sort(x)
-		ps, qs := quantilePoints(x)
+		ps, qs := quantilePoints(d.Values)
 		for i := range ps {
 			k.Add(d.Key)
 			conf = append(conf, d.Configuration)
-			n = append(n, int64(len(x)))
-			mean = append(mean, sum/float64(len(x)))
+			n = append(n, d.Iterations)
+			mean = append(mean, d.Mean)
 			p, v = append(p, ps[i]), append(v, qs[i])
 		}
 	}

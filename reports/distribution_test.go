@@ -95,3 +95,37 @@ func TestIterationValues(t *testing.T) {
 		t.Errorf("values %v, want [175 120]", got)
 	}
 }
+
+// TestSummarize: a summary (41 quantile points of 100 values, every value
+// of 3, the one of 1) gives the frame rows of the whole values, in a
+// fraction of the values, and summarising twice changes nothing.
+func TestSummarize(t *testing.T) {
+	k := table.Key{Project: "p", Version: "v1", Benchmark: "B", Mode: "avgt"}
+	var x []float64
+	for i := 100; i >= 1; i-- {
+		x = append(x, float64(i*i%97))
+	}
+	x = append(x, math.Inf(-1))
+	ds := []Distribution{{Key: k, Configuration: "a", Values: x}, {Key: k, Configuration: "b", Values: []float64{3, 1, 2}},
+		{Key: k, Configuration: "c", Values: []float64{7}}, {Key: k, Configuration: "d", Values: []float64{math.NaN()}}}
+	var sum []Distribution
+	for _, d := range ds {
+		sum = append(sum, Summarize(d))
+	}
+	if len(sum[0].Values) != DistributionPoints || sum[0].Iterations != 100 || sum[1].Iterations != 3 || sum[3].Iterations != 0 {
+		t.Fatalf("summaries: %d values of %d, %d, %d", len(sum[0].Values), sum[0].Iterations, sum[1].Iterations, sum[3].Iterations)
+	}
+	if again := Summarize(sum[0]); len(again.Values) != len(sum[0].Values) || again.Mean != sum[0].Mean {
+		t.Errorf("Summarize of a summary changed it: %+v", again)
+	}
+	var a, b bytes.Buffer
+	if err := DistributionFrame(ds).WriteCSV(&a); err != nil {
+		t.Fatal(err)
+	}
+	if err := DistributionFrame(sum).WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() || a.Len() < 1000 {
+		t.Errorf("frames differ (%d and %d bytes)", a.Len(), b.Len())
+	}
+}

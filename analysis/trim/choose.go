@@ -237,6 +237,28 @@ func (d *design) replay(k []float64) float64 {
 	return s / float64(top)
 }
 
+// kept returns the observations replay(k) averages: the first k units at
+// every level, in recorded order.
+func (d *design) kept(k []float64) []float64 {
+	first := d.children()
+	var out []float64
+	var walk func(j int, u int32)
+	walk = func(j int, u int32) {
+		if j == len(d.levels)-1 {
+			out = append(out, d.obs[u])
+			return
+		}
+		a, b := first[j][u], first[j][u+1]
+		for c := a; c < min(b, a+int32(k[j+1])); c++ {
+			walk(j+1, c)
+		}
+	}
+	for u := int32(0); u < min(int32(k[0]), int32(d.units[0])); u++ {
+		walk(0, u)
+	}
+	return out
+}
+
 // subset is the design of the top units tops (ascending), renumbered, with
 // its variance components; nil when fewer than two observations remain.
 func (d *design) subset(tops []int) *design {

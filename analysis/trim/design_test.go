@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -115,6 +116,15 @@ func TestDesignWarmupAndSubset(t *testing.T) {
 	checkNear(t, "subset mean", s.mean, (102+104)/2.0+0.4, 1e-9)
 	if got := d.replay([]float64{2, 1}); math.Abs(got-(101.3+102.3)/2) > 1e-9 {
 		t.Errorf("replay 2 forks × 1 iteration = %v", got)
+	}
+	// kept: the observations replay averages (the report's "recommended"
+	// distribution), the first iterations of the first forks after the
+	// warmup.
+	if got, want := d.kept([]float64{2, 2}), []float64{101.3, 101.4, 102.3, 102.4}; !slices.Equal(got, want) {
+		t.Errorf("kept 2 forks × 2 iterations = %v, want %v", got, want)
+	}
+	if got := d.kept(d.maxKf()); !slices.Equal(got, d.obs) {
+		t.Errorf("kept of the recorded counts = %v, want every observation %v", got, d.obs)
 	}
 }
 

@@ -33,6 +33,10 @@ const (
 	// FrameCompare: the A/B comparison of consecutive versions, one row
 	// per benchmark and version pair (empty with one version per project).
 	FrameCompare = "compare"
+	// FrameDistributions: per benchmark run the quantiles of its
+	// observations, recorded and recommended (reports.DistributionColumns;
+	// Benchmark.Distributions), drawn as violins in the report.
+	FrameDistributions = "distributions"
 )
 
 // PlanColumns are the columns of the plan frame:
@@ -92,7 +96,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 
 // Frame returns a data table by name (FramePlan, FrameSteadyForks,
 // FrameReconfigure, FrameForkSeries, FrameForkSegments, FrameForkCROPS,
-// FrameCompare and the FrameDuet… tables).
+// FrameCompare, FrameDistributions and the FrameDuet… tables).
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	if isDuetFrame(name) {
 		return r.duetFrame(name)
@@ -116,6 +120,12 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 		return r.forkSegmentsFrame(), nil
 	case FrameForkCROPS:
 		return r.forkCROPSFrame(), nil
+	case FrameDistributions:
+		var ds []reports.Distribution
+		for i := range r.Benchmarks {
+			ds = append(ds, r.Benchmarks[i].Distributions...)
+		}
+		return reports.DistributionFrame(ds), nil
 	case FrameCompare:
 		return r.compareFrame(), nil
 	}

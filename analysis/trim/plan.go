@@ -9,6 +9,7 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -189,6 +190,12 @@ type Benchmark struct {
 	// Command runs the recommended configuration (Args nil when the tool
 	// has no runnable form).
 	Command optimize.Command
+	// Distributions are the observations after the warmup (design.obs:
+	// iterations, or slices where the data have them), summarised
+	// (reports.Summarize): "recorded" holds all of them, "recommended"
+	// those the recommended configuration keeps (design.kept) when it is
+	// reduced. The report draws them as violins.
+	Distributions []reports.Distribution
 	// Duet holds the duet analysis' A/B verdicts of a PathDuet run (one
 	// per environment of its instances; nil otherwise or without a
 	// result).

@@ -435,6 +435,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		keep()
 		return nil
 	}
+	b.Distributions = []reports.Distribution{reports.Summarize(reports.Distribution{Key: b.Key, Configuration: "recorded", Values: d.obs})}
 	rec := d.full(d.maxKf())
 	b.Recorded.TimeNs = int64(math.Round(cost.timeNs(&rec)))
 	key := b.Key.String()
@@ -507,6 +508,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	b.RecommendedPrecision = best.precision
 	b.Detectable = d.detectableSlowdown(best.k, best.precision, opt.DetectDraws, stats.NewStream(opt.Seed, key, blockDetect))
 	b.Estimate, b.Reference, b.RefLower, b.RefUpper = d.replay(best.k), ci.Estimate, ci.Lower, ci.Upper
+	b.Distributions = append(b.Distributions, reports.Summarize(reports.Distribution{Key: b.Key, Configuration: "recommended", Values: d.kept(best.k)}))
 	b.ChangeRate = math.Abs(b.Estimate-b.Reference) / math.Abs(b.Reference)
 	b.InCI = b.RefLower <= b.Estimate && b.Estimate <= b.RefUpper
 	b.Command = r.Command(&ev)

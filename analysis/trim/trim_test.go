@@ -107,6 +107,14 @@ func TestKnownTruth(t *testing.T) {
 		if !(b.Detectable >= b.DetectableRecorded && b.DetectableRecorded > 0 && b.Detectable < 0.1) {
 			t.Errorf("%s: detectable slowdown %.4f recorded, %.4f recommended", tc.method, b.DetectableRecorded, b.Detectable)
 		}
+		// The report's violins: every observation after the warmup, and
+		// the forks × iterations the recommendation keeps, with their mean
+		// the in-sample estimate.
+		if ds := b.Distributions; len(ds) != 2 || ds[0].Configuration != "recorded" || ds[0].Iterations != int64(4*(800-w)) ||
+			ds[1].Configuration != "recommended" || ds[1].Iterations != int64(b.Recommended.Forks*b.Recommended.Iterations) ||
+			abs(ds[1].Mean-b.Estimate) > 1e-9*b.Estimate {
+			t.Errorf("%s: distributions %+v (estimate %v)", tc.method, ds, b.Estimate)
+		}
 		t.Logf("%s: W %d (true %d), %d forks × %d iterations, ±%.4f → ±%.4f, estimate %.4g (true %.4g)",
 			tc.method, w, tr.SteadyStart, b.Recommended.Forks, b.Recommended.Iterations, b.Precision, b.RecommendedPrecision, b.Estimate, tr.FinalMean)
 	}
