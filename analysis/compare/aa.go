@@ -30,9 +30,9 @@ type AASkipped struct {
 	Reason string
 }
 
-// AAReport is the outcome of AA.
+// AAReport is the outcome of an A/A test (Analyze with Options.AA).
 type AAReport struct {
-	Options AAOptions
+	Options Options
 	// Results holds Repeats entries per splittable run, by key then repeat.
 	Results []AAResult
 	// Skipped lists runs with fewer than two units at the split level.
@@ -64,7 +64,7 @@ type AARates struct {
 // stats.NewRand(opt.Seed, key, 0) with key = table.Key.String(); its
 // bootstrap draws from stats.NewStream(opt.Seed, key, r). The report is the
 // same at any opt.Workers. Runs with a single unit are listed in Skipped.
-func aaSeries(series []*table.Series, opt AAOptions) (*AAReport, error) {
+func aaSeries(series []*table.Series, opt Options) (*AAReport, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func aaSeries(series []*table.Series, opt AAOptions) (*AAReport, error) {
 
 // aaRun performs the repeats of one run whose units at the split level are
 // units.
-func aaRun(s *table.Series, units []table.Span, opt *AAOptions, ws *stats.Workspace) []AAResult {
+func aaRun(s *table.Series, units []table.Span, opt *Options, ws *stats.Workspace) []AAResult {
 	key := s.Key.String()
 	n := len(units)
 	starts := make([]int, n)
@@ -124,7 +124,7 @@ func aaRun(s *table.Series, units []table.Span, opt *AAOptions, ws *stats.Worksp
 		}
 		if err == nil {
 			rng := stats.NewStream(opt.Seed, key, uint64(r+1))
-			res.Comparison, err = compareSamples(&b, &a, &opt.Options, rng, ws)
+			res.Comparison, err = compareSamples(&b, &a, opt, rng, ws)
 		}
 		res.Err = err
 		out[r] = res
@@ -159,12 +159,11 @@ func (r *AAReport) Rates() AARates {
 	return a
 }
 
-// MergeAA combines the reports of AA on disjoint sets of benchmark runs
-// (the chunks of one input, see cliapp.RunChunked) into the report AA
-// gives on their union: each run's splits and bootstrap draw from streams
-// of its own key, so only the order needs restoring, by key (then repeat)
-// as AA lists them.
-func MergeAA(parts []*AAReport) (*AAReport, error) {
+// mergeAA combines A/A reports on disjoint sets of benchmark runs (the
+// chunks of one input) into the report of their union: each run's splits
+// and bootstrap draw from streams of its own key, so only the order needs
+// restoring, by key (then repeat) as aaSeries lists them.
+func mergeAA(parts []*AAReport) (*AAReport, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("compare: no A/A reports to merge")
 	}

@@ -28,7 +28,7 @@ import (
 // iteration noise at both levels, is conservative (at most 2.5·α).
 func TestAAFalsePositiveRateNearAlpha(t *testing.T) {
 	const alpha = 0.05
-	opt := DefaultAAOptions
+	opt := aaOptions()
 	opt.Bootstrap.Resamples = 1000
 	opt.Bootstrap.Confidence = 1 - alpha
 	opt.Alpha = alpha
@@ -79,7 +79,7 @@ func TestAASplitFollowsTheDocumentedStream(t *testing.T) {
 	}
 	s := handSeries("B", "v1", forks...)
 	one := handSeries("C", "v1", []float64{1, 2, 3})
-	opt := DefaultAAOptions
+	opt := aaOptions()
 	opt.Bootstrap.Resamples, opt.Repeats, opt.Seed = 100, 4, 5
 	rep, err := aaSeries([]*table.Series{s, one}, opt)
 	if err != nil {
@@ -145,7 +145,7 @@ func TestAASplitLevels(t *testing.T) {
 		// trial, splitting by fork is splitting by trial.
 		{table.LevelFork, 4, 5, 0, []string{"instance", "trial", "iteration"}},
 	} {
-		opt := DefaultAAOptions
+		opt := aaOptions()
 		opt.Bootstrap.Resamples, opt.Split = 200, tc.split
 		rep, err := aaSeries(series, opt)
 		if err != nil {

@@ -45,7 +45,7 @@ func BenchmarkCompare(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				rep, err := compareSets(Set{Series: base}, Set{Series: base}, opt)
+				rep, err := compareSets(runSet{Series: base}, runSet{Series: base}, opt)
 				if err != nil || rep.Results[0].Err != nil {
 					b.Fatal(err, rep.Results[0].Err)
 				}
@@ -63,7 +63,7 @@ func BenchmarkAA(b *testing.B) {
 	series := readSuite(b, suite(b, flatConfig(8, 10, 50, 2)), synth.FormatJMH, "aa")
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			opt := DefaultAAOptions
+			opt := aaOptions()
 			opt.Repeats, opt.Workers, opt.Split = 10, workers, table.LevelFork
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

@@ -316,7 +316,7 @@ type Report struct {
 // (see Report.verdictText). Two sides whose values are all equal compare as
 // ratio 1, p = 1; a base whose values are all 0 cannot give a ratio and is
 // a Result.Err.
-func compareSets(base, test Set, opt Options) (*Report, error) {
+func compareSets(base, test runSet, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ func compareSets(base, test Set, opt Options) (*Report, error) {
 	return rep, nil
 }
 
-func comparePairing(p *Pairing, basePair, testPair string, opt *Options, ws *stats.Workspace) (Comparison, error) {
+func comparePairing(p *pairing, basePair, testPair string, opt *Options, ws *stats.Workspace) (Comparison, error) {
 	var bs, ts sample
 	for j, s := range p.Base {
 		if err := bs.add(s, int32(j+1), basePair, opt.DiscardWarmup, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
@@ -412,12 +412,10 @@ func (r *Report) Summary() Summary {
 	return s
 }
 
-// Geomean returns the geometric means of the base means, the test means and
-// the ratios over the compared benchmarks (benchstat's summary row; the
-// ratio geomean equals test/base of the first two), and how many there were.
-func (r *Report) Geomean() (base, test, ratio float64, n int) { return r.geomean(false) }
-
-// geomean is Geomean of the medians (median) or of the means.
+// geomean returns the geometric means of the base values, the test values
+// and the ratios over the compared benchmarks (benchstat's summary row;
+// the ratio geomean equals test/base of the first two), and how many there
+// were: of the medians (median) or of the means.
 func (r *Report) geomean(median bool) (base, test, ratio float64, n int) {
 	var lb, lt float64
 	for i := range r.Results {

@@ -53,7 +53,7 @@ func versionPair(t *testing.T, c synth.SuiteConfig, changed int, factor float64)
 func TestKnownSlowdownIsDetected(t *testing.T) {
 	c := flatConfig(10, 10, 20, 7)
 	base, test, truth := versionPair(t, c, 3, 1.10)
-	rep, err := compareSets(Set{Label: "v1", Series: base}, Set{Label: "v2", Series: test}, testOptions(2000))
+	rep, err := compareSets(runSet{Label: "v1", Series: base}, runSet{Label: "v2", Series: test}, testOptions(2000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestKnownSlowdownIsDetected(t *testing.T) {
 func TestSpeedupIsFaster(t *testing.T) {
 	c := flatConfig(3, 8, 20, 11)
 	base, test, truth := versionPair(t, c, 1, 0.8)
-	rep, err := compareSets(Set{Series: base}, Set{Series: test}, testOptions(2000))
+	rep, err := compareSets(runSet{Series: base}, runSet{Series: test}, testOptions(2000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestEstimatesByHand(t *testing.T) {
 	// Two forks per side; test iterations are all above base ones.
 	base := handSeries("B", "v1", []float64{10, 11, 12}, []float64{11, 12, 13})
 	test := handSeries("B", "v2", []float64{20, 21}, []float64{22, 23, 24})
-	rep, err := compareSets(Set{Series: []*table.Series{base}}, Set{Series: []*table.Series{test}}, testOptions(500))
+	rep, err := compareSets(runSet{Series: []*table.Series{base}}, runSet{Series: []*table.Series{test}}, testOptions(500))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestUnmatchedBenchmarks(t *testing.T) {
 	b1 := handSeries("B", "v1", []float64{1, 2, 3})
 	b2 := handSeries("B", "v2", []float64{1, 2, 3})
 	c := handSeries("C", "v2", []float64{1, 2, 3})
-	rep, err := compareSets(Set{Label: "old", Series: []*table.Series{a, b1}}, Set{Label: "new", Series: []*table.Series{b2, c}}, testOptions(200))
+	rep, err := compareSets(runSet{Label: "old", Series: []*table.Series{a, b1}}, runSet{Label: "new", Series: []*table.Series{b2, c}}, testOptions(200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestUnmatchedBenchmarks(t *testing.T) {
 	p.Params = "n=1"
 	m := handSeries("B", "v2", []float64{1, 2, 3})
 	m.Mode = "thrpt"
-	pairs, un := match([]*table.Series{b1}, []*table.Series{p, m})
+	pairs, un := matchBy([]*table.Series{b1}, []*table.Series{p, m}, nameOf)
 	if len(pairs) != 0 || len(un) != 3 {
 		t.Errorf("B vs B[n=1] and B (thrpt): %d pairs, %d unmatched; want 0 and 3", len(pairs), len(un))
 	}
@@ -207,7 +207,7 @@ func TestPooledRunsAreTopLevelUnits(t *testing.T) {
 	b1 := handSeries("B", "r1", []float64{10, 11}, []float64{12, 13})
 	b2 := handSeries("B", "r2", []float64{10, 12}, []float64{11, 13})
 	tt := handSeries("B", "new", []float64{10, 11}, []float64{12, 13})
-	rep, err := compareSets(Set{Series: []*table.Series{b1, b2}}, Set{Series: []*table.Series{tt}}, testOptions(200))
+	rep, err := compareSets(runSet{Series: []*table.Series{b1, b2}}, runSet{Series: []*table.Series{tt}}, testOptions(200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestDiscardWarmup(t *testing.T) {
 	test := handSeries("B", "v2", []float64{90, 80, 10, 11, 10}, []float64{70, 20, 10, 11, 11})
 	opt := testOptions(500)
 	opt.DiscardWarmup = 2
-	rep, err := compareSets(Set{Series: []*table.Series{base}}, Set{Series: []*table.Series{test}}, opt)
+	rep, err := compareSets(runSet{Series: []*table.Series{base}}, runSet{Series: []*table.Series{test}}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestDiscardWarmup(t *testing.T) {
 		t.Errorf("means %v and %v; want 62/6 and 63/6", r.Base.Mean.Estimate, r.Test.Mean.Estimate)
 	}
 	opt.DiscardWarmup = 5
-	rep, _ = compareSets(Set{Series: []*table.Series{base}}, Set{Series: []*table.Series{test}}, opt)
+	rep, _ = compareSets(runSet{Series: []*table.Series{base}}, runSet{Series: []*table.Series{test}}, opt)
 	if r := &rep.Results[0]; !errors.Is(r.Err, errNoIterations) {
 		t.Errorf("discarding every iteration: err %v, want errNoIterations", r.Err)
 	}
@@ -252,8 +252,8 @@ func TestBadSeriesAreReportedNotDropped(t *testing.T) {
 	nan := handSeries("A", "v2", []float64{1, math.NaN(), 3})
 	mixed := handSeries("B", "v2", []float64{1, 2}, []float64{3, 4})
 	mixed.Pair = []string{"A", "A", "B", "B"}
-	rep, err := compareSets(Set{Series: []*table.Series{good, handSeries("B", "v1", []float64{1, 2})}},
-		Set{Series: []*table.Series{nan, mixed}}, testOptions(100))
+	rep, err := compareSets(runSet{Series: []*table.Series{good, handSeries("B", "v1", []float64{1, 2})}},
+		runSet{Series: []*table.Series{nan, mixed}}, testOptions(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,34 +269,34 @@ func TestBadSeriesAreReportedNotDropped(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 	// With a pair chosen per side, the duet series compares.
-	rep, _ = compareSets(Set{Series: []*table.Series{mixed}, Pair: "A"}, Set{Series: []*table.Series{mixed}, Pair: "B"}, testOptions(100))
+	rep, _ = compareSets(runSet{Series: []*table.Series{mixed}, Pair: "A"}, runSet{Series: []*table.Series{mixed}, Pair: "B"}, testOptions(100))
 	if r := &rep.Results[0]; r.Err != nil || r.Base.Mean.Estimate != 1.5 || r.Test.Mean.Estimate != 3.5 {
 		t.Errorf("pairs A vs B: err %v, means %v and %v; want 1.5 and 3.5", r.Err, r.Base.Mean.Estimate, r.Test.Mean.Estimate)
 	}
 }
 
 func TestOptionsValidate(t *testing.T) {
-	bad := []func(o *AAOptions){
-		func(o *AAOptions) { o.Alpha = 0 },
-		func(o *AAOptions) { o.Alpha = 1 },
-		func(o *AAOptions) { o.Bootstrap.Resamples = 0 },
-		func(o *AAOptions) { o.Bootstrap.Confidence = 1 },
-		func(o *AAOptions) { o.Bootstrap.InvocationSamples = -2 },
-		func(o *AAOptions) { o.DiscardWarmup = -1 },
-		func(o *AAOptions) { o.Split = table.LevelIteration },
-		func(o *AAOptions) { o.Repeats = 0 },
+	bad := []func(o *Options){
+		func(o *Options) { o.Alpha = 0 },
+		func(o *Options) { o.Alpha = 1 },
+		func(o *Options) { o.Bootstrap.Resamples = 0 },
+		func(o *Options) { o.Bootstrap.Confidence = 1 },
+		func(o *Options) { o.Bootstrap.InvocationSamples = -2 },
+		func(o *Options) { o.DiscardWarmup = -1 },
+		func(o *Options) { o.Split = table.LevelIteration },
+		func(o *Options) { o.Repeats = 0 },
 	}
 	for i, f := range bad {
-		o := DefaultAAOptions
+		o := aaOptions()
 		f(&o)
 		if o.Validate() == nil {
 			t.Errorf("case %d: %+v validated", i, o)
 		}
 	}
-	if err := DefaultAAOptions.Validate(); err != nil {
+	if err := aaOptions().Validate(); err != nil {
 		t.Error(err)
 	}
-	if _, err := compareSets(Set{}, Set{}, Options{}); err == nil {
+	if _, err := compareSets(runSet{}, runSet{}, Options{}); err == nil {
 		t.Error("zero Options accepted")
 	}
 }
@@ -325,7 +325,7 @@ func TestInvocationSamplesOnSampleMode(t *testing.T) {
 	}{{0, iterSum / float64(len(its))}, {-1, all / cnt}} {
 		opt := testOptions(200)
 		opt.Bootstrap.InvocationSamples = tc.is
-		rep, err := compareSets(Set{Series: series[:1]}, Set{Series: series[:1]}, opt)
+		rep, err := compareSets(runSet{Series: series[:1]}, runSet{Series: series[:1]}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +345,7 @@ func TestDeterministicAtAnyWorkerCount(t *testing.T) {
 	run := func(workers int, seed uint64) *Report {
 		opt := testOptions(300)
 		opt.Workers, opt.Seed = workers, seed
-		rep, err := compareSets(Set{Series: base}, Set{Series: test}, opt)
+		rep, err := compareSets(runSet{Series: base}, runSet{Series: test}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -362,7 +362,7 @@ func TestDeterministicAtAnyWorkerCount(t *testing.T) {
 		t.Errorf("seed 10 gave the same interval as seed 9: the seed is not used")
 	}
 	aa := func(workers int) *AAReport {
-		opt := DefaultAAOptions
+		opt := aaOptions()
 		opt.Bootstrap.Resamples, opt.Repeats, opt.Workers = 200, 3, workers
 		rep, err := aaSeries(base, opt)
 		if err != nil {

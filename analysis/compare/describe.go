@@ -54,7 +54,7 @@ func (r *SetReport) IsTime() bool { return r.Metric == "" || r.Metric == table.P
 // Several runs of one benchmark are pooled as Compare pools a side.
 // Benchmark i draws from stats.NewStream(opt.Seed, name, 0), so the report
 // does not depend on opt.Workers.
-func describeSet(set Set, opt Options) (*SetReport, error) {
+func describeSet(set runSet, opt Options) (*SetReport, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func describeSet(set Set, opt Options) (*SetReport, error) {
 		g := &groups[i]
 		d := Description{Name: g.Name, Runs: g.Runs}
 		ws := pool.Get().(*stats.Workspace)
-		d.Err = describe(&d, runsOf(series, g.Name, key), set.Pair, &opt, ws)
+		d.Err = describeRuns(&d, runsOf(series, g.Name, key), set.Pair, &opt, ws)
 		pool.Put(ws)
 		if opt.Progress != nil {
 			opt.Progress(len(groups))
@@ -91,7 +91,7 @@ func runsOf(ss []*table.Series, n Name, key keyFunc) []*table.Series {
 	return out
 }
 
-func describe(d *Description, runs []*table.Series, pair string, opt *Options, ws *stats.Workspace) error {
+func describeRuns(d *Description, runs []*table.Series, pair string, opt *Options, ws *stats.Workspace) error {
 	var sm sample
 	for j, s := range runs {
 		if err := sm.add(s, int32(j+1), pair, opt.DiscardWarmup, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {

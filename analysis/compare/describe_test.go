@@ -15,7 +15,7 @@ import (
 // iteration means (numpy: median([10,11,12,11,12,10]) = 11, CV with the
 // population SD: np.std(x)/np.mean(x) = 0.8164966/11 = 0.07422696).
 func TestDescribe(t *testing.T) {
-	set := Set{Label: "old.json", Series: []*table.Series{
+	set := runSet{Label: "old.json", Series: []*table.Series{
 		handSeries("org.ex.Bench.alpha", "v1", []float64{10, 11, 12}, []float64{11, 12, 10}),
 		handSeries("org.ex.Bench.beta", "v1", []float64{100, 101, 99}, []float64{100, 102, 98}),
 		handSeries("org.ex.Bench.empty", "v1"),
@@ -34,7 +34,7 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("alpha: iterations %d median %v CV %v mean %+v top units %d", a.Iterations, a.Median, a.CV, a.Mean, a.TopUnits())
 	}
 	// Compare's base side of the same data has the same interval.
-	cmp, err := compareSets(set, Set{Label: "same", Series: set.Series[:1]}, opt)
+	cmp, err := compareSets(set, runSet{Label: "same", Series: set.Series[:1]}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestTextWithinWidth(t *testing.T) {
 		base = append(base, handSeries(fmt.Sprintf("org.example.Only%02dInBase", i), "v1", []float64{1, 2}))
 		test = append(test, handSeries(fmt.Sprintf("org.example.Only%02dInTest", i), "v2", []float64{1, 2}))
 	}
-	rep, err := compareSets(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(200))
+	rep, err := compareSets(runSet{Label: "old", Series: base}, runSet{Label: "new", Series: test}, testOptions(200))
 	if err != nil {
 		t.Fatal(err)
 	}

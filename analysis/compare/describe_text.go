@@ -42,7 +42,7 @@ func relHalfWidth(d *Description) float64 {
 // and the largest half-width of their intervals, relative to the mean):
 // "FILE: 12 benchmarks; 99 % CI of the mean ±1.2 % (median), widest ±18 %
 // (ParserEncodeStrings)".
-func (r *SetReport) Headline(lb labeler) string {
+func (r *SetReport) headline(lb labeler) string {
 	var hw []float64
 	widest, widestName := -1.0, ""
 	failed := 0
@@ -118,7 +118,7 @@ func (rs SetReports) WriteText(w io.Writer) error {
 	lb := newLabeler(ks)
 	r := rs[0]
 	var b strings.Builder
-	b.WriteString(r.Headline(lb) + "\n")
+	b.WriteString(r.headline(lb) + "\n")
 	o := r.Options
 	b.WriteString(reports.Wrap(fmt.Sprintf("mean with hierarchical bootstrap %s percentile interval (%d resamples, seed %d); median and CV of the iteration means; n iterations",
 		confidenceLabel(o.Bootstrap.Confidence), o.Bootstrap.Resamples, o.Seed), Width, "  ") + "\n")
@@ -129,7 +129,7 @@ func (rs SetReports) WriteText(w io.Writer) error {
 	for i, rep := range rs {
 		b.WriteByte('\n')
 		if i > 0 {
-			b.WriteString(rep.Headline(lb) + "\n")
+			b.WriteString(rep.headline(lb) + "\n")
 		}
 		if err := writeString(w, b.String()); err != nil {
 			return err
@@ -176,18 +176,14 @@ func (rs SetReports) WriteText(w io.Writer) error {
 	return writeString(w, b.String())
 }
 
-// WriteFile writes the descriptions for notebooks, one row per metric and
-// benchmark, by the extension as Report.WriteFile does, in the names of
-// the base side of an A/B comparison: benchmark, params, mode, metric,
-// unit, status (described or failed), base_label, base_runs,
-// base_iterations, base_mean_ns, base_ci_lower_ns, base_ci_upper_ns,
-// base_median_ns (ns/op for the primary metric, else in unit), base_cv,
-// base_top_units (e.g. "9 trials"), error, then the settings
-// (confidence, resamples, invocation_samples, alpha, statistic,
+// frame is the description's data table, one row per metric and
+// benchmark, in the names of the base side of an A/B comparison:
+// benchmark, params, mode, metric, unit, status (described or failed),
+// base_label, base_runs, base_iterations, base_mean_ns, base_ci_lower_ns,
+// base_ci_upper_ns, base_median_ns (ns/op for the primary metric, else in
+// unit), base_cv, base_top_units (e.g. "9 trials"), error, then the
+// settings (confidence, resamples, invocation_samples, alpha, statistic,
 // min_effect, discard_warmup, seed).
-func (rs SetReports) WriteFile(path string) error { return rs.frame().WriteFile(path) }
-
-// frame is the description table of WriteFile.
 func (rs SetReports) frame() *reports.Frame {
 	var bench, params, mode, metric, unit, label, runs, status, top, errs []string
 	var iters []int64

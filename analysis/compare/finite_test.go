@@ -29,7 +29,7 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 		handSeries("Ok", "v2", its(1100), its(1100)),
 		handSeries("Wide", "v2", its(2), its(2)),
 	}
-	rep, err := compareSets(Set{Label: "base", Series: base}, Set{Label: "test", Series: test}, testOptions(200))
+	rep, err := compareSets(runSet{Label: "base", Series: base}, runSet{Label: "test", Series: test}, testOptions(200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 		t.Errorf("text:\n%s", text)
 	}
 
-	desc, err := describeSet(Set{Label: "base", Series: base}, testOptions(200))
+	desc, err := describeSet(runSet{Label: "base", Series: base}, testOptions(200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 	}
 
 	aa, err := aaSeries([]*table.Series{handSeries("Huge", "v1", its(1.5e308), its(1.5e308), its(1.5e308), its(1.5e308))},
-		AAOptions{Options: testOptions(200), Repeats: 3, Split: table.LevelFork})
+		aaTestOptions(200, 3))
 	if err != nil {
 		t.Fatal(err)
 	}

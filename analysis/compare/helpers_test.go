@@ -106,3 +106,17 @@ func resultFor(t *testing.T, rep *Report, benchmark, params string) *Result {
 	t.Fatalf("no result for %s[%s]", benchmark, params)
 	return nil
 }
+
+// aaOptions are DefaultOptions for an A/A test (one split by fork).
+func aaOptions() Options {
+	o := DefaultOptions
+	o.AA = true
+	return o
+}
+
+// aaTestOptions are aaOptions with resamples and repeats.
+func aaTestOptions(resamples, repeats int) Options {
+	o := aaOptions()
+	o.Bootstrap.Resamples, o.Repeats = resamples, repeats
+	return o
+}

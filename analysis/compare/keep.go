@@ -32,7 +32,7 @@ func (f *Filter) Keep(all []*table.Series) ([]*table.Series, error) {
 // Metrics lists the metrics to compare: want, or when want is empty every
 // metric of the tables, the primary metric first and the others sorted. A
 // wanted metric no table has is an error listing those there are.
-func Metrics(want []string, tabs ...*table.Table) ([]string, error) {
+func wantedMetrics(want []string, tabs ...*table.Table) ([]string, error) {
 	seen := map[string]bool{}
 	var all []string
 	for _, t := range tabs {

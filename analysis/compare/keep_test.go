@@ -20,7 +20,7 @@ func TestKeepExplainsAnEmptySelection(t *testing.T) {
 	if got, err := none.Keep(all); err != nil || len(got) != 2 {
 		t.Errorf("nil filter: %d series, %v", len(got), err)
 	}
-	if m, err := Metrics(nil); err != nil || len(m) != 0 {
+	if m, err := wantedMetrics(nil); err != nil || len(m) != 0 {
 		t.Errorf("Metrics of no table: %v, %v", m, err)
 	}
 }

@@ -204,10 +204,6 @@ func formatChange(r estimate.Interval) string {
 	return p(r.Estimate) + " [" + p(r.Lower) + ", " + p(r.Upper) + "]"
 }
 
-func formatCI(lo, hi float64, d int) string {
-	return "[" + strconv.FormatFloat(lo, 'f', d, 64) + ", " + strconv.FormatFloat(hi, 'f', d, 64) + "]"
-}
-
 func formatP(p float64) string {
 	if p < 0.001 {
 		return "<0.001"

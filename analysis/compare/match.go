@@ -83,21 +83,21 @@ func withoutParam(params, key string) string {
 	return strings.Join(keep, ",")
 }
 
-// Set is one side of a comparison: benchmark runs (usually from
+// runSet is one side of a comparison: benchmark runs (usually from
 // table.Collect) and a label for reports. Several runs of one benchmark (for
 // example two files of the same version with different labels) are pooled:
 // each becomes a top-level unit of the bootstrap, above instances.
-type Set struct {
+type runSet struct {
 	Label  string
 	Series []*table.Series
 	// Pair, when not empty, keeps only rows of this duet pair label.
 	Pair string
 }
 
-// newSet returns the runs of series that sel matches, as a Set labelled
+// newSet returns the runs of series that sel matches, as a runSet labelled
 // label; sel.Pair becomes the set's Pair.
-func newSet(label string, series []*table.Series, sel Selector) Set {
-	set := Set{Label: label, Pair: sel.Pair}
+func newSet(label string, series []*table.Series, sel Selector) runSet {
+	set := runSet{Label: label, Pair: sel.Pair}
 	for _, s := range series {
 		if sel.Matches(s.Key) {
 			set.Series = append(set.Series, s)
@@ -106,8 +106,8 @@ func newSet(label string, series []*table.Series, sel Selector) Set {
 	return set
 }
 
-// Pairing is a benchmark present in both sets, with its runs on each side.
-type Pairing struct {
+// pairing is a benchmark present in both sets, with its runs on each side.
+type pairing struct {
 	Name
 	Base, Test []*table.Series
 }
@@ -121,20 +121,18 @@ type Unmatched struct {
 	Runs []table.Key
 }
 
-// match pairs the runs of base and test by name (nameOf). Pairings and
-// unmatched benchmarks are sorted by name (unmatched base ones first for
-// equal names, which cannot happen). Neither input is modified.
-func match(base, test []*table.Series) ([]Pairing, []Unmatched) { return matchBy(base, test, nameOf) }
-
-// matchBy is match by the row names key gives (Options.rowKey): runs of
-// one side with the same row name are pooled.
-func matchBy(base, test []*table.Series, key keyFunc) ([]Pairing, []Unmatched) {
-	byName := map[Name]*Pairing{}
+// matchBy pairs the runs of base and test by the row names key gives
+// (nameOf, or Options.rowKey): runs of one side with the same row name are
+// pooled. Pairings and unmatched benchmarks are sorted by name (unmatched
+// base ones first for equal names, which cannot happen). Neither input is
+// modified.
+func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []Unmatched) {
+	byName := map[Name]*pairing{}
 	var names []Name
-	get := func(n Name) *Pairing {
+	get := func(n Name) *pairing {
 		p := byName[n]
 		if p == nil {
-			p = &Pairing{Name: n}
+			p = &pairing{Name: n}
 			byName[n] = p
 			names = append(names, n)
 		}
@@ -149,7 +147,7 @@ func matchBy(base, test []*table.Series, key keyFunc) ([]Pairing, []Unmatched) {
 		p.Test = append(p.Test, s)
 	}
 	sort.Slice(names, func(i, j int) bool { return names[i].Less(names[j]) })
-	var pairs []Pairing
+	var pairs []pairing
 	var unmatched []Unmatched
 	for _, n := range names {
 		p := byName[n]

@@ -22,16 +22,9 @@ func valuesAsTimes(ss []*table.Series) []*table.Series {
 // read "higher" and "lower".
 func (r *Report) IsTime() bool { return r.Metric == "" || r.Metric == table.Primary }
 
-// verdictText is the verdict of res as the report words it: "no change",
-// "+4.2 % slower" / "-3.1 % faster" for times, "+4.2 % higher" /
-// "-3.1 % lower" for other metrics, "" when res failed.
-func (r *Report) verdictText(res *Result) string {
-	if res.Err != nil {
-		return ""
-	}
-	return verdictText(res.Verdict, r.IsTime())
-}
-
+// verdictText is a verdict as a report words it: "no change",
+// "+4.2 % slower" / "-3.1 % faster" for times (time true), "+4.2 % higher"
+// / "-3.1 % lower" for other metrics.
 func verdictText(v Verdict, time bool) string {
 	if time || v.Change == NoChange {
 		return v.String()

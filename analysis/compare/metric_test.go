@@ -36,7 +36,7 @@ func TestCompareSecondaryMetric(t *testing.T) {
 		metricSeries("Zero", "v2", "B/op", []float64{0, 0}, []float64{0, 0}),
 		metricSeries("ZeroBase", "v2", "B/op", []float64{8, 8}, []float64{8, 8}),
 	}
-	rep, err := compareSets(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(500))
+	rep, err := compareSets(runSet{Label: "old", Series: base}, runSet{Label: "new", Series: test}, testOptions(500))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +46,8 @@ func TestCompareSecondaryMetric(t *testing.T) {
 	alloc := resultFor(t, rep, "Alloc", "")
 	// Means 100 and 200 exactly: the ratio's estimate is 2.
 	if alloc.Err != nil || alloc.Ratio.Estimate != 2 || alloc.Base.Mean.Estimate != 100 || alloc.Verdict.Change != Slower ||
-		rep.verdictText(alloc) != "+100.0 % higher" {
-		t.Errorf("Alloc: %+v, verdict %q", alloc.Comparison, rep.verdictText(alloc))
+		verdictText(alloc.Verdict, rep.IsTime()) != "+100.0 % higher" {
+		t.Errorf("Alloc: %+v, verdict %q", alloc.Comparison, verdictText(alloc.Verdict, rep.IsTime()))
 	}
 	same := resultFor(t, rep, "Same", "")
 	if same.Err != nil || same.Ratio.Lower != 1 || same.Ratio.Upper != 1 || same.P != 1 || same.Verdict.Change != NoChange || same.Base.Mean.Estimate != 64 {

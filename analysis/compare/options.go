@@ -39,7 +39,7 @@ type Options struct {
 	// Col says what the two sides are, as benchstat's -col: ColFile ("")
 	// the sides given (files or label selectors), ColConfig the two
 	// project@version labels of one input, "/KEY" the two values of
-	// parameter KEY (ColSides finds the sides of the last two). With
+	// parameter KEY (colSides finds the sides of the last two). With
 	// "/KEY" benchmarks are matched with that parameter left out.
 	Col string
 	// Row says what names a row, as benchstat's -row: comma-separated
@@ -65,12 +65,38 @@ type Options struct {
 	// Progress, when not nil, is called once per finished benchmark with
 	// the number of benchmarks in all, from several goroutines at once.
 	Progress func(total int)
+
+	// Base and Test are the sides Analyze compares: their labels, the
+	// selectors that choose their runs and, for a side read from files of
+	// its own, its table (nil: the table Analyze gets). A zero Test makes
+	// Analyze describe Base without comparing; with Col ColConfig or /KEY
+	// it finds both sides (colSides). Inputs sets them as a command line
+	// names them.
+	Base, Test Side
+	// AA makes Analyze an A/A test of the table's runs (aaSeries): each
+	// run is split Repeats times at random into two halves of its units at
+	// level Split (table.LevelInstance, LevelTrial or LevelFork; a unit is
+	// one distinct prefix of level ids down to Split, as
+	// table.Series.Units, so on data with one fork per trial, µOpTime's,
+	// splitting by fork is splitting by trial).
+	AA      bool
+	Split   table.Level
+	Repeats int
+	// Part marks a run on one part of an input split by benchmark name
+	// (every run of a name, on every side, in one part: the chunks of
+	// table.NameGroupOf): the checks on the whole input (a filter that
+	// keeps nothing, a selector that matches no run, a wanted metric no
+	// part holds) are left to MergeAnalyses.
+	Part bool
 }
 
 // DefaultOptions are pa's and µOpTime's settings: 10,000 resamples, 99 %
 // intervals, iteration means (InvocationSamples 0), U test at α = 0.01,
-// nothing skipped, seed 1, the statistic the mean, no minimum effect.
-var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Alpha: 0.01, Seed: 1, Statistic: StatisticMean}
+// nothing skipped, seed 1, the statistic the mean (the command's default
+// is StatisticMedian, benchstat's), no minimum effect; an A/A test splits
+// by fork once.
+var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Alpha: 0.01, Seed: 1, Statistic: StatisticMean,
+	Split: table.LevelFork, Repeats: 1}
 
 // The statistics of Options.Statistic.
 const (
@@ -85,7 +111,7 @@ func (o Options) Validate() error {
 	default:
 		return fmt.Errorf("compare: statistic must be mean or median, got %q", o.Statistic)
 	}
-	if err := CheckProjections(o.Row, o.Col); err != nil {
+	if err := checkProjections(o.Row, o.Col); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	if !(o.MinEffect >= 0) || math.IsInf(o.MinEffect, 0) {
@@ -103,29 +129,8 @@ func (o Options) Validate() error {
 	if o.Workers < 0 {
 		return fmt.Errorf("compare: workers must be >= 0, got %d", o.Workers)
 	}
-	return nil
-}
-
-// AAOptions configures AA.
-type AAOptions struct {
-	Options
-	// Split is the level whose units are divided between the two halves:
-	// table.LevelInstance, table.LevelTrial or table.LevelFork. A unit is
-	// one distinct prefix of level ids down to Split (as
-	// table.Series.Units), so on data with one fork per trial (µOpTime)
-	// splitting by fork is splitting by trial.
-	Split table.Level
-	// Repeats is the number of random splits per benchmark (at least 1).
-	Repeats int
-}
-
-// DefaultAAOptions split by fork once, with DefaultOptions.
-var DefaultAAOptions = AAOptions{Options: DefaultOptions, Split: table.LevelFork, Repeats: 1}
-
-// Validate reports whether o is usable.
-func (o AAOptions) Validate() error {
-	if err := o.Options.Validate(); err != nil {
-		return err
+	if !o.AA {
+		return nil
 	}
 	switch o.Split {
 	case table.LevelInstance, table.LevelTrial, table.LevelFork:

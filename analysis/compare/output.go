@@ -126,8 +126,36 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.Int("seed", constI64(n, int64(o.Seed)))
 }
 
-// frame returns the A/B reports as one row per metric and matched or
-// unmatched benchmark (see WriteFile for the columns).
+// frame is the A/B comparison's data table for notebooks (TableResults:
+// CSV, Arrow IPC or Parquet by the extension), one row per metric and
+// benchmark (per metric: matched ones by name, then the unmatched).
+// Columns:
+//
+//	benchmark, params, mode       the matched name
+//	metric, unit                  "primary" and ns/op for times; a secondary
+//	                              metric (B/op, gc.alloc.rate.norm, …) and its unit
+//	status                        compared, failed, only in base, only in test
+//	base_label, test_label        the sets' labels
+//	base_runs, test_runs          pooled runs as project@version;…
+//	base_iterations, test_iterations
+//	base_mean_ns, base_ci_lower_ns, base_ci_upper_ns, base_median_ns   and
+//	                              test_…: means with intervals and medians
+//	                              of the iteration values, in ns per
+//	                              operation for the primary metric and in
+//	                              unit for the others
+//	ratio, ratio_ci_lower, ratio_ci_upper, ci_excludes_1
+//	change_rate                   |mean_test − mean_base| / mean_base
+//	u_statistic, u_pvalue, u_pvalue_below_alpha   Mann-Whitney U on
+//	                              iteration values (duet's names)
+//	cliffs_delta, cliff_magnitude
+//	change, verdict               −1 faster (lower), 0 no change, 1 slower
+//	                              (higher); the text
+//	error                         why a benchmark was not compared
+//	confidence, resamples, invocation_samples, alpha, statistic (mean or
+//	median), min_effect (a fraction), discard_warmup, seed
+//
+// Numbers that do not exist (unmatched, failed) are empty in CSV and null
+// in Arrow and Parquet.
 func (rs Reports) frame() *reports.Frame {
 	var bench, params, mode, metric, unit, status, baseRuns, testRuns, baseLabel, testLabel []string
 	var cc comparisonColumns
@@ -191,50 +219,12 @@ func runsString(ks []table.Key, row string) string {
 	return strings.Join(parts, ";")
 }
 
-// WriteFile writes the report as Reports{r}.WriteFile does.
-func (r *Report) WriteFile(path string) error { return Reports{r}.WriteFile(path) }
-
-// WriteFile writes the reports for notebooks, one row per metric and
-// benchmark (per metric: matched ones by name, then the unmatched), as CSV
-// (.csv), Arrow IPC (.arrow) or Parquet (.parquet) by the extension,
-// atomically. Columns:
-//
-//	benchmark, params, mode       the matched name
-//	metric, unit                  "primary" and ns/op for times; a secondary
-//	                              metric (B/op, gc.alloc.rate.norm, …) and its unit
-//	status                        compared, failed, only in base, only in test
-//	base_label, test_label        the sets' labels
-//	base_runs, test_runs          pooled runs as project@version;…
-//	base_iterations, test_iterations
-//	base_mean_ns, base_ci_lower_ns, base_ci_upper_ns, base_median_ns   and
-//	                              test_…: means with intervals and medians
-//	                              of the iteration values, in ns per
-//	                              operation for the primary metric and in
-//	                              unit for the others
-//	ratio, ratio_ci_lower, ratio_ci_upper, ci_excludes_1
-//	change_rate                   |mean_test − mean_base| / mean_base
-//	u_statistic, u_pvalue, u_pvalue_below_alpha   Mann-Whitney U on
-//	                              iteration values (duet's names)
-//	cliffs_delta, cliff_magnitude
-//	change, verdict               −1 faster (lower), 0 no change, 1 slower
-//	                              (higher); the text
-//	error                         why a benchmark was not compared
-//	confidence, resamples, invocation_samples, alpha, statistic (mean or
-//	median), min_effect (a fraction), discard_warmup, seed
-//
-// Numbers that do not exist (unmatched, failed) are empty in CSV and null
-// in Arrow and Parquet.
-func (rs Reports) WriteFile(path string) error { return rs.frame().WriteFile(path) }
-
-// WriteFile writes the A/A report, one row per comparison (run and split),
-// in the format chosen by the extension as Report.WriteFile does. Columns:
-// project, version, benchmark, params, mode, split (the level), repeat,
-// units_a, units_b, then the comparison columns of Report.WriteFile with
-// "a" for base and "b" for test (a_iterations, a_mean_ns, …, ratio is B/A),
-// then the settings. Skipped runs are not rows; see AAReport.Skipped.
-func (r *AAReport) WriteFile(path string) error { return r.frame().WriteFile(path) }
-
-// frame is the A/A table of WriteFile.
+// frame is the A/A test's data table, one row per comparison (run and
+// split). Columns: project, version, benchmark, params, mode, split (the
+// level), repeat, units_a, units_b, then the comparison columns of the A/B
+// table (Reports.frame) with "a" for base and "b" for test (a_iterations,
+// a_mean_ns, …, ratio is B/A), then the settings. Skipped runs are not
+// rows; see AAReport.Skipped.
 func (r *AAReport) frame() *reports.Frame {
 	var proj, ver, bench, params, mode []string
 	var repeat, ua, ub []int64

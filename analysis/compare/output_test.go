@@ -24,7 +24,7 @@ func smallReport(t *testing.T) *Report {
 	base := []*table.Series{handSeries("A", "v1", []float64{1, 2}), handSeries("B", "v1", []float64{10, 11, 12}, []float64{11, 12}),
 		handSeries("D", "v1", []float64{1, 2})}
 	test := []*table.Series{handSeries("B", "v2", []float64{20, 21, 22}, []float64{21, 23}), handSeries("D", "v2")}
-	rep, err := compareSets(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, testOptions(300))
+	rep, err := compareSets(runSet{Label: "old", Series: base}, runSet{Label: "new", Series: test}, testOptions(300))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func smallReport(t *testing.T) *Report {
 func TestWriteFileCSV(t *testing.T) {
 	rep := smallReport(t)
 	path := filepath.Join(t.TempDir(), "out.csv")
-	if err := rep.WriteFile(path); err != nil {
+	if err := writeReport(rep, path); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -116,7 +116,7 @@ func TestWriteFileArrowAndParquet(t *testing.T) {
 	}
 	t.Run("arrow", func(t *testing.T) {
 		path := filepath.Join(dir, "out.arrow")
-		if err := rep.WriteFile(path); err != nil {
+		if err := writeReport(rep, path); err != nil {
 			t.Fatal(err)
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -139,7 +139,7 @@ func TestWriteFileArrowAndParquet(t *testing.T) {
 	})
 	t.Run("parquet", func(t *testing.T) {
 		path := filepath.Join(dir, "out.parquet")
-		if err := rep.WriteFile(path); err != nil {
+		if err := writeReport(rep, path); err != nil {
 			t.Fatal(err)
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -165,21 +165,21 @@ func TestWriteFileArrowAndParquet(t *testing.T) {
 		}
 		check(t, tr.Record())
 	})
-	if err := rep.WriteFile(filepath.Join(dir, "out.xlsx")); err == nil || !strings.Contains(err.Error(), "unknown output extension") {
+	if err := writeReport(rep, filepath.Join(dir, "out.xlsx")); err == nil || !strings.Contains(err.Error(), "unknown output extension") {
 		t.Errorf("xlsx: err %v", err)
 	}
 }
 
 func TestAAWriteFile(t *testing.T) {
 	s := handSeries("B", "v1", []float64{1, 2}, []float64{2, 3}, []float64{3, 4}, []float64{1, 1})
-	opt := DefaultAAOptions
+	opt := aaOptions()
 	opt.Bootstrap.Resamples, opt.Repeats = 100, 2
 	rep, err := aaSeries([]*table.Series{s}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "aa.csv")
-	if err := rep.WriteFile(path); err != nil {
+	if err := rep.frame().WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -202,12 +202,12 @@ func TestWriteFileSettings(t *testing.T) {
 	opt.Statistic, opt.MinEffect = StatisticMedian, 5
 	base := []*table.Series{handSeries("B", "v1", []float64{10, 11, 12}, []float64{11, 12})}
 	test := []*table.Series{handSeries("B", "v2", []float64{20, 21, 22}, []float64{21, 23})}
-	rep, err := compareSets(Set{Label: "old", Series: base}, Set{Label: "new", Series: test}, opt)
+	rep, err := compareSets(runSet{Label: "old", Series: base}, runSet{Label: "new", Series: test}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "out.csv")
-	if err := rep.WriteFile(path); err != nil {
+	if err := writeReport(rep, path); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -227,3 +227,6 @@ func TestWriteFileSettings(t *testing.T) {
 		t.Errorf("statistic %q, min_effect %q; want median and 0.05", cell["statistic"], cell["min_effect"])
 	}
 }
+
+// writeReport writes an A/B report's data table (frame) to path.
+func writeReport(rep *Report, path string) error { return Reports{rep}.frame().WriteFile(path) }

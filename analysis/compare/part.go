@@ -8,10 +8,10 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Part is Run's work on one part of an input split by benchmark name
+// part is Analyze's work on one part of an input split by benchmark name
 // (every run of a benchmark name, on both sides, in one part: the chunks
-// of a spooled input, table.NameGroupOf), for MergeParts.
-type Part struct {
+// of a spooled input, table.NameGroupOf), for MergeAnalyses.
+type part struct {
 	// Metrics are the metrics the part's tables hold (Metrics with no
 	// wanted list).
 	Metrics []string
@@ -22,16 +22,19 @@ type Part struct {
 	Reports map[string]*Report
 	// BaseKeys and TestKeys are the primary metric's runs the sides'
 	// selectors match (the set Run's filter check reads); BaseAll and
-	// TestAll every primary run of each side's table (CheckSides' label
+	// TestAll every primary run of each side's table (checkSides' label
 	// hint).
 	BaseKeys, TestKeys, BaseAll, TestAll []table.Key
-	// Described holds, for DescribePart, describeSet's report per metric.
+	// Described holds, for describePart, describeSet's report per metric.
 	Described map[string]*SetReport
+	// sameTable says both sides read one table (label selection), where
+	// equal selectors are an error.
+	sameTable bool
 }
 
 // wanted returns the metrics of want (all when empty) that the part
 // holds, in want's order.
-func (p *Part) wanted(want []string) []string {
+func (p *part) wanted(want []string) []string {
 	if len(want) == 0 {
 		return p.Metrics
 	}
@@ -44,19 +47,19 @@ func (p *Part) wanted(want []string) []string {
 	return out
 }
 
-// RunPart runs the comparison of Run on base and test, the sides of one
-// part of a split input, for MergeParts: no check that the filter keeps
-// a benchmark or that a selector matches a run (MergeParts makes them on
+// runPart runs the comparison of Run on base and test, the sides of one
+// part of a split input, for mergeParts: no check that the filter keeps
+// a benchmark or that a selector matches a run (mergeParts makes them on
 // the whole), and no metric skipped. Every result is a function of its
 // benchmark's runs and of the stream (Seed, benchmark name), so the parts'
 // results are the unsplit run's.
-func RunPart(base, test Side, opt Options) (*Part, error) {
+func runPart(base, test Side, opt Options) (*part, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	p := &Part{Reports: map[string]*Report{}}
+	p := &part{Reports: map[string]*Report{}}
 	var err error
-	if p.Metrics, err = Metrics(nil, base.Table, test.Table); err != nil {
+	if p.Metrics, err = wantedMetrics(nil, base.Table, test.Table); err != nil {
 		return nil, err
 	}
 	for _, s := range base.set(table.Primary, nil).Series {
@@ -84,14 +87,14 @@ func RunPart(base, test Side, opt Options) (*Part, error) {
 	return p, nil
 }
 
-// MergeParts returns what Run gives on the union of the parts of one
-// split input (RunPart on each, the same sides' labels and selectors, and
+// mergeParts returns what Run gives on the union of the parts of one
+// split input (runPart on each, the same sides' labels and selectors, and
 // opt): Run's errors on the whole (a filter that keeps no benchmark, a
 // wanted metric no part holds, a side selector matching no run), and per
 // metric of Run's list the parts' reports merged (Merge), without the
 // secondary metrics that no part pairs. sameTable says both sides read
 // one table (label selection), where equal selectors are an error.
-func MergeParts(parts []*Part, base, test Selector, sameTable bool, opt Options) (Reports, error) {
+func mergeParts(parts []*part, base, test Selector, sameTable bool, opt Options) (Reports, error) {
 	if sameTable && base == test {
 		return nil, fmt.Errorf("base and test select the same runs (%s)", base)
 	}
@@ -102,7 +105,7 @@ func MergeParts(parts []*Part, base, test Selector, sameTable bool, opt Options)
 	for _, ks := range [][]table.Key{ba, ta, bk, tk} {
 		sort.Slice(ks, func(i, j int) bool { return ks[i].Less(ks[j]) })
 	}
-	// CheckSides on the whole.
+	// checkSides on the whole.
 	for _, s := range []struct {
 		name      string
 		sel       Selector
@@ -145,7 +148,7 @@ func MergeParts(parts []*Part, base, test Selector, sameTable bool, opt Options)
 
 // partsMetrics is Metrics over the parts' tables: want, or when empty
 // every metric some part holds, primary first.
-func partsMetrics(parts []*Part, want []string) ([]string, error) {
+func partsMetrics(parts []*part, want []string) ([]string, error) {
 	seen := map[string]bool{}
 	var all []string
 	for _, p := range parts {
@@ -172,19 +175,19 @@ func seriesOf(keys []table.Key) []*table.Series {
 	return out
 }
 
-// DescribePart is Describe's work on one part of an input split by
-// benchmark name (as RunPart), for MergeDescribed: Part.Metrics, BaseKeys
+// describePart is describe's work on one part of an input split by
+// benchmark name (as runPart), for mergeDescribed: part.Metrics, BaseKeys
 // and BaseAll of the side, and in Described describeSet's report for
 // every metric of opt.Metrics (all of Metrics when empty) of which the
 // part keeps a run. No check that the filter keeps a benchmark or that a
-// wanted metric exists: MergeDescribed makes them on the whole.
-func DescribePart(side Side, opt Options) (*Part, error) {
+// wanted metric exists: mergeDescribed makes them on the whole.
+func describePart(side Side, opt Options) (*part, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	p := &Part{Described: map[string]*SetReport{}}
+	p := &part{Described: map[string]*SetReport{}}
 	var err error
-	if p.Metrics, err = Metrics(nil, side.Table); err != nil {
+	if p.Metrics, err = wantedMetrics(nil, side.Table); err != nil {
 		return nil, err
 	}
 	for _, s := range table.Collect(side.Table, table.Filter{}) {
@@ -202,12 +205,12 @@ func DescribePart(side Side, opt Options) (*Part, error) {
 	return p, nil
 }
 
-// MergeDescribed returns what Describe gives on the union of the parts of
-// one split input (DescribePart on each, with opt): Describe's errors on
+// mergeDescribed returns what Describe gives on the union of the parts of
+// one split input (describePart on each, with opt): describe's errors on
 // the whole (a filter that keeps no benchmark, a wanted metric no part
-// holds), and per metric, in Describe's order, the parts' benchmarks in
+// holds), and per metric, in describe's order, the parts' benchmarks in
 // one report sorted by name.
-func MergeDescribed(parts []*Part, opt Options) (SetReports, error) {
+func mergeDescribed(parts []*part, opt Options) (SetReports, error) {
 	var all []table.Key
 	for _, p := range parts {
 		all = append(all, p.BaseAll...)

@@ -70,9 +70,9 @@ func colKey(col string) string {
 	return ""
 }
 
-// CheckProjections reports a Row or Col (Options) that cannot be used, and
+// checkProjections reports a Row or Col (Options) that cannot be used, and
 // a Row that would put the two sides in different rows.
-func CheckProjections(row, col string) error {
+func checkProjections(row, col string) error {
 	r, err := parseRow(row)
 	if err != nil {
 		return err
@@ -144,13 +144,13 @@ func onlyParams(params string, keys []string) string {
 	return strings.Join(keep, ",")
 }
 
-// ColSides returns the two sides of opt.Col in t: for ColConfig the two
+// colSides returns the two sides of opt.Col in t: for ColConfig the two
 // project@version labels of its runs, in the order they first appear in t
 // (the order of the files read); for /KEY the runs with each of the two
 // values of parameter KEY, numbers in numeric order, other values as
 // text. Only the runs that opt.Filter keeps count, and there must be
 // exactly two; the error otherwise lists what there is.
-func ColSides(t *table.Table, opt Options) (base, test Side, err error) {
+func colSides(t *table.Table, opt Options) (base, test Side, err error) {
 	kept := opt.Filter.Select(table.Collect(t, table.Filter{Metric: table.Primary}))
 	if opt.Col == ColConfig {
 		var two [][2]string

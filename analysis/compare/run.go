@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -22,14 +21,14 @@ type Side struct {
 }
 
 // series returns the side's runs of metric that filter keeps.
-func (s Side) set(metric string, filter *Filter) Set {
+func (s Side) set(metric string, filter *Filter) runSet {
 	return newSet(s.Label, filter.Select(table.Collect(s.Table, table.Filter{Metric: metric})), s.Select)
 }
 
-// CheckSides reports a side whose selector chooses no run, naming the
+// checkSides reports a side whose selector chooses no run, naming the
 // project@version labels the input has. Sides chosen by labels from one
 // table must differ.
-func CheckSides(base, test Side) error {
+func checkSides(base, test Side) error {
 	if base.Table == test.Table && base.Select == test.Select {
 		return fmt.Errorf("base and test select the same runs (%s)", base.Select)
 	}
@@ -62,11 +61,11 @@ func Run(base, test Side, opt Options) (Reports, error) {
 	if _, err := opt.Filter.Keep(append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
 		return nil, err
 	}
-	metrics, err := Metrics(opt.Metrics, base.Table, test.Table)
+	metrics, err := wantedMetrics(opt.Metrics, base.Table, test.Table)
 	if err != nil {
 		return nil, fmt.Errorf("metrics %w", err)
 	}
-	var sets [][2]Set
+	var sets [][2]runSet
 	total := 0
 	for _, m := range metrics {
 		bs, ts := base.set(m, opt.Filter), test.set(m, opt.Filter)
@@ -74,7 +73,7 @@ func Run(base, test Side, opt Options) (Reports, error) {
 		if m != table.Primary && len(pairs) == 0 {
 			continue // a secondary metric only one side has
 		}
-		sets = append(sets, [2]Set{bs, ts})
+		sets = append(sets, [2]runSet{bs, ts})
 		total += len(pairs)
 	}
 	opt.Progress = overall(opt.Progress, total)
@@ -89,20 +88,20 @@ func Run(base, test Side, opt Options) (Reports, error) {
 	return reps, nil
 }
 
-// Describe summarises one side without comparing (describeSet), per metric
+// describe summarises one side without comparing (describeSet), per metric
 // of opt.Metrics that it holds, on the benchmarks opt.Filter keeps.
-func Describe(side Side, opt Options) (SetReports, error) {
+func describe(side Side, opt Options) (SetReports, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	if _, err := opt.Filter.Keep(table.Collect(side.Table, table.Filter{})); err != nil {
 		return nil, err
 	}
-	metrics, err := Metrics(opt.Metrics, side.Table)
+	metrics, err := wantedMetrics(opt.Metrics, side.Table)
 	if err != nil {
 		return nil, fmt.Errorf("metrics %w", err)
 	}
-	var sets []Set
+	var sets []runSet
 	total := 0
 	for _, m := range metrics {
 		s := side.set(m, opt.Filter)
@@ -125,19 +124,6 @@ func Describe(side Side, opt Options) (SetReports, error) {
 	return reps, nil
 }
 
-// AA is the A/A test (aaSeries) of every primary series of t that
-// opt.Filter keeps.
-func AA(t *table.Table, opt AAOptions) (*AAReport, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	series, err := opt.Filter.Keep(table.Collect(t, table.Filter{}))
-	if err != nil {
-		return nil, err
-	}
-	return aaSeries(series, opt)
-}
-
 // overall turns a per-stage progress callback into one that reports the
 // total over all stages.
 func overall(progress func(int), total int) func(int) {
@@ -145,31 +131,6 @@ func overall(progress func(int), total int) func(int) {
 		return nil
 	}
 	return func(int) { progress(total) }
-}
-
-// Frame returns the comparison table (TableResults) for the shared writer;
-// see WriteFile for its columns.
-func (rs Reports) Frame(name string) (*reports.Frame, error) {
-	if name != TableResults {
-		return nil, fmt.Errorf("compare: no data table %q", name)
-	}
-	return rs.frame(), nil
-}
-
-// Frame returns the description table (TableResults); see WriteFile.
-func (rs SetReports) Frame(name string) (*reports.Frame, error) {
-	if name != TableResults {
-		return nil, fmt.Errorf("compare: no data table %q", name)
-	}
-	return rs.frame(), nil
-}
-
-// Frame returns the A/A table (TableResults); see WriteFile.
-func (r *AAReport) Frame(name string) (*reports.Frame, error) {
-	if name != TableResults {
-		return nil, fmt.Errorf("compare: no data table %q", name)
-	}
-	return r.frame(), nil
 }
 
 // String describes the selector: "project P, version V, pair A".
@@ -193,9 +154,9 @@ func (sel Selector) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// FilesLabel is the label of a side read from files: the first three names
+// filesLabel is the label of a side read from files: the first three names
 // and a count of the rest, then the selector if any.
-func FilesLabel(files []string, sel Selector) string {
+func filesLabel(files []string, sel Selector) string {
 	s := strings.Join(files, ", ")
 	if len(files) > 3 {
 		s = strings.Join(files[:3], ", ") + fmt.Sprintf(" and %d more files", len(files)-3)

@@ -346,9 +346,9 @@ func (r *Report) table(lb labeler) *textTable {
 	return t
 }
 
-// AAHeadline is the one-line answer of an A/A report: how often the setup
+// aaHeadline is the one-line answer of an A/A report: how often the setup
 // claims a difference where there is none, against the nominal rates.
-func (r *AAReport) AAHeadline() string {
+func (r *AAReport) aaHeadline() string {
 	a := r.Rates()
 	o := &r.Options
 	ci := confidenceLabel(o.Bootstrap.Confidence) + " CI"
@@ -368,7 +368,7 @@ func (r *AAReport) AAHeadline() string {
 func (r *AAReport) WriteText(w io.Writer) error {
 	o := &r.Options
 	var b strings.Builder
-	b.WriteString(r.AAHeadline() + "\n")
+	b.WriteString(r.aaHeadline() + "\n")
 	b.WriteString(reports.Wrap(fmt.Sprintf("A/A test: every run split by %s into two random halves A and B (%d split(s) per run); B compared with A as in compare",
 		o.Split, o.Repeats), Width, "  ") + "\n")
 	b.WriteString(reports.Wrap(o.methodLine(), Width, "  ") + "\n")

@@ -35,7 +35,7 @@ func TestReportText(t *testing.T) {
 		handSeries("org.ex.Bench.alpha", "v2", []float64{20, 21, 22}, []float64{21, 22, 20}),
 		handSeries("org.ex.Bench.beta", "v2", []float64{100, 99, 101}, []float64{98, 102, 100}),
 	}
-	rep, err := compareSets(Set{Label: "old.json", Series: base}, Set{Label: "new.json", Series: test}, testOptions(500))
+	rep, err := compareSets(runSet{Label: "old.json", Series: base}, runSet{Label: "new.json", Series: test}, testOptions(500))
 	if err != nil {
 		t.Fatal(err)
 	}
