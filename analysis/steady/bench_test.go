@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/stats"
-	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/format/synth"
 )
 
 func TestClassifyGenerated(t *testing.T) {

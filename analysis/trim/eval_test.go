@@ -13,9 +13,9 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/format/all"
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/stats"
-	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )

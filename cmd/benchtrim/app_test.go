@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/table"
 )
 

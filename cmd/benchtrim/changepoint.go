@@ -11,7 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/changepoint"
-	"github.com/benchtrim/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 )
 
 func changepointCommand() *cli.Command {

@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/internal/demo"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/demo"
 )
 
 func demoCommand() *cli.Command {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 )
 
 // TestExportGoBenchCLI exports JMH and Go results to Go benchmark text: the

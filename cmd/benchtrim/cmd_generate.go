@@ -8,10 +8,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/synth"
 )
 
 func generateCommand() *cli.Command {

@@ -8,9 +8,9 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/arrowio"
-	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )

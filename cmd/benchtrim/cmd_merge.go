@@ -11,7 +11,7 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/analysis/trim"
-	"github.com/benchtrim/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/partial"
 )

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/internal/synth"
 )
 
 // writeVersions writes two versions of a small µOpTime Go suite in which

@@ -10,8 +10,8 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/estimate"
-	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )

@@ -12,8 +12,8 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/internal/synth"
 )
 
 // steadyInput writes a JMH avgt file recorded with -wi 0: 3 forks × 200

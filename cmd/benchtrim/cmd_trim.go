@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/urfave/cli/v2"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/format/synth"
 )
 
 // TestDuetGenerateCompare generates the duet preset (seed 1), reads it

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 )
 
 // flagRanges are the ranges of the numeric flags, by flag name; a name

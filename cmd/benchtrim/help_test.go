@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 

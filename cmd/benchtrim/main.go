@@ -13,8 +13,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/internal/cliapp"
 )
 
 func main() {

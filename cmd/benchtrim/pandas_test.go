@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 

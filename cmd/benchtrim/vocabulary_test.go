@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 
-	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 

@@ -41,23 +41,10 @@ func layerOf(path string) (int, bool) {
 	return 0, false
 }
 
-// upward are the imports that still run up a layer, each to be removed by
-// moving a package (issue 25 item 1); the test fails on any other, and on
-// an entry here that no longer happens (then delete it).
-var upward = map[string]bool{
-	"internal/cliapp -> format/all": true,
-	"internal/cliapp -> ingest":     true,
-	"internal/cliapp -> reports":    true,
-	"internal/cliapp -> table":      true,
-	"internal/demo -> table":        true,
-	"internal/synth -> format/pa":   true,
-}
-
 // TestImportsGoDown lists the module's packages with go list and fails on
-// every import of a package from a higher layer (but the known ones of
-// upward), and on packages no layer names.
+// every import of a package from a higher layer, and on packages no layer
+// names.
 func TestImportsGoDown(t *testing.T) {
-	seen := map[string]bool{}
 	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -83,21 +70,11 @@ func TestImportsGoDown(t *testing.T) {
 				continue
 			}
 			if li, _ := layerOf(imp); li > lp {
-				edge := strings.TrimPrefix(p.ImportPath, module+"/") + " -> " + strings.TrimPrefix(imp, module+"/")
-				if upward[edge] {
-					seen[edge] = true
-					continue
-				}
 				t.Errorf("%s (layer %d) imports %s (layer %d): imports only go down", p.ImportPath, lp, imp, li)
 			}
 		}
 	}
 	if n < 20 {
 		t.Fatalf("go list gave %d packages", n)
-	}
-	for edge := range upward {
-		if !seen[edge] {
-			t.Errorf("%s no longer runs up: delete it from upward", edge)
-		}
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/internal/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 

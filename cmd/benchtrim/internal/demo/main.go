@@ -1,5 +1,5 @@
 // Package demo is `benchtrim demo`: it generates a realistic synthetic
-// suite with known truth (internal/synth), ingests it, and runs every
+// suite with known truth (format/synth), ingests it, and runs every
 // analyzer's step on it through the real command line, printing each
 // command as "$ benchtrim ARGS" before its output, then a one-line summary
 // per step. The steps are listed in Steps.
@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/benchtrim/benchtrim/internal/synth"
+	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 

@@ -28,7 +28,7 @@ type testdataFile struct {
 // testdataFiles defines the small hand-curated files other packages' tests
 // read. Seeds are fixed; regenerate with
 //
-//	go test ./internal/synth -run TestTestdataFiles -update
+//	go test ./format/synth -run TestTestdataFiles -update
 func testdataFiles() []testdataFile {
 	avgt := DefaultSuiteConfig()
 	avgt.Seed = 20240501
@@ -119,10 +119,10 @@ func TestTestdataFiles(t *testing.T) {
 	truth := map[string][]BenchmarkTruth{}
 	var readme strings.Builder
 	readme.WriteString("# Small generated result files\n\n" +
-		"Written by `internal/synth` (benchtrim's synthetic benchmark generator) with fixed seeds, for\n" +
+		"Written by `format/synth` (benchtrim's synthetic benchmark generator) with fixed seeds, for\n" +
 		"the ingesters' and analyzers' tests. Do not edit by hand; regenerate with\n\n" +
-		"    go test ./internal/synth -run TestTestdataFiles -update\n\n" +
-		"`truth.json` maps each file to the truth of its series (internal/synth.BenchmarkTruth):\n" +
+		"    go test ./format/synth -run TestTestdataFiles -update\n\n" +
+		"`truth.json` maps each file to the truth of its series (format/synth.BenchmarkTruth):\n" +
 		"kind (flat / warmup / slowdown / no-steady-state), true warmup iterations, true mean in\n" +
 		"ns/op, injected outliers, dropped µOpTime rows.\n\n" +
 		"| file | content | series | kinds |\n| --- | --- | --- | --- |\n")
@@ -167,6 +167,6 @@ func checkGolden(t *testing.T, path string, data []byte) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if !bytes.Equal(old, data) {
-		t.Errorf("%s differs from the generator's output; if the change is intended, run go test ./internal/synth -run TestTestdataFiles -update", path)
+		t.Errorf("%s differs from the generator's output; if the change is intended, run go test ./format/synth -run TestTestdataFiles -update", path)
 	}
 }
