@@ -2,7 +2,6 @@ package duet
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/format/internal/csvfile"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -48,22 +48,11 @@ const (
 	numRequired
 )
 
-var utf8BOM = []byte("\ufeff")
-
-// firstLine is head's first line without a BOM or line break.
-func firstLine(head []byte) []byte {
-	head = bytes.TrimPrefix(head, utf8BOM)
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	return bytes.TrimRight(head, "\r")
-}
-
 // Sniff reports whether head's first line is a ','-separated header naming
 // every column of Columns.
 func (Format) Sniff(head []byte) bool {
 	names := map[string]bool{}
-	for _, f := range strings.Split(string(firstLine(head)), ",") {
+	for _, f := range strings.Split(string(csvfile.FirstLine(head)), ",") {
 		names[strings.ToLower(strings.Trim(strings.TrimSpace(f), `"`))] = true
 	}
 	for _, c := range Columns {
@@ -79,7 +68,7 @@ func (Format) Sniff(head []byte) bool {
 // iteration_time_ns (whatever the separator; the early duet CSVs without
 // timestamps have the latter), else 0.
 func (Format) Likely(head []byte) int {
-	h := bytes.ToLower(firstLine(head))
+	h := bytes.ToLower(csvfile.FirstLine(head))
 	if bytes.Contains(h, []byte("runid")) && (bytes.Contains(h, []byte("iteration_start_ns")) || bytes.Contains(h, []byte("iteration_time_ns"))) {
 		return 2
 	}
@@ -114,52 +103,32 @@ type csvReader struct {
 // *ingest.ParseError; bad rows are skipped and counted in rep with their
 // line.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
-	file := src.File
-	if file == "" {
-		file = "<input>"
-	}
-	src.File = file
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err == io.EOF {
-		return &ingest.ParseError{File: file, Msg: "empty file: no header line"}
-	}
-	if err != nil {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return &ingest.ParseError{File: file, Line: pe.Line, Msg: "header: " + pe.Err.Error()}
-		}
-		return fmt.Errorf("%s: reading header: %w", file, err)
-	}
-	headLine, _ := cr.FieldPos(0)
-	rd := &csvReader{file: file, c: newCollector(src, rep), width: len(head)}
-	if err := rd.header(head, headLine); err != nil {
-		return err
-	}
-	rows, err := ingest.CSVRecords(cr, file, rep, KindMalformedCSV, rd.record)
+	cr, err := csvfile.NewReader(r, src.File, ',', rep, KindMalformedCSV)
 	if err != nil {
 		return err
 	}
-	if rows == 0 {
-		rep.Warn(KindNoRows, &ingest.ParseError{File: file, Line: headLine, Msg: "header but no data rows"})
+	src.File = cr.File
+	rd := &csvReader{file: cr.File, c: newCollector(src, rep), width: len(cr.Head)}
+	if err := rd.header(cr.Head, cr.HeadLine); err != nil {
+		return err
 	}
+	for cr.Scan() {
+		rd.record(cr.Record())
+	}
+	if err := cr.Err(); err != nil {
+		return err
+	}
+	cr.WarnIfEmpty(KindNoRows)
 	rd.c.finish(dst)
 	return nil
 }
 
 func (rd *csvReader) header(head []string, line int) error {
-	index := map[string]int{}
-	for i, h := range head {
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff")
-		}
-		h = strings.ToLower(strings.TrimSpace(h))
-		if j, dup := index[h]; dup && h != "" {
+	names, index := csvfile.Names(head)
+	for i, h := range names {
+		if j := index[h]; j != i && h != "" {
 			return &ingest.ParseError{File: rd.file, Line: line, Msg: fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)}
 		}
-		index[h] = i
 	}
 	var missing []string
 	for c, name := range Columns {

@@ -68,14 +68,13 @@ package pa
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/format/internal/csvfile"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -91,11 +90,7 @@ func (Format) Name() string { return "pa" }
 // Sniff reports whether the first line of head is a ';'-separated header
 // naming the benchmark, params and instance columns in pa's order.
 func (Format) Sniff(head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\ufeff"))
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	h := bytes.ToLower(bytes.ReplaceAll(head, []byte(`"`), nil))
+	h := bytes.ToLower(bytes.ReplaceAll(csvfile.FirstLine(head), []byte(`"`), nil))
 	return bytes.Contains(h, []byte("benchmark;params;instance"))
 }
 
@@ -106,15 +101,12 @@ func (Format) Sniff(head []byte) bool {
 // and value_count are integers), else 0. Read's header error then names
 // the delimiter or the missing header.
 func (Format) Likely(head []byte) int {
-	head = bytes.TrimPrefix(head, []byte("\ufeff"))
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	h := bytes.ToLower(head)
+	line := csvfile.FirstLine(head)
+	h := bytes.ToLower(line)
 	if bytes.Contains(h, []byte("benchmark")) && bytes.Contains(h, []byte("params")) && bytes.Contains(h, []byte("instance")) {
 		return 2
 	}
-	if isDataRow(strings.Split(strings.TrimRight(string(head), "\r"), ";")) {
+	if isDataRow(strings.Split(string(line), ";")) {
 		return 2
 	}
 	return 0
@@ -127,7 +119,7 @@ func isDataRow(f []string) bool {
 		return false
 	}
 	for _, c := range []int{colTrial, colFork, colIteration, colValueCount} {
-		if _, err := strconv.ParseInt(trimSpace(f[c]), 10, 64); err != nil {
+		if _, err := strconv.ParseInt(csvfile.TrimSpace(f[c]), 10, 64); err != nil {
 			return false
 		}
 	}
@@ -139,19 +131,8 @@ func isDataRow(f []string) bool {
 // into pa's names), or no header at all (the first line is a data row). It
 // returns "" otherwise.
 func headerProblem(head []string) string {
-	if len(head) == 1 {
-		for _, d := range []struct{ sep, name string }{{",", "','"}, {"\t", "tab"}, {"|", "'|'"}} {
-			found := 0
-			for _, p := range strings.Split(strings.ToLower(head[0]), d.sep) {
-				switch strings.TrimSpace(strings.TrimPrefix(p, "\ufeff")) {
-				case "benchmark", "params", "instance", "value_count":
-					found++
-				}
-			}
-			if found >= 2 {
-				return fmt.Sprintf("header separated by %s, not ';' (a pa/bencher CSV is semicolon-separated)", d.name)
-			}
-		}
+	if d := csvfile.OtherDelimiter(head, ';', "benchmark", "params", "instance", "value_count"); d != "" {
+		return fmt.Sprintf("header separated by %s, not ';' (a pa/bencher CSV is semicolon-separated)", d)
 	}
 	if isDataRow(head) {
 		return "no header line: line 1 is a data row (a pa/bencher CSV starts with the header " + strings.Join(Columns[:], ";") + ")"
@@ -242,59 +223,35 @@ type reader struct {
 // lacks columns and a wrapped error when reading r fails; bad rows are
 // counted in rep and skipped.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
-	file := src.File
-	if file == "" {
-		file = "<input>"
-	}
-	cr := csv.NewReader(r)
-	cr.Comma = ';'
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-
-	head, err := cr.Read()
-	if err == io.EOF {
-		return &ingest.ParseError{File: file, Msg: "empty file: no header line"}
-	}
+	cr, err := csvfile.NewReader(r, src.File, ';', rep, KindMalformedCSV)
 	if err != nil {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return &ingest.ParseError{File: file, Line: pe.Line, Msg: "header: " + pe.Err.Error()}
-		}
-		return fmt.Errorf("%s: reading header: %w", file, err)
+		return err
 	}
-	headLine, _ := cr.FieldPos(0)
-	rd := &reader{file: file, src: src, dst: dst, rep: rep, width: len(head), names: ingest.Names{Rep: rep},
+	file := cr.File
+	rd := &reader{file: file, src: src, dst: dst, rep: rep, width: len(cr.Head), names: ingest.Names{Rep: rep},
 		instances: map[string]int32{}, instanceNames: map[int32]string{}, params: map[string]string{}, runs: map[table.Key]*run{}}
-	if err := rd.parseHeader(head, headLine); err != nil {
+	if err := rd.parseHeader(cr.Head, cr.HeadLine); err != nil {
 		return err
 	}
 	rd.row = table.Row{Slice: 1, Metric: table.Primary, Source: file}
-	rows, err := ingest.CSVRecords(cr, file, rep, KindMalformedCSV, rd.record)
-	if err != nil {
+	for cr.Scan() {
+		rd.record(cr.Record())
+	}
+	if err := cr.Err(); err != nil {
 		return err
 	}
-	if rows == 0 {
-		rep.Warn(KindNoRows, &ingest.ParseError{File: file, Line: headLine, Msg: "header but no data rows"})
-	}
+	cr.WarnIfEmpty(KindNoRows)
 	rd.finish()
 	return nil
 }
 
 func (rd *reader) parseHeader(head []string, line int) error {
-	index := map[string]int{}
+	names, index := csvfile.Names(head)
 	var dupMsg string
-	for i, h := range head {
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff")
+	for i, h := range names {
+		if j := index[h]; j != i && dupMsg == "" {
+			dupMsg = fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)
 		}
-		h = strings.ToLower(strings.TrimSpace(h))
-		if j, dup := index[h]; dup {
-			if dupMsg == "" {
-				dupMsg = fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)
-			}
-			continue
-		}
-		index[h] = i
 	}
 	var missing []string
 	for c, name := range Columns {
@@ -337,7 +294,7 @@ func (rd *reader) record(rec []string, line int64) {
 		rd.skip(KindFieldCount, line, "row has %d fields, want %d", len(rec), rd.width)
 		return
 	}
-	field := func(c int) string { return trimSpace(rec[rd.cols[c]]) }
+	field := func(c int) string { return csvfile.TrimSpace(rec[rd.cols[c]]) }
 	bench := field(colBenchmark)
 	if bench == "" {
 		rd.skip(KindEmptyName, line, "column benchmark is empty")
@@ -345,7 +302,7 @@ func (rd *reader) record(rec []string, line int64) {
 	}
 	var levels [3]int32
 	for i, c := range [3]int{colTrial, colFork, colIteration} {
-		v, err := parseInt(field(c), 32)
+		v, err := csvfile.ParseInt(field(c), 32)
 		if err != nil {
 			rd.skip(KindBadNumber, line, "column %s: %v", Columns[c], err)
 			return
@@ -356,7 +313,7 @@ func (rd *reader) record(rec []string, line int64) {
 		}
 		levels[i] = int32(v)
 	}
-	count, err := parseInt(field(colValueCount), 64)
+	count, err := csvfile.ParseInt(field(colValueCount), 64)
 	if err != nil {
 		rd.skip(KindBadNumber, line, "column value_count: %v", err)
 		return
@@ -584,30 +541,4 @@ func parseValue(s string) (v float64, comma bool, err error) {
 		return v, false, nil // ±Inf or 0 on overflow/underflow: CheckTime judges it
 	}
 	return 0, false, err
-}
-
-// parseInt parses a decimal integer that fits in bitSize bits. It also
-// accepts an integral float spelling ("5.0").
-func parseInt(s string, bitSize int) (int64, error) {
-	v, err := strconv.ParseInt(s, 10, bitSize)
-	if err == nil {
-		return v, nil
-	}
-	f, ferr := strconv.ParseFloat(s, 64)
-	if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
-		return 0, fmt.Errorf("%q is not an integer", s)
-	}
-	limit := math.Ldexp(1, bitSize-1)
-	if f >= limit || f < -limit {
-		return 0, fmt.Errorf("%q is out of range", s)
-	}
-	return int64(f), nil
-}
-
-// trimSpace is strings.TrimSpace with a fast path for untrimmed fields.
-func trimSpace(s string) string {
-	if s == "" || s[0] > ' ' && s[len(s)-1] > ' ' {
-		return s
-	}
-	return strings.TrimSpace(s)
 }

@@ -50,14 +50,13 @@ package uoptime
 
 import (
 	"bytes"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/format/internal/csvfile"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -73,15 +72,9 @@ func (Format) Name() string { return "uoptime" }
 // Sniff reports whether the first line of head is a CSV header naming the
 // ns_per_op and b_name columns.
 func (Format) Sniff(head []byte) bool {
-	head = bytes.TrimPrefix(head, utf8BOM)
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	h := bytes.ToLower(head)
+	h := bytes.ToLower(csvfile.FirstLine(head))
 	return bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) && bytes.IndexByte(h, ',') >= 0
 }
-
-var utf8BOM = []byte("\ufeff")
 
 // Likely scores a head that no format sniffed (see ingest.Format): 2 when
 // its first line names the ns_per_op and b_name columns (separated by
@@ -90,15 +83,12 @@ var utf8BOM = []byte("\ufeff")
 // number, the last a Benchmark name), else 0. Read's header error then
 // names the delimiter or the missing header.
 func (Format) Likely(head []byte) int {
-	head = bytes.TrimPrefix(head, utf8BOM)
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	h := bytes.ToLower(head)
+	line := csvfile.FirstLine(head)
+	h := bytes.ToLower(line)
 	if bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) {
 		return 2
 	}
-	if f := strings.Split(strings.TrimRight(string(head), "\r"), ","); len(f) >= 12 && isNumber(f[0]) && strings.HasPrefix(trimSpace(f[len(f)-1]), "Benchmark") {
+	if f := strings.Split(string(line), ","); len(f) >= 12 && isNumber(f[0]) && strings.HasPrefix(csvfile.TrimSpace(f[len(f)-1]), "Benchmark") {
 		return 1
 	}
 	return 0
@@ -106,7 +96,7 @@ func (Format) Likely(head []byte) int {
 
 // isNumber reports whether s (trimmed) parses as a float.
 func isNumber(s string) bool {
-	_, err := strconv.ParseFloat(trimSpace(s), 64)
+	_, err := strconv.ParseFloat(csvfile.TrimSpace(s), 64)
 	return err == nil
 }
 
@@ -115,20 +105,8 @@ func isNumber(s string) bool {
 // that splits on ';' or tab into the required names), or there is no
 // header (the first line is a data row). It returns "" otherwise.
 func headerProblem(head []string) string {
-	if len(head) == 1 {
-		for _, d := range []struct{ sep, name string }{{";", "';'"}, {"\t", "tab"}, {"|", "'|'"}} {
-			parts := strings.Split(strings.ToLower(head[0]), d.sep)
-			found := 0
-			for _, p := range parts {
-				switch strings.TrimSpace(strings.TrimPrefix(p, "\ufeff")) {
-				case ColNsPerOp, ColBName, ColN:
-					found++
-				}
-			}
-			if found >= 2 {
-				return fmt.Sprintf("header separated by %s, not ',' (a µOpTime CSV is comma-separated; convert it or re-export it with ',')", d.name)
-			}
-		}
+	if d := csvfile.OtherDelimiter(head, ',', ColNsPerOp, ColBName, ColN); d != "" {
+		return fmt.Sprintf("header separated by %s, not ',' (a µOpTime CSV is comma-separated; convert it or re-export it with ',')", d)
 	}
 	if len(head) >= 12 && isNumber(head[0]) && isNumber(head[1]) && isNumber(head[2]) {
 		return fmt.Sprintf("no header line: line 1 is a data row (a µOpTime CSV starts with the header %s)",
@@ -196,27 +174,12 @@ var levelNames = [numLevels]string{"instance", "trial", "iteration", "slice"}
 // required columns, and a wrapped error when reading r fails; bad rows are
 // counted in rep and skipped.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
-	file := src.File
-	if file == "" {
-		file = "<input>"
-	}
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-
-	head, err := cr.Read()
-	if err == io.EOF {
-		return &ingest.ParseError{File: file, Msg: "empty file: no header line"}
-	}
+	cr, err := csvfile.NewReader(r, src.File, ',', rep, KindMalformedCSV)
 	if err != nil {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return &ingest.ParseError{File: file, Line: pe.Line, Msg: "header: " + pe.Err.Error()}
-		}
-		return fmt.Errorf("%s: reading header: %w", file, err)
+		return err
 	}
-	headLine, _ := cr.FieldPos(0)
-	cols, err := parseHeader(head, file, headLine, rep)
+	file := cr.File
+	cols, err := parseHeader(cr.Head, file, cr.HeadLine, rep)
 	if err != nil {
 		return err
 	}
@@ -224,13 +187,13 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}, names: ingest.Names{Rep: rep}}
 	rd.row = table.Row{Project: src.Project, Version: src.Version, Mode: Mode, Metric: table.Primary,
 		Unit: Unit, Fork: 1, Source: file}
-	rows, err := ingest.CSVRecords(cr, file, rep, KindMalformedCSV, rd.record)
-	if err != nil {
+	for cr.Scan() {
+		rd.record(cr.Record())
+	}
+	if err := cr.Err(); err != nil {
 		return err
 	}
-	if rows == 0 {
-		rep.Warn(KindNoRows, &ingest.ParseError{File: file, Line: headLine, Msg: "header but no data rows"})
-	}
+	cr.WarnIfEmpty(KindNoRows)
 	rd.finish()
 	return nil
 }
@@ -251,22 +214,12 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 	for _, w := range want {
 		known[w.name] = true
 	}
-	names := make([]string, len(head))
-	index := map[string]int{}
+	names, index := csvfile.Names(head)
 	dupMsg := ""
-	for i, h := range head {
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff")
+	for i, h := range names {
+		if j := index[h]; j != i && known[h] && dupMsg == "" {
+			dupMsg = fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)
 		}
-		h = strings.ToLower(strings.TrimSpace(h))
-		names[i] = h
-		if j, dup := index[h]; dup {
-			if known[h] && dupMsg == "" {
-				dupMsg = fmt.Sprintf("header: column %q appears twice (fields %d and %d)", h, j+1, i+1)
-			}
-			continue
-		}
-		index[h] = i
 	}
 	var missing []string
 	for _, w := range want {
@@ -317,7 +270,7 @@ func (rd *reader) record(rec []string, line int64) {
 		rd.skip(KindFieldCount, line, "row has %d fields, header has %d", len(rec), c.width)
 		return
 	}
-	name := trimSpace(rec[c.bName])
+	name := csvfile.TrimSpace(rec[c.bName])
 	if name == "" {
 		rd.skip(KindEmptyName, line, "column b_name is empty")
 		return
@@ -333,7 +286,7 @@ func (rd *reader) record(rec []string, line int64) {
 	setupNames := [numLevels]string{ColIrSetup, ColSrSetup, ColItSetup, ColBedSetup}
 	posNames := [numLevels]string{ColIrPos, ColSrPos, ColItPos, ColBedPos}
 	for l := 0; l < numLevels; l++ {
-		v, err := parseInt(rec[setupCols[l]], 32)
+		v, err := csvfile.ParseInt(csvfile.TrimSpace(rec[setupCols[l]]), 32)
 		if err != nil {
 			rd.skip(KindBadNumber, line, "column %s: %v", setupNames[l], err)
 			return
@@ -343,7 +296,7 @@ func (rd *reader) record(rec []string, line int64) {
 			return
 		}
 		setup[l] = int32(v)
-		p, err := parseInt(rec[posCols[l]], 32)
+		p, err := csvfile.ParseInt(csvfile.TrimSpace(rec[posCols[l]]), 32)
 		if err != nil {
 			rd.skip(KindBadNumber, line, "column %s: %v", posNames[l], err)
 			return
@@ -354,7 +307,7 @@ func (rd *reader) record(rec []string, line int64) {
 		}
 		pos[l] = int32(p)
 	}
-	n, err := parseInt(rec[c.n], 64)
+	n, err := csvfile.ParseInt(csvfile.TrimSpace(rec[c.n]), 64)
 	if err != nil {
 		rd.skip(KindBadNumber, line, "column n: %v", err)
 		return
@@ -363,7 +316,7 @@ func (rd *reader) record(rec []string, line int64) {
 		rd.skip(KindBadN, line, "column n = %d, want ≥ 1", n)
 		return
 	}
-	ns, err := strconv.ParseFloat(trimSpace(rec[c.nsPerOp]), 64)
+	ns, err := strconv.ParseFloat(csvfile.TrimSpace(rec[c.nsPerOp]), 64)
 	if err != nil {
 		rd.skip(KindBadNumber, line, "column ns_per_op: %q is not a number", rec[c.nsPerOp])
 		return
@@ -443,37 +396,10 @@ func setupString(s [numLevels]int32) string {
 	return fmt.Sprintf("ir_setup=%d sr_setup=%d it_setup=%d bed_setup=%d", s[0], s[1], s[2], s[3])
 }
 
-// parseInt parses a decimal integer that fits in bitSize bits. It also
-// accepts an integral float spelling ("5.0", "1e3").
-func parseInt(s string, bitSize int) (int64, error) {
-	s = trimSpace(s)
-	v, err := strconv.ParseInt(s, 10, bitSize)
-	if err == nil {
-		return v, nil
-	}
-	f, ferr := strconv.ParseFloat(s, 64)
-	if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
-		return 0, fmt.Errorf("%q is not an integer", s)
-	}
-	limit := math.Ldexp(1, bitSize-1)
-	if f >= limit || f < -limit {
-		return 0, fmt.Errorf("%q is out of range", s)
-	}
-	return int64(f), nil
-}
-
 // satMul is a·b for a, b ≥ 0, saturating at math.MaxInt64.
 func satMul(a, b int64) int64 {
 	if a != 0 && b > math.MaxInt64/a {
 		return math.MaxInt64
 	}
 	return a * b
-}
-
-// trimSpace is strings.TrimSpace with a fast path for the usual untrimmed field.
-func trimSpace(s string) string {
-	if s == "" || s[0] > ' ' && s[len(s)-1] > ' ' {
-		return s
-	}
-	return strings.TrimSpace(s)
 }

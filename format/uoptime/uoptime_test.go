@@ -239,24 +239,6 @@ func TestRaggedMessageLarge(t *testing.T) {
 	}
 }
 
-func TestParseInt(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		bits int
-		want int64
-		ok   bool
-	}{
-		{"5", 32, 5, true}, {" 5 ", 32, 5, true}, {"5.0", 32, 5, true}, {"1e3", 32, 1000, true},
-		{"5.5", 32, 0, false}, {"", 32, 0, false}, {"NaN", 32, 0, false}, {"2147483648", 32, 0, false},
-		{"2147483648", 64, 2147483648, true}, {"1e300", 64, 0, false}, {"-7", 64, -7, true},
-	} {
-		got, err := parseInt(tc.s, tc.bits)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("parseInt(%q, %d) = %d, %v; want %d, ok %v", tc.s, tc.bits, got, err, tc.want, tc.ok)
-		}
-	}
-}
-
 func TestSniff(t *testing.T) {
 	for _, tc := range []struct {
 		head string
