@@ -188,11 +188,11 @@ func TestPage(t *testing.T) {
 		versions []string
 		sections []string
 	}{
-		{"steady path", 100, steady.PenaltyBarrett, false, nil, []string{"answer", "trim", "steady"}},
-		{"short path", 500, steady.PenaltyBarrett, false, nil, []string{"answer", "trim", "reconfigure"}},
-		{"two versions", 100, steady.PenaltyBarrett, false, []string{"v1", "v2"}, []string{"answer", "trim", "steady", "compare"}},
-		{"CROPS penalty", 100, steady.PenaltyCROPS, false, nil, []string{"answer", "trim", "steady", "changepoint"}},
-		{"duet", 100, steady.PenaltyBarrett, true, nil, []string{"answer", "trim", "steady", "duet"}},
+		{"steady path", 100, steady.PenaltyBarrett, false, nil, []string{"answer", "trim", "steady", "distributions"}},
+		{"short path", 500, steady.PenaltyBarrett, false, nil, []string{"answer", "trim", "reconfigure", "distributions"}},
+		{"two versions", 100, steady.PenaltyBarrett, false, []string{"v1", "v2"}, []string{"answer", "trim", "steady", "compare", "distributions"}},
+		{"CROPS penalty", 100, steady.PenaltyCROPS, false, nil, []string{"answer", "trim", "steady", "changepoint", "distributions"}},
+		{"duet", 100, steady.PenaltyBarrett, true, nil, []string{"answer", "trim", "steady", "duet", "distributions"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var extra []string
@@ -269,7 +269,7 @@ func TestPage(t *testing.T) {
 						case n.Data == "text" && attr(n, "class") == "xlab":
 							labels++
 						case n.Data == "rect" && attr(n, "class") == "bar", n.Data == "polyline", n.Data == "circle",
-							n.Data == "line" && attr(n, "class") == "iter":
+							n.Data == "line" && attr(n, "class") == "iter", n.Data == "path" && attr(n, "class") == "violin":
 							marks++
 						}
 					})
