@@ -25,19 +25,14 @@ func FuzzRead(f *testing.F) {
 		if tab == nil {
 			return
 		}
-		setups := map[table.Key]bool{}
 		for _, s := range tab.Setups {
 			if o := s.Env["iteration_offset"]; o != "0" && o != "1" || s.Tool != "duet" {
 				t.Fatalf("setup %+v", s)
 			}
-			setups[s.Key] = true
 		}
 		seen := map[[5]any]bool{}
 		tab.Rows(func(r *table.Row) error {
 			k := table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}
-			if !setups[k] {
-				t.Fatalf("row without setup: %+v", r)
-			}
 			if r.Mode != "seqn" && r.Mode != "syncduet" && r.Mode != "duet" || r.Pair != "A" && r.Pair != "B" {
 				t.Fatalf("bad mode or pair kept: %+v", r)
 			}

@@ -7,14 +7,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-
-	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 )
 
 // generateOutput writes go test -bench -benchmem -count output for a suite
@@ -74,37 +70,7 @@ func BenchmarkRead(b *testing.B) {
 	for _, asJSON := range []bool{false, true} {
 		data, rows := generateOutput(1000, 10, 1, asJSON)
 		b.Run(fmt.Sprintf("json=%v", asJSON), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			cpu0 := cpuSeconds(b)
-			for i := 0; i < b.N; i++ {
-				tb := table.NewBuilder(memory.NewGoAllocator(), 0)
-				var rep ingest.Report
-				if err := (Format{}).Read(bytes.NewReader(data), ingest.Source{File: "gen"}, tb, &rep); err != nil {
-					b.Fatal(err)
-				}
-				tab := tb.Finish()
-				if tab.NumRows() != int64(rows) {
-					b.Fatalf("%d rows, want %d", tab.NumRows(), rows)
-				}
-				tab.Release()
-				tb.Release()
-			}
-			cpu := cpuSeconds(b) - cpu0
-			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-			b.ReportMetric(float64(rows)*float64(b.N)/cpu, "cpu-rows/s")
-			b.ReportMetric(float64(len(data))*float64(b.N)/cpu/1e6, "cpu-MB/s")
+			ingesttest.BenchRead(b, Format{}, data, "gen", rows)
 		})
 	}
-}
-
-// cpuSeconds is the process's user + system CPU time. Throughput per CPU
-// second (cpu-MB/s, cpu-rows/s) stays meaningful on a machine shared with
-// other work, where wall-clock MB/s is not.
-func cpuSeconds(b *testing.B) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

@@ -370,20 +370,10 @@ func TestReadEmpty(t *testing.T) {
 	}
 }
 
-type failingReader struct{ n int }
-
 var errDisk = errors.New("disk on fire")
 
-func (f *failingReader) Read(p []byte) (int, error) {
-	if f.n == 0 {
-		f.n++
-		return copy(p, "BenchmarkX 10 5 ns/op\n"), nil
-	}
-	return 0, errDisk
-}
-
 func TestReadIOError(t *testing.T) {
-	_, _, err := readFrom(t, &failingReader{}, ingest.Source{File: "io.txt"})
+	_, _, err := readFrom(t, ingesttest.ErrReader("BenchmarkX 10 5 ns/op\n", errDisk), ingest.Source{File: "io.txt"})
 	if !errors.Is(err, errDisk) || !strings.HasPrefix(err.Error(), "io.txt:1: ") {
 		t.Errorf("err = %v, want a wrapped %v with the place", err, errDisk)
 	}

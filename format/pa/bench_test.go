@@ -5,14 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
-
-	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 )
 
 // generateCSV writes a bencher-style CSV: benchmarks × 2 params × 3
@@ -57,35 +53,5 @@ func TestGenerateCSV(t *testing.T) {
 // 360 rows.
 func BenchmarkRead(b *testing.B) {
 	data, rows := generateCSV(1000, 1)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	cpu0 := cpuSeconds(b)
-	for i := 0; i < b.N; i++ {
-		tb := table.NewBuilder(memory.NewGoAllocator(), 0)
-		var rep ingest.Report
-		if err := (Format{}).Read(bytes.NewReader(data), ingest.Source{File: "gen.csv"}, tb, &rep); err != nil {
-			b.Fatal(err)
-		}
-		tab := tb.Finish()
-		if tab.NumRows() != int64(rows) {
-			b.Fatalf("%d rows, want %d", tab.NumRows(), rows)
-		}
-		tab.Release()
-		tb.Release()
-	}
-	cpu := cpuSeconds(b) - cpu0
-	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-	b.ReportMetric(float64(rows)*float64(b.N)/cpu, "cpu-rows/s")
-	b.ReportMetric(float64(len(data))*float64(b.N)/cpu/1e6, "cpu-MB/s")
-}
-
-// cpuSeconds is the process's user + system CPU time. Throughput per CPU
-// second (cpu-MB/s, cpu-rows/s) stays meaningful on a machine shared with
-// other work, where wall-clock MB/s is not.
-func cpuSeconds(b *testing.B) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	ingesttest.BenchRead(b, Format{}, data, "gen.csv", rows)
 }

@@ -203,20 +203,10 @@ func TestReadUnreadable(t *testing.T) {
 	}
 }
 
-type failingReader struct{ n int }
-
 var errDisk = errors.New("disk on fire")
 
-func (f *failingReader) Read(p []byte) (int, error) {
-	if f.n == 0 {
-		f.n++
-		return copy(p, "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\np;c;b;;i;1;1;1;avgt;ns/op;1;5\n"), nil
-	}
-	return 0, errDisk
-}
-
 func TestReadIOError(t *testing.T) {
-	_, _, err := readFrom(t, &failingReader{}, ingest.Source{File: "io.csv"})
+	_, _, err := readFrom(t, ingesttest.ErrReader("project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\np;c;b;;i;1;1;1;avgt;ns/op;1;5\n", errDisk), ingest.Source{File: "io.csv"})
 	if !errors.Is(err, errDisk) || !strings.HasPrefix(err.Error(), "io.csv: ") {
 		t.Errorf("err = %v, want a wrapped %v naming the file", err, errDisk)
 	}

@@ -7,13 +7,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -91,7 +90,7 @@ func (a *peakAllocator) Free(b []byte) {
 func benchRead(b *testing.B, data []byte, rows int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu0 := cpuSeconds(b)
+	cpu0 := ingesttest.CPUSeconds(b)
 	var tableBytes, peak int64
 	for i := 0; i < b.N; i++ {
 		mem := &peakAllocator{Allocator: memory.NewGoAllocator()}
@@ -108,7 +107,7 @@ func benchRead(b *testing.B, data []byte, rows int) {
 		tableBytes, peak = mem.cur, mem.peak
 		tab.Release()
 	}
-	cpu := cpuSeconds(b) - cpu0
+	cpu := ingesttest.CPUSeconds(b) - cpu0
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	b.ReportMetric(float64(rows)*float64(b.N)/cpu, "cpu-rows/s")
 	b.ReportMetric(float64(len(data))*float64(b.N)/cpu/1e6, "cpu-MB/s")
@@ -131,15 +130,4 @@ func BenchmarkRead(b *testing.B) {
 		rows := bytes.Count(real, []byte("\n")) - 1
 		b.Run("real/"+filepath.Base(f), func(b *testing.B) { benchRead(b, real, rows) })
 	}
-}
-
-// cpuSeconds is the process's user + system CPU time. Throughput per CPU
-// second (cpu-MB/s, cpu-rows/s) stays meaningful on a machine shared with
-// other work, where wall-clock MB/s is not.
-func cpuSeconds(b *testing.B) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

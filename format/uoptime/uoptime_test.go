@@ -171,20 +171,10 @@ func TestReadUnreadable(t *testing.T) {
 	}
 }
 
-type failingReader struct{ n int }
-
 var errDisk = errors.New("disk on fire")
 
-func (f *failingReader) Read(p []byte) (int, error) {
-	if f.n == 0 {
-		f.n++
-		return copy(p, "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX\n"), nil
-	}
-	return 0, errDisk
-}
-
 func TestReadIOError(t *testing.T) {
-	_, _, err := readFrom(t, &failingReader{}, "io.csv")
+	_, _, err := readFrom(t, ingesttest.ErrReader("m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX\n", errDisk), "io.csv")
 	if !errors.Is(err, errDisk) || !strings.HasPrefix(err.Error(), "io.csv: ") {
 		t.Errorf("err = %v, want a wrapped %v naming the file", err, errDisk)
 	}

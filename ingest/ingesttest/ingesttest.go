@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
@@ -94,8 +96,8 @@ func AddSeeds(f *testing.F, pattern string) {
 
 // FuzzOnce reads data with format and fails the test when Read returns an
 // error that is not a *ingest.ParseError (in-memory input has no I/O
-// errors), or rows that break a rule of the table (table.Check) other than
-// the level index rule. It returns the table (nil after a ParseError) for the caller's
+// errors), rows that break a rule of the table (table.Check) other than
+// the level index rule, or a row whose run has no setup. It returns the table (nil after a ParseError) for the caller's
 // invariant checks; the table is released when the test ends.
 func FuzzOnce(t *testing.T, format ingest.Format, data []byte, file string) *table.Table {
 	b := table.NewBuilder(memory.NewGoAllocator(), 256)
@@ -121,7 +123,64 @@ func FuzzOnce(t *testing.T, format ingest.Format, data []byte, file string) *tab
 			t.Fatalf("the rows read break a rule of the table: %.300v", err)
 		}
 	}
+	setups := map[table.Key]bool{}
+	for _, s := range tab.Setups {
+		setups[s.Key] = true
+	}
+	tab.Rows(func(r *table.Row) error {
+		if !setups[table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}] {
+			t.Fatalf("row without setup: %+v", r)
+		}
+		return nil
+	})
 	return tab
+}
+
+// ErrReader returns a reader that yields data, then fails with err: a
+// read that breaks off partway.
+func ErrReader(data string, err error) io.Reader {
+	return io.MultiReader(strings.NewReader(data), errReader{err})
+}
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// CPUSeconds is the process's user + system CPU time. Throughput per CPU
+// second (cpu-MB/s, cpu-rows/s) stays meaningful on a machine shared with
+// other work, where wall-clock MB/s is not.
+func CPUSeconds(tb testing.TB) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// BenchRead measures f.Read on data (named file), which must give rows
+// rows: it reports rows/s, and rows and MB of input per CPU-second
+// (cpu-rows/s, cpu-MB/s; see CPUSeconds).
+func BenchRead(b *testing.B, f ingest.Format, data []byte, file string, rows int) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	cpu0 := CPUSeconds(b)
+	for i := 0; i < b.N; i++ {
+		tb := table.NewBuilder(memory.NewGoAllocator(), 0)
+		var rep ingest.Report
+		if err := f.Read(bytes.NewReader(data), ingest.Source{File: file}, tb, &rep); err != nil {
+			b.Fatal(err)
+		}
+		tab := tb.Finish()
+		if tab.NumRows() != int64(rows) {
+			b.Fatalf("%d rows, want %d", tab.NumRows(), rows)
+		}
+		tab.Release()
+		tb.Release()
+	}
+	cpu := CPUSeconds(b) - cpu0
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(rows)*float64(b.N)/cpu, "cpu-rows/s")
+	b.ReportMetric(float64(len(data))*float64(b.N)/cpu/1e6, "cpu-MB/s")
 }
 
 // CheckClean fails t when a row or setup of tab holds a name that
