@@ -8,52 +8,19 @@ import (
 
 // secondaryMetrics reads the secondaryMetrics object: one metric per member.
 func (rd *recordReader) secondaryMetrics() error {
-	s := rd.s
 	rec := &rd.rec
-	c, ok := s.skipWS()
-	if !ok {
-		return s.eofErr("")
+	if ok, err := rd.objectOrNull("want an object of metrics"); !ok {
+		return err
 	}
-	if c != '{' {
-		if c == 'n' {
-			_, _, _, err := rd.scalarText()
-			return err
-		}
-		rd.warnType(s.line, "want an object of metrics")
-		return s.skipValue()
-	}
-	s.pos++
-	for i := 0; ; i++ {
-		more, err := s.next(i, '}')
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		_, name, err := rd.memberName(func([]byte) int { return 0 }, nil)
-		if err != nil {
-			return err
-		}
-		s.pushKey(name)
-		dup := false
+	return rd.members(nil, nil, func(_ int, name string) error {
 		for j := range rec.secondary {
 			if rec.secondary[j].key == name {
-				dup = true
+				rd.skip(kindDupKey, 1, rd.here("duplicate secondary metric %q; the first one is used", name))
+				return rd.s.skipValue()
 			}
 		}
-		if dup {
-			rd.skip(kindDupKey, 1, rd.here("duplicate secondary metric %q; the first one is used", name))
-			err = s.skipValue()
-		} else {
-			err = rd.parseMetric(rec.addSecondary(name, s.line))
-		}
-		if err != nil {
-			return err
-		}
-		s.pop()
-	}
-	return nil
+		return rd.parseMetric(rec.addSecondary(name, rd.s.line))
+	})
 }
 
 // Metric member keys.
@@ -90,49 +57,31 @@ func (rd *recordReader) parseMetric(m *metric) error {
 		rd.warnType(s.line, "want a metric object")
 		return s.skipValue()
 	}
-	s.pos++
 	var seen [4]bool
-	for i := 0; ; i++ {
-		more, err := s.next(i, '}')
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		id, name, err := rd.memberName(metricKey, metricKeyNames)
-		if err != nil {
-			return err
-		}
-		s.pushKey(name)
-		switch {
-		case id != mkUnknown && seen[id]:
+	return rd.members(metricKey, metricKeyNames, func(id int, name string) error {
+		if id != mkUnknown && seen[id] {
 			rd.skip(kindDupKey, 1, rd.here("duplicate member %q; the first one is used", name))
-			err = s.skipValue()
-		case id == mkScoreUnit:
-			seen[id] = true
+			return s.skipValue()
+		}
+		seen[id] = true
+		switch id {
+		case mkScoreUnit:
 			line := s.line
 			var isNull, ok bool
+			var err error
 			m.unit, isNull, ok, err = rd.scalarText()
 			m.hasUnit = ok && !isNull
 			if err == nil && !ok {
 				rd.warnType(line, "want a string")
 			}
-		case id == mkRawData:
-			seen[id] = true
-			err = rd.rawData(m)
-		case id == mkRawDataHistogram:
-			seen[id] = true
-			err = rd.histogram(m)
-		default:
-			err = s.skipValue()
-		}
-		if err != nil {
 			return err
+		case mkRawData:
+			return rd.rawData(m)
+		case mkRawDataHistogram:
+			return rd.histogram(m)
 		}
-		s.pop()
-	}
-	return nil
+		return s.skipValue()
+	})
 }
 
 // readFloat reads a number in a value position: a JSON number, a string

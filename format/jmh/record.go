@@ -264,6 +264,50 @@ func recordKey(b []byte) int {
 	return rkUnknown
 }
 
+// members reads the members of the object whose '{' is next, calling
+// member with each member's id (classify's, 0 for names it does not know
+// or when classify is nil) and name, with the name on the JSON path while
+// member reads the value.
+func (rd *recordReader) members(classify func([]byte) int, names []string, member func(id int, name string) error) error {
+	s := rd.s
+	s.pos++ // '{'
+	for i := 0; ; i++ {
+		more, err := s.next(i, '}')
+		if err != nil || !more {
+			return err
+		}
+		id, name, err := rd.memberName(classify, names)
+		if err != nil {
+			return err
+		}
+		s.pushKey(name)
+		if err := member(id, name); err != nil {
+			return err
+		}
+		s.pop()
+	}
+}
+
+// objectOrNull reports whether the value next is an object. null is
+// consumed (the member is absent); any other value is counted as of the
+// wrong type (want names what belongs there) and skipped.
+func (rd *recordReader) objectOrNull(want string) (bool, error) {
+	s := rd.s
+	c, ok := s.skipWS()
+	if !ok {
+		return false, s.eofErr("")
+	}
+	if c == '{' {
+		return true, nil
+	}
+	if c == 'n' {
+		_, _, _, err := rd.scalarText()
+		return false, err
+	}
+	rd.warnType(s.line, want)
+	return false, s.skipValue()
+}
+
 // memberName reads an object member name and the ':' after it, returning
 // the name as a string (for the path) and its id among known.
 func (rd *recordReader) memberName(classify func([]byte) int, names []string) (id int, name string, err error) {
@@ -271,7 +315,9 @@ func (rd *recordReader) memberName(classify func([]byte) int, names []string) (i
 	if err != nil {
 		return 0, "", err
 	}
-	id = classify(kb)
+	if classify != nil {
+		id = classify(kb)
+	}
 	if id != 0 {
 		name = names[id]
 	} else {
@@ -294,34 +340,16 @@ func (rd *recordReader) parseRecord(i int) (ok bool, err error) {
 		rd.skip(kindNotRecord, 1, rd.here("%s where a record object belongs", describeByte(c)))
 		return false, s.skipValue()
 	}
-	s.pos++
-	for k := 0; ; k++ {
-		more, err := s.next(k, '}')
-		if err != nil {
-			return false, err
-		}
-		if !more {
-			break
-		}
-		id, name, err := rd.memberName(recordKey, recordKeyNames[:])
-		if err != nil {
-			return false, err
-		}
-		s.pushKey(name)
+	err = rd.members(recordKey, recordKeyNames[:], func(id int, name string) error {
 		if id != rkUnknown && rec.seen&(1<<id) != 0 {
 			rd.skip(kindDupKey, 1, rd.here("duplicate member %q; the first one is used", name))
-			err = s.skipValue()
-		} else {
-			rec.seen |= 1 << id
-			rec.lines[id] = s.line
-			err = rd.recordMember(id)
+			return s.skipValue()
 		}
-		if err != nil {
-			return false, err
-		}
-		s.pop()
-	}
-	return true, nil
+		rec.seen |= 1 << id
+		rec.lines[id] = s.line
+		return rd.recordMember(id)
+	})
+	return err == nil, err
 }
 
 // here is a ParseError at the scanner's line and path; it must not be
@@ -478,50 +506,25 @@ func (rd *recordReader) jvmArgs() error {
 }
 
 func (rd *recordReader) params() error {
-	s := rd.s
 	rec := &rd.rec
-	c, ok := s.skipWS()
-	if !ok {
-		return s.eofErr("")
+	if ok, err := rd.objectOrNull("want an object of string values"); !ok {
+		return err
 	}
-	if c != '{' {
-		if c == 'n' {
-			_, _, _, err := rd.scalarText() // null: no params
-			return err
-		}
-		rd.warnType(s.line, "want an object of string values")
-		return s.skipValue()
-	}
-	s.pos++
 	rec.params = map[string]string{}
-	for i := 0; ; i++ {
-		more, err := s.next(i, '}')
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		_, name, err := rd.memberName(func([]byte) int { return 0 }, nil)
-		if err != nil {
-			return err
-		}
-		s.pushKey(name)
-		line := s.line
+	return rd.members(nil, nil, func(_ int, name string) error {
+		line := rd.s.line
 		t, _, ok, err := rd.scalarText()
-		if err != nil {
+		if err != nil || !ok {
+			if err == nil {
+				rd.warnType(line, "want a string")
+			}
 			return err
 		}
-		if !ok {
-			rd.warnType(line, "want a string")
-		} else {
-			if _, dup := rec.params[name]; dup {
-				rd.skip(kindDupKey, 1, rd.here("duplicate param %q; the first one is used", name))
-			} else {
-				rec.params[name] = t
-			}
+		if _, dup := rec.params[name]; dup {
+			rd.skip(kindDupKey, 1, rd.here("duplicate param %q; the first one is used", name))
+			return nil
 		}
-		s.pop()
-	}
-	return nil
+		rec.params[name] = t
+		return nil
+	})
 }
