@@ -75,7 +75,7 @@ func synthRows(tb testing.TB, cfg synth.SuiteConfig, sink func(arrow.Record) err
 // benchmarks × 10 forks × 3,000 iterations (0.1: 50 benchmarks). It
 // reports benchmarks/s and iterations/s of the whole run, steady_s (the
 // seconds steady-state detection alone takes on the same table, timed once
-// outside the loop; the rest is µOpTime), and peak_heap_MB, the largest
+// outside the loop; the rest is the configuration choice), and peak_heap_MB, the largest
 // heap in use sampled every 100 ms during the runs (table included).
 func BenchmarkTrimSuite(b *testing.B) {
 	n, forks, iters := 20, 5, 1000
