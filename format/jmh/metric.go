@@ -275,6 +275,10 @@ func (rd *recordReader) histIteration(fork, iter int32) error {
 			badValue(s.line, b, badBucket)
 			return s.skipValue()
 		}
+		if v, n, ok := plainBucket(s); ok {
+			rec.addVal(value{v: v, count: n, line: int64(s.line), fork: fork, iter: iter, bucket: int32(b)})
+			return nil
+		}
 		s.pos++
 		if d, ok := s.skipWS(); ok && d == ']' {
 			s.pos++
@@ -297,6 +301,56 @@ func (rd *recordReader) histIteration(fork, iter int32) error {
 		rec.addVal(value{v: v, count: count, line: int64(line), fork: fork, iter: iter, bucket: int32(b), bad: bad})
 		return nil
 	})
+}
+
+// plainBucket reads the bucket at s.pos ('[') when it is the plain form
+// JMH writes, "[ value, count ]" on one line of the buffer with a valid
+// number and a count ≥ 1: what the general path (readFloat, bucketCount)
+// would read as a good bucket. Otherwise it consumes nothing and ok is
+// false, and the general path reads the bucket.
+func plainBucket(s *scanner) (v float64, count int64, ok bool) {
+	buf := s.buf[:s.end]
+	p := s.pos + 1
+	blanks := func() {
+		for p < len(buf) && (buf[p] == ' ' || buf[p] == '\t') {
+			p++
+		}
+	}
+	blanks()
+	start := p
+	for p < len(buf) && isNumByte[buf[p]] {
+		p++
+	}
+	if p == start || p == len(buf) {
+		return 0, 0, false
+	}
+	v, ok = parseNumber(buf[start:p])
+	if !ok {
+		return 0, 0, false
+	}
+	blanks()
+	if p == len(buf) || buf[p] != ',' {
+		return 0, 0, false
+	}
+	p++
+	blanks()
+	start = p
+	for p < len(buf) && buf[p] >= '0' && buf[p] <= '9' {
+		p++
+	}
+	if p == start || p == len(buf) {
+		return 0, 0, false
+	}
+	count, ok = parseInt(buf[start:p])
+	if !ok || count < 1 {
+		return 0, 0, false
+	}
+	blanks()
+	if p == len(buf) || buf[p] != ']' {
+		return 0, 0, false
+	}
+	s.pos = p + 1
+	return v, count, true
 }
 
 // bucketCount reads ", count ]" after a bucket's value. A bucket with
