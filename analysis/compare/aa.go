@@ -30,7 +30,7 @@ type AASkipped struct {
 	Reason string
 }
 
-// AAReport is the outcome of an A/A test (Analyze with Options.AA).
+// AAReport is the outcome of an A/A test (Run with Options.AA).
 type AAReport struct {
 	Options Options
 	// Results holds Repeats entries per splittable run, by key then repeat.

@@ -9,11 +9,11 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Analysis is Analyze's answer for a table: one of the A/B comparison
+// Analysis is Run's answer for a table: one of the A/B comparison
 // (one report per metric), the description of one side, or the A/A test.
 type Analysis struct {
 	Options Options
-	// AB holds the A/B comparison, the primary metric first (Run's answer).
+	// AB holds the A/B comparison, the primary metric first (RunSides' answer).
 	AB Reports
 	// Described holds the description of one side, per metric.
 	Described SetReports
@@ -24,17 +24,17 @@ type Analysis struct {
 	part *part
 }
 
-// Analyze is the package's entry point for a table, the one benchtrim
+// Run is the package's entry point for a table, the one benchtrim
 // compare calls: with opt.AA the A/A test of t's runs that opt.Filter
 // keeps; with a zero opt.Test the description of opt.Base (every run of t
 // when Base is zero too); else the A/B comparison of opt.Test against
-// opt.Base (Run), whose sides colSides finds for Col ColConfig and /KEY.
+// opt.Base (RunSides), whose sides colSides finds for Col ColConfig and /KEY.
 // A side's Table is t unless set. Every result is a function of its
 // benchmark's runs and of streams keyed by (seed, benchmark), so on the
 // parts of an input split by benchmark name (opt.Part, each part holding
 // every run of its names on every side) MergeAnalyses gives the bytes of
 // the unsplit run.
-func Analyze(t *table.Table, opt Options) (*Analysis, error) {
+func Run(t *table.Table, opt Options) (*Analysis, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -84,15 +84,15 @@ func Analyze(t *table.Table, opt Options) (*Analysis, error) {
 	if err := checkSides(base, test); err != nil {
 		return nil, err
 	}
-	a.AB, err = Run(base, test, opt)
+	a.AB, err = RunSides(base, test, opt)
 	return a, err
 }
 
-// MergeAnalyses returns what Analyze gives on the union of the parts of
-// one input split by benchmark name (Analyze with Options.Part on each,
-// the same options otherwise): Analyze's errors on the whole input (a
+// MergeAnalyses returns what Run gives on the union of the parts of
+// one input split by benchmark name (Run with Options.Part on each,
+// the same options otherwise): Run's errors on the whole input (a
 // filter that keeps no benchmark, a wanted metric no part holds, a side
-// selector matching no run), and the parts' results in Analyze's order.
+// selector matching no run), and the parts' results in Run's order.
 func MergeAnalyses(parts []*Analysis) (*Analysis, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("compare: no analysis to merge")
@@ -159,7 +159,7 @@ func (a *Analysis) Frame(name string) (*reports.Frame, error) {
 	return a.AB.frame(), nil
 }
 
-// SplitByName reports whether Analyze can run on the parts of an input
+// SplitByName reports whether Run can run on the parts of an input
 // split by benchmark name (table.NameGroupOf; Options.Part): not when a
 // row (Row) or the sides (Col ColConfig, /KEY) relate runs of different
 // names or need the whole input's labels.
@@ -172,7 +172,7 @@ func (o *Options) SplitByName() bool {
 // per table:
 //
 //	opt.AA, FILES                    one table, each run split in two
-//	Col ColConfig or /KEY, FILES     one table; Analyze finds the sides
+//	Col ColConfig or /KEY, FILES     one table; Run finds the sides
 //	baseFiles, testFiles             two tables, labelled by filesLabel
 //	FILES, with the label selectors  one table; the sides are the runs
 //	  opt.Base.Select, opt.Test.Select  each selector chooses

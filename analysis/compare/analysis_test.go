@@ -66,13 +66,13 @@ var (
 // go test output and checks the answers: A/B of two tables (A/size=64
 // doubled, the rest unchanged), the description of one, the sides of
 // Col /size found in one table, and the A/A test.
-func TestAnalyze(t *testing.T) {
+func TestRun(t *testing.T) {
 	old, nw := goBench(t, "v1", allNames, oldValues), goBench(t, "v2", allNames, newValues)
 	opt := testOptions(300)
 	opt.Statistic = StatisticMedian
 	opt.Alpha = 0.05
 	opt.Base, opt.Test = Side{Label: "old", Table: old}, Side{Label: "new", Table: nw}
-	a, err := Analyze(old, opt)
+	a, err := Run(old, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,19 +93,19 @@ func TestAnalyze(t *testing.T) {
 	}
 
 	opt.Base, opt.Test = Side{Label: "old"}, Side{}
-	if a, err = Analyze(old, opt); err != nil || len(a.Described) != 1 || len(a.Described[0].Benchmarks) != 3 ||
+	if a, err = Run(old, opt); err != nil || len(a.Described) != 1 || len(a.Described[0].Benchmarks) != 3 ||
 		a.Described[0].Label != "old" || a.Described[0].Benchmarks[2].Median != 101 {
 		t.Fatalf("describe: %+v, %v", a, err)
 	}
 
 	opt.Base, opt.Col = Side{}, "/size"
-	if a, err = Analyze(old, opt); err != nil || len(a.AB) != 1 || a.AB[0].Base != "size=64" || a.AB[0].Test != "size=4096" ||
+	if a, err = Run(old, opt); err != nil || len(a.AB) != 1 || a.AB[0].Base != "size=64" || a.AB[0].Test != "size=4096" ||
 		len(a.AB[0].Results) != 1 || a.AB[0].Results[0].Name != (Name{Benchmark: "BenchmarkA", Mode: "go"}) || len(a.AB[0].Unmatched) != 0 {
 		t.Fatalf("col /size: %+v, %v", a, err)
 	}
 
 	opt.Col, opt.AA, opt.Repeats = "", true, 2
-	if a, err = Analyze(old, opt); err != nil || a.AA == nil || len(a.AA.Results) != 0 || len(a.AA.Skipped) != 3 {
+	if a, err = Run(old, opt); err != nil || a.AA == nil || len(a.AA.Results) != 0 || len(a.AA.Skipped) != 3 {
 		t.Fatalf("A/A of one-fork runs: %+v, %v", a, err) // go test -count 5 is one fork of 5 iterations
 	}
 	if a.AA.Skipped[0].Reason != "1 fork" {
@@ -113,9 +113,9 @@ func TestAnalyze(t *testing.T) {
 	}
 }
 
-// TestMergeAnalysesEqualsWhole: Analyze on the parts of the input split
+// TestMergeAnalysesEqualsWhole: Run on the parts of the input split
 // by benchmark name (Options.Part), merged, writes the bytes and the text
-// of Analyze on the whole, for A/B and a description (the A/A test's
+// of Run on the whole, for A/B and a description (the A/A test's
 // merge: TestChunkedRunsEqualTheWholeRun in cmd/benchtrim); and the checks
 // on the whole input are MergeAnalyses' (a filter that keeps nothing).
 func TestMergeAnalysesEqualsWhole(t *testing.T) {
@@ -133,7 +133,7 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 		t.Run(strings.ReplaceAll(tc.name, "/", ""), func(t *testing.T) {
 			w := opt
 			tc.set(&w, goBench(t, "v1", allNames, oldValues), goBench(t, "v2", allNames, newValues))
-			whole, err := Analyze(w.Base.Table, w)
+			whole, err := Run(w.Base.Table, w)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 				p.Part = true
 				base, test := goBench(t, "v1", names, oldValues), goBench(t, "v2", names, newValues)
 				tc.set(&p, base, test)
-				a, err := Analyze(base, p)
+				a, err := Run(base, p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -177,7 +177,7 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 			p.Part, p.Filter = true, f
 			base := goBench(t, "v1", names, oldValues)
 			p.Base, p.Test = Side{Label: "old", Table: base}, Side{Label: "new", Table: goBench(t, "v2", names, newValues)}
-			a, err := Analyze(base, p)
+			a, err := Run(base, p)
 			if err != nil {
 				t.Fatalf("%s: part: %v", expr, err)
 			}

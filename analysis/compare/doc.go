@@ -9,13 +9,13 @@
 //
 // # Entry points
 //
-// Analyze(t, opt) is the package's entry point, the shape of every
+// Run(t, opt) is the package's entry point, the shape of every
 // analyzer: opt says what to do with the table (Options.Base and
 // Options.Test, the A/A test, benchstat's Row and Col), and the Analysis it
 // returns prints itself (WriteText) and gives its data table (Frame).
-// MergeAnalyses merges Analyze's answers on the parts of an input split by
+// MergeAnalyses merges Run's answers on the parts of an input split by
 // benchmark name (Options.Part) into the unsplit answer. Inputs sets the
-// sides the way a command line names them. Run compares two sides per
+// sides the way a command line names them. RunSides compares two sides per
 // metric and Merge merges one metric's reports of parts: the A/B core,
 // which analysis/trim calls for consecutive versions.
 //

@@ -16,7 +16,7 @@ import (
 // hierarchical-bootstrap CI (runs as forks) and a verdict. With two runs of
 // two iterations per pair the intervals are wide; the duet analysis
 // (analysis/duet) pairs the iterations instead.
-func ExampleRun() {
+func ExampleRunSides() {
 	fixture := "../duet/testdata/fixtures/chi-square_duet_seqn_2runs_2022-05-15.csv"
 	t, _, _, err := ingest.ReadFiles([]string{fixture}, ingest.ReadOptions{Formats: all.Formats()})
 	if err != nil {
@@ -29,7 +29,7 @@ func ExampleRun() {
 	opt.DiscardWarmup = 2 // of 4 iterations per run, as the duet warm-up rule
 	base := compare.Side{Label: "A", Table: t, Select: compare.Selector{Pair: "A"}}
 	test := compare.Side{Label: "B", Table: t, Select: compare.Selector{Pair: "B"}}
-	reps, err := compare.Run(base, test, opt)
+	reps, err := compare.RunSides(base, test, opt)
 	if err != nil {
 		panic(err)
 	}

@@ -66,14 +66,14 @@ type Options struct {
 	// the number of benchmarks in all, from several goroutines at once.
 	Progress func(total int)
 
-	// Base and Test are the sides Analyze compares: their labels, the
+	// Base and Test are the sides Run compares: their labels, the
 	// selectors that choose their runs and, for a side read from files of
-	// its own, its table (nil: the table Analyze gets). A zero Test makes
-	// Analyze describe Base without comparing; with Col ColConfig or /KEY
+	// its own, its table (nil: the table Run gets). A zero Test makes
+	// Run describe Base without comparing; with Col ColConfig or /KEY
 	// it finds both sides (colSides). Inputs sets them as a command line
 	// names them.
 	Base, Test Side
-	// AA makes Analyze an A/A test of the table's runs (aaSeries): each
+	// AA makes Run an A/A test of the table's runs (aaSeries): each
 	// run is split Repeats times at random into two halves of its units at
 	// level Split (table.LevelInstance, LevelTrial or LevelFork; a unit is
 	// one distinct prefix of level ids down to Split, as

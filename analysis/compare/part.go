@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// part is Analyze's work on one part of an input split by benchmark name
+// part is Run's work on one part of an input split by benchmark name
 // (every run of a benchmark name, on both sides, in one part: the chunks
 // of a spooled input, table.NameGroupOf), for MergeAnalyses.
 type part struct {
@@ -17,11 +17,11 @@ type part struct {
 	Metrics []string
 	// Reports holds compareSets' report for every metric of opt.Metrics
 	// (all of Metrics when empty) of which the part keeps a run, secondary
-	// metrics with no pair included: whether Run keeps them depends on
+	// metrics with no pair included: whether RunSides keeps them depends on
 	// every part.
 	Reports map[string]*Report
 	// BaseKeys and TestKeys are the primary metric's runs the sides'
-	// selectors match (the set Run's filter check reads); BaseAll and
+	// selectors match (the set RunSides' filter check reads); BaseAll and
 	// TestAll every primary run of each side's table (checkSides' label
 	// hint).
 	BaseKeys, TestKeys, BaseAll, TestAll []table.Key
@@ -47,7 +47,7 @@ func (p *part) wanted(want []string) []string {
 	return out
 }
 
-// runPart runs the comparison of Run on base and test, the sides of one
+// runPart runs the comparison of RunSides on base and test, the sides of one
 // part of a split input, for mergeParts: no check that the filter keeps
 // a benchmark or that a selector matches a run (mergeParts makes them on
 // the whole), and no metric skipped. Every result is a function of its
@@ -87,11 +87,11 @@ func runPart(base, test Side, opt Options) (*part, error) {
 	return p, nil
 }
 
-// mergeParts returns what Run gives on the union of the parts of one
+// mergeParts returns what RunSides gives on the union of the parts of one
 // split input (runPart on each, the same sides' labels and selectors, and
-// opt): Run's errors on the whole (a filter that keeps no benchmark, a
+// opt): RunSides' errors on the whole (a filter that keeps no benchmark, a
 // wanted metric no part holds, a side selector matching no run), and per
-// metric of Run's list the parts' reports merged (Merge), without the
+// metric of RunSides' list the parts' reports merged (Merge), without the
 // secondary metrics that no part pairs. sameTable says both sides read
 // one table (label selection), where equal selectors are an error.
 func mergeParts(parts []*part, base, test Selector, sameTable bool, opt Options) (Reports, error) {
@@ -115,7 +115,7 @@ func mergeParts(parts []*part, base, test Selector, sameTable bool, opt Options)
 			return nil, fmt.Errorf("no runs match the %s selection (%s)%s", s.name, s.sel, labelsHint(seriesOf(s.all)))
 		}
 	}
-	// Run's filter check on the primary metric.
+	// RunSides' filter check on the primary metric.
 	if _, err := opt.Filter.Keep(append(seriesOf(bk), seriesOf(tk)...)); err != nil {
 		return nil, err
 	}

@@ -47,12 +47,13 @@ func checkSides(base, test Side) error {
 	return nil
 }
 
-// Run is the package's entry point for an A/B comparison: test against
+// RunSides is the A/B comparison of two sides (Run's core, and what
+// analysis/trim calls for consecutive versions): test against
 // base for the primary metric (times per operation, see compareSets) and
 // every secondary metric of opt.Metrics (nil: all the input holds) that
 // both sides have, one Report per metric, on the benchmarks opt.Filter
 // keeps.
-func Run(base, test Side, opt Options) (Reports, error) {
+func RunSides(base, test Side, opt Options) (Reports, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}

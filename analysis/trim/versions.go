@@ -51,7 +51,7 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 			copt.Seed, copt.Workers = opt.Seed, opt.Workers
 			copt.Metrics = []string{table.Primary}
 			sh, n := opt.Select.Shard, opt.Select.Shards
-			reps, err := compare.Run(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base, Shard: sh, Shards: n}},
+			reps, err := compare.RunSides(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base, Shard: sh, Shards: n}},
 				compare.Side{Label: test, Table: t, Select: compare.Selector{Project: p, Version: test, Shard: sh, Shards: n}}, copt)
 			if err != nil {
 				return nil, fmt.Errorf("trim: compare %s %s → %s: %w", p, base, test, err)

@@ -87,7 +87,7 @@ func runCompare(c *cli.Context) error {
 			if len(tabs) == 2 {
 				o.Base.Table, o.Test.Table = tabs[0], tabs[1]
 			}
-			return compare.Analyze(tabs[0], o)
+			return compare.Run(tabs[0], o)
 		}, compare.MergeAnalyses)
 	defer release()
 	if err != nil {
