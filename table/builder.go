@@ -265,10 +265,8 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 		b.levels[LevelInstance] = repeat(b.levels[LevelInstance], atLeast1(r.Instance), k)
 		b.levels[LevelTrial] = repeat(b.levels[LevelTrial], atLeast1(r.Trial), k)
 		b.levels[LevelSlice] = repeat(b.levels[LevelSlice], atLeast1(r.Slice), k)
-		for j := done; j < done+k; j++ {
-			b.levels[LevelFork] = append(b.levels[LevelFork], atLeast1(v.Fork[j]))
-			b.levels[LevelIteration] = append(b.levels[LevelIteration], atLeast1(v.Iteration[j]))
-		}
+		b.levels[LevelFork] = appendAtLeast1(b.levels[LevelFork], v.Fork[done:done+k])
+		b.levels[LevelIteration] = appendAtLeast1(b.levels[LevelIteration], v.Iteration[done:done+k])
 		b.warmup = repeat(b.warmup, r.Warmup, k)
 		if r.HasTime {
 			b.startNs, b.endNs = repeat(b.startNs, r.StartNs, k), repeat(b.endNs, r.EndNs, k)
@@ -293,10 +291,28 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 }
 
 // repeat appends k copies of x to s.
-func repeat[T any](s []T, x T, k int) []T {
-	s = slices.Grow(s, k)
-	for range k {
-		s = append(s, x)
+func repeat[T comparable](s []T, x T, k int) []T {
+	n := len(s)
+	s = slices.Grow(s, k)[:n+k]
+	tail := s[n:]
+	var zero T
+	if x == zero {
+		clear(tail)
+		return s
+	}
+	for i := range tail {
+		tail[i] = x
+	}
+	return s
+}
+
+// appendAtLeast1 appends each of v to s, values below 1 as 1.
+func appendAtLeast1(s, v []int32) []int32 {
+	n := len(s)
+	s = slices.Grow(s, len(v))[:n+len(v)]
+	tail := s[n:]
+	for i, x := range v {
+		tail[i] = max(x, 1)
 	}
 	return s
 }
@@ -338,12 +354,15 @@ func (b *Builder) flush() {
 	nulls := 0
 	if b.timeValid != nil {
 		valid = make([]byte, bitutil.BytesForBits(int64(n)))
-		for i, ok := range b.timeValid {
-			if ok {
-				bitutil.SetBit(valid, i)
-			} else {
-				nulls++
+		if i := slices.Index(b.timeValid, true); i < 0 {
+			nulls = n // no row has timestamps: every bit stays 0
+		} else {
+			for ; i < len(b.timeValid); i++ {
+				if b.timeValid[i] {
+					bitutil.SetBit(valid, i)
+				}
 			}
+			nulls = n - bitutil.CountSetBits(valid, 0, n)
 		}
 	}
 	f64, i64 := arrow.PrimitiveTypes.Float64, arrow.PrimitiveTypes.Int64
@@ -354,8 +373,8 @@ func (b *Builder) flush() {
 		cols[c] = arrowio.Int32Array(b.levels[l])
 	}
 	warm := make([]byte, bitutil.BytesForBits(int64(n)))
-	for i, w := range b.warmup {
-		if w {
+	for i := slices.Index(b.warmup, true); i >= 0 && i < len(b.warmup); i++ {
+		if b.warmup[i] {
 			bitutil.SetBit(warm, i)
 		}
 	}
