@@ -12,8 +12,8 @@ func demoCommand() *cli.Command {
 		Name:        "demo",
 		Usage:       "generate a realistic synthetic suite and run every analyzer on it",
 		Description: help("demo"),
-		Flags: groups(
-			group("Demo",
+		Flags: cliapp.Groups(
+			cliapp.Group("Demo",
 				&cli.StringFlag{Name: "dir", Value: "demo", Usage: "directory for generated data and outputs (made if absent; its files are overwritten)"},
 				&cli.StringFlag{Name: "only", Usage: "run only the steps whose names contain this (e.g. optimize)"},
 			),

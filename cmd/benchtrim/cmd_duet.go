@@ -8,7 +8,6 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/duet"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -19,8 +18,8 @@ func duetCommand() *cli.Command {
 		Usage:       "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown",
 		ArgsUsage:   "FILES or DIRS...",
 		Description: help("duet"),
-		Flags: groups(
-			group("Method",
+		Flags: cliapp.Groups(
+			cliapp.Group("Method",
 				&cli.Float64Flag{Name: "min-overlap", Value: d.MinOverlap, Usage: "duet pairs must overlap more than this share of both iterations"},
 				&cli.StringFlag{Name: "slowdowns", Value: "0:0.15:0.01", Usage: "emulated slowdowns of B: FROM:TO:STEP or a comma list (5%, 0.1); none skips the MDS"},
 				&cli.StringFlag{Name: "warmup", Value: string(d.Warmup), Usage: "warm-up rule: code (iteration ≥ max/2 per run), half (thesis) or none"},
@@ -30,21 +29,21 @@ func duetCommand() *cli.Command {
 				&cli.Float64Flag{Name: "confidence", Value: d.Confidence, Usage: "confidence level of the CI test"},
 				&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "U test level: equal when p > alpha"},
 			),
-			group("Selection",
+			cliapp.Group("Selection",
 				&cli.BoolFlag{Name: "keep-unlabelled", Usage: "keep runs on hosts outside the known environments"},
 				cliapp.BenchFlag(),
 			),
-			group("Input", cliapp.InputFlags()...),
-			group("Output",
+			cliapp.Group("Input", cliapp.InputFlags()...),
+			cliapp.Group("Output",
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, .arrow or .parquet"},
 				&cli.StringFlag{Name: "mds-out", Usage: "tests per benchmark and slowdown: FILE.csv, .arrow or .parquet"},
 				&cli.StringFlag{Name: "match-out", Usage: "A/A match ratios per environment, suite, type and slowdown"},
 				&cli.StringFlag{Name: "overlaps-out", Usage: "pairs and relative overlap time per benchmark and minimum overlap"},
 				&cli.StringFlag{Name: "plots", Usage: "write plots into `DIR`: MDS curves, relative CI widths, run timelines"},
 				&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "svg or png"},
-				&cli.IntFlag{Name: "plot-max", Value: duetPlotMax, Usage: "run timelines for at most this many benchmarks"},
+				&cli.IntFlag{Name: "plot-max", Value: duetAnalyzer.PlotMax, Usage: "run timelines for at most this many benchmarks"},
 			),
-			group("Scale-out",
+			cliapp.Group("Scale-out",
 				cliapp.ShardFlag(),
 				cliapp.PartialFlag(),
 			),
@@ -71,16 +70,21 @@ func duetOptions(c *cli.Context) (duet.Options, error) {
 	return opt, opt.Validate()
 }
 
-// duetOutputFlags are duet's output flags (benchtrim merge takes them).
-var duetOutputFlags = []string{"output", "mds-out", "match-out", "overlaps-out", "plots", "plot-format", "plot-max"}
-
-// duetPlotMax is duet's default --plot-max.
-const duetPlotMax = 6
-
-// duetOutputs are the outputs duet's flags name, checked before work.
-func duetOutputs(c *cli.Context) []outpath.Output {
-	return []outpath.Output{cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "mds-out", outpath.Data),
-		cliapp.Output(c, "match-out", outpath.Data), cliapp.Output(c, "overlaps-out", outpath.Data), cliapp.PlotDir(c, "plots", "plot-format")}
+// duetAnalyzer is what duet writes from its report, for duet and merge.
+var duetAnalyzer = &cliapp.Analyzer[duet.Report]{
+	Command:     "duet",
+	OutputFlags: []string{"output", "mds-out", "match-out", "overlaps-out", "plots", "plot-format", "plot-max"},
+	Data: []cliapp.DataOut{{Flag: "output", Frame: duet.TableBenchmarks}, {Flag: "mds-out", Frame: duet.TableMDS},
+		{Flag: "match-out", Frame: duet.TableMatch}, {Flag: "overlaps-out", Frame: duet.TableOverlaps}},
+	Plots:   (*duet.Report).WritePlots,
+	PlotMax: 6,
+	Check: func(r *duet.Report, sel table.Filter) error {
+		if len(r.Benchmarks) == 0 {
+			return fmt.Errorf("duet: shard %d/%d holds no duet rows (%s)", sel.Shard, sel.Shards, strings.Join(r.Warnings, "; "))
+		}
+		return nil
+	},
+	Merge: duet.Merge,
 }
 
 func runDuet(c *cli.Context) error {
@@ -88,50 +92,9 @@ func runDuet(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	partialOut, err := cliapp.CheckPartial(c, duetOutputFlags)
-	if err != nil {
-		return err
-	}
-	if err = cliapp.CheckOutputs(c.Args().Slice(), duetOutputs(c)...); err != nil {
-		return err
-	}
-	rep, release, err := cliapp.RunChunked(c, "duet", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*duet.Report, error) {
-		opt.Progress = progress
-		return duet.Run(t, opt)
-	}, duet.Merge)
-	defer release()
-	if partialOut != "" {
-		return cliapp.WritePartial(c, partialOut, "duet", opt.Select, rep, err, &duet.Report{Options: opt}, 0)
-	}
-	if err != nil {
-		return err
-	}
-	if len(rep.Benchmarks) == 0 {
-		return fmt.Errorf("duet: shard %d/%d holds no duet rows (%s)", opt.Select.Shard, opt.Select.Shards, strings.Join(rep.Warnings, "; "))
-	}
-	return writeDuet(c, rep)
-}
-
-// writeDuet writes what duet writes from its report: the text and every
-// output whose flag is given (also for benchtrim merge).
-func writeDuet(c *cli.Context, rep *duet.Report) error {
-	outs, _ := cliapp.BeginOutputs(c)
-	defer outs.Abort()
-	err := cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: duet.TableBenchmarks}, {Flag: "mds-out", Frame: duet.TableMDS},
-		{Flag: "match-out", Frame: duet.TableMatch}, {Flag: "overlaps-out", Frame: duet.TableOverlaps}})
-	if dir := c.String("plots"); dir != "" && err == nil {
-		var tmp string
-		var n int
-		if tmp, err = outs.Set.Dir(dir, false); err == nil {
-			n, err = rep.WritePlots(tmp, c.String("plot-format"), intFlag(c, "plot-max", duetPlotMax))
-		}
-		if err != nil {
-			return fmt.Errorf("--plots %s: %w", dir, err)
-		}
-		outs.Say("wrote %d plots into %s", n, dir)
-	}
-	if err != nil {
-		return err
-	}
-	return outs.Commit()
+	return duetAnalyzer.Run(c, opt.Select, c.Args().Slice(), &duet.Report{Options: opt},
+		func(t *table.Table, all []table.Key, progress func(int)) (*duet.Report, error) {
+			opt.Progress = progress
+			return duet.Run(t, opt)
+		})
 }

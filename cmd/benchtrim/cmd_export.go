@@ -21,13 +21,13 @@ func exportCommand() *cli.Command {
 		Usage:       "write results as pa/bencher CSV or go test -bench text (for benchstat)",
 		Description: help("export"),
 		ArgsUsage:   "FILES...",
-		Flags: groups(
-			group("Format",
+		Flags: cliapp.Groups(
+			cliapp.Group("Format",
 				&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},
 				&cli.BoolFlag{Name: "labels", Usage: "gobench: write project:, commit:, instance: and trial: lines before every run (benchstat then needs -ignore project,commit,instance,trial to pool them)"},
 			),
-			group("Input", cliapp.InputFlags()...),
-			group("Output",
+			cliapp.Group("Input", cliapp.InputFlags()...),
+			cliapp.Group("Output",
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
 			),
 		),

@@ -19,8 +19,8 @@ func generateCommand() *cli.Command {
 		Name:        "generate",
 		Usage:       "write a synthetic suite with known properties",
 		Description: help("generate"),
-		Flags: groups(
-			group("Suite",
+		Flags: cliapp.Groups(
+			cliapp.Group("Suite",
 				&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime, sample or duet"},
 				&cli.IntFlag{Name: "benchmarks", Usage: "benchmark methods (each expanded over the preset's params)"},
 				&cli.IntFlag{Name: "forks", Usage: "forks per benchmark"},
@@ -29,7 +29,7 @@ func generateCommand() *cli.Command {
 				&cli.StringFlag{Name: "unit", Usage: "JMH score unit, e.g. ns/op, us/op, ops/s"},
 				&cli.StringFlag{Name: "version", Usage: "version label written into the data"},
 			),
-			group("Output",
+			cliapp.Group("Output",
 				&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv), duet (.csv) or truth (.json); default: from -o and --preset"},
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
 			),

@@ -21,9 +21,9 @@ func ingestCommand() *cli.Command {
 		Usage:       "read result files into the canonical table (.arrow, .parquet or .csv)",
 		ArgsUsage:   "FILES...",
 		Description: help("ingest"),
-		Flags: groups(
-			group("Input", cliapp.InputFlags()...),
-			group("Output",
+		Flags: cliapp.Groups(
+			cliapp.Group("Input", cliapp.InputFlags()...),
+			cliapp.Group("Output",
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output table: OUT.arrow, OUT.parquet or OUT.csv (with OUT.setups.csv)", Required: true},
 				&cli.StringFlag{Name: "arrow-compression", Value: "none", Usage: "compression of .arrow buffers: none (every Arrow reader), zstd or lz4"},
 				&cli.StringFlag{Name: "parquet-compression", Value: "snappy", Usage: "compression of .parquet pages: snappy, zstd (smaller, slower) or none"},

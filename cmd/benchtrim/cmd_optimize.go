@@ -8,7 +8,6 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/estimate"
-	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -18,8 +17,8 @@ func optimizeCommand() *cli.Command {
 		Usage:       "µOpTime: the cheapest stable configuration of every benchmark",
 		ArgsUsage:   "FILES...",
 		Description: help("optimize"),
-		Flags: groups(
-			group("Method",
+		Flags: cliapp.Groups(
+			cliapp.Group("Method",
 				&cli.StringFlag{Name: "metric", Value: "all", Usage: "stability metrics, comma-separated: cv, rmad, rciw-mean, rciw-mean-t, rciw-median, or all"},
 				&cli.Float64Flag{Name: "threshold", Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},
 				&cli.Float64Flag{Name: "confidence", Value: estimate.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
@@ -31,24 +30,24 @@ func optimizeCommand() *cli.Command {
 				&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
 				&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
 			),
-			group("Versions",
+			cliapp.Group("Versions",
 				&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
 				&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
 				&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},
 				&cli.Float64Flag{Name: "min-change", Value: optimize.DefaultVersionOptions.MinChange, Usage: "smallest relative change of the average that counts as a performance change"},
 			),
-			group("Selection",
+			cliapp.Group("Selection",
 				cliapp.BenchFlag(),
 			),
-			group("Input", cliapp.InputFlags()...),
-			group("Output",
+			cliapp.Group("Input", cliapp.InputFlags()...),
+			cliapp.Group("Output",
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, FILE.arrow or FILE.parquet"},
 				&cli.StringFlag{Name: "summary-out", Usage: "per-project summary: FILE.csv, .arrow or .parquet"},
 				&cli.StringFlag{Name: "versions-out", Usage: "version comparison: FILE.csv, .arrow or .parquet"},
 				&cli.StringFlag{Name: "commands-out", Usage: "shell script running the reduced configurations (go test / JMH command lines)"},
 				&cli.BoolFlag{Name: "details", Usage: "print the per-version tables (time saving, baselines, metric tests, change detection) after the summary"},
 			),
-			group("Scale-out",
+			cliapp.Group("Scale-out",
 				cliapp.ShardFlag(),
 				cliapp.PartialFlag(),
 			),
@@ -94,13 +93,22 @@ func optimizeOptions(c *cli.Context) (optimize.Options, error) {
 	return opt, opt.Validate()
 }
 
-// optimizeOutputFlags are optimize's output flags (benchtrim merge takes them).
-var optimizeOutputFlags = []string{"output", "summary-out", "versions-out", "commands-out", "details"}
-
-// optimizeOutputs are the outputs optimize's flags name, checked before work.
-func optimizeOutputs(c *cli.Context) []outpath.Output {
-	return []outpath.Output{cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "summary-out", outpath.Data),
-		cliapp.Output(c, "versions-out", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text)}
+// optimizeAnalyzer is what optimize writes from its report, for optimize
+// and merge.
+var optimizeAnalyzer = &cliapp.Analyzer[optimize.Report]{
+	Command:     "optimize",
+	OutputFlags: []string{"output", "summary-out", "versions-out", "commands-out", "details"},
+	Data: []cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary},
+		{Flag: "versions-out", Frame: optimize.FrameVersions}},
+	Text:    []cliapp.TextOf[optimize.Report]{{Flag: "commands-out", Write: (*optimize.Report).WriteScript}},
+	Details: (*optimize.Report).WriteDetails,
+	Check: func(r *optimize.Report, _ table.Filter) error {
+		if len(r.Results) == 0 {
+			return r.NoResult() // a shard whose benchmark runs were all skipped
+		}
+		return nil
+	},
+	Merge: optimize.Merge,
 }
 
 func runOptimize(c *cli.Context) error {
@@ -108,35 +116,9 @@ func runOptimize(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	partialOut, err := cliapp.CheckPartial(c, optimizeOutputFlags)
-	if err != nil {
-		return err
-	}
-	if err = cliapp.CheckOutputs(c.Args().Slice(), optimizeOutputs(c)...); err != nil {
-		return err
-	}
-	rep, release, err := cliapp.RunChunked(c, "optimize", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*optimize.Report, error) {
-		opt.Progress, opt.AllRuns = progress, all
-		return optimize.Run(t, opt)
-	}, optimize.Merge)
-	defer release()
-	if partialOut != "" {
-		return cliapp.WritePartial(c, partialOut, "optimize", opt.Select, rep, err, &optimize.Report{Options: opt}, 0)
-	}
-	if err != nil {
-		return err
-	}
-	if len(rep.Results) == 0 {
-		return rep.NoResult() // a shard whose benchmark runs were all skipped
-	}
-	return writeOptimize(c, rep)
-}
-
-// writeOptimize writes what optimize writes from its report: the text,
-// the details and every output whose flag is given (also for benchtrim
-// merge).
-func writeOptimize(c *cli.Context, rep *optimize.Report) error {
-	return cliapp.WriteResult(c, rep, rep.WriteDetails,
-		[]cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary}, {Flag: "versions-out", Frame: optimize.FrameVersions}},
-		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteScript})
+	return optimizeAnalyzer.Run(c, opt.Select, c.Args().Slice(), &optimize.Report{Options: opt},
+		func(t *table.Table, all []table.Key, progress func(int)) (*optimize.Report, error) {
+			opt.Progress, opt.AllRuns = progress, all
+			return optimize.Run(t, opt)
+		})
 }

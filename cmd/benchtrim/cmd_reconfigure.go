@@ -7,7 +7,6 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -18,8 +17,8 @@ func reconfigureCommand() *cli.Command {
 		Usage:       "replay dynamic reconfiguration: result quality and time saved",
 		ArgsUsage:   "FILES...",
 		Description: help("reconfigure"),
-		Flags: groups(
-			group("Criteria",
+		Flags: cliapp.Groups(
+			cliapp.Group("Criteria",
 				&cli.StringFlag{Name: "criteria", Value: "cv,rciw,kld", Usage: "stoppage criteria to replay, comma-separated"},
 				&cli.IntFlag{Name: "wi-min", Value: d.Config.WarmupMin, Usage: "minimum warmup iterations per fork (wi_min)"},
 				&cli.IntFlag{Name: "wi-max", Value: d.Config.WarmupMax, Usage: "maximum warmup iterations per fork (wi_max)"},
@@ -37,13 +36,13 @@ func reconfigureCommand() *cli.Command {
 				&cli.Float64Flag{Name: "rciw-confidence", Value: d.RCIW.Confidence, Usage: "RCIW criterion: confidence level"},
 				&cli.IntFlag{Name: "rciw-is", Value: d.RCIW.InvocationSamples, Usage: "RCIW criterion: invocation samples per iteration (0 iteration means, -1 all sampled invocations)"},
 			),
-			group("Time model",
+			cliapp.Group("Time model",
 				&cli.Float64Flag{Name: "overhead-cv", Value: d.Overheads.CV, Usage: "CV criterion's overhead per warmup iteration (fraction of the iteration time)"},
 				&cli.Float64Flag{Name: "overhead-rciw", Value: d.Overheads.RCIW, Usage: "RCIW criterion's overhead per warmup iteration"},
 				&cli.Float64Flag{Name: "overhead-kld", Value: d.Overheads.KLD, Usage: "KLD criterion's overhead per warmup iteration"},
 				&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
 			),
-			group("Evaluation",
+			cliapp.Group("Evaluation",
 				&cli.IntFlag{Name: "aa-resamples", Value: d.AA.Resamples, Usage: "A/A test: bootstrap resamples"},
 				&cli.Float64Flag{Name: "aa-confidence", Value: d.AA.Confidence, Usage: "A/A test: confidence level"},
 				&cli.IntFlag{Name: "aa-is", Value: d.AA.InvocationSamples, Usage: "A/A test: invocation samples per iteration (0 iteration means, -1 all, k)"},
@@ -51,18 +50,18 @@ func reconfigureCommand() *cli.Command {
 				&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
 				&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
 			),
-			group("Selection",
+			cliapp.Group("Selection",
 				cliapp.BenchFlag(),
 			),
-			group("Input", cliapp.InputFlags()...),
-			group("Output",
+			cliapp.Group("Input", cliapp.InputFlags()...),
+			cliapp.Group("Output",
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE`: data (.csv, .arrow, .parquet) or a document (.md, .tex, .html)"},
 				&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
 				&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `FILE` (.csv, .arrow or .parquet; one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
 				&cli.StringFlag{Name: "table2", Usage: "write the quality table (Table 2) to `FILE`: a document (.md, .tex, .html) or data (.csv, .arrow, .parquet)"},
 				&cli.StringFlag{Name: "table3", Usage: "write the time table (Table 3) to `FILE`: a document (.md, .tex, .html) or data (.csv, .arrow, .parquet)"},
 			),
-			group("Scale-out",
+			cliapp.Group("Scale-out",
 				cliapp.ShardFlag(),
 				cliapp.PartialFlag(),
 			),
@@ -99,15 +98,16 @@ func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
 	return opt, opt.Validate()
 }
 
-// reconfigureOutputFlags are reconfigure's output flags (benchtrim merge
-// takes them).
-var reconfigureOutputFlags = []string{"output", "details", "configs-out", "table2", "table3"}
-
-// reconfigureOutputs are the outputs reconfigure's flags name, checked
-// before work.
-func reconfigureOutputs(c *cli.Context) []outpath.Output {
-	return []outpath.Output{cliapp.Output(c, "output", outpath.Report), cliapp.Output(c, "table2", outpath.Report),
-		cliapp.Output(c, "table3", outpath.Report), cliapp.Output(c, "configs-out", outpath.Data)}
+// reconfigureAnalyzer is what reconfigure writes from its report, for
+// reconfigure and merge.
+var reconfigureAnalyzer = &cliapp.Analyzer[reconfigure.Report]{
+	Command:     "reconfigure",
+	OutputFlags: []string{"output", "details", "configs-out", "table2", "table3"},
+	Data: []cliapp.DataOut{{Flag: "output", Frame: reconfigure.TableBenchmarks, Doc: true},
+		{Flag: "table2", Frame: reconfigure.TableQuality, Doc: true}, {Flag: "table3", Frame: reconfigure.TableTime, Doc: true},
+		{Flag: "configs-out", Frame: reconfigure.TableConfigs}},
+	Details: (*reconfigure.Report).WriteDetails,
+	Merge:   reconfigure.Merge,
 }
 
 func runReconfigure(c *cli.Context) error {
@@ -115,32 +115,9 @@ func runReconfigure(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	partialOut, err := cliapp.CheckPartial(c, reconfigureOutputFlags)
-	if err != nil {
-		return err
-	}
-	if err = cliapp.CheckOutputs(c.Args().Slice(), reconfigureOutputs(c)...); err != nil {
-		return err
-	}
-	rep, release, err := cliapp.RunChunked(c, "reconfigure", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*reconfigure.Report, error) {
-		opt.Progress = progress
-		return reconfigure.Run(t, opt)
-	}, reconfigure.Merge)
-	defer release()
-	if partialOut != "" {
-		return cliapp.WritePartial(c, partialOut, "reconfigure", opt.Select, rep, err, &reconfigure.Report{Options: opt}, 0)
-	}
-	if err != nil {
-		return err
-	}
-	return writeReconfigure(c, rep)
-}
-
-// writeReconfigure writes what reconfigure writes from its report: the
-// text, the details and every output whose flag is given (also for
-// benchtrim merge).
-func writeReconfigure(c *cli.Context, rep *reconfigure.Report) error {
-	return cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: reconfigure.TableBenchmarks},
-		{Flag: "table2", Frame: reconfigure.TableQuality}, {Flag: "table3", Frame: reconfigure.TableTime},
-		{Flag: "configs-out", Frame: reconfigure.TableConfigs}})
+	return reconfigureAnalyzer.Run(c, opt.Select, c.Args().Slice(), &reconfigure.Report{Options: opt},
+		func(t *table.Table, all []table.Key, progress func(int)) (*reconfigure.Report, error) {
+			opt.Progress = progress
+			return reconfigure.Run(t, opt)
+		})
 }

@@ -7,12 +7,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/estimate"
-	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -22,8 +20,8 @@ func steadyCommand() *cli.Command {
 		Usage:       "steady state per fork and benchmark; evaluate configurations against it",
 		ArgsUsage:   "FILES...",
 		Description: help("steady"),
-		Flags: groups(
-			group("Steady-state detection",
+		Flags: cliapp.Groups(
+			cliapp.Group("Steady-state detection",
 				&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "PELT penalty: crops (CROPS + Kneedle, Traini's protocol), crops-ascending (textbook Kneedle curve), 15log (Barrett) or a number"},
 				&cli.StringFlag{Name: "pen-range", Usage: "CROPS penalty range `a,b` (default 4·log n, 1e5·log n per series)"},
 				&cli.IntFlag{Name: "steady-window", Value: steady.DefaultOptions.SteadyWindow, Usage: "a fork is steady when its steady part covers at least its last N iterations"},
@@ -35,7 +33,7 @@ func steadyCommand() *cli.Command {
 				&cli.IntFlag{Name: "outlier-window", Value: steady.DefaultOutlierOptions.Window, Usage: "sliding window of the outlier rule"},
 				&cli.BoolFlag{Name: "no-outliers", Usage: "do not remove outliers"},
 			),
-			group("Evaluated configuration",
+			cliapp.Group("Evaluated configuration",
 				&cli.IntFlag{Name: "wi", Value: -1, Usage: "warmup iterations of the evaluated configuration (default: the recorded setup's)"},
 				&cli.DurationFlag{Name: "w", Usage: "warmup iteration time, e.g. 10s (default: the setup's)"},
 				&cli.IntFlag{Name: "i", Value: -1, Usage: "measurement iterations (default: the setup's)"},
@@ -43,20 +41,20 @@ func steadyCommand() *cli.Command {
 				&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
 				&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
 			),
-			group("Selection",
+			cliapp.Group("Selection",
 				cliapp.BenchFlag(),
 			),
-			group("Input", cliapp.InputFlags()...),
-			group("Output",
+			cliapp.Group("Input", cliapp.InputFlags()...),
+			cliapp.Group("Output",
 				&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
 				&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `FILE` (.csv, .arrow or .parquet)"},
 				&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `FILE` (.csv, .arrow or .parquet)"},
 				&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `FILE` (.csv, .arrow or .parquet; per-benchmark RPDs go to NAME.benchmarks.EXT next to it)"},
 				&cli.StringFlag{Name: "plots", Usage: "write plots (series with segments and st; CROPS curves) into `DIR`"},
 				&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "plot format: svg or png"},
-				&cli.IntFlag{Name: "plot-max", Value: steadyPlotMax, Usage: "plot at most this many benchmark runs (all their forks)"},
+				&cli.IntFlag{Name: "plot-max", Value: steadyAnalyzer.PlotMax, Usage: "plot at most this many benchmark runs (all their forks)"},
 			),
-			group("Scale-out",
+			cliapp.Group("Scale-out",
 				cliapp.ShardFlag(),
 				cliapp.PartialFlag(),
 			),
@@ -117,9 +115,9 @@ func steadyPenalty(c *cli.Context, opt *steady.Options) error {
 	return nil
 }
 
-// steadyConfigs are the configuration sets to evaluate: the recorded setup
-// with --wi --w --i --r --f replacing its values, then one set per
-// criterion of --configs.
+// steadyConfigs are the configuration sets to evaluate
+// (steady.ConfigSets): the recorded setup with --wi --w --i --r --f
+// replacing its values, then one set per criterion of --configs.
 func steadyConfigs(c *cli.Context) ([]steady.ConfigSet, error) {
 	var ov steady.Override
 	for _, f := range []struct {
@@ -144,23 +142,7 @@ func steadyConfigs(c *cli.Context) ([]steady.ConfigSet, error) {
 			*f.dst = &v
 		}
 	}
-	name := "setup"
-	if !ov.Empty() {
-		name = "flags"
-	}
-	sets := []steady.ConfigSet{steady.SetupConfigs(name, ov)}
-	if path := c.String("configs"); path != "" {
-		rows, err := reconfigure.ReadConfigsFile(path)
-		if err != nil {
-			return nil, err
-		}
-		dyn, err := steady.DynamicConfigs(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		sets = append(sets, dyn...)
-	}
-	return sets, nil
+	return steady.ConfigSets(ov, c.String("configs"))
 }
 
 // evaluationSidecar is the per-benchmark RPD file written beside --eval-out
@@ -170,30 +152,18 @@ func evaluationSidecar(path string) string {
 	return strings.TrimSuffix(path, ext) + ".benchmarks" + ext
 }
 
-// dropPlotData clears the iteration values and CROPS results kept for
-// plots (Options.KeepValues, KeepCROPS) of the benchmark runs after the
-// first plotMax of r, which WritePlots does not draw: a chunk of a spooled
-// input, or a shard, keeps only those of its own first plotMax runs (a
-// superset of those the whole run plots from it).
-func dropPlotData(r *steady.Report, plotMax int) {
-	for i := max(plotMax, 0); i < len(r.Benchmarks); i++ {
-		for j := range r.Benchmarks[i].Forks {
-			f := &r.Benchmarks[i].Forks[j]
-			f.Values, f.CROPS, f.Knee = nil, nil, nil
-		}
-	}
-}
-
-// steadyOutputFlags are steady's output flags (benchtrim merge takes them).
-var steadyOutputFlags = []string{"details", "forks-out", "benchmarks-out", "eval-out", "plots", "plot-format", "plot-max"}
-
-// steadyPlotMax is steady's default --plot-max.
-const steadyPlotMax = 20
-
-// steadyOutputs are the outputs steady's flags name, checked before work.
-func steadyOutputs(c *cli.Context) []outpath.Output {
-	return []outpath.Output{cliapp.Output(c, "forks-out", outpath.Data), cliapp.Output(c, "benchmarks-out", outpath.Data),
-		cliapp.Output(c, "eval-out", outpath.Data, evaluationSidecar), cliapp.PlotDir(c, "plots", "plot-format")}
+// steadyAnalyzer is what steady writes from its report, for steady and
+// merge.
+var steadyAnalyzer = &cliapp.Analyzer[steady.Report]{
+	Command:     "steady",
+	OutputFlags: []string{"details", "forks-out", "benchmarks-out", "eval-out", "plots", "plot-format", "plot-max"},
+	Data: []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks}, {Flag: "benchmarks-out", Frame: steady.TableBenchmarks},
+		{Flag: "eval-out", Frame: steady.TableEvaluation}, {Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: evaluationSidecar}},
+	Details:    (*steady.Report).WriteDetails,
+	Plots:      (*steady.Report).WritePlots,
+	PlotMax:    20,
+	KeepsPlots: true,
+	Merge:      steady.Merge,
 }
 
 func runSteady(c *cli.Context) error {
@@ -201,58 +171,17 @@ func runSteady(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// A shard's partial keeps the plot data of its first --plot-max runs
-	// (a superset of those the merged report plots from that shard).
-	partialOut, err := cliapp.CheckPartial(c, steadyOutputFlags[:len(steadyOutputFlags)-2])
-	if err != nil {
-		return err
-	}
 	inputs := c.Args().Slice()
 	if p := c.String("configs"); p != "" {
 		inputs = append(inputs, p)
 	}
-	if err = cliapp.CheckOutputs(inputs, steadyOutputs(c)...); err != nil {
-		return err
-	}
-	res, release, err := cliapp.RunChunked(c, "steady", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*steady.Report, error) {
-		opt.Progress = progress
-		r, err := steady.Run(t, opt)
-		if err == nil {
-			dropPlotData(r, c.Int("plot-max"))
-		}
-		return r, err
-	}, steady.Merge)
-	defer release()
-	if partialOut != "" {
-		return cliapp.WritePartial(c, partialOut, "steady", opt.Select, res, err, &steady.Report{Options: opt}, max(c.Int("plot-max"), 1))
-	}
-	if err != nil {
-		return err
-	}
-	return writeSteady(c, res)
-}
-
-// writeSteady writes what steady writes from its report: the text, the
-// details and every output whose flag is given (also for benchtrim merge).
-func writeSteady(c *cli.Context, res *steady.Report) error {
-	outs, _ := cliapp.BeginOutputs(c)
-	defer outs.Abort()
-	err := cliapp.WriteResult(c, res, res.WriteDetails, []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks},
-		{Flag: "benchmarks-out", Frame: steady.TableBenchmarks}, {Flag: "eval-out", Frame: steady.TableEvaluation},
-		{Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: evaluationSidecar}})
-	if dir := c.String("plots"); dir != "" && err == nil {
-		var tmp string
-		var n int
-		if tmp, err = outs.Set.Dir(dir, false); err == nil {
-			n, err = res.WritePlots(tmp, c.String("plot-format"), intFlag(c, "plot-max", steadyPlotMax))
-		}
-		if err != nil {
-			return fmt.Errorf("--plots %s: %w", dir, err)
-		}
-		outs.Say("wrote %d plots into %s", n, dir)
-	}
-	if err != nil {
-		return err
-	}
-	return outs.Commit()
+	return steadyAnalyzer.Run(c, opt.Select, inputs, &steady.Report{Options: opt},
+		func(t *table.Table, all []table.Key, progress func(int)) (*steady.Report, error) {
+			opt.Progress = progress
+			r, err := steady.Run(t, opt)
+			if err == nil {
+				r.DropPlotData(c.Int("plot-max"))
+			}
+			return r, err
+		})
 }

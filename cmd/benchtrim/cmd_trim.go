@@ -1,25 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
-	"time"
-
-	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/trim"
 	"github.com/benchtrim/benchtrim/changepoint"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/reports/report"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 func trimCommand() *cli.Command {
@@ -28,8 +22,8 @@ func trimCommand() *cli.Command {
 		Usage:       "one configuration per benchmark: the cheapest that reaches a precision",
 		ArgsUsage:   "FILES...",
 		Description: help("trim"),
-		Flags: groups(
-			group("Plan",
+		Flags: cliapp.Groups(
+			cliapp.Group("Plan",
 				&cli.Float64Flag{Name: "target", Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
 				&cli.BoolFlag{Name: "parallel-instances", Usage: "instances run side by side: an instance costs no wall time"},
 				&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
@@ -39,11 +33,11 @@ func trimCommand() *cli.Command {
 				&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
 				&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
 			),
-			group("Selection",
+			cliapp.Group("Selection",
 				cliapp.BenchFlag(),
 			),
-			group("Input", cliapp.InputFlags()...),
-			group("Output",
+			cliapp.Group("Input", cliapp.InputFlags()...),
+			cliapp.Group("Output",
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the plan, one row per benchmark: FILE.csv, .arrow or .parquet"},
 				&cli.StringFlag{Name: "commands-out", Usage: "shell script with one command line per benchmark (java -jar … / go test …)"},
 				&cli.StringFlag{Name: "annotations-out", Usage: "JMH annotations (@Fork, @Warmup, @Measurement) per class"},
@@ -51,7 +45,7 @@ func trimCommand() *cli.Command {
 				&cli.StringFlag{Name: "out-dir", Usage: "write the plan, the analyses' frames, the commands and the report into `DIR` (benchtrim report DIR rebuilds the report)"},
 				&cli.BoolFlag{Name: "details", Usage: "print every benchmark's reasons, configurations and warnings"},
 			),
-			group("Scale-out",
+			cliapp.Group("Scale-out",
 				cliapp.ShardFlag(),
 				cliapp.PartialFlag(),
 			),
@@ -68,8 +62,8 @@ func trimOptions(c *cli.Context) (trim.Options, error) {
 	opt.ParallelInstances = c.Bool("parallel-instances")
 	opt.Splits = c.Int("splits")
 	var err error
-	if opt.Overhead, err = parseOverhead(c.String("overhead")); err != nil {
-		return opt, err
+	if opt.Overhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
+		return opt, cliapp.Usagef("trim", "--overhead: %v", err)
 	}
 	opt.Optimize.Bootstrap.Resamples = c.Int("resamples")
 	opt.Steady.Bootstrap.Resamples = c.Int("resamples")
@@ -87,19 +81,24 @@ func trimOptions(c *cli.Context) (trim.Options, error) {
 	return opt, opt.Validate()
 }
 
-// trimOutputFlags are trim's output flags (benchtrim merge takes them).
-var trimOutputFlags = []string{"output", "commands-out", "annotations-out", "report", "out-dir", "details"}
-
 // trimDirExtras are the text files of --out-dir besides the frames and
 // report.html.
 var trimDirExtras = []string{"annotations.java", "commands.sh"}
 
-// trimOutputs are the outputs trim's flags name, checked before work:
-// --out-dir with every file it will hold.
-func trimOutputs(c *cli.Context) []outpath.Output {
-	dir := cliapp.Output(c, "out-dir", outpath.Dir, cliapp.DirFiles(report.DirFiles(trimDirExtras...)...)...)
-	return []outpath.Output{cliapp.Output(c, "output", outpath.Data), cliapp.Output(c, "commands-out", outpath.Text),
-		cliapp.Output(c, "annotations-out", outpath.Text), cliapp.Output(c, "report", outpath.Text), dir}
+// trimAnalyzer is what trim writes from its report, for trim and merge.
+var trimAnalyzer = &cliapp.Analyzer[trim.Report]{
+	Command:     "trim",
+	OutputFlags: []string{"output", "commands-out", "annotations-out", "report", "out-dir", "details"},
+	Data:        []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
+	Text: []cliapp.TextOf[trim.Report]{{Flag: "commands-out", Write: (*trim.Report).WriteCommands},
+		{Flag: "annotations-out", Write: (*trim.Report).WriteAnnotations},
+		{Flag: "report", Write: func(r *trim.Report, w io.Writer) error { return report.WritePage(w, r) }}},
+	Details: (*trim.Report).WriteDetails,
+	Dir: &cliapp.DirOut[trim.Report]{Flag: "out-dir", Files: report.DirFiles(trimDirExtras...), Says: "plan, frames, commands, annotations, report.html",
+		Write: func(dir string, r *trim.Report) error {
+			return report.WriteDir(dir, r, map[string]func(io.Writer) error{trimDirExtras[1]: r.WriteCommands, trimDirExtras[0]: r.WriteAnnotations})
+		}},
+	Merge: trim.Merge,
 }
 
 func runTrim(c *cli.Context) error {
@@ -107,51 +106,11 @@ func runTrim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	partialOut, err := cliapp.CheckPartial(c, trimOutputFlags)
-	if err != nil {
-		return err
-	}
-	if err = cliapp.CheckOutputs(c.Args().Slice(), trimOutputs(c)...); err != nil {
-		return err
-	}
-	rep, release, err := cliapp.RunChunked(c, "trim", opt.Select, func(t *table.Table, all []table.Key, progress func(int)) (*trim.Report, error) {
-		opt.Progress = progress
-		opt.AllRuns = all
-		return trim.Run(t, opt)
-	}, trim.Merge)
-	defer release()
-	if partialOut != "" {
-		return cliapp.WritePartial(c, partialOut, "trim", opt.Select, rep, err, &trim.Report{Options: opt}, 0)
-	}
-	if err != nil {
-		return err
-	}
-	return writeTrim(c, rep)
-}
-
-// writeTrim writes what trim writes from its report: the text, the
-// details, every output whose flag is given and the --out-dir directory
-// (also for benchtrim merge), as one set: nothing is in place until every
-// output was written, and the folder replaces its old content as a whole.
-func writeTrim(c *cli.Context, rep *trim.Report) error {
-	outs, _ := cliapp.BeginOutputs(c)
-	defer outs.Abort()
-	if err := cliapp.WriteResult(c, rep, rep.WriteDetails, []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
-		cliapp.TextOut{Flag: "commands-out", Write: rep.WriteCommands}, cliapp.TextOut{Flag: "annotations-out", Write: rep.WriteAnnotations},
-		cliapp.TextOut{Flag: "report", Write: func(w io.Writer) error { return report.WritePage(w, rep) }}); err != nil {
-		return err
-	}
-	if dir := c.String("out-dir"); dir != "" {
-		tmp, err := outs.Set.Dir(dir, true)
-		if err == nil {
-			err = report.WriteDir(tmp, rep, map[string]func(io.Writer) error{trimDirExtras[1]: rep.WriteCommands, trimDirExtras[0]: rep.WriteAnnotations})
-		}
-		if err != nil {
-			return fmt.Errorf("--out-dir %s: %w", dir, err)
-		}
-		outs.Say("wrote %s (plan, frames, commands, annotations, report.html)", dir)
-	}
-	return outs.Commit()
+	return trimAnalyzer.Run(c, opt.Select, c.Args().Slice(), &trim.Report{Options: opt},
+		func(t *table.Table, all []table.Key, progress func(int)) (*trim.Report, error) {
+			opt.Progress, opt.AllRuns = progress, all
+			return trim.Run(t, opt)
+		})
 }
 
 func reportCommand() *cli.Command {
@@ -160,8 +119,8 @@ func reportCommand() *cli.Command {
 		Usage:       "rebuild the HTML report from a directory written by benchtrim trim --out-dir",
 		Description: help("report"),
 		ArgsUsage:   "OUTPUT_DIR",
-		Flags: groups(
-			group("Output",
+		Flags: cliapp.Groups(
+			cliapp.Group("Output",
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the page `FILE` (default: OUTPUT_DIR/report.html)"},
 			),
 		),
@@ -185,70 +144,11 @@ func reportCommand() *cli.Command {
 			if err := cliapp.CheckOutputs(ins, cliapp.Output(c, "output", outpath.Text)); err != nil {
 				return err
 			}
-			d, err := report.Load(dir)
-			if err != nil {
-				return err
-			}
-			var page bytes.Buffer
-			if err := report.Write(&page, d); err != nil {
-				return err
-			}
-			// The page and, when it is the folder's, the manifest listing
-			// it are one set.
-			var set atomicfile.Set
-			defer set.Abort()
-			if err := set.WriteFile(out, page.Bytes()); err != nil {
-				return err
-			}
-			if sameFile(out, filepath.Join(dir, "report.html")) {
-				m, err := report.ManifestWith(dir, "report.html", page.Bytes())
-				if err == nil {
-					err = set.WriteFile(filepath.Join(dir, report.Manifest), m)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			if err := set.Commit(); err != nil {
+			if err := report.Rebuild(dir, out); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
 			return nil
 		},
 	}
-}
-
-// parseOverhead reads --overhead: comma-separated LEVEL=DURATION pairs for
-// the levels instance, trial and fork.
-func parseOverhead(s string) ([table.NumLevels]time.Duration, error) {
-	var o [table.NumLevels]time.Duration
-	if s == "" {
-		return o, nil
-	}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		l, known := table.ParseLevel(strings.TrimSpace(k))
-		if !ok || !known || l > table.LevelFork {
-			return o, cliapp.Usagef("trim", "--overhead: want LEVEL=DURATION with LEVEL instance, trial or fork, got %q", kv)
-		}
-		d, err := time.ParseDuration(strings.TrimSpace(v))
-		if err != nil || d < 0 {
-			return o, cliapp.Usagef("trim", "--overhead: %s: want a duration such as 1s or 2m, got %q", k, v)
-		}
-		o[l] = d
-	}
-	return o, nil
-}
-
-// sameFile reports whether the paths a and b name one file (b may not
-// exist yet: then they are compared as absolute paths).
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	pa, _ := filepath.Abs(a)
-	pb, _ := filepath.Abs(b)
-	return pa == pb
 }

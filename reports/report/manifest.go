@@ -125,9 +125,9 @@ func Verify(dir string, skip ...string) error {
 	return nil
 }
 
-// ManifestWith returns dir's manifest with the SHA-256 of name set to
+// manifestWith returns dir's manifest with the SHA-256 of name set to
 // that of data (benchtrim report rewriting report.html in the folder).
-func ManifestWith(dir, name string, data []byte) ([]byte, error) {
+func manifestWith(dir, name string, data []byte) ([]byte, error) {
 	sums, err := readManifest(dir)
 	if err != nil {
 		return nil, err

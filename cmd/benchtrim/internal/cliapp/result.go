@@ -24,25 +24,33 @@ type Documenter interface {
 
 // DataOut names the data table (frame) that a command's output flag
 // writes; path, when set, derives the file from the flag's value (a
-// sidecar written beside it).
+// sidecar written beside it). Doc says the flag also takes a document
+// (.md, .tex, .html: outpath.Report), which a Documenter result renders.
 type DataOut struct {
 	Flag, Frame string
 	Path        func(string) string
+	Doc         bool
 }
 
-// TextOut names a text file a command's output flag writes with write.
-type TextOut struct {
-	Flag  string
-	Write func(w io.Writer) error
+// textOut names a text file a command's output flag writes with write.
+type textOut struct {
+	flag  string
+	write func(w io.Writer) error
 }
 
 // WriteResult prints res's text and, when details is set, its details;
-// then writes every data table and text file whose flag is set, as one
-// set (BeginOutputs): each is staged beside its destination and all are
+// then writes every data table whose flag is set, as one set
+// (BeginOutputs): each is staged beside its destination and all are
 // renamed into place only once every one was written, then it says what
-// it wrote. A command that adds outputs of its own opens the set first and
-// commits it after WriteResult.
-func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data []DataOut, text ...TextOut) (err error) {
+// it wrote.
+func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data []DataOut) error {
+	return writeResult(c, res, details, data, nil)
+}
+
+// writeResult is WriteResult with text files too. A command that adds
+// outputs of its own opens the set first and commits it after
+// writeResult.
+func writeResult(c *cli.Context, res Result, details func(io.Writer) error, data []DataOut, text []textOut) (err error) {
 	w := c.App.Writer
 	if err := res.WriteText(w); err != nil {
 		return err
@@ -85,11 +93,11 @@ func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data
 		wrote(path)
 	}
 	for _, t := range text {
-		path := c.String(t.Flag)
+		path := c.String(t.flag)
 		if path == "" {
 			continue
 		}
-		if err := outs.Set.Write(path, t.Write); err != nil {
+		if err := outs.Set.Write(path, t.write); err != nil {
 			return err
 		}
 		wrote(path)

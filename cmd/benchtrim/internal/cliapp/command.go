@@ -1,0 +1,112 @@
+package cliapp
+
+import (
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/reports"
+)
+
+// NewApp builds benchtrim's command line with the commands cmds, writing to
+// stdout and stderr: description is its help text; every command's
+// Description is a help text whose leading "$ " lines are its EXAMPLES
+// (helpParts), its flags are listed by group (Group) and range-checked
+// (flagRanges), and its Required flags are checked (RequireFlags).
+func NewApp(stdout, stderr io.Writer, description string, cmds []*cli.Command) *cli.App {
+	WrapFlagHelp()
+	app := &cli.App{
+		Name:           "benchtrim",
+		Usage:          "cut a microbenchmark suite's time without changing its results",
+		Description:    description,
+		Version:        BuildVersion(),
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		Flags:          GlobalFlags(),
+		Suggest:        true,
+		OnUsageError:   OnUsageError,
+		ExitErrHandler: func(*cli.Context, error) {}, // errors are returned to run, never os.Exit here
+	}
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version and exit"}
+	app.Commands = cmds
+	AddRangeChecks(app.Flags, flagRanges)
+	app.Description = FitLines(app.Description, reports.Width-3)
+	for _, cmd := range app.Commands {
+		examples, desc := helpParts(cmd.Description)
+		cmd.Description = FitLines(desc, reports.Width-3)
+		cmd.OnUsageError = OnUsageError
+		AddRangeChecks(cmd.Flags, flagRanges)
+		RequireFlags(cmd)
+		cmd.CustomHelpTemplate = commandHelp(cmd, FitLines(examples, reports.Width-3))
+	}
+	return app
+}
+
+// helpParts splits a help text into its examples (the leading lines from
+// the first "$ " line to the first blank one) and the rest.
+func helpParts(text string) (examples, rest string) {
+	if !strings.HasPrefix(text, "$ ") {
+		return "", text
+	}
+	examples, rest, _ = strings.Cut(text, "\n\n")
+	return examples, strings.TrimLeft(rest, "\n")
+}
+
+// commandHelp is a command's help template: NAME and USAGE as urfave/cli
+// prints them, then EXAMPLES (the help file's first block: two or three
+// command lines of real use, as go help and git show them), DESCRIPTION,
+// and the flags grouped by purpose (Group): each category under its name,
+// in the order of its first flag, its flags in their order.
+func commandHelp(cmd *cli.Command, examples string) string {
+	var b strings.Builder
+	b.WriteString("NAME:\n   {{template \"helpNameTemplate\" .}}\n\nUSAGE:\n   {{template \"usageTemplate\" .}}")
+	if examples != "" {
+		b.WriteString("\n\nEXAMPLES:\n")
+		for _, l := range strings.Split(examples, "\n") {
+			b.WriteString(strings.TrimRight("   "+l, " ") + "\n")
+		}
+		b.WriteString("{{if .Description}}\nDESCRIPTION:\n   {{template \"descriptionTemplate\" .}}\n{{end}}")
+	} else {
+		b.WriteString("{{if .Description}}\n\nDESCRIPTION:\n   {{template \"descriptionTemplate\" .}}{{end}}\n")
+	}
+	var cats []string
+	byCat := map[string][]cli.Flag{}
+	for _, f := range cmd.Flags {
+		c := ""
+		if cf, ok := f.(cli.CategorizableFlag); ok {
+			c = cf.GetCategory()
+		}
+		if _, ok := byCat[c]; !ok {
+			cats = append(cats, c)
+		}
+		byCat[c] = append(byCat[c], f)
+	}
+	b.WriteString("\nOPTIONS:\n")
+	for _, c := range cats {
+		if c != "" {
+			b.WriteString("   " + c + "\n\n")
+		}
+		for _, f := range byCat[c] {
+			b.WriteString("   " + cli.FlagStringer(f) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("   " + cli.FlagStringer(cli.HelpFlag) + "\n")
+	return b.String()
+}
+
+// Group sets the help category (urfave/cli's Category) of flags, which
+// help lists in the order of each category's first flag, flags in their
+// order (commandHelp), and returns them.
+func Group(category string, flags ...cli.Flag) []cli.Flag {
+	for _, f := range flags {
+		reflect.ValueOf(f).Elem().FieldByName("Category").SetString(category)
+	}
+	return flags
+}
+
+// Groups concatenates flag groups.
+func Groups(gs ...[]cli.Flag) []cli.Flag { return slices.Concat(gs...) }

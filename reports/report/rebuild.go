@@ -1,0 +1,52 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+)
+
+// Rebuild writes the page of the trim output folder dir (Load) to out, what
+// benchtrim report does. When out is the folder's report.html, the page
+// and the folder's manifest listing it are written as one set; the page
+// replaces no other file of the folder.
+func Rebuild(dir, out string) error {
+	d, err := Load(dir)
+	if err != nil {
+		return err
+	}
+	var page bytes.Buffer
+	if err := Write(&page, d); err != nil {
+		return err
+	}
+	var set atomicfile.Set
+	defer set.Abort()
+	if err := set.WriteFile(out, page.Bytes()); err != nil {
+		return err
+	}
+	if sameFile(out, filepath.Join(dir, "report.html")) {
+		m, err := manifestWith(dir, "report.html", page.Bytes())
+		if err == nil {
+			err = set.WriteFile(filepath.Join(dir, Manifest), m)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return set.Commit()
+}
+
+// sameFile reports whether the paths a and b name one file (b may not
+// exist yet: then they are compared as absolute paths).
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	pa, _ := filepath.Abs(a)
+	pb, _ := filepath.Abs(b)
+	return pa == pb
+}
