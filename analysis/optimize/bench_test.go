@@ -2,13 +2,17 @@ package optimize
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -28,7 +32,7 @@ func BenchmarkBootstrapDraws(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					metricValue(m, x, false, opt, newStream(1, "bench", m, Config{int32(i)}), ws)
+					metricValue(m, x, false, opt, newStream(1, "bench", m.ciMethod(), Config{int32(i)}), ws)
 				}
 				b.ReportMetric(float64(b.N)*float64(opt.Resamples)*float64(n)/b.Elapsed().Seconds(), "draws/s")
 			})
@@ -69,6 +73,52 @@ func BenchmarkConfigurations(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkZapPrototype times µOpTime with the prototype's settings (all
+// five metrics, 10,000 resamples at 99 %, --first instance, one worker) on
+// zap-v1.19.1 of µOpTime's Go data (../shared/data/uoptime-go), the run
+// compared with the prototype's optimizer_go.py in docs/optimize.md:
+//
+//	go test ./analysis/optimize -run '^$' -bench ZapPrototype -benchtime 10x
+//
+// cpu-s/op is the process's user and system CPU time per run (getrusage;
+// unlike ns/op it does not grow when other processes load the machine);
+// the command adds start-up and the CSV ingest.
+func BenchmarkZapPrototype(b *testing.B) {
+	path := filepath.Join(testenv.Shared(b, "data", "uoptime-go"), "zap-v1.19.1.csv")
+	series, release := readUoptime(b, path)
+	defer release()
+	opt := prototypeOptions(AllMetrics...)
+	opt.Bootstrap = estimate.DefaultBootstrap
+	opt.Workers = 1
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	var evaluated, rejected int
+	for i := 0; i < b.N; i++ {
+		rep, err := optimize(series, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		evaluated, rejected = 0, 0
+		for _, r := range rep.Results {
+			evaluated += r.Evaluated
+			rejected += r.EarlyRejected
+		}
+	}
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(evaluated), "configs/op")
+	b.ReportMetric(float64(rejected), "rejected-early/op")
+}
+
+// cpuSeconds is the user and system CPU time of the process so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // laaberSuite generates a suite shaped like Laaber et al.'s JMH data

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/workpool"
 	"github.com/benchtrim/benchtrim/table"
@@ -188,6 +189,9 @@ type Report struct {
 // (seed, benchmark key, block(metric, purpose, configuration)), so its result
 // is a pure function of those and does not depend on which other
 // configurations were evaluated, in which order, or on which goroutine.
+// The bootstrap CIs are keyed by their method, not by the metric: cv and
+// rciw-mean share the stream (and so the CI) of rciw-mean, rmad and
+// rciw-median that of rciw-median (see ciStreamMetric).
 const (
 	purposeEvaluate uint64 = 1
 	purposeRandom   uint64 = 2
@@ -210,48 +214,80 @@ func block(m Metric, purpose uint64, c Config) uint64 {
 	return h
 }
 
-// newStream returns the stream of one configuration's bootstrap.
+// ciStreamMetric is the metric whose stream block a CI method uses: the
+// RCIW metric computed from it.
+func ciStreamMetric(meth stats.CIMethod) Metric {
+	switch meth {
+	case stats.MedianPercentile:
+		return RCIWMedian
+	case stats.MeanStudentized:
+		return RCIWMeanT
+	}
+	return RCIWMean
+}
+
+// newStream returns the stream of one configuration's bootstrap CI of
+// method meth.
 //
 // stats.NewStream allocates its 16-byte state; this is the only allocation
-// per evaluated configuration (a reseed method on stats.Stream would remove it).
-func newStream(seed uint64, key string, m Metric, c Config) *stats.Stream {
-	return stats.NewStream(seed, key, block(m, purposeEvaluate, c))
+// per bootstrapped configuration (a reseed method on stats.Stream would remove it).
+func newStream(seed uint64, key string, meth stats.CIMethod, c Config) *stats.Stream {
+	return stats.NewStream(seed, key, block(ciStreamMetric(meth), purposeEvaluate, c))
 }
 
 var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 
+// ci returns the bootstrap CI of method meth of configuration c of p, whose
+// values are x: from ws's cache when a metric already computed it for this
+// series, else drawn by stats.BootstrapCIUntil and cached when complete. It
+// stops early, with complete = false, when the draws show that the CI's
+// RCIW is at least limit (+Inf: never).
+func (p *prepared) ci(meth stats.CIMethod, x []float64, c Config, limit float64, opt *Options, ws *workspace) (iv estimate.Interval, err error, complete bool) {
+	if ws.owner != p || ws.cis == nil {
+		ws.begin(p)
+	}
+	k := ciKey{meth, c}
+	if r, ok := ws.cis[k]; ok {
+		return r.iv, r.err, true
+	}
+	iv, complete, err = stats.BootstrapCIUntil(meth, x, opt.Bootstrap, limit, newStream(opt.Seed, p.keyStr, meth, c), &ws.boot)
+	if complete || err != nil {
+		ws.cis[k] = ciResult{iv, err}
+		complete = true
+	}
+	return iv, err, complete
+}
+
 // evaluate computes the metric (and the CI when withCI or the metric
 // needs it) of configuration c of p.
 func (p *prepared) evaluate(m Metric, c Config, withCI bool, opt *Options, ws *workspace) Evaluation {
+	ev, _ := p.evaluateUntil(m, c, withCI, math.Inf(1), opt, ws)
+	return ev
+}
+
+// evaluateUntil is evaluate, except that for an RCIW metric without withCI
+// it stops (complete = false, the Evaluation is not valid) as soon as the
+// bootstrap shows that the metric is at least limit.
+func (p *prepared) evaluateUntil(m Metric, c Config, withCI bool, limit float64, opt *Options, ws *workspace) (ev Evaluation, complete bool) {
 	ws.values = p.gather(ws.values, c)
 	x := ws.values
-	var rng *stats.Stream
-	if withCI || m.Bootstrapped() {
-		rng = newStream(opt.Seed, p.keyStr, m, c)
+	var iv estimate.Interval
+	var err error
+	haveCI := len(x) > 0 && (withCI || m.Bootstrapped())
+	if haveCI {
+		if withCI || !m.Bootstrapped() {
+			limit = math.Inf(1)
+		}
+		iv, err, complete = p.ci(m.ciMethod(), x, c, limit, opt, ws)
+		if !complete {
+			return Evaluation{}, false
+		}
 	}
-	v, avg, lo, hi := metricValue(m, x, withCI, opt.Bootstrap, rng, ws)
+	v, avg, lo, hi := metricFrom(m, x, haveCI, iv, err, ws)
 	return Evaluation{
 		Config: c, Observations: len(x), Repetitions: p.repsOf(c), TimeNs: p.timing.timeNs(c),
 		Value: v, Average: avg, Lower: lo, Upper: hi,
-	}
-}
-
-// certainlyUnstable reports whether configuration c of p is shown to be
-// unstable under the RCIW metric m by rciwLowerBound.
-func (p *prepared) certainlyUnstable(m Metric, c Config, opt *Options, ws *workspace) bool {
-	stages := prefixStages(opt.Bootstrap)
-	if len(stages) == 0 {
-		return false
-	}
-	ws.values = p.gather(ws.values, c)
-	for _, b := range stages {
-		// Each stage restarts the configuration's stream: its replicates
-		// are the first b of the full bootstrap.
-		if rciwLowerBound(m, ws.values, opt.Bootstrap, b, newStream(opt.Seed, p.keyStr, m, c), ws) >= opt.Threshold {
-			return true
-		}
-	}
-	return false
+	}, true
 }
 
 // hasCI reports whether e's CI was computed.
@@ -294,6 +330,14 @@ func (p *prepared) baselines(opt *Options) (minimum, random Config, ok bool) {
 // search stops once a configuration costs more than the chosen one (exact
 // pruning: every configuration of the chosen time has been evaluated), or
 // evaluates everything when opt.AllConfigs is set; both give the same choice.
+//
+// Under an RCIW metric the bootstrap of a configuration stops as soon as its
+// replicates prove that the metric is at least the threshold (or, at the
+// time of a stable configuration already found, at least that one's value),
+// so that it can neither be stable nor win (stats.BootstrapCIUntil; exact,
+// counted in EarlyRejected). The full and the baseline configurations, whose
+// CIs are reported anyway, are always bootstrapped completely, and every
+// complete CI is kept for the other metrics of the series (ws.cis).
 func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 	s := p.series
 	r := Result{
@@ -301,6 +345,8 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 		Expected: p.expected, Missing: p.missing, UnitNs: p.timing.UnitNs, WarmupNs: p.timing.WarmupNs, FixedN: p.fixedN, ShortestNs: p.shortestNs(),
 		AssumedTime: p.assumedTime, Setup: s.Setup, DiscardedWarmup: opt.DiscardWarmup, NonFiniteRows: p.nonFinite,
 	}
+	minimum, random, ok := p.baselines(opt)
+	reported := func(c Config) bool { return c == p.full || (ok && (c == minimum || c == random)) }
 	var best Evaluation
 	found := false
 	for _, e := range p.configs {
@@ -312,11 +358,18 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 			continue // counting candidates only; nothing cheaper is left
 		}
 		r.Evaluated++
-		if !opt.AllConfigs && m.Bootstrapped() && p.certainlyUnstable(m, e.c, opt, ws) {
+		limit := math.Inf(1)
+		if !opt.AllConfigs && m.Bootstrapped() && !reported(e.c) {
+			limit = opt.Threshold
+			if found && best.Value < limit {
+				limit = best.Value // same time: it must beat best to win
+			}
+		}
+		ev, complete := p.evaluateUntil(m, e.c, opt.AllConfigs, limit, opt, ws)
+		if !complete {
 			r.EarlyRejected++
 			continue
 		}
-		ev := p.evaluate(m, e.c, opt.AllConfigs, opt, ws)
 		if opt.AllConfigs {
 			r.All = append(r.All, ev)
 		}
@@ -327,8 +380,8 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 			best, found = ev, true
 		}
 	}
-	known := func(c Config, withCI bool) Evaluation {
-		if found && best.Config == c && (best.hasCI() || !withCI) {
+	known := func(c Config) Evaluation {
+		if found && best.Config == c && best.hasCI() {
 			return best
 		}
 		for i := range r.All {
@@ -336,10 +389,9 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 				return r.All[i]
 			}
 		}
-		return p.evaluate(m, c, withCI, opt, ws)
+		return p.evaluate(m, c, true, opt, ws)
 	}
-	r.Full = known(p.full, true)
-	minimum, random, ok := p.baselines(opt)
+	r.Full = known(p.full)
 	switch {
 	case !ok:
 		r.Status = StatusTooFewRepetitions
@@ -347,13 +399,13 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 		return r
 	case found:
 		r.Status = StatusReduced
-		r.Chosen = known(best.Config, true)
+		r.Chosen = known(best.Config)
 	default:
 		r.Status = StatusNotReduced
 		r.Chosen = r.Full
 	}
-	r.Minimum = known(minimum, true)
-	r.Random = known(random, true)
+	r.Minimum = known(minimum)
+	r.Random = known(random)
 	return r
 }
 
@@ -362,9 +414,10 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 // picks the cheapest stable one, evaluates both baselines and the full
 // configuration, and reports the result per (series, metric).
 //
-// Work is spread over opt.Workers goroutines, one (series, metric) job at a
-// time; every random draw comes from a stream of (opt.Seed, series key,
-// configuration), so the report is identical for any number of workers.
+// Work is spread over opt.Workers goroutines, one series (all metrics) at
+// a time; every random draw comes from a stream of (opt.Seed, series key,
+// CI method, configuration), so the report is identical for any number of
+// workers.
 // Series that cannot be optimised (no finite value, duet data) are listed
 // in Report.Skipped; ragged series in Report.Ragged.
 //
@@ -401,20 +454,30 @@ func optimize(series []*table.Series, opt Options) (*Report, error) {
 			rep.Ragged = append(rep.Ragged, Ragged{Key: p.series.Key, Missing: p.missing, Expected: p.expected})
 		}
 	}
+	// One job per series runs every metric, so that metrics sharing a CI
+	// method compute each configuration's CI once (ws.cis).
 	nm := len(opt.Metrics)
-	results, err := workpool.Map(len(ready)*nm, opt.Workers, func(i int) (Result, error) {
+	results, err := workpool.Map(len(ready), opt.Workers, func(i int) ([]Result, error) {
 		ws := workspaces.Get().(*workspace)
 		defer workspaces.Put(ws)
-		r := ready[i/nm].search(opt.Metrics[i%nm], &opt, ws)
-		if opt.Progress != nil {
-			opt.Progress(len(ready) * nm)
+		ws.begin(ready[i])
+		out := make([]Result, 0, nm)
+		for _, m := range opt.Metrics {
+			out = append(out, ready[i].search(m, &opt, ws))
+			if opt.Progress != nil {
+				opt.Progress(len(ready) * nm)
+			}
 		}
-		return r, nil
+		ws.begin(nil)
+		return out, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	rep.Results = results
+	rep.Results = make([]Result, 0, len(ready)*nm)
+	for _, rs := range results {
+		rep.Results = append(rep.Results, rs...)
+	}
 	rep.Warnings = seriesWarnings(rep.Results, &opt)
 	return rep, nil
 }

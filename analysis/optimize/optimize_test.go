@@ -578,53 +578,53 @@ func TestFixedFirstParallel(t *testing.T) {
 	}
 }
 
-// TestEarlyRejectionBound: the RCIW bound from the first replicates never
-// exceeds the RCIW of the full bootstrap on the same stream.
-func TestEarlyRejectionBound(t *testing.T) {
-	opt := estimate.BootstrapOptions{Resamples: 4000, Confidence: 0.99}
-	// 4000 resamples at 99 %: k = ⌊3999·0.005⌋ + 2 = 21.
-	if st := prefixStages(opt); !reflect.DeepEqual(st, []int{200, 1000}) {
-		t.Fatalf("prefix stages %v, want [200 1000]", st)
+// TestMetricsShareCIs: the metrics of one series share complete CIs
+// (ws.cis), so each metric run alone must report exactly what it reports
+// in a run of all metrics, and cv and rciw-mean (rmad and rciw-median)
+// report the same CI for the same configuration.
+func TestMetricsShareCIs(t *testing.T) {
+	series := build(t, goSuiteGrid("p", "v1", 4, 9, nil, grid{instances: 1, trials: 2, forks: 1, iterations: 4, slices: 3})...)
+	opt := fastOptions()
+	opt.Bootstrap.Resamples = 4000
+	opt.Threshold = 0.004
+	together, err := optimize(series, opt)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if st := prefixStages(estimate.DefaultBootstrap); !reflect.DeepEqual(st, []int{204, 1020, 3060}) {
-		t.Errorf("default bootstrap: prefix stages %v, want [204 1020 3060] (k = 51)", st)
+	byKey := map[string]*Result{}
+	for i := range together.Results {
+		r := &together.Results[i]
+		byKey[r.Key.String()+" "+r.Metric.String()] = r
 	}
-	if st := prefixStages(estimate.BootstrapOptions{Resamples: 500, Confidence: 0.99}); len(st) != 0 {
-		t.Errorf("500 resamples: prefix stages %v, want none", st)
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	ws := new(workspace)
-	var ratio float64
-	count := 0
-	for trial := 0; trial < 90; trial++ {
-		n := []int{3, 4, 7, 20, 60}[trial%5]
-		x := make([]float64, n)
-		sd := []float64{0.001, 0.01, 0.1}[trial%3]
-		for i := range x {
-			x[i] = 100 * math.Exp(sd*r.NormFloat64())
+	for _, m := range AllMetrics {
+		o := opt
+		o.Metrics = []Metric{m}
+		alone, err := optimize(series, o)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, bo := range []estimate.BootstrapOptions{opt, estimate.DefaultBootstrap} {
-			for _, m := range []Metric{RCIWMean, RCIWMeanT, RCIWMedian} {
-				full, _, _, _ := metricValue(m, x, false, bo, stats.NewStream(9, "lb", uint64(trial)), ws)
-				stages := prefixStages(bo)
-				for i, b := range stages {
-					lb := rciwLowerBound(m, x, bo, b, stats.NewStream(9, "lb", uint64(trial)), ws)
-					if lb > full {
-						t.Fatalf("%s n=%d B=%d: bound from %d replicates %v above the full RCIW %v", m, n, bo.Resamples, b, lb, full)
-					}
-					if i == len(stages)-1 && full > 0 && !math.IsInf(full, 0) && !math.IsNaN(lb) {
-						ratio += lb / full
-						count++
-					}
-				}
+		for _, a := range alone.Results {
+			b := byKey[a.Key.String()+" "+m.String()]
+			if a.Status != b.Status || a.Chosen != b.Chosen || a.Full != b.Full || a.Minimum != b.Minimum || a.Random != b.Random {
+				t.Errorf("%s %s: alone %s %+v, with the other metrics %s %+v", a.Key, m, a.Status, a.Chosen, b.Status, b.Chosen)
 			}
 		}
 	}
-	// The last prefix interval is at c′ ≈ 0.9 (4000 resamples) or 0.97
-	// (10,000) instead of 0.99: the bound is most of the width.
-	t.Logf("mean bound/width %.3f over %d", ratio/float64(count), count)
-	if mean := ratio / float64(count); mean < 0.7 {
-		t.Errorf("bound is %.2f of the width on average; too weak to prune", mean)
+	for i := range together.Results {
+		r := &together.Results[i]
+		var other Metric
+		switch r.Metric {
+		case CV:
+			other = RCIWMean
+		case RMAD:
+			other = RCIWMedian
+		default:
+			continue
+		}
+		o := byKey[r.Key.String()+" "+other.String()]
+		if r.Full.Lower != o.Full.Lower || r.Full.Upper != o.Full.Upper || r.Random.Lower != o.Random.Lower || r.Random.Upper != o.Random.Upper {
+			t.Errorf("%s: %s and %s report different CIs of the same configurations", r.Key, r.Metric, other)
+		}
 	}
 }
 

@@ -35,29 +35,26 @@ func prototypeOptions(metrics ...Metric) Options {
 
 // protoMetricDir names the prototype's result folder of each metric.
 var protoMetricDir = map[Metric]string{
-	CV:   "cv__mean__ci_bootstrap_mean_p",
-	RMAD: "rmad__median__ci_bootstrap_median_p",
+	CV:         "cv__mean__ci_bootstrap_mean_p",
+	RMAD:       "rmad__median__ci_bootstrap_median_p",
+	RCIWMean:   "rciw_mean_p__mean__ci_bootstrap_mean_p",
+	RCIWMeanT:  "rciw_mean_t__mean__ci_bootstrap_mean_t",
+	RCIWMedian: "rciw_median_p__median__ci_bootstrap_median_p",
 }
 
 // chooseConfigs runs µOpTime with the prototype's settings on a µOpTime Go
 // CSV and returns the chosen configuration of every benchmark per metric as
 // the prototype writes it, "(sr, it, bed)".
 func chooseConfigs(t *testing.T, path string, metrics ...Metric) map[Metric]map[string]string {
+	return chooseConfigsWith(t, path, prototypeOptions(metrics...))
+}
+
+// chooseConfigsWith is chooseConfigs with the options given.
+func chooseConfigsWith(t *testing.T, path string, opt Options) map[Metric]map[string]string {
 	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	b := table.NewBuilder(memory.NewGoAllocator(), 0)
-	defer b.Release()
-	var rep ingest.Report
-	if err := (uoptime.Format{}).Read(fh, ingest.Source{File: path, Project: "p", Version: "v"}, b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	tab := b.Finish()
-	defer tab.Release()
-	r, err := optimize(table.Collect(tab, table.Filter{}), prototypeOptions(metrics...))
+	series, release := readUoptime(t, path)
+	defer release()
+	r, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +67,31 @@ func chooseConfigs(t *testing.T, path string, metrics ...Metric) map[Metric]map[
 		out[res.Metric][res.Key.Benchmark] = fmt.Sprintf("(%d, %d, %d)", c[table.LevelTrial], c[table.LevelIteration], c[table.LevelSlice])
 	}
 	return out
+}
+
+// readUoptime reads a µOpTime Go CSV into series labelled as benchtrim
+// labels them (PROJECT-VERSION.csv), so that their random streams are the
+// command's; release frees their table.
+func readUoptime(tb testing.TB, path string) (series []*table.Series, release func()) {
+	tb.Helper()
+	name := strings.TrimSuffix(filepath.Base(path), ".csv")
+	project, version := name, "v"
+	if i := strings.LastIndex(name, "-"); i > 0 {
+		project, version = name[:i], name[i+1:]
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer fh.Close()
+	b := table.NewBuilder(memory.NewGoAllocator(), 0)
+	defer b.Release()
+	var rep ingest.Report
+	if err := (uoptime.Format{}).Read(fh, ingest.Source{File: path, Project: project, Version: version}, b, &rep); err != nil {
+		tb.Fatal(err)
+	}
+	tab := b.Finish()
+	return table.Collect(tab, table.Filter{}), tab.Release
 }
 
 // readProtoConfigs reads the Benchmark and Config columns of a prototype
@@ -109,44 +131,108 @@ func agreement(got, want map[string]string) (agree int, differ []string) {
 // optimizer/dataset_1 folder; it needs go_data_path/*.csv and
 // go_optimization_new/<file>/<metric>/min_config_res.csv.
 func TestPrototypeAgreementAll(t *testing.T) {
-	root := os.Getenv("BENCHTRIM_UOPTIME_PROTOTYPE")
+	root, files := prototypeFiles(t)
+	metrics := []Metric{CV, RMAD}
+	agree, total := prototypeAgreement(t, root, files, prototypeOptions(metrics...), true)
+	for _, m := range metrics {
+		t.Logf("%s: %d/%d configurations agree with the prototype", m, agree[m], total[m])
+	}
+}
+
+// TestPrototypeAgreementRCIW compares the configurations chosen under the
+// three RCIW metrics, with the prototype's 10,000 resamples, with the
+// prototype's on the same 463 benchmark runs. Their choices depend on the
+// bootstrap draws (the prototype's own published and rerun results differ
+// in places), so the test requires at least the agreement benchtrim reached
+// when the early stopping and the shared CIs came (seed 1: rciw-mean
+// 449/463, rciw-mean-t 413/463, rciw-median 381/463; rciw-median's CI
+// differs by design, see docs/optimize.md) and, on zap-v1.19.1, exactly
+// the configurations chosen then.
+func TestPrototypeAgreementRCIW(t *testing.T) {
+	root, files := prototypeFiles(t)
+	opt := prototypeOptions(RCIWMean, RCIWMeanT, RCIWMedian)
+	opt.Bootstrap = estimate.DefaultBootstrap
+	agree, total := prototypeAgreement(t, root, files, opt, false)
+	floor := map[Metric]int{RCIWMean: 449, RCIWMeanT: 413, RCIWMedian: 381}
+	for _, m := range opt.Metrics {
+		t.Logf("%s: %d/%d configurations agree with the prototype", m, agree[m], total[m])
+		if agree[m] < floor[m] {
+			t.Errorf("%s: %d/%d agree with the prototype, fewer than the %d of seed 1 before", m, agree[m], total[m], floor[m])
+		}
+	}
+	// zap-v1.19.1: the benchmarks whose choice differs from the prototype's
+	// (bootstrap noise near the threshold, and rciw-median's CI).
+	differ := map[Metric][]string{
+		RCIWMeanT:  {"BenchmarkBufferedWriteSyncer/write_file_with_buffer", "BenchmarkZapConsole"},
+		RCIWMedian: {"BenchmarkBuffers/CustomBuffer", "BenchmarkWriteSyncer/write_file_with_no_buffer", "BenchmarkWriter/splits", "BenchmarkZapConsole"},
+	}
+	got := chooseConfigsWith(t, filepath.Join(root, "go_data_path", "zap-v1.19.1.csv"), opt)
+	for _, m := range opt.Metrics {
+		want := readProtoFile(t, root, "zap-v1.19.1", m)
+		_, d := agreement(got[m], want)
+		var names []string
+		for _, s := range d {
+			names = append(names, s[:strings.Index(s, ": ")])
+		}
+		if strings.Join(names, ",") != strings.Join(differ[m], ",") {
+			t.Errorf("zap-v1.19.1 %s: differs from the prototype in %q, want only %q", m, d, differ[m])
+		}
+	}
+}
+
+// prototypeFiles returns the folder of the prototype's data set 1 and its
+// Go CSV files, or skips the test visibly.
+func prototypeFiles(t *testing.T) (root string, files []string) {
+	root = os.Getenv("BENCHTRIM_UOPTIME_PROTOTYPE")
 	if root == "" {
 		testenv.Skip(t, "BENCHTRIM_UOPTIME_PROTOTYPE not set (path of the µOpTime replication package); skipping the 463-benchmark comparison")
 	}
 	if _, err := os.Stat(filepath.Join(root, "optimizer", "dataset_1")); err == nil {
 		root = filepath.Join(root, "optimizer", "dataset_1")
 	}
-	files, _ := filepath.Glob(filepath.Join(root, "go_data_path", "*.csv"))
+	files, _ = filepath.Glob(filepath.Join(root, "go_data_path", "*.csv"))
 	if len(files) == 0 {
 		t.Fatalf("no go_data_path/*.csv under %s", root)
 	}
 	if testing.Short() {
 		testenv.Skip(t, "-short: 15 files")
 	}
-	metrics := []Metric{CV, RMAD}
-	agree := map[Metric]int{}
-	total := map[Metric]int{}
+	return root, files
+}
+
+// readProtoFile reads the prototype's min_config_res.csv of file name and
+// metric m.
+func readProtoFile(t *testing.T, root, name string, m Metric) map[string]string {
+	t.Helper()
+	fh, err := os.Open(filepath.Join(root, "go_optimization_new", name, protoMetricDir[m], "min_config_res.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	return readProtoConfigs(t, fh)
+}
+
+// prototypeAgreement counts per metric of opt the benchmark runs of files
+// whose chosen configuration agrees with the prototype's; with strict
+// every difference is an error.
+func prototypeAgreement(t *testing.T, root string, files []string, opt Options, strict bool) (agree, total map[Metric]int) {
+	agree, total = map[Metric]int{}, map[Metric]int{}
 	for _, f := range files {
-		got := chooseConfigs(t, f, metrics...)
+		got := chooseConfigsWith(t, f, opt)
 		name := strings.TrimSuffix(filepath.Base(f), ".csv")
-		for _, m := range metrics {
-			fh, err := os.Open(filepath.Join(root, "go_optimization_new", name, protoMetricDir[m], "min_config_res.csv"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := readProtoConfigs(t, fh)
-			fh.Close()
+		for _, m := range opt.Metrics {
+			want := readProtoFile(t, root, name, m)
 			n, differ := agreement(got[m], want)
 			agree[m] += n
 			total[m] += len(want)
 			for _, d := range differ {
-				t.Errorf("%s %s: %s", name, m, d)
+				if strict {
+					t.Errorf("%s %s: %s", name, m, d)
+				}
 			}
 		}
 	}
-	for _, m := range metrics {
-		t.Logf("%s: %d/%d configurations agree with the prototype", m, agree[m], total[m])
-	}
+	return agree, total
 }
 
 // sharedUoptime returns ../shared/data/uoptime-go or skips the test visibly.

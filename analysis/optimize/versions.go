@@ -318,6 +318,8 @@ func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[bench
 		}
 		ws := workspaces.Get().(*workspace)
 		defer workspaces.Put(ws)
+		ws.begin(p)
+		defer ws.begin(nil)
 		short := false
 		for _, m := range opt.Metrics {
 			br := baseOf[idOf(s.Key)][m]

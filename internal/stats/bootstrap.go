@@ -33,6 +33,7 @@ type Workspace struct {
 	values      []float64
 	counts32    []int32
 	counts64    []int64
+	tails       tails
 }
 
 func grow[T any](s []T, n int) []T {
@@ -78,17 +79,7 @@ func checkSample(fn string, x []float64, opt BootstrapOptions) error {
 // x is not modified; rng supplies the draws; ws may be nil. It returns an
 // error for invalid options, empty x or a non-finite value.
 func BootstrapMeanCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (Interval, error) {
-	if err := checkSample("BootstrapMeanCI", x, opt); err != nil {
-		return Interval{}, err
-	}
-	if ws == nil {
-		ws = new(Workspace)
-	}
-	ws.replicates = grow(ws.replicates, opt.Resamples)
-	reps := ws.replicates
-	resampleMeans(x, reps, rng)
-	lo, hi := percentileInterval(reps, opt.Confidence)
-	return Interval{Estimate: Mean(x, nil), Lower: lo, Upper: hi}, nil
+	return BootstrapCI(MeanPercentile, x, opt, rng, ws)
 }
 
 // BootstrapMedianCI returns the median of x with its percentile bootstrap
@@ -99,23 +90,9 @@ func BootstrapMeanCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspa
 // The kernel sorts a copy of x once; each resample then draws len(x) ranks
 // into a count array and finds the middle order statistics by a cumulative
 // scan, O(n) per resample without sorting. x is not modified; ws may be nil.
+// The replicates are drawn as BootstrapCIUntil does.
 func BootstrapMedianCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (Interval, error) {
-	if err := checkSample("BootstrapMedianCI", x, opt); err != nil {
-		return Interval{}, err
-	}
-	if ws == nil {
-		ws = new(Workspace)
-	}
-	ws.values = grow(ws.values, len(x))
-	sorted := ws.values
-	copy(sorted, x)
-	slices.Sort(sorted)
-	ws.replicates = grow(ws.replicates, opt.Resamples)
-	ws.counts32 = grow(ws.counts32, len(x))
-	reps := ws.replicates
-	resampleMedians(sorted, reps, ws.counts32, rng)
-	lo, hi := percentileInterval(reps, opt.Confidence)
-	return Interval{Estimate: QuantileSorted(sorted, 0.5, nil), Lower: lo, Upper: hi}, nil
+	return BootstrapCI(MedianPercentile, x, opt, rng, ws)
 }
 
 // BootstrapMeanTCI returns the mean of x with its studentized (bootstrap-t)
@@ -147,33 +124,7 @@ func BootstrapMedianCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Works
 // x is not modified; ws may be nil. It returns an error for invalid options,
 // fewer than two values or a non-finite value.
 func BootstrapMeanTCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (Interval, error) {
-	if err := checkSample("BootstrapMeanTCI", x, opt); err != nil {
-		return Interval{}, err
-	}
-	if len(x) < 2 {
-		return Interval{}, fmt.Errorf("stats: BootstrapMeanTCI: need at least 2 values, got %d", len(x))
-	}
-	if ws == nil {
-		ws = new(Workspace)
-	}
-	n := float64(len(x))
-	m := Mean(x, nil)
-	if constant(x) {
-		return Interval{Estimate: m, Lower: m, Upper: m}, nil
-	}
-	ws.values = grow(ws.values, len(x))
-	centred := ws.values
-	var ss float64
-	for i, v := range x {
-		centred[i] = v - m
-		ss += centred[i] * centred[i]
-	}
-	se := math.Sqrt(ss/(n-1)) / math.Sqrt(n)
-	ws.replicates = grow(ws.replicates, opt.Resamples)
-	reps := ws.replicates
-	resampleT(centred, reps, rng)
-	tlo, thi := percentileInterval(reps, opt.Confidence)
-	return Interval{Estimate: m, Lower: m - thi*se, Upper: m - tlo*se}, nil
+	return BootstrapCI(MeanStudentized, x, opt, rng, ws)
 }
 
 // constant reports whether every value of x equals x[0].
