@@ -181,7 +181,7 @@ type streamWriter struct {
 // holds in memory before it moves them to a scratch file: a table of up
 // to this size is written without the round trip through the disk (a
 // variable for the tests).
-var arrowHoldBytes int64 = 256 << 20
+var arrowHoldBytes int64 = 128 << 20
 
 // parquetOptions is how table files are written to Parquet with page
 // compression codec (see WriteOptions.ParquetCompression):
