@@ -224,6 +224,24 @@ func (ch *Checker) Add(rec arrow.Record) error {
 			// Another row of the run at the same levels (histogram
 			// buckets, one iteration's values): it changes no maximum.
 			ch.runs.runs[ch.runs.last].rows++
+			if long {
+				continue
+			}
+			// So are the rows that follow with the same key and levels:
+			// only their counts need a look.
+			end := c.stretchEnd(i, n, false)
+			counts := c.count.Int64Values()
+			for j := i + 1; j < end; j++ {
+				if counts[j] < 0 {
+					ch.row += int64(j - i)
+					ch.runs.runs[ch.runs.last].rows += int64(j - i - 1)
+					return &InvalidError{Row: ch.row, Source: c.source.Value(j), Line: c.line.Value(j),
+						Msg: (&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", counts[j])}).Error()}
+				}
+			}
+			ch.row += int64(end - i - 1)
+			ch.runs.runs[ch.runs.last].rows += int64(end - i - 1)
+			i = end - 1
 			continue
 		}
 		lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}

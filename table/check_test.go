@@ -431,3 +431,36 @@ func TestAppendValues(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckStretch: rows of one run at the same levels (histogram buckets)
+// are checked as a stretch; a negative count inside it is still reported
+// at its own row, and Stats counts every row of it.
+func TestCheckStretch(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rows := make([]Row, 6)
+	for i := range rows {
+		rows[i] = goodRow(1)
+		rows[i].Line = int64(20 + i)
+	}
+	rows[5].Iteration = 2
+	good := rawTable(mem, rows)
+	defer good.Release()
+	if err := good.Check(); err != nil {
+		t.Fatal(err)
+	}
+	var st Stats
+	for _, rec := range good.Records {
+		st.Add(rec)
+	}
+	if st.Rows != 6 || st.MetricRows[Primary] != 6 {
+		t.Errorf("stats: %d rows, %d primary", st.Rows, st.MetricRows[Primary])
+	}
+	rows[3].Count = -2
+	bad := rawTable(mem, rows)
+	defer bad.Release()
+	var ie *InvalidError
+	if err := bad.Check(); !errors.As(err, &ie) || ie.Row != 4 || ie.Line != 23 || ie.Msg != "column count: -2 is negative" {
+		t.Errorf("err = %v (%+v), want row 4, line 23: column count: -2 is negative", err, ie)
+	}
+}

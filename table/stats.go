@@ -170,7 +170,12 @@ func (s *Stats) Add(rec arrow.Record) {
 		}
 		sameRun := lastPrimary >= 0 && c.sameKey(i, lastPrimary)
 		if sameRun && c.sameLevels(i, lastPrimary) {
-			continue // the same run at the same levels: nothing new
+			// The same run at the same levels: nothing new, nor in the
+			// rows that follow with the same metric, key and levels.
+			end := c.stretchEnd(i, n, true)
+			count += int64(end - i - 1)
+			i = end - 1
+			continue
 		}
 		lv := [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
 		if !sameRun {

@@ -206,6 +206,33 @@ func (c *columns) sameKey(i, j int) bool {
 		c.mode.idx[i] == c.mode.idx[j]
 }
 
+// stretchEnd returns the end of the stretch of rows from i on that hold
+// row i's key indices (as sameKey compares them) and levels, and, when
+// metric is set, its metric index: typically the rows a reader appended
+// with one Builder.AppendValues call (a histogram's buckets, an
+// iteration's values). Each column is scanned only as far as the
+// stretch still reaches.
+func (c *columns) stretchEnd(i, n int, metric bool) int {
+	cols := [...][]int32{c.iteration.Int32Values(), c.fork.Int32Values(), c.instance.Int32Values(),
+		c.trial.Int32Values(), c.slice.Int32Values(),
+		c.benchmark.idx, c.params.idx, c.version.idx, c.project.idx, c.mode.idx, c.metric.idx}
+	k := len(cols)
+	if !metric {
+		k--
+	}
+	end := n
+	for _, col := range cols[:k] {
+		x := col[i]
+		for j, v := range col[i+1 : end] {
+			if v != x {
+				end = i + 1 + j
+				break
+			}
+		}
+	}
+	return end
+}
+
 // sameLevels reports whether rows i and j have the same level indices.
 func (c *columns) sameLevels(i, j int) bool {
 	return c.iteration.Value(i) == c.iteration.Value(j) && c.fork.Value(i) == c.fork.Value(j) &&
