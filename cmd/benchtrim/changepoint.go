@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,28 +13,21 @@ import (
 )
 
 func changepointCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "changepoint",
-		Usage:       "segment a series with PELT (penalty fixed or chosen by CROPS + Kneedle)",
-		ArgsUsage:   "FILE",
-		Description: help("changepoint"),
-		Flags: cliapp.Groups(
-			cliapp.Group("Segmentation",
-				&cli.StringFlag{Name: "cost", Value: "meanvar", Usage: "segment cost: meanvar (Normal mean and variance) or mean (Normal mean, unit variance)"},
-				&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "crops, crops-ascending, 15log, a number, or NUMBERlog"},
-				&cli.StringFlag{Name: "pen-range", Value: "4log,1e5log", Usage: "CROPS penalty range `a,b`; NUMBERlog means NUMBER·log n"},
-				&cli.IntFlag{Name: "min-seg-len", Usage: "minimum segment length (0: 2 for meanvar, 1 for mean)"},
-				&cli.IntFlag{Name: "binseg", Usage: "binary segmentation with at most `Q` change points instead of PELT (R's BinSeg; time Q·n, for long series without change points; a fixed --penalty)"},
-			),
-			cliapp.Group("Input",
-				&cli.StringFlag{Name: "column", Usage: "read CSV column `NAME` (the file has a header line)"},
-			),
-			cliapp.Group("Output",
-				&cli.BoolFlag{Name: "json", Usage: "print a JSON object with segments, penalty and the CROPS table"},
-			),
+	return command("changepoint", "FILE", "segment a series with PELT (penalty fixed or chosen by CROPS + Kneedle)", runChangepoint,
+		cliapp.Group("Segmentation",
+			&cli.StringFlag{Name: "cost", Value: "meanvar", Usage: "segment cost: meanvar (Normal mean and variance) or mean (Normal mean, unit variance)"},
+			&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "crops, crops-ascending, 15log, a number, or NUMBERlog"},
+			&cli.StringFlag{Name: "pen-range", Value: "4log,1e5log", Usage: "CROPS penalty range `a,b`; NUMBERlog means NUMBER·log n"},
+			&cli.IntFlag{Name: "min-seg-len", Usage: "minimum segment length (0: 2 for meanvar, 1 for mean)"},
+			&cli.IntFlag{Name: "binseg", Usage: "binary segmentation with at most `Q` change points instead of PELT (R's BinSeg; time Q·n, for long series without change points; a fixed --penalty)"},
 		),
-		Action: runChangepoint,
-	}
+		cliapp.Group("Input",
+			&cli.StringFlag{Name: "column", Usage: "read CSV column `NAME` (the file has a header line)"},
+		),
+		cliapp.Group("Output",
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON object with segments, penalty and the CROPS table"},
+		),
+	)
 }
 
 func runChangepoint(c *cli.Context) error {
@@ -50,33 +41,14 @@ func runChangepoint(c *cli.Context) error {
 	if c.Int("binseg") < 0 {
 		return fmt.Errorf("--binseg %d: must be >= 1 (0: PELT)", c.Int("binseg"))
 	}
-	if c.Int("min-seg-len") < 0 {
-		return fmt.Errorf("--min-seg-len %d: must be >= 0", c.Int("min-seg-len"))
-	}
 	name := c.Args().First()
-	x, note, err := readSeries(name, c.String("column"))
+	x, err := cliapp.ReadSeries(c, name, c.String("column"))
 	if err != nil {
 		return err
 	}
-	if note != "" && !cliapp.GlobalsOf(c).Quiet {
-		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, note)
-	}
-	opt := changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len"), Workers: cliapp.GlobalsOf(c).Workers, BinSegQ: c.Int("binseg")}
-	if opt.Penalty, err = changepoint.ParsePenalty(c.String("penalty")); err != nil {
-		return fmt.Errorf("--penalty: %w", err)
-	}
-	crops := opt.Penalty.Rule == changepoint.PenaltyCROPS || opt.Penalty.Rule == changepoint.PenaltyCROPSAscending
-	if c.Int("binseg") > 0 && crops {
-		if c.IsSet("penalty") {
-			return fmt.Errorf("--binseg takes a fixed --penalty (15log, a number or NUMBERlog), not %q", c.String("penalty"))
-		}
-		opt.Penalty, crops = changepoint.Penalty{Rule: changepoint.PenaltyBarrett}, false
-	}
-	if c.IsSet("pen-range") && !crops {
-		return fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %q", c.String("penalty"))
-	}
-	if opt.Range, err = changepoint.ParsePenaltyRange(c.String("pen-range")); err != nil {
-		return fmt.Errorf("--pen-range: %w", err)
+	opt, crops, err := changepointOptions(c, cost)
+	if err != nil {
+		return err
 	}
 	// A series of fewer than 2 values has no penalty range (log n ≤ 0):
 	// Analyze says what is wrong with it ("no values", "series shorter
@@ -106,19 +78,25 @@ func runChangepoint(c *cli.Context) error {
 	return w.Flush()
 }
 
-// readSeries reads the values of name ("-" is stdin) with
-// changepoint.ReadSeries: one per line, or CSV column `column`.
-func readSeries(name, column string) ([]float64, string, error) {
-	var r io.Reader
-	if name == "-" {
-		r = os.Stdin
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, "", err
-		}
-		defer f.Close()
-		r = f
+// changepointOptions reads the segmentation flags; crops says whether the
+// penalty is chosen by CROPS.
+func changepointOptions(c *cli.Context, cost changepoint.Cost) (opt changepoint.AnalyzeOptions, crops bool, err error) {
+	opt = changepoint.AnalyzeOptions{Cost: cost, MinSegLen: c.Int("min-seg-len"), Workers: cliapp.GlobalsOf(c).Workers, BinSegQ: c.Int("binseg")}
+	if opt.Penalty, err = changepoint.ParsePenalty(c.String("penalty")); err != nil {
+		return opt, false, fmt.Errorf("--penalty: %w", err)
 	}
-	return changepoint.ReadSeries(name, r, column)
+	crops = opt.Penalty.Rule == changepoint.PenaltyCROPS || opt.Penalty.Rule == changepoint.PenaltyCROPSAscending
+	if c.Int("binseg") > 0 && crops {
+		if c.IsSet("penalty") {
+			return opt, false, fmt.Errorf("--binseg takes a fixed --penalty (15log, a number or NUMBERlog), not %q", c.String("penalty"))
+		}
+		opt.Penalty, crops = changepoint.Penalty{Rule: changepoint.PenaltyBarrett}, false
+	}
+	if c.IsSet("pen-range") && !crops {
+		return opt, false, fmt.Errorf("--pen-range applies to --penalty crops or crops-ascending, not %q", c.String("penalty"))
+	}
+	if opt.Range, err = changepoint.ParsePenaltyRange(c.String("pen-range")); err != nil {
+		return opt, false, fmt.Errorf("--pen-range: %w", err)
+	}
+	return opt, crops, nil
 }

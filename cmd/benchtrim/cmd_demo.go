@@ -8,20 +8,16 @@ import (
 )
 
 func demoCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "demo",
-		Usage:       "generate a realistic synthetic suite and run every analyzer on it",
-		Description: help("demo"),
-		Flags: cliapp.Groups(
-			cliapp.Group("Demo",
-				&cli.StringFlag{Name: "dir", Value: "demo", Usage: "directory for generated data and outputs (made if absent; its files are overwritten)"},
-				&cli.StringFlag{Name: "only", Usage: "run only the steps whose names contain this (e.g. optimize)"},
-			),
+	return command("demo", "", "generate a realistic synthetic suite and run every analyzer on it", runDemo,
+		cliapp.Group("Demo",
+			&cli.StringFlag{Name: "dir", Value: "demo", Usage: "directory for generated data and outputs (made if absent; its files are overwritten)"},
+			&cli.StringFlag{Name: "only", Usage: "run only the steps whose names contain this (e.g. optimize)"},
 		),
-		Action: func(c *cli.Context) error {
-			g := cliapp.GlobalsOf(c)
-			return demo.Main(demo.Config{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, Exec: run,
-				Globals: demo.Globals{Seed: g.Seed, Workers: g.Workers, Quiet: g.Quiet}, Dir: c.String("dir"), Only: c.String("only")})
-		},
-	}
+	)
+}
+
+func runDemo(c *cli.Context) error {
+	g := cliapp.GlobalsOf(c)
+	return demo.Main(demo.Config{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, Exec: run,
+		Globals: demo.Globals{Seed: g.Seed, Workers: g.Workers, Quiet: g.Quiet}, Dir: c.String("dir"), Only: c.String("only")})
 }

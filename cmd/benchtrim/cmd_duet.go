@@ -13,48 +13,37 @@ import (
 
 func duetCommand() *cli.Command {
 	d := duet.DefaultOptions()
-	return &cli.Command{
-		Name:        "duet",
-		Usage:       "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown",
-		ArgsUsage:   "FILES or DIRS...",
-		Description: help("duet"),
-		Flags: cliapp.Groups(
-			cliapp.Group("Method",
-				&cli.Float64Flag{Name: "min-overlap", Value: d.MinOverlap, Usage: "duet pairs must overlap more than this share of both iterations"},
-				&cli.StringFlag{Name: "slowdowns", Value: "0:0.15:0.01", Usage: "emulated slowdowns of B: FROM:TO:STEP or a comma list (5%, 0.1); none skips the MDS"},
-				&cli.StringFlag{Name: "warmup", Value: string(d.Warmup), Usage: "warm-up rule: code (iteration ≥ max/2 per run), half (thesis) or none"},
-				&cli.StringFlag{Name: "enumeration", Value: string(d.Enumeration), Usage: "overlaps: sweep (the reference's) or all (every overlapping pair)"},
-				&cli.StringFlag{Name: "speedup", Value: string(d.Speedup), Usage: "runtime speedup: code (per iteration, − 1) or thesis (eq. 5.1 ratio)"},
-				&cli.IntFlag{Name: "resamples", Value: d.Resamples, Usage: "BCa bootstrap resamples"},
-				&cli.Float64Flag{Name: "confidence", Value: d.Confidence, Usage: "confidence level of the CI test"},
-				&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "U test level: equal when p > alpha"},
-			),
-			cliapp.Group("Selection",
-				&cli.BoolFlag{Name: "keep-unlabelled", Usage: "keep runs on hosts outside the known environments"},
-				cliapp.BenchFlag(),
-			),
-			cliapp.Group("Input", cliapp.InputFlags()...),
-			cliapp.Group("Output",
-				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, .arrow or .parquet"},
-				&cli.StringFlag{Name: "mds-out", Usage: "tests per benchmark and slowdown: FILE.csv, .arrow or .parquet"},
-				&cli.StringFlag{Name: "match-out", Usage: "A/A match ratios per environment, suite, type and slowdown"},
-				&cli.StringFlag{Name: "overlaps-out", Usage: "pairs and relative overlap time per benchmark and minimum overlap"},
-				&cli.StringFlag{Name: "plots", Usage: "write plots into `DIR`: MDS curves, relative CI widths, run timelines"},
-				&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "svg or png"},
-				&cli.IntFlag{Name: "plot-max", Value: duetAnalyzer.PlotMax, Usage: "run timelines for at most this many benchmarks"},
-			),
-			cliapp.Group("Scale-out",
-				cliapp.ShardFlag(),
-				cliapp.PartialFlag(),
-			),
+	return command("duet", "FILES or DIRS...", "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown", runDuet,
+		cliapp.Group("Method",
+			&cli.Float64Flag{Name: "min-overlap", Value: d.MinOverlap, Usage: "duet pairs must overlap more than this share of both iterations"},
+			&cli.StringFlag{Name: "slowdowns", Value: "0:0.15:0.01", Usage: "emulated slowdowns of B: FROM:TO:STEP or a comma list (5%, 0.1); none skips the MDS"},
+			&cli.StringFlag{Name: "warmup", Value: string(d.Warmup), Usage: "warm-up rule: code (iteration ≥ max/2 per run), half (thesis) or none"},
+			&cli.StringFlag{Name: "enumeration", Value: string(d.Enumeration), Usage: "overlaps: sweep (the reference's) or all (every overlapping pair)"},
+			&cli.StringFlag{Name: "speedup", Value: string(d.Speedup), Usage: "runtime speedup: code (per iteration, − 1) or thesis (eq. 5.1 ratio)"},
+			&cli.IntFlag{Name: "resamples", Value: d.Resamples, Usage: "BCa bootstrap resamples"},
+			&cli.Float64Flag{Name: "confidence", Value: d.Confidence, Usage: "confidence level of the CI test"},
+			&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "U test level: equal when p > alpha"},
 		),
-		Action: runDuet,
-	}
+		cliapp.Group("Selection",
+			&cli.BoolFlag{Name: "keep-unlabelled", Usage: "keep runs on hosts outside the known environments"},
+			cliapp.BenchFlag(),
+		),
+		cliapp.Group("Input", cliapp.InputFlags()...),
+		cliapp.Group("Output",
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, .arrow or .parquet"},
+			&cli.StringFlag{Name: "mds-out", Usage: "tests per benchmark and slowdown: FILE.csv, .arrow or .parquet"},
+			&cli.StringFlag{Name: "match-out", Usage: "A/A match ratios per environment, suite, type and slowdown"},
+			&cli.StringFlag{Name: "overlaps-out", Usage: "pairs and relative overlap time per benchmark and minimum overlap"},
+			&cli.StringFlag{Name: "plots", Usage: "write plots into `DIR`: MDS curves, relative CI widths, run timelines"},
+			&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "svg or png"},
+			&cli.IntFlag{Name: "plot-max", Value: duetAnalyzer.PlotMax, Usage: "run timelines for at most this many benchmarks"},
+		),
+		cliapp.ScaleOutFlags(),
+	)
 }
 
 // duetOptions reads the command's flags into duet options.
 func duetOptions(c *cli.Context) (duet.Options, error) {
-	g := cliapp.GlobalsOf(c)
 	opt := duet.DefaultOptions()
 	var err error
 	if opt.Slowdowns, err = duet.ParseSlowdowns(c.String("slowdowns")); err != nil {
@@ -63,10 +52,9 @@ func duetOptions(c *cli.Context) (duet.Options, error) {
 	opt.MinOverlap, opt.Resamples, opt.Confidence, opt.Alpha = c.Float64("min-overlap"), c.Int("resamples"), c.Float64("confidence"), c.Float64("alpha")
 	opt.Warmup, opt.Enumeration = duet.WarmupRule(c.String("warmup")), duet.Enumeration(c.String("enumeration"))
 	opt.Speedup, opt.KeepUnlabelled = duet.SpeedupDefinition(c.String("speedup")), c.Bool("keep-unlabelled")
-	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
+	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
-	opt.Seed, opt.Workers = g.Seed, g.Workers
 	return opt, opt.Validate()
 }
 

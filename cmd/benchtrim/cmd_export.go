@@ -16,68 +16,63 @@ import (
 )
 
 func exportCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "export",
-		Usage:       "write results as pa/bencher CSV or go test -bench text (for benchstat)",
-		Description: help("export"),
-		ArgsUsage:   "FILES...",
-		Flags: cliapp.Groups(
-			cliapp.Group("Format",
-				&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},
-				&cli.BoolFlag{Name: "labels", Usage: "gobench: write project:, commit:, instance: and trial: lines before every run (benchstat then needs -ignore project,commit,instance,trial to pool them)"},
-			),
-			cliapp.Group("Input", cliapp.InputFlags()...),
-			cliapp.Group("Output",
-				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
-			),
+	return command("export", "FILES...", "write results as pa/bencher CSV or go test -bench text (for benchstat)", runExport,
+		cliapp.Group("Format",
+			&cli.StringFlag{Name: "to", Required: true, Usage: "pa or gobench"},
+			&cli.BoolFlag{Name: "labels", Usage: "gobench: write project:, commit:, instance: and trial: lines before every run (benchstat then needs -ignore project,commit,instance,trial to pool them)"},
 		),
-		Action: func(c *cli.Context) error {
-			var write func(io.Writer, *table.Table) error
-			var sum gobench.Summary
-			switch to := c.String("to"); to {
-			case "pa":
-				if c.Bool("labels") {
-					return cliapp.Usagef("export", "--labels applies to --to gobench only")
-				}
-				write = pa.Write
-			case "gobench":
-				opt := gobench.WriteOptions{Labels: c.Bool("labels")}
-				write = func(w io.Writer, t *table.Table) (err error) {
-					sum, err = gobench.WriteWith(w, t, opt)
-					return err
-				}
-			default:
-				return fmt.Errorf("--to %q: want pa or gobench", to)
-			}
-			if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Text)); err != nil {
-				return err
-			}
-			t, _, _, err := cliapp.LoadInputs(c, c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			defer t.Release()
-			out := c.String("output")
-			if err := atomicfile.Write(out, func(w io.Writer) error { return write(w, t) }); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
-			if n := len(sum.Skipped); n > 0 {
-				var names []string
-				seen := map[string]bool{}
-				for _, k := range sum.Skipped {
-					if !seen[k.Benchmark] {
-						seen[k.Benchmark] = true
-						names = append(names, k.Benchmark)
-					}
-				}
-				more := ""
-				if len(names) > 3 {
-					names, more = names[:3], fmt.Sprintf(", … %d more", len(names)-3)
-				}
-				fmt.Fprintf(c.App.Writer, "%d benchmark runs without Go benchmark names not written (%s%s)\n", n, strings.Join(names, ", "), more)
-			}
-			return nil
-		},
+		cliapp.Group("Input", cliapp.InputFlags()...),
+		cliapp.Group("Output",
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
+		),
+	)
+}
+
+func runExport(c *cli.Context) error {
+	var write func(io.Writer, *table.Table) error
+	var sum gobench.Summary
+	switch to := c.String("to"); to {
+	case "pa":
+		if c.Bool("labels") {
+			return cliapp.Usagef("export", "--labels applies to --to gobench only")
+		}
+		write = pa.Write
+	case "gobench":
+		opt := gobench.WriteOptions{Labels: c.Bool("labels")}
+		write = func(w io.Writer, t *table.Table) (err error) {
+			sum, err = gobench.WriteWith(w, t, opt)
+			return err
+		}
+	default:
+		return fmt.Errorf("--to %q: want pa or gobench", to)
 	}
+	if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Text)); err != nil {
+		return err
+	}
+	t, _, _, err := cliapp.LoadInputs(c, c.Args().Slice())
+	if err != nil {
+		return err
+	}
+	defer t.Release()
+	out := c.String("output")
+	if err := atomicfile.Write(out, func(w io.Writer) error { return write(w, t) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
+	if n := len(sum.Skipped); n > 0 {
+		var names []string
+		seen := map[string]bool{}
+		for _, k := range sum.Skipped {
+			if !seen[k.Benchmark] {
+				seen[k.Benchmark] = true
+				names = append(names, k.Benchmark)
+			}
+		}
+		more := ""
+		if len(names) > 3 {
+			names, more = names[:3], fmt.Sprintf(", … %d more", len(names)-3)
+		}
+		fmt.Fprintf(c.App.Writer, "%d benchmark runs without Go benchmark names not written (%s%s)\n", n, strings.Join(names, ", "), more)
+	}
+	return nil
 }

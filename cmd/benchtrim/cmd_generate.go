@@ -15,27 +15,21 @@ import (
 )
 
 func generateCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "generate",
-		Usage:       "write a synthetic suite with known properties",
-		Description: help("generate"),
-		Flags: cliapp.Groups(
-			cliapp.Group("Suite",
-				&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime, sample or duet"},
-				&cli.IntFlag{Name: "benchmarks", Usage: "benchmark methods (each expanded over the preset's params)"},
-				&cli.IntFlag{Name: "forks", Usage: "forks per benchmark"},
-				&cli.IntFlag{Name: "iterations", Usage: "iterations per fork (recorded as with -wi 0)"},
-				&cli.StringFlag{Name: "mode", Usage: "JMH mode: thrpt, avgt, sample or ss"},
-				&cli.StringFlag{Name: "unit", Usage: "JMH score unit, e.g. ns/op, us/op, ops/s"},
-				&cli.StringFlag{Name: "version", Usage: "version label written into the data"},
-			),
-			cliapp.Group("Output",
-				&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv), duet (.csv) or truth (.json); default: from -o and --preset"},
-				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
-			),
+	return command("generate", "", "write a synthetic suite with known properties", runGenerate,
+		cliapp.Group("Suite",
+			&cli.StringFlag{Name: "preset", Value: "default", Usage: "default, uoptime, sample or duet"},
+			&cli.IntFlag{Name: "benchmarks", Usage: "benchmark methods (each expanded over the preset's params)"},
+			&cli.IntFlag{Name: "forks", Usage: "forks per benchmark"},
+			&cli.IntFlag{Name: "iterations", Usage: "iterations per fork (recorded as with -wi 0)"},
+			&cli.StringFlag{Name: "mode", Usage: "JMH mode: thrpt, avgt, sample or ss"},
+			&cli.StringFlag{Name: "unit", Usage: "JMH score unit, e.g. ns/op, us/op, ops/s"},
+			&cli.StringFlag{Name: "version", Usage: "version label written into the data"},
 		),
-		Action: runGenerate,
-	}
+		cliapp.Group("Output",
+			&cli.StringFlag{Name: "format", Usage: "jmh (.json), uoptime (.csv), gobench (.txt), pa (.csv), duet (.csv) or truth (.json); default: from -o and --preset"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "output file"},
+		),
+	)
 }
 
 func runGenerate(c *cli.Context) error {

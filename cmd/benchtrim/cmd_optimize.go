@@ -12,53 +12,40 @@ import (
 )
 
 func optimizeCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "optimize",
-		Usage:       "µOpTime: the cheapest stable configuration of every benchmark",
-		ArgsUsage:   "FILES...",
-		Description: help("optimize"),
-		Flags: cliapp.Groups(
-			cliapp.Group("Method",
-				&cli.StringFlag{Name: "metric", Value: "all", Usage: "stability metrics, comma-separated: cv, rmad, rciw-mean, rciw-mean-t, rciw-median, or all"},
-				&cli.Float64Flag{Name: "threshold", Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},
-				&cli.Float64Flag{Name: "confidence", Value: estimate.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
-				&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples"},
-				&cli.IntFlag{Name: "min-repetitions", Value: optimize.DefaultOptions.MinRepetitions, Usage: "skip configurations with fewer repetitions (instance × trial × fork × iteration units)"},
-				&cli.StringSliceFlag{Name: "fixed", Usage: "keep LEVEL at its full size (instance, trial, fork, iteration, slice; repeatable or comma list)"},
-				&cli.StringSliceFlag{Name: "first", Usage: "use only the first unit of LEVEL (the published prototype used --first instance on Go data)"},
-				&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
-				&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
-				&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
-			),
-			cliapp.Group("Versions",
-				&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
-				&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
-				&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},
-				&cli.Float64Flag{Name: "min-change", Value: optimize.DefaultVersionOptions.MinChange, Usage: "smallest relative change of the average that counts as a performance change"},
-			),
-			cliapp.Group("Selection",
-				cliapp.BenchFlag(),
-			),
-			cliapp.Group("Input", cliapp.InputFlags()...),
-			cliapp.Group("Output",
-				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, FILE.arrow or FILE.parquet"},
-				&cli.StringFlag{Name: "summary-out", Usage: "per-project summary: FILE.csv, .arrow or .parquet"},
-				&cli.StringFlag{Name: "versions-out", Usage: "version comparison: FILE.csv, .arrow or .parquet"},
-				&cli.StringFlag{Name: "commands-out", Usage: "shell script running the reduced configurations (go test / JMH command lines)"},
-				&cli.BoolFlag{Name: "details", Usage: "print the per-version tables (time saving, baselines, metric tests, change detection) after the summary"},
-			),
-			cliapp.Group("Scale-out",
-				cliapp.ShardFlag(),
-				cliapp.PartialFlag(),
-			),
+	return command("optimize", "FILES...", "µOpTime: the cheapest stable configuration of every benchmark", runOptimize,
+		cliapp.Group("Method",
+			&cli.StringFlag{Name: "metric", Value: "all", Usage: "stability metrics, comma-separated: cv, rmad, rciw-mean, rciw-mean-t, rciw-median, or all"},
+			&cli.Float64Flag{Name: "threshold", Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},
+			&cli.Float64Flag{Name: "confidence", Value: estimate.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
+			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples"},
+			&cli.IntFlag{Name: "min-repetitions", Value: optimize.DefaultOptions.MinRepetitions, Usage: "skip configurations with fewer repetitions (instance × trial × fork × iteration units)"},
+			&cli.StringSliceFlag{Name: "fixed", Usage: "keep LEVEL at its full size (instance, trial, fork, iteration, slice; repeatable or comma list)"},
+			&cli.StringSliceFlag{Name: "first", Usage: "use only the first unit of LEVEL (the published prototype used --first instance on Go data)"},
+			&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
+			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
+			&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
 		),
-		Action: runOptimize,
-	}
+		cliapp.Group("Versions",
+			&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
+			&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
+			&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},
+			&cli.Float64Flag{Name: "min-change", Value: optimize.DefaultVersionOptions.MinChange, Usage: "smallest relative change of the average that counts as a performance change"},
+		),
+		cliapp.Group("Selection", cliapp.BenchFlag()),
+		cliapp.Group("Input", cliapp.InputFlags()...),
+		cliapp.Group("Output",
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results: FILE.csv, FILE.arrow or FILE.parquet"},
+			&cli.StringFlag{Name: "summary-out", Usage: "per-project summary: FILE.csv, .arrow or .parquet"},
+			&cli.StringFlag{Name: "versions-out", Usage: "version comparison: FILE.csv, .arrow or .parquet"},
+			&cli.StringFlag{Name: "commands-out", Usage: "shell script running the reduced configurations (go test / JMH command lines)"},
+			&cli.BoolFlag{Name: "details", Usage: "print the per-version tables (time saving, baselines, metric tests, change detection) after the summary"},
+		),
+		cliapp.ScaleOutFlags(),
+	)
 }
 
 // optimizeOptions reads the command's flags into optimize options.
 func optimizeOptions(c *cli.Context) (optimize.Options, error) {
-	g := cliapp.GlobalsOf(c)
 	opt := optimize.DefaultOptions
 	var err error
 	if opt.Metrics, err = optimize.ParseMetrics(c.String("metric")); err != nil {
@@ -78,7 +65,7 @@ func optimizeOptions(c *cli.Context) (optimize.Options, error) {
 	}
 	opt.DiscardWarmup = c.Int("discard-warmup")
 	opt.AllConfigs = c.Bool("all-configs")
-	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
+	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
 	opt.Versions.Base = c.String("base-version")
@@ -89,7 +76,6 @@ func optimizeOptions(c *cli.Context) (optimize.Options, error) {
 	}
 	opt.Versions.SlowdownsOnly = c.Bool("slowdowns-only")
 	opt.Versions.MinChange = c.Float64("min-change")
-	opt.Seed, opt.Workers = g.Seed, g.Workers
 	return opt, opt.Validate()
 }
 

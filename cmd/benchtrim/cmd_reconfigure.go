@@ -12,67 +12,54 @@ import (
 
 func reconfigureCommand() *cli.Command {
 	d := reconfigure.DefaultOptions
-	return &cli.Command{
-		Name:        "reconfigure",
-		Usage:       "replay dynamic reconfiguration: result quality and time saved",
-		ArgsUsage:   "FILES...",
-		Description: help("reconfigure"),
-		Flags: cliapp.Groups(
-			cliapp.Group("Criteria",
-				&cli.StringFlag{Name: "criteria", Value: "cv,rciw,kld", Usage: "stoppage criteria to replay, comma-separated"},
-				&cli.IntFlag{Name: "wi-min", Value: d.Config.WarmupMin, Usage: "minimum warmup iterations per fork (wi_min)"},
-				&cli.IntFlag{Name: "wi-max", Value: d.Config.WarmupMax, Usage: "maximum warmup iterations per fork (wi_max)"},
-				&cli.IntFlag{Name: "mi", Value: d.Config.Measurement, Usage: "measurement iterations per fork (mi)"},
-				&cli.IntFlag{Name: "f-min", Value: d.Config.ForksMin, Usage: "minimum forks (f_min)"},
-				&cli.IntFlag{Name: "f-max", Value: d.Config.ForksMax, Usage: "maximum forks (f_max)"},
-				&cli.IntFlag{Name: "window", Value: d.Window, Usage: "sliding window s_W of cumulative iteration sets"},
-				&cli.IntFlag{Name: "fork-window", Value: d.ForkWindow, Usage: "window of cumulative fork sets (0 = --window; the prototype uses 2)"},
-				&cli.Float64Flag{Name: "cv-threshold", Value: d.Thresholds.CV, Usage: "CV criterion: largest range of the window's CVs"},
-				&cli.Float64Flag{Name: "rciw-threshold", Value: d.Thresholds.RCIW, Usage: "RCIW criterion: largest range of the window's RCIWs"},
-				&cli.Float64Flag{Name: "kld-threshold", Value: d.Thresholds.KLD, Usage: "KLD criterion: the window's mean probability must exceed this"},
-				&cli.IntFlag{Name: "invocations", Value: d.InvocationSample, Usage: "invocations sampled per sample-mode iteration for the criteria"},
-				&cli.Float64Flag{Name: "outlier-factor", Value: d.OutlierFactor, Usage: "criteria ignore invocations slower than this × the iteration's median"},
-				&cli.IntFlag{Name: "rciw-resamples", Value: d.RCIW.Resamples, Usage: "RCIW criterion: bootstrap resamples"},
-				&cli.Float64Flag{Name: "rciw-confidence", Value: d.RCIW.Confidence, Usage: "RCIW criterion: confidence level"},
-				&cli.IntFlag{Name: "rciw-is", Value: d.RCIW.InvocationSamples, Usage: "RCIW criterion: invocation samples per iteration (0 iteration means, -1 all sampled invocations)"},
-			),
-			cliapp.Group("Time model",
-				&cli.Float64Flag{Name: "overhead-cv", Value: d.Overheads.CV, Usage: "CV criterion's overhead per warmup iteration (fraction of the iteration time)"},
-				&cli.Float64Flag{Name: "overhead-rciw", Value: d.Overheads.RCIW, Usage: "RCIW criterion's overhead per warmup iteration"},
-				&cli.Float64Flag{Name: "overhead-kld", Value: d.Overheads.KLD, Usage: "KLD criterion's overhead per warmup iteration"},
-				&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
-			),
-			cliapp.Group("Evaluation",
-				&cli.IntFlag{Name: "aa-resamples", Value: d.AA.Resamples, Usage: "A/A test: bootstrap resamples"},
-				&cli.Float64Flag{Name: "aa-confidence", Value: d.AA.Confidence, Usage: "A/A test: confidence level"},
-				&cli.IntFlag{Name: "aa-is", Value: d.AA.InvocationSamples, Usage: "A/A test: invocation samples per iteration (0 iteration means, -1 all, k)"},
-				&cli.IntFlag{Name: "baseline-wi", Value: d.Baseline.Warmup, Usage: "static baseline: warmup iterations per fork"},
-				&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
-				&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
-			),
-			cliapp.Group("Selection",
-				cliapp.BenchFlag(),
-			),
-			cliapp.Group("Input", cliapp.InputFlags()...),
-			cliapp.Group("Output",
-				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE`: data (.csv, .arrow, .parquet) or a document (.md, .tex, .html)"},
-				&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
-				&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `FILE` (.csv, .arrow or .parquet; one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
-				&cli.StringFlag{Name: "table2", Usage: "write the quality table (Table 2) to `FILE`: a document (.md, .tex, .html) or data (.csv, .arrow, .parquet)"},
-				&cli.StringFlag{Name: "table3", Usage: "write the time table (Table 3) to `FILE`: a document (.md, .tex, .html) or data (.csv, .arrow, .parquet)"},
-			),
-			cliapp.Group("Scale-out",
-				cliapp.ShardFlag(),
-				cliapp.PartialFlag(),
-			),
+	return command("reconfigure", "FILES...", "replay dynamic reconfiguration: result quality and time saved", runReconfigure,
+		cliapp.Group("Criteria",
+			&cli.StringFlag{Name: "criteria", Value: "cv,rciw,kld", Usage: "stoppage criteria to replay, comma-separated"},
+			&cli.IntFlag{Name: "wi-min", Value: d.Config.WarmupMin, Usage: "minimum warmup iterations per fork (wi_min)"},
+			&cli.IntFlag{Name: "wi-max", Value: d.Config.WarmupMax, Usage: "maximum warmup iterations per fork (wi_max)"},
+			&cli.IntFlag{Name: "mi", Value: d.Config.Measurement, Usage: "measurement iterations per fork (mi)"},
+			&cli.IntFlag{Name: "f-min", Value: d.Config.ForksMin, Usage: "minimum forks (f_min)"},
+			&cli.IntFlag{Name: "f-max", Value: d.Config.ForksMax, Usage: "maximum forks (f_max)"},
+			&cli.IntFlag{Name: "window", Value: d.Window, Usage: "sliding window s_W of cumulative iteration sets"},
+			&cli.IntFlag{Name: "fork-window", Value: d.ForkWindow, Usage: "window of cumulative fork sets (0 = --window; the prototype uses 2)"},
+			&cli.Float64Flag{Name: "cv-threshold", Value: d.Thresholds.CV, Usage: "CV criterion: largest range of the window's CVs"},
+			&cli.Float64Flag{Name: "rciw-threshold", Value: d.Thresholds.RCIW, Usage: "RCIW criterion: largest range of the window's RCIWs"},
+			&cli.Float64Flag{Name: "kld-threshold", Value: d.Thresholds.KLD, Usage: "KLD criterion: the window's mean probability must exceed this"},
+			&cli.IntFlag{Name: "invocations", Value: d.InvocationSample, Usage: "invocations sampled per sample-mode iteration for the criteria"},
+			&cli.Float64Flag{Name: "outlier-factor", Value: d.OutlierFactor, Usage: "criteria ignore invocations slower than this × the iteration's median"},
+			&cli.IntFlag{Name: "rciw-resamples", Value: d.RCIW.Resamples, Usage: "RCIW criterion: bootstrap resamples"},
+			&cli.Float64Flag{Name: "rciw-confidence", Value: d.RCIW.Confidence, Usage: "RCIW criterion: confidence level"},
+			&cli.IntFlag{Name: "rciw-is", Value: d.RCIW.InvocationSamples, Usage: "RCIW criterion: invocation samples per iteration (0 iteration means, -1 all sampled invocations)"},
 		),
-		Action: runReconfigure,
-	}
+		cliapp.Group("Time model",
+			&cli.Float64Flag{Name: "overhead-cv", Value: d.Overheads.CV, Usage: "CV criterion's overhead per warmup iteration (fraction of the iteration time)"},
+			&cli.Float64Flag{Name: "overhead-rciw", Value: d.Overheads.RCIW, Usage: "RCIW criterion's overhead per warmup iteration"},
+			&cli.Float64Flag{Name: "overhead-kld", Value: d.Overheads.KLD, Usage: "KLD criterion's overhead per warmup iteration"},
+			&cli.DurationFlag{Name: "iteration-time", Usage: "duration of one iteration, e.g. 1s (default: the setup's measurement time, else 1 s)"},
+		),
+		cliapp.Group("Evaluation",
+			&cli.IntFlag{Name: "aa-resamples", Value: d.AA.Resamples, Usage: "A/A test: bootstrap resamples"},
+			&cli.Float64Flag{Name: "aa-confidence", Value: d.AA.Confidence, Usage: "A/A test: confidence level"},
+			&cli.IntFlag{Name: "aa-is", Value: d.AA.InvocationSamples, Usage: "A/A test: invocation samples per iteration (0 iteration means, -1 all, k)"},
+			&cli.IntFlag{Name: "baseline-wi", Value: d.Baseline.Warmup, Usage: "static baseline: warmup iterations per fork"},
+			&cli.IntFlag{Name: "baseline-mi", Value: d.Baseline.Measurement, Usage: "static baseline: measurement iterations per fork"},
+			&cli.IntFlag{Name: "baseline-forks", Value: d.Baseline.Forks, Usage: "static baseline: forks"},
+		),
+		cliapp.Group("Selection", cliapp.BenchFlag()),
+		cliapp.Group("Input", cliapp.InputFlags()...),
+		cliapp.Group("Output",
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "per-benchmark results `FILE`: data (.csv, .arrow, .parquet) or a document (.md, .tex, .html)"},
+			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table and the full Tables 2 and 3 after the summary"},
+			&cli.StringFlag{Name: "configs-out", Usage: "dynamic configurations `FILE` (.csv, .arrow or .parquet; one row per benchmark, criterion and fork; read by benchtrim steady --configs)"},
+			&cli.StringFlag{Name: "table2", Usage: "write the quality table (Table 2) to `FILE`: a document (.md, .tex, .html) or data (.csv, .arrow, .parquet)"},
+			&cli.StringFlag{Name: "table3", Usage: "write the time table (Table 3) to `FILE`: a document (.md, .tex, .html) or data (.csv, .arrow, .parquet)"},
+		),
+		cliapp.ScaleOutFlags(),
+	)
 }
 
 // reconfigureOptions reads the command's flags.
 func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
-	g := cliapp.GlobalsOf(c)
 	opt := reconfigure.DefaultOptions
 	var err error
 	if opt.Criteria, err = reconfigure.ParseCriteria(c.String("criteria")); err != nil {
@@ -87,14 +74,10 @@ func reconfigureOptions(c *cli.Context) (reconfigure.Options, error) {
 	opt.RCIW.Resamples, opt.RCIW.Confidence, opt.RCIW.InvocationSamples = c.Int("rciw-resamples"), c.Float64("rciw-confidence"), c.Int("rciw-is")
 	opt.AA.Resamples, opt.AA.Confidence, opt.AA.InvocationSamples = c.Int("aa-resamples"), c.Float64("aa-confidence"), c.Int("aa-is")
 	opt.Baseline = reconfigure.Baseline{Warmup: c.Int("baseline-wi"), Measurement: c.Int("baseline-mi"), Forks: c.Int("baseline-forks")}
-	if c.IsSet("iteration-time") && c.Duration("iteration-time") <= 0 {
-		return opt, fmt.Errorf("--iteration-time %v: want a positive duration such as 1s", c.Duration("iteration-time"))
-	}
-	opt.IterationTime = c.Duration("iteration-time")
-	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
+	opt.IterationTime = c.Duration("iteration-time") // positive when given (flagRanges)
+	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
-	opt.Seed, opt.Workers = g.Seed, g.Workers
 	return opt, opt.Validate()
 }
 

@@ -15,57 +15,44 @@ import (
 )
 
 func steadyCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "steady",
-		Usage:       "steady state per fork and benchmark; evaluate configurations against it",
-		ArgsUsage:   "FILES...",
-		Description: help("steady"),
-		Flags: cliapp.Groups(
-			cliapp.Group("Steady-state detection",
-				&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "PELT penalty: crops (CROPS + Kneedle, Traini's protocol), crops-ascending (textbook Kneedle curve), 15log (Barrett) or a number"},
-				&cli.StringFlag{Name: "pen-range", Usage: "CROPS penalty range `a,b` (default 4·log n, 1e5·log n per series)"},
-				&cli.IntFlag{Name: "steady-window", Value: steady.DefaultOptions.SteadyWindow, Usage: "a fork is steady when its steady part covers at least its last N iterations"},
-				&cli.StringFlag{Name: "equivalence", Value: "traini", Usage: "segment equivalence: traini (CI of the ratio of means not wholly beyond ±threshold), traini-strict (CI wholly within), barrett"},
-				&cli.Float64Flag{Name: "threshold", Value: steady.DefaultOptions.Threshold, Usage: "relative threshold of the traini rules"},
-				&cli.StringFlag{Name: "barrett-delta", Value: steady.DefaultOptions.BarrettDelta.String(), Usage: "δ of the barrett rule: seconds, or a percentage of the fastest segment (1%)"},
-				&cli.IntFlag{Name: "resamples", Value: steady.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples (equivalence and RPD)"},
-				&cli.Float64Flag{Name: "confidence", Value: steady.DefaultOptions.Bootstrap.Confidence, Usage: "bootstrap confidence level"},
-				&cli.IntFlag{Name: "outlier-window", Value: steady.DefaultOutlierOptions.Window, Usage: "sliding window of the outlier rule"},
-				&cli.BoolFlag{Name: "no-outliers", Usage: "do not remove outliers"},
-			),
-			cliapp.Group("Evaluated configuration",
-				&cli.IntFlag{Name: "wi", Value: -1, Usage: "warmup iterations of the evaluated configuration (default: the recorded setup's)"},
-				&cli.DurationFlag{Name: "w", Usage: "warmup iteration time, e.g. 10s (default: the setup's)"},
-				&cli.IntFlag{Name: "i", Value: -1, Usage: "measurement iterations (default: the setup's)"},
-				&cli.DurationFlag{Name: "r", Usage: "measurement iteration time (default: the setup's)"},
-				&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
-				&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
-			),
-			cliapp.Group("Selection",
-				cliapp.BenchFlag(),
-			),
-			cliapp.Group("Input", cliapp.InputFlags()...),
-			cliapp.Group("Output",
-				&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
-				&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `FILE` (.csv, .arrow or .parquet)"},
-				&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `FILE` (.csv, .arrow or .parquet)"},
-				&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `FILE` (.csv, .arrow or .parquet; per-benchmark RPDs go to NAME.benchmarks.EXT next to it)"},
-				&cli.StringFlag{Name: "plots", Usage: "write plots (series with segments and st; CROPS curves) into `DIR`"},
-				&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "plot format: svg or png"},
-				&cli.IntFlag{Name: "plot-max", Value: steadyAnalyzer.PlotMax, Usage: "plot at most this many benchmark runs (all their forks)"},
-			),
-			cliapp.Group("Scale-out",
-				cliapp.ShardFlag(),
-				cliapp.PartialFlag(),
-			),
+	return command("steady", "FILES...", "steady state per fork and benchmark; evaluate configurations against it", runSteady,
+		cliapp.Group("Steady-state detection",
+			&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "PELT penalty: crops (CROPS + Kneedle, Traini's protocol), crops-ascending (textbook Kneedle curve), 15log (Barrett) or a number"},
+			&cli.StringFlag{Name: "pen-range", Usage: "CROPS penalty range `a,b` (default 4·log n, 1e5·log n per series)"},
+			&cli.IntFlag{Name: "steady-window", Value: steady.DefaultOptions.SteadyWindow, Usage: "a fork is steady when its steady part covers at least its last N iterations"},
+			&cli.StringFlag{Name: "equivalence", Value: "traini", Usage: "segment equivalence: traini (CI of the ratio of means not wholly beyond ±threshold), traini-strict (CI wholly within), barrett"},
+			&cli.Float64Flag{Name: "threshold", Value: steady.DefaultOptions.Threshold, Usage: "relative threshold of the traini rules"},
+			&cli.StringFlag{Name: "barrett-delta", Value: steady.DefaultOptions.BarrettDelta.String(), Usage: "δ of the barrett rule: seconds, or a percentage of the fastest segment (1%)"},
+			&cli.IntFlag{Name: "resamples", Value: steady.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples (equivalence and RPD)"},
+			&cli.Float64Flag{Name: "confidence", Value: steady.DefaultOptions.Bootstrap.Confidence, Usage: "bootstrap confidence level"},
+			&cli.IntFlag{Name: "outlier-window", Value: steady.DefaultOutlierOptions.Window, Usage: "sliding window of the outlier rule"},
+			&cli.BoolFlag{Name: "no-outliers", Usage: "do not remove outliers"},
 		),
-		Action: runSteady,
-	}
+		cliapp.Group("Evaluated configuration",
+			&cli.IntFlag{Name: "wi", Value: -1, Usage: "warmup iterations of the evaluated configuration (default: the recorded setup's)"},
+			&cli.DurationFlag{Name: "w", Usage: "warmup iteration time, e.g. 10s (default: the setup's)"},
+			&cli.IntFlag{Name: "i", Value: -1, Usage: "measurement iterations (default: the setup's)"},
+			&cli.DurationFlag{Name: "r", Usage: "measurement iteration time (default: the setup's)"},
+			&cli.IntFlag{Name: "f", Value: -1, Usage: "forks (default: the setup's)"},
+			&cli.StringFlag{Name: "configs", Usage: "dynamic configurations `CSV` (benchtrim reconfigure); one set per criterion"},
+		),
+		cliapp.Group("Selection", cliapp.BenchFlag()),
+		cliapp.Group("Input", cliapp.InputFlags()...),
+		cliapp.Group("Output",
+			&cli.BoolFlag{Name: "details", Usage: "print the per-benchmark table, the full evaluation and the comparison of configuration sets"},
+			&cli.StringFlag{Name: "forks-out", Usage: "per-fork results `FILE` (.csv, .arrow or .parquet)"},
+			&cli.StringFlag{Name: "benchmarks-out", Usage: "per-benchmark results `FILE` (.csv, .arrow or .parquet)"},
+			&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `FILE` (.csv, .arrow or .parquet; per-benchmark RPDs go to NAME.benchmarks.EXT next to it)"},
+			&cli.StringFlag{Name: "plots", Usage: "write plots (series with segments and st; CROPS curves) into `DIR`"},
+			&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "plot format: svg or png"},
+			&cli.IntFlag{Name: "plot-max", Value: steadyAnalyzer.PlotMax, Usage: "plot at most this many benchmark runs (all their forks)"},
+		),
+		cliapp.ScaleOutFlags(),
+	)
 }
 
 // steadyOptions reads the command's flags.
 func steadyOptions(c *cli.Context) (steady.Options, error) {
-	g := cliapp.GlobalsOf(c)
 	opt := steady.DefaultOptions
 	if err := steadyPenalty(c, &opt); err != nil {
 		return opt, err
@@ -81,10 +68,9 @@ func steadyOptions(c *cli.Context) (steady.Options, error) {
 	}
 	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
 	opt.Outliers.Window, opt.Outliers.Disabled = c.Int("outlier-window"), c.Bool("no-outliers")
-	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
+	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
-	opt.Seed, opt.Workers = g.Seed, g.Workers
 	if opt.Configs, err = steadyConfigs(c); err != nil {
 		return opt, err
 	}
@@ -117,29 +103,18 @@ func steadyPenalty(c *cli.Context, opt *steady.Options) error {
 
 // steadyConfigs are the configuration sets to evaluate
 // (steady.ConfigSets): the recorded setup with --wi --w --i --r --f
-// replacing its values, then one set per criterion of --configs.
+// replacing its values (their ranges are checked as flags), then one set
+// per criterion of --configs.
 func steadyConfigs(c *cli.Context) ([]steady.ConfigSet, error) {
 	var ov steady.Override
-	for _, f := range []struct {
-		name string
-		dst  **int
-	}{{"wi", &ov.WarmupIterations}, {"i", &ov.MeasurementIterations}, {"f", &ov.Forks}} {
-		if v := c.Int(f.name); c.IsSet(f.name) {
-			if v < 0 || f.name != "wi" && v == 0 {
-				return nil, fmt.Errorf("--%s %d: want a count (at least 1 for -i and -f)", f.name, v)
-			}
-			*f.dst = &v
+	for name, dst := range map[string]**int{"wi": &ov.WarmupIterations, "i": &ov.MeasurementIterations, "f": &ov.Forks} {
+		if v := c.Int(name); c.IsSet(name) {
+			*dst = &v
 		}
 	}
-	for _, f := range []struct {
-		name string
-		dst  **int64
-	}{{"w", &ov.WarmupTimeNs}, {"r", &ov.MeasurementTimeNs}} {
-		if v := c.Duration(f.name).Nanoseconds(); c.IsSet(f.name) {
-			if v <= 0 {
-				return nil, fmt.Errorf("--%s %v: want a positive duration such as 10s", f.name, c.Duration(f.name))
-			}
-			*f.dst = &v
+	for name, dst := range map[string]**int64{"w": &ov.WarmupTimeNs, "r": &ov.MeasurementTimeNs} {
+		if v := c.Duration(name).Nanoseconds(); c.IsSet(name) {
+			*dst = &v
 		}
 	}
 	return steady.ConfigSets(ov, c.String("configs"))

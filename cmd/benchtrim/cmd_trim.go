@@ -17,46 +17,33 @@ import (
 )
 
 func trimCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "trim",
-		Usage:       "one configuration per benchmark: the cheapest that reaches a precision",
-		ArgsUsage:   "FILES...",
-		Description: help("trim"),
-		Flags: cliapp.Groups(
-			cliapp.Group("Plan",
-				&cli.Float64Flag{Name: "target", Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
-				&cli.BoolFlag{Name: "parallel-instances", Usage: "instances run side by side: an instance costs no wall time"},
-				&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
-				&cli.IntFlag{Name: "splits", Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},
-				&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (the hierarchical CI and steady-state equivalence)"},
-				&cli.Float64Flag{Name: "warmup-quantile", Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
-				&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
-				&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
-			),
-			cliapp.Group("Selection",
-				cliapp.BenchFlag(),
-			),
-			cliapp.Group("Input", cliapp.InputFlags()...),
-			cliapp.Group("Output",
-				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the plan, one row per benchmark: FILE.csv, .arrow or .parquet"},
-				&cli.StringFlag{Name: "commands-out", Usage: "shell script with one command line per benchmark (java -jar … / go test …)"},
-				&cli.StringFlag{Name: "annotations-out", Usage: "JMH annotations (@Fork, @Warmup, @Measurement) per class"},
-				&cli.StringFlag{Name: "report", Usage: "the HTML report `FILE` (self-contained: inline SVG, no network)"},
-				&cli.StringFlag{Name: "out-dir", Usage: "write the plan, the analyses' frames, the commands and the report into `DIR` (benchtrim report DIR rebuilds the report)"},
-				&cli.BoolFlag{Name: "details", Usage: "print every benchmark's reasons, configurations and warnings"},
-			),
-			cliapp.Group("Scale-out",
-				cliapp.ShardFlag(),
-				cliapp.PartialFlag(),
-			),
+	return command("trim", "FILES...", "one configuration per benchmark: the cheapest that reaches a precision", runTrim,
+		cliapp.Group("Plan",
+			&cli.Float64Flag{Name: "target", Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
+			&cli.BoolFlag{Name: "parallel-instances", Usage: "instances run side by side: an instance costs no wall time"},
+			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
+			&cli.IntFlag{Name: "splits", Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},
+			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (the hierarchical CI and steady-state equivalence)"},
+			&cli.Float64Flag{Name: "warmup-quantile", Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
+			&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
+			&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
 		),
-		Action: runTrim,
-	}
+		cliapp.Group("Selection", cliapp.BenchFlag()),
+		cliapp.Group("Input", cliapp.InputFlags()...),
+		cliapp.Group("Output",
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the plan, one row per benchmark: FILE.csv, .arrow or .parquet"},
+			&cli.StringFlag{Name: "commands-out", Usage: "shell script with one command line per benchmark (java -jar … / go test …)"},
+			&cli.StringFlag{Name: "annotations-out", Usage: "JMH annotations (@Fork, @Warmup, @Measurement) per class"},
+			&cli.StringFlag{Name: "report", Usage: "the HTML report `FILE` (self-contained: inline SVG, no network)"},
+			&cli.StringFlag{Name: "out-dir", Usage: "write the plan, the analyses' frames, the commands and the report into `DIR` (benchtrim report DIR rebuilds the report)"},
+			&cli.BoolFlag{Name: "details", Usage: "print every benchmark's reasons, configurations and warnings"},
+		),
+		cliapp.ScaleOutFlags(),
+	)
 }
 
 // trimOptions reads the command's flags.
 func trimOptions(c *cli.Context) (trim.Options, error) {
-	g := cliapp.GlobalsOf(c)
 	opt := trim.DefaultOptions
 	opt.Target = c.Float64("target")
 	opt.ParallelInstances = c.Bool("parallel-instances")
@@ -74,10 +61,9 @@ func trimOptions(c *cli.Context) (trim.Options, error) {
 		return opt, fmt.Errorf("--penalty: %w", err)
 	}
 	opt.Steady.Penalty, opt.Steady.PenaltyValue = pen.Rule, pen.Manual
-	if opt.Select, err = cliapp.BenchFilter(c); err != nil {
+	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
-	opt.Seed, opt.Workers = g.Seed, g.Workers
 	return opt, opt.Validate()
 }
 
@@ -114,41 +100,36 @@ func runTrim(c *cli.Context) error {
 }
 
 func reportCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "report",
-		Usage:       "rebuild the HTML report from a directory written by benchtrim trim --out-dir",
-		Description: help("report"),
-		ArgsUsage:   "OUTPUT_DIR",
-		Flags: cliapp.Groups(
-			cliapp.Group("Output",
-				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the page `FILE` (default: OUTPUT_DIR/report.html)"},
-			),
+	return command("report", "OUTPUT_DIR", "rebuild the HTML report from a directory written by benchtrim trim --out-dir", runReport,
+		cliapp.Group("Output",
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the page `FILE` (default: OUTPUT_DIR/report.html)"},
 		),
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return cliapp.Usagef("report", "want one OUTPUT_DIR, got %d arguments", c.NArg())
-			}
-			dir := c.Args().First()
-			out := c.String("output")
-			if out == "" {
-				out = filepath.Join(dir, "report.html")
-			}
-			// The page may replace the folder's report.html, no other
-			// file of it.
-			var ins []string
-			for _, f := range report.DirFiles(trimDirExtras...) {
-				if f != "report.html" {
-					ins = append(ins, filepath.Join(dir, f))
-				}
-			}
-			if err := cliapp.CheckOutputs(ins, cliapp.Output(c, "output", outpath.Text)); err != nil {
-				return err
-			}
-			if err := report.Rebuild(dir, out); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
-			return nil
-		},
+	)
+}
+
+func runReport(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return cliapp.Usagef("report", "want one OUTPUT_DIR, got %d arguments", c.NArg())
 	}
+	dir := c.Args().First()
+	out := c.String("output")
+	if out == "" {
+		out = filepath.Join(dir, "report.html")
+	}
+	// The page may replace the folder's report.html, no other
+	// file of it.
+	var ins []string
+	for _, f := range report.DirFiles(trimDirExtras...) {
+		if f != "report.html" {
+			ins = append(ins, filepath.Join(dir, f))
+		}
+	}
+	if err := cliapp.CheckOutputs(ins, cliapp.Output(c, "output", outpath.Text)); err != nil {
+		return err
+	}
+	if err := report.Rebuild(dir, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
+	return nil
 }

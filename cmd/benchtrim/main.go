@@ -2,16 +2,20 @@
 // of a suite's execution time can be cut without changing its results.
 //
 // It is a thin shell: each subcommand parses flags and calls a package
-// (ingest, analysis/..., changepoint, reports). See README.md.
+// (ingest, analysis/..., changepoint, reports); what the commands share is
+// in internal/cliapp. See README.md.
 //
 // Exit status: 0 on success, 1 when the command failed (bad input, no
 // result), 2 for a usage error (unknown command or flag, bad flag value).
 package main
 
 import (
-	"fmt"
+	"embed"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
@@ -25,21 +29,7 @@ func main() {
 }
 
 // exitCode prints err and returns the process exit status for it.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return 0
-	}
-	if u, ok := cliapp.IsUsage(err); ok {
-		prefix := "benchtrim"
-		if u.Cmd != "" {
-			prefix += " " + u.Cmd
-		}
-		fmt.Fprintf(stderr, "%s: %v\n%s\n", prefix, err, u.HelpHint())
-		return 2
-	}
-	fmt.Fprintln(stderr, "benchtrim:", err)
-	return 1
-}
+var exitCode = cliapp.ExitCode
 
 // run executes the command line args (args[0] is the program name).
 func run(args []string, stdout, stderr io.Writer) error {
@@ -49,4 +39,63 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return app.Run(args)
+}
+
+// commands are the subcommands, in the order help lists them.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		ingestCommand(),
+		exportCommand(),
+		generateCommand(),
+		optimizeCommand(),
+		compareCommand(),
+		reconfigureCommand(),
+		steadyCommand(),
+		trimCommand(),
+		reportCommand(),
+		changepointCommand(),
+		duetCommand(),
+		mergeCommand(),
+		demoCommand(),
+	}
+}
+
+// extraCommands are added by tests.
+var extraCommands []func() *cli.Command
+
+// newApp builds the CLI writing to stdout and stderr (cliapp.NewApp); run
+// normalizes the arguments and calls its Run.
+func newApp(stdout, stderr io.Writer) *cli.App {
+	cmds := commands()
+	for _, f := range extraCommands {
+		cmds = append(cmds, f())
+	}
+	return cliapp.NewApp(stdout, stderr, help("benchtrim"), cmds)
+}
+
+// mergeCommand combines the partials of the commands that write them, in
+// help order.
+func mergeCommand() *cli.Command {
+	return cliapp.MergeCommand(help("merge"),
+		[]*cli.Command{optimizeCommand(), reconfigureCommand(), steadyCommand(), trimCommand(), duetCommand()},
+		optimizeAnalyzer, reconfigureAnalyzer, steadyAnalyzer, trimAnalyzer, duetAnalyzer)
+}
+
+// helpFiles hold the commands' long descriptions (help/NAME.txt), shown by
+// benchtrim NAME --help.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// help returns the description of command name ("" when it has none;
+// TestHelpTexts checks that every command has one).
+func help(name string) string {
+	b, _ := helpFiles.ReadFile("help/" + name + ".txt")
+	return strings.TrimRight(string(b), "\n")
+}
+
+// command is the subcommand name with its arguments, one-line usage,
+// action, flags by help group and long help (help/NAME.txt).
+func command(name, args, usage string, action cli.ActionFunc, groups ...[]cli.Flag) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: help(name), Flags: cliapp.Groups(groups...), Action: action}
 }

@@ -3,6 +3,7 @@ package cliapp
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -205,4 +206,23 @@ func suggestFlag(flags []cli.Flag, name string) string {
 		return "-" + best
 	}
 	return "--" + best
+}
+
+// ExitCode prints err (a usage error with the help hint) on stderr and
+// returns benchtrim's exit status for it: 0 without an error, 2 for a
+// usage error, 1 for any other.
+func ExitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if u, ok := IsUsage(err); ok {
+		prefix := "benchtrim"
+		if u.Cmd != "" {
+			prefix += " " + u.Cmd
+		}
+		fmt.Fprintf(stderr, "%s: %v\n%s\n", prefix, err, u.HelpHint())
+		return 2
+	}
+	fmt.Fprintln(stderr, "benchtrim:", err)
+	return 1
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/partial"
@@ -46,8 +47,8 @@ func BenchFlag() cli.Flag {
 	return &cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"}
 }
 
-// ShardFlag is the --shard K/N of the analyzer commands.
-func ShardFlag() cli.Flag {
+// shardFlag is the --shard K/N of the analyzer commands.
+func shardFlag() cli.Flag {
 	return &cli.StringFlag{Name: "shard", Usage: "analyse only shard `K/N` (K = 0 … N−1) of the benchmarks, split by key as table.ShardOf (a job array's index; --partial-out and benchtrim merge combine the shards)"}
 }
 
@@ -212,4 +213,33 @@ func RunOnTable[R any](c *cli.Context, label string, run func(t *table.Table, pr
 	rep, err = run(t, bar.Tick)
 	bar.Done()
 	return rep, t.Release, BenchError(c, err)
+}
+
+// ReadSeries reads the series of benchtrim changepoint from name ("-" is
+// standard input) with changepoint.ReadSeries: one value per line, or CSV
+// column `column`; what it skipped is said on stderr unless --quiet.
+func ReadSeries(c *cli.Context, name, column string) ([]float64, error) {
+	var r io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	x, note, err := changepoint.ReadSeries(name, r, column)
+	if err == nil && note != "" && !GlobalsOf(c).Quiet {
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, note)
+	}
+	return x, err
+}
+
+// Selected is what every analyzer's options take from the command line:
+// the benchmark runs --bench and --shard select (BenchFilter) and the
+// global --seed and --workers (GlobalsOf).
+func Selected(c *cli.Context) (sel table.Filter, seed uint64, workers int, err error) {
+	g := GlobalsOf(c)
+	sel, err = BenchFilter(c)
+	return sel, g.Seed, g.Workers, err
 }

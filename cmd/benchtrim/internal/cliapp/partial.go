@@ -12,9 +12,13 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// PartialFlag is the --partial-out FILE of the commands benchtrim merge
+// ScaleOutFlags are the help group "Scale-out" of the commands benchtrim
+// merge combines: --shard K/N and --partial-out FILE.
+func ScaleOutFlags() []cli.Flag { return Group("Scale-out", shardFlag(), partialFlag()) }
+
+// partialFlag is the --partial-out FILE of the commands benchtrim merge
 // combines.
-func PartialFlag() cli.Flag {
+func partialFlag() cli.Flag {
 	return &cli.StringFlag{Name: "partial-out", Usage: "write this shard's whole report to `FILE` for benchtrim merge (instead of the text and the other outputs)"}
 }
 
