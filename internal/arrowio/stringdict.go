@@ -1,6 +1,7 @@
 package arrowio
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -49,11 +50,20 @@ func (d *StringDict) TransposeAppend(dst, idx []int32, dict *array.String) []int
 		t = append(t, -1)
 	}
 	d.trans = t
-	for _, j := range idx {
+	n := len(dst)
+	dst = slices.Grow(dst, len(idx))[:n+len(idx)]
+	out := dst[n:]
+	// Indices come in runs of one value: each run is looked up once.
+	for i := 0; i < len(idx); {
+		j := idx[i]
 		if t[j] < 0 {
 			t[j] = d.Index(dict.Value(int(j)))
 		}
-		dst = append(dst, t[j])
+		v := t[j]
+		out[i] = v
+		for i++; i < len(idx) && idx[i] == j; i++ {
+			out[i] = v
+		}
 	}
 	return dst
 }
