@@ -67,7 +67,7 @@ type DirOut[R any] struct {
 // Run is the body of the command once its flags are read into the
 // options that select sel: it checks --partial-out and the outputs (with
 // inputs, the files the command reads) before any work, runs run on the
-// inputs (RunChunked, the chunks' reports merged by Merge), then writes
+// inputs (runChunked, the chunks' reports merged by Merge), then writes
 // the shard's partial file (empty, from the options' report, when the
 // shard holds no benchmark run) or, without --partial-out, the text and
 // outputs (Check first).
@@ -77,21 +77,21 @@ func (a *Analyzer[R]) Run(c *cli.Context, sel table.Filter, inputs []string, emp
 	if a.KeepsPlots {
 		flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "plot-format" || f == "plot-max" })
 	}
-	partialOut, err := CheckPartial(c, flags)
+	partialOut, err := checkPartial(c, flags)
 	if err != nil {
 		return err
 	}
 	if err = CheckOutputs(inputs, a.outputs(c)...); err != nil {
 		return err
 	}
-	rep, release, err := RunChunked(c, a.Command, sel, run, a.Merge)
+	rep, release, err := runChunked(c, a.Command, sel, run, a.Merge)
 	defer release()
 	if partialOut != "" {
 		plotMax := 0
 		if a.KeepsPlots {
 			plotMax = max(c.Int("plot-max"), 1)
 		}
-		return WritePartial(c, partialOut, a.Command, sel, rep, err, empty, plotMax)
+		return writePartial(c, partialOut, a.Command, sel, rep, err, empty, plotMax)
 	}
 	if err != nil {
 		return err
@@ -130,10 +130,10 @@ func (a *Analyzer[R]) outputs(c *cli.Context) []outpath.Output {
 		outs = append(outs, Output(c, t.Flag, outpath.Text))
 	}
 	if a.Plots != nil {
-		outs = append(outs, PlotDir(c, "plots", "plot-format"))
+		outs = append(outs, plotDir(c, "plots", "plot-format"))
 	}
 	if a.Dir != nil {
-		outs = append(outs, Output(c, a.Dir.Flag, outpath.Dir, DirFiles(a.Dir.Files...)...))
+		outs = append(outs, Output(c, a.Dir.Flag, outpath.Dir, dirFiles(a.Dir.Files...)...))
 	}
 	return outs
 }
@@ -147,7 +147,7 @@ func (a *Analyzer[R]) write(c *cli.Context, rep *R) error {
 	if !ok {
 		return fmt.Errorf("%s: the report (%T) does not print itself", a.Command, rep)
 	}
-	outs, _ := BeginOutputs(c)
+	outs, _ := beginOutputs(c)
 	defer outs.Abort()
 	var details func(io.Writer) error
 	if a.Details != nil {

@@ -11,11 +11,11 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// WrapFlagHelp makes urfave/cli wrap flag help to reports.Width columns:
+// wrapFlagHelpOnce makes urfave/cli wrap flag help to reports.Width columns:
 // the usage text (the second tabwriter column, which starts at most ~36
 // columns in) is wrapped, continuation lines starting in the same column.
 // It may be called more than once.
-func WrapFlagHelp() { wrapOnce.Do(wrapFlagHelp) }
+func wrapFlagHelpOnce() { wrapOnce.Do(wrapFlagHelp) }
 
 var wrapOnce sync.Once
 
@@ -31,9 +31,9 @@ func wrapFlagHelp() {
 	}
 }
 
-// OnUsageError turns urfave/cli's flag parsing errors into a UsageError
+// onUsageError turns urfave/cli's flag parsing errors into a UsageError
 // with a did-you-mean suggestion for a misspelled flag.
-func OnUsageError(c *cli.Context, err error, _ bool) error {
+func onUsageError(c *cli.Context, err error, _ bool) error {
 	name := ""
 	flags := c.App.Flags
 	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
@@ -90,7 +90,7 @@ type Globals struct {
 	Workers int
 	Quiet   bool
 	// MaxRows bounds the rows of the input an analyzer holds in memory at
-	// once (RunChunked); 0: no bound.
+	// once (runChunked); 0: no bound.
 	MaxRows int64
 }
 
@@ -99,9 +99,9 @@ type Globals struct {
 // JMH suite within 2 GB whatever its number of benchmarks.
 const DefaultMaxRows = 1_500_000
 
-// GlobalFlags are the flags every command takes: --seed, --workers,
+// globalFlags are the flags every command takes: --seed, --workers,
 // --quiet and --max-rows.
-func GlobalFlags() []cli.Flag {
+func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random procedure (bootstrap, sampling); same input and seed give the same output"},
 		&cli.IntFlag{Name: "workers", Value: 0, Usage: "benchmarks analysed in parallel (0 = GOMAXPROCS)"},
@@ -143,13 +143,13 @@ func GlobalsOf(c *cli.Context) Globals {
 	return g
 }
 
-// FitLines wraps the lines of text longer than width (help descriptions are
+// fitLines wraps the lines of text longer than width (help descriptions are
 // printed indented by 3), keeping each line's leading spaces. What a long
 // line overflows is carried into the next line when that one continues
 // the paragraph (same indentation, not blank), so a paragraph written a
 // little wider than width is reflowed, not broken into long and short
 // lines alternately.
-func FitLines(text string, width int) string {
+func fitLines(text string, width int) string {
 	lines := strings.Split(text, "\n")
 	var out []string
 	for i := 0; i < len(lines); i++ {

@@ -10,10 +10,10 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// RunChunked is RunOnTable for an analyzer whose reports merge (its
+// runChunked is runOnTable for an analyzer whose reports merge (its
 // Merge function): it reads the command's inputs as a stream, and while
 // they hold at most --max-rows rows it runs run once on the whole table,
-// as RunOnTable does. A larger input goes to a table.Spool (an unlinked
+// as runOnTable does. A larger input goes to a table.Spool (an unlinked
 // scratch file in $TMPDIR) instead of memory, is cut into chunks of whole
 // benchmark groups (every version of a benchmark together) of at most
 // --max-rows rows among the groups keep accepts, and run is called on each
@@ -23,14 +23,14 @@ import (
 // is the one a run on the whole table gives, with the memory of the
 // largest chunk. run gets all == nil when it sees the whole input, and
 // only the rows of keep's metric (the primary one when unset): every
-// analyzer using RunChunked reads no other.
-func RunChunked[R any](c *cli.Context, label string, keep table.Filter,
+// analyzer using runChunked reads no other.
+func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	run func(t *table.Table, all []table.Key, progress func(total int)) (R, error),
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
 	release = func() {}
 	g := GlobalsOf(c)
 	if g.MaxRows == 0 {
-		return RunOnTable(c, label, func(t *table.Table, p func(int)) (R, error) { return run(t, nil, p) })
+		return runOnTable(c, label, func(t *table.Table, p func(int)) (R, error) { return run(t, nil, p) })
 	}
 	var held []arrow.Record
 	var rows int64
@@ -120,7 +120,7 @@ func RunChunked[R any](c *cli.Context, label string, keep table.Filter,
 	}
 	if !g.Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: the input's %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch file in $TMPDIR)\n",
-			CommandName(c), sp.Rows(), g.MaxRows, len(chunks))
+			commandName(c), sp.Rows(), g.MaxRows, len(chunks))
 	}
 	all := sp.Runs()
 	parts := make([]R, 0, len(chunks))

@@ -12,7 +12,7 @@ import (
 func testApp() *cli.App {
 	return &cli.App{
 		Name:  "benchtrim",
-		Flags: GlobalFlags(),
+		Flags: globalFlags(),
 		Commands: []*cli.Command{{
 			Name: "compare",
 			Flags: []cli.Flag{
@@ -52,7 +52,7 @@ func TestNormalizeArgs(t *testing.T) {
 // the flag and the range; a value inside passes.
 func TestRangeChecks(t *testing.T) {
 	app := testApp()
-	AddRangeChecks(app.Commands[0].Flags, map[string]Range{"resamples": AtLeastOne})
+	addRangeChecks(app.Commands[0].Flags, map[string]flagRange{"resamples": atLeastOne})
 	app.Commands[0].Action = func(*cli.Context) error { return nil }
 	app.ExitErrHandler = func(*cli.Context, error) {}
 	err := app.Run([]string{"benchtrim", "compare", "--resamples", "0"})

@@ -15,9 +15,9 @@ import (
 // stdout and stderr: description is its help text; every command's
 // Description is a help text whose leading "$ " lines are its EXAMPLES
 // (helpParts), its flags are listed by group (Group) and range-checked
-// (flagRanges), and its Required flags are checked (RequireFlags).
+// (flagRanges), and its Required flags are checked (requireFlags).
 func NewApp(stdout, stderr io.Writer, description string, cmds []*cli.Command) *cli.App {
-	WrapFlagHelp()
+	wrapFlagHelpOnce()
 	app := &cli.App{
 		Name:           "benchtrim",
 		Usage:          "cut a microbenchmark suite's time without changing its results",
@@ -25,22 +25,22 @@ func NewApp(stdout, stderr io.Writer, description string, cmds []*cli.Command) *
 		Version:        BuildVersion(),
 		Writer:         stdout,
 		ErrWriter:      stderr,
-		Flags:          GlobalFlags(),
+		Flags:          globalFlags(),
 		Suggest:        true,
-		OnUsageError:   OnUsageError,
+		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // errors are returned to run, never os.Exit here
 	}
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version and exit"}
 	app.Commands = cmds
-	AddRangeChecks(app.Flags, flagRanges)
-	app.Description = FitLines(app.Description, reports.Width-3)
+	addRangeChecks(app.Flags, flagRanges)
+	app.Description = fitLines(app.Description, reports.Width-3)
 	for _, cmd := range app.Commands {
 		examples, desc := helpParts(cmd.Description)
-		cmd.Description = FitLines(desc, reports.Width-3)
-		cmd.OnUsageError = OnUsageError
-		AddRangeChecks(cmd.Flags, flagRanges)
-		RequireFlags(cmd)
-		cmd.CustomHelpTemplate = commandHelp(cmd, FitLines(examples, reports.Width-3))
+		cmd.Description = fitLines(desc, reports.Width-3)
+		cmd.OnUsageError = onUsageError
+		addRangeChecks(cmd.Flags, flagRanges)
+		requireFlags(cmd)
+		cmd.CustomHelpTemplate = commandHelp(cmd, fitLines(examples, reports.Width-3))
 	}
 	return app
 }

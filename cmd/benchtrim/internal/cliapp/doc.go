@@ -1,16 +1,18 @@
 // Package cliapp is the machinery benchtrim's command line shares across
 // its commands, kept out of cmd/benchtrim so that the command files only
-// map flags to an analyzer's options, call its Run and hand the result to
-// WriteResult:
+// map flags to an analyzer's options and say what it writes:
 //
-//   - NormalizeArgs lets flags stand before or after the files and moves
+//   - NewApp builds the app: help with EXAMPLES and flags by Group, flag
+//     range checks (flagRanges) before any work, required flags;
+//     NormalizeArgs lets flags stand before or after the files and moves
 //     global flags before the command; unknown commands and flags are a
-//     UsageError with a did-you-mean suggestion (exit status 2);
-//   - AddRangeChecks checks numeric flags against their Range before any
-//     work; GlobalsOf reads --seed, --workers and --quiet;
-//   - Output and CheckOutputs validate every output path before any work
-//     (internal/outpath);
-//   - WriteResult prints an analyzer's text and writes its data tables
-//     (CSV, Arrow, Parquet) and documents atomically;
-//   - WrapFlagHelp, FitLines, BuildVersion shape help and --version.
+//     UsageError with a did-you-mean suggestion, ExitCode its status 2;
+//   - GlobalsOf reads --seed, --workers, --quiet and --max-rows, Selected
+//     what every analyzer's options take;
+//   - Analyzer is the body of a command benchtrim merge combines: output
+//     checks (Output, CheckOutputs, internal/outpath) before any work, the
+//     run chunk by chunk (runChunked), the shard's partial file or the
+//     text and outputs written as one set (WriteResult); MergeCommand is
+//     benchtrim merge over the same Analyzers;
+//   - wrapFlagHelpOnce, fitLines, BuildVersion shape help and --version.
 package cliapp

@@ -10,10 +10,10 @@ import (
 // their indentation, and a blank line ends the paragraph.
 func TestFitLinesReflows(t *testing.T) {
 	in := "aaaa bbbb cccc dddd eeee\nffff gggg hhhh\n\n  iiii jjjj kkkk llll\n    mmmm"
-	got := FitLines(in, 15)
+	got := fitLines(in, 15)
 	want := "aaaa bbbb cccc\ndddd eeee ffff\ngggg hhhh\n\n  iiii jjjj\n  kkkk llll\n    mmmm"
 	if got != want {
-		t.Errorf("FitLines:\n%s\nwant:\n%s", got, want)
+		t.Errorf("fitLines:\n%s\nwant:\n%s", got, want)
 	}
 	for _, l := range strings.Split(got, "\n") {
 		if len(l) > 15 {

@@ -9,25 +9,25 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Range is the accepted range of a numeric flag: min ≤ x (or min < x
+// flagRange is the accepted range of a numeric flag: min ≤ x (or min < x
 // when minOpen) and x ≤ max (x < max when maxOpen).
-type Range struct {
+type flagRange struct {
 	Min, Max         float64
 	MinOpen, MaxOpen bool
 }
 
 var (
-	NonNegative  = Range{Min: 0, Max: math.Inf(1)}
-	Positive     = Range{Min: 0, MinOpen: true, Max: math.Inf(1)}
-	AtLeastOne   = Range{Min: 1, Max: math.Inf(1)}
-	AtLeastTwo   = Range{Min: 2, Max: math.Inf(1)}
-	UnitInterval = Range{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}
-	// InvocationSamples are pa's -is values: -1 (all), 0 (iteration means), k ≥ 1.
-	InvocationSamples = Range{Min: -1, Max: math.Inf(1)}
+	nonNegative  = flagRange{Min: 0, Max: math.Inf(1)}
+	positive     = flagRange{Min: 0, MinOpen: true, Max: math.Inf(1)}
+	atLeastOne   = flagRange{Min: 1, Max: math.Inf(1)}
+	atLeastTwo   = flagRange{Min: 2, Max: math.Inf(1)}
+	unitInterval = flagRange{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}
+	// invocationSamples are pa's -is values: -1 (all), 0 (iteration means), k ≥ 1.
+	invocationSamples = flagRange{Min: -1, Max: math.Inf(1)}
 )
 
 // check returns a usage error naming the flag when x is out of range.
-func (r Range) check(c *cli.Context, name string, x float64, shown string) error {
+func (r flagRange) check(c *cli.Context, name string, x float64, shown string) error {
 	low := x > r.Min || (!r.MinOpen && x == r.Min)
 	high := x < r.Max || (!r.MaxOpen && x == r.Max)
 	if low && high {
@@ -44,13 +44,13 @@ func (r Range) check(c *cli.Context, name string, x float64, shown string) error
 	default:
 		want = fmt.Sprintf("between %g and %g", r.Min, r.Max)
 	}
-	return Usagef(CommandName(c), "--%s %s: must be %s", name, shown, want)
+	return Usagef(commandName(c), "--%s %s: must be %s", name, shown, want)
 }
 
-// AddRangeChecks sets the Action of every numeric flag in flags that has a
+// addRangeChecks sets the Action of every numeric flag in flags that has a
 // range in ranges (by flag name) and no Action of its own: a value out of
 // range is a UsageError naming the flag, before any work.
-func AddRangeChecks(flags []cli.Flag, ranges map[string]Range) {
+func addRangeChecks(flags []cli.Flag, ranges map[string]flagRange) {
 	for _, f := range flags {
 		name := f.Names()[0]
 		r, ok := ranges[name]
@@ -72,7 +72,7 @@ func AddRangeChecks(flags []cli.Flag, ranges map[string]Range) {
 			if fl.Action == nil {
 				fl.Action = func(c *cli.Context, n uint64) error {
 					if n > math.MaxInt64 {
-						return Usagef(CommandName(c), "--%s %d: must be at most %d", name, n, int64(math.MaxInt64))
+						return Usagef(commandName(c), "--%s %d: must be at most %d", name, n, int64(math.MaxInt64))
 					}
 					return nil
 				}
@@ -85,9 +85,9 @@ func AddRangeChecks(flags []cli.Flag, ranges map[string]Range) {
 	}
 }
 
-// CommandName is the name of the command c runs (the app's name at the
+// commandName is the name of the command c runs (the app's name at the
 // top level), for messages.
-func CommandName(c *cli.Context) string {
+func commandName(c *cli.Context) string {
 	if c.Command != nil && c.Command.Name != c.App.Name {
 		return c.Command.Name
 	}

@@ -35,7 +35,7 @@ func InputFlags() []cli.Flag {
 // analyzer and prints one line per kind of skipped or suspicious input on
 // stderr (benchtrim ingest prints the examples).
 func LoadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
-	t, rep, files, err := ReadInputs(c, paths)
+	t, rep, files, err := readInputs(c, paths)
 	if err == nil && !GlobalsOf(c).Quiet {
 		rep.WriteKinds(c.App.ErrWriter)
 	}
@@ -67,13 +67,13 @@ func ParseShard(s string) (k, n int, err error) {
 	return k, n, nil
 }
 
-// BenchFilter is the table filter of --bench and --shard.
-func BenchFilter(c *cli.Context) (table.Filter, error) {
+// benchFilter is the table filter of --bench and --shard.
+func benchFilter(c *cli.Context) (table.Filter, error) {
 	var f table.Filter
 	if s := c.String("shard"); s != "" {
 		k, n, err := ParseShard(s)
 		if err != nil {
-			return f, Usagef(CommandName(c), "%v", err)
+			return f, Usagef(commandName(c), "%v", err)
 		}
 		f.Shard, f.Shards = k, n
 	}
@@ -96,15 +96,15 @@ func BenchError(c *cli.Context, err error) error {
 	return err
 }
 
-// LoadTable reads the command's input files (LoadInputs). The caller
+// loadTable reads the command's input files (LoadInputs). The caller
 // releases the table.
-func LoadTable(c *cli.Context) (*table.Table, error) {
+func loadTable(c *cli.Context) (*table.Table, error) {
 	t, _, _, err := LoadInputs(c, c.Args().Slice())
 	return t, err
 }
 
-// ReadInputs reads result or table files named on the command line.
-func ReadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
+// readInputs reads result or table files named on the command line.
+func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
 	if len(paths) == 0 {
 		return nil, nil, nil, fmt.Errorf("no input files")
 	}
@@ -118,7 +118,7 @@ func ReadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	return t, rep, files, err
 }
 
-// StreamInputs is ReadInputs handing the rows to sink as they are read
+// StreamInputs is readInputs handing the rows to sink as they are read
 // (ingest.Stream).
 func StreamInputs(c *cli.Context, paths []string, sink func(arrow.Record) error) (*ingest.Streamed, error) {
 	if len(paths) == 0 {
@@ -135,7 +135,7 @@ func StreamInputs(c *cli.Context, paths []string, sink func(arrow.Record) error)
 }
 
 // stdinDigest hashes what a command reads from standard input, for the
-// fingerprint of its partial file (WritePartial): the bytes cannot be
+// fingerprint of its partial file (writePartial): the bytes cannot be
 // read twice.
 type stdinDigest struct {
 	h hash.Hash
@@ -198,14 +198,14 @@ func ExpandGlobs(args []string) ([]string, error) {
 	return out, nil
 }
 
-// RunOnTable is the middle of every analyzer command: it reads the
-// command's inputs (LoadTable) and calls run on the table with a progress
+// runOnTable is the middle of every analyzer command: it reads the
+// command's inputs (loadTable) and calls run on the table with a progress
 // callback (a bar labelled label on stderr), naming --bench in a selection
 // error. release frees the table; call it once the result is written, as
 // a report may refer to the table's strings.
-func RunOnTable[R any](c *cli.Context, label string, run func(t *table.Table, progress func(total int)) (R, error)) (rep R, release func(), err error) {
+func runOnTable[R any](c *cli.Context, label string, run func(t *table.Table, progress func(total int)) (R, error)) (rep R, release func(), err error) {
 	release = func() {}
-	t, err := LoadTable(c)
+	t, err := loadTable(c)
 	if err != nil {
 		return rep, release, err
 	}
@@ -236,10 +236,10 @@ func ReadSeries(c *cli.Context, name, column string) ([]float64, error) {
 }
 
 // Selected is what every analyzer's options take from the command line:
-// the benchmark runs --bench and --shard select (BenchFilter) and the
+// the benchmark runs --bench and --shard select (benchFilter) and the
 // global --seed and --workers (GlobalsOf).
 func Selected(c *cli.Context) (sel table.Filter, seed uint64, workers int, err error) {
 	g := GlobalsOf(c)
-	sel, err = BenchFilter(c)
+	sel, err = benchFilter(c)
 	return sel, g.Seed, g.Workers, err
 }

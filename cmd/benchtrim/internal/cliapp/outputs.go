@@ -27,10 +27,10 @@ func Output(c *cli.Context, flag string, kind outpath.Kind, also ...func(string)
 	return o
 }
 
-// DirFiles returns, for names, functions giving the path of each name in
+// dirFiles returns, for names, functions giving the path of each name in
 // a directory output (Output's also), so the files a directory will hold
 // are checked as outputs.
-func DirFiles(names ...string) []func(string) string {
+func dirFiles(names ...string) []func(string) string {
 	out := make([]func(string) string, len(names))
 	for i, n := range names {
 		out[i] = func(dir string) string { return filepath.Join(dir, n) }
@@ -38,10 +38,10 @@ func DirFiles(names ...string) []func(string) string {
 	return out
 }
 
-// PlotDir is Output for the --plots DIR of a command whose plots are
+// plotDir is Output for the --plots DIR of a command whose plots are
 // files named NAME.FORMAT (FORMAT the value of formatFlag): their names come from the data, so
 // an input in DIR with that extension is refused.
-func PlotDir(c *cli.Context, flag, formatFlag string) outpath.Output {
+func plotDir(c *cli.Context, flag, formatFlag string) outpath.Output {
 	o := Output(c, flag, outpath.Dir)
 	ext := "." + strings.ToLower(c.String(formatFlag))
 	o.Holds = func(name string) bool { return strings.ToLower(filepath.Ext(name)) == ext }

@@ -21,13 +21,13 @@ type Outputs struct {
 
 const outputsKey = "benchtrim/outputs"
 
-// BeginOutputs opens the output set of the command run by c: WriteResult
+// beginOutputs opens the output set of the command run by c: WriteResult
 // and the command's own writers stage into it, and nothing is in place
 // until the owner commits it. When a set is already open (a command that
 // adds folders to WriteResult's files), it is returned with owner false:
 // only the owner calls Commit; every caller may call Abort, which does
 // nothing once the set is committed.
-func BeginOutputs(c *cli.Context) (o *Outputs, owner bool) {
+func beginOutputs(c *cli.Context) (o *Outputs, owner bool) {
 	if c.App.Metadata == nil {
 		c.App.Metadata = map[string]any{}
 	}

@@ -22,12 +22,12 @@ func partialFlag() cli.Flag {
 	return &cli.StringFlag{Name: "partial-out", Usage: "write this shard's whole report to `FILE` for benchtrim merge (instead of the text and the other outputs)"}
 }
 
-// CheckPartial checks, before any work, the --partial-out of a command
+// checkPartial checks, before any work, the --partial-out of a command
 // whose output flags are outputs: with it, none of them may be given (the
 // shard's report goes to benchtrim merge, which writes them), and its path
 // must be writable and not an input. It returns the --partial-out path,
 // "" when the flag is not given.
-func CheckPartial(c *cli.Context, outputs []string) (string, error) {
+func checkPartial(c *cli.Context, outputs []string) (string, error) {
 	path := c.String("partial-out")
 	if path == "" {
 		return "", nil
@@ -39,7 +39,7 @@ func CheckPartial(c *cli.Context, outputs []string) (string, error) {
 		}
 	}
 	if len(given) > 0 {
-		return "", Usagef(CommandName(c), "--partial-out writes the shard's whole report; give %s to benchtrim merge instead", strings.Join(given, ", "))
+		return "", Usagef(commandName(c), "--partial-out writes the shard's whole report; give %s to benchtrim merge instead", strings.Join(given, ", "))
 	}
 	return path, CheckOutputs(c.Args().Slice(), Output(c, "partial-out", outpath.Text))
 }
@@ -52,7 +52,7 @@ func flagName(f string) string {
 	return "--" + f
 }
 
-// WritePartial writes the partial file path (see internal/partial) of
+// writePartial writes the partial file path (see internal/partial) of
 // command from the outcome of its run on the shard of sel: rep when runErr
 // is nil, empty (the report holding only the options) with a note on
 // stderr when the shard holds no benchmark run (*table.EmptyShardError),
@@ -63,7 +63,7 @@ func flagName(f string) string {
 //
 // plotMax is partial.Header.PlotMax (0 when the report keeps all its plot
 // data or has none).
-func WritePartial(c *cli.Context, path, command string, sel table.Filter, rep any, runErr error, empty any, plotMax int) error {
+func writePartial(c *cli.Context, path, command string, sel table.Filter, rep any, runErr error, empty any, plotMax int) error {
 	h := partial.Header{Command: command, Benchtrim: BuildVersion(), Shard: sel.Shard, Shards: max(sel.Shards, 1), PlotMax: plotMax,
 		ReadFlags: map[string]string{}}
 	for _, f := range []string{"format", "project", "version"} {

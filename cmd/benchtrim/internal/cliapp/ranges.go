@@ -5,36 +5,36 @@ import "math"
 // flagRanges are the ranges of the numeric flags, by flag name; a name
 // means the same quantity in every command that has it. Range checks run
 // when a flag is given (defaults are valid), before any work.
-var flagRanges = map[string]Range{
-	"workers":  NonNegative,
-	"max-rows": NonNegative,
+var flagRanges = map[string]flagRange{
+	"workers":  nonNegative,
+	"max-rows": nonNegative,
 	// seeds are written into data files as int64 columns
 	"seed": {Min: 0, Max: math.MaxInt64},
 	// bootstrap
-	"resamples": AtLeastOne, "rciw-resamples": AtLeastOne, "aa-resamples": AtLeastOne,
-	"confidence": UnitInterval, "rciw-confidence": UnitInterval, "aa-confidence": UnitInterval,
-	"alpha": UnitInterval,
-	"is":    InvocationSamples, "rciw-is": InvocationSamples, "aa-is": InvocationSamples,
+	"resamples": atLeastOne, "rciw-resamples": atLeastOne, "aa-resamples": atLeastOne,
+	"confidence": unitInterval, "rciw-confidence": unitInterval, "aa-confidence": unitInterval,
+	"alpha": unitInterval,
+	"is":    invocationSamples, "rciw-is": invocationSamples, "aa-is": invocationSamples,
 	// optimize and compare
-	"threshold": Positive, "min-repetitions": AtLeastOne, "discard-warmup": NonNegative,
+	"threshold": positive, "min-repetitions": atLeastOne, "discard-warmup": nonNegative,
 	// trim
-	"target": UnitInterval, "splits": NonNegative,
-	"min-change": NonNegative, "aa-repeats": AtLeastOne,
+	"target": unitInterval, "splits": nonNegative,
+	"min-change": nonNegative, "aa-repeats": atLeastOne,
 	// reconfigure
-	"wi-min": NonNegative, "wi-max": NonNegative, "mi": AtLeastOne,
-	"f-min": AtLeastOne, "f-max": AtLeastOne, "window": AtLeastTwo, "fork-window": NonNegative,
-	"cv-threshold": Positive, "rciw-threshold": Positive, "kld-threshold": UnitInterval,
-	"overhead-cv": NonNegative, "overhead-rciw": NonNegative, "overhead-kld": NonNegative,
-	"invocations": AtLeastOne, "outlier-factor": Positive,
-	"baseline-wi": NonNegative, "baseline-mi": AtLeastOne, "baseline-forks": AtLeastOne,
-	"iteration-time": Positive,
+	"wi-min": nonNegative, "wi-max": nonNegative, "mi": atLeastOne,
+	"f-min": atLeastOne, "f-max": atLeastOne, "window": atLeastTwo, "fork-window": nonNegative,
+	"cv-threshold": positive, "rciw-threshold": positive, "kld-threshold": unitInterval,
+	"overhead-cv": nonNegative, "overhead-rciw": nonNegative, "overhead-kld": nonNegative,
+	"invocations": atLeastOne, "outlier-factor": positive,
+	"baseline-wi": nonNegative, "baseline-mi": atLeastOne, "baseline-forks": atLeastOne,
+	"iteration-time": positive,
 	// steady
-	"steady-window": AtLeastOne, "outlier-window": AtLeastOne, "wi": NonNegative, "i": AtLeastOne,
-	"f": AtLeastOne, "w": Positive, "r": Positive, "plot-max": NonNegative,
+	"steady-window": atLeastOne, "outlier-window": atLeastOne, "wi": nonNegative, "i": atLeastOne,
+	"f": atLeastOne, "w": positive, "r": positive, "plot-max": nonNegative,
 	// changepoint
-	"min-seg-len": NonNegative,
+	"min-seg-len": nonNegative,
 	// duet
-	"min-overlap": UnitInterval,
+	"min-overlap": unitInterval,
 	// generate
-	"benchmarks": AtLeastOne, "forks": AtLeastOne, "iterations": AtLeastOne,
+	"benchmarks": atLeastOne, "forks": atLeastOne, "iterations": atLeastOne,
 }

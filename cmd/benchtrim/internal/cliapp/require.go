@@ -2,11 +2,11 @@ package cliapp
 
 import "github.com/urfave/cli/v2"
 
-// RequireFlags turns cmd's required string flags into a check at the
+// requireFlags turns cmd's required string flags into a check at the
 // start of its action: a missing one is a usage error (exit status 2,
 // with the help hint) naming the flag, where urfave/cli's own check
 // returns a plain error (exit status 1).
-func RequireFlags(cmd *cli.Command) {
+func requireFlags(cmd *cli.Command) {
 	var names []string
 	for _, f := range cmd.Flags {
 		if sf, ok := f.(*cli.StringFlag); ok && sf.Required {

@@ -40,7 +40,7 @@ type textOut struct {
 
 // WriteResult prints res's text and, when details is set, its details;
 // then writes every data table whose flag is set, as one set
-// (BeginOutputs): each is staged beside its destination and all are
+// (beginOutputs): each is staged beside its destination and all are
 // renamed into place only once every one was written, then it says what
 // it wrote.
 func WriteResult(c *cli.Context, res Result, details func(io.Writer) error, data []DataOut) error {
@@ -61,7 +61,7 @@ func writeResult(c *cli.Context, res Result, details func(io.Writer) error, data
 			return err
 		}
 	}
-	outs, owner := BeginOutputs(c)
+	outs, owner := beginOutputs(c)
 	defer func() {
 		if err != nil {
 			outs.Abort()

@@ -10,7 +10,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// RunChunkedSides is RunChunked for an analysis of several inputs read
+// RunChunkedSides is runChunked for an analysis of several inputs read
 // as tables of their own (compare's base and test files), which relates
 // their runs by group (compare: table.NameGroupOf, the benchmark name): it
 // reads each list of files (ReadSpooled); when they hold at most
@@ -65,7 +65,7 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	chunks := table.JointChunks(maxRows, spools...)
 	if !g.Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: the inputs' %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch files in $TMPDIR)\n",
-			CommandName(c), rows, maxRows, len(chunks))
+			commandName(c), rows, maxRows, len(chunks))
 	}
 	parts := make([]R, 0, len(chunks))
 	for i, ch := range chunks {
