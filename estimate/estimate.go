@@ -79,6 +79,17 @@ type HierarchicalOptions struct {
 	BootstrapOptions
 	// InvocationSamples is 0, -1 or a positive k; see the type's comment.
 	InvocationSamples int
+	// PAIndices draws units as pa v0.1.0 does (pkg/bootstrap, sampleSize)
+	// instead of uniformly: of l units, unit ⌊|x| mod l⌋ for x normal with
+	// the mean (l−1)/2 and the standard deviation √(l(l+1)/12) (n − 1 in
+	// the denominator) of the indices 0 … l−1, one unit always unit 0;
+	// it takes the interval at the sorted replicates' indices ⌈B·α/2⌉
+	// and ⌊B·(1 − α/2)⌋, as pa's ci; and a ratio's replicates are those
+	// of the two sides' sorted replicates, index by index (pa's ci sorts
+	// them in place before CIRatio divides them), so the ratio interval
+	// is that of quantile ratios, far narrower than the bootstrap's. Use
+	// it to reproduce pa's intervals, not for verdicts.
+	PAIndices bool
 }
 
 // DefaultHierarchical is 10,000 resamples at 99 % with iteration means

@@ -45,6 +45,7 @@ func compareCommand() *cli.Command {
 				&cli.Float64Flag{Name: "confidence", Value: compare.DefaultOptions.Bootstrap.Confidence, Usage: "confidence level of the bootstrap intervals"},
 				&cli.IntFlag{Name: "resamples", Value: compare.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples"},
 				&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
+				&cli.BoolFlag{Name: "pa", Usage: "draw units as pa v0.1.0 does (normal indices, wrapped) to reproduce its intervals; not for verdicts (docs/compare.md)"},
 				&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
 			),
 			cliapp.Group("Selection",
@@ -106,6 +107,7 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 	opt.Bootstrap = estimate.HierarchicalOptions{
 		BootstrapOptions:  estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")},
 		InvocationSamples: c.Int("is"),
+		PAIndices:         c.Bool("pa"),
 	}
 	opt.Alpha, opt.DiscardWarmup, opt.Seed, opt.Workers = c.Float64("alpha"), c.Int("discard-warmup"), g.Seed, g.Workers
 	opt.Statistic, opt.MinEffect, opt.Wide = c.String("statistic"), c.Float64("min-effect"), c.Bool("wide")

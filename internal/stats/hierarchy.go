@@ -37,6 +37,9 @@ type Hierarchy struct {
 	aliasProb []uint64 // per row: alias accept threshold, or cumulative count
 	aliasIdx  []int32  // per row: alias row (absolute index)
 
+	// paIndices draws units as pa does (HierarchicalOptions.PAIndices).
+	paIndices bool
+
 	rankOnce sync.Once
 	rowRank  []int32   // rank of each row's value among distinct row values
 	rowVals  []float64 // distinct row values, ascending
@@ -323,16 +326,31 @@ func (h *Hierarchy) draw(l int, first, count int32, rng *Stream, is int, acc *hi
 	if l < len(h.start)-1 {
 		st := h.start[l]
 		for k := int32(0); k < count; k++ {
-			u := first + int32(rng.uint32n(uint32(count)))
+			u := first + h.index(count, rng)
 			h.draw(l+1, st[u], st[u+1]-st[u], rng, is, acc)
 		}
 		return
 	}
 	// Leaf level: draw leaf groups.
 	for k := int32(0); k < count; k++ {
-		g := first + int32(rng.uint32n(uint32(count)))
+		g := first + h.index(count, rng)
 		h.leaf(g, rng, is, acc)
 	}
+}
+
+// index draws one of count units: uniformly, or as pa does
+// (HierarchicalOptions.PAIndices: ⌊|x| mod count⌋, x normal with the mean
+// and standard deviation of 0 … count−1).
+func (h *Hierarchy) index(count int32, rng *Stream) int32 {
+	if !h.paIndices {
+		return int32(rng.uint32n(uint32(count)))
+	}
+	if count == 1 {
+		return 0
+	}
+	l := float64(count)
+	x := math.Abs((l-1)/2 + math.Sqrt(l*(l+1)/12)*rng.normFloat64())
+	return int32(x - l*math.Floor(x/l)) // math.Mod(x, l), as pa, for x ≥ 0
 }
 
 // leaf adds the contribution of leaf group g.
@@ -635,8 +653,9 @@ func HierarchicalMeanCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *
 	}
 	ws.replicates = grow(ws.replicates, opt.Resamples)
 	reps := ws.replicates
+	h.paIndices = opt.PAIndices
 	h.meanReplicates(reps, rng, opt.InvocationSamples)
-	lo, hi := percentileInterval(reps, opt.Confidence)
+	lo, hi := hierarchicalInterval(reps, opt)
 	return Interval{Estimate: h.estimateMean(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
 }
 
@@ -649,6 +668,7 @@ func hierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws
 	if err := opt.Validate(); err != nil {
 		return Interval{}, err
 	}
+	h.paIndices = opt.PAIndices
 	if ws == nil {
 		ws = new(Workspace)
 	}
@@ -699,9 +719,16 @@ func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng 
 	ws.replicates = grow(ws.replicates, 2*B)
 	ws.replicates2 = grow(ws.replicates2, B)
 	rt, rc := ws.replicates[:B], ws.replicates[B:]
+	test.paIndices, control.paIndices = opt.PAIndices, opt.PAIndices
 	test.meanReplicates(rt, rng, opt.InvocationSamples)
 	control.meanReplicates(rc, rng, opt.InvocationSamples)
 	ratios := ws.replicates2
+	if opt.PAIndices {
+		// pa's ci sorts each side's replicates in place before CIRatio
+		// pairs them: its ratios are those of equal quantiles.
+		slices.Sort(rt)
+		slices.Sort(rc)
+	}
 	for b := range ratios {
 		if rc[b] == 0 {
 			return RatioCI{}, fmt.Errorf("stats: HierarchicalRatioCI: control resample %d has mean 0", b)
@@ -712,8 +739,23 @@ func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng 
 	out.Test.Estimate = test.estimateMean(opt.InvocationSamples)
 	out.Control.Estimate = control.estimateMean(opt.InvocationSamples)
 	out.Ratio.Estimate = out.Test.Estimate / out.Control.Estimate
-	out.Ratio.Lower, out.Ratio.Upper = percentileInterval(ratios, opt.Confidence)
-	out.Test.Lower, out.Test.Upper = percentileInterval(rt, opt.Confidence)
-	out.Control.Lower, out.Control.Upper = percentileInterval(rc, opt.Confidence)
+	out.Ratio.Lower, out.Ratio.Upper = hierarchicalInterval(ratios, opt)
+	out.Test.Lower, out.Test.Upper = hierarchicalInterval(rt, opt)
+	out.Control.Lower, out.Control.Upper = hierarchicalInterval(rc, opt)
 	return out, nil
+}
+
+// hierarchicalInterval is the percentile interval of the replicates a
+// (reordered): type-7 quantiles at α/2 and 1 − α/2, or with
+// opt.PAIndices pa's sorted a[⌈B·α/2⌉] and a[⌊B·(1 − α/2)⌋].
+func hierarchicalInterval(a []float64, opt HierarchicalOptions) (lower, upper float64) {
+	if !opt.PAIndices {
+		return percentileInterval(a, opt.Confidence)
+	}
+	slices.Sort(a)
+	alpha := 1 - opt.Confidence
+	b := float64(len(a))
+	lo := min(int(math.Ceil(b*alpha/2)), len(a)-1)
+	hi := min(int(math.Floor(b*(1-alpha/2))), len(a)-1)
+	return a[lo], a[hi]
 }
