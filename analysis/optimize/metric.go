@@ -21,11 +21,13 @@ type workspace struct {
 	cis    map[ciKey]ciResult
 }
 
-// ciKey names a configuration's bootstrap CI: its method and configuration
-// (the stream is a function of both, see newStream).
+// ciKey names a configuration's bootstrap CI: its method, configuration
+// and whether it comes from the shared resampling of the configuration
+// (sharedCI) or from the method's own stream (ci, see newStream).
 type ciKey struct {
 	method stats.CIMethod
 	c      Config
+	shared bool
 }
 
 type ciResult struct {
@@ -41,6 +43,14 @@ func (ws *workspace) begin(p *prepared) {
 	}
 	clear(ws.cis)
 	ws.owner = p
+}
+
+// cache returns ws's CIs of p, emptied first when they were another series'.
+func (ws *workspace) cache(p *prepared) map[ciKey]ciResult {
+	if ws.owner != p || ws.cis == nil {
+		ws.begin(p)
+	}
+	return ws.cis
 }
 
 // ciMethod is the bootstrap CI the metric reports (and, for the RCIW

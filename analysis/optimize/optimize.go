@@ -189,12 +189,16 @@ type Report struct {
 // (seed, benchmark key, block(metric, purpose, configuration)), so its result
 // is a pure function of those and does not depend on which other
 // configurations were evaluated, in which order, or on which goroutine.
-// The bootstrap CIs are keyed by their method, not by the metric: cv and
-// rciw-mean share the stream (and so the CI) of rciw-mean, rmad and
-// rciw-median that of rciw-median (see ciStreamMetric).
+// The bootstrap CIs a search decides with are keyed by their method, not by
+// the metric (rciw-mean, rciw-mean-t and rciw-median each have their own,
+// ciStreamMetric); the CIs only reported (every CI of cv and rmad, and
+// those of configurations costlier than an RCIW metric's choice) come from
+// one resampling per configuration that gives all three (sharedCI,
+// stats.BootstrapCIsShared) on the stream block(−1, purposeShared, c).
 const (
 	purposeEvaluate uint64 = 1
 	purposeRandom   uint64 = 2
+	purposeShared   uint64 = 3
 )
 
 func mix64(z uint64) uint64 {
@@ -243,39 +247,60 @@ var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 // stops early, with complete = false, when the draws show that the CI's
 // RCIW is at least limit (+Inf: never).
 func (p *prepared) ci(meth stats.CIMethod, x []float64, c Config, limit float64, opt *Options, ws *workspace) (iv estimate.Interval, err error, complete bool) {
-	if ws.owner != p || ws.cis == nil {
-		ws.begin(p)
-	}
-	k := ciKey{meth, c}
-	if r, ok := ws.cis[k]; ok {
+	cis := ws.cache(p)
+	k := ciKey{meth, c, false}
+	if r, ok := cis[k]; ok {
 		return r.iv, r.err, true
 	}
 	iv, complete, err = stats.BootstrapCIUntil(meth, x, opt.Bootstrap, limit, newStream(opt.Seed, p.keyStr, meth, c), &ws.boot)
 	if complete || err != nil {
-		ws.cis[k] = ciResult{iv, err}
+		cis[k] = ciResult{iv, err}
 		complete = true
 	}
 	return iv, err, complete
 }
 
+// sharedCI returns the bootstrap CI of method meth of configuration c of p
+// (values x) from the configuration's shared resampling, which computes
+// the CIs of all three methods at once (stats.BootstrapCIsShared) and
+// caches them.
+func (p *prepared) sharedCI(meth stats.CIMethod, x []float64, c Config, opt *Options, ws *workspace) (estimate.Interval, error) {
+	cis := ws.cache(p)
+	if r, ok := cis[ciKey{meth, c, true}]; ok {
+		return r.iv, r.err
+	}
+	rng := stats.NewStream(opt.Seed, p.keyStr, block(-1, purposeShared, c))
+	ivs, errs := stats.BootstrapCIsShared(x, opt.Bootstrap, rng, &ws.boot)
+	for k := range ivs {
+		cis[ciKey{stats.CIMethod(k), c, true}] = ciResult{ivs[k], errs[k]}
+	}
+	return ivs[meth], errs[meth]
+}
+
 // evaluate computes the metric (and the CI when withCI or the metric
-// needs it) of configuration c of p.
+// needs it) of configuration c of p: an RCIW metric from its own stream,
+// the CI of cv and rmad from the shared resampling.
 func (p *prepared) evaluate(m Metric, c Config, withCI bool, opt *Options, ws *workspace) Evaluation {
-	ev, _ := p.evaluateUntil(m, c, withCI, math.Inf(1), opt, ws)
+	ev, _ := p.evaluateUntil(m, c, withCI, math.Inf(1), false, opt, ws)
 	return ev
 }
 
 // evaluateUntil is evaluate, except that for an RCIW metric without withCI
 // it stops (complete = false, the Evaluation is not valid) as soon as the
-// bootstrap shows that the metric is at least limit.
-func (p *prepared) evaluateUntil(m Metric, c Config, withCI bool, limit float64, opt *Options, ws *workspace) (ev Evaluation, complete bool) {
+// bootstrap shows that the metric is at least limit, and that with shared
+// an RCIW metric too takes its CI from the shared resampling.
+func (p *prepared) evaluateUntil(m Metric, c Config, withCI bool, limit float64, shared bool, opt *Options, ws *workspace) (ev Evaluation, complete bool) {
 	ws.values = p.gather(ws.values, c)
 	x := ws.values
 	var iv estimate.Interval
 	var err error
 	haveCI := len(x) > 0 && (withCI || m.Bootstrapped())
-	if haveCI {
-		if withCI || !m.Bootstrapped() {
+	switch {
+	case !haveCI:
+	case shared || !m.Bootstrapped():
+		iv, err = p.sharedCI(m.ciMethod(), x, c, opt, ws)
+	default:
+		if withCI {
 			limit = math.Inf(1)
 		}
 		iv, err, complete = p.ci(m.ciMethod(), x, c, limit, opt, ws)
@@ -338,6 +363,10 @@ func (p *prepared) baselines(opt *Options) (minimum, random Config, ok bool) {
 // counted in EarlyRejected). The full and the baseline configurations, whose
 // CIs are reported anyway, are always bootstrapped completely, and every
 // complete CI is kept for the other metrics of the series (ws.cis).
+// Configurations costlier than the chosen one (reported, or evaluated with
+// AllConfigs) cannot change the choice; they take their CIs, and an RCIW
+// metric its value, from the shared resampling (sharedCI), as cv and rmad
+// always do.
 func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 	s := p.series
 	r := Result{
@@ -354,7 +383,8 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 			continue
 		}
 		r.Candidates++
-		if found && e.timeNs > best.TimeNs && !opt.AllConfigs {
+		beyond := found && e.timeNs > best.TimeNs // cannot be chosen
+		if beyond && !opt.AllConfigs {
 			continue // counting candidates only; nothing cheaper is left
 		}
 		r.Evaluated++
@@ -365,7 +395,7 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 				limit = best.Value // same time: it must beat best to win
 			}
 		}
-		ev, complete := p.evaluateUntil(m, e.c, opt.AllConfigs, limit, opt, ws)
+		ev, complete := p.evaluateUntil(m, e.c, opt.AllConfigs, limit, beyond, opt, ws)
 		if !complete {
 			r.EarlyRejected++
 			continue
@@ -389,7 +419,9 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 				return r.All[i]
 			}
 		}
-		return p.evaluate(m, c, true, opt, ws)
+		beyond := found && p.timing.timeNs(c) > best.TimeNs
+		ev, _ := p.evaluateUntil(m, c, true, math.Inf(1), beyond, opt, ws)
+		return ev
 	}
 	r.Full = known(p.full)
 	switch {

@@ -34,6 +34,7 @@ type Workspace struct {
 	counts32    []int32
 	counts64    []int64
 	tails       tails
+	shared      [3]tails
 }
 
 func grow[T any](s []T, n int) []T {

@@ -40,55 +40,90 @@ func (t *tails) push(v float64) {
 	switch {
 	case len(t.lo) < t.nlo:
 		t.lo = append(t.lo, v)
-		siftUp(t.lo, len(t.lo)-1, greater)
+		upMax(t.lo)
 	case v < t.lo[0]:
 		t.lo[0] = v
-		siftDown(t.lo, greater)
+		downMax(t.lo)
 	}
 	switch {
 	case len(t.hi) < t.nhi:
 		t.hi = append(t.hi, v)
-		siftUp(t.hi, len(t.hi)-1, less)
+		upMin(t.hi)
 	case v > t.hi[0]:
 		t.hi[0] = v
-		siftDown(t.hi, less)
+		downMin(t.hi)
 	}
 }
 
 // full reports whether both heaps hold their number of values.
 func (t *tails) full() bool { return len(t.lo) == t.nlo && len(t.hi) == t.nhi }
 
-func less(a, b float64) bool    { return a < b }
-func greater(a, b float64) bool { return a > b }
-
-// siftUp and siftDown keep h a heap whose root is first under before.
-func siftUp(h []float64, i int, before func(a, b float64) bool) {
+// upMax and downMax restore the max-heap h after its last value was
+// appended or its root replaced; upMin and downMin the min-heap.
+func upMax(h []float64) {
+	i := len(h) - 1
+	v := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !before(h[i], h[p]) {
-			return
+		if !(v > h[p]) {
+			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = v
 }
 
-func siftDown(h []float64, before func(a, b float64) bool) {
-	i := 0
+func downMax(h []float64) {
+	i, v := 0, h[0]
 	for {
 		c := 2*i + 1
 		if c >= len(h) {
-			return
+			break
 		}
-		if c+1 < len(h) && before(h[c+1], h[c]) {
+		if c+1 < len(h) && h[c+1] > h[c] {
 			c++
 		}
-		if !before(h[c], h[i]) {
-			return
+		if !(h[c] > v) {
+			break
 		}
-		h[i], h[c] = h[c], h[i]
+		h[i] = h[c]
 		i = c
 	}
+	h[i] = v
+}
+
+func upMin(h []float64) {
+	i := len(h) - 1
+	v := h[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !(v < h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = v
+}
+
+func downMin(h []float64) {
+	i, v := 0, h[0]
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && h[c+1] < h[c] {
+			c++
+		}
+		if !(h[c] < v) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = v
 }
 
 // quantilePos is the position of selectQuantile's type-7 p-quantile of B
@@ -219,16 +254,6 @@ func BootstrapCIUntil(m CIMethod, x []float64, opt BootstrapOptions, limit float
 			}
 		}
 	}
-	slices.Sort(t.lo) // the B replicates' order statistics 0 … jlo+1
-	slices.Sort(t.hi) // and jhi … B−1
-	qlo := t.lo[jlo]
-	if flo != 0 && jlo != B-1 {
-		qlo = lerp(qlo, t.lo[jlo+1], flo)
-	}
-	qhi := t.hi[0]
-	if fhi != 0 && jhi != B-1 {
-		qhi = lerp(qhi, t.hi[1], fhi)
-	}
-	iv.Lower, iv.Upper = bounds(qlo, qhi)
+	iv.Lower, iv.Upper = bounds(t.quantiles(B, jlo, flo, jhi, fhi))
 	return iv, true, nil
 }

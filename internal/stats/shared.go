@@ -1,0 +1,214 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// BootstrapCIsShared returns the three intervals BootstrapCI computes
+// (indexed by CIMethod: MeanPercentile, MedianPercentile, MeanStudentized)
+// from one resampling of x: each of the opt.Resamples resamples draws len(x)
+// values of x uniformly with replacement and gives its mean, its median and
+// its studentized mean, so the three intervals cost about one bootstrap
+// instead of three. Each interval is the same estimator as BootstrapCI's,
+// from other draws: the results differ from BootstrapCI's on the same
+// stream within bootstrap noise.
+//
+// The draws are indices into sorted x, four per 64-bit output of rng for
+// len(x) < 2^16 (Lemire's multiply-shift on 16-bit parts; a part that
+// falls in the biased range is replaced by a fresh unbiased 32-bit draw),
+// two per output otherwise. errs[m] is BootstrapCI's error of method m
+// (invalid options, empty x or a non-finite value for all; fewer than two
+// values for the studentized interval).
+func BootstrapCIsShared(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (ivs [3]Interval, errs [3]error) {
+	if err := checkSample("BootstrapCIsShared", x, opt); err != nil {
+		return ivs, [3]error{err, err, err}
+	}
+	if ws == nil {
+		ws = new(Workspace)
+	}
+	n := len(x)
+	fn := float64(n)
+	ws.values = grow(ws.values, 2*n)
+	sorted, centred := ws.values[:n], ws.values[n:]
+	copy(sorted, x)
+	slices.Sort(sorted)
+	m := Mean(x, nil)
+	var ss float64
+	for i, v := range sorted {
+		centred[i] = v - m
+		ss += centred[i] * centred[i]
+	}
+	ivs[MeanPercentile].Estimate = m
+	ivs[MedianPercentile].Estimate = QuantileSorted(sorted, 0.5, nil)
+	ivs[MeanStudentized].Estimate = m
+	studentized := n >= 2 && !constant(x)
+	switch {
+	case n < 2:
+		errs[MeanStudentized] = fmt.Errorf("stats: BootstrapMeanTCI: need at least 2 values, got %d", n)
+	case !studentized:
+		ivs[MeanStudentized].Lower, ivs[MeanStudentized].Upper = m, m
+	}
+	se := math.Sqrt(ss/(fn-1)) / math.Sqrt(fn)
+
+	B := opt.Resamples
+	alpha := 1 - opt.Confidence
+	jlo, flo := quantilePos(B, alpha/2)
+	jhi, fhi := quantilePos(B, 1-alpha/2)
+	nlo, nhi := min(jlo+2, B), B-jhi
+	wide := 8*(nlo+nhi) > B
+	ws.counts32 = grow(ws.counts32, n)
+	blk := seqBlock
+	if wide {
+		blk = B
+	}
+	ws.replicates = grow(ws.replicates, 3*blk)
+	var tl [3]*tails
+	for k := range tl {
+		tl[k] = &ws.shared[k]
+		tl[k].reset(nlo, nhi)
+	}
+	var all [3][]float64 // every replicate, when wide
+	for done := 0; done < B; {
+		cnt := min(blk, B-done)
+		means, medians, ts := ws.replicates[:cnt], ws.replicates[blk:blk+cnt], ws.replicates[2*blk:2*blk+cnt]
+		resampleShared(sorted, centred, ws.counts32, means, medians, ts, rng)
+		done += cnt
+		if wide {
+			all = [3][]float64{means, medians, ts}
+			continue
+		}
+		for i := range means {
+			tl[MeanPercentile].push(means[i])
+			tl[MedianPercentile].push(medians[i])
+			tl[MeanStudentized].push(ts[i])
+		}
+	}
+	for k := range ivs {
+		if errs[k] != nil || (k == int(MeanStudentized) && !studentized) {
+			continue
+		}
+		var lo, hi float64
+		if wide {
+			lo, hi = percentileInterval(all[k], opt.Confidence)
+		} else {
+			lo, hi = tl[k].quantiles(B, jlo, flo, jhi, fhi)
+		}
+		if k == int(MeanStudentized) {
+			lo, hi = m-hi*se, m-lo*se
+		}
+		ivs[k].Lower, ivs[k].Upper = lo, hi
+	}
+	return ivs, errs
+}
+
+// quantiles returns the type-7 quantiles at positions (jlo, flo) and (jhi,
+// fhi) of the B values pushed (see quantilePos), sorting the heaps.
+func (t *tails) quantiles(B, jlo int, flo float64, jhi int, fhi float64) (lo, hi float64) {
+	slices.Sort(t.lo) // order statistics 0 … jlo+1
+	slices.Sort(t.hi) // and jhi … B−1
+	lo = t.lo[jlo]
+	if flo != 0 && jlo != B-1 {
+		lo = lerp(lo, t.lo[jlo+1], flo)
+	}
+	hi = t.hi[0]
+	if fhi != 0 && jhi != B-1 {
+		hi = lerp(hi, t.hi[1], fhi)
+	}
+	return lo, hi
+}
+
+// resampleShared draws len(means) resamples of the sorted values and
+// records each one's mean, median and studentized mean (as resampleT, from
+// the centred values centred[i] = sorted[i] − mean). Sums alternate
+// between two accumulators (draws 0, 2 of each group of four and draws 1,
+// 3), which halves the latency chains of the additions.
+func resampleShared(sorted, centred []float64, counts []int32, means, medians, ts []float64, rng *Stream) {
+	n := len(sorted)
+	un := uint64(n)
+	fn := float64(n)
+	counts = counts[:n]
+	centred = centred[:n]
+	pcg := &rng.pcg
+	thresh16 := uint64(uint16(-uint16(n)) % uint16(n))
+	if n >= 1<<16 {
+		thresh16 = 1 << 16 // every part rejected: 32-bit draws only
+	}
+	// index maps the 16-bit part p (in the low bits) to an index.
+	index := func(p uint64) uint64 {
+		p *= un
+		if p&0xffff < thresh16 {
+			return redraw(rng, n)
+		}
+		return p >> 16
+	}
+	for b := range means {
+		clear(counts)
+		var s0, s1, c0, c1, q0, q1 float64
+		var diff uint64
+		first := uint64(0)
+		i := 0
+		for ; i+4 <= n; i += 4 {
+			r := pcg.Uint64()
+			j0, j1, j2, j3 := index(r&0xffff), index(r>>16&0xffff), index(r>>32&0xffff), index(r>>48)
+			if i == 0 {
+				first = math.Float64bits(centred[j0])
+			}
+			v0, v1, v2, v3 := centred[j0], centred[j1], centred[j2], centred[j3]
+			s0 += sorted[j0]
+			s1 += sorted[j1]
+			c0 += v0
+			c1 += v1
+			q0 += v0 * v0
+			q1 += v1 * v1
+			s0 += sorted[j2]
+			s1 += sorted[j3]
+			c0 += v2
+			c1 += v3
+			q0 += v2 * v2
+			q1 += v3 * v3
+			counts[j0]++
+			counts[j1]++
+			counts[j2]++
+			counts[j3]++
+			diff |= (math.Float64bits(v0) ^ first) | (math.Float64bits(v1) ^ first) | (math.Float64bits(v2) ^ first) | (math.Float64bits(v3) ^ first)
+		}
+		if i < n {
+			r := pcg.Uint64()
+			for k := 0; i < n; i, k = i+1, k+1 {
+				j := index(r >> (16 * k) & 0xffff)
+				v := centred[j]
+				if i == 0 {
+					first = math.Float64bits(v)
+				}
+				s0 += sorted[j]
+				c0 += v
+				q0 += v * v
+				counts[j]++
+				diff |= math.Float64bits(v) ^ first
+			}
+		}
+		s, sc, q := s0+s1, c0+c1, q0+q1
+		means[b] = s / fn
+		medians[b] = medianFromCounts(sorted, counts, un)
+		mean := sc / fn
+		variance := (q - sc*mean) / (fn - 1)
+		switch {
+		case diff != 0 && variance > 0:
+			ts[b] = mean / math.Sqrt(variance/fn)
+		case mean > 0:
+			ts[b] = math.Inf(1)
+		case mean < 0:
+			ts[b] = math.Inf(-1)
+		default:
+			ts[b] = 0
+		}
+	}
+}
+
+// redraw is an unbiased 32-bit index draw, for the parts resampleShared
+// rejects.
+//
+//go:noinline
+func redraw(rng *Stream, n int) uint64 { return uint64(rng.uint32n(uint32(n))) }
