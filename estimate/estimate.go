@@ -82,7 +82,9 @@ type HierarchicalOptions struct {
 	// PAIndices draws units as pa v0.1.0 does (pkg/bootstrap, sampleSize)
 	// instead of uniformly: of l units, unit ⌊|x| mod l⌋ for x normal with
 	// the mean (l−1)/2 and the standard deviation √(l(l+1)/12) (n − 1 in
-	// the denominator) of the indices 0 … l−1, one unit always unit 0;
+	// the denominator) of the indices 0 … l−1, one unit always unit 0
+	// (drawn here from that index's exact distribution with an alias
+	// table);
 	// it takes the interval at the sorted replicates' indices ⌈B·α/2⌉
 	// and ⌊B·(1 − α/2)⌋, as pa's ci; and a ratio's replicates are those
 	// of the two sides' sorted replicates, index by index (pa's ci sorts

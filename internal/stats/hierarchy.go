@@ -37,8 +37,10 @@ type Hierarchy struct {
 	aliasProb []uint64 // per row: alias accept threshold, or cumulative count
 	aliasIdx  []int32  // per row: alias row (absolute index)
 
-	// paIndices draws units as pa does (HierarchicalOptions.PAIndices).
+	// paIndices draws units as pa does (HierarchicalOptions.PAIndices),
+	// from paTables, one alias table per number of units.
 	paIndices bool
+	paTables  []*aliasTable // by number of units
 
 	rankOnce sync.Once
 	rowRank  []int32   // rank of each row's value among distinct row values
@@ -348,9 +350,91 @@ func (h *Hierarchy) index(count int32, rng *Stream) int32 {
 	if count == 1 {
 		return 0
 	}
-	l := float64(count)
-	x := math.Abs((l-1)/2 + math.Sqrt(l*(l+1)/12)*rng.normFloat64())
-	return int32(x - l*math.Floor(x/l)) // math.Mod(x, l), as pa, for x ≥ 0
+	if int(count) >= len(h.paTables) {
+		h.paTables = append(h.paTables, make([]*aliasTable, int(count)+1-len(h.paTables))...)
+	}
+	a := h.paTables[count]
+	if a == nil {
+		a = newAliasTable(paIndexProbabilities(int(count)))
+		h.paTables[count] = a
+	}
+	return int32(a.draw(rng))
+}
+
+// paIndexProbabilities is the distribution of pa's index ⌊|x| mod l⌋
+// (math.Mod(math.Abs(x), l)) for x normal with mean μ = (l−1)/2 and
+// standard deviation σ = √(l(l+1)/12), the mean and sample standard
+// deviation of 0 … l−1:
+//
+//	P(i) = Σ_{k≥0} P(|x| ∈ [kl+i, kl+i+1)),  P(|x| ∈ [a, b)) = Φ((b−μ)/σ) − Φ((a−μ)/σ) + Φ((−a−μ)/σ) − Φ((−b−μ)/σ)
+//
+// summed until the folded normal has no mass left beyond kl (μ + 40σ).
+func paIndexProbabilities(l int) []float64 {
+	fl := float64(l)
+	mu, sigma := (fl-1)/2, math.Sqrt(fl*(fl+1)/12)
+	mass := func(a, b float64) float64 {
+		return NormalCDF((b-mu)/sigma) - NormalCDF((a-mu)/sigma) + NormalCDF((-a-mu)/sigma) - NormalCDF((-b-mu)/sigma)
+	}
+	p := make([]float64, l)
+	for k := 0.0; k*fl < mu+40*sigma; k++ {
+		for i := range p {
+			p[i] += mass(k*fl+float64(i), k*fl+float64(i)+1)
+		}
+	}
+	return p
+}
+
+// aliasTable draws index i with probability p_i / Σp in constant time
+// (Vose's alias method: M. D. Vose, "A linear algorithm for generating
+// random numbers with a given distribution", IEEE TSE 17(9), 1991).
+type aliasTable struct {
+	prob  []float64
+	alias []int32
+}
+
+func newAliasTable(p []float64) *aliasTable {
+	n := len(p)
+	sum := 0.0
+	for _, x := range p {
+		sum += x
+	}
+	a := &aliasTable{prob: make([]float64, n), alias: make([]int32, n)}
+	scaled := make([]float64, n)
+	var small, large []int32
+	for i, x := range p {
+		scaled[i] = x * float64(n) / sum
+		if scaled[i] < 1 {
+			small = append(small, int32(i))
+		} else {
+			large = append(large, int32(i))
+		}
+	}
+	for len(small) > 0 && len(large) > 0 {
+		s, g := small[len(small)-1], large[len(large)-1]
+		small = small[:len(small)-1]
+		a.prob[s], a.alias[s] = scaled[s], g
+		scaled[g] -= 1 - scaled[s]
+		if scaled[g] < 1 {
+			large = large[:len(large)-1]
+			small = append(small, g)
+		}
+	}
+	for _, i := range append(small, large...) {
+		a.prob[i], a.alias[i] = 1, i
+	}
+	return a
+}
+
+// draw takes the column from the high 32 bits of one random word (by
+// multiplication, Lemire 2019, without rejection: a bias below n/2³²) and
+// the coin from the low 32 bits (prob is kept at 2⁻³² resolution).
+func (a *aliasTable) draw(rng *Stream) int {
+	r := rng.pcg.Uint64()
+	i := ((r >> 32) * uint64(len(a.prob))) >> 32
+	if float64(r&0xffffffff) < a.prob[i]*(1<<32) {
+		return int(i)
+	}
+	return int(a.alias[i])
 }
 
 // leaf adds the contribution of leaf group g.

@@ -83,12 +83,6 @@ func NewStream(seed uint64, key string, block uint64) *Stream {
 // Uint64 returns a uniformly distributed 64-bit value.
 func (s *Stream) Uint64() uint64 { return s.pcg.Uint64() }
 
-// normFloat64 is a standard normal draw from the stream (math/rand/v2's
-// ziggurat, Marsaglia and Tsang 2000, on the stream's PCG).
-func (s *Stream) normFloat64() float64 {
-	return rand.New(&s.pcg).NormFloat64()
-}
-
 // Float64 returns a uniform value in [0, 1) with 53 random bits,
 // as rand.Rand.Float64 does.
 func (s *Stream) Float64() float64 {

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Whole-process CPU seconds (user + system) and peak RSS of benchtrim and of
+# the baselines of issue 26, alternated within each repetition (every
+# program runs once per repetition, in turn), for the closing notes and
+# docs. Run it on idle cores:
+#
+#   go build -o /tmp/benchtrim ./cmd/benchtrim
+#   sh testdata/procbench/run.sh REPS /tmp/benchtrim [TASKS]
+#
+# TASKS (default all) is a comma list of startup, crops, ingest, optimize,
+# steady-shard, duet, compare-pa. Baselines: python3 json.load (ingest), Rscript with
+# the changepoint package (crops; R_LIBS may point at it), the µOpTime
+# prototype (optimize: UOPTIME_PROTO names the optimizer/ folder of
+# njapke/uoptime-replication-package, run by PYTHON, default
+# /usr/bin/python3, with numpy, pandas and scipy), pa v0.1.0 (compare-pa:
+# PA names the binary built from github.com/chrstphlbr/pa; the input is
+# internal/stats/testdata/pa). Output, one line per
+# program and repetition:
+#
+#   TASK PROGRAM cpu_seconds maxrss_kb
+#
+# and, at the end, the median per TASK and PROGRAM.
+set -eu
+reps=$1
+bt=$2
+tasks=${3:-startup,crops,ingest,optimize,steady-shard,duet,compare-pa}
+here=$(cd "$(dirname "$0")" && pwd)
+shared=${BENCHTRIM_SHARED:-$here/../../../shared}
+py=${PYTHON:-/usr/bin/python3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$work/results.txt
+# measure TASK PROGRAM CMD...: one line "TASK PROGRAM cpu maxrss".
+measure() {
+	task=$1 prog=$2
+	shift 2
+	/usr/bin/time -f '%U %S %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+	awk -v t="$task" -v p="$prog" '{printf "%s %s %.4f %d\n", t, p, $1+$2, $3}' "$work/t" | tee -a "$out"
+}
+has() { case ",$tasks," in *",$1,"*) return 0 ;; esac; return 1; }
+
+# Inputs, made once.
+seq 100 119 > "$work/v20.txt"
+if has ingest; then "$bt" -q generate --preset sample --benchmarks 20 -o "$work/sample.json"; fi
+if has steady-shard; then "$bt" -q generate --benchmarks 400 --forks 5 --iterations 300 -o "$work/steady.json"; fi
+if has duet; then "$bt" -q generate --preset duet --benchmarks 200 --forks 20 --iterations 50 -o "$work/duet.csv"; fi
+if has optimize; then
+	mkdir -p "$work/proto/dataset_1/go_data_path"
+	cp "$UOPTIME_PROTO/stat_functions.py" "$work/proto/"
+	cp "$UOPTIME_PROTO/dataset_1/optimizer_go.py" "$work/proto/dataset_1/"
+	cp "$shared/data/uoptime-go/zap-v1.19.1.csv" "$work/proto/dataset_1/go_data_path/"
+fi
+s02=$shared/reference/changepoint/s02_warmup_exp.csv
+
+for rep in $(seq "$reps"); do
+	if has startup; then
+		measure startup benchtrim "$bt" changepoint "$work/v20.txt"
+	fi
+	if has crops; then
+		measure crops R-none Rscript "$here/../../changepoint/testdata/rbench/rbench.R" none "$s02" 1
+		measure crops R Rscript "$here/../../changepoint/testdata/rbench/rbench.R" crops-traini "$s02" 1
+		measure crops benchtrim "$bt" changepoint --column value "$s02"
+	fi
+	if has ingest; then
+		measure ingest python3-json.load python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/sample.json"
+		measure ingest benchtrim-parquet "$bt" -q ingest -o "$work/o.parquet" "$work/sample.json"
+		measure ingest benchtrim-arrow "$bt" -q ingest -o "$work/o.arrow" "$work/sample.json"
+	fi
+	if has optimize; then
+		measure optimize prototype sh -c "cd '$work/proto/dataset_1' && '$py' optimizer_go.py"
+		measure optimize benchtrim "$bt" -q optimize --first instance "$shared/data/uoptime-go/zap-v1.19.1.csv"
+	fi
+	if has steady-shard; then
+		measure steady-shard unsharded "$bt" -q steady "$work/steady.json"
+		measure steady-shard shard-0-of-4 "$bt" -q steady --shard 0/4 --partial-out "$work/p0.partial" "$work/steady.json"
+	fi
+	if has duet; then
+		measure duet benchtrim "$bt" -q duet "$work/duet.csv"
+	fi
+	if has compare-pa; then
+		pad=$here/../../internal/stats/testdata/pa
+		measure compare-pa pa "$PA" -bs 10000 -sl 0.01 "$pad/v1.csv" "$pad/v2.csv"
+		measure compare-pa benchtrim "$bt" -q compare --pa --statistic mean --resamples 10000 --confidence 0.99 "v1=$pad/v1.csv" "v2=$pad/v2.csv"
+	fi
+done
+for f in sample.json steady.json duet.csv; do [ -f "$work/$f" ] && echo "# input $f: $(wc -c < "$work/$f") bytes"; done; true
+echo "# medians: TASK PROGRAM cpu_seconds maxrss_kb"
+sort -k1,1 -k2,2 -k3,3n "$out" | awk '
+	{ k = $1 " " $2; n[k]++; v[k, n[k]] = $3; r[k, n[k]] = $4 }
+	END { for (k in n) { m = int((n[k] + 1) / 2); printf "%s %.4f %d\n", k, v[k, m], r[k, m] } }' | sort
