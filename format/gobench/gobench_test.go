@@ -7,13 +7,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
@@ -470,33 +467,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ext := range []string{".csv", ".arrow"} {
-		out := filepath.Join(t.TempDir(), "t"+ext)
-		if err := table.WriteFile(out, tab); err != nil {
-			t.Fatal(err)
-		}
-		back, err := table.ReadFile(out, memory.NewGoAllocator())
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, b := rowsOf(t, tab), rowsOf(t, back)
-		if len(a) != len(b) {
-			t.Fatalf("%s: %d rows back, want %d", ext, len(b), len(a))
-		}
-		for i := range a {
-			x, y := a[i], b[i]
-			if math.IsNaN(x.NsPerOp) && math.IsNaN(y.NsPerOp) {
-				x.NsPerOp, y.NsPerOp = 0, 0
-			}
-			if x != y {
-				t.Errorf("%s row %d: %+v, back %+v", ext, i, x, y)
-			}
-		}
-		if !reflect.DeepEqual(back.Setups, tab.Setups) {
-			t.Errorf("%s: setups differ\n got %+v\nwant %+v", ext, back.Setups, tab.Setups)
-		}
-		back.Release()
-	}
+	ingesttest.CheckTableFiles(t, tab)
 }
 
 // TestInvocationsAreForks reads two concatenated go test runs: the second

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
@@ -284,23 +281,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ext := range []string{".csv", ".arrow"} {
-		out := filepath.Join(t.TempDir(), "t"+ext)
-		if err := table.WriteFile(out, tab); err != nil {
-			t.Fatal(err)
-		}
-		back, err := table.ReadFile(out, memory.NewGoAllocator())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := rowsOf(t, back), rowsOf(t, tab); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: rows differ\n got %+v\nwant %+v", ext, got, want)
-		}
-		if !reflect.DeepEqual(back.Setups, tab.Setups) {
-			t.Errorf("%s: setups differ\n got %+v\nwant %+v", ext, back.Setups, tab.Setups)
-		}
-		back.Release()
-	}
+	ingesttest.CheckTableFiles(t, tab)
 }
 
 // TestNumericInstancesKeepTheirNumbers reads two per-instance files, as

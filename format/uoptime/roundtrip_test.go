@@ -16,18 +16,19 @@ import (
 )
 
 // TestRoundTripThroughTableFiles reads µOpTime files (a regular and a
-// ragged generated suite, and the reader's own good.csv) and writes the
-// table as .arrow, .parquet and .csv: table.ReadFile gives back every row,
-// all columns, and every setup. µOpTime CSV has no writer, so the table
-// file is this format's round trip. The rows read back from .parquet are
-// also compared with the CSV as encoding/csv splits it (benchmark, the four
-// positions, n and ns_per_op of every line), so the values are the file's,
-// not merely equal to themselves.
+// ragged generated suite, and the reader's own good.csv and ragged.csv)
+// and writes the table as .arrow, .parquet and .csv: table.ReadFile gives
+// back every row, all columns, and every setup. µOpTime CSV has no writer,
+// so the table file is this format's round trip. The rows read back from
+// .parquet are also compared with the CSV as encoding/csv splits it
+// (benchmark, the four positions, n and ns_per_op of every line), so the
+// values are the file's, not merely equal to themselves.
 func TestRoundTripThroughTableFiles(t *testing.T) {
 	for _, path := range []string{
 		filepath.Join("..", "..", "testdata", "uoptime", "small.csv"),
 		filepath.Join("..", "..", "testdata", "uoptime", "small_ragged.csv"),
 		filepath.Join("testdata", "good.csv"),
+		filepath.Join("testdata", "ragged.csv"),
 	} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			tab, rep, err := readPath(t, path)

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
-
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/internal/testenv"
@@ -243,32 +241,6 @@ func TestSniff(t *testing.T) {
 	} {
 		if got := (Format{}).Sniff([]byte(tc.head)); got != tc.want {
 			t.Errorf("Sniff(%q) = %v, want %v", tc.head, got, tc.want)
-		}
-	}
-}
-
-func TestRoundTrip(t *testing.T) {
-	for _, f := range []string{"testdata/good.csv", "testdata/ragged.csv"} {
-		tab, _, err := readPath(t, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ext := range []string{".csv", ".arrow"} {
-			out := filepath.Join(t.TempDir(), "t"+ext)
-			if err := table.WriteFile(out, tab); err != nil {
-				t.Fatal(err)
-			}
-			back, err := table.ReadFile(out, memory.NewGoAllocator())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, want := rowsOf(t, back), rowsOf(t, tab); !reflect.DeepEqual(got, want) {
-				t.Errorf("%s via %s: rows differ\n got %+v\nwant %+v", f, ext, got, want)
-			}
-			if !reflect.DeepEqual(back.Setups, tab.Setups) {
-				t.Errorf("%s via %s: setups differ\n got %+v\nwant %+v", f, ext, back.Setups, tab.Setups)
-			}
-			back.Release()
 		}
 	}
 }
