@@ -139,6 +139,7 @@ type ParquetWriter struct {
 	mem    memory.Allocator
 
 	rows   int64
+	zero   []int32          // read-only zeros: the indices of one-value columns
 	chunks [][]arrow.Array  // per column, the row group's arrays (strings: nil)
 	dicts  []*dictColumn    // per string column, nil for others
 	ints   []*intDictColumn // per Runs column, nil for others
@@ -161,6 +162,11 @@ type dictColumn struct {
 	dict    StringDict
 	indices []int32
 	ends    []int
+	// zeros counts the rows of a row group whose indices are all 0 so
+	// far (a column of one value, as project or mode mostly are), which
+	// indices does not hold: they are written from the writer's shared
+	// zeros, and put into indices only when another value comes.
+	zeros int
 }
 
 // NewParquetWriter starts a Parquet file with schema on w. Dictionary
@@ -307,7 +313,14 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 					return fmt.Errorf("arrowio: column %s: nulls in a dictionary-encoded column", p.schema.Field(i).Name)
 				}
 				idx := s.Indices().(*array.Int32).Int32Values()
-				d.indices = d.dict.TransposeAppend(growFor(d.indices, len(idx)), idx, s.Dictionary().(*array.String))
+				dict := s.Dictionary().(*array.String)
+				if len(d.indices) == 0 && allEqual(idx) && d.dict.Index(dict.Value(int(idx[0]))) == 0 {
+					d.zeros += len(idx)
+					d.ends = append(d.ends, d.zeros)
+					continue
+				}
+				d.materialize()
+				d.indices = d.dict.TransposeAppend(growFor(d.indices, len(idx)), idx, dict)
 				d.ends = append(d.ends, len(d.indices))
 				continue
 			}
@@ -364,9 +377,46 @@ func growFor(s []int32, n int) []int32 {
 	return slices.Grow(s, n)
 }
 
+// allEqual reports whether v holds one value (at least once).
+func allEqual(v []int32) bool {
+	if len(v) == 0 {
+		return false
+	}
+	for _, x := range v[1:] {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// materialize puts the rows counted in zeros into indices.
+func (d *dictColumn) materialize() {
+	d.indices = materializeZeros(d.indices, &d.zeros)
+}
+
+func materializeZeros(indices []int32, zeros *int) []int32 {
+	if *zeros == 0 {
+		return indices
+	}
+	indices = growFor(indices, *zeros)[:*zeros]
+	clear(indices)
+	*zeros = 0
+	return indices
+}
+
+// zeros returns n zero indices that no one writes to.
+func (p *ParquetWriter) zeros(n int) []int32 {
+	if len(p.zero) < n {
+		p.zero = make([]int32, n)
+	}
+	return p.zero[:n]
+}
+
 // add appends s's values to d as indices (a value equal to the one
 // before costs one comparison).
 func (d *dictColumn) add(s *array.String) {
+	d.materialize()
 	d.indices = growFor(d.indices, s.Len())
 	for i := 0; i < s.Len(); i++ {
 		if i > 0 && s.Value(i) == s.Value(i-1) {
@@ -386,6 +436,7 @@ type intDictColumn struct {
 	values  []int32
 	indices []int32
 	ends    []int
+	zeros   int // as dictColumn's
 }
 
 // add appends v as indices (a value equal to the one before costs one
@@ -394,6 +445,16 @@ func (d *intDictColumn) add(v []int32) {
 	if d.memo == nil {
 		d.memo = map[int32]int32{}
 	}
+	if len(d.indices) == 0 && allEqual(v) && (len(d.values) == 0 || d.values[0] == v[0]) {
+		if len(d.values) == 0 {
+			d.memo[v[0]] = 0
+			d.values = append(d.values, v[0])
+		}
+		d.zeros += len(v)
+		d.ends = append(d.ends, d.zeros)
+		return
+	}
+	d.indices = materializeZeros(d.indices, &d.zeros)
 	from := len(d.indices)
 	d.indices = growFor(d.indices, len(v))[:from+len(v)]
 	idx := d.indices[from:]
@@ -418,6 +479,7 @@ func (d *intDictColumn) add(v []int32) {
 func (p *ParquetWriter) plainString(i int) error {
 	d := p.dicts[i]
 	p.dicts[i] = nil
+	d.materialize()
 	start := 0
 	for _, end := range d.ends {
 		b := array.NewStringBuilder(p.mem)
@@ -450,7 +512,11 @@ func (p *ParquetWriter) flush() error {
 			continue
 		}
 		dict := d.dict.Array(p.mem)
-		ind := Int32Array(d.indices)
+		src := d.indices
+		if d.zeros > 0 {
+			src = p.zeros(d.zeros)
+		}
+		ind := Int32Array(src)
 		p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(stringDict, ind, dict))
 		ind.Release()
 		dict.Release()
@@ -463,9 +529,13 @@ func (p *ParquetWriter) flush() error {
 			continue
 		}
 		dict := Int32Array(d.values)
+		src := d.indices
+		if d.zeros > 0 {
+			src = p.zeros(d.zeros)
+		}
 		start := 0
 		for _, end := range d.ends {
-			ind := Int32Array(d.indices[start:end])
+			ind := Int32Array(src[start:end])
 			p.chunks[i] = append(p.chunks[i], array.NewDictionaryArray(int32Dict, ind, dict))
 			ind.Release()
 			start = end
