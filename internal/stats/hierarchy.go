@@ -358,7 +358,7 @@ func (h *Hierarchy) index(count int32, rng *Stream) int32 {
 		a = newAliasTable(paIndexProbabilities(int(count)))
 		h.paTables[count] = a
 	}
-	return int32(a.draw(rng))
+	return a.draw(rng)
 }
 
 // paIndexProbabilities is the distribution of pa's index ⌊|x| mod l⌋
@@ -388,7 +388,9 @@ func paIndexProbabilities(l int) []float64 {
 // (Vose's alias method: M. D. Vose, "A linear algorithm for generating
 // random numbers with a given distribution", IEEE TSE 17(9), 1991).
 type aliasTable struct {
-	prob  []float64
+	// thr[i] is column i's probability × 2³²: a draw keeps i when its
+	// 32-bit coin is below thr[i], else takes alias[i].
+	thr   []uint64
 	alias []int32
 }
 
@@ -398,7 +400,8 @@ func newAliasTable(p []float64) *aliasTable {
 	for _, x := range p {
 		sum += x
 	}
-	a := &aliasTable{prob: make([]float64, n), alias: make([]int32, n)}
+	prob := make([]float64, n)
+	a := &aliasTable{thr: make([]uint64, n), alias: make([]int32, n)}
 	scaled := make([]float64, n)
 	var small, large []int32
 	for i, x := range p {
@@ -412,7 +415,7 @@ func newAliasTable(p []float64) *aliasTable {
 	for len(small) > 0 && len(large) > 0 {
 		s, g := small[len(small)-1], large[len(large)-1]
 		small = small[:len(small)-1]
-		a.prob[s], a.alias[s] = scaled[s], g
+		prob[s], a.alias[s] = scaled[s], g
 		scaled[g] -= 1 - scaled[s]
 		if scaled[g] < 1 {
 			large = large[:len(large)-1]
@@ -420,21 +423,25 @@ func newAliasTable(p []float64) *aliasTable {
 		}
 	}
 	for _, i := range append(small, large...) {
-		a.prob[i], a.alias[i] = 1, i
+		prob[i], a.alias[i] = 1, i
+	}
+	for i, p := range prob {
+		a.thr[i] = uint64(math.Round(p * (1 << 32)))
 	}
 	return a
 }
 
 // draw takes the column from the high 32 bits of one random word (by
 // multiplication, Lemire 2019, without rejection: a bias below n/2³²) and
-// the coin from the low 32 bits (prob is kept at 2⁻³² resolution).
-func (a *aliasTable) draw(rng *Stream) int {
+// the coin from the low 32 bits, without a branch on the coin.
+func (a *aliasTable) draw(rng *Stream) int32 {
 	r := rng.pcg.Uint64()
-	i := ((r >> 32) * uint64(len(a.prob))) >> 32
-	if float64(r&0xffffffff) < a.prob[i]*(1<<32) {
-		return int(i)
+	i := ((r >> 32) * uint64(len(a.thr))) >> 32
+	out := int32(i)
+	if r&0xffffffff >= a.thr[i] {
+		out = a.alias[i]
 	}
-	return int(a.alias[i])
+	return out
 }
 
 // leaf adds the contribution of leaf group g.
