@@ -247,7 +247,10 @@ func resampleT(centred []float64, dst []float64, rng *Stream) {
 		var s0, s1, q0, q1 float64
 		first := centred[rng.uint32n(uint32(n))]
 		s0, q0 = first, first*first
-		distinct := false
+		// diff is nonzero once a value differs from first (bitwise: the
+		// centred values hold no −0, as v − m is +0 for v = m).
+		fb := math.Float64bits(first)
+		var diff uint64
 		i := 2
 		for ; i < len(centred); i += 2 {
 			r := pcg.Uint64()
@@ -260,9 +263,7 @@ func resampleT(centred []float64, dst []float64, rng *Stream) {
 				m1 = retry32(pcg, m1, n, thresh)
 			}
 			v0, v1 := centred[m0>>32], centred[m1>>32]
-			if v0 != first || v1 != first {
-				distinct = true
-			}
+			diff |= (math.Float64bits(v0) ^ fb) | (math.Float64bits(v1) ^ fb)
 			s0 += v0
 			s1 += v1
 			q0 += v0 * v0
@@ -270,9 +271,7 @@ func resampleT(centred []float64, dst []float64, rng *Stream) {
 		}
 		if i == len(centred) {
 			v := centred[rng.uint32n(uint32(n))]
-			if v != first {
-				distinct = true
-			}
+			diff |= math.Float64bits(v) ^ fb
 			s0 += v
 			q0 += v * v
 		}
@@ -280,7 +279,7 @@ func resampleT(centred []float64, dst []float64, rng *Stream) {
 		mean := s / fn
 		variance := (q - s*mean) / (fn - 1)
 		switch {
-		case distinct && variance > 0:
+		case diff != 0 && variance > 0:
 			dst[b] = mean / math.Sqrt(variance/fn)
 		case mean > 0:
 			dst[b] = math.Inf(1)

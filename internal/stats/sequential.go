@@ -55,6 +55,32 @@ func (t *tails) push(v float64) {
 	}
 }
 
+// pushAll pushes every value of vs; once both heaps are full a value
+// costs two comparisons with their roots.
+func (t *tails) pushAll(vs []float64) {
+	for len(vs) > 0 && !t.full() {
+		t.push(vs[0])
+		vs = vs[1:]
+	}
+	if len(vs) == 0 {
+		return
+	}
+	lo, hi := t.lo, t.hi
+	lmax, hmin := lo[0], hi[0]
+	for _, v := range vs {
+		if v < lmax {
+			lo[0] = v
+			downMax(lo)
+			lmax = lo[0]
+		}
+		if v > hmin {
+			hi[0] = v
+			downMin(hi)
+			hmin = hi[0]
+		}
+	}
+}
+
 // full reports whether both heaps hold their number of values.
 func (t *tails) full() bool { return len(t.lo) == t.nlo && len(t.hi) == t.nhi }
 
@@ -240,9 +266,7 @@ func BootstrapCIUntil(m CIMethod, x []float64, opt BootstrapOptions, limit float
 	for done := 0; done < B; {
 		blk := ws.replicates[:min(seqBlock, B-done)]
 		kernel(blk)
-		for _, v := range blk {
-			t.push(v)
-		}
+		t.pushAll(blk)
 		done += len(blk)
 		if check && done < B && t.full() {
 			// t.lo[0] is order statistic jlo+1 of the replicates so far,

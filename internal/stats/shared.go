@@ -79,11 +79,9 @@ func BootstrapCIsShared(x []float64, opt BootstrapOptions, rng *Stream, ws *Work
 			all = [3][]float64{means, medians, ts}
 			continue
 		}
-		for i := range means {
-			tl[MeanPercentile].push(means[i])
-			tl[MedianPercentile].push(medians[i])
-			tl[MeanStudentized].push(ts[i])
-		}
+		tl[MeanPercentile].pushAll(means)
+		tl[MedianPercentile].pushAll(medians)
+		tl[MeanStudentized].pushAll(ts)
 	}
 	for k := range ivs {
 		if errs[k] != nil || (k == int(MeanStudentized) && !studentized) {
