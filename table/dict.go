@@ -60,6 +60,7 @@ var codedSchema = func() *arrow.Schema {
 // to use.
 type coder struct {
 	dicts [len(stringColumns)]arrowio.StringDict
+	zero  []int32 // read-only zeros: the codes of a column of its dictionary's first value
 }
 
 // encode returns rec (with Schema) as a record with codedSchema; the
@@ -70,12 +71,36 @@ func (c *coder) encode(rec arrow.Record) arrow.Record {
 	made := make([]arrow.Array, 0, len(stringColumns))
 	for k, i := range stringColumns {
 		s := strColOf(rec.Column(i))
-		cols[i] = arrowio.Int32Array(c.dicts[k].Transpose(s.idx, s.dict))
+		var codes []int32
+		if oneValue(s.idx) && c.dicts[k].Index(s.dict.Value(int(s.idx[0]))) == 0 {
+			// Most records hold one project, version, mode and pair:
+			// their codes are all 0 and need no memory of their own.
+			if len(c.zero) < len(s.idx) {
+				c.zero = make([]int32, len(s.idx))
+			}
+			codes = c.zero[:len(s.idx)]
+		} else {
+			codes = c.dicts[k].Transpose(s.idx, s.dict)
+		}
+		cols[i] = arrowio.Int32Array(codes)
 		made = append(made, cols[i])
 	}
 	out := array.NewRecord(codedSchema, cols, rec.NumRows())
 	releaseAll(made)
 	return out
+}
+
+// oneValue reports whether v holds one value (at least once).
+func oneValue(v []int32) bool {
+	if len(v) == 0 {
+		return false
+	}
+	for _, x := range v[1:] {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // dictionaries returns the dictionaries of the values encoded so far, one
