@@ -334,6 +334,25 @@ func (h *Hierarchy) draw(l int, first, count int32, rng *Stream, is int, acc *hi
 		return
 	}
 	// Leaf level: draw leaf groups.
+	if is == 0 && acc.counts == nil {
+		// Their means only (leaf, inlined): the same draws and additions
+		// in the same order, without a call per draw.
+		means, sum := h.leafMean[first:first+count], acc.sum
+		if h.paIndices && count > 1 {
+			a := h.paTable(count)
+			for k := int32(0); k < count; k++ {
+				sum += means[a.draw(rng)]
+			}
+		} else if !h.paIndices {
+			for k := int32(0); k < count; k++ {
+				sum += means[rng.uint32n(uint32(count))]
+			}
+		} else {
+			sum += means[0] * float64(count) // one unit: pa always draws it
+		}
+		acc.sum, acc.n = sum, acc.n+uint64(count)
+		return
+	}
 	for k := int32(0); k < count; k++ {
 		g := first + h.index(count, rng)
 		h.leaf(g, rng, is, acc)
@@ -350,6 +369,12 @@ func (h *Hierarchy) index(count int32, rng *Stream) int32 {
 	if count == 1 {
 		return 0
 	}
+	return h.paTable(count).draw(rng)
+}
+
+// paTable is the alias table of pa's index among count units, made on
+// first use.
+func (h *Hierarchy) paTable(count int32) *aliasTable {
 	if int(count) >= len(h.paTables) {
 		h.paTables = append(h.paTables, make([]*aliasTable, int(count)+1-len(h.paTables))...)
 	}
@@ -358,7 +383,7 @@ func (h *Hierarchy) index(count int32, rng *Stream) int32 {
 		a = newAliasTable(paIndexProbabilities(int(count)))
 		h.paTables[count] = a
 	}
-	return a.draw(rng)
+	return a
 }
 
 // paIndexProbabilities is the distribution of pa's index ⌊|x| mod l⌋
