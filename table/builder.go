@@ -23,7 +23,9 @@ const DefaultBatchRows = 1 << 16
 // afterwards (or instead, on error paths).
 //
 // Rows go into plain Go slices, one per column, which become the record's
-// buffers without a copy when a batch is full. A string column appends one
+// buffers without a copy when a batch is full; a column whose rows all
+// hold its usual value (index 0, level 1, no timestamp) only counts them
+// and shares a read-only buffer of that value (see column). A string column appends one
 // int32 index per row: a value equal to the row before costs one string
 // comparison, another one map lookup, and a value not seen before is
 // copied once into the column's dictionary. The dictionaries grow over the
@@ -39,12 +41,67 @@ type Builder struct {
 	sink      func(arrow.Record) error
 	sinkErr   error
 
-	strs                        [len(stringColumns)]dictBuilder
-	value, nsPerOp              []float64
-	count, startNs, endNs, line []int64
-	levels                      [NumLevels][]int32
-	warmup                      []bool
-	timeValid                   []bool // nil while every row of the batch has timestamps
+	strs            [len(stringColumns)]dictBuilder
+	value, nsPerOp  []float64
+	count, line     []int64
+	startNs, endNs  column[int64]
+	levels          [NumLevels]column[int32]
+	warmup          []bool
+	timeValid       []bool // nil while every row of the batch has timestamps
+	zeros64         []int64
+	zeros32, ones32 []int32
+}
+
+// column is one fixed-width column of the batch being built. While every
+// value so far is the column's usual one (0 for dictionary indices and
+// timestamps, 1 for levels: a table's project, version, mode, instance,
+// trial and slice rarely change) it holds only their count, and the
+// record shares a read-only buffer of usual values instead of a slice of
+// its own.
+type column[T comparable] struct {
+	v     []T
+	n     int // rows held as a count (v is empty)
+	usual T
+}
+
+// materialize puts the counted rows into v, with room for size rows
+// (growing as rows come when size is 0).
+func (c *column[T]) materialize(size int) {
+	if c.n > 0 {
+		c.v = repeat(make([]T, 0, max(size, c.n)), c.usual, c.n)
+		c.n = 0
+	}
+}
+
+// addN appends x k times.
+func (c *column[T]) addN(x T, k, size int) {
+	if len(c.v) == 0 && x == c.usual {
+		c.n += k
+		return
+	}
+	c.materialize(size)
+	c.v = repeat(c.v, x, k)
+}
+
+// take returns the batch's values (usual[:n] while they are all usual)
+// and starts a new batch.
+func (c *column[T]) take(usual []T) []T {
+	v := c.v
+	if len(v) == 0 {
+		v = usual[:c.n]
+	}
+	c.v, c.n = nil, 0
+	return v
+}
+
+// size is the room a column takes for its batch: a whole batch once the
+// Builder has made one (the first batch grows as rows come, so small
+// files make small tables).
+func (b *Builder) size() int {
+	if b.rows >= int64(b.batchRows) {
+		return b.batchRows
+	}
+	return 0
 }
 
 // maxDictValues bounds a string column's dictionary: past it, the next
@@ -54,7 +111,7 @@ const maxDictValues = 1 << 16
 
 // dictBuilder builds one dictionary-encoded string column.
 type dictBuilder struct {
-	idx     []int32
+	idx     column[int32]
 	last    string
 	lastIdx int32
 	memo    map[string]int32
@@ -69,10 +126,10 @@ func (d *dictBuilder) reset() {
 	d.last, d.lastIdx = "", -1
 }
 
-// add appends s.
-func (d *dictBuilder) add(s string) {
+// add appends s k times.
+func (d *dictBuilder) add(s string, k, size int) {
 	if d.lastIdx >= 0 && s == d.last {
-		d.idx = append(d.idx, d.lastIdx)
+		d.idx.addN(d.lastIdx, k, size)
 		return
 	}
 	j, ok := d.memo[s]
@@ -84,19 +141,14 @@ func (d *dictBuilder) add(s string) {
 		d.memo[s] = j
 	}
 	d.last, d.lastIdx = s, j
-	d.idx = append(d.idx, j)
-}
-
-// addN appends s k times.
-func (d *dictBuilder) addN(s string, k int) {
-	d.add(s)
-	d.idx = repeat(d.idx, d.lastIdx, k-1)
+	d.idx.addN(j, k, size)
 }
 
 // array returns the batch's indices with the dictionary so far as a
-// dictionary array and starts a new batch.
-func (d *dictBuilder) array() arrow.Array {
-	ind := arrowio.Int32Array(d.idx)
+// dictionary array and starts a new batch; zeros are read-only zero
+// indices for a batch of index 0 only.
+func (d *dictBuilder) array(zeros []int32) arrow.Array {
+	ind := arrowio.Int32Array(d.idx.take(zeros))
 	k := len(d.offsets) - 1
 	data := array.NewData(arrow.BinaryTypes.String, k,
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.GetBytes(d.offsets[:k+1])),
@@ -106,7 +158,6 @@ func (d *dictBuilder) array() arrow.Array {
 	out := array.NewDictionaryArray(StringType, ind, dict)
 	ind.Release()
 	dict.Release()
-	d.idx = nil
 	if k >= maxDictValues {
 		d.reset()
 	}
@@ -124,6 +175,9 @@ func NewBuilder(mem memory.Allocator, batchRows int) *Builder {
 	for i := range b.strs {
 		b.strs[i].reset()
 	}
+	for l := range b.levels {
+		b.levels[l].usual = 1
+	}
 	return b
 }
 
@@ -138,37 +192,30 @@ func (b *Builder) Append(r *Row) error {
 	if b.pending == 0 && b.rows >= int64(b.batchRows) {
 		b.reserve()
 	}
-	b.strs[0].add(r.Project)
-	b.strs[1].add(r.Version)
-	b.strs[2].add(r.Benchmark)
-	b.strs[3].add(r.Params)
-	b.strs[4].add(r.Mode)
+	size := b.size()
 	metric := r.Metric
 	if metric == "" {
 		metric = Primary
 	}
-	b.strs[5].add(metric)
-	b.strs[6].add(r.Unit)
-	b.strs[7].add(r.Pair)
-	b.strs[8].add(r.Source)
+	for i, v := range [len(stringColumns)]string{r.Project, r.Version, r.Benchmark, r.Params, r.Mode, metric, r.Unit, r.Pair, r.Source} {
+		b.strs[i].add(v, 1, size)
+	}
 	b.value = append(b.value, r.Value)
 	b.nsPerOp = append(b.nsPerOp, r.NsPerOp)
 	b.count = append(b.count, r.Count)
-	b.levels[LevelInstance] = append(b.levels[LevelInstance], atLeast1(r.Instance))
-	b.levels[LevelTrial] = append(b.levels[LevelTrial], atLeast1(r.Trial))
-	b.levels[LevelFork] = append(b.levels[LevelFork], atLeast1(r.Fork))
-	b.levels[LevelIteration] = append(b.levels[LevelIteration], atLeast1(r.Iteration))
-	b.levels[LevelSlice] = append(b.levels[LevelSlice], atLeast1(r.Slice))
+	for l, v := range [NumLevels]int32{r.Instance, r.Trial, r.Fork, r.Iteration, r.Slice} {
+		b.levels[l].addN(atLeast1(v), 1, size)
+	}
 	b.warmup = append(b.warmup, r.Warmup)
 	if r.HasTime {
-		b.startNs = append(b.startNs, r.StartNs)
-		b.endNs = append(b.endNs, r.EndNs)
+		b.startNs.addN(r.StartNs, 1, size)
+		b.endNs.addN(r.EndNs, 1, size)
 		if b.timeValid != nil {
 			b.timeValid = append(b.timeValid, true)
 		}
 	} else {
-		b.startNs = append(b.startNs, 0)
-		b.endNs = append(b.endNs, 0)
+		b.startNs.addN(0, 1, size)
+		b.endNs.addN(0, 1, size)
 		if b.timeValid == nil {
 			b.timeValid = make([]bool, b.pending, b.batchRows)
 			for i := range b.timeValid {
@@ -255,26 +302,29 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 			b.reserve()
 		}
 		k := min(n-done, b.batchRows-b.pending)
+		size := b.size()
 		for i := range b.strs {
-			b.strs[i].addN(strs[i], k)
+			b.strs[i].add(strs[i], k, size)
 		}
 		b.value = append(b.value, v.Value[done:done+k]...)
 		b.nsPerOp = append(b.nsPerOp, v.NsPerOp[done:done+k]...)
 		b.count = append(b.count, v.Count[done:done+k]...)
 		b.line = append(b.line, v.Line[done:done+k]...)
-		b.levels[LevelInstance] = repeat(b.levels[LevelInstance], atLeast1(r.Instance), k)
-		b.levels[LevelTrial] = repeat(b.levels[LevelTrial], atLeast1(r.Trial), k)
-		b.levels[LevelSlice] = repeat(b.levels[LevelSlice], atLeast1(r.Slice), k)
-		b.levels[LevelFork] = appendAtLeast1(b.levels[LevelFork], v.Fork[done:done+k])
-		b.levels[LevelIteration] = appendAtLeast1(b.levels[LevelIteration], v.Iteration[done:done+k])
+		b.levels[LevelInstance].addN(atLeast1(r.Instance), k, size)
+		b.levels[LevelTrial].addN(atLeast1(r.Trial), k, size)
+		b.levels[LevelSlice].addN(atLeast1(r.Slice), k, size)
+		addAtLeast1(&b.levels[LevelFork], v.Fork[done:done+k], size)
+		addAtLeast1(&b.levels[LevelIteration], v.Iteration[done:done+k], size)
 		b.warmup = repeat(b.warmup, r.Warmup, k)
 		if r.HasTime {
-			b.startNs, b.endNs = repeat(b.startNs, r.StartNs, k), repeat(b.endNs, r.EndNs, k)
+			b.startNs.addN(r.StartNs, k, size)
+			b.endNs.addN(r.EndNs, k, size)
 			if b.timeValid != nil {
 				b.timeValid = repeat(b.timeValid, true, k)
 			}
 		} else {
-			b.startNs, b.endNs = repeat(b.startNs, 0, k), repeat(b.endNs, 0, k)
+			b.startNs.addN(0, k, size)
+			b.endNs.addN(0, k, size)
 			if b.timeValid == nil {
 				b.timeValid = repeat(make([]bool, 0, b.batchRows), true, b.pending)
 			}
@@ -306,15 +356,29 @@ func repeat[T comparable](s []T, x T, k int) []T {
 	return s
 }
 
-// appendAtLeast1 appends each of v to s, values below 1 as 1.
-func appendAtLeast1(s, v []int32) []int32 {
-	n := len(s)
-	s = slices.Grow(s, len(v))[:n+len(v)]
-	tail := s[n:]
+// addAtLeast1 appends each of v, values below 1 as 1, to level column c
+// (whose usual value is 1).
+func addAtLeast1(c *column[int32], v []int32, size int) {
+	if len(c.v) == 0 {
+		usual := true
+		for _, x := range v {
+			if x > 1 {
+				usual = false
+				break
+			}
+		}
+		if usual {
+			c.n += len(v)
+			return
+		}
+	}
+	c.materialize(size)
+	n := len(c.v)
+	c.v = slices.Grow(c.v, len(v))[:n+len(v)]
+	tail := c.v[n:]
 	for i, x := range v {
 		tail[i] = max(x, 1)
 	}
-	return s
 }
 
 func atLeast1(v int32) int32 {
@@ -324,18 +388,14 @@ func atLeast1(v int32) int32 {
 	return v
 }
 
-// reserve gives every column room for a whole batch. The first batch grows
-// as rows come instead, so small files make small tables.
+// reserve gives the columns that hold a value per row room for a whole
+// batch (the others take it when they leave their usual value, see
+// column). The first batch grows as rows come instead, so small files
+// make small tables.
 func (b *Builder) reserve() {
 	n := b.batchRows
-	for i := range b.strs {
-		b.strs[i].idx = make([]int32, 0, n)
-	}
 	b.value, b.nsPerOp = make([]float64, 0, n), make([]float64, 0, n)
-	b.count, b.startNs, b.endNs, b.line = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
-	for l := range b.levels {
-		b.levels[l] = make([]int32, 0, n)
-	}
+	b.count, b.line = make([]int64, 0, n), make([]int64, 0, n)
 	b.warmup = make([]bool, 0, n)
 }
 
@@ -346,9 +406,12 @@ func (b *Builder) flush() {
 	if n == 0 {
 		return
 	}
+	if b.zeros32 == nil {
+		b.zeros32, b.ones32, b.zeros64 = make([]int32, b.batchRows), repeat(make([]int32, 0, b.batchRows), 1, b.batchRows), make([]int64, b.batchRows)
+	}
 	cols := make([]arrow.Array, numColumns)
 	for i, c := range stringColumns {
-		cols[c] = b.strs[i].array()
+		cols[c] = b.strs[i].array(b.zeros32)
 	}
 	var valid []byte // the timestamps' validity
 	nulls := 0
@@ -368,9 +431,9 @@ func (b *Builder) flush() {
 	f64, i64 := arrow.PrimitiveTypes.Float64, arrow.PrimitiveTypes.Int64
 	cols[idxValue], cols[idxNsPerOp] = arrowio.FixedArray(f64, b.value, nil, 0), arrowio.FixedArray(f64, b.nsPerOp, nil, 0)
 	cols[idxCount], cols[idxLine] = arrowio.FixedArray(i64, b.count, nil, 0), arrowio.FixedArray(i64, b.line, nil, 0)
-	cols[idxStartNs], cols[idxEndNs] = arrowio.FixedArray(i64, b.startNs, valid, nulls), arrowio.FixedArray(i64, b.endNs, valid, nulls)
+	cols[idxStartNs], cols[idxEndNs] = arrowio.FixedArray(i64, b.startNs.take(b.zeros64), valid, nulls), arrowio.FixedArray(i64, b.endNs.take(b.zeros64), valid, nulls)
 	for l, c := range [NumLevels]int{idxInstance, idxTrial, idxFork, idxIteration, idxSlice} {
-		cols[c] = arrowio.Int32Array(b.levels[l])
+		cols[c] = arrowio.Int32Array(b.levels[l].take(b.ones32))
 	}
 	warm := make([]byte, bitutil.BytesForBits(int64(n)))
 	for i := slices.Index(b.warmup, true); i >= 0 && i < len(b.warmup); i++ {
@@ -385,8 +448,7 @@ func (b *Builder) flush() {
 	for _, c := range cols {
 		c.Release()
 	}
-	b.value, b.nsPerOp, b.count, b.startNs, b.endNs, b.line = nil, nil, nil, nil, nil, nil
-	b.levels = [NumLevels][]int32{}
+	b.value, b.nsPerOp, b.count, b.line = nil, nil, nil, nil
 	b.warmup, b.timeValid = nil, nil
 	b.pending = 0
 	if b.sink == nil {

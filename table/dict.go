@@ -36,9 +36,10 @@ func dictArray(n int, value func(int) string) arrow.Array {
 	var d dictBuilder
 	d.reset()
 	for j := 0; j < n; j++ {
-		d.add(value(j))
+		d.add(value(j), 1, n)
 	}
-	return d.array()
+	d.idx.materialize(n)
+	return d.array(nil)
 }
 
 // codedSchema is Schema with each string column replaced by int32 codes
