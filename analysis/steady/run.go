@@ -2,7 +2,9 @@ package steady
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/reports"
@@ -16,6 +18,14 @@ const (
 	TableEvaluation           = "evaluation"            // one row per (configuration set, fork): WEE, RPD, time waste
 	TableBenchmarkEvaluations = "benchmark-evaluations" // one row per (configuration set, benchmark run): RPD over forks
 )
+
+// EvaluationSidecar is where the TableBenchmarkEvaluations frame goes when
+// the TableEvaluation frame is written to path: NAME.benchmarks.EXT beside
+// it, in the same format (benchtrim steady --eval-out).
+func EvaluationSidecar(path string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + ".benchmarks" + ext
+}
 
 // Run is the steady-state analysis of every primary series of t that
 // opt.Select keeps, with the evaluation of opt.Configs. The method finds

@@ -50,3 +50,16 @@ func sameFile(a, b string) bool {
 	pb, _ := filepath.Abs(b)
 	return pa == pb
 }
+
+// RebuildInputs are the paths of the files of the trim output folder dir
+// (DirFiles with these extra files) that a page rebuilt from it may not
+// replace: all but report.html.
+func RebuildInputs(dir string, extra ...string) []string {
+	var ins []string
+	for _, f := range DirFiles(extra...) {
+		if f != "report.html" {
+			ins = append(ins, filepath.Join(dir, f))
+		}
+	}
+	return ins
+}

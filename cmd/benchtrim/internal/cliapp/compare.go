@@ -1,0 +1,48 @@
+package cliapp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// CompareOptions completes benchtrim compare's options opt, which its
+// flags wrote (Destination), with the global --seed and --workers and the
+// flags that need parsing (--split, --metrics, --filter or its older name
+// --bench), and validates them: a bad flag value is a UsageError naming
+// the flag.
+func CompareOptions(c *cli.Context, opt compare.Options) (compare.Options, error) {
+	g := GlobalsOf(c)
+	opt.Seed, opt.Workers = g.Seed, g.Workers
+	var ok bool
+	if opt.Split, ok = table.ParseLevel(c.String("split")); !ok || opt.Split > table.LevelFork {
+		return opt, Usagef("compare", "--split %q: want fork, trial or instance", c.String("split"))
+	}
+	opt.Metrics = strings.FieldsFunc(strings.Join(c.StringSlice("metrics"), ","), func(r rune) bool { return r == ',' || r == ' ' })
+	flag, expr := "--filter", c.String("filter")
+	if b := c.String("bench"); b != "" {
+		if expr != "" {
+			return opt, Usagef("compare", "--bench is the older name of --filter: give one of them")
+		}
+		flag, expr = "--bench", b
+	}
+	if expr != "" {
+		f, err := compare.ParseFilter(expr)
+		if err != nil {
+			return opt, Usagef("compare", "%s: %v", flag, err)
+		}
+		opt.Filter = f
+	}
+	err := opt.Validate()
+	msg, _ := strings.CutPrefix(fmt.Sprint(err), "compare: ")
+	for prefix, flag := range map[string]string{"row ": "--", "col ": "--", "statistic ": "--statistic: ", "minimum effect ": "--min-effect: "} {
+		if strings.HasPrefix(msg, prefix) { // a flag's value: a usage error naming it
+			return opt, Usagef("compare", "%s%s", flag, msg)
+		}
+	}
+	return opt, err
+}
