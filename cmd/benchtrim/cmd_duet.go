@@ -12,20 +12,20 @@ import (
 )
 
 func duetCommand() *cli.Command {
-	d := duet.DefaultOptions()
-	return command("duet", "FILES or DIRS...", "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown", runDuet,
+	opt := duet.DefaultOptions()
+	return command("duet", "FILES or DIRS...", "duet benchmarking: CI and U tests on paired A/B runs, detectable slowdown", func(c *cli.Context) error { return runDuet(c, opt) },
 		cliapp.Group("Method",
-			&cli.Float64Flag{Name: "min-overlap", Value: d.MinOverlap, Usage: "duet pairs must overlap more than this share of both iterations"},
+			&cli.Float64Flag{Name: "min-overlap", Destination: &opt.MinOverlap, Value: opt.MinOverlap, Usage: "duet pairs must overlap more than this share of both iterations"},
 			&cli.StringFlag{Name: "slowdowns", Value: "0:0.15:0.01", Usage: "emulated slowdowns of B: FROM:TO:STEP or a comma list (5%, 0.1); none skips the MDS"},
-			&cli.StringFlag{Name: "warmup", Value: string(d.Warmup), Usage: "warm-up rule: code (iteration ≥ max/2 per run), half (thesis) or none"},
-			&cli.StringFlag{Name: "enumeration", Value: string(d.Enumeration), Usage: "overlaps: sweep (the reference's) or all (every overlapping pair)"},
-			&cli.StringFlag{Name: "speedup", Value: string(d.Speedup), Usage: "runtime speedup: code (per iteration, − 1) or thesis (eq. 5.1 ratio)"},
-			&cli.IntFlag{Name: "resamples", Value: d.Resamples, Usage: "BCa bootstrap resamples"},
-			&cli.Float64Flag{Name: "confidence", Value: d.Confidence, Usage: "confidence level of the CI test"},
-			&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "U test level: equal when p > alpha"},
+			&cli.StringFlag{Name: "warmup", Value: string(opt.Warmup), Usage: "warm-up rule: code (iteration ≥ max/2 per run), half (thesis) or none"},
+			&cli.StringFlag{Name: "enumeration", Value: string(opt.Enumeration), Usage: "overlaps: sweep (the reference's) or all (every overlapping pair)"},
+			&cli.StringFlag{Name: "speedup", Value: string(opt.Speedup), Usage: "runtime speedup: code (per iteration, − 1) or thesis (eq. 5.1 ratio)"},
+			&cli.IntFlag{Name: "resamples", Destination: &opt.Resamples, Value: opt.Resamples, Usage: "BCa bootstrap resamples"},
+			&cli.Float64Flag{Name: "confidence", Destination: &opt.Confidence, Value: opt.Confidence, Usage: "confidence level of the CI test"},
+			&cli.Float64Flag{Name: "alpha", Destination: &opt.Alpha, Value: opt.Alpha, Usage: "U test level: equal when p > alpha"},
 		),
 		cliapp.Group("Selection",
-			&cli.BoolFlag{Name: "keep-unlabelled", Usage: "keep runs on hosts outside the known environments"},
+			&cli.BoolFlag{Name: "keep-unlabelled", Destination: &opt.KeepUnlabelled, Usage: "keep runs on hosts outside the known environments"},
 			cliapp.BenchFlag(),
 		),
 		cliapp.Group("Input", cliapp.InputFlags()...),
@@ -42,16 +42,15 @@ func duetCommand() *cli.Command {
 	)
 }
 
-// duetOptions reads the command's flags into duet options.
-func duetOptions(c *cli.Context) (duet.Options, error) {
-	opt := duet.DefaultOptions()
+// duetOptions completes opt, which the flags wrote (Destination), with the
+// flags that need parsing.
+func duetOptions(c *cli.Context, opt duet.Options) (duet.Options, error) {
 	var err error
 	if opt.Slowdowns, err = duet.ParseSlowdowns(c.String("slowdowns")); err != nil {
 		return opt, fmt.Errorf("--slowdowns: %w", err)
 	}
-	opt.MinOverlap, opt.Resamples, opt.Confidence, opt.Alpha = c.Float64("min-overlap"), c.Int("resamples"), c.Float64("confidence"), c.Float64("alpha")
 	opt.Warmup, opt.Enumeration = duet.WarmupRule(c.String("warmup")), duet.Enumeration(c.String("enumeration"))
-	opt.Speedup, opt.KeepUnlabelled = duet.SpeedupDefinition(c.String("speedup")), c.Bool("keep-unlabelled")
+	opt.Speedup = duet.SpeedupDefinition(c.String("speedup"))
 	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
@@ -75,8 +74,8 @@ var duetAnalyzer = &cliapp.Analyzer[duet.Report]{
 	Merge: duet.Merge,
 }
 
-func runDuet(c *cli.Context) error {
-	opt, err := duetOptions(c)
+func runDuet(c *cli.Context, opt duet.Options) error {
+	opt, err := duetOptions(c, opt)
 	if err != nil {
 		return err
 	}

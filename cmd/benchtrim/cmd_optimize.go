@@ -12,24 +12,25 @@ import (
 )
 
 func optimizeCommand() *cli.Command {
-	return command("optimize", "FILES...", "µOpTime: the cheapest stable configuration of every benchmark", runOptimize,
+	opt := optimize.DefaultOptions
+	return command("optimize", "FILES...", "µOpTime: the cheapest stable configuration of every benchmark", func(c *cli.Context) error { return runOptimize(c, opt) },
 		cliapp.Group("Method",
 			&cli.StringFlag{Name: "metric", Value: "all", Usage: "stability metrics, comma-separated: cv, rmad, rciw-mean, rciw-mean-t, rciw-median, or all"},
-			&cli.Float64Flag{Name: "threshold", Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},
-			&cli.Float64Flag{Name: "confidence", Value: estimate.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
-			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples"},
-			&cli.IntFlag{Name: "min-repetitions", Value: optimize.DefaultOptions.MinRepetitions, Usage: "skip configurations with fewer repetitions (instance × trial × fork × iteration units)"},
+			&cli.Float64Flag{Name: "threshold", Destination: &opt.Threshold, Value: optimize.DefaultOptions.Threshold, Usage: "a configuration is stable when its metric is below this"},
+			&cli.Float64Flag{Name: "confidence", Destination: &opt.Bootstrap.Confidence, Value: estimate.DefaultBootstrap.Confidence, Usage: "confidence level of bootstrap CIs"},
+			&cli.IntFlag{Name: "resamples", Destination: &opt.Bootstrap.Resamples, Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples"},
+			&cli.IntFlag{Name: "min-repetitions", Destination: &opt.MinRepetitions, Value: optimize.DefaultOptions.MinRepetitions, Usage: "skip configurations with fewer repetitions (instance × trial × fork × iteration units)"},
 			&cli.StringSliceFlag{Name: "fixed", Usage: "keep LEVEL at its full size (instance, trial, fork, iteration, slice; repeatable or comma list)"},
 			&cli.StringSliceFlag{Name: "first", Usage: "use only the first unit of LEVEL (the published prototype used --first instance on Go data)"},
 			&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
-			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first N iterations of every fork and count their time as warmup"},
-			&cli.BoolFlag{Name: "all-configs", Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
+			&cli.IntFlag{Name: "discard-warmup", Destination: &opt.DiscardWarmup, Usage: "drop the first N iterations of every fork and count their time as warmup"},
+			&cli.BoolFlag{Name: "all-configs", Destination: &opt.AllConfigs, Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
 		),
 		cliapp.Group("Versions",
-			&cli.StringFlag{Name: "base-version", Usage: "version whose configurations are applied to later versions (default: the first)"},
+			&cli.StringFlag{Name: "base-version", Destination: &opt.Versions.Base, Usage: "version whose configurations are applied to later versions (default: the first)"},
 			&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
-			&cli.BoolFlag{Name: "slowdowns-only", Usage: "count only slowdowns as performance changes (as the published prototype)"},
-			&cli.Float64Flag{Name: "min-change", Value: optimize.DefaultVersionOptions.MinChange, Usage: "smallest relative change of the average that counts as a performance change"},
+			&cli.BoolFlag{Name: "slowdowns-only", Destination: &opt.Versions.SlowdownsOnly, Usage: "count only slowdowns as performance changes (as the published prototype)"},
+			&cli.Float64Flag{Name: "min-change", Destination: &opt.Versions.MinChange, Value: optimize.DefaultVersionOptions.MinChange, Usage: "smallest relative change of the average that counts as a performance change"},
 		),
 		cliapp.Group("Selection", cliapp.BenchFlag()),
 		cliapp.Group("Input", cliapp.InputFlags()...),
@@ -44,16 +45,13 @@ func optimizeCommand() *cli.Command {
 	)
 }
 
-// optimizeOptions reads the command's flags into optimize options.
-func optimizeOptions(c *cli.Context) (optimize.Options, error) {
-	opt := optimize.DefaultOptions
+// optimizeOptions completes opt, which the flags wrote (Destination),
+// with the flags that need parsing.
+func optimizeOptions(c *cli.Context, opt optimize.Options) (optimize.Options, error) {
 	var err error
 	if opt.Metrics, err = optimize.ParseMetrics(c.String("metric")); err != nil {
 		return opt, err
 	}
-	opt.Threshold = c.Float64("threshold")
-	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
-	opt.MinRepetitions = c.Int("min-repetitions")
 	if opt.Fixed, err = optimize.ParseLevels(strings.Join(c.StringSlice("fixed"), ",")); err != nil {
 		return opt, err
 	}
@@ -63,19 +61,14 @@ func optimizeOptions(c *cli.Context) (optimize.Options, error) {
 	if opt.Parallel, err = optimize.ParseLevels(c.String("parallel")); err != nil {
 		return opt, err
 	}
-	opt.DiscardWarmup = c.Int("discard-warmup")
-	opt.AllConfigs = c.Bool("all-configs")
 	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
-	opt.Versions.Base = c.String("base-version")
 	if v := c.String("versions"); v != "" {
 		for _, s := range strings.Split(v, ",") {
 			opt.Versions.Order = append(opt.Versions.Order, strings.TrimSpace(s))
 		}
 	}
-	opt.Versions.SlowdownsOnly = c.Bool("slowdowns-only")
-	opt.Versions.MinChange = c.Float64("min-change")
 	return opt, opt.Validate()
 }
 
@@ -97,8 +90,8 @@ var optimizeAnalyzer = &cliapp.Analyzer[optimize.Report]{
 	Merge: optimize.Merge,
 }
 
-func runOptimize(c *cli.Context) error {
-	opt, err := optimizeOptions(c)
+func runOptimize(c *cli.Context, opt optimize.Options) error {
+	opt, err := optimizeOptions(c, opt)
 	if err != nil {
 		return err
 	}
