@@ -9,39 +9,39 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 func compareCommand() *cli.Command {
-	return command("compare", "[FILES...]", "A/B comparison of two result sets, or A/A test of one", runCompare,
+	opt := compare.DefaultOptions
+	return command("compare", "[FILES...]", "A/B comparison of two result sets, or A/A test of one", func(c *cli.Context) error { return runCompare(c, opt) },
 		cliapp.Group("Sides",
 			&cli.StringSliceFlag{Name: "base", Usage: "base (control) result `FILE` or quoted glob; repeat for more"},
 			&cli.StringSliceFlag{Name: "test", Usage: "test result `FILE` or quoted glob; repeat for more"},
-			&cli.StringFlag{Name: "base-version", Usage: "base = runs with this version label"},
-			&cli.StringFlag{Name: "test-version", Usage: "test = runs with this version label"},
-			&cli.StringFlag{Name: "base-project", Usage: "base = runs with this project label"},
-			&cli.StringFlag{Name: "test-project", Usage: "test = runs with this project label"},
-			&cli.StringFlag{Name: "base-pair", Usage: "base = rows with this duet pair label"},
-			&cli.StringFlag{Name: "test-pair", Usage: "test = rows with this duet pair label"},
-			&cli.StringFlag{Name: "col", Value: ".file", Usage: "what the two sides are, as benchstat's -col: .file (the files or label selectors), .config (the two project@version labels in FILES) or /KEY (the two values of parameter KEY, e.g. /size, in FILES)"},
-			&cli.StringFlag{Name: "row", Usage: "what names a row, as benchstat's -row: comma-separated .fullname (default), .name, /KEY, .file or .config; runs that agree on them are pooled"},
+			&cli.StringFlag{Name: "base-version", Destination: &opt.Base.Select.Version, Usage: "base = runs with this version label"},
+			&cli.StringFlag{Name: "test-version", Destination: &opt.Test.Select.Version, Usage: "test = runs with this version label"},
+			&cli.StringFlag{Name: "base-project", Destination: &opt.Base.Select.Project, Usage: "base = runs with this project label"},
+			&cli.StringFlag{Name: "test-project", Destination: &opt.Test.Select.Project, Usage: "test = runs with this project label"},
+			&cli.StringFlag{Name: "base-pair", Destination: &opt.Base.Select.Pair, Usage: "base = rows with this duet pair label"},
+			&cli.StringFlag{Name: "test-pair", Destination: &opt.Test.Select.Pair, Usage: "test = rows with this duet pair label"},
+			&cli.StringFlag{Name: "col", Destination: &opt.Col, Value: ".file", Usage: "what the two sides are, as benchstat's -col: .file (the files or label selectors), .config (the two project@version labels in FILES) or /KEY (the two values of parameter KEY, e.g. /size, in FILES)"},
+			&cli.StringFlag{Name: "row", Destination: &opt.Row, Usage: "what names a row, as benchstat's -row: comma-separated .fullname (default), .name, /KEY, .file or .config; runs that agree on them are pooled"},
 		),
 		cliapp.Group("A/A test",
-			&cli.BoolFlag{Name: "aa", Usage: "A/A test: split each run of FILES into two random halves"},
+			&cli.BoolFlag{Name: "aa", Destination: &opt.AA, Usage: "A/A test: split each run of FILES into two random halves"},
 			&cli.StringFlag{Name: "split", Value: "fork", Usage: "A/A split level: fork, trial or instance"},
-			&cli.IntFlag{Name: "aa-repeats", Value: 1, Usage: "A/A: random splits per benchmark"},
+			&cli.IntFlag{Name: "aa-repeats", Destination: &opt.Repeats, Value: 1, Usage: "A/A: random splits per benchmark"},
 		),
 		cliapp.Group("Statistics",
-			&cli.StringFlag{Name: "statistic", Value: compare.StatisticMedian, Usage: "median (medians, verdict by the U test, as benchstat; with --alpha 0.05 benchstat's verdicts) or mean (ratio of means, verdict by its bootstrap interval)"},
-			&cli.Float64Flag{Name: "alpha", Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
-			&cli.Float64Flag{Name: "min-effect", Usage: "practical significance: a change under `PCT` % is ~ even when significant"},
-			&cli.Float64Flag{Name: "confidence", Value: compare.DefaultOptions.Bootstrap.Confidence, Usage: "confidence level of the bootstrap intervals"},
-			&cli.IntFlag{Name: "resamples", Value: compare.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples"},
-			&cli.IntFlag{Name: "is", Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
-			&cli.BoolFlag{Name: "pa", Usage: "draw units as pa v0.1.0 does (normal indices, wrapped) to reproduce its intervals; not for verdicts (docs/compare.md)"},
-			&cli.IntFlag{Name: "discard-warmup", Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
+			&cli.StringFlag{Name: "statistic", Destination: &opt.Statistic, Value: compare.StatisticMedian, Usage: "median (medians, verdict by the U test, as benchstat; with --alpha 0.05 benchstat's verdicts) or mean (ratio of means, verdict by its bootstrap interval)"},
+			&cli.Float64Flag{Name: "alpha", Destination: &opt.Alpha, Value: compare.DefaultOptions.Alpha, Usage: "significance level of the U test"},
+			&cli.Float64Flag{Name: "min-effect", Destination: &opt.MinEffect, Usage: "practical significance: a change under `PCT` % is ~ even when significant"},
+			&cli.Float64Flag{Name: "confidence", Destination: &opt.Bootstrap.Confidence, Value: compare.DefaultOptions.Bootstrap.Confidence, Usage: "confidence level of the bootstrap intervals"},
+			&cli.IntFlag{Name: "resamples", Destination: &opt.Bootstrap.Resamples, Value: compare.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples"},
+			&cli.IntFlag{Name: "is", Destination: &opt.Bootstrap.InvocationSamples, Value: 0, Usage: "invocation samples per iteration: 0 iteration mean, -1 all, k k samples (pa's -is)"},
+			&cli.BoolFlag{Name: "pa", Destination: &opt.Bootstrap.PAIndices, Usage: "draw units as pa v0.1.0 does (normal indices, wrapped) to reproduce its intervals; not for verdicts (docs/compare.md)"},
+			&cli.IntFlag{Name: "discard-warmup", Destination: &opt.DiscardWarmup, Usage: "drop the first `N` iterations of every fork (data recorded without warmup)"},
 		),
 		cliapp.Group("Selection",
 			&cli.StringFlag{Name: "filter", Usage: "compare only benchmarks this `EXPR` keeps: REGEXP on the full name (BenchmarkSort/n=16), name:REGEXP, KEY:VALUE, -TERM (see below)"},
@@ -51,13 +51,13 @@ func compareCommand() *cli.Command {
 		cliapp.Group("Input", cliapp.InputFlags()...),
 		cliapp.Group("Output",
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the results for notebooks: OUT.csv, OUT.arrow or OUT.parquet"},
-			&cli.BoolFlag{Name: "wide", Usage: "print benchmark names whole (default: shortened with … to keep tables within 100 columns)"},
+			&cli.BoolFlag{Name: "wide", Destination: &opt.Wide, Usage: "print benchmark names whole (default: shortened with … to keep tables within 100 columns)"},
 		),
 	)
 }
 
-func runCompare(c *cli.Context) error {
-	opt, err := compareOptions(c)
+func runCompare(c *cli.Context, opt compare.Options) error {
+	opt, err := cliapp.CompareOptions(c, opt)
 	if err != nil {
 		return err
 	}
@@ -91,48 +91,4 @@ func runCompare(c *cli.Context) error {
 		return err
 	}
 	return cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
-}
-
-// compareOptions wires the flags to compare's options.
-func compareOptions(c *cli.Context) (compare.Options, error) {
-	g := cliapp.GlobalsOf(c)
-	opt := compare.DefaultOptions
-	opt.Bootstrap = estimate.HierarchicalOptions{
-		BootstrapOptions:  estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")},
-		InvocationSamples: c.Int("is"),
-		PAIndices:         c.Bool("pa"),
-	}
-	opt.Alpha, opt.DiscardWarmup, opt.Seed, opt.Workers = c.Float64("alpha"), c.Int("discard-warmup"), g.Seed, g.Workers
-	opt.Statistic, opt.MinEffect, opt.Wide = c.String("statistic"), c.Float64("min-effect"), c.Bool("wide")
-	opt.Row, opt.Col = c.String("row"), c.String("col")
-	opt.Base.Select = compare.Selector{Project: c.String("base-project"), Version: c.String("base-version"), Pair: c.String("base-pair")}
-	opt.Test.Select = compare.Selector{Project: c.String("test-project"), Version: c.String("test-version"), Pair: c.String("test-pair")}
-	var ok bool
-	opt.AA, opt.Repeats = c.Bool("aa"), c.Int("aa-repeats")
-	if opt.Split, ok = table.ParseLevel(c.String("split")); !ok || opt.Split > table.LevelFork {
-		return opt, cliapp.Usagef("compare", "--split %q: want fork, trial or instance", c.String("split"))
-	}
-	opt.Metrics = strings.FieldsFunc(strings.Join(c.StringSlice("metrics"), ","), func(r rune) bool { return r == ',' || r == ' ' })
-	flag, expr := "--filter", c.String("filter")
-	if b := c.String("bench"); b != "" {
-		if expr != "" {
-			return opt, cliapp.Usagef("compare", "--bench is the older name of --filter: give one of them")
-		}
-		flag, expr = "--bench", b
-	}
-	if expr != "" {
-		f, err := compare.ParseFilter(expr)
-		if err != nil {
-			return opt, cliapp.Usagef("compare", "%s: %v", flag, err)
-		}
-		opt.Filter = f
-	}
-	err := opt.Validate()
-	msg, _ := strings.CutPrefix(fmt.Sprint(err), "compare: ")
-	for prefix, flag := range map[string]string{"row ": "--", "col ": "--", "statistic ": "--statistic: ", "minimum effect ": "--min-effect: "} {
-		if strings.HasPrefix(msg, prefix) { // a flag's value: a usage error naming it
-			return opt, cliapp.Usagef("compare", "%s%s", flag, msg)
-		}
-	}
-	return opt, err
 }

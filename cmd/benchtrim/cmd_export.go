@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -59,20 +58,6 @@ func runExport(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s\n", out)
-	if n := len(sum.Skipped); n > 0 {
-		var names []string
-		seen := map[string]bool{}
-		for _, k := range sum.Skipped {
-			if !seen[k.Benchmark] {
-				seen[k.Benchmark] = true
-				names = append(names, k.Benchmark)
-			}
-		}
-		more := ""
-		if len(names) > 3 {
-			names, more = names[:3], fmt.Sprintf(", … %d more", len(names)-3)
-		}
-		fmt.Fprintf(c.App.Writer, "%d benchmark runs without Go benchmark names not written (%s%s)\n", n, strings.Join(names, ", "), more)
-	}
+	cliapp.SaySkipped(c.App.Writer, sum.Skipped)
 	return nil
 }

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
-	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
@@ -37,31 +33,6 @@ func runIngest(c *cli.Context) error {
 	if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data, cliapp.TableSidecar)); err != nil {
 		return err
 	}
-	// The rows go to the output file as they are read (table.Stream),
-	// so memory does not grow with the input.
-	w := c.App.Writer
-	err := table.Stream(out, table.WriteOptions{ArrowCompression: c.String("arrow-compression"), ParquetCompression: c.String("parquet-compression")},
-		func(write func(arrow.Record) error) ([]table.Setup, error) {
-			st, err := cliapp.StreamInputs(c, c.Args().Slice(), write)
-			if err != nil {
-				return nil, err
-			}
-			for _, f := range st.Files {
-				fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)
-			}
-			ingest.WriteStats(w, st.Stats, st.Report)
-			if st.Stats.Rows == 0 {
-				return nil, errNoRows
-			}
-			return st.Setups, nil
-		})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote %s\n", out)
-	return nil
+	return cliapp.IngestTable(c, c.Args().Slice(), out,
+		table.WriteOptions{ArrowCompression: c.String("arrow-compression"), ParquetCompression: c.String("parquet-compression")})
 }
-
-// errNoRows is ingest's "no result": the inputs hold no benchmark row, so
-// no table is written (exit status 1).
-var errNoRows = errors.New("no benchmark result in the input; no table written")

@@ -2,31 +2,29 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 func steadyCommand() *cli.Command {
-	return command("steady", "FILES...", "steady state per fork and benchmark; evaluate configurations against it", runSteady,
+	opt := steady.DefaultOptions
+	return command("steady", "FILES...", "steady state per fork and benchmark; evaluate configurations against it", func(c *cli.Context) error { return runSteady(c, opt) },
 		cliapp.Group("Steady-state detection",
 			&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "PELT penalty: crops (CROPS + Kneedle, Traini's protocol), crops-ascending (textbook Kneedle curve), 15log (Barrett) or a number"},
 			&cli.StringFlag{Name: "pen-range", Usage: "CROPS penalty range `a,b` (default 4·log n, 1e5·log n per series)"},
-			&cli.IntFlag{Name: "steady-window", Value: steady.DefaultOptions.SteadyWindow, Usage: "a fork is steady when its steady part covers at least its last N iterations"},
+			&cli.IntFlag{Name: "steady-window", Destination: &opt.SteadyWindow, Value: steady.DefaultOptions.SteadyWindow, Usage: "a fork is steady when its steady part covers at least its last N iterations"},
 			&cli.StringFlag{Name: "equivalence", Value: "traini", Usage: "segment equivalence: traini (CI of the ratio of means not wholly beyond ±threshold), traini-strict (CI wholly within), barrett"},
-			&cli.Float64Flag{Name: "threshold", Value: steady.DefaultOptions.Threshold, Usage: "relative threshold of the traini rules"},
+			&cli.Float64Flag{Name: "threshold", Destination: &opt.Threshold, Value: steady.DefaultOptions.Threshold, Usage: "relative threshold of the traini rules"},
 			&cli.StringFlag{Name: "barrett-delta", Value: steady.DefaultOptions.BarrettDelta.String(), Usage: "δ of the barrett rule: seconds, or a percentage of the fastest segment (1%)"},
-			&cli.IntFlag{Name: "resamples", Value: steady.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples (equivalence and RPD)"},
-			&cli.Float64Flag{Name: "confidence", Value: steady.DefaultOptions.Bootstrap.Confidence, Usage: "bootstrap confidence level"},
-			&cli.IntFlag{Name: "outlier-window", Value: steady.DefaultOutlierOptions.Window, Usage: "sliding window of the outlier rule"},
-			&cli.BoolFlag{Name: "no-outliers", Usage: "do not remove outliers"},
+			&cli.IntFlag{Name: "resamples", Destination: &opt.Bootstrap.Resamples, Value: steady.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples (equivalence and RPD)"},
+			&cli.Float64Flag{Name: "confidence", Destination: &opt.Bootstrap.Confidence, Value: steady.DefaultOptions.Bootstrap.Confidence, Usage: "bootstrap confidence level"},
+			&cli.IntFlag{Name: "outlier-window", Destination: &opt.Outliers.Window, Value: steady.DefaultOutlierOptions.Window, Usage: "sliding window of the outlier rule"},
+			&cli.BoolFlag{Name: "no-outliers", Destination: &opt.Outliers.Disabled, Usage: "do not remove outliers"},
 		),
 		cliapp.Group("Evaluated configuration",
 			&cli.IntFlag{Name: "wi", Value: -1, Usage: "warmup iterations of the evaluated configuration (default: the recorded setup's)"},
@@ -51,23 +49,19 @@ func steadyCommand() *cli.Command {
 	)
 }
 
-// steadyOptions reads the command's flags.
-func steadyOptions(c *cli.Context) (steady.Options, error) {
-	opt := steady.DefaultOptions
+// steadyOptions completes opt, which the flags wrote (Destination), with
+// the flags that need parsing.
+func steadyOptions(c *cli.Context, opt steady.Options) (steady.Options, error) {
 	if err := steadyPenalty(c, &opt); err != nil {
 		return opt, err
 	}
 	var err error
-	opt.SteadyWindow = c.Int("steady-window")
 	if opt.Equivalence, err = steady.ParseEquivalence(c.String("equivalence")); err != nil {
 		return opt, fmt.Errorf("--equivalence: %w", err)
 	}
-	opt.Threshold = c.Float64("threshold")
 	if opt.BarrettDelta, err = steady.ParseBarrettDelta(c.String("barrett-delta")); err != nil {
 		return opt, fmt.Errorf("--barrett-delta: %w", err)
 	}
-	opt.Bootstrap = estimate.BootstrapOptions{Resamples: c.Int("resamples"), Confidence: c.Float64("confidence")}
-	opt.Outliers.Window, opt.Outliers.Disabled = c.Int("outlier-window"), c.Bool("no-outliers")
 	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
@@ -120,20 +114,13 @@ func steadyConfigs(c *cli.Context) ([]steady.ConfigSet, error) {
 	return steady.ConfigSets(ov, c.String("configs"))
 }
 
-// evaluationSidecar is the per-benchmark RPD file written beside --eval-out
-// (NAME.benchmarks.EXT, in the same format).
-func evaluationSidecar(path string) string {
-	ext := filepath.Ext(path)
-	return strings.TrimSuffix(path, ext) + ".benchmarks" + ext
-}
-
 // steadyAnalyzer is what steady writes from its report, for steady and
 // merge.
 var steadyAnalyzer = &cliapp.Analyzer[steady.Report]{
 	Command:     "steady",
 	OutputFlags: []string{"details", "forks-out", "benchmarks-out", "eval-out", "plots", "plot-format", "plot-max"},
 	Data: []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks}, {Flag: "benchmarks-out", Frame: steady.TableBenchmarks},
-		{Flag: "eval-out", Frame: steady.TableEvaluation}, {Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: evaluationSidecar}},
+		{Flag: "eval-out", Frame: steady.TableEvaluation}, {Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: steady.EvaluationSidecar}},
 	Details:    (*steady.Report).WriteDetails,
 	Plots:      (*steady.Report).WritePlots,
 	PlotMax:    20,
@@ -141,8 +128,8 @@ var steadyAnalyzer = &cliapp.Analyzer[steady.Report]{
 	Merge:      steady.Merge,
 }
 
-func runSteady(c *cli.Context) error {
-	opt, err := steadyOptions(c)
+func runSteady(c *cli.Context, opt steady.Options) error {
+	opt, err := steadyOptions(c, opt)
 	if err != nil {
 		return err
 	}

@@ -17,16 +17,17 @@ import (
 )
 
 func trimCommand() *cli.Command {
-	return command("trim", "FILES...", "one configuration per benchmark: the cheapest that reaches a precision", runTrim,
+	opt := trim.DefaultOptions
+	return command("trim", "FILES...", "one configuration per benchmark: the cheapest that reaches a precision", func(c *cli.Context) error { return runTrim(c, opt) },
 		cliapp.Group("Plan",
-			&cli.Float64Flag{Name: "target", Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
-			&cli.BoolFlag{Name: "parallel-instances", Usage: "instances run side by side: an instance costs no wall time"},
+			&cli.Float64Flag{Name: "target", Destination: &opt.Target, Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
+			&cli.BoolFlag{Name: "parallel-instances", Destination: &opt.ParallelInstances, Usage: "instances run side by side: an instance costs no wall time"},
 			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
-			&cli.IntFlag{Name: "splits", Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},
-			&cli.IntFlag{Name: "resamples", Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (the hierarchical CI and steady-state equivalence)"},
-			&cli.Float64Flag{Name: "warmup-quantile", Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
+			&cli.IntFlag{Name: "splits", Destination: &opt.Splits, Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},
+			&cli.IntFlag{Name: "resamples", Destination: &opt.Optimize.Bootstrap.Resamples, Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (the hierarchical CI and steady-state equivalence)"},
+			&cli.Float64Flag{Name: "warmup-quantile", Destination: &opt.WarmupQuantile, Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
 			&cli.StringFlag{Name: "penalty", Value: "15log", Usage: "PELT penalty of the steady-state detection: 15log (Barrett), crops (Traini's CROPS + Kneedle; the report then plots the elbow), crops-ascending, or a number"},
-			&cli.IntFlag{Name: "steady-window", Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
+			&cli.IntFlag{Name: "steady-window", Destination: &opt.Steady.SteadyWindow, Value: trim.DefaultOptions.Steady.SteadyWindow, Usage: "a fork is steady when its steady part covers its last N iterations; JMH forks of at most N iterations take the reconfiguration path"},
 		),
 		cliapp.Group("Selection", cliapp.BenchFlag()),
 		cliapp.Group("Input", cliapp.InputFlags()...),
@@ -42,20 +43,14 @@ func trimCommand() *cli.Command {
 	)
 }
 
-// trimOptions reads the command's flags.
-func trimOptions(c *cli.Context) (trim.Options, error) {
-	opt := trim.DefaultOptions
-	opt.Target = c.Float64("target")
-	opt.ParallelInstances = c.Bool("parallel-instances")
-	opt.Splits = c.Int("splits")
+// trimOptions completes opt, which the flags wrote (Destination), with the
+// flags that need parsing.
+func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
 	var err error
 	if opt.Overhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
 		return opt, cliapp.Usagef("trim", "--overhead: %v", err)
 	}
-	opt.Optimize.Bootstrap.Resamples = c.Int("resamples")
-	opt.Steady.Bootstrap.Resamples = c.Int("resamples")
-	opt.WarmupQuantile = c.Float64("warmup-quantile")
-	opt.Steady.SteadyWindow = c.Int("steady-window")
+	opt.Steady.Bootstrap.Resamples = opt.Optimize.Bootstrap.Resamples
 	pen, err := changepoint.ParsePenalty(c.String("penalty"))
 	if err != nil {
 		return opt, fmt.Errorf("--penalty: %w", err)
@@ -87,8 +82,8 @@ var trimAnalyzer = &cliapp.Analyzer[trim.Report]{
 	Merge: trim.Merge,
 }
 
-func runTrim(c *cli.Context) error {
-	opt, err := trimOptions(c)
+func runTrim(c *cli.Context, opt trim.Options) error {
+	opt, err := trimOptions(c, opt)
 	if err != nil {
 		return err
 	}
@@ -116,15 +111,8 @@ func runReport(c *cli.Context) error {
 	if out == "" {
 		out = filepath.Join(dir, "report.html")
 	}
-	// The page may replace the folder's report.html, no other
-	// file of it.
-	var ins []string
-	for _, f := range report.DirFiles(trimDirExtras...) {
-		if f != "report.html" {
-			ins = append(ins, filepath.Join(dir, f))
-		}
-	}
-	if err := cliapp.CheckOutputs(ins, cliapp.Output(c, "output", outpath.Text)); err != nil {
+	// The page may replace the folder's report.html, no other file of it.
+	if err := cliapp.CheckOutputs(report.RebuildInputs(dir, trimDirExtras...), cliapp.Output(c, "output", outpath.Text)); err != nil {
 		return err
 	}
 	if err := report.Rebuild(dir, out); err != nil {

@@ -18,7 +18,7 @@ const (
 	// maxCmdLines is the ceiling of package cmd/benchtrim's lines of code
 	// (codeLines over its non-test files): a ratchet, lower it as code
 	// moves out (1,718 before issue 25; its target is cmdLinesTarget).
-	maxCmdLines = 1019
+	maxCmdLines = 900
 	// cmdLinesTarget is issue 25's ceiling for the package.
 	cmdLinesTarget = 900
 	// maxCmdFuncLines is the ceiling of a function's length in package
