@@ -71,8 +71,8 @@ for rep in $(seq "$reps"); do
 		measure optimize benchtrim "$bt" -q optimize --first instance "$shared/data/uoptime-go/zap-v1.19.1.csv"
 	fi
 	if has steady-shard; then
-		measure steady-shard unsharded "$bt" -q steady "$work/steady.json"
-		measure steady-shard shard-0-of-4 "$bt" -q steady --shard 0/4 --partial-out "$work/p0.partial" "$work/steady.json"
+		measure steady-shard unsharded "$bt" -q steady --steady-window 100 "$work/steady.json"
+		measure steady-shard shard-0-of-4 "$bt" -q steady --steady-window 100 --shard 0/4 --partial-out "$work/p0.partial" "$work/steady.json"
 	fi
 	if has duet; then
 		measure duet benchtrim "$bt" -q duet "$work/duet.csv"
