@@ -21,8 +21,12 @@ func (o *Options) methodLine() string {
 	case n > 0:
 		is = fmt.Sprintf("%d invocation samples per iteration", n)
 	}
-	s := fmt.Sprintf("hierarchical bootstrap: %d resamples, %s percentile intervals, %s, seed %d; U test: two-sided Mann-Whitney on iteration means, α = %v",
-		o.Bootstrap.Resamples, confidenceLabel(o.Bootstrap.Confidence), is, o.Seed, o.Alpha)
+	method := "hierarchical bootstrap"
+	if o.Bootstrap.PAIndices {
+		method = "pa v0.1.0's resampling (--pa: normal-index draws, sorted replicates divided; its intervals, not the bootstrap's)"
+	}
+	s := fmt.Sprintf("%s: %d resamples, %s percentile intervals, %s, seed %d; U test: two-sided Mann-Whitney on iteration means, α = %v",
+		method, o.Bootstrap.Resamples, confidenceLabel(o.Bootstrap.Confidence), is, o.Seed, o.Alpha)
 	if o.DiscardWarmup > 0 {
 		s += fmt.Sprintf("; first %d iterations of every fork discarded as warmup", o.DiscardWarmup)
 	}

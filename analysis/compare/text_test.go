@@ -110,3 +110,16 @@ func checkWidth(t *testing.T, out string) {
 		}
 	}
 }
+
+// TestMethodLineSaysPA: with --pa the settings line says the intervals are
+// pa's, not the bootstrap's.
+func TestMethodLineSaysPA(t *testing.T) {
+	o := DefaultOptions
+	if l := o.methodLine(); !strings.HasPrefix(l, "hierarchical bootstrap: 10000 resamples") {
+		t.Errorf("default: %q", l)
+	}
+	o.Bootstrap.PAIndices = true
+	if l := o.methodLine(); !strings.HasPrefix(l, "pa v0.1.0's resampling (--pa:") || !strings.Contains(l, "not the bootstrap's") {
+		t.Errorf("--pa: %q", l)
+	}
+}
