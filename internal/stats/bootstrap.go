@@ -3,11 +3,12 @@ package stats
 import (
 	"errors"
 	"fmt"
-	"github.com/benchtrim/benchtrim/estimate"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // BootstrapOptions, DefaultBootstrap, Interval: see package estimate, which
@@ -275,20 +276,26 @@ func resampleT(centred []float64, dst []float64, rng *Stream) {
 			s0 += v
 			q0 += v * v
 		}
-		s, q := s0+s1, q0+q1
-		mean := s / fn
-		variance := (q - s*mean) / (fn - 1)
-		switch {
-		case diff != 0 && variance > 0:
-			dst[b] = mean / math.Sqrt(variance/fn)
-		case mean > 0:
-			dst[b] = math.Inf(1)
-		case mean < 0:
-			dst[b] = math.Inf(-1)
-		default:
-			dst[b] = 0
-		}
+		dst[b] = studentized(s0+s1, q0+q1, fn, diff != 0)
 	}
+}
+
+// studentized is the t statistic of a resample of n centred values with
+// sum s and sum of squares q: mean / √(variance / n), mean = s/n,
+// variance = (q − s·mean)/(n − 1); ±Inf (the mean's sign) or 0 when the
+// resample holds one distinct value or no variance.
+func studentized(s, q, n float64, distinct bool) float64 {
+	mean := s / n
+	variance := (q - s*mean) / (n - 1)
+	switch {
+	case distinct && variance > 0:
+		return mean / math.Sqrt(variance/n)
+	case mean > 0:
+		return math.Inf(1)
+	case mean < 0:
+		return math.Inf(-1)
+	}
+	return 0
 }
 
 // percentileInterval returns the type-7 quantiles at α/2 and 1 − α/2 of a,

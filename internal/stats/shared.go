@@ -190,18 +190,7 @@ func resampleShared(sorted, centred []float64, counts []int32, means, medians, t
 		s, sc, q := s0+s1, c0+c1, q0+q1
 		means[b] = s / fn
 		medians[b] = medianFromCounts(sorted, counts, un)
-		mean := sc / fn
-		variance := (q - sc*mean) / (fn - 1)
-		switch {
-		case diff != 0 && variance > 0:
-			ts[b] = mean / math.Sqrt(variance/fn)
-		case mean > 0:
-			ts[b] = math.Inf(1)
-		case mean < 0:
-			ts[b] = math.Inf(-1)
-		default:
-			ts[b] = 0
-		}
+		ts[b] = studentized(sc, q, fn, diff != 0)
 	}
 }
 
