@@ -115,29 +115,26 @@ func globalFlags() []cli.Flag {
 // (subcommand first, then the app), falling back to the defaults.
 func GlobalsOf(c *cli.Context) Globals {
 	g := Globals{Seed: 1, MaxRows: DefaultMaxRows}
-	for _, ctx := range c.Lineage() {
-		if ctx.IsSet("seed") {
-			g.Seed = ctx.Uint64("seed")
-			break
+	// set is the innermost context that set flag name, or nil.
+	set := func(name string) *cli.Context {
+		for _, ctx := range c.Lineage() {
+			if ctx.IsSet(name) {
+				return ctx
+			}
 		}
+		return nil
 	}
-	for _, ctx := range c.Lineage() {
-		if ctx.IsSet("workers") {
-			g.Workers = ctx.Int("workers")
-			break
-		}
+	if ctx := set("seed"); ctx != nil {
+		g.Seed = ctx.Uint64("seed")
 	}
-	for _, ctx := range c.Lineage() {
-		if ctx.IsSet("quiet") {
-			g.Quiet = ctx.Bool("quiet")
-			break
-		}
+	if ctx := set("workers"); ctx != nil {
+		g.Workers = ctx.Int("workers")
 	}
-	for _, ctx := range c.Lineage() {
-		if ctx.IsSet("max-rows") {
-			g.MaxRows = ctx.Int64("max-rows")
-			break
-		}
+	if ctx := set("quiet"); ctx != nil {
+		g.Quiet = ctx.Bool("quiet")
+	}
+	if ctx := set("max-rows"); ctx != nil {
+		g.MaxRows = ctx.Int64("max-rows")
 	}
 	g.Workers = workpool.Workers(g.Workers)
 	return g
