@@ -264,7 +264,7 @@ func (b *batchPELT) costRow(u int, tf, st1, st2 float64) {
 		return
 	case b.bounded:
 		boundMeanVar(cc, ce, csf, c1, c2, b.zeros[:u], tf, st1, st2, 0)
-	case b.cost == Mean:
+	case b.cost == mean:
 		for j := range cc {
 			l := tf - csf[j]
 			x := st1 - c1[j]

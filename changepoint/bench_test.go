@@ -46,7 +46,7 @@ func cpuTimer() func() int64 {
 func BenchmarkPELT(b *testing.B) {
 	for _, n := range []int{3000, 30000} {
 		x := benchSeries(n)
-		for _, c := range []Cost{MeanVar, Mean} {
+		for _, c := range []Cost{MeanVar, mean} {
 			for _, simd := range []bool{true, false} {
 				if simd && !haveSIMD {
 					continue
@@ -86,7 +86,7 @@ func BenchmarkCROPS(b *testing.B) {
 				var r *CROPSResult
 				for i := 0; i < b.N; i++ {
 					var err error
-					if r, err = CROPS(x, opt); err != nil {
+					if r, err = crops(x, opt); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -122,7 +122,7 @@ func BenchmarkReferenceSeries(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/PELT-mean", n), func(b *testing.B) {
 			elapsed := cpuTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := PELT(x, Options{Cost: Mean, Penalty: BarrettPenalty(n)}); err != nil {
+				if _, err := PELT(x, Options{Cost: mean, Penalty: BarrettPenalty(n)}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -131,7 +131,7 @@ func BenchmarkReferenceSeries(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/CROPS-traini", n), func(b *testing.B) {
 			elapsed := cpuTimer()
 			for i := 0; i < b.N; i++ {
-				r, err := CROPS(x, DefaultCROPSOptions)
+				r, err := crops(x, defaultCROPSOptions)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -171,7 +171,7 @@ func BenchmarkNoChangepoint(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/BinSeg", n), func(b *testing.B) {
 			elapsed := cpuTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := BinSeg(x, BinSegOptions{Cost: MeanVar, Penalty: BarrettPenalty(n), Q: 5}); err != nil {
+				if _, err := binSeg(x, binSegOptions{Cost: MeanVar, Penalty: BarrettPenalty(n), Q: 5}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -5,8 +5,8 @@ import (
 	"sort"
 )
 
-// BinSegOptions configures BinSeg.
-type BinSegOptions struct {
+// binSegOptions configures BinSeg.
+type binSegOptions struct {
 	// Cost is the segment cost (MeanVar or Mean); MinSegLen 0 means the
 	// cost's default (2 for MeanVar, 1 for Mean).
 	Cost      Cost
@@ -20,9 +20,9 @@ type BinSegOptions struct {
 	SumMode SumMode
 }
 
-// BinSegmentation is the result of BinSeg: the segmentation by the change
+// binSegmentation is the result of BinSeg: the segmentation by the change
 // points BinSeg keeps, and every candidate it found on the way.
-type BinSegmentation struct {
+type binSegmentation struct {
 	*Segmentation
 	// Found are the Q change points in the order binary segmentation
 	// found them (R's cps[1, ]); Gains the gain of each, 2·λ_q (R's
@@ -31,7 +31,7 @@ type BinSegmentation struct {
 	Gains []float64
 }
 
-// BinSeg segments x by binary segmentation, as R changepoint 2.3's
+// binSeg segments x by binary segmentation, as R changepoint 2.3's
 // cpt.mean/cpt.meanvar(method = "BinSeg", penalty = "Manual") does (its C
 // function binseg, BinSeg_one_func_minseglen.c, ported step for step):
 // Q times, every point j = 2 … n−3 (1-based) that leaves at least
@@ -51,7 +51,7 @@ type BinSegmentation struct {
 // "Series without change points", compares them on the reference series).
 // TestBinSegReference checks change points and gains against R's on the
 // reference series bit for bit.
-func BinSeg(x []float64, opt BinSegOptions) (*BinSegmentation, error) {
+func binSeg(x []float64, opt binSegOptions) (*binSegmentation, error) {
 	if err := checkFinite(x); err != nil {
 		return nil, err
 	}
@@ -134,5 +134,5 @@ func BinSeg(x []float64, opt BinSegOptions) (*BinSegmentation, error) {
 		seg.Cost += sg.Cost
 	}
 	seg.Objective = seg.Cost + float64(len(cpts))*opt.Penalty
-	return &BinSegmentation{Segmentation: seg, Found: found, Gains: gains}, nil
+	return &binSegmentation{Segmentation: seg, Found: found, Gains: gains}, nil
 }

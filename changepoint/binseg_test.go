@@ -44,7 +44,7 @@ func readBinsegCases(t *testing.T) []binsegCase {
 		case len(w) == 6 && w[0] == "case":
 			c := binsegCase{file: w[1], cost: MeanVar, q: int(num(w[3])), pen: num(w[4]), keep: int(num(w[5]))}
 			if w[2] == "mean" {
-				c.cost = Mean
+				c.cost = mean
 			}
 			out = append(out, c)
 		case len(w) > 0 && w[0] == "cpts" && len(out) > 0:
@@ -80,7 +80,7 @@ func TestBinSegReference(t *testing.T) {
 			x = readSeriesCSV(t, filepath.Join("testdata", "reference", c.file))
 			series[c.file] = x
 		}
-		got, err := BinSeg(x, BinSegOptions{Cost: c.cost, Penalty: c.pen, Q: c.q})
+		got, err := binSeg(x, binSegOptions{Cost: c.cost, Penalty: c.pen, Q: c.q})
 		// R keeps "change point" 0 (no split left; here the constant
 		// series at penalty 0): BinSeg says so instead.
 		degenerate := false
@@ -128,7 +128,7 @@ func TestBinSegSegmentation(t *testing.T) {
 			x[i] -= 8
 		}
 	}
-	r, err := BinSeg(x, BinSegOptions{Cost: MeanVar, Penalty: BarrettPenalty(len(x)), Q: 5})
+	r, err := binSeg(x, binSegOptions{Cost: MeanVar, Penalty: BarrettPenalty(len(x)), Q: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +146,8 @@ func TestBinSegSegmentation(t *testing.T) {
 	if r.Cost != cost || r.Objective != cost+2*BarrettPenalty(len(x)) {
 		t.Errorf("cost %v objective %v, want %v and %v", r.Cost, r.Objective, cost, cost+2*BarrettPenalty(len(x)))
 	}
-	for _, bad := range []BinSegOptions{{Cost: MeanVar, Q: 0}, {Cost: MeanVar, Q: 200}, {Cost: MeanVar, Q: 5, Penalty: -1}, {Cost: MeanVar, Q: 5, MinSegLen: 1}} {
-		if _, err := BinSeg(x, bad); err == nil {
+	for _, bad := range []binSegOptions{{Cost: MeanVar, Q: 0}, {Cost: MeanVar, Q: 200}, {Cost: MeanVar, Q: 5, Penalty: -1}, {Cost: MeanVar, Q: 5, MinSegLen: 1}} {
+		if _, err := binSeg(x, bad); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}

@@ -20,7 +20,7 @@ const (
 	// The clamp is absolute, not relative, so apart from it the cost is
 	// scale invariant (scaling y by c adds 2n·log c to the total).
 	MeanVar Cost = iota
-	// Mean is R's "mean.norm" cost (cpt.mean, test.stat="Normal"): a change
+	// mean is R's "mean.norm" cost (cpt.mean, test.stat="Normal"): a change
 	// in mean with the variance assumed to be 1, i.e. the residual sum of
 	// squares
 	//
@@ -28,7 +28,7 @@ const (
 	//
 	// It is not scale invariant: choose the penalty with the data's scale
 	// in mind (at 15·log n it finds nothing on small-scale series).
-	Mean
+	mean
 )
 
 // varianceClamp is the absolute lower bound R's mll_meanvar puts on σ².
@@ -42,7 +42,7 @@ func (c Cost) String() string {
 	switch c {
 	case MeanVar:
 		return "meanvar.norm"
-	case Mean:
+	case mean:
 		return "mean.norm"
 	}
 	return fmt.Sprintf("Cost(%d)", int(c))
@@ -54,29 +54,29 @@ func ParseCost(s string) (Cost, error) {
 	case "meanvar", "meanvar.norm":
 		return MeanVar, nil
 	case "mean", "mean.norm":
-		return Mean, nil
+		return mean, nil
 	}
 	return 0, fmt.Errorf("changepoint: unknown cost %q (want meanvar or mean)", s)
 }
 
-// DefaultMinSegLen is R's default minimum segment length for the cost:
+// defaultMinSegLen is R's default minimum segment length for the cost:
 // 2 for MeanVar (cpt.meanvar forces minseglen >= 2 for the Normal
 // distribution), 1 for Mean.
-func (c Cost) DefaultMinSegLen() int {
+func (c Cost) defaultMinSegLen() int {
 	if c == MeanVar {
 		return 2
 	}
 	return 1
 }
 
-func (c Cost) valid() bool { return c == MeanVar || c == Mean }
+func (c Cost) valid() bool { return c == MeanVar || c == mean }
 
 // segmentCost is the cost of a segment of length L with sums x and x2,
 // evaluated with the same operation order as R's C code so that it rounds
 // identically (up to the last bit of log).
 func segmentCost(c Cost, x, x2 float64, L int) float64 {
 	l := float64(L)
-	if c == Mean {
+	if c == mean {
 		return x2 - float64(x*x)/l
 	}
 	return l * ((log2Pi + fastLog(varianceR(l, x, x2))) + 1)
@@ -98,13 +98,13 @@ func varianceR(l, x, x2 float64) float64 {
 type SumMode int
 
 const (
-	// ExtendedSum emulates R's cumsum(), which accumulates in 80-bit long
+	// extendedSum emulates R's cumsum(), which accumulates in 80-bit long
 	// double and rounds each partial sum to double. This is the default and
 	// reproduces R bit for bit.
-	ExtendedSum SumMode = iota
-	// DoubleSum accumulates in float64. It matches what R computes with
+	extendedSum SumMode = iota
+	// doubleSum accumulates in float64. It matches what R computes with
 	// double-accumulated sums (the reference's double_cumsum_F_n).
-	DoubleSum
+	doubleSum
 )
 
 // sumStats holds R's sumstat columns 1 and 2: S1[i] = Σ_{k<i} y[k] and
@@ -116,7 +116,7 @@ type sumStats struct {
 
 func newSumStats(x []float64, mode SumMode) sumStats {
 	s := sumStats{s1: make([]float64, len(x)+1), s2: make([]float64, len(x)+1)}
-	if mode == DoubleSum {
+	if mode == doubleSum {
 		cumsumDouble(s.s1, x, false)
 		cumsumDouble(s.s2, x, true)
 	} else {

@@ -25,13 +25,13 @@ type CROPSOptions struct {
 	Workers int
 }
 
-// DefaultCROPSOptions is the setting of Traini et al.'s scripts: MeanVar
+// defaultCROPSOptions is the setting of Traini et al.'s scripts: MeanVar
 // cost, minimum segment length 2, range TrainiRange(n), sequential.
-var DefaultCROPSOptions = CROPSOptions{Cost: MeanVar, MinSegLen: 2}
+var defaultCROPSOptions = CROPSOptions{Cost: MeanVar, MinSegLen: 2}
 
-// TrainiRange returns [4·log n, 10⁵·log n], the CROPS penalty range that
+// trainiRange returns [4·log n, 10⁵·log n], the CROPS penalty range that
 // Traini et al.'s changepoint.py passes to R (their paper states [4, 10⁵]).
-func TrainiRange(n int) (penMin, penMax float64) {
+func trainiRange(n int) (penMin, penMax float64) {
 	l := math.Log(float64(n))
 	return 4 * l, 1e5 * l
 }
@@ -98,7 +98,7 @@ func (r *CROPSResult) NumChangepoints() []int {
 // sqrt(.Machine$double.eps).
 var allEqualTolerance = math.Sqrt(0x1p-52)
 
-// CROPS runs PELT for every penalty needed to find all the optimal
+// crops runs PELT for every penalty needed to find all the optimal
 // segmentations for penalties in [PenMin, PenMax], following Haynes,
 // Eckley and Fearnhead, "Computationally efficient changepoint detection
 // for a range of penalties", JCGS 26(1), 2017, exactly as R changepoint
@@ -121,14 +121,14 @@ var allEqualTolerance = math.Sqrt(0x1p-52)
 //
 // It differs from R only in refusing series shorter than 2·MinSegLen
 // (ErrTooShort), where R's C code reads past its arrays. x is not modified.
-func CROPS(x []float64, opt CROPSOptions) (*CROPSResult, error) {
+func crops(x []float64, opt CROPSOptions) (*CROPSResult, error) {
 	p, err := newPELT(x, opt.Cost, opt.MinSegLen, opt.SumMode)
 	if err != nil {
 		return nil, err
 	}
 	lo, hi := opt.PenMin, opt.PenMax
 	if lo == 0 && hi == 0 {
-		lo, hi = TrainiRange(len(x))
+		lo, hi = trainiRange(len(x))
 	}
 	if err := checkPenalty(lo); err != nil {
 		return nil, err

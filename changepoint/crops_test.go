@@ -16,12 +16,12 @@ func TestCROPSIntervals(t *testing.T) {
 		"warmup":      warmupSeries(8, 300, 30),
 	}
 	for name, x := range series {
-		for _, c := range []Cost{MeanVar, Mean} {
-			lo, hi := TrainiRange(len(x))
-			if c == Mean {
+		for _, c := range []Cost{MeanVar, mean} {
+			lo, hi := trainiRange(len(x))
+			if c == mean {
 				lo, hi = 0.5, 50 // Mean's RSS scale: unit-ish data
 			}
-			r, err := CROPS(x, CROPSOptions{Cost: c, PenMin: lo, PenMax: hi})
+			r, err := crops(x, CROPSOptions{Cost: c, PenMin: lo, PenMax: hi})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestCROPSIntervals(t *testing.T) {
 // above. With the range [1, 1000] CROPS runs PELT at 1 and 1000 (1 and 0
 // change points, counts differ by 1, so nothing else to test).
 func TestCROPSHandChecked(t *testing.T) {
-	r, err := CROPS([]float64{0, 0, 10, 10}, CROPSOptions{Cost: Mean, PenMin: 1000, PenMax: 1})
+	r, err := crops([]float64{0, 0, 10, 10}, CROPSOptions{Cost: mean, PenMin: 1000, PenMax: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +114,11 @@ func TestCROPSPathsAgree(t *testing.T) {
 		"offset":   floatsAdd(warmupSeries(14, 300, 30), 1e7),
 	}
 	for name, x := range series {
-		for _, c := range []Cost{MeanVar, Mean} {
+		for _, c := range []Cost{MeanVar, mean} {
 			var ref *CROPSResult
 			for _, m := range kernelModes() {
 				restore := useKernels(m)
-				r, err := CROPS(x, CROPSOptions{Cost: c, PenMin: 1, PenMax: 1e5})
+				r, err := crops(x, CROPSOptions{Cost: c, PenMin: 1, PenMax: 1e5})
 				restore()
 				if err != nil {
 					t.Fatal(err)
@@ -126,7 +126,7 @@ func TestCROPSPathsAgree(t *testing.T) {
 				if ref == nil {
 					ref = r
 					for i, run := range r.Runs {
-						f, cpts := peltPlain(x, c, c.DefaultMinSegLen(), run.Penalty)
+						f, cpts := peltPlain(x, c, c.defaultMinSegLen(), run.Penalty)
 						if math.Float64bits(run.Objective) != math.Float64bits(f) || !slices.Equal(run.Changepoints, nonNil(cpts)) {
 							t.Fatalf("%s %v: run %d = %+v, plain loop F = %.17g %v", name, c, i, run, f, cpts)
 						}
@@ -151,12 +151,12 @@ func TestCROPSPathsAgree(t *testing.T) {
 func TestCROPSWorkersDeterministic(t *testing.T) {
 	x := warmupSeries(3, 400, 40)
 	opt := CROPSOptions{Cost: MeanVar, PenMin: 4, PenMax: 1e5}
-	a, err := CROPS(x, opt)
+	a, err := crops(x, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.Workers = 3
-	b, err := CROPS(x, opt)
+	b, err := crops(x, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,11 +178,11 @@ func TestCROPSErrors(t *testing.T) {
 		{Cost: MeanVar, PenMin: 1, PenMax: math.Inf(1)},
 		{Cost: MeanVar, MinSegLen: 4, PenMin: 1, PenMax: 2},
 	} {
-		if _, err := CROPS(x, opt); err == nil {
+		if _, err := crops(x, opt); err == nil {
 			t.Errorf("%+v: no error", opt)
 		}
 	}
-	lo, hi := TrainiRange(3000)
+	lo, hi := trainiRange(3000)
 	if math.Abs(lo-4*math.Log(3000)) > 1e-12 || math.Abs(hi-1e5*math.Log(3000)) > 1e-7 {
 		t.Errorf("TrainiRange(3000) = %v, %v", lo, hi)
 	}

@@ -8,66 +8,66 @@ import (
 	"sort"
 )
 
-// Curve is the shape of the curve Kneedle looks at.
-type Curve int
+// curve is the shape of the curve Kneedle looks at.
+type curve int
 
 const (
-	// Convex curves have elbows (kneed curve="convex").
-	Convex Curve = iota
-	// Concave curves have knees (kneed curve="concave").
-	Concave
+	// convex curves have elbows (kneed curve="convex").
+	convex curve = iota
+	// concave curves have knees (kneed curve="concave").
+	concave
 )
 
-// Direction is whether the curve increases or decreases with x.
-type Direction int
+// direction is whether the curve increases or decreases with x.
+type direction int
 
 const (
-	// Decreasing curves (kneed direction="decreasing").
-	Decreasing Direction = iota
-	// Increasing curves (kneed direction="increasing").
-	Increasing
+	// decreasing curves (kneed direction="decreasing").
+	decreasing direction = iota
+	// increasing curves (kneed direction="increasing").
+	increasing
 )
 
-// KneedVersion selects which release of the Python kneed package Kneedle
+// kneedVersion selects which release of the Python kneed package Kneedle
 // reproduces. The two differ only in when the scan of the difference
 // curve stops.
-type KneedVersion int
+type kneedVersion int
 
 const (
-	// Kneed086 is kneed 0.8.6 (the current release): the scan stops at the
+	// kneed086 is kneed 0.8.6 (the current release): the scan stops at the
 	// last index.
-	Kneed086 KneedVersion = iota
-	// Kneed070 is kneed 0.7.0, the version pinned by Traini et al.: the
+	kneed086 kneedVersion = iota
+	// kneed070 is kneed 0.7.0, the version pinned by Traini et al.: the
 	// scan stops where the normalised x equals 1.0, and reaching the last
 	// index without a knee raises IndexError (ErrKneedIndex).
-	Kneed070
+	kneed070
 )
 
-// ErrKneedIndex reports that kneed 0.7.0 would raise IndexError: it ran
+// errKneedIndex reports that kneed 0.7.0 would raise IndexError: it ran
 // off the end of the difference curve without finding a knee.
-var ErrKneedIndex = errors.New("changepoint: kneed 0.7.0 raises IndexError (scan ran past the last point)")
+var errKneedIndex = errors.New("changepoint: kneed 0.7.0 raises IndexError (scan ran past the last point)")
 
-// ErrKneedleTooFewPoints is returned for curves of fewer than 2 points
+// errKneedleTooFewPoints is returned for curves of fewer than 2 points
 // (scipy's interp1d refuses them).
-var ErrKneedleTooFewPoints = errors.New("changepoint: Kneedle needs at least 2 points")
+var errKneedleTooFewPoints = errors.New("changepoint: Kneedle needs at least 2 points")
 
-// KneedleOptions configures Kneedle.
-type KneedleOptions struct {
+// kneedleOptions configures Kneedle.
+type kneedleOptions struct {
 	// S is the sensitivity: how many mean x-steps the difference curve must
 	// drop below a local maximum before that maximum is declared a knee.
 	S         float64
-	Curve     Curve
-	Direction Direction
+	Curve     curve
+	Direction direction
 	// Online keeps scanning after the first knee and reports the last one
 	// (kneed online=True); offline (false) returns the first knee.
 	Online  bool
-	Version KneedVersion
+	Version kneedVersion
 }
 
-// DefaultKneedleOptions is the setting Traini et al. use on the CROPS
+// defaultKneedleOptions is the setting Traini et al. use on the CROPS
 // curve: S = 1, convex, decreasing, offline, kneed 0.8.6 (interp1d, the
 // only interpolation implemented here).
-var DefaultKneedleOptions = KneedleOptions{S: 1, Curve: Convex, Direction: Decreasing}
+var defaultKneedleOptions = kneedleOptions{S: 1, Curve: convex, Direction: decreasing}
 
 // KneedleResult holds the knee and kneed's intermediate arrays, named as
 // in kneed.
@@ -95,7 +95,7 @@ type KneedleResult struct {
 	Tmx           []float64
 }
 
-// Kneedle finds the knee (or elbow) of the curve (x, y) with the Kneedle
+// kneedle finds the knee (or elbow) of the curve (x, y) with the Kneedle
 // algorithm of Satopää, Albrecht, Irwin and Raghavan, "Finding a 'Kneedle'
 // in a haystack: detecting knee points in system behavior", ICDCS
 // Workshops 2011, exactly as kneed's KneeLocator computes it with
@@ -122,13 +122,13 @@ type KneedleResult struct {
 // values, and, with Version Kneed070, the result together with
 // ErrKneedIndex when kneed 0.7.0 would raise IndexError. A constant y gives
 // NaN normalised values and no knee, as in kneed.
-func Kneedle(x, y []float64, opt KneedleOptions) (*KneedleResult, error) {
+func kneedle(x, y []float64, opt kneedleOptions) (*KneedleResult, error) {
 	if len(x) != len(y) {
 		panic(fmt.Sprintf("changepoint: Kneedle: len(x) = %d != len(y) = %d", len(x), len(y)))
 	}
 	n := len(x)
 	if n < 2 {
-		return nil, ErrKneedleTooFewPoints
+		return nil, errKneedleTooFewPoints
 	}
 	if err := checkFinite(x); err != nil {
 		return nil, fmt.Errorf("Kneedle x: %w", err)
@@ -179,7 +179,7 @@ func Kneedle(x, y []float64, opt KneedleOptions) (*KneedleResult, error) {
 	return r, err
 }
 
-func (r *KneedleResult) findKnee(x []float64, opt KneedleOptions) error {
+func (r *KneedleResult) findKnee(x []float64, opt kneedleOptions) error {
 	n := len(x)
 	if len(r.MaximaIndices) == 0 {
 		return nil
@@ -198,7 +198,7 @@ func (r *KneedleResult) findKnee(x []float64, opt KneedleOptions) error {
 	for i := r.MaximaIndices[0]; i < n; i++ {
 		j := i + 1
 		switch opt.Version {
-		case Kneed070:
+		case kneed070:
 			if r.XNormalized[i] == 1.0 {
 				return nil
 			}
@@ -209,7 +209,7 @@ func (r *KneedleResult) findKnee(x []float64, opt KneedleOptions) error {
 				if len(r.AllKnees) > 0 {
 					return nil
 				}
-				return ErrKneedIndex
+				return errKneedIndex
 			}
 		default:
 			if i == n-1 {
@@ -228,7 +228,7 @@ func (r *KneedleResult) findKnee(x []float64, opt KneedleOptions) error {
 			// convex+decreasing and concave+increasing index x directly;
 			// the other two count from the end (kneed's x[-(i+1)]).
 			ki := thresholdIndex
-			if (opt.Curve == Convex) != (opt.Direction == Decreasing) {
+			if (opt.Curve == convex) != (opt.Direction == decreasing) {
 				ki = n - 1 - thresholdIndex
 			}
 			knee := x[ki]
@@ -285,7 +285,7 @@ func minMaxNormalize(a []float64) []float64 {
 
 // transformY is kneed's transform_y (NaN propagates through max, as in
 // numpy).
-func transformY(y []float64, d Direction, c Curve) []float64 {
+func transformY(y []float64, d direction, c curve) []float64 {
 	out := slices.Clone(y)
 	mx := func() float64 {
 		m := y[0]
@@ -298,14 +298,14 @@ func transformY(y []float64, d Direction, c Curve) []float64 {
 		return m
 	}
 	switch {
-	case d == Decreasing && c == Concave:
+	case d == decreasing && c == concave:
 		slices.Reverse(out)
-	case d == Decreasing && c == Convex:
+	case d == decreasing && c == convex:
 		m := mx()
 		for i, v := range y {
 			out[i] = m - v
 		}
-	case d == Increasing && c == Convex:
+	case d == increasing && c == convex:
 		m := mx()
 		for i, v := range y {
 			out[i] = m - v

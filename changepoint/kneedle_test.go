@@ -18,7 +18,7 @@ func TestKneedleFigure2(t *testing.T) {
 		x[i] = float64(i) / 9
 		y[i] = -1/(x[i]+0.1) + 5
 	}
-	r, err := Kneedle(x, y, KneedleOptions{S: 1, Curve: Concave, Direction: Increasing})
+	r, err := kneedle(x, y, kneedleOptions{S: 1, Curve: concave, Direction: increasing})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +40,14 @@ func TestKneedleFigure2(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		y    []float64
-		opt  KneedleOptions
+		opt  kneedleOptions
 		want int
 	}{
-		{"concave decreasing", rev(y), KneedleOptions{S: 1, Curve: Concave, Direction: Decreasing}, 7},
-		{"convex increasing", neg(rev(y)), KneedleOptions{S: 1, Curve: Convex, Direction: Increasing}, 7},
-		{"convex decreasing", neg(y), KneedleOptions{S: 1, Curve: Convex, Direction: Decreasing}, 2},
+		{"concave decreasing", rev(y), kneedleOptions{S: 1, Curve: concave, Direction: decreasing}, 7},
+		{"convex increasing", neg(rev(y)), kneedleOptions{S: 1, Curve: convex, Direction: increasing}, 7},
+		{"convex decreasing", neg(y), kneedleOptions{S: 1, Curve: convex, Direction: decreasing}, 2},
 	} {
-		r, err := Kneedle(x, c.y, c.opt)
+		r, err := kneedle(x, c.y, c.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,13 +68,13 @@ func TestKneedleVersions(t *testing.T) {
 	// and d(1) < -1/3: knee x(0) = 100. 0.7.0 stops at once (x_n = 1).
 	x := []float64{100, 90, 10, 0}
 	y := []float64{0, 5, 5.5, 6}
-	opt := DefaultKneedleOptions
-	opt.Version = Kneed070
-	r6, err := Kneedle(x, y, DefaultKneedleOptions)
+	opt := defaultKneedleOptions
+	opt.Version = kneed070
+	r6, err := kneedle(x, y, defaultKneedleOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r7, err7 := Kneedle(x, y, opt)
+	r7, err7 := kneedle(x, y, opt)
 	if !slices.Equal(r6.MaximaIndices, []int{0, 3}) || !slices.Equal(r6.MinimaIndices, []int{1}) {
 		t.Fatalf("maxima %v minima %v, want [0 3] [1]", r6.MaximaIndices, r6.MinimaIndices)
 	}
@@ -88,8 +88,8 @@ func TestKneedleVersions(t *testing.T) {
 	// A straight line: d = 0 everywhere (exact binary fractions), every
 	// point a maximum and a minimum, threshold 0 after each: no knee in
 	// either version, and 0.7.0 stops cleanly at x_n = 1.
-	for _, o := range []KneedleOptions{DefaultKneedleOptions, opt} {
-		if r, err := Kneedle([]float64{0, 1, 2, 3, 4}, []float64{4, 3, 2, 1, 0}, o); err != nil || r.Found {
+	for _, o := range []kneedleOptions{defaultKneedleOptions, opt} {
+		if r, err := kneedle([]float64{0, 1, 2, 3, 4}, []float64{4, 3, 2, 1, 0}, o); err != nil || r.Found {
 			t.Errorf("line, %v: found %v err %v", o.Version, r.Found, err)
 		}
 	}
@@ -99,24 +99,24 @@ func TestKneedleVersions(t *testing.T) {
 	// the last index with no knee; 0.7.0 reads d(4): IndexError.
 	xd := []float64{4, 2, 1, 0}
 	yd := []float64{1, 0, 0, 0}
-	if r, err := Kneedle(xd, yd, DefaultKneedleOptions); err != nil || r.Found || !slices.Equal(r.MaximaIndices, []int{3}) {
+	if r, err := kneedle(xd, yd, defaultKneedleOptions); err != nil || r.Found || !slices.Equal(r.MaximaIndices, []int{3}) {
 		t.Errorf("0.8.6: found %v err %v maxima %v", r.Found, err, r.MaximaIndices)
 	}
-	if _, err := Kneedle(xd, yd, opt); !errors.Is(err, ErrKneedIndex) {
+	if _, err := kneedle(xd, yd, opt); !errors.Is(err, errKneedIndex) {
 		t.Errorf("0.7.0: err %v, want ErrKneedIndex", err)
 	}
 }
 
 func TestKneedleEdgeCases(t *testing.T) {
-	if _, err := Kneedle([]float64{1}, []float64{1}, DefaultKneedleOptions); !errors.Is(err, ErrKneedleTooFewPoints) {
+	if _, err := kneedle([]float64{1}, []float64{1}, defaultKneedleOptions); !errors.Is(err, errKneedleTooFewPoints) {
 		t.Errorf("one point: %v", err)
 	}
-	if _, err := Kneedle([]float64{1, math.NaN()}, []float64{1, 2}, DefaultKneedleOptions); err == nil {
+	if _, err := kneedle([]float64{1, math.NaN()}, []float64{1, 2}, defaultKneedleOptions); err == nil {
 		t.Error("NaN x: no error")
 	}
 	// Constant y: normalisation divides 0 by 0, numpy gives NaN and kneed
 	// finds no local maximum.
-	r, err := Kneedle([]float64{2, 1}, []float64{0, 0}, DefaultKneedleOptions)
+	r, err := kneedle([]float64{2, 1}, []float64{0, 0}, defaultKneedleOptions)
 	if err != nil || r.Found || len(r.MaximaIndices) != 0 || !math.IsNaN(r.YDifference[0]) {
 		t.Errorf("constant y: %+v %v", r, err)
 	}
@@ -125,7 +125,7 @@ func TestKneedleEdgeCases(t *testing.T) {
 			t.Error("length mismatch did not panic")
 		}
 	}()
-	Kneedle([]float64{1, 2}, []float64{1}, DefaultKneedleOptions)
+	kneedle([]float64{1, 2}, []float64{1}, defaultKneedleOptions)
 }
 
 // TestInterpAtSamples checks the interp1d step on duplicated x: numpy.interp
@@ -174,25 +174,25 @@ func TestTrainiProtocolQuirk(t *testing.T) {
 	// Two rows with at most one change point: R's cpts.full is 1×2, the
 	// script counts one row and fails its assertion.
 	r := mk([]float64{18, 2000, 460000}, []int{60}, []int{})
-	if got := TrainiNCpts(r, false); !slices.Equal(got, []int{1}) {
+	if got := trainiNCpts(r, false); !slices.Equal(got, []int{1}) {
 		t.Errorf("quirk counts %v, want [1]", got)
 	}
-	if got := TrainiNCpts(r, true); !slices.Equal(got, []int{1, 0}) {
+	if got := trainiNCpts(r, true); !slices.Equal(got, []int{1, 0}) {
 		t.Errorf("fixed counts %v, want [1 0]", got)
 	}
-	sel, err := ApplyTrainiProtocol(r, Kneed086, false)
-	if err != nil || sel.Outcome != AssertionFailure || !math.IsNaN(sel.Penalty) {
+	sel, err := applyTrainiProtocol(r, kneed086, false)
+	if err != nil || sel.Outcome != assertionFailure || !math.IsNaN(sel.Penalty) {
 		t.Errorf("quirk: %+v %v, want AssertionFailure", sel, err)
 	}
 	// One row without change points: [0] + appended 0, a flat curve, no
 	// elbow: the script's default 15·log n.
 	r = mk([]float64{27, 690000}, []int{})
-	sel, err = ApplyTrainiProtocol(r, Kneed086, false)
-	if err != nil || sel.Outcome != NoElbowDefault || sel.Penalty != BarrettPenalty(100) || !slices.Equal(sel.NCpts, []int{0, 0}) {
+	sel, err = applyTrainiProtocol(r, kneed086, false)
+	if err != nil || sel.Outcome != noElbowDefault || sel.Penalty != BarrettPenalty(100) || !slices.Equal(sel.NCpts, []int{0, 0}) {
 		t.Errorf("flat: %+v %v", sel, err)
 	}
-	asc, err := ApplyAscendingProtocol(r, Kneed086)
-	if err != nil || asc.Outcome != TooFewPoints {
+	asc, err := applyAscendingProtocol(r, kneed086)
+	if err != nil || asc.Outcome != tooFewPoints {
 		t.Errorf("ascending, one row: %+v %v", asc, err)
 	}
 }
@@ -206,7 +206,7 @@ func TestSelectPenaltyFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sel.Knee.Outcome != AssertionFailure || !sel.Fallback || sel.Penalty != BarrettPenalty(len(x)) {
+	if sel.Knee.Outcome != assertionFailure || !sel.Fallback || sel.Penalty != BarrettPenalty(len(x)) {
 		t.Fatalf("outcome %v fallback %v penalty %v", sel.Knee.Outcome, sel.Fallback, sel.Penalty)
 	}
 	if !slices.Equal(sel.Segmentation.Changepoints, []int{150}) {
@@ -219,7 +219,7 @@ func TestSelectPenaltyFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sel.Fallback || sel.Knee.Outcome != ElbowFound {
+	if sel.Fallback || sel.Knee.Outcome != elbowFound {
 		t.Fatalf("warm-up: outcome %v fallback %v", sel.Knee.Outcome, sel.Fallback)
 	}
 	seg, _ := PELT(w, Options{Cost: MeanVar, Penalty: sel.Penalty})

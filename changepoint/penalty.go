@@ -66,8 +66,8 @@ func (t PenaltyTerm) String() string {
 	return s
 }
 
-// ParsePenaltyTerm reads a finite number ≥ 0, or NUMBERlog for NUMBER·log n.
-func ParsePenaltyTerm(s string) (PenaltyTerm, error) {
+// parsePenaltyTerm reads a finite number ≥ 0, or NUMBERlog for NUMBER·log n.
+func parsePenaltyTerm(s string) (PenaltyTerm, error) {
 	s = strings.TrimSpace(s)
 	var t PenaltyTerm
 	num := s
@@ -88,10 +88,10 @@ type Penalty struct {
 	Manual PenaltyTerm
 }
 
-// At is the penalty for a series of n points under PenaltyBarrett
+// at is the penalty for a series of n points under PenaltyBarrett
 // (BarrettPenalty) and PenaltyManual; the CROPS rules choose theirs per
 // series (SelectPenalty), so At returns NaN for them.
-func (p Penalty) At(n int) float64 {
+func (p Penalty) at(n int) float64 {
 	switch p.Rule {
 	case PenaltyBarrett:
 		return BarrettPenalty(n)
@@ -122,7 +122,7 @@ func ParsePenalty(s string) (Penalty, error) {
 	case "15log", "15*log(n)", "barrett":
 		return Penalty{Rule: PenaltyBarrett}, nil
 	}
-	t, err := ParsePenaltyTerm(s)
+	t, err := parsePenaltyTerm(s)
 	if err != nil {
 		return Penalty{}, fmt.Errorf("penalty %q: want crops, crops-ascending, 15log, a number >= 0 or NUMBERlog", s)
 	}
@@ -140,7 +140,7 @@ func (r PenaltyRange) IsZero() bool { return r == PenaltyRange{} }
 // value, else Min.At(n), Max.At(n), which must satisfy 0 ≤ min < max.
 func (r PenaltyRange) At(n int) (min, max float64, err error) {
 	if r.IsZero() {
-		min, max = TrainiRange(n)
+		min, max = trainiRange(n)
 		return min, max, nil
 	}
 	min, max = r.Min.At(n), r.Max.At(n)
@@ -157,11 +157,11 @@ func ParsePenaltyRange(s string) (PenaltyRange, error) {
 	if !ok || strings.Contains(b, ",") {
 		return PenaltyRange{}, fmt.Errorf("penalty range %q: want a,b", s)
 	}
-	lo, err := ParsePenaltyTerm(a)
+	lo, err := parsePenaltyTerm(a)
 	if err != nil {
 		return PenaltyRange{}, fmt.Errorf("penalty range %q: %w", s, err)
 	}
-	hi, err := ParsePenaltyTerm(b)
+	hi, err := parsePenaltyTerm(b)
 	if err != nil {
 		return PenaltyRange{}, fmt.Errorf("penalty range %q: %w", s, err)
 	}

@@ -25,7 +25,7 @@ func TestParsePenalty(t *testing.T) {
 			t.Errorf("ParsePenalty(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 			continue
 		}
-		if at := got.At(60); !(at == tc.at60 || math.IsNaN(at) && math.IsNaN(tc.at60)) {
+		if at := got.at(60); !(at == tc.at60 || math.IsNaN(at) && math.IsNaN(tc.at60)) {
 			t.Errorf("%q.At(60) = %v, want %v", tc.in, at, tc.at60)
 		}
 		if tc.in != "" && tc.in != "Barrett" {
@@ -47,7 +47,7 @@ func TestParsePenaltyRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	lo, hi, err := r.At(3000)
-	wlo, whi := TrainiRange(3000)
+	wlo, whi := trainiRange(3000)
 	if err != nil || lo != wlo || hi != whi {
 		t.Errorf("4log,1e5log at 3000 = %v, %v, %v; want TrainiRange %v, %v", lo, hi, err, wlo, whi)
 	}

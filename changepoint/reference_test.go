@@ -252,14 +252,14 @@ func TestReferencePELT(t *testing.T) {
 		for _, tc := range []struct {
 			cost Cost
 			ref  *refPELT
-		}{{MeanVar, &r.MeanVar}, {Mean, &r.Mean}} {
+		}{{MeanVar, &r.MeanVar}, {mean, &r.Mean}} {
 			t.Run(r.Series+"/"+tc.cost.String(), func(t *testing.T) {
 				opt := Options{Cost: tc.cost, Penalty: tc.ref.PenValue}
 				got, err := PELT(r.x, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				opt.SumMode = DoubleSum
+				opt.SumMode = doubleSum
 				gotD, err := PELT(r.x, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -314,12 +314,12 @@ func TestReferenceCROPS(t *testing.T) {
 				}
 				opt := CROPSOptions{Cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]}
 				if name == "traini" {
-					lo, hi := TrainiRange(r.N)
+					lo, hi := trainiRange(r.N)
 					checkClose(t, "Traini range low", lo, ref.PenValue[0])
 					checkClose(t, "Traini range high", hi, ref.PenValue[1])
 					opt.PenMin, opt.PenMax = 0, 0 // the default must be the Traini range
 				}
-				got, err := CROPS(r.x, opt)
+				got, err := crops(r.x, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -398,11 +398,11 @@ func TestReferenceKneedle(t *testing.T) {
 				}
 				kl := p.KneeLocator
 				t.Run(r.Series+"/"+name+"/"+proto, func(t *testing.T) {
-					for _, v := range []KneedVersion{Kneed086, Kneed070} {
-						opt := DefaultKneedleOptions
+					for _, v := range []kneedVersion{kneed086, kneed070} {
+						opt := defaultKneedleOptions
 						opt.Version = v
-						got, err := Kneedle(kl.X, kl.Y, opt)
-						if v == Kneed070 {
+						got, err := kneedle(kl.X, kl.Y, opt)
+						if v == kneed070 {
 							want := ref.Kneedle["kneed_0.7.0"][proto]
 							wantIndexErr := want.Exception != nil && strings.Contains(*want.Exception, "IndexError")
 							if (err != nil) != wantIndexErr {
@@ -465,21 +465,21 @@ func TestReferenceProtocols(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
 					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
-				cr, err := CROPS(r.x, CROPSOptions{Cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
+				cr, err := crops(r.x, CROPSOptions{Cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, ver := range []struct {
 					key string
-					v   KneedVersion
-				}{{"kneed_0.8.6", Kneed086}, {"kneed_0.7.0", Kneed070}} {
+					v   kneedVersion
+				}{{"kneed_0.8.6", kneed086}, {"kneed_0.7.0", kneed070}} {
 					for _, proto := range []string{"traini_protocol", "ascending_protocol"} {
 						want := ref.Kneedle[ver.key][proto]
 						var sel *KneeSelection
 						if proto == "traini_protocol" {
-							sel, err = ApplyTrainiProtocol(cr, ver.v, false)
+							sel, err = applyTrainiProtocol(cr, ver.v, false)
 						} else {
-							sel, err = ApplyAscendingProtocol(cr, ver.v)
+							sel, err = applyAscendingProtocol(cr, ver.v)
 						}
 						if err != nil {
 							t.Fatalf("%s %s: %v", ver.key, proto, err)

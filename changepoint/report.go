@@ -30,60 +30,60 @@ type Report struct {
 	Cost         string          `json:"cost"`
 	MinSegLen    int             `json:"min_seg_len"`
 	PenaltyRule  string          `json:"penalty_rule"`
-	Penalty      JSONFloat       `json:"penalty"`
+	Penalty      jsonFloat       `json:"penalty"`
 	Changepoints []int           `json:"changepoints"`
-	Objective    JSONFloat       `json:"objective"`
-	Segments     []ReportSegment `json:"segments"`
-	CROPS        *ReportCROPS    `json:"crops,omitempty"`
-	BinSeg       *ReportBinSeg   `json:"binseg,omitempty"`
+	Objective    jsonFloat       `json:"objective"`
+	Segments     []reportSegment `json:"segments"`
+	CROPS        *reportCROPS    `json:"crops,omitempty"`
+	BinSeg       *reportBinSeg   `json:"binseg,omitempty"`
 	Fallback     bool            `json:"fallback_15log,omitempty"`
 	Notes        []string        `json:"notes,omitempty"`
 }
 
-// ReportSegment is one segment of the chosen segmentation: observations
+// reportSegment is one segment of the chosen segmentation: observations
 // [Start, End) (0-based) with their mean and variance.
-type ReportSegment struct {
+type reportSegment struct {
 	Start    int       `json:"start"`
 	End      int       `json:"end"`
-	Mean     JSONFloat `json:"mean"`
-	Variance JSONFloat `json:"variance"`
+	Mean     jsonFloat `json:"mean"`
+	Variance jsonFloat `json:"variance"`
 }
 
-// ReportBinSeg is the binary segmentation's search (BinSeg): the change
+// reportBinSeg is the binary segmentation's search (BinSeg): the change
 // points in the order found and their gains (R's cps matrix).
-type ReportBinSeg struct {
+type reportBinSeg struct {
 	Q     int         `json:"q"`
 	Found []int       `json:"found"`
-	Gains []JSONFloat `json:"gains"`
+	Gains []jsonFloat `json:"gains"`
 }
 
-// ReportCROPS is the CROPS search (Haynes et al. 2017): the penalty range,
+// reportCROPS is the CROPS search (Haynes et al. 2017): the penalty range,
 // how it ended, R's pen.value.full, one row per distinct segmentation and
 // the PELT runs it took.
-type ReportCROPS struct {
-	PenMin       JSONFloat        `json:"pen_min"`
-	PenMax       JSONFloat        `json:"pen_max"`
+type reportCROPS struct {
+	PenMin       jsonFloat        `json:"pen_min"`
+	PenMax       jsonFloat        `json:"pen_max"`
 	Protocol     string           `json:"protocol"`
 	Outcome      string           `json:"outcome"`
-	PenValueFull []JSONFloat      `json:"pen_value_full"`
-	Rows         []ReportCROPSRow `json:"segmentations"`
+	PenValueFull []jsonFloat      `json:"pen_value_full"`
+	Rows         []reportCROPSRow `json:"segmentations"`
 	PELTRuns     int              `json:"pelt_runs"`
 }
 
-// ReportCROPSRow is one segmentation CROPS found: the penalty interval
+// reportCROPSRow is one segmentation CROPS found: the penalty interval
 // that selects it and its change points.
-type ReportCROPSRow struct {
-	PenaltyLow   JSONFloat `json:"penalty_low"`
-	PenaltyHigh  JSONFloat `json:"penalty_high"`
+type reportCROPSRow struct {
+	PenaltyLow   jsonFloat `json:"penalty_low"`
+	PenaltyHigh  jsonFloat `json:"penalty_high"`
 	NChangepts   int       `json:"n_changepoints"`
 	Changepoints []int     `json:"changepoints"`
 }
 
-// JSONFloat is a float64 that encodes NaN and ±Inf as null (JSON has no
+// jsonFloat is a float64 that encodes NaN and ±Inf as null (JSON has no
 // such numbers).
-type JSONFloat float64
+type jsonFloat float64
 
-func (f JSONFloat) MarshalJSON() ([]byte, error) {
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	v := float64(f)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return []byte("null"), nil
@@ -131,15 +131,15 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 	case opt.BinSegQ > 0 && crops:
 		return nil, fmt.Errorf("binary segmentation takes a fixed penalty (15log, a number or NUMBERlog), not %s", pen.Rule)
 	case opt.BinSegQ > 0:
-		b, err := BinSeg(x, BinSegOptions{Cost: cost, MinSegLen: minSegLen, Penalty: pen.At(n), Q: opt.BinSegQ})
+		b, err := binSeg(x, binSegOptions{Cost: cost, MinSegLen: minSegLen, Penalty: pen.at(n), Q: opt.BinSegQ})
 		if err != nil {
 			return nil, err
 		}
 		seg = b.Segmentation
 		out.PenaltyRule = pen.Rule.String()
-		out.BinSeg = &ReportBinSeg{Q: opt.BinSegQ, Found: b.Found}
+		out.BinSeg = &reportBinSeg{Q: opt.BinSegQ, Found: b.Found}
 		for _, g := range b.Gains {
-			out.BinSeg.Gains = append(out.BinSeg.Gains, JSONFloat(g))
+			out.BinSeg.Gains = append(out.BinSeg.Gains, jsonFloat(g))
 		}
 		if len(b.Changepoints) == opt.BinSegQ {
 			out.Notes = append(out.Notes, fmt.Sprintf("binary segmentation kept all Q = %d change points: a larger Q may find more", opt.BinSegQ))
@@ -161,13 +161,13 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		out.PenaltyRule = pen.Rule.String()
 		out.Fallback = sel.Fallback
 		cr := sel.CROPS
-		cj := &ReportCROPS{PenMin: JSONFloat(cr.PenMin), PenMax: JSONFloat(cr.PenMax), Protocol: opt.Protocol.String(),
+		cj := &reportCROPS{PenMin: jsonFloat(cr.PenMin), PenMax: jsonFloat(cr.PenMax), Protocol: opt.Protocol.String(),
 			Outcome: sel.Knee.Outcome.String(), PELTRuns: len(cr.Runs)}
 		for _, p := range cr.PenValueFull {
-			cj.PenValueFull = append(cj.PenValueFull, JSONFloat(p))
+			cj.PenValueFull = append(cj.PenValueFull, jsonFloat(p))
 		}
 		for _, r := range cr.Segmentations {
-			cj.Rows = append(cj.Rows, ReportCROPSRow{PenaltyLow: JSONFloat(r.PenaltyLow), PenaltyHigh: JSONFloat(r.PenaltyHigh),
+			cj.Rows = append(cj.Rows, reportCROPSRow{PenaltyLow: jsonFloat(r.PenaltyLow), PenaltyHigh: jsonFloat(r.PenaltyHigh),
 				NChangepts: len(r.Changepoints), Changepoints: r.Changepoints})
 		}
 		out.CROPS = cj
@@ -175,7 +175,7 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 			out.Notes = append(out.Notes, fmt.Sprintf("the %s protocol selected no penalty (%s); used 15·log n", opt.Protocol, sel.Knee.Outcome))
 		}
 	default:
-		s, err := PELT(x, Options{Cost: cost, MinSegLen: minSegLen, Penalty: pen.At(n)})
+		s, err := PELT(x, Options{Cost: cost, MinSegLen: minSegLen, Penalty: pen.at(n)})
 		if err != nil {
 			return nil, err
 		}
@@ -183,11 +183,11 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		out.PenaltyRule = pen.Rule.String()
 	}
 	out.MinSegLen = seg.MinSegLen
-	out.Penalty = JSONFloat(seg.Penalty)
-	out.Objective = JSONFloat(seg.Objective)
+	out.Penalty = jsonFloat(seg.Penalty)
+	out.Objective = jsonFloat(seg.Objective)
 	out.Changepoints = append([]int{}, seg.Changepoints...)
 	for _, s := range seg.Segments {
-		out.Segments = append(out.Segments, ReportSegment{Start: s.Start + 1, End: s.End, Mean: JSONFloat(s.Mean), Variance: JSONFloat(s.Variance)})
+		out.Segments = append(out.Segments, reportSegment{Start: s.Start + 1, End: s.End, Mean: jsonFloat(s.Mean), Variance: jsonFloat(s.Variance)})
 	}
 	return out, nil
 }

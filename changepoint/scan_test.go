@@ -51,7 +51,7 @@ func TestBoundMeanVar(t *testing.T) {
 	for _, m := range kernelModes()[1:] {
 		restore := useKernels(m)
 		for name, x := range series {
-			st := newSumStats(x, ExtendedSum)
+			st := newSumStats(x, extendedSum)
 			n := len(x)
 			csf, c1, c2, cf := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 			va, eb := make([]float64, n), make([]float64, n)

@@ -11,11 +11,11 @@ import (
 type Protocol int
 
 const (
-	// TrainiProtocol emulates find_penalty() of Traini et al.'s
+	// trainiProtocol emulates find_penalty() of Traini et al.'s
 	// changepoint.py (SEALABQualityGroup/steady-state), see
 	// ApplyTrainiProtocol. It is the default: the steady-state analysis
 	// replicates their study.
-	TrainiProtocol Protocol = iota
+	trainiProtocol Protocol = iota
 	// AscendingProtocol is the textbook curve: the lower penalty bound of
 	// every segmentation (ascending) against its number of change points,
 	// see ApplyAscendingProtocol.
@@ -25,7 +25,7 @@ const (
 // String returns "traini" or "ascending".
 func (p Protocol) String() string {
 	switch p {
-	case TrainiProtocol:
+	case trainiProtocol:
 		return "traini"
 	case AscendingProtocol:
 		return "ascending"
@@ -37,34 +37,34 @@ func (p Protocol) String() string {
 type Outcome int
 
 const (
-	// ElbowFound: Kneedle found an elbow; Penalty is its x.
-	ElbowFound Outcome = iota
-	// NoElbowDefault (Traini protocol): no elbow (or kneed 0.7.0's
+	// elbowFound: Kneedle found an elbow; Penalty is its x.
+	elbowFound Outcome = iota
+	// noElbowDefault (Traini protocol): no elbow (or kneed 0.7.0's
 	// IndexError), so the script's default 15·log n is the Penalty.
-	NoElbowDefault
-	// AssertionFailure (Traini protocol): the penalty and count lists
+	noElbowDefault
+	// assertionFailure (Traini protocol): the penalty and count lists
 	// differ in length because of the cpts.full transpose quirk, and the
 	// original script stops with an AssertionError. Penalty is NaN.
-	AssertionFailure
-	// NoElbow (ascending protocol): no elbow; Penalty is NaN.
-	NoElbow
-	// TooFewPoints (ascending protocol): a single segmentation, so there
+	assertionFailure
+	// noElbow (ascending protocol): no elbow; Penalty is NaN.
+	noElbow
+	// tooFewPoints (ascending protocol): a single segmentation, so there
 	// is no curve; Penalty is NaN.
-	TooFewPoints
+	tooFewPoints
 )
 
 // String returns the outcome as the reference files word it.
 func (o Outcome) String() string {
 	switch o {
-	case ElbowFound:
+	case elbowFound:
 		return "elbow found"
-	case NoElbowDefault:
+	case noElbowDefault:
 		return "no elbow -> default 15*log(n)"
-	case AssertionFailure:
+	case assertionFailure:
 		return "AssertionError (len(penalties) != len(ncpts))"
-	case NoElbow:
+	case noElbow:
 		return "no elbow"
-	case TooFewPoints:
+	case tooFewPoints:
 		return "fewer than 2 points"
 	}
 	return fmt.Sprintf("Outcome(%d)", int(o))
@@ -84,14 +84,14 @@ type KneeSelection struct {
 	Penalty float64
 }
 
-// TrainiNCpts returns the change-point counts the Traini protocol reads
+// trainiNCpts returns the change-point counts the Traini protocol reads
 // from R's cpts.full. With fixTranspose false it replicates R's transpose
 // quirk: when no segmentation has more than one change point, R builds
 // cpts.full as a 1×k matrix (sapply returns a vector, t() turns it into
 // one row), so counting the entries > 0 of each row gives a single count,
 // the number of segmentations with one change point. Otherwise, and with
 // fixTranspose true, it is each segmentation's number of change points.
-func TrainiNCpts(r *CROPSResult, fixTranspose bool) []int {
+func trainiNCpts(r *CROPSResult, fixTranspose bool) []int {
 	counts := r.NumChangepoints()
 	if fixTranspose || len(counts) == 0 || slices.Max(counts) > 1 {
 		return counts
@@ -103,7 +103,7 @@ func TrainiNCpts(r *CROPSResult, fixTranspose bool) []int {
 	return []int{ones}
 }
 
-// ApplyTrainiProtocol chooses a penalty from a CROPS result the way
+// applyTrainiProtocol chooses a penalty from a CROPS result the way
 // find_penalty() in Traini et al.'s changepoint.py does (README
 // "traini_protocol"):
 //
@@ -120,15 +120,15 @@ func TrainiNCpts(r *CROPSResult, fixTranspose bool) []int {
 //
 // version selects kneed 0.8.6 or 0.7.0. The elbow usually falls exactly
 // on a CROPS breakpoint, where two segmentations tie (docs/changepoint.md, quirk 7).
-func ApplyTrainiProtocol(r *CROPSResult, version KneedVersion, fixTranspose bool) (*KneeSelection, error) {
-	sel := &KneeSelection{Protocol: TrainiProtocol, Penalty: math.NaN()}
+func applyTrainiProtocol(r *CROPSResult, version kneedVersion, fixTranspose bool) (*KneeSelection, error) {
+	sel := &KneeSelection{Protocol: trainiProtocol, Penalty: math.NaN()}
 	sel.Penalties = slices.Clone(r.PenValueFull)
-	sel.NCpts = TrainiNCpts(r, fixTranspose)
+	sel.NCpts = trainiNCpts(r, fixTranspose)
 	if len(sel.Penalties) == len(sel.NCpts)+1 {
 		sel.NCpts = append(sel.NCpts, 0)
 	}
 	if len(sel.Penalties) != len(sel.NCpts) {
-		sel.Outcome = AssertionFailure
+		sel.Outcome = assertionFailure
 		return sel, nil
 	}
 	x := slices.Clone(sel.Penalties)
@@ -137,58 +137,58 @@ func ApplyTrainiProtocol(r *CROPSResult, version KneedVersion, fixTranspose bool
 	for i, c := range sel.NCpts {
 		y[len(y)-1-i] = float64(c)
 	}
-	opt := DefaultKneedleOptions
+	opt := defaultKneedleOptions
 	opt.Version = version
-	kn, err := Kneedle(x, y, opt)
+	kn, err := kneedle(x, y, opt)
 	switch {
-	case errors.Is(err, ErrKneedIndex):
+	case errors.Is(err, errKneedIndex):
 		// Traini's script catches IndexError and uses the default.
 	case err != nil:
 		return nil, err
 	}
 	sel.Kneedle = kn
 	if err == nil && kn.Found && kn.Knee != 0 {
-		sel.Outcome = ElbowFound
+		sel.Outcome = elbowFound
 		sel.Penalty = kn.Knee
 		return sel, nil
 	}
-	sel.Outcome = NoElbowDefault
+	sel.Outcome = noElbowDefault
 	sel.Penalty = BarrettPenalty(r.N)
 	return sel, nil
 }
 
-// ApplyAscendingProtocol chooses a penalty the textbook way (README
+// applyAscendingProtocol chooses a penalty the textbook way (README
 // "ascending_protocol"): x = the lower penalty bound of every
 // segmentation (the first len(Segmentations) entries of pen.value.full,
 // ascending), y = its number of change points, Kneedle convex, decreasing,
 // S = 1; the knee is the penalty. With one segmentation the Outcome is
 // TooFewPoints, without a knee NoElbow; both leave Penalty NaN.
-func ApplyAscendingProtocol(r *CROPSResult, version KneedVersion) (*KneeSelection, error) {
+func applyAscendingProtocol(r *CROPSResult, version kneedVersion) (*KneeSelection, error) {
 	k := len(r.Segmentations)
 	sel := &KneeSelection{Protocol: AscendingProtocol, Penalty: math.NaN()}
 	sel.Penalties = slices.Clone(r.PenValueFull[:min(k, len(r.PenValueFull))])
 	sel.NCpts = r.NumChangepoints()[:len(sel.Penalties)]
 	if len(sel.Penalties) < 2 {
-		sel.Outcome = TooFewPoints
+		sel.Outcome = tooFewPoints
 		return sel, nil
 	}
 	y := make([]float64, len(sel.NCpts))
 	for i, c := range sel.NCpts {
 		y[i] = float64(c)
 	}
-	opt := DefaultKneedleOptions
+	opt := defaultKneedleOptions
 	opt.Version = version
-	kn, err := Kneedle(sel.Penalties, y, opt)
-	if err != nil && !errors.Is(err, ErrKneedIndex) {
+	kn, err := kneedle(sel.Penalties, y, opt)
+	if err != nil && !errors.Is(err, errKneedIndex) {
 		return nil, err
 	}
 	sel.Kneedle = kn
 	if err == nil && kn.Found && kn.Knee != 0 {
-		sel.Outcome = ElbowFound
+		sel.Outcome = elbowFound
 		sel.Penalty = kn.Knee
 		return sel, nil
 	}
-	sel.Outcome = NoElbow
+	sel.Outcome = noElbow
 	return sel, nil
 }
 
@@ -199,7 +199,7 @@ type SelectOptions struct {
 	// minimum segment length and sum mode.
 	CROPS    CROPSOptions
 	Protocol Protocol
-	Version  KneedVersion
+	Version  kneedVersion
 	// FixTranspose counts change points per segmentation instead of
 	// replicating R's cpts.full transpose quirk (Traini protocol only).
 	FixTranspose bool
@@ -208,7 +208,7 @@ type SelectOptions struct {
 // DefaultSelectOptions is Traini et al.'s procedure: CROPS over
 // [4·log n, 10⁵·log n] with the MeanVar cost, the Traini protocol with
 // kneed 0.8.6, R's transpose quirk replicated.
-var DefaultSelectOptions = SelectOptions{CROPS: DefaultCROPSOptions}
+var DefaultSelectOptions = SelectOptions{CROPS: defaultCROPSOptions}
 
 // Selection is the penalty SelectPenalty chose and the segmentation at it.
 type Selection struct {
@@ -240,16 +240,16 @@ type Selection struct {
 // step, or none). Set FixTranspose to count change points correctly
 // instead.
 func SelectPenalty(x []float64, opt SelectOptions) (*Selection, error) {
-	cr, err := CROPS(x, opt.CROPS)
+	cr, err := crops(x, opt.CROPS)
 	if err != nil {
 		return nil, err
 	}
 	var ks *KneeSelection
 	switch opt.Protocol {
-	case TrainiProtocol:
-		ks, err = ApplyTrainiProtocol(cr, opt.Version, opt.FixTranspose)
+	case trainiProtocol:
+		ks, err = applyTrainiProtocol(cr, opt.Version, opt.FixTranspose)
 	case AscendingProtocol:
-		ks, err = ApplyAscendingProtocol(cr, opt.Version)
+		ks, err = applyAscendingProtocol(cr, opt.Version)
 	default:
 		return nil, fmt.Errorf("changepoint: unknown protocol %d", int(opt.Protocol))
 	}
