@@ -34,7 +34,7 @@ func benchmarkWrite(b *testing.B, c SuiteConfig, format string) {
 // BenchmarkWriteJMHSample measures writing sample-mode JMH JSON
 // (generation, quantisation, statistics and formatting), in MB/s of output.
 func BenchmarkWriteJMHSample(b *testing.B) {
-	benchmarkWrite(b, SampleSuiteConfig(10), FormatJMH)
+	benchmarkWrite(b, sampleSuiteConfig(10), FormatJMH)
 }
 
 func BenchmarkWriteJMHAvgt(b *testing.B) {
@@ -50,9 +50,9 @@ func BenchmarkWriteUOpTimeCSV(b *testing.B) {
 }
 
 func BenchmarkWritePASample(b *testing.B) {
-	c := SampleSuiteConfig(4)
+	c := sampleSuiteConfig(4)
 	c.Instances, c.Trials = 1, 1
-	benchmarkWrite(b, c, FormatPA)
+	benchmarkWrite(b, c, formatPA)
 }
 
 // BenchmarkWriteJMHSample200MB writes a sample-mode JMH JSON of more than
@@ -60,7 +60,7 @@ func BenchmarkWritePASample(b *testing.B) {
 // heap (sampled every millisecond), which stays bounded by one record per
 // worker because the writer streams.
 func BenchmarkWriteJMHSample200MB(b *testing.B) {
-	s := mustSuite(b, SampleSuiteConfig(140)) // ≈ 210 MB
+	s := mustSuite(b, sampleSuiteConfig(140)) // ≈ 210 MB
 	runtime.GC()
 	peak := testenv.PeakHeap(time.Millisecond)
 	var total int64

@@ -16,7 +16,7 @@ const (
 	ModeThroughput  Mode = "thrpt"
 	ModeAverageTime Mode = "avgt"
 	ModeSampleTime  Mode = "sample"
-	ModeSingleShot  Mode = "ss"
+	modeSingleShot  Mode = "ss"
 )
 
 // ParamAxis is one JMH @Param: a name and its values in declaration order.
@@ -289,12 +289,12 @@ func UOpTimeSuiteConfig() SuiteConfig {
 	return c
 }
 
-// SampleSuiteConfig returns a JMH sample-mode suite (us/op, JMH 1.37, no
+// sampleSuiteConfig returns a JMH sample-mode suite (us/op, JMH 1.37, no
 // params, -prof gc) of the given number of benchmarks, each 5 forks × 50
 // iterations of up to 1000 invocation samples: about 1.5 MB of JSON per
 // benchmark, so 140 benchmarks give a file of about 210 MB (the size the
 // ingest benchmarks need).
-func SampleSuiteConfig(benchmarks int) SuiteConfig {
+func sampleSuiteConfig(benchmarks int) SuiteConfig {
 	c := DefaultSuiteConfig()
 	c.Mode, c.Unit = ModeSampleTime, "us/op"
 	c.Benchmarks, c.Params = benchmarks, nil
@@ -428,7 +428,7 @@ func (c *SuiteConfig) validate() error {
 		return bad("GC.YoungGenMB", "%g is not positive", c.GC.YoungGenMB)
 	}
 	switch c.Mode {
-	case ModeThroughput, ModeAverageTime, ModeSampleTime, ModeSingleShot:
+	case ModeThroughput, ModeAverageTime, ModeSampleTime, modeSingleShot:
 	default:
 		return bad("Mode", "unknown mode %q", c.Mode)
 	}

@@ -11,7 +11,7 @@ import (
 
 // UnmarshalText decodes a kind written by MarshalText.
 func (k *Kind) UnmarshalText(b []byte) error {
-	for _, c := range []Kind{KindUnset, KindFlat, KindWarmup, KindSlowdown, KindNoSteadyState} {
+	for _, c := range []Kind{kindUnset, KindFlat, KindWarmup, KindSlowdown, KindNoSteadyState} {
 		if c.String() == string(b) {
 			*k = c
 			return nil
@@ -22,7 +22,7 @@ func (k *Kind) UnmarshalText(b []byte) error {
 
 // UnmarshalText decodes a shape written by MarshalText.
 func (s *NoSteadyShape) UnmarshalText(b []byte) error {
-	for _, c := range []NoSteadyShape{ShapeNone, ShapeOscillation, ShapeDrift} {
+	for _, c := range []NoSteadyShape{shapeNone, ShapeOscillation, ShapeDrift} {
 		if c.String() == string(b) {
 			*s = c
 			return nil
@@ -31,8 +31,8 @@ func (s *NoSteadyShape) UnmarshalText(b []byte) error {
 	return fmt.Errorf("synth: unknown no-steady-state shape %q", b)
 }
 
-// WriteTruthJSON writes Truth() as an indented JSON array.
-func (s *Suite) WriteTruthJSON(w io.Writer) error {
+// writeTruthJSON writes Truth() as an indented JSON array.
+func (s *Suite) writeTruthJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(s.Truth())
@@ -43,14 +43,14 @@ const (
 	FormatJMH     = "jmh"
 	FormatUOpTime = "uoptime"
 	FormatGoBench = "gobench"
-	FormatPA      = "pa"
-	FormatTruth   = "truth"
+	formatPA      = "pa"
+	formatTruth   = "truth"
 )
 
-// Generate writes cfg's suite in the format named by kind: "jmh" (JMH JSON
+// generate writes cfg's suite in the format named by kind: "jmh" (JMH JSON
 // of instance 1, trial 1), "uoptime" (µOpTime CSV), "gobench" (go test
 // -bench text), "pa" (pa/bencher CSV) or "truth" (the truth as JSON).
-func Generate(kind string, w io.Writer, cfg SuiteConfig) error {
+func generate(kind string, w io.Writer, cfg SuiteConfig) error {
 	s, err := NewSuite(cfg)
 	if err != nil {
 		return err
@@ -66,24 +66,24 @@ func (s *Suite) Write(kind string, w io.Writer) error {
 	case FormatUOpTime:
 		return s.WriteUOpTimeCSV(w)
 	case FormatGoBench:
-		return s.WriteGoBench(w)
-	case FormatPA:
-		return s.WritePA(w)
-	case FormatTruth:
-		return s.WriteTruthJSON(w)
+		return s.writeGoBench(w)
+	case formatPA:
+		return s.writePA(w)
+	case formatTruth:
+		return s.writeTruthJSON(w)
 	}
-	return fmt.Errorf("synth: unknown output kind %q (want %s, %s, %s, %s or %s)", kind, FormatJMH, FormatUOpTime, FormatGoBench, FormatPA, FormatTruth)
+	return fmt.Errorf("synth: unknown output kind %q (want %s, %s, %s, %s or %s)", kind, FormatJMH, FormatUOpTime, FormatGoBench, formatPA, formatTruth)
 }
 
 // WriteJMH writes cfg's suite as JMH JSON (see Suite.WriteJMHRun).
-func WriteJMH(w io.Writer, cfg SuiteConfig) error { return Generate(FormatJMH, w, cfg) }
+func WriteJMH(w io.Writer, cfg SuiteConfig) error { return generate(FormatJMH, w, cfg) }
 
 // Demo file names written by WriteDemoData.
 const (
 	DemoJMHAvgt   = "jmh-avgt.json"
-	DemoJMHSample = "jmh-sample.json"
-	DemoGoBench   = "gobench.txt"
-	DemoPA        = "pa.csv"
+	demoJMHSample = "jmh-sample.json"
+	demoGoBench   = "gobench.txt"
+	demoPA        = "pa.csv"
 	DemoTruth     = "truth.json"
 )
 
@@ -205,9 +205,9 @@ func WriteDemoData(dir string, seed uint64) (files []string, err error) {
 		cfg        SuiteConfig
 	}{
 		{DemoJMHAvgt, FormatJMH, avgt},
-		{DemoJMHSample, FormatJMH, sample},
-		{DemoGoBench, FormatGoBench, gobench},
-		{DemoPA, FormatPA, pa},
+		{demoJMHSample, FormatJMH, sample},
+		{demoGoBench, FormatGoBench, gobench},
+		{demoPA, formatPA, pa},
 	} {
 		s, err := NewSuite(job.cfg)
 		if err != nil {

@@ -15,7 +15,7 @@ func TestWriteDemoData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{DemoJMHAvgt, DemoJMHSample, DemoGoBench, DemoPA,
+	want := []string{DemoJMHAvgt, demoJMHSample, demoGoBench, demoPA,
 		DemoUOpTimeFile("v1.0.0"), DemoUOpTimeFile("v1.1.0"), DemoUOpTimeFile("v1.2.0"), DemoTruth}
 	if len(files) != len(want) {
 		t.Fatalf("files %v, want %v", files, want)
@@ -63,7 +63,7 @@ func TestWriteDemoData(t *testing.T) {
 	if len(recs) != 10 || recs[0].WarmupIterations != 0 || len(recs[0].PrimaryMetric.RawData) != 4 || len(recs[0].PrimaryMetric.RawData[0]) != 150 {
 		t.Errorf("avgt demo: %d records", len(recs))
 	}
-	sample, _ := os.ReadFile(filepath.Join(dir1, DemoJMHSample))
+	sample, _ := os.ReadFile(filepath.Join(dir1, demoJMHSample))
 	for _, r := range decodeJMH(t, sample) {
 		if r.Mode != "sample" || r.PrimaryMetric.RawDataHistogram == nil {
 			t.Errorf("sample demo record %s: mode %s", r.Benchmark, r.Mode)

@@ -338,16 +338,16 @@ func (p *pairGen) next(k int, s int64) DuetIteration {
 // harnessGap is the harness's pause between iterations, 1–5 ms.
 func (p *pairGen) harnessGap() int64 { return int64(p.g.uniform(1e6, 5e6)) }
 
-// DuetColumns is the header of the CSV WriteDuetCSV writes: the
+// duetColumns is the header of the CSV WriteDuetCSV writes: the
 // duetprocess columns for these suites, in the order duetprocess writes them.
-var DuetColumns = []string{"suite", "benchmark", "type", "order", "pair", "runid", "iteration",
+var duetColumns = []string{"suite", "benchmark", "type", "order", "pair", "runid", "iteration",
 	"iteration_time_ns", "iteration_start_ns", "iteration_end_ns", "date", "hostname", "lscpu", "meminfo", "uname"}
 
 // WriteCSV writes the data set as a duetprocess CSV, artifacts of one
 // invocation on every row.
 func (d *DuetData) WriteCSV(w io.Writer) error {
 	s := newSink(w)
-	for i, c := range DuetColumns {
+	for i, c := range duetColumns {
 		if i > 0 {
 			s.str(",")
 		}
@@ -392,9 +392,9 @@ type DuetTruth struct {
 	Episodes   []Episode       `json:"episodes"`
 }
 
-// WriteTruthJSON writes the benchmarks' true slowdowns and warm-up and the
+// writeTruthJSON writes the benchmarks' true slowdowns and warm-up and the
 // interference episodes as indented JSON.
-func (d *DuetData) WriteTruthJSON(w io.Writer) error {
+func (d *DuetData) writeTruthJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	c := d.Config
@@ -414,8 +414,8 @@ func GenerateDuetTo(kind string, w io.Writer, cfg DuetConfig) error {
 	switch kind {
 	case FormatDuet:
 		return d.WriteCSV(w)
-	case FormatTruth:
-		return d.WriteTruthJSON(w)
+	case formatTruth:
+		return d.writeTruthJSON(w)
 	}
-	return fmt.Errorf("synth: duet data is written as %s or %s, not %q", FormatDuet, FormatTruth, kind)
+	return fmt.Errorf("synth: duet data is written as %s or %s, not %q", FormatDuet, formatTruth, kind)
 }

@@ -39,7 +39,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 	c.Ragged = RaggedConfig{DropIterations: 3, DropSlices: 4}
 	s := mustSuite(t, c)
 	rows := readCSV(t, render(t, s, FormatUOpTime), ',')
-	if strings.Join(rows[0], ",") != UOpTimeHeader {
+	if strings.Join(rows[0], ",") != uOpTimeHeader {
 		t.Fatalf("header %q", rows[0])
 	}
 	rows = rows[1:]
@@ -118,8 +118,8 @@ func TestWritePA(t *testing.T) {
 	c.Benchmarks, c.Iterations, c.Forks, c.Instances, c.Trials = 2, 6, 2, 2, 3
 	c.Unit = "us/op"
 	s := mustSuite(t, c)
-	rows := readCSV(t, render(t, s, FormatPA), ';')
-	if strings.Join(rows[0], ";") != PAHeader {
+	rows := readCSV(t, render(t, s, formatPA), ';')
+	if strings.Join(rows[0], ";") != paHeader {
 		t.Fatalf("header %q", rows[0])
 	}
 	rows = rows[1:]
@@ -146,7 +146,7 @@ func TestWritePA(t *testing.T) {
 	c.MinMean, c.MaxMean = 1e4, 1e5
 	c.Sample.MaxPerIteration = 40
 	s = mustSuite(t, c)
-	rows = readCSV(t, render(t, s, FormatPA), ';')[1:]
+	rows = readCSV(t, render(t, s, formatPA), ';')[1:]
 	counts := map[string]int{}
 	for _, row := range rows {
 		if row[8] != "sample" {
@@ -328,7 +328,7 @@ func TestVersions(t *testing.T) {
 
 func TestGenerateUnknownFormat(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Generate("xml", &buf, DefaultSuiteConfig()); err == nil {
+	if err := generate("xml", &buf, DefaultSuiteConfig()); err == nil {
 		t.Error("unknown format accepted")
 	}
 	if err := WriteJMH(&buf, DefaultSuiteConfig()); err != nil || buf.Len() == 0 {
@@ -351,7 +351,7 @@ func TestWriteErrorsPropagate(t *testing.T) {
 	c.Mode, c.Sample.MaxPerIteration = ModeSampleTime, 200
 	c.Benchmarks = 20
 	s := mustSuite(t, c)
-	for _, format := range []string{FormatJMH, FormatPA, FormatUOpTime, FormatGoBench} {
+	for _, format := range []string{FormatJMH, formatPA, FormatUOpTime, FormatGoBench} {
 		for _, after := range []int{0, 1} {
 			if err := s.Write(format, &failWriter{after: after}); err == nil || !strings.Contains(err.Error(), "disk full") {
 				t.Errorf("%s, failing after %d writes: error %v, want disk full", format, after, err)

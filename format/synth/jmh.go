@@ -78,7 +78,7 @@ func (gen *jmhGen) record(i, a, r int, rec *jmhRecord) {
 		}
 		rec.primary = metricOut{unit: unit, st: avgStats(all), raw: raw}
 	}
-	if c.GC.Enabled && c.Mode != ModeSingleShot {
+	if c.GC.Enabled && c.Mode != modeSingleShot {
 		gen.gcMetrics(t, a, r, iterNs, rec)
 	}
 	sort.Slice(rec.secondaries, func(x, y int) bool { return rec.secondaries[x].name < rec.secondaries[y].name })
@@ -191,15 +191,15 @@ func (gen *jmhGen) gcMetrics(t *BenchmarkTruth, a, r int, iterNs [][]float64, re
 }
 
 // WriteJMH writes the suite's JMH JSON file for instance 1, trial 1.
-func (s *Suite) WriteJMH(w io.Writer) error { return s.WriteJMHRun(w, 1, 1) }
+func (s *Suite) WriteJMH(w io.Writer) error { return s.writeJMHRun(w, 1, 1) }
 
-// WriteJMHRun writes the JMH JSON file of one run of the whole suite
+// writeJMHRun writes the JMH JSON file of one run of the whole suite
 // (instance and trial 1-based): a JSON array with one record per series, as
 // JMH's JSONResultFormat prints it (4-space indentation, `" : "`, Java
 // double syntax, "NaN" strings, one-line histogram pairs, fields present
 // according to JMHVersion), recorded with -wi 0: warmupIterations is 0 and
 // every iteration is a measurement iteration.
-func (s *Suite) WriteJMHRun(w io.Writer, instance, trial int) error {
+func (s *Suite) writeJMHRun(w io.Writer, instance, trial int) error {
 	if instance < 1 || instance > s.cfg.Instances || trial < 1 || trial > s.cfg.Trials {
 		return fmt.Errorf("synth: WriteJMHRun: instance %d, trial %d outside %d×%d", instance, trial, s.cfg.Instances, s.cfg.Trials)
 	}
@@ -261,7 +261,7 @@ func (s *Suite) writeJMHRecord(out *sink, t *BenchmarkTruth, rec *jmhRecord) {
 		strField("vmVersion", c.JVM.VMVersion)
 	}
 	timeStr := jmhTime(c.IterationTime)
-	if c.Mode == ModeSingleShot {
+	if c.Mode == modeSingleShot {
 		timeStr = "single-shot"
 	}
 	intField("warmupIterations", 0)

@@ -194,7 +194,7 @@ func TestWriteJMHThroughputAndSingleShot(t *testing.T) {
 	c.Benchmarks, c.Iterations, c.Forks = 1, 2, 1
 	c.Params = nil
 	c.Warmup.Fraction, c.Slowdown.Fraction, c.NoSteady.Fraction = 0, 0, 0
-	c.Mode, c.Unit = ModeSingleShot, "ms/op"
+	c.Mode, c.Unit = modeSingleShot, "ms/op"
 	s = mustSuite(t, c)
 	recs = decodeJMH(t, render(t, s, FormatJMH))
 	r := recs[0]

@@ -30,7 +30,7 @@ func (s *Suite) forkLevels(dst []float64, i, a, r, f int) []float64 {
 	level := t.Mean * inst * trial * g.lognormal1(c.ForkSD)
 	start := len(dst)
 	for k := 0; k < c.Iterations; k++ {
-		dst = append(dst, level*t.Curve(k)*g.lognormal1(c.Noise))
+		dst = append(dst, level*t.curve(k)*g.lognormal1(c.Noise))
 	}
 	s.forkOutliers(i, a, r, f, func(k int, factor float64) { dst[start+k] *= factor })
 	return dst

@@ -36,7 +36,7 @@ func TestKindsAreStratified(t *testing.T) {
 				t.Errorf("slowdown series %d: %+v", tr.Index, tr)
 			}
 		case KindNoSteadyState:
-			if tr.SteadyStart != -1 || tr.Shape == ShapeNone {
+			if tr.SteadyStart != -1 || tr.Shape == shapeNone {
 				t.Errorf("no-steady-state series %d: %+v", tr.Index, tr)
 			}
 		}
@@ -55,28 +55,28 @@ func TestKindsAreStratified(t *testing.T) {
 
 func TestCurve(t *testing.T) {
 	tr := BenchmarkTruth{Kind: KindWarmup, WarmupIterations: 20, WarmupFactor: 3, WarmupShape: 4, Iterations: 100}
-	if tr.Curve(0) != 3 || tr.Curve(20) != 1 || tr.Curve(99) != 1 {
-		t.Errorf("warmup curve: c(0)=%v c(L)=%v c(99)=%v", tr.Curve(0), tr.Curve(20), tr.Curve(99))
+	if tr.curve(0) != 3 || tr.curve(20) != 1 || tr.curve(99) != 1 {
+		t.Errorf("warmup curve: c(0)=%v c(L)=%v c(99)=%v", tr.curve(0), tr.curve(20), tr.curve(99))
 	}
 	for k := 1; k <= 20; k++ {
-		if !(tr.Curve(k) < tr.Curve(k-1)) {
+		if !(tr.curve(k) < tr.curve(k-1)) {
 			t.Errorf("warmup curve not decreasing at %d", k)
 		}
 	}
 	// Formula at k = 10: 1 + 2·(e^-2 − e^-4)/(1 − e^-4).
-	if want := 1 + 2*(math.Exp(-2)-math.Exp(-4))/(1-math.Exp(-4)); math.Abs(tr.Curve(10)-want) > 1e-15 {
-		t.Errorf("c(10) = %v, want %v", tr.Curve(10), want)
+	if want := 1 + 2*(math.Exp(-2)-math.Exp(-4))/(1-math.Exp(-4)); math.Abs(tr.curve(10)-want) > 1e-15 {
+		t.Errorf("c(10) = %v, want %v", tr.curve(10), want)
 	}
 	osc := BenchmarkTruth{Kind: KindNoSteadyState, Shape: ShapeOscillation, Amplitude: 0.1, Period: 6, Phase: 1}
 	want := []float64{1.1, 1.1, 0.9, 0.9, 0.9, 1.1, 1.1, 1.1}
 	for k, w := range want {
-		if math.Abs(osc.Curve(k)-w) > 1e-15 {
-			t.Errorf("oscillation c(%d) = %v, want %v", k, osc.Curve(k), w)
+		if math.Abs(osc.curve(k)-w) > 1e-15 {
+			t.Errorf("oscillation c(%d) = %v, want %v", k, osc.curve(k), w)
 		}
 	}
 	drift := BenchmarkTruth{Kind: KindNoSteadyState, Shape: ShapeDrift, Drift: 0.3, Iterations: 11}
-	if drift.Curve(0) != 1 || math.Abs(drift.Curve(10)-1.3) > 1e-15 || math.Abs(drift.Curve(5)-1.15) > 1e-15 {
-		t.Errorf("drift curve %v %v %v", drift.Curve(0), drift.Curve(5), drift.Curve(10))
+	if drift.curve(0) != 1 || math.Abs(drift.curve(10)-1.3) > 1e-15 || math.Abs(drift.curve(5)-1.15) > 1e-15 {
+		t.Errorf("drift curve %v %v %v", drift.curve(0), drift.curve(5), drift.curve(10))
 	}
 }
 
@@ -101,8 +101,8 @@ func TestWarmupTruthHolds(t *testing.T) {
 			}
 			// Halfway through warmup the curve's excess is still visible.
 			h := tr.WarmupIterations / 2
-			if r := x[h] / tail; math.Abs(r/tr.Curve(h)-1) > 0.05 {
-				t.Errorf("series %d fork %d: x[%d]/tail = %.3f, want %.3f", tr.Index, f, h, r, tr.Curve(h))
+			if r := x[h] / tail; math.Abs(r/tr.curve(h)-1) > 0.05 {
+				t.Errorf("series %d fork %d: x[%d]/tail = %.3f, want %.3f", tr.Index, f, h, r, tr.curve(h))
 			}
 		}
 		if m := mean(tails); math.Abs(m/tr.Mean-1) > 0.03 {
@@ -127,7 +127,7 @@ func TestSlowdownAndNoSteadyTruthHold(t *testing.T) {
 			case tr.Shape == ShapeOscillation:
 				var hi, lo []float64
 				for k, v := range x {
-					if tr.Curve(k) > 1 {
+					if tr.curve(k) > 1 {
 						hi = append(hi, v)
 					} else {
 						lo = append(lo, v)
@@ -154,7 +154,7 @@ func TestSlowdownAndNoSteadyTruthHold(t *testing.T) {
 func curveRange(tr BenchmarkTruth, lo, hi int) []float64 {
 	var c []float64
 	for k := lo; k < hi; k++ {
-		c = append(c, tr.Curve(k))
+		c = append(c, tr.curve(k))
 	}
 	return c
 }
@@ -235,7 +235,7 @@ func TestDeterminism(t *testing.T) {
 	u.Benchmarks = 5
 	u.Ragged.DropIterations, u.Ragged.DropSlices = 2, 2
 	configs["uoptime"] = u
-	formats := []string{FormatJMH, FormatUOpTime, FormatGoBench, FormatPA, FormatTruth}
+	formats := []string{FormatJMH, FormatUOpTime, FormatGoBench, formatPA, formatTruth}
 	for name, c := range configs {
 		for _, format := range formats {
 			a := render(t, mustSuite(t, c), format)

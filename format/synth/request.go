@@ -25,8 +25,8 @@ var ErrRequest = errors.New("synth: bad request")
 
 // extensions are the file extensions of each generated format.
 var extensions = map[string]string{
-	FormatJMH: ".json", FormatTruth: ".json", FormatUOpTime: ".csv",
-	FormatPA: ".csv", FormatGoBench: ".txt", FormatDuet: ".csv",
+	FormatJMH: ".json", formatTruth: ".json", FormatUOpTime: ".csv",
+	formatPA: ".csv", FormatGoBench: ".txt", FormatDuet: ".csv",
 }
 
 func badRequest(format string, a ...any) error {
@@ -77,7 +77,7 @@ func (r *Request) Write(w io.Writer, format string) error {
 	if err != nil {
 		return err
 	}
-	return Generate(format, w, cfg)
+	return generate(format, w, cfg)
 }
 
 // suiteConfig is the preset's suite with the request's overrides.
@@ -89,7 +89,7 @@ func (r *Request) suiteConfig() (SuiteConfig, error) {
 	case "uoptime":
 		cfg = UOpTimeSuiteConfig()
 	case "sample":
-		cfg = SampleSuiteConfig(10)
+		cfg = sampleSuiteConfig(10)
 	default:
 		return cfg, fmt.Errorf("unknown preset %q (want default, uoptime, sample or duet)", r.Preset)
 	}
@@ -120,7 +120,7 @@ func (r *Request) suiteConfig() (SuiteConfig, error) {
 // number of runs.
 func (r *Request) duetConfig(format string) (DuetConfig, error) {
 	cfg := DefaultDuetConfig()
-	if format != FormatDuet && format != FormatTruth {
+	if format != FormatDuet && format != formatTruth {
 		return cfg, badRequest("--preset duet writes a duetprocess CSV (--format duet, .csv) or its truth (--format truth, .json), not %s", format)
 	}
 	for flag, v := range map[string]string{"mode": r.Mode, "unit": r.Unit, "version": r.Version} {

@@ -16,7 +16,7 @@ type Kind uint8
 
 // Kinds. KindUnset only appears in BenchmarkSpec (meaning "assign one").
 const (
-	KindUnset Kind = iota
+	kindUnset Kind = iota
 	// KindFlat: steady from the first iteration.
 	KindFlat
 	// KindWarmup: slower first iterations decaying to the steady mean.
@@ -38,7 +38,7 @@ func (k Kind) String() string {
 		return "slowdown"
 	case KindNoSteadyState:
 		return "no-steady-state"
-	case KindUnset:
+	case kindUnset:
 		return "unset"
 	}
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
@@ -52,7 +52,7 @@ type NoSteadyShape uint8
 
 // Shapes.
 const (
-	ShapeNone NoSteadyShape = iota
+	shapeNone NoSteadyShape = iota
 	// ShapeOscillation: a square wave between 1+A and 1−A.
 	ShapeOscillation
 	// ShapeDrift: a linear increase by D over the fork.
@@ -157,9 +157,9 @@ type BenchmarkTruth struct {
 	Dropped []Position `json:"dropped"`
 }
 
-// Curve returns the behaviour curve c(k): the expected value of 0-based
+// curve returns the behaviour curve c(k): the expected value of 0-based
 // iteration k of any fork relative to Mean (see the package doc).
-func (t *BenchmarkTruth) Curve(k int) float64 {
+func (t *BenchmarkTruth) curve(k int) float64 {
 	switch t.Kind {
 	case KindWarmup:
 		if k < t.WarmupIterations {
@@ -429,7 +429,7 @@ func (s *Suite) assignKinds() {
 	cfg := &s.cfg
 	var free []int
 	for i := range s.truth {
-		if s.truth[i].Kind == KindUnset {
+		if s.truth[i].Kind == kindUnset {
 			free = append(free, i)
 		}
 	}
@@ -457,7 +457,7 @@ func (s *Suite) assignKinds() {
 	shape := ShapeOscillation
 	for i := range s.truth {
 		t := &s.truth[i]
-		if t.Kind == KindNoSteadyState && t.Shape == ShapeNone {
+		if t.Kind == KindNoSteadyState && t.Shape == shapeNone {
 			t.Shape = shape
 			shape = ShapeOscillation + ShapeDrift - shape
 		}
@@ -474,7 +474,7 @@ func (s *Suite) finishTruth(t *BenchmarkTruth) {
 		t.SlowdownAt, t.SlowdownFactor = -1, 1
 	}
 	if t.Kind != KindNoSteadyState {
-		t.Shape = ShapeNone
+		t.Shape = shapeNone
 	}
 	if t.Shape != ShapeOscillation {
 		t.Amplitude, t.Period, t.Phase = 0, 0, 0
@@ -492,7 +492,7 @@ func (s *Suite) finishTruth(t *BenchmarkTruth) {
 	case KindNoSteadyState:
 		t.SteadyStart = -1
 	}
-	t.FinalMean = t.Mean * t.Curve(t.Iterations-1)
+	t.FinalMean = t.Mean * t.curve(t.Iterations-1)
 	cfg := &s.cfg
 	for a := 1; a <= cfg.Instances; a++ {
 		for r := 1; r <= cfg.Trials; r++ {

@@ -109,8 +109,8 @@ func testdataFiles() []testdataFile {
 		{"uoptime/small.csv", FormatUOpTime, uopt, "µOpTime Go CSV, 3 benchmarks, 2 instances × 2 suite runs × 3 iterations × 5 slices = 60 rows each (180 rows), full grid."},
 		{"uoptime/small_ragged.csv", FormatUOpTime, uoptRagged, "As small.csv with one whole iteration (5 rows) and one single slice dropped: 174 rows; see truth.json `Dropped`."},
 		{"gobench/small.txt", FormatGoBench, gob, "`go test -bench . -count 3 -benchmem` output of 2 benchmarks × 2 sub-benchmarks (size=64, size=4096), GOMAXPROCS 8, custom metric p99-ns."},
-		{"pa/small.csv", FormatPA, pa, "pa/bencher CSV, avgt ns/op, 2 benchmarks × 2 instances × 2 trials × 2 forks × 3 iterations = 48 rows, value_count 1."},
-		{"pa/small_sample.csv", FormatPA, paSample, "pa/bencher CSV, sample ns/op, 1 benchmark × 2 forks × 3 iterations, one row per histogram bucket with value_count = count (8 samples per iteration)."},
+		{"pa/small.csv", formatPA, pa, "pa/bencher CSV, avgt ns/op, 2 benchmarks × 2 instances × 2 trials × 2 forks × 3 iterations = 48 rows, value_count 1."},
+		{"pa/small_sample.csv", formatPA, paSample, "pa/bencher CSV, sample ns/op, 1 benchmark × 2 forks × 3 iterations, one row per histogram bucket with value_count = count (8 samples per iteration)."},
 	}
 }
 

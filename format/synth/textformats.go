@@ -7,12 +7,12 @@ import (
 	"strconv"
 )
 
-// UOpTimeHeader is the header of µOpTime Go benchmark CSVs.
-const UOpTimeHeader = "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name"
+// uOpTimeHeader is the header of µOpTime Go benchmark CSVs.
+const uOpTimeHeader = "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name"
 
-// PAHeader is the pa/bencher CSV header (docs/formats/pa.md), defined
+// paHeader is the pa/bencher CSV header (docs/formats/pa.md), defined
 // once by the reader.
-var PAHeader = pa.Header
+var paHeader = pa.Header
 
 // WriteUOpTimeCSV writes the suite as a µOpTime Go benchmark CSV (Japke et
 // al., TOSEM 2025, replication package data set 1): one row per 1-s slice,
@@ -26,7 +26,7 @@ var PAHeader = pa.Header
 func (s *Suite) WriteUOpTimeCSV(w io.Writer) error {
 	c := &s.cfg
 	out := newSink(w)
-	out.str(UOpTimeHeader + "\n")
+	out.str(uOpTimeHeader + "\n")
 	setup := "," + strconv.Itoa(c.Slices) + "," + strconv.Itoa(c.Iterations) + "," + strconv.Itoa(c.Trials) + "," + strconv.Itoa(c.Instances) + ","
 	g := newRNG()
 	var levels []float64
@@ -93,14 +93,14 @@ func (s *Suite) goName(t *BenchmarkTruth) string {
 	return t.GoName
 }
 
-// WriteGoBench writes the suite as `go test -bench . -count Iterations`
+// writeGoBench writes the suite as `go test -bench . -count Iterations`
 // output of instance 1, trial 1 (Go design doc 14313, "Go Benchmark Data
 // Format"): per fork one run of the test binary (config lines goos, goarch,
 // pkg, cpu; result lines; PASS; ok), each series' -count repeats on
 // consecutive lines as `BenchmarkX/k=v-8 <tab> N <tab> v ns/op` with b.N
 // simulated like Go's launch loop, values printed like Go's prettyPrint,
 // and optional MB/s, custom metric, B/op and allocs/op.
-func (s *Suite) WriteGoBench(w io.Writer) error {
+func (s *Suite) writeGoBench(w io.Writer) error {
 	c := &s.cfg
 	gc := &c.Go
 	out := newSink(w)
@@ -172,16 +172,16 @@ func appendFixedPad(b []byte, x float64, digits, width int) []byte {
 	return append(b, t...)
 }
 
-// WritePA writes the suite as a pa/bencher CSV (Laaber's pa and bencher
+// writePA writes the suite as a pa/bencher CSV (Laaber's pa and bencher
 // tools): header PAHeader, `;`-separated, one row per iteration value with
 // value_count 1 (avgt, thrpt, ss), or per histogram bucket with value_count
 // = count (sample), over every instance, trial, fork and iteration, rows
 // grouped by series; values in the JMH unit printed with Java's %e
 // ("4.789633e+01"), instance written as its number, commit = Version.
-func (s *Suite) WritePA(w io.Writer) error {
+func (s *Suite) writePA(w io.Writer) error {
 	c := &s.cfg
 	out := newSink(w)
-	out.str(PAHeader + "\n")
+	out.str(paHeader + "\n")
 	gen := newJMHGen(s)
 	var levels []float64
 	var hist []bucket
