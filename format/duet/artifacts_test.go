@@ -32,11 +32,11 @@ func TestArtifactsThatAreNotText(t *testing.T) {
 		filepath.Join(art, "meminfo") + ": invalid UTF-8: not the output of meminfo, stored as \"\"",
 		filepath.Join(art, "uname") + ": 102402 bytes (more than 65536): not the output of uname, stored as \"\"",
 	}, "\n")
-	if got := ingesttest.Examples(rep, KindBadArtifact); rep.Count(KindBadArtifact) != 3 || !sameLines(got, want) {
-		t.Errorf("%d bad artifacts:\n%s\nwant\n%s", rep.Count(KindBadArtifact), got, want)
+	if got := ingesttest.Examples(rep, kindBadArtifact); rep.Count(kindBadArtifact) != 3 || !sameLines(got, want) {
+		t.Errorf("%d bad artifacts:\n%s\nwant\n%s", rep.Count(kindBadArtifact), got, want)
 	}
 	wantDate := filepath.Join(art, "date") + `: date "not a date at all": not an output of date(1)`
-	if got := ingesttest.Examples(rep, KindBadDate); got != wantDate {
+	if got := ingesttest.Examples(rep, kindBadDate); got != wantDate {
 		t.Errorf("date: %q, want %q", got, wantDate)
 	}
 	env := tab.Setups[0].Env

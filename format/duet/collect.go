@@ -12,23 +12,23 @@ import (
 
 // Report kinds of the CSV and directory readers.
 const (
-	KindMalformedCSV   = "malformed CSV"
-	KindFieldCount     = "wrong number of fields"
-	KindEmptyName      = "empty suite or benchmark"
-	KindBadNumber      = "non-numeric field"
-	KindMissingValue   = "missing value (empty or a pandas NA token)"
-	KindOutOfRange     = "runid or iteration out of range"
-	KindBadPair        = "pair other than A or B"
-	KindEndBeforeStart = "iteration ends before it starts"
-	KindDuplicate      = "duplicate row (same run, pair and iteration)"
-	KindOnePair        = "run with only one pair"
-	KindOldType        = "type sequential (the early name of seqn)"
-	KindNAArtifact     = "pandas NA token in an artifact (stored as \"\")"
-	KindNoArtifacts    = "no artifacts (date, hostname, lscpu, meminfo, uname stored as \"\")"
-	KindTimeMismatch   = "iteration_time_ns differs from end − start by more than 1 µs"
-	KindOrder          = "order other than AB, BA or None, or two orders in one run"
-	KindNoRows         = "no data rows"
-	KindMixedSetups    = "mixed setups"
+	kindMalformedCSV   = "malformed CSV"
+	kindFieldCount     = "wrong number of fields"
+	kindEmptyName      = "empty suite or benchmark"
+	kindBadNumber      = "non-numeric field"
+	kindMissingValue   = "missing value (empty or a pandas NA token)"
+	kindOutOfRange     = "runid or iteration out of range"
+	kindBadPair        = "pair other than A or B"
+	kindEndBeforeStart = "iteration ends before it starts"
+	kindDuplicate      = "duplicate row (same run, pair and iteration)"
+	kindOnePair        = "run with only one pair"
+	kindOldType        = "type sequential (the early name of seqn)"
+	kindNAArtifact     = "pandas NA token in an artifact (stored as \"\")"
+	kindNoArtifacts    = "no artifacts (date, hostname, lscpu, meminfo, uname stored as \"\")"
+	kindTimeMismatch   = "iteration_time_ns differs from end − start by more than 1 µs"
+	kindOrder          = "order other than AB, BA or None, or two orders in one run"
+	kindNoRows         = "no data rows"
+	kindMixedSetups    = "mixed setups"
 )
 
 // Types are the duet types, which are the table modes of duet rows.
@@ -36,26 +36,26 @@ var Types = []string{"seqn", "syncduet", "duet"}
 
 func knownType(t string) bool { return t == "seqn" || t == "syncduet" || t == "duet" }
 
-// Artifacts are the environment facts of one duetbench invocation: its
+// artifacts are the environment facts of one duetbench invocation: its
 // artifacts (FORMAT.md §A1, already parsed: lscpu is the model name,
 // meminfo the total memory) and the environment label. Equal Artifacts are
 // one instance of the table.
-type Artifacts struct {
+type artifacts struct {
 	Date, Hostname, Lscpu, Meminfo, Uname, Environment string
 }
 
 // artifactNames are the Env suffixes of an instance, in Artifacts order.
 var artifactNames = [...]string{"date", "hostname", "lscpu", "meminfo", "uname", "environment"}
 
-func (a *Artifacts) values() [6]string {
+func (a *artifacts) values() [6]string {
 	return [6]string{a.Date, a.Hostname, a.Lscpu, a.Meminfo, a.Uname, a.Environment}
 }
 
-// Environment is the environment a duetbench host belongs to, from its
+// environment is the environment a duetbench host belongs to, from its
 // hostname as duet/process.py::determine_environment and SPEC §2.3 derive
 // it: a name starting with "cirrus" is "bare-metal", with "teaching"
 // "shared-vm", with "ip-" "AWS t3.medium"; any other host has "".
-func Environment(hostname string) string {
+func environment(hostname string) string {
 	switch {
 	case strings.HasPrefix(hostname, "cirrus"):
 		return "bare-metal"
@@ -137,7 +137,7 @@ type collector struct {
 	rep       *ingest.Report
 	names     ingest.Names
 	instances *ingest.Instances
-	artifacts map[int32]Artifacts
+	artifacts map[int32]artifacts
 	recs      [][]kept // chunks of keptChunk
 	nrecs     int
 	seen      map[uint64]int32 // iterKey → index in recs
@@ -157,7 +157,7 @@ func newCollector(src ingest.Source, rep *ingest.Report) *collector {
 		in = &ingest.Instances{}
 	}
 	return &collector{src: src, rep: rep, names: ingest.Names{Rep: rep}, instances: in,
-		artifacts: map[int32]Artifacts{}, seen: map[uint64]int32{}, runs: map[runKey]*runState{}, strs: map[string]string{},
+		artifacts: map[int32]artifacts{}, seen: map[uint64]int32{}, runs: map[runKey]*runState{}, strs: map[string]string{},
 		sourceIDs: map[string]int32{}}
 }
 
@@ -227,12 +227,12 @@ func (c *collector) intern(s string) string {
 
 // instance returns the instance number of a (the same number for equal
 // artifacts across the files of one ReadFiles call).
-func (c *collector) instance(a Artifacts, at ingest.ParseError) int32 {
+func (c *collector) instance(a artifacts, at ingest.ParseError) int32 {
 	v := a.values()
 	for i := range v {
 		v[i] = c.names.Clean(v[i], "artifact "+artifactNames[i], at)
 	}
-	a = Artifacts{v[0], v[1], v[2], v[3], v[4], v[5]}
+	a = artifacts{v[0], v[1], v[2], v[3], v[4], v[5]}
 	id, _ := c.instances.ID(strings.Join(v[:], "\x00"))
 	if _, ok := c.artifacts[id]; !ok {
 		c.artifacts[id] = a
@@ -257,13 +257,13 @@ func (c *collector) warn(kind string, at *ingest.ParseError, format string, args
 func (c *collector) add(r record) {
 	at := r.at()
 	if r.suite == "" || r.bench == "" {
-		c.skip(KindEmptyName, at, "suite %q, benchmark %q: both must be given", r.suite, r.bench)
+		c.skip(kindEmptyName, at, "suite %q, benchmark %q: both must be given", r.suite, r.bench)
 		return
 	}
 	if r.typ == "sequential" {
 		if !c.warnedOldType {
 			c.warnedOldType = true
-			c.warn(KindOldType, at, "type %q read as seqn (said once per input)", r.typ)
+			c.warn(kindOldType, at, "type %q read as seqn (said once per input)", r.typ)
 		}
 		r.typ = "seqn"
 	}
@@ -272,11 +272,11 @@ func (c *collector) add(r record) {
 		return
 	}
 	if r.pair != "A" && r.pair != "B" {
-		c.skip(KindBadPair, at, "pair %q is not A or B", r.pair)
+		c.skip(kindBadPair, at, "pair %q is not A or B", r.pair)
 		return
 	}
 	if r.runid < 0 || r.iter < 0 || r.runid >= math.MaxInt32 || r.iter >= math.MaxInt32 {
-		c.skip(KindOutOfRange, at, "runid %d, iteration %d: want 0 ≤ n < 2³¹−1", r.runid, r.iter)
+		c.skip(kindOutOfRange, at, "runid %d, iteration %d: want 0 ≤ n < 2³¹−1", r.runid, r.iter)
 		return
 	}
 	if reason, ok := ingest.CheckTime("", r.timeNs); !ok {
@@ -284,11 +284,11 @@ func (c *collector) add(r record) {
 		return
 	}
 	if r.end < r.start {
-		c.skip(KindEndBeforeStart, at, "iteration_end_ns %d is before iteration_start_ns %d", r.end, r.start)
+		c.skip(kindEndBeforeStart, at, "iteration_end_ns %d is before iteration_start_ns %d", r.end, r.start)
 		return
 	}
 	if d := math.Abs(float64(r.end-r.start) - r.timeNs); d > 1000 {
-		c.warn(KindTimeMismatch, at, "end − start = %d ns, iteration_time_ns = %v", r.end-r.start, r.timeNs)
+		c.warn(kindTimeMismatch, at, "end − start = %d ns, iteration_time_ns = %v", r.end-r.start, r.timeNs)
 	}
 	bench := c.names.Clean(r.bench, "benchmark", *at)
 	suite := c.names.Clean(r.suite, "suite", *at)
@@ -301,7 +301,7 @@ func (c *collector) add(r record) {
 	run := c.runs[rk]
 	if run != nil {
 		if i, dup := c.seen[iterKey(run.id, r.pair == "B", r.iter)]; dup {
-			c.skip(KindDuplicate, at, "%s %s run %d pair %s iteration %d already read at %s",
+			c.skip(kindDuplicate, at, "%s %s run %d pair %s iteration %d already read at %s",
 				r.suite, r.bench, r.runid, r.pair, r.iter, c.place(c.kept(int(i))))
 			return
 		}
@@ -316,10 +316,10 @@ func (c *collector) add(r record) {
 	c.seen[iterKey(run.id, r.pair == "B", r.iter)] = int32(c.nrecs)
 	if r.order != "AB" && r.order != "BA" && r.order != "None" && !run.orderWarn {
 		run.orderWarn = true
-		c.warn(KindOrder, at, "order %q is not AB, BA or None", r.order)
+		c.warn(kindOrder, at, "order %q is not AB, BA or None", r.order)
 	} else if r.order != run.order && !run.orderWarn {
 		run.orderWarn = true
-		c.warn(KindOrder, at, "order %q, but the run's first row has %q (kept)", r.order, run.order)
+		c.warn(kindOrder, at, "order %q, but the run's first row has %q (kept)", r.order, run.order)
 	}
 	run.pairs[r.pair[0]-'A'] = true
 	c.keep(&r, run.id)
@@ -362,7 +362,7 @@ func (c *collector) finish(dst *table.Builder) {
 			if run.pairs[1] {
 				has = "B"
 			}
-			c.warn(KindOnePair, run.first.at(), "%s %s (%s) run %d of instance %d has pair %s only; kept, but it has nothing to pair with",
+			c.warn(kindOnePair, run.first.at(), "%s %s (%s) run %d of instance %d has pair %s only; kept, but it has nothing to pair with",
 				rk.suite, rk.bench, rk.typ, rk.runid, rk.inst, has)
 		}
 	}
@@ -388,22 +388,22 @@ func (c *collector) finish(dst *table.Builder) {
 	}
 	envs := map[table.Key]map[string]string{}
 	for _, k := range keys {
-		envs[k] = map[string]string{EnvIterationOffset: strconv.FormatInt(offset[k], 10)}
+		envs[k] = map[string]string{envIterationOffset: strconv.FormatInt(offset[k], 10)}
 	}
 	for _, rk := range c.runOrder {
 		run := c.runs[rk]
 		env := envs[c.key(&rk)]
 		a := c.artifacts[rk.inst]
 		for i, v := range a.values() {
-			env[InstanceEnvKey(rk.inst, artifactNames[i])] = v
+			env[instanceEnvKey(rk.inst, artifactNames[i])] = v
 		}
-		env[RunOrderEnvKey(rk.inst, int32(rk.runid+1))] = run.order
+		env[runOrderEnvKey(rk.inst, int32(rk.runid+1))] = run.order
 	}
 	for _, k := range keys {
 		f := firstOf[k]
 		s := table.Setup{Key: k, Tool: "duet", Env: envs[k], Source: c.place(f)}
 		if err := dst.AddSetup(s); err != nil {
-			c.warn(KindMixedSetups, c.at(f), "%v", err)
+			c.warn(kindMixedSetups, c.at(f), "%v", err)
 		}
 	}
 }

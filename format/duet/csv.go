@@ -26,14 +26,14 @@ var (
 // Name is "duet".
 func (Format) Name() string { return "duet" }
 
-// Columns are the columns a duetprocess CSV must have, in any order.
-var Columns = [...]string{"suite", "benchmark", "type", "pair", "runid", "iteration",
+// columns are the columns a duetprocess CSV must have, in any order.
+var columns = [...]string{"suite", "benchmark", "type", "pair", "runid", "iteration",
 	"iteration_time_ns", "iteration_start_ns", "iteration_end_ns"}
 
-// ArtifactColumns are the artifact columns of a duetprocess CSV; "" when
+// artifactColumns are the artifact columns of a duetprocess CSV; "" when
 // absent (with a warning). The optional environment column, when present,
 // replaces the environment derived from the hostname.
-var ArtifactColumns = [...]string{"date", "hostname", "lscpu", "meminfo", "uname"}
+var artifactColumns = [...]string{"date", "hostname", "lscpu", "meminfo", "uname"}
 
 const (
 	colSuite = iota
@@ -55,7 +55,7 @@ func (Format) Sniff(head []byte) bool {
 	for _, f := range strings.Split(string(csvfile.FirstLine(head)), ",") {
 		names[strings.ToLower(strings.Trim(strings.TrimSpace(f), `"`))] = true
 	}
-	for _, c := range Columns {
+	for _, c := range columns {
 		if !names[c] {
 			return false
 		}
@@ -87,13 +87,13 @@ type csvReader struct {
 	c         *collector
 	cols      [numRequired]int
 	order     int // -1 when absent
-	artifacts [len(ArtifactColumns)]int
+	artifacts [len(artifactColumns)]int
 	envCol    int
 	width     int
 
 	// lastArt and lastInst cache the instance of the previous row: rows of
 	// one environment come in long stretches.
-	lastArt  Artifacts
+	lastArt  artifacts
 	lastInst int32
 }
 
@@ -103,7 +103,7 @@ type csvReader struct {
 // *ingest.ParseError; bad rows are skipped and counted in rep with their
 // line.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
-	cr, err := csvfile.NewReader(r, src.File, ',', rep, KindMalformedCSV)
+	cr, err := csvfile.NewReader(r, src.File, ',', rep, kindMalformedCSV)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 	if err := cr.Err(); err != nil {
 		return err
 	}
-	cr.WarnIfEmpty(KindNoRows)
+	cr.WarnIfEmpty(kindNoRows)
 	rd.c.finish(dst)
 	return nil
 }
@@ -131,7 +131,7 @@ func (rd *csvReader) header(head []string, line int) error {
 		}
 	}
 	var missing []string
-	for c, name := range Columns {
+	for c, name := range columns {
 		i, ok := index[name]
 		if !ok {
 			missing = append(missing, name)
@@ -141,7 +141,7 @@ func (rd *csvReader) header(head []string, line int) error {
 	}
 	if len(missing) > 0 {
 		msg := fmt.Sprintf("header: missing columns %s (a duetprocess CSV has %s, in any order)",
-			strings.Join(missing, ", "), strings.Join(Columns[:], ","))
+			strings.Join(missing, ", "), strings.Join(columns[:], ","))
 		if len(head) == 1 {
 			for _, d := range []struct{ sep, name string }{{";", "';'"}, {"\t", "tab"}} {
 				if strings.Count(head[0], d.sep) >= 3 {
@@ -159,7 +159,7 @@ func (rd *csvReader) header(head []string, line int) error {
 		rd.envCol = i
 	}
 	var absent []string
-	for a, name := range ArtifactColumns {
+	for a, name := range artifactColumns {
 		i, ok := index[name]
 		if !ok {
 			i = -1
@@ -168,7 +168,7 @@ func (rd *csvReader) header(head []string, line int) error {
 		rd.artifacts[a] = i
 	}
 	if len(absent) > 0 {
-		rd.c.rep.Warn(KindNoArtifacts, &ingest.ParseError{File: rd.file, Line: line,
+		rd.c.rep.Warn(kindNoArtifacts, &ingest.ParseError{File: rd.file, Line: line,
 			Msg: fmt.Sprintf("header lacks the artifact columns %s; their values are \"\" (one instance)", strings.Join(absent, ", "))})
 	}
 	return nil
@@ -179,7 +179,7 @@ func (rd *csvReader) record(rec []string, line int64) {
 	c := rd.c
 	at := &ingest.ParseError{File: rd.file, Line: int(line)}
 	if len(rec) != rd.width {
-		c.skip(KindFieldCount, at, "row has %d fields, want %d", len(rec), rd.width)
+		c.skip(kindFieldCount, at, "row has %d fields, want %d", len(rec), rd.width)
 		return
 	}
 	field := func(i int) string { return strings.TrimSpace(rec[i]) }
@@ -198,31 +198,31 @@ func (rd *csvReader) record(rec []string, line int64) {
 	}{{colRunID, &r.runid, false}, {colIteration, &r.iter, false}, {colStart, &r.start, true}, {colEnd, &r.end, true}} {
 		*n.dst, err = parseInt(col(n.c), n.round)
 		if err != nil {
-			bad = Columns[n.c]
+			bad = columns[n.c]
 			break
 		}
 	}
 	if err == nil {
 		r.timeNs, err = parseFloat(col(colTime))
-		bad = Columns[colTime]
+		bad = columns[colTime]
 	}
 	switch {
 	case errors.Is(err, errMissing):
-		c.skip(KindMissingValue, at, "column %s is %q: missing", bad, col(indexOf(bad)))
+		c.skip(kindMissingValue, at, "column %s is %q: missing", bad, col(indexOf(bad)))
 		return
 	case err != nil:
-		c.skip(KindBadNumber, at, "column %s: %v", bad, err)
+		c.skip(kindBadNumber, at, "column %s: %v", bad, err)
 		return
 	}
-	var a Artifacts
-	vals := [len(ArtifactColumns)]string{}
+	var a artifacts
+	vals := [len(artifactColumns)]string{}
 	for i, ci := range rd.artifacts {
 		if ci < 0 {
 			continue
 		}
 		v := field(ci)
 		if v != "" && naTokens[v] {
-			c.warn(KindNAArtifact, at, "artifact %s is %q, which pandas reads as missing; stored as \"\"", ArtifactColumns[i], v)
+			c.warn(kindNAArtifact, at, "artifact %s is %q, which pandas reads as missing; stored as \"\"", artifactColumns[i], v)
 			v = ""
 		}
 		vals[i] = v
@@ -234,7 +234,7 @@ func (rd *csvReader) record(rec []string, line int64) {
 			a.Environment = ""
 		}
 	} else {
-		a.Environment = Environment(a.Hostname)
+		a.Environment = environment(a.Hostname)
 	}
 	if rd.lastInst == 0 || a != rd.lastArt {
 		rd.lastArt, rd.lastInst = a, c.instance(a, *at)
@@ -245,7 +245,7 @@ func (rd *csvReader) record(rec []string, line int64) {
 
 // indexOf is the index in Columns of name.
 func indexOf(name string) int {
-	for i, c := range Columns {
+	for i, c := range columns {
 		if c == name {
 			return i
 		}

@@ -234,22 +234,22 @@ func TestEnvHelpers(t *testing.T) {
 	}
 	dacapo := tab.Setup(table.Key{Project: "dacapo", Benchmark: "h2", Mode: "duet"})
 	seqn := tab.Setup(table.Key{Project: "renaissance", Benchmark: "als", Mode: "seqn"})
-	if o, ok := IterationOffset(dacapo); o != 0 || !ok {
+	if o, ok := iterationOffset(dacapo); o != 0 || !ok {
 		t.Errorf("dacapo offset %d %v", o, ok)
 	}
-	if o, ok := IterationOffset(seqn); o != 1 || !ok {
+	if o, ok := iterationOffset(seqn); o != 1 || !ok {
 		t.Errorf("renaissance offset %d %v", o, ok)
 	}
-	if _, ok := IterationOffset(&table.Setup{}); ok {
+	if _, ok := iterationOffset(&table.Setup{}); ok {
 		t.Error("offset of a setup without one")
 	}
-	if e := InstanceEnvironment(dacapo, 3); e != "shared-vm" {
+	if e := instanceEnvironment(dacapo, 3); e != "shared-vm" {
 		t.Errorf("instance 3 environment %q", e)
 	}
-	if o := dacapo.Env[RunOrderEnvKey(1, 1)]; o != "AB" {
+	if o := dacapo.Env[runOrderEnvKey(1, 1)]; o != "AB" {
 		t.Errorf("run 1 of instance 1 order %q", o)
 	}
-	if h := seqn.Env[InstanceEnvKey(2, "hostname")]; h != "ip-172-31-1-1" {
+	if h := seqn.Env[instanceEnvKey(2, "hostname")]; h != "ip-172-31-1-1" {
 		t.Errorf("hostname %q", h)
 	}
 }

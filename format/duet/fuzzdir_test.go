@@ -35,7 +35,7 @@ func FuzzReadDir(f *testing.F) {
 	f.Add("speccpu.505_mcf_r.0.duet.AB.A.result", []byte("  Rate Start:   2022-06-01 14:04:52 (1654092292.28303)\n  Rate End:     2022-06-01 14:12:37 (1654092757.17651)\n"),
 		[]byte("2022-06-01T14:04:52Z"), []byte("Model name: EPYC\n"))
 	f.Fuzz(func(t *testing.T, name string, result, date, lscpu []byte) {
-		if name == "" || name == "." || name == ".." || name == ArtifactsDir || strings.ContainsAny(name, "/\\\x00") || len(name) > 200 {
+		if name == "" || name == "." || name == ".." || name == artifactsDir || strings.ContainsAny(name, "/\\\x00") || len(name) > 200 {
 			return
 		}
 		dir := t.TempDir()
@@ -47,8 +47,8 @@ func FuzzReadDir(f *testing.F) {
 				testenv.Skip(t, "%v", err) // a name the file system refuses
 			}
 		}
-		put(filepath.Join(dir, ArtifactsDir, "date"), date)
-		put(filepath.Join(dir, ArtifactsDir, "lscpu"), lscpu)
+		put(filepath.Join(dir, artifactsDir, "date"), date)
+		put(filepath.Join(dir, artifactsDir, "lscpu"), lscpu)
 		names := []string{name}
 		if b := strings.Replace(name, ".A.", ".B.", 1); b != name {
 			names = append(names, b)

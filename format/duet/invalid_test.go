@@ -40,33 +40,33 @@ func TestBadRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	ingesttest.CheckSkipped(t, rep, "d.csv", []ingesttest.Skipped{
-		{Kind: KindEndBeforeStart, Lines: []int{4}, Msg: "iteration_end_ns 110 is before iteration_start_ns 120"},
-		{Kind: KindMissingValue, Lines: []int{5, 10}, Msg: `column iteration_start_ns is "": missing`},
-		{Kind: KindBadPair, Lines: []int{6}, Msg: `pair "C" is not A or B`},
-		{Kind: KindDuplicate, Lines: []int{7}, Msg: "dacapo h2 run 0 pair A iteration 1 already read at d.csv:2"},
+		{Kind: kindEndBeforeStart, Lines: []int{4}, Msg: "iteration_end_ns 110 is before iteration_start_ns 120"},
+		{Kind: kindMissingValue, Lines: []int{5, 10}, Msg: `column iteration_start_ns is "": missing`},
+		{Kind: kindBadPair, Lines: []int{6}, Msg: `pair "C" is not A or B`},
+		{Kind: kindDuplicate, Lines: []int{7}, Msg: "dacapo h2 run 0 pair A iteration 1 already read at d.csv:2"},
 		{Kind: ingest.KindUnknownMode, Lines: []int{8}, Msg: `type "aduet" is not seqn, syncduet or duet`},
-		{Kind: KindBadNumber, Lines: []int{9, 15}, Msg: `column iteration_time_ns: "fast" is not a number`},
-		{Kind: KindFieldCount, Lines: []int{12}, Msg: "row has 9 fields, want 15"},
-		{Kind: KindOutOfRange, Lines: []int{13}, Msg: "runid -1"},
+		{Kind: kindBadNumber, Lines: []int{9, 15}, Msg: `column iteration_time_ns: "fast" is not a number`},
+		{Kind: kindFieldCount, Lines: []int{12}, Msg: "row has 9 fields, want 15"},
+		{Kind: kindOutOfRange, Lines: []int{13}, Msg: "runid -1"},
 		{Kind: "zero time", Lines: []int{14}, Msg: "iteration_time_ns 0"},
-		{Kind: KindEmptyName, Lines: []int{16}, Msg: `benchmark ""`},
+		{Kind: kindEmptyName, Lines: []int{16}, Msg: `benchmark ""`},
 	})
-	if ex := ingesttest.Examples(rep, KindBadNumber); !strings.Contains(ex, `d.csv:15: column iteration: "1.5" is not an integer`) {
+	if ex := ingesttest.Examples(rep, kindBadNumber); !strings.Contains(ex, `d.csv:15: column iteration: "1.5" is not an integer`) {
 		t.Errorf("fractional iteration: %s", ex)
 	}
-	if ex := ingesttest.Examples(rep, KindMissingValue); !strings.Contains(ex, `d.csv:10: column iteration is "NA": missing`) {
+	if ex := ingesttest.Examples(rep, kindMissingValue); !strings.Contains(ex, `d.csv:10: column iteration is "NA": missing`) {
 		t.Errorf("NA token: %s", ex)
 	}
 	for kind, want := range map[string]string{
-		KindNAArtifact: `d.csv:11: artifact lscpu is "NaN", which pandas reads as missing; stored as ""`,
-		KindOnePair:    "d.csv:11: dacapo h2 (duet) run 1 of instance 2 has pair A only",
-		KindOrder:      `d.csv:17: order "XY" is not AB, BA or None`,
+		kindNAArtifact: `d.csv:11: artifact lscpu is "NaN", which pandas reads as missing; stored as ""`,
+		kindOnePair:    "d.csv:11: dacapo h2 (duet) run 1 of instance 2 has pair A only",
+		kindOrder:      `d.csv:17: order "XY" is not AB, BA or None`,
 	} {
 		if ex := ingesttest.Examples(rep, kind); rep.Count(kind) != 1 || !strings.Contains(ex, want) {
 			t.Errorf("%s: %d, %q; want 1, %q", kind, rep.Count(kind), ex, want)
 		}
 	}
-	if rep.Count(KindTimeMismatch) != 0 {
+	if rep.Count(kindTimeMismatch) != 0 {
 		t.Errorf("a 5 ns difference is within 1 µs:\n%s", ingesttest.ReportText(rep))
 	}
 	var lines []int64
@@ -88,7 +88,7 @@ func TestTimeMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ex := ingesttest.Examples(rep, KindTimeMismatch); rep.Count(KindTimeMismatch) != 1 || !strings.Contains(ex, "d.csv:2: end − start = 5000 ns, iteration_time_ns = 1000") {
+	if ex := ingesttest.Examples(rep, kindTimeMismatch); rep.Count(kindTimeMismatch) != 1 || !strings.Contains(ex, "d.csv:2: end − start = 5000 ns, iteration_time_ns = 1000") {
 		t.Errorf("report:\n%s", ingesttest.ReportText(rep))
 	}
 }
@@ -111,7 +111,7 @@ func TestBadHeaders(t *testing.T) {
 	// No artifact columns: read, one instance, warned once.
 	tab, rep, err := readCSV(t, "suite,benchmark,type,pair,runid,iteration,iteration_time_ns,iteration_start_ns,iteration_end_ns\n"+
 		"renaissance,als,duet,A,0,0,5,10,15\nrenaissance,als,duet,B,0,0,5,11,16\n")
-	if err != nil || tab.NumRows() != 2 || rep.Count(KindNoArtifacts) != 1 || len(rep.Kinds()) != 1 {
+	if err != nil || tab.NumRows() != 2 || rep.Count(kindNoArtifacts) != 1 || len(rep.Kinds()) != 1 {
 		t.Errorf("no artifacts: %v, %d rows\n%s", err, tab.NumRows(), ingesttest.ReportText(rep))
 	}
 	if o := tab.Setups[0].Env["run.1.1.order"]; o != "None" {
@@ -139,20 +139,20 @@ func TestBadDirectory(t *testing.T) {
 		t.Errorf("%d rows, want the one iteration of run 0 pair B", tab.NumRows())
 	}
 	for kind, want := range map[string]string{
-		KindBadResult:    "renaissance.als.0.duet.AB.A.results.json: not a Renaissance JSON result: unexpected EOF",
-		KindUnknownSuite: `debug.x.0.seqn.None.A.out: suite "debug" has no reader`,
-		KindOldDaCapo:    "dacapo.fop.0.seqn.None.A.results.csv:2: start total_ms = 5 ms is harness time, and the date artifact is missing or unreadable",
-		KindBadNumber:    `scalabench.kiama.0.seqn.None.A.results.csv:2: start_unix: "abc" is not a number`,
-		KindOnePair:      "renaissance als (duet) run 0 of instance 1 has pair B only",
+		kindBadResult:    "renaissance.als.0.duet.AB.A.results.json: not a Renaissance JSON result: unexpected EOF",
+		kindUnknownSuite: `debug.x.0.seqn.None.A.out: suite "debug" has no reader`,
+		kindOldDaCapo:    "dacapo.fop.0.seqn.None.A.results.csv:2: start total_ms = 5 ms is harness time, and the date artifact is missing or unreadable",
+		kindBadNumber:    `scalabench.kiama.0.seqn.None.A.results.csv:2: start_unix: "abc" is not a number`,
+		kindOnePair:      "renaissance als (duet) run 0 of instance 1 has pair B only",
 	} {
 		if ex := ingesttest.Examples(rep, kind); !strings.Contains(ex, want) {
 			t.Errorf("%s: examples %q lack %q", kind, ex, want)
 		}
 	}
-	if n := rep.Count(KindBadResult); n != 3 {
+	if n := rep.Count(kindBadResult); n != 3 {
 		t.Errorf("%d unreadable results, want 3 (bad JSON, no start_unix_ms, no *002.log):\n%s", n, ingesttest.ReportText(rep))
 	}
-	ex := ingesttest.Examples(rep, KindBadResult)
+	ex := ingesttest.Examples(rep, kindBadResult)
 	for _, want := range []string{"renaissance.als.1.duet.AB.A.results.json:$.environment.vm.start_unix_ms: missing",
 		"speccpu.505_mcf_r.0.seqn.None.A.result: a SPEC CPU result directory holds one *002.log, found 0"} {
 		if !strings.Contains(ex, want) {

@@ -24,28 +24,28 @@ import (
 
 // More report kinds, of the directory reader.
 const (
-	KindNotResult    = "not a duetbench result file (ignored)"
-	KindUnknownSuite = "suite without a reader (ignored)"
-	KindBadResult    = "unreadable result file (left out)"
-	KindFirstScheme  = "first-scheme result name BENCH.RUNID.PAIR.results.json (read as renaissance duet, order None)"
-	KindOldDaCapo    = "DaCapo/ScalaBench without start_unix (times placed at the date artifact, approximate)"
-	KindRateUnpaired = "SPEC Rate Start without Rate End (or the reverse)"
-	KindBadArtifact  = "artifact that is not text (NUL bytes, invalid UTF-8 or over 64 KiB; stored as \"\")"
-	KindBadDate      = "date artifact that is not an output of date(1) (kept; not used to place times)"
+	kindNotResult    = "not a duetbench result file (ignored)"
+	kindUnknownSuite = "suite without a reader (ignored)"
+	kindBadResult    = "unreadable result file (left out)"
+	kindFirstScheme  = "first-scheme result name BENCH.RUNID.PAIR.results.json (read as renaissance duet, order None)"
+	kindOldDaCapo    = "DaCapo/ScalaBench without start_unix (times placed at the date artifact, approximate)"
+	kindRateUnpaired = "SPEC Rate Start without Rate End (or the reverse)"
+	kindBadArtifact  = "artifact that is not text (NUL bytes, invalid UTF-8 or over 64 KiB; stored as \"\")"
+	kindBadDate      = "date artifact that is not an output of date(1) (kept; not used to place times)"
 )
 
-// FileName is duetbench's result name (duet/config.py::ResultFile):
+// fileName is duetbench's result name (duet/config.py::ResultFile):
 // SUITE.BENCHMARK.RUNID.TYPE.ORDER.PAIR.RESULT, with '.' in suite and
 // benchmark written as '_'.
-var FileName = regexp.MustCompile(`^([a-zA-Z0-9_-]+)\.([a-zA-Z0-9_-]+)\.(\d+)\.(duet|seqn|syncduet)\.(AB|BA|None)\.([AB])\.(.*)$`)
+var fileName = regexp.MustCompile(`^([a-zA-Z0-9_-]+)\.([a-zA-Z0-9_-]+)\.(\d+)\.(duet|seqn|syncduet)\.(AB|BA|None)\.([AB])\.(.*)$`)
 
 // firstSchemeName is the name of the first duetbench (asynchronous-duet
 // 557308c, duet/process_renaissance.py): Renaissance only, asynchronous
 // duet only, BENCHMARK.RUNID.PAIR.results.json.
 var firstSchemeName = regexp.MustCompile(`^([a-zA-Z0-9_-]+)\.(\d+)\.([AB])\.results\.json$`)
 
-// ArtifactsDir is the folder of artifacts in a duetbench output directory.
-const ArtifactsDir = "artifacts"
+// artifactsDir is the folder of artifacts in a duetbench output directory.
+const artifactsDir = "artifacts"
 
 // isInvocation reports whether dir is one duetbench output directory: it
 // holds artifacts/ or a result named as duetbench names them.
@@ -56,7 +56,7 @@ func isInvocation(dir string) bool {
 	}
 	for _, e := range entries {
 		n := e.Name()
-		if n == ArtifactsDir && e.IsDir() || FileName.MatchString(n) || firstSchemeName.MatchString(n) {
+		if n == artifactsDir && e.IsDir() || fileName.MatchString(n) || firstSchemeName.MatchString(n) {
 			return true
 		}
 	}
@@ -119,7 +119,7 @@ func (Format) ReadDir(dir string, src ingest.Source, dst *table.Builder, rep *in
 		}
 	}
 	if c.nrecs == 0 {
-		rep.Warn(KindNoRows, &ingest.ParseError{File: dir, Msg: "no iterations read"})
+		rep.Warn(kindNoRows, &ingest.ParseError{File: dir, Msg: "no iterations read"})
 	}
 	c.finish(dst)
 	return nil
@@ -132,16 +132,16 @@ func readInvocation(dir string, c *collector) error {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
 	a, haveDate, dateNs := readArtifacts(dir, c)
-	inst := c.instance(a, ingest.ParseError{File: filepath.Join(dir, ArtifactsDir)})
+	inst := c.instance(a, ingest.ParseError{File: filepath.Join(dir, artifactsDir)})
 	var firstScheme []string
 	for _, e := range entries {
 		name := e.Name()
 		path := filepath.Join(dir, name)
-		if name == ArtifactsDir {
+		if name == artifactsDir {
 			continue
 		}
 		var rf resultFile
-		if m := FileName.FindStringSubmatch(name); m != nil {
+		if m := fileName.FindStringSubmatch(name); m != nil {
 			rf = resultFile{path: path, suite: m[1], bench: m[2], typ: m[4], order: m[5], pair: m[6]}
 			rf.runid, _ = strconv.ParseInt(m[3], 10, 64)
 		} else if m := firstSchemeName.FindStringSubmatch(name); m != nil && !e.IsDir() {
@@ -149,11 +149,11 @@ func readInvocation(dir string, c *collector) error {
 			rf.runid, _ = strconv.ParseInt(m[2], 10, 64)
 			firstScheme = append(firstScheme, name)
 		} else {
-			c.warn(KindNotResult, &ingest.ParseError{File: path}, "name does not match SUITE.BENCH.RUNID.(duet|seqn|syncduet).(AB|BA|None).(A|B).RESULT")
+			c.warn(kindNotResult, &ingest.ParseError{File: path}, "name does not match SUITE.BENCH.RUNID.(duet|seqn|syncduet).(AB|BA|None).(A|B).RESULT")
 			continue
 		}
 		if rf.runid >= math.MaxInt32 {
-			c.skip(KindBadResult, &ingest.ParseError{File: path}, "runid %d out of range", rf.runid)
+			c.skip(kindBadResult, &ingest.ParseError{File: path}, "runid %d out of range", rf.runid)
 			continue
 		}
 		rf.inst, rf.haveDate, rf.dateNs = inst, haveDate, dateNs
@@ -166,19 +166,19 @@ func readInvocation(dir string, c *collector) error {
 		case "speccpu":
 			err = readSPEC(&rf, c)
 		default:
-			c.warn(KindUnknownSuite, &ingest.ParseError{File: path}, "suite %q has no reader (renaissance, dacapo, scalabench, speccpu)", rf.suite)
+			c.warn(kindUnknownSuite, &ingest.ParseError{File: path}, "suite %q has no reader (renaissance, dacapo, scalabench, speccpu)", rf.suite)
 			continue
 		}
 		var pe *ingest.ParseError
 		switch {
 		case errors.As(err, &pe):
-			c.rep.Skip(KindBadResult, 1, pe)
+			c.rep.Skip(kindBadResult, 1, pe)
 		case err != nil:
 			return err
 		}
 	}
 	if len(firstScheme) > 0 {
-		c.warn(KindFirstScheme, &ingest.ParseError{File: dir}, "%d result(s) named BENCH.RUNID.PAIR.results.json (%s), as the first duetbench (asynchronous-duet 557308c) named Renaissance asynchronous-duet results",
+		c.warn(kindFirstScheme, &ingest.ParseError{File: dir}, "%d result(s) named BENCH.RUNID.PAIR.results.json (%s), as the first duetbench (asynchronous-duet 557308c) named Renaissance asynchronous-duet results",
 			len(firstScheme), strings.Join(firstScheme, ", "))
 	}
 	return nil
@@ -213,10 +213,10 @@ const (
 // name:", meminfo the text after "MemTotal:"; a missing one is "". The
 // environment is derived from the hostname. dateNs is the date's epoch
 // time (for DaCapo results without start_unix) when it parses.
-func readArtifacts(dir string, c *collector) (a Artifacts, haveDate bool, dateNs int64) {
-	adir := filepath.Join(dir, ArtifactsDir)
+func readArtifacts(dir string, c *collector) (a artifacts, haveDate bool, dateNs int64) {
+	adir := filepath.Join(dir, artifactsDir)
 	if fi, err := os.Stat(adir); err != nil || !fi.IsDir() {
-		c.warn(KindNoArtifacts, &ingest.ParseError{File: dir}, "no %s/ folder", ArtifactsDir)
+		c.warn(kindNoArtifacts, &ingest.ParseError{File: dir}, "no %s/ folder", artifactsDir)
 		return a, false, 0
 	}
 	read := func(name string) string {
@@ -228,7 +228,7 @@ func readArtifacts(dir string, c *collector) (a Artifacts, haveDate bool, dateNs
 		defer f.Close()
 		b, _ := io.ReadAll(io.LimitReader(f, maxArtifactBytes+1))
 		if why := notText(b); why != "" {
-			c.warn(KindBadArtifact, &ingest.ParseError{File: path}, "%s: not the output of %s, stored as \"\"", why, name)
+			c.warn(kindBadArtifact, &ingest.ParseError{File: path}, "%s: not the output of %s, stored as \"\"", why, name)
 			return ""
 		}
 		return string(b)
@@ -238,13 +238,13 @@ func readArtifacts(dir string, c *collector) (a Artifacts, haveDate bool, dateNs
 	a.Uname = strings.TrimSpace(read("uname"))
 	a.Lscpu = afterLabel(read("lscpu"), "Model name:")
 	a.Meminfo = afterLabel(read("meminfo"), "MemTotal:")
-	a.Environment = Environment(a.Hostname)
+	a.Environment = environment(a.Hostname)
 	if a.Date != "" {
-		t, err := ParseDate(a.Date)
+		t, err := parseDate(a.Date)
 		if err == nil {
 			return a, true, t.UnixNano()
 		}
-		c.warn(KindBadDate, &ingest.ParseError{File: filepath.Join(adir, "date")}, "%v", err)
+		c.warn(kindBadDate, &ingest.ParseError{File: filepath.Join(adir, "date")}, "%v", err)
 	}
 	return a, false, 0
 }
@@ -293,12 +293,12 @@ var dateLayouts = []string{
 	time.RFC3339Nano,
 }
 
-// ParseDate parses the output of date(1), the date artifact. A zone
+// parseDate parses the output of date(1), the date artifact. A zone
 // abbreviation other than UTC or GMT counts as UTC (the wall clock is read
 // as UTC), as pandas.to_datetime does with abbreviations it does not know
 // (duet/parsers_benchmark.py::post_process_dacapo): "Sun May 15 07:32:04
 // PM CEST 2022" is 2022-05-15T19:32:04Z.
-func ParseDate(s string) (time.Time, error) {
+func parseDate(s string) (time.Time, error) {
 	s = strings.Join(strings.Fields(s), " ")
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, s); err == nil {
@@ -378,13 +378,13 @@ func readRenaissance(rf *resultFile, c *collector) error {
 		r.path = fmt.Sprintf("$.data[%q].results[%d]", keys[0], k)
 		r.iter = int64(k)
 		if it.DurationNs == nil || it.UptimeNs == nil {
-			c.skip(KindMissingValue, r.at(), "duration_ns or uptime_ns missing")
+			c.skip(kindMissingValue, r.at(), "duration_ns or uptime_ns missing")
 			continue
 		}
 		d, err1 := numberNs(*it.DurationNs, 1)
 		up, err2 := numberNs(*it.UptimeNs, 1)
 		if err := errors.Join(err1, err2); err != nil {
-			c.skip(KindBadNumber, r.at(), "%v", err)
+			c.skip(kindBadNumber, r.at(), "%v", err)
 			continue
 		}
 		r.timeNs = float64(d)
@@ -459,33 +459,33 @@ func readDaCapo(rf *resultFile, c *collector) error {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				c.skip(KindMalformedCSV, &ingest.ParseError{File: rf.path, Line: pe.StartLine}, "%v", pe.Err)
+				c.skip(kindMalformedCSV, &ingest.ParseError{File: rf.path, Line: pe.StartLine}, "%v", pe.Err)
 				continue
 			}
 			return fmt.Errorf("%s: %w", rf.path, err)
 		}
 		if len(rec) != len(head) {
-			c.skip(KindFieldCount, r.at(), "row has %d fields, want %d", len(rec), len(head))
+			c.skip(kindFieldCount, r.at(), "row has %d fields, want %d", len(rec), len(head))
 			continue
 		}
 		t, err := parseFloat(strings.TrimSpace(rec[iTime]))
 		if err != nil {
-			c.skip(KindBadNumber, r.at(), "iteration_time_ns: %v", err)
+			c.skip(kindBadNumber, r.at(), "iteration_time_ns: %v", err)
 			continue
 		}
 		start, err := decimalNs(rec[iStart], 6)
 		if err != nil {
-			c.skip(KindBadNumber, r.at(), "%s: %v", head[iStart], err)
+			c.skip(kindBadNumber, r.at(), "%s: %v", head[iStart], err)
 			continue
 		}
 		if start < epoch2000 {
 			if !rf.haveDate {
-				c.skip(KindOldDaCapo, r.at(), "start %s = %s ms is harness time, and the date artifact is missing or unreadable", head[iStart], rec[iStart])
+				c.skip(kindOldDaCapo, r.at(), "start %s = %s ms is harness time, and the date artifact is missing or unreadable", head[iStart], rec[iStart])
 				continue
 			}
 			if !warned {
 				warned = true
-				c.warn(KindOldDaCapo, r.at(), "no start_unix column: starts are total_ms after the date artifact")
+				c.warn(kindOldDaCapo, r.at(), "no start_unix column: starts are total_ms after the date artifact")
 			}
 			start += rf.dateNs
 		}
@@ -527,7 +527,7 @@ func readSPEC(rf *resultFile, c *collector) error {
 		}
 		ns, err := decimalNs(m[2], 9)
 		if err != nil {
-			c.skip(KindBadNumber, &ingest.ParseError{File: logs[0], Line: int(line)}, "Rate %s: %v", m[1], err)
+			c.skip(kindBadNumber, &ingest.ParseError{File: logs[0], Line: int(line)}, "Rate %s: %v", m[1], err)
 			continue
 		}
 		if m[1] == "Start" {
@@ -541,7 +541,7 @@ func readSPEC(rf *resultFile, c *collector) error {
 	}
 	n := min(len(starts), len(ends))
 	if len(starts) != len(ends) {
-		c.warn(KindRateUnpaired, &ingest.ParseError{File: logs[0]}, "%d Rate Start and %d Rate End lines; the first %d pairs are read", len(starts), len(ends), n)
+		c.warn(kindRateUnpaired, &ingest.ParseError{File: logs[0]}, "%d Rate Start and %d Rate End lines; the first %d pairs are read", len(starts), len(ends), n)
 	}
 	for k := 0; k < n; k++ {
 		r := rf.record()

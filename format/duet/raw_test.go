@@ -84,7 +84,7 @@ func TestReadDirSuites(t *testing.T) {
 	write(t, filepath.Join(dir, "duet.yml"), "duetbench: {}\n")
 
 	tab, rep := readDir(t, dir, 4)
-	if rep.Count(KindNotResult) != 1 || rep.Count(KindOldDaCapo) != 2 || rep.SkippedRows() != 0 || len(rep.Kinds()) != 2 {
+	if rep.Count(kindNotResult) != 1 || rep.Count(kindOldDaCapo) != 2 || rep.SkippedRows() != 0 || len(rep.Kinds()) != 2 {
 		t.Errorf("report: want 1 ignored file and the old ScalaBench jar (once per pair):\n%s", ingesttest.ReportText(rep))
 	}
 	got := map[string]table.Row{}
@@ -150,12 +150,12 @@ func TestParseDate(t *testing.T) {
 		"Wed Jun 1 14:04:52 +0200 2022":    "2022-06-01T12:04:52Z",
 		"Thu 01 Dec 2022 09:15:00 AM GMT":  "2022-12-01T09:15:00Z",
 	} {
-		got, err := ParseDate(s)
+		got, err := parseDate(s)
 		if err != nil || got.UTC().Format(time.RFC3339) != want {
 			t.Errorf("ParseDate(%q) = %v, %v; want %s", s, got, err, want)
 		}
 	}
-	if _, err := ParseDate("yesterday"); err == nil {
+	if _, err := parseDate("yesterday"); err == nil {
 		t.Error("ParseDate(yesterday) did not fail")
 	}
 }

@@ -49,7 +49,7 @@ func TestRealRenaissance(t *testing.T) {
 	defer dirTab.Release()
 	// Three warnings, no row skipped: the first-scheme names, no
 	// artifacts/, and the early processing CSV beside the JSONs.
-	if rep.SkippedRows() != 0 || rep.Count(KindFirstScheme) != 1 || rep.Count(KindNoArtifacts) != 1 || rep.Count(KindNotResult) != 1 {
+	if rep.SkippedRows() != 0 || rep.Count(kindFirstScheme) != 1 || rep.Count(kindNoArtifacts) != 1 || rep.Count(kindNotResult) != 1 {
 		t.Errorf("directory report:\n%s", ingesttest.ReportText(&rep))
 	}
 	csvRows, dirRows := ingesttest.Rows(t, csvTab), ingesttest.Rows(t, dirTab)
@@ -106,7 +106,7 @@ func TestRealMay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rawRep.Count(KindOldType) != 1 || len(rawRep.Kinds()) != 1 {
+	if rawRep.Count(kindOldType) != 1 || len(rawRep.Kinds()) != 1 {
 		t.Errorf("report: want one warning about type sequential:\n%s", ingesttest.ReportText(rawRep))
 	}
 	fixTab, fixRep, err := ingesttest.ReadFile(t, Format{}, fix, ingest.Source{})
