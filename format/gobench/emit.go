@@ -73,14 +73,14 @@ type namePkg struct{ name, pkg string }
 // emit assigns keys and appends the rows and setups of all results.
 func (p *parser) emit(dst *table.Builder) {
 	if len(p.results) == 0 {
-		p.rep.Warn(KindNoResults, p.place(0, "no benchmark result lines"))
+		p.rep.Warn(kindNoResults, p.place(0, "no benchmark result lines"))
 		return
 	}
 	keyOf := p.assignKeys()
 	harness := p.harnessPerLine()
 	states := map[table.Key]*keyState{}
 	var setupOrder []*keyState
-	row := table.Row{Project: p.src.Project, Mode: Mode, Instance: p.src.Instance, Trial: p.src.Trial,
+	row := table.Row{Project: p.src.Project, Mode: mode, Instance: p.src.Instance, Trial: p.src.Trial,
 		Slice: 1, Source: p.file}
 	for _, r := range p.results {
 		k := keyOf[namePkg{r.name, r.pkg}]
@@ -89,7 +89,7 @@ func (p *parser) emit(dst *table.Builder) {
 		if c := snap["commit"]; c != "" && !(p.src.VersionFromUser && version != "") {
 			version = c
 		}
-		key := table.Key{Project: p.src.Project, Version: version, Benchmark: k.benchmark, Params: k.params, Mode: Mode}
+		key := table.Key{Project: p.src.Project, Version: version, Benchmark: k.benchmark, Params: k.params, Mode: mode}
 		st := states[key]
 		if st == nil {
 			st = &keyState{snap: r.snap, line: r.line, setup: p.setupFor(key, snap, k, r.line), forks: map[[2]int32]*forkState{}}
@@ -98,7 +98,7 @@ func (p *parser) emit(dst *table.Builder) {
 		} else if r.snap != st.snap && !st.warned {
 			if diff := configDiff(p.snaps[st.snap], snap); diff != "" {
 				st.warned = true
-				p.rep.Warn(KindMixedConfig, p.place(r.line, "%s: %s (the setup keeps the configuration of line %d)", key, diff, st.line))
+				p.rep.Warn(kindMixedConfig, p.place(r.line, "%s: %s (the setup keeps the configuration of line %d)", key, diff, st.line))
 			}
 		}
 		row.Instance, row.Trial = p.src.Instance, p.src.Trial
@@ -136,7 +136,7 @@ func (p *parser) emit(dst *table.Builder) {
 			st.setup.Env[table.EnvHarnessNsPerLine] = strconv.FormatFloat(math.Round(st.harness/float64(st.harnessLines)), 'f', -1, 64)
 		}
 		if err := dst.AddSetup(*st.setup); err != nil {
-			p.rep.Warn(KindMixedSetups, p.place(st.line, "%v", err))
+			p.rep.Warn(kindMixedSetups, p.place(st.line, "%v", err))
 		}
 	}
 }
@@ -222,7 +222,7 @@ func (p *parser) appendValues(dst *table.Builder, r result, row *table.Row) {
 	vals := p.values[r.valuesFrom:r.valuesTo]
 	primary := primaryIndex(vals)
 	if primary < 0 {
-		p.rep.Warn(KindNoTime, p.place(r.line, "%s: no <time>/op value; its other metrics are kept", r.name))
+		p.rep.Warn(kindNoTime, p.place(r.line, "%s: no <time>/op value; its other metrics are kept", r.name))
 	}
 	for i, v := range vals {
 		row.Unit, row.Value = v.unit, v.v
@@ -231,14 +231,14 @@ func (p *parser) appendValues(dst *table.Builder, r result, row *table.Row) {
 			if err != nil {
 				ns = math.NaN()
 			}
-			if reason, ok := ingest.CheckTime(Mode, ns); !ok {
+			if reason, ok := ingest.CheckTime(mode, ns); !ok {
 				p.rep.Skip(reason, 1, p.place(r.line, "%s: %s %s", r.name, strconv.FormatFloat(v.v, 'g', -1, 64), v.unit))
 				continue
 			}
 			row.Metric, row.NsPerOp = table.Primary, ns
 		} else {
 			if math.IsNaN(v.v) || math.IsInf(v.v, 0) {
-				p.rep.Skip(KindNonFiniteMetric, 1, p.place(r.line, "%s: %v %s", r.name, v.v, v.unit))
+				p.rep.Skip(kindNonFiniteMetric, 1, p.place(r.line, "%s: %v %s", r.name, v.v, v.unit))
 				continue
 			}
 			row.Metric, row.NsPerOp = v.unit, math.NaN()

@@ -120,31 +120,31 @@ var _ ingest.Format = Format{}
 // Name is "gobench".
 func (Format) Name() string { return "gobench" }
 
-// Mode is the canonical mode of Go benchmark rows.
-const Mode = "go"
+// mode is the canonical mode of Go benchmark rows.
+const mode = "go"
 
-// MaxLineBytes is the longest line Read parses; longer lines are reported
+// maxLineBytes is the longest line Read parses; longer lines are reported
 // and skipped.
-const MaxLineBytes = 16 << 20
+const maxLineBytes = 16 << 20
 
 // Report kinds used by Read.
 const (
-	KindBadIterations   = "bad iteration count"
-	KindNoMeasurements  = "missing measurements"
-	KindMissingUnit     = "value without unit"
-	KindBadValue        = "bad measurement value"
-	KindInvalidUTF8     = "invalid UTF-8 in result line"
-	KindInvalidUTF8JSON = "invalid UTF-8 in a -json event (replaced by U+FFFD)"
-	KindLongLine        = "line too long"
-	KindNonFiniteMetric = "non-finite metric value"
-	KindNoTime          = "result without a time metric"
-	KindDuplicateUnit   = "unit repeated on a result line"
-	KindBadUnitLine     = "bad Unit metadata line"
-	KindUnitConflict    = "conflicting Unit metadata"
-	KindBadJSON         = "malformed -json event"
-	KindMixedConfig     = "mixed configuration"
-	KindMixedSetups     = "mixed setups"
-	KindNoResults       = "no benchmark results"
+	kindBadIterations   = "bad iteration count"
+	kindNoMeasurements  = "missing measurements"
+	kindMissingUnit     = "value without unit"
+	kindBadValue        = "bad measurement value"
+	kindInvalidUTF8     = "invalid UTF-8 in result line"
+	kindInvalidUTF8JSON = "invalid UTF-8 in a -json event (replaced by U+FFFD)"
+	kindLongLine        = "line too long"
+	kindNonFiniteMetric = "non-finite metric value"
+	kindNoTime          = "result without a time metric"
+	kindDuplicateUnit   = "unit repeated on a result line"
+	kindBadUnitLine     = "bad Unit metadata line"
+	kindUnitConflict    = "conflicting Unit metadata"
+	kindBadJSON         = "malformed -json event"
+	kindMixedConfig     = "mixed configuration"
+	kindMixedSetups     = "mixed setups"
+	kindNoResults       = "no benchmark results"
 )
 
 // Sniff reports whether head looks like go test -bench output: a line
@@ -220,7 +220,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 	p := newParser(src, rep)
 	lr := newLineReader(r)
 	for lr.Scan() {
-		if line, n := lr.Line(); len(line) > MaxLineBytes {
+		if line, n := lr.Line(); len(line) > maxLineBytes {
 			p.tooLong(line, n)
 		} else {
 			p.physicalLine(line, n)
@@ -264,7 +264,7 @@ func (lr *lineReader) Scan() bool {
 			lr.long = append(lr.long[:0], line...)
 			for err == bufio.ErrBufferFull {
 				line, err = lr.br.ReadSlice('\n')
-				if len(lr.long) <= MaxLineBytes {
+				if len(lr.long) <= maxLineBytes {
 					lr.long = append(lr.long, line...)
 				}
 			}
@@ -276,7 +276,7 @@ func (lr *lineReader) Scan() bool {
 		if len(line) > 0 {
 			lr.n++
 			lr.line = line
-			if len(line) <= MaxLineBytes {
+			if len(line) <= maxLineBytes {
 				lr.line = trimEOL(line)
 			}
 			return true
@@ -407,8 +407,8 @@ func (p *parser) place(line int, format string, args ...any) *ingest.ParseError 
 
 func (p *parser) tooLong(line []byte, lineNo int) {
 	if bytes.HasPrefix(line, []byte("Benchmark")) {
-		p.rep.Skip(KindLongLine, 1, p.place(lineNo, "result line longer than %d bytes", MaxLineBytes))
+		p.rep.Skip(kindLongLine, 1, p.place(lineNo, "result line longer than %d bytes", maxLineBytes))
 		return
 	}
-	p.rep.Warn(KindLongLine, p.place(lineNo, "line longer than %d bytes ignored", MaxLineBytes))
+	p.rep.Warn(kindLongLine, p.place(lineNo, "line longer than %d bytes ignored", maxLineBytes))
 }

@@ -205,8 +205,8 @@ func TestReadInterleavedJSON(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("rows %v, want %v", got, want)
 	}
-	if rep.Count(KindBadJSON) != 1 || !strings.HasPrefix(examples(rep, KindBadJSON), f+":9: ") {
-		t.Errorf("malformed event report: %q", examples(rep, KindBadJSON))
+	if rep.Count(kindBadJSON) != 1 || !strings.HasPrefix(examples(rep, kindBadJSON), f+":9: ") {
+		t.Errorf("malformed event report: %q", examples(rep, kindBadJSON))
 	}
 	if s := tab.Setup(table.Key{Benchmark: "BenchmarkB", Mode: "go"}); s == nil || s.Env["pkg"] != "example.com/b" {
 		t.Errorf("BenchmarkB setup %+v, want pkg example.com/b (configuration per package)", s)
@@ -220,27 +220,27 @@ func TestReadBadLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	skips := []ingesttest.Skipped{
-		{Kind: KindBadIterations, Lines: []int{3, 4, 5}, Msg: `BenchmarkAbc-4: iteration count "abc": invalid syntax`},
-		{Kind: KindNoMeasurements, Lines: []int{6}, Msg: "BenchmarkNoMeas-4: no measurements"},
-		{Kind: KindMissingUnit, Lines: []int{7}, Msg: `BenchmarkOdd-4: value "7" has no unit`},
-		{Kind: KindBadValue, Lines: []int{8}, Msg: `value "5x" of unit ns/op is not a number`},
+		{Kind: kindBadIterations, Lines: []int{3, 4, 5}, Msg: `BenchmarkAbc-4: iteration count "abc": invalid syntax`},
+		{Kind: kindNoMeasurements, Lines: []int{6}, Msg: "BenchmarkNoMeas-4: no measurements"},
+		{Kind: kindMissingUnit, Lines: []int{7}, Msg: `BenchmarkOdd-4: value "7" has no unit`},
+		{Kind: kindBadValue, Lines: []int{8}, Msg: `value "5x" of unit ns/op is not a number`},
 		{Kind: "NaN value", Lines: []int{9}, Msg: "BenchmarkNaN-4: NaN ns/op"},
 		{Kind: "infinite value (an iteration with zero operations?)", Lines: []int{10}, Msg: "BenchmarkInf-4: +Inf ns/op"},
 		{Kind: "zero time", Lines: []int{11}, Msg: "BenchmarkZero-4: 0 ns/op"},
 		{Kind: "negative time", Lines: []int{12}, Msg: "BenchmarkNeg-4: -1 ns/op"},
-		{Kind: KindNonFiniteMetric, Lines: []int{15}, Msg: "NaN p50-ns"},
-		{Kind: KindInvalidUTF8, Lines: []int{23}, Msg: "not valid UTF-8"},
+		{Kind: kindNonFiniteMetric, Lines: []int{15}, Msg: "NaN p50-ns"},
+		{Kind: kindInvalidUTF8, Lines: []int{23}, Msg: "not valid UTF-8"},
 	}
 	ingesttest.CheckSkipped(t, rep, f, skips)
 	warns := []struct {
 		kind string
 		want string
 	}{
-		{KindNoTime, f + ":13: BenchmarkNoTime-4: no <time>/op value; its other metrics are kept"},
-		{KindDuplicateUnit, f + ":16: BenchmarkDupUnit-4: unit ns/op appears twice; keeping the last value"},
-		{KindUnitConflict, f + ":18: metadata better of unit ns/op already set to lower at line 17; keeping it"},
-		{KindBadUnitLine, f + ":19: Unit line without a unit\n" + f + `:20: Unit B/op: "nokey" is not key=value`},
-		{KindMixedConfig, f + `:25: BenchmarkOK (go): configuration note changed from "" to "hello" (the setup keeps the configuration of line 2)`},
+		{kindNoTime, f + ":13: BenchmarkNoTime-4: no <time>/op value; its other metrics are kept"},
+		{kindDuplicateUnit, f + ":16: BenchmarkDupUnit-4: unit ns/op appears twice; keeping the last value"},
+		{kindUnitConflict, f + ":18: metadata better of unit ns/op already set to lower at line 17; keeping it"},
+		{kindBadUnitLine, f + ":19: Unit line without a unit\n" + f + `:20: Unit B/op: "nokey" is not key=value`},
+		{kindMixedConfig, f + `:25: BenchmarkOK (go): configuration note changed from "" to "hello" (the setup keeps the configuration of line 2)`},
 	}
 	for _, w := range warns {
 		if got := examples(rep, w.kind); got != w.want {
@@ -362,7 +362,7 @@ func TestReadEmpty(t *testing.T) {
 		t.Errorf("err = %v, want a ParseError naming the file", err)
 	}
 	tab, rep, err := readFrom(t, strings.NewReader("PASS\nok  \tx\t1s\n"), ingest.Source{File: "none.txt"})
-	if err != nil || tab.NumRows() != 0 || examples(rep, KindNoResults) != "none.txt: no benchmark result lines" {
+	if err != nil || tab.NumRows() != 0 || examples(rep, kindNoResults) != "none.txt: no benchmark result lines" {
 		t.Errorf("no results: err %v rows %d report %s", err, tab.NumRows(), reportText(rep))
 	}
 }
@@ -377,16 +377,16 @@ func TestReadIOError(t *testing.T) {
 }
 
 func TestLongLine(t *testing.T) {
-	long := "BenchmarkLong 10 5 ns/op " + strings.Repeat("1 x/op ", MaxLineBytes/7+1) + "\n"
-	in := "BenchmarkA 10 5 ns/op\n" + long + "# " + strings.Repeat("y", MaxLineBytes) + "\nBenchmarkB 10 6 ns/op\n"
+	long := "BenchmarkLong 10 5 ns/op " + strings.Repeat("1 x/op ", maxLineBytes/7+1) + "\n"
+	in := "BenchmarkA 10 5 ns/op\n" + long + "# " + strings.Repeat("y", maxLineBytes) + "\nBenchmarkB 10 6 ns/op\n"
 	tab, rep, err := readFrom(t, strings.NewReader(in), ingest.Source{File: "long.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.NumRows() != 2 || rep.SkippedRows() != 1 || rep.Count(KindLongLine) != 2 {
+	if tab.NumRows() != 2 || rep.SkippedRows() != 1 || rep.Count(kindLongLine) != 2 {
 		t.Errorf("rows %d, report:\n%s", tab.NumRows(), reportText(rep))
 	}
-	if ex := examples(rep, KindLongLine); !strings.Contains(ex, "long.txt:2: result line longer") || !strings.Contains(ex, "long.txt:3: line longer") {
+	if ex := examples(rep, kindLongLine); !strings.Contains(ex, "long.txt:2: result line longer") || !strings.Contains(ex, "long.txt:3: line longer") {
 		t.Errorf("long line report %q", ex)
 	}
 }
@@ -517,8 +517,8 @@ func TestManyUnits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Count(KindDuplicateUnit) != 2 {
-		t.Errorf("duplicate unit warnings %d, want 2", rep.Count(KindDuplicateUnit))
+	if rep.Count(kindDuplicateUnit) != 2 {
+		t.Errorf("duplicate unit warnings %d, want 2", rep.Count(kindDuplicateUnit))
 	}
 	rows := rowsOf(t, tab)
 	if len(rows) != 41+3 {
@@ -583,7 +583,7 @@ PASS
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rows := rowsOf(t, tab); len(rows) != 2 || rows[1].Instance != 1 || rows[1].Iteration != 2 || rep.Count(KindMixedConfig) != 1 {
+	if rows := rowsOf(t, tab); len(rows) != 2 || rows[1].Instance != 1 || rows[1].Iteration != 2 || rep.Count(kindMixedConfig) != 1 {
 		t.Errorf("non-numeric instance labels: rows %+v, report %s", rows, reportText(rep))
 	}
 }

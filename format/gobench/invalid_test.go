@@ -53,7 +53,7 @@ func TestInvalidNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows = rowsOf(t, tab)
-	if len(rows) != 1 || rows[0].Benchmark != "BenchmarkU\uFFFD" || rep.Count(KindInvalidUTF8JSON) != 1 {
+	if len(rows) != 1 || rows[0].Benchmark != "BenchmarkU\uFFFD" || rep.Count(kindInvalidUTF8JSON) != 1 {
 		t.Errorf("rows %+v\n%s", rows, reportText(rep))
 	}
 }

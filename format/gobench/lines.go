@@ -21,7 +21,7 @@ func (p *parser) physicalLine(line []byte, lineNo int) {
 		if err := json.Unmarshal(line, &ev); err == nil && ev.Action != "" {
 			p.sawJSON = true
 			if !utf8.Valid(line) {
-				p.rep.Warn(KindInvalidUTF8JSON, p.place(lineNo, "-json event with invalid UTF-8; its output was read with U+FFFD in place of the bad bytes"))
+				p.rep.Warn(kindInvalidUTF8JSON, p.place(lineNo, "-json event with invalid UTF-8; its output was read with U+FFFD in place of the bad bytes"))
 			}
 			if ev.Action == "output" && ev.Output != nil {
 				p.output(p.stream(ev.Package), *ev.Output, lineNo)
@@ -32,7 +32,7 @@ func (p *parser) physicalLine(line []byte, lineNo int) {
 			if err != nil {
 				msg = err.Error()
 			}
-			p.rep.Warn(KindBadJSON, p.place(lineNo, "%s; line ignored", msg))
+			p.rep.Warn(kindBadJSON, p.place(lineNo, "%s; line ignored", msg))
 			return
 		}
 	}
@@ -98,7 +98,7 @@ func (p *parser) textLine(s *stream, line []byte, lineNo int) {
 	}
 	if key, val, ok := parseKeyValue(line); ok {
 		if !utf8.Valid(line) {
-			p.rep.Warn(KindInvalidUTF8, p.place(lineNo, "configuration line with invalid UTF-8 ignored"))
+			p.rep.Warn(kindInvalidUTF8, p.place(lineNo, "configuration line with invalid UTF-8 ignored"))
 			return
 		}
 		at := ingest.ParseError{File: p.file, Line: lineNo}
@@ -231,7 +231,7 @@ func parseKeyValue(line []byte) (key, val []byte, ok bool) {
 func (p *parser) unitLine(s *stream, rest []byte, lineNo int) {
 	unit, rest := splitField(rest)
 	if len(unit) == 0 {
-		p.rep.Warn(KindBadUnitLine, p.place(lineNo, "Unit line without a unit"))
+		p.rep.Warn(kindBadUnitLine, p.place(lineNo, "Unit line without a unit"))
 		return
 	}
 	for {
@@ -242,7 +242,7 @@ func (p *parser) unitLine(s *stream, rest []byte, lineNo int) {
 		}
 		k, v, ok := bytes.Cut(f, []byte("="))
 		if !ok || len(k) == 0 {
-			p.rep.Warn(KindBadUnitLine, p.place(lineNo, "Unit %s: %q is not key=value", unit, f))
+			p.rep.Warn(kindBadUnitLine, p.place(lineNo, "Unit %s: %q is not key=value", unit, f))
 			continue
 		}
 		at := ingest.ParseError{File: p.file, Line: lineNo}
@@ -250,7 +250,7 @@ func (p *parser) unitLine(s *stream, rest []byte, lineNo int) {
 		val := p.names.Clean(string(v), "Unit metadata value", at)
 		if have, ok := s.config.units[key]; ok {
 			if have.value != val {
-				p.rep.Warn(KindUnitConflict, p.place(lineNo, "metadata %s of unit %s already set to %s at line %d; keeping it", k, unit, have.value, have.line))
+				p.rep.Warn(kindUnitConflict, p.place(lineNo, "metadata %s of unit %s already set to %s at line %d; keeping it", k, unit, have.value, have.line))
 			}
 			continue
 		}
@@ -268,7 +268,7 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 		return // the bare name go test -v prints before running a benchmark
 	}
 	if !utf8.Valid(line) {
-		p.rep.Skip(KindInvalidUTF8, 1, p.place(lineNo, "result line is not valid UTF-8"))
+		p.rep.Skip(kindInvalidUTF8, 1, p.place(lineNo, "result line is not valid UTF-8"))
 		return
 	}
 	iters, err := strconv.ParseInt(string(f[1]), 10, 64)
@@ -277,19 +277,19 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 		if errors.As(err, &ne) {
 			err = ne.Err
 		}
-		p.rep.Skip(KindBadIterations, 1, p.place(lineNo, "%s: iteration count %q: %v", f[0], f[1], err))
+		p.rep.Skip(kindBadIterations, 1, p.place(lineNo, "%s: iteration count %q: %v", f[0], f[1], err))
 		return
 	}
 	if iters <= 0 {
-		p.rep.Skip(KindBadIterations, 1, p.place(lineNo, "%s: iteration count %d, want ≥ 1", f[0], iters))
+		p.rep.Skip(kindBadIterations, 1, p.place(lineNo, "%s: iteration count %d, want ≥ 1", f[0], iters))
 		return
 	}
 	if len(f) == 2 {
-		p.rep.Skip(KindNoMeasurements, 1, p.place(lineNo, "%s: no measurements after the iteration count", f[0]))
+		p.rep.Skip(kindNoMeasurements, 1, p.place(lineNo, "%s: no measurements after the iteration count", f[0]))
 		return
 	}
 	if len(f)%2 != 0 {
-		p.rep.Skip(KindMissingUnit, 1, p.place(lineNo, "%s: value %q has no unit", f[0], f[len(f)-1]))
+		p.rep.Skip(kindMissingUnit, 1, p.place(lineNo, "%s: value %q has no unit", f[0], f[len(f)-1]))
 		return
 	}
 	from := len(p.values)
@@ -300,14 +300,14 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 		v, err := strconv.ParseFloat(string(f[i]), 64)
 		if err != nil {
 			p.values = p.values[:from]
-			p.rep.Skip(KindBadValue, 1, p.place(lineNo, "%s: value %q of unit %s is not a number", f[0], f[i], f[i+1]))
+			p.rep.Skip(kindBadValue, 1, p.place(lineNo, "%s: value %q of unit %s is not a number", f[0], f[i], f[i+1]))
 			return
 		}
 		unit := p.names.Clean(p.intern(f[i+1]), "unit", ingest.ParseError{File: p.file, Line: lineNo})
 		// A custom metric overrides a standard one of the same unit.
 		if j, dup := p.unitIndex(from, unit); dup {
 			p.values[j].v = v
-			p.rep.Warn(KindDuplicateUnit, p.place(lineNo, "%s: unit %s appears twice; keeping the last value", f[0], unit))
+			p.rep.Warn(kindDuplicateUnit, p.place(lineNo, "%s: unit %s appears twice; keeping the last value", f[0], unit))
 			continue
 		}
 		p.values = append(p.values, value{v, unit})
