@@ -105,55 +105,55 @@ func isNumber(s string) bool {
 // that splits on ';' or tab into the required names), or there is no
 // header (the first line is a data row). It returns "" otherwise.
 func headerProblem(head []string) string {
-	if d := csvfile.OtherDelimiter(head, ',', ColNsPerOp, ColBName, ColN); d != "" {
+	if d := csvfile.OtherDelimiter(head, ',', colNsPerOp, colBName, colN); d != "" {
 		return fmt.Sprintf("header separated by %s, not ',' (a µOpTime CSV is comma-separated; convert it or re-export it with ',')", d)
 	}
 	if len(head) >= 12 && isNumber(head[0]) && isNumber(head[1]) && isNumber(head[2]) {
 		return fmt.Sprintf("no header line: line 1 is a data row (a µOpTime CSV starts with the header %s)",
-			strings.Join([]string{ColMID, ColN, ColNsPerOp, ColBedSetup, ColItSetup, ColSrSetup, ColIrSetup, ColBedPos, ColItPos, ColSrPos, ColIrPos, ColBName}, ","))
+			strings.Join([]string{colMID, colN, colNsPerOp, colBedSetup, colItSetup, colSrSetup, colIrSetup, colBedPos, colItPos, colSrPos, colIrPos, colBName}, ","))
 	}
 	return ""
 }
 
-// SliceTimeNs is the duration of one µOpTime measurement slice (1 s).
-const SliceTimeNs = int64(1e9)
+// sliceTimeNs is the duration of one µOpTime measurement slice (1 s).
+const sliceTimeNs = int64(1e9)
 
-// Mode is the canonical mode of µOpTime rows.
-const Mode = "go"
+// mode is the canonical mode of µOpTime rows.
+const mode = "go"
 
-// Unit is the recorded unit of ns_per_op.
-const Unit = "ns/op"
+// unit is the recorded unit of ns_per_op.
+const unit = "ns/op"
 
 // Column names of the µOpTime CSV.
 const (
-	ColN        = "n"
-	ColNsPerOp  = "ns_per_op"
-	ColBedSetup = "bed_setup"
-	ColItSetup  = "it_setup"
-	ColSrSetup  = "sr_setup"
-	ColIrSetup  = "ir_setup"
-	ColBedPos   = "bed_pos"
-	ColItPos    = "it_pos"
-	ColSrPos    = "sr_pos"
-	ColIrPos    = "ir_pos"
-	ColBName    = "b_name"
-	ColMID      = "m_id"
+	colN        = "n"
+	colNsPerOp  = "ns_per_op"
+	colBedSetup = "bed_setup"
+	colItSetup  = "it_setup"
+	colSrSetup  = "sr_setup"
+	colIrSetup  = "ir_setup"
+	colBedPos   = "bed_pos"
+	colItPos    = "it_pos"
+	colSrPos    = "sr_pos"
+	colIrPos    = "ir_pos"
+	colBName    = "b_name"
+	colMID      = "m_id"
 )
 
 // Report kinds used by Read.
 const (
-	KindMalformedCSV  = "malformed CSV"
-	KindFieldCount    = "wrong number of fields"
-	KindBadNumber     = "non-numeric field"
-	KindEmptyName     = "empty benchmark name"
-	KindBadSetup      = "setup column < 1"
-	KindOutsideSetup  = "position outside setup"
-	KindBadN          = "n ≤ 0"
-	KindDuplicate     = "duplicate row"
-	KindRagged        = "ragged data (slices missing from the setup grid)"
-	KindMixedSetups   = "mixed setups"
-	KindNoRows        = "no data rows"
-	KindUnknownColumn = "unknown column ignored"
+	kindMalformedCSV  = "malformed CSV"
+	kindFieldCount    = "wrong number of fields"
+	kindBadNumber     = "non-numeric field"
+	kindEmptyName     = "empty benchmark name"
+	kindBadSetup      = "setup column < 1"
+	kindOutsideSetup  = "position outside setup"
+	kindBadN          = "n ≤ 0"
+	kindDuplicate     = "duplicate row"
+	kindRagged        = "ragged data (slices missing from the setup grid)"
+	kindMixedSetups   = "mixed setups"
+	kindNoRows        = "no data rows"
+	kindUnknownColumn = "unknown column ignored"
 )
 
 // columns holds the field index of each required column.
@@ -174,7 +174,7 @@ var levelNames = [numLevels]string{"instance", "trial", "iteration", "slice"}
 // required columns, and a wrapped error when reading r fails; bad rows are
 // counted in rep and skipped.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
-	cr, err := csvfile.NewReader(r, src.File, ',', rep, KindMalformedCSV)
+	cr, err := csvfile.NewReader(r, src.File, ',', rep, kindMalformedCSV)
 	if err != nil {
 		return err
 	}
@@ -185,15 +185,15 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 	}
 
 	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}, names: ingest.Names{Rep: rep}}
-	rd.row = table.Row{Project: src.Project, Version: src.Version, Mode: Mode, Metric: table.Primary,
-		Unit: Unit, Fork: 1, Source: file}
+	rd.row = table.Row{Project: src.Project, Version: src.Version, Mode: mode, Metric: table.Primary,
+		Unit: unit, Fork: 1, Source: file}
 	for cr.Scan() {
 		rd.record(cr.Record())
 	}
 	if err := cr.Err(); err != nil {
 		return err
 	}
-	cr.WarnIfEmpty(KindNoRows)
+	cr.WarnIfEmpty(kindNoRows)
 	rd.finish()
 	return nil
 }
@@ -205,12 +205,12 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 		name string
 		dst  *int
 	}{
-		{ColN, &c.n}, {ColNsPerOp, &c.nsPerOp},
-		{ColBedSetup, &c.bedSetup}, {ColItSetup, &c.itSetup}, {ColSrSetup, &c.srSetup}, {ColIrSetup, &c.irSetup},
-		{ColBedPos, &c.bedPos}, {ColItPos, &c.itPos}, {ColSrPos, &c.srPos}, {ColIrPos, &c.irPos},
-		{ColBName, &c.bName},
+		{colN, &c.n}, {colNsPerOp, &c.nsPerOp},
+		{colBedSetup, &c.bedSetup}, {colItSetup, &c.itSetup}, {colSrSetup, &c.srSetup}, {colIrSetup, &c.irSetup},
+		{colBedPos, &c.bedPos}, {colItPos, &c.itPos}, {colSrPos, &c.srPos}, {colIrPos, &c.irPos},
+		{colBName, &c.bName},
 	}
-	known := map[string]bool{ColMID: true}
+	known := map[string]bool{colMID: true}
 	for _, w := range want {
 		known[w.name] = true
 	}
@@ -242,7 +242,7 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 	}
 	for i, h := range head {
 		if !known[names[i]] {
-			rep.Warn(KindUnknownColumn, &ingest.ParseError{File: file, Line: line,
+			rep.Warn(kindUnknownColumn, &ingest.ParseError{File: file, Line: line,
 				Msg: fmt.Sprintf("column %d %q is not a µOpTime column", i+1, h)})
 		}
 	}
@@ -267,12 +267,12 @@ type reader struct {
 func (rd *reader) record(rec []string, line int64) {
 	c := &rd.cols
 	if len(rec) != c.width {
-		rd.skip(KindFieldCount, line, "row has %d fields, header has %d", len(rec), c.width)
+		rd.skip(kindFieldCount, line, "row has %d fields, header has %d", len(rec), c.width)
 		return
 	}
 	name := csvfile.TrimSpace(rec[c.bName])
 	if name == "" {
-		rd.skip(KindEmptyName, line, "column b_name is empty")
+		rd.skip(kindEmptyName, line, "column b_name is empty")
 		return
 	}
 	if len(name) > table.MaxStringBytes {
@@ -283,45 +283,45 @@ func (rd *reader) record(rec []string, line int64) {
 	var setup, pos [numLevels]int32
 	setupCols := [numLevels]int{c.irSetup, c.srSetup, c.itSetup, c.bedSetup}
 	posCols := [numLevels]int{c.irPos, c.srPos, c.itPos, c.bedPos}
-	setupNames := [numLevels]string{ColIrSetup, ColSrSetup, ColItSetup, ColBedSetup}
-	posNames := [numLevels]string{ColIrPos, ColSrPos, ColItPos, ColBedPos}
+	setupNames := [numLevels]string{colIrSetup, colSrSetup, colItSetup, colBedSetup}
+	posNames := [numLevels]string{colIrPos, colSrPos, colItPos, colBedPos}
 	for l := 0; l < numLevels; l++ {
 		v, err := csvfile.ParseInt(csvfile.TrimSpace(rec[setupCols[l]]), 32)
 		if err != nil {
-			rd.skip(KindBadNumber, line, "column %s: %v", setupNames[l], err)
+			rd.skip(kindBadNumber, line, "column %s: %v", setupNames[l], err)
 			return
 		}
 		if v < 1 {
-			rd.skip(KindBadSetup, line, "column %s = %d, want ≥ 1", setupNames[l], v)
+			rd.skip(kindBadSetup, line, "column %s = %d, want ≥ 1", setupNames[l], v)
 			return
 		}
 		setup[l] = int32(v)
 		p, err := csvfile.ParseInt(csvfile.TrimSpace(rec[posCols[l]]), 32)
 		if err != nil {
-			rd.skip(KindBadNumber, line, "column %s: %v", posNames[l], err)
+			rd.skip(kindBadNumber, line, "column %s: %v", posNames[l], err)
 			return
 		}
 		if p < 1 || p > v {
-			rd.skip(KindOutsideSetup, line, "column %s = %d outside 1..%s = %d", posNames[l], p, setupNames[l], v)
+			rd.skip(kindOutsideSetup, line, "column %s = %d outside 1..%s = %d", posNames[l], p, setupNames[l], v)
 			return
 		}
 		pos[l] = int32(p)
 	}
 	n, err := csvfile.ParseInt(csvfile.TrimSpace(rec[c.n]), 64)
 	if err != nil {
-		rd.skip(KindBadNumber, line, "column n: %v", err)
+		rd.skip(kindBadNumber, line, "column n: %v", err)
 		return
 	}
 	if n <= 0 {
-		rd.skip(KindBadN, line, "column n = %d, want ≥ 1", n)
+		rd.skip(kindBadN, line, "column n = %d, want ≥ 1", n)
 		return
 	}
 	ns, err := strconv.ParseFloat(csvfile.TrimSpace(rec[c.nsPerOp]), 64)
 	if err != nil {
-		rd.skip(KindBadNumber, line, "column ns_per_op: %q is not a number", rec[c.nsPerOp])
+		rd.skip(kindBadNumber, line, "column ns_per_op: %q is not a number", rec[c.nsPerOp])
 		return
 	}
-	if reason, ok := ingest.CheckTime(Mode, ns); !ok {
+	if reason, ok := ingest.CheckTime(mode, ns); !ok {
 		rd.skip(reason, line, "column ns_per_op = %s", rec[c.nsPerOp])
 		return
 	}
@@ -337,7 +337,7 @@ func (rd *reader) record(rec []string, line int64) {
 		rd.last = b
 	}
 	if first := b.mark(pos, line); first != 0 {
-		rd.skip(KindDuplicate, line, "benchmark %s instance %d trial %d iteration %d slice %d already read at line %d",
+		rd.skip(kindDuplicate, line, "benchmark %s instance %d trial %d iteration %d slice %d already read at line %d",
 			name, pos[0], pos[1], pos[2], pos[3], first)
 		return
 	}
@@ -367,27 +367,27 @@ func (rd *reader) skip(kind string, line int64, format string, args ...any) {
 func (rd *reader) finish() {
 	for _, b := range rd.order {
 		s := table.Setup{
-			Key:                   table.Key{Project: rd.src.Project, Version: rd.src.Version, Benchmark: b.name, Mode: Mode},
+			Key:                   table.Key{Project: rd.src.Project, Version: rd.src.Version, Benchmark: b.name, Mode: mode},
 			Tool:                  "go",
 			Forks:                 1,
 			Instances:             int(b.setup[0]),
 			Trials:                int(b.setup[1]),
 			MeasurementIterations: int(b.setup[2]),
 			Slices:                int(b.setup[3]),
-			SliceTimeNs:           SliceTimeNs,
-			MeasurementTimeNs:     satMul(int64(b.setup[3]), SliceTimeNs),
+			SliceTimeNs:           sliceTimeNs,
+			MeasurementTimeNs:     satMul(int64(b.setup[3]), sliceTimeNs),
 			Source:                fmt.Sprintf("%s:%d", rd.file, b.firstLine),
 		}
 		if err := rd.dst.AddSetup(s); err != nil {
-			rd.rep.Warn(KindMixedSetups, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: err.Error()})
+			rd.rep.Warn(kindMixedSetups, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: err.Error()})
 		}
 		if b.mixedRows > 0 {
-			rd.rep.Warn(KindMixedSetups, &ingest.ParseError{File: rd.file, Line: int(b.mixedLine), Msg: fmt.Sprintf(
+			rd.rep.Warn(kindMixedSetups, &ingest.ParseError{File: rd.file, Line: int(b.mixedLine), Msg: fmt.Sprintf(
 				"benchmark %s: %d row(s) state setup %s, but line %d stated %s; the setup record keeps the first",
 				b.name, b.mixedRows, setupString(b.mixedSetup), b.firstLine, setupString(b.setup))})
 		}
 		if msg := b.raggedMessage(); msg != "" {
-			rd.rep.Warn(KindRagged, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: msg})
+			rd.rep.Warn(kindRagged, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: msg})
 		}
 	}
 }

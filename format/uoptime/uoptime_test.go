@@ -97,18 +97,18 @@ func TestReadBadRows(t *testing.T) {
 	}
 	// Each kind: how many rows, and the file:line places of its examples.
 	want := []ingesttest.Skipped{
-		{Kind: KindBadNumber, Lines: []int{3, 4, 19}, Msg: `column n: "ten" is not an integer`},
+		{Kind: kindBadNumber, Lines: []int{3, 4, 19}, Msg: `column n: "ten" is not an integer`},
 		{Kind: "NaN value", Lines: []int{5}, Msg: "ns_per_op = NaN"},
 		{Kind: "infinite value (an iteration with zero operations?)", Lines: []int{6}, Msg: "ns_per_op = +Inf"},
 		{Kind: "zero time", Lines: []int{7}, Msg: "ns_per_op = 0"},
 		{Kind: "negative time", Lines: []int{8}, Msg: "ns_per_op = -3.5"},
-		{Kind: KindBadN, Lines: []int{9, 10}, Msg: "column n = -4, want ≥ 1"},
-		{Kind: KindOutsideSetup, Lines: []int{11, 12}, Msg: "column it_pos = 3 outside 1..it_setup = 2"},
-		{Kind: KindBadSetup, Lines: []int{13}, Msg: "column it_setup = 0"},
-		{Kind: KindDuplicate, Lines: []int{14}, Msg: "benchmark BenchmarkOK instance 1 trial 1 iteration 1 slice 1 already read at line 2"},
-		{Kind: KindFieldCount, Lines: []int{15, 16}, Msg: "row has 11 fields, header has 12"},
-		{Kind: KindMalformedCSV, Lines: []int{17}, Msg: `bare " in non-quoted-field`},
-		{Kind: KindEmptyName, Lines: []int{18}, Msg: "b_name is empty"},
+		{Kind: kindBadN, Lines: []int{9, 10}, Msg: "column n = -4, want ≥ 1"},
+		{Kind: kindOutsideSetup, Lines: []int{11, 12}, Msg: "column it_pos = 3 outside 1..it_setup = 2"},
+		{Kind: kindBadSetup, Lines: []int{13}, Msg: "column it_setup = 0"},
+		{Kind: kindDuplicate, Lines: []int{14}, Msg: "benchmark BenchmarkOK instance 1 trial 1 iteration 1 slice 1 already read at line 2"},
+		{Kind: kindFieldCount, Lines: []int{15, 16}, Msg: "row has 11 fields, header has 12"},
+		{Kind: kindMalformedCSV, Lines: []int{17}, Msg: `bare " in non-quoted-field`},
+		{Kind: kindEmptyName, Lines: []int{18}, Msg: "b_name is empty"},
 	}
 	ingesttest.CheckSkipped(t, rep, f, want)
 	rows := rowsOf(t, tab)
@@ -123,10 +123,10 @@ func TestReadUnterminatedQuote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.NumRows() != 1 || rep.Count(KindMalformedCSV) != 2 {
-		t.Errorf("rows %d, malformed %d; want 1 row and the 2 lines of the open quote counted", tab.NumRows(), rep.Count(KindMalformedCSV))
+	if tab.NumRows() != 1 || rep.Count(kindMalformedCSV) != 2 {
+		t.Errorf("rows %d, malformed %d; want 1 row and the 2 lines of the open quote counted", tab.NumRows(), rep.Count(kindMalformedCSV))
 	}
-	if ex := examples(rep, KindMalformedCSV); !strings.Contains(ex, f+":3: ") || !strings.Contains(ex, "2 line(s) skipped") {
+	if ex := examples(rep, kindMalformedCSV); !strings.Contains(ex, f+":3: ") || !strings.Contains(ex, "2 line(s) skipped") {
 		t.Errorf("example %q, want place %s:3 and the skipped line count", ex, f)
 	}
 }
@@ -160,12 +160,12 @@ func TestReadUnreadable(t *testing.T) {
 		t.Errorf("data line as header: err = %v", err)
 	}
 	tab, rep, err := readFrom(t, strings.NewReader(header+",note,note\n1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX,a,b\n"), "extra.csv")
-	if err != nil || tab.NumRows() != 1 || rep.Count(KindUnknownColumn) != 2 {
-		t.Errorf("unknown columns: err %v rows %d warnings %d", err, tab.NumRows(), rep.Count(KindUnknownColumn))
+	if err != nil || tab.NumRows() != 1 || rep.Count(kindUnknownColumn) != 2 {
+		t.Errorf("unknown columns: err %v rows %d warnings %d", err, tab.NumRows(), rep.Count(kindUnknownColumn))
 	}
 	tab, rep, err = readPath(t, "testdata/header_only.csv")
-	if err != nil || tab.NumRows() != 0 || rep.Count(KindNoRows) != 1 {
-		t.Errorf("header only: err %v, rows %d, no-rows warnings %d", err, tab.NumRows(), rep.Count(KindNoRows))
+	if err != nil || tab.NumRows() != 0 || rep.Count(kindNoRows) != 1 {
+		t.Errorf("header only: err %v, rows %d, no-rows warnings %d", err, tab.NumRows(), rep.Count(kindNoRows))
 	}
 }
 
@@ -187,18 +187,18 @@ func TestReadRaggedAndMixed(t *testing.T) {
 	if tab.NumRows() != 8 || rep.SkippedRows() != 0 {
 		t.Errorf("rows %d skipped %d, want 8 and 0", tab.NumRows(), rep.SkippedRows())
 	}
-	if rep.Count(KindRagged) != 1 {
-		t.Errorf("ragged warnings %d, want 1", rep.Count(KindRagged))
+	if rep.Count(kindRagged) != 1 {
+		t.Errorf("ragged warnings %d, want 1", rep.Count(kindRagged))
 	}
 	wantRagged := f + ":2: benchmark BenchmarkRagged: 3 of 8 slices missing from the setup grid (2 instances × 1 trials × 2 iterations × 2 slices): missing instance 1 trial 1 iteration 2 slice 2; instance 2 trial 1 iteration 2"
-	if got := examples(rep, KindRagged); got != wantRagged {
+	if got := examples(rep, kindRagged); got != wantRagged {
 		t.Errorf("ragged warning\n%s\nwant\n%s", got, wantRagged)
 	}
-	if rep.Count(KindMixedSetups) != 1 {
-		t.Errorf("mixed setup warnings %d, want 1", rep.Count(KindMixedSetups))
+	if rep.Count(kindMixedSetups) != 1 {
+		t.Errorf("mixed setup warnings %d, want 1", rep.Count(kindMixedSetups))
 	}
 	wantMixed := f + ":9: benchmark BenchmarkMixed: 1 row(s) state setup ir_setup=1 sr_setup=1 it_setup=1 bed_setup=3, but line 7 stated ir_setup=1 sr_setup=1 it_setup=1 bed_setup=2"
-	if got := examples(rep, KindMixedSetups); !strings.HasPrefix(got, wantMixed) {
+	if got := examples(rep, kindMixedSetups); !strings.HasPrefix(got, wantMixed) {
 		t.Errorf("mixed warning\n%s\nwant prefix\n%s", got, wantMixed)
 	}
 	s := tab.Setup(table.Key{Project: "p", Version: "v", Benchmark: "BenchmarkMixed", Mode: "go"})
@@ -346,7 +346,7 @@ func TestRealFiles(t *testing.T) {
 					t.Errorf("setup %+v, want 3×3×5×5 and 5 s iterations", s)
 				}
 			}
-			got := examples(rep, KindRagged)
+			got := examples(rep, kindRagged)
 			if tc.ragged == "" && got != "" || tc.ragged != "" && !strings.HasSuffix(got, tc.ragged) {
 				t.Errorf("ragged warnings %q, want %q", got, tc.ragged)
 			}
@@ -355,7 +355,7 @@ func TestRealFiles(t *testing.T) {
 				kinds = append(kinds, k.Kind)
 			}
 			sort.Strings(kinds)
-			if tc.ragged != "" && !reflect.DeepEqual(kinds, []string{KindRagged}) || tc.ragged == "" && len(kinds) != 0 {
+			if tc.ragged != "" && !reflect.DeepEqual(kinds, []string{kindRagged}) || tc.ragged == "" && len(kinds) != 0 {
 				t.Errorf("report kinds %v", kinds)
 			}
 		})
