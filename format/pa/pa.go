@@ -135,18 +135,18 @@ func headerProblem(head []string) string {
 		return fmt.Sprintf("header separated by %s, not ';' (a pa/bencher CSV is semicolon-separated)", d)
 	}
 	if isDataRow(head) {
-		return "no header line: line 1 is a data row (a pa/bencher CSV starts with the header " + strings.Join(Columns[:], ";") + ")"
+		return "no header line: line 1 is a data row (a pa/bencher CSV starts with the header " + strings.Join(columns[:], ";") + ")"
 	}
 	return ""
 }
 
 // Column names of a pa CSV, in pa's order.
-var Columns = [...]string{"project", "commit", "benchmark", "params", "instance", "trial", "fork",
+var columns = [...]string{"project", "commit", "benchmark", "params", "instance", "trial", "fork",
 	"iteration", "mode", "unit", "value_count", "value"}
 
 // Header is the header line pa/bencher write (without the line break): the
 // Columns joined by ';'. The pa writer (export) and the generator use it.
-var Header = strings.Join(Columns[:], ";")
+var Header = strings.Join(columns[:], ";")
 
 const (
 	colProject = iota
@@ -166,20 +166,20 @@ const (
 
 // Report kinds used by Read.
 const (
-	KindMalformedCSV    = "malformed CSV"
-	KindFieldCount      = "wrong number of fields"
-	KindEmptyName       = "empty benchmark name"
-	KindBadNumber       = "non-numeric field"
-	KindBadLevel        = "level < 1"
-	KindBadCount        = "value_count ≤ 0"
-	KindUnknownUnit     = "unknown unit"
-	KindDuplicate       = "duplicate row"
-	KindMalformedParams = "malformed params"
-	KindEmptyMode       = "empty mode"
-	KindMixedUnits      = "mixed units in one benchmark run"
-	KindMixedSetups     = "mixed setups"
-	KindDecimalComma    = "decimal comma"
-	KindNoRows          = "no data rows"
+	kindMalformedCSV    = "malformed CSV"
+	kindFieldCount      = "wrong number of fields"
+	kindEmptyName       = "empty benchmark name"
+	kindBadNumber       = "non-numeric field"
+	kindBadLevel        = "level < 1"
+	kindBadCount        = "value_count ≤ 0"
+	kindUnknownUnit     = "unknown unit"
+	kindDuplicate       = "duplicate row"
+	kindMalformedParams = "malformed params"
+	kindEmptyMode       = "empty mode"
+	kindMixedUnits      = "mixed units in one benchmark run"
+	kindMixedSetups     = "mixed setups"
+	kindDecimalComma    = "decimal comma"
+	kindNoRows          = "no data rows"
 )
 
 // run is the state of one benchmark run (table.Key) in a file.
@@ -223,7 +223,7 @@ type reader struct {
 // lacks columns and a wrapped error when reading r fails; bad rows are
 // counted in rep and skipped.
 func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
-	cr, err := csvfile.NewReader(r, src.File, ';', rep, KindMalformedCSV)
+	cr, err := csvfile.NewReader(r, src.File, ';', rep, kindMalformedCSV)
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 	if err := cr.Err(); err != nil {
 		return err
 	}
-	cr.WarnIfEmpty(KindNoRows)
+	cr.WarnIfEmpty(kindNoRows)
 	rd.finish()
 	return nil
 }
@@ -254,7 +254,7 @@ func (rd *reader) parseHeader(head []string, line int) error {
 		}
 	}
 	var missing []string
-	for c, name := range Columns {
+	for c, name := range columns {
 		i, ok := index[name]
 		if !ok {
 			missing = append(missing, name)
@@ -268,14 +268,14 @@ func (rd *reader) parseHeader(head []string, line int) error {
 		}
 		return &ingest.ParseError{File: rd.file, Line: line,
 			Msg: fmt.Sprintf("header: missing columns %s (want %s; first line is %q)",
-				strings.Join(missing, ", "), strings.Join(Columns[:], ";"), strings.Join(head, ";"))}
+				strings.Join(missing, ", "), strings.Join(columns[:], ";"), strings.Join(head, ";"))}
 	}
 	if dupMsg != "" {
 		return &ingest.ParseError{File: rd.file, Line: line, Msg: dupMsg}
 	}
 	if len(head) != numColumns {
 		return &ingest.ParseError{File: rd.file, Line: line,
-			Msg: fmt.Sprintf("header: %d columns, want exactly the %d of %s", len(head), numColumns, strings.Join(Columns[:], ";"))}
+			Msg: fmt.Sprintf("header: %d columns, want exactly the %d of %s", len(head), numColumns, strings.Join(columns[:], ";"))}
 	}
 	return nil
 }
@@ -291,41 +291,41 @@ func (rd *reader) warn(kind string, line int64, format string, args ...any) {
 // record checks one CSV record and appends it as a row or reports why not.
 func (rd *reader) record(rec []string, line int64) {
 	if len(rec) != rd.width {
-		rd.skip(KindFieldCount, line, "row has %d fields, want %d", len(rec), rd.width)
+		rd.skip(kindFieldCount, line, "row has %d fields, want %d", len(rec), rd.width)
 		return
 	}
 	field := func(c int) string { return csvfile.TrimSpace(rec[rd.cols[c]]) }
 	bench := field(colBenchmark)
 	if bench == "" {
-		rd.skip(KindEmptyName, line, "column benchmark is empty")
+		rd.skip(kindEmptyName, line, "column benchmark is empty")
 		return
 	}
 	var levels [3]int32
 	for i, c := range [3]int{colTrial, colFork, colIteration} {
 		v, err := csvfile.ParseInt(field(c), 32)
 		if err != nil {
-			rd.skip(KindBadNumber, line, "column %s: %v", Columns[c], err)
+			rd.skip(kindBadNumber, line, "column %s: %v", columns[c], err)
 			return
 		}
 		if v < 1 {
-			rd.skip(KindBadLevel, line, "column %s = %d, want ≥ 1", Columns[c], v)
+			rd.skip(kindBadLevel, line, "column %s = %d, want ≥ 1", columns[c], v)
 			return
 		}
 		levels[i] = int32(v)
 	}
 	count, err := csvfile.ParseInt(field(colValueCount), 64)
 	if err != nil {
-		rd.skip(KindBadNumber, line, "column value_count: %v", err)
+		rd.skip(kindBadNumber, line, "column value_count: %v", err)
 		return
 	}
 	if count < 1 {
-		rd.skip(KindBadCount, line, "column value_count = %d, want ≥ 1", count)
+		rd.skip(kindBadCount, line, "column value_count = %d, want ≥ 1", count)
 		return
 	}
 	raw := field(colValue)
 	value, comma, err := parseValue(raw)
 	if err != nil {
-		rd.skip(KindBadNumber, line, "column value: %q is not a number", raw)
+		rd.skip(kindBadNumber, line, "column value: %q is not a number", raw)
 		return
 	}
 	mode, unit := field(colMode), field(colUnit)
@@ -339,7 +339,7 @@ func (rd *reader) record(rec []string, line int64) {
 	}
 	ns, err := ingest.NsPerOp(unit, value, 1)
 	if err != nil {
-		rd.skip(KindUnknownUnit, line, "column unit: %v", err)
+		rd.skip(kindUnknownUnit, line, "column unit: %v", err)
 		return
 	}
 	if reason, ok := ingest.CheckTime(mode, ns); !ok {
@@ -366,7 +366,7 @@ func (rd *reader) record(rec []string, line int64) {
 				ru.seen = map[[4]int32]int64{}
 			}
 			if mode == "" {
-				rd.warn(KindEmptyMode, line, "%s: column mode is empty", key)
+				rd.warn(kindEmptyMode, line, "%s: column mode is empty", key)
 			}
 			rd.runs[key] = ru
 			rd.order = append(rd.order, ru)
@@ -377,7 +377,7 @@ func (rd *reader) record(rec []string, line int64) {
 	if ru.seen != nil {
 		lv := [4]int32{instance, levels[0], levels[1], levels[2]}
 		if first, dup := ru.seen[lv]; dup {
-			rd.skip(KindDuplicate, line, "%s instance %q trial %d fork %d iteration %d already read at line %d (mode %s has one value per iteration)",
+			rd.skip(kindDuplicate, line, "%s instance %q trial %d fork %d iteration %d already read at line %d (mode %s has one value per iteration)",
 				key, rd.instanceNames[instance], lv[1], lv[2], lv[3], first, mode)
 			return
 		}
@@ -385,7 +385,7 @@ func (rd *reader) record(rec []string, line int64) {
 	}
 	if unit != ru.unit && !ru.warned {
 		ru.warned = true
-		rd.warn(KindMixedUnits, line, "%s: unit %s, but line %d has %s (ns_per_op normalises both)", key, unit, ru.firstLine, ru.unit)
+		rd.warn(kindMixedUnits, line, "%s: unit %s, but line %d has %s (ns_per_op normalises both)", key, unit, ru.firstLine, ru.unit)
 	}
 	ru.instances[instance] = true
 	if comma {
@@ -451,7 +451,7 @@ func (rd *reader) canonicalParams(raw string, line int64) string {
 	}
 	m, bad := splitParams(rd.names.Clean(raw, "params", ingest.ParseError{File: rd.file, Line: int(line)}))
 	if bad != "" {
-		rd.warn(KindMalformedParams, line, "params %q: %s", raw, bad)
+		rd.warn(kindMalformedParams, line, "params %q: %s", raw, bad)
 	}
 	c := table.CanonicalParams(m)
 	rd.params[raw] = c
@@ -516,11 +516,11 @@ func (rd *reader) finish() {
 		}
 		s := table.Setup{Key: ru.key, Tool: "jmh", Env: env, Source: fmt.Sprintf("%s:%d", rd.file, ru.firstLine)}
 		if err := rd.dst.AddSetup(s); err != nil {
-			rd.warn(KindMixedSetups, ru.firstLine, "%v", err)
+			rd.warn(kindMixedSetups, ru.firstLine, "%v", err)
 		}
 	}
 	if rd.commaValues > 0 {
-		rd.warn(KindDecimalComma, rd.commaLine, "%d value(s) written with a decimal comma (first here) were read with ',' as the decimal point", rd.commaValues)
+		rd.warn(kindDecimalComma, rd.commaLine, "%d value(s) written with a decimal comma (first here) were read with ',' as the decimal point", rd.commaValues)
 	}
 }
 

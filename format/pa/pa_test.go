@@ -97,7 +97,7 @@ func TestDecimalComma(t *testing.T) {
 		t.Errorf("rows %+v, want 1.234568e+07 and 1.5", rows)
 	}
 	want := f + ":2: 2 value(s) written with a decimal comma (first here) were read with ',' as the decimal point"
-	if got := examples(rep, KindDecimalComma); got != want {
+	if got := examples(rep, kindDecimalComma); got != want {
 		t.Errorf("report %q, want %q", got, want)
 	}
 }
@@ -136,24 +136,24 @@ func TestReadBadRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	skips := []ingesttest.Skipped{
-		{Kind: KindFieldCount, Lines: []int{3, 4}, Msg: "row has 7 fields, want 12"},
-		{Kind: KindEmptyName, Lines: []int{5}, Msg: "column benchmark is empty"},
-		{Kind: KindBadNumber, Lines: []int{6, 10, 11}, Msg: `column trial: "one" is not an integer`},
-		{Kind: KindBadLevel, Lines: []int{7, 8}, Msg: "column iteration = -1, want ≥ 1"},
-		{Kind: KindBadCount, Lines: []int{9}, Msg: "column value_count = 0"},
-		{Kind: KindUnknownUnit, Lines: []int{12}, Msg: `unknown unit "furlongs/op"`},
+		{Kind: kindFieldCount, Lines: []int{3, 4}, Msg: "row has 7 fields, want 12"},
+		{Kind: kindEmptyName, Lines: []int{5}, Msg: "column benchmark is empty"},
+		{Kind: kindBadNumber, Lines: []int{6, 10, 11}, Msg: `column trial: "one" is not an integer`},
+		{Kind: kindBadLevel, Lines: []int{7, 8}, Msg: "column iteration = -1, want ≥ 1"},
+		{Kind: kindBadCount, Lines: []int{9}, Msg: "column value_count = 0"},
+		{Kind: kindUnknownUnit, Lines: []int{12}, Msg: `unknown unit "furlongs/op"`},
 		{Kind: "NaN value", Lines: []int{13}, Msg: "value NaN ns/op"},
 		{Kind: "infinite value (an iteration with zero operations?)", Lines: []int{14, 17}, Msg: `value 0 ops/s (mode "thrpt")`},
 		{Kind: "negative time", Lines: []int{15}, Msg: "value -5 ns/op"},
 		{Kind: "zero time", Lines: []int{16}, Msg: "value 0 ns/op"},
-		{Kind: KindDuplicate, Lines: []int{18}, Msg: `p@c b.B.ok (avgt) instance "m1" trial 1 fork 1 iteration 1 already read at line 2`},
-		{Kind: KindMalformedCSV, Lines: []int{19}, Msg: `bare " in non-quoted-field`},
+		{Kind: kindDuplicate, Lines: []int{18}, Msg: `p@c b.B.ok (avgt) instance "m1" trial 1 fork 1 iteration 1 already read at line 2`},
+		{Kind: kindMalformedCSV, Lines: []int{19}, Msg: `bare " in non-quoted-field`},
 	}
 	ingesttest.CheckSkipped(t, rep, f, skips)
 	warns := []struct{ kind, want string }{
-		{KindMalformedParams, f + `:20: params ",x=1,x=2": empty piece before the first key ignored`},
-		{KindEmptyMode, f + ":21: p@c b.B.ok: column mode is empty"},
-		{KindMixedUnits, f + ":22: p@c b.B.ok (avgt): unit us/op, but line 2 has ns/op (ns_per_op normalises both)"},
+		{kindMalformedParams, f + `:20: params ",x=1,x=2": empty piece before the first key ignored`},
+		{kindEmptyMode, f + ":21: p@c b.B.ok: column mode is empty"},
+		{kindMixedUnits, f + ":22: p@c b.B.ok (avgt): unit us/op, but line 2 has ns/op (ns_per_op normalises both)"},
 	}
 	for _, w := range warns {
 		if got := examples(rep, w.kind); got != w.want {
@@ -195,7 +195,7 @@ func TestReadUnreadable(t *testing.T) {
 		t.Errorf("extra column: err = %v", err)
 	}
 	tab, rep, err := readPath(t, "testdata/header_only.csv", ingest.Source{})
-	if err != nil || tab.NumRows() != 0 || rep.Count(KindNoRows) != 1 {
+	if err != nil || tab.NumRows() != 0 || rep.Count(kindNoRows) != 1 {
 		t.Errorf("header only: err %v rows %d report %s", err, tab.NumRows(), reportText(rep))
 	}
 }
