@@ -322,7 +322,7 @@ func (em *emitter) emitSecondary(m *metric, row *table.Row, recPath string, prim
 	em.vals.Reset()
 	em.valIdx = em.valIdx[:0]
 	at := ingest.ParseError{File: em.file, Line: m.line, Path: path}
-	row.Metric = em.names.Clean(MetricName(m.key, rec.benchmark), "secondary metric", at)
+	row.Metric = em.names.Clean(metricName(m.key, rec.benchmark), "secondary metric", at)
 	if row.Metric == "" || row.Metric == table.Primary {
 		// Keep such rows apart from the primary metric's.
 		row.Metric = "secondary:" + row.Metric
@@ -416,7 +416,7 @@ func (em *emitter) addSetup(params, source, recPath string) {
 		if t == "" {
 			return
 		}
-		ns, single, err := ParseTime(t)
+		ns, single, err := parseTime(t)
 		if err != nil {
 			em.rep.Warn(kindBadTime, &ingest.ParseError{File: em.file, Line: line, Path: recPath + "." + field, Msg: fmt.Sprintf("%q: %v", t, err)})
 			return

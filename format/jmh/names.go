@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 )
 
-// MetricName normalises the key of a JMH secondary metric to the name
+// metricName normalises the key of a JMH secondary metric to the name
 // stored in the canonical table's metric column:
 //
 //   - a leading '·' (U+00B7, JMH 1.8–1.36) or '@' (JMH < 1.8) is removed,
@@ -21,7 +21,7 @@ import (
 //
 // benchmark is the record's fully qualified benchmark name; its last
 // '.'-separated part is the method whose percentiles are the primary's.
-func MetricName(key, benchmark string) string {
+func metricName(key, benchmark string) string {
 	k := key
 	if rest, ok := strings.CutPrefix(k, "·"); ok {
 		k = rest
@@ -75,11 +75,11 @@ func isPercentileNumber(s string) bool {
 	return true
 }
 
-// ParseTime parses JMH's warmupTime/measurementTime strings, "<n> <unit>"
+// parseTime parses JMH's warmupTime/measurementTime strings, "<n> <unit>"
 // with unit ns, us, ms, s, min, hr or day (JMH's TimeValue.toString), into
 // nanoseconds. "single-shot" (JMH's spelling of a zero time in SingleShot
 // mode) gives 0 and singleShot true.
-func ParseTime(s string) (ns int64, singleShot bool, err error) {
+func parseTime(s string) (ns int64, singleShot bool, err error) {
 	t := strings.TrimSpace(s)
 	if t == "single-shot" {
 		return 0, true, nil

@@ -24,7 +24,7 @@ func TestMetricName(t *testing.T) {
 		{"·", ""},
 		{"", ""},
 	} {
-		if got := MetricName(tc.key, bench); got != tc.want {
+		if got := metricName(tc.key, bench); got != tc.want {
 			t.Errorf("MetricName(%q) = %q, want %q", tc.key, got, tc.want)
 		}
 	}
@@ -52,7 +52,7 @@ func TestParseTime(t *testing.T) {
 		{"1 fortnight", 0, false, false},
 		{"1e400 day", 0, false, false},
 	} {
-		ns, single, err := ParseTime(tc.in)
+		ns, single, err := parseTime(tc.in)
 		if ns != tc.ns || single != tc.single || (err == nil) != tc.ok {
 			t.Errorf("ParseTime(%q) = %d, %v, %v; want %d, %v, ok %v", tc.in, ns, single, err, tc.ns, tc.single, tc.ok)
 		}
