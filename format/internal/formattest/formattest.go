@@ -123,8 +123,8 @@ type Run struct {
 	Procs string
 }
 
-// Key is the run's table key.
-func (r Run) Key() table.Key {
+// key is the run's table key.
+func (r Run) key() table.Key {
 	return table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Bench, Params: r.Params, Mode: r.Mode}
 }
 
@@ -155,7 +155,7 @@ func BuildRuns(t testing.TB, runs []Run) *table.Table {
 			}
 		}
 		if r.Procs != "" {
-			if err := b.AddSetup(table.Setup{Key: r.Key(), Tool: "go", Env: map[string]string{"gomaxprocs": r.Procs}}); err != nil {
+			if err := b.AddSetup(table.Setup{Key: r.key(), Tool: "go", Env: map[string]string{"gomaxprocs": r.Procs}}); err != nil {
 				t.Fatal(err)
 			}
 		}
