@@ -18,10 +18,10 @@ type BCaInterval struct {
 	StdErr float64
 }
 
-// NormalCDF is the standard normal distribution function,
+// normalCDF is the standard normal distribution function,
 //
 //	Φ(z) = erfc(−z/√2) / 2.
-func NormalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+func normalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 
 // NormalQuantile is the standard normal quantile function,
 //
@@ -112,8 +112,8 @@ func BootstrapMeanBCa(x []float64, opt BootstrapOptions, rng *Stream, ws *Worksp
 	z0, a := out.Z0, out.Accel
 	n1 := z0 + za
 	n2 := z0 - za
-	out.Alpha1 = NormalCDF(z0 + n1/(1-a*n1))
-	out.Alpha2 = NormalCDF(z0 + n2/(1-a*n2))
+	out.Alpha1 = normalCDF(z0 + n1/(1-a*n1))
+	out.Alpha2 = normalCDF(z0 + n2/(1-a*n2))
 	out.Lower, out.Upper = math.NaN(), math.NaN()
 	if !math.IsNaN(out.Alpha1) {
 		out.Lower = selectQuantile(reps, out.Alpha1)

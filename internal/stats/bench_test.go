@@ -115,7 +115,7 @@ func BenchmarkHierarchical(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if _, err := HierarchicalRatioCI(test, control, DefaultHierarchical, s, ws); err != nil {
+			if _, err := HierarchicalRatioCI(test, control, defaultHierarchical, s, ws); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -21,8 +21,8 @@ type (
 // DefaultBootstrap is estimate.DefaultBootstrap.
 var DefaultBootstrap = estimate.DefaultBootstrap
 
-// ErrNoData is returned by estimators given no values.
-var ErrNoData = errors.New("stats: no data")
+// errNoData is returned by estimators given no values.
+var errNoData = errors.New("stats: no data")
 
 // Workspace holds scratch memory that bootstrap kernels reuse between calls,
 // so that evaluating thousands of configurations does not allocate. The zero
@@ -50,7 +50,7 @@ func checkSample(fn string, x []float64, opt BootstrapOptions) error {
 		return err
 	}
 	if len(x) == 0 {
-		return fmt.Errorf("stats: %s: %w", fn, ErrNoData)
+		return fmt.Errorf("stats: %s: %w", fn, errNoData)
 	}
 	if len(x) > math.MaxInt32 {
 		return fmt.Errorf("stats: %s: %d values exceed the limit of 2^31−1", fn, len(x))

@@ -268,7 +268,7 @@ func TestBootstrapDeterminism(t *testing.T) {
 
 func TestBootstrapEdges(t *testing.T) {
 	s := NewStream(1, "edges", 0)
-	if _, err := BootstrapMeanCI(nil, DefaultBootstrap, s, nil); !errors.Is(err, ErrNoData) {
+	if _, err := BootstrapMeanCI(nil, DefaultBootstrap, s, nil); !errors.Is(err, errNoData) {
 		t.Errorf("empty: err = %v, want ErrNoData", err)
 	}
 	if _, err := BootstrapMeanTCI([]float64{1}, DefaultBootstrap, s, nil); err == nil {

@@ -51,13 +51,13 @@ func Mean(x, weights []float64) float64 {
 	return s / sw
 }
 
-// PopStdDev returns the population (biased) standard deviation of x with
+// popStdDev returns the population (biased) standard deviation of x with
 // frequency weights.
 //
 //	sd = sqrt( Σ w_i·(x_i − mean)² / Σ w_i )
 //
 // This is numpy's np.std(x) (ddof = 0). It returns NaN for empty x.
-func PopStdDev(x, weights []float64) float64 {
+func popStdDev(x, weights []float64) float64 {
 	m := Mean(x, weights)
 	if math.IsNaN(m) {
 		return m
@@ -113,7 +113,7 @@ func StdDev(x, weights []float64) float64 {
 // sqrt(1/n·Σ(x−m)²)/m (stat_functions.py, function cv). It returns NaN for
 // empty x and ±Inf or NaN when the mean is zero.
 func CV(x, weights []float64) float64 {
-	return PopStdDev(x, weights) / Mean(x, weights)
+	return popStdDev(x, weights) / Mean(x, weights)
 }
 
 // Quantile returns the p-quantile of x with frequency weights, by linear

@@ -56,7 +56,7 @@ func TestQuantileWeighted(t *testing.T) {
 func TestDescriptive(t *testing.T) {
 	checkClose(t, "Median even", Median([]float64{4, 1, 3, 2}, nil), 2.5, 1e-15)
 	checkClose(t, "Mean", Mean(tSample, nil), 1028.1583333333333, 1e-12)
-	checkClose(t, "PopStdDev", PopStdDev(tSample, nil), 19.005808688106118, 1e-12)
+	checkClose(t, "PopStdDev", popStdDev(tSample, nil), 19.005808688106118, 1e-12)
 	checkClose(t, "StdDev", StdDev(tSample, nil), 19.8509197558077, 1e-12)
 	checkClose(t, "CV", CV(tSample, nil), 0.018485293628354372, 1e-12)
 	checkClose(t, "Median", Median(tSample, nil), 1021.9, 1e-12)

@@ -78,7 +78,7 @@ func NewHierarchy(values, weights []float64, levels ...[]int32) (*Hierarchy, err
 		}
 	}
 	if n == 0 {
-		return nil, fmt.Errorf("stats: NewHierarchy: %w", ErrNoData)
+		return nil, fmt.Errorf("stats: NewHierarchy: %w", errNoData)
 	}
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("stats: NewHierarchy: %d rows exceed the limit of 2^31−1", n)
@@ -271,14 +271,14 @@ func (h *Hierarchy) prepareDraws() {
 	})
 }
 
-// Levels returns the number of repetition levels (at least 1).
-func (h *Hierarchy) Levels() int { return len(h.start) }
+// levels returns the number of repetition levels (at least 1).
+func (h *Hierarchy) levels() int { return len(h.start) }
 
-// Units returns the number of units at level l (0 = outermost).
-func (h *Hierarchy) Units(l int) int { return len(h.start[l]) - 1 }
+// units returns the number of units at level l (0 = outermost).
+func (h *Hierarchy) units(l int) int { return len(h.start[l]) - 1 }
 
-// Rows returns the number of rows (values).
-func (h *Hierarchy) Rows() int { return len(h.values) }
+// rows returns the number of rows (values).
+func (h *Hierarchy) rows() int { return len(h.values) }
 
 // ranks computes, once, the rank tables used by the median.
 func (h *Hierarchy) ranks() {
@@ -306,8 +306,8 @@ func rankDistinct(x []float64) ([]float64, []int32) {
 // HierarchicalOptions and DefaultHierarchical: see package estimate.
 type HierarchicalOptions = estimate.HierarchicalOptions
 
-// DefaultHierarchical is estimate.DefaultHierarchical.
-var DefaultHierarchical = estimate.DefaultHierarchical
+// defaultHierarchical is estimate.DefaultHierarchical.
+var defaultHierarchical = estimate.DefaultHierarchical
 
 // hierAcc accumulates the leaf values of one hierarchical resample.
 type hierAcc struct {
@@ -713,8 +713,8 @@ func hierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws
 	return Interval{Estimate: h.estimateMedian(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
 }
 
-// RatioCI: see package estimate.
-type RatioCI = estimate.RatioCI
+// ratioCI: see package estimate.
+type ratioCI = estimate.RatioCI
 
 // HierarchicalRatioCI returns the percentile bootstrap confidence interval of
 // the ratio of means test/control (Kalibera and Jones 2012, 2013), with the
@@ -728,9 +728,9 @@ type RatioCI = estimate.RatioCI
 // A ratio interval containing 1 means no detectable change; above 1 the test
 // is slower (for time per operation). ws may be nil. It returns an error for
 // invalid options or when a control resample has mean zero (all-zero data).
-func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (RatioCI, error) {
+func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (ratioCI, error) {
 	if err := opt.Validate(); err != nil {
-		return RatioCI{}, err
+		return ratioCI{}, err
 	}
 	if ws == nil {
 		ws = new(Workspace)
@@ -751,11 +751,11 @@ func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng 
 	}
 	for b := range ratios {
 		if rc[b] == 0 {
-			return RatioCI{}, fmt.Errorf("stats: HierarchicalRatioCI: control resample %d has mean 0", b)
+			return ratioCI{}, fmt.Errorf("stats: HierarchicalRatioCI: control resample %d has mean 0", b)
 		}
 		ratios[b] = rt[b] / rc[b]
 	}
-	var out RatioCI
+	var out ratioCI
 	out.Test.Estimate = test.estimateMean(opt.InvocationSamples)
 	out.Control.Estimate = control.estimateMean(opt.InvocationSamples)
 	out.Ratio.Estimate = out.Test.Estimate / out.Control.Estimate

@@ -76,8 +76,8 @@ func TestNewHierarchyStructure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Levels() != 3 || h.Units(0) != 2 || h.Units(1) != 3 || h.Units(2) != 6 || h.Rows() != 7 {
-		t.Fatalf("levels %d units %d %d %d rows %d", h.Levels(), h.Units(0), h.Units(1), h.Units(2), h.Rows())
+	if h.levels() != 3 || h.units(0) != 2 || h.units(1) != 3 || h.units(2) != 6 || h.rows() != 7 {
+		t.Fatalf("levels %d units %d %d %d rows %d", h.levels(), h.units(0), h.units(1), h.units(2), h.rows())
 	}
 	want := [][]int32{{0, 2, 3}, {0, 2, 3, 6}, {0, 2, 3, 4, 5, 6, 7}}
 	for l := range want {
@@ -99,8 +99,8 @@ func TestNewHierarchyStructure(t *testing.T) {
 
 	// No levels: one leaf group.
 	flat, err := NewHierarchy(vals, nil)
-	if err != nil || flat.Levels() != 1 || flat.Units(0) != 1 {
-		t.Fatalf("flat: %v, levels %d", err, flat.Levels())
+	if err != nil || flat.levels() != 1 || flat.units(0) != 1 {
+		t.Fatalf("flat: %v, levels %d", err, flat.levels())
 	}
 }
 

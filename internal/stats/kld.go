@@ -12,12 +12,12 @@ import (
 // in float64, so the cutoff drops nothing that float64 could represent.
 const kdeCutoff = 39
 
-// BandwidthRule selects a rule-of-thumb bandwidth for Gaussian kernel
+// bandwidthRule selects a rule-of-thumb bandwidth for Gaussian kernel
 // density estimation.
-type BandwidthRule int
+type bandwidthRule int
 
 const (
-	// BandwidthNRD is the normal reference rule with a robust spread,
+	// bandwidthNRD is the normal reference rule with a robust spread,
 	//
 	//	h = 1.06 · min(s, IQR/1.34) · n^(−1/5)
 	//
@@ -27,10 +27,10 @@ const (
 	// implementation of Laaber et al. (ESEC/FSE 2020; repository sealuzh/jmh,
 	// reconfigure/statistics/divergence/ProbabilityDensityFunction.java)
 	// uses for its KLD criterion.
-	BandwidthNRD BandwidthRule = iota
-	// BandwidthNRD0 is Silverman's rule of thumb (1986, eq. 3.31; R's
+	bandwidthNRD bandwidthRule = iota
+	// bandwidthNRD0 is Silverman's rule of thumb (1986, eq. 3.31; R's
 	// bw.nrd0): h = 0.9 · min(s, IQR/1.34) · n^(−1/5).
-	BandwidthNRD0
+	bandwidthNRD0
 )
 
 // bandwidth returns the rule's bandwidth for x with frequency weights.
@@ -41,7 +41,7 @@ const (
 // zero only when all values are equal. (Smile computes the IQR as
 // x[3n/4] − x[n/4] of the sorted data, without interpolation; the
 // difference is below one spacing of the data.) x is not modified.
-func (r BandwidthRule) bandwidth(x, weights []float64) float64 {
+func (r bandwidthRule) bandwidth(x, weights []float64) float64 {
 	checkWeights("bandwidth", x, weights)
 	var xs, ws []float64
 	if weights == nil {
@@ -53,11 +53,11 @@ func (r BandwidthRule) bandwidth(x, weights []float64) float64 {
 }
 
 // bandwidthSorted is Bandwidth for x sorted ascending.
-func (r BandwidthRule) bandwidthSorted(x, weights []float64) float64 {
+func (r bandwidthRule) bandwidthSorted(x, weights []float64) float64 {
 	c := 1.06
 	switch r {
-	case BandwidthNRD:
-	case BandwidthNRD0:
+	case bandwidthNRD:
+	case bandwidthNRD0:
 		c = 0.9
 	default:
 		panic("stats: unknown BandwidthRule")
@@ -229,7 +229,7 @@ type KLDOptions struct {
 	// IQRFactor k sets each sample's range to [Q1 − k·IQR, Q3 + k·IQR].
 	IQRFactor float64
 	// Bandwidth is the KDE bandwidth rule.
-	Bandwidth BandwidthRule
+	Bandwidth bandwidthRule
 	// Epsilon is the floor of a strip probability, in (0, 1): strips where a
 	// density vanishes (underflows) count as Epsilon, so that the divergence
 	// stays finite.
@@ -242,7 +242,7 @@ type KLDOptions struct {
 // DefaultKLD follows He et al. (PT4Cloud) and Laaber et al. (ESEC/FSE 2020):
 // 1,000 strips over the 1.5·IQR fences, bandwidth rule nrd, a range clamped
 // at zero, and a probability floor of 10⁻¹².
-var DefaultKLD = KLDOptions{Strips: 1000, IQRFactor: 1.5, Bandwidth: BandwidthNRD, Epsilon: 1e-12, NonNegative: true}
+var DefaultKLD = KLDOptions{Strips: 1000, IQRFactor: 1.5, Bandwidth: bandwidthNRD, Epsilon: 1e-12, NonNegative: true}
 
 // Validate reports whether o is usable.
 func (o KLDOptions) Validate() error {
@@ -255,7 +255,7 @@ func (o KLDOptions) Validate() error {
 	if !(o.Epsilon > 0 && o.Epsilon < 1) {
 		return fmt.Errorf("stats: KLD epsilon must be in (0, 1), got %v", o.Epsilon)
 	}
-	if o.Bandwidth != BandwidthNRD && o.Bandwidth != BandwidthNRD0 {
+	if o.Bandwidth != bandwidthNRD && o.Bandwidth != bandwidthNRD0 {
 		return fmt.Errorf("stats: unknown KLD bandwidth rule %d", int(o.Bandwidth))
 	}
 	return nil
@@ -319,7 +319,7 @@ func KLDStability(x, xw, y, yw []float64, opt KLDOptions) (float64, error) {
 			}
 		}
 		if total == 0 {
-			return math.NaN(), fmt.Errorf("stats: KLDStability: sample %s: %w", s.name, ErrNoData)
+			return math.NaN(), fmt.Errorf("stats: KLDStability: sample %s: %w", s.name, errNoData)
 		}
 	}
 	px, py := sortSample(x, xw), sortSample(y, yw)

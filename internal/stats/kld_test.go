@@ -12,13 +12,13 @@ import (
 
 func TestBandwidth(t *testing.T) {
 	// 1.06·min(np.std(x, ddof=1), IQR/1.34)·n^(−1/5), IQR by np.quantile
-	checkClose(t, "nrd", BandwidthNRD.bandwidth(tSample, nil), 1.9730980819909056, 1e-12)
-	checkClose(t, "nrd0", BandwidthNRD0.bandwidth(tSample, nil), 1.6752719564073726, 1e-12)
-	checkClose(t, "nrd weighted (np.repeat)", BandwidthNRD.bandwidth(tSample, tCounts), 1.5145005723084466, 1e-12)
+	checkClose(t, "nrd", bandwidthNRD.bandwidth(tSample, nil), 1.9730980819909056, 1e-12)
+	checkClose(t, "nrd0", bandwidthNRD0.bandwidth(tSample, nil), 1.6752719564073726, 1e-12)
+	checkClose(t, "nrd weighted (np.repeat)", bandwidthNRD.bandwidth(tSample, tCounts), 1.5145005723084466, 1e-12)
 	// zero IQR falls back to s; constant data gives 0
 	x := []float64{5, 5, 5, 5, 5, 5, 9}
-	checkClose(t, "IQR 0", BandwidthNRD.bandwidth(x, nil), 1.06*StdDev(x, nil)*math.Pow(7, -0.2), 1e-15)
-	if h := BandwidthNRD.bandwidth([]float64{3, 3, 3}, nil); h != 0 {
+	checkClose(t, "IQR 0", bandwidthNRD.bandwidth(x, nil), 1.06*StdDev(x, nil)*math.Pow(7, -0.2), 1e-15)
+	if h := bandwidthNRD.bandwidth([]float64{3, 3, 3}, nil); h != 0 {
 		t.Errorf("constant data: bandwidth %v", h)
 	}
 }
@@ -82,7 +82,7 @@ var (
 
 func TestKLDStability(t *testing.T) {
 	nrd0 := DefaultKLD
-	nrd0.Bandwidth = BandwidthNRD0
+	nrd0.Bandwidth = bandwidthNRD0
 	for _, c := range []struct {
 		name     string
 		x, xw    []float64

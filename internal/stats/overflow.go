@@ -5,9 +5,9 @@ import (
 	"math"
 )
 
-// OverflowError says that sums an estimator forms from a benchmark's values
+// overflowError says that sums an estimator forms from a benchmark's values
 // leave the float64 range, so that its result would be ±Inf or NaN.
-type OverflowError struct {
+type overflowError struct {
 	// N bounds how many (weighted) values one sum adds (see CheckSums).
 	N float64
 	// Largest is the largest |x|, Spread the largest − the smallest value.
@@ -16,7 +16,7 @@ type OverflowError struct {
 	Squares bool
 }
 
-func (e *OverflowError) Error() string {
+func (e *overflowError) Error() string {
 	if e.Squares {
 		return fmt.Sprintf("values %.3g apart overflow float64 in a sum of up to %.3g squared deviations", e.Spread, e.N)
 	}
@@ -56,9 +56,9 @@ func CheckSums(x, weights []float64) error {
 	N := n * n * maxW
 	switch spread := hi - lo; {
 	case largest > math.MaxFloat64/N:
-		return &OverflowError{N: N, Largest: largest, Spread: spread}
+		return &overflowError{N: N, Largest: largest, Spread: spread}
 	case spread > math.Sqrt(math.MaxFloat64/N):
-		return &OverflowError{N: N, Largest: largest, Spread: spread, Squares: true}
+		return &overflowError{N: N, Largest: largest, Spread: spread, Squares: true}
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func TestCheckSums(t *testing.T) {
 		{"empty", nil, nil, false, true},
 	} {
 		err := CheckSums(c.x, c.w)
-		var oe *OverflowError
+		var oe *overflowError
 		switch {
 		case c.ok && err != nil:
 			t.Errorf("%s: %v", c.name, err)

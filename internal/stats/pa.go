@@ -31,7 +31,7 @@ func paIndexProbabilities(l int) []float64 {
 	fl := float64(l)
 	mu, sigma := (fl-1)/2, math.Sqrt(fl*(fl+1)/12)
 	mass := func(a, b float64) float64 {
-		return NormalCDF((b-mu)/sigma) - NormalCDF((a-mu)/sigma) + NormalCDF((-a-mu)/sigma) - NormalCDF((-b-mu)/sigma)
+		return normalCDF((b-mu)/sigma) - normalCDF((a-mu)/sigma) + normalCDF((-a-mu)/sigma) - normalCDF((-b-mu)/sigma)
 	}
 	p := make([]float64, l)
 	for k := 0.0; k*fl < mu+40*sigma; k++ {
