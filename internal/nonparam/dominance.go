@@ -2,30 +2,30 @@ package nonparam
 
 import "github.com/benchtrim/benchtrim/estimate"
 
-// Dominance counts, over all n·m pairs (x_i, y_j) of two samples, how often
+// dominance counts, over all n·m pairs (x_i, y_j) of two samples, how often
 // the x value is larger, smaller or equal. It is the common core of the U
 // statistic, Cliff's δ and the Vargha-Delaney Â12.
-type Dominance struct {
+type dominance struct {
 	Greater int64 // #{(i, j) : x_i > y_j}
 	Less    int64 // #{(i, j) : x_i < y_j}
 	Equal   int64 // #{(i, j) : x_i = y_j}
 	N, M    int   // sample sizes of x and y
 }
 
-// Pairs returns the number of pairs n·m.
-func (d Dominance) Pairs() int64 { return int64(d.N) * int64(d.M) }
+// pairs returns the number of pairs n·m.
+func (d dominance) pairs() int64 { return int64(d.N) * int64(d.M) }
 
-// CountDominance returns the pair counts of x against y. x and y are not
+// countDominance returns the pair counts of x against y. x and y are not
 // modified. It returns an error if either sample is empty or holds a NaN.
 // It sorts copies of both samples (as order-preserving integer keys, radix
 // sorted when large) and merges them, so it runs in O(n + m) time for large samples, and at worst
 // O(n log n + m log m), rather than comparing all n·m pairs.
-func CountDominance(x, y []float64) (Dominance, error) {
+func countDominance(x, y []float64) (dominance, error) {
 	if err := checkSample("x", x); err != nil {
-		return Dominance{}, err
+		return dominance{}, err
 	}
 	if err := checkSample("y", y); err != nil {
-		return Dominance{}, err
+		return dominance{}, err
 	}
 	xs, ys := sortedPair(x, y)
 	d, _ := mergeCount(xs, ys)
@@ -47,7 +47,7 @@ func sortedPair(x, y []float64) (xs, ys []uint64) {
 // returns
 // their pair counts and the tie term Σ_g (t_g³ − t_g) of the pooled sample,
 // where t_g is the size of the g-th group of equal pooled values.
-func mergeCount(xs, ys []uint64) (d Dominance, tieSum float64) {
+func mergeCount(xs, ys []uint64) (d dominance, tieSum float64) {
 	d.N, d.M = len(xs), len(ys)
 	i, j := 0, 0
 	for i < len(xs) || j < len(ys) {
@@ -73,19 +73,19 @@ func mergeCount(xs, ys []uint64) (d Dominance, tieSum float64) {
 		t := float64(a + b)
 		tieSum += t*t*t - t
 	}
-	d.Less = d.Pairs() - d.Greater - d.Equal
+	d.Less = d.pairs() - d.Greater - d.Equal
 	return d, tieSum
 }
 
-// Magnitude is estimate.Magnitude, the verbal label of an effect size.
-type Magnitude = estimate.Magnitude
+// magnitude is estimate.Magnitude, the verbal label of an effect size.
+type magnitude = estimate.Magnitude
 
 // Effect-size magnitudes, from smallest to largest.
 const (
-	Negligible = estimate.Negligible
-	Small      = estimate.Small
-	Medium     = estimate.Medium
-	Large      = estimate.Large
+	negligible = estimate.Negligible
+	small      = estimate.Small
+	medium     = estimate.Medium
+	large      = estimate.Large
 )
 
 // CliffsDelta returns Cliff's δ of x against y,
@@ -100,28 +100,28 @@ const (
 // Reference: N. Cliff, "Dominance statistics: Ordinal analyses to answer
 // ordinal questions", Psychological Bulletin 114(3), 1993.
 func CliffsDelta(x, y []float64) (float64, error) {
-	d, err := CountDominance(x, y)
+	d, err := countDominance(x, y)
 	if err != nil {
 		return 0, err
 	}
-	return d.CliffsDelta(), nil
+	return d.cliffsDelta(), nil
 }
 
-// CliffsDelta returns (Greater − Less) / (N·M); see the function CliffsDelta.
-func (d Dominance) CliffsDelta() float64 {
-	return float64(d.Greater-d.Less) / float64(d.Pairs())
+// cliffsDelta returns (Greater − Less) / (N·M); see the function CliffsDelta.
+func (d dominance) cliffsDelta() float64 {
+	return float64(d.Greater-d.Less) / float64(d.pairs())
 }
 
-// A12 returns (Greater + Equal/2) / (N·M); see VarghaDelaneyA12.
-func (d Dominance) A12() float64 {
-	return (float64(d.Greater) + 0.5*float64(d.Equal)) / float64(d.Pairs())
+// a12 returns (Greater + Equal/2) / (N·M); see VarghaDelaneyA12.
+func (d dominance) a12() float64 {
+	return (float64(d.Greater) + 0.5*float64(d.Equal)) / float64(d.pairs())
 }
 
 // Thresholds of Romano et al. (2006) on |δ|, used by CliffMagnitude.
 const (
-	CliffSmall  = 0.147
-	CliffMedium = 0.33
-	CliffLarge  = 0.474
+	cliffSmall  = 0.147
+	cliffMedium = 0.33
+	cliffLarge  = 0.474
 )
 
 // CliffMagnitude labels Cliff's δ with the thresholds of Romano et al.:
@@ -135,19 +135,19 @@ const (
 // t-test and Cohen's d for evaluating group differences on the NSSE and
 // other surveys?", Annual meeting of the Florida Association of
 // Institutional Research, 2006.
-func CliffMagnitude(delta float64) Magnitude {
+func CliffMagnitude(delta float64) magnitude {
 	if delta < 0 {
 		delta = -delta
 	}
 	switch {
-	case delta >= CliffLarge:
-		return Large
-	case delta >= CliffMedium:
-		return Medium
-	case delta >= CliffSmall:
-		return Small
+	case delta >= cliffLarge:
+		return large
+	case delta >= cliffMedium:
+		return medium
+	case delta >= cliffSmall:
+		return small
 	}
-	return Negligible
+	return negligible
 }
 
 // VarghaDelaneyA12 returns the Vargha-Delaney measure of stochastic
@@ -165,11 +165,11 @@ func CliffMagnitude(delta float64) Magnitude {
 // common language effect size statistics of McGraw and Wong", Journal of
 // Educational and Behavioral Statistics 25(2), 2000.
 func VarghaDelaneyA12(x, y []float64) (float64, error) {
-	d, err := CountDominance(x, y)
+	d, err := countDominance(x, y)
 	if err != nil {
 		return 0, err
 	}
-	return d.A12(), nil
+	return d.a12(), nil
 }
 
 // A12Magnitude labels Â12 with the thresholds of Vargha & Delaney (2000),
@@ -182,14 +182,14 @@ func VarghaDelaneyA12(x, y []float64) (float64, error) {
 //
 // (equivalently 0.06, 0.14 and 0.21 on |Â12 − 0.5|; comparing Â12 itself
 // avoids rounding at the boundaries). A NaN is labelled Negligible.
-func A12Magnitude(a12 float64) Magnitude {
+func A12Magnitude(a12 float64) magnitude {
 	switch {
 	case a12 >= 0.71 || a12 <= 0.29:
-		return Large
+		return large
 	case a12 >= 0.64 || a12 <= 0.36:
-		return Medium
+		return medium
 	case a12 >= 0.56 || a12 <= 0.44:
-		return Small
+		return small
 	}
-	return Negligible
+	return negligible
 }

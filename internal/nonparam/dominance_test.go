@@ -6,8 +6,8 @@ import (
 )
 
 // bruteDominance compares all n·m pairs.
-func bruteDominance(x, y []float64) Dominance {
-	d := Dominance{N: len(x), M: len(y)}
+func bruteDominance(x, y []float64) dominance {
+	d := dominance{N: len(x), M: len(y)}
 	for _, a := range x {
 		for _, b := range y {
 			switch {
@@ -28,11 +28,11 @@ func TestDominanceHandCounted(t *testing.T) {
 	// (1,2) <  (1,4) <  (2,2) =  (2,4) <  (3,2) >  (3,4) <
 	// → 1 greater, 4 less, 1 equal out of 6.
 	x, y := []float64{3, 1, 2}, []float64{4, 2}
-	d, err := CountDominance(x, y)
+	d, err := countDominance(x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d != (Dominance{Greater: 1, Less: 4, Equal: 1, N: 3, M: 2}) {
+	if d != (dominance{Greater: 1, Less: 4, Equal: 1, N: 3, M: 2}) {
 		t.Errorf("counts %+v", d)
 	}
 	delta, err := CliffsDelta(x, y)
@@ -70,7 +70,7 @@ func TestDominanceRandom(t *testing.T) {
 		n, m := 1+r.IntN(60), 1+r.IntN(60)
 		x := roundedSample(r, n, r.Float64(), 0.25)
 		y := roundedSample(r, m, 0, 0.25)
-		got, err := CountDominance(x, y)
+		got, err := countDominance(x, y)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,13 +99,13 @@ func TestDominanceRandom(t *testing.T) {
 func TestMagnitudes(t *testing.T) {
 	cliff := []struct {
 		d    float64
-		want Magnitude
+		want magnitude
 	}{
-		{0, Negligible}, {0.1469, Negligible}, {-0.1469, Negligible},
-		{0.147, Small}, {-0.147, Small}, {0.3299, Small},
-		{0.33, Medium}, {-0.4739, Medium},
-		{0.474, Large}, {-1, Large}, {1, Large},
-		{math.NaN(), Negligible},
+		{0, negligible}, {0.1469, negligible}, {-0.1469, negligible},
+		{0.147, small}, {-0.147, small}, {0.3299, small},
+		{0.33, medium}, {-0.4739, medium},
+		{0.474, large}, {-1, large}, {1, large},
+		{math.NaN(), negligible},
 	}
 	for _, c := range cliff {
 		if got := CliffMagnitude(c.d); got != c.want {
@@ -114,13 +114,13 @@ func TestMagnitudes(t *testing.T) {
 	}
 	a12 := []struct {
 		a    float64
-		want Magnitude
+		want magnitude
 	}{
-		{0.5, Negligible}, {0.5599, Negligible}, {0.4401, Negligible},
-		{0.56, Small}, {0.44, Small}, {0.6399, Small}, {0.3601, Small},
-		{0.64, Medium}, {0.36, Medium}, {0.7099, Medium}, {0.2901, Medium},
-		{0.71, Large}, {0.29, Large}, {1, Large}, {0, Large},
-		{math.NaN(), Negligible},
+		{0.5, negligible}, {0.5599, negligible}, {0.4401, negligible},
+		{0.56, small}, {0.44, small}, {0.6399, small}, {0.3601, small},
+		{0.64, medium}, {0.36, medium}, {0.7099, medium}, {0.2901, medium},
+		{0.71, large}, {0.29, large}, {1, large}, {0, large},
+		{math.NaN(), negligible},
 	}
 	for _, c := range a12 {
 		if got := A12Magnitude(c.a); got != c.want {
@@ -128,13 +128,13 @@ func TestMagnitudes(t *testing.T) {
 		}
 	}
 	// Boundaries reached as count ratios: 14/25 = 0.56 and 11/25 = 0.44.
-	if got := A12Magnitude(14.0 / 25); got != Small {
+	if got := A12Magnitude(14.0 / 25); got != small {
 		t.Errorf("A12Magnitude(14/25) = %v", got)
 	}
-	if got := A12Magnitude(11.0 / 25); got != Small {
+	if got := A12Magnitude(11.0 / 25); got != small {
 		t.Errorf("A12Magnitude(11/25) = %v", got)
 	}
-	names := map[Magnitude]string{Negligible: "negligible", Small: "small", Medium: "medium", Large: "large", 9: "Magnitude(9)"}
+	names := map[magnitude]string{negligible: "negligible", small: "small", medium: "medium", large: "large", 9: "Magnitude(9)"}
 	for m, s := range names {
 		if m.String() != s {
 			t.Errorf("%d.String() = %q, want %q", int(m), m.String(), s)

@@ -10,16 +10,16 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// ErrTooFewGroups is returned by KruskalWallis and Dunn for fewer than two
+// errTooFewGroups is returned by KruskalWallis and Dunn for fewer than two
 // groups.
-var ErrTooFewGroups = errors.New("nonparam: need at least two groups")
+var errTooFewGroups = errors.New("nonparam: need at least two groups")
 
 // pooledRanks checks the groups and returns the average-tie ranks of their
 // pooled values (group after group), the mean rank of each group, and the
 // tie term Σ_g (t_g³ − t_g) of the pooled sample.
 func pooledRanks(groups [][]float64) (meanRank []float64, total int, tieSum float64, err error) {
 	if len(groups) < 2 {
-		return nil, 0, 0, fmt.Errorf("%w (got %d)", ErrTooFewGroups, len(groups))
+		return nil, 0, 0, fmt.Errorf("%w (got %d)", errTooFewGroups, len(groups))
 	}
 	for g, x := range groups {
 		if err := checkSample(fmt.Sprintf("groups[%d]", g), x); err != nil {
@@ -46,8 +46,8 @@ func pooledRanks(groups [][]float64) (meanRank []float64, total int, tieSum floa
 	return meanRank, total, tieSum, nil
 }
 
-// KruskalWallisResult is estimate.KruskalWallisResult.
-type KruskalWallisResult = estimate.KruskalWallisResult
+// kruskalWallisResult is estimate.KruskalWallisResult.
+type kruskalWallisResult = estimate.KruskalWallisResult
 
 // KruskalWallis performs the Kruskal-Wallis H test of the null hypothesis
 // that all groups come from the same distribution (scipy.stats.kruskal).
@@ -69,13 +69,13 @@ type KruskalWallisResult = estimate.KruskalWallisResult
 // Reference: W. H. Kruskal, W. A. Wallis, "Use of ranks in one-criterion
 // variance analysis", Journal of the American Statistical Association
 // 47(260), 1952.
-func KruskalWallis(groups [][]float64) (KruskalWallisResult, error) {
+func KruskalWallis(groups [][]float64) (kruskalWallisResult, error) {
 	meanRank, total, tieSum, err := pooledRanks(groups)
 	if err != nil {
-		return KruskalWallisResult{}, err
+		return kruskalWallisResult{}, err
 	}
 	n := float64(total)
-	res := KruskalWallisResult{DF: len(groups) - 1}
+	res := kruskalWallisResult{DF: len(groups) - 1}
 	corr := 1 - tieSum/(n*n*n-n)
 	if corr <= 0 || n < 2 {
 		res.H, res.P = 0, 1
@@ -92,10 +92,10 @@ func KruskalWallis(groups [][]float64) (KruskalWallisResult, error) {
 	return res, nil
 }
 
-// DefaultDunnAlpha is the default family-wise significance level of Dunn's
+// defaultDunnAlpha is the default family-wise significance level of Dunn's
 // test, as in µOpTime's comparison of stability metrics (Japke et al.,
 // TOSEM 2025, RQ2).
-const DefaultDunnAlpha = 0.01
+const defaultDunnAlpha = 0.01
 
 // DunnOptions controls Dunn. The zero value is DefaultDunnOptions.
 type DunnOptions struct {
@@ -105,10 +105,10 @@ type DunnOptions struct {
 }
 
 // DefaultDunnOptions are the defaults of Dunn.
-var DefaultDunnOptions = DunnOptions{Alpha: DefaultDunnAlpha}
+var DefaultDunnOptions = DunnOptions{Alpha: defaultDunnAlpha}
 
-// DunnPair is estimate.DunnPair.
-type DunnPair = estimate.DunnPair
+// dunnPair is estimate.DunnPair.
+type dunnPair = estimate.DunnPair
 
 // Dunn performs Dunn's post-hoc test for all k(k−1)/2 pairs of groups after
 // a Kruskal-Wallis test, on the average-tie ranks of the pooled sample of N
@@ -131,13 +131,13 @@ type DunnPair = estimate.DunnPair
 // Reference: O. J. Dunn, "Multiple comparisons using rank sums",
 // Technometrics 6(3), 1964; tie correction as in S. A. Glantz, Primer of
 // Biostatistics, McGraw-Hill 2012, and scikit-posthocs.
-func Dunn(groups [][]float64, opts DunnOptions) ([]DunnPair, error) {
+func Dunn(groups [][]float64, opts DunnOptions) ([]dunnPair, error) {
 	alpha := opts.Alpha
 	if !(alpha >= 0 && alpha < 1) {
 		panic(fmt.Sprintf("nonparam: Dunn: Alpha %v outside [0, 1)", opts.Alpha))
 	}
 	if alpha == 0 {
-		alpha = DefaultDunnAlpha
+		alpha = defaultDunnAlpha
 	}
 	meanRank, total, tieSum, err := pooledRanks(groups)
 	if err != nil {
@@ -147,10 +147,10 @@ func Dunn(groups [][]float64, opts DunnOptions) ([]DunnPair, error) {
 	k := len(groups)
 	comparisons := float64(k * (k - 1) / 2)
 	base := n*(n+1)/12 - tieSum/(12*(n-1))
-	pairs := make([]DunnPair, 0, k*(k-1)/2)
+	pairs := make([]dunnPair, 0, k*(k-1)/2)
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
-			pr := DunnPair{I: i, J: j, MeanRankI: meanRank[i], MeanRankJ: meanRank[j], P: 1}
+			pr := dunnPair{I: i, J: j, MeanRankI: meanRank[i], MeanRankJ: meanRank[j], P: 1}
 			sigma := math.Sqrt(base * (1/float64(len(groups[i])) + 1/float64(len(groups[j]))))
 			if sigma > 0 {
 				pr.Z = (meanRank[i] - meanRank[j]) / sigma

@@ -8,25 +8,25 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Alternative is the alternative hypothesis of a test.
-type Alternative int
+// alternative is the alternative hypothesis of a test.
+type alternative int
 
 // Alternatives, with scipy's meaning: Greater means the distribution of x is
 // stochastically greater than that of y.
 const (
-	TwoSided Alternative = iota // the distributions of x and y differ in location
-	Greater                     // x tends to be larger than y
-	Less                        // x tends to be smaller than y
+	twoSided alternative = iota // the distributions of x and y differ in location
+	greater                     // x tends to be larger than y
+	less                        // x tends to be smaller than y
 )
 
 // String returns "two-sided", "greater" or "less".
-func (a Alternative) String() string {
+func (a alternative) String() string {
 	switch a {
-	case TwoSided:
+	case twoSided:
 		return "two-sided"
-	case Greater:
+	case greater:
 		return "greater"
-	case Less:
+	case less:
 		return "less"
 	}
 	return fmt.Sprintf("Alternative(%d)", int(a))
@@ -38,28 +38,28 @@ type Method int
 // Methods. MethodAuto chooses between the other two; results always report
 // the method actually used.
 const (
-	MethodAuto       Method = iota // exact when small and untied, else asymptotic
+	methodAuto       Method = iota // exact when small and untied, else asymptotic
 	MethodExact                    // exact null distribution of U
-	MethodAsymptotic               // normal approximation
+	methodAsymptotic               // normal approximation
 )
 
 // String returns "auto", "exact" or "asymptotic".
 func (m Method) String() string {
 	switch m {
-	case MethodAuto:
+	case methodAuto:
 		return "auto"
 	case MethodExact:
 		return "exact"
-	case MethodAsymptotic:
+	case methodAsymptotic:
 		return "asymptotic"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// DefaultExactMaxSize is the default MannWhitneyOptions.ExactMaxSize: as in
+// defaultExactMaxSize is the default MannWhitneyOptions.ExactMaxSize: as in
 // scipy 1.10's mannwhitneyu(method="auto"), the exact distribution is used
 // when there are no ties and at least one sample has at most 8 values.
-const DefaultExactMaxSize = 8
+const defaultExactMaxSize = 8
 
 // MannWhitneyOptions controls MannWhitneyU. The zero value is the default
 // (DefaultMannWhitneyOptions): two-sided, automatic method choice,
@@ -67,7 +67,7 @@ const DefaultExactMaxSize = 8
 // settings of scipy.stats.mannwhitneyu's defaults.
 type MannWhitneyOptions struct {
 	// Alternative hypothesis; default TwoSided.
-	Alternative Alternative
+	Alternative alternative
 
 	// Method of the p-value; default MethodAuto, which uses the exact
 	// distribution when the pooled sample has no ties and
@@ -90,9 +90,9 @@ type MannWhitneyOptions struct {
 // DefaultMannWhitneyOptions are the defaults of MannWhitneyU; it is the zero
 // MannWhitneyOptions, spelled out.
 var DefaultMannWhitneyOptions = MannWhitneyOptions{
-	Alternative:  TwoSided,
-	Method:       MethodAuto,
-	ExactMaxSize: DefaultExactMaxSize,
+	Alternative:  twoSided,
+	Method:       methodAuto,
+	ExactMaxSize: defaultExactMaxSize,
 	NoContinuity: false,
 }
 
@@ -113,14 +113,14 @@ type MannWhitneyResult struct {
 	// Method is the method used: MethodExact or MethodAsymptotic.
 	Method Method
 	// Alternative is the alternative hypothesis tested.
-	Alternative Alternative
+	Alternative alternative
 	// Ties reports whether the pooled sample holds equal values.
 	Ties bool
 }
 
-// ErrExactTooLarge is returned when MethodExact is forced on samples whose
+// errExactTooLarge is returned when MethodExact is forced on samples whose
 // exact p-value would take too much time or memory.
-var ErrExactTooLarge = errors.New("nonparam: exact Mann-Whitney distribution too large; use the normal approximation")
+var errExactTooLarge = errors.New("nonparam: exact Mann-Whitney distribution too large; use the normal approximation")
 
 // maxExactWork bounds min(n, m)·(k+1), the work of mwuCDF.
 const maxExactWork = 1 << 32
@@ -178,12 +178,12 @@ const maxExactWork = 1 << 32
 // Behavioral Sciences, 2nd ed., McGraw-Hill 1988.
 func MannWhitneyU(x, y []float64, opts MannWhitneyOptions) (MannWhitneyResult, error) {
 	switch opts.Alternative {
-	case TwoSided, Greater, Less:
+	case twoSided, greater, less:
 	default:
 		panic(fmt.Sprintf("nonparam: MannWhitneyU: unknown %v", opts.Alternative))
 	}
 	switch opts.Method {
-	case MethodAuto, MethodExact, MethodAsymptotic:
+	case methodAuto, MethodExact, methodAsymptotic:
 	default:
 		panic(fmt.Sprintf("nonparam: MannWhitneyU: unknown %v", opts.Method))
 	}
@@ -197,7 +197,7 @@ func MannWhitneyU(x, y []float64, opts MannWhitneyOptions) (MannWhitneyResult, e
 	return mannWhitneyFromCounts(d, tieSum, opts)
 }
 
-func mannWhitneyFromCounts(d Dominance, tieSum float64, opts MannWhitneyOptions) (MannWhitneyResult, error) {
+func mannWhitneyFromCounts(d dominance, tieSum float64, opts MannWhitneyOptions) (MannWhitneyResult, error) {
 	n, m := d.N, d.M
 	nm := float64(n) * float64(m)
 	u := float64(d.Greater) + 0.5*float64(d.Equal)
@@ -210,12 +210,12 @@ func mannWhitneyFromCounts(d Dominance, tieSum float64, opts MannWhitneyOptions)
 	}
 
 	method := opts.Method
-	if method == MethodAuto {
+	if method == methodAuto {
 		limit := opts.ExactMaxSize
 		if limit == 0 {
-			limit = DefaultExactMaxSize
+			limit = defaultExactMaxSize
 		}
-		method = MethodAsymptotic
+		method = methodAsymptotic
 		if !res.Ties && min(n, m) <= limit {
 			method = MethodExact
 		}
@@ -228,11 +228,11 @@ func mannWhitneyFromCounts(d Dominance, tieSum float64, opts MannWhitneyOptions)
 		// (times 2 when two-sided), truncated as scipy's U.astype(int).
 		var k float64
 		switch opts.Alternative {
-		case TwoSided:
+		case twoSided:
 			k = math.Max(u, nm-u)
-		case Greater:
+		case greater:
 			k = u
-		case Less:
+		case less:
 			k = nm - u
 		}
 		// P(U' ≥ k) = P(U' ≤ nm − k) by symmetry.
@@ -240,7 +240,7 @@ func mannWhitneyFromCounts(d Dominance, tieSum float64, opts MannWhitneyOptions)
 		if err != nil {
 			return MannWhitneyResult{}, err
 		}
-		if opts.Alternative == TwoSided {
+		if opts.Alternative == twoSided {
 			p *= 2
 		}
 		res.P = min(p, 1)
@@ -259,13 +259,13 @@ func mannWhitneyFromCounts(d Dominance, tieSum float64, opts MannWhitneyOptions)
 		return res, nil
 	}
 	switch opts.Alternative {
-	case TwoSided:
+	case twoSided:
 		res.Z = math.Copysign(math.Max(math.Abs(diff)-cc, 0), diff) / sigma
 		res.P = min(1, 2*upperTail(math.Abs(res.Z)))
-	case Greater:
+	case greater:
 		res.Z = (diff - cc) / sigma
 		res.P = upperTail(res.Z)
-	case Less:
+	case less:
 		res.Z = (diff + cc) / sigma
 		res.P = distuv.UnitNormal.CDF(res.Z)
 	}
@@ -301,7 +301,7 @@ func mwuCDF(n, m int, k int64) (float64, error) {
 	}
 	s, l := min(n, m), max(n, m)
 	if int64(s)*(k+1) > maxExactWork {
-		return 0, fmt.Errorf("%w (n=%d, m=%d)", ErrExactTooLarge, n, m)
+		return 0, fmt.Errorf("%w (n=%d, m=%d)", errExactTooLarge, n, m)
 	}
 	c := make([]float64, k+1)
 	c[0] = 1

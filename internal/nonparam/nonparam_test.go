@@ -108,7 +108,7 @@ func TestExactLargeScaled(t *testing.T) {
 	if exact.Method != MethodExact || exact.U != wantU || !closeRel(exact.P, wantP, 1e-9) {
 		t.Errorf("%v: U = %v, p = %.17g, want U = %v, p = %.17g", exact.Method, exact.U, exact.P, wantU, wantP)
 	}
-	approx, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: MethodAsymptotic})
+	approx, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: methodAsymptotic})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +121,11 @@ func TestExactTooLarge(t *testing.T) {
 	x := genData(5000, 1, 0, 1<<30, 2, 0)
 	y := genData(5000, 1, 0, 1<<30, 2, 1)
 	_, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: MethodExact})
-	if !errors.Is(err, ErrExactTooLarge) {
+	if !errors.Is(err, errExactTooLarge) {
 		t.Fatalf("err = %v, want ErrExactTooLarge", err)
 	}
 	res, err := MannWhitneyU(x, y, MannWhitneyOptions{})
-	if err != nil || res.Method != MethodAsymptotic {
+	if err != nil || res.Method != methodAsymptotic {
 		t.Fatalf("auto: %v, %v", res.Method, err)
 	}
 }
@@ -141,11 +141,11 @@ func TestMannWhitneyMethodChoice(t *testing.T) {
 	}{
 		{"both small", 8, 8, false, 0, MethodExact},
 		{"one small", 8, 500, false, 0, MethodExact},
-		{"both 9", 9, 9, false, 0, MethodAsymptotic},
-		{"ties", 5, 5, true, 0, MethodAsymptotic},
-		{"limit 3", 4, 4, false, 3, MethodAsymptotic},
+		{"both 9", 9, 9, false, 0, methodAsymptotic},
+		{"ties", 5, 5, true, 0, methodAsymptotic},
+		{"limit 3", 4, 4, false, 3, methodAsymptotic},
 		{"limit 20", 20, 30, false, 20, MethodExact},
-		{"never", 2, 2, false, -1, MethodAsymptotic},
+		{"never", 2, 2, false, -1, methodAsymptotic},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -180,7 +180,7 @@ func TestMannWhitneySwap(t *testing.T) {
 	}
 	for i, s := range samples {
 		x, y := s[0], s[1]
-		run := func(a, b []float64, alt Alternative) MannWhitneyResult {
+		run := func(a, b []float64, alt alternative) MannWhitneyResult {
 			t.Helper()
 			res, err := MannWhitneyU(a, b, MannWhitneyOptions{Alternative: alt})
 			if err != nil {
@@ -188,19 +188,19 @@ func TestMannWhitneySwap(t *testing.T) {
 			}
 			return res
 		}
-		two, twoSwap := run(x, y, TwoSided), run(y, x, TwoSided)
+		two, twoSwap := run(x, y, twoSided), run(y, x, twoSided)
 		nm := float64(len(x) * len(y))
 		if two.U+twoSwap.U != nm {
 			t.Errorf("case %d: U(x,y) + U(y,x) = %v, want %v", i, two.U+twoSwap.U, nm)
 		}
-		if !closeRel(two.P, twoSwap.P, 1e-14) || !closeRel(two.Z, -twoSwap.Z, 1e-14) && two.Method == MethodAsymptotic {
+		if !closeRel(two.P, twoSwap.P, 1e-14) || !closeRel(two.Z, -twoSwap.Z, 1e-14) && two.Method == methodAsymptotic {
 			t.Errorf("case %d: two-sided p %v vs %v, Z %v vs %v", i, two.P, twoSwap.P, two.Z, twoSwap.Z)
 		}
-		gt, ltSwap := run(x, y, Greater), run(y, x, Less)
+		gt, ltSwap := run(x, y, greater), run(y, x, less)
 		if !closeRel(gt.P, ltSwap.P, 1e-14) {
 			t.Errorf("case %d: greater(x,y) p %v, less(y,x) p %v", i, gt.P, ltSwap.P)
 		}
-		lt := run(x, y, Less)
+		lt := run(x, y, less)
 		// The shift puts x above y: "greater" must be the small one.
 		if !(gt.P < lt.P) {
 			t.Errorf("case %d: greater p %v not below less p %v for x shifted up", i, gt.P, lt.P)
@@ -234,7 +234,7 @@ func exactPMF(n, m int, u int64) (float64, error) {
 func TestMannWhitneyZ(t *testing.T) {
 	r := newRand(4)
 	x, y := roundedSample(r, 50, 0.4, 0.25), roundedSample(r, 60, 0, 0.25)
-	for _, alt := range []Alternative{TwoSided, Greater, Less} {
+	for _, alt := range []alternative{twoSided, greater, less} {
 		res, err := MannWhitneyU(x, y, MannWhitneyOptions{Alternative: alt})
 		if err != nil {
 			t.Fatal(err)
@@ -244,11 +244,11 @@ func TestMannWhitneyZ(t *testing.T) {
 		}
 		var want float64
 		switch alt {
-		case TwoSided:
+		case twoSided:
 			want = math.Erfc(math.Abs(res.Z) / math.Sqrt2)
-		case Greater:
+		case greater:
 			want = math.Erfc(res.Z/math.Sqrt2) / 2
-		case Less:
+		case less:
 			want = math.Erfc(-res.Z/math.Sqrt2) / 2
 		}
 		if !closeRel(res.P, want, 1e-14) {
@@ -292,10 +292,10 @@ func TestMannWhitneyEdgeCases(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"empty x", nil, []float64{1}, ErrEmpty, "sample x"},
-		{"empty y", []float64{1}, []float64{}, ErrEmpty, "sample y"},
-		{"NaN x", []float64{1, math.NaN()}, []float64{1}, ErrNaN, "x[1]"},
-		{"NaN y", []float64{1}, []float64{2, 3, math.NaN()}, ErrNaN, "y[2]"},
+		{"empty x", nil, []float64{1}, errEmpty, "sample x"},
+		{"empty y", []float64{1}, []float64{}, errEmpty, "sample y"},
+		{"NaN x", []float64{1, math.NaN()}, []float64{1}, errNaN, "x[1]"},
+		{"NaN y", []float64{1}, []float64{2, 3, math.NaN()}, errNaN, "y[2]"},
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
@@ -303,7 +303,7 @@ func TestMannWhitneyEdgeCases(t *testing.T) {
 			_, checks["MannWhitneyU"] = MannWhitneyU(c.x, c.y, MannWhitneyOptions{})
 			_, checks["CliffsDelta"] = CliffsDelta(c.x, c.y)
 			_, checks["VarghaDelaneyA12"] = VarghaDelaneyA12(c.x, c.y)
-			_, checks["CountDominance"] = CountDominance(c.x, c.y)
+			_, checks["CountDominance"] = countDominance(c.x, c.y)
 			for fn, err := range checks {
 				if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
 					t.Errorf("%s: err = %v, want %v naming %q", fn, err, c.want, c.msg)
@@ -377,8 +377,8 @@ func TestMannWhitneyNullRejectionRate(t *testing.T) {
 		round  float64 // 0: continuous data
 		method Method
 	}{
-		{"asymptotic 20x25", 20, 25, 0, MethodAsymptotic},
-		{"tied 30x30", 30, 30, 0.5, MethodAsymptotic},
+		{"asymptotic 20x25", 20, 25, 0, methodAsymptotic},
+		{"tied 30x30", 30, 30, 0.5, methodAsymptotic},
 		{"exact 7x7", 7, 7, 0, MethodExact},
 	}
 	for ci, c := range cases {
@@ -469,7 +469,7 @@ func TestKruskalWallisNullRejectionRate(t *testing.T) {
 func TestTwoGroupIdentities(t *testing.T) {
 	r := newRand(6)
 	x, y := roundedSample(r, 23, 0.3, 0.5), roundedSample(r, 31, 0, 0.5)
-	mw, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: MethodAsymptotic, NoContinuity: true})
+	mw, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: methodAsymptotic, NoContinuity: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,10 +513,10 @@ func TestKruskalDunnEdgeCases(t *testing.T) {
 		want   error
 		msg    string
 	}{
-		{"no groups", nil, ErrTooFewGroups, "got 0"},
-		{"one group", [][]float64{{1, 2}}, ErrTooFewGroups, "got 1"},
-		{"empty group", [][]float64{{1, 2}, {}}, ErrEmpty, "groups[1]"},
-		{"NaN", [][]float64{{1, 2}, {3}, {4, math.NaN()}}, ErrNaN, "groups[2][1]"},
+		{"no groups", nil, errTooFewGroups, "got 0"},
+		{"one group", [][]float64{{1, 2}}, errTooFewGroups, "got 1"},
+		{"empty group", [][]float64{{1, 2}, {}}, errEmpty, "groups[1]"},
+		{"NaN", [][]float64{{1, 2}, {3}, {4, math.NaN()}}, errNaN, "groups[2][1]"},
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
@@ -562,10 +562,10 @@ func TestRank(t *testing.T) {
 	if want := []float64{3.5, 1, 3.5, 2}; !slices.Equal(got, want) {
 		t.Errorf("Rank = %v, want %v", got, want)
 	}
-	if _, err := rank(nil, nil); !errors.Is(err, ErrEmpty) {
+	if _, err := rank(nil, nil); !errors.Is(err, errEmpty) {
 		t.Errorf("empty: %v", err)
 	}
-	if _, err := rank(nil, []float64{1, math.NaN()}); !errors.Is(err, ErrNaN) {
+	if _, err := rank(nil, []float64{1, math.NaN()}); !errors.Is(err, errNaN) {
 		t.Errorf("NaN: %v", err)
 	}
 	// Ranks of a permutation-invariant quantity: the rank sum is n(n+1)/2.

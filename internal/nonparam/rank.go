@@ -7,21 +7,21 @@ import (
 	"slices"
 )
 
-// ErrEmpty is wrapped by the errors returned for a sample without values.
-var ErrEmpty = errors.New("empty sample")
+// errEmpty is wrapped by the errors returned for a sample without values.
+var errEmpty = errors.New("empty sample")
 
-// ErrNaN is wrapped by the errors returned for a sample holding a NaN.
-var ErrNaN = errors.New("NaN value")
+// errNaN is wrapped by the errors returned for a sample holding a NaN.
+var errNaN = errors.New("NaN value")
 
 // checkSample returns an error naming the sample when x is empty or holds a
 // NaN.
 func checkSample(name string, x []float64) error {
 	if len(x) == 0 {
-		return fmt.Errorf("nonparam: sample %s: %w", name, ErrEmpty)
+		return fmt.Errorf("nonparam: sample %s: %w", name, errEmpty)
 	}
 	for i, v := range x {
 		if math.IsNaN(v) {
-			return fmt.Errorf("nonparam: sample %s[%d]: %w", name, i, ErrNaN)
+			return fmt.Errorf("nonparam: sample %s[%d]: %w", name, i, errNaN)
 		}
 	}
 	return nil
