@@ -22,33 +22,33 @@ import (
 
 // IPC buffer compression codecs for NewIPCFileWriter.
 const (
-	// NoCompression writes plain buffers, which every Arrow implementation
+	// noCompression writes plain buffers, which every Arrow implementation
 	// reads (the JavaScript library, for one, has no codecs built in).
-	NoCompression = "none"
+	noCompression = "none"
 	Zstd          = "zstd"
-	LZ4           = "lz4"
+	lZ4           = "lz4"
 )
 
 // Codecs lists the IPC compression codecs NewIPCFileWriter accepts.
-var Codecs = []string{NoCompression, Zstd, LZ4}
+var Codecs = []string{noCompression, Zstd, lZ4}
 
 // Snappy is the Parquet page codec that keeps no state (see
 // ParquetOptions.Codec).
 const Snappy = "snappy"
 
 // ParquetCodecs lists the page codecs ParquetOptions.Codec accepts.
-var ParquetCodecs = []string{Snappy, Zstd, NoCompression}
+var ParquetCodecs = []string{Snappy, Zstd, noCompression}
 
 // parquetCodecs maps ParquetOptions.Codec to pqarrow's codecs.
 var parquetCodecs = map[string]compress.Compression{
-	"": compress.Codecs.Zstd, Zstd: compress.Codecs.Zstd, Snappy: compress.Codecs.Snappy, NoCompression: compress.Codecs.Uncompressed,
+	"": compress.Codecs.Zstd, Zstd: compress.Codecs.Zstd, Snappy: compress.Codecs.Snappy, noCompression: compress.Codecs.Uncompressed,
 }
 
 // WriteIPC writes records as one uncompressed Arrow IPC file with schema
 // (whose metadata is kept). Records whose schema differs from schema only
 // in metadata are rewrapped.
 func WriteIPC(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
-	fw, err := NewIPCFileWriter(w, schema, NoCompression)
+	fw, err := NewIPCFileWriter(w, schema, noCompression)
 	if err != nil {
 		return err
 	}
@@ -72,10 +72,10 @@ type IPCFileWriter struct {
 func NewIPCFileWriter(w io.Writer, schema *arrow.Schema, codec string) (*IPCFileWriter, error) {
 	opts := []ipc.Option{ipc.WithSchema(schema)}
 	switch codec {
-	case "", NoCompression:
+	case "", noCompression:
 	case Zstd:
 		opts = append(opts, ipc.WithZstd())
-	case LZ4:
+	case lZ4:
 		opts = append(opts, ipc.WithLZ4())
 	default:
 		return nil, fmt.Errorf("arrowio: unknown IPC compression %q (want none, zstd or lz4)", codec)
@@ -102,7 +102,7 @@ func (f *IPCFileWriter) Close() error { return f.fw.Close() }
 // Arrow schema (with its metadata) is stored in the file so readers get the
 // same types back.
 func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
-	pw, err := NewParquetWriter(w, schema)
+	pw, err := newParquetWriter(w, schema)
 	if err != nil {
 		return err
 	}
@@ -115,12 +115,12 @@ func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) err
 	return pw.Close()
 }
 
-// ParquetRowGroupRows is the number of rows per Parquet row group that
+// parquetRowGroupRows is the number of rows per Parquet row group that
 // ParquetWriter aims at: it holds one row group (about 100 bytes a row for
 // the canonical table) until it is written, which bounds its memory
 // whatever the file's size; larger groups mean fewer, larger pages, which
 // compress faster.
-const ParquetRowGroupRows = 1 << 19
+const parquetRowGroupRows = 1 << 19
 
 // ParquetWriter writes records to a Parquet file (zstd-compressed unless
 // ParquetOptions say otherwise) as they come, in row groups of about ParquetRowGroupRows rows, and stores the
@@ -143,6 +143,7 @@ type ParquetWriter struct {
 	chunks [][]arrow.Array  // per column, the row group's arrays (strings: nil)
 	dicts  []*dictColumn    // per string column, nil for others
 	ints   []*intDictColumn // per Runs column, nil for others
+	groups int              // row groups written
 }
 
 // dictColumn is one string column of the row group being collected: its
@@ -169,10 +170,10 @@ type dictColumn struct {
 	zeros int
 }
 
-// NewParquetWriter starts a Parquet file with schema on w. Dictionary
+// newParquetWriter starts a Parquet file with schema on w. Dictionary
 // encoding is off for the columns named in plain (values that rarely
 // repeat, such as measurements and line numbers: hashing them is wasted).
-func NewParquetWriter(w io.Writer, schema *arrow.Schema, plain ...string) (*ParquetWriter, error) {
+func newParquetWriter(w io.Writer, schema *arrow.Schema, plain ...string) (*ParquetWriter, error) {
 	return NewParquetWriterWith(w, schema, ParquetOptions{Plain: plain})
 }
 
@@ -217,7 +218,7 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 		return nil, fmt.Errorf("arrowio: unknown Parquet compression %q (want snappy, zstd or none)", o.Codec)
 	}
 	opts := []parquet.WriterProperty{parquet.WithCompression(codec), parquet.WithDictionaryDefault(true),
-		parquet.WithMaxRowGroupLength(2 * ParquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
+		parquet.WithMaxRowGroupLength(2 * parquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
 	for _, c := range o.Plain {
 		opts = append(opts, parquet.WithDictionaryFor(c, false))
 	}
@@ -320,7 +321,7 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 					continue
 				}
 				d.materialize()
-				d.indices = d.dict.TransposeAppend(growFor(d.indices, len(idx)), idx, dict)
+				d.indices = d.dict.transposeAppend(growFor(d.indices, len(idx)), idx, dict)
 				d.ends = append(d.ends, len(d.indices))
 				continue
 			}
@@ -337,25 +338,25 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 		p.chunks[i] = append(p.chunks[i], c)
 	}
 	p.rows += r.NumRows()
-	if p.rows >= ParquetRowGroupRows || p.manyDistinct() {
+	if p.rows >= parquetRowGroupRows || p.manyDistinct() {
 		return p.flush()
 	}
 	return nil
 }
 
-// ParquetRowGroupValues ends a row group early, after the record with
+// parquetRowGroupValues ends a row group early, after the record with
 // which a string column's dictionary reaches this many distinct values.
 // Writing a dictionary costs pqarrow about 1 KB a value (its own hash
 // table, the statistics' hash table, the page buffers): 0.6 GB for a row
 // group of ParquetRowGroupRows distinct benchmark names, and columns with
 // so many distinct values gain little from a dictionary.
-const ParquetRowGroupValues = 1 << 16
+const parquetRowGroupValues = 1 << 16
 
 // manyDistinct reports whether a string column's dictionary holds
 // ParquetRowGroupValues values.
 func (p *ParquetWriter) manyDistinct() bool {
 	for _, d := range p.dicts {
-		if d != nil && d.dict.Len() >= ParquetRowGroupValues {
+		if d != nil && d.dict.Len() >= parquetRowGroupValues {
 			return true
 		}
 	}
@@ -372,7 +373,7 @@ func growFor(s []int32, n int) []int32 {
 		return s
 	}
 	if cap(s) == 0 {
-		return make([]int32, 0, min(ParquetRowGroupRows, 8*n)+n)
+		return make([]int32, 0, min(parquetRowGroupRows, 8*n)+n)
 	}
 	return slices.Grow(s, n)
 }
@@ -484,7 +485,7 @@ func (p *ParquetWriter) plainString(i int) error {
 	for _, end := range d.ends {
 		b := array.NewStringBuilder(p.mem)
 		for _, j := range d.indices[start:end] {
-			b.Append(d.dict.Value(j))
+			b.Append(d.dict.value(j))
 		}
 		start = end
 		p.chunks[i] = append(p.chunks[i], b.NewArray())
@@ -544,6 +545,7 @@ func (p *ParquetWriter) flush() error {
 		p.ints[i] = &intDictColumn{indices: d.indices[:0]}
 	}
 	p.fw.NewRowGroup()
+	p.groups++
 	for i, cs := range p.chunks {
 		ch := arrow.NewChunked(cs[0].DataType(), cs)
 		err := p.fw.WriteColumnChunked(ch, 0, int64(ch.Len()))
@@ -553,6 +555,15 @@ func (p *ParquetWriter) flush() error {
 		}
 	}
 	return nil
+}
+
+// EndRowGroup writes the rows collected so far as a row group of their
+// own (nothing when there are none) and returns the number of row groups
+// written: a caller that orders the rows (by a key) ends a row group where
+// its readers are to be able to skip to.
+func (p *ParquetWriter) EndRowGroup() (int, error) {
+	err := p.flush()
+	return p.groups, err
 }
 
 // SetMetadata adds a key-value pair to the file's metadata, which Parquet

@@ -40,11 +40,11 @@ func (d *StringDict) Index(v string) int32 {
 // dict (a dictionary array's indices and dictionary), looking each value
 // of dict up once however many rows use it.
 func (d *StringDict) Transpose(idx []int32, dict *array.String) []int32 {
-	return d.TransposeAppend(make([]int32, 0, len(idx)), idx, dict)
+	return d.transposeAppend(make([]int32, 0, len(idx)), idx, dict)
 }
 
-// TransposeAppend is Transpose appending to dst.
-func (d *StringDict) TransposeAppend(dst, idx []int32, dict *array.String) []int32 {
+// transposeAppend is Transpose appending to dst.
+func (d *StringDict) transposeAppend(dst, idx []int32, dict *array.String) []int32 {
 	t := d.trans[:0]
 	for j := 0; j < dict.Len(); j++ {
 		t = append(t, -1)
@@ -71,8 +71,8 @@ func (d *StringDict) TransposeAppend(dst, idx []int32, dict *array.String) []int
 // Len is the number of distinct values.
 func (d *StringDict) Len() int { return len(d.values) }
 
-// Value is the value of index j.
-func (d *StringDict) Value(j int32) string { return d.values[j] }
+// value is the value of index j.
+func (d *StringDict) value(j int32) string { return d.values[j] }
 
 // Array returns the values as a string array, allocated from mem; the
 // caller releases it.
