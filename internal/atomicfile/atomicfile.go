@@ -44,9 +44,9 @@ func untrack(name string) {
 	live.Unlock()
 }
 
-// RemoveTemporary removes every temporary file of a write under way. A
+// removeTemporary removes every temporary file of a write under way. A
 // program calls it before it exits abnormally.
-func RemoveTemporary() {
+func removeTemporary() {
 	live.Lock()
 	defer live.Unlock()
 	for name, dir := range live.files {
@@ -72,7 +72,7 @@ func RemoveOnSignal() (stop func()) {
 	go func() {
 		select {
 		case s := <-ch:
-			RemoveTemporary()
+			removeTemporary()
 			code := 130
 			if s == syscall.SIGTERM {
 				code = 143
