@@ -17,7 +17,7 @@ func TestLine(t *testing.T) {
 		{1, 4, 20 * time.Second, "optimize: 1/4 (25 %), 20.0 s each, ETA 1m0s"},
 		{4, 4, 2 * time.Second, "optimize: 4/4 (100 %), 2.0/s"},
 	} {
-		if got := Line("optimize", tc.done, tc.total, tc.elapsed); got != tc.want {
+		if got := line("optimize", tc.done, tc.total, tc.elapsed); got != tc.want {
 			t.Errorf("Line(%d, %d, %v) = %q, want %q", tc.done, tc.total, tc.elapsed, got, tc.want)
 		}
 	}

@@ -25,8 +25,8 @@ type Bar struct {
 	enabled bool
 }
 
-// Enabled reports whether progress should be shown on w.
-func Enabled(w io.Writer, quiet bool) bool {
+// enabled reports whether progress should be shown on w.
+func enabled(w io.Writer, quiet bool) bool {
 	if quiet || os.Getenv("CI") != "" {
 		return false
 	}
@@ -40,7 +40,7 @@ func Enabled(w io.Writer, quiet bool) bool {
 
 // New starts a bar for total items; it prints only when Enabled(w, quiet).
 func New(w io.Writer, quiet bool, label string, total int) *Bar {
-	return &Bar{w: w, label: label, total: int64(total), start: time.Now(), enabled: Enabled(w, quiet)}
+	return &Bar{w: w, label: label, total: int64(total), start: time.Now(), enabled: enabled(w, quiet)}
 }
 
 // Add records n finished items. It is safe for concurrent use and redraws
@@ -54,7 +54,7 @@ func (b *Bar) Add(n int) {
 	defer b.mu.Unlock()
 	if now := time.Now(); now.Sub(b.last) >= 100*time.Millisecond || d == b.total {
 		b.last = now
-		fmt.Fprintf(b.w, "\r%s\033[K", Line(b.label, d, b.total, now.Sub(b.start)))
+		fmt.Fprintf(b.w, "\r%s\033[K", line(b.label, d, b.total, now.Sub(b.start)))
 	}
 }
 
@@ -75,11 +75,11 @@ func (b *Bar) Done() {
 	}
 }
 
-// Line is the progress line after done of total items took elapsed:
+// line is the progress line after done of total items took elapsed:
 // "label: done/total (P %), R/s, ETA D", where the rate is done/elapsed and
 // the ETA (total − done)/rate. Rate and ETA are left out until an item is
 // done.
-func Line(label string, done, total int64, elapsed time.Duration) string {
+func line(label string, done, total int64, elapsed time.Duration) string {
 	s := fmt.Sprintf("%s: %d/%d", label, done, total)
 	if total > 0 {
 		s += fmt.Sprintf(" (%d %%)", 100*done/total)
