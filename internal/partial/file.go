@@ -23,9 +23,9 @@ import (
 const (
 	// Magic is the file's first line.
 	Magic = "benchtrim partial\n"
-	// FormatVersion is the version of the layout Write writes; Open refuses
+	// formatVersion is the version of the layout Write writes; Open refuses
 	// others (the reports' types change between versions of benchtrim).
-	FormatVersion = 2
+	formatVersion = 2
 )
 
 // Header says what a partial file holds.
@@ -129,7 +129,7 @@ func SameInputs(a, b *File) error {
 // Write writes the partial file path atomically: Magic, h (with Format
 // set to FormatVersion) and report, gob-encoded.
 func Write(path string, h Header, report any) error {
-	h.Format = FormatVersion
+	h.Format = formatVersion
 	return atomicfile.Write(path, func(w io.Writer) error {
 		if _, err := io.WriteString(w, Magic); err != nil {
 			return err
@@ -177,10 +177,10 @@ func Open(path string) (*File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: header: %w", path, err)
 	}
-	if h := pf.Header; h.Format != FormatVersion {
+	if h := pf.Header; h.Format != formatVersion {
 		f.Close()
 		return nil, fmt.Errorf("%s: header: format version %d (written by benchtrim %s), this build reads %d: run the shards and the merge with one build",
-			path, h.Format, h.Benchtrim, FormatVersion)
+			path, h.Format, h.Benchtrim, formatVersion)
 	}
 	return pf, nil
 }
