@@ -17,8 +17,8 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Session is what a demo step gets: the generated files and the table.
-type Session struct {
+// session is what a demo step gets: the generated files and the table.
+type session struct {
 	w, errw io.Writer
 	g       Globals
 	// Exec runs a benchtrim command line (args[0] is the program name).
@@ -34,8 +34,8 @@ type Session struct {
 	Headline string
 }
 
-// File returns the generated file whose base name contains part.
-func (d *Session) File(part string) (string, error) {
+// file returns the generated file whose base name contains part.
+func (d *session) file(part string) (string, error) {
 	for _, f := range d.Files {
 		if strings.Contains(filepath.Base(f), part) {
 			return f, nil
@@ -44,8 +44,8 @@ func (d *Session) File(part string) (string, error) {
 	return "", fmt.Errorf("demo: no generated file matching %q in %v", part, d.Files)
 }
 
-// FilesMatching returns the generated files whose base names contain part.
-func (d *Session) FilesMatching(part string) []string {
+// filesMatching returns the generated files whose base names contain part.
+func (d *session) filesMatching(part string) []string {
 	var out []string
 	for _, f := range d.Files {
 		if strings.Contains(filepath.Base(f), part) {
@@ -55,12 +55,12 @@ func (d *Session) FilesMatching(part string) []string {
 	return out
 }
 
-// Out is a path for a step's output inside Dir.
-func (d *Session) Out(name string) string { return filepath.Join(d.Dir, name) }
+// out is a path for a step's output inside Dir.
+func (d *session) out(name string) string { return filepath.Join(d.Dir, name) }
 
-// Run prints "$ benchtrim ARGS" and runs that command line, so the demo
+// run prints "$ benchtrim ARGS" and runs that command line, so the demo
 // shows real invocations a user can copy.
-func (d *Session) Run(args ...string) error {
+func (d *session) run(args ...string) error {
 	shown := make([]string, len(args))
 	for i, a := range args {
 		if rel, err := filepath.Rel(d.Dir, a); err == nil && !strings.HasPrefix(rel, "..") && filepath.IsAbs(a) {
@@ -106,16 +106,16 @@ func (f *firstLine) Write(p []byte) (int, error) {
 	return f.w.Write(p)
 }
 
-// Step is one analyzer's part of the demo.
-type Step struct {
+// step is one analyzer's part of the demo.
+type step struct {
 	Name string
-	Run  func(d *Session) error
+	Run  func(d *session) error
 }
 
-// Steps are the analyzers' parts of `benchtrim demo`, in the order they
+// steps are the analyzers' parts of `benchtrim demo`, in the order they
 // run after the data was generated and ingested.
-func Steps() []Step {
-	return []Step{
+func steps() []step {
+	return []step{
 		{"optimize (µOpTime)", stepOptimize},
 		{"compare (A/B and A/A)", stepCompare},
 		{"reconfigure (dynamic reconfiguration)", stepReconfigure},
@@ -130,19 +130,19 @@ func Steps() []Step {
 // two A/B benchmarks with B 5 % slower, seqn, syncduet and duet runs with
 // shared interference), analyses it with the duet method, and compares the
 // pairs with compare's hierarchical bootstrap.
-func stepDuet(d *Session) error {
-	in := d.Out("duet.csv")
-	if err := d.Run("generate", "--preset", "duet", "-o", in); err != nil {
+func stepDuet(d *session) error {
+	in := d.out("duet.csv")
+	if err := d.run("generate", "--preset", "duet", "-o", in); err != nil {
 		return err
 	}
 	d.Headline = ""
-	err := d.Run("duet", "-o", d.Out("duet-benchmarks.csv"), "--mds-out", d.Out("duet-mds.csv"),
-		"--plots", d.Out("duet-plots"), "--plot-format", "png", in)
+	err := d.run("duet", "-o", d.out("duet-benchmarks.csv"), "--mds-out", d.out("duet-mds.csv"),
+		"--plots", d.out("duet-plots"), "--plot-format", "png", in)
 	if err != nil {
 		return err
 	}
 	headline := d.Headline
-	if err := d.Run("compare", "--statistic", "mean", "--base-pair", "A", "--test-pair", "B", "--discard-warmup", "12", "--resamples", "2000", in); err != nil {
+	if err := d.run("compare", "--statistic", "mean", "--base-pair", "A", "--test-pair", "B", "--discard-warmup", "12", "--resamples", "2000", in); err != nil {
 		return err
 	}
 	d.Headline = headline
@@ -152,31 +152,31 @@ func stepDuet(d *Session) error {
 // stepOptimize runs µOpTime on the demo's three µOpTime Go versions (all
 // metrics, change detection across versions, reduced commands) and on the
 // JMH avgt file recorded with -wi 0 (discarding the first 50 iterations).
-func stepOptimize(d *Session) error {
-	files := d.FilesMatching("uoptime-")
+func stepOptimize(d *session) error {
+	files := d.filesMatching("uoptime-")
 	if len(files) == 0 {
 		return fmt.Errorf("demo: no µOpTime files")
 	}
 	args := []string{"optimize", "--metric", "all",
-		"-o", d.Out("optimize.csv"), "--summary-out", d.Out("optimize-summary.csv"),
-		"--versions-out", d.Out("optimize-versions.csv"), "--commands-out", d.Out("optimize-go.sh")}
-	if err := d.Run(append(args, files...)...); err != nil {
+		"-o", d.out("optimize.csv"), "--summary-out", d.out("optimize-summary.csv"),
+		"--versions-out", d.out("optimize-versions.csv"), "--commands-out", d.out("optimize-go.sh")}
+	if err := d.run(append(args, files...)...); err != nil {
 		return err
 	}
-	jmh, err := d.File("jmh-avgt")
+	jmh, err := d.file("jmh-avgt")
 	if err != nil {
 		return err
 	}
-	return d.Run("optimize", "--metric", "rmad,rciw-mean", "--discard-warmup", "50",
-		"--commands-out", d.Out("optimize-jmh.sh"), jmh)
+	return d.run("optimize", "--metric", "rmad,rciw-mean", "--discard-warmup", "50",
+		"--commands-out", d.out("optimize-jmh.sh"), jmh)
 }
 
 // stepCompare compares consecutive µOpTime versions of the demo (whose
 // known changes it prints from truth.json first), the same pair chosen by
 // version labels from one table, and runs A/A tests on the JMH avgt file
 // (by fork, warmup discarded) and on one µOpTime version (by trial).
-func stepCompare(d *Session) error {
-	truthPath := d.Out(synth.DemoTruth)
+func stepCompare(d *session) error {
+	truthPath := d.out(synth.DemoTruth)
 	raw, err := os.ReadFile(truthPath)
 	if err != nil {
 		return err
@@ -194,38 +194,38 @@ func stepCompare(d *Session) error {
 	}
 	var files []string
 	for _, v := range truth.UOpTimeVersions {
-		f, err := d.File(synth.DemoUOpTimeFile(v))
+		f, err := d.file(synth.DemoUOpTimeFile(v))
 		if err != nil {
 			return err
 		}
 		files = append(files, f)
 	}
 	v := truth.UOpTimeVersions
-	if err := d.Run("compare", "-o", d.Out("compare-"+v[0]+"-"+v[1]+".csv"), files[0], files[1]); err != nil {
+	if err := d.run("compare", "-o", d.out("compare-"+v[0]+"-"+v[1]+".csv"), files[0], files[1]); err != nil {
 		return err
 	}
-	if err := d.Run(append([]string{"compare", "--base-version", v[1], "--test-version", v[2]}, files...)...); err != nil {
+	if err := d.run(append([]string{"compare", "--base-version", v[1], "--test-version", v[2]}, files...)...); err != nil {
 		return err
 	}
-	jmh, err := d.File(synth.DemoJMHAvgt)
+	jmh, err := d.file(synth.DemoJMHAvgt)
 	if err != nil {
 		return err
 	}
-	if err := d.Run("compare", "--aa", "--split", "fork", "--discard-warmup", "30", jmh); err != nil {
+	if err := d.run("compare", "--aa", "--split", "fork", "--discard-warmup", "30", jmh); err != nil {
 		return err
 	}
-	return d.Run("compare", "--aa", "--split", "trial", "--aa-repeats", "5", "-o", d.Out("compare-aa-"+v[0]+".csv"), files[0])
+	return d.run("compare", "--aa", "--split", "trial", "--aa-repeats", "5", "-o", d.out("compare-aa-"+v[0]+".csv"), files[0])
 }
 
 // stepReconfigure replays the demo's avgt suite (4 forks × 150 iterations).
-func stepReconfigure(d *Session) error {
-	in, err := d.File("avgt")
+func stepReconfigure(d *session) error {
+	in, err := d.file("avgt")
 	if err != nil {
 		return err
 	}
-	return d.Run("reconfigure", "--aa-resamples", "2000",
-		"-o", d.Out("reconfigure-benchmarks.csv"), "--configs-out", d.Out("dynamic.csv"),
-		"--table2", d.Out("reconfigure-table2.md"), "--table3", d.Out("reconfigure-table3.md"), in)
+	return d.run("reconfigure", "--aa-resamples", "2000",
+		"-o", d.out("reconfigure-benchmarks.csv"), "--configs-out", d.out("dynamic.csv"),
+		"--table2", d.out("reconfigure-table2.md"), "--table3", d.out("reconfigure-table3.md"), in)
 }
 
 // stepSteady runs the steady-state analysis on the generated JMH avgt file
@@ -233,19 +233,19 @@ func stepReconfigure(d *Session) error {
 // window of 30 iterations (a fifth of the fork, as 500 of Traini's 3,000),
 // evaluating a developer-like configuration and, when the reconfigure step
 // ran before, the dynamic configurations it wrote.
-func stepSteady(d *Session) error {
-	in, err := d.File("avgt")
+func stepSteady(d *session) error {
+	in, err := d.file("avgt")
 	if err != nil {
 		return err
 	}
 	args := []string{"steady", "--steady-window", "30",
 		"--wi", "5", "--w", "1s", "--i", "10", "--r", "1s", "--f", "3",
-		"--forks-out", d.Out("steady-forks.csv"), "--benchmarks-out", d.Out("steady-benchmarks.csv"),
-		"--eval-out", d.Out("steady-eval.csv"), "--plots", d.Out("steady-plots"), "--plot-format", "png"}
-	if dyn := d.Out("dynamic.csv"); fileExists(dyn) {
+		"--forks-out", d.out("steady-forks.csv"), "--benchmarks-out", d.out("steady-benchmarks.csv"),
+		"--eval-out", d.out("steady-eval.csv"), "--plots", d.out("steady-plots"), "--plot-format", "png"}
+	if dyn := d.out("dynamic.csv"); fileExists(dyn) {
 		args = append(args, "--configs", dyn)
 	}
-	return d.Run(append(args, in)...)
+	return d.run(append(args, in)...)
 }
 
 func fileExists(path string) bool {
@@ -256,7 +256,7 @@ func fileExists(path string) bool {
 // stepChangepoint writes the iteration series of the demo's most strongly
 // warming-up JMH fork to a file and segments it with Barrett's penalty and
 // with CROPS + Kneedle.
-func stepChangepoint(d *Session) error {
+func stepChangepoint(d *session) error {
 	t, err := table.ReadFile(d.TablePath, memory.DefaultAllocator)
 	if err != nil {
 		return err
@@ -285,7 +285,7 @@ func stepChangepoint(d *Session) error {
 	if best == nil {
 		return fmt.Errorf("no avgt series with 20 iterations in the demo table")
 	}
-	path := d.Out("changepoint-series.txt")
+	path := d.out("changepoint-series.txt")
 	if err := atomicfile.Write(path, func(w io.Writer) error {
 		for _, v := range best {
 			if _, err := io.WriteString(w, strconv.FormatFloat(v, 'g', -1, 64)+"\n"); err != nil {
@@ -297,15 +297,15 @@ func stepChangepoint(d *Session) error {
 		return err
 	}
 	fmt.Fprintf(d.w, "series: fork 1 of %s, %d iterations (ns/op), first/last = %.2f\n", bestName, len(best), bestRatio)
-	if err := d.Run("changepoint", "--penalty", "15log", path); err != nil {
+	if err := d.run("changepoint", "--penalty", "15log", path); err != nil {
 		return err
 	}
 	fmt.Fprintln(d.w, "\nCROPS + Kneedle as Traini et al.'s scripts apply it often picks a large penalty (the elbow of a skewed")
 	fmt.Fprintln(d.w, "curve), so fewer change points; the textbook ascending protocol picks a smaller one:")
-	if err := d.Run("changepoint", "--penalty", "crops", path); err != nil {
+	if err := d.run("changepoint", "--penalty", "crops", path); err != nil {
 		return err
 	}
-	if err := d.Run("changepoint", "--penalty", "crops-ascending", path); err != nil {
+	if err := d.run("changepoint", "--penalty", "crops-ascending", path); err != nil {
 		return err
 	}
 	d.Headline = fmt.Sprintf("one warming-up fork of %d iterations segmented by 15·log n, CROPS + Kneedle (Traini) and ascending", len(best))
@@ -317,26 +317,26 @@ func stepChangepoint(d *Session) error {
 // and the duet step's duet.csv (generated here when the duet step did not
 // run), writing the plan, frames and report into $DEMO/trim, and prints
 // the report's path and the one-line answer.
-func stepTrim(d *Session) error {
-	jmh, err := d.File("jmh-avgt")
+func stepTrim(d *session) error {
+	jmh, err := d.file("jmh-avgt")
 	if err != nil {
 		return err
 	}
-	gob, err := d.File("gobench")
+	gob, err := d.file("gobench")
 	if err != nil {
 		return err
 	}
-	duet := d.Out("duet.csv")
+	duet := d.out("duet.csv")
 	if _, err := os.Stat(duet); errors.Is(err, fs.ErrNotExist) {
-		if err := d.Run("generate", "--preset", "duet", "-o", duet); err != nil {
+		if err := d.run("generate", "--preset", "duet", "-o", duet); err != nil {
 			return err
 		}
 		d.Headline = ""
 	} else if err != nil {
 		return err
 	}
-	dir := d.Out("trim")
-	if err := d.Run("trim", "--steady-window", "100", "--resamples", "2000", "--out-dir", dir, jmh, gob, duet); err != nil {
+	dir := d.out("trim")
+	if err := d.run("trim", "--steady-window", "100", "--resamples", "2000", "--out-dir", dir, jmh, gob, duet); err != nil {
 		return err
 	}
 	fmt.Fprintf(d.w, "\nreport: %s\nanswer: %s\n", filepath.Join(dir, "report.html"), strings.TrimSuffix(d.Headline, ";"))

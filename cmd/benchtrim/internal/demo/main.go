@@ -51,20 +51,20 @@ func Main(cfg Config) error {
 		return err
 	}
 	sort.Strings(files)
-	d := &Session{w: w, errw: cfg.Stderr, g: cfg.Globals, Exec: cfg.Exec, Dir: dir, TablePath: filepath.Join(dir, "demo.arrow")}
+	d := &session{w: w, errw: cfg.Stderr, g: cfg.Globals, Exec: cfg.Exec, Dir: dir, TablePath: filepath.Join(dir, "demo.arrow")}
 	for _, f := range files {
 		if filepath.Base(f) != synth.DemoTruth {
 			d.Files = append(d.Files, f)
 		}
 	}
-	if err := d.Run(append([]string{"ingest", "-o", d.TablePath}, d.Files...)...); err != nil {
+	if err := d.run(append([]string{"ingest", "-o", d.TablePath}, d.Files...)...); err != nil {
 		return fmt.Errorf("demo ingest: %w", err)
 	}
 	if _, err := table.FormatOf(d.TablePath); err != nil {
 		return err
 	}
 	var recap []string
-	for _, s := range Steps() {
+	for _, s := range steps() {
 		if cfg.Only != "" && !strings.Contains(s.Name, cfg.Only) {
 			continue
 		}
