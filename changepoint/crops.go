@@ -10,24 +10,24 @@ import (
 
 // CROPSOptions configures CROPS.
 type CROPSOptions struct {
-	// Cost and MinSegLen are as in Options (0 = the cost's default).
-	Cost      Cost
-	MinSegLen int
+	// cost and MinSegLen are as in Options (0 = the cost's default).
+	cost      Cost
+	minSegLen int
 	// PenMin and PenMax bound the penalty range. If both are 0 the range
 	// is TrainiRange(n) = [4·log n, 10⁵·log n]. If PenMin > PenMax they are
 	// swapped (as R does); they must be finite, >= 0 and differ.
 	PenMin, PenMax float64
-	// SumMode is as in Options.
-	SumMode SumMode
-	// Workers is the number of goroutines that run the PELT calls of one
+	// sumMode is as in Options.
+	sumMode SumMode
+	// workers is the number of goroutines that run the PELT calls of one
 	// CROPS round concurrently; <= 1 runs them sequentially. The result
 	// does not depend on it.
-	Workers int
+	workers int
 }
 
 // defaultCROPSOptions is the setting of Traini et al.'s scripts: MeanVar
 // cost, minimum segment length 2, range TrainiRange(n), sequential.
-var defaultCROPSOptions = CROPSOptions{Cost: MeanVar, MinSegLen: 2}
+var defaultCROPSOptions = CROPSOptions{cost: MeanVar, minSegLen: 2}
 
 // trainiRange returns [4·log n, 10⁵·log n], the CROPS penalty range that
 // Traini et al.'s changepoint.py passes to R (their paper states [4, 10⁵]).
@@ -122,7 +122,7 @@ var allEqualTolerance = math.Sqrt(0x1p-52)
 // It differs from R only in refusing series shorter than 2·MinSegLen
 // (ErrTooShort), where R's C code reads past its arrays. x is not modified.
 func crops(x []float64, opt CROPSOptions) (*CROPSResult, error) {
-	p, err := newPELT(x, opt.Cost, opt.MinSegLen, opt.SumMode)
+	p, err := newPELT(x, opt.cost, opt.minSegLen, opt.sumMode)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func crops(x []float64, opt CROPSOptions) (*CROPSResult, error) {
 		return nil, fmt.Errorf("changepoint: CROPS penalty range [%v, %v] is empty", lo, hi)
 	}
 
-	runner := newCROPSRunner(p, opt.Workers)
+	runner := newCROPSRunner(p, opt.workers)
 	res := &CROPSResult{N: len(x), PenMin: lo, PenMax: hi}
 
 	var (

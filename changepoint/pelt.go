@@ -23,9 +23,9 @@ type Options struct {
 	// Penalty is added once per change point (R's penalty="Manual"
 	// pen.value). It must be finite and >= 0.
 	Penalty float64
-	// SumMode selects the accumulation of the cumulative sums; the zero
+	// sumMode selects the accumulation of the cumulative sums; the zero
 	// value, ExtendedSum, reproduces R.
-	SumMode SumMode
+	sumMode SumMode
 }
 
 // DefaultOptions returns the setting of Barrett et al. (OOPSLA 2017) for a
@@ -100,7 +100,7 @@ type Segmentation struct {
 // or non-finite penalty, an invalid MinSegLen, or fewer than 2·MinSegLen
 // points (ErrTooShort).
 func PELT(x []float64, opt Options) (*Segmentation, error) {
-	p, err := newPELT(x, opt.Cost, opt.MinSegLen, opt.SumMode)
+	p, err := newPELT(x, opt.Cost, opt.MinSegLen, opt.sumMode)
 	if err != nil {
 		return nil, err
 	}

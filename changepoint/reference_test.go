@@ -259,7 +259,7 @@ func TestReferencePELT(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				opt.SumMode = doubleSum
+				opt.sumMode = doubleSum
 				gotD, err := PELT(r.x, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -312,7 +312,7 @@ func TestReferenceCROPS(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
 					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
-				opt := CROPSOptions{Cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]}
+				opt := CROPSOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]}
 				if name == "traini" {
 					lo, hi := trainiRange(r.N)
 					checkClose(t, "Traini range low", lo, ref.PenValue[0])
@@ -465,7 +465,7 @@ func TestReferenceProtocols(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
 					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
-				cr, err := crops(r.x, CROPSOptions{Cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
+				cr, err := crops(r.x, CROPSOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -149,7 +149,7 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		opt := SelectOptions{CROPS: CROPSOptions{Cost: cost, MinSegLen: minSegLen, PenMin: lo, PenMax: hi, Workers: opt.Workers}}
+		opt := SelectOptions{CROPS: CROPSOptions{cost: cost, minSegLen: minSegLen, PenMin: lo, PenMax: hi, workers: opt.Workers}}
 		if pen.Rule == PenaltyCROPSAscending {
 			opt.Protocol = AscendingProtocol
 		}

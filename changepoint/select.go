@@ -199,10 +199,10 @@ type SelectOptions struct {
 	// minimum segment length and sum mode.
 	CROPS    CROPSOptions
 	Protocol Protocol
-	Version  kneedVersion
-	// FixTranspose counts change points per segmentation instead of
+	version  kneedVersion
+	// fixTranspose counts change points per segmentation instead of
 	// replicating R's cpts.full transpose quirk (Traini protocol only).
-	FixTranspose bool
+	fixTranspose bool
 }
 
 // DefaultSelectOptions is Traini et al.'s procedure: CROPS over
@@ -247,9 +247,9 @@ func SelectPenalty(x []float64, opt SelectOptions) (*Selection, error) {
 	var ks *KneeSelection
 	switch opt.Protocol {
 	case trainiProtocol:
-		ks, err = applyTrainiProtocol(cr, opt.Version, opt.FixTranspose)
+		ks, err = applyTrainiProtocol(cr, opt.version, opt.fixTranspose)
 	case AscendingProtocol:
-		ks, err = applyAscendingProtocol(cr, opt.Version)
+		ks, err = applyAscendingProtocol(cr, opt.version)
 	default:
 		return nil, fmt.Errorf("changepoint: unknown protocol %d", int(opt.Protocol))
 	}
@@ -262,8 +262,8 @@ func SelectPenalty(x []float64, opt SelectOptions) (*Selection, error) {
 		sel.Fallback = true
 	}
 	sel.Segmentation, err = PELT(x, Options{
-		Cost: opt.CROPS.Cost, MinSegLen: opt.CROPS.MinSegLen,
-		Penalty: sel.Penalty, SumMode: opt.CROPS.SumMode,
+		Cost: opt.CROPS.cost, MinSegLen: opt.CROPS.minSegLen,
+		Penalty: sel.Penalty, sumMode: opt.CROPS.sumMode,
 	})
 	if err != nil {
 		return nil, err
