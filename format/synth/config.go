@@ -61,10 +61,10 @@ type WarmupConfig struct {
 	// Fraction of series (without a spec'd kind) that warm up.
 	Fraction                     float64
 	MinIterations, MaxIterations int
-	MinFactor, MaxFactor         float64
-	// Shape is the decay rate λ of the curve over its length (larger decays
+	minFactor, maxFactor         float64
+	// shape is the decay rate λ of the curve over its length (larger decays
 	// faster); 4 leaves 2 % of the excess at 3/4 of the length.
-	Shape float64
+	shape float64
 }
 
 // SlowdownConfig describes late slowdowns: a step up by a factor drawn from
@@ -72,20 +72,20 @@ type WarmupConfig struct {
 // [MinAt·Iterations, MaxAt·Iterations).
 type SlowdownConfig struct {
 	Fraction             float64
-	MinFactor, MaxFactor float64
-	MinAt, MaxAt         float64
+	minFactor, maxFactor float64
+	minAt, maxAt         float64
 }
 
 // NoSteadyConfig describes series that never reach a steady state, half of
 // them (alternating) oscillating and half drifting.
 type NoSteadyConfig struct {
 	Fraction float64
-	// Amplitude A of the square-wave oscillation (levels 1±A) and its
+	// amplitude A of the square-wave oscillation (levels 1±A) and its
 	// Period in iterations.
-	Amplitude float64
+	amplitude float64
 	Period    int
-	// Drift D: relative increase from the first to the last iteration of a fork.
-	Drift float64
+	// drift D: relative increase from the first to the last iteration of a fork.
+	drift float64
 }
 
 // OutlierConfig injects iteration outliers: with probability Rate an
@@ -93,7 +93,7 @@ type NoSteadyConfig struct {
 // Outliers are listed in BenchmarkTruth.Outliers.
 type OutlierConfig struct {
 	Rate                       float64
-	MinMagnitude, MaxMagnitude float64
+	minMagnitude, maxMagnitude float64
 }
 
 // SampleConfig describes sample-mode (JMH SampleTime) invocations.
@@ -101,14 +101,14 @@ type SampleConfig struct {
 	// MaxPerIteration caps the samples per iteration; an iteration takes
 	// min(MaxPerIteration, max(1, IterationTime / level)) samples.
 	MaxPerIteration int
-	// Noise is the lognormal sigma of one invocation around the iteration level.
-	Noise float64
-	// TailRate is the probability that an invocation is a tail event
+	// noise is the lognormal sigma of one invocation around the iteration level.
+	noise float64
+	// tailRate is the probability that an invocation is a tail event
 	// (GC pause, interrupt) multiplied by a factor uniform in
 	// [MinTail, MaxTail]; samples are rescaled so that the expected
 	// invocation time is still the iteration level.
-	TailRate         float64
-	MinTail, MaxTail float64
+	tailRate         float64
+	minTail, maxTail float64
 }
 
 // GCConfig adds JMH `-prof gc` secondary metrics (gc.alloc.rate,
@@ -116,44 +116,44 @@ type SampleConfig struct {
 // record except single-shot ones.
 type GCConfig struct {
 	Enabled bool
-	// ZeroAllocFraction of series allocate (almost) nothing: tiny
+	// zeroAllocFraction of series allocate (almost) nothing: tiny
 	// gc.alloc.rate.norm values, no GCs, no gc.time key.
-	ZeroAllocFraction float64
-	// YoungGenMB is the allocation volume between two GCs.
-	YoungGenMB float64
+	zeroAllocFraction float64
+	// youngGenMB is the allocation volume between two GCs.
+	youngGenMB float64
 }
 
 // GoBenchConfig describes `go test -bench` text output.
 type GoBenchConfig struct {
-	GOOS, GOARCH, CPU string
-	// Procs is GOMAXPROCS, appended to names as -N when > 1.
-	Procs int
-	// Benchmem adds B/op and allocs/op.
-	Benchmem bool
-	// SetBytes > 0 adds MB/s as if b.SetBytes(SetBytes) were called.
-	SetBytes int64
-	// CustomMetric, when set, adds a b.ReportMetric unit (e.g. "p99-ns")
+	goos, goarch, cpu string
+	// procs is GOMAXPROCS, appended to names as -N when > 1.
+	procs int
+	// benchmem adds B/op and allocs/op.
+	benchmem bool
+	// setBytes > 0 adds MB/s as if b.SetBytes(SetBytes) were called.
+	setBytes int64
+	// customMetric, when set, adds a b.ReportMetric unit (e.g. "p99-ns")
 	// whose value is a per-series constant multiple (1.2–3) of ns/op.
-	CustomMetric string
+	customMetric string
 }
 
 // RaggedConfig drops rows from the µOpTime CSV (WriteUOpTimeCSV only) to make
 // ragged data like the real files. Dropped rows are listed in
 // BenchmarkTruth.Dropped.
 type RaggedConfig struct {
-	// DropIterations whole iterations (all their slices) are dropped.
-	DropIterations int
-	// DropSlices single slices are dropped (from iterations not dropped whole).
-	DropSlices int
+	// dropIterations whole iterations (all their slices) are dropped.
+	dropIterations int
+	// dropSlices single slices are dropped (from iterations not dropped whole).
+	dropSlices int
 }
 
 // JVMConfig holds the JVM fields of a JMH record.
 type JVMConfig struct {
-	Path       string
-	Args       []string
-	JDKVersion string
-	VMName     string
-	VMVersion  string
+	path       string
+	args       []string
+	jdkVersion string
+	vmName     string
+	vmVersion  string
 }
 
 // SuiteConfig describes a synthetic benchmark suite. Start from
@@ -161,9 +161,9 @@ type JVMConfig struct {
 type SuiteConfig struct {
 	// Project and Version label the data (pa "project" and "commit").
 	Project, Version string
-	// Package is the Java package of the benchmark classes; GoPackage the
+	// pkg is the Java package of the benchmark classes; GoPackage the
 	// import path printed in `pkg:` lines.
-	Package, GoPackage string
+	pkg, goPackage string
 
 	// Benchmarks is the number of benchmark methods; each is expanded over
 	// the cartesian product of Params, giving one series per combination.
@@ -183,7 +183,7 @@ type SuiteConfig struct {
 	// µOpTime CSVs have no fork level and use fork 1; Slices is the number
 	// of µOpTime 1-s slices per iteration. Iterations are recorded as with
 	// `-wi 0`: warmup shows up as the first measurement iterations.
-	Instances, Trials, Forks, Iterations, Slices int
+	Instances, Trials, Forks, Iterations, slices int
 	// IterationTime is JMH's iteration time (-r) and the length of one
 	// µOpTime slice or one Go benchmark run (-benchtime).
 	IterationTime time.Duration
@@ -192,9 +192,9 @@ type SuiteConfig struct {
 	// log-uniformly per method); the j-th value (0-based) of a params axis
 	// multiplies a method's mean by 1+0.75·j.
 	MinMean, MaxMean float64
-	// Noise is the lognormal sigma of iteration values, SliceNoise of
+	// noise is the lognormal sigma of iteration values, SliceNoise of
 	// µOpTime slices within an iteration.
-	Noise, SliceNoise float64
+	noise, sliceNoise float64
 	// InstanceSD, TrialSD and ForkSD are the lognormal sigmas of the
 	// between-instance, between-trial and between-fork factors.
 	InstanceSD, TrialSD, ForkSD float64
@@ -205,9 +205,9 @@ type SuiteConfig struct {
 	Outliers OutlierConfig
 	Sample   SampleConfig
 	GC       GCConfig
-	Go       GoBenchConfig
-	Ragged   RaggedConfig
-	JVM      JVMConfig
+	goBench  GoBenchConfig
+	ragged   RaggedConfig
+	jvm      JVMConfig
 
 	// Seed selects every random draw.
 	Seed uint64
@@ -225,8 +225,8 @@ func DefaultSuiteConfig() SuiteConfig {
 	return SuiteConfig{
 		Project:    "demo",
 		Version:    "v1",
-		Package:    "org.example.demo",
-		GoPackage:  "example.com/demo",
+		pkg:        "org.example.demo",
+		goPackage:  "example.com/demo",
 		Benchmarks: 8,
 		Params:     []ParamAxis{{Name: "size", Values: []string{"16", "1024"}}},
 		Mode:       ModeAverageTime,
@@ -238,31 +238,31 @@ func DefaultSuiteConfig() SuiteConfig {
 		Trials:        3,
 		Forks:         3,
 		Iterations:    100,
-		Slices:        5,
+		slices:        5,
 		IterationTime: time.Second,
 
 		MinMean:    20,
 		MaxMean:    2e6,
-		Noise:      0.02,
-		SliceNoise: 0.01,
+		noise:      0.02,
+		sliceNoise: 0.01,
 		InstanceSD: 0.03,
 		TrialSD:    0.01,
 		ForkSD:     0.03,
 
-		Warmup:   WarmupConfig{Fraction: 0.4, MinIterations: 5, MaxIterations: 30, MinFactor: 1.5, MaxFactor: 4, Shape: 4},
-		Slowdown: SlowdownConfig{Fraction: 0.1, MinFactor: 1.1, MaxFactor: 1.3, MinAt: 0.5, MaxAt: 0.8},
-		NoSteady: NoSteadyConfig{Fraction: 0.1, Amplitude: 0.1, Period: 12, Drift: 0.3},
-		Outliers: OutlierConfig{Rate: 0.005, MinMagnitude: 0.5, MaxMagnitude: 3},
-		Sample:   SampleConfig{MaxPerIteration: 1000, Noise: 0.05, TailRate: 0.002, MinTail: 5, MaxTail: 30},
-		GC:       GCConfig{Enabled: true, ZeroAllocFraction: 0.25, YoungGenMB: 256},
-		Go: GoBenchConfig{GOOS: "linux", GOARCH: "amd64", CPU: "Intel(R) Xeon(R) CPU @ 2.20GHz",
-			Procs: 8, Benchmem: true},
-		JVM: JVMConfig{
-			Path:       "/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
-			Args:       []string{"-Xms2g", "-Xmx2g"},
-			JDKVersion: "17.0.9",
-			VMName:     "OpenJDK 64-Bit Server VM",
-			VMVersion:  "17.0.9+9-Ubuntu-122.04",
+		Warmup:   WarmupConfig{Fraction: 0.4, MinIterations: 5, MaxIterations: 30, minFactor: 1.5, maxFactor: 4, shape: 4},
+		Slowdown: SlowdownConfig{Fraction: 0.1, minFactor: 1.1, maxFactor: 1.3, minAt: 0.5, maxAt: 0.8},
+		NoSteady: NoSteadyConfig{Fraction: 0.1, amplitude: 0.1, Period: 12, drift: 0.3},
+		Outliers: OutlierConfig{Rate: 0.005, minMagnitude: 0.5, maxMagnitude: 3},
+		Sample:   SampleConfig{MaxPerIteration: 1000, noise: 0.05, tailRate: 0.002, minTail: 5, maxTail: 30},
+		GC:       GCConfig{Enabled: true, zeroAllocFraction: 0.25, youngGenMB: 256},
+		goBench: GoBenchConfig{goos: "linux", goarch: "amd64", cpu: "Intel(R) Xeon(R) CPU @ 2.20GHz",
+			procs: 8, benchmem: true},
+		jvm: JVMConfig{
+			path:       "/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
+			args:       []string{"-Xms2g", "-Xmx2g"},
+			jdkVersion: "17.0.9",
+			vmName:     "OpenJDK 64-Bit Server VM",
+			vmVersion:  "17.0.9+9-Ubuntu-122.04",
 		},
 		Seed: 1,
 	}
@@ -273,13 +273,13 @@ func DefaultSuiteConfig() SuiteConfig {
 // mostly flat benchmarks with means from 2 ns to 1 ms, no params.
 func UOpTimeSuiteConfig() SuiteConfig {
 	c := DefaultSuiteConfig()
-	c.Package = "org.example.gobench"
+	c.pkg = "org.example.gobench"
 	c.Benchmarks = 20
 	c.Params = nil
 	c.Forks = 1
 	c.Iterations = 5
 	c.MinMean, c.MaxMean = 2, 1e6
-	c.Noise, c.SliceNoise = 0.02, 0.015
+	c.noise, c.sliceNoise = 0.02, 0.015
 	c.InstanceSD, c.TrialSD, c.ForkSD = 0.03, 0.01, 0
 	c.Warmup.Fraction = 0
 	c.Slowdown.Fraction = 0
@@ -365,27 +365,27 @@ func (c *SuiteConfig) validate() error {
 		return bad("Benchmarks", "%d < 1", c.Benchmarks)
 	case len(c.Specs) > c.Benchmarks:
 		return bad("Specs", "%d specs for %d benchmarks", len(c.Specs), c.Benchmarks)
-	case c.Instances < 1, c.Trials < 1, c.Forks < 1, c.Iterations < 1, c.Slices < 1:
+	case c.Instances < 1, c.Trials < 1, c.Forks < 1, c.Iterations < 1, c.slices < 1:
 		return bad("Instances/Trials/Forks/Iterations/Slices", "every level needs at least 1 (got %d, %d, %d, %d, %d)",
-			c.Instances, c.Trials, c.Forks, c.Iterations, c.Slices)
+			c.Instances, c.Trials, c.Forks, c.Iterations, c.slices)
 	case c.Threads < 1:
 		return bad("Threads", "%d < 1", c.Threads)
 	case c.IterationTime <= 0:
 		return bad("IterationTime", "%v is not positive", c.IterationTime)
 	case !finitePos(c.MinMean) || !finitePos(c.MaxMean) || c.MinMean > c.MaxMean:
 		return bad("MinMean/MaxMean", "need 0 < MinMean ≤ MaxMean (got %g, %g)", c.MinMean, c.MaxMean)
-	case !nonNeg(c.Noise) || !nonNeg(c.SliceNoise) || !nonNeg(c.InstanceSD) || !nonNeg(c.TrialSD) || !nonNeg(c.ForkSD):
+	case !nonNeg(c.noise) || !nonNeg(c.sliceNoise) || !nonNeg(c.InstanceSD) || !nonNeg(c.TrialSD) || !nonNeg(c.ForkSD):
 		return bad("Noise", "noise parameters must be finite and ≥ 0")
 	case !frac(c.Warmup.Fraction) || !frac(c.Slowdown.Fraction) || !frac(c.NoSteady.Fraction):
 		return bad("Warmup/Slowdown/NoSteady.Fraction", "fractions must lie in [0, 1]")
 	case c.Warmup.Fraction+c.Slowdown.Fraction+c.NoSteady.Fraction > 1+1e-12:
 		return bad("Warmup/Slowdown/NoSteady.Fraction", "fractions sum to more than 1")
-	case !frac(c.Outliers.Rate) || !frac(c.Sample.TailRate) || !frac(c.GC.ZeroAllocFraction):
+	case !frac(c.Outliers.Rate) || !frac(c.Sample.tailRate) || !frac(c.GC.zeroAllocFraction):
 		return bad("Outliers.Rate/Sample.TailRate/GC.ZeroAllocFraction", "rates must lie in [0, 1]")
-	case c.Ragged.DropIterations < 0 || c.Ragged.DropSlices < 0:
+	case c.ragged.dropIterations < 0 || c.ragged.dropSlices < 0:
 		return bad("Ragged", "negative drop counts")
-	case c.Go.Procs < 1:
-		return bad("Go.Procs", "%d < 1", c.Go.Procs)
+	case c.goBench.procs < 1:
+		return bad("Go.Procs", "%d < 1", c.goBench.procs)
 	}
 	needCurve := c.Warmup.Fraction > 0 || c.Slowdown.Fraction > 0 || hasSpecKind(c.Specs, KindWarmup) || hasSpecKind(c.Specs, KindSlowdown)
 	if needCurve && c.Iterations < 2 {
@@ -396,36 +396,36 @@ func (c *SuiteConfig) validate() error {
 		if w.MinIterations < 1 || w.MaxIterations < w.MinIterations {
 			return bad("Warmup", "need 1 ≤ MinIterations ≤ MaxIterations (got %d, %d)", w.MinIterations, w.MaxIterations)
 		}
-		if !(w.MinFactor > 1) || w.MaxFactor < w.MinFactor || !finitePos(w.Shape) {
+		if !(w.minFactor > 1) || w.maxFactor < w.minFactor || !finitePos(w.shape) {
 			return bad("Warmup", "need 1 < MinFactor ≤ MaxFactor and Shape > 0")
 		}
 	}
 	if c.Slowdown.Fraction > 0 || hasSpecKind(c.Specs, KindSlowdown) {
 		s := c.Slowdown
-		if !(s.MinFactor > 0) || s.MaxFactor < s.MinFactor || s.MinFactor == 1 || s.MinAt <= 0 || s.MaxAt < s.MinAt || s.MaxAt >= 1 {
+		if !(s.minFactor > 0) || s.maxFactor < s.minFactor || s.minFactor == 1 || s.minAt <= 0 || s.maxAt < s.minAt || s.maxAt >= 1 {
 			return bad("Slowdown", "need 0 < MinFactor ≤ MaxFactor, MinFactor ≠ 1, 0 < MinAt ≤ MaxAt < 1")
 		}
 	}
 	if c.NoSteady.Fraction > 0 || hasSpecKind(c.Specs, KindNoSteadyState) {
 		n := c.NoSteady
-		if !(n.Amplitude > 0 && n.Amplitude < 1) || n.Period < 2 || !finitePos(n.Drift) {
+		if !(n.amplitude > 0 && n.amplitude < 1) || n.Period < 2 || !finitePos(n.drift) {
 			return bad("NoSteady", "need 0 < Amplitude < 1, Period ≥ 2, Drift > 0")
 		}
 	}
-	if c.Outliers.Rate > 0 && (!finitePos(c.Outliers.MinMagnitude) || c.Outliers.MaxMagnitude < c.Outliers.MinMagnitude) {
+	if c.Outliers.Rate > 0 && (!finitePos(c.Outliers.minMagnitude) || c.Outliers.maxMagnitude < c.Outliers.minMagnitude) {
 		return bad("Outliers", "need 0 < MinMagnitude ≤ MaxMagnitude")
 	}
 	if c.Mode == ModeSampleTime {
 		s := c.Sample
-		if s.MaxPerIteration < 1 || !nonNeg(s.Noise) {
+		if s.MaxPerIteration < 1 || !nonNeg(s.noise) {
 			return bad("Sample", "need MaxPerIteration ≥ 1 and Noise ≥ 0")
 		}
-		if s.TailRate > 0 && (!(s.MinTail >= 1) || s.MaxTail < s.MinTail) {
+		if s.tailRate > 0 && (!(s.minTail >= 1) || s.maxTail < s.minTail) {
 			return bad("Sample", "need 1 ≤ MinTail ≤ MaxTail")
 		}
 	}
-	if c.GC.Enabled && !finitePos(c.GC.YoungGenMB) {
-		return bad("GC.YoungGenMB", "%g is not positive", c.GC.YoungGenMB)
+	if c.GC.Enabled && !finitePos(c.GC.youngGenMB) {
+		return bad("GC.YoungGenMB", "%g is not positive", c.GC.youngGenMB)
 	}
 	switch c.Mode {
 	case ModeThroughput, ModeAverageTime, ModeSampleTime, modeSingleShot:
@@ -442,7 +442,7 @@ func (c *SuiteConfig) validate() error {
 	if _, err := parseJMHVersion(c.JMHVersion); err != nil {
 		return err
 	}
-	for _, s := range []struct{ field, v string }{{"Project", c.Project}, {"Version", c.Version}, {"Package", c.Package}, {"GoPackage", c.GoPackage}} {
+	for _, s := range []struct{ field, v string }{{"Project", c.Project}, {"Version", c.Version}, {"Package", c.pkg}, {"GoPackage", c.goPackage}} {
 		if s.v == "" || strings.ContainsAny(s.v, " \t\r\n;,\"") {
 			return bad(s.field, "%q must be non-empty without spaces, quotes, ';' or ','", s.v)
 		}

@@ -107,7 +107,7 @@ func demoConfigs(seed uint64) (avgt, sample, gobench, pa, uopt SuiteConfig, vc V
 	avgt = DefaultSuiteConfig()
 	avgt.Seed = seed
 	avgt.Benchmarks = 5
-	avgt.Package = "org.example.demo"
+	avgt.pkg = "org.example.demo"
 	avgt.Specs = []BenchmarkSpec{
 		{Class: "ParserBenchmark", Method: "parseJson", Kind: KindWarmup, WarmupIterations: 25, WarmupFactor: 3},
 		{Class: "ParserBenchmark", Method: "parseXml", Kind: KindFlat},
@@ -124,7 +124,7 @@ func demoConfigs(seed uint64) (avgt, sample, gobench, pa, uopt SuiteConfig, vc V
 	sample = DefaultSuiteConfig()
 	sample.Seed = seed
 	sample.Benchmarks = 3
-	sample.Package = "org.example.demo"
+	sample.pkg = "org.example.demo"
 	sample.Specs = []BenchmarkSpec{
 		{Class: "QueueBenchmark", Method: "offerPoll", Kind: KindWarmup, WarmupIterations: 6, WarmupFactor: 2.5},
 		{Class: "QueueBenchmark", Method: "drain", Kind: KindFlat},
@@ -142,17 +142,17 @@ func demoConfigs(seed uint64) (avgt, sample, gobench, pa, uopt SuiteConfig, vc V
 
 	gobench = UOpTimeSuiteConfig()
 	gobench.Seed = seed
-	gobench.Package = "org.example.gobench"
-	gobench.GoPackage = "example.com/demo/codec"
+	gobench.pkg = "org.example.gobench"
+	gobench.goPackage = "example.com/demo/codec"
 	gobench.Benchmarks = 4
 	gobench.Params = []ParamAxis{{Name: "size", Values: []string{"64", "4096"}}}
 	gobench.Iterations = 10
-	gobench.Go.SetBytes = 1024
+	gobench.goBench.setBytes = 1024
 	gobench.Instances, gobench.Trials = 1, 1
 
 	pa = DefaultSuiteConfig()
 	pa.Seed = seed
-	pa.Package = "org.example.pa"
+	pa.pkg = "org.example.pa"
 	pa.Project = "demo-pa"
 	pa.Benchmarks = 4
 	pa.Params = nil
@@ -165,7 +165,7 @@ func demoConfigs(seed uint64) (avgt, sample, gobench, pa, uopt SuiteConfig, vc V
 	uopt.Seed = seed
 	uopt.Project = "demo-go"
 	uopt.Benchmarks = 12
-	uopt.Ragged.DropIterations = 1
+	uopt.ragged.dropIterations = 1
 	vc = VersionsConfig{
 		Labels:  []string{"v1.0.0", "v1.1.0", "v1.2.0"},
 		Changes: []Change{{Benchmark: 2, Version: 1, Factor: 1.25}, {Benchmark: 7, Version: 2, Factor: 0.8}},

@@ -56,20 +56,20 @@ type DuetConfig struct {
 	Types []string
 	// Runs (runid 0…Runs−1) per benchmark and type, Iterations per pair and run.
 	Runs, Iterations int
-	// Noise is the σ of the private per-iteration lognormal factor, RunSD of
+	// noise is the σ of the private per-iteration lognormal factor, RunSD of
 	// the per (run, pair) factor.
-	Noise, RunSD float64
-	// Parallel slows both pairs when they run at the same time.
-	Parallel float64
+	noise, runSD float64
+	// parallel slows both pairs when they run at the same time.
+	parallel float64
 	// EpisodeRate (per second of timeline), EpisodeMeanNs and EpisodeEffect
 	// (range of m) describe the interference episodes.
 	EpisodeRate   float64
-	EpisodeMeanNs float64
-	EpisodeEffect [2]float64
-	// Start is the wall-clock time of the first iteration.
-	Start time.Time
-	// Host names the machine (its artifacts); cirrus* is bare-metal.
-	Host string
+	episodeMeanNs float64
+	episodeEffect [2]float64
+	// start is the wall-clock time of the first iteration.
+	start time.Time
+	// host names the machine (its artifacts); cirrus* is bare-metal.
+	host string
 }
 
 // DefaultDuetConfig is the duet preset: four benchmarks, an A/A and an A/B
@@ -89,14 +89,14 @@ func DefaultDuetConfig() DuetConfig {
 		Types:         []string{"seqn", "syncduet", "duet"},
 		Runs:          10,
 		Iterations:    40,
-		Noise:         0.02,
-		RunSD:         0.01,
-		Parallel:      0.10,
+		noise:         0.02,
+		runSD:         0.01,
+		parallel:      0.10,
 		EpisodeRate:   1.0 / 60,
-		EpisodeMeanNs: 2e9,
-		EpisodeEffect: [2]float64{0.2, 0.6},
-		Start:         time.Date(2022, 6, 6, 10, 0, 0, 0, time.UTC),
-		Host:          "cirrus05",
+		episodeMeanNs: 2e9,
+		episodeEffect: [2]float64{0.2, 0.6},
+		start:         time.Date(2022, 6, 6, 10, 0, 0, 0, time.UTC),
+		host:          "cirrus05",
 	}
 }
 
@@ -109,7 +109,7 @@ func (c *DuetConfig) Validate() error {
 		return fmt.Errorf("synth: duet: runs %d, iterations %d: want ≥ 1", c.Runs, c.Iterations)
 	case len(c.Types) == 0:
 		return fmt.Errorf("synth: duet: no types")
-	case c.EpisodeRate < 0 || c.EpisodeMeanNs < 0 || c.Noise < 0 || c.RunSD < 0 || c.Parallel < 0:
+	case c.EpisodeRate < 0 || c.episodeMeanNs < 0 || c.noise < 0 || c.runSD < 0 || c.parallel < 0:
 		return fmt.Errorf("synth: duet: negative rate, length or noise")
 	}
 	for _, t := range c.Types {
@@ -127,11 +127,11 @@ func (c *DuetConfig) Validate() error {
 
 // DuetIteration is one generated row of the duetprocess CSV.
 type DuetIteration struct {
-	Suite, Benchmark, Type, Order, Pair string
-	RunID, Iteration                    int
-	TimeNs, StartNs, EndNs              int64
-	// InterferenceNs is what episodes added to the iteration (t − x).
-	InterferenceNs int64
+	suite, benchmark, typ, order, pair string
+	runID, iteration                   int
+	timeNs, startNs, endNs             int64
+	// interferenceNs is what episodes added to the iteration (t − x).
+	interferenceNs int64
 }
 
 // Episode is one interference episode of the timeline.
@@ -143,9 +143,9 @@ type Episode struct {
 
 // DuetData is a generated data set and its truth.
 type DuetData struct {
-	Config     DuetConfig
+	config     DuetConfig
 	Iterations []DuetIteration
-	Episodes   []Episode
+	episodes   []Episode
 }
 
 // Purposes of the duet streams (after those of rng.go).
@@ -170,8 +170,8 @@ func (e *episodes) upTo(t int64) {
 		return
 	}
 	for e.next < t {
-		length := int64(-math.Log(1-e.g.float64()) * e.cfg.EpisodeMeanNs)
-		eff := e.g.uniform(e.cfg.EpisodeEffect[0], e.cfg.EpisodeEffect[1])
+		length := int64(-math.Log(1-e.g.float64()) * e.cfg.episodeMeanNs)
+		eff := e.g.uniform(e.cfg.episodeEffect[0], e.cfg.episodeEffect[1])
 		e.list = append(e.list, Episode{StartNs: e.next, EndNs: e.next + length, Effect: eff})
 		gap := -math.Log(1-e.g.float64()) / e.cfg.EpisodeRate * 1e9
 		e.next += int64(gap)
@@ -202,9 +202,9 @@ func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
 		return nil, err
 	}
 	eps := &episodes{g: stream(cfg.Seed, streamKey{purpose: purposeDuetEpisodes}), cfg: &cfg}
-	eps.next = cfg.Start.UnixNano() + int64(eps.g.float64()/max(cfg.EpisodeRate, 1e-12)*1e9)
-	d := &DuetData{Config: cfg}
-	now := cfg.Start.UnixNano()
+	eps.next = cfg.start.UnixNano() + int64(eps.g.float64()/max(cfg.EpisodeRate, 1e-12)*1e9)
+	d := &DuetData{config: cfg}
+	now := cfg.start.UnixNano()
 	const gapRuns = 5 * int64(time.Second)
 	const gapSeqn = 30 * int64(time.Second)
 	for bi, b := range cfg.Benchmarks {
@@ -231,15 +231,15 @@ func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
 						mu *= 1 + b.Slowdown
 					}
 					k := streamKey{base: base, purpose: purposeDuetRun, idx: [5]uint64{uint64(bi), uint64(ti), uint64(run), uint64(p)}}
-					runFactor := stream(cfg.Seed, k).lognormal1(cfg.RunSD)
+					runFactor := stream(cfg.Seed, k).lognormal1(cfg.runSD)
 					k.purpose = purposeDuetIteration
 					pairs[p] = &pairGen{b: &b, cfg: &cfg, mu: mu * runFactor, g: stream(cfg.Seed, k), first: first, eps: eps}
 					if typ != "seqn" {
-						pairs[p].parallel = 1 + cfg.Parallel
+						pairs[p].parallel = 1 + cfg.parallel
 					}
 				}
 				out := func(p int, it *DuetIteration) {
-					it.Suite, it.Benchmark, it.Type, it.Order, it.Pair, it.RunID = b.Suite, b.Name, typ, order, string(rune('A'+p)), run
+					it.suite, it.benchmark, it.typ, it.order, it.pair, it.runID = b.Suite, b.Name, typ, order, string(rune('A'+p)), run
 					d.Iterations = append(d.Iterations, *it)
 				}
 				switch typ {
@@ -249,7 +249,7 @@ func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
 						for k := 0; k < cfg.Iterations; k++ {
 							it := pairs[p].next(k, t)
 							out(p, &it)
-							t = it.EndNs + pairs[p].harnessGap()
+							t = it.endNs + pairs[p].harnessGap()
 						}
 						t += gapSeqn
 					}
@@ -260,7 +260,7 @@ func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
 						a, bb := pairs[0].next(k, t), pairs[1].next(k, t)
 						out(0, &a)
 						out(1, &bb)
-						t = max(a.EndNs, bb.EndNs) + pairs[0].harnessGap()
+						t = max(a.endNs, bb.endNs) + pairs[0].harnessGap()
 					}
 					now = t + gapRuns
 				case "duet":
@@ -278,7 +278,7 @@ func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
 						for k := 0; k < cfg.Iterations; k++ {
 							it := pairs[p].next(k, ts[p])
 							its[p] = append(its[p], it)
-							ts[p] = it.EndNs + pairs[p].harnessGap()
+							ts[p] = it.endNs + pairs[p].harnessGap()
 						}
 					}
 					for p := 0; p < 2; p++ {
@@ -295,7 +295,7 @@ func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
 	eps.upTo(now)
 	for _, e := range eps.list {
 		if e.StartNs < now {
-			d.Episodes = append(d.Episodes, e)
+			d.episodes = append(d.episodes, e)
 		}
 	}
 	return d, nil
@@ -328,11 +328,11 @@ func (p *pairGen) next(k int, s int64) DuetIteration {
 	if par == 0 {
 		par = 1
 	}
-	x := int64(p.mu * p.warmup(k) * par * p.g.lognormal1(p.cfg.Noise))
+	x := int64(p.mu * p.warmup(k) * par * p.g.lognormal1(p.cfg.noise))
 	x = max(x, 1)
 	add := p.eps.extra(s, x)
 	t := x + add
-	return DuetIteration{Iteration: k + p.first, TimeNs: t, StartNs: s, EndNs: s + t, InterferenceNs: add}
+	return DuetIteration{iteration: k + p.first, timeNs: t, startNs: s, endNs: s + t, interferenceNs: add}
 }
 
 // harnessGap is the harness's pause between iterations, 1–5 ms.
@@ -354,25 +354,25 @@ func (d *DuetData) WriteCSV(w io.Writer) error {
 		s.str(c)
 	}
 	s.str("\n")
-	host := d.Config.Host
-	art := "," + d.Config.Start.Format("Mon Jan _2 15:04:05 MST 2006") + "," + host +
+	host := d.config.host
+	art := "," + d.config.start.Format("Mon Jan _2 15:04:05 MST 2006") + "," + host +
 		",Intel(R) Xeon(R) CPU E5-2620 v4 @ 2.10GHz,65861772 kB,Linux " + host + " 5.10.0-15-amd64 #1 SMP Debian 5.10.120-1 (2022-06-09) x86_64 GNU/Linux\n"
 	for i := range d.Iterations {
 		it := &d.Iterations[i]
-		s.str(it.Suite)
+		s.str(it.suite)
 		s.str(",")
-		s.str(it.Benchmark)
+		s.str(it.benchmark)
 		s.str(",")
-		s.str(it.Type)
+		s.str(it.typ)
 		s.str(",")
-		s.str(it.Order)
+		s.str(it.order)
 		s.str(",")
-		s.str(it.Pair)
+		s.str(it.pair)
 		s.str(",")
-		s.b = strconv.AppendInt(s.b, int64(it.RunID), 10)
+		s.b = strconv.AppendInt(s.b, int64(it.runID), 10)
 		s.str(",")
-		s.b = strconv.AppendInt(s.b, int64(it.Iteration), 10)
-		for _, v := range [3]int64{it.TimeNs, it.StartNs, it.EndNs} {
+		s.b = strconv.AppendInt(s.b, int64(it.iteration), 10)
+		for _, v := range [3]int64{it.timeNs, it.startNs, it.endNs} {
 			s.str(",")
 			s.int(v)
 		}
@@ -397,8 +397,8 @@ type DuetTruth struct {
 func (d *DuetData) writeTruthJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	c := d.Config
-	return enc.Encode(DuetTruth{Seed: c.Seed, Benchmarks: c.Benchmarks, Types: c.Types, Runs: c.Runs, Iterations: c.Iterations, Episodes: d.Episodes})
+	c := d.config
+	return enc.Encode(DuetTruth{Seed: c.Seed, Benchmarks: c.Benchmarks, Types: c.Types, Runs: c.Runs, Iterations: c.Iterations, Episodes: d.episodes})
 }
 
 // FormatDuet is the duetprocess CSV, the output of the duet preset.

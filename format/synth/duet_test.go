@@ -53,11 +53,11 @@ type duetRunKey struct {
 func runsOf(d *DuetData) map[duetRunKey]*[2][]DuetIteration {
 	runs := map[duetRunKey]*[2][]DuetIteration{}
 	for _, it := range d.Iterations {
-		k := duetRunKey{it.Benchmark, it.Type, it.RunID}
+		k := duetRunKey{it.benchmark, it.typ, it.runID}
 		if runs[k] == nil {
 			runs[k] = &[2][]DuetIteration{}
 		}
-		p := int(it.Pair[0] - 'A')
+		p := int(it.pair[0] - 'A')
 		runs[k][p] = append(runs[k][p], it)
 	}
 	return runs
@@ -74,7 +74,7 @@ func runsOf(d *DuetData) map[duetRunKey]*[2][]DuetIteration {
 // counts iterations from 0 and DaCapo from 1.
 func TestDuetTruth(t *testing.T) {
 	d := duetData(t, 1)
-	cfg := d.Config
+	cfg := d.config
 
 	means := map[string]*[2][]float64{}
 	shared, sharedMissed := 0, 0
@@ -93,18 +93,18 @@ func TestDuetTruth(t *testing.T) {
 			if b.Suite == "dacapo" {
 				first = 1
 			}
-			if pr[p][0].Iteration != first {
-				t.Errorf("%v: first iteration %d, want %d", k, pr[p][0].Iteration, first)
+			if pr[p][0].iteration != first {
+				t.Errorf("%v: first iteration %d, want %d", k, pr[p][0].iteration, first)
 			}
 			key := k.bench + " " + k.typ
 			if means[key] == nil {
 				means[key] = &[2][]float64{}
 			}
 			for i, it := range pr[p] {
-				if i >= b.WarmupIterations && it.InterferenceNs == 0 {
-					means[key][p] = append(means[key][p], float64(it.TimeNs))
+				if i >= b.WarmupIterations && it.interferenceNs == 0 {
+					means[key][p] = append(means[key][p], float64(it.timeNs))
 				}
-				if it.EndNs-it.StartNs != it.TimeNs || (i > 0 && it.StartNs < pr[p][i-1].EndNs) {
+				if it.endNs-it.startNs != it.timeNs || (i > 0 && it.startNs < pr[p][i-1].endNs) {
 					t.Fatalf("%v: iteration %+v overlaps its predecessor or end − start ≠ time", k, it)
 				}
 			}
@@ -112,19 +112,19 @@ func TestDuetTruth(t *testing.T) {
 		a, bb := pr[0], pr[1]
 		switch k.typ {
 		case "seqn":
-			if gap := bb[0].StartNs - a[len(a)-1].EndNs; gap < 30e9 {
+			if gap := bb[0].startNs - a[len(a)-1].endNs; gap < 30e9 {
 				t.Errorf("%v: B starts %d ns after A ends, want ≥ 30 s", k, gap)
 			}
 		case "syncduet":
 			for i := range a {
-				if a[i].StartNs != bb[i].StartNs {
-					t.Fatalf("%v: syncduet iteration %d starts at %d and %d", k, i, a[i].StartNs, bb[i].StartNs)
+				if a[i].startNs != bb[i].startNs {
+					t.Fatalf("%v: syncduet iteration %d starts at %d and %d", k, i, a[i].startNs, bb[i].startNs)
 				}
 			}
 		case "duet":
 			apart := 0
 			for i := 1; i < len(a); i++ {
-				if d := a[i].StartNs - bb[i].StartNs; d > 1e6 || d < -1e6 {
+				if d := a[i].startNs - bb[i].startNs; d > 1e6 || d < -1e6 {
 					apart++
 				}
 			}
@@ -136,8 +136,8 @@ func TestDuetTruth(t *testing.T) {
 			continue
 		}
 		// Episodes inside the span where both pairs run hit both pairs.
-		from, to := max(a[0].StartNs, bb[0].StartNs), min(a[len(a)-1].EndNs, bb[len(bb)-1].EndNs)
-		for _, e := range d.Episodes {
+		from, to := max(a[0].startNs, bb[0].startNs), min(a[len(a)-1].endNs, bb[len(bb)-1].endNs)
+		for _, e := range d.episodes {
 			if e.StartNs < from || e.EndNs > to || e.EndNs-e.StartNs < 10e6 {
 				continue
 			}
@@ -145,7 +145,7 @@ func TestDuetTruth(t *testing.T) {
 			for _, its := range [][]DuetIteration{a, bb} {
 				hit := false
 				for _, it := range its {
-					if it.StartNs < e.EndNs && it.EndNs > e.StartNs && it.InterferenceNs > 0 {
+					if it.startNs < e.EndNs && it.endNs > e.StartNs && it.interferenceNs > 0 {
 						hit = true
 					}
 				}

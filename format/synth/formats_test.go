@@ -36,7 +36,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 	c := UOpTimeSuiteConfig()
 	c.Benchmarks = 6
 	c.Params = []ParamAxis{{Name: "size", Values: []string{"8", "64"}}}
-	c.Ragged = RaggedConfig{DropIterations: 3, DropSlices: 4}
+	c.ragged = RaggedConfig{dropIterations: 3, dropSlices: 4}
 	s := mustSuite(t, c)
 	rows := readCSV(t, render(t, s, FormatUOpTime), ',')
 	if strings.Join(rows[0], ",") != uOpTimeHeader {
@@ -44,8 +44,8 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 	}
 	rows = rows[1:]
 	truth := s.Truth()
-	full := len(truth) * c.Instances * c.Trials * c.Iterations * c.Slices
-	if want := full - (3*c.Slices + 4); len(rows) != want || s.droppedRows() != 3*c.Slices+4 {
+	full := len(truth) * c.Instances * c.Trials * c.Iterations * c.slices
+	if want := full - (3*c.slices + 4); len(rows) != want || s.droppedRows() != 3*c.slices+4 {
 		t.Fatalf("%d rows, want %d − %d dropped = %d", len(rows), full, s.droppedRows(), want)
 	}
 	byName := map[string]*BenchmarkTruth{}
@@ -95,7 +95,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 		for a := 1; a <= c.Instances; a++ {
 			for r := 1; r <= c.Trials; r++ {
 				for k := 1; k <= c.Iterations; k++ {
-					for sl := 1; sl <= c.Slices; sl++ {
+					for sl := 1; sl <= c.slices; sl++ {
 						p := Position{a, r, 1, k, sl}
 						it := p
 						it.Slice = 0
@@ -168,8 +168,8 @@ func TestWriteGoBench(t *testing.T) {
 	c := UOpTimeSuiteConfig()
 	c.Benchmarks, c.Iterations, c.Forks = 5, 4, 2
 	c.Params = []ParamAxis{{Name: "size", Values: []string{"64", "4096"}}}
-	c.Go.CustomMetric = "p99-ns"
-	c.GoPackage = "example.com/mod/pkg"
+	c.goBench.customMetric = "p99-ns"
+	c.goPackage = "example.com/mod/pkg"
 	s := mustSuite(t, c)
 	text := string(render(t, s, FormatGoBench))
 	line := regexp.MustCompile(`^(Benchmark[A-Z][^\s]*)-8\s+(\d+)\s+([0-9.]+) ns/op\s+([0-9.]+) p99-ns\s+(\d+) B/op\s+(\d+) allocs/op$`)
@@ -232,7 +232,7 @@ func TestWriteGoBench(t *testing.T) {
 	}
 
 	// SetBytes adds MB/s in Go's %7.2f format.
-	c.Go.SetBytes, c.Go.CustomMetric, c.Go.Benchmem, c.Go.Procs = 1024, "", false, 1
+	c.goBench.setBytes, c.goBench.customMetric, c.goBench.benchmem, c.goBench.procs = 1024, "", false, 1
 	s = mustSuite(t, c)
 	mbs := regexp.MustCompile(`^Benchmark[A-Z]\S*\s+\d+\s+[0-9.]+ ns/op\s+[0-9]+\.[0-9]{2} MB/s$`)
 	for _, l := range strings.Split(string(render(t, s, FormatGoBench)), "\n") {

@@ -136,7 +136,7 @@ func quietSuiteConfig() SuiteConfig {
 	c.Params = nil
 	c.Instances, c.Trials, c.Forks, c.Iterations = 1, 1, 10, 120
 	c.InstanceSD, c.TrialSD, c.ForkSD = 0, 0, 0.02
-	c.Noise = 0.01
+	c.noise = 0.01
 	c.Outliers.Rate = 0
 	c.GC.Enabled = false
 	return c

@@ -164,7 +164,7 @@ func (gen *jmhGen) gcMetrics(t *BenchmarkTruth, a, r int, iterNs [][]float64, re
 			mbs := nb * float64(c.Threads) * 1e9 / x / (1 << 20)
 			nGC := 0
 			if !t.ZeroAlloc {
-				nGC = g.poisson(mbs * iterSec / c.GC.YoungGenMB)
+				nGC = g.poisson(mbs * iterSec / c.GC.youngGenMB)
 			}
 			norm[f] = append(norm[f], nb)
 			rate[f] = append(rate[f], mbs)
@@ -241,24 +241,24 @@ func (s *Suite) writeJMHRecord(out *sink, t *BenchmarkTruth, rec *jmhRecord) {
 	intField("threads", int64(c.Threads))
 	intField("forks", int64(c.Forks))
 	if s.jv.atLeast(19) {
-		strField("jvm", c.JVM.Path)
+		strField("jvm", c.jvm.path)
 		out.key(8, "jvmArgs")
 		out.str("[\n")
-		for j, arg := range c.JVM.Args {
+		for j, arg := range c.jvm.args {
 			out.indent(12)
 			out.b = appendJSONString(out.b, arg)
-			if j < len(c.JVM.Args)-1 {
+			if j < len(c.jvm.args)-1 {
 				out.str(",")
 			}
 			out.str("\n")
 		}
 		out.indent(8)
 		out.str("],\n")
-		strField("jdkVersion", c.JVM.JDKVersion)
+		strField("jdkVersion", c.jvm.jdkVersion)
 		if s.jv.atLeast(21) {
-			strField("vmName", c.JVM.VMName)
+			strField("vmName", c.jvm.vmName)
 		}
-		strField("vmVersion", c.JVM.VMVersion)
+		strField("vmVersion", c.jvm.vmVersion)
 	}
 	timeStr := jmhTime(c.IterationTime)
 	if c.Mode == modeSingleShot {

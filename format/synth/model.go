@@ -30,7 +30,7 @@ func (s *Suite) forkLevels(dst []float64, i, a, r, f int) []float64 {
 	level := t.Mean * inst * trial * g.lognormal1(c.ForkSD)
 	start := len(dst)
 	for k := 0; k < c.Iterations; k++ {
-		dst = append(dst, level*t.curve(k)*g.lognormal1(c.Noise))
+		dst = append(dst, level*t.curve(k)*g.lognormal1(c.noise))
 	}
 	s.forkOutliers(i, a, r, f, func(k int, factor float64) { dst[start+k] *= factor })
 	return dst
@@ -107,12 +107,12 @@ func (s *Suite) samplesPerIteration(level float64) int {
 func (s *Suite) iterationSamples(g *rng, level float64, counts *denseCounts) {
 	sc := &s.cfg.Sample
 	n := s.samplesPerIteration(level)
-	norm := 1 + sc.TailRate*((sc.MinTail+sc.MaxTail)/2-1)
+	norm := 1 + sc.tailRate*((sc.minTail+sc.maxTail)/2-1)
 	scale := level / norm
 	for j := 0; j < n; j++ {
-		t := scale * g.lognormal1(sc.Noise)
-		if sc.TailRate > 0 && g.float64() < sc.TailRate {
-			t *= g.uniform(sc.MinTail, sc.MaxTail)
+		t := scale * g.lognormal1(sc.noise)
+		if sc.tailRate > 0 && g.float64() < sc.tailRate {
+			t *= g.uniform(sc.minTail, sc.maxTail)
 		}
 		counts.add(bucketIndex(int64(min(t, 1<<62))), 1)
 	}

@@ -28,7 +28,7 @@ func TestKindsAreStratified(t *testing.T) {
 			}
 		case KindWarmup:
 			if tr.SteadyStart != tr.WarmupIterations || tr.WarmupIterations < c.Warmup.MinIterations || tr.WarmupIterations > c.Warmup.MaxIterations ||
-				tr.WarmupFactor < c.Warmup.MinFactor || tr.WarmupFactor > c.Warmup.MaxFactor {
+				tr.WarmupFactor < c.Warmup.minFactor || tr.WarmupFactor > c.Warmup.maxFactor {
 				t.Errorf("warmup series %d: %+v", tr.Index, tr)
 			}
 		case KindSlowdown:
@@ -162,7 +162,7 @@ func curveRange(tr BenchmarkTruth, lo, hi int) []float64 {
 func TestOutliersTruthHolds(t *testing.T) {
 	c := quietSuiteConfig()
 	c.Warmup.Fraction, c.Slowdown.Fraction, c.NoSteady.Fraction = 0, 0, 0
-	c.Outliers = OutlierConfig{Rate: 0.01, MinMagnitude: 1, MaxMagnitude: 3}
+	c.Outliers = OutlierConfig{Rate: 0.01, minMagnitude: 1, maxMagnitude: 3}
 	s := mustSuite(t, c)
 	total := 0
 	for _, tr := range s.Truth() {
@@ -209,7 +209,7 @@ func TestSampleModeMeanHolds(t *testing.T) {
 	c.Mode = ModeSampleTime
 	c.Iterations = 30
 	c.MinMean, c.MaxMean = 1e4, 1e5
-	c.Sample = SampleConfig{MaxPerIteration: 500, Noise: 0.1, TailRate: 0.01, MinTail: 5, MaxTail: 20}
+	c.Sample = SampleConfig{MaxPerIteration: 500, noise: 0.1, tailRate: 0.01, minTail: 5, maxTail: 20}
 	s := mustSuite(t, c)
 	for _, tr := range s.Truth() {
 		var means []float64
@@ -233,7 +233,7 @@ func TestDeterminism(t *testing.T) {
 	configs["sample"] = sample
 	u := UOpTimeSuiteConfig()
 	u.Benchmarks = 5
-	u.Ragged.DropIterations, u.Ragged.DropSlices = 2, 2
+	u.ragged.dropIterations, u.ragged.dropSlices = 2, 2
 	configs["uoptime"] = u
 	formats := []string{FormatJMH, FormatUOpTime, FormatGoBench, formatPA, formatTruth}
 	for name, c := range configs {
@@ -318,7 +318,7 @@ func TestConfigValidation(t *testing.T) {
 		{"thrpt unit in avgt", func(c *SuiteConfig) { c.Unit = "ops/s" }},
 		{"unknown unit", func(c *SuiteConfig) { c.Unit = "µs/op" }},
 		{"fractions over 1", func(c *SuiteConfig) { c.Warmup.Fraction, c.NoSteady.Fraction = 0.7, 0.5 }},
-		{"negative noise", func(c *SuiteConfig) { c.Noise = -1 }},
+		{"negative noise", func(c *SuiteConfig) { c.noise = -1 }},
 		{"NaN mean", func(c *SuiteConfig) { c.MinMean = math.NaN() }},
 		{"param value with comma", func(c *SuiteConfig) { c.Params[0].Values[0] = "a,b" }},
 		{"duplicate param value", func(c *SuiteConfig) { c.Params[0].Values[1] = c.Params[0].Values[0] }},
@@ -326,7 +326,7 @@ func TestConfigValidation(t *testing.T) {
 			c.Specs = []BenchmarkSpec{{Class: "A", Method: "b"}, {Class: "A", Method: "b"}}
 		}},
 		{"spec warmup too long", func(c *SuiteConfig) { c.Specs = []BenchmarkSpec{{Kind: KindWarmup, WarmupIterations: 100}} }},
-		{"too many drops", func(c *SuiteConfig) { c.Ragged.DropIterations = 1 << 20 }},
+		{"too many drops", func(c *SuiteConfig) { c.ragged.dropIterations = 1 << 20 }},
 		{"project with space", func(c *SuiteConfig) { c.Project = "a b" }},
 	}
 	for _, m := range mutate {
@@ -373,7 +373,7 @@ func TestForkValuesPanicsOutOfRange(t *testing.T) {
 func TestOutlierRateExtremes(t *testing.T) {
 	c := quietSuiteConfig()
 	c.Benchmarks, c.Forks = 2, 2
-	c.Outliers = OutlierConfig{Rate: 1e-300, MinMagnitude: 1, MaxMagnitude: 2}
+	c.Outliers = OutlierConfig{Rate: 1e-300, minMagnitude: 1, maxMagnitude: 2}
 	for _, tr := range mustSuite(t, c).Truth() {
 		if len(tr.Outliers) != 0 {
 			t.Errorf("rate 1e-300: %d outliers", len(tr.Outliers))

@@ -233,7 +233,7 @@ func cloneConfig(c SuiteConfig) SuiteConfig {
 		c.Params[i].Values = slices.Clone(c.Params[i].Values)
 	}
 	c.Specs = slices.Clone(c.Specs)
-	c.JVM.Args = slices.Clone(c.JVM.Args)
+	c.jvm.args = slices.Clone(c.jvm.args)
 	return c
 }
 
@@ -323,7 +323,7 @@ func (s *Suite) buildTruth(scale []float64) error {
 	s.vbase = make([]uint64, 0, n)
 	verHash := hashString(fnvOffset, "version\x00"+cfg.Version)
 	for _, m := range methods {
-		jmhName := cfg.Package + "." + m.class + "." + m.name
+		jmhName := cfg.pkg + "." + m.class + "." + m.name
 		goBase := "Benchmark" + strings.TrimSuffix(m.class, "Benchmark") + strings.ToUpper(m.name[:1]) + m.name[1:]
 		mg := stream(cfg.Seed, streamKey{base: hashString(fnvOffset, jmhName), purpose: purposeTruth})
 		mean := math.Exp(mg.uniform(math.Log(cfg.MinMean), math.Log(cfg.MaxMean)))
@@ -390,17 +390,17 @@ func (s *Suite) drawSeriesTruth(t *BenchmarkTruth, sp BenchmarkSpec) {
 	g := stream(cfg.Seed, streamKey{base: hashString(fnvOffset, t.JMHName+"?"+t.ParamsKey), purpose: purposeTruth})
 	maxL := max(1, min(cfg.Warmup.MaxIterations, cfg.Iterations-1))
 	t.WarmupIterations = g.intRange(min(cfg.Warmup.MinIterations, maxL), maxL)
-	t.WarmupFactor = g.uniform(cfg.Warmup.MinFactor, cfg.Warmup.MaxFactor)
-	t.WarmupShape = cfg.Warmup.Shape
-	lo := int(math.Ceil(cfg.Slowdown.MinAt * float64(cfg.Iterations)))
-	hi := int(cfg.Slowdown.MaxAt * float64(cfg.Iterations))
+	t.WarmupFactor = g.uniform(cfg.Warmup.minFactor, cfg.Warmup.maxFactor)
+	t.WarmupShape = cfg.Warmup.shape
+	lo := int(math.Ceil(cfg.Slowdown.minAt * float64(cfg.Iterations)))
+	hi := int(cfg.Slowdown.maxAt * float64(cfg.Iterations))
 	t.SlowdownAt = g.intRange(max(1, lo), min(max(1, hi), cfg.Iterations-1))
-	t.SlowdownFactor = g.uniform(cfg.Slowdown.MinFactor, cfg.Slowdown.MaxFactor)
-	t.Amplitude = cfg.NoSteady.Amplitude
+	t.SlowdownFactor = g.uniform(cfg.Slowdown.minFactor, cfg.Slowdown.maxFactor)
+	t.Amplitude = cfg.NoSteady.amplitude
 	t.Period = cfg.NoSteady.Period
 	t.Phase = g.intRange(0, max(1, cfg.NoSteady.Period)-1)
-	t.Drift = cfg.NoSteady.Drift
-	t.ZeroAlloc = g.float64() < cfg.GC.ZeroAllocFraction
+	t.Drift = cfg.NoSteady.drift
+	t.ZeroAlloc = g.float64() < cfg.GC.zeroAllocFraction
 	// Allocation: 16 B – 16 KiB per op in 8-byte words, 16–256 B per object.
 	t.BytesPerOp = int64(math.Exp(g.uniform(math.Log(16), math.Log(16384)))) / 8 * 8
 	t.AllocsPerOp = max(1, t.BytesPerOp/int64(g.intRange(16, 256)))
@@ -531,33 +531,33 @@ func (s *Suite) forkOutliers(i, a, r, f int, fn func(k int, factor float64)) {
 		if k >= n {
 			return
 		}
-		fn(k, 1+g.uniform(o.MinMagnitude, o.MaxMagnitude))
+		fn(k, 1+g.uniform(o.minMagnitude, o.maxMagnitude))
 	}
 }
 
 // dropRows chooses the rows missing from the µOpTime CSV.
 func (s *Suite) dropRows() error {
 	cfg := &s.cfg
-	rg := cfg.Ragged
-	if rg.DropIterations == 0 && rg.DropSlices == 0 {
+	rg := cfg.ragged
+	if rg.dropIterations == 0 && rg.dropSlices == 0 {
 		return nil
 	}
 	perSeries := cfg.Instances * cfg.Trials * cfg.Iterations
 	units := len(s.truth) * perSeries
-	if rg.DropIterations >= units || rg.DropSlices > (units-rg.DropIterations)*cfg.Slices/2 {
+	if rg.dropIterations >= units || rg.dropSlices > (units-rg.dropIterations)*cfg.slices/2 {
 		return fmt.Errorf("synth: SuiteConfig.Ragged: cannot drop %d iterations and %d slices of %d iterations",
-			rg.DropIterations, rg.DropSlices, units)
+			rg.dropIterations, rg.dropSlices, units)
 	}
 	g := stream(cfg.Seed, streamKey{base: hashString(fnvOffset, "ragged\x00"+cfg.Version), purpose: purposeRagged})
 	dropIt := map[int]bool{}
-	for len(dropIt) < rg.DropIterations {
+	for len(dropIt) < rg.dropIterations {
 		dropIt[g.r.IntN(units)] = true
 	}
 	dropSl := map[[2]int]bool{}
-	for len(dropSl) < rg.DropSlices {
+	for len(dropSl) < rg.dropSlices {
 		u := g.r.IntN(units)
 		if !dropIt[u] {
-			dropSl[[2]int{u, g.r.IntN(cfg.Slices)}] = true
+			dropSl[[2]int{u, g.r.IntN(cfg.slices)}] = true
 		}
 	}
 	pos := func(u int) (series int, p Position) {
@@ -608,7 +608,7 @@ func (s *Suite) droppedRows() int {
 	for i := range s.truth {
 		for _, p := range s.truth[i].Dropped {
 			if p.Slice == 0 {
-				n += s.cfg.Slices
+				n += s.cfg.slices
 			} else {
 				n++
 			}

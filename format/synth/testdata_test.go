@@ -32,7 +32,7 @@ type testdataFile struct {
 func testdataFiles() []testdataFile {
 	avgt := DefaultSuiteConfig()
 	avgt.Seed = 20240501
-	avgt.Project, avgt.Package = "small", "org.example.small"
+	avgt.Project, avgt.pkg = "small", "org.example.small"
 	avgt.Benchmarks, avgt.Forks, avgt.Iterations = 2, 2, 6
 	avgt.Params = []ParamAxis{{Name: "size", Values: []string{"10", "1000"}}}
 	avgt.Specs = []BenchmarkSpec{{Kind: KindWarmup, WarmupIterations: 3, WarmupFactor: 2.5}, {Kind: KindFlat}}
@@ -43,17 +43,17 @@ func testdataFiles() []testdataFile {
 
 	thrpt := DefaultSuiteConfig()
 	thrpt.Seed = 20240502
-	thrpt.Project, thrpt.Package = "small", "org.example.small"
+	thrpt.Project, thrpt.pkg = "small", "org.example.small"
 	thrpt.Benchmarks, thrpt.Forks, thrpt.Iterations, thrpt.Threads = 1, 2, 4, 4
 	thrpt.Params = nil
 	thrpt.Specs = []BenchmarkSpec{{Kind: KindFlat, Mean: 800}}
 	thrpt.Mode, thrpt.Unit, thrpt.JMHVersion = ModeThroughput, "ops/ms", "1.21"
-	thrpt.GC.ZeroAllocFraction = 0
+	thrpt.GC.zeroAllocFraction = 0
 	thrpt.Instances, thrpt.Trials = 1, 1
 
 	sample := DefaultSuiteConfig()
 	sample.Seed = 20240503
-	sample.Project, sample.Package = "small", "org.example.small"
+	sample.Project, sample.pkg = "small", "org.example.small"
 	sample.Benchmarks, sample.Forks, sample.Iterations = 1, 2, 3
 	sample.Params = nil
 	sample.Specs = []BenchmarkSpec{{Kind: KindFlat, Mean: 18000}}
@@ -72,22 +72,22 @@ func testdataFiles() []testdataFile {
 	uopt.Seed = 20240505
 	uopt.Project = "small"
 	uopt.Benchmarks = 3
-	uopt.Instances, uopt.Trials, uopt.Iterations, uopt.Slices = 2, 2, 3, 5
+	uopt.Instances, uopt.Trials, uopt.Iterations, uopt.slices = 2, 2, 3, 5
 	uoptRagged := uopt
-	uoptRagged.Ragged.DropIterations = 1
-	uoptRagged.Ragged.DropSlices = 1
+	uoptRagged.ragged.dropIterations = 1
+	uoptRagged.ragged.dropSlices = 1
 
 	gob := UOpTimeSuiteConfig()
 	gob.Seed = 20240506
-	gob.Project, gob.GoPackage = "small", "example.com/small/codec"
+	gob.Project, gob.goPackage = "small", "example.com/small/codec"
 	gob.Benchmarks, gob.Iterations, gob.Forks = 2, 3, 1
 	gob.Params = []ParamAxis{{Name: "size", Values: []string{"64", "4096"}}}
-	gob.Go.CustomMetric = "p99-ns"
+	gob.goBench.customMetric = "p99-ns"
 	gob.Instances, gob.Trials = 1, 1
 
 	pa := DefaultSuiteConfig()
 	pa.Seed = 20240507
-	pa.Project, pa.Package = "small", "org.example.small"
+	pa.Project, pa.pkg = "small", "org.example.small"
 	pa.Benchmarks, pa.Params = 2, nil
 	pa.Specs = []BenchmarkSpec{{Kind: KindFlat}, {Kind: KindFlat}}
 	pa.Instances, pa.Trials, pa.Forks, pa.Iterations = 2, 2, 2, 3

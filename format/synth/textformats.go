@@ -27,7 +27,7 @@ func (s *Suite) WriteUOpTimeCSV(w io.Writer) error {
 	c := &s.cfg
 	out := newSink(w)
 	out.str(uOpTimeHeader + "\n")
-	setup := "," + strconv.Itoa(c.Slices) + "," + strconv.Itoa(c.Iterations) + "," + strconv.Itoa(c.Trials) + "," + strconv.Itoa(c.Instances) + ","
+	setup := "," + strconv.Itoa(c.slices) + "," + strconv.Itoa(c.Iterations) + "," + strconv.Itoa(c.Trials) + "," + strconv.Itoa(c.Instances) + ","
 	g := newRNG()
 	var levels []float64
 	id := int64(0)
@@ -47,8 +47,8 @@ func (s *Suite) WriteUOpTimeCSV(w io.Writer) error {
 						continue
 					}
 					g.reset(c.Seed, streamKey{base: s.vbase[i], purpose: purposeSlices, idx: [5]uint64{uint64(a), uint64(r), 1, uint64(k)}})
-					for sl := 1; sl <= c.Slices; sl++ {
-						v := level * g.lognormal1(c.SliceNoise)
+					for sl := 1; sl <= c.slices; sl++ {
+						v := level * g.lognormal1(c.sliceNoise)
 						n := goLaunchN(g, v, goal)
 						p := it
 						p.Slice = sl
@@ -87,8 +87,8 @@ func (s *Suite) WriteUOpTimeCSV(w io.Writer) error {
 // goName returns the name of series t as `go test` prints it, with the
 // -GOMAXPROCS suffix when Procs > 1.
 func (s *Suite) goName(t *BenchmarkTruth) string {
-	if s.cfg.Go.Procs > 1 {
-		return t.GoName + "-" + strconv.Itoa(s.cfg.Go.Procs)
+	if s.cfg.goBench.procs > 1 {
+		return t.GoName + "-" + strconv.Itoa(s.cfg.goBench.procs)
 	}
 	return t.GoName
 }
@@ -102,7 +102,7 @@ func (s *Suite) goName(t *BenchmarkTruth) string {
 // and optional MB/s, custom metric, B/op and allocs/op.
 func (s *Suite) writeGoBench(w io.Writer) error {
 	c := &s.cfg
-	gc := &c.Go
+	gc := &c.goBench
 	out := newSink(w)
 	width := 0
 	for i := range s.truth {
@@ -112,9 +112,9 @@ func (s *Suite) writeGoBench(w io.Writer) error {
 	var levels []float64
 	goal := c.IterationTime.Nanoseconds()
 	for f := 1; f <= c.Forks; f++ {
-		out.str("goos: " + gc.GOOS + "\ngoarch: " + gc.GOARCH + "\npkg: " + c.GoPackage + "\n")
-		if gc.CPU != "" {
-			out.str("cpu: " + gc.CPU + "\n")
+		out.str("goos: " + gc.goos + "\ngoarch: " + gc.goarch + "\npkg: " + c.goPackage + "\n")
+		if gc.cpu != "" {
+			out.str("cpu: " + gc.cpu + "\n")
 		}
 		totalNs := 0.0
 		for i := range s.truth {
@@ -132,16 +132,16 @@ func (s *Suite) writeGoBench(w io.Writer) error {
 				out.b = appendPadInt(out.b, n, 8)
 				out.str("\t")
 				out.b = appendGoPretty(out.b, v, "ns/op")
-				if gc.SetBytes > 0 {
+				if gc.setBytes > 0 {
 					out.str("\t")
-					out.b = appendFixedPad(out.b, float64(gc.SetBytes)*1e3/v, 2, 7)
+					out.b = appendFixedPad(out.b, float64(gc.setBytes)*1e3/v, 2, 7)
 					out.str(" MB/s")
 				}
-				if gc.CustomMetric != "" {
+				if gc.customMetric != "" {
 					out.str("\t")
-					out.b = appendGoPretty(out.b, v*t.CustomFactor, gc.CustomMetric)
+					out.b = appendGoPretty(out.b, v*t.CustomFactor, gc.customMetric)
 				}
-				if gc.Benchmem {
+				if gc.benchmem {
 					out.str("\t")
 					out.b = appendPadInt(out.b, t.BytesPerOp, 8)
 					out.str(" B/op\t")
@@ -152,7 +152,7 @@ func (s *Suite) writeGoBench(w io.Writer) error {
 			}
 			out.maybeFlush()
 		}
-		out.str("PASS\nok  \t" + c.GoPackage + "\t")
+		out.str("PASS\nok  \t" + c.goPackage + "\t")
 		out.b = strconv.AppendFloat(out.b, totalNs/1e9, 'f', 3, 64)
 		out.str("s\n")
 		if out.err != nil {

@@ -23,19 +23,19 @@ type VersionsConfig struct {
 	Labels []string
 	// Changes are explicit changes.
 	Changes []Change
-	// RandomChanges further changes are drawn at distinct (series, version)
+	// randomChanges further changes are drawn at distinct (series, version)
 	// pairs not in Changes, with relative size uniform in
 	// [MinSize, MaxSize]: factor 1+size for a slowdown, 1−size for a
 	// speedup; a fraction SpeedupFraction of them are speedups.
-	RandomChanges    int
-	MinSize, MaxSize float64
-	SpeedupFraction  float64
+	randomChanges    int
+	minSize, maxSize float64
+	speedupFraction  float64
 }
 
 // defaultVersionsConfig returns three versions v1, v2, v3 with two random
 // changes of 10–30 %, half of them speedups.
 func defaultVersionsConfig() VersionsConfig {
-	return VersionsConfig{Labels: []string{"v1", "v2", "v3"}, RandomChanges: 2, MinSize: 0.1, MaxSize: 0.3, SpeedupFraction: 0.5}
+	return VersionsConfig{Labels: []string{"v1", "v2", "v3"}, randomChanges: 2, minSize: 0.1, maxSize: 0.3, speedupFraction: 0.5}
 }
 
 // VersionPairTruth says whether series Benchmark changed between the
@@ -93,22 +93,22 @@ func NewVersions(cfg SuiteConfig, vc VersionsConfig) (*VersionSet, error) {
 		}
 		taken[[2]int{ch.Benchmark, ch.Version}] = true
 	}
-	if vc.RandomChanges > 0 {
+	if vc.randomChanges > 0 {
 		free := n*(len(vc.Labels)-1) - len(taken)
-		if vc.RandomChanges > free || !(vc.MinSize > 0) || vc.MaxSize < vc.MinSize || vc.MaxSize >= 1 ||
-			vc.SpeedupFraction < 0 || vc.SpeedupFraction > 1 {
+		if vc.randomChanges > free || !(vc.minSize > 0) || vc.maxSize < vc.minSize || vc.maxSize >= 1 ||
+			vc.speedupFraction < 0 || vc.speedupFraction > 1 {
 			return nil, fmt.Errorf("synth: VersionsConfig: %d random changes with sizes [%g, %g] (need ≤ %d changes, 0 < MinSize ≤ MaxSize < 1, SpeedupFraction in [0, 1])",
-				vc.RandomChanges, vc.MinSize, vc.MaxSize, free)
+				vc.randomChanges, vc.minSize, vc.maxSize, free)
 		}
 		g := stream(cfg.Seed, streamKey{base: hashString(fnvOffset, "changes"), purpose: purposeChanges})
-		speedups := int(math.Round(vc.SpeedupFraction * float64(vc.RandomChanges)))
-		for j := 0; j < vc.RandomChanges; {
+		speedups := int(math.Round(vc.speedupFraction * float64(vc.randomChanges)))
+		for j := 0; j < vc.randomChanges; {
 			b, v := g.r.IntN(n), 1+g.r.IntN(len(vc.Labels)-1)
 			if taken[[2]int{b, v}] {
 				continue
 			}
 			taken[[2]int{b, v}] = true
-			size := g.uniform(vc.MinSize, vc.MaxSize)
+			size := g.uniform(vc.minSize, vc.maxSize)
 			f := 1 + size
 			if j < speedups {
 				f = 1 - size
