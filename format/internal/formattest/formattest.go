@@ -37,7 +37,7 @@ type Obs struct {
 	Key        string
 	Ns         float64
 	Count      int64
-	Fork, Iter int32
+	fork, iter int32
 }
 
 // Observations lists every primary row of tab, sorted, with fork and
@@ -48,7 +48,7 @@ func Observations(tab *table.Table, withLevels bool) []Obs {
 		for i := 0; i < s.Len(); i++ {
 			o := Obs{Key: s.Benchmark + "|" + s.Params + "|" + s.Mode + "|" + s.Version, Ns: s.NsPerOp[i], Count: s.Count[i]}
 			if withLevels {
-				o.Fork, o.Iter = s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i]
+				o.fork, o.iter = s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i]
 			}
 			out = append(out, o)
 		}
@@ -76,7 +76,7 @@ func IterationObs(tab *table.Table, withLevels bool) []Obs {
 				o.Ns = s.NsPerOp[sp.Start]
 			}
 			if withLevels {
-				o.Fork, o.Iter = s.Levels[table.LevelFork][sp.Start], s.Levels[table.LevelIteration][sp.Start]
+				o.fork, o.iter = s.Levels[table.LevelFork][sp.Start], s.Levels[table.LevelIteration][sp.Start]
 			}
 			out = append(out, o)
 		}
@@ -91,8 +91,8 @@ func sortObs(out []Obs) {
 		if a.Key != b.Key {
 			return a.Key < b.Key
 		}
-		if a.Fork != b.Fork || a.Iter != b.Iter {
-			return a.Fork < b.Fork || a.Fork == b.Fork && a.Iter < b.Iter
+		if a.fork != b.fork || a.iter != b.iter {
+			return a.fork < b.fork || a.fork == b.fork && a.iter < b.iter
 		}
 		if a.Ns != b.Ns {
 			return a.Ns < b.Ns
@@ -110,7 +110,7 @@ func SameObs(t testing.TB, what string, want, got []Obs, relTol float64) {
 	}
 	for i := range want {
 		w, g := want[i], got[i]
-		if w.Key != g.Key || w.Count != g.Count || w.Fork != g.Fork || w.Iter != g.Iter || (g.Ns-w.Ns) > relTol*w.Ns || (w.Ns-g.Ns) > relTol*w.Ns {
+		if w.Key != g.Key || w.Count != g.Count || w.fork != g.fork || w.iter != g.iter || (g.Ns-w.Ns) > relTol*w.Ns || (w.Ns-g.Ns) > relTol*w.Ns {
 			t.Fatalf("%s: row %d = %+v, want %+v", what, i, g, w)
 		}
 	}
