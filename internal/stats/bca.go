@@ -8,14 +8,14 @@ import (
 // the quantities that produced it.
 type BCaInterval struct {
 	Interval
-	// Z0 is the bias correction ẑ0 and Accel the acceleration â.
-	Z0, Accel float64
-	// Alpha1 and Alpha2 are the levels of the replicate quantiles taken as
+	// z0 is the bias correction ẑ0 and Accel the acceleration â.
+	z0, accel float64
+	// alpha1 and Alpha2 are the levels of the replicate quantiles taken as
 	// the lower and upper bound.
-	Alpha1, Alpha2 float64
-	// StdErr is the standard deviation of the replicates (n − 1 denominator),
+	alpha1, alpha2 float64
+	// stdErr is the standard deviation of the replicates (n − 1 denominator),
 	// scipy's standard_error.
-	StdErr float64
+	stdErr float64
 }
 
 // normalCDF is the standard normal distribution function,
@@ -93,11 +93,11 @@ func BootstrapMeanBCa(x []float64, opt BootstrapOptions, rng *Stream, ws *Worksp
 	for _, v := range reps {
 		ss += (v - rm) * (v - rm)
 	}
-	out.StdErr = math.Sqrt(ss / float64(len(reps)-1))
-	out.Z0 = NormalQuantile(float64(less+lessEq) / float64(2*len(reps)))
+	out.stdErr = math.Sqrt(ss / float64(len(reps)-1))
+	out.z0 = NormalQuantile(float64(less+lessEq) / float64(2*len(reps)))
 
 	if len(x) < 2 || constant(x) {
-		out.Accel = math.NaN()
+		out.accel = math.NaN()
 	} else {
 		var s2, s3 float64
 		for _, v := range x {
@@ -105,21 +105,21 @@ func BootstrapMeanBCa(x []float64, opt BootstrapOptions, rng *Stream, ws *Worksp
 			s2 += d * d
 			s3 += d * d * d
 		}
-		out.Accel = s3 / (6 * math.Pow(s2, 1.5))
+		out.accel = s3 / (6 * math.Pow(s2, 1.5))
 	}
 
 	za := NormalQuantile((1 - opt.Confidence) / 2)
-	z0, a := out.Z0, out.Accel
+	z0, a := out.z0, out.accel
 	n1 := z0 + za
 	n2 := z0 - za
-	out.Alpha1 = normalCDF(z0 + n1/(1-a*n1))
-	out.Alpha2 = normalCDF(z0 + n2/(1-a*n2))
+	out.alpha1 = normalCDF(z0 + n1/(1-a*n1))
+	out.alpha2 = normalCDF(z0 + n2/(1-a*n2))
 	out.Lower, out.Upper = math.NaN(), math.NaN()
-	if !math.IsNaN(out.Alpha1) {
-		out.Lower = selectQuantile(reps, out.Alpha1)
+	if !math.IsNaN(out.alpha1) {
+		out.Lower = selectQuantile(reps, out.alpha1)
 	}
-	if !math.IsNaN(out.Alpha2) {
-		out.Upper = selectQuantile(reps, out.Alpha2)
+	if !math.IsNaN(out.alpha2) {
+		out.Upper = selectQuantile(reps, out.alpha2)
 	}
 	return out, nil
 }

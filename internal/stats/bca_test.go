@@ -55,7 +55,7 @@ func TestBCaScipy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkClose(t, c.Dist+" a_hat", iv.Accel, c.AHat, 1e-12)
+			checkClose(t, c.Dist+" a_hat", iv.accel, c.AHat, 1e-12)
 			lo += iv.Lower / float64(ref.Repetitions)
 			hi += iv.Upper / float64(ref.Repetitions)
 		}
@@ -133,7 +133,7 @@ func TestBCaEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if iv.Lower != -105226682.14285715 || iv.Upper != 15099764.4 || math.Abs(iv.Accel) > 1e-12 {
+	if iv.Lower != -105226682.14285715 || iv.Upper != 15099764.4 || math.Abs(iv.accel) > 1e-12 {
 		t.Errorf("two values: %+v", iv)
 	}
 	for _, x := range [][]float64{{3, 3, 3, 3}, {7}} {

@@ -224,39 +224,39 @@ func (k *kde) densityGrid(dst []float64, lo, step float64) []float64 {
 
 // KLDOptions configures KLDStability.
 type KLDOptions struct {
-	// Strips is the number of equally spaced evaluation points G (at least 2).
-	Strips int
-	// IQRFactor k sets each sample's range to [Q1 − k·IQR, Q3 + k·IQR].
-	IQRFactor float64
-	// Bandwidth is the KDE bandwidth rule.
-	Bandwidth bandwidthRule
-	// Epsilon is the floor of a strip probability, in (0, 1): strips where a
+	// strips is the number of equally spaced evaluation points G (at least 2).
+	strips int
+	// iqrFactor k sets each sample's range to [Q1 − k·IQR, Q3 + k·IQR].
+	iqrFactor float64
+	// bandwidth is the KDE bandwidth rule.
+	bandwidth bandwidthRule
+	// epsilon is the floor of a strip probability, in (0, 1): strips where a
 	// density vanishes (underflows) count as Epsilon, so that the divergence
 	// stays finite.
-	Epsilon float64
-	// NonNegative clamps the lower end of the range at zero (execution times
+	epsilon float64
+	// nonNegative clamps the lower end of the range at zero (execution times
 	// are non-negative), as Laaber et al.'s implementation does.
-	NonNegative bool
+	nonNegative bool
 }
 
 // DefaultKLD follows He et al. (PT4Cloud) and Laaber et al. (ESEC/FSE 2020):
 // 1,000 strips over the 1.5·IQR fences, bandwidth rule nrd, a range clamped
 // at zero, and a probability floor of 10⁻¹².
-var DefaultKLD = KLDOptions{Strips: 1000, IQRFactor: 1.5, Bandwidth: bandwidthNRD, Epsilon: 1e-12, NonNegative: true}
+var DefaultKLD = KLDOptions{strips: 1000, iqrFactor: 1.5, bandwidth: bandwidthNRD, epsilon: 1e-12, nonNegative: true}
 
 // Validate reports whether o is usable.
 func (o KLDOptions) Validate() error {
-	if o.Strips < 2 {
-		return fmt.Errorf("stats: KLD strips must be at least 2, got %d", o.Strips)
+	if o.strips < 2 {
+		return fmt.Errorf("stats: KLD strips must be at least 2, got %d", o.strips)
 	}
-	if !(o.IQRFactor >= 0) || math.IsInf(o.IQRFactor, 0) {
-		return fmt.Errorf("stats: KLD IQR factor must be finite and >= 0, got %v", o.IQRFactor)
+	if !(o.iqrFactor >= 0) || math.IsInf(o.iqrFactor, 0) {
+		return fmt.Errorf("stats: KLD IQR factor must be finite and >= 0, got %v", o.iqrFactor)
 	}
-	if !(o.Epsilon > 0 && o.Epsilon < 1) {
-		return fmt.Errorf("stats: KLD epsilon must be in (0, 1), got %v", o.Epsilon)
+	if !(o.epsilon > 0 && o.epsilon < 1) {
+		return fmt.Errorf("stats: KLD epsilon must be in (0, 1), got %v", o.epsilon)
 	}
-	if o.Bandwidth != bandwidthNRD && o.Bandwidth != bandwidthNRD0 {
-		return fmt.Errorf("stats: unknown KLD bandwidth rule %d", int(o.Bandwidth))
+	if o.bandwidth != bandwidthNRD && o.bandwidth != bandwidthNRD0 {
+		return fmt.Errorf("stats: unknown KLD bandwidth rule %d", int(o.bandwidth))
 	}
 	return nil
 }
@@ -323,10 +323,10 @@ func KLDStability(x, xw, y, yw []float64, opt KLDOptions) (float64, error) {
 		}
 	}
 	px, py := sortSample(x, xw), sortSample(y, yw)
-	lo1, hi1 := px.fences(opt.IQRFactor)
-	lo2, hi2 := py.fences(opt.IQRFactor)
+	lo1, hi1 := px.fences(opt.iqrFactor)
+	lo2, hi2 := py.fences(opt.iqrFactor)
 	lo, hi := math.Min(lo1, lo2), math.Max(hi1, hi2)
-	if opt.NonNegative && lo < 0 {
+	if opt.nonNegative && lo < 0 {
 		lo = 0
 	}
 	if hi < lo {
@@ -335,7 +335,7 @@ func KLDStability(x, xw, y, yw []float64, opt KLDOptions) (float64, error) {
 	if hi == lo {
 		return 1, nil
 	}
-	G := opt.Strips
+	G := opt.strips
 	step := (hi - lo) / float64(G-1)
 	p := px.stripProbabilities(opt, lo, step, G)
 	q := py.stripProbabilities(opt, lo, step, G)
@@ -364,11 +364,11 @@ func (s sortedSample) fences(k float64) (lo, hi float64) {
 // stripProbabilities returns max(f(lo + i·step)·step, ε) for the KDE f.
 func (s sortedSample) stripProbabilities(opt KLDOptions, lo, step float64, G int) []float64 {
 	p := make([]float64, G)
-	h := opt.Bandwidth.bandwidthSorted(s.x, s.w)
+	h := opt.bandwidth.bandwidthSorted(s.x, s.w)
 	if h > 0 {
 		newKDESorted(s.x, s.w, h).densityGrid(p, lo, step)
 		for i := range p {
-			p[i] = math.Max(p[i]*step, opt.Epsilon)
+			p[i] = math.Max(p[i]*step, opt.epsilon)
 		}
 		return p
 	}
@@ -383,7 +383,7 @@ func (s sortedSample) stripProbabilities(opt KLDOptions, lo, step float64, G int
 	c := int(math.Round((v - lo) / step))
 	c = max(0, min(G-1, c))
 	for i := range p {
-		p[i] = opt.Epsilon
+		p[i] = opt.epsilon
 	}
 	p[c] = 1
 	return p

@@ -82,7 +82,7 @@ var (
 
 func TestKLDStability(t *testing.T) {
 	nrd0 := DefaultKLD
-	nrd0.Bandwidth = bandwidthNRD0
+	nrd0.bandwidth = bandwidthNRD0
 	for _, c := range []struct {
 		name     string
 		x, xw    []float64
@@ -151,8 +151,8 @@ func TestKLDStabilityProperties(t *testing.T) {
 		"negative": func() (float64, error) {
 			return KLDStability([]float64{-5, -4, -3}, nil, []float64{-2, -1.5}, nil, DefaultKLD)
 		},
-		"strips":  func() (float64, error) { o := DefaultKLD; o.Strips = 1; return KLDStability(x, nil, y, nil, o) },
-		"epsilon": func() (float64, error) { o := DefaultKLD; o.Epsilon = 0; return KLDStability(x, nil, y, nil, o) },
+		"strips":  func() (float64, error) { o := DefaultKLD; o.strips = 1; return KLDStability(x, nil, y, nil, o) },
+		"epsilon": func() (float64, error) { o := DefaultKLD; o.epsilon = 0; return KLDStability(x, nil, y, nil, o) },
 	} {
 		if _, err := f(); err == nil {
 			t.Errorf("%s: no error", name)
@@ -160,7 +160,7 @@ func TestKLDStabilityProperties(t *testing.T) {
 	}
 	// Without clamping, negative data work.
 	o := DefaultKLD
-	o.NonNegative = false
+	o.nonNegative = false
 	if p, err := KLDStability([]float64{-5, -4, -3}, nil, []float64{-5, -4, -3}, nil, o); err != nil || p != 1 {
 		t.Errorf("negative data unclamped: %v, %v", p, err)
 	}
