@@ -66,34 +66,34 @@ const defaultExactMaxSize = 8
 // continuity correction on, exact for min(n, m) ≤ 8 without ties — the
 // settings of scipy.stats.mannwhitneyu's defaults.
 type MannWhitneyOptions struct {
-	// Alternative hypothesis; default TwoSided.
-	Alternative alternative
+	// alternative hypothesis; default TwoSided.
+	alternative alternative
 
-	// Method of the p-value; default MethodAuto, which uses the exact
+	// method of the p-value; default MethodAuto, which uses the exact
 	// distribution when the pooled sample has no ties and
 	// min(n, m) ≤ ExactMaxSize, and the normal approximation otherwise.
 	// MethodExact on tied data ignores the ties (as scipy does), which makes
 	// the test conservative.
-	Method Method
+	method Method
 
-	// ExactMaxSize bounds the smaller sample size for which MethodAuto uses
+	// exactMaxSize bounds the smaller sample size for which MethodAuto uses
 	// the exact distribution. 0 means DefaultExactMaxSize (8); a negative
 	// value makes MethodAuto always use the normal approximation.
-	ExactMaxSize int
+	exactMaxSize int
 
-	// NoContinuity turns off the 0.5 continuity correction of the normal
+	// noContinuity turns off the 0.5 continuity correction of the normal
 	// approximation (scipy's use_continuity=False). Default false: the
 	// correction is applied.
-	NoContinuity bool
+	noContinuity bool
 }
 
 // DefaultMannWhitneyOptions are the defaults of MannWhitneyU; it is the zero
 // MannWhitneyOptions, spelled out.
 var DefaultMannWhitneyOptions = MannWhitneyOptions{
-	Alternative:  twoSided,
-	Method:       methodAuto,
-	ExactMaxSize: defaultExactMaxSize,
-	NoContinuity: false,
+	alternative:  twoSided,
+	method:       methodAuto,
+	exactMaxSize: defaultExactMaxSize,
+	noContinuity: false,
 }
 
 // MannWhitneyResult is the outcome of a Mann-Whitney U test.
@@ -102,20 +102,20 @@ type MannWhitneyResult struct {
 	//	U = R_x − n(n+1)/2 = #{x_i > y_j} + 0.5·#{x_i = y_j}
 	// with R_x the sum of x's ranks in the pooled sample; 0 ≤ U ≤ n·m.
 	U float64
-	// Z is the standardized statistic of the normal approximation, oriented
+	// z is the standardized statistic of the normal approximation, oriented
 	// so that Z > 0 when x tends to be larger than y and continuity-corrected
 	// towards 0 (see MannWhitneyU). It is NaN when Method is MethodExact.
-	Z float64
+	z float64
 	// P is the p-value for Alternative.
 	P float64
-	// N and M are the sizes of x and y.
-	N, M int
+	// n and M are the sizes of x and y.
+	n, m int
 	// Method is the method used: MethodExact or MethodAsymptotic.
 	Method Method
-	// Alternative is the alternative hypothesis tested.
-	Alternative alternative
-	// Ties reports whether the pooled sample holds equal values.
-	Ties bool
+	// alternative is the alternative hypothesis tested.
+	alternative alternative
+	// ties reports whether the pooled sample holds equal values.
+	ties bool
 }
 
 // errExactTooLarge is returned when MethodExact is forced on samples whose
@@ -177,15 +177,15 @@ const maxExactWork = 1 << 32
 // variance: S. Siegel, N. J. Castellan, Nonparametric Statistics for the
 // Behavioral Sciences, 2nd ed., McGraw-Hill 1988.
 func MannWhitneyU(x, y []float64, opts MannWhitneyOptions) (MannWhitneyResult, error) {
-	switch opts.Alternative {
+	switch opts.alternative {
 	case twoSided, greater, less:
 	default:
-		panic(fmt.Sprintf("nonparam: MannWhitneyU: unknown %v", opts.Alternative))
+		panic(fmt.Sprintf("nonparam: MannWhitneyU: unknown %v", opts.alternative))
 	}
-	switch opts.Method {
+	switch opts.method {
 	case methodAuto, MethodExact, methodAsymptotic:
 	default:
-		panic(fmt.Sprintf("nonparam: MannWhitneyU: unknown %v", opts.Method))
+		panic(fmt.Sprintf("nonparam: MannWhitneyU: unknown %v", opts.method))
 	}
 	if err := checkSample("x", x); err != nil {
 		return MannWhitneyResult{}, err
@@ -203,31 +203,31 @@ func mannWhitneyFromCounts(d dominance, tieSum float64, opts MannWhitneyOptions)
 	u := float64(d.Greater) + 0.5*float64(d.Equal)
 	res := MannWhitneyResult{
 		U:           u,
-		N:           n,
-		M:           m,
-		Alternative: opts.Alternative,
-		Ties:        tieSum > 0,
+		n:           n,
+		m:           m,
+		alternative: opts.alternative,
+		ties:        tieSum > 0,
 	}
 
-	method := opts.Method
+	method := opts.method
 	if method == methodAuto {
-		limit := opts.ExactMaxSize
+		limit := opts.exactMaxSize
 		if limit == 0 {
 			limit = defaultExactMaxSize
 		}
 		method = methodAsymptotic
-		if !res.Ties && min(n, m) <= limit {
+		if !res.ties && min(n, m) <= limit {
 			method = MethodExact
 		}
 	}
 	res.Method = method
 
 	if method == MethodExact {
-		res.Z = math.NaN()
+		res.z = math.NaN()
 		// k is the statistic whose upper tail P(U' ≥ k) is the p-value
 		// (times 2 when two-sided), truncated as scipy's U.astype(int).
 		var k float64
-		switch opts.Alternative {
+		switch opts.alternative {
 		case twoSided:
 			k = math.Max(u, nm-u)
 		case greater:
@@ -240,7 +240,7 @@ func mannWhitneyFromCounts(d dominance, tieSum float64, opts MannWhitneyOptions)
 		if err != nil {
 			return MannWhitneyResult{}, err
 		}
-		if opts.Alternative == twoSided {
+		if opts.alternative == twoSided {
 			p *= 2
 		}
 		res.P = min(p, 1)
@@ -250,24 +250,24 @@ func mannWhitneyFromCounts(d dominance, tieSum float64, opts MannWhitneyOptions)
 	total := float64(n + m)
 	sigma := math.Sqrt(nm / 12 * ((total + 1) - tieSum/(total*(total-1))))
 	cc := 0.5
-	if opts.NoContinuity {
+	if opts.noContinuity {
 		cc = 0
 	}
 	diff := u - nm/2
 	if sigma == 0 || math.IsNaN(sigma) {
-		res.Z, res.P = 0, 1
+		res.z, res.P = 0, 1
 		return res, nil
 	}
-	switch opts.Alternative {
+	switch opts.alternative {
 	case twoSided:
-		res.Z = math.Copysign(math.Max(math.Abs(diff)-cc, 0), diff) / sigma
-		res.P = min(1, 2*upperTail(math.Abs(res.Z)))
+		res.z = math.Copysign(math.Max(math.Abs(diff)-cc, 0), diff) / sigma
+		res.P = min(1, 2*upperTail(math.Abs(res.z)))
 	case greater:
-		res.Z = (diff - cc) / sigma
-		res.P = upperTail(res.Z)
+		res.z = (diff - cc) / sigma
+		res.P = upperTail(res.z)
 	case less:
-		res.Z = (diff + cc) / sigma
-		res.P = distuv.UnitNormal.CDF(res.Z)
+		res.z = (diff + cc) / sigma
+		res.P = distuv.UnitNormal.CDF(res.z)
 	}
 	return res, nil
 }

@@ -101,14 +101,14 @@ func TestExactLargeScaled(t *testing.T) {
 	const wantU, wantP = 109992, 0.024923623797979556
 	x := genData(450, 7919, 13, 100003, 2.0, 9000.0)
 	y := genData(450, 104729, 17, 100003, 2.0, 1.0)
-	exact, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: MethodExact})
+	exact, err := MannWhitneyU(x, y, MannWhitneyOptions{method: MethodExact})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if exact.Method != MethodExact || exact.U != wantU || !closeRel(exact.P, wantP, 1e-9) {
 		t.Errorf("%v: U = %v, p = %.17g, want U = %v, p = %.17g", exact.Method, exact.U, exact.P, wantU, wantP)
 	}
-	approx, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: methodAsymptotic})
+	approx, err := MannWhitneyU(x, y, MannWhitneyOptions{method: methodAsymptotic})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestExactLargeScaled(t *testing.T) {
 func TestExactTooLarge(t *testing.T) {
 	x := genData(5000, 1, 0, 1<<30, 2, 0)
 	y := genData(5000, 1, 0, 1<<30, 2, 1)
-	_, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: MethodExact})
+	_, err := MannWhitneyU(x, y, MannWhitneyOptions{method: MethodExact})
 	if !errors.Is(err, errExactTooLarge) {
 		t.Fatalf("err = %v, want ErrExactTooLarge", err)
 	}
@@ -153,15 +153,15 @@ func TestMannWhitneyMethodChoice(t *testing.T) {
 			if c.ties {
 				y[0] = x[0]
 			}
-			res, err := MannWhitneyU(x, y, MannWhitneyOptions{ExactMaxSize: c.limit})
+			res, err := MannWhitneyU(x, y, MannWhitneyOptions{exactMaxSize: c.limit})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Method != c.method || res.Ties != c.ties {
-				t.Errorf("method %v ties %v, want %v %v", res.Method, res.Ties, c.method, c.ties)
+			if res.Method != c.method || res.ties != c.ties {
+				t.Errorf("method %v ties %v, want %v %v", res.Method, res.ties, c.method, c.ties)
 			}
-			if res.Method == MethodExact && !math.IsNaN(res.Z) {
-				t.Errorf("exact Z = %v, want NaN", res.Z)
+			if res.Method == MethodExact && !math.IsNaN(res.z) {
+				t.Errorf("exact Z = %v, want NaN", res.z)
 			}
 		})
 	}
@@ -182,7 +182,7 @@ func TestMannWhitneySwap(t *testing.T) {
 		x, y := s[0], s[1]
 		run := func(a, b []float64, alt alternative) MannWhitneyResult {
 			t.Helper()
-			res, err := MannWhitneyU(a, b, MannWhitneyOptions{Alternative: alt})
+			res, err := MannWhitneyU(a, b, MannWhitneyOptions{alternative: alt})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,8 +193,8 @@ func TestMannWhitneySwap(t *testing.T) {
 		if two.U+twoSwap.U != nm {
 			t.Errorf("case %d: U(x,y) + U(y,x) = %v, want %v", i, two.U+twoSwap.U, nm)
 		}
-		if !closeRel(two.P, twoSwap.P, 1e-14) || !closeRel(two.Z, -twoSwap.Z, 1e-14) && two.Method == methodAsymptotic {
-			t.Errorf("case %d: two-sided p %v vs %v, Z %v vs %v", i, two.P, twoSwap.P, two.Z, twoSwap.Z)
+		if !closeRel(two.P, twoSwap.P, 1e-14) || !closeRel(two.z, -twoSwap.z, 1e-14) && two.Method == methodAsymptotic {
+			t.Errorf("case %d: two-sided p %v vs %v, Z %v vs %v", i, two.P, twoSwap.P, two.z, twoSwap.z)
 		}
 		gt, ltSwap := run(x, y, greater), run(y, x, less)
 		if !closeRel(gt.P, ltSwap.P, 1e-14) {
@@ -235,21 +235,21 @@ func TestMannWhitneyZ(t *testing.T) {
 	r := newRand(4)
 	x, y := roundedSample(r, 50, 0.4, 0.25), roundedSample(r, 60, 0, 0.25)
 	for _, alt := range []alternative{twoSided, greater, less} {
-		res, err := MannWhitneyU(x, y, MannWhitneyOptions{Alternative: alt})
+		res, err := MannWhitneyU(x, y, MannWhitneyOptions{alternative: alt})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Z <= 0 {
-			t.Errorf("%v: Z = %v, want > 0 for x shifted up", alt, res.Z)
+		if res.z <= 0 {
+			t.Errorf("%v: Z = %v, want > 0 for x shifted up", alt, res.z)
 		}
 		var want float64
 		switch alt {
 		case twoSided:
-			want = math.Erfc(math.Abs(res.Z) / math.Sqrt2)
+			want = math.Erfc(math.Abs(res.z) / math.Sqrt2)
 		case greater:
-			want = math.Erfc(res.Z/math.Sqrt2) / 2
+			want = math.Erfc(res.z/math.Sqrt2) / 2
 		case less:
-			want = math.Erfc(-res.Z/math.Sqrt2) / 2
+			want = math.Erfc(-res.z/math.Sqrt2) / 2
 		}
 		if !closeRel(res.P, want, 1e-14) {
 			t.Errorf("%v: P = %v, from Z %v", alt, res.P, want)
@@ -273,8 +273,8 @@ func TestMannWhitneyEdgeCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.P != 1 || res.Z != 0 || res.U != 3 {
-			t.Errorf("U, Z, P = %v, %v, %v, want 3, 0, 1", res.U, res.Z, res.P)
+		if res.P != 1 || res.z != 0 || res.U != 3 {
+			t.Errorf("U, Z, P = %v, %v, %v, want 3, 0, 1", res.U, res.z, res.P)
 		}
 	})
 	t.Run("one vs one tied", func(t *testing.T) {
@@ -341,8 +341,8 @@ func TestInputsNotModified(t *testing.T) {
 func TestPanics(t *testing.T) {
 	x := []float64{1, 2}
 	cases := map[string]func(){
-		"alternative": func() { MannWhitneyU(x, x, MannWhitneyOptions{Alternative: 3}) },
-		"method":      func() { MannWhitneyU(x, x, MannWhitneyOptions{Method: -1}) },
+		"alternative": func() { MannWhitneyU(x, x, MannWhitneyOptions{alternative: 3}) },
+		"method":      func() { MannWhitneyU(x, x, MannWhitneyOptions{method: -1}) },
 		"rank dst":    func() { rank(make([]float64, 1), x) },
 		"dunn alpha":  func() { Dunn([][]float64{x, x}, DunnOptions{Alpha: 1}) },
 		"dunn NaN":    func() { Dunn([][]float64{x, x}, DunnOptions{Alpha: math.NaN()}) },
@@ -469,7 +469,7 @@ func TestKruskalWallisNullRejectionRate(t *testing.T) {
 func TestTwoGroupIdentities(t *testing.T) {
 	r := newRand(6)
 	x, y := roundedSample(r, 23, 0.3, 0.5), roundedSample(r, 31, 0, 0.5)
-	mw, err := MannWhitneyU(x, y, MannWhitneyOptions{Method: methodAsymptotic, NoContinuity: true})
+	mw, err := MannWhitneyU(x, y, MannWhitneyOptions{method: methodAsymptotic, noContinuity: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,15 +477,15 @@ func TestTwoGroupIdentities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !closeRel(kw.H, mw.Z*mw.Z, 1e-12) || !closeRel(kw.P, mw.P, 1e-10) {
-		t.Errorf("H = %v, p = %v; Z² = %v, p = %v", kw.H, kw.P, mw.Z*mw.Z, mw.P)
+	if !closeRel(kw.H, mw.z*mw.z, 1e-12) || !closeRel(kw.P, mw.P, 1e-10) {
+		t.Errorf("H = %v, p = %v; Z² = %v, p = %v", kw.H, kw.P, mw.z*mw.z, mw.P)
 	}
 	pairs, err := Dunn([][]float64{x, y}, DunnOptions{Alpha: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pairs) != 1 || !closeRel(pairs[0].Z, mw.Z, 1e-12) || !closeRel(pairs[0].P, mw.P, 1e-10) {
-		t.Errorf("Dunn %+v; Mann-Whitney Z = %v, p = %v", pairs, mw.Z, mw.P)
+	if len(pairs) != 1 || !closeRel(pairs[0].Z, mw.z, 1e-12) || !closeRel(pairs[0].P, mw.P, 1e-10) {
+		t.Errorf("Dunn %+v; Mann-Whitney Z = %v, p = %v", pairs, mw.z, mw.P)
 	}
 	if pairs[0].PAdjusted != pairs[0].P {
 		t.Errorf("one comparison: PAdjusted %v != P %v", pairs[0].PAdjusted, pairs[0].P)

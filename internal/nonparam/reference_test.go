@@ -210,7 +210,7 @@ func TestMannWhitneyUScipy(t *testing.T) {
 				t.Fatalf("no data %q", c.name)
 			}
 			res, err := MannWhitneyU(d[0], d[1], MannWhitneyOptions{
-				Alternative: c.alt, Method: c.method, NoContinuity: c.noContinuity,
+				alternative: c.alt, method: c.method, noContinuity: c.noContinuity,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -225,8 +225,8 @@ func TestMannWhitneyUScipy(t *testing.T) {
 			if !closeRel(res.P, c.p, tol) {
 				t.Errorf("p = %.17g, want %.17g (rel tol %g; method %v)", res.P, c.p, tol, res.Method)
 			}
-			if res.N != len(d[0]) || res.M != len(d[1]) || res.Alternative != c.alt {
-				t.Errorf("N, M, Alternative = %d, %d, %v", res.N, res.M, res.Alternative)
+			if res.n != len(d[0]) || res.m != len(d[1]) || res.alternative != c.alt {
+				t.Errorf("N, M, Alternative = %d, %d, %v", res.n, res.m, res.alternative)
 			}
 		})
 	}
