@@ -122,6 +122,10 @@ type ReadOptions struct {
 	OnFile func(path string, rows int64)
 	// Stdin is read for the path "-" (os.Stdin when nil).
 	Stdin io.Reader
+	// Shard, when set, is the shard a sharded analysis reads: Stream
+	// reads of a Parquet table written by shard only the row groups that
+	// may hold it (table.ScanFileShard).
+	Shard *table.ShardPart
 
 	// instances numbers named instances across the files of one call.
 	instances *Instances
@@ -233,7 +237,7 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 				// Record by record: a table file larger than memory streams.
 				var setups []table.Setup
 				screened := func(rec arrow.Record) error { return screen.record(rec, fileSink) }
-				if setups, err = table.ScanFile(path, mem, screened); err == nil {
+				if setups, err = table.ScanFileShard(path, mem, opt.Shard, screened); err == nil {
 					t = &table.Table{Setups: setups}
 				}
 			}

@@ -70,6 +70,13 @@ type WriteOptions struct {
 	// default of DuckDB and pyarrow too), "zstd" (files about 0.6× the
 	// size, for about 1.15× the CPU time) or "none".
 	ParquetCompression string
+	// ByShard writes a Parquet table ordered by the key hash ShardOf
+	// splits by, in row groups of whole benchmark groups (GroupOf) whose
+	// hash ranges the footer's key-value metadata records, so that a
+	// sharded read (ScanFileShard) reads only the row groups of its shard.
+	// The rows go through a scratch file in the system's temporary
+	// directory first. Other formats refuse it.
+	ByShard bool
 }
 
 // WriteFile writes t to path atomically in the format chosen by its
@@ -357,7 +364,14 @@ func scanIPC(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) erro
 // readers itself rather than through FileReader.GetRecordReader, which
 // builds them in goroutines, so that a decoder panic on a damaged file
 // happens in the caller's goroutine, where guardedRead recovers it.
-func scanParquet(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
+func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
+	return scanParquetPart(fh, mem, emit, nil)
+}
+
+// scanParquetPart is scanParquet reading only the row groups that may
+// hold part's shard (ShardPart.pickRowGroups; every row group when part
+// is nil), their rows checked against the recorded hash ranges.
+func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) error, part *ShardPart) ([]Setup, error) {
 	size, err := fh.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, err
@@ -413,9 +427,9 @@ func scanParquet(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) 
 	for i := 0; i < numColumns; i++ {
 		leaves[i] = true
 	}
-	rowGroups := make([]int, pf.NumRowGroups())
-	for i := range rowGroups {
-		rowGroups[i] = i
+	rowGroups, err := part.pickRowGroups(pf, fr)
+	if err != nil {
+		return nil, err
 	}
 	readers := make([]*pqarrow.ColumnReader, numColumns)
 	defer func() {
@@ -448,7 +462,12 @@ func scanParquet(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) 
 			rec.Release()
 			return setups, fmt.Errorf("record %d: %w", n, err)
 		}
-		if err := emit(canonicalRecord(rec)); err != nil {
+		rec = canonicalRecord(rec)
+		if err := part.checkRows(rec); err != nil {
+			rec.Release()
+			return setups, fmt.Errorf("record %d: %w", n, err)
+		}
+		if err := emit(rec); err != nil {
 			return setups, err
 		}
 	}
@@ -585,6 +604,17 @@ func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Rec
 // leaves behind are left to the garbage collector (mem should be a Go
 // allocator), as the records already handed on may still be in use.
 func ScanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([]Setup, error) {
+	return ScanFileShard(path, mem, nil, fn)
+}
+
+// ScanFileShard is ScanFile for a sharded analysis: of a Parquet table
+// written by shard (WriteOptions.ByShard) it reads only the row groups
+// whose key hash range meets part's shard, and notes the benchmark runs
+// of the others in part (see ShardPart.Runs) from their key columns. The
+// rows read still include other shards' (the row groups at the shard's
+// edges): the caller filters rows by shard as before. Other files, and
+// every file when part is nil, are read whole.
+func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(arrow.Record) error) ([]Setup, error) {
 	f, err := FormatOf(path)
 	if err != nil {
 		return nil, err
@@ -630,7 +660,9 @@ func ScanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([
 	}
 	scan := scanIPC
 	if f == FormatParquet {
-		scan = scanParquet
+		scan = func(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
+			return scanParquetPart(fh, mem, emit, part)
+		}
 	}
 	var setups []Setup
 	_, err = guardedScan(mem, func(mem memory.Allocator) error {

@@ -2,7 +2,6 @@ package table
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"regexp"
 	"sort"
@@ -197,24 +196,6 @@ func NewRunSet(keys []Key) *RunSet {
 
 // Has reports whether k is in the set.
 func (s *RunSet) Has(k Key) bool { return s.m[k] }
-
-// ShardOf is the shard (0 … n−1) benchmark run k belongs to when the work
-// is split n ways: the 64-bit FNV-1a hash of its project, benchmark,
-// params and mode (NUL-separated) modulo n. The version is left out, so
-// every version of a benchmark lands in the same shard (optimize and
-// compare relate versions); the partition depends on nothing but the key,
-// so it is the same on every run and machine. n ≤ 1 gives 0.
-func ShardOf(k Key, n int) int {
-	if n <= 1 {
-		return 0
-	}
-	h := fnv.New64a()
-	for _, s := range []string{k.Project, k.Benchmark, k.Params, k.Mode} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return int(h.Sum64() % uint64(n))
-}
 
 // Collect groups the table's rows into one Series per key for the filter's
 // metric, sorted by key. Setups are attached by key.

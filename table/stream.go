@@ -45,6 +45,9 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 	if err != nil {
 		return err
 	}
+	if opt.ByShard && f != FormatParquet {
+		return fmt.Errorf("%s: a table is written by shard only as Parquet (.parquet)", path)
+	}
 	var fillErr error
 	var setups []Setup
 	errFill := errors.New("fill failed")
@@ -54,7 +57,22 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 			return err
 		}
 		defer sw.abort()
-		p := newPipe(sw.write)
+		write := sw.write
+		if opt.ByShard {
+			sp, err := NewSpool("", nil)
+			if err != nil {
+				return err
+			}
+			defer sp.Close()
+			write = func(rec arrow.Record) error {
+				if err := checkStreamSchema(rec); err != nil {
+					return err
+				}
+				return sp.Add(rec)
+			}
+			sw.bySpool = sp
+		}
+		p := newPipe(write)
 		setups, fillErr = fill(p.write)
 		werr := p.close()
 		if fillErr != nil {
@@ -62,6 +80,11 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 		}
 		if werr != nil {
 			return werr
+		}
+		if sw.bySpool != nil {
+			if sw.hashes, err = writeByShard(sw.bySpool, sw.pq); err != nil {
+				return err
+			}
 		}
 		if f == FormatParquet {
 			// With many setups the JSON and pqarrow's copies of it (its
@@ -162,6 +185,10 @@ type streamWriter struct {
 	rows int64
 
 	pq *arrowio.ParquetWriter
+	// With WriteOptions.ByShard, the records go to bySpool first and then
+	// to pq by writeByShard, which gives the row groups' hash ranges.
+	bySpool *Spool
+	hashes  []hashRange
 
 	cw  *csv.Writer
 	row []string
@@ -257,9 +284,18 @@ func validCodec(c string) bool {
 	return c == ""
 }
 
-func (s *streamWriter) write(rec arrow.Record) error {
+// checkStreamSchema refuses a record Stream cannot write: one whose
+// columns are not Schema's.
+func checkStreamSchema(rec arrow.Record) error {
 	if !rec.Schema().Equal(Schema) && !Schema.Equal(arrow.NewSchema(rec.Schema().Fields(), nil)) {
 		return fmt.Errorf("table: record with schema %s, want the canonical one", rec.Schema())
+	}
+	return nil
+}
+
+func (s *streamWriter) write(rec arrow.Record) error {
+	if err := checkStreamSchema(rec); err != nil {
+		return err
 	}
 	s.rows += rec.NumRows()
 	switch s.f {
@@ -331,6 +367,12 @@ func (s *streamWriter) closeParquet(js []byte) error {
 	if err := pq.SetMetadata(MetadataSetups, unsafe.String(unsafe.SliceData(js), len(js))); err != nil {
 		pq.Close()
 		return err
+	}
+	if s.bySpool != nil {
+		if err := pq.SetMetadata(metadataRowGroupHashes, encodeHashRanges(s.hashes)); err != nil {
+			pq.Close()
+			return err
+		}
 	}
 	return pq.Close()
 }

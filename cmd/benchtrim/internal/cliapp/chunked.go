@@ -65,7 +65,11 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 		}
 		return sp.Add(rec)
 	}
+	part := shardPart(keep)
 	sink := func(rec arrow.Record) error {
+		if part != nil {
+			part.Note(rec)
+		}
 		var err error
 		for _, r := range table.MetricRows(rec, keep.Metric) {
 			if err == nil && sp == nil && r.NumRows() < rec.NumRows() {
@@ -84,34 +88,34 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 		}
 		return err
 	}
-	st, err := StreamInputs(c, c.Args().Slice(), sink)
+	st, err := streamInputs(c, c.Args().Slice(), part, sink)
 	if err != nil {
 		return rep, release, err
 	}
 	if !g.Quiet {
 		st.Report.WriteKinds(c.App.ErrWriter)
+		sayShardRead(c, part)
 	}
+	// Row groups of other shards skipped: the runs of the whole input.
+	inputRuns := part.Runs()
 	if sp == nil {
 		t := &table.Table{Records: held, Setups: st.Setups}
 		held = nil
+		if err := emptyShard(keep, inputRuns); err != nil {
+			return rep, t.Release, err
+		}
 		bar := progress.New(c.App.ErrWriter, g.Quiet, label, 0)
-		rep, err = run(t, nil, bar.Tick)
+		rep, err = run(t, inputRuns, bar.Tick)
 		bar.Done()
 		return rep, t.Release, BenchError(c, err)
 	}
+	if inputRuns == nil {
+		inputRuns = sp.Runs()
+	}
 	chunks := sp.Chunks(g.MaxRows, keep.Matches)
-	if len(chunks) == 0 && keep.Shards > 1 {
-		// The shard is empty when other shards hold selected runs (as
-		// table.Select says of a table in memory).
-		all := keep.Unsharded()
-		n := 0
-		for _, k := range sp.Runs() {
-			if all.Matches(k) {
-				n++
-			}
-		}
-		if n > 0 {
-			return rep, release, &table.EmptyShardError{Shard: keep.Shard, Shards: keep.Shards, Runs: n}
+	if len(chunks) == 0 {
+		if err := emptyShard(keep, inputRuns); err != nil {
+			return rep, release, err
 		}
 	}
 	if len(chunks) == 0 {
@@ -122,7 +126,7 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 		fmt.Fprintf(c.App.ErrWriter, "%s: the input's %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch file in $TMPDIR)\n",
 			commandName(c), sp.Rows(), g.MaxRows, len(chunks))
 	}
-	all := sp.Runs()
+	all := inputRuns
 	parts := make([]R, 0, len(chunks))
 	for i, ch := range chunks {
 		t, err := sp.Read(ch, st.Setups)
@@ -142,4 +146,48 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	}
 	rep, err = merge(parts)
 	return rep, release, err
+}
+
+// shardPart is the part of the input a run with filter keep reads: nil
+// unless keep selects a shard.
+func shardPart(keep table.Filter) *table.ShardPart {
+	if keep.Shards <= 1 {
+		return nil
+	}
+	return &table.ShardPart{Shard: keep.Shard, Shards: keep.Shards, Metric: keep.Metric}
+}
+
+// emptyShard is the *table.EmptyShardError of a run with filter keep on
+// an input whose benchmark runs are runs when keep's shard holds none of
+// them and the other shards some (as table.Select says of a table in
+// memory); nil otherwise, and when runs is nil.
+func emptyShard(keep table.Filter, runs []table.Key) error {
+	if keep.Shards <= 1 {
+		return nil
+	}
+	all := keep.Unsharded()
+	n := 0
+	for _, k := range runs {
+		if keep.Matches(k) {
+			return nil
+		}
+		if all.Matches(k) {
+			n++
+		}
+	}
+	if n > 0 {
+		return &table.EmptyShardError{Shard: keep.Shard, Shards: keep.Shards, Runs: n}
+	}
+	return nil
+}
+
+// sayShardRead says on stderr how many rows of the input's tables written
+// by shard part's read skipping other shards' row groups (nothing when
+// there were none).
+func sayShardRead(c *cli.Context, part *table.ShardPart) {
+	if part == nil || part.Rows == 0 {
+		return
+	}
+	fmt.Fprintf(c.App.ErrWriter, "%s: shard %d/%d read %d of the %d rows of the tables written by shard\n",
+		commandName(c), part.Shard, part.Shards, part.RowsRead, part.Rows)
 }

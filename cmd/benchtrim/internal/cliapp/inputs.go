@@ -121,6 +121,12 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 // StreamInputs is readInputs handing the rows to sink as they are read
 // (ingest.Stream).
 func StreamInputs(c *cli.Context, paths []string, sink func(arrow.Record) error) (*ingest.Streamed, error) {
+	return streamInputs(c, paths, nil, sink)
+}
+
+// streamInputs is StreamInputs reading only part's shard of tables
+// written by shard (ingest.ReadOptions.Shard; part nil reads all).
+func streamInputs(c *cli.Context, paths []string, part *table.ShardPart, sink func(arrow.Record) error) (*ingest.Streamed, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no input files")
 	}
@@ -128,7 +134,7 @@ func StreamInputs(c *cli.Context, paths []string, sink func(arrow.Record) error)
 	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
 	st, err := ingest.Stream(paths, ingest.ReadOptions{
 		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"), Stdin: stdinOf(c),
-		OnFile: func(string, int64) { bar.Add(1) },
+		OnFile: func(string, int64) { bar.Add(1) }, Shard: part,
 	}, sink)
 	bar.Done()
 	return st, err

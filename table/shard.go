@@ -1,0 +1,485 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/bits"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/parquet/file"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/benchtrim/benchtrim/internal/arrowio"
+)
+
+// ShardOf is the shard (0 … n−1) benchmark run k belongs to when the work
+// is split n ways: with h the 64-bit FNV-1a hash of its project,
+// benchmark, params and mode (each followed by a NUL byte), it is
+// ⌊h·n / 2⁶⁴⌋, the high 64 bits of the 128-bit product h·n. Shard K of N
+// is thus the contiguous hash range [⌈K·2⁶⁴/N⌉, ⌈(K+1)·2⁶⁴/N⌉), for any
+// N, so a table written in hash order (WriteOptions.ByShard) holds each
+// shard in a stretch of row groups. The version is left out, so every
+// version of a benchmark lands in the same shard (optimize and compare
+// relate versions); the partition depends on nothing but the key, so it
+// is the same on every run and machine. n ≤ 1 gives 0.
+func ShardOf(k Key, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return shardOfHash(keyHash(k), n)
+}
+
+// keyHash is the 64-bit FNV-1a hash of k's project, benchmark, params and
+// mode, each followed by a NUL byte (ShardOf's h).
+func keyHash(k Key) uint64 {
+	h := fnv.New64a()
+	for _, s := range []string{k.Project, k.Benchmark, k.Params, k.Mode} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// shardOfHash is ⌊h·n / 2⁶⁴⌋: the shard of n (n ≥ 1) whose hash range
+// holds h. It does not decrease as h grows.
+func shardOfHash(h uint64, n int) int {
+	hi, _ := bits.Mul64(h, uint64(n))
+	return int(hi)
+}
+
+// metadataRowGroupHashes is the Parquet key-value metadata key of a table
+// written by shard (WriteOptions.ByShard): a JSON array holding, per row
+// group in file order, the least and greatest key hash (keyHash) of its
+// rows as two 16-digit hexadecimal strings.
+const metadataRowGroupHashes = "benchtrim.row_group_hashes"
+
+// hashRange is the closed range [lo, hi] of the key hashes of a row
+// group's rows.
+type hashRange struct{ lo, hi uint64 }
+
+// encodeHashRanges is the metadataRowGroupHashes value of ranges.
+func encodeHashRanges(ranges []hashRange) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, r := range ranges {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `["%016x","%016x"]`, r.lo, r.hi)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// decodeHashRanges parses a metadataRowGroupHashes value of a file of
+// rowGroups row groups.
+func decodeHashRanges(s string, rowGroups int) ([]hashRange, error) {
+	var pairs [][2]string
+	if err := json.Unmarshal([]byte(s), &pairs); err != nil {
+		return nil, fmt.Errorf("%s metadata: %w", metadataRowGroupHashes, err)
+	}
+	if len(pairs) != rowGroups {
+		return nil, fmt.Errorf("%s metadata: %d ranges for %d row groups (the file was rewritten after benchtrim ingest --by-shard wrote it; ingest it again)",
+			metadataRowGroupHashes, len(pairs), rowGroups)
+	}
+	out := make([]hashRange, len(pairs))
+	for i, p := range pairs {
+		lo, err1 := strconv.ParseUint(p[0], 16, 64)
+		hi, err2 := strconv.ParseUint(p[1], 16, 64)
+		if err1 != nil || err2 != nil || lo > hi {
+			return nil, fmt.Errorf("%s metadata: row group %d: range [%.20q, %.20q] is not two ordered 64-bit hexadecimal hashes", metadataRowGroupHashes, i+1, p[0], p[1])
+		}
+		out[i] = hashRange{lo, hi}
+	}
+	return out, nil
+}
+
+// byShardRowGroupRows is the number of rows of a row group that a table
+// written by shard aims at, for an input of rows rows: about 256 row
+// groups, each of 1,024 to 65,536 rows (a benchmark group, every version
+// of a run, is never split but by arrowio's own row group limit). Small
+// row groups let a shard skip more of the file; each costs some footer.
+func byShardRowGroupRows(rows int64) int64 {
+	return min(max(rows/256, 1<<10), 1<<16)
+}
+
+// byShardReadRows is how many rows of the scratch file writeByShard
+// decodes at a time: the memory it holds, beyond a row group.
+const byShardReadRows = 1 << 20
+
+// writeByShard writes the rows of sp, whose groups are GroupOf's, to pq
+// ordered by key hash (keyHash of the group; a group's rows in the order
+// they were added), a new row group whenever the next group would take
+// the current one over byShardRowGroupRows, and returns the hash range of
+// every row group written.
+func writeByShard(sp *Spool, pq *arrowio.ParquetWriter) ([]hashRange, error) {
+	hashes := make([]uint64, len(sp.groups))
+	order := make([]int, len(sp.groups))
+	for g, k := range sp.groups {
+		hashes[g], order[g] = keyHash(k), g
+	}
+	sort.Slice(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if hashes[a] != hashes[b] {
+			return hashes[a] < hashes[b]
+		}
+		return sp.groups[a].Less(sp.groups[b])
+	})
+	limit := byShardRowGroupRows(sp.Rows())
+	var ranges []hashRange
+	var cur hashRange
+	var rows int64
+	endGroup := func() error {
+		n, err := pq.EndRowGroup()
+		for len(ranges) < n {
+			ranges = append(ranges, cur)
+		}
+		rows = 0
+		return err
+	}
+	for from := 0; from < len(order); {
+		to, n := from, int64(0)
+		for to < len(order) && (to == from || n+sp.groupRows[order[to]] <= byShardReadRows) {
+			n += sp.groupRows[order[to]]
+			to++
+		}
+		runs, t, err := readGroups(sp, order[from:to])
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range order[from:to] {
+			if rows > 0 && rows+sp.groupRows[g] > limit {
+				if err = endGroup(); err != nil {
+					break
+				}
+			}
+			if rows == 0 {
+				cur.lo = hashes[g]
+			}
+			cur.hi = hashes[g]
+			for _, r := range runs[g] {
+				s := r.rec.NewSlice(r.start, r.end)
+				err = pq.Write(s)
+				s.Release()
+				if err != nil {
+					break
+				}
+			}
+			rows += sp.groupRows[g]
+			if err != nil {
+				break
+			}
+		}
+		t.Release()
+		if err != nil {
+			return nil, err
+		}
+		from = to
+	}
+	return ranges, endGroup()
+}
+
+// recRun is rows [start, end) of rec.
+type recRun struct {
+	rec        arrow.Record
+	start, end int64
+}
+
+// readGroups reads the rows of groups from sp and returns, per group
+// index, the runs of its rows in the order they were added, and the
+// table they are in (the caller releases it once done with the runs).
+func readGroups(sp *Spool, groups []int) (map[int][]recRun, *Table, error) {
+	t, err := sp.Read(groups, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	runs := make(map[int][]recRun, len(groups))
+	for _, rec := range t.Records {
+		c := columnsOf(rec)
+		n := int(rec.NumRows())
+		for i := 0; i < n; {
+			g := sp.index[sp.groupOf(c.key(i))]
+			j := i + 1
+			for j < n && sp.index[sp.groupOf(c.key(j))] == g {
+				j++
+			}
+			runs[g] = append(runs[g], recRun{rec, int64(i), int64(j)})
+			i = j
+		}
+	}
+	return runs, t, nil
+}
+
+// ShardPart is the shard a sharded analysis reads (ScanFileShard) and
+// what it learns of the whole input while reading it.
+type ShardPart struct {
+	// Shard and Shards are the part: shard Shard (0 … Shards−1) of a
+	// split Shards ways (ShardOf).
+	Shard, Shards int
+	// Metric is the metric whose benchmark runs Runs lists ("" for
+	// Primary).
+	Metric string
+	// RowsRead and Rows count the rows of the Parquet tables written by
+	// shard (WriteOptions.ByShard) that were scanned: the rows of the row
+	// groups read, and all their rows.
+	RowsRead, Rows int64
+
+	skipped bool
+	runs    map[Key]bool
+	// The row groups being read (their hash ranges and row counts) and
+	// where the next row falls in them, for checkRows.
+	ranges []hashRange
+	counts []int64
+	at     int
+	left   int64
+}
+
+// Note adds the benchmark runs with rows of p's metric in rec (a record
+// with Schema's columns, read from any input) to those Runs lists.
+func (p *ShardPart) Note(rec arrow.Record) {
+	if p.runs == nil {
+		p.runs = map[Key]bool{}
+	}
+	c := columnsOf(rec)
+	metric := p.metricName()
+	last := [6]int32{-1}
+	for i := 0; i < int(rec.NumRows()); i++ {
+		idx := [6]int32{c.project.Index(i), c.version.Index(i), c.benchmark.Index(i), c.params.Index(i), c.mode.Index(i), c.metric.Index(i)}
+		if idx == last {
+			continue
+		}
+		last = idx
+		if c.metric.Value(i) != metric {
+			continue
+		}
+		if k := c.key(i); !p.runs[k] {
+			p.runs[cloneKey(k)] = true
+		}
+	}
+}
+
+func (p *ShardPart) metricName() string {
+	if p.Metric == "" {
+		return Primary
+	}
+	return p.Metric
+}
+
+// Runs lists, in key order, the benchmark runs with rows of p's metric in
+// the whole input, the row groups skipped included, when the scans
+// skipped any (nil when they read everything: the rows read then name
+// every run). Every record read must have gone through Note.
+func (p *ShardPart) Runs() []Key {
+	if p == nil || !p.skipped {
+		return nil
+	}
+	out := make([]Key, 0, len(p.runs))
+	for k := range p.runs {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
+}
+
+// pickRowGroups returns the row groups of pf that scanParquet reads for
+// p: those whose key hash range (metadataRowGroupHashes) meets the
+// shard's, all of them for a file without the metadata or when p is nil
+// or unsharded. Runs of p's metric in the row groups skipped go to p's
+// runs (read from their key columns only).
+func (p *ShardPart) pickRowGroups(pf *file.Reader, fr *pqarrow.FileReader) ([]int, error) {
+	all := make([]int, pf.NumRowGroups())
+	for i := range all {
+		all[i] = i
+	}
+	if p == nil || p.Shards <= 1 {
+		return all, nil
+	}
+	p.Rows += pf.NumRows()
+	p.ranges, p.counts, p.at, p.left = nil, nil, 0, 0
+	v := pf.MetaData().KeyValueMetadata().FindValue(metadataRowGroupHashes)
+	if v == nil {
+		p.RowsRead += pf.NumRows()
+		return all, nil
+	}
+	ranges, err := decodeHashRanges(*v, len(all))
+	if err != nil {
+		return nil, err
+	}
+	var read, skip []int
+	p.ranges, p.counts = []hashRange{}, []int64{}
+	for i, r := range ranges {
+		if shardOfHash(r.lo, p.Shards) <= p.Shard && p.Shard <= shardOfHash(r.hi, p.Shards) {
+			read = append(read, i)
+			n := pf.MetaData().RowGroup(i).NumRows()
+			p.RowsRead += n
+			p.ranges, p.counts = append(p.ranges, r), append(p.counts, n)
+			continue
+		}
+		skip = append(skip, i)
+	}
+	if len(skip) > 0 {
+		p.skipped = true
+		if err := p.noteSkipped(fr, skip); err != nil {
+			return nil, err
+		}
+	}
+	return read, nil
+}
+
+// keyColumns are the columns noteSkipped reads: the key's and the metric.
+var keyColumns = []int{idxProject, idxVersion, idxBenchmark, idxParams, idxMode, idxMetric}
+
+// noteSkipped adds the runs of p's metric in row groups rowGroups of fr
+// to p's runs, reading only their key and metric columns.
+func (p *ShardPart) noteSkipped(fr *pqarrow.FileReader, rowGroups []int) error {
+	if p.runs == nil {
+		p.runs = map[Key]bool{}
+	}
+	leaves := map[int]bool{}
+	for _, i := range keyColumns {
+		leaves[i] = true
+	}
+	readers := make([]*pqarrow.ColumnReader, len(keyColumns))
+	defer func() {
+		for _, r := range readers {
+			if r != nil {
+				r.Release()
+			}
+		}
+	}()
+	for j, i := range keyColumns {
+		r, err := fr.GetFieldReader(context.Background(), i, leaves, rowGroups)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			return fmt.Errorf("no reader for column %d", i+1)
+		}
+		readers[j] = r
+	}
+	metric := p.metricName()
+	for {
+		cols := make([]func(int) string, len(readers))
+		var chunks []*arrow.Chunked
+		rows := -1
+		var err error
+		for j, r := range readers {
+			var ch *arrow.Chunked
+			if ch, err = r.NextBatch(DefaultBatchRows); err != nil {
+				break
+			}
+			chunks = append(chunks, ch)
+			if rows >= 0 && ch.Len() != rows {
+				err = fmt.Errorf("column %s: %d values, column %s %d", Schema.Field(keyColumns[j]).Name, ch.Len(), Schema.Field(idxProject).Name, rows)
+				break
+			}
+			rows = ch.Len()
+			if rows > 0 {
+				cols[j], err = stringsOf(ch)
+				if err != nil {
+					err = fmt.Errorf("column %s: %w", Schema.Field(keyColumns[j]).Name, err)
+					break
+				}
+			}
+		}
+		if err == nil && rows > 0 {
+			var last Key
+			for i := 0; i < rows; i++ {
+				if cols[5](i) != metric {
+					continue
+				}
+				k := Key{cols[0](i), cols[1](i), cols[2](i), cols[3](i), cols[4](i)}
+				if k != last && !p.runs[k] {
+					p.runs[cloneKey(k)] = true
+				}
+				last = k
+			}
+		}
+		for _, ch := range chunks {
+			ch.Release()
+		}
+		if err != nil || rows <= 0 {
+			return err
+		}
+	}
+}
+
+// stringsOf returns the accessor of row i's string of a column read from
+// a table file: plain strings (version 1) or strings dictionary-encoded
+// with int32 indices, checked to be within their dictionary.
+func stringsOf(ch *arrow.Chunked) (func(int) string, error) {
+	var vals []func(int) string
+	var ends []int
+	n := 0
+	for _, a := range ch.Chunks() {
+		var f func(int) string
+		switch a := a.(type) {
+		case *array.String:
+			f = a.Value
+		case *array.Dictionary:
+			d, ok1 := a.Dictionary().(*array.String)
+			idx, ok2 := a.Indices().(*array.Int32)
+			if !ok1 || !ok2 {
+				return nil, fmt.Errorf("type %s, want strings", a.DataType())
+			}
+			for i := 0; i < idx.Len(); i++ {
+				if v := idx.Value(i); v < 0 || int(v) >= d.Len() {
+					return nil, fmt.Errorf("dictionary index %d out of range [0, %d)", v, d.Len())
+				}
+			}
+			f = func(i int) string { return d.Value(int(idx.Value(i))) }
+		default:
+			return nil, fmt.Errorf("type %s, want strings", a.DataType())
+		}
+		n += a.Len()
+		vals, ends = append(vals, f), append(ends, n)
+	}
+	if len(vals) == 1 {
+		return vals[0], nil
+	}
+	return func(i int) string {
+		j := sort.SearchInts(ends, i+1)
+		start := 0
+		if j > 0 {
+			start = ends[j-1]
+		}
+		return vals[j](i - start)
+	}, nil
+}
+
+// checkRows checks that every row of rec, the next rows read from the row
+// groups pickRowGroups chose, has a key hash within its row group's
+// recorded range: the shard's runs cannot then be in row groups skipped
+// by a range that the file's rows belie.
+func (p *ShardPart) checkRows(rec arrow.Record) error {
+	if p == nil || p.ranges == nil {
+		return nil
+	}
+	c := columnsOf(rec)
+	var last Key
+	var h uint64
+	for i := 0; i < int(rec.NumRows()); i++ {
+		for p.left == 0 {
+			if p.at >= len(p.counts) {
+				return fmt.Errorf("more rows than the row groups read hold")
+			}
+			p.left = p.counts[p.at]
+			p.at++
+		}
+		p.left--
+		if k := c.key(i); i == 0 || k != last {
+			last, h = k, keyHash(k)
+		}
+		if r := p.ranges[p.at-1]; h < r.lo || h > r.hi {
+			return fmt.Errorf("%s holds a row in a row group whose %s range [%016x, %016x] leaves out its key hash %016x (the file was rewritten after benchtrim ingest --by-shard wrote it; ingest it again)",
+				last, metadataRowGroupHashes, r.lo, r.hi, h)
+		}
+	}
+	return nil
+}
