@@ -27,11 +27,6 @@ func (iv Interval) RCIW() float64 {
 	return (iv.Upper - iv.Lower) / iv.Estimate
 }
 
-// Contains reports whether Lower ≤ v ≤ Upper.
-func (iv Interval) Contains(v float64) bool {
-	return iv.Lower <= v && v <= iv.Upper
-}
-
 // BootstrapOptions configures a bootstrap confidence interval.
 type BootstrapOptions struct {
 	// Resamples is the number of bootstrap resamples B (at least 1).
