@@ -31,9 +31,8 @@ const (
 	kindMixedSetups    = "mixed setups"
 )
 
-// Types are the duet types, which are the table modes of duet rows.
-var Types = []string{"seqn", "syncduet", "duet"}
-
+// knownType reports whether t is a duet type (seqn, syncduet or duet),
+// which are the table modes of duet rows.
 func knownType(t string) bool { return t == "seqn" || t == "syncduet" || t == "duet" }
 
 // artifacts are the environment facts of one duetbench invocation: its
