@@ -97,15 +97,12 @@ func KruskalWallis(groups [][]float64) (kruskalWallisResult, error) {
 // TOSEM 2025, RQ2).
 const defaultDunnAlpha = 0.01
 
-// DunnOptions controls Dunn. The zero value is DefaultDunnOptions.
+// DunnOptions controls Dunn. The zero value is the default (Alpha 0.01).
 type DunnOptions struct {
 	// Alpha is the family-wise significance level at which a pair is
-	// rejected; 0 means DefaultDunnAlpha (0.01). It must lie in [0, 1).
+	// rejected; 0 means the default, 0.01. It must lie in [0, 1).
 	Alpha float64
 }
-
-// DefaultDunnOptions are the defaults of Dunn.
-var DefaultDunnOptions = DunnOptions{Alpha: defaultDunnAlpha}
 
 // dunnPair is estimate.DunnPair.
 type dunnPair = estimate.DunnPair
