@@ -146,7 +146,7 @@ func TestGoBenchKeepsGoTestText(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "gobench", "small.txt")
 	tab := formattest.ReadFiles(t, in)
 	var buf bytes.Buffer
-	if err := gobench.Write(&buf, tab); err != nil {
+	if err := writeGoBench(&buf, tab); err != nil {
 		t.Fatal(err)
 	}
 	orig, err := os.ReadFile(in)

@@ -35,16 +35,9 @@ type Summary struct {
 	Skipped []table.Key
 }
 
-// ErrNoGoBenchmarks is returned by Write when the table holds no
+// ErrNoGoBenchmarks is returned by WriteWith when the table holds no
 // benchmark with a Go benchmark name.
 var ErrNoGoBenchmarks = errors.New("export gobench: no Go or JMH benchmarks to write")
-
-// Write writes the measurements as Go benchmark text with the
-// default options (see WriteWith).
-func Write(w io.Writer, t *table.Table) error {
-	_, err := WriteWith(w, t, WriteOptions{})
-	return err
-}
 
 // WriteWith writes the measurements as Go benchmark text (the format
 // of go test -bench, design doc 14313), so that benchstat compares two

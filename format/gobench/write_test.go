@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func TestWriteRealUOpTime(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			tab := formattest.ReadFiles(t, f)
 			var buf bytes.Buffer
-			if err := gobench.Write(&buf, tab); err != nil {
+			if err := writeGoBench(&buf, tab); err != nil {
 				t.Fatal(err)
 			}
 			out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(f), ".csv")+".txt")
@@ -54,7 +55,7 @@ func TestWriteRealUOpTime(t *testing.T) {
 func TestWriteGeneratedFiles(t *testing.T) {
 	tab := formattest.ReadFiles(t, filepath.Join("..", "..", "testdata", "jmh", "small_sample.json"), filepath.Join("..", "..", "testdata", "uoptime", "small_ragged.csv"))
 	var buf bytes.Buffer
-	if err := gobench.Write(&buf, tab); err != nil {
+	if err := writeGoBench(&buf, tab); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "pkg: org.example") || !strings.Contains(buf.String(), "/mode=sample") {
@@ -170,11 +171,17 @@ func TestHostileNames(t *testing.T) {
 		}
 	}
 	var jmh bytes.Buffer
-	if err := gobench.Write(&jmh, formattest.BuildRuns(t, []formattest.Run{{Bench: "org.ex.jmh.method", Mode: "thrpt"}})); err != nil ||
+	if err := writeGoBench(&jmh, formattest.BuildRuns(t, []formattest.Run{{Bench: "org.ex.jmh.method", Mode: "thrpt"}})); err != nil ||
 		!strings.HasPrefix(jmh.String(), "pkg: org.ex\nBenchmarkJmh/method/mode=thrpt\t") {
 		t.Errorf("JMH only: err %v, text %q; want pkg: org.ex and BenchmarkJmh/method/mode=thrpt", err, jmh.String())
 	}
-	if err := gobench.Write(&bytes.Buffer{}, formattest.BuildRuns(t, []formattest.Run{{Bench: "org.ex.NotGo", Mode: "go"}})); !errors.Is(err, gobench.ErrNoGoBenchmarks) {
+	if err := writeGoBench(&bytes.Buffer{}, formattest.BuildRuns(t, []formattest.Run{{Bench: "org.ex.NotGo", Mode: "go"}})); !errors.Is(err, gobench.ErrNoGoBenchmarks) {
 		t.Errorf("neither Go nor JMH: err %v, want gobench.ErrNoGoBenchmarks", err)
 	}
+}
+
+// writeGoBench writes t as Go benchmark text with the default options.
+func writeGoBench(w io.Writer, t *table.Table) error {
+	_, err := gobench.WriteWith(w, t, gobench.WriteOptions{})
+	return err
 }
