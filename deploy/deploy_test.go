@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,12 +67,16 @@ func readJob(t *testing.T, path string) (*job, map[string]string) {
 }
 
 // TestKubernetesRecipe: shards.yaml is an Indexed Job whose completions
-// equal BENCHTRIM_SHARDS (also merge.yaml's), both mount the claim of
-// shared-pvc.yaml at /shared; running the shards pod's command for every
-// JOB_COMPLETION_INDEX and then the merge pod's (with /shared a temporary
-// directory and the image's PATH: benchtrim, shard.sh, merge.sh) writes
-// the plan, commands and report of the unsharded trim byte for byte.
+// equal BENCHTRIM_SHARDS (also merge.yaml's), it, ingest.yaml and
+// merge.yaml mount the claim of shared-pvc.yaml at /shared; running the
+// ingest pod's command, then the shards pod's for every
+// JOB_COMPLETION_INDEX (each reading less than the whole ingested table)
+// and then the merge pod's (with /shared a temporary directory and the
+// image's PATH: benchtrim, ingest.sh, shard.sh, merge.sh) writes the
+// plan, commands and report of the unsharded trim of the inputs byte for
+// byte.
 func TestKubernetesRecipe(t *testing.T) {
+	ingest, ienv := readJob(t, filepath.Join("kubernetes", "ingest.yaml"))
 	shards, senv := readJob(t, filepath.Join("kubernetes", "shards.yaml"))
 	merge, menv := readJob(t, filepath.Join("kubernetes", "merge.yaml"))
 	pvc, err := os.ReadFile(filepath.Join("kubernetes", "shared-pvc.yaml"))
@@ -88,15 +94,18 @@ func TestKubernetesRecipe(t *testing.T) {
 	if senv["BENCHTRIM_SHARDS"] != fmt.Sprint(n) || menv["BENCHTRIM_SHARDS"] != fmt.Sprint(n) {
 		t.Fatalf("BENCHTRIM_SHARDS %q (shards) and %q (merge), want the completions, %d", senv["BENCHTRIM_SHARDS"], menv["BENCHTRIM_SHARDS"], n)
 	}
-	for _, j := range []*job{shards, merge} {
+	for _, j := range []*job{ingest, shards, merge} {
 		s := j.Spec.Template.Spec
 		if len(s.Volumes) != 1 || s.Volumes[0].PersistentVolumeClaim.ClaimName != claim.Metadata.Name ||
 			len(s.Containers[0].VolumeMounts) != 1 || s.Containers[0].VolumeMounts[0].MountPath != "/shared" {
 			t.Fatalf("a Job does not mount the claim %q at /shared: %+v", claim.Metadata.Name, s)
 		}
 	}
-	if senv["BENCHTRIM_OUT"] != menv["BENCHTRIM_OUT"] {
-		t.Fatalf("BENCHTRIM_OUT %q (shards) and %q (merge) differ", senv["BENCHTRIM_OUT"], menv["BENCHTRIM_OUT"])
+	if senv["BENCHTRIM_OUT"] != menv["BENCHTRIM_OUT"] || senv["BENCHTRIM_OUT"] != ienv["BENCHTRIM_OUT"] {
+		t.Fatalf("BENCHTRIM_OUT %q (ingest), %q (shards) and %q (merge) differ", ienv["BENCHTRIM_OUT"], senv["BENCHTRIM_OUT"], menv["BENCHTRIM_OUT"])
+	}
+	if senv["BENCHTRIM_INPUTS"] == "" || senv["BENCHTRIM_INPUTS"] != ienv["BENCHTRIM_INPUTS"] {
+		t.Fatalf("BENCHTRIM_INPUTS %q (ingest) and %q (shards): want the same inputs, ingested once", ienv["BENCHTRIM_INPUTS"], senv["BENCHTRIM_INPUTS"])
 	}
 
 	// The image: benchtrim and the scripts on PATH.
@@ -106,7 +115,7 @@ func TestKubernetesRecipe(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	for _, s := range []string{"shard.sh", "merge.sh"} {
+	for _, s := range []string{"ingest.sh", "shard.sh", "merge.sh"} {
 		b, err := os.ReadFile(s)
 		if err != nil {
 			t.Fatal(err)
@@ -131,13 +140,13 @@ func TestKubernetesRecipe(t *testing.T) {
 	}
 	// The inputs the manifest names: two generated versions.
 	var inputs []string
-	for _, w := range strings.Fields(senv["BENCHTRIM_ARGS"]) {
+	for _, w := range strings.Fields(ienv["BENCHTRIM_INPUTS"]) {
 		if strings.HasPrefix(w, "/shared/") {
 			inputs = append(inputs, local(w))
 		}
 	}
 	if len(inputs) != 2 {
-		t.Fatalf("BENCHTRIM_ARGS %q: want two input files under /shared", senv["BENCHTRIM_ARGS"])
+		t.Fatalf("BENCHTRIM_INPUTS %q: want two input files under /shared", ienv["BENCHTRIM_INPUTS"])
 	}
 	if err := os.MkdirAll(filepath.Dir(inputs[0]), 0o755); err != nil {
 		t.Fatal(err)
@@ -154,16 +163,29 @@ func TestKubernetesRecipe(t *testing.T) {
 		return out
 	}
 	podCommand := func(j *job) []string { return j.Spec.Template.Spec.Containers[0].Command }
+	c := podCommand(ingest)
+	run(c[0], env(ienv), c[1:]...)
+	table := filepath.Join(local(senv["BENCHTRIM_OUT"]), "input.parquet")
 	for k := 0; k < n; k++ {
 		c := podCommand(shards)
 		run(c[0], append(env(senv), fmt.Sprintf("JOB_COMPLETION_INDEX=%d", k)), c[1:]...)
+		// What the shard read of the table (shard.sh runs it --quiet).
+		stderr := runErr(t, benchtrim, "trim", "--resamples", "10", "--shard", fmt.Sprintf("%d/%d", k, n), "--partial-out", filepath.Join(dir, "probe.partial"), table)
+		m := regexp.MustCompile(`read (\d+) of the (\d+) rows`).FindStringSubmatch(stderr)
+		if m == nil {
+			t.Fatalf("shard %d/%d of %s: no line on the rows read in\n%s", k, n, table, stderr)
+		}
+		if read, _ := strconv.Atoi(m[1]); 2*read >= n*mustAtoi(t, m[2]) {
+			t.Errorf("shard %d/%d read %s of the table's %s rows, want fewer than 2/%d of them", k, n, m[1], m[2], n)
+		}
 	}
-	c := podCommand(merge)
+	c = podCommand(merge)
 	got := run(c[0], env(menv), c[1:]...)
 
-	// The unsharded run with the merge's outputs in another directory.
+	// The unsharded run of the inputs with the merge's outputs in another
+	// directory.
 	whole := filepath.Join(dir, "whole")
-	args := append([]string{"trim"}, strings.Fields(local(senv["BENCHTRIM_ARGS"]))...)
+	args := append(append([]string{"trim"}, strings.Fields(local(senv["BENCHTRIM_ARGS"]))...), inputs...)
 	var outs []string
 	for _, w := range strings.Fields(local(menv["BENCHTRIM_MERGE_ARGS"])) {
 		if strings.HasPrefix(w, shared) {
@@ -199,4 +221,26 @@ func TestKubernetesRecipe(t *testing.T) {
 	if err != nil || strings.Count(string(log), "\n") != n {
 		t.Errorf("shards.log: %d lines, want one per shard (%v)", strings.Count(string(log), "\n"), err)
 	}
+}
+
+// runErr runs name with args and returns its standard error, failing the
+// test if it fails.
+func runErr(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, stderr.String())
+	}
+	return stderr.String()
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Runs the shards Job, waits until every index completed, then the merge
-# Job, and prints the merge's output (kubectl's current context and
-# namespace; the claim of shared-pvc.yaml holding the inputs).
+# Runs the ingest Job (the inputs read once into a table ordered for
+# sharding), then the shards Job, waits until every index completed, then
+# the merge Job, and prints the merge's output (kubectl's current context
+# and namespace; the claim of shared-pvc.yaml holding the inputs).
 #
 #   deploy/kubernetes/run.sh [timeout in seconds, default 7200]
 set -eu
@@ -22,7 +23,9 @@ wait_job() {
 	echo "job $1 did not finish within $timeout s" >&2
 	return 1
 }
-kubectl delete job benchtrim-shards benchtrim-merge --ignore-not-found
+kubectl delete job benchtrim-ingest benchtrim-shards benchtrim-merge --ignore-not-found
+kubectl apply -f "$here/ingest.yaml"
+wait_job benchtrim-ingest
 kubectl apply -f "$here/shards.yaml"
 wait_job benchtrim-shards
 kubectl apply -f "$here/merge.yaml"

@@ -1,12 +1,14 @@
 #!/bin/bash
-# Integration test of the Slurm recipe (submit.sh, shards.sbatch,
-# merge.sbatch) on a real single-node Slurm on this machine: installs
-# Debian's slurm-wlm and munge when missing (as root, with apt-get), starts
-# munged (unless munge already works), slurmctld and slurmd on localhost
-# with the test's own slurm.conf, runs benchtrim trim on a generated suite
-# unsharded and as a 3-task job array plus merge job, and checks that the
-# merged outputs equal the unsharded run's byte for byte. It prints the
-# time each shard took and the overhead per shard.
+# Integration test of the Slurm recipe (submit.sh, ingest.sbatch,
+# shards.sbatch, merge.sbatch) on a real single-node Slurm on this
+# machine: installs Debian's slurm-wlm and munge when missing (as root,
+# with apt-get), starts munged (unless munge already works), slurmctld and
+# slurmd on localhost with the test's own slurm.conf, runs benchtrim trim
+# on a generated suite unsharded and as an ingest job (the inputs read
+# once into a table ordered for sharding), a 3-task job array reading its
+# parts and a merge job, and checks that the merged outputs equal the
+# unsharded run's byte for byte. It prints the time each shard took and
+# the overhead per shard.
 #
 # Exit status:
 #   0  the outputs are equal; or Slurm cannot be installed here (not root,
@@ -138,28 +140,31 @@ in=$work/shared/in
 mkdir -p "$in"
 "$bin" --quiet --seed 3 generate --benchmarks 12 --forks 3 --iterations 400 -o "$in/proj-v1.json"
 "$bin" --quiet --seed 4 generate --benchmarks 12 --forks 3 --iterations 400 --version v2 -o "$in/proj-v2.json"
-args="--resamples 1000 $in/proj-v1.json $in/proj-v2.json"
+inputs="$in/proj-v1.json $in/proj-v2.json"
+args="--resamples 1000"
 whole=$work/shared/whole
 mkdir -p "$whole"
 t0=$(date +%s.%N)
 # shellcheck disable=SC2086
-"$bin" --quiet trim $args -o "$whole/plan.csv" --commands-out "$whole/commands.sh" --report "$whole/report.html" >"$whole/stdout.txt"
+"$bin" --quiet trim $args $inputs -o "$whole/plan.csv" --commands-out "$whole/commands.sh" --report "$whole/report.html" >"$whole/stdout.txt"
 t1=$(date +%s.%N)
 
 out=$work/shared/sharded
 mkdir -p "$out"
-ids=$(BENCHTRIM="$bin" BENCHTRIM_COMMAND=trim BENCHTRIM_ARGS="$args" BENCHTRIM_OUT="$out" \
+ids=$(BENCHTRIM="$bin" BENCHTRIM_COMMAND=trim BENCHTRIM_INPUTS="$inputs" BENCHTRIM_ARGS="$args" BENCHTRIM_OUT="$out" \
 	BENCHTRIM_MERGE_ARGS="-o $out/plan.csv --commands-out $out/commands.sh --report $out/report.html" \
 	"$repo/deploy/slurm/submit.sh" "$n")
 submitted=$(date +%s.%N)
-read -r shards merge <<<"$ids"
-echo "submitted array job $shards (0-$((n - 1))) and merge job $merge"
+read -r shards merge ingest <<<"$ids"
+[ -n "$ingest" ] || { echo "FAIL: submit.sh queued no ingest job (BENCHTRIM_INPUTS is set)"; exit 1; }
+echo "submitted ingest job $ingest, array job $shards (0-$((n - 1))) and merge job $merge"
 for i in $(seq 600); do
-	[ -z "$(squeue -h -j "$shards,$merge" 2>/dev/null)" ] && break
+	[ -z "$(squeue -h -j "$ingest,$shards,$merge" 2>/dev/null)" ] && break
 	sleep 1
 done
 done_at=$(date +%s.%N)
-[ -z "$(squeue -h -j "$shards,$merge" 2>/dev/null)" ] || { squeue; echo "FAIL: jobs still queued after 10 minutes"; exit 1; }
+[ -z "$(squeue -h -j "$ingest,$shards,$merge" 2>/dev/null)" ] || { squeue; echo "FAIL: jobs still queued after 10 minutes"; exit 1; }
+[ -s "$out/input.parquet" ] || { echo "FAIL: the ingest job wrote no $out/input.parquet"; exit 1; }
 cat "$out/benchtrim-merge.log" >"$out/stdout.txt" 2>/dev/null || true
 status=0
 for f in plan.csv commands.sh report.html; do
@@ -179,7 +184,8 @@ fi
 for k in $(seq 0 $((n - 1))); do
 	grep -q . "$out/benchtrim-shard-$k.log" 2>/dev/null && sed "s/^/shard $k: /" "$out/benchtrim-shard-$k.log"
 done
-# Overhead: every shard reads the whole input and analyses 1/N of it.
+# Overhead: every shard reads its part of the ingested table (the row
+# groups of its benchmarks) and analyses 1/N of the benchmarks.
 awk -v t0="$t0" -v t1="$t1" -v subm="$submitted" -v fin="$done_at" -v n="$n" '
 	{ d = $4 - $3; sum += d; if (first == "" || $3 < first) first = $3; if ($4 > last) last = $4
 	  printf "shard %s took %.2f s\n", $2, d }
