@@ -100,8 +100,8 @@ func DefaultDuetConfig() DuetConfig {
 	}
 }
 
-// Validate reports a configuration the generator cannot use.
-func (c *DuetConfig) Validate() error {
+// validate reports a configuration the generator cannot use.
+func (c *DuetConfig) validate() error {
 	switch {
 	case len(c.Benchmarks) == 0:
 		return fmt.Errorf("synth: duet: no benchmarks")
@@ -198,7 +198,7 @@ func (e *episodes) extra(s, x int64) int64 {
 // GenerateDuet generates cfg's data set: for every benchmark, every type
 // and run in turn on one timeline, both pairs' iterations.
 func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	eps := &episodes{g: stream(cfg.Seed, streamKey{purpose: purposeDuetEpisodes}), cfg: &cfg}

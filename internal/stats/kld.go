@@ -244,8 +244,8 @@ type KLDOptions struct {
 // at zero, and a probability floor of 10⁻¹².
 var DefaultKLD = KLDOptions{strips: 1000, iqrFactor: 1.5, bandwidth: bandwidthNRD, epsilon: 1e-12, nonNegative: true}
 
-// Validate reports whether o is usable.
-func (o KLDOptions) Validate() error {
+// validate reports whether o is usable.
+func (o KLDOptions) validate() error {
 	if o.strips < 2 {
 		return fmt.Errorf("stats: KLD strips must be at least 2, got %d", o.strips)
 	}
@@ -298,7 +298,7 @@ func (o KLDOptions) Validate() error {
 // non-finite values or invalid options, and for a range that is empty after
 // clamping at zero (all values negative).
 func KLDStability(x, xw, y, yw []float64, opt KLDOptions) (float64, error) {
-	if err := opt.Validate(); err != nil {
+	if err := opt.validate(); err != nil {
 		return math.NaN(), err
 	}
 	checkWeights("KLDStability", x, xw)
