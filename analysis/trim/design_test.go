@@ -181,7 +181,7 @@ func TestCheapestIsTheGridOptimum(t *testing.T) {
 			if ok != found || (ok && (got.timeNs != best.timeNs || got.precision != best.precision)) {
 				t.Fatalf("trial %d target %g: bisection %v %+v, exhaustive %v %+v", trial, target, ok, got, found, best)
 			}
-			if ch := choose(c, target); ch.timeNs > rec.timeNs {
+			if ch := choose(c, &Options{Target: target, BestEffortSlack: DefaultOptions.BestEffortSlack}); ch.timeNs > rec.timeNs {
 				t.Fatalf("trial %d: choice costs %v, recorded %v", trial, ch.timeNs, rec.timeNs)
 			}
 		}
@@ -398,5 +398,67 @@ func TestDetectableSlowdownLargeRuns(t *testing.T) {
 	}
 	if math.Abs(resampled-normal) > 0.25*normal {
 		t.Errorf("resampled %.5f (5,000 observations), normal approximation %.5f (5,200)", resampled, normal)
+	}
+}
+
+// TestTradeoffIsTheGridOptimum checks chooser.tradeoff against an
+// exhaustive search: on generated designs its choice has the least
+// h(k) + λ·T(k)/T_rec of every configuration keeping at least minObs
+// observations, never costs more than the recorded one, and goes to the
+// cheapest configuration as λ grows and to the most precise as λ → 0.
+func TestTradeoffIsTheGridOptimum(t *testing.T) {
+	rng := stats.NewStream(11, "tradeoff", 0)
+	for trial := 0; trial < 30; trial++ {
+		forks, its := 2+rng.IntN(5), 2+rng.IntN(9)
+		var l [][3]int32
+		var y []float64
+		for f := 1; f <= forks; f++ {
+			off := rng.Float64() * 4
+			for i := 1; i <= its; i++ {
+				l = append(l, [3]int32{int32(f), int32(i), 1})
+				y = append(y, 100+off+rng.Float64()*3)
+			}
+		}
+		d := newDesign(seriesOf(l, y), 0)
+		c := newChooser(d, costModel{unitNs: 1e9, warmupNs: float64(rng.IntN(10)) * 1e9}, 0.01+rng.Float64()*0.05, 3)
+		rec := c.recorded()
+		for _, lambda := range []float64{1e-9, 0.05, 0.16, 1, 1e9} {
+			got := c.tradeoff(lambda)
+			value := func(e choice) float64 { return e.precision + lambda*e.timeNs/rec.timeNs }
+			least, cheapest, sharpest := math.Inf(1), math.Inf(1), math.Inf(1)
+			k := make([]float64, len(c.bound))
+			var walk func(j int)
+			walk = func(j int) {
+				if j == len(k) {
+					n := 1.0
+					for _, x := range k {
+						n *= x
+					}
+					if n < c.minObs {
+						return
+					}
+					e := c.eval(k)
+					least, cheapest, sharpest = min(least, value(e)), min(cheapest, e.timeNs), min(sharpest, e.precision)
+					return
+				}
+				for n := 1; n <= c.bound[j]; n++ {
+					k[j] = float64(n)
+					walk(j + 1)
+				}
+			}
+			walk(0)
+			if v := value(got); v > least*(1+1e-12) {
+				t.Fatalf("trial %d λ %g: chose %v (value %v), the grid's least value is %v", trial, lambda, got.k, v, least)
+			}
+			if got.timeNs > rec.timeNs {
+				t.Fatalf("trial %d λ %g: choice costs %v, recorded %v", trial, lambda, got.timeNs, rec.timeNs)
+			}
+			if lambda == 1e9 && got.timeNs != cheapest {
+				t.Fatalf("trial %d: λ → ∞ chose %v costing %v, the cheapest costs %v", trial, got.k, got.timeNs, cheapest)
+			}
+			if lambda == 1e-9 && got.precision > sharpest*(1+1e-6) {
+				t.Fatalf("trial %d: λ → 0 chose %v at ±%v, the most precise is ±%v", trial, got.k, got.precision, sharpest)
+			}
+		}
 	}
 }

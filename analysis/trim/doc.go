@@ -81,7 +81,7 @@
 // (StatusTrimmed); Kalibera and Jones' optimum
 // k_l = √(c_{l−1}·S²_l / (c_l·S²_{l−1})) is its continuous relaxation, the
 // grid search its integer solution. Where no k reaches the target, the
-// cheapest with h(k) ≤ (1 + BestEffortSlack)·h_rec (StatusBestEffort);
+// cheapest with h(k) ≤ (1 + Options.BestEffortSlack)·h_rec (StatusBestEffort);
 // where that saves less than MinSaving, the recorded configuration
 // (StatusKept). A benchmark without a steady state keeps its iterations
 // per fork (its mean depends on how long a fork runs); only the outer

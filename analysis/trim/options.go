@@ -53,6 +53,17 @@ type Options struct {
 	// recorded data cannot reach it, the cheapest configuration within
 	// BestEffortSlack of the recorded precision is recommended.
 	Target float64
+	// BestEffortSlack is how much worse than the recorded precision h_rec
+	// a configuration may be when Target is out of reach: the recommended
+	// one is the cheapest with h(k) ≤ (1 + BestEffortSlack)·h_rec (0.1:
+	// within 10 %). A larger slack trades precision for time on the
+	// benchmarks whose recorded configuration misses the target.
+	BestEffortSlack float64
+	// Tradeoff λ, when positive, replaces Target: every benchmark gets the
+	// configuration minimising h(k) + λ·T(k)/T_rec, its relative CI
+	// half-width plus λ times its share of the recorded time (0.16: 10 %
+	// of the recorded time is worth 1.6 points of half-width). 0: off.
+	Tradeoff float64
 	// MinObservations is the fewest observations (slices, or iterations)
 	// a recommended configuration keeps.
 	MinObservations int
@@ -111,17 +122,12 @@ var DefaultOptions = Options{
 	WarmupQuantile:  0.9,
 	MinSteadyShare:  0.5,
 	Target:          0.01,
+	BestEffortSlack: 0.10,
 	MinObservations: 3,
 	Splits:          10,
 	DetectDraws:     1000,
 	Seed:            1,
 }
-
-// BestEffortSlack is how much worse than the recorded precision a
-// configuration may be when the target is out of reach: the recommended
-// one is the cheapest whose precision is at most (1 + BestEffortSlack)
-// times the recorded one.
-const BestEffortSlack = 0.10
 
 func defaultOptimize() optimize.Options {
 	o := optimize.DefaultOptions
@@ -176,6 +182,12 @@ func (o *Options) Validate() error {
 	}
 	if !(o.Target > 0 && o.Target < 1) {
 		return fmt.Errorf("trim: precision target %v must be in (0, 1) (a relative CI half-width: 0.01 is ±1 %%)", o.Target)
+	}
+	if !(o.BestEffortSlack >= 0) || math.IsInf(o.BestEffortSlack, 0) {
+		return fmt.Errorf("trim: best-effort slack %v must be a finite number ≥ 0 (0.1: within 10 %% of the recorded precision)", o.BestEffortSlack)
+	}
+	if !(o.Tradeoff >= 0) || math.IsInf(o.Tradeoff, 0) {
+		return fmt.Errorf("trim: trade-off %v must be a finite number ≥ 0 (0: off, use --target)", o.Tradeoff)
 	}
 	if o.MinObservations < 1 {
 		return fmt.Errorf("trim: min observations %d must be at least 1", o.MinObservations)

@@ -61,7 +61,7 @@ const (
 	// its recorded configuration.
 	StatusNoSteady
 	// StatusBestEffort: the recorded data cannot reach the target; the
-	// cheapest configuration within BestEffortSlack of the recorded
+	// cheapest configuration within Options.BestEffortSlack of the recorded
 	// precision is recommended.
 	StatusBestEffort
 	// StatusTooFew: fewer than two observations, or none that varies: no
@@ -73,7 +73,7 @@ const (
 	// StatusSkipped: no usable observation (Reason says why).
 	StatusSkipped
 	// StatusKept: the target is out of reach and no configuration within
-	// BestEffortSlack of the recorded precision is cheaper than the
+	// Options.BestEffortSlack of the recorded precision is cheaper than the
 	// recorded one.
 	StatusKept
 )

@@ -22,9 +22,12 @@ func (r *Report) Answer() string {
 	if t.Benchmarks > 0 && t.Duet == t.Benchmarks {
 		return fmt.Sprintf("trim: %d duet runs and nothing else, so no configuration to recommend; the duet analysis compares A and B", t.Duet)
 	}
-	return fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed (%d reach ±%s, %d best effort)",
-		reports.Human(reports.Percent(t.Saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet,
-		t.Trimmed-t.BestEffort, pctPrec(r.Options.Target), t.BestEffort)
+	head := fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed",
+		reports.Human(reports.Percent(t.Saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet)
+	if r.Options.Tradeoff > 0 {
+		return head + fmt.Sprintf(" (trade-off %g: the least CI half-width + %g × share of the recorded time)", r.Options.Tradeoff, r.Options.Tradeoff)
+	}
+	return head + fmt.Sprintf(" (%d reach ±%s, %d best effort)", t.Trimmed-t.BestEffort, pctPrec(r.Options.Target), t.BestEffort)
 }
 
 // WriteText prints the answer, the evidence and the decisions in counts.
@@ -99,8 +102,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "(target ±%s at %g: hierarchical bootstrap, %d resamples; levels chosen by Kalibera–Jones variance components; warmup = ⌈Q%g(steady-state starts)⌉; seed %d)\n",
-		pctPrec(opt.Target), conf, opt.Optimize.Bootstrap.Resamples, opt.WarmupQuantile, opt.Seed)
+	rule := fmt.Sprintf("target ±%s at %g", pctPrec(opt.Target), conf)
+	if opt.Tradeoff > 0 {
+		rule = fmt.Sprintf("trade-off %g: CI at %g", opt.Tradeoff, conf)
+	}
+	fmt.Fprintf(w, "(%s: hierarchical bootstrap, %d resamples; levels chosen by Kalibera–Jones variance components; warmup = ⌈Q%g(steady-state starts)⌉; seed %d)\n",
+		rule, opt.Optimize.Bootstrap.Resamples, opt.WarmupQuantile, opt.Seed)
 	fmt.Fprintln(w, "(optimize saves more: its metrics pool every observation, blind to fork and instance variance)")
 	if len(r.Benchmarks) <= 20 {
 		fmt.Fprintln(w)

@@ -408,7 +408,7 @@ func postWarmupTable(series []*table.Series, chunk []int, w []int) (*table.Table
 // post-warmup data (w warmup iterations discarded from s): the recorded
 // configuration; the variance components of the data after the warmup;
 // the cheapest configuration reaching Options.Target (StatusTrimmed), or
-// within BestEffortSlack of the recorded precision (StatusBestEffort), or
+// within Options.BestEffortSlack of the recorded precision (StatusBestEffort), or
 // none cheaper (StatusKept); its in-sample evidence, minimal detectable
 // slowdowns, the fixed minimal configuration, and the split validation.
 func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Options) error {
@@ -467,10 +467,10 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		}
 	}
 	fix(ch)
-	trimRule := func(c *chooser) []float64 { fix(c); return choose(c, opt.Target).k }
+	trimRule := func(c *chooser) []float64 { fix(c); return choose(c, opt).k }
 	minRule := func(c *chooser) []float64 { return fixedMinimum(c.d, b.Tool, c.bound) }
 	b.OutOfSample = validate(d, cost, trimRule, minRule, opt.Splits, conf, opt.MinObservations, stats.NewStream(opt.Seed, key, blockSplits))
-	best := choose(ch, opt.Target)
+	best := choose(ch, opt)
 	if !(best.timeNs <= (1-MinSaving)*recorded.timeNs) {
 		best = recorded // saving less than 1 % is not worth a change
 	}
@@ -481,15 +481,24 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
 		keep()
 		return nil
+	case opt.Tradeoff > 0 && best.timeNs < recorded.timeNs:
+		b.Status = StatusTrimmed
+		b.Reason += fmt.Sprintf("; trade-off %g (CI half-width + %g × time share, least): CI ±%s recorded, ±%s at %s of the time", opt.Tradeoff, opt.Tradeoff, pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
 	case best.precision <= opt.Target && best.timeNs < recorded.timeNs:
 		b.Status = StatusTrimmed
 		b.Reason += fmt.Sprintf("; CI ±%s recorded, ±%s at %s of the time (target ±%s)", pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs), pctPrec(opt.Target))
 	case best.timeNs < recorded.timeNs:
 		b.Status = StatusBestEffort
 		b.Reason += fmt.Sprintf("; target ±%s out of reach: CI ±%s recorded; ±%s at %s of the time", pctPrec(opt.Target), pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
+	case opt.Tradeoff > 0:
+		b.Status = StatusKept
+		b.Reason += fmt.Sprintf("; CI ±%s recorded: at trade-off %g no configuration saving %.0f %% or more is worth its loss of precision", pctPrec(hRec), opt.Tradeoff, 100*MinSaving)
+		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
+		keep()
+		return nil
 	default:
 		b.Status = StatusKept
-		b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*BestEffortSlack, 100*MinSaving)
+		b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*opt.BestEffortSlack, 100*MinSaving)
 		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
 		keep()
 		return nil
@@ -527,14 +536,19 @@ const (
 	blockSplits
 )
 
-// choose is trim's rule: the cheapest configuration whose precision
-// reaches target, else the cheapest within BestEffortSlack of the
-// recorded precision, else the recorded configuration.
-func choose(c *chooser, target float64) choice {
-	if ch, ok := c.cheapest(target); ok {
+// choose is trim's rule: with Options.Tradeoff λ > 0 the configuration
+// that minimises h(k) + λ·T(k)/T_rec (chooser.tradeoff); else the cheapest
+// configuration whose precision reaches Options.Target, else the
+// cheapest within Options.BestEffortSlack of the recorded precision
+// (h(k) ≤ (1 + slack)·h_rec), else the recorded configuration.
+func choose(c *chooser, opt *Options) choice {
+	if opt.Tradeoff > 0 {
+		return c.tradeoff(opt.Tradeoff)
+	}
+	if ch, ok := c.cheapest(opt.Target); ok {
 		return ch
 	}
-	if ch, ok := c.cheapest((1 + BestEffortSlack) * c.hRec); ok {
+	if ch, ok := c.cheapest((1 + opt.BestEffortSlack) * c.hRec); ok {
 		return ch
 	}
 	return c.recorded()

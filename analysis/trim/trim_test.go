@@ -95,7 +95,7 @@ func TestKnownTruth(t *testing.T) {
 		if c := b.Recommended; c.Forks != 4 || c.Iterations >= 800-w {
 			t.Errorf("%s: %d forks × %d iterations, want 4 forks of fewer iterations", tc.method, c.Forks, c.Iterations)
 		}
-		if lim := max(opt.Target, (1+BestEffortSlack)*b.Precision); !(b.RecommendedPrecision <= lim+1e-12) {
+		if lim := max(opt.Target, (1+opt.BestEffortSlack)*b.Precision); !(b.RecommendedPrecision <= lim+1e-12) {
 			t.Errorf("%s: precision ±%.4f, recorded ±%.4f, want at most %.4f", tc.method, b.RecommendedPrecision, b.Precision, lim)
 		}
 		if e := abs(b.Estimate-tr.FinalMean) / tr.FinalMean; e > 0.03 {

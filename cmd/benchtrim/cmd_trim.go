@@ -21,6 +21,8 @@ func trimCommand() *cli.Command {
 	return command("trim", "FILES...", "one configuration per benchmark: the cheapest that reaches a precision", func(c *cli.Context) error { return runTrim(c, opt) },
 		cliapp.Group("Plan",
 			&cli.Float64Flag{Name: "target", Destination: &opt.Target, Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
+			&cli.Float64Flag{Name: "best-effort", Destination: &opt.BestEffortSlack, Value: trim.DefaultOptions.BestEffortSlack, Usage: "target out of reach: the cheapest configuration within this share of the recorded precision (0.1 = within 10 %)"},
+			&cli.Float64Flag{Name: "tradeoff", Destination: &opt.Tradeoff, Usage: "instead of --target: per benchmark the least CI half-width + `λ` × share of the recorded time (0.16: 10 % of the time is worth 1.6 points; 0: off)"},
 			&cli.BoolFlag{Name: "parallel-instances", Destination: &opt.ParallelInstances, Usage: "instances run side by side: an instance costs no wall time"},
 			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
 			&cli.IntFlag{Name: "splits", Destination: &opt.Splits, Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},

@@ -309,11 +309,14 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 	if before > 0 {
 		saved, minSaved = 1-after/before, 1-minimum/before
 	}
-	target := plan.n(0, "precision_target")
+	rule := fmt.Sprintf("%d reach the target ±%s, %d are the cheapest within %s of the recorded precision", trimmed-bestEffort, pct(plan.n(0, "precision_target")), bestEffort, pct(plan.n(0, "best_effort_slack")))
+	if lambda := plan.n(0, "tradeoff"); lambda > 0 {
+		rule = fmt.Sprintf("each the least CI half-width + %g × share of the recorded time", lambda)
+	}
 	fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recommended configurations: the suite takes <b>%s instead of %s</b> (<b>%s</b> saved). `+
-		`%d of %d benchmark runs get a cheaper configuration (%d reach the target ±%s, %d are the cheapest within 10 %% of the recorded precision); `+
+		`%d of %d benchmark runs get a cheaper configuration (%s); `+
 		`their median CI of the mean goes from ±%s to ±%s, and the slowdown they detect from %s to %s.</p>`,
-		human(after), human(before), pct(saved), trimmed, total, trimmed-bestEffort, pct(target), bestEffort,
+		human(after), human(before), pct(saved), trimmed, total, esc(rule),
 		pct(median(precRec)), pct(median(prec)), pct(median(detRec)), pct(median(det)))
 	agreeCell := func(a float64) string {
 		if splits == 0 {

@@ -18,7 +18,7 @@ var flagRanges = map[string]flagRange{
 	// optimize and compare
 	"threshold": positive, "min-repetitions": atLeastOne, "discard-warmup": nonNegative,
 	// trim
-	"target": unitInterval, "splits": nonNegative,
+	"target": unitInterval, "splits": nonNegative, "best-effort": nonNegative, "tradeoff": nonNegative,
 	"min-change": nonNegative, "aa-repeats": atLeastOne,
 	// reconfigure
 	"wi-min": nonNegative, "wi-max": nonNegative, "mi": atLeastOne,
