@@ -101,6 +101,17 @@ async function checkOne(name) {
   if (failures > failuresBefore) return;
   console.log(`ok ${name}: ${pqRows} rows, ${pqTypes.length} columns (${pqTypes.map((t) => t[1]).join(' ')})`);
 }
+// The table ingested with --by-shard (rows in key-hash order, row groups by
+// shard range) holds the same rows as the plain one, in DuckDB's eyes.
+const plain = join(dir, 'table.parquet'), byShard = join(dir, 'table-by-shard.parquet');
+if (existsSync(plain) && existsSync(byShard)) {
+  for (const [a, b] of [[plain, byShard], [byShard, plain]]) {
+    const r = await duck(`SELECT count(*) AS n FROM (SELECT * FROM read_parquet(${q(a)}) EXCEPT ALL SELECT * FROM read_parquet(${q(b)}))`);
+    if (Number(r[0].n) !== 0) fail(`${a}: ${r[0].n} rows not in ${b}`);
+  }
+  const g = await duck(`SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${q(byShard)})`);
+  console.log(`ok table-by-shard.parquet: the rows of table.parquet, in ${g[0].n} row groups`);
+}
 if (checked === 0) fail(`no NAME.parquet/.arrow/.csv triples in ${dir}`);
 console.log(`${checked} outputs read by DuckDB and apache-arrow; ${failures} problems`);
 console.log(`outputs: ${checked - failedOutputs} read alike by every reader, ${failedOutputs} with problems`);
