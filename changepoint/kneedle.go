@@ -118,8 +118,8 @@ type KneedleResult struct {
 // and Tmx match kneed bit for bit.
 //
 // x and y must have the same length (else it panics); it returns
-// ErrKneedleTooFewPoints for fewer than 2 points, an error for non-finite
-// values, and, with Version Kneed070, the result together with
+// errKneedleTooFewPoints for fewer than 2 points, an error for non-finite
+// values, and, with Version kneed070, the result together with
 // ErrKneedIndex when kneed 0.7.0 would raise IndexError. A constant y gives
 // NaN normalised values and no knee, as in kneed.
 func kneedle(x, y []float64, opt kneedleOptions) (*KneedleResult, error) {

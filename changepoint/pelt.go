@@ -24,7 +24,7 @@ type Options struct {
 	// pen.value). It must be finite and >= 0.
 	Penalty float64
 	// sumMode selects the accumulation of the cumulative sums; the zero
-	// value, ExtendedSum, reproduces R.
+	// value, extendedSum, reproduces R.
 	sumMode SumMode
 }
 

@@ -12,7 +12,7 @@ type PenaltyRule int
 
 const (
 	// PenaltyCROPS chooses the penalty per series with CROPS and Kneedle as
-	// Traini et al.'s scripts do (SelectPenalty with TrainiProtocol); where
+	// Traini et al.'s scripts do (SelectPenalty with trainiProtocol); where
 	// the protocol selects none, 15·log n is used.
 	PenaltyCROPS PenaltyRule = iota
 	// PenaltyBarrett is Barrett et al.'s fixed 15·log n.
@@ -57,7 +57,7 @@ func (t PenaltyTerm) At(n int) float64 {
 	return t.Value
 }
 
-// String writes the term as ParsePenaltyTerm reads it.
+// String writes the term as parsePenaltyTerm reads it.
 func (t PenaltyTerm) String() string {
 	s := strconv.FormatFloat(t.Value, 'g', -1, 64)
 	if t.PerLogN {

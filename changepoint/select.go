@@ -13,12 +13,12 @@ type Protocol int
 const (
 	// trainiProtocol emulates find_penalty() of Traini et al.'s
 	// changepoint.py (SEALABQualityGroup/steady-state), see
-	// ApplyTrainiProtocol. It is the default: the steady-state analysis
+	// applyTrainiProtocol. It is the default: the steady-state analysis
 	// replicates their study.
 	trainiProtocol Protocol = iota
 	// AscendingProtocol is the textbook curve: the lower penalty bound of
 	// every segmentation (ascending) against its number of change points,
-	// see ApplyAscendingProtocol.
+	// see applyAscendingProtocol.
 	AscendingProtocol
 )
 
@@ -107,7 +107,7 @@ func trainiNCpts(r *CROPSResult, fixTranspose bool) []int {
 // find_penalty() in Traini et al.'s changepoint.py does (README
 // "traini_protocol"):
 //
-//  1. penalties = pen.value.full; ncpts = TrainiNCpts(r, fixTranspose).
+//  1. penalties = pen.value.full; ncpts = trainiNCpts(r, fixTranspose).
 //  2. If len(penalties) == len(ncpts)+1, append 0 to ncpts.
 //  3. If the lengths still differ the script fails its assertion:
 //     Outcome AssertionFailure, Penalty NaN. This happens exactly when
@@ -116,7 +116,7 @@ func trainiNCpts(r *CROPSResult, fixTranspose bool) []int {
 //  4. Kneedle(reverse(penalties), reverse(ncpts)), convex, decreasing,
 //     S = 1, offline; the elbow is the penalty.
 //  5. No elbow (or a zero elbow, which Python treats as false, or kneed
-//     0.7.0's IndexError): Penalty = 15·log n, Outcome NoElbowDefault.
+//     0.7.0's IndexError): Penalty = 15·log n, Outcome noElbowDefault.
 //
 // version selects kneed 0.8.6 or 0.7.0. The elbow usually falls exactly
 // on a CROPS breakpoint, where two segmentations tie (docs/changepoint.md, quirk 7).
@@ -162,7 +162,7 @@ func applyTrainiProtocol(r *CROPSResult, version kneedVersion, fixTranspose bool
 // segmentation (the first len(Segmentations) entries of pen.value.full,
 // ascending), y = its number of change points, Kneedle convex, decreasing,
 // S = 1; the knee is the penalty. With one segmentation the Outcome is
-// TooFewPoints, without a knee NoElbow; both leave Penalty NaN.
+// tooFewPoints, without a knee noElbow; both leave Penalty NaN.
 func applyAscendingProtocol(r *CROPSResult, version kneedVersion) (*KneeSelection, error) {
 	k := len(r.Segmentations)
 	sel := &KneeSelection{Protocol: AscendingProtocol, Penalty: math.NaN()}
@@ -215,8 +215,8 @@ type Selection struct {
 	// Penalty is the chosen penalty.
 	Penalty float64
 	// Fallback is true when the protocol selected no penalty (Traini:
-	// AssertionFailure; ascending: NoElbow, TooFewPoints) and Penalty is
-	// BarrettPenalty(n). (The Traini protocol's own NoElbowDefault is not a
+	// AssertionFailure; ascending: noElbow, tooFewPoints) and Penalty is
+	// BarrettPenalty(n). (The Traini protocol's own noElbowDefault is not a
 	// fallback: the script itself uses 15·log n there.)
 	Fallback bool
 	Knee     *KneeSelection
@@ -237,7 +237,7 @@ type Selection struct {
 // transpose quirk, which fires when no segmentation has more than one
 // change point); falling back to the script's own default keeps the
 // analysis running and gives the sensible answer on such series (a single
-// step, or none). Set FixTranspose to count change points correctly
+// step, or none). Set fixTranspose to count change points correctly
 // instead.
 func SelectPenalty(x []float64, opt SelectOptions) (*Selection, error) {
 	cr, err := crops(x, opt.CROPS)
