@@ -38,10 +38,10 @@ type BenchmarkSpec struct {
 	// Class and Method name the benchmark (the JMH name is
 	// Package.Class.Method); empty means generated.
 	Class, Method string
-	// Kind of every series of the method; KindUnset means assigned with the
+	// Kind of every series of the method; kindUnset means assigned with the
 	// suite's fractions.
 	Kind Kind
-	// Shape of a no-steady-state method; ShapeNone means drawn.
+	// Shape of a no-steady-state method; shapeNone means drawn.
 	Shape NoSteadyShape
 	// Mean is the true steady-state mean of the method's first params
 	// combination in ns/op; 0 means drawn from [MinMean, MaxMean].
@@ -130,7 +130,7 @@ type GoBenchConfig struct {
 	procs int
 	// benchmem adds B/op and allocs/op.
 	benchmem bool
-	// setBytes > 0 adds MB/s as if b.SetBytes(SetBytes) were called.
+	// setBytes > 0 adds MB/s as if b.SetBytes(setBytes) were called.
 	setBytes int64
 	// customMetric, when set, adds a b.ReportMetric unit (e.g. "p99-ns")
 	// whose value is a per-series constant multiple (1.2–3) of ns/op.
@@ -192,7 +192,7 @@ type SuiteConfig struct {
 	// log-uniformly per method); the j-th value (0-based) of a params axis
 	// multiplies a method's mean by 1+0.75·j.
 	MinMean, MaxMean float64
-	// noise is the lognormal sigma of iteration values, SliceNoise of
+	// noise is the lognormal sigma of iteration values, sliceNoise of
 	// µOpTime slices within an iteration.
 	noise, sliceNoise float64
 	// InstanceSD, TrialSD and ForkSD are the lognormal sigmas of the

@@ -39,7 +39,7 @@
 // Lognormal factors are exp(σZ − σ²/2), so every factor has expectation 1 and
 // μ is the expected value of a clean steady-state iteration.
 //
-// Below the iteration, µOpTime slices are lognormal around x (SliceNoise) and
+// Below the iteration, µOpTime slices are lognormal around x (sliceNoise) and
 // sample-mode invocations are lognormal around x (SampleConfig.Noise) with a
 // rare heavy tail, scaled so that their expectation is x, then truncated to
 // whole nanoseconds and quantised like JMH's HDR-style buffer: only the 10

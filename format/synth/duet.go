@@ -17,8 +17,8 @@ import (
 //
 // Model. All runs of a data set share one machine timeline. Interference
 // episodes on it (a Poisson process of rate EpisodeRate per second,
-// exponential lengths of mean EpisodeMeanNs, intensities m drawn from
-// EpisodeEffect) slow whatever runs during them: an iteration of nominal
+// exponential lengths of mean episodeMeanNs, intensities m drawn from
+// episodeEffect) slow whatever runs during them: an iteration of nominal
 // length x that overlaps episodes e for o_e ns takes
 //
 //	t = x + Σ_e m_e · o_e,    x = μ_p · c(k) · R_rp · P · ε_k
@@ -26,7 +26,7 @@ import (
 // where μ_A = μ, μ_B = μ·(1+Slowdown) (0 for an A/A benchmark), c(k) the
 // warm-up curve (WarmupFactor at k = 0 falling to 1 at k =
 // WarmupIterations, quadratically), R_rp a lognormal factor of run r and
-// pair p (RunSD), P = 1+Parallel when A and B run at the same time (duet,
+// pair p (runSD), P = 1+Parallel when A and B run at the same time (duet,
 // syncduet) and 1 otherwise, and ε_k private lognormal noise (Noise). A and
 // B of a duet or syncduet run are on the timeline together, so an episode
 // hits both; the two pairs of a seqn run are far apart and meet different
@@ -56,12 +56,12 @@ type DuetConfig struct {
 	Types []string
 	// Runs (runid 0…Runs−1) per benchmark and type, Iterations per pair and run.
 	Runs, Iterations int
-	// noise is the σ of the private per-iteration lognormal factor, RunSD of
+	// noise is the σ of the private per-iteration lognormal factor, runSD of
 	// the per (run, pair) factor.
 	noise, runSD float64
 	// parallel slows both pairs when they run at the same time.
 	parallel float64
-	// EpisodeRate (per second of timeline), EpisodeMeanNs and EpisodeEffect
+	// EpisodeRate (per second of timeline), episodeMeanNs and episodeEffect
 	// (range of m) describe the interference episodes.
 	EpisodeRate   float64
 	episodeMeanNs float64
@@ -405,7 +405,7 @@ func (d *DuetData) writeTruthJSON(w io.Writer) error {
 const FormatDuet = "duet"
 
 // GenerateDuetTo writes cfg's data set in the format named by kind:
-// FormatDuet (duetprocess CSV) or FormatTruth (its truth as JSON).
+// FormatDuet (duetprocess CSV) or formatTruth (its truth as JSON).
 func GenerateDuetTo(kind string, w io.Writer, cfg DuetConfig) error {
 	d, err := GenerateDuet(cfg)
 	if err != nil {

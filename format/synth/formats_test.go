@@ -231,7 +231,7 @@ func TestWriteGoBench(t *testing.T) {
 		}
 	}
 
-	// SetBytes adds MB/s in Go's %7.2f format.
+	// setBytes adds MB/s in Go's %7.2f format.
 	c.goBench.setBytes, c.goBench.customMetric, c.goBench.benchmem, c.goBench.procs = 1024, "", false, 1
 	s = mustSuite(t, c)
 	mbs := regexp.MustCompile(`^Benchmark[A-Z]\S*\s+\d+\s+[0-9.]+ ns/op\s+[0-9]+\.[0-9]{2} MB/s$`)

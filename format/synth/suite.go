@@ -14,7 +14,7 @@ import (
 // cold"; Traini et al., EMSE 2022).
 type Kind uint8
 
-// Kinds. KindUnset only appears in BenchmarkSpec (meaning "assign one").
+// Kinds. kindUnset only appears in BenchmarkSpec (meaning "assign one").
 const (
 	kindUnset Kind = iota
 	// KindFlat: steady from the first iteration.

@@ -173,7 +173,7 @@ func appendFixedPad(b []byte, x float64, digits, width int) []byte {
 }
 
 // writePA writes the suite as a pa/bencher CSV (Laaber's pa and bencher
-// tools): header PAHeader, `;`-separated, one row per iteration value with
+// tools): header paHeader, `;`-separated, one row per iteration value with
 // value_count 1 (avgt, thrpt, ss), or per histogram bucket with value_count
 // = count (sample), over every instance, trial, fork and iteration, rows
 // grouped by series; values in the JMH unit printed with Java's %e
