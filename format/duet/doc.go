@@ -55,7 +55,7 @@
 //	run.N.F.order           AB, BA or None: which pair duetbench launched
 //	                        first in run F (fork) of instance N
 //
-// InstanceEnvKey, RunOrderEnvKey, IterationOffset and InstanceEnvironment
+// instanceEnvKey, runOrderEnvKey, iterationOffset and instanceEnvironment
 // spell and read these keys, so an analyzer needs no string of its own.
 //
 // Empty artifacts and pandas missing-value tokens (NA, NaN, null, …) in
@@ -65,7 +65,7 @@
 // # Raw duetbench directories
 //
 // A directory holds artifacts/ and one result per run and pair, named
-// SUITE.BENCH.RUNID.TYPE.ORDER.PAIR.RESULT (FileName). Artifacts are read as
+// SUITE.BENCH.RUNID.TYPE.ORDER.PAIR.RESULT (fileName). Artifacts are read as
 // duet/parsers_artifact.py does (lscpu: the model name; meminfo: MemTotal).
 // Renaissance: iteration k (0-based) of data.BENCH.results starts at
 // environment.vm.start_unix_ms·10⁶ + uptime_ns and lasts duration_ns.
@@ -98,5 +98,5 @@
 // read (bad JSON, no *002.log) is left out and counted. An artifact that is
 // not text (a NUL byte, invalid UTF-8, over 64 KiB) is stored as "" and a
 // date artifact ParseDate does not read is kept, each with a warning
-// naming the artifact's file (KindBadArtifact, KindBadDate).
+// naming the artifact's file (kindBadArtifact, kindBadDate).
 package duet
