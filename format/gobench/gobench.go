@@ -241,7 +241,7 @@ func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 // Scan reads the next line and reports whether there is one, Line returns
 // it without its line break (valid until the next Scan) and its 1-based
 // number, Err the read error that ended the scan (nil at the end of the
-// input). A line longer than MaxLineBytes is returned with its line break
+// input). A line longer than maxLineBytes is returned with its line break
 // and cut a little past that length, so that its length tells it apart.
 type lineReader struct {
 	br   *bufio.Reader
@@ -260,7 +260,7 @@ func (lr *lineReader) Scan() bool {
 	for lr.err == nil {
 		line, err := lr.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			// Assemble a long line up to MaxLineBytes.
+			// Assemble a long line up to maxLineBytes.
 			lr.long = append(lr.long[:0], line...)
 			for err == bufio.ErrBufferFull {
 				line, err = lr.br.ReadSlice('\n')
