@@ -10,7 +10,7 @@ type BCaInterval struct {
 	Interval
 	// z0 is the bias correction ẑ0 and Accel the acceleration â.
 	z0, accel float64
-	// alpha1 and Alpha2 are the levels of the replicate quantiles taken as
+	// alpha1 and alpha2 are the levels of the replicate quantiles taken as
 	// the lower and upper bound.
 	alpha1, alpha2 float64
 	// stdErr is the standard deviation of the replicates (n − 1 denominator),
@@ -53,7 +53,7 @@ func NormalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) 
 // Degenerate data give NaN bounds, as scipy does (where it warns with a
 // DegenerateDataWarning): when x has one value or all its values are equal
 // (â is 0/0), and when α1 or α2 is NaN (ẑ0 infinite with â ≠ 0). The
-// estimate and StdErr are still set.
+// estimate and stdErr are still set.
 //
 // x is not modified; rng supplies the draws (the resampling loop does not
 // allocate); ws may be nil. It returns an error for invalid options, empty
