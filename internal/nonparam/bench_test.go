@@ -30,7 +30,7 @@ func BenchmarkMannWhitneyU(b *testing.B) {
 	}
 }
 
-// BenchmarkMannWhitneyUExact measures the exact test where MethodAuto picks
+// BenchmarkMannWhitneyUExact measures the exact test where methodAuto picks
 // it for large data: one sample of 8 against n.
 func BenchmarkMannWhitneyUExact(b *testing.B) {
 	for _, n := range benchSizes {

@@ -14,7 +14,7 @@
 //
 // Conventions, as in gonum/stat: data first; the caller's slices are never
 // modified (functions sort copies); invalid data (empty samples, NaN) is
-// reported with an error that wraps ErrEmpty or ErrNaN and names the sample
+// reported with an error that wraps errEmpty or errNaN and names the sample
 // and index; caller bugs (mismatched lengths, unknown option values) panic
 // with a "nonparam: " message. ±Inf are valid observations: they are ranked
 // like any other value.

@@ -63,8 +63,8 @@ type kruskalWallisResult = estimate.KruskalWallisResult
 // and p = 1 (no evidence of a difference), where scipy raises an error.
 //
 // The groups are not modified. KruskalWallis returns an error wrapping
-// ErrTooFewGroups for fewer than two groups, and one wrapping ErrEmpty or
-// ErrNaN naming the group for an empty group or a NaN.
+// errTooFewGroups for fewer than two groups, and one wrapping errEmpty or
+// errNaN naming the group for an empty group or a NaN.
 //
 // Reference: W. H. Kruskal, W. A. Wallis, "Use of ranks in one-criterion
 // variance analysis", Journal of the American Statistical Association

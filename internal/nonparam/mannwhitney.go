@@ -35,7 +35,7 @@ func (a alternative) String() string {
 // Method is the way a p-value is computed.
 type Method int
 
-// Methods. MethodAuto chooses between the other two; results always report
+// Methods. methodAuto chooses between the other two; results always report
 // the method actually used.
 const (
 	methodAuto       Method = iota // exact when small and untied, else asymptotic
@@ -66,19 +66,19 @@ const defaultExactMaxSize = 8
 // continuity correction on, exact for min(n, m) ≤ 8 without ties — the
 // settings of scipy.stats.mannwhitneyu's defaults.
 type MannWhitneyOptions struct {
-	// alternative hypothesis; default TwoSided.
+	// alternative hypothesis; default twoSided.
 	alternative alternative
 
-	// method of the p-value; default MethodAuto, which uses the exact
+	// method of the p-value; default methodAuto, which uses the exact
 	// distribution when the pooled sample has no ties and
-	// min(n, m) ≤ ExactMaxSize, and the normal approximation otherwise.
+	// min(n, m) ≤ exactMaxSize, and the normal approximation otherwise.
 	// MethodExact on tied data ignores the ties (as scipy does), which makes
 	// the test conservative.
 	method Method
 
-	// exactMaxSize bounds the smaller sample size for which MethodAuto uses
-	// the exact distribution. 0 means DefaultExactMaxSize (8); a negative
-	// value makes MethodAuto always use the normal approximation.
+	// exactMaxSize bounds the smaller sample size for which methodAuto uses
+	// the exact distribution. 0 means defaultExactMaxSize (8); a negative
+	// value makes methodAuto always use the normal approximation.
 	exactMaxSize int
 
 	// noContinuity turns off the 0.5 continuity correction of the normal
@@ -110,7 +110,7 @@ type MannWhitneyResult struct {
 	P float64
 	// n and M are the sizes of x and y.
 	n, m int
-	// Method is the method used: MethodExact or MethodAsymptotic.
+	// Method is the method used: MethodExact or methodAsymptotic.
 	Method Method
 	// alternative is the alternative hypothesis tested.
 	alternative alternative
@@ -163,8 +163,8 @@ const maxExactWork = 1 << 32
 // σ = 0 (all pooled values equal) Z = 0 and p = 1, where scipy reaches p = 1
 // through an infinite Z.
 //
-// x and y are not modified. MannWhitneyU returns an error wrapping ErrEmpty
-// or ErrNaN if a sample is empty or holds a NaN (±Inf are ranked as usual),
+// x and y are not modified. MannWhitneyU returns an error wrapping errEmpty
+// or errNaN if a sample is empty or holds a NaN (±Inf are ranked as usual),
 // and ErrExactTooLarge if MethodExact is forced on samples so large that
 // s·min(U, nm − U) exceeds 2³². It panics on unknown option values.
 // Apart from the exact distribution it runs in O((n+m) log(n+m)) time, and
