@@ -123,7 +123,7 @@ func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) err
 const parquetRowGroupRows = 1 << 19
 
 // ParquetWriter writes records to a Parquet file (zstd-compressed unless
-// ParquetOptions say otherwise) as they come, in row groups of about ParquetRowGroupRows rows, and stores the
+// ParquetOptions say otherwise) as they come, in row groups of about parquetRowGroupRows rows, and stores the
 // Arrow schema in the file so readers get the same types back.
 //
 // String columns are written dictionary-encoded without hashing every
@@ -201,7 +201,7 @@ type ParquetOptions struct {
 	// each through reflection.
 	Runs []string
 	// Codec compresses the pages: zstd ("" or Zstd), Snappy or
-	// NoCompression.
+	// noCompression.
 	Codec string
 	// Snappy names columns compressed with Snappy whatever Codec says.
 	// pqarrow (v15) builds a fresh zstd encoder for every page it
@@ -211,7 +211,7 @@ type ParquetOptions struct {
 	Snappy []string
 }
 
-// NewParquetWriterWith is NewParquetWriter with options.
+// NewParquetWriterWith is newParquetWriter with options.
 func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
 	codec, ok := parquetCodecs[o.Codec]
 	if !ok {
@@ -348,12 +348,12 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 // which a string column's dictionary reaches this many distinct values.
 // Writing a dictionary costs pqarrow about 1 KB a value (its own hash
 // table, the statistics' hash table, the page buffers): 0.6 GB for a row
-// group of ParquetRowGroupRows distinct benchmark names, and columns with
+// group of parquetRowGroupRows distinct benchmark names, and columns with
 // so many distinct values gain little from a dictionary.
 const parquetRowGroupValues = 1 << 16
 
 // manyDistinct reports whether a string column's dictionary holds
-// ParquetRowGroupValues values.
+// parquetRowGroupValues values.
 func (p *ParquetWriter) manyDistinct() bool {
 	for _, d := range p.dicts {
 		if d != nil && d.dict.Len() >= parquetRowGroupValues {
