@@ -33,7 +33,7 @@ type Header struct {
 	// Command is the benchtrim command whose report follows (optimize,
 	// reconfigure, steady, duet, trim).
 	Command string
-	// Format is FormatVersion; Benchtrim the build that wrote the file
+	// Format is formatVersion; Benchtrim the build that wrote the file
 	// (cliapp.BuildVersion).
 	Format    int
 	Benchtrim string
@@ -127,7 +127,7 @@ func SameInputs(a, b *File) error {
 }
 
 // Write writes the partial file path atomically: Magic, h (with Format
-// set to FormatVersion) and report, gob-encoded.
+// set to formatVersion) and report, gob-encoded.
 func Write(path string, h Header, report any) error {
 	h.Format = formatVersion
 	return atomicfile.Write(path, func(w io.Writer) error {
@@ -156,7 +156,7 @@ type File struct {
 
 // Open opens the partial file path and reads its header. A file that does
 // not start with Magic, a header that does not decode and a format other
-// than FormatVersion are errors naming the file and the place.
+// than formatVersion are errors naming the file and the place.
 func Open(path string) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
