@@ -17,7 +17,7 @@ type binSegOptions struct {
 	// Q is the maximum number of change points (R's Q, default 5 there);
 	// at least 1.
 	Q       int
-	SumMode SumMode
+	SumMode sumMode
 }
 
 // binSegmentation is the result of BinSeg: the segmentation by the change

@@ -93,15 +93,15 @@ func varianceR(l, x, x2 float64) float64 {
 	return sig
 }
 
-// SumMode selects how the cumulative sums (the sufficient statistics) are
+// sumMode selects how the cumulative sums (the sufficient statistics) are
 // accumulated.
-type SumMode int
+type sumMode int
 
 const (
 	// extendedSum emulates R's cumsum(), which accumulates in 80-bit long
 	// double and rounds each partial sum to double. This is the default and
 	// reproduces R bit for bit.
-	extendedSum SumMode = iota
+	extendedSum sumMode = iota
 	// doubleSum accumulates in float64. It matches what R computes with
 	// double-accumulated sums (the reference's double_cumsum_F_n).
 	doubleSum
@@ -114,7 +114,7 @@ type sumStats struct {
 	s1, s2 []float64
 }
 
-func newSumStats(x []float64, mode SumMode) sumStats {
+func newSumStats(x []float64, mode sumMode) sumStats {
 	s := sumStats{s1: make([]float64, len(x)+1), s2: make([]float64, len(x)+1)}
 	if mode == doubleSum {
 		cumsumDouble(s.s1, x, false)

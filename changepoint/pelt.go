@@ -25,7 +25,7 @@ type Options struct {
 	Penalty float64
 	// sumMode selects the accumulation of the cumulative sums; the zero
 	// value, extendedSum, reproduces R.
-	sumMode SumMode
+	sumMode sumMode
 }
 
 // DefaultOptions returns the setting of Barrett et al. (OOPSLA 2017) for a
@@ -161,7 +161,7 @@ type peltState struct {
 	tl, eb, sg []float64
 }
 
-func newPELT(x []float64, c Cost, minSegLen int, mode SumMode) (*peltState, error) {
+func newPELT(x []float64, c Cost, minSegLen int, mode sumMode) (*peltState, error) {
 	m, err := resolveMinSegLen(c, minSegLen)
 	if err != nil {
 		return nil, err

@@ -33,12 +33,12 @@ func (p Protocol) String() string {
 	return fmt.Sprintf("Protocol(%d)", int(p))
 }
 
-// Outcome says how a protocol ended.
-type Outcome int
+// outcome says how a protocol ended.
+type outcome int
 
 const (
 	// elbowFound: Kneedle found an elbow; Penalty is its x.
-	elbowFound Outcome = iota
+	elbowFound outcome = iota
 	// noElbowDefault (Traini protocol): no elbow (or kneed 0.7.0's
 	// IndexError), so the script's default 15·log n is the Penalty.
 	noElbowDefault
@@ -54,7 +54,7 @@ const (
 )
 
 // String returns the outcome as the reference files word it.
-func (o Outcome) String() string {
+func (o outcome) String() string {
 	switch o {
 	case elbowFound:
 		return "elbow found"
@@ -78,8 +78,8 @@ type KneeSelection struct {
 	Penalties []float64
 	NCpts     []int
 	// Kneedle is nil when Kneedle was not run.
-	Kneedle *KneedleResult
-	Outcome Outcome
+	Kneedle *kneedleResult
+	Outcome outcome
 	// Penalty is the selected penalty, NaN when the protocol selects none.
 	Penalty float64
 }
