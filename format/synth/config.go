@@ -25,8 +25,8 @@ type ParamAxis struct {
 	Values []string
 }
 
-// Param is one parameter value of a series.
-type Param struct {
+// param is one parameter value of a series.
+type param struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
 }
@@ -123,8 +123,8 @@ type GCConfig struct {
 	youngGenMB float64
 }
 
-// GoBenchConfig describes `go test -bench` text output.
-type GoBenchConfig struct {
+// goBenchConfig describes `go test -bench` text output.
+type goBenchConfig struct {
 	goos, goarch, cpu string
 	// procs is GOMAXPROCS, appended to names as -N when > 1.
 	procs int
@@ -137,18 +137,18 @@ type GoBenchConfig struct {
 	customMetric string
 }
 
-// RaggedConfig drops rows from the µOpTime CSV (WriteUOpTimeCSV only) to make
+// raggedConfig drops rows from the µOpTime CSV (WriteUOpTimeCSV only) to make
 // ragged data like the real files. Dropped rows are listed in
 // BenchmarkTruth.Dropped.
-type RaggedConfig struct {
+type raggedConfig struct {
 	// dropIterations whole iterations (all their slices) are dropped.
 	dropIterations int
 	// dropSlices single slices are dropped (from iterations not dropped whole).
 	dropSlices int
 }
 
-// JVMConfig holds the JVM fields of a JMH record.
-type JVMConfig struct {
+// jvmConfig holds the JVM fields of a JMH record.
+type jvmConfig struct {
 	path       string
 	args       []string
 	jdkVersion string
@@ -205,9 +205,9 @@ type SuiteConfig struct {
 	Outliers OutlierConfig
 	Sample   SampleConfig
 	GC       GCConfig
-	goBench  GoBenchConfig
-	ragged   RaggedConfig
-	jvm      JVMConfig
+	goBench  goBenchConfig
+	ragged   raggedConfig
+	jvm      jvmConfig
 
 	// Seed selects every random draw.
 	Seed uint64
@@ -255,9 +255,9 @@ func DefaultSuiteConfig() SuiteConfig {
 		Outliers: OutlierConfig{Rate: 0.005, minMagnitude: 0.5, maxMagnitude: 3},
 		Sample:   SampleConfig{MaxPerIteration: 1000, noise: 0.05, tailRate: 0.002, minTail: 5, maxTail: 30},
 		GC:       GCConfig{Enabled: true, zeroAllocFraction: 0.25, youngGenMB: 256},
-		goBench: GoBenchConfig{goos: "linux", goarch: "amd64", cpu: "Intel(R) Xeon(R) CPU @ 2.20GHz",
+		goBench: goBenchConfig{goos: "linux", goarch: "amd64", cpu: "Intel(R) Xeon(R) CPU @ 2.20GHz",
 			procs: 8, benchmem: true},
-		jvm: JVMConfig{
+		jvm: jvmConfig{
 			path:       "/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
 			args:       []string{"-Xms2g", "-Xmx2g"},
 			jdkVersion: "17.0.9",

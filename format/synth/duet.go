@@ -134,8 +134,8 @@ type DuetIteration struct {
 	interferenceNs int64
 }
 
-// Episode is one interference episode of the timeline.
-type Episode struct {
+// episode is one interference episode of the timeline.
+type episode struct {
 	StartNs int64   `json:"start_ns"`
 	EndNs   int64   `json:"end_ns"`
 	Effect  float64 `json:"effect"`
@@ -145,7 +145,7 @@ type Episode struct {
 type DuetData struct {
 	config     DuetConfig
 	Iterations []DuetIteration
-	episodes   []Episode
+	episodes   []episode
 }
 
 // Purposes of the duet streams (after those of rng.go).
@@ -160,7 +160,7 @@ const (
 type episodes struct {
 	g    *rng
 	cfg  *DuetConfig
-	list []Episode
+	list []episode
 	next int64 // start of the next episode to draw
 }
 
@@ -172,7 +172,7 @@ func (e *episodes) upTo(t int64) {
 	for e.next < t {
 		length := int64(-math.Log(1-e.g.float64()) * e.cfg.episodeMeanNs)
 		eff := e.g.uniform(e.cfg.episodeEffect[0], e.cfg.episodeEffect[1])
-		e.list = append(e.list, Episode{StartNs: e.next, EndNs: e.next + length, Effect: eff})
+		e.list = append(e.list, episode{StartNs: e.next, EndNs: e.next + length, Effect: eff})
 		gap := -math.Log(1-e.g.float64()) / e.cfg.EpisodeRate * 1e9
 		e.next += int64(gap)
 	}
@@ -389,7 +389,7 @@ type DuetTruth struct {
 	Types      []string        `json:"types"`
 	Runs       int             `json:"runs"`
 	Iterations int             `json:"iterations"`
-	Episodes   []Episode       `json:"episodes"`
+	Episodes   []episode       `json:"episodes"`
 }
 
 // writeTruthJSON writes the benchmarks' true slowdowns and warm-up and the

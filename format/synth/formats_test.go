@@ -36,7 +36,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 	c := UOpTimeSuiteConfig()
 	c.Benchmarks = 6
 	c.Params = []ParamAxis{{Name: "size", Values: []string{"8", "64"}}}
-	c.ragged = RaggedConfig{dropIterations: 3, dropSlices: 4}
+	c.ragged = raggedConfig{dropIterations: 3, dropSlices: 4}
 	s := mustSuite(t, c)
 	rows := readCSV(t, render(t, s, FormatUOpTime), ',')
 	if strings.Join(rows[0], ",") != uOpTimeHeader {

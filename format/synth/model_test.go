@@ -166,7 +166,7 @@ func TestOutliersTruthHolds(t *testing.T) {
 	s := mustSuite(t, c)
 	total := 0
 	for _, tr := range s.Truth() {
-		byFork := map[int][]Outlier{}
+		byFork := map[int][]outlier{}
 		for _, o := range tr.Outliers {
 			byFork[o.Fork] = append(byFork[o.Fork], o)
 			if o.Factor < 2 || o.Factor > 4 || o.Instance != 1 || o.Trial != 1 || o.Iteration < 1 || o.Iteration > c.Iterations {

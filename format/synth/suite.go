@@ -84,9 +84,9 @@ type Position struct {
 	Slice     int `json:"slice"`
 }
 
-// Outlier is an injected iteration outlier: the iteration's value was
+// outlier is an injected iteration outlier: the iteration's value was
 // multiplied by Factor (> 1).
-type Outlier struct {
+type outlier struct {
 	Position
 	Factor float64 `json:"factor"`
 }
@@ -104,7 +104,7 @@ type BenchmarkTruth struct {
 	JMHName string `json:"jmh_name"`
 	GoName  string `json:"go_name"`
 	// Params in key order; ParamsKey is the canonical "k=v,k=v" string.
-	Params    []Param `json:"params"`
+	Params    []param `json:"params"`
 	ParamsKey string  `json:"params_key"`
 
 	Kind  Kind          `json:"kind"`
@@ -151,7 +151,7 @@ type BenchmarkTruth struct {
 
 	// Outliers lists the injected iteration outliers over all instances,
 	// trials and forks, in level order.
-	Outliers []Outlier `json:"outliers"`
+	Outliers []outlier `json:"outliers"`
 	// Dropped lists the rows missing from the µOpTime CSV: whole
 	// iterations (Slice 0) and single slices, in level order.
 	Dropped []Position `json:"dropped"`
@@ -339,7 +339,7 @@ func (s *Suite) buildTruth(scale []float64) error {
 			keys := make([]string, len(combo))
 			factor := 1.0
 			for a, j := range combo {
-				p := Param{Name: axes[a].Name, Value: axes[a].Values[j]}
+				p := param{Name: axes[a].Name, Value: axes[a].Values[j]}
 				t.Params = append(t.Params, p)
 				keys[a] = p.Name + "=" + p.Value
 				goName += "/" + keys[a]
@@ -498,7 +498,7 @@ func (s *Suite) finishTruth(t *BenchmarkTruth) {
 		for r := 1; r <= cfg.Trials; r++ {
 			for f := 1; f <= cfg.Forks; f++ {
 				s.forkOutliers(t.Index, a, r, f, func(k int, factor float64) {
-					t.Outliers = append(t.Outliers, Outlier{Position{a, r, f, k + 1, 0}, factor})
+					t.Outliers = append(t.Outliers, outlier{Position{a, r, f, k + 1, 0}, factor})
 				})
 			}
 		}
