@@ -22,7 +22,11 @@ func BenchmarkRead(b *testing.B) {
 		cfg := synth.DefaultDuetConfig()
 		cfg.Runs = runs
 		var buf bytes.Buffer
-		if err := synth.GenerateDuetTo(synth.FormatDuet, &buf, cfg); err != nil {
+		d, err := synth.GenerateDuet(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := d.WriteCSV(&buf); err != nil {
 			b.Fatal(err)
 		}
 		data := buf.Bytes()

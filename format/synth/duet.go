@@ -401,21 +401,21 @@ func (d *DuetData) writeTruthJSON(w io.Writer) error {
 	return enc.Encode(DuetTruth{Seed: c.Seed, Benchmarks: c.Benchmarks, Types: c.Types, Runs: c.Runs, Iterations: c.Iterations, Episodes: d.episodes})
 }
 
-// FormatDuet is the duetprocess CSV, the output of the duet preset.
-const FormatDuet = "duet"
+// formatDuet is the duetprocess CSV, the output of the duet preset.
+const formatDuet = "duet"
 
-// GenerateDuetTo writes cfg's data set in the format named by kind:
-// FormatDuet (duetprocess CSV) or formatTruth (its truth as JSON).
-func GenerateDuetTo(kind string, w io.Writer, cfg DuetConfig) error {
+// generateDuetTo writes cfg's data set in the format named by kind:
+// formatDuet (duetprocess CSV) or formatTruth (its truth as JSON).
+func generateDuetTo(kind string, w io.Writer, cfg DuetConfig) error {
 	d, err := GenerateDuet(cfg)
 	if err != nil {
 		return err
 	}
 	switch kind {
-	case FormatDuet:
+	case formatDuet:
 		return d.WriteCSV(w)
 	case formatTruth:
 		return d.writeTruthJSON(w)
 	}
-	return fmt.Errorf("synth: duet data is written as %s or %s, not %q", FormatDuet, formatTruth, kind)
+	return fmt.Errorf("synth: duet data is written as %s or %s, not %q", formatDuet, formatTruth, kind)
 }

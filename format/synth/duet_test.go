@@ -28,7 +28,7 @@ func TestDuetDeterministic(t *testing.T) {
 	}{{&a, 7}, {&b, 7}, {&c, 8}} {
 		cfg := DefaultDuetConfig()
 		cfg.Seed = x.seed
-		if err := GenerateDuetTo(FormatDuet, x.buf, cfg); err != nil {
+		if err := generateDuetTo(formatDuet, x.buf, cfg); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -26,7 +26,7 @@ var ErrRequest = errors.New("synth: bad request")
 // extensions are the file extensions of each generated format.
 var extensions = map[string]string{
 	FormatJMH: ".json", formatTruth: ".json", FormatUOpTime: ".csv",
-	formatPA: ".csv", FormatGoBench: ".txt", FormatDuet: ".csv",
+	formatPA: ".csv", FormatGoBench: ".txt", formatDuet: ".csv",
 }
 
 func badRequest(format string, a ...any) error {
@@ -57,7 +57,7 @@ func (r *Request) ResolveFormat() (string, error) {
 	case ext == ".csv" && r.Preset == "uoptime":
 		return FormatUOpTime, nil
 	case ext == ".csv" && r.Preset == "duet":
-		return FormatDuet, nil
+		return formatDuet, nil
 	case ext == ".csv":
 		return "", badRequest("-o %s: a .csv can be uoptime or pa; give --format (or --preset uoptime)", r.Output)
 	}
@@ -71,7 +71,7 @@ func (r *Request) Write(w io.Writer, format string) error {
 		if err != nil {
 			return err
 		}
-		return GenerateDuetTo(format, w, cfg)
+		return generateDuetTo(format, w, cfg)
 	}
 	cfg, err := r.suiteConfig()
 	if err != nil {
@@ -120,7 +120,7 @@ func (r *Request) suiteConfig() (SuiteConfig, error) {
 // number of runs.
 func (r *Request) duetConfig(format string) (DuetConfig, error) {
 	cfg := DefaultDuetConfig()
-	if format != FormatDuet && format != formatTruth {
+	if format != formatDuet && format != formatTruth {
 		return cfg, badRequest("--preset duet writes a duetprocess CSV (--format duet, .csv) or its truth (--format truth, .json), not %s", format)
 	}
 	for flag, v := range map[string]string{"mode": r.Mode, "unit": r.Unit, "version": r.Version} {
