@@ -132,8 +132,8 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	return nil
 }
 
-// WriteFile is like os.WriteFile but atomic.
-func WriteFile(path string, data []byte) error {
+// writeFile is like os.WriteFile but atomic.
+func writeFile(path string, data []byte) error {
 	return Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err

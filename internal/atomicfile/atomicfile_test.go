@@ -13,7 +13,7 @@ import (
 func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.txt")
-	if err := WriteFile(path, []byte("first")); err != nil {
+	if err := writeFile(path, []byte("first")); err != nil {
 		t.Fatal(err)
 	}
 	failure := errors.New("boom")
@@ -32,7 +32,7 @@ func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("temporary files left behind: %v", entries)
 	}
-	if err := WriteFile(path, []byte("second")); err != nil {
+	if err := writeFile(path, []byte("second")); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = os.ReadFile(path)
@@ -44,7 +44,7 @@ func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
 func TestWriteRemovesTemporaryOnPanic(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.txt")
-	if err := WriteFile(path, []byte("old")); err != nil {
+	if err := writeFile(path, []byte("old")); err != nil {
 		t.Fatal(err)
 	}
 	func() {
@@ -85,7 +85,7 @@ func TestSignalRemovesTemporary(t *testing.T) {
 		code int
 	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
 		dir := t.TempDir()
-		if err := WriteFile(filepath.Join(dir, "out.txt"), []byte("old")); err != nil {
+		if err := writeFile(filepath.Join(dir, "out.txt"), []byte("old")); err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(os.Args[0], "-test.run", "^TestSignalRemovesTemporary$")

@@ -64,21 +64,21 @@ func stage(s *Set, dir string) error {
 	if !strings.HasSuffix(p, ".html") || filepath.Dir(p) != dir {
 		return fmt.Errorf("Path = %s, want a sibling with the extension .html", p)
 	}
-	if err := WriteFile(p, []byte("new report")); err != nil {
+	if err := writeFile(p, []byte("new report")); err != nil {
 		return err
 	}
 	out, err := s.Dir(filepath.Join(dir, "out"), true)
 	if err != nil {
 		return err
 	}
-	if err := WriteFile(filepath.Join(out, "plan.csv"), []byte("new out plan")); err != nil {
+	if err := writeFile(filepath.Join(out, "plan.csv"), []byte("new out plan")); err != nil {
 		return err
 	}
 	plots, err := s.Dir(filepath.Join(dir, "plots"), false)
 	if err != nil {
 		return err
 	}
-	return WriteFile(filepath.Join(plots, "a.svg"), []byte("new a"))
+	return writeFile(filepath.Join(plots, "a.svg"), []byte("new a"))
 }
 
 var newSet = map[string]string{"plan.csv": "new plan", "report.html": "new report", "out/plan.csv": "new out plan",
