@@ -530,3 +530,79 @@ func TestEvaluationRealData(t *testing.T) {
 			tradeoffEval, 100*saved, 100*minSaved, 100*trade.agree/float64(trade.splits), 100*trade.minAgree/float64(trade.splits))
 	}
 }
+
+// TestEvaluationVersions checks trim's choices across real consecutive
+// versions, data no choice here was tuned on: the µOpTime study's Go
+// suites (prometheus-common v0.35–v0.39, toml v2.0.1–v2.0.5, zap
+// v1.19.1–v1.23.0; ../shared holds only the first version of each). Each
+// version's recommendation is run on the next version's recording
+// (VersionCheck: error within 1/3/5 % and the A/B verdict against the full
+// recordings'), at the default --target and under --tradeoff, against
+// the fixed minimal configuration. The files are not in the repository:
+// set BENCHTRIM_UOPTIME_PROTOTYPE to the optimizer/dataset_1 folder of
+// njapke/uoptime-replication-package (as for analysis/optimize's
+// prototype tests); without it the test skips.
+func TestEvaluationVersions(t *testing.T) {
+	dir := os.Getenv("BENCHTRIM_UOPTIME_PROTOTYPE")
+	if dir == "" {
+		testenv.Skip(t, "BENCHTRIM_UOPTIME_PROTOTYPE is not set (the µOpTime study's multi-version Go data)")
+	}
+	if testing.Short() {
+		testenv.Skip(t, "analyses 15 real files")
+	}
+	var b strings.Builder
+	b.WriteString("| project | rule | runs | next-version pairs | trim saves | minimum saves | next version within 1 / 3 / 5 % trim | minimum | verdicts agree trim | minimum |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |\n")
+	opt := DefaultOptions
+	opt.Optimize.Bootstrap.Resamples = 2000
+	type sum struct{ rec, after, min, pairs, agree, minAgree float64 }
+	totals := map[string]*sum{}
+	var rules []string
+	for _, project := range []string{"prometheus", "toml", "zap"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "go_data_path", project+"-v*.csv"))
+		if len(files) < 2 {
+			t.Fatalf("%s: %d files of %s in %s/go_data_path", dir, len(files), project, dir)
+		}
+		sort.Strings(files)
+		tab, _, _, err := ingest.ReadFiles(files, ingest.ReadOptions{Formats: all.Formats()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lambda := range []float64{0, 0.08, 0.1, 0.12, 0.16, 0.25} {
+			o := opt
+			o.Tradeoff = lambda
+			rule := "--target 0.01"
+			if lambda > 0 {
+				rule = fmt.Sprintf("--tradeoff %g", lambda)
+			}
+			rep, err := Run(tab, o)
+			if err != nil {
+				t.Fatalf("%s: %v", project, err)
+			}
+			tt, v := &rep.Totals, &rep.Totals.Versions
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s / %s / %s | %s / %s / %s | %s | %s |\n", project, rule, tt.Benchmarks, v.Pairs,
+				pctCell(tt.Saved()), pctCell(1-float64(tt.MinimumTimeNs)/float64(tt.TimeBeforeNs)),
+				pctCell(v.Within[0]), pctCell(v.Within[1]), pctCell(v.Within[2]),
+				pctCell(v.MinimumWithin[0]), pctCell(v.MinimumWithin[1]), pctCell(v.MinimumWithin[2]), pctCell(v.Agreement), pctCell(v.MinimumAgreement))
+			s := totals[rule]
+			if s == nil {
+				s = &sum{}
+				totals[rule] = s
+				rules = append(rules, rule)
+			}
+			s.rec += float64(tt.TimeBeforeNs)
+			s.after += float64(tt.TimeAfterNs)
+			s.min += float64(tt.MinimumTimeNs)
+			s.pairs += float64(v.Pairs)
+			s.agree += v.Agreement * float64(v.Pairs)
+			s.minAgree += v.MinimumAgreement * float64(v.Pairs)
+		}
+		tab.Release()
+	}
+	for _, rule := range rules {
+		s := totals[rule]
+		fmt.Fprintf(&b, "| all | %s | | %.0f | %s | %s | | | %s | %s |\n", rule, s.pairs, pctCell(1-s.after/s.rec), pctCell(1-s.min/s.rec),
+			pctCell(s.agree/s.pairs), pctCell(s.minAgree/s.pairs))
+	}
+	checkGolden(t, "testdata/evaluation-versions.md", b.String())
+}
