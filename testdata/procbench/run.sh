@@ -42,7 +42,11 @@ has() { case ",$tasks," in *",$1,"*) return 0 ;; esac; return 1; }
 # Inputs, made once.
 seq 100 119 > "$work/v20.txt"
 if has ingest; then "$bt" -q generate --preset sample --benchmarks 20 -o "$work/sample.json"; fi
-if has steady-shard; then "$bt" -q generate --benchmarks 400 --forks 5 --iterations 300 -o "$work/steady.json"; fi
+if has steady-shard; then
+	"$bt" -q generate --benchmarks 400 --forks 5 --iterations 300 -o "$work/steady.json"
+	# Ingest once, by shard: the shards below read their part of it.
+	measure steady-shard ingest-by-shard "$bt" -q ingest --by-shard -o "$work/steady.parquet" "$work/steady.json"
+fi
 if has duet; then "$bt" -q generate --preset duet --benchmarks 200 --forks 20 --iterations 50 -o "$work/duet.csv"; fi
 if has optimize; then
 	mkdir -p "$work/proto/dataset_1/go_data_path"
@@ -73,6 +77,8 @@ for rep in $(seq "$reps"); do
 	if has steady-shard; then
 		measure steady-shard unsharded "$bt" -q steady --steady-window 100 "$work/steady.json"
 		measure steady-shard shard-0-of-4 "$bt" -q steady --steady-window 100 --shard 0/4 --partial-out "$work/p0.partial" "$work/steady.json"
+		measure steady-shard unsharded-parquet "$bt" -q steady --steady-window 100 "$work/steady.parquet"
+		measure steady-shard shard-0-of-4-parquet "$bt" -q steady --steady-window 100 --shard 0/4 --partial-out "$work/p0.partial" "$work/steady.parquet"
 	fi
 	if has duet; then
 		measure duet benchtrim "$bt" -q duet "$work/duet.csv"
@@ -81,6 +87,7 @@ for rep in $(seq "$reps"); do
 		pad=$here/../../internal/stats/testdata/pa
 		measure compare-pa pa "$PA" -bs 10000 -sl 0.01 "$pad/v1.csv" "$pad/v2.csv"
 		measure compare-pa benchtrim "$bt" -q compare --pa --statistic mean --resamples 10000 --confidence 0.99 "v1=$pad/v1.csv" "v2=$pad/v2.csv"
+		measure compare-pa benchtrim-bootstrap "$bt" -q compare --statistic mean --resamples 10000 --confidence 0.99 "v1=$pad/v1.csv" "v2=$pad/v2.csv"
 	fi
 done
 for f in sample.json steady.json duet.csv; do [ -f "$work/$f" ] && echo "# input $f: $(wc -c < "$work/$f") bytes"; done; true
