@@ -49,6 +49,9 @@ func trimCommand() *cli.Command {
 // flags that need parsing.
 func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
 	var err error
+	if c.IsSet("target") && opt.Tradeoff > 0 {
+		return opt, cliapp.Usagef("trim", "--target and --tradeoff are two rules: give one")
+	}
 	if opt.Overhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
 		return opt, cliapp.Usagef("trim", "--overhead: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/analysis/trim"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 )
 
 // TestTrimCommand runs trim on steadyInput (3 forks × 200 iterations: a
@@ -76,5 +77,18 @@ func TestTrimCommand(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "report", t.TempDir()); err == nil || !strings.Contains(err.Error(), "no plan") {
 		t.Errorf("report of a directory without a plan: %v", err)
+	}
+}
+
+// TestTrimRulesExclusive: --target and --tradeoff are two rules; giving
+// both is a usage error, before any input is read; a negative λ is out
+// of range.
+func TestTrimRulesExclusive(t *testing.T) {
+	_, _, err := runCLI(t, "trim", "--target", "0.02", "--tradeoff", "0.1", "missing.json")
+	if u, ok := cliapp.IsUsage(err); !ok || !strings.Contains(u.Error(), "--tradeoff") {
+		t.Errorf("--target with --tradeoff: err %v, want a usage error naming --tradeoff", err)
+	}
+	if _, _, err := runCLI(t, "trim", "--tradeoff", "-1", "missing.json"); err == nil || !strings.Contains(err.Error(), "tradeoff") {
+		t.Errorf("--tradeoff -1: err %v, want an error naming --tradeoff", err)
 	}
 }
