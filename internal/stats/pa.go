@@ -46,10 +46,16 @@ func paIndexProbabilities(l int) []float64 {
 // (Vose's alias method: M. D. Vose, "A linear algorithm for generating
 // random numbers with a given distribution", IEEE TSE 17(9), 1991).
 type aliasTable struct {
-	// thr[i] is column i's probability × 2³²: a draw keeps i when its
-	// 32-bit coin is below thr[i], else takes alias[i].
-	thr   []uint64
-	alias []int32
+	// e[i] holds column i's probability × 2³² (thr; 2³² − 1 for a column
+	// that is its own alias) and its alias: a draw keeps i when its 32-bit
+	// coin is below thr, else takes alias. One entry per column keeps a
+	// draw to one load.
+	e []aliasEntry
+}
+
+type aliasEntry struct {
+	thr   uint32
+	alias int32
 }
 
 func newAliasTable(p []float64) *aliasTable {
@@ -59,7 +65,7 @@ func newAliasTable(p []float64) *aliasTable {
 		sum += x
 	}
 	prob := make([]float64, n)
-	a := &aliasTable{thr: make([]uint64, n), alias: make([]int32, n)}
+	a := &aliasTable{e: make([]aliasEntry, n)}
 	scaled := make([]float64, n)
 	var small, large []int32
 	for i, x := range p {
@@ -73,7 +79,7 @@ func newAliasTable(p []float64) *aliasTable {
 	for len(small) > 0 && len(large) > 0 {
 		s, g := small[len(small)-1], large[len(large)-1]
 		small = small[:len(small)-1]
-		prob[s], a.alias[s] = scaled[s], g
+		prob[s], a.e[s].alias = scaled[s], g
 		scaled[g] -= 1 - scaled[s]
 		if scaled[g] < 1 {
 			large = large[:len(large)-1]
@@ -81,23 +87,32 @@ func newAliasTable(p []float64) *aliasTable {
 		}
 	}
 	for _, i := range append(small, large...) {
-		prob[i], a.alias[i] = 1, i
+		prob[i], a.e[i].alias = 1, i
 	}
 	for i, p := range prob {
-		a.thr[i] = uint64(math.Round(p * (1 << 32)))
+		// A threshold of 2³² (p = 1) keeps every coin: as 2³² − 1 with
+		// the column its own alias, the draw is the same.
+		t := math.Round(p * (1 << 32))
+		if t >= 1<<32 {
+			t = 1<<32 - 1
+			a.e[i].alias = int32(i)
+		}
+		a.e[i].thr = uint32(t)
 	}
 	return a
 }
 
 // draw takes the column from the high 32 bits of one random word (by
 // multiplication, Lemire 2019, without rejection: a bias below n/2³²) and
-// the coin from the low 32 bits, without a branch on the coin.
+// the coin from the low 32 bits; both candidates are loaded before the
+// choice, so that it compiles to a conditional move, not a branch the
+// processor mispredicts on half of the draws.
 func (a *aliasTable) draw(rng *Stream) int32 {
 	r := rng.pcg.Uint64()
-	i := ((r >> 32) * uint64(len(a.thr))) >> 32
-	out := int32(i)
-	if r&0xffffffff >= a.thr[i] {
-		out = a.alias[i]
+	e := a.e[((r>>32)*uint64(len(a.e)))>>32]
+	out := int32(((r >> 32) * uint64(len(a.e))) >> 32)
+	if uint32(r) >= e.thr {
+		out = e.alias
 	}
 	return out
 }
