@@ -12,37 +12,37 @@ import (
 type BenchmarkClass int
 
 const (
-	// BenchmarkSteady: every decided fork reaches a steady state.
-	BenchmarkSteady BenchmarkClass = iota
-	// BenchmarkNoSteady: no decided fork reaches a steady state.
-	BenchmarkNoSteady
-	// BenchmarkInconsistent: some decided forks do, some do not.
-	BenchmarkInconsistent
-	// BenchmarkTooShort: no fork could be decided (all too short or failed).
-	BenchmarkTooShort
+	// benchmarkSteady: every decided fork reaches a steady state.
+	benchmarkSteady BenchmarkClass = iota
+	// benchmarkNoSteady: no decided fork reaches a steady state.
+	benchmarkNoSteady
+	// benchmarkInconsistent: some decided forks do, some do not.
+	benchmarkInconsistent
+	// benchmarkTooShort: no fork could be decided (all too short or failed).
+	benchmarkTooShort
 )
 
 // String returns "steady state", "no steady state", "inconsistent" or "too short".
 func (c BenchmarkClass) String() string {
 	switch c {
-	case BenchmarkSteady:
+	case benchmarkSteady:
 		return "steady state"
-	case BenchmarkNoSteady:
+	case benchmarkNoSteady:
 		return "no steady state"
-	case BenchmarkInconsistent:
+	case benchmarkInconsistent:
 		return "inconsistent"
-	case BenchmarkTooShort:
+	case benchmarkTooShort:
 		return "too short"
 	}
 	return fmt.Sprintf("BenchmarkClass(%d)", int(c))
 }
 
-// ClassifyBenchmark classifies a benchmark from its forks' classes as
+// classifyBenchmark classifies a benchmark from its forks' classes as
 // Traini et al. do (classify_runs.py): steady state when every fork is
 // steady, no steady state when none is, inconsistent otherwise. Forks that
 // are too short or failed are left out; with none left the benchmark is
-// BenchmarkTooShort.
-func ClassifyBenchmark(forks []ForkClass) BenchmarkClass {
+// benchmarkTooShort.
+func classifyBenchmark(forks []ForkClass) BenchmarkClass {
 	steady, not := 0, 0
 	for _, c := range forks {
 		switch c {
@@ -54,13 +54,13 @@ func ClassifyBenchmark(forks []ForkClass) BenchmarkClass {
 	}
 	switch {
 	case steady == 0 && not == 0:
-		return BenchmarkTooShort
+		return benchmarkTooShort
 	case not == 0:
-		return BenchmarkSteady
+		return benchmarkSteady
 	case steady == 0:
-		return BenchmarkNoSteady
+		return benchmarkNoSteady
 	}
-	return BenchmarkInconsistent
+	return benchmarkInconsistent
 }
 
 // BenchmarkResult is the analysis of one benchmark run (a table.Series).
@@ -70,7 +70,7 @@ type BenchmarkResult struct {
 	Forks []ForkResult
 	Class BenchmarkClass
 	// Evaluations has one entry per Options.Configs set, in order.
-	Evaluations []BenchmarkEvaluation
+	Evaluations []benchmarkEvaluation
 }
 
 // Report is the analysis of a set of benchmark runs.
@@ -93,7 +93,7 @@ type Report struct {
 //
 // Ops, the operations per iteration, is ceil(T / mean v) when T is known and
 // the mean count per iteration otherwise. Iterations whose value is not
-// finite and positive are left out and counted in Fork.Dropped.
+// finite and positive are left out and counted in Fork.dropped.
 func forksOf(s *table.Series) []Fork {
 	if s.Len() == 0 {
 		return nil
@@ -104,23 +104,23 @@ func forksOf(s *table.Series) []Fork {
 	var counts float64
 	finish := func() {
 		f := &forks[len(forks)-1]
-		n := len(f.Values)
+		n := len(f.values)
 		if n == 0 {
 			return
 		}
 		if T > 0 {
 			var mean float64
-			for _, v := range f.Values {
+			for _, v := range f.values {
 				mean += v
 			}
-			f.Ops = math.Ceil(T / (mean / float64(n)))
+			f.ops = math.Ceil(T / (mean / float64(n)))
 		} else {
-			f.Ops = counts / float64(n)
+			f.ops = counts / float64(n)
 		}
 	}
 	for _, sp := range iters {
 		id := ForkID{s.Levels[table.LevelInstance][sp.Start], s.Levels[table.LevelTrial][sp.Start], s.Levels[table.LevelFork][sp.Start]}
-		newFork := len(forks) == 0 || forks[len(forks)-1].ID != id
+		newFork := len(forks) == 0 || forks[len(forks)-1].id != id
 		if !newFork && s.Pair != nil {
 			newFork = s.Pair[sp.Start] != s.Pair[sp.Start-1]
 		}
@@ -128,13 +128,13 @@ func forksOf(s *table.Series) []Fork {
 			if len(forks) > 0 {
 				finish()
 			}
-			forks = append(forks, Fork{ID: id})
+			forks = append(forks, Fork{id: id})
 			counts = 0
 		}
 		f := &forks[len(forks)-1]
 		v := s.WeightedMean(sp)
 		if !(v > 0) || math.IsInf(v, 0) {
-			f.Dropped++
+			f.dropped++
 			continue
 		}
 		c := float64(s.TotalCount(sp))
@@ -142,8 +142,8 @@ func forksOf(s *table.Series) []Fork {
 		if T > 0 {
 			d = math.Ceil(T/v) * v
 		}
-		f.Values = append(f.Values, v)
-		f.Nanos = append(f.Nanos, d)
+		f.values = append(f.values, v)
+		f.nanos = append(f.nanos, d)
 		counts += c
 	}
 	finish()
@@ -193,7 +193,7 @@ func analyzeSource(n int, get func(i int) (*table.Series, error), opt Options) (
 func newAnalyzer(opt *Options) *analyzer {
 	a := &analyzer{opt: opt, seg: opt.Segmenter}
 	if a.seg == nil {
-		a.seg = PELTSegmenter{Rule: opt.Penalty, Value: opt.PenaltyValue, Range: opt.PenRange}
+		a.seg = peltSegmenter{rule: opt.Penalty, value: opt.PenaltyValue, Range: opt.PenRange}
 	}
 	return a
 }
@@ -220,7 +220,7 @@ func (a *analyzer) analyzeForks(key table.Key, setup *table.Setup, forks []Fork)
 		br.Forks[i] = a.analyzeFork(name, &forks[i])
 		classes[i] = br.Forks[i].Class
 	}
-	br.Class = ClassifyBenchmark(classes)
+	br.Class = classifyBenchmark(classes)
 	for si, set := range a.opt.Configs {
 		br.Evaluations = append(br.Evaluations, a.evaluate(name, key, setup, set, si, forks, br.Forks))
 	}

@@ -34,7 +34,7 @@ func BenchmarkAnalyzeFork(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				a.analyzeFork("bench", &forks[0])
 			}
-			b.ReportMetric(float64(b.N*len(forks[0].Values))/b.Elapsed().Seconds(), "points/s")
+			b.ReportMetric(float64(b.N*len(forks[0].values))/b.Elapsed().Seconds(), "points/s")
 		})
 	}
 }
@@ -58,14 +58,14 @@ func BenchmarkRatioCI(b *testing.B) {
 // each should get with a steady window of 500 in 1,500 iterations.
 var accuracySpecs = []struct {
 	spec synth.BenchmarkSpec
-	want BarrettClass
+	want barrettClass
 }{
-	{synth.BenchmarkSpec{Class: "W", Method: "warmup", Kind: synth.KindWarmup, Mean: 1000, WarmupIterations: 200, WarmupFactor: 3}, BarrettWarmup},
-	{synth.BenchmarkSpec{Class: "F", Method: "flat", Kind: synth.KindFlat, Mean: 1000}, BarrettFlat},
-	{synth.BenchmarkSpec{Class: "S", Method: "slowdown", Kind: synth.KindSlowdown, Mean: 1000, SlowdownAt: 700, SlowdownFactor: 1.25}, BarrettSlowdown},
-	{synth.BenchmarkSpec{Class: "L", Method: "late", Kind: synth.KindSlowdown, Mean: 1000, SlowdownAt: 1300, SlowdownFactor: 1.25}, BarrettNoSteady},
-	{synth.BenchmarkSpec{Class: "O", Method: "oscillation", Kind: synth.KindNoSteadyState, Shape: synth.ShapeOscillation, Mean: 1000}, BarrettNoSteady},
-	{synth.BenchmarkSpec{Class: "D", Method: "drift", Kind: synth.KindNoSteadyState, Shape: synth.ShapeDrift, Mean: 1000}, BarrettNoSteady},
+	{synth.BenchmarkSpec{Class: "W", Method: "warmup", Kind: synth.KindWarmup, Mean: 1000, WarmupIterations: 200, WarmupFactor: 3}, barrettWarmup},
+	{synth.BenchmarkSpec{Class: "F", Method: "flat", Kind: synth.KindFlat, Mean: 1000}, barrettFlat},
+	{synth.BenchmarkSpec{Class: "S", Method: "slowdown", Kind: synth.KindSlowdown, Mean: 1000, SlowdownAt: 700, SlowdownFactor: 1.25}, barrettSlowdown},
+	{synth.BenchmarkSpec{Class: "L", Method: "late", Kind: synth.KindSlowdown, Mean: 1000, SlowdownAt: 1300, SlowdownFactor: 1.25}, barrettNoSteady},
+	{synth.BenchmarkSpec{Class: "O", Method: "oscillation", Kind: synth.KindNoSteadyState, Shape: synth.ShapeOscillation, Mean: 1000}, barrettNoSteady},
+	{synth.BenchmarkSpec{Class: "D", Method: "drift", Kind: synth.KindNoSteadyState, Shape: synth.ShapeDrift, Mean: 1000}, barrettNoSteady},
 }
 
 // BenchmarkAccuracy reports, per penalty rule, the share of generated forks
@@ -73,7 +73,7 @@ var accuracySpecs = []struct {
 // matches the generated behaviour. Run with -benchtime 1x (about a minute).
 func BenchmarkAccuracy(b *testing.B) {
 	var specs []synth.BenchmarkSpec
-	want := map[string]BarrettClass{}
+	want := map[string]barrettClass{}
 	for _, a := range accuracySpecs {
 		specs = append(specs, a.spec)
 		want[a.spec.Method] = a.want
@@ -114,7 +114,7 @@ type timingSegmenter struct {
 	ns *atomic.Int64
 }
 
-func (t timingSegmenter) Segment(x []float64) (*Segmentation, error) {
+func (t timingSegmenter) Segment(x []float64) (*segmentation, error) {
 	start := time.Now()
 	s, err := t.Segmenter.Segment(x)
 	t.ns.Add(int64(time.Since(start)))
@@ -169,8 +169,8 @@ func BenchmarkScaleTraini(b *testing.B) {
 		var segNs atomic.Int64
 		cpu0 := cpuSeconds()
 		opt := DefaultOptions
-		opt.Segmenter = timingSegmenter{PELTSegmenter{Rule: PenaltyCROPS}, &segNs}
-		opt.Configs = []ConfigSet{SetupConfigs("dev", dev), SetupConfigs("jmh-default", jmh)}
+		opt.Segmenter = timingSegmenter{peltSegmenter{rule: PenaltyCROPS}, &segNs}
+		opt.Configs = []ConfigSet{setupConfigs("dev", dev), setupConfigs("jmh-default", jmh)}
 		var done atomic.Int64
 		start := time.Now()
 		opt.Progress = func(int) {
@@ -192,9 +192,9 @@ func BenchmarkScaleTraini(b *testing.B) {
 		b.ReportMetric(peakRSS()/(1<<20), "peak-RSS-MiB")
 		// The tables go to stderr: go test truncates long benchmark logs.
 		fmt.Fprintf(os.Stderr, "%d runs, %d workers, %v\n", s.Len(), workers, wall)
-		res.ClassTable().WriteMarkdown(os.Stderr)
-		res.EvaluationTable().WriteMarkdown(os.Stderr)
-		cmp, err := Compare(res, 0, 1)
+		res.classTable().WriteMarkdown(os.Stderr)
+		res.evaluationTable().WriteMarkdown(os.Stderr)
+		cmp, err := compare(res, 0, 1)
 		if err != nil {
 			b.Fatal(err)
 		}

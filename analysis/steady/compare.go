@@ -9,18 +9,18 @@ import (
 )
 
 // Score names a per-fork error of a configuration.
-type Score int
+type score int
 
 const (
-	// ScoreWEE is the warmup estimation error |wt − st| in seconds.
-	ScoreWEE Score = iota
-	// ScoreRPD is the relative performance deviation.
-	ScoreRPD
+	// scoreWEE is the warmup estimation error |wt − st| in seconds.
+	scoreWEE score = iota
+	// scoreRPD is the relative performance deviation.
+	scoreRPD
 )
 
 // String returns "WEE" or "RPD".
-func (s Score) String() string {
-	if s == ScoreWEE {
+func (s score) String() string {
+	if s == scoreWEE {
 		return "WEE"
 	}
 	return "RPD"
@@ -28,16 +28,16 @@ func (s Score) String() string {
 
 // value returns the score of fe and its Â12 pre-transformation (Traini et
 // al.'s rq5.py: WEE below 5 s and RPD below 5 % count as 0).
-func (s Score) value(fe *ForkEvaluation) (raw, transformed float64) {
+func (s score) value(fe *forkEvaluation) (raw, transformed float64) {
 	switch s {
-	case ScoreWEE:
+	case scoreWEE:
 		raw = fe.WEE
-		if raw < EstimationTolerance {
+		if raw < estimationTolerance {
 			return raw, 0
 		}
 	default:
 		raw = fe.RPD
-		if raw < RPDTolerance {
+		if raw < rpdTolerance {
 			return raw, 0
 		}
 	}
@@ -46,21 +46,21 @@ func (s Score) value(fe *ForkEvaluation) (raw, transformed float64) {
 
 // Comparison contrasts one score of two configuration sets over the steady
 // forks that both run.
-type Comparison struct {
-	Score Score
+type comparison struct {
+	score score
 	// A and B name the sets; N is the number of forks compared.
-	A, B string
-	N    int
+	a, b string
+	n    int
 	// MedianA and MedianB are the medians of the raw scores.
-	MedianA, MedianB float64
+	medianA, medianB float64
 	// P is the two-sided p-value of the Wilcoxon rank-sum (Mann-Whitney U)
 	// test on the raw scores.
-	P float64
+	p float64
 	// A12 is Vargha and Delaney's Â12 = P(a > b) + ½·P(a = b) on the
 	// pre-transformed scores: above 0.5 set A tends to larger errors.
-	A12 float64
+	a12 float64
 	// Magnitude labels A12 (negligible, small, medium, large).
-	Magnitude string
+	magnitude string
 }
 
 // Compare contrasts configuration sets a and b (indices into
@@ -73,14 +73,14 @@ type Comparison struct {
 // script used the paired signed-rank test (scipy.stats.wilcoxon) on the same
 // fork pairs; the rank-sum test ignores the pairing. Comparisons with no
 // fork have N 0 and NaN statistics.
-func Compare(res *Report, a, b int) ([]Comparison, error) {
+func compare(res *Report, a, b int) ([]comparison, error) {
 	if a < 0 || b < 0 || a >= len(res.Options.Configs) || b >= len(res.Options.Configs) {
 		return nil, fmt.Errorf("steady: Compare: configuration sets %d and %d, have %d", a, b, len(res.Options.Configs))
 	}
-	var out []Comparison
-	for _, score := range []Score{ScoreWEE, ScoreRPD} {
-		c := Comparison{Score: score, A: res.Options.Configs[a].Name, B: res.Options.Configs[b].Name,
-			MedianA: nan, MedianB: nan, P: nan, A12: nan, Magnitude: "-"}
+	var out []comparison
+	for _, score := range []score{scoreWEE, scoreRPD} {
+		c := comparison{score: score, a: res.Options.Configs[a].Name, b: res.Options.Configs[b].Name,
+			medianA: nan, medianB: nan, p: nan, a12: nan, magnitude: "-"}
 		var rawA, rawB, trA, trB []float64
 		for i := range res.Benchmarks {
 			br := &res.Benchmarks[i]
@@ -108,18 +108,18 @@ func Compare(res *Report, a, b int) ([]Comparison, error) {
 				trA, trB = append(trA, ta), append(trB, tb)
 			}
 		}
-		c.N = len(rawA)
-		if c.N > 0 {
-			c.MedianA, c.MedianB = stats.Median(rawA, nil), stats.Median(rawB, nil)
+		c.n = len(rawA)
+		if c.n > 0 {
+			c.medianA, c.medianB = stats.Median(rawA, nil), stats.Median(rawB, nil)
 			mw, err := nonparam.MannWhitneyU(rawA, rawB, nonparam.DefaultMannWhitneyOptions)
 			if err != nil {
 				return nil, err
 			}
-			c.P = mw.P
-			if c.A12, err = nonparam.VarghaDelaneyA12(trA, trB); err != nil {
+			c.p = mw.P
+			if c.a12, err = nonparam.VarghaDelaneyA12(trA, trB); err != nil {
 				return nil, err
 			}
-			c.Magnitude = nonparam.A12Magnitude(c.A12).String()
+			c.magnitude = nonparam.A12Magnitude(c.a12).String()
 		}
 		out = append(out, c)
 	}

@@ -15,12 +15,12 @@ type Override struct {
 }
 
 // Empty reports whether o overrides nothing.
-func (o Override) Empty() bool {
+func (o Override) empty() bool {
 	return o.WarmupIterations == nil && o.WarmupTimeNs == nil && o.MeasurementIterations == nil &&
 		o.MeasurementTimeNs == nil && o.Forks == nil
 }
 
-// SetupConfigs is the configuration set that runs every benchmark as its
+// setupConfigs is the configuration set that runs every benchmark as its
 // recorded JMH setup states (forks, -wi, -w, -i, -r), with the fields of
 // override replacing the setup's. A benchmark whose resulting configuration
 // has no measurement iterations (unknown setup and no -i) has none.
@@ -29,12 +29,12 @@ func (o Override) Empty() bool {
 // states that recording setup, so without overrides the set evaluates "no
 // warmup, measure everything"; pass the developers' values (or JMH's
 // defaults, -wi 5 -w 10s -i 5 -r 10s -f 5) as overrides to evaluate them.
-func SetupConfigs(name string, override Override) ConfigSet {
-	return ConfigSet{Name: name, Lookup: func(_ table.Key, s *table.Setup) (BenchmarkConfig, bool) {
-		var c Config
+func setupConfigs(name string, override Override) ConfigSet {
+	return ConfigSet{Name: name, Lookup: func(_ table.Key, s *table.Setup) (benchmarkConfig, bool) {
+		var c config
 		forks := 0
 		if s != nil {
-			c = Config{WarmupIterations: s.WarmupIterations, WarmupTimeNs: s.WarmupTimeNs,
+			c = config{WarmupIterations: s.WarmupIterations, WarmupTimeNs: s.WarmupTimeNs,
 				MeasurementIterations: s.MeasurementIterations, MeasurementTimeNs: s.IterationTimeNs()}
 			forks = s.Forks
 		}
@@ -54,43 +54,43 @@ func SetupConfigs(name string, override Override) ConfigSet {
 			forks = *o
 		}
 		if c.MeasurementIterations <= 0 {
-			return BenchmarkConfig{}, false
+			return benchmarkConfig{}, false
 		}
-		return BenchmarkConfig{Forks: forks, Default: c, HasDefault: true}, true
+		return benchmarkConfig{forks: forks, Default: c, hasDefault: true}, true
 	}}
 }
 
-// ForkConfig is one row of a per-fork configuration, such as a row of the
+// forkConfig is one row of a per-fork configuration, such as a row of the
 // dynamic configurations file of analysis/reconfigure: the fork of a
 // benchmark run, its configuration and the number of forks the benchmark
 // runs.
-type ForkConfig struct {
-	Key    table.Key
-	ID     ForkID
-	Config Config
-	Forks  int
+type forkConfig struct {
+	key    table.Key
+	id     ForkID
+	config config
+	forks  int
 }
 
-// PerForkConfigs is the configuration set given fork by fork: a benchmark
+// perForkConfigs is the configuration set given fork by fork: a benchmark
 // runs the forks listed for it (at most Forks of them, the largest Forks of
 // its rows) with their configurations; benchmarks without rows have none.
 // Dynamic reconfiguration counts recorded iterations, so its rows have
 // iteration times of 0 (one recorded iteration per configured iteration).
-func PerForkConfigs(name string, rows []ForkConfig) ConfigSet {
-	byKey := map[table.Key]*BenchmarkConfig{}
+func perForkConfigs(name string, rows []forkConfig) ConfigSet {
+	byKey := map[table.Key]*benchmarkConfig{}
 	for _, r := range rows {
-		bc := byKey[r.Key]
+		bc := byKey[r.key]
 		if bc == nil {
-			bc = &BenchmarkConfig{PerFork: map[ForkID]Config{}}
-			byKey[r.Key] = bc
+			bc = &benchmarkConfig{perFork: map[ForkID]config{}}
+			byKey[r.key] = bc
 		}
-		bc.PerFork[r.ID] = r.Config
-		bc.Forks = max(bc.Forks, r.Forks)
+		bc.perFork[r.id] = r.config
+		bc.forks = max(bc.forks, r.forks)
 	}
-	return ConfigSet{Name: name, Lookup: func(k table.Key, _ *table.Setup) (BenchmarkConfig, bool) {
+	return ConfigSet{Name: name, Lookup: func(k table.Key, _ *table.Setup) (benchmarkConfig, bool) {
 		bc, ok := byKey[k]
 		if !ok {
-			return BenchmarkConfig{}, false
+			return benchmarkConfig{}, false
 		}
 		return *bc, true
 	}}

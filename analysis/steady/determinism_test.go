@@ -45,8 +45,8 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		opt.Workers = workers
 		opt.Seed = seed
 		opt.Configs = []ConfigSet{
-			SetupConfigs("setup", Override{}),
-			SetupConfigs("short", Override{WarmupIterations: &wi, WarmupTimeNs: &w, MeasurementIterations: &it, MeasurementTimeNs: &r}),
+			setupConfigs("setup", Override{}),
+			setupConfigs("short", Override{WarmupIterations: &wi, WarmupTimeNs: &w, MeasurementIterations: &it, MeasurementTimeNs: &r}),
 		}
 		res, err := analyze(series, opt)
 		if err != nil {

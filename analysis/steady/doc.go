@@ -39,7 +39,7 @@
 //
 // Evaluate replays a configuration on the recorded forks (Traini's
 // Algorithms 1 and 2) and reports the warmup estimation error, time waste
-// and relative performance deviation; Compare contrasts two configuration
+// and relative performance deviation; compare contrasts two configuration
 // sets with the Wilcoxon rank-sum test and Vargha-Delaney Â12.
 //
 // Where this package departs from the replication scripts it says so in the

@@ -18,12 +18,12 @@ func TestEquivalentCI(t *testing.T) {
 		{1.05, 1.2, false, false},  // lo >= 1.05 differs
 		{0.5, 2, true, false},
 	} {
-		for _, rule := range []Equivalence{EquivalenceTraini, EquivalenceTrainiStrict} {
+		for _, rule := range []Equivalence{equivalenceTraini, equivalenceTrainiStrict} {
 			opt := DefaultOptions
 			opt.Equivalence = rule
 			a := newAnalyzer(&opt)
 			want := tc.traini
-			if rule == EquivalenceTrainiStrict {
+			if rule == equivalenceTrainiStrict {
 				want = tc.strict
 			}
 			if got := a.equivalentCI(tc.lo, tc.hi); got != want {
@@ -42,23 +42,23 @@ func TestBarrettRule(t *testing.T) {
 		delta   BarrettDelta
 		start   []int
 		level   []float64
-		barrett BarrettClass
+		barrett barrettClass
 		st      int
 	}{
 		// 150 ns and 100 ns differ by 5e-8 s, far inside δ = 1 ms: flat.
-		{"absolute 1 ms", abs, []int{0, 100}, []float64{150, 100}, BarrettFlat, 0},
+		{"absolute 1 ms", abs, []int{0, 100}, []float64{150, 100}, barrettFlat, 0},
 		// δ = 1 % of the fastest mean (1e-7 s) = 1e-9 s: the band around
 		// the last segment is [0.99e-7, 1.01e-7] s and 1.5e-7 lies above it.
-		{"1 % warmup", rel, []int{0, 100}, []float64{150, 100}, BarrettWarmup, 100},
+		{"1 % warmup", rel, []int{0, 100}, []float64{150, 100}, barrettWarmup, 100},
 		// The last segment at 150 ns: 100 ns lies below [1.49e-7, 1.51e-7].
-		{"1 % slowdown", rel, []int{0, 100}, []float64{100, 150}, BarrettSlowdown, 100},
+		{"1 % slowdown", rel, []int{0, 100}, []float64{100, 150}, barrettSlowdown, 100},
 		// Last at 100.5 ns, band [0.995e-7, 1.015e-7]: the 100-ns segments
 		// are equivalent, the 200-ns one differs (above: warmup), so the
 		// steady state starts after it, at 200.
-		{"1 % two returns", rel, []int{0, 100, 200, 300}, []float64{100, 200, 100, 100.5}, BarrettWarmup, 200},
+		{"1 % two returns", rel, []int{0, 100, 200, 300}, []float64{100, 200, 100, 100.5}, barrettWarmup, 200},
 	} {
 		opt := DefaultOptions
-		opt.Equivalence = EquivalenceBarrett
+		opt.Equivalence = equivalenceBarrett
 		opt.BarrettDelta = tc.delta
 		opt.SteadyWindow = 300
 		opt.Segmenter = levelSegmenter{}
@@ -76,7 +76,7 @@ func TestBarrettRule(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
-	if e, err := ParseEquivalence("barrett"); e != EquivalenceBarrett || err != nil {
+	if e, err := ParseEquivalence("barrett"); e != equivalenceBarrett || err != nil {
 		t.Errorf("barrett: %v %v", e, err)
 	}
 	if _, err := ParseEquivalence("georges"); err == nil {

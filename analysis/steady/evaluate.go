@@ -11,7 +11,7 @@ import (
 
 // Config is a JMH-style configuration of one fork: warmup and measurement
 // iteration counts and iteration times (JMH -wi, -w, -i, -r).
-type Config struct {
+type config struct {
 	WarmupIterations int
 	// WarmupTimeNs is the time of one warmup iteration; 0 means unknown, and
 	// then one recorded iteration stands for one configured iteration.
@@ -22,7 +22,7 @@ type Config struct {
 }
 
 // String formats c as JMH options, e.g. "-wi 5 -w 10s -i 5 -r 10s".
-func (c Config) String() string {
+func (c config) String() string {
 	t := func(ns int64) string {
 		if ns == 0 {
 			return "?"
@@ -32,26 +32,26 @@ func (c Config) String() string {
 	return fmt.Sprintf("-wi %d -w %s -i %d -r %s", c.WarmupIterations, t(c.WarmupTimeNs), c.MeasurementIterations, t(c.MeasurementTimeNs))
 }
 
-// BenchmarkConfig is the configuration of one benchmark: how many forks it
+// benchmarkConfig is the configuration of one benchmark: how many forks it
 // runs and the configuration of each.
-type BenchmarkConfig struct {
+type benchmarkConfig struct {
 	// Forks is the number of forks run: the first Forks recorded forks, in
 	// table order (0 or more than recorded: all).
-	Forks int
+	forks int
 	// PerFork holds fork-specific configurations (dynamic reconfiguration
 	// stops warmup per fork); forks without an entry use Default when
 	// HasDefault is set and are not run otherwise.
-	PerFork    map[ForkID]Config
-	Default    Config
-	HasDefault bool
+	perFork    map[ForkID]config
+	Default    config
+	hasDefault bool
 }
 
 // Fork returns the configuration of fork id.
-func (b *BenchmarkConfig) Fork(id ForkID) (Config, bool) {
-	if c, ok := b.PerFork[id]; ok {
+func (b *benchmarkConfig) fork(id ForkID) (config, bool) {
+	if c, ok := b.perFork[id]; ok {
 		return c, true
 	}
-	return b.Default, b.HasDefault
+	return b.Default, b.hasDefault
 }
 
 // ConfigSet is a named set of benchmark configurations, e.g. the
@@ -60,7 +60,7 @@ type ConfigSet struct {
 	Name string
 	// Lookup returns the configuration of the benchmark run key (setup is
 	// its recorded setup, nil when none); false when the set has none.
-	Lookup func(key table.Key, setup *table.Setup) (BenchmarkConfig, bool)
+	Lookup func(key table.Key, setup *table.Setup) (benchmarkConfig, bool)
 }
 
 // replay simulates a configuration on a recorded fork and returns how many
@@ -81,7 +81,7 @@ type ConfigSet struct {
 // complete is false when the fork ended first (the remaining counts are
 // then cut at len(nanos)). Unlike the script, zero configured iterations
 // consume no recorded iteration (the script consumes one).
-func replay(nanos []float64, c Config) (warmupEnd, measureEnd int, complete bool) {
+func replay(nanos []float64, c config) (warmupEnd, measureEnd int, complete bool) {
 	w, ok1 := countIterations(nanos, float64(c.WarmupTimeNs), c.WarmupIterations)
 	m, ok2 := countIterations(nanos[w:], float64(c.MeasurementTimeNs), c.MeasurementIterations)
 	return w, w + m, ok1 && ok2
@@ -108,45 +108,45 @@ func countIterations(nanos []float64, iterationNs float64, count int) (int, bool
 }
 
 // Estimation says how a configuration's warmup compares with the steady state.
-type Estimation int
+type estimation int
 
 const (
-	// Exact: |wt − st| < 5 s.
-	Exact Estimation = iota
-	// Overestimated: wt − st ≥ 5 s (warmup longer than needed: time waste).
-	Overestimated
-	// Underestimated: wt − st ≤ −5 s (measurement starts before the steady state).
-	Underestimated
+	// exact: |wt − st| < 5 s.
+	exact estimation = iota
+	// overestimated: wt − st ≥ 5 s (warmup longer than needed: time waste).
+	overestimated
+	// underestimated: wt − st ≤ −5 s (measurement starts before the steady state).
+	underestimated
 )
 
-// EstimationTolerance is the ±5 s within which Traini et al. count a warmup
+// estimationTolerance is the ±5 s within which Traini et al. count a warmup
 // estimate as exact, in seconds.
-const EstimationTolerance = 5.0
+const estimationTolerance = 5.0
 
-// RPDTolerance is the 5 % below which Traini et al.'s Â12 pre-transformation
+// rpdTolerance is the 5 % below which Traini et al.'s Â12 pre-transformation
 // counts an RPD as 0.
-const RPDTolerance = 0.05
+const rpdTolerance = 0.05
 
 // String returns "exact", "overestimated" or "underestimated".
-func (e Estimation) String() string {
+func (e estimation) String() string {
 	switch e {
-	case Exact:
+	case exact:
 		return "exact"
-	case Overestimated:
+	case overestimated:
 		return "overestimated"
-	case Underestimated:
+	case underestimated:
 		return "underestimated"
 	}
 	return fmt.Sprintf("Estimation(%d)", int(e))
 }
 
-// ForkEvaluation is a configuration replayed on one fork.
-type ForkEvaluation struct {
+// forkEvaluation is a configuration replayed on one fork.
+type forkEvaluation struct {
 	ID ForkID
 	// Run is false when the configuration does not run this fork (beyond
 	// its fork count, or no configuration for it); nothing else is set then.
 	Run    bool
-	Config Config
+	Config config
 	Class  ForkClass
 	// WarmupIterations and MeasurementIterations are the recorded
 	// iterations the configuration consumes and keeps (replay); Complete is
@@ -161,22 +161,22 @@ type ForkEvaluation struct {
 	// SteadySeconds is the fork's st in seconds.
 	SteadySeconds float64
 	// WEE is the warmup estimation error |wt − st| and Deviation the
-	// signed wt − st, in seconds; TimeWaste is wt − st when Overestimated,
+	// signed wt − st, in seconds; TimeWaste is wt − st when overestimated,
 	// else 0.
 	WEE, Deviation, TimeWaste float64
-	Estimation                Estimation
+	Estimation                estimation
 	// RPD is the relative performance deviation of the kept measurements
 	// from the steady-state measurements (see RPD); RatioLow and RatioHigh
 	// the CI of mean(kept)/mean(steady). NaN when nothing was kept.
 	RPD, RatioLow, RatioHigh float64
 }
 
-// BenchmarkEvaluation is a configuration set replayed on one benchmark.
-type BenchmarkEvaluation struct {
+// benchmarkEvaluation is a configuration set replayed on one benchmark.
+type benchmarkEvaluation struct {
 	Set string
 	// Configured is false when the set has no configuration for the benchmark.
 	Configured bool
-	Forks      []ForkEvaluation
+	Forks      []forkEvaluation
 	// ForksRun is the number of forks the configuration runs; SteadyForks
 	// the steady forks whose steady parts are the reference.
 	ForksRun, SteadyForks int
@@ -186,14 +186,14 @@ type BenchmarkEvaluation struct {
 	RPD, RatioLow, RatioHigh float64
 }
 
-// RPD turns the CI [lo, hi] of a ratio of means into Traini et al.'s
+// rpd turns the CI [lo, hi] of a ratio of means into Traini et al.'s
 // relative performance deviation (perfscore in their rq5.py):
 //
 //	RPD = 0                     when lo <= 1 <= hi
 //	RPD = |(lo + hi)/2 − 1|     otherwise
 //
 // NaN bounds give NaN.
-func RPD(lo, hi float64) float64 {
+func rpd(lo, hi float64) float64 {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return nan
 	}
@@ -206,53 +206,53 @@ func RPD(lo, hi float64) float64 {
 // evaluate replays set on the analysed forks of one benchmark. forks and
 // results are parallel; benchmark keys the bootstrap streams; setIndex
 // selects the stream block.
-func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup, set ConfigSet, setIndex int, forks []Fork, results []ForkResult) BenchmarkEvaluation {
-	ev := BenchmarkEvaluation{Set: set.Name, RPD: nan, RatioLow: nan, RatioHigh: nan}
+func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup, set ConfigSet, setIndex int, forks []Fork, results []ForkResult) benchmarkEvaluation {
+	ev := benchmarkEvaluation{Set: set.Name, RPD: nan, RatioLow: nan, RatioHigh: nan}
 	bc, ok := set.Lookup(key, setup)
 	if !ok {
 		return ev
 	}
 	ev.Configured = true
-	ev.Forks = make([]ForkEvaluation, len(forks))
+	ev.Forks = make([]forkEvaluation, len(forks))
 	nRun := len(forks)
-	if bc.Forks > 0 && bc.Forks < nRun {
-		nRun = bc.Forks
+	if bc.forks > 0 && bc.forks < nRun {
+		nRun = bc.forks
 	}
 	var kept, steady [][]float64
 	for i := range forks {
 		f, r := &forks[i], &results[i]
 		fe := &ev.Forks[i]
-		fe.ID = f.ID
+		fe.ID = f.id
 		fe.Class = r.Class
 		if r.Class == ForkSteady {
 			ev.SteadyForks++
-			steady = append(steady, f.Values[r.SteadyStart:])
+			steady = append(steady, f.values[r.SteadyStart:])
 		}
-		c, ok := bc.Fork(f.ID)
+		c, ok := bc.fork(f.id)
 		if i >= nRun || !ok {
 			continue
 		}
 		ev.ForksRun++
 		*fe = a.evaluateFork(benchmark, f, r, c, setIndex)
 		if fe.MeasurementIterations > 0 {
-			kept = append(kept, f.Values[fe.WarmupIterations:fe.WarmupIterations+fe.MeasurementIterations])
+			kept = append(kept, f.values[fe.WarmupIterations:fe.WarmupIterations+fe.MeasurementIterations])
 		}
 	}
 	if len(kept) > 0 && len(steady) > 0 {
 		rng := stats.NewStream(a.opt.Seed, benchmark, blockBenchmarkRPD+uint64(setIndex))
 		ev.RatioLow, ev.RatioHigh = a.nestedRatioCI(kept, steady, rng)
-		ev.RPD = RPD(ev.RatioLow, ev.RatioHigh)
+		ev.RPD = rpd(ev.RatioLow, ev.RatioHigh)
 	}
 	return ev
 }
 
-// evaluateFork replays c on one fork (see ForkEvaluation).
-func (a *analyzer) evaluateFork(benchmark string, f *Fork, r *ForkResult, c Config, setIndex int) ForkEvaluation {
-	fe := ForkEvaluation{ID: f.ID, Run: true, Config: c, Class: r.Class,
+// evaluateFork replays c on one fork (see forkEvaluation).
+func (a *analyzer) evaluateFork(benchmark string, f *Fork, r *ForkResult, c config, setIndex int) forkEvaluation {
+	fe := forkEvaluation{ID: f.id, Run: true, Config: c, Class: r.Class,
 		SteadySeconds: nan, WEE: nan, Deviation: nan, TimeWaste: nan, RPD: nan, RatioLow: nan, RatioHigh: nan}
-	w, m, complete := replay(f.Nanos, c)
+	w, m, complete := replay(f.nanos, c)
 	fe.WarmupIterations, fe.MeasurementIterations, fe.Complete = w, m-w, complete
-	for _, d := range f.Nanos[:w] {
+	for _, d := range f.nanos[:w] {
 		fe.WarmupSeconds += d
 	}
 	fe.WarmupSeconds *= 1e-9
@@ -264,16 +264,16 @@ func (a *analyzer) evaluateFork(benchmark string, f *Fork, r *ForkResult, c Conf
 	fe.WEE = math.Abs(fe.Deviation)
 	fe.TimeWaste = 0
 	switch {
-	case fe.Deviation >= EstimationTolerance:
-		fe.Estimation = Overestimated
+	case fe.Deviation >= estimationTolerance:
+		fe.Estimation = overestimated
 		fe.TimeWaste = fe.Deviation
-	case fe.Deviation <= -EstimationTolerance:
-		fe.Estimation = Underestimated
+	case fe.Deviation <= -estimationTolerance:
+		fe.Estimation = underestimated
 	}
 	if m > w {
-		rng := stats.NewStream(a.opt.Seed, forkStreamKey(benchmark, f.ID), blockForkRPD+uint64(setIndex))
-		fe.RatioLow, fe.RatioHigh = a.ratioCI(f.Values[w:m], f.Values[r.SteadyStart:], rng)
-		fe.RPD = RPD(fe.RatioLow, fe.RatioHigh)
+		rng := stats.NewStream(a.opt.Seed, forkStreamKey(benchmark, f.id), blockForkRPD+uint64(setIndex))
+		fe.RatioLow, fe.RatioHigh = a.ratioCI(f.values[w:m], f.values[r.SteadyStart:], rng)
+		fe.RPD = rpd(fe.RatioLow, fe.RatioHigh)
 	}
 	return fe
 }

@@ -11,34 +11,34 @@ import (
 // segmentation of a piecewise-constant test series.
 type levelSegmenter struct{}
 
-func (levelSegmenter) Segment(x []float64) (*Segmentation, error) {
+func (levelSegmenter) Segment(x []float64) (*segmentation, error) {
 	var cps []int
 	for i := 1; i < len(x); i++ {
 		if x[i] != x[i-1] {
 			cps = append(cps, i)
 		}
 	}
-	return &Segmentation{Changepoints: cps, Penalty: nan, Rule: "levels"}, nil
+	return &segmentation{changepoints: cps, penalty: nan, rule: "levels"}, nil
 }
 
 // levels builds a fork of n iterations of sec seconds each whose value is
 // level[j] from start[j] on (start[0] = 0).
 func levels(fork int32, n int, sec float64, start []int, level []float64) Fork {
-	f := Fork{ID: ForkID{1, 1, fork}, Ops: 1e6}
+	f := Fork{id: ForkID{1, 1, fork}, ops: 1e6}
 	j := 0
 	for i := 0; i < n; i++ {
 		if j+1 < len(start) && i >= start[j+1] {
 			j++
 		}
-		f.Values = append(f.Values, level[j])
-		f.Nanos = append(f.Nanos, sec*1e9)
+		f.values = append(f.values, level[j])
+		f.nanos = append(f.nanos, sec*1e9)
 	}
 	return f
 }
 
-func fixedSet(name string, forks int, c Config) ConfigSet {
-	return ConfigSet{Name: name, Lookup: func(table.Key, *table.Setup) (BenchmarkConfig, bool) {
-		return BenchmarkConfig{Forks: forks, Default: c, HasDefault: true}, true
+func fixedSet(name string, forks int, c config) ConfigSet {
+	return ConfigSet{Name: name, Lookup: func(table.Key, *table.Setup) (benchmarkConfig, bool) {
+		return benchmarkConfig{forks: forks, Default: c, hasDefault: true}, true
 	}}
 }
 
@@ -55,26 +55,26 @@ func TestReplay(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		nanos    []float64
-		c        Config
+		c        config
 		w, m     int
 		complete bool
 	}{
 		// -w 2s over 1-s iterations: each warmup iteration takes 2 recorded
 		// ones, 3 of them 6; -r 1s: 2 measurement iterations take 2 more.
-		{"2s over 1s", sec(20, 1), Config{3, 2e9, 2, 1e9}, 6, 8, true},
+		{"2s over 1s", sec(20, 1), config{3, 2e9, 2, 1e9}, 6, 8, true},
 		// Ten 0.1-s iterations make one of 1 s (Σ = 0.9999999999999999 in
 		// float64 without the tolerance, which would need an 11th).
-		{"0.1s over 1s", sec(30, 0.1), Config{2, 1e9, 1, 1e9}, 20, 30, true},
+		{"0.1s over 1s", sec(30, 0.1), config{2, 1e9, 1, 1e9}, 20, 30, true},
 		// The accumulated time restarts at 0: a 2-s iteration completes one
 		// 1-s iteration, nothing carries over.
-		{"2s over 1s carry", sec(10, 2), Config{3, 1e9, 2, 1e9}, 3, 5, true},
+		{"2s over 1s carry", sec(10, 2), config{3, 1e9, 2, 1e9}, 3, 5, true},
 		// Unknown times: one recorded iteration per configured iteration.
-		{"unknown times", sec(10, 0.3), Config{4, 0, 3, 0}, 4, 7, true},
+		{"unknown times", sec(10, 0.3), config{4, 0, 3, 0}, 4, 7, true},
 		// No warmup consumes nothing (the script would consume one).
-		{"no warmup", sec(10, 1), Config{0, 1e9, 3, 1e9}, 0, 3, true},
+		{"no warmup", sec(10, 1), config{0, 1e9, 3, 1e9}, 0, 3, true},
 		// The fork ends first.
-		{"truncated warmup", sec(5, 1), Config{10, 1e9, 2, 1e9}, 5, 5, false},
-		{"truncated measurement", sec(5, 1), Config{2, 1e9, 10, 1e9}, 2, 5, false},
+		{"truncated warmup", sec(5, 1), config{10, 1e9, 2, 1e9}, 5, 5, false},
+		{"truncated measurement", sec(5, 1), config{2, 1e9, 10, 1e9}, 2, 5, false},
 	} {
 		w, m, ok := replay(tc.nanos, tc.c)
 		if w != tc.w || m != tc.m || ok != tc.complete {
@@ -87,11 +87,11 @@ func TestRPD(t *testing.T) {
 	for _, tc := range []struct{ lo, hi, want float64 }{
 		{0.98, 1.03, 0}, {1, 1, 0}, {1.1, 1.3, 0.2}, {0.7, 0.9, 0.2}, {1.5, 1.5, 0.5},
 	} {
-		if got := RPD(tc.lo, tc.hi); !close(got, tc.want) {
+		if got := rpd(tc.lo, tc.hi); !close(got, tc.want) {
 			t.Errorf("RPD(%v, %v) = %v, want %v", tc.lo, tc.hi, got, tc.want)
 		}
 	}
-	if !math.IsNaN(RPD(nan, 1)) {
+	if !math.IsNaN(rpd(nan, 1)) {
 		t.Error("RPD with a NaN bound is not NaN")
 	}
 }
@@ -105,7 +105,7 @@ func TestEvaluateHandComputed(t *testing.T) {
 	opt.Segmenter = levelSegmenter{}
 	opt.SteadyWindow = 30
 	opt.Bootstrap.Resamples = 2000
-	cfg := Config{WarmupIterations: 5, WarmupTimeNs: 1e9, MeasurementIterations: 10, MeasurementTimeNs: 1e9}
+	cfg := config{WarmupIterations: 5, WarmupTimeNs: 1e9, MeasurementIterations: 10, MeasurementTimeNs: 1e9}
 	opt.Configs = []ConfigSet{fixedSet("all forks", 0, cfg), fixedSet("two forks", 2, cfg)}
 	forks := []Fork{
 		// A: 20 iterations at 150 ns, then 100 ns; 1 s each.
@@ -127,14 +127,14 @@ func TestEvaluateHandComputed(t *testing.T) {
 	// (ratio 1.5 >= 1.05) differs, st = 50 > 60 − 30: no steady state.
 	wantForks := []struct {
 		class   ForkClass
-		barrett BarrettClass
+		barrett barrettClass
 		st      int
 		stSec   float64
 	}{
-		{ForkSteady, BarrettWarmup, 20, 20},
-		{ForkSteady, BarrettWarmup, 4, 4},
-		{ForkSteady, BarrettWarmup, 2, 4},
-		{ForkNoSteady, BarrettNoSteady, -1, nan},
+		{ForkSteady, barrettWarmup, 20, 20},
+		{ForkSteady, barrettWarmup, 4, 4},
+		{ForkSteady, barrettWarmup, 2, 4},
+		{ForkNoSteady, barrettNoSteady, -1, nan},
 	}
 	for i, w := range wantForks {
 		f := br.Forks[i]
@@ -144,7 +144,7 @@ func TestEvaluateHandComputed(t *testing.T) {
 				i+1, f.Class, f.Barrett, f.SteadyStart, f.SteadySeconds, w.class, w.barrett, w.st, w.stSec)
 		}
 	}
-	if br.Class != BenchmarkInconsistent {
+	if br.Class != benchmarkInconsistent {
 		t.Errorf("benchmark class %v, want inconsistent", br.Class)
 	}
 
@@ -160,13 +160,13 @@ func TestEvaluateHandComputed(t *testing.T) {
 	type want struct {
 		w, m           int
 		wt, dev, waste float64
-		est            Estimation
+		est            estimation
 		rpd, low, high float64
 	}
 	wants := []want{
-		{5, 10, 5, -15, 0, Underestimated, 0.5, 1.5, 1.5},
-		{5, 10, 5, 1, 0, Exact, 0, 1, 1},
-		{5, 10, 10, 6, 6, Overestimated, 0, 1, 1},
+		{5, 10, 5, -15, 0, underestimated, 0.5, 1.5, 1.5},
+		{5, 10, 5, 1, 0, exact, 0, 1, 1},
+		{5, 10, 10, 6, 6, overestimated, 0, 1, 1},
 	}
 	ev := br.Evaluations[0]
 	if ev.ForksRun != 4 || ev.SteadyForks != 3 {
@@ -217,33 +217,33 @@ func TestCompareHandComputed(t *testing.T) {
 	// a = 10: 1 + 1 + 0; a = 0: ½ + ½ + 0; a = 20: 1 + 1 + 0 → 5/9.
 	// RPD A = 0.2, 0.01, 0 and B = 0, 0, 0 → transformed A = 0.2, 0, 0:
 	// a = 0.2 beats all three (3), the zeros tie all three (2·1.5) → 6/9.
-	mk := func(wee, rpd []float64) BenchmarkEvaluation {
-		ev := BenchmarkEvaluation{Configured: true}
+	mk := func(wee, rpd []float64) benchmarkEvaluation {
+		ev := benchmarkEvaluation{Configured: true}
 		for i := range wee {
-			ev.Forks = append(ev.Forks, ForkEvaluation{Run: true, Class: ForkSteady, WEE: wee[i], RPD: rpd[i]})
+			ev.Forks = append(ev.Forks, forkEvaluation{Run: true, Class: ForkSteady, WEE: wee[i], RPD: rpd[i]})
 		}
 		return ev
 	}
 	res := &Report{Options: Options{Configs: []ConfigSet{{Name: "A"}, {Name: "B"}}}}
 	res.Benchmarks = []BenchmarkResult{{
 		Forks:       make([]ForkResult, 3),
-		Evaluations: []BenchmarkEvaluation{mk([]float64{10, 3, 20}, []float64{0.2, 0.01, 0}), mk([]float64{1, 2, 30}, []float64{0, 0, 0})},
+		Evaluations: []benchmarkEvaluation{mk([]float64{10, 3, 20}, []float64{0.2, 0.01, 0}), mk([]float64{1, 2, 30}, []float64{0, 0, 0})},
 	}}
-	cmp, err := Compare(res, 0, 1)
+	cmp, err := compare(res, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cmp) != 2 || cmp[0].Score != ScoreWEE || cmp[0].N != 3 || !close(cmp[0].A12, 5.0/9) || !close(cmp[0].MedianA, 10) || !close(cmp[0].MedianB, 2) {
+	if len(cmp) != 2 || cmp[0].score != scoreWEE || cmp[0].n != 3 || !close(cmp[0].a12, 5.0/9) || !close(cmp[0].medianA, 10) || !close(cmp[0].medianB, 2) {
 		t.Errorf("WEE comparison %+v", cmp[0])
 	}
-	if !close(cmp[1].A12, 6.0/9) || cmp[1].Magnitude != "medium" {
+	if !close(cmp[1].a12, 6.0/9) || cmp[1].magnitude != "medium" {
 		t.Errorf("RPD comparison %+v, want Â12 6/9 (medium)", cmp[1])
 	}
 	// Rank-sum p of A = {10, 3, 20} vs B = {1, 2, 30}: U = 6 of 9, exact
 	// (no ties, sizes 3 and 3): P(U' >= 6) = 7/20 (scipy 1.10.1's
 	// mannwhitneyu, Debian python3: statistic 6, p = 0.7 two-sided;
 	// testdata/ranksum_reference.py).
-	if !close(cmp[0].P, 0.7) {
-		t.Errorf("WEE rank-sum p %v, want 0.7", cmp[0].P)
+	if !close(cmp[0].p, 0.7) {
+		t.Errorf("WEE rank-sum p %v, want 0.7", cmp[0].p)
 	}
 }

@@ -19,10 +19,10 @@ func TestOverflowingForksSayWhy(t *testing.T) {
 	forks := func(scale float64) []Fork {
 		var out []Fork
 		for f := int32(1); f <= 3; f++ {
-			fk := Fork{ID: ForkID{Instance: 1, Trial: 1, Fork: f}, Ops: 1}
+			fk := Fork{id: ForkID{Instance: 1, Trial: 1, Fork: f}, ops: 1}
 			for i := 0; i < 80; i++ {
-				fk.Values = append(fk.Values, math.Min(scale*(1+0.01*r.NormFloat64()), math.MaxFloat64))
-				fk.Nanos = append(fk.Nanos, 1e9)
+				fk.values = append(fk.values, math.Min(scale*(1+0.01*r.NormFloat64()), math.MaxFloat64))
+				fk.nanos = append(fk.nanos, 1e9)
 			}
 			out = append(out, fk)
 		}
@@ -42,7 +42,7 @@ func TestOverflowingForksSayWhy(t *testing.T) {
 		}
 		res.Benchmarks = append(res.Benchmarks, br)
 	}
-	if c := res.Benchmarks[1].Class; c != BenchmarkSteady {
+	if c := res.Benchmarks[1].Class; c != benchmarkSteady {
 		t.Errorf("Ok: class %v, want steady state", c)
 	}
 	var out bytes.Buffer

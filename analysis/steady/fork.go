@@ -28,16 +28,16 @@ func (id ForkID) String() string {
 // Fork is the time series of one fork: one value per recorded iteration,
 // from the first iteration on.
 type Fork struct {
-	ID ForkID
+	id ForkID
 	// Values are the iteration values in ns/op, in iteration order.
-	Values []float64
+	values []float64
 	// Nanos are the iterations' durations in ns (see forksOf).
-	Nanos []float64
+	nanos []float64
 	// Ops is the number of operations in one iteration, for trainiSkip
 	// (values below 1 count as 1).
-	Ops float64
+	ops float64
 	// Dropped counts iterations left out because their value was not finite.
-	Dropped int
+	dropped int
 }
 
 // ForkClass is the steady-state class of a fork.
@@ -48,11 +48,11 @@ const (
 	ForkSteady ForkClass = iota
 	// ForkNoSteady: a non-equivalent segment ends within the last SteadyWindow iterations.
 	ForkNoSteady
-	// ForkTooShort: the fork has fewer than SteadyWindow iterations, so
+	// forkTooShort: the fork has fewer than SteadyWindow iterations, so
 	// whether it reaches a steady state cannot be decided.
-	ForkTooShort
-	// ForkFailed: segmentation failed (the error is in ForkResult.Err).
-	ForkFailed
+	forkTooShort
+	// forkFailed: segmentation failed (the error is in ForkResult.Err).
+	forkFailed
 )
 
 // String returns "steady state", "no steady state", "too short" or "failed",
@@ -63,65 +63,65 @@ func (c ForkClass) String() string {
 		return "steady state"
 	case ForkNoSteady:
 		return "no steady state"
-	case ForkTooShort:
+	case forkTooShort:
 		return "too short"
-	case ForkFailed:
+	case forkFailed:
 		return "failed"
 	}
 	return fmt.Sprintf("ForkClass(%d)", int(c))
 }
 
-// BarrettClass is Barrett et al.'s finer classification of a fork.
-type BarrettClass int
+// barrettClass is Barrett et al.'s finer classification of a fork.
+type barrettClass int
 
 const (
-	// BarrettFlat: steady, and every segment is equivalent to the last.
-	BarrettFlat BarrettClass = iota
-	// BarrettWarmup: steady, and the steady state is faster than what precedes it.
-	BarrettWarmup
-	// BarrettSlowdown: steady, and the steady state is slower than what precedes it.
-	BarrettSlowdown
-	// BarrettNoSteady: no steady state.
-	BarrettNoSteady
-	// BarrettUndecided: the fork is too short or failed.
-	BarrettUndecided
+	// barrettFlat: steady, and every segment is equivalent to the last.
+	barrettFlat barrettClass = iota
+	// barrettWarmup: steady, and the steady state is faster than what precedes it.
+	barrettWarmup
+	// barrettSlowdown: steady, and the steady state is slower than what precedes it.
+	barrettSlowdown
+	// barrettNoSteady: no steady state.
+	barrettNoSteady
+	// barrettUndecided: the fork is too short or failed.
+	barrettUndecided
 )
 
 // String returns "flat", "warmup", "slowdown", "no steady state" or "-".
-func (c BarrettClass) String() string {
+func (c barrettClass) String() string {
 	switch c {
-	case BarrettFlat:
+	case barrettFlat:
 		return "flat"
-	case BarrettWarmup:
+	case barrettWarmup:
 		return "warmup"
-	case BarrettSlowdown:
+	case barrettSlowdown:
 		return "slowdown"
-	case BarrettNoSteady:
+	case barrettNoSteady:
 		return "no steady state"
-	case BarrettUndecided:
+	case barrettUndecided:
 		return "-"
 	}
 	return fmt.Sprintf("BarrettClass(%d)", int(c))
 }
 
 // Verdict is the outcome of an equivalence test.
-type Verdict int8
+type verdict int8
 
 const (
-	// Untested: the walk stopped before reaching this segment (or it is the last).
-	Untested Verdict = iota
+	// untested: the walk stopped before reaching this segment (or it is the last).
+	untested verdict = iota
 	// Equivalent to the last segment.
-	Equivalent
+	equivalent
 	// Different from the last segment.
-	Different
+	different
 )
 
 // String returns "", "equivalent" or "different".
-func (v Verdict) String() string {
+func (v verdict) String() string {
 	switch v {
-	case Equivalent:
+	case equivalent:
 		return "equivalent"
-	case Different:
+	case different:
 		return "different"
 	}
 	return ""
@@ -139,7 +139,7 @@ type Segment struct {
 	Mean, Variance float64
 	// Verdict compares the segment with the last segment; Low and High are
 	// the bootstrap CI of mean(last)/mean(segment) when a Traini rule tested it.
-	Verdict   Verdict
+	Verdict   verdict
 	Low, High float64
 }
 
@@ -153,7 +153,7 @@ type ForkResult struct {
 	// Outliers are the 0-based indices of the outliers.
 	Outliers []int
 	// Penalty and PenaltyRule say how the series was segmented (see
-	// Segmentation.Rule).
+	// segmentation.rule).
 	Penalty     float64
 	PenaltyRule string
 	// Changepoints are the 0-based iteration indices where segments 2…k
@@ -161,7 +161,7 @@ type ForkResult struct {
 	Changepoints []int
 	Segments     []Segment
 	Class        ForkClass
-	Barrett      BarrettClass
+	Barrett      barrettClass
 	// SteadyStart is st, the 0-based index of the first steady iteration
 	// (the number of iterations before the steady state), and
 	// SteadySeconds the elapsed time before it; -1 and NaN unless Class is
@@ -203,10 +203,10 @@ type analyzer struct {
 // the bootstrap streams.
 func (a *analyzer) analyzeFork(benchmark string, f *Fork) ForkResult {
 	opt := a.opt
-	x := f.Values
+	x := f.values
 	n := len(x)
-	r := ForkResult{ID: f.ID, Points: n, Dropped: f.Dropped, SteadyStart: -1, SteadySeconds: nan, SteadyMean: nan, Penalty: nan}
-	for _, d := range f.Nanos {
+	r := ForkResult{ID: f.id, Points: n, Dropped: f.dropped, SteadyStart: -1, SteadySeconds: nan, SteadyMean: nan, Penalty: nan}
+	for _, d := range f.nanos {
 		r.TotalSeconds += d
 	}
 	r.TotalSeconds *= 1e-9
@@ -214,14 +214,14 @@ func (a *analyzer) analyzeFork(benchmark string, f *Fork) ForkResult {
 		r.Values = x
 	}
 	if n == 0 {
-		r.Class, r.Barrett, r.Err = ForkFailed, BarrettUndecided, "no iterations"
+		r.Class, r.Barrett, r.Err = forkFailed, barrettUndecided, "no iterations"
 		return r
 	}
 
 	// 1. Outliers.
 	r.Skip = opt.Outliers.Skip
 	if r.Skip < 0 {
-		r.Skip = trainiSkip(opt.Outliers.Window, f.Ops)
+		r.Skip = trainiSkip(opt.Outliers.Window, f.ops)
 	}
 	r.Outliers = findOutliers(x, opt.Outliers, r.Skip)
 	idx := make([]int, 0, n-len(r.Outliers)) // original index of each kept point
@@ -239,20 +239,20 @@ func (a *analyzer) analyzeFork(benchmark string, f *Fork) ForkResult {
 	// 2. Segmentation.
 	sg, err := a.seg.Segment(y)
 	if err == nil {
-		err = checkChangepoints(sg.Changepoints, len(y))
+		err = checkChangepoints(sg.changepoints, len(y))
 	}
 	if err != nil {
-		r.Class, r.Barrett, r.Err = ForkFailed, BarrettUndecided, err.Error()
+		r.Class, r.Barrett, r.Err = forkFailed, barrettUndecided, err.Error()
 		return r
 	}
-	r.Penalty, r.PenaltyRule = sg.Penalty, sg.Rule
+	r.Penalty, r.PenaltyRule = sg.penalty, sg.rule
 	if opt.KeepCROPS {
-		r.CROPS, r.Knee = sg.CROPS, sg.Knee
+		r.CROPS, r.Knee = sg.crops, sg.knee
 	}
 	for i := range y {
 		y[i] = x[idx[i]] // back to ns/op for means, variances and tests
 	}
-	bounds := append(append([]int{0}, sg.Changepoints...), len(y))
+	bounds := append(append([]int{0}, sg.changepoints...), len(y))
 	r.Segments = make([]Segment, len(bounds)-1)
 	for j := range r.Segments {
 		a, b := bounds[j], bounds[j+1]
@@ -276,28 +276,28 @@ func (a *analyzer) analyzeFork(benchmark string, f *Fork) ForkResult {
 	last := K - 1
 	firstSteady := 0
 	switch opt.Equivalence {
-	case EquivalenceBarrett:
+	case equivalenceBarrett:
 		lower, upper := a.barrettBand(r.Segments)
 		for k := last - 1; k >= 0; k-- {
 			if barrettOverlaps(r.Segments[k], lower, upper) {
-				r.Segments[k].Verdict = Equivalent
+				r.Segments[k].Verdict = equivalent
 				continue
 			}
-			r.Segments[k].Verdict = Different
+			r.Segments[k].Verdict = different
 			if firstSteady == 0 {
 				firstSteady = k + 1
 			}
 		}
 	default:
 		for k := last - 1; k >= 0; k-- {
-			lo, hi := a.ratioCI(y[bounds[last]:], y[bounds[k]:bounds[k+1]], stats.NewStream(opt.Seed, forkStreamKey(benchmark, f.ID), uint64(k)))
+			lo, hi := a.ratioCI(y[bounds[last]:], y[bounds[k]:bounds[k+1]], stats.NewStream(opt.Seed, forkStreamKey(benchmark, f.id), uint64(k)))
 			s := &r.Segments[k]
 			s.Low, s.High = lo, hi
 			if a.equivalentCI(lo, hi) {
-				s.Verdict = Equivalent
+				s.Verdict = equivalent
 				continue
 			}
-			s.Verdict = Different
+			s.Verdict = different
 			firstSteady = k + 1
 			break
 		}
@@ -307,16 +307,16 @@ func (a *analyzer) analyzeFork(benchmark string, f *Fork) ForkResult {
 	// 4. Classes.
 	switch {
 	case n < opt.SteadyWindow:
-		r.Class, r.Barrett = ForkTooShort, BarrettUndecided
+		r.Class, r.Barrett = forkTooShort, barrettUndecided
 		return r
 	case st > n-opt.SteadyWindow:
-		r.Class, r.Barrett = ForkNoSteady, BarrettNoSteady
+		r.Class, r.Barrett = ForkNoSteady, barrettNoSteady
 		return r
 	}
 	r.Class = ForkSteady
 	r.SteadyStart = st
 	r.SteadySeconds = 0
-	for _, d := range f.Nanos[:st] {
+	for _, d := range f.nanos[:st] {
 		r.SteadySeconds += d
 	}
 	r.SteadySeconds *= 1e-9
@@ -329,7 +329,7 @@ func (a *analyzer) analyzeFork(benchmark string, f *Fork) ForkResult {
 // mean(last)/mean(segment).
 func (a *analyzer) equivalentCI(lo, hi float64) bool {
 	t := a.opt.Threshold
-	if a.opt.Equivalence == EquivalenceTrainiStrict {
+	if a.opt.Equivalence == equivalenceTrainiStrict {
 		return lo >= 1-t && hi <= 1+t
 	}
 	return !(hi <= 1-t || lo >= 1+t)
@@ -361,28 +361,28 @@ func barrettOverlaps(s Segment, lower, upper float64) bool {
 // otherwise it is a warmup. Under the Traini rules only the segment just
 // before the steady state was tested: a warmup when its mean is above the
 // last segment's, a slowdown otherwise.
-func (a *analyzer) barrettClass(segs []Segment, firstSteady int) BarrettClass {
+func (a *analyzer) barrettClass(segs []Segment, firstSteady int) barrettClass {
 	if firstSteady == 0 {
-		return BarrettFlat
+		return barrettFlat
 	}
 	last := segs[len(segs)-1]
-	if a.opt.Equivalence != EquivalenceBarrett {
+	if a.opt.Equivalence != equivalenceBarrett {
 		if segs[firstSteady-1].Mean > last.Mean {
-			return BarrettWarmup
+			return barrettWarmup
 		}
-		return BarrettSlowdown
+		return barrettSlowdown
 	}
 	lower, _ := a.barrettBand(segs)
 	for k := firstSteady - 1; k >= 0; k-- {
 		s := segs[k]
-		if s.Verdict != Different {
+		if s.Verdict != different {
 			continue
 		}
 		if s.Mean*1e-9-s.Variance*1e-18 < lower {
-			return BarrettSlowdown
+			return barrettSlowdown
 		}
 	}
-	return BarrettWarmup
+	return barrettWarmup
 }
 
 // ratioCI returns the percentile bootstrap CI of mean(test)/mean(control),

@@ -38,23 +38,23 @@ func TestForksOf(t *testing.T) {
 		t.Fatalf("%d forks, want 2", len(forks))
 	}
 	f := forks[0]
-	if f.ID != (ForkID{1, 1, 1}) || !slices.Equal(f.Values, []float64{3e7, 2.5e7}) || !slices.Equal(f.Nanos, []float64{1.2e8, 1e8}) ||
-		f.Dropped != 1 || f.Ops != 4 {
+	if f.id != (ForkID{1, 1, 1}) || !slices.Equal(f.values, []float64{3e7, 2.5e7}) || !slices.Equal(f.nanos, []float64{1.2e8, 1e8}) ||
+		f.dropped != 1 || f.ops != 4 {
 		t.Errorf("fork 1: %+v", f)
 	}
 	g := forks[1]
-	if g.ID != (ForkID{2, 1, 1}) || !slices.Equal(g.Values, []float64{12.5, 40}) || !slices.Equal(g.Nanos, []float64{1e8, 1e8}) || g.Dropped != 0 {
+	if g.id != (ForkID{2, 1, 1}) || !slices.Equal(g.values, []float64{12.5, 40}) || !slices.Equal(g.nanos, []float64{1e8, 1e8}) || g.dropped != 0 {
 		t.Errorf("fork 2: %+v", g)
 	}
-	if g.ID.String() != "instance 2 trial 1 fork 1" || f.ID.String() != "fork 1" {
-		t.Errorf("ids %q, %q", f.ID, g.ID)
+	if g.id.String() != "instance 2 trial 1 fork 1" || f.id.String() != "fork 1" {
+		t.Errorf("ids %q, %q", f.id, g.id)
 	}
 
 	// Without a configured time an iteration lasts count × mean: 5 × 10 ns
 	// and (3·10 + 1·20) = 50 ns; Ops is the mean count, (5 + 4)/2.
 	s = series(nil, [][6]float64{{1, 1, 1, 1, 10, 5}, {1, 1, 1, 2, 10, 3}, {1, 1, 1, 2, 20, 1}})
 	forks = forksOf(s)
-	if len(forks) != 1 || !slices.Equal(forks[0].Nanos, []float64{50, 50}) || forks[0].Ops != 4.5 {
+	if len(forks) != 1 || !slices.Equal(forks[0].nanos, []float64{50, 50}) || forks[0].ops != 4.5 {
 		t.Errorf("no setup: %+v", forks)
 	}
 }
@@ -63,42 +63,42 @@ func TestShortAndFailedForks(t *testing.T) {
 	opt := DefaultOptions // steady window 500
 	forks := []Fork{
 		levels(1, 40, 1, []int{0, 10}, []float64{300, 100}),
-		{ID: ForkID{1, 1, 2}},
+		{id: ForkID{1, 1, 2}},
 	}
 	br, err := analyzeForks(table.Key{Benchmark: "short"}, nil, forks, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := br.Forks[0]; f.Class != ForkTooShort || f.Barrett != BarrettUndecided || f.SteadyStart != -1 || len(f.Segments) == 0 {
+	if f := br.Forks[0]; f.Class != forkTooShort || f.Barrett != barrettUndecided || f.SteadyStart != -1 || len(f.Segments) == 0 {
 		t.Errorf("40 iterations, window 500: %+v", f)
 	}
-	if f := br.Forks[1]; f.Class != ForkFailed || f.Err == "" {
+	if f := br.Forks[1]; f.Class != forkFailed || f.Err == "" {
 		t.Errorf("empty fork: %+v", f)
 	}
-	if br.Class != BenchmarkTooShort {
+	if br.Class != benchmarkTooShort {
 		t.Errorf("benchmark class %v, want too short", br.Class)
 	}
 	// Three points cannot hold a change point (minimum segment length 2).
 	br, _ = analyzeForks(table.Key{Benchmark: "tiny"}, nil, []Fork{levels(1, 3, 1, []int{0}, []float64{5})}, opt)
-	if f := br.Forks[0]; f.PenaltyRule != "none" || len(f.Segments) != 1 || f.Class != ForkTooShort {
+	if f := br.Forks[0]; f.PenaltyRule != "none" || len(f.Segments) != 1 || f.Class != forkTooShort {
 		t.Errorf("3 points: %+v", f)
 	}
 }
 
 func TestClassifyBenchmark(t *testing.T) {
-	S, N, T, F := ForkSteady, ForkNoSteady, ForkTooShort, ForkFailed
+	S, N, T, F := ForkSteady, ForkNoSteady, forkTooShort, forkFailed
 	for _, tc := range []struct {
 		forks []ForkClass
 		want  BenchmarkClass
 	}{
-		{[]ForkClass{S, S, S}, BenchmarkSteady},
-		{[]ForkClass{N, N}, BenchmarkNoSteady},
-		{[]ForkClass{S, N, S}, BenchmarkInconsistent},
-		{[]ForkClass{S, T, F}, BenchmarkSteady},
-		{[]ForkClass{T, F}, BenchmarkTooShort},
-		{nil, BenchmarkTooShort},
+		{[]ForkClass{S, S, S}, benchmarkSteady},
+		{[]ForkClass{N, N}, benchmarkNoSteady},
+		{[]ForkClass{S, N, S}, benchmarkInconsistent},
+		{[]ForkClass{S, T, F}, benchmarkSteady},
+		{[]ForkClass{T, F}, benchmarkTooShort},
+		{nil, benchmarkTooShort},
 	} {
-		if got := ClassifyBenchmark(tc.forks); got != tc.want {
+		if got := classifyBenchmark(tc.forks); got != tc.want {
 			t.Errorf("ClassifyBenchmark(%v) = %v, want %v", tc.forks, got, tc.want)
 		}
 	}

@@ -21,8 +21,8 @@ const (
 	PenaltyCROPS = changepoint.PenaltyCROPS
 	// PenaltyBarrett is Barrett et al.'s fixed 15·log n.
 	PenaltyBarrett = changepoint.PenaltyBarrett
-	// PenaltyManual uses Options.PenaltyValue for every series.
-	PenaltyManual = changepoint.PenaltyManual
+	// penaltyManual uses Options.PenaltyValue for every series.
+	penaltyManual = changepoint.PenaltyManual
 	// PenaltyCROPSAscending is CROPS with the textbook Kneedle curve, 15·log n
 	// where it finds no knee. Traini's protocol feeds Kneedle the reversed
 	// curve and tends to pick the elbow at a penalty so high that at most
@@ -35,7 +35,7 @@ const (
 type Equivalence int
 
 const (
-	// EquivalenceTraini is the rule of Traini et al.'s scripts (kalibera.py,
+	// equivalenceTraini is the rule of Traini et al.'s scripts (kalibera.py,
 	// test): with R = mean(last)/mean(segment) and [lo, hi] the percentile
 	// bootstrap CI of R (Kalibera and Jones), the two differ when
 	//
@@ -43,12 +43,12 @@ const (
 	//
 	// i.e. when the whole CI of the relative difference lies beyond ±t;
 	// otherwise they are equivalent.
-	EquivalenceTraini Equivalence = iota
-	// EquivalenceTrainiStrict reads "the CI lies within ±t" literally: the
+	equivalenceTraini Equivalence = iota
+	// equivalenceTrainiStrict reads "the CI lies within ±t" literally: the
 	// two are equivalent only when 1 − t <= lo and hi <= 1 + t. Short, noisy
 	// segments are then rarely equivalent, which moves st later.
-	EquivalenceTrainiStrict
-	// EquivalenceBarrett is Barrett et al.'s rule (warmup_stats,
+	equivalenceTrainiStrict
+	// equivalenceBarrett is Barrett et al.'s rule (warmup_stats,
 	// mark_changepoints_in_json): with the last segment's mean m and variance
 	// v and δ = Options.BarrettDelta, a segment with mean m_k and variance v_k
 	// is equivalent when [m_k − v_k, m_k + v_k] meets
@@ -56,17 +56,17 @@ const (
 	//	[min(m − v, m − δ), max(m + v, m + δ)]
 	//
 	// Means and variances are in seconds per operation, as in Barrett's data.
-	EquivalenceBarrett
+	equivalenceBarrett
 )
 
 // String returns "traini", "traini-strict" or "barrett".
 func (e Equivalence) String() string {
 	switch e {
-	case EquivalenceTraini:
+	case equivalenceTraini:
 		return "traini"
-	case EquivalenceTrainiStrict:
+	case equivalenceTrainiStrict:
 		return "traini-strict"
-	case EquivalenceBarrett:
+	case equivalenceBarrett:
 		return "barrett"
 	}
 	return fmt.Sprintf("Equivalence(%d)", int(e))
@@ -76,11 +76,11 @@ func (e Equivalence) String() string {
 func ParseEquivalence(s string) (Equivalence, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "traini", "":
-		return EquivalenceTraini, nil
+		return equivalenceTraini, nil
 	case "traini-strict":
-		return EquivalenceTrainiStrict, nil
+		return equivalenceTrainiStrict, nil
 	case "barrett":
-		return EquivalenceBarrett, nil
+		return equivalenceBarrett, nil
 	}
 	return 0, fmt.Errorf("equivalence %q: want traini, traini-strict or barrett", s)
 }
@@ -165,7 +165,7 @@ type Options struct {
 
 	// SteadyWindow is W: a fork reaches a steady state when its steady part
 	// covers at least its last W iterations (500). Forks with fewer than W
-	// iterations are classified ForkTooShort.
+	// iterations are classified forkTooShort.
 	SteadyWindow int
 
 	// Equivalence is the rule comparing segments with the last segment.
@@ -212,7 +212,7 @@ var DefaultOptions = Options{
 	Penalty:      PenaltyCROPS,
 	SegmentScale: 1,
 	SteadyWindow: 500,
-	Equivalence:  EquivalenceTraini,
+	Equivalence:  equivalenceTraini,
 	Threshold:    0.05,
 	Bootstrap:    estimate.BootstrapOptions{Resamples: 10000, Confidence: 0.95},
 	BarrettDelta: BarrettDelta{Value: 0.001},
@@ -241,7 +241,7 @@ func (o *Options) Validate() error {
 			}
 		}
 	case PenaltyBarrett:
-	case PenaltyManual:
+	case penaltyManual:
 		if v := o.PenaltyValue.Value; !(v >= 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("steady: penalty %s must be finite and >= 0", o.PenaltyValue)
 		}
@@ -255,11 +255,11 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("steady: steady window %d must be at least 1", o.SteadyWindow)
 	}
 	switch o.Equivalence {
-	case EquivalenceTraini, EquivalenceTrainiStrict:
+	case equivalenceTraini, equivalenceTrainiStrict:
 		if !(o.Threshold > 0 && o.Threshold < 1) {
 			return fmt.Errorf("steady: equivalence threshold %v must be in (0, 1)", o.Threshold)
 		}
-	case EquivalenceBarrett:
+	case equivalenceBarrett:
 		if !(o.BarrettDelta.Value >= 0) || math.IsInf(o.BarrettDelta.Value, 0) {
 			return fmt.Errorf("steady: barrett delta %v must be finite and >= 0", o.BarrettDelta.Value)
 		}

@@ -62,10 +62,10 @@ var EvaluationColumns = []string{"set", "project", "version", "benchmark", "para
 	"class", "config", "warmup_iterations", "measurement_iterations", "complete", "wt_s", "st_s",
 	"wee_s", "deviation_s", "estimation", "time_waste_s", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
 
-// BenchmarkEvaluationColumns are the columns of
+// benchmarkEvaluationColumns are the columns of
 // Frame(TableBenchmarkEvaluations): set, the run, forks run, steady forks, and
 // the benchmark-level RPD with its ratio CI.
-var BenchmarkEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode",
+var benchmarkEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode",
 	"forks_run", "steady_forks", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
 
 func ints64(x []int) []int64 {
@@ -198,12 +198,12 @@ func benchmarksFrame(res *Report) *reports.Frame {
 		forks = append(forks, int64(len(br.Forks)))
 		steady = append(steady, byClass[ForkSteady])
 		noSteady = append(noSteady, byClass[ForkNoSteady])
-		tooShort = append(tooShort, byClass[ForkTooShort])
-		failed = append(failed, byClass[ForkFailed])
+		tooShort = append(tooShort, byClass[forkTooShort])
+		failed = append(failed, byClass[forkFailed])
 		class = append(class, br.Class.String())
-		flat = append(flat, byBarrett[BarrettFlat])
-		warmup = append(warmup, byBarrett[BarrettWarmup])
-		slowdown = append(slowdown, byBarrett[BarrettSlowdown])
+		flat = append(flat, byBarrett[barrettFlat])
+		warmup = append(warmup, byBarrett[barrettWarmup])
+		slowdown = append(slowdown, byBarrett[barrettSlowdown])
 		medIdx = append(medIdx, mi)
 		maxIdx = append(maxIdx, int64(max(xi, 0)))
 		maxValid = append(maxValid, !math.IsNaN(xi))
@@ -295,7 +295,7 @@ func evaluationFrame(res *Report) *reports.Frame {
 }
 
 // benchmarkEvaluationFrame has one row per configuration set and
-// configured benchmark run (BenchmarkEvaluationColumns).
+// configured benchmark run (benchmarkEvaluationColumns).
 func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 	var set []string
 	var k reports.KeyColumns
@@ -328,7 +328,7 @@ func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 }
 
 // ClassTable counts forks and benchmark runs by class.
-func (res *Report) ClassTable() *reports.Table {
+func (res *Report) classTable() *reports.Table {
 	t := &reports.Table{Title: "Steady state", Columns: []string{"class", "forks", "share of forks", "benchmark runs", "share of runs"}}
 	var forks, runs [5]int
 	var barrett [5]int
@@ -348,18 +348,18 @@ func (res *Report) ClassTable() *reports.Table {
 		}
 		return reports.Percent(float64(a) / float64(b))
 	}
-	t.AddRow("steady state", forks[ForkSteady], share(forks[ForkSteady], nf), runs[BenchmarkSteady], share(runs[BenchmarkSteady], nb))
-	t.AddRow("no steady state", forks[ForkNoSteady], share(forks[ForkNoSteady], nf), runs[BenchmarkNoSteady], share(runs[BenchmarkNoSteady], nb))
-	t.AddRow("inconsistent", nil, nil, runs[BenchmarkInconsistent], share(runs[BenchmarkInconsistent], nb))
-	t.AddRow("too short", forks[ForkTooShort], share(forks[ForkTooShort], nf), runs[BenchmarkTooShort], share(runs[BenchmarkTooShort], nb))
-	if forks[ForkFailed] > 0 {
-		t.AddRow("failed", forks[ForkFailed], share(forks[ForkFailed], nf), nil, nil)
+	t.AddRow("steady state", forks[ForkSteady], share(forks[ForkSteady], nf), runs[benchmarkSteady], share(runs[benchmarkSteady], nb))
+	t.AddRow("no steady state", forks[ForkNoSteady], share(forks[ForkNoSteady], nf), runs[benchmarkNoSteady], share(runs[benchmarkNoSteady], nb))
+	t.AddRow("inconsistent", nil, nil, runs[benchmarkInconsistent], share(runs[benchmarkInconsistent], nb))
+	t.AddRow("too short", forks[forkTooShort], share(forks[forkTooShort], nf), runs[benchmarkTooShort], share(runs[benchmarkTooShort], nb))
+	if forks[forkFailed] > 0 {
+		t.AddRow("failed", forks[forkFailed], share(forks[forkFailed], nf), nil, nil)
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("Barrett classes of the forks: flat %d, warmup %d, slowdown %d, no steady state %d.",
-		barrett[BarrettFlat], barrett[BarrettWarmup], barrett[BarrettSlowdown], barrett[BarrettNoSteady]))
+		barrett[barrettFlat], barrett[barrettWarmup], barrett[barrettSlowdown], barrett[barrettNoSteady]))
 	o := res.Options
 	pen := o.Penalty.String()
-	if o.Penalty == PenaltyManual {
+	if o.Penalty == penaltyManual {
 		pen = o.PenaltyValue.String()
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("Penalty %s, steady window %d iterations, equivalence %s; a run is too short when no fork has %d iterations.",
@@ -368,7 +368,7 @@ func (res *Report) ClassTable() *reports.Table {
 }
 
 // EvaluationTable summarises each configuration set over the steady forks it runs.
-func (res *Report) EvaluationTable() *reports.Table {
+func (res *Report) evaluationTable() *reports.Table {
 	t := &reports.Table{Title: "Configurations against the steady state",
 		Columns: []string{"set", "runs", "steady forks run", "overestimated", "underestimated", "median WEE",
 			"time waste", "forks RPD > 5 %", "median RPD", "runs RPD > 5 %"}}
@@ -384,7 +384,7 @@ func (res *Report) EvaluationTable() *reports.Table {
 			runs++
 			if !math.IsNaN(ev.RPD) {
 				bRuns++
-				if ev.RPD >= RPDTolerance {
+				if ev.RPD >= rpdTolerance {
 					bBig++
 				}
 			}
@@ -396,15 +396,15 @@ func (res *Report) EvaluationTable() *reports.Table {
 				wee = append(wee, fe.WEE)
 				waste += fe.TimeWaste
 				switch fe.Estimation {
-				case Overestimated:
+				case overestimated:
 					over++
-				case Underestimated:
+				case underestimated:
 					under++
 				}
 				if !math.IsNaN(fe.RPD) {
 					nRPD++
 					rpd = append(rpd, fe.RPD)
-					if fe.RPD >= RPDTolerance {
+					if fe.RPD >= rpdTolerance {
 						bigRPD++
 					}
 				}
@@ -438,18 +438,18 @@ func (res *Report) EvaluationTable() *reports.Table {
 	return t
 }
 
-// comparisonTable renders Compare's result.
-func comparisonTable(cmp []Comparison) *reports.Table {
+// comparisonTable renders compare's result.
+func comparisonTable(cmp []comparison) *reports.Table {
 	t := &reports.Table{Title: "Comparison of configuration sets",
 		Columns: []string{"score", "A", "B", "forks", "median A", "median B", "p (rank-sum)", "Â12", "magnitude"}}
 	for _, c := range cmp {
-		var ma, mb any = c.MedianA, c.MedianB
-		if c.Score == ScoreWEE {
-			ma, mb = reports.Seconds(c.MedianA), reports.Seconds(c.MedianB)
+		var ma, mb any = c.medianA, c.medianB
+		if c.score == scoreWEE {
+			ma, mb = reports.Seconds(c.medianA), reports.Seconds(c.medianB)
 		} else {
-			ma, mb = reports.Percent(c.MedianA), reports.Percent(c.MedianB)
+			ma, mb = reports.Percent(c.medianA), reports.Percent(c.medianB)
 		}
-		t.AddRow(c.Score.String(), c.A, c.B, c.N, ma, mb, c.P, c.A12, c.Magnitude)
+		t.AddRow(c.score.String(), c.a, c.b, c.n, ma, mb, c.p, c.a12, c.magnitude)
 	}
 	t.Notes = append(t.Notes, "Â12 > 0.5: A tends to larger errors than B (after counting WEE < 5 s and RPD < 5 % as 0).")
 	return t

@@ -60,19 +60,19 @@ func (res *Report) Frame(name string) (*reports.Frame, error) {
 	return nil, fmt.Errorf("steady: no data table %q", name)
 }
 
-// DynamicConfigs turns the fork configurations dynamic reconfiguration
+// dynamicConfigs turns the fork configurations dynamic reconfiguration
 // chose (reconfigure.Report.Frame(reconfigure.TableConfigs), read back with
 // reconfigure.ReadConfigsFile) into one configuration set per criterion,
 // named "dynamic-cv", "dynamic-rciw", "dynamic-kld"; their iterations are
 // recorded iterations.
-func DynamicConfigs(rows []reconfigure.DynamicConfig) ([]ConfigSet, error) {
-	byCrit := map[string][]ForkConfig{}
+func dynamicConfigs(rows []reconfigure.DynamicConfig) ([]ConfigSet, error) {
+	byCrit := map[string][]forkConfig{}
 	for _, r := range rows {
 		crit := r.Criterion.String()
-		byCrit[crit] = append(byCrit[crit], ForkConfig{Key: r.Key,
-			ID:     ForkID{Instance: r.Instance, Trial: r.Trial, Fork: r.Fork},
-			Config: Config{WarmupIterations: r.WarmupIterations, MeasurementIterations: r.MeasurementIterations},
-			Forks:  r.ForksUsed})
+		byCrit[crit] = append(byCrit[crit], forkConfig{key: r.Key,
+			id:     ForkID{Instance: r.Instance, Trial: r.Trial, Fork: r.Fork},
+			config: config{WarmupIterations: r.WarmupIterations, MeasurementIterations: r.MeasurementIterations},
+			forks:  r.ForksUsed})
 	}
 	if len(byCrit) == 0 {
 		return nil, fmt.Errorf("no configurations")
@@ -84,7 +84,7 @@ func DynamicConfigs(rows []reconfigure.DynamicConfig) ([]ConfigSet, error) {
 	sort.Strings(crits)
 	var sets []ConfigSet
 	for _, k := range crits {
-		sets = append(sets, PerForkConfigs("dynamic-"+k, byCrit[k]))
+		sets = append(sets, perForkConfigs("dynamic-"+k, byCrit[k]))
 	}
 	return sets, nil
 }

@@ -7,17 +7,17 @@ import (
 )
 
 // ConfigSets are the configuration sets benchtrim steady evaluates: the
-// recorded setup with override replacing its values (SetupConfigs, named
+// recorded setup with override replacing its values (setupConfigs, named
 // "flags" when override replaces anything, else "setup"), then, when
 // configsPath is not "", one set per criterion of the dynamic
 // configurations file there (reconfigure.ReadConfigsFile,
-// DynamicConfigs).
+// dynamicConfigs).
 func ConfigSets(override Override, configsPath string) ([]ConfigSet, error) {
 	name := "setup"
-	if !override.Empty() {
+	if !override.empty() {
 		name = "flags"
 	}
-	sets := []ConfigSet{SetupConfigs(name, override)}
+	sets := []ConfigSet{setupConfigs(name, override)}
 	if configsPath == "" {
 		return sets, nil
 	}
@@ -25,7 +25,7 @@ func ConfigSets(override Override, configsPath string) ([]ConfigSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	dyn, err := DynamicConfigs(rows)
+	dyn, err := dynamicConfigs(rows)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", configsPath, err)
 	}

@@ -24,15 +24,15 @@ func (res *Report) WriteText(w io.Writer) error {
 	for _, br := range res.Benchmarks {
 		runs++
 		switch br.Class {
-		case BenchmarkSteady:
+		case benchmarkSteady:
 			steadyRuns++
-		case BenchmarkTooShort:
+		case benchmarkTooShort:
 			tooShort++
 		}
 		for _, f := range br.Forks {
 			forks++
 			longest = max(longest, f.Points)
-			if f.Class == ForkFailed {
+			if f.Class == forkFailed {
 				if failed++; failed == 1 {
 					firstErr = fmt.Sprintf("%s fork %d: %s", br.Key, f.ID.Fork, f.Err)
 				}
@@ -58,12 +58,12 @@ func (res *Report) WriteText(w io.Writer) error {
 		fmt.Fprintln(w, ".")
 	}
 	fmt.Fprintln(w)
-	if err := res.ClassTable().WriteMarkdown(w); err != nil {
+	if err := res.classTable().WriteMarkdown(w); err != nil {
 		return err
 	}
 	if len(res.Options.Configs) > 0 {
 		fmt.Fprintln(w)
-		short := res.EvaluationTable().Select("set", "steady forks run", "overestimated", "underestimated", "median WEE", "time waste", "runs RPD > 5 %")
+		short := res.evaluationTable().Select("set", "steady forks run", "overestimated", "underestimated", "median WEE", "time waste", "runs RPD > 5 %")
 		short.Title = ""
 		if err := short.WriteMarkdown(w); err != nil {
 			return err
@@ -110,12 +110,12 @@ func (res *Report) WriteDetails(w io.Writer) error {
 		return nil
 	}
 	fmt.Fprintln(w)
-	if err := res.EvaluationTable().WriteMarkdown(w); err != nil {
+	if err := res.evaluationTable().WriteMarkdown(w); err != nil {
 		return err
 	}
-	var cmp []Comparison
+	var cmp []comparison
 	for b := 1; b < len(res.Options.Configs); b++ {
-		c, err := Compare(res, 0, b)
+		c, err := compare(res, 0, b)
 		if err != nil {
 			return err
 		}
