@@ -19,7 +19,7 @@ import (
 // BenchmarkBootstrapDraws measures the RCIW metrics as the optimiser calls
 // them (workspace reused, one stream per configuration): resample draws/s.
 func BenchmarkBootstrapDraws(b *testing.B) {
-	for _, m := range []Metric{RCIWMean, RCIWMeanT, RCIWMedian} {
+	for _, m := range []Metric{rciwMean, rciwMeanT, RCIWMedian} {
 		for _, n := range []int{25, 75, 225} {
 			b.Run(fmt.Sprintf("%s/n=%d", m, n), func(b *testing.B) {
 				r := rand.New(rand.NewPCG(1, uint64(n)))
@@ -45,7 +45,7 @@ func BenchmarkBootstrapDraws(b *testing.B) {
 // (3 × 3 × 5 × 5, 225 configurations) with 10,000 resamples, per metric.
 func BenchmarkConfigurations(b *testing.B) {
 	series := build(b, goSuite("p", "v1", 4, 1, nil)...)
-	for _, m := range AllMetrics {
+	for _, m := range allMetrics {
 		for _, all := range []bool{true, false} {
 			name := "pruned"
 			if all {
@@ -89,7 +89,7 @@ func BenchmarkZapPrototype(b *testing.B) {
 	path := filepath.Join(testenv.Shared(b, "data", "uoptime-go"), "zap-v1.19.1.csv")
 	series, release := readUoptime(b, path)
 	defer release()
-	opt := prototypeOptions(AllMetrics...)
+	opt := prototypeOptions(allMetrics...)
 	opt.Bootstrap = estimate.DefaultBootstrap
 	opt.Workers = 1
 	b.ReportAllocs()
@@ -158,7 +158,7 @@ func BenchmarkLaaberSuite(b *testing.B) {
 		evaluated, reduced := 0, 0
 		for _, r := range rep.Results {
 			evaluated += r.Evaluated
-			if r.Status == StatusReduced {
+			if r.Status == statusReduced {
 				reduced++
 			}
 		}
@@ -171,7 +171,7 @@ func BenchmarkLaaberSuite(b *testing.B) {
 // metric (one worker), to see where the time of BenchmarkLaaberSuite goes.
 func BenchmarkLaaberSample(b *testing.B) {
 	series := laaberSuite(b, 70)
-	for _, m := range AllMetrics {
+	for _, m := range allMetrics {
 		b.Run(m.String(), func(b *testing.B) {
 			opt := DefaultOptions
 			opt.Metrics = []Metric{m}

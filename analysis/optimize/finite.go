@@ -41,8 +41,8 @@ func (r *Result) nonFinite() string {
 			return fmt.Sprintf("the %s configuration's %s average", ev.name, r.Metric)
 		}
 	}
-	for m := Method(0); m < NumMethods; m++ {
-		if c := r.ChangeRate(m); !finite(c) && r.Full.Average != 0 {
+	for m := method(0); m < numMethods; m++ {
+		if c := r.changeRate(m); !finite(c) && r.Full.Average != 0 {
 			return fmt.Sprintf("the %s configuration's change rate", m)
 		}
 	}

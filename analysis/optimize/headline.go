@@ -4,72 +4,72 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// MetricTotal totals one metric's µOpTime choices over every project and
+// metricTotal totals one metric's µOpTime choices over every project and
 // version of a run: the suite-wide answer to "how much time can be cut".
-type MetricTotal struct {
-	Metric Metric
+type metricTotal struct {
+	metric Metric
 	// Benchmarks counts benchmark runs; NotReduced those whose full
 	// configuration is the cheapest stable one (or that have too few
 	// repetitions to reduce).
-	Benchmarks, NotReduced int
+	benchmarks, notReduced int
 	// FullTimeNs and TimeNs are the execution times of the full and of
 	// the chosen configurations, summed.
-	FullTimeNs, TimeNs int64
+	fullTimeNs, timeNs int64
 	// Saved is 1 − TimeNs / FullTimeNs.
-	Saved float64
+	saved float64
 	// Within[i] is the fraction of benchmark runs whose change rate is
-	// ≤ ChangeLimits[i].
-	Within [len(ChangeLimits)]float64
+	// ≤ changeLimits[i].
+	within [len(changeLimits)]float64
 }
 
 // totals adds the per-project summaries of each metric (summarize) into one
-// MetricTotal per metric, in the order the metrics first appear. The
+// metricTotal per metric, in the order the metrics first appear. The
 // fractions within each change limit are weighted by benchmark count.
-func totals(sums []Summary) []MetricTotal {
-	var out []MetricTotal
+func totals(sums []summary) []metricTotal {
+	var out []metricTotal
 	index := map[Metric]int{}
 	for _, s := range sums {
-		i, ok := index[s.Metric]
+		i, ok := index[s.metric]
 		if !ok {
 			i = len(out)
-			index[s.Metric] = i
-			out = append(out, MetricTotal{Metric: s.Metric})
+			index[s.metric] = i
+			out = append(out, metricTotal{metric: s.metric})
 		}
 		t := &out[i]
-		u := s.Methods[MethodUOpTime]
-		t.Benchmarks += s.Benchmarks
-		t.NotReduced += s.NotReduced + s.TooFewRepetitions
-		t.FullTimeNs += s.FullTimeNs
-		t.TimeNs += u.TimeNs
-		for j := range t.Within {
-			t.Within[j] += u.Within[j] * float64(s.Benchmarks)
+		u := s.methods[methodUOpTime]
+		t.benchmarks += s.benchmarks
+		t.notReduced += s.notReduced + s.tooFewRepetitions
+		t.fullTimeNs += s.fullTimeNs
+		t.timeNs += u.timeNs
+		for j := range t.within {
+			t.within[j] += u.within[j] * float64(s.benchmarks)
 		}
 	}
 	for i := range out {
 		t := &out[i]
-		for j := range t.Within {
-			t.Within[j] /= float64(t.Benchmarks)
+		for j := range t.within {
+			t.within[j] /= float64(t.benchmarks)
 		}
-		t.Saved = 1 - float64(t.TimeNs)/float64(t.FullTimeNs)
+		t.saved = 1 - float64(t.timeNs)/float64(t.fullTimeNs)
 	}
 	return out
 }
 
-// GoodShare is the share of benchmark runs within 5 % that Best asks of a
+// goodShare is the share of benchmark runs within 5 % that Best asks of a
 // metric before it ranks it by time saved.
-const GoodShare = 0.9
+const goodShare = 0.9
 
 // best picks the metric to recommend from totals: the one that saves the
-// most time among those keeping at least GoodShare of the benchmark runs
-// within 5 % (ChangeLimits[2]); when none does, the one keeping the most
+// most time among those keeping at least goodShare of the benchmark runs
+// within 5 % (changeLimits[2]); when none does, the one keeping the most
 // within 5 % (ties: more time saved). It returns −1 for no totals.
-func best(totals []MetricTotal) int {
+func best(totals []metricTotal) int {
 	best := -1
 	for i, t := range totals {
-		if t.Within[2] < GoodShare {
+		if t.within[2] < goodShare {
 			continue
 		}
-		if best < 0 || t.Saved > totals[best].Saved {
+		if best < 0 || t.saved > totals[best].saved {
 			best = i
 		}
 	}
@@ -77,8 +77,8 @@ func best(totals []MetricTotal) int {
 		return best
 	}
 	for i, t := range totals {
-		if best < 0 || t.Within[2] > totals[best].Within[2] ||
-			t.Within[2] == totals[best].Within[2] && t.Saved > totals[best].Saved {
+		if best < 0 || t.within[2] > totals[best].within[2] ||
+			t.within[2] == totals[best].within[2] && t.saved > totals[best].saved {
 			best = i
 		}
 	}
@@ -86,12 +86,12 @@ func best(totals []MetricTotal) int {
 }
 
 // totalsTable is the short per-metric table of the terminal summary.
-func totalsTable(totals []MetricTotal) *reports.Table {
+func totalsTable(totals []metricTotal) *reports.Table {
 	t := &reports.Table{Columns: []string{"metric", "saved", "full time", "µOpTime time", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %", "not reduced"}}
 	for _, m := range totals {
-		t.AddRow(m.Metric.String(), reports.Percent(m.Saved), reports.Seconds(float64(m.FullTimeNs)/1e9),
-			reports.Seconds(float64(m.TimeNs)/1e9), reports.Percent(m.Within[0]), reports.Percent(m.Within[1]),
-			reports.Percent(m.Within[2]), m.NotReduced)
+		t.AddRow(m.metric.String(), reports.Percent(m.saved), reports.Seconds(float64(m.fullTimeNs)/1e9),
+			reports.Seconds(float64(m.timeNs)/1e9), reports.Percent(m.within[0]), reports.Percent(m.within[1]),
+			reports.Percent(m.within[2]), m.notReduced)
 	}
 	return t
 }

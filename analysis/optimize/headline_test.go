@@ -6,31 +6,31 @@ import (
 )
 
 func TestTotalsAndBest(t *testing.T) {
-	sum := func(version string, m Metric, n, notReduced int, full, chosen int64, within5 float64) Summary {
-		s := Summary{Project: "p", Version: version, Metric: m, Benchmarks: n, NotReduced: notReduced, FullTimeNs: full}
-		s.Methods[MethodUOpTime].TimeNs = chosen
-		s.Methods[MethodUOpTime].Within = [4]float64{within5 / 2, within5, within5, 1}
+	sum := func(version string, m Metric, n, notReduced int, full, chosen int64, within5 float64) summary {
+		s := summary{project: "p", version: version, metric: m, benchmarks: n, notReduced: notReduced, fullTimeNs: full}
+		s.methods[methodUOpTime].timeNs = chosen
+		s.methods[methodUOpTime].within = [4]float64{within5 / 2, within5, within5, 1}
 		return s
 	}
-	sums := []Summary{
-		sum("v1", CV, 4, 1, 100, 50, 1),
+	sums := []summary{
+		sum("v1", cv, 4, 1, 100, 50, 1),
 		sum("v1", RMAD, 4, 0, 100, 10, 0.5),
-		sum("v2", CV, 6, 2, 300, 100, 0.5),
+		sum("v2", cv, 6, 2, 300, 100, 0.5),
 		sum("v2", RMAD, 6, 0, 300, 20, 1),
 	}
 	tot := totals(sums)
-	if len(tot) != 2 || tot[0].Metric != CV || tot[1].Metric != RMAD {
+	if len(tot) != 2 || tot[0].metric != cv || tot[1].metric != RMAD {
 		t.Fatalf("totals %+v", tot)
 	}
 	// CV: 10 runs, time 150 of 400, within 5 %: (4·1 + 6·0.5)/10 = 0.7.
 	cv := tot[0]
-	if cv.Benchmarks != 10 || cv.NotReduced != 3 || cv.FullTimeNs != 400 || cv.TimeNs != 150 ||
-		math.Abs(cv.Saved-0.625) > 1e-15 || math.Abs(cv.Within[2]-0.7) > 1e-15 {
+	if cv.benchmarks != 10 || cv.notReduced != 3 || cv.fullTimeNs != 400 || cv.timeNs != 150 ||
+		math.Abs(cv.saved-0.625) > 1e-15 || math.Abs(cv.within[2]-0.7) > 1e-15 {
 		t.Errorf("cv total %+v", cv)
 	}
 	// RMAD: time 30 of 400, within 5 %: (4·0.5 + 6·1)/10 = 0.8.
 	rmad := tot[1]
-	if rmad.TimeNs != 30 || math.Abs(rmad.Saved-0.925) > 1e-15 || math.Abs(rmad.Within[2]-0.8) > 1e-15 {
+	if rmad.timeNs != 30 || math.Abs(rmad.saved-0.925) > 1e-15 || math.Abs(rmad.within[2]-0.8) > 1e-15 {
 		t.Errorf("rmad total %+v", rmad)
 	}
 	// Neither keeps 90 % within 5 %: the one keeping the most wins.
@@ -38,8 +38,8 @@ func TestTotalsAndBest(t *testing.T) {
 		t.Errorf("Best = %d, want 1 (rmad, 80 %% within 5 %%)", b)
 	}
 	// When both keep ≥ 90 %, the larger saving wins.
-	tot[0].Within[2], tot[1].Within[2] = 0.95, 0.9
-	tot[0].Saved = 0.99
+	tot[0].within[2], tot[1].within[2] = 0.95, 0.9
+	tot[0].saved = 0.99
 	if b := best(tot); b != 0 {
 		t.Errorf("Best = %d, want 0 (cv saves more)", b)
 	}

@@ -43,7 +43,7 @@ func Merge(parts []*Report) (*Report, error) {
 	var results [][]Result
 	var skipped [][]Skipped
 	var ragged [][]Ragged
-	var later [][]LaterRun
+	var later [][]laterRun
 	var present map[string][]string
 	presentFrom, versionless := 0, 0
 	for i, p := range parts {
@@ -95,8 +95,8 @@ func Merge(parts []*Report) (*Report, error) {
 	}
 	out.Warnings = seriesWarnings(out.Results, &out.Options)
 	if present != nil {
-		vr := &VersionReport{Present: present}
-		if vr.Later, err = merge.Rows(later, func(l *LaterRun) table.Key { return l.Key }); err != nil {
+		vr := &versionReport{Present: present}
+		if vr.Later, err = merge.Rows(later, func(l *laterRun) table.Key { return l.Key }); err != nil {
 			return nil, fmt.Errorf("optimize: %w", err)
 		}
 		projects, baseOf, err := vr.prepare(out.Results, out.Options.Versions)

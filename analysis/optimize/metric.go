@@ -60,7 +60,7 @@ func (m Metric) ciMethod() stats.CIMethod {
 	switch m {
 	case RMAD, RCIWMedian:
 		return stats.MedianPercentile
-	case RCIWMeanT:
+	case rciwMeanT:
 		return stats.MeanStudentized
 	}
 	return stats.MeanPercentile
@@ -72,7 +72,7 @@ func (m Metric) ciMethod() stats.CIMethod {
 func metricValue(m Metric, x []float64, withCI bool, opt estimate.BootstrapOptions, rng *stats.Stream, ws *workspace) (value, average, lower, upper float64) {
 	var iv estimate.Interval
 	var err error
-	haveCI := len(x) > 0 && (withCI || m.Bootstrapped())
+	haveCI := len(x) > 0 && (withCI || m.bootstrapped())
 	if haveCI {
 		iv, err = stats.BootstrapCI(m.ciMethod(), x, opt, rng, &ws.boot)
 	}
@@ -100,15 +100,15 @@ func metricFrom(m Metric, x []float64, haveCI bool, iv estimate.Interval, err er
 		return math.NaN(), math.NaN(), lower, upper
 	}
 	switch m {
-	case CV:
+	case cv:
 		value = stats.CV(x, nil)
 		average = stats.Mean(x, nil)
 	case RMAD:
 		value, average = rmad(x, ws)
-	case RCIWMean:
+	case rciwMean:
 		average = stats.Mean(x, nil)
 		value = rciw(iv, err)
-	case RCIWMeanT:
+	case rciwMeanT:
 		average = stats.Mean(x, nil)
 		value = rciw(iv, err)
 	case RCIWMedian:

@@ -13,48 +13,48 @@ import (
 )
 
 // Method is how a configuration was picked: by µOpTime or by a baseline.
-type Method int
+type method int
 
 const (
-	// MethodUOpTime is µOpTime's choice: the cheapest stable configuration.
-	MethodUOpTime Method = iota
-	// MethodMinimum is the minimum baseline: the cheapest configuration with
+	// methodUOpTime is µOpTime's choice: the cheapest stable configuration.
+	methodUOpTime method = iota
+	// methodMinimum is the minimum baseline: the cheapest configuration with
 	// enough repetitions (ties: lexicographically smallest, outermost level
 	// first; for µOpTime's Go data that is trial 1, iteration 3, slice 1).
-	MethodMinimum
-	// MethodRandom is the random baseline: a configuration drawn uniformly
+	methodMinimum
+	// methodRandom is the random baseline: a configuration drawn uniformly
 	// among those with enough repetitions (seeded per benchmark, the same
 	// configuration for every metric).
-	MethodRandom
-	NumMethods
+	methodRandom
+	numMethods
 )
 
-var methodNames = [NumMethods]string{"uoptime", "minimum", "random"}
+var methodNames = [numMethods]string{"uoptime", "minimum", "random"}
 
 // String is the method's name as written in the output (uoptime, minimum, random).
-func (m Method) String() string {
-	if m < 0 || m >= NumMethods {
+func (m method) String() string {
+	if m < 0 || m >= numMethods {
 		return fmt.Sprintf("method(%d)", int(m))
 	}
 	return methodNames[m]
 }
 
 // Status says what µOpTime could do for one benchmark and metric.
-type Status int
+type status int
 
 const (
-	// StatusReduced: a stable configuration was found and chosen.
-	StatusReduced Status = iota
-	// StatusNotReduced: no configuration is stable; the full one is kept.
-	StatusNotReduced
-	// StatusTooFewRepetitions: even the full configuration keeps fewer than
+	// statusReduced: a stable configuration was found and chosen.
+	statusReduced status = iota
+	// statusNotReduced: no configuration is stable; the full one is kept.
+	statusNotReduced
+	// statusTooFewRepetitions: even the full configuration keeps fewer than
 	// MinRepetitions repetitions; the full one is kept.
-	StatusTooFewRepetitions
+	statusTooFewRepetitions
 )
 
 var statusNames = [...]string{"reduced", "not reduced", "too few repetitions"}
 
-func (s Status) String() string {
+func (s status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
 		return fmt.Sprintf("status(%d)", int(s))
 	}
@@ -79,14 +79,14 @@ type Evaluation struct {
 }
 
 // Seconds is TimeNs in seconds.
-func (e *Evaluation) Seconds() float64 { return float64(e.TimeNs) / 1e9 }
+func (e *Evaluation) seconds() float64 { return float64(e.TimeNs) / 1e9 }
 
 // Result is µOpTime's outcome for one benchmark run (Key) and one metric,
 // with both baselines and the full configuration.
 type Result struct {
 	Key    table.Key
 	Metric Metric
-	Status Status
+	Status status
 	// Full is the full configuration (every unit kept, after --first and
 	// --discard-warmup); Chosen is µOpTime's choice (Full when not reduced).
 	Full, Chosen Evaluation
@@ -128,31 +128,31 @@ type Result struct {
 }
 
 // Eval returns the evaluation of method m.
-func (r *Result) Eval(m Method) *Evaluation {
+func (r *Result) eval(m method) *Evaluation {
 	switch m {
-	case MethodMinimum:
+	case methodMinimum:
 		return &r.Minimum
-	case MethodRandom:
+	case methodRandom:
 		return &r.Random
 	}
 	return &r.Chosen
 }
 
 // timeSavedNs is the execution time method m saves over the full configuration.
-func (r *Result) timeSavedNs(m Method) int64 { return r.Full.TimeNs - r.Eval(m).TimeNs }
+func (r *Result) timeSavedNs(m method) int64 { return r.Full.TimeNs - r.eval(m).TimeNs }
 
 // ChangeRate is the relative change of the average of method m's
 // configuration against the full configuration (the paper's quality measure),
 //
 //	c = |r_m − r_full| / r_full.
-func (r *Result) ChangeRate(m Method) float64 {
-	return math.Abs(r.Eval(m).Average-r.Full.Average) / math.Abs(r.Full.Average)
+func (r *Result) changeRate(m method) float64 {
+	return math.Abs(r.eval(m).Average-r.Full.Average) / math.Abs(r.Full.Average)
 }
 
 // CIDiff returns the relative differences of method m's CI bounds against
 // the full configuration's, (L_m − L_full)/L_full and (U_m − U_full)/U_full.
-func (r *Result) CIDiff(m Method) (lower, upper float64) {
-	e := r.Eval(m)
+func (r *Result) ciDiff(m method) (lower, upper float64) {
+	e := r.eval(m)
 	return (e.Lower - r.Full.Lower) / r.Full.Lower, (e.Upper - r.Full.Upper) / r.Full.Upper
 }
 
@@ -182,7 +182,7 @@ type Report struct {
 	Excluded, NonFiniteRows int
 	// Versions is the comparison across versions Run adds when a project
 	// holds several versions; nil otherwise.
-	Versions *VersionReport
+	Versions *versionReport
 }
 
 // Stream blocks: every bootstrap of a configuration draws from the stream
@@ -225,9 +225,9 @@ func ciStreamMetric(meth stats.CIMethod) Metric {
 	case stats.MedianPercentile:
 		return RCIWMedian
 	case stats.MeanStudentized:
-		return RCIWMeanT
+		return rciwMeanT
 	}
-	return RCIWMean
+	return rciwMean
 }
 
 // newStream returns the stream of one configuration's bootstrap CI of
@@ -294,10 +294,10 @@ func (p *prepared) evaluateUntil(m Metric, c Config, withCI bool, limit float64,
 	x := ws.values
 	var iv estimate.Interval
 	var err error
-	haveCI := len(x) > 0 && (withCI || m.Bootstrapped())
+	haveCI := len(x) > 0 && (withCI || m.bootstrapped())
 	switch {
 	case !haveCI:
-	case shared || !m.Bootstrapped():
+	case shared || !m.bootstrapped():
 		iv, err = p.sharedCI(m.ciMethod(), x, c, opt, ws)
 	default:
 		if withCI {
@@ -389,7 +389,7 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 		}
 		r.Evaluated++
 		limit := math.Inf(1)
-		if !opt.AllConfigs && m.Bootstrapped() && !reported(e.c) {
+		if !opt.AllConfigs && m.bootstrapped() && !reported(e.c) {
 			limit = opt.Threshold
 			if found && best.Value < limit {
 				limit = best.Value // same time: it must beat best to win
@@ -426,14 +426,14 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 	r.Full = known(p.full)
 	switch {
 	case !ok:
-		r.Status = StatusTooFewRepetitions
+		r.Status = statusTooFewRepetitions
 		r.Chosen, r.Minimum, r.Random = r.Full, r.Full, r.Full
 		return r
 	case found:
-		r.Status = StatusReduced
+		r.Status = statusReduced
 		r.Chosen = known(best.Config)
 	default:
-		r.Status = StatusNotReduced
+		r.Status = statusNotReduced
 		r.Chosen = r.Full
 	}
 	r.Minimum = known(minimum)

@@ -58,16 +58,16 @@ func TestHandComputed(t *testing.T) {
 	cases := []struct {
 		metric    Metric
 		threshold float64
-		status    Status
+		status    status
 		chosen    Config
 		value     float64
 		timeS     float64
 	}{
-		{CV, 0.01, StatusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
-		{RMAD, 0.01, StatusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
-		{CV, 0.004, StatusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
-		{CV, 0.0049, StatusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
-		{CV, 0.002, StatusNotReduced, Config{1, 2, 1, 2, 3}, 0, 12},
+		{cv, 0.01, statusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
+		{RMAD, 0.01, statusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
+		{cv, 0.004, statusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
+		{cv, 0.0049, statusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
+		{cv, 0.002, statusNotReduced, Config{1, 2, 1, 2, 3}, 0, 12},
 	}
 	for _, tc := range cases {
 		for _, all := range []bool{false, true} {
@@ -81,19 +81,19 @@ func TestHandComputed(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := rep.Results[0]
-			if r.Status != tc.status || r.Chosen.Config != tc.chosen || r.Chosen.Seconds() != tc.timeS {
+			if r.Status != tc.status || r.Chosen.Config != tc.chosen || r.Chosen.seconds() != tc.timeS {
 				t.Errorf("%s ts=%v all=%v: status %s, chosen %v (%v s), want %s, %v (%v s)", tc.metric, tc.threshold, all,
-					r.Status, r.Chosen.Config, r.Chosen.Seconds(), tc.status, tc.chosen, tc.timeS)
+					r.Status, r.Chosen.Config, r.Chosen.seconds(), tc.status, tc.chosen, tc.timeS)
 			}
-			if tc.status == StatusReduced {
+			if tc.status == statusReduced {
 				checkClose(t, "chosen value", r.Chosen.Value, tc.value, 1e-12)
 			}
-			if r.Full.Config != (Config{1, 2, 1, 2, 3}) || r.Full.Seconds() != 12 || r.Full.Observations != 12 {
+			if r.Full.Config != (Config{1, 2, 1, 2, 3}) || r.Full.seconds() != 12 || r.Full.Observations != 12 {
 				t.Errorf("full = %+v", r.Full)
 			}
 			// Minimum baseline: 2 s, lexicographically first: trial 1.
-			if r.Minimum.Config != (Config{1, 1, 1, 2, 1}) || r.Minimum.Seconds() != 2 {
-				t.Errorf("minimum = %v (%v s), want trial=1 iteration=2 slice=1 (2 s)", r.Minimum.Config, r.Minimum.Seconds())
+			if r.Minimum.Config != (Config{1, 1, 1, 2, 1}) || r.Minimum.seconds() != 2 {
+				t.Errorf("minimum = %v (%v s), want trial=1 iteration=2 slice=1 (2 s)", r.Minimum.Config, r.Minimum.seconds())
 			}
 			if r.Configurations != 12 || r.Candidates != 9 {
 				t.Errorf("configurations %d candidates %d, want 12 and 9", r.Configurations, r.Candidates)
@@ -102,7 +102,7 @@ func TestHandComputed(t *testing.T) {
 	}
 	// Full configuration values by hand: mean of the 12 values.
 	opt := fastOptions()
-	opt.Metrics = []Metric{CV}
+	opt.Metrics = []Metric{cv}
 	opt.MinRepetitions = 2
 	rep, err := optimize(series, opt)
 	if err != nil {
@@ -122,8 +122,8 @@ func TestHandComputed(t *testing.T) {
 	checkClose(t, "full average", r.Full.Average, mean, 1e-9)
 	checkClose(t, "full cv", r.Full.Value, math.Sqrt(ss/12)/mean, 1e-12)
 	// Change rate of the chosen (mean 100.3) against the full mean.
-	checkClose(t, "change rate", r.ChangeRate(MethodUOpTime), math.Abs(100.3-mean)/mean, 1e-12)
-	if got := r.timeSavedNs(MethodUOpTime); got != 10e9 {
+	checkClose(t, "change rate", r.changeRate(methodUOpTime), math.Abs(100.3-mean)/mean, 1e-12)
+	if got := r.timeSavedNs(methodUOpTime); got != 10e9 {
 		t.Errorf("time saved %d ns, want 10 s", got)
 	}
 	if !(r.Chosen.Lower < 100.3 && r.Chosen.Upper > 100.3 && r.Chosen.Lower >= 100 && r.Chosen.Upper <= 100.6) {
@@ -139,8 +139,8 @@ func TestHandComputed(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = rep.Results[0]
-	if r.Chosen.Config != (Config{1, 2, 1, 2, 1}) || r.Chosen.Seconds() != 4 {
-		t.Errorf("min reps 3: chosen %v (%v s), want trial=2 iteration=2 slice=1 (4 s)", r.Chosen.Config, r.Chosen.Seconds())
+	if r.Chosen.Config != (Config{1, 2, 1, 2, 1}) || r.Chosen.seconds() != 4 {
+		t.Errorf("min reps 3: chosen %v (%v s), want trial=2 iteration=2 slice=1 (4 s)", r.Chosen.Config, r.Chosen.seconds())
 	}
 	checkClose(t, "cv trial=2 iteration=2 slice=1", r.Chosen.Value, math.Sqrt(0.18)/100.4, 1e-12)
 	cmd := reducedCommand(&r)
@@ -155,7 +155,7 @@ func TestMetricKnownValues(t *testing.T) {
 	ws := new(workspace)
 	opt := estimate.BootstrapOptions{Resamples: 1000, Confidence: 0.99}
 	// mean 4, population variance (9+4+1+0+36)/5 = 10.
-	v, avg, lo, hi := metricValue(CV, x, false, opt, nil, ws)
+	v, avg, lo, hi := metricValue(cv, x, false, opt, nil, ws)
 	checkClose(t, "cv", v, math.Sqrt(10)/4, 1e-15)
 	checkClose(t, "cv average", avg, 4, 0)
 	if !math.IsNaN(lo) || !math.IsNaN(hi) {
@@ -174,7 +174,7 @@ func TestMetricKnownValues(t *testing.T) {
 	kernels := []struct {
 		m  Metric
 		ci func([]float64, estimate.BootstrapOptions, *stats.Stream, *stats.Workspace) (estimate.Interval, error)
-	}{{RCIWMean, stats.BootstrapMeanCI}, {RCIWMeanT, stats.BootstrapMeanTCI}, {RCIWMedian, stats.BootstrapMedianCI}}
+	}{{rciwMean, stats.BootstrapMeanCI}, {rciwMeanT, stats.BootstrapMeanTCI}, {RCIWMedian, stats.BootstrapMedianCI}}
 	for _, k := range kernels {
 		v, avg, lo, hi := metricValue(k.m, x, false, opt, stats.NewStream(7, "k", 1), ws)
 		iv, err := k.ci(x, opt, stats.NewStream(7, "k", 1), nil)
@@ -213,7 +213,7 @@ func TestRCIWWidth(t *testing.T) {
 	ws := new(workspace)
 	cv := stats.StdDev(x, nil) / stats.Mean(x, nil)
 	want := 2 * 2.5758293035489 * cv / 20
-	for _, m := range []Metric{RCIWMean, RCIWMeanT} {
+	for _, m := range []Metric{rciwMean, rciwMeanT} {
 		v, _, _, _ := metricValue(m, x, false, estimate.DefaultBootstrap, stats.NewStream(1, "w", uint64(m)), ws)
 		if math.Abs(v/want-1) > 0.05 {
 			t.Errorf("%s = %v, normal approximation %v", m, v, want)
@@ -261,7 +261,7 @@ func TestPruningEquivalence(t *testing.T) {
 				if a.Evaluated > b.Evaluated || b.Evaluated != b.Candidates || len(b.All) != b.Candidates {
 					t.Errorf("%s %s: evaluated %d pruned, %d exhaustive of %d candidates", a.Key, a.Metric, a.Evaluated, b.Evaluated, b.Candidates)
 				}
-				if a.Status == StatusReduced {
+				if a.Status == statusReduced {
 					reduced++
 				}
 				// Apply the rule to the exhaustive table.
@@ -276,7 +276,7 @@ func TestPruningEquivalence(t *testing.T) {
 						best = e
 					}
 				}
-				if (best == nil) != (b.Status != StatusReduced) || (best != nil && best.Config != b.Chosen.Config) {
+				if (best == nil) != (b.Status != statusReduced) || (best != nil && best.Config != b.Chosen.Config) {
 					t.Errorf("%s %s: rule on the whole table gives %v, search chose %v", b.Key, b.Metric, best, b.Chosen.Config)
 				}
 			}
@@ -312,7 +312,7 @@ func TestWorkersDeterminism(t *testing.T) {
 	}
 	same := 0
 	for i := range c.Results {
-		if c.Results[i].Metric.Bootstrapped() && c.Results[i].Full.Value == b.Results[i].Full.Value {
+		if c.Results[i].Metric.bootstrapped() && c.Results[i].Full.Value == b.Results[i].Full.Value {
 			same++
 		}
 	}
@@ -359,7 +359,7 @@ func TestRagged(t *testing.T) {
 			if got := len(p.gather(nil, Config{1, 1, 1, 1, 3})); got != 1 {
 				t.Errorf("config keeps %d values of slice 3, want 1", got)
 			}
-			if r.Status != StatusReduced {
+			if r.Status != statusReduced {
 				t.Errorf("%s %s not reduced", r.Key.Benchmark, r.Metric)
 			}
 		default:
@@ -395,7 +395,7 @@ func TestBaselines(t *testing.T) {
 		opt := fastOptions()
 		opt.Seed = seed
 		opt.Bootstrap.Resamples = 10
-		opt.Metrics = []Metric{CV, RMAD}
+		opt.Metrics = []Metric{cv, RMAD}
 		opt.Threshold = 1e-9 // nothing stable: only baselines matter
 		p, _ := prepare(series[0], &opt)
 		minimum, random, ok := p.baselines(&opt)
@@ -411,12 +411,12 @@ func TestBaselines(t *testing.T) {
 			if rep.Results[0].Random.Config != rep.Results[1].Random.Config || rep.Results[0].Random.Config != random {
 				t.Errorf("random baseline differs between metrics: %v %v", rep.Results[0].Random.Config, rep.Results[1].Random.Config)
 			}
-			if rep.Results[0].Status != StatusNotReduced || rep.Results[0].Chosen.Config != rep.Results[0].Full.Config {
+			if rep.Results[0].Status != statusNotReduced || rep.Results[0].Chosen.Config != rep.Results[0].Full.Config {
 				t.Errorf("unstable benchmark: %s, chosen %v", rep.Results[0].Status, rep.Results[0].Chosen.Config)
 			}
 			// 2×3×2 grid, reps = trials × iterations ≥ 3: (1,3,s) 3·s s, (2,2,s) 4·s s, (2,3,s) 6·s s.
-			if minimum != (Config{1, 1, 1, 3, 1}) || rep.Results[0].Minimum.Seconds() != 3 {
-				t.Errorf("minimum = %v (%v s)", minimum, rep.Results[0].Minimum.Seconds())
+			if minimum != (Config{1, 1, 1, 3, 1}) || rep.Results[0].Minimum.seconds() != 3 {
+				t.Errorf("minimum = %v (%v s)", minimum, rep.Results[0].Minimum.seconds())
 			}
 		}
 	}
@@ -442,7 +442,7 @@ func TestDiscardWarmup(t *testing.T) {
 	series := build(t, spec{project: "j", version: "1", name: "org.ex.W.m", mode: "avgt", grid: g, mean: 100,
 		noise: 0.003, warmupIters: 10, warmupFactor: 3, seed: 4})
 	opt := fastOptions()
-	opt.Metrics = []Metric{CV}
+	opt.Metrics = []Metric{cv}
 	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -454,21 +454,21 @@ func TestDiscardWarmup(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rep.Results[0]
-	if r.Full.Config != (Config{1, 1, 3, 20, 1}) || r.WarmupNs != 10e9 || r.Full.Seconds() != 3*(10+20) {
-		t.Errorf("discard 10: full %v, warmup %d ns, time %v s; want fork=3 iteration=20, 10 s, 90 s", r.Full.Config, r.WarmupNs, r.Full.Seconds())
+	if r.Full.Config != (Config{1, 1, 3, 20, 1}) || r.WarmupNs != 10e9 || r.Full.seconds() != 3*(10+20) {
+		t.Errorf("discard 10: full %v, warmup %d ns, time %v s; want fork=3 iteration=20, 10 s, 90 s", r.Full.Config, r.WarmupNs, r.Full.seconds())
 	}
 	if rep.Excluded != 30 {
 		t.Errorf("excluded %d observations, want 30", rep.Excluded)
 	}
 	// Without discarding, the cheapest stable configuration is the first
 	// iteration of every fork: stable, but 3× too slow (warmup).
-	if r.Status != StatusReduced || math.Abs(r.Chosen.Average/100-1) > 0.02 || with.Chosen.Average < 150 {
+	if r.Status != statusReduced || math.Abs(r.Chosen.Average/100-1) > 0.02 || with.Chosen.Average < 150 {
 		t.Errorf("after discarding: %s, average %v (want ≈ 100); without: average %v (want the warmup's ≈ 300)",
 			r.Status, r.Chosen.Average, with.Chosen.Average)
 	}
 	// Every configuration runs at least one fork with its 10 s warmup.
 	if r.Chosen.TimeNs < 10e9+3e9 {
-		t.Errorf("chosen time %v s misses the warmup", r.Chosen.Seconds())
+		t.Errorf("chosen time %v s misses the warmup", r.Chosen.seconds())
 	}
 	cmd := reducedCommand(&r)
 	line := cmd.Line()
@@ -502,7 +502,7 @@ func TestSampleMode(t *testing.T) {
 func TestOptionsValidation(t *testing.T) {
 	bad := []func(o *Options){
 		func(o *Options) { o.Metrics = nil },
-		func(o *Options) { o.Metrics = []Metric{CV, CV} },
+		func(o *Options) { o.Metrics = []Metric{cv, cv} },
 		func(o *Options) { o.Threshold = 0 },
 		func(o *Options) { o.Threshold = math.Inf(1) },
 		func(o *Options) { o.Bootstrap.Resamples = 0 },
@@ -523,7 +523,7 @@ func TestOptionsValidation(t *testing.T) {
 	if ms, err := ParseMetrics("all"); err != nil || len(ms) != 5 {
 		t.Errorf("all: %v %v", ms, err)
 	}
-	if ms, err := ParseMetrics("rmad, rciw-mean-t"); err != nil || !reflect.DeepEqual(ms, []Metric{RMAD, RCIWMeanT}) {
+	if ms, err := ParseMetrics("rmad, rciw-mean-t"); err != nil || !reflect.DeepEqual(ms, []Metric{RMAD, rciwMeanT}) {
 		t.Errorf("list: %v %v", ms, err)
 	}
 	for _, s := range []string{"", "cv,cv", "cv,all", "rciw"} {
@@ -564,8 +564,8 @@ func TestFixedFirstParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = rep.Results[0]
-	if r.Chosen.Config[table.LevelInstance] != 3 || r.Full.Seconds() != 75 || r.Configurations != 75 {
-		t.Errorf("--fixed instance: chosen %v, full %v s, %d configurations", r.Chosen.Config, r.Full.Seconds(), r.Configurations)
+	if r.Chosen.Config[table.LevelInstance] != 3 || r.Full.seconds() != 75 || r.Configurations != 75 {
+		t.Errorf("--fixed instance: chosen %v, full %v s, %d configurations", r.Chosen.Config, r.Full.seconds(), r.Configurations)
 	}
 	opt.Fixed = nil
 	opt.Parallel = nil
@@ -573,8 +573,8 @@ func TestFixedFirstParallel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := rep.Results[0]; r.Full.Seconds() != 225 {
-		t.Errorf("sequential instances: full %v s, want 225", r.Full.Seconds())
+	if r := rep.Results[0]; r.Full.seconds() != 225 {
+		t.Errorf("sequential instances: full %v s, want 225", r.Full.seconds())
 	}
 }
 
@@ -596,7 +596,7 @@ func TestMetricsShareCIs(t *testing.T) {
 		r := &together.Results[i]
 		byKey[r.Key.String()+" "+r.Metric.String()] = r
 	}
-	for _, m := range AllMetrics {
+	for _, m := range allMetrics {
 		o := opt
 		o.Metrics = []Metric{m}
 		alone, err := optimize(series, o)
@@ -615,15 +615,15 @@ func TestMetricsShareCIs(t *testing.T) {
 		r := &together.Results[i]
 		var other Metric
 		switch r.Metric {
-		case CV:
-			other = RCIWMean
+		case cv:
+			other = rciwMean
 		case RMAD:
 			other = RCIWMedian
 		default:
 			continue
 		}
 		o := byKey[r.Key.String()+" "+other.String()]
-		if o.Status != StatusReduced || o.Full.TimeNs <= o.Chosen.TimeNs {
+		if o.Status != statusReduced || o.Full.TimeNs <= o.Chosen.TimeNs {
 			continue
 		}
 		shared++
@@ -642,7 +642,7 @@ func TestPruningEquivalenceEarlyRejection(t *testing.T) {
 	series := build(t, goSuiteGrid("p", "v1", 5, 9, nil, grid{instances: 1, trials: 2, forks: 1, iterations: 4, slices: 3})...)
 	opt := fastOptions()
 	opt.Bootstrap.Resamples = 4000
-	opt.Metrics = []Metric{RCIWMean, RCIWMeanT, RCIWMedian}
+	opt.Metrics = []Metric{rciwMean, rciwMeanT, RCIWMedian}
 	opt.Threshold = 0.004
 	pruned, err := optimize(series, opt)
 	if err != nil {

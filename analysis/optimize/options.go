@@ -18,19 +18,19 @@ type Metric int
 
 // The five stability metrics, in the paper's order.
 const (
-	// CV is the coefficient of variation, population standard deviation over
+	// cv is the coefficient of variation, population standard deviation over
 	// mean (stats.CV). Estimator: mean; CI: percentile bootstrap of the mean.
-	CV Metric = iota
+	cv Metric = iota
 	// RMAD is the relative median absolute deviation, unscaled MAD over
 	// median (stats.RMAD). Estimator: median; CI: percentile bootstrap of
 	// the median.
 	RMAD
-	// RCIWMean is the relative width of the percentile bootstrap CI of the
+	// rciwMean is the relative width of the percentile bootstrap CI of the
 	// mean (stats.BootstrapMeanCI). Estimator: mean.
-	RCIWMean
-	// RCIWMeanT is the relative width of the studentized (bootstrap-t) CI of
+	rciwMean
+	// rciwMeanT is the relative width of the studentized (bootstrap-t) CI of
 	// the mean (stats.BootstrapMeanTCI). Estimator: mean.
-	RCIWMeanT
+	rciwMeanT
 	// RCIWMedian is the relative width of the percentile bootstrap CI of the
 	// median (stats.BootstrapMedianCI). Estimator: median.
 	RCIWMedian
@@ -39,8 +39,8 @@ const (
 
 var metricNames = [numMetrics]string{"cv", "rmad", "rciw-mean", "rciw-mean-t", "rciw-median"}
 
-// AllMetrics lists the five metrics in the paper's order.
-var AllMetrics = []Metric{CV, RMAD, RCIWMean, RCIWMeanT, RCIWMedian}
+// allMetrics lists the five metrics in the paper's order.
+var allMetrics = []Metric{cv, RMAD, rciwMean, rciwMeanT, RCIWMedian}
 
 // String is the metric's name as accepted by ParseMetrics.
 func (m Metric) String() string {
@@ -52,7 +52,7 @@ func (m Metric) String() string {
 
 // Bootstrapped reports whether computing the metric itself needs a
 // bootstrap (the three RCIW metrics).
-func (m Metric) Bootstrapped() bool { return m == RCIWMean || m == RCIWMeanT || m == RCIWMedian }
+func (m Metric) bootstrapped() bool { return m == rciwMean || m == rciwMeanT || m == RCIWMedian }
 
 // parseMetric maps a name (cv, rmad, rciw-mean, rciw-mean-t, rciw-median) to its Metric.
 func parseMetric(s string) (Metric, error) {
@@ -65,11 +65,11 @@ func parseMetric(s string) (Metric, error) {
 }
 
 // ParseMetrics parses a comma-separated list of metric names, or "all" for
-// AllMetrics. Duplicates and empty lists are errors.
+// allMetrics. Duplicates and empty lists are errors.
 func ParseMetrics(s string) ([]Metric, error) {
 	s = strings.TrimSpace(s)
 	if s == "all" {
-		return append([]Metric(nil), AllMetrics...), nil
+		return append([]Metric(nil), allMetrics...), nil
 	}
 	var out []Metric
 	seen := map[Metric]bool{}
@@ -147,7 +147,7 @@ type Options struct {
 // cloud instances in parallel, 1 s per observation when the setup does not
 // say, versions compared with DefaultVersionOptions, seed 1.
 var DefaultOptions = Options{
-	Metrics:              AllMetrics,
+	Metrics:              allMetrics,
 	Threshold:            0.01,
 	Bootstrap:            estimate.DefaultBootstrap,
 	MinRepetitions:       3,

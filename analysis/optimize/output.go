@@ -120,13 +120,13 @@ func resultFrame(rep *Report) *frame {
 		for _, k := range e.Config {
 			cells = append(cells, int(k))
 		}
-		cells = append(cells, e.Observations, e.Repetitions, e.Value, e.Seconds(), e.Average, e.Lower, e.Upper)
+		cells = append(cells, e.Observations, e.Repetitions, e.Value, e.seconds(), e.Average, e.Lower, e.Upper)
 		for _, k := range full.Config {
 			cells = append(cells, int(k))
 		}
-		saved := full.Seconds() - e.Seconds()
-		cells = append(cells, full.Observations, full.Value, full.Seconds(), full.Average, full.Lower, full.Upper,
-			saved, saved/full.Seconds(),
+		saved := full.seconds() - e.seconds()
+		cells = append(cells, full.Observations, full.Value, full.seconds(), full.Average, full.Lower, full.Upper,
+			saved, saved/full.seconds(),
 			math.Abs(e.Average-full.Average)/math.Abs(full.Average),
 			(e.Lower-full.Lower)/full.Lower, (e.Upper-full.Upper)/full.Upper,
 			r.Configurations, r.Candidates, r.Evaluated, r.Missing, r.Missing > 0, r.AssumedTime, thr, seed)
@@ -134,12 +134,12 @@ func resultFrame(rep *Report) *frame {
 	}
 	for i := range rep.Results {
 		r := &rep.Results[i]
-		for m := Method(0); m < NumMethods; m++ {
+		for m := method(0); m < numMethods; m++ {
 			status := ""
-			if m == MethodUOpTime {
+			if m == methodUOpTime {
 				status = r.Status.String()
 			}
-			row(r, m.String(), status, r.Eval(m))
+			row(r, m.String(), status, r.eval(m))
 		}
 		for j := range r.All {
 			st := "unstable"
@@ -158,7 +158,7 @@ func resultFrame(rep *Report) *frame {
 // "config"). The columns are documented in the package documentation.
 func writeResults(path string, rep *Report) error { return resultFrame(rep).writeFile(path) }
 
-func summaryFrame(sums []Summary) *frame {
+func summaryFrame(sums []summary) *frame {
 	f := &frame{}
 	for _, n := range []string{"project", "version", "metric", "method"} {
 		f.col(n, kString)
@@ -171,11 +171,11 @@ func summaryFrame(sums []Summary) *frame {
 		f.col(n, kFloat)
 	}
 	for _, s := range sums {
-		for m := Method(0); m < NumMethods; m++ {
-			ms := &s.Methods[m]
-			f.add(s.Project, s.Version, s.Metric.String(), m.String(), s.Benchmarks, s.Reduced, s.NotReduced, s.TooFewRepetitions,
-				float64(s.FullTimeNs)/1e9, float64(ms.TimeNs)/1e9, ms.Saved, ms.Within[0], ms.Within[1], ms.Within[2], ms.Within[3],
-				ms.MedianChange, ms.MaxChange, ms.WorstCILower, ms.WorstCIUpper)
+		for m := method(0); m < numMethods; m++ {
+			ms := &s.methods[m]
+			f.add(s.project, s.version, s.metric.String(), m.String(), s.benchmarks, s.reduced, s.notReduced, s.tooFewRepetitions,
+				float64(s.fullTimeNs)/1e9, float64(ms.timeNs)/1e9, ms.saved, ms.within[0], ms.within[1], ms.within[2], ms.within[3],
+				ms.medianChange, ms.maxChange, ms.worstCILower, ms.worstCIUpper)
 		}
 	}
 	return f
@@ -183,9 +183,9 @@ func summaryFrame(sums []Summary) *frame {
 
 // writeSummary writes the per-project summaries (one row per project,
 // version, metric and method) as CSV, Arrow IPC or Parquet.
-func writeSummary(path string, sums []Summary) error { return summaryFrame(sums).writeFile(path) }
+func writeSummary(path string, sums []summary) error { return summaryFrame(sums).writeFile(path) }
 
-func versionFrame(vr *VersionReport) *frame {
+func versionFrame(vr *versionReport) *frame {
 	f := &frame{}
 	for _, n := range []string{"project", "metric", "method", "scope", "from", "to"} {
 		f.col(n, kString)
@@ -195,7 +195,7 @@ func versionFrame(vr *VersionReport) *frame {
 	}
 	f.col("fpr", kFloat)
 	f.col("fnr", kFloat)
-	add := func(p *VersionPair, scope string) {
+	add := func(p *versionPair, scope string) {
 		from, to := p.From, p.To
 		if scope == "total" {
 			vs := vr.Versions[p.Project]
@@ -217,29 +217,29 @@ func versionFrame(vr *VersionReport) *frame {
 // version and metric the full and µOpTime execution time, the fraction
 // saved and the fractions of benchmarks whose change rate is within 1 %,
 // 3 % and 5 %.
-func timeSavingTable(sums []Summary) *reports.Table {
+func timeSavingTable(sums []summary) *reports.Table {
 	t := &reports.Table{Title: "µOpTime time saving",
 		Columns: []string{"project", "version", "metric", "benchmarks", "not reduced", "full time", "µOpTime time", "saved", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %"}}
 	for _, s := range sums {
-		m := &s.Methods[MethodUOpTime]
-		t.AddRow(s.Project, s.Version, s.Metric.String(), s.Benchmarks, s.NotReduced+s.TooFewRepetitions,
-			reports.Seconds(float64(s.FullTimeNs)/1e9), reports.Seconds(float64(m.TimeNs)/1e9), reports.Percent(m.Saved),
-			reports.Percent(m.Within[0]), reports.Percent(m.Within[1]), reports.Percent(m.Within[2]))
+		m := &s.methods[methodUOpTime]
+		t.AddRow(s.project, s.version, s.metric.String(), s.benchmarks, s.notReduced+s.tooFewRepetitions,
+			reports.Seconds(float64(s.fullTimeNs)/1e9), reports.Seconds(float64(m.timeNs)/1e9), reports.Percent(m.saved),
+			reports.Percent(m.within[0]), reports.Percent(m.within[1]), reports.Percent(m.within[2]))
 	}
 	t.Notes = []string{"c is the change rate |r_chosen − r_full| / r_full of the metric's estimator (mean, or median for rmad and rciw-median)."}
 	return t
 }
 
 // baselineTable compares µOpTime with the minimum and random baselines.
-func baselineTable(sums []Summary) *reports.Table {
+func baselineTable(sums []summary) *reports.Table {
 	t := &reports.Table{Title: "µOpTime against the baselines",
 		Columns: []string{"project", "version", "metric", "method", "time", "saved", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %", "median c", "max c"}}
 	for _, s := range sums {
-		for m := Method(0); m < NumMethods; m++ {
-			ms := &s.Methods[m]
-			t.AddRow(s.Project, s.Version, s.Metric.String(), m.String(), reports.Seconds(float64(ms.TimeNs)/1e9), reports.Percent(ms.Saved),
-				reports.Percent(ms.Within[0]), reports.Percent(ms.Within[1]), reports.Percent(ms.Within[2]),
-				reports.Percent(ms.MedianChange), reports.Percent(ms.MaxChange))
+		for m := method(0); m < numMethods; m++ {
+			ms := &s.methods[m]
+			t.AddRow(s.project, s.version, s.metric.String(), m.String(), reports.Seconds(float64(ms.timeNs)/1e9), reports.Percent(ms.saved),
+				reports.Percent(ms.within[0]), reports.Percent(ms.within[1]), reports.Percent(ms.within[2]),
+				reports.Percent(ms.medianChange), reports.Percent(ms.maxChange))
 		}
 	}
 	return t
@@ -247,17 +247,17 @@ func baselineTable(sums []Summary) *reports.Table {
 
 // metricComparisonTable renders compareMetrics: per project version the
 // Kruskal-Wallis test, then Dunn's test and Cliff's δ for every metric pair.
-func metricComparisonTable(cmp []MetricComparison) *reports.Table {
+func metricComparisonTable(cmp []metricComparison) *reports.Table {
 	t := &reports.Table{Title: "Comparing the metrics' change rates (Kruskal-Wallis, Dunn with Bonferroni, Cliff's δ)",
 		Columns: []string{"project", "version", "test", "H or z", "p (adjusted)", "significant", "Cliff's δ", "magnitude"}}
 	for _, c := range cmp {
-		names := make([]string, len(c.Metrics))
-		for i, m := range c.Metrics {
+		names := make([]string, len(c.metrics))
+		for i, m := range c.metrics {
 			names[i] = m.String()
 		}
-		t.AddRow(c.Project, c.Version, "Kruskal-Wallis "+strings.Join(names, ", "), c.Kruskal.H, c.Kruskal.P, c.Kruskal.P <= 0.01, nil, nil)
-		for _, p := range c.Pairs {
-			t.AddRow(c.Project, c.Version, p.A.String()+" vs "+p.B.String(), p.Dunn.Z, p.Dunn.PAdjusted, p.Dunn.Reject, p.Delta, p.Magnitude.String())
+		t.AddRow(c.project, c.version, "Kruskal-Wallis "+strings.Join(names, ", "), c.kruskal.H, c.kruskal.P, c.kruskal.P <= 0.01, nil, nil)
+		for _, p := range c.pairs {
+			t.AddRow(c.project, c.version, p.a.String()+" vs "+p.b.String(), p.dunn.Z, p.dunn.PAdjusted, p.dunn.Reject, p.delta, p.magnitude.String())
 		}
 	}
 	t.Notes = []string{"Kruskal-Wallis significant at p ≤ 0.01; Dunn p adjusted by Bonferroni, significant at ≤ 0.01; δ > 0: the first metric changes results more."}
@@ -265,10 +265,10 @@ func metricComparisonTable(cmp []MetricComparison) *reports.Table {
 }
 
 // versionTable renders the version comparison: per pair (all methods) and totals.
-func versionTable(vr *VersionReport, pairs bool) *reports.Table {
+func versionTable(vr *versionReport, pairs bool) *reports.Table {
 	t := &reports.Table{Title: "Change detection across versions (forward mode; full configuration = ground truth)",
 		Columns: []string{"project", "metric", "method", "versions", "benchmarks", "changes (full)", "detected", "TP", "FP", "TN", "FN", "FPR", "FNR"}}
-	add := func(p *VersionPair, label string) {
+	add := func(p *versionPair, label string) {
 		t.AddRow(p.Project, p.Metric.String(), p.Method.String(), label, p.Benchmarks, p.FullChanges, p.Detected,
 			p.TP, p.FP, p.TN, p.FN, reports.Percent(p.FPR), reports.Percent(p.FNR))
 	}

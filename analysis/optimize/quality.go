@@ -8,40 +8,40 @@ import (
 	"github.com/benchtrim/benchtrim/internal/nonparam"
 )
 
-// ChangeLimits are the change-rate limits of the per-project summary:
+// changeLimits are the change-rate limits of the per-project summary:
 // the paper's Fig. 3 reports the fractions of benchmarks whose change rate
 // is at most 1 %, 3 % and 5 % (and 10 % in the replication package).
-var ChangeLimits = [4]float64{0.01, 0.03, 0.05, 0.10}
+var changeLimits = [4]float64{0.01, 0.03, 0.05, 0.10}
 
-// MethodSummary totals one method over the benchmarks of a project.
-type MethodSummary struct {
+// methodSummary totals one method over the benchmarks of a project.
+type methodSummary struct {
 	// TimeNs is the execution time of the method's configurations, summed.
-	TimeNs int64
+	timeNs int64
 	// Saved is the fraction of the full execution time saved,
 	// 1 − TimeNs / FullTimeNs.
-	Saved float64
+	saved float64
 	// Within[i] is the fraction of benchmarks whose change rate is
-	// ≤ ChangeLimits[i] (≤, as the replication package's analyze_quality.py).
-	Within [len(ChangeLimits)]float64
+	// ≤ changeLimits[i] (≤, as the replication package's analyze_quality.py).
+	within [len(changeLimits)]float64
 	// MedianChange and MaxChange summarise the change rates.
-	MedianChange, MaxChange float64
+	medianChange, maxChange float64
 	// WorstCILower and WorstCIUpper are the largest absolute relative
 	// differences of the CI bounds against the full configuration.
-	WorstCILower, WorstCIUpper float64
+	worstCILower, worstCIUpper float64
 }
 
 // Summary is the per-project summary of one metric: the paper's time
 // savings (Table 3) and change-rate fractions (Fig. 3) in numbers.
-type Summary struct {
-	Project, Version string
-	Metric           Metric
+type summary struct {
+	project, version string
+	metric           Metric
 	// Benchmarks counts the benchmark runs; Reduced, NotReduced and
-	// TooFewRepetitions split them by Status.
-	Benchmarks, Reduced, NotReduced, TooFewRepetitions int
+	// TooFewRepetitions split them by status.
+	benchmarks, reduced, notReduced, tooFewRepetitions int
 	// FullTimeNs is the execution time of all full configurations.
-	FullTimeNs int64
-	// Methods is indexed by Method.
-	Methods [NumMethods]MethodSummary
+	fullTimeNs int64
+	// Methods is indexed by method.
+	methods [numMethods]methodSummary
 }
 
 // summarize groups results by (project, version, metric) and totals each
@@ -50,7 +50,7 @@ type Summary struct {
 // c = |r_m − r_full| / r_full is within 1 %, 3 %, 5 % and 10 %. A NaN change
 // rate (full average 0) counts as outside every limit. Groups are ordered by
 // project, version (natural order, see versionLess) and metric.
-func summarize(results []Result) []Summary {
+func summarize(results []Result) []summary {
 	type gkey struct {
 		project, version string
 		metric           Metric
@@ -75,53 +75,53 @@ func summarize(results []Result) []Summary {
 		}
 		return a.metric < b.metric
 	})
-	out := make([]Summary, 0, len(keys))
+	out := make([]summary, 0, len(keys))
 	for _, k := range keys {
 		idx := groups[k]
-		s := Summary{Project: k.project, Version: k.version, Metric: k.metric, Benchmarks: len(idx)}
+		s := summary{project: k.project, version: k.version, metric: k.metric, benchmarks: len(idx)}
 		for _, i := range idx {
 			r := &results[i]
-			s.FullTimeNs += r.Full.TimeNs
+			s.fullTimeNs += r.Full.TimeNs
 			switch r.Status {
-			case StatusReduced:
-				s.Reduced++
-			case StatusNotReduced:
-				s.NotReduced++
+			case statusReduced:
+				s.reduced++
+			case statusNotReduced:
+				s.notReduced++
 			default:
-				s.TooFewRepetitions++
+				s.tooFewRepetitions++
 			}
 		}
-		for m := Method(0); m < NumMethods; m++ {
-			ms := &s.Methods[m]
+		for m := method(0); m < numMethods; m++ {
+			ms := &s.methods[m]
 			changes := make([]float64, 0, len(idx))
 			for _, i := range idx {
 				r := &results[i]
-				ms.TimeNs += r.Eval(m).TimeNs
-				c := r.ChangeRate(m)
-				for j, lim := range ChangeLimits {
+				ms.timeNs += r.eval(m).TimeNs
+				c := r.changeRate(m)
+				for j, lim := range changeLimits {
 					if c <= lim {
-						ms.Within[j]++
+						ms.within[j]++
 					}
 				}
 				if !math.IsNaN(c) {
 					changes = append(changes, c)
 				}
-				lo, up := r.CIDiff(m)
-				ms.WorstCILower = nanMax(ms.WorstCILower, math.Abs(lo))
-				ms.WorstCIUpper = nanMax(ms.WorstCIUpper, math.Abs(up))
+				lo, up := r.ciDiff(m)
+				ms.worstCILower = nanMax(ms.worstCILower, math.Abs(lo))
+				ms.worstCIUpper = nanMax(ms.worstCIUpper, math.Abs(up))
 			}
-			for j := range ms.Within {
-				ms.Within[j] /= float64(len(idx))
+			for j := range ms.within {
+				ms.within[j] /= float64(len(idx))
 			}
-			ms.Saved = 1 - float64(ms.TimeNs)/float64(s.FullTimeNs)
-			ms.MedianChange, ms.MaxChange = math.NaN(), math.NaN()
+			ms.saved = 1 - float64(ms.timeNs)/float64(s.fullTimeNs)
+			ms.medianChange, ms.maxChange = math.NaN(), math.NaN()
 			if len(changes) > 0 {
 				sort.Float64s(changes)
-				ms.MedianChange = changes[len(changes)/2]
+				ms.medianChange = changes[len(changes)/2]
 				if len(changes)%2 == 0 {
-					ms.MedianChange = (changes[len(changes)/2-1] + changes[len(changes)/2]) / 2
+					ms.medianChange = (changes[len(changes)/2-1] + changes[len(changes)/2]) / 2
 				}
-				ms.MaxChange = changes[len(changes)-1]
+				ms.maxChange = changes[len(changes)-1]
 			}
 		}
 		out = append(out, s)
@@ -137,27 +137,27 @@ func nanMax(a, b float64) float64 {
 	return b
 }
 
-// MetricPair compares the change rates of two metrics (the paper's RQ2).
-type MetricPair struct {
-	A, B Metric
+// metricPair compares the change rates of two metrics (the paper's RQ2).
+type metricPair struct {
+	a, b Metric
 	// Dunn is Dunn's post-hoc test of the pair (Bonferroni-adjusted).
-	Dunn estimate.DunnPair
+	dunn estimate.DunnPair
 	// Delta is Cliff's δ of A's change rates against B's: positive when A
 	// tends to change the result more (is less accurate).
-	Delta     float64
-	Magnitude estimate.Magnitude
+	delta     float64
+	magnitude estimate.Magnitude
 }
 
-// MetricComparison is the RQ2 comparison of the metrics on one project
+// metricComparison is the RQ2 comparison of the metrics on one project
 // version: Kruskal-Wallis H over the change-rate distributions of the
 // metrics, then Dunn's test and Cliff's δ for every pair.
-type MetricComparison struct {
-	Project, Version string
-	Metrics          []Metric
+type metricComparison struct {
+	project, version string
+	metrics          []Metric
 	// Sizes[i] is the number of finite change rates of Metrics[i].
-	Sizes   []int
-	Kruskal estimate.KruskalWallisResult
-	Pairs   []MetricPair
+	sizes   []int
+	kruskal estimate.KruskalWallisResult
+	pairs   []metricPair
 }
 
 // compareMetrics compares the metrics' change-rate distributions of µOpTime's
@@ -170,7 +170,7 @@ type MetricComparison struct {
 //
 // The replication package compared the signed average differences; this
 // compares the change rates c = |r_m − r_full| / r_full, as issue 3 asks.
-func compareMetrics(results []Result, alpha float64) ([]MetricComparison, error) {
+func compareMetrics(results []Result, alpha float64) ([]metricComparison, error) {
 	type gkey struct{ project, version string }
 	groups := map[gkey]map[Metric][]float64{}
 	var keys []gkey
@@ -183,7 +183,7 @@ func compareMetrics(results []Result, alpha float64) ([]MetricComparison, error)
 			groups[k] = g
 			keys = append(keys, k)
 		}
-		if c := r.ChangeRate(MethodUOpTime); !math.IsNaN(c) {
+		if c := r.changeRate(methodUOpTime); !math.IsNaN(c) {
 			g[r.Metric] = append(g[r.Metric], c)
 		} else if _, ok := g[r.Metric]; !ok {
 			g[r.Metric] = nil
@@ -195,15 +195,15 @@ func compareMetrics(results []Result, alpha float64) ([]MetricComparison, error)
 		}
 		return versionLess(keys[i].version, keys[j].version)
 	})
-	var out []MetricComparison
+	var out []metricComparison
 	for _, k := range keys {
 		g := groups[k]
-		mc := MetricComparison{Project: k.project, Version: k.version}
+		mc := metricComparison{project: k.project, version: k.version}
 		var data [][]float64
 		for m := Metric(0); m < numMetrics; m++ {
 			if x, ok := g[m]; ok && len(x) > 0 {
-				mc.Metrics = append(mc.Metrics, m)
-				mc.Sizes = append(mc.Sizes, len(x))
+				mc.metrics = append(mc.metrics, m)
+				mc.sizes = append(mc.sizes, len(x))
 				data = append(data, x)
 			}
 		}
@@ -214,7 +214,7 @@ func compareMetrics(results []Result, alpha float64) ([]MetricComparison, error)
 		if err != nil {
 			return nil, err
 		}
-		mc.Kruskal = kw
+		mc.kruskal = kw
 		dunn, err := nonparam.Dunn(data, nonparam.DunnOptions{Alpha: alpha})
 		if err != nil {
 			return nil, err
@@ -224,8 +224,8 @@ func compareMetrics(results []Result, alpha float64) ([]MetricComparison, error)
 			if err != nil {
 				return nil, err
 			}
-			mc.Pairs = append(mc.Pairs, MetricPair{A: mc.Metrics[d.I], B: mc.Metrics[d.J], Dunn: d,
-				Delta: delta, Magnitude: nonparam.CliffMagnitude(delta)})
+			mc.pairs = append(mc.pairs, metricPair{a: mc.metrics[d.I], b: mc.metrics[d.J], dunn: d,
+				delta: delta, magnitude: nonparam.CliffMagnitude(delta)})
 		}
 		out = append(out, mc)
 	}

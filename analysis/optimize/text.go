@@ -31,27 +31,27 @@ func (res *Report) NoResult() error {
 // the recommended metric (best) and how many benchmark runs keep
 // their result, one line per metric, change detection across versions,
 // and what was skipped.
-func writeText(w io.Writer, res *Report, vr *VersionReport) {
+func writeText(w io.Writer, res *Report, vr *versionReport) {
 	opt := res.Options
 	sums := summarize(res.Results)
 	totals := totals(sums)
 	b := totals[best(totals)]
 	sec := func(ns int64) string { return reports.Human(reports.Seconds(float64(ns) / 1e9)) }
 	pct := func(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
-	fmt.Fprintf(w, "µOpTime: %s cuts %s of the suite's time (%s → %s);\n", b.Metric, reports.Human(reports.Percent(b.Saved)),
-		sec(b.FullTimeNs), sec(b.TimeNs))
+	fmt.Fprintf(w, "µOpTime: %s cuts %s of the suite's time (%s → %s);\n", b.metric, reports.Human(reports.Percent(b.saved)),
+		sec(b.fullTimeNs), sec(b.timeNs))
 	fmt.Fprintf(w, "%s / %s / %s of %d benchmark runs keep their result within 1 / 3 / 5 %%.\n",
-		pct(b.Within[0]), pct(b.Within[1]), pct(b.Within[2]), b.Benchmarks)
+		pct(b.within[0]), pct(b.within[1]), pct(b.within[2]), b.benchmarks)
 	fmt.Fprintf(w, "(threshold %g, %d resamples at %g, seed %d)\n", opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
 	fmt.Fprintln(w, "(trim saves less: these metrics pool every observation, blind to fork and instance variance)")
 	if len(totals) > 1 {
 		fmt.Fprintln(w)
 		totalsTable(totals).WriteMarkdown(w)
-		fmt.Fprintf(w, "%s is recommended: the largest saving with ≥ %.0f %% of runs within 5 %%.\n", b.Metric, 100*GoodShare)
+		fmt.Fprintf(w, "%s is recommended: the largest saving with ≥ %.0f %% of runs within 5 %%.\n", b.metric, 100*goodShare)
 	}
 	if vr != nil {
 		for _, p := range vr.Totals {
-			if p.Metric != b.Metric || p.Method != MethodUOpTime {
+			if p.Metric != b.metric || p.Method != methodUOpTime {
 				continue
 			}
 			vs := vr.Versions[p.Project]
@@ -70,7 +70,7 @@ func writeText(w io.Writer, res *Report, vr *VersionReport) {
 
 // writeDetails prints the Markdown report: time saving, baselines,
 // the metric comparison, the version comparison, ragged and skipped series.
-func writeDetails(w io.Writer, res *Report, vr *VersionReport) error {
+func writeDetails(w io.Writer, res *Report, vr *versionReport) error {
 	opt := res.Options
 	names := make([]string, len(opt.Metrics))
 	for i, m := range opt.Metrics {
@@ -131,7 +131,7 @@ func writeDetails(w io.Writer, res *Report, vr *VersionReport) error {
 // toRun returns the results whose configurations a CI should run: all of
 // them, or in forward mode (vr not nil) those of each project's base
 // version, whose configurations are applied to the later versions.
-func toRun(res *Report, vr *VersionReport) []Result {
+func toRun(res *Report, vr *versionReport) []Result {
 	if vr == nil {
 		return res.Results
 	}

@@ -30,30 +30,30 @@ type VersionOptions struct {
 var DefaultVersionOptions = VersionOptions{MinChange: 0.03}
 
 // Ground is the index of the full configuration (the ground truth) in
-// BenchmarkChange's arrays; method m is at index 1 + m.
-const Ground = 0
+// benchmarkChange's arrays; method m is at index 1 + m.
+const ground = 0
 
-// BenchmarkChange is the comparison of one benchmark between two
+// benchmarkChange is the comparison of one benchmark between two
 // consecutive versions under one metric: for the full configuration (index
-// Ground) and each method (index 1 + Method) the relative change of the
+// ground) and each method (index 1 + method) the relative change of the
 // average and whether a change was detected.
-type BenchmarkChange struct {
+type benchmarkChange struct {
 	Project, Benchmark, Params, Mode string
 	From, To                         string
 	Metric                           Metric
 	// Change is (r_to − r_from) / r_from of the metric's estimator.
-	Change [1 + NumMethods]float64
+	Change [1 + numMethods]float64
 	// Detected: the two bootstrap CIs do not overlap and Change is large enough.
-	Detected [1 + NumMethods]bool
+	Detected [1 + numMethods]bool
 }
 
-// VersionPair counts detections of one method on one pair of consecutive
-// versions (or, in VersionReport.Totals, over all pairs: From and To empty),
+// versionPair counts detections of one method on one pair of consecutive
+// versions (or, in versionReport.Totals, over all pairs: From and To empty),
 // against the full configuration as ground truth.
-type VersionPair struct {
+type versionPair struct {
 	Project, From, To string
 	Metric            Metric
-	Method            Method
+	Method            method
 	// Benchmarks compared; FullChanges detected with the full
 	// configurations; Detected with the method's configurations.
 	Benchmarks, FullChanges, Detected int
@@ -62,15 +62,15 @@ type VersionPair struct {
 	FPR, FNR float64
 }
 
-// VersionReport is the outcome of compareVersions.
-type VersionReport struct {
+// versionReport is the outcome of compareVersions.
+type versionReport struct {
 	// Versions[project] lists the compared versions, base first.
 	Versions map[string][]string
 	// Pairs per project, version pair, metric and method; Totals per
 	// project, metric and method.
-	Pairs, Totals []VersionPair
+	Pairs, Totals []versionPair
 	// Changes per benchmark, version pair and metric.
-	Changes []BenchmarkChange
+	Changes []benchmarkChange
 	// Notes name versions left out, benchmarks missing in a version and
 	// configurations larger than a later version's data.
 	Notes []string
@@ -84,17 +84,17 @@ type VersionReport struct {
 	// evaluated on it, or why they were not. With the report's Results
 	// they are what Pairs, Totals, Changes and Notes are computed from
 	// (by Run and by Merge).
-	Later []LaterRun
+	Later []laterRun
 }
 
-// LaterRun is a benchmark run of a version after its project's base
+// laterRun is a benchmark run of a version after its project's base
 // version, with the base version's configurations evaluated on it.
-type LaterRun struct {
+type laterRun struct {
 	Key table.Key
 	// Evals holds per metric (in Options.Metrics order) the evaluations
-	// of the full configuration (index Ground) and of each method's base
-	// configuration (index 1 + Method); nil when not evaluated.
-	Evals []LaterEvals
+	// of the full configuration (index ground) and of each method's base
+	// configuration (index 1 + method); nil when not evaluated.
+	Evals []laterEvals
 	// NotInBase: the benchmark has no result in the base version, so it is
 	// not compared. Note says why it was not evaluated, or that a base
 	// configuration asks for more units than this run recorded.
@@ -102,10 +102,10 @@ type LaterRun struct {
 	Note      string
 }
 
-// LaterEvals are the evaluations of one metric's configurations on a later run.
-type LaterEvals struct {
+// laterEvals are the evaluations of one metric's configurations on a later run.
+type laterEvals struct {
 	Metric Metric
-	Eval   [1 + NumMethods]Evaluation
+	Eval   [1 + numMethods]Evaluation
 }
 
 // benchID identifies a benchmark across versions.
@@ -131,7 +131,7 @@ func idOf(k table.Key) benchID { return benchID{k.Project, k.Benchmark, k.Params
 // rep.Options (metrics, seed, bootstrap, --first, --discard-warmup) are used
 // for the later versions too, so every evaluation is the same pure function
 // of (seed, benchmark, metric, configuration) as in optimize.
-func compareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (*VersionReport, error) {
+func compareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (*versionReport, error) {
 	keys := make([]table.Key, len(series))
 	for i, s := range series {
 		keys[i] = s.Key
@@ -142,8 +142,8 @@ func compareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 // compareVersionsOf is compareVersions comparing the versions present
 // lists per project (presentVersions): those of the whole input when
 // series are a part of it.
-func compareVersionsOf(series []*table.Series, present map[string][]string, rep *Report, vopt VersionOptions) (*VersionReport, error) {
-	out := &VersionReport{Present: present}
+func compareVersionsOf(series []*table.Series, present map[string][]string, rep *Report, vopt VersionOptions) (*versionReport, error) {
+	out := &versionReport{Present: present}
 	projects, baseOf, err := out.prepare(rep.Results, vopt)
 	if err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func compareVersionsOf(series []*table.Series, present map[string][]string, rep 
 // prepare orders out.Present into out.Versions (orderVersions) and indexes
 // the base versions' results (baseResults): the first half of
 // compareVersions, shared with Merge.
-func (out *VersionReport) prepare(results []Result, vopt VersionOptions) ([]string, map[benchID]map[Metric]*Result, error) {
+func (out *versionReport) prepare(results []Result, vopt VersionOptions) ([]string, map[benchID]map[Metric]*Result, error) {
 	if !(vopt.MinChange >= 0) || math.IsInf(vopt.MinChange, 0) {
 		return nil, nil, fmt.Errorf("optimize: minimum change must be finite and ≥ 0, got %v", vopt.MinChange)
 	}
@@ -173,7 +173,7 @@ func (out *VersionReport) prepare(results []Result, vopt VersionOptions) ([]stri
 
 // finish computes Notes, Changes, Pairs and Totals from the base results
 // and out.Later: the second half of compareVersions, shared with Merge.
-func (out *VersionReport) finish(projects []string, baseOf map[benchID]map[Metric]*Result, opt *Options, vopt VersionOptions) {
+func (out *versionReport) finish(projects []string, baseOf map[benchID]map[Metric]*Result, opt *Options, vopt VersionOptions) {
 	for _, l := range out.Later {
 		if l.NotInBase {
 			out.Notes = append(out.Notes, l.Note)
@@ -216,7 +216,7 @@ func multipleVersions(present map[string][]string) bool {
 // orderVersions fills out.Versions from out.Present: each project's
 // versions in release order (vopt.Order, else versionLess) from the base
 // version on, and returns the projects in name order.
-func (out *VersionReport) orderVersions(vopt VersionOptions) ([]string, error) {
+func (out *versionReport) orderVersions(vopt VersionOptions) ([]string, error) {
 	projects := make([]string, 0, len(out.Present))
 	for p := range out.Present {
 		projects = append(projects, p)
@@ -268,7 +268,7 @@ func (out *VersionReport) orderVersions(vopt VersionOptions) ([]string, error) {
 
 // baseResults indexes the results on each project's base version by
 // benchmark and metric: the configurations applied to the later versions.
-func (out *VersionReport) baseResults(results []Result) map[benchID]map[Metric]*Result {
+func (out *versionReport) baseResults(results []Result) map[benchID]map[Metric]*Result {
 	baseOf := map[benchID]map[Metric]*Result{}
 	for i := range results {
 		r := &results[i]
@@ -289,8 +289,8 @@ func (out *VersionReport) baseResults(results []Result) map[benchID]map[Metric]*
 // evaluateLater evaluates the base configurations on every series of a
 // later version, in parallel (opt.Workers), each into its own slot, and
 // lists the later series not in the base version.
-func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[benchID]map[Metric]*Result, opt *Options) ([]LaterRun, error) {
-	var jobs []LaterRun
+func (out *versionReport) evaluateLater(series []*table.Series, baseOf map[benchID]map[Metric]*Result, opt *Options) ([]laterRun, error) {
+	var jobs []laterRun
 	var todo []*table.Series
 	for _, s := range series {
 		vs := out.Versions[s.Project]
@@ -298,11 +298,11 @@ func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[bench
 			continue
 		}
 		if baseOf[idOf(s.Key)] == nil {
-			jobs = append(jobs, LaterRun{Key: s.Key, NotInBase: true, Note: fmt.Sprintf("%s: not in base version %s, not compared", s.Key, vs[0])})
+			jobs = append(jobs, laterRun{Key: s.Key, NotInBase: true, Note: fmt.Sprintf("%s: not in base version %s, not compared", s.Key, vs[0])})
 			todo = append(todo, nil)
 			continue
 		}
-		jobs = append(jobs, LaterRun{Key: s.Key})
+		jobs = append(jobs, laterRun{Key: s.Key})
 		todo = append(todo, s)
 	}
 	err := workpool.Run(len(jobs), opt.Workers, func(i int) error {
@@ -326,13 +326,13 @@ func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[bench
 			if br == nil {
 				continue
 			}
-			var ev [1 + NumMethods]Evaluation
-			ev[Ground] = p.evaluate(m, p.full, true, opt, ws)
-			for meth := Method(0); meth < NumMethods; meth++ {
-				c := br.Eval(meth).Config
+			var ev [1 + numMethods]Evaluation
+			ev[ground] = p.evaluate(m, p.full, true, opt, ws)
+			for meth := method(0); meth < numMethods; meth++ {
+				c := br.eval(meth).Config
 				reuse := false
 				for k := 0; k < 1+int(meth); k++ {
-					if k > 0 && br.Eval(Method(k-1)).Config == c {
+					if k > 0 && br.eval(method(k-1)).Config == c {
 						ev[1+meth], reuse = ev[k], true
 						break
 					}
@@ -344,7 +344,7 @@ func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[bench
 					short = true
 				}
 			}
-			j.Evals = append(j.Evals, LaterEvals{Metric: m, Eval: ev})
+			j.Evals = append(j.Evals, laterEvals{Metric: m, Eval: ev})
 		}
 		if short {
 			j.Note = fmt.Sprintf("%s: a base configuration asks for more units than this version recorded; it uses the values that exist", s.Key)
@@ -356,25 +356,25 @@ func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[bench
 
 // versionEvals holds evaluations by "project\x00version", benchmark and
 // metric.
-type versionEvals map[string]map[benchID]map[Metric]*[1 + NumMethods]Evaluation
+type versionEvals map[string]map[benchID]map[Metric]*[1 + numMethods]Evaluation
 
 // collectEvaluations puts the base version's own evaluations and the later
 // versions' (out.Later) into one index, and keeps the later runs' notes.
-func (out *VersionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Result) versionEvals {
+func (out *versionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Result) versionEvals {
 	evals := versionEvals{}
-	put := func(version string, id benchID, m Metric, ev *[1 + NumMethods]Evaluation) {
+	put := func(version string, id benchID, m Metric, ev *[1 + numMethods]Evaluation) {
 		k := id.project + "\x00" + version
 		if evals[k] == nil {
-			evals[k] = map[benchID]map[Metric]*[1 + NumMethods]Evaluation{}
+			evals[k] = map[benchID]map[Metric]*[1 + numMethods]Evaluation{}
 		}
 		if evals[k][id] == nil {
-			evals[k][id] = map[Metric]*[1 + NumMethods]Evaluation{}
+			evals[k][id] = map[Metric]*[1 + numMethods]Evaluation{}
 		}
 		evals[k][id][m] = ev
 	}
 	for id, byMetric := range baseOf {
 		for m, r := range byMetric {
-			ev := &[1 + NumMethods]Evaluation{r.Full, r.Chosen, r.Minimum, r.Random}
+			ev := &[1 + numMethods]Evaluation{r.Full, r.Chosen, r.Minimum, r.Random}
 			put(out.Versions[id.project][0], id, m, ev)
 		}
 	}
@@ -397,10 +397,10 @@ func (out *VersionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Resu
 // detect compares every pair of consecutive versions of each project per
 // metric: a change per benchmark under the full configuration (the ground
 // truth) and under each method's, and the pairs' and projects' totals.
-func (out *VersionReport) detect(projects []string, evals versionEvals, opt *Options, vopt VersionOptions) {
+func (out *versionReport) detect(projects []string, evals versionEvals, opt *Options, vopt VersionOptions) {
 	for _, proj := range projects {
 		vs := out.Versions[proj]
-		totals := map[[2]int]*VersionPair{}
+		totals := map[[2]int]*versionPair{}
 		var totalKeys [][2]int
 		for i := 0; i+1 < len(vs); i++ {
 			from, to := evals[proj+"\x00"+vs[i]], evals[proj+"\x00"+vs[i+1]]
@@ -418,23 +418,23 @@ func (out *VersionReport) detect(projects []string, evals versionEvals, opt *Opt
 				}
 			}
 			for _, m := range opt.Metrics {
-				pairs := make([]VersionPair, NumMethods)
+				pairs := make([]versionPair, numMethods)
 				for meth := range pairs {
-					pairs[meth] = VersionPair{Project: proj, From: vs[i], To: vs[i+1], Metric: m, Method: Method(meth)}
+					pairs[meth] = versionPair{Project: proj, From: vs[i], To: vs[i+1], Metric: m, Method: method(meth)}
 				}
 				for _, id := range ids {
 					a, b := from[id][m], to[id][m]
 					if a == nil || b == nil {
 						continue
 					}
-					bc := BenchmarkChange{Project: proj, Benchmark: id.benchmark, Params: id.params, Mode: id.mode,
+					bc := benchmarkChange{Project: proj, Benchmark: id.benchmark, Params: id.params, Mode: id.mode,
 						From: vs[i], To: vs[i+1], Metric: m}
 					for k := range bc.Change {
 						bc.Change[k], bc.Detected[k] = detectChange(&a[k], &b[k], vopt)
 					}
 					out.Changes = append(out.Changes, bc)
 					for meth := range pairs {
-						pairs[meth].add(bc.Detected[Ground], bc.Detected[1+meth])
+						pairs[meth].add(bc.Detected[ground], bc.Detected[1+meth])
 					}
 				}
 				for meth := range pairs {
@@ -444,7 +444,7 @@ func (out *VersionReport) detect(projects []string, evals versionEvals, opt *Opt
 					tk := [2]int{int(m), meth}
 					t := totals[tk]
 					if t == nil {
-						t = &VersionPair{Project: proj, Metric: m, Method: Method(meth)}
+						t = &versionPair{Project: proj, Metric: m, Method: method(meth)}
 						totals[tk] = t
 						totalKeys = append(totalKeys, tk)
 					}
@@ -466,7 +466,7 @@ func (out *VersionReport) detect(projects []string, evals versionEvals, opt *Opt
 	}
 }
 
-func (p *VersionPair) add(truth, detected bool) {
+func (p *versionPair) add(truth, detected bool) {
 	p.Benchmarks++
 	if truth {
 		p.FullChanges++
@@ -486,7 +486,7 @@ func (p *VersionPair) add(truth, detected bool) {
 	}
 }
 
-func (p *VersionPair) finish() {
+func (p *versionPair) finish() {
 	p.FPR, p.FNR = math.NaN(), math.NaN()
 	if n := p.FP + p.TN; n > 0 {
 		p.FPR = float64(p.FP) / float64(n)

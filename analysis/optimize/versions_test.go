@@ -33,7 +33,7 @@ func versionSuite() []spec {
 	return out
 }
 
-func detectedSet(vr *VersionReport, m Metric, from string, k int) []string {
+func detectedSet(vr *versionReport, m Metric, from string, k int) []string {
 	var out []string
 	for _, c := range vr.Changes {
 		if c.Metric == m && c.From == from && c.Detected[k] {
@@ -59,17 +59,17 @@ func TestCompareVersions(t *testing.T) {
 	if !reflect.DeepEqual(vr.Versions["p"], []string{"v1", "v2", "v3"}) {
 		t.Fatalf("versions %v", vr.Versions)
 	}
-	for _, m := range AllMetrics {
-		if got := detectedSet(vr, m, "v1", Ground); !reflect.DeepEqual(got, []string{"BenchmarkA", "BenchmarkB"}) {
+	for _, m := range allMetrics {
+		if got := detectedSet(vr, m, "v1", ground); !reflect.DeepEqual(got, []string{"BenchmarkA", "BenchmarkB"}) {
 			t.Errorf("%s v1→v2: full detects %v, want A and B", m, got)
 		}
-		if got := detectedSet(vr, m, "v2", Ground); !reflect.DeepEqual(got, []string{"BenchmarkC"}) {
+		if got := detectedSet(vr, m, "v2", ground); !reflect.DeepEqual(got, []string{"BenchmarkC"}) {
 			t.Errorf("%s v2→v3: full detects %v, want C", m, got)
 		}
 		// The ±20 % changes of the quietest benchmarks are caught by every method.
-		for meth := Method(0); meth < NumMethods; meth++ {
+		for meth := method(0); meth < numMethods; meth++ {
 			got := detectedSet(vr, m, "v1", 1+int(meth))
-			if m == RCIWMeanT && meth == MethodMinimum {
+			if m == rciwMeanT && meth == methodMinimum {
 				// Three values: more than α/2 of the bootstrap-t resamples
 				// are constant, so the interval is unbounded and nothing
 				// is ever detected.
@@ -95,7 +95,7 @@ func TestCompareVersions(t *testing.T) {
 			t.Errorf("FNR without changes should be NaN: %+v", p)
 		}
 	}
-	if len(vr.Pairs) != 2*len(opt.Metrics)*int(NumMethods) || len(vr.Totals) != len(opt.Metrics)*int(NumMethods) {
+	if len(vr.Pairs) != 2*len(opt.Metrics)*int(numMethods) || len(vr.Totals) != len(opt.Metrics)*int(numMethods) {
 		t.Fatalf("%d pairs and %d totals", len(vr.Pairs), len(vr.Totals))
 	}
 	for _, tot := range vr.Totals {
@@ -111,7 +111,7 @@ func TestCompareVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := detectedSet(vr, RMAD, "v1", Ground); !reflect.DeepEqual(got, []string{"BenchmarkA"}) {
+	if got := detectedSet(vr, RMAD, "v1", ground); !reflect.DeepEqual(got, []string{"BenchmarkA"}) {
 		t.Errorf("slowdowns only v1→v2: %v", got)
 	}
 
@@ -122,7 +122,7 @@ func TestCompareVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(vr.Versions["p"], []string{"v2", "v3"}) || len(vr.Pairs) != len(opt.Metrics)*int(NumMethods) {
+	if !reflect.DeepEqual(vr.Versions["p"], []string{"v2", "v3"}) || len(vr.Pairs) != len(opt.Metrics)*int(numMethods) {
 		t.Errorf("base v2: versions %v, %d pairs", vr.Versions["p"], len(vr.Pairs))
 	}
 	vo.Base = "v9"
@@ -135,7 +135,7 @@ func TestCompareVersions(t *testing.T) {
 	// re-evaluating the base's choice on v2 reproduces the change.
 	var base *Result
 	for i := range rep.Results {
-		if r := &rep.Results[i]; r.Key.Version == "v1" && r.Key.Benchmark == "BenchmarkD" && r.Metric == RCIWMean {
+		if r := &rep.Results[i]; r.Key.Version == "v1" && r.Key.Benchmark == "BenchmarkD" && r.Metric == rciwMean {
 			base = r
 		}
 	}
@@ -146,12 +146,12 @@ func TestCompareVersions(t *testing.T) {
 		}
 	}
 	p, _ := prepare(v2, &rep.Options)
-	ev := p.evaluate(RCIWMean, base.Chosen.Config, true, &rep.Options, new(workspace))
+	ev := p.evaluate(rciwMean, base.Chosen.Config, true, &rep.Options, new(workspace))
 	vr, _ = compareVersions(series, rep, DefaultVersionOptions)
 	for _, c := range vr.Changes {
-		if c.Benchmark == "BenchmarkD" && c.From == "v1" && c.Metric == RCIWMean {
-			if want := (ev.Average - base.Chosen.Average) / base.Chosen.Average; c.Change[1+MethodUOpTime] != want {
-				t.Errorf("forward change %v, want %v", c.Change[1+MethodUOpTime], want)
+		if c.Benchmark == "BenchmarkD" && c.From == "v1" && c.Metric == rciwMean {
+			if want := (ev.Average - base.Chosen.Average) / base.Chosen.Average; c.Change[1+methodUOpTime] != want {
+				t.Errorf("forward change %v, want %v", c.Change[1+methodUOpTime], want)
 			}
 		}
 	}
@@ -169,7 +169,7 @@ func TestVersionLess(t *testing.T) {
 func TestSummarizeAndCompareMetrics(t *testing.T) {
 	series := handSeries(t)
 	opt := fastOptions()
-	opt.Metrics = []Metric{CV}
+	opt.Metrics = []Metric{cv}
 	opt.MinRepetitions = 2
 	rep, err := optimize(series, opt)
 	if err != nil {
@@ -181,14 +181,14 @@ func TestSummarizeAndCompareMetrics(t *testing.T) {
 	}
 	s := sums[0]
 	// Full: 12 s; chosen trial=2 iteration=1 slice=1: 2 s; mean 100.3 vs 1263.6/12 = 105.3: c = 0.04748.
-	m := s.Methods[MethodUOpTime]
-	if s.FullTimeNs != 12e9 || m.TimeNs != 2e9 || m.Saved != 10.0/12 || s.Reduced != 1 {
+	m := s.methods[methodUOpTime]
+	if s.fullTimeNs != 12e9 || m.timeNs != 2e9 || m.saved != 10.0/12 || s.reduced != 1 {
 		t.Errorf("summary %+v", s)
 	}
-	if m.Within != [4]float64{0, 0, 1, 1} {
-		t.Errorf("within %v, want 0 0 1 1 (c = 0.0475)", m.Within)
+	if m.within != [4]float64{0, 0, 1, 1} {
+		t.Errorf("within %v, want 0 0 1 1 (c = 0.0475)", m.within)
 	}
-	checkClose(t, "median change", m.MedianChange, 5.0/105.3, 1e-12)
+	checkClose(t, "median change", m.medianChange, 5.0/105.3, 1e-12)
 
 	// RQ2 on a generated suite: the statistics are those of package nonparam
 	// on the change rates.
@@ -202,25 +202,25 @@ func TestSummarizeAndCompareMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cmp) != 1 || len(cmp[0].Metrics) != 5 || len(cmp[0].Pairs) != 10 {
+	if len(cmp) != 1 || len(cmp[0].metrics) != 5 || len(cmp[0].pairs) != 10 {
 		t.Fatalf("comparison %+v", cmp)
 	}
 	groups := make([][]float64, 5)
 	for _, r := range rep.Results {
-		groups[r.Metric] = append(groups[r.Metric], r.ChangeRate(MethodUOpTime))
+		groups[r.Metric] = append(groups[r.Metric], r.changeRate(methodUOpTime))
 	}
 	kw, _ := nonparam.KruskalWallis(groups)
-	if kw != cmp[0].Kruskal {
-		t.Errorf("Kruskal-Wallis %+v, want %+v", cmp[0].Kruskal, kw)
+	if kw != cmp[0].kruskal {
+		t.Errorf("Kruskal-Wallis %+v, want %+v", cmp[0].kruskal, kw)
 	}
-	for _, p := range cmp[0].Pairs {
-		d, _ := nonparam.CliffsDelta(groups[p.A], groups[p.B])
-		if p.Delta != d || p.Magnitude != nonparam.CliffMagnitude(d) || p.Dunn.PAdjusted < p.Dunn.P {
-			t.Errorf("pair %s/%s: %+v", p.A, p.B, p)
+	for _, p := range cmp[0].pairs {
+		d, _ := nonparam.CliffsDelta(groups[p.a], groups[p.b])
+		if p.delta != d || p.magnitude != nonparam.CliffMagnitude(d) || p.dunn.PAdjusted < p.dunn.P {
+			t.Errorf("pair %s/%s: %+v", p.a, p.b, p)
 		}
 	}
 	// One metric only: nothing to compare.
-	opt.Metrics = []Metric{CV}
+	opt.Metrics = []Metric{cv}
 	rep, _ = optimize(series, opt)
 	if cmp, _ := compareMetrics(rep.Results, 0); len(cmp) != 0 {
 		t.Errorf("one metric gave %d comparisons", len(cmp))
