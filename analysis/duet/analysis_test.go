@@ -28,10 +28,10 @@ func TestSweepVersusAllPairs(t *testing.T) {
 		}
 		return out
 	}
-	if got := pairs(SweepOverlaps(a, b)); !slices.Equal(got, [][2]int{{0, 0}, {1, 2}}) {
+	if got := pairs(sweepOverlaps(a, b)); !slices.Equal(got, [][2]int{{0, 0}, {1, 2}}) {
 		t.Errorf("sweep %v, want (A0,B0) (A1,B2)", got)
 	}
-	if got := pairs(AllPairsOverlaps(a, b)); !slices.Equal(got, [][2]int{{0, 0}, {0, 1}, {1, 2}}) {
+	if got := pairs(allPairsOverlaps(a, b)); !slices.Equal(got, [][2]int{{0, 0}, {0, 1}, {1, 2}}) {
 		t.Errorf("all pairs %v, want (A0,B0) (A0,B1) (A1,B2)", got)
 	}
 
@@ -39,12 +39,12 @@ func TestSweepVersusAllPairs(t *testing.T) {
 		BScale: []float64{1, 0.3, 2.5}, NoiseCV: 0.05, Seed: 4})
 	var total, missed, missed04 int
 	for _, g := range gs {
-		for _, r := range runs(g.Records) {
-			sweep, all := SweepOverlaps(r.A, r.B), AllPairsOverlaps(r.A, r.B)
+		for _, r := range runs(g.records) {
+			sweep, all := sweepOverlaps(r.A, r.B), allPairsOverlaps(r.A, r.B)
 			total += len(all)
 			for _, o := range sweep {
 				if !slices.ContainsFunc(all, func(x Overlap) bool { return x == o }) {
-					t.Fatalf("%s run %d: sweep pair %+v not among all pairs", g.Key, r.Run, o)
+					t.Fatalf("%s run %d: sweep pair %+v not among all pairs", g.key, r.Run, o)
 				}
 			}
 			for _, o := range all {
@@ -58,7 +58,7 @@ func TestSweepVersusAllPairs(t *testing.T) {
 				spansA := countOverlapping(r.B, r.A[o.A])
 				spansB := countOverlapping(r.A, r.B[o.B])
 				if spansA < 2 && spansB < 2 {
-					t.Errorf("%s run %d: missed (A%d, B%d), but neither spans two iterations", g.Key, r.Run, o.A, o.B)
+					t.Errorf("%s run %d: missed (A%d, B%d), but neither spans two iterations", g.key, r.Run, o.A, o.B)
 				}
 			}
 		}
@@ -85,7 +85,7 @@ func countOverlapping(other []Record, x Record) int {
 func outputs(t *testing.T, res *Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	for _, name := range TableNames {
+	for _, name := range tableNames {
 		f, err := res.Frame(name)
 		if err != nil {
 			t.Fatal(err)
@@ -117,7 +117,7 @@ func TestDeterministic(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		opt := smallOptions()
 		opt.Workers, opt.Seed = workers, seed
-		res, err := Analyze(gs, opt)
+		res, err := analyze(gs, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestDeterministic(t *testing.T) {
 // by about 1/1.05 − 1 = −4.8 %).
 func TestAAAndAB(t *testing.T) {
 	cfg := genConfig{Benchmarks: 6, Runs: 12, Iterations: 20, Types: Types, Env: "gen", NoiseCV: 0.02, Seed: 3}
-	aa, err := Analyze(genGroups(cfg), smallOptions())
+	aa, err := analyze(genGroups(cfg), smallOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestAAAndAB(t *testing.T) {
 	t.Logf("A/A summary:\n%s", text.String())
 
 	cfg.Slower = 0.05
-	ab, err := Analyze(genGroups(cfg), smallOptions())
+	ab, err := analyze(genGroups(cfg), smallOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestOptionsValidate(t *testing.T) {
 // TestWritePlots writes the plots of a small generated analysis.
 func TestWritePlots(t *testing.T) {
 	gs := genGroups(genConfig{Benchmarks: 2, Runs: 6, Iterations: 12, Types: Types, Env: "gen", NoiseCV: 0.03, Seed: 5})
-	res, err := Analyze(gs, smallOptions())
+	res, err := analyze(gs, smallOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,14 +22,14 @@ func BenchmarkAnalyze(b *testing.B) {
 			gs := genGroups(genConfig{Benchmarks: size.benchmarks, Runs: 20, Iterations: 50, Types: Types, Env: "gen", NoiseCV: 0.03, Seed: 1})
 			var iterations int
 			for _, g := range gs {
-				iterations += len(g.Records)
+				iterations += len(g.records)
 			}
 			opt := DefaultOptions()
 			b.ReportAllocs()
 			b.ResetTimer()
 			var resamples int
 			for i := 0; i < b.N; i++ {
-				res, err := Analyze(gs, opt)
+				res, err := analyze(gs, opt)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -81,7 +81,7 @@ func BenchmarkOverlaps(b *testing.B) {
 		for _, e := range []struct {
 			name string
 			f    func(a, b []Record) []Overlap
-		}{{"sweep", SweepOverlaps}, {"all", AllPairsOverlaps}} {
+		}{{"sweep", sweepOverlaps}, {"all", allPairsOverlaps}} {
 			b.Run(fmt.Sprintf("%s/n=%d", e.name, n), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					e.f(a, bb)

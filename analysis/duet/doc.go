@@ -7,7 +7,7 @@
 // It sits in benchtrim's flow after ingestion: the duet reader (format/duet)
 // fills the canonical table with one row per harness iteration (mode = the
 // type, pair A/B, start and end timestamps, instance = duetbench invocation,
-// fork = run), and Run reads those rows (FromTable), analyses every
+// fork = run), and Run reads those rows (fromTable), analyses every
 // benchmark-env key (suite, benchmark, version, type, environment) in
 // parallel and returns a Report whose frames and text summary the shared
 // writers render.
@@ -22,23 +22,23 @@
 // published numbers, and the thesis variant is an option. The stages, each
 // a pure function:
 //
-//   - exclusions (Options.Exclude; CodeExclusions, ThesisExclusions);
-//   - warm-up removal, FilterWarmup (WarmupCode: iteration ≥ iter_max/2 per
-//     run in the JVM suites; WarmupHalf: the thesis's first half);
-//   - overlaps of an async duet run, SweepOverlaps (the code's two-pointer
-//     sweep, default) or AllPairsOverlaps (every pair), and the minimum
-//     overlap ratio filter FilterOverlaps (rate > m, m = 0.4);
-//   - pairing, PairByIndex (seqn, syncduet) or PairByOverlap (duet), and
+//   - exclusions (Options.Exclude; codeExclusions, thesisExclusions);
+//   - warm-up removal, filterWarmup (warmupCode: iteration ≥ iter_max/2 per
+//     run in the JVM suites; warmupHalf: the thesis's first half);
+//   - overlaps of an async duet run, sweepOverlaps (the code's two-pointer
+//     sweep, default) or allPairsOverlaps (every pair), and the minimum
+//     overlap ratio filter filterOverlaps (rate > m, m = 0.4);
+//   - pairing, pairByIndex (seqn, syncduet) or pairByOverlap (duet), and
 //     the mean of the differences A − B per run;
 //   - the CI test, CITest: BCa bootstrap CI (9999 resamples, 95 %) of the
 //     mean of the run means; equal when it contains 0; relative CI width
 //     (hi − lo) / grand mean;
-//   - the U test, MannWhitney: all A against all B iteration times,
+//   - the U test, mannWhitney: all A against all B iteration times,
 //     two-sided, tie and continuity corrected, exact for small samples
 //     without ties (scipy.stats.mannwhitneyu's defaults); equal when p > 0.05;
-//   - CV; RunTimes and Speedup of duet against seqn (the code's per-iteration
-//     definition or the thesis's eq. 5.1); RelativeOverlapTime;
-//   - SlowdownB, an emulated slowdown of B by (1 + s), shifting B's
+//   - CV; runTimes and speedup of duet against seqn (the code's per-iteration
+//     definition or the thesis's eq. 5.1); relativeOverlapTime;
+//   - slowdownB, an emulated slowdown of B by (1 + s), shifting B's
 //     timestamps so that the gaps between its iterations are kept, and the
 //     minimal detectable slowdown: both tests re-run for s = 0 … 15 % with
 //     A/A match ratios per (environment, suite, type), and a per-benchmark

@@ -97,7 +97,7 @@ func TestDuetEffect(t *testing.T) {
 		}
 	}
 	t.Logf("A/A false positives %v; A/B 5 %% slowdowns found %v", sum.aaFP, sum.abFound)
-	for _, typ := range []string{TypeDuet, TypeSyncDuet} {
+	for _, typ := range []string{TypeDuet, typeSyncDuet} {
 		if fp := sum.aaFP[typ]; fp > 0.15 {
 			t.Errorf("%s: A/A false-positive rate %.3f, want near α = 0.05 (≤ 0.15)", typ, fp)
 		}
@@ -105,7 +105,7 @@ func TestDuetEffect(t *testing.T) {
 			t.Errorf("%s: found %.3f of the 5 %% slowdowns, want ≥ 0.9", typ, found)
 		}
 	}
-	if seqn, d := sum.abFound[TypeSeqn], sum.abFound[TypeDuet]; !(seqn <= d-0.2) {
+	if seqn, d := sum.abFound[typeSeqn], sum.abFound[TypeDuet]; !(seqn <= d-0.2) {
 		t.Errorf("seqn found %.3f of the 5 %% slowdowns, duet %.3f: want seqn at least 0.2 lower", seqn, d)
 	}
 }

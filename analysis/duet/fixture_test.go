@@ -23,8 +23,8 @@ func TestFixtureWarmup(t *testing.T) {
 			}
 			var got []string
 			for _, g := range loadGroups(t, fx) {
-				for _, r := range FilterWarmup(g.Records, g.Key.Suite, WarmupCode) {
-					got = append(got, fmt.Sprintf("%s/%d/%c/%d", g.Key.Type, r.Run, r.Pair, r.Iteration))
+				for _, r := range filterWarmup(g.records, g.key.Suite, warmupCode) {
+					got = append(got, fmt.Sprintf("%s/%d/%c/%d", g.key.Type, r.Run, r.Pair, r.Iteration))
 				}
 			}
 			slices.Sort(got)
@@ -43,9 +43,9 @@ func TestFixtureOverlaps(t *testing.T) {
 			want := expected(t, fx, "overlaps_after_warmup")
 			var n int
 			var missed []string
-			for _, r := range runs(FilterWarmup(g.Records, g.Key.Suite, WarmupCode)) {
-				sweep := SweepOverlaps(r.A, r.B)
-				all := AllPairsOverlaps(r.A, r.B)
+			for _, r := range runs(filterWarmup(g.records, g.key.Suite, warmupCode)) {
+				sweep := sweepOverlaps(r.A, r.B)
+				all := allPairsOverlaps(r.A, r.B)
 				for _, o := range all {
 					if !slices.ContainsFunc(sweep, func(s Overlap) bool { return s.A == o.A && s.B == o.B }) {
 						missed = append(missed, fmt.Sprintf("run %d A%d B%d rate %.3f", r.Run, r.A[o.A].Iteration, r.B[o.B].Iteration, o.Rate))
@@ -66,7 +66,7 @@ func TestFixtureOverlaps(t *testing.T) {
 					}
 					checkNs(t, name+" overlap start", o.Start, num(t, w["overlap_start_ns"]))
 					checkNs(t, name+" overlap end", o.End, num(t, w["overlap_end_ns"]))
-					checkNs(t, name+" overlap time", o.Time(), num(t, w["overlap_time_ns"]))
+					checkNs(t, name+" overlap time", o.time(), num(t, w["overlap_time_ns"]))
 					checkClose(t, name+" rate", o.Rate, num(t, w["overlap_rate"]), 1e-9)
 				}
 			}
@@ -85,8 +85,8 @@ func TestFixtureOverlaps(t *testing.T) {
 }
 
 // runMeans pairs g's warm-up-filtered runs as the CI test does.
-func runMeans(g *Group, m float64) []RunMean {
-	return RunMeans(FilterWarmup(g.Records, g.Key.Suite, WarmupCode), g.Key.Type, m, EnumerationSweep)
+func runMeans(g *group, m float64) []runMean {
+	return RunMeans(filterWarmup(g.records, g.key.Suite, warmupCode), g.key.Type, m, enumerationSweep)
 }
 
 func TestFixtureRunMeans(t *testing.T) {
@@ -99,9 +99,9 @@ func TestFixtureRunMeans(t *testing.T) {
 			{"run_means_duet_m0.1", TypeDuet, 0.1},
 			{"run_means_duet_m0.4", TypeDuet, 0.4},
 			{"run_means_duet_m0.9", TypeDuet, 0.9},
-			{"run_means_seqn", TypeSeqn, 0},
+			{"run_means_seqn", typeSeqn, 0},
 		} {
-			if c.typ == TypeSeqn && fx == fixtures[0] {
+			if c.typ == typeSeqn && fx == fixtures[0] {
 				continue
 			}
 			t.Run(fx+"/"+c.file, func(t *testing.T) {
@@ -111,10 +111,10 @@ func TestFixtureRunMeans(t *testing.T) {
 					t.Fatalf("%d run means %+v, want %d", len(got), got, len(want))
 				}
 				for i, w := range want {
-					if strconv.Itoa(int(got[i].Run)) != w["runid"] || strconv.Itoa(got[i].Pairs) != w["n_pairs"] {
-						t.Errorf("run mean %d: run %d with %d pairs, want run %s with %s", i, got[i].Run, got[i].Pairs, w["runid"], w["n_pairs"])
+					if strconv.Itoa(int(got[i].run)) != w["runid"] || strconv.Itoa(got[i].pairs) != w["n_pairs"] {
+						t.Errorf("run mean %d: run %d with %d pairs, want run %s with %s", i, got[i].run, got[i].pairs, w["runid"], w["n_pairs"])
 					}
-					checkClose(t, "run mean", got[i].Mean, num(t, w["sample"]), 1e-9)
+					checkClose(t, "run mean", got[i].mean, num(t, w["sample"]), 1e-9)
 				}
 			})
 		}
@@ -127,19 +127,19 @@ func TestFixtureRunTime(t *testing.T) {
 			want := expected(t, fx, "run_time")
 			var n int
 			for _, g := range loadGroups(t, fx) {
-				for _, rt := range RunTimes(g.Records, g.Key.Type) {
+				for _, rt := range runTimes(g.records, g.key.Type) {
 					i := slices.IndexFunc(want, func(w map[string]string) bool {
-						return w["type"] == g.Key.Type && w["runid"] == strconv.Itoa(int(rt.Run))
+						return w["type"] == g.key.Type && w["runid"] == strconv.Itoa(int(rt.Run))
 					})
 					if i < 0 {
-						t.Errorf("%s run %d not expected", g.Key.Type, rt.Run)
+						t.Errorf("%s run %d not expected", g.key.Type, rt.Run)
 						continue
 					}
 					n++
 					w := want[i]
 					checkNs(t, "run_time_ns", rt.TimeNs, num(t, w["run_time_ns"]))
 					if strconv.FormatInt(rt.Seconds, 10) != w["run_time"] || strconv.Itoa(rt.Iterations) != w["iteration_count"] {
-						t.Errorf("%s run %d: %d s, %d iterations, want %s s, %s", g.Key.Type, rt.Run, rt.Seconds, rt.Iterations, w["run_time"], w["iteration_count"])
+						t.Errorf("%s run %d: %d s, %d iterations, want %s s, %s", g.key.Type, rt.Run, rt.Seconds, rt.Iterations, w["run_time"], w["iteration_count"])
 					}
 				}
 			}
@@ -150,9 +150,9 @@ func TestFixtureRunTime(t *testing.T) {
 	}
 	// SPEC §10: seqn 2.5625 s and duet 1.9375 s per iteration, speedup 0.32258.
 	gs := loadGroups(t, fixtures[1])
-	seqn, duet := RunTimes(groupOf(t, gs, TypeSeqn).Records, TypeSeqn), RunTimes(groupOf(t, gs, TypeDuet).Records, TypeDuet)
-	checkClose(t, "speedup", Speedup(seqn, duet, SpeedupCode), 2.5625/1.9375-1, 1e-12)
-	checkClose(t, "thesis speedup", Speedup(seqn, duet, SpeedupThesis), (20901182349.0+21997211501)/(16964947803.0+15*1e9+float64(duet[1].TimeNs%1e9)), 1e-12)
+	seqn, duet := runTimes(groupOf(t, gs, typeSeqn).records, typeSeqn), runTimes(groupOf(t, gs, TypeDuet).records, TypeDuet)
+	checkClose(t, "speedup", speedup(seqn, duet, speedupCode), 2.5625/1.9375-1, 1e-12)
+	checkClose(t, "thesis speedup", speedup(seqn, duet, speedupThesis), (20901182349.0+21997211501)/(16964947803.0+15*1e9+float64(duet[1].TimeNs%1e9)), 1e-12)
 }
 
 func TestFixtureUTest(t *testing.T) {
@@ -165,18 +165,18 @@ func TestFixtureUTest(t *testing.T) {
 			}
 			for _, w := range want {
 				g := groupOf(t, gs, w["type"])
-				if g.Key.Env != w["environment"] || g.Key.Suite != w["suite"] || g.Key.Benchmark != w["benchmark"] {
-					t.Errorf("key %+v, want %v", g.Key, w)
+				if g.key.Env != w["environment"] || g.key.Suite != w["suite"] || g.key.Benchmark != w["benchmark"] {
+					t.Errorf("key %+v, want %v", g.key, w)
 				}
 				var a, b []float64
-				for _, r := range FilterWarmup(g.Records, g.Key.Suite, WarmupCode) {
+				for _, r := range filterWarmup(g.records, g.key.Suite, warmupCode) {
 					if r.Pair == 'A' {
 						a = append(a, r.TimeNs)
 					} else {
 						b = append(b, r.TimeNs)
 					}
 				}
-				u, ok, err := MannWhitney(a, b, 0.05)
+				u, ok, err := mannWhitney(a, b, 0.05)
 				if err != nil || !ok {
 					t.Fatal(ok, err)
 				}
@@ -196,19 +196,19 @@ func TestFixtureSlowdown(t *testing.T) {
 			want := expected(t, fx, "alter_score_0.10")
 			var n int
 			for _, g := range loadGroups(t, fx) {
-				kept := FilterWarmup(g.Records, g.Key.Suite, WarmupCode)
-				slowed := SlowdownB(nil, kept, g.Key.Type, 0.1)
+				kept := filterWarmup(g.records, g.key.Suite, warmupCode)
+				slowed := slowdownB(nil, kept, g.key.Type, 0.1)
 				for i, r := range slowed {
 					j := slices.IndexFunc(want, func(w map[string]string) bool {
-						return w["type"] == g.Key.Type && w["runid"] == strconv.Itoa(int(r.Run)) &&
+						return w["type"] == g.key.Type && w["runid"] == strconv.Itoa(int(r.Run)) &&
 							w["pair"] == string(r.Pair) && w["iteration"] == strconv.Itoa(int(r.Iteration))
 					})
 					if j < 0 {
-						t.Fatalf("%s run %d %c%d not expected", g.Key.Type, r.Run, r.Pair, r.Iteration)
+						t.Fatalf("%s run %d %c%d not expected", g.key.Type, r.Run, r.Pair, r.Iteration)
 					}
 					n++
 					w := want[j]
-					name := fmt.Sprintf("%s run %d %c%d", g.Key.Type, r.Run, r.Pair, r.Iteration)
+					name := fmt.Sprintf("%s run %d %c%d", g.key.Type, r.Run, r.Pair, r.Iteration)
 					checkNs(t, name+" start", r.StartNs, num(t, w["iteration_start_ns"]))
 					checkNs(t, name+" end", r.EndNs, num(t, w["iteration_end_ns"]))
 					// The reference's time is end' − start' of float64 timestamps
@@ -289,7 +289,7 @@ func TestFixtureRun(t *testing.T) {
 			if fx == fixtures[0] {
 				want[TypeDuet] = [2]float64{28, 0.1041}
 			} else {
-				want[TypeSeqn] = [2]float64{0, 0.028571}
+				want[typeSeqn] = [2]float64{0, 0.028571}
 			}
 			for typ, w := range want {
 				row := res.mdsRow(t, typ, 0.1)

@@ -13,26 +13,26 @@ const (
 	TableOverlaps   = "overlaps"   // one row per (key, minimum overlap ratio m): pairs, CI, relative overlap time
 	TableMDS        = "mds"        // one row per (key, slowdown s): CI and U test on B slowed by s
 	TableMatch      = "match"      // A/A match ratios per (environment, suite, type, s)
-	TableSpeedup    = "speedup"    // runtime speedup of duet against seqn per (environment, suite)
+	tableSpeedup    = "speedup"    // runtime speedup of duet against seqn per (environment, suite)
 )
 
-// TableNames lists the data tables in a fixed order.
-var TableNames = []string{TableBenchmarks, TableOverlaps, TableMDS, TableMatch, TableSpeedup}
+// tableNames lists the data tables in a fixed order.
+var tableNames = []string{TableBenchmarks, TableOverlaps, TableMDS, TableMatch, tableSpeedup}
 
-// Frame returns a data table by name (one of TableNames) for the shared
+// Frame returns a data table by name (one of tableNames) for the shared
 // writer.
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	switch name {
 	case TableBenchmarks:
 		return r.BenchmarksFrame(), nil
 	case TableOverlaps:
-		return r.OverlapsFrame(), nil
+		return r.overlapsFrame(), nil
 	case TableMDS:
-		return r.MDSFrame(), nil
+		return r.mdsFrame(), nil
 	case TableMatch:
-		return r.MatchFrame(), nil
-	case TableSpeedup:
-		return r.SpeedupFrame(), nil
+		return r.matchFrame(), nil
+	case tableSpeedup:
+		return r.speedupFrame(), nil
 	}
 	return nil, fmt.Errorf("duet: no data table %q", name)
 }
@@ -77,7 +77,7 @@ func match(has, eq bool) string {
 	return "different"
 }
 
-func (c *ciColumns) add(hasCI bool, ci CI, hasU bool, u UTest) {
+func (c *ciColumns) add(hasCI bool, ci CI, hasU bool, u uTest) {
 	nan := math.NaN()
 	c.runs = append(c.runs, int64(ci.Runs))
 	if hasCI {
@@ -157,14 +157,14 @@ func (r *Report) BenchmarksFrame() *reports.Frame {
 // OverlapsFrame is one row per duet key and minimum overlap ratio m: the
 // key, m, pairs, rel_overlap_time (NaN without pairs) and the CI test
 // columns of BenchmarksFrame.
-func (r *Report) OverlapsFrame() *reports.Frame {
+func (r *Report) overlapsFrame() *reports.Frame {
 	var k KeyColumns
 	var c ciColumns
 	var m, rel []float64
 	var pairs []int64
 	for _, o := range r.Overlaps {
 		k.Add(o.Key)
-		c.add(o.HasCI, o.CI, false, UTest{})
+		c.add(o.HasCI, o.CI, false, uTest{})
 		m, pairs, rel = append(m, o.M), append(pairs, int64(o.Pairs)), append(rel, o.RelOverlapTime)
 	}
 	f := &reports.Frame{}
@@ -183,7 +183,7 @@ func (r *Report) OverlapsFrame() *reports.Frame {
 
 // MDSFrame is one row per key and emulated slowdown s of B: the key,
 // slowdown, and the CI and U test columns of BenchmarksFrame.
-func (r *Report) MDSFrame() *reports.Frame {
+func (r *Report) mdsFrame() *reports.Frame {
 	var k KeyColumns
 	var c ciColumns
 	var s []float64
@@ -202,7 +202,7 @@ func (r *Report) MDSFrame() *reports.Frame {
 // MatchFrame is one row per (environment, suite, type, slowdown): the
 // number of keys with both tests, how many each test calls equal, and the
 // A/A match ratios (Fig 5.8, 5.9).
-func (r *Report) MatchFrame() *reports.Frame {
+func (r *Report) matchFrame() *reports.Frame {
 	var env, suite, typ []string
 	var s, cr, ur []float64
 	var n, mc, mu []int64
@@ -227,7 +227,7 @@ func (r *Report) MatchFrame() *reports.Frame {
 // SpeedupFrame is one row per benchmark and environment with seqn and duet
 // runs: the per-type means the definition divides, the speedup, and the
 // definition (code or thesis).
-func (r *Report) SpeedupFrame() *reports.Frame {
+func (r *Report) speedupFrame() *reports.Frame {
 	var env, suite, bench, version, def []string
 	var seqn, duet, sp []float64
 	for _, s := range r.Speedups {

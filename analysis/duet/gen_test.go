@@ -31,8 +31,8 @@ type genConfig struct {
 // timestamps as the type lays them out: seqn runs A then B, syncduet
 // starts both pairs' iterations together, duet runs them independently
 // from a random offset.
-func genGroups(c genConfig) []Group {
-	var out []Group
+func genGroups(c genConfig) []group {
+	var out []group
 	for i := 0; i < c.Benchmarks; i++ {
 		base := 5e7 * float64(1+i%7)
 		scale := 1.0
@@ -55,11 +55,11 @@ func genGroups(c genConfig) []Group {
 				end := t0
 				for it := 0; it < c.Iterations; it++ {
 					for p := 0; p < 2; p++ {
-						if typ == TypeSeqn && p == 1 {
+						if typ == typeSeqn && p == 1 {
 							continue
 						}
 						d := dur(bases[p], eff, it)
-						if typ == TypeSyncDuet {
+						if typ == typeSyncDuet {
 							starts[p] = starts[0]
 						}
 						recs = append(recs, Record{Run: int32(r), Iteration: int32(it), Pair: 'A' + byte(p),
@@ -67,11 +67,11 @@ func genGroups(c genConfig) []Group {
 						starts[p] += int64(d) + 1e6
 						end = max(end, starts[p])
 					}
-					if typ == TypeSyncDuet {
+					if typ == typeSyncDuet {
 						starts[0] = end
 					}
 				}
-				if typ == TypeSeqn {
+				if typ == typeSeqn {
 					s := end + 1e9
 					for it := 0; it < c.Iterations; it++ {
 						d := dur(bases[1], eff, it)
@@ -83,7 +83,7 @@ func genGroups(c genConfig) []Group {
 				t0 = end + 5e9
 			}
 			sortRecords(recs)
-			out = append(out, Group{Key: k, Records: recs})
+			out = append(out, group{key: k, records: recs})
 		}
 	}
 	return out

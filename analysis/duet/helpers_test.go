@@ -136,23 +136,23 @@ func checkNs(t testing.TB, name string, got int64, want float64) {
 
 var fixtures = []string{"chi-square_duet_2runs", "chi-square_duet_seqn_2runs_2022-05-15"}
 
-// loadGroups reads a fixture through FromTable with the default options.
-func loadGroups(t testing.TB, name string) []Group {
+// loadGroups reads a fixture through fromTable with the default options.
+func loadGroups(t testing.TB, name string) []group {
 	t.Helper()
-	ld, err := FromTable(loadFixture(t, filepath.Join("testdata", "fixtures", name+".csv")), DefaultOptions())
+	ld, err := fromTable(loadFixture(t, filepath.Join("testdata", "fixtures", name+".csv")), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ld.Warnings) > 0 {
-		t.Fatalf("%s: %v", name, ld.Warnings)
+	if len(ld.warnings) > 0 {
+		t.Fatalf("%s: %v", name, ld.warnings)
 	}
-	return ld.Groups
+	return ld.groups
 }
 
-func groupOf(t testing.TB, gs []Group, typ string) *Group {
+func groupOf(t testing.TB, gs []group, typ string) *group {
 	t.Helper()
 	for i := range gs {
-		if gs[i].Key.Type == typ {
+		if gs[i].key.Type == typ {
 			return &gs[i]
 		}
 	}

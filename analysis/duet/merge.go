@@ -14,9 +14,9 @@ import (
 //
 //   - Benchmarks, Overlaps and MDS: every part's, in key order (the rows
 //     of one key keep their order);
-//   - Dropped: the parts' sums, and Warnings from them (Dropped.Warnings);
+//   - Dropped: the parts' sums, and Warnings from them (Dropped.warnings);
 //   - Match and Speedups: recomputed from the merged rows (summarize, as
-//     Analyze computes them): the A/A match ratios pool keys of every
+//     analyze computes them): the A/A match ratios pool keys of every
 //     part, and a speedup pairs a seqn key with a duet key that may come
 //     from another part.
 //
@@ -56,7 +56,7 @@ func Merge(parts []*Report) (*Report, error) {
 	slices.SortStableFunc(out.Benchmarks, func(a, b Benchmark) int { return a.Key.compare(b.Key) })
 	slices.SortStableFunc(out.Overlaps, func(a, b OverlapRow) int { return a.Key.compare(b.Key) })
 	slices.SortStableFunc(out.MDS, func(a, b MDSRow) int { return a.Key.compare(b.Key) })
-	out.Warnings = out.Dropped.Warnings()
+	out.Warnings = out.Dropped.warnings()
 	if len(out.Benchmarks) == 0 {
 		return nil, noDuetRows(out.Dropped, out.Warnings)
 	}

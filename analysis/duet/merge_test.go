@@ -77,7 +77,7 @@ func reportBytes(t *testing.T, r *Report) map[string]string {
 		t.Fatal(err)
 	}
 	out := map[string]string{"text": b.String()}
-	for _, name := range TableNames {
+	for _, name := range tableNames {
 		f, err := r.Frame(name)
 		if err != nil {
 			t.Fatal(err)

@@ -10,11 +10,11 @@ import (
 // other reasons it lists them all.
 func TestNoDuetRowsSaysKeepUnlabelled(t *testing.T) {
 	d := Dropped{Unlabelled: 40}
-	if err := noDuetRows(d, d.Warnings()); !strings.Contains(err.Error(), "use --keep-unlabelled") || !strings.Contains(err.Error(), "40 duet rows") {
+	if err := noDuetRows(d, d.warnings()); !strings.Contains(err.Error(), "use --keep-unlabelled") || !strings.Contains(err.Error(), "40 duet rows") {
 		t.Errorf("unlabelled only: %v", err)
 	}
 	d.NoTime = 3
-	err := noDuetRows(d, d.Warnings())
+	err := noDuetRows(d, d.warnings())
 	if !strings.Contains(err.Error(), "holds no duet rows") || !strings.Contains(err.Error(), "3 rows without timestamps dropped") ||
 		!strings.Contains(err.Error(), "--keep-unlabelled keeps them") {
 		t.Errorf("mixed reasons: %v", err)

@@ -14,34 +14,34 @@ import (
 type WarmupRule string
 
 const (
-	// WarmupCode is the rule of the author's code (process.py::preprocess_java):
-	// in the JVM suites (JVMSuites), per run keep the iterations whose
+	// warmupCode is the rule of the author's code (process.py::preprocess_java):
+	// in the JVM suites (jvmSuites), per run keep the iterations whose
 	// recorded index i satisfies i ≥ iter_max/2, with iter_max the largest
 	// recorded index over both pairs of the run; other suites keep all.
 	// Recorded indices are 0-based for Renaissance and 1-based for DaCapo
 	// and ScalaBench, so DaCapo keeps 26 of 50. It reproduces the thesis
 	// numbers.
-	WarmupCode WarmupRule = "code"
-	// WarmupHalf is the thesis text's rule [T §4.2]: in the JVM suites, drop
+	warmupCode WarmupRule = "code"
+	// warmupHalf is the thesis text's rule [T §4.2]: in the JVM suites, drop
 	// the first ⌊n/2⌋ of the n iterations of each pair of each run (in
 	// iteration order); other suites keep all.
-	WarmupHalf WarmupRule = "half"
-	// WarmupNone keeps every iteration.
-	WarmupNone WarmupRule = "none"
+	warmupHalf WarmupRule = "half"
+	// warmupNone keeps every iteration.
+	warmupNone WarmupRule = "none"
 )
 
 // Enumeration selects how overlapping iterations are found (SPEC §4.2, D2).
 type Enumeration string
 
 const (
-	// EnumerationSweep is the reference two-pointer sweep
+	// enumerationSweep is the reference two-pointer sweep
 	// (process.py::_compute_overlaps), which can miss pairs when one
 	// iteration spans several of the other pair. It produced the thesis
 	// figures.
-	EnumerationSweep Enumeration = "sweep"
-	// EnumerationAll finds every overlapping pair, the thesis definition
+	enumerationSweep Enumeration = "sweep"
+	// enumerationAll finds every overlapping pair, the thesis definition
 	// O = {(a, b) : overlap_time(a, b) > 0}.
-	EnumerationAll Enumeration = "all"
+	enumerationAll Enumeration = "all"
 )
 
 // SpeedupDefinition selects the runtime speedup of duet against seqn
@@ -49,30 +49,30 @@ const (
 type SpeedupDefinition string
 
 const (
-	// SpeedupCode is the code's definition (process.py::run_time): per run,
+	// speedupCode is the code's definition (process.py::run_time): per run,
 	// run time in whole seconds (truncated) divided by the iteration rows of
 	// A and B; per type the mean over runs, m_t; speedup = m_seqn/m_duet − 1
 	// (0 means no gain). It produced the published 5 %, 73 % and 53 %.
-	SpeedupCode SpeedupDefinition = "code"
-	// SpeedupThesis is eq. 5.1 of the thesis: mean(runtime_seqn) /
+	speedupCode SpeedupDefinition = "code"
+	// speedupThesis is eq. 5.1 of the thesis: mean(runtime_seqn) /
 	// mean(runtime_duet) over runs, run times in ns, not normalised by
 	// iteration count (1 means no gain).
-	SpeedupThesis SpeedupDefinition = "thesis"
+	speedupThesis SpeedupDefinition = "thesis"
 )
 
-// JVMSuites are the suites whose iterations include JIT warm-up; the warm-up
+// jvmSuites are the suites whose iterations include JIT warm-up; the warm-up
 // rules apply to them only (SPEC CPU, natively compiled, keeps all).
-var JVMSuites = []string{"renaissance", "dacapo", "scalabench"}
+var jvmSuites = []string{"renaissance", "dacapo", "scalabench"}
 
-// CodeExclusions are the benchmarks the author's notebooks drop before any
+// codeExclusions are the benchmarks the author's notebooks drop before any
 // analysis (notebooks/common.py::load_raw).
-var CodeExclusions = []string{"jython", "dummy"}
+var codeExclusions = []string{"jython", "dummy"}
 
-// ThesisExclusions are the benchmarks the thesis lists as excluded [T §5.1
-// p.27] together with CodeExclusions: Renaissance neo4j-analytics,
+// thesisExclusions are the benchmarks the thesis lists as excluded [T §5.1
+// p.27] together with codeExclusions: Renaissance neo4j-analytics,
 // DaCapo/ScalaBench batik, eclipse, tomcat, actors, jython, and seven SPEC
 // CPU benchmarks.
-var ThesisExclusions = []string{
+var thesisExclusions = []string{
 	"jython", "dummy", "neo4j-analytics", "batik", "eclipse", "tomcat", "actors",
 	"503.bwaves_r", "510.parest_r", "521.wrf_r", "527.cam4_r", "502.gcc_r", "523.xalancbmk_r", "526.blender_r",
 }
@@ -91,14 +91,14 @@ type Options struct {
 	// detectable slowdown (times × (1 + s)); each ≥ 0, ascending.
 	// Default 0, 0.01, …, 0.15. Empty skips the MDS loop.
 	Slowdowns []float64
-	// Warmup is the warm-up rule; default WarmupCode.
+	// Warmup is the warm-up rule; default warmupCode.
 	Warmup WarmupRule
-	// Enumeration is the overlap enumeration; default EnumerationSweep.
+	// Enumeration is the overlap enumeration; default enumerationSweep.
 	Enumeration Enumeration
-	// Speedup is the runtime speedup definition; default SpeedupCode.
+	// Speedup is the runtime speedup definition; default speedupCode.
 	Speedup SpeedupDefinition
 	// Exclude lists benchmark names dropped before the analysis; default
-	// CodeExclusions.
+	// codeExclusions.
 	Exclude []string
 	// KeepUnlabelled keeps rows whose instance has no environment label
 	// (Setup.Env "instance.N.environment"); by default they are dropped and
@@ -133,10 +133,10 @@ func DefaultOptions() Options {
 		MinOverlap:    0.4,
 		OverlapRatios: grid(0.1, 1, 9),
 		Slowdowns:     grid(0.01, 0, 16),
-		Warmup:        WarmupCode,
-		Enumeration:   EnumerationSweep,
-		Speedup:       SpeedupCode,
-		Exclude:       slices.Clone(CodeExclusions),
+		Warmup:        warmupCode,
+		Enumeration:   enumerationSweep,
+		Speedup:       speedupCode,
+		Exclude:       slices.Clone(codeExclusions),
 		Resamples:     9999,
 		Confidence:    0.95,
 		Alpha:         0.05,
@@ -173,17 +173,17 @@ func (o Options) Validate() error {
 		}
 	}
 	switch o.Warmup {
-	case WarmupCode, WarmupHalf, WarmupNone:
+	case warmupCode, warmupHalf, warmupNone:
 	default:
 		return fmt.Errorf("duet: unknown warm-up rule %q (want code, half or none)", o.Warmup)
 	}
 	switch o.Enumeration {
-	case EnumerationSweep, EnumerationAll:
+	case enumerationSweep, enumerationAll:
 	default:
 		return fmt.Errorf("duet: unknown overlap enumeration %q (want sweep or all)", o.Enumeration)
 	}
 	switch o.Speedup {
-	case SpeedupCode, SpeedupThesis:
+	case speedupCode, speedupThesis:
 	default:
 		return fmt.Errorf("duet: unknown speedup definition %q (want code or thesis)", o.Speedup)
 	}

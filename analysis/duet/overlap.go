@@ -16,7 +16,7 @@ type Overlap struct {
 }
 
 // Time is the overlap's length End − Start in ns (> 0).
-func (o Overlap) Time() int64 { return o.End - o.Start }
+func (o Overlap) time() int64 { return o.End - o.Start }
 
 func overlapOf(a, b []Record, i, j int) (Overlap, bool) {
 	s, e := max(a[i].StartNs, b[j].StartNs), min(a[i].EndNs, b[j].EndNs)
@@ -38,7 +38,7 @@ func byStart(recs []Record) []int {
 	return idx
 }
 
-// SweepOverlaps returns the overlapping pairs of one duet run found by the
+// sweepOverlaps returns the overlapping pairs of one duet run found by the
 // reference two-pointer sweep (SPEC §4.2, process.py::_compute_overlaps),
 // in the order the sweep emits them. With As and Bs sorted by start and
 // i = j = 0, while both remain: emit (As[i], Bs[j]) if
@@ -46,8 +46,8 @@ func byStart(recs []Record) []int {
 // whose iteration started earlier (on equal starts, i when end_a ≤ end_b,
 // else j). It runs in O(n log n) but misses a pair when an iteration of one
 // pair overlaps several of the other and is not the earlier-starting one at
-// the right moment (D2); AllPairsOverlaps finds them.
-func SweepOverlaps(a, b []Record) []Overlap {
+// the right moment (D2); allPairsOverlaps finds them.
+func sweepOverlaps(a, b []Record) []Overlap {
 	as, bs := byStart(a), byStart(b)
 	var out []Overlap
 	i, j := 0, 0
@@ -72,7 +72,7 @@ func SweepOverlaps(a, b []Record) []Overlap {
 	return out
 }
 
-// AllPairsOverlaps returns every pair (a, b) of one duet run with
+// allPairsOverlaps returns every pair (a, b) of one duet run with
 // min(end_a, end_b) − max(start_a, start_b) > 0, the thesis's O_{R^A,R^B},
 // ordered by a's start and then b's start. With B sorted by start and the
 // running maximum of its ends, each a binary-searches the last b starting
@@ -80,7 +80,7 @@ func SweepOverlaps(a, b []Record) []Overlap {
 // start_a: O(n log n + pairs + skipped) where skipped is bounded by the
 // iterations of B nested in others (none in real data, where iterations
 // of one pair follow each other).
-func AllPairsOverlaps(a, b []Record) []Overlap {
+func allPairsOverlaps(a, b []Record) []Overlap {
 	as, bs := byStart(a), byStart(b)
 	maxEnd := make([]int64, len(bs))
 	for k, j := range bs {
@@ -109,24 +109,24 @@ func AllPairsOverlaps(a, b []Record) []Overlap {
 }
 
 // Overlaps returns the overlapping pairs of one run by the enumeration e.
-func Overlaps(a, b []Record, e Enumeration) []Overlap {
-	if e == EnumerationAll {
-		return AllPairsOverlaps(a, b)
+func overlaps(a, b []Record, e Enumeration) []Overlap {
+	if e == enumerationAll {
+		return allPairsOverlaps(a, b)
 	}
-	return SweepOverlaps(a, b)
+	return sweepOverlaps(a, b)
 }
 
-// FilterOverlaps returns the pairs of ov whose overlap is longer than m
+// filterOverlaps returns the pairs of ov whose overlap is longer than m
 // times each iteration's recorded time (SPEC §4.3, eq. 4.1):
 //
 //	O_m = { (a, b) ∈ O : time_a·m < overlap_time  and  time_b·m < overlap_time },
 //
 // i.e. overlap rate > m, strictly. A larger m keeps fewer pairs (D3). The
 // result is a new slice; ov is not modified.
-func FilterOverlaps(ov []Overlap, a, b []Record, m float64) []Overlap {
+func filterOverlaps(ov []Overlap, a, b []Record, m float64) []Overlap {
 	var out []Overlap
 	for _, o := range ov {
-		t := float64(o.Time())
+		t := float64(o.time())
 		if a[o.A].TimeNs*m < t && b[o.B].TimeNs*m < t {
 			out = append(out, o)
 		}

@@ -1,21 +1,21 @@
 package duet
 
-// RunMean is the mean paired difference of one run.
-type RunMean struct {
-	Instance, Run int32
+// runMean is the mean paired difference of one run.
+type runMean struct {
+	instance, run int32
 	// Pairs is the number of pairs; Mean is the mean of time_A − time_B
 	// over them, in ns.
-	Pairs int
-	Mean  float64
+	pairs int
+	mean  float64
 }
 
-// PairByIndex returns the differences time_A − time_B of one seqn or
+// pairByIndex returns the differences time_A − time_B of one seqn or
 // syncduet run, pairing the iterations with the same index (SPEC §5,
 // process.py::pair_iterations_sequentially: an inner join on iteration).
 // Indices missing on one side (timeouts) give no pair; duplicate (pair,
 // iteration) records are averaged first, as the reference's pivot_table.
 // a and b must be sorted by iteration. dst is reused.
-func PairByIndex(dst []float64, a, b []Record) []float64 {
+func pairByIndex(dst []float64, a, b []Record) []float64 {
 	dst = dst[:0]
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
@@ -42,10 +42,10 @@ func PairByIndex(dst []float64, a, b []Record) []float64 {
 	return dst
 }
 
-// PairByOverlap returns the differences time_A − time_B of the pairs in ov
+// pairByOverlap returns the differences time_A − time_B of the pairs in ov
 // (SPEC §5: an async duet run's O_m). Pairs are not weighted by overlap
 // length, and one iteration may be in several pairs (D12). dst is reused.
-func PairByOverlap(dst []float64, ov []Overlap, a, b []Record) []float64 {
+func pairByOverlap(dst []float64, ov []Overlap, a, b []Record) []float64 {
 	dst = dst[:0]
 	for _, o := range ov {
 		dst = append(dst, a[o.A].TimeNs-b[o.B].TimeNs)
@@ -63,20 +63,20 @@ func meanOf(x []float64) float64 {
 }
 
 // RunMeans pairs each run of one key's warm-up-filtered records (sorted as
-// in Group) and returns the mean difference A − B of every run with at
+// in group) and returns the mean difference A − B of every run with at
 // least one pair (SPEC §6 step 3, "run means" sampling): for duet the pairs
 // are O_m of the overlaps found by e, otherwise iterations of equal index.
-func RunMeans(recs []Record, typ string, m float64, e Enumeration) []RunMean {
-	var out []RunMean
+func RunMeans(recs []Record, typ string, m float64, e Enumeration) []runMean {
+	var out []runMean
 	var d []float64
 	for _, r := range runs(recs) {
 		if typ == TypeDuet {
-			d = PairByOverlap(d, FilterOverlaps(Overlaps(r.A, r.B, e), r.A, r.B, m), r.A, r.B)
+			d = pairByOverlap(d, filterOverlaps(overlaps(r.A, r.B, e), r.A, r.B, m), r.A, r.B)
 		} else {
-			d = PairByIndex(d, r.A, r.B)
+			d = pairByIndex(d, r.A, r.B)
 		}
 		if len(d) > 0 {
-			out = append(out, RunMean{Instance: r.Instance, Run: r.Run, Pairs: len(d), Mean: meanOf(d)})
+			out = append(out, runMean{instance: r.Instance, run: r.Run, pairs: len(d), mean: meanOf(d)})
 		}
 	}
 	return out

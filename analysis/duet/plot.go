@@ -28,8 +28,8 @@ type Timeline struct {
 
 // Colours (Okabe-Ito) of the types and pairs.
 var typeColors = map[string]color.Color{
-	TypeSeqn:     color.RGBA{R: 230, G: 159, A: 255},
-	TypeSyncDuet: color.RGBA{G: 158, B: 115, A: 255},
+	typeSeqn:     color.RGBA{R: 230, G: 159, A: 255},
+	typeSyncDuet: color.RGBA{G: 158, B: 115, A: 255},
 	TypeDuet:     color.RGBA{G: 114, B: 178, A: 255},
 }
 
@@ -179,7 +179,7 @@ func timelinePlot(k Key, tl *Timeline) (*plot.Plot, error) {
 	}
 	sec := func(ns int64) float64 { return float64(ns-t0) / 1e9 }
 	for lane, recs := range [][]Record{tl.B, tl.A} {
-		c := typeColors[TypeSeqn]
+		c := typeColors[typeSeqn]
 		if lane == 1 {
 			c = typeColors[TypeDuet]
 		}
@@ -195,7 +195,7 @@ func timelinePlot(k Key, tl *Timeline) (*plot.Plot, error) {
 		}
 	}
 	for _, o := range tl.Pairs {
-		mid := sec(o.Start + o.Time()/2)
+		mid := sec(o.Start + o.time()/2)
 		l, err := plotter.NewLine(plotter.XYs{{X: mid, Y: 0.15}, {X: mid, Y: 0.85}})
 		if err != nil {
 			return nil, err

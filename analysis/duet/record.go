@@ -12,13 +12,13 @@ import (
 
 // The duet benchmarking types (table mode column).
 const (
-	TypeSeqn     = "seqn"     // A and B one after the other
-	TypeSyncDuet = "syncduet" // in parallel, iteration starts synchronised
+	typeSeqn     = "seqn"     // A and B one after the other
+	typeSyncDuet = "syncduet" // in parallel, iteration starts synchronised
 	TypeDuet     = "duet"     // in parallel, unsynchronised (asynchronous duet)
 )
 
 // Types lists the types in report order.
-var Types = []string{TypeSeqn, TypeSyncDuet, TypeDuet}
+var Types = []string{typeSeqn, typeSyncDuet, TypeDuet}
 
 // Key is a benchmark-env key (SPEC §1, BENCHMARK_ENV_COL): every per-benchmark
 // statistic is computed per key. Version is the table's version label
@@ -104,23 +104,23 @@ type runRecs struct {
 
 // Group is the records of one benchmark-env key, sorted by (instance, run,
 // pair, iteration).
-type Group struct {
-	Key     Key
-	Records []Record
+type group struct {
+	key     Key
+	records []Record
 }
 
-// Loaded is what FromTable read.
-type Loaded struct {
-	Groups []Group
+// Loaded is what fromTable read.
+type loaded struct {
+	groups []group
 	// Runs is the number of benchmark runs (table series) read, before
 	// rows are dropped.
-	Runs int
+	runs int
 	Dropped
-	// Warnings are Dropped.Warnings.
-	Warnings []string
+	// Warnings are Dropped.warnings.
+	warnings []string
 }
 
-// Dropped counts the rows FromTable drops: Excluded rows of excluded
+// Dropped counts the rows fromTable drops: Excluded rows of excluded
 // benchmarks; Unlabelled rows whose instance has no environment label;
 // NoTime rows without timestamps; BadPair rows whose pair is neither A nor
 // B; OtherModes rows of series whose mode is not a duet type.
@@ -138,7 +138,7 @@ func (d *Dropped) add(o Dropped) {
 }
 
 // Warnings says, one line per nonzero count, which rows were dropped.
-func (d Dropped) Warnings() []string {
+func (d Dropped) warnings() []string {
 	var out []string
 	for _, c := range []struct {
 		n    int
@@ -157,7 +157,7 @@ func (d Dropped) Warnings() []string {
 	return out
 }
 
-// FromTable reads duet rows from the canonical table: one Record per
+// fromTable reads duet rows from the canonical table: one Record per
 // primary row of a series whose mode is seqn, syncduet or duet, grouped by
 // Key and sorted. The table mapping (format/duet) is: project = suite,
 // benchmark, version, mode = type, pair A/B, ns_per_op = iteration time,
@@ -168,8 +168,8 @@ func (d Dropped) Warnings() []string {
 // Rows of excluded benchmarks (opt.Exclude), without timestamps or with a
 // pair other than A/B are dropped and counted; so are rows of an instance
 // without environment label unless opt.KeepUnlabelled (then Env is "").
-func FromTable(t *table.Table, opt Options) (*Loaded, error) {
-	out := &Loaded{}
+func fromTable(t *table.Table, opt Options) (*loaded, error) {
+	out := &loaded{}
 	byKey := map[Key]int{}
 	sel := opt.Select
 	sel.IncludeWarmup = true
@@ -184,18 +184,18 @@ func FromTable(t *table.Table, opt Options) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out.Groups, func(a, b Group) int { return a.Key.compare(b.Key) })
-	for i := range out.Groups {
-		sortRecords(out.Groups[i].Records)
+	slices.SortFunc(out.groups, func(a, b group) int { return a.key.compare(b.key) })
+	for i := range out.groups {
+		sortRecords(out.groups[i].records)
 	}
-	out.Warnings = out.Dropped.Warnings()
+	out.warnings = out.Dropped.warnings()
 	return out, nil
 }
 
 // add appends the rows of series s to their groups (byKey: the index of
 // each Key's group in out.Groups), or counts them as dropped.
-func (out *Loaded) add(s *table.Series, opt Options, byKey map[Key]int) error {
-	out.Runs++
+func (out *loaded) add(s *table.Series, opt Options, byKey map[Key]int) error {
+	out.runs++
 	if typeRank(s.Mode) == len(Types) {
 		out.OtherModes += s.Len()
 		return nil
@@ -243,12 +243,12 @@ func (out *Loaded) add(s *table.Series, opt Options, byKey map[Key]int) error {
 		k := Key{Suite: s.Project, Benchmark: s.Benchmark, Version: s.Version, Type: s.Mode, Env: e}
 		g, ok := byKey[k]
 		if !ok {
-			g = len(out.Groups)
+			g = len(out.groups)
 			byKey[k] = g
 			// Usually one series per key: room for all its rows.
-			out.Groups = append(out.Groups, Group{Key: k, Records: make([]Record, 0, s.Len()-i)})
+			out.groups = append(out.groups, group{key: k, records: make([]Record, 0, s.Len()-i)})
 		}
-		out.Groups[g].Records = append(out.Groups[g].Records, Record{
+		out.groups[g].records = append(out.groups[g].records, Record{
 			Instance:  inst,
 			Run:       s.Levels[table.LevelFork][i] - 1,
 			Iteration: s.Levels[table.LevelIteration][i] - int32(offset),

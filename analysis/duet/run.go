@@ -41,17 +41,17 @@ type Benchmark struct {
 	CI    CI
 	// HasU says whether the U test ran (both sides have iterations).
 	HasU bool
-	U    UTest
+	U    uTest
 	// Relative, RelLower and RelUpper are CI.Mean, CI.Lower and CI.Upper
 	// divided by MeanB: how much slower (> 0) or faster (< 0) A is than B.
 	Relative, RelLower, RelUpper float64
 	// Verdict reads the CI: VerdictSame, VerdictAFaster, VerdictASlower,
 	// VerdictNoCI or VerdictDegenerate.
 	Verdict string
-	// RunTimes are the runs' machine times (raw data, SPEC §10);
+	// runTimes are the runs' machine times (raw data, SPEC §10);
 	// RunSeconds is their mean in seconds and PerIteration the mean of
 	// Seconds/Iterations.
-	RunTimes     []RunTime
+	RunTimes     []runTime
 	RunSeconds   float64
 	PerIteration float64
 	// MDSCI and MDSU are the per-benchmark minimal detectable slowdowns of
@@ -84,7 +84,7 @@ type MDSRow struct {
 	HasCI    bool
 	CI       CI
 	HasU     bool
-	U        UTest
+	U        uTest
 }
 
 // MatchRow is an A/A match ratio of one (environment, suite, type) at one
@@ -104,7 +104,7 @@ type MatchRow struct {
 type SpeedupRow struct {
 	Env, Suite, Benchmark, Version string
 	// Seqn and Duet are the per-type means the definition divides (s per
-	// iteration for SpeedupCode, ns per run for SpeedupThesis).
+	// iteration for speedupCode, ns per run for speedupThesis).
 	Seqn, Duet float64
 	Speedup    float64
 }
@@ -119,12 +119,12 @@ type Report struct {
 	Match      []MatchRow
 	Speedups   []SpeedupRow
 	// Dropped counts the rows dropped when reading the table; Warnings
-	// says so (Dropped.Warnings).
+	// says so (Dropped.warnings).
 	Dropped  Dropped
 	Warnings []string
 }
 
-// Run analyses the duet rows of t (see FromTable for the mapping): per
+// Run analyses the duet rows of t (see fromTable for the mapping): per
 // benchmark-env key the warm-up filter, pairing, the CI test and the U test
 // at slowdown 0 and at every Options.Slowdowns, the duet pairing at every
 // Options.OverlapRatios, run times, and then the A/A match ratios and the
@@ -141,27 +141,27 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	ld, err := FromTable(t, opt)
+	ld, err := fromTable(t, opt)
 	if err != nil {
 		return nil, err
 	}
-	if len(ld.Groups) == 0 && opt.Select.Shards > 1 {
-		if ld.Runs > 0 {
-			return &Report{Options: opt, Dropped: ld.Dropped, Warnings: ld.Warnings}, nil
+	if len(ld.groups) == 0 && opt.Select.Shards > 1 {
+		if ld.runs > 0 {
+			return &Report{Options: opt, Dropped: ld.Dropped, Warnings: ld.warnings}, nil
 		}
 		if n := selectedRuns(t, opt.Select.Unsharded()); n > 0 {
 			return nil, &table.EmptyShardError{Shard: opt.Select.Shard, Shards: opt.Select.Shards, Runs: n}
 		}
 	}
-	if len(ld.Groups) == 0 {
-		return nil, noDuetRows(ld.Dropped, ld.Warnings)
+	if len(ld.groups) == 0 {
+		return nil, noDuetRows(ld.Dropped, ld.warnings)
 	}
-	res, err := Analyze(ld.Groups, opt)
+	res, err := analyze(ld.groups, opt)
 	if err != nil {
 		return nil, err
 	}
 	res.Dropped = ld.Dropped
-	res.Warnings = append(ld.Warnings, res.Warnings...)
+	res.Warnings = append(ld.warnings, res.Warnings...)
 	return res, nil
 }
 
@@ -192,17 +192,17 @@ func selectedRuns(t *table.Table, f table.Filter) int {
 	return n
 }
 
-// Analyze is Run on groups already read (FromTable), for callers and tests
+// Analyze is Run on groups already read (fromTable), for callers and tests
 // that build records themselves. Groups must be sorted by key with their
-// records sorted as FromTable leaves them.
-func Analyze(groups []Group, opt Options) (*Report, error) {
+// records sorted as fromTable leaves them.
+func analyze(groups []group, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	parts, err := workpool.Map(len(groups), opt.Workers, func(i int) (*keyResult, error) {
 		kr, err := analyzeGroup(&groups[i], opt)
 		if err != nil {
-			return nil, fmt.Errorf("duet: %s: %w", groups[i].Key, err)
+			return nil, fmt.Errorf("duet: %s: %w", groups[i].key, err)
 		}
 		if opt.Progress != nil {
 			opt.Progress(len(groups))
@@ -224,7 +224,7 @@ func Analyze(groups []Group, opt Options) (*Report, error) {
 
 // summarize computes the summaries across keys from the per-key results:
 // the A/A match ratios from MDS and the runtime speedups from Benchmarks
-// (Analyze and Merge).
+// (analyze and Merge).
 func (r *Report) summarize() {
 	r.Match = matchRatios(r.MDS)
 	r.Speedups = speedups(r.Benchmarks, r.Options.Speedup)
@@ -257,7 +257,7 @@ func (ev *evaluator) runOverlaps(rs []runRecs) [][]Overlap {
 	}
 	out := make([][]Overlap, len(rs))
 	for i, r := range rs {
-		out[i] = Overlaps(r.A, r.B, ev.opt.Enumeration)
+		out[i] = overlaps(r.A, r.B, ev.opt.Enumeration)
 	}
 	return out
 }
@@ -269,13 +269,13 @@ func (ev *evaluator) ciTest(rs []runRecs, ov [][]Overlap, m, grandMean float64) 
 	ev.means = ev.means[:0]
 	for i, r := range rs {
 		if ov != nil {
-			om := FilterOverlaps(ov[i], r.A, r.B, m)
+			om := filterOverlaps(ov[i], r.A, r.B, m)
 			for _, o := range om {
-				overlapNs += float64(o.Time())
+				overlapNs += float64(o.time())
 			}
-			ev.diffs = PairByOverlap(ev.diffs, om, r.A, r.B)
+			ev.diffs = pairByOverlap(ev.diffs, om, r.A, r.B)
 		} else {
-			ev.diffs = PairByIndex(ev.diffs, r.A, r.B)
+			ev.diffs = pairByIndex(ev.diffs, r.A, r.B)
 		}
 		if len(ev.diffs) > 0 {
 			pairs += len(ev.diffs)
@@ -299,24 +299,24 @@ func (ev *evaluator) times(recs []Record) (a, b []float64) {
 	return ev.a, ev.b
 }
 
-func analyzeGroup(g *Group, opt Options) (*keyResult, error) {
-	ev := &evaluator{key: g.Key, opt: opt, boot: stats.BootstrapOptions{Resamples: opt.Resamples, Confidence: opt.Confidence}}
-	b := Benchmark{Key: g.Key, MDSCI: math.NaN(), MDSU: math.NaN()}
-	b.RunTimes = RunTimes(g.Records, g.Key.Type)
+func analyzeGroup(g *group, opt Options) (*keyResult, error) {
+	ev := &evaluator{key: g.key, opt: opt, boot: stats.BootstrapOptions{Resamples: opt.Resamples, Confidence: opt.Confidence}}
+	b := Benchmark{Key: g.key, MDSCI: math.NaN(), MDSU: math.NaN()}
+	b.RunTimes = runTimes(g.records, g.key.Type)
 	b.Runs = len(b.RunTimes)
 	if b.Runs > 0 {
-		b.RunSeconds = meanBy(b.RunTimes, func(r RunTime) float64 { return float64(r.Seconds) })
-		b.PerIteration = meanBy(b.RunTimes, RunTime.PerIteration)
+		b.RunSeconds = meanBy(b.RunTimes, func(r runTime) float64 { return float64(r.Seconds) })
+		b.PerIteration = meanBy(b.RunTimes, runTime.perIteration)
 	}
 
-	kept := FilterWarmup(g.Records, g.Key.Suite, opt.Warmup)
+	kept := filterWarmup(g.records, g.key.Suite, opt.Warmup)
 	b.Iterations = len(kept)
 	a, bt := ev.times(kept)
 	all := append(append(make([]float64, 0, len(kept)), a...), bt...)
 	b.MeanA, b.MeanB, b.GrandMean = meanOf(a), meanOf(bt), meanOf(all)
-	b.CVA, b.CVB, b.CV = CV(a), CV(bt), CV(all)
+	b.CVA, b.CVB, b.CV = cv(a), cv(bt), cv(all)
 	var err error
-	if b.U, b.HasU, err = MannWhitney(a, bt, opt.Alpha); err != nil {
+	if b.U, b.HasU, err = mannWhitney(a, bt, opt.Alpha); err != nil {
 		return nil, err
 	}
 
@@ -332,39 +332,39 @@ func analyzeGroup(g *Group, opt Options) (*keyResult, error) {
 	}
 
 	kr := &keyResult{}
-	if g.Key.Type == TypeDuet && len(rs) > 0 {
+	if g.key.Type == TypeDuet && len(rs) > 0 {
 		r0 := rs[0]
 		b.Timeline = &Timeline{Instance: r0.Instance, Run: r0.Run, A: r0.A, B: r0.B,
-			Pairs: FilterOverlaps(ov[0], r0.A, r0.B, opt.MinOverlap)}
+			Pairs: filterOverlaps(ov[0], r0.A, r0.B, opt.MinOverlap)}
 	}
-	if g.Key.Type == TypeDuet {
+	if g.key.Type == TypeDuet {
 		var total float64
 		for _, r := range kept {
 			total += r.TimeNs
 		}
 		for _, m := range opt.OverlapRatios {
-			row := OverlapRow{Key: g.Key, M: m}
+			row := OverlapRow{Key: g.key, M: m}
 			var overlapNs float64
 			if row.CI, row.HasCI, row.Pairs, overlapNs, err = ev.ciTest(rs, ov, m, b.GrandMean); err != nil {
 				return nil, err
 			}
-			row.RelOverlapTime = RelativeOverlapTime(overlapNs, total, row.Pairs)
+			row.RelOverlapTime = relativeOverlapTime(overlapNs, total, row.Pairs)
 			kr.overlaps = append(kr.overlaps, row)
 		}
 	}
 
 	var slowed []Record
 	for _, s := range opt.Slowdowns {
-		row := MDSRow{Key: g.Key, Slowdown: s}
+		row := MDSRow{Key: g.key, Slowdown: s}
 		if s == 0 {
 			row.HasCI, row.CI, row.HasU, row.U = b.HasCI, b.CI, b.HasU, b.U
 			kr.mds = append(kr.mds, row)
 			continue
 		}
-		slowed = SlowdownB(slowed, kept, g.Key.Type, s)
+		slowed = slowdownB(slowed, kept, g.key.Type, s)
 		srs := runs(slowed)
 		sa, sb := ev.times(slowed)
-		if row.U, row.HasU, err = MannWhitney(sa, sb, opt.Alpha); err != nil {
+		if row.U, row.HasU, err = mannWhitney(sa, sb, opt.Alpha); err != nil {
 			return nil, err
 		}
 		// The grand mean of the slowed data, as the reference recomputes it.
@@ -464,9 +464,9 @@ func matchRatios(rows []MDSRow) []MatchRow {
 // benchmark, version).
 func speedups(bs []Benchmark, def SpeedupDefinition) []SpeedupRow {
 	type bk struct{ env, suite, bench, version string }
-	seqn := map[bk][]RunTime{}
+	seqn := map[bk][]runTime{}
 	for _, b := range bs {
-		if b.Type == TypeSeqn {
+		if b.Type == typeSeqn {
 			seqn[bk{b.Env, b.Suite, b.Benchmark, b.Version}] = b.RunTimes
 		}
 	}
@@ -480,12 +480,12 @@ func speedups(bs []Benchmark, def SpeedupDefinition) []SpeedupRow {
 			continue
 		}
 		row := SpeedupRow{Env: b.Env, Suite: b.Suite, Benchmark: b.Benchmark, Version: b.Version,
-			Speedup: Speedup(s, b.RunTimes, def)}
-		if def == SpeedupThesis {
-			ns := func(r RunTime) float64 { return float64(r.TimeNs) }
+			Speedup: speedup(s, b.RunTimes, def)}
+		if def == speedupThesis {
+			ns := func(r runTime) float64 { return float64(r.TimeNs) }
 			row.Seqn, row.Duet = meanBy(s, ns), meanBy(b.RunTimes, ns)
 		} else {
-			row.Seqn, row.Duet = meanBy(s, RunTime.PerIteration), meanBy(b.RunTimes, RunTime.PerIteration)
+			row.Seqn, row.Duet = meanBy(s, runTime.perIteration), meanBy(b.RunTimes, runTime.perIteration)
 		}
 		out = append(out, row)
 	}

@@ -2,8 +2,8 @@ package duet
 
 import "math"
 
-// RunTime is the wall-clock machine time of one run (SPEC §10).
-type RunTime struct {
+// runTime is the wall-clock machine time of one run (SPEC §10).
+type runTime struct {
 	Instance, Run int32
 	// TimeNs is the run time in ns: for seqn span_A + span_B with span =
 	// max(end) − min(start) of a pair; for duet and syncduet max(end) −
@@ -18,16 +18,16 @@ type RunTime struct {
 }
 
 // PerIteration is Seconds / Iterations, the code's normalised run time.
-func (r RunTime) PerIteration() float64 { return float64(r.Seconds) / float64(r.Iterations) }
+func (r runTime) perIteration() float64 { return float64(r.Seconds) / float64(r.Iterations) }
 
-// RunTimes returns the run time of every run of one key's raw records (no
+// runTimes returns the run time of every run of one key's raw records (no
 // warm-up filter: the runtime is the machine time of the whole run).
-// recs must be sorted as in Group.
-func RunTimes(recs []Record, typ string) []RunTime {
-	var out []RunTime
+// recs must be sorted as in group.
+func runTimes(recs []Record, typ string) []runTime {
+	var out []runTime
 	for _, r := range runs(recs) {
-		rt := RunTime{Instance: r.Instance, Run: r.Run, Iterations: len(r.A) + len(r.B)}
-		if typ == TypeSeqn {
+		rt := runTime{Instance: r.Instance, Run: r.Run, Iterations: len(r.A) + len(r.B)}
+		if typ == typeSeqn {
 			rt.TimeNs = span(r.A) + span(r.B)
 		} else {
 			lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
@@ -61,19 +61,19 @@ func span(p []Record) int64 {
 // Speedup returns the runtime speedup of duet against seqn from the run
 // times of one benchmark and environment (SPEC §10, D6):
 //
-//	SpeedupCode:   mean_r(Seconds/Iterations | seqn) / mean_r(Seconds/Iterations | duet) − 1
-//	SpeedupThesis: mean_r(TimeNs | seqn) / mean_r(TimeNs | duet)          (eq. 5.1)
+//	speedupCode:   mean_r(Seconds/Iterations | seqn) / mean_r(Seconds/Iterations | duet) − 1
+//	speedupThesis: mean_r(TimeNs | seqn) / mean_r(TimeNs | duet)          (eq. 5.1)
 //
 // NaN when either side has no run.
-func Speedup(seqn, duet []RunTime, def SpeedupDefinition) float64 {
+func speedup(seqn, duet []runTime, def SpeedupDefinition) float64 {
 	if len(seqn) == 0 || len(duet) == 0 {
 		return math.NaN()
 	}
-	if def == SpeedupThesis {
-		return meanBy(seqn, func(r RunTime) float64 { return float64(r.TimeNs) }) /
-			meanBy(duet, func(r RunTime) float64 { return float64(r.TimeNs) })
+	if def == speedupThesis {
+		return meanBy(seqn, func(r runTime) float64 { return float64(r.TimeNs) }) /
+			meanBy(duet, func(r runTime) float64 { return float64(r.TimeNs) })
 	}
-	return meanBy(seqn, RunTime.PerIteration)/meanBy(duet, RunTime.PerIteration) - 1
+	return meanBy(seqn, runTime.perIteration)/meanBy(duet, runTime.perIteration) - 1
 }
 
 func meanBy[T any](x []T, f func(T) float64) float64 {

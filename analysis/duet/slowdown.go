@@ -2,10 +2,10 @@ package duet
 
 import "math"
 
-// SlowdownB returns a copy of one key's records with B emulated s slower
+// slowdownB returns a copy of one key's records with B emulated s slower
 // (SPEC §12.1, process.py::alter_score; the factor is 1 + s, D8). Apply it
 // after the warm-up filter; A records are copied unchanged and recs must be
-// sorted as in Group.
+// sorted as in group.
 //
 // For duet, per run with B's durations t_1 … t_n in iteration order and
 // D_k = s·Σ_{j≤k} t_j (D_0 = 0):
@@ -16,7 +16,7 @@ import "math"
 // first retained iteration. Shifts are rounded to whole ns. For seqn and
 // syncduet time' = (1 + s)·t and end' = start + time' (timestamps do not
 // matter for their pairing). dst is reused.
-func SlowdownB(dst, recs []Record, typ string, s float64) []Record {
+func slowdownB(dst, recs []Record, typ string, s float64) []Record {
 	dst = append(dst[:0], recs...)
 	if s == 0 {
 		return dst
@@ -43,14 +43,14 @@ func SlowdownB(dst, recs []Record, typ string, s float64) []Record {
 	return dst
 }
 
-// RelativeOverlapTime is the share of iteration time covered by the pairs
+// relativeOverlapTime is the share of iteration time covered by the pairs
 // of O_m (SPEC §11, eq. 5.2):
 //
 //	Σ_{(a,b) ∈ O_m, all runs} overlap_time(a, b) / ( ½ · Σ_{all A and B iterations} time )
 //
 // overlapNs is the numerator and totalNs the sum of all iteration times.
 // NaN when there is no pair (the key is absent from Fig 5.2, not 0).
-func RelativeOverlapTime(overlapNs, totalNs float64, pairs int) float64 {
+func relativeOverlapTime(overlapNs, totalNs float64, pairs int) float64 {
 	if pairs == 0 {
 		return math.NaN()
 	}

@@ -12,7 +12,7 @@ func rec(run int32, pair byte, it int32, start, end int64) Record {
 // TestFilterWarmupRules: the code's rule keeps i ≥ iter_max/2 with iter_max
 // over both pairs (a pair that timed out keeps its threshold from the
 // other); the thesis rule drops the first ⌊n/2⌋ of each pair; SPEC CPU and
-// WarmupNone keep all.
+// warmupNone keep all.
 func TestFilterWarmupRules(t *testing.T) {
 	var recs []Record
 	for i := int32(1); i <= 5; i++ { // A: 1..5 (1-based, DaCapo)
@@ -33,12 +33,12 @@ func TestFilterWarmupRules(t *testing.T) {
 		rule  WarmupRule
 		want  []string
 	}{
-		{"dacapo", WarmupCode, []string{"A3", "A4", "A5", "B3"}}, // 2i ≥ 5
-		{"dacapo", WarmupHalf, []string{"A3", "A4", "A5", "B2", "B3"}},
-		{"dacapo", WarmupNone, its(recs)},
-		{"speccpu", WarmupCode, its(recs)},
+		{"dacapo", warmupCode, []string{"A3", "A4", "A5", "B3"}}, // 2i ≥ 5
+		{"dacapo", warmupHalf, []string{"A3", "A4", "A5", "B2", "B3"}},
+		{"dacapo", warmupNone, its(recs)},
+		{"speccpu", warmupCode, its(recs)},
 	} {
-		if got := its(FilterWarmup(recs, c.suite, c.rule)); !slices.Equal(got, c.want) {
+		if got := its(filterWarmup(recs, c.suite, c.rule)); !slices.Equal(got, c.want) {
 			t.Errorf("%s %s: %v, want %v", c.suite, c.rule, got, c.want)
 		}
 	}
@@ -48,7 +48,7 @@ func TestFilterWarmupRules(t *testing.T) {
 func TestPairByIndex(t *testing.T) {
 	a := []Record{{Iteration: 1, TimeNs: 10}, {Iteration: 2, TimeNs: 20}, {Iteration: 2, TimeNs: 30}, {Iteration: 4, TimeNs: 40}}
 	b := []Record{{Iteration: 2, TimeNs: 5}, {Iteration: 3, TimeNs: 7}, {Iteration: 4, TimeNs: 1}}
-	if got := PairByIndex(nil, a, b); !slices.Equal(got, []float64{25 - 5, 40 - 1}) {
+	if got := pairByIndex(nil, a, b); !slices.Equal(got, []float64{25 - 5, 40 - 1}) {
 		t.Errorf("got %v", got)
 	}
 }
@@ -57,18 +57,18 @@ func TestPairByIndex(t *testing.T) {
 func TestFilterOverlapsStrict(t *testing.T) {
 	a := []Record{rec(0, 'A', 0, 0, 100)}
 	b := []Record{rec(0, 'B', 0, 60, 160)} // overlap 40: rate 0.4
-	ov := SweepOverlaps(a, b)
+	ov := sweepOverlaps(a, b)
 	if len(ov) != 1 || ov[0].Rate != 0.4 {
 		t.Fatalf("overlaps %+v", ov)
 	}
-	if n := len(FilterOverlaps(ov, a, b, 0.4)); n != 0 {
+	if n := len(filterOverlaps(ov, a, b, 0.4)); n != 0 {
 		t.Errorf("rate 0.4 kept at m = 0.4")
 	}
-	if n := len(FilterOverlaps(ov, a, b, 0.39)); n != 1 {
+	if n := len(filterOverlaps(ov, a, b, 0.39)); n != 1 {
 		t.Errorf("rate 0.4 dropped at m = 0.39")
 	}
 	// Touching intervals do not overlap.
-	if ov := AllPairsOverlaps(a, []Record{rec(0, 'B', 0, 100, 200)}); len(ov) != 0 {
+	if ov := allPairsOverlaps(a, []Record{rec(0, 'B', 0, 100, 200)}); len(ov) != 0 {
 		t.Errorf("touching: %+v", ov)
 	}
 }
@@ -78,7 +78,7 @@ func TestFilterOverlapsStrict(t *testing.T) {
 // unchanged; for seqn the starts stay.
 func TestSlowdownGaps(t *testing.T) {
 	recs := []Record{rec(0, 'A', 0, 0, 100), rec(0, 'B', 0, 10, 110), rec(0, 'B', 1, 130, 230), rec(1, 'B', 0, 1000, 1200)}
-	got := SlowdownB(nil, recs, TypeDuet, 0.1)
+	got := slowdownB(nil, recs, TypeDuet, 0.1)
 	want := []Record{recs[0], {Run: 0, Pair: 'B', Iteration: 0, StartNs: 10, EndNs: 120, TimeNs: 110},
 		{Run: 0, Pair: 'B', Iteration: 1, StartNs: 140, EndNs: 250, TimeNs: 110},
 		{Run: 1, Pair: 'B', Iteration: 0, StartNs: 1000, EndNs: 1220, TimeNs: 220}}
@@ -87,7 +87,7 @@ func TestSlowdownGaps(t *testing.T) {
 			t.Errorf("duet record %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	got = SlowdownB(got, recs, TypeSeqn, 0.1)
+	got = slowdownB(got, recs, typeSeqn, 0.1)
 	if got[2].StartNs != 130 || got[2].EndNs != 240 {
 		t.Errorf("seqn: %+v", got[2])
 	}
@@ -118,7 +118,7 @@ func TestMannWhitneyOptions(t *testing.T) {
 		{[]float64{1, 2.5, 3.5, 7}, []float64{2, 4, 5}, 0.8571428571428571, true},
 		{seq(0, 12, 0), seq(3, 12, 0.5), 0.040404119588223694, false},
 	} {
-		u, ok, err := MannWhitney(c.a, c.b, 0.05)
+		u, ok, err := mannWhitney(c.a, c.b, 0.05)
 		if err != nil || !ok {
 			t.Fatal(ok, err)
 		}
@@ -127,7 +127,7 @@ func TestMannWhitneyOptions(t *testing.T) {
 			t.Errorf("%v vs %v: %+v", c.a, c.b, u)
 		}
 	}
-	if _, ok, _ := MannWhitney(nil, []float64{1}, 0.05); ok {
+	if _, ok, _ := mannWhitney(nil, []float64{1}, 0.05); ok {
 		t.Error("empty side tested")
 	}
 }
@@ -139,22 +139,22 @@ func TestCITestAPI(t *testing.T) {
 	g := groupOf(t, gs, TypeDuet)
 	var x []float64
 	for _, m := range runMeans(g, 0.4) {
-		x = append(x, m.Mean)
+		x = append(x, m.mean)
 	}
 	opt := DefaultOptions()
-	res, err := Analyze(gs, opt)
+	res, err := analyze(gs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := res.Benchmarks[0]
-	ci, ok, err := CITest(x, b.GrandMean, g.Key, opt)
+	ci, ok, err := CITest(x, b.GrandMean, g.key, opt)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
 	if b.CI != ci {
 		t.Errorf("CITest %+v, Run %+v", ci, b.CI)
 	}
-	if _, ok, _ := CITest(x[:1], 1, g.Key, opt); ok {
+	if _, ok, _ := CITest(x[:1], 1, g.key, opt); ok {
 		t.Error("one run mean gave a CI")
 	}
 }

@@ -75,31 +75,31 @@ func TestFromTable(t *testing.T) {
 	}
 	tb := b.Finish()
 	defer tb.Release()
-	ld, err := FromTable(tb, DefaultOptions())
+	ld, err := fromTable(tb, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ld.Groups) != 1 || len(ld.Groups[0].Records) != 2 {
-		t.Fatalf("groups %+v", ld.Groups)
+	if len(ld.groups) != 1 || len(ld.groups[0].records) != 2 {
+		t.Fatalf("groups %+v", ld.groups)
 	}
-	g := ld.Groups[0]
-	if g.Key != (Key{Suite: "dacapo", Benchmark: "avrora", Type: TypeDuet, Env: "bare-metal"}) {
-		t.Errorf("key %+v", g.Key)
+	g := ld.groups[0]
+	if g.key != (Key{Suite: "dacapo", Benchmark: "avrora", Type: TypeDuet, Env: "bare-metal"}) {
+		t.Errorf("key %+v", g.key)
 	}
-	if r := g.Records[0]; r.Pair != 'A' || r.Run != 1 || r.Iteration != 3 || r.Instance != 1 || r.StartNs != 300 || r.TimeNs != 5 {
+	if r := g.records[0]; r.Pair != 'A' || r.Run != 1 || r.Iteration != 3 || r.Instance != 1 || r.StartNs != 300 || r.TimeNs != 5 {
 		t.Errorf("first record %+v", r)
 	}
-	if ld.OtherModes != 1 || ld.Excluded != 1 || ld.Unlabelled != 1 || ld.NoTime != 1 || ld.BadPair != 1 || len(ld.Warnings) != 5 {
+	if ld.OtherModes != 1 || ld.Excluded != 1 || ld.Unlabelled != 1 || ld.NoTime != 1 || ld.BadPair != 1 || len(ld.warnings) != 5 {
 		t.Errorf("counts %+v", ld)
 	}
 	opt := DefaultOptions()
 	opt.KeepUnlabelled = true
-	ld, err = FromTable(tb, opt)
+	ld, err = fromTable(tb, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ld.Groups) != 2 || ld.Groups[0].Key.Env != "" {
-		t.Errorf("with unlabelled instances: %+v", ld.Groups)
+	if len(ld.groups) != 2 || ld.groups[0].key.Env != "" {
+		t.Errorf("with unlabelled instances: %+v", ld.groups)
 	}
 }
 

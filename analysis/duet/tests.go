@@ -50,8 +50,8 @@ func ciTest(x []float64, grandMean float64, opt stats.BootstrapOptions, rng *sta
 	return ci, true, nil
 }
 
-// UTest is the outcome of the Mann-Whitney U test of one key (SPEC §7).
-type UTest struct {
+// uTest is the outcome of the Mann-Whitney U test of one key (SPEC §7).
+type uTest struct {
 	// U is U1, the statistic of A: R_A − n_A(n_A+1)/2.
 	U float64
 	// P is the two-sided p-value (asymptotic with tie and continuity
@@ -63,25 +63,25 @@ type UTest struct {
 	Equal bool
 }
 
-// MannWhitney tests all A iteration times against all B iteration times of
+// mannWhitney tests all A iteration times against all B iteration times of
 // a key with scipy.stats.mannwhitneyu's defaults (two-sided,
 // use_continuity=True, method "auto"; process.py::arbiter_utest) through
 // nonparam.MannWhitneyU, and calls the key equal when p > alpha. It returns
 // ok = false when a side is empty.
-func MannWhitney(a, b []float64, alpha float64) (UTest, bool, error) {
+func mannWhitney(a, b []float64, alpha float64) (uTest, bool, error) {
 	if len(a) == 0 || len(b) == 0 {
-		return UTest{}, false, nil
+		return uTest{}, false, nil
 	}
 	r, err := nonparam.MannWhitneyU(a, b, nonparam.DefaultMannWhitneyOptions)
 	if err != nil {
-		return UTest{}, false, err
+		return uTest{}, false, err
 	}
-	return UTest{U: r.U, P: r.P, Exact: r.Method == nonparam.MethodExact, Equal: r.P > alpha}, true, nil
+	return uTest{U: r.U, P: r.P, Exact: r.Method == nonparam.MethodExact, Equal: r.P > alpha}, true, nil
 }
 
-// CV is the coefficient of variation std(x, ddof=1)/mean(x) (SPEC §9).
+// cv is the coefficient of variation std(x, ddof=1)/mean(x) (SPEC §9).
 // NaN for fewer than 2 values.
-func CV(x []float64) float64 {
+func cv(x []float64) float64 {
 	if len(x) < 2 {
 		return math.NaN()
 	}
