@@ -251,7 +251,7 @@ func TestGoTimeModel(t *testing.T) {
 		if got := float64(x.Recorded.TimeNs); math.Abs(got-want) > 10 {
 			t.Errorf("%q: recorded time %v ns, want %v (Σ N × ns/op = %v)", tc.end, got, want, sum)
 		}
-		if !x.Status.Reduced() || x.Recommended.TimeNs >= x.Recorded.TimeNs {
+		if !x.Status.reduced() || x.Recommended.TimeNs >= x.Recorded.TimeNs {
 			t.Fatalf("status %s (%s), %d → %d ns", x.Status, x.Reason, x.Recorded.TimeNs, x.Recommended.TimeNs)
 		}
 		if line := x.Command.Line(); !strings.Contains(line, "-benchtime 100ms") || !strings.Contains(line, "-count "+strconv.Itoa(x.Recommended.Iterations)) {
@@ -262,7 +262,7 @@ func TestGoTimeModel(t *testing.T) {
 
 // TestNeverCostsMore: on every path (Go slices, go test lines, JMH -wi 0
 // long and short forks) no recommendation costs more than the recorded
-// configuration, and every reduced one saves at least MinSaving.
+// configuration, and every reduced one saves at least minSaving.
 func TestNeverCostsMore(t *testing.T) {
 	opt := fastOptions()
 	opt.Splits = 2
@@ -304,7 +304,7 @@ func TestNeverCostsMore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Benchmarks[0].Path != PathStatedWarmup {
+	if rep.Benchmarks[0].Path != pathStatedWarmup {
 		t.Fatalf("path %s, want stated-warmup", rep.Benchmarks[0].Path)
 	}
 	checkNeverMore(t, "jmh stated warmup", rep)
@@ -312,15 +312,15 @@ func TestNeverCostsMore(t *testing.T) {
 
 // checkNeverMore fails when a recommendation of rep costs more than its
 // recorded configuration, or is called reduced while saving less than
-// MinSaving.
+// minSaving.
 func checkNeverMore(t *testing.T, name string, rep *Report) {
 	t.Helper()
 	for _, b := range rep.Benchmarks {
 		if b.Recommended.TimeNs > b.Recorded.TimeNs || b.Recorded.TimeNs <= 0 {
 			t.Errorf("%s %s: recommended %d ns, recorded %d ns", name, b.Key.Benchmark, b.Recommended.TimeNs, b.Recorded.TimeNs)
 		}
-		if b.Status.Reduced() && float64(b.Recommended.TimeNs) > (1-MinSaving)*float64(b.Recorded.TimeNs) {
-			t.Errorf("%s %s: reduced, but saves less than %g", name, b.Key.Benchmark, MinSaving)
+		if b.Status.reduced() && float64(b.Recommended.TimeNs) > (1-minSaving)*float64(b.Recorded.TimeNs) {
+			t.Errorf("%s %s: reduced, but saves less than %g", name, b.Key.Benchmark, minSaving)
 		}
 	}
 }

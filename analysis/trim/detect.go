@@ -10,9 +10,9 @@ import (
 // detectableSlowdown.
 const maxDrawObservations = 5000
 
-// DetectPower is the share of A/B runs that must detect a slowdown for it
+// detectPower is the share of A/B runs that must detect a slowdown for it
 // to count as detectable (the usual 80 % power).
-const DetectPower = 0.8
+const detectPower = 0.8
 
 // detectableSlowdown is the minimal detectable slowdown of configuration k
 // with predicted precision h (the relative CI half-width of one run's
@@ -29,7 +29,7 @@ const DetectPower = 0.8
 //
 //	δ* = (1 + √2·h) · m_A / m_B − 1.
 //
-// The minimal detectable slowdown is the DetectPower quantile of δ* over
+// The minimal detectable slowdown is the detectPower quantile of δ* over
 // the trials (common random numbers: the same draws serve every δ): the
 // smallest slowdown detected in at least 80 % of runs of k. It is at least
 // 0 (a run that never varies detects any slowdown).
@@ -51,7 +51,7 @@ func (d *design) detectableSlowdown(k []float64, h float64, draws int, rng *stat
 		n *= x
 	}
 	if n > maxDrawObservations {
-		return max(0, math.Sqrt2*h+stats.NormalQuantile(DetectPower)*math.Sqrt(2*v)/math.Abs(d.mean))
+		return max(0, math.Sqrt2*h+stats.NormalQuantile(detectPower)*math.Sqrt(2*v)/math.Abs(d.mean))
 	}
 	run := d.resampler(k, rng)
 	ds := make([]float64, draws)
@@ -59,7 +59,7 @@ func (d *design) detectableSlowdown(k []float64, h float64, draws int, rng *stat
 		a, b := run(), run()
 		ds[t] = (1+math.Sqrt2*h)*a/b - 1
 	}
-	return max(0, stats.Quantile(ds, DetectPower, nil))
+	return max(0, stats.Quantile(ds, detectPower, nil))
 }
 
 // resampler returns a function that draws one run of configuration k from

@@ -14,42 +14,42 @@ import (
 )
 
 // Names of the duet data tables Report.Frame returns (empty without duet
-// rows): analysis/duet's tables of the PathDuet benchmarks, and the
+// rows): analysis/duet's tables of the pathDuet benchmarks, and the
 // timelines the report plots.
 const (
-	// FrameDuetBenchmarks: duet.TableBenchmarks, one row per
+	// frameDuetBenchmarks: duet.TableBenchmarks, one row per
 	// benchmark-env key (CI and U test, verdict, relative difference, MDS).
-	FrameDuetBenchmarks = "duet-benchmarks"
-	// FrameDuetOverlaps: duet.TableOverlaps, per duet key and minimum
+	frameDuetBenchmarks = "duet-benchmarks"
+	// frameDuetOverlaps: duet.TableOverlaps, per duet key and minimum
 	// overlap ratio.
-	FrameDuetOverlaps = "duet-overlaps"
-	// FrameDuetMDS: duet.TableMDS, per key and emulated slowdown of B.
-	FrameDuetMDS = "duet-mds"
-	// FrameDuetMatch: duet.TableMatch, the A/A match ratios per
+	frameDuetOverlaps = "duet-overlaps"
+	// frameDuetMDS: duet.TableMDS, per key and emulated slowdown of B.
+	frameDuetMDS = "duet-mds"
+	// frameDuetMatch: duet.TableMatch, the A/A match ratios per
 	// (environment, suite, type, slowdown): the MDS curves.
-	FrameDuetMatch = "duet-match"
-	// FrameDuetSpeedup: duet.TableSpeedup, duet's runtime against seqn's.
-	FrameDuetSpeedup = "duet-speedup"
-	// FrameDuetTimeline: the plotted runs' iterations, one row per A or B
-	// iteration (DuetTimelineColumns).
-	FrameDuetTimeline = "duet-timeline"
-	// FrameDuetPairs: the plotted runs' pairs at the minimum overlap
-	// ratio, one row per pair (DuetPairsColumns).
-	FrameDuetPairs = "duet-pairs"
+	frameDuetMatch = "duet-match"
+	// frameDuetSpeedup: duet.TableSpeedup, duet's runtime against seqn's.
+	frameDuetSpeedup = "duet-speedup"
+	// frameDuetTimeline: the plotted runs' iterations, one row per A or B
+	// iteration (duetTimelineColumns).
+	frameDuetTimeline = "duet-timeline"
+	// frameDuetPairs: the plotted runs' pairs at the minimum overlap
+	// ratio, one row per pair (duetPairsColumns).
+	frameDuetPairs = "duet-pairs"
 )
 
-// MaxDuetTimelines bounds the duet runs kept for timeline plots;
-// MaxTimelineIterations bounds the iterations kept per pair of one run
+// maxDuetTimelines bounds the duet runs kept for timeline plots;
+// maxTimelineIterations bounds the iterations kept per pair of one run
 // (the first ones in time).
 const (
-	MaxDuetTimelines      = 8
-	MaxTimelineIterations = 200
+	maxDuetTimelines      = 8
+	maxTimelineIterations = 200
 )
 
-// DuetVerdict is the duet analysis' A/B result for one benchmark run of a
+// duetVerdict is the duet analysis' A/B result for one benchmark run of a
 // duet mode (one analysis/duet benchmark-env key; a run whose instances
 // sit in several environments has one per environment).
-type DuetVerdict struct {
+type duetVerdict struct {
 	// Env is the key's environment ("" for unlabelled hosts).
 	Env string
 	// Runs and Pairs are the runs in the data and the paired iterations
@@ -79,22 +79,22 @@ func bVsA(r float64) float64 { return -r / (1 + r) }
 // String is the verdict in a sentence, Short first and then which pair is
 // faster and the CI in parentheses: "B 5.0 % slower (A faster; 95 % CI of
 // (B − A)/A [+4.4 %, +6.1 %], 10 runs, 380 pairs)".
-func (v DuetVerdict) String() string {
+func (v duetVerdict) String() string {
 	ci := fmt.Sprintf("%g %% CI of (B − A)/A [%s, %s], %d runs, %d pairs", 100*v.Confidence, signedPct(v.Lower), signedPct(v.Upper), v.Runs, v.Pairs)
 	switch v.Verdict {
 	case duet.VerdictAFaster:
-		return fmt.Sprintf("%s (A faster; %s)", v.Short(), ci)
+		return fmt.Sprintf("%s (A faster; %s)", v.short(), ci)
 	case duet.VerdictASlower:
-		return fmt.Sprintf("%s (A slower; %s)", v.Short(), ci)
+		return fmt.Sprintf("%s (A slower; %s)", v.short(), ci)
 	case duet.VerdictSame:
-		return fmt.Sprintf("%s (B against A %s; %s contains 0)", v.Short(), signedPct(v.BvsA), strings.Replace(ci, ",", "", 1))
+		return fmt.Sprintf("%s (B against A %s; %s contains 0)", v.short(), signedPct(v.BvsA), strings.Replace(ci, ",", "", 1))
 	}
-	return fmt.Sprintf("%s (%d runs, %d pairs)", v.Short(), v.Runs, v.Pairs)
+	return fmt.Sprintf("%s (%d runs, %d pairs)", v.short(), v.Runs, v.Pairs)
 }
 
 // Short is the verdict in a few words, as the terminal's plan table shows
 // it: "B 5.0 % slower", "B 3.1 % faster", "no difference", "no CI".
-func (v DuetVerdict) Short() string {
+func (v duetVerdict) short() string {
 	switch v.Verdict {
 	case duet.VerdictAFaster:
 		return fmt.Sprintf("B %.1f %% slower", 100*v.BvsA)
@@ -118,12 +118,12 @@ func signedPct(x float64) string {
 
 // duetText joins the verdicts of b (with their environments when there
 // are several), or "" without one.
-func duetText(vs []DuetVerdict, short bool) string {
+func duetText(vs []duetVerdict, short bool) string {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
 		s := v.String()
 		if short {
-			s = v.Short()
+			s = v.short()
 		}
 		if len(vs) > 1 {
 			s = v.Env + ": " + s
@@ -133,7 +133,7 @@ func duetText(vs []DuetVerdict, short bool) string {
 	return strings.Join(parts, "; ")
 }
 
-// runDuet runs analysis/duet on the PathDuet benchmarks of rep (opt.Duet
+// runDuet runs analysis/duet on the pathDuet benchmarks of rep (opt.Duet
 // with trim's Seed, Workers and Select narrowed to them), keeps its report
 // in rep.Duet and gives each duet benchmark its verdicts. The duet
 // analysis failing (no timestamps, no usable row) does not stop trim: the
@@ -141,7 +141,7 @@ func duetText(vs []DuetVerdict, short bool) string {
 func runDuet(rep *Report, t *table.Table, opt *Options) {
 	var keys []table.Key
 	for i := range rep.Benchmarks {
-		if rep.Benchmarks[i].Path == PathDuet {
+		if rep.Benchmarks[i].Path == pathDuet {
 			keys = append(keys, rep.Benchmarks[i].Key)
 		}
 	}
@@ -153,7 +153,7 @@ func runDuet(rep *Report, t *table.Table, opt *Options) {
 	res, err := duet.Run(t, dopt)
 	if err != nil {
 		for i := range rep.Benchmarks {
-			if b := &rep.Benchmarks[i]; b.Path == PathDuet {
+			if b := &rep.Benchmarks[i]; b.Path == pathDuet {
 				b.Warnings = append(b.Warnings, "duet analysis could not run: "+err.Error())
 			}
 		}
@@ -169,7 +169,7 @@ func runDuet(rep *Report, t *table.Table, opt *Options) {
 	}
 	for i := range rep.Benchmarks {
 		b := &rep.Benchmarks[i]
-		if b.Path != PathDuet {
+		if b.Path != pathDuet {
 			continue
 		}
 		ds := byRun[runKey{b.Key.Project, b.Key.Version, b.Key.Benchmark, b.Key.Mode}]
@@ -180,7 +180,7 @@ func runDuet(rep *Report, t *table.Table, opt *Options) {
 		b.Reason = fmt.Sprintf("duet data (%s): A and B compared by the duet method, the %g %% BCa bootstrap CI of the mean over runs of the paired differences A − B",
 			b.Key.Mode, 100*res.Options.Confidence)
 		for _, d := range ds {
-			v := DuetVerdict{Env: d.Env, Runs: d.Runs, Pairs: d.Pairs, Verdict: d.Verdict, BvsA: math.NaN(), Lower: math.NaN(), Upper: math.NaN(),
+			v := duetVerdict{Env: d.Env, Runs: d.Runs, Pairs: d.Pairs, Verdict: d.Verdict, BvsA: math.NaN(), Lower: math.NaN(), Upper: math.NaN(),
 				Confidence: res.Options.Confidence}
 			if d.HasCI {
 				v.BvsA, v.Lower, v.Upper = bVsA(d.Relative), bVsA(d.RelUpper), bVsA(d.RelLower)
@@ -234,11 +234,11 @@ func (r *Report) duetFrame(name string) (*reports.Frame, error) {
 		d = &duet.Report{}
 	}
 	switch name {
-	case FrameDuetTimeline:
+	case frameDuetTimeline:
 		return r.duetTimelineFrame(), nil
-	case FrameDuetPairs:
+	case frameDuetPairs:
 		return r.duetPairsFrame(), nil
-	case FrameDuetBenchmarks:
+	case frameDuetBenchmarks:
 		return r.duetBenchmarksFrame(d), nil
 	}
 	return d.Frame(strings.TrimPrefix(name, "duet-"))
@@ -247,7 +247,7 @@ func (r *Report) duetFrame(name string) (*reports.Frame, error) {
 // duetBenchmarksFrame is duet.Report.BenchmarksFrame with B against A and
 // the settings a reader needs to read it:
 //
-//	b_vs_a, b_vs_a_ci_lower, b_vs_a_ci_upper   (B − A)/A and its CI (DuetVerdict.BvsA)
+//	b_vs_a, b_vs_a_ci_lower, b_vs_a_ci_upper   (B − A)/A and its CI (duetVerdict.BvsA)
 //	confidence, resamples                      the CI's level and bootstrap resamples
 //	min_overlap_ratio                          the duet pairing's minimum overlap ratio m
 func (r *Report) duetBenchmarksFrame(d *duet.Report) *reports.Frame {
@@ -274,28 +274,28 @@ func (r *Report) duetBenchmarksFrame(d *duet.Report) *reports.Frame {
 // isDuetFrame reports whether name is one of the duet frames.
 func isDuetFrame(name string) bool {
 	switch name {
-	case FrameDuetBenchmarks, FrameDuetOverlaps, FrameDuetMDS, FrameDuetMatch, FrameDuetSpeedup, FrameDuetTimeline, FrameDuetPairs:
+	case frameDuetBenchmarks, frameDuetOverlaps, frameDuetMDS, frameDuetMatch, frameDuetSpeedup, frameDuetTimeline, frameDuetPairs:
 		return true
 	}
 	return false
 }
 
-// DuetTimelineColumns are the columns of FrameDuetTimeline: the key
+// duetTimelineColumns are the columns of frameDuetTimeline: the key
 // (environment, suite, benchmark, version, type), the run (instance,
 // run), pair A or B, the recorded iteration index, start_s and end_s (s
 // since the run's first kept start) and time_ns (the recorded duration).
-var DuetTimelineColumns = []string{"environment", "suite", "benchmark", "version", "type", "instance", "run", "pair",
+var duetTimelineColumns = []string{"environment", "suite", "benchmark", "version", "type", "instance", "run", "pair",
 	"iteration", "start_s", "end_s", "time_ns"}
 
-// DuetPairsColumns are the columns of FrameDuetPairs: the key and run as
-// in DuetTimelineColumns, the recorded iterations of the paired A and B,
+// duetPairsColumns are the columns of frameDuetPairs: the key and run as
+// in duetTimelineColumns, the recorded iterations of the paired A and B,
 // the overlap's start_s and end_s, and its rate min(overlap/time_a,
 // overlap/time_b).
-var DuetPairsColumns = []string{"environment", "suite", "benchmark", "version", "type", "instance", "run",
+var duetPairsColumns = []string{"environment", "suite", "benchmark", "version", "type", "instance", "run",
 	"a_iteration", "b_iteration", "start_s", "end_s", "rate"}
 
 // timelines returns the duet keys whose first run the report plots: at
-// most MaxDuetTimelines, largest |relative difference| first (keys
+// most maxDuetTimelines, largest |relative difference| first (keys
 // without a CI last), then in key order.
 func (r *Report) timelines() []*duet.Benchmark {
 	if r.Duet == nil {
@@ -314,11 +314,11 @@ func (r *Report) timelines() []*duet.Benchmark {
 		return math.Abs(b.Relative)
 	}
 	slices.SortStableFunc(out, func(a, b *duet.Benchmark) int { return cmp.Compare(size(b), size(a)) })
-	return out[:min(len(out), MaxDuetTimelines)]
+	return out[:min(len(out), maxDuetTimelines)]
 }
 
 // timelineWindow returns the records of tl kept for the plot (the first
-// MaxTimelineIterations of each pair, and only those starting before the
+// maxTimelineIterations of each pair, and only those starting before the
 // later pair's cut), the run's first start and the cut.
 func timelineWindow(tl *duet.Timeline) (a, b []duet.Record, t0, cut int64) {
 	t0, cut = math.MaxInt64, math.MaxInt64
@@ -326,8 +326,8 @@ func timelineWindow(tl *duet.Timeline) (a, b []duet.Record, t0, cut int64) {
 		for _, rec := range x {
 			t0 = min(t0, rec.StartNs)
 		}
-		if len(x) > MaxTimelineIterations {
-			cut = min(cut, x[MaxTimelineIterations].StartNs)
+		if len(x) > maxTimelineIterations {
+			cut = min(cut, x[maxTimelineIterations].StartNs)
 		}
 	}
 	keep := func(x []duet.Record) []duet.Record {

@@ -216,7 +216,7 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 		tr := truth[[2]string{ser.Benchmark, ser.Params}]
 		d0 := newDesign(ser, 0)
 		w := 0
-		if b.Status != StatusNoSteady && (b.Path == PathSteady || b.Path == PathShort) {
+		if b.Status != statusNoSteady && (b.Path == PathSteady || b.Path == pathShort) {
 			w = b.Recommended.WarmupIterations
 		}
 		dw := newDesign(ser, w)
@@ -226,7 +226,7 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 		kuop := []float64{float64(ur.Chosen.Config[table.LevelFork]), float64(ur.Chosen.Config[table.LevelIteration])}
 		trimEst := dw.replay(dw.maxKf())
 		ktrim := dw.maxKf()
-		if b.Status.Reduced() {
+		if b.Status.reduced() {
 			trimEst = b.Estimate
 			ktrim = []float64{float64(b.Recommended.Forks), float64(b.Recommended.Iterations)}
 		}
@@ -235,7 +235,7 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 			t.Fatalf("series %d: --tradeoff changed the key or the warmup", i)
 		}
 		tradeEst, ktrade := dw.replay(dw.maxKf()), dw.maxKf()
-		if tb.Status.Reduced() {
+		if tb.Status.reduced() {
 			tradeEst, ktrade = tb.Estimate, []float64{float64(tb.Recommended.Forks), float64(tb.Recommended.Iterations)}
 		}
 		fk := func(k []float64) [table.NumLevels]float64 { return d0.full(k) }
@@ -418,7 +418,7 @@ func evalReal(t *testing.T, files []string, opt Options, b *strings.Builder) *re
 		n, nr := 0, 0
 		for i := range rep.Benchmarks {
 			x := &rep.Benchmarks[i]
-			if x.Status == StatusDuet {
+			if x.Status == statusDuet {
 				continue
 			}
 			n++
@@ -444,7 +444,7 @@ func evalReal(t *testing.T, files []string, opt Options, b *strings.Builder) *re
 		}
 		if b != nil {
 			fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s / %s | %s / %s | %s | %s | %s → %s | %s |\n", filepath.Base(f), n, nr,
-				pctCell(tt.Saved()), pctCell(1-float64(tt.MinimumTimeNs)/float64(tt.TimeBeforeNs)),
+				pctCell(tt.saved()), pctCell(1-float64(tt.MinimumTimeNs)/float64(tt.TimeBeforeNs)),
 				errCell(quantileOrNaN(errs, 0.5)), errCell(quantileOrNaN(errs, 0.95)), errCell(quantileOrNaN(minErrs, 0.5)), errCell(quantileOrNaN(minErrs, 0.95)),
 				pctCell(tt.OutOfSample.Agreement), pctCell(tt.MinimumOutOfSample.Agreement),
 				pctCell(quantileOrNaN(detRec, 0.5)), pctCell(quantileOrNaN(det, 0.5)), pctCell(quantileOrNaN(detMin, 0.5)))
@@ -536,7 +536,7 @@ func TestEvaluationRealData(t *testing.T) {
 // suites (prometheus-common v0.35–v0.39, toml v2.0.1–v2.0.5, zap
 // v1.19.1–v1.23.0; ../shared holds only the first version of each). Each
 // version's recommendation is run on the next version's recording
-// (VersionCheck: error within 1/3/5 % and the A/B verdict against the full
+// (versionCheck: error within 1/3/5 % and the A/B verdict against the full
 // recordings'), at the default --target and under --tradeoff, against
 // the fixed minimal configuration. The files are not in the repository:
 // set BENCHTRIM_UOPTIME_PROTOTYPE to the optimizer/dataset_1 folder of
@@ -581,7 +581,7 @@ func TestEvaluationVersions(t *testing.T) {
 			}
 			tt, v := &rep.Totals, &rep.Totals.Versions
 			fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s / %s / %s | %s / %s / %s | %s | %s |\n", project, rule, tt.Benchmarks, v.Pairs,
-				pctCell(tt.Saved()), pctCell(1-float64(tt.MinimumTimeNs)/float64(tt.TimeBeforeNs)),
+				pctCell(tt.saved()), pctCell(1-float64(tt.MinimumTimeNs)/float64(tt.TimeBeforeNs)),
 				pctCell(v.Within[0]), pctCell(v.Within[1]), pctCell(v.Within[2]),
 				pctCell(v.MinimumWithin[0]), pctCell(v.MinimumWithin[1]), pctCell(v.MinimumWithin[2]), pctCell(v.Agreement), pctCell(v.MinimumAgreement))
 			s := totals[rule]

@@ -81,7 +81,7 @@ func worstForks(rep *Report, steadyOf map[table.Key]*steady.BenchmarkResult) []f
 				worst, score = j, s
 			}
 		}
-		if b.Status == StatusNoSteady {
+		if b.Status == statusNoSteady {
 			score += 10
 		}
 		cands = append(cands, forkCandidate{i, worst, score})

@@ -15,28 +15,28 @@ import (
 const (
 	// FramePlan: one row per benchmark run, the plan (PlanColumns).
 	FramePlan = "plan"
-	// FrameSteadyForks: steady-state detection per fork (steady.TableForks
+	// frameSteadyForks: steady-state detection per fork (steady.TableForks
 	// of the PathSteady benchmarks).
-	FrameSteadyForks = "steady-forks"
-	// FrameReconfigure: dynamic reconfiguration per benchmark and criterion
-	// (reconfigure.TableBenchmarks of the PathShort benchmarks).
-	FrameReconfigure = "reconfigure"
-	// FrameForkSeries: the plotted forks' iteration values, one row per
-	// kept point (ForkSeriesColumns).
-	FrameForkSeries = "fork-series"
-	// FrameForkSegments: the plotted forks' segments, one row per segment.
-	FrameForkSegments = "fork-segments"
-	// FrameForkCROPS: the plotted forks' CROPS penalty selection, one row
+	frameSteadyForks = "steady-forks"
+	// frameReconfigure: dynamic reconfiguration per benchmark and criterion
+	// (reconfigure.TableBenchmarks of the pathShort benchmarks).
+	frameReconfigure = "reconfigure"
+	// frameForkSeries: the plotted forks' iteration values, one row per
+	// kept point (forkSeriesColumns).
+	frameForkSeries = "fork-series"
+	// frameForkSegments: the plotted forks' segments, one row per segment.
+	frameForkSegments = "fork-segments"
+	// frameForkCROPS: the plotted forks' CROPS penalty selection, one row
 	// per (fork, penalty): penalty, changepoints, chosen_penalty (empty
 	// without CROPS).
-	FrameForkCROPS = "fork-crops"
-	// FrameCompare: the A/B comparison of consecutive versions, one row
+	frameForkCROPS = "fork-crops"
+	// frameCompare: the A/B comparison of consecutive versions, one row
 	// per benchmark and version pair (empty with one version per project).
-	FrameCompare = "compare"
-	// FrameDistributions: per benchmark run the quantiles of its
+	frameCompare = "compare"
+	// frameDistributions: per benchmark run the quantiles of its
 	// observations, recorded and recommended (reports.DistributionColumns;
 	// Benchmark.Distributions), drawn as violins in the report.
-	FrameDistributions = "distributions"
+	frameDistributions = "distributions"
 )
 
 // PlanColumns are the columns of the plan frame:
@@ -75,11 +75,11 @@ const (
 //	minimum_split_error_median, minimum_split_agreement, minimum_split_time_share
 //	                     the same for the fixed minimal configuration
 //	previous_version, previous_version_error, previous_version_agrees
-//	                     the previous version's choice run on this version (VersionCheck)
+//	                     the previous version's choice run on this version (versionCheck)
 //	minimum_previous_version_error, minimum_previous_version_agrees
 //	                     the same for the fixed minimal configuration
 //	version_change       the A/B verdict against the project's previous version, or empty
-//	duet_verdict         duet runs: the duet analysis' A/B verdict (DuetVerdict.String), or empty
+//	duet_verdict         duet runs: the duet analysis' A/B verdict (duetVerdict.String), or empty
 //	command, repeat, instances_side_by_side    the command line, how often to run it
 //	                     in a row and on how many machines side by side
 //	seed                 the seed used
@@ -96,9 +96,9 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"minimum_split_error_median", "minimum_split_agreement", "minimum_split_time_share",
 	"previous_version", "previous_version_error", "previous_version_agrees", "minimum_previous_version_error", "minimum_previous_version_agrees", "version_change", "duet_verdict", "command", "repeat", "instances_side_by_side", "seed"}
 
-// Frame returns a data table by name (FramePlan, FrameSteadyForks,
-// FrameReconfigure, FrameForkSeries, FrameForkSegments, FrameForkCROPS,
-// FrameCompare, FrameDistributions and the FrameDuet… tables).
+// Frame returns a data table by name (FramePlan, frameSteadyForks,
+// frameReconfigure, frameForkSeries, frameForkSegments, frameForkCROPS,
+// frameCompare, frameDistributions and the FrameDuet… tables).
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	if isDuetFrame(name) {
 		return r.duetFrame(name)
@@ -106,29 +106,29 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 	switch name {
 	case FramePlan:
 		return r.planFrame(), nil
-	case FrameSteadyForks:
+	case frameSteadyForks:
 		if r.Steady == nil {
 			return (&steady.Report{}).Frame(steady.TableForks)
 		}
 		return r.Steady.Frame(steady.TableForks)
-	case FrameReconfigure:
+	case frameReconfigure:
 		if r.Reconfigure == nil {
 			return (&reconfigure.Report{}).Frame(reconfigure.TableBenchmarks)
 		}
 		return r.Reconfigure.Frame(reconfigure.TableBenchmarks)
-	case FrameForkSeries:
+	case frameForkSeries:
 		return r.forkSeriesFrame(), nil
-	case FrameForkSegments:
+	case frameForkSegments:
 		return r.forkSegmentsFrame(), nil
-	case FrameForkCROPS:
+	case frameForkCROPS:
 		return r.forkCROPSFrame(), nil
-	case FrameDistributions:
+	case frameDistributions:
 		var ds []reports.Distribution
 		for i := range r.Benchmarks {
 			ds = append(ds, r.Benchmarks[i].Distributions...)
 		}
 		return reports.DistributionFrame(ds), nil
-	case FrameCompare:
+	case frameCompare:
 		return r.compareFrame(), nil
 	}
 	return nil, fmt.Errorf("trim: no data table %q", name)
@@ -187,7 +187,7 @@ func (r *Report) planFrame() *reports.Frame {
 		path = append(path, b.Path.String())
 		analyses = append(analyses, b.Analyses)
 		status = append(status, b.Status.String())
-		unreliable = append(unreliable, b.Status.Unreliable())
+		unreliable = append(unreliable, b.Status.unreliable())
 		reason = append(reason, b.Reason)
 		warnings = append(warnings, strings.Join(b.Warnings, " | "))
 		forks = append(forks, int64(b.Forks))
@@ -301,10 +301,10 @@ func (r *Report) planFrame() *reports.Frame {
 	return f
 }
 
-// ForkSeriesColumns are the columns of FrameForkSeries: the run, the fork
+// forkSeriesColumns are the columns of frameForkSeries: the run, the fork
 // (instance, trial, fork), its class, st_index (−1 unless steady), the
 // recommended warmup, and per kept point its 0-based iteration and value_ns.
-var ForkSeriesColumns = []string{"project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
+var forkSeriesColumns = []string{"project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
 	"class", "st_index", "warmup_iterations", "iteration", "value_ns"}
 
 func (r *Report) forkSeriesFrame() *reports.Frame {

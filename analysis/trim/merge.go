@@ -19,10 +19,10 @@ import (
 //
 //   - Benchmarks: every part's, in key order; Totals recomputed (totals);
 //   - Steady and Reconfigure: steady.Merge and reconfigure.Merge of the
-//     parts' (their Select narrowed to the merged PathSteady and PathShort
+//     parts' (their Select narrowed to the merged PathSteady and pathShort
 //     benchmarks, as Run narrows it);
 //   - Duet: duet.Merge of the parts' (Select narrowed to the merged
-//     PathDuet benchmarks): match ratios and speedups are recomputed over
+//     pathDuet benchmarks): match ratios and speedups are recomputed over
 //     every part's keys, and the plan's verdicts are per key, so they are
 //     the parts';
 //   - Versions: per (project, base, test) the parts' comparisons merged
@@ -76,9 +76,9 @@ func Merge(parts []*Report) (*Report, error) {
 		switch b := &out.Benchmarks[i]; b.Path {
 		case PathSteady:
 			long = append(long, b.Key)
-		case PathShort:
+		case pathShort:
 			short = append(short, b.Key)
-		case PathDuet:
+		case pathDuet:
 			duetKeys = append(duetKeys, b.Key)
 		}
 	}
@@ -148,7 +148,7 @@ func clearRunFields(o *Options) {
 // mergeVersions merges the parts' comparisons of each (project, base,
 // test), in Run's order: projects sorted, then each project's pairs by
 // their base version (consecutive versions in lexical order).
-func mergeVersions(parts []*Report) ([]VersionComparison, error) {
+func mergeVersions(parts []*Report) ([]versionComparison, error) {
 	type pair struct{ project, base, test string }
 	var order []pair
 	byPair := map[pair][]*compare.Report{}
@@ -170,13 +170,13 @@ func mergeVersions(parts []*Report) ([]VersionComparison, error) {
 		}
 		return order[i].base < order[j].base
 	})
-	var out []VersionComparison
+	var out []versionComparison
 	for _, k := range order {
 		r, err := compare.Merge(byPair[k])
 		if err != nil {
 			return nil, fmt.Errorf("trim: compare %s %s → %s: %w", k.project, k.base, k.test, err)
 		}
-		out = append(out, VersionComparison{Project: k.project, Base: k.base, Test: k.test, Report: r})
+		out = append(out, versionComparison{Project: k.project, Base: k.base, Test: k.test, Report: r})
 	}
 	return out, nil
 }

@@ -76,7 +76,7 @@ type Options struct {
 	// costs no wall time (the configuration's time is one instance's).
 	ParallelInstances bool
 	// Splits is the number of random halvings of the split validation
-	// (OutOfSample); 0 turns it off.
+	// (outOfSample); 0 turns it off.
 	Splits int
 	// DetectDraws is the number of resampled A/B runs behind each minimal
 	// detectable slowdown.

@@ -24,18 +24,18 @@ const (
 	// longer than the steady window: steady-state detection gives each
 	// fork's warmup end, then the configuration is chosen on the data after the warmup.
 	PathSteady
-	// PathShort: JMH forks recorded with -wi 0 but no longer than the
+	// pathShort: JMH forks recorded with -wi 0 but no longer than the
 	// steady window: steady-state detection cannot decide, so the warmup
 	// comes from dynamic reconfiguration's stop points (with a warning),
 	// then the configuration is chosen on the data after it.
-	PathShort
-	// PathStatedWarmup: JMH data recorded with warmup iterations, which
+	pathShort
+	// pathStatedWarmup: JMH data recorded with warmup iterations, which
 	// JMH does not store: the stated warmup is kept (it cannot be
 	// checked) and the configuration is chosen on the measurement iterations.
-	PathStatedWarmup
-	// PathDuet: duet data (modes seqn, syncduet, duet): no configuration
+	pathStatedWarmup
+	// pathDuet: duet data (modes seqn, syncduet, duet): no configuration
 	// is recommended; the duet analysis compares A and B (Benchmark.Duet).
-	PathDuet
+	pathDuet
 )
 
 var pathNames = [...]string{"go", "steady", "short", "stated-warmup", "duet"}
@@ -55,23 +55,23 @@ const (
 	// StatusTrimmed: a cheaper configuration reaches the precision target
 	// (Options.Target).
 	StatusTrimmed Status = iota
-	// StatusNoSteady: unreliable; the benchmark does not reach a steady
+	// statusNoSteady: unreliable; the benchmark does not reach a steady
 	// state in enough forks (fewer than Options.MinSteadyShare of the
 	// decided forks): its mean depends on how long it runs, so it keeps
 	// its recorded configuration.
-	StatusNoSteady
-	// StatusBestEffort: the recorded data cannot reach the target; the
+	statusNoSteady
+	// statusBestEffort: the recorded data cannot reach the target; the
 	// cheapest configuration within Options.BestEffortSlack of the recorded
 	// precision is recommended.
-	StatusBestEffort
-	// StatusTooFew: fewer than two observations, or none that varies: no
+	statusBestEffort
+	// statusTooFew: fewer than two observations, or none that varies: no
 	// precision can be estimated and the recorded configuration is kept.
-	StatusTooFew
-	// StatusDuet: duet data; the duet analysis' A/B verdict is
+	statusTooFew
+	// statusDuet: duet data; the duet analysis' A/B verdict is
 	// Benchmark.Duet.
-	StatusDuet
-	// StatusSkipped: no usable observation (Reason says why).
-	StatusSkipped
+	statusDuet
+	// statusSkipped: no usable observation (Reason says why).
+	statusSkipped
 	// StatusKept: the target is out of reach and no configuration within
 	// Options.BestEffortSlack of the recorded precision is cheaper than the
 	// recorded one.
@@ -90,11 +90,11 @@ func (s Status) String() string {
 
 // Unreliable reports whether the benchmark was flagged as unreliable (no
 // steady state).
-func (s Status) Unreliable() bool { return s == StatusNoSteady }
+func (s Status) unreliable() bool { return s == statusNoSteady }
 
 // Reduced reports whether a configuration cheaper than the recorded one is
 // recommended.
-func (s Status) Reduced() bool { return s == StatusTrimmed || s == StatusBestEffort }
+func (s Status) reduced() bool { return s == StatusTrimmed || s == statusBestEffort }
 
 // Config is one benchmark's configuration: what runs per benchmark.
 type Config struct {
@@ -140,7 +140,7 @@ type Benchmark struct {
 	Reason   string
 	Warnings []string
 	// Recorded is the configuration of the data; Recommended the one trim
-	// recommends (Recorded unless Status.Reduced()).
+	// recommends (Recorded unless Status.reduced()).
 	Recorded, Recommended Config
 	// Forks is the number of forks in the data; SteadyForks those whose
 	// steady state was detected (PathSteady); WarmupEnds the warmup ends
@@ -167,7 +167,7 @@ type Benchmark struct {
 	// replayed on the recorded data (the first units at every level after
 	// the warmup); Reference and [RefLower, RefUpper] the mean and
 	// hierarchical bootstrap CI of the full data after the warmup. NaN
-	// unless reduced. These are in-sample: OutOfSample holds the split
+	// unless reduced. These are in-sample: outOfSample holds the split
 	// validation.
 	Estimate, Reference, RefLower, RefUpper float64
 	// ChangeRate is |Estimate − Reference| / Reference; InCI whether
@@ -179,11 +179,11 @@ type Benchmark struct {
 	// fork × 5 iterations after the warmup) with its in-sample change
 	// rate against Reference.
 	Minimum Baseline
-	// OutOfSample is the split validation of the choice and of the fixed
+	// outOfSample is the split validation of the choice and of the fixed
 	// minimum; FromPrevious the previous version's choice run on this
 	// version's data (Base "" without a previous version).
-	OutOfSample  OutOfSample
-	FromPrevious VersionCheck
+	OutOfSample  outOfSample
+	FromPrevious versionCheck
 	// Change is the A/B verdict against the previous version of the
 	// project ("v1 → v2: slower by 25.1 %"), "" without one.
 	Change string
@@ -196,10 +196,10 @@ type Benchmark struct {
 	// those the recommended configuration keeps (design.kept) when it is
 	// reduced. The report draws them as violins.
 	Distributions []reports.Distribution
-	// Duet holds the duet analysis' A/B verdicts of a PathDuet run (one
+	// Duet holds the duet analysis' A/B verdicts of a pathDuet run (one
 	// per environment of its instances; nil otherwise or without a
 	// result).
-	Duet []DuetVerdict
+	Duet []duetVerdict
 }
 
 // Baseline is a baseline configuration's time (warmup included), the
@@ -227,10 +227,10 @@ type Totals struct {
 	// the full run's CI.
 	Within [3]float64
 	InCI   float64
-	// OutOfSample and MinimumOutOfSample summarise the split validation
+	// outOfSample and MinimumOutOfSample summarise the split validation
 	// of trim's choices and of the fixed minimum over every benchmark
 	// with splits.
-	OutOfSample, MinimumOutOfSample SplitSummary
+	OutOfSample, MinimumOutOfSample splitSummary
 	// Detectable and DetectableRecorded are the medians of the reduced
 	// benchmarks' minimal detectable slowdowns, recommended and recorded.
 	Detectable, DetectableRecorded float64
@@ -238,7 +238,7 @@ type Totals struct {
 	Versions VersionSummary
 }
 
-// VersionSummary sums VersionCheck over the benchmark runs that have a
+// VersionSummary sums versionCheck over the benchmark runs that have a
 // previous version: Pairs of them; Within the shares of errors within 1,
 // 3 and 5 % and Agreement the share of equal verdicts, for trim's choice
 // and the fixed minimum.
@@ -248,9 +248,9 @@ type VersionSummary struct {
 	Agreement, MinimumAgreement float64
 }
 
-// SplitSummary sums OutOfSample over a suite: the errors of every split
+// splitSummary sums outOfSample over a suite: the errors of every split
 // of every benchmark.
-type SplitSummary struct {
+type splitSummary struct {
 	// Benchmarks with splits and Splits in all.
 	Benchmarks, Splits int
 	// Median and P95 error; Within the shares within 1, 3 and 5 %.
@@ -261,15 +261,15 @@ type SplitSummary struct {
 }
 
 // Saved is the share of the suite's time saved, 1 − after/before.
-func (t *Totals) Saved() float64 {
+func (t *Totals) saved() float64 {
 	if t.TimeBeforeNs == 0 {
 		return 0
 	}
 	return 1 - float64(t.TimeAfterNs)/float64(t.TimeBeforeNs)
 }
 
-// WithinLimits are the change-rate limits of Totals.Within.
-var WithinLimits = [3]float64{0.01, 0.03, 0.05}
+// withinLimits are the change-rate limits of Totals.Within.
+var withinLimits = [3]float64{0.01, 0.03, 0.05}
 
 // Report is the outcome of Run.
 type Report struct {
@@ -279,15 +279,15 @@ type Report struct {
 	Benchmarks []Benchmark
 	Totals     Totals
 	// Steady is the steady-state detection of the PathSteady benchmarks
-	// and Reconfigure the replay of the PathShort ones (nil when none).
+	// and Reconfigure the replay of the pathShort ones (nil when none).
 	Steady      *steady.Report
 	Reconfigure *reconfigure.Report
-	// Duet is the duet analysis of the PathDuet benchmarks (nil when none,
+	// Duet is the duet analysis of the pathDuet benchmarks (nil when none,
 	// or when it could not run: the benchmarks' warnings say why).
 	Duet *duet.Report
 	// Versions compares consecutive versions of each project that holds
 	// several (nil when none does).
-	Versions []VersionComparison
+	Versions []versionComparison
 	// Forks holds the iteration values of the forks the report plots:
 	// per PathSteady benchmark its worst forks (see ForkSeries).
 	Forks []ForkSeries

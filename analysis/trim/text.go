@@ -17,13 +17,13 @@ func pct(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
 
 // Answer is the one-line answer: the suite's time before and after, and
 // how many benchmark runs get a cheaper configuration.
-func (r *Report) Answer() string {
+func (r *Report) answer() string {
 	t := &r.Totals
 	if t.Benchmarks > 0 && t.Duet == t.Benchmarks {
 		return fmt.Sprintf("trim: %d duet runs and nothing else, so no configuration to recommend; the duet analysis compares A and B", t.Duet)
 	}
 	head := fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed",
-		reports.Human(reports.Percent(t.Saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet)
+		reports.Human(reports.Percent(t.saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet)
 	if r.Options.Tradeoff > 0 {
 		return head + fmt.Sprintf(" (trade-off %g: the least CI half-width + %g × share of the recorded time)", r.Options.Tradeoff, r.Options.Tradeoff)
 	}
@@ -34,17 +34,17 @@ func (r *Report) Answer() string {
 func (r *Report) WriteText(w io.Writer) error {
 	t := &r.Totals
 	opt := &r.Options
-	fmt.Fprintln(w, r.Answer()+".")
+	fmt.Fprintln(w, r.answer()+".")
 	conf := opt.Optimize.Bootstrap.Confidence
 	if t.Trimmed > 0 {
 		var rec, after []float64
 		for i := range r.Benchmarks {
-			if b := &r.Benchmarks[i]; b.Status.Reduced() {
+			if b := &r.Benchmarks[i]; b.Status.reduced() {
 				rec, after = append(rec, b.Precision), append(after, b.RecommendedPrecision)
 			}
 		}
 		fmt.Fprintf(w, "trimmed runs, medians: CI of the mean ±%s recorded → ±%s (%g %%); detectable slowdown %s → %s (%.0f %% of A/B runs).\n",
-			pct1(stats.Median(rec, nil)), pct1(stats.Median(after, nil)), 100*conf, pct1(t.DetectableRecorded), pct1(t.Detectable), 100*DetectPower)
+			pct1(stats.Median(rec, nil)), pct1(stats.Median(after, nil)), 100*conf, pct1(t.DetectableRecorded), pct1(t.Detectable), 100*detectPower)
 	}
 	if o, m := &t.OutOfSample, &t.MinimumOutOfSample; o.Splits > 0 {
 		fmt.Fprintf(w, "out of sample (%d splits of %d runs: chosen on one half, run on the other): %s / %s / %s within 1 / 3 / 5 %%, p95 error %s, verdicts agree %s;\n",
@@ -127,7 +127,7 @@ func (r *Report) WriteDetails(w io.Writer) error {
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		fmt.Fprintf(w, "\n%s: %s; %s\n", b.Key, b.Status, b.Reason)
-		if b.Status.Reduced() {
+		if b.Status.reduced() {
 			fmt.Fprintf(w, "  recorded    %s\n  recommended %s\n", b.Recorded, b.Recommended)
 		}
 		if b.Precision == b.Precision {
@@ -183,7 +183,7 @@ func (r *Report) planTable(all bool) *reports.Table {
 			saved = 1 - float64(b.Recommended.TimeNs)/float64(b.Recorded.TimeNs)
 		}
 		status := shortStatus[b.Status]
-		if b.Path == PathDuet {
+		if b.Path == pathDuet {
 			name += " (" + b.Key.Mode + ")"
 			if len(b.Duet) > 0 {
 				status += ": " + duetText(b.Duet, true)

@@ -41,7 +41,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		switch b.Path {
 		case PathSteady:
 			long = append(long, s.Key)
-		case PathShort:
+		case pathShort:
 			short = append(short, s.Key)
 		}
 	}
@@ -102,7 +102,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		switch b.Path {
 		case PathSteady:
 			warmup[i] = steadyWarmup(b, steadyOf[b.Key], &opt)
-		case PathShort:
+		case pathShort:
 			warmup[i] = replayWarmup(b, replayOf[b.Key], &opt)
 		}
 	}
@@ -164,7 +164,7 @@ func classify(b *Benchmark, s *table.Series, opt *Options) {
 	b.Estimate, b.Reference, b.RefLower, b.RefUpper, b.ChangeRate = nan, nan, nan, nan, nan
 	b.Precision, b.RecommendedPrecision, b.Detectable, b.DetectableRecorded = nan, nan, nan, nan
 	b.Minimum = Baseline{ChangeRate: nan, Precision: nan, Detectable: nan}
-	b.OutOfSample = OutOfSample{Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
+	b.OutOfSample = outOfSample{Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
 	for l := range b.LevelSD {
 		b.LevelSD[l] = nan
 	}
@@ -173,16 +173,16 @@ func classify(b *Benchmark, s *table.Series, opt *Options) {
 	window := opt.Steady.SteadyWindow
 	switch {
 	case duetModes[s.Mode]:
-		b.Path, b.Analyses = PathDuet, []string{"duet"}
+		b.Path, b.Analyses = pathDuet, []string{"duet"}
 		b.Reason = "duet data: A and B compared by the duet analysis"
 	case b.Tool == "jmh" && s.Setup != nil && s.Setup.WarmupIterations > 0:
-		b.Path, b.Analyses = PathStatedWarmup, []string{"optimize"}
+		b.Path, b.Analyses = pathStatedWarmup, []string{"optimize"}
 		b.Reason = fmt.Sprintf("JMH recorded with %d warmup iterations (not stored): warmup kept, configuration chosen on the measurements", s.Setup.WarmupIterations)
 	case b.Tool == "jmh" && n > window:
 		b.Path, b.Analyses = PathSteady, []string{"steady", "optimize"}
 		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d+ iterations (> steady window %d): steady-state detection, then the configuration chosen after the warmup", n, window)
 	case b.Tool == "jmh":
-		b.Path, b.Analyses = PathShort, []string{"reconfigure", "optimize"}
+		b.Path, b.Analyses = pathShort, []string{"reconfigure", "optimize"}
 		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d iterations (≤ steady window %d): warmup from dynamic reconfiguration, then the configuration chosen after it", n, window)
 		b.Warnings = append(b.Warnings, fmt.Sprintf("short forks (%d iterations): steady-state detection needs more than %d; warmup from dynamic reconfiguration's %s stop points", n, window, opt.Reconfigure.Criteria[0]))
 	default:
@@ -206,10 +206,10 @@ func warmupRule(ends []int, q float64) int {
 }
 
 // steadyWarmup sets b's warmup evidence from its steady-state detection
-// and returns W, or marks b unreliable (StatusNoSteady) and returns 0.
+// and returns W, or marks b unreliable (statusNoSteady) and returns 0.
 func steadyWarmup(b *Benchmark, br *steady.BenchmarkResult, opt *Options) int {
 	if br == nil {
-		b.Status, b.Reason = StatusNoSteady, "steady-state detection returned no result"
+		b.Status, b.Reason = statusNoSteady, "steady-state detection returned no result"
 		return 0
 	}
 	decided := 0
@@ -224,7 +224,7 @@ func steadyWarmup(b *Benchmark, br *steady.BenchmarkResult, opt *Options) int {
 	}
 	b.SteadyForks = len(b.WarmupEnds)
 	if decided == 0 || b.SteadyForks == 0 || float64(b.SteadyForks) < opt.MinSteadyShare*float64(decided) {
-		b.Status = StatusNoSteady
+		b.Status = statusNoSteady
 		b.Reason = fmt.Sprintf("%d of %d decided forks reach a steady state (%s): unreliable, recorded configuration kept", b.SteadyForks, decided, br.Class)
 		return 0
 	}
@@ -286,8 +286,8 @@ func optimizeAll(rep *Report, series []*table.Series, warmup []int, opt *Options
 		return err
 	}
 	for i, s := range series {
-		if rep.Benchmarks[i].Path == PathDuet {
-			rep.Benchmarks[i].Status = StatusDuet
+		if rep.Benchmarks[i].Path == pathDuet {
+			rep.Benchmarks[i].Status = statusDuet
 			tick(0)
 			continue
 		}
@@ -311,7 +311,7 @@ func optimizeAll(rep *Report, series []*table.Series, warmup []int, opt *Options
 func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []int, opt *Options) error {
 	w := make([]int, len(chunk))
 	for j, i := range chunk {
-		if rep.Benchmarks[i].Status != StatusNoSteady {
+		if rep.Benchmarks[i].Status != statusNoSteady {
 			w[j] = warmup[i]
 		}
 	}
@@ -328,7 +328,7 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 	fullRep, err := optimize.Run(tab, oopt)
 	if err != nil {
 		for _, i := range chunk {
-			rep.Benchmarks[i].Status, rep.Benchmarks[i].Reason = StatusSkipped, err.Error()
+			rep.Benchmarks[i].Status, rep.Benchmarks[i].Reason = statusSkipped, err.Error()
 		}
 		return nil
 	}
@@ -337,7 +337,7 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 		b := &rep.Benchmarks[i]
 		r := fulls[b.Key]
 		if r == nil {
-			b.Status = StatusSkipped
+			b.Status = statusSkipped
 			for _, sk := range fullRep.Skipped {
 				if sk.Key == b.Key {
 					b.Reason = sk.Reason
@@ -408,7 +408,7 @@ func postWarmupTable(series []*table.Series, chunk []int, w []int) (*table.Table
 // post-warmup data (w warmup iterations discarded from s): the recorded
 // configuration; the variance components of the data after the warmup;
 // the cheapest configuration reaching Options.Target (StatusTrimmed), or
-// within Options.BestEffortSlack of the recorded precision (StatusBestEffort), or
+// within Options.BestEffortSlack of the recorded precision (statusBestEffort), or
 // none cheaper (StatusKept); its in-sample evidence, minimal detectable
 // slowdowns, the fixed minimal configuration, and the split validation.
 func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Options) error {
@@ -428,8 +428,8 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	}
 	d := newDesign(s, w)
 	if d == nil {
-		if b.Status != StatusNoSteady {
-			b.Status = StatusTooFew
+		if b.Status != statusNoSteady {
+			b.Status = statusTooFew
 			b.Reason += "; fewer than two observations vary after the warmup: no precision can be estimated, recorded configuration kept"
 		}
 		keep()
@@ -460,7 +460,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		Precision: mc.precision, Detectable: d.detectableSlowdown(kmin, mc.precision, opt.DetectDraws, stats.NewStream(opt.Seed, key, blockDetect))}
 	// Without a steady state the mean depends on how long a fork runs:
 	// only the levels above the fork's iterations may shrink.
-	noSteady := b.Status == StatusNoSteady
+	noSteady := b.Status == statusNoSteady
 	fix := func(c *chooser) {
 		for j, l := range c.d.levels {
 			c.fixed[j] = noSteady && l >= table.LevelIteration
@@ -471,7 +471,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	minRule := func(c *chooser) []float64 { return fixedMinimum(c.d, b.Tool, c.bound) }
 	b.OutOfSample = validate(d, cost, trimRule, minRule, opt.Splits, conf, opt.MinObservations, stats.NewStream(opt.Seed, key, blockSplits))
 	best := choose(ch, opt)
-	if !(best.timeNs <= (1-MinSaving)*recorded.timeNs) {
+	if !(best.timeNs <= (1-minSaving)*recorded.timeNs) {
 		best = recorded // saving less than 1 % is not worth a change
 	}
 	switch {
@@ -488,17 +488,17 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		b.Status = StatusTrimmed
 		b.Reason += fmt.Sprintf("; CI ±%s recorded, ±%s at %s of the time (target ±%s)", pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs), pctPrec(opt.Target))
 	case best.timeNs < recorded.timeNs:
-		b.Status = StatusBestEffort
+		b.Status = statusBestEffort
 		b.Reason += fmt.Sprintf("; target ±%s out of reach: CI ±%s recorded; ±%s at %s of the time", pctPrec(opt.Target), pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
 	case opt.Tradeoff > 0:
 		b.Status = StatusKept
-		b.Reason += fmt.Sprintf("; CI ±%s recorded: at trade-off %g no configuration saving %.0f %% or more is worth its loss of precision", pctPrec(hRec), opt.Tradeoff, 100*MinSaving)
+		b.Reason += fmt.Sprintf("; CI ±%s recorded: at trade-off %g no configuration saving %.0f %% or more is worth its loss of precision", pctPrec(hRec), opt.Tradeoff, 100*minSaving)
 		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
 		keep()
 		return nil
 	default:
 		b.Status = StatusKept
-		b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*opt.BestEffortSlack, 100*MinSaving)
+		b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*opt.BestEffortSlack, 100*minSaving)
 		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
 		keep()
 		return nil
@@ -524,9 +524,9 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	return nil
 }
 
-// MinSaving is the least share of the recorded time a recommendation must
+// minSaving is the least share of the recorded time a recommendation must
 // save; a smaller saving keeps the recorded configuration.
-const MinSaving = 0.01
+const minSaving = 0.01
 
 // Stream blocks of recommend's random draws (keyed by Seed and the
 // benchmark key).
@@ -616,15 +616,15 @@ func totals(bs []Benchmark) Totals {
 	for i := range bs {
 		b := &bs[i]
 		switch {
-		case b.Status == StatusDuet:
+		case b.Status == statusDuet:
 			t.Duet++
 			continue
-		case b.Status.Reduced():
+		case b.Status.reduced():
 			t.Trimmed++
-			if b.Status == StatusBestEffort {
+			if b.Status == statusBestEffort {
 				t.BestEffort++
 			}
-			for j, lim := range WithinLimits {
+			for j, lim := range withinLimits {
 				if b.ChangeRate <= lim {
 					within[j]++
 				}
@@ -633,7 +633,7 @@ func totals(bs []Benchmark) Totals {
 				inCI++
 			}
 			det, detRec = append(det, b.Detectable), append(detRec, b.DetectableRecorded)
-		case b.Status.Unreliable():
+		case b.Status.unreliable():
 			t.Unreliable++
 		default:
 			t.Kept++
@@ -681,7 +681,7 @@ func versionSummary(bs []Benchmark) VersionSummary {
 		if c.MinimumAgree {
 			minAgree++
 		}
-		for j, lim := range WithinLimits {
+		for j, lim := range withinLimits {
 			if c.Error <= lim {
 				within[j]++
 			}
@@ -714,13 +714,13 @@ func (a *splitAcc) add(errs []float64, agreement float64, splits int) {
 	a.total += splits
 }
 
-func (a *splitAcc) summary() SplitSummary {
-	s := SplitSummary{Benchmarks: a.benchmarks, Splits: a.total, Median: nan, P95: nan, Agreement: nan}
+func (a *splitAcc) summary() splitSummary {
+	s := splitSummary{Benchmarks: a.benchmarks, Splits: a.total, Median: nan, P95: nan, Agreement: nan}
 	if len(a.errs) == 0 {
 		return s
 	}
 	s.Median, s.P95 = stats.Quantile(a.errs, 0.5, nil), stats.Quantile(a.errs, 0.95, nil)
-	for j, lim := range WithinLimits {
+	for j, lim := range withinLimits {
 		n := 0
 		for _, e := range a.errs {
 			if e <= lim {

@@ -84,7 +84,7 @@ func TestKnownTruth(t *testing.T) {
 	} {
 		b := byMethod(t, rep, tc.method)
 		tr := truth[[2]string{b.Key.Benchmark, b.Key.Params}]
-		if b.Path != PathSteady || !b.Status.Reduced() {
+		if b.Path != PathSteady || !b.Status.reduced() {
 			t.Errorf("%s: path %s, status %s (%s); want steady, reduced", tc.method, b.Path, b.Status, b.Reason)
 			continue
 		}
@@ -119,7 +119,7 @@ func TestKnownTruth(t *testing.T) {
 			tc.method, w, tr.SteadyStart, b.Recommended.Forks, b.Recommended.Iterations, b.Precision, b.RecommendedPrecision, b.Estimate, tr.FinalMean)
 	}
 	osc := byMethod(t, rep, "oscillate")
-	if osc.Status != StatusBestEffort || !(osc.RecommendedPrecision > opt.Target) {
+	if osc.Status != statusBestEffort || !(osc.RecommendedPrecision > opt.Target) {
 		t.Errorf("oscillate: status %s, precision ±%.4f; want best effort wider than the target", osc.Status, osc.RecommendedPrecision)
 	}
 	if rep.Totals.Trimmed != 4 || rep.Totals.OutOfSample.Splits != 4*opt.Splits {
@@ -155,7 +155,7 @@ func TestPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, b := range rep.Benchmarks {
-		if b.Path != PathShort || len(b.Warnings) == 0 || len(b.WarmupEnds) == 0 {
+		if b.Path != pathShort || len(b.Warnings) == 0 || len(b.WarmupEnds) == 0 {
 			t.Errorf("%s: path %s, warnings %v, ends %v; want short with stop points", b.Key.Benchmark, b.Path, b.Warnings, b.WarmupEnds)
 		}
 	}
@@ -303,7 +303,7 @@ func TestDuet(t *testing.T) {
 	}
 	for _, b := range rep.Benchmarks {
 		name := b.Key.Benchmark + " " + b.Key.Mode
-		if b.Path != PathDuet || b.Status != StatusDuet || !slices.Equal(b.Analyses, []string{"duet"}) {
+		if b.Path != pathDuet || b.Status != statusDuet || !slices.Equal(b.Analyses, []string{"duet"}) {
 			t.Errorf("%s: path %s, status %s, analyses %v", name, b.Path, b.Status, b.Analyses)
 		}
 		if len(b.Duet) != 1 {
@@ -334,7 +334,7 @@ func TestDuet(t *testing.T) {
 	if rep.Totals.Duet != len(rep.Benchmarks) || rep.Totals.TimeBeforeNs != 0 {
 		t.Errorf("totals %+v", rep.Totals)
 	}
-	if a := rep.Answer(); a != "trim: 12 duet runs and nothing else, so no configuration to recommend; the duet analysis compares A and B" {
+	if a := rep.answer(); a != "trim: 12 duet runs and nothing else, so no configuration to recommend; the duet analysis compares A and B" {
 		t.Errorf("answer %q", a)
 	}
 	var text bytes.Buffer
@@ -371,7 +371,7 @@ func TestDuet(t *testing.T) {
 			t.Errorf("%s %s: duet_verdict %q", row["benchmark"], row["mode"], row["duet_verdict"])
 		}
 	}
-	keys := frameRows(t, rep, FrameDuetBenchmarks)
+	keys := frameRows(t, rep, frameDuetBenchmarks)
 	if len(keys) != len(rep.Duet.Benchmarks) {
 		t.Errorf("duet-benchmarks: %d rows, want %d", len(keys), len(rep.Duet.Benchmarks))
 	}
@@ -382,10 +382,10 @@ func TestDuet(t *testing.T) {
 		}
 	}
 	// Two suites (renaissance, dacapo), one environment.
-	if n := len(frameRows(t, rep, FrameDuetMatch)); n != 2*len(cfg.Types)*len(opt.Duet.Slowdowns) {
+	if n := len(frameRows(t, rep, frameDuetMatch)); n != 2*len(cfg.Types)*len(opt.Duet.Slowdowns) {
 		t.Errorf("duet-match: %d rows, want one per suite, type and slowdown (%d)", n, 2*len(cfg.Types)*len(opt.Duet.Slowdowns))
 	}
-	tl := frameRows(t, rep, FrameDuetTimeline)
+	tl := frameRows(t, rep, frameDuetTimeline)
 	perKey := map[string]int{}
 	iters := map[string]bool{}
 	for _, row := range tl {
@@ -398,7 +398,7 @@ func TestDuet(t *testing.T) {
 	if len(perKey) != len(cfg.Benchmarks) {
 		t.Errorf("timelines of %d benchmarks, want %d", len(perKey), len(cfg.Benchmarks))
 	}
-	pairs := frameRows(t, rep, FrameDuetPairs)
+	pairs := frameRows(t, rep, frameDuetPairs)
 	if len(pairs) == 0 {
 		t.Error("no pairs in the timelines")
 	}
@@ -512,7 +512,7 @@ func TestDuetTimelineFixture(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, r := range frameRows(t, rep, FrameDuetTimeline) {
+	for _, r := range frameRows(t, rep, frameDuetTimeline) {
 		if r["run"] != "0" {
 			t.Errorf("timeline row of run %s, want run 0", r["run"])
 		}
@@ -540,7 +540,7 @@ func TestDuetTimelineFixture(t *testing.T) {
 			want = append(want, r)
 		}
 	}
-	pairs := frameRows(t, rep, FrameDuetPairs)
+	pairs := frameRows(t, rep, frameDuetPairs)
 	if len(pairs) != len(want) || len(want) == 0 {
 		t.Fatalf("%d pairs, the reference has %d above m = 0.4 in run 0", len(pairs), len(want))
 	}

@@ -8,11 +8,11 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// InjectedSlowdowns are the slowdowns injected into the second half of a
+// injectedSlowdowns are the slowdowns injected into the second half of a
 // split for the verdict check (0: the A/A test).
-var InjectedSlowdowns = []float64{0, 0.03, 0.10}
+var injectedSlowdowns = []float64{0, 0.03, 0.10}
 
-// OutOfSample is the split validation of one benchmark's choice: the
+// outOfSample is the split validation of one benchmark's choice: the
 // configuration is chosen on one half of the data and checked on the
 // other.
 //
@@ -27,13 +27,13 @@ var InjectedSlowdowns = []float64{0, 0.03, 0.10}
 //
 //	error = |replay_H2(k) − mean(H2)| / mean(H2)
 //
-// and each slowdown δ of InjectedSlowdowns is injected into H2 (its values
+// and each slowdown δ of injectedSlowdowns is injected into H2 (its values
 // × (1 + δ)): the verdict of H1 against H2 under k (slower, faster or
 // unchanged: the ratio of the two replays outside 1 ± √2·h_H1(k)) is
 // compared with the verdict of the full halves (ratio of their means
 // outside 1 ± √(h_H1² + h_H2²) at their recorded counts). Agreement is the
 // share of equal verdicts over splits and slowdowns.
-type OutOfSample struct {
+type outOfSample struct {
 	// Level is the level split; Splits how many splits were made (0 when
 	// the top level has fewer than two units).
 	Level  table.Level
@@ -67,8 +67,8 @@ type rule func(c *chooser) []float64
 
 // validate runs the split validation of d with trim's rule and the fixed
 // minimum.
-func validate(d *design, cost costModel, trimRule, minimum rule, splits int, confidence float64, minObs int, rng *stats.Stream) OutOfSample {
-	o := OutOfSample{Level: d.levels[0], Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
+func validate(d *design, cost costModel, trimRule, minimum rule, splits int, confidence float64, minObs int, rng *stats.Stream) outOfSample {
+	o := outOfSample{Level: d.levels[0], Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
 	n := d.units[0]
 	if n < 2 || splits <= 0 {
 		return o
@@ -113,7 +113,7 @@ func validate(d *design, cost costModel, trimRule, minimum rule, splits int, con
 			a, b := d1.replay(k), d2.replay(k)
 			hw := math.Sqrt2 * c1.precision(k)
 			same := 0
-			for _, delta := range InjectedSlowdowns {
+			for _, delta := range injectedSlowdowns {
 				if verdict((1+delta)*d2.mean/d1.mean, hwFull) == verdict((1+delta)*b/a, hw) {
 					same++
 				}
@@ -130,7 +130,7 @@ func validate(d *design, cost costModel, trimRule, minimum rule, splits int, con
 				minShare += t
 			}
 		}
-		verdicts += len(InjectedSlowdowns)
+		verdicts += len(injectedSlowdowns)
 	}
 	if o.Splits > 0 {
 		o.Agreement = float64(agree) / float64(verdicts)
@@ -141,7 +141,7 @@ func validate(d *design, cost costModel, trimRule, minimum rule, splits int, con
 	return o
 }
 
-// VersionCheck is the out-of-sample check across versions: the
+// versionCheck is the out-of-sample check across versions: the
 // configuration recommended for the previous version of the benchmark run
 // (Base) replayed on this version's data, and the fixed minimal
 // configuration alike.
@@ -152,7 +152,7 @@ func validate(d *design, cost costModel, trimRule, minimum rule, splits int, con
 // (the ratio of the two replays outside 1 ± √(h_base(k)² + h(k)²)) equals
 // the verdict of the full recordings (the ratio of the means outside
 // 1 ± √(h_base² + h²), the recorded precisions).
-type VersionCheck struct {
+type versionCheck struct {
 	// Base is the previous version ("" when there is none or the check
 	// could not run).
 	Base                string
@@ -169,16 +169,16 @@ func versionChecks(rep *Report, series []*table.Series, warmup []int) {
 	last := map[runKey]int{}
 	for i, s := range series {
 		b := &rep.Benchmarks[i]
-		b.FromPrevious = VersionCheck{Error: nan, MinimumError: nan}
+		b.FromPrevious = versionCheck{Error: nan, MinimumError: nan}
 		rk := runKey{s.Project, s.Benchmark, s.Params, s.Mode}
 		j, ok := last[rk]
 		last[rk] = i
-		if !ok || b.Path == PathDuet || math.IsNaN(b.Precision) || math.IsNaN(rep.Benchmarks[j].Precision) {
+		if !ok || b.Path == pathDuet || math.IsNaN(b.Precision) || math.IsNaN(rep.Benchmarks[j].Precision) {
 			continue
 		}
 		prev := &rep.Benchmarks[j]
 		w := func(x int) int {
-			if rep.Benchmarks[x].Status == StatusNoSteady {
+			if rep.Benchmarks[x].Status == statusNoSteady {
 				return 0
 			}
 			return warmup[x]

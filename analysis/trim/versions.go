@@ -10,9 +10,9 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// VersionComparison is the A/B comparison of two consecutive versions of
+// versionComparison is the A/B comparison of two consecutive versions of
 // a project (compare.Compare on their primary series).
-type VersionComparison struct {
+type versionComparison struct {
 	Project, Base, Test string
 	Report              *compare.Report
 }
@@ -21,7 +21,7 @@ type VersionComparison struct {
 // versions (projectVersions), each version with the next (versions in
 // lexical order of their labels, the order table.Select returns) with opt.Compare, and marks the test side's
 // benchmarks with "compare" and the verdict.
-func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *Options) ([]VersionComparison, error) {
+func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *Options) ([]versionComparison, error) {
 	all := projectVersions(t, opt)
 	byProject := map[string]map[string][]*table.Series{}
 	for _, s := range series {
@@ -42,7 +42,7 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 	for i := range rep.Benchmarks {
 		index[rep.Benchmarks[i].Key] = i
 	}
-	var out []VersionComparison
+	var out []versionComparison
 	for _, p := range projects {
 		versions := all[p]
 		for k := 0; k+1 < len(versions); k++ {
@@ -60,7 +60,7 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 				continue
 			}
 			cr := reps[0]
-			out = append(out, VersionComparison{Project: p, Base: base, Test: test, Report: cr})
+			out = append(out, versionComparison{Project: p, Base: base, Test: test, Report: cr})
 			for _, r := range cr.Results {
 				for _, k := range r.TestRuns {
 					if i, ok := index[k]; ok {
