@@ -9,47 +9,47 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// AAResult is one A/A comparison: half B (test) against half A (base) of
+// aaResult is one A/A comparison: half B (test) against half A (base) of
 // one benchmark run under one random split.
-type AAResult struct {
-	Key table.Key
+type aaResult struct {
+	key table.Key
 	// Repeat numbers the split, from 1.
-	Repeat int
+	repeat int
 	// UnitsA and UnitsB are the numbers of split units (forks, trials or
 	// instances) in each half.
-	UnitsA, UnitsB int
+	unitsA, unitsB int
 	Comparison
 	// Err says why this split could not be compared.
-	Err error
+	err error
 }
 
-// AASkipped is a benchmark run that cannot be split.
-type AASkipped struct {
-	Key table.Key
+// aaSkipped is a benchmark run that cannot be split.
+type aaSkipped struct {
+	key table.Key
 	// Reason says why, e.g. "1 fork".
-	Reason string
+	reason string
 }
 
-// AAReport is the outcome of an A/A test (Run with Options.AA).
-type AAReport struct {
-	Options Options
+// aaReport is the outcome of an A/A test (Run with Options.AA).
+type aaReport struct {
+	options Options
 	// Results holds Repeats entries per splittable run, by key then repeat.
-	Results []AAResult
+	results []aaResult
 	// Skipped lists runs with fewer than two units at the split level.
-	Skipped []AASkipped
+	skipped []aaSkipped
 }
 
-// AARates are the false-positive counts and rates of an A/A report.
-type AARates struct {
+// aaRates are the false-positive counts and rates of an A/A report.
+type aaRates struct {
 	// Benchmarks is the number of runs compared at least once; Comparisons
 	// the number of successful comparisons; Failed the failed ones.
-	Benchmarks, Comparisons, Failed int
+	benchmarks, comparisons, failed int
 	// CIExcludesOne counts comparisons whose ratio interval excludes 1 and
 	// PBelowAlpha those whose U test has p < Alpha.
-	CIExcludesOne, PBelowAlpha int
+	ciExcludesOne, pBelowAlpha int
 	// CIRate and URate are the two counts over Comparisons (NaN when 0);
 	// nominally 1 − Confidence and Alpha.
-	CIRate, URate float64
+	ciRate, uRate float64
 }
 
 // aaSeries estimates the false-positive rate of a measurement setup with A/A
@@ -64,12 +64,12 @@ type AARates struct {
 // stats.NewRand(opt.Seed, key, 0) with key = table.Key.String(); its
 // bootstrap draws from stats.NewStream(opt.Seed, key, r). The report is the
 // same at any opt.Workers. Runs with a single unit are listed in Skipped.
-func aaSeries(series []*table.Series, opt Options) (*AAReport, error) {
+func aaSeries(series []*table.Series, opt Options) (*aaReport, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	type job struct {
-		results []AAResult
+		results []aaResult
 		skipped string
 	}
 	pool := workspacePool()
@@ -86,19 +86,19 @@ func aaSeries(series []*table.Series, opt Options) (*AAReport, error) {
 		}
 		return job{results: aaRun(s, units, &opt, ws)}, nil
 	})
-	rep := &AAReport{Options: opt}
+	rep := &aaReport{options: opt}
 	for i, j := range jobs {
 		if j.skipped != "" {
-			rep.Skipped = append(rep.Skipped, AASkipped{Key: series[i].Key, Reason: j.skipped})
+			rep.skipped = append(rep.skipped, aaSkipped{key: series[i].Key, reason: j.skipped})
 		}
-		rep.Results = append(rep.Results, j.results...)
+		rep.results = append(rep.results, j.results...)
 	}
 	return rep, nil
 }
 
 // aaRun performs the repeats of one run whose units at the split level are
 // units.
-func aaRun(s *table.Series, units []table.Span, opt *Options, ws *stats.Workspace) []AAResult {
+func aaRun(s *table.Series, units []table.Span, opt *Options, ws *stats.Workspace) []aaResult {
 	key := s.Key.String()
 	n := len(units)
 	starts := make([]int, n)
@@ -109,14 +109,14 @@ func aaRun(s *table.Series, units []table.Span, opt *Options, ws *stats.Workspac
 	weighted := weightedRows(s.Mode, opt.Bootstrap.InvocationSamples)
 	split := stats.NewRand(opt.Seed, key, 0)
 	inA := make([]bool, n)
-	out := make([]AAResult, opt.Repeats)
+	out := make([]aaResult, opt.Repeats)
 	for r := range out {
 		perm := split.Perm(n)
 		clear(inA)
 		for _, u := range perm[:n/2] {
 			inA[u] = true
 		}
-		res := AAResult{Key: s.Key, Repeat: r + 1, UnitsA: n / 2, UnitsB: n - n/2}
+		res := aaResult{key: s.Key, repeat: r + 1, unitsA: n / 2, unitsB: n - n/2}
 		var a, b sample
 		err := a.add(s, 1, "", opt.DiscardWarmup, weighted, func(_ *table.Series, it table.Span) bool { return inA[unitOf(it.Start)] })
 		if err == nil {
@@ -126,36 +126,36 @@ func aaRun(s *table.Series, units []table.Span, opt *Options, ws *stats.Workspac
 			rng := stats.NewStream(opt.Seed, key, uint64(r+1))
 			res.Comparison, err = compareSamples(&b, &a, opt, rng, ws)
 		}
-		res.Err = err
+		res.err = err
 		out[r] = res
 	}
 	return out
 }
 
 // Rates counts the false positives of the report.
-func (r *AAReport) Rates() AARates {
-	var a AARates
+func (r *aaReport) rates() aaRates {
+	var a aaRates
 	seen := map[table.Key]bool{}
-	for i := range r.Results {
-		res := &r.Results[i]
-		if res.Err != nil {
-			a.Failed++
+	for i := range r.results {
+		res := &r.results[i]
+		if res.err != nil {
+			a.failed++
 			continue
 		}
-		if !seen[res.Key] {
-			seen[res.Key] = true
-			a.Benchmarks++
+		if !seen[res.key] {
+			seen[res.key] = true
+			a.benchmarks++
 		}
-		a.Comparisons++
-		if res.ExcludesOne() {
-			a.CIExcludesOne++
+		a.comparisons++
+		if res.excludesOne() {
+			a.ciExcludesOne++
 		}
-		if res.P < r.Options.Alpha {
-			a.PBelowAlpha++
+		if res.P < r.options.Alpha {
+			a.pBelowAlpha++
 		}
 	}
-	a.CIRate = float64(a.CIExcludesOne) / float64(a.Comparisons)
-	a.URate = float64(a.PBelowAlpha) / float64(a.Comparisons)
+	a.ciRate = float64(a.ciExcludesOne) / float64(a.comparisons)
+	a.uRate = float64(a.pBelowAlpha) / float64(a.comparisons)
 	return a
 }
 
@@ -163,22 +163,22 @@ func (r *AAReport) Rates() AARates {
 // chunks of one input) into the report of their union: each run's splits
 // and bootstrap draw from streams of its own key, so only the order needs
 // restoring, by key (then repeat) as aaSeries lists them.
-func mergeAA(parts []*AAReport) (*AAReport, error) {
+func mergeAA(parts []*aaReport) (*aaReport, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("compare: no A/A reports to merge")
 	}
-	rep := &AAReport{Options: parts[0].Options}
+	rep := &aaReport{options: parts[0].options}
 	for _, p := range parts {
-		rep.Results = append(rep.Results, p.Results...)
-		rep.Skipped = append(rep.Skipped, p.Skipped...)
+		rep.results = append(rep.results, p.results...)
+		rep.skipped = append(rep.skipped, p.skipped...)
 	}
-	sort.SliceStable(rep.Results, func(i, j int) bool {
-		a, b := &rep.Results[i], &rep.Results[j]
-		if a.Key != b.Key {
-			return a.Key.Less(b.Key)
+	sort.SliceStable(rep.results, func(i, j int) bool {
+		a, b := &rep.results[i], &rep.results[j]
+		if a.key != b.key {
+			return a.key.Less(b.key)
 		}
-		return a.Repeat < b.Repeat
+		return a.repeat < b.repeat
 	})
-	sort.SliceStable(rep.Skipped, func(i, j int) bool { return rep.Skipped[i].Key.Less(rep.Skipped[j].Key) })
+	sort.SliceStable(rep.skipped, func(i, j int) bool { return rep.skipped[i].key.Less(rep.skipped[j].key) })
 	return rep, nil
 }

@@ -51,20 +51,20 @@ func TestAAFalsePositiveRateNearAlpha(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := rep.Rates()
-			if a.Comparisons != 200 || a.Failed != 0 || len(rep.Skipped) != 0 {
-				t.Fatalf("rates %+v, %d skipped", a, len(rep.Skipped))
+			a := rep.rates()
+			if a.comparisons != 200 || a.failed != 0 || len(rep.skipped) != 0 {
+				t.Fatalf("rates %+v, %d skipped", a, len(rep.skipped))
 			}
-			t.Logf("CI rate %.3f, U rate %.3f (nominal %.2f)", a.CIRate, a.URate, alpha)
-			if a.CIRate < tc.ciLo || a.CIRate > tc.ciHi {
-				t.Errorf("interval false-positive rate %.3f outside [%.3f, %.3f]", a.CIRate, tc.ciLo, tc.ciHi)
+			t.Logf("CI rate %.3f, U rate %.3f (nominal %.2f)", a.ciRate, a.uRate, alpha)
+			if a.ciRate < tc.ciLo || a.ciRate > tc.ciHi {
+				t.Errorf("interval false-positive rate %.3f outside [%.3f, %.3f]", a.ciRate, tc.ciLo, tc.ciHi)
 			}
 			if tc.wantUInflated {
-				if a.URate < 4*alpha {
-					t.Errorf("U test rate %.3f with fork effects; want well above α (iteration means are not independent)", a.URate)
+				if a.uRate < 4*alpha {
+					t.Errorf("U test rate %.3f with fork effects; want well above α (iteration means are not independent)", a.uRate)
 				}
-			} else if a.URate < tc.uLo || a.URate > tc.uHi {
-				t.Errorf("U test false-positive rate %.3f outside [%.3f, %.3f]", a.URate, tc.uLo, tc.uHi)
+			} else if a.uRate < tc.uLo || a.uRate > tc.uHi {
+				t.Errorf("U test false-positive rate %.3f outside [%.3f, %.3f]", a.uRate, tc.uLo, tc.uHi)
 			}
 		})
 	}
@@ -85,15 +85,15 @@ func TestAASplitFollowsTheDocumentedStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Skipped) != 1 || rep.Skipped[0].Key != one.Key || rep.Skipped[0].Reason != "1 fork" {
-		t.Errorf("skipped %+v, want C with 1 fork", rep.Skipped)
+	if len(rep.skipped) != 1 || rep.skipped[0].key != one.Key || rep.skipped[0].reason != "1 fork" {
+		t.Errorf("skipped %+v, want C with 1 fork", rep.skipped)
 	}
-	if len(rep.Results) != 4 {
-		t.Fatalf("%d results, want 4", len(rep.Results))
+	if len(rep.results) != 4 {
+		t.Fatalf("%d results, want 4", len(rep.results))
 	}
 	split := stats.NewRand(5, s.Key.String(), 0)
 	distinct := map[float64]bool{}
-	for r, res := range rep.Results {
+	for r, res := range rep.results {
 		perm := split.Perm(5)
 		var a, b float64
 		inA := map[int]bool{perm[0]: true, perm[1]: true}
@@ -105,7 +105,7 @@ func TestAASplitFollowsTheDocumentedStream(t *testing.T) {
 			}
 		}
 		a, b = a/2, b/3
-		if res.Err != nil || res.Repeat != r+1 || res.UnitsA != 2 || res.UnitsB != 3 ||
+		if res.err != nil || res.repeat != r+1 || res.unitsA != 2 || res.unitsB != 3 ||
 			res.Base.Iterations != 6 || res.Test.Iterations != 9 {
 			t.Fatalf("split %d: %+v", r+1, res)
 		}
@@ -151,13 +151,13 @@ func TestAASplitLevels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rep.Skipped) != tc.skip || len(rep.Results) != 3-tc.skip {
-			t.Errorf("%v: %d results, %d skipped", tc.split, len(rep.Results), len(rep.Skipped))
+		if len(rep.skipped) != tc.skip || len(rep.results) != 3-tc.skip {
+			t.Errorf("%v: %d results, %d skipped", tc.split, len(rep.results), len(rep.skipped))
 			continue
 		}
-		for _, res := range rep.Results {
-			if res.Err != nil || res.UnitsA != tc.a || res.UnitsB != tc.b || res.Base.Iterations+res.Test.Iterations != 45 {
-				t.Errorf("%v: %s: err %v, units %d+%d, iterations %d+%d", tc.split, res.Key, res.Err, res.UnitsA, res.UnitsB,
+		for _, res := range rep.results {
+			if res.err != nil || res.unitsA != tc.a || res.unitsB != tc.b || res.Base.Iterations+res.Test.Iterations != 45 {
+				t.Errorf("%v: %s: err %v, units %d+%d, iterations %d+%d", tc.split, res.key, res.err, res.unitsA, res.unitsB,
 					res.Base.Iterations, res.Test.Iterations)
 			}
 			// A half with one instance does not resample instances; the

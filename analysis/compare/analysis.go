@@ -12,13 +12,13 @@ import (
 // Analysis is Run's answer for a table: one of the A/B comparison
 // (one report per metric), the description of one side, or the A/A test.
 type Analysis struct {
-	Options Options
+	options Options
 	// AB holds the A/B comparison, the primary metric first (RunSides' answer).
-	AB Reports
+	ab Reports
 	// Described holds the description of one side, per metric.
-	Described SetReports
+	described setReports
 	// AA holds the A/A test.
-	AA *AAReport
+	aa *aaReport
 	// part is the bookkeeping of a run on a part of the input
 	// (Options.Part), for MergeAnalyses.
 	part *part
@@ -28,7 +28,7 @@ type Analysis struct {
 // compare calls: with opt.AA the A/A test of t's runs that opt.Filter
 // keeps; with a zero opt.Test the description of opt.Base (every run of t
 // when Base is zero too); else the A/B comparison of opt.Test against
-// opt.Base (RunSides), whose sides colSides finds for Col ColConfig and /KEY.
+// opt.Base (RunSides), whose sides colSides finds for Col colConfig and /KEY.
 // A side's Table is t unless set. Every result is a function of its
 // benchmark's runs and of streams keyed by (seed, benchmark), so on the
 // parts of an input split by benchmark name (opt.Part, each part holding
@@ -40,20 +40,20 @@ func Run(t *table.Table, opt Options) (*Analysis, error) {
 	}
 	base, test := opt.Base, opt.Test
 	opt.Base.Table, opt.Test.Table = nil, nil // reports keep options, not tables
-	a := &Analysis{Options: opt}
-	a.Options.Progress = nil
+	a := &Analysis{options: opt}
+	a.options.Progress = nil
 	var err error
 	switch {
 	case opt.AA:
 		all := table.Collect(t, table.Filter{})
 		if opt.Part {
 			a.part = &part{BaseAll: keys(all)}
-			a.AA, err = aaSeries(opt.Filter.Select(all), opt)
-		} else if all, err = opt.Filter.Keep(all); err == nil {
-			a.AA, err = aaSeries(all, opt)
+			a.aa, err = aaSeries(opt.Filter.Select(all), opt)
+		} else if all, err = opt.Filter.keep(all); err == nil {
+			a.aa, err = aaSeries(all, opt)
 		}
 		return a, err
-	case opt.Col == ColConfig || colKey(opt.Col) != "":
+	case opt.Col == colConfig || colKey(opt.Col) != "":
 		if base, test, err = colSides(t, opt); err != nil {
 			return nil, err
 		}
@@ -64,7 +64,7 @@ func Run(t *table.Table, opt Options) (*Analysis, error) {
 		if opt.Part {
 			a.part, err = describePart(base, opt)
 		} else {
-			a.Described, err = describe(base, opt)
+			a.described, err = describe(base, opt)
 		}
 		return a, err
 	}
@@ -84,7 +84,7 @@ func Run(t *table.Table, opt Options) (*Analysis, error) {
 	if err := checkSides(base, test); err != nil {
 		return nil, err
 	}
-	a.AB, err = RunSides(base, test, opt)
+	a.ab, err = RunSides(base, test, opt)
 	return a, err
 }
 
@@ -97,9 +97,9 @@ func MergeAnalyses(parts []*Analysis) (*Analysis, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("compare: no analysis to merge")
 	}
-	opt := parts[0].Options
+	opt := parts[0].options
 	opt.Part = false
-	out := &Analysis{Options: opt}
+	out := &Analysis{options: opt}
 	ps := make([]*part, len(parts))
 	for i, p := range parts {
 		if p.part == nil {
@@ -111,19 +111,19 @@ func MergeAnalyses(parts []*Analysis) (*Analysis, error) {
 	switch {
 	case opt.AA:
 		var all []table.Key
-		var aas []*AAReport
+		var aas []*aaReport
 		for i, p := range parts {
-			all, aas = append(all, ps[i].BaseAll...), append(aas, p.AA)
+			all, aas = append(all, ps[i].BaseAll...), append(aas, p.aa)
 		}
 		sort.Slice(all, func(i, j int) bool { return all[i].Less(all[j]) })
-		if _, err := opt.Filter.Keep(seriesOf(all)); err != nil {
+		if _, err := opt.Filter.keep(seriesOf(all)); err != nil {
 			return nil, err
 		}
-		out.AA, err = mergeAA(aas)
+		out.aa, err = mergeAA(aas)
 	case ps[0].Described != nil:
-		out.Described, err = mergeDescribed(ps, opt)
+		out.described, err = mergeDescribed(ps, opt)
 	default:
-		out.AB, err = mergeParts(ps, opt.Base.Select, opt.Test.Select, ps[0].sameTable, opt)
+		out.ab, err = mergeParts(ps, opt.Base.Select, opt.Test.Select, ps[0].sameTable, opt)
 	}
 	if err != nil {
 		return nil, err
@@ -132,15 +132,15 @@ func MergeAnalyses(parts []*Analysis) (*Analysis, error) {
 }
 
 // WriteText writes the analysis for people (Reports.WriteText,
-// SetReports.WriteText or AAReport.WriteText).
+// setReports.WriteText or aaReport.WriteText).
 func (a *Analysis) WriteText(w io.Writer) error {
 	switch {
-	case a.AA != nil:
-		return a.AA.WriteText(w)
-	case a.Described != nil:
-		return a.Described.WriteText(w)
+	case a.aa != nil:
+		return a.aa.WriteText(w)
+	case a.described != nil:
+		return a.described.WriteText(w)
 	}
-	return a.AB.WriteText(w)
+	return a.ab.WriteText(w)
 }
 
 // Frame returns the data table TableResults for the shared writer: one
@@ -151,20 +151,20 @@ func (a *Analysis) Frame(name string) (*reports.Frame, error) {
 		return nil, fmt.Errorf("compare: no data table %q", name)
 	}
 	switch {
-	case a.AA != nil:
-		return a.AA.frame(), nil
-	case a.Described != nil:
-		return a.Described.frame(), nil
+	case a.aa != nil:
+		return a.aa.frame(), nil
+	case a.described != nil:
+		return a.described.frame(), nil
 	}
-	return a.AB.frame(), nil
+	return a.ab.frame(), nil
 }
 
 // SplitByName reports whether Run can run on the parts of an input
 // split by benchmark name (table.NameGroupOf; Options.Part): not when a
-// row (Row) or the sides (Col ColConfig, /KEY) relate runs of different
+// row (Row) or the sides (Col colConfig, /KEY) relate runs of different
 // names or need the whole input's labels.
 func (o *Options) SplitByName() bool {
-	return o.AA || o.Row == "" && (o.Col == "" || o.Col == ColFile)
+	return o.AA || o.Row == "" && (o.Col == "" || o.Col == colFile)
 }
 
 // Inputs sets opt.Base and opt.Test the way a command line names the two
@@ -172,7 +172,7 @@ func (o *Options) SplitByName() bool {
 // per table:
 //
 //	opt.AA, FILES                    one table, each run split in two
-//	Col ColConfig or /KEY, FILES     one table; Run finds the sides
+//	Col colConfig or /KEY, FILES     one table; Run finds the sides
 //	baseFiles, testFiles             two tables, labelled by filesLabel
 //	FILES, with the label selectors  one table; the sides are the runs
 //	  opt.Base.Select, opt.Test.Select  each selector chooses
@@ -191,7 +191,7 @@ func Inputs(opt *Options, args, baseFiles, testFiles []string) ([][]string, erro
 			return nil, fmt.Errorf("--aa takes the files of one recording as positional arguments, not --base/--test or label selectors")
 		}
 		return [][]string{args}, nil
-	case opt.Col == ColConfig || colKey(opt.Col) != "":
+	case opt.Col == colConfig || colKey(opt.Col) != "":
 		if len(args) == 0 || fileSides {
 			return nil, fmt.Errorf("--col %s takes FILES as positional arguments, not --base/--test", opt.Col)
 		}

@@ -76,10 +76,10 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.AB) != 1 || a.Described != nil || a.AA != nil || len(a.AB[0].Results) != 3 {
+	if len(a.ab) != 1 || a.described != nil || a.aa != nil || len(a.ab[0].Results) != 3 {
 		t.Fatalf("A/B: %+v", a)
 	}
-	for _, r := range a.AB[0].Results {
+	for _, r := range a.ab[0].Results {
 		want := NoChange
 		if r.Benchmark == "BenchmarkA" && r.Params == "size=64" {
 			want = Slower
@@ -88,28 +88,28 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s %s: verdict %v, medians %v %v", r.Benchmark, r.Params, r.Verdict, r.Base.Median, r.Test.Median)
 		}
 	}
-	if a.Options.Base.Table != nil || a.Options.Test.Table != nil {
+	if a.options.Base.Table != nil || a.options.Test.Table != nil {
 		t.Error("the analysis keeps the tables in its options")
 	}
 
 	opt.Base, opt.Test = Side{Label: "old"}, Side{}
-	if a, err = Run(old, opt); err != nil || len(a.Described) != 1 || len(a.Described[0].Benchmarks) != 3 ||
-		a.Described[0].Label != "old" || a.Described[0].Benchmarks[2].Median != 101 {
+	if a, err = Run(old, opt); err != nil || len(a.described) != 1 || len(a.described[0].benchmarks) != 3 ||
+		a.described[0].label != "old" || a.described[0].benchmarks[2].median != 101 {
 		t.Fatalf("describe: %+v, %v", a, err)
 	}
 
 	opt.Base, opt.Col = Side{}, "/size"
-	if a, err = Run(old, opt); err != nil || len(a.AB) != 1 || a.AB[0].Base != "size=64" || a.AB[0].Test != "size=4096" ||
-		len(a.AB[0].Results) != 1 || a.AB[0].Results[0].Name != (Name{Benchmark: "BenchmarkA", Mode: "go"}) || len(a.AB[0].Unmatched) != 0 {
+	if a, err = Run(old, opt); err != nil || len(a.ab) != 1 || a.ab[0].Base != "size=64" || a.ab[0].Test != "size=4096" ||
+		len(a.ab[0].Results) != 1 || a.ab[0].Results[0].Name != (Name{Benchmark: "BenchmarkA", Mode: "go"}) || len(a.ab[0].Unmatched) != 0 {
 		t.Fatalf("col /size: %+v, %v", a, err)
 	}
 
 	opt.Col, opt.AA, opt.Repeats = "", true, 2
-	if a, err = Run(old, opt); err != nil || a.AA == nil || len(a.AA.Results) != 0 || len(a.AA.Skipped) != 3 {
+	if a, err = Run(old, opt); err != nil || a.aa == nil || len(a.aa.results) != 0 || len(a.aa.skipped) != 3 {
 		t.Fatalf("A/A of one-fork runs: %+v, %v", a, err) // go test -count 5 is one fork of 5 iterations
 	}
-	if a.AA.Skipped[0].Reason != "1 fork" {
-		t.Errorf("skipped: %+v", a.AA.Skipped)
+	if a.aa.skipped[0].reason != "1 fork" {
+		t.Errorf("skipped: %+v", a.aa.skipped)
 	}
 }
 
@@ -208,7 +208,7 @@ func TestInputs(t *testing.T) {
 		{"one label", func(o *Options) { o.Base.Select.Version = "v1" }, []string{"a", "b"}, nil, nil, "", "", "", "a selector for each side"},
 		{"aa", func(o *Options) { o.AA = true }, []string{"a", "b", "c"}, nil, nil, "a,b,c", "", "", ""},
 		{"aa with base", func(o *Options) { o.AA = true }, nil, []string{"a"}, []string{"b"}, "", "", "", "--aa takes the files"},
-		{"col", func(o *Options) { o.Col = ColConfig }, []string{"a", "b"}, nil, nil, "a,b", "", "", ""},
+		{"col", func(o *Options) { o.Col = colConfig }, []string{"a", "b"}, nil, nil, "a,b", "", "", ""},
 		{"col with base", func(o *Options) { o.Col = "/size" }, nil, []string{"a"}, []string{"b"}, "", "", "", "--col /size takes FILES"},
 		{"base alone", nil, nil, []string{"a"}, nil, "", "", "", "--base and --test must both be given"},
 		{"three", nil, []string{"a", "b", "c"}, nil, nil, "", "", "", "name the two result sets"},

@@ -87,8 +87,8 @@ func formatPercent(p float64) string {
 	return s + " %"
 }
 
-// SideStats summarises one side of a comparison.
-type SideStats struct {
+// sideStats summarises one side of a comparison.
+type sideStats struct {
 	// Median is the median of the iteration values (iteration means).
 	Median float64
 	// Mean is the mean time per operation in ns with its bootstrap interval
@@ -105,7 +105,7 @@ type SideStats struct {
 // TopUnits is the number of units at the outermost level with more than
 // one unit (1 when no level has more): the units the bootstrap's
 // uncertainty mostly rests on, e.g. 3 for 3 instances × 3 trials.
-func (s *SideStats) TopUnits() int {
+func (s *sideStats) topUnits() int {
 	for _, n := range s.Units {
 		if n > 1 {
 			return n
@@ -114,17 +114,17 @@ func (s *SideStats) TopUnits() int {
 	return 1
 }
 
-// FewUnits is the number of top-level units below which WriteText warns
+// fewUnits is the number of top-level units below which WriteText warns
 // that percentile intervals are too narrow: the bootstrap variance of a mean
 // of n units is (n−1)/n of the plug-in variance and its tails are normal
 // rather than t-like, so with 3 units a nominal 99 % interval covers far
 // less (Kalibera and Jones 2013 recommend enough repetitions at the highest
 // level that varies).
-const FewUnits = 5
+const fewUnits = 5
 
 // Comparison holds the statistics of one test/base pair.
 type Comparison struct {
-	Base, Test SideStats
+	Base, Test sideStats
 	// Ratio is mean(test)/mean(base) with its hierarchical bootstrap interval.
 	Ratio estimate.Interval
 	// ChangeRate is |mean_test − mean_base| / mean_base.
@@ -145,7 +145,7 @@ type Comparison struct {
 
 // ExcludesOne reports whether the ratio's interval lies entirely above or
 // below 1.
-func (c *Comparison) ExcludesOne() bool { return c.Ratio.Lower > 1 || c.Ratio.Upper < 1 }
+func (c *Comparison) excludesOne() bool { return c.Ratio.Lower > 1 || c.Ratio.Upper < 1 }
 
 // decide sets c.Verdict by opt's statistic and minimum effect: for
 // medians, p < Alpha with Δ = 100·(median_test/median_base − 1) %
@@ -199,8 +199,8 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 		return Comparison{}, fmt.Errorf("Cliff's delta: %w", err)
 	}
 	c := Comparison{
-		Base:        SideStats{Median: stats.Median(base.iterMeans, nil), Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
-		Test:        SideStats{Median: stats.Median(test.iterMeans, nil), Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
+		Base:        sideStats{Median: stats.Median(base.iterMeans, nil), Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
+		Test:        sideStats{Median: stats.Median(test.iterMeans, nil), Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
 		Ratio:       r.Ratio,
 		ChangeRate:  math.Abs(r.Test.Estimate-r.Control.Estimate) / r.Control.Estimate,
 		U:           mw.U,
@@ -246,8 +246,8 @@ func constantSides(test, base *sample) (Comparison, bool) {
 		}
 	}
 	one := estimate.Interval{Estimate: 1, Lower: 1, Upper: 1}
-	side := func(s *sample) SideStats {
-		return SideStats{Median: v, Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
+	side := func(s *sample) sideStats {
+		return sideStats{Median: v, Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
 	}
 	c := Comparison{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
 		Magnitude: nonparam.CliffMagnitude(0), Verdict: verdictOf(one)}
@@ -367,46 +367,46 @@ func workspacePool() *sync.Pool {
 }
 
 // Summary counts the verdicts of a report.
-type Summary struct {
-	Compared, Slower, Faster, NoChange, Failed int
+type summary struct {
+	compared, slower, faster, noChange, failed int
 	// PBelowAlpha counts comparisons whose U test has p < Alpha, and
 	// CIExcludesOne those whose ratio interval excludes 1 (the verdicts
 	// of the statistics median and mean before MinEffect).
-	PBelowAlpha, CIExcludesOne int
+	pBelowAlpha, ciExcludesOne int
 	// OnlyBase and OnlyTest count unmatched benchmarks.
-	OnlyBase, OnlyTest int
+	onlyBase, onlyTest int
 }
 
 // Summary counts the report's verdicts.
-func (r *Report) Summary() Summary {
-	var s Summary
+func (r *Report) summary() summary {
+	var s summary
 	for i := range r.Results {
 		res := &r.Results[i]
 		if res.Err != nil {
-			s.Failed++
+			s.failed++
 			continue
 		}
-		s.Compared++
+		s.compared++
 		switch res.Verdict.Change {
 		case Slower:
-			s.Slower++
+			s.slower++
 		case Faster:
-			s.Faster++
+			s.faster++
 		default:
-			s.NoChange++
+			s.noChange++
 		}
 		if res.P < r.Options.Alpha {
-			s.PBelowAlpha++
+			s.pBelowAlpha++
 		}
-		if res.ExcludesOne() {
-			s.CIExcludesOne++
+		if res.excludesOne() {
+			s.ciExcludesOne++
 		}
 	}
 	for _, u := range r.Unmatched {
 		if u.Side == "base" {
-			s.OnlyBase++
+			s.onlyBase++
 		} else {
-			s.OnlyTest++
+			s.onlyTest++
 		}
 	}
 	return s

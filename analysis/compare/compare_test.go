@@ -97,8 +97,8 @@ func TestKnownSlowdownIsDetected(t *testing.T) {
 	if noChange < 8 {
 		t.Errorf("%d of 9 unchanged benchmarks were 'no change'; want at least 8", noChange)
 	}
-	s := rep.Summary()
-	if s.Compared != 10 || s.Slower < 1 || s.Slower+s.Faster+s.NoChange != 10 {
+	s := rep.summary()
+	if s.compared != 10 || s.slower < 1 || s.slower+s.faster+s.noChange != 10 {
 		t.Errorf("summary %+v", s)
 	}
 }
@@ -180,7 +180,7 @@ func TestUnmatchedBenchmarks(t *testing.T) {
 	if !reflect.DeepEqual(rep.Unmatched, want) {
 		t.Errorf("unmatched %+v, want %+v", rep.Unmatched, want)
 	}
-	if s := rep.Summary(); s.OnlyBase != 1 || s.OnlyTest != 1 || s.Compared != 1 {
+	if s := rep.summary(); s.onlyBase != 1 || s.onlyTest != 1 || s.compared != 1 {
 		t.Errorf("summary %+v", s)
 	}
 	var text strings.Builder
@@ -265,7 +265,7 @@ func TestBadSeriesAreReportedNotDropped(t *testing.T) {
 			t.Errorf("%s: err %v, want one containing %q", rep.Results[i].Name, e, want)
 		}
 	}
-	if s := rep.Summary(); s.Failed != 2 || s.Compared != 0 {
+	if s := rep.summary(); s.failed != 2 || s.compared != 0 {
 		t.Errorf("summary %+v", s)
 	}
 	// With a pair chosen per side, the duet series compares.
@@ -361,14 +361,14 @@ func TestDeterministicAtAnyWorkerCount(t *testing.T) {
 	if other := run(1, 10); reflect.DeepEqual(other.Results[0].Ratio, one.Results[0].Ratio) {
 		t.Errorf("seed 10 gave the same interval as seed 9: the seed is not used")
 	}
-	aa := func(workers int) *AAReport {
+	aa := func(workers int) *aaReport {
 		opt := aaOptions()
 		opt.Bootstrap.Resamples, opt.Repeats, opt.Workers = 200, 3, workers
 		rep, err := aaSeries(base, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep.Options.Workers = 0
+		rep.options.Workers = 0
 		return rep
 	}
 	a1 := aa(1)
@@ -382,8 +382,8 @@ func TestTopUnits(t *testing.T) {
 		units [5]int
 		want  int
 	}{{[5]int{1, 3, 9, 9, 45}, 3}, {[5]int{1, 1, 1, 10, 500}, 10}, {[5]int{2, 2, 2, 4, 8}, 2}, {[5]int{1, 1, 1, 1, 1}, 1}} {
-		s := SideStats{Units: tc.units}
-		if got := s.TopUnits(); got != tc.want {
+		s := sideStats{Units: tc.units}
+		if got := s.topUnits(); got != tc.want {
 			t.Errorf("TopUnits(%v) = %d, want %d", tc.units, got, tc.want)
 		}
 	}

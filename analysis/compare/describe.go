@@ -11,41 +11,41 @@ import (
 )
 
 // Description summarises one benchmark of a single result set.
-type Description struct {
+type description struct {
 	Name
 	// Runs are the runs pooled (several files or versions of the benchmark).
-	Runs []table.Key
+	runs []table.Key
 	// Mean is the mean per operation (of the iteration means for
 	// InvocationSamples 0) with its hierarchical bootstrap interval, as a
 	// side of Compare reports it.
-	Mean estimate.Interval
+	mean estimate.Interval
 	// Median and CV are the median and the coefficient of variation
 	// (population standard deviation over mean, stats.CV) of the iteration
 	// means: the centre and spread of what benchstat counts as samples.
-	Median, CV float64
+	median, cv float64
 	// Iterations is the number of iterations; Units counts the units per
-	// level as SideStats.Units.
-	Iterations int
-	Units      [5]int
+	// level as sideStats.Units.
+	iterations int
+	units      [5]int
 	// Err says why the benchmark could not be described.
-	Err error
+	err error
 }
 
 // TopUnits is the number of units at the outermost level with more than one.
-func (d *Description) TopUnits() int { return (&SideStats{Units: d.Units}).TopUnits() }
+func (d *description) topUnits() int { return (&sideStats{Units: d.units}).topUnits() }
 
-// SetReport is the outcome of Describe for one metric.
-type SetReport struct {
-	Options Options
-	Label   string
+// setReport is the outcome of Describe for one metric.
+type setReport struct {
+	options Options
+	label   string
 	// Metric and Unit are as in Report.
-	Metric, Unit string
+	metric, unit string
 	// Benchmarks holds one entry per benchmark, sorted by name.
-	Benchmarks []Description
+	benchmarks []description
 }
 
 // IsTime reports whether the report describes times per operation.
-func (r *SetReport) IsTime() bool { return r.Metric == "" || r.Metric == table.Primary }
+func (r *setReport) isTime() bool { return r.metric == "" || r.metric == table.Primary }
 
 // describeSet summarises every benchmark of set without comparing: its mean
 // with the hierarchical bootstrap interval Compare gives a side (same
@@ -54,24 +54,24 @@ func (r *SetReport) IsTime() bool { return r.Metric == "" || r.Metric == table.P
 // Several runs of one benchmark are pooled as Compare pools a side.
 // Benchmark i draws from stats.NewStream(opt.Seed, name, 0), so the report
 // does not depend on opt.Workers.
-func describeSet(set runSet, opt Options) (*SetReport, error) {
+func describeSet(set runSet, opt Options) (*setReport, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	rep := &SetReport{Options: opt, Label: set.Label, Metric: table.Primary, Unit: "ns/op"}
+	rep := &setReport{options: opt, label: set.Label, metric: table.Primary, unit: "ns/op"}
 	series := set.Series
 	if len(series) > 0 && series[0].Metric != "" && series[0].Metric != table.Primary {
-		rep.Metric, rep.Unit = series[0].Metric, series[0].Unit
+		rep.metric, rep.unit = series[0].Metric, series[0].Unit
 		series = valuesAsTimes(series)
 	}
 	key := opt.rowKey()
 	_, groups := matchBy(series, nil, key) // the runs grouped by row, sorted
 	pool := workspacePool()
-	rep.Benchmarks, _ = workpool.Map(len(groups), opt.Workers, func(i int) (Description, error) {
+	rep.benchmarks, _ = workpool.Map(len(groups), opt.Workers, func(i int) (description, error) {
 		g := &groups[i]
-		d := Description{Name: g.Name, Runs: g.Runs}
+		d := description{Name: g.Name, runs: g.Runs}
 		ws := pool.Get().(*stats.Workspace)
-		d.Err = describeRuns(&d, runsOf(series, g.Name, key), set.Pair, &opt, ws)
+		d.err = describeRuns(&d, runsOf(series, g.Name, key), set.Pair, &opt, ws)
 		pool.Put(ws)
 		if opt.Progress != nil {
 			opt.Progress(len(groups))
@@ -91,7 +91,7 @@ func runsOf(ss []*table.Series, n Name, key keyFunc) []*table.Series {
 	return out
 }
 
-func describeRuns(d *Description, runs []*table.Series, pair string, opt *Options, ws *stats.Workspace) error {
+func describeRuns(d *description, runs []*table.Series, pair string, opt *Options, ws *stats.Workspace) error {
 	var sm sample
 	for j, s := range runs {
 		if err := sm.add(s, int32(j+1), pair, opt.DiscardWarmup, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
@@ -102,23 +102,23 @@ func describeRuns(d *Description, runs []*table.Series, pair string, opt *Option
 	if err != nil {
 		return err
 	}
-	d.Iterations, d.Units = len(sm.iterMeans), sm.units
-	d.Median = stats.Median(sm.iterMeans, nil)
-	d.CV = math.NaN()
+	d.iterations, d.units = len(sm.iterMeans), sm.units
+	d.median = stats.Median(sm.iterMeans, nil)
+	d.cv = math.NaN()
 	if len(sm.iterMeans) > 1 {
-		d.CV = stats.CV(sm.iterMeans, nil)
+		d.cv = stats.CV(sm.iterMeans, nil)
 	}
 	if _, ok := constantSides(&sm, &sm); ok {
 		v := sm.values[0]
-		d.Mean = estimate.Interval{Estimate: v, Lower: v, Upper: v}
+		d.mean = estimate.Interval{Estimate: v, Lower: v, Upper: v}
 		return nil
 	}
 	rng := stats.NewStream(opt.Seed, d.Name.String(), 0)
-	d.Mean, err = stats.HierarchicalMeanCI(h, opt.Bootstrap, rng, ws)
+	d.mean, err = stats.HierarchicalMeanCI(h, opt.Bootstrap, rng, ws)
 	if err != nil {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
-	if !finite(d.Mean.Estimate) || !finite(d.Mean.Lower) || !finite(d.Mean.Upper) || !finite(d.Median) || math.IsInf(d.CV, 0) {
+	if !finite(d.mean.Estimate) || !finite(d.mean.Lower) || !finite(d.mean.Upper) || !finite(d.median) || math.IsInf(d.cv, 0) {
 		return notFinite("mean, median or CV", "the values overflow float64")
 	}
 	return nil

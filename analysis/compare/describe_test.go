@@ -25,24 +25,24 @@ func TestDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Benchmarks) != 3 || !errors.Is(rep.Benchmarks[2].Err, errNoIterations) {
-		t.Fatalf("%d benchmarks (%+v), want 3, the empty one failing", len(rep.Benchmarks), rep.Benchmarks)
+	if len(rep.benchmarks) != 3 || !errors.Is(rep.benchmarks[2].err, errNoIterations) {
+		t.Fatalf("%d benchmarks (%+v), want 3, the empty one failing", len(rep.benchmarks), rep.benchmarks)
 	}
-	a := rep.Benchmarks[0]
-	if a.Err != nil || a.Iterations != 6 || a.Median != 11 || math.Abs(a.CV-0.07422696) > 1e-8 || a.Mean.Estimate != 11 ||
-		!(a.Mean.Lower < 11 && a.Mean.Upper > 11) || a.TopUnits() != 2 {
-		t.Errorf("alpha: iterations %d median %v CV %v mean %+v top units %d", a.Iterations, a.Median, a.CV, a.Mean, a.TopUnits())
+	a := rep.benchmarks[0]
+	if a.err != nil || a.iterations != 6 || a.median != 11 || math.Abs(a.cv-0.07422696) > 1e-8 || a.mean.Estimate != 11 ||
+		!(a.mean.Lower < 11 && a.mean.Upper > 11) || a.topUnits() != 2 {
+		t.Errorf("alpha: iterations %d median %v CV %v mean %+v top units %d", a.iterations, a.median, a.cv, a.mean, a.topUnits())
 	}
 	// Compare's base side of the same data has the same interval.
 	cmp, err := compareSets(set, runSet{Label: "same", Series: set.Series[:1]}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := resultFor(t, cmp, "org.ex.Bench.alpha", "").Base.Mean; got.Estimate != a.Mean.Estimate {
-		t.Errorf("Compare's base mean %v, Describe's %v", got, a.Mean)
+	if got := resultFor(t, cmp, "org.ex.Bench.alpha", "").Base.Mean; got.Estimate != a.mean.Estimate {
+		t.Errorf("Compare's base mean %v, Describe's %v", got, a.mean)
 	}
 	var b strings.Builder
-	if err := (SetReports{rep}).WriteText(&b); err != nil {
+	if err := (setReports{rep}).WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -60,7 +60,7 @@ func TestDescribe(t *testing.T) {
 
 // TestTextWithinWidth compares benchmarks with names far longer than a
 // line and 40 unmatched ones: names are shortened with … (the start and
-// the params kept), every line fits Width, and each unmatched list names
+// the params kept), every line fits width, and each unmatched list names
 // listNames benchmarks and counts the rest.
 func TestTextWithinWidth(t *testing.T) {
 	long := "org.example.service.internal." + strings.Repeat("VeryLongBenchmarkClassName", 4) + ".method"

@@ -12,9 +12,9 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// SetReports holds the descriptions of every metric of one set, the
+// setReports holds the descriptions of every metric of one set, the
 // primary metric first.
-type SetReports []*SetReport
+type setReports []*setReport
 
 // topLevel names the outermost level with more than one unit and its count:
 // "9 trials", or "1 run".
@@ -32,8 +32,8 @@ func topLevel(units [5]int) string {
 
 // relHalfWidth is the larger distance from the estimate to a bound of the
 // mean's interval, relative to the estimate.
-func relHalfWidth(d *Description) float64 {
-	m := d.Mean
+func relHalfWidth(d *description) float64 {
+	m := d.mean
 	return math.Max(m.Estimate-m.Lower, m.Upper-m.Estimate) / m.Estimate
 }
 
@@ -42,13 +42,13 @@ func relHalfWidth(d *Description) float64 {
 // and the largest half-width of their intervals, relative to the mean):
 // "FILE: 12 benchmarks; 99 % CI of the mean ±1.2 % (median), widest ±18 %
 // (ParserEncodeStrings)".
-func (r *SetReport) headline(lb labeler) string {
+func (r *setReport) headline(lb labeler) string {
 	var hw []float64
 	widest, widestName := -1.0, ""
 	failed := 0
-	for i := range r.Benchmarks {
-		d := &r.Benchmarks[i]
-		if d.Err != nil {
+	for i := range r.benchmarks {
+		d := &r.benchmarks[i]
+		if d.err != nil {
 			failed++
 			continue
 		}
@@ -62,35 +62,35 @@ func (r *SetReport) headline(lb labeler) string {
 		}
 	}
 	lead := ""
-	if !r.IsTime() {
-		lead = r.Metric + ": "
+	if !r.isTime() {
+		lead = r.metric + ": "
 	}
 	notDescribed := ""
 	if failed > 0 {
 		notDescribed = fmt.Sprintf("; %d not described", failed)
 	}
 	build := func(withWidest bool) string {
-		s := fmt.Sprintf(": %s", plural(len(r.Benchmarks), "benchmark"))
+		s := fmt.Sprintf(": %s", plural(len(r.benchmarks), "benchmark"))
 		if len(hw) > 0 {
 			sort.Float64s(hw)
 			med := hw[len(hw)/2]
 			if len(hw)%2 == 0 {
 				med = (hw[len(hw)/2-1] + med) / 2
 			}
-			s += fmt.Sprintf("; %s CI of the mean %s (median)", confidenceLabel(r.Options.Bootstrap.Confidence), formatHalf(med))
+			s += fmt.Sprintf("; %s CI of the mean %s (median)", confidenceLabel(r.options.Bootstrap.Confidence), formatHalf(med))
 			if withWidest {
 				s += fmt.Sprintf(", widest %s (%s)", formatHalf(widest), widestName)
 			}
 		}
 		return s + notDescribed
 	}
-	// A long label (file path) is shortened to keep the line within Width,
+	// A long label (file path) is shortened to keep the line within width,
 	// after the widest benchmark is left out.
 	s := build(true)
-	if Width-runeLen(lead)-runeLen(s) < min(runeLen(r.Label), 24) {
+	if width-runeLen(lead)-runeLen(s) < min(runeLen(r.label), 24) {
 		s = build(false)
 	}
-	return lead + abbreviate(r.Label, max(Width-runeLen(lead)-runeLen(s), 12)) + s
+	return lead + abbreviate(r.label, max(width-runeLen(lead)-runeLen(s), 12)) + s
 }
 
 func formatHalf(h float64) string {
@@ -100,30 +100,30 @@ func formatHalf(h float64) string {
 	return "±" + strconv.FormatFloat(100*h, 'f', 0, 64) + " %"
 }
 
-// WriteText writes the descriptions within Width columns: the headline of
+// WriteText writes the descriptions within width columns: the headline of
 // the first report, the method, then per metric a table: per benchmark the
 // mean ± the half-width of its interval (as benchstat prints a centre ±
 // its interval), the median and CV of the iteration means, the number of
 // iterations and of units at the outermost varying level.
-func (rs SetReports) WriteText(w io.Writer) error {
+func (rs setReports) WriteText(w io.Writer) error {
 	if len(rs) == 0 {
 		return writeString(w, "no benchmarks\n")
 	}
 	var ks []table.Key
 	for _, r := range rs {
-		for i := range r.Benchmarks {
-			ks = append(ks, nameKey(r.Benchmarks[i].Name))
+		for i := range r.benchmarks {
+			ks = append(ks, nameKey(r.benchmarks[i].Name))
 		}
 	}
 	lb := newLabeler(ks)
 	r := rs[0]
 	var b strings.Builder
 	b.WriteString(r.headline(lb) + "\n")
-	o := r.Options
+	o := r.options
 	b.WriteString(reports.Wrap(fmt.Sprintf("mean with hierarchical bootstrap %s percentile interval (%d resamples, seed %d); median and CV of the iteration means; n iterations",
-		confidenceLabel(o.Bootstrap.Confidence), o.Bootstrap.Resamples, o.Seed), Width, "  ") + "\n")
+		confidenceLabel(o.Bootstrap.Confidence), o.Bootstrap.Resamples, o.Seed), width, "  ") + "\n")
 	if lb.prefix != "" {
-		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, Width-13))
+		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, width-13))
 	}
 	var failed []string
 	for i, rep := range rs {
@@ -136,42 +136,42 @@ func (rs SetReports) WriteText(w io.Writer) error {
 		}
 		b.Reset()
 		unit, format := "time/op", formatNs
-		if !rep.IsTime() {
-			unit, format = rep.Unit, formatValue
+		if !rep.isTime() {
+			unit, format = rep.unit, formatValue
 		}
 		t := &textTable{
 			header: []string{"benchmark", unit, "median", "CV", "n", "units"},
 			right:  []bool{false, true, true, true, true, true},
 		}
-		for j := range rep.Benchmarks {
-			d := &rep.Benchmarks[j]
+		for j := range rep.benchmarks {
+			d := &rep.benchmarks[j]
 			name := lb.label(nameKey(d.Name))
-			if d.Err != nil {
-				failed = append(failed, abbreviate("  "+name+": "+d.Err.Error(), Width))
+			if d.err != nil {
+				failed = append(failed, abbreviate("  "+name+": "+d.err.Error(), width))
 				continue
 			}
 			cv := "n/a"
-			if !math.IsNaN(d.CV) {
-				cv = strconv.FormatFloat(roundSig(100*d.CV, 2), 'f', -1, 64) + "%"
+			if !math.IsNaN(d.cv) {
+				cv = strconv.FormatFloat(roundSig(100*d.cv, 2), 'f', -1, 64) + "%"
 			}
-			t.add(name, format(d.Mean.Estimate)+" "+formatSpread(d.Mean.Estimate, d.Mean.Lower, d.Mean.Upper),
-				format(d.Median), cv, strconv.Itoa(d.Iterations), topLevel(d.Units))
+			t.add(name, format(d.mean.Estimate)+" "+formatSpread(d.mean.Estimate, d.mean.Lower, d.mean.Upper),
+				format(d.median), cv, strconv.Itoa(d.iterations), topLevel(d.units))
 		}
-		t.fit(Width, 20)
+		t.fit(width, 20)
 		if err := t.write(w); err != nil {
 			return err
 		}
 	}
 	writeFailed(&b, "not described", failed)
 	pooled := 0
-	for i := range r.Benchmarks {
-		if varies(r.Options.Col, r.Benchmarks[i].Runs) {
+	for i := range r.benchmarks {
+		if varies(r.options.Col, r.benchmarks[i].runs) {
 			pooled++
 		}
 	}
 	if pooled > 0 {
 		b.WriteString("\n" + reports.Wrap(fmt.Sprintf("note: %s runs of different benchmarks, which the row (--row %s) does not tell apart "+
-			"(benchstat: “benchmarks vary in .fullname”); each run is a top-level unit of the bootstrap.", rowsPool(pooled), r.Options.Row), Width, "") + "\n")
+			"(benchstat: “benchmarks vary in .fullname”); each run is a top-level unit of the bootstrap.", rowsPool(pooled), r.options.Row), width, "") + "\n")
 	}
 	return writeString(w, b.String())
 }
@@ -184,27 +184,27 @@ func (rs SetReports) WriteText(w io.Writer) error {
 // unit), base_cv, base_top_units (e.g. "9 trials"), error, then the
 // settings (confidence, resamples, invocation_samples, alpha, statistic,
 // min_effect, discard_warmup, seed).
-func (rs SetReports) frame() *reports.Frame {
+func (rs setReports) frame() *reports.Frame {
 	var bench, params, mode, metric, unit, label, runs, status, top, errs []string
 	var iters []int64
 	var mean, lo, hi, med, cv []float64
 	for _, r := range rs {
-		for i := range r.Benchmarks {
-			d := &r.Benchmarks[i]
+		for i := range r.benchmarks {
+			d := &r.benchmarks[i]
 			bench, params, mode = append(bench, d.Benchmark), append(params, d.Params), append(mode, d.Mode)
-			metric, unit, label = append(metric, r.Metric), append(unit, r.Unit), append(label, r.Label)
-			runs = append(runs, runsString(d.Runs, r.Options.Row))
+			metric, unit, label = append(metric, r.metric), append(unit, r.unit), append(label, r.label)
+			runs = append(runs, runsString(d.runs, r.options.Row))
 			st, es := "described", ""
-			if d.Err != nil {
-				st, es = "failed", d.Err.Error()
+			if d.err != nil {
+				st, es = "failed", d.err.Error()
 				nan := math.NaN()
-				d = &Description{Mean: nanInterval(), Median: nan, CV: nan}
+				d = &description{mean: nanInterval(), median: nan, cv: nan}
 			}
 			status, errs = append(status, st), append(errs, es)
-			iters = append(iters, int64(d.Iterations))
-			mean, lo, hi = append(mean, d.Mean.Estimate), append(lo, d.Mean.Lower), append(hi, d.Mean.Upper)
-			med, cv = append(med, d.Median), append(cv, d.CV)
-			top = append(top, topLevel(d.Units))
+			iters = append(iters, int64(d.iterations))
+			mean, lo, hi = append(mean, d.mean.Estimate), append(lo, d.mean.Lower), append(hi, d.mean.Upper)
+			med, cv = append(med, d.median), append(cv, d.cv)
+			top = append(top, topLevel(d.units))
 		}
 	}
 	n := len(bench)
@@ -226,7 +226,7 @@ func (rs SetReports) frame() *reports.Frame {
 	f.String("base_top_units", top)
 	f.String("error", errs)
 	if len(rs) > 0 {
-		rs[0].Options.addSettings(f, n)
+		rs[0].options.addSettings(f, n)
 	}
 	return f
 }

@@ -35,7 +35,7 @@
 //   - the change rate |mean_test − mean_base| / mean_base;
 //   - a verdict by Options.Statistic: for StatisticMedian (benchstat's
 //     rule, the command's default) "slower" or "faster" by the change of
-//     the medians when p < Alpha; for StatisticMean (DefaultOptions, and
+//     the medians when p < Alpha; for statisticMean (DefaultOptions, and
 //     analysis/trim) "no change" when the ratio's interval contains 1, else
 //     "slower" or "faster" by 100·(ratio − 1) percent. MinEffect turns
 //     smaller changes into "no change".
@@ -56,12 +56,12 @@
 // rows named by .fullname, .name, /KEY or the run label (.file, .config),
 // pooling the runs a row leaves apart; sides that are the two values of a
 // parameter (/KEY) or the two project@version labels of one input
-// (ColConfig, benchstat's file configuration).
+// (colConfig, benchstat's file configuration).
 //
 // A description (a zero Options.Test) gives per benchmark the mean with its
 // interval, the median and CV of the iteration means and n. Filter selects
 // benchmarks by their full name and params as benchstat's -filter does.
-// The text reports start with a one-line answer and keep within Width
+// The text reports start with a one-line answer and keep within width
 // columns.
 //
 // The A/A test (Options.AA, aaSeries) splits one recording into two random

@@ -106,7 +106,7 @@ func (f *Filter) String() string {
 }
 
 // Match reports whether the filter keeps benchmark n.
-func (f *Filter) Match(n Name) bool {
+func (f *Filter) match(n Name) bool {
 	if f == nil {
 		return true
 	}
@@ -150,7 +150,7 @@ func (f *Filter) Select(ss []*table.Series) []*table.Series {
 	}
 	var out []*table.Series
 	for _, s := range ss {
-		if f.Match(nameOf(s.Key)) {
+		if f.match(nameOf(s.Key)) {
 			out = append(out, s)
 		}
 	}

@@ -59,7 +59,7 @@ func TestFilter(t *testing.T) {
 		}
 		var got []int
 		for i, n := range names {
-			if f.Match(n) {
+			if f.match(n) {
 				got = append(got, i)
 			}
 		}
@@ -73,7 +73,7 @@ func TestFilter(t *testing.T) {
 		}
 	}
 	var none *Filter
-	if !none.Match(names[0]) || len(none.Select([]*table.Series{handSeries("A", "v1", []float64{1})})) != 1 {
+	if !none.match(names[0]) || len(none.Select([]*table.Series{handSeries("A", "v1", []float64{1})})) != 1 {
 		t.Error("a nil filter must keep everything")
 	}
 }
@@ -109,12 +109,12 @@ func TestFilterGob(t *testing.T) {
 			t.Errorf("expression %q, want %q", out.Filter.String(), in.Filter.String())
 		}
 		for _, n := range []Name{{Benchmark: "BenchmarkSort", Params: "n=16", Mode: "go"}, {Benchmark: "BenchmarkMap", Params: "n=16", Mode: "go"}, {Benchmark: "BenchmarkMap", Params: "n=2", Mode: "go"}, {Benchmark: "BenchmarkMap", Params: "n=16", Mode: "avgt"}} {
-			if got, want := out.Filter.Match(n), in.Filter.Match(n); got != want {
+			if got, want := out.Filter.match(n), in.Filter.match(n); got != want {
 				t.Errorf("%v: read-back filter matches %v, the original %v", n, got, want)
 			}
 		}
 	}
-	if !f.Match(Name{Benchmark: "BenchmarkMap", Params: "n=16", Mode: "go"}) || f.Match(Name{Benchmark: "BenchmarkSort", Params: "n=16", Mode: "go"}) {
+	if !f.match(Name{Benchmark: "BenchmarkMap", Params: "n=16", Mode: "go"}) || f.match(Name{Benchmark: "BenchmarkSort", Params: "n=16", Mode: "go"}) {
 		t.Error("the filter should keep Map/n=16 and drop Sort")
 	}
 }

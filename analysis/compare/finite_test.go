@@ -60,9 +60,9 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range desc.Benchmarks {
-		if (d.Err != nil) != (d.Benchmark != "Ok") {
-			t.Errorf("describe %s: err %v", d.Benchmark, d.Err)
+	for _, d := range desc.benchmarks {
+		if (d.err != nil) != (d.Benchmark != "Ok") {
+			t.Errorf("describe %s: err %v", d.Benchmark, d.err)
 		}
 	}
 
@@ -71,9 +71,9 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range aa.Results {
-		if r.Err == nil || !strings.Contains(r.Err.Error(), "overflow float64") {
-			t.Errorf("A/A split %d: err %v, want an overflow", r.Repeat, r.Err)
+	for _, r := range aa.results {
+		if r.err == nil || !strings.Contains(r.err.Error(), "overflow float64") {
+			t.Errorf("A/A split %d: err %v, want an overflow", r.repeat, r.err)
 		}
 	}
 }
@@ -81,7 +81,7 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 // TestComparisonFiniteErr names the first statistic that is not finite.
 func TestComparisonFiniteErr(t *testing.T) {
 	one := estimate.Interval{Estimate: 1, Lower: 0.9, Upper: 1.1}
-	c := Comparison{Base: SideStats{Mean: one}, Test: SideStats{Mean: one}, Ratio: one, P: 0.5}
+	c := Comparison{Base: sideStats{Mean: one}, Test: sideStats{Mean: one}, Ratio: one, P: 0.5}
 	if err := c.finiteErr(); err != nil {
 		t.Fatalf("finite comparison: %v", err)
 	}

@@ -13,7 +13,7 @@ import (
 // Filter). A filter that selects nothing from a non-empty list is an error
 // that names the filter and lists the first benchmarks that exist (full
 // names, as Filter matches them).
-func (f *Filter) Keep(all []*table.Series) ([]*table.Series, error) {
+func (f *Filter) keep(all []*table.Series) ([]*table.Series, error) {
 	kept := f.Select(all)
 	if len(kept) > 0 || f == nil || len(all) == 0 {
 		return kept, nil

@@ -13,11 +13,11 @@ func TestKeepExplainsAnEmptySelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Keep(all); err == nil || !strings.Contains(err.Error(), `filter "Nothing" matches none of the 2 benchmarks; some that exist: BenchmarkA, BenchmarkB`) {
+	if _, err := f.keep(all); err == nil || !strings.Contains(err.Error(), `filter "Nothing" matches none of the 2 benchmarks; some that exist: BenchmarkA, BenchmarkB`) {
 		t.Errorf("err %v", err)
 	}
 	var none *Filter
-	if got, err := none.Keep(all); err != nil || len(got) != 2 {
+	if got, err := none.keep(all); err != nil || len(got) != 2 {
 		t.Errorf("nil filter: %d series, %v", len(got), err)
 	}
 	if m, err := wantedMetrics(nil); err != nil || len(m) != 0 {

@@ -16,7 +16,7 @@ import (
 
 // Width is the number of columns the text reports keep within: names are
 // shortened, notes wrapped and long lists cut to fit.
-const Width = reports.Width
+const width = reports.Width
 
 // listNames is how many names a text report lists before "… and N more".
 const listNames = 5

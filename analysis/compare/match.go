@@ -34,7 +34,7 @@ func (n Name) String() string {
 }
 
 // Less orders names by benchmark, params, mode and Config.
-func (n Name) Less(o Name) bool {
+func (n Name) less(o Name) bool {
 	if n.Benchmark != o.Benchmark {
 		return n.Benchmark < o.Benchmark
 	}
@@ -63,7 +63,7 @@ type Selector struct {
 
 // Matches reports whether the run k has the selector's project and
 // version and is in its shard.
-func (sel Selector) Matches(k table.Key) bool {
+func (sel Selector) matches(k table.Key) bool {
 	return (sel.Project == "" || k.Project == sel.Project) && (sel.Version == "" || k.Version == sel.Version) &&
 		(sel.Shards <= 1 || table.ShardOf(k, sel.Shards) == sel.Shard) &&
 		(sel.Param == "" || slices.Contains(strings.Split(k.Params, ","), sel.Param))
@@ -99,7 +99,7 @@ type runSet struct {
 func newSet(label string, series []*table.Series, sel Selector) runSet {
 	set := runSet{Label: label, Pair: sel.Pair}
 	for _, s := range series {
-		if sel.Matches(s.Key) {
+		if sel.matches(s.Key) {
 			set.Series = append(set.Series, s)
 		}
 	}
@@ -146,7 +146,7 @@ func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []Unmatched) {
 		p := get(key(s.Key))
 		p.Test = append(p.Test, s)
 	}
-	sort.Slice(names, func(i, j int) bool { return names[i].Less(names[j]) })
+	sort.Slice(names, func(i, j int) bool { return names[i].less(names[j]) })
 	var pairs []pairing
 	var unmatched []Unmatched
 	for _, n := range names {

@@ -46,7 +46,7 @@ func Merge(parts []*Report) (*Report, error) {
 	if out == nil {
 		return nil, fmt.Errorf("compare: no report to merge")
 	}
-	sort.SliceStable(out.Results, func(i, j int) bool { return out.Results[i].Name.Less(out.Results[j].Name) })
-	sort.SliceStable(out.Unmatched, func(i, j int) bool { return out.Unmatched[i].Name.Less(out.Unmatched[j].Name) })
+	sort.SliceStable(out.Results, func(i, j int) bool { return out.Results[i].Name.less(out.Results[j].Name) })
+	sort.SliceStable(out.Unmatched, func(i, j int) bool { return out.Unmatched[i].Name.less(out.Unmatched[j].Name) })
 	return out, nil
 }

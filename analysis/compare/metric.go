@@ -20,7 +20,7 @@ func valuesAsTimes(ss []*table.Series) []*table.Series {
 // IsTime reports whether the report compares times per operation (the
 // primary metric), whose changes read "slower" and "faster"; other metrics
 // read "higher" and "lower".
-func (r *Report) IsTime() bool { return r.Metric == "" || r.Metric == table.Primary }
+func (r *Report) isTime() bool { return r.Metric == "" || r.Metric == table.Primary }
 
 // verdictText is a verdict as a report words it: "no change",
 // "+4.2 % slower" / "-3.1 % faster" for times (time true), "+4.2 % higher"

@@ -40,14 +40,14 @@ func TestCompareSecondaryMetric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Metric != "B/op" || rep.Unit != "B/op" || rep.IsTime() {
+	if rep.Metric != "B/op" || rep.Unit != "B/op" || rep.isTime() {
 		t.Fatalf("report metric %q unit %q", rep.Metric, rep.Unit)
 	}
 	alloc := resultFor(t, rep, "Alloc", "")
 	// Means 100 and 200 exactly: the ratio's estimate is 2.
 	if alloc.Err != nil || alloc.Ratio.Estimate != 2 || alloc.Base.Mean.Estimate != 100 || alloc.Verdict.Change != Slower ||
-		verdictText(alloc.Verdict, rep.IsTime()) != "+100.0 % higher" {
-		t.Errorf("Alloc: %+v, verdict %q", alloc.Comparison, verdictText(alloc.Verdict, rep.IsTime()))
+		verdictText(alloc.Verdict, rep.isTime()) != "+100.0 % higher" {
+		t.Errorf("Alloc: %+v, verdict %q", alloc.Comparison, verdictText(alloc.Verdict, rep.isTime()))
 	}
 	same := resultFor(t, rep, "Same", "")
 	if same.Err != nil || same.Ratio.Lower != 1 || same.Ratio.Upper != 1 || same.P != 1 || same.Verdict.Change != NoChange || same.Base.Mean.Estimate != 64 {
@@ -59,7 +59,7 @@ func TestCompareSecondaryMetric(t *testing.T) {
 	if zb := resultFor(t, rep, "ZeroBase", ""); !errors.Is(zb.Err, errBaseZero) {
 		t.Errorf("ZeroBase: err %v, want errBaseZero", zb.Err)
 	}
-	if h := rep.Headline(); h != "B/op: 1 of 3 benchmarks changed: 1 higher (up to +100.0 %); 2 unchanged; 1 not compared" {
+	if h := rep.headline(); h != "B/op: 1 of 3 benchmarks changed: 1 higher (up to +100.0 %); 2 unchanged; 1 not compared" {
 		t.Errorf("headline %q", h)
 	}
 	var b strings.Builder

@@ -26,7 +26,7 @@ type Options struct {
 	// Seed selects the bootstrap streams (and the A/A splits).
 	Seed uint64
 	// Statistic is what the table shows and the verdict rests on:
-	// StatisticMean ("" too) the ratio of means with its hierarchical
+	// statisticMean ("" too) the ratio of means with its hierarchical
 	// bootstrap interval, the verdict "changed" when the interval excludes
 	// 1; StatisticMedian the medians of the iteration values and their
 	// ratio, the verdict "changed" when the U test's p < Alpha (benchstat's
@@ -36,8 +36,8 @@ type Options struct {
 	// |Δ| < MinEffect is "~" (no change) even when statistically
 	// significant. 0 keeps every significant change.
 	MinEffect float64
-	// Col says what the two sides are, as benchstat's -col: ColFile ("")
-	// the sides given (files or label selectors), ColConfig the two
+	// Col says what the two sides are, as benchstat's -col: colFile ("")
+	// the sides given (files or label selectors), colConfig the two
 	// project@version labels of one input, "/KEY" the two values of
 	// parameter KEY (colSides finds the sides of the last two). With
 	// "/KEY" benchmarks are matched with that parameter left out.
@@ -50,7 +50,7 @@ type Options struct {
 	// pooled as top-level units, as benchstat pools a cell's results.
 	Row string
 	// Wide makes WriteText print benchmark names whole, however wide the
-	// table gets (by default names are shortened with … to fit Width).
+	// table gets (by default names are shortened with … to fit width).
 	Wide bool
 	// Workers is the number of benchmarks compared in parallel;
 	// 0 means GOMAXPROCS. The results do not depend on it.
@@ -69,7 +69,7 @@ type Options struct {
 	// Base and Test are the sides Run compares: their labels, the
 	// selectors that choose their runs and, for a side read from files of
 	// its own, its table (nil: the table Run gets). A zero Test makes
-	// Run describe Base without comparing; with Col ColConfig or /KEY
+	// Run describe Base without comparing; with Col colConfig or /KEY
 	// it finds both sides (colSides). Inputs sets them as a command line
 	// names them.
 	Base, Test Side
@@ -95,19 +95,19 @@ type Options struct {
 // nothing skipped, seed 1, the statistic the mean (the command's default
 // is StatisticMedian, benchstat's), no minimum effect; an A/A test splits
 // by fork once.
-var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Alpha: 0.01, Seed: 1, Statistic: StatisticMean,
+var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Alpha: 0.01, Seed: 1, Statistic: statisticMean,
 	Split: table.LevelFork, Repeats: 1}
 
 // The statistics of Options.Statistic.
 const (
-	StatisticMean   = "mean"
+	statisticMean   = "mean"
 	StatisticMedian = "median"
 )
 
 // Validate reports whether o is usable.
 func (o Options) Validate() error {
 	switch o.Statistic {
-	case "", StatisticMean, StatisticMedian:
+	case "", statisticMean, StatisticMedian:
 	default:
 		return fmt.Errorf("compare: statistic must be mean or median, got %q", o.Statistic)
 	}

@@ -26,7 +26,7 @@ type comparisonColumns struct {
 func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time bool) {
 	if err != nil {
 		nan := math.NaN()
-		c = &Comparison{Base: SideStats{Mean: nanInterval(), Median: nan}, Test: SideStats{Mean: nanInterval(), Median: nan}, Ratio: nanInterval(),
+		c = &Comparison{Base: sideStats{Mean: nanInterval(), Median: nan}, Test: sideStats{Mean: nanInterval(), Median: nan}, Ratio: nanInterval(),
 			ChangeRate: nan, U: nan, P: nan, CliffsDelta: nan}
 	}
 	cc.baseIter = append(cc.baseIter, int64(c.Base.Iterations))
@@ -56,7 +56,7 @@ func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time b
 	cc.verdict = append(cc.verdict, verdict)
 	cc.errs = append(cc.errs, es)
 	cc.change = append(cc.change, int64(c.Verdict.Change))
-	cc.excludesOne = append(cc.excludesOne, err == nil && c.ExcludesOne())
+	cc.excludesOne = append(cc.excludesOne, err == nil && c.excludesOne())
 	cc.pBelowAlpha = append(cc.pBelowAlpha, err == nil && c.P < alpha)
 }
 
@@ -120,7 +120,7 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.Int("resamples", constI64(n, int64(o.Bootstrap.Resamples)))
 	f.Int("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
 	f.Float("alpha", constF64(n, o.Alpha))
-	f.String("statistic", constStr(n, cmp.Or(o.Statistic, StatisticMean)))
+	f.String("statistic", constStr(n, cmp.Or(o.Statistic, statisticMean)))
 	f.Float("min_effect", constF64(n, o.MinEffect/100))
 	f.Int("discard_warmup", constI64(n, int64(o.DiscardWarmup)))
 	f.Int("seed", constI64(n, int64(o.Seed)))
@@ -169,7 +169,7 @@ func (rs Reports) frame() *reports.Frame {
 				st = "failed"
 			}
 			status = append(status, st)
-			cc.add(&res.Comparison, res.Err, r.Options.Alpha, r.IsTime())
+			cc.add(&res.Comparison, res.Err, r.Options.Alpha, r.isTime())
 		}
 		for _, u := range r.Unmatched {
 			bench, params, mode = append(bench, u.Benchmark), append(params, u.Params), append(mode, u.Mode)
@@ -179,7 +179,7 @@ func (rs Reports) frame() *reports.Frame {
 			}
 			baseRuns, testRuns = append(baseRuns, b), append(testRuns, t)
 			status = append(status, "only in "+u.Side)
-			cc.add(nil, errors.New("only in "+u.Side), r.Options.Alpha, r.IsTime())
+			cc.add(nil, errors.New("only in "+u.Side), r.Options.Alpha, r.isTime())
 		}
 		for len(metric) < len(bench) {
 			metric, unit = append(metric, r.Metric), append(unit, r.Unit)
@@ -224,18 +224,18 @@ func runsString(ks []table.Key, row string) string {
 // level), repeat, units_a, units_b, then the comparison columns of the A/B
 // table (Reports.frame) with "a" for base and "b" for test (a_iterations,
 // a_mean_ns, …, ratio is B/A), then the settings. Skipped runs are not
-// rows; see AAReport.Skipped.
-func (r *AAReport) frame() *reports.Frame {
+// rows; see aaReport.skipped.
+func (r *aaReport) frame() *reports.Frame {
 	var proj, ver, bench, params, mode []string
 	var repeat, ua, ub []int64
 	var cc comparisonColumns
-	for i := range r.Results {
-		res := &r.Results[i]
-		proj, ver = append(proj, res.Key.Project), append(ver, res.Key.Version)
-		bench, params, mode = append(bench, res.Key.Benchmark), append(params, res.Key.Params), append(mode, res.Key.Mode)
-		repeat = append(repeat, int64(res.Repeat))
-		ua, ub = append(ua, int64(res.UnitsA)), append(ub, int64(res.UnitsB))
-		cc.add(&res.Comparison, res.Err, r.Options.Alpha, true)
+	for i := range r.results {
+		res := &r.results[i]
+		proj, ver = append(proj, res.key.Project), append(ver, res.key.Version)
+		bench, params, mode = append(bench, res.key.Benchmark), append(params, res.key.Params), append(mode, res.key.Mode)
+		repeat = append(repeat, int64(res.repeat))
+		ua, ub = append(ua, int64(res.unitsA)), append(ub, int64(res.unitsB))
+		cc.add(&res.Comparison, res.err, r.options.Alpha, true)
 	}
 	n := len(bench)
 	f := &reports.Frame{}
@@ -244,11 +244,11 @@ func (r *AAReport) frame() *reports.Frame {
 	f.String("benchmark", bench)
 	f.String("params", params)
 	f.String("mode", mode)
-	f.String("split", constStr(n, r.Options.Split.String()))
+	f.String("split", constStr(n, r.options.Split.String()))
 	f.Int("repeat", repeat)
 	f.Int("units_a", ua)
 	f.Int("units_b", ub)
 	cc.addTo(f, "a", "b")
-	r.Options.addSettings(f, n)
+	r.options.addSettings(f, n)
 	return f
 }

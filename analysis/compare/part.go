@@ -26,7 +26,7 @@ type part struct {
 	// hint).
 	BaseKeys, TestKeys, BaseAll, TestAll []table.Key
 	// Described holds, for describePart, describeSet's report per metric.
-	Described map[string]*SetReport
+	Described map[string]*setReport
 	// sameTable says both sides read one table (label selection), where
 	// equal selectors are an error.
 	sameTable bool
@@ -116,7 +116,7 @@ func mergeParts(parts []*part, base, test Selector, sameTable bool, opt Options)
 		}
 	}
 	// RunSides' filter check on the primary metric.
-	if _, err := opt.Filter.Keep(append(seriesOf(bk), seriesOf(tk)...)); err != nil {
+	if _, err := opt.Filter.keep(append(seriesOf(bk), seriesOf(tk)...)); err != nil {
 		return nil, err
 	}
 	metrics, err := partsMetrics(parts, opt.Metrics)
@@ -185,7 +185,7 @@ func describePart(side Side, opt Options) (*part, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	p := &part{Described: map[string]*SetReport{}}
+	p := &part{Described: map[string]*setReport{}}
 	var err error
 	if p.Metrics, err = wantedMetrics(nil, side.Table); err != nil {
 		return nil, err
@@ -210,22 +210,22 @@ func describePart(side Side, opt Options) (*part, error) {
 // the whole (a filter that keeps no benchmark, a wanted metric no part
 // holds), and per metric, in describe's order, the parts' benchmarks in
 // one report sorted by name.
-func mergeDescribed(parts []*part, opt Options) (SetReports, error) {
+func mergeDescribed(parts []*part, opt Options) (setReports, error) {
 	var all []table.Key
 	for _, p := range parts {
 		all = append(all, p.BaseAll...)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Less(all[j]) })
-	if _, err := opt.Filter.Keep(seriesOf(all)); err != nil {
+	if _, err := opt.Filter.keep(seriesOf(all)); err != nil {
 		return nil, err
 	}
 	metrics, err := partsMetrics(parts, opt.Metrics)
 	if err != nil {
 		return nil, err
 	}
-	var reps SetReports
+	var reps setReports
 	for _, m := range metrics {
-		var out *SetReport
+		var out *setReport
 		for _, p := range parts {
 			r := p.Described[m]
 			if r == nil {
@@ -233,16 +233,16 @@ func mergeDescribed(parts []*part, opt Options) (SetReports, error) {
 			}
 			if out == nil {
 				c := *r
-				c.Options.Progress = nil
-				c.Benchmarks = nil
+				c.options.Progress = nil
+				c.benchmarks = nil
 				out = &c
 			}
-			out.Benchmarks = append(out.Benchmarks, r.Benchmarks...)
+			out.benchmarks = append(out.benchmarks, r.benchmarks...)
 		}
 		if out == nil {
 			continue
 		}
-		sort.SliceStable(out.Benchmarks, func(i, j int) bool { return out.Benchmarks[i].Name.Less(out.Benchmarks[j].Name) })
+		sort.SliceStable(out.benchmarks, func(i, j int) bool { return out.benchmarks[i].Name.less(out.benchmarks[j].Name) })
 		reps = append(reps, out)
 	}
 	return reps, nil

@@ -16,16 +16,16 @@ import (
 // PROJECT-VERSION.ext names, NAME=FILE, or the commit: configuration line
 // of go test output), and every other configuration line of a file
 // (goos, goarch, pkg, cpu, …) is kept in the run's setup (table.Setup.Env)
-// without taking part in matching. So ColConfig and a Row element .file or
+// without taking part in matching. So colConfig and a Row element .file or
 // .config stand for that label.
 const (
-	// ColFile compares the two sides named by the caller (files or label
+	// colFile compares the two sides named by the caller (files or label
 	// selectors): benchstat's default -col .file.
-	ColFile = ".file"
-	// ColConfig compares the two project@version labels of one input:
+	colFile = ".file"
+	// colConfig compares the two project@version labels of one input:
 	// benchstat's -col .config (the file configuration: here the run
 	// labels, which the commit: line sets in go test output).
-	ColConfig = ".config"
+	colConfig = ".config"
 )
 
 // rowSpec is a parsed Options.Row: which parts of a benchmark run's key
@@ -49,7 +49,7 @@ func parseRow(s string) (rowSpec, error) {
 			r.fullname = true
 		case e == ".name":
 			r.name = true
-		case e == ".file" || e == ColConfig:
+		case e == ".file" || e == colConfig:
 			r.config = true
 		case strings.HasPrefix(e, "/") && len(e) > 1 && !strings.ContainsAny(e[1:], "/,="):
 			if !slices.Contains(r.keys, e[1:]) {
@@ -78,16 +78,16 @@ func checkProjections(row, col string) error {
 		return err
 	}
 	switch {
-	case col == "" || col == ColFile || col == ColConfig:
+	case col == "" || col == colFile || col == colConfig:
 		if r.config {
-			return fmt.Errorf("row %q splits rows by the runs' project@version labels, which are the sides of col %s: compare two values of a parameter (col /KEY) instead", row, cmp.Or(col, ColFile))
+			return fmt.Errorf("row %q splits rows by the runs' project@version labels, which are the sides of col %s: compare two values of a parameter (col /KEY) instead", row, cmp.Or(col, colFile))
 		}
 	case strings.HasPrefix(col, "/") && len(col) > 1 && !strings.ContainsAny(col[1:], "/,="):
 		if slices.Contains(r.keys, col[1:]) {
 			return fmt.Errorf("row %q and col %s both split by %s: a row would hold one side", row, col, col)
 		}
 	default:
-		return fmt.Errorf("col %q: want %s, %s or /KEY (a parameter, e.g. /size)", col, ColFile, ColConfig)
+		return fmt.Errorf("col %q: want %s, %s or /KEY (a parameter, e.g. /size)", col, colFile, colConfig)
 	}
 	return nil
 }
@@ -144,7 +144,7 @@ func onlyParams(params string, keys []string) string {
 	return strings.Join(keep, ",")
 }
 
-// colSides returns the two sides of opt.Col in t: for ColConfig the two
+// colSides returns the two sides of opt.Col in t: for colConfig the two
 // project@version labels of its runs, in the order they first appear in t
 // (the order of the files read); for /KEY the runs with each of the two
 // values of parameter KEY, numbers in numeric order, other values as
@@ -152,7 +152,7 @@ func onlyParams(params string, keys []string) string {
 // exactly two; the error otherwise lists what there is.
 func colSides(t *table.Table, opt Options) (base, test Side, err error) {
 	kept := opt.Filter.Select(table.Collect(t, table.Filter{Metric: table.Primary}))
-	if opt.Col == ColConfig {
+	if opt.Col == colConfig {
 		var two [][2]string
 		var names []string
 		for _, l := range table.Labels(t) {
@@ -163,7 +163,7 @@ func colSides(t *table.Table, opt Options) (base, test Side, err error) {
 		}
 		if len(two) != 2 {
 			return base, test, fmt.Errorf("col %s: the runs have %d project@version labels (%s); it compares two: choose them with version (or project) selectors",
-				ColConfig, len(two), strings.Join(names, ", "))
+				colConfig, len(two), strings.Join(names, ", "))
 		}
 		side := func(i int) Side {
 			return Side{Label: names[i], Table: t, Select: Selector{Project: two[i][0], Version: two[i][1]}}
@@ -172,7 +172,7 @@ func colSides(t *table.Table, opt Options) (base, test Side, err error) {
 	}
 	key := colKey(opt.Col)
 	if key == "" {
-		return base, test, fmt.Errorf("col %q: want %s or /KEY", opt.Col, ColConfig)
+		return base, test, fmt.Errorf("col %q: want %s or /KEY", opt.Col, colConfig)
 	}
 	var values []string
 	for _, s := range kept {

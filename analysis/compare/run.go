@@ -59,7 +59,7 @@ func RunSides(base, test Side, opt Options) (Reports, error) {
 	}
 	// The primary metric decides whether the filter matched anything.
 	bp, tp := base.set(table.Primary, nil), test.set(table.Primary, nil)
-	if _, err := opt.Filter.Keep(append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
+	if _, err := opt.Filter.keep(append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
 		return nil, err
 	}
 	metrics, err := wantedMetrics(opt.Metrics, base.Table, test.Table)
@@ -91,11 +91,11 @@ func RunSides(base, test Side, opt Options) (Reports, error) {
 
 // describe summarises one side without comparing (describeSet), per metric
 // of opt.Metrics that it holds, on the benchmarks opt.Filter keeps.
-func describe(side Side, opt Options) (SetReports, error) {
+func describe(side Side, opt Options) (setReports, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := opt.Filter.Keep(table.Collect(side.Table, table.Filter{})); err != nil {
+	if _, err := opt.Filter.keep(table.Collect(side.Table, table.Filter{})); err != nil {
 		return nil, err
 	}
 	metrics, err := wantedMetrics(opt.Metrics, side.Table)
@@ -114,7 +114,7 @@ func describe(side Side, opt Options) (SetReports, error) {
 		total += len(groups)
 	}
 	opt.Progress = overall(opt.Progress, total)
-	var reps SetReports
+	var reps setReports
 	for _, s := range sets {
 		rep, err := describeSet(s, opt)
 		if err != nil {

@@ -71,11 +71,11 @@ func (o *Options) unchangedWhy(ci string) string {
 // (up to -5.6 %); 9 unchanged (99 % CI contains 1)", then the counts of
 // benchmarks not compared and unmatched. Secondary metrics start with the
 // metric and say higher and lower. Parts in parentheses are dropped (the
-// CI note first) when the line would be wider than Width.
-func (r *Report) Headline() string {
-	s := r.Summary()
+// CI note first) when the line would be wider than width.
+func (r *Report) headline() string {
+	s := r.summary()
 	up, down := "slower", "faster"
-	if !r.IsTime() {
+	if !r.isTime() {
 		up, down = "higher", "lower"
 	}
 	var maxUp, maxDown float64
@@ -93,65 +93,65 @@ func (r *Report) Headline() string {
 	}
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
 	lead := ""
-	if !r.IsTime() {
+	if !r.isTime() {
 		lead = r.Metric + ": "
 	}
 	tail := ""
-	if s.Failed > 0 {
-		tail += fmt.Sprintf("; %d not compared", s.Failed)
+	if s.failed > 0 {
+		tail += fmt.Sprintf("; %d not compared", s.failed)
 	}
-	if s.OnlyBase > 0 {
-		tail += fmt.Sprintf("; %d only in base", s.OnlyBase)
+	if s.onlyBase > 0 {
+		tail += fmt.Sprintf("; %d only in base", s.onlyBase)
 	}
-	if s.OnlyTest > 0 {
-		tail += fmt.Sprintf("; %d only in test", s.OnlyTest)
+	if s.onlyTest > 0 {
+		tail += fmt.Sprintf("; %d only in test", s.onlyTest)
 	}
 	// detail 3 says everything; 2 drops the CI note, 1 the largest speedup,
 	// 0 the largest slowdown.
 	build := func(detail int) string {
-		changed := s.Slower + s.Faster
+		changed := s.slower + s.faster
 		switch {
-		case s.Compared == 0:
+		case s.compared == 0:
 			return lead + "no benchmark compared" + tail
 		case changed == 0:
 			if detail > 2 {
-				return lead + fmt.Sprintf("no change in %s (%s for every one)", plural(s.Compared, "benchmark"), r.Options.unchangedWhy(ci+" of the ratio")) + tail
+				return lead + fmt.Sprintf("no change in %s (%s for every one)", plural(s.compared, "benchmark"), r.Options.unchangedWhy(ci+" of the ratio")) + tail
 			}
-			return lead + "no change in " + plural(s.Compared, "benchmark") + tail
+			return lead + "no change in " + plural(s.compared, "benchmark") + tail
 		}
 		var parts []string
-		if s.Slower > 0 {
-			p := fmt.Sprintf("%d %s", s.Slower, up)
+		if s.slower > 0 {
+			p := fmt.Sprintf("%d %s", s.slower, up)
 			if detail > 0 {
 				p += " (up to " + formatPercent(maxUp) + ")"
 			}
 			parts = append(parts, p)
 		}
-		if s.Faster > 0 {
-			p := fmt.Sprintf("%d %s", s.Faster, down)
+		if s.faster > 0 {
+			p := fmt.Sprintf("%d %s", s.faster, down)
 			if detail > 1 {
 				p += " (up to " + formatPercent(maxDown) + ")"
 			}
 			parts = append(parts, p)
 		}
-		line := fmt.Sprintf("%s%d of %d benchmarks changed: %s; %d unchanged", lead, changed, s.Compared, strings.Join(parts, ", "), s.NoChange)
+		line := fmt.Sprintf("%s%d of %d benchmarks changed: %s; %d unchanged", lead, changed, s.compared, strings.Join(parts, ", "), s.noChange)
 		if detail > 2 {
 			line += " (" + r.Options.unchangedWhy(ci) + ")"
 		}
 		return line + tail
 	}
 	for detail := 3; detail >= 0; detail-- {
-		if l := build(detail); runeLen(l) <= Width {
+		if l := build(detail); runeLen(l) <= width {
 			return l
 		}
 	}
-	return build(0) // wider than Width only with a very long metric name
+	return build(0) // wider than width only with a very long metric name
 }
 
 // WriteText writes the report as Reports{r}.WriteText does.
 func (r *Report) WriteText(w io.Writer) error { return Reports{r}.WriteText(w) }
 
-// WriteText writes the reports for people, within Width columns: the
+// WriteText writes the reports for people, within width columns: the
 // headline of the first report (the one-line answer), the two sets, the
 // method, then per metric a benchstat-like table (the primary metric
 // first, each secondary metric in its own section with its headline): per
@@ -176,10 +176,10 @@ func (rs Reports) WriteText(w io.Writer) error {
 	}
 	lb := newLabeler(ks)
 	var b strings.Builder
-	b.WriteString(r.Headline() + "\n")
-	fmt.Fprintf(&b, "base: %s\ntest: %s\n", abbreviate(r.Base, Width-6), abbreviate(r.Test, Width-6))
-	b.WriteString(reports.Wrap(r.Options.methodLine(), Width, "  ") + "\n")
-	b.WriteString(reports.Wrap(r.Options.statisticLine(), Width, "  ") + "\n")
+	b.WriteString(r.headline() + "\n")
+	fmt.Fprintf(&b, "base: %s\ntest: %s\n", abbreviate(r.Base, width-6), abbreviate(r.Test, width-6))
+	b.WriteString(reports.Wrap(r.Options.methodLine(), width, "  ") + "\n")
+	b.WriteString(reports.Wrap(r.Options.statisticLine(), width, "  ") + "\n")
 	levels := map[string]bool{}
 	for i := range r.Results {
 		for _, l := range r.Results[i].Resampled {
@@ -197,16 +197,16 @@ func (rs Reports) WriteText(w io.Writer) error {
 		if levels["run"] {
 			line += " (a run is one input run of a benchmark, pooled when a side has several)"
 		}
-		b.WriteString(reports.Wrap(line, Width, "  ") + "\n")
+		b.WriteString(reports.Wrap(line, width, "  ") + "\n")
 	}
 	if lb.prefix != "" {
-		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, Width-13))
+		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, width-13))
 	}
 	shortened := 0
 	for i, rep := range rs {
 		b.WriteByte('\n')
 		if i > 0 {
-			b.WriteString(rep.Headline() + "\n")
+			b.WriteString(rep.headline() + "\n")
 		}
 		if err := writeString(w, b.String()); err != nil {
 			return err
@@ -214,7 +214,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 		b.Reset()
 		t := rep.table(lb)
 		if !rep.Options.Wide {
-			t.fit(Width, 20)
+			t.fit(width, 20)
 		}
 		shortened += t.shortened
 		if err := t.write(w); err != nil {
@@ -226,10 +226,10 @@ func (rs Reports) WriteText(w io.Writer) error {
 		for i := range rep.Results {
 			if res := &rep.Results[i]; res.Err != nil {
 				what := lb.label(nameKey(res.Name))
-				if !rep.IsTime() {
+				if !rep.isTime() {
 					what += " (" + rep.Metric + ")"
 				}
-				failed = append(failed, abbreviate("  "+what+": "+res.Err.Error(), Width))
+				failed = append(failed, abbreviate("  "+what+": "+res.Err.Error(), width))
 			}
 		}
 	}
@@ -242,7 +242,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 			}
 		}
 		if len(names) > 0 {
-			b.WriteString("\n" + reports.Wrap(fmt.Sprintf("only in %s (%d, not compared): %s", side, len(names), reports.ListSummary(names, listNames)), Width, "  ") + "\n")
+			b.WriteString("\n" + reports.Wrap(fmt.Sprintf("only in %s (%d, not compared): %s", side, len(names), reports.ListSummary(names, listNames)), width, "  ") + "\n")
 		}
 	}
 	var notes []string
@@ -251,7 +251,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 		if shortened == 1 {
 			verb = " was"
 		}
-		notes = append(notes, fmt.Sprintf("%s%s shortened with … to fit %d columns; --wide or the data output (-o) has them whole.", plural(shortened, "name"), verb, Width))
+		notes = append(notes, fmt.Sprintf("%s%s shortened with … to fit %d columns; --wide or the data output (-o) has them whole.", plural(shortened, "name"), verb, width))
 	}
 	if n := r.pooledRows(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%s runs of different benchmarks, which the row (--row %s) does not tell apart "+
@@ -260,7 +260,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 	few, nested := 0, 0
 	for i := range r.Results {
 		res := &r.Results[i]
-		if res.Err == nil && min(res.Base.TopUnits(), res.Test.TopUnits()) < FewUnits {
+		if res.Err == nil && min(res.Base.topUnits(), res.Test.topUnits()) < fewUnits {
 			few++
 		}
 		if res.Err == nil && len(res.Resampled) > 0 && res.Resampled[0] != idNames[idIteration] {
@@ -278,26 +278,26 @@ func (rs Reports) WriteText(w io.Writer) error {
 		notes = append(notes, fmt.Sprintf("for %s a side has fewer than %d units at its outermost varying level (instances, trials or forks); "+
 			"their intervals are narrower than true %s intervals, so unchanged benchmarks are flagged more often than %s of the time "+
 			"(an A/A test measures how often: benchtrim compare --aa)",
-			plural(few, "benchmark"), FewUnits, confidenceLabel(r.Options.Bootstrap.Confidence), formatRate(1-r.Options.Bootstrap.Confidence)))
+			plural(few, "benchmark"), fewUnits, confidenceLabel(r.Options.Bootstrap.Confidence), formatRate(1-r.Options.Bootstrap.Confidence)))
 	}
 	for _, n := range notes {
-		b.WriteString("\n" + reports.Wrap("note: "+n, Width, "") + "\n")
+		b.WriteString("\n" + reports.Wrap("note: "+n, width, "") + "\n")
 	}
-	s := r.Summary()
+	s := r.summary()
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
 	foot := fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (%s excludes 1 for %d); U test p < %v for %d",
-		s.Compared, s.Slower, s.Faster, s.NoChange, ci, s.CIExcludesOne, r.Options.Alpha, s.PBelowAlpha)
+		s.compared, s.slower, s.faster, s.noChange, ci, s.ciExcludesOne, r.Options.Alpha, s.pBelowAlpha)
 	if r.Options.Statistic == StatisticMedian {
 		foot = fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (U test p < %v for %d); %s excludes 1 for %d",
-			s.Compared, s.Slower, s.Faster, s.NoChange, r.Options.Alpha, s.PBelowAlpha, ci, s.CIExcludesOne)
+			s.compared, s.slower, s.faster, s.noChange, r.Options.Alpha, s.pBelowAlpha, ci, s.ciExcludesOne)
 	}
-	if s.Failed > 0 {
-		foot += fmt.Sprintf("; %d not compared", s.Failed)
+	if s.failed > 0 {
+		foot += fmt.Sprintf("; %d not compared", s.failed)
 	}
-	if s.OnlyBase+s.OnlyTest > 0 {
-		foot += fmt.Sprintf("; unmatched: %d only in base, %d only in test", s.OnlyBase, s.OnlyTest)
+	if s.onlyBase+s.onlyTest > 0 {
+		foot += fmt.Sprintf("; unmatched: %d only in base, %d only in test", s.onlyBase, s.onlyTest)
 	}
-	b.WriteString("\n" + reports.Wrap(foot, Width, "  ") + "\n")
+	b.WriteString("\n" + reports.Wrap(foot, width, "  ") + "\n")
 	return writeString(w, b.String())
 }
 
@@ -306,7 +306,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 func (r *Report) table(lb labeler) *textTable {
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
 	unit, format := "time/op", formatNs
-	if !r.IsTime() {
+	if !r.isTime() {
 		unit, format = r.Unit, formatValue
 	}
 	t := &textTable{
@@ -315,7 +315,7 @@ func (r *Report) table(lb labeler) *textTable {
 	}
 	short := map[Change]string{NoChange: "~", Slower: "slower", Faster: "faster"}
 	median := r.Options.Statistic == StatisticMedian
-	if !r.IsTime() {
+	if !r.isTime() {
 		short[Slower], short[Faster] = "higher", "lower"
 	}
 	for i := range r.Results {
@@ -352,39 +352,39 @@ func (r *Report) table(lb labeler) *textTable {
 
 // aaHeadline is the one-line answer of an A/A report: how often the setup
 // claims a difference where there is none, against the nominal rates.
-func (r *AAReport) aaHeadline() string {
-	a := r.Rates()
-	o := &r.Options
+func (r *aaReport) aaHeadline() string {
+	a := r.rates()
+	o := &r.options
 	ci := confidenceLabel(o.Bootstrap.Confidence) + " CI"
-	if a.Comparisons == 0 {
+	if a.comparisons == 0 {
 		return fmt.Sprintf("A/A split by %s: nothing compared", o.Split)
 	}
 	return fmt.Sprintf("A/A split by %s: %s excludes 1 in %d of %d comparisons (%s, nominal %s); p < %v in %d (%s)",
-		o.Split, ci, a.CIExcludesOne, a.Comparisons, formatRate(a.CIRate), formatRate(1-o.Bootstrap.Confidence), o.Alpha, a.PBelowAlpha, formatRate(a.URate))
+		o.Split, ci, a.ciExcludesOne, a.comparisons, formatRate(a.ciRate), formatRate(1-o.Bootstrap.Confidence), o.Alpha, a.pBelowAlpha, formatRate(a.uRate))
 }
 
-// WriteText writes the A/A report within Width columns: its headline, then
+// WriteText writes the A/A report within width columns: its headline, then
 // one table per project@version: with one split per run, every
 // comparison; with several, per run the number of splits whose interval
 // excludes 1 and whose U test rejects. Then the runs that could not be
 // split (counted per reason), a note when halves hold a single unit, and
 // the false-positive rates against their nominal values.
-func (r *AAReport) WriteText(w io.Writer) error {
-	o := &r.Options
+func (r *aaReport) WriteText(w io.Writer) error {
+	o := &r.options
 	var b strings.Builder
 	b.WriteString(r.aaHeadline() + "\n")
 	b.WriteString(reports.Wrap(fmt.Sprintf("A/A test: every run split by %s into two random halves A and B (%d split(s) per run); B compared with A as in compare",
-		o.Split, o.Repeats), Width, "  ") + "\n")
-	b.WriteString(reports.Wrap(o.methodLine(), Width, "  ") + "\n")
+		o.Split, o.Repeats), width, "  ") + "\n")
+	b.WriteString(reports.Wrap(o.methodLine(), width, "  ") + "\n")
 	ci := confidenceLabel(o.Bootstrap.Confidence) + " CI"
 	var failed []string
 	single := 0
-	groups := groupByRun(len(r.Results), func(i int) table.Key { return r.Results[i].Key })
+	groups := groupByRun(len(r.results), func(i int) table.Key { return r.results[i].key })
 	for _, g := range groups {
-		res0 := r.Results[g[0]].Key
+		res0 := r.results[g[0]].key
 		var ks []table.Key
 		for i := g[0]; i < g[1]; i++ {
-			ks = append(ks, r.Results[i].Key)
+			ks = append(ks, r.results[i].key)
 		}
 		lb := newLabeler(ks)
 		b.WriteByte('\n')
@@ -401,7 +401,7 @@ func (r *AAReport) WriteText(w io.Writer) error {
 		}
 		b.Reset()
 		if len(t.rows) > 0 {
-			t.fit(Width, 20)
+			t.fit(width, 20)
 			if err := t.write(w); err != nil {
 				return err
 			}
@@ -417,8 +417,8 @@ func (r *AAReport) WriteText(w io.Writer) error {
 // g[0] to g[1]): one row per comparison with one split per run, else one
 // row per benchmark summarising its splits. It also returns the failed
 // comparisons' lines and how many comparisons had a half with one unit.
-func (r *AAReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, failed []string, single int) {
-	o := &r.Options
+func (r *aaReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, failed []string, single int) {
+	o := &r.options
 	if o.Repeats == 1 {
 		t = &textTable{
 			header: []string{"benchmark", o.Split.String() + "s A+B", "Δ % B vs A [" + ci + "]", "p", "Cliff's δ", "verdict"},
@@ -432,23 +432,23 @@ func (r *AAReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, fa
 	}
 	for i := g[0]; i < g[1]; {
 		j := i
-		for j < g[1] && r.Results[j].Key == r.Results[i].Key {
+		for j < g[1] && r.results[j].key == r.results[i].key {
 			j++
 		}
-		name := lb.label(r.Results[i].Key)
+		name := lb.label(r.results[i].key)
 		var dev []float64
 		var excl, rej int
 		for k := i; k < j; k++ {
-			res := &r.Results[k]
-			if res.Err != nil {
-				failed = append(failed, abbreviate(fmt.Sprintf("  %s (split %d): %v", res.Key, res.Repeat, res.Err), Width))
+			res := &r.results[k]
+			if res.err != nil {
+				failed = append(failed, abbreviate(fmt.Sprintf("  %s (split %d): %v", res.key, res.repeat, res.err), width))
 				continue
 			}
-			if min(res.UnitsA, res.UnitsB) == 1 {
+			if min(res.unitsA, res.unitsB) == 1 {
 				single++
 			}
 			dev = append(dev, math.Abs(res.Ratio.Estimate-1))
-			if res.ExcludesOne() {
+			if res.excludesOne() {
 				excl++
 			}
 			if res.P < o.Alpha {
@@ -459,7 +459,7 @@ func (r *AAReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, fa
 				if res.Verdict.Change != NoChange {
 					verdict = res.Verdict.Change.String()
 				}
-				t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB), formatChange(res.Ratio),
+				t.add(name, fmt.Sprintf("%d+%d", res.unitsA, res.unitsB), formatChange(res.Ratio),
 					formatP(res.P), formatDelta(res.CliffsDelta), verdict)
 			}
 		}
@@ -469,8 +469,8 @@ func (r *AAReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, fa
 			if len(dev)%2 == 0 {
 				med = (dev[len(dev)/2-1] + med) / 2
 			}
-			res := &r.Results[i]
-			t.add(name, fmt.Sprintf("%d+%d", res.UnitsA, res.UnitsB), strconv.Itoa(len(dev)),
+			res := &r.results[i]
+			t.add(name, fmt.Sprintf("%d+%d", res.unitsA, res.unitsB), strconv.Itoa(len(dev)),
 				strconv.Itoa(excl), strconv.Itoa(rej), strconv.FormatFloat(roundSig(100*med, 2), 'f', -1, 64)+" %")
 		}
 		i = j
@@ -480,16 +480,16 @@ func (r *AAReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, fa
 
 // writeSkipped lists the runs with too few units to split, per run label
 // and reason.
-func (r *AAReport) writeSkipped(b *strings.Builder) {
-	o := &r.Options
-	if len(r.Skipped) > 0 {
-		fmt.Fprintf(b, "\nskipped (%d runs with fewer than 2 %ss to split):\n", len(r.Skipped), o.Split)
-		sg := groupByRun(len(r.Skipped), func(i int) table.Key { return r.Skipped[i].Key })
+func (r *aaReport) writeSkipped(b *strings.Builder) {
+	o := &r.options
+	if len(r.skipped) > 0 {
+		fmt.Fprintf(b, "\nskipped (%d runs with fewer than 2 %ss to split):\n", len(r.skipped), o.Split)
+		sg := groupByRun(len(r.skipped), func(i int) table.Key { return r.skipped[i].key })
 		for _, g := range sg {
 			reasons := map[string]int{}
 			var order []string
 			for i := g[0]; i < g[1]; i++ {
-				why := r.Skipped[i].Reason
+				why := r.skipped[i].reason
 				if reasons[why] == 0 {
 					order = append(order, why)
 				}
@@ -499,41 +499,41 @@ func (r *AAReport) writeSkipped(b *strings.Builder) {
 			for _, why := range order {
 				parts = append(parts, fmt.Sprintf("%d with %s", reasons[why], why))
 			}
-			label := runLabel(r.Skipped[g[0]].Key)
+			label := runLabel(r.skipped[g[0]].key)
 			if label == "" {
 				label = "runs"
 			}
-			b.WriteString(reports.Wrap(fmt.Sprintf("  %s: %s", label, strings.Join(parts, "; ")), Width, "    ") + "\n")
+			b.WriteString(reports.Wrap(fmt.Sprintf("  %s: %s", label, strings.Join(parts, "; ")), width, "    ") + "\n")
 		}
 	}
 }
 
 // writeRates writes the single-unit note and the false-positive rates of
 // the CI and the U test against their nominal levels.
-func (r *AAReport) writeRates(b *strings.Builder, single int, ci string) {
-	o := &r.Options
-	a := r.Rates()
+func (r *aaReport) writeRates(b *strings.Builder, single int, ci string) {
+	o := &r.options
+	a := r.rates()
 	if single > 0 {
 		b.WriteString("\n" + reports.Wrap(fmt.Sprintf("note: %d of %d comparisons have a half with a single %s; the bootstrap cannot resample that level there, so their intervals miss the variation between %ss and tend to exclude 1 more often than nominal",
-			single, a.Comparisons, o.Split, o.Split), Width, "") + "\n")
+			single, a.comparisons, o.Split, o.Split), width, "") + "\n")
 	}
 	l1, l2 := fmt.Sprintf("ratio %s excludes 1:", ci), fmt.Sprintf("U test p < %v:", o.Alpha)
 	wd := max(runeLen(l1), runeLen(l2))
 	pad := func(s string) string { return s + strings.Repeat(" ", wd-runeLen(s)) }
-	fmt.Fprintf(b, "\nfalse-positive rate over %d comparisons of %d runs:\n", a.Comparisons, a.Benchmarks)
-	fmt.Fprintf(b, "  %s %d (%s; nominal %s = 1 − confidence)\n", pad(l1), a.CIExcludesOne,
-		formatRate(a.CIRate), formatRate(1-o.Bootstrap.Confidence))
-	fmt.Fprintf(b, "  %s %d (%s; nominal %s = α)\n", pad(l2), a.PBelowAlpha, formatRate(a.URate), formatRate(o.Alpha))
-	if rate, nominal, what := a.CIRate, 1-o.Bootstrap.Confidence, ci+" excludes 1"; tooNoisy(rate, nominal) || tooNoisy(a.URate, o.Alpha) {
+	fmt.Fprintf(b, "\nfalse-positive rate over %d comparisons of %d runs:\n", a.comparisons, a.benchmarks)
+	fmt.Fprintf(b, "  %s %d (%s; nominal %s = 1 − confidence)\n", pad(l1), a.ciExcludesOne,
+		formatRate(a.ciRate), formatRate(1-o.Bootstrap.Confidence))
+	fmt.Fprintf(b, "  %s %d (%s; nominal %s = α)\n", pad(l2), a.pBelowAlpha, formatRate(a.uRate), formatRate(o.Alpha))
+	if rate, nominal, what := a.ciRate, 1-o.Bootstrap.Confidence, ci+" excludes 1"; tooNoisy(rate, nominal) || tooNoisy(a.uRate, o.Alpha) {
 		if !tooNoisy(rate, nominal) {
-			rate, nominal, what = a.URate, o.Alpha, fmt.Sprintf("p < %v", o.Alpha)
+			rate, nominal, what = a.uRate, o.Alpha, fmt.Sprintf("p < %v", o.Alpha)
 		}
 		msg := fmt.Sprintf("too noisy: %s in %s of these A/A comparisons, where nothing changed (nominal %s); "+
 			"the measurements are too noisy for A/B verdicts of this setup: record more %ss, or judge changes with --min-effect",
 			what, formatRate(rate), formatRate(nominal), o.Split)
 		// A number keeps its " %" on its line.
 		msg = strings.ReplaceAll(msg, " %", "\ue000%")
-		b.WriteString(strings.ReplaceAll(reports.Wrap(msg, Width, "  "), "\ue000%", " %") + "\n")
+		b.WriteString(strings.ReplaceAll(reports.Wrap(msg, width, "  "), "\ue000%", " %") + "\n")
 	}
 }
 

@@ -101,12 +101,12 @@ func TestReportText(t *testing.T) {
 	checkWidth(t, out)
 }
 
-// checkWidth fails when a line of out is wider than Width runes.
+// checkWidth fails when a line of out is wider than width runes.
 func checkWidth(t *testing.T, out string) {
 	t.Helper()
 	for _, l := range strings.Split(out, "\n") {
-		if n := len([]rune(l)); n > Width {
-			t.Errorf("line of %d runes (> %d): %q", n, Width, l)
+		if n := len([]rune(l)); n > width {
+			t.Errorf("line of %d runes (> %d): %q", n, width, l)
 		}
 	}
 }
