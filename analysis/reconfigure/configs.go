@@ -27,7 +27,7 @@ type DynamicConfig struct {
 	ForksUsed int
 	// WarmupStable is false when the warmup ran to its cap; ForksStable is
 	// false when the forks ran to f_max (or to the data's last fork).
-	WarmupStable, ForksStable bool
+	warmupStable, forksStable bool
 }
 
 // ConfigColumns are the columns of the dynamic configurations CSV, in order:
@@ -59,7 +59,7 @@ func configs(results []Result) []DynamicConfig {
 				out = append(out, DynamicConfig{
 					Key: r.Key, Criterion: cr.Criterion, Instance: f.Instance, Trial: f.Trial, Fork: f.Fork,
 					WarmupIterations: f.WarmupIterations, MeasurementIterations: f.MeasurementIterations,
-					ForksUsed: cr.ForksUsed(), WarmupStable: f.WarmupStable, ForksStable: cr.ForksStable,
+					ForksUsed: cr.forksUsed(), warmupStable: f.WarmupStable, forksStable: cr.ForksStable,
 				})
 			}
 		}
@@ -78,7 +78,7 @@ func configsFrame(configs []DynamicConfig) *reports.Frame {
 		proj[i], ver[i], bench[i], params[i], mode[i], crit[i] = c.Project, c.Version, c.Benchmark, c.Params, c.Mode, c.Criterion.String()
 		inst[i], trial[i], fork[i] = int64(c.Instance), int64(c.Trial), int64(c.Fork)
 		wi[i], mi[i], fu[i] = int64(c.WarmupIterations), int64(c.MeasurementIterations), int64(c.ForksUsed)
-		ws[i], fs[i] = c.WarmupStable, c.ForksStable
+		ws[i], fs[i] = c.warmupStable, c.forksStable
 	}
 	f := &reports.Frame{}
 	for j, col := range [][]string{proj, ver, bench, params, mode, crit} {
@@ -182,7 +182,7 @@ func parseConfigs(rows *reports.Rows) ([]DynamicConfig, error) {
 		bools := []struct {
 			col int
 			dst *bool
-		}{{12, &c.WarmupStable}, {13, &c.ForksStable}}
+		}{{12, &c.warmupStable}, {13, &c.forksStable}}
 		for _, f := range bools {
 			v, err := strconv.ParseBool(rec[f.col])
 			if err != nil {

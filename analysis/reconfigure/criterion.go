@@ -133,7 +133,7 @@ func (p *phase) statistic(j int) (float64, error) {
 func (p *phase) check(window int) (bool, float64, error) {
 	n := p.sets()
 	lo := max(0, n-window)
-	thr := p.opt.Thresholds.Of(p.crit)
+	thr := p.opt.Thresholds.of(p.crit)
 	if p.crit == CriterionKLD {
 		var sum float64
 		k := 0

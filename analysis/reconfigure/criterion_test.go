@@ -59,7 +59,7 @@ func TestCriteriaStableFlatNotDrifting(t *testing.T) {
 					if f.WarmupStable != tc.stable {
 						t.Fatalf("warmup stable = %v after %d iterations (value %.4g), want %v", f.WarmupStable, f.WarmupIterations, f.Value, tc.stable)
 					}
-					thr := o.Thresholds.Of(c)
+					thr := o.Thresholds.of(c)
 					if tc.stable {
 						if f.WarmupIterations >= o.Config.WarmupMax || f.WarmupIterations < o.Config.WarmupMin {
 							t.Errorf("stopped after %d iterations, want within [%d, %d)", f.WarmupIterations, o.Config.WarmupMin, o.Config.WarmupMax)

@@ -63,7 +63,7 @@ func benchmarksFrame(results []Result) *reports.Frame {
 				}
 				rt, l, h, ch = cr.AA.Ratio.Ratio.Estimate, cr.AA.Ratio.Ratio.Lower, cr.AA.Ratio.Ratio.Upper, cr.AA.ChangeRate
 			}
-			add(cr.Criterion.String(), w, int64(cr.WarmupCapped()), int64(cr.ForksUsed()), cr.ForksStable, a, note, rt, l, h, ch, cr.DynamicSeconds)
+			add(cr.Criterion.String(), w, int64(cr.WarmupCapped()), int64(cr.forksUsed()), cr.ForksStable, a, note, rt, l, h, ch, cr.DynamicSeconds)
 		}
 	}
 	f := &reports.Frame{}

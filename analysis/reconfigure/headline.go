@@ -6,9 +6,9 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// GoodShare is the share of A/A-tested benchmarks that must be "not
+// goodShare is the share of A/A-tested benchmarks that must be "not
 // different" for Best to rank a criterion by time saved.
-const GoodShare = 0.9
+const goodShare = 0.9
 
 // overallRows returns the rows of summaryRows that cover every benchmark: the
 // Overall rows when there are several projects, else the project's rows.
@@ -23,14 +23,14 @@ func overallRows(rows []SummaryRow, criteria []Criterion) []SummaryRow {
 }
 
 // best picks the criterion to recommend among rows of one project (or
-// Overall): the largest time saving among those whose A/A tests found at
-// least GoodShare of the tested benchmarks not different; when none does
+// overall): the largest time saving among those whose A/A tests found at
+// least goodShare of the tested benchmarks not different; when none does
 // (or nothing was A/A-tested), the largest share not different, ties by
 // time saved. It returns −1 for no rows.
 func best(rows []SummaryRow) int {
 	best := -1
 	for i, r := range rows {
-		if r.AATested > 0 && r.NotDifferent >= GoodShare && (best < 0 || r.Saved > rows[best].Saved) {
+		if r.AATested > 0 && r.NotDifferent >= goodShare && (best < 0 || r.Saved > rows[best].Saved) {
 			best = i
 		}
 	}

@@ -10,9 +10,9 @@ func TestBestAndOverallRows(t *testing.T) {
 		{Project: "a", Criterion: CriterionCV, AATested: 10, NotDifferent: 0.8, Saved: 0.9},
 		{Project: "a", Criterion: CriterionRCIW, AATested: 10, NotDifferent: 0.95, Saved: 0.7},
 		{Project: "a", Criterion: CriterionKLD, AATested: 10, NotDifferent: 0.9, Saved: 0.75},
-		{Project: Overall, Criterion: CriterionCV, AATested: 20, NotDifferent: 0.5, Saved: 0.9},
-		{Project: Overall, Criterion: CriterionRCIW, AATested: 20, NotDifferent: 0.6, Saved: 0.8},
-		{Project: Overall, Criterion: CriterionKLD, AATested: 20, NotDifferent: 0.6, Saved: 0.85},
+		{Project: overall, Criterion: CriterionCV, AATested: 20, NotDifferent: 0.5, Saved: 0.9},
+		{Project: overall, Criterion: CriterionRCIW, AATested: 20, NotDifferent: 0.6, Saved: 0.8},
+		{Project: overall, Criterion: CriterionKLD, AATested: 20, NotDifferent: 0.6, Saved: 0.85},
 	}
 	// KLD and RCIW both ≥ 90 % not different: KLD saves more.
 	if b := best(rows[:3]); b != 2 {
@@ -20,7 +20,7 @@ func TestBestAndOverallRows(t *testing.T) {
 	}
 	// None ≥ 90 %: the most not different, ties by time saved (KLD).
 	over := overallRows(rows, nil)
-	if len(over) != 3 || over[0].Project != Overall {
+	if len(over) != 3 || over[0].Project != overall {
 		t.Fatalf("OverallRows = %+v", over)
 	}
 	if b := best(over); b != 2 {

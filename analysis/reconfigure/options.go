@@ -20,8 +20,8 @@ type Config struct {
 	ForksMin, ForksMax   int // f_min, f_max
 }
 
-// DefaultConfig is the paper's configuration ⟨5, 50, 10, 2, 5⟩.
-var DefaultConfig = Config{WarmupMin: 5, WarmupMax: 50, Measurement: 10, ForksMin: 2, ForksMax: 5}
+// defaultConfig is the paper's configuration ⟨5, 50, 10, 2, 5⟩.
+var defaultConfig = Config{WarmupMin: 5, WarmupMax: 50, Measurement: 10, ForksMin: 2, ForksMax: 5}
 
 // String formats c as ⟨wi_min, wi_max, mi, f_min, f_max⟩.
 func (c Config) String() string {
@@ -100,11 +100,11 @@ type Thresholds struct {
 	KLD float64
 }
 
-// DefaultThresholds are the paper's: CV 0.01, RCIW 0.03, KLD 0.99.
-var DefaultThresholds = Thresholds{CV: 0.01, RCIW: 0.03, KLD: 0.99}
+// defaultThresholds are the paper's: CV 0.01, RCIW 0.03, KLD 0.99.
+var defaultThresholds = Thresholds{CV: 0.01, RCIW: 0.03, KLD: 0.99}
 
 // Of returns the threshold of criterion c.
-func (t Thresholds) Of(c Criterion) float64 {
+func (t Thresholds) of(c Criterion) float64 {
 	switch c {
 	case CriterionCV:
 		return t.CV
@@ -122,12 +122,12 @@ type Overheads struct {
 	CV, RCIW, KLD float64
 }
 
-// DefaultOverheads are the overheads measured by Laaber et al. (ESEC/FSE
+// defaultOverheads are the overheads measured by Laaber et al. (ESEC/FSE
 // 2020): CV 0.88 %, RCIW 10.92 %, KLD 4.32 %.
-var DefaultOverheads = Overheads{CV: 0.0088, RCIW: 0.1092, KLD: 0.0432}
+var defaultOverheads = Overheads{CV: 0.0088, RCIW: 0.1092, KLD: 0.0432}
 
 // Of returns the overhead of criterion c.
-func (o Overheads) Of(c Criterion) float64 {
+func (o Overheads) of(c Criterion) float64 {
 	switch c {
 	case CriterionCV:
 		return o.CV
@@ -145,9 +145,9 @@ type Baseline struct {
 	Warmup, Measurement, Forks int
 }
 
-// DefaultBaseline is the paper's static baseline: 50 warmup and 50
+// defaultBaseline is the paper's static baseline: 50 warmup and 50
 // measurement iterations in each of 5 forks.
-var DefaultBaseline = Baseline{Warmup: 50, Measurement: 50, Forks: 5}
+var defaultBaseline = Baseline{Warmup: 50, Measurement: 50, Forks: 5}
 
 // Options configures the replay. Start from DefaultOptions.
 type Options struct {
@@ -218,14 +218,14 @@ type Options struct {
 // baseline 50 + 50 iterations × 5 forks, A/A by 10,000 resamples at 99 %
 // over forks and iterations (iteration means of all invocations), seed 1.
 var DefaultOptions = Options{
-	Config:           DefaultConfig,
+	Config:           defaultConfig,
 	Window:           5,
-	Thresholds:       DefaultThresholds,
-	Overheads:        DefaultOverheads,
+	Thresholds:       defaultThresholds,
+	Overheads:        defaultOverheads,
 	InvocationSample: 1000,
 	OutlierFactor:    10,
 	RCIW:             estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 1000, Confidence: 0.99}},
-	Baseline:         DefaultBaseline,
+	Baseline:         defaultBaseline,
 	AA:               estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 10000, Confidence: 0.99}},
 	Seed:             1,
 }

@@ -67,7 +67,7 @@ type CriterionResult struct {
 }
 
 // ForksUsed is the number of forks run.
-func (r *CriterionResult) ForksUsed() int { return len(r.Forks) }
+func (r *CriterionResult) forksUsed() int { return len(r.Forks) }
 
 // WarmupCapped is the number of forks whose warmup never became stable.
 func (r *CriterionResult) WarmupCapped() int {
@@ -204,7 +204,7 @@ func replay(s *table.Series, opt *Options, ws *stats.Workspace) Result {
 			res.Criteria = nil
 			return res
 		}
-		o := opt.Overheads.Of(c)
+		o := opt.Overheads.of(c)
 		for _, f := range cr.Forks {
 			cr.DynamicSeconds += ((1+o)*float64(f.WarmupIterations) + float64(f.MeasurementIterations)) * res.IterationSeconds
 		}

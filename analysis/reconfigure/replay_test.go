@@ -65,7 +65,7 @@ func TestAAFlatNotDifferent(t *testing.T) {
 		t.Fatalf("%d summary rows, want 9 (2 projects + all, 3 criteria)", len(rows))
 	}
 	last := rows[len(rows)-1]
-	if last.Project != Overall || last.Criterion != CriterionKLD || last.Benchmarks != 20 || last.AATested != 20 {
+	if last.Project != overall || last.Criterion != CriterionKLD || last.Benchmarks != 20 || last.AATested != 20 {
 		t.Errorf("overall KLD row = %+v", last)
 	}
 	checkClose(t, "static hours", last.StaticHours, 20*5*100.0/3600, 1e-9)

@@ -11,10 +11,10 @@ import (
 )
 
 // Overall is the Project of the summary rows over all projects.
-const Overall = "all"
+const overall = "all"
 
 // SummaryRow aggregates the replay of one criterion over the benchmarks of
-// one project (or of all, Project == Overall): the quality columns of the
+// one project (or of all, Project == overall): the quality columns of the
 // paper's Table 2 and the time columns of its Table 3.
 type SummaryRow struct {
 	Project   string
@@ -77,7 +77,7 @@ func summaryRows(results []Result, criteria []Criterion) []SummaryRow {
 	}
 	if len(projects) != 1 {
 		for _, c := range criteria {
-			rows = append(rows, summarize(Overall, c, all))
+			rows = append(rows, summarize(overall, c, all))
 		}
 	}
 	return rows
@@ -99,7 +99,7 @@ func summarize(project string, c Criterion, rs []*Result) SummaryRow {
 		}
 		static += r.StaticSeconds
 		dyn += cr.DynamicSeconds
-		forks = append(forks, float64(cr.ForksUsed()))
+		forks = append(forks, float64(cr.forksUsed()))
 		if !cr.ForksStable {
 			forksCapped++
 		}
@@ -270,7 +270,7 @@ func benchmarkTable(results []Result) *reports.Table {
 				}
 			}
 			t.AddRow(k.Project, k.Version, k.Benchmark, k.Params, k.Mode, strings.Join(data, " "), cr.Criterion.Label(), strings.Join(warm, " "), cr.WarmupCapped(),
-				cr.ForksUsed(), forks, ratio, lo, hi, aa, change, reports.Seconds(cr.DynamicSeconds), reports.Seconds(r.StaticSeconds),
+				cr.forksUsed(), forks, ratio, lo, hi, aa, change, reports.Seconds(cr.DynamicSeconds), reports.Seconds(r.StaticSeconds),
 				r.Short, strings.Join(r.Warnings, "; "))
 		}
 	}
@@ -282,7 +282,7 @@ func benchmarkTable(results []Result) *reports.Table {
 func describe(opt *Options) string {
 	crit := make([]string, 0, 3)
 	for _, c := range opt.criteria() {
-		crit = append(crit, fmt.Sprintf("%s %g (overhead %g %%)", c.Label(), opt.Thresholds.Of(c), 100*opt.Overheads.Of(c)))
+		crit = append(crit, fmt.Sprintf("%s %g (overhead %g %%)", c.Label(), opt.Thresholds.of(c), 100*opt.Overheads.of(c)))
 	}
 	return fmt.Sprintf("configuration %s, s_W %d, fork window %d; %s; baseline %d+%d iterations × %d forks; seed %d",
 		opt.Config, opt.Window, opt.forkWindow(), strings.Join(crit, ", "), opt.Baseline.Warmup, opt.Baseline.Measurement, opt.Baseline.Forks, opt.Seed)

@@ -39,7 +39,7 @@ func handResults() []Result {
 // computed by hand from handResults.
 func TestSummarizeByHand(t *testing.T) {
 	rows := summaryRows(handResults(), []Criterion{CriterionCV})
-	if len(rows) != 3 || rows[0].Project != "a" || rows[1].Project != "b" || rows[2].Project != Overall {
+	if len(rows) != 3 || rows[0].Project != "a" || rows[1].Project != "b" || rows[2].Project != overall {
 		t.Fatalf("rows %+v, want a, b, all", rows)
 	}
 	a, all := rows[0], rows[2]
@@ -108,7 +108,7 @@ func TestConfigsRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("read back\n%+v\nwant\n%+v", got, want)
 	}
-	if c := got[3]; c.Benchmark != "y" || c.Fork != 2 || c.WarmupIterations != 50 || c.WarmupStable || c.ForksUsed != 3 || c.ForksStable {
+	if c := got[3]; c.Benchmark != "y" || c.Fork != 2 || c.WarmupIterations != 50 || c.warmupStable || c.ForksUsed != 3 || c.forksStable {
 		t.Errorf("row 4 = %+v", c)
 	}
 }
