@@ -93,14 +93,14 @@ type Report struct {
 //
 // Ops, the operations per iteration, is ceil(T / mean v) when T is known and
 // the mean count per iteration otherwise. Iterations whose value is not
-// finite and positive are left out and counted in Fork.dropped.
-func forksOf(s *table.Series) []Fork {
+// finite and positive are left out and counted in forkSeries.dropped.
+func forksOf(s *table.Series) []forkSeries {
 	if s.Len() == 0 {
 		return nil
 	}
 	T := float64(s.Setup.IterationTimeNs())
 	iters := s.Units(table.LevelIteration)
-	var forks []Fork
+	var forks []forkSeries
 	var counts float64
 	finish := func() {
 		f := &forks[len(forks)-1]
@@ -128,7 +128,7 @@ func forksOf(s *table.Series) []Fork {
 			if len(forks) > 0 {
 				finish()
 			}
-			forks = append(forks, Fork{id: id})
+			forks = append(forks, forkSeries{id: id})
 			counts = 0
 		}
 		f := &forks[len(forks)-1]
@@ -201,7 +201,7 @@ func newAnalyzer(opt *Options) *analyzer {
 // analyzeForks analyses the forks of one benchmark run given directly
 // (tests, other analyzers); key names the run and keys its bootstrap
 // streams, setup may be nil.
-func analyzeForks(key table.Key, setup *table.Setup, forks []Fork, opt Options) (BenchmarkResult, error) {
+func analyzeForks(key table.Key, setup *table.Setup, forks []forkSeries, opt Options) (BenchmarkResult, error) {
 	if err := opt.Validate(); err != nil {
 		return BenchmarkResult{}, err
 	}
@@ -212,7 +212,7 @@ func (a *analyzer) analyzeBenchmark(s *table.Series) BenchmarkResult {
 	return a.analyzeForks(s.Key, s.Setup, forksOf(s))
 }
 
-func (a *analyzer) analyzeForks(key table.Key, setup *table.Setup, forks []Fork) BenchmarkResult {
+func (a *analyzer) analyzeForks(key table.Key, setup *table.Setup, forks []forkSeries) BenchmarkResult {
 	br := BenchmarkResult{Key: key, Setup: setup, Forks: make([]ForkResult, len(forks))}
 	name := key.String()
 	classes := make([]ForkClass, len(forks))

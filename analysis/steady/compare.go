@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/stats"
 )
 
-// Score names a per-fork error of a configuration.
+// score names a per-fork error of a configuration.
 type score int
 
 const (
@@ -44,26 +44,26 @@ func (s score) value(fe *forkEvaluation) (raw, transformed float64) {
 	return raw, raw
 }
 
-// Comparison contrasts one score of two configuration sets over the steady
+// comparison contrasts one score of two configuration sets over the steady
 // forks that both run.
 type comparison struct {
 	score score
-	// A and B name the sets; N is the number of forks compared.
+	// a and b name the sets; N is the number of forks compared.
 	a, b string
 	n    int
-	// MedianA and MedianB are the medians of the raw scores.
+	// medianA and medianB are the medians of the raw scores.
 	medianA, medianB float64
-	// P is the two-sided p-value of the Wilcoxon rank-sum (Mann-Whitney U)
+	// p is the two-sided p-value of the Wilcoxon rank-sum (Mann-Whitney U)
 	// test on the raw scores.
 	p float64
-	// A12 is Vargha and Delaney's Â12 = P(a > b) + ½·P(a = b) on the
+	// a12 is Vargha and Delaney's Â12 = P(a > b) + ½·P(a = b) on the
 	// pre-transformed scores: above 0.5 set A tends to larger errors.
 	a12 float64
-	// Magnitude labels A12 (negligible, small, medium, large).
+	// magnitude labels A12 (negligible, small, medium, large).
 	magnitude string
 }
 
-// Compare contrasts configuration sets a and b (indices into
+// compare contrasts configuration sets a and b (indices into
 // Options.Configs) on the WEE and RPD of every steady fork that both sets
 // run and score (NaN scores are left out), as Traini et al. compare
 // developers' configurations with dynamic reconfiguration (RQ5): a

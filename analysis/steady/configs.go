@@ -14,7 +14,7 @@ type Override struct {
 	Forks                 *int
 }
 
-// Empty reports whether o overrides nothing.
+// empty reports whether o overrides nothing.
 func (o Override) empty() bool {
 	return o.WarmupIterations == nil && o.WarmupTimeNs == nil && o.MeasurementIterations == nil &&
 		o.MeasurementTimeNs == nil && o.Forks == nil

@@ -65,7 +65,7 @@ func TestBarrettRule(t *testing.T) {
 		// Constant levels would make the points next to a step outliers
 		// (p99 − p1 = 0 in windows that hold one or two of them).
 		opt.Outliers.Disabled = true
-		br, err := analyzeForks(table.Key{Benchmark: tc.name}, nil, []Fork{levels(1, 600, 1, tc.start, tc.level)}, opt)
+		br, err := analyzeForks(table.Key{Benchmark: tc.name}, nil, []forkSeries{levels(1, 600, 1, tc.start, tc.level)}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

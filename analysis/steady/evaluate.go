@@ -9,7 +9,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Config is a JMH-style configuration of one fork: warmup and measurement
+// config is a JMH-style configuration of one fork: warmup and measurement
 // iteration counts and iteration times (JMH -wi, -w, -i, -r).
 type config struct {
 	WarmupIterations int
@@ -35,10 +35,10 @@ func (c config) String() string {
 // benchmarkConfig is the configuration of one benchmark: how many forks it
 // runs and the configuration of each.
 type benchmarkConfig struct {
-	// Forks is the number of forks run: the first Forks recorded forks, in
+	// forks is the number of forks run: the first forks recorded forks, in
 	// table order (0 or more than recorded: all).
 	forks int
-	// PerFork holds fork-specific configurations (dynamic reconfiguration
+	// perFork holds fork-specific configurations (dynamic reconfiguration
 	// stops warmup per fork); forks without an entry use Default when
 	// HasDefault is set and are not run otherwise.
 	perFork    map[ForkID]config
@@ -46,7 +46,7 @@ type benchmarkConfig struct {
 	hasDefault bool
 }
 
-// Fork returns the configuration of fork id.
+// fork returns the configuration of fork id.
 func (b *benchmarkConfig) fork(id ForkID) (config, bool) {
 	if c, ok := b.perFork[id]; ok {
 		return c, true
@@ -107,7 +107,7 @@ func countIterations(nanos []float64, iterationNs float64, count int) (int, bool
 	return len(nanos), false
 }
 
-// Estimation says how a configuration's warmup compares with the steady state.
+// estimation says how a configuration's warmup compares with the steady state.
 type estimation int
 
 const (
@@ -206,7 +206,7 @@ func rpd(lo, hi float64) float64 {
 // evaluate replays set on the analysed forks of one benchmark. forks and
 // results are parallel; benchmark keys the bootstrap streams; setIndex
 // selects the stream block.
-func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup, set ConfigSet, setIndex int, forks []Fork, results []ForkResult) benchmarkEvaluation {
+func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup, set ConfigSet, setIndex int, forks []forkSeries, results []ForkResult) benchmarkEvaluation {
 	ev := benchmarkEvaluation{Set: set.Name, RPD: nan, RatioLow: nan, RatioHigh: nan}
 	bc, ok := set.Lookup(key, setup)
 	if !ok {
@@ -247,7 +247,7 @@ func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup,
 }
 
 // evaluateFork replays c on one fork (see forkEvaluation).
-func (a *analyzer) evaluateFork(benchmark string, f *Fork, r *ForkResult, c config, setIndex int) forkEvaluation {
+func (a *analyzer) evaluateFork(benchmark string, f *forkSeries, r *ForkResult, c config, setIndex int) forkEvaluation {
 	fe := forkEvaluation{ID: f.id, Run: true, Config: c, Class: r.Class,
 		SteadySeconds: nan, WEE: nan, Deviation: nan, TimeWaste: nan, RPD: nan, RatioLow: nan, RatioHigh: nan}
 	w, m, complete := replay(f.nanos, c)

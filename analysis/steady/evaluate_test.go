@@ -23,8 +23,8 @@ func (levelSegmenter) Segment(x []float64) (*segmentation, error) {
 
 // levels builds a fork of n iterations of sec seconds each whose value is
 // level[j] from start[j] on (start[0] = 0).
-func levels(fork int32, n int, sec float64, start []int, level []float64) Fork {
-	f := Fork{id: ForkID{1, 1, fork}, ops: 1e6}
+func levels(fork int32, n int, sec float64, start []int, level []float64) forkSeries {
+	f := forkSeries{id: ForkID{1, 1, fork}, ops: 1e6}
 	j := 0
 	for i := 0; i < n; i++ {
 		if j+1 < len(start) && i >= start[j+1] {
@@ -107,7 +107,7 @@ func TestEvaluateHandComputed(t *testing.T) {
 	opt.Bootstrap.Resamples = 2000
 	cfg := config{WarmupIterations: 5, WarmupTimeNs: 1e9, MeasurementIterations: 10, MeasurementTimeNs: 1e9}
 	opt.Configs = []ConfigSet{fixedSet("all forks", 0, cfg), fixedSet("two forks", 2, cfg)}
-	forks := []Fork{
+	forks := []forkSeries{
 		// A: 20 iterations at 150 ns, then 100 ns; 1 s each.
 		levels(1, 60, 1, []int{0, 20}, []float64{150, 100}),
 		// B: 4 iterations at 130, then 100.
@@ -201,7 +201,7 @@ func TestEvaluateHandComputed(t *testing.T) {
 	}
 
 	// Two forks like A: kept all 150, steady all 100 → ratio exactly 1.5.
-	br2, err := analyzeForks(table.Key{Benchmark: "hand2"}, nil, []Fork{forks[0], levels(2, 60, 1, []int{0, 20}, []float64{150, 100})}, opt)
+	br2, err := analyzeForks(table.Key{Benchmark: "hand2"}, nil, []forkSeries{forks[0], levels(2, 60, 1, []int{0, 20}, []float64{150, 100})}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,10 +16,10 @@ import (
 // failed fork and why, and prints no ±Inf or NaN result.
 func TestOverflowingForksSayWhy(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	forks := func(scale float64) []Fork {
-		var out []Fork
+	forks := func(scale float64) []forkSeries {
+		var out []forkSeries
 		for f := int32(1); f <= 3; f++ {
-			fk := Fork{id: ForkID{Instance: 1, Trial: 1, Fork: f}, ops: 1}
+			fk := forkSeries{id: ForkID{Instance: 1, Trial: 1, Fork: f}, ops: 1}
 			for i := 0; i < 80; i++ {
 				fk.values = append(fk.values, math.Min(scale*(1+0.01*r.NormFloat64()), math.MaxFloat64))
 				fk.nanos = append(fk.nanos, 1e9)

@@ -25,18 +25,18 @@ func (id ForkID) String() string {
 	return fmt.Sprintf("instance %d trial %d fork %d", id.Instance, id.Trial, id.Fork)
 }
 
-// Fork is the time series of one fork: one value per recorded iteration,
+// forkSeries is the time series of one fork: one value per recorded iteration,
 // from the first iteration on.
-type Fork struct {
+type forkSeries struct {
 	id ForkID
-	// Values are the iteration values in ns/op, in iteration order.
+	// values are the iteration values in ns/op, in iteration order.
 	values []float64
-	// Nanos are the iterations' durations in ns (see forksOf).
+	// nanos are the iterations' durations in ns (see forksOf).
 	nanos []float64
-	// Ops is the number of operations in one iteration, for trainiSkip
+	// ops is the number of operations in one iteration, for trainiSkip
 	// (values below 1 count as 1).
 	ops float64
-	// Dropped counts iterations left out because their value was not finite.
+	// dropped counts iterations left out because their value was not finite.
 	dropped int
 }
 
@@ -104,15 +104,15 @@ func (c barrettClass) String() string {
 	return fmt.Sprintf("BarrettClass(%d)", int(c))
 }
 
-// Verdict is the outcome of an equivalence test.
+// verdict is the outcome of an equivalence test.
 type verdict int8
 
 const (
 	// untested: the walk stopped before reaching this segment (or it is the last).
 	untested verdict = iota
-	// Equivalent to the last segment.
+	// equivalent to the last segment.
 	equivalent
-	// Different from the last segment.
+	// different from the last segment.
 	different
 )
 
@@ -201,7 +201,7 @@ type analyzer struct {
 
 // analyzeFork runs the steady-state analysis of one fork; benchmark keys
 // the bootstrap streams.
-func (a *analyzer) analyzeFork(benchmark string, f *Fork) ForkResult {
+func (a *analyzer) analyzeFork(benchmark string, f *forkSeries) ForkResult {
 	opt := a.opt
 	x := f.values
 	n := len(x)

@@ -61,7 +61,7 @@ func TestForksOf(t *testing.T) {
 
 func TestShortAndFailedForks(t *testing.T) {
 	opt := DefaultOptions // steady window 500
-	forks := []Fork{
+	forks := []forkSeries{
 		levels(1, 40, 1, []int{0, 10}, []float64{300, 100}),
 		{id: ForkID{1, 1, 2}},
 	}
@@ -79,7 +79,7 @@ func TestShortAndFailedForks(t *testing.T) {
 		t.Errorf("benchmark class %v, want too short", br.Class)
 	}
 	// Three points cannot hold a change point (minimum segment length 2).
-	br, _ = analyzeForks(table.Key{Benchmark: "tiny"}, nil, []Fork{levels(1, 3, 1, []int{0}, []float64{5})}, opt)
+	br, _ = analyzeForks(table.Key{Benchmark: "tiny"}, nil, []forkSeries{levels(1, 3, 1, []int{0}, []float64{5})}, opt)
 	if f := br.Forks[0]; f.PenaltyRule != "none" || len(f.Segments) != 1 || f.Class != forkTooShort {
 		t.Errorf("3 points: %+v", f)
 	}

@@ -327,7 +327,7 @@ func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 	return fr
 }
 
-// ClassTable counts forks and benchmark runs by class.
+// classTable counts forks and benchmark runs by class.
 func (res *Report) classTable() *reports.Table {
 	t := &reports.Table{Title: "Steady state", Columns: []string{"class", "forks", "share of forks", "benchmark runs", "share of runs"}}
 	var forks, runs [5]int
@@ -367,7 +367,7 @@ func (res *Report) classTable() *reports.Table {
 	return t
 }
 
-// EvaluationTable summarises each configuration set over the steady forks it runs.
+// evaluationTable summarises each configuration set over the steady forks it runs.
 func (res *Report) evaluationTable() *reports.Table {
 	t := &reports.Table{Title: "Configurations against the steady state",
 		Columns: []string{"set", "runs", "steady forks run", "overestimated", "underestimated", "median WEE",

@@ -7,19 +7,19 @@ import (
 	"github.com/benchtrim/benchtrim/changepoint"
 )
 
-// Segmentation is the change-point segmentation of one series (a fork
+// segmentation is the change-point segmentation of one series (a fork
 // without its outliers), in that series' 0-based index space.
 type segmentation struct {
-	// Changepoints are the 0-based starts of the segments after the first
+	// changepoints are the 0-based starts of the segments after the first
 	// (equal to R's cpts(): the 1-based ends of all segments but the last).
 	changepoints []int
-	// Penalty is the PELT penalty used (NaN when none was needed).
+	// penalty is the PELT penalty used (NaN when none was needed).
 	penalty float64
-	// Rule says how the penalty was chosen: "crops", "crops-ascending",
+	// rule says how the penalty was chosen: "crops", "crops-ascending",
 	// either with "-fallback" (CROPS and Kneedle selected none and 15·log n
 	// was used), "15log", "manual", or "none" (a series too short to split).
 	rule string
-	// CROPS and Knee are set when CROPS ran.
+	// crops and Knee are set when crops ran.
 	crops *changepoint.CROPSResult
 	knee  *changepoint.KneeSelection
 }
@@ -36,7 +36,7 @@ type Segmenter interface {
 // penalty chosen by Rule.
 type peltSegmenter struct {
 	rule PenaltyRule
-	// Value is the manual penalty (penaltyManual), a number or NUMBER·log n.
+	// value is the manual penalty (penaltyManual), a number or NUMBER·log n.
 	value changepoint.PenaltyTerm
 	// Range bounds CROPS (the zero value: [4·log n, 10⁵·log n]).
 	Range changepoint.PenaltyRange
