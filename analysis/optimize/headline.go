@@ -8,16 +8,16 @@ import (
 // version of a run: the suite-wide answer to "how much time can be cut".
 type metricTotal struct {
 	metric Metric
-	// Benchmarks counts benchmark runs; NotReduced those whose full
+	// benchmarks counts benchmark runs; notReduced those whose full
 	// configuration is the cheapest stable one (or that have too few
 	// repetitions to reduce).
 	benchmarks, notReduced int
-	// FullTimeNs and TimeNs are the execution times of the full and of
+	// fullTimeNs and timeNs are the execution times of the full and of
 	// the chosen configurations, summed.
 	fullTimeNs, timeNs int64
-	// Saved is 1 − TimeNs / FullTimeNs.
+	// saved is 1 − TimeNs / FullTimeNs.
 	saved float64
-	// Within[i] is the fraction of benchmark runs whose change rate is
+	// within[i] is the fraction of benchmark runs whose change rate is
 	// ≤ changeLimits[i].
 	within [len(changeLimits)]float64
 }

@@ -42,7 +42,7 @@ func Merge(parts []*Report) (*Report, error) {
 	out := &Report{Options: opts}
 	var results [][]Result
 	var skipped [][]Skipped
-	var ragged [][]Ragged
+	var ragged [][]raggedSeries
 	var later [][]laterRun
 	var present map[string][]string
 	presentFrom, versionless := 0, 0
@@ -90,7 +90,7 @@ func Merge(parts []*Report) (*Report, error) {
 			return nil, fmt.Errorf("optimize: benchmark run %s is skipped in one part and has results in another: the parts of a merge must hold disjoint benchmark runs", s.Key)
 		}
 	}
-	if out.Ragged, err = merge.Rows(ragged, func(r *Ragged) table.Key { return r.Key }); err != nil {
+	if out.Ragged, err = merge.Rows(ragged, func(r *raggedSeries) table.Key { return r.Key }); err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
 	out.Warnings = seriesWarnings(out.Results, &out.Options)

@@ -12,7 +12,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Method is how a configuration was picked: by µOpTime or by a baseline.
+// method is how a configuration was picked: by µOpTime or by a baseline.
 type method int
 
 const (
@@ -39,7 +39,7 @@ func (m method) String() string {
 	return methodNames[m]
 }
 
-// Status says what µOpTime could do for one benchmark and metric.
+// status says what µOpTime could do for one benchmark and metric.
 type status int
 
 const (
@@ -78,7 +78,7 @@ type Evaluation struct {
 	Average, Lower, Upper float64
 }
 
-// Seconds is TimeNs in seconds.
+// seconds is TimeNs in seconds.
 func (e *Evaluation) seconds() float64 { return float64(e.TimeNs) / 1e9 }
 
 // Result is µOpTime's outcome for one benchmark run (Key) and one metric,
@@ -127,7 +127,7 @@ type Result struct {
 	All []Evaluation
 }
 
-// Eval returns the evaluation of method m.
+// eval returns the evaluation of method m.
 func (r *Result) eval(m method) *Evaluation {
 	switch m {
 	case methodMinimum:
@@ -141,7 +141,7 @@ func (r *Result) eval(m method) *Evaluation {
 // timeSavedNs is the execution time method m saves over the full configuration.
 func (r *Result) timeSavedNs(m method) int64 { return r.Full.TimeNs - r.eval(m).TimeNs }
 
-// ChangeRate is the relative change of the average of method m's
+// changeRate is the relative change of the average of method m's
 // configuration against the full configuration (the paper's quality measure),
 //
 //	c = |r_m − r_full| / r_full.
@@ -149,15 +149,15 @@ func (r *Result) changeRate(m method) float64 {
 	return math.Abs(r.eval(m).Average-r.Full.Average) / math.Abs(r.Full.Average)
 }
 
-// CIDiff returns the relative differences of method m's CI bounds against
+// ciDiff returns the relative differences of method m's CI bounds against
 // the full configuration's, (L_m − L_full)/L_full and (U_m − U_full)/U_full.
 func (r *Result) ciDiff(m method) (lower, upper float64) {
 	e := r.eval(m)
 	return (e.Lower - r.Full.Lower) / r.Full.Lower, (e.Upper - r.Full.Upper) / r.Full.Upper
 }
 
-// Ragged is a series whose data lacks part of the full grid of observations.
-type Ragged struct {
+// raggedSeries is a series whose data lacks part of the full grid of observations.
+type raggedSeries struct {
 	Key               table.Key
 	Missing, Expected int
 }
@@ -172,7 +172,7 @@ type Report struct {
 	// Skipped series could not be optimised at all.
 	Skipped []Skipped
 	// Ragged series miss observations; configurations use the values that exist.
-	Ragged []Ragged
+	Ragged []raggedSeries
 	// Warnings name series whose timing was assumed, rows skipped for
 	// non-finite values and rows excluded by --first or --discard-warmup.
 	Warnings []string
@@ -483,7 +483,7 @@ func optimize(series []*table.Series, opt Options) (*Report, error) {
 		rep.Excluded += p.excluded
 		rep.NonFiniteRows += p.nonFinite
 		if p.missing > 0 {
-			rep.Ragged = append(rep.Ragged, Ragged{Key: p.series.Key, Missing: p.missing, Expected: p.expected})
+			rep.Ragged = append(rep.Ragged, raggedSeries{Key: p.series.Key, Missing: p.missing, Expected: p.expected})
 		}
 	}
 	// One job per series runs every metric, so that metrics sharing a CI

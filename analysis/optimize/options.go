@@ -50,7 +50,7 @@ func (m Metric) String() string {
 	return metricNames[m]
 }
 
-// Bootstrapped reports whether computing the metric itself needs a
+// bootstrapped reports whether computing the metric itself needs a
 // bootstrap (the three RCIW metrics).
 func (m Metric) bootstrapped() bool { return m == rciwMean || m == rciwMeanT || m == RCIWMedian }
 

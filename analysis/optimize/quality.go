@@ -15,32 +15,32 @@ var changeLimits = [4]float64{0.01, 0.03, 0.05, 0.10}
 
 // methodSummary totals one method over the benchmarks of a project.
 type methodSummary struct {
-	// TimeNs is the execution time of the method's configurations, summed.
+	// timeNs is the execution time of the method's configurations, summed.
 	timeNs int64
-	// Saved is the fraction of the full execution time saved,
+	// saved is the fraction of the full execution time saved,
 	// 1 − TimeNs / FullTimeNs.
 	saved float64
-	// Within[i] is the fraction of benchmarks whose change rate is
+	// within[i] is the fraction of benchmarks whose change rate is
 	// ≤ changeLimits[i] (≤, as the replication package's analyze_quality.py).
 	within [len(changeLimits)]float64
-	// MedianChange and MaxChange summarise the change rates.
+	// medianChange and maxChange summarise the change rates.
 	medianChange, maxChange float64
-	// WorstCILower and WorstCIUpper are the largest absolute relative
+	// worstCILower and worstCIUpper are the largest absolute relative
 	// differences of the CI bounds against the full configuration.
 	worstCILower, worstCIUpper float64
 }
 
-// Summary is the per-project summary of one metric: the paper's time
+// summary is the per-project summary of one metric: the paper's time
 // savings (Table 3) and change-rate fractions (Fig. 3) in numbers.
 type summary struct {
 	project, version string
 	metric           Metric
-	// Benchmarks counts the benchmark runs; Reduced, NotReduced and
-	// TooFewRepetitions split them by status.
+	// benchmarks counts the benchmark runs; reduced, notReduced and
+	// tooFewRepetitions split them by status.
 	benchmarks, reduced, notReduced, tooFewRepetitions int
-	// FullTimeNs is the execution time of all full configurations.
+	// fullTimeNs is the execution time of all full configurations.
 	fullTimeNs int64
-	// Methods is indexed by method.
+	// methods is indexed by method.
 	methods [numMethods]methodSummary
 }
 
@@ -140,9 +140,9 @@ func nanMax(a, b float64) float64 {
 // metricPair compares the change rates of two metrics (the paper's RQ2).
 type metricPair struct {
 	a, b Metric
-	// Dunn is Dunn's post-hoc test of the pair (Bonferroni-adjusted).
+	// dunn is dunn's post-hoc test of the pair (Bonferroni-adjusted).
 	dunn estimate.DunnPair
-	// Delta is Cliff's δ of A's change rates against B's: positive when A
+	// delta is Cliff's δ of A's change rates against B's: positive when A
 	// tends to change the result more (is less accurate).
 	delta     float64
 	magnitude estimate.Magnitude
@@ -154,7 +154,7 @@ type metricPair struct {
 type metricComparison struct {
 	project, version string
 	metrics          []Metric
-	// Sizes[i] is the number of finite change rates of Metrics[i].
+	// sizes[i] is the number of finite change rates of Metrics[i].
 	sizes   []int
 	kruskal estimate.KruskalWallisResult
 	pairs   []metricPair

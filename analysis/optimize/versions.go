@@ -29,7 +29,7 @@ type VersionOptions struct {
 // directions, 3 % minimum change.
 var DefaultVersionOptions = VersionOptions{MinChange: 0.03}
 
-// Ground is the index of the full configuration (the ground truth) in
+// ground is the index of the full configuration (the ground truth) in
 // benchmarkChange's arrays; method m is at index 1 + m.
 const ground = 0
 
