@@ -30,7 +30,7 @@
 //     overlap ratio filter filterOverlaps (rate > m, m = 0.4);
 //   - pairing, pairByIndex (seqn, syncduet) or pairByOverlap (duet), and
 //     the mean of the differences A − B per run;
-//   - the CI test, CITest: BCa bootstrap CI (9999 resamples, 95 %) of the
+//   - the CI test, keyCITest: BCa bootstrap CI (9999 resamples, 95 %) of the
 //     mean of the run means; equal when it contains 0; relative CI width
 //     (hi − lo) / grand mean;
 //   - the U test, mannWhitney: all A against all B iteration times,

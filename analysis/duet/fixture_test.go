@@ -86,7 +86,7 @@ func TestFixtureOverlaps(t *testing.T) {
 
 // runMeans pairs g's warm-up-filtered runs as the CI test does.
 func runMeans(g *group, m float64) []runMean {
-	return RunMeans(filterWarmup(g.records, g.key.Suite, warmupCode), g.key.Type, m, enumerationSweep)
+	return pairedRunMeans(filterWarmup(g.records, g.key.Suite, warmupCode), g.key.Type, m, enumerationSweep)
 }
 
 func TestFixtureRunMeans(t *testing.T) {

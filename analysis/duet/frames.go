@@ -154,7 +154,7 @@ func (r *Report) BenchmarksFrame() *reports.Frame {
 	return f
 }
 
-// OverlapsFrame is one row per duet key and minimum overlap ratio m: the
+// overlapsFrame is one row per duet key and minimum overlap ratio m: the
 // key, m, pairs, rel_overlap_time (NaN without pairs) and the CI test
 // columns of BenchmarksFrame.
 func (r *Report) overlapsFrame() *reports.Frame {
@@ -181,7 +181,7 @@ func (r *Report) overlapsFrame() *reports.Frame {
 	return f
 }
 
-// MDSFrame is one row per key and emulated slowdown s of B: the key,
+// mdsFrame is one row per key and emulated slowdown s of B: the key,
 // slowdown, and the CI and U test columns of BenchmarksFrame.
 func (r *Report) mdsFrame() *reports.Frame {
 	var k KeyColumns
@@ -199,7 +199,7 @@ func (r *Report) mdsFrame() *reports.Frame {
 	return f
 }
 
-// MatchFrame is one row per (environment, suite, type, slowdown): the
+// matchFrame is one row per (environment, suite, type, slowdown): the
 // number of keys with both tests, how many each test calls equal, and the
 // A/A match ratios (Fig 5.8, 5.9).
 func (r *Report) matchFrame() *reports.Frame {
@@ -224,7 +224,7 @@ func (r *Report) matchFrame() *reports.Frame {
 	return f
 }
 
-// SpeedupFrame is one row per benchmark and environment with seqn and duet
+// speedupFrame is one row per benchmark and environment with seqn and duet
 // runs: the per-type means the definition divides, the speedup, and the
 // definition (code or thesis).
 func (r *Report) speedupFrame() *reports.Frame {

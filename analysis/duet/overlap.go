@@ -15,7 +15,7 @@ type Overlap struct {
 	Rate float64
 }
 
-// Time is the overlap's length End − Start in ns (> 0).
+// time is the overlap's length End − Start in ns (> 0).
 func (o Overlap) time() int64 { return o.End - o.Start }
 
 func overlapOf(a, b []Record, i, j int) (Overlap, bool) {
@@ -108,7 +108,7 @@ func allPairsOverlaps(a, b []Record) []Overlap {
 	return out
 }
 
-// Overlaps returns the overlapping pairs of one run by the enumeration e.
+// overlaps returns the overlapping pairs of one run by the enumeration e.
 func overlaps(a, b []Record, e Enumeration) []Overlap {
 	if e == enumerationAll {
 		return allPairsOverlaps(a, b)

@@ -3,7 +3,7 @@ package duet
 // runMean is the mean paired difference of one run.
 type runMean struct {
 	instance, run int32
-	// Pairs is the number of pairs; Mean is the mean of time_A − time_B
+	// pairs is the number of pairs; Mean is the mean of time_A − time_B
 	// over them, in ns.
 	pairs int
 	mean  float64
@@ -62,11 +62,11 @@ func meanOf(x []float64) float64 {
 	return s / float64(len(x))
 }
 
-// RunMeans pairs each run of one key's warm-up-filtered records (sorted as
+// pairedRunMeans pairs each run of one key's warm-up-filtered records (sorted as
 // in group) and returns the mean difference A − B of every run with at
 // least one pair (SPEC §6 step 3, "run means" sampling): for duet the pairs
 // are O_m of the overlaps found by e, otherwise iterations of equal index.
-func RunMeans(recs []Record, typ string, m float64, e Enumeration) []runMean {
+func pairedRunMeans(recs []Record, typ string, m float64, e Enumeration) []runMean {
 	var out []runMean
 	var d []float64
 	for _, r := range runs(recs) {

@@ -102,21 +102,21 @@ type runRecs struct {
 	A, B          []Record
 }
 
-// Group is the records of one benchmark-env key, sorted by (instance, run,
+// group is the records of one benchmark-env key, sorted by (instance, run,
 // pair, iteration).
 type group struct {
 	key     Key
 	records []Record
 }
 
-// Loaded is what fromTable read.
+// loaded is what fromTable read.
 type loaded struct {
 	groups []group
-	// Runs is the number of benchmark runs (table series) read, before
+	// runs is the number of benchmark runs (table series) read, before
 	// rows are dropped.
 	runs int
 	Dropped
-	// Warnings are Dropped.warnings.
+	// warnings are Dropped.warnings.
 	warnings []string
 }
 
@@ -137,7 +137,7 @@ func (d *Dropped) add(o Dropped) {
 	d.OtherModes += o.OtherModes
 }
 
-// Warnings says, one line per nonzero count, which rows were dropped.
+// warnings says, one line per nonzero count, which rows were dropped.
 func (d Dropped) warnings() []string {
 	var out []string
 	for _, c := range []struct {

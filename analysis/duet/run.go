@@ -192,7 +192,7 @@ func selectedRuns(t *table.Table, f table.Filter) int {
 	return n
 }
 
-// Analyze is Run on groups already read (fromTable), for callers and tests
+// analyze is Run on groups already read (fromTable), for callers and tests
 // that build records themselves. Groups must be sorted by key with their
 // records sorted as fromTable leaves them.
 func analyze(groups []group, opt Options) (*Report, error) {

@@ -17,7 +17,7 @@ type runTime struct {
 	Iterations int
 }
 
-// PerIteration is Seconds / Iterations, the code's normalised run time.
+// perIteration is Seconds / Iterations, the code's normalised run time.
 func (r runTime) perIteration() float64 { return float64(r.Seconds) / float64(r.Iterations) }
 
 // runTimes returns the run time of every run of one key's raw records (no
@@ -58,7 +58,7 @@ func span(p []Record) int64 {
 	return hi - lo
 }
 
-// Speedup returns the runtime speedup of duet against seqn from the run
+// speedup returns the runtime speedup of duet against seqn from the run
 // times of one benchmark and environment (SPEC §10, D6):
 //
 //	speedupCode:   mean_r(Seconds/Iterations | seqn) / mean_r(Seconds/Iterations | duet) − 1

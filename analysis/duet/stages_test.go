@@ -132,7 +132,7 @@ func TestMannWhitneyOptions(t *testing.T) {
 	}
 }
 
-// TestCITestAPI: CITest draws from the stream Run uses, so it reproduces
+// TestCITestAPI: keyCITest draws from the stream Run uses, so it reproduces
 // the CI of Run on the fixture; fewer than 2 run means give no CI.
 func TestCITestAPI(t *testing.T) {
 	gs := loadGroups(t, fixtures[0])
@@ -147,14 +147,14 @@ func TestCITestAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := res.Benchmarks[0]
-	ci, ok, err := CITest(x, b.GrandMean, g.key, opt)
+	ci, ok, err := keyCITest(x, b.GrandMean, g.key, opt)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
 	if b.CI != ci {
 		t.Errorf("CITest %+v, Run %+v", ci, b.CI)
 	}
-	if _, ok, _ := CITest(x[:1], 1, g.key, opt); ok {
+	if _, ok, _ := keyCITest(x[:1], 1, g.key, opt); ok {
 		t.Error("one run mean gave a CI")
 	}
 }

@@ -22,7 +22,7 @@ type CI struct {
 	Equal bool
 }
 
-// CITest bootstraps the BCa interval of the mean of the run means x of
+// keyCITest bootstraps the BCa interval of the mean of the run means x of
 // key (SPEC §6 steps 4–7; process.py::compute_ci_pair_difference,
 // arbiter_ci_contains_zero) with opt.Resamples resamples at opt.Confidence,
 // drawn from the stream stats.NewStream(opt.Seed, key.String(), 1) as Run
@@ -30,12 +30,12 @@ type CI struct {
 // has no CI and leaves the match-ratio denominators, D11). grandMean is the
 // mean of all iteration times of the key (both pairs, all runs, paired or
 // not).
-func CITest(x []float64, grandMean float64, key Key, opt Options) (CI, bool, error) {
+func keyCITest(x []float64, grandMean float64, key Key, opt Options) (CI, bool, error) {
 	boot := stats.BootstrapOptions{Resamples: opt.Resamples, Confidence: opt.Confidence}
 	return ciTest(x, grandMean, boot, stats.NewStream(opt.Seed, key.String(), blockCI), nil)
 }
 
-// ciTest is CITest with the stream and workspace given.
+// ciTest is keyCITest with the stream and workspace given.
 func ciTest(x []float64, grandMean float64, opt stats.BootstrapOptions, rng *stats.Stream, ws *stats.Workspace) (CI, bool, error) {
 	if len(x) < 2 {
 		return CI{Runs: len(x)}, false, nil
