@@ -92,7 +92,7 @@ func (v duetVerdict) String() string {
 	return fmt.Sprintf("%s (%d runs, %d pairs)", v.short(), v.Runs, v.Pairs)
 }
 
-// Short is the verdict in a few words, as the terminal's plan table shows
+// short is the verdict in a few words, as the terminal's plan table shows
 // it: "B 5.0 % slower", "B 3.1 % faster", "no difference", "no CI".
 func (v duetVerdict) short() string {
 	switch v.Verdict {

@@ -88,11 +88,11 @@ func (s Status) String() string {
 	return statusNames[s]
 }
 
-// Unreliable reports whether the benchmark was flagged as unreliable (no
+// unreliable reports whether the benchmark was flagged as unreliable (no
 // steady state).
 func (s Status) unreliable() bool { return s == statusNoSteady }
 
-// Reduced reports whether a configuration cheaper than the recorded one is
+// reduced reports whether a configuration cheaper than the recorded one is
 // recommended.
 func (s Status) reduced() bool { return s == StatusTrimmed || s == statusBestEffort }
 
@@ -210,8 +210,8 @@ type Baseline struct {
 	ChangeRate, Precision, Detectable float64
 }
 
-// Totals are the suite-wide figures of a Report.
-type Totals struct {
+// suiteTotals are the suite-wide figures of a Report.
+type suiteTotals struct {
 	// Benchmarks counts all benchmark runs; Trimmed (reduced: target met
 	// or best effort), Unreliable, Kept (too few repetitions, skipped,
 	// nothing cheaper) and Duet partition them; BestEffort counts the
@@ -235,14 +235,14 @@ type Totals struct {
 	// benchmarks' minimal detectable slowdowns, recommended and recorded.
 	Detectable, DetectableRecorded float64
 	// Versions sums the benchmark runs' FromPrevious checks.
-	Versions VersionSummary
+	Versions versionTotals
 }
 
-// VersionSummary sums versionCheck over the benchmark runs that have a
+// versionTotals sums versionCheck over the benchmark runs that have a
 // previous version: Pairs of them; Within the shares of errors within 1,
 // 3 and 5 % and Agreement the share of equal verdicts, for trim's choice
 // and the fixed minimum.
-type VersionSummary struct {
+type versionTotals struct {
 	Pairs                       int
 	Within, MinimumWithin       [3]float64
 	Agreement, MinimumAgreement float64
@@ -260,8 +260,8 @@ type splitSummary struct {
 	Agreement float64
 }
 
-// Saved is the share of the suite's time saved, 1 − after/before.
-func (t *Totals) saved() float64 {
+// saved is the share of the suite's time saved, 1 − after/before.
+func (t *suiteTotals) saved() float64 {
 	if t.TimeBeforeNs == 0 {
 		return 0
 	}
@@ -277,7 +277,7 @@ type Report struct {
 	Options Options
 	// Benchmarks has one entry per benchmark run, in key order.
 	Benchmarks []Benchmark
-	Totals     Totals
+	Totals     suiteTotals
 	// Steady is the steady-state detection of the PathSteady benchmarks
 	// and Reconfigure the replay of the pathShort ones (nil when none).
 	Steady      *steady.Report

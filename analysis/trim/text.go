@@ -15,7 +15,7 @@ func secs(ns int64) string { return reports.Human(reports.Seconds(float64(ns) / 
 
 func pct(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
 
-// Answer is the one-line answer: the suite's time before and after, and
+// answer is the one-line answer: the suite's time before and after, and
 // how many benchmark runs get a cheaper configuration.
 func (r *Report) answer() string {
 	t := &r.Totals

@@ -606,8 +606,8 @@ func recordedConfig(r *optimize.Result, orig *table.Setup, w int) Config {
 }
 
 // totals sums the suite.
-func totals(bs []Benchmark) Totals {
-	var t Totals
+func totals(bs []Benchmark) suiteTotals {
+	var t suiteTotals
 	t.Benchmarks = len(bs)
 	var within [3]int
 	inCI := 0
@@ -665,8 +665,8 @@ func totals(bs []Benchmark) Totals {
 }
 
 // versionSummary sums the FromPrevious checks of bs.
-func versionSummary(bs []Benchmark) VersionSummary {
-	var v VersionSummary
+func versionSummary(bs []Benchmark) versionTotals {
+	var v versionTotals
 	var agree, minAgree int
 	var within, minWithin [3]int
 	for i := range bs {
