@@ -13,41 +13,41 @@ import (
 // one benchmark run under one random split.
 type aaResult struct {
 	key table.Key
-	// Repeat numbers the split, from 1.
+	// repeat numbers the split, from 1.
 	repeat int
-	// UnitsA and UnitsB are the numbers of split units (forks, trials or
+	// unitsA and unitsB are the numbers of split units (forks, trials or
 	// instances) in each half.
 	unitsA, unitsB int
 	Comparison
-	// Err says why this split could not be compared.
+	// err says why this split could not be compared.
 	err error
 }
 
 // aaSkipped is a benchmark run that cannot be split.
 type aaSkipped struct {
 	key table.Key
-	// Reason says why, e.g. "1 fork".
+	// reason says why, e.g. "1 fork".
 	reason string
 }
 
 // aaReport is the outcome of an A/A test (Run with Options.AA).
 type aaReport struct {
 	options Options
-	// Results holds Repeats entries per splittable run, by key then repeat.
+	// results holds Repeats entries per splittable run, by key then repeat.
 	results []aaResult
-	// Skipped lists runs with fewer than two units at the split level.
+	// skipped lists runs with fewer than two units at the split level.
 	skipped []aaSkipped
 }
 
 // aaRates are the false-positive counts and rates of an A/A report.
 type aaRates struct {
-	// Benchmarks is the number of runs compared at least once; Comparisons
-	// the number of successful comparisons; Failed the failed ones.
+	// benchmarks is the number of runs compared at least once; comparisons
+	// the number of successful comparisons; failed the failed ones.
 	benchmarks, comparisons, failed int
-	// CIExcludesOne counts comparisons whose ratio interval excludes 1 and
-	// PBelowAlpha those whose U test has p < Alpha.
+	// ciExcludesOne counts comparisons whose ratio interval excludes 1 and
+	// pBelowAlpha those whose U test has p < Alpha.
 	ciExcludesOne, pBelowAlpha int
-	// CIRate and URate are the two counts over Comparisons (NaN when 0);
+	// ciRate and uRate are the two counts over Comparisons (NaN when 0);
 	// nominally 1 − Confidence and Alpha.
 	ciRate, uRate float64
 }
@@ -132,7 +132,7 @@ func aaRun(s *table.Series, units []table.Span, opt *Options, ws *stats.Workspac
 	return out
 }
 
-// Rates counts the false positives of the report.
+// rates counts the false positives of the report.
 func (r *aaReport) rates() aaRates {
 	var a aaRates
 	seen := map[table.Key]bool{}

@@ -13,11 +13,11 @@ import (
 // (one report per metric), the description of one side, or the A/A test.
 type Analysis struct {
 	options Options
-	// AB holds the A/B comparison, the primary metric first (RunSides' answer).
+	// ab holds the A/B comparison, the primary metric first (RunSides' answer).
 	ab Reports
-	// Described holds the description of one side, per metric.
+	// described holds the description of one side, per metric.
 	described setReports
-	// AA holds the A/A test.
+	// aa holds the A/A test.
 	aa *aaReport
 	// part is the bookkeeping of a run on a part of the input
 	// (Options.Part), for MergeAnalyses.

@@ -102,7 +102,7 @@ type sideStats struct {
 	Units [5]int
 }
 
-// TopUnits is the number of units at the outermost level with more than
+// topUnits is the number of units at the outermost level with more than
 // one unit (1 when no level has more): the units the bootstrap's
 // uncertainty mostly rests on, e.g. 3 for 3 instances × 3 trials.
 func (s *sideStats) topUnits() int {
@@ -143,7 +143,7 @@ type Comparison struct {
 	Resampled []string
 }
 
-// ExcludesOne reports whether the ratio's interval lies entirely above or
+// excludesOne reports whether the ratio's interval lies entirely above or
 // below 1.
 func (c *Comparison) excludesOne() bool { return c.Ratio.Lower > 1 || c.Ratio.Upper < 1 }
 
@@ -295,7 +295,7 @@ type Report struct {
 	// Results holds one entry per matched benchmark, sorted by name.
 	Results []Result
 	// Unmatched lists benchmarks present in only one set.
-	Unmatched []Unmatched
+	Unmatched []unmatchedBenchmark
 }
 
 // compareSets matches the runs of base and test by (benchmark, params, mode)
@@ -366,18 +366,18 @@ func workspacePool() *sync.Pool {
 	return &sync.Pool{New: func() any { return new(stats.Workspace) }}
 }
 
-// Summary counts the verdicts of a report.
+// summary counts the verdicts of a report.
 type summary struct {
 	compared, slower, faster, noChange, failed int
-	// PBelowAlpha counts comparisons whose U test has p < Alpha, and
-	// CIExcludesOne those whose ratio interval excludes 1 (the verdicts
+	// pBelowAlpha counts comparisons whose U test has p < Alpha, and
+	// ciExcludesOne those whose ratio interval excludes 1 (the verdicts
 	// of the statistics median and mean before MinEffect).
 	pBelowAlpha, ciExcludesOne int
-	// OnlyBase and OnlyTest count unmatched benchmarks.
+	// onlyBase and onlyTest count unmatched benchmarks.
 	onlyBase, onlyTest int
 }
 
-// Summary counts the report's verdicts.
+// summary counts the report's verdicts.
 func (r *Report) summary() summary {
 	var s summary
 	for i := range r.Results {

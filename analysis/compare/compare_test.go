@@ -173,7 +173,7 @@ func TestUnmatchedBenchmarks(t *testing.T) {
 	if len(rep.Results) != 1 || rep.Results[0].Benchmark != "B" {
 		t.Fatalf("results %+v, want only B", rep.Results)
 	}
-	want := []Unmatched{
+	want := []unmatchedBenchmark{
 		{Name: Name{Benchmark: "A", Params: "", Mode: "avgt"}, Side: "base", Runs: []table.Key{a.Key}},
 		{Name: Name{Benchmark: "C", Params: "", Mode: "avgt"}, Side: "test", Runs: []table.Key{c.Key}},
 	}

@@ -10,41 +10,41 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Description summarises one benchmark of a single result set.
+// description summarises one benchmark of a single result set.
 type description struct {
 	Name
-	// Runs are the runs pooled (several files or versions of the benchmark).
+	// runs are the runs pooled (several files or versions of the benchmark).
 	runs []table.Key
-	// Mean is the mean per operation (of the iteration means for
+	// mean is the mean per operation (of the iteration means for
 	// InvocationSamples 0) with its hierarchical bootstrap interval, as a
 	// side of Compare reports it.
 	mean estimate.Interval
-	// Median and CV are the median and the coefficient of variation
-	// (population standard deviation over mean, stats.CV) of the iteration
+	// median and cv are the median and the coefficient of variation
+	// (population standard deviation over mean, stats.cv) of the iteration
 	// means: the centre and spread of what benchstat counts as samples.
 	median, cv float64
-	// Iterations is the number of iterations; Units counts the units per
+	// iterations is the number of iterations; Units counts the units per
 	// level as sideStats.Units.
 	iterations int
 	units      [5]int
-	// Err says why the benchmark could not be described.
+	// err says why the benchmark could not be described.
 	err error
 }
 
-// TopUnits is the number of units at the outermost level with more than one.
+// topUnits is the number of units at the outermost level with more than one.
 func (d *description) topUnits() int { return (&sideStats{Units: d.units}).topUnits() }
 
 // setReport is the outcome of Describe for one metric.
 type setReport struct {
 	options Options
 	label   string
-	// Metric and Unit are as in Report.
+	// metric and unit are as in Report.
 	metric, unit string
-	// Benchmarks holds one entry per benchmark, sorted by name.
+	// benchmarks holds one entry per benchmark, sorted by name.
 	benchmarks []description
 }
 
-// IsTime reports whether the report describes times per operation.
+// isTime reports whether the report describes times per operation.
 func (r *setReport) isTime() bool { return r.metric == "" || r.metric == table.Primary }
 
 // describeSet summarises every benchmark of set without comparing: its mean

@@ -105,7 +105,7 @@ func (f *Filter) String() string {
 	return f.expr
 }
 
-// Match reports whether the filter keeps benchmark n.
+// match reports whether the filter keeps benchmark n.
 func (f *Filter) match(n Name) bool {
 	if f == nil {
 		return true

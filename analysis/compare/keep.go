@@ -9,7 +9,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Keep returns the series of all that f selects (all of them for a nil
+// keep returns the series of all that f selects (all of them for a nil
 // Filter). A filter that selects nothing from a non-empty list is an error
 // that names the filter and lists the first benchmarks that exist (full
 // names, as Filter matches them).

@@ -14,7 +14,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Width is the number of columns the text reports keep within: names are
+// width is the number of columns the text reports keep within: names are
 // shortened, notes wrapped and long lists cut to fit.
 const width = reports.Width
 

@@ -33,7 +33,7 @@ func (n Name) String() string {
 	return s
 }
 
-// Less orders names by benchmark, params, mode and Config.
+// less orders names by benchmark, params, mode and Config.
 func (n Name) less(o Name) bool {
 	if n.Benchmark != o.Benchmark {
 		return n.Benchmark < o.Benchmark
@@ -61,7 +61,7 @@ type Selector struct {
 	Param string
 }
 
-// Matches reports whether the run k has the selector's project and
+// matches reports whether the run k has the selector's project and
 // version and is in its shard.
 func (sel Selector) matches(k table.Key) bool {
 	return (sel.Project == "" || k.Project == sel.Project) && (sel.Version == "" || k.Version == sel.Version) &&
@@ -112,8 +112,8 @@ type pairing struct {
 	Base, Test []*table.Series
 }
 
-// Unmatched is a benchmark present in only one set.
-type Unmatched struct {
+// unmatchedBenchmark is a benchmark present in only one set.
+type unmatchedBenchmark struct {
 	Name
 	// Side is "base" or "test": the set that has it.
 	Side string
@@ -126,7 +126,7 @@ type Unmatched struct {
 // pooled. Pairings and unmatched benchmarks are sorted by name (unmatched
 // base ones first for equal names, which cannot happen). Neither input is
 // modified.
-func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []Unmatched) {
+func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []unmatchedBenchmark) {
 	byName := map[Name]*pairing{}
 	var names []Name
 	get := func(n Name) *pairing {
@@ -148,14 +148,14 @@ func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []Unmatched) {
 	}
 	sort.Slice(names, func(i, j int) bool { return names[i].less(names[j]) })
 	var pairs []pairing
-	var unmatched []Unmatched
+	var unmatched []unmatchedBenchmark
 	for _, n := range names {
 		p := byName[n]
 		switch {
 		case len(p.Test) == 0:
-			unmatched = append(unmatched, Unmatched{Name: n, Side: "base", Runs: keys(p.Base)})
+			unmatched = append(unmatched, unmatchedBenchmark{Name: n, Side: "base", Runs: keys(p.Base)})
 		case len(p.Base) == 0:
-			unmatched = append(unmatched, Unmatched{Name: n, Side: "test", Runs: keys(p.Test)})
+			unmatched = append(unmatched, unmatchedBenchmark{Name: n, Side: "test", Runs: keys(p.Test)})
 		default:
 			pairs = append(pairs, *p)
 		}

@@ -17,7 +17,7 @@ func valuesAsTimes(ss []*table.Series) []*table.Series {
 	return out
 }
 
-// IsTime reports whether the report compares times per operation (the
+// isTime reports whether the report compares times per operation (the
 // primary metric), whose changes read "slower" and "faster"; other metrics
 // read "higher" and "lower".
 func (r *Report) isTime() bool { return r.Metric == "" || r.Metric == table.Primary }

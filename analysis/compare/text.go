@@ -66,7 +66,7 @@ func (o *Options) unchangedWhy(ci string) string {
 	return s
 }
 
-// Headline is the one-line answer of the report, the first line WriteText
+// headline is the one-line answer of the report, the first line WriteText
 // prints: "3 of 12 benchmarks changed: 2 slower (up to +25.3 %), 1 faster
 // (up to -5.6 %); 9 unchanged (99 % CI contains 1)", then the counts of
 // benchmarks not compared and unmatched. Secondary metrics start with the
