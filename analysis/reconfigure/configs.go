@@ -25,7 +25,7 @@ type DynamicConfig struct {
 	WarmupIterations, MeasurementIterations int
 	// ForksUsed is the number of forks the benchmark ran under the criterion.
 	ForksUsed int
-	// WarmupStable is false when the warmup ran to its cap; ForksStable is
+	// warmupStable is false when the warmup ran to its cap; forksStable is
 	// false when the forks ran to f_max (or to the data's last fork).
 	warmupStable, forksStable bool
 }

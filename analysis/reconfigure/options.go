@@ -103,7 +103,7 @@ type Thresholds struct {
 // defaultThresholds are the paper's: CV 0.01, RCIW 0.03, KLD 0.99.
 var defaultThresholds = Thresholds{CV: 0.01, RCIW: 0.03, KLD: 0.99}
 
-// Of returns the threshold of criterion c.
+// of returns the threshold of criterion c.
 func (t Thresholds) of(c Criterion) float64 {
 	switch c {
 	case CriterionCV:
@@ -126,7 +126,7 @@ type Overheads struct {
 // 2020): CV 0.88 %, RCIW 10.92 %, KLD 4.32 %.
 var defaultOverheads = Overheads{CV: 0.0088, RCIW: 0.1092, KLD: 0.0432}
 
-// Of returns the overhead of criterion c.
+// of returns the overhead of criterion c.
 func (o Overheads) of(c Criterion) float64 {
 	switch c {
 	case CriterionCV:

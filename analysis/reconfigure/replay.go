@@ -66,7 +66,7 @@ type CriterionResult struct {
 	DynamicSeconds float64
 }
 
-// ForksUsed is the number of forks run.
+// forksUsed is the number of forks run.
 func (r *CriterionResult) forksUsed() int { return len(r.Forks) }
 
 // WarmupCapped is the number of forks whose warmup never became stable.

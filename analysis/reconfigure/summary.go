@@ -10,7 +10,7 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// Overall is the Project of the summary rows over all projects.
+// overall is the Project of the summary rows over all projects.
 const overall = "all"
 
 // SummaryRow aggregates the replay of one criterion over the benchmarks of
