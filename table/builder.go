@@ -155,7 +155,7 @@ func (d *dictBuilder) array(zeros []int32) arrow.Array {
 			memory.NewBufferBytes(d.data[:d.offsets[k]])}, nil, 0, 0)
 	dict := array.NewStringData(data)
 	data.Release()
-	out := array.NewDictionaryArray(StringType, ind, dict)
+	out := array.NewDictionaryArray(stringType, ind, dict)
 	ind.Release()
 	dict.Release()
 	if k >= maxDictValues {
@@ -237,35 +237,35 @@ func (b *Builder) Append(r *Row) error {
 // otherwise alike (a JMH histogram's buckets, an iteration's values): one
 // entry per row in each slice, all of one length.
 type Values struct {
-	Value, NsPerOp  []float64
-	Count, Line     []int64
-	Fork, Iteration []int32
+	value, nsPerOp  []float64
+	count, line     []int64
+	fork, iteration []int32
 }
 
 // Len is the number of rows.
-func (v *Values) Len() int { return len(v.Value) }
+func (v *Values) Len() int { return len(v.value) }
 
 // Reset empties v, keeping its memory.
 func (v *Values) Reset() {
-	v.Value, v.NsPerOp = v.Value[:0], v.NsPerOp[:0]
-	v.Count, v.Line = v.Count[:0], v.Line[:0]
-	v.Fork, v.Iteration = v.Fork[:0], v.Iteration[:0]
+	v.value, v.nsPerOp = v.value[:0], v.nsPerOp[:0]
+	v.count, v.line = v.count[:0], v.line[:0]
+	v.fork, v.iteration = v.fork[:0], v.iteration[:0]
 }
 
 // Add appends one row's values. Within capacity it only reslices (the
 // compiler then writes no slice pointer, so no GC write barrier per row).
 func (v *Values) Add(value, nsPerOp float64, count, line int64, fork, iteration int32) {
-	n := len(v.Value)
-	if n >= cap(v.Value) || n >= cap(v.NsPerOp) || n >= cap(v.Count) || n >= cap(v.Line) || n >= cap(v.Fork) || n >= cap(v.Iteration) {
-		v.Value, v.NsPerOp = append(v.Value, value), append(v.NsPerOp, nsPerOp)
-		v.Count, v.Line = append(v.Count, count), append(v.Line, line)
-		v.Fork, v.Iteration = append(v.Fork, fork), append(v.Iteration, iteration)
+	n := len(v.value)
+	if n >= cap(v.value) || n >= cap(v.nsPerOp) || n >= cap(v.count) || n >= cap(v.line) || n >= cap(v.fork) || n >= cap(v.iteration) {
+		v.value, v.nsPerOp = append(v.value, value), append(v.nsPerOp, nsPerOp)
+		v.count, v.line = append(v.count, count), append(v.line, line)
+		v.fork, v.iteration = append(v.fork, fork), append(v.iteration, iteration)
 		return
 	}
-	v.Value, v.NsPerOp = v.Value[:n+1], v.NsPerOp[:n+1]
-	v.Count, v.Line = v.Count[:n+1], v.Line[:n+1]
-	v.Fork, v.Iteration = v.Fork[:n+1], v.Iteration[:n+1]
-	v.Value[n], v.NsPerOp[n], v.Count[n], v.Line[n], v.Fork[n], v.Iteration[n] = value, nsPerOp, count, line, fork, iteration
+	v.value, v.nsPerOp = v.value[:n+1], v.nsPerOp[:n+1]
+	v.count, v.line = v.count[:n+1], v.line[:n+1]
+	v.fork, v.iteration = v.fork[:n+1], v.iteration[:n+1]
+	v.value[n], v.nsPerOp[n], v.count[n], v.line[n], v.fork[n], v.iteration[n] = value, nsPerOp, count, line, fork, iteration
 }
 
 // AppendValues appends v.Len() rows, each r with its Value, NsPerOp,
@@ -276,20 +276,20 @@ func (v *Values) Add(value, nsPerOp float64, count, line int64, fork, iteration 
 // the *RowError; otherwise -1 and nil.
 func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 	n := v.Len()
-	if len(v.NsPerOp) != n || len(v.Count) != n || len(v.Line) != n || len(v.Fork) != n || len(v.Iteration) != n {
+	if len(v.nsPerOp) != n || len(v.count) != n || len(v.line) != n || len(v.fork) != n || len(v.iteration) != n {
 		panic("table: Values columns of different lengths")
 	}
 	if n == 0 {
 		return -1, nil
 	}
 	first := *r
-	first.Count = v.Count[0]
+	first.Count = v.count[0]
 	if err := CheckRow(&first); err != nil {
 		return 0, err
 	}
-	for i, c := range v.Count {
+	for i, c := range v.count {
 		if c < 0 {
-			return i, &RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", c)}
+			return i, &RowError{Column: ColCount, msg: fmt.Sprintf("%d is negative", c)}
 		}
 	}
 	metric := r.Metric
@@ -306,15 +306,15 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 		for i := range b.strs {
 			b.strs[i].add(strs[i], k, size)
 		}
-		b.value = append(b.value, v.Value[done:done+k]...)
-		b.nsPerOp = append(b.nsPerOp, v.NsPerOp[done:done+k]...)
-		b.count = append(b.count, v.Count[done:done+k]...)
-		b.line = append(b.line, v.Line[done:done+k]...)
+		b.value = append(b.value, v.value[done:done+k]...)
+		b.nsPerOp = append(b.nsPerOp, v.nsPerOp[done:done+k]...)
+		b.count = append(b.count, v.count[done:done+k]...)
+		b.line = append(b.line, v.line[done:done+k]...)
 		b.levels[LevelInstance].addN(atLeast1(r.Instance), k, size)
 		b.levels[LevelTrial].addN(atLeast1(r.Trial), k, size)
 		b.levels[LevelSlice].addN(atLeast1(r.Slice), k, size)
-		addAtLeast1(&b.levels[LevelFork], v.Fork[done:done+k], size)
-		addAtLeast1(&b.levels[LevelIteration], v.Iteration[done:done+k], size)
+		addAtLeast1(&b.levels[LevelFork], v.fork[done:done+k], size)
+		addAtLeast1(&b.levels[LevelIteration], v.iteration[done:done+k], size)
 		b.warmup = repeat(b.warmup, r.Warmup, k)
 		if r.HasTime {
 			b.startNs.addN(r.StartNs, k, size)
@@ -444,7 +444,7 @@ func (b *Builder) flush() {
 	data := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{nil, memory.NewBufferBytes(warm)}, nil, 0, 0)
 	cols[idxWarmup] = array.NewBooleanData(data)
 	data.Release()
-	rec := array.NewRecord(Schema, cols, int64(n))
+	rec := array.NewRecord(schema, cols, int64(n))
 	for _, c := range cols {
 		c.Release()
 	}
@@ -472,8 +472,8 @@ func (b *Builder) SetSink(sink func(arrow.Record) error) { b.sink = sink }
 // Err returns the first error of the sink set by SetSink, or nil.
 func (b *Builder) Err() error { return b.sinkErr }
 
-// Rows is the number of rows appended so far.
-func (b *Builder) Rows() int64 { return b.rows }
+// rowCount is the number of rows appended so far.
+func (b *Builder) rowCount() int64 { return b.rows }
 
 // AddSetup records the setup of one benchmark run. A second setup for the
 // same key is merged when it agrees (fields unknown in one side are filled

@@ -9,15 +9,15 @@ import (
 )
 
 // The rules every table obeys. Builder.Append enforces the row rules,
-// ReadCSV and ReadFile all of them, and Check tests a table against them;
+// readCSVGuarded and ReadFile all of them, and Check tests a table against them;
 // analyzers may rely on them.
 //
 //   - Level indices (instance, trial, fork, iteration, slice) are ≥ 1.
-//   - Mode is one of Modes.
+//   - Mode is one of modes.
 //   - Count is ≥ 0.
 //   - No string value is longer than MaxStringBytes.
 //   - The level indices of a benchmark run (Key) of n rows are at most
-//     MaxLevelIndex(n): indices number repetitions that happened, so they
+//     maxLevelIndex(n): indices number repetitions that happened, so they
 //     stay near the number of rows.
 
 // MaxStringBytes is the longest string value, in bytes, a table column may
@@ -26,15 +26,15 @@ import (
 // measured value; real benchmark names are a few hundred bytes.
 const MaxStringBytes = 64 << 10
 
-// Modes lists the modes a table may hold: JMH's thrpt, avgt, sample and ss,
+// modes lists the modes a table may hold: JMH's thrpt, avgt, sample and ss,
 // go for Go benchmarks (go test -bench, µOpTime), the three ways a duet
 // benchmark runs its pairs A and B (seqn: one after the other; syncduet: in
 // parallel, iterations started together at a barrier; duet: in parallel,
 // unsynchronised, the asynchronous duet of Drozdík 2023), and "" for a
 // source that states no mode (a pa file with an empty mode column).
-var Modes = []string{"thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", ""}
+var modes = []string{"thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", ""}
 
-// KnownMode reports whether m is one of Modes.
+// KnownMode reports whether m is one of modes.
 func KnownMode(m string) bool {
 	switch m {
 	case "thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", "":
@@ -43,36 +43,36 @@ func KnownMode(m string) bool {
 	return false
 }
 
-// IndexFloor and IndexSpread set MaxLevelIndex.
+// indexFloor and indexSpread set maxLevelIndex.
 const (
-	IndexFloor  = 1 << 16
-	IndexSpread = 16
+	indexFloor  = 1 << 16
+	indexSpread = 16
 )
 
-// MaxLevelIndex is the largest level index a benchmark run of n rows may
+// maxLevelIndex is the largest level index a benchmark run of n rows may
 // hold at any level:
 //
-//	max(IndexFloor, IndexSpread·n)
+//	max(indexFloor, indexSpread·n)
 //
 // The floor leaves room for sparse instance numbers and filtered data; an
 // index beyond it and far beyond the run's rows (iteration 1000000000 in a
 // run of 3 rows) is a corrupt or mistyped position, and analyzers that
 // size work by a level's largest index must not see it.
-func MaxLevelIndex(n int64) int64 {
-	return max(IndexFloor, IndexSpread*n)
+func maxLevelIndex(n int64) int64 {
+	return max(indexFloor, indexSpread*n)
 }
 
 // RowError is a row that breaks a rule of the table (see CheckRow).
 type RowError struct {
 	// Column is the column whose value breaks the rule.
 	Column string
-	Msg    string
+	msg    string
 }
 
-func (e *RowError) Error() string { return "column " + e.Column + ": " + e.Msg }
+func (e *RowError) Error() string { return "column " + e.Column + ": " + e.msg }
 
 // CheckRow reports the first rule r breaks as a *RowError, or nil: a string
-// longer than MaxStringBytes, a mode not in Modes, a negative count. Level
+// longer than MaxStringBytes, a mode not in modes, a negative count. Level
 // indices below 1 are not checked here: Builder.Append stores them as 1.
 func CheckRow(r *Row) error {
 	if max(len(r.Project), len(r.Version), len(r.Benchmark), len(r.Params), len(r.Mode), len(r.Metric),
@@ -83,7 +83,7 @@ func CheckRow(r *Row) error {
 		return unknownMode(r.Mode)
 	}
 	if r.Count < 0 {
-		return &RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", r.Count)}
+		return &RowError{Column: ColCount, msg: fmt.Sprintf("%d is negative", r.Count)}
 	}
 	return nil
 }
@@ -95,8 +95,8 @@ func longString(r *Row) *RowError {
 		col string
 		v   string
 	}{
-		{ColProject, r.Project}, {ColVersion, r.Version}, {ColBenchmark, r.Benchmark}, {ColParams, r.Params},
-		{ColMode, r.Mode}, {ColMetric, r.Metric}, {ColUnit, r.Unit}, {ColPair, r.Pair}, {ColSource, r.Source},
+		{colProject, r.Project}, {colVersion, r.Version}, {colBenchmark, r.Benchmark}, {colParams, r.Params},
+		{ColMode, r.Mode}, {ColMetric, r.Metric}, {colUnit, r.Unit}, {colPair, r.Pair}, {ColSource, r.Source},
 	}
 	for _, s := range strs {
 		if len(s.v) > MaxStringBytes {
@@ -107,14 +107,14 @@ func longString(r *Row) *RowError {
 }
 
 func tooLong(col string, n int) *RowError {
-	return &RowError{Column: col, Msg: fmt.Sprintf("value of %d bytes is longer than the table's limit of %d bytes (table.MaxStringBytes)", n, MaxStringBytes)}
+	return &RowError{Column: col, msg: fmt.Sprintf("value of %d bytes is longer than the table's limit of %d bytes (table.MaxStringBytes)", n, MaxStringBytes)}
 }
 
 func unknownMode(m string) *RowError {
 	if len(m) > 40 {
 		m = m[:40] + "…"
 	}
-	return &RowError{Column: ColMode, Msg: fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go, seqn, syncduet, duet or empty)", m)}
+	return &RowError{Column: ColMode, msg: fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go, seqn, syncduet, duet or empty)", m)}
 }
 
 // levelError is the message for a level index below 1, or "".
@@ -129,8 +129,8 @@ func levelError(levels *[NumLevels]int32) string {
 
 // InvalidError is a table value that breaks a rule of the table (see Check).
 type InvalidError struct {
-	// Row is the 1-based row in the table, over all records.
-	Row int64
+	// row is the 1-based row in the table, over all records.
+	row int64
 	// Source and Line are the row's source and line columns: where the
 	// value came from.
 	Source string
@@ -138,13 +138,13 @@ type InvalidError struct {
 	Msg    string
 }
 
-func (e *InvalidError) Error() string { return fmt.Sprintf("row %d: %s", e.Row, e.Msg) }
+func (e *InvalidError) Error() string { return fmt.Sprintf("row %d: %s", e.row, e.Msg) }
 
 // Check tests t against the rules of the table (see CheckRow and
-// MaxLevelIndex) and returns the first row that breaks one as an
+// maxLevelIndex) and returns the first row that breaks one as an
 // *InvalidError, or nil. Rows are checked in order; the level index rule,
 // which needs a run's row count, is checked after all rows. t's records
-// must be well-formed Arrow arrays with Schema (ReadFile ensures this).
+// must be well-formed Arrow arrays with schema (ReadFile ensures this).
 func (t *Table) Check() error {
 	var c Checker
 	for _, rec := range t.Records {
@@ -155,7 +155,7 @@ func (t *Table) Check() error {
 	if err := c.Finish(); err != nil {
 		var ie *InvalidError
 		if errors.As(err, &ie) {
-			ie.Source, ie.Line = t.sourceOf(ie.Row)
+			ie.Source, ie.Line = t.sourceOf(ie.row)
 		}
 		return err
 	}
@@ -176,15 +176,15 @@ type Checker struct {
 	row  int64
 }
 
-// Add checks rec's rows (rec must be a well-formed record with Schema).
+// Add checks rec's rows (rec must be a well-formed record with schema).
 func (ch *Checker) Add(rec arrow.Record) error {
 	if ch.RunIDs != nil && ch.runs.idx == nil {
 		ch.runs.idx = &ch.RunIDs.keyIndex
 	}
 	c := columnsOf(rec)
 	strs := [...]*stringColumn{
-		{ColProject, c.project}, {ColVersion, c.version}, {ColBenchmark, c.benchmark}, {ColParams, c.params},
-		{ColMode, c.mode}, {ColMetric, c.metric}, {ColUnit, c.unit}, {ColPair, c.pair}, {ColSource, c.source},
+		{colProject, c.project}, {colVersion, c.version}, {colBenchmark, c.benchmark}, {colParams, c.params},
+		{ColMode, c.mode}, {ColMetric, c.metric}, {colUnit, c.unit}, {colPair, c.pair}, {ColSource, c.source},
 	}
 	// Rows need their strings checked only when a dictionary holds a
 	// value that is too long.
@@ -203,7 +203,7 @@ func (ch *Checker) Add(rec arrow.Record) error {
 		ch.row++
 		row := ch.row
 		bad := func(e *RowError) error {
-			return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: e.Error()}
+			return &InvalidError{row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: e.Error()}
 		}
 		if long {
 			for _, s := range strs {
@@ -218,7 +218,7 @@ func (ch *Checker) Add(rec arrow.Record) error {
 			}
 		}
 		if v := c.count.Value(i); v < 0 {
-			return bad(&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", v)})
+			return bad(&RowError{Column: ColCount, msg: fmt.Sprintf("%d is negative", v)})
 		}
 		if i > 0 && c.sameLevels(i, i-1) && c.sameKey(i, i-1) {
 			// Another row of the run at the same levels (histogram
@@ -235,8 +235,8 @@ func (ch *Checker) Add(rec arrow.Record) error {
 				if counts[j] < 0 {
 					ch.row += int64(j - i)
 					ch.runs.runs[ch.runs.last].rows += int64(j - i - 1)
-					return &InvalidError{Row: ch.row, Source: c.source.Value(j), Line: c.line.Value(j),
-						Msg: (&RowError{Column: ColCount, Msg: fmt.Sprintf("%d is negative", counts[j])}).Error()}
+					return &InvalidError{row: ch.row, Source: c.source.Value(j), Line: c.line.Value(j),
+						Msg: (&RowError{Column: ColCount, msg: fmt.Sprintf("%d is negative", counts[j])}).Error()}
 				}
 			}
 			ch.row += int64(end - i - 1)
@@ -246,7 +246,7 @@ func (ch *Checker) Add(rec arrow.Record) error {
 		}
 		lv = [NumLevels]int32{c.instance.Value(i), c.trial.Value(i), c.fork.Value(i), c.iteration.Value(i), c.slice.Value(i)}
 		if msg := levelError(&lv); msg != "" {
-			return &InvalidError{Row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
+			return &InvalidError{row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: msg}
 		}
 		var far *farPlaces
 		if i > 0 && c.sameKey(i, i-1) {
@@ -255,7 +255,7 @@ func (ch *Checker) Add(rec arrow.Record) error {
 			far = ch.runs.add(c.key(i), &lv, row)
 		}
 		if far != nil {
-			// A new maximum above IndexFloor: keep its row's source and line.
+			// A new maximum above indexFloor: keep its row's source and line.
 			for l := range lv {
 				if far.at[l] == row {
 					far.source[l], far.line[l] = strings.Clone(c.source.Value(i)), c.line.Value(i)
@@ -271,7 +271,7 @@ func (ch *Checker) Add(rec arrow.Record) error {
 // Finish checks the level index rule over every run seen.
 func (ch *Checker) Finish() error {
 	if far, l, msg := ch.runs.violation(); msg != "" {
-		return &InvalidError{Row: far.at[l], Source: far.source[l], Line: far.line[l], Msg: msg}
+		return &InvalidError{row: far.at[l], Source: far.source[l], Line: far.line[l], Msg: msg}
 	}
 	return nil
 }
@@ -295,8 +295,8 @@ func (t *Table) sourceOf(r int64) (string, int64) {
 }
 
 // runLevels accumulates, per benchmark run, the number of rows and the
-// largest index at each level, to check MaxLevelIndex once every row is
-// seen. Only a maximum above IndexFloor can break that rule, so only such
+// largest index at each level, to check maxLevelIndex once every row is
+// seen. Only a maximum above indexFloor can break that rule, so only such
 // a maximum gets its place (row or line) and, for Checker, its row's
 // source and line: a run costs its keyIndex entry and 32 bytes, which
 // matters for files of a million one-value benchmarks.
@@ -315,7 +315,7 @@ type runLevelStats struct {
 	max  [NumLevels]int32
 }
 
-// farPlaces are where a run's maxima above IndexFloor are: the place
+// farPlaces are where a run's maxima above indexFloor are: the place
 // (row or line) of each, and the source and line of its row.
 type farPlaces struct {
 	at     [NumLevels]int64
@@ -347,7 +347,7 @@ func (c *runLevels) add(k Key, lv *[NumLevels]int32, place int64) *farPlaces {
 func (c *runLevels) forgetLast() { c.last, c.lastKey = -1, Key{} }
 
 // count counts one row of run id with levels lv at place, and returns the
-// run's farPlaces when the row set a maximum above IndexFloor (with at
+// run's farPlaces when the row set a maximum above indexFloor (with at
 // set to place for those levels), else nil.
 func (c *runLevels) count(id int32, lv *[NumLevels]int32, place int64) *farPlaces {
 	s := &c.runs[id]
@@ -356,7 +356,7 @@ func (c *runLevels) count(id int32, lv *[NumLevels]int32, place int64) *farPlace
 	for l, v := range lv {
 		if v > s.max[l] {
 			s.max[l] = v
-			if v > IndexFloor {
+			if v > indexFloor {
 				if far == nil {
 					if far = c.far[id]; far == nil {
 						if c.far == nil {
@@ -374,16 +374,16 @@ func (c *runLevels) count(id int32, lv *[NumLevels]int32, place int64) *farPlace
 }
 
 // violation returns, for the first run in order of appearance with an
-// index beyond MaxLevelIndex of its row count, its farPlaces, the level
+// index beyond maxLevelIndex of its row count, its farPlaces, the level
 // and a message; "" when there is none.
 func (c *runLevels) violation() (*farPlaces, Level, string) {
 	for _, id := range c.order {
 		s := &c.runs[id]
-		limit := MaxLevelIndex(s.rows)
+		limit := maxLevelIndex(s.rows)
 		for l, v := range s.max {
 			if int64(v) > limit {
 				return c.far[id], Level(l), fmt.Sprintf("%s %d is far beyond the %d rows of %s: a run of n rows numbers its levels up to max(%d, %d·n) = %d",
-					Level(l), v, s.rows, c.idx.key(id), IndexFloor, IndexSpread, limit)
+					Level(l), v, s.rows, c.idx.key(id), indexFloor, indexSpread, limit)
 			}
 		}
 	}
@@ -391,7 +391,7 @@ func (c *runLevels) violation() (*farPlaces, Level, string) {
 }
 
 // check returns the place and a message for the first run, in order of
-// appearance, with an index beyond MaxLevelIndex of its row count, or "".
+// appearance, with an index beyond maxLevelIndex of its row count, or "".
 func (c *runLevels) check() (place int64, msg string) {
 	far, l, msg := c.violation()
 	if far == nil {
@@ -400,7 +400,7 @@ func (c *runLevels) check() (place int64, msg string) {
 	return far.at[l], msg
 }
 
-// validateRecord checks that rec's arrays are well-formed for Schema (or
+// validateRecord checks that rec's arrays are well-formed for schema (or
 // the version 1 schema, see checkSchema): the column types, lengths, null
 // counts and buffer sizes, that string offsets ascend within their data,
 // and that dictionary indices lie within their dictionary; Arrow's

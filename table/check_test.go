@@ -51,7 +51,7 @@ func TestReadFileCorrupt(t *testing.T) {
 				}
 				tried++
 				back, err := ReadFile(path, mem)
-				_, serr := ScanFile(path, memory.NewGoAllocator(), func(arrow.Record) error { return nil })
+				_, serr := scanFile(path, memory.NewGoAllocator(), func(arrow.Record) error { return nil })
 				if (err == nil) != (serr == nil) || err != nil && serr.Error() != err.Error() {
 					t.Errorf("offset %d: ScanFile says %v, ReadFile %v", off, serr, err)
 				}
@@ -207,7 +207,7 @@ func writeCSVFile(path string, t *Table) error {
 	if err != nil {
 		return err
 	}
-	if err := t.WriteCSV(f); err != nil {
+	if err := t.writeCSV(f); err != nil {
 		f.Close()
 		return err
 	}
@@ -223,13 +223,13 @@ func TestCheckInvalidError(t *testing.T) {
 	defer tab.Release()
 	err := tab.Check()
 	var ie *InvalidError
-	if !errors.As(err, &ie) || ie.Row != 3 || ie.Source != "x.json" || ie.Line != 10+1e8 {
+	if !errors.As(err, &ie) || ie.row != 3 || ie.Source != "x.json" || ie.Line != 10+1e8 {
 		t.Fatalf("err = %#v, want row 3 from x.json line 100000010", err)
 	}
-	if got := MaxLevelIndex(3); got != 65536 {
+	if got := maxLevelIndex(3); got != 65536 {
 		t.Errorf("MaxLevelIndex(3) = %d, want 65536", got)
 	}
-	if got := MaxLevelIndex(10000); got != 160000 {
+	if got := maxLevelIndex(10000); got != 160000 {
 		t.Errorf("MaxLevelIndex(10000) = %d, want 160000", got)
 	}
 }
@@ -245,8 +245,8 @@ func TestAppendRejects(t *testing.T) {
 		row Row
 		col string
 	}{
-		{Row{Benchmark: strings.Repeat("b", MaxStringBytes+1), Mode: "avgt"}, ColBenchmark},
-		{Row{Benchmark: "b", Params: "p=" + strings.Repeat("v", MaxStringBytes), Mode: "avgt"}, ColParams},
+		{Row{Benchmark: strings.Repeat("b", MaxStringBytes+1), Mode: "avgt"}, colBenchmark},
+		{Row{Benchmark: "b", Params: "p=" + strings.Repeat("v", MaxStringBytes), Mode: "avgt"}, colParams},
 		{Row{Benchmark: "b", Mode: "Throughput"}, ColMode},
 		{Row{Benchmark: "b", Mode: "go", Count: -1}, ColCount},
 	} {
@@ -304,10 +304,10 @@ func TestBuilderMemoryProportional(t *testing.T) {
 	}
 }
 
-// TestKnownMode: every mode of Modes is known, including the duet types,
+// TestKnownMode: every mode of modes is known, including the duet types,
 // and nothing else.
 func TestKnownMode(t *testing.T) {
-	for _, m := range Modes {
+	for _, m := range modes {
 		if !KnownMode(m) {
 			t.Errorf("KnownMode(%q) = false", m)
 		}
@@ -343,14 +343,14 @@ func TestRepeatedDictionaryValues(t *testing.T) {
 				idx[j] = int32(j)
 			}
 			ind := arrowio.Int32Array(idx)
-			cols[i] = array.NewDictionaryArray(StringType, ind, s)
+			cols[i] = array.NewDictionaryArray(stringType, ind, s)
 			ind.Release()
 			continue
 		}
 		c.Retain()
 		cols[i] = c
 	}
-	rec := array.NewRecord(Schema, cols, v1.NumRows())
+	rec := array.NewRecord(schema, cols, v1.NumRows())
 	releaseAll(cols)
 	defer rec.Release()
 
@@ -399,7 +399,7 @@ func TestAppendValues(t *testing.T) {
 		}
 		for i := 0; i < v.Len(); i++ {
 			row := r
-			row.Value, row.NsPerOp, row.Count, row.Line, row.Fork, row.Iteration = v.Value[i], v.NsPerOp[i], v.Count[i], v.Line[i], v.Fork[i], v.Iteration[i]
+			row.Value, row.NsPerOp, row.Count, row.Line, row.Fork, row.Iteration = v.value[i], v.nsPerOp[i], v.count[i], v.line[i], v.fork[i], v.iteration[i]
 			if err := one.Append(&row); err != nil {
 				t.Fatal(err)
 			}
@@ -460,7 +460,7 @@ func TestCheckStretch(t *testing.T) {
 	bad := rawTable(mem, rows)
 	defer bad.Release()
 	var ie *InvalidError
-	if err := bad.Check(); !errors.As(err, &ie) || ie.Row != 4 || ie.Line != 23 || ie.Msg != "column count: -2 is negative" {
+	if err := bad.Check(); !errors.As(err, &ie) || ie.row != 4 || ie.Line != 23 || ie.Msg != "column count: -2 is negative" {
 		t.Errorf("err = %v (%+v), want row 4, line 23: column count: -2 is negative", err, ie)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
-// canonicalRecord returns rec with Schema, taking ownership of rec: a
+// canonicalRecord returns rec with schema, taking ownership of rec: a
 // record of format version 1 (plain string columns, see checkSchema) has
 // its string columns dictionary-encoded; schema metadata is dropped. rec
 // must be valid (validateRecord).
@@ -24,14 +24,14 @@ func canonicalRecord(rec arrow.Record) arrow.Record {
 			made = append(made, cols[i])
 		}
 	}
-	out := array.NewRecord(Schema, cols, rec.NumRows())
+	out := array.NewRecord(schema, cols, rec.NumRows())
 	releaseAll(made)
 	rec.Release()
 	return out
 }
 
 // dictArray returns the n values value(0) … value(n-1) as a column of
-// StringType whose dictionary holds just the distinct ones.
+// stringType whose dictionary holds just the distinct ones.
 func dictArray(n int, value func(int) string) arrow.Array {
 	var d dictBuilder
 	d.reset()
@@ -42,12 +42,12 @@ func dictArray(n int, value func(int) string) arrow.Array {
 	return d.array(nil)
 }
 
-// codedSchema is Schema with each string column replaced by int32 codes
+// codedSchema is schema with each string column replaced by int32 codes
 // into dictionaries held apart (see coder): the form in which records go
 // to an Arrow IPC file that holds records built with different
 // dictionaries (the IPC file format allows one dictionary per column).
 var codedSchema = func() *arrow.Schema {
-	fields := Schema.Fields()
+	fields := schema.Fields()
 	for _, i := range stringColumns {
 		fields[i].Type = arrow.PrimitiveTypes.Int32
 	}
@@ -64,7 +64,7 @@ type coder struct {
 	zero  []int32 // read-only zeros: the codes of a column of its dictionary's first value
 }
 
-// encode returns rec (with Schema) as a record with codedSchema; the
+// encode returns rec (with schema) as a record with codedSchema; the
 // caller keeps ownership of rec and releases the result.
 func (c *coder) encode(rec arrow.Record) arrow.Record {
 	cols := make([]arrow.Array, numColumns)
@@ -114,7 +114,7 @@ func (c *coder) dictionaries() []arrow.Array {
 	return out
 }
 
-// decode returns the record with Schema that coded (a record encode
+// decode returns the record with schema that coded (a record encode
 // returned, or a slice of one) stands for, with dicts from dictionaries;
 // the caller keeps ownership of coded and releases the result.
 func decode(coded arrow.Record, dicts []arrow.Array) (arrow.Record, error) {
@@ -125,16 +125,16 @@ func decode(coded arrow.Record, dicts []arrow.Array) (arrow.Record, error) {
 	for k, i := range stringColumns {
 		codes, ok := cols[i].(*array.Int32)
 		if !ok {
-			return nil, fmt.Errorf("column %s: %s, want int32 codes", Schema.Field(i).Name, cols[i].DataType())
+			return nil, fmt.Errorf("column %s: %s, want int32 codes", schema.Field(i).Name, cols[i].DataType())
 		}
 		m := int32(dicts[k].Len())
 		for _, v := range codes.Int32Values() {
 			if v < 0 || v >= m {
-				return nil, fmt.Errorf("column %s: code %d outside a dictionary of %d values", Schema.Field(i).Name, v, m)
+				return nil, fmt.Errorf("column %s: code %d outside a dictionary of %d values", schema.Field(i).Name, v, m)
 			}
 		}
-		cols[i] = array.NewDictionaryArray(StringType, codes, dicts[k])
+		cols[i] = array.NewDictionaryArray(stringType, codes, dicts[k])
 		made = append(made, cols[i])
 	}
-	return array.NewRecord(Schema, cols, coded.NumRows()), nil
+	return array.NewRecord(schema, cols, coded.NumRows()), nil
 }

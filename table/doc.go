@@ -10,19 +10,19 @@
 // first, instance > trial (suite run) > fork > iteration > slice; all are
 // 1-based and 1 where the source has no such level. Every table obeys the
 // rules listed in check.go (1-based levels, known modes, counts ≥ 0,
-// strings of at most MaxStringBytes, level indices within MaxLevelIndex of
-// the run's row count): Builder.Append, ReadFile and ReadCSV enforce them,
+// strings of at most MaxStringBytes, level indices within maxLevelIndex of
+// the run's row count): Builder.Append, ReadFile and readCSVGuarded enforce them,
 // and the bytes of a table file are untrusted until they pass.
 //
 // Alongside the rows, a Setup record per (project, version, benchmark, params,
 // mode) keeps the configuration the source states: forks, warmup and
 // measurement iterations and times, tool version and configured level sizes.
 //
-// In memory the table is a slice of Arrow records with the Schema below, built
+// In memory the table is a slice of Arrow records with the schema below, built
 // in fixed-size batches by one reused array.RecordBuilder (see Builder). On
 // disk it is Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv), written
 // record by record by Stream (WriteFile for a table in memory); setups
-// travel under MetadataSetups (a JSON array) in the schema metadata for
+// travel under metadataSetups (a JSON array) in the schema metadata for
 // Arrow, in the footer's key-value metadata for Parquet (files written
 // before Stream have them in the stored Arrow schema, which ReadFile reads
 // too), and in a sidecar file NAME.setups.csv next to a CSV table.

@@ -26,7 +26,7 @@ type filterWire struct {
 // benchtrim --partial-out holds its options' filter): the benchmark
 // pattern as its source text, Only as its keys in order.
 func (f Filter) GobEncode() ([]byte, error) {
-	w := filterWire{Metric: f.Metric, Project: f.Project, Version: f.Version, IncludeWarmup: f.IncludeWarmup, Shard: f.Shard, Shards: f.Shards}
+	w := filterWire{Metric: f.Metric, Project: f.project, Version: f.Version, IncludeWarmup: f.IncludeWarmup, Shard: f.Shard, Shards: f.Shards}
 	if f.Benchmark != nil {
 		w.Benchmark, w.HasBenchmark = f.Benchmark.String(), true
 	}
@@ -51,7 +51,7 @@ func (f *Filter) GobDecode(data []byte) error {
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
 		return fmt.Errorf("table: filter: %w", err)
 	}
-	*f = Filter{Metric: w.Metric, Project: w.Project, Version: w.Version, IncludeWarmup: w.IncludeWarmup, Shard: w.Shard, Shards: w.Shards}
+	*f = Filter{Metric: w.Metric, project: w.Project, Version: w.Version, IncludeWarmup: w.IncludeWarmup, Shard: w.Shard, Shards: w.Shards}
 	if w.HasBenchmark {
 		re, err := regexp.Compile(w.Benchmark)
 		if err != nil {

@@ -18,7 +18,7 @@ func TestFilterGob(t *testing.T) {
 	}
 	for _, f := range []Filter{
 		{},
-		{Metric: "gc.alloc.rate", Benchmark: regexp.MustCompile(`^Json(Encode|Decode)`), Project: "p", Version: "v1", IncludeWarmup: true, Shard: 2, Shards: 7},
+		{Metric: "gc.alloc.rate", Benchmark: regexp.MustCompile(`^Json(Encode|Decode)`), project: "p", Version: "v1", IncludeWarmup: true, Shard: 2, Shards: 7},
 		{Only: NewRunSet([]Key{{Project: "p", Benchmark: "B", Mode: "avgt"}, {Project: "p", Benchmark: "A", Mode: "avgt"}})},
 		{Only: NewRunSet(nil)},
 	} {
@@ -30,7 +30,7 @@ func TestFilterGob(t *testing.T) {
 		if err := gob.NewDecoder(&b).Decode(&got); err != nil {
 			t.Fatal(err)
 		}
-		if !got.Select.Equal(f) || got.N != 3 || (got.Select.Benchmark == nil) != (f.Benchmark == nil) || got.Select.Shard != f.Shard || got.Select.Shards != f.Shards {
+		if !got.Select.equal(f) || got.N != 3 || (got.Select.Benchmark == nil) != (f.Benchmark == nil) || got.Select.Shard != f.Shard || got.Select.Shards != f.Shards {
 			t.Errorf("%+v came back as %+v", f, got.Select)
 		}
 	}

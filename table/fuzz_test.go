@@ -77,7 +77,7 @@ func checkRead(t *testing.T, tab *Table) {
 			s.WeightedMean(sp)
 			s.TotalCount(sp)
 		}
-		limit := MaxLevelIndex(int64(s.Len()))
+		limit := maxLevelIndex(int64(s.Len()))
 		for l, m := range s.Sizes() {
 			if int64(m) > limit {
 				t.Fatalf("%s: %s %d beyond MaxLevelIndex(%d) = %d", s.Key, Level(l), m, s.Len(), limit)
@@ -110,16 +110,16 @@ func fuzzBinary(t *testing.T, data []byte, f FileFormat, name string) {
 //
 //	go test -run '^$' -fuzz '^FuzzReadArrow$' -fuzztime 60s ./table/
 func FuzzReadArrow(f *testing.F) {
-	addSeeds(f, func(t *Table, w *bytes.Buffer) error { return t.WriteIPC(w) })
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzBinary(t, data, FormatArrow, "fuzz.arrow") })
+	addSeeds(f, func(t *Table, w *bytes.Buffer) error { return t.writeIPCUncompressed(w) })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzBinary(t, data, formatArrow, "fuzz.arrow") })
 }
 
 // FuzzReadParquet is FuzzReadArrow for the Parquet table reader (.parquet).
 //
 //	go test -run '^$' -fuzz '^FuzzReadParquet$' -fuzztime 60s ./table/
 func FuzzReadParquet(f *testing.F) {
-	addSeeds(f, func(t *Table, w *bytes.Buffer) error { return t.WriteParquet(w) })
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzBinary(t, data, FormatParquet, "fuzz.parquet") })
+	addSeeds(f, func(t *Table, w *bytes.Buffer) error { return t.writeParquet(w) })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzBinary(t, data, formatParquet, "fuzz.parquet") })
 }
 
 // FuzzReadCSV feeds arbitrary bytes to the CSV table reader and its setups
@@ -131,10 +131,10 @@ func FuzzReadParquet(f *testing.F) {
 func FuzzReadCSV(f *testing.F) {
 	for _, tab := range seedTables() {
 		var rows, setups bytes.Buffer
-		if err := tab.WriteCSV(&rows); err != nil {
+		if err := tab.writeCSV(&rows); err != nil {
 			f.Fatal(err)
 		}
-		if err := tab.WriteSetupsCSV(&setups); err != nil {
+		if err := tab.writeSetupsCSV(&setups); err != nil {
 			f.Fatal(err)
 		}
 		tab.Release()
@@ -143,7 +143,7 @@ func FuzzReadCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, setups []byte) {
 		maxAllocation = fuzzMaxAllocation
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		tab, err := ReadCSV(bytes.NewReader(data), "fuzz.csv", mem)
+		tab, err := readCSVGuarded(bytes.NewReader(data), "fuzz.csv", mem)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.csv:") {
 				t.Fatalf("error %q does not name the file", err)
@@ -157,7 +157,7 @@ func FuzzReadCSV(f *testing.F) {
 			tab.Release()
 		}
 		mem.AssertSize(t, 0)
-		if _, err := ReadSetupsCSV(bytes.NewReader(setups), "fuzz.setups.csv"); err != nil && !strings.HasPrefix(err.Error(), "fuzz.setups.csv:") {
+		if _, err := readSetupsCSV(bytes.NewReader(setups), "fuzz.setups.csv"); err != nil && !strings.HasPrefix(err.Error(), "fuzz.setups.csv:") {
 			t.Fatalf("error %q does not name the file", err)
 		}
 	})

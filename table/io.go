@@ -28,9 +28,9 @@ import (
 type FileFormat int
 
 const (
-	FormatArrow FileFormat = iota + 1
-	FormatParquet
-	FormatCSV
+	formatArrow FileFormat = iota + 1
+	formatParquet
+	formatCSV
 )
 
 // FormatOf picks the file format from path's extension: .arrow, .ipc or
@@ -38,11 +38,11 @@ const (
 func FormatOf(path string) (FileFormat, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".arrow", ".ipc", ".feather":
-		return FormatArrow, nil
+		return formatArrow, nil
 	case ".parquet", ".pq":
-		return FormatParquet, nil
+		return formatParquet, nil
 	case ".csv":
-		return FormatCSV, nil
+		return formatCSV, nil
 	}
 	return 0, fmt.Errorf("%s: unknown table extension %q (want .arrow, .parquet or .csv)", path, filepath.Ext(path))
 }
@@ -57,8 +57,8 @@ func (t *Table) schemaWithMetadata() (*arrow.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	md := arrow.NewMetadata([]string{MetadataVersion, MetadataSetups}, []string{FormatVersion, string(js)})
-	return arrow.NewSchema(Schema.Fields(), &md), nil
+	md := arrow.NewMetadata([]string{metadataVersion, metadataSetups}, []string{formatVersion, string(js)})
+	return arrow.NewSchema(schema.Fields(), &md), nil
 }
 
 // WriteOptions tune Stream.
@@ -71,7 +71,7 @@ type WriteOptions struct {
 	// size, for about 1.15× the CPU time) or "none".
 	ParquetCompression string
 	// ByShard writes a Parquet table ordered by the key hash ShardOf
-	// splits by, in row groups of whole benchmark groups (GroupOf) whose
+	// splits by, in row groups of whole benchmark groups (groupOf) whose
 	// hash ranges the footer's key-value metadata records, so that a
 	// sharded read (ScanFileShard) reads only the row groups of its shard.
 	// The rows go through a scratch file in the system's temporary
@@ -96,9 +96,9 @@ func writeFileWith(path string, t *Table, opt WriteOptions) error {
 	})
 }
 
-// WriteIPC writes t as an uncompressed Arrow IPC file with the setups in
+// writeIPCUncompressed writes t as an uncompressed Arrow IPC file with the setups in
 // the schema metadata.
-func (t *Table) WriteIPC(w io.Writer) error { return t.writeIPC(w, "") }
+func (t *Table) writeIPCUncompressed(w io.Writer) error { return t.writeIPC(w, "") }
 
 func (t *Table) writeIPC(w io.Writer, codec string) error {
 	schema, err := t.schemaWithMetadata()
@@ -153,9 +153,9 @@ func releaseAll[T interface{ Release() }](xs []T) {
 	}
 }
 
-// WriteParquet writes t as Parquet (zstd) with the setups in the key-value
+// writeParquet writes t as Parquet (zstd) with the setups in the key-value
 // metadata (through the stored Arrow schema).
-func (t *Table) WriteParquet(w io.Writer) error {
+func (t *Table) writeParquet(w io.Writer) error {
 	schema, err := t.schemaWithMetadata()
 	if err != nil {
 		return err
@@ -166,7 +166,7 @@ func (t *Table) WriteParquet(w io.Writer) error {
 // csvHeader is the canonical table's CSV header: the column names.
 func csvHeader() []string {
 	h := make([]string, numColumns)
-	for i, f := range Schema.Fields() {
+	for i, f := range schema.Fields() {
 		h[i] = f.Name
 	}
 	return h
@@ -174,11 +174,11 @@ func csvHeader() []string {
 
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// WriteCSV writes the rows as RFC 4180 CSV with a header of column names.
+// writeCSV writes the rows as RFC 4180 CSV with a header of column names.
 // Floats use the shortest representation that parses back to the same
 // double ("NaN", "+Inf", "-Inf" for non-finite values); unknown timestamps
 // are empty fields.
-func (t *Table) WriteCSV(w io.Writer) error {
+func (t *Table) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader()); err != nil {
 		return err
@@ -202,9 +202,9 @@ var setupsHeader = []string{
 	"env", "source",
 }
 
-// WriteSetupsCSV writes the setups as CSV (columns setupsHeader; env as
+// writeSetupsCSV writes the setups as CSV (columns setupsHeader; env as
 // canonical k=v pairs).
-func (t *Table) WriteSetupsCSV(w io.Writer) error {
+func (t *Table) writeSetupsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(setupsHeader)
 	i := strconv.Itoa
@@ -238,8 +238,8 @@ func ReadFile(path string, mem memory.Allocator) (*Table, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	if f == FormatCSV {
-		t, err := ReadCSV(fh, path, mem)
+	if f == formatCSV {
+		t, err := readCSVGuarded(fh, path, mem)
 		if err != nil {
 			return nil, err
 		}
@@ -263,7 +263,7 @@ type readerAtSeeker interface {
 // it, as ReadFile does; name is the file's name in errors.
 func decodeBinary(r readerAtSeeker, f FileFormat, name string, mem memory.Allocator) (*Table, error) {
 	read := readAll(scanIPC)
-	if f == FormatParquet {
+	if f == formatParquet {
 		read = readAll(scanParquet)
 	}
 	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return read(r, mem) })
@@ -289,10 +289,10 @@ func (e notTableError) Unwrap() error { return e.error }
 
 func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
 	md := s.Metadata()
-	if v := md.FindKey(MetadataVersion); v >= 0 && md.Values()[v] != FormatVersion && md.Values()[v] != "1" {
-		return nil, notTableError{fmt.Errorf("table format version %.20q, this benchtrim reads 1 and %s", md.Values()[v], FormatVersion)}
+	if v := md.FindKey(metadataVersion); v >= 0 && md.Values()[v] != formatVersion && md.Values()[v] != "1" {
+		return nil, notTableError{fmt.Errorf("table format version %.20q, this benchtrim reads 1 and %s", md.Values()[v], formatVersion)}
 	}
-	i := md.FindKey(MetadataSetups)
+	i := md.FindKey(metadataSetups)
 	if i < 0 {
 		return nil, nil
 	}
@@ -415,9 +415,9 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 	}
 	// Files written whole hold the setups in the stored Arrow schema too;
 	// files written by Stream only in the key-value metadata of the footer.
-	if schema.Metadata().FindKey(MetadataSetups) < 0 {
-		if v := pf.MetaData().KeyValueMetadata().FindValue(MetadataSetups); v != nil {
-			md := arrow.NewMetadata([]string{MetadataSetups}, []string{*v})
+	if schema.Metadata().FindKey(metadataSetups) < 0 {
+		if v := pf.MetaData().KeyValueMetadata().FindValue(metadataSetups); v != nil {
+			md := arrow.NewMetadata([]string{metadataSetups}, []string{*v})
 			if setups, err = setupsFromMetadata(arrow.NewSchema(nil, &md)); err != nil {
 				return nil, err
 			}
@@ -474,7 +474,7 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 }
 
 // nextParquetRecord reads the next batch of up to batch rows of every column
-// into a record with Schema, or returns nil at the end of the data.
+// into a record with schema, or returns nil at the end of the data.
 func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.Allocator) (arrow.Record, error) {
 	cols := make([]arrow.Array, len(readers))
 	defer func() {
@@ -511,7 +511,7 @@ func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.
 		return nil, fmt.Errorf("%d of %d columns end before the others", ended, len(readers))
 	}
 	rows := cols[0].Len()
-	schema := Schema
+	schema := schema
 	if _, ok := cols[idxProject].(*array.String); ok {
 		schema = schemaV1 // a version 1 file
 	}
@@ -526,11 +526,11 @@ func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.
 	return array.NewRecord(schema, cols, int64(rows)), nil
 }
 
-// ReadCSV reads rows written by WriteCSV and checks them against the rules
+// readCSVGuarded reads rows written by writeCSV and checks them against the rules
 // of the table (see Check). name is used in error messages, which give the
 // line: "name:12: column value: …", "name:17: fork 0 (levels are 1-based)".
 // The bytes are untrusted: any error is returned, never a panic.
-func ReadCSV(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
+func readCSVGuarded(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
 	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return readCSV(r, name, mem, nil) })
 	if err != nil && !strings.HasPrefix(err.Error(), name+":") {
 		err = fmt.Errorf("%s: %w", name, err)
@@ -593,21 +593,21 @@ func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Rec
 	return t, nil
 }
 
-// ScanFile reads a table file like ReadFile, checked alike and with the
+// scanFile reads a table file like ReadFile, checked alike and with the
 // same errors, but hands its records to fn one at a time instead of
 // keeping them (fn does not keep a record unless it retains it), so a
 // table larger than memory can be read: a Parquet file a batch of a row
 // group at a time, an Arrow IPC file a record at a time, a CSV table a
 // batch of rows at a time. It returns the setups. The rule that needs
-// every row of a run (MaxLevelIndex) is checked at the end, after fn saw
+// every row of a run (maxLevelIndex) is checked at the end, after fn saw
 // the rows; an error then still fails the read. Buffers a damaged file
 // leaves behind are left to the garbage collector (mem should be a Go
 // allocator), as the records already handed on may still be in use.
-func ScanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([]Setup, error) {
+func scanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([]Setup, error) {
 	return ScanFileShard(path, mem, nil, fn)
 }
 
-// ScanFileShard is ScanFile for a sharded analysis: of a Parquet table
+// ScanFileShard is scanFile for a sharded analysis: of a Parquet table
 // written by shard (WriteOptions.ByShard) it reads only the row groups
 // whose key hash range meets part's shard, and notes the benchmark runs
 // of the others in part (see ShardPart.Runs) from their key columns. The
@@ -636,7 +636,7 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 		}
 		return nil
 	}
-	if f == FormatCSV {
+	if f == formatCSV {
 		// readCSV checks every rule itself (as ReadFile's CSV path does).
 		sink := func(rec arrow.Record) error {
 			fnErr = fn(rec)
@@ -659,7 +659,7 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 		return t.Setups, nil
 	}
 	scan := scanIPC
-	if f == FormatParquet {
+	if f == formatParquet {
 		scan = func(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
 			return scanParquetPart(fh, mem, emit, part)
 		}
@@ -721,7 +721,7 @@ func parseCSVRow(rec []string, r *Row) error {
 		var v float64
 		v, err = strconv.ParseFloat(rec[col], 64)
 		if err != nil {
-			err = fmt.Errorf("column %s: %w", Schema.Field(col).Name, err)
+			err = fmt.Errorf("column %s: %w", schema.Field(col).Name, err)
 		}
 		return v
 	}
@@ -732,7 +732,7 @@ func parseCSVRow(rec []string, r *Row) error {
 		var v int64
 		v, err = strconv.ParseInt(rec[col], 10, bits)
 		if err != nil {
-			err = fmt.Errorf("column %s: %w", Schema.Field(col).Name, err)
+			err = fmt.Errorf("column %s: %w", schema.Field(col).Name, err)
 		}
 		return v
 	}
@@ -767,7 +767,7 @@ func readSetupsSidecar(path string, t *Table) error {
 		return err
 	}
 	defer fh.Close()
-	setups, err := ReadSetupsCSV(fh, path)
+	setups, err := readSetupsCSV(fh, path)
 	if err != nil {
 		return err
 	}
@@ -776,10 +776,10 @@ func readSetupsSidecar(path string, t *Table) error {
 	return nil
 }
 
-// ReadSetupsCSV reads setups written by WriteSetupsCSV. name is used in
+// readSetupsCSV reads setups written by writeSetupsCSV. name is used in
 // error messages, which give the line ("name:3: column forks: …"). The
 // bytes are untrusted: any error is returned, never a panic.
-func ReadSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
+func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			setups, err = nil, fmt.Errorf("%s: corrupt setups file: %v", name, p)

@@ -97,16 +97,10 @@ func (x *keyIndex) len() int { return len(x.keys) }
 // use.
 type RunIDs struct{ keyIndex }
 
-// ID returns the number of run k, adding k (its strings copied: k may
-// point into an Arrow buffer) when it is new.
-func (r *RunIDs) ID(k Key) (id int32, isNew bool) { return r.add(k, true) }
-
-// IDKeep is ID for a key whose strings stay valid (no views of a buffer
-// that is reused): they are kept, not copied.
+// IDKeep returns the number of run k, adding k when it is new; k's
+// strings must stay valid (no views of a buffer that is reused): they are
+// kept, not copied.
 func (r *RunIDs) IDKeep(k Key) (id int32, isNew bool) { return r.add(k, false) }
-
-// Key returns the key of run id.
-func (r *RunIDs) Key(id int32) Key { return r.key(id) }
 
 // Len is the number of runs.
 func (r *RunIDs) Len() int { return r.len() }

@@ -102,7 +102,7 @@ func TestParquetFooterSweep(t *testing.T) {
 			runtime.ReadMemStats(&ms)
 			before := ms.TotalAlloc
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			tab, err := decodeBinary(bytes.NewReader(damaged), FormatParquet, "t.parquet", mem)
+			tab, err := decodeBinary(bytes.NewReader(damaged), formatParquet, "t.parquet", mem)
 			runtime.ReadMemStats(&ms)
 			if alloc := ms.TotalAlloc - before; alloc > 64<<20 {
 				t.Errorf("%s = %d: reading allocated %d MiB", s.Field, v, alloc>>20)
@@ -166,7 +166,7 @@ func TestParquetFooterErrors(t *testing.T) {
 			continue
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		_, err := decodeBinary(bytes.NewReader(withFooterInt(data, s, c.v)), FormatParquet, "t.parquet", mem)
+		_, err := decodeBinary(bytes.NewReader(withFooterInt(data, s, c.v)), formatParquet, "t.parquet", mem)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s = %d: error %v, want %q…", c.field, c.v, err, c.want)
 		}

@@ -91,7 +91,7 @@ var errBadFooter = errors.New("malformed Arrow IPC footer")
 // schemaMessageOK checks an encapsulated IPC message holding a schema:
 // an optional continuation token, the metadata length, and a Message
 // table (version, header_type, header, bodyLength, custom_metadata) whose
-// header is a Schema.
+// header is a schema.
 func schemaMessageOK(b []byte, nested bool) bool {
 	if len(b) >= 4 && binary.LittleEndian.Uint32(b) == 0xFFFFFFFF {
 		b = b[4:]
@@ -222,7 +222,7 @@ func (b flatBuf) keyValuesOK(t int64, i int) bool {
 	})
 }
 
-// schemaOK checks a Schema table: fields, custom_metadata, features.
+// schemaOK checks a schema table: fields, custom_metadata, features.
 func (b flatBuf) schemaOK(s int64, nested bool) bool {
 	_, _, ok := b.vector(s, 3, 8)
 	field := b.fieldOK

@@ -6,30 +6,30 @@ import (
 
 // Column names of the canonical table, in schema order.
 const (
-	ColProject   = "project"
-	ColVersion   = "version"
-	ColBenchmark = "benchmark"
-	ColParams    = "params"
+	colProject   = "project"
+	colVersion   = "version"
+	colBenchmark = "benchmark"
+	colParams    = "params"
 	ColMode      = "mode"
 	ColMetric    = "metric"
-	ColUnit      = "unit"
+	colUnit      = "unit"
 	ColValue     = "value"
 	ColNsPerOp   = "ns_per_op"
 	ColCount     = "count"
-	ColInstance  = "instance"
-	ColTrial     = "trial"
-	ColFork      = "fork"
-	ColIteration = "iteration"
-	ColSlice     = "slice"
-	ColWarmup    = "warmup"
-	ColStartNs   = "start_ns"
-	ColEndNs     = "end_ns"
-	ColPair      = "pair"
+	colInstance  = "instance"
+	colTrial     = "trial"
+	colFork      = "fork"
+	colIteration = "iteration"
+	colSlice     = "slice"
+	colWarmup    = "warmup"
+	colStartNs   = "start_ns"
+	colEndNs     = "end_ns"
+	colPair      = "pair"
 	ColSource    = "source"
 	ColLine      = "line"
 )
 
-// Column indices in Schema.
+// Column indices in schema.
 const (
 	idxProject = iota
 	idxVersion
@@ -59,29 +59,29 @@ const (
 // own time or throughput, as opposed to profiler or custom metrics).
 const Primary = "primary"
 
-// MetadataSetups is the schema metadata key that holds the JSON-encoded
+// metadataSetups is the schema metadata key that holds the JSON-encoded
 // []Setup of a table written to Arrow IPC or Parquet.
-const MetadataSetups = "benchtrim.setups"
+const metadataSetups = "benchtrim.setups"
 
-// MetadataVersion is the schema metadata key holding the table format version.
-const MetadataVersion = "benchtrim.table_version"
+// metadataVersion is the schema metadata key holding the table format version.
+const metadataVersion = "benchtrim.table_version"
 
-// FormatVersion is the version of the canonical table layout written by this
-// package: "2", whose string columns are dictionary-encoded (StringType).
+// formatVersion is the version of the canonical table layout written by this
+// package: "2", whose string columns are dictionary-encoded (stringType).
 // Readers also take version "1" files, whose string columns are plain
 // strings, and dictionary-encode them as they read; other versions are
 // rejected.
-const FormatVersion = "2"
+const formatVersion = "2"
 
-// StringType is the type of the table's string columns (project, version,
+// stringType is the type of the table's string columns (project, version,
 // benchmark, params, mode, metric, unit, pair, source): dictionary-encoded
 // UTF-8 with int32 indices. These columns repeat a few values over
 // millions of rows, so each record holds every distinct value once and an
 // index per row, as Arrow and Parquet readers expect of such columns
 // (pandas reads them as categoricals, DuckDB as VARCHAR).
-var StringType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+var stringType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
 
-// Schema is the canonical measurement table's Arrow schema (without metadata).
+// schema is the canonical measurement table's Arrow schema (without metadata).
 //
 //	project, version, benchmark  what was measured (version: commit or release label)
 //	params      canonical "k=v" pairs sorted by key, joined with ","; "" when none
@@ -102,33 +102,33 @@ var StringType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, Va
 //	source      where the row came from: the file, and for JMH the record's JSON
 //	            path ("file:$[3]"); the value's JSON path follows from fork and iteration
 //	line        1-based line of the value in the file (0 when unknown)
-var Schema = arrow.NewSchema([]arrow.Field{
-	{Name: ColProject, Type: StringType},
-	{Name: ColVersion, Type: StringType},
-	{Name: ColBenchmark, Type: StringType},
-	{Name: ColParams, Type: StringType},
-	{Name: ColMode, Type: StringType},
-	{Name: ColMetric, Type: StringType},
-	{Name: ColUnit, Type: StringType},
+var schema = arrow.NewSchema([]arrow.Field{
+	{Name: colProject, Type: stringType},
+	{Name: colVersion, Type: stringType},
+	{Name: colBenchmark, Type: stringType},
+	{Name: colParams, Type: stringType},
+	{Name: ColMode, Type: stringType},
+	{Name: ColMetric, Type: stringType},
+	{Name: colUnit, Type: stringType},
 	{Name: ColValue, Type: arrow.PrimitiveTypes.Float64},
 	{Name: ColNsPerOp, Type: arrow.PrimitiveTypes.Float64},
 	{Name: ColCount, Type: arrow.PrimitiveTypes.Int64},
-	{Name: ColInstance, Type: arrow.PrimitiveTypes.Int32},
-	{Name: ColTrial, Type: arrow.PrimitiveTypes.Int32},
-	{Name: ColFork, Type: arrow.PrimitiveTypes.Int32},
-	{Name: ColIteration, Type: arrow.PrimitiveTypes.Int32},
-	{Name: ColSlice, Type: arrow.PrimitiveTypes.Int32},
-	{Name: ColWarmup, Type: arrow.FixedWidthTypes.Boolean},
-	{Name: ColStartNs, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: ColEndNs, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: ColPair, Type: StringType},
-	{Name: ColSource, Type: StringType},
+	{Name: colInstance, Type: arrow.PrimitiveTypes.Int32},
+	{Name: colTrial, Type: arrow.PrimitiveTypes.Int32},
+	{Name: colFork, Type: arrow.PrimitiveTypes.Int32},
+	{Name: colIteration, Type: arrow.PrimitiveTypes.Int32},
+	{Name: colSlice, Type: arrow.PrimitiveTypes.Int32},
+	{Name: colWarmup, Type: arrow.FixedWidthTypes.Boolean},
+	{Name: colStartNs, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: colEndNs, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: colPair, Type: stringType},
+	{Name: ColSource, Type: stringType},
 	{Name: ColLine, Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 
-// schemaV1 is Schema of FormatVersion "1": the string columns plain strings.
+// schemaV1 is schema of formatVersion "1": the string columns plain strings.
 var schemaV1 = func() *arrow.Schema {
-	fields := Schema.Fields()
+	fields := schema.Fields()
 	for _, i := range stringColumns {
 		fields[i].Type = arrow.BinaryTypes.String
 	}

@@ -49,9 +49,9 @@ type Series struct {
 	Metric string
 	// Unit is the unit as recorded (the first row's, see MixedUnits).
 	Unit string
-	// MixedUnits is true when rows of this series were recorded in more than
+	// mixedUnits is true when rows of this series were recorded in more than
 	// one unit (NsPerOp is still comparable; Value is not).
-	MixedUnits bool
+	mixedUnits bool
 	// Setup is the run's setup, nil when the source stated none.
 	Setup *Setup
 
@@ -169,8 +169,8 @@ type Filter struct {
 	Metric string
 	// Benchmark, when set, keeps only benchmarks whose name matches.
 	Benchmark *regexp.Regexp
-	// Project and Version, when set, keep only those.
-	Project, Version string
+	// project and Version, when set, keep only those.
+	project, Version string
 	// IncludeWarmup keeps warmup rows (they are dropped by default).
 	IncludeWarmup bool
 	// Shard and Shards keep only the benchmark runs of shard Shard
@@ -194,8 +194,8 @@ func NewRunSet(keys []Key) *RunSet {
 	return s
 }
 
-// Has reports whether k is in the set.
-func (s *RunSet) Has(k Key) bool { return s.m[k] }
+// has reports whether k is in the set.
+func (s *RunSet) has(k Key) bool { return s.m[k] }
 
 // Collect groups the table's rows into one Series per key for the filter's
 // metric, sorted by key. Setups are attached by key.
@@ -264,7 +264,7 @@ func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key
 			return Key{}, false
 		}
 		k := c.key(i)
-		if f.Project != "" && k.Project != f.Project || f.Version != "" && k.Version != f.Version {
+		if f.project != "" && k.Project != f.project || f.Version != "" && k.Version != f.Version {
 			return k, false
 		}
 		if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
@@ -278,7 +278,7 @@ func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key
 				return k, false
 			}
 		}
-		if f.Only != nil && !f.Only.Has(k) {
+		if f.Only != nil && !f.Only.has(k) {
 			return k, false
 		}
 		return k, true
@@ -321,7 +321,7 @@ func (s *Series) alloc(n int) {
 
 func (s *Series) appendRow(c *columns, i int) {
 	if u := c.unit.Value(i); u != s.Unit {
-		s.MixedUnits = true
+		s.mixedUnits = true
 	}
 	s.Levels[LevelInstance] = append(s.Levels[LevelInstance], c.instance.Value(i))
 	s.Levels[LevelTrial] = append(s.Levels[LevelTrial], c.trial.Value(i))
@@ -433,7 +433,7 @@ func Select(t *Table, f Filter) ([]*Series, error) {
 		}
 	}
 	if f.Benchmark != nil {
-		all := Collect(t, Filter{Metric: f.Metric, Project: f.Project, Version: f.Version, IncludeWarmup: f.IncludeWarmup})
+		all := Collect(t, Filter{Metric: f.Metric, project: f.project, Version: f.Version, IncludeWarmup: f.IncludeWarmup})
 		if names := distinctBenchmarks(all); len(names) > 0 {
 			list := strings.Join(names, ", ")
 			if len(names) > 3 {

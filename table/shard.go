@@ -113,7 +113,7 @@ func byShardRowGroupRows(rows int64) int64 {
 // decodes at a time: the memory it holds, beyond a row group.
 const byShardReadRows = 1 << 20
 
-// writeByShard writes the rows of sp, whose groups are GroupOf's, to pq
+// writeByShard writes the rows of sp, whose groups are groupOf's, to pq
 // ordered by key hash (keyHash of the group; a group's rows in the order
 // they were added), a new row group whenever the next group would take
 // the current one over byShardRowGroupRows, and returns the hash range of
@@ -241,7 +241,7 @@ type ShardPart struct {
 }
 
 // Note adds the benchmark runs with rows of p's metric in rec (a record
-// with Schema's columns, read from any input) to those Runs lists.
+// with schema's columns, read from any input) to those Runs lists.
 func (p *ShardPart) Note(rec arrow.Record) {
 	if p.runs == nil {
 		p.runs = map[Key]bool{}
@@ -376,14 +376,14 @@ func (p *ShardPart) noteSkipped(fr *pqarrow.FileReader, rowGroups []int) error {
 			}
 			chunks = append(chunks, ch)
 			if rows >= 0 && ch.Len() != rows {
-				err = fmt.Errorf("column %s: %d values, column %s %d", Schema.Field(keyColumns[j]).Name, ch.Len(), Schema.Field(idxProject).Name, rows)
+				err = fmt.Errorf("column %s: %d values, column %s %d", schema.Field(keyColumns[j]).Name, ch.Len(), schema.Field(idxProject).Name, rows)
 				break
 			}
 			rows = ch.Len()
 			if rows > 0 {
 				cols[j], err = stringsOf(ch)
 				if err != nil {
-					err = fmt.Errorf("column %s: %w", Schema.Field(keyColumns[j]).Name, err)
+					err = fmt.Errorf("column %s: %w", schema.Field(keyColumns[j]).Name, err)
 					break
 				}
 			}

@@ -12,11 +12,11 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
-// GroupOf is the benchmark group of run k: k without its version. A group
+// groupOf is the benchmark group of run k: k without its version. A group
 // is the unit ShardOf splits by and a Spool chunk keeps whole, so every
 // version of a benchmark is analysed together (optimize and trim compare
 // versions).
-func GroupOf(k Key) Key {
+func groupOf(k Key) Key {
 	k.Version = ""
 	return k
 }
@@ -25,13 +25,13 @@ func GroupOf(k Key) Key {
 // benchmark name and shard (the metric and warmup flag are per row and not
 // checked here).
 func (f *Filter) Matches(k Key) bool {
-	if f.Project != "" && k.Project != f.Project || f.Version != "" && k.Version != f.Version {
+	if f.project != "" && k.Project != f.project || f.Version != "" && k.Version != f.Version {
 		return false
 	}
 	if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
 		return false
 	}
-	if f.Only != nil && !f.Only.Has(k) {
+	if f.Only != nil && !f.Only.has(k) {
 		return false
 	}
 	return f.Shards <= 1 || ShardOf(k, f.Shards) == f.Shard
@@ -88,10 +88,10 @@ func NewSpool(dir string, mem memory.Allocator) (*Spool, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Spool{mem: mem, file: f, w: w, coder: &coder{}, index: map[Key]int{}, runSeen: map[Key]bool{}, groupOf: GroupOf}, nil
+	return &Spool{mem: mem, file: f, w: w, coder: &coder{}, index: map[Key]int{}, runSeen: map[Key]bool{}, groupOf: groupOf}, nil
 }
 
-// GroupBy makes group the unit Chunks keeps together (GroupOf by default:
+// GroupBy makes group the unit Chunks keeps together (groupOf by default:
 // every version of a benchmark); call it before the first Add. An analysis
 // that relates runs across projects, as compare matches benchmarks by name
 // only, groups by NameGroupOf.
@@ -160,7 +160,7 @@ func JointChunks(maxRows int64, spools ...*Spool) [][][]int {
 // Rows is the number of rows added.
 func (s *Spool) Rows() int64 { return s.rows }
 
-// Add writes rec (a record with Schema's columns) to the scratch file;
+// Add writes rec (a record with schema's columns) to the scratch file;
 // the caller keeps ownership of rec.
 func (s *Spool) Add(rec arrow.Record) error {
 	if s.w == nil {
@@ -349,9 +349,9 @@ func (f Filter) Unsharded() Filter {
 	return f
 }
 
-// Equal reports whether f and o are the same selection: equal fields,
+// equal reports whether f and o are the same selection: equal fields,
 // regular expressions compared by their source text.
-func (f Filter) Equal(o Filter) bool {
+func (f Filter) equal(o Filter) bool {
 	re := func(f Filter) string {
 		if f.Benchmark == nil {
 			return "\x00"
@@ -453,5 +453,5 @@ func Compact(rec arrow.Record, mem memory.Allocator) (arrow.Record, error) {
 		}
 		cols[i] = c
 	}
-	return array.NewRecord(Schema, cols, rec.NumRows()), nil
+	return array.NewRecord(schema, cols, rec.NumRows()), nil
 }

@@ -83,7 +83,7 @@ func TestSpoolChunks(t *testing.T) {
 				t.Errorf("maxRows %d: chunk %d holds %d rows", maxRows, ci, sub.NumRows())
 			}
 			for _, s := range Collect(sub, Filter{}) {
-				g := GroupOf(s.Key).String()
+				g := groupOf(s.Key).String()
 				if c, ok := seen[g]; ok && c != ci {
 					t.Errorf("maxRows %d: group %s in chunks %d and %d", maxRows, g, c, ci)
 				}

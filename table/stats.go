@@ -139,7 +139,7 @@ func (r *RunStats) Units() []Unit {
 	return out
 }
 
-// Add counts rec's rows (rec must have Schema; Stats does not keep it).
+// Add counts rec's rows (rec must have schema; Stats does not keep it).
 func (s *Stats) Add(rec arrow.Record) {
 	if s.MetricRows == nil {
 		s.MetricRows = map[string]int64{}

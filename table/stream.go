@@ -45,7 +45,7 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 	if err != nil {
 		return err
 	}
-	if opt.ByShard && f != FormatParquet {
+	if opt.ByShard && f != formatParquet {
 		return fmt.Errorf("%s: a table is written by shard only as Parquet (.parquet)", path)
 	}
 	var fillErr error
@@ -86,7 +86,7 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 				return err
 			}
 		}
-		if f == FormatParquet {
+		if f == formatParquet {
 			// With many setups the JSON and pqarrow's copies of it (its
 			// buffer grows by doubling, then is copied) are the largest
 			// allocations of the run, made just after the input's
@@ -113,11 +113,11 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 	if fillErr != nil {
 		return fillErr
 	}
-	if err != nil || f != FormatCSV {
+	if err != nil || f != formatCSV {
 		return err
 	}
 	t := &Table{Setups: setups}
-	return atomicfile.Write(SetupsSidecar(path), t.WriteSetupsCSV)
+	return atomicfile.Write(SetupsSidecar(path), t.writeSetupsCSV)
 }
 
 // pipe runs a record writer in a goroutine of its own, so that encoding
@@ -223,10 +223,10 @@ var arrowHoldBytes int64 = 128 << 20
 //     index to find them.
 func parquetOptions(codec string) arrowio.ParquetOptions {
 	o := arrowio.ParquetOptions{
-		Plain:   []string{ColValue, ColNsPerOp, ColStartNs, ColEndNs},
-		Runs:    []string{ColInstance, ColTrial, ColFork, ColIteration, ColSlice},
+		Plain:   []string{ColValue, ColNsPerOp, colStartNs, colEndNs},
+		Runs:    []string{colInstance, colTrial, colFork, colIteration, colSlice},
 		Delta:   []string{ColCount, ColLine},
-		NoStats: except(ColBenchmark),
+		NoStats: except(colBenchmark),
 		Codec:   codec,
 	}
 	switch codec {
@@ -238,10 +238,10 @@ func parquetOptions(codec string) arrowio.ParquetOptions {
 	return o
 }
 
-// except is the names of Schema's columns other than cols.
+// except is the names of schema's columns other than cols.
 func except(cols ...string) []string {
 	var out []string
-	for _, f := range Schema.Fields() {
+	for _, f := range schema.Fields() {
 		if !slices.Contains(cols, f.Name) {
 			out = append(out, f.Name)
 		}
@@ -252,14 +252,14 @@ func except(cols ...string) []string {
 func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (*streamWriter, error) {
 	s := &streamWriter{f: f, w: w, opt: opt}
 	switch f {
-	case FormatParquet:
-		md := arrow.NewMetadata([]string{MetadataVersion}, []string{FormatVersion})
-		pq, err := arrowio.NewParquetWriterWith(w, arrow.NewSchema(Schema.Fields(), &md), parquetOptions(opt.ParquetCompression))
+	case formatParquet:
+		md := arrow.NewMetadata([]string{metadataVersion}, []string{formatVersion})
+		pq, err := arrowio.NewParquetWriterWith(w, arrow.NewSchema(schema.Fields(), &md), parquetOptions(opt.ParquetCompression))
 		if err != nil {
 			return nil, err
 		}
 		s.pq = pq
-	case FormatArrow:
+	case formatArrow:
 		if !validCodec(opt.ArrowCompression) {
 			return nil, fmt.Errorf("arrowio: unknown IPC compression %q (want none, zstd or lz4)", opt.ArrowCompression)
 		}
@@ -285,9 +285,9 @@ func validCodec(c string) bool {
 }
 
 // checkStreamSchema refuses a record Stream cannot write: one whose
-// columns are not Schema's.
+// columns are not schema's.
 func checkStreamSchema(rec arrow.Record) error {
-	if !rec.Schema().Equal(Schema) && !Schema.Equal(arrow.NewSchema(rec.Schema().Fields(), nil)) {
+	if !rec.Schema().Equal(schema) && !schema.Equal(arrow.NewSchema(rec.Schema().Fields(), nil)) {
 		return fmt.Errorf("table: record with schema %s, want the canonical one", rec.Schema())
 	}
 	return nil
@@ -299,9 +299,9 @@ func (s *streamWriter) write(rec arrow.Record) error {
 	}
 	s.rows += rec.NumRows()
 	switch s.f {
-	case FormatParquet:
+	case formatParquet:
 		return s.pq.Write(rec)
-	case FormatArrow:
+	case formatArrow:
 		r := s.coder.encode(rec)
 		if n := recordBytes(r); s.ipcw == nil && s.heldBytes+n <= arrowHoldBytes {
 			s.held = append(s.held, r)
@@ -364,7 +364,7 @@ func setupsJSON(setups []Setup) ([]byte, error) {
 func (s *streamWriter) closeParquet(js []byte) error {
 	pq := s.pq
 	s.pq = nil
-	if err := pq.SetMetadata(MetadataSetups, unsafe.String(unsafe.SliceData(js), len(js))); err != nil {
+	if err := pq.SetMetadata(metadataSetups, unsafe.String(unsafe.SliceData(js), len(js))); err != nil {
 		pq.Close()
 		return err
 	}
@@ -380,7 +380,7 @@ func (s *streamWriter) closeParquet(js []byte) error {
 // close writes the setups and ends an Arrow or CSV file.
 func (s *streamWriter) close(setups []Setup) error {
 	switch s.f {
-	case FormatArrow:
+	case formatArrow:
 		return s.copySpool(setups)
 	default:
 		s.cw.Flush()
@@ -481,7 +481,7 @@ func (s *streamWriter) abort() {
 	}
 }
 
-// writeCSVRecord writes rec's rows as CSV (see WriteCSV) using buf.
+// writeCSVRecord writes rec's rows as CSV (see writeCSV) using buf.
 func writeCSVRecord(cw *csv.Writer, rec arrow.Record, buf []string) error {
 	c := columnsOf(rec)
 	var r Row

@@ -32,7 +32,7 @@ func TestStreamSetupsAndEarlierFiles(t *testing.T) {
 	dir := t.TempDir()
 	old := filepath.Join(dir, "old.parquet")
 	var buf bytes.Buffer
-	if err := want.WriteParquet(&buf); err != nil {
+	if err := want.writeParquet(&buf); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(old, buf.Bytes(), 0o644); err != nil {

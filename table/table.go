@@ -9,7 +9,7 @@ import (
 )
 
 // Table is the canonical measurement table in memory: Arrow records with
-// Schema, and the setups of the benchmark runs it holds, sorted by key.
+// schema, and the setups of the benchmark runs it holds, sorted by key.
 // The Table owns its records; call Release when done.
 type Table struct {
 	Records []arrow.Record
@@ -150,7 +150,7 @@ type columns struct {
 	warmup                                    *array.Boolean
 }
 
-// strCol reads one string column of a record with Schema: row i's value
+// strCol reads one string column of a record with schema: row i's value
 // is dict[idx[i]].
 type strCol struct {
 	idx  []int32
@@ -259,14 +259,14 @@ func (c *columns) row(i int, r *Row) {
 }
 
 // checkSchema reports whether s has the canonical columns in order, with
-// nulls allowed only where Schema allows them: the columns of Schema, or
+// nulls allowed only where schema allows them: the columns of schema, or
 // of format version 1 (plain string columns; see canonicalRecord).
 func checkSchema(s *arrow.Schema) error {
 	if len(s.Fields()) != numColumns {
 		return fmt.Errorf("not a benchtrim table: %d columns, want %d", len(s.Fields()), numColumns)
 	}
 	v1 := arrow.TypeEqual(s.Field(idxProject).Type, arrow.BinaryTypes.String)
-	for i, f := range Schema.Fields() {
+	for i, f := range schema.Fields() {
 		if v1 {
 			f = schemaV1.Field(i)
 		}

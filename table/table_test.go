@@ -123,10 +123,10 @@ func TestRoundTrip(t *testing.T) {
 			if !reflect.DeepEqual(tab.Setups, back.Setups) {
 				t.Errorf("setups differ\nwant %+v\ngot  %+v", tab.Setups, back.Setups)
 			}
-			// ScanFile hands on the same rows, record by record, and the
+			// scanFile hands on the same rows, record by record, and the
 			// same setups; it leaks nothing.
 			var scanned Table
-			setups, err := ScanFile(path, mem, func(rec arrow.Record) error {
+			setups, err := scanFile(path, mem, func(rec arrow.Record) error {
 				rec.Retain()
 				scanned.Records = append(scanned.Records, rec)
 				return nil
