@@ -60,7 +60,7 @@ func (in *Instances) ID(name string) (id int32, isNew bool) {
 func readDirectory(path string, opt ReadOptions, mem memory.Allocator, rep *Report, sink func(arrow.Record) error) (*table.Table, string, error) {
 	var df DirFormat
 	if opt.Format != "" {
-		f, err := FormatByName(opt.Format, opt.Formats)
+		f, err := formatByName(opt.Format, opt.Formats)
 		if err != nil {
 			return nil, "", err
 		}

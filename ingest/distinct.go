@@ -7,13 +7,13 @@ import (
 	"os"
 )
 
-// CheckDistinct returns an error when two of paths name the same file or
+// checkDistinct returns an error when two of paths name the same file or
 // directory (also through links or paths like ./a/../a) or two files with the same
 // content: reading both would pool one recording twice, as if it had
 // twice the forks. Contents are hashed (SHA-256) only for files of equal
 // size, so distinct inputs cost one stat each. "-" (standard input) is
 // skipped; missing files are left for the reader to report.
-func CheckDistinct(paths []string) error {
+func checkDistinct(paths []string) error {
 	type file struct {
 		path string
 		info os.FileInfo

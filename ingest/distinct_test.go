@@ -31,7 +31,7 @@ func TestCheckDistinct(t *testing.T) {
 		{[]string{filepath.Join(dir, "a"), filepath.Join(dir, "a", "..", "a")}, "same directory as " + filepath.Join(dir, "a")},
 		{[]string{filepath.Join(dir, "a"), a, dir}, ""},
 	} {
-		err := CheckDistinct(tc.paths)
+		err := checkDistinct(tc.paths)
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%v: err %v, want %q", tc.paths, err, tc.want)
 		}

@@ -51,20 +51,20 @@ func (e *ParseError) Error() string {
 const (
 	KindUnknownMode = "unknown mode"
 	KindTooLong     = "string longer than table.MaxStringBytes"
-	KindRejected    = "row the table cannot hold"
+	kindRejected    = "row the table cannot hold"
 )
 
 // RejectKind is the Report kind for an error of table.CheckRow or
-// table.Builder.Append: KindUnknownMode, KindTooLong or KindRejected.
+// table.Builder.Append: KindUnknownMode, KindTooLong or kindRejected.
 func RejectKind(err error) string {
 	var re *table.RowError
 	switch {
 	case !errors.As(err, &re):
-		return KindRejected
+		return kindRejected
 	case re.Column == table.ColMode:
 		return KindUnknownMode
 	case re.Column == table.ColCount:
-		return KindRejected
+		return kindRejected
 	}
 	return KindTooLong
 }
@@ -73,7 +73,7 @@ func RejectKind(err error) string {
 type Source struct {
 	// File is the name used in row locators and error messages.
 	File string
-	// Project and Version label every row (see LabelsFromFileName).
+	// Project and Version label every row (see labelsFromFileName).
 	Project, Version string
 	// ProjectFromUser and VersionFromUser are true when that label was given
 	// by the user (flags) rather than taken from the file name; formats that
@@ -121,9 +121,9 @@ type Report struct {
 // ReportKind is one kind of skipped or suspicious item.
 type ReportKind struct {
 	Kind string
-	// Skipped is true when such items were left out of the table (rows
+	// skipped is true when such items were left out of the table (rows
 	// dropped); false for suspicious items that were kept.
-	Skipped bool
+	skipped bool
 	// Count is how many items (rows, for skipped items) of this kind there were.
 	Count int
 	// Examples are the first MaxExamples occurrences.
@@ -149,7 +149,7 @@ func (r *Report) add(kind string, skipped bool, n int, err *ParseError) {
 	}
 	k := r.kinds[id]
 	if k == nil {
-		k = &ReportKind{Kind: kind, Skipped: skipped}
+		k = &ReportKind{Kind: kind, skipped: skipped}
 		r.kinds[id] = k
 	}
 	k.Count += n
@@ -158,8 +158,8 @@ func (r *Report) add(kind string, skipped bool, n int, err *ParseError) {
 	}
 }
 
-// Merge adds o's counts and examples to r.
-func (r *Report) Merge(o *Report) {
+// merge adds o's counts and examples to r.
+func (r *Report) merge(o *Report) {
 	for _, k := range o.Kinds() {
 		for i, ex := range k.Examples {
 			n := 0
@@ -168,10 +168,10 @@ func (r *Report) Merge(o *Report) {
 			} else {
 				n = 1
 			}
-			r.add(k.Kind, k.Skipped, n, ex)
+			r.add(k.Kind, k.skipped, n, ex)
 		}
 		if len(k.Examples) == 0 {
-			r.add(k.Kind, k.Skipped, k.Count, nil)
+			r.add(k.Kind, k.skipped, k.Count, nil)
 		}
 	}
 }
@@ -183,8 +183,8 @@ func (r *Report) Kinds() []*ReportKind {
 		out = append(out, k)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Skipped != out[j].Skipped {
-			return out[i].Skipped
+		if out[i].skipped != out[j].skipped {
+			return out[i].skipped
 		}
 		return out[i].Kind < out[j].Kind
 	})
@@ -206,7 +206,7 @@ func (r *Report) Count(kind string) int {
 func (r *Report) SkippedRows() int {
 	n := 0
 	for _, k := range r.kinds {
-		if k.Skipped {
+		if k.skipped {
 			n += k.Count
 		}
 	}
@@ -221,7 +221,7 @@ func (r *Report) Empty() bool { return len(r.kinds) == 0 }
 func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	for _, k := range r.Kinds() {
-		if k.Skipped {
+		if k.skipped {
 			fmt.Fprintf(&b, "skipped %d: %s\n", k.Count, k.Kind)
 		} else {
 			fmt.Fprintf(&b, "warning %d: %s\n", k.Count, k.Kind)
@@ -239,12 +239,12 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 
 var versionSuffix = regexp.MustCompile(`^(.+?)[-_@]((?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?:[-+.][0-9A-Za-z.\-]+)?)$`)
 
-// LabelsFromFileName derives a project and version label from a file name
+// labelsFromFileName derives a project and version label from a file name
 // of the form PROJECT-VERSION.ext (for example prometheus-v0.35.0.csv gives
 // "prometheus", "v0.35.0"; '_' and '@' also separate; a version is v1,
 // v1.2, 1.2 or 1.2.3 with an optional -rc1/+meta suffix). Other names give the
 // name without extension as project and an empty version.
-func LabelsFromFileName(path string) (project, version string) {
+func labelsFromFileName(path string) (project, version string) {
 	if path == "-" {
 		return "stdin", ""
 	}

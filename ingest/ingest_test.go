@@ -58,7 +58,7 @@ func TestLabelsFromFileName(t *testing.T) {
 		{"app_v2-beta.json", "app", "v2-beta"},
 		{"results-1.json", "results-1", ""},
 	} {
-		p, v := LabelsFromFileName(tc.path)
+		p, v := labelsFromFileName(tc.path)
 		if p != tc.project || v != tc.version {
 			t.Errorf("LabelsFromFileName(%q) = %q, %q; want %q, %q", tc.path, p, v, tc.project, tc.version)
 		}
@@ -73,7 +73,7 @@ func TestReportCountsAndPrints(t *testing.T) {
 	r.Warn("ragged data", &ParseError{File: "b.csv", Line: 12, Msg: "missing iteration 2"})
 	var o Report
 	o.Skip("NaN value", 3, &ParseError{File: "c.json", Msg: "x"})
-	r.Merge(&o)
+	r.merge(&o)
 	if r.Count("NaN value") != 10 || r.SkippedRows() != 10 || r.Count("ragged data") != 1 {
 		t.Errorf("counts: NaN %d skipped %d ragged %d", r.Count("NaN value"), r.SkippedRows(), r.Count("ragged data"))
 	}

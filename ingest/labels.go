@@ -15,14 +15,14 @@ import (
 )
 
 // fileLabels are the project and version a file's rows get when they do
-// not come from its name (LabelsFromFileName).
+// not come from its name (labelsFromFileName).
 type fileLabels struct{ project, version string }
 
-// SplitLabel splits a NAME=FILE argument, benchstat's syntax for naming an
+// splitLabel splits a NAME=FILE argument, benchstat's syntax for naming an
 // input, into the label and the path. An argument without '=', one whose
 // part before '=' is empty or holds a path separator, and an existing file
 // whose name contains '=' are a path with no label.
-func SplitLabel(arg string) (label, path string) {
+func splitLabel(arg string) (label, path string) {
 	name, file, ok := strings.Cut(arg, "=")
 	if !ok || name == "" || file == "" || strings.ContainsAny(name, `/\`) {
 		return "", arg
@@ -52,7 +52,7 @@ func suiteLabels(args []string, opt ReadOptions, mem memory.Allocator) ([]string
 	paths := make([]string, len(args))
 	named := map[string]string{}
 	for i, a := range args {
-		label, p := SplitLabel(a)
+		label, p := splitLabel(a)
 		paths[i] = p
 		if label != "" {
 			named[p] = label
@@ -129,7 +129,7 @@ func sameSuite(paths []string, opt ReadOptions, mem memory.Allocator) bool {
 			return false
 		}
 		s := stemOf(p)
-		if _, v := LabelsFromFileName(p); v != "" || stems[s] {
+		if _, v := labelsFromFileName(p); v != "" || stems[s] {
 			return false
 		}
 		stems[s] = true
@@ -159,7 +159,7 @@ func benchmarksOf(path string, opt ReadOptions, mem memory.Allocator) (string, [
 	if err != nil {
 		return "", nil, err
 	}
-	b := table.NewBuilder(mem, opt.BatchRows)
+	b := table.NewBuilder(mem, opt.batchRows)
 	defer b.Release()
 	if err := format.Read(br, Source{File: path}, b, &Report{}); err != nil {
 		return "", nil, err
@@ -192,11 +192,11 @@ func formatOf(path string, br *bufio.Reader, opt ReadOptions) (Format, error) {
 		return nil, errors.New("no formats")
 	}
 	if opt.Format != "" {
-		return FormatByName(opt.Format, opt.Formats)
+		return formatByName(opt.Format, opt.Formats)
 	}
 	head, err := br.Peek(sniffBytes)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, err
 	}
-	return Detect(path, head, opt.Formats)
+	return detect(path, head, opt.Formats)
 }

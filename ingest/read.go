@@ -18,8 +18,8 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// FormatByName returns the format of formats called name.
-func FormatByName(name string, formats []Format) (Format, error) {
+// formatByName returns the format of formats called name.
+func formatByName(name string, formats []Format) (Format, error) {
 	var names []string
 	for _, f := range formats {
 		if f.Name() == name {
@@ -30,12 +30,12 @@ func FormatByName(name string, formats []Format) (Format, error) {
 	return nil, fmt.Errorf("unknown format %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-// sniffBytes is how much of a file Detect looks at.
+// sniffBytes is how much of a file detect looks at.
 const sniffBytes = 64 << 10
 
-// Detect picks the format of formats whose Sniff accepts head. It is an
+// detect picks the format of formats whose Sniff accepts head. It is an
 // error when none or more than one does.
-func Detect(file string, head []byte, formats []Format) (Format, error) {
+func detect(file string, head []byte, formats []Format) (Format, error) {
 	var hits []Format
 	for _, f := range formats {
 		if f.Sniff(head) {
@@ -58,7 +58,7 @@ func Detect(file string, head []byte, formats []Format) (Format, error) {
 	return nil, &ParseError{File: file, Msg: "ambiguous format, could be " + strings.Join(names, " or ") + "; use --format"}
 }
 
-// diagnose explains why Detect found no format for a file (detectErr):
+// diagnose explains why detect found no format for a file (detectErr):
 // a git conflict marker in head is reported at its line; otherwise the file
 // is read with the format whose Likely score of head is highest (when one
 // format alone has it) and that reader's *ParseError is returned, noting
@@ -70,7 +70,7 @@ func diagnose(file string, head []byte, r io.Reader, formats []Format, detectErr
 	if !errors.As(detectErr, &pe) || strings.HasPrefix(pe.Msg, "ambiguous") || len(bytes.TrimSpace(head)) == 0 {
 		return detectErr
 	}
-	if line, text := ConflictMarker(head); line > 0 {
+	if line, text := conflictMarker(head); line > 0 {
 		return &ParseError{File: file, Line: line, Msg: fmt.Sprintf("git merge conflict marker %q: the file holds an unresolved merge; resolve it (keep one side) and read it again", text)}
 	}
 	var best Format
@@ -112,12 +112,12 @@ type ReadOptions struct {
 	Format string
 	// Project and Version override the labels taken from file names.
 	Project, Version string
-	// Instance and Trial stamp rows of formats without those levels.
-	Instance, Trial int32
+	// instance and trial stamp rows of formats without those levels.
+	instance, trial int32
 	// Allocator for the table (memory.DefaultAllocator when nil).
 	Allocator memory.Allocator
-	// BatchRows per Arrow record (table.DefaultBatchRows when 0).
-	BatchRows int
+	// batchRows per Arrow record (table.DefaultBatchRows when 0).
+	batchRows int
 	// OnFile, when set, is called after each file with its row count.
 	OnFile func(path string, rows int64)
 	// Stdin is read for the path "-" (os.Stdin when nil).
@@ -200,7 +200,7 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	st := &Streamed{Report: &Report{}, Stats: &table.Stats{}}
 	rep := st.Report
 	paths, opt.labels = suiteLabels(paths, opt, mem)
-	if err := CheckDistinct(paths); err != nil {
+	if err := checkDistinct(paths); err != nil {
 		return st, err
 	}
 	// Before any file is read: a second "-" would otherwise read an
@@ -279,7 +279,7 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 // With a sink, each record is checked and handed to sink as it is built,
 // and the table holds only the setups.
 func build(path string, opt ReadOptions, mem memory.Allocator, sink func(arrow.Record) error, read func(b *table.Builder) error) (*table.Table, error) {
-	b := table.NewBuilder(mem, opt.BatchRows)
+	b := table.NewBuilder(mem, opt.batchRows)
 	defer b.Release()
 	if opt.runIDs != nil {
 		b.UseRunIDs(opt.runIDs)
@@ -346,7 +346,7 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 		return nil, "", fmt.Errorf("%s: not a canonical table file, and no result-file formats to read it with (ingest.ReadOptions.Formats is empty)", path)
 	}
 	if opt.Format != "" {
-		if format, err = FormatByName(opt.Format, opt.Formats); err != nil {
+		if format, err = formatByName(opt.Format, opt.Formats); err != nil {
 			return nil, "", err
 		}
 	} else {
@@ -354,7 +354,7 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 			return nil, "", fmt.Errorf("%s: %w", path, err)
 		}
-		if format, err = Detect(path, head, opt.Formats); err != nil {
+		if format, err = detect(path, head, opt.Formats); err != nil {
 			return nil, "", diagnose(path, head, br, opt.Formats, err, mem)
 		}
 	}
@@ -381,11 +381,11 @@ func checkError(file string, err error) error {
 // its name unless the options give them, the options' instance and trial,
 // and the instance numbering shared by the files of this call.
 func (opt *ReadOptions) source(path string) Source {
-	project, version := LabelsFromFileName(path)
+	project, version := labelsFromFileName(path)
 	if l, ok := opt.labels[path]; ok {
 		project, version = l.project, l.version
 	}
-	src := Source{File: path, Project: project, Version: version, Instance: opt.Instance, Trial: opt.Trial, Instances: opt.instances}
+	src := Source{File: path, Project: project, Version: version, Instance: opt.instance, Trial: opt.trial, Instances: opt.instances}
 	if opt.Project != "" {
 		src.Project, src.ProjectFromUser = opt.Project, true
 	}

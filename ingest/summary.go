@@ -73,7 +73,7 @@ func (rep *Report) WriteKinds(w io.Writer) {
 	}
 	for _, k := range rep.Kinds() {
 		what := "warning"
-		if k.Skipped {
+		if k.skipped {
 			what = "skipped"
 		}
 		fmt.Fprintf(w, "input: %s %d: %s (benchtrim ingest lists examples)\n", what, k.Count, k.Kind)

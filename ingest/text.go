@@ -15,7 +15,7 @@ import (
 const (
 	KindInvalidUTF8Name = "invalid UTF-8 in a name (replaced by U+FFFD)"
 	KindControlName     = "control character in a name (escaped as \\n, \\t, \\xNN or \\uNNNN)"
-	KindBidiName        = "bidi control in a name (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C; escaped as \\uNNNN)"
+	kindBidiName        = "bidi control in a name (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C; escaped as \\uNNNN)"
 )
 
 // CleanName makes s safe for the canonical table's text columns (project,
@@ -128,7 +128,7 @@ func (n *Names) Clean(s, what string, at ParseError) string {
 	if ctl && strings.ContainsFunc(s, isBidi) {
 		e := at
 		e.Msg = fmt.Sprintf("%s %q holds bidi controls, which change how names display; stored as %s", what, s, stored)
-		n.Rep.Warn(KindBidiName, &e)
+		n.Rep.Warn(kindBidiName, &e)
 	}
 	return c
 }
@@ -154,11 +154,11 @@ func Mode(s string) (canonical string, ok bool) {
 	return "", false
 }
 
-// ConflictMarker finds the first line of head that starts a git merge
+// conflictMarker finds the first line of head that starts a git merge
 // conflict ("<<<<<<< " and a branch name, as git writes into a file with an
 // unresolved merge) and returns its 1-based line number and text; line is
 // 0 when there is none.
-func ConflictMarker(head []byte) (line int, text string) {
+func conflictMarker(head []byte) (line int, text string) {
 	for n := 1; len(head) > 0; n++ {
 		l := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {

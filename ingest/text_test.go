@@ -77,8 +77,8 @@ func TestNamesWarnBidi(t *testing.T) {
 	}
 	n.Clean("size=\u2067100\u2069", "param value", ParseError{File: "f.txt", Line: 3})
 	n.Clean("c\x01\u200f", "benchmark", ParseError{File: "f.txt", Line: 4})
-	if rep.Count(KindBidiName) != 3 || rep.Count(KindControlName) != 1 {
-		t.Errorf("bidi %d, control %d; report:\n%s", rep.Count(KindBidiName), rep.Count(KindControlName), reportText(&rep))
+	if rep.Count(kindBidiName) != 3 || rep.Count(KindControlName) != 1 {
+		t.Errorf("bidi %d, control %d; report:\n%s", rep.Count(kindBidiName), rep.Count(KindControlName), reportText(&rep))
 	}
 	text := reportText(&rep)
 	for _, want := range []string{
@@ -119,7 +119,7 @@ func TestConflictMarker(t *testing.T) {
 		{"<<<<<<<<<< not git\n", 0, ""}, // no space after seven '<'
 		{"", 0, ""},
 	} {
-		line, text := ConflictMarker([]byte(tc.head))
+		line, text := conflictMarker([]byte(tc.head))
 		if line != tc.line || text != tc.text {
 			t.Errorf("ConflictMarker(%q) = %d, %q; want %d, %q", tc.head, line, text, tc.line, tc.text)
 		}
