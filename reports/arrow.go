@@ -13,11 +13,11 @@ import (
 // columnType infers a column's Arrow type from its cells: int64 when every
 // non-nil cell is an integer, float64 when they are numbers (Percent and
 // Seconds keep their fraction and seconds), bool when all are bools, and
-// string otherwise (cells then use Exact). A column of nils is a string
+// string otherwise (cells then use exact). A column of nils is a string
 // column of nulls.
 func (t *Table) columnType(j int) arrow.DataType {
 	ints, nums, bools, seen := true, true, true, false
-	for _, r := range t.Rows {
+	for _, r := range t.rows {
 		switch r[j].(type) {
 		case nil:
 			continue
@@ -75,9 +75,9 @@ func asInt(v any) int64 {
 	return 0
 }
 
-// Record converts the table to one Arrow record (types from columnType,
+// record converts the table to one Arrow record (types from columnType,
 // nil cells null). The caller releases it.
-func (t *Table) Record(mem memory.Allocator) arrow.Record {
+func (t *Table) record(mem memory.Allocator) arrow.Record {
 	fields := make([]arrow.Field, len(t.Columns))
 	for j, c := range t.Columns {
 		fields[j] = arrow.Field{Name: c, Type: t.columnType(j), Nullable: true}
@@ -85,8 +85,8 @@ func (t *Table) Record(mem memory.Allocator) arrow.Record {
 	schema := arrow.NewSchema(fields, nil)
 	rb := array.NewRecordBuilder(mem, schema)
 	defer rb.Release()
-	rb.Reserve(len(t.Rows))
-	for _, r := range t.Rows {
+	rb.Reserve(len(t.rows))
+	for _, r := range t.rows {
 		for j, v := range r {
 			if v == nil {
 				rb.Field(j).AppendNull()
@@ -100,23 +100,23 @@ func (t *Table) Record(mem memory.Allocator) arrow.Record {
 			case *array.BooleanBuilder:
 				b.Append(v.(bool))
 			case *array.StringBuilder:
-				b.Append(Exact(v))
+				b.Append(exact(v))
 			}
 		}
 	}
 	return rb.NewRecord()
 }
 
-// WriteArrow writes the table as an Arrow IPC file.
-func (t *Table) WriteArrow(w io.Writer) error {
-	rec := t.Record(memory.DefaultAllocator)
+// writeArrow writes the table as an Arrow IPC file.
+func (t *Table) writeArrow(w io.Writer) error {
+	rec := t.record(memory.DefaultAllocator)
 	defer rec.Release()
 	return arrowio.WriteIPC(w, rec.Schema(), []arrow.Record{rec})
 }
 
-// WriteParquet writes the table as a Parquet file.
-func (t *Table) WriteParquet(w io.Writer) error {
-	rec := t.Record(memory.DefaultAllocator)
+// writeParquet writes the table as a Parquet file.
+func (t *Table) writeParquet(w io.Writer) error {
+	rec := t.record(memory.DefaultAllocator)
 	defer rec.Release()
 	return arrowio.WriteParquet(w, rec.Schema(), []arrow.Record{rec})
 }

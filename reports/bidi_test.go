@@ -30,7 +30,7 @@ func TestWriteHTMLIsolatesNames(t *testing.T) {
 	tab.AddRow("שלום", 2)
 	tab.AddRow(long, 3)
 	var b bytes.Buffer
-	if err := tab.WriteHTML(&b); err != nil {
+	if err := tab.writeHTML(&b); err != nil {
 		t.Fatal(err)
 	}
 	h := b.String()

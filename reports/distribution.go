@@ -7,7 +7,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// DistributionColumns are the columns of a distributions frame (the HTML
+// distributionColumns are the columns of a distributions frame (the HTML
 // report's violins): per benchmark run and configuration (such as
 // "recorded" or "recommended") the number of iterations, their mean, and
 // per kept point its probability p and the iteration value at that
@@ -19,12 +19,12 @@ import (
 //	mean_ns              their mean
 //	quantile             p in [0, 1] (type-7 quantiles, evenly spaced)
 //	value_ns             the p-quantile of the iteration values
-var DistributionColumns = []string{"project", "version", "benchmark", "params", "mode", "configuration",
+var distributionColumns = []string{"project", "version", "benchmark", "params", "mode", "configuration",
 	"iterations", "mean_ns", "quantile", "value_ns"}
 
-// DistributionPoints bounds the quantiles kept per distribution: runs with
+// distributionPoints bounds the quantiles kept per distribution: runs with
 // fewer iterations keep every value, sorted.
-const DistributionPoints = 41
+const distributionPoints = 41
 
 // Distribution is the iteration values of one benchmark run under one
 // configuration.
@@ -40,7 +40,7 @@ type Distribution struct {
 }
 
 // Summarize returns d with its values replaced by the quantile points
-// DistributionFrame keeps (at most DistributionPoints) and their number
+// DistributionFrame keeps (at most distributionPoints) and their number
 // and mean recorded, so a report can hold the distribution in a few
 // values; DistributionFrame gives the same rows for d and Summarize(d).
 func Summarize(d Distribution) Distribution {
@@ -71,8 +71,8 @@ func finiteSorted(v []float64) ([]float64, float64) {
 	return x, sum
 }
 
-// DistributionFrame is the distributions frame of ds (DistributionColumns):
-// the finite values of each (or its Summarize summary), summarised by at most DistributionPoints
+// DistributionFrame is the distributions frame of ds (distributionColumns):
+// the finite values of each (or its Summarize summary), summarised by at most distributionPoints
 // evenly spaced quantiles; a distribution without finite values has no rows.
 func DistributionFrame(ds []Distribution) *Frame {
 	var k KeyColumns
@@ -103,14 +103,14 @@ func DistributionFrame(ds []Distribution) *Frame {
 	return f
 }
 
-// quantilePoints returns DistributionPoints evenly spaced probabilities
+// quantilePoints returns distributionPoints evenly spaced probabilities
 // and the type-7 quantiles of the sorted x at them, or every value of x
 // with p = i/(len(x)−1) when x is shorter (p = 0.5 for one value).
 func quantilePoints(x []float64) (ps, qs []float64) {
 	if len(x) == 1 {
 		return []float64{0.5}, []float64{x[0]}
 	}
-	m := min(len(x), DistributionPoints)
+	m := min(len(x), distributionPoints)
 	for i := 0; i < m; i++ {
 		pi := float64(i) / float64(m-1)
 		ps = append(ps, pi)

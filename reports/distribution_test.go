@@ -26,8 +26,8 @@ func TestDistributionFrame(t *testing.T) {
 		{Key: k, Configuration: "one", Values: []float64{7}},
 		{Key: k, Configuration: "none", Values: []float64{math.NaN()}},
 	})
-	if f.Rows() != DistributionPoints+3+1 {
-		t.Fatalf("%d rows, want %d", f.Rows(), DistributionPoints+4)
+	if f.Rows() != distributionPoints+3+1 {
+		t.Fatalf("%d rows, want %d", f.Rows(), distributionPoints+4)
 	}
 	var buf bytes.Buffer
 	if err := f.WriteCSV(&buf); err != nil {
@@ -37,8 +37,8 @@ func TestDistributionFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rows.Header, ","); got != strings.Join(DistributionColumns, ",") {
-		t.Errorf("columns %s, want %s", got, strings.Join(DistributionColumns, ","))
+	if got := strings.Join(rows.Header, ","); got != strings.Join(distributionColumns, ",") {
+		t.Errorf("columns %s, want %s", got, strings.Join(distributionColumns, ","))
 	}
 	cell := func(i int, c string) string {
 		for j, h := range rows.Header {
@@ -112,7 +112,7 @@ func TestSummarize(t *testing.T) {
 	for _, d := range ds {
 		sum = append(sum, Summarize(d))
 	}
-	if len(sum[0].Values) != DistributionPoints || sum[0].Iterations != 100 || sum[1].Iterations != 3 || sum[3].Iterations != 0 {
+	if len(sum[0].Values) != distributionPoints || sum[0].Iterations != 100 || sum[1].Iterations != 3 || sum[3].Iterations != 0 {
 		t.Fatalf("summaries: %d values of %d, %d, %d", len(sum[0].Values), sum[0].Iterations, sum[1].Iterations, sum[3].Iterations)
 	}
 	if again := Summarize(sum[0]); len(again.Values) != len(sum[0].Values) || again.Mean != sum[0].Mean {

@@ -123,9 +123,9 @@ func (f *Frame) WriteFile(path string) error {
 	case ".csv":
 		return atomicfile.Write(path, f.WriteCSV)
 	case ".parquet", ".pq":
-		return atomicfile.Write(path, f.WriteParquet)
+		return atomicfile.Write(path, f.writeParquet)
 	}
-	return atomicfile.Write(path, f.WriteArrow)
+	return atomicfile.Write(path, f.writeArrow)
 }
 
 func formatFloatCell(x float64) string {
@@ -175,9 +175,9 @@ func (f *Frame) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// Record builds one Arrow record of the frame; NaN floats become nulls.
+// record builds one Arrow record of the frame; NaN floats become nulls.
 // The caller releases it.
-func (f *Frame) Record(mem memory.Allocator) arrow.Record {
+func (f *Frame) record(mem memory.Allocator) arrow.Record {
 	n := f.Rows()
 	fields := make([]arrow.Field, len(f.fields))
 	copy(fields, f.fields)
@@ -221,16 +221,16 @@ func appendLists[T any](b array.Builder, lists [][]T, appendValues func(vb array
 	}
 }
 
-// WriteArrow writes the frame as an Arrow IPC file.
-func (f *Frame) WriteArrow(w io.Writer) error {
-	rec := f.Record(memory.DefaultAllocator)
+// writeArrow writes the frame as an Arrow IPC file.
+func (f *Frame) writeArrow(w io.Writer) error {
+	rec := f.record(memory.DefaultAllocator)
 	defer rec.Release()
 	return arrowio.WriteIPC(w, rec.Schema(), []arrow.Record{rec})
 }
 
-// WriteParquet writes the frame as a Parquet file.
-func (f *Frame) WriteParquet(w io.Writer) error {
-	rec := f.Record(memory.DefaultAllocator)
+// writeParquet writes the frame as a Parquet file.
+func (f *Frame) writeParquet(w io.Writer) error {
+	rec := f.record(memory.DefaultAllocator)
 	defer rec.Release()
 	return arrowio.WriteParquet(w, rec.Schema(), []arrow.Record{rec})
 }

@@ -27,8 +27,8 @@ func fuzzFrame() *Frame {
 func FuzzReadRows(f *testing.F) {
 	for i, write := range []func(*Frame, *bytes.Buffer) error{
 		func(fr *Frame, b *bytes.Buffer) error { return fr.WriteCSV(b) },
-		func(fr *Frame, b *bytes.Buffer) error { return fr.WriteArrow(b) },
-		func(fr *Frame, b *bytes.Buffer) error { return fr.WriteParquet(b) },
+		func(fr *Frame, b *bytes.Buffer) error { return fr.writeArrow(b) },
+		func(fr *Frame, b *bytes.Buffer) error { return fr.writeParquet(b) },
 	} {
 		var b bytes.Buffer
 		if err := write(fuzzFrame(), &b); err != nil {

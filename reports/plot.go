@@ -51,8 +51,8 @@ type SeriesPlot struct {
 	Segments []PlotSegment
 	// SteadyStart is the x of the steady-state start; negative for none.
 	SteadyStart int
-	// LogY draws the y axis on a log scale (values must be positive).
-	LogY bool
+	// logY draws the y axis on a log scale (values must be positive).
+	logY bool
 }
 
 // Plot builds the plot. It returns an error when there is nothing to draw.
@@ -64,7 +64,7 @@ func (sp *SeriesPlot) Plot() (*plot.Plot, error) {
 	p.Title.Text = sp.Title
 	p.X.Label.Text = sp.XLabel
 	p.Y.Label.Text = sp.YLabel
-	if sp.LogY {
+	if sp.logY {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
@@ -125,7 +125,7 @@ func (sp *SeriesPlot) Plot() (*plot.Plot, error) {
 		}
 	}
 	if sp.SteadyStart >= 0 {
-		lo, hi := minMaxPositive(sp.Values, sp.LogY)
+		lo, hi := minMaxPositive(sp.Values, sp.logY)
 		mark, err := plotter.NewLine(plotter.XYs{{X: float64(sp.SteadyStart), Y: lo}, {X: float64(sp.SteadyStart), Y: hi}})
 		if err != nil {
 			return nil, fmt.Errorf("reports: SeriesPlot %q st: %w", sp.Title, err)

@@ -28,22 +28,22 @@ type Rows struct {
 	File   string
 	Header []string
 	Cells  [][]string
-	// Lines[i] is the 1-based line of row i in a CSV file; nil otherwise.
-	Lines []int
+	// lines[i] is the 1-based line of row i in a CSV file; nil otherwise.
+	lines []int
 }
 
 // Line is the 1-based line of row i (0-based, after the header) in a CSV
 // file, 0 for other formats.
 func (r *Rows) Line(i int) int {
-	if r.Lines == nil {
+	if r.lines == nil {
 		return 0
 	}
-	return r.Lines[i]
+	return r.lines[i]
 }
 
-// Place names row i for messages: "file:line" for CSV, "file: row N"
+// place names row i for messages: "file:line" for CSV, "file: row N"
 // (1-based) otherwise.
-func (r *Rows) Place(i int) string {
+func (r *Rows) place(i int) string {
 	if l := r.Line(i); l > 0 {
 		return fmt.Sprintf("%s:%d", r.File, l)
 	}
@@ -219,7 +219,7 @@ func ReadCSVRows(r io.Reader, path string) (*Rows, error) {
 			continue
 		}
 		out.Cells = append(out.Cells, append([]string(nil), rec...))
-		out.Lines = append(out.Lines, line)
+		out.lines = append(out.lines, line)
 	}
 	return out, nil
 }

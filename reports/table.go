@@ -22,7 +22,7 @@ import (
 type Table struct {
 	Title   string
 	Columns []string
-	Rows    [][]any
+	rows    [][]any
 	// Notes are printed under the table (Markdown, LaTeX, HTML) and skipped in CSV.
 	Notes []string
 }
@@ -38,7 +38,7 @@ func (t *Table) AddRow(cells ...any) {
 	if len(cells) != len(t.Columns) {
 		panic(fmt.Sprintf("reports: row has %d cells, table %q has %d columns", len(cells), t.Title, len(t.Columns)))
 	}
-	t.Rows = append(t.Rows, cells)
+	t.rows = append(t.rows, cells)
 }
 
 // Human formats a cell for reading: 4 significant digits for floats.
@@ -75,8 +75,8 @@ func Human(v any) string {
 	return fmt.Sprint(v)
 }
 
-// Exact formats a cell for machines: floats round-trip, percents stay fractions.
-func Exact(v any) string {
+// exact formats a cell for machines: floats round-trip, percents stay fractions.
+func exact(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
@@ -124,13 +124,13 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	if t.Title != "" {
 		fmt.Fprintf(&b, "### %s\n\n", t.Title)
 	}
-	cells := make([][]string, len(t.Rows))
+	cells := make([][]string, len(t.rows))
 	width := make([]int, len(t.Columns))
 	for j, c := range t.Columns {
 		width[j] = max(3, len([]rune(c)))
 	}
 	numeric := make([]bool, len(t.Columns))
-	for i, r := range t.Rows {
+	for i, r := range t.rows {
 		cells[i] = make([]string, len(r))
 		for j, v := range r {
 			s := strings.ReplaceAll(Human(v), "|", `\|`)
@@ -180,9 +180,9 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(t.Columns)
 	rec := make([]string, len(t.Columns))
-	for _, r := range t.Rows {
+	for _, r := range t.rows {
 		for j, v := range r {
-			rec[j] = Exact(v)
+			rec[j] = exact(v)
 		}
 		cw.Write(rec)
 	}
@@ -192,13 +192,13 @@ func (t *Table) WriteCSV(w io.Writer) error {
 
 var latexEscaper = strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`, "{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`)
 
-// WriteLaTeX renders the table as a booktabs tabular inside a table float.
-func (t *Table) WriteLaTeX(w io.Writer) error {
+// writeLaTeX renders the table as a booktabs tabular inside a table float.
+func (t *Table) writeLaTeX(w io.Writer) error {
 	var b strings.Builder
 	align := make([]string, len(t.Columns))
 	for j := range t.Columns {
 		align[j] = "l"
-		for _, r := range t.Rows {
+		for _, r := range t.rows {
 			if isNumeric(r[j]) {
 				align[j] = "r"
 				break
@@ -215,7 +215,7 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 		head[j] = latexEscaper.Replace(c)
 	}
 	b.WriteString(strings.Join(head, " & ") + " \\\\\n\\midrule\n")
-	for _, r := range t.Rows {
+	for _, r := range t.rows {
 		row := make([]string, len(r))
 		for j, v := range r {
 			row[j] = latexEscaper.Replace(Human(v))
@@ -231,11 +231,11 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 	return err
 }
 
-// WriteHTML renders the table as a standalone HTML fragment with a <table>.
+// writeHTML renders the table as a standalone HTML fragment with a <table>.
 // Text cells (names) are isolated (<bdi>), show bidi controls as escapes
 // (ShowBidi) and wrap anywhere, so a name cannot change how its
 // neighbours display nor widen the page beyond the table's container.
-func (t *Table) WriteHTML(w io.Writer) error {
+func (t *Table) writeHTML(w io.Writer) error {
 	var b strings.Builder
 	esc := func(s string) string { return html.EscapeString(ShowBidi(s)) }
 	b.WriteString("<table class=\"benchtrim\">\n")
@@ -247,7 +247,7 @@ func (t *Table) WriteHTML(w io.Writer) error {
 		fmt.Fprintf(&b, "<th>%s</th>", esc(c))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
-	for _, r := range t.Rows {
+	for _, r := range t.rows {
 		b.WriteString("<tr>")
 		for _, v := range r {
 			if isNumeric(v) {
@@ -276,13 +276,13 @@ func (t *Table) WriteFile(path string) error {
 	case ".csv":
 		fn = t.WriteCSV
 	case ".tex":
-		fn = t.WriteLaTeX
+		fn = t.writeLaTeX
 	case ".html", ".htm":
-		fn = t.WriteHTML
+		fn = t.writeHTML
 	case ".arrow", ".ipc", ".feather":
-		fn = t.WriteArrow
+		fn = t.writeArrow
 	case ".parquet", ".pq":
-		fn = t.WriteParquet
+		fn = t.writeParquet
 	default:
 		return fmt.Errorf("%s: unknown report extension (want .md, .csv, .tex, .html, .arrow or .parquet)", path)
 	}
@@ -305,12 +305,12 @@ func (t *Table) Select(columns ...string) *Table {
 		}
 	}
 	out := &Table{Title: t.Title, Columns: append([]string(nil), columns...)}
-	for _, r := range t.Rows {
+	for _, r := range t.rows {
 		row := make([]any, len(idx))
 		for i, j := range idx {
 			row[i] = r[j]
 		}
-		out.Rows = append(out.Rows, row)
+		out.rows = append(out.rows, row)
 	}
 	return out
 }

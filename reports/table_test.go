@@ -45,8 +45,8 @@ func TestCSVKeepsExactValues(t *testing.T) {
 
 func TestLaTeXAndHTMLEscape(t *testing.T) {
 	var l, h bytes.Buffer
-	sample().WriteLaTeX(&l)
-	sample().WriteHTML(&h)
+	sample().writeLaTeX(&l)
+	sample().writeHTML(&h)
 	if !strings.Contains(l.String(), `a|b \& c`) || !strings.Contains(l.String(), `95.1 \%`) || !strings.Contains(l.String(), "{lrrrr}") {
 		t.Errorf("latex:\n%s", l.String())
 	}
@@ -83,7 +83,7 @@ func TestAddRowPanicsOnWrongWidth(t *testing.T) {
 func TestArrowAndParquetKeepTypes(t *testing.T) {
 	tab := sample()
 	tab.AddRow("nils", nil, nil, Seconds(1), nil)
-	rec := tab.Record(memory.DefaultAllocator)
+	rec := tab.record(memory.DefaultAllocator)
 	defer rec.Release()
 	want := []string{"utf8", "int64", "float64", "float64", "float64"}
 	for j, f := range rec.Schema().Fields() {
@@ -125,7 +125,7 @@ func TestSelect(t *testing.T) {
 	tab.AddRow(1, "two", 3.5)
 	tab.AddRow(4, "five", 6.5)
 	got := tab.Select("c", "a")
-	if len(got.Notes) != 0 || len(got.Columns) != 2 || got.Columns[0] != "c" || got.Rows[1][0] != 6.5 || got.Rows[1][1] != 4 {
+	if len(got.Notes) != 0 || len(got.Columns) != 2 || got.Columns[0] != "c" || got.rows[1][0] != 6.5 || got.rows[1][1] != 4 {
 		t.Errorf("Select = %+v", got)
 	}
 }
