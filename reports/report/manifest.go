@@ -83,11 +83,11 @@ func readManifest(dir string) (map[string]string, error) {
 	return sums, nil
 }
 
-// Verify checks the trim output folder dir against its manifest: every
+// verify checks the trim output folder dir against its manifest: every
 // file it lists exists with that SHA-256 and no data file Load reads is
 // missing from it. skip names files not checked (report.html, which
 // benchtrim report rebuilds). The error names the folder and the file.
-func Verify(dir string, skip ...string) error {
+func verify(dir string, skip ...string) error {
 	sums, err := readManifest(dir)
 	if err != nil {
 		return err

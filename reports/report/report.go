@@ -79,20 +79,20 @@ func sourceFrame(src Source, name string) (*reports.Frame, error) {
 
 // Data is what the page is built from: the rows of each frame by name.
 type Data struct {
-	Frames map[string]*reports.Rows
+	frames map[string]*reports.Rows
 }
 
-// Load reads the files of dir (Files), once Verify found the folder a
+// Load reads the files of dir (Files), once verify found the folder a
 // complete set (its manifest lists every file with its content; the page
 // report.html is not checked, being what is rebuilt from the rest).
 func Load(dir string) (*Data, error) {
 	if _, err := os.Stat(filepath.Join(dir, Files[0].File)); os.IsNotExist(err) {
 		return nil, fmt.Errorf("%s: no plan (write it with benchtrim trim --out-dir %s)", dir, dir)
 	}
-	if err := Verify(dir, "report.html"); err != nil {
+	if err := verify(dir, "report.html"); err != nil {
 		return nil, err
 	}
-	d := &Data{Frames: map[string]*reports.Rows{}}
+	d := &Data{frames: map[string]*reports.Rows{}}
 	for _, f := range Files {
 		p := filepath.Join(dir, f.File)
 		if _, err := os.Stat(p); err != nil {
@@ -105,7 +105,7 @@ func Load(dir string) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Frames[f.Frame] = rows
+		d.frames[f.Frame] = rows
 	}
 	return d, nil
 }
@@ -113,7 +113,7 @@ func Load(dir string) (*Data, error) {
 // FromFrames builds Data from frames in memory, through the CSV form Load
 // reads, so both give the same page.
 func FromFrames(frames map[string]*reports.Frame) (*Data, error) {
-	d := &Data{Frames: map[string]*reports.Rows{}}
+	d := &Data{frames: map[string]*reports.Rows{}}
 	for name, f := range frames {
 		var buf bytes.Buffer
 		if err := f.WriteCSV(&buf); err != nil {
@@ -123,9 +123,9 @@ func FromFrames(frames map[string]*reports.Frame) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Frames[name] = rows
+		d.frames[name] = rows
 	}
-	if d.Frames["plan"] == nil {
+	if d.frames["plan"] == nil {
 		return nil, fmt.Errorf("report: no plan frame")
 	}
 	return d, nil
@@ -139,7 +139,7 @@ type frame struct {
 }
 
 func (d *Data) frame(name string) *frame {
-	r := d.Frames[name]
+	r := d.frames[name]
 	if r == nil || len(r.Cells) == 0 {
 		return nil
 	}
@@ -835,8 +835,8 @@ type Source interface {
 	Frame(name string) (*reports.Frame, error)
 }
 
-// FromSource builds Data from src's frames (Files), as FromFrames.
-func FromSource(src Source) (*Data, error) {
+// fromSource builds Data from src's frames (Files), as FromFrames.
+func fromSource(src Source) (*Data, error) {
 	frames := map[string]*reports.Frame{}
 	for _, f := range Files {
 		fr, err := sourceFrame(src, f.Frame)
@@ -852,7 +852,7 @@ func FromSource(src Source) (*Data, error) {
 
 // WritePage writes the HTML page of src's frames.
 func WritePage(w io.Writer, src Source) error {
-	d, err := FromSource(src)
+	d, err := fromSource(src)
 	if err != nil {
 		return err
 	}
