@@ -148,7 +148,7 @@ func (a *Analyzer[R]) write(c *cli.Context, rep *R) error {
 		return fmt.Errorf("%s: the report (%T) does not print itself", a.Command, rep)
 	}
 	outs, _ := beginOutputs(c)
-	defer outs.Abort()
+	defer outs.abort()
 	var details func(io.Writer) error
 	if a.Details != nil {
 		details = func(w io.Writer) error { return a.Details(rep, w) }
@@ -161,27 +161,27 @@ func (a *Analyzer[R]) write(c *cli.Context, rep *R) error {
 	if dir := c.String("plots"); a.Plots != nil && dir != "" && err == nil {
 		var tmp string
 		var n int
-		if tmp, err = outs.Set.Dir(dir, false); err == nil {
+		if tmp, err = outs.set.Dir(dir, false); err == nil {
 			n, err = a.Plots(rep, tmp, c.String("plot-format"), intFlag(c, "plot-max", a.PlotMax))
 		}
 		if err != nil {
 			return fmt.Errorf("--plots %s: %w", dir, err)
 		}
-		outs.Say("wrote %d plots into %s", n, dir)
+		outs.say("wrote %d plots into %s", n, dir)
 	}
 	if err != nil {
 		return err
 	}
 	if d := a.Dir; d != nil && c.String(d.Flag) != "" {
 		dir := c.String(d.Flag)
-		tmp, err := outs.Set.Dir(dir, true)
+		tmp, err := outs.set.Dir(dir, true)
 		if err == nil {
 			err = d.Write(tmp, rep)
 		}
 		if err != nil {
 			return fmt.Errorf("--%s %s: %w", d.Flag, dir, err)
 		}
-		outs.Say("wrote %s (%s)", dir, d.Says)
+		outs.say("wrote %s (%s)", dir, d.Says)
 	}
 	return outs.Commit()
 }

@@ -47,12 +47,12 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 			msg += fmt.Sprintf("; did you mean %s?", s)
 		}
 	}
-	return &UsageError{Cmd: name, err: fmt.Errorf("%s", msg)}
+	return &UsageError{cmd: name, err: fmt.Errorf("%s", msg)}
 }
 
-// BuildVersion is the module version and VCS revision from the build info,
+// buildVersion is the module version and VCS revision from the build info,
 // e.g. "(devel) 57ebe85a1c2f (modified)".
-func BuildVersion() string {
+func buildVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"
@@ -89,15 +89,15 @@ type Globals struct {
 	Seed    uint64
 	Workers int
 	Quiet   bool
-	// MaxRows bounds the rows of the input an analyzer holds in memory at
+	// maxRows bounds the rows of the input an analyzer holds in memory at
 	// once (runChunked); 0: no bound.
-	MaxRows int64
+	maxRows int64
 }
 
-// DefaultMaxRows is --max-rows' default: about 400 MB of table in memory
+// defaultMaxRows is --max-rows' default: about 400 MB of table in memory
 // (some 270 bytes a row), which keeps trim on a 10-fork × 3,000-iteration
 // JMH suite within 2 GB whatever its number of benchmarks.
-const DefaultMaxRows = 1_500_000
+const defaultMaxRows = 1_500_000
 
 // globalFlags are the flags every command takes: --seed, --workers,
 // --quiet and --max-rows.
@@ -106,7 +106,7 @@ func globalFlags() []cli.Flag {
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random procedure (bootstrap, sampling); same input and seed give the same output"},
 		&cli.IntFlag{Name: "workers", Value: 0, Usage: "benchmarks analysed in parallel (0 = GOMAXPROCS)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no input warnings on stderr"},
-		&cli.Int64Flag{Name: "max-rows", Value: DefaultMaxRows, Usage: "input rows an analyzer holds in memory at once; a larger input goes to a scratch file " +
+		&cli.Int64Flag{Name: "max-rows", Value: defaultMaxRows, Usage: "input rows an analyzer holds in memory at once; a larger input goes to a scratch file " +
 			"in $TMPDIR and is analysed a chunk of benchmarks at a time, with the same results (0 = no limit)"},
 	}
 }
@@ -114,7 +114,7 @@ func globalFlags() []cli.Flag {
 // GlobalsOf reads the global flags from the innermost context that set them
 // (subcommand first, then the app), falling back to the defaults.
 func GlobalsOf(c *cli.Context) Globals {
-	g := Globals{Seed: 1, MaxRows: DefaultMaxRows}
+	g := Globals{Seed: 1, maxRows: defaultMaxRows}
 	// set is the innermost context that set flag name, or nil.
 	set := func(name string) *cli.Context {
 		for _, ctx := range c.Lineage() {
@@ -134,7 +134,7 @@ func GlobalsOf(c *cli.Context) Globals {
 		g.Quiet = ctx.Bool("quiet")
 	}
 	if ctx := set("max-rows"); ctx != nil {
-		g.MaxRows = ctx.Int64("max-rows")
+		g.maxRows = ctx.Int64("max-rows")
 	}
 	g.Workers = workpool.Workers(g.Workers)
 	return g

@@ -13,7 +13,7 @@ import (
 // flag, missing or malformed value). main prints it with a pointer to the
 // command's help and exits with status 2.
 type UsageError struct {
-	Cmd string // "" for the program itself
+	cmd string // "" for the program itself
 	err error
 }
 
@@ -22,15 +22,15 @@ func (e *UsageError) Unwrap() error { return e.err }
 
 // Usagef returns a UsageError for command cmd.
 func Usagef(cmd, format string, a ...any) error {
-	return &UsageError{Cmd: cmd, err: fmt.Errorf(format, a...)}
+	return &UsageError{cmd: cmd, err: fmt.Errorf(format, a...)}
 }
 
-// HelpHint is the line printed after a usage error.
-func (e *UsageError) HelpHint() string {
-	if e.Cmd == "" {
+// helpHint is the line printed after a usage error.
+func (e *UsageError) helpHint() string {
+	if e.cmd == "" {
 		return "see 'benchtrim --help'"
 	}
-	return fmt.Sprintf("see 'benchtrim %s --help'", e.Cmd)
+	return fmt.Sprintf("see 'benchtrim %s --help'", e.cmd)
 }
 
 // IsUsage reports whether err is a usage error.
@@ -217,10 +217,10 @@ func ExitCode(err error, stderr io.Writer) int {
 	}
 	if u, ok := IsUsage(err); ok {
 		prefix := "benchtrim"
-		if u.Cmd != "" {
-			prefix += " " + u.Cmd
+		if u.cmd != "" {
+			prefix += " " + u.cmd
 		}
-		fmt.Fprintf(stderr, "%s: %v\n%s\n", prefix, err, u.HelpHint())
+		fmt.Fprintf(stderr, "%s: %v\n%s\n", prefix, err, u.helpHint())
 		return 2
 	}
 	fmt.Fprintln(stderr, "benchtrim:", err)

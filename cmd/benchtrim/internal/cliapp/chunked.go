@@ -29,7 +29,7 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
 	release = func() {}
 	g := GlobalsOf(c)
-	if g.MaxRows == 0 {
+	if g.maxRows == 0 {
 		return runOnTable(c, label, func(t *table.Table, p func(int)) (R, error) { return run(t, nil, p) })
 	}
 	var held []arrow.Record
@@ -44,7 +44,7 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 		}
 	}()
 	add := func(rec arrow.Record) error {
-		if sp == nil && rows+rec.NumRows() <= g.MaxRows {
+		if sp == nil && rows+rec.NumRows() <= g.maxRows {
 			rec.Retain()
 			held = append(held, rec)
 			rows += rec.NumRows()
@@ -107,12 +107,12 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 		bar := progress.New(c.App.ErrWriter, g.Quiet, label, 0)
 		rep, err = run(t, inputRuns, bar.Tick)
 		bar.Done()
-		return rep, t.Release, BenchError(c, err)
+		return rep, t.Release, benchError(c, err)
 	}
 	if inputRuns == nil {
 		inputRuns = sp.Runs()
 	}
-	chunks := sp.Chunks(g.MaxRows, keep.Matches)
+	chunks := sp.Chunks(g.maxRows, keep.Matches)
 	if len(chunks) == 0 {
 		if err := emptyShard(keep, inputRuns); err != nil {
 			return rep, release, err
@@ -120,11 +120,11 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	}
 	if len(chunks) == 0 {
 		// Nothing is selected: the analyzer's own error names the filter.
-		chunks = sp.Chunks(g.MaxRows, nil)[:1]
+		chunks = sp.Chunks(g.maxRows, nil)[:1]
 	}
 	if !g.Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: the input's %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch file in $TMPDIR)\n",
-			commandName(c), sp.Rows(), g.MaxRows, len(chunks))
+			commandName(c), sp.Rows(), g.maxRows, len(chunks))
 	}
 	all := inputRuns
 	parts := make([]R, 0, len(chunks))
@@ -140,7 +140,7 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 		// the chunk's buffers can go now.
 		t.Release()
 		if err != nil {
-			return rep, release, BenchError(c, err)
+			return rep, release, benchError(c, err)
 		}
 		parts = append(parts, r)
 	}

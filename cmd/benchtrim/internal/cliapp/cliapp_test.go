@@ -57,7 +57,7 @@ func TestRangeChecks(t *testing.T) {
 	app.ExitErrHandler = func(*cli.Context, error) {}
 	err := app.Run([]string{"benchtrim", "compare", "--resamples", "0"})
 	var u *UsageError
-	if !errors.As(err, &u) || u.Cmd != "compare" || err.Error() != "--resamples 0: must be at least 1" {
+	if !errors.As(err, &u) || u.cmd != "compare" || err.Error() != "--resamples 0: must be at least 1" {
 		t.Errorf("--resamples 0: %v", err)
 	}
 	if err := app.Run([]string{"benchtrim", "compare", "--resamples", "10"}); err != nil {

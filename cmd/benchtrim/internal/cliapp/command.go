@@ -22,7 +22,7 @@ func NewApp(stdout, stderr io.Writer, description string, cmds []*cli.Command) *
 		Name:           "benchtrim",
 		Usage:          "cut a microbenchmark suite's time without changing its results",
 		Description:    description,
-		Version:        BuildVersion(),
+		Version:        buildVersion(),
 		Writer:         stdout,
 		ErrWriter:      stderr,
 		Flags:          globalFlags(),

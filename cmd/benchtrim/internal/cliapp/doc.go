@@ -14,5 +14,5 @@
 //     run chunk by chunk (runChunked), the shard's partial file or the
 //     text and outputs written as one set (WriteResult); MergeCommand is
 //     benchtrim merge over the same Analyzers;
-//   - wrapFlagHelpOnce, fitLines, BuildVersion shape help and --version.
+//   - wrapFlagHelpOnce, fitLines, buildVersion shape help and --version.
 package cliapp

@@ -24,7 +24,7 @@ var errNoRows = errors.New("no benchmark result in the input; no table written")
 func IngestTable(c *cli.Context, paths []string, out string, opt table.WriteOptions) error {
 	w := c.App.Writer
 	err := table.Stream(out, opt, func(write func(arrow.Record) error) ([]table.Setup, error) {
-		st, err := StreamInputs(c, paths, write)
+		st, err := streamAllInputs(c, paths, write)
 		if err != nil {
 			return nil, err
 		}

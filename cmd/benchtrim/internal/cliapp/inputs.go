@@ -52,8 +52,8 @@ func shardFlag() cli.Flag {
 	return &cli.StringFlag{Name: "shard", Usage: "analyse only shard `K/N` (K = 0 … N−1) of the benchmarks, split by key as table.ShardOf (a job array's index; --partial-out and benchtrim merge combine the shards)"}
 }
 
-// ParseShard parses "K/N" with 0 ≤ K < N.
-func ParseShard(s string) (k, n int, err error) {
+// parseShard parses "K/N" with 0 ≤ K < N.
+func parseShard(s string) (k, n int, err error) {
 	ks, ns, ok := strings.Cut(s, "/")
 	if ok {
 		k, err = strconv.Atoi(strings.TrimSpace(ks))
@@ -71,7 +71,7 @@ func ParseShard(s string) (k, n int, err error) {
 func benchFilter(c *cli.Context) (table.Filter, error) {
 	var f table.Filter
 	if s := c.String("shard"); s != "" {
-		k, n, err := ParseShard(s)
+		k, n, err := parseShard(s)
 		if err != nil {
 			return f, Usagef(commandName(c), "%v", err)
 		}
@@ -87,9 +87,9 @@ func benchFilter(c *cli.Context) (table.Filter, error) {
 	return f, nil
 }
 
-// BenchError names --bench in table.Select's error for a filter that
+// benchError names --bench in table.Select's error for a filter that
 // matches nothing.
-func BenchError(c *cli.Context, err error) error {
+func benchError(c *cli.Context, err error) error {
 	if b := c.String("bench"); err != nil && b != "" && strings.HasPrefix(err.Error(), strconv.Quote(b)+" matches none") {
 		return fmt.Errorf("--bench %w", err)
 	}
@@ -118,13 +118,13 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	return t, rep, files, err
 }
 
-// StreamInputs is readInputs handing the rows to sink as they are read
+// streamAllInputs is readInputs handing the rows to sink as they are read
 // (ingest.Stream).
-func StreamInputs(c *cli.Context, paths []string, sink func(arrow.Record) error) (*ingest.Streamed, error) {
+func streamAllInputs(c *cli.Context, paths []string, sink func(arrow.Record) error) (*ingest.Streamed, error) {
 	return streamInputs(c, paths, nil, sink)
 }
 
-// streamInputs is StreamInputs reading only part's shard of tables
+// streamInputs is streamAllInputs reading only part's shard of tables
 // written by shard (ingest.ReadOptions.Shard; part nil reads all).
 func streamInputs(c *cli.Context, paths []string, part *table.ShardPart, sink func(arrow.Record) error) (*ingest.Streamed, error) {
 	if len(paths) == 0 {
@@ -218,7 +218,7 @@ func runOnTable[R any](c *cli.Context, label string, run func(t *table.Table, pr
 	bar := progress.New(c.App.ErrWriter, GlobalsOf(c).Quiet, label, 0)
 	rep, err = run(t, bar.Tick)
 	bar.Done()
-	return rep, t.Release, BenchError(c, err)
+	return rep, t.Release, benchError(c, err)
 }
 
 // ReadSeries reads the series of benchtrim changepoint from name ("-" is

@@ -9,11 +9,11 @@ import (
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
-// Outputs is the set of files and folders one command writes, all or
+// outputs is the set of files and folders one command writes, all or
 // nothing (atomicfile.Set), and the lines that say what it wrote, printed
 // once the set is in place.
-type Outputs struct {
-	Set   atomicfile.Set
+type outputs struct {
+	set   atomicfile.Set
 	w     io.Writer
 	lines []string
 	c     *cli.Context
@@ -27,28 +27,28 @@ const outputsKey = "benchtrim/outputs"
 // adds folders to WriteResult's files), it is returned with owner false:
 // only the owner calls Commit; every caller may call Abort, which does
 // nothing once the set is committed.
-func beginOutputs(c *cli.Context) (o *Outputs, owner bool) {
+func beginOutputs(c *cli.Context) (o *outputs, owner bool) {
 	if c.App.Metadata == nil {
 		c.App.Metadata = map[string]any{}
 	}
-	if o, ok := c.App.Metadata[outputsKey].(*Outputs); ok {
+	if o, ok := c.App.Metadata[outputsKey].(*outputs); ok {
 		return o, false
 	}
-	o = &Outputs{w: c.App.Writer, c: c}
+	o = &outputs{w: c.App.Writer, c: c}
 	c.App.Metadata[outputsKey] = o
 	return o, true
 }
 
-// Say queues a line for stdout, printed by Commit.
-func (o *Outputs) Say(format string, args ...any) {
+// say queues a line for stdout, printed by Commit.
+func (o *outputs) say(format string, args ...any) {
 	o.lines = append(o.lines, fmt.Sprintf(format, args...))
 }
 
 // Commit puts the set in place (atomicfile.Set.Commit), then prints the
 // queued lines.
-func (o *Outputs) Commit() error {
+func (o *outputs) Commit() error {
 	delete(o.c.App.Metadata, outputsKey)
-	if err := o.Set.Commit(); err != nil {
+	if err := o.set.Commit(); err != nil {
 		return err
 	}
 	for _, l := range o.lines {
@@ -57,8 +57,8 @@ func (o *Outputs) Commit() error {
 	return nil
 }
 
-// Abort removes what the set staged, unless it was committed.
-func (o *Outputs) Abort() {
+// abort removes what the set staged, unless it was committed.
+func (o *outputs) abort() {
 	delete(o.c.App.Metadata, outputsKey)
-	o.Set.Abort()
+	o.set.Abort()
 }

@@ -16,9 +16,9 @@ type Result interface {
 	Frame(name string) (*reports.Frame, error)
 }
 
-// Documenter is a Result that also renders tables for documents
+// documenter is a Result that also renders tables for documents
 // (Markdown, LaTeX, HTML), written when an output flag names such a file.
-type Documenter interface {
+type documenter interface {
 	Table(name string) (*reports.Table, error)
 }
 
@@ -64,16 +64,16 @@ func writeResult(c *cli.Context, res Result, details func(io.Writer) error, data
 	outs, owner := beginOutputs(c)
 	defer func() {
 		if err != nil {
-			outs.Abort()
+			outs.abort()
 		}
 	}()
 	first := true
 	wrote := func(path string) {
 		if first {
-			outs.Say("")
+			outs.say("")
 			first = false
 		}
-		outs.Say("wrote %s", path)
+		outs.say("wrote %s", path)
 	}
 	for _, d := range data {
 		path := c.String(d.Flag)
@@ -83,7 +83,7 @@ func writeResult(c *cli.Context, res Result, details func(io.Writer) error, data
 		if d.Path != nil {
 			path = d.Path(path)
 		}
-		tmp, err := outs.Set.Path(path)
+		tmp, err := outs.set.Path(path)
 		if err == nil {
 			err = writeTable(res, d.Frame, tmp)
 		}
@@ -97,7 +97,7 @@ func writeResult(c *cli.Context, res Result, details func(io.Writer) error, data
 		if path == "" {
 			continue
 		}
-		if err := outs.Set.Write(path, t.write); err != nil {
+		if err := outs.set.Write(path, t.write); err != nil {
 			return err
 		}
 		wrote(path)
@@ -111,7 +111,7 @@ func writeResult(c *cli.Context, res Result, details func(io.Writer) error, data
 // writeTable writes res's table name to path: as data when path ends in
 // .csv, .arrow or .parquet, else as a document when res renders documents.
 func writeTable(res Result, name, path string) error {
-	if doc, ok := res.(Documenter); ok && reports.CheckFramePath(path) != nil {
+	if doc, ok := res.(documenter); ok && reports.CheckFramePath(path) != nil {
 		t, err := doc.Table(name)
 		if err != nil {
 			return err

@@ -13,7 +13,7 @@ import (
 // RunChunkedSides is runChunked for an analysis of several inputs read
 // as tables of their own (compare's base and test files), which relates
 // their runs by group (compare: table.NameGroupOf, the benchmark name): it
-// reads each list of files (ReadSpooled); when they hold at most
+// reads each list of files (readSpooled); when they hold at most
 // --max-rows rows in all, or split is false, it runs run on their tables
 // in memory (part false); else it spools them, grouped by group, and runs
 // run on a chunk of groups at a time, each chunk's tables read from every
@@ -23,11 +23,11 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	run func(tabs []*table.Table, part bool, progress func(total int)) (R, error),
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
 	g := GlobalsOf(c)
-	maxRows := g.MaxRows
+	maxRows := g.maxRows
 	if maxRows == 0 || !split {
 		maxRows = math.MaxInt64
 	}
-	var in []*Spooled
+	var in []*spooled
 	var tabs []*table.Table
 	release = func() {
 		for _, t := range tabs {
@@ -39,16 +39,16 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	}
 	rows, spooled := int64(0), false
 	for _, files := range inputs {
-		s, err := ReadSpooled(c, files, maxRows, group)
+		s, err := readSpooled(c, files, maxRows, group)
 		if err != nil {
 			return rep, release, err
 		}
 		in = append(in, s)
-		rows, spooled = rows+s.Rows, spooled || s.Spool != nil
+		rows, spooled = rows+s.rows, spooled || s.spool != nil
 	}
 	if !spooled && rows <= maxRows {
 		for _, s := range in {
-			tabs = append(tabs, s.Table())
+			tabs = append(tabs, s.table())
 		}
 		bar := progress.New(c.App.ErrWriter, g.Quiet, label, 0)
 		rep, err = run(tabs, false, bar.Tick)
@@ -57,10 +57,10 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	}
 	spools := make([]*table.Spool, len(in))
 	for i, s := range in {
-		if err := s.ToSpool(); err != nil {
+		if err := s.toSpool(); err != nil {
 			return rep, release, err
 		}
-		spools[i] = s.Spool
+		spools[i] = s.spool
 	}
 	chunks := table.JointChunks(maxRows, spools...)
 	if !g.Quiet {
@@ -71,7 +71,7 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	for i, ch := range chunks {
 		var part []*table.Table
 		for j, s := range in {
-			t, err := s.Spool.Read(ch[j], s.Setups)
+			t, err := s.spool.Read(ch[j], s.setups)
 			if err != nil {
 				for _, t := range part {
 					t.Release()

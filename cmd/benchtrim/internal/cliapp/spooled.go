@@ -7,35 +7,35 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Spooled is one set of input files read for an analysis that chunks
+// spooled is one set of input files read for an analysis that chunks
 // several inputs jointly (compare's two sides): its records held in
 // memory while they total at most a row limit, else a table.Spool
 // grouped by a given function.
-type Spooled struct {
-	Held   []arrow.Record
-	Rows   int64
-	Spool  *table.Spool
-	Setups []table.Setup
+type spooled struct {
+	held   []arrow.Record
+	rows   int64
+	spool  *table.Spool
+	setups []table.Setup
 	group  func(table.Key) table.Key
 }
 
-// ReadSpooled streams paths (StreamInputs, printing the input summary as
+// readSpooled streams paths (streamAllInputs, printing the input summary as
 // LoadInputs does) keeping up to maxRows rows in memory and spooling all
 // of them once there are more; group is the spool's GroupBy.
-func ReadSpooled(c *cli.Context, paths []string, maxRows int64, group func(table.Key) table.Key) (*Spooled, error) {
-	s := &Spooled{group: group}
-	st, err := StreamInputs(c, paths, func(rec arrow.Record) error {
-		if s.Spool == nil && s.Rows+rec.NumRows() <= maxRows {
+func readSpooled(c *cli.Context, paths []string, maxRows int64, group func(table.Key) table.Key) (*spooled, error) {
+	s := &spooled{group: group}
+	st, err := streamAllInputs(c, paths, func(rec arrow.Record) error {
+		if s.spool == nil && s.rows+rec.NumRows() <= maxRows {
 			rec.Retain()
-			s.Held = append(s.Held, rec)
-			s.Rows += rec.NumRows()
+			s.held = append(s.held, rec)
+			s.rows += rec.NumRows()
 			return nil
 		}
-		if err := s.ToSpool(); err != nil {
+		if err := s.toSpool(); err != nil {
 			return err
 		}
-		s.Rows += rec.NumRows()
-		return s.Spool.Add(rec)
+		s.rows += rec.NumRows()
+		return s.spool.Add(rec)
 	})
 	if err != nil {
 		s.Close()
@@ -44,13 +44,13 @@ func ReadSpooled(c *cli.Context, paths []string, maxRows int64, group func(table
 	if !GlobalsOf(c).Quiet {
 		st.Report.WriteKinds(c.App.ErrWriter)
 	}
-	s.Setups = st.Setups
+	s.setups = st.Setups
 	return s, nil
 }
 
-// ToSpool moves the held records into a spool (a no-op once spooled).
-func (s *Spooled) ToSpool() error {
-	if s.Spool != nil {
+// toSpool moves the held records into a spool (a no-op once spooled).
+func (s *spooled) toSpool() error {
+	if s.spool != nil {
 		return nil
 	}
 	sp, err := table.NewSpool("", nil)
@@ -58,35 +58,35 @@ func (s *Spooled) ToSpool() error {
 		return err
 	}
 	sp.GroupBy(s.group)
-	for _, r := range s.Held {
+	for _, r := range s.held {
 		if err := sp.Add(r); err != nil {
 			sp.Close()
 			return err
 		}
 	}
-	s.Spool = sp
-	for _, r := range s.Held {
+	s.spool = sp
+	for _, r := range s.held {
 		r.Release()
 	}
-	s.Held = nil
+	s.held = nil
 	return nil
 }
 
-// Table returns the held records as a table (the caller releases it;
+// table returns the held records as a table (the caller releases it;
 // the Spooled gives them up). Only before ToSpool.
-func (s *Spooled) Table() *table.Table {
-	t := &table.Table{Records: s.Held, Setups: s.Setups}
-	s.Held = nil
+func (s *spooled) table() *table.Table {
+	t := &table.Table{Records: s.held, Setups: s.setups}
+	s.held = nil
 	return t
 }
 
 // Close releases the held records and the spool.
-func (s *Spooled) Close() {
-	for _, r := range s.Held {
+func (s *spooled) Close() {
+	for _, r := range s.held {
 		r.Release()
 	}
-	s.Held = nil
-	if s.Spool != nil {
-		s.Spool.Close()
+	s.held = nil
+	if s.spool != nil {
+		s.spool.Close()
 	}
 }
