@@ -8,38 +8,38 @@ import (
 	"strings"
 )
 
-// Difference is the first field in which two parts' options differ: its
+// difference is the first field in which two parts' options differ: its
 // path in the options struct (Optimize.Bootstrap.Resamples, Select.Benchmark)
 // and its value in each part.
-type Difference struct {
-	Field string
-	A, B  string
+type difference struct {
+	field string
+	a, b  string
 }
 
 var regexpType = reflect.TypeOf((*regexp.Regexp)(nil))
 
-// Diff returns the first field (in declaration order, depth first) in
+// diffAny returns the first field (in declaration order, depth first) in
 // which a and b differ, nil when they are equal. Regular expressions
 // compare by their source text, NaN equals NaN, and functions are equal
 // when both are nil or both set (callbacks of one part's run).
-func Diff(a, b any) *Difference {
+func diffAny(a, b any) *difference {
 	return diff("", reflect.ValueOf(a), reflect.ValueOf(b))
 }
 
-func diff(path string, a, b reflect.Value) *Difference {
+func diff(path string, a, b reflect.Value) *difference {
 	if !a.IsValid() || !b.IsValid() {
 		if a.IsValid() != b.IsValid() {
-			return &Difference{Field: fieldName(path), A: show(a), B: show(b)}
+			return &difference{field: fieldName(path), a: show(a), b: show(b)}
 		}
 		return nil
 	}
 	if a.Type() == regexpType {
 		if ra, rb := regexpSource(a), regexpSource(b); ra != rb {
-			return &Difference{Field: fieldName(path), A: ra, B: rb}
+			return &difference{field: fieldName(path), a: ra, b: rb}
 		}
 		return nil
 	}
-	differ := func() *Difference { return &Difference{Field: fieldName(path), A: show(a), B: show(b)} }
+	differ := func() *difference { return &difference{field: fieldName(path), a: show(a), b: show(b)} }
 	switch a.Kind() {
 	case reflect.Struct:
 		for i := 0; i < a.NumField(); i++ {

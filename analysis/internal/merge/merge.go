@@ -10,15 +10,15 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// OptionsDiff returns the first option in which a and b differ (Diff)
+// optionsDiff returns the first option in which a and b differ (Diff)
 // once norm has cleared, in copies, the fields that may differ between
 // parts and both selections are unsharded; nil when they are the options
 // of one run.
-func OptionsDiff[O any](a, b O, sel func(*O) *table.Filter, norm func(*O)) *Difference {
+func optionsDiff[O any](a, b O, sel func(*O) *table.Filter, norm func(*O)) *difference {
 	*sel(&a), *sel(&b) = sel(&a).Unsharded(), sel(&b).Unsharded()
 	norm(&a)
 	norm(&b)
-	return Diff(a, b)
+	return diffAny(a, b)
 }
 
 // Rows concatenates the per-benchmark rows of the parts and sorts them by
@@ -44,7 +44,7 @@ func Rows[T any](parts [][]T, key func(*T) table.Key) ([]T, error) {
 // Options returns the options of the merge of parts: those of the first
 // part that is not nil, with the selection unsharded and reset applied
 // (clearing the fields that belong to one part's run, such as its
-// Progress callback), after checking with OptionsDiff (sel, norm) that
+// Progress callback), after checking with optionsDiff (sel, norm) that
 // every other part was run with the options of the same run. what names
 // the analyzer in the errors: a part with other options, and no part at
 // all (every part nil).
@@ -57,9 +57,9 @@ func Options[R, O any](what string, parts []*R, opts func(*R) O, sel func(*O) *t
 		}
 		o := opts(p)
 		if found {
-			if d := OptionsDiff(out, o, sel, norm); d != nil {
+			if d := optionsDiff(out, o, sel, norm); d != nil {
 				return out, fmt.Errorf("%s: part %d was run with other options than part %d: %s is %s in part %d, %s in part %d",
-					what, i+1, first+1, d.Field, d.B, i+1, d.A, first+1)
+					what, i+1, first+1, d.field, d.b, i+1, d.a, first+1)
 			}
 			continue
 		}
