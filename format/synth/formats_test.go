@@ -254,7 +254,7 @@ func TestVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes := vs.Changes()
+	changes := vs.changeList()
 	if len(changes) != 3 {
 		t.Fatalf("changes %+v, want 1 explicit + 2 random", changes)
 	}

@@ -154,8 +154,8 @@ func (vs *VersionSet) Labels() []string { return slices.Clone(vs.labels) }
 // Suite returns version v (0-based).
 func (vs *VersionSet) Suite(v int) *Suite { return vs.suites[v] }
 
-// Changes returns the known changes, ordered by version and series.
-func (vs *VersionSet) Changes() []Change { return slices.Clone(vs.changes) }
+// changeList returns the known changes, ordered by version and series.
+func (vs *VersionSet) changeList() []Change { return slices.Clone(vs.changes) }
 
 // PairTruth returns, for every series and every pair of consecutive
 // versions, whether its true mean changed and by what ratio; ordered by
