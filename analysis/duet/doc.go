@@ -22,7 +22,7 @@
 // published numbers, and the thesis variant is an option. The stages, each
 // a pure function:
 //
-//   - exclusions (Options.Exclude; codeExclusions, thesisExclusions);
+//   - exclusions (Options.Exclude; codeExclusions);
 //   - warm-up removal, filterWarmup (warmupCode: iteration ≥ iter_max/2 per
 //     run in the JVM suites; warmupHalf: the thesis's first half);
 //   - overlaps of an async duet run, sweepOverlaps (the code's two-pointer

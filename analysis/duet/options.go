@@ -65,17 +65,12 @@ const (
 var jvmSuites = []string{"renaissance", "dacapo", "scalabench"}
 
 // codeExclusions are the benchmarks the author's notebooks drop before any
-// analysis (notebooks/common.py::load_raw).
+// analysis (notebooks/common.py::load_raw). The thesis lists more as
+// excluded [T §5.1 p.27]: Renaissance neo4j-analytics, DaCapo/ScalaBench
+// batik, eclipse, tomcat, actors, and seven SPEC CPU benchmarks
+// (503.bwaves_r, 510.parest_r, 521.wrf_r, 527.cam4_r, 502.gcc_r,
+// 523.xalancbmk_r, 526.blender_r); give them with Options.Exclude.
 var codeExclusions = []string{"jython", "dummy"}
-
-// thesisExclusions are the benchmarks the thesis lists as excluded [T §5.1
-// p.27] together with codeExclusions: Renaissance neo4j-analytics,
-// DaCapo/ScalaBench batik, eclipse, tomcat, actors, jython, and seven SPEC
-// CPU benchmarks.
-var thesisExclusions = []string{
-	"jython", "dummy", "neo4j-analytics", "batik", "eclipse", "tomcat", "actors",
-	"503.bwaves_r", "510.parest_r", "521.wrf_r", "527.cam4_r", "502.gcc_r", "523.xalancbmk_r", "526.blender_r",
-}
 
 // Options configures Run. Use DefaultOptions and change fields.
 type Options struct {

@@ -62,12 +62,6 @@ var EvaluationColumns = []string{"set", "project", "version", "benchmark", "para
 	"class", "config", "warmup_iterations", "measurement_iterations", "complete", "wt_s", "st_s",
 	"wee_s", "deviation_s", "estimation", "time_waste_s", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
 
-// benchmarkEvaluationColumns are the columns of
-// Frame(TableBenchmarkEvaluations): set, the run, forks run, steady forks, and
-// the benchmark-level RPD with its ratio CI.
-var benchmarkEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode",
-	"forks_run", "steady_forks", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
-
 func ints64(x []int) []int64 {
 	out := make([]int64, len(x))
 	for i, v := range x {
@@ -295,7 +289,9 @@ func evaluationFrame(res *Report) *reports.Frame {
 }
 
 // benchmarkEvaluationFrame has one row per configuration set and
-// configured benchmark run (benchmarkEvaluationColumns).
+// configured benchmark run: set, the run, forks_run, steady_forks, and
+// the benchmark-level rpd with its ratio CI (ratio_ci_lower,
+// ratio_ci_upper).
 func benchmarkEvaluationFrame(res *Report) *reports.Frame {
 	var set []string
 	var k reports.KeyColumns

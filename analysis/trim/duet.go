@@ -28,13 +28,19 @@ const (
 	// frameDuetMatch: duet.TableMatch, the A/A match ratios per
 	// (environment, suite, type, slowdown): the MDS curves.
 	frameDuetMatch = "duet-match"
-	// frameDuetSpeedup: duet.TableSpeedup, duet's runtime against seqn's.
+	// frameDuetSpeedup: duet's "speedup" table, duet's runtime against seqn's.
 	frameDuetSpeedup = "duet-speedup"
 	// frameDuetTimeline: the plotted runs' iterations, one row per A or B
-	// iteration (duetTimelineColumns).
+	// iteration: the key (environment, suite, benchmark, version, type),
+	// the run (instance, run), pair A or B, the recorded iteration index,
+	// start_s and end_s (s since the run's first kept start) and time_ns
+	// (the recorded duration).
 	frameDuetTimeline = "duet-timeline"
 	// frameDuetPairs: the plotted runs' pairs at the minimum overlap
-	// ratio, one row per pair (duetPairsColumns).
+	// ratio, one row per pair: the key and run as in frameDuetTimeline,
+	// the recorded iterations of the paired A and B (a_iteration,
+	// b_iteration), the overlap's start_s and end_s, and its rate
+	// min(overlap/time_a, overlap/time_b).
 	frameDuetPairs = "duet-pairs"
 )
 
@@ -279,20 +285,6 @@ func isDuetFrame(name string) bool {
 	}
 	return false
 }
-
-// duetTimelineColumns are the columns of frameDuetTimeline: the key
-// (environment, suite, benchmark, version, type), the run (instance,
-// run), pair A or B, the recorded iteration index, start_s and end_s (s
-// since the run's first kept start) and time_ns (the recorded duration).
-var duetTimelineColumns = []string{"environment", "suite", "benchmark", "version", "type", "instance", "run", "pair",
-	"iteration", "start_s", "end_s", "time_ns"}
-
-// duetPairsColumns are the columns of frameDuetPairs: the key and run as
-// in duetTimelineColumns, the recorded iterations of the paired A and B,
-// the overlap's start_s and end_s, and its rate min(overlap/time_a,
-// overlap/time_b).
-var duetPairsColumns = []string{"environment", "suite", "benchmark", "version", "type", "instance", "run",
-	"a_iteration", "b_iteration", "start_s", "end_s", "rate"}
 
 // timelines returns the duet keys whose first run the report plots: at
 // most maxDuetTimelines, largest |relative difference| first (keys

@@ -22,7 +22,9 @@ const (
 	// (reconfigure.TableBenchmarks of the pathShort benchmarks).
 	frameReconfigure = "reconfigure"
 	// frameForkSeries: the plotted forks' iteration values, one row per
-	// kept point (forkSeriesColumns).
+	// kept point: the run, the fork (instance, trial, fork), its class,
+	// st_index (−1 unless steady), the recommended warmup_iterations, and
+	// the point's 0-based iteration and value_ns.
 	frameForkSeries = "fork-series"
 	// frameForkSegments: the plotted forks' segments, one row per segment.
 	frameForkSegments = "fork-segments"
@@ -34,7 +36,7 @@ const (
 	// per benchmark and version pair (empty with one version per project).
 	frameCompare = "compare"
 	// frameDistributions: per benchmark run the quantiles of its
-	// observations, recorded and recommended (reports.DistributionColumns;
+	// observations, recorded and recommended (the columns of reports.DistributionFrame;
 	// Benchmark.Distributions), drawn as violins in the report.
 	frameDistributions = "distributions"
 )
@@ -300,12 +302,6 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Int("seed", seed)
 	return f
 }
-
-// forkSeriesColumns are the columns of frameForkSeries: the run, the fork
-// (instance, trial, fork), its class, st_index (−1 unless steady), the
-// recommended warmup, and per kept point its 0-based iteration and value_ns.
-var forkSeriesColumns = []string{"project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
-	"class", "st_index", "warmup_iterations", "iteration", "value_ns"}
 
 func (r *Report) forkSeriesFrame() *reports.Frame {
 	var k reports.KeyColumns
