@@ -28,7 +28,7 @@ func allocated(fn func()) uint64 {
 }
 
 // TestReadFilesRejectsFarIndices: a level index far beyond the rows of its
-// run (table.MaxLevelIndex) is a *ingest.ParseError at its line, found
+// run (table's maxLevelIndex) is a *ingest.ParseError at its line, found
 // without allocating by the index. Before, optimize built grids by such
 // indices: fork = iteration = 10⁹ panicked (makeslice), iteration = 10⁸
 // took 13.8 GB, a µOpTime it_pos of 10⁶ took gigabytes.

@@ -672,7 +672,7 @@ func TestPruningEquivalenceEarlyRejection(t *testing.T) {
 // TestSparseGridSkipped: series whose largest indices span a grid far
 // larger than the data are skipped with the reason, without allocating by
 // the indices. Tables from ingest cannot hold indices beyond
-// table.MaxLevelIndex, but a table built in code (or indices below it,
+// table's maxLevelIndex, but a table built in code (or indices below it,
 // here iteration 60000 in a run of 3 rows, and a diagonal of forks and
 // iterations) still could; before, fork = iteration = 10⁹ panicked
 // (makeslice: cap out of range) and iteration = 10⁸ took 13.8 GB.

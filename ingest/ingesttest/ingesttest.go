@@ -186,7 +186,7 @@ func BenchRead(b *testing.B, f ingest.Format, data []byte, file string, rows int
 // CheckClean fails t when a row or setup of tab holds a name that
 // ingest.CleanName would change (invalid UTF-8, a control character such
 // as a line break) or a mode that is neither "" nor canonical (ingest.Mode
-// or one of table.Modes).
+// or one of the modes table.KnownMode accepts).
 func CheckClean(t testing.TB, tab *table.Table) {
 	t.Helper()
 	check := func(what, s string) {

@@ -34,7 +34,7 @@ type Header struct {
 	// reconfigure, steady, duet, trim).
 	Command string
 	// Format is formatVersion; Benchtrim the build that wrote the file
-	// (cliapp.BuildVersion).
+	// (cliapp's buildVersion).
 	Format    int
 	Benchtrim string
 	// Shard and Shards are the part's --shard K/N (0 and 1 without --shard).

@@ -58,7 +58,7 @@ var Files = []struct{ Frame, File string }{
 }
 
 // FrameDistributions names the optional frame of the iteration values'
-// distributions (reports.DistributionColumns, made by
+// distributions (the columns of reports.DistributionFrame, made by
 // reports.DistributionFrame): per benchmark run and configuration its
 // quantiles, drawn as violins. A Source without it (Frame returns an
 // error for the name) gives a page without the distributions section.

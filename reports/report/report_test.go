@@ -112,7 +112,7 @@ func suiteFiles(t *testing.T, versions ...string) []string {
 	return paths
 }
 
-// page renders rep (a report.Source) as report.FromSource does, the
+// page renders rep (a report.Source) as fromSource does, the
 // optional frames it lacks left out.
 func page(t *testing.T, rep report.Source) []byte {
 	t.Helper()
