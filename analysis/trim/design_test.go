@@ -155,29 +155,11 @@ func TestCheapestIsTheGridOptimum(t *testing.T) {
 			// Exhaustive search.
 			var best choice
 			found := false
-			k := make([]float64, len(c.bound))
-			var walk func(j int)
-			walk = func(j int) {
-				if j == len(k) {
-					n := 1.0
-					for _, x := range k {
-						n *= x
-					}
-					if n < c.minObs {
-						return
-					}
-					e := c.eval(k)
-					if e.precision <= target && (!found || e.timeNs < best.timeNs || (e.timeNs == best.timeNs && e.precision < best.precision)) {
-						best, found = e, true
-					}
-					return
+			eachConfig(c, func(e choice) {
+				if e.precision <= target && (!found || e.timeNs < best.timeNs || (e.timeNs == best.timeNs && e.precision < best.precision)) {
+					best, found = e, true
 				}
-				for n := 1; n <= c.bound[j]; n++ {
-					k[j] = float64(n)
-					walk(j + 1)
-				}
-			}
-			walk(0)
+			})
 			if ok != found || (ok && (got.timeNs != best.timeNs || got.precision != best.precision)) {
 				t.Fatalf("trial %d target %g: bisection %v %+v, exhaustive %v %+v", trial, target, ok, got, found, best)
 			}
@@ -426,27 +408,9 @@ func TestTradeoffIsTheGridOptimum(t *testing.T) {
 			got := c.tradeoff(lambda)
 			value := func(e choice) float64 { return e.precision + lambda*e.timeNs/rec.timeNs }
 			least, cheapest, sharpest := math.Inf(1), math.Inf(1), math.Inf(1)
-			k := make([]float64, len(c.bound))
-			var walk func(j int)
-			walk = func(j int) {
-				if j == len(k) {
-					n := 1.0
-					for _, x := range k {
-						n *= x
-					}
-					if n < c.minObs {
-						return
-					}
-					e := c.eval(k)
-					least, cheapest, sharpest = min(least, value(e)), min(cheapest, e.timeNs), min(sharpest, e.precision)
-					return
-				}
-				for n := 1; n <= c.bound[j]; n++ {
-					k[j] = float64(n)
-					walk(j + 1)
-				}
-			}
-			walk(0)
+			eachConfig(c, func(e choice) {
+				least, cheapest, sharpest = min(least, value(e)), min(cheapest, e.timeNs), min(sharpest, e.precision)
+			})
 			if v := value(got); v > least*(1+1e-12) {
 				t.Fatalf("trial %d λ %g: chose %v (value %v), the grid's least value is %v", trial, lambda, got.k, v, least)
 			}
@@ -461,4 +425,29 @@ func TestTradeoffIsTheGridOptimum(t *testing.T) {
 			}
 		}
 	}
+}
+
+// eachConfig calls fn with every configuration within c's bounds that
+// keeps at least c.minObs observations (the exhaustive search the
+// choosers are checked against).
+func eachConfig(c *chooser, fn func(choice)) {
+	k := make([]float64, len(c.bound))
+	var walk func(j int)
+	walk = func(j int) {
+		if j == len(k) {
+			n := 1.0
+			for _, x := range k {
+				n *= x
+			}
+			if n >= c.minObs {
+				fn(c.eval(k))
+			}
+			return
+		}
+		for n := 1; n <= c.bound[j]; n++ {
+			k[j] = float64(n)
+			walk(j + 1)
+		}
+	}
+	walk(0)
 }
