@@ -1,4 +1,4 @@
-package report_test
+package report
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/analysis/trim"
-	"github.com/benchtrim/benchtrim/reports/report"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -27,7 +26,7 @@ func TestFirstScreen(t *testing.T) {
 		rep.Benchmarks = append(rep.Benchmarks, b)
 	}
 	var buf bytes.Buffer
-	if err := report.WritePage(&buf, rep); err != nil {
+	if err := WritePage(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -49,7 +48,7 @@ func TestFirstScreen(t *testing.T) {
 
 // TestWriteDirOnlyWhatApplies: a report without duet data, steady-state
 // forks or versions writes no empty duet-*.csv, fork or compare tables;
-// the plan always; Load reads the folder back and its manifest lists
+// the plan always; loadDir reads the folder back and its manifest lists
 // exactly what was written.
 func TestWriteDirOnlyWhatApplies(t *testing.T) {
 	rep := &trim.Report{Options: trim.DefaultOptions, Benchmarks: []trim.Benchmark{{
@@ -57,7 +56,7 @@ func TestWriteDirOnlyWhatApplies(t *testing.T) {
 		Recorded:    trim.Config{Instances: 1, Trials: 1, Forks: 1, Iterations: 3, Slices: 1, IterationTimeNs: 1e9, TimeNs: 3e9},
 		Recommended: trim.Config{Instances: 1, Trials: 1, Forks: 1, Iterations: 3, Slices: 1, IterationTimeNs: 1e9, TimeNs: 3e9}}}}
 	dir := t.TempDir()
-	if err := report.WriteDir(dir, rep, nil); err != nil {
+	if err := WriteDir(dir, rep, nil); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -68,11 +67,11 @@ func TestWriteDirOnlyWhatApplies(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{report.Manifest, "plan.csv", "report.html"}; strings.Join(names, " ") != strings.Join(want, " ") {
+	if want := []string{manifestName, "plan.csv", "report.html"}; strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("files %v, want %v", names, want)
 	}
-	if _, err := report.Load(dir); err != nil {
-		t.Errorf("Load: %v", err)
+	if _, err := loadDir(dir); err != nil {
+		t.Errorf("loadDir: %v", err)
 	}
 }
 
@@ -81,11 +80,11 @@ func TestWriteDirOnlyWhatApplies(t *testing.T) {
 func TestLabelsTellNamesApart(t *testing.T) {
 	a := "org.example.deep.pkg.VeryLongBenchmarkClassName.methodWithALongName[size=1000,variant=alpha] @v1"
 	b := "org.example.deep.pkg.VeryLongBenchmarkClassName.methodWithALongName[size=1000,variant=omega] @v1"
-	got := report.DistinctLabels([]string{a, b}, 40)
+	got := distinctLabels([]string{a, b}, 40)
 	if got[0] == got[1] || len([]rune(got[0])) > 40 || !strings.Contains(got[0], "alpha") || !strings.Contains(got[1], "omega") {
 		t.Errorf("labels %q", got)
 	}
-	short := report.DistinctLabels([]string{"x.A.m[size=1]", "x.B.m[size=1]"}, 40)
+	short := distinctLabels([]string{"x.A.m[size=1]", "x.B.m[size=1]"}, 40)
 	if short[0] != "A.m[size=1]" || short[1] != "B.m[size=1]" {
 		t.Errorf("short names %q", short)
 	}
@@ -101,7 +100,7 @@ func TestNothingTrimmed(t *testing.T) {
 			Tool: "go", Path: trim.PathGo, Status: trim.StatusKept, Recorded: c, Recommended: c})
 	}
 	var buf bytes.Buffer
-	if err := report.WritePage(&buf, rep); err != nil {
+	if err := WritePage(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()

@@ -1,4 +1,4 @@
-package report_test
+package report
 
 import (
 	"bytes"
@@ -17,13 +17,12 @@ import (
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/reports"
-	"github.com/benchtrim/benchtrim/reports/report"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 var pageOut = flag.String("page-out", "", "TestDistributions: also write its page (every section, distributions included) to this file, for .ci/report/check.sh")
 
-// withFrames is a report.Source: rep's frames and extra ones by name.
+// withFrames is a Source: rep's frames and extra ones by name.
 type withFrames struct {
 	*trim.Report
 	extra map[string]*reports.Frame
@@ -83,7 +82,7 @@ func TestDistributions(t *testing.T) {
 		ds = append(ds, reports.Distribution{Key: k, Configuration: "recorded", Values: v})
 	}
 	rep := trimReportOn(t, 100, steady.PenaltyBarrett, nil, "v1", "v2")
-	src := withFrames{rep, map[string]*reports.Frame{report.FrameDistributions: reports.DistributionFrame(ds)}}
+	src := withFrames{rep, map[string]*reports.Frame{frameDistributions: reports.DistributionFrame(ds)}}
 	raw := page(t, src)
 	if *pageOut != "" {
 		if err := os.WriteFile(*pageOut, raw, 0o644); err != nil {
@@ -170,15 +169,15 @@ func TestDistributions(t *testing.T) {
 	}
 	// Saved and loaded: the same page.
 	dir := t.TempDir()
-	if err := report.WriteDir(dir, src, nil); err != nil {
+	if err := WriteDir(dir, src, nil); err != nil {
 		t.Fatal(err)
 	}
-	d, err := report.Load(dir)
+	d, err := loadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, d); err != nil {
+	if err := writeData(&buf, d); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), raw) {
@@ -214,7 +213,7 @@ func TestDistributionsSmall(t *testing.T) {
 		rep.Benchmarks = append(rep.Benchmarks, trim.Benchmark{Key: key, Tool: "go", Path: trim.PathGo, Status: trim.StatusKept, Recorded: c, Recommended: c})
 	}
 	var buf bytes.Buffer
-	if err := report.WritePage(&buf, withFrames{rep, map[string]*reports.Frame{report.FrameDistributions: f}}); err != nil {
+	if err := WritePage(&buf, withFrames{rep, map[string]*reports.Frame{frameDistributions: f}}); err != nil {
 		t.Fatal(err)
 	}
 	s := buf.String()

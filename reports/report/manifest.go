@@ -14,12 +14,12 @@ import (
 	"strings"
 )
 
-// Manifest is the file of a trim output folder (WriteDir) that lists
+// manifestName is the file of a trim output folder (WriteDir) that lists
 // every other file with its SHA-256, as sha256sum writes it ("HASH  NAME"
 // per line, so `sha256sum -c manifest.sha256` checks the folder too). It
 // is written last: a folder without it, or whose files differ from it, is
-// not a complete set, and Load refuses it.
-const Manifest = "manifest.sha256"
+// not a complete set, and loadDir refuses it.
+const manifestName = "manifest.sha256"
 
 // writeManifest writes dir's manifest of the files names.
 func writeManifest(dir string, names []string) error {
@@ -31,7 +31,7 @@ func writeManifest(dir string, names []string) error {
 		}
 		sums[n] = sum
 	}
-	return os.WriteFile(filepath.Join(dir, Manifest), formatManifest(sums), 0o644)
+	return os.WriteFile(filepath.Join(dir, manifestName), formatManifest(sums), 0o644)
 }
 
 func formatManifest(sums map[string]string) []byte {
@@ -63,10 +63,10 @@ func hashFile(path string) (string, error) {
 // readManifest reads dir's manifest: file name → SHA-256 (hex). A missing
 // manifest or a malformed line is an error naming the file and the line.
 func readManifest(dir string) (map[string]string, error) {
-	p := filepath.Join(dir, Manifest)
+	p := filepath.Join(dir, manifestName)
 	data, err := os.ReadFile(p)
 	if os.IsNotExist(err) {
-		return nil, fmt.Errorf("%s: no %s: not a complete benchtrim trim --out-dir folder (written by an older build, or interrupted); run trim --out-dir %s again", dir, Manifest, dir)
+		return nil, fmt.Errorf("%s: no %s: not a complete benchtrim trim --out-dir folder (written by an older build, or interrupted); run trim --out-dir %s again", dir, manifestName, dir)
 	}
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func readManifest(dir string) (map[string]string, error) {
 }
 
 // verify checks the trim output folder dir against its manifest: every
-// file it lists exists with that SHA-256 and no data file Load reads is
+// file it lists exists with that SHA-256 and no data file loadDir reads is
 // missing from it. skip names files not checked (report.html, which
 // benchtrim report rebuilds). The error names the folder and the file.
 func verify(dir string, skip ...string) error {
@@ -92,8 +92,8 @@ func verify(dir string, skip ...string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := sums[Files[0].File]; !ok {
-		return fmt.Errorf("%s: %s does not list %s", dir, Manifest, Files[0].File)
+	if _, ok := sums[frameFiles[0].File]; !ok {
+		return fmt.Errorf("%s: %s does not list %s", dir, manifestName, frameFiles[0].File)
 	}
 	names := make([]string, 0, len(sums))
 	for n := range sums {
@@ -106,19 +106,19 @@ func verify(dir string, skip ...string) error {
 		}
 		got, err := hashFile(filepath.Join(dir, n))
 		if os.IsNotExist(err) {
-			return fmt.Errorf("%s: %s is missing (%s lists it): the folder is not a complete set; run trim --out-dir %s again", dir, n, Manifest, dir)
+			return fmt.Errorf("%s: %s is missing (%s lists it): the folder is not a complete set; run trim --out-dir %s again", dir, n, manifestName, dir)
 		}
 		if err != nil {
 			return err
 		}
 		if got != sums[n] {
-			return fmt.Errorf("%s: %s does not match %s (sha256 %.12s…, listed %.12s…): the file was changed or half-written; run trim --out-dir %s again", dir, n, Manifest, got, sums[n], dir)
+			return fmt.Errorf("%s: %s does not match %s (sha256 %.12s…, listed %.12s…): the file was changed or half-written; run trim --out-dir %s again", dir, n, manifestName, got, sums[n], dir)
 		}
 	}
-	for _, f := range Files {
+	for _, f := range frameFiles {
 		if _, listed := sums[f.File]; !listed {
 			if _, err := os.Stat(filepath.Join(dir, f.File)); err == nil {
-				return fmt.Errorf("%s: %s is not in %s: the folder mixes files of two runs; run trim --out-dir %s again", dir, f.File, Manifest, dir)
+				return fmt.Errorf("%s: %s is not in %s: the folder mixes files of two runs; run trim --out-dir %s again", dir, f.File, manifestName, dir)
 			}
 		}
 	}

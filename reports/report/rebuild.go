@@ -8,17 +8,17 @@ import (
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
-// Rebuild writes the page of the trim output folder dir (Load) to out, what
+// Rebuild writes the page of the trim output folder dir (loadDir) to out, what
 // benchtrim report does. When out is the folder's report.html, the page
 // and the folder's manifest listing it are written as one set; the page
 // replaces no other file of the folder.
 func Rebuild(dir, out string) error {
-	d, err := Load(dir)
+	d, err := loadDir(dir)
 	if err != nil {
 		return err
 	}
 	var page bytes.Buffer
-	if err := Write(&page, d); err != nil {
+	if err := writeData(&page, d); err != nil {
 		return err
 	}
 	var set atomicfile.Set
@@ -29,7 +29,7 @@ func Rebuild(dir, out string) error {
 	if sameFile(out, filepath.Join(dir, "report.html")) {
 		m, err := manifestWith(dir, "report.html", page.Bytes())
 		if err == nil {
-			err = set.WriteFile(filepath.Join(dir, Manifest), m)
+			err = set.WriteFile(filepath.Join(dir, manifestName), m)
 		}
 		if err != nil {
 			return err

@@ -3,9 +3,9 @@
 // and filter tables, no network requests, so it opens from disk.
 //
 // It sits at the end of benchtrim's flow, after analysis/trim: it reads
-// only the data files trim writes (Files: the plan and the analyses'
-// frames, as CSV, Arrow or Parquet), either from a directory (Load, what
-// `benchtrim report DIR` does) or from the frames in memory (FromFrames,
+// only the data files trim writes (frameFiles: the plan and the analyses'
+// frames, as CSV, Arrow or Parquet), either from a directory (loadDir, what
+// `benchtrim report DIR` does) or from the frames in memory (fromFrames,
 // what `benchtrim trim --out-dir` does), so a page rebuilt from saved
 // files is the page trim wrote.
 //
@@ -15,7 +15,7 @@
 // benchmark, change rate per benchmark, the plan), steady (worst forks with
 // segments, st and the recommended warmup; steady-state starts against the
 // recorded warmup; classes), reconfigure (stop points, time per criterion),
-// the versions compared and, when the Source has the FrameDistributions
+// the versions compared and, when the Source has the frameDistributions
 // table, per benchmark a violin of the iteration values per version and
 // configuration (folded for suites of more than three benchmarks). Every
 // table scrolls inside its own wrapper, so the page never grows wider than
@@ -37,9 +37,9 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// Files names the data files of a trim output directory by frame name
+// frameFiles names the data files of a trim output directory by frame name
 // (analysis/trim's Frame names); the plan is required, the others optional.
-var Files = []struct{ Frame, File string }{
+var frameFiles = []struct{ Frame, File string }{
 	{"plan", "plan.csv"},
 	{"steady-forks", "steady-forks.csv"},
 	{"reconfigure", "reconfigure.csv"},
@@ -54,18 +54,18 @@ var Files = []struct{ Frame, File string }{
 	{"duet-speedup", "duet-speedup.csv"},
 	{"duet-timeline", "duet-timeline.csv"},
 	{"duet-pairs", "duet-pairs.csv"},
-	{FrameDistributions, "distributions.csv"},
+	{frameDistributions, "distributions.csv"},
 }
 
-// FrameDistributions names the optional frame of the iteration values'
+// frameDistributions names the optional frame of the iteration values'
 // distributions (the columns of reports.DistributionFrame, made by
 // reports.DistributionFrame): per benchmark run and configuration its
 // quantiles, drawn as violins. A Source without it (Frame returns an
 // error for the name) gives a page without the distributions section.
-const FrameDistributions = "distributions"
+const frameDistributions = "distributions"
 
 // optional reports whether a Source may lack the frame name.
-func optional(name string) bool { return name == FrameDistributions }
+func optional(name string) bool { return name == frameDistributions }
 
 // sourceFrame is src.Frame(name), or nil without an error for an optional
 // frame src does not have.
@@ -77,23 +77,23 @@ func sourceFrame(src Source, name string) (*reports.Frame, error) {
 	return fr, err
 }
 
-// Data is what the page is built from: the rows of each frame by name.
-type Data struct {
+// pageData is what the page is built from: the rows of each frame by name.
+type pageData struct {
 	frames map[string]*reports.Rows
 }
 
-// Load reads the files of dir (Files), once verify found the folder a
+// loadDir reads the files of dir (frameFiles), once verify found the folder a
 // complete set (its manifest lists every file with its content; the page
 // report.html is not checked, being what is rebuilt from the rest).
-func Load(dir string) (*Data, error) {
-	if _, err := os.Stat(filepath.Join(dir, Files[0].File)); os.IsNotExist(err) {
+func loadDir(dir string) (*pageData, error) {
+	if _, err := os.Stat(filepath.Join(dir, frameFiles[0].File)); os.IsNotExist(err) {
 		return nil, fmt.Errorf("%s: no plan (write it with benchtrim trim --out-dir %s)", dir, dir)
 	}
 	if err := verify(dir, "report.html"); err != nil {
 		return nil, err
 	}
-	d := &Data{frames: map[string]*reports.Rows{}}
-	for _, f := range Files {
+	d := &pageData{frames: map[string]*reports.Rows{}}
+	for _, f := range frameFiles {
 		p := filepath.Join(dir, f.File)
 		if _, err := os.Stat(p); err != nil {
 			if f.Frame == "plan" {
@@ -110,10 +110,10 @@ func Load(dir string) (*Data, error) {
 	return d, nil
 }
 
-// FromFrames builds Data from frames in memory, through the CSV form Load
+// fromFrames builds pageData from frames in memory, through the CSV form loadDir
 // reads, so both give the same page.
-func FromFrames(frames map[string]*reports.Frame) (*Data, error) {
-	d := &Data{frames: map[string]*reports.Rows{}}
+func fromFrames(frames map[string]*reports.Frame) (*pageData, error) {
+	d := &pageData{frames: map[string]*reports.Rows{}}
 	for name, f := range frames {
 		var buf bytes.Buffer
 		if err := f.WriteCSV(&buf); err != nil {
@@ -138,7 +138,7 @@ type frame struct {
 	multi int // 0 unknown, 1 one version per project, 2 several
 }
 
-func (d *Data) frame(name string) *frame {
+func (d *pageData) frame(name string) *frame {
 	r := d.frames[name]
 	if r == nil || len(r.Cells) == 0 {
 		return nil
@@ -199,8 +199,8 @@ func (f *frame) key(i int) string {
 	return strings.Join([]string{f.s(i, "project"), f.s(i, "version"), f.s(i, "benchmark"), f.s(i, "params"), f.s(i, "mode")}, "\x00")
 }
 
-// Write renders the page.
-func Write(w io.Writer, d *Data) error {
+// writeData renders the page.
+func writeData(w io.Writer, d *pageData) error {
 	plan := d.frame("plan")
 	if plan == nil {
 		return fmt.Errorf("report: the plan is empty")
@@ -223,7 +223,7 @@ func Write(w io.Writer, d *Data) error {
 	if cf := d.frame("compare"); cf != nil {
 		writeCompare(&b, cf)
 	}
-	if df := d.frame(FrameDistributions); df != nil {
+	if df := d.frame(frameDistributions); df != nil {
 		writeDistributions(&b, df)
 	}
 	if df := d.frame("duet-benchmarks"); df != nil {
@@ -835,10 +835,10 @@ type Source interface {
 	Frame(name string) (*reports.Frame, error)
 }
 
-// fromSource builds Data from src's frames (Files), as FromFrames.
-func fromSource(src Source) (*Data, error) {
+// fromSource builds pageData from src's frames (frameFiles), as fromFrames.
+func fromSource(src Source) (*pageData, error) {
 	frames := map[string]*reports.Frame{}
-	for _, f := range Files {
+	for _, f := range frameFiles {
 		fr, err := sourceFrame(src, f.Frame)
 		if err != nil {
 			return nil, err
@@ -847,7 +847,7 @@ func fromSource(src Source) (*Data, error) {
 			frames[f.Frame] = fr
 		}
 	}
-	return FromFrames(frames)
+	return fromFrames(frames)
 }
 
 // WritePage writes the HTML page of src's frames.
@@ -856,21 +856,21 @@ func WritePage(w io.Writer, src Source) error {
 	if err != nil {
 		return err
 	}
-	return Write(w, d)
+	return writeData(w, d)
 }
 
 // DirFiles names the files WriteDir writes into a directory with these
-// extra files: the data files (Files), the extras, report.html and the
+// extra files: the data files (frameFiles), the extras, report.html and the
 // manifest.
 func DirFiles(extra ...string) []string {
 	var out []string
-	for _, f := range Files {
+	for _, f := range frameFiles {
 		out = append(out, f.File)
 	}
-	return append(append(out, extra...), "report.html", Manifest)
+	return append(append(out, extra...), "report.html", manifestName)
 }
 
-// WriteDir writes src's frames as the CSV files Load reads (Files), each
+// WriteDir writes src's frames as the CSV files loadDir reads (frameFiles), each
 // extra text file (file name → writer), report.html and, last, the
 // manifest of them all into dir; benchtrim report DIR rebuilds the page
 // from them. dir is meant to be a new folder that is then put in place as
@@ -880,7 +880,7 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 		return err
 	}
 	var written []string
-	for _, f := range Files {
+	for _, f := range frameFiles {
 		fr, err := sourceFrame(src, f.Frame)
 		if err != nil {
 			return err
@@ -890,7 +890,7 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 		}
 		// Only the tables that apply: a frame without rows (the duet
 		// tables of an input without duet data) is left out, the plan
-		// never; Load reads what is there.
+		// never; loadDir reads what is there.
 		if fr.Rows() == 0 && f.Frame != "plan" {
 			continue
 		}

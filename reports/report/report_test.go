@@ -1,4 +1,4 @@
-package report_test
+package report
 
 import (
 	"bytes"
@@ -22,7 +22,6 @@ import (
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/reports"
-	"github.com/benchtrim/benchtrim/reports/report"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -112,27 +111,27 @@ func suiteFiles(t *testing.T, versions ...string) []string {
 	return paths
 }
 
-// page renders rep (a report.Source) as fromSource does, the
+// page renders rep (a Source) as fromSource does, the
 // optional frames it lacks left out.
-func page(t *testing.T, rep report.Source) []byte {
+func page(t *testing.T, rep Source) []byte {
 	t.Helper()
 	frames := map[string]*reports.Frame{}
-	for _, f := range report.Files {
+	for _, f := range frameFiles {
 		fr, err := rep.Frame(f.Frame)
 		if err != nil {
-			if f.Frame == report.FrameDistributions {
+			if f.Frame == frameDistributions {
 				continue
 			}
 			t.Fatal(err)
 		}
 		frames[f.Frame] = fr
 	}
-	d, err := report.FromFrames(frames)
+	d, err := fromFrames(frames)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, d); err != nil {
+	if err := writeData(&buf, d); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -502,20 +501,20 @@ func TestDuetOnlyPage(t *testing.T) {
 	}
 }
 
-// TestLoadEqualsFromFrames: the page rebuilt from saved files (Load) is
+// TestLoadEqualsFromFrames: the page rebuilt from saved files (loadDir) is
 // the page written from the frames in memory, duet section included.
 func TestLoadEqualsFromFrames(t *testing.T) {
 	rep := trimReportOn(t, 100, steady.PenaltyBarrett, []string{duetFile(t)})
 	dir := t.TempDir()
-	if err := report.WriteDir(dir, rep, nil); err != nil {
+	if err := WriteDir(dir, rep, nil); err != nil {
 		t.Fatal(err)
 	}
-	d, err := report.Load(dir)
+	d, err := loadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, d); err != nil {
+	if err := writeData(&buf, d); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), page(t, rep)) {
@@ -609,7 +608,7 @@ func TestSize500(t *testing.T) {
 		ds = append(ds, reports.Distribution{Key: b.Key, Configuration: "recorded", Values: rec},
 			reports.Distribution{Key: b.Key, Configuration: "recommended", Values: rec[:160]})
 	}
-	raw := page(t, withFrames{rep, map[string]*reports.Frame{report.FrameDistributions: reports.DistributionFrame(ds)}})
+	raw := page(t, withFrames{rep, map[string]*reports.Frame{frameDistributions: reports.DistributionFrame(ds)}})
 	if !bytes.Contains(raw, []byte(`<section id="distributions">`)) {
 		t.Error("no distributions section")
 	}

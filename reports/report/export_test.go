@@ -1,4 +1,0 @@
-package report
-
-// DistinctLabels exports distinctLabels for tests.
-var DistinctLabels = distinctLabels
