@@ -70,12 +70,12 @@ type WriteOptions struct {
 	// default of DuckDB and pyarrow too), "zstd" (files about 0.6× the
 	// size, for about 1.15× the CPU time) or "none".
 	ParquetCompression string
-	// ByShard writes a Parquet table ordered by the key hash ShardOf
-	// splits by, in row groups of whole benchmark groups (groupOf) whose
-	// hash ranges the footer's key-value metadata records, so that a
-	// sharded read (ScanFileShard) reads only the row groups of its shard.
-	// The rows go through a scratch file in the system's temporary
-	// directory first. Other formats refuse it.
+	// ByShard writes a Parquet table a batch of rows at a time
+	// (shardBatcher), each batch ordered by the key hash ShardOf splits
+	// by, in row groups of whole benchmark groups (groupOf) of the batch
+	// whose hash ranges the footer's key-value metadata records, so that
+	// a sharded read (ScanFileShard) reads only the row groups that meet
+	// its shard's range. Other formats refuse it.
 	ByShard bool
 }
 

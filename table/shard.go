@@ -100,120 +100,137 @@ func decodeHashRanges(s string, rowGroups int) ([]hashRange, error) {
 	return out, nil
 }
 
-// byShardRowGroupRows is the number of rows of a row group that a table
-// written by shard aims at, for an input of rows rows: about 256 row
-// groups, each of 1,024 to 65,536 rows (a benchmark group, every version
-// of a run, is never split but by arrowio's own row group limit). Small
-// row groups let a shard skip more of the file; each costs some footer.
+// byShardBatchRows is how many rows a table written by shard
+// (WriteOptions.ByShard) holds in memory before it writes them: the input
+// is cut, in the order it arrives, into batches of about this many rows,
+// and each batch is written as row groups of narrow hash ranges.
+var byShardBatchRows int64 = 1 << 20
+
+// byShardRowGroupRows is the number of rows a row group of a batch of
+// rows rows aims at: about 64 row groups per full batch, each of 1,024 to
+// 65,536 rows (a group of the batch, every version of a run, is never
+// split but by arrowio's own row group limit). Small row groups let a
+// shard skip more of the file; each costs some footer.
 func byShardRowGroupRows(rows int64) int64 {
-	return min(max(rows/256, 1<<10), 1<<16)
+	return min(max(rows/64, 1<<10), 1<<16)
 }
 
-// byShardReadRows is how many rows of the scratch file writeByShard
-// decodes at a time: the memory it holds, beyond a row group.
-const byShardReadRows = 1 << 20
+// shardBatcher writes a table by shard, one batch of records at a time:
+// within a batch the rows are ordered by the key hash of their group
+// (keyHash; a group's rows in the order they came), and cut into row
+// groups of about byShardRowGroupRows rows between groups. Each record is
+// held once, in one batch, so the memory is a batch's whatever the input
+// size, and nothing goes through a scratch file. A shard K of N then reads
+// from every batch the row groups whose hash range meets its own: its
+// rows and at most one row group at each edge of its range.
+type shardBatcher struct {
+	pq     *arrowio.ParquetWriter
+	recs   []arrow.Record
+	rows   int64
+	ranges []hashRange // per row group written, its hash range
+}
 
-// writeByShard writes the rows of sp, whose groups are groupOf's, to pq
-// ordered by key hash (keyHash of the group; a group's rows in the order
-// they were added), a new row group whenever the next group would take
-// the current one over byShardRowGroupRows, and returns the hash range of
-// every row group written.
-func writeByShard(sp *Spool, pq *arrowio.ParquetWriter) ([]hashRange, error) {
-	hashes := make([]uint64, len(sp.groups))
-	order := make([]int, len(sp.groups))
-	for g, k := range sp.groups {
-		hashes[g], order[g] = keyHash(k), g
+// add keeps rec (retained) for the current batch and writes the batch
+// once it holds byShardBatchRows rows.
+func (b *shardBatcher) add(rec arrow.Record) error {
+	rec.Retain()
+	b.recs = append(b.recs, rec)
+	b.rows += rec.NumRows()
+	if b.rows >= byShardBatchRows {
+		return b.flush()
 	}
-	sort.Slice(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if hashes[a] != hashes[b] {
-			return hashes[a] < hashes[b]
+	return nil
+}
+
+// release drops the records of a batch not written (after an error).
+func (b *shardBatcher) release() {
+	for _, r := range b.recs {
+		r.Release()
+	}
+	b.recs, b.rows = nil, 0
+}
+
+// flush writes the current batch: its groups in key-hash order (ties by
+// key), a new row group whenever the next group would take the current
+// one over byShardRowGroupRows(batch rows), the last one ended.
+func (b *shardBatcher) flush() error {
+	defer b.release()
+	if b.rows == 0 {
+		return nil
+	}
+	type group struct {
+		key  Key
+		hash uint64
+		rows int64
+		runs []recRun
+	}
+	byKey := map[Key]*group{}
+	var groups []*group
+	for _, rec := range b.recs {
+		c := columnsOf(rec)
+		n := int(rec.NumRows())
+		for i := 0; i < n; {
+			k := groupOf(c.key(i))
+			j := i + 1
+			for j < n && groupOf(c.key(j)) == k {
+				j++
+			}
+			g := byKey[k]
+			if g == nil {
+				k = cloneKey(k)
+				g = &group{key: k, hash: keyHash(k)}
+				byKey[k] = g
+				groups = append(groups, g)
+			}
+			g.runs = append(g.runs, recRun{rec, int64(i), int64(j)})
+			g.rows += int64(j - i)
+			i = j
 		}
-		return sp.groups[a].Less(sp.groups[b])
+	}
+	sort.Slice(groups, func(i, j int) bool {
+		if groups[i].hash != groups[j].hash {
+			return groups[i].hash < groups[j].hash
+		}
+		return groups[i].key.Less(groups[j].key)
 	})
-	limit := byShardRowGroupRows(sp.Rows())
-	var ranges []hashRange
+	limit := byShardRowGroupRows(b.rows)
 	var cur hashRange
 	var rows int64
 	endGroup := func() error {
-		n, err := pq.EndRowGroup()
-		for len(ranges) < n {
-			ranges = append(ranges, cur)
+		n, err := b.pq.EndRowGroup()
+		for len(b.ranges) < n {
+			b.ranges = append(b.ranges, cur)
 		}
 		rows = 0
 		return err
 	}
-	for from := 0; from < len(order); {
-		to, n := from, int64(0)
-		for to < len(order) && (to == from || n+sp.groupRows[order[to]] <= byShardReadRows) {
-			n += sp.groupRows[order[to]]
-			to++
+	for _, g := range groups {
+		if rows > 0 && rows+g.rows > limit {
+			if err := endGroup(); err != nil {
+				return err
+			}
 		}
-		runs, t, err := readGroups(sp, order[from:to])
-		if err != nil {
-			return nil, err
+		if rows == 0 {
+			cur.lo = g.hash
 		}
-		for _, g := range order[from:to] {
-			if rows > 0 && rows+sp.groupRows[g] > limit {
-				if err = endGroup(); err != nil {
-					break
-				}
-			}
-			if rows == 0 {
-				cur.lo = hashes[g]
-			}
-			cur.hi = hashes[g]
-			for _, r := range runs[g] {
-				s := r.rec.NewSlice(r.start, r.end)
-				err = pq.Write(s)
-				s.Release()
-				if err != nil {
-					break
-				}
-			}
-			rows += sp.groupRows[g]
+		cur.hi = g.hash
+		for _, r := range g.runs {
+			s := r.rec.NewSlice(r.start, r.end)
+			err := b.pq.Write(s)
+			s.Release()
 			if err != nil {
-				break
+				return err
 			}
 		}
-		t.Release()
-		if err != nil {
-			return nil, err
-		}
-		from = to
+		rows += g.rows
 	}
-	return ranges, endGroup()
+	return endGroup()
 }
 
 // recRun is rows [start, end) of rec.
 type recRun struct {
 	rec        arrow.Record
 	start, end int64
-}
-
-// readGroups reads the rows of groups from sp and returns, per group
-// index, the runs of its rows in the order they were added, and the
-// table they are in (the caller releases it once done with the runs).
-func readGroups(sp *Spool, groups []int) (map[int][]recRun, *Table, error) {
-	t, err := sp.Read(groups, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	runs := make(map[int][]recRun, len(groups))
-	for _, rec := range t.Records {
-		c := columnsOf(rec)
-		n := int(rec.NumRows())
-		for i := 0; i < n; {
-			g := sp.index[sp.groupOf(c.key(i))]
-			j := i + 1
-			for j < n && sp.index[sp.groupOf(c.key(j))] == g {
-				j++
-			}
-			runs[g] = append(runs[g], recRun{rec, int64(i), int64(j)})
-			i = j
-		}
-	}
-	return runs, t, nil
 }
 
 // ShardPart is the shard a sharded analysis reads (ScanFileShard) and

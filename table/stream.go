@@ -59,18 +59,14 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 		defer sw.abort()
 		write := sw.write
 		if opt.ByShard {
-			sp, err := NewSpool("", nil)
-			if err != nil {
-				return err
-			}
-			defer sp.Close()
+			sw.byShard = &shardBatcher{pq: sw.pq}
+			defer sw.byShard.release()
 			write = func(rec arrow.Record) error {
 				if err := checkStreamSchema(rec); err != nil {
 					return err
 				}
-				return sp.Add(rec)
+				return sw.byShard.add(rec)
 			}
-			sw.bySpool = sp
 		}
 		p := newPipe(write)
 		setups, fillErr = fill(p.write)
@@ -81,8 +77,8 @@ func Stream(path string, opt WriteOptions, fill Fill) error {
 		if werr != nil {
 			return werr
 		}
-		if sw.bySpool != nil {
-			if sw.hashes, err = writeByShard(sw.bySpool, sw.pq); err != nil {
+		if sw.byShard != nil {
+			if err = sw.byShard.flush(); err != nil {
 				return err
 			}
 		}
@@ -185,10 +181,9 @@ type streamWriter struct {
 	rows int64
 
 	pq *arrowio.ParquetWriter
-	// With WriteOptions.ByShard, the records go to bySpool first and then
-	// to pq by writeByShard, which gives the row groups' hash ranges.
-	bySpool *Spool
-	hashes  []hashRange
+	// With WriteOptions.ByShard, the records go to byShard, which writes
+	// them to pq a batch at a time in row groups of narrow hash ranges.
+	byShard *shardBatcher
 
 	cw  *csv.Writer
 	row []string
@@ -368,8 +363,8 @@ func (s *streamWriter) closeParquet(js []byte) error {
 		pq.Close()
 		return err
 	}
-	if s.bySpool != nil {
-		if err := pq.SetMetadata(metadataRowGroupHashes, encodeHashRanges(s.hashes)); err != nil {
+	if s.byShard != nil {
+		if err := pq.SetMetadata(metadataRowGroupHashes, encodeHashRanges(s.byShard.ranges)); err != nil {
 			pq.Close()
 			return err
 		}
