@@ -8,60 +8,6 @@ import (
 	"github.com/benchtrim/benchtrim/reports"
 )
 
-// ForkColumns are the columns of Frame(TableForks):
-//
-//	project, version, benchmark, params, mode   the benchmark run
-//	instance, trial, fork    the fork (1-based)
-//	points                   iterations analysed
-//	dropped                  non-finite iterations left out before the analysis
-//	outliers                 number of outliers removed before segmentation
-//	outlier_indices          their 0-based iteration indices (a list; ";"-joined in CSV)
-//	skip                     leading iterations not tested for outliers
-//	penalty, penalty_rule    the PELT penalty and how it was chosen
-//	changepoints             0-based iteration indices where segments 2… start (a list)
-//	segments                 number of segments
-//	class                    steady state, no steady state, too short, failed
-//	barrett_class            flat, warmup, slowdown, no steady state, -
-//	st_index                 st: 0-based index of the first steady iteration among the
-//	                         analysed (finite) iterations; empty unless steady
-//	st_s               elapsed seconds before st (empty unless steady)
-//	steady_mean_ns           mean ns/op from st on, outliers excluded
-//	total_s            the fork's duration
-//	error                    why the fork failed
-var ForkColumns = []string{"project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
-	"points", "dropped", "outliers", "outlier_indices", "skip", "penalty", "penalty_rule", "changepoints", "segments",
-	"class", "barrett_class", "st_index", "st_s", "steady_mean_ns", "total_s", "error"}
-
-// BenchmarkColumns are the columns of Frame(TableBenchmarks): the run, its
-// number of forks by class, its class, the forks by Barrett class, and the
-// median and largest st of its steady forks (index and seconds; empty
-// without steady forks).
-var BenchmarkColumns = []string{"project", "version", "benchmark", "params", "mode", "forks",
-	"steady_forks", "no_steady_forks", "too_short_forks", "failed_forks", "class",
-	"flat_forks", "warmup_forks", "slowdown_forks", "st_median_index", "st_max_index", "st_median_s", "st_max_s"}
-
-// EvaluationColumns are the columns of Frame(TableEvaluation), one row per
-// configuration set and fork run:
-//
-//	set                          the configuration set
-//	project … fork               the fork
-//	class                        its steady-state class
-//	config                       the configuration (-wi -w -i -r)
-//	warmup_iterations            recorded iterations the warmup consumes
-//	measurement_iterations       recorded iterations kept as measurements
-//	complete                     false when the fork ended before the configuration
-//	wt_s                   warmup time wt
-//	st_s                   steady-state start st (steady forks)
-//	wee_s                  |wt − st|
-//	deviation_s            wt − st
-//	estimation                   exact, overestimated (≥ 5 s), underestimated (≤ −5 s)
-//	time_waste_s           wt − st when overestimated, else 0
-//	rpd                          relative performance deviation of the kept measurements
-//	ratio_ci_lower, ratio_ci_upper        CI of mean(kept)/mean(steady)
-var EvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
-	"class", "config", "warmup_iterations", "measurement_iterations", "complete", "wt_s", "st_s",
-	"wee_s", "deviation_s", "estimation", "time_waste_s", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
-
 func ints64(x []int) []int64 {
 	out := make([]int64, len(x))
 	for i, v := range x {
@@ -85,9 +31,30 @@ func (c *forkColumns) to(f *reports.Frame) {
 	f.Int("fork", c.fork)
 }
 
-// forksFrame has one row per fork (ForkColumns); outlier_indices and
-// changepoints are integer lists, st_index is null unless the fork is
-// steady, and unknown floats are null.
+// forksFrame, Frame(TableForks), has one row per fork, the columns
+// (in this order):
+//
+//	project, version, benchmark, params, mode   the benchmark run
+//	instance, trial, fork    the fork (1-based)
+//	points                   iterations analysed
+//	dropped                  non-finite iterations left out before the analysis
+//	outliers                 number of outliers removed before segmentation
+//	outlier_indices          their 0-based iteration indices (a list; ";"-joined in CSV)
+//	skip                     leading iterations not tested for outliers
+//	penalty, penalty_rule    the PELT penalty and how it was chosen
+//	changepoints             0-based iteration indices where segments 2… start (a list)
+//	segments                 number of segments
+//	class                    steady state, no steady state, too short, failed
+//	barrett_class            flat, warmup, slowdown, no steady state, -
+//	st_index                 st: 0-based index of the first steady iteration among the
+//	                         analysed (finite) iterations; empty unless steady
+//	st_s               elapsed seconds before st (empty unless steady)
+//	steady_mean_ns           mean ns/op from st on, outliers excluded
+//	total_s            the fork's duration
+//	error                    why the fork failed
+//
+// outlier_indices and changepoints are integer lists, st_index is null
+// unless the fork is steady, and unknown floats are null.
 func forksFrame(res *Report) *reports.Frame {
 	var k reports.KeyColumns
 	var id forkColumns
@@ -170,7 +137,13 @@ func medianMax(x []float64) (float64, float64) {
 	return stats.Median(x, nil), m
 }
 
-// benchmarksFrame has one row per benchmark run (BenchmarkColumns).
+// benchmarksFrame, Frame(TableBenchmarks), has one row per benchmark run,
+// the columns: the run (project, version, benchmark, params, mode), its
+// number of forks by class (forks, steady_forks, no_steady_forks,
+// too_short_forks, failed_forks), its class, the forks by Barrett class
+// (flat_forks, warmup_forks, slowdown_forks), and the median and largest
+// st of its steady forks (st_median_index, st_max_index, st_median_s,
+// st_max_s; empty without steady forks).
 func benchmarksFrame(res *Report) *reports.Frame {
 	var k reports.KeyColumns
 	var forks, steady, noSteady, tooShort, failed, flat, warmup, slowdown, maxIdx []int64
@@ -222,9 +195,27 @@ func benchmarksFrame(res *Report) *reports.Frame {
 	return fr
 }
 
-// evaluationFrame has one row per configuration set and fork run
-// (EvaluationColumns); st_s and estimation are empty unless the fork
-// is steady.
+// evaluationFrame, Frame(TableEvaluation), has one row per configuration
+// set and fork run, the columns (in this order; project … fork are the
+// forks frame's):
+//
+//	set                          the configuration set
+//	project … fork               the fork
+//	class                        its steady-state class
+//	config                       the configuration (-wi -w -i -r)
+//	warmup_iterations            recorded iterations the warmup consumes
+//	measurement_iterations       recorded iterations kept as measurements
+//	complete                     false when the fork ended before the configuration
+//	wt_s                   warmup time wt
+//	st_s                   steady-state start st (steady forks)
+//	wee_s                  |wt − st|
+//	deviation_s            wt − st
+//	estimation                   exact, overestimated (≥ 5 s), underestimated (≤ −5 s)
+//	time_waste_s           wt − st when overestimated, else 0
+//	rpd                          relative performance deviation of the kept measurements
+//	ratio_ci_lower, ratio_ci_upper        CI of mean(kept)/mean(steady)
+//
+// st_s and estimation are empty unless the fork is steady.
 func evaluationFrame(res *Report) *reports.Frame {
 	var set, class, config, est []string
 	var k reports.KeyColumns

@@ -11,13 +11,27 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
-	"github.com/benchtrim/benchtrim/analysis/steady"
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
 // steadyInput writes a JMH avgt file recorded with -wi 0: 3 forks × 200
 // iterations of 1 s of a 40-iteration warmup, a flat and a slowdown at 90.
+
+// The columns of steady's forks, benchmarks and evaluation frames
+// (analysis/steady's forksFrame, benchmarksFrame, evaluationFrame), in order.
+var (
+	steadyForkColumns = []string{"project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
+		"points", "dropped", "outliers", "outlier_indices", "skip", "penalty", "penalty_rule", "changepoints", "segments",
+		"class", "barrett_class", "st_index", "st_s", "steady_mean_ns", "total_s", "error"}
+	steadyBenchmarkColumns = []string{"project", "version", "benchmark", "params", "mode", "forks",
+		"steady_forks", "no_steady_forks", "too_short_forks", "failed_forks", "class",
+		"flat_forks", "warmup_forks", "slowdown_forks", "st_median_index", "st_max_index", "st_median_s", "st_max_s"}
+	steadyEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
+		"class", "config", "warmup_iterations", "measurement_iterations", "complete", "wt_s", "st_s",
+		"wee_s", "deviation_s", "estimation", "time_waste_s", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
+)
+
 func steadyInput(t *testing.T, dir string) (string, []synth.BenchmarkTruth) {
 	t.Helper()
 	cfg := synth.DefaultSuiteConfig()
@@ -88,10 +102,10 @@ func TestSteadyCommand(t *testing.T) {
 	}
 
 	rows := readCSV(t, forks)
-	if !slices.Equal(rows[0], steady.ForkColumns) || len(rows) != 1+3*3 {
+	if !slices.Equal(rows[0], steadyForkColumns) || len(rows) != 1+3*3 {
 		t.Fatalf("forks CSV: header %v, %d rows; want %d", rows[0], len(rows), 1+9)
 	}
-	col := func(name string) int { return slices.Index(steady.ForkColumns, name) }
+	col := func(name string) int { return slices.Index(steadyForkColumns, name) }
 	for _, r := range rows[1:] {
 		bench, class, barrett := r[col("benchmark")], r[col("class")], r[col("barrett_class")]
 		st, _ := strconv.Atoi(r[col("st_index")])
@@ -112,14 +126,14 @@ func TestSteadyCommand(t *testing.T) {
 			}
 		}
 	}
-	if rows := readCSV(t, benches); !slices.Equal(rows[0], steady.BenchmarkColumns) || len(rows) != 4 {
+	if rows := readCSV(t, benches); !slices.Equal(rows[0], steadyBenchmarkColumns) || len(rows) != 4 {
 		t.Errorf("benchmarks CSV: %d rows", len(rows))
 	}
 
 	// Evaluation: -wi 2 -w 10s over 1-s iterations consumes 20 iterations,
 	// wt = 20 s; -i 5 -r 1s keeps 5. The dynamic set consumes 45.
 	rows = readCSV(t, eval)
-	ecol := func(name string) int { return slices.Index(steady.EvaluationColumns, name) }
+	ecol := func(name string) int { return slices.Index(steadyEvaluationColumns, name) }
 	var flags, dynamic int
 	for _, r := range rows[1:] {
 		switch r[ecol("set")] {
@@ -215,7 +229,7 @@ func TestSteadyDemoStep(t *testing.T) {
 	}
 	// The demo's parseXml benchmark is flat: all 8 of its forks steady from 0.
 	rows := readCSV(t, filepath.Join(dir, "steady-forks.csv"))
-	col := func(name string) int { return slices.Index(steady.ForkColumns, name) }
+	col := func(name string) int { return slices.Index(steadyForkColumns, name) }
 	flat := 0
 	for _, r := range rows[1:] {
 		if strings.HasSuffix(r[col("benchmark")], "parseXml") && r[col("barrett_class")] == "flat" && r[col("st_index")] == "0" {
@@ -241,7 +255,7 @@ func TestSteadyPenaltySpellings(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := readCSV(t, forks)
-	col := func(name string) int { return slices.Index(steady.ForkColumns, name) }
+	col := func(name string) int { return slices.Index(steadyForkColumns, name) }
 	for _, r := range rows[1:] {
 		points, _ := strconv.Atoi(r[col("points")])
 		pen, _ := strconv.ParseFloat(r[col("penalty")], 64)
