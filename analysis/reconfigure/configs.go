@@ -97,10 +97,10 @@ func writeConfigs(w io.Writer, configs []DynamicConfig) error {
 	return configsFrame(configs).WriteCSV(w)
 }
 
-// ReadConfigs reads a dynamic configurations CSV written by writeConfigs.
+// readConfigs reads a dynamic configurations CSV written by writeConfigs.
 // name is used in errors, which are *ingest.ParseError values naming the
 // line. Reading stops at the first bad row.
-func ReadConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
+func readConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
 	rows, err := reports.ReadCSVRows(r, name)
 	if err != nil {
 		return nil, csvError(name, err)

@@ -9,7 +9,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 )
 
-// FuzzReadConfigs feeds ReadConfigs damaged dynamic configurations files
+// FuzzReadConfigs feeds readConfigs damaged dynamic configurations files
 // (seeded with a written one): it must return configurations that keep the
 // file's rules (1-based ids, counts ≥ 0, at least one fork and measurement
 // iteration) or a ParseError naming the file, never panic.
@@ -21,7 +21,7 @@ func FuzzReadConfigs(f *testing.F) {
 	f.Add(b.Bytes())
 	f.Add([]byte(strings.Join(ConfigColumns, ",") + "\np,v,b,,avgt,cv,1,1,1,5,10,2,true,true\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfgs, err := ReadConfigs(bytes.NewReader(data), "dyn.csv")
+		cfgs, err := readConfigs(bytes.NewReader(data), "dyn.csv")
 		if err != nil {
 			var pe *ingest.ParseError
 			if !errors.As(err, &pe) && !strings.HasPrefix(err.Error(), "dyn.csv") {

@@ -101,7 +101,7 @@ func TestConfigsRoundTrip(t *testing.T) {
 	if !strings.HasPrefix(buf.String(), strings.Join(ConfigColumns, ",")+"\n") {
 		t.Errorf("header: %q", strings.SplitN(buf.String(), "\n", 2)[0])
 	}
-	got, err := ReadConfigs(&buf, "dyn.csv")
+	got, err := readConfigs(&buf, "dyn.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestReadConfigsErrors(t *testing.T) {
 		{"fields", head + "p,v,b\n", "dyn.csv:2: wrong number of fields"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadConfigs(strings.NewReader(tc.in), "dyn.csv")
+			_, err := readConfigs(strings.NewReader(tc.in), "dyn.csv")
 			var pe *ingest.ParseError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %v is not a ParseError", err)

@@ -101,13 +101,8 @@ func TestReconfigureCommand(t *testing.T) {
 			t.Errorf("%s: A/A %q for a benchmark whose baseline has a 30 %% slowdown", r[col["criterion"]], r[col["aa"]])
 		}
 	}
-	// The configurations file: one row per fork run, readable by ReadConfigs.
-	f, err := os.Open(cfgs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dc, err := reconfigure.ReadConfigs(f, cfgs)
+	// The configurations file: one row per fork run, readable by ReadConfigsFile.
+	dc, err := reconfigure.ReadConfigsFile(cfgs)
 	if err != nil {
 		t.Fatal(err)
 	}
