@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -140,7 +141,7 @@ func TestGenerateThenIngest(t *testing.T) {
 	}
 	for _, tc := range [][]string{{"-o", "x.csv"}, {"--format", "pa", "-o", "x.json"}, {"-o", "x.xlsx"}} {
 		_, _, err := runCLI(t, append([]string{"generate"}, tc...)...)
-		if _, ok := cliapp.IsUsage(err); !ok {
+		if u := (*cliapp.UsageError)(nil); !errors.As(err, &u) {
 			t.Errorf("generate %v: err %v, want a usage error", tc, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +43,7 @@ func TestExportGoBenchCLI(t *testing.T) {
 		t.Errorf("labelled form:\n%s", text)
 	}
 	_, _, err = runCLI(t, "--quiet", "export", "--to", "pa", "--labels", "-o", filepath.Join(dir, "x.csv"), jmh)
-	if u, ok := cliapp.IsUsage(err); !ok || !strings.Contains(u.Error(), "--labels applies to --to gobench only") {
+	if u := (*cliapp.UsageError)(nil); !errors.As(err, &u) || !strings.Contains(u.Error(), "--labels applies to --to gobench only") {
 		t.Errorf("--labels with pa: err %v, want a usage error", err)
 	}
 }

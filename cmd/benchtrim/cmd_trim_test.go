@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,7 +86,7 @@ func TestTrimCommand(t *testing.T) {
 // of range.
 func TestTrimRulesExclusive(t *testing.T) {
 	_, _, err := runCLI(t, "trim", "--target", "0.02", "--tradeoff", "0.1", "missing.json")
-	if u, ok := cliapp.IsUsage(err); !ok || !strings.Contains(u.Error(), "--tradeoff") {
+	if u := (*cliapp.UsageError)(nil); !errors.As(err, &u) || !strings.Contains(u.Error(), "--tradeoff") {
 		t.Errorf("--target with --tradeoff: err %v, want a usage error naming --tradeoff", err)
 	}
 	if _, _, err := runCLI(t, "trim", "--tradeoff", "-1", "missing.json"); err == nil || !strings.Contains(err.Error(), "tradeoff") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -83,7 +84,7 @@ func TestDuetGenerateUsage(t *testing.T) {
 		{"--preset", "duet", "--format", "pa", "-o", filepath.Join(dir, "x.csv")},
 	} {
 		_, _, err := runCLI(t, append([]string{"generate"}, tc...)...)
-		if _, ok := cliapp.IsUsage(err); !ok {
+		if u := (*cliapp.UsageError)(nil); !errors.As(err, &u) {
 			t.Errorf("generate %v: err %v, want a usage error", tc, err)
 		}
 	}

@@ -33,8 +33,8 @@ func (e *UsageError) helpHint() string {
 	return fmt.Sprintf("see 'benchtrim %s --help'", e.cmd)
 }
 
-// IsUsage reports whether err is a usage error.
-func IsUsage(err error) (*UsageError, bool) {
+// isUsage reports whether err is a usage error.
+func isUsage(err error) (*UsageError, bool) {
 	var u *UsageError
 	return u, errors.As(err, &u)
 }
@@ -215,7 +215,7 @@ func ExitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	if u, ok := IsUsage(err); ok {
+	if u, ok := isUsage(err); ok {
 		prefix := "benchtrim"
 		if u.cmd != "" {
 			prefix += " " + u.cmd
