@@ -48,7 +48,7 @@ func Run(t *table.Table, opt Options) (*Analysis, error) {
 		all := table.Collect(t, table.Filter{})
 		if opt.Part {
 			a.part = &part{BaseAll: keys(all)}
-			a.aa, err = aaSeries(opt.Filter.Select(all), opt)
+			a.aa, err = aaSeries(opt.Filter.selectSeries(all), opt)
 		} else if all, err = opt.Filter.keep(all); err == nil {
 			a.aa, err = aaSeries(all, opt)
 		}

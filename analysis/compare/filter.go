@@ -143,8 +143,8 @@ func (t *term) matchValue(v string, has bool) bool {
 	return v == t.value
 }
 
-// Select returns the series whose names f keeps; the input is not modified.
-func (f *Filter) Select(ss []*table.Series) []*table.Series {
+// selectSeries returns the series whose names f keeps; the input is not modified.
+func (f *Filter) selectSeries(ss []*table.Series) []*table.Series {
 	if f == nil || len(f.terms) == 0 {
 		return ss
 	}

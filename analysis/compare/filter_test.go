@@ -73,7 +73,7 @@ func TestFilter(t *testing.T) {
 		}
 	}
 	var none *Filter
-	if !none.match(names[0]) || len(none.Select([]*table.Series{handSeries("A", "v1", []float64{1})})) != 1 {
+	if !none.match(names[0]) || len(none.selectSeries([]*table.Series{handSeries("A", "v1", []float64{1})})) != 1 {
 		t.Error("a nil filter must keep everything")
 	}
 }

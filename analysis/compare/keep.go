@@ -14,7 +14,7 @@ import (
 // that names the filter and lists the first benchmarks that exist (full
 // names, as Filter matches them).
 func (f *Filter) keep(all []*table.Series) ([]*table.Series, error) {
-	kept := f.Select(all)
+	kept := f.selectSeries(all)
 	if len(kept) > 0 || f == nil || len(all) == 0 {
 		return kept, nil
 	}

@@ -22,7 +22,7 @@ type Side struct {
 
 // series returns the side's runs of metric that filter keeps.
 func (s Side) set(metric string, filter *Filter) runSet {
-	return newSet(s.Label, filter.Select(table.Collect(s.Table, table.Filter{Metric: metric})), s.Select)
+	return newSet(s.Label, filter.selectSeries(table.Collect(s.Table, table.Filter{Metric: metric})), s.Select)
 }
 
 // checkSides reports a side whose selector chooses no run, naming the

@@ -17,11 +17,11 @@ import (
 	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
-// Version is the golang.org/x/perf version the tests were checked with.
-const Version = "v0.0.0-20260908200009-22c9c6c9d4da"
+// perfVersion is the golang.org/x/perf version the tests were checked with.
+const perfVersion = "v0.0.0-20260908200009-22c9c6c9d4da"
 
-// Package is benchstat's import path.
-const Package = "golang.org/x/perf/cmd/benchstat"
+// benchstatPackage is benchstat's import path.
+const benchstatPackage = "golang.org/x/perf/cmd/benchstat"
 
 var (
 	once    sync.Once
@@ -29,7 +29,7 @@ var (
 	binErr  string
 )
 
-// Path returns the path of a benchstat binary of Version, installed with
+// Path returns the path of a benchstat binary of perfVersion, installed with
 // `go install` (through the Go module proxy) into a directory under
 // os.TempDir() the first time and reused afterwards. When it cannot be
 // installed (no network, no go command), a benchstat installed earlier
@@ -39,7 +39,7 @@ var (
 func Path(t testing.TB) string {
 	t.Helper()
 	once.Do(func() {
-		dir := filepath.Join(os.TempDir(), "benchtrim-benchstat-"+Version)
+		dir := filepath.Join(os.TempDir(), "benchtrim-benchstat-"+perfVersion)
 		bin := filepath.Join(dir, "benchstat")
 		if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
 			binPath = bin
@@ -47,7 +47,7 @@ func Path(t testing.TB) string {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "install", Package+"@"+Version)
+		cmd := exec.CommandContext(ctx, "go", "install", benchstatPackage+"@"+perfVersion)
 		cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -67,11 +67,11 @@ func Path(t testing.TB) string {
 				bin, err = exec.LookPath("benchstat")
 			}
 			if err == nil {
-				t.Logf("benchstat %s could not be installed (%s); using %s, whose version may differ", Version, binErr, bin)
+				t.Logf("benchstat %s could not be installed (%s); using %s, whose version may differ", perfVersion, binErr, bin)
 				return bin
 			}
 		}
-		testenv.Skip(t, "benchstat (%s@%s) could not be installed, so benchtrim's output was not checked against it: %s", Package, Version, binErr)
+		testenv.Skip(t, "benchstat (%s@%s) could not be installed, so benchtrim's output was not checked against it: %s", benchstatPackage, perfVersion, binErr)
 	}
 	return binPath
 }
