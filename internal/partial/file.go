@@ -19,10 +19,10 @@ import (
 
 // A partial file holds the whole report of one part of a split run
 // (benchtrim CMD --shard K/N --partial-out FILE) for benchtrim merge: the
-// line Magic, then a gob stream of a Header and the command's report.
+// line fileMagic, then a gob stream of a Header and the command's report.
 const (
-	// Magic is the file's first line.
-	Magic = "benchtrim partial\n"
+	// fileMagic is the file's first line.
+	fileMagic = "benchtrim partial\n"
 	// formatVersion is the version of the layout Write writes; Open refuses
 	// others (the reports' types change between versions of benchtrim).
 	formatVersion = 2
@@ -126,12 +126,12 @@ func SameInputs(a, b *File) error {
 	return nil
 }
 
-// Write writes the partial file path atomically: Magic, h (with Format
+// Write writes the partial file path atomically: fileMagic, h (with Format
 // set to formatVersion) and report, gob-encoded.
 func Write(path string, h Header, report any) error {
 	h.Format = formatVersion
 	return atomicfile.Write(path, func(w io.Writer) error {
-		if _, err := io.WriteString(w, Magic); err != nil {
+		if _, err := io.WriteString(w, fileMagic); err != nil {
 			return err
 		}
 		enc := gob.NewEncoder(w)
@@ -155,7 +155,7 @@ type File struct {
 }
 
 // Open opens the partial file path and reads its header. A file that does
-// not start with Magic, a header that does not decode and a format other
+// not start with fileMagic, a header that does not decode and a format other
 // than formatVersion are errors naming the file and the place.
 func Open(path string) (*File, error) {
 	f, err := os.Open(path)
@@ -164,13 +164,13 @@ func Open(path string) (*File, error) {
 	}
 	pf := &File{Path: path, f: f}
 	br := bufio.NewReaderSize(f, 1<<20)
-	magic := make([]byte, len(Magic))
-	if n, err := io.ReadFull(br, magic); err != nil || string(magic) != Magic {
+	magic := make([]byte, len(fileMagic))
+	if n, err := io.ReadFull(br, magic); err != nil || string(magic) != fileMagic {
 		f.Close()
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return nil, fmt.Errorf("%s:1: not a benchtrim partial file (starts with %q, want %q; write one with CMD --shard K/N --partial-out FILE)", path, magic[:n], Magic)
+		return nil, fmt.Errorf("%s:1: not a benchtrim partial file (starts with %q, want %q; write one with CMD --shard K/N --partial-out FILE)", path, magic[:n], fileMagic)
 	}
 	pf.dec = gob.NewDecoder(br)
 	if err := pf.decode(&pf.Header); err != nil {

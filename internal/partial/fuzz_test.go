@@ -1,4 +1,4 @@
-package partial_test
+package partial
 
 import (
 	"math"
@@ -12,7 +12,6 @@ import (
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
-	"github.com/benchtrim/benchtrim/internal/partial"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -55,9 +54,9 @@ func seedPartials(f *testing.F) [][]byte {
 	var out [][]byte
 	for _, cmd := range []string{"optimize", "steady", "reconfigure", "duet"} {
 		path := filepath.Join(f.TempDir(), cmd+".partial")
-		h := partial.Header{Command: cmd, Benchtrim: "test", Shard: 1, Shards: 3, PlotMax: 2,
-			Inputs: []partial.Input{{Name: "in.json", Size: 12}}, ReadFlags: map[string]string{"format": "jmh"}}
-		if err := partial.Write(path, h, reports[cmd]); err != nil {
+		h := Header{Command: cmd, Benchtrim: "test", Shard: 1, Shards: 3, PlotMax: 2,
+			Inputs: []Input{{Name: "in.json", Size: 12}}, ReadFlags: map[string]string{"format": "jmh"}}
+		if err := Write(path, h, reports[cmd]); err != nil {
 			f.Fatal(err)
 		}
 		b, err := os.ReadFile(path)
@@ -83,7 +82,7 @@ func FuzzOpen(f *testing.F) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			f.Fatal(err)
 		}
-		pf, err := partial.Open(path)
+		pf, err := Open(path)
 		if err != nil {
 			f.Fatalf("seed %d: %v", i, err)
 		}
@@ -93,14 +92,14 @@ func FuzzOpen(f *testing.F) {
 		pf.Close()
 		f.Add(b)
 	}
-	f.Add([]byte(partial.Magic))
+	f.Add([]byte(fileMagic))
 	f.Add([]byte("benchtrim partia"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(dir, "fuzz.partial")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pf, err := partial.Open(path)
+		pf, err := Open(path)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), path+":") {
 				t.Fatalf("error %q does not name the file", err)
