@@ -92,7 +92,11 @@ func sampleFile(b *testing.B, sz sampleSize) (string, int64) {
 			b.Fatal(err)
 		}
 		w := bufio.NewWriterSize(f, 1<<20)
-		if err := synth.WriteJMH(w, sampleConfig(sz)); err != nil {
+		s, err := synth.NewSuite(sampleConfig(sz))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.WriteJMH(w); err != nil {
 			b.Fatal(err)
 		}
 		if err := w.Flush(); err != nil {
@@ -304,8 +308,12 @@ func TestSynthFiles(t *testing.T) {
 			cfg.Iterations = 12
 			cfg.Threads = 2
 			cfg.Seed = 3
+			s, err := synth.NewSuite(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var buf bytes.Buffer
-			if err := synth.WriteJMH(&buf, cfg); err != nil {
+			if err := s.WriteJMH(&buf); err != nil {
 				t.Fatal(err)
 			}
 			data := buf.Bytes()

@@ -75,9 +75,6 @@ func (s *Suite) Write(kind string, w io.Writer) error {
 	return fmt.Errorf("synth: unknown output kind %q (want %s, %s, %s, %s or %s)", kind, FormatJMH, FormatUOpTime, FormatGoBench, formatPA, formatTruth)
 }
 
-// WriteJMH writes cfg's suite as JMH JSON (see Suite.WriteJMHRun).
-func WriteJMH(w io.Writer, cfg SuiteConfig) error { return generate(FormatJMH, w, cfg) }
-
 // Demo file names written by WriteDemoData.
 const (
 	DemoJMHAvgt   = "jmh-avgt.json"

@@ -331,8 +331,8 @@ func TestGenerateUnknownFormat(t *testing.T) {
 	if err := generate("xml", &buf, DefaultSuiteConfig()); err == nil {
 		t.Error("unknown format accepted")
 	}
-	if err := WriteJMH(&buf, DefaultSuiteConfig()); err != nil || buf.Len() == 0 {
-		t.Errorf("WriteJMH: %v, %d bytes", err, buf.Len())
+	if err := generate(FormatJMH, &buf, DefaultSuiteConfig()); err != nil || buf.Len() == 0 {
+		t.Errorf("generate(FormatJMH): %v, %d bytes", err, buf.Len())
 	}
 }
 

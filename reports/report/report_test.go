@@ -98,11 +98,15 @@ func suiteFiles(t *testing.T, versions ...string) []string {
 	for _, v := range versions {
 		cfg.Version = v
 		path := filepath.Join(t.TempDir(), "suite-"+v+".json")
+		s, err := synth.NewSuite(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
 		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := synth.WriteJMH(f, cfg); err != nil {
+		if err := s.WriteJMH(f); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
