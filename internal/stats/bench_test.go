@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // Flat bootstrap throughput: resample draws per second (B·n per CI) for the
@@ -27,11 +29,11 @@ func BenchmarkBootstrap(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					if _, err := k.ci(x, DefaultBootstrap, s, ws); err != nil {
+					if _, err := k.ci(x, estimate.DefaultBootstrap, s, ws); err != nil {
 						b.Fatal(err)
 					}
 				}
-				draws := float64(b.N) * float64(DefaultBootstrap.Resamples) * float64(n)
+				draws := float64(b.N) * float64(estimate.DefaultBootstrap.Resamples) * float64(n)
 				b.ReportMetric(draws/b.Elapsed().Seconds(), "draws/s")
 			})
 		}

@@ -11,15 +11,12 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 )
 
-// BootstrapOptions, DefaultBootstrap, Interval: see package estimate, which
+// BootstrapOptions, Interval: see package estimate, which
 // holds the value types the public analyzers exchange.
 type (
 	BootstrapOptions = estimate.BootstrapOptions
 	Interval         = estimate.Interval
 )
-
-// DefaultBootstrap is estimate.DefaultBootstrap.
-var DefaultBootstrap = estimate.DefaultBootstrap
 
 // errNoData is returned by estimators given no values.
 var errNoData = errors.New("stats: no data")

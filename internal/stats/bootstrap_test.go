@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // TestPercentileDefinition checks the replicate percentiles against
@@ -221,7 +223,7 @@ func TestIntervalWidth(t *testing.T) {
 	for name, ci := range map[string]func([]float64, BootstrapOptions, *Stream, *Workspace) (Interval, error){
 		"percentile": BootstrapMeanCI, "studentized": BootstrapMeanTCI,
 	} {
-		iv, err := ci(x, DefaultBootstrap, s, nil)
+		iv, err := ci(x, estimate.DefaultBootstrap, s, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +234,7 @@ func TestIntervalWidth(t *testing.T) {
 		}
 	}
 	// The median's asymptotic sd is σ·√(π/2)/√n.
-	iv, err := BootstrapMedianCI(x, DefaultBootstrap, s, nil)
+	iv, err := BootstrapMedianCI(x, estimate.DefaultBootstrap, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,13 +247,13 @@ func TestBootstrapDeterminism(t *testing.T) {
 	for name, ci := range map[string]func([]float64, BootstrapOptions, *Stream, *Workspace) (Interval, error){
 		"mean": BootstrapMeanCI, "median": BootstrapMedianCI, "t": BootstrapMeanTCI,
 	} {
-		a, _ := ci(x, DefaultBootstrap, NewStream(9, "k", 0), nil)
-		b, _ := ci(x, DefaultBootstrap, NewStream(9, "k", 0), ws) // reused workspace
+		a, _ := ci(x, estimate.DefaultBootstrap, NewStream(9, "k", 0), nil)
+		b, _ := ci(x, estimate.DefaultBootstrap, NewStream(9, "k", 0), ws) // reused workspace
 		if a != b {
 			t.Errorf("%s: same stream gives %v and %v", name, a, b)
 		}
 		if name != "median" { // median bounds are order statistics and may coincide
-			if c, _ := ci(x, DefaultBootstrap, NewStream(9, "other", 0), ws); a == c {
+			if c, _ := ci(x, estimate.DefaultBootstrap, NewStream(9, "other", 0), ws); a == c {
 				t.Errorf("%s: different keys give the same interval %v", name, a)
 			}
 		}
@@ -268,13 +270,13 @@ func TestBootstrapDeterminism(t *testing.T) {
 
 func TestBootstrapEdges(t *testing.T) {
 	s := NewStream(1, "edges", 0)
-	if _, err := BootstrapMeanCI(nil, DefaultBootstrap, s, nil); !errors.Is(err, errNoData) {
+	if _, err := BootstrapMeanCI(nil, estimate.DefaultBootstrap, s, nil); !errors.Is(err, errNoData) {
 		t.Errorf("empty: err = %v, want ErrNoData", err)
 	}
-	if _, err := BootstrapMeanTCI([]float64{1}, DefaultBootstrap, s, nil); err == nil {
+	if _, err := BootstrapMeanTCI([]float64{1}, estimate.DefaultBootstrap, s, nil); err == nil {
 		t.Error("studentized with one value: no error")
 	}
-	if _, err := BootstrapMedianCI([]float64{1, math.NaN()}, DefaultBootstrap, s, nil); err == nil {
+	if _, err := BootstrapMedianCI([]float64{1, math.NaN()}, estimate.DefaultBootstrap, s, nil); err == nil {
 		t.Error("NaN value: no error")
 	}
 	for _, o := range []BootstrapOptions{{Resamples: 0, Confidence: 0.99}, {Resamples: 100, Confidence: 1}, {Resamples: 100, Confidence: 0}, {Resamples: 100, Confidence: math.NaN()}} {
@@ -287,13 +289,13 @@ func TestBootstrapEdges(t *testing.T) {
 	for name, ci := range map[string]func([]float64, BootstrapOptions, *Stream, *Workspace) (Interval, error){
 		"mean": BootstrapMeanCI, "median": BootstrapMedianCI, "t": BootstrapMeanTCI,
 	} {
-		iv, err := ci(c, DefaultBootstrap, s, nil)
+		iv, err := ci(c, estimate.DefaultBootstrap, s, nil)
 		if err != nil || iv != (Interval{Estimate: 7, Lower: 7, Upper: 7}) {
 			t.Errorf("%s of constant data = %+v, %v", name, iv, err)
 		}
 	}
 	// n = 3: degenerate resamples (11 %) exceed α/2, the t interval is infinite.
-	iv, err := BootstrapMeanTCI([]float64{1, 2, 4}, DefaultBootstrap, s, nil)
+	iv, err := BootstrapMeanTCI([]float64{1, 2, 4}, estimate.DefaultBootstrap, s, nil)
 	if err != nil || !math.IsInf(iv.Lower, -1) || !math.IsInf(iv.Upper, 1) || !math.IsInf(iv.RCIW(), 1) {
 		t.Errorf("n=3 studentized = %+v (RCIW %v), %v; want infinite bounds", iv, iv.RCIW(), err)
 	}
@@ -305,8 +307,8 @@ func TestBootstrapEdges(t *testing.T) {
 	}{
 		"mean": {rciwMean, BootstrapMeanCI}, "t": {rciwMeanT, BootstrapMeanTCI}, "median": {rciwMedian, BootstrapMedianCI},
 	} {
-		r, _ := c.rciw(x, DefaultBootstrap, NewStream(4, name, 0), nil)
-		iv, _ := c.ci(x, DefaultBootstrap, NewStream(4, name, 0), nil)
+		r, _ := c.rciw(x, estimate.DefaultBootstrap, NewStream(4, name, 0), nil)
+		iv, _ := c.ci(x, estimate.DefaultBootstrap, NewStream(4, name, 0), nil)
 		if r != iv.RCIW() || !(r > 0) {
 			t.Errorf("%s: RCIW %v, interval %+v", name, r, iv)
 		}
@@ -326,7 +328,7 @@ func TestMeanTZeroSpread(t *testing.T) {
 		for i := range x {
 			x[i] = c.v
 		}
-		iv, err := BootstrapMeanTCI(x, DefaultBootstrap, NewStream(1, "zero-spread", 0), nil)
+		iv, err := BootstrapMeanTCI(x, estimate.DefaultBootstrap, NewStream(1, "zero-spread", 0), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package stats_test
 import (
 	"fmt"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 )
 
@@ -15,7 +16,7 @@ func Example_metrics() {
 
 	cv := stats.CV(x, nil)
 	rmad := stats.RMAD(x, nil)
-	mean, err := stats.BootstrapMeanCI(x, stats.DefaultBootstrap, rng, ws)
+	mean, err := stats.BootstrapMeanCI(x, estimate.DefaultBootstrap, rng, ws)
 	if err != nil {
 		panic(err)
 	}
@@ -45,7 +46,7 @@ func Example_ratio() {
 		return h
 	}
 	control, test := build(0), build(4)
-	opt := stats.HierarchicalOptions{BootstrapOptions: stats.DefaultBootstrap, InvocationSamples: -1}
+	opt := stats.HierarchicalOptions{BootstrapOptions: estimate.DefaultBootstrap, InvocationSamples: -1}
 	ci, err := stats.HierarchicalRatioCI(test, control, opt, stats.NewStream(1, "pkg/BenchmarkFoo", 0), nil)
 	if err != nil {
 		panic(err)

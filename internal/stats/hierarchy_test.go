@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // nested is generated sample-mode data: forks × iterations × invocations.
@@ -319,7 +321,7 @@ func TestInvocationSamples(t *testing.T) {
 	if a != b {
 		t.Errorf("is=100 %+v != is=-1 %+v with 100 invocations per iteration", b, a)
 	}
-	if _, err := HierarchicalMeanCI(h, HierarchicalOptions{BootstrapOptions: DefaultBootstrap, InvocationSamples: -2}, s, nil); err == nil {
+	if _, err := HierarchicalMeanCI(h, HierarchicalOptions{BootstrapOptions: estimate.DefaultBootstrap, InvocationSamples: -2}, s, nil); err == nil {
 		t.Error("is=-2: no error")
 	}
 	zero, _ := NewHierarchy([]float64{0, 0, 0}, nil, []int32{0, 1, 2})

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // refShared recomputes BootstrapCIsShared plainly: the same index draws,
@@ -130,7 +132,7 @@ func TestBootstrapCIsShared(t *testing.T) {
 			t.Errorf("method %d: shared width / own width %.3f on average over %d samples, want 1 ± 0.05", k, m, count)
 		}
 	}
-	if _, errs := BootstrapCIsShared([]float64{5}, DefaultBootstrap, NewStream(1, "one", 1), ws); errs[0] != nil || errs[1] != nil || errs[2] == nil {
+	if _, errs := BootstrapCIsShared([]float64{5}, estimate.DefaultBootstrap, NewStream(1, "one", 1), ws); errs[0] != nil || errs[1] != nil || errs[2] == nil {
 		t.Errorf("one value: errors %v, want only the studentized one", errs)
 	}
 }
@@ -147,13 +149,13 @@ func BenchmarkSharedCIs(b *testing.B) {
 	ws := new(Workspace)
 	b.Run("shared", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			BootstrapCIsShared(x, DefaultBootstrap, NewStream(1, "b", uint64(i)), ws)
+			BootstrapCIsShared(x, estimate.DefaultBootstrap, NewStream(1, "b", uint64(i)), ws)
 		}
 	})
 	b.Run("three", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			for m := MeanPercentile; m <= MeanStudentized; m++ {
-				BootstrapCI(m, x, DefaultBootstrap, NewStream(1, "b", uint64(i)), ws)
+				BootstrapCI(m, x, estimate.DefaultBootstrap, NewStream(1, "b", uint64(i)), ws)
 			}
 		}
 	})
