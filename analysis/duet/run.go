@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/workpool"
 	"github.com/benchtrim/benchtrim/table"
@@ -243,7 +244,7 @@ const blockCI = 1
 type evaluator struct {
 	key   Key
 	opt   Options
-	boot  stats.BootstrapOptions
+	boot  estimate.BootstrapOptions
 	ws    stats.Workspace
 	diffs []float64
 	means []float64
@@ -300,7 +301,7 @@ func (ev *evaluator) times(recs []Record) (a, b []float64) {
 }
 
 func analyzeGroup(g *group, opt Options) (*keyResult, error) {
-	ev := &evaluator{key: g.key, opt: opt, boot: stats.BootstrapOptions{Resamples: opt.Resamples, Confidence: opt.Confidence}}
+	ev := &evaluator{key: g.key, opt: opt, boot: estimate.BootstrapOptions{Resamples: opt.Resamples, Confidence: opt.Confidence}}
 	b := Benchmark{Key: g.key, MDSCI: math.NaN(), MDSU: math.NaN()}
 	b.RunTimes = runTimes(g.records, g.key.Type)
 	b.Runs = len(b.RunTimes)

@@ -3,6 +3,7 @@ package duet
 import (
 	"math"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/nonparam"
 	"github.com/benchtrim/benchtrim/internal/stats"
 )
@@ -31,12 +32,12 @@ type CI struct {
 // mean of all iteration times of the key (both pairs, all runs, paired or
 // not).
 func keyCITest(x []float64, grandMean float64, key Key, opt Options) (CI, bool, error) {
-	boot := stats.BootstrapOptions{Resamples: opt.Resamples, Confidence: opt.Confidence}
+	boot := estimate.BootstrapOptions{Resamples: opt.Resamples, Confidence: opt.Confidence}
 	return ciTest(x, grandMean, boot, stats.NewStream(opt.Seed, key.String(), blockCI), nil)
 }
 
 // ciTest is keyCITest with the stream and workspace given.
-func ciTest(x []float64, grandMean float64, opt stats.BootstrapOptions, rng *stats.Stream, ws *stats.Workspace) (CI, bool, error) {
+func ciTest(x []float64, grandMean float64, opt estimate.BootstrapOptions, rng *stats.Stream, ws *stats.Workspace) (CI, bool, error) {
 	if len(x) < 2 {
 		return CI{Runs: len(x)}, false, nil
 	}

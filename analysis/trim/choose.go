@@ -231,12 +231,12 @@ func (d *design) hierarchy() (*stats.Hierarchy, error) {
 // bootstrapPrecision is the relative half-width of the hierarchical
 // bootstrap CI of the design's mean, (upper − lower) / 2 / estimate, with
 // the CI itself.
-func (d *design) bootstrapPrecision(opt estimate.BootstrapOptions, rng *stats.Stream) (float64, stats.Interval, error) {
+func (d *design) bootstrapPrecision(opt estimate.BootstrapOptions, rng *stats.Stream) (float64, estimate.Interval, error) {
 	h, err := d.hierarchy()
 	if err != nil {
-		return nan, stats.Interval{}, err
+		return nan, estimate.Interval{}, err
 	}
-	ci, err := stats.HierarchicalMeanCI(h, stats.HierarchicalOptions{BootstrapOptions: opt}, rng, nil)
+	ci, err := stats.HierarchicalMeanCI(h, estimate.HierarchicalOptions{BootstrapOptions: opt}, rng, nil)
 	if err != nil {
 		return nan, ci, err
 	}

@@ -14,7 +14,7 @@ import (
 func BenchmarkBootstrap(b *testing.B) {
 	kernels := []struct {
 		name string
-		ci   func([]float64, BootstrapOptions, *Stream, *Workspace) (Interval, error)
+		ci   func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error)
 	}{
 		{"mean", BootstrapMeanCI},
 		{"median", BootstrapMedianCI},
@@ -70,7 +70,7 @@ func BenchmarkHierarchical(b *testing.B) {
 					if is == 0 {
 						resamples = 10000
 					}
-					opt := HierarchicalOptions{BootstrapOptions: BootstrapOptions{Resamples: resamples, Confidence: 0.99}, InvocationSamples: is}
+					opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: resamples, Confidence: 0.99}, InvocationSamples: is}
 					ws := new(Workspace)
 					warm := opt
 					warm.Resamples = 1
@@ -98,7 +98,7 @@ func BenchmarkHierarchical(b *testing.B) {
 		defer func(v uint64) { expandMaxTotal = v }(expandMaxTotal)
 		expandMaxTotal = 0
 		h := data["hist"].hierarchy(b)
-		opt := HierarchicalOptions{BootstrapOptions: BootstrapOptions{Resamples: 200, Confidence: 0.99}, InvocationSamples: -1}
+		opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 200, Confidence: 0.99}, InvocationSamples: -1}
 		ws := new(Workspace)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {

@@ -11,11 +11,12 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 )
 
-// BootstrapOptions, Interval: see package estimate, which
-// holds the value types the public analyzers exchange.
+// bootstrapOptions and interval are estimate.BootstrapOptions and
+// estimate.Interval, the value types the public analyzers exchange, by a
+// short name inside the package.
 type (
-	BootstrapOptions = estimate.BootstrapOptions
-	Interval         = estimate.Interval
+	bootstrapOptions = estimate.BootstrapOptions
+	interval         = estimate.Interval
 )
 
 // errNoData is returned by estimators given no values.
@@ -42,7 +43,7 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-func checkSample(fn string, x []float64, opt BootstrapOptions) error {
+func checkSample(fn string, x []float64, opt bootstrapOptions) error {
 	if err := opt.Validate(); err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func checkSample(fn string, x []float64, opt BootstrapOptions) error {
 //
 // x is not modified; rng supplies the draws; ws may be nil. It returns an
 // error for invalid options, empty x or a non-finite value.
-func BootstrapMeanCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (Interval, error) {
+func BootstrapMeanCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
 	return BootstrapCI(MeanPercentile, x, opt, rng, ws)
 }
 
@@ -90,7 +91,7 @@ func BootstrapMeanCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspa
 // into a count array and finds the middle order statistics by a cumulative
 // scan, O(n) per resample without sorting. x is not modified; ws may be nil.
 // The replicates are drawn as BootstrapCIUntil does.
-func BootstrapMedianCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (Interval, error) {
+func BootstrapMedianCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
 	return BootstrapCI(MedianPercentile, x, opt, rng, ws)
 }
 
@@ -122,7 +123,7 @@ func BootstrapMedianCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Works
 //
 // x is not modified; ws may be nil. It returns an error for invalid options,
 // fewer than two values or a non-finite value.
-func BootstrapMeanTCI(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (Interval, error) {
+func BootstrapMeanTCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
 	return BootstrapCI(MeanStudentized, x, opt, rng, ws)
 }
 
@@ -138,7 +139,7 @@ func constant(x []float64) bool {
 
 // rciwMean returns the RCIW of the percentile bootstrap CI of the mean,
 // µOpTime's rciw-mean metric: BootstrapMeanCI(x, …).RCIW().
-func rciwMean(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMean(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := BootstrapMeanCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
@@ -148,7 +149,7 @@ func rciwMean(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (fl
 
 // rciwMeanT returns the RCIW of the studentized bootstrap CI of the mean,
 // µOpTime's rciw-mean-t metric: BootstrapMeanTCI(x, …).RCIW().
-func rciwMeanT(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMeanT(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := BootstrapMeanTCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
@@ -158,7 +159,7 @@ func rciwMeanT(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (f
 
 // rciwMedian returns the RCIW of the percentile bootstrap CI of the median,
 // µOpTime's rciw-median metric: BootstrapMedianCI(x, …).RCIW().
-func rciwMedian(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMedian(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := BootstrapMedianCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err

@@ -46,7 +46,7 @@ func Example_ratio() {
 		return h
 	}
 	control, test := build(0), build(4)
-	opt := stats.HierarchicalOptions{BootstrapOptions: estimate.DefaultBootstrap, InvocationSamples: -1}
+	opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.DefaultBootstrap, InvocationSamples: -1}
 	ci, err := stats.HierarchicalRatioCI(test, control, opt, stats.NewStream(1, "pkg/BenchmarkFoo", 0), nil)
 	if err != nil {
 		panic(err)

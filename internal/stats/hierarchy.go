@@ -303,8 +303,8 @@ func rankDistinct(x []float64) ([]float64, []int32) {
 	return vals, rank
 }
 
-// HierarchicalOptions and DefaultHierarchical: see package estimate.
-type HierarchicalOptions = estimate.HierarchicalOptions
+// hierarchicalOptions is estimate.HierarchicalOptions by a short name.
+type hierarchicalOptions = estimate.HierarchicalOptions
 
 // defaultHierarchical is estimate.DefaultHierarchical.
 var defaultHierarchical = estimate.DefaultHierarchical
@@ -664,9 +664,9 @@ func (h *Hierarchy) meanReplicates(dst []float64, rng *Stream, is int) {
 // replicate spacing.)
 //
 // ws may be nil. It returns an error for invalid options.
-func HierarchicalMeanCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (Interval, error) {
+func HierarchicalMeanCI(h *Hierarchy, opt hierarchicalOptions, rng *Stream, ws *Workspace) (interval, error) {
 	if err := opt.Validate(); err != nil {
-		return Interval{}, err
+		return interval{}, err
 	}
 	if ws == nil {
 		ws = new(Workspace)
@@ -676,7 +676,7 @@ func HierarchicalMeanCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *
 	h.paIndices = opt.PAIndices
 	h.meanReplicates(reps, rng, opt.InvocationSamples)
 	lo, hi := hierarchicalInterval(reps, opt)
-	return Interval{Estimate: h.estimateMean(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
+	return interval{Estimate: h.estimateMean(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
 }
 
 // hierarchicalMedianCI is HierarchicalMeanCI with the median of each
@@ -684,9 +684,9 @@ func HierarchicalMeanCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *
 // count) as the statistic. Leaf values are counted per distinct value, so a
 // resample costs its number of draws plus the number of distinct values, with
 // no sorting.
-func hierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (Interval, error) {
+func hierarchicalMedianCI(h *Hierarchy, opt hierarchicalOptions, rng *Stream, ws *Workspace) (interval, error) {
 	if err := opt.Validate(); err != nil {
-		return Interval{}, err
+		return interval{}, err
 	}
 	h.paIndices = opt.PAIndices
 	if ws == nil {
@@ -710,7 +710,7 @@ func hierarchicalMedianCI(h *Hierarchy, opt HierarchicalOptions, rng *Stream, ws
 		reps[b] = medianFromCounts(vals, acc.counts, acc.n)
 	}
 	lo, hi := percentileInterval(reps, opt.Confidence)
-	return Interval{Estimate: h.estimateMedian(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
+	return interval{Estimate: h.estimateMedian(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
 }
 
 // ratioCI: see package estimate.
@@ -728,7 +728,7 @@ type ratioCI = estimate.RatioCI
 // A ratio interval containing 1 means no detectable change; above 1 the test
 // is slower (for time per operation). ws may be nil. It returns an error for
 // invalid options or when a control resample has mean zero (all-zero data).
-func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng *Stream, ws *Workspace) (ratioCI, error) {
+func HierarchicalRatioCI(test, control *Hierarchy, opt hierarchicalOptions, rng *Stream, ws *Workspace) (ratioCI, error) {
 	if err := opt.Validate(); err != nil {
 		return ratioCI{}, err
 	}
@@ -768,7 +768,7 @@ func HierarchicalRatioCI(test, control *Hierarchy, opt HierarchicalOptions, rng 
 // hierarchicalInterval is the percentile interval of the replicates a
 // (reordered): type-7 quantiles at α/2 and 1 − α/2, or with
 // opt.PAIndices pa's sorted a[⌈B·α/2⌉] and a[⌊B·(1 − α/2)⌋].
-func hierarchicalInterval(a []float64, opt HierarchicalOptions) (lower, upper float64) {
+func hierarchicalInterval(a []float64, opt hierarchicalOptions) (lower, upper float64) {
 	if !opt.PAIndices {
 		return percentileInterval(a, opt.Confidence)
 	}

@@ -95,7 +95,7 @@ func TestPAIndicesReproducePA(t *testing.T) {
 		}
 		n++
 		for _, pa := range []bool{true, false} {
-			opt := HierarchicalOptions{BootstrapOptions: BootstrapOptions{Resamples: 10000, Confidence: 0.99}, PAIndices: pa}
+			opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 10000, Confidence: 0.99}, PAIndices: pa}
 			got, err := HierarchicalRatioCI(v2[key], v1[key], opt, NewStream(1, key, 0), nil)
 			if err != nil {
 				t.Fatal(err)

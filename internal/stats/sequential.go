@@ -165,7 +165,7 @@ func quantilePos(b int, p float64) (j int, frac float64) {
 
 // BootstrapCI returns the interval of method m: BootstrapMeanCI,
 // BootstrapMedianCI or BootstrapMeanTCI of x.
-func BootstrapCI(m CIMethod, x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (Interval, error) {
+func BootstrapCI(m CIMethod, x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
 	iv, _, err := BootstrapCIUntil(m, x, opt, math.Inf(1), rng, ws)
 	return iv, err
 }
@@ -191,10 +191,10 @@ func BootstrapCI(m CIMethod, x []float64, opt BootstrapOptions, rng *Stream, ws 
 // which it also reads the final quantiles, without selecting among all B).
 // A configuration far above the limit stops after a few hundred replicates;
 // one that is stable always needs all B.
-func BootstrapCIUntil(m CIMethod, x []float64, opt BootstrapOptions, limit float64, rng *Stream, ws *Workspace) (iv Interval, complete bool, err error) {
+func BootstrapCIUntil(m CIMethod, x []float64, opt bootstrapOptions, limit float64, rng *Stream, ws *Workspace) (iv interval, complete bool, err error) {
 	name := [...]string{"BootstrapMeanCI", "BootstrapMedianCI", "BootstrapMeanTCI"}[m]
 	if err := checkSample(name, x, opt); err != nil {
-		return Interval{}, false, err
+		return interval{}, false, err
 	}
 	if ws == nil {
 		ws = new(Workspace)
@@ -218,13 +218,13 @@ func BootstrapCIUntil(m CIMethod, x []float64, opt BootstrapOptions, limit float
 		kernel = func(dst []float64) { resampleMedians(sorted, dst, ws.counts32, rng) }
 	case MeanStudentized:
 		if len(x) < 2 {
-			return Interval{}, false, fmt.Errorf("stats: BootstrapMeanTCI: need at least 2 values, got %d", len(x))
+			return interval{}, false, fmt.Errorf("stats: BootstrapMeanTCI: need at least 2 values, got %d", len(x))
 		}
 		n := float64(len(x))
 		m0 = Mean(x, nil)
 		iv.Estimate = m0
 		if constant(x) {
-			return Interval{Estimate: m0, Lower: m0, Upper: m0}, true, nil
+			return interval{Estimate: m0, Lower: m0, Upper: m0}, true, nil
 		}
 		ws.values = grow(ws.values, len(x))
 		centred := ws.values

@@ -21,7 +21,7 @@ import (
 // two per output otherwise. errs[m] is BootstrapCI's error of method m
 // (invalid options, empty x or a non-finite value for all; fewer than two
 // values for the studentized interval).
-func BootstrapCIsShared(x []float64, opt BootstrapOptions, rng *Stream, ws *Workspace) (ivs [3]Interval, errs [3]error) {
+func BootstrapCIsShared(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (ivs [3]interval, errs [3]error) {
 	if err := checkSample("BootstrapCIsShared", x, opt); err != nil {
 		return ivs, [3]error{err, err, err}
 	}

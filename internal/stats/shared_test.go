@@ -12,7 +12,7 @@ import (
 // refShared recomputes BootstrapCIsShared plainly: the same index draws,
 // each resample materialised, its mean, sorted median and studentized mean,
 // and the intervals by sorting all replicates.
-func refShared(x []float64, opt BootstrapOptions, rng *Stream) [3]Interval {
+func refShared(x []float64, opt bootstrapOptions, rng *Stream) [3]interval {
 	n := len(x)
 	sorted := slices.Clone(x)
 	slices.Sort(sorted)
@@ -70,11 +70,11 @@ func refShared(x []float64, opt BootstrapOptions, rng *Stream) [3]Interval {
 		}
 		reps[2] = append(reps[2], t)
 	}
-	var out [3]Interval
+	var out [3]interval
 	for k := range out {
 		slices.Sort(reps[k])
 		lo, hi := Quantile(reps[k], (1-opt.Confidence)/2, nil), Quantile(reps[k], 1-(1-opt.Confidence)/2, nil)
-		out[k] = Interval{Estimate: m, Lower: lo, Upper: hi}
+		out[k] = interval{Estimate: m, Lower: lo, Upper: hi}
 	}
 	out[1].Estimate = QuantileSorted(sorted, 0.5, nil)
 	out[2].Lower, out[2].Upper = m-out[2].Upper*se, m-out[2].Lower*se
@@ -102,7 +102,7 @@ func TestBootstrapCIsShared(t *testing.T) {
 				x[i] = math.Round(x[i])
 			}
 		}
-		opt := []BootstrapOptions{{Resamples: 10000, Confidence: 0.99}, {Resamples: 999, Confidence: 0.9}, {Resamples: 50, Confidence: 0.99}}[trial%3]
+		opt := []bootstrapOptions{{Resamples: 10000, Confidence: 0.99}, {Resamples: 999, Confidence: 0.9}, {Resamples: 50, Confidence: 0.99}}[trial%3]
 		got, errs := BootstrapCIsShared(x, opt, NewStream(2, "shared", uint64(trial)), ws)
 		want := refShared(x, opt, NewStream(2, "shared", uint64(trial)))
 		for k := range got {
