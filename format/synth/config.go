@@ -54,10 +54,10 @@ type BenchmarkSpec struct {
 	SlowdownFactor float64
 }
 
-// WarmupConfig describes warmup curves: W (first iteration / steady mean)
+// warmupConfig describes warmup curves: W (first iteration / steady mean)
 // drawn uniformly from [MinFactor, MaxFactor] and L (true warmup iterations)
 // uniformly from [MinIterations, MaxIterations].
-type WarmupConfig struct {
+type warmupConfig struct {
 	// Fraction of series (without a spec'd kind) that warm up.
 	Fraction                     float64
 	MinIterations, MaxIterations int
@@ -67,18 +67,18 @@ type WarmupConfig struct {
 	shape float64
 }
 
-// SlowdownConfig describes late slowdowns: a step up by a factor drawn from
+// slowdownConfig describes late slowdowns: a step up by a factor drawn from
 // [MinFactor, MaxFactor] at an iteration drawn from
 // [MinAt·Iterations, MaxAt·Iterations).
-type SlowdownConfig struct {
+type slowdownConfig struct {
 	Fraction             float64
 	minFactor, maxFactor float64
 	minAt, maxAt         float64
 }
 
-// NoSteadyConfig describes series that never reach a steady state, half of
+// noSteadyConfig describes series that never reach a steady state, half of
 // them (alternating) oscillating and half drifting.
-type NoSteadyConfig struct {
+type noSteadyConfig struct {
 	Fraction float64
 	// amplitude A of the square-wave oscillation (levels 1±A) and its
 	// Period in iterations.
@@ -88,16 +88,16 @@ type NoSteadyConfig struct {
 	drift float64
 }
 
-// OutlierConfig injects iteration outliers: with probability Rate an
+// outlierConfig injects iteration outliers: with probability Rate an
 // iteration is multiplied by 1+m, m uniform in [MinMagnitude, MaxMagnitude].
 // Outliers are listed in BenchmarkTruth.Outliers.
-type OutlierConfig struct {
+type outlierConfig struct {
 	Rate                       float64
 	minMagnitude, maxMagnitude float64
 }
 
-// SampleConfig describes sample-mode (JMH SampleTime) invocations.
-type SampleConfig struct {
+// sampleConfig describes sample-mode (JMH SampleTime) invocations.
+type sampleConfig struct {
 	// MaxPerIteration caps the samples per iteration; an iteration takes
 	// min(MaxPerIteration, max(1, IterationTime / level)) samples.
 	MaxPerIteration int
@@ -111,10 +111,10 @@ type SampleConfig struct {
 	minTail, maxTail float64
 }
 
-// GCConfig adds JMH `-prof gc` secondary metrics (gc.alloc.rate,
+// gcConfig adds JMH `-prof gc` secondary metrics (gc.alloc.rate,
 // gc.alloc.rate.norm, gc.count and, when a GC happened, gc.time) to every
 // record except single-shot ones.
-type GCConfig struct {
+type gcConfig struct {
 	Enabled bool
 	// zeroAllocFraction of series allocate (almost) nothing: tiny
 	// gc.alloc.rate.norm values, no GCs, no gc.time key.
@@ -199,12 +199,17 @@ type SuiteConfig struct {
 	// between-instance, between-trial and between-fork factors.
 	InstanceSD, TrialSD, ForkSD float64
 
-	Warmup   WarmupConfig
-	Slowdown SlowdownConfig
-	NoSteady NoSteadyConfig
-	Outliers OutlierConfig
-	Sample   SampleConfig
-	GC       GCConfig
+	// The shares and settings of the series' shapes (their types'
+	// comments say more): Warmup.Fraction, Warmup.MinIterations and
+	// Warmup.MaxIterations; Slowdown.Fraction; NoSteady.Fraction and
+	// NoSteady.Period; Outliers.Rate; Sample.MaxPerIteration (sample mode);
+	// GC.Enabled (JMH `-prof gc` metrics).
+	Warmup   warmupConfig
+	Slowdown slowdownConfig
+	NoSteady noSteadyConfig
+	Outliers outlierConfig
+	Sample   sampleConfig
+	GC       gcConfig
 	goBench  goBenchConfig
 	ragged   raggedConfig
 	jvm      jvmConfig
@@ -249,12 +254,12 @@ func DefaultSuiteConfig() SuiteConfig {
 		TrialSD:    0.01,
 		ForkSD:     0.03,
 
-		Warmup:   WarmupConfig{Fraction: 0.4, MinIterations: 5, MaxIterations: 30, minFactor: 1.5, maxFactor: 4, shape: 4},
-		Slowdown: SlowdownConfig{Fraction: 0.1, minFactor: 1.1, maxFactor: 1.3, minAt: 0.5, maxAt: 0.8},
-		NoSteady: NoSteadyConfig{Fraction: 0.1, amplitude: 0.1, Period: 12, drift: 0.3},
-		Outliers: OutlierConfig{Rate: 0.005, minMagnitude: 0.5, maxMagnitude: 3},
-		Sample:   SampleConfig{MaxPerIteration: 1000, noise: 0.05, tailRate: 0.002, minTail: 5, maxTail: 30},
-		GC:       GCConfig{Enabled: true, zeroAllocFraction: 0.25, youngGenMB: 256},
+		Warmup:   warmupConfig{Fraction: 0.4, MinIterations: 5, MaxIterations: 30, minFactor: 1.5, maxFactor: 4, shape: 4},
+		Slowdown: slowdownConfig{Fraction: 0.1, minFactor: 1.1, maxFactor: 1.3, minAt: 0.5, maxAt: 0.8},
+		NoSteady: noSteadyConfig{Fraction: 0.1, amplitude: 0.1, Period: 12, drift: 0.3},
+		Outliers: outlierConfig{Rate: 0.005, minMagnitude: 0.5, maxMagnitude: 3},
+		Sample:   sampleConfig{MaxPerIteration: 1000, noise: 0.05, tailRate: 0.002, minTail: 5, maxTail: 30},
+		GC:       gcConfig{Enabled: true, zeroAllocFraction: 0.25, youngGenMB: 256},
 		goBench: goBenchConfig{goos: "linux", goarch: "amd64", cpu: "Intel(R) Xeon(R) CPU @ 2.20GHz",
 			procs: 8, benchmem: true},
 		jvm: jvmConfig{

@@ -35,12 +35,12 @@
 //	                 drift:       c(k) = 1 + D·k/(n−1)
 //
 // L is the true number of warmup iterations (c(L) = 1 exactly), W the
-// slowdown of the first iteration, λ the decay rate (WarmupConfig.Shape).
+// slowdown of the first iteration, λ the decay rate (warmupConfig.shape).
 // Lognormal factors are exp(σZ − σ²/2), so every factor has expectation 1 and
 // μ is the expected value of a clean steady-state iteration.
 //
 // Below the iteration, µOpTime slices are lognormal around x (sliceNoise) and
-// sample-mode invocations are lognormal around x (SampleConfig.Noise) with a
+// sample-mode invocations are lognormal around x (sampleConfig.noise) with a
 // rare heavy tail, scaled so that their expectation is x, then truncated to
 // whole nanoseconds and quantised like JMH's HDR-style buffer: only the 10
 // most significant bits are kept, (t >> b) << b. Go's b.N and µOpTime's n are
