@@ -14,7 +14,7 @@ import (
 // maxExportedPerKLOC is the ceiling of exported names per 1,000 lines of
 // code (a ratchet: lower it as names are unexported; issue 25's target is
 // 36, golang.org/x/perf's 36).
-const maxExportedPerKLOC = 41.9
+const maxExportedPerKLOC = 41.0
 
 // surface counts, over the module's non-test Go files (testdata and
 // package main left out), the exported names: functions, methods of
