@@ -41,15 +41,6 @@ func (r *Rows) Line(i int) int {
 	return r.lines[i]
 }
 
-// place names row i for messages: "file:line" for CSV, "file: row N"
-// (1-based) otherwise.
-func (r *Rows) place(i int) string {
-	if l := r.Line(i); l > 0 {
-		return fmt.Sprintf("%s:%d", r.File, l)
-	}
-	return fmt.Sprintf("%s: row %d", r.File, i+1)
-}
-
 // ReadRows reads a CSV (with a header line), Arrow IPC or Parquet file,
 // chosen by extension. Cells are formatted as Frame.WriteCSV formats them:
 // integers in decimal, floats in the shortest exact form, nulls empty, bools

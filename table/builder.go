@@ -472,9 +472,6 @@ func (b *Builder) SetSink(sink func(arrow.Record) error) { b.sink = sink }
 // Err returns the first error of the sink set by SetSink, or nil.
 func (b *Builder) Err() error { return b.sinkErr }
 
-// rowCount is the number of rows appended so far.
-func (b *Builder) rowCount() int64 { return b.rows }
-
 // AddSetup records the setup of one benchmark run. A second setup for the
 // same key is merged when it agrees (fields unknown in one side are filled
 // from the other); when both state different values for a field it returns

@@ -42,14 +42,9 @@ var protoMetricDir = map[Metric]string{
 	RCIWMedian: "rciw_median_p__median__ci_bootstrap_median_p",
 }
 
-// chooseConfigs runs µOpTime with the prototype's settings on a µOpTime Go
-// CSV and returns the chosen configuration of every benchmark per metric as
-// the prototype writes it, "(sr, it, bed)".
-func chooseConfigs(t *testing.T, path string, metrics ...Metric) map[Metric]map[string]string {
-	return chooseConfigsWith(t, path, prototypeOptions(metrics...))
-}
-
-// chooseConfigsWith is chooseConfigs with the options given.
+// chooseConfigsWith runs µOpTime with opt on a µOpTime Go CSV and returns
+// the chosen configuration of every benchmark per metric as the prototype
+// writes it, "(sr, it, bed)".
 func chooseConfigsWith(t *testing.T, path string, opt Options) map[Metric]map[string]string {
 	t.Helper()
 	series, release := readUoptime(t, path)

@@ -25,18 +25,6 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// trimReport runs trim on a generated JMH suite (6 methods, 4 forks × 160
-// iterations recorded with -wi 0, steady window 100 so the steady path
-// runs) and returns the report.
-func trimReport(t *testing.T, window int, versions ...string) *trim.Report {
-	return trimReportWith(t, window, steady.PenaltyBarrett, versions...)
-}
-
-func trimReportWith(t *testing.T, window int, penalty steady.PenaltyRule, versions ...string) *trim.Report {
-	t.Helper()
-	return trimReportOn(t, window, penalty, nil, versions...)
-}
-
 // duetFile writes the duet preset (synth.DefaultDuetConfig: A/A
 // benchmarks chi-square and h2, A/B benchmarks scala-kmeans and fop with
 // B 5 % slower; seqn, syncduet and duet runs) and returns its path.
