@@ -1,0 +1,222 @@
+package table
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// Reading the CSV form of the table (writeCSV) and its setups sidecar
+// (SetupsSidecar), with every row checked (Checker) and every error placed
+// at its line.
+
+// readCSVGuarded reads rows written by writeCSV and checks them against the rules
+// of the table (see Check). name is used in error messages, which give the
+// line: "name:12: column value: …", "name:17: fork 0 (levels are 1-based)".
+// The bytes are untrusted: any error is returned, never a panic.
+func readCSVGuarded(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
+	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return readCSV(r, name, mem, nil) })
+	if err != nil && !strings.HasPrefix(err.Error(), name+":") {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
+	return t, err
+}
+
+// readCSV reads a CSV table; with a sink the records go to it as they are
+// built (table.Builder.SetSink) and the table returned is empty.
+func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Record) error) (*Table, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: reading header: %w", name, err)
+	}
+	want := strings.Join(csvHeader(), ",")
+	if got := strings.Join(head, ","); got != want {
+		return nil, fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), want)
+	}
+	b := NewBuilder(mem, 0)
+	defer b.Release()
+	if sink != nil {
+		b.SetSink(sink)
+	}
+	var row Row
+	var runs runLevels
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if err := parseCSVRow(rec, &row); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		lv := [NumLevels]int32{row.Instance, row.Trial, row.Fork, row.Iteration, row.Slice}
+		if msg := levelError(&lv); msg != "" {
+			return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
+		}
+		if err := b.Append(&row); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if err := b.Err(); err != nil {
+			return nil, err
+		}
+		runs.add(Key{row.Project, row.Version, row.Benchmark, row.Params, row.Mode}, &lv, int64(line))
+	}
+	if line, msg := runs.check(); msg != "" {
+		return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
+	}
+	t := b.Finish()
+	if err := b.Err(); err != nil {
+		t.Release()
+		return nil, err
+	}
+	return t, nil
+}
+
+// csvError places err, from csv.Reader.Read, at its line of file name.
+// (After such an error the reader has no record, so FieldPos cannot tell.)
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: %w", name, pe.StartLine, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// clip shortens s to at most n bytes for an error message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func parseCSVRow(rec []string, r *Row) error {
+	var err error
+	fl := func(col int) float64 {
+		if err != nil {
+			return 0
+		}
+		var v float64
+		v, err = strconv.ParseFloat(rec[col], 64)
+		if err != nil {
+			err = fmt.Errorf("column %s: %w", schema.Field(col).Name, err)
+		}
+		return v
+	}
+	in := func(col int, bits int) int64 {
+		if err != nil {
+			return 0
+		}
+		var v int64
+		v, err = strconv.ParseInt(rec[col], 10, bits)
+		if err != nil {
+			err = fmt.Errorf("column %s: %w", schema.Field(col).Name, err)
+		}
+		return v
+	}
+	*r = Row{Project: rec[idxProject], Version: rec[idxVersion], Benchmark: rec[idxBenchmark],
+		Params: rec[idxParams], Mode: rec[idxMode], Metric: rec[idxMetric], Unit: rec[idxUnit],
+		Pair: rec[idxPair], Source: rec[idxSource]}
+	r.Value, r.NsPerOp = fl(idxValue), fl(idxNsPerOp)
+	r.Count = in(idxCount, 64)
+	r.Instance, r.Trial, r.Fork = int32(in(idxInstance, 32)), int32(in(idxTrial, 32)), int32(in(idxFork, 32))
+	r.Iteration, r.Slice = int32(in(idxIteration, 32)), int32(in(idxSlice, 32))
+	r.Line = in(idxLine, 64)
+	if err != nil {
+		return err
+	}
+	if r.Warmup, err = strconv.ParseBool(rec[idxWarmup]); err != nil {
+		return fmt.Errorf("column warmup: %w", err)
+	}
+	if rec[idxStartNs] != "" || rec[idxEndNs] != "" {
+		r.StartNs, r.EndNs, r.HasTime = in(idxStartNs, 64), in(idxEndNs, 64), true
+	}
+	return err
+}
+
+// readSetupsSidecar appends the setups of the sidecar file at path, when
+// there is one, to t.
+func readSetupsSidecar(path string, t *Table) error {
+	fh, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	setups, err := readSetupsCSV(fh, path)
+	if err != nil {
+		return err
+	}
+	t.Setups = append(t.Setups, setups...)
+	sort.SliceStable(t.Setups, func(i, j int) bool { return t.Setups[i].Key.Less(t.Setups[j].Key) })
+	return nil
+}
+
+// readSetupsCSV reads setups written by writeSetupsCSV. name is used in
+// error messages, which give the line ("name:3: column forks: …"). The
+// bytes are untrusted: any error is returned, never a panic.
+func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			setups, err = nil, fmt.Errorf("%s: corrupt setups file: %v", name, p)
+		}
+	}()
+	cr := csv.NewReader(r)
+	head, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
+	}
+	if got, want := strings.Join(head, ","), strings.Join(setupsHeader, ","); got != want {
+		return nil, fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), want)
+	}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		var perr error
+		n := func(i int) int64 {
+			v, err := strconv.ParseInt(rec[i], 10, 64)
+			if err != nil && perr == nil {
+				perr = fmt.Errorf("column %s: %w", setupsHeader[i], err)
+			}
+			return v
+		}
+		s := Setup{Key: Key{rec[0], rec[1], rec[2], rec[3], rec[4]}, Tool: rec[5], ToolVersion: rec[6],
+			Forks: int(n(7)), WarmupIterations: int(n(8)), WarmupTimeNs: n(9), MeasurementIterations: int(n(10)),
+			MeasurementTimeNs: n(11), Threads: int(n(13)), BatchSize: int(n(14)), Instances: int(n(15)),
+			Trials: int(n(16)), Slices: int(n(17)), SliceTimeNs: n(18), Source: rec[20]}
+		s.SingleShot, _ = strconv.ParseBool(rec[12])
+		if rec[19] != "" {
+			env, err := ParseParams(rec[19])
+			if err != nil && perr == nil {
+				perr = err
+			}
+			s.Env = env
+		}
+		if perr != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, perr)
+		}
+		setups = append(setups, s)
+	}
+	return setups, nil
+}
