@@ -35,6 +35,17 @@ func runCLI(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errb.String(), err
 }
 
+// generated writes `benchtrim generate ARGS... -o DIR/NAME` and returns
+// the path; a failure ends the test.
+func generated(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if _, stderr, err := runCLI(t, append(append([]string{"generate"}, args...), "-o", p)...); err != nil {
+		t.Fatalf("generate %s: %v\n%s", name, err, stderr)
+	}
+	return p
+}
+
 func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

@@ -25,13 +25,7 @@ func TestShardsReadTheirPart(t *testing.T) {
 		testenv.Skip(t, "skipping the sharded runs in -short mode")
 	}
 	dir := t.TempDir()
-	gen := func(name string, args ...string) string {
-		p := filepath.Join(dir, name)
-		if _, stderr, err := runCLI(t, append(append([]string{"generate"}, args...), "-o", p)...); err != nil {
-			t.Fatalf("generate %s: %v\n%s", name, err, stderr)
-		}
-		return p
-	}
+	gen := func(name string, args ...string) string { return generated(t, dir, name, args...) }
 	inputs := []string{
 		gen("proj-v1.json", "--benchmarks", "10", "--forks", "2", "--iterations", "120"),
 		gen("proj-v2.json", "--benchmarks", "10", "--forks", "2", "--iterations", "120", "--version", "v2"),

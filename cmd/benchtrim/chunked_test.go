@@ -105,11 +105,7 @@ func TestChunkedRunsEqualTheWholeRun(t *testing.T) {
 func TestChunkedCompareEqualsWhole(t *testing.T) {
 	dir := t.TempDir()
 	gen := func(name string, args ...string) string {
-		p := filepath.Join(dir, name)
-		if _, stderr, err := runCLI(t, append(append([]string{"generate", "--forks", "2", "--iterations", "60"}, args...), "-o", p)...); err != nil {
-			t.Fatalf("%v\n%s", err, stderr)
-		}
-		return p
+		return generated(t, dir, name, append([]string{"--forks", "2", "--iterations", "60"}, args...)...)
 	}
 	a := gen("a-v1.json", "--benchmarks", "4")
 	b := gen("b-v2.json", "--benchmarks", "5", "--version", "v2")

@@ -23,13 +23,7 @@ func TestMergeEqualsUnsharded(t *testing.T) {
 		testenv.Skip(t, "skipping the sharded runs in -short mode")
 	}
 	dir := t.TempDir()
-	gen := func(name string, args ...string) string {
-		p := filepath.Join(dir, name)
-		if _, stderr, err := runCLI(t, append(append([]string{"generate"}, args...), "-o", p)...); err != nil {
-			t.Fatalf("generate %s: %v\n%s", name, err, stderr)
-		}
-		return p
-	}
+	gen := func(name string, args ...string) string { return generated(t, dir, name, args...) }
 	long1 := gen("proj-v1.json", "--benchmarks", "4", "--forks", "2", "--iterations", "130")
 	long2 := gen("proj-v2.json", "--benchmarks", "4", "--forks", "2", "--iterations", "130", "--version", "v2")
 	short := gen("other-v1.json", "--benchmarks", "3", "--forks", "3", "--iterations", "40")
