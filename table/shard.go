@@ -169,12 +169,18 @@ func (b *shardBatcher) flush() error {
 	for _, rec := range b.recs {
 		c := columnsOf(rec)
 		n := int(rec.NumRows())
+		// A group's rows are those with the same project, benchmark,
+		// params and mode: equal dictionary indices within a record.
+		at := func(i int) [4]int32 {
+			return [4]int32{c.project.Index(i), c.benchmark.Index(i), c.params.Index(i), c.mode.Index(i)}
+		}
 		for i := 0; i < n; {
-			k := groupOf(c.key(i))
+			idx := at(i)
 			j := i + 1
-			for j < n && groupOf(c.key(j)) == k {
+			for j < n && at(j) == idx {
 				j++
 			}
+			k := groupOf(c.key(i))
 			g := byKey[k]
 			if g == nil {
 				k = cloneKey(k)
