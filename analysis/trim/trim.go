@@ -490,15 +490,13 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	case best.timeNs < recorded.timeNs:
 		b.Status = statusBestEffort
 		b.Reason += fmt.Sprintf("; target ±%s out of reach: CI ±%s recorded; ±%s at %s of the time", pctPrec(opt.Target), pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
-	case opt.Tradeoff > 0:
-		b.Status = StatusKept
-		b.Reason += fmt.Sprintf("; CI ±%s recorded: at trade-off %g no configuration saving %.0f %% or more is worth its loss of precision", pctPrec(hRec), opt.Tradeoff, 100*minSaving)
-		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
-		keep()
-		return nil
 	default:
 		b.Status = StatusKept
-		b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*opt.BestEffortSlack, 100*minSaving)
+		if opt.Tradeoff > 0 {
+			b.Reason += fmt.Sprintf("; CI ±%s recorded: at trade-off %g no configuration saving %.0f %% or more is worth its loss of precision", pctPrec(hRec), opt.Tradeoff, 100*minSaving)
+		} else {
+			b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*opt.BestEffortSlack, 100*minSaving)
+		}
 		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
 		keep()
 		return nil
