@@ -155,7 +155,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			if len(f.Values) == 0 {
 				continue
 			}
-			sp := &reports.SeriesPlot{
+			sp := &seriesPlot{
 				Title:  fmt.Sprintf("%s %s: %s", name, f.ID, f.Class),
 				XLabel: "iteration", YLabel: "ns/op", Values: f.Values, Outliers: f.Outliers, SteadyStart: f.SteadyStart,
 			}
@@ -168,7 +168,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 				}
 			}
 			for k, s := range f.Segments {
-				sp.Segments = append(sp.Segments, reports.PlotSegment{Start: s.Start, End: s.End, Mean: s.Mean, Steady: k >= first})
+				sp.Segments = append(sp.Segments, plotSegment{Start: s.Start, End: s.End, Mean: s.Mean, Steady: k >= first})
 			}
 			p, err := sp.Plot()
 			if err != nil {
@@ -197,7 +197,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			default:
 				continue
 			}
-			cp := &reports.CurvePlot{Title: fmt.Sprintf("CROPS %s %s (%s)", name, f.ID, proto),
+			cp := &curvePlot{Title: fmt.Sprintf("CROPS %s %s (%s)", name, f.ID, proto),
 				Penalties: pens, Counts: counts, Chosen: f.Penalty,
 				ChosenLabel: fmt.Sprintf("penalty %.4g (%s): %d change points", f.Penalty, f.PenaltyRule, len(f.Changepoints))}
 			p, err = cp.Plot()
