@@ -182,9 +182,9 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		seg = s
 		out.PenaltyRule = pen.Rule.String()
 	}
-	out.MinSegLen = seg.MinSegLen
-	out.Penalty = jsonFloat(seg.Penalty)
-	out.Objective = jsonFloat(seg.Objective)
+	out.MinSegLen = seg.minSegLen
+	out.Penalty = jsonFloat(seg.penalty)
+	out.Objective = jsonFloat(seg.objective)
 	out.Changepoints = append([]int{}, seg.Changepoints...)
 	for _, s := range seg.Segments {
 		out.Segments = append(out.Segments, reportSegment{Start: s.Start + 1, End: s.End, Mean: jsonFloat(s.Mean), Variance: jsonFloat(s.Variance)})
