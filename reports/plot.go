@@ -12,14 +12,17 @@ import (
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
-// PlotSize is the default size of a saved plot.
-var PlotSize = struct{ Width, Height vg.Length }{16 * vg.Centimeter, 9 * vg.Centimeter}
+// plotWidth and plotHeight are the size of a saved plot.
+const (
+	plotWidth  = 16 * vg.Centimeter
+	plotHeight = 9 * vg.Centimeter
+)
 
 // SavePlot writes p atomically to path in the format its extension names
-// (.svg, .png, .pdf, .eps, .jpg, .tif), w × h in size.
-func SavePlot(p *plot.Plot, path string, w, h vg.Length) error {
+// (.svg, .png, .pdf, .eps, .jpg, .tif), 16 cm × 9 cm in size.
+func SavePlot(p *plot.Plot, path string) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	wt, err := p.WriterTo(w, h, format)
+	wt, err := p.WriterTo(plotWidth, plotHeight, format)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestSavePlotFormat(t *testing.T) {
-	if err := SavePlot(plot.New(), filepath.Join(t.TempDir(), "x.bmp"), PlotSize.Width, PlotSize.Height); err == nil {
+	if err := SavePlot(plot.New(), filepath.Join(t.TempDir(), "x.bmp")); err == nil {
 		t.Error("unknown format: no error")
 	}
 }

@@ -46,7 +46,7 @@ func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 		return 0, err
 	}
 	save := func(p *plot.Plot, name string) error {
-		return reports.SavePlot(p, filepath.Join(dir, name+"."+format), reports.PlotSize.Width, reports.PlotSize.Height)
+		return reports.SavePlot(p, filepath.Join(dir, name+"."+format))
 	}
 	n := 0
 	for _, test := range []string{"ci", "u"} {

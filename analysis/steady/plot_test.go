@@ -44,7 +44,7 @@ func TestSavePlots(t *testing.T) {
 			p = p2
 		}
 		path := filepath.Join(dir, name)
-		if err := reports.SavePlot(p, path, reports.PlotSize.Width, reports.PlotSize.Height); err != nil {
+		if err := reports.SavePlot(p, path); err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(path)

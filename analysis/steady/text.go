@@ -178,7 +178,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			if f.ID.Instance > 1 || f.ID.Trial > 1 {
 				base = filepath.Join(dir, fmt.Sprintf("%s-i%dt%df%d", slug, f.ID.Instance, f.ID.Trial, f.ID.Fork))
 			}
-			if err := reports.SavePlot(p, base+"."+format, reports.PlotSize.Width, reports.PlotSize.Height); err != nil {
+			if err := reports.SavePlot(p, base+"."+format); err != nil {
 				return n, err
 			}
 			n++
@@ -204,7 +204,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			if err != nil {
 				continue // a curve without positive penalties: nothing to draw
 			}
-			if err := reports.SavePlot(p, base+"-crops."+format, reports.PlotSize.Width, reports.PlotSize.Height); err != nil {
+			if err := reports.SavePlot(p, base+"-crops."+format); err != nil {
 				return n, err
 			}
 			n++
