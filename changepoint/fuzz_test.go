@@ -86,7 +86,7 @@ func fuzzCROPS(t *testing.T, x []float64, c Cost, m int, pen float64) {
 	var ref *CROPSResult
 	for _, km := range kernelModes() {
 		restore := useKernels(km)
-		r, err := crops(x, CROPSOptions{cost: c, minSegLen: m, PenMin: pen, PenMax: 10*pen + 1})
+		r, err := crops(x, cropsOptions{cost: c, minSegLen: m, PenMin: pen, PenMax: 10*pen + 1})
 		restore()
 		if err != nil {
 			return

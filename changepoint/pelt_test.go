@@ -202,7 +202,7 @@ func TestPELTEdgeCases(t *testing.T) {
 			if _, err := PELT(x, Options{Cost: MeanVar, Penalty: 1}); err == nil {
 				t.Errorf("value %v: no error", bad)
 			}
-			if _, err := crops(x, CROPSOptions{cost: MeanVar}); err == nil {
+			if _, err := crops(x, cropsOptions{cost: MeanVar}); err == nil {
 				t.Errorf("CROPS value %v: no error", bad)
 			}
 		}

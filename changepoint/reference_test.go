@@ -312,7 +312,7 @@ func TestReferenceCROPS(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
 					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
-				opt := CROPSOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]}
+				opt := cropsOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]}
 				if name == "traini" {
 					lo, hi := trainiRange(r.N)
 					checkClose(t, "Traini range low", lo, ref.PenValue[0])
@@ -465,7 +465,7 @@ func TestReferenceProtocols(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
 					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
-				cr, err := crops(r.x, CROPSOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
+				cr, err := crops(r.x, cropsOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -506,9 +506,9 @@ func TestReferenceProtocols(t *testing.T) {
 					checkSelected(t, r, s)
 				}
 				// End to end with the default (Traini) protocol.
-				opt := DefaultSelectOptions
+				opt := defaultSelectOptions
 				opt.CROPS.PenMin, opt.CROPS.PenMax = ref.PenValue[0], ref.PenValue[1]
-				got, err := SelectPenalty(r.x, opt)
+				got, err := selectPenalty(r.x, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
