@@ -26,13 +26,13 @@ const (
 	// the median.
 	RMAD
 	// rciwMean is the relative width of the percentile bootstrap CI of the
-	// mean (stats.BootstrapMeanCI). Estimator: mean.
+	// mean (stats.BootstrapCI, MeanPercentile). Estimator: mean.
 	rciwMean
 	// rciwMeanT is the relative width of the studentized (bootstrap-t) CI of
-	// the mean (stats.BootstrapMeanTCI). Estimator: mean.
+	// the mean (stats.BootstrapCI, MeanStudentized). Estimator: mean.
 	rciwMeanT
 	// RCIWMedian is the relative width of the percentile bootstrap CI of the
-	// median (stats.BootstrapMedianCI). Estimator: median.
+	// median (stats.BootstrapCI, MedianPercentile). Estimator: median.
 	RCIWMedian
 	numMetrics
 )

@@ -16,9 +16,9 @@ func BenchmarkBootstrap(b *testing.B) {
 		name string
 		ci   func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error)
 	}{
-		{"mean", BootstrapMeanCI},
-		{"median", BootstrapMedianCI},
-		{"studentized", BootstrapMeanTCI},
+		{"mean", bootstrapMeanCI},
+		{"median", bootstrapMedianCI},
+		{"studentized", bootstrapMeanTCI},
 	}
 	for _, k := range kernels {
 		for _, n := range []int{25, 225, 500} {
