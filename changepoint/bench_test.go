@@ -79,7 +79,7 @@ func BenchmarkCROPS(b *testing.B) {
 			lo, hi float64
 		}{{"traini", 0, 0}, {"4_1e5", 4, 1e5}} {
 			b.Run(fmt.Sprintf("n=%d/%s", n, rg.name), func(b *testing.B) {
-				opt := CROPSOptions{cost: MeanVar, PenMin: rg.lo, PenMax: rg.hi}
+				opt := cropsOptions{cost: MeanVar, PenMin: rg.lo, PenMax: rg.hi}
 				b.ReportAllocs()
 				b.ResetTimer()
 				elapsed := cpuTimer()

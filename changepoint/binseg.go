@@ -128,11 +128,11 @@ func binSeg(x []float64, opt binSegOptions) (*binSegmentation, error) {
 		}
 		prev = c
 	}
-	seg := &Segmentation{Changepoints: cpts, Penalty: opt.Penalty, CostFunc: opt.Cost, MinSegLen: m}
+	seg := &Segmentation{Changepoints: cpts, penalty: opt.Penalty, costFunc: opt.Cost, minSegLen: m}
 	seg.Segments = segmentsOf(x, ends, st, opt.Cost)
 	for _, sg := range seg.Segments {
-		seg.Cost += sg.Cost
+		seg.cost += sg.Cost
 	}
-	seg.Objective = seg.Cost + float64(len(cpts))*opt.Penalty
+	seg.objective = seg.cost + float64(len(cpts))*opt.Penalty
 	return &binSegmentation{Segmentation: seg, Found: found, Gains: gains}, nil
 }

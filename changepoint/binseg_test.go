@@ -143,8 +143,8 @@ func TestBinSegSegmentation(t *testing.T) {
 		}
 		cost += s.Cost
 	}
-	if r.Cost != cost || r.Objective != cost+2*BarrettPenalty(len(x)) {
-		t.Errorf("cost %v objective %v, want %v and %v", r.Cost, r.Objective, cost, cost+2*BarrettPenalty(len(x)))
+	if r.cost != cost || r.objective != cost+2*BarrettPenalty(len(x)) {
+		t.Errorf("cost %v objective %v, want %v and %v", r.cost, r.objective, cost, cost+2*BarrettPenalty(len(x)))
 	}
 	for _, bad := range []binSegOptions{{Cost: MeanVar, Q: 0}, {Cost: MeanVar, Q: 200}, {Cost: MeanVar, Q: 5, Penalty: -1}, {Cost: MeanVar, Q: 5, MinSegLen: 1}} {
 		if _, err := binSeg(x, bad); err == nil {

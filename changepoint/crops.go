@@ -8,8 +8,8 @@ import (
 	"sync"
 )
 
-// CROPSOptions configures CROPS.
-type CROPSOptions struct {
+// cropsOptions configures CROPS.
+type cropsOptions struct {
 	// cost and MinSegLen are as in Options (0 = the cost's default).
 	cost      Cost
 	minSegLen int
@@ -27,7 +27,7 @@ type CROPSOptions struct {
 
 // defaultCROPSOptions is the setting of Traini et al.'s scripts: MeanVar
 // cost, minimum segment length 2, range TrainiRange(n), sequential.
-var defaultCROPSOptions = CROPSOptions{cost: MeanVar, minSegLen: 2}
+var defaultCROPSOptions = cropsOptions{cost: MeanVar, minSegLen: 2}
 
 // trainiRange returns [4·log n, 10⁵·log n], the CROPS penalty range that
 // Traini et al.'s changepoint.py passes to R (their paper states [4, 10⁵]).
@@ -121,7 +121,7 @@ var allEqualTolerance = math.Sqrt(0x1p-52)
 //
 // It differs from R only in refusing series shorter than 2·MinSegLen
 // (ErrTooShort), where R's C code reads past its arrays. x is not modified.
-func crops(x []float64, opt CROPSOptions) (*CROPSResult, error) {
+func crops(x []float64, opt cropsOptions) (*CROPSResult, error) {
 	p, err := newPELT(x, opt.cost, opt.minSegLen, opt.sumMode)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ func TestCROPSIntervals(t *testing.T) {
 			if c == mean {
 				lo, hi = 0.5, 50 // Mean's RSS scale: unit-ish data
 			}
-			r, err := crops(x, CROPSOptions{cost: c, PenMin: lo, PenMax: hi})
+			r, err := crops(x, cropsOptions{cost: c, PenMin: lo, PenMax: hi})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestCROPSIntervals(t *testing.T) {
 // above. With the range [1, 1000] CROPS runs PELT at 1 and 1000 (1 and 0
 // change points, counts differ by 1, so nothing else to test).
 func TestCROPSHandChecked(t *testing.T) {
-	r, err := crops([]float64{0, 0, 10, 10}, CROPSOptions{cost: mean, PenMin: 1000, PenMax: 1})
+	r, err := crops([]float64{0, 0, 10, 10}, cropsOptions{cost: mean, PenMin: 1000, PenMax: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestCROPSPathsAgree(t *testing.T) {
 			var ref *CROPSResult
 			for _, m := range kernelModes() {
 				restore := useKernels(m)
-				r, err := crops(x, CROPSOptions{cost: c, PenMin: 1, PenMax: 1e5})
+				r, err := crops(x, cropsOptions{cost: c, PenMin: 1, PenMax: 1e5})
 				restore()
 				if err != nil {
 					t.Fatal(err)
@@ -150,7 +150,7 @@ func TestCROPSPathsAgree(t *testing.T) {
 
 func TestCROPSWorkersDeterministic(t *testing.T) {
 	x := warmupSeries(3, 400, 40)
-	opt := CROPSOptions{cost: MeanVar, PenMin: 4, PenMax: 1e5}
+	opt := cropsOptions{cost: MeanVar, PenMin: 4, PenMax: 1e5}
 	a, err := crops(x, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func TestCROPSWorkersDeterministic(t *testing.T) {
 
 func TestCROPSErrors(t *testing.T) {
 	x := []float64{1, 2, 3, 4, 5, 6}
-	for _, opt := range []CROPSOptions{
+	for _, opt := range []cropsOptions{
 		{cost: MeanVar, PenMin: 5, PenMax: 5},
 		{cost: MeanVar, PenMin: -1, PenMax: 5},
 		{cost: MeanVar, PenMin: 1, PenMax: math.Inf(1)},

@@ -48,7 +48,7 @@ func ExamplePELT() {
 // back to 15·log 60 = 61.4.
 func ExampleSelectPenalty() {
 	x := warmupSeries()
-	sel, err := changepoint.SelectPenalty(x, changepoint.DefaultSelectOptions)
+	sel, err := changepoint.SelectPenalty(x, changepoint.TrainiProtocol, 0, 0)
 	if err != nil {
 		panic(err)
 	}

@@ -51,7 +51,7 @@ func FuzzPELT(f *testing.F) {
 			return // every rejection is an error value, never a panic
 		}
 		n := len(x)
-		mm := seg.MinSegLen
+		mm := seg.minSegLen
 		prev := 0
 		for _, cp := range seg.Changepoints {
 			if cp-prev < mm || cp > n-mm {
@@ -73,8 +73,8 @@ func FuzzPELT(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Float64bits(got.Objective) != math.Float64bits(wantF) || !slices.Equal(got.Changepoints, nonNil(wantC)) {
-				t.Fatalf("%s: F=%.17g %v, plain F=%.17g %v", km.name, got.Objective, got.Changepoints, wantF, wantC)
+			if math.Float64bits(got.objective) != math.Float64bits(wantF) || !slices.Equal(got.Changepoints, nonNil(wantC)) {
+				t.Fatalf("%s: F=%.17g %v, plain F=%.17g %v", km.name, got.objective, got.Changepoints, wantF, wantC)
 			}
 		}
 	})
@@ -86,7 +86,7 @@ func fuzzCROPS(t *testing.T, x []float64, c Cost, m int, pen float64) {
 	var ref *CROPSResult
 	for _, km := range kernelModes() {
 		restore := useKernels(km)
-		r, err := crops(x, CROPSOptions{cost: c, minSegLen: m, PenMin: pen, PenMax: 10*pen + 1})
+		r, err := crops(x, cropsOptions{cost: c, minSegLen: m, PenMin: pen, PenMax: 10*pen + 1})
 		restore()
 		if err != nil {
 			return

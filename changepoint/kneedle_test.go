@@ -202,7 +202,7 @@ func TestSelectPenaltyFallback(t *testing.T) {
 	// Traini protocol hits the quirk and SelectPenalty falls back to
 	// 15·log n, which finds the step.
 	x := stepSeries(11, []int{150, 150}, []float64{100, 130}, []float64{2, 3})
-	sel, err := SelectPenalty(x, DefaultSelectOptions)
+	sel, err := selectPenalty(x, defaultSelectOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestSelectPenaltyFallback(t *testing.T) {
 	// A warm-up curve: many segmentations, the protocol finds an elbow and
 	// the segmentation is PELT at it.
 	w := warmupSeries(4, 1000, 60)
-	sel, err = SelectPenalty(w, DefaultSelectOptions)
+	sel, err = selectPenalty(w, defaultSelectOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,17 +63,17 @@ type Segmentation struct {
 	// Segments covers the series in order; len(Segments) ==
 	// len(Changepoints)+1.
 	Segments []segment
-	// Objective is PELT's F(n) (R's lastchangelike[n]):
+	// objective is PELT's F(n) (R's lastchangelike[n]):
 	//
-	//	F(n) = Σ_segments C(segment) + len(Changepoints)·Penalty
-	Objective float64
-	// Cost is the unpenalised Σ C(segment), computed as R's CROPS does:
-	// F(n) - len(Changepoints)·Penalty.
-	Cost float64
-	// Penalty, CostFunc and MinSegLen record the setting used.
-	Penalty   float64
-	CostFunc  Cost
-	MinSegLen int
+	//	F(n) = Σ_segments C(segment) + len(Changepoints)·penalty
+	objective float64
+	// cost is the unpenalised Σ C(segment), computed as R's CROPS does:
+	// F(n) - len(Changepoints)·penalty.
+	cost float64
+	// penalty, costFunc and minSegLen record the setting used.
+	penalty   float64
+	costFunc  Cost
+	minSegLen int
 }
 
 // PELT segments x by minimising the penalised cost
@@ -330,11 +330,11 @@ func (p *peltState) segmentation(x []float64, pen float64) *Segmentation {
 	ncpts := len(ends) - 1
 	seg := &Segmentation{
 		Changepoints: ends[:ncpts:ncpts],
-		Objective:    fn,
-		Cost:         fn - float64(ncpts)*pen,
-		Penalty:      pen,
-		CostFunc:     p.cost,
-		MinSegLen:    p.m,
+		objective:    fn,
+		cost:         fn - float64(ncpts)*pen,
+		penalty:      pen,
+		costFunc:     p.cost,
+		minSegLen:    p.m,
 	}
 	seg.Segments = segmentsOf(x, ends, p.st, p.cost)
 	return seg

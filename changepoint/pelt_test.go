@@ -125,9 +125,9 @@ func TestPELTMatchesOptimalPartitioning(t *testing.T) {
 				}
 				op := optimalPartitioning(x, c, m, pen)
 				ends := append(slices.Clone(seg.Changepoints), n)
-				if !closeRel(seg.Objective, op.objective, 1e-12) || !slices.Equal(ends, op.ends) {
+				if !closeRel(seg.objective, op.objective, 1e-12) || !slices.Equal(ends, op.ends) {
 					t.Errorf("trial %d %v m=%d: PELT F=%.17g ends %v, OP F=%.17g ends %v",
-						trial, c, m, seg.Objective, ends, op.objective, op.ends)
+						trial, c, m, seg.objective, ends, op.objective, op.ends)
 				}
 			}
 		}
@@ -145,8 +145,8 @@ func TestPELTHandChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(seg.Changepoints, []int{2}) || seg.Objective != 1 || seg.Cost != 0 {
-		t.Fatalf("got cpts %v F %v cost %v, want [2] 1 0", seg.Changepoints, seg.Objective, seg.Cost)
+	if !slices.Equal(seg.Changepoints, []int{2}) || seg.objective != 1 || seg.cost != 0 {
+		t.Fatalf("got cpts %v F %v cost %v, want [2] 1 0", seg.Changepoints, seg.objective, seg.cost)
 	}
 	want := []segment{{Start: 0, End: 2, Mean: 0, Variance: 0, Cost: 0}, {Start: 2, End: 4, Mean: 10, Variance: 0, Cost: 0}}
 	if !slices.Equal(seg.Segments, want) {
@@ -157,8 +157,8 @@ func TestPELTHandChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(seg.Changepoints) != 0 || seg.Objective != 100 {
-		t.Fatalf("penalty 200: cpts %v F %v, want [] 100", seg.Changepoints, seg.Objective)
+	if len(seg.Changepoints) != 0 || seg.objective != 100 {
+		t.Fatalf("penalty 200: cpts %v F %v, want [] 100", seg.Changepoints, seg.objective)
 	}
 	if s := seg.Segments[0]; s.Mean != 5 || s.Variance != 25 {
 		t.Fatalf("single segment mean %v variance %v, want 5 25", s.Mean, s.Variance)
@@ -173,8 +173,8 @@ func TestPELTHandChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	want2 := 4*math.Log(2*math.Pi) + 4 + 2*math.Log(4)
-	if !slices.Equal(seg.Changepoints, []int{2}) || !closeRel(seg.Objective, want2, 1e-15) {
-		t.Fatalf("meanvar: cpts %v F %.17g, want [2] %.17g", seg.Changepoints, seg.Objective, want2)
+	if !slices.Equal(seg.Changepoints, []int{2}) || !closeRel(seg.objective, want2, 1e-15) {
+		t.Fatalf("meanvar: cpts %v F %.17g, want [2] %.17g", seg.Changepoints, seg.objective, want2)
 	}
 }
 
@@ -202,7 +202,7 @@ func TestPELTEdgeCases(t *testing.T) {
 			if _, err := PELT(x, Options{Cost: MeanVar, Penalty: 1}); err == nil {
 				t.Errorf("value %v: no error", bad)
 			}
-			if _, err := crops(x, CROPSOptions{cost: MeanVar}); err == nil {
+			if _, err := crops(x, cropsOptions{cost: MeanVar}); err == nil {
 				t.Errorf("CROPS value %v: no error", bad)
 			}
 		}
@@ -236,8 +236,8 @@ func TestPELTEdgeCases(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := 50 * (log2Pi + math.Log(1e-11) + 1)
-		if len(seg.Changepoints) != 0 || !closeRel(seg.Objective, want, 1e-15) {
-			t.Fatalf("cpts %v F %v, want none and %v", seg.Changepoints, seg.Objective, want)
+		if len(seg.Changepoints) != 0 || !closeRel(seg.objective, want, 1e-15) {
+			t.Fatalf("cpts %v F %v, want none and %v", seg.Changepoints, seg.objective, want)
 		}
 		if s := seg.Segments[0]; s.Mean != 0.25 || s.Variance != 0 {
 			t.Fatalf("segment %+v", s)
@@ -350,9 +350,9 @@ func checkAgainstPlain(t *testing.T, name string, x []float64, c Cost, m int, pe
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if math.Float64bits(seg.Objective) != math.Float64bits(wantF) || !slices.Equal(seg.Changepoints, nonNil(wantC)) {
+		if math.Float64bits(seg.objective) != math.Float64bits(wantF) || !slices.Equal(seg.Changepoints, nonNil(wantC)) {
 			t.Fatalf("%s %v m=%d pen=%v %s: F=%.17g cpts %v, plain loop F=%.17g cpts %v",
-				name, c, m, pen, km.name, seg.Objective, seg.Changepoints, wantF, wantC)
+				name, c, m, pen, km.name, seg.objective, seg.Changepoints, wantF, wantC)
 		}
 	}
 }

@@ -12,7 +12,7 @@ type PenaltyRule int
 
 const (
 	// PenaltyCROPS chooses the penalty per series with CROPS and Kneedle as
-	// Traini et al.'s scripts do (SelectPenalty with trainiProtocol); where
+	// Traini et al.'s scripts do (SelectPenalty with TrainiProtocol); where
 	// the protocol selects none, 15·log n is used.
 	PenaltyCROPS PenaltyRule = iota
 	// PenaltyBarrett is Barrett et al.'s fixed 15·log n.

@@ -265,18 +265,18 @@ func TestReferencePELT(t *testing.T) {
 					t.Fatal(err)
 				}
 				if degenerate(r) {
-					t.Logf("s08 (must not crash): cpts %v (R %v), F %.17g (R %.17g)", got.Changepoints, tc.ref.Cpts, got.Objective, tc.ref.FN)
+					t.Logf("s08 (must not crash): cpts %v (R %v), F %.17g (R %.17g)", got.Changepoints, tc.ref.Cpts, got.objective, tc.ref.FN)
 					return
 				}
 				checkClose(t, "penalty 15·log n", BarrettPenalty(r.N), tc.ref.PenValue)
-				if got.MinSegLen != tc.ref.MinSegLen {
-					t.Errorf("MinSegLen = %d, want %d", got.MinSegLen, tc.ref.MinSegLen)
+				if got.minSegLen != tc.ref.MinSegLen {
+					t.Errorf("MinSegLen = %d, want %d", got.minSegLen, tc.ref.MinSegLen)
 				}
 				if !slices.Equal(got.Changepoints, nonNil(tc.ref.Cpts)) {
 					t.Fatalf("cpts = %v, want %v", got.Changepoints, tc.ref.Cpts)
 				}
-				checkClose(t, "F(n)", got.Objective, tc.ref.FN)
-				checkClose(t, "unpenalised cost", got.Cost, tc.ref.Unpenalised)
+				checkClose(t, "F(n)", got.objective, tc.ref.FN)
+				checkClose(t, "unpenalised cost", got.cost, tc.ref.Unpenalised)
 				var means, vars, costs []float64
 				for k, s := range got.Segments {
 					if s.End != tc.ref.SegEnds[k] {
@@ -290,12 +290,12 @@ func TestReferencePELT(t *testing.T) {
 				checkCloseSlice(t, "seg MLE variances", vars, tc.ref.SegVariances)
 				checkCloseSlice(t, "seg costs", costs, tc.ref.SegCosts)
 				// Plain double sums: R's double_cumsum run.
-				checkClose(t, "F(n) with double sums", gotD.Objective, tc.ref.DoubleFN)
+				checkClose(t, "F(n) with double sums", gotD.objective, tc.ref.DoubleFN)
 				if tc.ref.SameWithDouble && !slices.Equal(gotD.Changepoints, got.Changepoints) {
 					t.Errorf("double sums: cpts %v, want %v", gotD.Changepoints, got.Changepoints)
 				}
 				// The driver's exact OP must agree with ours.
-				op := optimalPartitioning(r.x, tc.cost, got.MinSegLen, tc.ref.PenValue)
+				op := optimalPartitioning(r.x, tc.cost, got.minSegLen, tc.ref.PenValue)
 				checkClose(t, "exact OP F(n)", op.objective, tc.ref.ExactOPFN)
 				if !slices.Equal(op.ends, tc.ref.ExactOPEnds) {
 					t.Errorf("exact OP ends %v, want %v", op.ends, tc.ref.ExactOPEnds)
@@ -312,7 +312,7 @@ func TestReferenceCROPS(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
 					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
-				opt := CROPSOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]}
+				opt := cropsOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]}
 				if name == "traini" {
 					lo, hi := trainiRange(r.N)
 					checkClose(t, "Traini range low", lo, ref.PenValue[0])
@@ -465,7 +465,7 @@ func TestReferenceProtocols(t *testing.T) {
 				if testing.Short() && len(ref.PELTCalls.Rows) > 100 {
 					testenv.Skip(t, "long CROPS run skipped in -short mode")
 				}
-				cr, err := crops(r.x, CROPSOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
+				cr, err := crops(r.x, cropsOptions{cost: MeanVar, PenMin: ref.PenValue[0], PenMax: ref.PenValue[1]})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -506,9 +506,9 @@ func TestReferenceProtocols(t *testing.T) {
 					checkSelected(t, r, s)
 				}
 				// End to end with the default (Traini) protocol.
-				opt := DefaultSelectOptions
+				opt := defaultSelectOptions
 				opt.CROPS.PenMin, opt.CROPS.PenMax = ref.PenValue[0], ref.PenValue[1]
-				got, err := SelectPenalty(r.x, opt)
+				got, err := selectPenalty(r.x, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -604,7 +604,7 @@ func TestReferenceTiming30000(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkClose(t, "15·log n", seg.Penalty, ref.MeanVar.PenValue)
+	checkClose(t, "15·log n", seg.penalty, ref.MeanVar.PenValue)
 	if !slices.Equal(seg.Changepoints, ref.MeanVar.Cpts) {
 		t.Fatalf("cpts = %v, want %v", seg.Changepoints, ref.MeanVar.Cpts)
 	}

@@ -99,7 +99,7 @@ type AnalyzeOptions struct {
 	// Range is the CROPS range of the CROPS rules (zero: TrainiRange).
 	Range PenaltyRange
 	// Workers runs the PELT calls of one CROPS round concurrently
-	// (CROPSOptions.Workers); the result does not depend on it.
+	// (cropsOptions.workers); the result does not depend on it.
 	Workers int
 	// BinSegQ > 0 segments by binary segmentation (BinSeg) with at most
 	// BinSegQ change points instead of PELT, at a fixed penalty (not with
@@ -149,11 +149,11 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		opt := SelectOptions{CROPS: CROPSOptions{cost: cost, minSegLen: minSegLen, PenMin: lo, PenMax: hi, workers: opt.Workers}}
+		opt := selectOptions{CROPS: cropsOptions{cost: cost, minSegLen: minSegLen, PenMin: lo, PenMax: hi, workers: opt.Workers}}
 		if pen.Rule == PenaltyCROPSAscending {
 			opt.Protocol = AscendingProtocol
 		}
-		sel, err := SelectPenalty(x, opt)
+		sel, err := selectPenalty(x, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -182,9 +182,9 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		seg = s
 		out.PenaltyRule = pen.Rule.String()
 	}
-	out.MinSegLen = seg.MinSegLen
-	out.Penalty = jsonFloat(seg.Penalty)
-	out.Objective = jsonFloat(seg.Objective)
+	out.MinSegLen = seg.minSegLen
+	out.Penalty = jsonFloat(seg.penalty)
+	out.Objective = jsonFloat(seg.objective)
 	out.Changepoints = append([]int{}, seg.Changepoints...)
 	for _, s := range seg.Segments {
 		out.Segments = append(out.Segments, reportSegment{Start: s.Start + 1, End: s.End, Mean: jsonFloat(s.Mean), Variance: jsonFloat(s.Variance)})

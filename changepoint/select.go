@@ -11,11 +11,11 @@ import (
 type Protocol int
 
 const (
-	// trainiProtocol emulates find_penalty() of Traini et al.'s
+	// TrainiProtocol emulates find_penalty() of Traini et al.'s
 	// changepoint.py (SEALABQualityGroup/steady-state), see
 	// applyTrainiProtocol. It is the default: the steady-state analysis
 	// replicates their study.
-	trainiProtocol Protocol = iota
+	TrainiProtocol Protocol = iota
 	// AscendingProtocol is the textbook curve: the lower penalty bound of
 	// every segmentation (ascending) against its number of change points,
 	// see applyAscendingProtocol.
@@ -25,7 +25,7 @@ const (
 // String returns "traini" or "ascending".
 func (p Protocol) String() string {
 	switch p {
-	case trainiProtocol:
+	case TrainiProtocol:
 		return "traini"
 	case AscendingProtocol:
 		return "ascending"
@@ -121,7 +121,7 @@ func trainiNCpts(r *CROPSResult, fixTranspose bool) []int {
 // version selects kneed 0.8.6 or 0.7.0. The elbow usually falls exactly
 // on a CROPS breakpoint, where two segmentations tie (docs/changepoint.md, quirk 7).
 func applyTrainiProtocol(r *CROPSResult, version kneedVersion, fixTranspose bool) (*KneeSelection, error) {
-	sel := &KneeSelection{Protocol: trainiProtocol, Penalty: math.NaN()}
+	sel := &KneeSelection{Protocol: TrainiProtocol, Penalty: math.NaN()}
 	sel.Penalties = slices.Clone(r.PenValueFull)
 	sel.NCpts = trainiNCpts(r, fixTranspose)
 	if len(sel.Penalties) == len(sel.NCpts)+1 {
@@ -192,12 +192,12 @@ func applyAscendingProtocol(r *CROPSResult, version kneedVersion) (*KneeSelectio
 	return sel, nil
 }
 
-// SelectOptions configures SelectPenalty.
-type SelectOptions struct {
+// selectOptions configures selectPenalty.
+type selectOptions struct {
 	// CROPS configures the CROPS run (cost, minimum segment length, range,
 	// workers); the PELT run at the chosen penalty uses the same cost,
 	// minimum segment length and sum mode.
-	CROPS    CROPSOptions
+	CROPS    cropsOptions
 	Protocol Protocol
 	version  kneedVersion
 	// fixTranspose counts change points per segmentation instead of
@@ -205,10 +205,10 @@ type SelectOptions struct {
 	fixTranspose bool
 }
 
-// DefaultSelectOptions is Traini et al.'s procedure: CROPS over
+// defaultSelectOptions is Traini et al.'s procedure: CROPS over
 // [4·log n, 10⁵·log n] with the MeanVar cost, the Traini protocol with
 // kneed 0.8.6, R's transpose quirk replicated.
-var DefaultSelectOptions = SelectOptions{CROPS: defaultCROPSOptions}
+var defaultSelectOptions = selectOptions{CROPS: defaultCROPSOptions}
 
 // Selection is the penalty SelectPenalty chose and the segmentation at it.
 type Selection struct {
@@ -237,16 +237,28 @@ type Selection struct {
 // transpose quirk, which fires when no segmentation has more than one
 // change point); falling back to the script's own default keeps the
 // analysis running and gives the sensible answer on such series (a single
-// step, or none). Set fixTranspose to count change points correctly
-// instead.
-func SelectPenalty(x []float64, opt SelectOptions) (*Selection, error) {
+// step, or none).
+//
+// protocol is TrainiProtocol or AscendingProtocol; penMin and penMax bound
+// the penalty range of CROPS (both 0: TrainiRange(n); see cropsOptions).
+// CROPS and PELT use the MeanVar cost with segments of at least 2 points.
+func SelectPenalty(x []float64, protocol Protocol, penMin, penMax float64) (*Selection, error) {
+	opt := defaultSelectOptions
+	opt.Protocol = protocol
+	opt.CROPS.PenMin, opt.CROPS.PenMax = penMin, penMax
+	return selectPenalty(x, opt)
+}
+
+// selectPenalty is SelectPenalty with the options opt (set fixTranspose to
+// count change points correctly instead of falling back).
+func selectPenalty(x []float64, opt selectOptions) (*Selection, error) {
 	cr, err := crops(x, opt.CROPS)
 	if err != nil {
 		return nil, err
 	}
 	var ks *KneeSelection
 	switch opt.Protocol {
-	case trainiProtocol:
+	case TrainiProtocol:
 		ks, err = applyTrainiProtocol(cr, opt.version, opt.fixTranspose)
 	case AscendingProtocol:
 		ks, err = applyAscendingProtocol(cr, opt.version)

@@ -145,9 +145,7 @@ type KruskalWallisResult struct {
 // DunnPair is the comparison of groups I < J in Dunn's test.
 type DunnPair struct {
 	I, J      int     // group indices, I < J
-	MeanRankI float64 // mean pooled rank of group I
-	MeanRankJ float64 // mean pooled rank of group J
-	Z         float64 // (R̄_I − R̄_J) / σ_IJ; positive when group I ranks higher
+	Z         float64 // (R̄_I − R̄_J) / σ_IJ (R̄: mean pooled rank); > 0 when group I ranks higher
 	P         float64 // unadjusted two-sided p-value, 2·(1 − Φ(|Z|))
 	PAdjusted float64 // Bonferroni-adjusted p-value, min(1, P·k(k−1)/2)
 	Reject    bool    // PAdjusted ≤ the test's level α

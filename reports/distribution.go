@@ -128,19 +128,3 @@ func quantilePoints(x []float64) (ps, qs []float64) {
 	}
 	return ps, qs
 }
-
-// IterationValues returns the measured iterations of s: per iteration
-// (Units(LevelIteration)) its count-weighted mean ns/op, warmup iterations
-// and non-finite values left out, in row order.
-func IterationValues(s *table.Series) []float64 {
-	var out []float64
-	for _, sp := range s.Units(table.LevelIteration) {
-		if s.Warmup != nil && s.Warmup[sp.Start] {
-			continue
-		}
-		if v := s.WeightedMean(sp); !math.IsNaN(v) && !math.IsInf(v, 0) {
-			out = append(out, v)
-		}
-	}
-	return out
-}

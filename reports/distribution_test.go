@@ -69,33 +69,6 @@ func TestDistributionFrame(t *testing.T) {
 	}
 }
 
-// TestIterationValues: one value per measured iteration (the
-// count-weighted mean of its slices), warmup iterations and non-finite
-// values left out.
-func TestIterationValues(t *testing.T) {
-	s := &table.Series{}
-	add := func(fork, it int32, warm bool, ns float64, count int64) {
-		s.Levels[table.LevelInstance] = append(s.Levels[table.LevelInstance], 1)
-		s.Levels[table.LevelTrial] = append(s.Levels[table.LevelTrial], 1)
-		s.Levels[table.LevelFork] = append(s.Levels[table.LevelFork], fork)
-		s.Levels[table.LevelIteration] = append(s.Levels[table.LevelIteration], it)
-		s.Levels[table.LevelSlice] = append(s.Levels[table.LevelSlice], int32(len(s.NsPerOp)+1))
-		s.Warmup = append(s.Warmup, warm)
-		s.NsPerOp = append(s.NsPerOp, ns)
-		s.Value = append(s.Value, ns)
-		s.Count = append(s.Count, count)
-	}
-	add(1, 1, true, 900, 1)
-	add(1, 2, false, 100, 1)
-	add(1, 2, false, 200, 3) // iteration 2: (100 + 600) / 4
-	add(1, 3, false, math.NaN(), 1)
-	add(2, 1, false, 120, 1)
-	got := IterationValues(s)
-	if len(got) != 2 || got[0] != 175 || got[1] != 120 {
-		t.Errorf("values %v, want [175 120]", got)
-	}
-}
-
 // TestSummarize: a summary (41 quantile points of 100 values, every value
 // of 3, the one of 1) gives the frame rows of the whole values, in a
 // fraction of the values, and summarising twice changes nothing.

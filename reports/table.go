@@ -175,8 +175,8 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// WriteCSV renders the table as CSV with exact values (no title or notes).
-func (t *Table) WriteCSV(w io.Writer) error {
+// writeCSV renders the table as CSV with exact values (no title or notes).
+func (t *Table) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(t.Columns)
 	rec := make([]string, len(t.Columns))
@@ -274,7 +274,7 @@ func (t *Table) WriteFile(path string) error {
 	case ".md", ".markdown":
 		fn = t.WriteMarkdown
 	case ".csv":
-		fn = t.WriteCSV
+		fn = t.writeCSV
 	case ".tex":
 		fn = t.writeLaTeX
 	case ".html", ".htm":

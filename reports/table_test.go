@@ -36,7 +36,7 @@ func TestMarkdown(t *testing.T) {
 
 func TestCSVKeepsExactValues(t *testing.T) {
 	var b bytes.Buffer
-	sample().WriteCSV(&b)
+	sample().writeCSV(&b)
 	want := "project,benchmarks,saved,time,cv\nzap_1,21,0.9512,9000,0.012345678\na|b & c,3,0.5,30,1.5e-07\n"
 	if b.String() != want {
 		t.Errorf("csv =\n%s\nwant\n%s", b.String(), want)

@@ -190,7 +190,7 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 	if err != nil {
 		return Comparison{}, err
 	}
-	mw, err := nonparam.MannWhitneyU(test.iterMeans, base.iterMeans, nonparam.DefaultMannWhitneyOptions)
+	mw, err := nonparam.MannWhitneyU(test.iterMeans, base.iterMeans)
 	if err != nil {
 		return Comparison{}, fmt.Errorf("U test: %w", err)
 	}

@@ -112,7 +112,7 @@ func smallOptions() Options {
 // TestDeterministic: the same groups and seed give the same bytes for 1
 // and 4 workers and GOMAXPROCS 1 and 2; another seed changes the CIs.
 func TestDeterministic(t *testing.T) {
-	gs := genGroups(genConfig{Benchmarks: 4, Runs: 8, Iterations: 20, Types: Types, Env: "gen", NoiseCV: 0.03, Seed: 2})
+	gs := genGroups(genConfig{Benchmarks: 4, Runs: 8, Iterations: 20, Types: types, Env: "gen", NoiseCV: 0.03, Seed: 2})
 	run := func(workers, procs int, seed uint64) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		opt := smallOptions()
@@ -137,7 +137,7 @@ func TestDeterministic(t *testing.T) {
 // detected) and on A/B data with B 5 % slower (the verdict is "A faster"
 // by about 1/1.05 − 1 = −4.8 %).
 func TestAAAndAB(t *testing.T) {
-	cfg := genConfig{Benchmarks: 6, Runs: 12, Iterations: 20, Types: Types, Env: "gen", NoiseCV: 0.02, Seed: 3}
+	cfg := genConfig{Benchmarks: 6, Runs: 12, Iterations: 20, Types: types, Env: "gen", NoiseCV: 0.02, Seed: 3}
 	aa, err := analyze(genGroups(cfg), smallOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +230,7 @@ func TestOptionsValidate(t *testing.T) {
 
 // TestWritePlots writes the plots of a small generated analysis.
 func TestWritePlots(t *testing.T) {
-	gs := genGroups(genConfig{Benchmarks: 2, Runs: 6, Iterations: 12, Types: Types, Env: "gen", NoiseCV: 0.03, Seed: 5})
+	gs := genGroups(genConfig{Benchmarks: 2, Runs: 6, Iterations: 12, Types: types, Env: "gen", NoiseCV: 0.03, Seed: 5})
 	res, err := analyze(gs, smallOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ func BenchmarkAnalyze(b *testing.B) {
 		benchmarks int
 	}{{"small", 20}, {"thesis", 200}} {
 		b.Run(size.name, func(b *testing.B) {
-			gs := genGroups(genConfig{Benchmarks: size.benchmarks, Runs: 20, Iterations: 50, Types: Types, Env: "gen", NoiseCV: 0.03, Seed: 1})
+			gs := genGroups(genConfig{Benchmarks: size.benchmarks, Runs: 20, Iterations: 50, Types: types, Env: "gen", NoiseCV: 0.03, Seed: 1})
 			var iterations int
 			for _, g := range gs {
 				iterations += len(g.records)

@@ -46,7 +46,7 @@ func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 		return 0, err
 	}
 	save := func(p *plot.Plot, name string) error {
-		return reports.SavePlot(p, filepath.Join(dir, name+"."+format), reports.PlotSize.Width, reports.PlotSize.Height)
+		return reports.SavePlot(p, filepath.Join(dir, name+"."+format))
 	}
 	n := 0
 	for _, test := range []string{"ci", "u"} {
@@ -97,7 +97,7 @@ func (r *Report) mdsPlot(test string) (*plot.Plot, bool, error) {
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Add(plotter.NewGrid())
 	any := false
-	for _, typ := range Types {
+	for _, typ := range types {
 		var xys plotter.XYs
 		for _, s := range r.Options.Slowdowns {
 			var n, m int
@@ -139,7 +139,7 @@ func (r *Report) rciwPlot() (*plot.Plot, bool, error) {
 	p.Y.Label.Text = "relative CI width"
 	p.Add(plotter.NewGrid())
 	var names []string
-	for _, typ := range Types {
+	for _, typ := range types {
 		var v plotter.Values
 		for _, b := range r.Benchmarks {
 			if b.Type == typ && b.HasCI && !math.IsNaN(b.CI.RelWidth) {

@@ -17,8 +17,8 @@ const (
 	TypeDuet     = "duet"     // in parallel, unsynchronised (asynchronous duet)
 )
 
-// Types lists the types in report order.
-var Types = []string{typeSeqn, typeSyncDuet, TypeDuet}
+// types lists the types in report order.
+var types = []string{typeSeqn, typeSyncDuet, TypeDuet}
 
 // Key is a benchmark-env key (SPEC §1, BENCHMARK_ENV_COL): every per-benchmark
 // statistic is computed per key. Version is the table's version label
@@ -42,10 +42,10 @@ func (k Key) compare(o Key) int {
 }
 
 func typeRank(t string) int {
-	if i := slices.Index(Types, t); i >= 0 {
+	if i := slices.Index(types, t); i >= 0 {
 		return i
 	}
-	return len(Types)
+	return len(types)
 }
 
 // Record is one harness iteration of one pair in one run, the row of the
@@ -196,7 +196,7 @@ func fromTable(t *table.Table, opt Options) (*loaded, error) {
 // each Key's group in out.Groups), or counts them as dropped.
 func (out *loaded) add(s *table.Series, opt Options, byKey map[Key]int) error {
 	out.runs++
-	if typeRank(s.Mode) == len(Types) {
+	if typeRank(s.Mode) == len(types) {
 		out.OtherModes += s.Len()
 		return nil
 	}

@@ -73,7 +73,7 @@ func mannWhitney(a, b []float64, alpha float64) (uTest, bool, error) {
 	if len(a) == 0 || len(b) == 0 {
 		return uTest{}, false, nil
 	}
-	r, err := nonparam.MannWhitneyU(a, b, nonparam.DefaultMannWhitneyOptions)
+	r, err := nonparam.MannWhitneyU(a, b)
 	if err != nil {
 		return uTest{}, false, err
 	}

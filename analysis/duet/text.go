@@ -30,7 +30,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		len(r.Benchmarks), len(envs), o.Seed, o.Resamples, 100*o.Confidence)
 	fmt.Fprintf(&b, "m = %g (%s overlaps), warm-up %s, U test at p > %g is equal\n", o.MinOverlap, o.Enumeration, o.Warmup, o.Alpha)
 	fmt.Fprintf(&b, "%-9s %5s  %-13s  %-13s  %11s  %9s  %6s  %6s\n", "type", "keys", "A/A CI match", "A/A U match", "median RCIW", "median CV", "MDS CI", "MDS U")
-	for _, typ := range Types {
+	for _, typ := range types {
 		var n, hasCI, eqCI, hasU, eqU int
 		var rciw, cv []float64
 		for _, x := range r.Benchmarks {
@@ -215,7 +215,7 @@ func (r *Report) headline() string {
 	}
 	s := fmt.Sprintf("duet: the CI test finds A and B different in %d of %d benchmark-env keys (A faster %d, slower %d)", diff, len(r.Benchmarks), faster, slower)
 	var parts []string
-	for _, typ := range Types {
+	for _, typ := range types {
 		if w := widths[typ]; len(w) > 0 {
 			parts = append(parts, fmt.Sprintf("%s %.3f", typ, stats.Median(w, nil)))
 		}

@@ -173,11 +173,11 @@ func TestMetricKnownValues(t *testing.T) {
 	// The RCIW metrics are (U − L)/estimate of the stats kernels on the same stream.
 	kernels := []struct {
 		m  Metric
-		ci func([]float64, estimate.BootstrapOptions, *stats.Stream, *stats.Workspace) (estimate.Interval, error)
-	}{{rciwMean, stats.BootstrapMeanCI}, {rciwMeanT, stats.BootstrapMeanTCI}, {RCIWMedian, stats.BootstrapMedianCI}}
+		ci stats.CIMethod
+	}{{rciwMean, stats.MeanPercentile}, {rciwMeanT, stats.MeanStudentized}, {RCIWMedian, stats.MedianPercentile}}
 	for _, k := range kernels {
 		v, avg, lo, hi := metricValue(k.m, x, false, opt, stats.NewStream(7, "k", 1), ws)
-		iv, err := k.ci(x, opt, stats.NewStream(7, "k", 1), nil)
+		iv, err := stats.BootstrapCI(k.ci, x, opt, stats.NewStream(7, "k", 1), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

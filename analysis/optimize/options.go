@@ -26,13 +26,13 @@ const (
 	// the median.
 	RMAD
 	// rciwMean is the relative width of the percentile bootstrap CI of the
-	// mean (stats.BootstrapMeanCI). Estimator: mean.
+	// mean (stats.BootstrapCI, MeanPercentile). Estimator: mean.
 	rciwMean
 	// rciwMeanT is the relative width of the studentized (bootstrap-t) CI of
-	// the mean (stats.BootstrapMeanTCI). Estimator: mean.
+	// the mean (stats.BootstrapCI, MeanStudentized). Estimator: mean.
 	rciwMeanT
 	// RCIWMedian is the relative width of the percentile bootstrap CI of the
-	// median (stats.BootstrapMedianCI). Estimator: median.
+	// median (stats.BootstrapCI, MedianPercentile). Estimator: median.
 	RCIWMedian
 	numMetrics
 )
@@ -145,7 +145,7 @@ type Options struct {
 // DefaultOptions are µOpTime's settings: all five metrics, threshold 0.01,
 // 10,000 bootstrap resamples at 99 % confidence, at least 3 repetitions,
 // cloud instances in parallel, 1 s per observation when the setup does not
-// say, versions compared with DefaultVersionOptions, seed 1.
+// say, versions compared with defaultVersionOptions, seed 1.
 var DefaultOptions = Options{
 	Metrics:              allMetrics,
 	Threshold:            0.01,
@@ -153,7 +153,7 @@ var DefaultOptions = Options{
 	MinRepetitions:       3,
 	Parallel:             []table.Level{table.LevelInstance},
 	DefaultIterationTime: time.Second,
-	Versions:             DefaultVersionOptions,
+	Versions:             defaultVersionOptions,
 	Seed:                 1,
 }
 

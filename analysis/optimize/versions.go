@@ -9,7 +9,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// VersionOptions configures compareVersions. Start from DefaultVersionOptions.
+// VersionOptions configures compareVersions. Start from DefaultOptions.Versions.
 type VersionOptions struct {
 	// Base is the version whose configurations are applied to every later
 	// version; "" means the first version of each project.
@@ -25,9 +25,9 @@ type VersionOptions struct {
 	MinChange float64
 }
 
-// DefaultVersionOptions: first version as base, natural order, both
+// defaultVersionOptions: first version as base, natural order, both
 // directions, 3 % minimum change.
-var DefaultVersionOptions = VersionOptions{MinChange: 0.03}
+var defaultVersionOptions = VersionOptions{MinChange: 0.03}
 
 // ground is the index of the full configuration (the ground truth) in
 // benchmarkChange's arrays; method m is at index 1 + m.

@@ -52,7 +52,7 @@ func TestCompareVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vr, err := compareVersions(series, rep, DefaultVersionOptions)
+	vr, err := compareVersions(series, rep, defaultVersionOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestCompareVersions(t *testing.T) {
 	}
 
 	// Slowdowns only: B got faster, so only A (v1→v2) and C (v2→v3) count.
-	vo := DefaultVersionOptions
+	vo := defaultVersionOptions
 	vo.SlowdownsOnly = true
 	vr, err = compareVersions(series, rep, vo)
 	if err != nil {
@@ -116,7 +116,7 @@ func TestCompareVersions(t *testing.T) {
 	}
 
 	// Another base: configurations of v2 applied to v3; v1 is not compared.
-	vo = DefaultVersionOptions
+	vo = defaultVersionOptions
 	vo.Base = "v2"
 	vr, err = compareVersions(series, rep, vo)
 	if err != nil {
@@ -147,7 +147,7 @@ func TestCompareVersions(t *testing.T) {
 	}
 	p, _ := prepare(v2, &rep.Options)
 	ev := p.evaluate(rciwMean, base.Chosen.Config, true, &rep.Options, new(workspace))
-	vr, _ = compareVersions(series, rep, DefaultVersionOptions)
+	vr, _ = compareVersions(series, rep, defaultVersionOptions)
 	for _, c := range vr.Changes {
 		if c.Benchmark == "BenchmarkD" && c.From == "v1" && c.Metric == rciwMean {
 			if want := (ev.Average - base.Chosen.Average) / base.Chosen.Average; c.Change[1+methodUOpTime] != want {

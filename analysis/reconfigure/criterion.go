@@ -84,7 +84,7 @@ func (p *phase) add(parts []weighted, outer int32) error {
 		p.stat[j], p.done[j] = stats.CV(p.cur.x, p.cur.w), true
 	case CriterionKLD:
 		if j > 0 {
-			v, err := stats.KLDStability(p.prev.x, p.prev.w, p.cur.x, p.cur.w, stats.DefaultKLD)
+			v, err := stats.KLDStability(p.prev.x, p.prev.w, p.cur.x, p.cur.w)
 			if err != nil {
 				return fmt.Errorf("kld of set %d: %w", j+1, err)
 			}

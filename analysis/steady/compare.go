@@ -111,7 +111,7 @@ func compare(res *Report, a, b int) ([]comparison, error) {
 		c.n = len(rawA)
 		if c.n > 0 {
 			c.medianA, c.medianB = stats.Median(rawA, nil), stats.Median(rawB, nil)
-			mw, err := nonparam.MannWhitneyU(rawA, rawB, nonparam.DefaultMannWhitneyOptions)
+			mw, err := nonparam.MannWhitneyU(rawA, rawB)
 			if err != nil {
 				return nil, err
 			}

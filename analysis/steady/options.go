@@ -140,9 +140,9 @@ type OutlierOptions struct {
 	Skip int
 }
 
-// DefaultOutlierOptions is the setting of Traini et al.'s
+// defaultOutlierOptions is the setting of Traini et al.'s
 // filter_outliers.py: windows of 200, median ± 3·(p99 − p1), Traini's skip.
-var DefaultOutlierOptions = OutlierOptions{Window: 200, Width: 3, LowQuantile: 0.01, HighQuantile: 0.99, Skip: -1}
+var defaultOutlierOptions = OutlierOptions{Window: 200, Width: 3, LowQuantile: 0.01, HighQuantile: 0.99, Skip: -1}
 
 // Options configures Run. Start from DefaultOptions.
 type Options struct {
@@ -208,7 +208,7 @@ type Options struct {
 // Traini's equivalence rule with a ±5 % threshold on a 95 % bootstrap CI
 // from 10,000 resamples; seed 1. Values are segmented in ns (SegmentScale 1).
 var DefaultOptions = Options{
-	Outliers:     DefaultOutlierOptions,
+	Outliers:     defaultOutlierOptions,
 	Penalty:      PenaltyCROPS,
 	SegmentScale: 1,
 	SteadyWindow: 500,

@@ -42,7 +42,7 @@ func TestFindOutliersReference(t *testing.T) {
 		// maximum, so a lone spike widens its own band and hides.
 		{50, 5, nil},
 	} {
-		opt := DefaultOutlierOptions
+		opt := defaultOutlierOptions
 		opt.Window = tc.window
 		got := findOutliers(x, opt, tc.skip)
 		if !slices.Equal(got, tc.want) {
@@ -92,7 +92,7 @@ func TestFindOutliersMatchesDefinition(t *testing.T) {
 			}
 			x[i] = math.Round(v*4) / 4
 		}
-		opt := DefaultOutlierOptions
+		opt := defaultOutlierOptions
 		opt.Window = 3 + r.IntN(60)
 		opt.Width = []float64{0.5, 1, 3}[r.IntN(3)]
 		skip := r.IntN(30)
@@ -105,7 +105,7 @@ func TestFindOutliersMatchesDefinition(t *testing.T) {
 
 func TestFindOutliersEdges(t *testing.T) {
 	x := referenceSeries(150)
-	opt := DefaultOutlierOptions
+	opt := defaultOutlierOptions
 	if got := findOutliers(x, opt, 0); got != nil {
 		t.Errorf("150 points, window 200: got %v, want none", got)
 	}
@@ -118,7 +118,7 @@ func TestFindOutliersEdges(t *testing.T) {
 	}
 	// x is not modified.
 	y := referenceSeries(600)
-	findOutliers(y, DefaultOutlierOptions, 0)
+	findOutliers(y, defaultOutlierOptions, 0)
 	if !slices.Equal(y, referenceSeries(600)) {
 		t.Error("FindOutliers modified its input")
 	}

@@ -53,16 +53,15 @@ func (p peltSegmenter) Segment(x []float64) (*segmentation, error) {
 	}
 	switch p.rule {
 	case PenaltyCROPS, PenaltyCROPSAscending:
-		opt := changepoint.DefaultSelectOptions
+		protocol := changepoint.TrainiProtocol
 		if p.rule == PenaltyCROPSAscending {
-			opt.Protocol = changepoint.AscendingProtocol
+			protocol = changepoint.AscendingProtocol
 		}
 		lo, hi, err := p.Range.At(len(x))
 		if err != nil {
 			return nil, err
 		}
-		opt.CROPS.PenMin, opt.CROPS.PenMax = lo, hi
-		sel, err := changepoint.SelectPenalty(x, opt)
+		sel, err := changepoint.SelectPenalty(x, protocol, lo, hi)
 		if err != nil {
 			return nil, err
 		}

@@ -155,7 +155,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			if len(f.Values) == 0 {
 				continue
 			}
-			sp := &reports.SeriesPlot{
+			sp := &seriesPlot{
 				Title:  fmt.Sprintf("%s %s: %s", name, f.ID, f.Class),
 				XLabel: "iteration", YLabel: "ns/op", Values: f.Values, Outliers: f.Outliers, SteadyStart: f.SteadyStart,
 			}
@@ -168,7 +168,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 				}
 			}
 			for k, s := range f.Segments {
-				sp.Segments = append(sp.Segments, reports.PlotSegment{Start: s.Start, End: s.End, Mean: s.Mean, Steady: k >= first})
+				sp.Segments = append(sp.Segments, plotSegment{Start: s.Start, End: s.End, Mean: s.Mean, Steady: k >= first})
 			}
 			p, err := sp.Plot()
 			if err != nil {
@@ -178,7 +178,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			if f.ID.Instance > 1 || f.ID.Trial > 1 {
 				base = filepath.Join(dir, fmt.Sprintf("%s-i%dt%df%d", slug, f.ID.Instance, f.ID.Trial, f.ID.Fork))
 			}
-			if err := reports.SavePlot(p, base+"."+format, reports.PlotSize.Width, reports.PlotSize.Height); err != nil {
+			if err := reports.SavePlot(p, base+"."+format); err != nil {
 				return n, err
 			}
 			n++
@@ -197,14 +197,14 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			default:
 				continue
 			}
-			cp := &reports.CurvePlot{Title: fmt.Sprintf("CROPS %s %s (%s)", name, f.ID, proto),
+			cp := &curvePlot{Title: fmt.Sprintf("CROPS %s %s (%s)", name, f.ID, proto),
 				Penalties: pens, Counts: counts, Chosen: f.Penalty,
 				ChosenLabel: fmt.Sprintf("penalty %.4g (%s): %d change points", f.Penalty, f.PenaltyRule, len(f.Changepoints))}
 			p, err = cp.Plot()
 			if err != nil {
 				continue // a curve without positive penalties: nothing to draw
 			}
-			if err := reports.SavePlot(p, base+"-crops."+format, reports.PlotSize.Width, reports.PlotSize.Height); err != nil {
+			if err := reports.SavePlot(p, base+"-crops."+format); err != nil {
 				return n, err
 			}
 			n++

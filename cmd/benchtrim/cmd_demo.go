@@ -17,7 +17,6 @@ func demoCommand() *cli.Command {
 }
 
 func runDemo(c *cli.Context) error {
-	g := cliapp.GlobalsOf(c)
 	return demo.Main(demo.Config{Stdout: c.App.Writer, Stderr: c.App.ErrWriter, Exec: run,
-		Globals: demo.Globals{Seed: g.Seed, Workers: g.Workers, Quiet: g.Quiet}, Dir: c.String("dir"), Only: c.String("only")})
+		Globals: cliapp.GlobalsOf(c), Dir: c.String("dir"), Only: c.String("only")})
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 )
 
 // TestExportGoBenchCLI exports JMH and Go results to Go benchmark text: the
@@ -43,7 +40,7 @@ func TestExportGoBenchCLI(t *testing.T) {
 		t.Errorf("labelled form:\n%s", text)
 	}
 	_, _, err = runCLI(t, "--quiet", "export", "--to", "pa", "--labels", "-o", filepath.Join(dir, "x.csv"), jmh)
-	if u := (*cliapp.UsageError)(nil); !errors.As(err, &u) || !strings.Contains(u.Error(), "--labels applies to --to gobench only") {
+	if !isUsageError(err) || !strings.Contains(err.Error(), "--labels applies to --to gobench only") {
 		t.Errorf("--labels with pa: err %v, want a usage error", err)
 	}
 }

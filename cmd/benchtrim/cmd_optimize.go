@@ -30,7 +30,7 @@ func optimizeCommand() *cli.Command {
 			&cli.StringFlag{Name: "base-version", Destination: &opt.Versions.Base, Usage: "version whose configurations are applied to later versions (default: the first)"},
 			&cli.StringFlag{Name: "versions", Usage: "release order of the versions, comma-separated (default: natural order of the labels)"},
 			&cli.BoolFlag{Name: "slowdowns-only", Destination: &opt.Versions.SlowdownsOnly, Usage: "count only slowdowns as performance changes (as the published prototype)"},
-			&cli.Float64Flag{Name: "min-change", Destination: &opt.Versions.MinChange, Value: optimize.DefaultVersionOptions.MinChange, Usage: "smallest relative change of the average that counts as a performance change"},
+			&cli.Float64Flag{Name: "min-change", Destination: &opt.Versions.MinChange, Value: optimize.DefaultOptions.Versions.MinChange, Usage: "smallest relative change of the average that counts as a performance change"},
 		),
 		cliapp.Group("Selection", cliapp.BenchFlag()),
 		cliapp.Group("Input", cliapp.InputFlags()...),

@@ -23,7 +23,7 @@ func steadyCommand() *cli.Command {
 			&cli.StringFlag{Name: "barrett-delta", Value: steady.DefaultOptions.BarrettDelta.String(), Usage: "δ of the barrett rule: seconds, or a percentage of the fastest segment (1%)"},
 			&cli.IntFlag{Name: "resamples", Destination: &opt.Bootstrap.Resamples, Value: steady.DefaultOptions.Bootstrap.Resamples, Usage: "bootstrap resamples (equivalence and RPD)"},
 			&cli.Float64Flag{Name: "confidence", Destination: &opt.Bootstrap.Confidence, Value: steady.DefaultOptions.Bootstrap.Confidence, Usage: "bootstrap confidence level"},
-			&cli.IntFlag{Name: "outlier-window", Destination: &opt.Outliers.Window, Value: steady.DefaultOutlierOptions.Window, Usage: "sliding window of the outlier rule"},
+			&cli.IntFlag{Name: "outlier-window", Destination: &opt.Outliers.Window, Value: steady.DefaultOptions.Outliers.Window, Usage: "sliding window of the outlier rule"},
 			&cli.BoolFlag{Name: "no-outliers", Destination: &opt.Outliers.Disabled, Usage: "do not remove outliers"},
 		),
 		cliapp.Group("Evaluated configuration",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/analysis/trim"
-	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 )
 
 // TestTrimCommand runs trim on steadyInput (3 forks × 200 iterations: a
@@ -86,7 +84,7 @@ func TestTrimCommand(t *testing.T) {
 // of range.
 func TestTrimRulesExclusive(t *testing.T) {
 	_, _, err := runCLI(t, "trim", "--target", "0.02", "--tradeoff", "0.1", "missing.json")
-	if u := (*cliapp.UsageError)(nil); !errors.As(err, &u) || !strings.Contains(u.Error(), "--tradeoff") {
+	if !isUsageError(err) || !strings.Contains(err.Error(), "--tradeoff") {
 		t.Errorf("--target with --tradeoff: err %v, want a usage error naming --tradeoff", err)
 	}
 	if _, _, err := runCLI(t, "trim", "--tradeoff", "-1", "missing.json"); err == nil || !strings.Contains(err.Error(), "tradeoff") {

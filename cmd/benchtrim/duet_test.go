@@ -2,14 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/format/synth"
 )
 
@@ -84,7 +82,7 @@ func TestDuetGenerateUsage(t *testing.T) {
 		{"--preset", "duet", "--format", "pa", "-o", filepath.Join(dir, "x.csv")},
 	} {
 		_, _, err := runCLI(t, append([]string{"generate"}, tc...)...)
-		if u := (*cliapp.UsageError)(nil); !errors.As(err, &u) {
+		if !isUsageError(err) {
 			t.Errorf("generate %v: err %v, want a usage error", tc, err)
 		}
 	}

@@ -21,7 +21,7 @@ func BenchmarkMannWhitneyU(b *testing.B) {
 			x, y := benchSamples(n)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := MannWhitneyU(x, y, MannWhitneyOptions{}); err != nil {
+				if _, err := mannWhitneyU(x, y, mannWhitneyOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -39,7 +39,7 @@ func BenchmarkMannWhitneyUExact(b *testing.B) {
 			x = x[:8]
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := MannWhitneyU(x, y, MannWhitneyOptions{})
+				res, err := mannWhitneyU(x, y, mannWhitneyOptions{})
 				if err != nil || res.Method != MethodExact {
 					b.Fatal(err, res.Method)
 				}

@@ -86,7 +86,7 @@ func TestDominanceRandom(t *testing.T) {
 		if math.Abs(a12-(delta+1)/2) > 1e-15 {
 			t.Errorf("trial %d: Â12 = %v, (δ+1)/2 = %v", trial, a12, (delta+1)/2)
 		}
-		mw, err := MannWhitneyU(x, y, MannWhitneyOptions{})
+		mw, err := mannWhitneyU(x, y, mannWhitneyOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

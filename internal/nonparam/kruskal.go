@@ -147,7 +147,7 @@ func Dunn(groups [][]float64, opts DunnOptions) ([]dunnPair, error) {
 	pairs := make([]dunnPair, 0, k*(k-1)/2)
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
-			pr := dunnPair{I: i, J: j, MeanRankI: meanRank[i], MeanRankJ: meanRank[j], P: 1}
+			pr := dunnPair{I: i, J: j, P: 1}
 			sigma := math.Sqrt(base * (1/float64(len(groups[i])) + 1/float64(len(groups[j]))))
 			if sigma > 0 {
 				pr.Z = (meanRank[i] - meanRank[j]) / sigma

@@ -56,16 +56,16 @@ func (m Method) String() string {
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// defaultExactMaxSize is the default MannWhitneyOptions.ExactMaxSize: as in
+// defaultExactMaxSize is the default mannWhitneyOptions.exactMaxSize: as in
 // scipy 1.10's mannwhitneyu(method="auto"), the exact distribution is used
 // when there are no ties and at least one sample has at most 8 values.
 const defaultExactMaxSize = 8
 
-// MannWhitneyOptions controls MannWhitneyU. The zero value is the default
-// (DefaultMannWhitneyOptions): two-sided, automatic method choice,
-// continuity correction on, exact for min(n, m) ≤ 8 without ties — the
-// settings of scipy.stats.mannwhitneyu's defaults.
-type MannWhitneyOptions struct {
+// mannWhitneyOptions controls mannWhitneyU. The zero value is the default
+// (defaultMannWhitneyOptions, MannWhitneyU's): two-sided, automatic method
+// choice, continuity correction on, exact for min(n, m) ≤ 8 without ties —
+// the settings of scipy.stats.mannwhitneyu's defaults.
+type mannWhitneyOptions struct {
 	// alternative hypothesis; default twoSided.
 	alternative alternative
 
@@ -87,9 +87,9 @@ type MannWhitneyOptions struct {
 	noContinuity bool
 }
 
-// DefaultMannWhitneyOptions are the defaults of MannWhitneyU; it is the zero
-// MannWhitneyOptions, spelled out.
-var DefaultMannWhitneyOptions = MannWhitneyOptions{
+// defaultMannWhitneyOptions are the defaults of mannWhitneyU; it is the zero
+// mannWhitneyOptions, spelled out.
+var defaultMannWhitneyOptions = mannWhitneyOptions{
 	alternative:  twoSided,
 	method:       methodAuto,
 	exactMaxSize: defaultExactMaxSize,
@@ -104,7 +104,7 @@ type MannWhitneyResult struct {
 	U float64
 	// z is the standardized statistic of the normal approximation, oriented
 	// so that Z > 0 when x tends to be larger than y and continuity-corrected
-	// towards 0 (see MannWhitneyU). It is NaN when Method is MethodExact.
+	// towards 0 (see mannWhitneyU). It is NaN when Method is MethodExact.
 	z float64
 	// P is the p-value for Alternative.
 	P float64
@@ -125,9 +125,16 @@ var errExactTooLarge = errors.New("nonparam: exact Mann-Whitney distribution too
 // maxExactWork bounds min(n, m)·(k+1), the work of mwuCDF.
 const maxExactWork = 1 << 32
 
-// MannWhitneyU performs the Mann-Whitney U test (Wilcoxon rank-sum test) of
+// MannWhitneyU performs the two-sided Mann-Whitney U test of x against y
+// with scipy.stats.mannwhitneyu's default options (defaultMannWhitneyOptions):
+// automatic method choice, continuity correction. mannWhitneyU says how.
+func MannWhitneyU(x, y []float64) (MannWhitneyResult, error) {
+	return mannWhitneyU(x, y, defaultMannWhitneyOptions)
+}
+
+// mannWhitneyU performs the Mann-Whitney U test (Wilcoxon rank-sum test) of
 // the null hypothesis that x and y come from the same continuous
-// distribution, against opts.Alternative. It matches
+// distribution, against opts.alternative. It matches
 // scipy.stats.mannwhitneyu (scipy 1.10) with the same options.
 //
 // The statistic is U = R_x − n(n+1)/2, with R_x the sum of the average-tie
@@ -163,7 +170,7 @@ const maxExactWork = 1 << 32
 // σ = 0 (all pooled values equal) Z = 0 and p = 1, where scipy reaches p = 1
 // through an infinite Z.
 //
-// x and y are not modified. MannWhitneyU returns an error wrapping errEmpty
+// x and y are not modified. mannWhitneyU returns an error wrapping errEmpty
 // or errNaN if a sample is empty or holds a NaN (±Inf are ranked as usual),
 // and ErrExactTooLarge if MethodExact is forced on samples so large that
 // s·min(U, nm − U) exceeds 2³². It panics on unknown option values.
@@ -176,7 +183,7 @@ const maxExactWork = 1 << 32
 // by ranking methods", Biometrics Bulletin 1(6), 1945; tie-corrected
 // variance: S. Siegel, N. J. Castellan, Nonparametric Statistics for the
 // Behavioral Sciences, 2nd ed., McGraw-Hill 1988.
-func MannWhitneyU(x, y []float64, opts MannWhitneyOptions) (MannWhitneyResult, error) {
+func mannWhitneyU(x, y []float64, opts mannWhitneyOptions) (MannWhitneyResult, error) {
 	switch opts.alternative {
 	case twoSided, greater, less:
 	default:
@@ -197,7 +204,7 @@ func MannWhitneyU(x, y []float64, opts MannWhitneyOptions) (MannWhitneyResult, e
 	return mannWhitneyFromCounts(d, tieSum, opts)
 }
 
-func mannWhitneyFromCounts(d dominance, tieSum float64, opts MannWhitneyOptions) (MannWhitneyResult, error) {
+func mannWhitneyFromCounts(d dominance, tieSum float64, opts mannWhitneyOptions) (MannWhitneyResult, error) {
 	n, m := d.N, d.M
 	nm := float64(n) * float64(m)
 	u := float64(d.Greater) + 0.5*float64(d.Equal)
@@ -283,7 +290,7 @@ func upperTail(z float64) float64 {
 
 // mwuCDF returns P(U ≤ k) under H0 for the U statistic of samples of sizes
 // n and m without ties, by expanding the Gaussian binomial coefficient
-// [n+m choose n]_q up to degree k (see MannWhitneyU). The expansion runs
+// [n+m choose n]_q up to degree k (see mannWhitneyU). The expansion runs
 // over the smaller of k and nm − k − 1, using the symmetry
 // P(U ≤ k) = 1 − P(U ≤ nm − k − 1). Coefficients are kept in float64 with a
 // running scale factor so that C(n+m, n) may exceed the float64 range.

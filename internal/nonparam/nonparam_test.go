@@ -101,14 +101,14 @@ func TestExactLargeScaled(t *testing.T) {
 	const wantU, wantP = 109992, 0.024923623797979556
 	x := genData(450, 7919, 13, 100003, 2.0, 9000.0)
 	y := genData(450, 104729, 17, 100003, 2.0, 1.0)
-	exact, err := MannWhitneyU(x, y, MannWhitneyOptions{method: MethodExact})
+	exact, err := mannWhitneyU(x, y, mannWhitneyOptions{method: MethodExact})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if exact.Method != MethodExact || exact.U != wantU || !closeRel(exact.P, wantP, 1e-9) {
 		t.Errorf("%v: U = %v, p = %.17g, want U = %v, p = %.17g", exact.Method, exact.U, exact.P, wantU, wantP)
 	}
-	approx, err := MannWhitneyU(x, y, MannWhitneyOptions{method: methodAsymptotic})
+	approx, err := mannWhitneyU(x, y, mannWhitneyOptions{method: methodAsymptotic})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +120,11 @@ func TestExactLargeScaled(t *testing.T) {
 func TestExactTooLarge(t *testing.T) {
 	x := genData(5000, 1, 0, 1<<30, 2, 0)
 	y := genData(5000, 1, 0, 1<<30, 2, 1)
-	_, err := MannWhitneyU(x, y, MannWhitneyOptions{method: MethodExact})
+	_, err := mannWhitneyU(x, y, mannWhitneyOptions{method: MethodExact})
 	if !errors.Is(err, errExactTooLarge) {
 		t.Fatalf("err = %v, want ErrExactTooLarge", err)
 	}
-	res, err := MannWhitneyU(x, y, MannWhitneyOptions{})
+	res, err := mannWhitneyU(x, y, mannWhitneyOptions{})
 	if err != nil || res.Method != methodAsymptotic {
 		t.Fatalf("auto: %v, %v", res.Method, err)
 	}
@@ -153,7 +153,7 @@ func TestMannWhitneyMethodChoice(t *testing.T) {
 			if c.ties {
 				y[0] = x[0]
 			}
-			res, err := MannWhitneyU(x, y, MannWhitneyOptions{exactMaxSize: c.limit})
+			res, err := mannWhitneyU(x, y, mannWhitneyOptions{exactMaxSize: c.limit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +182,7 @@ func TestMannWhitneySwap(t *testing.T) {
 		x, y := s[0], s[1]
 		run := func(a, b []float64, alt alternative) MannWhitneyResult {
 			t.Helper()
-			res, err := MannWhitneyU(a, b, MannWhitneyOptions{alternative: alt})
+			res, err := mannWhitneyU(a, b, mannWhitneyOptions{alternative: alt})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +235,7 @@ func TestMannWhitneyZ(t *testing.T) {
 	r := newRand(4)
 	x, y := roundedSample(r, 50, 0.4, 0.25), roundedSample(r, 60, 0, 0.25)
 	for _, alt := range []alternative{twoSided, greater, less} {
-		res, err := MannWhitneyU(x, y, MannWhitneyOptions{alternative: alt})
+		res, err := mannWhitneyU(x, y, mannWhitneyOptions{alternative: alt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,7 +260,7 @@ func TestMannWhitneyZ(t *testing.T) {
 func TestMannWhitneyEdgeCases(t *testing.T) {
 	inf := math.Inf(1)
 	t.Run("infinities", func(t *testing.T) {
-		res, err := MannWhitneyU([]float64{inf, -inf}, []float64{1, 2, 3}, MannWhitneyOptions{})
+		res, err := mannWhitneyU([]float64{inf, -inf}, []float64{1, 2, 3}, mannWhitneyOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +269,7 @@ func TestMannWhitneyEdgeCases(t *testing.T) {
 		}
 	})
 	t.Run("all tied", func(t *testing.T) {
-		res, err := MannWhitneyU([]float64{7, 7}, []float64{7, 7, 7}, MannWhitneyOptions{})
+		res, err := mannWhitneyU([]float64{7, 7}, []float64{7, 7, 7}, mannWhitneyOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +278,7 @@ func TestMannWhitneyEdgeCases(t *testing.T) {
 		}
 	})
 	t.Run("one vs one tied", func(t *testing.T) {
-		res, err := MannWhitneyU([]float64{1}, []float64{1}, MannWhitneyOptions{})
+		res, err := mannWhitneyU([]float64{1}, []float64{1}, mannWhitneyOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +300,7 @@ func TestMannWhitneyEdgeCases(t *testing.T) {
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
 			checks := map[string]error{}
-			_, checks["MannWhitneyU"] = MannWhitneyU(c.x, c.y, MannWhitneyOptions{})
+			_, checks["MannWhitneyU"] = mannWhitneyU(c.x, c.y, mannWhitneyOptions{})
 			_, checks["CliffsDelta"] = CliffsDelta(c.x, c.y)
 			_, checks["VarghaDelaneyA12"] = VarghaDelaneyA12(c.x, c.y)
 			_, checks["CountDominance"] = countDominance(c.x, c.y)
@@ -317,7 +317,7 @@ func TestInputsNotModified(t *testing.T) {
 	r := newRand(5)
 	x, y := normalSample(r, 30, 0), roundedSample(r, 20, 0, 0.5)
 	x0, y0 := slices.Clone(x), slices.Clone(y)
-	if _, err := MannWhitneyU(x, y, MannWhitneyOptions{}); err != nil {
+	if _, err := mannWhitneyU(x, y, mannWhitneyOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := CliffsDelta(x, y); err != nil {
@@ -341,8 +341,8 @@ func TestInputsNotModified(t *testing.T) {
 func TestPanics(t *testing.T) {
 	x := []float64{1, 2}
 	cases := map[string]func(){
-		"alternative": func() { MannWhitneyU(x, x, MannWhitneyOptions{alternative: 3}) },
-		"method":      func() { MannWhitneyU(x, x, MannWhitneyOptions{method: -1}) },
+		"alternative": func() { mannWhitneyU(x, x, mannWhitneyOptions{alternative: 3}) },
+		"method":      func() { mannWhitneyU(x, x, mannWhitneyOptions{method: -1}) },
 		"rank dst":    func() { rank(make([]float64, 1), x) },
 		"dunn alpha":  func() { Dunn([][]float64{x, x}, DunnOptions{Alpha: 1}) },
 		"dunn NaN":    func() { Dunn([][]float64{x, x}, DunnOptions{Alpha: math.NaN()}) },
@@ -396,7 +396,7 @@ func TestMannWhitneyNullRejectionRate(t *testing.T) {
 				} else {
 					x, y = normalSample(r, c.n, 0), normalSample(r, c.m, 0)
 				}
-				res, err := MannWhitneyU(x, y, MannWhitneyOptions{})
+				res, err := mannWhitneyU(x, y, mannWhitneyOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -469,7 +469,7 @@ func TestKruskalWallisNullRejectionRate(t *testing.T) {
 func TestTwoGroupIdentities(t *testing.T) {
 	r := newRand(6)
 	x, y := roundedSample(r, 23, 0.3, 0.5), roundedSample(r, 31, 0, 0.5)
-	mw, err := MannWhitneyU(x, y, MannWhitneyOptions{method: methodAsymptotic, noContinuity: true})
+	mw, err := mannWhitneyU(x, y, mannWhitneyOptions{method: methodAsymptotic, noContinuity: true})
 	if err != nil {
 		t.Fatal(err)
 	}

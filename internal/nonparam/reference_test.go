@@ -209,7 +209,7 @@ func TestMannWhitneyUScipy(t *testing.T) {
 			if !ok {
 				t.Fatalf("no data %q", c.name)
 			}
-			res, err := MannWhitneyU(d[0], d[1], MannWhitneyOptions{
+			res, err := mannWhitneyU(d[0], d[1], mannWhitneyOptions{
 				alternative: c.alt, method: c.method, noContinuity: c.noContinuity,
 			})
 			if err != nil {

@@ -16,9 +16,9 @@ func BenchmarkBootstrap(b *testing.B) {
 		name string
 		ci   func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error)
 	}{
-		{"mean", BootstrapMeanCI},
-		{"median", BootstrapMedianCI},
-		{"studentized", BootstrapMeanTCI},
+		{"mean", bootstrapMeanCI},
+		{"median", bootstrapMedianCI},
+		{"studentized", bootstrapMeanTCI},
 	}
 	for _, k := range kernels {
 		for _, n := range []int{25, 225, 500} {
@@ -136,7 +136,7 @@ func BenchmarkKLDStability(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := KLDStability(x, nil, y, nil, DefaultKLD); err != nil {
+				if _, err := kldStability(x, nil, y, nil, defaultKLD); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -147,7 +147,7 @@ func BenchmarkKLDStability(b *testing.B) {
 	b.Run("hist/n=5000", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := KLDStability(hx.values, hx.weights, hy.values, hy.weights, DefaultKLD); err != nil {
+			if _, err := kldStability(hx.values, hx.weights, hy.values, hy.weights, defaultKLD); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -61,7 +61,7 @@ func checkSample(fn string, x []float64, opt bootstrapOptions) error {
 	return nil
 }
 
-// BootstrapMeanCI returns the mean of x with its percentile bootstrap
+// bootstrapMeanCI returns the mean of x with its percentile bootstrap
 // confidence interval (Efron and Tibshirani, "An Introduction to the
 // Bootstrap", 1993, ch. 13).
 //
@@ -78,12 +78,12 @@ func checkSample(fn string, x []float64, opt bootstrapOptions) error {
 //
 // x is not modified; rng supplies the draws; ws may be nil. It returns an
 // error for invalid options, empty x or a non-finite value.
-func BootstrapMeanCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
+func bootstrapMeanCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
 	return BootstrapCI(MeanPercentile, x, opt, rng, ws)
 }
 
-// BootstrapMedianCI returns the median of x with its percentile bootstrap
-// confidence interval: as BootstrapMeanCI with the median (the mean of the
+// bootstrapMedianCI returns the median of x with its percentile bootstrap
+// confidence interval: as bootstrapMeanCI with the median (the mean of the
 // two middle values for an even count, as numpy.median) as the statistic of
 // each resample. This is the CI of µOpTime's rciw-median metric.
 //
@@ -91,11 +91,11 @@ func BootstrapMeanCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspa
 // into a count array and finds the middle order statistics by a cumulative
 // scan, O(n) per resample without sorting. x is not modified; ws may be nil.
 // The replicates are drawn as BootstrapCIUntil does.
-func BootstrapMedianCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
+func bootstrapMedianCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
 	return BootstrapCI(MedianPercentile, x, opt, rng, ws)
 }
 
-// BootstrapMeanTCI returns the mean of x with its studentized (bootstrap-t)
+// bootstrapMeanTCI returns the mean of x with its studentized (bootstrap-t)
 // confidence interval (Efron and Tibshirani 1993, ch. 12.5).
 //
 // With m and s the mean and sample standard deviation (n − 1 denominator)
@@ -105,7 +105,7 @@ func BootstrapMedianCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Works
 //	t*_b = (m*_b − m) / (s*_b / √n)
 //	CI   = [ m − t*_(1−α/2)·se,  m − t*_(α/2)·se ]
 //
-// where t*_(p) is the type-7 quantile of the t*_b (as BootstrapMeanCI). This
+// where t*_(p) is the type-7 quantile of the t*_b (as bootstrapMeanCI). This
 // is the CI of µOpTime's rciw-mean-t metric.
 //
 // A resample whose values are all equal has s*_b = 0; its t*_b is defined as
@@ -123,7 +123,7 @@ func BootstrapMedianCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Works
 //
 // x is not modified; ws may be nil. It returns an error for invalid options,
 // fewer than two values or a non-finite value.
-func BootstrapMeanTCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
+func bootstrapMeanTCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
 	return BootstrapCI(MeanStudentized, x, opt, rng, ws)
 }
 
@@ -138,9 +138,9 @@ func constant(x []float64) bool {
 }
 
 // rciwMean returns the RCIW of the percentile bootstrap CI of the mean,
-// µOpTime's rciw-mean metric: BootstrapMeanCI(x, …).RCIW().
+// µOpTime's rciw-mean metric: bootstrapMeanCI(x, …).RCIW().
 func rciwMean(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
-	iv, err := BootstrapMeanCI(x, opt, rng, ws)
+	iv, err := bootstrapMeanCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
 	}
@@ -148,9 +148,9 @@ func rciwMean(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (fl
 }
 
 // rciwMeanT returns the RCIW of the studentized bootstrap CI of the mean,
-// µOpTime's rciw-mean-t metric: BootstrapMeanTCI(x, …).RCIW().
+// µOpTime's rciw-mean-t metric: bootstrapMeanTCI(x, …).RCIW().
 func rciwMeanT(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
-	iv, err := BootstrapMeanTCI(x, opt, rng, ws)
+	iv, err := bootstrapMeanTCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
 	}
@@ -158,9 +158,9 @@ func rciwMeanT(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (f
 }
 
 // rciwMedian returns the RCIW of the percentile bootstrap CI of the median,
-// µOpTime's rciw-median metric: BootstrapMedianCI(x, …).RCIW().
+// µOpTime's rciw-median metric: bootstrapMedianCI(x, …).RCIW().
 func rciwMedian(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
-	iv, err := BootstrapMedianCI(x, opt, rng, ws)
+	iv, err := bootstrapMedianCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
 	}

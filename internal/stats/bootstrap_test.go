@@ -199,9 +199,9 @@ func TestCoverage(t *testing.T) {
 		ci     func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error)
 		lo, hi float64
 	}{
-		{"percentile mean", BootstrapMeanCI, 0.90, 0.98},
-		{"studentized mean", BootstrapMeanTCI, 0.92, 0.985},
-		{"percentile median", BootstrapMedianCI, 0.90, 0.99},
+		{"percentile mean", bootstrapMeanCI, 0.90, 0.98},
+		{"studentized mean", bootstrapMeanTCI, 0.92, 0.985},
+		{"percentile median", bootstrapMedianCI, 0.90, 0.99},
 	} {
 		got := coverage(t, 400, 41, func(x []float64, s *Stream, ws *Workspace) (interval, error) {
 			return c.ci(x, opt, s, ws)
@@ -221,7 +221,7 @@ func TestIntervalWidth(t *testing.T) {
 	x := normals(s, 400, 100, 5)
 	want := 2 * 2.576 * StdDev(x, nil) / math.Sqrt(400)
 	for name, ci := range map[string]func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error){
-		"percentile": BootstrapMeanCI, "studentized": BootstrapMeanTCI,
+		"percentile": bootstrapMeanCI, "studentized": bootstrapMeanTCI,
 	} {
 		iv, err := ci(x, estimate.DefaultBootstrap, s, nil)
 		if err != nil {
@@ -234,7 +234,7 @@ func TestIntervalWidth(t *testing.T) {
 		}
 	}
 	// The median's asymptotic sd is σ·√(π/2)/√n.
-	iv, err := BootstrapMedianCI(x, estimate.DefaultBootstrap, s, nil)
+	iv, err := bootstrapMedianCI(x, estimate.DefaultBootstrap, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestBootstrapDeterminism(t *testing.T) {
 	x := normals(NewStream(1, "data", 0), 25, 50, 3)
 	ws := new(Workspace)
 	for name, ci := range map[string]func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error){
-		"mean": BootstrapMeanCI, "median": BootstrapMedianCI, "t": BootstrapMeanTCI,
+		"mean": bootstrapMeanCI, "median": bootstrapMedianCI, "t": bootstrapMeanTCI,
 	} {
 		a, _ := ci(x, estimate.DefaultBootstrap, NewStream(9, "k", 0), nil)
 		b, _ := ci(x, estimate.DefaultBootstrap, NewStream(9, "k", 0), ws) // reused workspace
@@ -270,24 +270,24 @@ func TestBootstrapDeterminism(t *testing.T) {
 
 func TestBootstrapEdges(t *testing.T) {
 	s := NewStream(1, "edges", 0)
-	if _, err := BootstrapMeanCI(nil, estimate.DefaultBootstrap, s, nil); !errors.Is(err, errNoData) {
+	if _, err := bootstrapMeanCI(nil, estimate.DefaultBootstrap, s, nil); !errors.Is(err, errNoData) {
 		t.Errorf("empty: err = %v, want ErrNoData", err)
 	}
-	if _, err := BootstrapMeanTCI([]float64{1}, estimate.DefaultBootstrap, s, nil); err == nil {
+	if _, err := bootstrapMeanTCI([]float64{1}, estimate.DefaultBootstrap, s, nil); err == nil {
 		t.Error("studentized with one value: no error")
 	}
-	if _, err := BootstrapMedianCI([]float64{1, math.NaN()}, estimate.DefaultBootstrap, s, nil); err == nil {
+	if _, err := bootstrapMedianCI([]float64{1, math.NaN()}, estimate.DefaultBootstrap, s, nil); err == nil {
 		t.Error("NaN value: no error")
 	}
 	for _, o := range []bootstrapOptions{{Resamples: 0, Confidence: 0.99}, {Resamples: 100, Confidence: 1}, {Resamples: 100, Confidence: 0}, {Resamples: 100, Confidence: math.NaN()}} {
-		if _, err := BootstrapMeanCI([]float64{1, 2}, o, s, nil); err == nil {
+		if _, err := bootstrapMeanCI([]float64{1, 2}, o, s, nil); err == nil {
 			t.Errorf("options %+v: no error", o)
 		}
 	}
 	// Constant data: every interval is the point.
 	c := []float64{7, 7, 7, 7}
 	for name, ci := range map[string]func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error){
-		"mean": BootstrapMeanCI, "median": BootstrapMedianCI, "t": BootstrapMeanTCI,
+		"mean": bootstrapMeanCI, "median": bootstrapMedianCI, "t": bootstrapMeanTCI,
 	} {
 		iv, err := ci(c, estimate.DefaultBootstrap, s, nil)
 		if err != nil || iv != (interval{Estimate: 7, Lower: 7, Upper: 7}) {
@@ -295,7 +295,7 @@ func TestBootstrapEdges(t *testing.T) {
 		}
 	}
 	// n = 3: degenerate resamples (11 %) exceed α/2, the t interval is infinite.
-	iv, err := BootstrapMeanTCI([]float64{1, 2, 4}, estimate.DefaultBootstrap, s, nil)
+	iv, err := bootstrapMeanTCI([]float64{1, 2, 4}, estimate.DefaultBootstrap, s, nil)
 	if err != nil || !math.IsInf(iv.Lower, -1) || !math.IsInf(iv.Upper, 1) || !math.IsInf(iv.RCIW(), 1) {
 		t.Errorf("n=3 studentized = %+v (RCIW %v), %v; want infinite bounds", iv, iv.RCIW(), err)
 	}
@@ -305,7 +305,7 @@ func TestBootstrapEdges(t *testing.T) {
 		rciw func([]float64, bootstrapOptions, *Stream, *Workspace) (float64, error)
 		ci   func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error)
 	}{
-		"mean": {rciwMean, BootstrapMeanCI}, "t": {rciwMeanT, BootstrapMeanTCI}, "median": {rciwMedian, BootstrapMedianCI},
+		"mean": {rciwMean, bootstrapMeanCI}, "t": {rciwMeanT, bootstrapMeanTCI}, "median": {rciwMedian, bootstrapMedianCI},
 	} {
 		r, _ := c.rciw(x, estimate.DefaultBootstrap, NewStream(4, name, 0), nil)
 		iv, _ := c.ci(x, estimate.DefaultBootstrap, NewStream(4, name, 0), nil)
@@ -328,7 +328,7 @@ func TestMeanTZeroSpread(t *testing.T) {
 		for i := range x {
 			x[i] = c.v
 		}
-		iv, err := BootstrapMeanTCI(x, estimate.DefaultBootstrap, NewStream(1, "zero-spread", 0), nil)
+		iv, err := bootstrapMeanTCI(x, estimate.DefaultBootstrap, NewStream(1, "zero-spread", 0), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ func Example_metrics() {
 
 	cv := stats.CV(x, nil)
 	rmad := stats.RMAD(x, nil)
-	mean, err := stats.BootstrapMeanCI(x, estimate.DefaultBootstrap, rng, ws)
+	mean, err := stats.BootstrapCI(stats.MeanPercentile, x, estimate.DefaultBootstrap, rng, ws)
 	if err != nil {
 		panic(err)
 	}

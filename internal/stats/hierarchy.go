@@ -656,7 +656,7 @@ func (h *Hierarchy) meanReplicates(dst []float64, rng *Stream, is int) {
 // to the leaf groups (iterations), which contribute their mean or resampled
 // invocations as opt.InvocationSamples says. The replicate is the mean of all
 // leaf values of the resample; the interval is the type-7 quantiles at α/2
-// and 1 − α/2 of the replicates, as BootstrapMeanCI. The estimate is the mean
+// and 1 − α/2 of the replicates, as bootstrapMeanCI. The estimate is the mean
 // under the same leaf weighting: the mean of the iteration means for
 // InvocationSamples 0, the count-weighted mean of all invocations for -1.
 // (pa takes its percentiles at indices ⌈B·α/2⌉ and ⌊B·(1 − α/2)⌋ of the

@@ -205,7 +205,7 @@ func TestHierarchicalWiderThanFlat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fl, _ := BootstrapMeanCI(d.values, opt.BootstrapOptions, s, nil)
+		fl, _ := bootstrapMeanCI(d.values, opt.BootstrapOptions, s, nil)
 		ratio := (hi.Upper - hi.Lower) / (fl.Upper - fl.Lower)
 		if ratio < c.min || ratio > c.max {
 			t.Errorf("forkSD %v: hierarchical/flat width %.2f outside [%v, %v]", c.forkSD, ratio, c.min, c.max)
@@ -234,7 +234,7 @@ func TestHierarchicalCoverage(t *testing.T) {
 		if iv.Lower <= 50 && 50 <= iv.Upper {
 			hier++
 		}
-		fl, _ := BootstrapMeanCI(d.values, opt.BootstrapOptions, s, ws)
+		fl, _ := bootstrapMeanCI(d.values, opt.BootstrapOptions, s, ws)
 		if fl.Lower <= 50 && 50 <= fl.Upper {
 			flat++
 		}
@@ -368,7 +368,7 @@ func TestHierarchicalFlatMedian(t *testing.T) {
 	}
 	opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 20000, Confidence: 0.95}, InvocationSamples: -1}
 	a, _ := hierarchicalMedianCI(h, opt, s, nil)
-	b, _ := BootstrapMedianCI(x, opt.BootstrapOptions, s, nil)
+	b, _ := bootstrapMedianCI(x, opt.BootstrapOptions, s, nil)
 	if a.Estimate != b.Estimate {
 		t.Errorf("estimates %v != %v", a.Estimate, b.Estimate)
 	}

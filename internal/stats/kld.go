@@ -222,8 +222,8 @@ func (k *kde) densityGrid(dst []float64, lo, step float64) []float64 {
 	return dst
 }
 
-// KLDOptions configures KLDStability.
-type KLDOptions struct {
+// kldOptions configures kldStability.
+type kldOptions struct {
 	// strips is the number of equally spaced evaluation points G (at least 2).
 	strips int
 	// iqrFactor k sets each sample's range to [Q1 − k·IQR, Q3 + k·IQR].
@@ -239,13 +239,13 @@ type KLDOptions struct {
 	nonNegative bool
 }
 
-// DefaultKLD follows He et al. (PT4Cloud) and Laaber et al. (ESEC/FSE 2020):
+// defaultKLD, KLDStability's options, follows He et al. (PT4Cloud) and Laaber et al. (ESEC/FSE 2020):
 // 1,000 strips over the 1.5·IQR fences, bandwidth rule nrd, a range clamped
 // at zero, and a probability floor of 10⁻¹².
-var DefaultKLD = KLDOptions{strips: 1000, iqrFactor: 1.5, bandwidth: bandwidthNRD, epsilon: 1e-12, nonNegative: true}
+var defaultKLD = kldOptions{strips: 1000, iqrFactor: 1.5, bandwidth: bandwidthNRD, epsilon: 1e-12, nonNegative: true}
 
 // validate reports whether o is usable.
-func (o KLDOptions) validate() error {
+func (o kldOptions) validate() error {
 	if o.strips < 2 {
 		return fmt.Errorf("stats: KLD strips must be at least 2, got %d", o.strips)
 	}
@@ -269,12 +269,11 @@ func (o KLDOptions) validate() error {
 // the KLD stability criterion of dynamic reconfiguration (Laaber, Würsten,
 // Gall, Leitner, ESEC/FSE 2020).
 //
-// With f and g the Gaussian KDEs of x and y (bandwidths by opt.Bandwidth),
-// the range [lo, hi] the union of both samples' [Q1 − k·IQR, Q3 + k·IQR]
-// (type-7 quartiles; lo clamped at 0 when opt.NonNegative), G = opt.Strips
-// points t_i = lo + i·Δ, Δ = (hi − lo)/(G − 1), i = 0 … G−1, and
+// With f and g the Gaussian KDEs of x and y (bandwidths by rule nrd), the
+// range [lo, hi] the union of both samples' [Q1 − k·IQR, Q3 + k·IQR]
+// (type-7 quartiles, k = 1.5; lo clamped at 0), G = 1,000 points t_i = lo + i·Δ, Δ = (hi − lo)/(G − 1), i = 0 … G−1, and
 //
-//	p_i = max(f(t_i)·Δ, ε),  q_i = max(g(t_i)·Δ, ε)      (ε = opt.Epsilon)
+//	p_i = max(f(t_i)·Δ, ε),  q_i = max(g(t_i)·Δ, ε)      (ε = 10⁻¹²)
 //	D(P‖Q) = Σ_i p_i · ln(p_i / q_i)
 //	L(P‖Q) = 2^(−D(P‖Q))
 //	p      = L(P‖Q) · L(Q‖P)
@@ -294,10 +293,16 @@ func (o KLDOptions) validate() error {
 // sample whose bandwidth is zero (all values equal) is a point mass that puts
 // probability 1 on the strip nearest its value.
 //
-// x and y are not modified. It returns an error for empty samples,
-// non-finite values or invalid options, and for a range that is empty after
-// clamping at zero (all values negative).
-func KLDStability(x, xw, y, yw []float64, opt KLDOptions) (float64, error) {
+// The options are defaultKLD's. x and y are not modified. It returns an
+// error for empty samples, non-finite values, and for a range that is empty
+// after clamping at zero (all values negative).
+func KLDStability(x, xw, y, yw []float64) (float64, error) {
+	return kldStability(x, xw, y, yw, defaultKLD)
+}
+
+// kldStability is KLDStability with the options opt; it also returns an
+// error for invalid options.
+func kldStability(x, xw, y, yw []float64, opt kldOptions) (float64, error) {
 	if err := opt.validate(); err != nil {
 		return math.NaN(), err
 	}
@@ -362,7 +367,7 @@ func (s sortedSample) fences(k float64) (lo, hi float64) {
 }
 
 // stripProbabilities returns max(f(lo + i·step)·step, ε) for the KDE f.
-func (s sortedSample) stripProbabilities(opt KLDOptions, lo, step float64, G int) []float64 {
+func (s sortedSample) stripProbabilities(opt kldOptions, lo, step float64, G int) []float64 {
 	p := make([]float64, G)
 	h := opt.bandwidth.bandwidthSorted(s.x, s.w)
 	if h > 0 {

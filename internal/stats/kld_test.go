@@ -81,28 +81,28 @@ var (
 )
 
 func TestKLDStability(t *testing.T) {
-	nrd0 := DefaultKLD
+	nrd0 := defaultKLD
 	nrd0.bandwidth = bandwidthNRD0
 	for _, c := range []struct {
 		name     string
 		x, xw    []float64
 		y, yw    []float64
-		opt      KLDOptions
+		opt      kldOptions
 		d, p     float64 // reference D(P‖Q) + D(Q‖P) and p
 		relTolD  float64
 		relTolP  float64
 		expanded bool
 	}{
-		{name: "N(100,5) vs N(103,6)", x: kldA, y: kldB, opt: DefaultKLD, d: 1.4070771657583294, p: 0.37707484994384666},
+		{name: "N(100,5) vs N(103,6)", x: kldA, y: kldB, opt: defaultKLD, d: 1.4070771657583294, p: 0.37707484994384666},
 		{name: "nrd0", x: kldA, y: kldB, opt: nrd0, d: 1.637762341285944, p: 0.3213545175299601},
 		// disjoint samples: most strips use the 1e-12 floor
-		{name: "disjoint", x: kldC, y: kldD, opt: DefaultKLD, d: 45.5948812628625, p: 1.8817983835485897e-14},
+		{name: "disjoint", x: kldC, y: kldD, opt: defaultKLD, d: 45.5948812628625, p: 1.8817983835485897e-14},
 		// histogram counts = the expanded samples in scipy
 		{name: "histogram", x: []float64{41, 42, 43, 44, 46}, xw: []float64{10, 40, 30, 15, 5},
-			y: []float64{41, 42, 43, 44, 46}, yw: []float64{5, 30, 40, 20, 5}, opt: DefaultKLD,
+			y: []float64{41, 42, 43, 44, 46}, yw: []float64{5, 30, 40, 20, 5}, opt: defaultKLD,
 			d: 0.11399534202473781, p: 0.9240255558085945},
 	} {
-		p, err := KLDStability(c.x, c.xw, c.y, c.yw, c.opt)
+		p, err := kldStability(c.x, c.xw, c.y, c.yw, c.opt)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -116,7 +116,7 @@ func TestKLDStabilityProperties(t *testing.T) {
 	s := NewStream(4, "kld", 0)
 	x := normals(s, 500, 100, 3)
 	// identical samples: D = 0
-	if p, err := KLDStability(x, nil, x, nil, DefaultKLD); err != nil || p != 1 {
+	if p, err := kldStability(x, nil, x, nil, defaultKLD); err != nil || p != 1 {
 		t.Errorf("identical samples: p = %v, %v", p, err)
 	}
 	// symmetric; two samples of one distribution are similar; for N(0, 1)
@@ -124,9 +124,9 @@ func TestKLDStabilityProperties(t *testing.T) {
 	// KDEs are smoother than the normals)
 	y := normals(s, 500, 100, 3)
 	z := normals(s, 500, 103, 3)
-	pxy, _ := KLDStability(x, nil, y, nil, DefaultKLD)
-	pyx, _ := KLDStability(y, nil, x, nil, DefaultKLD)
-	pxz, _ := KLDStability(x, nil, z, nil, DefaultKLD)
+	pxy, _ := kldStability(x, nil, y, nil, defaultKLD)
+	pyx, _ := kldStability(y, nil, x, nil, defaultKLD)
+	pxz, _ := kldStability(x, nil, z, nil, defaultKLD)
 	if pxy != pyx {
 		t.Errorf("not symmetric: %v vs %v", pxy, pyx)
 	}
@@ -135,33 +135,33 @@ func TestKLDStabilityProperties(t *testing.T) {
 	}
 	// degenerate cases
 	c := []float64{7, 7, 7}
-	if p, _ := KLDStability(c, nil, c, nil, DefaultKLD); p != 1 {
+	if p, _ := kldStability(c, nil, c, nil, defaultKLD); p != 1 {
 		t.Errorf("equal constants: p = %v, want 1", p)
 	}
 	// two point masses: D = 2·(1−ε)·ln(1/ε) ≈ 55.26, p = 2^−55.26
-	if p, _ := KLDStability(c, nil, []float64{9, 9}, nil, DefaultKLD); math.Abs(-math.Log2(p)-2*math.Log(1e12)) > 1e-6 {
+	if p, _ := kldStability(c, nil, []float64{9, 9}, nil, defaultKLD); math.Abs(-math.Log2(p)-2*math.Log(1e12)) > 1e-6 {
 		t.Errorf("different constants: p = %v, want 2^−%v", p, 2*math.Log(1e12))
 	}
-	if p, _ := KLDStability(c, nil, x, nil, DefaultKLD); !(p >= 0 && p < 1e-6) {
+	if p, _ := kldStability(c, nil, x, nil, defaultKLD); !(p >= 0 && p < 1e-6) {
 		t.Errorf("point mass vs spread sample: p = %v", p)
 	}
 	for name, f := range map[string]func() (float64, error){
-		"empty": func() (float64, error) { return KLDStability(nil, nil, x, nil, DefaultKLD) },
-		"NaN":   func() (float64, error) { return KLDStability([]float64{1, math.NaN()}, nil, x, nil, DefaultKLD) },
+		"empty": func() (float64, error) { return kldStability(nil, nil, x, nil, defaultKLD) },
+		"NaN":   func() (float64, error) { return kldStability([]float64{1, math.NaN()}, nil, x, nil, defaultKLD) },
 		"negative": func() (float64, error) {
-			return KLDStability([]float64{-5, -4, -3}, nil, []float64{-2, -1.5}, nil, DefaultKLD)
+			return kldStability([]float64{-5, -4, -3}, nil, []float64{-2, -1.5}, nil, defaultKLD)
 		},
-		"strips":  func() (float64, error) { o := DefaultKLD; o.strips = 1; return KLDStability(x, nil, y, nil, o) },
-		"epsilon": func() (float64, error) { o := DefaultKLD; o.epsilon = 0; return KLDStability(x, nil, y, nil, o) },
+		"strips":  func() (float64, error) { o := defaultKLD; o.strips = 1; return kldStability(x, nil, y, nil, o) },
+		"epsilon": func() (float64, error) { o := defaultKLD; o.epsilon = 0; return kldStability(x, nil, y, nil, o) },
 	} {
 		if _, err := f(); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
 	// Without clamping, negative data work.
-	o := DefaultKLD
+	o := defaultKLD
 	o.nonNegative = false
-	if p, err := KLDStability([]float64{-5, -4, -3}, nil, []float64{-5, -4, -3}, nil, o); err != nil || p != 1 {
+	if p, err := kldStability([]float64{-5, -4, -3}, nil, []float64{-5, -4, -3}, nil, o); err != nil || p != 1 {
 		t.Errorf("negative data unclamped: %v, %v", p, err)
 	}
 }

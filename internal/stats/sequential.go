@@ -11,11 +11,11 @@ import (
 type CIMethod int
 
 const (
-	// MeanPercentile is BootstrapMeanCI.
+	// MeanPercentile is bootstrapMeanCI.
 	MeanPercentile CIMethod = iota
-	// MedianPercentile is BootstrapMedianCI.
+	// MedianPercentile is bootstrapMedianCI.
 	MedianPercentile
-	// MeanStudentized is BootstrapMeanTCI.
+	// MeanStudentized is bootstrapMeanTCI.
 	MeanStudentized
 )
 
@@ -163,8 +163,8 @@ func quantilePos(b int, p float64) (j int, frac float64) {
 	return j, h - float64(j)
 }
 
-// BootstrapCI returns the interval of method m: BootstrapMeanCI,
-// BootstrapMedianCI or BootstrapMeanTCI of x.
+// BootstrapCI returns the interval of method m: bootstrapMeanCI,
+// bootstrapMedianCI or bootstrapMeanTCI of x.
 func BootstrapCI(m CIMethod, x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
 	iv, _, err := BootstrapCIUntil(m, x, opt, math.Inf(1), rng, ws)
 	return iv, err

@@ -36,7 +36,7 @@ func (w withFrames) Frame(name string) (*reports.Frame, error) {
 }
 
 // recordedValues reads paths and returns per benchmark run the measured
-// iteration values (reports.IterationValues), by key.
+// iteration values (iterationValues), by key.
 func recordedValues(t *testing.T, paths []string) map[table.Key][]float64 {
 	t.Helper()
 	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
@@ -50,7 +50,7 @@ func recordedValues(t *testing.T, paths []string) map[table.Key][]float64 {
 	}
 	out := map[table.Key][]float64{}
 	for _, s := range series {
-		out[s.Key] = reports.IterationValues(s)
+		out[s.Key] = iterationValues(s)
 	}
 	return out
 }
@@ -232,5 +232,48 @@ func TestDistributionsSmall(t *testing.T) {
 		if !strings.Contains(sec, want) {
 			t.Errorf("the section lacks %q", want)
 		}
+	}
+}
+
+// iterationValues returns the measured iterations of s: per iteration
+// (Units(LevelIteration)) its count-weighted mean ns/op, warmup iterations
+// and non-finite values left out, in row order.
+func iterationValues(s *table.Series) []float64 {
+	var out []float64
+	for _, sp := range s.Units(table.LevelIteration) {
+		if s.Warmup != nil && s.Warmup[sp.Start] {
+			continue
+		}
+		if v := s.WeightedMean(sp); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestIterationValues: one value per measured iteration (the
+// count-weighted mean of its slices), warmup iterations and non-finite
+// values left out.
+func TestIterationValues(t *testing.T) {
+	s := &table.Series{}
+	add := func(fork, it int32, warm bool, ns float64, count int64) {
+		s.Levels[table.LevelInstance] = append(s.Levels[table.LevelInstance], 1)
+		s.Levels[table.LevelTrial] = append(s.Levels[table.LevelTrial], 1)
+		s.Levels[table.LevelFork] = append(s.Levels[table.LevelFork], fork)
+		s.Levels[table.LevelIteration] = append(s.Levels[table.LevelIteration], it)
+		s.Levels[table.LevelSlice] = append(s.Levels[table.LevelSlice], int32(len(s.NsPerOp)+1))
+		s.Warmup = append(s.Warmup, warm)
+		s.NsPerOp = append(s.NsPerOp, ns)
+		s.Value = append(s.Value, ns)
+		s.Count = append(s.Count, count)
+	}
+	add(1, 1, true, 900, 1)
+	add(1, 2, false, 100, 1)
+	add(1, 2, false, 200, 3) // iteration 2: (100 + 600) / 4
+	add(1, 3, false, math.NaN(), 1)
+	add(2, 1, false, 120, 1)
+	got := iterationValues(s)
+	if len(got) != 2 || got[0] != 175 || got[1] != 120 {
+		t.Errorf("values %v, want [175 120]", got)
 	}
 }

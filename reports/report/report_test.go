@@ -561,8 +561,9 @@ func TestSize500(t *testing.T) {
 		rep.Reconfigure.Results = append(rep.Reconfigure.Results, r)
 	}
 	rep.Duet = &duet.Report{Options: duet.DefaultOptions()}
+	duetTypes := []string{"seqn", "syncduet", duet.TypeDuet} // in report order
 	for i := 0; i < 500; i++ {
-		k := duet.Key{Env: "bare-metal", Suite: "renaissance", Benchmark: fmt.Sprintf("benchmark-%03d", i/3), Type: duet.Types[i%3]}
+		k := duet.Key{Env: "bare-metal", Suite: "renaissance", Benchmark: fmt.Sprintf("benchmark-%03d", i/3), Type: duetTypes[i%3]}
 		b := duet.Benchmark{Key: k, Runs: 10, Iterations: 400, Pairs: 200, MeanA: 1e9, MeanB: 1.05e9, GrandMean: 1.025e9, HasCI: true, HasU: true,
 			CI: duet.CI{Runs: 10, Mean: -5e7, Lower: -6e7, Upper: -4e7, RelWidth: 0.02}, Relative: -0.0476, RelLower: -0.057, RelUpper: -0.038,
 			Verdict: duet.VerdictAFaster, MDSCI: 0, MDSU: 0}
@@ -584,7 +585,7 @@ func TestSize500(t *testing.T) {
 			rep.Duet.MDS = append(rep.Duet.MDS, duet.MDSRow{Key: k, Slowdown: s, HasCI: true, CI: b.CI, HasU: true})
 		}
 	}
-	for _, typ := range duet.Types {
+	for _, typ := range duetTypes {
 		for _, s := range rep.Duet.Options.Slowdowns {
 			rep.Duet.Match = append(rep.Duet.Match, duet.MatchRow{Env: "bare-metal", Suite: "renaissance", Type: typ, Slowdown: s, Benchmarks: 167, MatchCI: 80, MatchU: 70,
 				CIRatio: 80.0 / 167, URatio: 70.0 / 167})

@@ -31,7 +31,7 @@ func wrapFlagHelp() {
 	}
 }
 
-// onUsageError turns urfave/cli's flag parsing errors into a UsageError
+// onUsageError turns urfave/cli's flag parsing errors into a usageError
 // with a did-you-mean suggestion for a misspelled flag.
 func onUsageError(c *cli.Context, err error, _ bool) error {
 	name := ""
@@ -47,7 +47,7 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 			msg += fmt.Sprintf("; did you mean %s?", s)
 		}
 	}
-	return &UsageError{cmd: name, err: fmt.Errorf("%s", msg)}
+	return &usageError{cmd: name, err: fmt.Errorf("%s", msg)}
 }
 
 // buildVersion is the module version and VCS revision from the build info,

@@ -9,24 +9,24 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// UsageError is a mistake in the command line itself (unknown command or
+// usageError is a mistake in the command line itself (unknown command or
 // flag, missing or malformed value). main prints it with a pointer to the
 // command's help and exits with status 2.
-type UsageError struct {
+type usageError struct {
 	cmd string // "" for the program itself
 	err error
 }
 
-func (e *UsageError) Error() string { return e.err.Error() }
-func (e *UsageError) Unwrap() error { return e.err }
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
-// Usagef returns a UsageError for command cmd.
+// Usagef returns a usageError for command cmd.
 func Usagef(cmd, format string, a ...any) error {
-	return &UsageError{cmd: cmd, err: fmt.Errorf(format, a...)}
+	return &usageError{cmd: cmd, err: fmt.Errorf(format, a...)}
 }
 
 // helpHint is the line printed after a usage error.
-func (e *UsageError) helpHint() string {
+func (e *usageError) helpHint() string {
 	if e.cmd == "" {
 		return "see 'benchtrim --help'"
 	}
@@ -34,8 +34,8 @@ func (e *UsageError) helpHint() string {
 }
 
 // isUsage reports whether err is a usage error.
-func isUsage(err error) (*UsageError, bool) {
-	var u *UsageError
+func isUsage(err error) (*usageError, bool) {
+	var u *usageError
 	return u, errors.As(err, &u)
 }
 
@@ -147,7 +147,7 @@ func unknownCommand(app *cli.App, name string) error {
 	if s := suggestCommand(app.Commands, name); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	return &UsageError{err: errors.New(msg)}
+	return &usageError{err: errors.New(msg)}
 }
 
 // suggestCommand returns the command name closest to name by edit

@@ -42,7 +42,7 @@ func TestNormalizeArgs(t *testing.T) {
 		}
 	}
 	_, err := NormalizeArgs(testApp(), []string{"benchtrim", "comapre", "a.json"})
-	var u *UsageError
+	var u *usageError
 	if !errors.As(err, &u) || !strings.Contains(err.Error(), `did you mean "compare"?`) {
 		t.Errorf("misspelled command: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestRangeChecks(t *testing.T) {
 	app.Commands[0].Action = func(*cli.Context) error { return nil }
 	app.ExitErrHandler = func(*cli.Context, error) {}
 	err := app.Run([]string{"benchtrim", "compare", "--resamples", "0"})
-	var u *UsageError
+	var u *usageError
 	if !errors.As(err, &u) || u.cmd != "compare" || err.Error() != "--resamples 0: must be at least 1" {
 		t.Errorf("--resamples 0: %v", err)
 	}

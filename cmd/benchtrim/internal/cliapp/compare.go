@@ -13,7 +13,7 @@ import (
 // CompareOptions completes benchtrim compare's options opt, which its
 // flags wrote (Destination), with the global --seed and --workers and the
 // flags that need parsing (--split, --metrics, --filter or its older name
-// --bench), and validates them: a bad flag value is a UsageError naming
+// --bench), and validates them: a bad flag value is a usageError naming
 // the flag.
 func CompareOptions(c *cli.Context, opt compare.Options) (compare.Options, error) {
 	g := GlobalsOf(c)

@@ -6,7 +6,7 @@
 //     range checks (flagRanges) before any work, required flags;
 //     NormalizeArgs lets flags stand before or after the files and moves
 //     global flags before the command; unknown commands and flags are a
-//     UsageError with a did-you-mean suggestion, ExitCode its status 2;
+//     usageError with a did-you-mean suggestion, ExitCode its status 2;
 //   - GlobalsOf reads --seed, --workers, --quiet and --max-rows, Selected
 //     what every analyzer's options take;
 //   - Analyzer is the body of a command benchtrim merge combines: output

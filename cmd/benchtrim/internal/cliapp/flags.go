@@ -49,7 +49,7 @@ func (r flagRange) check(c *cli.Context, name string, x float64, shown string) e
 
 // addRangeChecks sets the Action of every numeric flag in flags that has a
 // range in ranges (by flag name) and no Action of its own: a value out of
-// range is a UsageError naming the flag, before any work.
+// range is a usageError naming the flag, before any work.
 func addRangeChecks(flags []cli.Flag, ranges map[string]flagRange) {
 	for _, f := range flags {
 		name := f.Names()[0]

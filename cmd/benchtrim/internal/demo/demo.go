@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/table"
@@ -20,7 +21,7 @@ import (
 // session is what a demo step gets: the generated files and the table.
 type session struct {
 	w, errw io.Writer
-	g       Globals
+	g       cliapp.Globals
 	// Exec runs a benchtrim command line (args[0] is the program name).
 	Exec func(args []string, stdout, stderr io.Writer) error
 	// Dir holds the generated inputs and the outputs of every step.

@@ -13,23 +13,19 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
-
-// Globals are the global flags the demo passes on to every command.
-type Globals struct {
-	Seed    uint64
-	Workers int
-	Quiet   bool
-}
 
 // Config is what Main needs from the command line.
 type Config struct {
 	Stdout, Stderr io.Writer
 	// Exec runs a benchtrim command line (args[0] is the program name).
-	Exec    func(args []string, stdout, stderr io.Writer) error
-	Globals Globals
+	Exec func(args []string, stdout, stderr io.Writer) error
+	// Globals are the global flags the demo passes on to every command
+	// (--seed, --workers, --quiet).
+	Globals cliapp.Globals
 	// Dir holds the generated data and every output; "" makes a new
 	// temporary directory, which is kept.
 	Dir string
