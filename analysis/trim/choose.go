@@ -84,6 +84,9 @@ type chooser struct {
 	// a fork runs).
 	fixed  []bool
 	minObs float64
+	// capNs, when positive, is the most a configuration of tradeoff may
+	// cost (Options.Budget).
+	capNs float64
 }
 
 func newChooser(d *design, cost costModel, hRec float64, minObs int) *chooser {
@@ -175,8 +178,10 @@ func (c *chooser) cheapest(target float64) (best choice, ok bool) {
 // for a time" (and of "the least time for a precision"): a configuration
 // costing Δ more of the recorded time is chosen only if it narrows the
 // CI by more than λ·Δ (λ = 0.16: 10 % of the recorded time for 1.6
-// points). Levels of up to 64 units are searched count by count, larger
-// ones over 1, 2, 3, 4, 6, 8, 12, … and the bound.
+// points). With a budget (capNs > 0) only configurations costing at most
+// capNs compete, the recorded one included: it is kept only when none
+// fits. Levels of up to 64 units are searched count by count, larger ones
+// over 1, 2, 3, 4, 6, 8, 12, … and the bound.
 func (c *chooser) tradeoff(lambda float64) choice {
 	rec := c.recorded()
 	if !(rec.timeNs > 0) {
@@ -202,6 +207,9 @@ func (c *chooser) tradeoff(lambda float64) choice {
 	need := min(c.minObs, float64(len(c.d.obs)))
 	k := make([]float64, L)
 	best, bestV := rec, rec.precision+lambda
+	if c.capNs > 0 && rec.timeNs > c.capNs {
+		bestV = math.Inf(1) // the recorded configuration only if nothing fits
+	}
 	var walk func(j int, prod float64)
 	walk = func(j int, prod float64) {
 		if j == L {
@@ -209,6 +217,9 @@ func (c *chooser) tradeoff(lambda float64) choice {
 				return
 			}
 			e := c.eval(k)
+			if c.capNs > 0 && e.timeNs > c.capNs {
+				return
+			}
 			if v := e.precision + lambda*e.timeNs/rec.timeNs; v < bestV || v == bestV && e.timeNs < best.timeNs {
 				best, bestV = e, v
 			}

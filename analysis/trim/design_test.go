@@ -451,3 +451,51 @@ func eachConfig(c *chooser, fn func(choice)) {
 	}
 	walk(0)
 }
+
+// TestTradeoffWithinBudget checks the budget of chooser.tradeoff (capNs,
+// Options.Budget "minimum") against an exhaustive search: its choice
+// costs at most the budget and has the least h(k) + λ·T(k)/T_rec among
+// the configurations that fit, even where the recorded configuration's
+// value is lower (it does not fit).
+func TestTradeoffWithinBudget(t *testing.T) {
+	rng := stats.NewStream(12, "budget", 0)
+	fitsBetter := 0
+	for trial := 0; trial < 30; trial++ {
+		forks, its := 2+rng.IntN(5), 5+rng.IntN(9)
+		var l [][3]int32
+		var y []float64
+		for f := 1; f <= forks; f++ {
+			off := rng.Float64() * 4
+			for i := 1; i <= its; i++ {
+				l = append(l, [3]int32{int32(f), int32(i), 1})
+				y = append(y, 100+off+rng.Float64()*3)
+			}
+		}
+		d := newDesign(seriesOf(l, y), 0)
+		c := newChooser(d, costModel{unitNs: 1e9, warmupNs: float64(rng.IntN(10)) * 1e9}, 0.01+rng.Float64()*0.05, 3)
+		c.capNs = c.eval(fixedMinimum(d, "jmh", c.bound)).timeNs
+		rec := c.recorded()
+		for _, lambda := range []float64{0.001, 0.02, 0.16} {
+			got := c.tradeoff(lambda)
+			value := func(e choice) float64 { return e.precision + lambda*e.timeNs/rec.timeNs }
+			least := math.Inf(1)
+			eachConfig(c, func(e choice) {
+				if e.timeNs <= c.capNs {
+					least = min(least, value(e))
+				}
+			})
+			if got.timeNs > c.capNs {
+				t.Fatalf("trial %d λ %g: chose %v costing %v, over the budget %v", trial, lambda, got.k, got.timeNs, c.capNs)
+			}
+			if v := value(got); v > least*(1+1e-12) {
+				t.Fatalf("trial %d λ %g: chose %v (value %v), the least value within the budget is %v", trial, lambda, got.k, v, least)
+			}
+			if value(rec) < value(got) {
+				fitsBetter++
+			}
+		}
+	}
+	if fitsBetter == 0 {
+		t.Error("no trial where the recorded configuration was better but over the budget: the test does not reach the case")
+	}
+}

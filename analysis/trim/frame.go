@@ -58,6 +58,7 @@ const (
 //	precision_target     Options.Target (relative CI half-width)
 //	best_effort_slack    Options.BestEffortSlack (target out of reach: within this share of recorded_precision)
 //	tradeoff             Options.Tradeoff λ (0: off; else the rule is the least precision + λ × time share)
+//	budget               the most a configuration may cost: minimum (the fixed minimal configuration's time) or recorded
 //	recorded_precision, precision   relative half-width of the CI of the mean:
 //	                     recorded (hierarchical bootstrap) and recommended (predicted)
 //	instance_sd_rate … slice_sd_rate   √S²/mean per level (variance components)
@@ -90,7 +91,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_instances", "recorded_trials", "recorded_forks", "recorded_warmup_iterations", "recorded_warmup_time_s",
 	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
 	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
-	"time_saved", "precision_target", "best_effort_slack", "tradeoff", "recorded_precision", "precision",
+	"time_saved", "precision_target", "best_effort_slack", "tradeoff", "budget", "recorded_precision", "precision",
 	"instance_sd_rate", "trial_sd_rate", "fork_sd_rate", "iteration_sd_rate", "slice_sd_rate",
 	"recorded_detectable_slowdown", "detectable_slowdown", "estimate_ns", "reference_ns", "reference_lower_ns",
 	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "minimum_precision", "minimum_detectable_slowdown",
@@ -175,6 +176,7 @@ func (r *Report) planFrame() *reports.Frame {
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
 	var slack, tradeoff []float64
+	var budget []string
 	var saved, target, precRec, prec, detRec, det, est, ref, lo, hi, change, minT, minC, minP, minD []float64
 	var sd [table.NumLevels][]float64
 	var splitLevel []string
@@ -208,6 +210,7 @@ func (r *Report) planFrame() *reports.Frame {
 		saved = append(saved, s)
 		target = append(target, r.Options.Target)
 		slack, tradeoff = append(slack, r.Options.BestEffortSlack), append(tradeoff, r.Options.Tradeoff)
+		budget = append(budget, r.Options.budget())
 		precRec, prec = append(precRec, b.Precision), append(prec, b.RecommendedPrecision)
 		for l := range sd {
 			sd[l] = append(sd[l], b.LevelSD[l])
@@ -263,6 +266,7 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Float("precision_target", target)
 	f.Float("best_effort_slack", slack)
 	f.Float("tradeoff", tradeoff)
+	f.String("budget", budget)
 	f.Float("recorded_precision", precRec)
 	f.Float("precision", prec)
 	for l := range sd {

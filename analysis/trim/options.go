@@ -62,8 +62,18 @@ type Options struct {
 	// Tradeoff λ, when positive, replaces Target: every benchmark gets the
 	// configuration minimising h(k) + λ·T(k)/T_rec, its relative CI
 	// half-width plus λ times its share of the recorded time (0.16: 10 %
-	// of the recorded time is worth 1.6 points of half-width). 0: off.
+	// of the recorded time is worth 1.6 points of half-width), among those
+	// within Budget. 0: off (the Target rule).
 	Tradeoff float64
+	// Budget bounds the time of the Tradeoff rule's configuration:
+	// BudgetRecorded (the default; "" too), the recorded time; or BudgetMinimum,
+	// the time of the fixed minimal configuration after the recommended
+	// warmup (one instance, trial and fork; 5 iterations for JMH, 3 for
+	// Go, every slice: what a user would otherwise cut a suite to), so
+	// that the rule spends that time where the variance is (docs/trim.md:
+	// on the real data it then beats the fixed minimum on both checks; on
+	// long recordings it gives up much of the precision they had).
+	Budget string
 	// MinObservations is the fewest observations (slices, or iterations)
 	// a recommended configuration keeps.
 	MinObservations int
@@ -112,7 +122,8 @@ type Options struct {
 // compare.DefaultOptions for versions; duet.DefaultOptions for duet data,
 // except that rows of hosts without an environment label are kept (so
 // every duet run of the plan gets a verdict); warmup quantile 0.9; at
-// least half of the forks steady; seed 1.
+// least half of the forks steady; the trade-off rule off, and its budget
+// the recorded time; seed 1.
 var DefaultOptions = Options{
 	Optimize:        defaultOptimize(),
 	Steady:          defaultSteady(),
@@ -123,10 +134,26 @@ var DefaultOptions = Options{
 	MinSteadyShare:  0.5,
 	Target:          0.01,
 	BestEffortSlack: 0.10,
+	Budget:          BudgetRecorded,
 	MinObservations: 3,
 	Splits:          10,
 	DetectDraws:     1000,
 	Seed:            1,
+}
+
+// The values of Options.Budget.
+const (
+	BudgetMinimum  = "minimum"
+	BudgetRecorded = "recorded"
+)
+
+// budget is the budget the rule of o keeps to: Budget under the
+// trade-off rule, the recorded time under the Target rule.
+func (o *Options) budget() string {
+	if o.Tradeoff > 0 && o.Budget == BudgetMinimum {
+		return BudgetMinimum
+	}
+	return BudgetRecorded
 }
 
 func defaultOptimize() optimize.Options {
@@ -188,6 +215,12 @@ func (o *Options) Validate() error {
 	}
 	if !(o.Tradeoff >= 0) || math.IsInf(o.Tradeoff, 0) {
 		return fmt.Errorf("trim: trade-off %v must be a finite number ≥ 0 (0: off, use --target)", o.Tradeoff)
+	}
+	if o.Budget != BudgetMinimum && o.Budget != BudgetRecorded && o.Budget != "" {
+		return fmt.Errorf("trim: budget %q must be %q or %q", o.Budget, BudgetRecorded, BudgetMinimum)
+	}
+	if o.Budget == BudgetMinimum && o.Tradeoff == 0 {
+		return fmt.Errorf("trim: budget %q bounds the trade-off rule: give a trade-off λ too (e.g. 0.02)", o.Budget)
 	}
 	if o.MinObservations < 1 {
 		return fmt.Errorf("trim: min observations %d must be at least 1", o.MinObservations)

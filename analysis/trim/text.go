@@ -25,7 +25,7 @@ func (r *Report) answer() string {
 	head := fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed",
 		reports.Human(reports.Percent(t.saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet)
 	if r.Options.Tradeoff > 0 {
-		return head + fmt.Sprintf(" (trade-off %g: the least CI half-width + %g × share of the recorded time)", r.Options.Tradeoff, r.Options.Tradeoff)
+		return head + fmt.Sprintf(" (%s: the least CI half-width + %g × share of the recorded time)", tradeoffRule(&r.Options), r.Options.Tradeoff)
 	}
 	return head + fmt.Sprintf(" (%d reach ±%s, %d best effort)", t.Trimmed-t.BestEffort, pctPrec(r.Options.Target), t.BestEffort)
 }
@@ -104,7 +104,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	rule := fmt.Sprintf("target ±%s at %g", pctPrec(opt.Target), conf)
 	if opt.Tradeoff > 0 {
-		rule = fmt.Sprintf("trade-off %g: CI at %g", opt.Tradeoff, conf)
+		rule = fmt.Sprintf("%s: CI at %g", tradeoffRule(opt), conf)
 	}
 	fmt.Fprintf(w, "(%s: hierarchical bootstrap, %d resamples; levels chosen by Kalibera–Jones variance components; warmup = ⌈Q%g(steady-state starts)⌉; seed %d)\n",
 		rule, opt.Optimize.Bootstrap.Resamples, opt.WarmupQuantile, opt.Seed)

@@ -467,9 +467,15 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		}
 	}
 	fix(ch)
-	trimRule := func(c *chooser) []float64 { fix(c); return choose(c, opt).k }
+	budget := func(c *chooser) {
+		if opt.Tradeoff > 0 && opt.Budget == BudgetMinimum {
+			c.capNs = c.eval(fixedMinimum(c.d, b.Tool, c.bound)).timeNs
+		}
+	}
+	trimRule := func(c *chooser) []float64 { fix(c); budget(c); return choose(c, opt).k }
 	minRule := func(c *chooser) []float64 { return fixedMinimum(c.d, b.Tool, c.bound) }
 	b.OutOfSample = validate(d, cost, trimRule, minRule, opt.Splits, conf, opt.MinObservations, stats.NewStream(opt.Seed, key, blockSplits))
+	budget(ch)
 	best := choose(ch, opt)
 	if !(best.timeNs <= (1-minSaving)*recorded.timeNs) {
 		best = recorded // saving less than 1 % is not worth a change
@@ -483,7 +489,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		return nil
 	case opt.Tradeoff > 0 && best.timeNs < recorded.timeNs:
 		b.Status = StatusTrimmed
-		b.Reason += fmt.Sprintf("; trade-off %g (CI half-width + %g × time share, least): CI ±%s recorded, ±%s at %s of the time", opt.Tradeoff, opt.Tradeoff, pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
+		b.Reason += fmt.Sprintf("; %s (CI half-width + %g × time share, least): CI ±%s recorded, ±%s at %s of the time", tradeoffRule(opt), opt.Tradeoff, pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
 	case best.precision <= opt.Target && best.timeNs < recorded.timeNs:
 		b.Status = StatusTrimmed
 		b.Reason += fmt.Sprintf("; CI ±%s recorded, ±%s at %s of the time (target ±%s)", pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs), pctPrec(opt.Target))
@@ -493,7 +499,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	default:
 		b.Status = StatusKept
 		if opt.Tradeoff > 0 {
-			b.Reason += fmt.Sprintf("; CI ±%s recorded: at trade-off %g no configuration saving %.0f %% or more is worth its loss of precision", pctPrec(hRec), opt.Tradeoff, 100*minSaving)
+			b.Reason += fmt.Sprintf("; CI ±%s recorded: under %s no configuration saving %.0f %% or more is worth its loss of precision", pctPrec(hRec), tradeoffRule(opt), 100*minSaving)
 		} else {
 			b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*opt.BestEffortSlack, 100*minSaving)
 		}
@@ -520,6 +526,14 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	b.InCI = b.RefLower <= b.Estimate && b.Estimate <= b.RefUpper
 	b.Command = r.Command(&ev)
 	return nil
+}
+
+// tradeoffRule names the trade-off rule of opt and its budget.
+func tradeoffRule(opt *Options) string {
+	if opt.Budget == BudgetMinimum {
+		return fmt.Sprintf("trade-off %g within the fixed minimum's time", opt.Tradeoff)
+	}
+	return fmt.Sprintf("trade-off %g", opt.Tradeoff)
 }
 
 // minSaving is the least share of the recorded time a recommendation must
