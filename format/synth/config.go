@@ -137,7 +137,7 @@ type goBenchConfig struct {
 	customMetric string
 }
 
-// raggedConfig drops rows from the µOpTime CSV (WriteUOpTimeCSV only) to make
+// raggedConfig drops rows from the µOpTime CSV (writeUOpTimeCSV only) to make
 // ragged data like the real files. Dropped rows are listed in
 // BenchmarkTruth.Dropped.
 type raggedConfig struct {

@@ -64,7 +64,7 @@ func (s *Suite) Write(kind string, w io.Writer) error {
 	case FormatJMH:
 		return s.WriteJMH(w)
 	case FormatUOpTime:
-		return s.WriteUOpTimeCSV(w)
+		return s.writeUOpTimeCSV(w)
 	case FormatGoBench:
 		return s.writeGoBench(w)
 	case formatPA:
@@ -223,7 +223,7 @@ func WriteDemoData(dir string, seed uint64) (files []string, err error) {
 	for v := 0; v < vs.Len(); v++ {
 		s := vs.Suite(v)
 		name := DemoUOpTimeFile(vs.labels[v])
-		if err := write(name, s.WriteUOpTimeCSV); err != nil {
+		if err := write(name, s.writeUOpTimeCSV); err != nil {
 			return files, err
 		}
 		truth.Files[name] = s.Truth()

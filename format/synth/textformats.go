@@ -14,7 +14,7 @@ const uOpTimeHeader = "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed
 // once by the reader.
 var paHeader = pa.Header
 
-// WriteUOpTimeCSV writes the suite as a µOpTime Go benchmark CSV (Japke et
+// writeUOpTimeCSV writes the suite as a µOpTime Go benchmark CSV (Japke et
 // al., TOSEM 2025, replication package data set 1): one row per 1-s slice,
 // levels instance (ir) > suite run (sr, the suite's trials) > iteration (it)
 // > slice (bed), rows ordered instance, benchmark, suite run, iteration,
@@ -23,7 +23,7 @@ var paHeader = pa.Header
 // (n·ns_per_op ≈ 1–1.3 × IterationTime) and ns_per_op is rounded as Go
 // prints it. Rows listed in BenchmarkTruth.Dropped are left out; m_id stays
 // consecutive.
-func (s *Suite) WriteUOpTimeCSV(w io.Writer) error {
+func (s *Suite) writeUOpTimeCSV(w io.Writer) error {
 	c := &s.cfg
 	out := newSink(w)
 	out.str(uOpTimeHeader + "\n")
