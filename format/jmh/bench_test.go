@@ -40,7 +40,7 @@ var sampleSizes = []sampleSize{
 
 func sampleConfig(sz sampleSize) synth.SuiteConfig {
 	cfg := synth.DefaultSuiteConfig()
-	cfg.Mode = synth.ModeSampleTime
+	cfg.Mode = "sample"
 	cfg.Unit = "us/op"
 	cfg.Benchmarks = sz.benchmarks
 	cfg.Forks = 3
@@ -299,8 +299,8 @@ func BenchmarkEncodingJSONTree(b *testing.B) {
 // TestSynthFiles ingests synthetic sample and avgt files (with params and
 // -prof gc secondaries) and compares them with the independent count.
 func TestSynthFiles(t *testing.T) {
-	for _, mode := range []synth.Mode{synth.ModeSampleTime, synth.ModeAverageTime, synth.ModeThroughput} {
-		t.Run(string(mode), func(t *testing.T) {
+	for _, mode := range []string{"sample", "avgt", "thrpt"} {
+		t.Run(mode, func(t *testing.T) {
 			cfg := synth.DefaultSuiteConfig()
 			cfg.Mode = mode
 			cfg.Unit = ""

@@ -142,7 +142,7 @@ func TestWritePA(t *testing.T) {
 		}
 	}
 
-	c.Mode, c.Instances, c.Trials = ModeSampleTime, 1, 1
+	c.Mode, c.Instances, c.Trials = modeSampleTime, 1, 1
 	c.MinMean, c.MaxMean = 1e4, 1e5
 	c.Sample.MaxPerIteration = 40
 	s = mustSuite(t, c)
@@ -348,7 +348,7 @@ func (w *failWriter) Write(p []byte) (int, error) {
 
 func TestWriteErrorsPropagate(t *testing.T) {
 	c := DefaultSuiteConfig()
-	c.Mode, c.Sample.MaxPerIteration = ModeSampleTime, 200
+	c.Mode, c.Sample.MaxPerIteration = modeSampleTime, 200
 	c.Benchmarks = 20
 	s := mustSuite(t, c)
 	for _, format := range []string{FormatJMH, formatPA, FormatUOpTime, FormatGoBench} {

@@ -214,7 +214,7 @@ func newSuite(cfg SuiteConfig, scale []float64) (*Suite, error) {
 	}
 	u, _ := parseUnit(cfg.unit())
 	jv, _ := parseJMHVersion(cfg.JMHVersion)
-	if cfg.Mode == ModeSampleTime && !jv.atLeast(14) {
+	if cfg.Mode == modeSampleTime && !jv.atLeast(14) {
 		return nil, fmt.Errorf("synth: SuiteConfig.JMHVersion: sample mode needs JMH 1.14 or later (rawDataHistogram), got %s", cfg.JMHVersion)
 	}
 	s := &Suite{cfg: cfg, unit: u, jv: jv}

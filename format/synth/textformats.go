@@ -203,13 +203,13 @@ func (s *Suite) writePA(w io.Writer) error {
 							out.int(int64(f))
 							out.str(";")
 							out.int(int64(k + 1))
-							out.str(";" + string(c.Mode) + ";" + unit + ";")
+							out.str(";" + c.Mode + ";" + unit + ";")
 							out.int(count)
 							out.str(";")
 							out.b = strconv.AppendFloat(out.b, v, 'e', 6, 64)
 							out.str("\n")
 						}
-						if c.Mode != ModeSampleTime {
+						if c.Mode != modeSampleTime {
 							row(1, s.unitValue(level))
 							continue
 						}
