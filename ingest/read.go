@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -417,27 +416,10 @@ const KindPooledRuns = "same run and fork numbers in several files (pooled)"
 // File is its index in st.Files) that an earlier file, whose units
 // st.Stats holds, has under the same instance, trial and fork numbers.
 func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Report) {
-	type run struct {
-		k     table.Key
-		units []table.Unit
-	}
-	var shared []run
-	fs.Each(func(k table.Key, r *table.RunStats) {
-		if st.Stats.Run(k) != nil {
-			shared = append(shared, run{k, r.Units()})
-		}
+	st.Stats.Pooled(fs, func(k table.Key, u [3]int32, file int32) {
+		rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
+			"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
+				"(label the files apart with PROJECT-VERSION file names or NAME=FILE arguments, or read them separately)",
+			k, u[0], u[1], u[2], st.Files[file].Path)})
 	})
-	sort.Slice(shared, func(i, j int) bool { return shared[i].k.Less(shared[j].k) })
-	for _, sr := range shared {
-		k, earlier := sr.k, st.Stats.Run(sr.k)
-		for _, u := range sr.units {
-			if prev, ok := earlier.Unit(u.Levels); ok {
-				rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
-					"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
-						"(label the files apart with PROJECT-VERSION file names or NAME=FILE arguments, or read them separately)",
-					k, u.Levels[0], u.Levels[1], u.Levels[2], st.Files[prev.File].Path)})
-				break
-			}
-		}
-	}
 }
