@@ -176,7 +176,7 @@ type Streamed struct {
 // Stream reads like ReadFiles but hands each Arrow record to sink as soon
 // as a reader has built it (sink does not keep it unless it retains it),
 // so memory stays bounded by a batch and per-run bookkeeping rather than
-// by the table: each file's records are checked (table.Checker) before
+// by the table: each file's records are checked (Builder.SetCheckedSink) before
 // they reach sink. Canonical table files are loaded whole first, then
 // handed on. A sink error ends the call with that error; a file that fails
 // ends it with its *ParseError, after earlier records of the file may have
@@ -209,7 +209,7 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	}
 	opt.instances = &Instances{}
 	for _, path := range paths {
-		// One numbering of the file's runs for its Builder, Checker and
+		// One numbering of the file's runs for its Builder, checked sink and
 		// Stats: each key is stored once.
 		opt.runIDs = &table.RunIDs{}
 		fileStats := &table.Stats{File: int32(len(st.Files)), RunIDs: opt.runIDs}
@@ -283,14 +283,9 @@ func build(path string, opt ReadOptions, mem memory.Allocator, sink func(arrow.R
 	if opt.runIDs != nil {
 		b.UseRunIDs(opt.runIDs)
 	}
-	ch := table.Checker{RunIDs: b.RunIDs()}
+	var finish func() error
 	if sink != nil {
-		b.SetSink(func(rec arrow.Record) error {
-			if err := ch.Add(rec); err != nil {
-				return err
-			}
-			return sink(rec)
-		})
+		finish = b.SetCheckedSink(sink)
 	}
 	if err := read(b); err != nil {
 		return nil, err
@@ -298,7 +293,7 @@ func build(path string, opt ReadOptions, mem memory.Allocator, sink func(arrow.R
 	t := b.Finish()
 	check := t.Check
 	if sink != nil {
-		check = ch.Finish
+		check = finish
 		if err := b.Err(); err != nil {
 			check = func() error { return err }
 		}

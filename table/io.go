@@ -556,11 +556,11 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 		return nil, err
 	}
 	defer fh.Close()
-	var ch Checker
+	var ch checker
 	var fnErr error
 	emit := func(rec arrow.Record) error {
 		defer rec.Release()
-		if err := ch.Add(rec); err != nil {
+		if err := ch.add(rec); err != nil {
 			return checkFailed{err}
 		}
 		if fnErr = fn(rec); fnErr != nil {
@@ -615,13 +615,13 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 	default:
 		return nil, fmt.Errorf("%s: corrupt table file: %w", path, err)
 	}
-	if err := ch.Finish(); err != nil {
+	if err := ch.finish(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return setups, nil
 }
 
-// checkFailed is a Checker error met while scanning.
+// checkFailed is a checker error met while scanning.
 type checkFailed struct{ error }
 
 func (e checkFailed) Unwrap() error { return e.error }
