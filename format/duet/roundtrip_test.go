@@ -20,7 +20,7 @@ import (
 // row (pair, start_ns and end_ns included) and every setup (the Env keys
 // of instances, runs and the iteration offset).
 func TestRoundTripThroughTableFiles(t *testing.T) {
-	tab, _, err := ingesttest.ReadFile(t, Format{}, "testdata/mixed.csv", ingest.Source{})
+	tab, _, err := ingesttest.ReadFile(t, format{}, "testdata/mixed.csv", ingest.Source{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestRoundTripThroughTableFiles(t *testing.T) {
 	b := table.NewBuilder(memory.DefaultAllocator, 0)
 	defer b.Release()
 	var rep ingest.Report
-	if err := (Format{}).Read(bytes.NewReader(csv.Bytes()), ingest.Source{File: "duet.csv"}, b, &rep); err != nil {
+	if err := (format{}).Read(bytes.NewReader(csv.Bytes()), ingest.Source{File: "duet.csv"}, b, &rep); err != nil {
 		t.Fatal(err)
 	}
 	gen := b.Finish()

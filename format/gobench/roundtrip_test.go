@@ -45,7 +45,7 @@ func TestWriteRead(t *testing.T) {
 			if !strings.Contains(buf.String(), "\ncommit: v1.1.0\n") || !strings.Contains(buf.String(), "BenchmarkDecode/small/size=1024\t") {
 				t.Errorf("text lacks the commit: line or the params as /k=v:\n%.400s", buf.String())
 			}
-			back, rep, err := ingesttest.Read(t, gobench.Format{}, bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.txt", Project: "proj"})
+			back, rep, err := ingesttest.Read(t, gobench.Format(), bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.txt", Project: "proj"})
 			if err != nil || !rep.Empty() {
 				t.Fatalf("reading back: %v\n%s", err, ingesttest.ReportText(rep))
 			}

@@ -125,7 +125,7 @@ func TestHostileNames(t *testing.T) {
 			if labels {
 				src.Version = ""
 			}
-			back, rep, err := ingesttest.Read(t, gobench.Format{}, bytes.NewReader(buf.Bytes()), src)
+			back, rep, err := ingesttest.Read(t, gobench.Format(), bytes.NewReader(buf.Bytes()), src)
 			if err != nil || !rep.Empty() {
 				t.Fatalf("reading back: %v\n%s\n%s", err, ingesttest.ReportText(rep), buf.String())
 			}

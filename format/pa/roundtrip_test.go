@@ -33,7 +33,7 @@ func TestWriteRead(t *testing.T) {
 		if lines, rows := strings.Count(buf.String(), "\n"), tab.NumRows(); int64(lines) != rows+1 {
 			t.Errorf("seed %d: %d lines for %d rows and the header", seed, lines, rows)
 		}
-		back, rep, err := ingesttest.Read(t, pa.Format{}, bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.csv"})
+		back, rep, err := ingesttest.Read(t, pa.Format(), bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.csv"})
 		if err != nil || !rep.Empty() {
 			t.Fatalf("seed %d: reading back: %v\n%s", seed, err, ingesttest.ReportText(rep))
 		}

@@ -117,7 +117,7 @@ func TestHostileNames(t *testing.T) {
 	if err := pa.Write(&buf, tab); err != nil {
 		t.Fatal(err)
 	}
-	back, rep, err := ingesttest.Read(t, pa.Format{}, bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.csv"})
+	back, rep, err := ingesttest.Read(t, pa.Format(), bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.csv"})
 	if err != nil || !rep.Empty() {
 		t.Fatalf("reading back: %v\n%s\n%s", err, ingesttest.ReportText(rep), buf.String())
 	}
