@@ -138,7 +138,7 @@ func TestBadInputCounted(t *testing.T) {
 			}
 			got := map[string]int{}
 			for _, k := range res.rep.Kinds() {
-				got[k.Kind] = k.Count
+				got[k.Kind] = res.rep.Count(k.Kind)
 			}
 			want := map[string]int{}
 			for _, k := range tc.kinds {
