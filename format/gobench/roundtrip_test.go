@@ -49,12 +49,12 @@ func TestWriteRead(t *testing.T) {
 			if err != nil || !rep.Empty() {
 				t.Fatalf("reading back: %v\n%s", err, ingesttest.ReportText(rep))
 			}
-			want := formattest.RowList(tab, false)
+			want := formattest.RowList(tab, "", false)
 			if len(want) != 12*perRun {
 				t.Fatalf("%d rows generated, want %d", len(want), 12*perRun)
 			}
-			formattest.SameRowLists(t, "gobench", want, formattest.RowList(back, false))
-			formattest.SameRowLists(t, "gobench B/op", formattest.MetricRows(tab, "B/op", false), formattest.MetricRows(back, "B/op", false))
+			formattest.SameRowLists(t, "gobench", want, formattest.RowList(back, "", false))
+			formattest.SameRowLists(t, "gobench B/op", formattest.RowList(tab, "B/op", false), formattest.RowList(back, "B/op", false))
 			for _, s := range table.Collect(back, table.Filter{}) {
 				sizes := s.Sizes()
 				got := [4]int32{sizes[table.LevelInstance], sizes[table.LevelTrial], sizes[table.LevelFork], sizes[table.LevelIteration]}
@@ -67,7 +67,7 @@ func TestWriteRead(t *testing.T) {
 				}
 			}
 			if labels {
-				formattest.SameRowLists(t, "gobench levels", formattest.RowList(tab, true), formattest.RowList(back, true))
+				formattest.SameRowLists(t, "gobench levels", formattest.RowList(tab, "", true), formattest.RowList(back, "", true))
 			}
 		})
 	}

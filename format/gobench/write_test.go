@@ -132,12 +132,12 @@ func TestHostileNames(t *testing.T) {
 			// Without labels the two instances are two runs (forks), so only
 			// the labelled form keeps the levels.
 			var want []string
-			for _, l := range formattest.RowList(tab, labels) {
+			for _, l := range formattest.RowList(tab, "", labels) {
 				if !strings.Contains(l, "Jmh") {
 					want = append(want, l)
 				}
 			}
-			formattest.SameRowLists(t, "gobench", want, formattest.RowList(back, labels))
+			formattest.SameRowLists(t, "gobench", want, formattest.RowList(back, "", labels))
 			if testing.Verbose() {
 				t.Logf("text:\n%s", buf.String())
 			}

@@ -37,11 +37,11 @@ func TestWriteRead(t *testing.T) {
 		if err != nil || !rep.Empty() {
 			t.Fatalf("seed %d: reading back: %v\n%s", seed, err, ingesttest.ReportText(rep))
 		}
-		want := formattest.RowList(tab, true)
+		want := formattest.RowList(tab, "", true)
 		if len(want) != 2*4*2*2*2*3*4 {
 			t.Fatalf("seed %d: %d rows generated", seed, len(want))
 		}
-		formattest.SameRowLists(t, "pa", want, formattest.RowList(back, true))
+		formattest.SameRowLists(t, "pa", want, formattest.RowList(back, "", true))
 		for _, s := range table.Collect(back, table.Filter{}) {
 			if s.Project != "proj" || s.Unit == "" {
 				t.Errorf("seed %d: %s read back with project %q unit %q", seed, s.Key, s.Project, s.Unit)

@@ -121,7 +121,7 @@ func TestHostileNames(t *testing.T) {
 	if err != nil || !rep.Empty() {
 		t.Fatalf("reading back: %v\n%s\n%s", err, ingesttest.ReportText(rep), buf.String())
 	}
-	formattest.SameRowLists(t, "pa", formattest.RowList(tab, true), formattest.RowList(back, true))
+	formattest.SameRowLists(t, "pa", formattest.RowList(tab, "", true), formattest.RowList(back, "", true))
 
 	for _, tc := range []struct {
 		r          formattest.Run
