@@ -21,7 +21,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
-// Stream writes a table file at path (format by extension, see FormatOf)
+// Stream writes a table file at path (format by extension, as WriteFile)
 // from the records fill produces, as they come: fill calls write with each
 // record in order (write does not keep the record; the caller still
 // releases it) and returns the setups once every record is written. Memory
@@ -39,7 +39,7 @@ import (
 //
 // An error of fill is returned as it is; write errors name path.
 func Stream(path string, opt WriteOptions, fill func(write func(arrow.Record) error) ([]Setup, error)) error {
-	f, err := FormatOf(path)
+	f, err := formatOf(path)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func (p *pipe) close() error {
 
 // streamWriter writes records to one table file of format f.
 type streamWriter struct {
-	f    FileFormat
+	f    fileFormat
 	w    io.Writer
 	opt  WriteOptions
 	rows int64
@@ -242,7 +242,7 @@ func except(cols ...string) []string {
 	return out
 }
 
-func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (*streamWriter, error) {
+func newStreamWriter(w io.Writer, f fileFormat, path string, opt WriteOptions) (*streamWriter, error) {
 	s := &streamWriter{f: f, w: w, opt: opt}
 	switch f {
 	case formatParquet:

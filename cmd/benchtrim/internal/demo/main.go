@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/benchtrim/benchtrim/format/synth"
-	"github.com/benchtrim/benchtrim/table"
 )
 
 // Globals are the global flags the demo passes on to every command.
@@ -59,9 +58,6 @@ func Main(cfg Config) error {
 	}
 	if err := d.run(append([]string{"ingest", "-o", d.TablePath}, d.Files...)...); err != nil {
 		return fmt.Errorf("demo ingest: %w", err)
-	}
-	if _, err := table.FormatOf(d.TablePath); err != nil {
-		return err
 	}
 	var recap []string
 	for _, s := range steps() {
