@@ -32,7 +32,7 @@ func TestReadFilesUsesTheGivenFormats(t *testing.T) {
 		t.Errorf("no formats: err %v, want one naming the file and the empty ReadOptions.Formats", err)
 	}
 
-	onlyPA := []ingest.Format{pa.Format{}}
+	onlyPA := []ingest.Format{pa.Format()}
 	_, _, _, err = ingest.ReadFiles([]string{jmhFile}, ingest.ReadOptions{Formats: onlyPA})
 	if err == nil || !strings.Contains(err.Error(), "unrecognised format") {
 		t.Errorf("pa only, JMH file: err %v, want unrecognised format", err)

@@ -124,8 +124,9 @@ type ReportKind struct {
 	// skipped is true when such items were left out of the table (rows
 	// dropped); false for suspicious items that were kept.
 	skipped bool
-	// Count is how many items (rows, for skipped items) of this kind there were.
-	Count int
+	// count is how many items (rows, for skipped items) of this kind there
+	// were (Report.Count sums it by kind).
+	count int
 	// Examples are the first MaxExamples occurrences.
 	Examples []*ParseError
 }
@@ -152,7 +153,7 @@ func (r *Report) add(kind string, skipped bool, n int, err *ParseError) {
 		k = &ReportKind{Kind: kind, skipped: skipped}
 		r.kinds[id] = k
 	}
-	k.Count += n
+	k.count += n
 	if len(k.Examples) < MaxExamples && err != nil {
 		k.Examples = append(k.Examples, err)
 	}
@@ -164,14 +165,14 @@ func (r *Report) merge(o *Report) {
 		for i, ex := range k.Examples {
 			n := 0
 			if i == 0 {
-				n = k.Count - len(k.Examples) + 1
+				n = k.count - len(k.Examples) + 1
 			} else {
 				n = 1
 			}
 			r.add(k.Kind, k.skipped, n, ex)
 		}
 		if len(k.Examples) == 0 {
-			r.add(k.Kind, k.skipped, k.Count, nil)
+			r.add(k.Kind, k.skipped, k.count, nil)
 		}
 	}
 }
@@ -196,7 +197,7 @@ func (r *Report) Count(kind string) int {
 	n := 0
 	for _, k := range r.kinds {
 		if k.Kind == kind {
-			n += k.Count
+			n += k.count
 		}
 	}
 	return n
@@ -207,7 +208,7 @@ func (r *Report) SkippedRows() int {
 	n := 0
 	for _, k := range r.kinds {
 		if k.skipped {
-			n += k.Count
+			n += k.count
 		}
 	}
 	return n
@@ -222,15 +223,15 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	for _, k := range r.Kinds() {
 		if k.skipped {
-			fmt.Fprintf(&b, "skipped %d: %s\n", k.Count, k.Kind)
+			fmt.Fprintf(&b, "skipped %d: %s\n", k.count, k.Kind)
 		} else {
-			fmt.Fprintf(&b, "warning %d: %s\n", k.Count, k.Kind)
+			fmt.Fprintf(&b, "warning %d: %s\n", k.count, k.Kind)
 		}
 		for _, ex := range k.Examples {
 			fmt.Fprintf(&b, "    %s\n", ex)
 		}
-		if k.Count > len(k.Examples) && len(k.Examples) > 0 {
-			fmt.Fprintf(&b, "    … and %d more\n", k.Count-len(k.Examples))
+		if k.count > len(k.Examples) && len(k.Examples) > 0 {
+			fmt.Fprintf(&b, "    … and %d more\n", k.count-len(k.Examples))
 		}
 	}
 	n, err := io.WriteString(w, b.String())

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -177,7 +176,7 @@ type Streamed struct {
 // Stream reads like ReadFiles but hands each Arrow record to sink as soon
 // as a reader has built it (sink does not keep it unless it retains it),
 // so memory stays bounded by a batch and per-run bookkeeping rather than
-// by the table: each file's records are checked (table.Checker) before
+// by the table: each file's records are checked (Builder.SetCheckedSink) before
 // they reach sink. Canonical table files are loaded whole first, then
 // handed on. A sink error ends the call with that error; a file that fails
 // ends it with its *ParseError, after earlier records of the file may have
@@ -210,7 +209,7 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	}
 	opt.instances = &Instances{}
 	for _, path := range paths {
-		// One numbering of the file's runs for its Builder, Checker and
+		// One numbering of the file's runs for its Builder, checked sink and
 		// Stats: each key is stored once.
 		opt.runIDs = &table.RunIDs{}
 		fileStats := &table.Stats{File: int32(len(st.Files)), RunIDs: opt.runIDs}
@@ -284,14 +283,9 @@ func build(path string, opt ReadOptions, mem memory.Allocator, sink func(arrow.R
 	if opt.runIDs != nil {
 		b.UseRunIDs(opt.runIDs)
 	}
-	ch := table.Checker{RunIDs: b.RunIDs()}
+	var finish func() error
 	if sink != nil {
-		b.SetSink(func(rec arrow.Record) error {
-			if err := ch.Add(rec); err != nil {
-				return err
-			}
-			return sink(rec)
-		})
+		finish = b.SetCheckedSink(sink)
 	}
 	if err := read(b); err != nil {
 		return nil, err
@@ -299,7 +293,7 @@ func build(path string, opt ReadOptions, mem memory.Allocator, sink func(arrow.R
 	t := b.Finish()
 	check := t.Check
 	if sink != nil {
-		check = ch.Finish
+		check = finish
 		if err := b.Err(); err != nil {
 			check = func() error { return err }
 		}
@@ -417,27 +411,10 @@ const KindPooledRuns = "same run and fork numbers in several files (pooled)"
 // File is its index in st.Files) that an earlier file, whose units
 // st.Stats holds, has under the same instance, trial and fork numbers.
 func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Report) {
-	type run struct {
-		k     table.Key
-		units []table.Unit
-	}
-	var shared []run
-	fs.Each(func(k table.Key, r *table.RunStats) {
-		if st.Stats.Run(k) != nil {
-			shared = append(shared, run{k, r.Units()})
-		}
+	st.Stats.Pooled(fs, func(k table.Key, u [3]int32, file int32) {
+		rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
+			"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
+				"(label the files apart with PROJECT-VERSION file names or NAME=FILE arguments, or read them separately)",
+			k, u[0], u[1], u[2], st.Files[file].Path)})
 	})
-	sort.Slice(shared, func(i, j int) bool { return shared[i].k.Less(shared[j].k) })
-	for _, sr := range shared {
-		k, earlier := sr.k, st.Stats.Run(sr.k)
-		for _, u := range sr.units {
-			if prev, ok := earlier.Unit(u.Levels); ok {
-				rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
-					"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
-						"(label the files apart with PROJECT-VERSION file names or NAME=FILE arguments, or read them separately)",
-					k, u.Levels[0], u.Levels[1], u.Levels[2], st.Files[prev.File].Path)})
-				break
-			}
-		}
-	}
 }

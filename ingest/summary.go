@@ -76,6 +76,6 @@ func (rep *Report) WriteKinds(w io.Writer) {
 		if k.skipped {
 			what = "skipped"
 		}
-		fmt.Fprintf(w, "input: %s %d: %s (benchtrim ingest lists examples)\n", what, k.Count, k.Kind)
+		fmt.Fprintf(w, "input: %s %d: %s (benchtrim ingest lists examples)\n", what, k.count, k.Kind)
 	}
 }

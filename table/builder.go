@@ -469,6 +469,24 @@ func (b *Builder) flush() {
 // dropped; Err returns its error. Call SetSink before the first Append.
 func (b *Builder) SetSink(sink func(arrow.Record) error) { b.sink = sink }
 
+// SetCheckedSink is SetSink with each record checked (as Check does,
+// record by record) before sink gets it, for tables that are written as
+// they are read and never held whole. The returned finish checks, after
+// Finish, the rule that needs every row of a run. Errors are
+// *InvalidError; the one of finish has the line of the offending row and
+// the source of the run's first row. Memory is kept per run, not per row.
+// Call it after UseRunIDs, if at all, and before the first Append.
+func (b *Builder) SetCheckedSink(sink func(arrow.Record) error) (finish func() error) {
+	ch := &checker{runIDs: b.RunIDs()}
+	b.SetSink(func(rec arrow.Record) error {
+		if err := ch.add(rec); err != nil {
+			return err
+		}
+		return sink(rec)
+	})
+	return ch.finish
+}
+
 // Err returns the first error of the sink set by SetSink, or nil.
 func (b *Builder) Err() error { return b.sinkErr }
 
@@ -493,7 +511,7 @@ func (b *Builder) AddSetup(s Setup) error {
 }
 
 // RunIDs is the Builder's numbering of benchmark runs, which AddSetup
-// fills and which a Checker, a Stats and a reader that keep something per
+// fills and which a checked sink, a Stats and a reader that keep something per
 // run may share (see RunIDs).
 func (b *Builder) RunIDs() *RunIDs { return b.runs }
 

@@ -146,13 +146,13 @@ func (e *InvalidError) Error() string { return fmt.Sprintf("row %d: %s", e.row, 
 // which needs a run's row count, is checked after all rows. t's records
 // must be well-formed Arrow arrays with schema (ReadFile ensures this).
 func (t *Table) Check() error {
-	var c Checker
+	var c checker
 	for _, rec := range t.Records {
-		if err := c.Add(rec); err != nil {
+		if err := c.add(rec); err != nil {
 			return err
 		}
 	}
-	if err := c.Finish(); err != nil {
+	if err := c.finish(); err != nil {
 		var ie *InvalidError
 		if errors.As(err, &ie) {
 			ie.Source, ie.Line = t.sourceOf(ie.row)
@@ -162,24 +162,24 @@ func (t *Table) Check() error {
 	return nil
 }
 
-// Checker is Check record by record, for tables that are written as they
-// are read and never held whole: Add checks each record's rows, Finish the
+// checker is Check record by record, for tables that are written as they
+// are read and never held whole: add checks each record's rows, finish the
 // rule that needs every row of a run. Its errors are *InvalidError; the
-// one of Finish has the line of the offending row and the source of the
+// one of finish has the line of the offending row and the source of the
 // run's first row. It keeps memory per run, not per row.
-type Checker struct {
-	// RunIDs, when set, numbers the runs (share the Builder's, so that a
-	// key is stored once); nil: the Checker numbers them itself.
-	RunIDs *RunIDs
+type checker struct {
+	// runIDs, when set, numbers the runs (share the Builder's, so that a
+	// key is stored once); nil: the checker numbers them itself.
+	runIDs *RunIDs
 
 	runs runLevels
 	row  int64
 }
 
-// Add checks rec's rows (rec must be a well-formed record with schema).
-func (ch *Checker) Add(rec arrow.Record) error {
-	if ch.RunIDs != nil && ch.runs.idx == nil {
-		ch.runs.idx = &ch.RunIDs.keyIndex
+// add checks rec's rows (rec must be a well-formed record with schema).
+func (ch *checker) add(rec arrow.Record) error {
+	if ch.runIDs != nil && ch.runs.idx == nil {
+		ch.runs.idx = &ch.runIDs.keyIndex
 	}
 	c := columnsOf(rec)
 	strs := [...]*stringColumn{
@@ -268,8 +268,8 @@ func (ch *Checker) Add(rec arrow.Record) error {
 	return nil
 }
 
-// Finish checks the level index rule over every run seen.
-func (ch *Checker) Finish() error {
+// finish checks the level index rule over every run seen.
+func (ch *checker) finish() error {
 	if far, l, msg := ch.runs.violation(); msg != "" {
 		return &InvalidError{row: far.at[l], Source: far.source[l], Line: far.line[l], Msg: msg}
 	}
@@ -297,7 +297,7 @@ func (t *Table) sourceOf(r int64) (string, int64) {
 // runLevels accumulates, per benchmark run, the number of rows and the
 // largest index at each level, to check maxLevelIndex once every row is
 // seen. Only a maximum above indexFloor can break that rule, so only such
-// a maximum gets its place (row or line) and, for Checker, its row's
+// a maximum gets its place (row or line) and, for checker, its row's
 // source and line: a run costs its keyIndex entry and 32 bytes, which
 // matters for files of a million one-value benchmarks.
 type runLevels struct {

@@ -326,7 +326,7 @@ func TestKnownMode(t *testing.T) {
 
 // TestRepeatedDictionaryValues: a dictionary may hold a value more than
 // once (files of other writers may), so rows of one key can have
-// different indices. Stats and Checker, which compare indices before
+// different indices. Stats and checker, which compare indices before
 // strings, still count them as one run.
 func TestRepeatedDictionaryValues(t *testing.T) {
 	mem := memory.NewGoAllocator()
@@ -364,15 +364,15 @@ func TestRepeatedDictionaryValues(t *testing.T) {
 			t.Errorf("Stats run: sizes %v, %d units; want [1 1 1 4 1], 1 unit", r.Sizes, r.numUnits())
 		}
 	})
-	var ch Checker
-	if err := ch.Add(rec); err != nil {
+	var ch checker
+	if err := ch.add(rec); err != nil {
 		t.Fatal(err)
 	}
-	if err := ch.Finish(); err != nil {
+	if err := ch.finish(); err != nil {
 		t.Fatal(err)
 	}
 	if len(ch.runs.runs) != 1 || ch.runs.runs[0].rows != 4 || ch.runs.runs[0].max[LevelIteration] != 4 {
-		t.Errorf("Checker: %d runs; want 1 run of 4 rows up to iteration 4", len(ch.runs.runs))
+		t.Errorf("checker: %d runs; want 1 run of 4 rows up to iteration 4", len(ch.runs.runs))
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // Reading the CSV form of the table (writeCSV) and its setups sidecar
-// (SetupsSidecar), with every row checked (Checker) and every error placed
+// (SetupsSidecar), with every row checked (checker) and every error placed
 // at its line.
 
 // readCSVGuarded reads rows written by writeCSV and checks them against the rules

@@ -88,7 +88,7 @@ func checkRead(t *testing.T, tab *Table) {
 
 // fuzzBinary reads data as format f and checks the outcome: an error that
 // names the file, or a table that checkRead accepts; nothing leaks.
-func fuzzBinary(t *testing.T, data []byte, f FileFormat, name string) {
+func fuzzBinary(t *testing.T, data []byte, f fileFormat, name string) {
 	maxAllocation = fuzzMaxAllocation
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	tab, err := decodeBinary(bytes.NewReader(data), f, name, mem)

@@ -23,18 +23,18 @@ import (
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
-// FileFormat is an on-disk representation of the table.
-type FileFormat int
+// fileFormat is an on-disk representation of the table.
+type fileFormat int
 
 const (
-	formatArrow FileFormat = iota + 1
+	formatArrow fileFormat = iota + 1
 	formatParquet
 	formatCSV
 )
 
-// FormatOf picks the file format from path's extension: .arrow, .ipc or
+// formatOf picks the file format from path's extension: .arrow, .ipc or
 // .feather for Arrow IPC, .parquet or .pq for Parquet, .csv for CSV.
-func FormatOf(path string) (FileFormat, error) {
+func formatOf(path string) (fileFormat, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".arrow", ".ipc", ".feather":
 		return formatArrow, nil
@@ -79,8 +79,9 @@ type WriteOptions struct {
 }
 
 // WriteFile writes t to path atomically in the format chosen by its
-// extension (see FormatOf). A CSV table gets its setups in SetupsSidecar(path).
-// Arrow IPC files are uncompressed (Stream takes WriteOptions).
+// extension (.arrow, .ipc or .feather; .parquet or .pq; .csv). A CSV table
+// gets its setups in SetupsSidecar(path). Arrow IPC files are uncompressed
+// (Stream takes WriteOptions).
 func WriteFile(path string, t *Table) error { return writeFileWith(path, t, WriteOptions{}) }
 
 // writeFileWith is WriteFile with options. It writes through Stream.
@@ -228,7 +229,7 @@ func (t *Table) writeSetupsCSV(w io.Writer) error {
 //	t.parquet: row 17: fork 0 (levels are 1-based)
 //	t.csv:17: fork 0 (levels are 1-based)
 func ReadFile(path string, mem memory.Allocator) (*Table, error) {
-	f, err := FormatOf(path)
+	f, err := formatOf(path)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +261,7 @@ type readerAtSeeker interface {
 
 // decodeBinary reads an Arrow IPC or Parquet table (f) from r and checks
 // it, as ReadFile does; name is the file's name in errors.
-func decodeBinary(r readerAtSeeker, f FileFormat, name string, mem memory.Allocator) (*Table, error) {
+func decodeBinary(r readerAtSeeker, f fileFormat, name string, mem memory.Allocator) (*Table, error) {
 	read := readAll(scanIPC)
 	if f == formatParquet {
 		read = readAll(scanParquet)
@@ -547,7 +548,7 @@ func scanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([
 // edges): the caller filters rows by shard as before. Other files, and
 // every file when part is nil, are read whole.
 func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(arrow.Record) error) ([]Setup, error) {
-	f, err := FormatOf(path)
+	f, err := formatOf(path)
 	if err != nil {
 		return nil, err
 	}
@@ -556,11 +557,11 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 		return nil, err
 	}
 	defer fh.Close()
-	var ch Checker
+	var ch checker
 	var fnErr error
 	emit := func(rec arrow.Record) error {
 		defer rec.Release()
-		if err := ch.Add(rec); err != nil {
+		if err := ch.add(rec); err != nil {
 			return checkFailed{err}
 		}
 		if fnErr = fn(rec); fnErr != nil {
@@ -615,13 +616,13 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 	default:
 		return nil, fmt.Errorf("%s: corrupt table file: %w", path, err)
 	}
-	if err := ch.Finish(); err != nil {
+	if err := ch.finish(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return setups, nil
 }
 
-// checkFailed is a Checker error met while scanning.
+// checkFailed is a checker error met while scanning.
 type checkFailed struct{ error }
 
 func (e checkFailed) Unwrap() error { return e.error }

@@ -89,7 +89,7 @@ func (x *keyIndex) key(id int32) Key {
 func (x *keyIndex) len() int { return len(x.keys) }
 
 // RunIDs numbers the benchmark runs (keys) of one input 0, 1, … in order
-// of first appearance. A Builder has one (Builder.RunIDs), and a Checker,
+// of first appearance. A Builder has one (Builder.RunIDs), and a checker,
 // a Stats or a reader that keeps something per run can share it (their
 // RunIDs field, or by ID), so that each key is stored once: about 60 bytes and
 // its benchmark name, where a map keyed by Key costs about 250 bytes for

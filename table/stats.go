@@ -44,9 +44,9 @@ func (s *Stats) ids() *keyIndex {
 // NumRuns is the number of runs.
 func (s *Stats) NumRuns() int { return len(s.order) }
 
-// Run returns the stats of run k, or nil. The pointer is valid until the
+// runOf returns the stats of run k, or nil. The pointer is valid until the
 // next Add or Merge.
-func (s *Stats) Run(k Key) *RunStats {
+func (s *Stats) runOf(k Key) *RunStats {
 	if id, ok := s.ids().lookup(k); ok && int(id) < len(s.runs) && s.runs[id].counted {
 		return &s.runs[id]
 	}
@@ -59,6 +59,33 @@ func (s *Stats) Each(fn func(k Key, r *RunStats)) {
 	ids := s.ids()
 	for _, id := range s.order {
 		fn(ids.key(id), &s.runs[id])
+	}
+}
+
+// Pooled calls fn, in key order, once for every run that both s and o
+// hold with a common (instance, trial, fork) unit: with the run's key, the
+// first such unit of o (by instance, trial, fork) and the File of s that
+// counted it. It is how ingest finds the runs that two files number alike.
+func (s *Stats) Pooled(o *Stats, fn func(k Key, unit [3]int32, file int32)) {
+	type run struct {
+		k     Key
+		units []unit
+	}
+	var shared []run
+	o.Each(func(k Key, r *RunStats) {
+		if s.runOf(k) != nil {
+			shared = append(shared, run{k, r.units()})
+		}
+	})
+	sort.Slice(shared, func(i, j int) bool { return shared[i].k.Less(shared[j].k) })
+	for _, sr := range shared {
+		earlier := s.runOf(sr.k)
+		for _, u := range sr.units {
+			if prev, ok := earlier.unitAt(u.levels); ok {
+				fn(sr.k, u.levels, prev.file)
+				break
+			}
+		}
 	}
 }
 
@@ -81,25 +108,25 @@ type RunStats struct {
 	Sizes [NumLevels]int32
 	// units holds the (instance, trial, fork) of the run's rows: the
 	// first inline (most runs have one), the others in more.
-	first   Unit
+	first   unit
 	n       int32
 	counted bool // in Stats.order
 	more    map[[3]int32]int32
 }
 
-// Unit is one (instance, trial, fork) of a run and the Stats.File that
+// unit is one (instance, trial, fork) of a run and the Stats.File that
 // counted it first.
-type Unit struct {
-	Levels [3]int32
-	File   int32
+type unit struct {
+	levels [3]int32
+	file   int32
 }
 
 // addUnit records unit lv, first counted in file.
 func (r *RunStats) addUnit(lv [3]int32, file int32) {
 	switch {
 	case r.n == 0:
-		r.first, r.n = Unit{lv, file}, 1
-	case lv == r.first.Levels:
+		r.first, r.n = unit{lv, file}, 1
+	case lv == r.first.levels:
 	default:
 		if r.more == nil {
 			r.more = map[[3]int32]int32{}
@@ -114,26 +141,26 @@ func (r *RunStats) addUnit(lv [3]int32, file int32) {
 // numUnits is the number of units of the run.
 func (r *RunStats) numUnits() int { return int(r.n) }
 
-// Unit returns the unit lv of the run, if it has it.
-func (r *RunStats) Unit(lv [3]int32) (Unit, bool) {
-	if r.n > 0 && lv == r.first.Levels {
+// unitAt returns the unit lv of the run, if it has it.
+func (r *RunStats) unitAt(lv [3]int32) (unit, bool) {
+	if r.n > 0 && lv == r.first.levels {
 		return r.first, true
 	}
 	f, ok := r.more[lv]
-	return Unit{lv, f}, ok
+	return unit{lv, f}, ok
 }
 
-// Units returns the units of the run sorted by instance, trial, fork.
-func (r *RunStats) Units() []Unit {
-	out := make([]Unit, 0, r.n)
+// units returns the units of the run sorted by instance, trial, fork.
+func (r *RunStats) units() []unit {
+	out := make([]unit, 0, r.n)
 	if r.n > 0 {
 		out = append(out, r.first)
 	}
 	for lv, f := range r.more {
-		out = append(out, Unit{lv, f})
+		out = append(out, unit{lv, f})
 	}
 	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i].Levels, out[j].Levels
+		a, b := out[i].levels, out[j].levels
 		return a[0] < b[0] || a[0] == b[0] && (a[1] < b[1] || a[1] == b[1] && a[2] < b[2])
 	})
 	return out
@@ -220,7 +247,7 @@ func (s *Stats) Merge(o *Stats) {
 			old.Sizes[l] = max(old.Sizes[l], v)
 		}
 		if r.n > 0 {
-			old.addUnit(r.first.Levels, r.first.File)
+			old.addUnit(r.first.levels, r.first.file)
 		}
 		for lv, f := range r.more {
 			old.addUnit(lv, f)

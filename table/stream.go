@@ -21,16 +21,14 @@ import (
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
-// Fill produces a table record by record for Stream: it calls write with
-// each record in order (write does not keep the record; the caller still
-// releases it) and returns the setups once every record is written.
-type Fill func(write func(arrow.Record) error) ([]Setup, error)
-
-// Stream writes a table file at path (format by extension, see FormatOf)
-// from the records fill produces, as they come, so memory stays bounded
-// by a record (plus a Parquet row group) whatever the table's size. Like
-// WriteFile it writes atomically (nothing at path unless every record and
-// the setups were written) and puts the setups where ReadFile finds them:
+// Stream writes a table file at path (format by extension, as WriteFile)
+// from the records fill produces, as they come: fill calls write with each
+// record in order (write does not keep the record; the caller still
+// releases it) and returns the setups once every record is written. Memory
+// stays bounded by a record (plus a Parquet row group) whatever the
+// table's size. Like WriteFile it writes atomically (nothing at path unless
+// every record and the setups were written) and puts the setups where
+// ReadFile finds them:
 //
 //	.parquet  the file's key-value metadata, written in the footer at the end
 //	.arrow    the schema metadata: the records are held (in memory up to
@@ -40,8 +38,8 @@ type Fill func(write func(arrow.Record) error) ([]Setup, error)
 //	.csv      the sidecar SetupsSidecar(path), written after the table
 //
 // An error of fill is returned as it is; write errors name path.
-func Stream(path string, opt WriteOptions, fill Fill) error {
-	f, err := FormatOf(path)
+func Stream(path string, opt WriteOptions, fill func(write func(arrow.Record) error) ([]Setup, error)) error {
+	f, err := formatOf(path)
 	if err != nil {
 		return err
 	}
@@ -175,7 +173,7 @@ func (p *pipe) close() error {
 
 // streamWriter writes records to one table file of format f.
 type streamWriter struct {
-	f    FileFormat
+	f    fileFormat
 	w    io.Writer
 	opt  WriteOptions
 	rows int64
@@ -244,7 +242,7 @@ func except(cols ...string) []string {
 	return out
 }
 
-func newStreamWriter(w io.Writer, f FileFormat, path string, opt WriteOptions) (*streamWriter, error) {
+func newStreamWriter(w io.Writer, f fileFormat, path string, opt WriteOptions) (*streamWriter, error) {
 	s := &streamWriter{f: f, w: w, opt: opt}
 	switch f {
 	case formatParquet:

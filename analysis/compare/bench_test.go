@@ -18,7 +18,7 @@ import (
 func BenchmarkCompare(b *testing.B) {
 	avgt := flatConfig(4, 10, 50, 1)
 	sample := flatConfig(1, 5, 100, 1)
-	sample.Mode, sample.Unit = synth.ModeSampleTime, "us/op"
+	sample.Mode, sample.Unit = "sample", "us/op"
 	sample.MinMean, sample.MaxMean = 1e5, 2e5 // 1 s iterations hold the full 1,000 samples
 	sample.Sample.MaxPerIteration = 1000
 	for _, tc := range []struct {

@@ -303,7 +303,7 @@ func TestOptionsValidate(t *testing.T) {
 
 func TestInvocationSamplesOnSampleMode(t *testing.T) {
 	c := flatConfig(2, 3, 5, 5)
-	c.Mode, c.Unit = synth.ModeSampleTime, "us/op"
+	c.Mode, c.Unit = "sample", "us/op"
 	c.Sample.MaxPerIteration = 200
 	series := readSuite(t, suite(t, c), synth.FormatJMH, "sample")
 	s := series[0]

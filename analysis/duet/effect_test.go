@@ -32,7 +32,7 @@ func duetEffect(t testing.TB, cfg synth.DuetConfig, opt Options) effectRates {
 	}
 	b := table.NewBuilder(memory.DefaultAllocator, 0)
 	var rep ingest.Report
-	if err := (duet.Format{}).Read(bytes.NewReader(csv.Bytes()), ingest.Source{File: "gen.csv"}, b, &rep); err != nil {
+	if err := (duet.Format()).Read(bytes.NewReader(csv.Bytes()), ingest.Source{File: "gen.csv"}, b, &rep); err != nil {
 		t.Fatal(err)
 	}
 	tab := b.Finish()

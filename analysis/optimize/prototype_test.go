@@ -82,7 +82,7 @@ func readUoptime(tb testing.TB, path string) (series []*table.Series, release fu
 	b := table.NewBuilder(memory.NewGoAllocator(), 0)
 	defer b.Release()
 	var rep ingest.Report
-	if err := (uoptime.Format{}).Read(fh, ingest.Source{File: path, Project: project, Version: version}, b, &rep); err != nil {
+	if err := (uoptime.Format()).Read(fh, ingest.Source{File: path, Project: project, Version: version}, b, &rep); err != nil {
 		tb.Fatal(err)
 	}
 	tab := b.Finish()
@@ -316,7 +316,7 @@ func TestEqualValuesZeroMetrics(t *testing.T) {
 		}
 		b := table.NewBuilder(memory.NewGoAllocator(), 0)
 		var rep ingest.Report
-		err = (uoptime.Format{}).Read(fh, ingest.Source{File: path}, b, &rep)
+		err = (uoptime.Format()).Read(fh, ingest.Source{File: path}, b, &rep)
 		fh.Close()
 		if err != nil {
 			t.Fatal(err)

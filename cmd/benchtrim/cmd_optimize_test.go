@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ func writeVersions(t *testing.T, dir string) ([]string, string) {
 	var paths []string
 	for v, label := range vs.Labels() {
 		p := filepath.Join(dir, "gen-"+label+".csv")
-		if err := atomicfile.Write(p, vs.Suite(v).WriteUOpTimeCSV); err != nil {
+		if err := atomicfile.Write(p, func(w io.Writer) error { return vs.Suite(v).Write(synth.FormatUOpTime, w) }); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)

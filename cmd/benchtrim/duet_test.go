@@ -31,7 +31,7 @@ func TestDuetGenerateCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var truth synth.DuetTruth
+	var truth struct{ Benchmarks []synth.DuetBenchmark }
 	if err := json.Unmarshal(b, &truth); err != nil {
 		t.Fatal(err)
 	}

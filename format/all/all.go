@@ -23,5 +23,5 @@ import (
 // messages: by name (duet, gobench, jmh, pa, uoptime). Each call returns a
 // new slice.
 func Formats() []ingest.Format {
-	return []ingest.Format{duet.Format{}, gobench.Format{}, jmh.Format{}, pa.Format{}, uoptime.Format{}}
+	return []ingest.Format{duet.Format(), gobench.Format(), jmh.Format(), pa.Format(), uoptime.Format()}
 }

@@ -57,7 +57,7 @@ func readDir(t *testing.T, dir string, batch int) (*table.Table, *ingest.Report)
 	b := table.NewBuilder(mem, batch)
 	defer b.Release()
 	rep := &ingest.Report{}
-	if err := (Format{}).ReadDir(dir, ingest.Source{}, b, rep); err != nil {
+	if err := (format{}).ReadDir(dir, ingest.Source{}, b, rep); err != nil {
 		t.Fatal(err)
 	}
 	tab := b.Finish()

@@ -37,7 +37,7 @@ func BenchmarkRead(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				tb := table.NewBuilder(memory.NewGoAllocator(), 0)
 				var rep ingest.Report
-				if err := (Format{}).Read(bytes.NewReader(data), ingest.Source{File: "b.csv"}, tb, &rep); err != nil {
+				if err := (format{}).Read(bytes.NewReader(data), ingest.Source{File: "b.csv"}, tb, &rep); err != nil {
 					b.Fatal(err)
 				}
 				t := tb.Finish()

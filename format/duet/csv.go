@@ -14,17 +14,21 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Format reads duetprocess per-iteration CSV files (Read) and duetbench
-// output directories (ReadDir). Its --format name is "duet".
-type Format struct{}
+// Format returns the reader of duetprocess per-iteration CSV files (Read)
+// and duetbench output directories (ReadDir, as an ingest.DirFormat). Its
+// --format name is "duet".
+func Format() ingest.Format { return format{} }
+
+// format is the duet reader; it has no state.
+type format struct{}
 
 var (
-	_ ingest.Format    = Format{}
-	_ ingest.DirFormat = Format{}
+	_ ingest.Format    = format{}
+	_ ingest.DirFormat = format{}
 )
 
 // Name is "duet".
-func (Format) Name() string { return "duet" }
+func (format) Name() string { return "duet" }
 
 // columns are the columns a duetprocess CSV must have, in any order.
 var columns = [...]string{"suite", "benchmark", "type", "pair", "runid", "iteration",
@@ -50,7 +54,7 @@ const (
 
 // Sniff reports whether head's first line is a ','-separated header naming
 // every column of Columns.
-func (Format) Sniff(head []byte) bool {
+func (format) Sniff(head []byte) bool {
 	names := map[string]bool{}
 	for _, f := range strings.Split(string(csvfile.FirstLine(head)), ",") {
 		names[strings.ToLower(strings.Trim(strings.TrimSpace(f), `"`))] = true
@@ -67,7 +71,7 @@ func (Format) Sniff(head []byte) bool {
 // first line names the duet-specific column runid and iteration_start_ns or
 // iteration_time_ns (whatever the separator; the early duet CSVs without
 // timestamps have the latter), else 0.
-func (Format) Likely(head []byte) int {
+func (format) Likely(head []byte) int {
 	h := bytes.ToLower(csvfile.FirstLine(head))
 	if bytes.Contains(h, []byte("runid")) && (bytes.Contains(h, []byte("iteration_start_ns")) || bytes.Contains(h, []byte("iteration_time_ns"))) {
 		return 2
@@ -102,7 +106,7 @@ type csvReader struct {
 // header that lacks a required column, or an empty file, is a
 // *ingest.ParseError; bad rows are skipped and counted in rep with their
 // line.
-func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
 	cr, err := csvfile.NewReader(r, src.File, ',', rep, kindMalformedCSV)
 	if err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 
 func readCSV(t *testing.T, doc string) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.Read(t, Format{}, strings.NewReader(doc), ingest.Source{File: "d.csv"})
+	return ingesttest.Read(t, format{}, strings.NewReader(doc), ingest.Source{File: "d.csv"})
 }
 
 // rowKey is what identifies a row for the comparisons below.
@@ -27,7 +27,7 @@ func rowKey(r *table.Row) string {
 // 1-based and Renaissance 0-based) and checks every mapped column and the
 // setups' Env.
 func TestMapping(t *testing.T) {
-	tab, rep, err := ingesttest.ReadFile(t, Format{}, "testdata/mixed.csv", ingest.Source{})
+	tab, rep, err := ingesttest.ReadFile(t, format{}, "testdata/mixed.csv", ingest.Source{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,10 +155,10 @@ func TestSniff(t *testing.T) {
 		{"benchmark,runid,pair,iteration,epoch_start_ms,iteration_time_ns,machine,provider,jdk,jdk_version\n", false, 2},
 		{"project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\n", false, 0},
 	} {
-		if got := (Format{}).Sniff([]byte(tc.head)); got != tc.sniff {
+		if got := (format{}).Sniff([]byte(tc.head)); got != tc.sniff {
 			t.Errorf("Sniff(%q) = %v", tc.head, got)
 		}
-		if got := (Format{}).Likely([]byte(tc.head)); got != tc.likely {
+		if got := (format{}).Likely([]byte(tc.head)); got != tc.likely {
 			t.Errorf("Likely(%q) = %d, want %d", tc.head, got, tc.likely)
 		}
 	}
@@ -205,7 +205,7 @@ func TestReadFilesDirectory(t *testing.T) {
 
 	// A folder holding a duetbench directory and anything else is not one.
 	os.WriteFile(filepath.Join(dir, "runs", "notes.json"), []byte("[]"), 0o644)
-	if (Format{}).SniffDir(filepath.Join(dir, "runs")) {
+	if (format{}).SniffDir(filepath.Join(dir, "runs")) {
 		t.Error("a folder with a duetbench directory and a file is taken for a duet data set")
 	}
 
@@ -223,12 +223,12 @@ func TestReadFilesDirectory(t *testing.T) {
 }
 
 // alone is the format list of this package's ReadFiles tests: duet only.
-var alone = []ingest.Format{Format{}}
+var alone = []ingest.Format{format{}}
 
 // TestEnvHelpers reads the setups of testdata/mixed.csv through the
 // exported Env accessors.
 func TestEnvHelpers(t *testing.T) {
-	tab, _, err := ingesttest.ReadFile(t, Format{}, "testdata/mixed.csv", ingest.Source{})
+	tab, _, err := ingesttest.ReadFile(t, format{}, "testdata/mixed.csv", ingest.Source{})
 	if err != nil {
 		t.Fatal(err)
 	}

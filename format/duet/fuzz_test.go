@@ -21,7 +21,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(header + "x\xff,\"b\nc\",syncduet,AB,A,0,1,10,100,110,d\x01,h,c,m,u\nx,b,duet,AB,A,0,1,10,100,110,d,h,c,m,u\nx,b,duet,AB,A,0,1,10,100,110,d,h,c,m,u\n"))
 	f.Add([]byte("suite;benchmark;type;pair;runid;iteration;iteration_time_ns;iteration_start_ns;iteration_end_ns\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.csv")
+		tab := ingesttest.FuzzOnce(t, format{}, data, "fuzz.csv")
 		if tab == nil {
 			return
 		}

@@ -66,7 +66,7 @@ func isInvocation(dir string) bool {
 // SniffDir reports whether dir is a duetbench output directory (it holds
 // artifacts/ or a file named SUITE.BENCH.RUNID.TYPE.ORDER.PAIR.*) or a
 // directory of nothing but such directories.
-func (Format) SniffDir(dir string) bool {
+func (format) SniffDir(dir string) bool {
 	if isInvocation(dir) {
 		return true
 	}
@@ -101,7 +101,7 @@ func subInvocations(dir string) []string {
 // Read does for a CSV. Every result of one directory gets the artifacts of
 // its artifacts/ folder. A directory that cannot be listed is an error;
 // result files that cannot be read are left out and counted in rep.
-func (Format) ReadDir(dir string, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (format) ReadDir(dir string, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
 	src.File = dir
 	c := newCollector(src, rep)
 	dirs := []string{dir}

@@ -30,7 +30,7 @@ func measured(r table.Row) string {
 func TestRealRenaissance(t *testing.T) {
 	raw := testenv.Shared(t, "data", "duet", "raw", "renaissance_chi-square_duet_2022-03-20")
 	csvPath := testenv.Shared(t, "data", "duet", "fixtures", "chi-square_duet_2runs.csv")
-	csvTab, csvRep, err := ingesttest.ReadFile(t, Format{}, csvPath, ingest.Source{})
+	csvTab, csvRep, err := ingesttest.ReadFile(t, format{}, csvPath, ingest.Source{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestRealRenaissance(t *testing.T) {
 	b := table.NewBuilder(mem, 0)
 	defer b.Release()
 	var rep ingest.Report
-	if err := (Format{}).ReadDir(raw, ingest.Source{}, b, &rep); err != nil {
+	if err := (format{}).ReadDir(raw, ingest.Source{}, b, &rep); err != nil {
 		t.Fatal(err)
 	}
 	dirTab := b.Finish()
@@ -102,14 +102,14 @@ func TestRealRenaissance(t *testing.T) {
 func TestRealMay(t *testing.T) {
 	raw := testenv.Shared(t, "data", "duet", "raw", "duetprocess_csv_2022-05-15", "results.renaissance.test.csv")
 	fix := testenv.Shared(t, "data", "duet", "fixtures", "chi-square_duet_seqn_2runs_2022-05-15.csv")
-	rawTab, rawRep, err := ingesttest.ReadFile(t, Format{}, raw, ingest.Source{})
+	rawTab, rawRep, err := ingesttest.ReadFile(t, format{}, raw, ingest.Source{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rawRep.Count(kindOldType) != 1 || len(rawRep.Kinds()) != 1 {
 		t.Errorf("report: want one warning about type sequential:\n%s", ingesttest.ReportText(rawRep))
 	}
-	fixTab, fixRep, err := ingesttest.ReadFile(t, Format{}, fix, ingest.Source{})
+	fixTab, fixRep, err := ingesttest.ReadFile(t, format{}, fix, ingest.Source{})
 	if err != nil || !fixRep.Empty() {
 		t.Fatalf("%v\n%s", err, ingesttest.ReportText(fixRep))
 	}

@@ -70,7 +70,7 @@ func BenchmarkRead(b *testing.B) {
 	for _, asJSON := range []bool{false, true} {
 		data, rows := generateOutput(1000, 10, 1, asJSON)
 		b.Run(fmt.Sprintf("json=%v", asJSON), func(b *testing.B) {
-			ingesttest.BenchRead(b, Format{}, data, "gen", rows)
+			ingesttest.BenchRead(b, gobenchFormat{}, data, "gen", rows)
 		})
 	}
 }

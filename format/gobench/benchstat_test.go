@@ -35,7 +35,7 @@ func writeVersions(t *testing.T, dir string) (paths, names []string) {
 	}
 	for v, label := range vs.Labels() {
 		var buf bytes.Buffer
-		if err := vs.Suite(v).WriteUOpTimeCSV(&buf); err != nil {
+		if err := vs.Suite(v).Write(synth.FormatUOpTime, &buf); err != nil {
 			t.Fatal(err)
 		}
 		p := filepath.Join(dir, "demo-"+label+".csv")

@@ -19,7 +19,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("pkg: a\x1b\ncommit: \x7f\nUnit x\x01/op k\x02=v\x03\nBenchmarkC\x01-0 1 2 ns/op 3 x\x01/op\n"))
 	f.Add([]byte("{\"Action\":\"output\",\"Output\":\"BenchmarkU\xff-4 10 7 ns/op\\u001b\\n\"}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.txt")
+		tab := ingesttest.FuzzOnce(t, gobenchFormat{}, data, "fuzz.txt")
 		if tab == nil {
 			return
 		}

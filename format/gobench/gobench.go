@@ -111,14 +111,17 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Format reads `go test -bench` text and `go test -json` streams. The zero
-// value is ready to use.
-type Format struct{}
+// Format returns the reader of `go test -bench` text and `go test -json`
+// streams.
+func Format() ingest.Format { return gobenchFormat{} }
 
-var _ ingest.Format = Format{}
+// gobenchFormat is the gobench reader; it has no state.
+type gobenchFormat struct{}
+
+var _ ingest.Format = gobenchFormat{}
 
 // Name is "gobench".
-func (Format) Name() string { return "gobench" }
+func (gobenchFormat) Name() string { return "gobench" }
 
 // mode is the canonical mode of Go benchmark rows.
 const mode = "go"
@@ -151,7 +154,7 @@ const (
 // starting with a Benchmark name followed by white space and a digit (the
 // iteration count), a goos:, goarch: or pkg: configuration line, or a -json
 // stream whose first line is an object with an "Action".
-func (Format) Sniff(head []byte) bool {
+func (gobenchFormat) Sniff(head []byte) bool {
 	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		first := trimmed
@@ -185,7 +188,7 @@ func (Format) Sniff(head []byte) bool {
 // is missing or malformed), else 0. Read skips such lines and counts them,
 // so a file that is only likely gobench is reported as unrecognised with a
 // hint to use --format gobench.
-func (Format) Likely(head []byte) int {
+func (gobenchFormat) Likely(head []byte) int {
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
@@ -216,7 +219,7 @@ func isBenchmarkName(f []byte) bool {
 
 // Read parses go test -bench output (text or -json) from r and appends its
 // rows and setups to dst. Bad lines are counted in rep and skipped.
-func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (gobenchFormat) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
 	p := newParser(src, rep)
 	lr := newLineReader(r)
 	for lr.Scan() {

@@ -19,12 +19,12 @@ import (
 
 func readPath(t *testing.T, path string, src ingest.Source) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.ReadFile(t, Format{}, path, src)
+	return ingesttest.ReadFile(t, gobenchFormat{}, path, src)
 }
 
 func readFrom(t *testing.T, r io.Reader, src ingest.Source) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.Read(t, Format{}, r, src)
+	return ingesttest.Read(t, gobenchFormat{}, r, src)
 }
 
 func rowsOf(t *testing.T, tab *table.Table) []table.Row { t.Helper(); return ingesttest.Rows(t, tab) }
@@ -456,7 +456,7 @@ func TestSniff(t *testing.T) {
 		{`[{"jmhVersion":"1.37","benchmark":"x"}]`, false},
 		{`{"benchmark":"x"}`, false},
 	} {
-		if got := (Format{}).Sniff([]byte(tc.head)); got != tc.want {
+		if got := (gobenchFormat{}).Sniff([]byte(tc.head)); got != tc.want {
 			t.Errorf("Sniff(%q) = %v, want %v", tc.head, got, tc.want)
 		}
 	}

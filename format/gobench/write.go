@@ -25,16 +25,6 @@ type WriteOptions struct {
 	Labels bool
 }
 
-// Summary says what WriteWith wrote.
-type Summary struct {
-	// Benchmarks is the number of benchmark runs written and Lines the
-	// number of result lines.
-	Benchmarks, Lines int
-	// Skipped are the runs not written because their names are not Go
-	// benchmark names (JMH benchmarks).
-	Skipped []table.Key
-}
-
 // ErrNoGoBenchmarks is returned by WriteWith when the table holds no
 // benchmark with a Go benchmark name.
 var ErrNoGoBenchmarks = errors.New("export gobench: no Go or JMH benchmarks to write")
@@ -73,7 +63,7 @@ var ErrNoGoBenchmarks = errors.New("export gobench: no Go or JMH benchmarks to w
 // "BenchmarkParser/parse/mode=avgt"), their times in ns/op.
 // A name that ends like a suffix itself ("BenchmarkX/n-8") gets "-1" so
 // the reader strips that instead. Benchmarks whose names do not start with
-// "Benchmark" (JMH) are not written; they are listed in the summary, and a
+// "Benchmark" (JMH) are not written; they are returned as skipped, and a
 // table with none to write gives ErrNoGoBenchmarks. A *format.NameError is
 // returned for a name the reader would not read back as written (go test
 // itself never prints such names: it writes '_' for spaces):
@@ -84,8 +74,8 @@ var ErrNoGoBenchmarks = errors.New("export gobench: no Go or JMH benchmarks to w
 //	a params key that is empty or holds '/' or '=', a value holding '/'
 //	a positional part "k=v" whose key is not a parameter of the run
 //	a secondary metric recorded in ns/op (the reader would take it as the time)
-func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (Summary, error) {
-	var sum Summary
+func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (skipped []table.Key, err error) {
+	written := 0 // benchmark runs
 	type block struct {
 		project, version      string
 		instance, trial, fork int32
@@ -98,7 +88,7 @@ func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (Summary, error) {
 	}
 	extras, err := goBenchExtras(t)
 	if err != nil {
-		return sum, err
+		return skipped, err
 	}
 	blocks := map[block][]line{}
 	labels := map[[2]string]bool{}
@@ -106,13 +96,13 @@ func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (Summary, error) {
 	for order, s := range table.Collect(t, table.Filter{}) {
 		pkg, name, err := goBenchName(s)
 		if err == errNotGo {
-			sum.Skipped = append(sum.Skipped, s.Key)
+			skipped = append(skipped, s.Key)
 			continue
 		}
 		if err != nil {
-			return sum, err
+			return skipped, err
 		}
-		sum.Benchmarks++
+		written++
 		labels[[2]string{s.Project, s.Version}] = true
 		projects[s.Project] = true
 		for _, sp := range s.Units(table.LevelIteration) {
@@ -125,11 +115,10 @@ func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (Summary, error) {
 			}
 			b := block{s.Project, s.Version, lv[0], lv[1], lv[2]}
 			blocks[b] = append(blocks[b], line{pkg, order, lv[3], text})
-			sum.Lines++
 		}
 	}
-	if sum.Benchmarks == 0 {
-		return sum, ErrNoGoBenchmarks
+	if written == 0 {
+		return skipped, ErrNoGoBenchmarks
 	}
 	keys := make([]block, 0, len(blocks))
 	for k := range blocks {
@@ -195,7 +184,7 @@ func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (Summary, error) {
 		}
 		bw.WriteString("PASS\n")
 	}
-	return sum, bw.Flush()
+	return skipped, bw.Flush()
 }
 
 var errNotGo = errors.New("not a Go benchmark name")

@@ -40,7 +40,7 @@ var sampleSizes = []sampleSize{
 
 func sampleConfig(sz sampleSize) synth.SuiteConfig {
 	cfg := synth.DefaultSuiteConfig()
-	cfg.Mode = synth.ModeSampleTime
+	cfg.Mode = "sample"
 	cfg.Unit = "us/op"
 	cfg.Benchmarks = sz.benchmarks
 	cfg.Forks = 3
@@ -221,7 +221,7 @@ func benchmarkSample(b *testing.B, build bool) {
 				src := ingest.Source{File: path, Project: "bench", Version: "v1"}
 				var counted int64
 				if build {
-					err = Format{}.Read(f, src, bld, rep)
+					err = format{}.Read(f, src, bld, rep)
 				} else {
 					err = readJMH(f, src, bld, (*rowCounter)(&counted), rep)
 				}
@@ -299,8 +299,8 @@ func BenchmarkEncodingJSONTree(b *testing.B) {
 // TestSynthFiles ingests synthetic sample and avgt files (with params and
 // -prof gc secondaries) and compares them with the independent count.
 func TestSynthFiles(t *testing.T) {
-	for _, mode := range []synth.Mode{synth.ModeSampleTime, synth.ModeAverageTime, synth.ModeThroughput} {
-		t.Run(string(mode), func(t *testing.T) {
+	for _, mode := range []string{"sample", "avgt", "thrpt"} {
+		t.Run(mode, func(t *testing.T) {
 			cfg := synth.DefaultSuiteConfig()
 			cfg.Mode = mode
 			cfg.Unit = ""
@@ -338,8 +338,8 @@ func TestSynthFiles(t *testing.T) {
 	}
 }
 
-// ExampleFormat_Read shows the rows of a small file.
-func ExampleFormat_Read() {
+// ExampleFormat shows the rows of a small file read with Format().Read.
+func ExampleFormat() {
 	doc := `[ {
         "benchmark" : "org.example.Bench.parse",
         "mode" : "thrpt",
@@ -351,7 +351,7 @@ func ExampleFormat_Read() {
 	b := table.NewBuilder(memory.NewGoAllocator(), 0)
 	defer b.Release()
 	rep := &ingest.Report{}
-	if err := (Format{}).Read(bytes.NewReader([]byte(doc)), ingest.Source{File: "x.json"}, b, rep); err != nil {
+	if err := Format().Read(bytes.NewReader([]byte(doc)), ingest.Source{File: "x.json"}, b, rep); err != nil {
 		fmt.Println(err)
 		return
 	}

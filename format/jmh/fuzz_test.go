@@ -73,7 +73,7 @@ func fuzzRead(t *testing.T, r io.Reader) fuzzResult {
 	b := table.NewBuilder(memory.NewGoAllocator(), 256)
 	defer b.Release()
 	rep := &ingest.Report{}
-	err := Format{}.Read(r, ingest.Source{File: "fuzz.json"}, b, rep)
+	err := format{}.Read(r, ingest.Source{File: "fuzz.json"}, b, rep)
 	if err != nil {
 		var pe *ingest.ParseError
 		if !errors.As(err, &pe) {

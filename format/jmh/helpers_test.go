@@ -33,7 +33,7 @@ func read(t testing.TB, file string, r io.Reader) result {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	b := table.NewBuilder(mem, 1000)
 	rep := &ingest.Report{}
-	err := Format{}.Read(r, ingest.Source{File: file, Project: "proj", Version: "v1"}, b, rep)
+	err := format{}.Read(r, ingest.Source{File: file, Project: "proj", Version: "v1"}, b, rep)
 	tb := b.Finish()
 	b.Release()
 	res := result{setups: tb.Setups, rep: rep, err: err}

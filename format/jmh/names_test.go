@@ -77,7 +77,7 @@ func TestSniff(t *testing.T) {
 		{"goos: linux\nBenchmarkX-8 1 2 ns/op", false},
 		{"[] trailing", false},
 	} {
-		if got := (Format{}).Sniff([]byte(tc.head)); got != tc.want {
+		if got := (format{}).Sniff([]byte(tc.head)); got != tc.want {
 			t.Errorf("Sniff(%q) = %v, want %v", tc.head, got, tc.want)
 		}
 	}

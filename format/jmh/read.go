@@ -9,14 +9,17 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Format reads JMH JSON result files (java -jar benchmarks.jar -rf json).
-// The zero value is ready to use.
-type Format struct{}
+// Format returns the reader of JMH JSON result files (java -jar
+// benchmarks.jar -rf json).
+func Format() ingest.Format { return format{} }
 
-var _ ingest.Format = Format{}
+// format is the JMH reader; it has no state.
+type format struct{}
+
+var _ ingest.Format = format{}
 
 // Name is "jmh".
-func (Format) Name() string { return "jmh" }
+func (format) Name() string { return "jmh" }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
@@ -24,7 +27,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // optional UTF-8 byte order mark and white space it is a JSON array that is
 // either empty or whose first element is an object, and head mentions
 // "benchmark" or "primaryMetric".
-func (Format) Sniff(head []byte) bool {
+func (format) Sniff(head []byte) bool {
 	head = bytes.TrimPrefix(head, utf8BOM)
 	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 || t[0] != '[' {
@@ -46,7 +49,7 @@ func (Format) Sniff(head []byte) bool {
 // "primaryMetric" or "jmhVersion"; 1 when it starts with '[' or '{'
 // without those; 0 otherwise. Read then names what is wrong: a conflict
 // marker, a top-level object, a record that is not an object.
-func (Format) Likely(head []byte) int {
+func (format) Likely(head []byte) int {
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n")
 	for bytes.HasPrefix(t, []byte("<<<<<<<")) || bytes.HasPrefix(t, []byte("=======")) || bytes.HasPrefix(t, []byte(">>>>>>>")) {
 		i := bytes.IndexByte(t, '\n')
@@ -134,7 +137,7 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBufSize); ret
 // and JSON path (see the package documentation for the list); invalid or
 // truncated JSON ends the read with an *ingest.ParseError, I/O errors are
 // returned wrapped. Rows of records read before such an error stay in dst.
-func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
 	return readJMH(r, src, dst, dst, rep)
 }
 

@@ -138,7 +138,7 @@ func TestBadInputCounted(t *testing.T) {
 			}
 			got := map[string]int{}
 			for _, k := range res.rep.Kinds() {
-				got[k.Kind] = k.Count
+				got[k.Kind] = res.rep.Count(k.Kind)
 			}
 			want := map[string]int{}
 			for _, k := range tc.kinds {
@@ -302,7 +302,7 @@ func TestBOMAndCRLF(t *testing.T) {
 			t.Fatalf("row %d: %+v, want %+v", i, b, a)
 		}
 	}
-	if !(Format{}).Sniff([]byte("\xEF\xBB\xBF[\r\n    {\r\n        \"jmhVersion\" : \"1.23\",\r\n        \"benchmark\" : \"x\"")) {
+	if !(format{}).Sniff([]byte("\xEF\xBB\xBF[\r\n    {\r\n        \"jmhVersion\" : \"1.23\",\r\n        \"benchmark\" : \"x\"")) {
 		t.Error("Sniff rejects BOM + CRLF")
 	}
 }
@@ -318,7 +318,7 @@ func TestMixedSetups(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := (Format{}).Read(bytes.NewReader(data), ingest.Source{File: f, Project: "p", Version: "v"}, b, rep); err != nil {
+		if err := (format{}).Read(bytes.NewReader(data), ingest.Source{File: f, Project: "p", Version: "v"}, b, rep); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -38,7 +38,7 @@ func TestRealFiles(t *testing.T) {
 			if res.err != nil {
 				t.Fatal(res.err)
 			}
-			if !(Format{}).Sniff(data[:min(len(data), 64<<10)]) {
+			if !(format{}).Sniff(data[:min(len(data), 64<<10)]) {
 				t.Errorf("Sniff rejects %s", name)
 			}
 			checkAgainstTree(t, res, treeOf(t, data))

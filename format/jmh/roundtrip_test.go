@@ -29,7 +29,7 @@ func TestRoundTripThroughTableFiles(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			tab, rep, err := ingesttest.ReadFile(t, Format{}, path, ingest.Source{Project: "proj", Version: "v1"})
+			tab, rep, err := ingesttest.ReadFile(t, format{}, path, ingest.Source{Project: "proj", Version: "v1"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func TestRoundTripThroughTableFiles(t *testing.T) {
 // (ingesttest) reports a value one ulp off, a changed level and a row
 // missing, and accepts NaN for NaN.
 func TestDiffRowsSeesOneULP(t *testing.T) {
-	tab, _, err := ingesttest.ReadFile(t, Format{}, filepath.Join("..", "..", "testdata", "jmh", "small_thrpt_gc.json"), ingest.Source{})
+	tab, _, err := ingesttest.ReadFile(t, format{}, filepath.Join("..", "..", "testdata", "jmh", "small_thrpt_gc.json"), ingest.Source{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,5 +53,5 @@ func TestGenerateCSV(t *testing.T) {
 // 360 rows.
 func BenchmarkRead(b *testing.B) {
 	data, rows := generateCSV(1000, 1)
-	ingesttest.BenchRead(b, Format{}, data, "gen.csv", rows)
+	ingesttest.BenchRead(b, paFormat{}, data, "gen.csv", rows)
 }

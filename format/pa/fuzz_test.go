@@ -17,7 +17,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\np\x01;c\xff;\"b\nx\";k=\x1b;m\x7f;1;1;1;weird;ns/op;1;5\np;c;b;;m;1;1;1;SingleShotTime;ns/op;1;5\n"))
 	f.Add([]byte("project,commit,benchmark,params,instance,trial,fork,iteration,mode,unit,value_count,value\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.csv")
+		tab := ingesttest.FuzzOnce(t, paFormat{}, data, "fuzz.csv")
 		if tab == nil {
 			return
 		}

@@ -79,17 +79,20 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Format reads pa/bencher CSV. The zero value is ready to use.
-type Format struct{}
+// Format returns the reader of pa/bencher CSV.
+func Format() ingest.Format { return paFormat{} }
 
-var _ ingest.Format = Format{}
+// paFormat is the pa reader; it has no state.
+type paFormat struct{}
+
+var _ ingest.Format = paFormat{}
 
 // Name is "pa".
-func (Format) Name() string { return "pa" }
+func (paFormat) Name() string { return "pa" }
 
 // Sniff reports whether the first line of head is a ';'-separated header
 // naming the benchmark, params and instance columns in pa's order.
-func (Format) Sniff(head []byte) bool {
+func (paFormat) Sniff(head []byte) bool {
 	h := bytes.ToLower(bytes.ReplaceAll(csvfile.FirstLine(head), []byte(`"`), nil))
 	return bytes.Contains(h, []byte("benchmark;params;instance"))
 }
@@ -100,7 +103,7 @@ func (Format) Sniff(head []byte) bool {
 // without a header (12 ';'-separated fields whose trial, fork, iteration
 // and value_count are integers), else 0. Read's header error then names
 // the delimiter or the missing header.
-func (Format) Likely(head []byte) int {
+func (paFormat) Likely(head []byte) int {
 	line := csvfile.FirstLine(head)
 	h := bytes.ToLower(line)
 	if bytes.Contains(h, []byte("benchmark")) && bytes.Contains(h, []byte("params")) && bytes.Contains(h, []byte("instance")) {
@@ -222,7 +225,7 @@ type reader struct {
 // dst. It returns a *ingest.ParseError for an empty file or a header that
 // lacks columns and a wrapped error when reading r fails; bad rows are
 // counted in rep and skipped.
-func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (paFormat) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
 	cr, err := csvfile.NewReader(r, src.File, ';', rep, kindMalformedCSV)
 	if err != nil {
 		return err

@@ -16,12 +16,12 @@ import (
 
 func readPath(t *testing.T, path string, src ingest.Source) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.ReadFile(t, Format{}, path, src)
+	return ingesttest.ReadFile(t, paFormat{}, path, src)
 }
 
 func readFrom(t *testing.T, r io.Reader, src ingest.Source) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.Read(t, Format{}, r, src)
+	return ingesttest.Read(t, paFormat{}, r, src)
 }
 
 func rowsOf(t *testing.T, tab *table.Table) []table.Row { t.Helper(); return ingesttest.Rows(t, tab) }
@@ -270,7 +270,7 @@ func TestSniff(t *testing.T) {
 		{"goos: linux\nBenchmarkX 1 1 ns/op\n", false},
 		{"x;y\nproject;commit;benchmark;params;instance\n", false},
 	} {
-		if got := (Format{}).Sniff([]byte(tc.head)); got != tc.want {
+		if got := (paFormat{}).Sniff([]byte(tc.head)); got != tc.want {
 			t.Errorf("Sniff(%q) = %v, want %v", tc.head, got, tc.want)
 		}
 	}

@@ -33,15 +33,15 @@ func TestWriteRead(t *testing.T) {
 		if lines, rows := strings.Count(buf.String(), "\n"), tab.NumRows(); int64(lines) != rows+1 {
 			t.Errorf("seed %d: %d lines for %d rows and the header", seed, lines, rows)
 		}
-		back, rep, err := ingesttest.Read(t, pa.Format{}, bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.csv"})
+		back, rep, err := ingesttest.Read(t, pa.Format(), bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.csv"})
 		if err != nil || !rep.Empty() {
 			t.Fatalf("seed %d: reading back: %v\n%s", seed, err, ingesttest.ReportText(rep))
 		}
-		want := formattest.RowList(tab, true)
+		want := formattest.RowList(tab, "", true)
 		if len(want) != 2*4*2*2*2*3*4 {
 			t.Fatalf("seed %d: %d rows generated", seed, len(want))
 		}
-		formattest.SameRowLists(t, "pa", want, formattest.RowList(back, true))
+		formattest.SameRowLists(t, "pa", want, formattest.RowList(back, "", true))
 		for _, s := range table.Collect(back, table.Filter{}) {
 			if s.Project != "proj" || s.Unit == "" {
 				t.Errorf("seed %d: %s read back with project %q unit %q", seed, s.Key, s.Project, s.Unit)

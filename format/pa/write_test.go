@@ -117,11 +117,11 @@ func TestHostileNames(t *testing.T) {
 	if err := pa.Write(&buf, tab); err != nil {
 		t.Fatal(err)
 	}
-	back, rep, err := ingesttest.Read(t, pa.Format{}, bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.csv"})
+	back, rep, err := ingesttest.Read(t, pa.Format(), bytes.NewReader(buf.Bytes()), ingest.Source{File: "x.csv"})
 	if err != nil || !rep.Empty() {
 		t.Fatalf("reading back: %v\n%s\n%s", err, ingesttest.ReportText(rep), buf.String())
 	}
-	formattest.SameRowLists(t, "pa", formattest.RowList(tab, true), formattest.RowList(back, true))
+	formattest.SameRowLists(t, "pa", formattest.RowList(tab, "", true), formattest.RowList(back, "", true))
 
 	for _, tc := range []struct {
 		r          formattest.Run

@@ -8,15 +8,12 @@ import (
 	"time"
 )
 
-// Mode is a JMH benchmark mode as written in the JSON "mode" field.
-type Mode string
-
-// JMH modes.
+// JMH modes, as written in the JSON "mode" field.
 const (
-	ModeThroughput  Mode = "thrpt"
-	ModeAverageTime Mode = "avgt"
-	ModeSampleTime  Mode = "sample"
-	modeSingleShot  Mode = "ss"
+	modeThroughput  = "thrpt"
+	modeAverageTime = "avgt"
+	modeSampleTime  = "sample"
+	modeSingleShot  = "ss"
 )
 
 // ParamAxis is one JMH @Param: a name and its values in declaration order.
@@ -137,7 +134,7 @@ type goBenchConfig struct {
 	customMetric string
 }
 
-// raggedConfig drops rows from the µOpTime CSV (WriteUOpTimeCSV only) to make
+// raggedConfig drops rows from the µOpTime CSV (writeUOpTimeCSV only) to make
 // ragged data like the real files. Dropped rows are listed in
 // BenchmarkTruth.Dropped.
 type raggedConfig struct {
@@ -172,9 +169,10 @@ type SuiteConfig struct {
 	// Specs optionally fix properties of the first len(Specs) methods.
 	Specs []BenchmarkSpec
 
-	// Mode, Unit (JMH scoreUnit; "" = ns/op, or ops/s for thrpt),
-	// JMHVersion and Threads shape the JMH output.
-	Mode       Mode
+	// Mode (the JMH mode: thrpt, avgt, sample or ss), Unit (JMH
+	// scoreUnit; "" = ns/op, or ops/s for thrpt), JMHVersion and Threads
+	// shape the JMH output.
+	Mode       string
 	Unit       string
 	JMHVersion string
 	Threads    int
@@ -234,7 +232,7 @@ func DefaultSuiteConfig() SuiteConfig {
 		goPackage:  "example.com/demo",
 		Benchmarks: 8,
 		Params:     []ParamAxis{{Name: "size", Values: []string{"16", "1024"}}},
-		Mode:       ModeAverageTime,
+		Mode:       modeAverageTime,
 		Unit:       "ns/op",
 		JMHVersion: "1.37",
 		Threads:    1,
@@ -301,7 +299,7 @@ func UOpTimeSuiteConfig() SuiteConfig {
 // ingest benchmarks need).
 func sampleSuiteConfig(benchmarks int) SuiteConfig {
 	c := DefaultSuiteConfig()
-	c.Mode, c.Unit = ModeSampleTime, "us/op"
+	c.Mode, c.Unit = modeSampleTime, "us/op"
 	c.Benchmarks, c.Params = benchmarks, nil
 	c.Forks, c.Iterations = 5, 50
 	return c
@@ -420,7 +418,7 @@ func (c *SuiteConfig) validate() error {
 	if c.Outliers.Rate > 0 && (!finitePos(c.Outliers.minMagnitude) || c.Outliers.maxMagnitude < c.Outliers.minMagnitude) {
 		return bad("Outliers", "need 0 < MinMagnitude ≤ MaxMagnitude")
 	}
-	if c.Mode == ModeSampleTime {
+	if c.Mode == modeSampleTime {
 		s := c.Sample
 		if s.MaxPerIteration < 1 || !nonNeg(s.noise) {
 			return bad("Sample", "need MaxPerIteration ≥ 1 and Noise ≥ 0")
@@ -433,7 +431,7 @@ func (c *SuiteConfig) validate() error {
 		return bad("GC.YoungGenMB", "%g is not positive", c.GC.youngGenMB)
 	}
 	switch c.Mode {
-	case ModeThroughput, ModeAverageTime, ModeSampleTime, modeSingleShot:
+	case modeThroughput, modeAverageTime, modeSampleTime, modeSingleShot:
 	default:
 		return bad("Mode", "unknown mode %q", c.Mode)
 	}
@@ -441,7 +439,7 @@ func (c *SuiteConfig) validate() error {
 	if err != nil {
 		return err
 	}
-	if u.throughput != (c.Mode == ModeThroughput) {
+	if u.throughput != (c.Mode == modeThroughput) {
 		return bad("Unit", "unit %q does not fit mode %q", c.unit(), c.Mode)
 	}
 	if _, err := parseJMHVersion(c.JMHVersion); err != nil {
@@ -509,7 +507,7 @@ func (c *SuiteConfig) unit() string {
 	if c.Unit != "" {
 		return c.Unit
 	}
-	if c.Mode == ModeThroughput {
+	if c.Mode == modeThroughput {
 		return "ops/s"
 	}
 	return "ns/op"

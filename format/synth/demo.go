@@ -64,7 +64,7 @@ func (s *Suite) Write(kind string, w io.Writer) error {
 	case FormatJMH:
 		return s.WriteJMH(w)
 	case FormatUOpTime:
-		return s.WriteUOpTimeCSV(w)
+		return s.writeUOpTimeCSV(w)
 	case FormatGoBench:
 		return s.writeGoBench(w)
 	case formatPA:
@@ -128,7 +128,7 @@ func demoConfigs(seed uint64) (avgt, sample, gobench, pa, uopt SuiteConfig, vc V
 		{Class: "RegexBenchmark", Method: "matchEmail", Kind: KindFlat},
 	}
 	sample.Params = nil
-	sample.Mode = ModeSampleTime
+	sample.Mode = modeSampleTime
 	sample.Unit = "us/op"
 	sample.JMHVersion = "1.36"
 	sample.MinMean, sample.MaxMean = 5000, 200000
@@ -153,7 +153,7 @@ func demoConfigs(seed uint64) (avgt, sample, gobench, pa, uopt SuiteConfig, vc V
 	pa.Project = "demo-pa"
 	pa.Benchmarks = 4
 	pa.Params = nil
-	pa.Mode = ModeThroughput
+	pa.Mode = modeThroughput
 	pa.Unit = "ops/ms"
 	pa.Instances, pa.Trials, pa.Forks, pa.Iterations = 2, 2, 2, 15
 	pa.MinMean, pa.MaxMean = 100, 1e5
@@ -223,7 +223,7 @@ func WriteDemoData(dir string, seed uint64) (files []string, err error) {
 	for v := 0; v < vs.Len(); v++ {
 		s := vs.Suite(v)
 		name := DemoUOpTimeFile(vs.labels[v])
-		if err := write(name, s.WriteUOpTimeCSV); err != nil {
+		if err := write(name, s.writeUOpTimeCSV); err != nil {
 			return files, err
 		}
 		truth.Files[name] = s.Truth()

@@ -125,8 +125,8 @@ func (c *DuetConfig) validate() error {
 	return nil
 }
 
-// DuetIteration is one generated row of the duetprocess CSV.
-type DuetIteration struct {
+// duetIteration is one generated row of the duetprocess CSV.
+type duetIteration struct {
 	suite, benchmark, typ, order, pair string
 	runID, iteration                   int
 	timeNs, startNs, endNs             int64
@@ -144,7 +144,7 @@ type episode struct {
 // DuetData is a generated data set and its truth.
 type DuetData struct {
 	config     DuetConfig
-	Iterations []DuetIteration
+	iterations []duetIteration
 	episodes   []episode
 }
 
@@ -238,9 +238,9 @@ func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
 						pairs[p].parallel = 1 + cfg.parallel
 					}
 				}
-				out := func(p int, it *DuetIteration) {
+				out := func(p int, it *duetIteration) {
 					it.suite, it.benchmark, it.typ, it.order, it.pair, it.runID = b.Suite, b.Name, typ, order, string(rune('A'+p)), run
-					d.Iterations = append(d.Iterations, *it)
+					d.iterations = append(d.iterations, *it)
 				}
 				switch typ {
 				case "seqn":
@@ -273,7 +273,7 @@ func GenerateDuet(cfg DuetConfig) (*DuetData, error) {
 					} else {
 						ts[0] += delay
 					}
-					its := [2][]DuetIteration{}
+					its := [2][]duetIteration{}
 					for p := 0; p < 2; p++ {
 						for k := 0; k < cfg.Iterations; k++ {
 							it := pairs[p].next(k, ts[p])
@@ -323,7 +323,7 @@ func (p *pairGen) warmup(k int) float64 {
 }
 
 // next is iteration k (0-based) starting at s.
-func (p *pairGen) next(k int, s int64) DuetIteration {
+func (p *pairGen) next(k int, s int64) duetIteration {
 	par := p.parallel
 	if par == 0 {
 		par = 1
@@ -332,7 +332,7 @@ func (p *pairGen) next(k int, s int64) DuetIteration {
 	x = max(x, 1)
 	add := p.eps.extra(s, x)
 	t := x + add
-	return DuetIteration{iteration: k + p.first, timeNs: t, startNs: s, endNs: s + t, interferenceNs: add}
+	return duetIteration{iteration: k + p.first, timeNs: t, startNs: s, endNs: s + t, interferenceNs: add}
 }
 
 // harnessGap is the harness's pause between iterations, 1–5 ms.
@@ -357,8 +357,8 @@ func (d *DuetData) WriteCSV(w io.Writer) error {
 	host := d.config.host
 	art := "," + d.config.start.Format("Mon Jan _2 15:04:05 MST 2006") + "," + host +
 		",Intel(R) Xeon(R) CPU E5-2620 v4 @ 2.10GHz,65861772 kB,Linux " + host + " 5.10.0-15-amd64 #1 SMP Debian 5.10.120-1 (2022-06-09) x86_64 GNU/Linux\n"
-	for i := range d.Iterations {
-		it := &d.Iterations[i]
+	for i := range d.iterations {
+		it := &d.iterations[i]
 		s.str(it.suite)
 		s.str(",")
 		s.str(it.benchmark)
@@ -382,8 +382,8 @@ func (d *DuetData) WriteCSV(w io.Writer) error {
 	return s.flush()
 }
 
-// DuetTruth is what the truth JSON of a duet data set holds.
-type DuetTruth struct {
+// duetTruth is what the truth JSON of a duet data set holds.
+type duetTruth struct {
 	Seed       uint64          `json:"seed"`
 	Benchmarks []DuetBenchmark `json:"benchmarks"`
 	Types      []string        `json:"types"`
@@ -398,7 +398,7 @@ func (d *DuetData) writeTruthJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	c := d.config
-	return enc.Encode(DuetTruth{Seed: c.Seed, Benchmarks: c.Benchmarks, Types: c.Types, Runs: c.Runs, Iterations: c.Iterations, Episodes: d.episodes})
+	return enc.Encode(duetTruth{Seed: c.Seed, Benchmarks: c.Benchmarks, Types: c.Types, Runs: c.Runs, Iterations: c.Iterations, Episodes: d.episodes})
 }
 
 // formatDuet is the duetprocess CSV, the output of the duet preset.

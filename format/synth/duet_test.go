@@ -50,12 +50,12 @@ type duetRunKey struct {
 }
 
 // runsOf groups d's iterations by run and pair (0 A, 1 B).
-func runsOf(d *DuetData) map[duetRunKey]*[2][]DuetIteration {
-	runs := map[duetRunKey]*[2][]DuetIteration{}
-	for _, it := range d.Iterations {
+func runsOf(d *DuetData) map[duetRunKey]*[2][]duetIteration {
+	runs := map[duetRunKey]*[2][]duetIteration{}
+	for _, it := range d.iterations {
 		k := duetRunKey{it.benchmark, it.typ, it.runID}
 		if runs[k] == nil {
-			runs[k] = &[2][]DuetIteration{}
+			runs[k] = &[2][]duetIteration{}
 		}
 		p := int(it.pair[0] - 'A')
 		runs[k][p] = append(runs[k][p], it)
@@ -142,7 +142,7 @@ func TestDuetTruth(t *testing.T) {
 				continue
 			}
 			shared++
-			for _, its := range [][]DuetIteration{a, bb} {
+			for _, its := range [][]duetIteration{a, bb} {
 				hit := false
 				for _, it := range its {
 					if it.startNs < e.EndNs && it.endNs > e.StartNs && it.interferenceNs > 0 {

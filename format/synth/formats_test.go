@@ -52,7 +52,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 	for i := range truth {
 		byName[truth[i].GoName] = &truth[i]
 	}
-	seen := map[string]map[Position]int{}
+	seen := map[string]map[position]int{}
 	prevInstance := 1
 	for j, row := range rows {
 		if len(row) != 12 || atoi(t, row[0]) != j+1 {
@@ -65,13 +65,13 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 		if tr == nil {
 			t.Fatalf("row %d: unknown benchmark %q", j+1, row[11])
 		}
-		p := Position{Instance: atoi(t, row[10]), Trial: atoi(t, row[9]), Fork: 1, Iteration: atoi(t, row[8]), Slice: atoi(t, row[7])}
+		p := position{Instance: atoi(t, row[10]), Trial: atoi(t, row[9]), Fork: 1, Iteration: atoi(t, row[8]), Slice: atoi(t, row[7])}
 		if p.Instance < prevInstance {
 			t.Fatalf("row %d: instance %d after %d (instances are outermost)", j+1, p.Instance, prevInstance)
 		}
 		prevInstance = p.Instance
 		if seen[row[11]] == nil {
-			seen[row[11]] = map[Position]int{}
+			seen[row[11]] = map[position]int{}
 		}
 		seen[row[11]][p]++
 		n := atoi(t, row[1])
@@ -88,7 +88,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 		}
 	}
 	for _, tr := range truth {
-		dropped := map[Position]bool{}
+		dropped := map[position]bool{}
 		for _, p := range tr.Dropped {
 			dropped[p] = true
 		}
@@ -96,7 +96,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 			for r := 1; r <= c.Trials; r++ {
 				for k := 1; k <= c.Iterations; k++ {
 					for sl := 1; sl <= c.slices; sl++ {
-						p := Position{a, r, 1, k, sl}
+						p := position{a, r, 1, k, sl}
 						it := p
 						it.Slice = 0
 						want := 1
@@ -142,7 +142,7 @@ func TestWritePA(t *testing.T) {
 		}
 	}
 
-	c.Mode, c.Instances, c.Trials = ModeSampleTime, 1, 1
+	c.Mode, c.Instances, c.Trials = modeSampleTime, 1, 1
 	c.MinMean, c.MaxMean = 1e4, 1e5
 	c.Sample.MaxPerIteration = 40
 	s = mustSuite(t, c)
@@ -348,7 +348,7 @@ func (w *failWriter) Write(p []byte) (int, error) {
 
 func TestWriteErrorsPropagate(t *testing.T) {
 	c := DefaultSuiteConfig()
-	c.Mode, c.Sample.MaxPerIteration = ModeSampleTime, 200
+	c.Mode, c.Sample.MaxPerIteration = modeSampleTime, 200
 	c.Benchmarks = 20
 	s := mustSuite(t, c)
 	for _, format := range []string{FormatJMH, formatPA, FormatUOpTime, FormatGoBench} {

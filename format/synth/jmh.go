@@ -38,7 +38,7 @@ type jmhGen struct {
 
 func newJMHGen(s *Suite) *jmhGen {
 	gen := &jmhGen{s: s, g: newRNG()}
-	if s.cfg.Mode == ModeSampleTime {
+	if s.cfg.Mode == modeSampleTime {
 		gen.iterCounts, gen.pool = newDenseCounts(), newDenseCounts()
 	}
 	return gen
@@ -64,7 +64,7 @@ func (gen *jmhGen) record(i, a, r int, rec *jmhRecord) {
 		gen.levels = s.forkLevels(gen.levels[:0], i, a, r, f)
 		iterNs[f-1] = append([]float64(nil), gen.levels...)
 	}
-	if c.Mode == ModeSampleTime {
+	if c.Mode == modeSampleTime {
 		gen.sampleRecord(i, a, r, iterNs, rec)
 	} else {
 		raw := make([][]float64, c.Forks)
@@ -237,7 +237,7 @@ func (s *Suite) writeJMHRecord(out *sink, t *BenchmarkTruth, rec *jmhRecord) {
 		strField("jmhVersion", c.JMHVersion)
 	}
 	strField("benchmark", t.JMHName)
-	strField("mode", string(c.Mode))
+	strField("mode", c.Mode)
 	intField("threads", int64(c.Threads))
 	intField("forks", int64(c.Forks))
 	if s.jv.atLeast(19) {

@@ -172,7 +172,7 @@ func TestWriteJMHAvgt(t *testing.T) {
 func TestWriteJMHThroughputAndSingleShot(t *testing.T) {
 	c := DefaultSuiteConfig()
 	c.Benchmarks, c.Iterations, c.Forks, c.Threads = 2, 10, 2, 4
-	c.Mode, c.Unit = ModeThroughput, "ops/ms"
+	c.Mode, c.Unit = modeThroughput, "ops/ms"
 	s := mustSuite(t, c)
 	recs := decodeJMH(t, render(t, s, FormatJMH))
 	for i, r := range recs {
@@ -216,7 +216,7 @@ func TestWriteJMHSample(t *testing.T) {
 			c := DefaultSuiteConfig()
 			c.Benchmarks, c.Iterations, c.Forks = 3, 8, 2
 			c.Params = nil
-			c.Mode, c.Unit, c.JMHVersion = ModeSampleTime, "ms/op", ver
+			c.Mode, c.Unit, c.JMHVersion = modeSampleTime, "ms/op", ver
 			c.MinMean, c.MaxMean = 2e4, 1e5 // ≥ 10^4 invocations fit a 1 s iteration
 			c.Sample.MaxPerIteration = 300
 			c.GC.Enabled = ver == "1.36"
@@ -329,7 +329,7 @@ func TestWriteJMHSampleSlowOps(t *testing.T) {
 	c := DefaultSuiteConfig()
 	c.Benchmarks, c.Iterations, c.Forks = 1, 5, 2
 	c.Params = nil
-	c.Mode, c.Unit = ModeSampleTime, "s/op"
+	c.Mode, c.Unit = modeSampleTime, "s/op"
 	c.MinMean, c.MaxMean = 3.7e9, 3.7e9
 	c.GC.Enabled = false
 	s := mustSuite(t, c)
@@ -345,7 +345,7 @@ func TestWriteJMHSampleSlowOps(t *testing.T) {
 
 func TestJMHVersionValidation(t *testing.T) {
 	c := DefaultSuiteConfig()
-	c.Mode = ModeSampleTime
+	c.Mode = modeSampleTime
 	c.JMHVersion = "1.13"
 	if _, err := NewSuite(c); err == nil {
 		t.Error("sample mode with JMH 1.13 accepted")

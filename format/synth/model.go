@@ -141,7 +141,7 @@ func histMean(h []bucket) (mean float64, n int64) {
 func (s *Suite) ForkValues(i, instance, trial, fork int) []float64 {
 	s.checkSeries(i, instance, trial, fork)
 	v := s.forkLevels(make([]float64, 0, s.cfg.Iterations), i, instance, trial, fork)
-	if s.cfg.Mode != ModeSampleTime {
+	if s.cfg.Mode != modeSampleTime {
 		return v
 	}
 	g, counts := newRNG(), newDenseCounts()

@@ -206,7 +206,7 @@ func median(x []float64) float64 {
 func TestSampleModeMeanHolds(t *testing.T) {
 	c := quietSuiteConfig()
 	c.Warmup.Fraction, c.Slowdown.Fraction, c.NoSteady.Fraction = 0, 0, 0
-	c.Mode = ModeSampleTime
+	c.Mode = modeSampleTime
 	c.Iterations = 30
 	c.MinMean, c.MaxMean = 1e4, 1e5
 	c.Sample = sampleConfig{MaxPerIteration: 500, noise: 0.1, tailRate: 0.01, minTail: 5, maxTail: 20}
@@ -229,7 +229,7 @@ func TestDeterminism(t *testing.T) {
 	avgt.Benchmarks, avgt.Iterations = 4, 20
 	configs["avgt"] = avgt
 	sample := avgt
-	sample.Mode, sample.Sample.MaxPerIteration = ModeSampleTime, 50
+	sample.Mode, sample.Sample.MaxPerIteration = modeSampleTime, 50
 	configs["sample"] = sample
 	u := UOpTimeSuiteConfig()
 	u.Benchmarks = 5

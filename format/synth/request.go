@@ -104,7 +104,7 @@ func (r *Request) suiteConfig() (SuiteConfig, error) {
 		cfg.Iterations = r.Iterations
 	}
 	if r.Mode != "" {
-		cfg.Mode = Mode(r.Mode)
+		cfg.Mode = r.Mode
 	}
 	if r.Unit != "" {
 		cfg.Unit = r.Unit

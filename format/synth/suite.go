@@ -73,10 +73,10 @@ func (s NoSteadyShape) String() string {
 // MarshalText encodes the shape as its String.
 func (s NoSteadyShape) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// Position locates a value in the repetition levels; all fields are
+// position locates a value in the repetition levels; all fields are
 // 1-based like the canonical table. Slice is 0 when the whole iteration is
 // meant.
-type Position struct {
+type position struct {
 	Instance  int `json:"instance"`
 	Trial     int `json:"trial"`
 	Fork      int `json:"fork"`
@@ -87,7 +87,7 @@ type Position struct {
 // outlier is an injected iteration outlier: the iteration's value was
 // multiplied by Factor (> 1).
 type outlier struct {
-	Position
+	position
 	Factor float64 `json:"factor"`
 }
 
@@ -154,7 +154,7 @@ type BenchmarkTruth struct {
 	Outliers []outlier `json:"outliers"`
 	// Dropped lists the rows missing from the µOpTime CSV: whole
 	// iterations (Slice 0) and single slices, in level order.
-	Dropped []Position `json:"dropped"`
+	Dropped []position `json:"dropped"`
 }
 
 // curve returns the behaviour curve c(k): the expected value of 0-based
@@ -214,7 +214,7 @@ func newSuite(cfg SuiteConfig, scale []float64) (*Suite, error) {
 	}
 	u, _ := parseUnit(cfg.unit())
 	jv, _ := parseJMHVersion(cfg.JMHVersion)
-	if cfg.Mode == ModeSampleTime && !jv.atLeast(14) {
+	if cfg.Mode == modeSampleTime && !jv.atLeast(14) {
 		return nil, fmt.Errorf("synth: SuiteConfig.JMHVersion: sample mode needs JMH 1.14 or later (rawDataHistogram), got %s", cfg.JMHVersion)
 	}
 	s := &Suite{cfg: cfg, unit: u, jv: jv}
@@ -498,7 +498,7 @@ func (s *Suite) finishTruth(t *BenchmarkTruth) {
 		for r := 1; r <= cfg.Trials; r++ {
 			for f := 1; f <= cfg.Forks; f++ {
 				s.forkOutliers(t.Index, a, r, f, func(k int, factor float64) {
-					t.Outliers = append(t.Outliers, outlier{Position{a, r, f, k + 1, 0}, factor})
+					t.Outliers = append(t.Outliers, outlier{position{a, r, f, k + 1, 0}, factor})
 				})
 			}
 		}
@@ -560,7 +560,7 @@ func (s *Suite) dropRows() error {
 			dropSl[[2]int{u, g.r.IntN(cfg.slices)}] = true
 		}
 	}
-	pos := func(u int) (series int, p Position) {
+	pos := func(u int) (series int, p position) {
 		series, u = u/perSeries, u%perSeries
 		p.Iteration = u%cfg.Iterations + 1
 		u /= cfg.Iterations
@@ -585,7 +585,7 @@ func (s *Suite) dropRows() error {
 	return nil
 }
 
-func positionLess(a, b Position) bool {
+func positionLess(a, b position) bool {
 	if a.Instance != b.Instance {
 		return a.Instance < b.Instance
 	}

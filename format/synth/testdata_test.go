@@ -48,7 +48,7 @@ func testdataFiles() []testdataFile {
 	thrpt.Benchmarks, thrpt.Forks, thrpt.Iterations, thrpt.Threads = 1, 2, 4, 4
 	thrpt.Params = nil
 	thrpt.Specs = []BenchmarkSpec{{Kind: KindFlat, Mean: 800}}
-	thrpt.Mode, thrpt.Unit, thrpt.JMHVersion = ModeThroughput, "ops/ms", "1.21"
+	thrpt.Mode, thrpt.Unit, thrpt.JMHVersion = modeThroughput, "ops/ms", "1.21"
 	thrpt.GC.zeroAllocFraction = 0
 	thrpt.Instances, thrpt.Trials = 1, 1
 
@@ -58,7 +58,7 @@ func testdataFiles() []testdataFile {
 	sample.Benchmarks, sample.Forks, sample.Iterations = 1, 2, 3
 	sample.Params = nil
 	sample.Specs = []BenchmarkSpec{{Kind: KindFlat, Mean: 18000}}
-	sample.Mode, sample.Unit, sample.JMHVersion = ModeSampleTime, "ms/op", "1.36"
+	sample.Mode, sample.Unit, sample.JMHVersion = modeSampleTime, "ms/op", "1.36"
 	sample.Sample.MaxPerIteration = 12
 	sample.GC.Enabled = false
 	sample.Instances, sample.Trials = 1, 1
@@ -98,7 +98,7 @@ func testdataFiles() []testdataFile {
 	paSample.Seed = 20240508
 	paSample.Benchmarks = 1
 	paSample.Specs = []BenchmarkSpec{{Kind: KindFlat, Mean: 40000}}
-	paSample.Mode = ModeSampleTime
+	paSample.Mode = modeSampleTime
 	paSample.Instances, paSample.Trials, paSample.Forks = 1, 1, 2
 	paSample.Sample.MaxPerIteration = 8
 

@@ -14,7 +14,7 @@ const uOpTimeHeader = "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed
 // once by the reader.
 var paHeader = pa.Header
 
-// WriteUOpTimeCSV writes the suite as a µOpTime Go benchmark CSV (Japke et
+// writeUOpTimeCSV writes the suite as a µOpTime Go benchmark CSV (Japke et
 // al., TOSEM 2025, replication package data set 1): one row per 1-s slice,
 // levels instance (ir) > suite run (sr, the suite's trials) > iteration (it)
 // > slice (bed), rows ordered instance, benchmark, suite run, iteration,
@@ -23,7 +23,7 @@ var paHeader = pa.Header
 // (n·ns_per_op ≈ 1–1.3 × IterationTime) and ns_per_op is rounded as Go
 // prints it. Rows listed in BenchmarkTruth.Dropped are left out; m_id stays
 // consecutive.
-func (s *Suite) WriteUOpTimeCSV(w io.Writer) error {
+func (s *Suite) writeUOpTimeCSV(w io.Writer) error {
 	c := &s.cfg
 	out := newSink(w)
 	out.str(uOpTimeHeader + "\n")
@@ -35,14 +35,14 @@ func (s *Suite) WriteUOpTimeCSV(w io.Writer) error {
 	for a := 1; a <= c.Instances; a++ {
 		for i := range s.truth {
 			t := &s.truth[i]
-			dropped := map[Position]bool{}
+			dropped := map[position]bool{}
 			for _, p := range t.Dropped {
 				dropped[p] = true
 			}
 			for r := 1; r <= c.Trials; r++ {
 				levels = s.forkLevels(levels[:0], i, a, r, 1)
 				for k, level := range levels {
-					it := Position{Instance: a, Trial: r, Fork: 1, Iteration: k + 1}
+					it := position{Instance: a, Trial: r, Fork: 1, Iteration: k + 1}
 					if dropped[it] {
 						continue
 					}
@@ -203,13 +203,13 @@ func (s *Suite) writePA(w io.Writer) error {
 							out.int(int64(f))
 							out.str(";")
 							out.int(int64(k + 1))
-							out.str(";" + string(c.Mode) + ";" + unit + ";")
+							out.str(";" + c.Mode + ";" + unit + ";")
 							out.int(count)
 							out.str(";")
 							out.b = strconv.AppendFloat(out.b, v, 'e', 6, 64)
 							out.str("\n")
 						}
-						if c.Mode != ModeSampleTime {
+						if c.Mode != modeSampleTime {
 							row(1, s.unitValue(level))
 							continue
 						}

@@ -18,7 +18,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,10,5.5,1,1,1,1,1,1,1,1,\"B\n\xff\x1b\"\n"))
 	f.Add([]byte("m_id;n;ns_per_op;bed_setup;it_setup;sr_setup;ir_setup;bed_pos;it_pos;sr_pos;ir_pos;b_name\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tab := ingesttest.FuzzOnce(t, Format{}, data, "fuzz.csv")
+		tab := ingesttest.FuzzOnce(t, format{}, data, "fuzz.csv")
 		if tab == nil {
 			return
 		}

@@ -61,17 +61,20 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Format reads µOpTime Go benchmark CSV. The zero value is ready to use.
-type Format struct{}
+// Format returns the reader of µOpTime Go benchmark CSV.
+func Format() ingest.Format { return format{} }
 
-var _ ingest.Format = Format{}
+// format is the µOpTime reader; it has no state.
+type format struct{}
+
+var _ ingest.Format = format{}
 
 // Name is "uoptime".
-func (Format) Name() string { return "uoptime" }
+func (format) Name() string { return "uoptime" }
 
 // Sniff reports whether the first line of head is a CSV header naming the
 // ns_per_op and b_name columns.
-func (Format) Sniff(head []byte) bool {
+func (format) Sniff(head []byte) bool {
 	h := bytes.ToLower(csvfile.FirstLine(head))
 	return bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) && bytes.IndexByte(h, ',') >= 0
 }
@@ -82,7 +85,7 @@ func (Format) Sniff(head []byte) bool {
 // data row without a header (12 or more ','-separated fields, the first a
 // number, the last a Benchmark name), else 0. Read's header error then
 // names the delimiter or the missing header.
-func (Format) Likely(head []byte) int {
+func (format) Likely(head []byte) int {
 	line := csvfile.FirstLine(head)
 	h := bytes.ToLower(line)
 	if bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) {
@@ -173,7 +176,7 @@ var levelNames = [numLevels]string{"instance", "trial", "iteration", "slice"}
 // It returns a *ingest.ParseError when r is empty or the header lacks
 // required columns, and a wrapped error when reading r fails; bad rows are
 // counted in rep and skipped.
-func (Format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
 	cr, err := csvfile.NewReader(r, src.File, ',', rep, kindMalformedCSV)
 	if err != nil {
 		return err

@@ -23,12 +23,12 @@ import (
 // at the end of the test, with a leak check) and the report.
 func readPath(t *testing.T, path string) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.ReadFile(t, Format{}, path, ingest.Source{Project: "p", Version: "v"})
+	return ingesttest.ReadFile(t, format{}, path, ingest.Source{Project: "p", Version: "v"})
 }
 
 func readFrom(t *testing.T, r io.Reader, name string) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.Read(t, Format{}, r, ingest.Source{File: name, Project: "p", Version: "v"})
+	return ingesttest.Read(t, format{}, r, ingest.Source{File: name, Project: "p", Version: "v"})
 }
 
 func rowsOf(t *testing.T, tab *table.Table) []table.Row { t.Helper(); return ingesttest.Rows(t, tab) }
@@ -239,7 +239,7 @@ func TestSniff(t *testing.T) {
 		{`[{"benchmark":"x","primaryMetric":{}}]`, false},
 		{"x,y\nns_per_op,b_name\n", false},
 	} {
-		if got := (Format{}).Sniff([]byte(tc.head)); got != tc.want {
+		if got := (format{}).Sniff([]byte(tc.head)); got != tc.want {
 			t.Errorf("Sniff(%q) = %v, want %v", tc.head, got, tc.want)
 		}
 	}

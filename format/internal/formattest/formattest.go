@@ -174,19 +174,24 @@ func Params(kv ...string) string {
 	return table.CanonicalParams(m)
 }
 
-// RowList lists the primary rows as comparable strings: benchmark, params,
-// mode, version, the levels (instance, trial, fork, iteration) when
+// RowList lists the rows of metric ("" for the primary metric) as
+// comparable strings: benchmark, params, mode, version, the unit for a
+// secondary metric, the levels (instance, trial, fork, iteration) when
 // withLevels, count and value; sorted.
-func RowList(tab *table.Table, withLevels bool) []string {
+func RowList(tab *table.Table, metric string, withLevels bool) []string {
 	var out []string
-	for _, s := range table.Collect(tab, table.Filter{}) {
+	for _, s := range table.Collect(tab, table.Filter{Metric: metric}) {
+		unit := ""
+		if metric != "" {
+			unit = fmt.Sprintf(" %q", s.Unit)
+		}
 		for i := 0; i < s.Len(); i++ {
 			lv := ""
 			if withLevels {
 				lv = fmt.Sprintf(" i%d t%d f%d it%d", s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i],
 					s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i])
 			}
-			out = append(out, fmt.Sprintf("%q %q %q %q%s n=%d v=%v", s.Benchmark, s.Params, s.Mode, s.Version, lv, s.Count[i], s.Value[i]))
+			out = append(out, fmt.Sprintf("%q %q %q %q%s%s n=%d v=%v", s.Benchmark, s.Params, s.Mode, s.Version, unit, lv, s.Count[i], s.Value[i]))
 		}
 	}
 	sort.Strings(out)
@@ -273,22 +278,4 @@ func Random(t testing.TB, s Suite) *table.Table {
 	tab := b.Finish()
 	t.Cleanup(func() { tab.Release(); mem.AssertSize(t, 0) })
 	return tab
-}
-
-// MetricRows lists the rows of metric like RowList (with levels when
-// withLevels), for secondary metrics.
-func MetricRows(tab *table.Table, metric string, withLevels bool) []string {
-	var out []string
-	for _, s := range table.Collect(tab, table.Filter{Metric: metric}) {
-		for i := 0; i < s.Len(); i++ {
-			lv := ""
-			if withLevels {
-				lv = fmt.Sprintf(" i%d t%d f%d it%d", s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i],
-					s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i])
-			}
-			out = append(out, fmt.Sprintf("%q %q %q %q %q%s n=%d v=%v", s.Benchmark, s.Params, s.Mode, s.Version, s.Unit, lv, s.Count[i], s.Value[i]))
-		}
-	}
-	sort.Strings(out)
-	return out
 }

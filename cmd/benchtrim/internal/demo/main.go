@@ -15,7 +15,6 @@ import (
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/format/synth"
-	"github.com/benchtrim/benchtrim/table"
 )
 
 // Config is what Main needs from the command line.
@@ -55,9 +54,6 @@ func Main(cfg Config) error {
 	}
 	if err := d.run(append([]string{"ingest", "-o", d.TablePath}, d.Files...)...); err != nil {
 		return fmt.Errorf("demo ingest: %w", err)
-	}
-	if _, err := table.FormatOf(d.TablePath); err != nil {
-		return err
 	}
 	var recap []string
 	for _, s := range steps() {
