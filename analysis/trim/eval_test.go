@@ -188,6 +188,12 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 	if err != nil {
 		t.Fatal(err)
 	}
+	bopt := opt
+	bopt.Tradeoff, bopt.Budget = budgetEval, BudgetMinimum
+	brep, err := Run(tab, bopt)
+	if err != nil {
+		t.Fatal(err)
+	}
 	series, err := table.Select(tab, table.Filter{})
 	if err != nil {
 		t.Fatal(err)
@@ -205,8 +211,8 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, minimum, stw, kj, uop, trm, trd := methods[0], methods[1], methods[2], methods[3], methods[4], methods[5], methods[6]
-	dyn := methods[7:]
+	rec, minimum, stw, kj, uop, trm, trd, bud := methods[0], methods[1], methods[2], methods[3], methods[4], methods[5], methods[6], methods[7]
+	dyn := methods[8:]
 	for i, ser := range series {
 		b := &rep.Benchmarks[i]
 		ur := ures[ser.Key]
@@ -238,6 +244,14 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 		if tb.Status.reduced() {
 			tradeEst, ktrade = tb.Estimate, []float64{float64(tb.Recommended.Forks), float64(tb.Recommended.Iterations)}
 		}
+		bb := &brep.Benchmarks[i]
+		if bb.Key != ser.Key || bb.Recommended.WarmupIterations != b.Recommended.WarmupIterations {
+			t.Fatalf("series %d: --budget changed the key or the warmup", i)
+		}
+		budEst, kbud := dw.replay(dw.maxKf()), dw.maxKf()
+		if bb.Status.reduced() {
+			budEst, kbud = bb.Estimate, []float64{float64(bb.Recommended.Forks), float64(bb.Recommended.Iterations)}
+		}
 		fk := func(k []float64) [table.NumLevels]float64 { return d0.full(k) }
 		type outcome struct {
 			m      *evalMethod
@@ -255,6 +269,7 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 			{uop, ur.Chosen.Average, float64(ur.Chosen.TimeNs), d0, kuop},
 			{trm, trimEst, float64(b.Recommended.TimeNs), dw, ktrim},
 			{trd, tradeEst, float64(tb.Recommended.TimeNs), dw, ktrade},
+			{bud, budEst, float64(bb.Recommended.TimeNs), dw, kbud},
 		}
 		for j, c := range opt.Reconfigure.Criteria {
 			dr := rrep.Results[i].Criterion(c)
@@ -275,7 +290,8 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 
 func newEvalMethods(opt Options) []*evalMethod {
 	ms := []*evalMethod{{name: "recorded"}, {name: "fixed minimum (1 fork × 5 iterations)"}, {name: "steady warmup alone"},
-		{name: "Kalibera–Jones alone"}, {name: "µOpTime alone"}, {name: "trim"}, {name: fmt.Sprintf("trim --tradeoff %g", tradeoffEval)}}
+		{name: "Kalibera–Jones alone"}, {name: "µOpTime alone"}, {name: "trim"}, {name: fmt.Sprintf("trim --tradeoff %g", tradeoffEval)},
+		{name: fmt.Sprintf("trim --tradeoff %g --budget minimum", budgetEval)}}
 	for _, c := range opt.Reconfigure.Criteria {
 		ms = append(ms, &evalMethod{name: "dynamic reconfiguration (" + c.String() + ")"})
 	}
@@ -466,6 +482,11 @@ func evalReal(t *testing.T, files []string, opt Options, b *strings.Builder) *re
 // against the criterion (the table shows 0.04 … 0.4 around it).
 const tradeoffEval = 0.16
 
+// budgetEval is the λ of --tradeoff under --budget minimum the
+// evaluations check against the criterion (the real-data table
+// shows 0.01 … 0.12 around it).
+const budgetEval = 0.02
+
 func TestEvaluationRealData(t *testing.T) {
 	if testing.Short() {
 		testenv.Skip(t, "analyses every real file")
@@ -501,6 +522,16 @@ func TestEvaluationRealData(t *testing.T) {
 			trade = r
 		}
 	}
+	var budget *realSummary
+	for _, lambda := range []float64{0.01, budgetEval, 0.05, 0.12} {
+		o := opt
+		o.Tradeoff, o.Budget = lambda, BudgetMinimum
+		r := evalReal(t, files, o, nil)
+		r.row(&b, fmt.Sprintf("all, --tradeoff %g --budget minimum", lambda))
+		if lambda == budgetEval {
+			budget = r
+		}
+	}
 	var jmh, gof []string
 	for _, f := range files {
 		if strings.HasSuffix(f, ".json") {
@@ -517,6 +548,8 @@ func TestEvaluationRealData(t *testing.T) {
 		o := opt
 		o.Tradeoff = tradeoffEval
 		evalReal(t, g.files, o, nil).row(&b, fmt.Sprintf("%s, --tradeoff %g", g.name, tradeoffEval))
+		o.Tradeoff, o.Budget = budgetEval, BudgetMinimum
+		evalReal(t, g.files, o, nil).row(&b, fmt.Sprintf("%s, --tradeoff %g --budget minimum", g.name, budgetEval))
 	}
 	checkGolden(t, "testdata/evaluation-real.md", b.String())
 	if share := float64(def.notReduced) / float64(def.runs); share >= 0.2 {
@@ -525,9 +558,14 @@ func TestEvaluationRealData(t *testing.T) {
 	// The criterion, met under --tradeoff (not at the default
 	// target: see docs/trim.md): more time saved than the fixed minimum at
 	// equal or better out-of-sample verdict agreement.
-	if saved, minSaved := 1-trade.after/trade.rec, 1-trade.minTime/trade.rec; !(saved > minSaved) || !(trade.agree >= trade.minAgree) {
-		t.Errorf("--tradeoff %g saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
-			tradeoffEval, 100*saved, 100*minSaved, 100*trade.agree/float64(trade.splits), 100*trade.minAgree/float64(trade.splits))
+	for _, r := range []struct {
+		rule string
+		s    *realSummary
+	}{{fmt.Sprintf("--tradeoff %g", tradeoffEval), trade}, {fmt.Sprintf("--tradeoff %g --budget minimum", budgetEval), budget}} {
+		if saved, minSaved := 1-r.s.after/r.s.rec, 1-r.s.minTime/r.s.rec; !(saved > minSaved) || !(r.s.agree >= r.s.minAgree) {
+			t.Errorf("%s saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
+				r.rule, 100*saved, 100*minSaved, 100*r.s.agree/float64(r.s.splits), 100*r.s.minAgree/float64(r.s.splits))
+		}
 	}
 }
 
@@ -568,12 +606,15 @@ func TestEvaluationVersions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, lambda := range []float64{0, 0.08, 0.1, 0.12, 0.16, 0.25} {
+		for i, lambda := range []float64{0, 0.08, 0.1, 0.12, 0.16, 0.25, budgetEval} {
 			o := opt
 			o.Tradeoff = lambda
 			rule := "--target 0.01"
 			if lambda > 0 {
 				rule = fmt.Sprintf("--tradeoff %g", lambda)
+			}
+			if i == 6 {
+				o.Budget, rule = BudgetMinimum, rule+" --budget minimum"
 			}
 			rep, err := Run(tab, o)
 			if err != nil {
@@ -605,4 +646,9 @@ func TestEvaluationVersions(t *testing.T) {
 			pctCell(s.agree/s.pairs), pctCell(s.minAgree/s.pairs))
 	}
 	checkGolden(t, "testdata/evaluation-versions.md", b.String())
+	budget := fmt.Sprintf("--tradeoff %g --budget minimum", budgetEval)
+	if s := totals[budget]; !(s.after < s.min) || !(s.agree >= s.minAgree) {
+		t.Errorf("%s saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
+			budget, 100*(1-s.after/s.rec), 100*(1-s.min/s.rec), 100*s.agree/s.pairs, 100*s.minAgree/s.pairs)
+	}
 }

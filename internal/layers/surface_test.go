@@ -18,7 +18,7 @@ import (
 // code, blank and comment-only lines left out (a ratchet: lower it as
 // names are unexported). golang.org/x/perf's analysis packages count 55
 // on this measure (TestSurfaceBesideXPerf).
-const maxExportedPerKLOC = 41.0
+const maxExportedPerKLOC = 38.0
 
 // maxExportedPerKPhysical is issue 25's target: at most 36 exported names
 // per 1,000 lines, lines counted as the issue counted x/perf's 7,347 (wc
