@@ -391,18 +391,7 @@ func TestDetectableSlowdownLargeRuns(t *testing.T) {
 func TestTradeoffIsTheGridOptimum(t *testing.T) {
 	rng := stats.NewStream(11, "tradeoff", 0)
 	for trial := 0; trial < 30; trial++ {
-		forks, its := 2+rng.IntN(5), 2+rng.IntN(9)
-		var l [][3]int32
-		var y []float64
-		for f := 1; f <= forks; f++ {
-			off := rng.Float64() * 4
-			for i := 1; i <= its; i++ {
-				l = append(l, [3]int32{int32(f), int32(i), 1})
-				y = append(y, 100+off+rng.Float64()*3)
-			}
-		}
-		d := newDesign(seriesOf(l, y), 0)
-		c := newChooser(d, costModel{unitNs: 1e9, warmupNs: float64(rng.IntN(10)) * 1e9}, 0.01+rng.Float64()*0.05, 3)
+		c := randomChooser(rng, 2)
 		rec := c.recorded()
 		for _, lambda := range []float64{1e-9, 0.05, 0.16, 1, 1e9} {
 			got := c.tradeoff(lambda)
@@ -425,6 +414,24 @@ func TestTradeoffIsTheGridOptimum(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomChooser is a chooser on a generated design of 2–6 forks of
+// minIts to minIts+8 iterations with fork offsets up to 4 %, a random
+// warmup cost and recorded precision.
+func randomChooser(rng *stats.Stream, minIts int) *chooser {
+	forks, its := 2+rng.IntN(5), minIts+rng.IntN(9)
+	var l [][3]int32
+	var y []float64
+	for f := 1; f <= forks; f++ {
+		off := rng.Float64() * 4
+		for i := 1; i <= its; i++ {
+			l = append(l, [3]int32{int32(f), int32(i), 1})
+			y = append(y, 100+off+rng.Float64()*3)
+		}
+	}
+	d := newDesign(seriesOf(l, y), 0)
+	return newChooser(d, costModel{unitNs: 1e9, warmupNs: float64(rng.IntN(10)) * 1e9}, 0.01+rng.Float64()*0.05, 3)
 }
 
 // eachConfig calls fn with every configuration within c's bounds that
@@ -461,19 +468,8 @@ func TestTradeoffWithinBudget(t *testing.T) {
 	rng := stats.NewStream(12, "budget", 0)
 	fitsBetter := 0
 	for trial := 0; trial < 30; trial++ {
-		forks, its := 2+rng.IntN(5), 5+rng.IntN(9)
-		var l [][3]int32
-		var y []float64
-		for f := 1; f <= forks; f++ {
-			off := rng.Float64() * 4
-			for i := 1; i <= its; i++ {
-				l = append(l, [3]int32{int32(f), int32(i), 1})
-				y = append(y, 100+off+rng.Float64()*3)
-			}
-		}
-		d := newDesign(seriesOf(l, y), 0)
-		c := newChooser(d, costModel{unitNs: 1e9, warmupNs: float64(rng.IntN(10)) * 1e9}, 0.01+rng.Float64()*0.05, 3)
-		c.capNs = c.eval(fixedMinimum(d, "jmh", c.bound)).timeNs
+		c := randomChooser(rng, 5)
+		c.capNs = c.eval(fixedMinimum(c.d, "jmh", c.bound)).timeNs
 		rec := c.recorded()
 		for _, lambda := range []float64{0.001, 0.02, 0.16} {
 			got := c.tradeoff(lambda)

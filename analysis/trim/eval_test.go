@@ -236,22 +236,21 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 			trimEst = b.Estimate
 			ktrim = []float64{float64(b.Recommended.Forks), float64(b.Recommended.Iterations)}
 		}
-		tb := &trep.Benchmarks[i]
-		if tb.Key != ser.Key || tb.Recommended.WarmupIterations != b.Recommended.WarmupIterations {
-			t.Fatalf("series %d: --tradeoff changed the key or the warmup", i)
+		// variant is the estimate and configuration of another trim run
+		// on the same suite (the recorded one where it keeps it).
+		variant := func(rep *Report, flag string) (float64, []float64) {
+			v := &rep.Benchmarks[i]
+			if v.Key != ser.Key || v.Recommended.WarmupIterations != b.Recommended.WarmupIterations {
+				t.Fatalf("series %d: %s changed the key or the warmup", i, flag)
+			}
+			if v.Status.reduced() {
+				return v.Estimate, []float64{float64(v.Recommended.Forks), float64(v.Recommended.Iterations)}
+			}
+			return dw.replay(dw.maxKf()), dw.maxKf()
 		}
-		tradeEst, ktrade := dw.replay(dw.maxKf()), dw.maxKf()
-		if tb.Status.reduced() {
-			tradeEst, ktrade = tb.Estimate, []float64{float64(tb.Recommended.Forks), float64(tb.Recommended.Iterations)}
-		}
-		bb := &brep.Benchmarks[i]
-		if bb.Key != ser.Key || bb.Recommended.WarmupIterations != b.Recommended.WarmupIterations {
-			t.Fatalf("series %d: --budget changed the key or the warmup", i)
-		}
-		budEst, kbud := dw.replay(dw.maxKf()), dw.maxKf()
-		if bb.Status.reduced() {
-			budEst, kbud = bb.Estimate, []float64{float64(bb.Recommended.Forks), float64(bb.Recommended.Iterations)}
-		}
+		tradeEst, ktrade := variant(trep, "--tradeoff")
+		budEst, kbud := variant(brep, "--budget")
+		tb, bb := &trep.Benchmarks[i], &brep.Benchmarks[i]
 		fk := func(k []float64) [table.NumLevels]float64 { return d0.full(k) }
 		type outcome struct {
 			m      *evalMethod
