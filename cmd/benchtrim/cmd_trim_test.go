@@ -91,3 +91,45 @@ func TestTrimRulesExclusive(t *testing.T) {
 		t.Errorf("--tradeoff -1: err %v, want an error naming --tradeoff", err)
 	}
 }
+
+// TestTrimBudgetMinimum runs trim --tradeoff --budget minimum on a
+// generated µOpTime suite: the text, the plan's budget column and the
+// report name the budget, no benchmark's configuration costs more than
+// the fixed minimum's time (minimum_time_s), and --budget minimum alone
+// (without a λ) is refused.
+func TestTrimBudgetMinimum(t *testing.T) {
+	dir := t.TempDir()
+	in := generated(t, dir, "u.csv", "--preset", "uoptime", "--benchmarks", "3")
+	plan, report := filepath.Join(dir, "plan.csv"), filepath.Join(dir, "r.html")
+	out, stderr, err := runCLI(t, "-q", "trim", "--resamples", "500", "--splits", "2", "--tradeoff", "0.02", "--budget", "minimum", "-o", plan, "--report", report, in)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(out, "trade-off 0.02 within the fixed minimum's time") {
+		t.Errorf("the text does not name the budget:\n%s", out)
+	}
+	rows := readCSV(t, plan)
+	if len(rows) < 4 {
+		t.Fatalf("plan has %d rows, want a header and 3 benchmarks at least", len(rows))
+	}
+	col := map[string]int{}
+	for j, h := range rows[0] {
+		col[h] = j
+	}
+	for _, r := range rows[1:] {
+		if r[col["budget"]] != "minimum" {
+			t.Errorf("%s: budget %q, want minimum", r[col["benchmark"]], r[col["budget"]])
+		}
+		ts, _ := strconv.ParseFloat(r[col["time_s"]], 64)
+		ms, _ := strconv.ParseFloat(r[col["minimum_time_s"]], 64)
+		if !(ts > 0 && ts <= ms*(1+1e-9)) {
+			t.Errorf("%s: time_s %v, fixed minimum %v: want within the budget", r[col["benchmark"]], ts, ms)
+		}
+	}
+	if html, err := os.ReadFile(report); err != nil || !strings.Contains(string(html), "within the fixed minimal configuration&#39;s time") {
+		t.Errorf("the report does not name the budget (err %v)", err)
+	}
+	if _, _, err := runCLI(t, "trim", "--budget", "minimum", in); err == nil || !strings.Contains(err.Error(), "trade-off") {
+		t.Errorf("--budget minimum without --tradeoff: err %v, want an error asking for a trade-off", err)
+	}
+}
