@@ -35,14 +35,6 @@ func readCSVGuarded(r io.Reader, name string, mem memory.Allocator) (*Table, err
 func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Record) error) (*Table, error) {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
-	head, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s:1: reading header: %w", name, err)
-	}
-	want := strings.Join(csvHeader(), ",")
-	if got := strings.Join(head, ","); got != want {
-		return nil, fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), want)
-	}
 	b := NewBuilder(mem, 0)
 	defer b.Release()
 	if sink != nil {
@@ -50,29 +42,25 @@ func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Rec
 	}
 	var row Row
 	var runs runLevels
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	err := eachCSVRecord(cr, name, csvHeader(), func(rec []string, line int) error {
 		if err := parseCSVRow(rec, &row); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		lv := [NumLevels]int32{row.Instance, row.Trial, row.Fork, row.Iteration, row.Slice}
 		if msg := levelError(&lv); msg != "" {
-			return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
+			return fmt.Errorf("%s:%d: %s", name, line, msg)
 		}
 		if err := b.Append(&row); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		if err := b.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		runs.add(Key{row.Project, row.Version, row.Benchmark, row.Params, row.Mode}, &lv, int64(line))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if line, msg := runs.check(); msg != "" {
 		return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
@@ -83,6 +71,31 @@ func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Rec
 		return nil, err
 	}
 	return t, nil
+}
+
+// eachCSVRecord reads cr's header, which must be want, then calls fn
+// with every record and its line; errors name the file name and the line.
+func eachCSVRecord(cr *csv.Reader, name string, want []string, fn func(rec []string, line int) error) error {
+	head, err := cr.Read()
+	if err != nil {
+		return fmt.Errorf("%s:1: reading header: %w", name, err)
+	}
+	if got, want := strings.Join(head, ","), strings.Join(want, ","); got != want {
+		return fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), want)
+	}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if err := fn(rec, line); err != nil {
+			return err
+		}
+	}
 }
 
 // csvError places err, from csv.Reader.Read, at its line of file name.
@@ -176,23 +189,7 @@ func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 			setups, err = nil, fmt.Errorf("%s: corrupt setups file: %v", name, p)
 		}
 	}()
-	cr := csv.NewReader(r)
-	head, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
-	}
-	if got, want := strings.Join(head, ","), strings.Join(setupsHeader, ","); got != want {
-		return nil, fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), want)
-	}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
-		line, _ := cr.FieldPos(0)
+	err = eachCSVRecord(csv.NewReader(r), name, setupsHeader, func(rec []string, line int) error {
 		var perr error
 		n := func(i int) int64 {
 			v, err := strconv.ParseInt(rec[i], 10, 64)
@@ -214,9 +211,13 @@ func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 			s.Env = env
 		}
 		if perr != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, perr)
+			return fmt.Errorf("%s:%d: %w", name, line, perr)
 		}
 		setups = append(setups, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return setups, nil
 }
