@@ -167,6 +167,20 @@ func (c *chooser) cheapest(target float64) (best choice, ok bool) {
 	return best, ok
 }
 
+// setBudget bounds tradeoff by a budget share (Options.Budget): a
+// configuration may cost at most
+//
+//	capNs = max(T(k_min), share · T(recorded))
+//
+// where k_min is the fixed minimal configuration of tool (fixedMinimum).
+// A share of 1 or more leaves tradeoff unbounded (capNs 0).
+func (c *chooser) setBudget(share float64, tool string) {
+	c.capNs = 0
+	if share < 1 {
+		c.capNs = max(c.eval(fixedMinimum(c.d, tool, c.bound)).timeNs, share*c.recorded().timeNs)
+	}
+}
+
 // tradeoff returns the configuration within the bounds (keeping at least
 // minObs observations, or every one when fewer were recorded) that
 // minimises
@@ -179,8 +193,9 @@ func (c *chooser) cheapest(target float64) (best choice, ok bool) {
 // costing Δ more of the recorded time is chosen only if it narrows the
 // CI by more than λ·Δ (λ = 0.16: 10 % of the recorded time for 1.6
 // points). With a budget (capNs > 0) only configurations costing at most
-// capNs compete, the recorded one included: it is kept only when none
-// fits. Levels of up to 64 units are searched count by count, larger ones
+// capNs compete, the recorded one included; where none fits (a benchmark
+// without a steady state keeps its iterations per fork), the cheapest
+// configuration. Levels of up to 64 units are searched count by count, larger ones
 // over 1, 2, 3, 4, 6, 8, 12, … and the bound.
 func (c *chooser) tradeoff(lambda float64) choice {
 	rec := c.recorded()
@@ -208,8 +223,9 @@ func (c *chooser) tradeoff(lambda float64) choice {
 	k := make([]float64, L)
 	best, bestV := rec, rec.precision+lambda
 	if c.capNs > 0 && rec.timeNs > c.capNs {
-		bestV = math.Inf(1) // the recorded configuration only if nothing fits
+		bestV = math.Inf(1) // over the budget
 	}
+	cheapest := rec // the cheapest configuration, should none fit the budget
 	var walk func(j int, prod float64)
 	walk = func(j int, prod float64) {
 		if j == L {
@@ -217,6 +233,9 @@ func (c *chooser) tradeoff(lambda float64) choice {
 				return
 			}
 			e := c.eval(k)
+			if e.timeNs < cheapest.timeNs {
+				cheapest = e
+			}
 			if c.capNs > 0 && e.timeNs > c.capNs {
 				return
 			}
@@ -231,6 +250,9 @@ func (c *chooser) tradeoff(lambda float64) choice {
 		}
 	}
 	walk(0, 1)
+	if math.IsInf(bestV, 1) {
+		return cheapest
+	}
 	return best
 }
 

@@ -435,8 +435,8 @@ func randomChooser(rng *stats.Stream, minIts int) *chooser {
 }
 
 // eachConfig calls fn with every configuration within c's bounds that
-// keeps at least c.minObs observations (the exhaustive search the
-// choosers are checked against).
+// keeps at least c.minObs observations and every unit of its fixed
+// levels (the exhaustive search the choosers are checked against).
 func eachConfig(c *chooser, fn func(choice)) {
 	k := make([]float64, len(c.bound))
 	var walk func(j int)
@@ -452,6 +452,9 @@ func eachConfig(c *chooser, fn func(choice)) {
 			return
 		}
 		for n := 1; n <= c.bound[j]; n++ {
+			if c.fixed[j] && n < c.bound[j] {
+				continue
+			}
 			k[j] = float64(n)
 			walk(j + 1)
 		}
@@ -459,27 +462,48 @@ func eachConfig(c *chooser, fn func(choice)) {
 	walk(0)
 }
 
-// TestTradeoffWithinBudget checks the budget of chooser.tradeoff (capNs,
-// Options.Budget "minimum") against an exhaustive search: its choice
-// costs at most the budget and has the least h(k) + λ·T(k)/T_rec among
-// the configurations that fit, even where the recorded configuration's
-// value is lower (it does not fit).
+// TestTradeoffWithinBudget checks the budget of chooser.tradeoff
+// (setBudget, Options.Budget 0, 0.05 and 0.4) against an exhaustive
+// search: the budget is max(T(k_min), share·T_rec), and the choice costs
+// at most the budget and has the least h(k) + λ·T(k)/T_rec among the
+// configurations that fit, even where the recorded configuration's
+// value is lower (it does not fit); where nothing fits, it is the
+// cheapest configuration.
 func TestTradeoffWithinBudget(t *testing.T) {
 	rng := stats.NewStream(12, "budget", 0)
-	fitsBetter := 0
+	fitsBetter, shareBinds, noneFits := 0, 0, 0
 	for trial := 0; trial < 30; trial++ {
 		c := randomChooser(rng, 5)
-		c.capNs = c.eval(fixedMinimum(c.d, "jmh", c.bound)).timeNs
+		share := []float64{0, 0.05, 0.4}[trial%3]
+		// Every fourth keeps its iterations per fork, as a benchmark
+		// without a steady state does: the budget may then fit nothing.
+		c.fixed[len(c.fixed)-1] = trial%4 == 3
+		c.setBudget(share, "jmh")
 		rec := c.recorded()
+		tmin := c.eval(fixedMinimum(c.d, "jmh", c.bound)).timeNs
+		if want := math.Max(tmin, share*rec.timeNs); c.capNs != want {
+			t.Fatalf("trial %d share %g: budget %v, want max(%v, %g × %v) = %v", trial, share, c.capNs, tmin, share, rec.timeNs, want)
+		}
+		if c.capNs > tmin {
+			shareBinds++
+		}
 		for _, lambda := range []float64{0.001, 0.02, 0.16} {
 			got := c.tradeoff(lambda)
 			value := func(e choice) float64 { return e.precision + lambda*e.timeNs/rec.timeNs }
-			least := math.Inf(1)
+			least, cheapest := math.Inf(1), math.Inf(1)
 			eachConfig(c, func(e choice) {
+				cheapest = min(cheapest, e.timeNs)
 				if e.timeNs <= c.capNs {
 					least = min(least, value(e))
 				}
 			})
+			if math.IsInf(least, 1) {
+				if got.timeNs != cheapest {
+					t.Fatalf("trial %d λ %g: nothing fits the budget %v; chose %v costing %v, want the cheapest (%v)", trial, lambda, c.capNs, got.k, got.timeNs, cheapest)
+				}
+				noneFits++
+				continue
+			}
 			if got.timeNs > c.capNs {
 				t.Fatalf("trial %d λ %g: chose %v costing %v, over the budget %v", trial, lambda, got.k, got.timeNs, c.capNs)
 			}
@@ -493,5 +517,33 @@ func TestTradeoffWithinBudget(t *testing.T) {
 	}
 	if fitsBetter == 0 {
 		t.Error("no trial where the recorded configuration was better but over the budget: the test does not reach the case")
+	}
+	if noneFits == 0 {
+		t.Error("no trial where nothing fits the budget: the test does not reach the case")
+	}
+	if shareBinds == 0 {
+		t.Error("no trial where the share of the recorded time exceeds the fixed minimum's time: the test does not reach the case")
+	}
+	c := randomChooser(rng, 5)
+	if c.setBudget(1, "jmh"); c.capNs != 0 {
+		t.Errorf("share 1: budget %v, want none (0)", c.capNs)
+	}
+}
+
+// TestParseBudget checks --budget's forms and its refusals.
+func TestParseBudget(t *testing.T) {
+	for in, want := range map[string]float64{"minimum": 0, "recorded": 1, "0.05": 0.05, "5%": 0.05, " 25 % ": 0.25, "0": 0, "100%": 1} {
+		got, err := ParseBudget(in)
+		if err != nil || math.Abs(got-want) > 1e-15 {
+			t.Errorf("ParseBudget(%q) = %v, %v; want %v", in, got, err, want)
+		}
+		if back, err := ParseBudget(FormatBudget(got)); err != nil || math.Abs(back-got) > 1e-15 {
+			t.Errorf("ParseBudget(FormatBudget(%v)) = %v, %v", got, back, err)
+		}
+	}
+	for _, in := range []string{"", "min", "-0.1", "1.5", "150%", "NaN", "5%%"} {
+		if got, err := ParseBudget(in); err == nil {
+			t.Errorf("ParseBudget(%q) = %v, want an error", in, got)
+		}
 	}
 }

@@ -189,7 +189,7 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 		t.Fatal(err)
 	}
 	bopt := opt
-	bopt.Tradeoff, bopt.Budget = budgetEval, BudgetMinimum
+	bopt.Tradeoff, bopt.Budget = budgetEval, budgetShareEval
 	brep, err := Run(tab, bopt)
 	if err != nil {
 		t.Fatal(err)
@@ -290,7 +290,7 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 func newEvalMethods(opt Options) []*evalMethod {
 	ms := []*evalMethod{{name: "recorded"}, {name: "fixed minimum (1 fork × 5 iterations)"}, {name: "steady warmup alone"},
 		{name: "Kalibera–Jones alone"}, {name: "µOpTime alone"}, {name: "trim"}, {name: fmt.Sprintf("trim --tradeoff %g", tradeoffEval)},
-		{name: fmt.Sprintf("trim --tradeoff %g --budget minimum", budgetEval)}}
+		{name: fmt.Sprintf("trim --tradeoff %g --budget %s", budgetEval, budgetArg)}}
 	for _, c := range opt.Reconfigure.Criteria {
 		ms = append(ms, &evalMethod{name: "dynamic reconfiguration (" + c.String() + ")"})
 	}
@@ -359,7 +359,7 @@ func TestEvaluationKnownTruth(t *testing.T) {
 			}
 		}
 		evalKnownRows(&b, mix.name, ms)
-		for _, trim := range []string{"trim", ms[6].name} {
+		for _, trim := range []string{"trim", ms[6].name, ms[7].name} {
 			if d := dominated(ms, trim); len(d) > 0 {
 				t.Errorf("%s: faster than %s and more accurate: %s", mix.name, trim, strings.Join(d, ", "))
 			}
@@ -481,10 +481,18 @@ func evalReal(t *testing.T, files []string, opt Options, b *strings.Builder) *re
 // against the criterion (the table shows 0.04 … 0.4 around it).
 const tradeoffEval = 0.16
 
-// budgetEval is the λ of --tradeoff under --budget minimum the
+// budgetEval is the λ of --tradeoff under --budget budgetArg the
 // evaluations check against the criterion (the real-data table
 // shows 0.01 … 0.12 around it).
 const budgetEval = 0.02
+
+// budgetShareEval is the --budget share of the recorded time the
+// evaluations check under --tradeoff budgetEval: the configuration costs
+// at most the larger of the fixed minimum's time and 5 % of the recorded.
+const budgetShareEval = 0.05
+
+// budgetArg is budgetShareEval as --budget takes it.
+var budgetArg = FormatBudget(budgetShareEval)
 
 func TestEvaluationRealData(t *testing.T) {
 	if testing.Short() {
@@ -524,13 +532,18 @@ func TestEvaluationRealData(t *testing.T) {
 	var budget *realSummary
 	for _, lambda := range []float64{0.01, budgetEval, 0.05, 0.12} {
 		o := opt
-		o.Tradeoff, o.Budget = lambda, BudgetMinimum
+		o.Tradeoff, o.Budget = lambda, budgetShareEval
 		r := evalReal(t, files, o, nil)
-		r.row(&b, fmt.Sprintf("all, --tradeoff %g --budget minimum", lambda))
+		r.row(&b, fmt.Sprintf("all, --tradeoff %g --budget %s", lambda, budgetArg))
 		if lambda == budgetEval {
 			budget = r
 		}
 	}
+	// On these short recordings 5 % of the recorded time is below the
+	// fixed minimum's everywhere: the budget is the minimum's time.
+	o := opt
+	o.Tradeoff, o.Budget = budgetEval, BudgetMinimum
+	evalReal(t, files, o, nil).row(&b, fmt.Sprintf("all, --tradeoff %g --budget minimum", budgetEval))
 	var jmh, gof []string
 	for _, f := range files {
 		if strings.HasSuffix(f, ".json") {
@@ -547,8 +560,8 @@ func TestEvaluationRealData(t *testing.T) {
 		o := opt
 		o.Tradeoff = tradeoffEval
 		evalReal(t, g.files, o, nil).row(&b, fmt.Sprintf("%s, --tradeoff %g", g.name, tradeoffEval))
-		o.Tradeoff, o.Budget = budgetEval, BudgetMinimum
-		evalReal(t, g.files, o, nil).row(&b, fmt.Sprintf("%s, --tradeoff %g --budget minimum", g.name, budgetEval))
+		o.Tradeoff, o.Budget = budgetEval, budgetShareEval
+		evalReal(t, g.files, o, nil).row(&b, fmt.Sprintf("%s, --tradeoff %g --budget %s", g.name, budgetEval, budgetArg))
 	}
 	checkGolden(t, "testdata/evaluation-real.md", b.String())
 	if share := float64(def.notReduced) / float64(def.runs); share >= 0.2 {
@@ -560,7 +573,7 @@ func TestEvaluationRealData(t *testing.T) {
 	for _, r := range []struct {
 		rule string
 		s    *realSummary
-	}{{fmt.Sprintf("--tradeoff %g", tradeoffEval), trade}, {fmt.Sprintf("--tradeoff %g --budget minimum", budgetEval), budget}} {
+	}{{fmt.Sprintf("--tradeoff %g", tradeoffEval), trade}, {fmt.Sprintf("--tradeoff %g --budget %s", budgetEval, budgetArg), budget}} {
 		if saved, minSaved := 1-r.s.after/r.s.rec, 1-r.s.minTime/r.s.rec; !(saved > minSaved) || !(r.s.agree >= r.s.minAgree) {
 			t.Errorf("%s saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
 				r.rule, 100*saved, 100*minSaved, 100*r.s.agree/float64(r.s.splits), 100*r.s.minAgree/float64(r.s.splits))
@@ -613,7 +626,7 @@ func TestEvaluationVersions(t *testing.T) {
 				rule = fmt.Sprintf("--tradeoff %g", lambda)
 			}
 			if i == 6 {
-				o.Budget, rule = BudgetMinimum, rule+" --budget minimum"
+				o.Budget, rule = budgetShareEval, rule+" --budget "+budgetArg
 			}
 			rep, err := Run(tab, o)
 			if err != nil {
@@ -645,7 +658,7 @@ func TestEvaluationVersions(t *testing.T) {
 			pctCell(s.agree/s.pairs), pctCell(s.minAgree/s.pairs))
 	}
 	checkGolden(t, "testdata/evaluation-versions.md", b.String())
-	budget := fmt.Sprintf("--tradeoff %g --budget minimum", budgetEval)
+	budget := fmt.Sprintf("--tradeoff %g --budget %s", budgetEval, budgetArg)
 	if s := totals[budget]; !(s.after < s.min) || !(s.agree >= s.minAgree) {
 		t.Errorf("%s saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
 			budget, 100*(1-s.after/s.rec), 100*(1-s.min/s.rec), 100*s.agree/s.pairs, 100*s.minAgree/s.pairs)

@@ -58,7 +58,8 @@ const (
 //	precision_target     Options.Target (relative CI half-width)
 //	best_effort_slack    Options.BestEffortSlack (target out of reach: within this share of recorded_precision)
 //	tradeoff             Options.Tradeoff λ (0: off; else the rule is the least precision + λ × time share)
-//	budget               the most a configuration may cost: minimum (the fixed minimal configuration's time) or recorded
+//	budget               Options.Budget under the trade-off rule (a configuration costs at most
+//	                     max(fixed minimum's time, budget × recorded time)); 1 (the recorded time) otherwise
 //	recorded_precision, precision   relative half-width of the CI of the mean:
 //	                     recorded (hierarchical bootstrap) and recommended (predicted)
 //	instance_sd_rate … slice_sd_rate   √S²/mean per level (variance components)
@@ -176,7 +177,7 @@ func (r *Report) planFrame() *reports.Frame {
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
 	var slack, tradeoff []float64
-	var budget []string
+	var budget []float64
 	var saved, target, precRec, prec, detRec, det, est, ref, lo, hi, change, minT, minC, minP, minD []float64
 	var sd [table.NumLevels][]float64
 	var splitLevel []string
@@ -266,7 +267,7 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Float("precision_target", target)
 	f.Float("best_effort_slack", slack)
 	f.Float("tradeoff", tradeoff)
-	f.String("budget", budget)
+	f.Float("budget", budget)
 	f.Float("recorded_precision", precRec)
 	f.Float("precision", prec)
 	for l := range sd {

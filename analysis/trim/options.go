@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
@@ -65,15 +67,22 @@ type Options struct {
 	// of the recorded time is worth 1.6 points of half-width), among those
 	// within Budget. 0: off (the Target rule).
 	Tradeoff float64
-	// Budget bounds the time of the Tradeoff rule's configuration:
-	// BudgetRecorded (the default; "" too), the recorded time; or BudgetMinimum,
-	// the time of the fixed minimal configuration after the recommended
+	// Budget bounds the time of the Tradeoff rule's configuration: it may
+	// cost at most
+	//
+	//	max(T(k_min), Budget · T_rec)
+	//
+	// where k_min is the fixed minimal configuration after the recommended
 	// warmup (one instance, trial and fork; 5 iterations for JMH, 3 for
-	// Go, every slice: what a user would otherwise cut a suite to), so
-	// that the rule spends that time where the variance is (docs/trim.md:
-	// on the real data it then beats the fixed minimum on both checks; on
-	// long recordings it gives up much of the precision they had).
-	Budget string
+	// Go, every slice: what a user would otherwise cut a suite to) and
+	// T_rec the recorded time. 0 (BudgetMinimum): the fixed minimum's
+	// time, which the rule then spends where the variance is; 1
+	// (BudgetRecorded): the recorded time, no bound. Between, short
+	// recordings get the minimum's time and long ones a share of theirs
+	// (docs/trim.md: with λ = 0.02, 0.05 beats the fixed minimum on the
+	// real data, whose recordings are short, and keeps much of the long
+	// generated recordings' precision).
+	Budget float64
 	// MinObservations is the fewest observations (slices, or iterations)
 	// a recommended configuration keeps.
 	MinObservations int
@@ -141,19 +150,53 @@ var DefaultOptions = Options{
 	Seed:            1,
 }
 
-// The values of Options.Budget.
+// Options.Budget's ends: the fixed minimal configuration's time and the
+// recorded time.
 const (
-	BudgetMinimum  = "minimum"
-	BudgetRecorded = "recorded"
+	BudgetMinimum  = 0.0
+	BudgetRecorded = 1.0
 )
 
 // budget is the budget the rule of o keeps to: Budget under the
-// trade-off rule, the recorded time under the Target rule.
-func (o *Options) budget() string {
-	if o.Tradeoff > 0 && o.Budget == BudgetMinimum {
-		return BudgetMinimum
+// trade-off rule, the recorded time (1) under the Target rule.
+func (o *Options) budget() float64 {
+	if o.Tradeoff > 0 {
+		return min(o.Budget, BudgetRecorded)
 	}
 	return BudgetRecorded
+}
+
+// FormatBudget is budget b as ParseBudget reads it: "minimum",
+// "recorded" or a percentage ("5%").
+func FormatBudget(b float64) string {
+	switch b {
+	case BudgetMinimum:
+		return "minimum"
+	case BudgetRecorded:
+		return "recorded"
+	}
+	return fmt.Sprintf("%g%%", 100*b)
+}
+
+// ParseBudget reads a budget as --budget gives it: "minimum" (0),
+// "recorded" (1), a share of the recorded time ("0.05") or a percentage
+// ("5%").
+func ParseBudget(s string) (float64, error) {
+	switch s {
+	case "minimum":
+		return BudgetMinimum, nil
+	case "recorded":
+		return BudgetRecorded, nil
+	}
+	num, scale := s, 1.0
+	if t, ok := strings.CutSuffix(strings.TrimSpace(s), "%"); ok {
+		num, scale = strings.TrimSpace(t), 0.01
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || !(v*scale >= 0 && v*scale <= 1) {
+		return 0, fmt.Errorf("budget %q: want minimum, recorded, or a share of the recorded time from 0 to 1 (0.05 or 5%%)", s)
+	}
+	return v * scale, nil
 }
 
 func defaultOptimize() optimize.Options {
@@ -216,11 +259,11 @@ func (o *Options) Validate() error {
 	if !(o.Tradeoff >= 0) || math.IsInf(o.Tradeoff, 0) {
 		return fmt.Errorf("trim: trade-off %v must be a finite number ≥ 0 (0: off, use --target)", o.Tradeoff)
 	}
-	if o.Budget != BudgetMinimum && o.Budget != BudgetRecorded && o.Budget != "" {
-		return fmt.Errorf("trim: budget %q must be %q or %q", o.Budget, BudgetRecorded, BudgetMinimum)
+	if !(o.Budget >= 0 && o.Budget <= 1) {
+		return fmt.Errorf("trim: budget %v must be a share of the recorded time from 0 (the fixed minimum's time) to 1 (the recorded time)", o.Budget)
 	}
-	if o.Budget == BudgetMinimum && o.Tradeoff == 0 {
-		return fmt.Errorf("trim: budget %q bounds the trade-off rule: give a trade-off λ too (e.g. 0.02)", o.Budget)
+	if o.Budget < 1 && o.Tradeoff == 0 {
+		return fmt.Errorf("trim: a budget (%s) bounds the trade-off rule: give a trade-off λ too (e.g. 0.02)", budgetName(o.Budget))
 	}
 	if o.MinObservations < 1 {
 		return fmt.Errorf("trim: min observations %d must be at least 1", o.MinObservations)

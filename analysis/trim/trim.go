@@ -467,11 +467,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		}
 	}
 	fix(ch)
-	budget := func(c *chooser) {
-		if opt.Tradeoff > 0 && opt.Budget == BudgetMinimum {
-			c.capNs = c.eval(fixedMinimum(c.d, b.Tool, c.bound)).timeNs
-		}
-	}
+	budget := func(c *chooser) { c.setBudget(opt.budget(), b.Tool) }
 	trimRule := func(c *chooser) []float64 { fix(c); budget(c); return choose(c, opt).k }
 	minRule := func(c *chooser) []float64 { return fixedMinimum(c.d, b.Tool, c.bound) }
 	b.OutOfSample = validate(d, cost, trimRule, minRule, opt.Splits, conf, opt.MinObservations, stats.NewStream(opt.Seed, key, blockSplits))
@@ -530,10 +526,18 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 
 // tradeoffRule names the trade-off rule of opt and its budget.
 func tradeoffRule(opt *Options) string {
-	if opt.Budget == BudgetMinimum {
-		return fmt.Sprintf("trade-off %g within the fixed minimum's time", opt.Tradeoff)
+	if b := opt.budget(); b < 1 {
+		return fmt.Sprintf("trade-off %g within %s", opt.Tradeoff, budgetName(b))
 	}
 	return fmt.Sprintf("trade-off %g", opt.Tradeoff)
+}
+
+// budgetName says in words what a budget below 1 bounds.
+func budgetName(b float64) string {
+	if b == 0 {
+		return "the fixed minimum's time"
+	}
+	return fmt.Sprintf("the larger of the fixed minimum's time and %s of the recorded", pct(b))
 }
 
 // minSaving is the least share of the recorded time a recommendation must

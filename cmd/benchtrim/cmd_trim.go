@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -22,8 +23,8 @@ func trimCommand() *cli.Command {
 		cliapp.Group("Plan",
 			&cli.Float64Flag{Name: "target", Destination: &opt.Target, Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
 			&cli.Float64Flag{Name: "best-effort", Destination: &opt.BestEffortSlack, Value: trim.DefaultOptions.BestEffortSlack, Usage: "target out of reach: the cheapest configuration within this share of the recorded precision (0.1 = within 10 %)"},
-			&cli.Float64Flag{Name: "tradeoff", Destination: &opt.Tradeoff, Usage: "instead of --target: per benchmark the least CI half-width + `λ` × share of the recorded time, within --budget (0.16: 10 % of the time is worth 1.6 points; 0: off)"},
-			&cli.StringFlag{Name: "budget", Destination: &opt.Budget, Value: trim.DefaultOptions.Budget, Usage: "the most --tradeoff's configuration may cost: recorded, or minimum (the fixed minimal configuration's time: JMH 1 fork × 5 iterations, Go -count 3)"},
+			&cli.Float64Flag{Name: "tradeoff", Destination: &opt.Tradeoff, Value: trim.DefaultOptions.Tradeoff, Usage: "instead of --target: per benchmark the least CI half-width + `λ` × share of the recorded time, within --budget (0.16: 10 % of the time is worth 1.6 points; 0: off)"},
+			&cli.StringFlag{Name: "budget", Value: trim.FormatBudget(trim.DefaultOptions.Budget), Usage: "the most --tradeoff's configuration may cost: the larger of the fixed minimal configuration's time (JMH 1 fork × 5 iterations, Go -count 3) and this `SHARE` of the recorded time (e.g. 5%); minimum (0) or recorded (1)"},
 			&cli.BoolFlag{Name: "parallel-instances", Destination: &opt.ParallelInstances, Usage: "instances run side by side: an instance costs no wall time"},
 			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
 			&cli.IntFlag{Name: "splits", Destination: &opt.Splits, Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},
@@ -52,6 +53,9 @@ func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
 	var err error
 	if c.IsSet("target") && opt.Tradeoff > 0 {
 		return opt, cliapp.Usagef("trim", "--target and --tradeoff are two rules: give one")
+	}
+	if opt.Budget, err = trim.ParseBudget(c.String("budget")); err != nil {
+		return opt, cliapp.Usagef("trim", "--budget: %v", err)
 	}
 	if opt.Overhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
 		return opt, cliapp.Usagef("trim", "--overhead: %v", err)
@@ -113,10 +117,7 @@ func runReport(c *cli.Context) error {
 		return cliapp.Usagef("report", "want one OUTPUT_DIR, got %d arguments", c.NArg())
 	}
 	dir := c.Args().First()
-	out := c.String("output")
-	if out == "" {
-		out = filepath.Join(dir, "report.html")
-	}
+	out := cmp.Or(c.String("output"), filepath.Join(dir, "report.html"))
 	// The page may replace the folder's report.html, no other file of it.
 	if err := cliapp.CheckOutputs(report.RebuildInputs(dir, trimDirExtras...), cliapp.Output(c, "output", outpath.Text)); err != nil {
 		return err

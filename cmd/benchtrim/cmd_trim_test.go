@@ -92,44 +92,64 @@ func TestTrimRulesExclusive(t *testing.T) {
 	}
 }
 
-// TestTrimBudgetMinimum runs trim --tradeoff --budget minimum on a
-// generated µOpTime suite: the text, the plan's budget column and the
-// report name the budget, no benchmark's configuration costs more than
-// the fixed minimum's time (minimum_time_s), and --budget minimum alone
-// (without a λ) is refused.
-func TestTrimBudgetMinimum(t *testing.T) {
+// TestTrimBudget runs trim --tradeoff 0.02 --budget B on a generated
+// µOpTime suite for the budgets minimum and 40 %: the text, the plan's
+// budget column and the report name the budget, no benchmark's
+// configuration costs more than max(minimum_time_s, B × recorded_time_s),
+// and at 40 % some benchmark spends more than the minimum's time (the
+// share binds). A budget without a trade-off is refused.
+func TestTrimBudget(t *testing.T) {
 	dir := t.TempDir()
 	in := generated(t, dir, "u.csv", "--preset", "uoptime", "--benchmarks", "3")
-	plan, report := filepath.Join(dir, "plan.csv"), filepath.Join(dir, "r.html")
-	out, stderr, err := runCLI(t, "-q", "trim", "--resamples", "500", "--splits", "2", "--tradeoff", "0.02", "--budget", "minimum", "-o", plan, "--report", report, in)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
-	if !strings.Contains(out, "trade-off 0.02 within the fixed minimum's time") {
-		t.Errorf("the text does not name the budget:\n%s", out)
-	}
-	rows := readCSV(t, plan)
-	if len(rows) < 4 {
-		t.Fatalf("plan has %d rows, want a header and 3 benchmarks at least", len(rows))
-	}
-	col := map[string]int{}
-	for j, h := range rows[0] {
-		col[h] = j
-	}
-	for _, r := range rows[1:] {
-		if r[col["budget"]] != "minimum" {
-			t.Errorf("%s: budget %q, want minimum", r[col["benchmark"]], r[col["budget"]])
+	for _, tc := range []struct {
+		arg, text, html string
+		share           float64
+	}{
+		{"minimum", "trade-off 0.02 within the fixed minimum's time", "within the fixed minimal configuration&#39;s time", 0},
+		{"40%", "trade-off 0.02 within the larger of the fixed minimum's time and 40 % of the recorded", "and 40 % of the recorded", 0.4},
+	} {
+		plan, report := filepath.Join(dir, "plan.csv"), filepath.Join(dir, "r.html")
+		out, stderr, err := runCLI(t, "-q", "trim", "--resamples", "500", "--splits", "2", "--tradeoff", "0.02", "--budget", tc.arg, "-o", plan, "--report", report, in)
+		if err != nil {
+			t.Fatalf("--budget %s: %v\n%s", tc.arg, err, stderr)
 		}
-		ts, _ := strconv.ParseFloat(r[col["time_s"]], 64)
-		ms, _ := strconv.ParseFloat(r[col["minimum_time_s"]], 64)
-		if !(ts > 0 && ts <= ms*(1+1e-9)) {
-			t.Errorf("%s: time_s %v, fixed minimum %v: want within the budget", r[col["benchmark"]], ts, ms)
+		if !strings.Contains(out, tc.text) {
+			t.Errorf("--budget %s: the text does not name the budget:\n%s", tc.arg, out)
+		}
+		rows := readCSV(t, plan)
+		if len(rows) < 4 {
+			t.Fatalf("plan has %d rows, want a header and 3 benchmarks at least", len(rows))
+		}
+		col := map[string]int{}
+		for j, h := range rows[0] {
+			col[h] = j
+		}
+		overMin := 0
+		for _, r := range rows[1:] {
+			if b, _ := strconv.ParseFloat(r[col["budget"]], 64); b != tc.share {
+				t.Errorf("--budget %s: %s: budget %q, want %v", tc.arg, r[col["benchmark"]], r[col["budget"]], tc.share)
+			}
+			ts, _ := strconv.ParseFloat(r[col["time_s"]], 64)
+			ms, _ := strconv.ParseFloat(r[col["minimum_time_s"]], 64)
+			rs, _ := strconv.ParseFloat(r[col["recorded_time_s"]], 64)
+			if cap := max(ms, tc.share*rs); !(ts > 0 && ts <= cap*(1+1e-9)) {
+				t.Errorf("--budget %s: %s: time_s %v, fixed minimum %v, recorded %v: want within the budget %v", tc.arg, r[col["benchmark"]], ts, ms, rs, cap)
+			}
+			if ts > ms*(1+1e-9) {
+				overMin++
+			}
+		}
+		if tc.share > 0 && overMin == 0 {
+			t.Errorf("--budget %s: no benchmark spends more than the fixed minimum's time: the share does not bind", tc.arg)
+		}
+		if html, err := os.ReadFile(report); err != nil || !strings.Contains(string(html), tc.html) {
+			t.Errorf("--budget %s: the report does not name the budget (err %v)", tc.arg, err)
 		}
 	}
-	if html, err := os.ReadFile(report); err != nil || !strings.Contains(string(html), "within the fixed minimal configuration&#39;s time") {
-		t.Errorf("the report does not name the budget (err %v)", err)
+	if _, _, err := runCLI(t, "trim", "--tradeoff", "0", "--budget", "minimum", in); err == nil || !strings.Contains(err.Error(), "trade-off") {
+		t.Errorf("--budget minimum without a trade-off: err %v, want an error asking for a trade-off", err)
 	}
-	if _, _, err := runCLI(t, "trim", "--budget", "minimum", in); err == nil || !strings.Contains(err.Error(), "trade-off") {
-		t.Errorf("--budget minimum without --tradeoff: err %v, want an error asking for a trade-off", err)
+	if _, _, err := runCLI(t, "trim", "--tradeoff", "0.02", "--budget", "150%", in); err == nil || !strings.Contains(err.Error(), "budget") {
+		t.Errorf("--budget 150%%: err %v, want an error naming the budget", err)
 	}
 }

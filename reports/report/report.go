@@ -312,8 +312,11 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 	rule := fmt.Sprintf("%d reach the target ±%s, %d are the cheapest within %s of the recorded precision", trimmed-bestEffort, pct(plan.n(0, "precision_target")), bestEffort, pct(plan.n(0, "best_effort_slack")))
 	if lambda := plan.n(0, "tradeoff"); lambda > 0 {
 		rule = fmt.Sprintf("each the least CI half-width + %g × share of the recorded time", lambda)
-		if plan.s(0, "budget") == "minimum" {
+		switch b := plan.n(0, "budget"); {
+		case b == 0:
 			rule += ", within the fixed minimal configuration's time"
+		case b < 1:
+			rule += fmt.Sprintf(", within the larger of the fixed minimal configuration's time and %s of the recorded", pct(b))
 		}
 	}
 	fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recommended configurations: the suite takes <b>%s instead of %s</b> (<b>%s</b> saved). `+
