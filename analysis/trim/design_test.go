@@ -547,3 +547,41 @@ func TestParseBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxLoss checks choose under the trade-off rule with a budget and
+// Options.MaxLoss against an exhaustive search: where the budget's choice
+// has h > MaxLoss·h_rec, the choice is the cheapest configuration with
+// h ≤ MaxLoss·h_rec; else the budget's choice stands.
+func TestMaxLoss(t *testing.T) {
+	rng := stats.NewStream(13, "maxloss", 0)
+	opt := DefaultOptions
+	opt.Tradeoff, opt.Budget = 0.02, BudgetMinimum
+	guarded := 0
+	for trial := 0; trial < 40; trial++ {
+		c := randomChooser(rng, 5)
+		c.setBudget(opt.Budget, "jmh")
+		opt.MaxLoss = []float64{1.2, 1.5, 2, 3}[trial%4]
+		plain := c.tradeoff(opt.Tradeoff)
+		got := choose(c, &opt)
+		bound := opt.MaxLoss * c.hRec
+		if plain.precision <= bound {
+			if !slices.Equal(got.k, plain.k) {
+				t.Fatalf("trial %d: the budget's choice %v (h %v) is within %g× h_rec %v, yet chose %v", trial, plain.k, plain.precision, opt.MaxLoss, c.hRec, got.k)
+			}
+			continue
+		}
+		guarded++
+		cheapest := math.Inf(1)
+		eachConfig(c, func(e choice) {
+			if e.precision <= bound {
+				cheapest = min(cheapest, e.timeNs)
+			}
+		})
+		if !(got.precision <= bound*(1+1e-12)) || got.timeNs != cheapest {
+			t.Fatalf("trial %d: chose %v (h %v, %v ns); want the cheapest with h ≤ %v (%v ns)", trial, got.k, got.precision, got.timeNs, bound, cheapest)
+		}
+	}
+	if guarded == 0 {
+		t.Error("no trial where the guard binds: the test does not reach the case")
+	}
+}

@@ -183,13 +183,13 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 		t.Fatal(err)
 	}
 	topt := opt
-	topt.Tradeoff = tradeoffEval
+	topt.Tradeoff = 0 // the precision-target rule
 	trep, err := Run(tab, topt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bopt := opt
-	bopt.Tradeoff, bopt.Budget = budgetEval, budgetShareEval
+	bopt.Tradeoff, bopt.Budget = tradeoffEval, BudgetRecorded
 	brep, err := Run(tab, bopt)
 	if err != nil {
 		t.Fatal(err)
@@ -248,8 +248,8 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 			}
 			return dw.replay(dw.maxKf()), dw.maxKf()
 		}
-		tradeEst, ktrade := variant(trep, "--tradeoff")
-		budEst, kbud := variant(brep, "--budget")
+		tradeEst, ktrade := variant(trep, "--target")
+		budEst, kbud := variant(brep, "--tradeoff")
 		tb, bb := &trep.Benchmarks[i], &brep.Benchmarks[i]
 		fk := func(k []float64) [table.NumLevels]float64 { return d0.full(k) }
 		type outcome struct {
@@ -289,8 +289,8 @@ func evalKnown(t *testing.T, tab *table.Table, s *synth.Suite, opt Options, meth
 
 func newEvalMethods(opt Options) []*evalMethod {
 	ms := []*evalMethod{{name: "recorded"}, {name: "fixed minimum (1 fork × 5 iterations)"}, {name: "steady warmup alone"},
-		{name: "Kalibera–Jones alone"}, {name: "µOpTime alone"}, {name: "trim"}, {name: fmt.Sprintf("trim --tradeoff %g", tradeoffEval)},
-		{name: fmt.Sprintf("trim --tradeoff %g --budget %s", budgetEval, budgetArg)}}
+		{name: "Kalibera–Jones alone"}, {name: "µOpTime alone"}, {name: "trim"}, {name: "trim --target 0.01"},
+		{name: fmt.Sprintf("trim --tradeoff %g --budget recorded", tradeoffEval)}}
 	for _, c := range opt.Reconfigure.Criteria {
 		ms = append(ms, &evalMethod{name: "dynamic reconfiguration (" + c.String() + ")"})
 	}
@@ -477,22 +477,34 @@ func evalReal(t *testing.T, files []string, opt Options, b *strings.Builder) *re
 // then the whole at the default target (±1 %) and at ±2, ±5, ±10 and ±20 %. It
 // asserts the target of fewer than 20 % of runs without a reduced
 // configuration.
-// tradeoffEval is the λ of --tradeoff the real-data evaluation checks
-// against the criterion (the table shows 0.04 … 0.4 around it).
+// tradeoffEval is the λ of the unbounded --tradeoff rule (--budget
+// recorded) the evaluations show beside the default.
 const tradeoffEval = 0.16
 
-// budgetEval is the λ of --tradeoff under --budget budgetArg the
-// evaluations check against the criterion (the real-data table
-// shows 0.01 … 0.12 around it).
-const budgetEval = 0.02
-
-// budgetShareEval is the --budget share of the recorded time the
-// evaluations check under --tradeoff budgetEval: the configuration costs
-// at most the larger of the fixed minimum's time and 5 % of the recorded.
-const budgetShareEval = 0.05
+// budgetEval, budgetShareEval and maxLossEval are the default rule's λ,
+// budget and max loss
+// (TestEvaluationDefaults checks them against DefaultOptions), named in
+// the tables' labels.
+const (
+	budgetEval      = 0.02
+	budgetShareEval = 0.05
+	maxLossEval     = 3.0
+)
 
 // budgetArg is budgetShareEval as --budget takes it.
 var budgetArg = FormatBudget(budgetShareEval)
+
+// defaultRule names the default rule in the tables.
+var defaultRule = fmt.Sprintf("default (--tradeoff %g --budget %s --max-loss %g)", budgetEval, budgetArg, maxLossEval)
+
+// TestEvaluationDefaults checks that the evaluations' labels name the
+// default rule.
+func TestEvaluationDefaults(t *testing.T) {
+	if o := DefaultOptions; o.Tradeoff != budgetEval || o.Budget != budgetShareEval || o.MaxLoss != maxLossEval {
+		t.Errorf("DefaultOptions: --tradeoff %g --budget %g --max-loss %g; the evaluation tables name --tradeoff %g --budget %g --max-loss %g",
+			o.Tradeoff, o.Budget, o.MaxLoss, budgetEval, budgetShareEval, float64(maxLossEval))
+	}
+}
 
 func TestEvaluationRealData(t *testing.T) {
 	if testing.Short() {
@@ -513,37 +525,26 @@ func TestEvaluationRealData(t *testing.T) {
 	b.WriteString("| file | runs | not reduced | trim saves | minimum saves | split error trim (median / p95) | minimum | verdicts agree trim | minimum | detects recorded → trim | minimum |\n")
 	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	def := evalReal(t, files, opt, &b)
-	def.row(&b, "all, --target 0.01")
-	for _, target := range []float64{0.02, 0.05, 0.1, 0.2} {
+	def.row(&b, "all, "+defaultRule)
+	for _, target := range []float64{0.01, 0.02, 0.05, 0.1, 0.2} {
 		o := opt
-		o.Target = target
+		o.Tradeoff, o.Target = 0, target
 		evalReal(t, files, o, nil).row(&b, fmt.Sprintf("all, --target %g", target))
 	}
-	var trade *realSummary
 	for _, lambda := range []float64{0.04, 0.08, 0.12, 0.16, 0.25, 0.4} {
 		o := opt
-		o.Tradeoff = lambda
-		r := evalReal(t, files, o, nil)
-		r.row(&b, fmt.Sprintf("all, --tradeoff %g", lambda))
-		if lambda == tradeoffEval {
-			trade = r
-		}
-	}
-	var budget *realSummary
-	for _, lambda := range []float64{0.01, budgetEval, 0.05, 0.12} {
-		o := opt
-		o.Tradeoff, o.Budget = lambda, budgetShareEval
-		r := evalReal(t, files, o, nil)
-		r.row(&b, fmt.Sprintf("all, --tradeoff %g --budget %s", lambda, budgetArg))
-		if lambda == budgetEval {
-			budget = r
-		}
+		o.Tradeoff, o.Budget = lambda, BudgetRecorded
+		evalReal(t, files, o, nil).row(&b, fmt.Sprintf("all, --tradeoff %g --budget recorded", lambda))
 	}
 	// On these short recordings 5 % of the recorded time is below the
 	// fixed minimum's everywhere: the budget is the minimum's time.
-	o := opt
-	o.Tradeoff, o.Budget = budgetEval, BudgetMinimum
-	evalReal(t, files, o, nil).row(&b, fmt.Sprintf("all, --tradeoff %g --budget minimum", budgetEval))
+	for _, v := range []struct {
+		lambda, budget float64
+	}{{0.01, budgetShareEval}, {0.05, budgetShareEval}, {0.12, budgetShareEval}, {budgetEval, BudgetMinimum}} {
+		o := opt
+		o.Tradeoff, o.Budget = v.lambda, v.budget
+		evalReal(t, files, o, nil).row(&b, fmt.Sprintf("all, --tradeoff %g --budget %s", v.lambda, FormatBudget(v.budget)))
+	}
 	var jmh, gof []string
 	for _, f := range files {
 		if strings.HasSuffix(f, ".json") {
@@ -552,32 +553,34 @@ func TestEvaluationRealData(t *testing.T) {
 			gof = append(gof, f)
 		}
 	}
+	groups := []*realSummary{def}
 	for _, g := range []struct {
 		name  string
 		files []string
 	}{{"JMH files", jmh}, {"Go files", gof}} {
-		evalReal(t, g.files, opt, nil).row(&b, g.name+", --target 0.01")
+		gs := evalReal(t, g.files, opt, nil)
+		gs.row(&b, g.name+", default")
+		groups = append(groups, gs)
 		o := opt
-		o.Tradeoff = tradeoffEval
-		evalReal(t, g.files, o, nil).row(&b, fmt.Sprintf("%s, --tradeoff %g", g.name, tradeoffEval))
-		o.Tradeoff, o.Budget = budgetEval, budgetShareEval
-		evalReal(t, g.files, o, nil).row(&b, fmt.Sprintf("%s, --tradeoff %g --budget %s", g.name, budgetEval, budgetArg))
+		o.Tradeoff = 0
+		evalReal(t, g.files, o, nil).row(&b, g.name+", --target 0.01")
+		o.Tradeoff, o.Budget = tradeoffEval, BudgetRecorded
+		evalReal(t, g.files, o, nil).row(&b, fmt.Sprintf("%s, --tradeoff %g --budget recorded", g.name, tradeoffEval))
 	}
 	checkGolden(t, "testdata/evaluation-real.md", b.String())
-	if share := float64(def.notReduced) / float64(def.runs); share >= 0.2 {
-		t.Errorf("%d of %d real benchmark runs (%.0f %%) end without a reduced configuration; the target is fewer than 20 %%", def.notReduced, def.runs, 100*share)
-	}
-	// The criterion, met under --tradeoff (not at the default
-	// target: see docs/trim.md): more time saved than the fixed minimum at
-	// equal or better out-of-sample verdict agreement.
-	for _, r := range []struct {
-		rule string
-		s    *realSummary
-	}{{fmt.Sprintf("--tradeoff %g", tradeoffEval), trade}, {fmt.Sprintf("--tradeoff %g --budget %s", budgetEval, budgetArg), budget}} {
-		if saved, minSaved := 1-r.s.after/r.s.rec, 1-r.s.minTime/r.s.rec; !(saved > minSaved) || !(r.s.agree >= r.s.minAgree) {
-			t.Errorf("%s saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
-				r.rule, 100*saved, 100*minSaved, 100*r.s.agree/float64(r.s.splits), 100*r.s.minAgree/float64(r.s.splits))
+	// The targets, at the default: fewer than 20 % of the runs (of
+	// all, of the JMH and of the Go files) without a reduced configuration,
+	// and more time saved than the fixed minimum at equal or better
+	// out-of-sample verdict agreement.
+	for i, g := range groups {
+		if share := float64(g.notReduced) / float64(g.runs); share >= 0.2 {
+			t.Errorf("%s: %d of %d real benchmark runs (%.0f %%) end without a reduced configuration; the target is fewer than 20 %%",
+				[]string{"all", "JMH files", "Go files"}[i], g.notReduced, g.runs, 100*share)
 		}
+	}
+	if saved, minSaved := 1-def.after/def.rec, 1-def.minTime/def.rec; !(saved > minSaved) || !(def.agree >= def.minAgree) {
+		t.Errorf("the default saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
+			100*saved, 100*minSaved, 100*def.agree/float64(def.splits), 100*def.minAgree/float64(def.splits))
 	}
 }
 
@@ -618,15 +621,15 @@ func TestEvaluationVersions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, lambda := range []float64{0, 0.08, 0.1, 0.12, 0.16, 0.25, budgetEval} {
+		for i, lambda := range []float64{budgetEval, 0, 0.08, 0.1, 0.12, 0.16, 0.25} {
 			o := opt
-			o.Tradeoff = lambda
-			rule := "--target 0.01"
-			if lambda > 0 {
-				rule = fmt.Sprintf("--tradeoff %g", lambda)
-			}
-			if i == 6 {
-				o.Budget, rule = budgetShareEval, rule+" --budget "+budgetArg
+			o.Tradeoff, o.Budget = lambda, BudgetRecorded
+			rule := fmt.Sprintf("--tradeoff %g --budget recorded", lambda)
+			switch {
+			case i == 0:
+				o.Budget, rule = DefaultOptions.Budget, defaultRule
+			case lambda == 0:
+				rule = "--target 0.01"
 			}
 			rep, err := Run(tab, o)
 			if err != nil {
@@ -658,9 +661,8 @@ func TestEvaluationVersions(t *testing.T) {
 			pctCell(s.agree/s.pairs), pctCell(s.minAgree/s.pairs))
 	}
 	checkGolden(t, "testdata/evaluation-versions.md", b.String())
-	budget := fmt.Sprintf("--tradeoff %g --budget %s", budgetEval, budgetArg)
-	if s := totals[budget]; !(s.after < s.min) || !(s.agree >= s.minAgree) {
-		t.Errorf("%s saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
-			budget, 100*(1-s.after/s.rec), 100*(1-s.min/s.rec), 100*s.agree/s.pairs, 100*s.minAgree/s.pairs)
+	if s := totals[defaultRule]; !(s.after < s.min) || !(s.agree >= s.minAgree) {
+		t.Errorf("the default saves %.1f %% (fixed minimum %.1f %%) at %.1f %% verdict agreement (minimum %.1f %%): want more saved at equal or better agreement",
+			100*(1-s.after/s.rec), 100*(1-s.min/s.rec), 100*s.agree/s.pairs, 100*s.minAgree/s.pairs)
 	}
 }

@@ -60,6 +60,8 @@ const (
 //	tradeoff             Options.Tradeoff λ (0: off; else the rule is the least precision + λ × time share)
 //	budget               Options.Budget under the trade-off rule (a configuration costs at most
 //	                     max(fixed minimum's time, budget × recorded time)); 1 (the recorded time) otherwise
+//	max_loss             Options.MaxLoss under the trade-off rule (precision at most max_loss ×
+//	                     recorded_precision, even over the budget); 0 (off) otherwise
 //	recorded_precision, precision   relative half-width of the CI of the mean:
 //	                     recorded (hierarchical bootstrap) and recommended (predicted)
 //	instance_sd_rate … slice_sd_rate   √S²/mean per level (variance components)
@@ -92,7 +94,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_instances", "recorded_trials", "recorded_forks", "recorded_warmup_iterations", "recorded_warmup_time_s",
 	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
 	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
-	"time_saved", "precision_target", "best_effort_slack", "tradeoff", "budget", "recorded_precision", "precision",
+	"time_saved", "precision_target", "best_effort_slack", "tradeoff", "budget", "max_loss", "recorded_precision", "precision",
 	"instance_sd_rate", "trial_sd_rate", "fork_sd_rate", "iteration_sd_rate", "slice_sd_rate",
 	"recorded_detectable_slowdown", "detectable_slowdown", "estimate_ns", "reference_ns", "reference_lower_ns",
 	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "minimum_precision", "minimum_detectable_slowdown",
@@ -177,7 +179,7 @@ func (r *Report) planFrame() *reports.Frame {
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
 	var slack, tradeoff []float64
-	var budget []float64
+	var budget, maxLoss []float64
 	var saved, target, precRec, prec, detRec, det, est, ref, lo, hi, change, minT, minC, minP, minD []float64
 	var sd [table.NumLevels][]float64
 	var splitLevel []string
@@ -211,7 +213,7 @@ func (r *Report) planFrame() *reports.Frame {
 		saved = append(saved, s)
 		target = append(target, r.Options.Target)
 		slack, tradeoff = append(slack, r.Options.BestEffortSlack), append(tradeoff, r.Options.Tradeoff)
-		budget = append(budget, r.Options.budget())
+		budget, maxLoss = append(budget, r.Options.budget()), append(maxLoss, r.Options.maxLoss())
 		precRec, prec = append(precRec, b.Precision), append(prec, b.RecommendedPrecision)
 		for l := range sd {
 			sd[l] = append(sd[l], b.LevelSD[l])
@@ -268,6 +270,7 @@ func (r *Report) planFrame() *reports.Frame {
 	f.Float("best_effort_slack", slack)
 	f.Float("tradeoff", tradeoff)
 	f.Float("budget", budget)
+	f.Float("max_loss", maxLoss)
 	f.Float("recorded_precision", precRec)
 	f.Float("precision", prec)
 	for l := range sd {

@@ -526,10 +526,14 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 
 // tradeoffRule names the trade-off rule of opt and its budget.
 func tradeoffRule(opt *Options) string {
+	rule := fmt.Sprintf("trade-off %g", opt.Tradeoff)
 	if b := opt.budget(); b < 1 {
-		return fmt.Sprintf("trade-off %g within %s", opt.Tradeoff, budgetName(b))
+		rule += " within " + budgetName(b)
 	}
-	return fmt.Sprintf("trade-off %g", opt.Tradeoff)
+	if opt.MaxLoss > 0 {
+		rule += fmt.Sprintf(", CI ≤ %g× the recorded", opt.MaxLoss)
+	}
+	return rule
 }
 
 // budgetName says in words what a budget below 1 bounds.
@@ -537,7 +541,7 @@ func budgetName(b float64) string {
 	if b == 0 {
 		return "the fixed minimum's time"
 	}
-	return fmt.Sprintf("the larger of the fixed minimum's time and %s of the recorded", pct(b))
+	return fmt.Sprintf("max(the fixed minimum's time, %s of the recorded)", pct(b))
 }
 
 // minSaving is the least share of the recorded time a recommendation must
@@ -553,13 +557,21 @@ const (
 )
 
 // choose is trim's rule: with Options.Tradeoff λ > 0 the configuration
-// that minimises h(k) + λ·T(k)/T_rec (chooser.tradeoff); else the cheapest
+// that minimises h(k) + λ·T(k)/T_rec within the budget (chooser.tradeoff),
+// unless its h exceeds Options.MaxLoss·h_rec: then the cheapest
+// configuration with h(k) ≤ MaxLoss·h_rec; else the cheapest
 // configuration whose precision reaches Options.Target, else the
 // cheapest within Options.BestEffortSlack of the recorded precision
 // (h(k) ≤ (1 + slack)·h_rec), else the recorded configuration.
 func choose(c *chooser, opt *Options) choice {
 	if opt.Tradeoff > 0 {
-		return c.tradeoff(opt.Tradeoff)
+		ch := c.tradeoff(opt.Tradeoff)
+		if opt.MaxLoss > 0 && ch.precision > opt.MaxLoss*c.hRec {
+			if g, ok := c.cheapest(opt.MaxLoss * c.hRec); ok {
+				return g
+			}
+		}
+		return ch
 	}
 	if ch, ok := c.cheapest(opt.Target); ok {
 		return ch

@@ -27,8 +27,9 @@ import (
 // knownSuite is a JMH avgt suite recorded with -wi 0, 4 forks × 800
 // iterations of 1 s, seed 21, whose four methods have fixed kinds: flat,
 // warming up for 40 iterations (first iteration 3× slower), slowing down
-// by 20 % from iteration 100 on, and oscillating (no steady state).
-func knownSuite(t *testing.T) (*Report, *synth.Suite) {
+// by 20 % from iteration 100 on, and oscillating (no steady state),
+// analysed with opt.
+func knownSuite(t *testing.T, opt Options) (*Report, *synth.Suite) {
 	t.Helper()
 	cfg := jmhSuite(4, 4, 800, 21)
 	cfg.InstanceSD, cfg.TrialSD, cfg.ForkSD = 0, 0, 0.01
@@ -39,7 +40,7 @@ func knownSuite(t *testing.T) (*Report, *synth.Suite) {
 		{Class: "Known", Method: "oscillate", Kind: synth.KindNoSteadyState, Shape: synth.ShapeOscillation, Mean: 300},
 	}
 	tab, s := suiteTable(t, cfg, synth.FormatJMH)
-	rep, err := Run(tab, fastOptions())
+	rep, err := Run(tab, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,8 @@ func byMethod(t *testing.T, rep *Report, method string) *Benchmark {
 	return nil
 }
 
-// TestKnownTruth checks trim's configurations on a suite whose warmup
+// TestKnownTruth checks the configurations of trim's precision-target
+// rule (--target 0.01) on a suite whose warmup
 // lengths and steady means are known (knownSuite: forks differ by 1 %),
 // against the truth: the warmup W is 0 for the flat benchmark, 30–40 for
 // the 40-iteration warmup (steady-state detection ends it where the
@@ -71,9 +73,10 @@ func byMethod(t *testing.T, rep *Report, method string) *Benchmark {
 // equivalence test, so it gets a best-effort configuration whose CI is
 // wider than the target.
 func TestKnownTruth(t *testing.T) {
-	rep, s := knownSuite(t)
-	truth := truthOf(s)
 	opt := fastOptions()
+	opt.Tradeoff = 0
+	rep, s := knownSuite(t, opt)
+	truth := truthOf(s)
 	for _, tc := range []struct {
 		method      string
 		wLow, wHigh int
@@ -124,6 +127,50 @@ func TestKnownTruth(t *testing.T) {
 	}
 	if rep.Totals.Trimmed != 4 || rep.Totals.OutOfSample.Splits != 4*opt.Splits {
 		t.Errorf("totals %+v", rep.Totals)
+	}
+}
+
+// TestKnownTruthDefault checks the default rule (--tradeoff 0.02 --budget
+// 5% --max-loss 3) on knownSuite: the same warmups W as the target rule;
+// every steady benchmark reduced, its CI at most 3× the recorded one, its
+// time within the budget max(T(k_min), 5 % of the recorded) unless the
+// 3× bound took it over, and its estimate within 3 % of the true steady
+// mean; the oscillating benchmark too is reduced within the 3× bound.
+func TestKnownTruthDefault(t *testing.T) {
+	opt := fastOptions()
+	rep, s := knownSuite(t, opt)
+	truth := truthOf(s)
+	for _, tc := range []struct {
+		method      string
+		wLow, wHigh int
+	}{{"flat", 0, 0}, {"warmup", 30, 40}, {"slowdown", 100, 100}} {
+		b := byMethod(t, rep, tc.method)
+		tr := truth[[2]string{b.Key.Benchmark, b.Key.Params}]
+		if b.Path != PathSteady || !b.Status.reduced() {
+			t.Errorf("%s: path %s, status %s (%s); want steady, reduced", tc.method, b.Path, b.Status, b.Reason)
+			continue
+		}
+		if w := b.Recommended.WarmupIterations; w < tc.wLow || w > tc.wHigh {
+			t.Errorf("%s: W = %d, want %d … %d", tc.method, w, tc.wLow, tc.wHigh)
+		}
+		bound := opt.MaxLoss * b.Precision
+		if !(b.RecommendedPrecision <= bound*(1+1e-12)) {
+			t.Errorf("%s: precision ±%.4f, recorded ±%.4f: want at most %g× (±%.4f)", tc.method, b.RecommendedPrecision, b.Precision, opt.MaxLoss, bound)
+		}
+		budget := max(float64(b.Minimum.TimeNs), opt.Budget*float64(b.Recorded.TimeNs))
+		if overBudget := float64(b.Recommended.TimeNs) > budget*(1+1e-9); overBudget && b.RecommendedPrecision < 0.9*bound {
+			t.Errorf("%s: %d ns over the budget %.0f ns at ±%.4f, well inside the %g× bound ±%.4f", tc.method, b.Recommended.TimeNs, budget, b.RecommendedPrecision, opt.MaxLoss, bound)
+		}
+		if e := abs(b.Estimate-tr.FinalMean) / tr.FinalMean; e > 0.03 {
+			t.Errorf("%s: estimate %.4g is %.1f %% from the true steady mean %.4g", tc.method, b.Estimate, 100*e, tr.FinalMean)
+		}
+		t.Logf("%s: %d forks × %d iterations, %.0f s (budget %.0f s), ±%.4f → ±%.4f", tc.method, b.Recommended.Forks, b.Recommended.Iterations,
+			float64(b.Recommended.TimeNs)/1e9, budget/1e9, b.Precision, b.RecommendedPrecision)
+	}
+	// The oscillating benchmark's forks pass the equivalence test (see
+	// TestKnownTruth): it is reduced under the same bound.
+	if osc := byMethod(t, rep, "oscillate"); !osc.Status.reduced() || !(osc.RecommendedPrecision <= opt.MaxLoss*osc.Precision*(1+1e-12)) {
+		t.Errorf("oscillate: status %s, precision ±%.4f, recorded ±%.4f: want reduced within %g×", osc.Status, osc.RecommendedPrecision, osc.Precision, opt.MaxLoss)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/trim"
-	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/outpath"
@@ -19,11 +18,12 @@ import (
 
 func trimCommand() *cli.Command {
 	opt := trim.DefaultOptions
-	return command("trim", "FILES...", "one configuration per benchmark: the cheapest that reaches a precision", func(c *cli.Context) error { return runTrim(c, opt) },
+	return command("trim", "FILES...", "one configuration per benchmark: the most precise within a budget of time", func(c *cli.Context) error { return runTrim(c, opt) },
 		cliapp.Group("Plan",
-			&cli.Float64Flag{Name: "target", Destination: &opt.Target, Value: trim.DefaultOptions.Target, Usage: "precision to reach: half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
+			&cli.Float64Flag{Name: "target", Destination: &opt.Target, Value: trim.DefaultOptions.Target, Usage: "instead of --tradeoff: the cheapest configuration reaching this precision, the half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
 			&cli.Float64Flag{Name: "best-effort", Destination: &opt.BestEffortSlack, Value: trim.DefaultOptions.BestEffortSlack, Usage: "target out of reach: the cheapest configuration within this share of the recorded precision (0.1 = within 10 %)"},
-			&cli.Float64Flag{Name: "tradeoff", Destination: &opt.Tradeoff, Value: trim.DefaultOptions.Tradeoff, Usage: "instead of --target: per benchmark the least CI half-width + `λ` × share of the recorded time, within --budget (0.16: 10 % of the time is worth 1.6 points; 0: off)"},
+			&cli.Float64Flag{Name: "tradeoff", Destination: &opt.Tradeoff, Value: trim.DefaultOptions.Tradeoff, Usage: "per benchmark the least CI half-width + `λ` × share of the recorded time, within --budget (0.16: 10 % of the time is worth 1.6 points; 0: the --target rule)"},
+			&cli.Float64Flag{Name: "max-loss", Destination: &opt.MaxLoss, Value: trim.DefaultOptions.MaxLoss, Usage: "under --tradeoff: the CI half-width grows at most this `FACTOR` over the recorded one, even over --budget (3: ±2 % → at most ±6 %; 0: off)"},
 			&cli.StringFlag{Name: "budget", Value: trim.FormatBudget(trim.DefaultOptions.Budget), Usage: "the most --tradeoff's configuration may cost: the larger of the fixed minimal configuration's time (JMH 1 fork × 5 iterations, Go -count 3) and this `SHARE` of the recorded time (e.g. 5%); minimum (0) or recorded (1)"},
 			&cli.BoolFlag{Name: "parallel-instances", Destination: &opt.ParallelInstances, Usage: "instances run side by side: an instance costs no wall time"},
 			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
@@ -51,21 +51,21 @@ func trimCommand() *cli.Command {
 // flags that need parsing.
 func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
 	var err error
-	if c.IsSet("target") && opt.Tradeoff > 0 {
-		return opt, cliapp.Usagef("trim", "--target and --tradeoff are two rules: give one")
-	}
 	if opt.Budget, err = trim.ParseBudget(c.String("budget")); err != nil {
 		return opt, cliapp.Usagef("trim", "--budget: %v", err)
+	}
+	if c.IsSet("target") && c.IsSet("tradeoff") && opt.Tradeoff > 0 || (c.IsSet("budget") || c.IsSet("max-loss")) && (c.IsSet("target") || opt.Tradeoff == 0) {
+		return opt, cliapp.Usagef("trim", "--target and --tradeoff are two rules (--budget and --max-loss bound the second): give one")
+	} else if c.IsSet("target") || opt.Tradeoff == 0 {
+		opt.Tradeoff, opt.Budget = 0, trim.BudgetRecorded // the precision-target rule
 	}
 	if opt.Overhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
 		return opt, cliapp.Usagef("trim", "--overhead: %v", err)
 	}
 	opt.Steady.Bootstrap.Resamples = opt.Optimize.Bootstrap.Resamples
-	pen, err := changepoint.ParsePenalty(c.String("penalty"))
-	if err != nil {
-		return opt, fmt.Errorf("--penalty: %w", err)
+	if err := steadyPenalty(c, &opt.Steady); err != nil {
+		return opt, err
 	}
-	opt.Steady.Penalty, opt.Steady.PenaltyValue = pen.Rule, pen.Manual
 	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}

@@ -318,6 +318,9 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 		case b < 1:
 			rule += fmt.Sprintf(", within the larger of the fixed minimal configuration's time and %s of the recorded", pct(b))
 		}
+		if m := plan.n(0, "max_loss"); m > 0 {
+			rule += fmt.Sprintf(", the CI at most %g× the recorded one", m)
+		}
 	}
 	fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recommended configurations: the suite takes <b>%s instead of %s</b> (<b>%s</b> saved). `+
 		`%d of %d benchmark runs get a cheaper configuration (%s); `+
