@@ -109,10 +109,7 @@ func TestOptimizeCommand(t *testing.T) {
 	// Versions CSV: the full configuration detects the changed benchmark; so
 	// does µOpTime's RMAD configuration (a 30 % change).
 	ver := readCSVFile(t, o1[2])
-	col := map[string]int{}
-	for i, n := range ver[0] {
-		col[n] = i
-	}
+	col := columnsOf(ver[0])
 	found := false
 	for _, r := range ver[1:] {
 		if r[col["metric"]] == "rmad" && r[col["method"]] == "uoptime" && r[col["scope"]] == "pair" {

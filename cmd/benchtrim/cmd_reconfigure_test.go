@@ -71,10 +71,7 @@ func TestReconfigureCommand(t *testing.T) {
 	if len(rows) != 1+9 {
 		t.Fatalf("per-benchmark CSV has %d rows, want header + 9", len(rows))
 	}
-	col := map[string]int{}
-	for i, c := range rows[0] {
-		col[c] = i
-	}
+	col := columnsOf(rows[0])
 	forksUsed := 0
 	for _, r := range rows[1:] {
 		n, err := strconv.Atoi(r[col["forks_used"]])

@@ -56,6 +56,15 @@ func steadyInput(t *testing.T, dir string) (string, []synth.BenchmarkTruth) {
 	return path, s.Truth()
 }
 
+// columnsOf maps the names of a CSV header to their positions.
+func columnsOf(header []string) map[string]int {
+	col := make(map[string]int, len(header))
+	for j, h := range header {
+		col[h] = j
+	}
+	return col
+}
+
 func readCSV(t *testing.T, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)

@@ -121,10 +121,7 @@ func TestTrimBudget(t *testing.T) {
 		if len(rows) < 4 {
 			t.Fatalf("plan has %d rows, want a header and 3 benchmarks at least", len(rows))
 		}
-		col := map[string]int{}
-		for j, h := range rows[0] {
-			col[h] = j
-		}
+		col := columnsOf(rows[0])
 		overMin := 0
 		for _, r := range rows[1:] {
 			if b, _ := strconv.ParseFloat(r[col["budget"]], 64); b != tc.share {
