@@ -76,9 +76,14 @@
 // with u one observation's duration (JMH iteration time, µOpTime slice,
 // a go test line's N × ns/op), W_f a fork's warmup (stated, plus the W
 // discarded iterations) and o_l the user's Overhead (0 by default);
-// instances count once with ParallelInstances. The recommendation is the
-// cheapest k within the recorded counts whose h(k) ≤ Target
-// (StatusTrimmed); Kalibera and Jones' optimum
+// instances count once with ParallelInstances. By default (Tradeoff λ =
+// 0.02) the recommendation is the k within the recorded counts with the
+// least h(k) + λ·T(k)/T_rec among those costing at most
+// max(T(k_min), Budget·T_rec), k_min the fixed minimal configuration
+// (where none fits, the cheapest k); where its h(k) exceeds
+// MaxLoss·h_rec, the cheapest k with h(k) ≤ MaxLoss·h_rec instead. Under
+// the Target rule (Tradeoff 0) it is the cheapest k within the recorded
+// counts whose h(k) ≤ Target (StatusTrimmed); Kalibera and Jones' optimum
 // k_l = √(c_{l−1}·S²_l / (c_l·S²_{l−1})) is its continuous relaxation, the
 // grid search its integer solution. Where no k reaches the target, the
 // cheapest with h(k) ≤ (1 + Options.BestEffortSlack)·h_rec (statusBestEffort);
