@@ -65,7 +65,7 @@ type Options struct {
 	// configuration minimising h(k) + λ·T(k)/T_rec, its relative CI
 	// half-width plus λ times its share of the recorded time (0.16: 10 %
 	// of the recorded time is worth 1.6 points of half-width), among those
-	// within Budget. 0: off (the Target rule).
+	// within Budget and MaxLoss. 0: the Target rule.
 	Tradeoff float64
 	// Budget bounds the time of the Tradeoff rule's configuration: it may
 	// cost at most
@@ -129,11 +129,11 @@ type Options struct {
 
 // DefaultOptions: the trade-off rule with λ = 0.02 within a budget of
 // the larger of the fixed minimum's time and 5 % of the recorded time,
-// the CI half-width at most 3× the recorded one (docs/trim.md, "Is it better?": it passes the known-truth, the split
-// and the next-version checks; the precision target does not pass the
-// last two); for the Target rule (Tradeoff 0) a precision target of
-// ±1 %; CIs are the 99 % hierarchical bootstrap CI of the mean (10,000
-// resamples); at least 3
+// the CI half-width at most 3× the recorded one (docs/trim.md, "Is it
+// better?": it passes the known-truth, the split and the next-version
+// checks; the precision target does not pass the last two); for the
+// Target rule (Tradeoff 0) a precision target of ±1 %; CIs are the 99 %
+// hierarchical bootstrap CI of the mean (10,000 resamples); at least 3
 // observations, no overheads, instances one after the other, 10 splits,
 // 1,000 draws per detectable slowdown;
 // steady-state detection with Traini et al.'s settings (steady window 500,
