@@ -258,6 +258,11 @@ func (b *batchPELT) costRow(u int, tf, st1, st2 float64) {
 			i = 0
 		}
 	}
+	if b.bounded && useSIMD && i == 0 && u >= 4 {
+		// The AVX2 cost and its widening in one pass; the remainder below.
+		i = u &^ 3
+		costRowAVX2(&b.cw[0], &b.clo[0], &csf[0], &c1[0], &c2[0], &b.gmx[0], i, tf, st1, st2, 2*b.penMax)
+	}
 	cc, ce, csf, c1, c2 = cc[i:], ce[i:], csf[i:], c1[i:], c2[i:]
 	switch {
 	case len(cc) == 0:

@@ -72,6 +72,13 @@ func boundMeanVarAVX512(va, eb, csf, c1, c2, cf *float64, k int, tf, st1, st2, p
 //go:noescape
 func costRowAVX512(cw, clo, csf, c1, c2, gmx *float64, k int, tf, st1, st2, pen2 float64, tab *avx512Table) (bad int)
 
+// costRowAVX2 fills batchPELT's cw and clo for k members (k a multiple
+// of 4) with boundMeanVarAVX2's approximation and bound of C(s, t),
+// widened as widen does, in one pass.
+//
+//go:noescape
+func costRowAVX2(cw, clo, csf, c1, c2, gmx *float64, k int, tf, st1, st2, pen2 float64)
+
 // findAVX2 returns the first index i < k (k a multiple of 4) where the
 // comparison op (findGreater, findSumGreater, findDiffLE) of v[i]
 // (and e[i]) with x holds, or k.

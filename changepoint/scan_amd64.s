@@ -182,6 +182,109 @@ mvdone:
 	VZEROUPPER
 	RET
 
+// func costRowAVX2(cw, clo, csf, c1, c2, gmx *float64, k int, tf, st1, st2, pen2 float64)
+//
+// The cost part of boundMeanVarAVX2 (F = β = 0) for batchPELT.costRow,
+// widened in the same pass as batchPELT needs (widen):
+//
+//	ε = ε_C·(1+2⁻⁴⁰) + 3e-15·((|C'| + gmx) + pen2),  cw = C' + ε,  clo = C' - ε
+//
+// with C' = l·((log 2π + lg) + 1) and ε_C = l·(1.006e-12 + 2e-15·|lg|) +
+// 2e-15·|C'|, as boundMeanVarAVX2 computes them; lanes with subnormal σ²
+// get cw = +Inf, clo = -Inf. k is a multiple of 4.
+TEXT ·costRowAVX2(SB), NOSPLIT, $0-88
+	MOVQ cw+0(FP), DI
+	MOVQ clo+8(FP), DX
+	MOVQ csf+16(FP), SI
+	MOVQ c1+24(FP), R8
+	MOVQ c2+32(FP), R9
+	MOVQ gmx+40(FP), R10
+	MOVQ k+48(FP), CX
+	VBROADCASTSD tf+56(FP), Y15
+	VBROADCASTSD st1+64(FP), Y14
+	VBROADCASTSD st2+72(FP), Y13
+	VBROADCASTSD pen2+80(FP), Y12
+	XORQ AX, AX
+
+	PCALIGN $32 // loop speed independent of the linker's placement
+crloop:
+	CMPQ AX, CX
+	JGE  crdone
+	VMOVUPD (SI)(AX*8), Y0
+	VSUBPD  Y0, Y15, Y0    // l = tf - csf
+	VMOVUPD (R8)(AX*8), Y1
+	VSUBPD  Y1, Y14, Y1    // x = st1 - c1
+	VMOVUPD (R9)(AX*8), Y2
+	VSUBPD  Y2, Y13, Y2    // x2 = st2 - c2
+	VMULPD  Y1, Y1, Y1     // x*x
+	VDIVPD  Y0, Y1, Y1     // x*x / l
+	VSUBPD  Y1, Y2, Y2     // x2 - x*x/l
+	VDIVPD  Y0, Y2, Y2     // σ² = (x2 - x*x/l) / l
+	VXORPD  Y3, Y3, Y3
+	VCMPPD  $2, Y3, Y2, Y3 // σ² <= 0
+	VBLENDVPD Y3, cClamp<>(SB), Y2, Y2 // clamp to 1e-11
+	VCMPPD  $1, cTiny<>(SB), Y2, Y3    // bad lanes: σ² < 2^-1022
+
+	// log σ² = e·ln2 + log m, as boundMeanVarAVX2
+	VPSRLQ  $52, Y2, Y4
+	VANDPD  cMant<>(SB), Y2, Y5
+	VORPD   cOne<>(SB), Y5, Y5
+	VCMPPD  $0x1e, cSqrt2<>(SB), Y5, Y6
+	VMULPD  cHalf<>(SB), Y5, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VPSUBQ  Y6, Y4, Y4
+	VPOR    cMagic<>(SB), Y4, Y4
+	VSUBPD  cMagic<>(SB), Y4, Y4
+	VSUBPD  c1023<>(SB), Y4, Y4
+	VSUBPD  cOne<>(SB), Y5, Y5
+	VADDPD  cTwo<>(SB), Y5, Y6
+	VDIVPD  Y6, Y5, Y5
+	VMULPD  Y5, Y5, Y6
+	VMOVUPD cP17<>(SB), Y7
+	VFMADD213PD cP15<>(SB), Y6, Y7
+	VFMADD213PD cP13<>(SB), Y6, Y7
+	VFMADD213PD cP11<>(SB), Y6, Y7
+	VFMADD213PD cP9<>(SB), Y6, Y7
+	VFMADD213PD cP7<>(SB), Y6, Y7
+	VFMADD213PD cP5<>(SB), Y6, Y7
+	VFMADD213PD cP3<>(SB), Y6, Y7
+	VMULPD  Y6, Y7, Y7
+	VFMADD213PD Y5, Y5, Y7
+	VADDPD  Y7, Y7, Y7
+	VFMADD231PD cLn2<>(SB), Y4, Y7   // lg
+
+	// C' = l·((log 2π + lg) + 1)
+	VADDPD  cLog2Pi<>(SB), Y7, Y8
+	VADDPD  cOne<>(SB), Y8, Y8
+	VMULPD  Y0, Y8, Y8               // C'
+
+	// ε_C = l·(1.006e-12 + 2e-15·|lg|) + 2e-15·|C'|
+	VANDPD  cAbs<>(SB), Y7, Y7
+	VMOVUPD cEpsL<>(SB), Y1
+	VFMADD231PD cEpsRel<>(SB), Y7, Y1
+	VMULPD  Y0, Y1, Y1
+	VANDPD  cAbs<>(SB), Y8, Y9       // |C'|
+	VFMADD231PD cEpsRel<>(SB), Y9, Y1 // ε_C
+
+	// ε = ε_C·(1+2⁻⁴⁰) + 3e-15·((|C'| + gmx) + pen2)
+	VADDPD  (R10)(AX*8), Y9, Y9
+	VADDPD  Y12, Y9, Y9
+	VMULPD  cWideRel<>(SB), Y9, Y9
+	VFMADD231PD cWideOne<>(SB), Y1, Y9 // ε
+
+	VADDPD  Y9, Y8, Y10              // cw
+	VSUBPD  Y9, Y8, Y11              // clo
+	VBLENDVPD Y3, cInf<>(SB), Y10, Y10   // bad: cw = +Inf
+	VBLENDVPD Y3, cNegInf<>(SB), Y11, Y11 // bad: clo = -Inf
+	VMOVUPD Y10, (DI)(AX*8)
+	VMOVUPD Y11, (DX)(AX*8)
+	ADDQ    $4, AX
+	JMP     crloop
+
+crdone:
+	VZEROUPPER
+	RET
+
 // func findAVX2(v, e *float64, k int, x float64, op int) int
 // First index i in [0, k) (k a multiple of 4) where
 //	op 0: v[i] > x
@@ -428,3 +531,22 @@ DATA cFour<>+8(SB)/8, $0x4010000000000000
 DATA cFour<>+16(SB)/8, $0x4010000000000000
 DATA cFour<>+24(SB)/8, $0x4010000000000000
 GLOBL cFour<>(SB), RODATA|NOPTR, $32
+
+// 3e-15 and 1+2⁻⁴⁰: costRowAVX2's widening
+DATA cWideRel<>+0(SB)/8, $0x3ceb05876e5b0120
+DATA cWideRel<>+8(SB)/8, $0x3ceb05876e5b0120
+DATA cWideRel<>+16(SB)/8, $0x3ceb05876e5b0120
+DATA cWideRel<>+24(SB)/8, $0x3ceb05876e5b0120
+GLOBL cWideRel<>(SB), RODATA|NOPTR, $32
+
+DATA cWideOne<>+0(SB)/8, $0x3ff0000000001000
+DATA cWideOne<>+8(SB)/8, $0x3ff0000000001000
+DATA cWideOne<>+16(SB)/8, $0x3ff0000000001000
+DATA cWideOne<>+24(SB)/8, $0x3ff0000000001000
+GLOBL cWideOne<>(SB), RODATA|NOPTR, $32
+
+DATA cNegInf<>+0(SB)/8, $0xfff0000000000000
+DATA cNegInf<>+8(SB)/8, $0xfff0000000000000
+DATA cNegInf<>+16(SB)/8, $0xfff0000000000000
+DATA cNegInf<>+24(SB)/8, $0xfff0000000000000
+GLOBL cNegInf<>(SB), RODATA|NOPTR, $32

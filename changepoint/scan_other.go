@@ -34,3 +34,7 @@ func boundMeanVarAVX512(va, eb, csf, c1, c2, cf *float64, k int, tf, st1, st2, p
 func costRowAVX512(cw, clo, csf, c1, c2, gmx *float64, k int, tf, st1, st2, pen2 float64, tab *avx512Table) int {
 	panic("changepoint: no SIMD kernel on this platform")
 }
+
+func costRowAVX2(cw, clo, csf, c1, c2, gmx *float64, k int, tf, st1, st2, pen2 float64) {
+	panic("changepoint: no SIMD kernel on this platform")
+}

@@ -188,3 +188,57 @@ func checkGoBounds(t *testing.T, r goBounds, va, eb []float64) {
 		}
 	}
 }
+
+// TestCostRowAVX2 checks costRowAVX2 against boundMeanVarAVX2 (F = β = 0)
+// followed by widen, the two passes it fuses: the same bounds to within
+// rounding (it fuses one multiply-add), and an interval [clo, cw] that
+// holds the exact cost C(s, t) wherever it is finite.
+func TestCostRowAVX2(t *testing.T) {
+	if !haveSIMD {
+		t.Skip("no AVX2")
+	}
+	series := map[string][]float64{
+		"warmup":     warmupSeries(5, 400, 50),
+		"offset 1e9": floatsAdd(warmupSeries(6, 200, 50), 1e9),
+		"scale 1e-9": stepSeries(7, []int{100, 100}, []float64{3e-9, 4e-9}, []float64{1e-11, 1e-11}),
+		"constant":   slices.Repeat([]float64{0.1}, 90),
+	}
+	for name, x := range series {
+		st := newSumStats(x, extendedSum)
+		n := len(x)
+		csf, c1, c2, gmx, zeros := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		cw, clo, cc, ce, ww, wl := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		const pen2 = 2 * 1234.5
+		for tt := 2; tt <= n; tt++ {
+			k := 0
+			for s := 0; s <= tt-2; s++ {
+				csf[k], c1[k], c2[k], gmx[k] = float64(s), st.s1[s], st.s2[s], float64(s%5)*100.25
+				k++
+			}
+			k &^= 3
+			if k == 0 {
+				continue
+			}
+			tf, st1, st2 := float64(tt), st.s1[tt], st.s2[tt]
+			costRowAVX2(&cw[0], &clo[0], &csf[0], &c1[0], &c2[0], &gmx[0], k, tf, st1, st2, pen2)
+			boundMeanVarAVX2(&cc[0], &ce[0], &csf[0], &c1[0], &c2[0], &zeros[0], k, tf, st1, st2, 0)
+			widen(ww[:k], wl[:k], cc[:k], ce[:k], gmx[:k], pen2)
+			for i := 0; i < k; i++ {
+				if math.IsInf(ce[i], 1) {
+					if !math.IsInf(cw[i], 1) || !math.IsInf(clo[i], -1) {
+						t.Fatalf("%s t=%d s=%v: bad lane gives [%v, %v]", name, tt, csf[i], clo[i], cw[i])
+					}
+					continue
+				}
+				tol := 1e-15 * math.Abs(ww[i]-cc[i])
+				if math.Abs(cw[i]-ww[i]) > tol || math.Abs(clo[i]-wl[i]) > tol {
+					t.Fatalf("%s t=%d s=%v: [%.17g, %.17g], two passes [%.17g, %.17g]", name, tt, csf[i], clo[i], cw[i], wl[i], ww[i])
+				}
+				c := exactValue(MeanVar, tf-csf[i], st1-c1[i], st2-c2[i], 0, 0)
+				if !(clo[i] <= c && c <= cw[i]) {
+					t.Fatalf("%s t=%d s=%v: exact %.17g outside [%.17g, %.17g]", name, tt, csf[i], c, clo[i], cw[i])
+				}
+			}
+		}
+	}
+}
