@@ -192,7 +192,7 @@ mvdone:
 // with C' = l·((log 2π + lg) + 1) and ε_C = l·(1.006e-12 + 2e-15·|lg|) +
 // 2e-15·|C'|, as boundMeanVarAVX2 computes them; lanes with subnormal σ²
 // get cw = +Inf, clo = -Inf. k is a multiple of 4.
-TEXT ·costRowAVX2(SB), NOSPLIT, $0-88
+TEXT ·costRowAVX2(SB), NOSPLIT, $32-88
 	MOVQ cw+0(FP), DI
 	MOVQ clo+8(FP), DX
 	MOVQ csf+16(FP), SI
@@ -204,44 +204,65 @@ TEXT ·costRowAVX2(SB), NOSPLIT, $0-88
 	VBROADCASTSD st1+64(FP), Y14
 	VBROADCASTSD st2+72(FP), Y13
 	VBROADCASTSD pen2+80(FP), Y12
+	VMOVUPD Y12, 0(SP)     // pen2, four times
 	XORQ AX, AX
+	CMPQ AX, CX
+	JGE  crdone
+
+	// Software-pipelined: σ² of the next four (two dependent divisions)
+	// is computed at the top of the body, ahead of the current four's
+	// logarithm, so the divider and the polynomial overlap. The last
+	// pass recomputes its own four in place of a next.
+	VMOVUPD (SI), Y11
+	VSUBPD  Y11, Y15, Y11  // l = tf - csf
+	VMOVUPD (R8), Y1
+	VSUBPD  Y1, Y14, Y1    // x = st1 - c1
+	VMOVUPD (R9), Y12
+	VSUBPD  Y12, Y13, Y12  // x2 = st2 - c2
+	VMULPD  Y1, Y1, Y1     // x*x
+	VDIVPD  Y11, Y1, Y1    // x*x / l
+	VSUBPD  Y1, Y12, Y12   // x2 - x*x/l
+	VDIVPD  Y11, Y12, Y12  // σ² = (x2 - x*x/l) / l
 
 	PCALIGN $32 // loop speed independent of the linker's placement
 crloop:
-	CMPQ AX, CX
-	JGE  crdone
-	VMOVUPD (SI)(AX*8), Y0
+	// Next four (or these four again on the last pass): l in Y0, σ² in Y2.
+	LEAQ    4(AX), BX
+	CMPQ    BX, CX
+	CMOVQGE AX, BX
+	VMOVUPD (SI)(BX*8), Y0
 	VSUBPD  Y0, Y15, Y0    // l = tf - csf
-	VMOVUPD (R8)(AX*8), Y1
+	VMOVUPD (R8)(BX*8), Y1
 	VSUBPD  Y1, Y14, Y1    // x = st1 - c1
-	VMOVUPD (R9)(AX*8), Y2
+	VMOVUPD (R9)(BX*8), Y2
 	VSUBPD  Y2, Y13, Y2    // x2 = st2 - c2
 	VMULPD  Y1, Y1, Y1     // x*x
 	VDIVPD  Y0, Y1, Y1     // x*x / l
 	VSUBPD  Y1, Y2, Y2     // x2 - x*x/l
 	VDIVPD  Y0, Y2, Y2     // σ² = (x2 - x*x/l) / l
-	VXORPD  Y3, Y3, Y3
-	VCMPPD  $2, Y3, Y2, Y3 // σ² <= 0
-	VBLENDVPD Y3, cClamp<>(SB), Y2, Y2 // clamp to 1e-11
-	VCMPPD  $1, cTiny<>(SB), Y2, Y3    // bad lanes: σ² < 2^-1022
 
-	// log σ² = e·ln2 + log m, as boundMeanVarAVX2
-	VPSRLQ  $52, Y2, Y4
-	VANDPD  cMant<>(SB), Y2, Y5
-	VORPD   cOne<>(SB), Y5, Y5
-	VCMPPD  $0x1e, cSqrt2<>(SB), Y5, Y6
-	VMULPD  cHalf<>(SB), Y5, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VPSUBQ  Y6, Y4, Y4
+	// These four: l in Y11, σ² in Y12.
+	VCMPPD  $2, cZero<>(SB), Y12, Y3     // σ² <= 0
+	VBLENDVPD Y3, cClamp<>(SB), Y12, Y12 // clamp to 1e-11
+	VCMPPD  $1, cTiny<>(SB), Y12, Y3     // bad lanes: σ² < 2^-1022
+
+	// log σ² = e·ln2 + log m with boundMeanVarAVX2's e and m, in
+	// integer steps: adding 2^52 - mant(√2) - 1 carries into the
+	// exponent field exactly where m > √2, so that field is E (+1 where
+	// halved); m is σ² with it replaced by 1023 (1022 where halved).
+	VPADDQ  cSplit<>(SB), Y12, Y4    // bits + 2^52 - mant(√2) - 1
+	VPAND   cHigh<>(SB), Y4, Y4      // E or E+1, in place
+	VPSUBQ  Y4, Y12, Y5
+	VPADDQ  cOne<>(SB), Y5, Y5       // m in [√½, √2]
+	VPSRLQ  $52, Y4, Y4
 	VPOR    cMagic<>(SB), Y4, Y4
-	VSUBPD  cMagic<>(SB), Y4, Y4
-	VSUBPD  c1023<>(SB), Y4, Y4
-	VSUBPD  cOne<>(SB), Y5, Y5
-	VADDPD  cTwo<>(SB), Y5, Y6
-	VDIVPD  Y6, Y5, Y5
-	VMULPD  Y5, Y5, Y6
+	VSUBPD  cMagic1023<>(SB), Y4, Y4 // e
+	VADDPD  cOne<>(SB), Y5, Y6       // m + 1 = 2 + f (f exact)
+	VSUBPD  cOne<>(SB), Y5, Y5       // f = m - 1 (exact)
+	VDIVPD  Y6, Y5, Y5               // s = f / (2 + f)
+	VMULPD  Y5, Y5, Y6               // z = s²
 	VMOVUPD cP17<>(SB), Y7
-	VFMADD213PD cP15<>(SB), Y6, Y7
+	VFMADD213PD cP15<>(SB), Y6, Y7   // acc = z·acc + c
 	VFMADD213PD cP13<>(SB), Y6, Y7
 	VFMADD213PD cP11<>(SB), Y6, Y7
 	VFMADD213PD cP9<>(SB), Y6, Y7
@@ -256,30 +277,33 @@ crloop:
 	// C' = l·((log 2π + lg) + 1)
 	VADDPD  cLog2Pi<>(SB), Y7, Y8
 	VADDPD  cOne<>(SB), Y8, Y8
-	VMULPD  Y0, Y8, Y8               // C'
+	VMULPD  Y11, Y8, Y8              // C'
 
 	// ε_C = l·(1.006e-12 + 2e-15·|lg|) + 2e-15·|C'|
 	VANDPD  cAbs<>(SB), Y7, Y7
 	VMOVUPD cEpsL<>(SB), Y1
 	VFMADD231PD cEpsRel<>(SB), Y7, Y1
-	VMULPD  Y0, Y1, Y1
+	VMULPD  Y11, Y1, Y1
 	VANDPD  cAbs<>(SB), Y8, Y9       // |C'|
 	VFMADD231PD cEpsRel<>(SB), Y9, Y1 // ε_C
 
 	// ε = ε_C·(1+2⁻⁴⁰) + 3e-15·((|C'| + gmx) + pen2)
 	VADDPD  (R10)(AX*8), Y9, Y9
-	VADDPD  Y12, Y9, Y9
+	VADDPD  0(SP), Y9, Y9
 	VMULPD  cWideRel<>(SB), Y9, Y9
 	VFMADD231PD cWideOne<>(SB), Y1, Y9 // ε
 
 	VADDPD  Y9, Y8, Y10              // cw
-	VSUBPD  Y9, Y8, Y11              // clo
-	VBLENDVPD Y3, cInf<>(SB), Y10, Y10   // bad: cw = +Inf
-	VBLENDVPD Y3, cNegInf<>(SB), Y11, Y11 // bad: clo = -Inf
+	VSUBPD  Y9, Y8, Y1               // clo
+	VBLENDVPD Y3, cInf<>(SB), Y10, Y10  // bad: cw = +Inf
+	VBLENDVPD Y3, cNegInf<>(SB), Y1, Y1 // bad: clo = -Inf
 	VMOVUPD Y10, (DI)(AX*8)
-	VMOVUPD Y11, (DX)(AX*8)
+	VMOVUPD Y1, (DX)(AX*8)
+	VMOVAPD Y0, Y11
+	VMOVAPD Y2, Y12
 	ADDQ    $4, AX
-	JMP     crloop
+	CMPQ    AX, CX
+	JLT     crloop
 
 crdone:
 	VZEROUPPER
@@ -550,3 +574,29 @@ DATA cNegInf<>+8(SB)/8, $0xfff0000000000000
 DATA cNegInf<>+16(SB)/8, $0xfff0000000000000
 DATA cNegInf<>+24(SB)/8, $0xfff0000000000000
 GLOBL cNegInf<>(SB), RODATA|NOPTR, $32
+
+// costRowAVX2: 0; 2^52 - mantissa of √2 - 1 (the exponent split); the
+// sign and exponent mask; 2^52 + 1023
+DATA cZero<>+0(SB)/8, $0
+DATA cZero<>+8(SB)/8, $0
+DATA cZero<>+16(SB)/8, $0
+DATA cZero<>+24(SB)/8, $0
+GLOBL cZero<>(SB), RODATA|NOPTR, $32
+
+DATA cSplit<>+0(SB)/8, $0x00095f619980c432
+DATA cSplit<>+8(SB)/8, $0x00095f619980c432
+DATA cSplit<>+16(SB)/8, $0x00095f619980c432
+DATA cSplit<>+24(SB)/8, $0x00095f619980c432
+GLOBL cSplit<>(SB), RODATA|NOPTR, $32
+
+DATA cHigh<>+0(SB)/8, $0xfff0000000000000
+DATA cHigh<>+8(SB)/8, $0xfff0000000000000
+DATA cHigh<>+16(SB)/8, $0xfff0000000000000
+DATA cHigh<>+24(SB)/8, $0xfff0000000000000
+GLOBL cHigh<>(SB), RODATA|NOPTR, $32
+
+DATA cMagic1023<>+0(SB)/8, $0x43300000000003ff
+DATA cMagic1023<>+8(SB)/8, $0x43300000000003ff
+DATA cMagic1023<>+16(SB)/8, $0x43300000000003ff
+DATA cMagic1023<>+24(SB)/8, $0x43300000000003ff
+GLOBL cMagic1023<>(SB), RODATA|NOPTR, $32

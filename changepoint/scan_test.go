@@ -242,3 +242,38 @@ func TestCostRowAVX2(t *testing.T) {
 		}
 	}
 }
+
+// TestCostRowAVX2Split checks costRowAVX2's integer split of σ² into e
+// and m at the √2 boundary (mantissas of √2 and its neighbours), at
+// random mantissas and near 1, over all normal exponents: the same bits
+// as boundMeanVarAVX2 followed by widen.
+func TestCostRowAVX2Split(t *testing.T) {
+	if !haveSIMD {
+		t.Skip("no AVX2")
+	}
+	const n = 4096
+	csf, c1, c2, gmx, zeros := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	cw, clo, cc, ce, ww, wl := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	r := rand.New(rand.NewPCG(1, 2))
+	sq := math.Float64bits(math.Sqrt2) & (1<<52 - 1)
+	for i := range n {
+		e := uint64(r.IntN(2046) + 1)
+		m := sq + uint64(r.IntN(5)) - 2
+		switch {
+		case i%7 == 0:
+			m = uint64(i % 4)
+		case i%3 == 0:
+			m = r.Uint64() & (1<<52 - 1)
+		}
+		c2[i] = -math.Float64frombits(e<<52 | m) // σ² = 0 - c2 with l = 1, x = 0
+		gmx[i] = float64(i%5) * 3
+	}
+	costRowAVX2(&cw[0], &clo[0], &csf[0], &c1[0], &c2[0], &gmx[0], n, 1, 0, 0, 10)
+	boundMeanVarAVX2(&cc[0], &ce[0], &csf[0], &c1[0], &c2[0], &zeros[0], n, 1, 0, 0, 0)
+	widen(ww, wl, cc, ce, gmx, 10)
+	for i := range n {
+		if cw[i] != ww[i] || clo[i] != wl[i] {
+			t.Fatalf("σ² bits %#x: [%.17g, %.17g], two passes [%.17g, %.17g]", math.Float64bits(-c2[i]), clo[i], cw[i], wl[i], ww[i])
+		}
+	}
+}
