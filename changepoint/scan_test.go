@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // kernelMode is one choice of kernels: portable exact (scanMeanVar),
@@ -195,7 +197,7 @@ func checkGoBounds(t *testing.T, r goBounds, va, eb []float64) {
 // holds the exact cost C(s, t) wherever it is finite.
 func TestCostRowAVX2(t *testing.T) {
 	if !haveSIMD {
-		t.Skip("no AVX2")
+		testenv.Skip(t, "no AVX2 (or the purego build): the kernel is not built")
 	}
 	series := map[string][]float64{
 		"warmup":     warmupSeries(5, 400, 50),
@@ -249,7 +251,7 @@ func TestCostRowAVX2(t *testing.T) {
 // as boundMeanVarAVX2 followed by widen.
 func TestCostRowAVX2Split(t *testing.T) {
 	if !haveSIMD {
-		t.Skip("no AVX2")
+		testenv.Skip(t, "no AVX2 (or the purego build): the kernel is not built")
 	}
 	const n = 4096
 	csf, c1, c2, gmx, zeros := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
