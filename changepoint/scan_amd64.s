@@ -2,6 +2,41 @@
 
 #include "textflag.h"
 
+// LOGPOLY is fastLog's last step on four lanes: from s = f/(2+f) in Y5
+// and the exponent e in Y4, lg = e·ln2 + 2(s + s·z·P(z)) with z = s² in
+// Y7 (P the odd polynomial cP3 … cP17, Horner; Y6 is clobbered).
+//
+// SIGMA2(i) loads the four members at index i and computes, per lane,
+// l = tf − csf in Y0 and the mean-and-variance cost's
+// σ² = ((st2 − c2) − (st1 − c1)²/l) / l in Y2 (Y1 is clobbered), with
+// tf, st1 and st2 broadcast in Y15, Y14, Y13 and csf, c1, c2 at SI, R8, R9.
+#define LOGPOLY \
+	VMULPD  Y5, Y5, Y6; \
+	VMOVUPD cP17<>(SB), Y7; \
+	VFMADD213PD cP15<>(SB), Y6, Y7; \
+	VFMADD213PD cP13<>(SB), Y6, Y7; \
+	VFMADD213PD cP11<>(SB), Y6, Y7; \
+	VFMADD213PD cP9<>(SB), Y6, Y7; \
+	VFMADD213PD cP7<>(SB), Y6, Y7; \
+	VFMADD213PD cP5<>(SB), Y6, Y7; \
+	VFMADD213PD cP3<>(SB), Y6, Y7; \
+	VMULPD  Y6, Y7, Y7; \
+	VFMADD213PD Y5, Y5, Y7; \
+	VADDPD  Y7, Y7, Y7; \
+	VFMADD231PD cLn2<>(SB), Y4, Y7
+
+#define SIGMA2(i) \
+	VMOVUPD (SI)(i*8), Y0; \
+	VSUBPD  Y0, Y15, Y0; \
+	VMOVUPD (R8)(i*8), Y1; \
+	VSUBPD  Y1, Y14, Y1; \
+	VMOVUPD (R9)(i*8), Y2; \
+	VSUBPD  Y2, Y13, Y2; \
+	VMULPD  Y1, Y1, Y1; \
+	VDIVPD  Y0, Y1, Y1; \
+	VSUBPD  Y1, Y2, Y2; \
+	VDIVPD  Y0, Y2, Y2
+
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eaxArg+0(FP), AX
@@ -101,16 +136,7 @@ TEXT ·boundMeanVarAVX2(SB), NOSPLIT, $0-96
 mvloop:
 	CMPQ AX, CX
 	JGE  mvdone
-	VMOVUPD (SI)(AX*8), Y0
-	VSUBPD  Y0, Y15, Y0    // l = tf - csf
-	VMOVUPD (R8)(AX*8), Y1
-	VSUBPD  Y1, Y14, Y1    // x = st1 - c1
-	VMOVUPD (R9)(AX*8), Y2
-	VSUBPD  Y2, Y13, Y2    // x2 = st2 - c2
-	VMULPD  Y1, Y1, Y1     // x*x
-	VDIVPD  Y0, Y1, Y1     // x*x / l
-	VSUBPD  Y1, Y2, Y2     // x2 - x*x/l
-	VDIVPD  Y0, Y2, Y2     // σ² = (x2 - x*x/l) / l
+	SIGMA2(AX)
 	VXORPD  Y3, Y3, Y3
 	VCMPPD  $2, Y3, Y2, Y3 // σ² <= 0
 	VBLENDVPD Y3, cClamp<>(SB), Y2, Y2 // clamp to 1e-11
@@ -130,19 +156,7 @@ mvloop:
 	VSUBPD  cOne<>(SB), Y5, Y5       // f = m - 1 (exact)
 	VADDPD  cTwo<>(SB), Y5, Y6
 	VDIVPD  Y6, Y5, Y5               // s = f / (2 + f)
-	VMULPD  Y5, Y5, Y6               // z = s²
-	VMOVUPD cP17<>(SB), Y7
-	VFMADD213PD cP15<>(SB), Y6, Y7   // acc = z·acc + c
-	VFMADD213PD cP13<>(SB), Y6, Y7
-	VFMADD213PD cP11<>(SB), Y6, Y7
-	VFMADD213PD cP9<>(SB), Y6, Y7
-	VFMADD213PD cP7<>(SB), Y6, Y7
-	VFMADD213PD cP5<>(SB), Y6, Y7
-	VFMADD213PD cP3<>(SB), Y6, Y7
-	VMULPD  Y6, Y7, Y7               // t = z·acc
-	VFMADD213PD Y5, Y5, Y7           // s + s·t
-	VADDPD  Y7, Y7, Y7               // log m = 2(s + s·t)
-	VFMADD231PD cLn2<>(SB), Y4, Y7   // lg = e·ln2 + log m
+	LOGPOLY // lg = e·ln2 + log m in Y7
 
 	// v' = (cf + l·((log 2π + lg) + 1)) + pen
 	VADDPD  cLog2Pi<>(SB), Y7, Y8
@@ -230,16 +244,7 @@ crloop:
 	LEAQ    4(AX), BX
 	CMPQ    BX, CX
 	CMOVQGE AX, BX
-	VMOVUPD (SI)(BX*8), Y0
-	VSUBPD  Y0, Y15, Y0    // l = tf - csf
-	VMOVUPD (R8)(BX*8), Y1
-	VSUBPD  Y1, Y14, Y1    // x = st1 - c1
-	VMOVUPD (R9)(BX*8), Y2
-	VSUBPD  Y2, Y13, Y2    // x2 = st2 - c2
-	VMULPD  Y1, Y1, Y1     // x*x
-	VDIVPD  Y0, Y1, Y1     // x*x / l
-	VSUBPD  Y1, Y2, Y2     // x2 - x*x/l
-	VDIVPD  Y0, Y2, Y2     // σ² = (x2 - x*x/l) / l
+	SIGMA2(BX)
 
 	// These four: l in Y11, σ² in Y12.
 	VCMPPD  $2, cZero<>(SB), Y12, Y3     // σ² <= 0
@@ -260,19 +265,7 @@ crloop:
 	VADDPD  cOne<>(SB), Y5, Y6       // m + 1 = 2 + f (f exact)
 	VSUBPD  cOne<>(SB), Y5, Y5       // f = m - 1 (exact)
 	VDIVPD  Y6, Y5, Y5               // s = f / (2 + f)
-	VMULPD  Y5, Y5, Y6               // z = s²
-	VMOVUPD cP17<>(SB), Y7
-	VFMADD213PD cP15<>(SB), Y6, Y7   // acc = z·acc + c
-	VFMADD213PD cP13<>(SB), Y6, Y7
-	VFMADD213PD cP11<>(SB), Y6, Y7
-	VFMADD213PD cP9<>(SB), Y6, Y7
-	VFMADD213PD cP7<>(SB), Y6, Y7
-	VFMADD213PD cP5<>(SB), Y6, Y7
-	VFMADD213PD cP3<>(SB), Y6, Y7
-	VMULPD  Y6, Y7, Y7
-	VFMADD213PD Y5, Y5, Y7
-	VADDPD  Y7, Y7, Y7
-	VFMADD231PD cLn2<>(SB), Y4, Y7   // lg
+	LOGPOLY // lg = e·ln2 + log m in Y7
 
 	// C' = l·((log 2π + lg) + 1)
 	VADDPD  cLog2Pi<>(SB), Y7, Y8
