@@ -110,6 +110,24 @@ func BenchmarkHierarchical(b *testing.B) {
 		b.ReportMetric(total/b.Elapsed().Seconds(), "resamples/s")
 		b.ReportMetric(total*(500*1000+505)/b.Elapsed().Seconds(), "draws/s")
 	})
+	// pa's index draws (HierarchicalOptions.PAIndices), as `compare --pa`
+	// makes them: alias-table draws at every level.
+	b.Run("hist/ratio-pa/is=0", func(b *testing.B) {
+		test := makeNested(s, 5, 100, 1000, 1010, 10, 5, 20, true).hierarchy(b)
+		control := data["hist"].hierarchy(b)
+		opt := defaultHierarchical
+		opt.PAIndices = true
+		ws := new(Workspace)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := HierarchicalRatioCI(test, control, opt, s, ws); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)*2*10000/b.Elapsed().Seconds(), "resamples/s")
+		b.ReportMetric(float64(b.N)*2*10000*505/b.Elapsed().Seconds(), "draws/s")
+	})
 	b.Run("hist/ratio/is=0", func(b *testing.B) {
 		test := makeNested(s, 5, 100, 1000, 1010, 10, 5, 20, true).hierarchy(b)
 		control := data["hist"].hierarchy(b)

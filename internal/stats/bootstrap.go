@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/benchtrim/benchtrim/estimate"
@@ -174,7 +173,7 @@ func rciwMedian(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (
 // retry32 redraws a rejected 32-bit Lemire product until it is accepted.
 //
 //go:noinline
-func retry32(pcg *rand.PCG, m, n, thresh uint64) uint64 {
+func retry32(pcg *pcg, m, n, thresh uint64) uint64 {
 	for uint32(m) < uint32(thresh) {
 		m = uint64(uint32(pcg.Uint64())) * n
 	}

@@ -340,10 +340,7 @@ func (h *Hierarchy) draw(l int, first, count int32, rng *Stream, is int, acc *hi
 		// in the same order, without a call per draw.
 		means, sum := h.leafMean[first:first+count], acc.sum
 		if h.paIndices && count > 1 {
-			a := h.paTable(count)
-			for k := int32(0); k < count; k++ {
-				sum += means[a.draw(rng)]
-			}
+			sum = h.paTable(count).sumDraws(rng, means, sum)
 		} else if !h.paIndices {
 			for k := int32(0); k < count; k++ {
 				sum += means[rng.uint32n(uint32(count))]

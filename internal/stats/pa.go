@@ -116,3 +116,27 @@ func (a *aliasTable) draw(rng *Stream) int32 {
 	}
 	return out
 }
+
+// sumDraws returns sum + Σ means[a.draw(rng)] over len(means) draws: the
+// draws and additions of len(means) calls of draw, in order, and the same
+// bits. len(a.e) must equal len(means). On amd64 a kernel in assembly
+// (sumDrawsAsm) does the loop with the generator's state in registers: a
+// draw is then bound by the 128-bit state update (one MULQ, two IMULQ and
+// three additions), not by its store and reload through memory.
+func (a *aliasTable) sumDraws(rng *Stream, means []float64, sum float64) float64 {
+	if len(means) != len(a.e) {
+		panic("stats: aliasTable.sumDraws: table and means differ in length")
+	}
+	if haveDrawKernel {
+		return sumDrawsAsm(&rng.pcg, a.e, means, sum)
+	}
+	return a.sumDrawsGo(rng, means, sum)
+}
+
+// sumDrawsGo is sumDraws in Go, the reference of sumDrawsAsm.
+func (a *aliasTable) sumDrawsGo(rng *Stream, means []float64, sum float64) float64 {
+	for range means {
+		sum += means[a.draw(rng)]
+	}
+	return sum
+}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // paRuns reads a pa-format CSV (project;commit;benchmark;params;instance;
@@ -157,6 +159,48 @@ func TestPAIndexProbabilities(t *testing.T) {
 		for i := range p {
 			if d := math.Abs(freq[i]/n - p[i]); d > 0.0025 {
 				t.Errorf("l = %d, index %d: P = %.4f, alias draws %.4f", l, i, p[i], freq[i]/n)
+			}
+		}
+	}
+}
+
+// The assembly kernel of aliasTable.sumDraws must give the bits of the
+// Go loop: the same sum and the generator left in the same state, for
+// tables of pa's index distribution and of skewed weights (thresholds
+// near 0 and 2³², columns that are their own alias).
+func TestSumDrawsKernel(t *testing.T) {
+	if !haveDrawKernel {
+		testenv.Skip(t, "no draw kernel in this build (purego or not amd64)")
+	}
+	src := NewStream(7, "sumdraws", 0)
+	for _, n := range []int{1, 2, 3, 7, 10, 45, 450, 1000} {
+		for kind := 0; kind < 2; kind++ {
+			var p []float64
+			if kind == 0 {
+				p = paIndexProbabilities(n)
+			} else {
+				p = make([]float64, n)
+				for i := range p {
+					p[i] = math.Pow(src.Float64(), 8)
+				}
+				p[0] = 0
+			}
+			a := newAliasTable(p)
+			means := make([]float64, n)
+			for i := range means {
+				means[i] = 1e3 * (1 + src.Float64())
+			}
+			for rep := 0; rep < 20; rep++ {
+				s1, s2 := src.Uint64(), src.Uint64()
+				gs, ks := &Stream{}, &Stream{}
+				gs.pcg.Seed(s1, s2)
+				ks.pcg.Seed(s1, s2)
+				start := src.Float64()
+				want := a.sumDrawsGo(gs, means, start)
+				got := sumDrawsAsm(&ks.pcg, a.e, means, start)
+				if math.Float64bits(got) != math.Float64bits(want) || gs.pcg != ks.pcg {
+					t.Fatalf("n %d, kind %d, rep %d: kernel %v (state %v), Go %v (state %v)", n, kind, rep, got, ks.pcg, want, gs.pcg)
+				}
 			}
 		}
 	}

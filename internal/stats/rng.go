@@ -62,14 +62,60 @@ func NewRand(seed uint64, key string, block uint64) *rand.Rand {
 
 // Stream is a deterministic PCG-DXSM random stream for hot loops.
 //
-// It holds a rand.PCG by value and offers the few operations the bootstrap
+// It holds a PCG-DXSM state by value (pcg: the generator and sequence of
+// rand.PCG) and offers the few operations the bootstrap
 // kernels need (Uint64, IntN, Float64) as direct, inlinable calls instead of
 // the interface call behind *rand.Rand. A Stream implements rand.Source, so
 // rand.New(s) gives the full math/rand/v2 API over the same sequence.
 // A Stream is not safe for concurrent use; give each goroutine its own
 // stream (for example one per benchmark key).
 type Stream struct {
-	pcg rand.PCG
+	pcg pcg
+}
+
+// pcg is math/rand/v2's rand.PCG: the same state, seeding and outputs
+// (TestPCGMatchesRand), with its two state words ours to read, so that a
+// hot loop can keep them in registers (aliasTable.sumDraws).
+//
+// The state is a 128-bit linear congruential generator, s ← s·m + c mod
+// 2¹²⁸, with m and c of rand.PCG; each output is the DXSM permutation of
+// the new state (M. E. O'Neill, PCG, 2014; the DXSM variant of numpy and
+// Go): x = hi ⊕ hi≫32, x ← x·0xda942042e4dd58b5, x ← x ⊕ x≫48,
+// x ← x·(lo | 1).
+type pcg struct {
+	hi, lo uint64
+}
+
+const (
+	pcgMulHi    = 2549297995355413924
+	pcgMulLo    = 4865540595714422341
+	pcgIncHi    = 6364136223846793005
+	pcgIncLo    = 1442695040888963407
+	pcgCheapMul = 0xda942042e4dd58b5
+)
+
+// Seed sets the state to (seed1, seed2), as rand.PCG.Seed does.
+func (p *pcg) Seed(seed1, seed2 uint64) { p.hi, p.lo = seed1, seed2 }
+
+// next advances the state and returns it.
+func (p *pcg) next() (hi, lo uint64) {
+	hi, lo = bits.Mul64(p.lo, pcgMulLo)
+	hi += p.hi*pcgMulLo + p.lo*pcgMulHi
+	lo, c := bits.Add64(lo, pcgIncLo, 0)
+	hi, _ = bits.Add64(hi, pcgIncHi, c)
+	p.lo = lo
+	p.hi = hi
+	return hi, lo
+}
+
+// Uint64 advances the state and returns the DXSM output of the new state.
+func (p *pcg) Uint64() uint64 {
+	hi, lo := p.next()
+	hi ^= hi >> 32
+	hi *= pcgCheapMul
+	hi ^= hi >> 48
+	hi *= (lo | 1)
+	return hi
 }
 
 // NewStream returns the stream identified by (seed, key, block); see NewRand.

@@ -88,3 +88,17 @@ func TestFloat64Range(t *testing.T) {
 		t.Errorf("mean of Float64 = %v, want ≈ 0.5", m)
 	}
 }
+
+// pcg must be rand.PCG: the same outputs from the same seeds.
+func TestPCGMatchesRand(t *testing.T) {
+	for _, seed := range [][2]uint64{{0, 0}, {1, 2}, {^uint64(0), 12345}, {0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9}} {
+		var p pcg
+		p.Seed(seed[0], seed[1])
+		r := rand.NewPCG(seed[0], seed[1])
+		for i := 0; i < 1000; i++ {
+			if got, want := p.Uint64(), r.Uint64(); got != want {
+				t.Fatalf("seed %v, output %d: pcg %#x, rand.PCG %#x", seed, i, got, want)
+			}
+		}
+	}
+}
