@@ -11,3 +11,11 @@ const haveDrawKernel = true
 //
 //go:noescape
 func sumDrawsAsm(st *pcg, e []aliasEntry, means []float64, sum float64) float64
+
+// sumUniformAsm is sumUniform: len(means) uniform draws from st (Lemire's
+// multiply-shift on the low 32 bits of each output, an output whose
+// product's low word is below thresh = 2³² mod n redrawn), each adding
+// means[draw] to sum.
+//
+//go:noescape
+func sumUniformAsm(st *pcg, means []float64, thresh uint32, sum float64) float64

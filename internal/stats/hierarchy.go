@@ -342,9 +342,7 @@ func (h *Hierarchy) draw(l int, first, count int32, rng *Stream, is int, acc *hi
 		if h.paIndices && count > 1 {
 			sum = h.paTable(count).sumDraws(rng, means, sum)
 		} else if !h.paIndices {
-			for k := int32(0); k < count; k++ {
-				sum += means[rng.uint32n(uint32(count))]
-			}
+			sum = sumUniform(rng, means, sum)
 		} else {
 			sum += means[0] * float64(count) // one unit: pa always draws it
 		}

@@ -140,3 +140,24 @@ func (a *aliasTable) sumDrawsGo(rng *Stream, means []float64, sum float64) float
 	}
 	return sum
 }
+
+// sumUniform returns sum + Σ means[rng.uint32n(len(means))] over
+// len(means) draws: those draws and additions in order, the same bits, in
+// the amd64 kernel sumUniformAsm as sumDraws does. len(means) must be in
+// [1, 2³²).
+func sumUniform(rng *Stream, means []float64, sum float64) float64 {
+	n := uint32(len(means))
+	if haveDrawKernel {
+		return sumUniformAsm(&rng.pcg, means, -n%n, sum)
+	}
+	return sumUniformGo(rng, means, sum)
+}
+
+// sumUniformGo is sumUniform in Go, the reference of sumUniformAsm.
+func sumUniformGo(rng *Stream, means []float64, sum float64) float64 {
+	n := uint32(len(means))
+	for range means {
+		sum += means[rng.uint32n(n)]
+	}
+	return sum
+}

@@ -205,3 +205,51 @@ func TestSumDrawsKernel(t *testing.T) {
 		}
 	}
 }
+
+// The uniform draw kernel must give the bits of the Go loop (sumUniformGo
+// over Stream.uint32n), and its redraw must follow Lemire's rule: with an
+// artificial threshold of half the 32-bit range, half the outputs are
+// redrawn.
+func TestSumUniformKernel(t *testing.T) {
+	if !haveDrawKernel {
+		testenv.Skip(t, "no draw kernel in this build (purego or not amd64)")
+	}
+	src := NewStream(8, "sumuniform", 0)
+	for _, n := range []int{1, 2, 3, 10, 100, 450, 5000} {
+		means := make([]float64, n)
+		for i := range means {
+			means[i] = 1e3 * (1 + src.Float64())
+		}
+		for rep := 0; rep < 20; rep++ {
+			s1, s2 := src.Uint64(), src.Uint64()
+			start := src.Float64()
+			gs, ks := &Stream{}, &Stream{}
+			gs.pcg.Seed(s1, s2)
+			ks.pcg.Seed(s1, s2)
+			want := sumUniformGo(gs, means, start)
+			got := sumUniform(ks, means, start)
+			if math.Float64bits(got) != math.Float64bits(want) || gs.pcg != ks.pcg {
+				t.Fatalf("n %d, rep %d: kernel %v (state %v), Go %v (state %v)", n, rep, got, ks.pcg, want, gs.pcg)
+			}
+			// The redraw, with thresh 2³¹.
+			gs.pcg.Seed(s1, s2)
+			ks.pcg.Seed(s1, s2)
+			want, redrawn := start, 0
+			for range means {
+				x := uint64(uint32(gs.pcg.Uint64())) * uint64(n)
+				for uint32(x) < 1<<31 {
+					redrawn++
+					x = uint64(uint32(gs.pcg.Uint64())) * uint64(n)
+				}
+				want += means[x>>32]
+			}
+			got = sumUniformAsm(&ks.pcg, means, 1<<31, start)
+			if math.Float64bits(got) != math.Float64bits(want) || gs.pcg != ks.pcg {
+				t.Fatalf("n %d, rep %d, thresh 2³¹: kernel %v (state %v), Go %v (state %v)", n, rep, got, ks.pcg, want, gs.pcg)
+			}
+			if n >= 100 && (redrawn < n/2 || redrawn > 2*n) {
+				t.Fatalf("n %d: %d redraws, want about %d", n, redrawn, n)
+			}
+		}
+	}
+}
