@@ -170,6 +170,17 @@ func rciwMedian(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (
 // PCG output with Lemire's unbiased 32-bit multiply-shift (rejection when the
 // low word falls below 2^32 mod n, probability below n/2^32).
 
+// draw32 is one draw of [0, n) from the low 32 bits of an output
+// (Lemire, redrawn while the product's low word is below thresh): with
+// thresh = 2³² mod n, Stream.uint32n's draw.
+func draw32(pcg *pcg, n, thresh uint64) uint64 {
+	m := uint64(uint32(pcg.Uint64())) * n
+	if uint32(m) < uint32(thresh) {
+		m = retry32(pcg, m, n, thresh)
+	}
+	return m >> 32
+}
+
 // retry32 redraws a rejected 32-bit Lemire product until it is accepted.
 //
 //go:noinline
@@ -180,10 +191,25 @@ func retry32(pcg *pcg, m, n, thresh uint64) uint64 {
 	return m
 }
 
+// resampleMeans fills dst with the means of resamples of x: per resample,
+// len(x) uniform draws, two per output of rng (the low and high 32 bits,
+// Lemire's multiply-shift, a biased product redrawn from fresh outputs),
+// summed alternately into two accumulators. On amd64 the loop is the
+// kernel meansAsm, with the same draws, additions and bits.
 func resampleMeans(x []float64, dst []float64, rng *Stream) {
+	if haveDrawKernel {
+		n := uint32(len(x))
+		meansAsm(&rng.pcg, x, dst, -n%n)
+		return
+	}
+	resampleMeansGo(x, dst, rng, uint64(-uint32(len(x))%uint32(len(x))))
+}
+
+// resampleMeansGo is resampleMeans in Go, the reference of meansAsm,
+// with Lemire's threshold thresh = 2³² mod len(x) (the tests force others).
+func resampleMeansGo(x []float64, dst []float64, rng *Stream, thresh uint64) {
 	pcg := &rng.pcg
 	n := uint64(len(x))
-	thresh := uint64(-uint32(n) % uint32(n))
 	fn := float64(len(x))
 	for b := range dst {
 		var s0, s1 float64
@@ -202,16 +228,34 @@ func resampleMeans(x []float64, dst []float64, rng *Stream) {
 			s1 += x[m1>>32]
 		}
 		if i == len(x) {
-			s0 += x[rng.uint32n(uint32(n))]
+			s0 += x[draw32(pcg, n, thresh)]
 		}
 		dst[b] = (s0 + s1) / fn
 	}
 }
 
+// resampleMedians fills dst with the medians of resamples of sorted,
+// counting the draws per index (counts: len(sorted) scratch) as
+// resampleMeans draws them. On amd64 the draws are the kernel countsAsm.
 func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Stream) {
+	if !haveDrawKernel {
+		resampleMediansGo(sorted, dst, counts, rng, uint64(-uint32(len(sorted))%uint32(len(sorted))))
+		return
+	}
+	n := uint32(len(sorted))
+	counts = counts[:n]
+	for b := range dst {
+		clear(counts)
+		countsAsm(&rng.pcg, counts, -n%n)
+		dst[b] = medianFromCounts(sorted, counts, uint64(n))
+	}
+}
+
+// resampleMediansGo is resampleMedians in Go, the reference of countsAsm;
+// thresh as in resampleMeansGo.
+func resampleMediansGo(sorted []float64, dst []float64, counts []int32, rng *Stream, thresh uint64) {
 	pcg := &rng.pcg
 	n := uint64(len(sorted))
-	thresh := uint64(-uint32(n) % uint32(n))
 	counts = counts[:len(sorted)]
 	for b := range dst {
 		clear(counts)
@@ -230,20 +274,47 @@ func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Strea
 			counts[m1>>32]++
 		}
 		if i == len(sorted) {
-			counts[rng.uint32n(uint32(n))]++
+			counts[draw32(pcg, n, thresh)]++
 		}
 		dst[b] = medianFromCounts(sorted, counts, n)
 	}
 }
 
+// resampleT fills dst with the t statistics (studentized) of resamples
+// of centred: a first draw, then pairs of draws as resampleMeans makes
+// them, into two sums and two sums of squares. On amd64 the draws and
+// sums are the kernel tSumsAsm, 64 resamples at a time, and the t
+// statistics of a batch are computed together, so that their divisions
+// overlap; the same bits.
 func resampleT(centred []float64, dst []float64, rng *Stream) {
+	if !haveDrawKernel {
+		resampleTGo(centred, dst, rng, uint64(-uint32(len(centred))%uint32(len(centred))))
+		return
+	}
+	n := uint32(len(centred))
+	fn := float64(n)
+	var s, q [64]float64
+	var diff [64]uint64
+	for done := 0; done < len(dst); {
+		k := min(len(s), len(dst)-done)
+		tSumsAsm(&rng.pcg, centred, -n%n, s[:k], q[:k], diff[:k])
+		out := dst[done : done+k]
+		for i := range out {
+			out[i] = studentized(s[i], q[i], fn, diff[i] != 0)
+		}
+		done += k
+	}
+}
+
+// resampleTGo is resampleT in Go, the reference of tSumsAsm; thresh as
+// in resampleMeansGo.
+func resampleTGo(centred []float64, dst []float64, rng *Stream, thresh uint64) {
 	pcg := &rng.pcg
 	n := uint64(len(centred))
-	thresh := uint64(-uint32(n) % uint32(n))
 	fn := float64(len(centred))
 	for b := range dst {
 		var s0, s1, q0, q1 float64
-		first := centred[rng.uint32n(uint32(n))]
+		first := centred[draw32(pcg, n, thresh)]
 		s0, q0 = first, first*first
 		// diff is nonzero once a value differs from first (bitwise: the
 		// centred values hold no −0, as v − m is +0 for v = m).
@@ -268,7 +339,7 @@ func resampleT(centred []float64, dst []float64, rng *Stream) {
 			q1 += v1 * v1
 		}
 		if i == len(centred) {
-			v := centred[rng.uint32n(uint32(n))]
+			v := centred[draw32(pcg, n, thresh)]
 			diff |= math.Float64bits(v) ^ fb
 			s0 += v
 			q0 += v * v

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // TestPercentileDefinition checks the replicate percentiles against
@@ -339,5 +340,81 @@ func TestMeanTZeroSpread(t *testing.T) {
 	}
 	if x := []float64{105.4, 105.4, 105.4}; Mean(x, nil) == 105.4 {
 		t.Error("the mean of 3 × 105.4 is exact; the case above no longer exercises the rounding")
+	}
+}
+
+// The flat bootstrap's kernels (meansAsm, countsAsm, tSumsAsm) must give
+// the Go loops' bits and leave the generator where they do: odd and even
+// sizes, one value, ties, batches around tSumsAsm's 64; and with Lemire's
+// threshold forced to 2³¹ (half the products redrawn; the real threshold
+// 2³² mod n is too small for a test to reach the redraw path), so that
+// every redraw path of the kernels runs.
+func TestResampleKernels(t *testing.T) {
+	if !haveDrawKernel {
+		testenv.Skip(t, "no draw kernel in this build (purego or not amd64)")
+	}
+	src := NewStream(12, "kernels", 0)
+	for _, n := range []int{1, 2, 3, 4, 5, 24, 25, 100, 101} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = math.Round(100*src.Float64()) - 50 // ties, zeros, both signs
+		}
+		sorted := slices.Sorted(slices.Values(x))
+		real := uint32(-uint32(n) % uint32(n))
+		for _, thresh := range []uint32{real, 1 << 31} {
+			for _, B := range []int{1, 63, 64, 65, 200} {
+				s1, s2 := src.Uint64(), src.Uint64()
+				type kernel struct {
+					name   string
+					asm, g func(dst []float64, rng *Stream)
+				}
+				th := uint64(thresh)
+				for _, k := range []kernel{
+					{"means", func(d []float64, r *Stream) { meansAsm(&r.pcg, x, d, thresh) }, func(d []float64, r *Stream) { resampleMeansGo(x, d, r, th) }},
+					{"medians", func(d []float64, r *Stream) {
+						counts := make([]int32, n)
+						for b := range d {
+							clear(counts)
+							countsAsm(&r.pcg, counts, thresh)
+							d[b] = medianFromCounts(sorted, counts, uint64(n))
+						}
+					}, func(d []float64, r *Stream) { resampleMediansGo(sorted, d, make([]int32, n), r, th) }},
+					{"t", func(d []float64, r *Stream) {
+						s, q, diff := make([]float64, B), make([]float64, B), make([]uint64, B)
+						tSumsAsm(&r.pcg, x, thresh, s, q, diff)
+						for b := range d {
+							d[b] = studentized(s[b], q[b], float64(n), diff[b] != 0)
+						}
+					}, func(d []float64, r *Stream) { resampleTGo(x, d, r, th) }},
+				} {
+					ka, kg := &Stream{}, &Stream{}
+					ka.pcg.Seed(s1, s2)
+					kg.pcg.Seed(s1, s2)
+					got, want := make([]float64, B), make([]float64, B)
+					k.asm(got, ka)
+					k.g(want, kg)
+					for b := range got {
+						if math.Float64bits(got[b]) != math.Float64bits(want[b]) {
+							t.Fatalf("%s, n %d, thresh %d, B %d, resample %d: kernel %v, Go %v", k.name, n, thresh, B, b, got[b], want[b])
+						}
+					}
+					if ka.pcg != kg.pcg {
+						t.Fatalf("%s, n %d, thresh %d, B %d: generator left at %v, Go at %v", k.name, n, thresh, B, ka.pcg, kg.pcg)
+					}
+				}
+			}
+		}
+		// resampleT through its batches is tSumsAsm's.
+		for _, B := range []int{1, 64, 130} {
+			ka, kg := NewStream(3, "t", uint64(B)), NewStream(3, "t", uint64(B))
+			got, want := make([]float64, B), make([]float64, B)
+			resampleT(x, got, ka)
+			resampleTGo(x, want, kg, uint64(real))
+			for b := range got {
+				if math.Float64bits(got[b]) != math.Float64bits(want[b]) {
+					t.Fatalf("resampleT, n %d, B %d, resample %d: %v, Go %v", n, B, b, got[b], want[b])
+				}
+			}
+		}
 	}
 }

@@ -2,8 +2,12 @@
 
 package stats
 
-// haveDrawKernel: sumDrawsAsm needs nothing beyond the amd64 baseline.
+// haveDrawKernel: the draw kernels need nothing beyond the amd64 baseline.
 const haveDrawKernel = true
+
+// pcgConst holds the constants of pcg for the kernels (pcg_amd64.h): the
+// multiplier's low and high words, the increment's, the DXSM multiplier.
+var pcgConst = [5]uint64{pcgMulLo, pcgMulHi, pcgIncLo, pcgIncHi, pcgCheapMul}
 
 // sumDrawsAsm is aliasTable.sumDraws on the table e: len(means) alias
 // draws from the generator st, each adding means[draw] to sum, st left
@@ -19,3 +23,19 @@ func sumDrawsAsm(st *pcg, e []aliasEntry, means []float64, sum float64) float64
 //
 //go:noescape
 func sumUniformAsm(st *pcg, means []float64, thresh uint32, sum float64) float64
+
+// meansAsm is resampleMeans' loop (thresh = 2³² mod len(x)).
+//
+//go:noescape
+func meansAsm(st *pcg, x []float64, dst []float64, thresh uint32)
+
+// countsAsm is the draws of one resample of resampleMedians.
+//
+//go:noescape
+func countsAsm(st *pcg, counts []int32, thresh uint32)
+
+// tSumsAsm is the draws of len(s) resamples of resampleT: their sums,
+// sums of squares and the OR of their values' bits XOR the first's.
+//
+//go:noescape
+func tSumsAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64)

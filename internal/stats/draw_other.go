@@ -11,3 +11,15 @@ func sumDrawsAsm(st *pcg, e []aliasEntry, means []float64, sum float64) float64 
 func sumUniformAsm(st *pcg, means []float64, thresh uint32, sum float64) float64 {
 	panic("stats: no draw kernel on this platform")
 }
+
+func meansAsm(st *pcg, x []float64, dst []float64, thresh uint32) {
+	panic("stats: no draw kernel on this platform")
+}
+
+func countsAsm(st *pcg, counts []int32, thresh uint32) {
+	panic("stats: no draw kernel on this platform")
+}
+
+func tSumsAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64) {
+	panic("stats: no draw kernel on this platform")
+}
