@@ -27,4 +27,10 @@
 // give the same result whatever GOMAXPROCS is. Kernels are single-threaded;
 // parallelise across benchmarks with one stream and one Workspace per
 // goroutine.
+//
+// On amd64 the bootstrap's innermost draw loops (draw_amd64.s) are
+// assembly that keeps the generator's 128-bit state in registers, where
+// the Go compiler stores and reloads it on every draw; each has a Go
+// reference (the ...Go functions) that the tests hold it to bit for bit,
+// and the purego build tag uses the references instead.
 package stats
