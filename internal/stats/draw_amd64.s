@@ -69,12 +69,51 @@ udone:
 	MOVSD X0, ret+48(FP)
 	RET
 
+// The flat bootstrap's kernels below share these registers: R8 holds n,
+// R14 the Lemire threshold 2³² mod n, R15 an output being split.
+
+// PAIR(retry0, ok0, retry1, ok1) draws two indices from the next output,
+// as the Go loops do: its low 32 bits, then its high 32 bits, each a
+// Lemire product redrawn (REDRAW at retry0, retry1) from fresh outputs
+// while rejected. The first index is left in R15, the second in AX.
+#define PAIR(retry0, ok0, retry1, ok1) \
+	PCG_NEXT; \
+	MOVQ AX, R15; \
+	LEMIRE32(R8, R14, retry0); \
+ok0: \
+	SHRQ $32, AX; \
+	XCHGQ AX, R15; \
+	SHRQ $32, AX; \
+	LEMIRE32(R8, R14, retry1); \
+ok1: \
+	SHRQ $32, AX
+
+// REDRAW(retry, ok) is PAIR's out-of-line redraw.
+#define REDRAW(retry, ok) \
+retry: \
+	PCG_NEXT; \
+	LEMIRE32(R8, R14, retry); \
+	JMP ok
+
+// SINGLE(again) draws one index into AX from the low 32 bits of the next
+// output (Stream.uint32n).
+#define SINGLE(again) \
+again: \
+	PCG_NEXT; \
+	LEMIRE32(R8, R14, again); \
+	SHRQ $32, AX
+
+// PCG_RETURN stores the state back into st and returns.
+#define PCG_RETURN \
+	MOVQ st+0(FP), AX; \
+	PCG_STORE(AX); \
+	RET
+
 // func meansAsm(st *pcg, x []float64, dst []float64, thresh uint32)
 //
-// resampleMeans: for each dst[b], len(x) draws, two per output (the low
-// and the high 32 bits, each a Lemire product redrawn from fresh outputs
-// while its low word is below thresh), alternately into s0 and s1, one
-// more into s0 when len(x) is odd; dst[b] = (s0 + s1)/len(x).
+// resampleMeans: for each dst[b], len(x) draws, two per output (PAIR),
+// alternately into s0 and s1, one more (SINGLE) into s0 when len(x) is
+// odd; dst[b] = (s0 + s1)/len(x).
 TEXT ·meansAsm(SB), NOSPLIT, $0-60
 	MOVQ x_base+8(FP), SI
 	MOVQ x_len+16(FP), R8
@@ -98,17 +137,8 @@ mres:
 	JEQ mtail
 
 mpair:
-	PCG_NEXT
-	MOVQ AX, R15
-	LEMIRE32(R8, R14, mretry0)
-mok0:
-	SHRQ $32, AX
-	ADDSD 0(SI)(AX*8), X0
-	MOVQ R15, AX
-	SHRQ $32, AX
-	LEMIRE32(R8, R14, mretry1)
-mok1:
-	SHRQ $32, AX
+	PAIR(mretry0, mok0, mretry1, mok1)
+	ADDSD 0(SI)(R15*8), X0
 	ADDSD 0(SI)(AX*8), X1
 	INCQ BX
 	CMPQ BX, R13
@@ -117,10 +147,7 @@ mok1:
 mtail:
 	BTQ $0, R8
 	JCC mstore
-mtail1:
-	PCG_NEXT
-	LEMIRE32(R8, R14, mtail1)
-	SHRQ $32, AX
+	SINGLE(mtail1)
 	ADDSD 0(SI)(AX*8), X0
 
 mstore:
@@ -132,25 +159,14 @@ mstore:
 	JLT mres
 
 mdone:
-	MOVQ st+0(FP), AX
-	PCG_STORE(AX)
-	RET
-
-mretry0:
-	PCG_NEXT
-	LEMIRE32(R8, R14, mretry0)
-	JMP mok0
-
-mretry1:
-	PCG_NEXT
-	LEMIRE32(R8, R14, mretry1)
-	JMP mok1
+	PCG_RETURN
+	REDRAW(mretry0, mok0)
+	REDRAW(mretry1, mok1)
 
 // func countsAsm(st *pcg, counts []int32, thresh uint32)
 //
-// resampleMedians' draws for one resample: len(counts) draws, two per
-// output as in meansAsm, one more when len(counts) is odd, each adding 1
-// to counts[draw].
+// resampleMedians' draws for one resample: len(counts) draws as in
+// meansAsm, each adding 1 to counts[draw].
 TEXT ·countsAsm(SB), NOSPLIT, $0-36
 	MOVQ counts_base+8(FP), SI
 	MOVQ counts_len+16(FP), R8
@@ -164,17 +180,8 @@ TEXT ·countsAsm(SB), NOSPLIT, $0-36
 	JEQ ctail
 
 cpair:
-	PCG_NEXT
-	MOVQ AX, R15
-	LEMIRE32(R8, R14, cretry0)
-cok0:
-	SHRQ $32, AX
-	INCL 0(SI)(AX*4)
-	MOVQ R15, AX
-	SHRQ $32, AX
-	LEMIRE32(R8, R14, cretry1)
-cok1:
-	SHRQ $32, AX
+	PAIR(cretry0, cok0, cretry1, cok1)
+	INCL 0(SI)(R15*4)
 	INCL 0(SI)(AX*4)
 	INCQ BX
 	CMPQ BX, R13
@@ -183,34 +190,21 @@ cok1:
 ctail:
 	BTQ $0, R8
 	JCC cdone
-ctail1:
-	PCG_NEXT
-	LEMIRE32(R8, R14, ctail1)
-	SHRQ $32, AX
+	SINGLE(ctail1)
 	INCL 0(SI)(AX*4)
 
 cdone:
-	MOVQ st+0(FP), AX
-	PCG_STORE(AX)
-	RET
-
-cretry0:
-	PCG_NEXT
-	LEMIRE32(R8, R14, cretry0)
-	JMP cok0
-
-cretry1:
-	PCG_NEXT
-	LEMIRE32(R8, R14, cretry1)
-	JMP cok1
+	PCG_RETURN
+	REDRAW(cretry0, cok0)
+	REDRAW(cretry1, cok1)
 
 // func tSumsAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64)
 //
-// resampleT's draws for len(s) resamples: a first draw v (one output, its
-// low 32 bits), s0 = v, q0 = v·v; then (len(x)−1)/2 pairs as in meansAsm
-// into (s0, q0) and (s1, q1); one more into (s0, q0) when len(x) is even.
-// diff ORs each value's bits XOR the first's. s[b] = s0 + s1,
-// q[b] = q0 + q1, diff[b] = the OR.
+// resampleT's draws for len(s) resamples: a first draw v (SINGLE),
+// s0 = v, q0 = v·v; then (len(x)−1)/2 pairs (PAIR) into (s0, q0) and
+// (s1, q1); one more into (s0, q0) when len(x) is even. diff ORs each
+// value's bits XOR the first's. s[b] = s0 + s1, q[b] = q0 + q1,
+// diff[b] = the OR.
 TEXT ·tSumsAsm(SB), NOSPLIT, $0-112
 	MOVQ x_base+8(FP), SI
 	MOVQ x_len+16(FP), R8
@@ -225,9 +219,7 @@ TEXT ·tSumsAsm(SB), NOSPLIT, $0-112
 	JEQ tdone
 
 tres:
-	PCG_NEXT
-	LEMIRE32(R8, R14, tres)
-	SHRQ $32, AX
+	SINGLE(tfirst)
 	MOVSD 0(SI)(AX*8), X0
 	MOVQ X0, R13
 	MOVSD X0, X2
@@ -240,17 +232,8 @@ tres:
 	JEQ ttail
 
 tpair:
-	PCG_NEXT
-	MOVQ AX, R15
-	LEMIRE32(R8, R14, tretry0)
-tok0:
-	SHRQ $32, AX
-	MOVSD 0(SI)(AX*8), X4
-	MOVQ R15, AX
-	SHRQ $32, AX
-	LEMIRE32(R8, R14, tretry1)
-tok1:
-	SHRQ $32, AX
+	PAIR(tretry0, tok0, tretry1, tok1)
+	MOVSD 0(SI)(R15*8), X4
 	MOVSD 0(SI)(AX*8), X5
 	MOVQ X4, AX
 	XORQ R13, AX
@@ -271,10 +254,7 @@ tok1:
 ttail:
 	BTQ $0, R8
 	JCS tstore
-ttail1:
-	PCG_NEXT
-	LEMIRE32(R8, R14, ttail1)
-	SHRQ $32, AX
+	SINGLE(ttail1)
 	MOVSD 0(SI)(AX*8), X4
 	MOVQ X4, AX
 	XORQ R13, AX
@@ -297,16 +277,6 @@ tstore:
 	JLT tres
 
 tdone:
-	MOVQ st+0(FP), AX
-	PCG_STORE(AX)
-	RET
-
-tretry0:
-	PCG_NEXT
-	LEMIRE32(R8, R14, tretry0)
-	JMP tok0
-
-tretry1:
-	PCG_NEXT
-	LEMIRE32(R8, R14, tretry1)
-	JMP tok1
+	PCG_RETURN
+	REDRAW(tretry0, tok0)
+	REDRAW(tretry1, tok1)
