@@ -118,9 +118,12 @@ func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) err
 // parquetRowGroupRows is the number of rows per Parquet row group that
 // ParquetWriter aims at: it holds one row group (about 100 bytes a row for
 // the canonical table) until it is written, which bounds its memory
-// whatever the file's size; larger groups mean fewer, larger pages, which
-// compress faster.
-const parquetRowGroupRows = 1 << 19
+// whatever the file's size. 2¹⁷ rows (DuckDB writes 122,880) against the
+// earlier 2¹⁹: on the 35 MB sample-mode JMH input the same CPU (medians
+// 0.53 and 0.55 s of 7 alternated runs), a fifth less wall time (encoding
+// overlaps parsing in smaller steps) and 108 MB peak RSS instead of 174;
+// the file is 0.6 % larger.
+const parquetRowGroupRows = 1 << 17
 
 // ParquetWriter writes records to a Parquet file (zstd-compressed unless
 // ParquetOptions say otherwise) as they come, in row groups of about parquetRowGroupRows rows, and stores the
