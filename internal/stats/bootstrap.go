@@ -170,6 +170,10 @@ func rciwMedian(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (
 // PCG output with Lemire's unbiased 32-bit multiply-shift (rejection when the
 // low word falls below 2^32 mod n, probability below n/2^32).
 
+// lemireThresh is 2³² mod n, the bound below which a 32-bit Lemire
+// product's low word is rejected (n in [1, 2³²)).
+func lemireThresh(n int) uint32 { return -uint32(n) % uint32(n) }
+
 // draw32 is one draw of [0, n) from the low 32 bits of an output
 // (Lemire, redrawn while the product's low word is below thresh): with
 // thresh = 2³² mod n, Stream.uint32n's draw.
@@ -198,11 +202,10 @@ func retry32(pcg *pcg, m, n, thresh uint64) uint64 {
 // kernel meansAsm, with the same draws, additions and bits.
 func resampleMeans(x []float64, dst []float64, rng *Stream) {
 	if haveDrawKernel {
-		n := uint32(len(x))
-		meansAsm(&rng.pcg, x, dst, -n%n)
+		meansAsm(&rng.pcg, x, dst, lemireThresh(len(x)))
 		return
 	}
-	resampleMeansGo(x, dst, rng, uint64(-uint32(len(x))%uint32(len(x))))
+	resampleMeansGo(x, dst, rng, uint64(lemireThresh(len(x))))
 }
 
 // resampleMeansGo is resampleMeans in Go, the reference of meansAsm,
@@ -239,14 +242,15 @@ func resampleMeansGo(x []float64, dst []float64, rng *Stream, thresh uint64) {
 // resampleMeans draws them. On amd64 the draws are the kernel countsAsm.
 func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Stream) {
 	if !haveDrawKernel {
-		resampleMediansGo(sorted, dst, counts, rng, uint64(-uint32(len(sorted))%uint32(len(sorted))))
+		resampleMediansGo(sorted, dst, counts, rng, uint64(lemireThresh(len(sorted))))
 		return
 	}
 	n := uint32(len(sorted))
 	counts = counts[:n]
+	thresh := lemireThresh(len(sorted))
 	for b := range dst {
 		clear(counts)
-		countsAsm(&rng.pcg, counts, -n%n)
+		countsAsm(&rng.pcg, counts, thresh)
 		dst[b] = medianFromCounts(sorted, counts, uint64(n))
 	}
 }
@@ -283,21 +287,20 @@ func resampleMediansGo(sorted []float64, dst []float64, counts []int32, rng *Str
 // resampleT fills dst with the t statistics (studentized) of resamples
 // of centred: a first draw, then pairs of draws as resampleMeans makes
 // them, into two sums and two sums of squares. On amd64 the draws and
-// sums are the kernel tSumsAsm, 64 resamples at a time, and the t
-// statistics of a batch are computed together, so that their divisions
-// overlap; the same bits.
+// sums are the kernel tSumsAsm, 64 resamples at a time, each batch's t
+// statistics computed after it; the same bits.
 func resampleT(centred []float64, dst []float64, rng *Stream) {
 	if !haveDrawKernel {
-		resampleTGo(centred, dst, rng, uint64(-uint32(len(centred))%uint32(len(centred))))
+		resampleTGo(centred, dst, rng, uint64(lemireThresh(len(centred))))
 		return
 	}
-	n := uint32(len(centred))
-	fn := float64(n)
+	fn := float64(len(centred))
+	thresh := lemireThresh(len(centred))
 	var s, q [64]float64
 	var diff [64]uint64
 	for done := 0; done < len(dst); {
 		k := min(len(s), len(dst)-done)
-		tSumsAsm(&rng.pcg, centred, -n%n, s[:k], q[:k], diff[:k])
+		tSumsAsm(&rng.pcg, centred, thresh, s[:k], q[:k], diff[:k])
 		out := dst[done : done+k]
 		for i := range out {
 			out[i] = studentized(s[i], q[i], fn, diff[i] != 0)

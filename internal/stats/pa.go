@@ -146,9 +146,8 @@ func (a *aliasTable) sumDrawsGo(rng *Stream, means []float64, sum float64) float
 // the amd64 kernel sumUniformAsm as sumDraws does. len(means) must be in
 // [1, 2³²).
 func sumUniform(rng *Stream, means []float64, sum float64) float64 {
-	n := uint32(len(means))
 	if haveDrawKernel {
-		return sumUniformAsm(&rng.pcg, means, -n%n, sum)
+		return sumUniformAsm(&rng.pcg, means, lemireThresh(len(means)), sum)
 	}
 	return sumUniformGo(rng, means, sum)
 }
