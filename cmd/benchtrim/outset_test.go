@@ -211,7 +211,11 @@ func TestTrimOutputSetInterrupted(t *testing.T) {
 		atomicfile.Fault = func(event, dest string) error {
 			n++
 			if strconv.Itoa(n) == stop {
-				os.WriteFile(os.Getenv("BENCHTRIM_SET_CHILD_MARK"), []byte(event+" "+dest), 0o644)
+				// Written aside and renamed, so that the parent, which
+				// polls for the mark, never reads it empty.
+				mark := os.Getenv("BENCHTRIM_SET_CHILD_MARK")
+				os.WriteFile(mark+".tmp", []byte(event+" "+dest), 0o644)
+				os.Rename(mark+".tmp", mark)
 				time.Sleep(time.Minute)
 			}
 			return nil
