@@ -34,10 +34,8 @@ loop:
 	JLT loop
 
 done:
-	MOVQ st+0(FP), DI
-	PCG_STORE(DI)
 	MOVSD X0, ret+64(FP)
-	RET
+	PCG_RETURN
 
 // func sumUniformAsm(st *pcg, means []float64, thresh uint32, sum float64) float64
 //
@@ -64,10 +62,8 @@ uloop:
 	JLT uloop
 
 udone:
-	MOVQ st+0(FP), DI
-	PCG_STORE(DI)
 	MOVSD X0, ret+48(FP)
-	RET
+	PCG_RETURN
 
 // The flat bootstrap's kernels below share these registers: R8 holds n,
 // R14 the Lemire threshold 2³² mod n, R15 an output being split.
@@ -102,12 +98,6 @@ again: \
 	PCG_NEXT; \
 	LEMIRE32(R8, R14, again); \
 	SHRQ $32, AX
-
-// PCG_RETURN stores the state back into st and returns.
-#define PCG_RETURN \
-	MOVQ st+0(FP), AX; \
-	PCG_STORE(AX); \
-	RET
 
 // func meansAsm(st *pcg, x []float64, dst []float64, thresh uint32)
 //

@@ -45,3 +45,9 @@
 	IMULQ n, AX; \
 	CMPL AX, thresh; \
 	JCS again
+
+// PCG_RETURN stores the state back into the *pcg argument st and returns.
+#define PCG_RETURN \
+	MOVQ st+0(FP), AX; \
+	PCG_STORE(AX); \
+	RET
