@@ -3,6 +3,7 @@ package table
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -257,5 +258,73 @@ func TestEachSeries(t *testing.T) {
 				t.Errorf("%+v: %v differs:\n%s\n%s", f, w.Key, got, want)
 			}
 		}
+	}
+}
+
+// TestStretchEnd holds stretchEnd to its definition, row by row: the end
+// of the rows from i on whose key, levels (and metric, when asked) are
+// row i's. The rows come in stretches of random lengths in which one
+// random column changes, so that every column ends some stretch, at every
+// position within a stretch.
+func TestStretchEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := NewBuilder(memory.DefaultAllocator, 1<<12)
+	defer b.Release()
+	r := Row{Project: "p", Version: "v", Benchmark: "b", Mode: "avgt", Unit: "ns/op", Count: 1,
+		Instance: 1, Trial: 1, Fork: 1, Iteration: 1, Slice: 1}
+	for len(b.records) == 0 {
+		for n := 1 + rng.IntN(40); n > 0; n-- {
+			if err := b.Append(&r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		switch rng.IntN(11) {
+		case 0:
+			r.Iteration++
+		case 1:
+			r.Fork++
+		case 2:
+			r.Instance++
+		case 3:
+			r.Trial++
+		case 4:
+			r.Slice++
+		case 5:
+			r.Benchmark += "x"
+		case 6:
+			r.Params += "k=v"
+		case 7:
+			r.Version += "w"
+		case 8:
+			r.Project += "q"
+		case 9:
+			r.Mode = map[string]string{"avgt": "sample", "sample": "avgt"}[r.Mode]
+		case 10:
+			r.Metric += "m"
+		}
+	}
+	rec := b.records[0]
+	c := columnsOf(rec)
+	n := int(rec.NumRows())
+	same := func(i, j int, metric bool) bool {
+		return c.sameKey(i, j) && c.sameLevels(i, j) && (!metric || c.metric.idx[i] == c.metric.idx[j])
+	}
+	ends := 0
+	for _, metric := range []bool{false, true} {
+		for i := 0; i < n; i++ {
+			want := i + 1
+			for want < n && same(i, want, metric) {
+				want++
+			}
+			if got := c.stretchEnd(i, n, metric); got != want {
+				t.Fatalf("stretchEnd(%d, %d, %v) = %d, want %d", i, n, metric, got, want)
+			}
+			if want < n {
+				ends++
+			}
+		}
+	}
+	if ends < n {
+		t.Fatalf("only %d of %d rows end before the record does", ends, 2*n)
 	}
 }
