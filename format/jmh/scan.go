@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -211,13 +213,15 @@ func parseNumber(b []byte) (float64, bool) {
 }
 
 // parseDecimal parses b when it is a plain decimal, -?[0-9]+(\.[0-9]+)?,
-// whose digits m (the decimal point dropped) are below 2^53 and which has
-// at most 22 digits after the point: then the value is m / 10^k, two
-// exactly representable numbers, and one IEEE division rounds it
-// correctly (Clinger's fast path, W. D. Clinger, "How to read floating
-// point numbers accurately", PLDI 1990; strconv's atof64exact), so the
-// result is strconv.ParseFloat's. Anything else (exponents, more digits)
-// is left to strconv: ok is false.
+// with at most 19 digits m (the decimal point dropped) and at most 22 of
+// them after the point, to the float64 nearest m / 10^k, as
+// strconv.ParseFloat does. Below 2^53, m and 10^k are exactly
+// representable and one IEEE division rounds their quotient correctly
+// (Clinger's fast path, W. D. Clinger, "How to read floating point numbers
+// accurately", PLDI 1990; strconv's atof64exact); above it (a value such
+// as 16.016000000000002, which JMH prints for a histogram's bucket) m
+// goes to eiselLemire. Anything else (exponents, more digits, the rare
+// products eiselLemire cannot round) is left to strconv: ok is false.
 func parseDecimal(b []byte) (v float64, ok bool) {
 	i := 0
 	neg := len(b) > 0 && b[0] == '-'
@@ -243,8 +247,11 @@ func parseDecimal(b []byte) (v float64, ok bool) {
 		digits += frac
 	}
 	// 19 digits cannot overflow m; 2^53 and 10^22 bound exactness.
-	if i != len(b) || frac == 0 && i > start+digits || digits > 19 || m >= 1<<53 || frac > 22 {
+	if i != len(b) || frac == 0 && i > start+digits || digits > 19 || frac > 22 {
 		return 0, false
+	}
+	if m >= 1<<53 {
+		return eiselLemire(m, frac, neg)
 	}
 	v = float64(m) / exactPow10[frac]
 	if neg {
@@ -704,4 +711,93 @@ func describeByte(c byte) string {
 		return "'" + string(c) + "'"
 	}
 	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+// eiselLemire returns the float64 nearest m / 10^k (negated when neg) for
+// m > 0 and 0 ≤ k ≤ 22, by the Eisel–Lemire algorithm (D. Lemire, "Number
+// parsing at a gigabyte per second", Software: Practice and Experience
+// 51(8), 2021; as N. Tao describes it in "The Eisel-Lemire ParseNumberF64
+// Algorithm", 2020, which strconv.ParseFloat follows): m, shifted so that
+// its top bit is set, times the 128-bit truncation of 10^-k scaled into
+// [2^127, 2^128) gives the quotient's leading bits; the top 54 of them,
+// rounded half to even, are the mantissa. ok is false when the truncated
+// bits could change the rounding (the product lies too near a halfway
+// point): the caller then asks strconv.
+func eiselLemire(m uint64, k int, neg bool) (v float64, ok bool) {
+	pow := invPow10[k]
+	// 10^-k = pow · 2^(e2 − 127) with e2 = 1 + ⌊−k·log2 10⌋; a float64 of
+	// mantissa bits M and biased exponent E is M · 2^(E − 1023 − 52).
+	e2 := 1 + floorLog2Pow10(-k)
+	clz := bits.LeadingZeros64(m)
+	m <<= uint(clz)
+	exp := uint64(e2+63+1023) - uint64(clz)
+	hi, lo := bits.Mul64(m, pow[0])
+	if hi&0x1FF == 0x1FF && lo+m < m {
+		// The low 9 bits (those shifted out below) are all ones and lo
+		// may carry into them: take pow's low word into the product.
+		yHi, yLo := bits.Mul64(m, pow[1])
+		mHi, mLo := hi, lo+yHi
+		if mLo < lo {
+			mHi++
+		}
+		if mHi&0x1FF == 0x1FF && mLo+1 == 0 && yLo+m < m {
+			return 0, false
+		}
+		hi, lo = mHi, mLo
+	}
+	msb := hi >> 63
+	mant := hi >> (msb + 9) // 54 bits
+	exp -= 1 ^ msb
+	if lo == 0 && hi&0x1FF == 0 && mant&3 == 1 {
+		return 0, false // exactly halfway as far as the 128 bits tell
+	}
+	mant += mant & 1
+	mant >>= 1
+	if mant>>53 > 0 {
+		mant >>= 1
+		exp++
+	}
+	if exp-1 >= 0x7FF-1 {
+		return 0, false // subnormal or infinite: not for m / 10^k ≥ 2^53 / 10^22
+	}
+	b := exp<<52 | mant&(1<<52-1)
+	if neg {
+		b |= 1 << 63
+	}
+	return math.Float64frombits(b), true
+}
+
+// floorLog2Pow10 is ⌊e · log2 10⌋ for |e| ≤ 1000: 108853 / 2^15 is log2 10
+// to within 2^-17 (strconv's mulLog2_10).
+func floorLog2Pow10(e int) int {
+	return (e * 108853) >> 15
+}
+
+// invPow10[k] is 10^-k scaled by a power of two into [2^127, 2^128) and
+// truncated, as {high word, low word}; TestInvPow10 recomputes it with
+// math/big.
+var invPow10 = [23][2]uint64{
+	{0x8000000000000000, 0x0000000000000000},
+	{0xcccccccccccccccc, 0xcccccccccccccccc},
+	{0xa3d70a3d70a3d70a, 0x3d70a3d70a3d70a3},
+	{0x83126e978d4fdf3b, 0x645a1cac083126e9},
+	{0xd1b71758e219652b, 0xd3c36113404ea4a8},
+	{0xa7c5ac471b478423, 0x0fcf80dc33721d53},
+	{0x8637bd05af6c69b5, 0xa63f9a49c2c1b10f},
+	{0xd6bf94d5e57a42bc, 0x3d32907604691b4c},
+	{0xabcc77118461cefc, 0xfdc20d2b36ba7c3d},
+	{0x89705f4136b4a597, 0x31680a88f8953030},
+	{0xdbe6fecebdedd5be, 0xb573440e5a884d1b},
+	{0xafebff0bcb24aafe, 0xf78f69a51539d748},
+	{0x8cbccc096f5088cb, 0xf93f87b7442e45d3},
+	{0xe12e13424bb40e13, 0x2865a5f206b06fb9},
+	{0xb424dc35095cd80f, 0x538484c19ef38c94},
+	{0x901d7cf73ab0acd9, 0x0f9d37014bf60a10},
+	{0xe69594bec44de15b, 0x4c2ebe687989a9b3},
+	{0xb877aa3236a4b449, 0x09befeb9fad487c2},
+	{0x9392ee8e921d5d07, 0x3aff322e62439fcf},
+	{0xec1e4a7db69561a5, 0x2b31e9e3d06c32e5},
+	{0xbce5086492111aea, 0x88f4bb1ca6bcf584},
+	{0x971da05074da7bee, 0xd3f6fc16ebca5e03},
+	{0xf1c90080baf72cb1, 0x5324c68b12dd6338},
 }

@@ -2,6 +2,7 @@ package jmh
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -49,5 +50,134 @@ func TestParseDecimal(t *testing.T) {
 	}
 	if fast < 300_000 {
 		t.Errorf("the fast path took %d of 1,000,000 random decimals; want most of the short ones", fast)
+	}
+}
+
+// TestParseDecimalLong: the decimals of 17 to 19 digits (m ≥ 2^53, as JMH
+// prints bucket values such as 16.016000000000002) go through eiselLemire
+// and give strconv.ParseFloat's bits: random ones, the 19-digit decimals
+// just below and above the midpoint of two neighbouring float64s, and
+// integers exactly halfway between two float64s (whose ties go to even).
+// The fast path must take nearly all of the random ones.
+func TestParseDecimalLong(t *testing.T) {
+	check := func(s string) bool {
+		t.Helper()
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := parseDecimal([]byte(s))
+		if ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("parseDecimal(%q) = %v (%#x); strconv: %v (%#x)", s, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+		return ok
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	fast, n := 0, 300_000
+	for i := 0; i < n; i++ {
+		digits := 17 + rng.IntN(3)
+		b := []byte(strconv.FormatUint(uint64(1e18)+rng.Uint64N(uint64(9e18)), 10))[:digits]
+		if b[0] == '0' {
+			b[0] = '1'
+		}
+		if point := rng.IntN(digits); point > 0 {
+			b = append(b[:point], append([]byte{'.'}, b[point:]...)...)
+		}
+		if rng.IntN(2) == 0 {
+			b = append([]byte{'-'}, b...)
+		}
+		if check(string(b)) {
+			fast++
+		}
+	}
+	if fast < n*99/100 {
+		t.Errorf("eiselLemire took %d of %d; want nearly all", fast, n)
+	}
+	// Near halfway: mid is the exact midpoint of x and the next float64 up;
+	// its 19 significant digits, cut and rounded up, fall on either side.
+	for i := 0; i < 20_000; i++ {
+		x := math.Ldexp(1+rng.Float64(), rng.IntN(40)-20)
+		mid := new(big.Float).SetPrec(200).SetFloat64(x)
+		mid.Add(mid, new(big.Float).SetPrec(200).SetFloat64(math.Nextafter(x, math.Inf(1))))
+		mid.Quo(mid, big.NewFloat(2))
+		for _, mode := range []big.RoundingMode{big.ToZero, big.AwayFromZero} {
+			s := mid.SetMode(mode).Text('f', 19-len(mid.Text('f', 0))+boolInt(x < 1)*leadingZeros(x))
+			if strings.IndexFunc(strings.Replace(s, ".", "", 1), func(r rune) bool { return r != '0' }) >= 0 {
+				check(trimDigits(s, 19))
+			}
+		}
+	}
+	// Exactly halfway: 2^e + 2^(e-53) for e in 54..63 lies between two
+	// float64s (their spacing is 2^(e-52)); odd multiples of the half step
+	// too.
+	for e := 54; e <= 63; e++ {
+		for j := uint64(1); j < 64; j += 2 {
+			m := uint64(1)<<e + j<<(e-53)
+			if m >= 1e19 {
+				continue
+			}
+			d := strconv.FormatUint(m, 10)
+			check(d)
+			check(d[:len(d)-2] + "." + d[len(d)-2:])
+		}
+	}
+}
+
+// trimDigits keeps the first n digits of the decimal s (and its point).
+func trimDigits(s string, n int) string {
+	lead := 0
+	for lead < len(s) && (s[lead] == '0' || s[lead] == '.') {
+		lead++
+	}
+	out, k := []byte(s[:lead]), 0
+	for _, c := range []byte(s[lead:]) {
+		if c != '.' {
+			if k == n {
+				break
+			}
+			k++
+		}
+		out = append(out, c)
+	}
+	return strings.TrimSuffix(string(out), ".")
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// leadingZeros is the number of zeros after the point before the first
+// significant digit of x < 1.
+func leadingZeros(x float64) int {
+	return int(-math.Floor(math.Log10(x))) - 1
+}
+
+// TestInvPow10 recomputes eiselLemire's table with math/big: 10^-k times
+// the power of two that puts it in [2^127, 2^128), truncated.
+func TestInvPow10(t *testing.T) {
+	lo, hi := new(big.Int).Lsh(big.NewInt(1), 127), new(big.Int).Lsh(big.NewInt(1), 128)
+	for k, p := range invPow10 {
+		ten := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil)
+		// ⌊2^s / 10^k⌋ for the s that lands in [2^127, 2^128).
+		for s := 127; s < 260; s++ {
+			q := new(big.Int).Quo(new(big.Int).Lsh(big.NewInt(1), uint(s)), ten)
+			if q.Cmp(lo) < 0 {
+				continue
+			}
+			if q.Cmp(hi) >= 0 {
+				t.Fatalf("k=%d: no scale", k)
+			}
+			want := [2]uint64{new(big.Int).Rsh(q, 64).Uint64(), new(big.Int).And(q, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 64), big.NewInt(1))).Uint64()}
+			if p != want {
+				t.Errorf("invPow10[%d] = %#x, want %#x", k, p, want)
+			}
+			if e2 := 1 + floorLog2Pow10(-k); e2 != 127-s+1 {
+				t.Errorf("floorLog2Pow10(%d) + 1 = %d, want %d", -k, e2, 127-s+1)
+			}
+			break
+		}
 	}
 }
