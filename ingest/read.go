@@ -334,7 +334,10 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 		return nil, "", err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<20)
+	// The buffer holds what detection peeks at; a format's reader that
+	// reads in larger pieces (the JMH scanner: 256 KiB) then reads from f
+	// directly, without a copy through it.
+	br := bufio.NewReaderSize(f, sniffBytes)
 	var format Format
 	if len(opt.Formats) == 0 {
 		return nil, "", fmt.Errorf("%s: not a canonical table file, and no result-file formats to read it with (ingest.ReadOptions.Formats is empty)", path)

@@ -116,8 +116,10 @@ func (c *coder) dictionaries() []arrow.Array {
 
 // decode returns the record with schema that coded (a record encode
 // returned, or a slice of one) stands for, with dicts from dictionaries;
-// the caller keeps ownership of coded and releases the result.
-func decode(coded arrow.Record, dicts []arrow.Array) (arrow.Record, error) {
+// the caller keeps ownership of coded and releases the result. With check
+// it refuses a code outside its dictionary (coded was read from a file);
+// encode's own records need no such check.
+func decode(coded arrow.Record, dicts []arrow.Array, check bool) (arrow.Record, error) {
 	cols := make([]arrow.Array, numColumns)
 	copy(cols, coded.Columns())
 	made := make([]arrow.Array, 0, len(stringColumns))
@@ -127,10 +129,11 @@ func decode(coded arrow.Record, dicts []arrow.Array) (arrow.Record, error) {
 		if !ok {
 			return nil, fmt.Errorf("column %s: %s, want int32 codes", schema.Field(i).Name, cols[i].DataType())
 		}
-		m := int32(dicts[k].Len())
-		for _, v := range codes.Int32Values() {
-			if v < 0 || v >= m {
-				return nil, fmt.Errorf("column %s: code %d outside a dictionary of %d values", schema.Field(i).Name, v, m)
+		if m := int32(dicts[k].Len()); check {
+			for _, v := range codes.Int32Values() {
+				if v < 0 || v >= m {
+					return nil, fmt.Errorf("column %s: code %d outside a dictionary of %d values", schema.Field(i).Name, v, m)
+				}
 			}
 		}
 		cols[i] = array.NewDictionaryArray(stringType, codes, dicts[k])

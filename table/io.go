@@ -113,7 +113,7 @@ func (t *Table) writeIPC(w io.Writer, codec string) error {
 		coded[i] = c.encode(r)
 	}
 	defer releaseAll(coded)
-	return writeCodedIPC(w, schema, c.dictionaries(), codec, func(yield func(arrow.Record) error) error {
+	return writeCodedIPC(w, schema, c.dictionaries(), codec, false, func(yield func(arrow.Record) error) error {
 		for _, r := range coded {
 			if err := yield(r); err != nil {
 				return err
@@ -124,15 +124,17 @@ func (t *Table) writeIPC(w io.Writer, codec string) error {
 }
 
 // writeCodedIPC writes the coded records each calls yield with (see coder)
-// as an IPC file with schema, decoded with dicts, which it releases.
-func writeCodedIPC(w io.Writer, schema *arrow.Schema, dicts []arrow.Array, codec string, each func(yield func(arrow.Record) error) error) error {
+// as an IPC file with schema, decoded with dicts, which it releases. With
+// check, decode checks every code against its dictionary (for records read
+// back from a file); without, the records are coder.encode's own.
+func writeCodedIPC(w io.Writer, schema *arrow.Schema, dicts []arrow.Array, codec string, check bool, each func(yield func(arrow.Record) error) error) error {
 	defer releaseAll(dicts)
 	fw, err := arrowio.NewIPCFileWriter(w, schema, codec)
 	if err != nil {
 		return err
 	}
 	err = each(func(coded arrow.Record) error {
-		rec, err := decode(coded, dicts)
+		rec, err := decode(coded, dicts, check)
 		if err != nil {
 			return err
 		}

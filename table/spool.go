@@ -285,7 +285,7 @@ func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
 			if rec == nil {
 				coded, err := s.r.RecordAt(i)
 				if err == nil {
-					rec, err = decode(coded, s.dicts)
+					rec, err = decode(coded, s.dicts, true)
 					coded.Release()
 				}
 				if err != nil {

@@ -427,7 +427,7 @@ func (s *streamWriter) copySpool(setups []Setup) error {
 		held := s.held
 		s.held = nil
 		defer releaseAll(held)
-		return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, func(yield func(arrow.Record) error) error {
+		return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, false, func(yield func(arrow.Record) error) error {
 			for _, r := range held {
 				if err := yield(r); err != nil {
 					return err
@@ -449,7 +449,7 @@ func (s *streamWriter) copySpool(setups []Setup) error {
 		return fmt.Errorf("reading back the scratch file: %w", err)
 	}
 	defer r.Release()
-	return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, func(yield func(arrow.Record) error) error {
+	return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, true, func(yield func(arrow.Record) error) error {
 		for r.Next() {
 			if err := yield(r.Record()); err != nil {
 				return err
