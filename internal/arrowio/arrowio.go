@@ -585,10 +585,6 @@ func (p *ParquetWriter) Close() error {
 	return p.fw.Close()
 }
 
-// directWriteBytes is the size from which positionWriter flushes a
-// buffered writer before a write, so that the write skips its buffer.
-const directWriteBytes = 64 << 10
-
 // positionWriter adapts an io.Writer to the io.WriteSeeker that
 // ipc.NewFileWriter asks for; the IPC writer only ever asks for the current
 // position (Seek(0, io.SeekCurrent)).
@@ -598,13 +594,6 @@ type positionWriter struct {
 }
 
 func (p *positionWriter) Write(b []byte) (int, error) {
-	if f, ok := p.w.(interface{ Flush() error }); ok && len(b) >= directWriteBytes {
-		// A column's buffer: flushed first, a bufio.Writer writes it
-		// straight from b instead of copying it through its own buffer.
-		if err := f.Flush(); err != nil {
-			return 0, err
-		}
-	}
 	n, err := p.w.Write(b)
 	p.pos += int64(n)
 	return n, err

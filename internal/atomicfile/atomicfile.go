@@ -109,7 +109,7 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		}
 		untrack(tmp.Name())
 	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
+	bw := &fileWriter{bufio.NewWriterSize(tmp, 1<<20), tmp}
 	if err = write(bw); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -130,6 +130,28 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	}
 	renamed = true
 	return nil
+}
+
+// fileWriter buffers small writes to f; a write of directBytes or more (an
+// Arrow column's buffer, a Parquet page) goes to f straight from the
+// caller's slice, after what is buffered, instead of being copied through
+// the buffer as bufio.Writer does with anything shorter than its free
+// space.
+type fileWriter struct {
+	*bufio.Writer
+	f *os.File
+}
+
+const directBytes = 64 << 10
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	if len(p) < directBytes {
+		return w.Writer.Write(p)
+	}
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	return w.f.Write(p)
 }
 
 // writeFile is like os.WriteFile but atomic.

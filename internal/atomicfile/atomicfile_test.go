@@ -1,7 +1,9 @@
 package atomicfile
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -111,5 +113,32 @@ func TestSignalRemovesTemporary(t *testing.T) {
 		if got, _ := os.ReadFile(filepath.Join(dir, "out.txt")); string(got) != "old" {
 			t.Errorf("%v: out.txt holds %q, want %q", tc.sig, got, "old")
 		}
+	}
+}
+
+// TestWriteMixedSizes: small writes (buffered) and large ones (written
+// straight to the file) land in the order they were made.
+func TestWriteMixedSizes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out")
+	var want []byte
+	err := Write(path, func(w io.Writer) error {
+		for i, n := range []int{3, directBytes, 10, 1 << 20, directBytes - 1, 2 * directBytes, 1, 5 << 20, 7} {
+			p := bytes.Repeat([]byte{byte('a' + i)}, n)
+			want = append(want, p...)
+			if k, err := w.Write(p); k != n || err != nil {
+				return fmt.Errorf("write %d bytes: %d, %v", n, k, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the file holds %d bytes, not the %d written in order", len(got), len(want))
 	}
 }
