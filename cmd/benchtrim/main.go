@@ -18,24 +18,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/internal/startheap"
 )
 
-func main() {
-	// No collections until the heap first reaches 64 MB: an ingest of a
-	// 35 MB JMH file then collects twice instead of nine times, in the
-	// same peak memory (see internal/startheap and docs/development.md).
-	startheap.Set(startHeapBytes)
-	stop := atomicfile.RemoveOnSignal()
-	err := run(os.Args, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
-}
-
-// startHeapBytes is the heap size up to which the process does not
-// collect garbage.
-const startHeapBytes = 64 << 20
+func main() { os.Exit(cliapp.Main(run)) }
 
 // exitCode prints err and returns the process exit status for it.
 var exitCode = cliapp.ExitCode

@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/startheap"
 )
 
 // usageError is a mistake in the command line itself (unknown command or
@@ -206,6 +210,18 @@ func suggestFlag(flags []cli.Flag, name string) string {
 		return "-" + best
 	}
 	return "--" + best
+}
+
+// Main runs the benchtrim process: run on the command line, with the
+// heap left to grow to startheap.Goal before its first collection and the
+// temporary files of unfinished writes removed on SIGINT or SIGTERM. It
+// returns the exit status (ExitCode).
+func Main(run func(args []string, stdout, stderr io.Writer) error) int {
+	startheap.Set(startheap.Goal)
+	stop := atomicfile.RemoveOnSignal()
+	err := run(os.Args, os.Stdout, os.Stderr)
+	stop()
+	return ExitCode(err, os.Stderr)
 }
 
 // ExitCode prints err (a usage error with the help hint) on stderr and
