@@ -42,7 +42,11 @@ func newPool() *pool { return &pool{out: map[unsafe.Pointer]bool{}} }
 func class(n int) int { return bits.Len(uint(n - 1)) }
 
 // Allocate returns n zeroed bytes.
-func (p *pool) Allocate(n int) []byte {
+func (p *pool) Allocate(n int) []byte { return p.allocate(n, 0) }
+
+// allocate returns n bytes of which all but the first keep are zero (the
+// caller overwrites those).
+func (p *pool) allocate(n, keep int) []byte {
 	c := class(n)
 	if c < poolMinClass {
 		return goAlloc.Allocate(n)
@@ -53,7 +57,7 @@ func (p *pool) Allocate(n int) []byte {
 		b = p.free[c][k-1]
 		p.free[c] = p.free[c][:k-1]
 		p.held -= cap(b)
-		clear(b[:cap(b)])
+		clear(b[keep:cap(b)])
 	} else {
 		b = goAlloc.Allocate(1 << c)
 	}
@@ -67,7 +71,7 @@ func (p *pool) Reallocate(n int, b []byte) []byte {
 	if cap(b) >= n {
 		return b[:n]
 	}
-	nb := p.Allocate(n)
+	nb := p.allocate(n, len(b))
 	copy(nb, b)
 	p.Free(b)
 	return nb

@@ -47,3 +47,27 @@ func TestPool(t *testing.T) {
 		t.Errorf("Reallocate did not take the old buffer back (held %d)", p.held)
 	}
 }
+
+// TestPoolReallocateReused: Reallocate into a reused (dirty) buffer keeps
+// the old contents and zeroes the rest of the capacity.
+func TestPoolReallocateReused(t *testing.T) {
+	p := newPool()
+	x := p.Allocate(256 << 10)
+	for i := range x {
+		x[i] = 0xff
+	}
+	p.Free(x)
+	y := p.Allocate(100 << 10)
+	for i := range y {
+		y[i] = 0x11
+	}
+	g := p.Reallocate(200<<10, y)
+	if &g[0] != &x[0] {
+		t.Fatal("Reallocate did not reuse the freed buffer of its class")
+	}
+	for i, v := range g[:cap(g)] {
+		if want := byte(0); i < len(y) && v != 0x11 || i >= len(y) && v != want {
+			t.Fatalf("byte %d is %#x after Reallocate", i, v)
+		}
+	}
+}
