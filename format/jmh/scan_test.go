@@ -181,3 +181,53 @@ func TestInvPow10(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainDecimal: where plainDecimal takes a number it ends where the
+// general path's token ends and gives parseNumber's bits; it declines
+// numbers followed by a byte that could continue them, and it takes nearly
+// every plain decimal of up to 19 digits.
+func TestPlainDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	taken, plain := 0, 0
+	for i := 0; i < 300_000; i++ {
+		var b strings.Builder
+		if rng.IntN(4) == 0 {
+			b.WriteByte('-')
+		}
+		n := 1 + rng.IntN(21)
+		point := rng.IntN(n + 1)
+		for j := 0; j < n; j++ {
+			if j == point && (j > 0 || rng.IntN(8) == 0) {
+				b.WriteByte('.')
+			}
+			b.WriteByte(byte('0' + rng.IntN(10)))
+		}
+		if rng.IntN(16) == 0 {
+			b.WriteString([]string{".", "e3", "E-2", "+", "-"}[rng.IntN(5)])
+		}
+		s := b.String()
+		for _, tail := range []string{",", " ", "]", "\n", "e5", ".5", "7", "x"} {
+			buf := []byte(s + tail)
+			v, end, fast := plainDecimal(buf, 0)
+			want, ok := parseNumber([]byte(s))
+			if tail == "," && ok && n <= 19 && !strings.ContainsAny(s, "eE+") && strings.Count(s, ".") <= 1 && !strings.HasSuffix(s, ".") && !strings.HasPrefix(strings.TrimPrefix(s, "-"), ".") {
+				plain++
+				if fast {
+					taken++
+				}
+			}
+			if !fast {
+				continue
+			}
+			if isNumByte[tail[0]] {
+				t.Fatalf("plainDecimal(%q) took a number that goes on", buf)
+			}
+			if end != len(s) || !ok || math.Float64bits(v) != math.Float64bits(want) {
+				t.Fatalf("plainDecimal(%q) = %v, %d; parseNumber(%q) = %v, %v", buf, v, end, s, want, ok)
+			}
+		}
+	}
+	if taken < plain*99/100 {
+		t.Errorf("plainDecimal took %d of %d plain decimals", taken, plain)
+	}
+}
