@@ -339,13 +339,17 @@ func plainBucket(s *scanner) (v float64, count int64, ok bool) {
 	p++
 	blanks()
 	start = p
-	for p < len(buf) && buf[p] >= '0' && buf[p] <= '9' {
+	for p < len(buf) && buf[p]-'0' <= 9 {
+		count = count*10 + int64(buf[p]-'0')
 		p++
 	}
 	if p == start || p == len(buf) {
 		return 0, 0, false
 	}
-	count, ok = parseInt(buf[start:p])
+	ok = true
+	if p-start > 18 { // count may have overflowed: parseInt decides
+		count, ok = parseInt(buf[start:p])
+	}
 	if !ok || count < 1 {
 		return 0, 0, false
 	}

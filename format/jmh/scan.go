@@ -291,6 +291,9 @@ func parseInt(b []byte) (int64, bool) {
 			}
 		}
 	}
+	if n, err := strconv.ParseInt(bytesString(b), 10, 64); err == nil {
+		return n, true // 19 digits: exactly, not through a float64
+	}
 	v, ok := parseNumber(b)
 	if !ok || v != float64(int64(v)) || v >= 1<<63 || v < -(1<<63) {
 		return 0, false

@@ -231,3 +231,36 @@ func TestPlainDecimal(t *testing.T) {
 		t.Errorf("plainDecimal took %d of %d plain decimals", taken, plain)
 	}
 }
+
+// TestPlainBucket: plainBucket reads the buckets JMH writes and leaves the
+// others (consuming nothing) to the general path.
+func TestPlainBucket(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		v     float64
+		count int64
+		ok    bool
+	}{
+		{"[ 15.792, 9 ],", 15.792, 9, true},
+		{"[16.016000000000002,3]", 16.016000000000002, 3, true},
+		{"[ -1.5e3, 12 ]", -1500, 12, true},
+		{"[ 2, 123456789012345678 ]", 2, 123456789012345678, true},
+		{"[ 2, 1234567890123456789 ]", 2, 1234567890123456789, true},
+		{"[ 2, 12345678901234567890 ]", 0, 0, false}, // overflows a long
+		{"[ 2, 0 ]", 0, 0, false},
+		{"[ 2, 1.0 ]", 0, 0, false},
+		{"[ 2 ]", 0, 0, false},
+		{"[ 1.5, 2, 3 ]", 0, 0, false},
+		{"[ \"x\", 2 ]", 0, 0, false},
+	} {
+		s := newScanner(strings.NewReader(tc.in), "f", nil)
+		s.ensure(len(tc.in))
+		v, count, ok := plainBucket(s)
+		if ok != tc.ok || v != tc.v || count != tc.count {
+			t.Errorf("plainBucket(%q) = %v, %d, %v; want %v, %d, %v", tc.in, v, count, ok, tc.v, tc.count, tc.ok)
+		}
+		if want := 0; !ok && s.pos != want {
+			t.Errorf("plainBucket(%q) declined but moved to %d", tc.in, s.pos)
+		}
+	}
+}
