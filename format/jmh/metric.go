@@ -361,52 +361,14 @@ func plainBucket(s *scanner) (v float64, count int64, ok bool) {
 	return v, count, true
 }
 
-// plainDecimal parses the number at buf[p:] in one pass when it is what
-// parseDecimal takes, -?[0-9]+(\.[0-9]+)? with at most 19 digits, 22 of
-// them after the point, followed by a byte that cannot continue a number:
-// it returns parseDecimal's value, computed the same way, and the position
-// after the number. Anything else gives fast = false, and the caller
-// reads the number the general way (TestPlainDecimal).
+// plainDecimal parses the number at buf[p:] in one pass when it is one
+// parseDecimal takes (decimalAt) followed by a byte that cannot continue a
+// number, and returns the position after it. Anything else gives fast =
+// false, and the caller reads the number the general way
+// (TestPlainDecimal).
 func plainDecimal(buf []byte, p int) (v float64, end int, fast bool) {
-	neg := p < len(buf) && buf[p] == '-'
-	if neg {
-		p++
-	}
-	var m uint64
-	start := p
-	for p < len(buf) && buf[p]-'0' <= 9 {
-		m = m*10 + uint64(buf[p]-'0')
-		p++
-	}
-	digits, frac := p-start, 0
-	if digits == 0 || p == len(buf) {
-		return 0, 0, false
-	}
-	if buf[p] == '.' {
-		p++
-		fs := p
-		for p < len(buf) && buf[p]-'0' <= 9 {
-			m = m*10 + uint64(buf[p]-'0')
-			p++
-		}
-		frac = p - fs
-		digits += frac
-		if frac == 0 || p == len(buf) {
-			return 0, 0, false
-		}
-	}
-	if digits > 19 || frac > 22 || isNumByte[buf[p]] {
-		return 0, 0, false
-	}
-	if m >= 1<<53 {
-		v, fast = eiselLemire(m, frac, neg)
-		return v, p, fast
-	}
-	v = float64(m) / exactPow10[frac]
-	if neg {
-		v = -v
-	}
-	return v, p, true
+	v, end, fast = decimalAt(buf, p)
+	return v, end, fast && end < len(buf) && !isNumByte[buf[end]]
 }
 
 // bucketCount reads ", count ]" after a bucket's value. A bucket with

@@ -223,41 +223,55 @@ func parseNumber(b []byte) (float64, bool) {
 // goes to eiselLemire. Anything else (exponents, more digits, the rare
 // products eiselLemire cannot round) is left to strconv: ok is false.
 func parseDecimal(b []byte) (v float64, ok bool) {
-	i := 0
-	neg := len(b) > 0 && b[0] == '-'
+	v, end, ok := decimalAt(b, 0)
+	return v, ok && end == len(b)
+}
+
+// decimalAt parses the plain decimal -?[0-9]+(\.[0-9]+)? at buf[p:] as
+// parseDecimal does and returns where it ends; ok is false when there is
+// none there or it has more than 19 digits or more than 22 after the point
+// (whatever follows it is the caller's to judge).
+func decimalAt(buf []byte, p int) (v float64, end int, ok bool) {
+	neg := p < len(buf) && buf[p] == '-'
 	if neg {
-		i = 1
+		p++
 	}
 	var m uint64
-	start := i
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		m = m*10 + uint64(b[i]-'0')
+	start := p
+	for p < len(buf) && buf[p]-'0' <= 9 {
+		m = m*10 + uint64(buf[p]-'0')
+		p++
 	}
-	digits, frac := i-start, 0
+	digits, frac := p-start, 0
 	if digits == 0 {
-		return 0, false
+		return 0, p, false
 	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		fs := i
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			m = m*10 + uint64(b[i]-'0')
+	if p < len(buf) && buf[p] == '.' {
+		p++
+		fs := p
+		for p < len(buf) && buf[p]-'0' <= 9 {
+			m = m*10 + uint64(buf[p]-'0')
+			p++
 		}
-		frac = i - fs
+		frac = p - fs
 		digits += frac
+		if frac == 0 {
+			return 0, p, false
+		}
 	}
 	// 19 digits cannot overflow m; 2^53 and 10^22 bound exactness.
-	if i != len(b) || frac == 0 && i > start+digits || digits > 19 || frac > 22 {
-		return 0, false
+	if digits > 19 || frac > 22 {
+		return 0, p, false
 	}
 	if m >= 1<<53 {
-		return eiselLemire(m, frac, neg)
+		v, ok = eiselLemire(m, frac, neg)
+		return v, p, ok
 	}
 	v = float64(m) / exactPow10[frac]
 	if neg {
 		v = -v
 	}
-	return v, true
+	return v, p, true
 }
 
 // exactPow10 holds the powers of ten a float64 represents exactly.
