@@ -72,19 +72,25 @@ func (c *coder) encode(rec arrow.Record) arrow.Record {
 	made := make([]arrow.Array, 0, len(stringColumns))
 	for k, i := range stringColumns {
 		s := strColOf(rec.Column(i))
-		var codes []int32
-		if oneValue(s.idx) && c.dicts[k].Index(s.dict.Value(int(s.idx[0]))) == 0 {
+		switch {
+		case oneValue(s.idx) && c.dicts[k].Index(s.dict.Value(int(s.idx[0]))) == 0:
 			// Most records hold one project, version, mode and pair:
 			// their codes are all 0 and need no memory of their own.
 			if len(c.zero) < len(s.idx) {
 				c.zero = make([]int32, len(s.idx))
 			}
-			codes = c.zero[:len(s.idx)]
-		} else {
-			codes = c.dicts[k].Transpose(s.idx, s.dict)
+			cols[i] = arrowio.Int32Array(c.zero[:len(s.idx)])
+			made = append(made, cols[i])
+		case c.dicts[k].Maps(s.dict):
+			// The record's dictionary begins the column's, in its order
+			// (metric and unit, whose values come in the same order in
+			// every record): its indices are the codes; the coded record
+			// shares (retains) them.
+			cols[i] = rec.Column(i).(*array.Dictionary).Indices()
+		default:
+			cols[i] = arrowio.Int32Array(c.dicts[k].Transpose(s.idx, s.dict))
+			made = append(made, cols[i])
 		}
-		cols[i] = arrowio.Int32Array(codes)
-		made = append(made, cols[i])
 	}
 	out := array.NewRecord(codedSchema, cols, rec.NumRows())
 	releaseAll(made)

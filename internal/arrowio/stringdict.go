@@ -36,6 +36,21 @@ func (d *StringDict) Index(v string) int32 {
 	return j
 }
 
+// Maps reports whether every value of dict is already in d at its own
+// index (value j at index j), so that indices into dict are indices into
+// d as they are. It adds nothing to d.
+func (d *StringDict) Maps(dict *array.String) bool {
+	if dict.Len() > len(d.values) {
+		return false
+	}
+	for j := 0; j < dict.Len(); j++ {
+		if d.values[j] != dict.Value(j) {
+			return false
+		}
+	}
+	return true
+}
+
 // Transpose returns the indices into d of the values idx points to in
 // dict (a dictionary array's indices and dictionary), looking each value
 // of dict up once however many rows use it.
