@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
+	_ "github.com/benchtrim/benchtrim/cmd/benchtrim/internal/gcstart"
 )
 
 func main() { os.Exit(cliapp.Main(run)) }

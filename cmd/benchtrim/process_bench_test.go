@@ -27,7 +27,7 @@ var (
 // builtBinary builds ./cmd/benchtrim once per test process into a
 // temporary folder (removed by TestMain's caller when the process ends:
 // the OS temp dir) and returns its path.
-func builtBinary(b *testing.B) string {
+func builtBinary(b testing.TB) string {
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "benchtrim-bin-")
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
-	"github.com/benchtrim/benchtrim/internal/startheap"
 )
 
 // usageError is a mistake in the command line itself (unknown command or
@@ -213,11 +212,10 @@ func suggestFlag(flags []cli.Flag, name string) string {
 }
 
 // Main runs the benchtrim process: run on the command line, with the
-// heap left to grow to startheap.Goal before its first collection and the
 // temporary files of unfinished writes removed on SIGINT or SIGTERM. It
-// returns the exit status (ExitCode).
+// returns the exit status (ExitCode). (The start heap is set earlier, as
+// packages are initialised: cmd/benchtrim/internal/gcstart.)
 func Main(run func(args []string, stdout, stderr io.Writer) error) int {
-	startheap.Set(startheap.Goal)
 	stop := atomicfile.RemoveOnSignal()
 	err := run(os.Args, os.Stdout, os.Stderr)
 	stop()
