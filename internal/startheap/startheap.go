@@ -18,9 +18,9 @@ import (
 )
 
 // Goal is the heap size up to which benchtrim does not collect: ingesting
-// a 35 MB JMH file to Arrow IPC then collects 4 times instead of 10, for
-// 27 % less CPU in the same peak memory (about 100 MB); with 128 MB the
-// peak grows to 145 MB (docs/development.md).
+// a 35 MB JMH file to Arrow IPC then collects twice instead of 10 times,
+// for about a quarter less CPU in the same peak memory (about 100 MB);
+// with 128 MB the peak grows to 145 MB (docs/development.md).
 const Goal = 64 << 20
 
 // Set turns the collector off until the heap reaches goal bytes: it sets
