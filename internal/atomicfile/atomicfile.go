@@ -10,6 +10,7 @@ package atomicfile
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -109,11 +110,15 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		}
 		untrack(tmp.Name())
 	}()
-	bw := &fileWriter{bufio.NewWriterSize(tmp, 1<<20), tmp}
+	sf := &sparseFile{f: tmp}
+	bw := &fileWriter{bufio.NewWriterSize(sf, 1<<20), sf}
 	if err = write(bw); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = sf.finish(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = tmp.Sync(); err != nil {
@@ -132,14 +137,15 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	return nil
 }
 
-// fileWriter buffers small writes to f; a write of directBytes or more (an
-// Arrow column's buffer, a Parquet page) goes to f straight from the
-// caller's slice, after what is buffered, instead of being copied through
-// the buffer as bufio.Writer does with anything shorter than its free
-// space.
+// fileWriter buffers small writes; a write of directBytes or more (an
+// Arrow column's buffer, a Parquet page) goes to the file straight from
+// the caller's slice, after what is buffered, instead of being copied
+// through the buffer as bufio.Writer does with anything shorter than its
+// free space. Such a write of zeros only (an Arrow column of one repeated
+// code, or of nulls) becomes a hole in the file (sparseFile).
 type fileWriter struct {
 	*bufio.Writer
-	f *os.File
+	f *sparseFile
 }
 
 const directBytes = 64 << 10
@@ -151,8 +157,58 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	if err := w.Flush(); err != nil {
 		return 0, err
 	}
+	if allZero(p) {
+		w.f.hole += int64(len(p))
+		return len(p), nil
+	}
 	return w.f.Write(p)
 }
+
+// sparseFile writes to f, skipping hole bytes (zeros, not yet written)
+// before the next write: the file system stores no blocks for them, and
+// the kernel copies nothing, while the file reads the same bytes (cp
+// --sparse and tar -S write zeros so). finish extends the file over a
+// trailing hole.
+type sparseFile struct {
+	f    *os.File
+	hole int64
+}
+
+func (s *sparseFile) Write(p []byte) (int, error) {
+	if s.hole > 0 {
+		if _, err := s.f.Seek(s.hole, io.SeekCurrent); err != nil {
+			return 0, err
+		}
+		s.hole = 0
+	}
+	return s.f.Write(p)
+}
+
+func (s *sparseFile) finish() error {
+	if s.hole == 0 {
+		return nil
+	}
+	end, err := s.f.Seek(s.hole, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
+	s.hole = 0
+	return s.f.Truncate(end)
+}
+
+// allZero reports whether p holds only zero bytes, comparing it with a
+// page of zeros a page at a time (memequal, vectorised).
+func allZero(p []byte) bool {
+	for len(p) > len(zeroPage) {
+		if !bytes.Equal(p[:len(zeroPage)], zeroPage[:]) {
+			return false
+		}
+		p = p[len(zeroPage):]
+	}
+	return bytes.Equal(p, zeroPage[:len(p)])
+}
+
+var zeroPage [4096]byte
 
 // writeFile is like os.WriteFile but atomic.
 func writeFile(path string, data []byte) error {

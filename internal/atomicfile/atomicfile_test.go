@@ -116,14 +116,31 @@ func TestSignalRemovesTemporary(t *testing.T) {
 	}
 }
 
-// TestWriteMixedSizes: small writes (buffered) and large ones (written
-// straight to the file) land in the order they were made.
+// TestWriteMixedSizes: small writes (buffered), large ones (written
+// straight to the file) and large ones of zeros (holes, one of them at the
+// end, one with a nonzero last byte) land in the order they were made.
 func TestWriteMixedSizes(t *testing.T) {
+	for _, last := range []int{7, directBytes} {
+		testWriteSizes(t, []int{3, directBytes, 10, -(1 << 20), 1 << 20, -directBytes, -(3*directBytes + 5), directBytes - 1,
+			2 * directBytes, 1, -(directBytes + 1), 5 << 20, -last})
+	}
+}
+
+// testWriteSizes writes buffers of the sizes ns, each of one byte value,
+// zeros for a negative size, and checks the file.
+func testWriteSizes(t *testing.T, ns []int) {
 	path := filepath.Join(t.TempDir(), "out")
 	var want []byte
 	err := Write(path, func(w io.Writer) error {
-		for i, n := range []int{3, directBytes, 10, 1 << 20, directBytes - 1, 2 * directBytes, 1, 5 << 20, 7} {
-			p := bytes.Repeat([]byte{byte('a' + i)}, n)
+		for i, n := range ns {
+			c := byte('a' + i)
+			if n < 0 {
+				n, c = -n, 0
+			}
+			p := bytes.Repeat([]byte{c}, n)
+			if i == len(ns)-3 && c == 0 {
+				p[n-1] = 'z' // zeros but for the last byte: written
+			}
 			want = append(want, p...)
 			if k, err := w.Write(p); k != n || err != nil {
 				return fmt.Errorf("write %d bytes: %d, %v", n, k, err)
