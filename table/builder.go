@@ -65,10 +65,15 @@ type column[T comparable] struct {
 }
 
 // materialize puts the counted rows into v, with room for size rows
-// (growing as rows come when size is 0).
+// (growing as rows come when size is 0). A batch whose first row is not
+// usual gets its room here too: grown from nil, v would be copied a dozen
+// times on its way to a batch.
 func (c *column[T]) materialize(size int) {
+	if c.v == nil {
+		c.v = make([]T, 0, max(size, c.n))
+	}
 	if c.n > 0 {
-		c.v = repeat(make([]T, 0, max(size, c.n)), c.usual, c.n)
+		c.v = repeat(c.v, c.usual, c.n)
 		c.n = 0
 	}
 }
