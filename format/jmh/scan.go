@@ -249,6 +249,16 @@ func decimalAt(buf []byte, p int) (v float64, end int, ok bool) {
 	if p < len(buf) && buf[p] == '.' {
 		p++
 		fs := p
+		// Eight digits at a time while they last (JMH's fractions run to
+		// 15), then one at a time.
+		for p+8 <= len(buf) {
+			w := binary.LittleEndian.Uint64(buf[p:])
+			if !eightDigits(w) {
+				break
+			}
+			m = m*100_000_000 + parseEightDigits(w)
+			p += 8
+		}
 		for p < len(buf) && buf[p]-'0' <= 9 {
 			m = m*10 + uint64(buf[p]-'0')
 			p++
@@ -272,6 +282,26 @@ func decimalAt(buf []byte, p int) (v float64, end int, ok bool) {
 		v = -v
 	}
 	return v, p, true
+}
+
+// eightDigits reports whether the eight bytes of w (little-endian) are
+// all ASCII digits: adding 6 to a byte in '0'..'9' keeps its high nibble
+// 3, to anything else of high nibble 3 carries it to 4 (D. Lemire,
+// "Number parsing at a gigabyte per second", 2021, and fast_float's
+// is_made_of_eight_digits_fast).
+func eightDigits(w uint64) bool {
+	return (w&0xF0F0F0F0F0F0F0F0)|((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0)>>4 == 0x3333333333333333
+}
+
+// parseEightDigits is the number the eight ASCII digits of w spell, the
+// first byte (lowest) most significant: pairs, then quadruples, then the
+// two halves are combined by one multiply-add each (the same source,
+// parse_eight_digits_unrolled).
+func parseEightDigits(w uint64) uint64 {
+	w -= 0x3030303030303030
+	w = w*10 + w>>8 // each 16-bit lane: 10·d0 + d1 in its low byte
+	w = (w&0x000000FF000000FF)*(100+1000000<<32)>>32 + (w>>16&0x000000FF000000FF)*(1+10000<<32)>>32
+	return w & 0xFFFFFFFF
 }
 
 // exactPow10 holds the powers of ten a float64 represents exactly.

@@ -1,6 +1,8 @@
 package jmh
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -259,4 +261,42 @@ func TestPlainBucket(t *testing.T) {
 			t.Errorf("plainBucket(%q) declined but moved to %d", tc.in, s.pos)
 		}
 	}
+}
+
+// TestEightDigits: eightDigits holds exactly for eight ASCII digits (every
+// byte value tried in every position), and parseEightDigits gives their
+// number, on random words and the extremes.
+func TestEightDigits(t *testing.T) {
+	word := func(s string) uint64 { return binary.LittleEndian.Uint64([]byte(s)) }
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			b := []byte("12345678")
+			b[pos] = byte(c)
+			want := c >= '0' && c <= '9'
+			if got := eightDigits(binary.LittleEndian.Uint64(b)); got != want {
+				t.Fatalf("eightDigits(%q) = %v", b, got)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, s := range []string{"00000000", "99999999", "12345678", "00000001", "10000000"} {
+		if got, want := parseEightDigits(word(s)), mustUint(t, s); got != want {
+			t.Fatalf("parseEightDigits(%q) = %d", s, got)
+		}
+	}
+	for i := 0; i < 100_000; i++ {
+		s := fmt.Sprintf("%08d", rng.IntN(100_000_000))
+		if got, want := parseEightDigits(word(s)), mustUint(t, s); got != want {
+			t.Fatalf("parseEightDigits(%q) = %d", s, got)
+		}
+	}
+}
+
+func mustUint(t *testing.T, s string) uint64 {
+	t.Helper()
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
