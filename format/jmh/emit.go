@@ -140,7 +140,11 @@ func (em *emitter) emit(rec *record) error {
 			}
 			continue
 		}
-		em.addValue(i, ns)
+		if em.addValue(i, ns) {
+			if err := em.appendValues(&row, dataPath); err != nil {
+				return err
+			}
+		}
 	}
 	if err := em.appendValues(&row, dataPath); err != nil {
 		return err
@@ -346,17 +350,28 @@ func (em *emitter) emitSecondary(m *metric, row *table.Row, recPath string, prim
 			}
 			continue
 		}
-		em.addValue(i, conv.nsPerOp(v.v))
+		if em.addValue(i, conv.nsPerOp(v.v)) {
+			if err := em.appendValues(row, path+dataName); err != nil {
+				return err
+			}
+		}
 	}
 	return em.appendValues(row, path+dataName)
 }
 
+// emitChunk is how many rows addValue gathers before its caller appends
+// them: the rows of one metric go to the table a chunk at a time, so the
+// gathering buffers stay small (320 KB) and warm instead of growing to
+// the size of the largest metric.
+const emitChunk = 8192
+
 // addValue adds rec.vals[i], whose value is ns ns/op, to the rows
-// appendValues appends.
-func (em *emitter) addValue(i int, ns float64) {
+// appendValues appends, and reports whether a chunk's worth is waiting.
+func (em *emitter) addValue(i int, ns float64) (full bool) {
 	v := &em.rec.vals[i]
 	em.vals.Add(v.v, ns, v.count, v.line, v.fork, v.iter)
 	em.valIdx = append(em.valIdx, i)
+	return len(em.valIdx) >= emitChunk
 }
 
 // appendValues appends the rows added since the last call (addValue), each

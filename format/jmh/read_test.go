@@ -513,3 +513,52 @@ func TestLinesUnderIndentation(t *testing.T) {
 		}
 	}
 }
+
+// TestLongMetricInChunks: a metric with more values than emitChunk (a
+// primary histogram of 2.5 chunks, a secondary rawData of 1.5) reaches the
+// table a chunk at a time, every value once, in order, with its place.
+func TestLongMetricInChunks(t *testing.T) {
+	nHist, nSec := emitChunk*5/2, emitChunk*3/2
+	var hist, sec strings.Builder
+	for i := 0; i < nHist; i++ {
+		if i > 0 {
+			hist.WriteString(",")
+		}
+		fmt.Fprintf(&hist, "[%d.5,%d]", i, 1+i%7)
+	}
+	for i := 0; i < nSec; i++ {
+		if i > 0 {
+			sec.WriteString(",")
+		}
+		fmt.Fprintf(&sec, "%d.25", i)
+	}
+	doc := fmt.Sprintf(`[{"jmhVersion":"1.37","benchmark":"a.B.c","mode":"sample","threads":1,"forks":1,
+"warmupIterations":0,"measurementIterations":%d,"measurementTime":"1 s","warmupTime":"1 s",
+"primaryMetric":{"score":1,"scoreUnit":"us/op","rawDataHistogram":[[[%s]]]},
+"secondaryMetrics":{"gc.count":{"score":1,"scoreUnit":"counts","rawData":[[%s]]}}}]`, nSec, hist.String(), sec.String())
+	res := read(t, "long.json", strings.NewReader(doc))
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	var prim, second []table.Row
+	for _, r := range res.rows {
+		if r.Metric == table.Primary {
+			prim = append(prim, r)
+		} else {
+			second = append(second, r)
+		}
+	}
+	if len(prim) != nHist || len(second) != nSec {
+		t.Fatalf("%d primary and %d secondary rows, want %d and %d", len(prim), len(second), nHist, nSec)
+	}
+	for i, r := range prim {
+		if r.Value != float64(i)+0.5 || r.Count != int64(1+i%7) || r.Iteration != 1 {
+			t.Fatalf("primary row %d: value %v count %d iteration %d", i, r.Value, r.Count, r.Iteration)
+		}
+	}
+	for i, r := range second {
+		if r.Value != float64(i)+0.25 || r.Iteration != int32(i+1) {
+			t.Fatalf("secondary row %d: value %v iteration %d", i, r.Value, r.Iteration)
+		}
+	}
+}
