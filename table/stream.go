@@ -194,6 +194,7 @@ type streamWriter struct {
 	heldBytes   int64
 	spool       *os.File
 	removeSpool func()
+	spoolDone   func() error // writes out what the spool's writer holds
 	ipcw        *ipc.Writer
 }
 
@@ -402,7 +403,9 @@ func (s *streamWriter) startSpool() error {
 		return err
 	}
 	s.spool, s.removeSpool = spool, remove
-	s.ipcw = ipc.NewWriter(spool, ipc.WithSchema(codedSchema))
+	w, done := atomicfile.SparseWriter(spool)
+	s.spoolDone = done
+	s.ipcw = ipc.NewWriter(w, ipc.WithSchema(codedSchema))
 	held := s.held
 	s.held, s.heldBytes = nil, 0
 	defer releaseAll(held)
@@ -439,6 +442,9 @@ func (s *streamWriter) copySpool(setups []Setup) error {
 	ipcw := s.ipcw
 	s.ipcw = nil
 	if err := ipcw.Close(); err != nil {
+		return err
+	}
+	if err := s.spoolDone(); err != nil {
 		return err
 	}
 	if _, err := s.spool.Seek(0, io.SeekStart); err != nil {

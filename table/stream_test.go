@@ -141,3 +141,39 @@ func TestStreamArrowSpill(t *testing.T) {
 		t.Errorf("%d files in the folder, want held.arrow and spilled.arrow", len(entries))
 	}
 }
+
+// TestStreamArrowSpillLarge is TestStreamArrowSpill with records large
+// enough (2¹⁵ rows) that their constant code columns and null timestamps
+// are holes in the scratch file: read back, it still gives the bytes of
+// the file written from records held in memory.
+func TestStreamArrowSpillLarge(t *testing.T) {
+	b := NewBuilder(memory.DefaultAllocator, 1<<15)
+	defer b.Release()
+	for i := int32(1); i <= 1<<15*5/2; i++ {
+		r := Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B"}[i>>14&1], Mode: "avgt", Unit: "ns/op",
+			Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: 1 + i%50, Source: "f.json:$[0]"}
+		if err := b.Append(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb := b.Finish()
+	defer tb.Release()
+	dir := t.TempDir()
+	write := func(name string, hold int64) []byte {
+		defer func(old int64) { arrowHoldBytes = old }(arrowHoldBytes)
+		arrowHoldBytes = hold
+		p := filepath.Join(dir, name)
+		if err := WriteFile(p, tb); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	held := write("held.arrow", 1<<30)
+	if spilled := write("spilled.arrow", 0); !bytes.Equal(held, spilled) {
+		t.Errorf("the spilled file differs from the held one (%d and %d bytes)", len(spilled), len(held))
+	}
+}

@@ -110,15 +110,11 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		}
 		untrack(tmp.Name())
 	}()
-	sf := &sparseFile{f: tmp}
-	bw := &fileWriter{bufio.NewWriterSize(sf, 1<<20), sf}
+	bw, finish := SparseWriter(tmp)
 	if err = write(bw); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = sf.finish(); err != nil {
+	if err = finish(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = tmp.Sync(); err != nil {
@@ -209,6 +205,22 @@ func allZero(p []byte) bool {
 }
 
 var zeroPage [4096]byte
+
+// SparseWriter returns a writer to f that buffers small writes and
+// leaves large writes of zeros as holes, as Write's writer does (a
+// scratch file written this way takes that much less disk and page
+// cache), and finish, which writes out what is buffered and extends f
+// over a trailing hole: call it before reading f back.
+func SparseWriter(f *os.File) (w io.Writer, finish func() error) {
+	sf := &sparseFile{f: f}
+	fw := &fileWriter{bufio.NewWriterSize(sf, 1<<20), sf}
+	return fw, func() error {
+		if err := fw.Flush(); err != nil {
+			return err
+		}
+		return sf.finish()
+	}
+}
 
 // writeFile is like os.WriteFile but atomic.
 func writeFile(path string, data []byte) error {
