@@ -118,19 +118,7 @@ func TestStreamArrowSpill(t *testing.T) {
 	tb := b.Finish()
 	defer tb.Release()
 	dir := t.TempDir()
-	write := func(name string, hold int64) []byte {
-		defer func(old int64) { arrowHoldBytes = old }(arrowHoldBytes)
-		arrowHoldBytes = hold
-		p := filepath.Join(dir, name)
-		if err := WriteFile(p, tb); err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
+	write := func(name string, hold int64) []byte { return writeHolding(t, tb, filepath.Join(dir, name), hold) }
 	held := write("held.arrow", 1<<30)
 	for _, hold := range []int64{0, 300} { // all spilled; some held first
 		if spilled := write("spilled.arrow", hold); !bytes.Equal(held, spilled) {
@@ -159,21 +147,25 @@ func TestStreamArrowSpillLarge(t *testing.T) {
 	tb := b.Finish()
 	defer tb.Release()
 	dir := t.TempDir()
-	write := func(name string, hold int64) []byte {
-		defer func(old int64) { arrowHoldBytes = old }(arrowHoldBytes)
-		arrowHoldBytes = hold
-		p := filepath.Join(dir, name)
-		if err := WriteFile(p, tb); err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
+	write := func(name string, hold int64) []byte { return writeHolding(t, tb, filepath.Join(dir, name), hold) }
 	held := write("held.arrow", 1<<30)
 	if spilled := write("spilled.arrow", 0); !bytes.Equal(held, spilled) {
 		t.Errorf("the spilled file differs from the held one (%d and %d bytes)", len(spilled), len(held))
 	}
+}
+
+// writeHolding writes tb to the .arrow file path with arrowHoldBytes set
+// to hold and returns the file's bytes.
+func writeHolding(t *testing.T, tb *Table, path string, hold int64) []byte {
+	t.Helper()
+	defer func(old int64) { arrowHoldBytes = old }(arrowHoldBytes)
+	arrowHoldBytes = hold
+	if err := WriteFile(path, tb); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
