@@ -103,54 +103,43 @@ func TestFilesOfEarlierVersionsRead(t *testing.T) {
 
 // TestStreamArrowSpill checks that an .arrow file whose records outgrow
 // arrowHoldBytes (moved to the scratch file) is byte for byte the file
-// written from records held in memory, and that no scratch file is left.
+// written from records held in memory, and that no scratch file is left:
+// with small records, and with records large enough (2¹⁵ rows) that their
+// constant code columns and null timestamps are holes in the scratch file.
 func TestStreamArrowSpill(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	b := NewBuilder(mem, 4)
-	defer b.Release()
-	for i := int32(1); i <= 23; i++ {
-		bench := []string{"A", "B", "C"}[i%3]
-		if err := b.Append(&Row{Project: "p", Version: "v1", Benchmark: bench, Mode: "avgt", Unit: "ns/op", Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: i, Source: "f.json:$[0]"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tb := b.Finish()
-	defer tb.Release()
-	dir := t.TempDir()
-	write := func(name string, hold int64) []byte { return writeHolding(t, tb, filepath.Join(dir, name), hold) }
-	held := write("held.arrow", 1<<30)
-	for _, hold := range []int64{0, 300} { // all spilled; some held first
-		if spilled := write("spilled.arrow", hold); !bytes.Equal(held, spilled) {
-			t.Errorf("hold %d: the spilled file differs from the held one (%d and %d bytes)", hold, len(spilled), len(held))
-		}
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
-		t.Errorf("%d files in the folder, want held.arrow and spilled.arrow", len(entries))
-	}
-}
-
-// TestStreamArrowSpillLarge is TestStreamArrowSpill with records large
-// enough (2¹⁵ rows) that their constant code columns and null timestamps
-// are holes in the scratch file: read back, it still gives the bytes of
-// the file written from records held in memory.
-func TestStreamArrowSpillLarge(t *testing.T) {
-	b := NewBuilder(memory.DefaultAllocator, 1<<15)
-	defer b.Release()
-	for i := int32(1); i <= 1<<15*5/2; i++ {
-		r := Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B"}[i>>14&1], Mode: "avgt", Unit: "ns/op",
-			Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: 1 + i%50, Source: "f.json:$[0]"}
-		if err := b.Append(&r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tb := b.Finish()
-	defer tb.Release()
-	dir := t.TempDir()
-	write := func(name string, hold int64) []byte { return writeHolding(t, tb, filepath.Join(dir, name), hold) }
-	held := write("held.arrow", 1<<30)
-	if spilled := write("spilled.arrow", 0); !bytes.Equal(held, spilled) {
-		t.Errorf("the spilled file differs from the held one (%d and %d bytes)", len(spilled), len(held))
+	for _, tc := range []struct {
+		name        string
+		batch, rows int
+		holds       []int64
+	}{
+		{"small", 4, 23, []int64{0, 300}}, // all spilled; some held first
+		{"large", 1 << 15, 1 << 15 * 5 / 2, []int64{0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			b := NewBuilder(mem, tc.batch)
+			defer b.Release()
+			for i := 1; i <= tc.rows; i++ {
+				r := Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B", "C"}[i%3], Mode: "avgt", Unit: "ns/op",
+					Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: int32(1 + i%50), Source: "f.json:$[0]"}
+				if err := b.Append(&r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tb := b.Finish()
+			defer tb.Release()
+			dir := t.TempDir()
+			held := writeHolding(t, tb, filepath.Join(dir, "held.arrow"), 1<<30)
+			for _, hold := range tc.holds {
+				if spilled := writeHolding(t, tb, filepath.Join(dir, "spilled.arrow"), hold); !bytes.Equal(held, spilled) {
+					t.Errorf("hold %d: the spilled file differs from the held one (%d and %d bytes)", hold, len(spilled), len(held))
+				}
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+				t.Errorf("%d files in the folder, want held.arrow and spilled.arrow", len(entries))
+			}
+		})
 	}
 }
 
