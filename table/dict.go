@@ -81,7 +81,7 @@ func (c *coder) encode(rec arrow.Record) arrow.Record {
 			}
 			cols[i] = arrowio.Int32Array(c.zero[:len(s.idx)])
 			made = append(made, cols[i])
-		case c.dicts[k].Maps(s.dict):
+		case c.dicts[k].Extends(s.dict):
 			// The record's dictionary begins the column's, in its order
 			// (metric and unit, whose values come in the same order in
 			// every record): its indices are the codes; the coded record

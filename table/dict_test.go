@@ -2,6 +2,7 @@ package table
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -9,11 +10,12 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
-// TestCoderSharesMappedIndices: a record whose dictionary begins the
-// column's (the second record's metrics, in the first's order) is coded
-// with its own indices, shared, not copied; one whose dictionary does not
-// (the second record's benchmarks, new ones) is transposed; decoding gives
-// the rows back either way.
+// TestCoderSharesMappedIndices: a record whose dictionary and the
+// column's agree where both have values (the builder's, which grows from
+// record to record: the second record's metrics, known, and benchmarks,
+// new) is coded with its own indices, shared, not copied; one whose
+// dictionary does not (benchmarks, when the coder already holds another
+// value at index 0) is transposed; decoding gives the rows back either way.
 func TestCoderSharesMappedIndices(t *testing.T) {
 	b := NewBuilder(memory.DefaultAllocator, 4)
 	defer b.Release()
@@ -32,30 +34,38 @@ func TestCoderSharesMappedIndices(t *testing.T) {
 	if len(tab.Records) != 2 {
 		t.Fatalf("%d records, want 2", len(tab.Records))
 	}
-	c := &coder{}
-	var coded []*array.Int32
-	var got []Row
-	for _, rec := range tab.Records {
-		enc := c.encode(rec)
-		defer enc.Release()
-		coded = append(coded, enc.Column(idxMetric).(*array.Int32), enc.Column(idxBenchmark).(*array.Int32))
-		dicts := c.dictionaries()
-		dec, err := decode(enc, dicts, true)
-		releaseAll(dicts)
-		if err != nil {
-			t.Fatal(err)
+	for _, primed := range []bool{false, true} {
+		c := &coder{}
+		if primed {
+			c.dicts[slices.Index(stringColumns[:], idxBenchmark)].Index("b.Z")
 		}
-		got = append(got, rowsOf(t, &Table{Records: []arrow.Record{dec}})...)
-		dec.Release()
-	}
-	second := tab.Records[1]
-	if coded[2] != second.Column(idxMetric).(*array.Dictionary).Indices() {
-		t.Error("the second record's metric codes were copied, not shared")
-	}
-	if coded[3] == second.Column(idxBenchmark).(*array.Dictionary).Indices() || coded[3].Value(0) != 2 {
-		t.Errorf("the second record's benchmark codes were shared or wrong (first code %d, want 2)", coded[3].Value(0))
-	}
-	if !reflect.DeepEqual(got, rows) {
-		t.Errorf("decoded rows\n%v\nwant\n%v", got, rows)
+		var got []Row
+		for k, rec := range tab.Records {
+			enc := c.encode(rec)
+			defer enc.Release()
+			metric, bench := enc.Column(idxMetric).(*array.Int32), enc.Column(idxBenchmark).(*array.Int32)
+			if metric != rec.Column(idxMetric).(*array.Dictionary).Indices() {
+				t.Errorf("primed %v, record %d: the metric codes were copied, not shared", primed, k)
+			}
+			shared := bench == rec.Column(idxBenchmark).(*array.Dictionary).Indices()
+			if first := int32(2 * k); primed {
+				if shared || bench.Value(0) != first+1 {
+					t.Errorf("primed, record %d: benchmark codes shared %v, first code %d, want copied, %d", k, shared, bench.Value(0), first+1)
+				}
+			} else if !shared || bench.Value(0) != first {
+				t.Errorf("record %d: benchmark codes shared %v, first code %d, want shared, %d", k, shared, bench.Value(0), first)
+			}
+			dicts := c.dictionaries()
+			dec, err := decode(enc, dicts, true)
+			releaseAll(dicts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, rowsOf(t, &Table{Records: []arrow.Record{dec}})...)
+			dec.Release()
+		}
+		if !reflect.DeepEqual(got, rows) {
+			t.Errorf("primed %v: decoded rows\n%v\nwant\n%v", primed, got, rows)
+		}
 	}
 }

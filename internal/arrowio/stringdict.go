@@ -36,15 +36,29 @@ func (d *StringDict) Index(v string) int32 {
 	return j
 }
 
-// Maps reports whether every value of dict is already in d at its own
-// index (value j at index j), so that indices into dict are indices into
-// d as they are. It adds nothing to d.
-func (d *StringDict) Maps(dict *array.String) bool {
-	if dict.Len() > len(d.values) {
-		return false
-	}
-	for j := 0; j < dict.Len(); j++ {
+// Extends reports whether d's values and dict's agree at every index
+// both have (value j of each at index j), so that indices into dict are
+// indices into d; it then adds dict's values past d's end to d, in dict's
+// order. A dictionary that grows from record to record, each record's
+// dictionary a prefix of the next one's (table.Builder's), extends d at
+// every record. It returns false when the values differ at an index or a
+// value past d's end is one d holds at another index; d is then
+// unchanged, except when dict repeats a value past d's end (a dictionary
+// read from a file): the values before the repeat stay added.
+func (d *StringDict) Extends(dict *array.String) bool {
+	n := min(dict.Len(), len(d.values))
+	for j := 0; j < n; j++ {
 		if d.values[j] != dict.Value(j) {
+			return false
+		}
+	}
+	for j := n; j < dict.Len(); j++ {
+		if _, ok := d.memo[dict.Value(j)]; ok {
+			return false
+		}
+	}
+	for j := n; j < dict.Len(); j++ {
+		if d.Index(dict.Value(j)) != int32(j) {
 			return false
 		}
 	}

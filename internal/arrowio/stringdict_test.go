@@ -1,40 +1,51 @@
 package arrowio
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
-// TestStringDictMaps: Maps holds exactly when each value of the record's
-// dictionary is already at its own index, and adds nothing.
-func TestStringDictMaps(t *testing.T) {
-	var d StringDict
-	for _, v := range []string{"a", "b", "c"} {
-		d.Index(v)
-	}
+// TestStringDictExtends: Extends holds exactly when the record's
+// dictionary and d agree at every index both have, and then d holds the
+// record's values at the record's indices; otherwise d is unchanged.
+func TestStringDictExtends(t *testing.T) {
 	for _, tc := range []struct {
 		values []string
 		want   bool
+		after  []string // d's values afterwards
 	}{
-		{nil, true},
-		{[]string{"a"}, true},
-		{[]string{"a", "b", "c"}, true},
-		{[]string{"b"}, false},
-		{[]string{"a", "c"}, false},
-		{[]string{"a", "b", "c", "d"}, false},
+		{nil, true, []string{"a", "b", "c"}},
+		{[]string{"a"}, true, []string{"a", "b", "c"}},
+		{[]string{"a", "b", "c"}, true, []string{"a", "b", "c"}},
+		{[]string{"a", "b", "c", "d", "e"}, true, []string{"a", "b", "c", "d", "e"}},
+		{[]string{"b"}, false, []string{"a", "b", "c"}},
+		{[]string{"a", "c"}, false, []string{"a", "b", "c"}},
+		{[]string{"a", "c", "b", "d"}, false, []string{"a", "b", "c"}},
+		{[]string{"a", "b", "c", "a"}, false, []string{"a", "b", "c"}},
+		{[]string{"a", "b", "c", "d", "d"}, false, []string{"a", "b", "c", "d"}},
 	} {
+		var d StringDict
+		for _, v := range []string{"a", "b", "c"} {
+			d.Index(v)
+		}
 		b := array.NewStringBuilder(memory.DefaultAllocator)
 		b.AppendValues(tc.values, nil)
 		dict := b.NewStringArray()
-		if got := d.Maps(dict); got != tc.want {
-			t.Errorf("Maps(%q) = %v, want %v", tc.values, got, tc.want)
+		if got := d.Extends(dict); got != tc.want {
+			t.Errorf("Extends(%q) = %v, want %v", tc.values, got, tc.want)
+		}
+		if !slices.Equal(d.values, tc.after) {
+			t.Errorf("after Extends(%q): %q, want %q", tc.values, d.values, tc.after)
+		}
+		for j, v := range d.values {
+			if d.Index(v) != int32(j) {
+				t.Errorf("after Extends(%q): Index(%q) = %d, want %d", tc.values, v, d.Index(v), j)
+			}
 		}
 		dict.Release()
 		b.Release()
-	}
-	if d.Len() != 3 {
-		t.Errorf("Maps added values: %d in the dictionary", d.Len())
 	}
 }
