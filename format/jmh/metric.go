@@ -3,6 +3,7 @@ package jmh
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -216,14 +217,16 @@ func (rd *recordReader) forkIterations(dst *span, line *int, rows *[]int32, elem
 }
 
 // addVal appends v to r.vals; within capacity by reslicing, so that the
-// compiler writes no slice pointer (no GC write barrier per value).
+// compiler writes no slice pointer (no GC write barrier per value). Past
+// capacity it doubles (append grows a large slice by a quarter, which
+// copies and discards five times the final size).
 func (r *record) addVal(v value) {
-	if n := len(r.vals); n < cap(r.vals) {
-		r.vals = r.vals[:n+1]
-		r.vals[n] = v
-		return
+	n := len(r.vals)
+	if n >= cap(r.vals) {
+		r.vals = slices.Grow(r.vals, max(n, 1024))
 	}
-	r.vals = append(r.vals, v)
+	r.vals = r.vals[:n+1]
+	r.vals[n] = v
 }
 
 // arrayOf reads one JSON value that should be an array, calling elem with
