@@ -82,34 +82,46 @@ func BenchmarkConfigurations(b *testing.B) {
 //
 //	go test ./analysis/optimize -run '^$' -bench ZapPrototype -benchtime 10x
 //
-// cpu-s/op is the process's user and system CPU time per run (getrusage;
-// unlike ns/op it does not grow when other processes load the machine);
-// the command adds start-up and the CSV ingest.
+// results computes every CI the per-benchmark results show (optimize with
+// -o; the prototype's files hold the same CIs); summary skips them
+// (NoReportedCIs: optimize printing only its answer). cpu-s/op is the
+// process's user and system CPU time per run (getrusage; unlike ns/op it
+// does not grow when other processes load the machine); the command adds
+// start-up and the CSV ingest.
 func BenchmarkZapPrototype(b *testing.B) {
 	path := filepath.Join(testenv.Shared(b, "data", "uoptime-go"), "zap-v1.19.1.csv")
 	series, release := readUoptime(b, path)
 	defer release()
-	opt := prototypeOptions(allMetrics...)
-	opt.Bootstrap = estimate.DefaultBootstrap
-	opt.Workers = 1
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuSeconds()
-	var evaluated, rejected int
-	for i := 0; i < b.N; i++ {
-		rep, err := optimize(series, opt)
-		if err != nil {
-			b.Fatal(err)
+	for _, summary := range []bool{false, true} {
+		name := "results"
+		if summary {
+			name = "summary"
 		}
-		evaluated, rejected = 0, 0
-		for _, r := range rep.Results {
-			evaluated += r.Evaluated
-			rejected += r.EarlyRejected
-		}
+		b.Run(name, func(b *testing.B) {
+			opt := prototypeOptions(allMetrics...)
+			opt.Bootstrap = estimate.DefaultBootstrap
+			opt.Workers = 1
+			opt.NoReportedCIs = summary
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuSeconds()
+			var evaluated, rejected int
+			for i := 0; i < b.N; i++ {
+				rep, err := optimize(series, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				evaluated, rejected = 0, 0
+				for _, r := range rep.Results {
+					evaluated += r.Evaluated
+					rejected += r.EarlyRejected
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(evaluated), "configs/op")
+			b.ReportMetric(float64(rejected), "rejected-early/op")
+		})
 	}
-	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
-	b.ReportMetric(float64(evaluated), "configs/op")
-	b.ReportMetric(float64(rejected), "rejected-early/op")
 }
 
 // cpuSeconds is the user and system CPU time of the process so far.

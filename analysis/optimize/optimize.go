@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -315,6 +316,21 @@ func (p *prepared) evaluateUntil(m Metric, c Config, withCI bool, limit float64,
 	}, true
 }
 
+// evaluateNoCI is evaluate without a CI (opt.NoReportedCIs): the Value of
+// an RCIW metric is NaN; its Average is the estimator's value all the same.
+func (p *prepared) evaluateNoCI(m Metric, c Config, ws *workspace) Evaluation {
+	ws.values = p.gather(ws.values, c)
+	x := ws.values
+	v, avg, lo, hi := metricFrom(m, x, false, estimate.Interval{}, errNoCI, ws)
+	return Evaluation{
+		Config: c, Observations: len(x), Repetitions: p.repsOf(c), TimeNs: p.timing.timeNs(c),
+		Value: v, Average: avg, Lower: lo, Upper: hi,
+	}
+}
+
+// errNoCI stands for the CI evaluateNoCI does not compute.
+var errNoCI = errors.New("optimize: CI not computed")
+
 // hasCI reports whether e's CI was computed.
 func (e *Evaluation) hasCI() bool { return !math.IsNaN(e.Lower) || !math.IsNaN(e.Upper) }
 
@@ -375,7 +391,9 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 		AssumedTime: p.assumedTime, Setup: s.Setup, DiscardedWarmup: opt.DiscardWarmup, NonFiniteRows: p.nonFinite,
 	}
 	minimum, random, ok := p.baselines(opt)
-	reported := func(c Config) bool { return c == p.full || (ok && (c == minimum || c == random)) }
+	reported := func(c Config) bool {
+		return !opt.NoReportedCIs && (c == p.full || (ok && (c == minimum || c == random)))
+	}
 	var best Evaluation
 	found := false
 	for _, e := range p.configs {
@@ -418,6 +436,9 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 			if r.All[i].Config == c {
 				return r.All[i]
 			}
+		}
+		if opt.NoReportedCIs {
+			return p.evaluateNoCI(m, c, ws)
 		}
 		beyond := found && p.timing.timeNs(c) > best.TimeNs
 		ev, _ := p.evaluateUntil(m, c, true, math.Inf(1), beyond, opt, ws)

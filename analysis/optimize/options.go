@@ -130,6 +130,16 @@ type Options struct {
 	// part compares the versions a run on the whole compares (see Run);
 	// nil means t is the whole input.
 	AllRuns []table.Key
+	// NoReportedCIs skips the CIs that only the per-benchmark results
+	// show: those of the full, minimum and random configurations, and of
+	// the chosen one for cv and rmad (their Lower and Upper, and an RCIW
+	// metric's Value, are then NaN), and lets the search stop early on
+	// these configurations as on the others. The chosen configurations,
+	// the times and averages, and so the summary, are the same. For
+	// callers that show only the summary (optimize without -o,
+	// --summary-out, --versions-out or a shard's partial file); Run
+	// ignores it when it compares versions.
+	NoReportedCIs bool
 	// Versions configures Run's comparison across versions.
 	Versions VersionOptions
 	// Seed selects every random draw.

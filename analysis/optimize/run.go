@@ -30,7 +30,8 @@ const (
 // none of its benchmark runs gives a result (its Skipped count in the
 // merged report); the whole run fails with NoResult's error instead, and
 // a shard holding no benchmark run with table.Select's
-// *table.EmptyShardError.
+// *table.EmptyShardError. opt.NoReportedCIs has no effect when versions
+// are compared, which needs those CIs.
 func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -39,12 +40,15 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	present := presentVersions(inputRuns(t, &opt))
+	if multipleVersions(present) {
+		opt.NoReportedCIs = false // the comparison reads them
+	}
 	rep, err := optimize(series, opt)
 	if err != nil {
 		return nil, err
 	}
 	rep.dropNonFinite(series)
-	present := presentVersions(inputRuns(t, &opt))
 	if multipleVersions(present) {
 		if rep.Versions, err = compareVersionsOf(series, present, rep, opt.Versions); err != nil {
 			return nil, err

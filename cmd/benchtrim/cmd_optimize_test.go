@@ -232,3 +232,49 @@ func TestShardsGiveTheSameRows(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimizeAnswerWithoutCIs: optimize skips the reported CIs unless an
+// output shows them (optimize.Options.NoReportedCIs); the printed answer
+// and details are the same either way, and -o writes every CI.
+func TestOptimizeAnswerWithoutCIs(t *testing.T) {
+	dir := t.TempDir()
+	inputs, _ := writeVersions(t, dir)
+	args := []string{"optimize", "-q", "--resamples", "1000", "--first", "instance", "--details", inputs[0]}
+	alone, _, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(dir, "res.csv")
+	withOut, _, err := runCLI(t, append(args, "-o", res)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrote := "\nwrote " + res + "\n"
+	if !strings.Contains(withOut, wrote) {
+		t.Errorf("the output with -o does not say %q", wrote)
+	}
+	if got := strings.TrimSpace(strings.Replace(withOut, wrote, "", 1)); got != strings.TrimSpace(alone) {
+		t.Errorf("the answer differs with -o:\n%s\nwithout:\n%s", withOut, alone)
+	}
+	recs := readCSVFile(t, res)
+	cols := map[string]int{}
+	for i, name := range recs[0] {
+		cols[name] = i
+	}
+	checked := 0
+	for _, name := range []string{"full_ci_lower", "full_ci_upper", "ci_lower", "ci_upper"} {
+		i, ok := cols[name]
+		if !ok {
+			t.Fatalf("no column %s in %q", name, recs[0])
+		}
+		for _, r := range recs[1:] {
+			if v, err := strconv.ParseFloat(r[i], 64); err != nil || v != v {
+				t.Errorf("%s = %q, want a number", name, r[i])
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no result rows")
+	}
+}
