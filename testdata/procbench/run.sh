@@ -73,6 +73,8 @@ for rep in $(seq "$reps"); do
 	if has optimize; then
 		measure optimize prototype sh -c "cd '$work/proto/dataset_1' && '$py' optimizer_go.py"
 		measure optimize benchtrim "$bt" -q optimize --first instance "$shared/data/uoptime-go/zap-v1.19.1.csv"
+		# With every CI the results show, as the prototype's files do.
+		measure optimize benchtrim-results "$bt" -q optimize --first instance -o "$work/optimize.csv" "$shared/data/uoptime-go/zap-v1.19.1.csv"
 	fi
 	if has steady-shard; then
 		measure steady-shard unsharded "$bt" -q steady --steady-window 100 "$work/steady.json"
