@@ -56,7 +56,8 @@
 // as soon as a configuration costs more than the cheapest stable one (all
 // configurations of that time are evaluated for the tie-break). Bootstrap
 // CIs are computed only for the chosen, full and baseline configurations
-// unless Options.AllConfigs asks for all. Every bootstrap of a configuration
+// unless Options.AllConfigs asks for all, and with Options.NoReportedCIs
+// only where the chosen configuration's RCIW metric needs one. Every bootstrap of a configuration
 // draws from stats.NewStream(seed, benchmark key, block(metric,
 // configuration)), so the metric of a configuration does not depend on the
 // search order: pruned and exhaustive searches choose the same
