@@ -95,15 +95,8 @@ func runOptimize(c *cli.Context, opt optimize.Options) error {
 	if err != nil {
 		return err
 	}
-	// Only the results, the summary file, the versions file and a
-	// shard's partial file (merged into any of them) show the CIs of the
-	// reported configurations; the printed answer does not.
-	opt.NoReportedCIs = true
-	for _, f := range []string{"output", "summary-out", "versions-out", "partial-out"} {
-		if c.IsSet(f) {
-			opt.NoReportedCIs = false
-		}
-	}
+	// Of the outputs only these (and a partial merged into them) show the reported CIs.
+	opt.NoReportedCIs = !cliapp.AnySet(c, "output", "summary-out", "versions-out", "partial-out")
 	return optimizeAnalyzer.Run(c, opt.Select, c.Args().Slice(), &optimize.Report{Options: opt},
 		func(t *table.Table, all []table.Key, progress func(int)) (*optimize.Report, error) {
 			opt.Progress, opt.AllRuns = progress, all

@@ -64,3 +64,31 @@ func TestRangeChecks(t *testing.T) {
 		t.Errorf("--resamples 10: %v", err)
 	}
 }
+
+// TestAnySet: AnySet holds when one of the named flags is given on the
+// command line (its alias counts), not for a default or another flag.
+func TestAnySet(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"x"}, false},
+		{[]string{"--aa", "x"}, false},
+		{[]string{"-o", "r.csv", "x"}, true},
+		{[]string{"--summary-out", "s.csv", "x"}, true},
+	} {
+		got := false
+		app := &cli.App{Name: "benchtrim", Commands: []*cli.Command{{
+			Name: "optimize",
+			Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}}, &cli.StringFlag{Name: "summary-out", Value: "none"},
+				&cli.BoolFlag{Name: "aa"}},
+			Action: func(c *cli.Context) error { got = AnySet(c, "output", "summary-out", "partial-out"); return nil },
+		}}}
+		if err := app.Run(append([]string{"benchtrim", "optimize"}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("AnySet with %q = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}

@@ -93,3 +93,13 @@ func commandName(c *cli.Context) string {
 	}
 	return ""
 }
+
+// AnySet reports whether any of the named flags is set on c's command.
+func AnySet(c *cli.Context, names ...string) bool {
+	for _, n := range names {
+		if c.IsSet(n) {
+			return true
+		}
+	}
+	return false
+}
