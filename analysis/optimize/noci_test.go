@@ -35,16 +35,7 @@ func TestNoReportedCIs(t *testing.T) {
 
 func checkNoReportedCIs(t *testing.T, series []*table.Series, opt Options) {
 	t.Helper()
-	opt.NoReportedCIs = false
-	all, err := optimize(series, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt.NoReportedCIs = true
-	sum, err := optimize(series, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all, sum := withAndWithoutCIs(t, opt, func(o Options) (*Report, error) { return optimize(series, o) })
 	if len(all.Results) != len(sum.Results) || len(all.Results) == 0 {
 		t.Fatalf("%d results with the CIs, %d without", len(all.Results), len(sum.Results))
 	}
@@ -111,20 +102,27 @@ func checkNoReportedCIs(t *testing.T, series []*table.Series, opt Options) {
 // versions, whose change detection reads the CIs.
 func TestNoReportedCIsVersions(t *testing.T) {
 	tab := mergeTable(t)
-	opt := mergeOptions()
-	want, err := Run(tab, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt.NoReportedCIs = true
-	got, err := Run(tab, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := withAndWithoutCIs(t, mergeOptions(), func(o Options) (*Report, error) { return Run(tab, o) })
 	if want.Versions == nil || got.Options.NoReportedCIs {
 		t.Fatalf("versions compared %v; NoReportedCIs still set %v", want.Versions != nil, got.Options.NoReportedCIs)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Error("the report with NoReportedCIs differs from the one without")
 	}
+}
+
+// withAndWithoutCIs returns the reports of run with opt's NoReportedCIs
+// false, then true.
+func withAndWithoutCIs(t *testing.T, opt Options, run func(Options) (*Report, error)) (with, without *Report) {
+	t.Helper()
+	var reps [2]*Report
+	for i, skip := range []bool{false, true} {
+		opt.NoReportedCIs = skip
+		r, err := run(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps[i] = r
+	}
+	return reps[0], reps[1]
 }
