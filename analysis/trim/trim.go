@@ -325,6 +325,7 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 	oopt.Select = table.Filter{}
 	oopt.MinRepetitions = math.MaxInt32
 	oopt.Parallel = nil
+	oopt.NoReportedCIs = true // recommend reads the full configuration's time and command, not its CI
 	fullRep, err := optimize.Run(tab, oopt)
 	if err != nil {
 		for _, i := range chunk {
