@@ -128,15 +128,25 @@ func (f *Frame) WriteFile(path string) error {
 	return atomicfile.Write(path, f.writeArrow)
 }
 
+// formatFloatCell is x in the shortest form that reads back exactly: NaN
+// (not computed) as an empty cell, ±Inf as "inf" and "-inf", which
+// DuckDB's CSV sniffer, pandas, R and Go all read as a double (a column
+// holding strconv's "+Inf" is typed VARCHAR by DuckDB).
 func formatFloatCell(x float64) string {
-	if math.IsNaN(x) {
+	switch {
+	case math.IsNaN(x):
 		return ""
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 // WriteCSV writes a header of column names and one line per row; floats in
-// the shortest form that reads back exactly, NaN as an empty cell.
+// the shortest form that reads back exactly, NaN as an empty cell, ±Inf as
+// inf and -inf (formatFloatCell).
 func (f *Frame) WriteCSV(w io.Writer) error {
 	n := f.Rows()
 	cw := csv.NewWriter(w)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -47,5 +48,29 @@ func TestFrameRoundTrip(t *testing.T) {
 	os.WriteFile(path, data, 0o644)
 	if _, err := ReadRows(path); err == nil {
 		t.Log("corrupted parquet still read (the flipped bytes hit padding)")
+	}
+}
+
+// TestFormatFloatCell: floats read back exactly; NaN is an empty cell and
+// ±Inf is spelled inf and -inf, which DuckDB's CSV sniffer types as DOUBLE
+// (it types a column holding "+Inf" as VARCHAR; .ci/readers checks the
+// files).
+func TestFormatFloatCell(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		want string
+	}{
+		{math.NaN(), ""}, {math.Inf(1), "inf"}, {math.Inf(-1), "-inf"}, {1.5, "1.5"}, {-0.1, "-0.1"}, {math.MaxFloat64, "1.7976931348623157e+308"},
+	} {
+		got := formatFloatCell(tc.x)
+		if got != tc.want {
+			t.Errorf("formatFloatCell(%v) = %q, want %q", tc.x, got, tc.want)
+		}
+		if got == "" {
+			continue
+		}
+		if back, err := strconv.ParseFloat(got, 64); err != nil || back != tc.x {
+			t.Errorf("%q reads back as %v, %v", got, back, err)
+		}
 	}
 }

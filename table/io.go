@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -174,11 +175,23 @@ func csvHeader() []string {
 	return h
 }
 
-func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// formatFloat is v in the shortest form that reads back exactly; ±Inf as
+// "inf" and "-inf", the spelling DuckDB's CSV sniffer reads as a double
+// (it types a column holding strconv's "+Inf" as VARCHAR), as pandas, R
+// and strconv.ParseFloat do.
+func formatFloat(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
 
 // writeCSV writes the rows as RFC 4180 CSV with a header of column names.
 // Floats use the shortest representation that parses back to the same
-// double ("NaN", "+Inf", "-Inf" for non-finite values); unknown timestamps
+// double ("NaN", "inf", "-inf" for non-finite values); unknown timestamps
 // are empty fields.
 func (t *Table) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)

@@ -112,6 +112,12 @@ func TestRoundTrip(t *testing.T) {
 			if err := writeFileWith(path, tab, tc.opt); err != nil {
 				t.Fatal(err)
 			}
+			if ext == ".csv" {
+				// +Inf as inf, the spelling DuckDB's sniffer reads as a double.
+				if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), ",inf,inf,") || strings.Contains(string(b), "Inf") {
+					t.Errorf("the CSV should spell +Inf inf (err %v):\n%s", err, b)
+				}
+			}
 			back, err := ReadFile(path, mem)
 			if err != nil {
 				t.Fatal(err)

@@ -17,7 +17,7 @@ for ext in csv arrow parquet; do
   # check.mjs reads it and compares its rows with table.parquet's.
   by=(); [ "$ext" = parquet ] && by=(--by-shard)
   "$bt" -q ingest "${by[@]}" -o "$out/table-by-shard.$ext" "${inputs[@]}" > /dev/null
-  "$bt" -q optimize --metric rmad,cv --resamples 500 -o "$out/optimize.$ext" --summary-out "$out/optimize-summary.$ext" \
+  "$bt" -q optimize --metric rmad,cv,rciw-mean-t --resamples 500 -o "$out/optimize.$ext" --summary-out "$out/optimize-summary.$ext" \
     --versions-out "$out/optimize-versions.$ext" "$demo"/uoptime-v*.csv > /dev/null
   "$bt" -q compare --resamples 500 -o "$out/compare.$ext" "$demo/uoptime-v1.0.0.csv" "$demo/uoptime-v1.1.0.csv" > /dev/null
   "$bt" -q compare --aa --resamples 500 -o "$out/compare-aa.$ext" "$demo/uoptime-v1.0.0.csv" > /dev/null
