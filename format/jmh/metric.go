@@ -216,14 +216,24 @@ func (rd *recordReader) forkIterations(dst *span, line *int, rows *[]int32, elem
 	})
 }
 
+// valDoubleLimit is the number of values (40 MB) up to which a record's
+// value buffer doubles as it grows.
+const valDoubleLimit = 1 << 20
+
 // addVal appends v to r.vals; within capacity by reslicing, so that the
 // compiler writes no slice pointer (no GC write barrier per value). Past
-// capacity it doubles (append grows a large slice by a quarter, which
-// copies and discards five times the final size).
+// capacity it doubles up to valDoubleLimit values (append grows a large
+// slice by a quarter, which copies and discards five times the final
+// size), then grows by a quarter, so that a huge record's buffer is at
+// most a quarter larger than its values.
 func (r *record) addVal(v value) {
 	n := len(r.vals)
 	if n >= cap(r.vals) {
-		r.vals = slices.Grow(r.vals, max(n, 1024))
+		add := max(n, 1024)
+		if n >= valDoubleLimit {
+			add = n / 4
+		}
+		r.vals = slices.Grow(r.vals, add)
 	}
 	r.vals = r.vals[:n+1]
 	r.vals[n] = v

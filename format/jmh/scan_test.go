@@ -301,10 +301,10 @@ func mustUint(t *testing.T, s string) uint64 {
 	return v
 }
 
-// TestAddValDoubles: a record's value buffer doubles as it grows, so that
-// 100,000 values take 7 allocations (1,024 … 131,072 values) instead of
-// append's 29 (it grows large slices by a quarter, copying and
-// discarding five times the final size).
+// TestAddValDoubles: a record's value buffer doubles as it grows (up to
+// valDoubleLimit values), so that 100,000 values take 7 allocations
+// (1,024 … 131,072 values) instead of append's 29 (it grows large slices
+// by a quarter, copying and discarding five times the final size).
 func TestAddValDoubles(t *testing.T) {
 	allocs := testing.AllocsPerRun(3, func() {
 		var r record
@@ -317,5 +317,14 @@ func TestAddValDoubles(t *testing.T) {
 	})
 	if allocs > 8 {
 		t.Errorf("%v allocations for 100,000 values, want at most 8", allocs)
+	}
+	// Past valDoubleLimit it grows by a quarter: the buffer of a huge
+	// record stays within a quarter (and a size class) of its values.
+	var r record
+	for i := 0; i < 3*valDoubleLimit; i++ {
+		r.addVal(value{v: float64(i)})
+	}
+	if c, n := cap(r.vals), len(r.vals); float64(c) > 1.3*float64(n) || r.vals[n-1].v != float64(n-1) {
+		t.Errorf("%d values in a buffer of %d (last %v), want at most 1.3 times as many", n, c, r.vals[n-1].v)
 	}
 }
