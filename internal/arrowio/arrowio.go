@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/compress"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/benchtrim/benchtrim/internal/parquetenc"
 )
 
 // IPC buffer compression codecs for NewIPCFileWriter.
@@ -137,7 +138,9 @@ const parquetRowGroupRows = 1 << 17
 // indices. The stored Arrow schema keeps the plain string type, so every
 // reader sees strings.
 type ParquetWriter struct {
-	fw     *pqarrow.FileWriter
+	fw     *pqarrow.FileWriter // nil when enc writes the file
+	enc    *parquetenc.Writer
+	delta  []bool        // per column, for enc: DELTA_BINARY_PACKED
 	schema *arrow.Schema // as given
 	mem    memory.Allocator
 
@@ -214,11 +217,17 @@ type ParquetOptions struct {
 	Snappy []string
 }
 
-// NewParquetWriterWith is newParquetWriter with options.
+// NewParquetWriterWith is newParquetWriter with options. A schema of
+// flat columns (strings, int32, int64, float64, booleans) is written by
+// package parquetenc, from the dictionaries and indices the writer
+// collects; one with list columns (report frames) by pqarrow.
 func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
 	codec, ok := parquetCodecs[o.Codec]
 	if !ok {
 		return nil, fmt.Errorf("arrowio: unknown Parquet compression %q (want snappy, zstd or none)", o.Codec)
+	}
+	if flat(schema) {
+		return newOwnParquetWriter(w, schema, o)
 	}
 	opts := []parquet.WriterProperty{parquet.WithCompression(codec), parquet.WithDictionaryDefault(true),
 		parquet.WithMaxRowGroupLength(2 * parquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
@@ -511,6 +520,9 @@ func (p *ParquetWriter) flush() error {
 		}
 		p.rows = 0
 	}()
+	if p.enc != nil {
+		return p.flushOwn()
+	}
 	for i, d := range p.dicts {
 		if d == nil {
 			continue
@@ -573,14 +585,23 @@ func (p *ParquetWriter) EndRowGroup() (int, error) {
 // writes in the footer at Close: for values known only once every row is
 // written.
 func (p *ParquetWriter) SetMetadata(key, value string) error {
+	if p.enc != nil {
+		p.enc.SetMetadata(key, value)
+		return nil
+	}
 	return p.fw.AppendKeyValueMetadata(key, value)
 }
 
 // Close writes the last row group and the footer.
 func (p *ParquetWriter) Close() error {
 	if err := p.flush(); err != nil {
-		p.fw.Close()
+		if p.fw != nil {
+			p.fw.Close()
+		}
 		return err
+	}
+	if p.enc != nil {
+		return p.enc.Close()
 	}
 	return p.fw.Close()
 }

@@ -1,0 +1,186 @@
+package parquetenc
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The value encodings of parquet-format's Encodings.md.
+
+// bitWriter packs values of a fixed bit width into bytes, least
+// significant bit first (the order of Parquet's bit-packed runs and of
+// DELTA_BINARY_PACKED's miniblocks).
+type bitWriter struct {
+	b   []byte
+	acc uint64 // bits not yet appended to b
+	n   uint   // how many: always < 64
+}
+
+// put adds the low width bits of v (v < 2^width, width ≤ 64).
+func (w *bitWriter) put(v uint64, width uint) {
+	w.acc |= v << w.n
+	if w.n+width < 64 {
+		w.n += width
+		return
+	}
+	w.b = binary.LittleEndian.AppendUint64(w.b, w.acc)
+	// The bits of v that did not fit (a shift by 64 gives 0).
+	w.acc = v >> (64 - w.n)
+	w.n = w.n + width - 64
+}
+
+// flush appends the bits held, padded with zeros to a whole byte.
+func (w *bitWriter) flush() []byte {
+	for ; w.n > 0; w.n -= min(w.n, 8) {
+		w.b = append(w.b, byte(w.acc))
+		w.acc >>= 8
+	}
+	w.acc = 0
+	return w.b
+}
+
+// maxLiteralGroups bounds the groups of 8 values in one bit-packed run:
+// 63, the most whose run header fits one byte, as parquet-mr writes them.
+const maxLiteralGroups = 63
+
+// appendHybrid appends v (each < 2^width, width ≥ 1) in the RLE /
+// bit-packing hybrid encoding: a value repeated 8 times or more is one
+// run (header uvarint(count<<1), then the value in ⌈width/8⌉ bytes, little
+// endian); values in between are bit-packed in groups of 8 (header
+// uvarint(groups<<1 | 1), then the groups, width bytes each). The last
+// group is padded with zeros; the reader knows how many values there are.
+// A run of repeats that follows values not yet a multiple of 8 lends them
+// the ones they lack.
+func appendHybrid(b []byte, v []int32, width uint) []byte {
+	lit := 0 // v[lit:i] are the values waiting to be bit-packed
+	i := 0
+	for i < len(v) {
+		j := i + 1
+		for j < len(v) && v[j] == v[i] {
+			j++
+		}
+		if j-i >= 8 {
+			if p := (i - lit) % 8; p != 0 {
+				i += 8 - p
+			}
+			b = appendLiterals(b, v[lit:i], width)
+			if j-i >= 8 {
+				b = binary.AppendUvarint(b, uint64(j-i)<<1)
+				b = appendLE(b, uint64(v[i]), (width+7)/8)
+				lit = j
+			} else {
+				lit = i
+			}
+		}
+		i = j
+		for i-lit >= 8*maxLiteralGroups {
+			b = appendLiterals(b, v[lit:lit+8*maxLiteralGroups], width)
+			lit += 8 * maxLiteralGroups
+		}
+	}
+	return appendLiterals(b, v[lit:], width)
+}
+
+// appendLiterals appends v as bit-packed runs of at most
+// maxLiteralGroups groups (nothing when v is empty).
+func appendLiterals(b []byte, v []int32, width uint) []byte {
+	for len(v) > 0 {
+		n := min(len(v), 8*maxLiteralGroups)
+		groups := (n + 7) / 8
+		b = binary.AppendUvarint(b, uint64(groups)<<1|1)
+		w := bitWriter{b: b}
+		for _, x := range v[:n] {
+			w.put(uint64(uint32(x)), width)
+		}
+		for k := n; k < 8*groups; k++ {
+			w.put(0, width)
+		}
+		b = w.flush()
+		v = v[n:]
+	}
+	return b
+}
+
+// appendRun appends n repeats of x as one RLE run.
+func appendRun(b []byte, n int, x uint64, width uint) []byte {
+	if n == 0 {
+		return b
+	}
+	b = binary.AppendUvarint(b, uint64(n)<<1)
+	return appendLE(b, x, (width+7)/8)
+}
+
+// appendLE appends the low n bytes of x, little endian.
+func appendLE(b []byte, x uint64, n uint) []byte {
+	for k := uint(0); k < n; k++ {
+		b = append(b, byte(x>>(8*k)))
+	}
+	return b
+}
+
+// bitWidth is the bits an index into a dictionary of n values takes: at
+// least 1 (Arrow's and parquet-mr's writers too).
+func bitWidth(n int) uint {
+	return uint(max(1, bits.Len(uint(max(n, 1)-1))))
+}
+
+// DELTA_BINARY_PACKED layout: blocks of deltaBlock values in
+// deltaMiniblocks miniblocks (the sizes Arrow and parquet-mr write).
+const (
+	deltaBlock      = 128
+	deltaMiniblocks = 4
+	deltaMini       = deltaBlock / deltaMiniblocks
+)
+
+// appendDelta appends v DELTA_BINARY_PACKED: a header (block size,
+// miniblocks per block, value count, first value as a zigzag varint), then
+// per block of 128 differences between neighbouring values (computed with
+// wrapping int64 arithmetic): their minimum (zigzag varint), the bit width
+// of each of its 4 miniblocks (one byte each; 0 for a miniblock past the
+// last value, which is not written), and each miniblock's differences
+// less the minimum, bit-packed, the last one padded with zeros to 32.
+func appendDelta(b []byte, v []int64) []byte {
+	b = binary.AppendUvarint(b, deltaBlock)
+	b = binary.AppendUvarint(b, deltaMiniblocks)
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	if len(v) == 0 {
+		return binary.AppendVarint(b, 0)
+	}
+	b = binary.AppendVarint(b, v[0])
+	var d [deltaBlock]int64
+	for start := 1; start < len(v); start += deltaBlock {
+		m := min(deltaBlock, len(v)-start)
+		lo := v[start] - v[start-1]
+		for k := 0; k < m; k++ {
+			d[k] = v[start+k] - v[start+k-1]
+			lo = min(lo, d[k])
+		}
+		b = binary.AppendVarint(b, lo)
+		var widths [deltaMiniblocks]uint
+		for mb := range widths {
+			var or uint64
+			for k := mb * deltaMini; k < min(m, (mb+1)*deltaMini); k++ {
+				or |= uint64(d[k] - lo)
+			}
+			widths[mb] = uint(bits.Len64(or))
+			b = append(b, byte(widths[mb]))
+		}
+		w := bitWriter{b: b}
+		for mb, width := range widths {
+			if mb*deltaMini >= m {
+				break
+			}
+			for k := mb * deltaMini; k < (mb+1)*deltaMini; k++ {
+				var x uint64
+				if k < m {
+					x = uint64(d[k] - lo)
+				}
+				if width > 0 {
+					w.put(x, width)
+				}
+			}
+		}
+		b = w.flush()
+	}
+	return b
+}

@@ -1,0 +1,539 @@
+// Package parquetenc writes Parquet files of flat columns (booleans,
+// int32, int64, doubles and UTF-8 strings, required or optional) from
+// dictionaries and indices the caller has already built and from Arrow
+// arrays, encoding every page itself: the Parquet writer of package arrowio
+// uses it for the canonical table, whose row groups it collects as
+// dictionaries and indices, so that no value is hashed or copied value by
+// value by a general-purpose encoder.
+//
+// The file layout and encodings are parquet-format's (README.md,
+// Encodings.md, parquet.thrift): "PAR1", column chunks of data pages v1
+// (a dictionary page first for dictionary-encoded chunks), the footer (a
+// Thrift compact-protocol FileMetaData), its length and "PAR1".
+package parquetenc
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"unsafe"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/golang/snappy"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Type is a column's type.
+type Type int
+
+// The column types: Parquet's physical types, strings being BYTE_ARRAY
+// annotated UTF8.
+const (
+	Boolean Type = iota
+	Int32
+	Int64
+	Double
+	String
+)
+
+// physical is the parquet.thrift Type of each Type.
+var physical = [...]int32{Boolean: 0, Int32: 1, Int64: 2, Double: 5, String: 6}
+
+// Column describes one column of the file.
+type Column struct {
+	Name     string
+	Type     Type
+	Optional bool // nulls allowed: definition levels are written
+}
+
+// Codec is a page compression codec.
+type Codec int
+
+// The codecs (parquet.thrift CompressionCodec values).
+const (
+	Uncompressed Codec = 0
+	Snappy       Codec = 1
+	Zstd         Codec = 6
+)
+
+// Parquet encodings (parquet.thrift Encoding).
+const (
+	encPlain          = 0
+	encRLE            = 3
+	encDeltaBinary    = 5
+	encRLEDictionary  = 8
+	pageData          = 0
+	pageDictionary    = 2
+	maxPageRows       = 1 << 18 // values in a data page
+	maxPageBytes      = 8 << 20 // bytes of plain strings in a data page
+	maxStatisticBytes = 4096    // longer string minimums and maximums are left out
+)
+
+// Writer writes a Parquet file. Row groups are written column by column:
+// BeginRowGroup, then one Write call per column in the schema's order,
+// then EndRowGroup. Close writes the footer.
+type Writer struct {
+	w         io.Writer
+	pos       int64
+	cols      []Column
+	codecs    []Codec
+	kv        [][2]string
+	groups    []rowGroup
+	group     *rowGroup
+	zstd      *zstd.Encoder
+	body      []byte // the page being encoded
+	out       []byte // the page as written: header and compressed body
+	levels    []int32
+	closed    bool
+	err       error
+	createdBy string
+	pb        pageBuilder
+}
+
+// rowGroup is the footer's record of a row group.
+type rowGroup struct {
+	rows   int64
+	chunks []chunk
+}
+
+// chunk is the footer's record of a column chunk (ColumnMetaData).
+type chunk struct {
+	encodings          []int32
+	codec              Codec
+	values             int64
+	uncompressed, size int64
+	dataOffset         int64
+	dictOffset         int64 // -1: no dictionary page
+	stats              stats
+}
+
+// stats are a chunk's statistics: min and max PLAIN-encoded (byte
+// arrays without their length), ok when there are any.
+type stats struct {
+	min, max []byte
+	ok       bool
+	nulls    int64
+}
+
+// NewWriter starts a file of cols on w, every column's pages compressed
+// with codecs[i] (one codec: all columns), with the key-value metadata kv
+// (more can be added with SetMetadata until Close).
+func NewWriter(w io.Writer, cols []Column, codecs []Codec, kv [][2]string) (*Writer, error) {
+	if len(cols) == 0 {
+		return nil, errors.New("parquetenc: no columns")
+	}
+	switch len(codecs) {
+	case 1:
+		one := codecs[0]
+		codecs = make([]Codec, len(cols))
+		for i := range codecs {
+			codecs[i] = one
+		}
+	case len(cols):
+	default:
+		return nil, fmt.Errorf("parquetenc: %d codecs for %d columns", len(codecs), len(cols))
+	}
+	p := &Writer{w: w, cols: cols, codecs: codecs, kv: kv, createdBy: "benchtrim"}
+	for _, c := range codecs {
+		switch c {
+		case Uncompressed, Snappy:
+		case Zstd:
+			if p.zstd == nil {
+				enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+				if err != nil {
+					return nil, err
+				}
+				p.zstd = enc
+			}
+		default:
+			return nil, fmt.Errorf("parquetenc: unknown codec %d", c)
+		}
+	}
+	if err := p.write([]byte("PAR1")); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// write writes b to the file.
+func (p *Writer) write(b []byte) error {
+	if p.err != nil {
+		return p.err
+	}
+	n, err := p.w.Write(b)
+	p.pos += int64(n)
+	if err != nil {
+		p.err = err
+	}
+	return err
+}
+
+// SetMetadata adds a key-value pair to the footer's metadata.
+func (p *Writer) SetMetadata(key, value string) {
+	p.kv = append(p.kv, [2]string{key, value})
+}
+
+// BeginRowGroup starts a row group of rows rows.
+func (p *Writer) BeginRowGroup(rows int64) error {
+	if p.group != nil {
+		return errors.New("parquetenc: row group not ended")
+	}
+	p.groups = append(p.groups, rowGroup{rows: rows})
+	p.group = &p.groups[len(p.groups)-1]
+	return nil
+}
+
+// next returns the column the next Write call writes, checking that it
+// has type t.
+func (p *Writer) next(t Type) (int, error) {
+	if p.group == nil {
+		return 0, errors.New("parquetenc: no row group begun")
+	}
+	i := len(p.group.chunks)
+	if i == len(p.cols) {
+		return 0, errors.New("parquetenc: more columns than the schema's")
+	}
+	if p.cols[i].Type != t {
+		return 0, fmt.Errorf("parquetenc: column %s written as type %d, not %d", p.cols[i].Name, t, p.cols[i].Type)
+	}
+	return i, nil
+}
+
+// EndRowGroup checks that every column was written.
+func (p *Writer) EndRowGroup() error {
+	if p.group == nil || len(p.group.chunks) != len(p.cols) {
+		return errors.New("parquetenc: row group ended before its last column")
+	}
+	p.group = nil
+	return p.err
+}
+
+// WriteStringDict writes the next column, of type String, dictionary
+// encoded: values is the dictionary, indices the row group's rows (nil:
+// all rows are values[0]). Its statistics are the least and greatest of
+// the values the indices refer to.
+func (p *Writer) WriteStringDict(values []string, indices []int32) error {
+	i, err := p.next(String)
+	if err != nil {
+		return err
+	}
+	if err := p.checkIndices(i, len(values), indices); err != nil {
+		return err
+	}
+	dict := p.body[:0]
+	for _, v := range values {
+		dict = binary.LittleEndian.AppendUint32(dict, uint32(len(v)))
+		dict = append(dict, v...)
+	}
+	var st stats
+	for j := range usedValues(len(values), indices) {
+		v := values[j]
+		if !st.ok || v < unsafe.String(unsafe.SliceData(st.min), len(st.min)) {
+			st.min = []byte(v)
+		}
+		if !st.ok || v > unsafe.String(unsafe.SliceData(st.max), len(st.max)) {
+			st.max = []byte(v)
+		}
+		st.ok = true
+	}
+	if len(st.min) > maxStatisticBytes || len(st.max) > maxStatisticBytes {
+		st = stats{}
+	}
+	return p.writeDictChunk(i, dict, len(values), indices, st)
+}
+
+// WriteInt32Dict writes the next column, of type Int32, dictionary
+// encoded as WriteStringDict does.
+func (p *Writer) WriteInt32Dict(values []int32, indices []int32) error {
+	i, err := p.next(Int32)
+	if err != nil {
+		return err
+	}
+	if err := p.checkIndices(i, len(values), indices); err != nil {
+		return err
+	}
+	dict := p.body[:0]
+	for _, v := range values {
+		dict = binary.LittleEndian.AppendUint32(dict, uint32(v))
+	}
+	var st stats
+	var lo, hi int32
+	for j := range usedValues(len(values), indices) {
+		v := values[j]
+		if !st.ok || v < lo {
+			lo = v
+		}
+		if !st.ok || v > hi {
+			hi = v
+		}
+		st.ok = true
+	}
+	if st.ok {
+		st.min = binary.LittleEndian.AppendUint32(nil, uint32(lo))
+		st.max = binary.LittleEndian.AppendUint32(nil, uint32(hi))
+	}
+	return p.writeDictChunk(i, dict, len(values), indices, st)
+}
+
+// checkIndices checks that indices (nil: all 0) are column i's rows of
+// the row group, each into a dictionary of n values.
+func (p *Writer) checkIndices(i, n int, indices []int32) error {
+	if indices == nil {
+		if n == 0 && p.group.rows > 0 {
+			return fmt.Errorf("parquetenc: column %s: rows and an empty dictionary", p.cols[i].Name)
+		}
+		return nil
+	}
+	if int64(len(indices)) != p.group.rows {
+		return fmt.Errorf("parquetenc: column %s: %d indices in a row group of %d rows", p.cols[i].Name, len(indices), p.group.rows)
+	}
+	for _, j := range indices {
+		if uint32(j) >= uint32(n) {
+			return fmt.Errorf("parquetenc: column %s: index %d outside a dictionary of %d values", p.cols[i].Name, j, n)
+		}
+	}
+	return nil
+}
+
+// usedValues yields the dictionary indices indices refer to (0 when
+// indices is nil and the dictionary is not empty), each once.
+func usedValues(n int, indices []int32) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		if indices == nil {
+			if n > 0 {
+				yield(0)
+			}
+			return
+		}
+		used := make([]bool, n)
+		prev := int32(-1)
+		for _, j := range indices {
+			if j == prev {
+				continue
+			}
+			prev = j
+			if !used[j] {
+				used[j] = true
+			}
+		}
+		for j, u := range used {
+			if u && !yield(j) {
+				return
+			}
+		}
+	}
+}
+
+// writeDictChunk writes column i's chunk: the dictionary page (dict, PLAIN,
+// of n values), then the data pages of the indices (RLE_DICTIONARY: the
+// bit width, then the indices in the hybrid encoding), each with
+// definition levels all 1 when the column is optional.
+func (p *Writer) writeDictChunk(i int, dict []byte, n int, indices []int32, st stats) error {
+	rows := int(p.group.rows)
+	c := chunk{encodings: []int32{encPlain, encRLE, encRLEDictionary}, codec: p.codecs[i], values: int64(rows), stats: st}
+	c.dictOffset = p.pos
+	if err := p.page(&c, pageDictionary, dict, n, encPlain); err != nil {
+		return err
+	}
+	c.dataOffset = p.pos
+	width := bitWidth(n)
+	for from := 0; from < rows || from == 0; from += maxPageRows {
+		to := min(rows, from+maxPageRows)
+		body := p.body[:0]
+		if p.cols[i].Optional {
+			body = appendAllDefined(body, to-from)
+		}
+		body = append(body, byte(width))
+		if indices == nil {
+			body = appendRun(body, to-from, 0, width)
+		} else {
+			body = appendHybrid(body, indices[from:to], width)
+		}
+		p.body = body
+		if err := p.page(&c, pageData, body, to-from, encRLEDictionary); err != nil {
+			return err
+		}
+		if to == rows {
+			break
+		}
+	}
+	p.group.chunks = append(p.group.chunks, c)
+	return p.err
+}
+
+// appendAllDefined appends the definition levels of n values none of
+// which is null: a 4-byte length, then one run of n ones.
+func appendAllDefined(b []byte, n int) []byte {
+	at := len(b)
+	b = append(b, 0, 0, 0, 0)
+	b = appendRun(b, n, 1, 1)
+	binary.LittleEndian.PutUint32(b[at:], uint32(len(b)-at-4))
+	return b
+}
+
+// page compresses body and writes it with its header (a data page v1
+// of n values in encoding enc, or the dictionary page of n values),
+// adding its sizes to c.
+func (p *Writer) page(c *chunk, kind int32, body []byte, n int, enc int32) error {
+	if len(body) > math.MaxInt32 {
+		return fmt.Errorf("parquetenc: a page of %d bytes", len(body))
+	}
+	var comp []byte
+	switch c.codec {
+	case Snappy:
+		comp = snappy.Encode(p.out[:cap(p.out)], body)
+	case Zstd:
+		comp = p.zstd.EncodeAll(body, p.out[:0])
+	default:
+		comp = body
+	}
+	p.out = comp[:0]
+	t := thriftWriter{b: make([]byte, 0, 64)}
+	t.i32(1, kind)
+	t.i32(2, int32(len(body)))
+	t.i32(3, int32(len(comp)))
+	if kind == pageDictionary {
+		t.begin(7)
+		t.i32(1, int32(n))
+		t.i32(2, enc)
+		t.end()
+	} else {
+		t.begin(5)
+		t.i32(1, int32(n))
+		t.i32(2, enc)
+		t.i32(3, encRLE)
+		t.i32(4, encRLE)
+		t.end()
+	}
+	t.b = append(t.b, 0)
+	c.uncompressed += int64(len(t.b) + len(body))
+	c.size += int64(len(t.b) + len(comp))
+	if err := p.write(t.b); err != nil {
+		return err
+	}
+	return p.write(comp)
+}
+
+// WriteArrays writes the next column from arrays (together the row
+// group's rows) of the column's type: Arrow Boolean, Int32, Int64,
+// Float64 or String arrays. Values are PLAIN-encoded, or
+// DELTA_BINARY_PACKED when delta is set (Int64 columns only); nulls
+// (optional columns only) are definition levels 0 and take no value.
+// Statistics: the least and greatest value (doubles leave NaN out, and
+// write a zero minimum -0 and a zero maximum +0, as parquet.thrift asks)
+// and the null count.
+func (p *Writer) WriteArrays(arrays []arrow.Array, delta bool) error {
+	if p.group == nil || len(p.group.chunks) == len(p.cols) {
+		_, err := p.next(String)
+		return err
+	}
+	i := len(p.group.chunks)
+	col := p.cols[i]
+	if delta && col.Type != Int64 {
+		return fmt.Errorf("parquetenc: column %s: DELTA_BINARY_PACKED is for int64 columns", col.Name)
+	}
+	rows := 0
+	for _, a := range arrays {
+		if !typeMatches(col.Type, a) {
+			return fmt.Errorf("parquetenc: column %s (%s): %s array", col.Name, typeNames[col.Type], a.DataType())
+		}
+		if a.NullN() > 0 && !col.Optional {
+			return fmt.Errorf("parquetenc: column %s: nulls in a required column", col.Name)
+		}
+		rows += a.Len()
+	}
+	if int64(rows) != p.group.rows {
+		return fmt.Errorf("parquetenc: column %s: %d rows in a row group of %d", col.Name, rows, p.group.rows)
+	}
+	enc := int32(encPlain)
+	if delta {
+		enc = encDeltaBinary
+	}
+	c := chunk{encodings: []int32{enc, encRLE}, codec: p.codecs[i], values: int64(rows), dictOffset: -1, dataOffset: p.pos}
+	pg := &p.pb
+	pg.reset(col, delta)
+	for _, a := range arrays {
+		for from := 0; from < a.Len(); {
+			n := pg.add(a, from, min(a.Len()-from, maxPageRows-pg.rows))
+			from += n
+			if pg.rows >= maxPageRows || len(pg.values) >= maxPageBytes {
+				if err := p.flushPage(&c, pg); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if pg.rows > 0 || c.size == 0 {
+		if err := p.flushPage(&c, pg); err != nil {
+			return err
+		}
+	}
+	c.stats = pg.stats()
+	p.group.chunks = append(p.group.chunks, c)
+	return p.err
+}
+
+// flushPage writes the values collected in pg as a data page.
+func (p *Writer) flushPage(c *chunk, pg *pageBuilder) error {
+	body := p.body[:0]
+	if pg.col.Optional {
+		if pg.pageNulls == 0 {
+			body = appendAllDefined(body, pg.rows)
+		} else {
+			at := len(body)
+			body = append(body, 0, 0, 0, 0)
+			body = appendHybrid(body, pg.levels, 1)
+			binary.LittleEndian.PutUint32(body[at:], uint32(len(body)-at-4))
+		}
+	}
+	switch {
+	case pg.delta:
+		body = appendDelta(body, pg.ints)
+	case pg.col.Type == Boolean:
+		body = append(body, pg.bits.flush()...)
+	default:
+		body = append(body, pg.values...)
+	}
+	p.body = body
+	enc := int32(encPlain)
+	if pg.delta {
+		enc = encDeltaBinary
+	}
+	err := p.page(c, pageData, body, pg.rows, enc)
+	pg.next()
+	return err
+}
+
+func typeMatches(t Type, a arrow.Array) bool {
+	switch a.(type) {
+	case *array.Boolean:
+		return t == Boolean
+	case *array.Int32:
+		return t == Int32
+	case *array.Int64:
+		return t == Int64
+	case *array.Float64:
+		return t == Double
+	case *array.String:
+		return t == String
+	}
+	return false
+}
+
+// Close writes the footer. It does not close the underlying writer.
+func (p *Writer) Close() error {
+	if p.closed {
+		return p.err
+	}
+	p.closed = true
+	if p.group != nil {
+		return errors.New("parquetenc: closed inside a row group")
+	}
+	footer := p.footer()
+	footer = binary.LittleEndian.AppendUint32(footer, uint32(len(footer)))
+	footer = append(footer, "PAR1"...)
+	return p.write(footer)
+}

@@ -1,0 +1,383 @@
+package parquetenc
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet/file"
+	"github.com/apache/arrow/go/v15/parquet/metadata"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+)
+
+// group is one row group of the test file, column by column.
+type group struct {
+	names    []string // dictionary of s
+	nameIdx  []int32  // nil: all names[0]
+	levels   []int32  // dictionary of lv
+	levelIdx []int32
+	f        []float64
+	fValid   []bool // nil: all valid
+	i64      []int64
+	delta    []int64
+	b        []bool
+	s32      []int32
+	opt      []string
+	optValid []bool
+}
+
+var testCols = []Column{
+	{Name: "name", Type: String},
+	{Name: "level", Type: Int32},
+	{Name: "value", Type: Double, Optional: true},
+	{Name: "i64", Type: Int64},
+	{Name: "delta", Type: Int64},
+	{Name: "flag", Type: Boolean},
+	{Name: "i32", Type: Int32},
+	{Name: "note", Type: String, Optional: true},
+}
+
+// randomGroup is a row group of n rows whose dictionary indices come in
+// runs of random lengths (1 to maxRun) over dictionaries of nd values.
+func randomGroup(r *rand.Rand, n, nd, maxRun int, nulls bool) group {
+	g := group{}
+	for j := range nd {
+		g.names = append(g.names, fmt.Sprintf("bench-%03d", (j*7919)%1000))
+		g.levels = append(g.levels, int32(j*3-5))
+	}
+	runs := func() []int32 {
+		var v []int32
+		for len(v) < n {
+			x := int32(r.IntN(nd))
+			for range min(n-len(v), 1+r.IntN(maxRun)) {
+				v = append(v, x)
+			}
+		}
+		return v
+	}
+	g.nameIdx, g.levelIdx = runs(), runs()
+	var acc int64
+	for j := range n {
+		x := r.NormFloat64() * 100
+		switch j % 97 {
+		case 3:
+			x = math.NaN()
+		case 5:
+			x = math.Copysign(0, -1)
+		}
+		g.f = append(g.f, x)
+		g.i64 = append(g.i64, r.Int64()-math.MaxInt64/2)
+		acc += int64(r.IntN(2000)) - 500
+		if j%1000 == 999 {
+			acc = math.MinInt64 + int64(j)
+		}
+		if j%1000 == 500 {
+			acc = math.MaxInt64 - int64(j)
+		}
+		g.delta = append(g.delta, acc)
+		g.b = append(g.b, r.IntN(3) == 0)
+		g.s32 = append(g.s32, r.Int32N(1<<20)-1<<19)
+		g.opt = append(g.opt, fmt.Sprintf("note %d", r.IntN(50)))
+		if nulls {
+			g.fValid = append(g.fValid, r.IntN(4) > 0)
+			g.optValid = append(g.optValid, r.IntN(2) > 0)
+		}
+	}
+	return g
+}
+
+// writeFile writes groups with codec and returns the file.
+func writeFile(t *testing.T, codec Codec, groups []group) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, testCols, []Codec{codec}, [][2]string{{"k", "v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewGoAllocator()
+	for _, g := range groups {
+		n := len(g.f)
+		must(t, w.BeginRowGroup(int64(n)))
+		must(t, w.WriteStringDict(g.names, g.nameIdx))
+		must(t, w.WriteInt32Dict(g.levels, g.levelIdx))
+		// Split in two arrays, to cross array boundaries.
+		h := n / 3
+		fb := array.NewFloat64Builder(mem)
+		fb.AppendValues(g.f, g.fValid)
+		fa := fb.NewFloat64Array()
+		must(t, w.WriteArrays([]arrow.Array{array.NewSlice(fa, 0, int64(h)), array.NewSlice(fa, int64(h), int64(n))}, false))
+		ib := array.NewInt64Builder(mem)
+		ib.AppendValues(g.i64, nil)
+		must(t, w.WriteArrays([]arrow.Array{ib.NewArray()}, false))
+		ib.AppendValues(g.delta, nil)
+		da := ib.NewArray()
+		must(t, w.WriteArrays([]arrow.Array{array.NewSlice(da, 0, int64(h)), array.NewSlice(da, int64(h), int64(n))}, true))
+		bb := array.NewBooleanBuilder(mem)
+		bb.AppendValues(g.b, nil)
+		must(t, w.WriteArrays([]arrow.Array{bb.NewArray()}, false))
+		i32 := array.NewInt32Builder(mem)
+		i32.AppendValues(g.s32, nil)
+		must(t, w.WriteArrays([]arrow.Array{i32.NewArray()}, false))
+		sb := array.NewStringBuilder(mem)
+		sb.AppendValues(g.opt, g.optValid)
+		must(t, w.WriteArrays([]arrow.Array{sb.NewArray()}, false))
+		must(t, w.EndRowGroup())
+	}
+	w.SetMetadata("late", "value")
+	must(t, w.Close())
+	return buf.Bytes()
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriterReadBack writes row groups of every column kind (dictionary
+// indices in runs of various lengths and bit widths, nulls, NaN, -0,
+// int64 differences that overflow) with each codec and reads them back
+// with Arrow's Parquet reader: every value, the row groups' statistics
+// and the key-value metadata must come back.
+func TestWriterReadBack(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, codec := range []Codec{Uncompressed, Snappy, Zstd} {
+		groups := []group{
+			randomGroup(r, 5000, 1, 1, false),
+			randomGroup(r, 3001, 3, 20, true),
+			randomGroup(r, 777, 300, 3, true),
+			randomGroup(r, maxPageRows+1000, 70000, 12, false),
+			randomGroup(r, 1, 1, 1, true),
+		}
+		groups[0].nameIdx = nil // one value: a single run
+		data := writeFile(t, codec, groups)
+		checkFile(t, data, groups)
+	}
+}
+
+func checkFile(t *testing.T, data []byte, groups []group) {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	if got := pf.NumRowGroups(); got != len(groups) {
+		t.Fatalf("%d row groups, want %d", got, len(groups))
+	}
+	kv := pf.MetaData().KeyValueMetadata()
+	if v := kv.FindValue("k"); v == nil || *v != "v" {
+		t.Errorf("metadata k = %v", v)
+	}
+	if v := kv.FindValue("late"); v == nil || *v != "value" {
+		t.Errorf("metadata late = %v", v)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.NewGoAllocator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for gi, g := range groups {
+		tbl, err := fr.ReadRowGroups(context.Background(), []int{0, 1, 2, 3, 4, 5, 6, 7}, []int{gi})
+		if err != nil {
+			t.Fatalf("row group %d: %v", gi, err)
+		}
+		n := len(g.f)
+		if tbl.NumRows() != int64(n) {
+			t.Fatalf("row group %d: %d rows, want %d", gi, tbl.NumRows(), n)
+		}
+		col := func(c int) []arrow.Array { return tbl.Column(c).Data().Chunks() }
+		row := func(chunks []arrow.Array, j int) (arrow.Array, int) {
+			for _, a := range chunks {
+				if j < a.Len() {
+					return a, j
+				}
+				j -= a.Len()
+			}
+			t.Fatalf("row %d past the column", j)
+			return nil, 0
+		}
+		for j := 0; j < n; j++ {
+			a, k := row(col(0), j)
+			want := g.names[0]
+			if g.nameIdx != nil {
+				want = g.names[g.nameIdx[j]]
+			}
+			if got := stringAt(a, k); got != want {
+				t.Fatalf("group %d row %d: name %q, want %q", gi, j, got, want)
+			}
+			a, k = row(col(1), j)
+			if got := int32At(a, k); got != g.levels[g.levelIdx[j]] {
+				t.Fatalf("group %d row %d: level %d, want %d", gi, j, got, g.levels[g.levelIdx[j]])
+			}
+			a, k = row(col(2), j)
+			valid := g.fValid == nil || g.fValid[j]
+			if a.IsValid(k) != valid {
+				t.Fatalf("group %d row %d: value valid %v, want %v", gi, j, a.IsValid(k), valid)
+			}
+			if got := a.(*array.Float64).Value(k); valid && math.Float64bits(got) != math.Float64bits(g.f[j]) {
+				t.Fatalf("group %d row %d: value %v, want %v", gi, j, got, g.f[j])
+			}
+			a, k = row(col(3), j)
+			if got := a.(*array.Int64).Value(k); got != g.i64[j] {
+				t.Fatalf("group %d row %d: i64 %d, want %d", gi, j, got, g.i64[j])
+			}
+			a, k = row(col(4), j)
+			if got := a.(*array.Int64).Value(k); got != g.delta[j] {
+				t.Fatalf("group %d row %d: delta %d, want %d", gi, j, got, g.delta[j])
+			}
+			a, k = row(col(5), j)
+			if got := a.(*array.Boolean).Value(k); got != g.b[j] {
+				t.Fatalf("group %d row %d: flag %v, want %v", gi, j, got, g.b[j])
+			}
+			a, k = row(col(6), j)
+			if got := a.(*array.Int32).Value(k); got != g.s32[j] {
+				t.Fatalf("group %d row %d: i32 %d, want %d", gi, j, got, g.s32[j])
+			}
+			a, k = row(col(7), j)
+			valid = g.optValid == nil || g.optValid[j]
+			if a.IsValid(k) != valid || valid && a.(*array.String).Value(k) != g.opt[j] {
+				t.Fatalf("group %d row %d: note %v, want %q (valid %v)", gi, j, a, g.opt[j], valid)
+			}
+		}
+		tbl.Release()
+		checkStats(t, pf.MetaData().RowGroup(gi), g)
+	}
+}
+
+func stringAt(a arrow.Array, k int) string {
+	if d, ok := a.(*array.Dictionary); ok {
+		return d.Dictionary().(*array.String).Value(d.GetValueIndex(k))
+	}
+	return a.(*array.String).Value(k)
+}
+
+func int32At(a arrow.Array, k int) int32 {
+	if d, ok := a.(*array.Dictionary); ok {
+		return d.Dictionary().(*array.Int32).Value(d.GetValueIndex(k))
+	}
+	return a.(*array.Int32).Value(k)
+}
+
+// checkStats compares row group rg's statistics with g's values.
+func checkStats(t *testing.T, rg *metadata.RowGroupMetaData, g group) {
+	t.Helper()
+	minMax := func(c int) ([]byte, []byte, int64) {
+		cc, err := rg.ColumnChunk(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := cc.Statistics()
+		if err != nil || st == nil {
+			t.Fatalf("column %d: statistics %v, %v", c, st, err)
+		}
+		if !st.HasMinMax() {
+			return nil, nil, st.NullCount()
+		}
+		return st.EncodeMin(), st.EncodeMax(), st.NullCount()
+	}
+	// name: the least and greatest name used.
+	lo, hi := "", ""
+	for j := range len(g.f) {
+		v := g.names[0]
+		if g.nameIdx != nil {
+			v = g.names[g.nameIdx[j]]
+		}
+		if j == 0 || v < lo {
+			lo = v
+		}
+		if j == 0 || v > hi {
+			hi = v
+		}
+	}
+	if mn, mx, _ := minMax(0); string(mn) != lo || string(mx) != hi {
+		t.Errorf("name statistics [%q, %q], want [%q, %q]", mn, mx, lo, hi)
+	}
+	// value: NaN left out, nulls counted.
+	flo, fhi, nulls := math.Inf(1), math.Inf(-1), int64(0)
+	for j, x := range g.f {
+		if g.fValid != nil && !g.fValid[j] {
+			nulls++
+			continue
+		}
+		if x == x {
+			flo, fhi = min(flo, x), max(fhi, x)
+		}
+	}
+	mn, mx, nn := minMax(2)
+	if nn != nulls {
+		t.Errorf("value null count %d, want %d", nn, nulls)
+	}
+	if math.IsInf(flo, 1) {
+		if mn != nil {
+			t.Errorf("value statistics of NaN and nulls only: %v", mn)
+		}
+	} else {
+		gotLo := math.Float64frombits(binary.LittleEndian.Uint64(mn))
+		gotHi := math.Float64frombits(binary.LittleEndian.Uint64(mx))
+		if gotLo != flo || gotHi != fhi || flo == 0 && !math.Signbit(gotLo) || fhi == 0 && math.Signbit(gotHi) {
+			t.Errorf("value statistics [%v, %v], want [%v, %v]", gotLo, gotHi, flo, fhi)
+		}
+	}
+	// delta column: int64 min and max.
+	dlo, dhi := g.delta[0], g.delta[0]
+	for _, x := range g.delta {
+		dlo, dhi = min(dlo, x), max(dhi, x)
+	}
+	mn, mx, _ = minMax(4)
+	if int64(binary.LittleEndian.Uint64(mn)) != dlo || int64(binary.LittleEndian.Uint64(mx)) != dhi {
+		t.Errorf("delta statistics [%d, %d], want [%d, %d]", int64(binary.LittleEndian.Uint64(mn)), int64(binary.LittleEndian.Uint64(mx)), dlo, dhi)
+	}
+}
+
+// TestWriterErrors: calls out of order and values that do not fit the
+// schema are errors, not files.
+func TestWriterErrors(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, testCols[:2], []Codec{Snappy}, nil)
+	must(t, err)
+	if err := w.WriteStringDict([]string{"a"}, nil); err == nil {
+		t.Error("a column written before BeginRowGroup")
+	}
+	must(t, w.BeginRowGroup(2))
+	if err := w.WriteInt32Dict([]int32{1}, nil); err == nil {
+		t.Error("an int32 column written where a string column is due")
+	}
+	if err := w.WriteStringDict([]string{"a"}, []int32{0, 1}); err == nil {
+		t.Error("an index outside the dictionary")
+	}
+	if err := w.WriteStringDict([]string{"a"}, []int32{0}); err == nil {
+		t.Error("1 index in a row group of 2 rows")
+	}
+	if err := w.EndRowGroup(); err == nil {
+		t.Error("a row group ended before its columns")
+	}
+	if _, err := NewWriter(&buf, testCols, []Codec{Snappy, Zstd}, nil); err == nil {
+		t.Error("2 codecs for 8 columns")
+	}
+	mem := memory.NewGoAllocator()
+	w, err = NewWriter(&buf, []Column{{Name: "x", Type: Int32}}, []Codec{Snappy}, nil)
+	must(t, err)
+	must(t, w.BeginRowGroup(2))
+	b := array.NewInt32Builder(mem)
+	b.AppendValues([]int32{1, 2}, []bool{true, false})
+	if err := w.WriteArrays([]arrow.Array{b.NewArray()}, false); err == nil {
+		t.Error("a null in a required column")
+	}
+	b.AppendValues([]int32{1, 2}, nil)
+	if err := w.WriteArrays([]arrow.Array{b.NewArray()}, true); err == nil {
+		t.Error("DELTA_BINARY_PACKED on an int32 column")
+	}
+	fb := array.NewFloat64Builder(mem)
+	fb.AppendValues([]float64{1, 2}, nil)
+	if err := w.WriteArrays([]arrow.Array{fb.NewArray()}, false); err == nil {
+		t.Error("a double array in an int32 column")
+	}
+}
