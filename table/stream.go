@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -205,42 +204,19 @@ type streamWriter struct {
 var arrowHoldBytes int64 = 128 << 20
 
 // parquetOptions is how table files are written to Parquet with page
-// compression codec (see WriteOptions.ParquetCompression):
-//   - value and ns_per_op plain: they are nearly all of the file;
-//   - level indices dictionary-encoded from dictionaries built as the
-//     rows go by (see arrowio.ParquetOptions.Runs);
-//   - counts and lines DELTA_BINARY_PACKED;
-//   - with zstd, all columns but value and ns_per_op Snappy-compressed
-//     (see arrowio.ParquetOptions.Snappy);
-//   - min/max statistics only on benchmark, the column readers filter
-//     row groups by: for a dictionary-encoded column pqarrow hashes every
-//     index to find them.
+// compression codec (see WriteOptions.ParquetCompression; default
+// Snappy): level indices dictionary-encoded from dictionaries built as
+// the rows go by (see arrowio.ParquetOptions.Runs), counts and lines
+// DELTA_BINARY_PACKED, value and ns_per_op PLAIN.
 func parquetOptions(codec string) arrowio.ParquetOptions {
-	o := arrowio.ParquetOptions{
-		Plain:   []string{ColValue, ColNsPerOp, colStartNs, colEndNs},
-		Runs:    []string{colInstance, colTrial, colFork, colIteration, colSlice},
-		Delta:   []string{ColCount, ColLine},
-		NoStats: except(colBenchmark),
-		Codec:   codec,
+	if codec == "" {
+		codec = arrowio.Snappy
 	}
-	switch codec {
-	case "":
-		o.Codec = arrowio.Snappy
-	case arrowio.Zstd:
-		o.Snappy = except(ColValue, ColNsPerOp)
+	return arrowio.ParquetOptions{
+		Runs:  []string{colInstance, colTrial, colFork, colIteration, colSlice},
+		Delta: []string{ColCount, ColLine},
+		Codec: codec,
 	}
-	return o
-}
-
-// except is the names of schema's columns other than cols.
-func except(cols ...string) []string {
-	var out []string
-	for _, f := range schema.Fields() {
-		if !slices.Contains(cols, f.Name) {
-			out = append(out, f.Name)
-		}
-	}
-	return out
 }
 
 func newStreamWriter(w io.Writer, f fileFormat, path string, opt WriteOptions) (*streamWriter, error) {

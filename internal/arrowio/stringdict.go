@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/benchtrim/benchtrim/internal/parquetenc"
 )
 
 // StringDict maps strings to indices into a growing list of distinct
@@ -95,6 +96,29 @@ func (d *StringDict) transposeAppend(dst, idx []int32, dict *array.String) []int
 		}
 	}
 	return dst
+}
+
+// transposeRuns is Transpose appending the indices as runs (see
+// appendRun) to runs.
+func (d *StringDict) transposeRuns(runs []parquetenc.Run, idx []int32, dict *array.String) []parquetenc.Run {
+	t := d.trans[:0]
+	for j := 0; j < dict.Len(); j++ {
+		t = append(t, -1)
+	}
+	d.trans = t
+	for i := 0; i < len(idx); {
+		j := idx[i]
+		if t[j] < 0 {
+			t[j] = d.Index(dict.Value(int(j)))
+		}
+		k := i + 1
+		for k < len(idx) && idx[k] == j {
+			k++
+		}
+		runs = appendRun(runs, t[j], k-i)
+		i = k
+	}
+	return runs
 }
 
 // Len is the number of distinct values.

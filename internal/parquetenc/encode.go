@@ -43,42 +43,45 @@ func (w *bitWriter) flush() []byte {
 // 63, the most whose run header fits one byte, as parquet-mr writes them.
 const maxLiteralGroups = 63
 
-// appendHybrid appends v (each < 2^width, width ≥ 1) in the RLE /
-// bit-packing hybrid encoding: a value repeated 8 times or more is one
-// run (header uvarint(count<<1), then the value in ⌈width/8⌉ bytes, little
-// endian); values in between are bit-packed in groups of 8 (header
-// uvarint(groups<<1 | 1), then the groups, width bytes each). The last
-// group is padded with zeros; the reader knows how many values there are.
-// A run of repeats that follows values not yet a multiple of 8 lends them
-// the ones they lack.
-func appendHybrid(b []byte, v []int32, width uint) []byte {
-	lit := 0 // v[lit:i] are the values waiting to be bit-packed
-	i := 0
-	for i < len(v) {
-		j := i + 1
-		for j < len(v) && v[j] == v[i] {
-			j++
-		}
-		if j-i >= 8 {
-			if p := (i - lit) % 8; p != 0 {
-				i += 8 - p
+// hybridEncoder writes runs of values in the RLE / bit-packing hybrid
+// encoding; it keeps its scratch space from call to call.
+type hybridEncoder struct {
+	lit []int32
+}
+
+// appendRuns appends the values of runs (each < 2^width, width ≥ 1) in
+// the RLE / bit-packing hybrid encoding: a run of 8 values or more is
+// one RLE run (header uvarint(count<<1), then the value in ⌈width/8⌉
+// bytes, little endian); shorter runs in between are bit-packed in
+// groups of 8 (header uvarint(groups<<1 | 1), then the groups, width
+// bytes each), the last group padded with zeros (the reader knows how
+// many values there are). A long run that follows values not yet a
+// multiple of 8 lends them the ones they lack.
+func (h *hybridEncoder) appendRuns(b []byte, runs []Run, width uint) []byte {
+	lit := h.lit[:0] // values waiting to be bit-packed
+	for _, r := range runs {
+		n, x := int(r.Len), r.Index
+		if n >= 8 {
+			if p := len(lit) % 8; p != 0 {
+				lit = appendRepeat(lit, x, 8-p)
+				n -= 8 - p
 			}
-			b = appendLiterals(b, v[lit:i], width)
-			if j-i >= 8 {
-				b = binary.AppendUvarint(b, uint64(j-i)<<1)
-				b = appendLE(b, uint64(v[i]), (width+7)/8)
-				lit = j
-			} else {
-				lit = i
+			if n >= 8 {
+				b = appendLiterals(b, lit, width)
+				lit = lit[:0]
+				b = appendRun(b, n, uint64(x), width)
+				continue
 			}
 		}
-		i = j
-		for i-lit >= 8*maxLiteralGroups {
-			b = appendLiterals(b, v[lit:lit+8*maxLiteralGroups], width)
-			lit += 8 * maxLiteralGroups
+		lit = appendRepeat(lit, x, n)
+		if full := len(lit) / (8 * maxLiteralGroups) * (8 * maxLiteralGroups); full > 0 {
+			b = appendLiterals(b, lit[:full], width)
+			lit = append(lit[:0], lit[full:]...)
 		}
 	}
-	return appendLiterals(b, v[lit:], width)
+	b = appendLiterals(b, lit, width)
+	h.lit = lit
+	return b
 }
 
 // appendLiterals appends v as bit-packed runs of at most
@@ -103,9 +106,6 @@ func appendLiterals(b []byte, v []int32, width uint) []byte {
 
 // appendRun appends n repeats of x as one RLE run.
 func appendRun(b []byte, n int, x uint64, width uint) []byte {
-	if n == 0 {
-		return b
-	}
 	b = binary.AppendUvarint(b, uint64(n)<<1)
 	return appendLE(b, x, (width+7)/8)
 }

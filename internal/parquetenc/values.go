@@ -3,6 +3,7 @@ package parquetenc
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -20,22 +21,26 @@ type pageBuilder struct {
 	// The page.
 	rows      int
 	pageNulls int
-	levels    []int32 // optional columns: the definition level of every row
+	levels    []Run   // optional columns: the definition levels (1 value, 0 null)
 	values    []byte  // PLAIN values
 	ints      []int64 // DELTA_BINARY_PACKED values
 	bits      bitWriter
 
-	// The chunk's statistics.
+	// The chunk's statistics: min and max of integers and booleans (ok
+	// when counted > 0), of doubles (ok when minF <= maxF: NaN compares
+	// false and is left out), of strings (ok when has).
 	nulls      int64
-	has        bool // a value (not NaN) was seen
+	counted    int64
 	minI, maxI int64
 	minF, maxF float64
+	has        bool
 	minS, maxS string
 }
 
 // reset starts the chunk of col.
 func (pg *pageBuilder) reset(col Column, delta bool) {
-	*pg = pageBuilder{col: col, delta: delta, levels: pg.levels[:0], values: pg.values[:0], ints: pg.ints[:0], bits: bitWriter{b: pg.bits.b[:0]}}
+	*pg = pageBuilder{col: col, delta: delta, levels: pg.levels[:0], values: pg.values[:0], ints: pg.ints[:0], bits: bitWriter{b: pg.bits.b[:0]},
+		minI: math.MaxInt64, maxI: math.MinInt64, minF: math.Inf(1), maxF: math.Inf(-1)}
 }
 
 // next starts the chunk's next page.
@@ -62,13 +67,22 @@ func (pg *pageBuilder) add(a arrow.Array, from, n int) int {
 		}
 	}
 	if pg.col.Optional {
-		for j := from; j < from+n; j++ {
-			if a.IsNull(j) {
-				pg.levels = append(pg.levels, 0)
-				pg.pageNulls++
-				pg.nulls++
-			} else {
-				pg.levels = append(pg.levels, 1)
+		switch a.NullN() {
+		case 0:
+			pg.levels = appendLevels(pg.levels, 1, n)
+		case a.Len():
+			pg.levels = appendLevels(pg.levels, 0, n)
+			pg.pageNulls += n
+			pg.nulls += int64(n)
+		default:
+			for j := from; j < from+n; j++ {
+				if a.IsNull(j) {
+					pg.levels = appendLevels(pg.levels, 0, 1)
+					pg.pageNulls++
+					pg.nulls++
+				} else {
+					pg.levels = appendLevels(pg.levels, 1, 1)
+				}
 			}
 		}
 	}
@@ -78,45 +92,35 @@ func (pg *pageBuilder) add(a arrow.Array, from, n int) int {
 		v := a.Float64Values()[from : from+n]
 		if !nulls {
 			pg.values = append(pg.values, arrow.Float64Traits.CastToBytes(v)...)
-			for _, x := range v {
-				pg.float(x)
-			}
+			pg.minF, pg.maxF = minMaxFloat(v, pg.minF, pg.maxF)
 			break
 		}
 		for j, x := range v {
 			if a.IsValid(from + j) {
 				pg.values = binary.LittleEndian.AppendUint64(pg.values, math.Float64bits(x))
-				pg.float(x)
+				pg.minF, pg.maxF = minMaxFloat(v[j:j+1], pg.minF, pg.maxF)
 			}
 		}
 	case *array.Int64:
 		v := a.Int64Values()[from : from+n]
-		for j, x := range v {
-			if nulls && a.IsNull(from+j) {
-				continue
-			}
-			if pg.delta {
-				pg.ints = append(pg.ints, x)
-			} else {
-				pg.values = binary.LittleEndian.AppendUint64(pg.values, uint64(x))
-			}
-			pg.int(x)
+		if nulls {
+			v = validValues(a, v, from)
 		}
+		if pg.delta {
+			pg.ints = append(pg.ints, v...)
+		} else {
+			pg.values = append(pg.values, arrow.Int64Traits.CastToBytes(v)...)
+		}
+		pg.minI, pg.maxI = minMaxInt(v, pg.minI, pg.maxI)
+		pg.counted += int64(len(v))
 	case *array.Int32:
 		v := a.Int32Values()[from : from+n]
-		if !nulls {
-			pg.values = append(pg.values, arrow.Int32Traits.CastToBytes(v)...)
-			for _, x := range v {
-				pg.int(int64(x))
-			}
-			break
+		if nulls {
+			v = validValues(a, v, from)
 		}
-		for j, x := range v {
-			if a.IsValid(from + j) {
-				pg.values = binary.LittleEndian.AppendUint32(pg.values, uint32(x))
-				pg.int(int64(x))
-			}
-		}
+		pg.values = append(pg.values, arrow.Int32Traits.CastToBytes(v)...)
+		pg.minI, pg.maxI = minMaxInt(v, pg.minI, pg.maxI)
+		pg.counted += int64(len(v))
 	case *array.Boolean:
 		for j := from; j < from+n; j++ {
 			if nulls && a.IsNull(j) {
@@ -127,7 +131,8 @@ func (pg *pageBuilder) add(a arrow.Array, from, n int) int {
 				x = 1
 			}
 			pg.bits.put(uint64(x), 1)
-			pg.int(x)
+			pg.minI, pg.maxI = min(pg.minI, x), max(pg.maxI, x)
+			pg.counted++
 		}
 	case *array.String:
 		for j := from; j < from+n; j++ {
@@ -150,33 +155,74 @@ func (pg *pageBuilder) add(a arrow.Array, from, n int) int {
 	return n
 }
 
-func (pg *pageBuilder) int(x int64) {
-	if !pg.has || x < pg.minI {
-		pg.minI = x
+// minMaxFloat returns the least and greatest of lo, hi and v's values,
+// NaN left out (it compares false).
+func minMaxFloat(v []float64, lo, hi float64) (float64, float64) {
+	for _, x := range v {
+		if x < lo {
+			lo = x
+		}
+		if x > hi {
+			hi = x
+		}
 	}
-	if !pg.has || x > pg.maxI {
-		pg.maxI = x
-	}
-	pg.has = true
+	return lo, hi
 }
 
-func (pg *pageBuilder) float(x float64) {
-	if x != x {
-		return
+// minMaxInt returns the least and greatest of lo, hi and v's values.
+func minMaxInt[T int32 | int64](v []T, lo, hi int64) (int64, int64) {
+	for _, x := range v {
+		lo = min(lo, int64(x))
+		hi = max(hi, int64(x))
 	}
-	if !pg.has || x < pg.minF {
-		pg.minF = x
+	return lo, hi
+}
+
+// validValues returns the values of v (a's rows from row from on) that
+// are not null, in a new slice.
+func validValues[T int32 | int64](a arrow.Array, v []T, from int) []T {
+	out := make([]T, 0, len(v))
+	for j, x := range v {
+		if a.IsValid(from + j) {
+			out = append(out, x)
+		}
 	}
-	if !pg.has || x > pg.maxF {
-		pg.maxF = x
+	return out
+}
+
+// appendLevels appends n rows of definition level x to runs.
+func appendLevels(runs []Run, x int32, n int) []Run {
+	if n == 0 {
+		return runs
 	}
-	pg.has = true
+	if k := len(runs); k > 0 && runs[k-1].Index == x {
+		runs[k-1].Len += int32(n)
+		return runs
+	}
+	return append(runs, Run{Index: x, Len: int32(n)})
+}
+
+// appendRepeat appends n copies of x to v.
+func appendRepeat(v []int32, x int32, n int) []int32 {
+	v = slices.Grow(v, n)
+	for range n {
+		v = append(v, x)
+	}
+	return v
 }
 
 // stats returns the chunk's statistics, PLAIN-encoded.
 func (pg *pageBuilder) stats() stats {
-	st := stats{nulls: pg.nulls, ok: pg.has}
-	if !pg.has {
+	st := stats{nulls: pg.nulls}
+	switch pg.col.Type {
+	case Double:
+		st.ok = pg.minF <= pg.maxF
+	case String:
+		st.ok = pg.has
+	default:
+		st.ok = pg.counted > 0
+	}
+	if !st.ok {
 		return st
 	}
 	switch pg.col.Type {

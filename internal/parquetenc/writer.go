@@ -91,6 +91,8 @@ type Writer struct {
 	err       error
 	createdBy string
 	pb        pageBuilder
+	pageRuns  []Run
+	hybrid    hybridEncoder
 }
 
 // rowGroup is the footer's record of a row group.
@@ -211,16 +213,35 @@ func (p *Writer) EndRowGroup() error {
 	return p.err
 }
 
+// Run is a run of rows of one dictionary index.
+type Run struct {
+	Index int32
+	Len   int32
+}
+
+// RunsOf returns the runs of indices, appended to dst.
+func RunsOf(dst []Run, indices []int32) []Run {
+	for _, j := range indices {
+		if n := len(dst); n > 0 && dst[n-1].Index == j {
+			dst[n-1].Len++
+			continue
+		}
+		dst = append(dst, Run{Index: j, Len: 1})
+	}
+	return dst
+}
+
 // WriteStringDict writes the next column, of type String, dictionary
-// encoded: values is the dictionary, indices the row group's rows (nil:
-// all rows are values[0]). Its statistics are the least and greatest of
-// the values the indices refer to.
-func (p *Writer) WriteStringDict(values []string, indices []int32) error {
+// encoded: values is the dictionary, runs the row group's rows as runs of
+// indices into it. Its statistics are the least and greatest of the
+// values the runs refer to.
+func (p *Writer) WriteStringDict(values []string, runs []Run) error {
 	i, err := p.next(String)
 	if err != nil {
 		return err
 	}
-	if err := p.checkIndices(i, len(values), indices); err != nil {
+	used, err := p.usedValues(i, len(values), runs)
+	if err != nil {
 		return err
 	}
 	dict := p.body[:0]
@@ -229,7 +250,7 @@ func (p *Writer) WriteStringDict(values []string, indices []int32) error {
 		dict = append(dict, v...)
 	}
 	var st stats
-	for j := range usedValues(len(values), indices) {
+	for _, j := range used {
 		v := values[j]
 		if !st.ok || v < unsafe.String(unsafe.SliceData(st.min), len(st.min)) {
 			st.min = []byte(v)
@@ -242,17 +263,18 @@ func (p *Writer) WriteStringDict(values []string, indices []int32) error {
 	if len(st.min) > maxStatisticBytes || len(st.max) > maxStatisticBytes {
 		st = stats{}
 	}
-	return p.writeDictChunk(i, dict, len(values), indices, st)
+	return p.writeDictChunk(i, dict, len(values), runs, st)
 }
 
 // WriteInt32Dict writes the next column, of type Int32, dictionary
 // encoded as WriteStringDict does.
-func (p *Writer) WriteInt32Dict(values []int32, indices []int32) error {
+func (p *Writer) WriteInt32Dict(values []int32, runs []Run) error {
 	i, err := p.next(Int32)
 	if err != nil {
 		return err
 	}
-	if err := p.checkIndices(i, len(values), indices); err != nil {
+	used, err := p.usedValues(i, len(values), runs)
+	if err != nil {
 		return err
 	}
 	dict := p.body[:0]
@@ -261,7 +283,7 @@ func (p *Writer) WriteInt32Dict(values []int32, indices []int32) error {
 	}
 	var st stats
 	var lo, hi int32
-	for j := range usedValues(len(values), indices) {
+	for _, j := range used {
 		v := values[j]
 		if !st.ok || v < lo {
 			lo = v
@@ -275,89 +297,76 @@ func (p *Writer) WriteInt32Dict(values []int32, indices []int32) error {
 		st.min = binary.LittleEndian.AppendUint32(nil, uint32(lo))
 		st.max = binary.LittleEndian.AppendUint32(nil, uint32(hi))
 	}
-	return p.writeDictChunk(i, dict, len(values), indices, st)
+	return p.writeDictChunk(i, dict, len(values), runs, st)
 }
 
-// checkIndices checks that indices (nil: all 0) are column i's rows of
-// the row group, each into a dictionary of n values.
-func (p *Writer) checkIndices(i, n int, indices []int32) error {
-	if indices == nil {
-		if n == 0 && p.group.rows > 0 {
-			return fmt.Errorf("parquetenc: column %s: rows and an empty dictionary", p.cols[i].Name)
+// usedValues checks that runs are column i's rows of the row group, each
+// of at least one row and into a dictionary of n values, and returns the
+// dictionary indices they refer to, each once, in increasing order.
+func (p *Writer) usedValues(i, n int, runs []Run) ([]int, error) {
+	seen := make([]bool, n)
+	var rows int64
+	for _, r := range runs {
+		if uint32(r.Index) >= uint32(n) {
+			return nil, fmt.Errorf("parquetenc: column %s: index %d outside a dictionary of %d values", p.cols[i].Name, r.Index, n)
 		}
-		return nil
+		if r.Len <= 0 {
+			return nil, fmt.Errorf("parquetenc: column %s: a run of %d rows", p.cols[i].Name, r.Len)
+		}
+		seen[r.Index] = true
+		rows += int64(r.Len)
 	}
-	if int64(len(indices)) != p.group.rows {
-		return fmt.Errorf("parquetenc: column %s: %d indices in a row group of %d rows", p.cols[i].Name, len(indices), p.group.rows)
+	if rows != p.group.rows {
+		return nil, fmt.Errorf("parquetenc: column %s: %d rows in a row group of %d", p.cols[i].Name, rows, p.group.rows)
 	}
-	for _, j := range indices {
-		if uint32(j) >= uint32(n) {
-			return fmt.Errorf("parquetenc: column %s: index %d outside a dictionary of %d values", p.cols[i].Name, j, n)
-		}
-	}
-	return nil
-}
-
-// usedValues yields the dictionary indices indices refer to (0 when
-// indices is nil and the dictionary is not empty), each once.
-func usedValues(n int, indices []int32) func(func(int) bool) {
-	return func(yield func(int) bool) {
-		if indices == nil {
-			if n > 0 {
-				yield(0)
-			}
-			return
-		}
-		used := make([]bool, n)
-		prev := int32(-1)
-		for _, j := range indices {
-			if j == prev {
-				continue
-			}
-			prev = j
-			if !used[j] {
-				used[j] = true
-			}
-		}
-		for j, u := range used {
-			if u && !yield(j) {
-				return
-			}
+	var used []int
+	for j, s := range seen {
+		if s {
+			used = append(used, j)
 		}
 	}
+	return used, nil
 }
 
 // writeDictChunk writes column i's chunk: the dictionary page (dict, PLAIN,
-// of n values), then the data pages of the indices (RLE_DICTIONARY: the
-// bit width, then the indices in the hybrid encoding), each with
-// definition levels all 1 when the column is optional.
-func (p *Writer) writeDictChunk(i int, dict []byte, n int, indices []int32, st stats) error {
-	rows := int(p.group.rows)
-	c := chunk{encodings: []int32{encPlain, encRLE, encRLEDictionary}, codec: p.codecs[i], values: int64(rows), stats: st}
+// of n values), then the data pages of the runs (RLE_DICTIONARY: the bit
+// width, then the indices in the hybrid encoding), each with definition
+// levels all 1 when the column is optional.
+func (p *Writer) writeDictChunk(i int, dict []byte, n int, runs []Run, st stats) error {
+	c := chunk{encodings: []int32{encPlain, encRLE, encRLEDictionary}, codec: p.codecs[i], values: p.group.rows, stats: st}
 	c.dictOffset = p.pos
 	if err := p.page(&c, pageDictionary, dict, n, encPlain); err != nil {
 		return err
 	}
 	c.dataOffset = p.pos
 	width := bitWidth(n)
-	for from := 0; from < rows || from == 0; from += maxPageRows {
-		to := min(rows, from+maxPageRows)
+	k, off := 0, int32(0) // the next run, and its rows already written
+	for first := true; first || k < len(runs); first = false {
+		// The runs of the page: maxPageRows rows at most, the last one
+		// cut where it reaches past.
+		page, rows := p.pageRuns[:0], 0
+		for k < len(runs) && rows < maxPageRows {
+			r := runs[k]
+			r.Len -= off
+			if room := int32(maxPageRows - rows); r.Len > room {
+				r.Len = room
+				off += room
+			} else {
+				k, off = k+1, 0
+			}
+			page = append(page, r)
+			rows += int(r.Len)
+		}
+		p.pageRuns = page
 		body := p.body[:0]
 		if p.cols[i].Optional {
-			body = appendAllDefined(body, to-from)
+			body = appendAllDefined(body, rows)
 		}
 		body = append(body, byte(width))
-		if indices == nil {
-			body = appendRun(body, to-from, 0, width)
-		} else {
-			body = appendHybrid(body, indices[from:to], width)
-		}
+		body = p.hybrid.appendRuns(body, page, width)
 		p.body = body
-		if err := p.page(&c, pageData, body, to-from, encRLEDictionary); err != nil {
+		if err := p.page(&c, pageData, body, rows, encRLEDictionary); err != nil {
 			return err
-		}
-		if to == rows {
-			break
 		}
 	}
 	p.group.chunks = append(p.group.chunks, c)
@@ -485,7 +494,7 @@ func (p *Writer) flushPage(c *chunk, pg *pageBuilder) error {
 		} else {
 			at := len(body)
 			body = append(body, 0, 0, 0, 0)
-			body = appendHybrid(body, pg.levels, 1)
+			body = p.hybrid.appendRuns(body, pg.levels, 1)
 			binary.LittleEndian.PutUint32(body[at:], uint32(len(body)-at-4))
 		}
 	}

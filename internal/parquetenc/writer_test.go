@@ -105,8 +105,12 @@ func writeFile(t *testing.T, codec Codec, groups []group) []byte {
 	for _, g := range groups {
 		n := len(g.f)
 		must(t, w.BeginRowGroup(int64(n)))
-		must(t, w.WriteStringDict(g.names, g.nameIdx))
-		must(t, w.WriteInt32Dict(g.levels, g.levelIdx))
+		names := RunsOf(nil, g.nameIdx)
+		if g.nameIdx == nil {
+			names = []Run{{Index: 0, Len: int32(n)}}
+		}
+		must(t, w.WriteStringDict(g.names, names))
+		must(t, w.WriteInt32Dict(g.levels, RunsOf(nil, g.levelIdx)))
 		// Split in two arrays, to cross array boundaries.
 		h := n / 3
 		fb := array.NewFloat64Builder(mem)
@@ -343,18 +347,22 @@ func TestWriterErrors(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, testCols[:2], []Codec{Snappy}, nil)
 	must(t, err)
-	if err := w.WriteStringDict([]string{"a"}, nil); err == nil {
+	two := []Run{{Index: 0, Len: 2}}
+	if err := w.WriteStringDict([]string{"a"}, two); err == nil {
 		t.Error("a column written before BeginRowGroup")
 	}
 	must(t, w.BeginRowGroup(2))
-	if err := w.WriteInt32Dict([]int32{1}, nil); err == nil {
+	if err := w.WriteInt32Dict([]int32{1}, two); err == nil {
 		t.Error("an int32 column written where a string column is due")
 	}
-	if err := w.WriteStringDict([]string{"a"}, []int32{0, 1}); err == nil {
+	if err := w.WriteStringDict([]string{"a"}, RunsOf(nil, []int32{0, 1})); err == nil {
 		t.Error("an index outside the dictionary")
 	}
-	if err := w.WriteStringDict([]string{"a"}, []int32{0}); err == nil {
+	if err := w.WriteStringDict([]string{"a"}, RunsOf(nil, []int32{0})); err == nil {
 		t.Error("1 index in a row group of 2 rows")
+	}
+	if err := w.WriteStringDict([]string{"a"}, []Run{{Index: 0, Len: 3}, {Index: 0, Len: -1}}); err == nil {
+		t.Error("a run of -1 rows")
 	}
 	if err := w.EndRowGroup(); err == nil {
 		t.Error("a row group ended before its columns")
