@@ -18,7 +18,13 @@ const (
 // the column orders (type-defined: what lets readers use min_value and
 // max_value).
 func (p *Writer) footer() []byte {
-	t := thriftWriter{}
+	// Sized up front: the metadata may hold large values (the canonical
+	// table's setups), which growing by doubling would copy.
+	size := 64 * len(p.cols) * (len(p.groups) + 1)
+	for _, kv := range p.kv {
+		size += len(kv[0]) + len(kv[1]) + 16
+	}
+	t := thriftWriter{b: make([]byte, 0, size+1024)}
 	t.begin(0)
 	t.i32(1, 2)
 	t.list(2, ctStruct, len(p.cols)+1)
