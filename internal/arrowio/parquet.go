@@ -291,10 +291,7 @@ func (d *intDictColumn) add(v []int32) {
 	}
 	for i := 0; i < len(v); {
 		x := v[i]
-		j := i + 1
-		for j < len(v) && v[j] == x {
-			j++
-		}
+		j := runEnd(v, i)
 		k, ok := d.memo[x]
 		if !ok {
 			k = int32(len(d.values))

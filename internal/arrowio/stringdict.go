@@ -3,6 +3,7 @@ package arrowio
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -111,14 +112,29 @@ func (d *StringDict) transposeRuns(runs []parquetenc.Run, idx []int32, dict *arr
 		if t[j] < 0 {
 			t[j] = d.Index(dict.Value(int(j)))
 		}
-		k := i + 1
-		for k < len(idx) && idx[k] == j {
-			k++
-		}
+		k := runEnd(idx, i)
 		runs = appendRun(runs, t[j], k-i)
 		i = k
 	}
 	return runs
+}
+
+// runEnd returns the end of the run of v[i]'s value that starts at i.
+// It compares four values at a time, as two 64-bit words.
+func runEnd(v []int32, i int) int {
+	x := v[i]
+	pair := uint64(uint32(x)) * (1<<32 + 1)
+	j := i + 1
+	for ; j+4 <= len(v); j += 4 {
+		w := (*[2]uint64)(unsafe.Pointer(&v[j]))
+		if w[0] != pair || w[1] != pair {
+			break
+		}
+	}
+	for j < len(v) && v[j] == x {
+		j++
+	}
+	return j
 }
 
 // Len is the number of distinct values.

@@ -3,6 +3,7 @@ package parquetenc
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // The value encodings of parquet-format's Encodings.md.
@@ -118,6 +119,37 @@ func appendLE(b []byte, x uint64, n uint) []byte {
 	return b
 }
 
+// pack32 packs the 32 values d[k]-lo (each < 2^width) into dst, 4·width
+// bytes, least significant bit first.
+func pack32(dst []byte, d *[deltaMini]int64, lo int64, width uint) {
+	if width == 0 {
+		return
+	}
+	var acc uint64
+	var n uint // bits in acc
+	o := 0
+	for _, v := range d {
+		x := uint64(v - lo)
+		acc |= x << n
+		n += width
+		if n >= 64 {
+			binary.LittleEndian.PutUint64(dst[o:], acc)
+			o += 8
+			n -= 64
+			acc = 0
+			if n > 0 {
+				acc = x >> (width - n)
+			}
+		}
+	}
+	// 32·width bits: what is left is 0 or 32 bits.
+	for ; n > 0; n -= 8 {
+		dst[o] = byte(acc)
+		acc >>= 8
+		o++
+	}
+}
+
 // bitWidth is the bits an index into a dictionary of n values takes: at
 // least 1 (Arrow's and parquet-mr's writers too).
 func bitWidth(n int) uint {
@@ -165,22 +197,17 @@ func appendDelta(b []byte, v []int64) []byte {
 			widths[mb] = uint(bits.Len64(or))
 			b = append(b, byte(widths[mb]))
 		}
-		w := bitWriter{b: b}
+		for k := m; k < deltaBlock; k++ {
+			d[k] = lo // packed as 0
+		}
 		for mb, width := range widths {
 			if mb*deltaMini >= m {
 				break
 			}
-			for k := mb * deltaMini; k < (mb+1)*deltaMini; k++ {
-				var x uint64
-				if k < m {
-					x = uint64(d[k] - lo)
-				}
-				if width > 0 {
-					w.put(x, width)
-				}
-			}
+			at := len(b)
+			b = slices.Grow(b, 4*int(width))[:at+4*int(width)]
+			pack32(b[at:], (*[deltaMini]int64)(d[mb*deltaMini:]), lo, width)
 		}
-		b = w.flush()
 	}
 	return b
 }

@@ -106,6 +106,9 @@ func (pg *pageBuilder) add(a arrow.Array, from, n int) int {
 		if nulls {
 			v = validValues(a, v, from)
 		}
+		if len(v) == 0 {
+			break
+		}
 		if pg.delta {
 			pg.ints = append(pg.ints, v...)
 		} else {
@@ -117,6 +120,9 @@ func (pg *pageBuilder) add(a arrow.Array, from, n int) int {
 		v := a.Int32Values()[from : from+n]
 		if nulls {
 			v = validValues(a, v, from)
+		}
+		if len(v) == 0 {
+			break
 		}
 		pg.values = append(pg.values, arrow.Int32Traits.CastToBytes(v)...)
 		pg.minI, pg.maxI = minMaxInt(v, pg.minI, pg.maxI)
@@ -155,6 +161,32 @@ func (pg *pageBuilder) add(a arrow.Array, from, n int) int {
 	return n
 }
 
+// rawPage returns the PLAIN encoding of a's rows from row from to row
+// to, the array's own bytes, when they are that (a fixed-width array
+// without nulls), and adds them to the chunk's statistics.
+func (pg *pageBuilder) rawPage(a arrow.Array, from, to int) ([]byte, bool) {
+	if a.NullN() > 0 || pg.delta {
+		return nil, false
+	}
+	switch a := a.(type) {
+	case *array.Float64:
+		v := a.Float64Values()[from:to]
+		pg.minF, pg.maxF = minMaxFloat(v, pg.minF, pg.maxF)
+		return arrow.Float64Traits.CastToBytes(v), true
+	case *array.Int64:
+		v := a.Int64Values()[from:to]
+		pg.minI, pg.maxI = minMaxInt(v, pg.minI, pg.maxI)
+		pg.counted += int64(len(v))
+		return arrow.Int64Traits.CastToBytes(v), true
+	case *array.Int32:
+		v := a.Int32Values()[from:to]
+		pg.minI, pg.maxI = minMaxInt(v, pg.minI, pg.maxI)
+		pg.counted += int64(len(v))
+		return arrow.Int32Traits.CastToBytes(v), true
+	}
+	return nil, false
+}
+
 // minMaxFloat returns the least and greatest of lo, hi and v's values,
 // NaN left out (it compares false).
 func minMaxFloat(v []float64, lo, hi float64) (float64, float64) {
@@ -181,6 +213,9 @@ func minMaxInt[T int32 | int64](v []T, lo, hi int64) (int64, int64) {
 // validValues returns the values of v (a's rows from row from on) that
 // are not null, in a new slice.
 func validValues[T int32 | int64](a arrow.Array, v []T, from int) []T {
+	if a.NullN() == a.Len() {
+		return nil
+	}
 	out := make([]T, 0, len(v))
 	for j, x := range v {
 		if a.IsValid(from + j) {

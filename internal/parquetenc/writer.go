@@ -85,7 +85,7 @@ type Writer struct {
 	group     *rowGroup
 	zstd      *zstd.Encoder
 	body      []byte // the page being encoded
-	out       []byte // the page as written: header and compressed body
+	out       []byte // the compressed page (its buffer is reused)
 	levels    []int32
 	closed    bool
 	err       error
@@ -390,16 +390,15 @@ func (p *Writer) page(c *chunk, kind int32, body []byte, n int, enc int32) error
 	if len(body) > math.MaxInt32 {
 		return fmt.Errorf("parquetenc: a page of %d bytes", len(body))
 	}
-	var comp []byte
+	comp := body
 	switch c.codec {
 	case Snappy:
 		comp = snappy.Encode(p.out[:cap(p.out)], body)
+		p.out = comp[:0]
 	case Zstd:
 		comp = p.zstd.EncodeAll(body, p.out[:0])
-	default:
-		comp = body
+		p.out = comp[:0]
 	}
-	p.out = comp[:0]
 	t := thriftWriter{b: make([]byte, 0, 64)}
 	t.i32(1, kind)
 	t.i32(2, int32(len(body)))
@@ -465,6 +464,25 @@ func (p *Writer) WriteArrays(arrays []arrow.Array, delta bool) error {
 	pg := &p.pb
 	pg.reset(col, delta)
 	for _, a := range arrays {
+		if !col.Optional && a.Len() > 0 {
+			// A fixed-width array without nulls is its own pages,
+			// compressed from its buffer without a copy.
+			if _, ok := pg.rawPage(a, 0, 0); ok {
+				if pg.rows > 0 {
+					if err := p.flushPage(&c, pg); err != nil {
+						return err
+					}
+				}
+				for from := 0; from < a.Len(); from += maxPageRows {
+					to := min(a.Len(), from+maxPageRows)
+					body, _ := pg.rawPage(a, from, to)
+					if err := p.page(&c, pageData, body, to-from, encPlain); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+		}
 		for from := 0; from < a.Len(); {
 			n := pg.add(a, from, min(a.Len()-from, maxPageRows-pg.rows))
 			from += n

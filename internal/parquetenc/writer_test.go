@@ -94,10 +94,10 @@ func randomGroup(r *rand.Rand, n, nd, maxRun int, nulls bool) group {
 }
 
 // writeFile writes groups with codec and returns the file.
-func writeFile(t *testing.T, codec Codec, groups []group) []byte {
+func writeFile(t *testing.T, codecs []Codec, groups []group) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, testCols, []Codec{codec}, [][2]string{{"k", "v"}})
+	w, err := NewWriter(&buf, testCols, codecs, [][2]string{{"k", "v"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,10 @@ func must(t *testing.T, err error) {
 // and the key-value metadata must come back.
 func TestWriterReadBack(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, codec := range []Codec{Uncompressed, Snappy, Zstd} {
+	// One codec for all columns, and one per column (the uncompressed
+	// pages between compressed ones are the arrays' own buffers).
+	mixed := []Codec{Snappy, Uncompressed, Zstd, Uncompressed, Snappy, Uncompressed, Uncompressed, Snappy}
+	for _, codecs := range [][]Codec{{Uncompressed}, {Snappy}, {Zstd}, mixed} {
 		groups := []group{
 			randomGroup(r, 5000, 1, 1, false),
 			randomGroup(r, 3001, 3, 20, true),
@@ -162,7 +165,7 @@ func TestWriterReadBack(t *testing.T) {
 			randomGroup(r, 1, 1, 1, true),
 		}
 		groups[0].nameIdx = nil // one value: a single run
-		data := writeFile(t, codec, groups)
+		data := writeFile(t, codecs, groups)
 		checkFile(t, data, groups)
 	}
 }
