@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
 )
 
 var typeNames = [...]string{Boolean: "boolean", Int32: "int32", Int64: "int64", Double: "double", String: "string"}
@@ -24,7 +25,8 @@ type pageBuilder struct {
 	levels    []Run   // optional columns: the definition levels (1 value, 0 null)
 	values    []byte  // PLAIN values
 	ints      []int64 // DELTA_BINARY_PACKED values
-	bits      bitWriter
+	bools     []byte  // booleans, PLAIN: bit-packed
+	nbools    int
 
 	// The chunk's statistics: min and max of integers and booleans (ok
 	// when counted > 0), of doubles (ok when minF <= maxF: NaN compares
@@ -39,7 +41,7 @@ type pageBuilder struct {
 
 // reset starts the chunk of col.
 func (pg *pageBuilder) reset(col Column, delta bool) {
-	*pg = pageBuilder{col: col, delta: delta, levels: pg.levels[:0], values: pg.values[:0], ints: pg.ints[:0], bits: bitWriter{b: pg.bits.b[:0]},
+	*pg = pageBuilder{col: col, delta: delta, levels: pg.levels[:0], values: pg.values[:0], ints: pg.ints[:0], bools: pg.bools[:0],
 		minI: math.MaxInt64, maxI: math.MinInt64, minF: math.Inf(1), maxF: math.Inf(-1)}
 }
 
@@ -47,7 +49,7 @@ func (pg *pageBuilder) reset(col Column, delta bool) {
 func (pg *pageBuilder) next() {
 	pg.rows, pg.pageNulls = 0, 0
 	pg.levels, pg.values, pg.ints = pg.levels[:0], pg.values[:0], pg.ints[:0]
-	pg.bits = bitWriter{b: pg.bits.b[:0]}
+	pg.bools, pg.nbools = pg.bools[:0], 0
 }
 
 // add adds up to n rows of a from row from; it returns how many it added
@@ -128,15 +130,31 @@ func (pg *pageBuilder) add(a arrow.Array, from, n int) int {
 		pg.minI, pg.maxI = minMaxInt(v, pg.minI, pg.maxI)
 		pg.counted += int64(len(v))
 	case *array.Boolean:
+		if !nulls {
+			// Arrow's bitmap is PLAIN's bit order: copied a word at a time.
+			data := a.Data()
+			pg.growBools(n)
+			bitutil.CopyBitmap(data.Buffers()[1].Bytes(), data.Offset()+from, n, pg.bools, pg.nbools)
+			pg.nbools += n
+			if set := bitutil.CountSetBits(data.Buffers()[1].Bytes(), data.Offset()+from, n); n > 0 {
+				pg.minI = min(pg.minI, int64(b2i(set == n)))
+				pg.maxI = max(pg.maxI, int64(b2i(set > 0)))
+				pg.counted += int64(n)
+			}
+			break
+		}
 		for j := from; j < from+n; j++ {
-			if nulls && a.IsNull(j) {
+			if a.IsNull(j) {
 				continue
 			}
-			var x int64
-			if a.Value(j) {
-				x = 1
+			x := int64(b2i(a.Value(j)))
+			pg.growBools(1)
+			if x == 1 {
+				bitutil.SetBit(pg.bools, pg.nbools)
+			} else {
+				bitutil.ClearBit(pg.bools, pg.nbools)
 			}
-			pg.bits.put(uint64(x), 1)
+			pg.nbools++
 			pg.minI, pg.maxI = min(pg.minI, x), max(pg.maxI, x)
 			pg.counted++
 		}
@@ -185,6 +203,21 @@ func (pg *pageBuilder) rawPage(a arrow.Array, from, to int) ([]byte, bool) {
 		return arrow.Int32Traits.CastToBytes(v), true
 	}
 	return nil, false
+}
+
+// growBools makes room for n more booleans (new bytes zero: the last
+// byte's padding is zeros).
+func (pg *pageBuilder) growBools(n int) {
+	for len(pg.bools) < (pg.nbools+n+7)/8 {
+		pg.bools = append(pg.bools, 0)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // minMaxFloat returns the least and greatest of lo, hi and v's values,

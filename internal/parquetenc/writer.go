@@ -520,7 +520,7 @@ func (p *Writer) flushPage(c *chunk, pg *pageBuilder) error {
 	case pg.delta:
 		body = appendDelta(body, pg.ints)
 	case pg.col.Type == Boolean:
-		body = append(body, pg.bits.flush()...)
+		body = append(body, pg.bools...)
 	default:
 		body = append(body, pg.values...)
 	}

@@ -42,6 +42,7 @@ var testCols = []Column{
 	{Name: "flag", Type: Boolean},
 	{Name: "i32", Type: Int32},
 	{Name: "note", Type: String, Optional: true},
+	{Name: "maybe", Type: Boolean, Optional: true},
 }
 
 // randomGroup is a row group of n rows whose dictionary indices come in
@@ -132,6 +133,9 @@ func writeFile(t *testing.T, codecs []Codec, groups []group) []byte {
 		sb := array.NewStringBuilder(mem)
 		sb.AppendValues(g.opt, g.optValid)
 		must(t, w.WriteArrays([]arrow.Array{sb.NewArray()}, false))
+		bb.AppendValues(g.b, g.optValid)
+		ba := bb.NewArray()
+		must(t, w.WriteArrays([]arrow.Array{array.NewSlice(ba, 0, int64(h)), array.NewSlice(ba, int64(h), int64(n))}, false))
 		must(t, w.EndRowGroup())
 	}
 	w.SetMetadata("late", "value")
@@ -155,7 +159,7 @@ func TestWriterReadBack(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	// One codec for all columns, and one per column (the uncompressed
 	// pages between compressed ones are the arrays' own buffers).
-	mixed := []Codec{Snappy, Uncompressed, Zstd, Uncompressed, Snappy, Uncompressed, Uncompressed, Snappy}
+	mixed := []Codec{Snappy, Uncompressed, Zstd, Uncompressed, Snappy, Uncompressed, Uncompressed, Snappy, Zstd}
 	for _, codecs := range [][]Codec{{Uncompressed}, {Snappy}, {Zstd}, mixed} {
 		groups := []group{
 			randomGroup(r, 5000, 1, 1, false),
@@ -192,7 +196,7 @@ func checkFile(t *testing.T, data []byte, groups []group) {
 		t.Fatal(err)
 	}
 	for gi, g := range groups {
-		tbl, err := fr.ReadRowGroups(context.Background(), []int{0, 1, 2, 3, 4, 5, 6, 7}, []int{gi})
+		tbl, err := fr.ReadRowGroups(context.Background(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, []int{gi})
 		if err != nil {
 			t.Fatalf("row group %d: %v", gi, err)
 		}
@@ -252,6 +256,10 @@ func checkFile(t *testing.T, data []byte, groups []group) {
 			valid = g.optValid == nil || g.optValid[j]
 			if a.IsValid(k) != valid || valid && a.(*array.String).Value(k) != g.opt[j] {
 				t.Fatalf("group %d row %d: note %v, want %q (valid %v)", gi, j, a, g.opt[j], valid)
+			}
+			a, k = row(col(8), j)
+			if a.IsValid(k) != valid || valid && a.(*array.Boolean).Value(k) != g.b[j] {
+				t.Fatalf("group %d row %d: maybe %v, want %v (valid %v)", gi, j, a, g.b[j], valid)
 			}
 		}
 		tbl.Release()
