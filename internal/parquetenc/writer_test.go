@@ -400,3 +400,32 @@ func TestWriterErrors(t *testing.T) {
 		t.Error("a double array in an int32 column")
 	}
 }
+
+// TestWriterNoRows: a file without row groups, and one with a row group
+// of no rows, read back as empty tables with their columns.
+func TestWriterNoRows(t *testing.T) {
+	for _, groups := range []int{0, 1} {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, testCols[:2], []Codec{Snappy}, nil)
+		must(t, err)
+		for range groups {
+			must(t, w.BeginRowGroup(0))
+			must(t, w.WriteStringDict(nil, nil))
+			must(t, w.WriteInt32Dict(nil, nil))
+			must(t, w.EndRowGroup())
+		}
+		must(t, w.Close())
+		pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("%d row groups: %v", groups, err)
+		}
+		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.NewGoAllocator())
+		must(t, err)
+		tbl, err := fr.ReadTable(context.Background())
+		must(t, err)
+		if tbl.NumRows() != 0 || tbl.NumCols() != 2 || pf.NumRowGroups() != groups {
+			t.Errorf("%d row groups: read %d rows, %d columns, %d row groups", groups, tbl.NumRows(), tbl.NumCols(), pf.NumRowGroups())
+		}
+		tbl.Release()
+	}
+}
