@@ -8,10 +8,18 @@
 //   - the same column types: Parquet and Arrow exactly, CSV as DuckDB infers
 //     them (integers may infer as BIGINT for a DOUBLE column, list columns
 //     are ";"-joined text, all-null columns any type);
-//   - numbers are numbers: no text column whose values all parse as numbers.
+//   - numbers are numbers: no text column whose values all parse as numbers;
+//   - the same values: the Parquet file read by two more readers (hyparquet,
+//     in JavaScript, with hyparquet-compressors for zstd, and parquet-wasm,
+//     Rust's arrow-rs) holds the rows of
+//     the Arrow file (written by another writer) value for value, as
+//     multisets (the by-shard table orders its rows by key hash).
 // Usage: node check.mjs DIR
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
+import { parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import * as parquetWasm from 'parquet-wasm';
 import { readFileSync, readdirSync, existsSync } from 'fs';
 import { join } from 'path';
 
@@ -35,6 +43,34 @@ function arrowType(t) {
   // text to DuckDB, which reads it as VARCHAR.
   const map = { Int64: 'BIGINT', Float64: 'DOUBLE', Utf8: 'VARCHAR', 'Dictionary<Int32, Utf8>': 'VARCHAR', Bool: 'BOOLEAN', Int32: 'INTEGER', 'List<Int64>': 'BIGINT[]', 'List<Utf8>': 'VARCHAR[]' };
   return map[s] ?? s;
+}
+
+// norm is a value as text every reader agrees on: integers of any width
+// and doubles (-0 and NaN spelt out), strings, booleans, null, and lists.
+function norm(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return Array.from(v, norm);
+  if (typeof v.toArray === 'function') return Array.from(v.toArray(), norm);
+  return `?${typeof v}:${v}`;
+}
+
+// arrowRows is t's rows as sorted JSON lines of normalised values.
+function arrowRows(t) {
+  const cols = t.schema.fields.map((f, i) => t.getChildAt(i));
+  const rows = [];
+  for (let i = 0; i < t.numRows; i++) rows.push(JSON.stringify(cols.map((c) => norm(c.get(i)))));
+  return rows.sort();
+}
+
+// sameRows compares two readers' sorted rows; it reports the first that differs.
+function sameRows(name, what, a, b) {
+  if (a.length !== b.length) { fail(`${name}: ${what}: ${a.length} against ${b.length} rows`); return; }
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) { fail(`${name}: ${what}: rows differ:\n  ${a[i].slice(0, 300)}\n  ${b[i].slice(0, 300)}`); return; }
+  }
 }
 
 const expected = new Map();
@@ -99,6 +135,20 @@ async function checkOne(name) {
     }
   }
   if (failures > failuresBefore) return;
+  let valuesChecked = 0;
+  try {
+    const want = arrowRows(tableFromIPC(readFileSync(ar)));
+    const bytes = readFileSync(pq);
+    const rs = arrowRows(tableFromIPC(parquetWasm.readParquet(new Uint8Array(bytes)).intoIPCStream()));
+    sameRows(name, 'parquet-wasm against the .arrow file', rs, want);
+    const names = tableFromIPC(readFileSync(ar)).schema.fields.map((f) => f.name);
+    const objs = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), compressors });
+    const hy = objs.map((o) => JSON.stringify(names.map((c) => norm(o[c])))).sort();
+    sameRows(name, 'hyparquet against the .arrow file', hy, want);
+    valuesChecked = want.length;
+  } catch (e) { fail(`${pq}: ${e.message}`); return; }
+  if (failures > failuresBefore) return;
+  console.log(`ok ${name}: the values of ${valuesChecked} rows alike in parquet-wasm, hyparquet and apache-arrow`);
   console.log(`ok ${name}: ${pqRows} rows, ${pqTypes.length} columns (${pqTypes.map((t) => t[1]).join(' ')})`);
 }
 // The table ingested with --by-shard (rows in key-hash order, row groups by
@@ -113,6 +163,6 @@ if (existsSync(plain) && existsSync(byShard)) {
   console.log(`ok table-by-shard.parquet: the rows of table.parquet, in ${g[0].n} row groups`);
 }
 if (checked === 0) fail(`no NAME.parquet/.arrow/.csv triples in ${dir}`);
-console.log(`${checked} outputs read by DuckDB and apache-arrow; ${failures} problems`);
+console.log(`${checked} outputs read by DuckDB, apache-arrow, parquet-wasm and hyparquet; ${failures} problems`);
 console.log(`outputs: ${checked - failedOutputs} read alike by every reader, ${failedOutputs} with problems`);
 process.exit(failures ? 1 : 0);

@@ -10,9 +10,6 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"github.com/benchtrim/benchtrim/internal/parquetenc"
 )
 
@@ -45,10 +42,6 @@ const parquetRowGroupRows = 1 << 17
 
 // ParquetOptions tune NewParquetWriterWith.
 type ParquetOptions struct {
-	// Plain names the columns written without dictionary encoding (the
-	// columns of a schema with list columns, which pqarrow writes; in a
-	// flat schema only strings and Runs columns are).
-	Plain []string
 	// Delta names int64 columns written DELTA_BINARY_PACKED: the
 	// differences between neighbouring values, bit-packed in blocks
 	// (Parquet format, Encodings.md). For counters and line numbers that
@@ -70,45 +63,33 @@ const Snappy = "snappy"
 // ParquetCodecs lists the page codecs ParquetOptions.Codec accepts.
 var ParquetCodecs = []string{Snappy, Zstd, noCompression}
 
-// parquetCodecs maps ParquetOptions.Codec to pqarrow's codecs, and
-// ownCodecs to parquetenc's.
-var (
-	parquetCodecs = map[string]compress.Compression{
-		"": compress.Codecs.Zstd, Zstd: compress.Codecs.Zstd, Snappy: compress.Codecs.Snappy, noCompression: compress.Codecs.Uncompressed,
-	}
-	ownCodecs = map[string]parquetenc.Codec{
-		"": parquetenc.Zstd, Zstd: parquetenc.Zstd, Snappy: parquetenc.Snappy, noCompression: parquetenc.Uncompressed,
-	}
-)
+// parquetCodecs maps ParquetOptions.Codec to parquetenc's codecs.
+var parquetCodecs = map[string]parquetenc.Codec{
+	"": parquetenc.Zstd, Zstd: parquetenc.Zstd, Snappy: parquetenc.Snappy, noCompression: parquetenc.Uncompressed,
+}
 
 // ParquetWriter writes records to a Parquet file as they come, in row
 // groups of about parquetRowGroupRows rows, and stores the Arrow schema in
 // the file so readers get the same types back.
 //
-// A schema of flat columns (strings, int32, int64, float64, booleans) is
-// written by package parquetenc. Its string columns without nulls are
+// The file is encoded by package parquetenc. String columns without nulls are
 // dictionary-encoded without hashing every value: as records arrive, each
 // is turned into runs of indices into a dictionary of the row group's
 // values (a value equal to the one before costs one comparison; a record
 // whose column is dictionary-encoded costs one lookup per value of its
 // dictionary), which parquetenc writes as the dictionary page and runs of
 // indices. The stored Arrow schema keeps the column's type, so every
-// reader sees strings. A schema with list columns (report frames) is
-// written by pqarrow.
+// reader sees strings.
 type ParquetWriter struct {
 	schema *arrow.Schema // as given
 	rows   int64
 	chunks [][]arrow.Array // per column not in dicts or ints: the row group's arrays
 	groups int             // row groups written
 
-	// Flat schemas.
 	enc   *parquetenc.Writer
 	dicts []*dictColumn    // per string column without nulls, nil for others
 	ints  []*intDictColumn // per Runs column, nil for others
 	delta []bool           // per column: DELTA_BINARY_PACKED
-
-	// Other schemas.
-	fw *pqarrow.FileWriter
 }
 
 // dictColumn is one string column of the row group being collected: its
@@ -142,15 +123,26 @@ var parquetencTypes = map[arrow.Type]parquetenc.Type{
 	arrow.FLOAT64: parquetenc.Double, arrow.BOOL: parquetenc.Boolean,
 }
 
-// flat reports whether every column of schema is a string (plain or
-// dictionary-encoded), int32, int64, float64 or boolean column.
-func flat(schema *arrow.Schema) bool {
-	for _, f := range schema.Fields() {
-		if _, ok := parquetencTypes[f.Type.ID()]; !ok && !arrow.TypeEqual(f.Type, stringDict) {
-			return false
-		}
+// parquetColumn is the parquetenc column of field f: strings (plain or
+// dictionary-encoded), int32, int64, float64 and booleans, and lists of
+// int32, int64, float64 and strings.
+func parquetColumn(f arrow.Field) (parquetenc.Column, error) {
+	c := parquetenc.Column{Name: f.Name, Optional: f.Nullable}
+	t := f.Type
+	if l, ok := t.(*arrow.ListType); ok {
+		c.List, c.ElemOptional = true, l.ElemField().Nullable
+		t = l.Elem()
 	}
-	return true
+	if arrow.TypeEqual(t, stringDict) {
+		c.Type = parquetenc.String
+		return c, nil
+	}
+	pt, ok := parquetencTypes[t.ID()]
+	if !ok || c.List && pt == parquetenc.Boolean {
+		return c, fmt.Errorf("arrowio: column %s: Parquet files of %s columns are not written", f.Name, f.Type)
+	}
+	c.Type = pt
+	return c, nil
 }
 
 // NewParquetWriterWith starts a Parquet file with schema on w, written
@@ -161,68 +153,49 @@ func flat(schema *arrow.Schema) bool {
 // schema as an Arrow IPC message, base64, as pqarrow stores it), then
 // what SetMetadata adds.
 func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
-	codec, ok := ownCodecs[o.Codec]
+	codec, ok := parquetCodecs[o.Codec]
 	if !ok {
 		return nil, fmt.Errorf("arrowio: unknown Parquet compression %q (want snappy, zstd or none)", o.Codec)
 	}
 	fields := schema.Fields()
-	p := &ParquetWriter{schema: schema, chunks: make([][]arrow.Array, len(fields))}
-	md := schema.Metadata()
-	var buf bytes.Buffer
-	iw := ipc.NewWriter(&buf, ipc.WithSchema(schema))
-	if err := iw.Close(); err != nil {
-		return nil, err
-	}
-	arrowSchema := base64.StdEncoding.EncodeToString(buf.Bytes())
-	if !flat(schema) {
-		opts := []parquet.WriterProperty{parquet.WithCompression(parquetCodecs[o.Codec]), parquet.WithDictionaryDefault(true),
-			parquet.WithMaxRowGroupLength(2 * parquetRowGroupRows), parquet.WithDataPageSize(8 << 20)}
-		for _, c := range o.Plain {
-			opts = append(opts, parquet.WithDictionaryFor(c, false))
-		}
-		fw, err := pqarrow.NewFileWriter(schema, w, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties())
+	p := &ParquetWriter{schema: schema, chunks: make([][]arrow.Array, len(fields)),
+		dicts: make([]*dictColumn, len(fields)), ints: make([]*intDictColumn, len(fields)), delta: make([]bool, len(fields))}
+	cols := make([]parquetenc.Column, len(fields))
+	for i, f := range fields {
+		c, err := parquetColumn(f)
 		if err != nil {
 			return nil, err
 		}
-		// What pqarrow.WithStoreSchema would store.
-		if err := fw.AppendKeyValueMetadata("ARROW:schema", arrowSchema); err != nil {
-			return nil, err
-		}
-		p.fw = fw
-		return p, nil
-	}
-	cols := make([]parquetenc.Column, len(fields))
-	p.dicts = make([]*dictColumn, len(fields))
-	p.ints = make([]*intDictColumn, len(fields))
-	p.delta = make([]bool, len(fields))
-	for i, f := range fields {
-		t := parquetenc.String
-		if !isStringish(f.Type) {
-			t = parquetencTypes[f.Type.ID()]
-		}
-		cols[i] = parquetenc.Column{Name: f.Name, Type: t, Optional: f.Nullable}
+		cols[i] = c
 		switch {
-		case t == parquetenc.String && !f.Nullable:
+		case c.List:
+		case c.Type == parquetenc.String && !f.Nullable:
 			p.dicts[i] = &dictColumn{}
-		case t == parquetenc.String && f.Type.ID() != arrow.STRING:
+		case c.Type == parquetenc.String && f.Type.ID() != arrow.STRING:
 			return nil, fmt.Errorf("arrowio: column %s: a nullable dictionary-encoded column", f.Name)
 		case slices.Contains(o.Runs, f.Name):
-			if t != parquetenc.Int32 || f.Nullable {
+			if c.Type != parquetenc.Int32 || f.Nullable {
 				return nil, fmt.Errorf("arrowio: column %s is %s, not int32 without nulls", f.Name, f.Type)
 			}
 			p.ints[i] = &intDictColumn{}
 		case slices.Contains(o.Delta, f.Name):
-			if t != parquetenc.Int64 {
+			if c.Type != parquetenc.Int64 {
 				return nil, fmt.Errorf("arrowio: column %s is %s, not int64", f.Name, f.Type)
 			}
 			p.delta[i] = true
 		}
 	}
 	var kv [][2]string
+	md := schema.Metadata()
 	for i, k := range md.Keys() {
 		kv = append(kv, [2]string{k, md.Values()[i]})
 	}
-	kv = append(kv, [2]string{"ARROW:schema", arrowSchema})
+	var buf bytes.Buffer
+	iw := ipc.NewWriter(&buf, ipc.WithSchema(schema))
+	if err := iw.Close(); err != nil {
+		return nil, err
+	}
+	kv = append(kv, [2]string{"ARROW:schema", base64.StdEncoding.EncodeToString(buf.Bytes())})
 	enc, err := parquetenc.NewWriter(w, cols, []parquetenc.Codec{codec}, kv)
 	if err != nil {
 		return nil, err
@@ -251,9 +224,9 @@ func (p *ParquetWriter) Write(r arrow.Record) error {
 	}
 	for i, c := range r.Columns() {
 		switch {
-		case p.dicts != nil && p.dicts[i] != nil:
+		case p.dicts[i] != nil:
 			p.dicts[i].add(c)
-		case p.ints != nil && p.ints[i] != nil:
+		case p.ints[i] != nil:
 			p.ints[i].add(c.(*array.Int32).Int32Values())
 		default:
 			c.Retain()
@@ -328,18 +301,6 @@ func (p *ParquetWriter) flush() error {
 		p.rows = 0
 	}()
 	p.groups++
-	if p.fw != nil {
-		p.fw.NewRowGroup()
-		for i, cs := range p.chunks {
-			ch := arrow.NewChunked(p.schema.Field(i).Type, cs)
-			err := p.fw.WriteColumnChunked(ch, 0, int64(ch.Len()))
-			ch.Release()
-			if err != nil {
-				return fmt.Errorf("arrowio: column %s: %w", p.schema.Field(i).Name, err)
-			}
-		}
-		return nil
-	}
 	if err := p.enc.BeginRowGroup(p.rows); err != nil {
 		return err
 	}
@@ -375,23 +336,13 @@ func (p *ParquetWriter) EndRowGroup() (int, error) {
 // writes in the footer at Close: for values known only once every row is
 // written.
 func (p *ParquetWriter) SetMetadata(key, value string) error {
-	if p.enc != nil {
-		p.enc.SetMetadata(key, value)
-		return nil
-	}
-	return p.fw.AppendKeyValueMetadata(key, value)
+	p.enc.SetMetadata(key, value)
+	return nil
 }
 
 // Close writes the last row group and the footer.
 func (p *ParquetWriter) Close() error {
-	err := p.flush()
-	if p.fw != nil {
-		if cerr := p.fw.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-	if err != nil {
+	if err := p.flush(); err != nil {
 		return err
 	}
 	return p.enc.Close()

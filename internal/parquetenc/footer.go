@@ -5,7 +5,9 @@ const (
 	convertedUTF8  = 0
 	convertedInt32 = 17
 	convertedInt64 = 18
+	convertedList  = 3
 	logicalString  = 1
+	logicalList    = 3
 	logicalInteger = 10
 	ctByte         = 3
 )
@@ -27,7 +29,14 @@ func (p *Writer) footer() []byte {
 	t := thriftWriter{b: make([]byte, 0, size+1024)}
 	t.begin(0)
 	t.i32(1, 2)
-	t.list(2, ctStruct, len(p.cols)+1)
+	elements := 1
+	for _, c := range p.cols {
+		elements++
+		if c.List {
+			elements += 2
+		}
+	}
+	t.list(2, ctStruct, elements)
 	t.begin(0)
 	t.string(4, "schema")
 	t.i32(5, int32(len(p.cols)))
@@ -37,36 +46,28 @@ func (p *Writer) footer() []byte {
 		rows += g.rows
 	}
 	for _, c := range p.cols {
-		t.begin(0)
-		t.i32(1, physical[c.Type])
-		rep := int32(0)
-		if c.Optional {
-			rep = 1
-		}
-		t.i32(3, rep)
-		t.string(4, c.Name)
-		switch c.Type {
-		case String:
-			t.i32(6, convertedUTF8)
+		if c.List {
+			// A LIST group, its repeated group and the element
+			// (parquet-format LogicalTypes.md, "Lists").
+			t.begin(0)
+			t.i32(3, repetition(c.Optional))
+			t.string(4, c.Name)
+			t.i32(5, 1)
+			t.i32(6, convertedList)
 			t.begin(10)
-			t.begin(logicalString)
+			t.begin(logicalList)
 			t.end()
 			t.end()
-		case Int32, Int64:
-			width, conv := byte(32), int32(convertedInt32)
-			if c.Type == Int64 {
-				width, conv = 64, convertedInt64
-			}
-			t.i32(6, conv)
-			t.begin(10)
-			t.begin(logicalInteger)
-			t.field(1, ctByte)
-			t.b = append(t.b, width)
-			t.bool(2, true)
 			t.end()
+			t.begin(0)
+			t.i32(3, 2) // REPEATED
+			t.string(4, "list")
+			t.i32(5, 1)
 			t.end()
+			leafElement(&t, Column{Name: "element", Type: c.Type, Optional: c.ElemOptional})
+			continue
 		}
-		t.end()
+		leafElement(&t, c)
 	}
 	t.i64(3, rows)
 	t.list(4, ctStruct, len(p.groups))
@@ -86,7 +87,7 @@ func (p *Writer) footer() []byte {
 			t.begin(3)
 			t.i32(1, physical[p.cols[ci].Type])
 			t.listI32(2, c.encodings)
-			t.listString(3, []string{p.cols[ci].Name})
+			t.listString(3, p.cols[ci].path())
 			t.i32(4, int32(c.codec))
 			t.i64(5, c.values)
 			t.i64(6, c.uncompressed)
@@ -95,13 +96,15 @@ func (p *Writer) footer() []byte {
 			if c.dictOffset >= 0 {
 				t.i64(11, c.dictOffset)
 			}
-			t.begin(12)
-			t.i64(3, c.stats.nulls)
-			if c.stats.ok {
-				t.binary(5, c.stats.max)
-				t.binary(6, c.stats.min)
+			if !c.stats.none {
+				t.begin(12)
+				t.i64(3, c.stats.nulls)
+				if c.stats.ok {
+					t.binary(5, c.stats.max)
+					t.binary(6, c.stats.min)
+				}
+				t.end()
 			}
-			t.end()
 			t.end()
 			t.end()
 		}
@@ -138,4 +141,44 @@ func (p *Writer) footer() []byte {
 	}
 	t.end()
 	return t.b
+}
+
+// repetition is the FieldRepetitionType of a column: REQUIRED or OPTIONAL.
+func repetition(optional bool) int32 {
+	if optional {
+		return 1
+	}
+	return 0
+}
+
+// leafElement writes the SchemaElement of the leaf column c, annotated as
+// Arrow's writer annotates them: strings UTF8, integers INT(32|64,
+// signed).
+func leafElement(t *thriftWriter, c Column) {
+	t.begin(0)
+	t.i32(1, physical[c.Type])
+	t.i32(3, repetition(c.Optional))
+	t.string(4, c.Name)
+	switch c.Type {
+	case String:
+		t.i32(6, convertedUTF8)
+		t.begin(10)
+		t.begin(logicalString)
+		t.end()
+		t.end()
+	case Int32, Int64:
+		width, conv := byte(32), int32(convertedInt32)
+		if c.Type == Int64 {
+			width, conv = 64, convertedInt64
+		}
+		t.i32(6, conv)
+		t.begin(10)
+		t.begin(logicalInteger)
+		t.field(1, ctByte)
+		t.b = append(t.b, width)
+		t.bool(2, true)
+		t.end()
+		t.end()
+	}
+	t.end()
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -45,8 +46,21 @@ var physical = [...]int32{Boolean: 0, Int32: 1, Int64: 2, Double: 5, String: 6}
 // Column describes one column of the file.
 type Column struct {
 	Name     string
-	Type     Type
+	Type     Type // of the values, or of a list's elements
 	Optional bool // nulls allowed: definition levels are written
+	// List makes the column a list of Type (Parquet's three-level LIST:
+	// the column, a repeated group "list", its field "element"), written
+	// from Arrow list arrays; ElemOptional allows null elements.
+	List         bool
+	ElemOptional bool
+}
+
+// path is the column's path in the schema (ColumnMetaData.path_in_schema).
+func (c Column) path() []string {
+	if c.List {
+		return []string{c.Name, "list", "element"}
+	}
+	return []string{c.Name}
 }
 
 // Codec is a page compression codec.
@@ -118,6 +132,7 @@ type stats struct {
 	min, max []byte
 	ok       bool
 	nulls    int64
+	none     bool // no statistics at all (list columns)
 }
 
 // NewWriter starts a file of cols on w, every column's pages compressed
@@ -198,7 +213,7 @@ func (p *Writer) next(t Type) (int, error) {
 	if i == len(p.cols) {
 		return 0, errors.New("parquetenc: more columns than the schema's")
 	}
-	if p.cols[i].Type != t {
+	if p.cols[i].Type != t || p.cols[i].List {
 		return 0, fmt.Errorf("parquetenc: column %s written as type %d, not %d", p.cols[i].Name, t, p.cols[i].Type)
 	}
 	return i, nil
@@ -440,6 +455,9 @@ func (p *Writer) WriteArrays(arrays []arrow.Array, delta bool) error {
 	}
 	i := len(p.group.chunks)
 	col := p.cols[i]
+	if col.List {
+		return p.writeList(i, arrays)
+	}
 	if delta && col.Type != Int64 {
 		return fmt.Errorf("parquetenc: column %s: DELTA_BINARY_PACKED is for int64 columns", col.Name)
 	}
@@ -563,4 +581,96 @@ func (p *Writer) Close() error {
 	footer = binary.LittleEndian.AppendUint32(footer, uint32(len(footer)))
 	footer = append(footer, "PAR1"...)
 	return p.write(footer)
+}
+
+// writeList writes column i, a list column, from Arrow list arrays: one
+// data page of repetition levels (0 starts a row, 1 continues its list),
+// definition levels (with o = 1 for an optional column, 0 otherwise: 0 a
+// null list, o an empty one, o+1 a null element, o+1+e a value, e = 1 when
+// elements may be null) and the PLAIN values, without statistics.
+func (p *Writer) writeList(i int, arrays []arrow.Array) error {
+	col := p.cols[i]
+	o, e := int32(0), int32(0)
+	if col.Optional {
+		o = 1
+	}
+	if col.ElemOptional {
+		e = 1
+	}
+	maxDef := o + 1 + e
+	var rep, def []Run
+	values := p.pb.values[:0]
+	levels, rows := 0, 0
+	for _, a := range arrays {
+		l, ok := a.(*array.List)
+		if !ok || !typeMatches(col.Type, l.ListValues()) {
+			return fmt.Errorf("parquetenc: column %s (list of %s): %s array", col.Name, typeNames[col.Type], a.DataType())
+		}
+		child := l.ListValues()
+		rows += l.Len()
+		for r := 0; r < l.Len(); r++ {
+			if l.IsNull(r) {
+				if !col.Optional {
+					return fmt.Errorf("parquetenc: column %s: a null list in a required column", col.Name)
+				}
+				rep, def = appendLevels(rep, 0, 1), appendLevels(def, 0, 1)
+				levels++
+				continue
+			}
+			s, end := l.ValueOffsets(r)
+			if s == end {
+				rep, def = appendLevels(rep, 0, 1), appendLevels(def, o, 1)
+				levels++
+				continue
+			}
+			for k := int(s); k < int(end); k++ {
+				rep = appendLevels(rep, int32(min(1, k-int(s))), 1)
+				levels++
+				if child.IsNull(k) {
+					if !col.ElemOptional {
+						return fmt.Errorf("parquetenc: column %s: a null element in a list of required elements", col.Name)
+					}
+					def = appendLevels(def, o+1, 1)
+					continue
+				}
+				def = appendLevels(def, maxDef, 1)
+				switch c := child.(type) {
+				case *array.Int64:
+					values = binary.LittleEndian.AppendUint64(values, uint64(c.Value(k)))
+				case *array.Int32:
+					values = binary.LittleEndian.AppendUint32(values, uint32(c.Value(k)))
+				case *array.Float64:
+					values = binary.LittleEndian.AppendUint64(values, math.Float64bits(c.Value(k)))
+				case *array.String:
+					v := c.Value(k)
+					values = binary.LittleEndian.AppendUint32(values, uint32(len(v)))
+					values = append(values, v...)
+				default:
+					return fmt.Errorf("parquetenc: column %s: lists of %s", col.Name, child.DataType())
+				}
+			}
+		}
+	}
+	p.pb.values = values
+	if int64(rows) != p.group.rows {
+		return fmt.Errorf("parquetenc: column %s: %d rows in a row group of %d", col.Name, rows, p.group.rows)
+	}
+	body := p.body[:0]
+	for _, lv := range []struct {
+		runs  []Run
+		width uint
+	}{{rep, 1}, {def, uint(bits.Len32(uint32(maxDef)))}} {
+		at := len(body)
+		body = append(body, 0, 0, 0, 0)
+		body = p.hybrid.appendRuns(body, lv.runs, lv.width)
+		binary.LittleEndian.PutUint32(body[at:], uint32(len(body)-at-4))
+	}
+	body = append(body, values...)
+	p.body = body
+	c := chunk{encodings: []int32{encPlain, encRLE}, codec: p.codecs[i], values: int64(levels), dictOffset: -1, dataOffset: p.pos, stats: stats{none: true}}
+	if err := p.page(&c, pageData, body, levels, encPlain); err != nil {
+		return err
+	}
+	p.group.chunks = append(p.group.chunks, c)
+	return p.err
 }

@@ -429,3 +429,117 @@ func TestWriterNoRows(t *testing.T) {
 		tbl.Release()
 	}
 }
+
+// TestWriterLists: list columns (required lists of optional int64s,
+// optional lists of strings) with empty lists, null lists and null
+// elements, in two row groups, read back by Arrow's Parquet reader.
+func TestWriterLists(t *testing.T) {
+	cols := []Column{
+		{Name: "ints", Type: Int64, List: true, ElemOptional: true},
+		{Name: "names", Type: String, List: true, Optional: true},
+		{Name: "n", Type: Int32},
+	}
+	mem := memory.NewGoAllocator()
+	type row struct {
+		ints     []int64
+		intNull  []bool // per element: null
+		names    []string
+		nullList bool
+	}
+	groups := [][]row{
+		{{ints: []int64{1, 2, 3}, intNull: []bool{false, true, false}, names: []string{"a", "b"}},
+			{ints: []int64{}, names: []string{}},
+			{ints: []int64{7}, intNull: []bool{false}, nullList: true}},
+		{{ints: []int64{-5, 1 << 40}, intNull: []bool{false, false}, names: []string{"c"}}},
+	}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, cols, []Codec{Snappy}, nil)
+	must(t, err)
+	for _, g := range groups {
+		ib := array.NewListBuilder(mem, arrow.PrimitiveTypes.Int64)
+		sb := array.NewListBuilder(mem, arrow.BinaryTypes.String)
+		nb := array.NewInt32Builder(mem)
+		for k, r := range g {
+			ib.Append(true)
+			for j, x := range r.ints {
+				if r.intNull[j] {
+					ib.ValueBuilder().AppendNull()
+				} else {
+					ib.ValueBuilder().(*array.Int64Builder).Append(x)
+				}
+			}
+			if r.nullList {
+				sb.AppendNull()
+			} else {
+				sb.Append(true)
+				for _, s := range r.names {
+					sb.ValueBuilder().(*array.StringBuilder).Append(s)
+				}
+			}
+			nb.Append(int32(k))
+		}
+		must(t, w.BeginRowGroup(int64(len(g))))
+		must(t, w.WriteArrays([]arrow.Array{ib.NewArray()}, false))
+		must(t, w.WriteArrays([]arrow.Array{sb.NewArray()}, false))
+		must(t, w.WriteArrays([]arrow.Array{nb.NewArray()}, false))
+		must(t, w.EndRowGroup())
+	}
+	must(t, w.Close())
+	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+	must(t, err)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
+	must(t, err)
+	tbl, err := fr.ReadTable(context.Background())
+	must(t, err)
+	defer tbl.Release()
+	var got, want []string
+	for _, g := range groups {
+		for _, r := range g {
+			s := "["
+			for j, x := range r.ints {
+				if r.intNull[j] {
+					s += "(null) "
+				} else {
+					s += fmt.Sprint(x, " ")
+				}
+			}
+			s += "] "
+			if r.nullList {
+				s += "(null)"
+			} else {
+				s += fmt.Sprint(r.names)
+			}
+			want = append(want, s)
+		}
+	}
+	ints, names := tbl.Column(0).Data().Chunks(), tbl.Column(1).Data().Chunks()
+	for c := range ints {
+		li, ln := ints[c].(*array.List), names[c].(*array.List)
+		for r := 0; r < li.Len(); r++ {
+			s := "["
+			a, b := li.ValueOffsets(r)
+			for k := a; k < b; k++ {
+				if li.ListValues().IsNull(int(k)) {
+					s += "(null) "
+				} else {
+					s += fmt.Sprint(li.ListValues().(*array.Int64).Value(int(k)), " ")
+				}
+			}
+			s += "] "
+			if ln.IsNull(r) {
+				s += "(null)"
+			} else {
+				var v []string
+				a, b := ln.ValueOffsets(r)
+				for k := a; k < b; k++ {
+					v = append(v, ln.ListValues().(*array.String).Value(int(k)))
+				}
+				s += fmt.Sprint(v)
+			}
+			got = append(got, s)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("read back\n  %q\nwant\n  %q", got, want)
+	}
+}
