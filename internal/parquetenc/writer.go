@@ -19,7 +19,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -251,40 +250,24 @@ func RunsOf(dst []Run, indices []int32) []Run {
 // indices into it. Its statistics are the least and greatest of the
 // values the runs refer to.
 func (p *Writer) WriteStringDict(values []string, runs []Run) error {
-	i, err := p.next(String)
-	if err != nil {
-		return err
-	}
-	used, err := p.usedValues(i, len(values), runs)
-	if err != nil {
-		return err
-	}
-	dict := p.body[:0]
-	for _, v := range values {
-		dict = binary.LittleEndian.AppendUint32(dict, uint32(len(v)))
-		dict = append(dict, v...)
-	}
-	var st stats
-	for _, j := range used {
-		v := values[j]
-		if !st.ok || v < unsafe.String(unsafe.SliceData(st.min), len(st.min)) {
-			st.min = []byte(v)
-		}
-		if !st.ok || v > unsafe.String(unsafe.SliceData(st.max), len(st.max)) {
-			st.max = []byte(v)
-		}
-		st.ok = true
-	}
-	if len(st.min) > maxStatisticBytes || len(st.max) > maxStatisticBytes {
-		st = stats{}
-	}
-	return p.writeDictChunk(i, dict, len(values), runs, st)
+	return writeDict(p, String, values, runs, func(b []byte, v string) []byte {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
+		return append(b, v...)
+	}, func(v string) []byte { return []byte(v) })
 }
 
 // WriteInt32Dict writes the next column, of type Int32, dictionary
 // encoded as WriteStringDict does.
 func (p *Writer) WriteInt32Dict(values []int32, runs []Run) error {
-	i, err := p.next(Int32)
+	plain := func(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) }
+	return writeDict(p, Int32, values, runs, plain, func(v int32) []byte { return plain(nil, v) })
+}
+
+// writeDict writes the next column, of type t, from the dictionary values
+// (appendPlain encodes a value PLAIN, stat as a statistic) and runs of
+// indices into it.
+func writeDict[T string | int32](p *Writer, t Type, values []T, runs []Run, appendPlain func([]byte, T) []byte, stat func(T) []byte) error {
+	i, err := p.next(t)
 	if err != nil {
 		return err
 	}
@@ -294,23 +277,18 @@ func (p *Writer) WriteInt32Dict(values []int32, runs []Run) error {
 	}
 	dict := p.body[:0]
 	for _, v := range values {
-		dict = binary.LittleEndian.AppendUint32(dict, uint32(v))
+		dict = appendPlain(dict, v)
 	}
 	var st stats
-	var lo, hi int32
-	for _, j := range used {
-		v := values[j]
-		if !st.ok || v < lo {
-			lo = v
+	if len(used) > 0 {
+		lo, hi := values[used[0]], values[used[0]]
+		for _, j := range used[1:] {
+			lo, hi = min(lo, values[j]), max(hi, values[j])
 		}
-		if !st.ok || v > hi {
-			hi = v
+		st = stats{ok: true, min: stat(lo), max: stat(hi)}
+		if len(st.min) > maxStatisticBytes || len(st.max) > maxStatisticBytes {
+			st = stats{}
 		}
-		st.ok = true
-	}
-	if st.ok {
-		st.min = binary.LittleEndian.AppendUint32(nil, uint32(lo))
-		st.max = binary.LittleEndian.AppendUint32(nil, uint32(hi))
 	}
 	return p.writeDictChunk(i, dict, len(values), runs, st)
 }

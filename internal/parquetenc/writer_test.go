@@ -215,56 +215,52 @@ func checkFile(t *testing.T, data []byte, groups []group) {
 			t.Fatalf("row %d past the column", j)
 			return nil, 0
 		}
-		for j := 0; j < n; j++ {
-			a, k := row(col(0), j)
-			want := g.names[0]
-			if g.nameIdx != nil {
-				want = g.names[g.nameIdx[j]]
-			}
-			if got := stringAt(a, k); got != want {
-				t.Fatalf("group %d row %d: name %q, want %q", gi, j, got, want)
-			}
-			a, k = row(col(1), j)
-			if got := int32At(a, k); got != g.levels[g.levelIdx[j]] {
-				t.Fatalf("group %d row %d: level %d, want %d", gi, j, got, g.levels[g.levelIdx[j]])
-			}
-			a, k = row(col(2), j)
-			valid := g.fValid == nil || g.fValid[j]
-			if a.IsValid(k) != valid {
-				t.Fatalf("group %d row %d: value valid %v, want %v", gi, j, a.IsValid(k), valid)
-			}
-			if got := a.(*array.Float64).Value(k); valid && math.Float64bits(got) != math.Float64bits(g.f[j]) {
-				t.Fatalf("group %d row %d: value %v, want %v", gi, j, got, g.f[j])
-			}
-			a, k = row(col(3), j)
-			if got := a.(*array.Int64).Value(k); got != g.i64[j] {
-				t.Fatalf("group %d row %d: i64 %d, want %d", gi, j, got, g.i64[j])
-			}
-			a, k = row(col(4), j)
-			if got := a.(*array.Int64).Value(k); got != g.delta[j] {
-				t.Fatalf("group %d row %d: delta %d, want %d", gi, j, got, g.delta[j])
-			}
-			a, k = row(col(5), j)
-			if got := a.(*array.Boolean).Value(k); got != g.b[j] {
-				t.Fatalf("group %d row %d: flag %v, want %v", gi, j, got, g.b[j])
-			}
-			a, k = row(col(6), j)
-			if got := a.(*array.Int32).Value(k); got != g.s32[j] {
-				t.Fatalf("group %d row %d: i32 %d, want %d", gi, j, got, g.s32[j])
-			}
-			a, k = row(col(7), j)
-			valid = g.optValid == nil || g.optValid[j]
-			if a.IsValid(k) != valid || valid && a.(*array.String).Value(k) != g.opt[j] {
-				t.Fatalf("group %d row %d: note %v, want %q (valid %v)", gi, j, a, g.opt[j], valid)
-			}
-			a, k = row(col(8), j)
-			if a.IsValid(k) != valid || valid && a.(*array.Boolean).Value(k) != g.b[j] {
-				t.Fatalf("group %d row %d: maybe %v, want %v (valid %v)", gi, j, a, g.b[j], valid)
+		// Each column's value at row j, as read (a's row k) and as written.
+		valid := func(v []bool, j int) bool { return v == nil || v[j] }
+		checks := []struct {
+			name      string
+			got, want func(a arrow.Array, k, j int) any
+		}{
+			{"name", func(a arrow.Array, k, _ int) any { return stringAt(a, k) }, func(_ arrow.Array, _, j int) any {
+				if g.nameIdx == nil {
+					return g.names[0]
+				}
+				return g.names[g.nameIdx[j]]
+			}},
+			{"level", func(a arrow.Array, k, _ int) any { return int32At(a, k) }, func(_ arrow.Array, _, j int) any { return g.levels[g.levelIdx[j]] }},
+			{"value", func(a arrow.Array, k, _ int) any { return nullOr(a, k, math.Float64bits(a.(*array.Float64).Value(k))) },
+				func(_ arrow.Array, _, j int) any { return nullOr2(valid(g.fValid, j), math.Float64bits(g.f[j])) }},
+			{"i64", func(a arrow.Array, k, _ int) any { return a.(*array.Int64).Value(k) }, func(_ arrow.Array, _, j int) any { return g.i64[j] }},
+			{"delta", func(a arrow.Array, k, _ int) any { return a.(*array.Int64).Value(k) }, func(_ arrow.Array, _, j int) any { return g.delta[j] }},
+			{"flag", func(a arrow.Array, k, _ int) any { return a.(*array.Boolean).Value(k) }, func(_ arrow.Array, _, j int) any { return g.b[j] }},
+			{"i32", func(a arrow.Array, k, _ int) any { return a.(*array.Int32).Value(k) }, func(_ arrow.Array, _, j int) any { return g.s32[j] }},
+			{"note", func(a arrow.Array, k, _ int) any { return nullOr(a, k, a.(*array.String).Value(k)) },
+				func(_ arrow.Array, _, j int) any { return nullOr2(valid(g.optValid, j), g.opt[j]) }},
+			{"maybe", func(a arrow.Array, k, _ int) any { return nullOr(a, k, a.(*array.Boolean).Value(k)) },
+				func(_ arrow.Array, _, j int) any { return nullOr2(valid(g.optValid, j), g.b[j]) }},
+		}
+		for c, ch := range checks {
+			for j := 0; j < n; j++ {
+				a, k := row(col(c), j)
+				if got, want := ch.got(a, k, j), ch.want(a, k, j); got != want {
+					t.Fatalf("group %d row %d: %s %v, want %v", gi, j, ch.name, got, want)
+				}
 			}
 		}
 		tbl.Release()
 		checkStats(t, pf.MetaData().RowGroup(gi), g)
 	}
+}
+
+// nullOr is v, or "null" when a's row k is null.
+func nullOr(a arrow.Array, k int, v any) any { return nullOr2(a.IsValid(k), v) }
+
+// nullOr2 is v when valid, else "null".
+func nullOr2(valid bool, v any) any {
+	if !valid {
+		return "null"
+	}
+	return v
 }
 
 func stringAt(a arrow.Array, k int) string {
