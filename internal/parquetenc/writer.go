@@ -1,10 +1,11 @@
-// Package parquetenc writes Parquet files of flat columns (booleans,
-// int32, int64, doubles and UTF-8 strings, required or optional) from
-// dictionaries and indices the caller has already built and from Arrow
-// arrays, encoding every page itself: the Parquet writer of package arrowio
-// uses it for the canonical table, whose row groups it collects as
-// dictionaries and indices, so that no value is hashed or copied value by
-// value by a general-purpose encoder.
+// Package parquetenc writes Parquet files of columns of booleans, int32,
+// int64, doubles and UTF-8 strings (required or optional) and of lists of
+// them, from dictionaries and runs of indices the caller has already
+// built and from Arrow arrays, encoding every page itself: the Parquet
+// writer of package arrowio collects the canonical table's string and
+// repetition-level columns as dictionaries and runs while the rows come,
+// so that no value is hashed, and no index stored or encoded, one row at
+// a time.
 //
 // The file layout and encodings are parquet-format's (README.md,
 // Encodings.md, parquet.thrift): "PAR1", column chunks of data pages v1
@@ -99,7 +100,6 @@ type Writer struct {
 	zstd      *zstd.Encoder
 	body      []byte // the page being encoded
 	out       []byte // the compressed page (its buffer is reused)
-	levels    []int32
 	closed    bool
 	err       error
 	createdBy string
