@@ -2,15 +2,12 @@ package parquetenc
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/arrow/go/v15/parquet/file"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 )
 
 // FuzzWriter writes a row group built from the bytes: runs of indices
@@ -74,12 +71,7 @@ func FuzzWriter(f *testing.F) {
 		must(t, w.WriteArrays([]arrow.Array{fb.NewArray()}, false))
 		must(t, w.EndRowGroup())
 		must(t, w.Close())
-		pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
-		must(t, err)
-		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
-		must(t, err)
-		tbl, err := fr.ReadTable(context.Background())
-		must(t, err)
+		tbl, _ := readTable(t, buf.Bytes())
 		defer tbl.Release()
 		k := 0
 		for ci, c := range tbl.Column(0).Data().Chunks() {

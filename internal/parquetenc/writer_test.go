@@ -143,6 +143,19 @@ func writeFile(t *testing.T, codecs []Codec, groups []group) []byte {
 	return buf.Bytes()
 }
 
+// readTable reads a whole Parquet file with Arrow's reader; the caller
+// releases the table.
+func readTable(t *testing.T, data []byte) (arrow.Table, *file.Reader) {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	must(t, err)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.NewGoAllocator())
+	must(t, err)
+	tbl, err := fr.ReadTable(context.Background())
+	must(t, err)
+	return tbl, pf
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -411,14 +424,7 @@ func TestWriterNoRows(t *testing.T) {
 			must(t, w.EndRowGroup())
 		}
 		must(t, w.Close())
-		pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
-		if err != nil {
-			t.Fatalf("%d row groups: %v", groups, err)
-		}
-		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.NewGoAllocator())
-		must(t, err)
-		tbl, err := fr.ReadTable(context.Background())
-		must(t, err)
+		tbl, pf := readTable(t, buf.Bytes())
 		if tbl.NumRows() != 0 || tbl.NumCols() != 2 || pf.NumRowGroups() != groups {
 			t.Errorf("%d row groups: read %d rows, %d columns, %d row groups", groups, tbl.NumRows(), tbl.NumCols(), pf.NumRowGroups())
 		}
@@ -481,12 +487,7 @@ func TestWriterLists(t *testing.T) {
 		must(t, w.EndRowGroup())
 	}
 	must(t, w.Close())
-	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
-	must(t, err)
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
-	must(t, err)
-	tbl, err := fr.ReadTable(context.Background())
-	must(t, err)
+	tbl, _ := readTable(t, buf.Bytes())
 	defer tbl.Release()
 	var got, want []string
 	for _, g := range groups {
