@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -324,5 +326,26 @@ func TestRealHollowAllModes(t *testing.T) {
 	}
 	if len(metrics) != 8 {
 		t.Errorf("secondary metrics %v, want the 8 percentiles", metrics)
+	}
+}
+
+// TestRealFilesThroughTableFiles writes the table of every real file as
+// .arrow, .parquet and .csv and reads each back: every row, column and
+// setup (the Parquet encoder on real names, NaN values, missing forks,
+// ragged secondary metrics).
+func TestRealFilesThroughTableFiles(t *testing.T) {
+	dir := sharedJMHDir(t)
+	for _, name := range realFiles {
+		t.Run(strings.SplitN(name, "_", 2)[0], func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			if _, err := os.Stat(path); err != nil {
+				testenv.Skip(t, "%s: %v", name, err)
+			}
+			tab, _, err := ingesttest.ReadFile(t, format{}, path, ingest.Source{Project: "real", Version: "v1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ingesttest.CheckTableFiles(t, tab)
+		})
 	}
 }
