@@ -20,6 +20,8 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"runtime/debug"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -152,7 +154,7 @@ func NewWriter(w io.Writer, cols []Column, codecs []Codec, kv [][2]string) (*Wri
 	default:
 		return nil, fmt.Errorf("parquetenc: %d codecs for %d columns", len(codecs), len(cols))
 	}
-	p := &Writer{w: w, cols: cols, codecs: codecs, kv: kv, createdBy: "benchtrim"}
+	p := &Writer{w: w, cols: cols, codecs: codecs, kv: kv, createdBy: createdBy()}
 	for _, c := range codecs {
 		switch c {
 		case Uncompressed, Snappy:
@@ -172,6 +174,25 @@ func NewWriter(w io.Writer, cols []Column, codecs []Codec, kv [][2]string) (*Wri
 		return nil, err
 	}
 	return p, nil
+}
+
+// createdBy is the footer's created_by: "benchtrim version V", V the
+// module's version ("devel" for a build from a work tree). parquet-java
+// (CorruptStatistics.shouldIgnoreStatistics, PARQUET-251) ignores the
+// statistics of byte-array columns when created_by does not parse as
+// "APP version VERSION [(build HASH)]" (VersionParser.FORMAT), so Spark,
+// Hive and Trino would not skip row groups by benchmark name otherwise.
+func createdBy() string {
+	v := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = strings.Map(func(r rune) rune {
+			if r == '(' || r == ')' {
+				return -1
+			}
+			return r
+		}, bi.Main.Version)
+	}
+	return "benchtrim version " + v
 }
 
 // write writes b to the file.

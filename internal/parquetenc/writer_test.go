@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -196,6 +197,13 @@ func checkFile(t *testing.T, data []byte, groups []group) {
 	defer pf.Close()
 	if got := pf.NumRowGroups(); got != len(groups) {
 		t.Fatalf("%d row groups, want %d", got, len(groups))
+	}
+	// parquet-java's VersionParser.FORMAT, anchored as Matcher.matches is:
+	// files whose created_by it cannot parse get their string statistics
+	// ignored.
+	parquetJava := regexp.MustCompile(`^(.*?)\s+version\s*(?:([^(]*?)\s*(?:\(\s*build\s*([^)]*?)\s*\))?)?$`)
+	if m := parquetJava.FindStringSubmatch(pf.MetaData().GetCreatedBy()); m == nil || m[1] != "benchtrim" {
+		t.Errorf("created_by %q does not parse as parquet-java's APP version VERSION (got %q)", pf.MetaData().GetCreatedBy(), m)
 	}
 	kv := pf.MetaData().KeyValueMetadata()
 	if v := kv.FindValue("k"); v == nil || *v != "v" {
