@@ -1,5 +1,7 @@
 package parquetenc
 
+import "math"
+
 // parquet.thrift ConvertedType and LogicalType of annotated columns.
 const (
 	convertedUTF8  = 0
@@ -118,8 +120,10 @@ func (p *Writer) footer() []byte {
 			t.i64(5, first)
 		}
 		t.i64(6, compressed)
-		t.field(7, 4) // ordinal, an i16
-		t.b = appendZigzag(t.b, int64(gi))
+		if gi <= math.MaxInt16 {
+			t.field(7, 4) // ordinal, an i16 (optional: left out past 32,767)
+			t.b = appendZigzag(t.b, int64(gi))
+		}
 		t.end()
 	}
 	if len(p.kv) > 0 {

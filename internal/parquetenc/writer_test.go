@@ -548,3 +548,43 @@ func TestWriterLists(t *testing.T) {
 		t.Errorf("read back\n  %q\nwant\n  %q", got, want)
 	}
 }
+
+// TestWriterManyRowGroups: past 32,767 row groups the footer leaves out
+// the row groups' ordinals (an i16); the file still reads, every row.
+func TestWriterManyRowGroups(t *testing.T) {
+	const groups = 1<<15 + 10
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, []Column{{Name: "x", Type: Int32}}, []Codec{Uncompressed}, nil)
+	must(t, err)
+	for g := range groups {
+		must(t, w.BeginRowGroup(1))
+		must(t, w.WriteInt32Dict([]int32{int32(g)}, []Run{{Index: 0, Len: 1}}))
+		must(t, w.EndRowGroup())
+	}
+	must(t, w.Close())
+	tbl, pf := readTable(t, buf.Bytes())
+	defer tbl.Release()
+	if pf.NumRowGroups() != groups || tbl.NumRows() != groups {
+		t.Fatalf("%d row groups, %d rows, want %d", pf.NumRowGroups(), tbl.NumRows(), groups)
+	}
+	var sum int64
+	for _, c := range tbl.Column(0).Data().Chunks() {
+		for k := 0; k < c.Len(); k++ {
+			sum += int64(int32At(c, k))
+		}
+	}
+	if want := int64(groups) * (groups - 1) / 2; sum != want {
+		t.Errorf("sum of the rows %d, want %d", sum, want)
+	}
+	// Row group g has ordinal g up to 32,767 (what an i16 holds), and none
+	// (read as 0) after: not a wrapped negative number.
+	for _, g := range []int{0, 1, 1<<15 - 1, 1 << 15, groups - 1} {
+		want := int16(0)
+		if g < 1<<15 {
+			want = int16(g)
+		}
+		if got := pf.MetaData().RowGroup(g).Ordinal(); got != want {
+			t.Errorf("row group %d: ordinal %d, want %d", g, got, want)
+		}
+	}
+}
