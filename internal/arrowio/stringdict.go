@@ -137,12 +137,6 @@ func runEnd(v []int32, i int) int {
 	return j
 }
 
-// Len is the number of distinct values.
-func (d *StringDict) Len() int { return len(d.values) }
-
-// value is the value of index j.
-func (d *StringDict) value(j int32) string { return d.values[j] }
-
 // Array returns the values as a string array, allocated from mem; the
 // caller releases it.
 func (d *StringDict) Array(mem memory.Allocator) arrow.Array {

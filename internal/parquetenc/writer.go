@@ -254,18 +254,6 @@ type Run struct {
 	Len   int32
 }
 
-// RunsOf returns the runs of indices, appended to dst.
-func RunsOf(dst []Run, indices []int32) []Run {
-	for _, j := range indices {
-		if n := len(dst); n > 0 && dst[n-1].Index == j {
-			dst[n-1].Len++
-			continue
-		}
-		dst = append(dst, Run{Index: j, Len: 1})
-	}
-	return dst
-}
-
 // WriteStringDict writes the next column, of type String, dictionary
 // encoded: values is the dictionary, runs the row group's rows as runs of
 // indices into it. Its statistics are the least and greatest of the

@@ -107,12 +107,12 @@ func writeFile(t *testing.T, codecs []Codec, groups []group) []byte {
 	for _, g := range groups {
 		n := len(g.f)
 		must(t, w.BeginRowGroup(int64(n)))
-		names := RunsOf(nil, g.nameIdx)
+		names := runsOf(nil, g.nameIdx)
 		if g.nameIdx == nil {
 			names = []Run{{Index: 0, Len: int32(n)}}
 		}
 		must(t, w.WriteStringDict(g.names, names))
-		must(t, w.WriteInt32Dict(g.levels, RunsOf(nil, g.levelIdx)))
+		must(t, w.WriteInt32Dict(g.levels, runsOf(nil, g.levelIdx)))
 		// Split in two arrays, to cross array boundaries.
 		h := n / 3
 		fb := array.NewFloat64Builder(mem)
@@ -142,6 +142,18 @@ func writeFile(t *testing.T, codecs []Codec, groups []group) []byte {
 	w.SetMetadata("late", "value")
 	must(t, w.Close())
 	return buf.Bytes()
+}
+
+// runsOf returns the runs of indices, appended to dst.
+func runsOf(dst []Run, indices []int32) []Run {
+	for _, j := range indices {
+		if n := len(dst); n > 0 && dst[n-1].Index == j {
+			dst[n-1].Len++
+			continue
+		}
+		dst = append(dst, Run{Index: j, Len: 1})
+	}
+	return dst
 }
 
 // readTable reads a whole Parquet file with Arrow's reader; the caller
@@ -383,10 +395,10 @@ func TestWriterErrors(t *testing.T) {
 	if err := w.WriteInt32Dict([]int32{1}, two); err == nil {
 		t.Error("an int32 column written where a string column is due")
 	}
-	if err := w.WriteStringDict([]string{"a"}, RunsOf(nil, []int32{0, 1})); err == nil {
+	if err := w.WriteStringDict([]string{"a"}, runsOf(nil, []int32{0, 1})); err == nil {
 		t.Error("an index outside the dictionary")
 	}
-	if err := w.WriteStringDict([]string{"a"}, RunsOf(nil, []int32{0})); err == nil {
+	if err := w.WriteStringDict([]string{"a"}, runsOf(nil, []int32{0})); err == nil {
 		t.Error("1 index in a row group of 2 rows")
 	}
 	if err := w.WriteStringDict([]string{"a"}, []Run{{Index: 0, Len: 3}, {Index: 0, Len: -1}}); err == nil {
