@@ -343,7 +343,7 @@ func TestMeanTZeroSpread(t *testing.T) {
 	}
 }
 
-// The flat bootstrap's kernels (meansAsm, countsAsm, tSumsAsm) must give
+// The flat bootstrap's kernels (meansAsm, countsAsm, tSumsAsm, sharedAsm) must give
 // the Go loops' bits and leave the generator where they do: odd and even
 // sizes, one value, ties, batches around tSumsAsm's 64; and with Lemire's
 // threshold forced to 2³¹ (half the products redrawn; the real threshold
@@ -401,6 +401,43 @@ func TestResampleKernels(t *testing.T) {
 					if ka.pcg != kg.pcg {
 						t.Fatalf("%s, n %d, thresh %d, B %d: generator left at %v, Go at %v", k.name, n, thresh, B, ka.pcg, kg.pcg)
 					}
+				}
+			}
+		}
+		// sharedAsm, as resampleShared calls it, against resampleSharedGo,
+		// with the real thresholds and with half of the 16-bit parts and
+		// half of the 32-bit redraws rejected.
+		m := Mean(x, nil)
+		centred := make([]float64, n)
+		for i, v := range sorted {
+			centred[i] = v - m
+		}
+		for _, th := range [][2]uint64{{sharedThresh(n), uint64(real)}, {1 << 15, 1 << 31}} {
+			for _, B := range []int{1, 2, 65} {
+				s1, s2 := src.Uint64(), src.Uint64()
+				ka, kg := &Stream{}, &Stream{}
+				ka.pcg.Seed(s1, s2)
+				kg.pcg.Seed(s1, s2)
+				var got, want [3][]float64
+				for k := range got {
+					got[k], want[k] = make([]float64, B), make([]float64, B)
+				}
+				counts := make([]int32, n)
+				for b := 0; b < B; b++ {
+					clear(counts)
+					sum, c, q, diff := sharedAsm(&ka.pcg, sorted, centred, counts, th[0], uint32(th[1]))
+					got[0][b], got[1][b], got[2][b] = sum/float64(n), medianFromCounts(sorted, counts, uint64(n)), studentized(c, q, float64(n), diff != 0)
+				}
+				resampleSharedGo(sorted, centred, make([]int32, n), want[0], want[1], want[2], kg, th[0], uint32(th[1]))
+				for k := range got {
+					for b := range got[k] {
+						if math.Float64bits(got[k][b]) != math.Float64bits(want[k][b]) {
+							t.Fatalf("shared (%d), n %d, thresholds %v, B %d, resample %d: kernel %v, Go %v", k, n, th, B, b, got[k][b], want[k][b])
+						}
+					}
+				}
+				if ka.pcg != kg.pcg {
+					t.Fatalf("shared, n %d, thresholds %v, B %d: generator left at %v, Go at %v", n, th, B, ka.pcg, kg.pcg)
 				}
 			}
 		}

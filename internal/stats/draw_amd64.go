@@ -39,3 +39,11 @@ func countsAsm(st *pcg, counts []int32, thresh uint32)
 //
 //go:noescape
 func tSumsAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64)
+
+// sharedAsm is one resample of resampleSharedGo (thresh16 and thresh32 its
+// index's thresholds): len(sorted) draws, each adding 1 to counts[draw];
+// s and c are the sums of the drawn sorted and centred values, q of the
+// centred values' squares, diff the OR of their bits XOR the first's.
+//
+//go:noescape
+func sharedAsm(st *pcg, sorted, centred []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, diff uint64)

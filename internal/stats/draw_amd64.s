@@ -270,3 +270,124 @@ tdone:
 	PCG_RETURN
 	REDRAW(tretry0, tok0)
 	REDRAW(tretry1, tok1)
+
+// The shared kernel below keeps, besides R8 (n), R14 (the 32-bit Lemire
+// threshold of the redraws) and R15 (the output being split): SI sorted,
+// DI centred, R9 counts, R12 the 16-bit threshold, BX the draw index i,
+// CX diff, R13 the first value's bits, and the sums in X0 … X5.
+
+// PART16(retry, ok) draws one index into AX from the low 16 bits of R15,
+// as resampleShared's index does (shifting R15 on to the next part): the
+// product p = part·n, redrawn as one unbiased 32-bit draw (REDRAW at
+// retry, REDRAW16) when p mod 2¹⁶ < R12; the index is p≫16.
+#define PART16(retry, ok) \
+	MOVWQZX R15, AX; \
+	SHRQ $16, R15; \
+	IMULQ R8, AX; \
+	MOVWQZX AX, DX; \
+	CMPQ DX, R12; \
+	JCS retry; \
+	SHRQ $16, AX; \
+ok:
+
+// REDRAW16(retry, ok) is PART16's out-of-line redraw (Stream.uint32n):
+// the index, the high word of the accepted product, is left in AX.
+#define REDRAW16(retry, ok) \
+retry: \
+	PCG_NEXT; \
+	LEMIRE32(R8, R14, retry); \
+	SHRQ $32, AX; \
+	JMP ok
+
+// SHARED_ADD(s, c, q) adds the draw in AX: s += sorted[j], c += centred[j],
+// q += centred[j]², counts[j]++, diff |= bits(centred[j]) ⊕ first.
+#define SHARED_ADD(s, c, q) \
+	MOVSD 0(SI)(AX*8), X6; \
+	MOVSD 0(DI)(AX*8), X7; \
+	INCL 0(R9)(AX*4); \
+	MOVQ X7, DX; \
+	XORQ R13, DX; \
+	ORQ DX, CX; \
+	ADDSD X6, s; \
+	ADDSD X7, c; \
+	MULSD X7, X7; \
+	ADDSD X7, q
+
+// FIRST(skip) sets R13 to the bits of centred[AX] when BX (i) is 0.
+#define FIRST(skip) \
+	TESTQ BX, BX; \
+	JNE skip; \
+	MOVQ 0(DI)(AX*8), R13; \
+skip:
+
+// func sharedAsm(st *pcg, sorted, centred []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, diff uint64)
+//
+// One resample of resampleSharedGo: len(sorted) draws, four per output
+// (PART16), the first and third of each four into (X0, X2, X4), the second
+// and fourth into (X1, X3, X5), the last len(sorted) mod 4 from one more
+// output into (X0, X2, X4); s, c and q are the two sums of each added.
+TEXT ·sharedAsm(SB), NOSPLIT, $0-128
+	MOVQ sorted_base+8(FP), SI
+	MOVQ sorted_len+16(FP), R8
+	MOVQ centred_base+32(FP), DI
+	MOVQ counts_base+56(FP), R9
+	MOVQ thresh16+80(FP), R12
+	MOVL thresh32+88(FP), R14
+	MOVQ st+0(FP), AX
+	PCG_LOAD(AX)
+	XORPS X0, X0
+	XORPS X1, X1
+	XORPS X2, X2
+	XORPS X3, X3
+	XORPS X4, X4
+	XORPS X5, X5
+	XORQ CX, CX
+	XORQ R13, R13
+	XORQ BX, BX
+
+sgroup:
+	LEAQ 4(BX), DX
+	CMPQ DX, R8
+	JHI stail
+	PCG_NEXT
+	MOVQ AX, R15
+	PART16(sretry0, sok0)
+	FIRST(sfirst)
+	SHARED_ADD(X0, X2, X4)
+	PART16(sretry1, sok1)
+	SHARED_ADD(X1, X3, X5)
+	PART16(sretry2, sok2)
+	SHARED_ADD(X0, X2, X4)
+	PART16(sretry3, sok3)
+	SHARED_ADD(X1, X3, X5)
+	ADDQ $4, BX
+	JMP sgroup
+
+stail:
+	CMPQ BX, R8
+	JCC sdone
+	PCG_NEXT
+	MOVQ AX, R15
+
+stloop:
+	PART16(sretryt, sokt)
+	FIRST(sfirstt)
+	SHARED_ADD(X0, X2, X4)
+	INCQ BX
+	CMPQ BX, R8
+	JCS stloop
+
+sdone:
+	ADDSD X1, X0
+	ADDSD X3, X2
+	ADDSD X5, X4
+	MOVSD X0, s+96(FP)
+	MOVSD X2, c+104(FP)
+	MOVSD X4, q+112(FP)
+	MOVQ CX, diff+120(FP)
+	PCG_RETURN
+	REDRAW16(sretry0, sok0)
+	REDRAW16(sretry1, sok1)
+	REDRAW16(sretry2, sok2)
+	REDRAW16(sretry3, sok3)
+	REDRAW16(sretryt, sokt)

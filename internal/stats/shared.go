@@ -119,25 +119,57 @@ func (t *tails) quantiles(B, jlo int, flo float64, jhi int, fhi float64) (lo, hi
 
 // resampleShared draws len(means) resamples of the sorted values and
 // records each one's mean, median and studentized mean (as resampleT, from
-// the centred values centred[i] = sorted[i] − mean). Sums alternate
-// between two accumulators (draws 0, 2 of each group of four and draws 1,
-// 3), which halves the latency chains of the additions.
+// the centred values centred[i] = sorted[i] − mean): resampleSharedGo,
+// its draws by the kernel sharedAsm where there is one.
 func resampleShared(sorted, centred []float64, counts []int32, means, medians, ts []float64, rng *Stream) {
+	n := len(sorted)
+	thresh16, thresh32 := sharedThresh(n), lemireThresh(n)
+	if !haveDrawKernel {
+		resampleSharedGo(sorted, centred, counts, means, medians, ts, rng, thresh16, thresh32)
+		return
+	}
+	un := uint64(n)
+	fn := float64(n)
+	counts = counts[:n]
+	centred = centred[:n]
+	for b := range means {
+		clear(counts)
+		s, c, q, diff := sharedAsm(&rng.pcg, sorted, centred, counts, thresh16, thresh32)
+		means[b] = s / fn
+		medians[b] = medianFromCounts(sorted, counts, un)
+		ts[b] = studentized(c, q, fn, diff != 0)
+	}
+}
+
+// sharedThresh is the threshold below which resampleShared redraws the
+// low 16 bits of a product part·n: 2¹⁶ mod n, or 2¹⁶ (every part
+// redrawn, 32-bit draws only) when n ≥ 2¹⁶.
+func sharedThresh(n int) uint64 {
+	if n >= 1<<16 {
+		return 1 << 16
+	}
+	return uint64(uint16(-uint16(n)) % uint16(n))
+}
+
+// resampleSharedGo is resampleShared in Go, the reference of sharedAsm.
+// The draws are four per output: its 16-bit parts in turn, each a Lemire
+// product p = part·n whose low 16 bits are below thresh16 redrawn as one
+// 32-bit draw (draw32 with thresh32; the thresholds of resampleShared
+// make the draws unbiased, draw32 then being Stream.uint32n). Sums
+// alternate between two accumulators (draws 0, 2 of each group of four
+// and draws 1, 3), which halves the latency chains of the additions.
+func resampleSharedGo(sorted, centred []float64, counts []int32, means, medians, ts []float64, rng *Stream, thresh16 uint64, thresh32 uint32) {
 	n := len(sorted)
 	un := uint64(n)
 	fn := float64(n)
 	counts = counts[:n]
 	centred = centred[:n]
 	pcg := &rng.pcg
-	thresh16 := uint64(uint16(-uint16(n)) % uint16(n))
-	if n >= 1<<16 {
-		thresh16 = 1 << 16 // every part rejected: 32-bit draws only
-	}
 	// index maps the 16-bit part p (in the low bits) to an index.
 	index := func(p uint64) uint64 {
 		p *= un
 		if p&0xffff < thresh16 {
-			return redraw(rng, n)
+			return redraw(pcg, un, uint64(thresh32))
 		}
 		return p >> 16
 	}
@@ -198,4 +230,4 @@ func resampleShared(sorted, centred []float64, counts []int32, means, medians, t
 // rejects.
 //
 //go:noinline
-func redraw(rng *Stream, n int) uint64 { return uint64(rng.uint32n(uint32(n))) }
+func redraw(pcg *pcg, n, thresh uint64) uint64 { return draw32(pcg, n, thresh) }
