@@ -169,7 +169,7 @@ func resampleSharedGo(sorted, centred []float64, counts []int32, means, medians,
 	index := func(p uint64) uint64 {
 		p *= un
 		if p&0xffff < thresh16 {
-			return redraw(pcg, un, uint64(thresh32))
+			return draw32(pcg, un, uint64(thresh32))
 		}
 		return p >> 16
 	}
@@ -225,9 +225,3 @@ func resampleSharedGo(sorted, centred []float64, counts []int32, means, medians,
 		ts[b] = studentized(sc, q, fn, diff != 0)
 	}
 }
-
-// redraw is an unbiased 32-bit index draw, for the parts resampleShared
-// rejects.
-//
-//go:noinline
-func redraw(pcg *pcg, n, thresh uint64) uint64 { return draw32(pcg, n, thresh) }
