@@ -50,6 +50,12 @@ type Builder struct {
 	timeValid       []bool // nil while every row of the batch has timestamps
 	zeros64         []int64
 	zeros32, ones32 []int32
+
+	// pool hands the batch slices of released records back (see
+	// recycler); spareWarmup and spareValid are the last batch's warmup
+	// and timeValid slices, which no record takes.
+	pool                    *recycler
+	spareWarmup, spareValid []bool
 }
 
 // column is one fixed-width column of the batch being built. While every
@@ -58,10 +64,11 @@ type Builder struct {
 // trial and slice rarely change) it holds only their count, and the
 // record shares a read-only buffer of usual values instead of a slice of
 // its own.
-type column[T comparable] struct {
+type column[T int32 | int64] struct {
 	v     []T
 	n     int // rows held as a count (v is empty)
 	usual T
+	pool  *recycler // where a whole batch's v comes from
 }
 
 // materialize puts the counted rows into v, with room for size rows
@@ -70,7 +77,11 @@ type column[T comparable] struct {
 // times on its way to a batch.
 func (c *column[T]) materialize(size int) {
 	if c.v == nil {
-		c.v = make([]T, 0, max(size, c.n))
+		if size > 0 && size >= c.n {
+			c.v = recycled[T](c.pool, size)
+		} else {
+			c.v = make([]T, 0, max(size, c.n))
+		}
 	}
 	if c.n > 0 {
 		c.v = repeat(c.v, c.usual, c.n)
@@ -88,15 +99,18 @@ func (c *column[T]) addN(x T, k, size int) {
 	c.v = repeat(c.v, x, k)
 }
 
-// take returns the batch's values (usual[:n] while they are all usual)
-// and starts a new batch.
-func (c *column[T]) take(usual []T) []T {
+// array returns the batch's values as an array of type dt, with validity
+// bitmap valid (nil when nulls is 0), and starts a new batch: usual[:n]
+// while they are all usual, else v, which goes back to c.pool once the
+// array is released.
+func (c *column[T]) array(dt arrow.DataType, usual []T, valid []byte, nulls int) arrow.Array {
 	v := c.v
+	c.v = nil
 	if len(v) == 0 {
-		v = usual[:c.n]
+		v, c.n = usual[:c.n], 0
+		return arrowio.FixedArray(dt, v, valid, nulls)
 	}
-	c.v, c.n = nil, 0
-	return v
+	return recycledArray(c.pool, dt, v, valid, nulls)
 }
 
 // size is the room a column takes for its batch: a whole batch once the
@@ -153,7 +167,7 @@ func (d *dictBuilder) add(s string, k, size int) {
 // dictionary array and starts a new batch; zeros are read-only zero
 // indices for a batch of index 0 only.
 func (d *dictBuilder) array(zeros []int32) arrow.Array {
-	ind := arrowio.Int32Array(d.idx.take(zeros))
+	ind := d.idx.array(arrow.PrimitiveTypes.Int32, zeros, nil, 0)
 	k := len(d.offsets) - 1
 	data := array.NewData(arrow.BinaryTypes.String, k,
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.GetBytes(d.offsets[:k+1])),
@@ -176,13 +190,16 @@ func NewBuilder(mem memory.Allocator, batchRows int) *Builder {
 	if batchRows <= 0 {
 		batchRows = DefaultBatchRows
 	}
-	b := &Builder{batchRows: batchRows, runs: &RunIDs{}}
+	b := &Builder{batchRows: batchRows, runs: &RunIDs{}, pool: &recycler{rows: batchRows}}
 	for i := range b.strs {
 		b.strs[i].reset()
+		b.strs[i].idx.pool = b.pool
 	}
 	for l := range b.levels {
 		b.levels[l].usual = 1
+		b.levels[l].pool = b.pool
 	}
+	b.startNs.pool, b.endNs.pool = b.pool, b.pool
 	return b
 }
 
@@ -222,10 +239,7 @@ func (b *Builder) Append(r *Row) error {
 		b.startNs.addN(0, 1, size)
 		b.endNs.addN(0, 1, size)
 		if b.timeValid == nil {
-			b.timeValid = make([]bool, b.pending, b.batchRows)
-			for i := range b.timeValid {
-				b.timeValid[i] = true
-			}
+			b.timeValid = b.newValid()
 		}
 		b.timeValid = append(b.timeValid, false)
 	}
@@ -331,7 +345,7 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 			b.startNs.addN(0, k, size)
 			b.endNs.addN(0, k, size)
 			if b.timeValid == nil {
-				b.timeValid = repeat(make([]bool, 0, b.batchRows), true, b.pending)
+				b.timeValid = b.newValid()
 			}
 			b.timeValid = repeat(b.timeValid, false, k)
 		}
@@ -343,6 +357,16 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 		}
 	}
 	return -1, nil
+}
+
+// newValid returns the batch's timeValid once a row without timestamps
+// comes: true for the rows so far, with room for a batch.
+func (b *Builder) newValid() []bool {
+	v := b.spareValid[:0]
+	if cap(v) < b.batchRows {
+		v = make([]bool, 0, b.batchRows)
+	}
+	return repeat(v, true, b.pending)
 }
 
 // repeat appends k copies of x to s.
@@ -399,9 +423,12 @@ func atLeast1(v int32) int32 {
 // make small tables.
 func (b *Builder) reserve() {
 	n := b.batchRows
-	b.value, b.nsPerOp = make([]float64, 0, n), make([]float64, 0, n)
-	b.count, b.line = make([]int64, 0, n), make([]int64, 0, n)
-	b.warmup = make([]bool, 0, n)
+	b.value, b.nsPerOp = recycled[float64](b.pool, n), recycled[float64](b.pool, n)
+	b.count, b.line = recycled[int64](b.pool, n), recycled[int64](b.pool, n)
+	b.warmup = b.spareWarmup[:0]
+	if cap(b.warmup) < n {
+		b.warmup = make([]bool, 0, n)
+	}
 }
 
 // flush emits the pending rows as a record: the columns' slices become its
@@ -434,11 +461,11 @@ func (b *Builder) flush() {
 		}
 	}
 	f64, i64 := arrow.PrimitiveTypes.Float64, arrow.PrimitiveTypes.Int64
-	cols[idxValue], cols[idxNsPerOp] = arrowio.FixedArray(f64, b.value, nil, 0), arrowio.FixedArray(f64, b.nsPerOp, nil, 0)
-	cols[idxCount], cols[idxLine] = arrowio.FixedArray(i64, b.count, nil, 0), arrowio.FixedArray(i64, b.line, nil, 0)
-	cols[idxStartNs], cols[idxEndNs] = arrowio.FixedArray(i64, b.startNs.take(b.zeros64), valid, nulls), arrowio.FixedArray(i64, b.endNs.take(b.zeros64), valid, nulls)
+	cols[idxValue], cols[idxNsPerOp] = recycledArray(b.pool, f64, b.value, nil, 0), recycledArray(b.pool, f64, b.nsPerOp, nil, 0)
+	cols[idxCount], cols[idxLine] = recycledArray(b.pool, i64, b.count, nil, 0), recycledArray(b.pool, i64, b.line, nil, 0)
+	cols[idxStartNs], cols[idxEndNs] = b.startNs.array(i64, b.zeros64, valid, nulls), b.endNs.array(i64, b.zeros64, valid, nulls)
 	for l, c := range [NumLevels]int{idxInstance, idxTrial, idxFork, idxIteration, idxSlice} {
-		cols[c] = arrowio.Int32Array(b.levels[l].take(b.ones32))
+		cols[c] = b.levels[l].array(arrow.PrimitiveTypes.Int32, b.ones32, nil, 0)
 	}
 	warm := make([]byte, bitutil.BytesForBits(int64(n)))
 	for i := slices.Index(b.warmup, true); i >= 0 && i < len(b.warmup); i++ {
@@ -454,7 +481,11 @@ func (b *Builder) flush() {
 		c.Release()
 	}
 	b.value, b.nsPerOp, b.count, b.line = nil, nil, nil, nil
-	b.warmup, b.timeValid = nil, nil
+	b.spareWarmup, b.warmup = b.warmup, nil
+	if b.timeValid != nil {
+		b.spareValid = b.timeValid
+	}
+	b.timeValid = nil
 	b.pending = 0
 	if b.sink == nil {
 		b.records = append(b.records, rec)

@@ -1,0 +1,112 @@
+package table
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/internal/arrowio"
+)
+
+// recycler hands a Builder's column slices back to it once the records
+// that took them are released, so that a table streamed through a sink
+// (Builder.SetSink) reuses a few batches' memory instead of asking the
+// heap for fresh memory per batch: without it, ingesting a 35 MB JMH file
+// allocated 77 MB, faulted in 56 MB of new pages and collected twice.
+//
+// It is the memory.Allocator of the buffers Builder.flush makes of its
+// slices (memory.NewBufferWithAllocator): Free takes a buffer back when
+// its last reference is released. Allocate gives out a freed buffer of the
+// asked size, or new memory. The records' users keep a buffer only by
+// retaining it (the Arrow rule); a slice of it kept past Release would see
+// the next batch's values.
+//
+// Only slices of fixed-width values without pointers pass through it
+// (float64, int64, int32), as bytes; it keeps at most maxFree of them.
+type recycler struct {
+	rows int // a batch's rows: only buffers of a batch of 4- or 8-byte values come back
+	mu   sync.Mutex
+	free [][]byte
+}
+
+// maxFree bounds the buffers a recycler keeps: a batch takes up to 13
+// (value, ns_per_op, count, line, start and end, five levels, and the
+// indices of the string columns that vary), and a pipe holds a few
+// batches.
+const maxFree = 64
+
+// Allocate returns a buffer of size bytes: a freed one of that size, or a
+// new one (always, from a nil recycler). Its contents are undefined.
+func (r *recycler) Allocate(size int) []byte {
+	if r == nil {
+		return make([]byte, size)
+	}
+	r.mu.Lock()
+	for i := len(r.free) - 1; i >= 0; i-- {
+		if b := r.free[i]; len(b) == size {
+			last := len(r.free) - 1
+			r.free[i] = r.free[last]
+			r.free[last] = nil
+			r.free = r.free[:last]
+			r.mu.Unlock()
+			return b
+		}
+	}
+	r.mu.Unlock()
+	return make([]byte, size)
+}
+
+// Reallocate is Allocate and a copy of b.
+func (r *recycler) Reallocate(size int, b []byte) []byte {
+	out := r.Allocate(size)
+	copy(out, b)
+	r.Free(b)
+	return out
+}
+
+// Free takes back b, whole (its capacity).
+func (r *recycler) Free(b []byte) {
+	b = b[:cap(b)]
+	if len(b) != 4*r.rows && len(b) != 8*r.rows {
+		return
+	}
+	r.mu.Lock()
+	if len(r.free) < maxFree {
+		r.free = append(r.free, b)
+	}
+	r.mu.Unlock()
+}
+
+// recycled returns an empty slice with room for n values of T, from r's
+// freed buffers when one has that size.
+func recycled[T int32 | int64 | float64](r *recycler, n int) []T {
+	var zero T
+	b := r.Allocate(n * int(unsafe.Sizeof(zero)))
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)[:0]
+}
+
+// recycledArray returns v as an array of type dt (whose values have T's
+// width) whose data buffer is v itself, handed back to r (whole: v's
+// capacity) when the array's last reference is released (never when r is
+// nil); valid is its validity bitmap (nil when nulls is 0). The caller
+// releases it.
+func recycledArray[T int32 | int64 | float64](r *recycler, dt arrow.DataType, v []T, valid []byte, nulls int) arrow.Array {
+	if r == nil {
+		return arrowio.FixedArray(dt, v, valid, nulls)
+	}
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), cap(v)*size)[:len(v)*size]
+	buf := memory.NewBufferWithAllocator(b, r)
+	var bitmap *memory.Buffer
+	if valid != nil {
+		bitmap = memory.NewBufferBytes(valid)
+	}
+	data := array.NewData(dt, len(v), []*memory.Buffer{bitmap, buf}, nil, nulls, 0)
+	buf.Release()
+	defer data.Release()
+	return array.MakeFromData(data)
+}
