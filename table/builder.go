@@ -23,7 +23,9 @@ const DefaultBatchRows = 1 << 16
 // afterwards (or instead, on error paths).
 //
 // Rows go into plain Go slices, one per column, which become the record's
-// buffers without a copy when a batch is full; a column whose rows all
+// buffers without a copy when a batch is full (and come back to the
+// Builder for a later batch once the record is released: recycler); a
+// column whose rows all
 // hold its usual value (index 0, level 1, no timestamp) only counts them
 // and shares a read-only buffer of that value (see column). A string column appends one
 // int32 index per row: a value equal to the row before costs one string
@@ -432,7 +434,8 @@ func (b *Builder) reserve() {
 }
 
 // flush emits the pending rows as a record: the columns' slices become its
-// buffers, and the next batch starts with new slices.
+// buffers, and the next batch starts with slices of released records'
+// memory where there are some (recycler).
 func (b *Builder) flush() {
 	n := b.pending
 	if n == 0 {
