@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/internal/arrowio"
@@ -32,10 +31,9 @@ type recycler struct {
 	free [][]byte
 }
 
-// maxFree bounds the buffers a recycler keeps: a batch takes up to 13
+// maxFree bounds the buffers a recycler keeps: a batch takes up to 20
 // (value, ns_per_op, count, line, start and end, five levels, and the
-// indices of the string columns that vary), and a pipe holds a few
-// batches.
+// indices of the nine string columns), and a pipe holds a few batches.
 const maxFree = 64
 
 // Allocate returns a buffer of size bytes: a freed one of that size, or a
@@ -101,12 +99,6 @@ func recycledArray[T int32 | int64 | float64](r *recycler, dt arrow.DataType, v 
 	size := int(unsafe.Sizeof(zero))
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), cap(v)*size)[:len(v)*size]
 	buf := memory.NewBufferWithAllocator(b, r)
-	var bitmap *memory.Buffer
-	if valid != nil {
-		bitmap = memory.NewBufferBytes(valid)
-	}
-	data := array.NewData(dt, len(v), []*memory.Buffer{bitmap, buf}, nil, nulls, 0)
-	buf.Release()
-	defer data.Release()
-	return array.MakeFromData(data)
+	defer buf.Release()
+	return arrowio.FixedArrayOf(dt, len(v), buf, valid, nulls)
 }

@@ -157,11 +157,17 @@ func Int32Array(v []int32) arrow.Array {
 // when nulls is 0); v and valid must not change afterwards. The caller
 // releases it.
 func FixedArray[T arrow.FixedWidthType](dt arrow.DataType, v []T, valid []byte, nulls int) arrow.Array {
+	return FixedArrayOf(dt, len(v), memory.NewBufferBytes(arrow.GetBytes(v)), valid, nulls)
+}
+
+// FixedArrayOf is FixedArray of the n values in buffer values, which the
+// array retains (the caller keeps its own reference).
+func FixedArrayOf(dt arrow.DataType, n int, values *memory.Buffer, valid []byte, nulls int) arrow.Array {
 	var bitmap *memory.Buffer
 	if valid != nil {
 		bitmap = memory.NewBufferBytes(valid)
 	}
-	data := array.NewData(dt, len(v), []*memory.Buffer{bitmap, memory.NewBufferBytes(arrow.GetBytes(v))}, nil, nulls, 0)
+	data := array.NewData(dt, n, []*memory.Buffer{bitmap, values}, nil, nulls, 0)
 	defer data.Release()
 	return array.MakeFromData(data)
 }
