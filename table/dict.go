@@ -73,9 +73,11 @@ func (c *coder) encode(rec arrow.Record) arrow.Record {
 	for k, i := range stringColumns {
 		s := strColOf(rec.Column(i))
 		switch {
-		case oneValue(s.idx) && c.dicts[k].Index(s.dict.Value(int(s.idx[0]))) == 0:
+		case len(s.idx) > 0 && (s.dict.Len() == 1 || oneValue(s.idx)) && c.dicts[k].Index(s.dict.Value(int(s.idx[0]))) == 0:
 			// Most records hold one project, version, mode and pair:
-			// their codes are all 0 and need no memory of their own.
+			// their codes are all 0 and need no memory of their own. A
+			// dictionary of one value needs no look at the indices, which
+			// can only be 0.
 			if len(c.zero) < len(s.idx) {
 				c.zero = make([]int32, len(s.idx))
 			}
