@@ -6,15 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"sync"
 	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
@@ -187,14 +184,11 @@ type streamWriter struct {
 
 	// .arrow: records go coded (coder) to held while they fit in
 	// arrowHoldBytes, then all of them to the scratch file spool.
-	path        string
-	coder       *coder
-	held        []arrow.Record
-	heldBytes   int64
-	spool       *os.File
-	removeSpool func()
-	spoolDone   func() error // writes out what the spool's writer holds
-	ipcw        *ipc.Writer
+	path      string
+	coder     *coder
+	held      []arrow.Record
+	heldBytes int64
+	spool     *rawSpool
 }
 
 // arrowHoldBytes is how many bytes of coded records an .arrow Stream
@@ -273,18 +267,18 @@ func (s *streamWriter) write(rec arrow.Record) error {
 		return s.pq.Write(rec)
 	case formatArrow:
 		r := s.coder.encode(rec)
-		if n := recordBytes(r); s.ipcw == nil && s.heldBytes+n <= arrowHoldBytes {
+		if n := recordBytes(r); s.spool == nil && s.heldBytes+n <= arrowHoldBytes {
 			s.held = append(s.held, r)
 			s.heldBytes += n
 			return nil
 		}
 		defer r.Release()
-		if s.ipcw == nil {
+		if s.spool == nil {
 			if err := s.startSpool(); err != nil {
 				return err
 			}
 		}
-		return s.ipcw.Write(r)
+		return s.spool.add(r)
 	default:
 		return writeCSVRecord(s.cw, rec, s.row)
 	}
@@ -374,19 +368,16 @@ func recordBytes(rec arrow.Record) int64 {
 // startSpool moves the held records to a new scratch file, where the
 // records that follow go too.
 func (s *streamWriter) startSpool() error {
-	spool, remove, err := atomicfile.Scratch(s.path)
+	spool, err := newRawSpool(s.path)
 	if err != nil {
 		return err
 	}
-	s.spool, s.removeSpool = spool, remove
-	w, done := atomicfile.SparseWriter(spool)
-	s.spoolDone = done
-	s.ipcw = ipc.NewWriter(w, ipc.WithSchema(codedSchema))
+	s.spool = spool
 	held := s.held
 	s.held, s.heldBytes = nil, 0
 	defer releaseAll(held)
 	for _, r := range held {
-		if err := s.ipcw.Write(r); err != nil {
+		if err := spool.add(r); err != nil {
 			return err
 		}
 	}
@@ -402,42 +393,19 @@ func (s *streamWriter) copySpool(setups []Setup) error {
 	if err != nil {
 		return err
 	}
-	if s.ipcw == nil {
-		held := s.held
-		s.held = nil
-		defer releaseAll(held)
-		return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, false, func(yield func(arrow.Record) error) error {
-			for _, r := range held {
-				if err := yield(r); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+	if s.spool != nil {
+		return s.spool.writeTo(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression)
 	}
-	ipcw := s.ipcw
-	s.ipcw = nil
-	if err := ipcw.Close(); err != nil {
-		return err
-	}
-	if err := s.spoolDone(); err != nil {
-		return err
-	}
-	if _, err := s.spool.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	r, err := ipc.NewReader(s.spool, ipc.WithAllocator(memory.DefaultAllocator))
-	if err != nil {
-		return fmt.Errorf("reading back the scratch file: %w", err)
-	}
-	defer r.Release()
-	return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, true, func(yield func(arrow.Record) error) error {
-		for r.Next() {
-			if err := yield(r.Record()); err != nil {
+	held := s.held
+	s.held = nil
+	defer releaseAll(held)
+	return writeCodedIPC(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression, false, func(yield func(arrow.Record) error) error {
+		for _, r := range held {
+			if err := yield(r); err != nil {
 				return err
 			}
 		}
-		return r.Err()
+		return nil
 	})
 }
 
@@ -446,13 +414,10 @@ func (s *streamWriter) abort() {
 	if s.pq != nil {
 		s.pq.Close()
 	}
-	if s.ipcw != nil {
-		s.ipcw.Close()
-	}
 	releaseAll(s.held)
 	s.held = nil
-	if s.removeSpool != nil {
-		s.removeSpool()
+	if s.spool != nil {
+		s.spool.remove()
 	}
 }
 

@@ -103,9 +103,12 @@ func TestFilesOfEarlierVersionsRead(t *testing.T) {
 
 // TestStreamArrowSpill checks that an .arrow file whose records outgrow
 // arrowHoldBytes (moved to the scratch file) is byte for byte the file
-// written from records held in memory, and that no scratch file is left:
-// with small records, and with records large enough (2¹⁵ rows) that their
-// constant code columns and null timestamps are holes in the scratch file.
+// written from records held in memory, uncompressed (copied from the
+// scratch file, see rawSpool) and compressed (read back), and that no
+// scratch file is left: with small records, and with records large
+// enough (2¹⁵ rows) that their constant code columns and null timestamps
+// are holes in the scratch file. Some rows are warmup rows, some have
+// timestamps, so that the records have validity and boolean bitmaps.
 func TestStreamArrowSpill(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
@@ -122,7 +125,11 @@ func TestStreamArrowSpill(t *testing.T) {
 			defer b.Release()
 			for i := 1; i <= tc.rows; i++ {
 				r := Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B", "C"}[i%3], Mode: "avgt", Unit: "ns/op",
-					Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: int32(1 + i%50), Source: "f.json:$[0]"}
+					Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: int32(1 + i%50), Source: "f.json:$[0]",
+					Warmup: i%50 < 5}
+				if i%7 == 0 {
+					r.StartNs, r.EndNs, r.HasTime = int64(i)*1000, int64(i)*1000+500, true
+				}
 				if err := b.Append(&r); err != nil {
 					t.Fatal(err)
 				}
@@ -130,10 +137,13 @@ func TestStreamArrowSpill(t *testing.T) {
 			tb := b.Finish()
 			defer tb.Release()
 			dir := t.TempDir()
-			held := writeHolding(t, tb, filepath.Join(dir, "held.arrow"), 1<<30)
-			for _, hold := range tc.holds {
-				if spilled := writeHolding(t, tb, filepath.Join(dir, "spilled.arrow"), hold); !bytes.Equal(held, spilled) {
-					t.Errorf("hold %d: the spilled file differs from the held one (%d and %d bytes)", hold, len(spilled), len(held))
+			for _, codec := range []string{"", "zstd"} {
+				opt := WriteOptions{ArrowCompression: codec}
+				held := writeHolding(t, tb, filepath.Join(dir, "held.arrow"), 1<<30, opt)
+				for _, hold := range tc.holds {
+					if spilled := writeHolding(t, tb, filepath.Join(dir, "spilled.arrow"), hold, opt); !bytes.Equal(held, spilled) {
+						t.Errorf("compression %q, hold %d: the spilled file differs from the held one (%d and %d bytes)", codec, hold, len(spilled), len(held))
+					}
 				}
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 2 {
@@ -143,13 +153,13 @@ func TestStreamArrowSpill(t *testing.T) {
 	}
 }
 
-// writeHolding writes tb to the .arrow file path with arrowHoldBytes set
-// to hold and returns the file's bytes.
-func writeHolding(t *testing.T, tb *Table, path string, hold int64) []byte {
+// writeHolding writes tb to the .arrow file path with options opt and
+// arrowHoldBytes set to hold, and returns the file's bytes.
+func writeHolding(t *testing.T, tb *Table, path string, hold int64, opt WriteOptions) []byte {
 	t.Helper()
 	defer func(old int64) { arrowHoldBytes = old }(arrowHoldBytes)
 	arrowHoldBytes = hold
-	if err := WriteFile(path, tb); err != nil {
+	if err := writeFileWith(path, tb, opt); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)

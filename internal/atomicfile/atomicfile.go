@@ -133,7 +133,7 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	return nil
 }
 
-// fileWriter buffers small writes; a write of directBytes or more (an
+// fileWriter buffers small writes; a write of DirectBytes or more (an
 // Arrow column's buffer, a Parquet page) goes to the file straight from
 // the caller's slice, after what is buffered, instead of being copied
 // through the buffer as bufio.Writer does with anything shorter than its
@@ -144,20 +144,61 @@ type fileWriter struct {
 	f *sparseFile
 }
 
-const directBytes = 64 << 10
+// DirectBytes is the length from which a write of zeros only becomes a
+// hole in the file (see fileWriter).
+const DirectBytes = 64 << 10
 
 func (w *fileWriter) Write(p []byte) (int, error) {
-	if len(p) < directBytes {
+	if len(p) < DirectBytes {
 		return w.Writer.Write(p)
 	}
 	if err := w.Flush(); err != nil {
 		return 0, err
 	}
-	if allZero(p) {
+	if AllZero(p) {
 		w.f.hole += int64(len(p))
 		return len(p), nil
 	}
 	return w.f.Write(p)
+}
+
+// Copier is the writer of Write and SparseWriter. Besides writing bytes,
+// it writes n zero bytes as a hole (Skip), and n bytes of the file src
+// from its offset off (CopyFrom) without passing them through the
+// process's memory where the system can: os.File.ReadFrom, which copies
+// in the kernel with copy_file_range(2) on Linux (elsewhere it reads and
+// writes through a buffer). CopyFrom moves src's file offset.
+type Copier interface {
+	io.Writer
+	Skip(n int64) error
+	CopyFrom(src *os.File, off, n int64) error
+}
+
+// Skip writes n zero bytes as a hole.
+func (w *fileWriter) Skip(n int64) error {
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	w.f.hole += n
+	return nil
+}
+
+// CopyFrom writes n bytes of src from offset off (see Copier).
+func (w *fileWriter) CopyFrom(src *os.File, off, n int64) error {
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := w.f.skipHole(); err != nil {
+		return err
+	}
+	if _, err := src.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	m, err := w.f.f.ReadFrom(io.LimitReader(src, n))
+	if err == nil && m < n {
+		err = fmt.Errorf("copy from %s: %d of %d bytes at offset %d: %w", src.Name(), m, n, off, io.ErrUnexpectedEOF)
+	}
+	return err
 }
 
 // sparseFile writes to f, skipping hole bytes (zeros, not yet written)
@@ -171,13 +212,21 @@ type sparseFile struct {
 }
 
 func (s *sparseFile) Write(p []byte) (int, error) {
+	if err := s.skipHole(); err != nil {
+		return 0, err
+	}
+	return s.f.Write(p)
+}
+
+// skipHole moves f's offset over the hole before the next write.
+func (s *sparseFile) skipHole() error {
 	if s.hole > 0 {
 		if _, err := s.f.Seek(s.hole, io.SeekCurrent); err != nil {
-			return 0, err
+			return err
 		}
 		s.hole = 0
 	}
-	return s.f.Write(p)
+	return nil
 }
 
 func (s *sparseFile) finish() error {
@@ -192,9 +241,9 @@ func (s *sparseFile) finish() error {
 	return s.f.Truncate(end)
 }
 
-// allZero reports whether p holds only zero bytes, comparing it with a
+// AllZero reports whether p holds only zero bytes, comparing it with a
 // page of zeros a page at a time (memequal, vectorised).
-func allZero(p []byte) bool {
+func AllZero(p []byte) bool {
 	for len(p) > len(zeroPage) {
 		if !bytes.Equal(p[:len(zeroPage)], zeroPage[:]) {
 			return false

@@ -120,9 +120,9 @@ func TestSignalRemovesTemporary(t *testing.T) {
 // straight to the file) and large ones of zeros (holes, one of them at the
 // end, one with a nonzero last byte) land in the order they were made.
 func TestWriteMixedSizes(t *testing.T) {
-	for _, last := range []int{7, directBytes} {
-		testWriteSizes(t, []int{3, directBytes, 10, -(1 << 20), 1 << 20, -directBytes, -(3*directBytes + 5), directBytes - 1,
-			2 * directBytes, 1, -(directBytes + 1), 5 << 20, -last})
+	for _, last := range []int{7, DirectBytes} {
+		testWriteSizes(t, []int{3, DirectBytes, 10, -(1 << 20), 1 << 20, -DirectBytes, -(3*DirectBytes + 5), DirectBytes - 1,
+			2 * DirectBytes, 1, -(DirectBytes + 1), 5 << 20, -last})
 	}
 }
 
