@@ -66,7 +66,7 @@ func newRawSpool(path string) (*rawSpool, error) {
 		return nil, err
 	}
 	w, done := atomicfile.SparseWriter(f)
-	return &rawSpool{f: f, w: w.(atomicfile.Copier), done: done, remove: remove}, nil
+	return &rawSpool{f: f, w: w, done: done, remove: remove}, nil
 }
 
 var zeros8 [8]byte

@@ -81,7 +81,7 @@ func TestRawSpoolCopies(t *testing.T) {
 		}
 		defer out.Close()
 		w, done := atomicfile.SparseWriter(out)
-		cc := &countingCopier{Copier: w.(atomicfile.Copier)}
+		cc := &countingCopier{Copier: w}
 		if err := sp.writeTo(cc, schema, c.dictionaries(), ""); err != nil {
 			t.Fatal(err)
 		}

@@ -28,8 +28,8 @@ import (
 //
 //	.parquet  the file's key-value metadata, written in the footer at the end
 //	.arrow    the schema metadata: the records are held (in memory up to
-//	          arrowHoldBytes, beyond that in a scratch Arrow IPC stream
-//	          next to path) and written into the file, whose schema comes
+//	          arrowHoldBytes, beyond that in a scratch file next to path,
+//	          see rawSpool) and written into the file, whose schema comes
 //	          first, once the setups are known
 //	.csv      the sidecar SetupsSidecar(path), written after the table
 //

@@ -91,7 +91,8 @@ func RemoveOnSignal() (stop func()) {
 
 // Write creates path atomically with the bytes that write produces.
 // If write returns an error or panics, the temporary file is removed and
-// path is left untouched (a panic is then passed on).
+// path is left untouched (a panic is then passed on). The writer write
+// gets is a Copier.
 func Write(path string, write func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -260,7 +261,7 @@ var zeroPage [4096]byte
 // scratch file written this way takes that much less disk and page
 // cache), and finish, which writes out what is buffered and extends f
 // over a trailing hole: call it before reading f back.
-func SparseWriter(f *os.File) (w io.Writer, finish func() error) {
+func SparseWriter(f *os.File) (w Copier, finish func() error) {
 	sf := &sparseFile{f: f}
 	fw := &fileWriter{bufio.NewWriterSize(sf, 1<<20), sf}
 	return fw, func() error {
