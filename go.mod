@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/apache/arrow/go/v15 v15.0.2
 	github.com/golang/snappy v0.0.4
+	github.com/google/flatbuffers v23.5.26+incompatible
 	github.com/klauspost/compress v1.16.7
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/net v0.43.0
@@ -27,7 +28,6 @@ require (
 	github.com/goccy/go-json v0.10.2 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/golang/protobuf v1.5.3 // indirect
-	github.com/google/flatbuffers v23.5.26+incompatible // indirect
 	github.com/klauspost/asmfmt v1.3.2 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.5 // indirect
 	github.com/minio/asm2plan9s v0.0.0-20200509001527-cdd76441f9d8 // indirect

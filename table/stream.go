@@ -27,10 +27,13 @@ import (
 // ReadFile finds them:
 //
 //	.parquet  the file's key-value metadata, written in the footer at the end
-//	.arrow    the schema metadata: the records are held (in memory up to
-//	          arrowHoldBytes, beyond that in a scratch file next to path,
-//	          see rawSpool) and written into the file, whose schema comes
-//	          first, once the setups are known
+//	.arrow    the schema metadata, which comes first in the file:
+//	          uncompressed, the records are held up to directHoldBytes,
+//	          then written into the file as they come behind a region
+//	          that the schema and dictionaries fill at the end
+//	          (directIPC); compressed, they are held up to
+//	          arrowHoldBytes, then kept in a scratch file next to path
+//	          (rawSpool), and written once the setups are known
 //	.csv      the sidecar SetupsSidecar(path), written after the table
 //
 // An error of fill is returned as it is; write errors name path.
@@ -184,11 +187,33 @@ type streamWriter struct {
 
 	// .arrow: records go coded (coder) to held while they fit in
 	// arrowHoldBytes, then all of them to the scratch file spool.
+	// Uncompressed, they go from directHoldBytes on into the file itself
+	// (direct) instead.
 	path      string
 	coder     *coder
 	held      []arrow.Record
 	heldBytes int64
 	spool     *rawSpool
+	direct    *directIPC
+}
+
+// directHoldBytes is how many bytes of coded records an uncompressed
+// .arrow Stream holds before it writes them into the file (directIPC):
+// a smaller table is written exactly as Arrow's file writer writes it,
+// a larger one has padding in its schema message. useDirectIPC turns
+// directIPC off (for the tests of the scratch file).
+var (
+	directHoldBytes int64 = 8 << 20
+	useDirectIPC          = true
+)
+
+// directOK reports whether the records can go into the file as they
+// come (directIPC): an uncompressed file written through an
+// atomicfile.Copier.
+func (s *streamWriter) directOK() bool {
+	_, ok := s.w.(atomicfile.Copier)
+	c := s.opt.ArrowCompression
+	return ok && useDirectIPC && (c == "" || c == "none")
 }
 
 // arrowHoldBytes is how many bytes of coded records an .arrow Stream
@@ -267,16 +292,23 @@ func (s *streamWriter) write(rec arrow.Record) error {
 		return s.pq.Write(rec)
 	case formatArrow:
 		r := s.coder.encode(rec)
-		if n := recordBytes(r); s.spool == nil && s.heldBytes+n <= arrowHoldBytes {
+		limit := arrowHoldBytes
+		if s.directOK() {
+			limit = directHoldBytes
+		}
+		if n := recordBytes(r); s.spool == nil && s.direct == nil && s.heldBytes+n <= limit {
 			s.held = append(s.held, r)
 			s.heldBytes += n
 			return nil
 		}
 		defer r.Release()
-		if s.spool == nil {
+		if s.spool == nil && s.direct == nil {
 			if err := s.startSpool(); err != nil {
 				return err
 			}
+		}
+		if s.direct != nil {
+			return s.direct.add(r)
 		}
 		return s.spool.add(r)
 	default:
@@ -368,16 +400,25 @@ func recordBytes(rec arrow.Record) int64 {
 // startSpool moves the held records to a new scratch file, where the
 // records that follow go too.
 func (s *streamWriter) startSpool() error {
-	spool, err := newRawSpool(s.path)
-	if err != nil {
-		return err
+	add := func(r arrow.Record) error { return s.spool.add(r) }
+	if s.directOK() {
+		d, err := newDirectIPC(s.w.(atomicfile.Copier))
+		if err != nil {
+			return err
+		}
+		s.direct, add = d, d.add
+	} else {
+		spool, err := newRawSpool(s.path)
+		if err != nil {
+			return err
+		}
+		s.spool = spool
 	}
-	s.spool = spool
 	held := s.held
 	s.held, s.heldBytes = nil, 0
 	defer releaseAll(held)
 	for _, r := range held {
-		if err := spool.add(r); err != nil {
+		if err := add(r); err != nil {
 			return err
 		}
 	}
@@ -392,6 +433,9 @@ func (s *streamWriter) copySpool(setups []Setup) error {
 	schema, err := (&Table{Setups: setups}).schemaWithMetadata()
 	if err != nil {
 		return err
+	}
+	if s.direct != nil {
+		return s.direct.finish(schema, s.coder.dictionaries())
 	}
 	if s.spool != nil {
 		return s.spool.writeTo(s.w, schema, s.coder.dictionaries(), s.opt.ArrowCompression)

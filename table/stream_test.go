@@ -153,12 +153,13 @@ func TestStreamArrowSpill(t *testing.T) {
 	}
 }
 
-// writeHolding writes tb to the .arrow file path with options opt and
-// arrowHoldBytes set to hold, and returns the file's bytes.
+// writeHolding writes tb to the .arrow file path with options opt,
+// arrowHoldBytes set to hold and directIPC off, and returns the file's
+// bytes.
 func writeHolding(t *testing.T, tb *Table, path string, hold int64, opt WriteOptions) []byte {
 	t.Helper()
-	defer func(old int64) { arrowHoldBytes = old }(arrowHoldBytes)
-	arrowHoldBytes = hold
+	defer func(old int64, direct bool) { arrowHoldBytes, useDirectIPC = old, direct }(arrowHoldBytes, useDirectIPC)
+	arrowHoldBytes, useDirectIPC = hold, false
 	if err := writeFileWith(path, tb, opt); err != nil {
 		t.Fatal(err)
 	}

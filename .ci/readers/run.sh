@@ -10,6 +10,9 @@ mkdir -p "$out"
 inputs=("$demo"/gobench.txt "$demo"/jmh-avgt.json "$demo"/jmh-sample.json "$demo"/pa.csv "$demo"/uoptime-v*.csv)
 : > "$out/rows.txt"
 "$bt" -q generate --preset duet -o "$out/duet-input.csv" > /dev/null
+# A table of more than 8 MB of records, which .arrow writes in one pass
+# (table.directIPC: padded schema message, patched footer).
+"$bt" -q generate --preset sample --benchmarks 4 -o "$out/large-input.json" > /dev/null
 for ext in csv arrow parquet; do
   rows=$("$bt" -q ingest -o "$out/table.$ext" "${inputs[@]}" | sed -n 's/^rows: \([0-9]*\).*/\1/p')
   [ "$ext" = csv ] && echo "table $rows" >> "$out/rows.txt"
@@ -17,6 +20,7 @@ for ext in csv arrow parquet; do
   # check.mjs reads it and compares its rows with table.parquet's.
   by=(); [ "$ext" = parquet ] && by=(--by-shard)
   "$bt" -q ingest "${by[@]}" -o "$out/table-by-shard.$ext" "${inputs[@]}" > /dev/null
+  "$bt" -q ingest -o "$out/table-large.$ext" "$out/large-input.json" > /dev/null
   "$bt" -q optimize --metric rmad,cv,rciw-mean-t --resamples 500 -o "$out/optimize.$ext" --summary-out "$out/optimize-summary.$ext" \
     --versions-out "$out/optimize-versions.$ext" "$demo"/uoptime-v*.csv > /dev/null
   "$bt" -q compare --resamples 500 -o "$out/compare.$ext" "$demo/uoptime-v1.0.0.csv" "$demo/uoptime-v1.1.0.csv" > /dev/null

@@ -173,6 +173,33 @@ type Copier interface {
 	io.Writer
 	Skip(n int64) error
 	CopyFrom(src *os.File, off, n int64) error
+	// ReadAt and WriteAt read and write the file at offset off, after
+	// what is buffered; they leave the offset of Write as it is. ReadAt
+	// reads bytes past the end of the file (a hole not yet extended
+	// over) as zeros.
+	ReadAt(p []byte, off int64) (int, error)
+	WriteAt(p []byte, off int64) (int, error)
+}
+
+// ReadAt reads len(p) bytes at offset off (see Copier).
+func (w *fileWriter) ReadAt(p []byte, off int64) (int, error) {
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	n, err := w.f.f.ReadAt(p, off)
+	if err == io.EOF {
+		clear(p[n:])
+		n, err = len(p), nil
+	}
+	return n, err
+}
+
+// WriteAt writes p at offset off (see Copier).
+func (w *fileWriter) WriteAt(p []byte, off int64) (int, error) {
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	return w.f.f.WriteAt(p, off)
 }
 
 // Skip writes n zero bytes as a hole.
