@@ -25,17 +25,7 @@ func TestDirectIPC(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	b := NewBuilder(mem, 1<<14)
 	defer b.Release()
-	for i := 1; i <= 1<<14*5/2; i++ {
-		r := Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B", "C"}[i%3], Mode: "avgt", Unit: "ns/op",
-			Value: float64(i) / 7, NsPerOp: float64(i), Count: 1, Iteration: int32(1 + i%50), Source: "f.json:$[0]",
-			Warmup: i%50 < 5, Line: int64(i)}
-		if i%7 == 0 {
-			r.StartNs, r.EndNs, r.HasTime = int64(i)*1000, int64(i)*1000+500, true
-		}
-		if err := b.Append(&r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendSpillRows(t, b, 1<<14*5/2)
 	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "A", "", "avgt"}, Tool: "jmh", Forks: 1, Source: "f.json"}); err != nil {
 		t.Fatal(err)
 	}

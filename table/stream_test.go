@@ -123,17 +123,7 @@ func TestStreamArrowSpill(t *testing.T) {
 			defer mem.AssertSize(t, 0)
 			b := NewBuilder(mem, tc.batch)
 			defer b.Release()
-			for i := 1; i <= tc.rows; i++ {
-				r := Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B", "C"}[i%3], Mode: "avgt", Unit: "ns/op",
-					Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: int32(1 + i%50), Source: "f.json:$[0]",
-					Warmup: i%50 < 5}
-				if i%7 == 0 {
-					r.StartNs, r.EndNs, r.HasTime = int64(i)*1000, int64(i)*1000+500, true
-				}
-				if err := b.Append(&r); err != nil {
-					t.Fatal(err)
-				}
-			}
+			appendSpillRows(t, b, tc.rows)
 			tb := b.Finish()
 			defer tb.Release()
 			dir := t.TempDir()
@@ -150,6 +140,24 @@ func TestStreamArrowSpill(t *testing.T) {
 				t.Errorf("%d files in the folder, want held.arrow and spilled.arrow", len(entries))
 			}
 		})
+	}
+}
+
+// appendSpillRows appends rows 1 … n to b: three benchmarks, values and
+// lines that are not zero, warmup rows and, on every seventh row,
+// timestamps (so that the records have validity and boolean bitmaps).
+func appendSpillRows(t *testing.T, b *Builder, n int) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		r := Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B", "C"}[i%3], Mode: "avgt", Unit: "ns/op",
+			Value: float64(i) / 7, NsPerOp: float64(i), Count: 1, Iteration: int32(1 + i%50), Source: "f.json:$[0]",
+			Warmup: i%50 < 5, Line: int64(i)}
+		if i%7 == 0 {
+			r.StartNs, r.EndNs, r.HasTime = int64(i)*1000, int64(i)*1000+500, true
+		}
+		if err := b.Append(&r); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
