@@ -40,7 +40,7 @@ import (
 // https://arrow.apache.org/docs/format/Columnar.html#ipc-file-format, and
 // format/File.fbs, format/Message.fbs of apache/arrow.
 type directIPC struct {
-	w       atomicfile.Copier
+	w       atomicfile.FileWriter
 	cw      *messageCounter
 	ipcw    *ipc.Writer
 	reserve int64
@@ -59,7 +59,7 @@ var directReserve int64 = 1 << 20
 
 // newDirectIPC starts writing records to w, which nothing has been
 // written to yet.
-func newDirectIPC(w atomicfile.Copier) (*directIPC, error) {
+func newDirectIPC(w atomicfile.FileWriter) (*directIPC, error) {
 	n, err := codedSchemaMessageLen()
 	if err != nil {
 		return nil, err

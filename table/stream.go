@@ -209,9 +209,9 @@ var (
 
 // directOK reports whether the records can go into the file as they
 // come (directIPC): an uncompressed file written through an
-// atomicfile.Copier.
+// atomicfile.FileWriter.
 func (s *streamWriter) directOK() bool {
-	_, ok := s.w.(atomicfile.Copier)
+	_, ok := s.w.(atomicfile.FileWriter)
 	c := s.opt.ArrowCompression
 	return ok && useDirectIPC && (c == "" || c == "none")
 }
@@ -402,7 +402,7 @@ func recordBytes(rec arrow.Record) int64 {
 func (s *streamWriter) startSpool() error {
 	add := func(r arrow.Record) error { return s.spool.add(r) }
 	if s.directOK() {
-		d, err := newDirectIPC(s.w.(atomicfile.Copier))
+		d, err := newDirectIPC(s.w.(atomicfile.FileWriter))
 		if err != nil {
 			return err
 		}

@@ -103,8 +103,8 @@ func TestFilesOfEarlierVersionsRead(t *testing.T) {
 
 // TestStreamArrowSpill checks that an .arrow file whose records outgrow
 // arrowHoldBytes (moved to the scratch file) is byte for byte the file
-// written from records held in memory, uncompressed (copied from the
-// scratch file, see rawSpool) and compressed (read back), and that no
+// written from records held in memory (directIPC off), uncompressed and
+// compressed (rawSpool, which reads them back), and that no
 // scratch file is left: with small records, and with records large
 // enough (2¹⁵ rows) that their constant code columns and null timestamps
 // are holes in the scratch file. Some rows are warmup rows, some have

@@ -92,7 +92,7 @@ func RemoveOnSignal() (stop func()) {
 // Write creates path atomically with the bytes that write produces.
 // If write returns an error or panics, the temporary file is removed and
 // path is left untouched (a panic is then passed on). The writer write
-// gets is a Copier.
+// gets is a FileWriter.
 func Write(path string, write func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -163,16 +163,11 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	return w.f.Write(p)
 }
 
-// Copier is the writer of Write and SparseWriter. Besides writing bytes,
-// it writes n zero bytes as a hole (Skip), and n bytes of the file src
-// from its offset off (CopyFrom) without passing them through the
-// process's memory where the system can: os.File.ReadFrom, which copies
-// in the kernel with copy_file_range(2) on Linux (elsewhere it reads and
-// writes through a buffer). CopyFrom moves src's file offset.
-type Copier interface {
+// FileWriter is the writer of Write and SparseWriter. Besides writing bytes,
+// it writes n zero bytes as a hole (Skip).
+type FileWriter interface {
 	io.Writer
 	Skip(n int64) error
-	CopyFrom(src *os.File, off, n int64) error
 	// ReadAt and WriteAt read and write the file at offset off, after
 	// what is buffered; they leave the offset of Write as it is. ReadAt
 	// reads bytes past the end of the file (a hole not yet extended
@@ -181,7 +176,7 @@ type Copier interface {
 	WriteAt(p []byte, off int64) (int, error)
 }
 
-// ReadAt reads len(p) bytes at offset off (see Copier).
+// ReadAt reads len(p) bytes at offset off (see FileWriter).
 func (w *fileWriter) ReadAt(p []byte, off int64) (int, error) {
 	if err := w.Flush(); err != nil {
 		return 0, err
@@ -194,7 +189,7 @@ func (w *fileWriter) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
-// WriteAt writes p at offset off (see Copier).
+// WriteAt writes p at offset off (see FileWriter).
 func (w *fileWriter) WriteAt(p []byte, off int64) (int, error) {
 	if err := w.Flush(); err != nil {
 		return 0, err
@@ -209,24 +204,6 @@ func (w *fileWriter) Skip(n int64) error {
 	}
 	w.f.hole += n
 	return nil
-}
-
-// CopyFrom writes n bytes of src from offset off (see Copier).
-func (w *fileWriter) CopyFrom(src *os.File, off, n int64) error {
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := w.f.skipHole(); err != nil {
-		return err
-	}
-	if _, err := src.Seek(off, io.SeekStart); err != nil {
-		return err
-	}
-	m, err := w.f.f.ReadFrom(io.LimitReader(src, n))
-	if err == nil && m < n {
-		err = fmt.Errorf("copy from %s: %d of %d bytes at offset %d: %w", src.Name(), m, n, off, io.ErrUnexpectedEOF)
-	}
-	return err
 }
 
 // sparseFile writes to f, skipping hole bytes (zeros, not yet written)
@@ -288,7 +265,7 @@ var zeroPage [4096]byte
 // scratch file written this way takes that much less disk and page
 // cache), and finish, which writes out what is buffered and extends f
 // over a trailing hole: call it before reading f back.
-func SparseWriter(f *os.File) (w Copier, finish func() error) {
+func SparseWriter(f *os.File) (w FileWriter, finish func() error) {
 	sf := &sparseFile{f: f}
 	fw := &fileWriter{bufio.NewWriterSize(sf, 1<<20), sf}
 	return fw, func() error {
