@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -16,8 +15,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
+	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -92,8 +91,7 @@ func ReadRows(path string) (rows *Rows, err error) {
 // ReadCSVRows reads CSV with a header line from r; path names it in
 // messages. Rows may differ in length (the caller checks).
 // readParquetRows reads a Parquet file column by column in this goroutine
-// (pqarrow's table reader starts goroutines, whose panics could not be
-// recovered), after the checks table.CheckParquetFooter and
+// (arrowio.ParquetColumn), after the checks table.CheckParquetFooter and
 // table.CheckParquetFile make.
 func readParquetRows(f *os.File, path string) (*Rows, error) {
 	size, err := f.Seek(0, io.SeekEnd)
@@ -112,11 +110,7 @@ func readParquetRows(f *os.File, path string) (*Rows, error) {
 	if err := table.CheckParquetFile(pf, size); err != nil {
 		return nil, fmt.Errorf("%s: corrupt file: %w", path, err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 16}, mem)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	schema, err := fr.Schema()
+	schema, err := arrowio.ParquetSchema(pf)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -134,32 +128,34 @@ func readParquetRows(f *os.File, path string) (*Rows, error) {
 		out.Cells[i] = make([]string, len(out.Header))
 	}
 	for j := range out.Header {
-		cr, err := fr.GetColumn(context.Background(), j)
-		if err != nil {
-			return nil, fmt.Errorf("%s: column %d: %w", path, j+1, err)
-		}
-		chunks, err := cr.NextBatch(int64(max(rows, 1)))
-		cr.Release()
+		cr, err := arrowio.NewParquetColumn(pf, j, schema.Field(j).Type, rowGroups)
 		if err != nil {
 			return nil, fmt.Errorf("%s: column %d: %w", path, j+1, err)
 		}
 		i := 0
-		for _, ch := range chunks.Chunks() {
+		for {
+			ch, err := cr.Next(max(rows, 1))
+			if err != nil {
+				return nil, fmt.Errorf("%s: column %d: %w", path, j+1, err)
+			}
+			if ch == nil {
+				break
+			}
 			for k := 0; k < ch.Len(); k++ {
 				if i >= rows {
-					chunks.Release()
+					ch.Release()
 					return nil, fmt.Errorf("%s: corrupt file: column %s has more than %d rows", path, out.Header[j], rows)
 				}
 				cell, err := cellText(ch, k)
 				if err != nil {
-					chunks.Release()
+					ch.Release()
 					return nil, fmt.Errorf("%s: column %s: %w", path, out.Header[j], err)
 				}
 				out.Cells[i][j] = cell
 				i++
 			}
+			ch.Release()
 		}
-		chunks.Release()
 		if i != rows {
 			return nil, fmt.Errorf("%s: corrupt file: column %s has %d of %d rows", path, out.Header[j], i, rows)
 		}

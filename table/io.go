@@ -1,7 +1,6 @@
 package table
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -19,7 +18,6 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
@@ -375,10 +373,10 @@ func scanIPC(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) erro
 // scanParquet decodes a Parquet table in records of up to
 // DefaultBatchRows rows, handing each validated record to emit (which
 // takes ownership), and returns the setups. Like scanIPC it does not
-// allocate from the allocator it is given. It drives pqarrow's column
-// readers itself rather than through FileReader.GetRecordReader, which
-// builds them in goroutines, so that a decoder panic on a damaged file
-// happens in the caller's goroutine, where guardedRead recovers it.
+// allocate from the allocator it is given. Its column readers
+// (arrowio.ParquetColumn, on package parquet/file) run in the caller's
+// goroutine, so that a decoder panic on a damaged file happens where
+// guardedRead recovers it.
 func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
 	return scanParquetPart(fh, mem, emit, nil)
 }
@@ -396,7 +394,7 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 	if err := checkParquetFooter(fh, size, nil); err != nil {
 		return nil, err
 	}
-	// pqarrow (v15) never frees the buffer of bit widths each
+	// The parquet library (v15) never frees the buffer of bit widths each
 	// DELTA_BINARY_PACKED decoder allocates, so, as scanIPC does, it
 	// allocates from the Go heap, each buffer bounded (the page buffers'
 	// lengths are read from the file); the garbage collector frees what
@@ -410,19 +408,12 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 	if err := checkParquet(pf, size); err != nil {
 		return nil, err
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: DefaultBatchRows}, mem)
-	if err != nil {
-		return nil, err
-	}
-	schema, err := fr.Schema()
+	schema, err := arrowio.ParquetSchema(pf)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkSchema(schema); err != nil {
 		return nil, notTableError{err}
-	}
-	if n := len(fr.Manifest.Fields); n != numColumns || pf.MetaData().Schema.NumColumns() != numColumns {
-		return nil, fmt.Errorf("%d fields and %d leaf columns, want %d", n, pf.MetaData().Schema.NumColumns(), numColumns)
 	}
 	setups, err := setupsFromMetadata(schema)
 	if err != nil {
@@ -438,35 +429,21 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 			}
 		}
 	}
-	leaves := map[int]bool{}
-	for i := 0; i < numColumns; i++ {
-		leaves[i] = true
-	}
-	rowGroups, err := part.pickRowGroups(pf, fr)
+	rowGroups, err := part.pickRowGroups(pf, schema)
 	if err != nil {
 		return nil, err
 	}
-	readers := make([]*pqarrow.ColumnReader, numColumns)
-	defer func() {
-		for _, r := range readers {
-			if r != nil {
-				r.Release()
-			}
-		}
-	}()
+	readers := make([]*arrowio.ParquetColumn, numColumns)
 	for i := range readers {
-		if readers[i], err = fr.GetFieldReader(context.Background(), i, leaves, rowGroups); err != nil {
+		if readers[i], err = arrowio.NewParquetColumn(pf, i, schema.Field(i).Type, rowGroups); err != nil {
 			return nil, err
-		}
-		if readers[i] == nil {
-			return nil, fmt.Errorf("no reader for column %d", i+1)
 		}
 	}
 	// Batches as large as the file (by its metadata) when it is small: the
 	// readers reserve a whole batch per column.
 	batch := min(max(pf.NumRows(), 1), DefaultBatchRows)
 	for n := 1; ; n++ {
-		rec, err := nextParquetRecord(readers, batch, mem)
+		rec, err := nextParquetRecord(readers, int(batch))
 		if err != nil {
 			return setups, err
 		}
@@ -490,7 +467,7 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 
 // nextParquetRecord reads the next batch of up to batch rows of every column
 // into a record with schema, or returns nil at the end of the data.
-func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.Allocator) (arrow.Record, error) {
+func nextParquetRecord(readers []*arrowio.ParquetColumn, batch int) (arrow.Record, error) {
 	cols := make([]arrow.Array, len(readers))
 	defer func() {
 		for _, c := range cols {
@@ -501,23 +478,15 @@ func nextParquetRecord(readers []*pqarrow.ColumnReader, batch int64, mem memory.
 	}()
 	ended := 0
 	for i, r := range readers {
-		chunks, err := r.NextBatch(batch)
+		a, err := r.Next(batch)
 		if err != nil {
 			return nil, err
 		}
-		switch n := len(chunks.Chunks()); {
-		case chunks.Len() == 0:
+		if a == nil {
 			ended++
-		case n == 1:
-			cols[i] = chunks.Chunk(0)
-			cols[i].Retain()
-		default:
-			cols[i], err = array.Concatenate(chunks.Chunks(), mem)
+			continue
 		}
-		chunks.Release()
-		if err != nil {
-			return nil, err
-		}
+		cols[i] = a
 	}
 	switch {
 	case ended == len(readers):

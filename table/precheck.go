@@ -269,7 +269,7 @@ func (b flatBuf) dictionaryOK(f int64) bool {
 	return true
 }
 
-// checkParquet checks the serialized Arrow schema that pqarrow decodes from
+// checkParquet checks the serialized Arrow schema that arrowio.ParquetSchema decodes from
 // the key-value metadata of pf (ARROW:schema, an IPC schema message) as
 // checkIPCFooter checks a footer, and that every column chunk lies inside
 // the file of size bytes, as the reader allocates a chunk's length.
@@ -282,7 +282,7 @@ func checkParquetWith(pf *file.Reader, size int64, nested bool) error {
 		if e == nil || e.Key != "ARROW:schema" || e.Value == nil {
 			continue
 		}
-		// Decoded as pqarrow does: standard, else unpadded base64.
+		// Decoded as ParquetSchema (and pqarrow) does: standard, else unpadded base64.
 		msg, err := base64.StdEncoding.DecodeString(*e.Value)
 		if len(msg) == 0 || err != nil {
 			msg, err = base64.RawStdEncoding.DecodeString(*e.Value)

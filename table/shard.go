@@ -1,7 +1,6 @@
 package table
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -13,7 +12,6 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/parquet/file"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
@@ -315,7 +313,7 @@ func (p *ShardPart) Runs() []Key {
 // shard's, all of them for a file without the metadata or when p is nil
 // or unsharded. Runs of p's metric in the row groups skipped go to p's
 // runs (read from their key columns only).
-func (p *ShardPart) pickRowGroups(pf *file.Reader, fr *pqarrow.FileReader) ([]int, error) {
+func (p *ShardPart) pickRowGroups(pf *file.Reader, schema *arrow.Schema) ([]int, error) {
 	all := make([]int, pf.NumRowGroups())
 	for i := range all {
 		all[i] = i
@@ -348,7 +346,7 @@ func (p *ShardPart) pickRowGroups(pf *file.Reader, fr *pqarrow.FileReader) ([]in
 	}
 	if len(skip) > 0 {
 		p.skipped = true
-		if err := p.noteSkipped(fr, skip); err != nil {
+		if err := p.noteSkipped(pf, schema, skip); err != nil {
 			return nil, err
 		}
 	}
@@ -358,53 +356,44 @@ func (p *ShardPart) pickRowGroups(pf *file.Reader, fr *pqarrow.FileReader) ([]in
 // keyColumns are the columns noteSkipped reads: the key's and the metric.
 var keyColumns = []int{idxProject, idxVersion, idxBenchmark, idxParams, idxMode, idxMetric}
 
-// noteSkipped adds the runs of p's metric in row groups rowGroups of fr
-// to p's runs, reading only their key and metric columns.
-func (p *ShardPart) noteSkipped(fr *pqarrow.FileReader, rowGroups []int) error {
+// noteSkipped adds the runs of p's metric in row groups rowGroups of pf
+// (whose Arrow schema is schema) to p's runs, reading only their key and
+// metric columns.
+func (p *ShardPart) noteSkipped(pf *file.Reader, schema *arrow.Schema, rowGroups []int) error {
 	if p.runs == nil {
 		p.runs = map[Key]bool{}
 	}
-	leaves := map[int]bool{}
-	for _, i := range keyColumns {
-		leaves[i] = true
-	}
-	readers := make([]*pqarrow.ColumnReader, len(keyColumns))
-	defer func() {
-		for _, r := range readers {
-			if r != nil {
-				r.Release()
-			}
-		}
-	}()
+	readers := make([]*arrowio.ParquetColumn, len(keyColumns))
 	for j, i := range keyColumns {
-		r, err := fr.GetFieldReader(context.Background(), i, leaves, rowGroups)
+		r, err := arrowio.NewParquetColumn(pf, i, schema.Field(i).Type, rowGroups)
 		if err != nil {
 			return err
-		}
-		if r == nil {
-			return fmt.Errorf("no reader for column %d", i+1)
 		}
 		readers[j] = r
 	}
 	metric := p.metricName()
 	for {
 		cols := make([]func(int) string, len(readers))
-		var chunks []*arrow.Chunked
+		arrays := make([]arrow.Array, 0, len(readers))
 		rows := -1
 		var err error
 		for j, r := range readers {
-			var ch *arrow.Chunked
-			if ch, err = r.NextBatch(DefaultBatchRows); err != nil {
+			var a arrow.Array
+			if a, err = r.Next(DefaultBatchRows); err != nil {
 				break
 			}
-			chunks = append(chunks, ch)
-			if rows >= 0 && ch.Len() != rows {
-				err = fmt.Errorf("column %s: %d values, column %s %d", schema.Field(keyColumns[j]).Name, ch.Len(), schema.Field(idxProject).Name, rows)
+			n := 0
+			if a != nil {
+				arrays = append(arrays, a)
+				n = a.Len()
+			}
+			if rows >= 0 && n != rows {
+				err = fmt.Errorf("column %s: %d values, column %s %d", schema.Field(keyColumns[j]).Name, n, schema.Field(idxProject).Name, rows)
 				break
 			}
-			rows = ch.Len()
+			rows = n
 			if rows > 0 {
-				cols[j], err = stringsOf(ch)
+				cols[j], err = stringsOf(a)
 				if err != nil {
 					err = fmt.Errorf("column %s: %w", schema.Field(keyColumns[j]).Name, err)
 					break
@@ -424,9 +413,7 @@ func (p *ShardPart) noteSkipped(fr *pqarrow.FileReader, rowGroups []int) error {
 				last = k
 			}
 		}
-		for _, ch := range chunks {
-			ch.Release()
-		}
+		releaseAll(arrays)
 		if err != nil || rows <= 0 {
 			return err
 		}
@@ -436,44 +423,24 @@ func (p *ShardPart) noteSkipped(fr *pqarrow.FileReader, rowGroups []int) error {
 // stringsOf returns the accessor of row i's string of a column read from
 // a table file: plain strings (version 1) or strings dictionary-encoded
 // with int32 indices, checked to be within their dictionary.
-func stringsOf(ch *arrow.Chunked) (func(int) string, error) {
-	var vals []func(int) string
-	var ends []int
-	n := 0
-	for _, a := range ch.Chunks() {
-		var f func(int) string
-		switch a := a.(type) {
-		case *array.String:
-			f = a.Value
-		case *array.Dictionary:
-			d, ok1 := a.Dictionary().(*array.String)
-			idx, ok2 := a.Indices().(*array.Int32)
-			if !ok1 || !ok2 {
-				return nil, fmt.Errorf("type %s, want strings", a.DataType())
-			}
-			for i := 0; i < idx.Len(); i++ {
-				if v := idx.Value(i); v < 0 || int(v) >= d.Len() {
-					return nil, fmt.Errorf("dictionary index %d out of range [0, %d)", v, d.Len())
-				}
-			}
-			f = func(i int) string { return d.Value(int(idx.Value(i))) }
-		default:
+func stringsOf(a arrow.Array) (func(int) string, error) {
+	switch a := a.(type) {
+	case *array.String:
+		return a.Value, nil
+	case *array.Dictionary:
+		d, ok1 := a.Dictionary().(*array.String)
+		idx, ok2 := a.Indices().(*array.Int32)
+		if !ok1 || !ok2 {
 			return nil, fmt.Errorf("type %s, want strings", a.DataType())
 		}
-		n += a.Len()
-		vals, ends = append(vals, f), append(ends, n)
-	}
-	if len(vals) == 1 {
-		return vals[0], nil
-	}
-	return func(i int) string {
-		j := sort.SearchInts(ends, i+1)
-		start := 0
-		if j > 0 {
-			start = ends[j-1]
+		for i := 0; i < idx.Len(); i++ {
+			if v := idx.Value(i); v < 0 || int(v) >= d.Len() {
+				return nil, fmt.Errorf("dictionary index %d out of range [0, %d)", v, d.Len())
+			}
 		}
-		return vals[j](i - start)
-	}, nil
+		return func(i int) string { return d.Value(int(idx.Value(i))) }, nil
+	}
+	return nil, fmt.Errorf("type %s, want strings", a.DataType())
 }
 
 // checkRows checks that every row of rec, the next rows read from the row
