@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,6 +19,7 @@ import (
 // (flagRanges), and its Required flags are checked (requireFlags).
 func NewApp(stdout, stderr io.Writer, description string, cmds []*cli.Command) *cli.App {
 	wrapFlagHelpOnce()
+	helpPrinterOnce.Do(printLazyHelp)
 	app := &cli.App{
 		Name:           "benchtrim",
 		Usage:          "cut a microbenchmark suite's time without changing its results",
@@ -35,14 +37,43 @@ func NewApp(stdout, stderr io.Writer, description string, cmds []*cli.Command) *
 	addRangeChecks(app.Flags, flagRanges)
 	app.Description = fitLines(app.Description, reports.Width-3)
 	for _, cmd := range app.Commands {
-		examples, desc := helpParts(cmd.Description)
-		cmd.Description = fitLines(desc, reports.Width-3)
 		cmd.OnUsageError = onUsageError
 		addRangeChecks(cmd.Flags, flagRanges)
 		requireFlags(cmd)
-		cmd.CustomHelpTemplate = commandHelp(cmd, fitLines(examples, reports.Width-3))
+		cmd.CustomHelpTemplate = lazyHelp
 	}
 	return app
+}
+
+// lazyHelp stands for a command's help template until its help is
+// printed: making the templates of every command (commandHelp, and the
+// descriptions fitted to the width) took 3–4 ms of every start-up.
+const lazyHelp = "{{/* benchtrim: made by helpTemplate when printed */}}"
+
+var helpPrinterOnce sync.Once
+
+// printLazyHelp wraps urfave/cli's HelpPrinter, through which every
+// command's help is printed with the command's CustomHelpTemplate, so
+// that a command's lazyHelp becomes its template (helpTemplate) first.
+func printLazyHelp() {
+	print := cli.HelpPrinter
+	cli.HelpPrinter = func(w io.Writer, templ string, data any) {
+		if cmd, ok := data.(*cli.Command); ok && templ == lazyHelp {
+			templ = helpTemplate(cmd)
+		}
+		print(w, templ, data)
+	}
+}
+
+// helpTemplate makes cmd's help template (commandHelp) and fits its
+// description, once.
+func helpTemplate(cmd *cli.Command) string {
+	if cmd.CustomHelpTemplate == lazyHelp {
+		examples, desc := helpParts(cmd.Description)
+		cmd.Description = fitLines(desc, reports.Width-3)
+		cmd.CustomHelpTemplate = commandHelp(cmd, fitLines(examples, reports.Width-3))
+	}
+	return cmd.CustomHelpTemplate
 }
 
 // helpParts splits a help text into its examples (the leading lines from
@@ -75,6 +106,9 @@ func commandHelp(cmd *cli.Command, examples string) string {
 	var cats []string
 	byCat := map[string][]cli.Flag{}
 	for _, f := range cmd.Flags {
+		if f == cli.HelpFlag {
+			continue // in Flags once the command ran; listed last, below
+		}
 		c := ""
 		if cf, ok := f.(cli.CategorizableFlag); ok {
 			c = cf.GetCategory()
