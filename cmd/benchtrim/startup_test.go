@@ -41,3 +41,28 @@ func TestStartupCollectsNoGarbage(t *testing.T) {
 		}
 	}
 }
+
+// TestNoHeavyDependencies lists the packages the binary links: none of
+// those whose initialisers or size a choice of ours brought in and that
+// benchtrim does not need. pqarrow (which brings arrow/compute, whose
+// init registers every kernel, and arrow/flight with gRPC and protobuf)
+// was 110 packages and 23 MB of the binary and a third of its start-up;
+// the Parquet files are read with arrowio.ParquetColumn instead. Tests
+// may still use pqarrow, as the reference reader.
+func TestNoHeavyDependencies(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 100 {
+		t.Fatalf("go list -deps printed %d packages", len(deps))
+	}
+	for _, d := range deps {
+		for _, heavy := range []string{"/parquet/pqarrow", "/arrow/compute", "/arrow/flight", "google.golang.org/grpc", "google.golang.org/protobuf"} {
+			if strings.Contains(d, heavy) {
+				t.Errorf("the binary links %s", d)
+			}
+		}
+	}
+}

@@ -62,6 +62,34 @@ func findFlag(flags []cli.Flag, name string) cli.Flag {
 	return nil
 }
 
+// commandIndex returns the index in args (args[0] is the program) of the
+// command, the first argument after the global flags and their values,
+// or len(args).
+func commandIndex(globals []cli.Flag, args []string) int {
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			break
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := findFlag(globals, name); f != nil && !hasValue && flagTakesValue(f) && i+1 < len(args) {
+			i++
+		}
+	}
+	return i
+}
+
+// CommandArg returns the command a command line names (args[0] is the
+// program): the first argument after the global flags and their values,
+// as NormalizeArgs finds it; "" when there is none.
+func CommandArg(args []string) string {
+	if i := commandIndex(globalFlags(), args); i < len(args) {
+		return args[i]
+	}
+	return ""
+}
+
 // NormalizeArgs rewrites a command line so that urfave/cli, which stops
 // reading flags at the first positional argument, sees every flag:
 //
@@ -79,20 +107,9 @@ func NormalizeArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
 		return args, nil
 	}
-	var global, rest []string
-	i := 1
-	for ; i < len(args); i++ {
-		a := args[i]
-		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
-			break
-		}
-		global = append(global, a)
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if f := findFlag(app.Flags, name); f != nil && !hasValue && flagTakesValue(f) && i+1 < len(args) {
-			i++
-			global = append(global, args[i])
-		}
-	}
+	var rest []string
+	i := commandIndex(app.Flags, args)
+	global := append([]string(nil), args[1:min(i, len(args))]...)
 	if i >= len(args) || args[i] == "--" || args[i] == "-" {
 		return args, nil
 	}
