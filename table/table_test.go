@@ -2,6 +2,9 @@ package table
 
 import (
 	"fmt"
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/compress"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -332,5 +335,60 @@ func TestStretchEnd(t *testing.T) {
 	}
 	if ends < n {
 		t.Fatalf("only %d of %d rows end before the record does", ends, 2*n)
+	}
+}
+
+// TestReadParquetOfOtherWriters writes a table with Arrow's pqarrow writer
+// (the stored Arrow schema, its metadata and the setups, as a tool that
+// rewrote a benchtrim table with Arrow would) in layouts benchtrim's own
+// writer does not use: plain and dictionary pages, data pages v2, small
+// pages, several row groups, each codec. ReadFile (arrowio.ParquetColumn)
+// must give the rows and setups of the table.
+func TestReadParquetOfOtherWriters(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	tab := buildSample(t, mem, 4)
+	defer tab.Release()
+	sch, err := tab.schemaWithMetadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		props []parquet.WriterProperty
+	}{
+		{"dictionary", nil},
+		{"plain-v2-zstd", []parquet.WriterProperty{parquet.WithDictionaryDefault(false), parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithCompression(compress.Codecs.Zstd)}},
+		{"small-pages-snappy", []parquet.WriterProperty{parquet.WithDataPageSize(64), parquet.WithMaxRowGroupLength(3), parquet.WithCompression(compress.Codecs.Snappy)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.parquet")
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := pqarrow.NewFileWriter(sch, f, parquet.NewWriterProperties(tc.props...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, rec := range tab.Records {
+				if err := w.Write(rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadFile(path, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer back.Release()
+			if want, got := rowsOf(t, tab), rowsOf(t, back); !sameRows(want, got) {
+				t.Errorf("rows differ\nwant %+v\ngot  %+v", want, got)
+			}
+			if !reflect.DeepEqual(tab.Setups, back.Setups) {
+				t.Errorf("setups %+v, want %+v", back.Setups, tab.Setups)
+			}
+		})
 	}
 }
