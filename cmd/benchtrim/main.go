@@ -28,7 +28,7 @@ var exitCode = cliapp.ExitCode
 
 // run executes the command line args (args[0] is the program name).
 func run(args []string, stdout, stderr io.Writer) error {
-	app := newApp(stdout, stderr, cliapp.CommandArg(args))
+	app := newApp(stdout, stderr, args)
 	args, err := cliapp.NormalizeArgs(app, args)
 	if err != nil {
 		return err
@@ -39,59 +39,35 @@ func run(args []string, stdout, stderr io.Writer) error {
 // commandMakers make the subcommands, in the order help lists them, by
 // name (TestCommandMakers checks that each makes the command it names).
 // (A function, not a variable: demo's action runs commands.)
-func commandMakers() []commandMaker {
-	return []commandMaker{
-		{"ingest", ingestCommand},
-		{"export", exportCommand},
-		{"generate", generateCommand},
-		{"optimize", optimizeCommand},
-		{"compare", compareCommand},
-		{"reconfigure", reconfigureCommand},
-		{"steady", steadyCommand},
-		{"trim", trimCommand},
-		{"report", reportCommand},
-		{"changepoint", changepointCommand},
-		{"duet", duetCommand},
-		{"merge", mergeCommand},
-		{"demo", demoCommand},
+func commandMakers() []cliapp.Maker {
+	return []cliapp.Maker{
+		{Name: "ingest", Make: ingestCommand},
+		{Name: "export", Make: exportCommand},
+		{Name: "generate", Make: generateCommand},
+		{Name: "optimize", Make: optimizeCommand},
+		{Name: "compare", Make: compareCommand},
+		{Name: "reconfigure", Make: reconfigureCommand},
+		{Name: "steady", Make: steadyCommand},
+		{Name: "trim", Make: trimCommand},
+		{Name: "report", Make: reportCommand},
+		{Name: "changepoint", Make: changepointCommand},
+		{Name: "duet", Make: duetCommand},
+		{Name: "merge", Make: mergeCommand},
+		{Name: "demo", Make: demoCommand},
 	}
-}
-
-// commandMaker makes the subcommand name.
-type commandMaker struct {
-	name string
-	make func() *cli.Command
 }
 
 // commands are the subcommands, in the order help lists them.
-func commands() []*cli.Command {
-	makers := commandMakers()
-	cmds := make([]*cli.Command, len(makers))
-	for i, m := range makers {
-		cmds[i] = m.make()
-	}
-	return cmds
-}
+func commands() []*cli.Command { return cliapp.Make(commandMakers(), nil) }
 
 // extraCommands are added by tests.
 var extraCommands []func() *cli.Command
 
-// newApp builds the CLI writing to stdout and stderr (cliapp.NewApp); run
-// normalizes the arguments and calls its Run. When name is a subcommand's
-// (the command line runs it), the app holds only that one: making the
-// others and their flags, which urfave/cli then files by help group, took
-// 3 ms of every start-up. Otherwise (help, no command, a misspelled one)
-// it holds them all.
-func newApp(stdout, stderr io.Writer, name string) *cli.App {
-	var cmds []*cli.Command
-	for _, m := range commandMakers() {
-		if m.name == name {
-			cmds = []*cli.Command{m.make()}
-		}
-	}
-	if cmds == nil {
-		cmds = commands()
-	}
+// newApp builds the CLI for the command line args writing to stdout and
+// stderr (cliapp.NewApp) with the commands args needs (cliapp.Make); run
+// normalizes the arguments and calls its Run.
+func newApp(stdout, stderr io.Writer, args []string) *cli.App {
+	cmds := cliapp.Make(commandMakers(), args)
 	for _, f := range extraCommands {
 		cmds = append(cmds, f())
 	}
