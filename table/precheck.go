@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"io"
 
 	"github.com/apache/arrow/go/v15/parquet/file"
@@ -279,7 +280,7 @@ func checkParquet(pf *file.Reader, size int64) error { return checkParquetWith(p
 func checkParquetWith(pf *file.Reader, size int64, nested bool) error {
 	md := pf.MetaData()
 	for _, e := range md.KeyValueMetadata() {
-		if e == nil || e.Key != "ARROW:schema" || e.Value == nil {
+		if e == nil || e.Key != arrowio.StoredSchemaKey || e.Value == nil {
 			continue
 		}
 		// Decoded as ParquetSchema (and pqarrow) does: standard, else unpadded base64.

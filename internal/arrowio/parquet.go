@@ -191,7 +191,7 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 	if err := iw.Close(); err != nil {
 		return nil, err
 	}
-	kv = append(kv, [2]string{"ARROW:schema", base64.StdEncoding.EncodeToString(buf.Bytes())})
+	kv = append(kv, [2]string{StoredSchemaKey, base64.StdEncoding.EncodeToString(buf.Bytes())})
 	enc, err := parquetenc.NewWriter(w, cols, []parquetenc.Codec{codec}, kv)
 	if err != nil {
 		return nil, err
