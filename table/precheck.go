@@ -5,10 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"io"
 
 	"github.com/apache/arrow/go/v15/parquet/file"
+
+	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
 // The Arrow decoders trust lengths they read from a file and allocate by
