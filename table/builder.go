@@ -86,9 +86,17 @@ func (c *column[T]) materialize(size int) {
 		}
 	}
 	if c.n > 0 {
-		c.v = repeat(c.v, c.usual, c.n)
+		c.v = repeat(c.v, c.usual, c.n, c.limit())
 		c.n = 0
 	}
+}
+
+// limit is the most rows c's batch holds (0: no bound known).
+func (c *column[T]) limit() int {
+	if c.pool == nil {
+		return 0
+	}
+	return c.pool.rows
 }
 
 // addN appends x k times.
@@ -98,7 +106,7 @@ func (c *column[T]) addN(x T, k, size int) {
 		return
 	}
 	c.materialize(size)
-	c.v = repeat(c.v, x, k)
+	c.v = repeat(c.v, x, k, c.limit())
 }
 
 // array returns the batch's values as an array of type dt, with validity
@@ -224,18 +232,18 @@ func (b *Builder) Append(r *Row) error {
 	for i, v := range [len(stringColumns)]string{r.Project, r.Version, r.Benchmark, r.Params, r.Mode, metric, r.Unit, r.Pair, r.Source} {
 		b.strs[i].add(v, 1, size)
 	}
-	b.value = append(b.value, r.Value)
-	b.nsPerOp = append(b.nsPerOp, r.NsPerOp)
-	b.count = append(b.count, r.Count)
+	b.value = append(grow(b.value, 1, b.batchRows), r.Value)
+	b.nsPerOp = append(grow(b.nsPerOp, 1, b.batchRows), r.NsPerOp)
+	b.count = append(grow(b.count, 1, b.batchRows), r.Count)
 	for l, v := range [NumLevels]int32{r.Instance, r.Trial, r.Fork, r.Iteration, r.Slice} {
 		b.levels[l].addN(atLeast1(v), 1, size)
 	}
-	b.warmup = append(b.warmup, r.Warmup)
+	b.warmup = append(grow(b.warmup, 1, b.batchRows), r.Warmup)
 	if r.HasTime {
 		b.startNs.addN(r.StartNs, 1, size)
 		b.endNs.addN(r.EndNs, 1, size)
 		if b.timeValid != nil {
-			b.timeValid = append(b.timeValid, true)
+			b.timeValid = append(grow(b.timeValid, 1, b.batchRows), true)
 		}
 	} else {
 		b.startNs.addN(0, 1, size)
@@ -243,9 +251,9 @@ func (b *Builder) Append(r *Row) error {
 		if b.timeValid == nil {
 			b.timeValid = b.newValid()
 		}
-		b.timeValid = append(b.timeValid, false)
+		b.timeValid = append(grow(b.timeValid, 1, b.batchRows), false)
 	}
-	b.line = append(b.line, r.Line)
+	b.line = append(grow(b.line, 1, b.batchRows), r.Line)
 	b.rows++
 	b.pending++
 	if b.pending >= b.batchRows {
@@ -327,21 +335,21 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 		for i := range b.strs {
 			b.strs[i].add(strs[i], k, size)
 		}
-		b.value = append(b.value, v.value[done:done+k]...)
-		b.nsPerOp = append(b.nsPerOp, v.nsPerOp[done:done+k]...)
-		b.count = append(b.count, v.count[done:done+k]...)
-		b.line = append(b.line, v.line[done:done+k]...)
+		b.value = append(grow(b.value, k, b.batchRows), v.value[done:done+k]...)
+		b.nsPerOp = append(grow(b.nsPerOp, k, b.batchRows), v.nsPerOp[done:done+k]...)
+		b.count = append(grow(b.count, k, b.batchRows), v.count[done:done+k]...)
+		b.line = append(grow(b.line, k, b.batchRows), v.line[done:done+k]...)
 		b.levels[LevelInstance].addN(atLeast1(r.Instance), k, size)
 		b.levels[LevelTrial].addN(atLeast1(r.Trial), k, size)
 		b.levels[LevelSlice].addN(atLeast1(r.Slice), k, size)
 		addAtLeast1(&b.levels[LevelFork], v.fork[done:done+k], size)
 		addAtLeast1(&b.levels[LevelIteration], v.iteration[done:done+k], size)
-		b.warmup = repeat(b.warmup, r.Warmup, k)
+		b.warmup = repeat(b.warmup, r.Warmup, k, b.batchRows)
 		if r.HasTime {
 			b.startNs.addN(r.StartNs, k, size)
 			b.endNs.addN(r.EndNs, k, size)
 			if b.timeValid != nil {
-				b.timeValid = repeat(b.timeValid, true, k)
+				b.timeValid = repeat(b.timeValid, true, k, b.batchRows)
 			}
 		} else {
 			b.startNs.addN(0, k, size)
@@ -349,7 +357,7 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 			if b.timeValid == nil {
 				b.timeValid = b.newValid()
 			}
-			b.timeValid = repeat(b.timeValid, false, k)
+			b.timeValid = repeat(b.timeValid, false, k, b.batchRows)
 		}
 		b.rows += int64(k)
 		b.pending += k
@@ -368,13 +376,13 @@ func (b *Builder) newValid() []bool {
 	if cap(v) < b.batchRows {
 		v = make([]bool, 0, b.batchRows)
 	}
-	return repeat(v, true, b.pending)
+	return repeat(v, true, b.pending, b.batchRows)
 }
 
-// repeat appends k copies of x to s.
-func repeat[T comparable](s []T, x T, k int) []T {
+// repeat appends k copies of x to s, growing it as grow does.
+func repeat[T comparable](s []T, x T, k, limit int) []T {
 	n := len(s)
-	s = slices.Grow(s, k)[:n+k]
+	s = grow(s, k, limit)[:n+k]
 	tail := s[n:]
 	var zero T
 	if x == zero {
@@ -386,6 +394,32 @@ func repeat[T comparable](s []T, x T, k int) []T {
 	}
 	return s
 }
+
+// grow returns s with room for k more values. When it has too little, the
+// new capacity is twice the old (at least firstRoom, and at least len+k),
+// but no more than limit (a batch's rows; 0: no bound) unless len+k
+// needs it: a batch that grows from empty to limit rows copies its values
+// about once on the way. append grows a large slice by a quarter (Go's
+// runtime.nextslicecap), which copies about four times the final size
+// before a 64 Ki-row batch is full: while a process collects no garbage
+// (internal/startheap), every copy is fresh memory and page faults.
+func grow[T any](s []T, k, limit int) []T {
+	n := len(s)
+	if n+k <= cap(s) {
+		return s
+	}
+	c := max(2*cap(s), firstRoom)
+	if limit > 0 {
+		c = min(c, limit)
+	}
+	c = max(c, n+k)
+	t := make([]T, n, c)
+	copy(t, s)
+	return t
+}
+
+// firstRoom is the capacity grow gives a slice that has none.
+const firstRoom = 256
 
 // addAtLeast1 appends each of v, values below 1 as 1, to level column c
 // (whose usual value is 1).
@@ -405,7 +439,7 @@ func addAtLeast1(c *column[int32], v []int32, size int) {
 	}
 	c.materialize(size)
 	n := len(c.v)
-	c.v = slices.Grow(c.v, len(v))[:n+len(v)]
+	c.v = grow(c.v, len(v), c.limit())[:n+len(v)]
 	tail := c.v[n:]
 	for i, x := range v {
 		tail[i] = max(x, 1)
@@ -442,7 +476,7 @@ func (b *Builder) flush() {
 		return
 	}
 	if b.zeros32 == nil {
-		b.zeros32, b.ones32, b.zeros64 = make([]int32, b.batchRows), repeat(make([]int32, 0, b.batchRows), 1, b.batchRows), make([]int64, b.batchRows)
+		b.zeros32, b.ones32, b.zeros64 = make([]int32, b.batchRows), repeat(make([]int32, 0, b.batchRows), 1, b.batchRows, b.batchRows), make([]int64, b.batchRows)
 	}
 	cols := make([]arrow.Array, numColumns)
 	for i, c := range stringColumns {

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -55,5 +56,65 @@ func TestBuilderRecycles(t *testing.T) {
 		if v[i] != float64(i) || fork[i] != 2 || line[i] != int64(i) {
 			t.Fatalf("kept record row %d: value %v fork %d line %d, want %d, 2, %d", i, v[i], fork[i], line[i], i, i)
 		}
+	}
+}
+
+// TestFirstBatchGrowth: a Builder's first batch grows by doubling to
+// exactly a batch's rows, so that growing it copies fewer values than
+// twice the batch (append's quarter steps copy about four times as many) and its buffers,
+// once released, go back to the recycler like any later batch's.
+func TestFirstBatchGrowth(t *testing.T) {
+	var caps []int
+	var s []float64
+	for len(s) < 3000 {
+		s = grow(s, 100, 3000)
+		s = s[:len(s)+100]
+		if len(caps) == 0 || caps[len(caps)-1] != cap(s) {
+			caps = append(caps, cap(s))
+		}
+	}
+	want := []int{256, 512, 1024, 2048, 3000}
+	if !slices.Equal(caps, want) {
+		t.Errorf("capacities %v on the way to 3000, want %v", caps, want)
+	}
+	copied := 0
+	for _, c := range caps[:len(caps)-1] {
+		copied += c
+	}
+	if copied >= 2*3000 {
+		t.Errorf("growing to 3000 copied %d values, want fewer than twice 3000", copied)
+	}
+	if c := cap(grow(make([]int32, 10, 10), 500, 300)); c != 510 {
+		t.Errorf("grow past the limit: capacity %d, want 510 (what the values need)", c)
+	}
+	if c := cap(grow([]int64(nil), 1, 0)); c != firstRoom {
+		t.Errorf("grow of nil without a limit: capacity %d, want %d", c, firstRoom)
+	}
+
+	const rows = 4096
+	b := NewBuilder(nil, rows)
+	defer b.Release()
+	var recs int
+	b.SetSink(func(rec arrow.Record) error {
+		recs++
+		return nil
+	})
+	for i := 0; i < 2*rows; i++ {
+		r := goodRow(int32(i%rows + 1))
+		r.Value, r.Fork, r.Iteration, r.Line = float64(i), int32(2+i/rows), int32(i%7+2), int64(i)
+		if err := b.Append(&r); err != nil {
+			t.Fatal(err)
+		}
+		if i == rows-1 {
+			// The first record is out and released: every column that
+			// held its own values gave back a buffer of a batch's size.
+			if n := len(b.pool.free); n < 6 {
+				t.Errorf("after the first batch the recycler holds %d buffers, want at least 6 (value, ns_per_op, count, line, fork, iteration)", n)
+			}
+		}
+	}
+	b.Finish().Release()
+	if recs != 2 {
+		t.Errorf("%d records, want 2", recs)
 	}
 }
