@@ -82,21 +82,13 @@ func (c *column[T]) materialize(size int) {
 		if size > 0 && size >= c.n {
 			c.v = recycled[T](c.pool, size)
 		} else {
-			c.v = make([]T, 0, max(size, c.n))
+			c.v = growIn(c.pool, []T(nil), max(size, c.n))
 		}
 	}
 	if c.n > 0 {
-		c.v = repeat(c.v, c.usual, c.n, c.limit())
+		c.v = repeat(growIn(c.pool, c.v, c.n), c.usual, c.n)
 		c.n = 0
 	}
-}
-
-// limit is the most rows c's batch holds (0: no bound known).
-func (c *column[T]) limit() int {
-	if c.pool == nil {
-		return 0
-	}
-	return c.pool.rows
 }
 
 // addN appends x k times.
@@ -106,7 +98,7 @@ func (c *column[T]) addN(x T, k, size int) {
 		return
 	}
 	c.materialize(size)
-	c.v = repeat(c.v, x, k, c.limit())
+	c.v = repeat(growIn(c.pool, c.v, k), x, k)
 }
 
 // array returns the batch's values as an array of type dt, with validity
@@ -232,9 +224,9 @@ func (b *Builder) Append(r *Row) error {
 	for i, v := range [len(stringColumns)]string{r.Project, r.Version, r.Benchmark, r.Params, r.Mode, metric, r.Unit, r.Pair, r.Source} {
 		b.strs[i].add(v, 1, size)
 	}
-	b.value = append(grow(b.value, 1, b.batchRows), r.Value)
-	b.nsPerOp = append(grow(b.nsPerOp, 1, b.batchRows), r.NsPerOp)
-	b.count = append(grow(b.count, 1, b.batchRows), r.Count)
+	b.value = append(growIn(b.pool, b.value, 1), r.Value)
+	b.nsPerOp = append(growIn(b.pool, b.nsPerOp, 1), r.NsPerOp)
+	b.count = append(growIn(b.pool, b.count, 1), r.Count)
 	for l, v := range [NumLevels]int32{r.Instance, r.Trial, r.Fork, r.Iteration, r.Slice} {
 		b.levels[l].addN(atLeast1(v), 1, size)
 	}
@@ -253,7 +245,7 @@ func (b *Builder) Append(r *Row) error {
 		}
 		b.timeValid = append(grow(b.timeValid, 1, b.batchRows), false)
 	}
-	b.line = append(grow(b.line, 1, b.batchRows), r.Line)
+	b.line = append(growIn(b.pool, b.line, 1), r.Line)
 	b.rows++
 	b.pending++
 	if b.pending >= b.batchRows {
@@ -335,21 +327,21 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 		for i := range b.strs {
 			b.strs[i].add(strs[i], k, size)
 		}
-		b.value = append(grow(b.value, k, b.batchRows), v.value[done:done+k]...)
-		b.nsPerOp = append(grow(b.nsPerOp, k, b.batchRows), v.nsPerOp[done:done+k]...)
-		b.count = append(grow(b.count, k, b.batchRows), v.count[done:done+k]...)
-		b.line = append(grow(b.line, k, b.batchRows), v.line[done:done+k]...)
+		b.value = append(growIn(b.pool, b.value, k), v.value[done:done+k]...)
+		b.nsPerOp = append(growIn(b.pool, b.nsPerOp, k), v.nsPerOp[done:done+k]...)
+		b.count = append(growIn(b.pool, b.count, k), v.count[done:done+k]...)
+		b.line = append(growIn(b.pool, b.line, k), v.line[done:done+k]...)
 		b.levels[LevelInstance].addN(atLeast1(r.Instance), k, size)
 		b.levels[LevelTrial].addN(atLeast1(r.Trial), k, size)
 		b.levels[LevelSlice].addN(atLeast1(r.Slice), k, size)
 		addAtLeast1(&b.levels[LevelFork], v.fork[done:done+k], size)
 		addAtLeast1(&b.levels[LevelIteration], v.iteration[done:done+k], size)
-		b.warmup = repeat(b.warmup, r.Warmup, k, b.batchRows)
+		b.warmup = repeat(grow(b.warmup, k, b.batchRows), r.Warmup, k)
 		if r.HasTime {
 			b.startNs.addN(r.StartNs, k, size)
 			b.endNs.addN(r.EndNs, k, size)
 			if b.timeValid != nil {
-				b.timeValid = repeat(b.timeValid, true, k, b.batchRows)
+				b.timeValid = repeat(grow(b.timeValid, k, b.batchRows), true, k)
 			}
 		} else {
 			b.startNs.addN(0, k, size)
@@ -357,7 +349,7 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 			if b.timeValid == nil {
 				b.timeValid = b.newValid()
 			}
-			b.timeValid = repeat(b.timeValid, false, k, b.batchRows)
+			b.timeValid = repeat(grow(b.timeValid, k, b.batchRows), false, k)
 		}
 		b.rows += int64(k)
 		b.pending += k
@@ -376,13 +368,13 @@ func (b *Builder) newValid() []bool {
 	if cap(v) < b.batchRows {
 		v = make([]bool, 0, b.batchRows)
 	}
-	return repeat(v, true, b.pending, b.batchRows)
+	return repeat(v, true, b.pending)
 }
 
-// repeat appends k copies of x to s, growing it as grow does.
-func repeat[T comparable](s []T, x T, k, limit int) []T {
+// repeat appends k copies of x to s, which has room for them.
+func repeat[T comparable](s []T, x T, k int) []T {
 	n := len(s)
-	s = grow(s, k, limit)[:n+k]
+	s = s[:n+k]
 	tail := s[n:]
 	var zero T
 	if x == zero {
@@ -404,18 +396,37 @@ func repeat[T comparable](s []T, x T, k, limit int) []T {
 // before a 64 Ki-row batch is full: while a process collects no garbage
 // (internal/startheap), every copy is fresh memory and page faults.
 func grow[T any](s []T, k, limit int) []T {
-	n := len(s)
-	if n+k <= cap(s) {
+	if len(s)+k <= cap(s) {
 		return s
 	}
-	c := max(2*cap(s), firstRoom)
+	t := make([]T, len(s), newCap(len(s), k, cap(s), limit))
+	copy(t, s)
+	return t
+}
+
+// growIn is grow for a batch column whose batch is r.rows rows, with the
+// new room from r (recycled: a freed batch buffer, or a slab's memory).
+func growIn[T int32 | int64 | float64](r *recycler, s []T, k int) []T {
+	if len(s)+k <= cap(s) {
+		return s
+	}
+	limit := 0
+	if r != nil {
+		limit = r.rows
+	}
+	t := recycled[T](r, newCap(len(s), k, cap(s), limit))[:len(s)]
+	copy(t, s)
+	return t
+}
+
+// newCap is the capacity grow gives a slice of n values and capacity c
+// that needs room for k more.
+func newCap(n, k, c, limit int) int {
+	c = max(2*c, firstRoom)
 	if limit > 0 {
 		c = min(c, limit)
 	}
-	c = max(c, n+k)
-	t := make([]T, n, c)
-	copy(t, s)
-	return t
+	return max(c, n+k)
 }
 
 // firstRoom is the capacity grow gives a slice that has none.
@@ -439,7 +450,7 @@ func addAtLeast1(c *column[int32], v []int32, size int) {
 	}
 	c.materialize(size)
 	n := len(c.v)
-	c.v = grow(c.v, len(v), c.limit())[:n+len(v)]
+	c.v = growIn(c.pool, c.v, len(v))[:n+len(v)]
 	tail := c.v[n:]
 	for i, x := range v {
 		tail[i] = max(x, 1)
@@ -476,7 +487,7 @@ func (b *Builder) flush() {
 		return
 	}
 	if b.zeros32 == nil {
-		b.zeros32, b.ones32, b.zeros64 = make([]int32, b.batchRows), repeat(make([]int32, 0, b.batchRows), 1, b.batchRows, b.batchRows), make([]int64, b.batchRows)
+		b.zeros32, b.ones32, b.zeros64 = make([]int32, b.batchRows), repeat(make([]int32, 0, b.batchRows), 1, b.batchRows), make([]int64, b.batchRows)
 	}
 	cols := make([]arrow.Array, numColumns)
 	for i, c := range stringColumns {

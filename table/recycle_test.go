@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/benchtrim/benchtrim/internal/hugepage"
 )
 
 // TestBuilderRecycles: a record handed to a sink and released gives its
@@ -116,5 +118,35 @@ func TestFirstBatchGrowth(t *testing.T) {
 	b.Finish().Release()
 	if recs != 2 {
 		t.Errorf("%d records, want 2", recs)
+	}
+}
+
+// TestRecyclerSlab: a large buffer the recycler has no freed copy of is
+// cut from a slab marked for huge pages (hugepage.Bytes, aligned to a
+// huge page), the next one right after it; a small one is plain memory,
+// and a freed buffer of the size asked comes back before the slab's.
+func TestRecyclerSlab(t *testing.T) {
+	const rows = 1 << 16
+	r := &recycler{rows: rows}
+	addr := func(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+	a, b := r.Allocate(8*rows), r.Allocate(4*rows)
+	if addr(a)%hugepage.Size != 0 {
+		t.Errorf("first slab buffer at %#x, want a multiple of %d", addr(a), hugepage.Size)
+	}
+	if addr(b) != addr(a)+8*rows || cap(a) != 8*rows || cap(b) != 4*rows {
+		t.Errorf("second buffer at %#x (cap %d), want %#x right after the first (cap %d)", addr(b), cap(b), addr(a)+8*rows, cap(a))
+	}
+	if s := r.Allocate(100); len(s) != 100 || len(r.slab) != slabBytes-12*rows {
+		t.Errorf("a 100-byte buffer: len %d, slab left %d, want 100 and %d", len(s), len(r.slab), slabBytes-12*rows)
+	}
+	r.Free(a)
+	if c := r.Allocate(8 * rows); addr(c) != addr(a) {
+		t.Errorf("after Free the buffer at %#x, want the freed one at %#x", addr(c), addr(a))
+	}
+	for range slabBytes / (8 * rows) {
+		r.Allocate(8 * rows)
+	}
+	if len(r.slab) == slabBytes-12*rows {
+		t.Errorf("no new slab after %d bytes of buffers", slabBytes)
 	}
 }
