@@ -320,6 +320,13 @@ func (b *batchPELT) exact(j, k int, tf, st1, st2 float64) float64 {
 // pass1 fills the lane summaries of lane group g over the u members.
 func (b *batchPELT) pass1(g, u int) {
 	a := &b.acc[g]
+	if useSIMD && useAVX512 && u >= 2 {
+		pass1AVX512(&b.fm[g][0], &b.cw[0], &b.clo[0], u&^1, a)
+		if u&1 != 0 {
+			b.pass1Add(g, u-1)
+		}
+		return
+	}
 	if useSIMD {
 		pass1AVX2(&b.fm[g][0], &b.cw[0], &b.clo[0], u, a)
 		return
@@ -344,6 +351,27 @@ func (b *batchPELT) pass1(g, u int) {
 			}
 		}
 		a.upper[l], a.lo1[l], a.lo2[l], a.hi[l], a.idx1[l] = upper, lo1, lo2, hi, float64(idx1)
+	}
+}
+
+// pass1Add adds member j, the last, to lane group g's pass-1 summary, as
+// the sweep over the members before it would.
+func (b *batchPELT) pass1Add(g, j int) {
+	a := &b.acc[g]
+	for l := 0; l < laneWidth; l++ {
+		gk := b.fm[g][laneWidth*j+l]
+		w, lo := gk+b.cw[j], gk+b.clo[j]
+		if w < a.upper[l] {
+			a.upper[l] = w
+		}
+		if w > a.hi[l] {
+			a.hi[l] = w
+		}
+		if lo < a.lo1[l] {
+			a.lo2[l], a.lo1[l], a.idx1[l] = a.lo1[l], lo, float64(j)
+		} else if lo < a.lo2[l] {
+			a.lo2[l] = lo
+		}
 	}
 }
 

@@ -91,6 +91,12 @@ func findAVX2(v, e *float64, k int, x float64, op int) int
 //go:noescape
 func pass1AVX2(fm, cw, clo *float64, u int, acc *groupAcc)
 
+// pass1AVX512 is pass1AVX2 for AVX-512F, two members at a time (u even,
+// at least 2).
+//
+//go:noescape
+func pass1AVX512(fm, cw, clo *float64, u int, acc *groupAcc)
+
 // pass3AVX2 returns the first of the u members at which some lane of the
 // group has w > thr (see batchPELT.pass3), or u.
 //

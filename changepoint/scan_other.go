@@ -23,6 +23,10 @@ func pass1AVX2(fm, cw, clo *float64, u int, acc *groupAcc) {
 	panic("changepoint: no SIMD kernel on this platform")
 }
 
+func pass1AVX512(fm, cw, clo *float64, u int, acc *groupAcc) {
+	panic("changepoint: no SIMD kernel on this platform")
+}
+
 func pass3AVX2(fm, cw *float64, u int, thr *[laneWidth]float64) int {
 	panic("changepoint: no SIMD kernel on this platform")
 }

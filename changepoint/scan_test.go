@@ -279,3 +279,55 @@ func TestCostRowAVX2Split(t *testing.T) {
 		}
 	}
 }
+
+// TestPass1Kernels: every kernel mode's pass 1 gives the portable loop's
+// summary (upper, lo1 first reached at idx1, lo2, hi) for each member
+// count from 1 to 40, on G values with pruned (NaN) lanes, lanes pruned
+// at every member, and ties, so that the first minimum and the second
+// smallest are tested where the AVX-512 kernel's halves meet.
+func TestPass1Kernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for u := 1; u <= 40; u++ {
+		for trial := 0; trial < 20; trial++ {
+			b := &batchPELT{fm: [][]float64{make([]float64, laneWidth*u)}, acc: make([]groupAcc, 1)}
+			b.cw, b.clo = make([]float64, u), make([]float64, u)
+			for j := 0; j < u; j++ {
+				// Few distinct values: ties between members are common.
+				c := float64(rng.IntN(4))
+				b.cw[j], b.clo[j] = c+float64(rng.IntN(3)), c-float64(rng.IntN(3))
+				for l := 0; l < laneWidth; l++ {
+					g := float64(rng.IntN(5))
+					if l == 3 || rng.IntN(4) == 0 { // lane 3 is pruned at every member
+						g = math.NaN()
+					}
+					b.fm[0][laneWidth*j+l] = g
+				}
+			}
+			var want groupAcc
+			for i, m := range kernelModes() {
+				restore := useKernels(m)
+				b.pass1(0, u)
+				restore()
+				if i == 0 {
+					want = b.acc[0]
+					continue
+				}
+				if got := b.acc[0]; !sameAcc(got, want) {
+					t.Fatalf("u=%d trial %d, %s: %+v, want %+v (portable)", u, trial, m.name, got, want)
+				}
+			}
+		}
+	}
+}
+
+// sameAcc compares two summaries bit for bit.
+func sameAcc(a, b groupAcc) bool {
+	for l := 0; l < laneWidth; l++ {
+		for _, p := range [][2]float64{{a.upper[l], b.upper[l]}, {a.lo1[l], b.lo1[l]}, {a.lo2[l], b.lo2[l]}, {a.hi[l], b.hi[l]}, {a.idx1[l], b.idx1[l]}} {
+			if math.Float64bits(p[0]) != math.Float64bits(p[1]) {
+				return false
+			}
+		}
+	}
+	return true
+}
