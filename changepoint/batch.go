@@ -185,10 +185,13 @@ func (b *batchPELT) setup(pens []float64) {
 		b.fm = append(b.fm, nil)
 	}
 	b.fm = b.fm[:ng]
+	// At most n+1 members: room for them all at once, as growing by
+	// append would copy each list a dozen times into fresh memory.
 	for g := range b.fm {
-		b.fm[g] = b.fm[g][:0]
+		b.fm[g] = reserve(b.fm[g], laneWidth*(b.n+1))
 	}
-	b.cs, b.csf, b.c1, b.c2, b.gmx, b.alive = b.cs[:0], b.csf[:0], b.c1[:0], b.c2[:0], b.gmx[:0], b.alive[:0]
+	b.cs, b.alive = reserve(b.cs, b.n+1), reserve(b.alive, b.n+1)
+	b.csf, b.c1, b.c2, b.gmx = reserve(b.csf, b.n+1), reserve(b.c1, b.n+1), reserve(b.c2, b.n+1), reserve(b.gmx, b.n+1)
 	b.dead = 0
 	if cap(b.cc) < b.n+1 {
 		b.cw = make([]float64, b.n+1)
@@ -201,6 +204,14 @@ func (b *batchPELT) setup(pens []float64) {
 		b.acc = make([]groupAcc, ng)
 	}
 	b.acc = b.acc[:ng]
+}
+
+// reserve returns s emptied, with room for n values.
+func reserve[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, 0, n)
+	}
+	return s[:0]
 }
 
 // push appends candidate s to every lane.
