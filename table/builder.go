@@ -470,6 +470,7 @@ func atLeast1(v int32) int32 {
 // make small tables.
 func (b *Builder) reserve() {
 	n := b.batchRows
+	b.pool.batchFull()
 	b.value, b.nsPerOp = recycled[float64](b.pool, n), recycled[float64](b.pool, n)
 	b.count, b.line = recycled[int64](b.pool, n), recycled[int64](b.pool, n)
 	b.warmup = b.spareWarmup[:0]

@@ -30,20 +30,45 @@ type recycler struct {
 	rows int // a batch's rows: only buffers of a batch of 4- or 8-byte values come back
 	mu   sync.Mutex
 	free [][]byte
-	slab []byte // what is left of the last slab, where new buffers are cut from
+	full bool // a whole batch has been built: new whole-batch buffers come from the slabs
 }
 
-// slabBytes is the memory a recycler asks for at once when it has no
-// freed buffer of the size wanted and the size is at least minSlabBuffer:
-// a slab marked for transparent huge pages (hugepage.Bytes), which the
-// kernel then faults in 2 MB at a time instead of 4 KB. A 64 Ki-row
-// batch's buffers take about 3.5 MB, and a stream holds two or three
-// batches before the first comes back; ingesting a 35 MB JMH file to
-// Arrow IPC took 1,700 fewer page faults (docs/development.md).
+// slabs is where recyclers cut new batch buffers from: slabs of slabBytes
+// marked for transparent huge pages (hugepage.Bytes), which the kernel
+// faults in 2 MB at a time instead of 4 KB. A 64 Ki-row batch's buffers
+// take about 3.5 MB, and a stream holds two or three batches before the
+// first comes back; ingesting a 35 MB JMH file to Arrow IPC took 2,000
+// fewer page faults (docs/development.md). The slabs are shared by all
+// Builders, so that the tables of many files held in memory fill them
+// instead of each leaving most of its own slab unused; only whole-batch
+// buffers of at least minSlabBuffer bytes come from them (the buffers a
+// recycler takes back), so no garbage of a growing first batch pins a
+// slab, and only once a Builder has made a whole batch (recycler.full):
+// the kernel backs a huge page whole, so a file's first batch, which the
+// file may fill only in part (and which a table held in memory keeps),
+// stays in 4 KB pages that are backed only where written.
+var slabs struct {
+	mu   sync.Mutex
+	rest []byte // what is left of the last slab
+}
+
 const (
 	slabBytes     = 4 * hugepage.Size
 	minSlabBuffer = 64 << 10
 )
+
+// slabBuffer returns size bytes cut from the current slab (a new one when
+// the current one has too little left).
+func slabBuffer(size int) []byte {
+	slabs.mu.Lock()
+	defer slabs.mu.Unlock()
+	if len(slabs.rest) < size {
+		slabs.rest = hugepage.Bytes(slabBytes)
+	}
+	b := slabs.rest[:size:size]
+	slabs.rest = slabs.rest[size:]
+	return b
+}
 
 // maxFree bounds the buffers a recycler keeps: a batch takes up to 20
 // (value, ns_per_op, count, line, start and end, five levels, and the
@@ -51,8 +76,8 @@ const (
 const maxFree = 64
 
 // Allocate returns a buffer of size bytes: a freed one of that size, or a
-// new one (always, from a nil recycler), cut from a slab when it is large.
-// Its contents are undefined.
+// new one (always, from a nil recycler), cut from the slabs when it is a
+// large whole-batch buffer. Its contents are undefined.
 func (r *recycler) Allocate(size int) []byte {
 	if r == nil {
 		return make([]byte, size)
@@ -68,17 +93,24 @@ func (r *recycler) Allocate(size int) []byte {
 			return b
 		}
 	}
-	defer r.mu.Unlock()
-	if size < minSlabBuffer || size > slabBytes {
-		return make([]byte, size)
+	full := r.full
+	r.mu.Unlock()
+	if full && r.whole(size) && size >= minSlabBuffer && size <= slabBytes {
+		return slabBuffer(size)
 	}
-	if len(r.slab) < size {
-		r.slab = hugepage.Bytes(slabBytes)
-	}
-	b := r.slab[:size:size]
-	r.slab = r.slab[size:]
-	return b
+	return make([]byte, size)
 }
+
+// batchFull records that a whole batch has been built.
+func (r *recycler) batchFull() {
+	r.mu.Lock()
+	r.full = true
+	r.mu.Unlock()
+}
+
+// whole reports whether a buffer of size bytes holds a whole batch of 4-
+// or 8-byte values: the buffers Free takes back.
+func (r *recycler) whole(size int) bool { return size == 4*r.rows || size == 8*r.rows }
 
 // Reallocate is Allocate and a copy of b.
 func (r *recycler) Reallocate(size int, b []byte) []byte {
@@ -91,7 +123,7 @@ func (r *recycler) Reallocate(size int, b []byte) []byte {
 // Free takes back b, whole (its capacity).
 func (r *recycler) Free(b []byte) {
 	b = b[:cap(b)]
-	if len(b) != 4*r.rows && len(b) != 8*r.rows {
+	if !r.whole(len(b)) {
 		return
 	}
 	r.mu.Lock()

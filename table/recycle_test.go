@@ -121,32 +121,42 @@ func TestFirstBatchGrowth(t *testing.T) {
 	}
 }
 
-// TestRecyclerSlab: a large buffer the recycler has no freed copy of is
-// cut from a slab marked for huge pages (hugepage.Bytes, aligned to a
-// huge page), the next one right after it; a small one is plain memory,
-// and a freed buffer of the size asked comes back before the slab's.
+// TestRecyclerSlab: a whole-batch buffer the recycler has no freed copy
+// of is cut from the shared slabs (marked for huge pages, aligned to a
+// huge page), the next one right after it, also for another recycler; a
+// small or partial buffer is plain memory, and a freed buffer of the size
+// asked comes back before new memory.
 func TestRecyclerSlab(t *testing.T) {
 	const rows = 1 << 16
-	r := &recycler{rows: rows}
+	slabs.mu.Lock()
+	slabs.rest = nil // start a slab
+	slabs.mu.Unlock()
+	r, r2 := &recycler{rows: rows, full: true}, &recycler{rows: rows, full: true}
 	addr := func(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
-	a, b := r.Allocate(8*rows), r.Allocate(4*rows)
+	a, b := r.Allocate(8*rows), r2.Allocate(4*rows)
 	if addr(a)%hugepage.Size != 0 {
 		t.Errorf("first slab buffer at %#x, want a multiple of %d", addr(a), hugepage.Size)
 	}
 	if addr(b) != addr(a)+8*rows || cap(a) != 8*rows || cap(b) != 4*rows {
 		t.Errorf("second buffer at %#x (cap %d), want %#x right after the first (cap %d)", addr(b), cap(b), addr(a)+8*rows, cap(a))
 	}
-	if s := r.Allocate(100); len(s) != 100 || len(r.slab) != slabBytes-12*rows {
-		t.Errorf("a 100-byte buffer: len %d, slab left %d, want 100 and %d", len(s), len(r.slab), slabBytes-12*rows)
+	for _, size := range []int{100, 2 * rows} { // small; a first batch growing (not a whole batch)
+		if c := r.Allocate(size); len(c) != size || addr(c) == addr(b)+4*rows {
+			t.Errorf("a %d-byte buffer at %#x: len %d, want %d, not from the slab", size, addr(c), len(c), size)
+		}
 	}
 	r.Free(a)
 	if c := r.Allocate(8 * rows); addr(c) != addr(a) {
 		t.Errorf("after Free the buffer at %#x, want the freed one at %#x", addr(c), addr(a))
 	}
-	for range slabBytes / (8 * rows) {
-		r.Allocate(8 * rows)
+	if c := r.Allocate(8 * rows); addr(c) != addr(b)+4*rows {
+		t.Errorf("next new buffer at %#x, want %#x in the slab", addr(c), addr(b)+4*rows)
 	}
-	if len(r.slab) == slabBytes-12*rows {
-		t.Errorf("no new slab after %d bytes of buffers", slabBytes)
+	if (&recycler{rows: 16}).Allocate(8*16) == nil {
+		t.Error("nil buffer for a small batch")
+	}
+	first := &recycler{rows: rows} // no whole batch built yet
+	if c := first.Allocate(8 * rows); addr(c) == addr(b)+12*rows || addr(c) == addr(b)+20*rows {
+		t.Errorf("a first batch's buffer at %#x, from the slab", addr(c))
 	}
 }
