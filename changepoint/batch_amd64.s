@@ -66,13 +66,14 @@ TEXT ·pass1AVX512(SB), NOSPLIT, $0-40
 	MOVQ u+24(FP), CX
 	MOVQ acc+32(FP), DI
 	VBROADCASTSD bTwo<>(SB), Z11
-	VMOVUPD bPairIdx<>(SB), Z12  // 0,0,0,0,1,1,1,1: w and lo of member j, then j+1
+	VMOVDQU bPair<>(SB), Y12
+	VCVTDQ2PD Y12, Z5            // j for the even half, j+1 for the odd
+	VPMOVZXDQ Y12, Z12           // 0,0,0,0,1,1,1,1: w and lo of member j, then j+1
 	VBROADCASTSD bInf<>(SB), Z0  // upper
 	VMOVAPD Z0, Z1               // lo1
 	VMOVAPD Z0, Z2               // lo2
 	VBROADCASTSD bNegInf<>(SB), Z3 // hi
 	VPXORQ  Z4, Z4, Z4           // idx1
-	VMOVUPD bPairJ<>(SB), Z5     // j for the even half, j+1 for the odd
 	XORQ AX, AX
 
 	PCALIGN $32 // loop speed independent of the linker's placement
@@ -181,22 +182,10 @@ GLOBL bNegInf<>(SB), RODATA|NOPTR, $32
 DATA bTwo<>+0(SB)/8, $0x4000000000000000
 GLOBL bTwo<>(SB), RODATA|NOPTR, $8
 
-DATA bPairIdx<>+0(SB)/8, $0
-DATA bPairIdx<>+8(SB)/8, $0
-DATA bPairIdx<>+16(SB)/8, $0
-DATA bPairIdx<>+24(SB)/8, $0
-DATA bPairIdx<>+32(SB)/8, $1
-DATA bPairIdx<>+40(SB)/8, $1
-DATA bPairIdx<>+48(SB)/8, $1
-DATA bPairIdx<>+56(SB)/8, $1
-GLOBL bPairIdx<>(SB), RODATA|NOPTR, $64
-
-DATA bPairJ<>+0(SB)/8, $0
-DATA bPairJ<>+8(SB)/8, $0
-DATA bPairJ<>+16(SB)/8, $0
-DATA bPairJ<>+24(SB)/8, $0
-DATA bPairJ<>+32(SB)/8, $0x3ff0000000000000
-DATA bPairJ<>+40(SB)/8, $0x3ff0000000000000
-DATA bPairJ<>+48(SB)/8, $0x3ff0000000000000
-DATA bPairJ<>+56(SB)/8, $0x3ff0000000000000
-GLOBL bPairJ<>(SB), RODATA|NOPTR, $64
+// 0,0,0,0,1,1,1,1 as int32: the member (j or j+1) of each lane of a
+// pair, as qword indices for VPERMPD and as the doubles of idx1.
+DATA bPair<>+0(SB)/8, $0
+DATA bPair<>+8(SB)/8, $0
+DATA bPair<>+16(SB)/8, $0x0000000100000001
+DATA bPair<>+24(SB)/8, $0x0000000100000001
+GLOBL bPair<>(SB), RODATA|NOPTR, $32
