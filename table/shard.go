@@ -285,6 +285,15 @@ func (p *ShardPart) Note(rec arrow.Record) {
 	}
 }
 
+// OwnRuns returns whether a benchmark run is p's shard's, for a reader
+// that keeps only those runs' rows of what it reads (MetricRows) although
+// it reads every run (a result file): from then on Runs names the whole
+// input's runs, as after row groups skipped.
+func (p *ShardPart) OwnRuns() func(Key) bool {
+	p.skipped = true
+	return func(k Key) bool { return ShardOf(k, p.Shards) == p.Shard }
+}
+
 func (p *ShardPart) metricName() string {
 	if p.Metric == "" {
 		return Primary

@@ -397,10 +397,12 @@ func Runs(t *Table) []Key {
 }
 
 // MetricRows returns zero-copy slices of rec holding its rows of metric
-// ("" for Primary), one per stretch of consecutive such rows; the caller
-// releases them. Rows come in stretches of one metric (every reader writes
-// a run's values metric by metric), so there are few slices.
-func MetricRows(rec arrow.Record, metric string) []arrow.Record {
+// ("" for Primary) whose benchmark run in satisfies (every run when in is
+// nil), one per stretch of consecutive such rows; the caller releases
+// them. Rows come in stretches of one metric and one run (every reader
+// writes a run's values metric by metric), so there are few slices, and
+// in is called once per stretch of one run, not per row.
+func MetricRows(rec arrow.Record, metric string, in func(Key) bool) []arrow.Record {
 	if metric == "" {
 		metric = Primary
 	}
@@ -408,12 +410,19 @@ func MetricRows(rec arrow.Record, metric string) []arrow.Record {
 	n := int(rec.NumRows())
 	var out []arrow.Record
 	start := -1
+	last, runIn := [5]int32{-1}, true
 	for i := 0; i <= n; i++ {
-		in := i < n && c.metric.Value(i) == metric
+		ok := i < n && c.metric.Value(i) == metric
+		if ok && in != nil {
+			if idx := [5]int32{c.project.Index(i), c.version.Index(i), c.benchmark.Index(i), c.params.Index(i), c.mode.Index(i)}; idx != last {
+				last, runIn = idx, in(c.key(i))
+			}
+			ok = runIn
+		}
 		switch {
-		case in && start < 0:
+		case ok && start < 0:
 			start = i
-		case !in && start >= 0:
+		case !ok && start >= 0:
 			if start == 0 && i == n {
 				rec.Retain()
 				return []arrow.Record{rec}

@@ -140,7 +140,7 @@ func TestMetricRows(t *testing.T) {
 	}{{"", 60}, {"gc.alloc.rate", 10}, {"nope", 0}} {
 		var got int64
 		for _, rec := range whole.Records {
-			for _, s := range MetricRows(rec, tc.metric) {
+			for _, s := range MetricRows(rec, tc.metric, nil) {
 				sub := &Table{Records: []arrow.Record{s}}
 				sub.Rows(func(r *Row) error {
 					m := tc.metric
@@ -179,6 +179,41 @@ func TestMetricRows(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("metric %q: %d rows, want %d", tc.metric, got, tc.want)
 		}
+	}
+}
+
+// TestMetricRowsOfRuns: with a run predicate, the slices hold exactly the
+// rows of the metric whose run it keeps (here one shard of three), in
+// order, and each shard's rows add up to the metric's.
+func TestMetricRowsOfRuns(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	whole := spoolTable(t, mem)
+	defer whole.Release()
+	var want [3][]Row
+	whole.Rows(func(r *Row) error {
+		if r.Metric == Primary {
+			k := Key{r.Project, r.Version, r.Benchmark, r.Params, r.Mode}
+			want[ShardOf(k, 3)] = append(want[ShardOf(k, 3)], *r)
+		}
+		return nil
+	})
+	total := 0
+	for shard := range 3 {
+		var got []Row
+		for _, rec := range whole.Records {
+			for _, s := range MetricRows(rec, "", func(k Key) bool { return ShardOf(k, 3) == shard }) {
+				got = append(got, rowsOf(t, &Table{Records: []arrow.Record{s}})...)
+				s.Release()
+			}
+		}
+		if !sameRows(got, want[shard]) {
+			t.Errorf("shard %d/3: %d rows, want the %d rows of its runs in order", shard, len(got), len(want[shard]))
+		}
+		total += len(got)
+	}
+	if total != 60 || len(want[0]) == 0 || len(want[0]) == 60 {
+		t.Errorf("shards hold %d rows in all (%d in shard 0), want 60 split among them", total, len(want[0]))
 	}
 }
 

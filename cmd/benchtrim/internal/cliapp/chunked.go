@@ -66,12 +66,19 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 		return sp.Add(rec)
 	}
 	part := shardPart(keep)
+	// A shard holds only its own runs' rows: another shard's would be
+	// left out by the analysis anyway, after filling memory or the
+	// scratch file (result files are read whole by every shard).
+	var inShard func(table.Key) bool
+	if part != nil {
+		inShard = part.OwnRuns()
+	}
 	sink := func(rec arrow.Record) error {
 		if part != nil {
 			part.Note(rec)
 		}
 		var err error
-		for _, r := range table.MetricRows(rec, keep.Metric) {
+		for _, r := range table.MetricRows(rec, keep.Metric, inShard) {
 			if err == nil && sp == nil && r.NumRows() < rec.NumRows() {
 				// A slice held in memory would keep its record's rows of
 				// every other metric alive: keep a copy of its own.
