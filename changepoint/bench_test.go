@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // Speed anchors (README "Timing", R 4.2.2 + changepoint 2.3, median
@@ -39,8 +41,8 @@ func reportCPU(b *testing.B, start func() int64, n int) {
 }
 
 func cpuTimer() func() int64 {
-	t0 := processCPUTime()
-	return func() int64 { return int64(processCPUTime() - t0) }
+	t0 := testenv.CPUSeconds()
+	return func() int64 { return int64((testenv.CPUSeconds() - t0) * 1e9) }
 }
 
 func BenchmarkPELT(b *testing.B) {

@@ -2,10 +2,8 @@ package optimize
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -104,7 +102,7 @@ func BenchmarkZapPrototype(b *testing.B) {
 			opt.NoReportedCIs = summary
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := cpuSeconds()
+			cpu0 := testenv.CPUSeconds()
 			var evaluated, rejected int
 			for i := 0; i < b.N; i++ {
 				rep, err := optimize(series, opt)
@@ -117,20 +115,11 @@ func BenchmarkZapPrototype(b *testing.B) {
 					rejected += r.EarlyRejected
 				}
 			}
-			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric((testenv.CPUSeconds()-cpu0)/float64(b.N), "cpu-s/op")
 			b.ReportMetric(float64(evaluated), "configs/op")
 			b.ReportMetric(float64(rejected), "rejected-early/op")
 		})
 	}
-}
-
-// cpuSeconds is the user and system CPU time of the process so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return math.NaN()
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // laaberSuite generates a suite shaped like Laaber et al.'s JMH data

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -167,7 +166,7 @@ func BenchmarkScaleTraini(b *testing.B) {
 	jmh := Override{WarmupIterations: ptr(5), WarmupTimeNs: ptr(int64(10e9)), MeasurementIterations: ptr(5), MeasurementTimeNs: ptr(int64(10e9)), Forks: ptr(5)}
 	for i := 0; i < b.N; i++ {
 		var segNs atomic.Int64
-		cpu0 := cpuSeconds()
+		cpu0 := testenv.CPUSeconds()
 		opt := DefaultOptions
 		opt.Segmenter = timingSegmenter{peltSegmenter{rule: PenaltyCROPS}, &segNs}
 		opt.Configs = []ConfigSet{setupConfigs("dev", dev), setupConfigs("jmh-default", jmh)}
@@ -186,7 +185,7 @@ func BenchmarkScaleTraini(b *testing.B) {
 		workers := runtime.GOMAXPROCS(0)
 		points := float64(s.Len() * cfg.Forks * cfg.Iterations)
 		b.ReportMetric(wall.Seconds(), "wall-s")
-		b.ReportMetric(cpuSeconds()-cpu0, "cpu-s")
+		b.ReportMetric(testenv.CPUSeconds()-cpu0, "cpu-s")
 		b.ReportMetric(points, "points")
 		b.ReportMetric(float64(segNs.Load())/(wall.Seconds()*1e9*float64(workers)), "segmentation-share")
 		b.ReportMetric(peakRSS()/(1<<20), "peak-RSS-MiB")
@@ -203,14 +202,3 @@ func BenchmarkScaleTraini(b *testing.B) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// cpuSeconds is the process's user + system CPU time; on a shared machine
-// it measures the work better than the wall time.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime)
-}

@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // BenchmarkIngest runs `benchtrim ingest -o OUT.EXT big.json` end to end on
@@ -38,25 +38,16 @@ func BenchmarkIngest(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(st.Size())
 				out := filepath.Join(dir, "out."+ext)
-				cpu := cpuSeconds()
+				cpu := testenv.CPUSeconds()
 				for i := 0; i < b.N; i++ {
 					if err := run([]string{"benchtrim", "-q", "ingest", "-o", out, in}, io.Discard, io.Discard); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(st.Size())*float64(b.N)/(cpuSeconds()-cpu)/1e6, "cpu-MB/s")
+				b.ReportMetric(float64(st.Size())*float64(b.N)/(testenv.CPUSeconds()-cpu)/1e6, "cpu-MB/s")
 			})
 		}
 	}
-}
-
-// cpuSeconds is the process's CPU time so far (user + system).
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return math.NaN()
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // benchIngestExts is the output formats BenchmarkIngest writes: parquet,

@@ -146,13 +146,13 @@ func BenchmarkIngestMany(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/n=%d", c.kind, c.n), func(b *testing.B) {
 			out := filepath.Join(dir, "out.parquet")
 			peak := testenv.PeakHeap(10 * time.Millisecond)
-			cpu := cpuSeconds()
+			cpu := testenv.CPUSeconds()
 			var alloc uint64
 			for i := 0; i < b.N; i++ {
 				alloc += ingestAllocs(b, in, out)
 			}
 			units := float64(c.n) * float64(b.N)
-			b.ReportMetric((cpuSeconds()-cpu)*1e9/units, "cpu-ns/bench")
+			b.ReportMetric((testenv.CPUSeconds()-cpu)*1e9/units, "cpu-ns/bench")
 			b.ReportMetric(float64(alloc)/units, "alloc-B/bench")
 			b.ReportMetric(float64(peak())/float64(size), "peak-B/in-B")
 		})

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/benchtrim/benchtrim/internal/testenv"
@@ -49,11 +48,7 @@ func builtBinary(b testing.TB) string {
 // procStats is the CPU time in seconds and the peak RSS in bytes of a
 // finished child process.
 func procStats(ps *os.ProcessState) (cpu float64, maxRSS int64) {
-	cpu = (ps.UserTime() + ps.SystemTime()).Seconds()
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		maxRSS = ru.Maxrss * 1024 // Linux: kilobytes
-	}
-	return cpu, maxRSS
+	return (ps.UserTime() + ps.SystemTime()).Seconds(), testenv.MaxRSS(ps)
 }
 
 // runProc runs a command to completion (stdout and stderr discarded

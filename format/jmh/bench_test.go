@@ -5,14 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -214,7 +213,7 @@ func benchmarkSample(b *testing.B, build bool) {
 					b.Fatal(err)
 				}
 				h := startHeapSampler()
-				cpu0 := cpuSeconds()
+				cpu0 := testenv.CPUSeconds()
 				b.StartTimer()
 				bld := table.NewBuilder(memory.NewGoAllocator(), 0)
 				rep := &ingest.Report{}
@@ -227,7 +226,7 @@ func benchmarkSample(b *testing.B, build bool) {
 				}
 				tb := bld.Finish()
 				b.StopTimer()
-				cpu += cpuSeconds() - cpu0
+				cpu += testenv.CPUSeconds() - cpu0
 				peak = max(peak, h.stopMB())
 				f.Close()
 				if err != nil {
@@ -249,15 +248,6 @@ func benchmarkSample(b *testing.B, build bool) {
 	}
 }
 
-// cpuSeconds is the process's user + system CPU time.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return math.NaN()
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
-
 // BenchmarkEncodingJSONTree is the baseline: encoding/json decoding the same
 // files into a generic tree ([]any), with the same heap measurement.
 //
@@ -277,12 +267,12 @@ func BenchmarkEncodingJSONTree(b *testing.B) {
 					b.Fatal(err)
 				}
 				h := startHeapSampler()
-				cpu0 := cpuSeconds()
+				cpu0 := testenv.CPUSeconds()
 				b.StartTimer()
 				var tree []any
 				err = json.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&tree)
 				b.StopTimer()
-				cpu += cpuSeconds() - cpu0
+				cpu += testenv.CPUSeconds() - cpu0
 				peak = max(peak, h.stopMB())
 				f.Close()
 				if err != nil || len(tree) == 0 {

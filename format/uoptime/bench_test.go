@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/ingest/ingesttest"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -90,7 +90,7 @@ func (a *peakAllocator) Free(b []byte) {
 func benchRead(b *testing.B, data []byte, rows int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu0 := ingesttest.CPUSeconds(b)
+	cpu0 := testenv.CPUSeconds()
 	var tableBytes, peak int64
 	for i := 0; i < b.N; i++ {
 		mem := &peakAllocator{Allocator: memory.NewGoAllocator()}
@@ -107,7 +107,7 @@ func benchRead(b *testing.B, data []byte, rows int) {
 		tableBytes, peak = mem.cur, mem.peak
 		tab.Release()
 	}
-	cpu := ingesttest.CPUSeconds(b) - cpu0
+	cpu := testenv.CPUSeconds() - cpu0
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	b.ReportMetric(float64(rows)*float64(b.N)/cpu, "cpu-rows/s")
 	b.ReportMetric(float64(len(data))*float64(b.N)/cpu/1e6, "cpu-MB/s")

@@ -12,13 +12,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -146,24 +145,13 @@ type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
-// CPUSeconds is the process's user + system CPU time. Throughput per CPU
-// second (cpu-MB/s, cpu-rows/s) stays meaningful on a machine shared with
-// other work, where wall-clock MB/s is not.
-func CPUSeconds(tb testing.TB) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
-
 // BenchRead measures f.Read on data (named file), which must give rows
 // rows: it reports rows/s, and rows and MB of input per CPU-second
-// (cpu-rows/s, cpu-MB/s; see CPUSeconds).
+// (cpu-rows/s, cpu-MB/s; see testenv.CPUSeconds).
 func BenchRead(b *testing.B, f ingest.Format, data []byte, file string, rows int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu0 := CPUSeconds(b)
+	cpu0 := testenv.CPUSeconds()
 	for i := 0; i < b.N; i++ {
 		tb := table.NewBuilder(memory.NewGoAllocator(), 0)
 		var rep ingest.Report
@@ -177,7 +165,7 @@ func BenchRead(b *testing.B, f ingest.Format, data []byte, file string, rows int
 		tab.Release()
 		tb.Release()
 	}
-	cpu := CPUSeconds(b) - cpu0
+	cpu := testenv.CPUSeconds() - cpu0
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	b.ReportMetric(float64(rows)*float64(b.N)/cpu, "cpu-rows/s")
 	b.ReportMetric(float64(len(data))*float64(b.N)/cpu/1e6, "cpu-MB/s")

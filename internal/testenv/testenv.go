@@ -10,6 +10,10 @@
 //
 // A result go test takes from its cache ("ok … (cached)") replays no such
 // line: `go test -count=1` runs the tests again (CI does).
+//
+// Benchmarks take the process's CPU time (CPUSeconds) and a child
+// process's peak memory (MaxRSS) from here, so that the test files build
+// on every system (getrusage on Unix, GetProcessTimes on Windows).
 package testenv
 
 import (
