@@ -164,42 +164,51 @@ TEXT ·costRowAVX512(SB), NOSPLIT, $0-104
 	VBROADCASTSD 264(R11), Z22   // abs mask
 	VBROADCASTSD 272(R11), Z21   // 2^-1000
 	VBROADCASTSD 280(R11), Z20   // largest Q
-	VBROADCASTSD 288(R11), Z19   // log 2π
-	VBROADCASTSD 296(R11), Z18   // ln 2
-	VBROADCASTSD 304(R11), Z17   // ηlog
 	VBROADCASTSD 312(R11), Z16   // 2e-15
-	VBROADCASTSD 320(R11), Z15   // ηvar
 	VBROADCASTSD 328(R11), Z13   // +Inf
 	VBROADCASTSD 408(R11), Z14   // -Inf
-	XORQ AX, AX
+
+	// Each step computes l, σ²', Q' and the lanes left out for the next
+	// eight members (into Z15, Z17, Z18 and K4) ahead of this step's
+	// logarithm, so that their reciprocals overlap its polynomial; the
+	// first step (AX = -8) only does that.
+	MOVQ $-8, AX
 	XORQ R12, R12
 
 	PCALIGN $32 // loop speed independent of the linker's placement
 cloop:
-	CMPQ AX, CX
-	JGE  cdone
-	VSUBPD  (SI)(AX*8), Z31, Z0  // l
-	VSUBPD  (R8)(AX*8), Z30, Z1  // x
-	VSUBPD  (R9)(AX*8), Z29, Z2  // x2
+	VMOVAPD Z15, Z0              // l
+	VMOVAPD Z17, Z5              // σ²'
+	VMOVAPD Z18, Z6              // Q'
+	KMOVW   K4, K1               // lanes left to the exact code
+	LEAQ    8(AX), BX
+	CMPQ    BX, CX
+	JGE     cthis
+	VSUBPD  64(SI)(AX*8), Z31, Z15 // l
+	VSUBPD  64(R8)(AX*8), Z30, Z1  // x
+	VSUBPD  64(R9)(AX*8), Z29, Z2  // x2
 	VMULPD  Z1, Z1, Z1
-	VRCP14PD Z0, Z3
+	VRCP14PD Z15, Z3
 	VMOVAPD Z27, Z4
-	VFNMADD231PD Z3, Z0, Z4
+	VFNMADD231PD Z3, Z15, Z4
 	VFMADD231PD Z4, Z3, Z3
 	VMOVAPD Z27, Z4
-	VFNMADD231PD Z3, Z0, Z4
+	VFNMADD231PD Z3, Z15, Z4
 	VFMADD231PD Z4, Z3, Z3       // r ≈ 1/l
 	VMULPD  Z3, Z1, Z1           // q'
 	VSUBPD  Z1, Z2, Z2           // d'
-	VMULPD  Z3, Z2, Z5           // σ²'
-	VCMPPD  $0x11, Z21, Z2, K1
-	VCMPPD  $0x11, Z21, Z5, K2
-	KORW    K2, K1, K1
-	VRCP14PD Z2, Z6
-	VMULPD  Z6, Z1, Z6           // Q'
-	VCMPPD  $0x16, Z20, Z6, K3
-	KORW    K3, K1, K1
+	VMULPD  Z3, Z2, Z17          // σ²'
+	VCMPPD  $0x11, Z21, Z2, K4
+	VCMPPD  $0x11, Z21, Z17, K2
+	KORW    K2, K4, K4
+	VRCP14PD Z2, Z18
+	VMULPD  Z18, Z1, Z18         // Q'
+	VCMPPD  $0x16, Z20, Z18, K3
+	KORW    K3, K4, K4
 
+cthis:
+	TESTQ   AX, AX
+	JS      cstep
 	VGETEXPPD Z5, Z7
 	VGETMANTPD $0, Z5, Z8
 	VPSRLQ  $48, Z5, Z9
@@ -216,17 +225,17 @@ cloop:
 	VFMADD213PD.BCST 384(R11), Z9, Z11
 	VFMADD213PD Z27, Z9, Z11
 	VMULPD  Z9, Z11, Z11
-	VFMADD231PD Z18, Z7, Z10
+	VFMADD231PD.BCST 296(R11), Z7, Z10 // + e·ln 2
 	VADDPD  Z11, Z10, Z10        // lg
 
-	VADDPD  Z19, Z10, Z11
+	VADDPD.BCST 288(R11), Z10, Z11 // + log 2π
 	VADDPD  Z27, Z11, Z11
 	VMULPD  Z0, Z11, Z11         // C'
 
 	VPANDQ  Z22, Z10, Z10
-	VMOVAPD Z17, Z7
+	VBROADCASTSD 304(R11), Z7    // ηlog
 	VFMADD231PD Z16, Z10, Z7
-	VFMADD231PD Z15, Z6, Z7
+	VFMADD231PD.BCST 320(R11), Z6, Z7 // + ηvar·Q'
 	VMULPD  Z0, Z7, Z7
 	VPANDQ  Z22, Z11, Z12        // |C'|
 	VFMADD231PD Z16, Z12, Z7     // ε_C
@@ -244,8 +253,10 @@ cloop:
 	VMOVAPD Z14, K1, Z10
 	VMOVUPD Z9, (DI)(AX*8)
 	VMOVUPD Z10, (DX)(AX*8)
+cstep:
 	ADDQ    $8, AX
-	JMP     cloop
+	CMPQ    AX, CX
+	JLT     cloop
 
 cdone:
 	MOVQ    R12, bad+96(FP)

@@ -331,3 +331,64 @@ func sameAcc(a, b groupAcc) bool {
 	}
 	return true
 }
+
+// TestCostRowAVX512: for every member of every row, costRowAVX512's
+// bounds hold R's cost, C'−ε ≤ C ≤ C'+ε, with ε at least the widening for
+// the sums (3e-15·(gmx + pen2)); a lane it leaves to the exact code is
+// [−Inf, +Inf] and counted, and on the warm-up series none is.
+func TestCostRowAVX512(t *testing.T) {
+	if !haveAVX512 {
+		testenv.Skip(t, "no AVX-512 (or the purego build): the kernel is not built")
+	}
+	series := map[string][]float64{
+		"warmup":     warmupSeries(5, 400, 50),
+		"offset 1e9": floatsAdd(warmupSeries(6, 200, 50), 1e9),
+		"scale 1e-9": stepSeries(7, []int{100, 100}, []float64{3e-9, 4e-9}, []float64{1e-11, 1e-11}),
+		"constant":   slices.Repeat([]float64{0.1}, 90),
+	}
+	for name, x := range series {
+		st := newSumStats(x, extendedSum)
+		n := len(x)
+		csf, c1, c2, gmx := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		cw, clo := make([]float64, n), make([]float64, n)
+		const pen2 = 2 * 1234.5
+		bads := 0
+		for tt := 2; tt <= n; tt++ {
+			k := 0
+			for s := 0; s <= tt-2; s++ {
+				csf[k], c1[k], c2[k], gmx[k] = float64(s), st.s1[s], st.s2[s], float64(s%5)*100.25
+				k++
+			}
+			k &^= 7
+			if k == 0 {
+				continue
+			}
+			tf, st1, st2 := float64(tt), st.s1[tt], st.s2[tt]
+			bad := costRowAVX512(&cw[0], &clo[0], &csf[0], &c1[0], &c2[0], &gmx[0], k, tf, st1, st2, pen2, &avx512Tab)
+			counted := 0
+			for i := 0; i < k; i++ {
+				if math.IsInf(cw[i], 1) {
+					if !math.IsInf(clo[i], -1) {
+						t.Fatalf("%s t=%d s=%v: a lane left out gives [%v, %v]", name, tt, csf[i], clo[i], cw[i])
+					}
+					counted++
+					continue
+				}
+				c := exactValue(MeanVar, tf-csf[i], st1-c1[i], st2-c2[i], 0, 0)
+				if !(clo[i] <= c && c <= cw[i]) {
+					t.Fatalf("%s t=%d s=%v: C = %.17g outside [%.17g, %.17g]", name, tt, csf[i], c, clo[i], cw[i])
+				}
+				if min := 3e-15 * (gmx[i] + pen2); cw[i]-clo[i] < 2*min*(1-1e-9) {
+					t.Fatalf("%s t=%d s=%v: width %g, want at least %g", name, tt, csf[i], cw[i]-clo[i], 2*min)
+				}
+			}
+			if bad != counted {
+				t.Fatalf("%s t=%d: %d lanes counted as left out, %d are", name, tt, bad, counted)
+			}
+			bads += bad
+		}
+		if name == "warmup" && bads > 0 {
+			t.Errorf("warmup: %d lanes left to the exact code, want none", bads)
+		}
+	}
+}
