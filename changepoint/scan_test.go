@@ -191,14 +191,24 @@ func checkGoBounds(t *testing.T, r goBounds, va, eb []float64) {
 	}
 }
 
-// TestCostRowAVX2 checks costRowAVX2 against boundMeanVarAVX2 (F = β = 0)
-// followed by widen, the two passes it fuses: the same bounds to within
-// rounding (it fuses one multiply-add), and an interval [clo, cw] that
-// holds the exact cost C(s, t) wherever it is finite.
-func TestCostRowAVX2(t *testing.T) {
-	if !haveSIMD {
-		testenv.Skip(t, "no AVX2 (or the purego build): the kernel is not built")
-	}
+// costRow is one row of the cost-row tests: row t of a series, whose
+// members s = 0 … k−1 (k the candidates 0 … t−2, rounded down to a
+// multiple of the kernel's width) hold s, S1[s], S2[s] and a gmx of
+// (s mod 5)·100.25.
+type costRow struct {
+	name             string
+	t, k             int
+	tf, st1, st2     float64
+	csf, c1, c2, gmx []float64
+}
+
+// costRowPen2 is the cost-row tests' 2·max β.
+const costRowPen2 = 2 * 1234.5
+
+// costRows calls check for every row with at least one member of the
+// cost-row tests' series (warm-up noise, a 10⁹ offset, a 10⁻⁹ scale, a
+// constant), members rounded down to a multiple of width.
+func costRows(width int, check func(r *costRow)) {
 	series := map[string][]float64{
 		"warmup":     warmupSeries(5, 400, 50),
 		"offset 1e9": floatsAdd(warmupSeries(6, 200, 50), 1e9),
@@ -208,41 +218,54 @@ func TestCostRowAVX2(t *testing.T) {
 	for name, x := range series {
 		st := newSumStats(x, extendedSum)
 		n := len(x)
-		csf, c1, c2, gmx, zeros := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		cw, clo, cc, ce, ww, wl := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		const pen2 = 2 * 1234.5
+		r := &costRow{name: name, csf: make([]float64, n), c1: make([]float64, n), c2: make([]float64, n), gmx: make([]float64, n)}
 		for tt := 2; tt <= n; tt++ {
 			k := 0
 			for s := 0; s <= tt-2; s++ {
-				csf[k], c1[k], c2[k], gmx[k] = float64(s), st.s1[s], st.s2[s], float64(s%5)*100.25
+				r.csf[k], r.c1[k], r.c2[k], r.gmx[k] = float64(s), st.s1[s], st.s2[s], float64(s%5)*100.25
 				k++
 			}
-			k &^= 3
-			if k == 0 {
+			r.t, r.k = tt, k/width*width
+			if r.k == 0 {
 				continue
 			}
-			tf, st1, st2 := float64(tt), st.s1[tt], st.s2[tt]
-			costRowAVX2(&cw[0], &clo[0], &csf[0], &c1[0], &c2[0], &gmx[0], k, tf, st1, st2, pen2)
-			boundMeanVarAVX2(&cc[0], &ce[0], &csf[0], &c1[0], &c2[0], &zeros[0], k, tf, st1, st2, 0)
-			widen(ww[:k], wl[:k], cc[:k], ce[:k], gmx[:k], pen2)
-			for i := 0; i < k; i++ {
-				if math.IsInf(ce[i], 1) {
-					if !math.IsInf(cw[i], 1) || !math.IsInf(clo[i], -1) {
-						t.Fatalf("%s t=%d s=%v: bad lane gives [%v, %v]", name, tt, csf[i], clo[i], cw[i])
-					}
-					continue
-				}
-				tol := 1e-15 * math.Abs(ww[i]-cc[i])
-				if math.Abs(cw[i]-ww[i]) > tol || math.Abs(clo[i]-wl[i]) > tol {
-					t.Fatalf("%s t=%d s=%v: [%.17g, %.17g], two passes [%.17g, %.17g]", name, tt, csf[i], clo[i], cw[i], wl[i], ww[i])
-				}
-				c := exactValue(MeanVar, tf-csf[i], st1-c1[i], st2-c2[i], 0, 0)
-				if !(clo[i] <= c && c <= cw[i]) {
-					t.Fatalf("%s t=%d s=%v: exact %.17g outside [%.17g, %.17g]", name, tt, csf[i], c, clo[i], cw[i])
-				}
-			}
+			r.tf, r.st1, r.st2 = float64(tt), st.s1[tt], st.s2[tt]
+			check(r)
 		}
 	}
+}
+
+// TestCostRowAVX2 checks costRowAVX2 against boundMeanVarAVX2 (F = β = 0)
+// followed by widen, the two passes it fuses: the same bounds to within
+// rounding (it fuses one multiply-add), and an interval [clo, cw] that
+// holds the exact cost C(s, t) wherever it is finite.
+func TestCostRowAVX2(t *testing.T) {
+	if !haveSIMD {
+		testenv.Skip(t, "no AVX2 (or the purego build): the kernel is not built")
+	}
+	var cw, clo, cc, ce, ww, wl, zeros [400]float64
+	costRows(4, func(r *costRow) {
+		k, csf, c1, c2, gmx := r.k, r.csf, r.c1, r.c2, r.gmx
+		costRowAVX2(&cw[0], &clo[0], &csf[0], &c1[0], &c2[0], &gmx[0], k, r.tf, r.st1, r.st2, costRowPen2)
+		boundMeanVarAVX2(&cc[0], &ce[0], &csf[0], &c1[0], &c2[0], &zeros[0], k, r.tf, r.st1, r.st2, 0)
+		widen(ww[:k], wl[:k], cc[:k], ce[:k], gmx[:k], costRowPen2)
+		for i := 0; i < k; i++ {
+			if math.IsInf(ce[i], 1) {
+				if !math.IsInf(cw[i], 1) || !math.IsInf(clo[i], -1) {
+					t.Fatalf("%s t=%d s=%v: bad lane gives [%v, %v]", r.name, r.t, csf[i], clo[i], cw[i])
+				}
+				continue
+			}
+			tol := 1e-15 * math.Abs(ww[i]-cc[i])
+			if math.Abs(cw[i]-ww[i]) > tol || math.Abs(clo[i]-wl[i]) > tol {
+				t.Fatalf("%s t=%d s=%v: [%.17g, %.17g], two passes [%.17g, %.17g]", r.name, r.t, csf[i], clo[i], cw[i], wl[i], ww[i])
+			}
+			c := exactValue(MeanVar, r.tf-csf[i], r.st1-c1[i], r.st2-c2[i], 0, 0)
+			if !(clo[i] <= c && c <= cw[i]) {
+				t.Fatalf("%s t=%d s=%v: exact %.17g outside [%.17g, %.17g]", r.name, r.t, csf[i], c, clo[i], cw[i])
+			}
+		}
+	})
 }
 
 // TestCostRowAVX2Split checks costRowAVX2's integer split of σ² into e
@@ -340,55 +363,36 @@ func TestCostRowAVX512(t *testing.T) {
 	if !haveAVX512 {
 		testenv.Skip(t, "no AVX-512 (or the purego build): the kernel is not built")
 	}
-	series := map[string][]float64{
-		"warmup":     warmupSeries(5, 400, 50),
-		"offset 1e9": floatsAdd(warmupSeries(6, 200, 50), 1e9),
-		"scale 1e-9": stepSeries(7, []int{100, 100}, []float64{3e-9, 4e-9}, []float64{1e-11, 1e-11}),
-		"constant":   slices.Repeat([]float64{0.1}, 90),
-	}
-	for name, x := range series {
-		st := newSumStats(x, extendedSum)
-		n := len(x)
-		csf, c1, c2, gmx := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		cw, clo := make([]float64, n), make([]float64, n)
-		const pen2 = 2 * 1234.5
-		bads := 0
-		for tt := 2; tt <= n; tt++ {
-			k := 0
-			for s := 0; s <= tt-2; s++ {
-				csf[k], c1[k], c2[k], gmx[k] = float64(s), st.s1[s], st.s2[s], float64(s%5)*100.25
-				k++
-			}
-			k &^= 7
-			if k == 0 {
+	var cw, clo [400]float64
+	warmupBad := 0
+	costRows(8, func(r *costRow) {
+		k, csf, c1, c2, gmx := r.k, r.csf, r.c1, r.c2, r.gmx
+		bad := costRowAVX512(&cw[0], &clo[0], &csf[0], &c1[0], &c2[0], &gmx[0], k, r.tf, r.st1, r.st2, costRowPen2, &avx512Tab)
+		counted := 0
+		for i := 0; i < k; i++ {
+			if math.IsInf(cw[i], 1) {
+				if !math.IsInf(clo[i], -1) {
+					t.Fatalf("%s t=%d s=%v: a lane left out gives [%v, %v]", r.name, r.t, csf[i], clo[i], cw[i])
+				}
+				counted++
 				continue
 			}
-			tf, st1, st2 := float64(tt), st.s1[tt], st.s2[tt]
-			bad := costRowAVX512(&cw[0], &clo[0], &csf[0], &c1[0], &c2[0], &gmx[0], k, tf, st1, st2, pen2, &avx512Tab)
-			counted := 0
-			for i := 0; i < k; i++ {
-				if math.IsInf(cw[i], 1) {
-					if !math.IsInf(clo[i], -1) {
-						t.Fatalf("%s t=%d s=%v: a lane left out gives [%v, %v]", name, tt, csf[i], clo[i], cw[i])
-					}
-					counted++
-					continue
-				}
-				c := exactValue(MeanVar, tf-csf[i], st1-c1[i], st2-c2[i], 0, 0)
-				if !(clo[i] <= c && c <= cw[i]) {
-					t.Fatalf("%s t=%d s=%v: C = %.17g outside [%.17g, %.17g]", name, tt, csf[i], c, clo[i], cw[i])
-				}
-				if min := 3e-15 * (gmx[i] + pen2); cw[i]-clo[i] < 2*min*(1-1e-9) {
-					t.Fatalf("%s t=%d s=%v: width %g, want at least %g", name, tt, csf[i], cw[i]-clo[i], 2*min)
-				}
+			c := exactValue(MeanVar, r.tf-csf[i], r.st1-c1[i], r.st2-c2[i], 0, 0)
+			if !(clo[i] <= c && c <= cw[i]) {
+				t.Fatalf("%s t=%d s=%v: C = %.17g outside [%.17g, %.17g]", r.name, r.t, csf[i], c, clo[i], cw[i])
 			}
-			if bad != counted {
-				t.Fatalf("%s t=%d: %d lanes counted as left out, %d are", name, tt, bad, counted)
+			if min := 3e-15 * (gmx[i] + costRowPen2); cw[i]-clo[i] < 2*min*(1-1e-9) {
+				t.Fatalf("%s t=%d s=%v: width %g, want at least %g", r.name, r.t, csf[i], cw[i]-clo[i], 2*min)
 			}
-			bads += bad
 		}
-		if name == "warmup" && bads > 0 {
-			t.Errorf("warmup: %d lanes left to the exact code, want none", bads)
+		if bad != counted {
+			t.Fatalf("%s t=%d: %d lanes counted as left out, %d are", r.name, r.t, bad, counted)
 		}
+		if r.name == "warmup" {
+			warmupBad += bad
+		}
+	})
+	if warmupBad > 0 {
+		t.Errorf("warmup: %d lanes left to the exact code, want none", warmupBad)
 	}
 }
