@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -238,7 +239,11 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-var versionSuffix = regexp.MustCompile(`^(.+?)[-_@]((?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?:[-+.][0-9A-Za-z.\-]+)?)$`)
+// versionSuffix matches PROJECT-VERSION; compiled on first use, not at
+// start-up.
+var versionSuffix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.+?)[-_@]((?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?:[-+.][0-9A-Za-z.\-]+)?)$`)
+})
 
 // labelsFromFileName derives a project and version label from a file name
 // of the form PROJECT-VERSION.ext (for example prometheus-v0.35.0.csv gives
@@ -251,7 +256,7 @@ func labelsFromFileName(path string) (project, version string) {
 	}
 	base := filepath.Base(path)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
-	if m := versionSuffix.FindStringSubmatch(stem); m != nil {
+	if m := versionSuffix().FindStringSubmatch(stem); m != nil {
 		return m[1], m[2]
 	}
 	return stem, ""

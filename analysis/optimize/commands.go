@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/benchtrim/benchtrim/table"
@@ -40,10 +41,12 @@ func (c *Command) Line() string {
 	return strings.Join(parts, " ")
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=,+@%-]+$`)
+// shellSafe matches words a shell takes literally; compiled on first use,
+// not at start-up.
+var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_./:=,+@%-]+$`) })
 
 func shellQuote(s string) string {
-	if s != "" && shellSafe.MatchString(s) {
+	if s != "" && shellSafe().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
@@ -128,7 +129,9 @@ func (res *Report) WriteDetails(w io.Writer) error {
 	return nil
 }
 
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
+// unsafeFileChars matches runs of characters not kept in a file name;
+// compiled on first use, not at start-up.
+var unsafeFileChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) })
 
 // WritePlots writes into dir (created when missing), for the first max benchmark runs, one series
 // plot per fork and one CROPS curve per fork that ran CROPS.
@@ -150,7 +153,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 		if br.Key.Params != "" {
 			name += "[" + br.Key.Params + "]"
 		}
-		slug := strings.Trim(unsafeFileChars.ReplaceAllString(fmt.Sprintf("%03d-%s", bi+1, name), "_"), "_")
+		slug := strings.Trim(unsafeFileChars().ReplaceAllString(fmt.Sprintf("%03d-%s", bi+1, name), "_"), "_")
 		for _, f := range br.Forks {
 			if len(f.Values) == 0 {
 				continue

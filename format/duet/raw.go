@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -37,12 +38,14 @@ const (
 // fileName is duetbench's result name (duet/config.py::ResultFile):
 // SUITE.BENCHMARK.RUNID.TYPE.ORDER.PAIR.RESULT, with '.' in suite and
 // benchmark written as '_'.
-var fileName = regexp.MustCompile(`^([a-zA-Z0-9_-]+)\.([a-zA-Z0-9_-]+)\.(\d+)\.(duet|seqn|syncduet)\.(AB|BA|None)\.([AB])\.(.*)$`)
+var fileName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-zA-Z0-9_-]+)\.([a-zA-Z0-9_-]+)\.(\d+)\.(duet|seqn|syncduet)\.(AB|BA|None)\.([AB])\.(.*)$`)
+})
 
 // firstSchemeName is the name of the first duetbench (asynchronous-duet
 // 557308c, duet/process_renaissance.py): Renaissance only, asynchronous
 // duet only, BENCHMARK.RUNID.PAIR.results.json.
-var firstSchemeName = regexp.MustCompile(`^([a-zA-Z0-9_-]+)\.(\d+)\.([AB])\.results\.json$`)
+var firstSchemeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-zA-Z0-9_-]+)\.(\d+)\.([AB])\.results\.json$`) })
 
 // artifactsDir is the folder of artifacts in a duetbench output directory.
 const artifactsDir = "artifacts"
@@ -56,7 +59,7 @@ func isInvocation(dir string) bool {
 	}
 	for _, e := range entries {
 		n := e.Name()
-		if n == artifactsDir && e.IsDir() || fileName.MatchString(n) || firstSchemeName.MatchString(n) {
+		if n == artifactsDir && e.IsDir() || fileName().MatchString(n) || firstSchemeName().MatchString(n) {
 			return true
 		}
 	}
@@ -141,10 +144,10 @@ func readInvocation(dir string, c *collector) error {
 			continue
 		}
 		var rf resultFile
-		if m := fileName.FindStringSubmatch(name); m != nil {
+		if m := fileName().FindStringSubmatch(name); m != nil {
 			rf = resultFile{path: path, suite: m[1], bench: m[2], typ: m[4], order: m[5], pair: m[6]}
 			rf.runid, _ = strconv.ParseInt(m[3], 10, 64)
-		} else if m := firstSchemeName.FindStringSubmatch(name); m != nil && !e.IsDir() {
+		} else if m := firstSchemeName().FindStringSubmatch(name); m != nil && !e.IsDir() {
 			rf = resultFile{path: path, suite: "renaissance", bench: m[1], typ: "duet", order: "None", pair: m[3]}
 			rf.runid, _ = strconv.ParseInt(m[2], 10, 64)
 			firstScheme = append(firstScheme, name)
@@ -496,7 +499,9 @@ func readDaCapo(rf *resultFile, c *collector) error {
 	}
 }
 
-var rateRE = regexp.MustCompile(`Rate (Start|End):.*\(([^()]*)\)`)
+// rateRE matches a Rate Start/End line of a duet log; like every regexp
+// here it is compiled on first use, not at every command's start-up.
+var rateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Rate (Start|End):.*\(([^()]*)\)`) })
 
 // readSPEC reads a SPEC CPU 2017 result directory: its one *002.log holds
 // "Rate Start: DATE (EPOCH)" and "Rate End: DATE (EPOCH)" lines, the k-th
@@ -521,7 +526,7 @@ func readSPEC(rf *resultFile, c *collector) error {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for line := int64(1); sc.Scan(); line++ {
-		m := rateRE.FindStringSubmatch(sc.Text())
+		m := rateRE().FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
 		}
