@@ -120,7 +120,8 @@ func (t *tails) quantiles(B, jlo int, flo float64, jhi int, fhi float64) (lo, hi
 // resampleShared draws len(means) resamples of the sorted values and
 // records each one's mean, median and studentized mean (as resampleT, from
 // the centred values centred[i] = sorted[i] − mean): resampleSharedGo,
-// its draws by the kernel sharedAsm where there is one.
+// its draws by the kernel sharedAsm where there is one, and then the t
+// statistics of each 64 resamples by studentizeAll; the same bits.
 func resampleShared(sorted, centred []float64, counts []int32, means, medians, ts []float64, rng *Stream) {
 	n := len(sorted)
 	thresh16, thresh32 := sharedThresh(n), lemireThresh(n)
@@ -132,12 +133,19 @@ func resampleShared(sorted, centred []float64, counts []int32, means, medians, t
 	fn := float64(n)
 	counts = counts[:n]
 	centred = centred[:n]
-	for b := range means {
-		clear(counts)
-		s, c, q, diff := sharedAsm(&rng.pcg, sorted, centred, counts, thresh16, thresh32)
-		means[b] = s / fn
-		medians[b] = medianFromCounts(sorted, counts, un)
-		ts[b] = studentized(c, q, fn, diff != 0)
+	var c, q [64]float64
+	var diff [64]uint64
+	for done := 0; done < len(means); {
+		k := min(len(c), len(means)-done)
+		for i := range k {
+			clear(counts)
+			var s float64
+			s, c[i], q[i], diff[i] = sharedAsm(&rng.pcg, sorted, centred, counts, thresh16, thresh32)
+			means[done+i] = s / fn
+			medians[done+i] = medianFromCounts(sorted, counts, un)
+		}
+		studentizeAll(c[:k], q[:k], diff[:k], fn, ts[done:done+k])
+		done += k
 	}
 }
 
