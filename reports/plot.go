@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -30,4 +32,15 @@ func SavePlot(p *plot.Plot, path string) error {
 		_, err := wt.WriteTo(out)
 		return err
 	})
+}
+
+// unsafeFileChars matches runs of characters a plot's file name does not
+// keep; compiled on first use, not at every command's start-up.
+var unsafeFileChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) })
+
+// PlotSlug returns name as a file name: every run of characters other
+// than A–Z, a–z, 0–9, '.', '_', '=' and '-' becomes one '_', and leading
+// and trailing '_' are dropped.
+func PlotSlug(name string) string {
+	return strings.Trim(unsafeFileChars().ReplaceAllString(name, "_"), "_")
 }

@@ -6,9 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
-	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -33,10 +30,6 @@ var typeColors = map[string]color.Color{
 	typeSyncDuet: color.RGBA{G: 158, B: 115, A: 255},
 	TypeDuet:     color.RGBA{G: 114, B: 178, A: 255},
 }
-
-// unsafeFileChars matches runs of characters not kept in a file name;
-// compiled on first use, not at start-up.
-var unsafeFileChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) })
 
 // WritePlots writes into dir (created when missing), in format (svg, png,
 // pdf, …): the MDS curves of both tests (match ratio pooled over
@@ -82,7 +75,7 @@ func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		slug := strings.Trim(unsafeFileChars().ReplaceAllString(fmt.Sprintf("timeline-%03d-%s-%s-%s", k, b.Env, b.Suite, b.Benchmark), "_"), "_")
+		slug := reports.PlotSlug(fmt.Sprintf("timeline-%03d-%s-%s-%s", k, b.Env, b.Suite, b.Benchmark))
 		if err := save(p, slug); err != nil {
 			return n, err
 		}

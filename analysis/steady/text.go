@@ -5,10 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
@@ -129,10 +127,6 @@ func (res *Report) WriteDetails(w io.Writer) error {
 	return nil
 }
 
-// unsafeFileChars matches runs of characters not kept in a file name;
-// compiled on first use, not at start-up.
-var unsafeFileChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) })
-
 // WritePlots writes into dir (created when missing), for the first max benchmark runs, one series
 // plot per fork and one CROPS curve per fork that ran CROPS.
 func (res *Report) WritePlots(dir, format string, max int) (int, error) {
@@ -153,7 +147,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 		if br.Key.Params != "" {
 			name += "[" + br.Key.Params + "]"
 		}
-		slug := strings.Trim(unsafeFileChars().ReplaceAllString(fmt.Sprintf("%03d-%s", bi+1, name), "_"), "_")
+		slug := reports.PlotSlug(fmt.Sprintf("%03d-%s", bi+1, name))
 		for _, f := range br.Forks {
 			if len(f.Values) == 0 {
 				continue
