@@ -33,6 +33,8 @@ type Workspace struct {
 	counts64    []int64
 	tails       tails
 	shared      [3]tails
+	records     []float64 // sharedRecords' records, with room to align them
+	vec         sharedRecords
 }
 
 func grow[T any](s []T, n int) []T {

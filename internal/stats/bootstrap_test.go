@@ -422,22 +422,42 @@ func TestResampleKernels(t *testing.T) {
 				for k := range got {
 					got[k], want[k] = make([]float64, B), make([]float64, B)
 				}
-				counts := make([]int32, n)
-				for b := 0; b < B; b++ {
-					clear(counts)
-					sum, c, q, diff := sharedAsm(&ka.pcg, sorted, centred, counts, th[0], uint32(th[1]))
-					got[0][b], got[1][b], got[2][b] = sum/float64(n), medianFromCounts(sorted, counts, uint64(n)), studentized(c, q, float64(n), diff != 0)
-				}
 				resampleSharedGo(sorted, centred, make([]int32, n), want[0], want[1], want[2], kg, th[0], uint32(th[1]))
-				for k := range got {
-					for b := range got[k] {
-						if math.Float64bits(got[k][b]) != math.Float64bits(want[k][b]) {
-							t.Fatalf("shared (%d), n %d, thresholds %v, B %d, resample %d: kernel %v, Go %v", k, n, th, B, b, got[k][b], want[k][b])
+				// The kernels: sharedAsm, and sharedVecAsm on the records
+				// with the distinct test of the runs.
+				vec := newSharedRecords(sorted, centred, new(Workspace))
+				if haveSharedVec && vec == nil {
+					t.Fatalf("n %d: no records for values without −0", n)
+				}
+				for _, kernel := range []string{"sharedAsm", "sharedVecAsm"} {
+					if kernel == "sharedVecAsm" && vec == nil {
+						continue
+					}
+					ka.pcg.Seed(s1, s2)
+					counts := make([]int32, n)
+					for b := 0; b < B; b++ {
+						clear(counts)
+						var sum, c, q float64
+						var diff uint64
+						if kernel == "sharedAsm" {
+							sum, c, q, diff = sharedAsm(&ka.pcg, sorted, centred, counts, th[0], uint32(th[1]))
+						} else {
+							var first uint64
+							sum, c, q, first = sharedVecAsm(&ka.pcg, vec.rec, counts, th[0], uint32(th[1]))
+							diff = vec.distinct(counts, first)
+						}
+						got[0][b], got[1][b], got[2][b] = sum/float64(n), medianFromCounts(sorted, counts, uint64(n)), studentized(c, q, float64(n), diff != 0)
+					}
+					for k := range got {
+						for b := range got[k] {
+							if math.Float64bits(got[k][b]) != math.Float64bits(want[k][b]) {
+								t.Fatalf("%s (%d), n %d, thresholds %v, B %d, resample %d: kernel %v, Go %v", kernel, k, n, th, B, b, got[k][b], want[k][b])
+							}
 						}
 					}
-				}
-				if ka.pcg != kg.pcg {
-					t.Fatalf("shared, n %d, thresholds %v, B %d: generator left at %v, Go at %v", n, th, B, ka.pcg, kg.pcg)
+					if ka.pcg != kg.pcg {
+						t.Fatalf("%s, n %d, thresholds %v, B %d: generator left at %v, Go at %v", kernel, n, th, B, ka.pcg, kg.pcg)
+					}
 				}
 			}
 		}

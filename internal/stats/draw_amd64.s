@@ -391,3 +391,88 @@ sdone:
 	REDRAW16(sretry2, sok2)
 	REDRAW16(sretry3, sok3)
 	REDRAW16(sretryt, sokt)
+
+// SHARED_VADD(acc) adds the record of the draw in AX to acc (Y0 or Y1):
+// acc += rec[AX] = (sorted, centred, centred², 0), lane by lane, and
+// counts[AX]++.
+#define SHARED_VADD(acc) \
+	MOVQ AX, DX; \
+	SHLQ $5, DX; \
+	VADDPD 0(SI)(DX*1), acc, acc; \
+	INCL 0(R9)(AX*4)
+
+// FIRSTINDEX(skip) sets R13 to the draw in AX when BX (i) is 0.
+#define FIRSTINDEX(skip) \
+	TESTQ BX, BX; \
+	JNE skip; \
+	MOVQ AX, R13; \
+skip:
+
+// func sharedVecAsm(st *pcg, rec []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, first uint64)
+//
+// sharedAsm with the three sums in the lanes of two AVX accumulators: the
+// draws (PART16, the same as sharedAsm's) index 32-byte records rec[4j …
+// 4j+3] = (sorted[j], centred[j], centred[j]², 0), the first and third of
+// each four added into Y0, the second and fourth into Y1, the last
+// len(counts) mod 4 into Y0. Lane by lane these are sharedAsm's additions
+// in its order (the square is the product sharedAsm computes), so s, c
+// and q have its bits. Instead of diff it returns the first draw.
+TEXT ·sharedVecAsm(SB), NOSPLIT, $0-104
+	MOVQ rec_base+8(FP), SI
+	MOVQ counts_base+32(FP), R9
+	MOVQ counts_len+40(FP), R8
+	MOVQ thresh16+56(FP), R12
+	MOVL thresh32+64(FP), R14
+	MOVQ st+0(FP), AX
+	PCG_LOAD(AX)
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	XORQ R13, R13
+	XORQ BX, BX
+
+vgroup:
+	LEAQ 4(BX), DX
+	CMPQ DX, R8
+	JHI vtail
+	PCG_NEXT
+	MOVQ AX, R15
+	PART16(vretry0, vok0)
+	FIRSTINDEX(vfirst)
+	SHARED_VADD(Y0)
+	PART16(vretry1, vok1)
+	SHARED_VADD(Y1)
+	PART16(vretry2, vok2)
+	SHARED_VADD(Y0)
+	PART16(vretry3, vok3)
+	SHARED_VADD(Y1)
+	ADDQ $4, BX
+	JMP vgroup
+
+vtail:
+	CMPQ BX, R8
+	JCC vdone
+	PCG_NEXT
+	MOVQ AX, R15
+
+vtloop:
+	PART16(vretryt, vokt)
+	FIRSTINDEX(vfirstt)
+	SHARED_VADD(Y0)
+	INCQ BX
+	CMPQ BX, R8
+	JCS vtloop
+
+vdone:
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	MOVSD X0, s+72(FP)
+	MOVHPD X0, c+80(FP)
+	MOVSD X1, q+88(FP)
+	MOVQ R13, first+96(FP)
+	VZEROUPPER
+	PCG_RETURN
+	REDRAW16(vretry0, vok0)
+	REDRAW16(vretry1, vok1)
+	REDRAW16(vretry2, vok2)
+	REDRAW16(vretry3, vok3)
+	REDRAW16(vretryt, vokt)

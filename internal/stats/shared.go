@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 )
 
 // BootstrapCIsShared returns the three intervals BootstrapCI computes
@@ -69,11 +70,12 @@ func BootstrapCIsShared(x []float64, opt bootstrapOptions, rng *Stream, ws *Work
 		tl[k] = &ws.shared[k]
 		tl[k].reset(nlo, nhi)
 	}
+	vec := newSharedRecords(sorted, centred, ws)
 	var all [3][]float64 // every replicate, when wide
 	for done := 0; done < B; {
 		cnt := min(blk, B-done)
 		means, medians, ts := ws.replicates[:cnt], ws.replicates[blk:blk+cnt], ws.replicates[2*blk:2*blk+cnt]
-		resampleShared(sorted, centred, ws.counts32, means, medians, ts, rng)
+		resampleShared(sorted, centred, vec, ws.counts32, means, medians, ts, rng)
 		done += cnt
 		if wide {
 			all = [3][]float64{means, medians, ts}
@@ -120,9 +122,10 @@ func (t *tails) quantiles(B, jlo int, flo float64, jhi int, fhi float64) (lo, hi
 // resampleShared draws len(means) resamples of the sorted values and
 // records each one's mean, median and studentized mean (as resampleT, from
 // the centred values centred[i] = sorted[i] − mean): resampleSharedGo,
-// its draws by the kernel sharedAsm where there is one, and then the t
+// its draws by the kernel sharedVecAsm on the records vec (see
+// newSharedRecords), or sharedAsm where vec is nil, and then the t
 // statistics of each 64 resamples by studentizeAll; the same bits.
-func resampleShared(sorted, centred []float64, counts []int32, means, medians, ts []float64, rng *Stream) {
+func resampleShared(sorted, centred []float64, vec *sharedRecords, counts []int32, means, medians, ts []float64, rng *Stream) {
 	n := len(sorted)
 	thresh16, thresh32 := sharedThresh(n), lemireThresh(n)
 	if !haveDrawKernel {
@@ -140,13 +143,84 @@ func resampleShared(sorted, centred []float64, counts []int32, means, medians, t
 		for i := range k {
 			clear(counts)
 			var s float64
-			s, c[i], q[i], diff[i] = sharedAsm(&rng.pcg, sorted, centred, counts, thresh16, thresh32)
+			if vec != nil {
+				var first uint64
+				s, c[i], q[i], first = sharedVecAsm(&rng.pcg, vec.rec, counts, thresh16, thresh32)
+				diff[i] = vec.distinct(counts, first)
+			} else {
+				s, c[i], q[i], diff[i] = sharedAsm(&rng.pcg, sorted, centred, counts, thresh16, thresh32)
+			}
 			means[done+i] = s / fn
 			medians[done+i] = medianFromCounts(sorted, counts, un)
 		}
 		studentizeAll(c[:k], q[:k], diff[:k], fn, ts[done:done+k])
 		done += k
 	}
+}
+
+// sharedRecords is what sharedVecAsm reads, made once per interval: the
+// records rec[4j … 4j+3] = (sorted[j], centred[j], centred[j]², 0),
+// 32-byte aligned, and the runs of equal values, runs[2j] and runs[2j+1]
+// the first and last index of the run of centred values with the bits of
+// centred[j].
+type sharedRecords struct {
+	rec  []float64
+	runs []int32
+}
+
+// newSharedRecords returns the records of sorted and centred in ws's
+// memory, or nil where sharedVecAsm cannot stand in for sharedAsm: without
+// the kernel (no AVX), or when a centred value is −0. The centred values
+// follow the sorted ones, so they do not decrease, and two of them have the
+// same bits exactly when they are equal, except +0 and −0; without −0,
+// equal bits therefore make runs of adjacent indices.
+func newSharedRecords(sorted, centred []float64, ws *Workspace) *sharedRecords {
+	if !haveSharedVec {
+		return nil
+	}
+	n := len(sorted)
+	for _, v := range centred[:n] {
+		if math.Float64bits(v) == 1<<63 {
+			return nil
+		}
+	}
+	ws.records = grow(ws.records, 4*n+3)
+	off := int((32 - uintptr(unsafe.Pointer(unsafe.SliceData(ws.records)))%32) % 32 / 8)
+	rec := ws.records[off : off+4*n]
+	for j, v := range centred[:n] {
+		rec[4*j], rec[4*j+1], rec[4*j+2], rec[4*j+3] = sorted[j], v, v*v, 0
+	}
+	ws.vec.runs = grow(ws.vec.runs, 2*n)
+	runs := ws.vec.runs
+	for j := range n {
+		runs[2*j] = int32(j)
+		if j > 0 && centred[j] == centred[j-1] {
+			runs[2*j] = runs[2*j-2]
+		}
+	}
+	for j := n - 1; j >= 0; j-- {
+		runs[2*j+1] = int32(j)
+		if j < n-1 && centred[j] == centred[j+1] {
+			runs[2*j+1] = runs[2*j+3]
+		}
+	}
+	ws.vec.rec = rec
+	return &ws.vec
+}
+
+// distinct is sharedAsm's diff ≠ 0 (as 1 or 0) for a resample whose draws
+// counts holds and whose first draw is first: whether a draw lies outside
+// the run of the first's value, that is whether the run's counts sum to
+// less than the len(counts) draws.
+func (v *sharedRecords) distinct(counts []int32, first uint64) uint64 {
+	var in int
+	for _, c := range counts[v.runs[2*first] : v.runs[2*first+1]+1] {
+		in += int(c)
+	}
+	if in == len(counts) {
+		return 0
+	}
+	return 1
 }
 
 // sharedThresh is the threshold below which resampleShared redraws the

@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // refShared recomputes BootstrapCIsShared plainly: the same index draws,
@@ -159,4 +161,88 @@ func BenchmarkSharedCIs(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestSharedRecords: sharedVecAsm's records hold (sorted, centred,
+// centred², 0) 32-byte aligned, and distinct is sharedAsm's diff ≠ 0 (some
+// draw's centred value has other bits than the first draw's) on samples
+// with runs of ties, checked on every resample of up to 5 values and on
+// random ones of more; a centred −0 gives no records.
+func TestSharedRecords(t *testing.T) {
+	if !haveSharedVec {
+		testenv.Skip(t, "no sharedVecAsm in this build (purego, not amd64 or no AVX)")
+	}
+	src := NewStream(5, "records", 0)
+	samples := [][]float64{{3}, {2, 2}, {1, 2}, {4, 4, 9}, {1, 5, 5, 5}, {7, 7, 7, 7, 7}, {1, 1, 2, 2, 3}}
+	for _, n := range []int{9, 40, 75} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(src.IntN(4)) // long runs
+		}
+		samples = append(samples, x)
+	}
+	ws := new(Workspace)
+	for _, x := range samples {
+		n := len(x)
+		sorted := slices.Sorted(slices.Values(x))
+		m := Mean(x, nil)
+		centred := make([]float64, n)
+		for i, v := range sorted {
+			centred[i] = v - m
+		}
+		vec := newSharedRecords(sorted, centred, ws)
+		if vec == nil {
+			t.Fatalf("%v: no records", x)
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(vec.rec))); p%32 != 0 || len(vec.rec) != 4*n {
+			t.Fatalf("%v: records at %#x, %d long; want 32-byte aligned, %d", x, p, len(vec.rec), 4*n)
+		}
+		for j := range n {
+			if r := vec.rec[4*j : 4*j+4]; r[0] != sorted[j] || r[1] != centred[j] || r[2] != centred[j]*centred[j] || r[3] != 0 {
+				t.Fatalf("%v: record %d is %v", x, j, r)
+			}
+		}
+		draws := make([]int, n)
+		counts := make([]int32, n)
+		check := func() {
+			clear(counts)
+			diff := false
+			for _, d := range draws {
+				counts[d]++
+				diff = diff || math.Float64bits(centred[d]) != math.Float64bits(centred[draws[0]])
+			}
+			if got := vec.distinct(counts, uint64(draws[0])) != 0; got != diff {
+				t.Fatalf("%v, draws %v: distinct %v, want %v", x, draws, got, diff)
+			}
+		}
+		if n <= 5 {
+			// every sequence of n draws
+			for code := 0; code < int(math.Pow(float64(n), float64(n))); code++ {
+				for i, c := 0, code; i < n; i, c = i+1, c/n {
+					draws[i] = c % n
+				}
+				check()
+			}
+			continue
+		}
+		for range 2000 {
+			// a random resample, and one of a single run's indices
+			for i := range draws {
+				draws[i] = src.IntN(n)
+			}
+			check()
+			j := src.IntN(n)
+			lo, hi := int(vec.runs[2*j]), int(vec.runs[2*j+1])
+			for i := range draws {
+				draws[i] = lo + src.IntN(hi-lo+1)
+			}
+			check()
+		}
+	}
+	// −0 and +0 compare equal but have other bits: no runs.
+	sorted := []float64{-1, math.Copysign(0, -1), 0, math.Copysign(0, -1), 1}
+	centred := slices.Clone(sorted) // the mean is +0
+	if newSharedRecords(sorted, centred, ws) != nil {
+		t.Error("records for centred values with −0")
+	}
 }
