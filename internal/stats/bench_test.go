@@ -171,3 +171,47 @@ func BenchmarkKLDStability(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkResampleKernels times the flat bootstrap's kernels for the
+// mean and the t statistic, on the scalar generator and (with AVX-512) on
+// the vector one, per draw: batches of 64 resamples of n values.
+//
+//	go test -run '^$' -bench ResampleKernels ./internal/stats/
+func BenchmarkResampleKernels(b *testing.B) {
+	if !haveDrawKernel {
+		b.Skip("no draw kernels in this build")
+	}
+	for _, n := range []int{6, 24, 75} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(i) - 7
+		}
+		s, q, d := make([]float64, 64), make([]float64, 64), make([]uint64, 64)
+		st := NewStream(1, "kernels", 1)
+		th := lemireThresh(n)
+		kernels := []struct {
+			name string
+			run  func()
+		}{
+			{"means", func() { meansAsm(&st.pcg, x, s, th) }},
+			{"t", func() { tSumsAsm(&st.pcg, x, th, s, q, d) }},
+		}
+		if haveVecPCG {
+			kernels = append(kernels, []struct {
+				name string
+				run  func()
+			}{
+				{"means-vec", func() { meansVecAsm(&st.pcg, x, s, th) }},
+				{"t-vec", func() { tSumsVecAsm(&st.pcg, x, th, s, q, d) }},
+			}...)
+		}
+		for _, k := range kernels {
+			b.Run(fmt.Sprintf("%s/n=%d", k.name, n), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					k.run()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*64*n), "ns/draw")
+			})
+		}
+	}
+}

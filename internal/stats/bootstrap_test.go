@@ -369,7 +369,7 @@ func TestResampleKernels(t *testing.T) {
 					asm, g func(dst []float64, rng *Stream)
 				}
 				th := uint64(thresh)
-				for _, k := range []kernel{
+				kernels := []kernel{
 					{"means", func(d []float64, r *Stream) { meansAsm(&r.pcg, x, d, thresh) }, func(d []float64, r *Stream) { resampleMeansGo(x, d, r, th) }},
 					{"medians", func(d []float64, r *Stream) {
 						counts := make([]int32, n)
@@ -386,7 +386,18 @@ func TestResampleKernels(t *testing.T) {
 							d[b] = studentized(s[b], q[b], float64(n), diff[b] != 0)
 						}
 					}, func(d []float64, r *Stream) { resampleTGo(x, d, r, th) }},
-				} {
+				}
+				if haveVecPCG {
+					kernels = append(kernels, kernel{"t on the vector generator", func(d []float64, r *Stream) {
+						s, q, diff := make([]float64, B), make([]float64, B), make([]uint64, B)
+						tSumsVecAsm(&r.pcg, x, thresh, s, q, diff)
+						for b := range d {
+							d[b] = studentized(s[b], q[b], float64(n), diff[b] != 0)
+						}
+					}, func(d []float64, r *Stream) { resampleTGo(x, d, r, th) }},
+						kernel{"means on the vector generator", func(d []float64, r *Stream) { meansVecAsm(&r.pcg, x, d, thresh) }, func(d []float64, r *Stream) { resampleMeansGo(x, d, r, th) }})
+				}
+				for _, k := range kernels {
 					ka, kg := &Stream{}, &Stream{}
 					ka.pcg.Seed(s1, s2)
 					kg.pcg.Seed(s1, s2)
@@ -426,7 +437,7 @@ func TestResampleKernels(t *testing.T) {
 				// The kernels: sharedAsm, and sharedVecAsm on the records
 				// with the distinct test of the runs.
 				vec := newSharedRecords(sorted, centred, new(Workspace))
-				if haveSharedVec && vec == nil {
+				if haveVecPCG && vec == nil {
 					t.Fatalf("n %d: no records for values without −0", n)
 				}
 				for _, kernel := range []string{"sharedAsm", "sharedVecAsm"} {

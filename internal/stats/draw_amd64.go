@@ -2,8 +2,6 @@
 
 package stats
 
-import "golang.org/x/sys/cpu"
-
 // haveDrawKernel: the draw kernels need nothing beyond the amd64 baseline.
 const haveDrawKernel = true
 
@@ -49,9 +47,6 @@ func tSumsAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64
 //
 //go:noescape
 func sharedAsm(st *pcg, sorted, centred []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, diff uint64)
-
-// haveSharedVec reports whether sharedVecAsm can run (AVX).
-var haveSharedVec = cpu.X86.HasAVX
 
 // sharedVecAsm is sharedAsm on records rec[4j … 4j+3] = (sorted[j],
 // centred[j], centred[j]², 0), len(rec) = 4·len(counts), rec 32-byte

@@ -2,6 +2,7 @@
 
 #include "textflag.h"
 #include "pcg_amd64.h"
+#include "pcgvec_amd64.h"
 
 // func sumDrawsAsm(st *pcg, e []aliasEntry, means []float64, sum float64) float64
 //
@@ -408,6 +409,15 @@ sdone:
 	MOVQ AX, R13; \
 skip:
 
+// VREDRAW16(retry, ok, n, f) is REDRAW16 on the vector generator.
+#define VREDRAW16(retry, ok, n, f) \
+retry: \
+	VPCG_NEXT(n, f); \
+	LEMIRE32(R8, R14, retry); \
+	SHRQ $32, AX; \
+	JMP ok; \
+	VPCG_REFILL(n, f)
+
 // func sharedVecAsm(st *pcg, rec []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, first uint64)
 //
 // sharedAsm with the three sums in the lanes of two AVX accumulators: the
@@ -416,15 +426,16 @@ skip:
 // each four added into Y0, the second and fourth into Y1, the last
 // len(counts) mod 4 into Y0. Lane by lane these are sharedAsm's additions
 // in its order (the square is the product sharedAsm computes), so s, c
-// and q have its bits. Instead of diff it returns the first draw.
-TEXT ·sharedVecAsm(SB), NOSPLIT, $0-104
+// and q have its bits. Instead of diff it returns the first draw. Its
+// outputs come from the vector generator (pcgvec_amd64.h).
+TEXT ·sharedVecAsm(SB), NOSPLIT, $192-104
 	MOVQ rec_base+8(FP), SI
 	MOVQ counts_base+32(FP), R9
 	MOVQ counts_len+40(FP), R8
 	MOVQ thresh16+56(FP), R12
 	MOVL thresh32+64(FP), R14
 	MOVQ st+0(FP), AX
-	PCG_LOAD(AX)
+	VPCG_INIT(AX)
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	XORQ R13, R13
@@ -434,7 +445,7 @@ vgroup:
 	LEAQ 4(BX), DX
 	CMPQ DX, R8
 	JHI vtail
-	PCG_NEXT
+	VPCG_NEXT(vn0, vf0)
 	MOVQ AX, R15
 	PART16(vretry0, vok0)
 	FIRSTINDEX(vfirst)
@@ -451,7 +462,7 @@ vgroup:
 vtail:
 	CMPQ BX, R8
 	JCC vdone
-	PCG_NEXT
+	VPCG_NEXT(vn1, vf1)
 	MOVQ AX, R15
 
 vtloop:
@@ -469,10 +480,149 @@ vdone:
 	MOVHPD X0, c+80(FP)
 	MOVSD X1, q+88(FP)
 	MOVQ R13, first+96(FP)
-	VZEROUPPER
-	PCG_RETURN
-	REDRAW16(vretry0, vok0)
-	REDRAW16(vretry1, vok1)
-	REDRAW16(vretry2, vok2)
-	REDRAW16(vretry3, vok3)
-	REDRAW16(vretryt, vokt)
+	VPCG_RETURN(vskip)
+	VPCG_REFILL(vn0, vf0)
+	VPCG_REFILL(vn1, vf1)
+	VREDRAW16(vretry0, vok0, vn2, vf2)
+	VREDRAW16(vretry1, vok1, vn3, vf3)
+	VREDRAW16(vretry2, vok2, vn4, vf4)
+	VREDRAW16(vretry3, vok3, vn5, vf5)
+	VREDRAW16(vretryt, vokt, vn6, vf6)
+
+// func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64)
+//
+// tSumsAsm on the vector generator (pcgvec_amd64.h): the same draws,
+// sums and bits.
+TEXT ·tSumsVecAsm(SB), NOSPLIT, $192-112
+	MOVQ x_base+8(FP), SI
+	MOVQ x_len+16(FP), R8
+	MOVL thresh+32(FP), R14
+	MOVQ s_len+48(FP), R9
+	LEAQ -1(R8), DI
+	SHRQ $1, DI
+	MOVQ st+0(FP), AX
+	VPCG_INIT(AX)
+	XORQ CX, CX
+	TESTQ R9, R9
+	JEQ vtdone
+
+vtres:
+	VSINGLE(vtfirst, vtn0, vtf0)
+	MOVSD 0(SI)(AX*8), X0
+	MOVQ X0, R13
+	MOVSD X0, X2
+	MULSD X2, X2
+	XORPS X1, X1
+	XORPS X3, X3
+	XORQ R12, R12
+	XORQ BX, BX
+	TESTQ DI, DI
+	JEQ vttail
+
+vtpair:
+	VPAIR(vtn1, vtf1, vtretry0, vtok0, vtretry1, vtok1)
+	MOVSD 0(SI)(R15*8), X4
+	MOVSD 0(SI)(AX*8), X5
+	MOVQ X4, AX
+	XORQ R13, AX
+	ORQ AX, R12
+	MOVQ X5, AX
+	XORQ R13, AX
+	ORQ AX, R12
+	ADDSD X4, X0
+	ADDSD X5, X1
+	MULSD X4, X4
+	MULSD X5, X5
+	ADDSD X4, X2
+	ADDSD X5, X3
+	INCQ BX
+	CMPQ BX, DI
+	JLT vtpair
+
+vttail:
+	BTQ $0, R8
+	JCS vtstore
+	VSINGLE(vttail1, vtn2, vtf2)
+	MOVSD 0(SI)(AX*8), X4
+	MOVQ X4, AX
+	XORQ R13, AX
+	ORQ AX, R12
+	ADDSD X4, X0
+	MULSD X4, X4
+	ADDSD X4, X2
+
+vtstore:
+	ADDSD X1, X0
+	ADDSD X3, X2
+	MOVQ s_base+40(FP), DX
+	MOVSD X0, 0(DX)(CX*8)
+	MOVQ q_base+64(FP), DX
+	MOVSD X2, 0(DX)(CX*8)
+	MOVQ diff_base+88(FP), DX
+	MOVQ R12, 0(DX)(CX*8)
+	INCQ CX
+	CMPQ CX, R9
+	JLT vtres
+
+vtdone:
+	VPCG_RETURN(vtskip)
+	VPCG_REFILL(vtn0, vtf0)
+	VPCG_REFILL(vtn1, vtf1)
+	VPCG_REFILL(vtn2, vtf2)
+	VREDRAW(vtretry0, vtok0, vtn3, vtf3)
+	VREDRAW(vtretry1, vtok1, vtn4, vtf4)
+
+// func meansVecAsm(st *pcg, x []float64, dst []float64, thresh uint32)
+//
+// meansAsm on the vector generator (pcgvec_amd64.h): the same draws,
+// sums and bits.
+TEXT ·meansVecAsm(SB), NOSPLIT, $192-60
+	MOVQ x_base+8(FP), SI
+	MOVQ x_len+16(FP), R8
+	MOVQ dst_base+32(FP), DI
+	MOVQ dst_len+40(FP), R9
+	MOVL thresh+56(FP), R14
+	CVTSQ2SD R8, X2
+	MOVQ R8, R13
+	SHRQ $1, R13
+	MOVQ st+0(FP), AX
+	VPCG_INIT(AX)
+	XORQ CX, CX
+	TESTQ R9, R9
+	JEQ vmdone
+
+vmres:
+	XORPS X0, X0
+	XORPS X1, X1
+	XORQ BX, BX
+	TESTQ R13, R13
+	JEQ vmtail
+
+vmpair:
+	VPAIR(vmn0, vmf0, vmretry0, vmok0, vmretry1, vmok1)
+	ADDSD 0(SI)(R15*8), X0
+	ADDSD 0(SI)(AX*8), X1
+	INCQ BX
+	CMPQ BX, R13
+	JLT vmpair
+
+vmtail:
+	BTQ $0, R8
+	JCC vmstore
+	VSINGLE(vmtail1, vmn1, vmf1)
+	ADDSD 0(SI)(AX*8), X0
+
+vmstore:
+	ADDSD X1, X0
+	DIVSD X2, X0
+	MOVSD X0, 0(DI)(CX*8)
+	INCQ CX
+	CMPQ CX, R9
+	JLT vmres
+
+vmdone:
+	VPCG_RETURN(vmskip)
+	VPCG_REFILL(vmn0, vmf0)
+	VPCG_REFILL(vmn1, vmf1)
+	VREDRAW(vmretry0, vmok0, vmn2, vmf2)
+	VREDRAW(vmretry1, vmok1, vmn3, vmf3)

@@ -28,7 +28,15 @@ func sharedAsm(st *pcg, sorted, centred []float64, counts []int32, thresh16 uint
 	panic("stats: no draw kernel on this platform")
 }
 
-const haveSharedVec = false
+const haveVecPCG = false
+
+func meansVecAsm(st *pcg, x []float64, dst []float64, thresh uint32) {
+	panic("stats: no draw kernel on this platform")
+}
+
+func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64) {
+	panic("stats: no draw kernel on this platform")
+}
 
 func sharedVecAsm(st *pcg, rec []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, first uint64) {
 	panic("stats: no draw kernel on this platform")

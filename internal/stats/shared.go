@@ -175,7 +175,7 @@ type sharedRecords struct {
 // same bits exactly when they are equal, except +0 and −0; without −0,
 // equal bits therefore make runs of adjacent indices.
 func newSharedRecords(sorted, centred []float64, ws *Workspace) *sharedRecords {
-	if !haveSharedVec {
+	if !haveVecPCG {
 		return nil
 	}
 	n := len(sorted)

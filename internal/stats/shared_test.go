@@ -169,7 +169,7 @@ func BenchmarkSharedCIs(b *testing.B) {
 // with runs of ties, checked on every resample of up to 5 values and on
 // random ones of more; a centred −0 gives no records.
 func TestSharedRecords(t *testing.T) {
-	if !haveSharedVec {
+	if !haveVecPCG {
 		testenv.Skip(t, "no sharedVecAsm in this build (purego, not amd64 or no AVX)")
 	}
 	src := NewStream(5, "records", 0)

@@ -1,0 +1,151 @@
+// The vector generator of the draw kernels (draw_amd64.s): eight PCG
+// states in the lanes of Z16 (high words) and Z17 (low words), lane i
+// holding the state k+i+1 steps after a state k; each refill advances every
+// lane 8 steps and writes the DXSM outputs of the eight states, in order, to
+// the kernel's frame at 0(SP) … 56(SP), where R10 counts those used. The
+// outputs are pcg.Uint64's, in its order, so a kernel that takes its
+// outputs from VPCG_NEXT instead of PCG_NEXT computes the same values and
+// leaves the generator where it did (VPCG_RETURN). A kernel using it has
+// a frame of 192 bytes and keeps off R10, Z16 … Z31 and K1.
+//
+// Registers: Z18 … Z22 the 8-step multiplier a⁸ (high word, low word, low
+// word ≫ 32) and increment c·(a⁷ + … + 1) (high, low), Z23 the DXSM
+// multiplier, Z24 … Z29 scratch, Z30 ones, Z31 0xffffffff in every lane.
+
+// MULHI64(x, y, y1, t0, t1, t2, out): out ← the high 64 bits of the
+// 128-bit products x·y, lane by lane, from the four products of 32-bit
+// halves (y1 = y≫32): with x = x₁2³² + x₀ and y = y₁2³² + y₀, the middle
+// sum m = ⌊x₀y₀/2³²⌋ + (x₀y₁ mod 2³²) + (x₁y₀ mod 2³²) < 3·2³², and the
+// high word is x₁y₁ + ⌊x₀y₁/2³²⌋ + ⌊x₁y₀/2³²⌋ + ⌊m/2³²⌋. Clobbers
+// t0 … t2 and Z27.
+#define MULHI64(x, y, y1, t0, t1, t2, out) \
+	VPSRLQ $32, x, t0; \
+	VPMULUDQ y, x, t1; \
+	VPMULUDQ y1, x, t2; \
+	VPMULUDQ y, t0, Z27; \
+	VPMULUDQ y1, t0, out; \
+	VPSRLQ $32, t1, t1; \
+	VPANDQ Z31, t2, t0; \
+	VPADDQ t0, t1, t1; \
+	VPANDQ Z31, Z27, t0; \
+	VPADDQ t0, t1, t1; \
+	VPSRLQ $32, t2, t2; \
+	VPSRLQ $32, Z27, Z27; \
+	VPADDQ t2, out, out; \
+	VPADDQ Z27, out, out; \
+	VPSRLQ $32, t1, t1; \
+	VPADDQ t1, out, out
+
+// VLCG(ah, al, al1, ch, cl): (Z16, Z17) ← (Z16, Z17)·(ah, al) + (ch, cl)
+// mod 2¹²⁸ lane by lane (al1 = al≫32), as pcg.next: the low word
+// lo·al mod 2⁶⁴ + cl, the high word hi·al + lo·ah + ⌊lo·al/2⁶⁴⌋ + ch +
+// the carry of the low word's addition. Clobbers Z24 … Z29 and K1.
+#define VLCG(ah, al, al1, ch, cl) \
+	MULHI64(Z17, al, al1, Z24, Z25, Z26, Z28); \
+	VPMULLQ al, Z16, Z16; \
+	VPMULLQ ah, Z17, Z29; \
+	VPADDQ Z29, Z16, Z16; \
+	VPADDQ Z28, Z16, Z16; \
+	VPMULLQ al, Z17, Z17; \
+	VPADDQ cl, Z17, Z17; \
+	VPCMPUQ $1, cl, Z17, K1; \
+	VPADDQ ch, Z16, Z16; \
+	VPMOVM2Q K1, Z29; \
+	VPSUBQ Z29, Z16, Z16
+
+// VDXSM writes the DXSM outputs of the lanes' states to 0(SP): x = hi ⊕
+// hi≫32, x ← x·K, x ← x ⊕ x≫48, x ← x·(lo | 1). Clobbers Z24, Z28, Z29.
+#define VDXSM \
+	VPSRLQ $32, Z16, Z24; \
+	VPXORQ Z16, Z24, Z24; \
+	VPMULLQ Z23, Z24, Z24; \
+	VPSRLQ $48, Z24, Z29; \
+	VPXORQ Z29, Z24, Z24; \
+	VPORQ Z30, Z17, Z28; \
+	VPMULLQ Z28, Z24, Z24; \
+	VMOVDQU64 Z24, 0(SP)
+
+// VPCG_INIT(reg) starts the generator at the *pcg in reg: lane i ←
+// the state i+1 steps on (pcgLanes' a^(i+1) and increments), their outputs
+// written, none used. Clobbers DX.
+#define VPCG_INIT(reg) \
+	VPBROADCASTQ 0(reg), Z16; \
+	VPBROADCASTQ 8(reg), Z17; \
+	MOVQ $0xffffffff, DX; \
+	VPBROADCASTQ DX, Z31; \
+	MOVQ $1, DX; \
+	VPBROADCASTQ DX, Z30; \
+	VMOVDQU64 ·pcgLanes+0(SB), Z18; \
+	VMOVDQU64 ·pcgLanes+64(SB), Z19; \
+	VMOVDQU64 ·pcgLanes+128(SB), Z21; \
+	VMOVDQU64 ·pcgLanes+192(SB), Z22; \
+	VPSRLQ $32, Z19, Z20; \
+	VLCG(Z18, Z19, Z20, Z21, Z22); \
+	VPBROADCASTQ ·pcgConst+32(SB), Z23; \
+	VDXSM; \
+	VPBROADCASTQ ·pcgLanes+56(SB), Z18; \
+	VPBROADCASTQ ·pcgLanes+120(SB), Z19; \
+	VPBROADCASTQ ·pcgLanes+184(SB), Z21; \
+	VPBROADCASTQ ·pcgLanes+248(SB), Z22; \
+	VPSRLQ $32, Z19, Z20; \
+	XORQ R10, R10
+
+// VPCG_NEXT(refill, ok) leaves the next output in AX, refilling (at
+// refill, VPCG_REFILL) when all eight are used.
+#define VPCG_NEXT(refill, ok) \
+	CMPQ R10, $8; \
+	JEQ refill; \
+ok: \
+	MOVQ 0(SP)(R10*8), AX; \
+	INCQ R10
+
+// VPCG_REFILL(refill, ok) is VPCG_NEXT's out-of-line refill.
+#define VPCG_REFILL(refill, ok) \
+refill: \
+	VLCG(Z18, Z19, Z20, Z21, Z22); \
+	VDXSM; \
+	XORQ R10, R10; \
+	JMP ok
+
+// VPCG_RETURN(skip) stores the state of the last output used into the
+// *pcg argument st (the state is unchanged when none was used) and returns.
+#define VPCG_RETURN(skip) \
+	TESTQ R10, R10; \
+	JEQ skip; \
+	MOVQ st+0(FP), AX; \
+	VMOVDQU64 Z16, 64(SP); \
+	VMOVDQU64 Z17, 128(SP); \
+	MOVQ 56(SP)(R10*8), DX; \
+	MOVQ DX, 0(AX); \
+	MOVQ 120(SP)(R10*8), DX; \
+	MOVQ DX, 8(AX); \
+skip: \
+	VZEROUPPER; \
+	RET
+
+// VPAIR, VREDRAW and VSINGLE are PAIR, REDRAW and SINGLE on the vector
+// generator (n, f: VPCG_NEXT's labels; VREDRAW holds its own refill).
+#define VPAIR(n, f, retry0, ok0, retry1, ok1) \
+	VPCG_NEXT(n, f); \
+	MOVQ AX, R15; \
+	LEMIRE32(R8, R14, retry0); \
+ok0: \
+	SHRQ $32, AX; \
+	XCHGQ AX, R15; \
+	SHRQ $32, AX; \
+	LEMIRE32(R8, R14, retry1); \
+ok1: \
+	SHRQ $32, AX
+
+#define VREDRAW(retry, ok, n, f) \
+retry: \
+	VPCG_NEXT(n, f); \
+	LEMIRE32(R8, R14, retry); \
+	JMP ok; \
+	VPCG_REFILL(n, f)
+
+#define VSINGLE(again, n, f) \
+again: \
+	VPCG_NEXT(n, f); \
+	LEMIRE32(R8, R14, again); \
+	SHRQ $32, AX
