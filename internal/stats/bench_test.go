@@ -173,7 +173,7 @@ func BenchmarkKLDStability(b *testing.B) {
 }
 
 // BenchmarkResampleKernels times the flat bootstrap's kernels for the
-// mean and the t statistic, on the scalar generator and (with AVX-512) on
+// mean, the t statistic and the median's counts (64 calls of countsAsm), on the scalar generator and (with AVX-512) on
 // the vector one, per draw: batches of 64 resamples of n values.
 //
 //	go test -run '^$' -bench ResampleKernels ./internal/stats/
@@ -187,6 +187,7 @@ func BenchmarkResampleKernels(b *testing.B) {
 			x[i] = float64(i) - 7
 		}
 		s, q, d := make([]float64, 64), make([]float64, 64), make([]uint64, 64)
+		c := make([]int32, n)
 		st := NewStream(1, "kernels", 1)
 		th := lemireThresh(n)
 		kernels := []struct {
@@ -195,6 +196,12 @@ func BenchmarkResampleKernels(b *testing.B) {
 		}{
 			{"means", func() { meansAsm(&st.pcg, x, s, th) }},
 			{"t", func() { tSumsAsm(&st.pcg, x, th, s, q, d) }},
+			{"counts", func() {
+				for range 64 {
+					clear(c)
+					countsAsm(&st.pcg, c, th)
+				}
+			}},
 		}
 		if haveVecPCG {
 			kernels = append(kernels, []struct {
@@ -203,6 +210,12 @@ func BenchmarkResampleKernels(b *testing.B) {
 			}{
 				{"means-vec", func() { meansVecAsm(&st.pcg, x, s, th) }},
 				{"t-vec", func() { tSumsVecAsm(&st.pcg, x, th, s, q, d) }},
+				{"counts-vec", func() {
+					for range 64 {
+						clear(c)
+						countsVecAsm(&st.pcg, c, th)
+					}
+				}},
 			}...)
 		}
 		for _, k := range kernels {

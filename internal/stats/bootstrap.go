@@ -202,11 +202,11 @@ func retry32(pcg *pcg, m, n, thresh uint64) uint64 {
 // Lemire's multiply-shift, a biased product redrawn from fresh outputs),
 // summed alternately into two accumulators. On amd64 the loop is the
 // kernel meansAsm, with the same draws, additions and bits, or from
-// vecMeansMin values on with AVX-512 meansVecAsm, which takes the same
+// vecMin values on with AVX-512 meansVecAsm, which takes the same
 // outputs from eight generator states computed at once.
 func resampleMeans(x []float64, dst []float64, rng *Stream) {
 	switch {
-	case haveVecPCG && len(x) >= vecMeansMin:
+	case haveVecPCG && len(x) >= vecMin:
 		meansVecAsm(&rng.pcg, x, dst, lemireThresh(len(x)))
 		return
 	case haveDrawKernel:
@@ -216,11 +216,13 @@ func resampleMeans(x []float64, dst []float64, rng *Stream) {
 	resampleMeansGo(x, dst, rng, uint64(lemireThresh(len(x))))
 }
 
-// vecMeansMin is the sample size from which resampleMeans draws on the
-// vector generator: below it meansVecAsm was slower than meansAsm
-// (BenchmarkResampleKernels: 1.22 against 1.16 ns per draw at n = 6, the
-// same at 24, 0.84 against 1.09 at 75).
-const vecMeansMin = 32
+// vecMin is the sample size from which resampleMeans and resampleMedians
+// draw on the vector generator (meansVecAsm, countsVecAsm): it starts
+// eight states per call, which smaller samples do not repay
+// (BenchmarkResampleKernels, ns per draw: means 1.24 against 1.13 at
+// n = 6, 1.12 against 1.18 at 24, 0.86 against 1.06 at 75; counts 1.9
+// against 1.6, 1.16 against 1.34, 0.98 against 1.24).
+const vecMin = 24
 
 // resampleMeansGo is resampleMeans in Go, the reference of meansAsm,
 // with Lemire's threshold thresh = 2³² mod len(x) (the tests force others).
@@ -253,7 +255,8 @@ func resampleMeansGo(x []float64, dst []float64, rng *Stream, thresh uint64) {
 
 // resampleMedians fills dst with the medians of resamples of sorted,
 // counting the draws per index (counts: len(sorted) scratch) as
-// resampleMeans draws them. On amd64 the draws are the kernel countsAsm.
+// resampleMeans draws them. On amd64 the draws are the kernel countsAsm
+// (countsVecAsm with AVX-512 from vecMin values on).
 func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Stream) {
 	if !haveDrawKernel {
 		resampleMediansGo(sorted, dst, counts, rng, uint64(lemireThresh(len(sorted))))
@@ -262,9 +265,14 @@ func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Strea
 	n := uint32(len(sorted))
 	counts = counts[:n]
 	thresh := lemireThresh(len(sorted))
+	vec := haveVecPCG && n >= vecMin
 	for b := range dst {
 		clear(counts)
-		countsAsm(&rng.pcg, counts, thresh)
+		if vec {
+			countsVecAsm(&rng.pcg, counts, thresh)
+		} else {
+			countsAsm(&rng.pcg, counts, thresh)
+		}
 		dst[b] = medianFromCounts(sorted, counts, uint64(n))
 	}
 }

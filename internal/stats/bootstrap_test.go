@@ -395,7 +395,15 @@ func TestResampleKernels(t *testing.T) {
 							d[b] = studentized(s[b], q[b], float64(n), diff[b] != 0)
 						}
 					}, func(d []float64, r *Stream) { resampleTGo(x, d, r, th) }},
-						kernel{"means on the vector generator", func(d []float64, r *Stream) { meansVecAsm(&r.pcg, x, d, thresh) }, func(d []float64, r *Stream) { resampleMeansGo(x, d, r, th) }})
+						kernel{"means on the vector generator", func(d []float64, r *Stream) { meansVecAsm(&r.pcg, x, d, thresh) }, func(d []float64, r *Stream) { resampleMeansGo(x, d, r, th) }},
+						kernel{"medians on the vector generator", func(d []float64, r *Stream) {
+							counts := make([]int32, n)
+							for b := range d {
+								clear(counts)
+								countsVecAsm(&r.pcg, counts, thresh)
+								d[b] = medianFromCounts(sorted, counts, uint64(n))
+							}
+						}, func(d []float64, r *Stream) { resampleMediansGo(sorted, d, make([]int32, n), r, th) }})
 				}
 				for _, k := range kernels {
 					ka, kg := &Stream{}, &Stream{}

@@ -626,3 +626,39 @@ vmdone:
 	VPCG_REFILL(vmn1, vmf1)
 	VREDRAW(vmretry0, vmok0, vmn2, vmf2)
 	VREDRAW(vmretry1, vmok1, vmn3, vmf3)
+
+// func countsVecAsm(st *pcg, counts []int32, thresh uint32)
+//
+// countsAsm on the vector generator (pcgvec_amd64.h): the same draws.
+TEXT ·countsVecAsm(SB), NOSPLIT, $192-36
+	MOVQ counts_base+8(FP), SI
+	MOVQ counts_len+16(FP), R8
+	MOVL thresh+32(FP), R14
+	MOVQ R8, R13
+	SHRQ $1, R13
+	MOVQ st+0(FP), AX
+	VPCG_INIT(AX)
+	XORQ BX, BX
+	TESTQ R13, R13
+	JEQ vctail
+
+vcpair:
+	VPAIR(vcn0, vcf0, vcretry0, vcok0, vcretry1, vcok1)
+	INCL 0(SI)(R15*4)
+	INCL 0(SI)(AX*4)
+	INCQ BX
+	CMPQ BX, R13
+	JLT vcpair
+
+vctail:
+	BTQ $0, R8
+	JCC vcdone
+	VSINGLE(vctail1, vcn1, vcf1)
+	INCL 0(SI)(AX*4)
+
+vcdone:
+	VPCG_RETURN(vcskip)
+	VPCG_REFILL(vcn0, vcf0)
+	VPCG_REFILL(vcn1, vcf1)
+	VREDRAW(vcretry0, vcok0, vcn2, vcf2)
+	VREDRAW(vcretry1, vcok1, vcn3, vcf3)

@@ -34,6 +34,10 @@ func meansVecAsm(st *pcg, x []float64, dst []float64, thresh uint32) {
 	panic("stats: no draw kernel on this platform")
 }
 
+func countsVecAsm(st *pcg, counts []int32, thresh uint32) {
+	panic("stats: no draw kernel on this platform")
+}
+
 func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64) {
 	panic("stats: no draw kernel on this platform")
 }

@@ -41,3 +41,8 @@ func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uin
 //
 //go:noescape
 func meansVecAsm(st *pcg, x []float64, dst []float64, thresh uint32)
+
+// countsVecAsm is countsAsm on the vector generator.
+//
+//go:noescape
+func countsVecAsm(st *pcg, counts []int32, thresh uint32)
