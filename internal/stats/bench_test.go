@@ -173,7 +173,8 @@ func BenchmarkKLDStability(b *testing.B) {
 }
 
 // BenchmarkResampleKernels times the flat bootstrap's kernels for the
-// mean, the t statistic and the median's counts (64 calls of countsAsm), on the scalar generator and (with AVX-512) on
+// mean, the t statistic, the median's counts and the shared resampling
+// (64 calls of countsAsm or sharedAsm), on the scalar generator and (with AVX-512) on
 // the vector one, per draw: batches of 64 resamples of n values.
 //
 //	go test -run '^$' -bench ResampleKernels ./internal/stats/
@@ -181,7 +182,7 @@ func BenchmarkResampleKernels(b *testing.B) {
 	if !haveDrawKernel {
 		b.Skip("no draw kernels in this build")
 	}
-	for _, n := range []int{6, 24, 75} {
+	for _, n := range []int{6, 12, 24, 75} {
 		x := make([]float64, n)
 		for i := range x {
 			x[i] = float64(i) - 7
@@ -189,7 +190,12 @@ func BenchmarkResampleKernels(b *testing.B) {
 		s, q, d := make([]float64, 64), make([]float64, 64), make([]uint64, 64)
 		c := make([]int32, n)
 		st := NewStream(1, "kernels", 1)
-		th := lemireThresh(n)
+		th, th16 := lemireThresh(n), sharedThresh(n)
+		centred := make([]float64, n)
+		for i, v := range x {
+			centred[i] = v - 30
+		}
+		vec := newSharedRecords(x, centred, new(Workspace))
 		kernels := []struct {
 			name string
 			run  func()
@@ -200,6 +206,12 @@ func BenchmarkResampleKernels(b *testing.B) {
 				for range 64 {
 					clear(c)
 					countsAsm(&st.pcg, c, th)
+				}
+			}},
+			{"shared", func() {
+				for range 64 {
+					clear(c)
+					sharedAsm(&st.pcg, x, centred, c, th16, th)
 				}
 			}},
 		}
@@ -214,6 +226,12 @@ func BenchmarkResampleKernels(b *testing.B) {
 					for range 64 {
 						clear(c)
 						countsVecAsm(&st.pcg, c, th)
+					}
+				}},
+				{"shared-vec", func() {
+					for range 64 {
+						clear(c)
+						sharedVecAsm(&st.pcg, vec.rec, c, th16, th)
 					}
 				}},
 			}...)

@@ -201,12 +201,13 @@ func retry32(pcg *pcg, m, n, thresh uint64) uint64 {
 // len(x) uniform draws, two per output of rng (the low and high 32 bits,
 // Lemire's multiply-shift, a biased product redrawn from fresh outputs),
 // summed alternately into two accumulators. On amd64 the loop is the
-// kernel meansAsm, with the same draws, additions and bits, or from
-// vecMin values on with AVX-512 meansVecAsm, which takes the same
-// outputs from eight generator states computed at once.
+// kernel meansAsm, with the same draws, additions and bits, or with
+// AVX-512 meansVecAsm, which takes the same outputs and draws from eight
+// generator states computed at once (0.67–0.76 against 1.02–1.2 ns per
+// draw, BenchmarkResampleKernels).
 func resampleMeans(x []float64, dst []float64, rng *Stream) {
 	switch {
-	case haveVecPCG && len(x) >= vecMin:
+	case haveVecPCG:
 		meansVecAsm(&rng.pcg, x, dst, lemireThresh(len(x)))
 		return
 	case haveDrawKernel:
@@ -216,13 +217,12 @@ func resampleMeans(x []float64, dst []float64, rng *Stream) {
 	resampleMeansGo(x, dst, rng, uint64(lemireThresh(len(x))))
 }
 
-// vecMin is the sample size from which resampleMeans and resampleMedians
-// draw on the vector generator (meansVecAsm, countsVecAsm): it starts
-// eight states per call, which smaller samples do not repay
-// (BenchmarkResampleKernels, ns per draw: means 1.24 against 1.13 at
-// n = 6, 1.12 against 1.18 at 24, 0.86 against 1.06 at 75; counts 1.9
-// against 1.6, 1.16 against 1.34, 0.98 against 1.24).
-const vecMin = 24
+// vecCountsMin is the sample size from which resampleMedians draws on the
+// vector generator (countsVecAsm): it starts eight states for each
+// resample, which smaller samples do not repay (BenchmarkResampleKernels,
+// ns per draw against countsAsm: 2.1 against 1.5 at n = 6, 1.35 against
+// 1.36 at 12, 0.97 against 1.27 at 24, 0.77 against 1.18 at 75).
+const vecCountsMin = 16
 
 // resampleMeansGo is resampleMeans in Go, the reference of meansAsm,
 // with Lemire's threshold thresh = 2³² mod len(x) (the tests force others).
@@ -256,7 +256,7 @@ func resampleMeansGo(x []float64, dst []float64, rng *Stream, thresh uint64) {
 // resampleMedians fills dst with the medians of resamples of sorted,
 // counting the draws per index (counts: len(sorted) scratch) as
 // resampleMeans draws them. On amd64 the draws are the kernel countsAsm
-// (countsVecAsm with AVX-512 from vecMin values on).
+// (countsVecAsm with AVX-512 from vecCountsMin values on).
 func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Stream) {
 	if !haveDrawKernel {
 		resampleMediansGo(sorted, dst, counts, rng, uint64(lemireThresh(len(sorted))))
@@ -265,7 +265,7 @@ func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Strea
 	n := uint32(len(sorted))
 	counts = counts[:n]
 	thresh := lemireThresh(len(sorted))
-	vec := haveVecPCG && n >= vecMin
+	vec := haveVecPCG && n >= vecCountsMin
 	for b := range dst {
 		clear(counts)
 		if vec {

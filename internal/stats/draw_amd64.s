@@ -427,13 +427,19 @@ retry: \
 // len(counts) mod 4 into Y0. Lane by lane these are sharedAsm's additions
 // in its order (the square is the product sharedAsm computes), so s, c
 // and q have its bits. Instead of diff it returns the first draw. Its
-// outputs come from the vector generator (pcgvec_amd64.h).
-TEXT ·sharedVecAsm(SB), NOSPLIT, $192-104
+// outputs come from the vector generator (pcgvec_amd64.h), and its draws
+// from VIDX16 while no draw of the eight outputs is rejected.
+#define VIDX VIDX16
+TEXT ·sharedVecAsm(SB), NOSPLIT, $320-104
 	MOVQ rec_base+8(FP), SI
 	MOVQ counts_base+32(FP), R9
 	MOVQ counts_len+40(FP), R8
 	MOVQ thresh16+56(FP), R12
 	MOVL thresh32+64(FP), R14
+	VPBROADCASTQ R8, Z8
+	VPBROADCASTQ R12, Z9
+	MOVQ $0xffff, DX
+	VPBROADCASTQ DX, Z14
 	MOVQ st+0(FP), AX
 	VPCG_INIT(AX)
 	VXORPD Y0, Y0, Y0
@@ -445,17 +451,18 @@ vgroup:
 	LEAQ 4(BX), DX
 	CMPQ DX, R8
 	JHI vtail
-	VPCG_NEXT(vn0, vf0)
-	MOVQ AX, R15
-	PART16(vretry0, vok0)
+	FCHECK(vn0, vf0, vs0)
+	MOVL 192(SP)(R10*4), AX
 	FIRSTINDEX(vfirst)
 	SHARED_VADD(Y0)
-	PART16(vretry1, vok1)
+	MOVL 224(SP)(R10*4), AX
 	SHARED_VADD(Y1)
-	PART16(vretry2, vok2)
+	MOVL 256(SP)(R10*4), AX
 	SHARED_VADD(Y0)
-	PART16(vretry3, vok3)
+	MOVL 288(SP)(R10*4), AX
 	SHARED_VADD(Y1)
+	INCQ R10
+vd0:
 	ADDQ $4, BX
 	JMP vgroup
 
@@ -476,30 +483,50 @@ vtloop:
 vdone:
 	VADDPD Y1, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
-	MOVSD X0, s+72(FP)
-	MOVHPD X0, c+80(FP)
-	MOVSD X1, q+88(FP)
+	VMOVSD X0, s+72(FP)
+	VMOVHPD X0, c+80(FP)
+	VMOVSD X1, q+88(FP)
 	MOVQ R13, first+96(FP)
 	VPCG_RETURN(vskip)
 	VPCG_REFILL(vn0, vf0)
 	VPCG_REFILL(vn1, vf1)
+
+vs0:
+	// a block with a rejected draw: PART16 on the output itself
+	MOVQ 0(SP)(R10*8), AX
+	INCQ R10
+	MOVQ AX, R15
+	PART16(vretry0, vok0)
+	FIRSTINDEX(vfirsts)
+	SHARED_VADD(Y0)
+	PART16(vretry1, vok1)
+	SHARED_VADD(Y1)
+	PART16(vretry2, vok2)
+	SHARED_VADD(Y0)
+	PART16(vretry3, vok3)
+	SHARED_VADD(Y1)
+	JMP vd0
 	VREDRAW16(vretry0, vok0, vn2, vf2)
 	VREDRAW16(vretry1, vok1, vn3, vf3)
 	VREDRAW16(vretry2, vok2, vn4, vf4)
 	VREDRAW16(vretry3, vok3, vn5, vf5)
 	VREDRAW16(vretryt, vokt, vn6, vf6)
+#undef VIDX
 
 // func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64)
 //
-// tSumsAsm on the vector generator (pcgvec_amd64.h): the same draws,
-// sums and bits.
-TEXT ·tSumsVecAsm(SB), NOSPLIT, $192-112
+// tSumsAsm on the vector generator (pcgvec_amd64.h) and its draws
+// (VIDX32): the same draws, sums and bits.
+#define VIDX VIDX32
+TEXT ·tSumsVecAsm(SB), NOSPLIT, $320-112
 	MOVQ x_base+8(FP), SI
 	MOVQ x_len+16(FP), R8
 	MOVL thresh+32(FP), R14
 	MOVQ s_len+48(FP), R9
 	LEAQ -1(R8), DI
 	SHRQ $1, DI
+	VPBROADCASTQ R8, Z8
+	VPBROADCASTQ R14, Z9
 	MOVQ st+0(FP), AX
 	VPCG_INIT(AX)
 	XORQ CX, CX
@@ -507,34 +534,34 @@ TEXT ·tSumsVecAsm(SB), NOSPLIT, $192-112
 	JEQ vtdone
 
 vtres:
-	VSINGLE(vtfirst, vtn0, vtf0)
-	MOVSD 0(SI)(AX*8), X0
+	FSINGLE(vtn0, vtf0, vts0, vtd0)
+	VMOVSD 0(SI)(AX*8), X0
 	MOVQ X0, R13
-	MOVSD X0, X2
-	MULSD X2, X2
-	XORPS X1, X1
-	XORPS X3, X3
+	VMOVAPD X0, X2
+	VMULSD X2, X2, X2
+	VXORPS X1, X1, X1
+	VXORPS X3, X3, X3
 	XORQ R12, R12
 	XORQ BX, BX
 	TESTQ DI, DI
 	JEQ vttail
 
 vtpair:
-	VPAIR(vtn1, vtf1, vtretry0, vtok0, vtretry1, vtok1)
-	MOVSD 0(SI)(R15*8), X4
-	MOVSD 0(SI)(AX*8), X5
+	FPAIR(vtn1, vtf1, vts1, vtd1)
+	VMOVSD 0(SI)(R15*8), X4
+	VMOVSD 0(SI)(AX*8), X5
 	MOVQ X4, AX
 	XORQ R13, AX
 	ORQ AX, R12
 	MOVQ X5, AX
 	XORQ R13, AX
 	ORQ AX, R12
-	ADDSD X4, X0
-	ADDSD X5, X1
-	MULSD X4, X4
-	MULSD X5, X5
-	ADDSD X4, X2
-	ADDSD X5, X3
+	VADDSD X4, X0, X0
+	VADDSD X5, X1, X1
+	VMULSD X4, X4, X4
+	VMULSD X5, X5, X5
+	VADDSD X4, X2, X2
+	VADDSD X5, X3, X3
 	INCQ BX
 	CMPQ BX, DI
 	JLT vtpair
@@ -542,22 +569,22 @@ vtpair:
 vttail:
 	BTQ $0, R8
 	JCS vtstore
-	VSINGLE(vttail1, vtn2, vtf2)
-	MOVSD 0(SI)(AX*8), X4
+	FSINGLE(vtn2, vtf2, vts2, vtd2)
+	VMOVSD 0(SI)(AX*8), X4
 	MOVQ X4, AX
 	XORQ R13, AX
 	ORQ AX, R12
-	ADDSD X4, X0
-	MULSD X4, X4
-	ADDSD X4, X2
+	VADDSD X4, X0, X0
+	VMULSD X4, X4, X4
+	VADDSD X4, X2, X2
 
 vtstore:
-	ADDSD X1, X0
-	ADDSD X3, X2
+	VADDSD X1, X0, X0
+	VADDSD X3, X2, X2
 	MOVQ s_base+40(FP), DX
-	MOVSD X0, 0(DX)(CX*8)
+	VMOVSD X0, 0(DX)(CX*8)
 	MOVQ q_base+64(FP), DX
-	MOVSD X2, 0(DX)(CX*8)
+	VMOVSD X2, 0(DX)(CX*8)
 	MOVQ diff_base+88(FP), DX
 	MOVQ R12, 0(DX)(CX*8)
 	INCQ CX
@@ -569,22 +596,29 @@ vtdone:
 	VPCG_REFILL(vtn0, vtf0)
 	VPCG_REFILL(vtn1, vtf1)
 	VPCG_REFILL(vtn2, vtf2)
-	VREDRAW(vtretry0, vtok0, vtn3, vtf3)
-	VREDRAW(vtretry1, vtok1, vtn4, vtf4)
+	FSINGLE_SLOW(vts0, vtd0, vtagain0, vtn3, vtf3)
+	FSINGLE_SLOW(vts2, vtd2, vtagain2, vtn4, vtf4)
+	FPAIR_SLOW(vts1, vtd1, vtretry0, vtok0, vtretry1, vtok1)
+	VREDRAW(vtretry0, vtok0, vtn5, vtf5)
+	VREDRAW(vtretry1, vtok1, vtn6, vtf6)
+#undef VIDX
 
 // func meansVecAsm(st *pcg, x []float64, dst []float64, thresh uint32)
 //
-// meansAsm on the vector generator (pcgvec_amd64.h): the same draws,
-// sums and bits.
-TEXT ·meansVecAsm(SB), NOSPLIT, $192-60
+// meansAsm on the vector generator (pcgvec_amd64.h) and its draws
+// (VIDX32): the same draws, sums and bits.
+#define VIDX VIDX32
+TEXT ·meansVecAsm(SB), NOSPLIT, $320-60
 	MOVQ x_base+8(FP), SI
 	MOVQ x_len+16(FP), R8
 	MOVQ dst_base+32(FP), DI
 	MOVQ dst_len+40(FP), R9
 	MOVL thresh+56(FP), R14
-	CVTSQ2SD R8, X2
+	VCVTSI2SDQ R8, X2, X2
 	MOVQ R8, R13
 	SHRQ $1, R13
+	VPBROADCASTQ R8, Z8
+	VPBROADCASTQ R14, Z9
 	MOVQ st+0(FP), AX
 	VPCG_INIT(AX)
 	XORQ CX, CX
@@ -592,16 +626,16 @@ TEXT ·meansVecAsm(SB), NOSPLIT, $192-60
 	JEQ vmdone
 
 vmres:
-	XORPS X0, X0
-	XORPS X1, X1
+	VXORPS X0, X0, X0
+	VXORPS X1, X1, X1
 	XORQ BX, BX
 	TESTQ R13, R13
 	JEQ vmtail
 
 vmpair:
-	VPAIR(vmn0, vmf0, vmretry0, vmok0, vmretry1, vmok1)
-	ADDSD 0(SI)(R15*8), X0
-	ADDSD 0(SI)(AX*8), X1
+	FPAIR(vmn0, vmf0, vms0, vmd0)
+	VADDSD 0(SI)(R15*8), X0, X0
+	VADDSD 0(SI)(AX*8), X1, X1
 	INCQ BX
 	CMPQ BX, R13
 	JLT vmpair
@@ -609,13 +643,13 @@ vmpair:
 vmtail:
 	BTQ $0, R8
 	JCC vmstore
-	VSINGLE(vmtail1, vmn1, vmf1)
-	ADDSD 0(SI)(AX*8), X0
+	FSINGLE(vmn1, vmf1, vms1, vmd1)
+	VADDSD 0(SI)(AX*8), X0, X0
 
 vmstore:
-	ADDSD X1, X0
-	DIVSD X2, X0
-	MOVSD X0, 0(DI)(CX*8)
+	VADDSD X1, X0, X0
+	VDIVSD X2, X0, X0
+	VMOVSD X0, 0(DI)(CX*8)
 	INCQ CX
 	CMPQ CX, R9
 	JLT vmres
@@ -624,18 +658,25 @@ vmdone:
 	VPCG_RETURN(vmskip)
 	VPCG_REFILL(vmn0, vmf0)
 	VPCG_REFILL(vmn1, vmf1)
+	FPAIR_SLOW(vms0, vmd0, vmretry0, vmok0, vmretry1, vmok1)
+	FSINGLE_SLOW(vms1, vmd1, vmagain1, vmn4, vmf4)
 	VREDRAW(vmretry0, vmok0, vmn2, vmf2)
 	VREDRAW(vmretry1, vmok1, vmn3, vmf3)
+#undef VIDX
 
 // func countsVecAsm(st *pcg, counts []int32, thresh uint32)
 //
-// countsAsm on the vector generator (pcgvec_amd64.h): the same draws.
-TEXT ·countsVecAsm(SB), NOSPLIT, $192-36
+// countsAsm on the vector generator (pcgvec_amd64.h) and its draws
+// (VIDX32): the same draws.
+#define VIDX VIDX32
+TEXT ·countsVecAsm(SB), NOSPLIT, $320-36
 	MOVQ counts_base+8(FP), SI
 	MOVQ counts_len+16(FP), R8
 	MOVL thresh+32(FP), R14
 	MOVQ R8, R13
 	SHRQ $1, R13
+	VPBROADCASTQ R8, Z8
+	VPBROADCASTQ R14, Z9
 	MOVQ st+0(FP), AX
 	VPCG_INIT(AX)
 	XORQ BX, BX
@@ -643,7 +684,7 @@ TEXT ·countsVecAsm(SB), NOSPLIT, $192-36
 	JEQ vctail
 
 vcpair:
-	VPAIR(vcn0, vcf0, vcretry0, vcok0, vcretry1, vcok1)
+	FPAIR(vcn0, vcf0, vcs0, vcd0)
 	INCL 0(SI)(R15*4)
 	INCL 0(SI)(AX*4)
 	INCQ BX
@@ -653,12 +694,15 @@ vcpair:
 vctail:
 	BTQ $0, R8
 	JCC vcdone
-	VSINGLE(vctail1, vcn1, vcf1)
+	FSINGLE(vcn1, vcf1, vcs1, vcd1)
 	INCL 0(SI)(AX*4)
 
 vcdone:
 	VPCG_RETURN(vcskip)
 	VPCG_REFILL(vcn0, vcf0)
 	VPCG_REFILL(vcn1, vcf1)
+	FPAIR_SLOW(vcs0, vcd0, vcretry0, vcok0, vcretry1, vcok1)
+	FSINGLE_SLOW(vcs1, vcd1, vcagain1, vcn4, vcf4)
 	VREDRAW(vcretry0, vcok0, vcn2, vcf2)
 	VREDRAW(vcretry1, vcok1, vcn3, vcf3)
+#undef VIDX

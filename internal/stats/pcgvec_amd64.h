@@ -5,8 +5,14 @@
 // the kernel's frame at 0(SP) … 56(SP), where R10 counts those used. The
 // outputs are pcg.Uint64's, in its order, so a kernel that takes its
 // outputs from VPCG_NEXT instead of PCG_NEXT computes the same values and
-// leaves the generator where it did (VPCG_RETURN). A kernel using it has
-// a frame of 192 bytes and keeps off R10, Z16 … Z31 and K1.
+// leaves the generator where it did (VPCG_RETURN). Each refill also runs
+// the kernel's VIDX, which turns the eight outputs into the draws they give
+// when none is rejected (VIDX32, VIDX16), written from 192(SP) on, and sets
+// R11 to nonzero when one is: a kernel takes its draws from there while
+// R11 is 0 and otherwise draws from the outputs as the scalar kernels do.
+// A kernel using it has a frame of 320 bytes, Z8 = n and Z9 = its
+// rejection threshold in every lane, and keeps off R10, R11, Z8 … Z31 and
+// K1 … K3.
 //
 // Registers: Z18 … Z22 the 8-step multiplier a⁸ (high word, low word, low
 // word ≫ 32) and increment c·(a⁷ + … + 1) (high, low), Z23 the DXSM
@@ -67,7 +73,7 @@
 
 // VPCG_INIT(reg) starts the generator at the *pcg in reg: lane i ←
 // the state i+1 steps on (pcgLanes' a^(i+1) and increments), their outputs
-// written, none used. Clobbers DX.
+// and draws written, none used. Clobbers DX.
 #define VPCG_INIT(reg) \
 	VPBROADCASTQ 0(reg), Z16; \
 	VPBROADCASTQ 8(reg), Z17; \
@@ -83,6 +89,7 @@
 	VLCG(Z18, Z19, Z20, Z21, Z22); \
 	VPBROADCASTQ ·pcgConst+32(SB), Z23; \
 	VDXSM; \
+	VIDX; \
 	VPBROADCASTQ ·pcgLanes+56(SB), Z18; \
 	VPBROADCASTQ ·pcgLanes+120(SB), Z19; \
 	VPBROADCASTQ ·pcgLanes+184(SB), Z21; \
@@ -104,6 +111,7 @@ ok: \
 refill: \
 	VLCG(Z18, Z19, Z20, Z21, Z22); \
 	VDXSM; \
+	VIDX; \
 	XORQ R10, R10; \
 	JMP ok
 
@@ -149,3 +157,106 @@ again: \
 	VPCG_NEXT(n, f); \
 	LEMIRE32(R8, R14, again); \
 	SHRQ $32, AX
+
+// VIDX32 is the VIDX of the 32-bit draws (PAIR, SINGLE): for each output
+// x, the Lemire products of its low and high words, uint32(x)·n and
+// (x≫32)·n, whose high words are the draws (at 192(SP) and 224(SP), 32
+// bits each) and whose low words below the threshold Z9 reject them.
+#define VIDX32 \
+	VPMULUDQ Z8, Z24, Z10; \
+	VPSRLQ $32, Z24, Z11; \
+	VPMULUDQ Z8, Z11, Z11; \
+	VPANDQ Z31, Z10, Z12; \
+	VPCMPUQ $1, Z9, Z12, K2; \
+	VPANDQ Z31, Z11, Z13; \
+	VPCMPUQ $1, Z9, Z13, K3; \
+	KORW K2, K3, K2; \
+	KMOVW K2, R11; \
+	VPSRLQ $32, Z10, Z10; \
+	VPMOVQD Z10, Y12; \
+	VMOVDQU Y12, 192(SP); \
+	VPSRLQ $32, Z11, Z11; \
+	VPMOVQD Z11, Y13; \
+	VMOVDQU Y13, 224(SP)
+
+// FCHECK(n, f, slow) is the start of a draw from the next output: a refill
+// (at n, VPCG_REFILL) when the eight are used, then to slow when the
+// block has a rejected draw.
+#define FCHECK(n, f, slow) \
+	CMPQ R10, $8; \
+	JEQ n; \
+f: \
+	TESTQ R11, R11; \
+	JNE slow
+
+// FPAIR(n, f, slow, done) is PAIR from VIDX32's draws: the first index in
+// R15, the second in AX; FPAIR_SLOW is its out-of-line path, PAIR on the
+// output itself (its redraws VREDRAW at retry0 and retry1).
+#define FPAIR(n, f, slow, done) \
+	FCHECK(n, f, slow); \
+	MOVL 192(SP)(R10*4), R15; \
+	MOVL 224(SP)(R10*4), AX; \
+	INCQ R10; \
+done:
+
+#define FPAIR_SLOW(slow, done, retry0, ok0, retry1, ok1) \
+slow: \
+	MOVQ 0(SP)(R10*8), AX; \
+	INCQ R10; \
+	MOVQ AX, R15; \
+	LEMIRE32(R8, R14, retry0); \
+ok0: \
+	SHRQ $32, AX; \
+	XCHGQ AX, R15; \
+	SHRQ $32, AX; \
+	LEMIRE32(R8, R14, retry1); \
+ok1: \
+	SHRQ $32, AX; \
+	JMP done
+
+// FSINGLE(n, f, slow, done) is SINGLE from VIDX32's draws (the index in
+// AX); FSINGLE_SLOW its out-of-line path, SINGLE on the output itself and,
+// while rejected, on the next ones (at again; n2, f2 its refill).
+#define FSINGLE(n, f, slow, done) \
+	FCHECK(n, f, slow); \
+	MOVL 192(SP)(R10*4), AX; \
+	INCQ R10; \
+done:
+
+#define FSINGLE_SLOW(slow, done, again, n2, f2) \
+slow: \
+	MOVQ 0(SP)(R10*8), AX; \
+	INCQ R10; \
+	LEMIRE32(R8, R14, again); \
+	SHRQ $32, AX; \
+	JMP done; \
+again: \
+	VPCG_NEXT(n2, f2); \
+	LEMIRE32(R8, R14, again); \
+	SHRQ $32, AX; \
+	JMP done; \
+	VPCG_REFILL(n2, f2)
+
+// VIDX16 is the VIDX of sharedVecAsm's 16-bit draws (PART16): for each
+// output x and each of its four 16-bit parts p (low to high), the product
+// p·n, whose bits 16 … 31 are the draw (at 192(SP), 224(SP), 256(SP) and
+// 288(SP) for the four parts, 32 bits each) and whose low 16 bits below
+// the threshold Z9 reject it. Z14 holds 0xffff in every lane.
+#define VIDX16 \
+	KXORW K2, K2, K2; \
+	VIDX16PART(0, 192); \
+	VIDX16PART(16, 224); \
+	VIDX16PART(32, 256); \
+	VIDX16PART(48, 288); \
+	KMOVW K2, R11
+
+#define VIDX16PART(shift, off) \
+	VPSRLQ $shift, Z24, Z10; \
+	VPANDQ Z14, Z10, Z10; \
+	VPMULUDQ Z8, Z10, Z10; \
+	VPANDQ Z14, Z10, Z11; \
+	VPCMPUQ $1, Z9, Z11, K3; \
+	KORW K3, K2, K2; \
+	VPSRLQ $16, Z10, Z10; \
+	VPMOVQD Z10, Y12; \
+	VMOVDQU Y12, off(SP)
