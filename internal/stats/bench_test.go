@@ -174,7 +174,7 @@ func BenchmarkKLDStability(b *testing.B) {
 
 // BenchmarkResampleKernels times the flat bootstrap's kernels for the
 // mean, the t statistic, the median's counts and the shared resampling
-// (64 calls of countsAsm or sharedAsm), on the scalar generator and (with AVX-512) on
+// (64 calls of countsAsm or sharedAsm, one of sharedVecAsm), on the scalar generator and (with AVX-512) on
 // the vector one, per draw: batches of 64 resamples of n values.
 //
 //	go test -run '^$' -bench ResampleKernels ./internal/stats/
@@ -188,7 +188,7 @@ func BenchmarkResampleKernels(b *testing.B) {
 			x[i] = float64(i) - 7
 		}
 		s, q, d := make([]float64, 64), make([]float64, 64), make([]uint64, 64)
-		c := make([]int32, n)
+		c, c64, s2 := make([]int32, n), make([]int32, 64*n), make([]float64, 64)
 		st := NewStream(1, "kernels", 1)
 		th, th16 := lemireThresh(n), sharedThresh(n)
 		centred := make([]float64, n)
@@ -229,10 +229,8 @@ func BenchmarkResampleKernels(b *testing.B) {
 					}
 				}},
 				{"shared-vec", func() {
-					for range 64 {
-						clear(c)
-						sharedVecAsm(&st.pcg, vec.rec, c, th16, th)
-					}
+					clear(c64)
+					sharedVecAsm(&st.pcg, vec.rec, c64, n, th16, th, s, q, s2, d)
 				}},
 			}...)
 		}

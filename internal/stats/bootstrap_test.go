@@ -453,19 +453,22 @@ func TestResampleKernels(t *testing.T) {
 						continue
 					}
 					ka.pcg.Seed(s1, s2)
-					counts := make([]int32, n)
-					for b := 0; b < B; b++ {
-						clear(counts)
-						var sum, c, q float64
-						var diff uint64
-						if kernel == "sharedAsm" {
-							sum, c, q, diff = sharedAsm(&ka.pcg, sorted, centred, counts, th[0], uint32(th[1]))
-						} else {
-							var first uint64
-							sum, c, q, first = sharedVecAsm(&ka.pcg, vec.rec, counts, th[0], uint32(th[1]))
-							diff = vec.distinct(counts, first)
+					if kernel == "sharedAsm" {
+						counts := make([]int32, n)
+						for b := 0; b < B; b++ {
+							clear(counts)
+							sum, c, q, diff := sharedAsm(&ka.pcg, sorted, centred, counts, th[0], uint32(th[1]))
+							got[0][b], got[1][b], got[2][b] = sum/float64(n), medianFromCounts(sorted, counts, uint64(n)), studentized(c, q, float64(n), diff != 0)
 						}
-						got[0][b], got[1][b], got[2][b] = sum/float64(n), medianFromCounts(sorted, counts, uint64(n)), studentized(c, q, float64(n), diff != 0)
+					} else {
+						// all B resamples in one call
+						counts := make([]int32, B*n)
+						sum, c, q, first := make([]float64, B), make([]float64, B), make([]float64, B), make([]uint64, B)
+						sharedVecAsm(&ka.pcg, vec.rec, counts, n, th[0], uint32(th[1]), sum, c, q, first)
+						for b := 0; b < B; b++ {
+							row := counts[b*n : b*n+n]
+							got[0][b], got[1][b], got[2][b] = sum[b]/float64(n), medianFromCounts(sorted, row, uint64(n)), studentized(c[b], q[b], float64(n), vec.distinct(row, first[b]) != 0)
+						}
 					}
 					for k := range got {
 						for b := range got[k] {

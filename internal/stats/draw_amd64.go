@@ -48,9 +48,11 @@ func tSumsAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64
 //go:noescape
 func sharedAsm(st *pcg, sorted, centred []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, diff uint64)
 
-// sharedVecAsm is sharedAsm on records rec[4j … 4j+3] = (sorted[j],
-// centred[j], centred[j]², 0), len(rec) = 4·len(counts), rec 32-byte
-// aligned; it returns the first draw instead of diff (see sharedDistinct).
+// sharedVecAsm is len(s) resamples of sharedAsm on records rec[4j … 4j+3]
+// = (sorted[j], centred[j], centred[j]², 0), len(rec) = 4n, rec 32-byte
+// aligned, resample b counting its draws in counts[b·n … b·n+n−1] (zero
+// on entry) and giving its first draw first[b] instead of diff (see
+// sharedRecords.distinct).
 //
 //go:noescape
-func sharedVecAsm(st *pcg, rec []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, first uint64)
+func sharedVecAsm(st *pcg, rec []float64, counts []int32, n int, thresh16 uint64, thresh32 uint32, s, c, q []float64, first []uint64)

@@ -418,30 +418,38 @@ retry: \
 	JMP ok; \
 	VPCG_REFILL(n, f)
 
-// func sharedVecAsm(st *pcg, rec []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, first uint64)
+// func sharedVecAsm(st *pcg, rec []float64, counts []int32, n int, thresh16 uint64, thresh32 uint32, s, c, q []float64, first []uint64)
 //
-// sharedAsm with the three sums in the lanes of two AVX accumulators: the
-// draws (PART16, the same as sharedAsm's) index 32-byte records rec[4j …
-// 4j+3] = (sorted[j], centred[j], centred[j]², 0), the first and third of
-// each four added into Y0, the second and fourth into Y1, the last
-// len(counts) mod 4 into Y0. Lane by lane these are sharedAsm's additions
-// in its order (the square is the product sharedAsm computes), so s, c
-// and q have its bits. Instead of diff it returns the first draw. Its
-// outputs come from the vector generator (pcgvec_amd64.h), and its draws
-// from VIDX16 while no draw of the eight outputs is rejected.
+// len(s) resamples of sharedAsm, the three sums of each in the lanes of two
+// AVX accumulators: the draws (PART16, the same as sharedAsm's) index
+// 32-byte records rec[4j … 4j+3] = (sorted[j], centred[j], centred[j]², 0),
+// the first and third of each four added into Y0, the second and fourth
+// into Y1, the last n mod 4 into Y0. Lane by lane these are sharedAsm's
+// additions in its order (the square is the product sharedAsm computes),
+// so s[b], c[b] and q[b] have its bits. Resample b counts its draws in
+// counts[b·n … b·n+n−1] (zero on entry); instead of diff it gives its
+// first draw, first[b]. The outputs come from the vector generator
+// (pcgvec_amd64.h), the draws from VIDX16 while no draw of the eight
+// outputs is rejected.
 #define VIDX VIDX16
-TEXT ·sharedVecAsm(SB), NOSPLIT, $320-104
+TEXT ·sharedVecAsm(SB), NOSPLIT, $320-176
 	MOVQ rec_base+8(FP), SI
 	MOVQ counts_base+32(FP), R9
-	MOVQ counts_len+40(FP), R8
-	MOVQ thresh16+56(FP), R12
-	MOVL thresh32+64(FP), R14
+	MOVQ n+56(FP), R8
+	MOVQ thresh16+64(FP), R12
+	MOVL thresh32+72(FP), R14
+	MOVQ s_len+88(FP), DI
 	VPBROADCASTQ R8, Z8
 	VPBROADCASTQ R12, Z9
 	MOVQ $0xffff, DX
 	VPBROADCASTQ DX, Z14
 	MOVQ st+0(FP), AX
 	VPCG_INIT(AX)
+	XORQ CX, CX
+	TESTQ DI, DI
+	JEQ vdone
+
+vres:
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	XORQ R13, R13
@@ -468,7 +476,7 @@ vd0:
 
 vtail:
 	CMPQ BX, R8
-	JCC vdone
+	JCC vstore
 	VPCG_NEXT(vn1, vf1)
 	MOVQ AX, R15
 
@@ -480,13 +488,23 @@ vtloop:
 	CMPQ BX, R8
 	JCS vtloop
 
+vstore:
+	VADDPD Y1, Y0, Y2
+	VEXTRACTF128 $1, Y2, X3
+	MOVQ s_base+80(FP), DX
+	VMOVSD X2, 0(DX)(CX*8)
+	MOVQ c_base+104(FP), DX
+	VMOVHPD X2, 0(DX)(CX*8)
+	MOVQ q_base+128(FP), DX
+	VMOVSD X3, 0(DX)(CX*8)
+	MOVQ first_base+152(FP), DX
+	MOVQ R13, 0(DX)(CX*8)
+	LEAQ 0(R9)(R8*4), R9
+	INCQ CX
+	CMPQ CX, DI
+	JLT vres
+
 vdone:
-	VADDPD Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VMOVSD X0, s+72(FP)
-	VMOVHPD X0, c+80(FP)
-	VMOVSD X1, q+88(FP)
-	MOVQ R13, first+96(FP)
 	VPCG_RETURN(vskip)
 	VPCG_REFILL(vn0, vf0)
 	VPCG_REFILL(vn1, vf1)

@@ -42,6 +42,6 @@ func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uin
 	panic("stats: no draw kernel on this platform")
 }
 
-func sharedVecAsm(st *pcg, rec []float64, counts []int32, thresh16 uint64, thresh32 uint32) (s, c, q float64, first uint64) {
+func sharedVecAsm(st *pcg, rec []float64, counts []int32, n int, thresh16 uint64, thresh32 uint32, s, c, q []float64, first []uint64) {
 	panic("stats: no draw kernel on this platform")
 }

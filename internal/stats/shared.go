@@ -59,7 +59,7 @@ func BootstrapCIsShared(x []float64, opt bootstrapOptions, rng *Stream, ws *Work
 	jhi, fhi := quantilePos(B, 1-alpha/2)
 	nlo, nhi := min(jlo+2, B), B-jhi
 	wide := 8*(nlo+nhi) > B
-	ws.counts32 = grow(ws.counts32, n)
+	ws.counts32 = grow(ws.counts32, sharedBatch*n)
 	blk := seqBlock
 	if wide {
 		blk = B
@@ -134,29 +134,41 @@ func resampleShared(sorted, centred []float64, vec *sharedRecords, counts []int3
 	}
 	un := uint64(n)
 	fn := float64(n)
-	counts = counts[:n]
 	centred = centred[:n]
-	var c, q [64]float64
-	var diff [64]uint64
+	var c, q, s [sharedBatch]float64
+	var diff, first [sharedBatch]uint64
 	for done := 0; done < len(means); {
-		k := min(len(c), len(means)-done)
-		for i := range k {
-			clear(counts)
-			var s float64
-			if vec != nil {
-				var first uint64
-				s, c[i], q[i], first = sharedVecAsm(&rng.pcg, vec.rec, counts, thresh16, thresh32)
-				diff[i] = vec.distinct(counts, first)
-			} else {
-				s, c[i], q[i], diff[i] = sharedAsm(&rng.pcg, sorted, centred, counts, thresh16, thresh32)
+		k := min(sharedBatch, len(means)-done)
+		if vec != nil {
+			// k resamples in one call, each counting in its row of counts
+			rows := counts[:k*n]
+			clear(rows)
+			sharedVecAsm(&rng.pcg, vec.rec, rows, n, thresh16, thresh32, s[:k], c[:k], q[:k], first[:k])
+			for i := range k {
+				row := rows[i*n : i*n+n]
+				means[done+i] = s[i] / fn
+				medians[done+i] = medianFromCounts(sorted, row, un)
+				diff[i] = vec.distinct(row, first[i])
 			}
-			means[done+i] = s / fn
-			medians[done+i] = medianFromCounts(sorted, counts, un)
+		} else {
+			counts := counts[:n]
+			for i := range k {
+				clear(counts)
+				var s float64
+				s, c[i], q[i], diff[i] = sharedAsm(&rng.pcg, sorted, centred, counts, thresh16, thresh32)
+				means[done+i] = s / fn
+				medians[done+i] = medianFromCounts(sorted, counts, un)
+			}
 		}
 		studentizeAll(c[:k], q[:k], diff[:k], fn, ts[done:done+k])
 		done += k
 	}
 }
+
+// sharedBatch is the number of resamples resampleShared draws before it
+// computes their t statistics (and sharedVecAsm draws in one call); its
+// counts hold sharedBatch·len(sorted) values.
+const sharedBatch = 64
 
 // sharedRecords is what sharedVecAsm reads, made once per interval: the
 // records rec[4j … 4j+3] = (sorted[j], centred[j], centred[j]², 0),
