@@ -174,7 +174,8 @@ func BenchmarkKLDStability(b *testing.B) {
 
 // BenchmarkResampleKernels times the flat bootstrap's kernels for the
 // mean, the t statistic, the median's counts and the shared resampling
-// (64 calls of countsAsm or sharedAsm, one of sharedVecAsm), on the scalar generator and (with AVX-512) on
+// (64 calls of countsAsm or sharedAsm, one of countsVecAsm or
+// sharedVecAsm), on the scalar generator and (with AVX-512) on
 // the vector one, per draw: batches of 64 resamples of n values.
 //
 //	go test -run '^$' -bench ResampleKernels ./internal/stats/
@@ -223,10 +224,8 @@ func BenchmarkResampleKernels(b *testing.B) {
 				{"means-vec", func() { meansVecAsm(&st.pcg, x, s, th) }},
 				{"t-vec", func() { tSumsVecAsm(&st.pcg, x, th, s, q, d) }},
 				{"counts-vec", func() {
-					for range 64 {
-						clear(c)
-						countsVecAsm(&st.pcg, c, th)
-					}
+					clear(c64)
+					countsVecAsm(&st.pcg, c64, n, th)
 				}},
 				{"shared-vec", func() {
 					clear(c64)

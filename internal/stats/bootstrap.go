@@ -217,12 +217,6 @@ func resampleMeans(x []float64, dst []float64, rng *Stream) {
 	resampleMeansGo(x, dst, rng, uint64(lemireThresh(len(x))))
 }
 
-// vecCountsMin is the sample size from which resampleMedians draws on the
-// vector generator (countsVecAsm): it starts eight states for each
-// resample, which smaller samples do not repay (BenchmarkResampleKernels,
-// ns per draw against countsAsm: 2.1 against 1.5 at n = 6, 1.35 against
-// 1.36 at 12, 0.97 against 1.27 at 24, 0.77 against 1.18 at 75).
-const vecCountsMin = 16
 
 // resampleMeansGo is resampleMeans in Go, the reference of meansAsm,
 // with Lemire's threshold thresh = 2³² mod len(x) (the tests force others).
@@ -255,27 +249,43 @@ func resampleMeansGo(x []float64, dst []float64, rng *Stream, thresh uint64) {
 
 // resampleMedians fills dst with the medians of resamples of sorted,
 // counting the draws per index (counts: len(sorted) scratch) as
-// resampleMeans draws them. On amd64 the draws are the kernel countsAsm
-// (countsVecAsm with AVX-512 from vecCountsMin values on).
+// resampleMeans draws them. On amd64 the draws are the kernel countsAsm,
+// or with AVX-512 countsVecAsm, which draws as many resamples at a time as
+// counts has rows of len(sorted) values.
 func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Stream) {
 	if !haveDrawKernel {
 		resampleMediansGo(sorted, dst, counts, rng, uint64(lemireThresh(len(sorted))))
 		return
 	}
-	n := uint32(len(sorted))
+	n := len(sorted)
+	thresh := lemireThresh(n)
+	if haveVecPCG {
+		// batches of resamples, each counting in its row of counts
+		rows := max(1, min(len(counts)/n, len(dst)))
+		for done := 0; done < len(dst); {
+			k := min(rows, len(dst)-done)
+			c := counts[:k*n]
+			clear(c)
+			countsVecAsm(&rng.pcg, c, n, thresh)
+			for i := range k {
+				dst[done+i] = medianFromCounts(sorted, c[i*n:i*n+n], uint64(n))
+			}
+			done += k
+		}
+		return
+	}
 	counts = counts[:n]
-	thresh := lemireThresh(len(sorted))
-	vec := haveVecPCG && n >= vecCountsMin
 	for b := range dst {
 		clear(counts)
-		if vec {
-			countsVecAsm(&rng.pcg, counts, thresh)
-		} else {
-			countsAsm(&rng.pcg, counts, thresh)
-		}
+		countsAsm(&rng.pcg, counts, thresh)
 		dst[b] = medianFromCounts(sorted, counts, uint64(n))
 	}
 }
+
+// medianRows is the number of resamples whose counts resampleMedians
+// keeps at once (counts holds medianRows(n)·n values): up to a block of
+// seqBlock, within 256 KB.
+func medianRows(n int) int { return max(1, min(seqBlock, (256<<10)/4/max(n, 1))) }
 
 // resampleMediansGo is resampleMedians in Go, the reference of countsAsm;
 // thresh as in resampleMeansGo.

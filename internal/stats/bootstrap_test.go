@@ -397,11 +397,11 @@ func TestResampleKernels(t *testing.T) {
 					}, func(d []float64, r *Stream) { resampleTGo(x, d, r, th) }},
 						kernel{"means on the vector generator", func(d []float64, r *Stream) { meansVecAsm(&r.pcg, x, d, thresh) }, func(d []float64, r *Stream) { resampleMeansGo(x, d, r, th) }},
 						kernel{"medians on the vector generator", func(d []float64, r *Stream) {
-							counts := make([]int32, n)
+							// all B resamples in one call
+							counts := make([]int32, len(d)*n)
+							countsVecAsm(&r.pcg, counts, n, thresh)
 							for b := range d {
-								clear(counts)
-								countsVecAsm(&r.pcg, counts, thresh)
-								d[b] = medianFromCounts(sorted, counts, uint64(n))
+								d[b] = medianFromCounts(sorted, counts[b*n:b*n+n], uint64(n))
 							}
 						}, func(d []float64, r *Stream) { resampleMediansGo(sorted, d, make([]int32, n), r, th) }})
 				}

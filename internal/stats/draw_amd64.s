@@ -682,21 +682,31 @@ vmdone:
 	VREDRAW(vmretry1, vmok1, vmn3, vmf3)
 #undef VIDX
 
-// func countsVecAsm(st *pcg, counts []int32, thresh uint32)
+// func countsVecAsm(st *pcg, counts []int32, n int, thresh uint32)
 //
-// countsAsm on the vector generator (pcgvec_amd64.h) and its draws
-// (VIDX32): the same draws.
+// len(counts)/n resamples of countsAsm, each counting in its row of n
+// counts (zero on entry), on the vector generator (pcgvec_amd64.h) and
+// its draws (VIDX32): the same draws.
 #define VIDX VIDX32
-TEXT ·countsVecAsm(SB), NOSPLIT, $320-36
+TEXT ·countsVecAsm(SB), NOSPLIT, $320-44
 	MOVQ counts_base+8(FP), SI
-	MOVQ counts_len+16(FP), R8
-	MOVL thresh+32(FP), R14
+	MOVQ counts_len+16(FP), AX
+	MOVQ n+32(FP), R8
+	MOVL thresh+40(FP), R14
+	XORQ DX, DX
+	DIVQ R8
+	MOVQ AX, DI
 	MOVQ R8, R13
 	SHRQ $1, R13
 	VPBROADCASTQ R8, Z8
 	VPBROADCASTQ R14, Z9
 	MOVQ st+0(FP), AX
 	VPCG_INIT(AX)
+	XORQ CX, CX
+	TESTQ DI, DI
+	JEQ vcdone
+
+vcres:
 	XORQ BX, BX
 	TESTQ R13, R13
 	JEQ vctail
@@ -711,9 +721,15 @@ vcpair:
 
 vctail:
 	BTQ $0, R8
-	JCC vcdone
+	JCC vcnext
 	FSINGLE(vcn1, vcf1, vcs1, vcd1)
 	INCL 0(SI)(AX*4)
+
+vcnext:
+	LEAQ 0(SI)(R8*4), SI
+	INCQ CX
+	CMPQ CX, DI
+	JLT vcres
 
 vcdone:
 	VPCG_RETURN(vcskip)

@@ -34,7 +34,7 @@ func meansVecAsm(st *pcg, x []float64, dst []float64, thresh uint32) {
 	panic("stats: no draw kernel on this platform")
 }
 
-func countsVecAsm(st *pcg, counts []int32, thresh uint32) {
+func countsVecAsm(st *pcg, counts []int32, n int, thresh uint32) {
 	panic("stats: no draw kernel on this platform")
 }
 

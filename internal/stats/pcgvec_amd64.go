@@ -42,7 +42,8 @@ func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uin
 //go:noescape
 func meansVecAsm(st *pcg, x []float64, dst []float64, thresh uint32)
 
-// countsVecAsm is countsAsm on the vector generator.
+// countsVecAsm is len(counts)/n resamples of countsAsm on the vector
+// generator, each counting in its row of n counts, zero on entry.
 //
 //go:noescape
-func countsVecAsm(st *pcg, counts []int32, thresh uint32)
+func countsVecAsm(st *pcg, counts []int32, n int, thresh uint32)

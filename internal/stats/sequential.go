@@ -213,7 +213,7 @@ func BootstrapCIUntil(m CIMethod, x []float64, opt bootstrapOptions, limit float
 		sorted := ws.values
 		copy(sorted, x)
 		slices.Sort(sorted)
-		ws.counts32 = grow(ws.counts32, len(x))
+		ws.counts32 = grow(ws.counts32, medianRows(len(x))*len(x))
 		iv.Estimate = QuantileSorted(sorted, 0.5, nil)
 		kernel = func(dst []float64) { resampleMedians(sorted, dst, ws.counts32, rng) }
 	case MeanStudentized:
