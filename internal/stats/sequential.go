@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -65,6 +66,38 @@ func (t *tails) pushAll(vs []float64) {
 	if len(vs) == 0 {
 		return
 	}
+	lo, hi := t.lo, t.hi
+	lmax, hmin := lo[0], hi[0]
+	if haveTailsMask {
+		// Most values fall between the roots: find the others 64 at a
+		// time (tailsMask), then push those in order, each compared
+		// again with the roots as they are by then, which only narrows
+		// them: the same heaps as pushing every value.
+		for len(vs) > 0 {
+			batch := vs[:min(len(vs), 64)]
+			for m := tailsMask(batch, lmax, hmin); m != 0; m &= m - 1 {
+				v := batch[bits.TrailingZeros64(m)]
+				if v < lmax {
+					lo[0] = v
+					downMax(lo)
+					lmax = lo[0]
+				}
+				if v > hmin {
+					hi[0] = v
+					downMin(hi)
+					hmin = hi[0]
+				}
+			}
+			vs = vs[len(batch):]
+		}
+		return
+	}
+	t.pushScan(vs)
+}
+
+// pushScan is pushAll's loop over every value once both heaps are full,
+// without tailsMask.
+func (t *tails) pushScan(vs []float64) {
 	lo, hi := t.lo, t.hi
 	lmax, hmin := lo[0], hi[0]
 	for _, v := range vs {

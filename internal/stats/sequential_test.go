@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // refCI is the interval of method m computed as before BootstrapCIUntil:
@@ -98,4 +100,58 @@ func TestBootstrapCIUntilExact(t *testing.T) {
 func same(a, b interval) bool {
 	eq := func(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
 	return eq(a.Estimate, b.Estimate) && eq(a.Lower, b.Lower) && eq(a.Upper, b.Upper)
+}
+
+// TestTailsMask: tailsMask marks the values below lmax or above hmin, as
+// Go's comparisons do (NaN never; ±0 equal), at every length up to 64;
+// and pushAll with it keeps the heaps pushScan keeps, bit for bit.
+func TestTailsMask(t *testing.T) {
+	if !haveTailsMask {
+		testenv.Skip(t, "no tailsMask in this build (purego, not amd64 or no AVX-512)")
+	}
+	src := NewStream(4, "tails", 0)
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, 2}
+	vs := make([]float64, 64)
+	for trial := range 3000 {
+		n := trial % 65
+		lmax, hmin := special[src.IntN(len(special))], special[src.IntN(len(special))]
+		if trial%3 == 0 {
+			lmax, hmin = src.Float64()-0.5, src.Float64()+0.5
+		}
+		for i := range n {
+			vs[i] = special[src.IntN(len(special))]
+			if src.IntN(2) == 0 {
+				vs[i] = 3*src.Float64() - 1
+			}
+		}
+		var want uint64
+		for i, v := range vs[:n] {
+			if v < lmax || v > hmin {
+				want |= 1 << i
+			}
+		}
+		if got := tailsMask(vs[:n], lmax, hmin); got != want {
+			t.Fatalf("%v, lmax %v, hmin %v: mask %b, want %b", vs[:n], lmax, hmin, got, want)
+		}
+	}
+	for _, n := range []int{1, 63, 64, 65, 1000, 10000} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = math.Round(100 * src.Float64()) // ties
+		}
+		var a, b tails
+		a.reset(51, 51)
+		b.reset(51, 51)
+		a.pushAll(x)
+		for len(x) > 0 && !b.full() {
+			b.push(x[0])
+			x = x[1:]
+		}
+		if len(x) > 0 {
+			b.pushScan(x)
+		}
+		if !slices.Equal(a.lo, b.lo) || !slices.Equal(a.hi, b.hi) {
+			t.Fatalf("n %d: heaps %v %v, want %v %v", n, a.lo, a.hi, b.lo, b.hi)
+		}
+	}
 }

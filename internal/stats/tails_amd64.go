@@ -1,0 +1,14 @@
+//go:build amd64 && !purego
+
+package stats
+
+import "golang.org/x/sys/cpu"
+
+// haveTailsMask reports whether tailsMask can run (AVX-512 F).
+var haveTailsMask = cpu.X86.HasAVX512F
+
+// tailsMask returns the bits i with vs[i] < lmax or vs[i] > hmin, for
+// len(vs) ≤ 64.
+//
+//go:noescape
+func tailsMask(vs []float64, lmax, hmin float64) uint64
