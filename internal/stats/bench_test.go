@@ -243,3 +243,43 @@ func BenchmarkResampleKernels(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMedianPos compares medianPos with medianFromCounts' loop on
+// the counts of resamples of n draws (per resample).
+func BenchmarkMedianPos(b *testing.B) {
+	if !haveTailsMask {
+		b.Skip("no medianPos in this build")
+	}
+	for _, n := range []int{8, 12, 16, 24, 40, 75} {
+		st := NewStream(1, "median", uint64(n))
+		rows := make([][]int32, 64)
+		for r := range rows {
+			rows[r] = make([]int32, n)
+			for range n {
+				rows[r][st.IntN(n)]++
+			}
+		}
+		k := int32((n - 1) / 2)
+		b.Run(fmt.Sprintf("loop/n=%d", n), func(b *testing.B) {
+			var sink int
+			for i := 0; i < b.N; i++ {
+				counts := rows[i%64]
+				j, c := 0, counts[0]
+				for c <= k {
+					j++
+					c += counts[j]
+				}
+				sink += j
+			}
+			_ = sink
+		})
+		b.Run(fmt.Sprintf("medianPos/n=%d", n), func(b *testing.B) {
+			var sink int
+			for i := 0; i < b.N; i++ {
+				j, _ := medianPos(rows[i%64], k)
+				sink += j
+			}
+			_ = sink
+		})
+	}
+}

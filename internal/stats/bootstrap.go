@@ -268,7 +268,7 @@ func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Strea
 			clear(c)
 			countsVecAsm(&rng.pcg, c, n, thresh)
 			for i := range k {
-				dst[done+i] = medianFromCounts(sorted, c[i*n:i*n+n], uint64(n))
+				dst[done+i] = medianFromCounts32(sorted, c[i*n:i*n+n], uint64(n))
 			}
 			done += k
 		}

@@ -561,6 +561,29 @@ func (s *Stream) twoUint32n(n1, n2 uint32) (int32, uint64) {
 	return int32(m1 >> 32), m2 >> 32
 }
 
+// medianFromCounts32 is medianFromCounts for int32 counts, the first
+// running count above (n−1)/2 found by medianPos from medianPosMin counts
+// on where the CPU has AVX-512.
+func medianFromCounts32(vals []float64, counts []int32, n uint64) float64 {
+	if !haveTailsMask || len(counts) < medianPosMin {
+		return medianFromCounts(vals, counts, n)
+	}
+	j, c := medianPos(counts, int32((n-1)/2))
+	v := vals[j]
+	if c <= int32(n/2) {
+		for j++; counts[j] == 0; j++ {
+		}
+		v = lerp(v, vals[j], 0.5)
+	}
+	return v
+}
+
+// medianPosMin is the number of counts from which medianFromCounts32
+// calls medianPos: below it the loop was faster (BenchmarkMedianPos, ns
+// per resample: 5.4 against 4.2 at 24 counts, 6.4 against 6.7 at 40, 8.7
+// against 14.2 at 75).
+const medianPosMin = 32
+
 // medianFromCounts returns the type-7 median of the multiset in which
 // vals[r] (sorted ascending) occurs counts[r] times (n in total, n ≥ 1).
 func medianFromCounts[C int32 | int64](vals []float64, counts []C, n uint64) float64 {

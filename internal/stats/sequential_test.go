@@ -155,3 +155,61 @@ func TestTailsMask(t *testing.T) {
 		}
 	}
 }
+
+// TestMedianPos: medianPos finds the first running count above k as a
+// plain loop does, at every length up to 70 and every k up to the total.
+func TestMedianPos(t *testing.T) {
+	if !haveTailsMask {
+		testenv.Skip(t, "no medianPos in this build (purego, not amd64 or no AVX-512)")
+	}
+	src := NewStream(6, "median", 0)
+	for n := 1; n <= 70; n++ {
+		counts := make([]int32, n)
+		for trial := range 20 {
+			var total int32
+			for i := range counts {
+				counts[i] = int32(src.IntN(4)) * int32(src.IntN(2)) // zeros, and runs of them
+				if trial%5 == 0 {
+					counts[i] = 0
+				}
+				total += counts[i]
+			}
+			for k := int32(-1); k <= total; k++ {
+				wj, wc := n, total
+				var c int32
+				for j, v := range counts {
+					if c += v; c > k {
+						wj, wc = j, c
+						break
+					}
+				}
+				if j, c := medianPos(counts, k); j != wj || c != wc {
+					t.Fatalf("counts %v, k %d: (%d, %d), want (%d, %d)", counts, k, j, c, wj, wc)
+				}
+			}
+		}
+	}
+}
+
+// TestMedianFromCounts32: the same medians as medianFromCounts, for odd
+// and even totals, across medianPosMin.
+func TestMedianFromCounts32(t *testing.T) {
+	src := NewStream(7, "median32", 0)
+	for n := 1; n <= 100; n++ {
+		vals := make([]float64, n)
+		for i := range vals {
+			vals[i] = float64(i) + src.Float64()
+		}
+		counts := make([]int32, n)
+		for range 50 {
+			clear(counts)
+			for range n {
+				counts[src.IntN(n)]++
+			}
+			got, want := medianFromCounts32(vals, counts, uint64(n)), medianFromCounts(vals, counts, uint64(n))
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("n %d, counts %v: %v, want %v", n, counts, got, want)
+			}
+		}
+	}
+}

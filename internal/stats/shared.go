@@ -147,7 +147,7 @@ func resampleShared(sorted, centred []float64, vec *sharedRecords, counts []int3
 			for i := range k {
 				row := rows[i*n : i*n+n]
 				means[done+i] = s[i] / fn
-				medians[done+i] = medianFromCounts(sorted, row, un)
+				medians[done+i] = medianFromCounts32(sorted, row, un)
 				diff[i] = vec.distinct(row, first[i])
 			}
 		} else {

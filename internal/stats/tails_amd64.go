@@ -12,3 +12,9 @@ var haveTailsMask = cpu.X86.HasAVX512F
 //
 //go:noescape
 func tailsMask(vs []float64, lmax, hmin float64) uint64
+
+// medianPos returns the first j with counts[0] + … + counts[j] > k and
+// that sum (len(counts) and the total when there is none).
+//
+//go:noescape
+func medianPos(counts []int32, k int32) (j int, c int32)
