@@ -217,7 +217,6 @@ func resampleMeans(x []float64, dst []float64, rng *Stream) {
 	resampleMeansGo(x, dst, rng, uint64(lemireThresh(len(x))))
 }
 
-
 // resampleMeansGo is resampleMeans in Go, the reference of meansAsm,
 // with Lemire's threshold thresh = 2³² mod len(x) (the tests force others).
 func resampleMeansGo(x []float64, dst []float64, rng *Stream, thresh uint64) {
