@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // Flat bootstrap throughput: resample draws per second (B·n per CI) for the
@@ -181,7 +182,7 @@ func BenchmarkKLDStability(b *testing.B) {
 //	go test -run '^$' -bench ResampleKernels ./internal/stats/
 func BenchmarkResampleKernels(b *testing.B) {
 	if !haveDrawKernel {
-		b.Skip("no draw kernels in this build")
+		testenv.Skip(b, "no draw kernels in this build")
 	}
 	for _, n := range []int{6, 12, 24, 75} {
 		x := make([]float64, n)
@@ -248,7 +249,7 @@ func BenchmarkResampleKernels(b *testing.B) {
 // the counts of resamples of n draws (per resample).
 func BenchmarkMedianPos(b *testing.B) {
 	if !haveTailsMask {
-		b.Skip("no medianPos in this build")
+		testenv.Skip(b, "no medianPos in this build")
 	}
 	for _, n := range []int{8, 12, 16, 24, 40, 75} {
 		st := NewStream(1, "median", uint64(n))
