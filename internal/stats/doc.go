@@ -32,5 +32,9 @@
 // assembly that keeps the generator's 128-bit state in registers, where
 // the Go compiler stores and reloads it on every draw; each has a Go
 // reference (the ...Go functions) that the tests hold it to bit for bit,
-// and the purego build tag uses the references instead.
+// and the purego build tag uses the references instead. With AVX-512 the
+// ...VecAsm kernels take the same outputs, in the same order, from eight
+// generator states computed at once, and their draws from Lemire products
+// computed eight outputs at a time (pcgvec_amd64.h); the order statistics
+// and medians of the replicates use AVX-512 helpers too (tails_amd64.s).
 package stats

@@ -4,7 +4,7 @@
 # program runs once per repetition, in turn), for the closing notes and
 # docs. Run it on idle cores:
 #
-#   CGO_ENABLED=0 go build -o /tmp/benchtrim ./cmd/benchtrim   # as README.md installs it
+#   CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o /tmp/benchtrim ./cmd/benchtrim   # as README.md installs it
 #   sh testdata/procbench/run.sh REPS /tmp/benchtrim [TASKS]
 #
 # TASKS (default all) is a comma list of startup, crops, ingest, optimize,
