@@ -73,8 +73,12 @@ udone:
 // as the Go loops do: its low 32 bits, then its high 32 bits, each a
 // Lemire product redrawn (REDRAW at retry0, retry1) from fresh outputs
 // while rejected. The first index is left in R15, the second in AX.
+// SPLIT_PAIR is its part after the output is in AX.
 #define PAIR(retry0, ok0, retry1, ok1) \
 	PCG_NEXT; \
+	SPLIT_PAIR(retry0, ok0, retry1, ok1)
+
+#define SPLIT_PAIR(retry0, ok0, retry1, ok1) \
 	MOVQ AX, R15; \
 	LEMIRE32(R8, R14, retry0); \
 ok0: \

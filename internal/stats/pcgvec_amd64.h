@@ -131,32 +131,14 @@ skip: \
 	VZEROUPPER; \
 	RET
 
-// VPAIR, VREDRAW and VSINGLE are PAIR, REDRAW and SINGLE on the vector
-// generator (n, f: VPCG_NEXT's labels; VREDRAW holds its own refill).
-#define VPAIR(n, f, retry0, ok0, retry1, ok1) \
-	VPCG_NEXT(n, f); \
-	MOVQ AX, R15; \
-	LEMIRE32(R8, R14, retry0); \
-ok0: \
-	SHRQ $32, AX; \
-	XCHGQ AX, R15; \
-	SHRQ $32, AX; \
-	LEMIRE32(R8, R14, retry1); \
-ok1: \
-	SHRQ $32, AX
-
+// VREDRAW is REDRAW on the vector generator (n, f: VPCG_NEXT's labels;
+// it holds its own refill).
 #define VREDRAW(retry, ok, n, f) \
 retry: \
 	VPCG_NEXT(n, f); \
 	LEMIRE32(R8, R14, retry); \
 	JMP ok; \
 	VPCG_REFILL(n, f)
-
-#define VSINGLE(again, n, f) \
-again: \
-	VPCG_NEXT(n, f); \
-	LEMIRE32(R8, R14, again); \
-	SHRQ $32, AX
 
 // VIDX32 is the VIDX of the 32-bit draws (PAIR, SINGLE): for each output
 // x, the Lemire products of its low and high words, uint32(x)·n and
@@ -203,15 +185,7 @@ done:
 slow: \
 	MOVQ 0(SP)(R10*8), AX; \
 	INCQ R10; \
-	MOVQ AX, R15; \
-	LEMIRE32(R8, R14, retry0); \
-ok0: \
-	SHRQ $32, AX; \
-	XCHGQ AX, R15; \
-	SHRQ $32, AX; \
-	LEMIRE32(R8, R14, retry1); \
-ok1: \
-	SHRQ $32, AX; \
+	SPLIT_PAIR(retry0, ok0, retry1, ok1); \
 	JMP done
 
 // FSINGLE(n, f, slow, done) is SINGLE from VIDX32's draws (the index in

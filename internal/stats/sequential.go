@@ -66,8 +66,6 @@ func (t *tails) pushAll(vs []float64) {
 	if len(vs) == 0 {
 		return
 	}
-	lo, hi := t.lo, t.hi
-	lmax, hmin := lo[0], hi[0]
 	if haveTailsMask {
 		// Most values fall between the roots: find the others 64 at a
 		// time (tailsMask), then push those in order, each compared
@@ -75,18 +73,9 @@ func (t *tails) pushAll(vs []float64) {
 		// them: the same heaps as pushing every value.
 		for len(vs) > 0 {
 			batch := vs[:min(len(vs), 64)]
-			for m := tailsMask(batch, lmax, hmin); m != 0; m &= m - 1 {
-				v := batch[bits.TrailingZeros64(m)]
-				if v < lmax {
-					lo[0] = v
-					downMax(lo)
-					lmax = lo[0]
-				}
-				if v > hmin {
-					hi[0] = v
-					downMin(hi)
-					hmin = hi[0]
-				}
+			for m := tailsMask(batch, t.lo[0], t.hi[0]); m != 0; m &= m - 1 {
+				i := bits.TrailingZeros64(m)
+				t.pushScan(batch[i : i+1])
 			}
 			vs = vs[len(batch):]
 		}
@@ -95,8 +84,8 @@ func (t *tails) pushAll(vs []float64) {
 	t.pushScan(vs)
 }
 
-// pushScan is pushAll's loop over every value once both heaps are full,
-// without tailsMask.
+// pushScan pushes every value of vs into the full heaps: a value below the
+// low heap's root replaces it, one above the high heap's root that one.
 func (t *tails) pushScan(vs []float64) {
 	lo, hi := t.lo, t.hi
 	lmax, hmin := lo[0], hi[0]
