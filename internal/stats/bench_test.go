@@ -175,8 +175,7 @@ func BenchmarkKLDStability(b *testing.B) {
 
 // BenchmarkResampleKernels times the flat bootstrap's kernels for the
 // mean, the t statistic, the median's counts and the shared resampling
-// (64 calls of countsAsm or sharedAsm, one of countsVecAsm or
-// sharedVecAsm), on the scalar generator and (with AVX-512) on
+// (64 calls of sharedAsm, one of countsAsm, countsVecAsm or sharedVecAsm), on the scalar generator and (with AVX-512) on
 // the vector one, per draw: batches of 64 resamples of n values.
 //
 //	go test -run '^$' -bench ResampleKernels ./internal/stats/
@@ -205,10 +204,8 @@ func BenchmarkResampleKernels(b *testing.B) {
 			{"means", func() { meansAsm(&st.pcg, x, s, th) }},
 			{"t", func() { tSumsAsm(&st.pcg, x, th, s, q, d) }},
 			{"counts", func() {
-				for range 64 {
-					clear(c)
-					countsAsm(&st.pcg, c, th)
-				}
+				clear(c64)
+				countsAsm(&st.pcg, c64, n, th)
 			}},
 			{"shared", func() {
 				for range 64 {

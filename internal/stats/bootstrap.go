@@ -249,8 +249,8 @@ func resampleMeansGo(x []float64, dst []float64, rng *Stream, thresh uint64) {
 // resampleMedians fills dst with the medians of resamples of sorted,
 // counting the draws per index (counts: len(sorted) scratch) as
 // resampleMeans draws them. On amd64 the draws are the kernel countsAsm,
-// or with AVX-512 countsVecAsm, which draws as many resamples at a time as
-// counts has rows of len(sorted) values.
+// or with AVX-512 countsVecAsm, as many resamples at a time as counts has
+// rows of len(sorted) values.
 func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Stream) {
 	if !haveDrawKernel {
 		resampleMediansGo(sorted, dst, counts, rng, uint64(lemireThresh(len(sorted))))
@@ -258,26 +258,21 @@ func resampleMedians(sorted []float64, dst []float64, counts []int32, rng *Strea
 	}
 	n := len(sorted)
 	thresh := lemireThresh(n)
+	kernel := countsAsm
 	if haveVecPCG {
-		// batches of resamples, each counting in its row of counts
-		rows := max(1, min(len(counts)/n, len(dst)))
-		for done := 0; done < len(dst); {
-			k := min(rows, len(dst)-done)
-			c := counts[:k*n]
-			clear(c)
-			countsVecAsm(&rng.pcg, c, n, thresh)
-			for i := range k {
-				dst[done+i] = medianFromCounts32(sorted, c[i*n:i*n+n], uint64(n))
-			}
-			done += k
-		}
-		return
+		kernel = countsVecAsm
 	}
-	counts = counts[:n]
-	for b := range dst {
-		clear(counts)
-		countsAsm(&rng.pcg, counts, thresh)
-		dst[b] = medianFromCounts(sorted, counts, uint64(n))
+	// batches of resamples, each counting in its row of counts
+	rows := max(1, min(len(counts)/n, len(dst)))
+	for done := 0; done < len(dst); {
+		k := min(rows, len(dst)-done)
+		c := counts[:k*n]
+		clear(c)
+		kernel(&rng.pcg, c, n, thresh)
+		for i := range k {
+			dst[done+i] = medianFromCounts32(sorted, c[i*n:i*n+n], uint64(n))
+		}
+		done += k
 	}
 }
 

@@ -372,11 +372,15 @@ func TestResampleKernels(t *testing.T) {
 				kernels := []kernel{
 					{"means", func(d []float64, r *Stream) { meansAsm(&r.pcg, x, d, thresh) }, func(d []float64, r *Stream) { resampleMeansGo(x, d, r, th) }},
 					{"medians", func(d []float64, r *Stream) {
-						counts := make([]int32, n)
+						// one resample per call, then all B in one call
+						counts := make([]int32, len(d)*n)
+						half := len(d) / 2
+						for b := range half {
+							countsAsm(&r.pcg, counts[b*n:b*n+n], n, thresh)
+						}
+						countsAsm(&r.pcg, counts[half*n:], n, thresh)
 						for b := range d {
-							clear(counts)
-							countsAsm(&r.pcg, counts, thresh)
-							d[b] = medianFromCounts(sorted, counts, uint64(n))
+							d[b] = medianFromCounts(sorted, counts[b*n:b*n+n], uint64(n))
 						}
 					}, func(d []float64, r *Stream) { resampleMediansGo(sorted, d, make([]int32, n), r, th) }},
 					{"t", func(d []float64, r *Stream) {

@@ -2,8 +2,11 @@
 
 package stats
 
-// haveDrawKernel: the draw kernels need nothing beyond the amd64 baseline.
-const haveDrawKernel = true
+import "golang.org/x/sys/cpu"
+
+// haveDrawKernel reports whether the draw kernels can run: their
+// arithmetic is VEX-encoded (AVX).
+var haveDrawKernel = cpu.X86.HasAVX
 
 // pcgConst holds the constants of pcg for the kernels (pcg_amd64.h): the
 // multiplier's low and high words, the increment's, the DXSM multiplier.
@@ -29,10 +32,11 @@ func sumUniformAsm(st *pcg, means []float64, thresh uint32, sum float64) float64
 //go:noescape
 func meansAsm(st *pcg, x []float64, dst []float64, thresh uint32)
 
-// countsAsm is the draws of one resample of resampleMedians.
+// countsAsm is the draws of len(counts)/n resamples of resampleMedians,
+// each counting in its row of n counts, zero on entry.
 //
 //go:noescape
-func countsAsm(st *pcg, counts []int32, thresh uint32)
+func countsAsm(st *pcg, counts []int32, n int, thresh uint32)
 
 // tSumsAsm is the draws of len(s) resamples of resampleT: their sums,
 // sums of squares and the OR of their values' bits XOR the first's.

@@ -3,6 +3,7 @@
 #include "textflag.h"
 #include "pcg_amd64.h"
 #include "pcgvec_amd64.h"
+#include "kernels_amd64.h"
 
 // func sumDrawsAsm(st *pcg, e []aliasEntry, means []float64, sum float64) float64
 //
@@ -104,177 +105,41 @@ again: \
 	LEMIRE32(R8, R14, again); \
 	SHRQ $32, AX
 
+// The builds on the scalar generator.
+#define K_INIT PCG_LOAD(AX)
+
 // func meansAsm(st *pcg, x []float64, dst []float64, thresh uint32)
-//
-// resampleMeans: for each dst[b], len(x) draws, two per output (PAIR),
-// alternately into s0 and s1, one more (SINGLE) into s0 when len(x) is
-// odd; dst[b] = (s0 + s1)/len(x).
+#define K_PAIR PAIR(mretry0, mok0, mretry1, mok1)
+#define K_SINGLE SINGLE(mtail1)
+#define K_END PCG_RETURN; REDRAW(mretry0, mok0); REDRAW(mretry1, mok1)
 TEXT ·meansAsm(SB), NOSPLIT, $0-60
-	MOVQ x_base+8(FP), SI
-	MOVQ x_len+16(FP), R8
-	MOVQ dst_base+32(FP), DI
-	MOVQ dst_len+40(FP), R9
-	MOVL thresh+56(FP), R14
-	CVTSQ2SD R8, X2
-	MOVQ R8, R13
-	SHRQ $1, R13
-	MOVQ st+0(FP), AX
-	PCG_LOAD(AX)
-	XORQ CX, CX
-	TESTQ R9, R9
-	JEQ mdone
+	MEANS_KERNEL(mres, mpair, mtail, mstore, mdone)
+#undef K_PAIR
+#undef K_SINGLE
+#undef K_END
 
-mres:
-	XORPS X0, X0
-	XORPS X1, X1
-	XORQ BX, BX
-	TESTQ R13, R13
-	JEQ mtail
-
-mpair:
-	PAIR(mretry0, mok0, mretry1, mok1)
-	ADDSD 0(SI)(R15*8), X0
-	ADDSD 0(SI)(AX*8), X1
-	INCQ BX
-	CMPQ BX, R13
-	JLT mpair
-
-mtail:
-	BTQ $0, R8
-	JCC mstore
-	SINGLE(mtail1)
-	ADDSD 0(SI)(AX*8), X0
-
-mstore:
-	ADDSD X1, X0
-	DIVSD X2, X0
-	MOVSD X0, 0(DI)(CX*8)
-	INCQ CX
-	CMPQ CX, R9
-	JLT mres
-
-mdone:
-	PCG_RETURN
-	REDRAW(mretry0, mok0)
-	REDRAW(mretry1, mok1)
-
-// func countsAsm(st *pcg, counts []int32, thresh uint32)
-//
-// resampleMedians' draws for one resample: len(counts) draws as in
-// meansAsm, each adding 1 to counts[draw].
-TEXT ·countsAsm(SB), NOSPLIT, $0-36
-	MOVQ counts_base+8(FP), SI
-	MOVQ counts_len+16(FP), R8
-	MOVL thresh+32(FP), R14
-	MOVQ R8, R13
-	SHRQ $1, R13
-	MOVQ st+0(FP), AX
-	PCG_LOAD(AX)
-	XORQ BX, BX
-	TESTQ R13, R13
-	JEQ ctail
-
-cpair:
-	PAIR(cretry0, cok0, cretry1, cok1)
-	INCL 0(SI)(R15*4)
-	INCL 0(SI)(AX*4)
-	INCQ BX
-	CMPQ BX, R13
-	JLT cpair
-
-ctail:
-	BTQ $0, R8
-	JCC cdone
-	SINGLE(ctail1)
-	INCL 0(SI)(AX*4)
-
-cdone:
-	PCG_RETURN
-	REDRAW(cretry0, cok0)
-	REDRAW(cretry1, cok1)
+// func countsAsm(st *pcg, counts []int32, n int, thresh uint32)
+#define K_PAIR PAIR(cretry0, cok0, cretry1, cok1)
+#define K_SINGLE SINGLE(ctail1)
+#define K_END PCG_RETURN; REDRAW(cretry0, cok0); REDRAW(cretry1, cok1)
+TEXT ·countsAsm(SB), NOSPLIT, $0-44
+	COUNTS_KERNEL(cres, cpair, ctail, cnext, cdone)
+#undef K_PAIR
+#undef K_SINGLE
+#undef K_END
 
 // func tSumsAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64)
-//
-// resampleT's draws for len(s) resamples: a first draw v (SINGLE),
-// s0 = v, q0 = v·v; then (len(x)−1)/2 pairs (PAIR) into (s0, q0) and
-// (s1, q1); one more into (s0, q0) when len(x) is even. diff ORs each
-// value's bits XOR the first's. s[b] = s0 + s1, q[b] = q0 + q1,
-// diff[b] = the OR.
+#define K_PAIR PAIR(tretry0, tok0, tretry1, tok1)
+#define K_SINGLE SINGLE(tfirst)
+#define K_SINGLE2 SINGLE(ttail1)
+#define K_END PCG_RETURN; REDRAW(tretry0, tok0); REDRAW(tretry1, tok1)
 TEXT ·tSumsAsm(SB), NOSPLIT, $0-112
-	MOVQ x_base+8(FP), SI
-	MOVQ x_len+16(FP), R8
-	MOVL thresh+32(FP), R14
-	MOVQ s_len+48(FP), R9
-	LEAQ -1(R8), DI
-	SHRQ $1, DI
-	MOVQ st+0(FP), AX
-	PCG_LOAD(AX)
-	XORQ CX, CX
-	TESTQ R9, R9
-	JEQ tdone
-
-tres:
-	SINGLE(tfirst)
-	MOVSD 0(SI)(AX*8), X0
-	MOVQ X0, R13
-	MOVSD X0, X2
-	MULSD X2, X2
-	XORPS X1, X1
-	XORPS X3, X3
-	XORQ R12, R12
-	XORQ BX, BX
-	TESTQ DI, DI
-	JEQ ttail
-
-tpair:
-	PAIR(tretry0, tok0, tretry1, tok1)
-	MOVSD 0(SI)(R15*8), X4
-	MOVSD 0(SI)(AX*8), X5
-	MOVQ X4, AX
-	XORQ R13, AX
-	ORQ AX, R12
-	MOVQ X5, AX
-	XORQ R13, AX
-	ORQ AX, R12
-	ADDSD X4, X0
-	ADDSD X5, X1
-	MULSD X4, X4
-	MULSD X5, X5
-	ADDSD X4, X2
-	ADDSD X5, X3
-	INCQ BX
-	CMPQ BX, DI
-	JLT tpair
-
-ttail:
-	BTQ $0, R8
-	JCS tstore
-	SINGLE(ttail1)
-	MOVSD 0(SI)(AX*8), X4
-	MOVQ X4, AX
-	XORQ R13, AX
-	ORQ AX, R12
-	ADDSD X4, X0
-	MULSD X4, X4
-	ADDSD X4, X2
-
-tstore:
-	ADDSD X1, X0
-	ADDSD X3, X2
-	MOVQ s_base+40(FP), DX
-	MOVSD X0, 0(DX)(CX*8)
-	MOVQ q_base+64(FP), DX
-	MOVSD X2, 0(DX)(CX*8)
-	MOVQ diff_base+88(FP), DX
-	MOVQ R12, 0(DX)(CX*8)
-	INCQ CX
-	CMPQ CX, R9
-	JLT tres
-
-tdone:
-	PCG_RETURN
-	REDRAW(tretry0, tok0)
-	REDRAW(tretry1, tok1)
+	TSUMS_KERNEL(tres, tpair, ttail, tstore, tdone)
+#undef K_PAIR
+#undef K_SINGLE
+#undef K_SINGLE2
+#undef K_END
+#undef K_INIT
 
 // The shared kernel below keeps, besides R8 (n), R14 (the 32-bit Lemire
 // threshold of the redraws) and R15 (the output being split): SI sorted,
@@ -535,212 +400,41 @@ vs0:
 	VREDRAW16(vretryt, vokt, vn6, vf6)
 #undef VIDX
 
-// func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64)
-//
-// tSumsAsm on the vector generator (pcgvec_amd64.h) and its draws
-// (VIDX32): the same draws, sums and bits.
+// The builds on the vector generator (pcgvec_amd64.h), taking their
+// draws from VIDX32 while no draw of a block is rejected.
 #define VIDX VIDX32
+#define K_INIT VPBROADCASTQ R8, Z8; VPBROADCASTQ R14, Z9; VPCG_INIT(AX)
+
+// func tSumsVecAsm(st *pcg, x []float64, thresh uint32, s, q []float64, diff []uint64)
+#define K_PAIR FPAIR(vtn1, vtf1, vts1, vtd1)
+#define K_SINGLE FSINGLE(vtn0, vtf0, vts0, vtd0)
+#define K_SINGLE2 FSINGLE(vtn2, vtf2, vts2, vtd2)
+#define K_END VPCG_RETURN(vtskip); VPCG_REFILL(vtn0, vtf0); VPCG_REFILL(vtn1, vtf1); VPCG_REFILL(vtn2, vtf2); FSINGLE_SLOW(vts0, vtd0, vtagain0, vtn3, vtf3); FSINGLE_SLOW(vts2, vtd2, vtagain2, vtn4, vtf4); FPAIR_SLOW(vts1, vtd1, vtretry0, vtok0, vtretry1, vtok1); VREDRAW(vtretry0, vtok0, vtn5, vtf5); VREDRAW(vtretry1, vtok1, vtn6, vtf6)
 TEXT ·tSumsVecAsm(SB), NOSPLIT, $320-112
-	MOVQ x_base+8(FP), SI
-	MOVQ x_len+16(FP), R8
-	MOVL thresh+32(FP), R14
-	MOVQ s_len+48(FP), R9
-	LEAQ -1(R8), DI
-	SHRQ $1, DI
-	VPBROADCASTQ R8, Z8
-	VPBROADCASTQ R14, Z9
-	MOVQ st+0(FP), AX
-	VPCG_INIT(AX)
-	XORQ CX, CX
-	TESTQ R9, R9
-	JEQ vtdone
-
-vtres:
-	FSINGLE(vtn0, vtf0, vts0, vtd0)
-	VMOVSD 0(SI)(AX*8), X0
-	MOVQ X0, R13
-	VMOVAPD X0, X2
-	VMULSD X2, X2, X2
-	VXORPS X1, X1, X1
-	VXORPS X3, X3, X3
-	XORQ R12, R12
-	XORQ BX, BX
-	TESTQ DI, DI
-	JEQ vttail
-
-vtpair:
-	FPAIR(vtn1, vtf1, vts1, vtd1)
-	VMOVSD 0(SI)(R15*8), X4
-	VMOVSD 0(SI)(AX*8), X5
-	MOVQ X4, AX
-	XORQ R13, AX
-	ORQ AX, R12
-	MOVQ X5, AX
-	XORQ R13, AX
-	ORQ AX, R12
-	VADDSD X4, X0, X0
-	VADDSD X5, X1, X1
-	VMULSD X4, X4, X4
-	VMULSD X5, X5, X5
-	VADDSD X4, X2, X2
-	VADDSD X5, X3, X3
-	INCQ BX
-	CMPQ BX, DI
-	JLT vtpair
-
-vttail:
-	BTQ $0, R8
-	JCS vtstore
-	FSINGLE(vtn2, vtf2, vts2, vtd2)
-	VMOVSD 0(SI)(AX*8), X4
-	MOVQ X4, AX
-	XORQ R13, AX
-	ORQ AX, R12
-	VADDSD X4, X0, X0
-	VMULSD X4, X4, X4
-	VADDSD X4, X2, X2
-
-vtstore:
-	VADDSD X1, X0, X0
-	VADDSD X3, X2, X2
-	MOVQ s_base+40(FP), DX
-	VMOVSD X0, 0(DX)(CX*8)
-	MOVQ q_base+64(FP), DX
-	VMOVSD X2, 0(DX)(CX*8)
-	MOVQ diff_base+88(FP), DX
-	MOVQ R12, 0(DX)(CX*8)
-	INCQ CX
-	CMPQ CX, R9
-	JLT vtres
-
-vtdone:
-	VPCG_RETURN(vtskip)
-	VPCG_REFILL(vtn0, vtf0)
-	VPCG_REFILL(vtn1, vtf1)
-	VPCG_REFILL(vtn2, vtf2)
-	FSINGLE_SLOW(vts0, vtd0, vtagain0, vtn3, vtf3)
-	FSINGLE_SLOW(vts2, vtd2, vtagain2, vtn4, vtf4)
-	FPAIR_SLOW(vts1, vtd1, vtretry0, vtok0, vtretry1, vtok1)
-	VREDRAW(vtretry0, vtok0, vtn5, vtf5)
-	VREDRAW(vtretry1, vtok1, vtn6, vtf6)
-#undef VIDX
+	TSUMS_KERNEL(vtres, vtpair, vttail, vtstore, vtdone)
+#undef K_PAIR
+#undef K_SINGLE
+#undef K_SINGLE2
+#undef K_END
 
 // func meansVecAsm(st *pcg, x []float64, dst []float64, thresh uint32)
-//
-// meansAsm on the vector generator (pcgvec_amd64.h) and its draws
-// (VIDX32): the same draws, sums and bits.
-#define VIDX VIDX32
+#define K_PAIR FPAIR(vmn0, vmf0, vms0, vmd0)
+#define K_SINGLE FSINGLE(vmn1, vmf1, vms1, vmd1)
+#define K_END VPCG_RETURN(vmskip); VPCG_REFILL(vmn0, vmf0); VPCG_REFILL(vmn1, vmf1); FPAIR_SLOW(vms0, vmd0, vmretry0, vmok0, vmretry1, vmok1); FSINGLE_SLOW(vms1, vmd1, vmagain1, vmn4, vmf4); VREDRAW(vmretry0, vmok0, vmn2, vmf2); VREDRAW(vmretry1, vmok1, vmn3, vmf3)
 TEXT ·meansVecAsm(SB), NOSPLIT, $320-60
-	MOVQ x_base+8(FP), SI
-	MOVQ x_len+16(FP), R8
-	MOVQ dst_base+32(FP), DI
-	MOVQ dst_len+40(FP), R9
-	MOVL thresh+56(FP), R14
-	VCVTSI2SDQ R8, X2, X2
-	MOVQ R8, R13
-	SHRQ $1, R13
-	VPBROADCASTQ R8, Z8
-	VPBROADCASTQ R14, Z9
-	MOVQ st+0(FP), AX
-	VPCG_INIT(AX)
-	XORQ CX, CX
-	TESTQ R9, R9
-	JEQ vmdone
-
-vmres:
-	VXORPS X0, X0, X0
-	VXORPS X1, X1, X1
-	XORQ BX, BX
-	TESTQ R13, R13
-	JEQ vmtail
-
-vmpair:
-	FPAIR(vmn0, vmf0, vms0, vmd0)
-	VADDSD 0(SI)(R15*8), X0, X0
-	VADDSD 0(SI)(AX*8), X1, X1
-	INCQ BX
-	CMPQ BX, R13
-	JLT vmpair
-
-vmtail:
-	BTQ $0, R8
-	JCC vmstore
-	FSINGLE(vmn1, vmf1, vms1, vmd1)
-	VADDSD 0(SI)(AX*8), X0, X0
-
-vmstore:
-	VADDSD X1, X0, X0
-	VDIVSD X2, X0, X0
-	VMOVSD X0, 0(DI)(CX*8)
-	INCQ CX
-	CMPQ CX, R9
-	JLT vmres
-
-vmdone:
-	VPCG_RETURN(vmskip)
-	VPCG_REFILL(vmn0, vmf0)
-	VPCG_REFILL(vmn1, vmf1)
-	FPAIR_SLOW(vms0, vmd0, vmretry0, vmok0, vmretry1, vmok1)
-	FSINGLE_SLOW(vms1, vmd1, vmagain1, vmn4, vmf4)
-	VREDRAW(vmretry0, vmok0, vmn2, vmf2)
-	VREDRAW(vmretry1, vmok1, vmn3, vmf3)
-#undef VIDX
+	MEANS_KERNEL(vmres, vmpair, vmtail, vmstore, vmdone)
+#undef K_PAIR
+#undef K_SINGLE
+#undef K_END
 
 // func countsVecAsm(st *pcg, counts []int32, n int, thresh uint32)
-//
-// len(counts)/n resamples of countsAsm, each counting in its row of n
-// counts (zero on entry), on the vector generator (pcgvec_amd64.h) and
-// its draws (VIDX32): the same draws.
-#define VIDX VIDX32
+#define K_PAIR FPAIR(vcn0, vcf0, vcs0, vcd0)
+#define K_SINGLE FSINGLE(vcn1, vcf1, vcs1, vcd1)
+#define K_END VPCG_RETURN(vcskip); VPCG_REFILL(vcn0, vcf0); VPCG_REFILL(vcn1, vcf1); FPAIR_SLOW(vcs0, vcd0, vcretry0, vcok0, vcretry1, vcok1); FSINGLE_SLOW(vcs1, vcd1, vcagain1, vcn4, vcf4); VREDRAW(vcretry0, vcok0, vcn2, vcf2); VREDRAW(vcretry1, vcok1, vcn3, vcf3)
 TEXT ·countsVecAsm(SB), NOSPLIT, $320-44
-	MOVQ counts_base+8(FP), SI
-	MOVQ counts_len+16(FP), AX
-	MOVQ n+32(FP), R8
-	MOVL thresh+40(FP), R14
-	XORQ DX, DX
-	DIVQ R8
-	MOVQ AX, DI
-	MOVQ R8, R13
-	SHRQ $1, R13
-	VPBROADCASTQ R8, Z8
-	VPBROADCASTQ R14, Z9
-	MOVQ st+0(FP), AX
-	VPCG_INIT(AX)
-	XORQ CX, CX
-	TESTQ DI, DI
-	JEQ vcdone
-
-vcres:
-	XORQ BX, BX
-	TESTQ R13, R13
-	JEQ vctail
-
-vcpair:
-	FPAIR(vcn0, vcf0, vcs0, vcd0)
-	INCL 0(SI)(R15*4)
-	INCL 0(SI)(AX*4)
-	INCQ BX
-	CMPQ BX, R13
-	JLT vcpair
-
-vctail:
-	BTQ $0, R8
-	JCC vcnext
-	FSINGLE(vcn1, vcf1, vcs1, vcd1)
-	INCL 0(SI)(AX*4)
-
-vcnext:
-	LEAQ 0(SI)(R8*4), SI
-	INCQ CX
-	CMPQ CX, DI
-	JLT vcres
-
-vcdone:
-	VPCG_RETURN(vcskip)
-	VPCG_REFILL(vcn0, vcf0)
-	VPCG_REFILL(vcn1, vcf1)
-	FPAIR_SLOW(vcs0, vcd0, vcretry0, vcok0, vcretry1, vcok1)
-	FSINGLE_SLOW(vcs1, vcd1, vcagain1, vcn4, vcf4)
-	VREDRAW(vcretry0, vcok0, vcn2, vcf2)
-	VREDRAW(vcretry1, vcok1, vcn3, vcf3)
+	COUNTS_KERNEL(vcres, vcpair, vctail, vcnext, vcdone)
+#undef K_PAIR
+#undef K_SINGLE
+#undef K_END
+#undef K_INIT
 #undef VIDX

@@ -16,7 +16,7 @@ func meansAsm(st *pcg, x []float64, dst []float64, thresh uint32) {
 	panic("stats: no draw kernel on this platform")
 }
 
-func countsAsm(st *pcg, counts []int32, thresh uint32) {
+func countsAsm(st *pcg, counts []int32, n int, thresh uint32) {
 	panic("stats: no draw kernel on this platform")
 }
 
