@@ -4,8 +4,9 @@ package stats
 
 import "golang.org/x/sys/cpu"
 
-// haveTailsMask reports whether tailsMask can run (AVX-512 F).
-var haveTailsMask = cpu.X86.HasAVX512F
+// haveTailsMask reports whether tailsMask and medianPos can run (AVX-512
+// F, and DQ for tailsMask's byte masks).
+var haveTailsMask = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 
 // tailsMask returns the bits i with vs[i] < lmax or vs[i] > hmin, for
 // len(vs) ≤ 64.
