@@ -59,7 +59,7 @@ func BootstrapCIsShared(x []float64, opt bootstrapOptions, rng *Stream, ws *Work
 	jhi, fhi := quantilePos(B, 1-alpha/2)
 	nlo, nhi := min(jlo+2, B), B-jhi
 	wide := 8*(nlo+nhi) > B
-	ws.counts32 = grow(ws.counts32, sharedBatch*n)
+	ws.counts32 = grow(ws.counts32, medianRows(n)*n)
 	blk := seqBlock
 	if wide {
 		blk = B
@@ -140,15 +140,20 @@ func resampleShared(sorted, centred []float64, vec *sharedRecords, counts []int3
 	for done := 0; done < len(means); {
 		k := min(sharedBatch, len(means)-done)
 		if vec != nil {
-			// k resamples in one call, each counting in its row of counts
-			rows := counts[:k*n]
-			clear(rows)
-			sharedVecAsm(&rng.pcg, vec.rec, rows, n, thresh16, thresh32, s[:k], c[:k], q[:k], first[:k])
-			for i := range k {
-				row := rows[i*n : i*n+n]
-				means[done+i] = s[i] / fn
-				medians[done+i] = medianFromCounts32(sorted, row, un)
-				diff[i] = vec.distinct(row, first[i])
+			// as many resamples per call as counts has rows, each
+			// counting in its own
+			for i := 0; i < k; {
+				kk := min(k-i, len(counts)/n)
+				rows := counts[:kk*n]
+				clear(rows)
+				sharedVecAsm(&rng.pcg, vec.rec, rows, n, thresh16, thresh32, s[i:i+kk], c[i:i+kk], q[i:i+kk], first[i:i+kk])
+				for r := range kk {
+					row := rows[r*n : r*n+n]
+					means[done+i+r] = s[i+r] / fn
+					medians[done+i+r] = medianFromCounts32(sorted, row, un)
+					diff[i+r] = vec.distinct(row, first[i+r])
+				}
+				i += kk
 			}
 		} else {
 			counts := counts[:n]
@@ -166,8 +171,8 @@ func resampleShared(sorted, centred []float64, vec *sharedRecords, counts []int3
 }
 
 // sharedBatch is the number of resamples resampleShared draws before it
-// computes their t statistics (and sharedVecAsm draws in one call); its
-// counts hold sharedBatch·len(sorted) values.
+// computes their t statistics; sharedVecAsm draws as many of them in one
+// call as counts has rows of len(sorted) values (medianRows).
 const sharedBatch = 64
 
 // sharedRecords is what sharedVecAsm reads, made once per interval: the
@@ -182,7 +187,7 @@ type sharedRecords struct {
 
 // newSharedRecords returns the records of sorted and centred in ws's
 // memory, or nil where sharedVecAsm cannot stand in for sharedAsm: without
-// the kernel (no AVX), or when a centred value is −0. The centred values
+// the kernel (no AVX-512), or when a centred value is −0. The centred values
 // follow the sorted ones, so they do not decrease, and two of them have the
 // same bits exactly when they are equal, except +0 and −0; without −0,
 // equal bits therefore make runs of adjacent indices.
