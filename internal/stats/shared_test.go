@@ -129,19 +129,22 @@ func TestBootstrapCIsShared(t *testing.T) {
 	if count < 5 {
 		t.Fatalf("only %d samples compared with BootstrapCI", count)
 	}
-	// A sample too large for 64 rows of counts (medianRows): the shared
-	// kernel's batches are split.
-	x := make([]float64, 3000)
-	for i := range x {
-		x[i] = 100 * math.Exp(0.01*r.NormFloat64())
-	}
-	if medianRows(len(x)) >= sharedBatch {
-		t.Fatalf("%d values fit %d rows; the case needs fewer than %d", len(x), medianRows(len(x)), sharedBatch)
-	}
-	opt := bootstrapOptions{Resamples: 150, Confidence: 0.9}
-	got, _ := BootstrapCIsShared(x, opt, NewStream(2, "large", 0), ws)
-	if want := refShared(x, opt, NewStream(2, "large", 0)); got != want {
-		t.Fatalf("3000 values: got %+v, want %+v", got, want)
+	// Samples too large for 64 rows of counts (medianRows), so that the
+	// shared kernel's batches are split, and one of 2¹⁶ values or more,
+	// whose 16-bit draws are all redrawn as 32-bit ones.
+	for _, n := range []int{3000, 70000} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = 100 * math.Exp(0.01*r.NormFloat64())
+		}
+		if medianRows(len(x)) >= sharedBatch {
+			t.Fatalf("%d values fit %d rows; the case needs fewer than %d", len(x), medianRows(len(x)), sharedBatch)
+		}
+		opt := bootstrapOptions{Resamples: 50, Confidence: 0.9}
+		got, _ := BootstrapCIsShared(x, opt, NewStream(2, "large", uint64(n)), ws)
+		if want := refShared(x, opt, NewStream(2, "large", uint64(n))); got != want {
+			t.Fatalf("%d values: got %+v, want %+v", n, got, want)
+		}
 	}
 	for k := range ratio {
 		if m := ratio[k] / float64(count); math.Abs(m-1) > 0.05 {
