@@ -278,15 +278,6 @@ sdone:
 	MOVQ AX, R13; \
 skip:
 
-// VREDRAW16(retry, ok, n, f) is REDRAW16 on the vector generator.
-#define VREDRAW16(retry, ok, n, f) \
-retry: \
-	VPCG_NEXT(n, f); \
-	LEMIRE32(R8, R14, retry); \
-	SHRQ $32, AX; \
-	JMP ok; \
-	VPCG_REFILL(n, f)
-
 // func sharedVecAsm(st *pcg, rec []float64, counts []int32, n int, thresh16 uint64, thresh32 uint32, s, c, q []float64, first []uint64)
 //
 // len(s) resamples of sharedAsm, the three sums of each in the lanes of two
@@ -393,11 +384,11 @@ vs0:
 	PART16(vretry3, vok3)
 	SHARED_VADD(Y1)
 	JMP vd0
-	VREDRAW16(vretry0, vok0, vn2, vf2)
-	VREDRAW16(vretry1, vok1, vn3, vf3)
-	VREDRAW16(vretry2, vok2, vn4, vf4)
-	VREDRAW16(vretry3, vok3, vn5, vf5)
-	VREDRAW16(vretryt, vokt, vn6, vf6)
+	VREDRAW_INDEX(vretry0, vok0, vn2, vf2)
+	VREDRAW_INDEX(vretry1, vok1, vn3, vf3)
+	VREDRAW_INDEX(vretry2, vok2, vn4, vf4)
+	VREDRAW_INDEX(vretry3, vok3, vn5, vf5)
+	VREDRAW_INDEX(vretryt, vokt, vn6, vf6)
 #undef VIDX
 
 // The builds on the vector generator (pcgvec_amd64.h), taking their

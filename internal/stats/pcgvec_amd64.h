@@ -204,12 +204,18 @@ slow: \
 	LEMIRE32(R8, R14, again); \
 	SHRQ $32, AX; \
 	JMP done; \
-again: \
-	VPCG_NEXT(n2, f2); \
-	LEMIRE32(R8, R14, again); \
+	VREDRAW_INDEX(again, done, n2, f2)
+
+// VREDRAW_INDEX(retry, ok, n, f) draws one index into AX from the low 32
+// bits of the next outputs until one is accepted (Stream.uint32n), then
+// jumps to ok; n, f are its VPCG_NEXT's labels, and it holds that refill.
+#define VREDRAW_INDEX(retry, ok, n, f) \
+retry: \
+	VPCG_NEXT(n, f); \
+	LEMIRE32(R8, R14, retry); \
 	SHRQ $32, AX; \
-	JMP done; \
-	VPCG_REFILL(n2, f2)
+	JMP ok; \
+	VPCG_REFILL(n, f)
 
 // VIDX16 is the VIDX of sharedVecAsm's 16-bit draws (PART16): for each
 // output x and each of its four 16-bit parts p (low to high), the product
