@@ -8,30 +8,45 @@ import (
 	"strings"
 	"sync"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/reports/chart"
 )
 
-// plotWidth and plotHeight are the size of a saved plot.
-const (
-	plotWidth  = 16 * vg.Centimeter
-	plotHeight = 9 * vg.Centimeter
-)
-
-// SavePlot writes p atomically to path in the format its extension names
-// (.svg, .png, .pdf, .eps, .jpg, .tif), 16 cm × 9 cm in size.
-func SavePlot(p *plot.Plot, path string) error {
+// SavePlot writes c atomically to path in the format its extension names
+// (.svg or .png), chart.Width × chart.Height (16 cm × 9 cm) in size. Its
+// text taken from the data (title, axis and legend labels, names) shows
+// bidi controls as escapes (ShowBidi).
+func SavePlot(c *chart.Chart, path string) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	wt, err := p.WriterTo(plotWidth, plotHeight, format)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if format != "svg" && format != "png" {
+		return fmt.Errorf("%s: unknown plot format %q (want .svg or .png)", path, format)
+	}
+	shown := *c
+	shown.Title = ShowBidi(c.Title)
+	shown.X, shown.Y = showAxis(c.X), showAxis(c.Y)
+	shown.Legend = make([]chart.LegendEntry, len(c.Legend))
+	for i, e := range c.Legend {
+		e.Label = ShowBidi(e.Label)
+		shown.Legend[i] = e
 	}
 	return atomicfile.Write(path, func(out io.Writer) error {
-		_, err := wt.WriteTo(out)
-		return err
+		if err := shown.Write(out, format); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return nil
 	})
+}
+
+func showAxis(a chart.Axis) chart.Axis {
+	a.Label = ShowBidi(a.Label)
+	if a.Names != nil {
+		names := make([]string, len(a.Names))
+		for i, n := range a.Names {
+			names[i] = ShowBidi(n)
+		}
+		a.Names = names
+	}
+	return a
 }
 
 // unsafeFileChars matches runs of characters a plot's file name does not

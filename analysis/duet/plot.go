@@ -7,12 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/reports/chart"
 )
 
 // Timeline is one async duet run after the warm-up filter, kept for the
@@ -41,7 +37,7 @@ func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
-	save := func(p *plot.Plot, name string) error {
+	save := func(p *chart.Chart, name string) error {
 		return reports.SavePlot(p, filepath.Join(dir, name+"."+format))
 	}
 	n := 0
@@ -85,16 +81,14 @@ func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 }
 
 // mdsPlot draws the pooled match ratio of one test against the slowdown.
-func (r *Report) mdsPlot(test string) (*plot.Plot, bool, error) {
-	p := plot.New()
-	p.Title.Text = map[string]string{"ci": "CI test", "u": "U test"}[test] + ": A/A match ratio under an emulated slowdown of B"
-	p.X.Label.Text = "slowdown of B (%)"
-	p.Y.Label.Text = "match ratio"
-	p.Y.Min, p.Y.Max = 0, 1
-	p.Add(plotter.NewGrid())
+func (r *Report) mdsPlot(test string) (*chart.Chart, bool, error) {
+	c := &chart.Chart{
+		Title: map[string]string{"ci": "CI test", "u": "U test"}[test] + ": A/A match ratio under an emulated slowdown of B",
+		X:     chart.Axis{Label: "slowdown of B (%)"},
+		Y:     chart.Axis{Label: "match ratio", Min: 0, Max: 1}}
 	any := false
 	for _, typ := range types {
-		var xys plotter.XYs
+		var xys []chart.XY
 		for _, s := range r.Options.Slowdowns {
 			var n, m int
 			for _, row := range r.Match {
@@ -108,35 +102,26 @@ func (r *Report) mdsPlot(test string) (*plot.Plot, bool, error) {
 				}
 			}
 			if n > 0 {
-				xys = append(xys, plotter.XY{X: 100 * s, Y: float64(m) / float64(n)})
+				xys = append(xys, chart.XY{X: 100 * s, Y: float64(m) / float64(n)})
 			}
 		}
 		if len(xys) == 0 {
 			continue
 		}
-		line, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return nil, false, err
-		}
-		line.Color = typeColors[typ]
-		pts.GlyphStyle = draw.GlyphStyle{Color: typeColors[typ], Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
-		p.Add(line, pts)
-		p.Legend.Add(typ, line, pts)
+		line := chart.Style{Color: typeColors[typ], Width: 1}
+		pts := chart.Glyph{Color: typeColors[typ], Radius: 2, Shape: chart.Circle}
+		c.Marks = append(c.Marks, &chart.Line{XYs: xys, Style: line}, &chart.Points{XYs: xys, Glyph: pts})
+		c.Legend = append(c.Legend, chart.LegendEntry{Label: typ, Line: &line, Glyph: &pts})
 		any = true
 	}
-	p.Legend.Top = true
-	return p, any, nil
+	return c, any, nil
 }
 
 // rciwPlot draws the relative CI widths of the keys as one box per type.
-func (r *Report) rciwPlot() (*plot.Plot, bool, error) {
-	p := plot.New()
-	p.Title.Text = "relative CI width (hi − lo) / grand mean"
-	p.Y.Label.Text = "relative CI width"
-	p.Add(plotter.NewGrid())
-	var names []string
+func (r *Report) rciwPlot() (*chart.Chart, bool, error) {
+	c := &chart.Chart{Title: "relative CI width (hi − lo) / grand mean", Y: chart.Axis{Label: "relative CI width"}}
 	for _, typ := range types {
-		var v plotter.Values
+		var v []float64
 		for _, b := range r.Benchmarks {
 			if b.Type == typ && b.HasCI && !math.IsNaN(b.CI.RelWidth) {
 				v = append(v, b.CI.RelWidth)
@@ -145,59 +130,43 @@ func (r *Report) rciwPlot() (*plot.Plot, bool, error) {
 		if len(v) == 0 {
 			continue
 		}
-		box, err := plotter.NewBoxPlot(vg.Points(30), float64(len(names)), v)
-		if err != nil {
-			return nil, false, err
-		}
-		box.FillColor = typeColors[typ]
-		p.Add(box)
-		names = append(names, fmt.Sprintf("%s (%d)", typ, len(v)))
+		c.Marks = append(c.Marks, &chart.Box{X: float64(len(c.X.Names)), Values: v, Width: 30, Fill: typeColors[typ]})
+		c.X.Names = append(c.X.Names, fmt.Sprintf("%s (%d)", typ, len(v)))
 	}
-	if len(names) == 0 {
+	if len(c.X.Names) == 0 {
 		return nil, false, nil
 	}
-	p.NominalX(names...)
-	return p, true, nil
+	return c, true, nil
 }
 
 // timelinePlot draws A's iterations at y = 1 and B's at y = 0 against the
 // time since the run's first start, with a vertical line at the middle of
 // each pair's overlap.
-func timelinePlot(k Key, tl *Timeline) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s, run %d: iterations and pairs", k, tl.Run)
-	p.X.Label.Text = "time since the run's first start (s)"
-	p.Y.Min, p.Y.Max = -0.5, 1.5
-	p.NominalY("B", "A")
+func timelinePlot(k Key, tl *Timeline) (*chart.Chart, error) {
+	c := &chart.Chart{
+		Title: fmt.Sprintf("%s, run %d: iterations and pairs", k, tl.Run),
+		X:     chart.Axis{Label: "time since the run's first start (s)"},
+		Y:     chart.Axis{Min: -0.5, Max: 1.5, Names: []string{"B", "A"}}}
 	t0 := int64(math.MaxInt64)
 	for _, x := range append(append([]Record(nil), tl.A...), tl.B...) {
 		t0 = min(t0, x.StartNs)
 	}
 	sec := func(ns int64) float64 { return float64(ns-t0) / 1e9 }
 	for lane, recs := range [][]Record{tl.B, tl.A} {
-		c := typeColors[typeSeqn]
+		col := typeColors[typeSeqn]
 		if lane == 1 {
-			c = typeColors[TypeDuet]
+			col = typeColors[TypeDuet]
 		}
 		for i, x := range recs {
 			y := float64(lane) + 0.08*float64(i%2*2-1)
-			l, err := plotter.NewLine(plotter.XYs{{X: sec(x.StartNs), Y: y}, {X: sec(x.EndNs), Y: y}})
-			if err != nil {
-				return nil, err
-			}
-			l.Color = c
-			l.Width = vg.Points(4)
-			p.Add(l)
+			c.Marks = append(c.Marks, &chart.Line{XYs: []chart.XY{{X: sec(x.StartNs), Y: y}, {X: sec(x.EndNs), Y: y}},
+				Style: chart.Style{Color: col, Width: 4}})
 		}
 	}
 	for _, o := range tl.Pairs {
 		mid := sec(o.Start + o.time()/2)
-		l, err := plotter.NewLine(plotter.XYs{{X: mid, Y: 0.15}, {X: mid, Y: 0.85}})
-		if err != nil {
-			return nil, err
-		}
-		l.Color = color.RGBA{A: 255}
-		p.Add(l)
+		c.Marks = append(c.Marks, &chart.Line{XYs: []chart.XY{{X: mid, Y: 0.15}, {X: mid, Y: 0.85}},
+			Style: chart.Style{Color: color.RGBA{A: 255}, Width: 1}})
 	}
-	return p, nil
+	return c, nil
 }

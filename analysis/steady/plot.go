@@ -4,12 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"github.com/benchtrim/benchtrim/reports/chart"
 )
 
 // Plot colours, chosen to stay apart for colour-blind readers (Okabe-Ito).
@@ -47,104 +43,66 @@ type seriesPlot struct {
 	logY bool
 }
 
-// Plot builds the plot. It returns an error when there is nothing to draw.
-func (sp *seriesPlot) Plot() (*plot.Plot, error) {
+// Plot builds the chart. It returns an error when there is nothing to
+// draw.
+func (sp *seriesPlot) Plot() (*chart.Chart, error) {
 	if len(sp.Values) == 0 {
 		return nil, fmt.Errorf("reports: SeriesPlot %q has no values", sp.Title)
 	}
-	p := plot.New()
-	p.Title.Text = sp.Title
-	p.X.Label.Text = sp.XLabel
-	p.Y.Label.Text = sp.YLabel
-	if sp.logY {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
-	p.Add(plotter.NewGrid())
-	xys := make(plotter.XYs, len(sp.Values))
+	c := &chart.Chart{Title: sp.Title, LegendSize: 8,
+		X: chart.Axis{Label: sp.XLabel, Integer: true},
+		Y: chart.Axis{Label: sp.YLabel, Log: sp.logY}}
+	xys := make([]chart.XY, len(sp.Values))
 	for i, v := range sp.Values {
-		xys[i] = plotter.XY{X: float64(i), Y: v}
+		xys[i] = chart.XY{X: float64(i), Y: v}
 	}
-	line, err := plotter.NewLine(xys)
-	if err != nil {
-		return nil, fmt.Errorf("reports: SeriesPlot %q: %w", sp.Title, err)
-	}
-	line.Color = colorData
-	line.Width = vg.Points(0.6)
-	p.Add(line)
-	p.Legend.Add("iteration value", line)
-	p.X.Tick.Marker = integerTicks{}
+	data := chart.Style{Color: colorData, Width: 0.6}
+	c.Marks = append(c.Marks, &chart.Line{XYs: xys, Style: data})
+	c.Legend = append(c.Legend, chart.LegendEntry{Label: "iteration value", Line: &data})
+	var outliers *chart.Points
 	if len(sp.Outliers) > 0 {
-		pts := make(plotter.XYs, 0, len(sp.Outliers))
+		outliers = &chart.Points{Glyph: chart.Glyph{Color: colorOutlier, Radius: 2.5, Shape: chart.Cross}}
 		for _, i := range sp.Outliers {
 			if i >= 0 && i < len(sp.Values) {
-				pts = append(pts, plotter.XY{X: float64(i), Y: sp.Values[i]})
+				outliers.XYs = append(outliers.XYs, chart.XY{X: float64(i), Y: sp.Values[i]})
 			}
 		}
-		sc, err := plotter.NewScatter(pts)
-		if err != nil {
-			return nil, fmt.Errorf("reports: SeriesPlot %q outliers: %w", sp.Title, err)
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: colorOutlier, Radius: vg.Points(2.5), Shape: draw.CrossGlyph{}}
-		defer p.Add(sc) // on top of everything
-		p.Legend.Add("outlier", sc)
+		c.Legend = append(c.Legend, chart.LegendEntry{Label: "outlier", Glyph: &outliers.Glyph})
 	}
 	var legendWarm, legendSteady bool
 	for _, s := range sp.Segments {
 		if s.End <= s.Start || math.IsNaN(s.Mean) {
 			continue
 		}
-		bar, err := plotter.NewLine(plotter.XYs{{X: float64(s.Start), Y: s.Mean}, {X: float64(s.End - 1), Y: s.Mean}})
-		if err != nil {
-			return nil, fmt.Errorf("reports: SeriesPlot %q segment: %w", sp.Title, err)
-		}
-		bar.Width = vg.Points(2.5)
-		bar.Color = colorWarmup
+		bar := &chart.Line{XYs: []chart.XY{{X: float64(s.Start), Y: s.Mean}, {X: float64(s.End - 1), Y: s.Mean}},
+			Style: chart.Style{Color: colorWarmup, Width: 2.5}}
 		if s.Steady {
 			bar.Color = colorSteady
 		}
-		p.Add(bar)
+		c.Marks = append(c.Marks, bar)
 		switch {
 		case s.Steady && !legendSteady:
-			p.Legend.Add("segment mean (steady)", bar)
+			c.Legend = append(c.Legend, chart.LegendEntry{Label: "segment mean (steady)", Line: &bar.Style})
 			legendSteady = true
 		case !s.Steady && !legendWarm && sp.SteadyStart < 0:
-			p.Legend.Add("segment mean", bar)
+			c.Legend = append(c.Legend, chart.LegendEntry{Label: "segment mean", Line: &bar.Style})
 			legendWarm = true
 		case !s.Steady && !legendWarm:
-			p.Legend.Add("segment mean (before st)", bar)
+			c.Legend = append(c.Legend, chart.LegendEntry{Label: "segment mean (before st)", Line: &bar.Style})
 			legendWarm = true
 		}
 	}
 	if sp.SteadyStart >= 0 {
 		lo, hi := minMaxPositive(sp.Values, sp.logY)
-		mark, err := plotter.NewLine(plotter.XYs{{X: float64(sp.SteadyStart), Y: lo}, {X: float64(sp.SteadyStart), Y: hi}})
-		if err != nil {
-			return nil, fmt.Errorf("reports: SeriesPlot %q st: %w", sp.Title, err)
-		}
-		mark.Color = colorMark
-		mark.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		mark.Width = vg.Points(1)
-		p.Add(mark)
-		p.Legend.Add(fmt.Sprintf("st = %d", sp.SteadyStart), mark)
+		mark := &chart.Line{XYs: []chart.XY{{X: float64(sp.SteadyStart), Y: lo}, {X: float64(sp.SteadyStart), Y: hi}},
+			Style: chart.Style{Color: colorMark, Width: 1, Dashes: []float64{4, 3}}}
+		c.Marks = append(c.Marks, mark)
+		c.Legend = append(c.Legend, chart.LegendEntry{Label: fmt.Sprintf("st = %d", sp.SteadyStart), Line: &mark.Style})
 	}
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	return p, nil
-}
-
-// integerTicks are plot.DefaultTicks labelled without decimals, for
-// iteration indices.
-type integerTicks struct{}
-
-func (integerTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
-		}
+	if outliers != nil {
+		c.Marks = append(c.Marks, outliers) // on top of everything
 	}
-	return ticks
+	return c, nil
 }
 
 // minMaxPositive returns the range of the finite values (positive ones for
@@ -177,54 +135,40 @@ type curvePlot struct {
 	ChosenLabel string
 }
 
-// Plot builds the plot; penalties must be positive (log axis).
-func (cp *curvePlot) Plot() (*plot.Plot, error) {
+// Plot builds the chart; penalties must be positive (log axis).
+func (cp *curvePlot) Plot() (*chart.Chart, error) {
 	if len(cp.Penalties) != len(cp.Counts) {
 		panic(fmt.Sprintf("reports: CurvePlot %q: %d penalties, %d counts", cp.Title, len(cp.Penalties), len(cp.Counts)))
 	}
-	var xys plotter.XYs
+	var xys []chart.XY
 	for i, pen := range cp.Penalties {
 		if pen > 0 && !math.IsInf(pen, 0) {
-			xys = append(xys, plotter.XY{X: pen, Y: float64(cp.Counts[i])})
+			xys = append(xys, chart.XY{X: pen, Y: float64(cp.Counts[i])})
 		}
 	}
 	if len(xys) == 0 {
 		return nil, fmt.Errorf("reports: CurvePlot %q has no positive penalty", cp.Title)
 	}
-	p := plot.New()
-	p.Title.Text = cp.Title
-	p.X.Label.Text = "penalty"
-	p.Y.Label.Text = "change points"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Add(plotter.NewGrid())
-	line, pts, err := plotter.NewLinePoints(xys)
-	if err != nil {
-		return nil, fmt.Errorf("reports: CurvePlot %q: %w", cp.Title, err)
-	}
-	line.Color = colorData
-	pts.GlyphStyle = draw.GlyphStyle{Color: colorSteady, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
-	p.Add(line, pts)
-	p.Legend.Add("segmentation", line, pts)
-	if c := cp.Chosen; c > 0 && !math.IsInf(c, 0) {
+	c := &chart.Chart{Title: cp.Title, LegendSize: 8,
+		X: chart.Axis{Label: "penalty", Log: true},
+		Y: chart.Axis{Label: "change points", Integer: true}}
+	line := chart.Style{Color: colorData, Width: 1}
+	pts := chart.Glyph{Color: colorSteady, Radius: 2, Shape: chart.Circle}
+	c.Marks = append(c.Marks, &chart.Line{XYs: xys, Style: line}, &chart.Points{XYs: xys, Glyph: pts})
+	c.Legend = append(c.Legend, chart.LegendEntry{Label: "segmentation", Line: &line, Glyph: &pts})
+	if x := cp.Chosen; x > 0 && !math.IsInf(x, 0) {
 		ymax := 0.0
 		for _, xy := range xys {
 			ymax = math.Max(ymax, xy.Y)
 		}
-		mark, err := plotter.NewLine(plotter.XYs{{X: c, Y: 0}, {X: c, Y: math.Max(ymax, 1)}})
-		if err != nil {
-			return nil, fmt.Errorf("reports: CurvePlot %q: %w", cp.Title, err)
-		}
-		mark.Color = colorOutlier
-		mark.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		p.Add(mark)
+		mark := &chart.Line{XYs: []chart.XY{{X: x, Y: 0}, {X: x, Y: math.Max(ymax, 1)}},
+			Style: chart.Style{Color: colorOutlier, Width: 1, Dashes: []float64{4, 3}}}
+		c.Marks = append(c.Marks, mark)
 		label := cp.ChosenLabel
 		if label == "" {
-			label = fmt.Sprintf("chosen %.4g", c)
+			label = fmt.Sprintf("chosen %.4g", x)
 		}
-		p.Legend.Add(label, mark)
+		c.Legend = append(c.Legend, chart.LegendEntry{Label: label, Line: &mark.Style})
 	}
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	return p, nil
+	return c, nil
 }

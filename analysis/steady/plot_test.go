@@ -67,7 +67,7 @@ func TestSavePlots(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			// 16 cm × 9 cm at gonum/plot's default 96 dpi.
+			// 16 cm × 9 cm at 96 dpi (chart.DPI).
 			if cfg.Width != 605 || cfg.Height != 340 {
 				t.Errorf("%s: %d×%d pixels, want 605×340", name, cfg.Width, cfg.Height)
 			}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/reports/chart"
 )
 
 // openDistributions is the largest number of benchmarks whose violins
@@ -150,7 +152,7 @@ func writeDistributions(b *strings.Builder, df *frame) {
 	for _, g := range groups {
 		for _, v := range g.violins {
 			u, d := durationUnit(v.quantile(0.5))
-			cell := func(x float64) string { return numCell(x, tickLabel(round3(x/d))+" "+u) }
+			cell := func(x float64) string { return numCell(x, chart.TickLabel(round3(x/d))+" "+u) }
 			fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s%s%s%s%s%s%s</tr>`, bdi(g.name), bdi(v.version), esc(v.config), numCell(v.n, ""),
 				cell(v.q[0]), cell(v.quantile(0.25)), cell(v.quantile(0.5)), cell(v.quantile(0.75)), cell(v.q[len(v.q)-1]), cell(v.mean))
 		}
@@ -235,7 +237,7 @@ func violins(g *distGroup) string {
 			}
 		}
 	} else {
-		for _, t := range niceTicks(tlo/div, thi/div, 5) {
+		for _, t := range chart.NiceTicks(tlo/div, thi/div, 5) {
 			if tt := t * div; tt >= tlo && tt <= thi {
 				ticks = append(ticks, tt)
 			}
@@ -243,7 +245,7 @@ func violins(g *distGroup) string {
 	}
 	for _, t := range ticks {
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
-			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(round3(t/div)))
+			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, chart.TickLabel(round3(t/div)))
 	}
 	for i, v := range g.violins {
 		mid := float64(marginT + i*rowH + rowH/2)

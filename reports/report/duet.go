@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/reports/chart"
 )
 
 // Colours of the duet plots: pair A, pair B, the U test's curve.
@@ -88,7 +90,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 		`or side by side unsynchronised (duet; iterations paired when they overlap by more than %s of each). Per benchmark, type and environment: `+
 		`the %s BCa bootstrap CI (%s resamples) of the mean over runs of the paired differences A − B, shown as B against A, (B − A)/A; `+
 		`the MDS curves show how often each test still calls A and B equal when B is slowed down by s, and its minimal detectable slowdown `+
-		`(dashed: the smallest s from which on no key is called equal; every key counts, so keys where A and B already differ are detected from s = 0).</p>`, level(bench.n(0, "min_overlap_ratio")), level(conf), tickLabel(bench.n(0, "resamples")))
+		`(dashed: the smallest s from which on no key is called equal; every key counts, so keys where A and B already differ are detected from s = 0).</p>`, level(bench.n(0, "min_overlap_ratio")), level(conf), chart.TickLabel(bench.n(0, "resamples")))
 
 	// B against A with its CI, largest difference first.
 	idx := make([]int, len(bench.Cells))
@@ -136,8 +138,8 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s%s%s%s<td data-v="%s">%s</td><td>%s</td>%s%s%s%s</tr>`,
 			bdi(name), esc(bench.s(i, "type")), bdi(bench.s(i, "environment")),
 			numCell(bench.n(i, "runs"), ""), numCell(bench.n(i, "pairs"), ""),
-			numCell(bench.n(i, "a_mean_ns"), tickLabel(round3(bench.n(i, "a_mean_ns")/div))+" "+unit),
-			numCell(bench.n(i, "b_mean_ns"), tickLabel(round3(bench.n(i, "b_mean_ns")/div))+" "+unit),
+			numCell(bench.n(i, "a_mean_ns"), chart.TickLabel(round3(bench.n(i, "a_mean_ns")/div))+" "+unit),
+			numCell(bench.n(i, "b_mean_ns"), chart.TickLabel(round3(bench.n(i, "b_mean_ns")/div))+" "+unit),
 			floatAttr(bench.n(i, "b_vs_a")), esc(ci), esc(verdictWords(bench.s(i, "verdict"))),
 			numCell(bench.n(i, "u_pvalue"), pval(bench.n(i, "u_pvalue"))), numCell(bench.n(i, "ci_rel_width"), pct(bench.n(i, "ci_rel_width"))),
 			numCell(bench.n(i, "mds_ci"), pct(bench.n(i, "mds_ci"))), numCell(bench.n(i, "mds_u"), pct(bench.n(i, "mds_u"))))
@@ -154,7 +156,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 				seqn, dt, unit = seqn/1e9, dt/1e9, " s/run"
 			}
 			fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td>%s%s%s<td>%s</td></tr>`, bdi(speedup.s(i, "suite")+"/"+speedup.s(i, "benchmark")), bdi(speedup.s(i, "environment")),
-				numCell(seqn, tickLabel(round3(seqn))+unit), numCell(dt, tickLabel(round3(dt))+unit), numCell(speedup.n(i, "speedup"), tickLabel(round3(speedup.n(i, "speedup")))), esc(speedup.s(i, "definition")))
+				numCell(seqn, chart.TickLabel(round3(seqn))+unit), numCell(dt, chart.TickLabel(round3(dt))+unit), numCell(speedup.n(i, "speedup"), chart.TickLabel(round3(speedup.n(i, "speedup")))), esc(speedup.s(i, "definition")))
 		}
 		b.WriteString(`</tbody></table></div><p>Runtime speedup of duet against seqn (analysis/duet, SPEC §10): code definition, seqn's mean seconds per iteration ` +
 			`(a run's whole seconds over its iterations of both pairs) over duet's, minus 1; thesis definition (eq. 5.1), seqn's mean run time over duet's.</p>`)
@@ -290,10 +292,10 @@ func mdsCurve(title string, xs, ci, u []float64) string {
 	y := func(v float64) float64 { return float64(marginT) + (1-v/1.04)*ph }
 	for _, t := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
-			marginL, f1(y(t)), w-marginR, f1(y(t)), marginL-4, f1(y(t)+4), tickLabel(t))
+			marginL, f1(y(t)), w-marginR, f1(y(t)), marginL-4, f1(y(t)+4), chart.TickLabel(t))
 	}
-	for _, t := range niceTicks(0, xmax, 5) {
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(t)), h-marginB+14, tickLabel(t))
+	for _, t := range chart.NiceTicks(0, xmax, 5) {
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(t)), h-marginB+14, chart.TickLabel(t))
 	}
 	for _, s := range []struct {
 		ys    []float64
@@ -392,22 +394,22 @@ func (r *duetRun) svg() string {
 	}
 	lo, hi := robustRange(all)
 	unit, div := durationUnit((lo + hi) / 2)
-	ticks := niceTicks(0, xmax, 6)
+	ticks := chart.NiceTicks(0, xmax, 6)
 	xmax = math.Max(xmax, ticks[len(ticks)-1])
 	pw, ph := float64(w-marginL-marginR), float64(h-marginT-marginB)
 	x := func(v float64) float64 { return float64(marginL) + v/xmax*pw }
 	y := func(v float64) float64 { return float64(marginT) + (1-(v-lo)/(hi-lo))*ph }
 	clip := func(v float64) float64 { return math.Min(math.Max(v, lo), hi) }
-	for _, t := range niceTicks(lo/div, hi/div, 4) {
+	for _, t := range chart.NiceTicks(lo/div, hi/div, 4) {
 		yy := y(t * div)
 		if yy < float64(marginT)-0.5 || yy > float64(h-marginB)+0.5 {
 			continue
 		}
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
-			marginL, f1(yy), w-marginR, f1(yy), marginL-4, f1(yy+4), tickLabel(round3(t)))
+			marginL, f1(yy), w-marginR, f1(yy), marginL-4, f1(yy+4), chart.TickLabel(round3(t)))
 	}
 	for _, t := range ticks {
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(t)), h-marginB+14, tickLabel(round3(t)))
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(t)), h-marginB+14, chart.TickLabel(round3(t)))
 	}
 	for _, p := range r.pairs {
 		ia, okA := r.aIter[int(p[2])]

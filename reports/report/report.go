@@ -35,6 +35,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/reports/chart"
 )
 
 // frameFiles names the data files of a trim output directory by frame name
@@ -508,8 +509,8 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		unitS, d := timeUnit(plan.n(i, "reference_ns"))
 		est, ref := "", ""
 		if reduced(plan, i) {
-			est = tickLabel(round3(plan.n(i, "estimate_ns")/d)) + " " + unitS
-			ref = fmt.Sprintf("%s [%s, %s] %s", tickLabel(round3(plan.n(i, "reference_ns")/d)), tickLabel(round3(plan.n(i, "reference_lower_ns")/d)), tickLabel(round3(plan.n(i, "reference_upper_ns")/d)), unitS)
+			est = chart.TickLabel(round3(plan.n(i, "estimate_ns")/d)) + " " + unitS
+			ref = fmt.Sprintf("%s [%s, %s] %s", chart.TickLabel(round3(plan.n(i, "reference_ns")/d)), chart.TickLabel(round3(plan.n(i, "reference_lower_ns")/d)), chart.TickLabel(round3(plan.n(i, "reference_upper_ns")/d)), unitS)
 		}
 		cls := ""
 		if plan.s(i, "unreliable") == "true" {
@@ -546,7 +547,7 @@ func numCell(v float64, shown string) string {
 		return `<td data-v="">` + "</td>"
 	}
 	if shown == "" {
-		shown = tickLabel(round3(v))
+		shown = chart.TickLabel(round3(v))
 	}
 	return fmt.Sprintf(`<td data-v="%g">%s</td>`, v, esc(shown))
 }

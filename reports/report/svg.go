@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/benchtrim/benchtrim/reports"
+	"github.com/benchtrim/benchtrim/reports/chart"
 )
 
 // Plot geometry (px): the data area sits inside the margins; titles,
@@ -37,34 +38,6 @@ func esc(s string) string { return html.EscapeString(reports.ShowBidi(s)) }
 func bdi(s string) string { return "<bdi>" + esc(s) + "</bdi>" }
 
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
-
-// niceTicks returns about n round tick values covering [lo, hi].
-func niceTicks(lo, hi float64, n int) []float64 {
-	if !(hi > lo) {
-		hi = lo + 1
-	}
-	raw := (hi - lo) / float64(n)
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if m*mag >= raw {
-			step = m * mag
-			break
-		}
-	}
-	var out []float64
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		out = append(out, v)
-	}
-	return out
-}
-
-func tickLabel(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return strconv.FormatInt(int64(v), 10)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}
 
 // svgOpen starts a plot of height h with its title (what the panel shows).
 func svgOpen(b *strings.Builder, class, title string, w, h int) {
@@ -114,14 +87,14 @@ func hbars(title, xlabel string, labels []string, series []hbarSeries, refLines 
 	if hi == 0 {
 		hi = 1
 	}
-	ticks := niceTicks(0, hi, 5)
+	ticks := chart.NiceTicks(0, hi, 5)
 	hi = math.Max(hi, ticks[len(ticks)-1])
 	pw := float64(w - left - marginR)
 	x := func(v float64) float64 { return float64(left) + v/hi*pw }
 	bottom := h - marginB
 	for _, t := range ticks {
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
-			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(t))
+			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, chart.TickLabel(t))
 	}
 	shown := distinctLabels(labels, 40)
 	for i, l := range labels {
@@ -133,7 +106,7 @@ func hbars(title, xlabel string, labels []string, series []hbarSeries, refLines 
 				continue
 			}
 			fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%s" height="%d" fill="%s"><title>%s: %s %s</title></rect>`,
-				left, y0+j*barRowH, f1(x(v)-float64(left)), barRowH-2, s.color, esc(l), tickLabel(round3(v)), esc(s.name))
+				left, y0+j*barRowH, f1(x(v)-float64(left)), barRowH-2, s.color, esc(l), chart.TickLabel(round3(v)), esc(s.name))
 		}
 	}
 	for _, r := range refLines {
@@ -287,16 +260,16 @@ func (p *forkPanel) svg() string {
 	y := func(v float64) float64 {
 		return float64(marginT) + (1-(v-lo)/(hi-lo))*ph
 	}
-	for _, t := range niceTicks(lo/div, hi/div, 4) {
+	for _, t := range chart.NiceTicks(lo/div, hi/div, 4) {
 		yy := y(t * div)
 		if yy < float64(marginT)-0.5 || yy > float64(h-marginB)+0.5 {
 			continue
 		}
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
-			marginL, f1(yy), w-marginR, f1(yy), marginL-4, f1(yy+4), tickLabel(round3(t)))
+			marginL, f1(yy), w-marginR, f1(yy), marginL-4, f1(yy+4), chart.TickLabel(round3(t)))
 	}
-	for _, t := range niceTicks(0, xmax, 5) {
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(t)), h-marginB+14, tickLabel(t))
+	for _, t := range chart.NiceTicks(0, xmax, 5) {
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(t)), h-marginB+14, chart.TickLabel(t))
 	}
 	var pts strings.Builder
 	var clipped []string
@@ -372,7 +345,7 @@ func intervalsScaled(title, xlabel, name string, ref float64, labels []string, p
 		}
 		if len(ticks) < 3 { // a narrow range: linear ticks (log and linear agree there)
 			ticks = ticks[:0]
-			for _, t := range niceTicks(math.Exp(llo), math.Exp(lhi), 5) {
+			for _, t := range chart.NiceTicks(math.Exp(llo), math.Exp(lhi), 5) {
 				if t > 0 && math.Log(t) >= llo && math.Log(t) <= lhi {
 					ticks = append(ticks, t)
 				}
@@ -382,12 +355,12 @@ func intervalsScaled(title, xlabel, name string, ref float64, labels []string, p
 		pad := 0.05 * (hi - lo + 0.01)
 		lo, hi = lo-pad, hi+pad
 		x = func(v float64) float64 { return float64(left) + (v-lo)/(hi-lo)*pw }
-		ticks = niceTicks(lo, hi, 5)
+		ticks = chart.NiceTicks(lo, hi, 5)
 	}
 	bottom := h - marginB
 	for _, t := range ticks {
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
-			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, tickLabel(round3(t)))
+			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, chart.TickLabel(round3(t)))
 	}
 	fmt.Fprintf(&b, `<line class="ref" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(ref)), marginT-4, f1(x(ref)), bottom)
 	shown := distinctLabels(labels, 40)
@@ -441,13 +414,13 @@ func elbow(title string, pen, ncp []float64, chosen float64) string {
 	pw, ph := float64(w-marginL-marginR), float64(h-marginT-marginB)
 	x := func(v float64) float64 { return float64(marginL) + (math.Log10(v)-lx0)/(lx1-lx0)*pw }
 	y := func(v float64) float64 { return float64(marginT) + (1-v/(ymax*1.05))*ph }
-	for _, t := range niceTicks(0, ymax, 4) {
+	for _, t := range chart.NiceTicks(0, ymax, 4) {
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
-			marginL, f1(y(t)), w-marginR, f1(y(t)), marginL-4, f1(y(t)+4), tickLabel(t))
+			marginL, f1(y(t)), w-marginR, f1(y(t)), marginL-4, f1(y(t)+4), chart.TickLabel(t))
 	}
 	for e := math.Ceil(lx0); e <= lx1; e++ {
 		v := math.Pow(10, e)
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(v)), h-marginB+14, tickLabel(v))
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(v)), h-marginB+14, chart.TickLabel(v))
 	}
 	var line strings.Builder
 	for _, p := range pts {

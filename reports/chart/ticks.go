@@ -1,0 +1,173 @@
+package chart
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// NiceTicks returns about n round tick values covering [lo, hi]: the
+// multiples in [lo, hi] of the smallest step m·10^k, m ∈ {1, 2, 2.5, 5,
+// 10}, that is at least (hi − lo)/n (Heckbert, "Nice numbers for graph
+// labels", Graphics Gems, 1990, with 2.5 added). An empty range is
+// treated as [lo, lo+1].
+func NiceTicks(lo, hi float64, n int) []float64 {
+	if !(hi > lo) {
+		hi = lo + 1
+	}
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var out []float64
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		out = append(out, v)
+	}
+	return out
+}
+
+// TickLabel formats a tick value: an integer without decimals, anything
+// else with 4 significant digits.
+func TickLabel(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// logLabel formats a tick of a log axis: plain from 0.001 to 99999
+// (0.002, 20), with a short exponent outside (1e5, 2e-4).
+func logLabel(v float64) string {
+	if v >= 1e-3 && v < 1e5 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(v, 'e', -1, 64)
+	for _, r := range [][2]string{{"e+0", "e"}, {"e+", "e"}, {"e-0", "e-"}} {
+		s = strings.Replace(s, r[0], r[1], 1)
+	}
+	return s
+}
+
+// tick is one tick of an axis; minor ticks have no label and no grid
+// line.
+type tick struct {
+	v     float64
+	label string
+	minor bool
+}
+
+// ticks returns the ticks of axis a over [lo, hi]:
+//   - nominal: one per name at 0, 1, …;
+//   - log: the powers of ten, with minor ticks at 2…9 times them, and
+//     labelled 2× and 5× ticks too when fewer than two powers fall in the
+//     range;
+//   - linear: NiceTicks(lo, hi, 5), with a step of at least 1 for an
+//     Integer axis.
+func (a *Axis) ticks(lo, hi float64) []tick {
+	var out []tick
+	switch {
+	case len(a.Names) > 0:
+		for i, name := range a.Names {
+			if v := float64(i); v >= lo && v <= hi {
+				out = append(out, tick{v: v, label: name})
+			}
+		}
+	case a.Log:
+		k0, k1 := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+		powers := 0
+		for k := k0; k <= k1; k++ {
+			if p := math.Pow(10, k); p >= lo*(1-1e-12) && p <= hi*(1+1e-12) {
+				powers++
+			}
+		}
+		for k := k0; k <= k1; k++ {
+			p := math.Pow(10, k)
+			for m := 1.0; m <= 9; m++ {
+				v := m * p
+				if v < lo*(1-1e-12) || v > hi*(1+1e-12) {
+					continue
+				}
+				labelled := m == 1 || powers < 2 && (m == 2 || m == 5)
+				t := tick{v: v, minor: !labelled}
+				if labelled {
+					t.label = logLabel(v)
+				}
+				out = append(out, t)
+			}
+		}
+	default:
+		vs := NiceTicks(lo, hi, 5)
+		if a.Integer && len(vs) > 1 && vs[1]-vs[0] < 1 {
+			vs = nil
+			for v := math.Ceil(lo); v <= hi; v++ {
+				vs = append(vs, v)
+			}
+		}
+		for _, v := range vs {
+			if math.Abs(v) < 1e-12*(hi-lo) {
+				v = 0 // not -1.2e-17 from the step arithmetic
+			}
+			label := TickLabel(v)
+			if a.Integer {
+				label = strconv.FormatFloat(v, 'f', 0, 64)
+			}
+			out = append(out, tick{v: v, label: label})
+		}
+	}
+	return out
+}
+
+// scale maps data coordinates of one axis onto [p0, p1] in points.
+type scale struct {
+	lo, hi, p0, p1 float64
+	log            bool
+}
+
+// at returns the position of v: p0 + (p1 − p0)·(f(v) − f(lo))/(f(hi) −
+// f(lo)) with f the identity or log10.
+func (s scale) at(v float64) float64 {
+	lo, hi := s.lo, s.hi
+	if s.log {
+		v, lo, hi = math.Log10(v), math.Log10(lo), math.Log10(hi)
+	}
+	return s.p0 + (s.p1-s.p0)*(v-lo)/(hi-lo)
+}
+
+// margin is the share of the data range added at either end of an axis
+// that is not fixed, so that marks at the extremes are not cut in half.
+const margin = 0.04
+
+// axisRange returns the range to draw axis a over, given the data's
+// [lo, hi] (lo > hi when there is no data): a fixed range when set,
+// the nominal positions' range for names, and otherwise the data's,
+// widened when it is a single value, then by margin at either end (in
+// log10 on a log axis).
+func (a *Axis) axisRange(lo, hi float64) (float64, float64) {
+	switch {
+	case a.Min < a.Max:
+		return a.Min, a.Max
+	case len(a.Names) > 0:
+		return math.Min(-0.5, lo), math.Max(float64(len(a.Names))-0.5, hi)
+	case lo > hi:
+		if a.Log {
+			return 1, 10
+		}
+		return 0, 1
+	case lo == hi && a.Log:
+		lo, hi = lo/10, hi*10
+	case lo == hi:
+		d := math.Max(math.Abs(lo)/10, 1)
+		lo, hi = lo-d, hi+d
+	}
+	if a.Log {
+		d := margin * math.Log10(hi/lo)
+		return lo / math.Pow(10, d), hi * math.Pow(10, d)
+	}
+	d := margin * (hi - lo)
+	return lo - d, hi + d
+}
