@@ -292,3 +292,27 @@ func TestErrors(t *testing.T) {
 		t.Errorf("pdf: error %v", err)
 	}
 }
+
+// TestFit checks that long text is shrunk, then cut in the middle, to
+// fit its width, keeping its start and end.
+func TestFit(t *testing.T) {
+	m, err := newMeasurer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &plotter{width: m.width}
+	short := "Bench.m fork 1"
+	if s, size := p.fit(short, titleSize, 400); s != short || size != titleSize {
+		t.Errorf("fit(%q) = %q at %g pt, want it unchanged", short, s, size)
+	}
+	long := "ObjectToObjectBenchmark.get_mvstore[compression=0,mapSize=100,oneFailureOutOf=2] fork 1"
+	s, size := p.fit(long, titleSize, 400)
+	if s != long || size >= titleSize || size < minTextSize || m.width(s, size) > 400 {
+		t.Errorf("fit(%q, 400) = %q at %g pt (%g wide), want it whole, shrunk", long, s, size, m.width(s, size))
+	}
+	s, size = p.fit(long, titleSize, 200)
+	if size != minTextSize || m.width(s, size) > 200 || !strings.Contains(s, "…") ||
+		!strings.HasPrefix(s, "ObjectTo") || !strings.HasSuffix(s, "fork 1") {
+		t.Errorf("fit(%q, 200) = %q at %g pt (%g wide), want it cut in the middle at %d pt", long, s, size, m.width(s, size), minTextSize)
+	}
+}

@@ -120,9 +120,30 @@ func render(c *Chart, cv canvas, w, h float64, width func(string, float64) float
 	p.axes(w, h)
 	p.legend()
 	if c.Title != "" {
-		cv.text(pt{(p.area.x0 + p.area.x1) / 2, pad + titleSize*ascent}, c.Title, titleSize, 0.5, false, black)
+		t, size := p.fit(c.Title, titleSize, w-2*pad)
+		cv.text(pt{w / 2, pad + titleSize*ascent}, t, size, 0.5, false, black)
 	}
 	return nil
+}
+
+// minTextSize is the smallest size fit shrinks text to, in points.
+const minTextSize = 7
+
+// fit returns s and a size at most size that make it at most maxw points
+// wide: the text shrunk, down to minTextSize, then cut in the middle
+// with an ellipsis (a long benchmark name keeps its start and its
+// parameters' end).
+func (p *plotter) fit(s string, size, maxw float64) (string, float64) {
+	wd := p.width(s, size)
+	if wd <= maxw {
+		return s, size
+	}
+	size = math.Max(minTextSize, size*maxw/wd)
+	r := []rune(s)
+	for n := len(r) - 1; n > 1 && p.width(s, size) > maxw; n-- {
+		s = string(r[:(n+1)/2]) + "…" + string(r[len(r)-n/2:])
+	}
+	return s, size
 }
 
 // sxAt returns where v falls on an x axis over [lo, hi] drawn from left
@@ -175,10 +196,12 @@ func (p *plotter) axes(w, h float64) {
 		}
 	}
 	if l := p.c.X.Label; l != "" {
-		p.cv.text(pt{(a.x0 + a.x1) / 2, h - pad}, l, labelSize, 0.5, false, black)
+		l, size := p.fit(l, labelSize, a.x1-a.x0)
+		p.cv.text(pt{(a.x0 + a.x1) / 2, h - pad}, l, size, 0.5, false, black)
 	}
 	if l := p.c.Y.Label; l != "" {
-		p.cv.text(pt{pad + labelSize*ascent, (a.y0 + a.y1) / 2}, l, labelSize, 0.5, true, black)
+		l, size := p.fit(l, labelSize, a.y1-a.y0)
+		p.cv.text(pt{pad + labelSize*ascent, (a.y0 + a.y1) / 2}, l, size, 0.5, true, black)
 	}
 }
 
