@@ -71,7 +71,7 @@ func (c *Chart) WritePNG(w io.Writer) error {
 	if err := render(c, cv, Width, Height, m.width); err != nil {
 		return err
 	}
-	return (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(w, img)
+	return png.Encode(w, img)
 }
 
 // pngCanvas rasterises onto img, k pixels per point.
