@@ -167,7 +167,7 @@ func TestPNG(t *testing.T) {
 			t.Errorf("pixel %v on the line is %v, want %v", q, got, red)
 		}
 	}
-	for _, q := range []image.Point{{1, 1}, {603, 338}, {int(a.x1*k) - 3, int(a.y0*k) + 3}, at(7, 5)} {
+	for _, q := range []image.Point{{0, 0}, {604, 339}, {int(a.x1*k) - 3, int(a.y0*k) + 3}, at(7, 5)} {
 		if got := img.RGBAAt(q.X, q.Y); got != (color.RGBA{255, 255, 255, 255}) {
 			t.Errorf("pixel %v is %v, want white", q, got)
 		}

@@ -140,6 +140,12 @@ func (cv *pngCanvas) px(p []pt) []pt {
 }
 
 func (cv *pngCanvas) fill(p []pt, c color.Color) {
+	if pageRect(cv.px(p), cv.img.Bounds()) && cv.clipR == cv.img.Bounds() {
+		// The page's background, to the last pixel (the page is 604.7
+		// pixels wide): no rasterising.
+		draw.Draw(cv.img, cv.img.Bounds(), image.NewUniform(c), image.Point{}, draw.Over)
+		return
+	}
 	var ps paths
 	ps.add(cv.px(p))
 	cv.paint(ps, c)
@@ -166,6 +172,24 @@ func (cv *pngCanvas) circle(c pt, r float64, s Style) {
 		p[i] = pt{c.x + r*math.Cos(a), c.y + r*math.Sin(a)}
 	}
 	cv.stroke(p, true, s)
+}
+
+// pageRect reports whether p is an axis-aligned rectangle reaching
+// within a pixel of every edge of b: the page's background.
+func pageRect(p []pt, b image.Rectangle) bool {
+	if len(p) != 4 {
+		return false
+	}
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, q := range p {
+		x0, y0, x1, y1 = math.Min(x0, q.x), math.Min(y0, q.y), math.Max(x1, q.x), math.Max(y1, q.y)
+	}
+	for _, q := range p {
+		if q.x != x0 && q.x != x1 || q.y != y0 && q.y != y1 {
+			return false
+		}
+	}
+	return x0 <= float64(b.Min.X) && y0 <= float64(b.Min.Y) && x1 > float64(b.Max.X-1) && y1 > float64(b.Max.Y-1)
 }
 
 // dash splits the polyline p into its dashes: on and off lengths
