@@ -168,21 +168,18 @@ func usable(v float64, log bool) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0) && (!log || v > 0)
 }
 
-func (l *Line) extent(r *dataRange) {
-	for _, p := range l.XYs {
+// addXYs widens r by the points of xys that can be drawn (both
+// coordinates usable).
+func (r *dataRange) addXYs(xys []XY) {
+	for _, p := range xys {
 		if usable(p.X, r.logX) && usable(p.Y, r.logY) {
 			r.add(p.X, p.Y)
 		}
 	}
 }
 
-func (pts *Points) extent(r *dataRange) {
-	for _, p := range pts.XYs {
-		if usable(p.X, r.logX) && usable(p.Y, r.logY) {
-			r.add(p.X, p.Y)
-		}
-	}
-}
+func (l *Line) extent(r *dataRange)     { r.addXYs(l.XYs) }
+func (pts *Points) extent(r *dataRange) { r.addXYs(pts.XYs) }
 
 func (b *Box) extent(r *dataRange) {
 	for _, v := range b.Values {
