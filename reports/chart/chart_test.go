@@ -71,6 +71,9 @@ func TestTicks(t *testing.T) {
 		{"log, large", Axis{Log: true}, 5e5, 2e6, []string{"5e5", "1e6", "2e6"}, 4},
 		{"log, small", Axis{Log: true}, 1e-4, 0.05, []string{"1e-4", "0.001", "0.01"}, 8 + 8 + 4},
 		{"nominal", Axis{Names: []string{"B", "A"}}, -0.5, 1.5, []string{"B", "A"}, 0},
+		{"quarters", Axis{}, 0.1, 11.9, []string{"2.5", "5", "7.5", "10"}, 0},
+		{"close on a large value", Axis{}, 1e9 + 0.1, 1e9 + 0.9, []string{"1000000000.2", "1000000000.4", "1000000000.6", "1000000000.8"}, 0},
+		{"small", Axis{}, 1.1e-7, 4.9e-7, []string{"2e-07", "3e-07", "4e-07"}, 0},
 	} {
 		got, minor := labels(c.a.ticks(c.lo, c.hi))
 		if !reflect.DeepEqual(got, c.want) || minor != c.minor {

@@ -25,8 +25,10 @@ func NiceTicks(lo, hi float64, n int) []float64 {
 		}
 	}
 	var out []float64
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		out = append(out, v)
+	// Each tick is a multiple of the step, not a running sum of steps
+	// (which drifts in its last bits).
+	for c := math.Ceil(lo / step); c*step <= hi+step*1e-9; c++ {
+		out = append(out, c*step)
 	}
 	return out
 }
@@ -108,15 +110,50 @@ func (a *Axis) ticks(lo, hi float64) []tick {
 				vs = append(vs, v)
 			}
 		}
-		for _, v := range vs {
+		for i, v := range vs {
 			if math.Abs(v) < 1e-12*(hi-lo) {
-				v = 0 // not -1.2e-17 from the step arithmetic
+				vs[i] = 0 // not -1.2e-17 from the step arithmetic
 			}
-			label := TickLabel(v)
-			if a.Integer {
-				label = strconv.FormatFloat(v, 'f', 0, 64)
+		}
+		for i, l := range linearLabels(vs, a.Integer) {
+			out = append(out, tick{v: vs[i], label: l})
+		}
+	}
+	return out
+}
+
+// linearLabels labels the evenly spaced ticks vs: without decimals when
+// they are all integers (or integer is set), otherwise with the fewest
+// significant digits (%g) that read back within a thousandth of a step
+// of every tick, so that ticks close together on a large value (1e9 + 0.2,
+// 1e9 + 0.4) get distinct labels.
+func linearLabels(vs []float64, integer bool) []string {
+	out := make([]string, len(vs))
+	whole := true
+	for _, v := range vs {
+		whole = whole && v == math.Trunc(v) && math.Abs(v) < 1e15
+	}
+	if whole || integer {
+		for i, v := range vs {
+			out[i] = strconv.FormatFloat(v, 'f', 0, 64)
+		}
+		return out
+	}
+	step := math.Inf(1)
+	for i := 1; i < len(vs); i++ {
+		step = math.Min(step, vs[i]-vs[i-1])
+	}
+	for prec := 1; prec <= 17; prec++ {
+		ok := true
+		for i, v := range vs {
+			out[i] = strconv.FormatFloat(v, 'g', prec, 64)
+			back, _ := strconv.ParseFloat(out[i], 64)
+			if !(math.Abs(back-v) <= 1e-3*step) {
+				ok = false
 			}
-			out = append(out, tick{v: v, label: label})
+		}
+		if ok {
+			break
 		}
 	}
 	return out
