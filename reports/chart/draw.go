@@ -96,11 +96,13 @@ func render(c *Chart, cv canvas, w, h float64, width func(string, float64) float
 	if c.X.Label != "" {
 		bottom += labelSize * lineHeight
 	}
+	// A label centred on its tick may reach past the data area; where
+	// the tick falls is estimated as if the area reached the page's edge.
 	right := float64(pad)
+	est := scale{lo: xlo, hi: xhi, p0: 0, p1: w - left, log: c.X.Log}
 	for _, t := range p.xt {
-		// A label centred on its tick may reach past the data area.
 		if t.label != "" {
-			right = math.Max(right, p.sxAt(t.v, xlo, xhi, w-left)+width(t.label, tickSize)/2+2-(w-left))
+			right = math.Max(right, est.at(t.v)+width(t.label, tickSize)/2+2-(w-left))
 		}
 	}
 	p.area = rect{left, top, w - right, h - bottom}
@@ -144,12 +146,6 @@ func (p *plotter) fit(s string, size, maxw float64) (string, float64) {
 		s = string(r[:(n+1)/2]) + "…" + string(r[len(r)-n/2:])
 	}
 	return s, size
-}
-
-// sxAt returns where v falls on an x axis over [lo, hi] drawn from left
-// over span points: the right margin's estimate before the layout.
-func (p *plotter) sxAt(v, lo, hi, span float64) float64 {
-	return scale{lo: lo, hi: hi, p0: 0, p1: span, log: p.c.X.Log}.at(v)
 }
 
 // grid draws a light line at each labelled tick of both axes.
