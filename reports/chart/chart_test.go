@@ -227,6 +227,8 @@ func TestSVG(t *testing.T) {
 		Marks: []Mark{
 			&Box{X: 0, Values: vals, Width: 30, Fill: color.RGBA{G: 158, B: 115, A: 255}},
 			&Line{XYs: []XY{{X: -0.4, Y: 1}, {X: math.NaN(), Y: 2}, {X: 0.4, Y: 3}, {X: 0.3, Y: 4}}},
+			&Points{XYs: []XY{{X: 0.2, Y: 5}}},
+			&Line{XYs: []XY{{X: -0.2, Y: 1}, {X: -0.2, Y: 9}}},
 		},
 		Legend: []LegendEntry{{Label: "box", Fill: color.RGBA{G: 158, B: 115, A: 255}}},
 	}
@@ -255,8 +257,11 @@ func TestSVG(t *testing.T) {
 			}
 		}
 	}
-	if count["svg"] != 1 || count["circle"] != 1 {
-		t.Errorf("elements %v: want one svg and one circle (the outlier 100)", count)
+	// Circles: the box plot's outlier (100) and the point. The marks
+	// drawn after the point are clipped to the data area again, by the
+	// clip path defined once.
+	if count["svg"] != 1 || count["circle"] != 2 || count["clipPath"] != 1 || count["g"] != 2 {
+		t.Errorf("elements %v: want one svg, two circles, one clipPath used by two groups", count)
 	}
 	for _, want := range []string{`<a & "b">`, "x", "box"} {
 		if !contains(text, want) {

@@ -25,7 +25,7 @@ var goRegular = sync.OnceValues(func() (*sfnt.Font, error) { return opentype.Par
 // safe for concurrent use).
 type measurer struct {
 	f     *sfnt.Font
-	faces map[float64]font.Face
+	faces map[[2]float64]font.Face // by size and dpi
 }
 
 func newMeasurer() (*measurer, error) {
@@ -33,13 +33,13 @@ func newMeasurer() (*measurer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chart: Go Regular: %w", err)
 	}
-	return &measurer{f: f, faces: map[float64]font.Face{}}, nil
+	return &measurer{f: f, faces: map[[2]float64]font.Face{}}, nil
 }
 
 // face returns the face of size points at dpi (unhinted, so widths scale
 // linearly).
 func (m *measurer) face(size, dpi float64) font.Face {
-	key := size*1000 + dpi
+	key := [2]float64{size, dpi}
 	if f, ok := m.faces[key]; ok {
 		return f
 	}

@@ -13,7 +13,7 @@ import (
 type svgCanvas struct {
 	w       *bufio.Writer
 	clipped bool
-	clips   int
+	clips   map[rect]int // the clip paths defined, by their ids
 }
 
 // WriteSVG writes c as an SVG document of Width × Height points. The
@@ -23,7 +23,7 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%spt" height="%spt" viewBox="0 0 %s %s" font-family="Go, 'Liberation Sans', Arial, Helvetica, sans-serif">`+"\n",
 		num(Width), num(Height), num(Width), num(Height))
-	cv := &svgCanvas{w: bw}
+	cv := &svgCanvas{w: bw, clips: map[rect]int{}}
 	m, err := newMeasurer()
 	if err != nil {
 		return err
@@ -130,9 +130,14 @@ func (cv *svgCanvas) clip(r *rect) {
 	if r == nil {
 		return
 	}
-	cv.clips++
-	fmt.Fprintf(cv.w, "<clipPath id=\"c%d\"><rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"/></clipPath>\n<g clip-path=\"url(#c%d)\">\n",
-		cv.clips, num(r.x0), num(r.y0), num(r.x1-r.x0), num(r.y1-r.y0), cv.clips)
+	id, ok := cv.clips[*r]
+	if !ok {
+		id = len(cv.clips) + 1
+		cv.clips[*r] = id
+		fmt.Fprintf(cv.w, "<clipPath id=\"c%d\"><rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"/></clipPath>\n",
+			id, num(r.x0), num(r.y0), num(r.x1-r.x0), num(r.y1-r.y0))
+	}
+	fmt.Fprintf(cv.w, "<g clip-path=\"url(#c%d)\">\n", id)
 	cv.clipped = true
 }
 
