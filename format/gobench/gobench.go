@@ -19,8 +19,12 @@
 //     results until the key is set again; an empty value deletes the key.
 //     The configuration in effect at a benchmark's first result becomes its
 //     Setup.Env.
-//   - Result lines "BenchmarkName-8  N  v unit [v unit]…" (the name starts
-//     with "Benchmark" followed by an upper-case rune or its end).
+//   - Result lines "BenchmarkName-8  N  v unit [v unit]…": as in benchfmt,
+//     every line that starts with "Benchmark" is one, whatever follows
+//     (Benchmark_Parse, Benchmark1KB, Benchmark日本語; go test runs every
+//     BenchmarkX whose X does not start with a lower-case letter), except
+//     the bare name go test -v prints before running a benchmark. One that
+//     does not parse is skipped and counted with its line.
 //   - Unit metadata lines "Unit ns/op better=lower" are kept in Setup.Env as
 //     "unit:ns/op:better" = "lower"; redefining one with a different value
 //     is reported and the first kept.
@@ -104,8 +108,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
@@ -203,18 +205,12 @@ func (gobenchFormat) Likely(head []byte) int {
 	return 0
 }
 
-// isBenchmarkName reports whether f is "Benchmark" followed by an upper-case
-// rune or nothing.
+// isBenchmarkName reports whether f starts with "Benchmark": the lines
+// golang.org/x/perf/benchfmt's Reader parses as results (reader.go, Scan),
+// a superset of the names go test runs (testing's isTest: "Benchmark"
+// followed by nothing or a rune that is not lower case).
 func isBenchmarkName(f []byte) bool {
-	rest, ok := bytes.CutPrefix(f, []byte("Benchmark"))
-	if !ok {
-		return false
-	}
-	if len(rest) == 0 {
-		return true
-	}
-	r, _ := utf8.DecodeRune(rest)
-	return unicode.IsUpper(r)
+	return bytes.HasPrefix(f, []byte("Benchmark"))
 }
 
 // Read parses go test -bench output (text or -json) from r and appends its

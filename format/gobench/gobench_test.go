@@ -220,7 +220,7 @@ func TestReadBadLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	skips := []ingesttest.Skipped{
-		{Kind: kindBadIterations, Lines: []int{3, 4, 5}, Msg: `BenchmarkAbc-4: iteration count "abc": invalid syntax`},
+		{Kind: kindBadIterations, Lines: []int{3, 4, 5, 21}, Msg: `BenchmarkAbc-4: iteration count "abc": invalid syntax`},
 		{Kind: kindNoMeasurements, Lines: []int{6}, Msg: "BenchmarkNoMeas-4: no measurements"},
 		{Kind: kindMissingUnit, Lines: []int{7}, Msg: `BenchmarkOdd-4: value "7" has no unit`},
 		{Kind: kindBadValue, Lines: []int{8}, Msg: `value "5x" of unit ns/op is not a number`},
@@ -272,6 +272,41 @@ func TestReadBadLines(t *testing.T) {
 	}
 	if s := tab.Setup(table.Key{Benchmark: "BenchmarkOK", Mode: "go"}); s == nil {
 		t.Error("no setup for BenchmarkOK")
+	}
+}
+
+// TestNamesBenchfmtReads reads every name benchfmt reads as a result, in
+// text and in a go test -json stream: any line that starts with
+// "Benchmark" (go test runs Benchmark_Parse, Benchmark1KB, Benchmark日本語;
+// benchfmt reads even Benchmarklower), and counts the one that does not
+// parse as a result.
+func TestNamesBenchfmtReads(t *testing.T) {
+	const text = "pkg: example.com/p\nBenchmark_Parse-8 1000 120 ns/op\nBenchmark1KB-8 1000 130 ns/op\n" +
+		"BenchmarkParse-8 1000 140 ns/op\nBenchmark日本語-8 1000 150 ns/op\nBenchmarklower 1000 160 ns/op\n" +
+		"Benchmarking is fun\nBenchmark01CallOverhead-4\n"
+	var js strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l != "" {
+			fmt.Fprintf(&js, `{"Action":"output","Package":"example.com/p","Output":%q}`+"\n", l)
+		}
+	}
+	want := []string{"Benchmark_Parse 120@2", "Benchmark1KB 130@3", "BenchmarkParse 140@4", "Benchmark日本語 150@5", "Benchmarklower 160@6"}
+	for _, in := range []struct{ name, data string }{{"g.txt", text}, {"g.json", js.String()}} {
+		tab, rep, err := readFrom(t, strings.NewReader(in.data), ingest.Source{File: in.name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range rowsOf(t, tab) {
+			got = append(got, fmt.Sprintf("%s %v@%d", r.Benchmark, r.Value, r.Line))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: rows %q, want %q", in.name, got, want)
+		}
+		// The bare name of go test -v (line 8) is no result; line 7 is one
+		// that does not parse, as benchfmt reports it.
+		ingesttest.CheckSkipped(t, rep, in.name, []ingesttest.Skipped{
+			{Kind: kindBadIterations, Lines: []int{7}, Msg: `Benchmarking: iteration count "is": invalid syntax`}})
 	}
 }
 
@@ -450,7 +485,9 @@ func TestSniff(t *testing.T) {
 		{"BenchmarkVerbose\n", false},
 		{"BenchmarkX-8 \t--- FAIL\n", false},
 		{`{"Time":"2024-05-01T10:00:00Z","Action":"start","Package":"x"}` + "\n", true},
-		{"Benchmarking 1 2 ns/op\n", false},
+		{"Benchmarking 1 2 ns/op\n", true}, // benchfmt reads it: "Benchmarking", N 1, 2 ns/op
+		{"Benchmark_Parse-8 1000 120 ns/op\n", true},
+		{"test output\nBenchmark01CallOverhead-4 \t1000000000\t 0.29 ns/op\n", true},
 		{"m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,2,3,5,5,3,3,1,1,1,1,BenchmarkX\n", false},
 		{"project;commit;benchmark;params\nBenchmarkX;a;b;c\n", false},
 		{`[{"jmhVersion":"1.37","benchmark":"x"}]`, false},

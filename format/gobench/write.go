@@ -70,7 +70,6 @@ var ErrNoGoBenchmarks = errors.New("export gobench: no Go or JMH benchmarks to w
 //
 //	not valid UTF-8, white space or non-printable characters in the name,
 //	a params key or value, or a secondary unit
-//	"Benchmark" followed by something other than an upper-case letter
 //	a params key that is empty or holds '/' or '=', a value holding '/'
 //	a positional part "k=v" whose key is not a parameter of the run
 //	a secondary metric recorded in ns/op (the reader would take it as the time)
@@ -194,8 +193,7 @@ var jmhModes = map[string]bool{"avgt": true, "thrpt": true, "sample": true, "ss"
 
 // jmhGoName maps a JMH benchmark "pkg.Class.method" to the name and
 // package go test would print for it, so that benchstat compares JMH runs:
-// package "pkg", name "BenchmarkClass/method" (the class's first letter
-// upper-cased, as Go benchmark readers require), and the mode becomes the
+// package "pkg", name "BenchmarkClass/method", and the mode becomes the
 // parameter mode=avgt (thrpt, sample, ss) so that the modes of one method
 // stay apart. The time is written as ns/op whatever the JMH unit (a
 // thrpt score of x ops/s is 1e9/x ns/op: lower is better, as benchstat
@@ -209,8 +207,7 @@ func jmhGoName(s *table.Series) (pkg, name string, ok bool) {
 		return "", "", false
 	}
 	method, class := parts[len(parts)-1], parts[len(parts)-2]
-	r, n := utf8.DecodeRuneInString(class)
-	return strings.Join(parts[:len(parts)-2], "."), "Benchmark" + string(unicode.ToUpper(r)) + class[n:] + "/" + method, true
+	return strings.Join(parts[:len(parts)-2], "."), "Benchmark" + class + "/" + method, true
 }
 
 // withParam adds key=value to canonical params (table.CanonicalParams).
@@ -250,9 +247,6 @@ func goBenchName(s *table.Series) (pkg, name string, err error) {
 	}
 	if why := badRune(b, true); why != "" {
 		return "", "", bad("benchmark", s.Benchmark, why+"; go test -bench names have none")
-	}
-	if r, _ := utf8.DecodeRuneInString(b[len("Benchmark"):]); len(b) > len("Benchmark") && !unicode.IsUpper(r) {
-		return "", "", bad("benchmark", s.Benchmark, "has no upper-case letter after Benchmark, so Go benchmark readers do not take it for a result")
 	}
 	params, err := table.ParseParams(sparams)
 	if err != nil {
