@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 )
 
 const jmhRecord = `  {
@@ -111,5 +113,81 @@ func TestDetectionFailureWithoutLikelyFormat(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), path+": "+tc.msg) {
 			t.Errorf("%q: err %v, want %q", tc.content, err, tc.msg)
 		}
+	}
+}
+
+// TestDetectionReadsPastTheHead reads go test output whose first result
+// line comes after more than 64 KiB of test output (as in a real release
+// file, where it is line 6,317), from a file, from standard input and as
+// versions of one suite: detection reads on until a line shows the format,
+// and the reader then reads the whole file from its first line. A line
+// longer than the read buffer on the way is stepped over.
+func TestDetectionReadsPastTheHead(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("PASS\nok  \texample.com/p\t0.198s\n")
+	b.WriteString("log: " + strings.Repeat("x", 100<<10) + "\n") // one line longer than 64 KiB
+	for i := 0; b.Len() < 200<<10; i++ {
+		b.WriteString("=== RUN   TestSomething\n    usage: tool [flags] <file>\n")
+	}
+	lines := strings.Count(b.String(), "\n")
+	b.WriteString("Benchmark_Parse-8 \t1000\t 120 ns/op\nBenchmark_Parse-8 \t1000\t 125 ns/op\nok  \texample.com/p\t1.5s\n")
+	dir := t.TempDir()
+	var paths []string
+	for i, name := range []string{"old.txt", "new.txt"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()+strings.Repeat("\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, tc := range []struct {
+		name  string
+		paths []string
+		stdin io.Reader
+		rows  int64
+	}{
+		{"file", paths[:1], nil, 2},
+		{"stdin", []string{"-"}, strings.NewReader(b.String()), 2},
+		{"versions of one suite", paths, nil, 4},
+	} {
+		tab, rep, files, err := ingest.ReadFiles(tc.paths, ingest.ReadOptions{Formats: all.Formats(), Stdin: tc.stdin})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if tab.NumRows() != tc.rows || files[0].Format != "gobench" || !rep.Empty() {
+			t.Errorf("%s: %d rows as %v, want %d as gobench; report %v", tc.name, tab.NumRows(), files, tc.rows, rep.Kinds())
+		}
+		rows := ingesttest.Rows(t, tab)
+		if tc.name == "versions of one suite" && (rows[0].Version != "old" || rows[3].Version != "new") {
+			t.Errorf("versions %q, %q, want old, new (the files are versions of one suite)", rows[0].Version, rows[3].Version)
+		}
+		if rows[0].Line != int64(lines+1) {
+			t.Errorf("%s: first row at line %d, want %d", tc.name, rows[0].Line, lines+1)
+		}
+		tab.Release()
+	}
+	// Past the head, text that no format writes stays unrecognised.
+	p := filepath.Join(dir, "log.txt")
+	if err := os.WriteFile(p, []byte(strings.Repeat("just a log line\n", 10000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := ingest.ReadFiles([]string{p}, ingest.ReadOptions{Formats: all.Formats()}); err == nil || !strings.Contains(err.Error(), "unrecognised format") {
+		t.Errorf("log file: err %v, want unrecognised format", err)
+	}
+}
+
+// TestEquallyLikelyFormatsAreNamed: when no format sniffs a file and two
+// are equally likely, the error names both and how to pick one.
+func TestEquallyLikelyFormatsAreNamed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.txt")
+	// Likely 1 for µOpTime (a headerless data row) and for gobench (a
+	// Benchmark line without an iteration count).
+	if err := os.WriteFile(path, []byte("1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX\nBenchmarkX-8 many 5 ns/op\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats()})
+	const want = "unrecognised format; it looks equally like gobench and uoptime (use --format gobench or --format uoptime)"
+	if err == nil || err.Error() != path+": "+want {
+		t.Errorf("err %v, want %q", err, want)
 	}
 }

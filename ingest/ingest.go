@@ -96,7 +96,8 @@ type Format interface {
 	// Name is the --format name: jmh, uoptime, gobench, pa or duet.
 	Name() string
 	// Sniff reports whether head (the first bytes of a file, up to 64 KiB)
-	// looks like this format.
+	// looks like this format. A format whose marks may come later in a
+	// file also implements LineSniffer.
 	Sniff(head []byte) bool
 	// Likely scores how much a head that no format's Sniff accepted
 	// resembles this format: 0 not at all, 1 it has the format's shape (a

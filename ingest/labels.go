@@ -155,13 +155,13 @@ func benchmarksOf(path string, opt ReadOptions, mem memory.Allocator) (string, [
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)
-	format, err := formatOf(path, br, opt)
+	format, in, err := formatOf(path, f, br, opt)
 	if err != nil {
 		return "", nil, err
 	}
 	b := table.NewBuilder(mem, opt.batchRows)
 	defer b.Release()
-	if err := format.Read(br, Source{File: path}, b, &Report{}); err != nil {
+	if err := format.Read(in, Source{File: path}, b, &Report{}); err != nil {
 		return "", nil, err
 	}
 	t := b.Finish()
@@ -185,18 +185,16 @@ func benchmarksOf(path string, opt ReadOptions, mem memory.Allocator) (string, [
 	return format.Name(), keys, nil
 }
 
-// formatOf is the format of the file br reads: opt.Format, or detected
-// from its head.
-func formatOf(path string, br *bufio.Reader, opt ReadOptions) (Format, error) {
+// formatOf is the format of the file f (br buffers it): opt.Format, or
+// detected as ReadFiles detects it (detectFile), and the reader of the
+// file from its start.
+func formatOf(path string, f io.Reader, br *bufio.Reader, opt ReadOptions) (Format, io.Reader, error) {
 	if len(opt.Formats) == 0 {
-		return nil, errors.New("no formats")
+		return nil, nil, errors.New("no formats")
 	}
 	if opt.Format != "" {
-		return formatByName(opt.Format, opt.Formats)
+		format, err := formatByName(opt.Format, opt.Formats)
+		return format, br, err
 	}
-	head, err := br.Peek(sniffBytes)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, err
-	}
-	return detect(path, head, opt.Formats)
+	return detectFile(path, f, br, opt.Formats, func(_ []byte, _ io.Reader, err error) error { return err })
 }

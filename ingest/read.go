@@ -63,7 +63,8 @@ func detect(file string, head []byte, formats []Format) (Format, error) {
 // format alone has it) and that reader's *ParseError is returned, noting
 // that the format was guessed. When no format is likely, or the likeliest
 // reads the file without error, detectErr is returned (naming the
-// likeliest format).
+// likeliest format); when several formats are equally likely, the error
+// names them all.
 func diagnose(file string, head []byte, r io.Reader, formats []Format, detectErr error, mem memory.Allocator) error {
 	var pe *ParseError
 	if !errors.As(detectErr, &pe) || strings.HasPrefix(pe.Msg, "ambiguous") || len(bytes.TrimSpace(head)) == 0 {
@@ -73,17 +74,22 @@ func diagnose(file string, head []byte, r io.Reader, formats []Format, detectErr
 		return &ParseError{File: file, Line: line, Msg: fmt.Sprintf("git merge conflict marker %q: the file holds an unresolved merge; resolve it (keep one side) and read it again", text)}
 	}
 	var best Format
-	bestScore, tie := 0, false
+	var tied []string
+	bestScore := 0
 	for _, f := range formats {
 		switch score := f.Likely(head); {
 		case score > bestScore:
-			best, bestScore, tie = f, score, false
+			best, bestScore, tied = f, score, []string{f.Name()}
 		case score == bestScore && score > 0:
-			tie = true
+			tied = append(tied, f.Name())
 		}
 	}
-	if best == nil || tie {
+	if best == nil {
 		return detectErr
+	}
+	if len(tied) > 1 {
+		return &ParseError{File: file, Msg: fmt.Sprintf("unrecognised format; it looks equally like %s (use --format %s)",
+			strings.Join(tied, " and "), strings.Join(tied, " or --format "))}
 	}
 	b := table.NewBuilder(mem, 0)
 	defer b.Release()
@@ -346,16 +352,15 @@ func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Rep
 		if format, err = formatByName(opt.Format, opt.Formats); err != nil {
 			return nil, "", err
 		}
-	} else {
-		head, err := br.Peek(sniffBytes)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-			return nil, "", fmt.Errorf("%s: %w", path, err)
-		}
-		if format, err = detect(path, head, opt.Formats); err != nil {
-			return nil, "", diagnose(path, head, br, opt.Formats, err, mem)
+	}
+	in := io.Reader(br)
+	if format == nil {
+		diag := func(head []byte, r io.Reader, err error) error { return diagnose(path, head, r, opt.Formats, err, mem) }
+		if format, in, err = detectFile(path, f, br, opt.Formats, diag); err != nil {
+			return nil, "", err
 		}
 	}
-	t, err := build(path, opt, mem, sink, func(b *table.Builder) error { return format.Read(br, opt.source(path), b, rep) })
+	t, err := build(path, opt, mem, sink, func(b *table.Builder) error { return format.Read(in, opt.source(path), b, rep) })
 	return t, format.Name(), err
 }
 

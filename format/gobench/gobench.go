@@ -172,17 +172,29 @@ func (gobenchFormat) Sniff(head []byte) bool {
 		} else {
 			head = nil
 		}
-		line = bytes.TrimRight(line, "\r")
-		for _, p := range [][]byte{[]byte("goos: "), []byte("goarch: "), []byte("pkg: ")} {
-			if bytes.HasPrefix(line, p) {
-				return true
-			}
-		}
-		if name, rest := splitField(line); isBenchmarkName(name) && len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
+		if sniffLine(bytes.TrimRight(line, "\r")) {
 			return true
 		}
 	}
 	return false
+}
+
+var _ ingest.LineSniffer = gobenchFormat{}
+
+// SniffLine reports whether line is a result line (a Benchmark name,
+// white space and a digit) or a goos:, goarch: or pkg: configuration line,
+// for detection past the head (ingest.LineSniffer): go test output may
+// hold thousands of lines of test output before its first result.
+func (gobenchFormat) SniffLine(line []byte) bool { return sniffLine(line) }
+
+func sniffLine(line []byte) bool {
+	for _, p := range [][]byte{[]byte("goos: "), []byte("goarch: "), []byte("pkg: ")} {
+		if bytes.HasPrefix(line, p) {
+			return true
+		}
+	}
+	name, rest := splitField(line)
+	return isBenchmarkName(name) && len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9'
 }
 
 // Likely scores a head that no format sniffed (see ingest.Format): 1 when
