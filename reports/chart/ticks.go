@@ -6,31 +6,89 @@ import (
 	"strings"
 )
 
-// NiceTicks returns about n round tick values covering [lo, hi]: the
+// NiceTicks returns at most n+1 round tick values covering [lo, hi]: the
 // multiples in [lo, hi] of the smallest step m·10^k, m ∈ {1, 2, 2.5, 5,
 // 10}, that is at least (hi − lo)/n (Heckbert, "Nice numbers for graph
-// labels", Graphics Gems, 1990, with 2.5 added). An empty range is
-// treated as [lo, lo+1].
+// labels", Graphics Gems, 1990, with 2.5 added). It always ends and
+// always returns at least one finite tick, whatever the range: the range
+// is first made drawable by TickRange (an empty, reversed, NaN, infinite
+// or narrower than float64 can label range becomes a finite one), n is
+// taken within [2, 100], and every tick lies in TickRange(lo, hi).
 func NiceTicks(lo, hi float64, n int) []float64 {
-	if !(hi > lo) {
-		hi = lo + 1
-	}
-	raw := (hi - lo) / float64(n)
+	lo, hi = TickRange(lo, hi)
+	n = min(max(n, 2), 100)
+	// Half the width never overflows, nor does a step of at most that
+	// (n >= 2), however far apart ±MaxFloat64 are.
+	raw := (hi/2 - lo/2) * (2 / float64(n))
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
+	step := raw
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if m*mag >= raw {
-			step = m * mag
+		if s := m * mag; s >= raw && !math.IsInf(s, 0) {
+			step = s
 			break
 		}
 	}
-	var out []float64
 	// Each tick is a multiple of the step, not a running sum of steps
-	// (which drifts in its last bits).
-	for c := math.Ceil(lo / step); c*step <= hi+step*1e-9; c++ {
-		out = append(out, c*step)
+	// (which drifts in its last bits), counted by an integer: the range is
+	// at least minRelWidth of its magnitude wide, so the multiples are far
+	// below 2⁵³ and every tick differs from the one before. A tick off the
+	// range by rounding (3 × 0.1 against 0.3) is moved onto its end.
+	c0 := math.Ceil(lo/step - 1e-9)
+	count := int(math.Min(math.Floor(hi/step+1e-9)-c0+1, float64(n+1)))
+	out := make([]float64, 0, max(count, 1))
+	for i := 0; i < count; i++ {
+		v := math.Min(math.Max((c0+float64(i))*step, lo), hi)
+		if len(out) == 0 || v > out[len(out)-1] {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, lo)
 	}
 	return out
+}
+
+// minRelWidth is the narrowest range, relative to its largest magnitude,
+// that TickRange keeps: about 4,500 float64 steps, so that ticks 1/5 of
+// it apart have distinct values and labels of at most 13 digits.
+const minRelWidth = 1e-12
+
+// minWidth is the narrowest range TickRange keeps near 0, far above the
+// subnormal numbers, whose powers of ten underflow.
+const minWidth = 1e-300
+
+// TickRange returns the range NiceTicks puts its ticks in: [lo, hi] when it
+// is finite and at least max(minRelWidth·max(|lo|, |hi|), minWidth) wide;
+// otherwise a finite one near it. NaN takes the other end's value ([0, 1]
+// when both are NaN), ±Inf becomes ±MaxFloat64, a reversed range is
+// turned round, and a range narrower than that minimum widens upwards from
+// lo to it (to max(1, minimum) when empty, [lo, lo+1] as a rule),
+// downwards from hi where that would overflow.
+func TickRange(lo, hi float64) (float64, float64) {
+	switch {
+	case math.IsNaN(lo) && math.IsNaN(hi):
+		return 0, 1
+	case math.IsNaN(lo):
+		lo = hi
+	case math.IsNaN(hi):
+		hi = lo
+	}
+	lo = math.Max(math.Min(lo, math.MaxFloat64), -math.MaxFloat64)
+	hi = math.Max(math.Min(hi, math.MaxFloat64), -math.MaxFloat64)
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	w := math.Max(minRelWidth*math.Max(math.Abs(lo), math.Abs(hi)), minWidth)
+	if hi-lo >= w {
+		return lo, hi
+	}
+	if hi == lo {
+		w = math.Max(w, 1)
+	}
+	if lo+w <= math.MaxFloat64 {
+		return lo, lo + w
+	}
+	return hi - w, hi
 }
 
 // TickLabel formats a tick value: an integer without decimals, anything
@@ -83,7 +141,7 @@ func (a *Axis) ticks(lo, hi float64) []tick {
 		k0, k1 := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
 		powers := 0
 		for k := k0; k <= k1; k++ {
-			if p := math.Pow(10, k); p >= lo*(1-1e-12) && p <= hi*(1+1e-12) {
+			if p := math.Pow(10, k); p >= lo*(1-1e-12) && p <= hi*(1+1e-12) && !math.IsInf(p, 0) {
 				powers++
 			}
 		}
@@ -91,7 +149,7 @@ func (a *Axis) ticks(lo, hi float64) []tick {
 			p := math.Pow(10, k)
 			for m := 1.0; m <= 9; m++ {
 				v := m * p
-				if v < lo*(1-1e-12) || v > hi*(1+1e-12) {
+				if v < lo*(1-1e-12) || v > hi*(1+1e-12) || math.IsInf(v, 0) {
 					continue
 				}
 				labelled := m == 1 || powers < 2 && (m == 2 || m == 5)
@@ -111,7 +169,7 @@ func (a *Axis) ticks(lo, hi float64) []tick {
 			}
 		}
 		for i, v := range vs {
-			if math.Abs(v) < 1e-12*(hi-lo) {
+			if math.Abs(v) < 2e-12*(hi/2-lo/2) {
 				vs[i] = 0 // not -1.2e-17 from the step arithmetic
 			}
 		}
@@ -172,8 +230,24 @@ func (s scale) at(v float64) float64 {
 	if s.log {
 		v, lo, hi = math.Log10(v), math.Log10(lo), math.Log10(hi)
 	}
-	return s.p0 + (s.p1-s.p0)*(v-lo)/(hi-lo)
+	p := s.p0 + (s.p1-s.p0)*(v-lo)/(hi-lo)
+	if math.IsInf(p, 0) || math.IsNaN(p) && !math.IsNaN(v) {
+		// A range or a value near ±MaxFloat64: the same in halves, the
+		// share before the points.
+		p = s.p0 + (s.p1-s.p0)*((v/2-lo/2)/(hi/2-lo/2))
+	}
+	// A value far off the page (clipped away) stays a finite coordinate.
+	return math.Max(math.Min(p, farOff), -farOff)
 }
+
+// minNormal is the smallest normal float64, the lowest end of a log axis
+// (math.Log10 is not exact on subnormal numbers).
+const minNormal = 0x1p-1022
+
+// farOff bounds a position in points: 10⁷, far beyond any page, so that
+// the visible part of a line towards such a point moves by less than
+// 0.01 point.
+const farOff = 1e7
 
 // margin is the share of the data range added at either end of an axis
 // that is not fixed, so that marks at the extremes are not cut in half.
@@ -182,9 +256,15 @@ const margin = 0.04
 // axisRange returns the range to draw axis a over, given the data's
 // [lo, hi] (lo > hi when there is no data): a fixed range when set,
 // the nominal positions' range for names, and otherwise the data's,
-// widened when it is a single value, then by margin at either end (in
-// log10 on a log axis).
+// widened when it is a single value (or narrower than TickRange keeps:
+// values that differ in their last bits), then by margin at either end
+// (in log10 on a log axis), within ±MaxFloat64 (from minNormal up on a
+// log axis).
 func (a *Axis) axisRange(lo, hi float64) (float64, float64) {
+	if a.Log && lo <= hi {
+		lo, hi = math.Max(lo, minNormal), math.Max(hi, minNormal)
+	}
+	narrow := hi-lo < math.Max(minRelWidth*math.Max(math.Abs(lo), math.Abs(hi)), minWidth)
 	switch {
 	case a.Min < a.Max:
 		return a.Min, a.Max
@@ -195,16 +275,17 @@ func (a *Axis) axisRange(lo, hi float64) (float64, float64) {
 			return 1, 10
 		}
 		return 0, 1
-	case lo == hi && a.Log:
-		lo, hi = lo/10, hi*10
-	case lo == hi:
-		d := math.Max(math.Abs(lo)/10, 1)
-		lo, hi = lo-d, hi+d
+	case narrow && a.Log:
+		lo, hi = math.Max(lo/10, minNormal), math.Min(hi*10, math.MaxFloat64)
+	case narrow:
+		mid := lo/2 + hi/2
+		d := math.Max(math.Abs(mid)/10, 1)
+		lo, hi = math.Max(mid-d, -math.MaxFloat64), math.Min(mid+d, math.MaxFloat64)
 	}
 	if a.Log {
-		d := margin * math.Log10(hi/lo)
-		return lo / math.Pow(10, d), hi * math.Pow(10, d)
+		d := margin * (math.Log10(hi) - math.Log10(lo))
+		return math.Max(lo/math.Pow(10, d), minNormal), math.Min(hi*math.Pow(10, d), math.MaxFloat64)
 	}
-	d := margin * (hi - lo)
-	return lo - d, hi + d
+	d := margin*hi - margin*lo
+	return math.Max(lo-d, -math.MaxFloat64), math.Min(hi+d, math.MaxFloat64)
 }
