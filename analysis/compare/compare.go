@@ -296,6 +296,10 @@ type Report struct {
 	Results []Result
 	// Unmatched lists benchmarks present in only one set.
 	Unmatched []unmatchedBenchmark
+	// Config is the configuration of the go test runs of the two sets
+	// (goos, goarch, pkg, cpu, …), shown above the table as benchstat
+	// shows it.
+	Config []ConfigLine
 }
 
 // compareSets matches the runs of base and test by (benchmark, params, mode)
@@ -320,7 +324,8 @@ func compareSets(base, test runSet, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Options: opt, Base: base.Label, Test: test.Label, Metric: table.Primary, Unit: "ns/op"}
+	rep := &Report{Options: opt, Base: base.Label, Test: test.Label, Metric: table.Primary, Unit: "ns/op",
+		Config: configLines(base.Series, test.Series)}
 	for _, ss := range [][]*table.Series{base.Series, test.Series} {
 		if len(ss) > 0 && ss[0].Metric != "" && ss[0].Metric != table.Primary {
 			rep.Metric, rep.Unit = ss[0].Metric, ss[0].Unit

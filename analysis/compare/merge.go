@@ -27,6 +27,8 @@ func Merge(parts []*Report) (*Report, error) {
 			out = &c
 		} else if p.Base != out.Base || p.Test != out.Test || p.Metric != out.Metric || p.Unit != out.Unit {
 			return nil, fmt.Errorf("compare: part %d compares %s %s → %s, part 1 %s %s → %s", i+1, p.Metric, p.Base, p.Test, out.Metric, out.Base, out.Test)
+		} else {
+			out.Config = mergeConfig(out.Config, p.Config)
 		}
 		for _, r := range p.Results {
 			if seen[r.Name] {

@@ -178,6 +178,9 @@ func (rs Reports) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(r.headline() + "\n")
 	fmt.Fprintf(&b, "base: %s\ntest: %s\n", abbreviate(r.Base, width-6), abbreviate(r.Test, width-6))
+	for _, l := range r.Config {
+		b.WriteString(abbreviate(l.text(), width) + "\n")
+	}
 	b.WriteString(reports.Wrap(r.Options.methodLine(), width, "  ") + "\n")
 	b.WriteString(reports.Wrap(r.Options.statisticLine(), width, "  ") + "\n")
 	levels := map[string]bool{}
