@@ -3,10 +3,10 @@
 // golang.org/x/perf/benchfmt holds both Reader and Writer:
 //
 //	format/jmh      JMH JSON (reader)
-//	format/uoptime  µOpTime Go CSV (reader)
+//	format/uoptime  µOpTime Go and Java CSV (readers)
 //	format/gobench  go test -bench text (reader and writer)
 //	format/pa       pa/bencher CSV (reader and writer)
-//	format/all      the list of the four readers, for ingest.ReadOptions
+//	format/all      the list of the readers, for ingest.ReadOptions
 //
 // Flow: a format's reader (its Format, an ingest.Format) appends canonical
 // rows to a table.Builder, driven by ingest.ReadFiles; its writer, where it

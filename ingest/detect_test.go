@@ -30,6 +30,8 @@ const jmhRecord = `  {
 
 const uoptimeHeader = "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name"
 
+const uoptimeJMHHeader = "m_id,n,ns_per_op,it_setup,fork_setup,it_pos,fork_pos,b_name"
+
 const paHeader = "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value"
 
 // TestDetectionFailureNamesTheProblem reads files that no format's Sniff
@@ -59,6 +61,11 @@ func TestDetectionFailureNamesTheProblem(t *testing.T) {
 			1, "header separated by tab, not ','"},
 		{"µOpTime CSV without header", "x.csv", "1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX\n", "uoptime",
 			1, "no header line: line 1 is a data row"},
+		{"µOpTime Java CSV separated by ';'", "x.csv",
+			strings.ReplaceAll(uoptimeJMHHeader, ",", ";") + "\n0;10.0;5.5;1;1;1;1;a.B.c\n", "uoptime-jmh",
+			1, "header separated by ';', not ','"},
+		{"µOpTime Java CSV without header", "x.csv", "0,21133.0,42.5,20,3,1,1,net.bytebuddy.B.baseline\n", "uoptime-jmh",
+			1, "no header line: line 1 is a data row (a µOpTime Java CSV starts with the header " + uoptimeJMHHeader + ")"},
 		{"pa CSV separated by ','", "p.csv",
 			strings.ReplaceAll(paHeader, ";", ",") + "\np,c,b.B.x,,m1,1,1,1,avgt,ns/op,1,5\n", "pa",
 			1, "header separated by ',', not ';'"},
@@ -189,5 +196,31 @@ func TestEquallyLikelyFormatsAreNamed(t *testing.T) {
 	const want = "unrecognised format; it looks equally like gobench and uoptime (use --format gobench or --format uoptime)"
 	if err == nil || err.Error() != path+": "+want {
 		t.Errorf("err %v, want %q", err, want)
+	}
+}
+
+// TestDetectsEachFormat reads each format's ordinary test files with
+// detection and checks that the right reader took each, whole.
+func TestDetectsEachFormat(t *testing.T) {
+	for file, want := range map[string]string{
+		"../testdata/jmh/small_avgt.json":                            "jmh",
+		"../testdata/jmh/small_sample.json":                          "jmh",
+		"../testdata/uoptime/small.csv":                              "uoptime",
+		"../format/uoptime/testdata/good.csv":                        "uoptime",
+		"../format/uoptime/testdata/jmh_good.csv":                    "uoptime-jmh",
+		"../format/uoptime/testdata/laaber_demo-01_10_07-jmh121.csv": "uoptime-jmh",
+		"../testdata/gobench/small.txt":                              "gobench",
+		"../testdata/pa/small.csv":                                   "pa",
+		"../format/duet/testdata/mixed.csv":                          "duet",
+	} {
+		tab, _, files, err := ingest.ReadFiles([]string{file}, ingest.ReadOptions{Formats: all.Formats()})
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if len(files) != 1 || files[0].Format != want || files[0].Rows == 0 {
+			t.Errorf("%s: read as %+v, want format %s", file, files, want)
+		}
+		tab.Release()
 	}
 }

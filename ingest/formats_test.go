@@ -14,7 +14,7 @@ import (
 // TestReadFilesUsesTheGivenFormats checks that ReadFiles reads with the
 // formats ReadOptions.Formats lists and no others: none given is an error
 // naming the file, a format left out is neither detected nor accepted by
-// --format, and all.Formats() names the four readers in the order the
+// --format, and all.Formats() names the readers in the order the
 // messages list them. A canonical table file needs no format.
 func TestReadFilesUsesTheGivenFormats(t *testing.T) {
 	jmhFile := filepath.Join("..", "testdata", "jmh", "small_avgt.json")
@@ -23,7 +23,7 @@ func TestReadFilesUsesTheGivenFormats(t *testing.T) {
 	for _, f := range all.Formats() {
 		names = append(names, f.Name())
 	}
-	if got, want := strings.Join(names, ","), "duet,gobench,jmh,pa,uoptime"; got != want {
+	if got, want := strings.Join(names, ","), "duet,gobench,jmh,pa,uoptime,uoptime-jmh"; got != want {
 		t.Errorf("all.Formats() names %s, want %s", got, want)
 	}
 

@@ -48,7 +48,7 @@ func detect(file string, head []byte, formats []Format) (Format, error) {
 		if len(bytes.TrimSpace(head)) == 0 {
 			return nil, &ParseError{File: file, Msg: "empty file (a JMH run that aborted leaves a 0-byte result file)"}
 		}
-		return nil, &ParseError{File: file, Msg: "unrecognised format (not JMH JSON, µOpTime CSV, go test -bench output, pa CSV or duetprocess CSV; use --format to force one)"}
+		return nil, &ParseError{File: file, Msg: "unrecognised format (not JMH JSON, µOpTime Go or Java CSV, go test -bench output, pa CSV or duetprocess CSV; use --format to force one)"}
 	}
 	names := make([]string, len(hits))
 	for i, f := range hits {
@@ -110,7 +110,7 @@ func diagnose(file string, head []byte, r io.Reader, formats []Format, detectErr
 type ReadOptions struct {
 	// Formats are the result-file formats ReadFiles detects among (in this
 	// order; detection messages name them in it) and Format picks from.
-	// all.Formats() (package format/all) lists benchtrim's four readers.
+	// all.Formats() (package format/all) lists benchtrim's readers.
 	// Without formats, ReadFiles reads canonical table files only.
 	Formats []Format
 	// Format forces a format of Formats by name; "" detects it per file.

@@ -19,9 +19,9 @@ import (
 
 // Formats returns the readers of duet results (duetprocess CSV and
 // duetbench directories), go test -bench text, JMH JSON, pa/bencher CSV
-// and µOpTime Go CSV, in the order ReadFiles tries them and names them in
-// messages: by name (duet, gobench, jmh, pa, uoptime). Each call returns a
-// new slice.
+// and µOpTime's Go and Java CSV, in the order ReadFiles tries them and
+// names them in messages: by name (duet, gobench, jmh, pa, uoptime,
+// uoptime-jmh). Each call returns a new slice.
 func Formats() []ingest.Format {
-	return []ingest.Format{duet.Format(), gobench.Format(), jmh.Format(), pa.Format(), uoptime.Format()}
+	return []ingest.Format{duet.Format(), gobench.Format(), jmh.Format(), pa.Format(), uoptime.Format(), uoptime.JMHFormat()}
 }

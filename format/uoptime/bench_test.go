@@ -96,7 +96,7 @@ func benchRead(b *testing.B, data []byte, rows int) {
 		mem := &peakAllocator{Allocator: memory.NewGoAllocator()}
 		tb := table.NewBuilder(mem, 0)
 		var rep ingest.Report
-		if err := (format{}).Read(bytes.NewReader(data), ingest.Source{File: "gen.csv"}, tb, &rep); err != nil {
+		if err := (goFormat).Read(bytes.NewReader(data), ingest.Source{File: "gen.csv"}, tb, &rep); err != nil {
 			b.Fatal(err)
 		}
 		tab := tb.Finish()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/table"
 )
 
 // maxGridCells bounds the dense per-benchmark presence grid; benchmarks
@@ -14,12 +16,15 @@ const maxGridCells = 1 << 16
 const maxMissingItems = 5
 
 // bench tracks one benchmark of a file: its first setup, which cells
-// (instance, trial, iteration, slice) of that setup's grid have a row, and
-// rows whose setup differs.
+// (instance, trial, iteration, slice; fork, iteration) of that setup's grid
+// have a row, and rows whose setup differs.
 type bench struct {
-	name      string
+	name string
+	// key labels the benchmark's rows and setup (project, benchmark,
+	// params; the Java layout's b_name may carry all three).
+	key       table.Key
 	firstLine int64
-	setup     [numLevels]int32
+	setup     [maxLevels]int32
 	// cells is the number of cells of the setup grid, saturated at MaxInt64
 	// (overflow tells); present is how many of them have a row.
 	cells    int64
@@ -28,14 +33,14 @@ type bench struct {
 	// grid[i] is the line of cell i's row (0: none); nil when the grid has
 	// more than maxGridCells cells. cellMap holds the cells outside grid.
 	grid    []int64
-	cellMap map[[numLevels]int32]int64
+	cellMap map[[maxLevels]int32]int64
 
 	mixedRows  int64
 	mixedLine  int64
-	mixedSetup [numLevels]int32
+	mixedSetup [maxLevels]int32
 }
 
-func newBench(name string, setup [numLevels]int32, line int64) *bench {
+func newBench(name string, setup [maxLevels]int32, line int64) *bench {
 	b := &bench{name: name, firstLine: line, setup: setup, cells: 1}
 	for _, d := range setup {
 		if b.cells > math.MaxInt64/int64(d) {
@@ -51,7 +56,7 @@ func newBench(name string, setup [numLevels]int32, line int64) *bench {
 }
 
 // inGrid reports whether p (positions ≥ 1) lies inside the first setup's grid.
-func (b *bench) inGrid(p [numLevels]int32) bool {
+func (b *bench) inGrid(p [maxLevels]int32) bool {
 	for l, v := range p {
 		if v > b.setup[l] {
 			return false
@@ -61,7 +66,7 @@ func (b *bench) inGrid(p [numLevels]int32) bool {
 }
 
 // index is the row-major index of in-grid cell p.
-func (b *bench) index(p [numLevels]int32) int64 {
+func (b *bench) index(p [maxLevels]int32) int64 {
 	var i int64
 	for l, v := range p {
 		i = i*int64(b.setup[l]) + int64(v-1)
@@ -70,9 +75,9 @@ func (b *bench) index(p [numLevels]int32) int64 {
 }
 
 // cellAt is the inverse of index.
-func (b *bench) cellAt(i int64) [numLevels]int32 {
-	var p [numLevels]int32
-	for l := numLevels - 1; l >= 0; l-- {
+func (b *bench) cellAt(i int64) [maxLevels]int32 {
+	var p [maxLevels]int32
+	for l := maxLevels - 1; l >= 0; l-- {
 		d := int64(b.setup[l])
 		p[l] = int32(i%d) + 1
 		i /= d
@@ -82,7 +87,7 @@ func (b *bench) cellAt(i int64) [numLevels]int32 {
 
 // mark records that cell p has a row at line. It returns the line of an
 // earlier row for the same cell, or 0 when p is new.
-func (b *bench) mark(p [numLevels]int32, line int64) int64 {
+func (b *bench) mark(p [maxLevels]int32, line int64) int64 {
 	in := b.inGrid(p)
 	if in && b.grid != nil {
 		i := b.index(p)
@@ -94,7 +99,7 @@ func (b *bench) mark(p [numLevels]int32, line int64) int64 {
 		return 0
 	}
 	if b.cellMap == nil {
-		b.cellMap = map[[numLevels]int32]int64{}
+		b.cellMap = map[[maxLevels]int32]int64{}
 	}
 	if first, ok := b.cellMap[p]; ok {
 		return first
@@ -107,7 +112,7 @@ func (b *bench) mark(p [numLevels]int32, line int64) int64 {
 }
 
 // has reports whether in-grid cell p has a row.
-func (b *bench) has(p [numLevels]int32) bool {
+func (b *bench) has(p [maxLevels]int32) bool {
 	if b.grid != nil {
 		return b.grid[b.index(p)] != 0
 	}
@@ -119,16 +124,16 @@ func (b *bench) has(p [numLevels]int32) bool {
 // returns "" when the grid is full. Missing cells are named by the largest
 // wholly missing group: "instance 2 trial 1 iteration 2" when all slices of
 // that iteration are missing, "instance 3" when the whole instance is.
-func (b *bench) raggedMessage() string {
+func (b *bench) raggedMessage(ly *layout) string {
 	if !b.overflow && b.present >= b.cells {
 		return ""
 	}
 	// counts[prefix] is the number of present cells under a prefix of
 	// positions (the remaining positions zero).
-	counts := map[[numLevels]int32]int64{}
-	add := func(p [numLevels]int32) {
-		for l := 0; l < numLevels-1; l++ {
-			var q [numLevels]int32
+	counts := map[[maxLevels]int32]int64{}
+	add := func(p [maxLevels]int32) {
+		for l := 0; l < maxLevels-1; l++ {
+			var q [maxLevels]int32
 			copy(q[:l+1], p[:l+1])
 			counts[q]++
 		}
@@ -150,8 +155,8 @@ func (b *bench) raggedMessage() string {
 	// walk visits the children of prefix p at level. Each visited child is
 	// missing (at most maxMissingItems+1 before stopping) or has a present
 	// cell under it, so the walk is bounded by the number of rows.
-	var walk func(level int, p [numLevels]int32) bool
-	walk = func(level int, p [numLevels]int32) bool {
+	var walk func(level int, p [maxLevels]int32) bool
+	walk = func(level int, p [maxLevels]int32) bool {
 		subtree := int64(1)
 		for _, d := range b.setup[level+1:] {
 			subtree = satMul(subtree, int64(d))
@@ -159,7 +164,7 @@ func (b *bench) raggedMessage() string {
 		for i := int32(1); i <= b.setup[level] && i > 0; i++ {
 			p[level] = i
 			var c int64
-			if level == numLevels-1 {
+			if level == maxLevels-1 {
 				if b.has(p) {
 					c = 1
 				}
@@ -172,7 +177,7 @@ func (b *bench) raggedMessage() string {
 					truncated = true
 					return false
 				}
-				items = append(items, describeCell(p, level))
+				items = append(items, ly.describe(p, level))
 			case c < subtree:
 				if !walk(level+1, p) {
 					return false
@@ -181,7 +186,7 @@ func (b *bench) raggedMessage() string {
 		}
 		return true
 	}
-	walk(0, [numLevels]int32{})
+	walk(0, [maxLevels]int32{})
 	total := fmt.Sprint(b.cells)
 	missing := fmt.Sprint(b.cells - b.present)
 	if b.overflow {
@@ -192,22 +197,10 @@ func (b *bench) raggedMessage() string {
 		total = fmt.Sprintf("%.4g", f)
 		missing = fmt.Sprintf("%.4g", f-float64(b.present))
 	}
-	msg := fmt.Sprintf("benchmark %s: %s of %s slices missing from the setup grid (%d instances × %d trials × %d iterations × %d slices): missing %s",
-		b.name, missing, total, b.setup[0], b.setup[1], b.setup[2], b.setup[3], strings.Join(items, "; "))
+	msg := fmt.Sprintf("benchmark %s: %s of %s %s missing from the setup grid (%s): missing %s",
+		b.name, missing, total, ly.cells, ly.gridString(b.setup), strings.Join(items, "; "))
 	if truncated {
 		msg += "; …"
 	}
 	return msg
-}
-
-// describeCell names prefix p up to level: "instance 2 trial 1 iteration 2".
-func describeCell(p [numLevels]int32, level int) string {
-	var sb strings.Builder
-	for l := 0; l <= level; l++ {
-		if l > 0 {
-			sb.WriteByte(' ')
-		}
-		fmt.Fprintf(&sb, "%s %d", levelNames[l], p[l])
-	}
-	return sb.String()
 }

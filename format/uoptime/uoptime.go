@@ -1,51 +1,3 @@
-// Package uoptime reads µOpTime Go benchmark CSV files into the canonical
-// measurement table.
-//
-// Flow: ingest.ReadFiles (or a caller) picks this Format for a file whose header
-// names ns_per_op and b_name; Read appends one canonical row per one-second
-// measurement slice to a table.Builder, plus one table.Setup per benchmark;
-// analyzers then read the table (package table), never the file.
-//
-// The format (µOpTime replication package, Japke et al.): a comma-separated
-// file with a header and one row per slice,
-//
-//	m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name
-//
-// Columns are found by header name (case-insensitive, any order; m_id and
-// unknown columns are optional and ignored). Mapping to the canonical table:
-//
-//	ir_pos → instance    sr_pos → trial    fork = 1
-//	it_pos → iteration   bed_pos → slice   n → count
-//	ns_per_op → value and ns_per_op (unit "ns/op", mode "go", metric primary)
-//	b_name → benchmark, kept whole (sub-benchmark path included), params ""
-//	project, version from ingest.Source (Source.Instance and Trial are not
-//	used: the file has both levels)
-//
-// b_name is kept whole because µOpTime treats it as the benchmark's identity:
-// its sub-benchmark parts are mostly positional (BenchmarkScanComments/10ValidUtf8),
-// and splitting key=value parts off would make the benchmark names differ
-// from those µOpTime reports. (format/gobench, by contrast, turns /key=value
-// name parts into params, as benchstat does.)
-//
-// The setup of each benchmark comes from the *_setup columns: Instances =
-// ir_setup, Trials = sr_setup, MeasurementIterations = it_setup, Slices =
-// bed_setup, SliceTimeNs = 1 s, MeasurementTimeNs = bed_setup·1 s, Forks = 1,
-// Tool "go".
-//
-// Bad input never stops the read once the header is good: rows with
-// malformed CSV, a wrong field count, non-numeric fields, NaN, infinite, zero
-// or negative ns_per_op, n ≤ 0, *_setup < 1, positions outside 1.._setup, a
-// b_name longer than table.MaxStringBytes, or
-// duplicating an earlier row's (benchmark, instance, trial, iteration, slice)
-// are skipped and counted in the ingest.Report with file:line. Benchmarks
-// whose rows state different setups, and benchmarks whose rows do not fill
-// the setup grid (ragged data), are kept and reported as warnings naming
-// what differs or is missing. A b_name with invalid UTF-8 or control
-// characters (a quoted field may hold a line break) is stored cleaned
-// (ingest.CleanName) and warned about once per name. Integer columns accept
-// integral float spellings such as "5.0" (pandas writes integer columns that
-// way when a column had missing values). A header separated by ';' or a
-// tab, or a first line that is a data row, is reported as such.
 package uoptime
 
 import (
@@ -61,40 +13,67 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Format returns the reader of µOpTime Go benchmark CSV.
-func Format() ingest.Format { return format{} }
+// Format returns the reader of µOpTime Go benchmark CSV (--format uoptime).
+func Format() ingest.Format { return format{goLayout} }
 
-// format is the µOpTime reader; it has no state.
-type format struct{}
+// JMHFormat returns the reader of µOpTime's Java CSV, its JMH data sets 2
+// and 3 (--format uoptime-jmh).
+func JMHFormat() ingest.Format { return format{jmhLayout} }
+
+// format is a µOpTime reader of one layout; it has no other state.
+type format struct{ ly *layout }
 
 var _ ingest.Format = format{}
 
-// Name is "uoptime".
-func (format) Name() string { return "uoptime" }
+// Name is "uoptime" or "uoptime-jmh".
+func (f format) Name() string { return f.ly.format }
 
 // Sniff reports whether the first line of head is a CSV header naming the
-// ns_per_op and b_name columns.
-func (format) Sniff(head []byte) bool {
+// ns_per_op and b_name columns and, for the Java layout, fork_setup or
+// fork_pos (the Go layout: neither).
+func (f format) Sniff(head []byte) bool {
 	h := bytes.ToLower(csvfile.FirstLine(head))
-	return bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) && bytes.IndexByte(h, ',') >= 0
+	return bytes.Contains(h, []byte(colNsPerOp)) && bytes.Contains(h, []byte(colBName)) && bytes.IndexByte(h, ',') >= 0 &&
+		jmhLayout.namesOwn(h) == f.ly.jmh
 }
 
 // Likely scores a head that no format sniffed (see ingest.Format): 2 when
 // its first line names the ns_per_op and b_name columns (separated by
-// something other than ','), 1 when the first line looks like a µOpTime
-// data row without a header (12 or more ','-separated fields, the first a
-// number, the last a Benchmark name), else 0. Read's header error then
-// names the delimiter or the missing header.
-func (format) Likely(head []byte) int {
+// something other than ',') and, as Sniff, the layout's fork columns or
+// not, 1 when the first line looks like a data row of the layout without
+// a header (Go: 12 or more ','-separated fields, the first a number, the
+// last a Benchmark name; Java: 8 fields, the first 7 numbers), else 0.
+// Read's header error then names the delimiter or the missing header.
+func (f format) Likely(head []byte) int {
 	line := csvfile.FirstLine(head)
 	h := bytes.ToLower(line)
-	if bytes.Contains(h, []byte("ns_per_op")) && bytes.Contains(h, []byte("b_name")) {
-		return 2
+	if bytes.Contains(h, []byte(colNsPerOp)) && bytes.Contains(h, []byte(colBName)) {
+		if jmhLayout.namesOwn(h) == f.ly.jmh {
+			return 2
+		}
+		return 0
 	}
-	if f := strings.Split(string(line), ","); len(f) >= 12 && isNumber(f[0]) && strings.HasPrefix(csvfile.TrimSpace(f[len(f)-1]), "Benchmark") {
+	if f.ly.dataRow(strings.Split(string(line), ",")) {
 		return 1
 	}
 	return 0
+}
+
+// dataRow reports whether fields look like a data row of the layout
+// (Likely).
+func (ly *layout) dataRow(f []string) bool {
+	if ly.jmh {
+		if len(f) != 8 {
+			return false
+		}
+		for _, s := range f[:7] {
+			if !isNumber(s) {
+				return false
+			}
+		}
+		return csvfile.TrimSpace(f[7]) != ""
+	}
+	return len(f) >= 12 && isNumber(f[0]) && strings.HasPrefix(csvfile.TrimSpace(f[len(f)-1]), "Benchmark")
 }
 
 // isNumber reports whether s (trimmed) parses as a float.
@@ -105,43 +84,33 @@ func isNumber(s string) bool {
 
 // headerProblem explains a header that lacks required columns when the
 // reason is plain: the header uses another delimiter than ',' (one field
-// that splits on ';' or tab into the required names), or there is no
-// header (the first line is a data row). It returns "" otherwise.
-func headerProblem(head []string) string {
+// that splits on ';' or tab into the required names), there is no header
+// (the first line is a data row), or it is the other layout's header. It
+// returns "" otherwise.
+func (ly *layout) headerProblem(head []string, index map[string]int) string {
 	if d := csvfile.OtherDelimiter(head, ',', colNsPerOp, colBName, colN); d != "" {
-		return fmt.Sprintf("header separated by %s, not ',' (a µOpTime CSV is comma-separated; convert it or re-export it with ',')", d)
+		return fmt.Sprintf("header separated by %s, not ',' (a %s is comma-separated; convert it or re-export it with ',')", d, ly.what)
 	}
-	if len(head) >= 12 && isNumber(head[0]) && isNumber(head[1]) && isNumber(head[2]) {
-		return fmt.Sprintf("no header line: line 1 is a data row (a µOpTime CSV starts with the header %s)",
-			strings.Join([]string{colMID, colN, colNsPerOp, colBedSetup, colItSetup, colSrSetup, colIrSetup, colBedPos, colItPos, colSrPos, colIrPos, colBName}, ","))
+	if ly.dataRow(head) || len(head) >= 3 && isNumber(head[0]) && isNumber(head[1]) && isNumber(head[2]) {
+		return fmt.Sprintf("no header line: line 1 is a data row (a %s starts with the header %s)", ly.what, ly.header())
+	}
+	other := jmhLayout
+	if ly.jmh {
+		other = goLayout
+	}
+	for _, c := range other.own {
+		if _, ok := index[c]; ok {
+			return fmt.Sprintf("header names %s: this is the %s layout (read it with --format %s)", c, other.what, other.format)
+		}
 	}
 	return ""
 }
 
-// sliceTimeNs is the duration of one µOpTime measurement slice (1 s).
+// sliceTimeNs is the duration of one µOpTime Go measurement slice (1 s).
 const sliceTimeNs = int64(1e9)
-
-// mode is the canonical mode of µOpTime rows.
-const mode = "go"
 
 // unit is the recorded unit of ns_per_op.
 const unit = "ns/op"
-
-// Column names of the µOpTime CSV.
-const (
-	colN        = "n"
-	colNsPerOp  = "ns_per_op"
-	colBedSetup = "bed_setup"
-	colItSetup  = "it_setup"
-	colSrSetup  = "sr_setup"
-	colIrSetup  = "ir_setup"
-	colBedPos   = "bed_pos"
-	colItPos    = "it_pos"
-	colSrPos    = "sr_pos"
-	colIrPos    = "ir_pos"
-	colBName    = "b_name"
-	colMID      = "m_id"
-)
 
 // Report kinds used by Read.
 const (
@@ -153,43 +122,43 @@ const (
 	kindOutsideSetup  = "position outside setup"
 	kindBadN          = "n ≤ 0"
 	kindDuplicate     = "duplicate row"
-	kindRagged        = "ragged data (slices missing from the setup grid)"
 	kindMixedSetups   = "mixed setups"
 	kindNoRows        = "no data rows"
 	kindUnknownColumn = "unknown column ignored"
+	kindBadParams     = "b_name params not key=value"
 )
 
 // columns holds the field index of each required column.
 type columns struct {
-	n, nsPerOp                          int
-	irSetup, srSetup, itSetup, bedSetup int
-	irPos, srPos, itPos, bedPos, bName  int
-	width                               int
+	n, nsPerOp, bName int
+	setup, pos        [maxLevels]int
+	width             int
 }
 
-// Levels, outermost first: instance, trial (suite run), iteration, slice.
-const numLevels = 4
-
-var levelNames = [numLevels]string{"instance", "trial", "iteration", "slice"}
-
-// Read parses a µOpTime CSV from r and appends its rows and setups to dst.
-// It returns a *ingest.ParseError when r is empty or the header lacks
-// required columns, and a wrapped error when reading r fails; bad rows are
-// counted in rep and skipped.
-func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+// Read parses a µOpTime CSV of the format's layout from r and appends its
+// rows and setups to dst. It returns a *ingest.ParseError when r is empty
+// or the header lacks required columns, and a wrapped error when reading r
+// fails; bad rows are counted in rep and skipped.
+func (f format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
 	cr, err := csvfile.NewReader(r, src.File, ',', rep, kindMalformedCSV)
 	if err != nil {
 		return err
 	}
 	file := cr.File
-	cols, err := parseHeader(cr.Head, file, cr.HeadLine, rep)
+	cols, err := f.ly.parseHeader(cr.Head, file, cr.HeadLine, rep)
 	if err != nil {
 		return err
 	}
 
-	rd := reader{file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}, names: ingest.Names{Rep: rep}}
-	rd.row = table.Row{Project: src.Project, Version: src.Version, Mode: mode, Metric: table.Primary,
-		Unit: unit, Fork: 1, Source: file}
+	rd := reader{ly: f.ly, file: file, src: src, dst: dst, rep: rep, cols: cols, benches: map[string]*bench{}, names: ingest.Names{Rep: rep}}
+	if f.ly.jmh {
+		rd.src, rd.toolVersion = jmhLabels(src)
+	}
+	rd.row = table.Row{Project: rd.src.Project, Version: rd.src.Version, Mode: f.ly.mode, Metric: table.Primary,
+		Unit: unit, Instance: 1, Trial: 1, Fork: 1, Iteration: 1, Slice: 1, Source: file}
+	if f.ly.jmh {
+		rd.row.Instance, rd.row.Trial = max(1, src.Instance), max(1, src.Trial)
+	}
 	for cr.Scan() {
 		rd.record(cr.Record())
 	}
@@ -202,19 +171,22 @@ func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *inge
 }
 
 // parseHeader maps the header's column names to field indices.
-func parseHeader(head []string, file string, line int, rep *ingest.Report) (columns, error) {
+func (ly *layout) parseHeader(head []string, file string, line int, rep *ingest.Report) (columns, error) {
 	c := columns{width: len(head)}
-	want := []struct {
+	type want struct {
 		name string
 		dst  *int
-	}{
-		{colN, &c.n}, {colNsPerOp, &c.nsPerOp},
-		{colBedSetup, &c.bedSetup}, {colItSetup, &c.itSetup}, {colSrSetup, &c.srSetup}, {colIrSetup, &c.irSetup},
-		{colBedPos, &c.bedPos}, {colItPos, &c.itPos}, {colSrPos, &c.srPos}, {colIrPos, &c.irPos},
-		{colBName, &c.bName},
 	}
+	wants := []want{{colN, &c.n}, {colNsPerOp, &c.nsPerOp}}
+	for l := range ly.levels {
+		wants = append(wants, want{ly.levels[l].setup, &c.setup[l]})
+	}
+	for l := range ly.levels {
+		wants = append(wants, want{ly.levels[l].pos, &c.pos[l]})
+	}
+	wants = append(wants, want{colBName, &c.bName})
 	known := map[string]bool{colMID: true}
-	for _, w := range want {
+	for _, w := range wants {
 		known[w.name] = true
 	}
 	names, index := csvfile.Names(head)
@@ -225,7 +197,7 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 		}
 	}
 	var missing []string
-	for _, w := range want {
+	for _, w := range wants {
 		i, ok := index[w.name]
 		if !ok {
 			missing = append(missing, w.name)
@@ -234,7 +206,7 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 		*w.dst = i
 	}
 	if len(missing) > 0 {
-		if msg := headerProblem(head); msg != "" {
+		if msg := ly.headerProblem(head, index); msg != "" {
 			return c, &ingest.ParseError{File: file, Line: line, Msg: msg}
 		}
 		return c, &ingest.ParseError{File: file, Line: line,
@@ -246,7 +218,7 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 	for i, h := range head {
 		if !known[names[i]] {
 			rep.Warn(kindUnknownColumn, &ingest.ParseError{File: file, Line: line,
-				Msg: fmt.Sprintf("column %d %q is not a µOpTime column", i+1, h)})
+				Msg: fmt.Sprintf("column %d %q is not a %s column", i+1, h, ly.what)})
 		}
 	}
 	return c, nil
@@ -254,21 +226,25 @@ func parseHeader(head []string, file string, line int, rep *ingest.Report) (colu
 
 // reader is the state of one Read.
 type reader struct {
-	file    string
-	src     ingest.Source
-	dst     *table.Builder
-	rep     *ingest.Report
-	cols    columns
-	row     table.Row
-	benches map[string]*bench
-	order   []*bench // in order of first appearance
-	last    *bench
-	names   ingest.Names
+	ly          *layout
+	file        string
+	src         ingest.Source // labels as the rows get them
+	toolVersion string
+	dst         *table.Builder
+	rep         *ingest.Report
+	cols        columns
+	row         table.Row
+	benches     map[string]*bench    // by b_name
+	byKey       map[table.Key]*bench // the Java layout's, by labels
+	order       []*bench             // in order of first appearance
+	last        *bench
+	lastName    string // the b_name last read (last's, or one labelled as it)
+	names       ingest.Names
 }
 
 // record checks one CSV record and appends it as a row or reports why not.
 func (rd *reader) record(rec []string, line int64) {
-	c := &rd.cols
+	c, ly := &rd.cols, rd.ly
 	if len(rec) != c.width {
 		rd.skip(kindFieldCount, line, "row has %d fields, header has %d", len(rec), c.width)
 		return
@@ -283,29 +259,26 @@ func (rd *reader) record(rec []string, line int64) {
 		return
 	}
 	name = rd.names.Clean(name, "b_name", ingest.ParseError{File: rd.file, Line: int(line)})
-	var setup, pos [numLevels]int32
-	setupCols := [numLevels]int{c.irSetup, c.srSetup, c.itSetup, c.bedSetup}
-	posCols := [numLevels]int{c.irPos, c.srPos, c.itPos, c.bedPos}
-	setupNames := [numLevels]string{colIrSetup, colSrSetup, colItSetup, colBedSetup}
-	posNames := [numLevels]string{colIrPos, colSrPos, colItPos, colBedPos}
-	for l := 0; l < numLevels; l++ {
-		v, err := csvfile.ParseInt(csvfile.TrimSpace(rec[setupCols[l]]), 32)
+	setup := [maxLevels]int32{1, 1, 1, 1}
+	pos := [maxLevels]int32{1, 1, 1, 1}
+	for l, lv := range ly.levels {
+		v, err := csvfile.ParseInt(csvfile.TrimSpace(rec[c.setup[l]]), 32)
 		if err != nil {
-			rd.skip(kindBadNumber, line, "column %s: %v", setupNames[l], err)
+			rd.skip(kindBadNumber, line, "column %s: %v", lv.setup, err)
 			return
 		}
 		if v < 1 {
-			rd.skip(kindBadSetup, line, "column %s = %d, want ≥ 1", setupNames[l], v)
+			rd.skip(kindBadSetup, line, "column %s = %d, want ≥ 1", lv.setup, v)
 			return
 		}
 		setup[l] = int32(v)
-		p, err := csvfile.ParseInt(csvfile.TrimSpace(rec[posCols[l]]), 32)
+		p, err := csvfile.ParseInt(csvfile.TrimSpace(rec[c.pos[l]]), 32)
 		if err != nil {
-			rd.skip(kindBadNumber, line, "column %s: %v", posNames[l], err)
+			rd.skip(kindBadNumber, line, "column %s: %v", lv.pos, err)
 			return
 		}
 		if p < 1 || p > v {
-			rd.skip(kindOutsideSetup, line, "column %s = %d outside 1..%s = %d", posNames[l], p, setupNames[l], v)
+			rd.skip(kindOutsideSetup, line, "column %s = %d outside 1..%s = %d", lv.pos, p, lv.setup, v)
 			return
 		}
 		pos[l] = int32(p)
@@ -324,24 +297,22 @@ func (rd *reader) record(rec []string, line int64) {
 		rd.skip(kindBadNumber, line, "column ns_per_op: %q is not a number", rec[c.nsPerOp])
 		return
 	}
-	if reason, ok := ingest.CheckTime(mode, ns); !ok {
+	if reason, ok := ingest.CheckTime(ly.timeMode, ns); !ok {
 		rd.skip(reason, line, "column ns_per_op = %s", rec[c.nsPerOp])
 		return
 	}
 
 	b := rd.last
-	if b == nil || b.name != name {
+	if b == nil || rd.lastName != name {
 		b = rd.benches[name]
 		if b == nil {
-			b = newBench(name, setup, line)
+			b = rd.newBench(name, setup, line)
 			rd.benches[name] = b
-			rd.order = append(rd.order, b)
 		}
-		rd.last = b
+		rd.last, rd.lastName = b, name
 	}
 	if first := b.mark(pos, line); first != 0 {
-		rd.skip(kindDuplicate, line, "benchmark %s instance %d trial %d iteration %d slice %d already read at line %d",
-			name, pos[0], pos[1], pos[2], pos[3], first)
+		rd.skip(kindDuplicate, line, "benchmark %s %s already read at line %d", b.name, ly.describe(pos, len(ly.levels)-1), first)
 		return
 	}
 	if setup != b.setup {
@@ -352,13 +323,36 @@ func (rd *reader) record(rec []string, line int64) {
 	}
 
 	r := &rd.row
-	r.Benchmark = b.name
+	r.Project, r.Benchmark, r.Params = b.key.Project, b.key.Benchmark, b.key.Params
 	r.Value, r.NsPerOp, r.Count = ns, ns, n
-	r.Instance, r.Trial, r.Iteration, r.Slice = pos[0], pos[1], pos[2], pos[3]
+	ly.place(r, pos)
 	r.Line = line
 	if err := rd.dst.Append(r); err != nil {
 		rd.skip(ingest.RejectKind(err), line, "%v", err)
 	}
+}
+
+// newBench returns the benchmark of b_name name (trimmed and cleaned),
+// first seen at line: a new one with its labels and setup grid, or the one
+// an earlier b_name already labels the same way (the Java layout's
+// "p#B#x=1&y=2" and "p#B#y=2&x=1" are one benchmark run).
+func (rd *reader) newBench(name string, setup [maxLevels]int32, line int64) *bench {
+	b := newBench(name, setup, line)
+	b.key = table.Key{Project: rd.src.Project, Version: rd.src.Version, Benchmark: name, Mode: rd.ly.mode}
+	if !rd.ly.jmh {
+		rd.order = append(rd.order, b)
+		return b
+	}
+	rd.splitName(b, line)
+	if same := rd.byKey[b.key]; same != nil {
+		return same
+	}
+	if rd.byKey == nil {
+		rd.byKey = map[table.Key]*bench{}
+	}
+	rd.byKey[b.key] = b
+	rd.order = append(rd.order, b)
+	return b
 }
 
 func (rd *reader) skip(kind string, line int64, format string, args ...any) {
@@ -368,18 +362,15 @@ func (rd *reader) skip(kind string, line int64, format string, args ...any) {
 // finish adds the setups and reports mixed setups and ragged benchmarks,
 // in order of first appearance.
 func (rd *reader) finish() {
+	ly := rd.ly
 	for _, b := range rd.order {
-		s := table.Setup{
-			Key:                   table.Key{Project: rd.src.Project, Version: rd.src.Version, Benchmark: b.name, Mode: mode},
-			Tool:                  "go",
-			Forks:                 1,
-			Instances:             int(b.setup[0]),
-			Trials:                int(b.setup[1]),
-			MeasurementIterations: int(b.setup[2]),
-			Slices:                int(b.setup[3]),
-			SliceTimeNs:           sliceTimeNs,
-			MeasurementTimeNs:     satMul(int64(b.setup[3]), sliceTimeNs),
-			Source:                fmt.Sprintf("%s:%d", rd.file, b.firstLine),
+		s := table.Setup{Key: b.key, Tool: ly.tool, ToolVersion: rd.toolVersion, Source: fmt.Sprintf("%s:%d", rd.file, b.firstLine)}
+		if ly.jmh {
+			s.Forks, s.MeasurementIterations = int(b.setup[0]), int(b.setup[1])
+		} else {
+			s.Forks = 1
+			s.Instances, s.Trials, s.MeasurementIterations, s.Slices = int(b.setup[0]), int(b.setup[1]), int(b.setup[2]), int(b.setup[3])
+			s.SliceTimeNs, s.MeasurementTimeNs = sliceTimeNs, satMul(int64(b.setup[3]), sliceTimeNs)
 		}
 		if err := rd.dst.AddSetup(s); err != nil {
 			rd.rep.Warn(kindMixedSetups, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: err.Error()})
@@ -387,16 +378,12 @@ func (rd *reader) finish() {
 		if b.mixedRows > 0 {
 			rd.rep.Warn(kindMixedSetups, &ingest.ParseError{File: rd.file, Line: int(b.mixedLine), Msg: fmt.Sprintf(
 				"benchmark %s: %d row(s) state setup %s, but line %d stated %s; the setup record keeps the first",
-				b.name, b.mixedRows, setupString(b.mixedSetup), b.firstLine, setupString(b.setup))})
+				b.name, b.mixedRows, ly.setupString(b.mixedSetup), b.firstLine, ly.setupString(b.setup))})
 		}
-		if msg := b.raggedMessage(); msg != "" {
-			rd.rep.Warn(kindRagged, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: msg})
+		if msg := b.raggedMessage(ly); msg != "" {
+			rd.rep.Warn(ly.kindRagged, &ingest.ParseError{File: rd.file, Line: int(b.firstLine), Msg: msg})
 		}
 	}
-}
-
-func setupString(s [numLevels]int32) string {
-	return fmt.Sprintf("ir_setup=%d sr_setup=%d it_setup=%d bed_setup=%d", s[0], s[1], s[2], s[3])
 }
 
 // satMul is a·b for a, b ≥ 0, saturating at math.MaxInt64.

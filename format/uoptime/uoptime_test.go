@@ -19,16 +19,19 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
+// goFormat is the reader of the Go layout.
+var goFormat = format{goLayout}
+
 // readPath ingests one file with labels p@v and returns the table (released
 // at the end of the test, with a leak check) and the report.
 func readPath(t *testing.T, path string) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.ReadFile(t, format{}, path, ingest.Source{Project: "p", Version: "v"})
+	return ingesttest.ReadFile(t, goFormat, path, ingest.Source{Project: "p", Version: "v"})
 }
 
 func readFrom(t *testing.T, r io.Reader, name string) (*table.Table, *ingest.Report, error) {
 	t.Helper()
-	return ingesttest.Read(t, format{}, r, ingest.Source{File: name, Project: "p", Version: "v"})
+	return ingesttest.Read(t, goFormat, r, ingest.Source{File: name, Project: "p", Version: "v"})
 }
 
 func rowsOf(t *testing.T, tab *table.Table) []table.Row { t.Helper(); return ingesttest.Rows(t, tab) }
@@ -156,7 +159,7 @@ func TestReadUnreadable(t *testing.T) {
 		t.Errorf("duplicate column: err = %v", err)
 	}
 	_, _, err = readFrom(t, strings.NewReader("1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX\n"), "data.csv")
-	if err == nil || !strings.HasPrefix(err.Error(), "data.csv:1: no header line: line 1 is a data row (a µOpTime CSV starts with the header m_id,n,ns_per_op,") {
+	if err == nil || !strings.HasPrefix(err.Error(), "data.csv:1: no header line: line 1 is a data row (a µOpTime Go CSV starts with the header m_id,n,ns_per_op,") {
 		t.Errorf("data line as header: err = %v", err)
 	}
 	tab, rep, err := readFrom(t, strings.NewReader(header+",note,note\n1,10,5.5,1,1,1,1,1,1,1,1,BenchmarkX,a,b\n"), "extra.csv")
@@ -187,11 +190,11 @@ func TestReadRaggedAndMixed(t *testing.T) {
 	if tab.NumRows() != 8 || rep.SkippedRows() != 0 {
 		t.Errorf("rows %d skipped %d, want 8 and 0", tab.NumRows(), rep.SkippedRows())
 	}
-	if rep.Count(kindRagged) != 1 {
-		t.Errorf("ragged warnings %d, want 1", rep.Count(kindRagged))
+	if rep.Count(kindRaggedGo) != 1 {
+		t.Errorf("ragged warnings %d, want 1", rep.Count(kindRaggedGo))
 	}
 	wantRagged := f + ":2: benchmark BenchmarkRagged: 3 of 8 slices missing from the setup grid (2 instances × 1 trials × 2 iterations × 2 slices): missing instance 1 trial 1 iteration 2 slice 2; instance 2 trial 1 iteration 2"
-	if got := examples(rep, kindRagged); got != wantRagged {
+	if got := examples(rep, kindRaggedGo); got != wantRagged {
 		t.Errorf("ragged warning\n%s\nwant\n%s", got, wantRagged)
 	}
 	if rep.Count(kindMixedSetups) != 1 {
@@ -210,17 +213,17 @@ func TestReadRaggedAndMixed(t *testing.T) {
 // TestRaggedMessageLarge checks the map-backed grid and truncation of the
 // missing list on a setup too large for the dense grid.
 func TestRaggedMessageLarge(t *testing.T) {
-	b := newBench("BenchmarkBig", [numLevels]int32{1000, 1000, 10, 10}, 2)
+	b := newBench("BenchmarkBig", [maxLevels]int32{1000, 1000, 10, 10}, 2)
 	if b.grid != nil {
 		t.Fatal("dense grid allocated for 1e8 cells")
 	}
 	for s := int32(1); s <= 10; s++ {
-		b.mark([numLevels]int32{1, 1, 1, s}, int64(s+1))
+		b.mark([maxLevels]int32{1, 1, 1, s}, int64(s+1))
 	}
-	if first := b.mark([numLevels]int32{1, 1, 1, 4}, 99); first != 5 {
+	if first := b.mark([maxLevels]int32{1, 1, 1, 4}, 99); first != 5 {
 		t.Errorf("duplicate mark returned %d, want 5", first)
 	}
-	msg := b.raggedMessage()
+	msg := b.raggedMessage(goLayout)
 	want := "benchmark BenchmarkBig: 99999990 of 100000000 slices missing from the setup grid (1000 instances × 1000 trials × 10 iterations × 10 slices): missing instance 1 trial 1 iteration 2; instance 1 trial 1 iteration 3; instance 1 trial 1 iteration 4; instance 1 trial 1 iteration 5; instance 1 trial 1 iteration 6; …"
 	if msg != want {
 		t.Errorf("message\n%s\nwant\n%s", msg, want)
@@ -239,7 +242,7 @@ func TestSniff(t *testing.T) {
 		{`[{"benchmark":"x","primaryMetric":{}}]`, false},
 		{"x,y\nns_per_op,b_name\n", false},
 	} {
-		if got := (format{}).Sniff([]byte(tc.head)); got != tc.want {
+		if got := (goFormat).Sniff([]byte(tc.head)); got != tc.want {
 			t.Errorf("Sniff(%q) = %v, want %v", tc.head, got, tc.want)
 		}
 	}
@@ -346,7 +349,7 @@ func TestRealFiles(t *testing.T) {
 					t.Errorf("setup %+v, want 3×3×5×5 and 5 s iterations", s)
 				}
 			}
-			got := examples(rep, kindRagged)
+			got := examples(rep, kindRaggedGo)
 			if tc.ragged == "" && got != "" || tc.ragged != "" && !strings.HasSuffix(got, tc.ragged) {
 				t.Errorf("ragged warnings %q, want %q", got, tc.ragged)
 			}
@@ -355,7 +358,7 @@ func TestRealFiles(t *testing.T) {
 				kinds = append(kinds, k.Kind)
 			}
 			sort.Strings(kinds)
-			if tc.ragged != "" && !reflect.DeepEqual(kinds, []string{kindRagged}) || tc.ragged == "" && len(kinds) != 0 {
+			if tc.ragged != "" && !reflect.DeepEqual(kinds, []string{kindRaggedGo}) || tc.ragged == "" && len(kinds) != 0 {
 				t.Errorf("report kinds %v", kinds)
 			}
 		})

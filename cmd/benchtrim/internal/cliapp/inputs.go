@@ -25,7 +25,7 @@ import (
 // InputFlags are the flags of every command that reads result files.
 func InputFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Usage: "force the input format (jmh, uoptime, gobench, pa, duet); default: detect per file"},
+		&cli.StringFlag{Name: "format", Usage: "force the input format (jmh, uoptime, uoptime-jmh, gobench, pa, duet); default: detect per file"},
 		&cli.StringFlag{Name: "project", Usage: "project label of every row (default: from file names PROJECT-VERSION.ext; files of one suite: their common name prefix)"},
 		&cli.StringFlag{Name: "version", Usage: "version label of every row (default: from file names; NAME=FILE arguments name it; files of one format holding the same benchmarks are versions named by their base names)"},
 	}
