@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -8,8 +9,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // ulpInput writes a JMH result of one benchmark, 3 forks × 80 iterations,
@@ -103,6 +107,121 @@ func TestPlotsOfOneULP(t *testing.T) {
 	for _, c := range charts {
 		if strings.Contains(c, "NaN") || strings.Contains(c, "Inf") {
 			t.Errorf("report: a chart with NaN or Inf: %.300s", c)
+		}
+	}
+}
+
+// TestSpecialOutputs gives outputs that exist and are not regular files,
+// made by the test (a FIFO, a character device with /dev/null's numbers
+// when root, symbolic links to them), and outputs that name standard output
+// (-, links to /proc/self/fd/1 and /dev/stdout, /dev/stdout for a table):
+// the first are refused before any work and stay what they were, the
+// second get the bytes in place, the links left as they were (issue 47,
+// class 2: such paths became regular files).
+func TestSpecialOutputs(t *testing.T) {
+	dir := t.TempDir()
+	in := repoFile("testdata", "jmh", "small_avgt.json")
+	fifo, toFifo := filepath.Join(dir, "fifo.csv"), filepath.Join(dir, "to-fifo.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("fifo.csv", toFifo)
+	special := map[string]os.FileMode{fifo: os.ModeNamedPipe, toFifo: os.ModeNamedPipe}
+	if os.Geteuid() == 0 {
+		dev := filepath.Join(dir, "null.sh")
+		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+			t.Fatal(err)
+		}
+		special[dev] = os.ModeDevice | os.ModeCharDevice
+	} else {
+		testenv.Skip(t, "not root: no character device of its own (mknod); FIFOs only")
+	}
+	for p := range special {
+		flag := map[bool]string{true: "--commands-out", false: "-o"}[strings.HasSuffix(p, ".sh")]
+		args := []string{"--quiet", "optimize", flag, p, in}
+		if flag == "--commands-out" {
+			args = []string{"--quiet", "trim", "--steady-window", "3", "--resamples", "100", flag, p, in}
+		}
+		_, stderr, err := runDeadline(t, time.Minute, args...)
+		if err == nil || !strings.Contains(err.Error(), "not a regular file; refusing to replace it") {
+			t.Errorf("%s %s: error %v, want a refusal\n%s", flag, p, err, stderr)
+		}
+		if fi, err := os.Lstat(p); err != nil || fi.Mode().Type() != special[p] && fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: now %v (%v), want it still %v", p, fi.Mode(), err, special[p])
+		}
+	}
+	fd1, devStdout := filepath.Join(dir, "fd1.csv"), filepath.Join(dir, "stdout.csv")
+	os.Symlink("/proc/self/fd/1", fd1)
+	os.Symlink("/dev/stdout", devStdout)
+	for _, p := range []string{"-", "/dev/stdout", fd1, devStdout} {
+		stdout, stderr, err := runDeadline(t, time.Minute, "optimize", "-o", p, in)
+		if err != nil {
+			t.Errorf("-o %s: %v\n%s", p, err, stderr)
+			continue
+		}
+		rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+		if err != nil || len(rows) < 2 || rows[0][0] != "project" || strings.Contains(stdout, "µOpTime") {
+			t.Errorf("-o %s: stdout is not the CSV table alone (%v):\n%.300s", p, err, stdout)
+		}
+		if !strings.Contains(stderr, "µOpTime: ") || !strings.Contains(stderr, "wrote "+p) {
+			t.Errorf("-o %s: the text is not on stderr:\n%s", p, stderr)
+		}
+	}
+	for _, p := range []string{fd1, devStdout} {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symbolic link (%v)", p, err)
+		}
+	}
+	stdout, _, err := runDeadline(t, time.Minute, "--quiet", "export", "--to", "pa", "-o", "-", in)
+	if err != nil || !strings.HasPrefix(stdout, "project;commit;benchmark;") {
+		t.Errorf("export -o -: %v\n%.200s", err, stdout)
+	}
+}
+
+// TestSpecialInputsOfReportAndMerge puts a FIFO without a writer and
+// /dev/zero where benchtrim report and benchtrim merge read files of their
+// own (a partial; a trim folder's manifest and a file it lists): each is
+// refused at once, naming the file and what it is (issue 47, class 2:
+// both hung).
+func TestSpecialInputsOfReportAndMerge(t *testing.T) {
+	dir := t.TempDir()
+	in := ulpInput(t, dir)
+	fifo := filepath.Join(dir, "fifo.partial")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, "/dev/zero"} {
+		_, _, err := runDeadline(t, time.Minute, "merge", p)
+		if err == nil || !strings.Contains(err.Error(), p+": is a ") || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("merge %s: %v", p, err)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	if _, stderr, err := runCLI(t, "--quiet", "trim", "--steady-window", "20", "--resamples", "200", "--out-dir", out, in); err != nil {
+		t.Fatalf("trim --out-dir: %v\n%s", err, stderr)
+	}
+	for _, name := range []string{"plan.csv", "manifest.sha256"} {
+		for _, special := range []string{"fifo", "/dev/zero"} {
+			p := filepath.Join(out, name)
+			saved, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(p)
+			if special == "fifo" {
+				err = syscall.Mkfifo(p, 0o644)
+			} else {
+				err = os.Symlink(special, p)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = runDeadline(t, time.Minute, "report", out, "-o", filepath.Join(dir, "r.html"))
+			if err == nil || !strings.Contains(err.Error(), p+": is a ") || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("report with %s as %s: %v", special, name, err)
+			}
+			os.Remove(p)
+			os.WriteFile(p, saved, 0o644)
 		}
 	}
 }

@@ -93,8 +93,35 @@ func RemoveOnSignal() (stop func()) {
 // If write returns an error or panics, the temporary file is removed and
 // path is left untouched (a panic is then passed on). The writer write
 // gets is a FileWriter.
+//
+// path is replaced only when it is absent or a regular file; through a
+// symbolic link, the file it points to is replaced and the link stays
+// (Destination). Any other file (a device, a FIFO) is refused before
+// write runs, except the process's own streams (Stream: "-",
+// /dev/stdout), which get the complete bytes in place once write
+// succeeded.
 func Write(path string, write func(w io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
+	if n := Stream(path); n != 0 {
+		tmp, err := os.CreateTemp("", "benchtrim-out-*"+filepath.Ext(path))
+		if err != nil {
+			return fmt.Errorf("create scratch file for %s: %w", path, err)
+		}
+		tmp.Close()
+		track(tmp.Name())
+		defer func() {
+			os.Remove(tmp.Name())
+			untrack(tmp.Name())
+		}()
+		if err := Write(tmp.Name(), write); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return copyToStream(tmp.Name(), n, path)
+	}
+	dest, err := Destination(path)
+	if err != nil {
+		return err
+	}
+	dir, base := filepath.Split(dest)
 	if dir == "" {
 		dir = "."
 	}
@@ -127,7 +154,10 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
 		return fmt.Errorf("chmod %s: %w", path, err)
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = stillDestination(path, dest); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), dest); err != nil {
 		return fmt.Errorf("rename to %s: %w", path, err)
 	}
 	renamed = true
@@ -292,6 +322,14 @@ func Scratch(path string) (f *os.File, remove func(), err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
+	}
+	if Stream(path) != 0 {
+		dir, base = os.TempDir(), "benchtrim-out"
+	} else if dest, err := Destination(path); err == nil {
+		dir, base = filepath.Split(dest)
+		if dir == "" {
+			dir = "."
+		}
 	}
 	f, err = os.CreateTemp(dir, "."+base+".spool-*")
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/internal/regular"
 )
 
 // Set writes the outputs of one command all or nothing: each file is
@@ -25,7 +27,10 @@ type Set struct {
 
 type staged struct {
 	tmp, dest string
-	dir       bool
+	// stream > 0: dest names the process's stream (Stream), which gets
+	// tmp's bytes in place, after every rename.
+	stream int
+	dir    bool
 	// replace: the folder dest is replaced as a whole (its old files
 	// go); otherwise its files are moved into dest, the others kept.
 	replace bool
@@ -48,17 +53,34 @@ func (s *Set) add(st staged) error {
 
 // Path reserves a temporary file beside dest, with dest's extension (so
 // writers that choose the format by extension write it), for the caller
-// to write by any means; Commit renames it to dest.
+// to write by any means; Commit renames it to dest. As with Write, dest
+// must be absent or a regular file (through a symbolic link, its target
+// is replaced), or one of the process's streams (Stream), which gets the
+// file's bytes at Commit.
 func (s *Set) Path(dest string) (string, error) {
+	return s.PathExt(dest, filepath.Ext(dest))
+}
+
+// PathExt is Path with the temporary file's extension ext (the format of
+// an output whose name has none, such as "-").
+func (s *Set) PathExt(dest, ext string) (string, error) {
 	if s.done {
 		return "", errors.New("atomicfile: Set used after Commit or Abort")
 	}
-	dir, base := filepath.Split(dest)
-	if dir == "" {
-		dir = "."
+	st := staged{dest: dest, stream: Stream(dest)}
+	dir, base := os.TempDir(), "benchtrim-out"
+	if st.stream == 0 {
+		real, err := Destination(dest)
+		if err != nil {
+			return "", err
+		}
+		st.dest = real
+		if dir, base = filepath.Split(real); dir == "" {
+			dir = "."
+		}
+		base = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	ext := filepath.Ext(base)
-	f, err := os.CreateTemp(dir, "."+strings.TrimSuffix(base, ext)+".tmp-*"+ext)
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*"+ext)
 	if err != nil {
 		return "", fmt.Errorf("create temporary file for %s: %w", dest, err)
 	}
@@ -67,7 +89,8 @@ func (s *Set) Path(dest string) (string, error) {
 	if err := os.Chmod(f.Name(), 0o644); err != nil {
 		return "", fmt.Errorf("chmod %s: %w", f.Name(), err)
 	}
-	return f.Name(), s.add(staged{tmp: f.Name(), dest: dest})
+	st.tmp = f.Name()
+	return f.Name(), s.add(st)
 }
 
 // Write stages dest with the bytes write produces (see Write).
@@ -104,6 +127,9 @@ func (s *Set) Dir(dest string, replace bool) (string, error) {
 		dest = real
 	}
 	dest = filepath.Clean(dest)
+	if fi, err := os.Lstat(dest); err == nil && !fi.IsDir() {
+		return "", fmt.Errorf("%s: is %s, not a folder; refusing to replace it", dest, regular.Describe(fi.Mode()))
+	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
 	if err != nil {
 		return "", fmt.Errorf("create temporary folder for %s: %w", dest, err)
@@ -157,8 +183,12 @@ func (s *Set) Commit() error {
 		}
 		var err error
 		switch {
+		case st.stream > 0:
+			continue // after the renames
 		case !st.dir:
-			err = os.Rename(st.tmp, st.dest)
+			if err = stillDestination(st.dest, st.dest); err == nil {
+				err = os.Rename(st.tmp, st.dest)
+			}
 		case st.replace:
 			err = replaceDir(st.tmp, st.dest)
 		default:
@@ -179,6 +209,16 @@ func (s *Set) Commit() error {
 			return fmt.Errorf("put %s in place: %w", st.dest, err)
 		}
 		delete(live.files, st.tmp)
+	}
+	for _, st := range s.staged {
+		if st.stream > 0 {
+			err := copyToStream(st.tmp, st.stream, st.dest)
+			os.Remove(st.tmp)
+			delete(live.files, st.tmp)
+			if err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -1,8 +1,12 @@
 // Package outpath checks a command's output paths before any work is done:
 // the extension names a format the output can be written in, the directory
 // exists and is writable, no output is also an input (compared as files, so
-// links and paths like ./a/../a are caught), and no two outputs are the
-// same file. A command that fails the check writes nothing.
+// links and paths like ./a/../a are caught), no two outputs are the same
+// file, and every output that exists is a regular file (a device, a FIFO
+// or a socket is refused, as atomicfile would refuse to replace it),
+// except the process's own streams ("-", /dev/stdout: atomicfile.Stream),
+// which are written in place; a data output without an extension there
+// is CSV. A command that fails the check writes nothing.
 package outpath
 
 import (
@@ -10,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
 // Kind is what an output holds, which decides the extensions it accepts.
@@ -147,7 +153,7 @@ func checkOne(o Output) error {
 		// Created later; its parent must be usable.
 		return checkDir(o.Flag, o.Path, filepath.Dir(filepath.Clean(o.Path)))
 	}
-	if exts := extensions[o.Kind]; exts != nil {
+	if exts := extensions[o.Kind]; exts != nil && !(atomicfile.Stream(o.Path) != 0 && filepath.Ext(o.Path) == "") {
 		ext := strings.ToLower(filepath.Ext(o.Path))
 		ok := false
 		for _, e := range exts {
@@ -158,10 +164,20 @@ func checkOne(o Output) error {
 		}
 	}
 	for _, p := range append([]string{o.Path}, o.Also...) {
+		if atomicfile.Stream(p) != 0 {
+			if len(o.Also) > 0 {
+				return fmt.Errorf("%s %s: this output writes %s beside it, which a stream cannot hold; give a file name", o.Flag, o.Path, strings.Join(o.Also, ", "))
+			}
+			continue // written in place
+		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			return fmt.Errorf("%s %s: is a directory", o.Flag, p)
 		}
-		if err := checkDir(o.Flag, p, filepath.Dir(p)); err != nil {
+		dest, err := atomicfile.Destination(p)
+		if err != nil {
+			return fmt.Errorf("%s %w", o.Flag, err)
+		}
+		if err := checkDir(o.Flag, p, filepath.Dir(dest)); err != nil {
 			return err
 		}
 	}
@@ -249,6 +265,10 @@ type fileID struct {
 
 func identify(p string) fileID {
 	var id fileID
+	if n := atomicfile.Stream(p); n != 0 {
+		id.abs = fmt.Sprintf("stream %d", n) // one stream, whatever it is named
+		return id
+	}
 	if fi, err := os.Stat(p); err == nil {
 		id.info = fi
 	}

@@ -1,9 +1,12 @@
+//go:build unix
+
 package outpath
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/benchtrim/benchtrim/internal/testenv"
@@ -20,6 +23,11 @@ func TestCheck(t *testing.T) {
 	}
 	sub := filepath.Join(dir, "sub")
 	os.Mkdir(sub, 0o755)
+	os.Mkdir(filepath.Join(dir, "sp"), 0o755)
+	if err := syscall.Mkfifo(filepath.Join(dir, "sp", "fifo.csv"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("fifo.csv", filepath.Join(dir, "sp", "to-fifo"))
 	wd, _ := os.Getwd()
 	defer os.Chdir(wd)
 	os.Chdir(dir)
@@ -47,9 +55,16 @@ func TestCheck(t *testing.T) {
 		{"file in dir and -o", []Output{{"-o", "sub/plan.csv", Data, nil, nil}, {"--out-dir", "sub", Dir, []string{"sub/plan.csv"}, nil}}, "--out-dir sub: sub/plan.csv is also the output of -o"},
 		{"dir holds", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".csv" }}}, "--plots a: would hold files like the input a/r.csv; refusing to overwrite an input"},
 		{"dir holds, link", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".csv" }}}, "like the input link.csv"},
-		{"replaced dir with other files", []Output{{"--out-dir", ".", Dir, []string{"plan.csv", "sub"}, nil}}, "--out-dir .: holds files this output does not write (a, link.csv), which replacing the folder would remove"},
+		{"replaced dir with other files", []Output{{"--out-dir", ".", Dir, []string{"plan.csv", "sub"}, nil}}, "--out-dir .: holds files this output does not write (a, link.csv, sp), which replacing the folder would remove"},
 		{"replaced dir with own files", []Output{{"--out-dir", "sub", Dir, []string{"sub/plan.csv"}, nil}}, ""},
 		{"dir holds other", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".svg" }}}, ""},
+		{"FIFO", []Output{{"-o", "sp/fifo.csv", Data, nil, nil}}, "-o sp/fifo.csv: is a named pipe (FIFO), not a regular file; refusing to replace it"},
+		{"link to a FIFO", []Output{{"--commands-out", "sp/to-fifo", Text, nil, nil}}, "--commands-out sp/to-fifo (a symbolic link to sp/fifo.csv): is a named pipe (FIFO)"},
+		{"character device", []Output{{"--commands-out", "/dev/zero", Text, nil, nil}}, "--commands-out /dev/zero: is a character device, not a regular file"},
+		{"stdout, a table", []Output{{"-o", "-", Data, nil, nil}}, ""},
+		{"stdout, text", []Output{{"--commands-out", "/dev/stdout", Text, nil, nil}}, ""},
+		{"stdout with a sidecar", []Output{{"-o", "-", Data, []string{"-.setups.csv"}, nil}}, "-o -: this output writes -.setups.csv beside it, which a stream cannot hold"},
+		{"stdout twice", []Output{{"-o", "-", Data, nil, nil}, {"--summary-out", "/dev/stdout", Data, nil, nil}}, "--summary-out /dev/stdout: is also the output of -o"},
 	} {
 		inputs := []string{"a/r.csv", "-"}
 		if strings.HasPrefix(tc.name, "dir holds, link") {
@@ -64,7 +79,7 @@ func TestCheck(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 3 {
+	if len(entries) != 4 {
 		t.Errorf("Check left files behind: %v", entries)
 	}
 }

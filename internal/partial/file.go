@@ -15,6 +15,7 @@ import (
 	"sort"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/internal/regular"
 )
 
 // A partial file holds the whole report of one part of a split run
@@ -156,9 +157,10 @@ type File struct {
 
 // Open opens the partial file path and reads its header. A file that does
 // not start with fileMagic, a header that does not decode and a format other
-// than formatVersion are errors naming the file and the place.
+// than formatVersion are errors naming the file and the place; so is a
+// path that is not a regular file (regular.Open).
 func Open(path string) (*File, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // a FIFO or /dev/zero is refused, not read
 	if err != nil {
 		return nil, err
 	}

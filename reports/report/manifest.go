@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/internal/regular"
 )
 
 // manifestName is the file of a trim output folder (WriteDir) that lists
@@ -20,6 +22,10 @@ import (
 // is written last: a folder without it, or whose files differ from it, is
 // not a complete set, and loadDir refuses it.
 const manifestName = "manifest.sha256"
+
+// maxManifestBytes bounds the manifest read: a trim folder's lists a few
+// dozen files in about 100 bytes each.
+const maxManifestBytes = 16 << 20
 
 // writeManifest writes dir's manifest of the files names.
 func writeManifest(dir string, names []string) error {
@@ -48,7 +54,7 @@ func formatManifest(sums map[string]string) []byte {
 }
 
 func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // a FIFO or /dev/zero is refused, not read
 	if err != nil {
 		return "", err
 	}
@@ -64,7 +70,7 @@ func hashFile(path string) (string, error) {
 // manifest or a malformed line is an error naming the file and the line.
 func readManifest(dir string) (map[string]string, error) {
 	p := filepath.Join(dir, manifestName)
-	data, err := os.ReadFile(p)
+	data, err := regular.ReadFile(p, maxManifestBytes)
 	if os.IsNotExist(err) {
 		return nil, fmt.Errorf("%s: no %s: not a complete benchtrim trim --out-dir folder (written by an older build, or interrupted); run trim --out-dir %s again", dir, manifestName, dir)
 	}

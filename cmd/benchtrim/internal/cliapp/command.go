@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/reports"
 )
 
@@ -18,6 +19,7 @@ import (
 // (helpParts), its flags are listed by group (Group) and range-checked
 // (flagRanges), and its Required flags are checked (requireFlags).
 func NewApp(stdout, stderr io.Writer, description string, cmds []*cli.Command) *cli.App {
+	atomicfile.Stdout, atomicfile.Stderr = stdout, stderr // outputs named - or /dev/stdout
 	wrapFlagHelpOnce()
 	helpPrinterOnce.Do(printLazyHelp)
 	app := &cli.App{

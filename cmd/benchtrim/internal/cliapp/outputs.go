@@ -6,14 +6,21 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 // Output describes the path given to flag (empty when the flag is not set)
-// as an outpath.Output; also names further files written beside it.
+// as an outpath.Output; also names further files written beside it. When
+// the path is standard output ("-", /dev/stdout: atomicfile.Stream), the
+// command's own text goes to standard error from here on, so that
+// standard output holds the file's bytes only.
 func Output(c *cli.Context, flag string, kind outpath.Kind, also ...func(string) string) outpath.Output {
 	o := outpath.Output{Flag: "--" + flag, Path: c.String(flag), Kind: kind}
+	if o.Path != "" && atomicfile.Stream(o.Path) == 1 {
+		c.App.Writer = c.App.ErrWriter
+	}
 	if flag == "output" {
 		o.Flag = "-o"
 	}
@@ -48,8 +55,13 @@ func plotDir(c *cli.Context, flag, formatFlag string) outpath.Output {
 	return o
 }
 
-// TableSidecar is the setups sidecar a CSV table output gets.
+// TableSidecar is the setups sidecar a CSV table output gets (a stream
+// without an extension, "-", would be CSV and need one too, which the
+// output check refuses).
 func TableSidecar(p string) string {
+	if filepath.Ext(p) == "" && atomicfile.Stream(p) != 0 {
+		return table.SetupsSidecar(p + ".csv")
+	}
 	if strings.EqualFold(filepath.Ext(p), ".csv") {
 		return table.SetupsSidecar(p)
 	}

@@ -3,9 +3,11 @@ package cliapp
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/reports"
 )
 
@@ -83,7 +85,11 @@ func writeResult(c *cli.Context, res Result, details func(io.Writer) error, data
 		if d.Path != nil {
 			path = d.Path(path)
 		}
-		tmp, err := outs.set.Path(path)
+		ext := filepath.Ext(path)
+		if ext == "" && atomicfile.Stream(path) != 0 {
+			ext = ".csv" // -o -: a table on standard output is CSV
+		}
+		tmp, err := outs.set.PathExt(path, ext)
 		if err == nil {
 			err = writeTable(res, d.Frame, tmp)
 		}
