@@ -93,8 +93,11 @@ func stemOf(path string) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
-// commonProject is project when set, else the common prefix of stems
-// trimmed of separators, else "suite".
+// commonProject is project when set, else the longest run of whole
+// tokens that every stem starts with (tokens are separated by '-', '_',
+// '@', '.' or ' '), trimmed of separators, else "suite": "zap-2024-01-02"
+// and "zap-2024-01-03" give "zap-2024-01", "2018-05-01" and "2019-06-01"
+// give "suite", not "201".
 func commonProject(stems []string, project string) string {
 	if project != "" {
 		return project
@@ -107,10 +110,28 @@ func commonProject(stems []string, project string) string {
 		}
 		prefix = prefix[:n]
 	}
-	if prefix = strings.Trim(prefix, "-_@. "); prefix == "" {
+	whole := func(s string) bool { return len(s) == len(prefix) || isLabelSeparator(s[len(prefix)]) }
+	if prefix != "" && !isLabelSeparator(prefix[len(prefix)-1]) && !allOf(stems, whole) {
+		prefix = prefix[:strings.LastIndexAny(prefix, labelSeparators)+1]
+	}
+	if prefix = strings.Trim(prefix, labelSeparators); prefix == "" {
 		return "suite"
 	}
 	return prefix
+}
+
+// labelSeparators separate the tokens of a file name's stem.
+const labelSeparators = "-_@. "
+
+func isLabelSeparator(c byte) bool { return strings.IndexByte(labelSeparators, c) >= 0 }
+
+func allOf(xs []string, f func(string) bool) bool {
+	for _, x := range xs {
+		if !f(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameSuite reports whether paths are regular result files (no canonical

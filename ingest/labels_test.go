@@ -40,6 +40,10 @@ func TestVersionsFromFileNames(t *testing.T) {
 	other := goBench(t, dir, "other.txt", "BenchmarkSplit")
 	v1 := goBench(t, dir, "strings-v1.0.txt", "BenchmarkIndex")
 	v2 := goBench(t, dir, "strings-v1.1.txt", "BenchmarkIndex")
+	day1 := goBench(t, dir, "2018-05-01.txt", "BenchmarkIndex")
+	day2 := goBench(t, dir, "2019-06-01.txt", "BenchmarkIndex")
+	zap1 := goBench(t, dir, "zap-2024-01-02.txt", "BenchmarkIndex")
+	zap2 := goBench(t, dir, "zap-2024-01-13.txt", "BenchmarkIndex")
 	cases := []struct {
 		name  string
 		args  []string
@@ -54,6 +58,10 @@ func TestVersionsFromFileNames(t *testing.T) {
 		{"--version turns it off", []string{old, nw}, ingest.ReadOptions{Version: "v"}, []string{"new@v", "old@v"}},
 		{"PROJECT-VERSION names", []string{v1, v2}, ingest.ReadOptions{}, []string{"strings@v1.0", "strings@v1.1"}},
 		{"one file", []string{old}, ingest.ReadOptions{}, []string{"old@"}},
+		// The project is the common prefix of whole tokens, not "201".
+		{"dates", []string{day1, day2}, ingest.ReadOptions{}, []string{"suite@2018-05-01", "suite@2019-06-01"}},
+		{"project and dates", []string{zap1, zap2}, ingest.ReadOptions{}, []string{"zap-2024-01@zap-2024-01-02", "zap-2024-01@zap-2024-01-13"}},
+		{"NAME=FILE of dates", []string{"a=" + zap1, "b=" + day1}, ingest.ReadOptions{}, []string{"suite@a", "suite@b"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
