@@ -127,6 +127,15 @@ type ReadOptions struct {
 	OnFile func(path string, rows int64)
 	// Stdin is read for the path "-" (os.Stdin when nil).
 	Stdin io.Reader
+	// RunsAs says what the files of one run (one project, version,
+	// benchmark, params and mode in several files) are to each other:
+	// RunsPooled ("", the default) keeps each file's instance, trial and
+	// fork numbers, so rows of equal numbers pool into one fork (warned
+	// about as KindPooledRuns); RunsInstances numbers each later file's
+	// instances of a run past the largest an earlier file has (daily
+	// recordings of one release are its instances, as µOpTime's repeated
+	// runs on one machine are).
+	RunsAs string
 	// Shard, when set, is the shard a sharded analysis reads: Stream
 	// reads of a Parquet table written by shard only the row groups that
 	// may hold it (table.ScanFileShard).
@@ -140,6 +149,12 @@ type ReadOptions struct {
 	// of one suite (suiteLabels), by path.
 	labels map[string]fileLabels
 }
+
+// The values of ReadOptions.RunsAs.
+const (
+	RunsPooled    = "pooled"
+	RunsInstances = "instances"
+)
 
 // FileResult says what one file contributed.
 type FileResult struct {
@@ -213,15 +228,33 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	if i := slices.Index(paths, "-"); i >= 0 && slices.Contains(paths[i+1:], "-") {
 		return st, fmt.Errorf("standard input (-) given twice")
 	}
+	if opt.RunsAs != "" && opt.RunsAs != RunsPooled && opt.RunsAs != RunsInstances {
+		return st, fmt.Errorf("runs-as %q: want %s or %s", opt.RunsAs, RunsPooled, RunsInstances)
+	}
+	// instancesOf is the largest instance of each run in the files read so
+	// far, when later files' instances of a run follow them (RunsInstances).
+	var instancesOf map[table.Key]int32
+	if opt.RunsAs == RunsInstances {
+		instancesOf = map[table.Key]int32{}
+	}
 	opt.instances = &Instances{}
 	for _, path := range paths {
 		// One numbering of the file's runs for its Builder, checked sink and
 		// Stats: each key is stored once.
 		opt.runIDs = &table.RunIDs{}
 		fileStats := &table.Stats{File: int32(len(st.Files)), RunIDs: opt.runIDs}
+		shift := instanceShift(instancesOf, mem)
 		var fileSink func(arrow.Record) error
 		if sink != nil {
 			fileSink = func(rec arrow.Record) error {
+				if shift != nil {
+					shifted, err := shift(rec)
+					if err != nil {
+						return &ParseError{File: path, Msg: err.Error()}
+					}
+					defer shifted.Release()
+					rec = shifted
+				}
 				fileStats.Add(rec)
 				return sink(rec)
 			}
@@ -258,9 +291,23 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 			return st, err
 		}
 		if sink == nil {
-			for _, rec := range t.Records {
+			for i, rec := range t.Records {
+				if shift != nil {
+					shifted, err := shift(rec)
+					if err != nil {
+						t.Release()
+						return st, &ParseError{File: path, Msg: err.Error()}
+					}
+					rec.Release()
+					t.Records[i], rec = shifted, shifted
+				}
 				fileStats.Add(rec)
 			}
+		}
+		if instancesOf != nil {
+			fileStats.Each(func(k table.Key, r *table.RunStats) {
+				instancesOf[k] = max(instancesOf[k], r.Sizes[table.LevelInstance])
+			})
 		}
 		warnPooled(path, st, fileStats, rep)
 		if len(st.Files) == 0 {
@@ -409,6 +456,16 @@ func openInput(path string, stdin io.Reader) (io.ReadCloser, error) {
 	return io.NopCloser(stdin), nil
 }
 
+// instanceShift returns what moves a file's instances of the runs in
+// instancesOf past them (table.ShiftInstances), nil when there are none.
+func instanceShift(instancesOf map[table.Key]int32, mem memory.Allocator) func(arrow.Record) (arrow.Record, error) {
+	if len(instancesOf) == 0 {
+		return nil
+	}
+	by := func(k table.Key) int32 { return instancesOf[k] }
+	return func(rec arrow.Record) (arrow.Record, error) { return table.ShiftInstances(rec, by, mem) }
+}
+
 // KindPooledRuns is the warning for a run (project, version, benchmark,
 // params, mode) that two files hold with the same instance, trial and fork
 // numbers: the table then holds both files' rows under one fork, as if
@@ -422,7 +479,8 @@ func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Report) {
 	st.Stats.Pooled(fs, func(k table.Key, u [3]int32, file int32) {
 		rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
 			"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+
-				"(label the files apart with PROJECT-VERSION file names or NAME=FILE arguments, or read them separately)",
+				"(label the files apart with PROJECT-VERSION file names or NAME=FILE arguments, read them as instances "+
+				"with --runs-as instances, or read them separately)",
 			k, u[0], u[1], u[2], st.Files[file].Path)})
 	})
 }

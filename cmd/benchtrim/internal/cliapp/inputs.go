@@ -28,7 +28,19 @@ func InputFlags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Usage: "force the input format (jmh, uoptime, uoptime-jmh, gobench, pa, duet); default: detect per file"},
 		&cli.StringFlag{Name: "project", Usage: "project label of every row (default: from file names PROJECT-VERSION.ext; files of one suite: their common name prefix)"},
 		&cli.StringFlag{Name: "version", Usage: "version label of every row (default: from file names; NAME=FILE arguments name it; files of one format holding the same benchmarks are versions named by their base names)"},
+		&cli.StringFlag{Name: "runs-as", Value: ingest.RunsPooled, Usage: "what files holding the same run (project, version, benchmark) are: pooled (their rows pool by instance, trial and fork numbers, with a warning) or instances (each file's instances follow the earlier files', as daily runs of one release)"},
 	}
+}
+
+// readOptions are the ingest options of the input flags, or a usage error
+// for a --runs-as value ingest does not know.
+func readOptions(c *cli.Context) (ingest.ReadOptions, error) {
+	opt := ingest.ReadOptions{Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
+		RunsAs: c.String("runs-as"), Stdin: stdinOf(c)}
+	if opt.RunsAs != "" && opt.RunsAs != ingest.RunsPooled && opt.RunsAs != ingest.RunsInstances {
+		return opt, Usagef(commandName(c), "--runs-as %q: want %s or %s", opt.RunsAs, ingest.RunsPooled, ingest.RunsInstances)
+	}
+	return opt, nil
 }
 
 // LoadInputs reads result or table files named on the command line for an
@@ -108,12 +120,14 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	if len(paths) == 0 {
 		return nil, nil, nil, fmt.Errorf("no input files")
 	}
+	opt, err := readOptions(c)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	g := GlobalsOf(c)
 	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
-	t, rep, files, err := ingest.ReadFiles(paths, ingest.ReadOptions{
-		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"), Stdin: stdinOf(c),
-		OnFile: func(string, int64) { bar.Add(1) },
-	})
+	opt.OnFile = func(string, int64) { bar.Add(1) }
+	t, rep, files, err := ingest.ReadFiles(paths, opt)
 	bar.Done()
 	return t, rep, files, err
 }
@@ -130,12 +144,14 @@ func streamInputs(c *cli.Context, paths []string, part *table.ShardPart, sink fu
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no input files")
 	}
+	opt, err := readOptions(c)
+	if err != nil {
+		return nil, err
+	}
 	g := GlobalsOf(c)
 	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
-	st, err := ingest.Stream(paths, ingest.ReadOptions{
-		Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"), Stdin: stdinOf(c),
-		OnFile: func(string, int64) { bar.Add(1) }, Shard: part,
-	}, sink)
+	opt.OnFile, opt.Shard = func(string, int64) { bar.Add(1) }, part
+	st, err := ingest.Stream(paths, opt, sink)
 	bar.Done()
 	return st, err
 }
