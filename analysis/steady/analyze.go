@@ -69,6 +69,9 @@ type BenchmarkResult struct {
 	Setup *table.Setup
 	Forks []ForkResult
 	Class BenchmarkClass
+	// Window is the steady window W its forks were classified with
+	// (Options.SteadyWindow, or AutoWindow of its longest fork).
+	Window int
 	// Evaluations has one entry per Options.Configs set, in order.
 	Evaluations []benchmarkEvaluation
 }
@@ -213,11 +216,15 @@ func (a *analyzer) analyzeBenchmark(s *table.Series) BenchmarkResult {
 }
 
 func (a *analyzer) analyzeForks(key table.Key, setup *table.Setup, forks []forkSeries) BenchmarkResult {
-	br := BenchmarkResult{Key: key, Setup: setup, Forks: make([]ForkResult, len(forks))}
+	longest := 0
+	for i := range forks {
+		longest = max(longest, len(forks[i].values))
+	}
+	br := BenchmarkResult{Key: key, Setup: setup, Forks: make([]ForkResult, len(forks)), Window: a.opt.window(longest)}
 	name := key.String()
 	classes := make([]ForkClass, len(forks))
 	for i := range forks {
-		br.Forks[i] = a.analyzeFork(name, &forks[i])
+		br.Forks[i] = a.analyzeFork(name, &forks[i], br.Window)
 		classes[i] = br.Forks[i].Class
 	}
 	br.Class = classifyBenchmark(classes)

@@ -31,7 +31,7 @@ func BenchmarkAnalyzeFork(b *testing.B) {
 			a := newAnalyzer(&opt)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				a.analyzeFork("bench", &forks[0])
+				a.analyzeFork("bench", &forks[0], AutoWindow(len(forks[0].values)))
 			}
 			b.ReportMetric(float64(b.N*len(forks[0].values))/b.Elapsed().Seconds(), "points/s")
 		})
@@ -85,6 +85,7 @@ func BenchmarkAccuracy(b *testing.B) {
 					s := newSuite(b, seed, 2, 1500, specs, func(c *synth.SuiteConfig) { c.NoSteady.Period = 600 })
 					opt := DefaultOptions
 					opt.Penalty = rule
+					opt.SteadyWindow = 500 // docs/steady.md's accuracy table is at W = 500
 					for k, tr := range s.Truth() {
 						ser := synthSeries(s, k)
 						br, err := analyzeForks(ser.Key, ser.Setup, forksOf(ser), opt)

@@ -27,6 +27,7 @@ func TestClassifyGenerated(t *testing.T) {
 	})
 	opt := DefaultOptions
 	opt.Penalty = PenaltyBarrett
+	opt.SteadyWindow = 500 // Traini's; the expectations name it ("inside the last 500")
 	type want struct {
 		class       ForkClass
 		barrett     barrettClass
@@ -106,6 +107,7 @@ func TestClassifyGeneratedCROPS(t *testing.T) {
 	for rule, wants := range rules {
 		opt := DefaultOptions
 		opt.Penalty = rule
+		opt.SteadyWindow = 500
 		for i, tr := range s.Truth() {
 			w, ok := wants[tr.Method]
 			if !ok {

@@ -28,9 +28,11 @@
 //     Barrett's 15·log n.
 //  3. Steady-state start st: the start of the earliest segment such that it
 //     and every later segment are equivalent to the last segment. The fork
-//     reaches a steady state when st ≤ n − W (W = Options.SteadyWindow,
-//     500), i.e. the steady part covers at least the last W iterations; a
-//     change point between equivalent segments does not count.
+//     reaches a steady state when st ≤ n − W (W = Options.SteadyWindow, or
+//     by default AutoWindow of the run's longest fork: ⌈n/6⌉ within
+//     [5, 500], Traini's 500 on forks of 3,000 iterations), i.e. the steady
+//     part covers at least the last W iterations; a change point between
+//     equivalent segments does not count.
 //  4. Classes: fork steady state / no steady state (and Barrett's flat,
 //     warmup, slowdown, no steady state); benchmark steady state (all forks
 //     steady), no steady state (none), inconsistent (mixed).

@@ -199,9 +199,9 @@ type analyzer struct {
 	ws  stats.Workspace
 }
 
-// analyzeFork runs the steady-state analysis of one fork; benchmark keys
-// the bootstrap streams.
-func (a *analyzer) analyzeFork(benchmark string, f *forkSeries) ForkResult {
+// analyzeFork runs the steady-state analysis of one fork with steady
+// window w; benchmark keys the bootstrap streams.
+func (a *analyzer) analyzeFork(benchmark string, f *forkSeries, w int) ForkResult {
 	opt := a.opt
 	x := f.values
 	n := len(x)
@@ -306,10 +306,10 @@ func (a *analyzer) analyzeFork(benchmark string, f *forkSeries) ForkResult {
 
 	// 4. Classes.
 	switch {
-	case n < opt.SteadyWindow:
+	case n < w:
 		r.Class, r.Barrett = forkTooShort, barrettUndecided
 		return r
-	case st > n-opt.SteadyWindow:
+	case st > n-w:
 		r.Class, r.Barrett = ForkNoSteady, barrettNoSteady
 		return r
 	}

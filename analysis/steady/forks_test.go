@@ -60,7 +60,8 @@ func TestForksOf(t *testing.T) {
 }
 
 func TestShortAndFailedForks(t *testing.T) {
-	opt := DefaultOptions // steady window 500
+	opt := DefaultOptions
+	opt.SteadyWindow = 500
 	forks := []forkSeries{
 		levels(1, 40, 1, []int{0, 10}, []float64{300, 100}),
 		{id: ForkID{1, 1, 2}},
@@ -100,6 +101,36 @@ func TestClassifyBenchmark(t *testing.T) {
 	} {
 		if got := classifyBenchmark(tc.forks); got != tc.want {
 			t.Errorf("ClassifyBenchmark(%v) = %v, want %v", tc.forks, got, tc.want)
+		}
+	}
+}
+
+// TestAutoWindow: the default steady window is ⌈n/6⌉ of a run's longest
+// fork, between 5 and 500 (Traini's 500 on 3,000 iterations), so a fork of
+// 40 iterations whose warmup ends at 10 is steady (W = 7), one of 3 is too
+// short, and each run reports the window it was classified with.
+func TestAutoWindow(t *testing.T) {
+	for n, want := range map[int]int{1: 5, 3: 5, 10: 5, 30: 5, 31: 6, 40: 7, 50: 9, 150: 25, 3000: 500, 100000: 500} {
+		if got := AutoWindow(n); got != want {
+			t.Errorf("AutoWindow(%d) = %d, want %d", n, got, want)
+		}
+	}
+	opt := DefaultOptions
+	if opt.SteadyWindow != 0 {
+		t.Fatalf("default steady window %d, want 0 (auto)", opt.SteadyWindow)
+	}
+	for _, tc := range []struct {
+		n, window int
+		class     ForkClass
+		st        int
+	}{{40, 7, ForkSteady, 10}, {3, 5, forkTooShort, -1}} {
+		cut := min(10, tc.n-1)
+		br, err := analyzeForks(table.Key{Benchmark: "b"}, nil, []forkSeries{levels(1, tc.n, 1, []int{0, cut}, []float64{300, 100})}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := br.Forks[0]; br.Window != tc.window || f.Class != tc.class || f.SteadyStart != tc.st {
+			t.Errorf("%d iterations: window %d, class %v, st %d; want %d, %v, %d", tc.n, br.Window, f.Class, f.SteadyStart, tc.window, tc.class, tc.st)
 		}
 	}
 }

@@ -164,8 +164,11 @@ type Options struct {
 	SegmentScale float64
 
 	// SteadyWindow is W: a fork reaches a steady state when its steady part
-	// covers at least its last W iterations (500). Forks with fewer than W
-	// iterations are classified forkTooShort.
+	// covers at least its last W iterations. Forks with fewer than W
+	// iterations are classified forkTooShort. 0 (the default) chooses W
+	// per benchmark run (AutoWindow of its longest fork): Traini's 500 for
+	// their forks of 3,000 iterations, 5 to 9 for ordinary JMH JSON's 10
+	// to 50 measurement iterations.
 	SteadyWindow int
 
 	// Equivalence is the rule comparing segments with the last segment.
@@ -204,14 +207,15 @@ type Options struct {
 
 // DefaultOptions is the setting of Traini et al. (EMSE 2022): Traini's
 // outlier rule, PELT mean-and-variance with the penalty from CROPS over
-// [4·log n, 10⁵·log n] and Kneedle, a steady window of 500 iterations, and
+// [4·log n, 10⁵·log n] and Kneedle, the steady window chosen per run
+// (AutoWindow: 500 iterations on Traini's forks of 3,000), and
 // Traini's equivalence rule with a ±5 % threshold on a 95 % bootstrap CI
 // from 10,000 resamples; seed 1. Values are segmented in ns (SegmentScale 1).
 var DefaultOptions = Options{
 	Outliers:     defaultOutlierOptions,
 	Penalty:      PenaltyCROPS,
 	SegmentScale: 1,
-	SteadyWindow: 500,
+	SteadyWindow: 0,
 	Equivalence:  equivalenceTraini,
 	Threshold:    0.05,
 	Bootstrap:    estimate.BootstrapOptions{Resamples: 10000, Confidence: 0.95},
@@ -251,8 +255,8 @@ func (o *Options) Validate() error {
 	if !(o.SegmentScale > 0) || math.IsInf(o.SegmentScale, 0) {
 		return fmt.Errorf("steady: segment scale %v must be positive", o.SegmentScale)
 	}
-	if o.SteadyWindow < 1 {
-		return fmt.Errorf("steady: steady window %d must be at least 1", o.SteadyWindow)
+	if o.SteadyWindow < 0 {
+		return fmt.Errorf("steady: steady window %d must be at least 1 (or 0: chosen per run)", o.SteadyWindow)
 	}
 	switch o.Equivalence {
 	case equivalenceTraini, equivalenceTrainiStrict:
@@ -267,4 +271,42 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("steady: unknown equivalence rule %d", int(o.Equivalence))
 	}
 	return o.Bootstrap.Validate()
+}
+
+// The bounds of AutoWindow.
+const (
+	autoWindowMin = 5
+	autoWindowMax = 500
+)
+
+// AutoWindow is the steady window of a benchmark run whose longest fork
+// has n iterations when Options.SteadyWindow is 0: ⌈n / 6⌉, the share of
+// Traini et al.'s setting (W = 500 on forks of 3,000 iterations), at least
+// 5 and at most 500. Ordinary JMH JSON (10–50 measurement iterations per
+// fork) gets 5–9, so a fork is steady when its last 5–9 iterations are
+// equivalent to its last segment; forks shorter than 5 stay too short.
+func AutoWindow(n int) int {
+	return min(autoWindowMax, max(autoWindowMin, (n+5)/6))
+}
+
+// window is the steady window of a run whose longest fork has n
+// iterations: SteadyWindow, or AutoWindow(n) when it is 0.
+func (o *Options) window(n int) int {
+	if o.SteadyWindow > 0 {
+		return o.SteadyWindow
+	}
+	return AutoWindow(n)
+}
+
+// ParseWindow parses a steady window: "auto" (0, AutoWindow per run) or a
+// whole number of iterations of at least 1.
+func ParseWindow(s string) (int, error) {
+	if s == "auto" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s: want auto or a whole number of iterations of at least 1", s)
+	}
+	return n, nil
 }

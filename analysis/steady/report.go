@@ -143,10 +143,11 @@ func medianMax(x []float64) (float64, float64) {
 // too_short_forks, failed_forks), its class, the forks by Barrett class
 // (flat_forks, warmup_forks, slowdown_forks), and the median and largest
 // st of its steady forks (st_median_index, st_max_index, st_median_s,
-// st_max_s; empty without steady forks).
+// st_max_s; empty without steady forks), and the steady window its forks
+// were classified with (steady_window).
 func benchmarksFrame(res *Report) *reports.Frame {
 	var k reports.KeyColumns
-	var forks, steady, noSteady, tooShort, failed, flat, warmup, slowdown, maxIdx []int64
+	var forks, steady, noSteady, tooShort, failed, flat, warmup, slowdown, maxIdx, window []int64
 	var maxValid []bool
 	var class []string
 	var medIdx, medSec, maxSec []float64
@@ -176,6 +177,7 @@ func benchmarksFrame(res *Report) *reports.Frame {
 		maxValid = append(maxValid, !math.IsNaN(xi))
 		medSec = append(medSec, ms)
 		maxSec = append(maxSec, xs)
+		window = append(window, int64(br.Window))
 	}
 	fr := &reports.Frame{}
 	k.AddTo(fr)
@@ -192,6 +194,7 @@ func benchmarksFrame(res *Report) *reports.Frame {
 	fr.OptionalInt("st_max_index", maxIdx, maxValid)
 	fr.Float("st_median_s", medSec)
 	fr.Float("st_max_s", maxSec)
+	fr.Int("steady_window", window)
 	return fr
 }
 
@@ -349,9 +352,31 @@ func (res *Report) classTable() *reports.Table {
 	if o.Penalty == penaltyManual {
 		pen = o.PenaltyValue.String()
 	}
-	t.Notes = append(t.Notes, fmt.Sprintf("Penalty %s, steady window %d iterations, equivalence %s; a run is too short when no fork has %d iterations.",
-		pen, o.SteadyWindow, o.Equivalence, o.SteadyWindow))
+	t.Notes = append(t.Notes, fmt.Sprintf("Penalty %s, steady window %s, equivalence %s; a run is too short when no fork has that many iterations.",
+		pen, res.windowText(), o.Equivalence))
 	return t
+}
+
+// windowText names the steady window: "500 iterations", or for the window
+// chosen per run "auto (a sixth of each run's longest fork, 5–500): 5 to
+// 7 iterations".
+func (res *Report) windowText() string {
+	if res.Options.SteadyWindow > 0 {
+		return fmt.Sprintf("%d iterations", res.Options.SteadyWindow)
+	}
+	lo, hi := 0, 0
+	for i := range res.Benchmarks {
+		w := res.Benchmarks[i].Window
+		if lo == 0 || w < lo {
+			lo = w
+		}
+		hi = max(hi, w)
+	}
+	used := fmt.Sprintf("%d iterations", lo)
+	if lo != hi {
+		used = fmt.Sprintf("%d to %d iterations", lo, hi)
+	}
+	return fmt.Sprintf("auto (a sixth of each run's longest fork, %d–%d): %s", autoWindowMin, autoWindowMax, used)
 }
 
 // evaluationTable summarises each configuration set over the steady forks it runs.

@@ -45,9 +45,14 @@ func (res *Report) WriteText(w io.Writer) error {
 	if forks > 0 && failed == forks {
 		return fmt.Errorf("no result: the analysis of every fork failed (first: %s)", firstErr)
 	}
-	if runs > 0 && tooShort == runs && longest < res.Options.SteadyWindow {
-		return fmt.Errorf("no result: all %d benchmark runs are too short: no fork has --steady-window %d iterations (the longest has %d); lower --steady-window",
-			runs, res.Options.SteadyWindow, longest)
+	if w := res.Options.window(longest); runs > 0 && tooShort == runs && longest < w {
+		if res.Options.SteadyWindow == 0 {
+			return fmt.Errorf("no result: all %d benchmark runs are too short: no fork has the %d iterations of the automatic steady window (the longest has %d); "+
+				"--steady-window %d classifies them, on very few points", runs, w, longest, max(1, longest))
+		}
+		return fmt.Errorf("no result: all %d benchmark runs are too short: no fork has --steady-window %d iterations (the longest has %d); "+
+			"use --steady-window auto (a sixth of each run's longest fork, at least %d: %d here) or a value up to %d",
+			runs, w, longest, autoWindowMin, AutoWindow(longest), max(1, longest))
 	}
 	fmt.Fprintf(w, "steady state: %d of %d benchmark runs (%d of %d forks) reach a steady state", steadyRuns, runs, steadyForks, forks)
 	if len(st) > 0 {

@@ -233,6 +233,7 @@ func defaultOptimize() optimize.Options {
 func defaultSteady() steady.Options {
 	o := steady.DefaultOptions
 	o.Penalty = steady.PenaltyBarrett
+	o.SteadyWindow = 500 // trim routes JMH forks by it: a fixed W, not steady's per-run one
 	return o
 }
 
@@ -258,6 +259,9 @@ func (o *Options) Validate() error {
 	}
 	if err := o.Steady.Validate(); err != nil {
 		return err
+	}
+	if o.Steady.SteadyWindow < 1 {
+		return fmt.Errorf("trim: steady window %d must be at least 1 (it routes JMH forks)", o.Steady.SteadyWindow)
 	}
 	if len(o.Reconfigure.Criteria) == 0 {
 		return errors.New("trim: no reconfiguration criterion")

@@ -17,7 +17,7 @@ func steadyCommand() *cli.Command {
 		cliapp.Group("Steady-state detection",
 			&cli.StringFlag{Name: "penalty", Value: "crops", Usage: "PELT penalty: crops (CROPS + Kneedle, Traini's protocol), crops-ascending (textbook Kneedle curve), 15log (Barrett) or a number"},
 			&cli.StringFlag{Name: "pen-range", Usage: "CROPS penalty range `a,b` (default 4·log n, 1e5·log n per series)"},
-			&cli.IntFlag{Name: "steady-window", Destination: &opt.SteadyWindow, Value: steady.DefaultOptions.SteadyWindow, Usage: "a fork is steady when its steady part covers at least its last N iterations"},
+			&cli.StringFlag{Name: "steady-window", Value: "auto", Usage: "a fork is steady when its steady part covers at least its last N iterations; auto: a sixth of each run's longest fork, 5 to 500"},
 			&cli.StringFlag{Name: "equivalence", Value: "traini", Usage: "segment equivalence: traini (CI of the ratio of means not wholly beyond ±threshold), traini-strict (CI wholly within), barrett"},
 			&cli.Float64Flag{Name: "threshold", Destination: &opt.Threshold, Value: steady.DefaultOptions.Threshold, Usage: "relative threshold of the traini rules"},
 			&cli.StringFlag{Name: "barrett-delta", Value: steady.DefaultOptions.BarrettDelta.String(), Usage: "δ of the barrett rule: seconds, or a percentage of the fastest segment (1%)"},
@@ -56,6 +56,9 @@ func steadyOptions(c *cli.Context, opt steady.Options) (steady.Options, error) {
 		return opt, err
 	}
 	var err error
+	if opt.SteadyWindow, err = steady.ParseWindow(c.String("steady-window")); err != nil {
+		return opt, cliapp.Usagef("steady", "--steady-window %v", err)
+	}
 	if opt.Equivalence, err = steady.ParseEquivalence(c.String("equivalence")); err != nil {
 		return opt, fmt.Errorf("--equivalence: %w", err)
 	}

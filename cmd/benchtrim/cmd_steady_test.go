@@ -26,7 +26,7 @@ var (
 		"class", "barrett_class", "st_index", "st_s", "steady_mean_ns", "total_s", "error"}
 	steadyBenchmarkColumns = []string{"project", "version", "benchmark", "params", "mode", "forks",
 		"steady_forks", "no_steady_forks", "too_short_forks", "failed_forks", "class",
-		"flat_forks", "warmup_forks", "slowdown_forks", "st_median_index", "st_max_index", "st_median_s", "st_max_s"}
+		"flat_forks", "warmup_forks", "slowdown_forks", "st_median_index", "st_max_index", "st_median_s", "st_max_s", "steady_window"}
 	steadyEvaluationColumns = []string{"set", "project", "version", "benchmark", "params", "mode", "instance", "trial", "fork",
 		"class", "config", "warmup_iterations", "measurement_iterations", "complete", "wt_s", "st_s",
 		"wee_s", "deviation_s", "estimation", "time_waste_s", "rpd", "ratio_ci_lower", "ratio_ci_upper"}
@@ -206,7 +206,8 @@ func TestSteadyCommandErrors(t *testing.T) {
 		{[]string{"--i", "0"}, "--i 0"},
 		{[]string{"--plots", dir, "--plot-format", "gif"}, "--plot-format"},
 		{[]string{"--configs", filepath.Join(dir, "missing.csv")}, "missing.csv"},
-		{[]string{"--steady-window", "0"}, "--steady-window 0: must be at least 1"},
+		{[]string{"--steady-window", "0"}, "--steady-window 0: want auto or a whole number of iterations of at least 1"},
+		{[]string{"--steady-window", "many"}, "--steady-window many: want auto"},
 		{[]string{"--steady-window", "100000"}, "are too short: no fork has --steady-window 100000 iterations (the longest has"},
 	} {
 		_, _, err := runCLI(t, append(append([]string{"--quiet", "steady"}, tc.args...), in)...)
