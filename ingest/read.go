@@ -309,6 +309,12 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 				instancesOf[k] = max(instancesOf[k], r.Sizes[table.LevelInstance])
 			})
 		}
+		if format == "table" {
+			if err := checkTableSetups(path, fileStats, t.Setups); err != nil {
+				t.Release()
+				return st, err
+			}
+		}
 		warnPooled(path, st, fileStats, rep)
 		if len(st.Files) == 0 {
 			st.Stats = fileStats // the first file's: no copy

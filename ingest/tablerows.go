@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -25,7 +26,25 @@ type tableScreen struct {
 	path string
 	rep  *Report
 	rows int64 // rows of the file seen so far
+	// seen holds a 64-bit hash of the position of every row outside
+	// sample mode (positions), to find a second row at one.
+	seen map[uint64]struct{}
+	seed maphash.Seed
 }
+
+// Report kinds of rows a canonical table file holds that no reader writes.
+const (
+	// KindDuplicateTableRow is a row at the position of an earlier row of
+	// the same file (benchmark run, metric, pair, warmup and the five
+	// level indices) outside sample mode, where each position holds one
+	// value: the second is left out.
+	KindDuplicateTableRow = "duplicate row in a table file"
+	// KindNsPerOpMismatch is a primary row whose ns_per_op is not its
+	// value in its unit (NsPerOp: value · ns(unit) for a time per
+	// operation; for a throughput, ns(unit) · threads / value with a whole
+	// number of threads ≥ 1): one of the two was changed.
+	KindNsPerOpMismatch = "ns_per_op disagrees with value and unit"
+)
 
 // record calls emit with the rows of rec that pass (rec itself when all
 // do, else slices of it, which emit must not keep unless it retains them).
@@ -39,6 +58,8 @@ func (s *tableScreen) record(rec arrow.Record, emit func(arrow.Record) error) er
 	mode := cols[table.ColMode].(*array.Dictionary)
 	primary := dictMatches(metric, table.Primary)
 	sample := dictMatches(mode, "sample")
+	units := unitScales(cols["unit"].(*array.Dictionary))
+	pos := s.positions(cols)
 	start := 0
 	for i := range ns {
 		var reason, detail string
@@ -52,9 +73,15 @@ func (s *tableScreen) record(rec arrow.Record, emit func(arrow.Record) error) er
 			} else if !finite(value[i]) {
 				reason, _ = CheckTime(m, value[i])
 				detail = fmt.Sprintf("value %v", value[i])
+			} else if u := units[cols["unit"].(*array.Dictionary).GetValueIndex(i)]; !u.agrees(value[i], ns[i]) {
+				reason = KindNsPerOpMismatch
+				detail = fmt.Sprintf("ns_per_op %v, value %v %s", ns[i], value[i], dictValue(cols["unit"].(*array.Dictionary), i))
 			}
 		} else if !finite(value[i]) {
 			reason, detail = KindNonFiniteSecondary, fmt.Sprintf("%s %v", dictValue(metric, i), value[i])
+		}
+		if reason == "" && !sample[mode.GetValueIndex(i)] && s.repeated(pos(i)) {
+			reason, detail = KindDuplicateTableRow, describePosition(cols, i)+" is already in the file"
 		}
 		if reason == "" {
 			continue
@@ -140,4 +167,108 @@ func rowSource(cols map[string]arrow.Array, i int) string {
 		return fmt.Sprintf(" (line %d)", line)
 	}
 	return ""
+}
+
+// unitScale is what a unit says about the ns_per_op of a value in it.
+type unitScale struct {
+	kind UnitKind
+	ns   float64
+}
+
+// unitScales classifies each entry of the unit dictionary u (ClassifyUnit).
+func unitScales(u *array.Dictionary) []unitScale {
+	dict := u.Dictionary().(*array.String)
+	out := make([]unitScale, dict.Len())
+	for i := range out {
+		out[i].kind, out[i].ns = ClassifyUnit(dict.Value(i))
+	}
+	return out
+}
+
+// agrees says whether ns is value in unit u within 10⁻⁹ relative (the
+// round trip through text keeps every digit; this is for edits): value ·
+// ns(u) for a time per operation; ns(u) · threads / value for a
+// throughput, threads = ns · value / ns(u) a whole number ≥ 1 (the
+// setup's thread count is not needed). Other units are not checked.
+func (u unitScale) agrees(value, ns float64) bool {
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+	switch u.kind {
+	case UnitTimePerOp:
+		return close(ns, value*u.ns)
+	case UnitOpsPerTime:
+		threads := ns * value / u.ns
+		return threads >= 1-1e-9 && close(threads, math.Round(threads))
+	}
+	return true
+}
+
+// positions returns, for the record whose columns are cols, the hash of
+// row i's position: its benchmark run (project, version, benchmark,
+// params, mode), metric, pair, warmup flag and level indices. The string
+// columns are hashed once per dictionary entry.
+func (s *tableScreen) positions(cols map[string]arrow.Array) func(i int) uint64 {
+	if s.seen == nil {
+		s.seen = map[uint64]struct{}{}
+		s.seed = maphash.MakeSeed()
+	}
+	names := []string{"project", "version", "benchmark", "params", table.ColMode, table.ColMetric, "pair"}
+	dicts := make([]*array.Dictionary, len(names))
+	hashes := make([][]uint64, len(names))
+	for j, n := range names {
+		dicts[j] = cols[n].(*array.Dictionary)
+		dict := dicts[j].Dictionary().(*array.String)
+		hashes[j] = make([]uint64, dict.Len())
+		for k := range hashes[j] {
+			hashes[j][k] = maphash.String(s.seed, dict.Value(k))
+		}
+	}
+	var levels [table.NumLevels][]int32
+	for l := range levels {
+		levels[l] = cols[table.Level(l).String()].(*array.Int32).Int32Values()
+	}
+	warmup := cols["warmup"].(*array.Boolean)
+	return func(i int) uint64 {
+		h := uint64(0x9e3779b97f4a7c15)
+		mix := func(v uint64) { h = (h ^ v) * 0xbf58476d1ce4e5b9; h ^= h >> 31 }
+		for j, d := range dicts {
+			mix(hashes[j][d.GetValueIndex(i)])
+		}
+		for l := range levels {
+			mix(uint64(uint32(levels[l][i])))
+		}
+		if warmup.Value(i) {
+			mix(1)
+		}
+		return h
+	}
+}
+
+// repeated records the position hash h and says whether the file had a row
+// there already. Two positions share a hash with probability 2⁻⁶⁴ per pair:
+// about 3·10⁻⁴ over 10⁸ rows.
+func (s *tableScreen) repeated(h uint64) bool {
+	if _, ok := s.seen[h]; ok {
+		return true
+	}
+	s.seen[h] = struct{}{}
+	return false
+}
+
+// describePosition names row i's position: "b.A (avgt) metric primary
+// instance 1 trial 1 fork 2 iteration 3 slice 1".
+func describePosition(cols map[string]arrow.Array, i int) string {
+	k := table.Key{Project: dictValue(cols["project"].(*array.Dictionary), i), Version: dictValue(cols["version"].(*array.Dictionary), i),
+		Benchmark: dictValue(cols["benchmark"].(*array.Dictionary), i), Params: dictValue(cols["params"].(*array.Dictionary), i),
+		Mode: dictValue(cols[table.ColMode].(*array.Dictionary), i)}
+	out := k.String() + " metric " + dictValue(cols[table.ColMetric].(*array.Dictionary), i)
+	if p := dictValue(cols["pair"].(*array.Dictionary), i); p != "" {
+		out += " pair " + p
+	}
+	if cols["warmup"].(*array.Boolean).Value(i) {
+		out += " warmup"
+	}
+	for l := table.Level(0); l < table.NumLevels; l++ {
+		out += fmt.Sprintf(" %s %d", l, cols[l.String()].(*array.Int32).Value(i))
+	}
+	return out
 }

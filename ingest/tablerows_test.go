@@ -47,6 +47,11 @@ func badValueTable(t *testing.T) *table.Table {
 		add(table.Row{Project: "p", Version: "v1", Benchmark: "b.S", Mode: "sample", Unit: "ns/op", Value: float64(i), NsPerOp: float64(i), Count: 1,
 			Instance: 1, Trial: 1, Fork: 1, Iteration: 1, Slice: 1})
 	}
+	for _, k := range []table.Key{{Project: "p", Version: "v1", Benchmark: "b.A", Mode: "avgt"}, {Project: "p", Version: "v1", Benchmark: "b.S", Mode: "sample"}} {
+		if err := b.AddSetup(table.Setup{Key: k, Tool: "jmh", Forks: 3, MeasurementIterations: 40}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return b.Finish()
 }
 

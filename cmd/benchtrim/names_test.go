@@ -64,6 +64,13 @@ func TestReportIsolatesNames(t *testing.T) {
 	if err := os.WriteFile(raw, []byte(strings.ReplaceAll(string(table), `\u202e`, "\u202e")), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	setups, err := os.ReadFile(filepath.Join(dir, "t.setups.csv"))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "raw.setups.csv"), []byte(strings.ReplaceAll(string(setups), `\u202e`, "\u202e")), 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 	var h string
 	for _, input := range []string{in, raw} {
 		page := filepath.Join(dir, filepath.Base(input)+".html")
