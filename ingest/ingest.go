@@ -133,6 +133,13 @@ type ReportKind struct {
 	Examples []*ParseError
 }
 
+// Skipped reports whether the items of k were left out of the table
+// (rows dropped) rather than kept and warned about.
+func (k *ReportKind) Skipped() bool { return k.skipped }
+
+// N is how many items (rows, for skipped items) of kind k there were.
+func (k *ReportKind) N() int { return k.count }
+
 // MaxExamples is how many examples of each kind a Report keeps.
 const MaxExamples = 5
 
