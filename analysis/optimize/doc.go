@@ -35,7 +35,8 @@
 // with u the duration of one observation (setup's slice time, else its
 // iteration time, else Options.DefaultIterationTime) and W the warmup time
 // per fork (stated warmup iterations × warmup time, plus --discard-warmup
-// iterations × iteration time). Instances run in parallel by default.
+// iterations × iteration time; 0 with Options.NoWarmupTime, the µOpTime
+// prototype's model for JMH data). Instances run in parallel by default.
 //
 // The metrics (Metric) are CV, RMAD, and the relative CI width (RCIW) of the
 // percentile bootstrap CI of the mean, of the studentized bootstrap CI of the

@@ -478,6 +478,55 @@ func TestDiscardWarmup(t *testing.T) {
 	}
 }
 
+// TestNoWarmupTime: with NoWarmupTime the discarded warmup costs nothing
+// (the µOpTime prototype's JMH time model, forks × iterations), so a
+// configuration of more forks and fewer iterations can win that loses
+// when every fork pays its warmup; the command still runs the warmup.
+func TestNoWarmupTime(t *testing.T) {
+	g := grid{instances: 1, trials: 1, forks: 3, iterations: 30, slices: 1}
+	series := build(t, spec{project: "j", version: "1", name: "org.ex.W.m", mode: "avgt", grid: g, mean: 100,
+		noise: 0.003, warmupIters: 10, warmupFactor: 3, seed: 4})
+	opt := fastOptions()
+	opt.Metrics = []Metric{cv}
+	opt.DiscardWarmup = 10
+	opt.AllConfigs = true
+	timed, err := optimize(series, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.NoWarmupTime = true
+	free, err := optimize(series, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, fr := timed.Results[0], free.Results[0]
+	if fr.WarmupNs != 0 || tr.WarmupNs != 10e9 || fr.Full.seconds() != 3*20 || tr.Full.seconds() != 3*(10+20) {
+		t.Errorf("warmup %d and %d ns, full %v and %v s; want 0 and 10 s, 60 and 90 s", fr.WarmupNs, tr.WarmupNs, fr.Full.seconds(), tr.Full.seconds())
+	}
+	for _, ev := range fr.All {
+		want := float64(ev.Config[table.LevelFork] * ev.Config[table.LevelIteration])
+		if ev.TimeNs != int64(want*1e9) {
+			t.Fatalf("%v: %d ns, want forks × iterations = %v s", ev.Config, ev.TimeNs, want)
+		}
+	}
+	// The cheapest configurations with 3 repetitions are stable here:
+	// 3 s without the warmup's time (one fork × 3 iterations or 3 forks ×
+	// 1, the smaller cv wins), with it one fork × 3 iterations, 13 s
+	// (3 forks × 1 cost 33 s).
+	if fr.Chosen.seconds() != 3 || tr.Chosen.seconds() != 13 || tr.Chosen.Config[table.LevelFork] != 1 {
+		t.Errorf("chosen %v (%v s) without warmup time, %v (%v s) with; want 3 s and 13 s on one fork", fr.Chosen.Config, fr.Chosen.seconds(), tr.Chosen.Config, tr.Chosen.seconds())
+	}
+	cmd := reducedCommand(&fr)
+	if line := cmd.Line(); !strings.Contains(line, " -wi 10 ") {
+		t.Errorf("command %q lacks the warmup", line)
+	}
+	var sb strings.Builder
+	writeText(&sb, free, nil)
+	if !strings.Contains(sb.String(), "seed 1; warmup not timed)") {
+		t.Errorf("text lacks the time model:\n%s", sb.String())
+	}
+}
+
 // TestSampleMode: histogram rows of one iteration form one observation
 // whose value is their count-weighted mean.
 func TestSampleMode(t *testing.T) {

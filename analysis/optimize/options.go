@@ -116,6 +116,13 @@ type Options struct {
 	// DiscardWarmup drops the first DiscardWarmup iterations of every fork
 	// before optimising and counts their time as warmup of each fork.
 	DiscardWarmup int
+	// NoWarmupTime counts no time for warmup in a configuration's execution
+	// time (W = 0 below, neither the setup's warmup iterations nor the
+	// discarded ones): the time model of the µOpTime prototype's JMH
+	// optimizers (optimizer_jmh_parallel_fse20.py and …_ese21.py count
+	// forks × measurement iterations), which it needs to be reproduced
+	// on data whose forks' warmup is recorded.
+	NoWarmupTime bool
 	// AllConfigs evaluates every configuration (metric and CI) instead of
 	// stopping at the cheapest stable one; Result.All then holds them.
 	AllConfigs bool

@@ -241,7 +241,7 @@ func prepare(s *table.Series, opt *Options) (*prepared, *Skipped) {
 // falling back to opt.DefaultIterationTime (assumed = true) when the setup
 // states none. Warmup per fork is WarmupIterations × WarmupTimeNs (the
 // iteration time when WarmupTimeNs is unknown) plus DiscardWarmup ×
-// iteration time.
+// iteration time, or 0 with opt.NoWarmupTime.
 func observationTiming(setup *table.Setup, sizes Config, val []float64, lineNs float64, opt *Options) (t timing, assumed bool) {
 	t.Parallel = levelSet(opt.Parallel)
 	def := int64(opt.DefaultIterationTime)
@@ -291,6 +291,9 @@ func observationTiming(setup *table.Setup, sizes Config, val []float64, lineNs f
 		t.WarmupNs += int64(setup.WarmupIterations) * w
 	}
 	t.WarmupNs += int64(opt.DiscardWarmup) * iterNs
+	if opt.NoWarmupTime {
+		t.WarmupNs = 0
+	}
 	return t, assumed
 }
 

@@ -42,7 +42,11 @@ func writeText(w io.Writer, res *Report, vr *versionReport) {
 		sec(b.fullTimeNs), sec(b.timeNs))
 	fmt.Fprintf(w, "%s / %s / %s of %d benchmark runs keep their result within 1 / 3 / 5 %%.\n",
 		pct(b.within[0]), pct(b.within[1]), pct(b.within[2]), b.benchmarks)
-	fmt.Fprintf(w, "(threshold %g, %d resamples at %g, seed %d)\n", opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed)
+	untimed := ""
+	if opt.NoWarmupTime {
+		untimed = "; warmup not timed"
+	}
+	fmt.Fprintf(w, "(threshold %g, %d resamples at %g, seed %d%s)\n", opt.Threshold, opt.Bootstrap.Resamples, opt.Bootstrap.Confidence, opt.Seed, untimed)
 	fmt.Fprintln(w, "(trim saves less: these metrics pool every observation, blind to fork and instance variance)")
 	if len(totals) > 1 {
 		fmt.Fprintln(w)

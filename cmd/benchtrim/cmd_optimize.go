@@ -24,6 +24,7 @@ func optimizeCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "first", Usage: "use only the first unit of LEVEL (the published prototype used --first instance on Go data)"},
 			&cli.StringFlag{Name: "parallel", Value: "instance", Usage: "levels that run side by side and add no time (comma list of instance, trial, fork; \"\" for none)"},
 			&cli.IntFlag{Name: "discard-warmup", Destination: &opt.DiscardWarmup, Usage: "drop the first N iterations of every fork and count their time as warmup"},
+			&cli.BoolFlag{Name: "no-warmup-time", Destination: &opt.NoWarmupTime, Usage: "count no time for warmup in the execution time (the published prototype's JMH optimizer)"},
 			&cli.BoolFlag{Name: "all-configs", Destination: &opt.AllConfigs, Usage: "evaluate every configuration (metric and CI) and write them all to -o"},
 		),
 		cliapp.Group("Versions",
