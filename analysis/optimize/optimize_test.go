@@ -586,6 +586,9 @@ func TestOptionsValidation(t *testing.T) {
 	if _, err := ParseLevels("core"); err == nil {
 		t.Error("ParseLevels(core): no error")
 	}
+	if vs := ParseVersions(" 1.0.0, 1.2.0 ,1.10.0"); !reflect.DeepEqual(vs, []string{"1.0.0", "1.2.0", "1.10.0"}) || ParseVersions("") != nil {
+		t.Errorf("ParseVersions: %q, %q", vs, ParseVersions(""))
+	}
 }
 
 // TestFixedFirstParallel: --first restricts the data, --fixed keeps a

@@ -240,6 +240,19 @@ func levelSet(ls []table.Level) (s [table.NumLevels]bool) {
 	return s
 }
 
+// ParseVersions splits a comma-separated release order (VersionOptions.Order,
+// --versions) into its labels, each trimmed of white space; "" gives nil.
+func ParseVersions(s string) []string {
+	if s == "" {
+		return nil
+	}
+	out := strings.Split(s, ",")
+	for i := range out {
+		out[i] = strings.TrimSpace(out[i])
+	}
+	return out
+}
+
 // ParseLevels parses a comma-separated list of level names (instance,
 // trial, fork, iteration, slice); "" gives nil.
 func ParseLevels(s string) ([]table.Level, error) {

@@ -65,11 +65,7 @@ func optimizeOptions(c *cli.Context, opt optimize.Options) (optimize.Options, er
 	if opt.Select, opt.Seed, opt.Workers, err = cliapp.Selected(c); err != nil {
 		return opt, err
 	}
-	if v := c.String("versions"); v != "" {
-		for _, s := range strings.Split(v, ",") {
-			opt.Versions.Order = append(opt.Versions.Order, strings.TrimSpace(s))
-		}
-	}
+	opt.Versions.Order = optimize.ParseVersions(c.String("versions"))
 	return opt, opt.Validate()
 }
 
