@@ -6,13 +6,17 @@ package partial
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/regular"
@@ -20,14 +24,32 @@ import (
 
 // A partial file holds the whole report of one part of a split run
 // (benchtrim CMD --shard K/N --partial-out FILE) for benchtrim merge: the
-// line fileMagic, then a gob stream of a Header and the command's report.
+// line fileMagic, a checksum line "sha256 HEX LENGTH" (the SHA-256 of the
+// payload and its length in bytes, zero-padded to a fixed width), then the
+// payload: a gob stream of a Header and the command's report. Open checks
+// the length and the checksum before it decodes anything, so a damaged
+// file (one flipped bit) is refused, and the Header's numbers before any
+// use (MaxShards).
 const (
 	// fileMagic is the file's first line.
 	fileMagic = "benchtrim partial\n"
 	// formatVersion is the version of the layout Write writes; Open refuses
 	// others (the reports' types change between versions of benchtrim).
-	formatVersion = 2
+	// Version 3 added the checksum line.
+	formatVersion = 3
+	// MaxShards is the largest N of --shard K/N: a job array larger than
+	// Slurm's largest (4 M) is not a run of benchtrim; merge keeps a slot
+	// per shard.
+	MaxShards = 1 << 20
 )
+
+// sumLine formats the checksum line of a payload of n bytes with SHA-256
+// sum; every such line is sumLineLen bytes long.
+func sumLine(sum []byte, n int64) string {
+	return fmt.Sprintf("sha256 %x %020d\n", sum, n)
+}
+
+var sumLineLen = len(sumLine(make([]byte, sha256.Size), 0))
 
 // Header says what a partial file holds.
 type Header struct {
@@ -127,23 +149,42 @@ func SameInputs(a, b *File) error {
 	return nil
 }
 
-// Write writes the partial file path atomically: fileMagic, h (with Format
-// set to formatVersion) and report, gob-encoded.
+// Write writes the partial file path atomically: fileMagic, the checksum
+// line, and h (with Format set to formatVersion) and report, gob-encoded.
 func Write(path string, h Header, report any) error {
 	h.Format = formatVersion
 	return atomicfile.Write(path, func(w io.Writer) error {
-		if _, err := io.WriteString(w, fileMagic); err != nil {
+		fw, ok := w.(atomicfile.FileWriter)
+		if !ok {
+			return errors.New("partial: the writer cannot write at an offset")
+		}
+		if _, err := io.WriteString(w, fileMagic+sumLine(make([]byte, sha256.Size), 0)); err != nil {
 			return err
 		}
-		enc := gob.NewEncoder(w)
+		sum := sha256.New()
+		cw := &countWriter{w: io.MultiWriter(w, sum)}
+		enc := gob.NewEncoder(cw)
 		if err := enc.Encode(h); err != nil {
 			return fmt.Errorf("header: %w", err)
 		}
 		if err := enc.Encode(report); err != nil {
 			return fmt.Errorf("%s report: %w", h.Command, err)
 		}
-		return nil
+		_, err := fw.WriteAt([]byte(sumLine(sum.Sum(nil), cw.n)), int64(len(fileMagic)))
+		return err
 	})
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // File is a partial file opened by Open: its header read, its report
@@ -155,36 +196,144 @@ type File struct {
 	dec    *gob.Decoder
 }
 
-// Open opens the partial file path and reads its header. A file that does
-// not start with fileMagic, a header that does not decode and a format other
-// than formatVersion are errors naming the file and the place; so is a
-// path that is not a regular file (regular.Open).
+// Open opens the partial file path and reads its header. A path that is
+// not a regular file (regular.Open), a file that does not start with
+// fileMagic and its checksum line, a payload whose length or SHA-256
+// differs from that line, or whose gob messages claim more bytes than the
+// file holds, a header that does not decode, a format other than
+// formatVersion and a header whose numbers are out of range (Shards above
+// MaxShards, a Shard outside 0 … Shards−1, a negative PlotMax) are errors
+// naming the file and the place, found before anything is sized by them.
 func Open(path string) (*File, error) {
 	f, err := regular.Open(path) // a FIFO or /dev/zero is refused, not read
 	if err != nil {
 		return nil, err
 	}
-	pf := &File{Path: path, f: f}
-	br := bufio.NewReaderSize(f, 1<<20)
-	magic := make([]byte, len(fileMagic))
-	if n, err := io.ReadFull(br, magic); err != nil || string(magic) != fileMagic {
+	pf, err := open(f, path)
+	if err != nil {
 		f.Close()
-		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return nil, fmt.Errorf("%s:1: not a benchtrim partial file (starts with %q, want %q; write one with CMD --shard K/N --partial-out FILE)", path, magic[:n], fileMagic)
-	}
-	pf.dec = gob.NewDecoder(br)
-	if err := pf.decode(&pf.Header); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: header: %w", path, err)
-	}
-	if h := pf.Header; h.Format != formatVersion {
-		f.Close()
-		return nil, fmt.Errorf("%s: header: format version %d (written by benchtrim %s), this build reads %d: run the shards and the merge with one build",
-			path, h.Format, h.Benchtrim, formatVersion)
+		return nil, err
 	}
 	return pf, nil
+}
+
+func open(f *os.File, path string) (*File, error) {
+	head := make([]byte, len(fileMagic)+sumLineLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if magic := head[:min(n, len(fileMagic))]; string(magic) != fileMagic {
+		return nil, fmt.Errorf("%s:1: not a benchtrim partial file (starts with %q, want %q; write one with CMD --shard K/N --partial-out FILE)", path, magic, fileMagic)
+	}
+	line := string(head[len(fileMagic):n])
+	var sum []byte
+	var length int64
+	if f := strings.Fields(line); len(f) == 3 && f[0] == "sha256" && len(line) == sumLineLen && line[sumLineLen-1] == '\n' {
+		sum, err = hex.DecodeString(f[1])
+		if err == nil {
+			length, err = strconv.ParseInt(f[2], 10, 64)
+		}
+	}
+	if sum == nil || len(sum) != sha256.Size || err != nil || sumLine(sum, length) != line { // one spelling: lower-case hex
+		return nil, fmt.Errorf("%s:2: no checksum line (want \"sha256 HEX LENGTH\"; a partial of an older benchtrim, or damaged): run the shards and the merge with one build", path)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if got := fi.Size() - int64(len(head)); got != length {
+		return nil, fmt.Errorf("%s: %d bytes follow the checksum line, which says %d: the file was cut short or added to since it was written", path, got, length)
+	}
+	h := sha256.New()
+	frames := &gobFrames{left: length}
+	if _, err := io.Copy(io.MultiWriter(h, frames), f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if got := h.Sum(nil); !bytes.Equal(got, sum) {
+		return nil, fmt.Errorf("%s: checksum mismatch (sha256 %x…, the file says %x…): the file was damaged since it was written; write it again", path, got[:6], sum[:6])
+	}
+	if err := frames.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := f.Seek(int64(len(head)), io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	pf := &File{Path: path, f: f, dec: gob.NewDecoder(bufio.NewReaderSize(f, int(min(length, 1<<20))))}
+	if err := pf.decode(&pf.Header); err != nil {
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	hd := pf.Header
+	switch {
+	case hd.Format != formatVersion:
+		return nil, fmt.Errorf("%s: header: format version %d (written by benchtrim %s), this build reads %d: run the shards and the merge with one build",
+			path, hd.Format, hd.Benchtrim, formatVersion)
+	case hd.Shards < 1 || hd.Shards > MaxShards || hd.Shard < 0 || hd.Shard >= hd.Shards:
+		return nil, fmt.Errorf("%s: header: shard %d/%d is not a shard (want 0 ≤ K < N ≤ %d)", path, hd.Shard, hd.Shards, MaxShards)
+	case hd.PlotMax < 0:
+		return nil, fmt.Errorf("%s: header: plot-max %d is negative", path, hd.PlotMax)
+	}
+	return pf, nil
+}
+
+// gobFrames follows the framing of a gob stream written to it (each
+// message is its length as a gob unsigned integer, then that many bytes)
+// and remembers the first message that claims more bytes than are left,
+// which gob's decoder would allocate before it reads them.
+type gobFrames struct {
+	left int64 // bytes of the stream not yet seen
+	skip int64 // bytes of the current message still to come
+	// The length being read: have of its bytes so far (the first says how
+	// many, want, follow), value accumulated.
+	have, want int
+	value      uint64
+	err        error
+}
+
+func (g *gobFrames) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 && g.err == nil {
+		if g.skip > 0 {
+			k := min(g.skip, int64(len(p)))
+			g.skip -= k
+			g.left -= k
+			p = p[k:]
+			continue
+		}
+		b := p[0]
+		p = p[1:]
+		g.left--
+		switch {
+		case g.have == 0 && b < 0x80:
+			g.value = uint64(b)
+		case g.have == 0:
+			g.want = int(-int8(b))
+			if g.want < 1 || g.want > 8 {
+				g.err = fmt.Errorf("damaged data: a gob message length of %d bytes", g.want)
+			}
+			g.have, g.value = 1, 0
+			continue
+		default: // a byte of a length of g.want bytes; g.have counts the first
+			g.value = g.value<<8 | uint64(b)
+			if g.have++; g.have <= g.want {
+				continue
+			}
+		}
+		g.have, g.want = 0, 0
+		if g.value == 0 || g.value > uint64(g.left) {
+			g.err = fmt.Errorf("damaged data: a gob message of %d bytes where %d are left", g.value, g.left)
+		}
+		g.skip = int64(g.value)
+	}
+	return n, nil
+}
+
+// check reports a framing error, or a stream that ends inside a message.
+func (g *gobFrames) check() error {
+	if g.err == nil && (g.skip > 0 || g.have > 0) {
+		return errors.New("damaged data: the last gob message is cut short")
+	}
+	return g.err
 }
 
 // Decode reads the file's report into report (a pointer to the report

@@ -33,7 +33,12 @@ func reportOf(command string) any {
 // command, with a selection (its gob encoding holds a regular
 // expression), inputs, read flags and a few results, and returns their
 // bytes.
-func seedPartials(f *testing.F) [][]byte {
+func seedPartials(f *testing.F) [][]byte { return partials(f) }
+
+// seedReports returns a report of each command that writes partials, with
+// a selection (its gob encoding holds a regular expression), inputs, read
+// flags and a few results.
+func seedReports() map[string]any {
 	key := table.Key{Project: "p", Version: "v1", Benchmark: "b.A", Params: "n=1", Mode: "avgt"}
 	sel := table.Filter{Benchmark: regexp.MustCompile(`^b\.`), Shard: 1, Shards: 3}
 	oo := optimize.DefaultOptions
@@ -51,21 +56,7 @@ func seedPartials(f *testing.F) [][]byte {
 		"reconfigure": &reconfigure.Report{Options: ro},
 		"duet":        &duet.Report{Options: duet.DefaultOptions()},
 	}
-	var out [][]byte
-	for _, cmd := range []string{"optimize", "steady", "reconfigure", "duet"} {
-		path := filepath.Join(f.TempDir(), cmd+".partial")
-		h := Header{Command: cmd, Benchtrim: "test", Shard: 1, Shards: 3, PlotMax: 2,
-			Inputs: []Input{{Name: "in.json", Size: 12}}, ReadFlags: map[string]string{"format": "jmh"}}
-		if err := Write(path, h, reports[cmd]); err != nil {
-			f.Fatal(err)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	return out
+	return reports
 }
 
 // FuzzOpen feeds arbitrary bytes, from partial files of each command, to

@@ -64,7 +64,7 @@ func shardFlag() cli.Flag {
 	return &cli.StringFlag{Name: "shard", Usage: "analyse only shard `K/N` (K = 0 … N−1) of the benchmarks, split by key as table.ShardOf (a job array's index; --partial-out and benchtrim merge combine the shards)"}
 }
 
-// parseShard parses "K/N" with 0 ≤ K < N.
+// parseShard parses "K/N" with 0 ≤ K < N ≤ partial.MaxShards.
 func parseShard(s string) (k, n int, err error) {
 	ks, ns, ok := strings.Cut(s, "/")
 	if ok {
@@ -73,8 +73,8 @@ func parseShard(s string) (k, n int, err error) {
 			n, err = strconv.Atoi(strings.TrimSpace(ns))
 		}
 	}
-	if !ok || err != nil || n < 1 || k < 0 || k >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want K/N with 0 ≤ K < N, e.g. 0/4", s)
+	if !ok || err != nil || n < 1 || k < 0 || k >= n || n > partial.MaxShards {
+		return 0, 0, fmt.Errorf("--shard %q: want K/N with 0 ≤ K < N ≤ %d, e.g. 0/4", s, partial.MaxShards)
 	}
 	return k, n, nil
 }
