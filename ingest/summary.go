@@ -60,7 +60,15 @@ func WriteStats(w io.Writer, st *table.Stats, rep *Report) {
 		fmt.Fprintln(w, "nothing skipped, nothing suspicious")
 		return
 	}
-	fmt.Fprintf(w, "skipped rows: %d\n", rep.SkippedRows())
+	skipped, warned := 0, 0
+	for _, k := range rep.Kinds() {
+		if k.skipped {
+			skipped += k.count
+		} else {
+			warned += k.count
+		}
+	}
+	fmt.Fprintf(w, "skipped: %d, warnings: %d\n", skipped, warned)
 	rep.WriteTo(w)
 }
 

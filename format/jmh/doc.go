@@ -56,13 +56,14 @@
 // the first keeps fork and iteration numbers unique; primary rawData next to
 // a rawDataHistogram (the histogram is kept); text profiler results and
 // fields of an unexpected JSON type (these two count metrics and fields, not
-// rows); duplicate JSON keys (the first is used).
+// rows); duplicate JSON keys (the first is used); records without primary
+// raw data (-Djmh.json.rawData=false, a SampleTime record with neither
+// rawData nor rawDataHistogram, or a misspelled key, which is named),
+// counted per record, their secondary metrics kept.
 //
 // Warnings (kept): fewer primary fork rows than forks (a missing fork), more
 // fork rows than forks, empty forks, ragged primary iterations, ragged
-// secondary rawData, records without primary raw data
-// (-Djmh.json.rawData=false, or a SampleTime record with neither rawData nor
-// rawDataHistogram), secondaries without rawData, unparseable
+// secondary rawData, secondaries without rawData, unparseable
 // warmupTime/measurementTime, and setups that conflict with an earlier one
 // for the same run (table.Builder.AddSetup); configuration values no JMH
 // run has (threads < 1, forks < 0, negative iteration counts or batch

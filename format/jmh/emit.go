@@ -116,8 +116,11 @@ func (em *emitter) emit(rec *record) error {
 	}
 	dataPath := recPath + ".primaryMetric." + dataName
 	if !p.hasRaw && !p.hasHist {
-		em.rep.Warn(kindNoRawData, &ingest.ParseError{File: em.file, Line: p.line, Path: recPath + ".primaryMetric",
-			Msg: fmt.Sprintf("neither rawData nor rawDataHistogram (mode %s); the record has no primary rows", rec.mode)})
+		msg := fmt.Sprintf("neither rawData nor rawDataHistogram (mode %s); the record has no primary rows", rec.mode)
+		if p.stray != "" {
+			msg += fmt.Sprintf(" (a member %q, which JMH does not write: misspelled?)", p.stray)
+		}
+		em.rep.Skip(kindNoRawData, 1, &ingest.ParseError{File: em.file, Line: p.line, Path: recPath + ".primaryMetric", Msg: msg})
 	} else {
 		em.checkPrimaryShape(rows, dataPath, dataLine)
 	}

@@ -34,6 +34,10 @@ const (
 
 var metricKeyNames = []string{"", "scoreUnit", "rawData", "rawDataHistogram"}
 
+// jmhMetricMembers are the members JMH 1.x writes in a metric that Read
+// does not use.
+var jmhMetricMembers = map[string]bool{"score": true, "scoreError": true, "scoreConfidence": true, "scorePercentiles": true}
+
 func metricKey(b []byte) int {
 	switch string(b) {
 	case "scoreUnit":
@@ -80,6 +84,9 @@ func (rd *recordReader) parseMetric(m *metric) error {
 			return rd.rawData(m)
 		case mkRawDataHistogram:
 			return rd.histogram(m)
+		}
+		if m.stray == "" && !jmhMetricMembers[name] {
+			m.stray = name
 		}
 		return s.skipValue()
 	})

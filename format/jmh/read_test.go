@@ -119,6 +119,10 @@ func TestBadInputCounted(t *testing.T) {
 		{"sample_nodata.json", 1, []kindWant{
 			{kindNoRawData, 2, place{7, "$[0].primaryMetric", "neither rawData nor rawDataHistogram"}},
 		}},
+		// A misspelled key: the record is skipped, counted, and the key named.
+		{"misspelled.json", 2, []kindWant{
+			{kindNoRawData, 1, place{7, "$[0].primaryMetric", `a member "rawDta", which JMH does not write: misspelled?`}},
+		}},
 		{"unknown_unit.json", 2, []kindWant{
 			{kindUnknownUnit, 4, place{7, "$[0].primaryMetric.scoreUnit", `unknown primary unit "widgets/op"`}},
 		}},

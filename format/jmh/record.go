@@ -36,6 +36,9 @@ type metric struct {
 	histLine int
 	raw      span
 	hist     span
+	// stray is the first member JMH does not write in a metric (a
+	// misspelled "rawDta"), named when the metric has no values.
+	stray string
 	// rawRows[f] is the number of values in fork row f of rawData;
 	// histRows[f] the number of iterations in fork f of rawDataHistogram.
 	rawRows, histRows []int32
