@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -22,6 +23,28 @@ type Analysis struct {
 	// part is the bookkeeping of a run on a part of the input
 	// (Options.Part), for MergeAnalyses.
 	part *part
+}
+
+// Unanswered is the error of an A/B comparison that compared no benchmark
+// (the sides share none, or every comparison failed), nil otherwise and
+// for a description or an A/A test: benchtrim compare prints the report,
+// then fails with it (exit status 1).
+func (a *Analysis) Unanswered() error {
+	if len(a.ab) == 0 {
+		return nil
+	}
+	failed := 0
+	for _, r := range a.ab {
+		s := r.summary()
+		if s.compared > 0 {
+			return nil
+		}
+		failed += s.failed
+	}
+	if failed > 0 {
+		return fmt.Errorf("no benchmark compared: all %d comparisons failed", failed)
+	}
+	return errors.New("no benchmark compared: the two sides have no benchmark in common")
 }
 
 // Run is the package's entry point for a table, the one benchtrim

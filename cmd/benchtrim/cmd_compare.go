@@ -69,7 +69,7 @@ func runCompare(c *cli.Context, opt compare.Options) error {
 	}
 	inputs, err := compare.Inputs(&opt, c.Args().Slice(), sides[0], sides[1])
 	if err != nil {
-		return err
+		return cliapp.Usagef("compare", "%v", err)
 	}
 	if err := cliapp.CheckOutputs(slices.Concat(inputs...), cliapp.Output(c, "output", outpath.Data)); err != nil {
 		return err

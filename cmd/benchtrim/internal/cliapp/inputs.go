@@ -32,13 +32,17 @@ func InputFlags() []cli.Flag {
 	}
 }
 
-// readOptions are the ingest options of the input flags, or a usage error
-// for a --runs-as value ingest does not know.
-func readOptions(c *cli.Context) (ingest.ReadOptions, error) {
+// readOptions are the ingest options of the input flags for reading paths,
+// or a usage error for a --runs-as value ingest does not know or for
+// standard input named twice.
+func readOptions(c *cli.Context, paths []string) (ingest.ReadOptions, error) {
 	opt := ingest.ReadOptions{Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
 		RunsAs: c.String("runs-as"), Stdin: stdinOf(c)}
 	if opt.RunsAs != "" && opt.RunsAs != ingest.RunsPooled && opt.RunsAs != ingest.RunsInstances {
 		return opt, Usagef(commandName(c), "--runs-as %q: want %s or %s", opt.RunsAs, ingest.RunsPooled, ingest.RunsInstances)
+	}
+	if n := countStdin([][]string{paths}); n > 1 {
+		return opt, Usagef(commandName(c), "standard input (-) given %d times: it can be read once", n)
 	}
 	return opt, nil
 }
@@ -120,7 +124,7 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	if len(paths) == 0 {
 		return nil, nil, nil, fmt.Errorf("no input files")
 	}
-	opt, err := readOptions(c)
+	opt, err := readOptions(c, paths)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -144,7 +148,7 @@ func streamInputs(c *cli.Context, paths []string, part *table.ShardPart, sink fu
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no input files")
 	}
-	opt, err := readOptions(c)
+	opt, err := readOptions(c, paths)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,13 @@ type documenter interface {
 	Table(name string) (*reports.Table, error)
 }
 
+// unanswered is a Result that can hold no answer (compare with no
+// benchmark compared): Unanswered's error ends the command after its
+// text, with exit status 1 and no data written.
+type unanswered interface {
+	Unanswered() error
+}
+
 // DataOut names the data table (frame) that a command's output flag
 // writes; path, when set, derives the file from the flag's value (a
 // sidecar written beside it). Doc says the flag also takes a document
@@ -61,6 +68,11 @@ func writeResult(c *cli.Context, res Result, details func(io.Writer) error, data
 		fmt.Fprintln(w)
 		if err := details(w); err != nil {
 			return err
+		}
+	}
+	if u, ok := res.(unanswered); ok {
+		if err := u.Unanswered(); err != nil {
+			return err // printed, but nothing to write
 		}
 	}
 	outs, owner := beginOutputs(c)

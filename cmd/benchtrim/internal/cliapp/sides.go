@@ -22,6 +22,9 @@ import (
 func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, group func(table.Key) table.Key, split bool,
 	run func(tabs []*table.Table, part bool, progress func(total int)) (R, error),
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
+	if n := countStdin(inputs); n > 1 {
+		return rep, func() {}, Usagef(label, "standard input (-) given %d times: it can be read once, so it can be one side only", n)
+	}
 	g := GlobalsOf(c)
 	maxRows := g.maxRows
 	if maxRows == 0 || !split {
@@ -95,4 +98,17 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	}
 	rep, err = merge(parts)
 	return rep, release, err
+}
+
+// countStdin is how many times "-" (standard input) is among inputs.
+func countStdin(inputs [][]string) int {
+	n := 0
+	for _, files := range inputs {
+		for _, f := range files {
+			if f == "-" {
+				n++
+			}
+		}
+	}
+	return n
 }
