@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -229,12 +231,14 @@ func suggestFlag(flags []cli.Flag, name string) string {
 }
 
 // Main runs the benchtrim process: run on the command line, with the
-// temporary files of unfinished writes removed on SIGINT or SIGTERM. It
+// temporary files of unfinished writes removed on SIGINT or SIGTERM, and
+// standard output that a reader closing it does not stop. It
 // returns the exit status (ExitCode). (The start heap is set earlier, as
 // packages are initialised: cmd/benchtrim/internal/gcstart.)
 func Main(run func(args []string, stdout, stderr io.Writer) error) int {
+	signal.Ignore(syscall.SIGPIPE) // a closed standard output ends the printing only (closedStdout)
 	stop := atomicfile.RemoveOnSignal()
-	err := run(os.Args, os.Stdout, os.Stderr)
+	err := run(os.Args, &closedStdout{w: os.Stdout}, os.Stderr)
 	stop()
 	return ExitCode(err, os.Stderr)
 }
