@@ -243,6 +243,9 @@ func TestVersionAndHelpCommand(t *testing.T) {
 	if err != nil || !strings.HasPrefix(stdout, "benchtrim version ") || !strings.Contains(stdout, "go1.") {
 		t.Errorf("--version: %q, %v", stdout, err)
 	}
+	if cmd, _, err := runCLI(t, "version"); err != nil || cmd != stdout {
+		t.Errorf("benchtrim version: %q, %v; want what --version prints, %q", cmd, err, stdout)
+	}
 	stdout, _, err = runCLI(t, "help", "ingest")
 	if err != nil || !strings.Contains(stdout, "benchtrim ingest - read result files") {
 		t.Errorf("help ingest: %q, %v", stdout, err)

@@ -50,38 +50,10 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	return &usageError{cmd: name, err: fmt.Errorf("%s", msg)}
 }
 
-// buildVersion is the module version and VCS revision from the build info,
-// e.g. "(devel) 57ebe85a1c2f (modified)".
+// buildVersion names this build (describeBuild).
 func buildVersion() string {
 	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = " (modified)"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" && !strings.Contains(v, rev) {
-		v += " " + rev
-	}
-	if !strings.Contains(v, "+dirty") {
-		v += modified
-	}
-	return v + " " + bi.GoVersion
+	return describeBuild(bi, ok, linkedVersion, sourceCheckout)
 }
 
 // Globals are the values of the global flags.

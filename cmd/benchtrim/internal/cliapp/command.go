@@ -35,7 +35,7 @@ func NewApp(stdout, stderr io.Writer, description string, cmds []*cli.Command) *
 		ExitErrHandler: func(*cli.Context, error) {}, // errors are returned to run, never os.Exit here
 	}
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version and exit"}
-	app.Commands = cmds
+	app.Commands = append(cmds, versionCommand())
 	addRangeChecks(app.Flags, flagRanges)
 	app.Description = fitLines(app.Description, reports.Width-3)
 	for _, cmd := range app.Commands {
