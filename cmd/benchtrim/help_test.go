@@ -112,8 +112,14 @@ func TestHelpExamplesAndFlagGroups(t *testing.T) {
 	abs, _ := filepath.Abs(repoFile("testdata"))
 	os.Symlink(abs, filepath.Join(dir, "testdata"))
 	t.Chdir(dir)
-	// merge's examples combine two shards; the steady example writes the first.
+	// merge's examples combine two shards: steady's example writes the
+	// first, and merge's help says how to write the second, which this
+	// command does.
 	before := map[string][]string{"merge": {"benchtrim", "steady", "--steady-window", "30", "--shard", "1/2", "--partial-out", "s1.partial", "demo/jmh-avgt.json"}}
+	if h := help("merge"); !strings.Contains(h, "s0.partial from steady's third\n   example, s1.partial from the same command with --shard 1/2 --partial-out s1.partial") ||
+		!strings.Contains(help("steady"), "$ benchtrim steady --steady-window 30 --shard 0/2 --partial-out s0.partial demo/jmh-avgt.json") {
+		t.Errorf("merge's help does not say which commands write the partials its examples merge:\n%s", h)
+	}
 	for _, words := range examples {
 		if strings.Join(words, " ") == "benchtrim demo" {
 			continue // the README's first command: TestReadmeFirstCommand runs it
