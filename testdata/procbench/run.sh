@@ -8,11 +8,14 @@
 #   sh testdata/procbench/run.sh REPS /tmp/benchtrim [TASKS]
 #
 # TASKS (default all) is a comma list of startup, crops, ingest, optimize,
-# steady-shard, duet, compare-pa. Baselines: python3 json.load (ingest), Rscript with
+# optimize-jmh, steady-shard, duet, compare-pa. Baselines: python3 json.load (ingest), Rscript with
 # the changepoint package (crops; R_LIBS may point at it), the µOpTime
-# prototype (optimize: UOPTIME_PROTO names the optimizer/ folder of
+# prototype (optimize: optimizer_go.py on zap-v1.19.1; optimize-jmh:
+# optimizer_jmh_parallel_ese21.py on byte-buddy 1.10.7 of data set 3;
+# UOPTIME_PROTO names the optimizer/ folder of
 # njapke/uoptime-replication-package, run by PYTHON, default
-# /usr/bin/python3, with numpy, pandas and scipy), pa v0.1.0 (compare-pa:
+# /usr/bin/python3, with numpy, pandas and scipy, and tqdm for
+# optimize-jmh), pa v0.1.0 (compare-pa:
 # PA names the binary built from github.com/chrstphlbr/pa; the input is
 # internal/stats/testdata/pa). Output, one line per
 # program and repetition:
@@ -23,7 +26,7 @@
 set -eu
 reps=$1
 bt=$2
-tasks=${3:-startup,crops,ingest,optimize,steady-shard,duet,compare-pa}
+tasks=${3:-startup,crops,ingest,optimize,optimize-jmh,steady-shard,duet,compare-pa}
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${BENCHTRIM_SHARED:-$here/../../../shared}
 py=${PYTHON:-/usr/bin/python3}
@@ -67,6 +70,15 @@ if has optimize; then
 	cp "$UOPTIME_PROTO/dataset_1/optimizer_go.py" "$work/proto/dataset_1/"
 	cp "$shared/data/uoptime-go/zap-v1.19.1.csv" "$work/proto/dataset_1/go_data_path/"
 fi
+if has optimize-jmh; then
+	# The prototype reads every file of laaber_preprocessed_ese21/ and
+	# its stat_functions.py from the parent folder.
+	jmhcsv=$shared/data/jmh-versions/laaber-ese21/laaber_bytebuddy-01_10_07-jmh121.csv
+	mkdir -p "$work/proto/dataset_3/laaber_preprocessed_ese21"
+	cp "$UOPTIME_PROTO/stat_functions.py" "$work/proto/"
+	cp "$UOPTIME_PROTO/dataset_3/optimizer_jmh_parallel_ese21.py" "$work/proto/dataset_3/"
+	cp "$jmhcsv" "$work/proto/dataset_3/laaber_preprocessed_ese21/"
+fi
 s02=$shared/reference/changepoint/s02_warmup_exp.csv
 
 for rep in $(seq "$reps"); do
@@ -88,6 +100,11 @@ for rep in $(seq "$reps"); do
 		measure optimize benchtrim "$bt" -q optimize --first instance "$shared/data/uoptime-go/zap-v1.19.1.csv"
 		# With every CI the results show, as the prototype's files do.
 		measure optimize benchtrim-results "$bt" -q optimize --first instance -o "$work/optimize.csv" "$shared/data/uoptime-go/zap-v1.19.1.csv"
+	fi
+	if has optimize-jmh; then
+		measure optimize-jmh prototype sh -c "cd '$work/proto/dataset_3' && '$py' optimizer_jmh_parallel_ese21.py"
+		measure optimize-jmh benchtrim "$bt" -q optimize "$jmhcsv"
+		measure optimize-jmh benchtrim-results "$bt" -q optimize -o "$work/optimize-jmh.csv" "$jmhcsv"
 	fi
 	if has steady-shard; then
 		measure steady-shard unsharded "$bt" -q steady --steady-window 100 "$work/steady.json"
