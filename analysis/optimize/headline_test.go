@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,26 @@ func TestTotalsAndBest(t *testing.T) {
 	}
 	if best(nil) != -1 {
 		t.Error("Best(nil) != -1")
+	}
+}
+
+// TestRecommendationWhenNoneKeepsResults: data whose warmup the
+// configurations keep (the first iterations of a fork, 3× slower) move
+// every metric's result far from the full run's; the text says that no
+// metric keeps 90 % of the runs within 5 % instead of claiming it.
+func TestRecommendationWhenNoneKeepsResults(t *testing.T) {
+	g := grid{instances: 1, trials: 1, forks: 3, iterations: 30, slices: 1}
+	series := build(t, spec{project: "j", version: "1", name: "org.ex.W.m", mode: "avgt", grid: g, mean: 100,
+		noise: 0.003, warmupIters: 10, warmupFactor: 3, seed: 4})
+	opt := fastOptions()
+	opt.Metrics = []Metric{cv, RMAD}
+	rep, err := optimize(series, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	writeText(&sb, rep, nil)
+	if !strings.Contains(sb.String(), "is recommended: no metric keeps 90 % of runs within 5 %; it keeps the most.") || strings.Contains(sb.String(), "the largest saving with") {
+		t.Errorf("text:\n%s", sb.String())
 	}
 }
