@@ -120,22 +120,37 @@ type Report struct {
 	kinds map[string]*ReportKind
 }
 
-// ReportKind is one kind of skipped or suspicious item.
+// ReportKind is one kind of skipped, suspicious or ignored item.
 type ReportKind struct {
 	Kind string
-	// skipped is true when such items were left out of the table (rows
-	// dropped); false for suspicious items that were kept.
-	skipped bool
-	// count is how many items (rows, for skipped items) of this kind there
-	// were (Report.Count sums it by kind).
+	// state says what became of such items: left out of the table (rows
+	// dropped), kept and warned about, or ignored (lines that hold no
+	// data, such as go test's other output).
+	state itemState
+	// count is how many items (rows, for skipped items; lines, for ignored
+	// ones) of this kind there were (Report.Count sums it by kind).
 	count int
 	// Examples are the first MaxExamples occurrences.
 	Examples []*ParseError
 }
 
+// itemState is what became of a ReportKind's items, in the order Kinds
+// lists them.
+type itemState uint8
+
+const (
+	stateSkipped itemState = iota
+	stateWarned
+	stateIgnored
+)
+
 // Skipped reports whether the items of k were left out of the table
-// (rows dropped) rather than kept and warned about.
-func (k *ReportKind) Skipped() bool { return k.skipped }
+// (rows dropped) rather than kept and warned about, or ignored.
+func (k *ReportKind) Skipped() bool { return k.state == stateSkipped }
+
+// Ignored reports whether the items of k are lines a reader did not take
+// because they hold no data (Report.Ignore).
+func (k *ReportKind) Ignored() bool { return k.state == stateIgnored }
 
 // N is how many items (rows, for skipped items) of kind k there were.
 func (k *ReportKind) N() int { return k.count }
@@ -144,22 +159,25 @@ func (k *ReportKind) N() int { return k.count }
 const MaxExamples = 5
 
 // Skip records n rows left out of the table for reason kind at place err.
-func (r *Report) Skip(kind string, n int, err *ParseError) { r.add(kind, true, n, err) }
+func (r *Report) Skip(kind string, n int, err *ParseError) { r.add(kind, stateSkipped, n, err) }
 
 // Warn records a suspicious item that was kept.
-func (r *Report) Warn(kind string, err *ParseError) { r.add(kind, false, 1, err) }
+func (r *Report) Warn(kind string, err *ParseError) { r.add(kind, stateWarned, 1, err) }
 
-func (r *Report) add(kind string, skipped bool, n int, err *ParseError) {
+// Ignore records n lines of the input that a reader did not take because
+// they hold no data, as the format's own tool ignores them (go test's
+// output besides its results, which benchfmt skips): counted with their
+// reason, neither rows skipped nor suspicious.
+func (r *Report) Ignore(kind string, n int, err *ParseError) { r.add(kind, stateIgnored, n, err) }
+
+func (r *Report) add(kind string, state itemState, n int, err *ParseError) {
 	if r.kinds == nil {
 		r.kinds = map[string]*ReportKind{}
 	}
-	id := kind
-	if skipped {
-		id = "skip:" + kind
-	}
+	id := [...]string{"skip:", "", "ignore:"}[state] + kind
 	k := r.kinds[id]
 	if k == nil {
-		k = &ReportKind{Kind: kind, skipped: skipped}
+		k = &ReportKind{Kind: kind, state: state}
 		r.kinds[id] = k
 	}
 	k.count += n
@@ -178,30 +196,32 @@ func (r *Report) merge(o *Report) {
 			} else {
 				n = 1
 			}
-			r.add(k.Kind, k.skipped, n, ex)
+			r.add(k.Kind, k.state, n, ex)
 		}
 		if len(k.Examples) == 0 {
-			r.add(k.Kind, k.skipped, k.count, nil)
+			r.add(k.Kind, k.state, k.count, nil)
 		}
 	}
 }
 
-// Kinds lists the kinds, skipped ones first, then by kind name.
+// Kinds lists the kinds, skipped ones first, then warnings, then ignored
+// lines, each by kind name.
 func (r *Report) Kinds() []*ReportKind {
 	out := make([]*ReportKind, 0, len(r.kinds))
 	for _, k := range r.kinds {
 		out = append(out, k)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].skipped != out[j].skipped {
-			return out[i].skipped
+		if out[i].state != out[j].state {
+			return out[i].state < out[j].state
 		}
 		return out[i].Kind < out[j].Kind
 	})
 	return out
 }
 
-// Count is the count recorded for kind (skipped and kept items together).
+// Count is the count recorded for kind (skipped, kept and ignored items
+// together).
 func (r *Report) Count(kind string) int {
 	n := 0
 	for _, k := range r.kinds {
@@ -213,29 +233,41 @@ func (r *Report) Count(kind string) int {
 }
 
 // SkippedRows is the total number of rows left out.
-func (r *Report) SkippedRows() int {
+func (r *Report) SkippedRows() int { return r.total(stateSkipped) }
+
+// IgnoredLines is the total number of lines ignored (Ignore).
+func (r *Report) IgnoredLines() int { return r.total(stateIgnored) }
+
+func (r *Report) total(state itemState) int {
 	n := 0
 	for _, k := range r.kinds {
-		if k.skipped {
+		if k.state == state {
 			n += k.count
 		}
 	}
 	return n
 }
 
-// Empty reports whether nothing was recorded.
-func (r *Report) Empty() bool { return len(r.kinds) == 0 }
+// Empty reports whether nothing was skipped or found suspicious (ignored
+// lines aside).
+func (r *Report) Empty() bool { return len(r.kinds) == 0 || len(r.kinds) == r.ignoredKinds() }
 
-// WriteTo prints one line per kind ("skipped 5 rows: NaN value") followed by
-// its examples, indented.
+func (r *Report) ignoredKinds() int {
+	n := 0
+	for _, k := range r.kinds {
+		if k.state == stateIgnored {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteTo prints one line per kind ("skipped 5: NaN value", "warning 1: …",
+// "ignored 12: …") followed by its examples, indented.
 func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	for _, k := range r.Kinds() {
-		if k.skipped {
-			fmt.Fprintf(&b, "skipped %d: %s\n", k.count, k.Kind)
-		} else {
-			fmt.Fprintf(&b, "warning %d: %s\n", k.count, k.Kind)
-		}
+		fmt.Fprintf(&b, "%s %d: %s\n", [...]string{"skipped", "warning", "ignored"}[k.state], k.count, k.Kind)
 		for _, ex := range k.Examples {
 			fmt.Fprintf(&b, "    %s\n", ex)
 		}

@@ -56,19 +56,15 @@ func WriteStats(w io.Writer, st *table.Stats, rep *Report) {
 		lv = append(lv, fmt.Sprintf("%s %d", l, sizes[l]))
 	}
 	fmt.Fprintf(w, "levels seen (largest index): %s\n", strings.Join(lv, ", "))
-	if rep == nil || rep.Empty() {
+	switch {
+	case rep == nil || len(rep.kinds) == 0:
 		fmt.Fprintln(w, "nothing skipped, nothing suspicious")
 		return
+	case rep.Empty():
+		fmt.Fprintln(w, "nothing skipped, nothing suspicious")
+	default:
+		fmt.Fprintf(w, "skipped: %d, warnings: %d\n", rep.total(stateSkipped), rep.total(stateWarned))
 	}
-	skipped, warned := 0, 0
-	for _, k := range rep.Kinds() {
-		if k.skipped {
-			skipped += k.count
-		} else {
-			warned += k.count
-		}
-	}
-	fmt.Fprintf(w, "skipped: %d, warnings: %d\n", skipped, warned)
 	rep.WriteTo(w)
 }
 
@@ -80,10 +76,7 @@ func (rep *Report) WriteKinds(w io.Writer) {
 		return
 	}
 	for _, k := range rep.Kinds() {
-		what := "warning"
-		if k.skipped {
-			what = "skipped"
-		}
+		what := [...]string{"skipped", "warning", "ignored"}[k.state]
 		fmt.Fprintf(w, "input: %s %d: %s (benchtrim ingest lists examples)\n", what, k.count, k.Kind)
 	}
 }

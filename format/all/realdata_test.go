@@ -93,7 +93,7 @@ func TestRealDataEveryFileRead(t *testing.T) {
 		t.Fatalf("%d inputs under %s; want every result file (over 100)", len(inputs), data)
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "| file | format | independent count | rows | skipped |\n| --- | --- | ---: | ---: | --- |\n")
+	fmt.Fprintf(&table, "| file | format | independent count | rows | skipped | ignored lines |\n| --- | --- | ---: | ---: | --- | ---: |\n")
 	for _, in := range inputs {
 		path := filepath.Join(data, filepath.FromSlash(in.path))
 		want := in.count(t, path)
@@ -123,7 +123,7 @@ func TestRealDataEveryFileRead(t *testing.T) {
 		if in.inner != nil {
 			in.inner(t, path, rep, &table)
 		}
-		fmt.Fprintf(&table, "| %s | %s | %d | %d | %s |\n", in.path, files[0].Format, want.values, rows, strings.Join(skips, ", "))
+		fmt.Fprintf(&table, "| %s | %s | %d | %d | %s | %d |\n", in.path, files[0].Format, want.values, rows, strings.Join(skips, ", "), rep.IgnoredLines())
 	}
 	t.Logf("%d inputs:\n%s", len(inputs), table.String())
 }
@@ -259,5 +259,5 @@ func earlyCSV(t *testing.T, dir string, rep *ingest.Report, notes *strings.Build
 	if n := rep.Count(kind); n != 1 {
 		t.Errorf("%s: %d %q warnings, want 1 for %s", dir, n, kind, name)
 	}
-	fmt.Fprintf(notes, "| duet/raw/%s/%s | (not a result: the JSONs' early processing output) | %d | 0 | warned: %s |\n", filepath.Base(dir), name, c.values, kind)
+	fmt.Fprintf(notes, "| duet/raw/%s/%s | (not a result: the JSONs' early processing output) | %d | 0 | warned: %s | |\n", filepath.Base(dir), name, c.values, kind)
 }

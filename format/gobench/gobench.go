@@ -28,8 +28,10 @@
 //   - Unit metadata lines "Unit ns/op better=lower" are kept in Setup.Env as
 //     "unit:ns/op:better" = "lower"; redefining one with a different value
 //     is reported and the first kept.
-//   - Everything else (PASS, ok, FAIL, --- BENCH logs, blank lines, the bare
-//     name line of go test -v) is ignored.
+//   - PASS, FAIL and ok lines end a run of the test binary (see fork).
+//   - Everything else but blank lines and the bare name line of go test -v
+//     (the tests' output, --- BENCH logs) is ignored, as benchfmt ignores
+//     it, and counted with its place (ingest.Report.Ignore).
 //
 // A `go test -json` stream is recognised line by line: a line holding a JSON
 // object with an "Action" is a test2json event; the Output of "output"
@@ -150,6 +152,7 @@ const (
 	kindMixedConfig     = "mixed configuration"
 	kindMixedSetups     = "mixed setups"
 	kindNoResults       = "no benchmark results"
+	kindIgnoredLine     = "line that is no result, configuration or Unit line (other go test output, ignored as benchstat ignores it)"
 )
 
 // Sniff reports whether head looks like go test -bench output: a line
@@ -382,7 +385,9 @@ type parser struct {
 	fields  [][]byte
 	// lineUnits indexes the units of a result line with many values.
 	lineUnits map[string]int
-	names     ingest.Names
+	// ignored counts the lines ignore was given.
+	ignored int
+	names   ingest.Names
 }
 
 func newParser(src ingest.Source, rep *ingest.Report) *parser {

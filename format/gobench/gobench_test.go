@@ -310,6 +310,33 @@ func TestNamesBenchfmtReads(t *testing.T) {
 	}
 }
 
+// TestIgnoredLinesCounted: the lines go test prints besides results,
+// configuration and run ends (the tests' output, --- BENCH logs, a
+// package without tests) are not data, and are counted as ignored with
+// their places; blank lines and the bare name of go test -v are not
+// counted, and the results are read as without them.
+func TestIgnoredLinesCounted(t *testing.T) {
+	const text = "PASS\nok  \texample.com/a\t0.1s\n?   \texample.com/a/cmd\t[no test files]\n" +
+		"=== RUN   TestX\n    x_test.go:12: some log\n\n   \n" +
+		"goos: linux\npkg: example.com/b\nBenchmarkB\nBenchmarkB-8 100 5 ns/op\n--- BENCH: BenchmarkB-8\n    b_test.go:9: n=100\n" +
+		"BenchmarkB-8 100 6 ns/op\nPASS\nok  \texample.com/b\t1.2s\n"
+	tab, rep, err := readFrom(t, strings.NewReader(text), ingest.Source{File: "g.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := rowsOf(t, tab); len(rows) != 2 || rows[0].Value != 5 || rows[1].Value != 6 {
+		t.Errorf("rows %+v", rows)
+	}
+	if !rep.Empty() || rep.IgnoredLines() != 5 {
+		t.Fatalf("report (want 5 ignored lines, nothing else):\n%s", reportText(rep))
+	}
+	want := `g.txt:3: "?   \texample.com/a/cmd\t[no test files]"` + "\n" + `g.txt:4: "=== RUN   TestX"` + "\n" +
+		`g.txt:5: "    x_test.go:12: some log"` + "\n" + `g.txt:12: "--- BENCH: BenchmarkB-8"` + "\n" + `g.txt:13: "    b_test.go:9: n=100"`
+	if got := examples(rep, kindIgnoredLine); got != want {
+		t.Errorf("ignored lines:\n got %s\nwant %s", got, want)
+	}
+}
+
 func TestUnitMetadataInEnv(t *testing.T) {
 	tab, rep, err := readFrom(t, strings.NewReader("Unit ns/op better=lower assume=exact\nBenchmarkX 10 5 ns/op\n"), ingest.Source{File: "u.txt"})
 	if err != nil || !rep.Empty() {

@@ -96,26 +96,55 @@ func (p *parser) textLine(s *stream, line []byte, lineNo int) {
 			return
 		}
 	}
-	if key, val, ok := parseKeyValue(line); ok {
-		if !utf8.Valid(line) {
-			p.rep.Warn(kindInvalidUTF8, p.place(lineNo, "configuration line with invalid UTF-8 ignored"))
-			return
-		}
-		at := ingest.ParseError{File: p.file, Line: lineNo}
-		k := p.names.Clean(p.intern(key), "configuration key", at)
-		if len(val) == 0 {
-			if _, ok := s.config.kv[k]; ok {
-				delete(s.config.kv, k)
-				s.config.snap = -1
-			}
-			return
-		}
-		v := p.names.Clean(string(val), "configuration "+k, at)
-		if old, ok := s.config.kv[k]; !ok || old != v {
-			s.config.kv[k] = v
+	key, val, ok := parseKeyValue(line)
+	if !ok {
+		p.ignore(line, lineNo)
+		return
+	}
+	if !utf8.Valid(line) {
+		p.rep.Warn(kindInvalidUTF8, p.place(lineNo, "configuration line with invalid UTF-8 ignored"))
+		return
+	}
+	at := ingest.ParseError{File: p.file, Line: lineNo}
+	k := p.names.Clean(p.intern(key), "configuration key", at)
+	if len(val) == 0 {
+		if _, ok := s.config.kv[k]; ok {
+			delete(s.config.kv, k)
 			s.config.snap = -1
 		}
+		return
 	}
+	v := p.names.Clean(string(val), "configuration "+k, at)
+	if old, ok := s.config.kv[k]; !ok || old != v {
+		s.config.kv[k] = v
+		s.config.snap = -1
+	}
+}
+
+// ignore counts a line that is no result, run end, Unit or configuration
+// line (the tests' output, --- BENCH logs), which benchfmt ignores; blank
+// lines are not counted.
+func (p *parser) ignore(line []byte, lineNo int) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	if !p.wantIgnoredExample() {
+		p.rep.Ignore(kindIgnoredLine, 1, nil)
+		return
+	}
+	text := []rune(string(bytes.ToValidUTF8(line, []byte("\uFFFD"))))
+	if len(text) > 60 {
+		text = append(text[:57], '…')
+	}
+	p.rep.Ignore(kindIgnoredLine, 1, p.place(lineNo, "%q", string(text)))
+}
+
+// wantIgnoredExample reports whether the next ignored line is one of the
+// report's examples (the first ingest.MaxExamples), so that the others
+// cost no formatting.
+func (p *parser) wantIgnoredExample() bool {
+	p.ignored++
+	return p.ignored <= ingest.MaxExamples
 }
 
 // isRunEnd reports whether line ends the run of a test binary: PASS, FAIL,
