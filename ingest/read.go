@@ -381,7 +381,9 @@ func isCanonicalTable(path string) (bool, error) {
 			return false, err
 		}
 		defer f.Close()
-		line, _ := bufio.NewReader(f).ReadString('\n')
+		// The first line, up to the header's length: a line of any length
+		// is not read whole to find out.
+		line, _ := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
 		return strings.HasPrefix(strings.TrimPrefix(line, "\ufeff"), "project,version,benchmark,params,mode,metric"), nil
 	}
 	return false, nil

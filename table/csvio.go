@@ -12,6 +12,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/internal/linecap"
 )
 
 // Reading the CSV form of the table (writeCSV) and its setups sidecar
@@ -33,7 +35,7 @@ func readCSVGuarded(r io.Reader, name string, mem memory.Allocator) (*Table, err
 // readCSV reads a CSV table; with a sink the records go to it as they are
 // built (table.Builder.SetSink) and the table returned is empty.
 func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Record) error) (*Table, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(linecap.NewCSVReader(r))
 	cr.ReuseRecord = true
 	b := NewBuilder(mem, 0)
 	defer b.Release()
@@ -78,6 +80,10 @@ func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Rec
 func eachCSVRecord(cr *csv.Reader, name string, want []string, fn func(rec []string, line int) error) error {
 	head, err := cr.Read()
 	if err != nil {
+		var tl *linecap.TooLongError
+		if errors.As(err, &tl) {
+			return fmt.Errorf("%s:%d: %v", name, tl.Line, tl)
+		}
 		return fmt.Errorf("%s:1: reading header: %w", name, err)
 	}
 	if got, want := strings.Join(head, ","), strings.Join(want, ","); got != want {
@@ -104,6 +110,10 @@ func csvError(name string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s:%d: %w", name, pe.StartLine, pe.Err)
+	}
+	var tl *linecap.TooLongError
+	if errors.As(err, &tl) {
+		return fmt.Errorf("%s:%d: %v", name, tl.Line, tl)
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }
@@ -189,7 +199,7 @@ func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 			setups, err = nil, fmt.Errorf("%s: corrupt setups file: %v", name, p)
 		}
 	}()
-	err = eachCSVRecord(csv.NewReader(r), name, setupsHeader, func(rec []string, line int) error {
+	err = eachCSVRecord(csv.NewReader(linecap.NewCSVReader(r)), name, setupsHeader, func(rec []string, line int) error {
 		var perr error
 		n := func(i int) int64 {
 			v, err := strconv.ParseInt(rec[i], 10, 64)

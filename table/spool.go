@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -63,6 +65,40 @@ type Spool struct {
 	runSeen   map[Key]bool
 	rows      int64
 	groupOf   func(Key) Key
+	// limit > 0: Add fails once a group limitKeep accepts holds more rows.
+	limit     int64
+	limitKeep func(Key) bool
+}
+
+// GroupTooLargeError is a group of benchmark runs (every version of a
+// benchmark, see GroupBy) with more rows than a Spool's limit
+// (LimitGroups): a chunk holds a group whole, so such a group would need
+// memory for more rows than the limit allows.
+type GroupTooLargeError struct {
+	Group Key
+	// Runs are the group's benchmark runs so far, Rows its rows so far.
+	Runs      []Key
+	Rows, Max int64
+}
+
+func (e *GroupTooLargeError) Error() string {
+	runs := make([]string, 0, 3)
+	for i, k := range e.Runs {
+		if i == 3 {
+			runs = append(runs, fmt.Sprintf("… %d more", len(e.Runs)-3))
+			break
+		}
+		runs = append(runs, k.String())
+	}
+	return fmt.Sprintf("%s: %d rows and more, over the %d an analysis holds in memory at once; its runs (%s) are analysed together",
+		e.Group, e.Rows, e.Max, strings.Join(runs, ", "))
+}
+
+// LimitGroups makes Add fail with a *GroupTooLargeError, before it writes
+// the record, once a group with a run keep accepts (every group when keep
+// is nil) would hold more than maxRows rows. Call it before the first Add.
+func (s *Spool) LimitGroups(maxRows int64, keep func(Key) bool) {
+	s.limit, s.limitKeep = maxRows, keep
 }
 
 // spoolRun is a stretch [start, end) of one record's rows of one group.
@@ -104,8 +140,9 @@ func NameGroupOf(k Key) Key { return Key{Benchmark: k.Benchmark, Params: k.Param
 // JointChunks packs the groups of several spools that group alike (the
 // same GroupBy) into chunks of at most maxRows rows in all, in key order,
 // a group's rows in every spool counted together (a larger group is a
-// chunk of its own): chunk c lists, per spool, the indices of its groups
-// for that spool's Read (empty where the spool holds none of them).
+// chunk of its own, unless LimitGroups refused it): chunk c lists, per
+// spool, the indices of its groups for that spool's Read (empty where the
+// spool holds none of them).
 func JointChunks(maxRows int64, spools ...*Spool) [][][]int {
 	type group struct {
 		key  Key
@@ -193,6 +230,13 @@ func (s *Spool) Add(rec arrow.Record) error {
 	for _, r := range runs {
 		s.groupRows[r.group] += r.end - r.start
 	}
+	if s.limit > 0 {
+		for _, r := range runs {
+			if g := r.group; s.groupRows[g] > s.limit && s.limited(g) {
+				return &GroupTooLargeError{Group: s.groups[g], Runs: slices.Clone(s.groupRuns[g]), Rows: s.groupRows[g], Max: s.limit}
+			}
+		}
+	}
 	coded := s.coder.encode(rec)
 	err := s.w.Write(coded)
 	coded.Release()
@@ -202,6 +246,14 @@ func (s *Spool) Add(rec arrow.Record) error {
 	s.recs = append(s.recs, runs)
 	s.rows += int64(n)
 	return nil
+}
+
+// limited says whether LimitGroups' keep accepts a run of group g.
+func (s *Spool) limited(g int) bool {
+	if s.limitKeep == nil {
+		return true
+	}
+	return slices.ContainsFunc(s.groupRuns[g], s.limitKeep)
 }
 
 func (s *Spool) groupIndex(g Key) int {
@@ -230,7 +282,7 @@ func (s *Spool) Runs() []Key {
 
 // Chunks packs the groups with at least one run that keep accepts (all
 // when keep is nil), in key order, into chunks of at most maxRows rows each
-// (a larger group is a chunk of its own). Each chunk lists group indices
+// (a larger group is a chunk of its own, unless LimitGroups refused it). Each chunk lists group indices
 // for Read.
 func (s *Spool) Chunks(maxRows int64, keep func(Key) bool) [][]int {
 	order := make([]int, 0, len(s.groups))

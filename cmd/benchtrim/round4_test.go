@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
 	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 // ulpInput writes a JMH result of one benchmark, 3 forks × 80 iterations,
@@ -223,5 +226,48 @@ func TestSpecialInputsOfReportAndMerge(t *testing.T) {
 			os.Remove(p)
 			os.WriteFile(p, saved, 0o644)
 		}
+	}
+}
+
+// TestMaxRowsBoundsOneRun writes a Parquet table of one sample-mode run of
+// 5,000 rows (a histogram: one position, so it compresses to almost
+// nothing) beside a small run, and analyses it with --max-rows 1000:
+// optimize and compare --aa refuse it naming the run, after reading only
+// what the bound allows; --max-rows 0 (no bound) still analyses it (issue
+// 47, class 5: such a run was held whole whatever --max-rows said, 6 GB
+// for 32 M rows).
+func TestMaxRowsBoundsOneRun(t *testing.T) {
+	dir := t.TempDir()
+	b := table.NewBuilder(memory.NewGoAllocator(), 0)
+	for _, n := range []struct {
+		name string
+		rows int
+	}{{"b.Bomb", 5000}, {"b.Small", 10}} {
+		k := table.Key{Project: "p", Version: "v1", Benchmark: n.name, Mode: "sample"}
+		for i := 0; i < n.rows; i++ {
+			r := table.Row{Project: k.Project, Version: k.Version, Benchmark: k.Benchmark, Mode: k.Mode, Unit: "ns/op",
+				Value: float64(100 + i%7), NsPerOp: float64(100 + i%7), Count: 1, Instance: 1, Trial: 1, Fork: 1, Iteration: 1, Slice: 1}
+			if err := b.Append(&r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.AddSetup(table.Setup{Key: k, Tool: "jmh", Forks: 1, MeasurementIterations: 1})
+	}
+	tab := b.Finish()
+	b.Release()
+	in := filepath.Join(dir, "bomb.parquet")
+	if err := table.WriteFile(in, tab); err != nil {
+		t.Fatal(err)
+	}
+	tab.Release()
+	for _, args := range [][]string{{"optimize", "--resamples", "100", in}, {"compare", "--aa", "--aa-repeats", "2", "--resamples", "100", in}} {
+		_, stderr, err := runCLI(t, append([]string{"--quiet", "--max-rows", "1000"}, args...)...)
+		if err == nil || !strings.Contains(err.Error(), "b.Bomb (sample): ") || !strings.Contains(err.Error(), "over the 1000 an analysis holds in memory at once") ||
+			!strings.Contains(err.Error(), "p@v1 b.Bomb (sample)") || !strings.Contains(err.Error(), "--max-rows") {
+			t.Errorf("%s --max-rows 1000: error %v, want one naming the run\n%s", args[0], err, stderr)
+		}
+	}
+	if _, stderr, err := runCLI(t, "--quiet", "--max-rows", "0", "optimize", "--resamples", "100", in); err != nil {
+		t.Errorf("optimize --max-rows 0: %v\n%s", err, stderr)
 	}
 }

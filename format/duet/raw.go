@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/linecap"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -425,7 +426,7 @@ func readDaCapo(rf *resultFile, c *collector) error {
 		return &ingest.ParseError{File: rf.path, Msg: err.Error()}
 	}
 	defer f.Close()
-	cr := csv.NewReader(bufio.NewReader(f))
+	cr := csv.NewReader(bufio.NewReader(linecap.NewCSVReader(f)))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	head, err := cr.Read()

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/linecap"
 )
 
 // Reader reads a CSV result file: NewReader reads its header (Head, on
@@ -49,7 +50,7 @@ func NewReader(r io.Reader, file string, comma rune, rep *ingest.Report, malform
 	if file == "" {
 		file = "<input>"
 	}
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(linecap.NewCSVReader(r))
 	cr.Comma = comma
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1
@@ -61,6 +62,9 @@ func NewReader(r io.Reader, file string, comma rune, rep *ingest.Report, malform
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			return nil, &ingest.ParseError{File: file, Line: pe.Line, Msg: "header: " + pe.Err.Error()}
+		}
+		if tl := tooLong(file, err); tl != nil {
+			return nil, tl
 		}
 		return nil, fmt.Errorf("%s: reading header: %w", file, err)
 	}
@@ -81,6 +85,9 @@ func (r *Reader) Scan() bool {
 			var pe *csv.ParseError
 			if !errors.As(err, &pe) {
 				r.err = fmt.Errorf("%s: reading: %w", r.File, err)
+				if tl := tooLong(r.File, err); tl != nil {
+					r.err = tl
+				}
 				return false
 			}
 			n := pe.Line - pe.StartLine + 1
@@ -93,6 +100,20 @@ func (r *Reader) Scan() bool {
 		return true
 	}
 	return false
+}
+
+// tooLong is the *ingest.ParseError of a line or record longer than
+// linecap's bounds (nil for another error): reading cannot go on.
+func tooLong(file string, err error) error {
+	var tl *linecap.TooLongError
+	if !errors.As(err, &tl) {
+		return nil
+	}
+	msg := fmt.Sprintf("line longer than %d bytes; a result file's lines are far shorter (a damaged file?)", tl.Max)
+	if tl.Record {
+		msg = fmt.Sprintf("record longer than %d bytes (a quote left open?)", tl.Max)
+	}
+	return &ingest.ParseError{File: file, Line: int(tl.Line), Msg: msg}
 }
 
 // Record is the record Scan read (valid until the next Scan) and the line

@@ -79,7 +79,7 @@ func globalFlags() []cli.Flag {
 		&cli.IntFlag{Name: "workers", Value: 0, Usage: "benchmarks analysed in parallel (0 = GOMAXPROCS)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no input warnings on stderr"},
 		&cli.Int64Flag{Name: "max-rows", Value: defaultMaxRows, Usage: "input rows an analyzer holds in memory at once; a larger input goes to a scratch file " +
-			"in $TMPDIR and is analysed a chunk of benchmarks at a time, with the same results (0 = no limit)"},
+			"in $TMPDIR and is analysed a chunk of benchmarks at a time, with the same results; a benchmark (every version) of more rows is refused (0 = no limit)"},
 	}
 }
 

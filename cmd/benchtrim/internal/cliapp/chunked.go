@@ -1,6 +1,7 @@
 package cliapp
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -55,6 +56,7 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 			if sp, err = table.NewSpool("", nil); err != nil {
 				return err
 			}
+			sp.LimitGroups(g.maxRows, keep.Matches)
 			for _, r := range held {
 				if err := sp.Add(r); err != nil {
 					return err
@@ -97,7 +99,7 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	}
 	st, err := streamInputs(c, c.Args().Slice(), part, sink)
 	if err != nil {
-		return rep, release, err
+		return rep, release, tooLarge(err)
 	}
 	if !g.Quiet {
 		st.Report.WriteKinds(c.App.ErrWriter)
@@ -197,4 +199,14 @@ func sayShardRead(c *cli.Context, part *table.ShardPart) {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "%s: shard %d/%d read %d of the %d rows of the tables written by shard\n",
 		commandName(c), part.Shard, part.Shards, part.RowsRead, part.Rows)
+}
+
+// tooLarge adds to a *table.GroupTooLargeError (a benchmark group of more
+// rows than --max-rows) what the user can do about it.
+func tooLarge(err error) error {
+	var big *table.GroupTooLargeError
+	if !errors.As(err, &big) {
+		return err
+	}
+	return fmt.Errorf("%w: give a --max-rows above its rows (the memory they take), --max-rows 0 to hold the whole input, or select fewer runs (--bench)", err)
 }

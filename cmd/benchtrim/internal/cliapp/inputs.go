@@ -16,6 +16,7 @@ import (
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/linecap"
 	"github.com/benchtrim/benchtrim/internal/partial"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
@@ -254,7 +255,8 @@ func ReadSeries(c *cli.Context, name, column string) ([]float64, error) {
 		defer f.Close()
 		r = f
 	}
-	x, note, err := changepoint.ReadSeries(name, r, column)
+	// Lines and CSV records bounded (linecap), as every reader's.
+	x, note, err := changepoint.ReadSeries(name, linecap.NewCSVReader(r), column)
 	if err == nil && note != "" && !GlobalsOf(c).Quiet {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, note)
 	}

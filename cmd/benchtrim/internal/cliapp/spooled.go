@@ -1,6 +1,8 @@
 package cliapp
 
 import (
+	"math"
+
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/urfave/cli/v2"
 
@@ -17,13 +19,15 @@ type spooled struct {
 	spool  *table.Spool
 	setups []table.Setup
 	group  func(table.Key) table.Key
+	// maxRows bounds a group's rows in the spool (math.MaxInt64: none).
+	maxRows int64
 }
 
 // readSpooled streams paths (streamAllInputs, printing the input summary as
 // LoadInputs does) keeping up to maxRows rows in memory and spooling all
 // of them once there are more; group is the spool's GroupBy.
 func readSpooled(c *cli.Context, paths []string, maxRows int64, group func(table.Key) table.Key) (*spooled, error) {
-	s := &spooled{group: group}
+	s := &spooled{group: group, maxRows: maxRows}
 	st, err := streamAllInputs(c, paths, func(rec arrow.Record) error {
 		if s.spool == nil && s.rows+rec.NumRows() <= maxRows {
 			rec.Retain()
@@ -39,7 +43,7 @@ func readSpooled(c *cli.Context, paths []string, maxRows int64, group func(table
 	})
 	if err != nil {
 		s.Close()
-		return nil, err
+		return nil, tooLarge(err)
 	}
 	if !GlobalsOf(c).Quiet {
 		st.Report.WriteKinds(c.App.ErrWriter)
@@ -58,6 +62,9 @@ func (s *spooled) toSpool() error {
 		return err
 	}
 	sp.GroupBy(s.group)
+	if s.maxRows < math.MaxInt64 {
+		sp.LimitGroups(s.maxRows, nil)
+	}
 	for _, r := range s.held {
 		if err := sp.Add(r); err != nil {
 			sp.Close()

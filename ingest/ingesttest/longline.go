@@ -1,0 +1,68 @@
+package ingesttest
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// endless is a reader of b's bytes repeated without end: a line that
+// never ends when b holds no line break.
+type endless struct{ b byte }
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.b
+	}
+	return len(p), nil
+}
+
+// LongLineAlloc bounds what a reader may allocate on a line that never
+// ends (CheckLongLine): a few times linecap.MaxLine, never the line.
+const LongLineAlloc = 256 << 20
+
+// CheckLongLine reads through f the lines head (with a line break after
+// each; none for a header that never ends) and then a line that never
+// ends, starting with prefix: the reader
+// must stop within a minute with a *ingest.ParseError at that line saying
+// it is too long, having allocated at most LongLineAlloc bytes (issue 47:
+// a 1 GiB line in a CSV file was a fatal out-of-memory).
+func CheckLongLine(t *testing.T, f ingest.Format, prefix string, head ...string) {
+	t.Helper()
+	text := prefix
+	if len(head) > 0 {
+		text = strings.Join(head, "\n") + "\n" + prefix
+	}
+	r := io.MultiReader(strings.NewReader(text), endless{'7'})
+	done := make(chan error, 1)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	go func() {
+		b := table.NewBuilder(memory.NewGoAllocator(), 16)
+		defer b.Release()
+		done <- f.Read(r, ingest.Source{File: "long.csv"}, b, &ingest.Report{})
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: reading a line that never ends has not stopped after a minute", f.Name())
+	}
+	runtime.ReadMemStats(&after)
+	var pe *ingest.ParseError
+	if !errors.As(err, &pe) || pe.File != "long.csv" || pe.Line != len(head)+1 || !strings.Contains(pe.Msg, "longer than") {
+		t.Errorf("%s: error %v, want one at long.csv:%d saying the line is too long", f.Name(), err, len(head)+1)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > LongLineAlloc {
+		t.Errorf("%s: %d MB allocated for the line, want at most %d", f.Name(), grew>>20, LongLineAlloc>>20)
+	}
+}
