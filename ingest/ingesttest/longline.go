@@ -26,7 +26,7 @@ func (e endless) Read(p []byte) (int, error) {
 }
 
 // LongLineAlloc bounds what a reader may allocate on a line that never
-// ends (CheckLongLine): a few times linecap.MaxLine, never the line.
+// ends (CheckLongLine): a few times the 16 MiB linecap holds, never the line.
 const LongLineAlloc = 256 << 20
 
 // CheckLongLine reads through f the lines head (with a line break after

@@ -13,13 +13,13 @@ import (
 	"io"
 )
 
-// Default bounds: MaxLine is the longest line a benchtrim reader takes
-// (16 MiB, as format/gobench; a canonical table's row holds at most nine
-// strings of table.MaxStringBytes), MaxRecord the longest CSV record,
+// The bounds: maxLine is the longest line a benchtrim reader takes (16
+// MiB, as format/gobench; a canonical table's row holds at most nine
+// strings of table.MaxStringBytes), maxRecord the longest CSV record,
 // whose quoted fields may hold line breaks (64 MiB).
 const (
-	MaxLine   = 16 << 20
-	MaxRecord = 64 << 20
+	maxLine   = 16 << 20
+	maxRecord = 64 << 20
 )
 
 // TooLongError is a line, or a CSV record starting at a line, longer than
@@ -57,17 +57,13 @@ type Reader struct {
 	err        error
 }
 
-// NewReader bounds the lines of r to maxLine bytes.
-func NewReader(r io.Reader, maxLine int64) *Reader {
-	return &Reader{r: r, maxLine: maxLine, line: 1, recordLine: 1}
-}
-
-// NewCSVReader bounds the lines of r to MaxLine bytes and its CSV records
-// to MaxRecord.
+// NewCSVReader bounds the lines of r to 16 MiB and its CSV records to 64
+// MiB.
 func NewCSVReader(r io.Reader) *Reader {
-	return &Reader{r: r, maxLine: MaxLine, maxRecord: MaxRecord, csv: true, line: 1, recordLine: 1}
+	return &Reader{r: r, maxLine: maxLine, maxRecord: maxRecord, csv: true, line: 1, recordLine: 1}
 }
 
+// Read reads from r what passes the bounds (io.Reader).
 func (l *Reader) Read(p []byte) (int, error) {
 	if l.err != nil {
 		return 0, l.err
