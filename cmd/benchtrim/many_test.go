@@ -58,13 +58,29 @@ func writeManyDuet(w io.Writer, n int) error {
 	return bw.Flush()
 }
 
-// manyInput writes an input of n benchmarks (jmh) or iterations (duet)
+// writeManyGoTest writes go test -bench output of n benchmarks of one
+// result line each, distinct names in one package, about 40 bytes a
+// benchmark.
+func writeManyGoTest(w io.Writer, n int) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/many\ncpu: test\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(bw, "BenchmarkB%07d-8\t1000000\t%d.5 ns/op\n", i, 100+i%1000)
+	}
+	bw.WriteString("PASS\nok  \texample.com/many\t1.0s\n")
+	return bw.Flush()
+}
+
+// manyInput writes an input of n benchmarks (jmh, gobench) or iterations (duet)
 // into dir and returns its path and size.
 func manyInput(tb testing.TB, dir, kind string, n int) (string, int64) {
 	tb.Helper()
 	write, ext := writeManyJMH, ".json"
-	if kind == "duet" {
+	switch kind {
+	case "duet":
 		write, ext = writeManyDuet, ".csv"
+	case "gobench":
+		write, ext = writeManyGoTest, ".txt"
 	}
 	path := filepath.Join(dir, fmt.Sprintf("%s%d%s", kind, n, ext))
 	f, err := os.Create(path)
@@ -112,7 +128,7 @@ func TestIngestMemoryLinear(t *testing.T) {
 	for _, c := range []struct {
 		kind        string
 		small, many int
-	}{{"jmh", 20_000, 200_000}, {"duet", 30_000, 300_000}} {
+	}{{"jmh", 20_000, 200_000}, {"duet", 30_000, 300_000}, {"gobench", 20_000, 200_000}} {
 		t.Run(c.kind, func(t *testing.T) {
 			var perUnit [2]float64
 			for i, n := range []int{c.small, c.many} {
@@ -158,4 +174,27 @@ func BenchmarkIngestMany(b *testing.B) {
 		})
 		os.Remove(in)
 	}
+}
+
+// BenchmarkIngestManyRSS runs the built binary's `ingest -o OUT.parquet`
+// on 10⁶ one-line benchmarks of distinct names as go test output and as
+// JMH JSON, alternated, and reports each one's peak RSS (maxrss-MB) and
+// their ratio (gobench/jmh): issue 47 found 2.69 GB against 910 MB.
+//
+//	go test -run '^$' -bench IngestManyRSS -benchtime 2x ./cmd/benchtrim
+func BenchmarkIngestManyRSS(b *testing.B) {
+	bin := builtBinary(b)
+	dir := b.TempDir()
+	goIn, _ := manyInput(b, dir, "gobench", 1_000_000)
+	jmhIn, _ := manyInput(b, dir, "jmh", 1_000_000)
+	out := filepath.Join(dir, "out.parquet")
+	var goRSS, jmhRSS int64
+	for i := 0; i < b.N; i++ {
+		_, g := runProc(b, bin, "-q", "ingest", goIn, "-o", out)
+		_, j := runProc(b, bin, "-q", "ingest", jmhIn, "-o", out)
+		goRSS, jmhRSS = max(goRSS, g), max(jmhRSS, j)
+	}
+	b.ReportMetric(float64(goRSS)/1e6, "gobench-maxrss-MB")
+	b.ReportMetric(float64(jmhRSS)/1e6, "jmh-maxrss-MB")
+	b.ReportMetric(float64(goRSS)/float64(jmhRSS), "gobench/jmh")
 }

@@ -25,11 +25,9 @@ type name struct {
 //	BenchmarkDecode/text=digits/fast-8 → "BenchmarkDecode/fast", {text: digits}, 8
 func parseName(full string) name {
 	var n name
-	if i := strings.LastIndexByte(full, '-'); i >= 0 && i+1 < len(full) && allDigits(full[i+1:]) {
-		if v, err := strconv.ParseInt(full[i+1:], 10, 32); err == nil && v >= 1 {
-			n.procs, n.hasProcs = int32(v), true
-			full = full[:i]
-		}
+	if procs, ok := procsSuffix(full); ok {
+		n.procs, n.hasProcs = procs, true
+		full = full[:strings.LastIndexByte(full, '-')]
 	}
 	parts := strings.Split(full, "/")
 	var base []string
@@ -51,6 +49,16 @@ func parseName(full string) name {
 	return n
 }
 
+// procsSuffix returns the GOMAXPROCS suffix of a printed name ("-8").
+func procsSuffix(full string) (int32, bool) {
+	if i := strings.LastIndexByte(full, '-'); i >= 0 && i+1 < len(full) && allDigits(full[i+1:]) {
+		if v, err := strconv.ParseInt(full[i+1:], 10, 32); err == nil && v >= 1 {
+			return int32(v), true
+		}
+	}
+	return 0, false
+}
+
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -65,6 +73,10 @@ type keyed struct {
 	benchmark, params string
 	procs             int32
 	hasProcs          bool
+	// nameParams are the key=value parts of the name, for "gomaxprocs".
+	nameParams map[string]string
+	// state is the index of the keyState of its first version (emit).
+	state int32
 }
 
 // namePkg is a result's printed name and package.
@@ -72,122 +84,260 @@ type namePkg struct{ name, pkg string }
 
 // emit assigns keys and appends the rows and setups of all results.
 func (p *parser) emit(dst *table.Builder) {
-	if len(p.results) == 0 {
+	if p.results.n == 0 {
 		p.rep.Warn(kindNoResults, p.place(0, "no benchmark result lines"))
 		return
 	}
-	keyOf := p.assignKeys()
-	harness := p.harnessPerLine()
-	states := map[table.Key]*keyState{}
-	var setupOrder []*keyState
-	row := table.Row{Project: p.src.Project, Mode: mode, Instance: p.src.Instance, Trial: p.src.Trial,
-		Slice: 1, Source: p.file}
-	for _, r := range p.results {
-		k := keyOf[namePkg{r.name, r.pkg}]
-		snap := p.snaps[r.snap]
-		version := p.src.Version
-		if c := snap["commit"]; c != "" && !(p.src.VersionFromUser && version != "") {
-			version = c
-		}
-		key := table.Key{Project: p.src.Project, Version: version, Benchmark: k.benchmark, Params: k.params, Mode: mode}
-		st := states[key]
-		if st == nil {
-			st = &keyState{snap: r.snap, line: r.line, setup: p.setupFor(key, snap, k, r.line), forks: map[[2]int32]*forkState{}}
-			states[key] = st
-			setupOrder = append(setupOrder, st)
-		} else if r.snap != st.snap && !st.warned {
-			if diff := configDiff(p.snaps[st.snap], snap); diff != "" {
-				st.warned = true
-				p.rep.Warn(kindMixedConfig, p.place(r.line, "%s: %s (the setup keeps the configuration of line %d)", key, diff, st.line))
-			}
-		}
-		row.Instance, row.Trial = p.src.Instance, p.src.Trial
-		if v, ok := levelLabel(snap, "instance"); ok {
-			row.Instance = v
-		}
-		if v, ok := levelLabel(snap, "trial"); ok {
-			row.Trial = v
-		}
-		fs := st.forks[[2]int32{row.Instance, row.Trial}]
-		if fs == nil {
-			fs = &forkState{}
-			st.forks[[2]int32{row.Instance, row.Trial}] = fs
-		}
-		if r.run != fs.lastRun {
-			fs.fork++
-			fs.lastRun = r.run
-			fs.iteration = 0
-		}
-		fs.iteration++
-		row.Fork = fs.fork
-		row.Version, row.Benchmark, row.Params = version, k.benchmark, k.params
-		row.Iteration, row.Count, row.Line = fs.iteration, r.iters, int64(r.line)
-		p.appendValues(dst, r, &row)
-		if h, ok := harness[[2]int32{r.stream, r.run}]; ok {
-			st.harness += h
-			st.harnessLines++
-		}
+	p.interns = nil // the strings stay with the results; the map's slots go
+	e := &emitter{p: p, dst: dst, keys: p.assignKeys(), harness: p.harnessPerLine(), others: map[runOf]int32{},
+		row: table.Row{Project: p.src.Project, Mode: mode, Instance: p.src.Instance, Trial: p.src.Trial, Slice: 1, Source: p.file}}
+	for i := range e.keys {
+		e.keys[i].state = -1
 	}
-	for _, st := range setupOrder {
+	for c, chunk := range p.results.chunks {
+		for i := range chunk {
+			e.result(&chunk[i])
+		}
+		// Emitted: its memory can go while the rows are appended (the
+		// largest live heap of a million one-line benchmarks).
+		p.results.chunks[c] = nil
+	}
+	p.results, p.values = resultStore{}, nil
+	for i := range e.states {
+		st := &e.states[i]
+		setup := p.setupFor(p.keyOf(st), p.snaps[st.snap], st.k, st.line)
 		for _, fs := range st.forks {
-			st.setup.Forks = max(st.setup.Forks, int(fs.fork))
+			setup.Forks = max(setup.Forks, int(fs.fork))
 		}
 		if st.harnessLines > 0 {
-			st.setup.Env[table.EnvHarnessNsPerLine] = strconv.FormatFloat(math.Round(st.harness/float64(st.harnessLines)), 'f', -1, 64)
+			setup.Env[table.EnvHarnessNsPerLine] = strconv.FormatFloat(math.Round(st.harness/float64(st.harnessLines)), 'f', -1, 64)
 		}
-		if err := dst.AddSetup(*st.setup); err != nil {
+		if err := dst.AddSetup(*setup); err != nil {
 			p.rep.Warn(kindMixedSetups, p.place(st.line, "%v", err))
 		}
 	}
 }
 
-// assignKeys maps every (name, package) of the results to its benchmark
-// and params: the package joins the name only when one base name occurs in
-// several packages, and GOMAXPROCS becomes a "gomaxprocs" param only when a
-// benchmark ran under several values of it.
-func (p *parser) assignKeys() map[namePkg]*keyed {
-	names := map[string]name{}
-	pkgsOf := map[string]map[string]bool{} // base → packages
-	for _, r := range p.results {
-		n, ok := names[r.name]
-		if !ok {
-			n = parseName(r.name)
-			names[r.name] = n
-		}
-		if pkgsOf[n.base] == nil {
-			pkgsOf[n.base] = map[string]bool{}
-		}
-		pkgsOf[n.base][r.pkg] = true
+// emitter is emit's state. A run's key is (project, version, benchmark,
+// params, mode) with the project and mode fixed and benchmark and params
+// from its keyed: the state of a keyed's first version is found by its
+// index (keyed.state), of another version in others, so that one version
+// of a million benchmarks needs no map. states are in order of first
+// appearance, the order of the setups.
+type emitter struct {
+	p       *parser
+	dst     *table.Builder
+	keys    []keyed
+	harness map[[2]int32]float64
+	states  []keyState
+	others  map[runOf]int32
+	row     table.Row
+}
+
+// runOf names the state of a keyed (its index) in another version.
+type runOf struct {
+	k       int32
+	version string
+}
+
+// result appends the rows of r, numbering its fork and iteration in the
+// state of its benchmark run.
+func (e *emitter) result(r *result) {
+	p, row := e.p, &e.row
+	k := &e.keys[r.key]
+	snap := p.snaps[r.snap]
+	version := p.src.Version
+	if c := snap["commit"]; c != "" && !(p.src.VersionFromUser && version != "") {
+		version = c
 	}
-	keyOf := map[namePkg]*keyed{}
-	procsOf := map[[2]string]map[int32]bool{} // (benchmark, params) → GOMAXPROCS values
-	for _, r := range p.results {
-		np := namePkg{r.name, r.pkg}
-		if keyOf[np] != nil {
+	si, ok := k.state, k.state >= 0
+	if ok && e.states[si].version != version {
+		si, ok = e.others[runOf{r.key, version}]
+	}
+	if !ok {
+		si = int32(len(e.states))
+		e.states = append(e.states, keyState{version: version, k: k, snap: r.snap, line: r.line})
+		if k.state < 0 {
+			k.state = si
+		} else {
+			e.others[runOf{r.key, version}] = si
+		}
+	}
+	st := &e.states[si]
+	if ok && r.snap != st.snap && !st.warned {
+		if diff := configDiff(p.snaps[st.snap], snap); diff != "" {
+			st.warned = true
+			p.rep.Warn(kindMixedConfig, p.place(r.line, "%s: %s (the setup keeps the configuration of line %d)", p.keyOf(st), diff, st.line))
+		}
+	}
+	row.Instance, row.Trial = p.src.Instance, p.src.Trial
+	if v, ok := levelLabel(snap, "instance"); ok {
+		row.Instance = v
+	}
+	if v, ok := levelLabel(snap, "trial"); ok {
+		row.Trial = v
+	}
+	fs := st.fork([2]int32{row.Instance, row.Trial})
+	if r.run != fs.lastRun {
+		fs.fork++
+		fs.lastRun = r.run
+		fs.iteration = 0
+	}
+	fs.iteration++
+	row.Fork = fs.fork
+	row.Version, row.Benchmark, row.Params = version, k.benchmark, k.params
+	row.Iteration, row.Count, row.Line = fs.iteration, r.iters, int64(r.line)
+	p.appendValues(e.dst, *r, row)
+	if h, ok := e.harness[[2]int32{r.stream, r.run}]; ok {
+		st.harness += h
+		st.harnessLines++
+	}
+}
+
+// resultStore holds the result lines of a Read in chunks of
+// resultChunk, so that emit frees them as it goes.
+type resultStore struct {
+	chunks [][]result
+	n      int
+}
+
+const resultChunk = 1 << 15
+
+func (s *resultStore) add(r result) {
+	if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1]) == resultChunk {
+		s.chunks = append(s.chunks, make([]result, 0, min(resultChunk, max(64, s.n))))
+	}
+	c := &s.chunks[len(s.chunks)-1]
+	*c = append(*c, r)
+	s.n++
+}
+
+// all yields the results in order (for range).
+func (s *resultStore) all() func(yield func(*result) bool) {
+	return func(yield func(*result) bool) {
+		for _, c := range s.chunks {
+			for i := range c {
+				if !yield(&c[i]) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// assignKeys gives every result the index (result.key) of its benchmark
+// and params among the keys it returns: the package joins the name only
+// when one base name occurs in several packages, and GOMAXPROCS becomes a
+// "gomaxprocs" param only when a benchmark ran under several values of it.
+//
+// A set of packages (GOMAXPROCS values) per name is kept as its first value
+// and whether another was seen, and the key of a name's first package in
+// the name's own entry, so that a million names in one package need no
+// million maps nor a map by (name, package).
+func (p *parser) assignKeys() []keyed {
+	keys, ok := p.assignKeysAlike()
+	if !ok {
+		keys = p.assignKeysAny()
+	}
+	p.sameKeys(keys)
+	return keys
+}
+
+// sameKeys gives results whose names differ but whose benchmark and
+// params are one (parts in another order: BenchmarkA/x=1/y=2 and
+// BenchmarkA/y=2/x=1) the first such key. Only keys with params can
+// meet, so only they are looked up.
+func (p *parser) sameKeys(keys []keyed) {
+	canon := map[[2]string]int32{}
+	var moved map[int32]int32
+	for i := range keys {
+		if keys[i].params == "" {
 			continue
 		}
+		bp := [2]string{keys[i].benchmark, keys[i].params}
+		if first, ok := canon[bp]; ok {
+			if moved == nil {
+				moved = map[int32]int32{}
+			}
+			moved[int32(i)] = first
+		} else {
+			canon[bp] = int32(i)
+		}
+	}
+	if moved == nil {
+		return
+	}
+	for r := range p.results.all() {
+		if k, ok := moved[r.key]; ok {
+			r.key = k
+		}
+	}
+}
+
+// assignKeysAny is assignKeys for any input.
+func (p *parser) assignKeysAny() []keyed {
+	type nameKeys struct {
+		name
+		pkg string // the package of key
+		key int32  // the key of (name, pkg); -1 before the first
+	}
+	names := map[string]nameKeys{}
+	pkgOf := map[string]string{} // base → its first package
+	pkgsOf := map[string]bool{}  // bases in several packages
+	for r := range p.results.all() {
+		n, ok := names[r.name]
+		if !ok {
+			n = nameKeys{name: parseName(r.name), key: -1}
+			names[r.name] = n
+		}
+		if first, ok := pkgOf[n.base]; !ok {
+			pkgOf[n.base] = r.pkg
+		} else if first != r.pkg {
+			pkgsOf[n.base] = true
+		}
+	}
+	var keys []keyed
+	others := map[namePkg]int32{}     // keys of a name's other packages
+	procsOf := map[[2]string]int32{}  // (benchmark, params) → its first GOMAXPROCS
+	manyProcs := map[[2]string]bool{} // … that ran under several
+	for r := range p.results.all() {
 		n := names[r.name]
+		if n.key >= 0 && n.pkg == r.pkg {
+			r.key = n.key
+			continue
+		}
+		np := namePkg{r.name, r.pkg}
+		if k, ok := others[np]; ok && n.key >= 0 {
+			r.key = k
+			continue
+		}
 		bench := n.base
-		if len(pkgsOf[n.base]) > 1 && r.pkg != "" {
+		if pkgsOf[n.base] && r.pkg != "" {
 			bench = r.pkg + "." + n.base
 		}
 		procs := n.procs
 		if !n.hasProcs {
 			procs = 1
 		}
-		k := &keyed{benchmark: bench, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs}
-		keyOf[np] = k
-		bp := [2]string{k.benchmark, k.params}
-		if procsOf[bp] == nil {
-			procsOf[bp] = map[int32]bool{}
+		r.key = int32(len(keys))
+		keys = append(keys, keyed{benchmark: bench, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs, nameParams: n.params})
+		if n.key < 0 {
+			n.key, n.pkg = r.key, r.pkg
+			names[r.name] = n
+		} else {
+			others[np] = r.key
 		}
-		procsOf[bp][procs] = true
+		bp := [2]string{bench, keys[r.key].params}
+		if first, ok := procsOf[bp]; !ok {
+			procsOf[bp] = procs
+		} else if first != procs {
+			manyProcs[bp] = true
+		}
 	}
-	for np, k := range keyOf {
-		if len(procsOf[[2]string{k.benchmark, k.params}]) > 1 {
-			n := names[np.name]
+	for i := range keys {
+		if k := &keys[i]; manyProcs[[2]string{k.benchmark, k.params}] {
 			m := map[string]string{"gomaxprocs": strconv.Itoa(int(k.procs))}
-			for pk, pv := range n.params {
+			for pk, pv := range k.nameParams {
 				if pk != "gomaxprocs" {
 					m[pk] = pv
 				}
@@ -195,17 +345,81 @@ func (p *parser) assignKeys() map[namePkg]*keyed {
 			k.params = table.CanonicalParams(m)
 		}
 	}
+	return keys
+}
 
-	return keyOf
+// assignKeysAlike is assignKeys for the usual input, whose results are all
+// of one package and one GOMAXPROCS suffix (or none): a name's key is
+// then its own, so only a map from name to key is built. It returns false,
+// having changed nothing, for any other input.
+func (p *parser) assignKeysAlike() ([]keyed, bool) {
+	var pkg string
+	var procs int32
+	var hasProcs bool
+	first := true
+	for r := range p.results.all() {
+		pr, ok := procsSuffix(r.name)
+		switch {
+		case first:
+			pkg, procs, hasProcs, first = r.pkg, pr, ok, false
+		case r.pkg != pkg || pr != procs || ok != hasProcs:
+			return nil, false
+		}
+	}
+	var keys []keyed
+	keyOf := map[string]int32{}
+	for r := range p.results.all() {
+		k, ok := keyOf[r.name]
+		if !ok {
+			n := parseName(r.name)
+			procs := n.procs
+			if !n.hasProcs {
+				procs = 1
+			}
+			k = int32(len(keys))
+			keys = append(keys, keyed{benchmark: n.base, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs, nameParams: n.params})
+			keyOf[r.name] = k
+		}
+		r.key = k
+	}
+	return keys, true
 }
 
 // forkState numbers the forks of a benchmark in one instance and trial.
 type forkState struct {
 	fork, lastRun, iteration int32
 }
+
+// forkEntry is the forkState of one (instance, trial).
+type forkEntry struct {
+	at [2]int32
+	forkState
+}
+
+// keyOf is the benchmark run of st.
+func (p *parser) keyOf(st *keyState) table.Key {
+	return table.Key{Project: p.src.Project, Version: st.version, Benchmark: st.k.benchmark, Params: st.k.params, Mode: mode}
+}
+
+// fork returns the forkState of (instance, trial) at, added when new.
+func (st *keyState) fork(at [2]int32) *forkState {
+	for i := range st.forks {
+		if st.forks[i].at == at {
+			return &st.forks[i].forkState
+		}
+	}
+	st.forks = append(st.forks, forkEntry{at: at})
+	return &st.forks[len(st.forks)-1].forkState
+}
+
+// keyState is what emit keeps of one benchmark run until its setup is
+// made at the end (setupFor): a million runs of one line each keep about
+// 150 bytes each, not a Setup and its Env map.
 type keyState struct {
-	forks  map[[2]int32]*forkState
-	setup  *table.Setup
+	version string
+	k       *keyed
+	// forks numbers the forks per (instance, trial): nearly always one.
+	forks  []forkEntry
 	snap   int32
 	line   int
 	warned bool

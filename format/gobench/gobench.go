@@ -360,6 +360,7 @@ type result struct {
 	stream     int32 // stream.idx
 	valuesFrom int32 // values[valuesFrom:valuesTo]
 	valuesTo   int32
+	key        int32 // the result's benchmark and params (assignKeys)
 }
 
 type value struct {
@@ -376,7 +377,7 @@ type parser struct {
 	order   []*stream // streams in order of first output
 	sawJSON bool
 
-	results []result
+	results resultStore
 	values  []value
 	snaps   []map[string]string
 	// elapsed is the wall time (ns) of each (stream, run) that printed one.

@@ -184,12 +184,12 @@ func (p *parser) harnessPerLine() map[[2]int32]float64 {
 	}
 	sum := map[[2]int32]float64{}
 	lines := map[[2]int32]int{}
-	for _, r := range p.results {
+	for r := range p.results.all() {
 		k := [2]int32{r.stream, r.run}
 		if _, ok := p.elapsed[k]; !ok {
 			continue
 		}
-		if ns, ok := p.primaryNs(r); ok {
+		if ns, ok := p.primaryNs(*r); ok {
 			sum[k] += ns * float64(r.iters)
 			lines[k]++
 		}
@@ -353,7 +353,7 @@ func (p *parser) resultLine(s *stream, line []byte, lineNo int) {
 		p.snaps = append(p.snaps, snap)
 		s.config.snap = int32(len(p.snaps) - 1)
 	}
-	p.results = append(p.results, result{
+	p.results.add(result{
 		name: p.names.Clean(p.intern(f[0]), "benchmark", ingest.ParseError{File: p.file, Line: lineNo}), pkg: s.config.kv["pkg"], iters: iters, line: lineNo, snap: s.config.snap,
 		valuesFrom: int32(from), valuesTo: int32(len(p.values)), run: s.run, stream: s.idx,
 	})
