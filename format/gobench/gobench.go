@@ -412,6 +412,12 @@ func (p *parser) stream(name string) *stream {
 	s := p.streams[name]
 	if s == nil {
 		s = &stream{name: name, idx: int32(len(p.streams)), run: 1, config: config{kv: map[string]string{}, snap: -1, units: map[string]unitMeta{}}}
+		if name != "" {
+			// A test2json stream: its events' Package is the package,
+			// whether or not its output has a pkg: line (which, when it
+			// comes, says the same and replaces it).
+			s.config.kv["pkg"] = name
+		}
 		p.streams[name] = s
 		p.order = append(p.order, s)
 	}
