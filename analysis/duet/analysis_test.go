@@ -245,7 +245,7 @@ func TestWritePlots(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if n != 4 || len(names) != 4 {
+	if n != 4 || len(names) != 4+1 || names[0] != "index.csv" { // and their index
 		t.Errorf("%d plots: %v", n, names)
 	}
 }

@@ -31,13 +31,25 @@ var typeColors = map[string]color.Color{
 // pdf, …): the MDS curves of both tests (match ratio pooled over
 // environments and suites against the slowdown, one line per type,
 // mds-ci and mds-u), the relative CI widths per type as box plots (rciw),
-// and the timeline of the first run of at most max duet keys (timeline-…).
-// It returns the number of files written.
+// and the timeline of the first run of at most max duet keys (timeline-…),
+// and their list (reports.PlotIndex). It returns the number of plots
+// written.
 func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
+	var index reports.PlotIndex
+	n, err := r.writePlots(dir, format, max, &index)
+	if err == nil {
+		err = index.Write(dir)
+	}
+	return n, err
+}
+
+func (r *Report) writePlots(dir, format string, max int, index *reports.PlotIndex) (int, error) {
+	var what, key string // of the plot saved next
 	save := func(p *chart.Chart, name string) error {
+		index.Add(name+"."+format, what, key, "", p.Title)
 		return reports.SavePlot(p, filepath.Join(dir, name+"."+format))
 	}
 	n := 0
@@ -47,6 +59,7 @@ func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 			return n, err
 		}
 		if ok {
+			what, key = "mds-"+test, ""
 			if err := save(p, "mds-"+test); err != nil {
 				return n, err
 			}
@@ -56,6 +69,7 @@ func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 	if p, ok, err := r.rciwPlot(); err != nil {
 		return n, err
 	} else if ok {
+		what, key = "rciw", ""
 		if err := save(p, "rciw"); err != nil {
 			return n, err
 		}
@@ -72,6 +86,7 @@ func (r *Report) WritePlots(dir, format string, max int) (int, error) {
 			return n, err
 		}
 		slug := reports.PlotSlug(fmt.Sprintf("timeline-%03d-%s-%s-%s", k, b.Env, b.Suite, b.Benchmark))
+		what, key = "timeline", b.Key.String()
 		if err := save(p, slug); err != nil {
 			return n, err
 		}

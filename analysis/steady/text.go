@@ -133,11 +133,21 @@ func (res *Report) WriteDetails(w io.Writer) error {
 }
 
 // WritePlots writes into dir (created when missing), for the first max benchmark runs, one series
-// plot per fork and one CROPS curve per fork that ran CROPS.
+// plot per fork and one CROPS curve per fork that ran CROPS, and their
+// list (reports.PlotIndex).
 func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
+	var index reports.PlotIndex
+	n, err := res.writePlots(dir, format, max, &index)
+	if err == nil {
+		err = index.Write(dir)
+	}
+	return n, err
+}
+
+func (res *Report) writePlots(dir, format string, max int, index *reports.PlotIndex) (int, error) {
 	n := 0
 	for bi, br := range res.Benchmarks {
 		if bi >= max {
@@ -183,6 +193,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			if err := reports.SavePlot(p, base+"."+format); err != nil {
 				return n, err
 			}
+			index.Add(filepath.Base(base)+"."+format, "series", br.Key.String(), f.ID.String(), sp.Title)
 			n++
 			// The curve Kneedle read; when the Traini protocol stopped on
 			// R's transpose quirk (counts and penalties of different
@@ -209,6 +220,7 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 			if err := reports.SavePlot(p, base+"-crops."+format); err != nil {
 				return n, err
 			}
+			index.Add(filepath.Base(base)+"-crops."+format, "crops", br.Key.String(), f.ID.String(), cp.Title)
 			n++
 		}
 	}

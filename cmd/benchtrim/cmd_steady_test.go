@@ -168,8 +168,11 @@ func TestSteadyCommand(t *testing.T) {
 		t.Errorf("benchmark evaluation: %d rows, want 7", len(rows))
 	}
 	entries, err := os.ReadDir(plots)
-	if err != nil || len(entries) != 9 { // 15log: series plots only
-		t.Errorf("plots: %d files (%v), want 9", len(entries), err)
+	if err != nil || len(entries) != 9+1 { // 15log: series plots only, and index.csv
+		t.Errorf("plots: %d files (%v), want 9 and index.csv", len(entries), err)
+	}
+	if rows := readCSV(t, filepath.Join(plots, "index.csv")); len(rows) != 1+9 || strings.Join(rows[0], ",") != "file,plot,benchmark,fork,title" {
+		t.Errorf("plots' index: %d rows, header %v", len(rows), rows[0])
 	}
 }
 

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +26,12 @@ import (
 // which every plot's axis is one ULP wide.
 func ulpInput(t *testing.T, dir string) string {
 	t.Helper()
+	return namedInput(t, dir, "ulp.json", "org.example.Ulp.same")
+}
+
+// namedInput is ulpInput's data for the benchmarks names, in the file name.
+func namedInput(t *testing.T, dir, name string, names ...string) string {
+	t.Helper()
 	a, b := strconv.FormatFloat(1000, 'g', -1, 64), strconv.FormatFloat(math.Nextafter(1000, 2000), 'g', -1, 64)
 	var forks []string
 	for f := 0; f < 3; f++ {
@@ -33,10 +41,14 @@ func ulpInput(t *testing.T, dir string) string {
 		}
 		forks = append(forks, "["+strings.Join(it, ",")+"]")
 	}
-	js := fmt.Sprintf(`[{"jmhVersion":"1.37","benchmark":"org.example.Ulp.same","mode":"avgt","threads":1,"forks":3,`+
-		`"warmupIterations":0,"measurementIterations":80,"params":{},"primaryMetric":{"score":1000,"scoreUnit":"ns/op","rawData":[%s]}}]`,
-		strings.Join(forks, ","))
-	p := filepath.Join(dir, "ulp.json")
+	var runs []string
+	for _, n := range names {
+		runs = append(runs, fmt.Sprintf(`{"jmhVersion":"1.37","benchmark":%q,"mode":"avgt","threads":1,"forks":3,`+
+			`"warmupIterations":0,"measurementIterations":80,"params":{},"primaryMetric":{"score":1000,"scoreUnit":"ns/op","rawData":[%s]}}`,
+			n, strings.Join(forks, ",")))
+	}
+	js := "[" + strings.Join(runs, ",") + "]"
+	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte(js), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -269,5 +281,100 @@ func TestMaxRowsBoundsOneRun(t *testing.T) {
 	}
 	if _, stderr, err := runCLI(t, "--quiet", "--max-rows", "0", "optimize", "--resamples", "100", in); err != nil {
 		t.Errorf("optimize --max-rows 0: %v\n%s", err, stderr)
+	}
+}
+
+// TestPlotFolderIsOneSet runs steady --plots into one folder twice, on
+// three benchmarks and then on one of 300-byte name: the folder then holds
+// the second run's plots and index only, every file name at most 255 bytes
+// (the long name shortened with its hash), the index naming the whole
+// benchmark; a folder holding another file is refused before any work
+// (issue 47, class 7: 64 of 96 files were stale, and a 250-byte name failed
+// the run with "file name too long").
+func TestPlotFolderIsOneSet(t *testing.T) {
+	dir := t.TempDir()
+	plots := filepath.Join(dir, "plots")
+	three := namedInput(t, dir, "three.json", "org.example.A.a", "org.example.B.b", "org.example.C.c")
+	long := "org.example." + strings.Repeat("VeryLongBenchmarkClassName", 12) + ".m"
+	one := namedInput(t, dir, "one.json", long)
+	for _, in := range []string{three, one} {
+		if _, stderr, err := runCLI(t, "--quiet", "steady", "--steady-window", "20", "--resamples", "100", "--plots", plots, in); err != nil {
+			t.Fatalf("steady --plots on %s: %v\n%s", filepath.Base(in), err, stderr)
+		}
+	}
+	entries, err := os.ReadDir(plots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svgs []string
+	for _, e := range entries {
+		if len(e.Name()) > 255 {
+			t.Errorf("file name of %d bytes", len(e.Name()))
+		}
+		if strings.HasSuffix(e.Name(), ".svg") {
+			svgs = append(svgs, e.Name())
+		}
+	}
+	for _, f := range svgs {
+		if !strings.Contains(f, "VeryLong") {
+			t.Errorf("plot %s of the first run is still there", f)
+		}
+	}
+	if len(svgs) < 3 || len(entries) != len(svgs)+1 { // a series plot (and a CROPS curve) per fork, index.csv
+		t.Errorf("plots: %v, want the second run's plots and index.csv", entries)
+	}
+	rows := readCSV(t, filepath.Join(plots, "index.csv"))
+	if len(rows) != 1+len(svgs) {
+		t.Fatalf("index: %d rows, want %d", len(rows), 1+len(svgs))
+	}
+	for _, r := range rows[1:] {
+		if !strings.Contains(r[2], long) || !slices.Contains(svgs, r[0]) {
+			t.Errorf("index row %q: want a file of the folder and the whole name", r)
+		}
+	}
+	os.WriteFile(filepath.Join(plots, "notes.txt"), []byte("mine"), 0o644)
+	_, _, err = runCLI(t, "--quiet", "steady", "--steady-window", "20", "--resamples", "100", "--plots", plots, one)
+	if err == nil || !strings.Contains(err.Error(), "holds files this output does not write (notes.txt)") {
+		t.Errorf("a folder with another file: %v", err)
+	}
+}
+
+// TestReportChecksFrameColumns writes a trim folder, puts its plan and
+// its steady-forks file in each other's place and makes the manifest anew
+// (as sha256sum would): benchtrim report refuses the folder, naming the
+// file and the columns it lacks (issue 47, class 7: the page rendered
+// with empty cells).
+func TestReportChecksFrameColumns(t *testing.T) {
+	dir := t.TempDir()
+	in := ulpInput(t, dir)
+	out := filepath.Join(dir, "out")
+	if _, stderr, err := runCLI(t, "--quiet", "trim", "--steady-window", "20", "--resamples", "200", "--out-dir", out, in); err != nil {
+		t.Fatalf("trim --out-dir: %v\n%s", err, stderr)
+	}
+	plan, forks := filepath.Join(out, "plan.csv"), filepath.Join(out, "steady-forks.csv")
+	a, errA := os.ReadFile(plan)
+	b, errB := os.ReadFile(forks)
+	if errA != nil || errB != nil {
+		t.Fatalf("%v %v", errA, errB)
+	}
+	os.WriteFile(plan, b, 0o644)
+	os.WriteFile(forks, a, 0o644)
+	manifest, err := os.ReadFile(filepath.Join(out, "manifest.sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(manifest)), "\n") {
+		_, name, _ := strings.Cut(l, "  ")
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, fmt.Sprintf("%x  %s", sha256.Sum256(data), name))
+	}
+	os.WriteFile(filepath.Join(out, "manifest.sha256"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	_, _, err = runCLI(t, "report", out, "-o", filepath.Join(dir, "r.html"))
+	if err == nil || !strings.Contains(err.Error(), "plan.csv: no column ") || !strings.Contains(err.Error(), "which the plan frame of benchtrim trim has") {
+		t.Errorf("report of swapped frames: %v", err)
 	}
 }

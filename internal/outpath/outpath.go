@@ -57,7 +57,8 @@ type Output struct {
 	Also []string
 	// Holds, for a Dir whose file names are known only after the work
 	// (plots named by benchmark), tells the names of the files it may
-	// write: an input in the directory with such a name is refused.
+	// write: an input in the directory with such a name is refused, and
+	// the folder, replaced as a whole, may hold no file of another name.
 	Holds func(name string) bool
 }
 
@@ -185,10 +186,11 @@ func checkOne(o Output) error {
 }
 
 // onlyOwnFiles checks that an existing directory o whose files are named
-// (Also: a folder written and replaced as a whole) holds no other file,
-// which the replacement would remove.
+// (Also) or known by their names (Holds: a plot folder), a folder written
+// and replaced as a whole, holds no other file, which the replacement
+// would remove.
 func onlyOwnFiles(o Output) error {
-	if fi, err := os.Stat(o.Path); len(o.Also) == 0 || err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(o.Path); len(o.Also) == 0 && o.Holds == nil || err != nil || !fi.IsDir() {
 		return nil
 	}
 	own := map[string]bool{}
@@ -201,7 +203,7 @@ func onlyOwnFiles(o Output) error {
 	}
 	var other []string
 	for _, e := range entries {
-		if !own[e.Name()] {
+		if !own[e.Name()] && !(o.Holds != nil && e.Type().IsRegular() && o.Holds(e.Name())) {
 			other = append(other, e.Name())
 		}
 	}

@@ -28,6 +28,8 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Symlink("fifo.csv", filepath.Join(dir, "sp", "to-fifo"))
+	os.Mkdir(filepath.Join(dir, "sp", "pl"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sp", "pl", "old.svg"), []byte("<svg/>"), 0o644)
 	wd, _ := os.Getwd()
 	defer os.Chdir(wd)
 	os.Chdir(dir)
@@ -57,7 +59,9 @@ func TestCheck(t *testing.T) {
 		{"dir holds, link", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".csv" }}}, "like the input link.csv"},
 		{"replaced dir with other files", []Output{{"--out-dir", ".", Dir, []string{"plan.csv", "sub"}, nil}}, "--out-dir .: holds files this output does not write (a, link.csv, sp), which replacing the folder would remove"},
 		{"replaced dir with own files", []Output{{"--out-dir", "sub", Dir, []string{"sub/plan.csv"}, nil}}, ""},
-		{"dir holds other", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".svg" }}}, ""},
+		{"dir holds other", []Output{{"--plots", "a", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".svg" }}}, "--plots a: holds files this output does not write (r.csv), which replacing the folder would remove"},
+		{"dir holds own", []Output{{"--plots", "sp/pl", Dir, nil, func(n string) bool { return filepath.Ext(n) == ".svg" }}}, ""},
+		{"dir holds a FIFO", []Output{{"--plots", "sp", Dir, nil, func(n string) bool { return n == "fifo.csv" || n == "to-fifo" || n == "pl" }}}, "--plots sp: holds files this output does not write (fifo.csv, pl, to-fifo)"},
 		{"FIFO", []Output{{"-o", "sp/fifo.csv", Data, nil, nil}}, "-o sp/fifo.csv: is a named pipe (FIFO), not a regular file; refusing to replace it"},
 		{"link to a FIFO", []Output{{"--commands-out", "sp/to-fifo", Text, nil, nil}}, "--commands-out sp/to-fifo (a symbolic link to sp/fifo.csv): is a named pipe (FIFO)"},
 		{"character device", []Output{{"--commands-out", "/dev/zero", Text, nil, nil}}, "--commands-out /dev/zero: is a character device, not a regular file"},

@@ -78,9 +78,11 @@ func sourceFrame(src Source, name string) (*reports.Frame, error) {
 	return fr, err
 }
 
-// pageData is what the page is built from: the rows of each frame by name.
+// pageData is what the page is built from: the rows of each frame by name,
+// and the frames the page read (frame), whose columns it checks.
 type pageData struct {
 	frames map[string]*reports.Rows
+	made   map[string]*frame
 }
 
 // loadDir reads the files of dir (frameFiles), once verify found the folder a
@@ -137,9 +139,15 @@ type frame struct {
 	*reports.Rows
 	col   map[string]int
 	multi int // 0 unknown, 1 one version per project, 2 several
+	// missing are the columns the page asked for that its file does not
+	// have.
+	missing map[string]bool
 }
 
 func (d *pageData) frame(name string) *frame {
+	if f, ok := d.made[name]; ok {
+		return f
+	}
 	r := d.frames[name]
 	if r == nil || len(r.Cells) == 0 {
 		return nil
@@ -148,15 +156,56 @@ func (d *pageData) frame(name string) *frame {
 	for i, h := range r.Header {
 		f.col[h] = i
 	}
+	if d.made == nil {
+		d.made = map[string]*frame{}
+	}
+	d.made[name] = f
 	return f
+}
+
+// checkColumns fails when the page asked a frame for a column its file
+// does not have: a file of another frame put in its place (with a
+// manifest made anew), or of a build that wrote other columns; the page
+// would show empty cells and say nothing.
+func (d *pageData) checkColumns() error {
+	for _, ff := range frameFiles {
+		f := d.made[ff.Frame]
+		if f == nil || len(f.missing) == 0 {
+			continue
+		}
+		cols := make([]string, 0, len(f.missing))
+		for c := range f.missing {
+			cols = append(cols, c)
+		}
+		sort.Strings(cols)
+		return fmt.Errorf("%s: no column %s, which the %s frame of benchtrim trim has (the file of another frame, or of another build?)",
+			f.File, strings.Join(cols, ", "), ff.Frame)
+	}
+	return nil
 }
 
 func (f *frame) s(i int, c string) string {
 	j, ok := f.col[c]
+	if !ok && f.missing == nil {
+		f.missing = map[string]bool{}
+	}
+	if !ok {
+		f.missing[c] = true
+	}
 	if !ok || j >= len(f.Cells[i]) {
 		return ""
 	}
 	return f.Cells[i][j]
+}
+
+// opt is s for a column only some frames have (the key columns a
+// frame of one project or one version leaves out): its absence is not
+// checked.
+func (f *frame) opt(i int, c string) string {
+	if j, ok := f.col[c]; ok && j < len(f.Cells[i]) {
+		return f.Cells[i][j]
+	}
+	return ""
 }
 
 func (f *frame) n(i int, c string) float64 {
@@ -169,11 +218,11 @@ func (f *frame) n(i int, c string) float64 {
 
 func (f *frame) name(i int) string {
 	n := f.s(i, "benchmark")
-	if p := f.s(i, "params"); p != "" {
+	if p := f.opt(i, "params"); p != "" {
 		n += "[" + p + "]"
 	}
 	if f.multiVersion() {
-		n += " @" + f.s(i, "version")
+		n += " @" + f.opt(i, "version")
 	}
 	return n
 }
@@ -185,7 +234,7 @@ func (f *frame) multiVersion() bool {
 		f.multi = 1
 		seen := map[string]string{}
 		for i := range f.Cells {
-			p, v := f.s(i, "project"), f.s(i, "version")
+			p, v := f.opt(i, "project"), f.opt(i, "version")
 			if w, ok := seen[p]; ok && w != v {
 				f.multi = 2
 				break
@@ -197,7 +246,7 @@ func (f *frame) multiVersion() bool {
 }
 
 func (f *frame) key(i int) string {
-	return strings.Join([]string{f.s(i, "project"), f.s(i, "version"), f.s(i, "benchmark"), f.s(i, "params"), f.s(i, "mode")}, "\x00")
+	return strings.Join([]string{f.opt(i, "project"), f.opt(i, "version"), f.s(i, "benchmark"), f.opt(i, "params"), f.opt(i, "mode")}, "\x00")
 }
 
 // writeData renders the page.
@@ -233,6 +282,9 @@ func writeData(w io.Writer, d *pageData) error {
 	b.WriteString("<script>")
 	b.WriteString(js)
 	b.WriteString("</script>\n</body></html>\n")
+	if err := d.checkColumns(); err != nil {
+		return err
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

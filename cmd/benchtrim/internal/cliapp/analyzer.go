@@ -161,7 +161,9 @@ func (a *Analyzer[R]) write(c *cli.Context, rep *R) error {
 	if dir := c.String("plots"); a.Plots != nil && dir != "" && err == nil {
 		var tmp string
 		var n int
-		if tmp, err = outs.set.Dir(dir, false); err == nil {
+		// One output set, as --out-dir: the folder is replaced as a whole,
+		// so no plot of an earlier run stays beside the new ones.
+		if tmp, err = outs.set.Dir(dir, true); err == nil {
 			n, err = a.Plots(rep, tmp, c.String("plot-format"), intFlag(c, "plot-max", a.PlotMax))
 		}
 		if err != nil {

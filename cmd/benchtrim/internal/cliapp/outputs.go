@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/internal/outpath"
+	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -46,12 +47,16 @@ func dirFiles(names ...string) []func(string) string {
 }
 
 // plotDir is Output for the --plots DIR of a command whose plots are
-// files named NAME.FORMAT (FORMAT the value of formatFlag): their names come from the data, so
-// an input in DIR with that extension is refused.
+// files named NAME.FORMAT (FORMAT the value of formatFlag) listed in
+// reports.PlotIndexFile: their names come from the data, so an input in
+// DIR with that extension or name is refused, and the folder, replaced as
+// a whole, may hold no other file.
 func plotDir(c *cli.Context, flag, formatFlag string) outpath.Output {
 	o := Output(c, flag, outpath.Dir)
 	ext := "." + strings.ToLower(c.String(formatFlag))
-	o.Holds = func(name string) bool { return strings.ToLower(filepath.Ext(name)) == ext }
+	o.Holds = func(name string) bool {
+		return strings.ToLower(filepath.Ext(name)) == ext || name == reports.PlotIndexFile
+	}
 	return o
 }
 
