@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/benchtrim/benchtrim/internal/regular"
 )
@@ -66,8 +66,14 @@ func hashFile(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// maxManifestLine is the longest line readManifest takes: a hash, two
+// spaces and a file name (at most 255 bytes on every file system).
+const maxManifestLine = 2*sha256.Size + 2 + 255
+
 // readManifest reads dir's manifest: file name → SHA-256 (hex). A missing
-// manifest or a malformed line is an error naming the file and the line.
+// manifest, a line that is not "HASH  NAME" (too long, a NUL or a path
+// separator in the name, a name given twice) is an error naming the file
+// and the line.
 func readManifest(dir string) (map[string]string, error) {
 	p := filepath.Join(dir, manifestName)
 	data, err := regular.ReadFile(p, maxManifestBytes)
@@ -78,11 +84,24 @@ func readManifest(dir string) (map[string]string, error) {
 		return nil, err
 	}
 	sums := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for line := 1; sc.Scan(); line++ {
-		sum, name, ok := strings.Cut(sc.Text(), "  ")
-		if _, err := hex.DecodeString(sum); !ok || err != nil || len(sum) != 2*sha256.Size || name == "" || name != filepath.Base(name) {
-			return nil, fmt.Errorf("%s:%d: not a line of a SHA-256 manifest (HASH  NAME): %.80q", p, line, sc.Text())
+	text := strings.TrimSuffix(string(data), "\n")
+	if text == "" {
+		return sums, nil
+	}
+	for i, l := range strings.Split(text, "\n") {
+		line := i + 1
+		if len(l) > maxManifestLine {
+			return nil, fmt.Errorf("%s:%d: a line of %d bytes, longer than a SHA-256 manifest's (%d): not a manifest benchtrim wrote", p, line, len(l), maxManifestLine)
+		}
+		sum, name, ok := strings.Cut(l, "  ")
+		if _, err := hex.DecodeString(sum); !ok || err != nil || len(sum) != 2*sha256.Size || name == "" || name != filepath.Base(name) || name == "." || name == ".." {
+			return nil, fmt.Errorf("%s:%d: not a line of a SHA-256 manifest (HASH  NAME): %.80q", p, line, l)
+		}
+		if strings.ContainsAny(name, "\x00/\\") || !utf8.ValidString(name) {
+			return nil, fmt.Errorf("%s:%d: file name %q holds a NUL, a path separator or invalid UTF-8: not a file of the folder", p, line, name)
+		}
+		if _, dup := sums[name]; dup {
+			return nil, fmt.Errorf("%s:%d: %s is listed twice", p, line, name)
 		}
 		sums[name] = sum
 	}
