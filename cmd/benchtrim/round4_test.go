@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
@@ -376,5 +379,49 @@ func TestReportChecksFrameColumns(t *testing.T) {
 	_, _, err = runCLI(t, "report", out, "-o", filepath.Join(dir, "r.html"))
 	if err == nil || !strings.Contains(err.Error(), "plan.csv: no column ") || !strings.Contains(err.Error(), "which the plan frame of benchtrim trim has") {
 		t.Errorf("report of swapped frames: %v", err)
+	}
+}
+
+// TestCountsHaveMaxima asks for more work than any analysis needs (trim
+// --splits 1000000, 10⁸ resamples, a generated suite of 10⁸ iterations):
+// each is a usage error naming the flag and its maximum, before any input
+// is read; and every count flag with a maximum says it in its usage
+// (issue 47, class 9: trim --splits 1000000 ran without bound).
+func TestCountsHaveMaxima(t *testing.T) {
+	tmp := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trim", "--splits", "1000000", "nothing.json"}, "benchtrim trim: --splits 1000000: must be at most 1000"},
+		{[]string{"optimize", "--resamples", "100000000", "nothing.json"}, "benchtrim optimize: --resamples 100000000: must be at most 10000000"},
+		{[]string{"compare", "--aa", "--aa-repeats", "5000", "nothing.json"}, "--aa-repeats 5000: must be at most 1000"},
+		{[]string{"generate", "--iterations", "100000000", "-o", filepath.Join(tmp, "x.json")}, "--iterations 100000000: must be at most 10000000"},
+		{[]string{"--workers", "100000", "ingest", "-o", filepath.Join(tmp, "x.csv"), "nothing.json"}, "--workers 100000: must be at most 1024"},
+	} {
+		var out bytes.Buffer
+		err := run(append([]string{"benchtrim"}, c.args...), &out, &out)
+		if code := exitCode(err, &out); code != 2 || !strings.Contains(out.String(), c.want) {
+			t.Errorf("%v: exit %d, output %q, want 2 and %q", c.args, code, out.String(), c.want)
+		}
+	}
+	// The maxima in the usage: every int flag of every command (as the
+	// app sets them up) that is a count with a maximum says it.
+	bounded := map[string]bool{"splits": true, "resamples": true, "aa-repeats": true, "plot-max": true, "iterations": true, "forks": true,
+		"benchmarks": true, "invocations": true, "window": true, "outlier-window": true, "workers": true}
+	app := newApp(io.Discard, io.Discard, []string{"benchtrim"})
+	seen := 0
+	for _, cmd := range append(app.Commands, &cli.Command{Name: "benchtrim", Flags: app.Flags}) {
+		for _, f := range cmd.Flags {
+			if fl, ok := f.(*cli.IntFlag); ok && bounded[fl.Name] {
+				seen++
+				if !strings.Contains(fl.Usage, "(at most ") {
+					t.Errorf("%s --%s: usage %q does not state its maximum", cmd.Name, fl.Name, fl.Usage)
+				}
+			}
+		}
+	}
+	if seen < len(bounded) {
+		t.Errorf("%d bounded int flags seen, want at least %d", seen, len(bounded))
 	}
 }

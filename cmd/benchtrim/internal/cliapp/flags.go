@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -20,11 +21,15 @@ var (
 	nonNegative  = flagRange{Min: 0, Max: math.Inf(1)}
 	positive     = flagRange{Min: 0, MinOpen: true, Max: math.Inf(1)}
 	atLeastOne   = flagRange{Min: 1, Max: math.Inf(1)}
-	atLeastTwo   = flagRange{Min: 2, Max: math.Inf(1)}
 	unitInterval = flagRange{Min: 0, Max: 1, MinOpen: true, MaxOpen: true}
-	// invocationSamples are pa's -is values: -1 (all), 0 (iteration means), k ≥ 1.
-	invocationSamples = flagRange{Min: -1, Max: math.Inf(1)}
 )
+
+// num formats a range's bound: 10000000, not 1e+07.
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// documented reports whether a flag's usage states the range's maximum:
+// a count's (see ranges.go), not a share's (below 1) or the seed's.
+func (r flagRange) documented() bool { return !math.IsInf(r.Max, 1) && r.Max >= 100 && r.Max < math.MaxInt64 }
 
 // check returns a usage error naming the flag when x is out of range.
 func (r flagRange) check(c *cli.Context, name string, x float64, shown string) error {
@@ -35,21 +40,26 @@ func (r flagRange) check(c *cli.Context, name string, x float64, shown string) e
 	}
 	var want string
 	switch {
+	case r.documented() && !high:
+		want = "at most " + num(r.Max)
+	case r.documented():
+		want = "at least " + num(r.Min)
 	case math.IsInf(r.Max, 1) && r.MinOpen:
-		want = fmt.Sprintf("greater than %g", r.Min)
+		want = "greater than " + num(r.Min)
 	case math.IsInf(r.Max, 1):
-		want = fmt.Sprintf("at least %g", r.Min)
+		want = "at least " + num(r.Min)
 	case r.MinOpen && r.MaxOpen:
-		want = fmt.Sprintf("between %g and %g (exclusive)", r.Min, r.Max)
+		want = fmt.Sprintf("between %s and %s (exclusive)", num(r.Min), num(r.Max))
 	default:
-		want = fmt.Sprintf("between %g and %g", r.Min, r.Max)
+		want = fmt.Sprintf("between %s and %s", num(r.Min), num(r.Max))
 	}
 	return Usagef(commandName(c), "--%s %s: must be %s", name, shown, want)
 }
 
 // addRangeChecks sets the Action of every numeric flag in flags that has a
 // range in ranges (by flag name) and no Action of its own: a value out of
-// range is a usageError naming the flag, before any work.
+// range is a usageError naming the flag, before any work. The usage of a
+// count with a maximum says it ("(at most 1000)").
 func addRangeChecks(flags []cli.Flag, ranges map[string]flagRange) {
 	for _, f := range flags {
 		name := f.Names()[0]
@@ -59,6 +69,9 @@ func addRangeChecks(flags []cli.Flag, ranges map[string]flagRange) {
 		}
 		switch fl := f.(type) {
 		case *cli.IntFlag:
+			if r.documented() && !strings.Contains(fl.Usage, "(at most ") {
+				fl.Usage += " (at most " + num(r.Max) + ")"
+			}
 			if fl.Action == nil {
 				fl.Action = func(c *cli.Context, n int) error { return r.check(c, name, float64(n), strconv.Itoa(n)) }
 			}
