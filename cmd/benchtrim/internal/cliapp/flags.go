@@ -29,7 +29,9 @@ func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // documented reports whether a flag's usage states the range's maximum:
 // a count's (see ranges.go), not a share's (below 1) or the seed's.
-func (r flagRange) documented() bool { return !math.IsInf(r.Max, 1) && r.Max >= 100 && r.Max < math.MaxInt64 }
+func (r flagRange) documented() bool {
+	return !math.IsInf(r.Max, 1) && r.Max >= 100 && r.Max < math.MaxInt64
+}
 
 // check returns a usage error naming the flag when x is out of range.
 func (r flagRange) check(c *cli.Context, name string, x float64, shown string) error {
