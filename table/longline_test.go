@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/benchtrim/benchtrim/internal/linecap"
 )
 
 // sevens is an endless reader of '7's: a line that never ends.
@@ -60,4 +63,40 @@ func TestCSVLongLine(t *testing.T) {
 			t.Errorf("%s: %d MB allocated", c.name, grew>>20)
 		}
 	}
+}
+
+// FuzzCSVLongLines reads canonical CSV tables and setups sidecars in which
+// one line is past the (lowered) bound: never accepted, the error naming
+// the file at a line no later than the long one.
+//
+//	go test -run '^$' -fuzz '^FuzzCSVLongLines$' -fuzztime 60s -fuzzminimizetime 100x ./table/
+func FuzzCSVLongLines(f *testing.F) {
+	restore := linecap.SetLimits(256, 1024)
+	f.Cleanup(restore)
+	row := "p,v1,b.A,,avgt,primary,ns/op,5,5,1,1,1,1,1,1,false,,,,r.json,3"
+	f.Add([]byte(strings.Join(csvHeader(), ",")+"\n"+row+"\n"+row+"\n"), uint16(2), uint16(0), false)
+	f.Add([]byte(strings.Join(setupsHeader, ",")+"\np,v1,b.A,,avgt,jmh,1.37,2,5,1000000000,5,1000000000,false,1,1,1,1,1,0,,r.json\n"), uint16(1), uint16(9), true)
+	f.Fuzz(func(t *testing.T, data []byte, at, pad uint16, sidecar bool) {
+		lines := strings.Split(string(data), "\n")
+		i := int(at) % len(lines)
+		lines[i] += strings.Repeat("7", 257+int(pad)%2048)
+		r := strings.NewReader(strings.Join(lines, "\n"))
+		var err error
+		if sidecar {
+			_, err = readSetupsCSV(r, "t.setups.csv")
+		} else {
+			_, err = readCSVGuarded(r, "t.csv", memory.NewGoAllocator())
+		}
+		if err == nil {
+			t.Fatalf("a line of %d bytes (line %d) was accepted", len(lines[i]), i+1)
+		}
+		var line int
+		name := "t.csv"
+		if sidecar {
+			name = "t.setups.csv"
+		}
+		if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), name+":"), "%d:", &line); !strings.HasPrefix(err.Error(), name+":") || e == nil && line > i+1 {
+			t.Fatalf("error %q, want one naming %s at line %d or before", err, name, i+1)
+		}
+	})
 }

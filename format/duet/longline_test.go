@@ -15,3 +15,11 @@ func TestLongLine(t *testing.T) {
 	ingesttest.CheckLongLine(t, Format(), "dacapo,h2,duet,A,0,1,AB,", head)
 	ingesttest.CheckLongLine(t, Format(), "pair,suite")
 }
+
+// FuzzLongLines: a line past the (lowered) bound anywhere in a file is
+// never accepted (ingesttest.FuzzLongLines).
+//
+//	go test -run '^$' -fuzz '^FuzzLongLines$' -fuzztime 60s -fuzzminimizetime 100x ./format/duet/
+func FuzzLongLines(f *testing.F) {
+	ingesttest.FuzzLongLines(f, Format(), "testdata/*.csv")
+}

@@ -3,6 +3,8 @@ package ingesttest
 import (
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/linecap"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -65,4 +68,45 @@ func CheckLongLine(t *testing.T, f ingest.Format, prefix string, head ...string)
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > LongLineAlloc {
 		t.Errorf("%s: %d MB allocated for the line, want at most %d", f.Name(), grew>>20, LongLineAlloc>>20)
 	}
+}
+
+// FuzzLongLines fuzzes f's reader on result files in which one line is
+// longer than the bound: linecap's bounds are lowered to 256 bytes a line
+// and 1 KiB a record, and each input is data (seeded with the seeds, whole
+// files) with its line number at replaced by that line padded with pad+1
+// bytes past 256; the seeds are the files pattern matches (testdata). The
+// reader must not panic and must not accept the file:
+// it returns an error (a line too long, or an earlier error that ends the
+// reading) that names the file, at a line no later than the long one.
+func FuzzLongLines(f *testing.F, format ingest.Format, pattern string) {
+	restore := linecap.SetLimits(256, 1024)
+	f.Cleanup(restore)
+	files, _ := filepath.Glob(pattern)
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint16(1), uint16(0))
+		f.Add(b, uint16(0), uint16(700))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, at, pad uint16) {
+		lines := strings.Split(string(data), "\n")
+		i := int(at) % len(lines)
+		lines[i] += strings.Repeat("7", 257+int(pad)%2048)
+		text := strings.Join(lines, "\n")
+		b := table.NewBuilder(memory.NewGoAllocator(), 16)
+		defer b.Release()
+		err := format.Read(strings.NewReader(text), ingest.Source{File: "long.csv"}, b, &ingest.Report{})
+		if err == nil {
+			t.Fatalf("%s: a line of %d bytes (line %d) was accepted", format.Name(), len(lines[i]), i+1)
+		}
+		var pe *ingest.ParseError
+		if errors.As(err, &pe) && (pe.File != "long.csv" || pe.Line > i+1) {
+			t.Fatalf("%s: error %v, want one at long.csv:%d or before", format.Name(), err, i+1)
+		}
+		if !strings.Contains(err.Error(), "long.csv") {
+			t.Fatalf("%s: error %q does not name the file", format.Name(), err)
+		}
+	})
 }

@@ -11,16 +11,27 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 )
 
 // The bounds: maxLine is the longest line a benchtrim reader takes (16
 // MiB, as format/gobench; a canonical table's row holds at most nine
 // strings of table.MaxStringBytes), maxRecord the longest CSV record,
-// whose quoted fields may hold line breaks (64 MiB).
-const (
-	maxLine   = 16 << 20
-	maxRecord = 64 << 20
+// whose quoted fields may hold line breaks (64 MiB). Variables only so
+// that fuzz tests can lower them (SetLimits).
+var (
+	maxLine   int64 = 16 << 20
+	maxRecord int64 = 64 << 20
 )
+
+// SetLimits sets the bounds of the readers NewCSVReader makes from now on
+// and returns a function that restores them: for tests, so that fuzzing
+// meets lines too long without writing 16 MiB each time.
+func SetLimits(line, record int64) (restore func()) {
+	l, r := maxLine, maxRecord
+	maxLine, maxRecord = line, record
+	return func() { maxLine, maxRecord = l, r }
+}
 
 // TooLongError is a line, or a CSV record starting at a line, longer than
 // the bound.
@@ -85,19 +96,26 @@ func (l *Reader) scan(b []byte) int {
 		if i >= 0 {
 			seg = b[:i]
 		}
+		// The bound passed at the earlier byte is named (the record's when
+		// both are passed at one byte), however the input was split into
+		// reads.
+		lineRoom, recRoom := l.maxLine-l.lineBytes, int64(math.MaxInt64)
 		if l.csv {
-			if bytes.Count(seg, []byte{'"'})%2 == 1 {
-				l.quoted = !l.quoted
-			}
-			if l.recBytes += int64(len(seg)); l.recBytes > l.maxRecord {
-				l.err = &TooLongError{Line: l.recordLine, Max: l.maxRecord, Record: true}
-				return done
-			}
+			recRoom = l.maxRecord - l.recBytes
 		}
-		if l.lineBytes += int64(len(seg)); l.lineBytes > l.maxLine {
-			l.err = &TooLongError{Line: l.line, Max: l.maxLine}
+		if n := int64(len(seg)); n > min(lineRoom, recRoom) {
+			if l.csv && recRoom <= lineRoom {
+				l.err = &TooLongError{Line: l.recordLine, Max: l.maxRecord, Record: true}
+			} else {
+				l.err = &TooLongError{Line: l.line, Max: l.maxLine}
+			}
 			return done
 		}
+		if l.csv && bytes.Count(seg, []byte{'"'})%2 == 1 {
+			l.quoted = !l.quoted
+		}
+		l.lineBytes += int64(len(seg))
+		l.recBytes += int64(len(seg))
 		if i < 0 {
 			return done + len(b)
 		}
