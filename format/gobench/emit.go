@@ -94,6 +94,8 @@ func (p *parser) emit(dst *table.Builder) {
 	for i := range e.keys {
 		e.keys[i].state = -1
 	}
+	// A state per key, nearly always: no slice grown by doubling.
+	e.states = make([]keyState, 0, len(e.keys))
 	for c, chunk := range p.results.chunks {
 		for i := range chunk {
 			e.result(&chunk[i])
@@ -105,15 +107,13 @@ func (p *parser) emit(dst *table.Builder) {
 	p.results, p.values = resultStore{}, nil
 	for i := range e.states {
 		st := &e.states[i]
-		setup := p.setupFor(p.keyOf(st), p.snaps[st.snap], st.k, st.line)
-		for _, fs := range st.forks {
-			setup.Forks = max(setup.Forks, int(fs.fork))
-		}
-		if st.harnessLines > 0 {
-			setup.Env[table.EnvHarnessNsPerLine] = strconv.FormatFloat(math.Round(st.harness/float64(st.harnessLines)), 'f', -1, 64)
+		setup := p.setupFor(p.keyOf(st), p.snaps[st.snap], st.k, int(st.line))
+		setup.Forks = max(setup.Forks, st.maxFork())
+		if h, ok := e.harnessOf[int32(i)]; ok && h.lines > 0 {
+			setup.Env[table.EnvHarnessNsPerLine] = strconv.FormatFloat(math.Round(h.ns/float64(h.lines)), 'f', -1, 64)
 		}
 		if err := dst.AddSetup(*setup); err != nil {
-			p.rep.Warn(kindMixedSetups, p.place(st.line, "%v", err))
+			p.rep.Warn(kindMixedSetups, p.place(int(st.line), "%v", err))
 		}
 	}
 }
@@ -129,9 +129,11 @@ type emitter struct {
 	dst     *table.Builder
 	keys    []keyed
 	harness map[[2]int32]float64
-	states  []keyState
-	others  map[runOf]int32
-	row     table.Row
+	// harnessOf sums the harness of a state (by index) whose lines have one.
+	harnessOf map[int32]*harnessSum
+	states    []keyState
+	others    map[runOf]int32
+	row       table.Row
 }
 
 // runOf names the state of a keyed (its index) in another version.
@@ -156,7 +158,7 @@ func (e *emitter) result(r *result) {
 	}
 	if !ok {
 		si = int32(len(e.states))
-		e.states = append(e.states, keyState{version: version, k: k, snap: r.snap, line: r.line})
+		e.states = append(e.states, keyState{version: version, k: k, snap: r.snap, line: int32(min(r.line, math.MaxInt32)), first: forkEntry{at: noFork}})
 		if k.state < 0 {
 			k.state = si
 		} else {
@@ -189,8 +191,14 @@ func (e *emitter) result(r *result) {
 	row.Iteration, row.Count, row.Line = fs.iteration, r.iters, int64(r.line)
 	p.appendValues(e.dst, *r, row)
 	if h, ok := e.harness[[2]int32{r.stream, r.run}]; ok {
-		st.harness += h
-		st.harnessLines++
+		if e.harnessOf == nil {
+			e.harnessOf = map[int32]*harnessSum{}
+		}
+		if e.harnessOf[si] == nil {
+			e.harnessOf[si] = &harnessSum{}
+		}
+		e.harnessOf[si].ns += h
+		e.harnessOf[si].lines++
 	}
 }
 
@@ -401,32 +409,59 @@ func (p *parser) keyOf(st *keyState) table.Key {
 	return table.Key{Project: p.src.Project, Version: st.version, Benchmark: st.k.benchmark, Params: st.k.params, Mode: mode}
 }
 
+// noFork marks keyState.first unused (instances and trials are ≥ 0).
+var noFork = [2]int32{-1, -1}
+
 // fork returns the forkState of (instance, trial) at, added when new.
 func (st *keyState) fork(at [2]int32) *forkState {
-	for i := range st.forks {
-		if st.forks[i].at == at {
-			return &st.forks[i].forkState
+	if st.first.at == at || st.first.at == noFork {
+		st.first.at = at
+		return &st.first.forkState
+	}
+	if st.more == nil {
+		st.more = &[]forkEntry{}
+	}
+	for i := range *st.more {
+		if (*st.more)[i].at == at {
+			return &(*st.more)[i].forkState
 		}
 	}
-	st.forks = append(st.forks, forkEntry{at: at})
-	return &st.forks[len(st.forks)-1].forkState
+	*st.more = append(*st.more, forkEntry{at: at})
+	return &(*st.more)[len(*st.more)-1].forkState
+}
+
+// maxFork is the largest fork number of st.
+func (st *keyState) maxFork() int {
+	n := int(st.first.fork)
+	if st.more != nil {
+		for _, f := range *st.more {
+			n = max(n, int(f.fork))
+		}
+	}
+	return n
 }
 
 // keyState is what emit keeps of one benchmark run until its setup is
-// made at the end (setupFor): a million runs of one line each keep about
-// 150 bytes each, not a Setup and its Env map.
+// made at the end (setupFor): a million runs of one line each keep 64
+// bytes each, not a Setup and its Env map.
 type keyState struct {
 	version string
 	k       *keyed
-	// forks numbers the forks per (instance, trial): nearly always one.
-	forks  []forkEntry
-	snap   int32
-	line   int
+	// The forks are numbered per (instance, trial): first, nearly always
+	// the only one, and more.
+	more  *[]forkEntry
+	first forkEntry
+	snap  int32
+	// line is the first result's line (for messages; clamped to 2³¹−1).
+	line   int32
 	warned bool
-	// harness sums go test's own time of the key's lines whose run printed
-	// its wall time, over harnessLines of them.
-	harness      float64
-	harnessLines int
+}
+
+// harnessSum sums go test's own time of a run's lines whose stream run
+// printed its wall time, over lines of them.
+type harnessSum struct {
+	ns    float64
+	lines int
 }
 
 // appendValues appends the rows of one result line: its primary time
