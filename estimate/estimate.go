@@ -150,3 +150,68 @@ type DunnPair struct {
 	PAdjusted float64 // Bonferroni-adjusted p-value, min(1, P·k(k−1)/2)
 	Reject    bool    // PAdjusted ≤ the test's level α
 }
+
+// Test is the rule that decides whether two result sets differ: the test
+// a user runs on the results of an A/B pair. `compare` and `trim` share
+// it (their --test), so that trim's recommendation keeps the verdicts of
+// the test the user reads.
+type Test int
+
+// The tests. Each decides at a significance level α (TestOptions.Alpha).
+const (
+	// TestU is benchstat's: the two-sided Mann-Whitney U test on the
+	// iteration values (go test's result lines), significant at p ≤ α,
+	// the change the ratio of the medians (golang.org/x/perf benchmath's
+	// AssumeNothing; internal/nonparam.BenchstatU).
+	TestU Test = iota
+	// TestRatio: the hierarchical bootstrap (1 − α) interval of the ratio
+	// of means test/base excludes 1 (Kalibera and Jones 2012; every
+	// repetition level resampled), the change the ratio of means.
+	TestRatio
+	// TestOverlap is JMH's reading of two scores: each side's mean with
+	// its (1 − α) Student t interval over all its iterations (JMH's score
+	// error, at 99.9 % for α = 0.001), a change when the two intervals do
+	// not overlap, the change the ratio of means.
+	TestOverlap
+)
+
+var testNames = [...]string{"u", "ratio", "overlap"}
+
+// String is the test's --test name: u, ratio or overlap.
+func (t Test) String() string {
+	if t < 0 || int(t) >= len(testNames) {
+		return fmt.Sprintf("Test(%d)", int(t))
+	}
+	return testNames[t]
+}
+
+// Describe names the test and its level for headers: "U test (benchstat),
+// α = 0.05".
+func (t Test) Describe(alpha float64) string {
+	switch t {
+	case TestU:
+		return fmt.Sprintf("Mann-Whitney U test as benchstat, p ≤ α = %g", alpha)
+	case TestRatio:
+		return fmt.Sprintf("hierarchical bootstrap %g %% CI of the ratio of means excludes 1 (α = %g)", 100*(1-alpha), alpha)
+	case TestOverlap:
+		return fmt.Sprintf("JMH-style: the %g %% t intervals of the means do not overlap (α = %g)", 100*(1-alpha), alpha)
+	}
+	return t.String()
+}
+
+// ParseTest reads a --test name: u (benchstat), ratio or overlap.
+func ParseTest(s string) (Test, error) {
+	for i, n := range testNames {
+		if s == n {
+			return Test(i), nil
+		}
+	}
+	return 0, fmt.Errorf("test %q: want u (benchstat's U test), ratio (bootstrap CI of the ratio) or overlap (JMH-style CI overlap)", s)
+}
+
+// Tests lists every Test.
+func Tests() []Test { return []Test{TestU, TestRatio, TestOverlap} }
+
+// DefaultAlpha is the significance level of the tests by default,
+// benchstat's (benchmath.DefaultThresholds.CompareAlpha).
+const DefaultAlpha = 0.05

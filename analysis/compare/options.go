@@ -17,8 +17,15 @@ type Options struct {
 	// other modes the rows inside an iteration (µOpTime 1-s slices) are drawn
 	// uniformly as the invocation level when InvocationSamples != 0.
 	Bootstrap estimate.HierarchicalOptions
-	// Alpha is the significance level of the U test: p < Alpha is reported
-	// as a difference (in A/A, as a false positive). In (0, 1).
+	// Rule is the test the verdict rests on (estimate.Test): benchstat's
+	// U test on the iteration values (TestU, the medians shown), the
+	// hierarchical bootstrap interval of the ratio of means (TestRatio,
+	// at confidence 1 − Alpha) or JMH's interval overlap (TestOverlap, at
+	// 1 − Alpha). trim's checks use the same rule.
+	Rule estimate.Test
+	// Alpha is the significance level of the rule (and of the U test's
+	// p-value shown beside every rule): p ≤ Alpha is reported as a
+	// difference (in A/A, as a false positive), as benchstat does. In (0, 1).
 	Alpha float64
 	// DiscardWarmup drops the first DiscardWarmup iterations of every fork
 	// on both sides, for data recorded without warmup iterations (-wi 0).

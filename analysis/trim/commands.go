@@ -39,7 +39,7 @@ func (r *Report) WriteCommands(w io.Writer) error {
 			fmt.Fprintf(&b, "# note: %s\n", cmd.Note)
 		}
 		if cmd.Args == nil {
-			if x.Status == statusDuet {
+			if x.Status == StatusDuet {
 				b.WriteString("# duet data: see benchtrim duet\n")
 			}
 			continue
@@ -73,7 +73,7 @@ func (r *Report) WriteAnnotations(w io.Writer) error {
 	classes := map[string]map[string]*method{}
 	for i := range r.Benchmarks {
 		x := &r.Benchmarks[i]
-		if x.Tool != "jmh" || x.Status == statusDuet || x.Status == statusSkipped {
+		if x.Tool != "jmh" || x.Status == StatusDuet || x.Status == StatusSkipped {
 			continue
 		}
 		dot := strings.LastIndex(x.Key.Benchmark, ".")

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/format/synth"
-	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -128,73 +127,6 @@ func TestDesignWarmupAndSubset(t *testing.T) {
 	}
 }
 
-// TestCheapestIsTheGridOptimum compares the chooser's bisection with an
-// exhaustive search over every configuration of generated designs, and
-// checks that the choice never costs more than the recorded one.
-func TestCheapestIsTheGridOptimum(t *testing.T) {
-	rng := stats.NewStream(7, "cheapest", 0)
-	for trial := 0; trial < 40; trial++ {
-		forks, its, slices := 2+rng.IntN(5), 2+rng.IntN(8), 1+rng.IntN(3)
-		var l [][3]int32
-		var y []float64
-		for f := 1; f <= forks; f++ {
-			off := rng.Float64() * 5
-			for i := 1; i <= its; i++ {
-				for s := 1; s <= slices; s++ {
-					l = append(l, [3]int32{int32(f), int32(i), int32(s)})
-					y = append(y, 100+off+rng.Float64()*3)
-				}
-			}
-		}
-		d := newDesign(seriesOf(l, y), 0)
-		cost := costModel{unitNs: 1e9, warmupNs: float64(rng.IntN(20)) * 1e9}
-		c := newChooser(d, cost, 0.02+rng.Float64()*0.05, 3)
-		rec := c.recorded()
-		for _, target := range []float64{0.005, 0.01, 0.02, 0.05, 0.1} {
-			got, ok := c.cheapest(target)
-			// Exhaustive search.
-			var best choice
-			found := false
-			eachConfig(c, func(e choice) {
-				if e.precision <= target && (!found || e.timeNs < best.timeNs || (e.timeNs == best.timeNs && e.precision < best.precision)) {
-					best, found = e, true
-				}
-			})
-			if ok != found || (ok && (got.timeNs != best.timeNs || got.precision != best.precision)) {
-				t.Fatalf("trial %d target %g: bisection %v %+v, exhaustive %v %+v", trial, target, ok, got, found, best)
-			}
-			if ch := choose(c, &Options{Target: target, BestEffortSlack: DefaultOptions.BestEffortSlack}); ch.timeNs > rec.timeNs {
-				t.Fatalf("trial %d: choice costs %v, recorded %v", trial, ch.timeNs, rec.timeNs)
-			}
-		}
-	}
-}
-
-// TestDetectableSlowdownNormal: for normal iterations in one fork the
-// resampled minimal detectable slowdown is close to its normal-theory
-// value (z_{1−α/2}·√2·σ_m + z_{0.8}·√2·σ_m)/μ with σ_m = σ/√n.
-func TestDetectableSlowdownNormal(t *testing.T) {
-	rng := stats.NewStream(3, "normal", 0)
-	const n, mu, sigma = 400, 1000.0, 20.0
-	var l [][3]int32
-	var y []float64
-	for i := 1; i <= n; i++ {
-		l = append(l, [3]int32{1, int32(i), 1})
-		// Box–Muller.
-		u1, u2 := rng.Float64(), rng.Float64()
-		y = append(y, mu+sigma*math.Sqrt(-2*math.Log(1-u1))*math.Cos(2*math.Pi*u2))
-	}
-	d := newDesign(seriesOf(l, y), 0)
-	k := []float64{100}
-	sm := math.Sqrt(d.variance(k))
-	h := stats.NormalQuantile(0.995) * sm / d.mean
-	got := d.detectableSlowdown(k, h, 4000, stats.NewStream(1, "mds", 0))
-	want := (stats.NormalQuantile(0.995) + stats.NormalQuantile(0.8)) * math.Sqrt2 * sm / d.mean
-	if math.Abs(got-want) > 0.08*want {
-		t.Errorf("detectable slowdown %.5f, normal theory %.5f", got, want)
-	}
-}
-
 // TestGoTimeModel: go test -bench output recorded with -benchtime 100ms
 // costs Σ N × ns/op, not one second per line, plus go test's own time
 // where the file prints the run's wall time ("ok pkg 1.2s": the recording
@@ -224,7 +156,7 @@ func TestGoTimeModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		opt := fastOptions()
-		opt.Target = 0.05
+		opt.Detect = 0.5
 		rep, err := Run(readFiles(t, path), opt)
 		if err != nil {
 			t.Fatal(err)
@@ -286,7 +218,7 @@ func TestNeverCostsMore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Benchmarks[0].Path != pathStatedWarmup {
+	if rep.Benchmarks[0].Path != PathStatedWarmup {
 		t.Fatalf("path %s, want stated-warmup", rep.Benchmarks[0].Path)
 	}
 	checkNeverMore(t, "jmh stated warmup", rep)
@@ -354,234 +286,3 @@ func TestVersionChecks(t *testing.T) {
 	}
 }
 
-// TestDetectableSlowdownLargeRuns: above maxDrawObservations the normal
-// approximation takes over, and it agrees with the resampled value just
-// below the limit.
-func TestDetectableSlowdownLargeRuns(t *testing.T) {
-	rng := stats.NewStream(4, "large", 0)
-	var l [][3]int32
-	var y []float64
-	for f := int32(1); f <= 4; f++ {
-		off := 10 * rng.Float64()
-		for i := int32(1); i <= 1300; i++ {
-			l = append(l, [3]int32{f, i, 1})
-			y = append(y, 1000+off+20*(rng.Float64()-0.5))
-		}
-	}
-	d := newDesign(seriesOf(l, y), 0)
-	z := stats.NormalQuantile(0.995)
-	at := func(k []float64) float64 {
-		h := z * math.Sqrt(d.variance(k)) / d.mean
-		return d.detectableSlowdown(k, h, 2000, stats.NewStream(1, "x", 0))
-	}
-	resampled, normal := at([]float64{4, 1250}), at([]float64{4, 1300})
-	if 4*1250 > maxDrawObservations || 4*1300 <= maxDrawObservations {
-		t.Fatal("the two runs do not straddle maxDrawObservations")
-	}
-	if math.Abs(resampled-normal) > 0.25*normal {
-		t.Errorf("resampled %.5f (5,000 observations), normal approximation %.5f (5,200)", resampled, normal)
-	}
-}
-
-// TestTradeoffIsTheGridOptimum checks chooser.tradeoff against an
-// exhaustive search: on generated designs its choice has the least
-// h(k) + λ·T(k)/T_rec of every configuration keeping at least minObs
-// observations, never costs more than the recorded one, and goes to the
-// cheapest configuration as λ grows and to the most precise as λ → 0.
-func TestTradeoffIsTheGridOptimum(t *testing.T) {
-	rng := stats.NewStream(11, "tradeoff", 0)
-	for trial := 0; trial < 30; trial++ {
-		c := randomChooser(rng, 2)
-		rec := c.recorded()
-		for _, lambda := range []float64{1e-9, 0.05, 0.16, 1, 1e9} {
-			got := c.tradeoff(lambda)
-			value := func(e choice) float64 { return e.precision + lambda*e.timeNs/rec.timeNs }
-			least, cheapest, sharpest := math.Inf(1), math.Inf(1), math.Inf(1)
-			eachConfig(c, func(e choice) {
-				least, cheapest, sharpest = min(least, value(e)), min(cheapest, e.timeNs), min(sharpest, e.precision)
-			})
-			if v := value(got); v > least*(1+1e-12) {
-				t.Fatalf("trial %d λ %g: chose %v (value %v), the grid's least value is %v", trial, lambda, got.k, v, least)
-			}
-			if got.timeNs > rec.timeNs {
-				t.Fatalf("trial %d λ %g: choice costs %v, recorded %v", trial, lambda, got.timeNs, rec.timeNs)
-			}
-			if lambda == 1e9 && got.timeNs != cheapest {
-				t.Fatalf("trial %d: λ → ∞ chose %v costing %v, the cheapest costs %v", trial, got.k, got.timeNs, cheapest)
-			}
-			if lambda == 1e-9 && got.precision > sharpest*(1+1e-6) {
-				t.Fatalf("trial %d: λ → 0 chose %v at ±%v, the most precise is ±%v", trial, got.k, got.precision, sharpest)
-			}
-		}
-	}
-}
-
-// randomChooser is a chooser on a generated design of 2–6 forks of
-// minIts to minIts+8 iterations with fork offsets up to 4 %, a random
-// warmup cost and recorded precision.
-func randomChooser(rng *stats.Stream, minIts int) *chooser {
-	forks, its := 2+rng.IntN(5), minIts+rng.IntN(9)
-	var l [][3]int32
-	var y []float64
-	for f := 1; f <= forks; f++ {
-		off := rng.Float64() * 4
-		for i := 1; i <= its; i++ {
-			l = append(l, [3]int32{int32(f), int32(i), 1})
-			y = append(y, 100+off+rng.Float64()*3)
-		}
-	}
-	d := newDesign(seriesOf(l, y), 0)
-	return newChooser(d, costModel{unitNs: 1e9, warmupNs: float64(rng.IntN(10)) * 1e9}, 0.01+rng.Float64()*0.05, 3)
-}
-
-// eachConfig calls fn with every configuration within c's bounds that
-// keeps at least c.minObs observations and every unit of its fixed
-// levels (the exhaustive search the choosers are checked against).
-func eachConfig(c *chooser, fn func(choice)) {
-	k := make([]float64, len(c.bound))
-	var walk func(j int)
-	walk = func(j int) {
-		if j == len(k) {
-			n := 1.0
-			for _, x := range k {
-				n *= x
-			}
-			if n >= c.minObs {
-				fn(c.eval(k))
-			}
-			return
-		}
-		for n := 1; n <= c.bound[j]; n++ {
-			if c.fixed[j] && n < c.bound[j] {
-				continue
-			}
-			k[j] = float64(n)
-			walk(j + 1)
-		}
-	}
-	walk(0)
-}
-
-// TestTradeoffWithinBudget checks the budget of chooser.tradeoff
-// (setBudget, Options.Budget 0, 0.05 and 0.4) against an exhaustive
-// search: the budget is max(T(k_min), share·T_rec), and the choice costs
-// at most the budget and has the least h(k) + λ·T(k)/T_rec among the
-// configurations that fit, even where the recorded configuration's
-// value is lower (it does not fit); where nothing fits, it is the
-// cheapest configuration.
-func TestTradeoffWithinBudget(t *testing.T) {
-	rng := stats.NewStream(12, "budget", 0)
-	fitsBetter, shareBinds, noneFits := 0, 0, 0
-	for trial := 0; trial < 30; trial++ {
-		c := randomChooser(rng, 5)
-		share := []float64{0, 0.05, 0.4}[trial%3]
-		// Every fourth keeps its iterations per fork, as a benchmark
-		// without a steady state does: the budget may then fit nothing.
-		c.fixed[len(c.fixed)-1] = trial%4 == 3
-		c.setBudget(share, "jmh")
-		rec := c.recorded()
-		tmin := c.eval(fixedMinimum(c.d, "jmh", c.bound)).timeNs
-		if want := math.Max(tmin, share*rec.timeNs); c.capNs != want {
-			t.Fatalf("trial %d share %g: budget %v, want max(%v, %g × %v) = %v", trial, share, c.capNs, tmin, share, rec.timeNs, want)
-		}
-		if c.capNs > tmin {
-			shareBinds++
-		}
-		for _, lambda := range []float64{0.001, 0.02, 0.16} {
-			got := c.tradeoff(lambda)
-			value := func(e choice) float64 { return e.precision + lambda*e.timeNs/rec.timeNs }
-			least, cheapest := math.Inf(1), math.Inf(1)
-			eachConfig(c, func(e choice) {
-				cheapest = min(cheapest, e.timeNs)
-				if e.timeNs <= c.capNs {
-					least = min(least, value(e))
-				}
-			})
-			if math.IsInf(least, 1) {
-				if got.timeNs != cheapest {
-					t.Fatalf("trial %d λ %g: nothing fits the budget %v; chose %v costing %v, want the cheapest (%v)", trial, lambda, c.capNs, got.k, got.timeNs, cheapest)
-				}
-				noneFits++
-				continue
-			}
-			if got.timeNs > c.capNs {
-				t.Fatalf("trial %d λ %g: chose %v costing %v, over the budget %v", trial, lambda, got.k, got.timeNs, c.capNs)
-			}
-			if v := value(got); v > least*(1+1e-12) {
-				t.Fatalf("trial %d λ %g: chose %v (value %v), the least value within the budget is %v", trial, lambda, got.k, v, least)
-			}
-			if value(rec) < value(got) {
-				fitsBetter++
-			}
-		}
-	}
-	if fitsBetter == 0 {
-		t.Error("no trial where the recorded configuration was better but over the budget: the test does not reach the case")
-	}
-	if noneFits == 0 {
-		t.Error("no trial where nothing fits the budget: the test does not reach the case")
-	}
-	if shareBinds == 0 {
-		t.Error("no trial where the share of the recorded time exceeds the fixed minimum's time: the test does not reach the case")
-	}
-	c := randomChooser(rng, 5)
-	if c.setBudget(1, "jmh"); c.capNs != 0 {
-		t.Errorf("share 1: budget %v, want none (0)", c.capNs)
-	}
-}
-
-// TestParseBudget checks --budget's forms and its refusals.
-func TestParseBudget(t *testing.T) {
-	for in, want := range map[string]float64{"minimum": 0, "recorded": 1, "0.05": 0.05, "5%": 0.05, " 25 % ": 0.25, "0": 0, "100%": 1} {
-		got, err := ParseBudget(in)
-		if err != nil || math.Abs(got-want) > 1e-15 {
-			t.Errorf("ParseBudget(%q) = %v, %v; want %v", in, got, err, want)
-		}
-		if back, err := ParseBudget(FormatBudget(got)); err != nil || math.Abs(back-got) > 1e-15 {
-			t.Errorf("ParseBudget(FormatBudget(%v)) = %v, %v", got, back, err)
-		}
-	}
-	for _, in := range []string{"", "min", "-0.1", "1.5", "150%", "NaN", "5%%"} {
-		if got, err := ParseBudget(in); err == nil {
-			t.Errorf("ParseBudget(%q) = %v, want an error", in, got)
-		}
-	}
-}
-
-// TestMaxLoss checks choose under the trade-off rule with a budget and
-// Options.MaxLoss against an exhaustive search: where the budget's choice
-// has h > MaxLoss·h_rec, the choice is the cheapest configuration with
-// h ≤ MaxLoss·h_rec; else the budget's choice stands.
-func TestMaxLoss(t *testing.T) {
-	rng := stats.NewStream(13, "maxloss", 0)
-	opt := DefaultOptions
-	opt.Tradeoff, opt.Budget = 0.02, BudgetMinimum
-	guarded := 0
-	for trial := 0; trial < 40; trial++ {
-		c := randomChooser(rng, 5)
-		c.setBudget(opt.Budget, "jmh")
-		opt.MaxLoss = []float64{1.2, 1.5, 2, 3}[trial%4]
-		plain := c.tradeoff(opt.Tradeoff)
-		got := choose(c, &opt)
-		bound := opt.MaxLoss * c.hRec
-		if plain.precision <= bound {
-			if !slices.Equal(got.k, plain.k) {
-				t.Fatalf("trial %d: the budget's choice %v (h %v) is within %g× h_rec %v, yet chose %v", trial, plain.k, plain.precision, opt.MaxLoss, c.hRec, got.k)
-			}
-			continue
-		}
-		guarded++
-		cheapest := math.Inf(1)
-		eachConfig(c, func(e choice) {
-			if e.precision <= bound {
-				cheapest = min(cheapest, e.timeNs)
-			}
-		})
-		if !(got.precision <= bound*(1+1e-12)) || got.timeNs != cheapest {
-			t.Fatalf("trial %d: chose %v (h %v, %v ns); want the cheapest with h ≤ %v (%v ns)", trial, got.k, got.precision, got.timeNs, bound, cheapest)
-		}
-	}
-	if guarded == 0 {
-		t.Error("no trial where the guard binds: the test does not reach the case")
-	}
-}

@@ -22,7 +22,7 @@
 //     analysis (analysis/duet with Options.Duet, as `benchtrim duet`)
 //     compares A and B, and Benchmark.Duet holds its verdict: the CI of
 //     the mean over runs of the paired differences A − B, read as
-//     (B − A)/A (pathDuet, statusDuet).
+//     (B − A)/A (PathDuet, StatusDuet).
 //
 //   - Go data (tool go, or mode go, or no tool stated): there is no warmup
 //     phase to detect; the configuration is chosen on all observations
@@ -30,14 +30,14 @@
 //
 //   - JMH data recorded with warmup iterations: JMH does not store them,
 //     so the stated warmup is kept and the configuration is chosen on the
-//     measurement iterations (pathStatedWarmup).
+//     measurement iterations (PathStatedWarmup).
 //
 //   - JMH data recorded with -wi 0 whose shortest fork has more iterations
 //     than the steady window (Steady.SteadyWindow, 500): steady-state
 //     detection (Traini et al., EMSE 2022; PELT penalty Barrett et al.'s 15·log n, see DefaultOptions) gives each fork's steady-state
 //     start st, the 0-based index of its first steady iteration. With k
 //     steady forks among d decided ones, k < MinSteadyShare·d (or k = 0)
-//     makes the benchmark unreliable (statusNoSteady). Otherwise the
+//     makes the benchmark unreliable (StatusNoSteady). Otherwise the
 //     recommended warmup is
 //
 //     W = ⌈Q_q(st_1, …, st_k)⌉,  q = WarmupQuantile (0.9)
@@ -50,7 +50,7 @@
 //     detection cannot decide, so the warmup is the same quantile of
 //     dynamic reconfiguration's warmup stop points wi_f (Laaber et al.,
 //     ESEC/FSE 2020; criterion Reconfigure.Criteria[0], CV), with a warning
-//     (pathShort). RCIW and KLD are replayed too, for the report.
+//     (PathShort). RCIW and KLD are replayed too, for the report.
 //
 // # The configuration
 //
@@ -90,7 +90,7 @@
 // where that saves less than minSaving, the recorded configuration
 // (StatusKept). A benchmark without a steady state keeps its iterations
 // per fork (its mean depends on how long a fork runs); only the outer
-// levels may shrink. Fewer than two varying observations: statusTooFew.
+// levels may shrink. Fewer than two varying observations: StatusTooFew.
 //
 // # Evidence
 //

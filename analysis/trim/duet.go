@@ -14,7 +14,7 @@ import (
 )
 
 // Names of the duet data tables Report.Frame returns (empty without duet
-// rows): analysis/duet's tables of the pathDuet benchmarks, and the
+// rows): analysis/duet's tables of the PathDuet benchmarks, and the
 // timelines the report plots.
 const (
 	// frameDuetBenchmarks: duet.TableBenchmarks, one row per
@@ -139,7 +139,7 @@ func duetText(vs []duetVerdict, short bool) string {
 	return strings.Join(parts, "; ")
 }
 
-// runDuet runs analysis/duet on the pathDuet benchmarks of rep (opt.Duet
+// runDuet runs analysis/duet on the PathDuet benchmarks of rep (opt.Duet
 // with trim's Seed, Workers and Select narrowed to them), keeps its report
 // in rep.Duet and gives each duet benchmark its verdicts. The duet
 // analysis failing (no timestamps, no usable row) does not stop trim: the
@@ -147,7 +147,7 @@ func duetText(vs []duetVerdict, short bool) string {
 func runDuet(rep *Report, t *table.Table, opt *Options) {
 	var keys []table.Key
 	for i := range rep.Benchmarks {
-		if rep.Benchmarks[i].Path == pathDuet {
+		if rep.Benchmarks[i].Path == PathDuet {
 			keys = append(keys, rep.Benchmarks[i].Key)
 		}
 	}
@@ -159,7 +159,7 @@ func runDuet(rep *Report, t *table.Table, opt *Options) {
 	res, err := duet.Run(t, dopt)
 	if err != nil {
 		for i := range rep.Benchmarks {
-			if b := &rep.Benchmarks[i]; b.Path == pathDuet {
+			if b := &rep.Benchmarks[i]; b.Path == PathDuet {
 				b.Warnings = append(b.Warnings, "duet analysis could not run: "+err.Error())
 			}
 		}
@@ -175,7 +175,7 @@ func runDuet(rep *Report, t *table.Table, opt *Options) {
 	}
 	for i := range rep.Benchmarks {
 		b := &rep.Benchmarks[i]
-		if b.Path != pathDuet {
+		if b.Path != PathDuet {
 			continue
 		}
 		ds := byRun[runKey{b.Key.Project, b.Key.Version, b.Key.Benchmark, b.Key.Mode}]

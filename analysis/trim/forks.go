@@ -81,7 +81,7 @@ func worstForks(rep *Report, steadyOf map[table.Key]*steady.BenchmarkResult) []f
 				worst, score = j, s
 			}
 		}
-		if b.Status == statusNoSteady {
+		if b.Status == StatusNoSteady {
 			score += 10
 		}
 		cands = append(cands, forkCandidate{i, worst, score})

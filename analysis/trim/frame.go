@@ -19,7 +19,7 @@ const (
 	// of the PathSteady benchmarks).
 	frameSteadyForks = "steady-forks"
 	// frameReconfigure: dynamic reconfiguration per benchmark and criterion
-	// (reconfigure.TableBenchmarks of the pathShort benchmarks).
+	// (reconfigure.TableBenchmarks of the PathShort benchmarks).
 	frameReconfigure = "reconfigure"
 	// frameForkSeries: the plotted forks' iteration values, one row per
 	// kept point: the run, the fork (instance, trial, fork), its class,
@@ -55,18 +55,17 @@ const (
 //	instances, trials, forks, warmup_iterations, warmup_time_s, iterations,
 //	slices, iteration_time_s, time_s           the recommended configuration
 //	time_saved           1 − time_s / recorded_time_s
-//	precision_target     Options.Target (relative CI half-width)
-//	best_effort_slack    Options.BestEffortSlack (target out of reach: within this share of recorded_precision)
-//	tradeoff             Options.Tradeoff λ (0: off; else the rule is the least precision + λ × time share)
-//	budget               Options.Budget under the trade-off rule (a configuration costs at most
-//	                     max(fixed minimum's time, budget × recorded time)); 1 (the recorded time) otherwise
-//	max_loss             Options.MaxLoss under the trade-off rule (precision at most max_loss ×
-//	                     recorded_precision, even over the budget); 0 (off) otherwise
-//	recorded_precision, precision   relative half-width of the CI of the mean:
-//	                     recorded (hierarchical bootstrap) and recommended (predicted)
+//	test, alpha          the user's test (u, ratio, overlap) and its significance level
+//	keep                 Options.Keep: the detectable slowdown at most keep × the recorded
+//	                     one (empty under an absolute --detect target)
+//	target_detectable_slowdown   the largest detectable slowdown the recommendation may have
+//	recorded_precision, precision   relative half-width of the CI of the mean: of the
+//	                     recording and of a run of the recommended configuration (runs of
+//	                     that size drawn from the recording: where they land around its mean)
 //	instance_sd_rate … slice_sd_rate   √S²/mean per level (variance components)
-//	recorded_detectable_slowdown, detectable_slowdown   minimal detectable slowdown
-//	                     (80 % of resampled A/B runs) of both configurations
+//	recorded_detectable_slowdown, detectable_slowdown   minimal detectable slowdown under
+//	                     the user's test (80 % of resampled A/B runs) of both configurations;
+//	                     +Inf where the test cannot report a change
 //	estimate_ns          mean under the recommended configuration replayed
 //	                     on the recorded data (in-sample)
 //	reference_ns, reference_lower_ns, reference_upper_ns
@@ -94,7 +93,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_instances", "recorded_trials", "recorded_forks", "recorded_warmup_iterations", "recorded_warmup_time_s",
 	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
 	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
-	"time_saved", "precision_target", "best_effort_slack", "tradeoff", "budget", "max_loss", "recorded_precision", "precision",
+	"time_saved", "test", "alpha", "keep", "target_detectable_slowdown", "recorded_precision", "precision",
 	"instance_sd_rate", "trial_sd_rate", "fork_sd_rate", "iteration_sd_rate", "slice_sd_rate",
 	"recorded_detectable_slowdown", "detectable_slowdown", "estimate_ns", "reference_ns", "reference_lower_ns",
 	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "minimum_precision", "minimum_detectable_slowdown",
@@ -178,9 +177,9 @@ func (r *Report) planFrame() *reports.Frame {
 	var unreliable, inCI []bool
 	var forks, steadyForks, repeat, side, seed []int64
 	var ends [][]int64
-	var slack, tradeoff []float64
-	var budget, maxLoss []float64
-	var saved, target, precRec, prec, detRec, det, est, ref, lo, hi, change, minT, minC, minP, minD []float64
+	var testName []string
+	var alpha, keepF, detTarget []float64
+	var saved, precRec, prec, detRec, det, est, ref, lo, hi, change, minT, minC, minP, minD []float64
 	var sd [table.NumLevels][]float64
 	var splitLevel []string
 	var splits []int64
@@ -211,9 +210,12 @@ func (r *Report) planFrame() *reports.Frame {
 			s = 1 - float64(b.Recommended.TimeNs)/float64(b.Recorded.TimeNs)
 		}
 		saved = append(saved, s)
-		target = append(target, r.Options.Target)
-		slack, tradeoff = append(slack, r.Options.BestEffortSlack), append(tradeoff, r.Options.Tradeoff)
-		budget, maxLoss = append(budget, r.Options.budget()), append(maxLoss, r.Options.maxLoss())
+		testName, alpha = append(testName, r.Options.Test.String()), append(alpha, r.Options.Alpha)
+		keepF = append(keepF, r.Options.Keep)
+		if r.Options.Detect > 0 {
+			keepF[len(keepF)-1] = nan
+		}
+		detTarget = append(detTarget, b.Target)
 		precRec, prec = append(precRec, b.Precision), append(prec, b.RecommendedPrecision)
 		for l := range sd {
 			sd[l] = append(sd[l], b.LevelSD[l])
@@ -266,11 +268,10 @@ func (r *Report) planFrame() *reports.Frame {
 	rec.to(f, "recorded_")
 	rcm.to(f, "")
 	f.Float("time_saved", saved)
-	f.Float("precision_target", target)
-	f.Float("best_effort_slack", slack)
-	f.Float("tradeoff", tradeoff)
-	f.Float("budget", budget)
-	f.Float("max_loss", maxLoss)
+	f.String("test", testName)
+	f.Float("alpha", alpha)
+	f.Float("keep", keepF)
+	f.Float("target_detectable_slowdown", detTarget)
 	f.Float("recorded_precision", precRec)
 	f.Float("precision", prec)
 	for l := range sd {

@@ -19,10 +19,10 @@ import (
 //
 //   - Benchmarks: every part's, in key order; Totals recomputed (totals);
 //   - Steady and Reconfigure: steady.Merge and reconfigure.Merge of the
-//     parts' (their Select narrowed to the merged PathSteady and pathShort
+//     parts' (their Select narrowed to the merged PathSteady and PathShort
 //     benchmarks, as Run narrows it);
 //   - Duet: duet.Merge of the parts' (Select narrowed to the merged
-//     pathDuet benchmarks): match ratios and speedups are recomputed over
+//     PathDuet benchmarks): match ratios and speedups are recomputed over
 //     every part's keys, and the plan's verdicts are per key, so they are
 //     the parts';
 //   - Versions: per (project, base, test) the parts' comparisons merged
@@ -76,9 +76,9 @@ func Merge(parts []*Report) (*Report, error) {
 		switch b := &out.Benchmarks[i]; b.Path {
 		case PathSteady:
 			long = append(long, b.Key)
-		case pathShort:
+		case PathShort:
 			short = append(short, b.Key)
-		case pathDuet:
+		case PathDuet:
 			duetKeys = append(duetKeys, b.Key)
 		}
 	}

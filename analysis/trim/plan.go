@@ -24,18 +24,18 @@ const (
 	// longer than the steady window: steady-state detection gives each
 	// fork's warmup end, then the configuration is chosen on the data after the warmup.
 	PathSteady
-	// pathShort: JMH forks recorded with -wi 0 but no longer than the
+	// PathShort: JMH forks recorded with -wi 0 but no longer than the
 	// steady window: steady-state detection cannot decide, so the warmup
 	// comes from dynamic reconfiguration's stop points (with a warning),
 	// then the configuration is chosen on the data after it.
-	pathShort
-	// pathStatedWarmup: JMH data recorded with warmup iterations, which
+	PathShort
+	// PathStatedWarmup: JMH data recorded with warmup iterations, which
 	// JMH does not store: the stated warmup is kept (it cannot be
 	// checked) and the configuration is chosen on the measurement iterations.
-	pathStatedWarmup
-	// pathDuet: duet data (modes seqn, syncduet, duet): no configuration
+	PathStatedWarmup
+	// PathDuet: duet data (modes seqn, syncduet, duet): no configuration
 	// is recommended; the duet analysis compares A and B (Benchmark.Duet).
-	pathDuet
+	PathDuet
 )
 
 var pathNames = [...]string{"go", "steady", "short", "stated-warmup", "duet"}
@@ -52,33 +52,31 @@ func (p Path) String() string {
 type Status int
 
 const (
-	// StatusTrimmed: a cheaper configuration reaches the precision target
-	// (Options.Target).
+	// StatusTrimmed: a cheaper configuration keeps the recorded
+	// configuration's detectable slowdown under the user's test (within
+	// Options.Keep of it, or below Options.Detect).
 	StatusTrimmed Status = iota
-	// statusNoSteady: unreliable; the benchmark does not reach a steady
+	// StatusNoSteady: unreliable; the benchmark does not reach a steady
 	// state in enough forks (fewer than Options.MinSteadyShare of the
 	// decided forks): its mean depends on how long it runs, so it keeps
-	// its recorded configuration.
-	statusNoSteady
-	// statusBestEffort: the recorded data cannot reach the target; the
-	// cheapest configuration within Options.BestEffortSlack of the recorded
-	// precision is recommended.
-	statusBestEffort
-	// statusTooFew: fewer than two observations, or none that varies: no
+	// its recorded iterations per fork (only forks may be cut, under the
+	// same target).
+	StatusNoSteady
+	// StatusTooFew: fewer than two observations, or none that varies: no
 	// precision can be estimated and the recorded configuration is kept.
-	statusTooFew
-	// statusDuet: duet data; the duet analysis' A/B verdict is
+	StatusTooFew
+	// StatusDuet: duet data; the duet analysis' A/B verdict is
 	// Benchmark.Duet.
-	statusDuet
-	// statusSkipped: no usable observation (Reason says why).
-	statusSkipped
-	// StatusKept: the target is out of reach and no configuration within
-	// Options.BestEffortSlack of the recorded precision is cheaper than the
-	// recorded one.
+	StatusDuet
+	// StatusSkipped: no usable observation (Reason says why).
+	StatusSkipped
+	// StatusKept: no configuration that saves at least 1 % of the time
+	// keeps the target, or the user's test cannot report a change even at
+	// the recorded configuration (Reason says which): the recording is kept.
 	StatusKept
 )
 
-var statusNames = [...]string{"trimmed", "unreliable: no steady state", "trimmed: target out of reach", "too few repetitions", "duet", "skipped", "kept: nothing cheaper"}
+var statusNames = [...]string{"trimmed", "unreliable: no steady state", "too few repetitions", "duet", "skipped", "kept: nothing cheaper keeps the verdicts"}
 
 // String is the status as the plan writes it.
 func (s Status) String() string {
@@ -90,11 +88,11 @@ func (s Status) String() string {
 
 // unreliable reports whether the benchmark was flagged as unreliable (no
 // steady state).
-func (s Status) unreliable() bool { return s == statusNoSteady }
+func (s Status) unreliable() bool { return s == StatusNoSteady }
 
 // reduced reports whether a configuration cheaper than the recorded one is
 // recommended.
-func (s Status) reduced() bool { return s == StatusTrimmed || s == statusBestEffort }
+func (s Status) reduced() bool { return s == StatusTrimmed }
 
 // Config is one benchmark's configuration: what runs per benchmark.
 type Config struct {
@@ -149,10 +147,12 @@ type Benchmark struct {
 	// fork).
 	Forks, SteadyForks int
 	WarmupEnds         []int
-	// Precision is the relative half-width of the hierarchical bootstrap
-	// CI of the mean of the recorded data after the warmup (NaN when not
-	// estimated); RecommendedPrecision the predicted one of the
-	// recommended configuration (see chooser).
+	// Precision is the relative half-width of the CI of the mean (at
+	// Optimize.Bootstrap.Confidence) of the recorded data after the warmup,
+	// RecommendedPrecision the one of a run of the recommended
+	// configuration: where such runs, drawn from the recording at their
+	// size, land around its mean (sampler.precision; NaN when not
+	// estimated).
 	Precision, RecommendedPrecision float64
 	// LevelSD is √S²_l / mean per level: the relative standard deviation
 	// each repetition level adds (instance, trial, fork, iteration,
@@ -160,9 +160,12 @@ type Benchmark struct {
 	// data do not vary.
 	LevelSD [table.NumLevels]float64
 	// Detectable and DetectableRecorded are the minimal detectable
-	// slowdowns of the recommended and the recorded configuration
-	// (design.detectableSlowdown; NaN when not estimated).
-	Detectable, DetectableRecorded float64
+	// slowdowns under the user's test (Options.Test) of the recommended
+	// and the recorded configuration (detector; NaN when not estimated,
+	// +Inf where the test cannot report a change); Target is the largest
+	// the recommendation may have (Options.Keep × DetectableRecorded, or
+	// Options.Detect).
+	Detectable, DetectableRecorded, Target float64
 	// Estimate is the mean of means of the recommended configuration
 	// replayed on the recorded data (the first units at every level after
 	// the warmup); Reference and [RefLower, RefUpper] the mean and
@@ -196,7 +199,7 @@ type Benchmark struct {
 	// those the recommended configuration keeps (design.kept) when it is
 	// reduced. The report draws them as violins.
 	Distributions []reports.Distribution
-	// Duet holds the duet analysis' A/B verdicts of a pathDuet run (one
+	// Duet holds the duet analysis' A/B verdicts of a PathDuet run (one
 	// per environment of its instances; nil otherwise or without a
 	// result).
 	Duet []duetVerdict
@@ -214,9 +217,8 @@ type Baseline struct {
 type suiteTotals struct {
 	// Benchmarks counts all benchmark runs; Trimmed (reduced: target met
 	// or best effort), Unreliable, Kept (too few repetitions, skipped,
-	// nothing cheaper) and Duet partition them; BestEffort counts the
-	// trimmed ones whose target was out of reach.
-	Benchmarks, Trimmed, Unreliable, Kept, Duet, BestEffort int
+	// nothing cheaper) and Duet partition them.
+	Benchmarks, Trimmed, Unreliable, Kept, Duet int
 	// TimeBeforeNs and TimeAfterNs sum the recorded and recommended
 	// configurations' times over all benchmarks (duet excluded);
 	// MinimumTimeNs the fixed minimal configurations' (where one applies,
@@ -256,8 +258,9 @@ type splitSummary struct {
 	// Median and P95 error; Within the shares within 1, 3 and 5 %.
 	Median, P95 float64
 	Within      [3]float64
-	// Agreement is the share of verdicts equal to the full halves'.
-	Agreement float64
+	// Agreement is the share of verdicts equal to the full halves';
+	// TimeShare the mean share of the half's recorded time the choices take.
+	Agreement, TimeShare float64
 }
 
 // saved is the share of the suite's time saved, 1 − after/before.
@@ -279,10 +282,10 @@ type Report struct {
 	Benchmarks []Benchmark
 	Totals     suiteTotals
 	// Steady is the steady-state detection of the PathSteady benchmarks
-	// and Reconfigure the replay of the pathShort ones (nil when none).
+	// and Reconfigure the replay of the PathShort ones (nil when none).
 	Steady      *steady.Report
 	Reconfigure *reconfigure.Report
-	// Duet is the duet analysis of the pathDuet benchmarks (nil when none,
+	// Duet is the duet analysis of the PathDuet benchmarks (nil when none,
 	// or when it could not run: the benchmarks' warnings say why).
 	Duet *duet.Report
 	// Versions compares consecutive versions of each project that holds

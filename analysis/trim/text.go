@@ -3,6 +3,7 @@ package trim
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
@@ -24,10 +25,7 @@ func (r *Report) answer() string {
 	}
 	head := fmt.Sprintf("trim: %s of the suite's time saved (%s → %s); %d of %d benchmark runs trimmed",
 		reports.Human(reports.Percent(t.saved())), secs(t.TimeBeforeNs), secs(t.TimeAfterNs), t.Trimmed, t.Benchmarks-t.Duet)
-	if r.Options.Tradeoff > 0 {
-		return head + fmt.Sprintf(" (%s: the least CI half-width + %g × share of the recorded time)", tradeoffRule(&r.Options), r.Options.Tradeoff)
-	}
-	return head + fmt.Sprintf(" (%d reach ±%s, %d best effort)", t.Trimmed-t.BestEffort, pctPrec(r.Options.Target), t.BestEffort)
+	return head + " (" + r.Options.targetRule() + ")"
 }
 
 // WriteText prints the answer, the evidence and the decisions in counts.
@@ -43,27 +41,18 @@ func (r *Report) WriteText(w io.Writer) error {
 				rec, after = append(rec, b.Precision), append(after, b.RecommendedPrecision)
 			}
 		}
-		fmt.Fprintf(w, "trimmed runs, medians: CI of the mean ±%s recorded → ±%s (%g %%); detectable slowdown %s → %s (%.0f %% of A/B runs).\n",
-			pct1(stats.Median(rec, nil)), pct1(stats.Median(after, nil)), 100*conf, pct1(t.DetectableRecorded), pct1(t.Detectable), 100*detectPower)
+		fmt.Fprintf(w, "trimmed runs, medians: detectable slowdown %s recorded → %s (%.0f %% of A/B runs, %s test); CI of the mean ±%s → ±%s (%g %%).\n",
+			pct1(t.DetectableRecorded), pct1(t.Detectable), 100*detectPower, opt.Test, pct1(stats.Median(rec, nil)), pct1(stats.Median(after, nil)), 100*conf)
+	} else if t.Benchmarks > t.Duet {
+		fmt.Fprintf(w, "nothing trimmed: %s\n", r.whyKept())
 	}
 	if o, m := &t.OutOfSample, &t.MinimumOutOfSample; o.Splits > 0 {
-		fmt.Fprintf(w, "out of sample (%d splits of %d runs: chosen on one half, run on the other): %s / %s / %s within 1 / 3 / 5 %%, p95 error %s, verdicts agree %s;\n",
-			o.Splits, o.Benchmarks, pct(o.Within[0]), pct(o.Within[1]), pct(o.Within[2]), pct1(o.P95), pct(o.Agreement))
-		minSaved := 0.0
-		if t.TimeBeforeNs > 0 {
-			minSaved = 1 - float64(t.MinimumTimeNs)/float64(t.TimeBeforeNs)
-		}
-		fmt.Fprintf(w, "the fixed minimum (1 fork × 5 iterations; Go: 1 instance × 1 trial × 3 iterations) saves %s: %s / %s / %s, p95 %s, verdicts agree %s.\n",
-			reports.Human(reports.Percent(minSaved)), pct(m.Within[0]), pct(m.Within[1]), pct(m.Within[2]), pct1(m.P95), pct(m.Agreement))
+		fmt.Fprintf(w, "out of sample (%d splits of %d runs: chosen on one half, run on the other, %s test with 0, 3 and 10 %% injected): verdicts agree %s at %s of the time; the fixed minimum %s at %s.\n",
+			o.Splits, o.Benchmarks, opt.Test, pct(o.Agreement), pct(o.TimeShare), pct(m.Agreement), pct(m.TimeShare))
 	}
 	if v := &t.Versions; v.Pairs > 0 {
-		fmt.Fprintf(w, "next version (%d runs: the previous version's choice run on this one): %s / %s / %s within 1 / 3 / 5 %%, verdicts agree %s; fixed minimum %s / %s / %s, %s.\n",
-			v.Pairs, pct(v.Within[0]), pct(v.Within[1]), pct(v.Within[2]), pct(v.Agreement),
-			pct(v.MinimumWithin[0]), pct(v.MinimumWithin[1]), pct(v.MinimumWithin[2]), pct(v.MinimumAgreement))
-	}
-	if t.Trimmed > 0 {
-		fmt.Fprintf(w, "in-sample (replayed on the data it was chosen from): %s / %s / %s within 1 / 3 / 5 %%, %s inside the full run's %g CI.\n",
-			pct(t.Within[0]), pct(t.Within[1]), pct(t.Within[2]), pct(t.InCI), conf)
+		fmt.Fprintf(w, "next version (%d runs: the previous version's plan run on both versions): verdicts of the %s test agree with the full recordings' %s; the fixed minimum %s.\n",
+			v.Pairs, opt.Test, pct(v.Agreement), pct(v.MinimumAgreement))
 	}
 	var byPath [len(pathNames)]int
 	for i := range r.Benchmarks {
@@ -102,13 +91,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	rule := fmt.Sprintf("target ±%s at %g", pctPrec(opt.Target), conf)
-	if opt.Tradeoff > 0 {
-		rule = fmt.Sprintf("%s: CI at %g", tradeoffRule(opt), conf)
-	}
-	fmt.Fprintf(w, "(%s: hierarchical bootstrap, %d resamples; levels chosen by Kalibera–Jones variance components; warmup = ⌈Q%g(steady-state starts)⌉; seed %d)\n",
-		rule, opt.Optimize.Bootstrap.Resamples, opt.WarmupQuantile, opt.Seed)
-	fmt.Fprintln(w, "(optimize saves more: its metrics pool every observation, blind to fork and instance variance)")
+	fmt.Fprintf(w, "(test: %s; detectable slowdowns from %d resampled A/B pairs per configuration; warmup = ⌈Q%g(steady-state starts)⌉; seed %d)\n",
+		opt.Test.Describe(opt.Alpha), opt.DetectDraws, opt.WarmupQuantile, opt.Seed)
 	if len(r.Benchmarks) <= 20 {
 		fmt.Fprintln(w)
 		if err := r.planTable(false).WriteMarkdown(w); err != nil {
@@ -153,20 +137,58 @@ func (r *Report) WriteDetails(w io.Writer) error {
 }
 
 // shortStatus is the status in the terminal table.
-var shortStatus = [...]string{"trimmed", "no steady", "best effort", "too few", "duet", "skipped", "kept"}
+var shortStatus = [...]string{"trimmed", "no steady", "too few", "duet", "skipped", "kept"}
 
 // beforeAfter formats two rates as "1.2→3.4" (percent, one decimal).
 func beforeAfter(a, b float64) any {
 	if a != a || b != b {
 		return nil
 	}
-	return fmt.Sprintf("%.1f→%.1f", 100*a, 100*b)
+	return pctCell(a) + "→" + pctCell(b)
+}
+
+// pctCell is a rate in percent with one decimal, "∞" for +Inf.
+func pctCell(x float64) string {
+	if math.IsInf(x, 1) {
+		return "∞"
+	}
+	return fmt.Sprintf("%.1f", 100*x)
+}
+
+// whyKept says why no benchmark was trimmed, from their statuses.
+func (r *Report) whyKept() string {
+	var fire, target, other int
+	need := 0
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
+		switch {
+		case b.Status == StatusDuet:
+		case math.IsInf(b.DetectableRecorded, 1):
+			fire++
+			need = max(need, 1)
+		case b.Status == StatusKept:
+			target++
+		default:
+			other++
+		}
+	}
+	var parts []string
+	if fire > 0 {
+		parts = append(parts, fmt.Sprintf("for %d the %s test cannot report a change at the recorded configuration (too few values per side)", fire, r.Options.Test))
+	}
+	if target > 0 {
+		parts = append(parts, fmt.Sprintf("for %d no configuration saving 1 %% or more keeps the target (%s)", target, r.Options.targetRule()))
+	}
+	if other > 0 {
+		parts = append(parts, fmt.Sprintf("%d are unreliable, too short or skipped (--details says why)", other))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // planTable is the per-benchmark table of the terminal and documents.
 func (r *Report) planTable(all bool) *reports.Table {
-	t := &reports.Table{Title: "trim plan", Columns: []string{"benchmark", "status", "forks", "warmup+it", "time", "saved", "CI ± %", "detects %"},
-		Notes: []string{"CI ± %: half-width of the mean's CI; detects %: slowdown found in 80 % of A/B runs (recorded→new)"}}
+	t := &reports.Table{Title: "trim plan", Columns: []string{"benchmark", "status", "forks", "warmup+it", "time", "saved", "detects %", "CI ± %"},
+		Notes: []string{"detects %: slowdown the test finds in 80 % of A/B runs; CI ± %: half-width of the mean's CI (recorded→new)"}}
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		name := b.Key.Benchmark
@@ -183,7 +205,7 @@ func (r *Report) planTable(all bool) *reports.Table {
 			saved = 1 - float64(b.Recommended.TimeNs)/float64(b.Recorded.TimeNs)
 		}
 		status := shortStatus[b.Status]
-		if b.Path == pathDuet {
+		if b.Path == PathDuet {
 			name += " (" + b.Key.Mode + ")"
 			if len(b.Duet) > 0 {
 				status += ": " + duetText(b.Duet, true)
@@ -199,7 +221,7 @@ func (r *Report) planTable(all bool) *reports.Table {
 			it += fmt.Sprintf("×%d", c.Slices)
 		}
 		t.AddRow(name, status, forks, it, reports.Seconds(float64(c.TimeNs)/1e9), reports.Percent(saved),
-			beforeAfter(b.Precision, b.RecommendedPrecision), beforeAfter(b.DetectableRecorded, b.Detectable))
+			beforeAfter(b.DetectableRecorded, b.Detectable), beforeAfter(b.Precision, b.RecommendedPrecision))
 	}
 	return t
 }

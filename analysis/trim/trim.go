@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
@@ -41,7 +42,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		switch b.Path {
 		case PathSteady:
 			long = append(long, s.Key)
-		case pathShort:
+		case PathShort:
 			short = append(short, s.Key)
 		}
 	}
@@ -102,7 +103,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		switch b.Path {
 		case PathSteady:
 			warmup[i] = steadyWarmup(b, steadyOf[b.Key], &opt)
-		case pathShort:
+		case PathShort:
 			warmup[i] = replayWarmup(b, replayOf[b.Key], &opt)
 		}
 	}
@@ -112,7 +113,8 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if rep.Versions, err = compareVersions(rep, t, series, &opt); err != nil {
 		return nil, err
 	}
-	versionChecks(rep, series, warmup)
+	order := projectVersions(t, &opt)
+	versionChecks(rep, series, warmup, func(p string) []string { return order[p] })
 	rep.Totals = totals(rep.Benchmarks)
 	if rep.Steady != nil {
 		rep.Forks = plotForks(rep, series, steadyOf)
@@ -173,16 +175,16 @@ func classify(b *Benchmark, s *table.Series, opt *Options) {
 	window := opt.Steady.SteadyWindow
 	switch {
 	case duetModes[s.Mode]:
-		b.Path, b.Analyses = pathDuet, []string{"duet"}
+		b.Path, b.Analyses = PathDuet, []string{"duet"}
 		b.Reason = "duet data: A and B compared by the duet analysis"
 	case b.Tool == "jmh" && s.Setup != nil && s.Setup.WarmupIterations > 0:
-		b.Path, b.Analyses = pathStatedWarmup, []string{"optimize"}
+		b.Path, b.Analyses = PathStatedWarmup, []string{"optimize"}
 		b.Reason = fmt.Sprintf("JMH recorded with %d warmup iterations (not stored): warmup kept, configuration chosen on the measurements", s.Setup.WarmupIterations)
 	case b.Tool == "jmh" && n > window:
 		b.Path, b.Analyses = PathSteady, []string{"steady", "optimize"}
 		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d+ iterations (> steady window %d): steady-state detection, then the configuration chosen after the warmup", n, window)
 	case b.Tool == "jmh":
-		b.Path, b.Analyses = pathShort, []string{"reconfigure", "optimize"}
+		b.Path, b.Analyses = PathShort, []string{"reconfigure", "optimize"}
 		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d iterations (≤ steady window %d): warmup from dynamic reconfiguration, then the configuration chosen after it", n, window)
 		b.Warnings = append(b.Warnings, fmt.Sprintf("short forks (%d iterations): steady-state detection needs more than %d; warmup from dynamic reconfiguration's %s stop points", n, window, opt.Reconfigure.Criteria[0]))
 	default:
@@ -206,10 +208,10 @@ func warmupRule(ends []int, q float64) int {
 }
 
 // steadyWarmup sets b's warmup evidence from its steady-state detection
-// and returns W, or marks b unreliable (statusNoSteady) and returns 0.
+// and returns W, or marks b unreliable (StatusNoSteady) and returns 0.
 func steadyWarmup(b *Benchmark, br *steady.BenchmarkResult, opt *Options) int {
 	if br == nil {
-		b.Status, b.Reason = statusNoSteady, "steady-state detection returned no result"
+		b.Status, b.Reason = StatusNoSteady, "steady-state detection returned no result"
 		return 0
 	}
 	decided := 0
@@ -224,7 +226,7 @@ func steadyWarmup(b *Benchmark, br *steady.BenchmarkResult, opt *Options) int {
 	}
 	b.SteadyForks = len(b.WarmupEnds)
 	if decided == 0 || b.SteadyForks == 0 || float64(b.SteadyForks) < opt.MinSteadyShare*float64(decided) {
-		b.Status = statusNoSteady
+		b.Status = StatusNoSteady
 		b.Reason = fmt.Sprintf("%d of %d decided forks reach a steady state (%s): unreliable, recorded configuration kept", b.SteadyForks, decided, br.Class)
 		return 0
 	}
@@ -286,8 +288,8 @@ func optimizeAll(rep *Report, series []*table.Series, warmup []int, opt *Options
 		return err
 	}
 	for i, s := range series {
-		if rep.Benchmarks[i].Path == pathDuet {
-			rep.Benchmarks[i].Status = statusDuet
+		if rep.Benchmarks[i].Path == PathDuet {
+			rep.Benchmarks[i].Status = StatusDuet
 			tick(0)
 			continue
 		}
@@ -311,7 +313,7 @@ func optimizeAll(rep *Report, series []*table.Series, warmup []int, opt *Options
 func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []int, opt *Options) error {
 	w := make([]int, len(chunk))
 	for j, i := range chunk {
-		if rep.Benchmarks[i].Status != statusNoSteady {
+		if rep.Benchmarks[i].Status != StatusNoSteady {
 			w[j] = warmup[i]
 		}
 	}
@@ -329,7 +331,7 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 	fullRep, err := optimize.Run(tab, oopt)
 	if err != nil {
 		for _, i := range chunk {
-			rep.Benchmarks[i].Status, rep.Benchmarks[i].Reason = statusSkipped, err.Error()
+			rep.Benchmarks[i].Status, rep.Benchmarks[i].Reason = StatusSkipped, err.Error()
 		}
 		return nil
 	}
@@ -338,7 +340,7 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 		b := &rep.Benchmarks[i]
 		r := fulls[b.Key]
 		if r == nil {
-			b.Status = statusSkipped
+			b.Status = StatusSkipped
 			for _, sk := range fullRep.Skipped {
 				if sk.Key == b.Key {
 					b.Reason = sk.Reason
@@ -408,10 +410,11 @@ func postWarmupTable(series []*table.Series, chunk []int, w []int) (*table.Table
 // recommend fills b from the full-configuration evaluation r of its
 // post-warmup data (w warmup iterations discarded from s): the recorded
 // configuration; the variance components of the data after the warmup;
-// the cheapest configuration reaching Options.Target (StatusTrimmed), or
-// within Options.BestEffortSlack of the recorded precision (statusBestEffort), or
-// none cheaper (StatusKept); its in-sample evidence, minimal detectable
-// slowdowns, the fixed minimal configuration, and the split validation.
+// the precision and the minimal detectable slowdown under the user's test
+// of the recorded configuration, of the fixed minimal one and of the
+// cheapest configuration that keeps the target (search.cheapest:
+// StatusTrimmed), or the recording (StatusKept) where none saves at least
+// minSaving; its in-sample evidence and the split validation.
 func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Options) error {
 	orig := s.Setup
 	b.Recorded = recordedConfig(r, orig, w)
@@ -429,120 +432,115 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	}
 	d := newDesign(s, w)
 	if d == nil {
-		if b.Status != statusNoSteady {
-			b.Status = statusTooFew
+		if b.Status != StatusNoSteady {
+			b.Status = StatusTooFew
 			b.Reason += "; fewer than two observations vary after the warmup: no precision can be estimated, recorded configuration kept"
 		}
 		keep()
 		return nil
 	}
 	b.Distributions = []reports.Distribution{reports.Summarize(reports.Distribution{Key: b.Key, Configuration: "recorded", Values: d.obs})}
-	rec := d.full(d.maxKf())
-	b.Recorded.TimeNs = int64(math.Round(cost.timeNs(&rec)))
 	key := b.Key.String()
 	conf := opt.Optimize.Bootstrap.Confidence
-	hRec, ci, err := d.bootstrapPrecision(opt.Optimize.Bootstrap, stats.NewStream(opt.Seed, key, blockPrecision))
-	if err != nil {
-		return fmt.Errorf("trim: %s: %w", b.Key, err)
+	sm := newSampler(d)
+	det := newDetector(sm, opt.Test, opt.Alpha, opt.DetectDraws, func() *stats.Stream { return stats.NewStream(opt.Seed, key, blockDetect) })
+	sr := newSearch(d, cost, det)
+	rec := sr.recorded()
+	b.Recorded.TimeNs = int64(math.Round(sr.timeNs(rec)))
+	b.Precision = sm.precision(rec, conf, stats.NewStream(opt.Seed, key, blockPrecision))
+	if math.IsNaN(b.Precision) || math.IsInf(b.Precision, 0) {
+		return fmt.Errorf("trim: %s: the CI of the mean is not finite (mean %v): values overflow or cancel", b.Key, d.mean)
 	}
-	if math.IsNaN(hRec) || math.IsInf(hRec, 0) {
-		return fmt.Errorf("trim: %s: the CI of the mean is not finite (mean %v, CI [%v, %v]): values overflow or cancel", b.Key, ci.Estimate, ci.Lower, ci.Upper)
-	}
-	b.Precision = hRec
 	for j, l := range d.levels {
 		b.LevelSD[l] = math.Sqrt(d.s2[j]) / math.Abs(d.mean)
 	}
-	ch := newChooser(d, cost, hRec, opt.MinObservations)
-	recorded := ch.recorded()
-	b.DetectableRecorded = d.detectableSlowdown(recorded.k, recorded.precision, opt.DetectDraws, stats.NewStream(opt.Seed, key, blockDetect))
-	kmin := fixedMinimum(d, b.Tool, ch.bound)
-	mc := ch.eval(kmin)
-	b.Minimum = Baseline{TimeNs: int64(math.Round(mc.timeNs)), ChangeRate: math.Abs(d.replay(kmin)-ci.Estimate) / math.Abs(ci.Estimate),
-		Precision: mc.precision, Detectable: d.detectableSlowdown(kmin, mc.precision, opt.DetectDraws, stats.NewStream(opt.Seed, key, blockDetect))}
+	b.DetectableRecorded = det.detectable(rec)
 	// Without a steady state the mean depends on how long a fork runs:
 	// only the levels above the fork's iterations may shrink.
-	noSteady := b.Status == statusNoSteady
-	fix := func(c *chooser) {
-		for j, l := range c.d.levels {
-			c.fixed[j] = noSteady && l >= table.LevelIteration
-		}
+	noSteady := b.Status == StatusNoSteady
+	for j, l := range d.levels {
+		sr.fixed[j] = noSteady && l >= table.LevelIteration
 	}
-	fix(ch)
-	budget := func(c *chooser) { c.setBudget(opt.budget(), b.Tool) }
-	trimRule := func(c *chooser) []float64 { fix(c); budget(c); return choose(c, opt).k }
-	minRule := func(c *chooser) []float64 { return fixedMinimum(c.d, b.Tool, c.bound) }
-	b.OutOfSample = validate(d, cost, trimRule, minRule, opt.Splits, conf, opt.MinObservations, stats.NewStream(opt.Seed, key, blockSplits))
-	budget(ch)
-	best := choose(ch, opt)
-	if !(best.timeNs <= (1-minSaving)*recorded.timeNs) {
-		best = recorded // saving less than 1 % is not worth a change
-	}
+	kmin := fixedMinimum(d, b.Tool, sr.bound)
+	b.Minimum = Baseline{TimeNs: int64(math.Round(sr.timeNs(kmin))), ChangeRate: math.Abs(d.replay(kmin.floats())-d.mean) / math.Abs(d.mean),
+		Precision: sm.precision(kmin, conf, stats.NewStream(opt.Seed, key, blockPrecision)), Detectable: det.detectable(kmin)}
+	var ratio float64
+	b.Target, ratio = opt.target(b.DetectableRecorded)
+	b.OutOfSample = validate(d, cost, b.Tool, noSteady, opt, key)
+	recT := sr.timeNs(rec)
+	best, mds, ok := sr.cheapest((1-minSaving)*recT, b.Target, ratio)
+	need := verdict.MinSamples(opt.Test, opt.Alpha)
 	switch {
-	case noSteady && best.timeNs < recorded.timeNs:
-		b.Reason += fmt.Sprintf("; iterations per fork kept (the mean depends on the run's length): CI ±%s recorded, ±%s at %s of the time", pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
-	case noSteady:
-		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
-		keep()
-		return nil
-	case opt.Tradeoff > 0 && best.timeNs < recorded.timeNs:
-		b.Status = StatusTrimmed
-		b.Reason += fmt.Sprintf("; %s (CI half-width + %g × time share, least): CI ±%s recorded, ±%s at %s of the time", tradeoffRule(opt), opt.Tradeoff, pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
-	case best.precision <= opt.Target && best.timeNs < recorded.timeNs:
-		b.Status = StatusTrimmed
-		b.Reason += fmt.Sprintf("; CI ±%s recorded, ±%s at %s of the time (target ±%s)", pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs), pctPrec(opt.Target))
-	case best.timeNs < recorded.timeNs:
-		b.Status = statusBestEffort
-		b.Reason += fmt.Sprintf("; target ±%s out of reach: CI ±%s recorded; ±%s at %s of the time", pctPrec(opt.Target), pctPrec(hRec), pctPrec(best.precision), pct(best.timeNs/recorded.timeNs))
-	default:
-		b.Status = StatusKept
-		if opt.Tradeoff > 0 {
-			b.Reason += fmt.Sprintf("; CI ±%s recorded: under %s no configuration saving %.0f %% or more is worth its loss of precision", pctPrec(hRec), tradeoffRule(opt), 100*minSaving)
-		} else {
-			b.Reason += fmt.Sprintf("; CI ±%s recorded (target ±%s): no configuration within %.0f %% of it saves %.0f %% or more", pctPrec(hRec), pctPrec(opt.Target), 100*opt.BestEffortSlack, 100*minSaving)
+	case !det.canFire(rec):
+		if !noSteady {
+			b.Status = StatusKept
 		}
-		b.RecommendedPrecision, b.Detectable = hRec, b.DetectableRecorded
+		b.Reason += fmt.Sprintf("; %d values per side: the %s test cannot report a change at any configuration of this recording (it needs ≥ %d at α = %g), recorded configuration kept",
+			sm.samplesPer(rec), opt.Test, need, opt.Alpha)
+		b.Warnings = append(b.Warnings, fmt.Sprintf("record at least %d values per side (iterations × forks, or go test -count) for the %s test to report changes", need, opt.Test))
+		b.RecommendedPrecision, b.Detectable = b.Precision, b.DetectableRecorded
 		keep()
 		return nil
+	case !ok:
+		if !noSteady {
+			b.Status = StatusKept
+		}
+		b.Reason += fmt.Sprintf("; detects %s recorded: no configuration saving %.0f %% or more detects %s or less (%s)",
+			pctPrec(b.DetectableRecorded), 100*minSaving, pctPrec(b.Target), opt.targetRule())
+		b.RecommendedPrecision, b.Detectable = b.Precision, b.DetectableRecorded
+		keep()
+		return nil
+	}
+	if !noSteady {
+		b.Status = StatusTrimmed
+	}
+	b.Reason += fmt.Sprintf("; detects %s recorded, %s at %s of the time (%s); CI ±%s → ±%s",
+		pctPrec(b.DetectableRecorded), pctPrec(mds), pct(sr.timeNs(best)/recT), opt.targetRule(), pctPrec(b.Precision), pctPrec(sm.precision(best, conf, stats.NewStream(opt.Seed, key, blockPrecision))))
+	if noSteady {
+		b.Reason += "; iterations per fork kept (the mean depends on the run's length)"
 	}
 	if d.units[0] < 2 || d.levels[0] > table.LevelFork {
-		b.Warnings = append(b.Warnings, "one fork (or one test process) recorded: the variance between forks is unknown, so the precision covers one fork only")
+		b.Warnings = append(b.Warnings, "one fork (or one test process) recorded: the variance between forks is unknown, so the detectable slowdown covers one fork only")
 	}
 	cfg := optimize.Config{}
-	kf := d.full(best.k)
+	kf := d.full(best.floats())
 	for l := range cfg {
 		cfg[l] = int32(kf[l])
 	}
 	ev := optimize.Evaluation{Config: cfg}
 	b.Recommended = levelConfig(r, cfg, r.Setup)
-	b.Recommended.TimeNs = int64(math.Round(best.timeNs))
-	b.RecommendedPrecision = best.precision
-	b.Detectable = d.detectableSlowdown(best.k, best.precision, opt.DetectDraws, stats.NewStream(opt.Seed, key, blockDetect))
-	b.Estimate, b.Reference, b.RefLower, b.RefUpper = d.replay(best.k), ci.Estimate, ci.Lower, ci.Upper
-	b.Distributions = append(b.Distributions, reports.Summarize(reports.Distribution{Key: b.Key, Configuration: "recommended", Values: d.kept(best.k)}))
+	b.Recommended.TimeNs = int64(math.Round(sr.timeNs(best)))
+	b.RecommendedPrecision = sm.precision(best, conf, stats.NewStream(opt.Seed, key, blockPrecision))
+	b.Detectable = mds
+	h := b.Precision * math.Abs(d.mean)
+	b.Estimate, b.Reference, b.RefLower, b.RefUpper = d.replay(best.floats()), d.mean, d.mean-h, d.mean+h
+	b.Distributions = append(b.Distributions, reports.Summarize(reports.Distribution{Key: b.Key, Configuration: "recommended", Values: d.kept(best.floats())}))
 	b.ChangeRate = math.Abs(b.Estimate-b.Reference) / math.Abs(b.Reference)
 	b.InCI = b.RefLower <= b.Estimate && b.Estimate <= b.RefUpper
 	b.Command = r.Command(&ev)
 	return nil
 }
 
-// tradeoffRule names the trade-off rule of opt and its budget.
-func tradeoffRule(opt *Options) string {
-	rule := fmt.Sprintf("trade-off %g", opt.Tradeoff)
-	if b := opt.budget(); b < 1 {
-		rule += " within " + budgetName(b)
+// target is the largest detectable slowdown a recommendation may have,
+// given the recorded configuration's mdsRec: Detect when set, else
+// Keep·mdsRec; and the largest ratio of standard errors it allows
+// (search.cheapest's model bound; 0 when unknown).
+func (o *Options) target(mdsRec float64) (target, ratio float64) {
+	if o.Detect > 0 {
+		if mdsRec > 0 && !math.IsInf(mdsRec, 0) {
+			ratio = max(1, o.Detect/mdsRec)
+		}
+		return o.Detect, ratio
 	}
-	if opt.MaxLoss > 0 {
-		rule += fmt.Sprintf(", CI ≤ %g× the recorded", opt.MaxLoss)
-	}
-	return rule
+	return o.Keep * mdsRec, o.Keep
 }
 
-// budgetName says in words what a budget below 1 bounds.
-func budgetName(b float64) string {
-	if b == 0 {
-		return "the fixed minimum's time"
+// targetRule says in words what the target of o is.
+func (o *Options) targetRule() string {
+	if o.Detect > 0 {
+		return fmt.Sprintf("target: detect %s with the %s test at α = %g", pctPrec(o.Detect), o.Test, o.Alpha)
 	}
-	return fmt.Sprintf("max(the fixed minimum's time, %s of the recorded)", pct(b))
+	return fmt.Sprintf("target: detect within %g× the recorded, %s test at α = %g", o.Keep, o.Test, o.Alpha)
 }
 
 // minSaving is the least share of the recorded time a recommendation must
@@ -556,55 +554,6 @@ const (
 	blockDetect
 	blockSplits
 )
-
-// choose is trim's rule: with Options.Tradeoff λ > 0 the configuration
-// that minimises h(k) + λ·T(k)/T_rec within the budget (chooser.tradeoff),
-// unless its h exceeds Options.MaxLoss·h_rec: then the cheapest
-// configuration with h(k) ≤ MaxLoss·h_rec; else the cheapest
-// configuration whose precision reaches Options.Target, else the
-// cheapest within Options.BestEffortSlack of the recorded precision
-// (h(k) ≤ (1 + slack)·h_rec), else the recorded configuration.
-func choose(c *chooser, opt *Options) choice {
-	if opt.Tradeoff > 0 {
-		ch := c.tradeoff(opt.Tradeoff)
-		if opt.MaxLoss > 0 && ch.precision > opt.MaxLoss*c.hRec {
-			if g, ok := c.cheapest(opt.MaxLoss * c.hRec); ok {
-				return g
-			}
-		}
-		return ch
-	}
-	if ch, ok := c.cheapest(opt.Target); ok {
-		return ch
-	}
-	if ch, ok := c.cheapest((1 + opt.BestEffortSlack) * c.hRec); ok {
-		return ch
-	}
-	return c.recorded()
-}
-
-// fixedMinimum is the fixed minimal configuration within bound, in design
-// counts: one instance, trial and fork; 3 iterations for Go (go test
-// -count 3, or 3 µOpTime iterations with all their slices), 5 for JMH
-// and others; every slice.
-func fixedMinimum(d *design, tool string, bound []int) []float64 {
-	k := make([]float64, len(d.levels))
-	for j, l := range d.levels {
-		switch l {
-		case table.LevelIteration:
-			n := 5
-			if tool == "go" {
-				n = 3
-			}
-			k[j] = float64(min(n, bound[j]))
-		case table.LevelSlice:
-			k[j] = float64(bound[j])
-		default:
-			k[j] = 1
-		}
-	}
-	return k
-}
 
 func pctPrec(x float64) string { return reports.Human(reports.Percent(x)) }
 
@@ -645,14 +594,11 @@ func totals(bs []Benchmark) suiteTotals {
 	for i := range bs {
 		b := &bs[i]
 		switch {
-		case b.Status == statusDuet:
+		case b.Status == StatusDuet:
 			t.Duet++
 			continue
 		case b.Status.reduced():
 			t.Trimmed++
-			if b.Status == statusBestEffort {
-				t.BestEffort++
-			}
 			for j, lim := range withinLimits {
 				if b.ChangeRate <= lim {
 					within[j]++
@@ -675,8 +621,8 @@ func totals(bs []Benchmark) suiteTotals {
 			t.MinimumTimeNs += b.Recorded.TimeNs
 		}
 		if o := &b.OutOfSample; o.Splits > 0 {
-			oos.add(o.Errors, o.Agreement, o.Splits)
-			minOOS.add(o.MinimumErrors, o.MinimumAgreement, o.Splits)
+			oos.add(o.Errors, o.Agreement, o.TimeShare, o.Splits)
+			minOOS.add(o.MinimumErrors, o.MinimumAgreement, o.MinimumTimeShare, o.Splits)
 		}
 	}
 	if t.Trimmed > 0 {
@@ -732,19 +678,20 @@ func versionSummary(bs []Benchmark) versionTotals {
 // splitAcc gathers split errors and agreements over benchmarks.
 type splitAcc struct {
 	errs              []float64
-	agree             float64
+	agree, share      float64
 	benchmarks, total int
 }
 
-func (a *splitAcc) add(errs []float64, agreement float64, splits int) {
+func (a *splitAcc) add(errs []float64, agreement, share float64, splits int) {
 	a.errs = append(a.errs, errs...)
 	a.agree += agreement * float64(splits)
+	a.share += share * float64(splits)
 	a.benchmarks++
 	a.total += splits
 }
 
 func (a *splitAcc) summary() splitSummary {
-	s := splitSummary{Benchmarks: a.benchmarks, Splits: a.total, Median: nan, P95: nan, Agreement: nan}
+	s := splitSummary{Benchmarks: a.benchmarks, Splits: a.total, Median: nan, P95: nan, Agreement: nan, TimeShare: nan}
 	if len(a.errs) == 0 {
 		return s
 	}
@@ -759,5 +706,6 @@ func (a *splitAcc) summary() splitSummary {
 		s.Within[j] = float64(n) / float64(len(a.errs))
 	}
 	s.Agreement = a.agree / float64(a.total)
+	s.TimeShare = a.share / float64(a.total)
 	return s
 }

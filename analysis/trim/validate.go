@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -14,25 +16,22 @@ var injectedSlowdowns = []float64{0, 0.03, 0.10}
 
 // outOfSample is the split validation of one benchmark's choice: the
 // configuration is chosen on one half of the data and checked on the
-// other.
+// other, by the user's test.
 //
 // Each split shuffles the units of the top level of the design (instances,
 // forks, or the iterations of a single fork) with the benchmark's seeded
-// stream and halves them: H1 (the first ⌊n/2⌋) and H2. trim's rule and the
-// fixed minimal configuration are applied to H1 alone (its variance
-// components, counts bounded by both halves' sizes, the analytic precision
-// h(k) = z·√V(k)/mean with z the normal quantile of the confidence level,
-// since a bootstrap per split would cost as much as the analysis), then
-// run on H2 in recorded order (design.replay):
+// stream and halves them: H1 (the first ⌊n/2⌋) and H2. trim's rule (with
+// half the A/B pairs per detectable slowdown) and the fixed minimal
+// configuration are applied to H1 alone, counts bounded by both halves'
+// sizes, then run on both halves in recorded order (sampler.replay):
 //
 //	error = |replay_H2(k) − mean(H2)| / mean(H2)
 //
 // and each slowdown δ of injectedSlowdowns is injected into H2 (its values
-// × (1 + δ)): the verdict of H1 against H2 under k (slower, faster or
-// unchanged: the ratio of the two replays outside 1 ± √2·h_H1(k)) is
-// compared with the verdict of the full halves (ratio of their means
-// outside 1 ± √(h_H1² + h_H2²) at their recorded counts). Agreement is the
-// share of equal verdicts over splits and slowdowns.
+// × (1 + δ)): the verdict of the user's test (Options.Test at
+// Options.Alpha) on k's runs of H1 and H2 is compared with its verdict on
+// the full halves. Agreement is the share of equal verdicts over splits
+// and slowdowns.
 type outOfSample struct {
 	// Level is the level split; Splits how many splits were made (0 when
 	// the top level has fewer than two units).
@@ -49,42 +48,19 @@ type outOfSample struct {
 	TimeShare, MinimumTimeShare float64
 }
 
-// verdict is −1 (faster), 0 (unchanged) or +1 (slower) for a ratio test/base
-// with half-width hw.
-func verdict(ratio, hw float64) int {
-	switch {
-	case ratio-1 > hw:
-		return 1
-	case 1-ratio > hw:
-		return -1
-	}
-	return 0
-}
-
-// rule picks a configuration (design counts) for a design half under a
-// chooser; it is trim's rule or the fixed minimum.
-type rule func(c *chooser) []float64
-
 // validate runs the split validation of d with trim's rule and the fixed
 // minimum.
-func validate(d *design, cost costModel, trimRule, minimum rule, splits int, confidence float64, minObs int, rng *stats.Stream) outOfSample {
+func validate(d *design, cost costModel, tool string, noSteady bool, opt *Options, key string) outOfSample {
 	o := outOfSample{Level: d.levels[0], Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
 	n := d.units[0]
-	if n < 2 || splits <= 0 {
+	if n < 2 || opt.Splits <= 0 {
 		return o
 	}
-	z := stats.NormalQuantile(1 - (1-confidence)/2)
-	analytic := func(h *design) *chooser {
-		c := newChooser(h, cost, 0, minObs)
-		if h.mean != 0 {
-			c.hRec = z * math.Sqrt(c.vRec) / math.Abs(h.mean)
-		}
-		return c
-	}
+	rng := stats.NewStream(opt.Seed, key, blockSplits)
 	perm := make([]int, n)
 	var agree, minAgree, verdicts int
 	var share, minShare float64
-	for s := 0; s < splits; s++ {
+	for sp := 0; sp < opt.Splits; sp++ {
 		for i := range perm {
 			perm[i] = i
 		}
@@ -96,30 +72,37 @@ func validate(d *design, cost costModel, trimRule, minimum rule, splits int, con
 		slices.Sort(h1)
 		slices.Sort(h2)
 		d1, d2 := d.subset(h1), d.subset(h2)
-		if d1 == nil || d2 == nil {
+		if d1 == nil || d2 == nil || len(d1.levels) != len(d2.levels) {
 			continue
 		}
-		c1, c2 := analytic(d1), analytic(d2)
-		for j := range c1.bound {
-			c1.bound[j] = min(c1.bound[j], c2.bound[j])
+		s1 := newSampler(d1)
+		sub := stats.NewStream(opt.Seed, key, blockSplits+uint64(1+sp)*16)
+		det := newDetector(s1, opt.Test, opt.Alpha, max(10, opt.DetectDraws/2), func() *stats.Stream {
+			return stats.NewStream(opt.Seed, key, blockSplits+uint64(1+sp)*16+1)
+		})
+		sr := newSearch(d1, cost, det)
+		for j := range sr.bound {
+			sr.bound[j] = min(sr.bound[j], d2.maxK[j])
+			sr.fixed[j] = noSteady && d1.levels[j] >= table.LevelIteration
 		}
-		full2 := c2.recorded()
-		hwFull := math.Hypot(c1.hRec, c2.hRec)
-		ref := d2.mean
+		rec := config(slices.Clone(sr.bound))
+		target, ratio := opt.target(det.detectable(rec))
+		k, _, ok := sr.cheapest((1-minSaving)*sr.timeNs(rec), target, ratio)
+		if !ok {
+			k = rec
+		}
+		recT := sr.timeNs(rec)
 		o.Splits++
-		for m, r := range []rule{trimRule, minimum} {
-			k := r(c1)
-			e := math.Abs(d2.replay(k)-ref) / math.Abs(ref)
-			a, b := d1.replay(k), d2.replay(k)
-			hw := math.Sqrt2 * c1.precision(k)
+		for m, kk := range []config{k, fixedMinimum(d1, tool, sr.bound)} {
+			e := math.Abs(d2.replay(kk.floats())-d2.mean) / math.Abs(d2.mean)
 			same := 0
 			for _, delta := range injectedSlowdowns {
-				if verdict((1+delta)*d2.mean/d1.mean, hwFull) == verdict((1+delta)*b/a, hw) {
+				full := opt.decide(d1, rec, d2, rec, 1+delta, sub)
+				if full == opt.decide(d1, kk, d2, kk, 1+delta, sub) {
 					same++
 				}
 			}
-			ks := d.full(k)
-			t := cost.timeNs(&ks) / full2.timeNs
+			t := sr.timeNs(kk) / recT
 			if m == 0 {
 				o.Errors = append(o.Errors, e)
 				agree += same
@@ -141,61 +124,147 @@ func validate(d *design, cost costModel, trimRule, minimum rule, splits int, con
 	return o
 }
 
+// checkResamples is the number of bootstrap resamples behind a TestRatio
+// verdict of the checks.
+const checkResamples = 2000
+
+// decide is the user's test (Options.Test at Options.Alpha) on
+// configuration ka run on design da (base) against kb run on db (test),
+// the test's values × scale, both in recorded order (sampler.replay): +1
+// slower, −1 faster, 0 no change. TestRatio draws its bootstrap from rng.
+func (o *Options) decide(da *design, ka config, db *design, kb config, scale float64, rng *stats.Stream) int {
+	if o.Test == estimate.TestRatio {
+		pa, pb := da.prefix(ka), db.prefix(kb)
+		if pa == nil || pb == nil {
+			return 0
+		}
+		for i := range pb.obs {
+			pb.obs[i] *= scale
+		}
+		ha, err1 := pa.hierarchy()
+		hb, err2 := pb.hierarchy()
+		if err1 != nil || err2 != nil {
+			return 0
+		}
+		bo := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: checkResamples, Confidence: 1 - o.Alpha}}
+		r, err := stats.HierarchicalRatioCI(hb, ha, bo, rng, nil)
+		switch {
+		case err != nil:
+			return 0
+		case r.Ratio.Lower > 1:
+			return 1
+		case r.Ratio.Upper < 1:
+			return -1
+		}
+		return 0
+	}
+	a := newSampler(da).replay(nil, ka)
+	b := newSampler(db).replay(nil, kb)
+	for i := range b {
+		b[i] *= scale
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	return verdict.Flat(o.Test, o.Alpha, a, b).Change
+}
+
+// prefix is the design of the first k units at every level (recorded
+// order), renumbered, with its variance components; nil when fewer than
+// two observations remain.
+func (d *design) prefix(k config) *design {
+	first := d.children()
+	s := &design{levels: d.levels, ids: make([][]int32, len(d.levels)), units: make([]int, len(d.levels))}
+	var walk func(j int, u int32)
+	walk = func(j int, u int32) {
+		s.units[j]++
+		if j == len(d.levels)-1 {
+			s.obs = append(s.obs, d.obs[u])
+			for l := range d.levels {
+				s.ids[l] = append(s.ids[l], int32(s.units[l]-1))
+			}
+			return
+		}
+		a, b := first[j][u], first[j][u+1]
+		for c := a; c < min(b, a+int32(k[j+1])); c++ {
+			walk(j+1, c)
+		}
+	}
+	for u := int32(0); u < min(int32(k[0]), int32(d.units[0])); u++ {
+		walk(0, u)
+	}
+	if len(s.obs) < 2 {
+		return nil
+	}
+	s.estimate()
+	return s
+}
+
 // versionCheck is the out-of-sample check across versions: the
 // configuration recommended for the previous version of the benchmark run
-// (Base) replayed on this version's data, and the fixed minimal
-// configuration alike.
+// (Base) run on both versions' data, and the fixed minimal configuration
+// alike.
 //
 //	error = |replay(k) − mean| / mean  (this version, after its warmup)
 //
-// Agree says whether the A/B verdict between the two versions under k
-// (the ratio of the two replays outside 1 ± √(h_base(k)² + h(k)²)) equals
-// the verdict of the full recordings (the ratio of the means outside
-// 1 ± √(h_base² + h²), the recorded precisions).
+// Agree says whether the user's test on k's runs of the two versions
+// (sampler.replay) gives the verdict it gives on the full recordings.
 type versionCheck struct {
 	// Base is the previous version ("" when there is none or the check
 	// could not run).
 	Base                string
 	Error, MinimumError float64
 	Agree, MinimumAgree bool
+	// Change is the full recordings' verdict (+1 slower, −1 faster, 0).
+	Change int
 }
 
 // versionChecks fills FromPrevious of every benchmark run that has the
-// same benchmark in the project's previous version (series order: versions
-// in the order table.Select returns them). warmup holds each run's
-// discarded warmup iterations.
-func versionChecks(rep *Report, series []*table.Series, warmup []int) {
+// same benchmark in the project's previous version (versions in the order
+// of order, per project). warmup holds each run's discarded warmup
+// iterations.
+func versionChecks(rep *Report, series []*table.Series, warmup []int, order func(project string) []string) {
 	type runKey struct{ project, benchmark, params, mode string }
-	last := map[runKey]int{}
+	byVersion := map[runKey]map[string]int{}
+	for i, s := range series {
+		rk := runKey{s.Project, s.Benchmark, s.Params, s.Mode}
+		if byVersion[rk] == nil {
+			byVersion[rk] = map[string]int{}
+		}
+		byVersion[rk][s.Version] = i
+		rep.Benchmarks[i].FromPrevious = versionCheck{Error: nan, MinimumError: nan}
+	}
+	opt := &rep.Options
+	w := func(x int) int {
+		if rep.Benchmarks[x].Status == StatusNoSteady {
+			return 0
+		}
+		return warmup[x]
+	}
 	for i, s := range series {
 		b := &rep.Benchmarks[i]
-		b.FromPrevious = versionCheck{Error: nan, MinimumError: nan}
-		rk := runKey{s.Project, s.Benchmark, s.Params, s.Mode}
-		j, ok := last[rk]
-		last[rk] = i
-		if !ok || b.Path == pathDuet || math.IsNaN(b.Precision) || math.IsNaN(rep.Benchmarks[j].Precision) {
+		vs := order(s.Project)
+		pos := slices.Index(vs, s.Version)
+		if pos <= 0 || b.Path == PathDuet || math.IsNaN(b.Precision) {
+			continue
+		}
+		j, ok := byVersion[runKey{s.Project, s.Benchmark, s.Params, s.Mode}][vs[pos-1]]
+		if !ok || math.IsNaN(rep.Benchmarks[j].Precision) {
 			continue
 		}
 		prev := &rep.Benchmarks[j]
-		w := func(x int) int {
-			if rep.Benchmarks[x].Status == statusNoSteady {
-				return 0
-			}
-			return warmup[x]
-		}
 		dThis, dPrev := newDesign(s, w(i)), newDesign(series[j], w(j))
-		if dThis == nil || dPrev == nil {
+		if dThis == nil || dPrev == nil || len(dThis.levels) != len(dPrev.levels) {
 			continue
 		}
+		rng := stats.NewStream(opt.Seed, b.Key.String(), blockSplits+1)
 		b.FromPrevious.Base = series[j].Version
-		fullVerdict := verdict(dThis.mean/dPrev.mean, math.Hypot(prev.Precision, b.Precision))
-		for m, k := range [][]float64{designCounts(dThis, prev.Recommended), fixedMinimum(dThis, b.Tool, dThis.maxK)} {
+		fullPrev, fullThis := config(slices.Clone(dPrev.maxK)), config(slices.Clone(dThis.maxK))
+		b.FromPrevious.Change = opt.decide(dPrev, fullPrev, dThis, fullThis, 1, rng)
+		for m, k := range []config{designCounts(dThis, prev.Recommended), fixedMinimum(dThis, b.Tool, dThis.maxK)} {
 			kPrev := clampCounts(dPrev, k, dThis)
-			h := func(d *design, k []float64, hRec float64) float64 {
-				return newChooser(d, costModel{}, hRec, 1).precision(k)
-			}
-			e := math.Abs(dThis.replay(k)-dThis.mean) / math.Abs(dThis.mean)
-			agree := verdict(dThis.replay(k)/dPrev.replay(kPrev), math.Hypot(h(dPrev, kPrev, prev.Precision), h(dThis, k, b.Precision))) == fullVerdict
+			e := math.Abs(dThis.replay(k.floats())-dThis.mean) / math.Abs(dThis.mean)
+			agree := opt.decide(dPrev, kPrev, dThis, k, 1, rng) == b.FromPrevious.Change
 			if m == 0 {
 				b.FromPrevious.Error, b.FromPrevious.Agree = e, agree
 			} else {
@@ -207,25 +276,25 @@ func versionChecks(rep *Report, series []*table.Series, warmup []int) {
 
 // designCounts maps configuration c to the counts of d's levels, at most
 // the recorded ones.
-func designCounts(d *design, c Config) []float64 {
-	k := make([]float64, len(d.levels))
+func designCounts(d *design, c Config) config {
+	k := make(config, len(d.levels))
 	for j, l := range d.levels {
 		n := map[table.Level]int{table.LevelInstance: c.Instances, table.LevelTrial: c.Trials, table.LevelFork: c.Forks,
 			table.LevelIteration: c.Iterations, table.LevelSlice: c.Slices}[l]
-		k[j] = float64(min(max(n, 1), d.maxK[j]))
+		k[j] = min(max(n, 1), d.maxK[j])
 	}
 	return k
 }
 
 // clampCounts carries counts k of design from to design to (level by
 // level; a level to lacks counts 1), at most to's recorded counts.
-func clampCounts(to *design, k []float64, from *design) []float64 {
-	out := make([]float64, len(to.levels))
+func clampCounts(to *design, k config, from *design) config {
+	out := make(config, len(to.levels))
 	for j, l := range to.levels {
 		out[j] = 1
 		for i, fl := range from.levels {
 			if fl == l {
-				out[j] = min(k[i], float64(to.maxK[j]))
+				out[j] = min(k[i], to.maxK[j])
 			}
 		}
 	}

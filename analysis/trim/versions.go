@@ -19,8 +19,8 @@ type versionComparison struct {
 
 // compareVersions compares, per project of series holding several
 // versions (projectVersions), each version with the next (versions in
-// lexical order of their labels, the order table.Select returns) with opt.Compare, and marks the test side's
-// benchmarks with "compare" and the verdict.
+// their given order, versionOrder) with opt.Compare and the user's test,
+// and marks the test side's benchmarks with "compare" and the verdict.
 func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *Options) ([]versionComparison, error) {
 	all := projectVersions(t, opt)
 	byProject := map[string]map[string][]*table.Series{}
@@ -49,6 +49,7 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 			base, test := versions[k], versions[k+1]
 			copt := opt.Compare
 			copt.Seed, copt.Workers = opt.Seed, opt.Workers
+			copt.Rule, copt.Alpha = opt.Test, opt.Alpha
 			copt.Metrics = []string{table.Primary}
 			sh, n := opt.Select.Shard, opt.Select.Shards
 			reps, err := compare.RunSides(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base, Shard: sh, Shards: n}},
@@ -123,12 +124,13 @@ func (r *Report) compareFrame() *reports.Frame {
 	return f
 }
 
-// projectVersions lists per project the versions, in lexical order, of the
-// benchmark runs of the whole input that opt.Select keeps without its
-// shard (duet modes left out): opt.AllRuns when t holds a chunk of the
-// input, t's runs otherwise. A shard or chunk thus compares the same
-// version pairs as the unsplit run; a pair whose side has no run in the
-// part compares to an empty side, whose benchmarks are unmatched.
+// projectVersions lists per project the versions, in their given order
+// (versionOrder), of the benchmark runs of the whole input that opt.Select
+// keeps without its shard (duet modes left out): opt.AllRuns when t holds
+// a chunk of the input, t's runs otherwise. A shard or chunk thus
+// compares the same version pairs as the unsplit run; a pair whose side
+// has no run in the part compares to an empty side, whose benchmarks are
+// unmatched.
 func projectVersions(t *table.Table, opt *Options) map[string][]string {
 	runs := opt.AllRuns
 	if runs == nil {
@@ -145,12 +147,57 @@ func projectVersions(t *table.Table, opt *Options) map[string][]string {
 		}
 		seen[k.Project][k.Version] = true
 	}
+	rank := versionOrder(t, opt)
 	out := map[string][]string{}
 	for p, vs := range seen {
 		for v := range vs {
 			out[p] = append(out[p], v)
 		}
-		sort.Strings(out[p])
+		sort.Slice(out[p], func(i, j int) bool { return rank.less(p, out[p][i], out[p][j]) })
 	}
 	return out
+}
+
+// versionRank orders the versions of each project: by their position in
+// Options.Versions, else by the order in which the input gives them
+// (table.Labels: the order of the files on the command line), and versions
+// that are in neither by CompareVersions.
+type versionRank map[string]map[string]int
+
+func (r versionRank) less(project, a, b string) bool {
+	ia, oka := r[project][a]
+	ib, okb := r[project][b]
+	switch {
+	case oka && okb:
+		return ia < ib
+	case oka != okb:
+		return oka
+	}
+	return table.CompareVersions(a, b) < 0
+}
+
+// versionOrder is the versionRank of opt and t: Options.Versions when
+// set (for every project), else the order of t's labels.
+func versionOrder(t *table.Table, opt *Options) versionRank {
+	r := versionRank{}
+	if len(opt.Versions) > 0 {
+		for _, l := range table.Labels(t) {
+			if r[l[0]] == nil {
+				r[l[0]] = map[string]int{}
+				for i, v := range opt.Versions {
+					r[l[0]][v] = i
+				}
+			}
+		}
+		return r
+	}
+	for _, l := range table.Labels(t) {
+		if r[l[0]] == nil {
+			r[l[0]] = map[string]int{}
+		}
+		if _, ok := r[l[0]][l[1]]; !ok {
+			r[l[0]][l[1]] = len(r[l[0]])
+		}
+	}
+	return r
 }

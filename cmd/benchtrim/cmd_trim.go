@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,13 +20,13 @@ import (
 
 func trimCommand() *cli.Command {
 	opt := trim.DefaultOptions
-	return command("trim", "FILES...", "one configuration per benchmark: the most precise within a budget of time", func(c *cli.Context) error { return runTrim(c, opt) },
+	return command("trim", "FILES...", "one configuration per benchmark: the cheapest that keeps your test's verdicts", func(c *cli.Context) error { return runTrim(c, opt) },
 		cliapp.Group("Plan",
-			&cli.Float64Flag{Name: "target", Destination: &opt.Target, Value: trim.DefaultOptions.Target, Usage: "instead of --tradeoff: the cheapest configuration reaching this precision, the half-width of the 99 % CI of the mean, relative (0.01 = ±1 %)"},
-			&cli.Float64Flag{Name: "best-effort", Destination: &opt.BestEffortSlack, Value: trim.DefaultOptions.BestEffortSlack, Usage: "target out of reach: the cheapest configuration within this share of the recorded precision (0.1 = within 10 %)"},
-			&cli.Float64Flag{Name: "tradeoff", Destination: &opt.Tradeoff, Value: trim.DefaultOptions.Tradeoff, Usage: "per benchmark the least CI half-width + `λ` × share of the recorded time, within --budget (0.16: 10 % of the time is worth 1.6 points; 0: the --target rule)"},
-			&cli.Float64Flag{Name: "max-loss", Destination: &opt.MaxLoss, Value: trim.DefaultOptions.MaxLoss, Usage: "under --tradeoff: the CI half-width grows at most this `FACTOR` over the recorded one, even over --budget (3: ±2 % → at most ±6 %; 0: off)"},
-			&cli.StringFlag{Name: "budget", Value: trim.FormatBudget(trim.DefaultOptions.Budget), Usage: "the most --tradeoff's configuration may cost: the larger of the fixed minimal configuration's time (JMH 1 fork × 5 iterations, Go -count 3) and this `SHARE` of the recorded time (e.g. 5%); minimum (0) or recorded (1)"},
+			&cli.StringFlag{Name: "test", Value: trim.DefaultOptions.Test.String(), Usage: "the `TEST` your verdicts come from: u (benchstat's U test), ratio (bootstrap CI of the ratio of means) or overlap (JMH-style CI overlap)"},
+			&cli.Float64Flag{Name: "alpha", Destination: &opt.Alpha, Value: trim.DefaultOptions.Alpha, Usage: "significance level of --test (benchstat's 0.05)"},
+			&cli.Float64Flag{Name: "keep", Destination: &opt.Keep, Value: trim.DefaultOptions.Keep, Usage: "per benchmark the cheapest configuration whose detectable slowdown under --test is at most this `FACTOR` × the recorded one's"},
+			&cli.StringFlag{Name: "detect", Usage: "instead of --keep: the cheapest configuration that detects this slowdown (`PCT`, e.g. 5%) in 80 % of A/B runs"},
+			&cli.StringFlag{Name: "versions", Usage: "the order of the versions, oldest first: `V1,V2,...` (default: the order of the files)"},
 			&cli.BoolFlag{Name: "parallel-instances", Destination: &opt.ParallelInstances, Usage: "instances run side by side: an instance costs no wall time"},
 			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
 			&cli.IntFlag{Name: "splits", Destination: &opt.Splits, Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},
@@ -51,13 +53,21 @@ func trimCommand() *cli.Command {
 // flags that need parsing.
 func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
 	var err error
-	if opt.Budget, err = trim.ParseBudget(c.String("budget")); err != nil {
-		return opt, cliapp.Usagef("trim", "--budget: %v", err)
+	if opt.Test, err = estimate.ParseTest(c.String("test")); err != nil {
+		return opt, cliapp.Usagef("trim", "--test: %v", err)
 	}
-	if c.IsSet("target") && c.IsSet("tradeoff") && opt.Tradeoff > 0 || (c.IsSet("budget") || c.IsSet("max-loss")) && (c.IsSet("target") || opt.Tradeoff == 0) {
-		return opt, cliapp.Usagef("trim", "--target and --tradeoff are two rules (--budget and --max-loss bound the second): give one")
-	} else if c.IsSet("target") || opt.Tradeoff == 0 {
-		opt.Tradeoff, opt.Budget = 0, trim.BudgetRecorded // the precision-target rule
+	if d := c.String("detect"); d != "" {
+		if opt.Detect, err = parsePercent(d); err != nil || !(opt.Detect > 0) {
+			return opt, cliapp.Usagef("trim", "--detect: want a slowdown such as 5%% or 0.05, got %q", d)
+		}
+		if c.IsSet("keep") {
+			return opt, cliapp.Usagef("trim", "--keep and --detect are two targets (relative, absolute): give one")
+		}
+	}
+	if v := c.String("versions"); v != "" {
+		for _, x := range strings.Split(v, ",") {
+			opt.Versions = append(opt.Versions, strings.TrimSpace(x))
+		}
 	}
 	if opt.Overhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
 		return opt, cliapp.Usagef("trim", "--overhead: %v", err)
@@ -90,6 +100,16 @@ var trimAnalyzer = &cliapp.Analyzer[trim.Report]{
 			return report.WriteDir(dir, r, map[string]func(io.Writer) error{trimDirExtras[1]: r.WriteCommands, trimDirExtras[0]: r.WriteAnnotations})
 		}},
 	Merge: trim.Merge,
+}
+
+// parsePercent reads a share as 0.05 or 5%.
+func parsePercent(s string) (float64, error) {
+	num, scale := strings.TrimSpace(s), 1.0
+	if t, ok := strings.CutSuffix(num, "%"); ok {
+		num, scale = strings.TrimSpace(t), 0.01
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	return v * scale, err
 }
 
 func runTrim(c *cli.Context, opt trim.Options) error {

@@ -38,7 +38,7 @@ var flagRanges = map[string]flagRange{
 	// optimize and compare
 	"threshold": positive, "min-repetitions": atLeastOne, "discard-warmup": nonNegative,
 	// trim
-	"target": unitInterval, "splits": upTo(0, maxRepeats), "best-effort": nonNegative, "tradeoff": nonNegative,
+	"splits": upTo(0, maxRepeats), "keep": {Min: 1, Max: 100},
 	"min-change": nonNegative, "aa-repeats": upTo(1, maxRepeats),
 	// reconfigure
 	"wi-min": upTo(0, maxIterations), "wi-max": upTo(0, maxIterations), "mi": upTo(1, maxIterations),

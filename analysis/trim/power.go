@@ -1,0 +1,221 @@
+package trim
+
+import (
+	"math"
+
+	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
+	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/nonparam"
+	"github.com/benchtrim/benchtrim/internal/stats"
+)
+
+// detectPower is the share of A/B runs that must detect a slowdown for it
+// to count as detectable (the usual 80 % power).
+const detectPower = 0.8
+
+// detector finds the minimal detectable slowdown of configurations under
+// the user's test (Options.Test at Options.Alpha).
+//
+// For configuration k it draws draws pairs of runs (A, B) with the
+// sampler, each an independent run of k, and finds for each pair the
+// smallest slowdown δ* that the test reports when B is slowed by δ (its
+// values × (1 + δ)):
+//
+//   - TestU: B' = B·(1+δ) is slower when its U statistic over A,
+//     U(δ) = #{(i, j): a_i < (1+δ)·b_j}, reaches the critical value u_c
+//     of the two-sided test at α (nonparam.UCritical: p ≤ α), so δ* =
+//     r_(u_c) − 1 with r_(u) the u-th smallest of the ratios a_i/b_j;
+//     +Inf when no U reaches α (too few values).
+//   - TestOverlap: δ* = (x̄_A + e_A)/(x̄_B − e_B) − 1, the slowdown at
+//     which B's interval starts above A's (e the (1 − α) t half-widths,
+//     verdict.MeanError); +Inf when x̄_B ≤ e_B.
+//   - TestRatio: the hierarchical interval of the ratio of two runs of
+//     precision h each is about ±√2·h, so δ* = (1 + √2·h)·x̄_A/x̄_B − 1
+//     with h the precision of k at confidence 1 − α (sampler.precision).
+//
+// The minimal detectable slowdown is the detectPower quantile of δ* over
+// the pairs (common random numbers: the same draws serve every δ): the
+// least slowdown the test finds in 80 % of A/B runs of k; at least 0.
+// Every configuration draws from a fresh stream of the same seed, so
+// configurations are compared on common random numbers.
+type detector struct {
+	s      *sampler
+	test   estimate.Test
+	alpha  float64
+	draws  int
+	stream func() *stats.Stream
+	// a, b, la, lb are the pairs' buffers; ds the δ* values.
+	a, b, la, lb, ds []float64
+}
+
+func newDetector(s *sampler, test estimate.Test, alpha float64, draws int, stream func() *stats.Stream) *detector {
+	return &detector{s: s, test: test, alpha: alpha, draws: draws, stream: stream}
+}
+
+// canFire reports whether a run of k has enough values for the test to
+// report a change at all (verdict.MinSamples).
+func (t *detector) canFire(k []int) bool {
+	return t.s.samplesPer(k) >= verdict.MinSamples(t.test, t.alpha)
+}
+
+// detectable is the minimal detectable slowdown of k (+Inf when the test
+// cannot fire at k).
+func (t *detector) detectable(k []int) float64 {
+	if !t.canFire(k) {
+		return math.Inf(1)
+	}
+	rng := t.stream()
+	h := 0.0
+	if t.test == estimate.TestRatio {
+		h = t.s.precision(k, 1-t.alpha, rng)
+	}
+	if cap(t.ds) < t.draws {
+		t.ds = make([]float64, t.draws)
+	}
+	ds := t.ds[:t.draws]
+	for i := range ds {
+		if t.test == estimate.TestU {
+			t.a = t.s.sortedRun(t.a[:0], k, rng)
+			t.b = t.s.sortedRun(t.b[:0], k, rng)
+		} else {
+			t.a = t.s.run(t.a[:0], k, rng)
+			t.b = t.s.run(t.b[:0], k, rng)
+		}
+		ds[i] = t.delta(t.a, t.b, h)
+	}
+	q := stats.Quantile(ds, detectPower, nil)
+	if math.IsNaN(q) {
+		return math.Inf(1)
+	}
+	return max(0, q)
+}
+
+// detects reports whether the detectable slowdown of k is at most
+// target without finding every pair's δ*: a pair detects target when its δ* ≤ target
+// (TestU: U((1+target)) ≥ u_c, one count), and the draws stop as soon as
+// the share of detecting pairs is decided either way (at least
+// detectPower of all draws, or too few left to reach it).
+func (t *detector) detects(k []int, target float64) bool {
+	if !t.canFire(k) || math.IsNaN(target) {
+		return false
+	}
+	if math.IsInf(target, 1) {
+		return true
+	}
+	rng := t.stream()
+	h := 0.0
+	if t.test == estimate.TestRatio {
+		h = t.s.precision(k, 1-t.alpha, rng)
+	}
+	// need pairs at or below target put the detectPower quantile of the
+	// pairs' δ* at or below it (quantileNeed).
+	need := quantileNeed(t.draws, detectPower)
+	hit := 0
+	for i := 0; i < t.draws; i++ {
+		if hit >= need {
+			return true
+		}
+		if hit+(t.draws-i) < need {
+			return false
+		}
+		var ok bool
+		if t.test == estimate.TestU {
+			t.a = t.s.sortedRun(t.a[:0], k, rng)
+			t.b = t.s.sortedRun(t.b[:0], k, rng)
+			u := nonparam.UCritical(len(t.a), len(t.b), t.alpha)
+			ok = u <= len(t.a)*len(t.b) && countRatioBelow(t.a, t.b, 1+target) >= u
+		} else {
+			t.a = t.s.run(t.a[:0], k, rng)
+			t.b = t.s.run(t.b[:0], k, rng)
+			ok = t.delta(t.a, t.b, h) <= target
+		}
+		if ok {
+			hit++
+		}
+	}
+	return hit >= need
+}
+
+// quantileNeed is a number of the n values at or below x that puts their
+// type-7 quantile at p (stats.Quantile) at or below x: the quantile
+// interpolates between the order statistics ⌊h⌋ and ⌈h⌉ (1-based,
+// h = 1 + (n−1)·p), so it is ≤ x when the ⌈h⌉-th smallest is.
+func quantileNeed(n int, p float64) int {
+	return int(math.Ceil(1 + float64(n-1)*p - 1e-9))
+}
+
+// delta is δ* of the pair (a, b) (see detector); h is the precision of
+// one run for TestRatio. For TestU, a and b are in ascending order.
+func (t *detector) delta(a, b []float64, h float64) float64 {
+	switch t.test {
+	case estimate.TestU:
+		u := nonparam.UCritical(len(a), len(b), t.alpha)
+		if u > len(a)*len(b) {
+			return math.Inf(1)
+		}
+		return kthRatio(a, b, u) - 1
+	case estimate.TestOverlap:
+		ma, ea := verdict.MeanError(a, t.alpha)
+		mb, eb := verdict.MeanError(b, t.alpha)
+		if !(mb > eb) {
+			return math.Inf(1)
+		}
+		return (ma+ea)/(mb-eb) - 1
+	default:
+		return (1+math.Sqrt2*h)*mean(a)/mean(b) - 1
+	}
+}
+
+// ratioTol is the relative precision of kthRatio: 1e-5, a thousandth of
+// a percent of slowdown.
+const ratioTol = 1e-5
+
+// kthRatio is, for ascending positive a and b, the u-th smallest (1-based)
+// of the ratios a_i/b_j to a relative precision of ratioTol: the least c
+// with #{(i, j): a_i < c·b_j} ≥ u, found by false position (the Illinois
+// method) on log c, with an O(n + m) count per step.
+func kthRatio(a, b []float64, u int) float64 {
+	lo, hi := math.Log(a[0]/b[len(b)-1]), math.Log(a[len(a)-1]/b[0])
+	if !(hi > lo) {
+		return math.Exp(hi)
+	}
+	hi += 2 * ratioTol
+	target := float64(u) - 0.5
+	flo, fhi := -target, float64(len(a)*len(b))-target // count(lo) = 0, count(hi) = nm
+	side := 0
+	for hi-lo > ratioTol {
+		t := lo + (hi-lo)*(-flo)/(fhi-flo)
+		// Keep the step inside the bracket and away from its ends.
+		if w := hi - lo; !(t > lo+w/64 && t < hi-w/64) {
+			t = lo + w/2
+		}
+		f := float64(countRatioBelow(a, b, math.Exp(t))) - target
+		if f >= 0 {
+			hi, fhi = t, f
+			if side == 1 {
+				flo /= 2
+			}
+			side = 1
+		} else {
+			lo, flo = t, f
+			if side == -1 {
+				fhi /= 2
+			}
+			side = -1
+		}
+	}
+	return math.Exp(hi)
+}
+
+// countRatioBelow counts the pairs with a_i < c·b_j (a, b ascending).
+func countRatioBelow(a, b []float64, c float64) int {
+	n, i := 0, 0
+	for _, bj := range b {
+		lim := c * bj
+		for i < len(a) && a[i] < lim {
+			i++
+		}
+		n += i
+	}
+	return n
+}

@@ -1,0 +1,186 @@
+package trim
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// config is a configuration in design counts: config[j] units of design
+// level j per unit of the level above (config[0]: top units).
+type config []int
+
+// floats is c as the float counts of design.full, replay and kept.
+func (c config) floats() []float64 {
+	f := make([]float64, len(c))
+	for j, n := range c {
+		f[j] = float64(n)
+	}
+	return f
+}
+
+// below reports whether c ≤ o at every level.
+func (c config) below(o config) bool {
+	for j := range c {
+		if c[j] > o[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// search finds trim's configuration of one design: the cheapest whose
+// minimal detectable slowdown under the user's test is within the target
+// (Options.Keep times the recorded configuration's, or Options.Detect).
+type search struct {
+	d    *design
+	cost costModel
+	det  *detector
+	// bound is the largest count per level the search may use; fixed
+	// marks levels kept at their bound (the iterations of a benchmark
+	// without a steady state: its mean depends on how long a fork runs).
+	bound []int
+	fixed []bool
+}
+
+func newSearch(d *design, cost costModel, det *detector) *search {
+	return &search{d: d, cost: cost, det: det, bound: slices.Clone(d.maxK), fixed: make([]bool, len(d.maxK))}
+}
+
+// recorded is the recorded configuration (the largest counts).
+func (s *search) recorded() config { return config(slices.Clone(s.d.maxK)) }
+
+// timeNs is T(k) of the cost model.
+func (s *search) timeNs(k config) float64 {
+	f := s.d.full(k.floats())
+	return s.cost.timeNs(&f)
+}
+
+// candidates lists the configurations within the bounds that cost at
+// most limitNs, cheapest first (ties: more top-level units first, then
+// in count order). Levels of up to 64 units are searched count by count,
+// larger ones over 1, 2, 3, 4, 6, 9, 13, … and the bound.
+func (s *search) candidates(limitNs float64) []config {
+	L := len(s.bound)
+	counts := make([][]int, L)
+	for j, b := range s.bound {
+		switch {
+		case s.fixed[j]:
+			counts[j] = []int{b}
+		case b <= 64:
+			for n := 1; n <= b; n++ {
+				counts[j] = append(counts[j], n)
+			}
+		default:
+			for n := 1; n < b; n = max(n+1, n*3/2) {
+				counts[j] = append(counts[j], n)
+			}
+			counts[j] = append(counts[j], b)
+		}
+	}
+	var out []config
+	var times []float64
+	k := make(config, L)
+	var walk func(j int)
+	walk = func(j int) {
+		if j == L {
+			if t := s.timeNs(k); t <= limitNs {
+				out = append(out, slices.Clone(k))
+				times = append(times, t)
+			}
+			return
+		}
+		for _, n := range counts[j] {
+			k[j] = n
+			walk(j + 1)
+		}
+	}
+	walk(0)
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		if times[idx[a]] != times[idx[b]] {
+			return times[idx[a]] < times[idx[b]]
+		}
+		return out[idx[a]][0] > out[idx[b]][0]
+	})
+	sorted := make([]config, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted
+}
+
+// modelSlack bounds how far the variance model may be off before search
+// evaluates a configuration by resampling: a configuration whose
+// Kalibera–Jones standard error √V(k) exceeds modelSlack·keep times the
+// recorded one's is taken as failing without drawing it (a location
+// test's detectable slowdown grows at least like the standard error of
+// the means it compares).
+const modelSlack = 1.5
+
+// cheapest returns the cheapest configuration costing at most limitNs
+// whose detectable slowdown is at most target (ok false when none),
+// with that slowdown. It evaluates the candidates cheapest first, skips
+// those the test cannot fire at (too few values), those below a
+// configuration already found to fail (a count lower at every level
+// detects less), and those the variance model rules out (modelSlack·ratio,
+// ratio the largest allowed standard error over the recorded one's;
+// ratio ≤ 0 turns that off).
+func (s *search) cheapest(limitNs, target, ratio float64) (best config, mds float64, ok bool) {
+	if math.IsNaN(target) || math.IsInf(target, 1) {
+		return nil, math.Inf(1), false
+	}
+	vRec := s.d.variance(s.recorded().floats())
+	var failed []config
+	for _, k := range s.candidates(limitNs) {
+		if !s.det.canFire(k) {
+			continue
+		}
+		if ratio > 0 && vRec > 0 && math.Sqrt(s.d.variance(k.floats())/vRec) > modelSlack*ratio {
+			continue
+		}
+		dominated := false
+		for _, f := range failed {
+			if k.below(f) {
+				dominated = true
+				break
+			}
+		}
+		if dominated {
+			continue
+		}
+		if s.det.detects(k, target) {
+			return k, s.det.detectable(k), true
+		}
+		failed = append(failed, k)
+	}
+	return nil, math.Inf(1), false
+}
+
+// fixedMinimum is the fixed minimal configuration within bound, in design
+// counts: one instance, trial and fork; 3 iterations for Go (go test
+// -count 3, or 3 µOpTime iterations with all their slices), 5 for JMH
+// and others; every slice.
+func fixedMinimum(d *design, tool string, bound []int) config {
+	k := make(config, len(d.levels))
+	for j, l := range d.levels {
+		switch l {
+		case table.LevelIteration:
+			n := 5
+			if tool == "go" {
+				n = 3
+			}
+			k[j] = min(n, bound[j])
+		case table.LevelSlice:
+			k[j] = bound[j]
+		default:
+			k[j] = 1
+		}
+	}
+	return k
+}

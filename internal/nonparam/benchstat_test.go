@@ -1,0 +1,79 @@
+package nonparam
+
+import (
+	"testing"
+)
+
+// withU returns untied samples x (size n) and y (size m) whose U
+// statistic of y over x (pairs with y_j > x_i) is u: y's values are placed
+// among x's so that the pair counts add up to u.
+func withU(n, m, u int) (x, y []float64) {
+	for i := 0; i < n; i++ {
+		x = append(x, float64(2*i+1)) // odd: 1, 3, 5, …
+	}
+	// y_j above c_j of the x values, Σ c_j = u, c_j ≤ n.
+	left := u
+	for j := 0; j < m; j++ {
+		c := min(n, left)
+		left -= c
+		y = append(y, float64(2*c)+0.001*float64(j)) // even: above c of x
+	}
+	return x, y
+}
+
+// TestUCritical checks UCritical against BenchstatU (go-moremath, as
+// benchstat): at the critical U the test's p is ≤ α and one below it is
+// > α, for exact sizes and for the normal approximation above 50.
+func TestUCritical(t *testing.T) {
+	for _, alpha := range []float64{0.05, 0.01} {
+		for _, sz := range [][2]int{{4, 4}, {5, 5}, {3, 7}, {10, 10}, {20, 15}, {50, 50}, {60, 60}, {51, 80}, {200, 200}} {
+			n, m := sz[0], sz[1]
+			c := UCritical(n, m, alpha)
+			if c > n*m {
+				if p := BenchstatU(withU(n, m, n*m)); p <= alpha {
+					t.Errorf("n=%d m=%d α=%v: UCritical says none, but U=nm gives p=%v", n, m, alpha, p)
+				}
+				continue
+			}
+			x, y := withU(n, m, c)
+			if p := BenchstatU(x, y); p > alpha {
+				t.Errorf("n=%d m=%d α=%v: U=%d (critical) has p=%v > α", n, m, alpha, c, p)
+			}
+			x, y = withU(n, m, c-1)
+			if p := BenchstatU(x, y); p <= alpha {
+				t.Errorf("n=%d m=%d α=%v: U=%d (below critical) has p=%v ≤ α", n, m, alpha, c-1, p)
+			}
+		}
+	}
+	if c := UCritical(3, 3, 0.05); c != 10 {
+		t.Errorf("UCritical(3, 3, 0.05) = %d, want 10 (none: the least p of 3+3 values is 0.1)", c)
+	}
+}
+
+// TestUMinSamples checks the minimum sizes against benchmath's uTestMinP
+// table (golang.org/x/perf/benchmath/anone.go: 3: 0.1, 4: 0.0286, 5:
+// 0.0079, 6: 0.0022).
+func TestUMinSamples(t *testing.T) {
+	for _, c := range []struct {
+		alpha float64
+		want  int
+	}{{0.05, 4}, {0.01, 5}, {0.1, 3}, {0.005, 6}, {0.002, 7}} {
+		if got := UMinSamples(c.alpha); got != c.want {
+			t.Errorf("UMinSamples(%v) = %d, want %d", c.alpha, got, c.want)
+		}
+	}
+}
+
+// TestBenchstatU checks p-values benchstat prints for small samples,
+// computed by hand from the exact distribution: 4+4 values apart
+// (2/70), and all equal (the test cannot run: p = 1).
+func TestBenchstatU(t *testing.T) {
+	if p := BenchstatU([]float64{1, 2, 3, 4}, []float64{5, 6, 7, 8}); !close(p, 2.0/70, 1e-12) {
+		t.Errorf("4+4 apart: p = %v, want 2/70", p)
+	}
+	if p := BenchstatU([]float64{1, 1, 1}, []float64{1, 1}); p != 1 {
+		t.Errorf("all equal: p = %v, want 1", p)
+	}
+}
+
+func close(a, b, tol float64) bool { return a-b <= tol && b-a <= tol }
