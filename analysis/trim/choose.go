@@ -1,7 +1,6 @@
 package trim
 
 import (
-
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
 )

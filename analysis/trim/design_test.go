@@ -285,4 +285,3 @@ func TestVersionChecks(t *testing.T) {
 		t.Errorf("pairs %d, totals %+v", pairs, rep.Totals.Versions)
 	}
 }
-
