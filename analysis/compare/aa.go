@@ -150,7 +150,7 @@ func (r *aaReport) rates() aaRates {
 		if res.excludesOne() {
 			a.ciExcludesOne++
 		}
-		if res.P < r.options.Alpha {
+		if res.P <= r.options.Alpha {
 			a.pBelowAlpha++
 		}
 	}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"github.com/benchtrim/benchtrim/estimate"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -69,7 +70,7 @@ var (
 func TestRun(t *testing.T) {
 	old, nw := goBench(t, "v1", allNames, oldValues), goBench(t, "v2", allNames, newValues)
 	opt := testOptions(300)
-	opt.Statistic = StatisticMedian
+	opt.Rule = estimate.TestU
 	opt.Alpha = 0.05
 	opt.Base, opt.Test = Side{Label: "old", Table: old}, Side{Label: "new", Table: nw}
 	a, err := Run(old, opt)

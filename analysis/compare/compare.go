@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/nonparam"
 	"github.com/benchtrim/benchtrim/internal/stats"
@@ -130,8 +131,9 @@ type Comparison struct {
 	// ChangeRate is |mean_test − mean_base| / mean_base.
 	ChangeRate float64
 	// U and P are the Mann-Whitney U statistic of the test's iteration means
-	// and the two-sided p-value (scipy's defaults: exact for small samples
-	// without ties, else normal with tie and continuity correction).
+	// and the two-sided p-value as benchstat computes it
+	// (nonparam.BenchstatU: exact for up to 50 values a side, or 25 with
+	// ties, else normal with tie and continuity correction).
 	U, P float64
 	// CliffsDelta is Cliff's δ of the test's iteration means against the
 	// base's (positive: test tends to be slower); Magnitude its label.
@@ -147,14 +149,18 @@ type Comparison struct {
 // below 1.
 func (c *Comparison) excludesOne() bool { return c.Ratio.Lower > 1 || c.Ratio.Upper < 1 }
 
-// decide sets c.Verdict by opt's statistic and minimum effect: for
-// medians, p < Alpha with Δ = 100·(median_test/median_base − 1) %
-// (benchstat's rule); for means, the ratio's interval (verdictOf). Then a
-// change |Δ| < MinEffect % becomes NoChange (the estimate is kept).
-func (c *Comparison) decide(opt *Options) {
-	if opt.Statistic == StatisticMedian {
+// decide sets c.Verdict by opt's rule (Options.Rule) and minimum effect:
+// for TestU, p ≤ Alpha with Δ = 100·(median_test/median_base − 1) %
+// (benchstat's rule: benchmath prints "~" only for p > α); for TestRatio,
+// the ratio's interval (verdictOf); for TestOverlap, the two sides'
+// (1 − α) t intervals of the iteration means do not overlap
+// (verdict.Flat), with Δ the ratio of means. Then a change |Δ| <
+// MinEffect % becomes NoChange (the estimate is kept).
+func (c *Comparison) decide(opt *Options, base, test []float64) {
+	switch opt.Rule {
+	case estimate.TestU:
 		c.Verdict = Verdict{Percent: 100 * (c.Test.Median/c.Base.Median - 1)}
-		if c.P < opt.Alpha {
+		if c.P <= opt.Alpha {
 			c.Verdict.Change = Slower
 			if c.Verdict.Percent < 0 {
 				c.Verdict.Change = Faster
@@ -162,6 +168,11 @@ func (c *Comparison) decide(opt *Options) {
 			if c.Verdict.Percent == 0 || math.IsNaN(c.Verdict.Percent) {
 				c.Verdict.Change = NoChange
 			}
+		}
+	case estimate.TestOverlap:
+		c.Verdict = Verdict{Percent: 100 * (c.Ratio.Estimate - 1)}
+		if len(base) > 0 && len(test) > 0 {
+			c.Verdict.Change = Change(verdict.Flat(estimate.TestOverlap, opt.Alpha, base, test).Change)
 		}
 	}
 	if math.Abs(c.Verdict.Percent) < opt.MinEffect {
@@ -180,7 +191,7 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 		return Comparison{}, fmt.Errorf("base: %w", err)
 	}
 	if c, ok := constantSides(test, base); ok {
-		c.decide(opt)
+		c.decide(opt, nil, nil)
 		return c, nil
 	}
 	if allZero(base.values) {
@@ -194,6 +205,7 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 	if err != nil {
 		return Comparison{}, fmt.Errorf("U test: %w", err)
 	}
+	mw.P = nonparam.BenchstatU(base.iterMeans, test.iterMeans) // benchstat's p-value
 	delta, err := nonparam.CliffsDelta(test.iterMeans, base.iterMeans)
 	if err != nil {
 		return Comparison{}, fmt.Errorf("Cliff's delta: %w", err)
@@ -212,7 +224,7 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 	if err := c.finiteErr(); err != nil {
 		return Comparison{}, err
 	}
-	c.decide(opt)
+	c.decide(opt, base.iterMeans, test.iterMeans)
 	bl, tl := base.resampledLevels(), test.resampledLevels()
 	for l := 0; l < numIDs; l++ {
 		if contains(bl, idNames[l]) || contains(tl, idNames[l]) {
@@ -324,6 +336,7 @@ func compareSets(base, test runSet, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
+	opt.Bootstrap.Confidence = opt.ruleConfidence()
 	rep := &Report{Options: opt, Base: base.Label, Test: test.Label, Metric: table.Primary, Unit: "ns/op",
 		Config: configLines(base.Series, test.Series)}
 	for _, ss := range [][]*table.Series{base.Series, test.Series} {
@@ -400,7 +413,7 @@ func (r *Report) summary() summary {
 		default:
 			s.noChange++
 		}
-		if res.P < r.Options.Alpha {
+		if res.P <= r.Options.Alpha {
 			s.pBelowAlpha++
 		}
 		if res.excludesOne() {

@@ -147,14 +147,15 @@ func TestEstimatesByHand(t *testing.T) {
 		t.Errorf("ratio %v, want %v", got, want)
 	}
 	// Every test value exceeds every base value: δ = 1, U = n·m = 30, and
-	// scipy.stats.mannwhitneyu([20,21,22,23,24],[10,11,12,11,12,13]) gives
-	// p = 0.007827028296291774 (asymptotic, as the base has ties; scipy
-	// 1.10.1 from Debian's python3-scipy, /usr/bin/python3; tolerance 1e-12).
+	// benchstat's p (the exact distribution, also with the base's ties, as
+	// 5 and 6 values are at most 25) is that of the one most extreme of
+	// C(11, 5) = 462 equally likely arrangements, two-sided: 2/462
+	// (scipy's default, asymptotic with ties, gives 0.0078).
 	if r.CliffsDelta != 1 || r.Magnitude.String() != "large" || r.U != 30 {
 		t.Errorf("δ %v (%v), U %v; want 1 (large), 30", r.CliffsDelta, r.Magnitude, r.U)
 	}
-	if math.Abs(r.P-0.007827028296291774) > 1e-12 {
-		t.Errorf("p = %v, want 0.007827028296291774", r.P)
+	if math.Abs(r.P-2.0/462) > 1e-12 {
+		t.Errorf("p = %v, want 2/462", r.P)
 	}
 	if r.Base.Units != [5]int{1, 1, 1, 2, 6} || r.Test.Units != [5]int{1, 1, 1, 2, 5} {
 		t.Errorf("units %v and %v", r.Base.Units, r.Test.Units)

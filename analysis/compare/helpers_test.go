@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/benchtrim/benchtrim/estimate"
 	"os"
 	"path/filepath"
 	"testing"
@@ -91,6 +92,7 @@ func handSeries(benchmark, version string, forks ...[]float64) *table.Series {
 func testOptions(resamples int) Options {
 	o := DefaultOptions
 	o.Bootstrap.Resamples = resamples
+	o.Rule, o.Alpha = estimate.TestRatio, 0.01 // the tests' expectations: 99 % intervals of the ratio
 	return o
 }
 

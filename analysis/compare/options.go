@@ -32,13 +32,6 @@ type Options struct {
 	DiscardWarmup int
 	// Seed selects the bootstrap streams (and the A/A splits).
 	Seed uint64
-	// Statistic is what the table shows and the verdict rests on:
-	// statisticMean ("" too) the ratio of means with its hierarchical
-	// bootstrap interval, the verdict "changed" when the interval excludes
-	// 1; StatisticMedian the medians of the iteration values and their
-	// ratio, the verdict "changed" when the U test's p < Alpha (benchstat's
-	// rule, which benchstat applies at α = 0.05).
-	Statistic string
 	// MinEffect is a practical-significance threshold in percent: a change
 	// |Δ| < MinEffect is "~" (no change) even when statistically
 	// significant. 0 keeps every significant change.
@@ -102,21 +95,43 @@ type Options struct {
 // nothing skipped, seed 1, the statistic the mean (the command's default
 // is StatisticMedian, benchstat's), no minimum effect; an A/A test splits
 // by fork once.
-var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Alpha: 0.01, Seed: 1, Statistic: statisticMean,
+var DefaultOptions = Options{Bootstrap: estimate.DefaultHierarchical, Rule: estimate.TestU, Alpha: estimate.DefaultAlpha, Seed: 1,
 	Split: table.LevelFork, Repeats: 1}
 
-// The statistics of Options.Statistic.
+// The statistics a Rule shows: the medians for the U test, the means
+// for the others.
 const (
 	statisticMean   = "mean"
 	StatisticMedian = "median"
 )
 
+// statistic is the statistic the table shows and the change is computed
+// from: StatisticMedian under TestU (benchstat's), statisticMean otherwise.
+func (o *Options) statistic() string {
+	if o.median() {
+		return StatisticMedian
+	}
+	return statisticMean
+}
+
+// median reports whether the rule is the U test, whose change is the
+// ratio of the medians.
+func (o *Options) median() bool { return o.Rule == estimate.TestU }
+
+// ruleConfidence is the confidence level of the rule's intervals: 1 −
+// Alpha for TestRatio and TestOverlap (the interval a verdict rests on),
+// Bootstrap.Confidence for the intervals shown beside the U test.
+func (o *Options) ruleConfidence() float64 {
+	if o.Rule == estimate.TestU {
+		return o.Bootstrap.Confidence
+	}
+	return 1 - o.Alpha
+}
+
 // Validate reports whether o is usable.
 func (o Options) Validate() error {
-	switch o.Statistic {
-	case "", statisticMean, StatisticMedian:
-	default:
-		return fmt.Errorf("compare: statistic must be mean or median, got %q", o.Statistic)
+	if o.Rule < estimate.TestU || o.Rule > estimate.TestOverlap {
+		return fmt.Errorf("compare: unknown test %v", o.Rule)
 	}
 	if err := checkProjections(o.Row, o.Col); err != nil {
 		return fmt.Errorf("compare: %w", err)

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"cmp"
 	"errors"
 	"math"
 	"strings"
@@ -57,7 +56,7 @@ func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time b
 	cc.errs = append(cc.errs, es)
 	cc.change = append(cc.change, int64(c.Verdict.Change))
 	cc.excludesOne = append(cc.excludesOne, err == nil && c.excludesOne())
-	cc.pBelowAlpha = append(cc.pBelowAlpha, err == nil && c.P < alpha)
+	cc.pBelowAlpha = append(cc.pBelowAlpha, err == nil && c.P <= alpha)
 }
 
 func nanInterval() estimate.Interval {
@@ -120,7 +119,8 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.Int("resamples", constI64(n, int64(o.Bootstrap.Resamples)))
 	f.Int("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
 	f.Float("alpha", constF64(n, o.Alpha))
-	f.String("statistic", constStr(n, cmp.Or(o.Statistic, statisticMean)))
+	f.String("statistic", constStr(n, o.statistic()))
+	f.String("test", constStr(n, o.Rule.String()))
 	f.Float("min_effect", constF64(n, o.MinEffect/100))
 	f.Int("discard_warmup", constI64(n, int64(o.DiscardWarmup)))
 	f.Int("seed", constI64(n, int64(o.Seed)))

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/csv"
+	"github.com/benchtrim/benchtrim/estimate"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -199,7 +200,7 @@ func TestAAWriteFile(t *testing.T) {
 // as every rate in the data files) are columns of every row.
 func TestWriteFileSettings(t *testing.T) {
 	opt := testOptions(200)
-	opt.Statistic, opt.MinEffect = StatisticMedian, 5
+	opt.Rule, opt.MinEffect = estimate.TestU, 5
 	base := []*table.Series{handSeries("B", "v1", []float64{10, 11, 12}, []float64{11, 12})}
 	test := []*table.Series{handSeries("B", "v2", []float64{20, 21, 22}, []float64{21, 23})}
 	rep, err := compareSets(runSet{Label: "old", Series: base}, runSet{Label: "new", Series: test}, opt)

@@ -36,7 +36,7 @@ func (o *Options) methodLine() string {
 // statisticLine names what the table shows and the verdict rests on.
 func (o *Options) statisticLine() string {
 	s := "statistic: mean (times are means; verdict: the ratio's interval excludes 1)"
-	if o.Statistic == StatisticMedian {
+	if o.median() {
 		rule := "as benchstat's"
 		if o.Alpha != benchstatAlpha {
 			rule = fmt.Sprintf("benchstat's rule, which it applies at α = %v", benchstatAlpha)
@@ -57,7 +57,7 @@ const benchstatAlpha = 0.05
 // or the change is under MinEffect.
 func (o *Options) unchangedWhy(ci string) string {
 	s := ci + " contains 1"
-	if o.Statistic == StatisticMedian {
+	if o.median() {
 		s = fmt.Sprintf("U test p ≥ %v", o.Alpha)
 	}
 	if o.MinEffect > 0 {
@@ -270,7 +270,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 			nested++
 		}
 	}
-	if r.Options.Statistic == StatisticMedian {
+	if r.Options.median() {
 		if nested > 0 {
 			notes = append(notes, fmt.Sprintf("for %s the iteration values come from several runs, instances, trials or forks; "+
 				"the U test counts them as independent, so unchanged benchmarks are flagged more often than α = %v "+
@@ -290,7 +290,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
 	foot := fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (%s excludes 1 for %d); U test p < %v for %d",
 		s.compared, s.slower, s.faster, s.noChange, ci, s.ciExcludesOne, r.Options.Alpha, s.pBelowAlpha)
-	if r.Options.Statistic == StatisticMedian {
+	if r.Options.median() {
 		foot = fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (U test p < %v for %d); %s excludes 1 for %d",
 			s.compared, s.slower, s.faster, s.noChange, r.Options.Alpha, s.pBelowAlpha, ci, s.ciExcludesOne)
 	}
@@ -317,7 +317,7 @@ func (r *Report) table(lb labeler) *textTable {
 		right:  []bool{false, true, true, false, true, true, false},
 	}
 	short := map[Change]string{NoChange: "~", Slower: "slower", Faster: "faster"}
-	median := r.Options.Statistic == StatisticMedian
+	median := r.Options.median()
 	if !r.isTime() {
 		short[Slower], short[Faster] = "higher", "lower"
 	}
@@ -454,7 +454,7 @@ func (r *aaReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, fa
 			if res.excludesOne() {
 				excl++
 			}
-			if res.P < o.Alpha {
+			if res.P <= o.Alpha {
 				rej++
 			}
 			if o.Repeats == 1 {

@@ -22,7 +22,7 @@ func trimCommand() *cli.Command {
 	opt := trim.DefaultOptions
 	return command("trim", "FILES...", "one configuration per benchmark: the cheapest that keeps your test's verdicts", func(c *cli.Context) error { return runTrim(c, opt) },
 		cliapp.Group("Plan",
-			&cli.StringFlag{Name: "test", Value: trim.DefaultOptions.Test.String(), Usage: "the `TEST` your verdicts come from: u (benchstat's U test), ratio (bootstrap CI of the ratio of means) or overlap (JMH-style CI overlap)"},
+			&cli.StringFlag{Name: "test", Aliases: []string{"rule"}, Value: trim.DefaultOptions.Test.String(), Usage: "the `TEST` your verdicts come from: u (benchstat's U test), ratio (bootstrap CI of the ratio of means) or overlap (JMH-style CI overlap)"},
 			&cli.Float64Flag{Name: "alpha", Destination: &opt.Alpha, Value: trim.DefaultOptions.Alpha, Usage: "significance level of --test (benchstat's 0.05)"},
 			&cli.Float64Flag{Name: "keep", Destination: &opt.Keep, Value: trim.DefaultOptions.Keep, Usage: "per benchmark the cheapest configuration whose detectable slowdown under --test is at most this `FACTOR` × the recorded one's"},
 			&cli.StringFlag{Name: "detect", Usage: "instead of --keep: the cheapest configuration that detects this slowdown (`PCT`, e.g. 5%) in 80 % of A/B runs"},

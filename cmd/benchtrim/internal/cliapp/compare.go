@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -21,6 +22,24 @@ func CompareOptions(c *cli.Context, opt compare.Options) (compare.Options, error
 	var ok bool
 	if opt.Split, ok = table.ParseLevel(c.String("split")); !ok || opt.Split > table.LevelFork {
 		return opt, Usagef("compare", "--split %q: want fork, trial or instance", c.String("split"))
+	}
+	rule := c.String("rule")
+	if st := c.String("statistic"); st != "" {
+		if c.IsSet("rule") {
+			return opt, Usagef("compare", "--statistic is the older form of --rule: give one of them")
+		}
+		switch st {
+		case compare.StatisticMedian:
+			rule = estimate.TestU.String()
+		case "mean":
+			rule = estimate.TestRatio.String()
+		default:
+			return opt, Usagef("compare", "--statistic %q: want median or mean (or --rule u, ratio, overlap)", st)
+		}
+	}
+	var err error
+	if opt.Rule, err = estimate.ParseTest(rule); err != nil {
+		return opt, Usagef("compare", "--rule: %v", err)
 	}
 	opt.Metrics = strings.FieldsFunc(strings.Join(c.StringSlice("metrics"), ","), func(r rune) bool { return r == ',' || r == ' ' })
 	flag, expr := "--filter", c.String("filter")
@@ -37,7 +56,7 @@ func CompareOptions(c *cli.Context, opt compare.Options) (compare.Options, error
 		}
 		opt.Filter = f
 	}
-	err := opt.Validate()
+	err = opt.Validate()
 	msg, _ := strings.CutPrefix(fmt.Sprint(err), "compare: ")
 	for prefix, flag := range map[string]string{"row ": "--", "col ": "--", "statistic ": "--statistic: ", "minimum effect ": "--min-effect: "} {
 		if strings.HasPrefix(msg, prefix) { // a flag's value: a usage error naming it
