@@ -44,6 +44,12 @@ type Options struct {
 	// W = ⌈Q_q(st_1, …, st_k)⌉ iterations over the k steady forks (or the
 	// k forks' reconfiguration stop points), Q_q the type-7 quantile.
 	WarmupQuantile float64
+	// StatedWarmup is the number of warmup iterations per fork that JMH
+	// runs whose setup states none were recorded after, when the files
+	// hold only the measurement iterations (µOpTime's ESE'21 data sets of
+	// Laaber et al.: 10); such runs take the stated-warmup path. 0: the
+	// setup's word (none stated: -wi 0, the warmup is in the data).
+	StatedWarmup int
 	// MinSteadyShare is the smallest share of decided forks that must reach
 	// a steady state; a benchmark below it is unreliable.
 	MinSteadyShare float64
@@ -96,6 +102,9 @@ type Options struct {
 	// Workers is the number of goroutines (0 = GOMAXPROCS); results do
 	// not depend on it.
 	Workers int
+	// evalHook, when set (the evaluation's tests), gets every benchmark's
+	// post-warmup design as recommend sees it.
+	evalHook func(b *Benchmark, s *table.Series, w int, d *design, cost costModel)
 	// Progress, when set, is called once per finished step (a benchmark's
 	// steady-state detection, reconfiguration replay or configuration choice)
 	// with the number of steps in all; it must be safe for concurrent use.
@@ -212,6 +221,9 @@ func (o *Options) Validate() error {
 		if d < 0 {
 			return fmt.Errorf("trim: %s overhead %v must not be negative", table.Level(l), d)
 		}
+	}
+	if o.StatedWarmup < 0 {
+		return fmt.Errorf("trim: stated warmup %d must be ≥ 0", o.StatedWarmup)
 	}
 	if o.Splits < 0 || o.Splits > MaxSplits || o.DetectDraws < 10 || o.DetectDraws > MaxDetectDraws {
 		return fmt.Errorf("trim: splits %d must be in [0, %d] and detect draws %d in [10, %d]", o.Splits, MaxSplits, o.DetectDraws, MaxDetectDraws)

@@ -31,7 +31,8 @@ const detectPower = 0.8
 //     verdict.MeanError); +Inf when x̄_B ≤ e_B.
 //   - TestRatio: the hierarchical interval of the ratio of two runs of
 //     precision h each is about ±√2·h, so δ* = (1 + √2·h)·x̄_A/x̄_B − 1
-//     with h the precision of k at confidence 1 − α (sampler.precision).
+//     with h the precision of k at confidence 1 − α (sampler.precision,
+//     from the recording's standard error).
 //
 // The minimal detectable slowdown is the detectPower quantile of δ* over
 // the pairs (common random numbers: the same draws serve every δ): the
@@ -39,7 +40,10 @@ const detectPower = 0.8
 // Every configuration draws from a fresh stream of the same seed, so
 // configurations are compared on common random numbers.
 type detector struct {
-	s      *sampler
+	s *sampler
+	// se is the relative standard error of the recording's mean
+	// (TestRatio).
+	se     float64
 	test   estimate.Test
 	alpha  float64
 	draws  int
@@ -49,7 +53,11 @@ type detector struct {
 }
 
 func newDetector(s *sampler, test estimate.Test, alpha float64, draws int, stream func() *stats.Stream) *detector {
-	return &detector{s: s, test: test, alpha: alpha, draws: draws, stream: stream}
+	t := &detector{s: s, test: test, alpha: alpha, draws: draws, stream: stream}
+	if test == estimate.TestRatio {
+		t.se = s.standardError(stream())
+	}
+	return t
 }
 
 // canFire reports whether a run of k has enough values for the test to
@@ -67,7 +75,7 @@ func (t *detector) detectable(k []int) float64 {
 	rng := t.stream()
 	h := 0.0
 	if t.test == estimate.TestRatio {
-		h = t.s.precision(k, 1-t.alpha, rng)
+		h = t.s.precision(k, t.se, 1-t.alpha, rng)
 	}
 	if cap(t.ds) < t.draws {
 		t.ds = make([]float64, t.draws)
@@ -105,7 +113,7 @@ func (t *detector) detects(k []int, target float64) bool {
 	rng := t.stream()
 	h := 0.0
 	if t.test == estimate.TestRatio {
-		h = t.s.precision(k, 1-t.alpha, rng)
+		h = t.s.precision(k, t.se, 1-t.alpha, rng)
 	}
 	// need pairs at or below target put the detectPower quantile of the
 	// pairs' δ* at or below it (quantileNeed).

@@ -4,35 +4,31 @@ import (
 	"math"
 	"slices"
 
+	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 // sampler draws runs of a configuration from a benchmark's recorded
-// design: what a user would record with fewer repetitions.
+// design: the subsamples of the recording that a run with fewer
+// repetitions would have recorded.
 //
 // A run of configuration k (k_j units of design level j per unit of the
-// level above) is drawn level by level from the top: k_0 top units
-// (instances, trials, forks, or the lines of one `go test` process) drawn
-// with replacement, then, in every drawn unit, k_j of its children drawn
-// without replacement (all of them when it has no more), down to the
-// sample level, the level the user's test counts as one value (the
-// iteration: a JMH iteration, a go test result line, a µOpTime iteration
-// with the mean of its kept slices).
+// level above) is drawn level by level from the top, without replacement:
+// k_0 distinct top units (instances, trials, forks, or the lines of one
+// `go test` process), then, in every drawn unit, k_j of its children (all
+// of them when it has no more), down to the sample level, the level the
+// user's test counts as one value (the iteration: a JMH iteration, a go
+// test result line, a µOpTime iteration with the mean of its kept
+// slices). At the recorded configuration every run is the recording; a
+// smaller one keeps part of it, as a user who runs fewer forks or
+// iterations keeps part of what the recording measured.
 //
-// The top level is drawn with replacement because a new run has new
-// top-level units (a new JVM fork, a new machine) where the recording has
-// only its own n_0 (Davison and Hinkley, Bootstrap Methods and their
-// Application, 1997, §3.8: resampling the top level of nested data with
-// replacement and keeping the lower levels is close to unbiased); the
-// lower levels without replacement, because a run of k iterations has k
-// distinct iterations of its fork. For two levels (forks f, iterations
-// i) the mean of such a run has variance
-//
-//	(n_f−1)/n_f · (S²_f + σ²_i/n_i) + σ²_i·(1/k_i − 1/n_i) ≈ S²_f + σ²_i/k_i,
-//
-// the variance of a new run of one fork with k_i iterations (S²_f, σ²_i
-// the fork and iteration variance components).
+// With bootstrap set the top units are drawn with replacement instead,
+// the cluster bootstrap of the recording (Davison and Hinkley, Bootstrap
+// Methods and their Application, 1997, §3.8: resampling the top level of
+// nested data with replacement and keeping the lower levels is close to
+// unbiased): the recording's own CI.
 type sampler struct {
 	d     *design
 	first [][]int32
@@ -46,6 +42,11 @@ type sampler struct {
 	scratch [][]int32
 	// prefix is the configuration of replay (first units in recorded order).
 	prefix bool
+	// bootstrap draws the top units with replacement (the recording's own
+	// CI: a new recording has new top-level units); else without, as the
+	// lower levels. tops is the shuffle of the top units.
+	bootstrap bool
+	tops      []int32
 	// sorted[u], for a unit u of the level above the sample level (js ≥
 	// 1), holds the full values of its children in ascending order;
 	// sortedRun draws from it. pos and runs are sortedRun's buffers.
@@ -119,9 +120,34 @@ func (s *sampler) samplesPer(k []int) int {
 // drawn from the recording (see sampler) and returns it.
 func (s *sampler) run(dst []float64, k []int, rng *stats.Stream) []float64 {
 	for i := 0; i < k[0]; i++ {
-		dst = s.unit(dst, 0, int32(rng.IntN(s.d.units[0])), k, rng)
+		dst = s.unit(dst, 0, s.top(i, k[0], rng), k, rng)
 	}
 	return dst
+}
+
+// top is the i-th of the k0 top units of a run: drawn with replacement
+// when s.bootstrap is set, else the i-th of k0 distinct ones (a partial
+// Fisher–Yates shuffle of s.tops, advanced one step per call, restarted
+// at i = 0).
+func (s *sampler) top(i, k0 int, rng *stats.Stream) int32 {
+	n := s.d.units[0]
+	if s.bootstrap {
+		return int32(rng.IntN(n))
+	}
+	if k0 >= n {
+		return int32(i)
+	}
+	if i == 0 {
+		if len(s.tops) != n {
+			s.tops = make([]int32, n)
+		}
+		for u := range s.tops {
+			s.tops[u] = int32(u)
+		}
+	}
+	r := i + rng.IntN(n-i)
+	s.tops[i], s.tops[r] = s.tops[r], s.tops[i]
+	return s.tops[i]
 }
 
 // replay appends to dst the sample values of configuration k run on the
@@ -208,24 +234,62 @@ func mean(x []float64) float64 {
 	return s / float64(len(x))
 }
 
-// precisionDraws is the number of runs behind a configuration's precision.
+// precisionDraws is the number of runs behind a configuration's spread.
 const precisionDraws = 2000
 
-// precision is the relative half-width of the CI of the mean of a run of
-// configuration k at confidence conf: the conf quantile of
-// |m* − m| / m over precisionDraws runs drawn by the sampler, m* a run's
-// mean and m the recording's (the mean of its sample-level values). For
-// the recorded configuration it is the cluster bootstrap's interval of
-// the recording; for a smaller one, where a run of that size lands.
-func (s *sampler) precision(k []int, conf float64, rng *stats.Stream) float64 {
+// spread is the standard deviation of m* − m over precisionDraws runs of
+// configuration k drawn by s, m* a run's mean and m the recording's (the
+// mean of its sample-level values), relative to m. Drawn with bootstrap
+// set, at the recorded configuration, it is the cluster bootstrap's
+// standard error of the recording's mean; without, how far a run of k
+// drawn from the recording strays from the recording's mean (0 at the
+// recorded configuration).
+func (s *sampler) spread(k []int, rng *stats.Stream) float64 {
 	m := mean(s.full)
-	devs := make([]float64, precisionDraws)
+	var sum, sum2 float64
 	var buf []float64
-	for i := range devs {
+	for i := 0; i < precisionDraws; i++ {
 		buf = s.run(buf[:0], k, rng)
-		devs[i] = math.Abs(mean(buf)-m) / math.Abs(m)
+		e := (mean(buf) - m) / m
+		sum += e
+		sum2 += e * e
 	}
-	return stats.Quantile(devs, conf, nil)
+	n := float64(precisionDraws)
+	return math.Sqrt(max(0, sum2/n-(sum/n)*(sum/n)))
+}
+
+// standardError is the relative standard error of the recording's mean:
+// the cluster bootstrap's (spread with bootstrap), times √(n_0/(n_0 − 1))
+// for the bootstrap's plug-in variance of n_0 top units.
+func (s *sampler) standardError(rng *stats.Stream) float64 {
+	boot := *s
+	boot.bootstrap = true
+	n0 := float64(s.d.units[0])
+	return boot.spread(s.d.maxK, rng) * math.Sqrt(n0/max(1, n0-1))
+}
+
+// precision is the relative half-width of the conf CI of the mean of a
+// run of k, from the recording's standard error se (standardError) and
+// how far runs of k drawn from the recording stray from its mean:
+//
+//	h(k) = t_{(1+conf)/2, n_0−1} · √(se² + spread(k)²)
+//
+// The two add as independent errors, since a subsample's mean m_k
+// deviates from the recording's m by an error uncorrelated with m's own
+// (E[m_k | recording] = m for draws without replacement level by level),
+// so Var(m_k) = Var(m) + Var(m_k − m); the Student quantile with the top
+// level's n_0 − 1 degrees of freedom widens the interval for the few
+// units the variance rests on (3 forks: 9.9 standard errors at 99 %).
+func (s *sampler) precision(k []int, se, conf float64, rng *stats.Stream) float64 {
+	return s.tScale(conf) * math.Hypot(se, s.spread(k, rng))
+}
+
+// tScale is t_{(1+conf)/2, n_0−1} (the normal quantile for one top unit).
+func (s *sampler) tScale(conf float64) float64 {
+	if s.d.units[0] < 2 {
+		return stats.NormalQuantile((1 + conf) / 2)
+	}
+	return verdict.TQuantile((1+conf)/2, s.d.units[0]-1)
 }
 
 // sortedRun is run with the values in ascending order (dst reused): the
@@ -245,7 +309,7 @@ func (s *sampler) sortedRun(dst []float64, k []int, rng *stats.Stream) []float64
 	s.runs = s.runs[:0]
 	s.merged = s.merged[:0]
 	for i := 0; i < k[0]; i++ {
-		s.collect(0, int32(rng.IntN(s.d.units[0])), k, rng)
+		s.collect(0, s.top(i, k[0], rng), k, rng)
 	}
 	return s.mergeRuns(dst[:0])
 }

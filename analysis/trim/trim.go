@@ -177,9 +177,9 @@ func classify(b *Benchmark, s *table.Series, opt *Options) {
 	case duetModes[s.Mode]:
 		b.Path, b.Analyses = PathDuet, []string{"duet"}
 		b.Reason = "duet data: A and B compared by the duet analysis"
-	case b.Tool == "jmh" && s.Setup != nil && s.Setup.WarmupIterations > 0:
+	case b.Tool == "jmh" && statedWarmup(s, opt) > 0:
 		b.Path, b.Analyses = PathStatedWarmup, []string{"optimize"}
-		b.Reason = fmt.Sprintf("JMH recorded with %d warmup iterations (not stored): warmup kept, configuration chosen on the measurements", s.Setup.WarmupIterations)
+		b.Reason = fmt.Sprintf("JMH recorded with %d warmup iterations (not stored): warmup kept, configuration chosen on the measurements", statedWarmup(s, opt))
 	case b.Tool == "jmh" && n > window:
 		b.Path, b.Analyses = PathSteady, []string{"steady", "optimize"}
 		b.Reason = fmt.Sprintf("JMH -wi 0, forks of %d+ iterations (> steady window %d): steady-state detection, then the configuration chosen after the warmup", n, window)
@@ -197,6 +197,19 @@ func classify(b *Benchmark, s *table.Series, opt *Options) {
 }
 
 var nan = math.NaN()
+
+// statedWarmup is the warmup iterations per fork that s was recorded
+// after: its setup's, or Options.StatedWarmup for a JMH run whose setup
+// states none (files that hold only the measurement iterations).
+func statedWarmup(s *table.Series, opt *Options) int {
+	if s.Setup != nil && s.Setup.WarmupIterations > 0 {
+		return s.Setup.WarmupIterations
+	}
+	if toolOf(s) == "jmh" {
+		return opt.StatedWarmup
+	}
+	return 0
+}
 
 // warmupRule is W = ⌈Q_q(ends)⌉, the type-7 quantile rounded up.
 func warmupRule(ends []int, q float64) int {
@@ -317,7 +330,7 @@ func optimizeChunk(rep *Report, series []*table.Series, warmup []int, chunk []in
 			w[j] = warmup[i]
 		}
 	}
-	tab, err := postWarmupTable(series, chunk, w)
+	tab, err := postWarmupTable(series, chunk, w, opt)
 	if err != nil {
 		return err
 	}
@@ -369,7 +382,7 @@ func resultsByKey(rep *optimize.Report) map[table.Key]*optimize.Result {
 // iterations, each as long as a measurement iteration. optimize's time
 // model then pays the warmup (stated warmup iterations × warmup time) and
 // its commands ask for -wi with it, as its DiscardWarmup option would.
-func postWarmupTable(series []*table.Series, chunk []int, w []int) (*table.Table, error) {
+func postWarmupTable(series []*table.Series, chunk []int, w []int, opt *Options) (*table.Table, error) {
 	b := table.NewBuilder(memory.DefaultAllocator, table.DefaultBatchRows)
 	defer b.Release()
 	for j, i := range chunk {
@@ -378,13 +391,19 @@ func postWarmupTable(series []*table.Series, chunk []int, w []int) (*table.Table
 		if s.Setup != nil {
 			setup = *s.Setup
 		}
+		if n := statedWarmup(s, opt); n > setup.WarmupIterations {
+			setup.WarmupIterations = n
+			if it := s.Setup.IterationTimeNs(); it > 0 && setup.WarmupTimeNs <= 0 {
+				setup.WarmupTimeNs = it
+			}
+		}
 		if w[j] > 0 {
 			setup.WarmupIterations += w[j]
 			if it := s.Setup.IterationTimeNs(); it > 0 {
 				setup.WarmupTimeNs = it
 			}
 		}
-		if s.Setup != nil || w[j] > 0 {
+		if s.Setup != nil || w[j] > 0 || setup.WarmupIterations > 0 {
 			if err := b.AddSetup(setup); err != nil {
 				return nil, err
 			}
@@ -440,6 +459,9 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		return nil
 	}
 	b.Distributions = []reports.Distribution{reports.Summarize(reports.Distribution{Key: b.Key, Configuration: "recorded", Values: d.obs})}
+	if opt.evalHook != nil {
+		defer opt.evalHook(b, s, w, d, cost)
+	}
 	key := b.Key.String()
 	conf := opt.Optimize.Bootstrap.Confidence
 	sm := newSampler(d)
@@ -447,7 +469,9 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	sr := newSearch(d, cost, det)
 	rec := sr.recorded()
 	b.Recorded.TimeNs = int64(math.Round(sr.timeNs(rec)))
-	b.Precision = sm.precision(rec, conf, stats.NewStream(opt.Seed, key, blockPrecision))
+	se := sm.standardError(stats.NewStream(opt.Seed, key, blockPrecision))
+	b.Precision = sm.tScale(conf) * se
+	prec := func(k config) float64 { return sm.precision(k, se, conf, stats.NewStream(opt.Seed, key, blockPrecision)) }
 	if math.IsNaN(b.Precision) || math.IsInf(b.Precision, 0) {
 		return fmt.Errorf("trim: %s: the CI of the mean is not finite (mean %v): values overflow or cancel", b.Key, d.mean)
 	}
@@ -463,7 +487,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	}
 	kmin := fixedMinimum(d, b.Tool, sr.bound)
 	b.Minimum = Baseline{TimeNs: int64(math.Round(sr.timeNs(kmin))), ChangeRate: math.Abs(d.replay(kmin.floats())-d.mean) / math.Abs(d.mean),
-		Precision: sm.precision(kmin, conf, stats.NewStream(opt.Seed, key, blockPrecision)), Detectable: det.detectable(kmin)}
+		Precision: prec(kmin), Detectable: det.detectable(kmin)}
 	var ratio float64
 	b.Target, ratio = opt.target(b.DetectableRecorded)
 	b.OutOfSample = validate(d, cost, b.Tool, noSteady, opt, key)
@@ -495,7 +519,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		b.Status = StatusTrimmed
 	}
 	b.Reason += fmt.Sprintf("; detects %s recorded, %s at %s of the time (%s); CI ±%s → ±%s",
-		pctPrec(b.DetectableRecorded), pctPrec(mds), pct(sr.timeNs(best)/recT), opt.targetRule(), pctPrec(b.Precision), pctPrec(sm.precision(best, conf, stats.NewStream(opt.Seed, key, blockPrecision))))
+		pctPrec(b.DetectableRecorded), pctPrec(mds), pct(sr.timeNs(best)/recT), opt.targetRule(), pctPrec(b.Precision), pctPrec(prec(best)))
 	if noSteady {
 		b.Reason += "; iterations per fork kept (the mean depends on the run's length)"
 	}
@@ -510,7 +534,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	ev := optimize.Evaluation{Config: cfg}
 	b.Recommended = levelConfig(r, cfg, r.Setup)
 	b.Recommended.TimeNs = int64(math.Round(sr.timeNs(best)))
-	b.RecommendedPrecision = sm.precision(best, conf, stats.NewStream(opt.Seed, key, blockPrecision))
+	b.RecommendedPrecision = prec(best)
 	b.Detectable = mds
 	h := b.Precision * math.Abs(d.mean)
 	b.Estimate, b.Reference, b.RefLower, b.RefUpper = d.replay(best.floats()), d.mean, d.mean-h, d.mean+h

@@ -26,6 +26,7 @@ func trimCommand() *cli.Command {
 			&cli.Float64Flag{Name: "alpha", Destination: &opt.Alpha, Value: trim.DefaultOptions.Alpha, Usage: "significance level of --test (benchstat's 0.05)"},
 			&cli.Float64Flag{Name: "keep", Destination: &opt.Keep, Value: trim.DefaultOptions.Keep, Usage: "per benchmark the cheapest configuration whose detectable slowdown under --test is at most this `FACTOR` × the recorded one's"},
 			&cli.StringFlag{Name: "detect", Usage: "instead of --keep: the cheapest configuration that detects this slowdown (`PCT`, e.g. 5%) in 80 % of A/B runs"},
+			&cli.IntFlag{Name: "stated-warmup", Destination: &opt.StatedWarmup, Usage: "JMH files without their warmup iterations (µOpTime's ESE'21 CSVs: 10) were recorded after `N` of them per fork"},
 			&cli.StringFlag{Name: "versions", Usage: "the order of the versions, oldest first: `V1,V2,...` (default: the order of the files)"},
 			&cli.BoolFlag{Name: "parallel-instances", Destination: &opt.ParallelInstances, Usage: "instances run side by side: an instance costs no wall time"},
 			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},

@@ -38,7 +38,7 @@ var flagRanges = map[string]flagRange{
 	// optimize and compare
 	"threshold": positive, "min-repetitions": atLeastOne, "discard-warmup": nonNegative,
 	// trim
-	"splits": upTo(0, maxRepeats), "keep": {Min: 1, Max: 100},
+	"splits": upTo(0, maxRepeats), "keep": {Min: 1, Max: 100}, "stated-warmup": upTo(0, maxIterations),
 	"min-change": nonNegative, "aa-repeats": upTo(1, maxRepeats),
 	// reconfigure
 	"wi-min": upTo(0, maxIterations), "wi-max": upTo(0, maxIterations), "mi": upTo(1, maxIterations),
