@@ -6,16 +6,19 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
 	"github.com/benchtrim/benchtrim/analysis/optimize"
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
 	"github.com/benchtrim/benchtrim/analysis/steady"
-	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/format/all"
+	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
@@ -134,14 +137,14 @@ func evalOptions() Options {
 	return o
 }
 
-// uniformGrid is the uniform reductions of a design: per level the counts
-// a user would pick, the same for every benchmark: Go -count 3, 4, 5, 6,
-// 8, 10, 15, 20, 30, 40, 50; JMH forks 1, 2, 3, 5 × iterations 3, 5, 10,
-// 15, 20, 30, 50, 100 (those within the recording).
+// The uniform reductions of a design: per level the counts a user would
+// pick, the same for every benchmark: Go -count 3, 4, 5, 6, 8, 10, 15,
+// 20, 30, 40, 50; JMH forks 1, 2, 3, 5 × iterations 5, 10, 15, 20, 30,
+// 50, 100 (those within the recording).
 var (
 	uniformCounts     = []int{3, 4, 5, 6, 8, 10, 15, 20, 30, 40, 50}
 	uniformForks      = []int{1, 2, 3, 5}
-	uniformIterations = []int{3, 5, 10, 15, 20, 30, 50, 100}
+	uniformIterations = []int{5, 10, 15, 20, 30, 50, 100}
 )
 
 // uniformName names a uniform reduction.
@@ -181,9 +184,12 @@ func uniformConfig(d *design, forks, its int) (config, bool) {
 
 // loadVersion reads one version's file, runs trim, and finds every
 // method's configuration on each benchmark run's design.
-func loadVersion(t *testing.T, file string, opt Options) *evalVersion {
-	t.Helper()
-	tab := readFiles(t, file)
+func loadVersion(file string, opt Options) (*evalVersion, error) {
+	tab, _, _, err := ingest.ReadFiles([]string{file}, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
+		return nil, err
+	}
+	defer tab.Release()
 	v := &evalVersion{file: file, bench: map[string]*evalBench{}}
 	var order []*evalBench
 	opt.evalHook = func(b *Benchmark, s *table.Series, w int, d *design, cost costModel) {
@@ -193,7 +199,7 @@ func loadVersion(t *testing.T, file string, opt Options) *evalVersion {
 	}
 	rep, err := Run(tab, opt)
 	if err != nil {
-		t.Fatalf("%s: %v", file, err)
+		return nil, err
 	}
 	for i := range rep.Benchmarks {
 		b := &rep.Benchmarks[i]
@@ -219,8 +225,12 @@ func loadVersion(t *testing.T, file string, opt Options) *evalVersion {
 				break
 			}
 		}
-		for _, f := range uniformForks {
-			for _, it := range append(slices.Clone(uniformIterations), uniformCounts...) {
+		its, forks := uniformIterations, uniformForks
+		if b.Tool == "go" {
+			its, forks = uniformCounts, []int{1}
+		}
+		for _, f := range forks {
+			for _, it := range its {
 				if k, ok := uniformConfig(eb.d, f, it); ok {
 					eb.config[uniformName(b.Tool, f, it)] = k
 				}
@@ -237,7 +247,7 @@ func loadVersion(t *testing.T, file string, opt Options) *evalVersion {
 	if len(series) > 0 {
 		post, err := postWarmupTable(series, idx, ws, &opt)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		oopt := optimize.DefaultOptions
 		oopt.Bootstrap.Resamples = 1000
@@ -245,7 +255,7 @@ func loadVersion(t *testing.T, file string, opt Options) *evalVersion {
 		orep, err := optimize.Run(post, oopt)
 		post.Release()
 		if err != nil {
-			t.Fatalf("%s: optimize: %v", file, err)
+			return nil, fmt.Errorf("optimize: %w", err)
 		}
 		for _, r := range orep.Results {
 			eb := v.bench[runKeyName(r.Key)]
@@ -275,7 +285,7 @@ func loadVersion(t *testing.T, file string, opt Options) *evalVersion {
 			}
 		}
 	}
-	return v
+	return v, nil
 }
 
 // methodTally gathers one method's outcome over a data set.
@@ -336,7 +346,7 @@ const evalAASplits = 5
 
 // evalDetectDraws is the number of A/B pairs behind the evaluation's
 // detectable slowdowns.
-const evalDetectDraws = 200
+const evalDetectDraws = 100
 
 // runValues is the sample values of method m on benchmark run eb: its
 // configuration replayed in recorded order, or, for dynamic
@@ -527,9 +537,14 @@ func TestEvaluationVersions(t *testing.T) {
 	if *evalKeep > 0 {
 		opt.Keep = *evalKeep
 	}
-	var out strings.Builder
-	all := map[string]*methodTally{}
-	for _, set := range evalSets {
+	type setResult struct {
+		methods []string
+		tally   map[string]*methodTally
+	}
+	results := make([]setResult, len(evalSets))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, set := range evalSets {
 		if !strings.Contains(set.name, *evalOnly) {
 			continue
 		}
@@ -540,30 +555,42 @@ func TestEvaluationVersions(t *testing.T) {
 			t.Errorf("%s: no files match %s", set.name, set.glob)
 			continue
 		}
-		tally := map[string]*methodTally{}
-		var methods []string
-		for _, seq := range set.seqs(files) {
-			var vs []*evalVersion
-			for _, f := range seq {
-				vs = append(vs, loadVersion(t, f, opt))
-			}
-			ms := evalMethods(vs)
-			for _, m := range ms {
-				if tally[m] == nil {
-					tally[m] = &methodTally{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			tally := map[string]*methodTally{}
+			var methods []string
+			for _, seq := range set.seqs(files) {
+				var vs []*evalVersion
+				for _, f := range seq {
+					v, err := loadVersion(f, opt)
+					if err != nil {
+						t.Errorf("%s: %v", f, err)
+						return
+					}
+					vs = append(vs, v)
 				}
-				if !slices.Contains(methods, m) {
-					methods = append(methods, m)
+				ms := evalMethods(vs)
+				for _, m := range ms {
+					if tally[m] == nil {
+						tally[m] = &methodTally{}
+					}
+					if !slices.Contains(methods, m) {
+						methods = append(methods, m)
+					}
 				}
+				evaluate(vs, opt, ms, tally)
 			}
-			evaluate(vs, opt, ms, tally)
-		}
-		writeTally(&out, set.name, methods, tally)
-		for m, mt := range tally {
-			if all[m] == nil {
-				all[m] = &methodTally{}
-			}
-			all[m].add(mt)
+			results[i] = setResult{methods, tally}
+		}()
+	}
+	wg.Wait()
+	var out strings.Builder
+	for i, set := range evalSets {
+		if results[i].tally != nil {
+			writeTally(&out, set.name, results[i].methods, results[i].tally)
 		}
 	}
 	t.Log("\n" + out.String())
@@ -572,7 +599,6 @@ func TestEvaluationVersions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_ = estimate.TestU
 }
 
 // writeTally writes one data set's table: per method the time share, the

@@ -65,6 +65,12 @@ type Options struct {
 	// detects 4 % slowdowns is cut to one that detects 5 %). It must be at
 	// least 1.
 	Keep float64
+	// MinEffect is the smallest slowdown that matters (compare's
+	// --min-effect): a configuration that finds a slowdown of MinEffect
+	// in 95 % of A/B runs keeps the verdicts a user acts on, even where
+	// the recording could detect far smaller ones (0.03: 3 %, the size of
+	// a clear change in docs/trim.md's evaluation). 0: off, only Keep.
+	MinEffect float64
 	// Detect, when positive, replaces Keep by an absolute target: the
 	// cheapest configuration that detects a slowdown of Detect (0.05: 5 %)
 	// in 80 % of A/B runs. Where even the recorded configuration does not,
@@ -137,7 +143,8 @@ var DefaultOptions = Options{
 	MinSteadyShare: 0.5,
 	Test:           estimate.TestU,
 	Alpha:          estimate.DefaultAlpha,
-	Keep:           1.25,
+	Keep:           1.5,
+	MinEffect:      0.03,
 	Splits:         10,
 	DetectDraws:    500,
 	Seed:           1,
@@ -213,6 +220,9 @@ func (o *Options) Validate() error {
 	}
 	if !(o.Keep >= 1) || math.IsInf(o.Keep, 0) {
 		return fmt.Errorf("trim: keep %v must be a finite factor ≥ 1 (1.25: the detectable slowdown at most 1.25× the recorded)", o.Keep)
+	}
+	if !(o.MinEffect >= 0 && o.MinEffect < 10) {
+		return fmt.Errorf("trim: min effect %v must be a slowdown from 0 (off) to 10 (1000 %%)", o.MinEffect)
 	}
 	if !(o.Detect >= 0 && o.Detect < 10) {
 		return fmt.Errorf("trim: detect %v must be a slowdown from 0 (off) to 10 (1000 %%)", o.Detect)

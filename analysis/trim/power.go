@@ -104,6 +104,30 @@ func (t *detector) detectable(k []int) float64 {
 // the share of detecting pairs is decided either way (at least
 // detectPower of all draws, or too few left to reach it).
 func (t *detector) detects(k []int, target float64) bool {
+	return t.detectsWith(k, target, detectPower)
+}
+
+// detectsWith reports whether runs of k detect a slowdown of target in at
+// least a share power of A/B pairs (the power quantile of δ* at or below
+// target); detects is detectsWith at detectPower.
+func (t *detector) detectsWith(k []int, target, power float64) bool {
+	return t.detectsBy(t.s, k, target, power)
+}
+
+// detectsFresh is detectsWith for runs of new top-level units: the top
+// units drawn with replacement (the cluster bootstrap), so that what
+// varies between forks, instances or processes varies between A and B
+// (sampler.bootstrap). An absolute target (Options.MinEffect) asks
+// about such runs; a target relative to the recording compares runs
+// drawn from it alike (detects).
+func (t *detector) detectsFresh(k []int, target, power float64) bool {
+	boot := *t.s
+	boot.bootstrap = true
+	return t.detectsBy(&boot, k, target, power)
+}
+
+// detectsBy is detectsWith with the runs drawn by s.
+func (t *detector) detectsBy(s *sampler, k []int, target, power float64) bool {
 	if !t.canFire(k) || math.IsNaN(target) {
 		return false
 	}
@@ -113,11 +137,11 @@ func (t *detector) detects(k []int, target float64) bool {
 	rng := t.stream()
 	h := 0.0
 	if t.test == estimate.TestRatio {
-		h = t.s.precision(k, t.se, 1-t.alpha, rng)
+		h = s.precision(k, t.se, 1-t.alpha, rng)
 	}
-	// need pairs at or below target put the detectPower quantile of the
-	// pairs' δ* at or below it (quantileNeed).
-	need := quantileNeed(t.draws, detectPower)
+	// need pairs at or below target put the power quantile of the pairs'
+	// δ* at or below it (quantileNeed).
+	need := quantileNeed(t.draws, power)
 	hit := 0
 	for i := 0; i < t.draws; i++ {
 		if hit >= need {
@@ -128,13 +152,13 @@ func (t *detector) detects(k []int, target float64) bool {
 		}
 		var ok bool
 		if t.test == estimate.TestU {
-			t.a = t.s.sortedRun(t.a[:0], k, rng)
-			t.b = t.s.sortedRun(t.b[:0], k, rng)
+			t.a = s.sortedRun(t.a[:0], k, rng)
+			t.b = s.sortedRun(t.b[:0], k, rng)
 			u := nonparam.UCritical(len(t.a), len(t.b), t.alpha)
 			ok = u <= len(t.a)*len(t.b) && countRatioBelow(t.a, t.b, 1+target) >= u
 		} else {
-			t.a = t.s.run(t.a[:0], k, rng)
-			t.b = t.s.run(t.b[:0], k, rng)
+			t.a = s.run(t.a[:0], k, rng)
+			t.b = s.run(t.b[:0], k, rng)
 			ok = t.delta(t.a, t.b, h) <= target
 		}
 		if ok {

@@ -492,6 +492,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	b.Target, ratio = opt.target(b.DetectableRecorded)
 	b.OutOfSample = validate(d, cost, b.Tool, noSteady, opt, key)
 	recT := sr.timeNs(rec)
+	sr.setMinEffect(opt)
 	best, mds, ok := sr.cheapest((1-minSaving)*recT, b.Target, ratio)
 	need := verdict.MinSamples(opt.Test, opt.Alpha)
 	switch {
@@ -564,7 +565,11 @@ func (o *Options) targetRule() string {
 	if o.Detect > 0 {
 		return fmt.Sprintf("target: detect %s with the %s test at α = %g", pctPrec(o.Detect), o.Test, o.Alpha)
 	}
-	return fmt.Sprintf("target: detect within %g× the recorded, %s test at α = %g", o.Keep, o.Test, o.Alpha)
+	s := fmt.Sprintf("target: detect within %g× the recorded", o.Keep)
+	if o.MinEffect > 0 {
+		s += fmt.Sprintf(" or %s in 95 %% of runs", pctPrec(o.MinEffect))
+	}
+	return s + fmt.Sprintf(", %s test at α = %g", o.Test, o.Alpha)
 }
 
 // minSaving is the least share of the recorded time a recommendation must

@@ -87,6 +87,7 @@ func validate(d *design, cost costModel, tool string, noSteady bool, opt *Option
 		}
 		rec := config(slices.Clone(sr.bound))
 		target, ratio := opt.target(det.detectable(rec))
+		sr.setMinEffect(opt)
 		k, _, ok := sr.cheapest((1-minSaving)*sr.timeNs(rec), target, ratio)
 		if !ok {
 			k = rec

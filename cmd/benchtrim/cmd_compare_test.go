@@ -90,8 +90,9 @@ func TestCompareCommandABThreeWays(t *testing.T) {
 	if !strings.HasSuffix(changedLine, " slower") {
 		t.Errorf("the +25 %% benchmark %s is not reported slower: %q\n%s", changed[0], changedLine, stdout)
 	}
-	// The default statistic is the median, the verdict the U test's.
-	if !strings.HasPrefix(lines[0], "4 of 12 benchmarks changed: 1 slower (up to +2") || !strings.Contains(lines[0], "3 faster (up to -") {
+	// The default rule is benchstat's: the medians, the U test at α =
+	// 0.05 (benchstat calls the same 6 changed, docs/export.md).
+	if !strings.HasPrefix(lines[0], "6 of 12 benchmarks changed: 3 slower (up to +2") || !strings.Contains(lines[0], "3 faster (up to -") {
 		t.Errorf("first line %q, want the one-line answer", lines[0])
 	}
 	for _, want := range []string{"base: " + uopt[0], "test: " + uopt[1], "1000 resamples", "geomean", "benchmarks: Benchmark…", "12 compared:", "wrote " + out1} {

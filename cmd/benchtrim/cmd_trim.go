@@ -25,6 +25,7 @@ func trimCommand() *cli.Command {
 			&cli.StringFlag{Name: "test", Aliases: []string{"rule"}, Value: trim.DefaultOptions.Test.String(), Usage: "the `TEST` your verdicts come from: u (benchstat's U test), ratio (bootstrap CI of the ratio of means) or overlap (JMH-style CI overlap)"},
 			&cli.Float64Flag{Name: "alpha", Destination: &opt.Alpha, Value: trim.DefaultOptions.Alpha, Usage: "significance level of --test (benchstat's 0.05)"},
 			&cli.Float64Flag{Name: "keep", Destination: &opt.Keep, Value: trim.DefaultOptions.Keep, Usage: "per benchmark the cheapest configuration whose detectable slowdown under --test is at most this `FACTOR` × the recorded one's"},
+			&cli.StringFlag{Name: "min-effect", Value: "3%", Usage: "the smallest slowdown that matters: a configuration that finds one of this `PCT` in 95 % of A/B runs is enough, even where --keep asks for more (0: off)"},
 			&cli.StringFlag{Name: "detect", Usage: "instead of --keep: the cheapest configuration that detects this slowdown (`PCT`, e.g. 5%) in 80 % of A/B runs"},
 			&cli.IntFlag{Name: "stated-warmup", Destination: &opt.StatedWarmup, Usage: "JMH files without their warmup iterations (µOpTime's ESE'21 CSVs: 10) were recorded after `N` of them per fork"},
 			&cli.StringFlag{Name: "versions", Usage: "the order of the versions, oldest first: `V1,V2,...` (default: the order of the files)"},
@@ -56,6 +57,9 @@ func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
 	var err error
 	if opt.Test, err = estimate.ParseTest(c.String("test")); err != nil {
 		return opt, cliapp.Usagef("trim", "--test: %v", err)
+	}
+	if opt.MinEffect, err = parsePercent(c.String("min-effect")); err != nil || !(opt.MinEffect >= 0) {
+		return opt, cliapp.Usagef("trim", "--min-effect: want a slowdown such as 3%% or 0.03, got %q", c.String("min-effect"))
 	}
 	if d := c.String("detect"); d != "" {
 		if opt.Detect, err = parsePercent(d); err != nil || !(opt.Detect > 0) {

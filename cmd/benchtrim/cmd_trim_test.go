@@ -80,76 +80,57 @@ func TestTrimCommand(t *testing.T) {
 	}
 }
 
-// TestTrimRulesExclusive: --target and --tradeoff are two rules; giving
-// both is a usage error, before any input is read; a negative λ is out
-// of range.
-func TestTrimRulesExclusive(t *testing.T) {
-	_, _, err := runCLI(t, "trim", "--target", "0.02", "--tradeoff", "0.1", "missing.json")
-	if !isUsageError(err) || !strings.Contains(err.Error(), "--tradeoff") {
-		t.Errorf("--target with --tradeoff: err %v, want a usage error naming --tradeoff", err)
-	}
-	if _, _, err := runCLI(t, "trim", "--tradeoff", "-1", "missing.json"); err == nil || !strings.Contains(err.Error(), "tradeoff") {
-		t.Errorf("--tradeoff -1: err %v, want an error naming --tradeoff", err)
+// TestTrimTargets: --keep and --detect are two targets (a usage error
+// together), --test takes u, ratio or overlap and nothing else, and
+// --keep below 1 is out of range.
+func TestTrimTargets(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--keep", "2", "--detect", "5%"}, "--detect"},
+		{[]string{"--test", "t"}, "--test"},
+		{[]string{"--keep", "0.5"}, "--keep"},
+		{[]string{"--min-effect", "x"}, "--min-effect"},
+	} {
+		_, _, err := runCLI(t, append(append([]string{"trim"}, tc.args...), "missing.json")...)
+		if !isUsageError(err) || !strings.Contains(err.Error(), tc.flag) {
+			t.Errorf("%v: err %v, want a usage error naming %s", tc.args, err, tc.flag)
+		}
 	}
 }
 
-// TestTrimBudget runs trim --tradeoff 0.02 --budget B on a generated
-// µOpTime suite for the budgets minimum and 40 %: the text, the plan's
-// budget column and the report name the budget, no benchmark's
-// configuration costs more than max(minimum_time_s, B × recorded_time_s),
-// and at 40 % some benchmark spends more than the minimum's time (the
-// share binds). A budget without a trade-off is refused.
-func TestTrimBudget(t *testing.T) {
+// TestTrimDetect runs trim --detect on a generated µOpTime suite: the
+// text and the plan name the test and the target, and every trimmed
+// benchmark detects at most the target (target_detectable_slowdown), or
+// keeps its recording.
+func TestTrimDetect(t *testing.T) {
 	dir := t.TempDir()
 	in := generated(t, dir, "u.csv", "--preset", "uoptime", "--benchmarks", "3")
-	for _, tc := range []struct {
-		arg, text, html string
-		share           float64
-	}{
-		{"minimum", "trade-off 0.02 within the fixed minimum's time", "within the fixed minimal configuration&#39;s time", 0},
-		{"40%", "trade-off 0.02 within max(the fixed minimum's time, 40 % of the recorded)", "and 40.0 % of the recorded", 0.4},
-	} {
-		plan, report := filepath.Join(dir, "plan.csv"), filepath.Join(dir, "r.html")
-		out, stderr, err := runCLI(t, "-q", "trim", "--resamples", "500", "--splits", "2", "--tradeoff", "0.02", "--budget", tc.arg, "-o", plan, "--report", report, in)
-		if err != nil {
-			t.Fatalf("--budget %s: %v\n%s", tc.arg, err, stderr)
+	plan := filepath.Join(dir, "plan.csv")
+	out, stderr, err := runCLI(t, "-q", "trim", "--splits", "2", "--detect", "20%", "--test", "overlap", "-o", plan, in)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(out, "target: detect 20.0 % with the overlap test at α = 0.05") {
+		t.Errorf("the text does not name the target:\n%s", out)
+	}
+	rows := readCSV(t, plan)
+	col := columnsOf(rows[0])
+	trimmed := 0
+	for _, r := range rows[1:] {
+		if r[col["test"]] != "overlap" || r[col["target_detectable_slowdown"]] != "0.2" {
+			t.Errorf("%s: test %q, target %q", r[col["benchmark"]], r[col["test"]], r[col["target_detectable_slowdown"]])
 		}
-		if !strings.Contains(out, tc.text) {
-			t.Errorf("--budget %s: the text does not name the budget:\n%s", tc.arg, out)
+		if r[col["status"]] != "trimmed" {
+			continue
 		}
-		rows := readCSV(t, plan)
-		if len(rows) < 4 {
-			t.Fatalf("plan has %d rows, want a header and 3 benchmarks at least", len(rows))
-		}
-		col := columnsOf(rows[0])
-		overMin := 0
-		for _, r := range rows[1:] {
-			if b, _ := strconv.ParseFloat(r[col["budget"]], 64); b != tc.share {
-				t.Errorf("--budget %s: %s: budget %q, want %v", tc.arg, r[col["benchmark"]], r[col["budget"]], tc.share)
-			}
-			ts, _ := strconv.ParseFloat(r[col["time_s"]], 64)
-			ms, _ := strconv.ParseFloat(r[col["minimum_time_s"]], 64)
-			rs, _ := strconv.ParseFloat(r[col["recorded_time_s"]], 64)
-			if cap := max(ms, tc.share*rs); !(ts > 0 && ts <= cap*(1+1e-9)) {
-				t.Errorf("--budget %s: %s: time_s %v, fixed minimum %v, recorded %v: want within the budget %v", tc.arg, r[col["benchmark"]], ts, ms, rs, cap)
-			}
-			if ts > ms*(1+1e-9) {
-				overMin++
-			}
-		}
-		if tc.share > 0 && overMin == 0 {
-			t.Errorf("--budget %s: no benchmark spends more than the fixed minimum's time: the share does not bind", tc.arg)
-		}
-		if html, err := os.ReadFile(report); err != nil || !strings.Contains(string(html), tc.html) {
-			t.Errorf("--budget %s: the report does not name the budget (err %v)", tc.arg, err)
+		trimmed++
+		if d, _ := strconv.ParseFloat(r[col["detectable_slowdown"]], 64); !(d <= 0.2) {
+			t.Errorf("%s: trimmed, detects %v, want at most 0.2", r[col["benchmark"]], d)
 		}
 	}
-	for _, args := range [][]string{{"--tradeoff", "0", "--budget", "minimum"}, {"--target", "0.01", "--budget", "5%"}, {"--target", "0.01", "--max-loss", "2"}} {
-		if _, _, err := runCLI(t, append(append([]string{"trim"}, args...), in)...); err == nil || !strings.Contains(err.Error(), "--budget and --max-loss bound the second") {
-			t.Errorf("%v: err %v, want an error saying --budget bounds the trade-off rule", args, err)
-		}
-	}
-	if _, _, err := runCLI(t, "trim", "--tradeoff", "0.02", "--budget", "150%", in); err == nil || !strings.Contains(err.Error(), "budget") {
-		t.Errorf("--budget 150%%: err %v, want an error naming the budget", err)
+	if trimmed == 0 {
+		t.Errorf("nothing trimmed at --detect 20%%:\n%s", out)
 	}
 }

