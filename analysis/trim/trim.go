@@ -471,7 +471,9 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	b.Recorded.TimeNs = int64(math.Round(sr.timeNs(rec)))
 	se := sm.standardError(stats.NewStream(opt.Seed, key, blockPrecision))
 	b.Precision = sm.tScale(conf) * se
-	prec := func(k config) float64 { return sm.precision(k, se, conf, stats.NewStream(opt.Seed, key, blockPrecision)) }
+	prec := func(k config) float64 {
+		return sm.precision(k, se, conf, stats.NewStream(opt.Seed, key, blockPrecision))
+	}
 	if math.IsNaN(b.Precision) || math.IsInf(b.Precision, 0) {
 		return fmt.Errorf("trim: %s: the CI of the mean is not finite (mean %v): values overflow or cancel", b.Key, d.mean)
 	}
