@@ -336,7 +336,6 @@ func compareSets(base, test runSet, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	opt.Bootstrap.Confidence = opt.ruleConfidence()
 	rep := &Report{Options: opt, Base: base.Label, Test: test.Label, Metric: table.Primary, Unit: "ns/op",
 		Config: configLines(base.Series, test.Series)}
 	for _, ss := range [][]*table.Series{base.Series, test.Series} {

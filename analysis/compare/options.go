@@ -20,8 +20,10 @@ type Options struct {
 	// Rule is the test the verdict rests on (estimate.Test): benchstat's
 	// U test on the iteration values (TestU, the medians shown), the
 	// hierarchical bootstrap interval of the ratio of means (TestRatio,
-	// at confidence 1 − Alpha) or JMH's interval overlap (TestOverlap, at
-	// 1 − Alpha). trim's checks use the same rule.
+	// at Bootstrap.Confidence: the command line sets it to 1 − Alpha
+	// unless --confidence is given) or JMH's interval overlap
+	// (TestOverlap, t intervals at 1 − Alpha). trim's checks use the same
+	// rule.
 	Rule estimate.Test
 	// Alpha is the significance level of the rule (and of the U test's
 	// p-value shown beside every rule): p ≤ Alpha is reported as a
@@ -117,16 +119,6 @@ func (o *Options) statistic() string {
 // median reports whether the rule is the U test, whose change is the
 // ratio of the medians.
 func (o *Options) median() bool { return o.Rule == estimate.TestU }
-
-// ruleConfidence is the confidence level of the rule's intervals: 1 −
-// Alpha for TestRatio and TestOverlap (the interval a verdict rests on),
-// Bootstrap.Confidence for the intervals shown beside the U test.
-func (o *Options) ruleConfidence() float64 {
-	if o.Rule == estimate.TestU {
-		return o.Bootstrap.Confidence
-	}
-	return 1 - o.Alpha
-}
 
 // Validate reports whether o is usable.
 func (o Options) Validate() error {

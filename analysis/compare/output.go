@@ -120,7 +120,7 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.Int("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
 	f.Float("alpha", constF64(n, o.Alpha))
 	f.String("statistic", constStr(n, o.statistic()))
-	f.String("test", constStr(n, o.Rule.String()))
+	f.String("rule", constStr(n, o.Rule.String()))
 	f.Float("min_effect", constF64(n, o.MinEffect/100))
 	f.Int("discard_warmup", constI64(n, int64(o.DiscardWarmup)))
 	f.Int("seed", constI64(n, int64(o.Seed)))

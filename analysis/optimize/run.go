@@ -50,6 +50,9 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	}
 	rep.dropNonFinite(series)
 	if multipleVersions(present) {
+		if opt.Versions.Order == nil {
+			opt.Versions.Order = inputOrder(t) // the order of the files, as given
+		}
 		if rep.Versions, err = compareVersionsOf(series, present, rep, opt.Versions); err != nil {
 			return nil, err
 		}
@@ -114,4 +117,20 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 // for every benchmark (the latest version's, see toRun).
 func (r *Report) WriteScript(w io.Writer) error {
 	return writeScript(w, toRun(r, r.Versions), r.Options.Metrics)
+}
+
+// inputOrder lists t's version labels in the order the input first gives
+// them (table.Labels: the order of the files on the command line), the
+// default release order; versions the labels do not name follow in their
+// natural order.
+func inputOrder(t *table.Table) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range table.Labels(t) {
+		if !seen[l[1]] {
+			seen[l[1]] = true
+			out = append(out, l[1])
+		}
+	}
+	return out
 }

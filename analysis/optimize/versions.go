@@ -15,7 +15,9 @@ type VersionOptions struct {
 	// version; "" means the first version of each project.
 	Base string
 	// Order lists the versions in release order; versions of the data not
-	// listed are left out (with a note). Nil means natural order (versionLess).
+	// listed are left out (with a note). Nil means the order in which the
+	// input gives them (the order of the files; Run), or natural order
+	// (versionLess) where the input does not say.
 	Order []string
 	// SlowdownsOnly counts only increases of time per operation as changes,
 	// as the µOpTime prototype did; otherwise both directions count.

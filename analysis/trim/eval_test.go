@@ -3,6 +3,7 @@ package trim
 import (
 	"flag"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/reports/chart"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -43,6 +45,9 @@ type evalSet struct {
 	seqs func(files []string) [][]string
 	// stated is Options.StatedWarmup for files without their warmup.
 	stated int
+	// family pools the set with others of its tool for the summary
+	// tables ("" keeps it apart).
+	family string
 }
 
 // byVersion is one sequence of every file, in the natural order of their
@@ -90,13 +95,13 @@ func eachAlone(files []string) [][]string {
 
 var evalSets = []evalSet{
 	// ESE'21: 10 warmup iterations per fork ran before the 20 in the files.
-	{"byte-buddy (31 releases, 3 forks × 20 iterations)", "jmh-versions/laaber-ese21/laaber_bytebuddy-*.csv", byVersion, 10},
-	{"jenetics (21 releases, 3 forks × 20 iterations)", "jmh-versions/laaber-ese21/laaber_jenetics-*.csv", byVersion, 10},
-	{"json-log-filter (13 releases on 6 JVMs, 1 fork × 3–15)", "jmh-versions/json-log-filter/*.json", byJDK, 0},
-	{"oastools (4 releases, go test -count 3–5)", "gobench-versions/oastools/*.txt", byVersion, 0},
-	{"tattle (4 releases, -count 30)", "gobench-versions/tattle/*.txt", byVersion, 0},
-	{"rxp (5 releases, -count 50)", "gobench-versions/rxp/*.txt", byVersion, 0},
-	{"FSE'20 (4 projects, 1 version, 5 forks × 100)", "jmh-versions/laaber-fse20/*.csv", eachAlone, 0},
+	{"byte-buddy (31 releases, 3 forks × 20 iterations)", "jmh-versions/laaber-ese21/laaber_bytebuddy-*.csv", byVersion, 10, "JMH"},
+	{"jenetics (21 releases, 3 forks × 20 iterations)", "jmh-versions/laaber-ese21/laaber_jenetics-*.csv", byVersion, 10, "JMH"},
+	{"json-log-filter (13 releases on 6 JVMs, 1 fork × 3–15)", "jmh-versions/json-log-filter/*.json", byJDK, 0, "JMH"},
+	{"oastools (4 releases, go test -count 3–5)", "gobench-versions/oastools/*.txt", byVersion, 0, "Go"},
+	{"tattle (4 releases, -count 30)", "gobench-versions/tattle/*.txt", byVersion, 0, "Go"},
+	{"rxp (5 releases, -count 50)", "gobench-versions/rxp/*.txt", byVersion, 0, "Go"},
+	{"FSE'20 (4 projects, 1 version, 5 forks × 100)", "jmh-versions/laaber-fse20/*.csv", eachAlone, 0, ""},
 }
 
 var (
@@ -210,6 +215,9 @@ func loadVersion(file string, opt Options) (*evalVersion, error) {
 		eb.b = *b
 		eb.config["recorded"] = config(slices.Clone(eb.d.maxK))
 		eb.config["trim"] = designCounts(eb.d, b.Recommended)
+		if need := verdict.MinSamples(opt.Test, opt.Alpha); b.Status.reduced() && newSampler(eb.d).samplesPer(eb.config["trim"]) < need {
+			return nil, fmt.Errorf("%s: trim recommends %v, where the %s test cannot report a change (fewer than %d values a side)", b.Key, eb.config["trim"], opt.Test, need)
+		}
 		if !b.Status.reduced() && b.Status != StatusNoSteady {
 			eb.config["trim"] = eb.config["recorded"]
 		}
@@ -588,17 +596,152 @@ func TestEvaluationVersions(t *testing.T) {
 	}
 	wg.Wait()
 	var out strings.Builder
+	families := map[string]map[string]*methodTally{}
+	var famMethods = map[string][]string{}
+	for i, set := range evalSets {
+		if results[i].tally == nil || set.family == "" {
+			continue
+		}
+		if families[set.family] == nil {
+			families[set.family] = map[string]*methodTally{}
+		}
+		for _, m := range results[i].methods {
+			if families[set.family][m] == nil {
+				families[set.family][m] = &methodTally{}
+				famMethods[set.family] = append(famMethods[set.family], m)
+			}
+			families[set.family][m].add(results[i].tally[m])
+		}
+	}
+	for _, f := range []string{"JMH", "Go"} {
+		if families[f] != nil {
+			var ms []string
+			for _, m := range famMethods[f] {
+				if !strings.HasPrefix(m, "uniform ") { // each set has its own counts: see its table
+					ms = append(ms, m)
+				}
+			}
+			writeTally(&out, "all "+f+" sets below (uniform reductions in each set's table)", ms, families[f])
+		}
+	}
 	for i, set := range evalSets {
 		if results[i].tally != nil {
 			writeTally(&out, set.name, results[i].methods, results[i].tally)
+			if tr := results[i].tally["trim"]; tr != nil && tr.clear >= minClearChanges {
+				checkCriteria(t, set.name, results[i].methods, results[i].tally)
+			}
 		}
 	}
 	t.Log("\n" + out.String())
+	table := "testdata/evaluation-versions.md"
 	if *update {
-		if err := os.WriteFile("testdata/evaluation-versions.md", []byte(out.String()), 0o644); err != nil {
+		if err := os.WriteFile(table, []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := writeFrontier("../../docs/trim-frontier.svg", families); err != nil {
+			t.Fatal(err)
+		}
+	} else if *evalOnly == "" && *evalKeep == 0 {
+		checkGolden(t, table, out.String())
 	}
+}
+
+// checkGolden fails when file does not hold got, or docs/trim.md does
+// not show it.
+func checkGolden(t *testing.T, file, got string) {
+	t.Helper()
+	want, err := os.ReadFile(file)
+	if err != nil || string(want) != got {
+		t.Errorf("%s differs from this run's tables (go test ./analysis/trim -run TestEvaluationVersions -update rewrites it)", file)
+	}
+	doc, err := os.ReadFile("../../docs/trim.md")
+	if err != nil || !strings.Contains(string(doc), strings.TrimSpace(got)) {
+		t.Errorf("docs/trim.md does not show %s", file)
+	}
+}
+
+// minClearChanges is the fewest clear changes a data set must have for
+// checkCriteria to judge trim on it (fewer say little about a 95 % share).
+const minClearChanges = 20
+
+// checkCriteria checks trim's claims on a data set's tally: it keeps at least
+// 95 % of the full recordings' clear changes, its A/A false alarms are at
+// most 2 points above the full recordings', no uniform reduction keeps as
+// many clear changes with as few false alarms in less time, and µOpTime
+// alone (every metric) keeps fewer or takes more time.
+func checkCriteria(t *testing.T, name string, methods []string, tally map[string]*methodTally) {
+	t.Helper()
+	tr := tally["trim"]
+	if tr == nil {
+		t.Errorf("%s: no trim tally", name)
+		return
+	}
+	if r := tr.recall(); !(r >= 0.95) {
+		t.Errorf("%s: trim keeps %.1f %% of the clear changes, want at least 95 %%", name, 100*r)
+	}
+	if fa, full := tr.falseAlarms(), tr.fullFalseAlarms(); fa > full+0.02 {
+		t.Errorf("%s: trim's A/A false alarms %.1f %%, the full recordings' %.1f %%: more than 2 points above", name, 100*fa, 100*full)
+	}
+	for _, m := range methods {
+		o := tally[m]
+		if o == nil || m == "trim" || o.clear == 0 {
+			continue
+		}
+		better := o.recall() >= tr.recall() && o.share() < tr.share()
+		switch {
+		case strings.HasPrefix(m, "uniform ") && better && o.falseAlarms() <= tr.falseAlarms():
+			t.Errorf("%s: %s keeps %.1f %% of the clear changes (trim %.1f %%) with %.1f %% false alarms (trim %.1f %%) in %.1f %% of the time (trim %.1f %%)",
+				name, m, 100*o.recall(), 100*tr.recall(), 100*o.falseAlarms(), 100*tr.falseAlarms(), 100*o.share(), 100*tr.share())
+		case strings.HasPrefix(m, "µOpTime ") && better:
+			t.Errorf("%s: %s keeps %.1f %% of the clear changes (trim %.1f %%) in %.1f %% of the time (trim %.1f %%)",
+				name, m, 100*o.recall(), 100*tr.recall(), 100*o.share(), 100*tr.share())
+		}
+	}
+}
+
+// writeFrontier draws the trade-off of the pooled tallies: per family
+// the time share (x) against the share of clear changes kept (y), one
+// point per method, trim marked.
+func writeFrontier(path string, families map[string]map[string]*methodTally) error {
+	c := &chart.Chart{Title: "time against the clear changes kept (next version, U test)",
+		X: chart.Axis{Label: "time, % of the recorded", Min: 0, Max: 105},
+		Y: chart.Axis{Label: "clear changes kept, %", Min: 0, Max: 102}}
+	colors := map[string]color.Color{"JMH": color.RGBA{31, 119, 180, 255}, "Go": color.RGBA{255, 127, 14, 255}}
+	for _, f := range []string{"JMH", "Go"} {
+		var xys, trimXY []chart.XY
+		var labels []string
+		names := make([]string, 0, len(families[f]))
+		for m := range families[f] {
+			names = append(names, m)
+		}
+		sort.Strings(names)
+		for _, m := range names {
+			mt := families[f][m]
+			if mt.clear == 0 || mt.applied == 0 {
+				continue
+			}
+			p := chart.XY{X: 100 * mt.share(), Y: 100 * mt.recall()}
+			if m == "trim" {
+				trimXY = append(trimXY, p)
+				continue
+			}
+			xys = append(xys, p)
+			labels = append(labels, "")
+		}
+		g := chart.Glyph{Color: colors[f], Radius: 2.5}
+		c.Marks = append(c.Marks, &chart.Points{XYs: xys, Labels: labels, Glyph: g},
+			&chart.Points{XYs: trimXY, Labels: []string{"trim (" + f + ")"}, Glyph: chart.Glyph{Color: colors[f], Radius: 5, Shape: chart.Cross}})
+		c.Legend = append(c.Legend, chart.LegendEntry{Label: f + ": uniform reductions, µOpTime, K–J, dynamic", Glyph: &g})
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := c.Write(f, "svg"); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // writeTally writes one data set's table: per method the time share, the

@@ -55,7 +55,7 @@ const (
 //	instances, trials, forks, warmup_iterations, warmup_time_s, iterations,
 //	slices, iteration_time_s, time_s           the recommended configuration
 //	time_saved           1 − time_s / recorded_time_s
-//	test, alpha          the user's test (u, ratio, overlap) and its significance level
+//	rule, alpha          the user's test (u, ratio, overlap: --test) and its significance level
 //	keep                 Options.Keep: the detectable slowdown at most keep × the recorded
 //	                     one (empty under an absolute --detect target)
 //	target_detectable_slowdown   the largest detectable slowdown the recommendation may have
@@ -93,7 +93,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"recorded_instances", "recorded_trials", "recorded_forks", "recorded_warmup_iterations", "recorded_warmup_time_s",
 	"recorded_iterations", "recorded_slices", "recorded_iteration_time_s", "recorded_time_s",
 	"instances", "trials", "forks", "warmup_iterations", "warmup_time_s", "iterations", "slices", "iteration_time_s", "time_s",
-	"time_saved", "test", "alpha", "keep", "target_detectable_slowdown", "recorded_precision", "precision",
+	"time_saved", "rule", "alpha", "keep", "target_detectable_slowdown", "recorded_precision", "precision",
 	"instance_sd_rate", "trial_sd_rate", "fork_sd_rate", "iteration_sd_rate", "slice_sd_rate",
 	"recorded_detectable_slowdown", "detectable_slowdown", "estimate_ns", "reference_ns", "reference_lower_ns",
 	"reference_upper_ns", "change_rate", "in_ci", "minimum_time_s", "minimum_change_rate", "minimum_precision", "minimum_detectable_slowdown",
@@ -268,7 +268,7 @@ func (r *Report) planFrame() *reports.Frame {
 	rec.to(f, "recorded_")
 	rcm.to(f, "")
 	f.Float("time_saved", saved)
-	f.String("test", testName)
+	f.String("rule", testName)
 	f.Float("alpha", alpha)
 	f.Float("keep", keepF)
 	f.Float("target_detectable_slowdown", detTarget)

@@ -68,6 +68,7 @@ func fastOptions() Options {
 	o.Optimize.Bootstrap.Resamples = 2000
 	o.Steady.Bootstrap.Resamples = 2000
 	o.Reconfigure.AA.Resamples = 2000
+	o.DetectDraws, o.Splits = 200, 4
 	return o
 }
 

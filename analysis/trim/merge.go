@@ -2,6 +2,7 @@ package trim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
@@ -65,6 +66,11 @@ func Merge(parts []*Report) (*Report, error) {
 		}
 		for _, f := range p.Forks {
 			forks[f.Key] = f
+		}
+		for _, n := range p.Notes { // every part sees the whole input's versions
+			if !slices.Contains(out.Notes, n) {
+				out.Notes = append(out.Notes, n)
+			}
 		}
 	}
 	if out.Benchmarks, err = merge.Rows(rows, func(b *Benchmark) table.Key { return b.Key }); err != nil {

@@ -294,6 +294,9 @@ type Report struct {
 	// Forks holds the iteration values of the forks the report plots:
 	// per PathSteady benchmark its worst forks (see ForkSeries).
 	Forks []ForkSeries
+	// Notes are what a reader should know about the run as a whole (the
+	// versions' order where it is not their natural one).
+	Notes []string
 }
 
 // ForkSeries is one fork's recorded iteration values with its steady-state

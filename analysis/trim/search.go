@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -154,7 +155,9 @@ const modelSlack = 1.5
 // cheapest returns the cheapest configuration costing at most limitNs
 // whose detectable slowdown is at most target (ok false when none),
 // with that slowdown. It evaluates the candidates cheapest first, skips
-// those the test cannot fire at (too few values), those below a
+// those with fewer values a side than the test needs to report a change
+// at α/10 (verdict.MinSamples: 6 for the U test at α = 0.05; at the bare
+// minimum for α itself one value decides every verdict), those below a
 // configuration already found to fail (a count lower at every level
 // detects less), and those the variance model rules out (modelSlack·ratio,
 // ratio the largest allowed standard error over the recorded one's;
@@ -164,9 +167,10 @@ func (s *search) cheapest(limitNs, target, ratio float64) (best config, mds floa
 		return nil, math.Inf(1), false
 	}
 	vRec := s.d.variance(s.recorded().floats())
+	floor := verdict.MinSamples(s.det.test, s.det.alpha/10)
 	var failed []config
 	for _, k := range s.candidates(limitNs) {
-		if !s.det.canFire(k) {
+		if !s.det.canFire(k) || s.det.s.samplesPer(k) < floor {
 			continue
 		}
 		if ratio > 0 && vRec > 0 && !(s.minEffect > 0) && math.Sqrt(s.d.variance(k.floats())/vRec) > modelSlack*ratio {

@@ -33,6 +33,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	t := &r.Totals
 	opt := &r.Options
 	fmt.Fprintln(w, r.answer()+".")
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "note: "+n)
+	}
 	conf := opt.Optimize.Bootstrap.Confidence
 	if t.Trimmed > 0 {
 		var rec, after []float64
@@ -188,7 +191,7 @@ func (r *Report) whyKept() string {
 // planTable is the per-benchmark table of the terminal and documents.
 func (r *Report) planTable(all bool) *reports.Table {
 	t := &reports.Table{Title: "trim plan", Columns: []string{"benchmark", "status", "forks", "warmup+it", "time", "saved", "detects %", "CI ± %"},
-		Notes: []string{"detects %: slowdown the test finds in 80 % of A/B runs; CI ± %: half-width of the mean's CI (recorded→new)"}}
+		Notes: []string{"detects %: slowdown the test finds in 80 % of A/B runs; CI ± %: the mean's 99 % CI, wide with few forks or instances (recorded→new)"}}
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		name := b.Key.Benchmark

@@ -114,6 +114,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 		return nil, err
 	}
 	order := projectVersions(t, &opt)
+	rep.Notes = append(rep.Notes, versionOrderNotes(order, &opt)...)
 	versionChecks(rep, series, warmup, func(p string) []string { return order[p] })
 	rep.Totals = totals(rep.Benchmarks)
 	if rep.Steady != nil {
@@ -569,7 +570,7 @@ func (o *Options) targetRule() string {
 	}
 	s := fmt.Sprintf("target: detect within %g× the recorded", o.Keep)
 	if o.MinEffect > 0 {
-		s += fmt.Sprintf(" or %s in 95 %% of runs", pctPrec(o.MinEffect))
+		s += fmt.Sprintf(" or %s in %.0f %% of runs", pctPrec(o.MinEffect), 100*minEffectPower)
 	}
 	return s + fmt.Sprintf(", %s test at α = %g", o.Test, o.Alpha)
 }

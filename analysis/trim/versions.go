@@ -3,9 +3,12 @@ package trim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -50,6 +53,9 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 			copt := opt.Compare
 			copt.Seed, copt.Workers = opt.Seed, opt.Workers
 			copt.Rule, copt.Alpha = opt.Test, opt.Alpha
+			if opt.Test == estimate.TestRatio {
+				copt.Bootstrap.Confidence = 1 - opt.Alpha
+			}
 			copt.Metrics = []string{table.Primary}
 			sh, n := opt.Select.Shard, opt.Select.Shards
 			reps, err := compare.RunSides(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base, Shard: sh, Shards: n}},
@@ -200,4 +206,43 @@ func versionOrder(t *table.Table, opt *Options) versionRank {
 		}
 	}
 	return r
+}
+
+// versionOrderNotes warns, once per project, where the versions' labels
+// all look like versions (table.LooksLikeVersion) and the order they are
+// compared in (the files', or Options.Versions) is not their natural
+// order (table.CompareVersions): 1.10.0 before 1.9.0 is likely a
+// shell glob's order, not the release order.
+func versionOrderNotes(order map[string][]string, opt *Options) []string {
+	projects := make([]string, 0, len(order))
+	for p := range order {
+		projects = append(projects, p)
+	}
+	sort.Strings(projects)
+	var out []string
+	for _, p := range projects {
+		vs := order[p]
+		if len(vs) < 2 {
+			continue
+		}
+		looks := true
+		for _, v := range vs {
+			looks = looks && table.LooksLikeVersion(v)
+		}
+		natural := slices.Clone(vs)
+		slices.SortFunc(natural, table.CompareVersions)
+		if looks && !slices.Equal(vs, natural) {
+			how := "the order of the files"
+			if len(opt.Versions) > 0 {
+				how = "--versions"
+			}
+			name := p
+			if name == "" {
+				name = "the input"
+			}
+			out = append(out, fmt.Sprintf("%s: versions compared in %s, %s; by their names they would be %s (--versions sets the order)",
+				name, how, strings.Join(vs, ", "), strings.Join(natural, ", ")))
+		}
+	}
+	return out
 }

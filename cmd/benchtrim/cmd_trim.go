@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -54,25 +52,9 @@ func trimCommand() *cli.Command {
 // trimOptions completes opt, which the flags wrote (Destination), with the
 // flags that need parsing.
 func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
-	var err error
-	if opt.Test, err = estimate.ParseTest(c.String("test")); err != nil {
-		return opt, cliapp.Usagef("trim", "--test: %v", err)
-	}
-	if opt.MinEffect, err = parsePercent(c.String("min-effect")); err != nil || !(opt.MinEffect >= 0) {
-		return opt, cliapp.Usagef("trim", "--min-effect: want a slowdown such as 3%% or 0.03, got %q", c.String("min-effect"))
-	}
-	if d := c.String("detect"); d != "" {
-		if opt.Detect, err = parsePercent(d); err != nil || !(opt.Detect > 0) {
-			return opt, cliapp.Usagef("trim", "--detect: want a slowdown such as 5%% or 0.05, got %q", d)
-		}
-		if c.IsSet("keep") {
-			return opt, cliapp.Usagef("trim", "--keep and --detect are two targets (relative, absolute): give one")
-		}
-	}
-	if v := c.String("versions"); v != "" {
-		for _, x := range strings.Split(v, ",") {
-			opt.Versions = append(opt.Versions, strings.TrimSpace(x))
-		}
+	opt, err := cliapp.TrimTarget(c, opt)
+	if err != nil {
+		return opt, err
 	}
 	if opt.Overhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
 		return opt, cliapp.Usagef("trim", "--overhead: %v", err)
@@ -105,16 +87,6 @@ var trimAnalyzer = &cliapp.Analyzer[trim.Report]{
 			return report.WriteDir(dir, r, map[string]func(io.Writer) error{trimDirExtras[1]: r.WriteCommands, trimDirExtras[0]: r.WriteAnnotations})
 		}},
 	Merge: trim.Merge,
-}
-
-// parsePercent reads a share as 0.05 or 5%.
-func parsePercent(s string) (float64, error) {
-	num, scale := strings.TrimSpace(s), 1.0
-	if t, ok := strings.CutSuffix(num, "%"); ok {
-		num, scale = strings.TrimSpace(t), 0.01
-	}
-	v, err := strconv.ParseFloat(num, 64)
-	return v * scale, err
 }
 
 func runTrim(c *cli.Context, opt trim.Options) error {

@@ -119,7 +119,7 @@ func TestTrimDetect(t *testing.T) {
 	col := columnsOf(rows[0])
 	trimmed := 0
 	for _, r := range rows[1:] {
-		if r[col["test"]] != "overlap" || r[col["target_detectable_slowdown"]] != "0.2" {
+		if r[col["rule"]] != "overlap" || r[col["target_detectable_slowdown"]] != "0.2" {
 			t.Errorf("%s: test %q, target %q", r[col["benchmark"]], r[col["test"]], r[col["target_detectable_slowdown"]])
 		}
 		if r[col["status"]] != "trimmed" {

@@ -35,7 +35,7 @@ func TestExitStatusAsDocumented(t *testing.T) {
 		{[]string{"export", empty, "-o", filepath.Join(dir, "x.txt")}, 2, "--to is required"},
 		{[]string{"generate"}, 2, "--output is required"},
 		{[]string{"ingest", "-", "-", "-o", out}, 2, "standard input (-) given 2 times"},
-		{[]string{"trim", "--target", "1.5", empty}, 2, "--target 1.5"},
+		{[]string{"trim", "--keep", "0.5", empty}, 2, "--keep 0.5"},
 		// compare: nothing in common is no result; a mistake in naming the
 		// sides is a usage error, standard input on both sides too.
 		{[]string{"compare", a, b}, 1, "no benchmark compared: the two sides have no benchmark in common"},

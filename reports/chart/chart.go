@@ -115,9 +115,11 @@ type Line struct {
 	Style
 }
 
-// Points marks each of XYs with Glyph.
+// Points marks each of XYs with Glyph and, where Labels has an entry for
+// it, writes that label beside the point (8 points high, to its right).
 type Points struct {
-	XYs []XY
+	XYs    []XY
+	Labels []string
 	Glyph
 }
 

@@ -33,13 +33,15 @@ type rect struct{ x0, y0, x1, y1 float64 }
 
 // Layout constants, in points.
 const (
-	pad        = 6
-	tickLen    = 4
-	titleSize  = 11
-	labelSize  = 10
-	tickSize   = 9
-	lineHeight = 1.25 // of the text size
-	ascent     = 0.75 // of the text size, for placing text by its top
+	pad       = 6
+	tickLen   = 4
+	titleSize = 11
+	labelSize = 10
+	tickSize  = 9
+	// pointLabelSize is the size of a Points label.
+	pointLabelSize = 8
+	lineHeight     = 1.25 // of the text size
+	ascent         = 0.75 // of the text size, for placing text by its top
 )
 
 var (
@@ -289,9 +291,13 @@ func (pts *Points) draw(p *plotter) {
 	defer p.cv.clip(&p.area)
 	const eps = 1e-9
 	a := p.area
-	for _, v := range pts.XYs {
+	g := pts.Glyph.orDefault()
+	for i, v := range pts.XYs {
 		if q, ok := p.page(v); ok && q.x >= a.x0-eps && q.x <= a.x1+eps && q.y >= a.y0-eps && q.y <= a.y1+eps {
 			p.glyph(q, pts.Glyph)
+			if i < len(pts.Labels) && pts.Labels[i] != "" {
+				p.cv.text(pt{q.x + g.Radius + 2, q.y + 3}, pts.Labels[i], pointLabelSize, 0, false, g.Color)
+			}
 		}
 	}
 }

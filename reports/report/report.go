@@ -307,7 +307,7 @@ func reduced(plan *frame, i int) bool { return strings.HasPrefix(plan.s(i, "stat
 // the fixed minimal configuration, and per benchmark the same figures.
 func writeAnswer(b *strings.Builder, plan *frame) {
 	var before, after, minimum float64
-	trimmed, bestEffort, unreliable, total := 0, 0, 0, 0
+	trimmed, unreliable, total := 0, 0, 0
 	var within [3]int
 	inCI := 0
 	var precRec, prec, detRec, det, splitErr, minSplitErr []float64
@@ -334,9 +334,6 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 		switch {
 		case reduced(plan, i):
 			trimmed++
-			if plan.s(i, "status") != "trimmed" {
-				bestEffort++
-			}
 			c := plan.n(i, "change_rate")
 			for j, lim := range []float64{0.01, 0.03, 0.05} {
 				if c <= lim {
@@ -362,24 +359,22 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 	if before > 0 {
 		saved, minSaved = 1-after/before, 1-minimum/before
 	}
-	rule := fmt.Sprintf("%d reach the target ±%s, %d are the cheapest within %s of the recorded precision", trimmed-bestEffort, pct(plan.n(0, "precision_target")), bestEffort, pct(plan.n(0, "best_effort_slack")))
-	if lambda := plan.n(0, "tradeoff"); lambda > 0 {
-		rule = fmt.Sprintf("each the least CI half-width + %g × share of the recorded time", lambda)
-		switch b := plan.n(0, "budget"); {
-		case b == 0:
-			rule += ", within the fixed minimal configuration's time"
-		case b < 1:
-			rule += fmt.Sprintf(", within the larger of the fixed minimal configuration's time and %s of the recorded", pct(b))
-		}
-		if m := plan.n(0, "max_loss"); m > 0 {
-			rule += fmt.Sprintf(", the CI at most %g× the recorded one", m)
-		}
+	rule := fmt.Sprintf("each the cheapest whose detectable slowdown under the %s test at α = %g is at most %g× the recorded one",
+		plan.s(0, "rule"), plan.n(0, "alpha"), plan.n(0, "keep"))
+	if math.IsNaN(plan.n(0, "keep")) {
+		rule = fmt.Sprintf("each the cheapest that detects %s with the %s test at α = %g", pct(plan.n(0, "target_detectable_slowdown")), plan.s(0, "rule"), plan.n(0, "alpha"))
 	}
-	fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recommended configurations: the suite takes <b>%s instead of %s</b> (<b>%s</b> saved). `+
-		`%d of %d benchmark runs get a cheaper configuration (%s); `+
-		`their median CI of the mean goes from ±%s to ±%s, and the slowdown they detect from %s to %s.</p>`,
-		human(after), human(before), pct(saved), trimmed, total, esc(rule),
-		pct(median(precRec)), pct(median(prec)), pct(median(detRec)), pct(median(det)))
+	if trimmed == 0 {
+		fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recorded configurations: no cheaper configuration keeps the verdicts of the %s test `+
+			`(at α = %g) for any of the %d benchmark runs, so the suite keeps its %s. The plan below says why per run.</p>`,
+			esc(plan.s(0, "rule")), plan.n(0, "alpha"), total, human(before))
+	} else {
+		fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recommended configurations: the suite takes <b>%s instead of %s</b> (<b>%s</b> saved). `+
+			`%d of %d benchmark runs get a cheaper configuration (%s); `+
+			`their median detectable slowdown goes from %s to %s, and the CI of the mean from ±%s to ±%s.</p>`,
+			human(after), human(before), pct(saved), trimmed, total, esc(rule),
+			pct(median(detRec)), pct(median(det)), pct(median(precRec)), pct(median(prec)))
+	}
 	agreeCell := func(a float64) string {
 		if splits == 0 {
 			return ""

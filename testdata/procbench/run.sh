@@ -8,7 +8,13 @@
 #   sh testdata/procbench/run.sh REPS /tmp/benchtrim [TASKS]
 #
 # TASKS (default all) is a comma list of startup, crops, ingest, optimize,
-# optimize-jmh, steady-shard, duet, compare-pa. Baselines: python3 json.load (ingest), Rscript with
+# optimize-jmh, steady-shard, duet, compare-pa, trim. trim runs `benchtrim
+# trim` on the 31 byte-buddy releases of ../shared/data/jmh-versions
+# (µOpTime's CSV layout, --stated-warmup 10) and, when BT_BEFORE names the
+# binary of an earlier benchtrim, that one on the same data as JMH JSON
+# (converted once by python3: one file per release, 3 forks × 20
+# iterations, 10 warmup iterations stated), which is how an earlier
+# benchtrim that cannot read the CSV layout sees it. Baselines: python3 json.load (ingest), Rscript with
 # the changepoint package (crops; R_LIBS may point at it), the µOpTime
 # prototype (optimize: optimizer_go.py on zap-v1.19.1; optimize-jmh:
 # optimizer_jmh_parallel_ese21.py on byte-buddy 1.10.7 of data set 3;
@@ -26,7 +32,7 @@
 set -eu
 reps=$1
 bt=$2
-tasks=${3:-startup,crops,ingest,optimize,optimize-jmh,steady-shard,duet,compare-pa}
+tasks=${3:-startup,crops,ingest,optimize,optimize-jmh,steady-shard,duet,compare-pa,trim}
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${BENCHTRIM_SHARED:-$here/../../../shared}
 py=${PYTHON:-/usr/bin/python3}
@@ -79,6 +85,32 @@ if has optimize-jmh; then
 	cp "$UOPTIME_PROTO/dataset_3/optimizer_jmh_parallel_ese21.py" "$work/proto/dataset_3/"
 	cp "$jmhcsv" "$work/proto/dataset_3/laaber_preprocessed_ese21/"
 fi
+if has trim; then
+	bbcsv=$(ls "$shared"/data/jmh-versions/laaber-ese21/laaber_bytebuddy-*.csv)
+	mkdir -p "$work/bbjson"
+	# One JMH JSON per release: rawData of every fork, the stated warmup.
+	"$py" - "$work/bbjson" $bbcsv <<'PY'
+import csv, json, os, sys
+out = sys.argv[1]
+for path in sys.argv[2:]:
+    runs = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            b = runs.setdefault(r["b_name"], {})
+            b.setdefault(int(r["fork_pos"]), {})[int(r["it_pos"])] = float(r["ns_per_op"])
+    recs = []
+    for name, forks in runs.items():
+        raw = [[forks[k][i] for i in sorted(forks[k])] for k in sorted(forks)]
+        vals = [v for f in raw for v in f]
+        recs.append({"jmhVersion": "1.21", "benchmark": name, "mode": "avgt", "threads": 1, "forks": len(raw),
+                     "warmupIterations": 10, "warmupTime": "1 s", "measurementIterations": len(raw[0]),
+                     "measurementTime": "1 s", "params": {},
+                     "primaryMetric": {"score": sum(vals) / len(vals), "scoreUnit": "ns/op", "rawData": raw},
+                     "secondaryMetrics": {}})
+    with open(os.path.join(out, os.path.basename(path)[:-4] + ".json"), "w") as f:
+        json.dump(recs, f)
+PY
+fi
 s02=$shared/reference/changepoint/s02_warmup_exp.csv
 
 for rep in $(seq "$reps"); do
@@ -114,6 +146,13 @@ for rep in $(seq "$reps"); do
 	fi
 	if has duet; then
 		measure duet benchtrim "$bt" -q duet "$work/duet.csv"
+	fi
+	if has trim; then
+		# shellcheck disable=SC2086
+		measure trim benchtrim "$bt" -q trim --stated-warmup 10 $bbcsv
+		if [ -n "${BT_BEFORE:-}" ]; then
+			measure trim benchtrim-before "$BT_BEFORE" -q trim "$work"/bbjson/*.json
+		fi
 	fi
 	if has compare-pa; then
 		pad=$here/../../internal/stats/testdata/pa

@@ -41,6 +41,9 @@ func CompareOptions(c *cli.Context, opt compare.Options) (compare.Options, error
 	if opt.Rule, err = estimate.ParseTest(rule); err != nil {
 		return opt, Usagef("compare", "--rule: %v", err)
 	}
+	if opt.Rule == estimate.TestRatio && !c.IsSet("confidence") {
+		opt.Bootstrap.Confidence = 1 - opt.Alpha // the interval the verdict rests on
+	}
 	opt.Metrics = strings.FieldsFunc(strings.Join(c.StringSlice("metrics"), ","), func(r rune) bool { return r == ',' || r == ' ' })
 	flag, expr := "--filter", c.String("filter")
 	if b := c.String("bench"); b != "" {
