@@ -138,7 +138,7 @@ func runKeyName(k table.Key) string { return k.Benchmark + "|" + k.Params + "|" 
 // check), 200 A/B pairs per detectable slowdown of the other methods.
 func evalOptions() Options {
 	o := fastOptions()
-	o.Splits = 0
+	o.Splits, o.DetectDraws = 0, DefaultOptions.DetectDraws
 	return o
 }
 
