@@ -434,7 +434,7 @@ func evaluate(vs []*evalVersion, opt Options, methods []string, tally map[string
 				mt.applied++
 				if k, ok := eb.config[m]; ok {
 					det := newDetector(newSampler(eb.d), opt.Test, alpha, evalDetectDraws, func() *stats.Stream {
-						return stats.NewStream(opt.Seed, n+"|"+v.file, 77)
+						return stats.NewStream(opt.Seed, n+"|"+filepath.Base(v.file), 77)
 					})
 					mt.detect = append(mt.detect, det.detectable(k))
 				}
