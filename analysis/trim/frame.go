@@ -39,6 +39,13 @@ const (
 	// observations, recorded and recommended (the columns of reports.DistributionFrame;
 	// Benchmark.Distributions), drawn as violins in the report.
 	frameDistributions = "distributions"
+	// frameConsidered: per benchmark run the configurations trim
+	// evaluated (Benchmark.Considered), one row each: the run, its
+	// instances, trials, forks, iterations, slices, time_s, its
+	// detectable_slowdown under the user's test and met (the first that
+	// met the target is the recommendation); the report draws them
+	// against time.
+	frameConsidered = "considered"
 )
 
 // PlanColumns are the columns of the plan frame:
@@ -103,7 +110,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 
 // Frame returns a data table by name (FramePlan, frameSteadyForks,
 // frameReconfigure, frameForkSeries, frameForkSegments, frameForkCROPS,
-// frameCompare, frameDistributions and the FrameDuet… tables).
+// frameCompare, frameDistributions, frameConsidered and the FrameDuet… tables).
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	if isDuetFrame(name) {
 		return r.duetFrame(name)
@@ -127,6 +134,8 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 		return r.forkSegmentsFrame(), nil
 	case frameForkCROPS:
 		return r.forkCROPSFrame(), nil
+	case frameConsidered:
+		return r.consideredFrame(), nil
 	case frameDistributions:
 		var ds []reports.Distribution
 		for i := range r.Benchmarks {
@@ -398,5 +407,32 @@ func (r *Report) forkCROPSFrame() *reports.Frame {
 	f.Float("penalty", pen)
 	f.Int("changepoint_count", ncp)
 	f.Float("chosen_penalty", chosen)
+	return f
+}
+
+func (r *Report) consideredFrame() *reports.Frame {
+	var k reports.KeyColumns
+	var inst, trials, forks, its, slices []int64
+	var ts, det []float64
+	var met []bool
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
+		for _, c := range b.Considered {
+			k.Add(b.Key)
+			inst, trials, forks = append(inst, int64(c.Config.Instances)), append(trials, int64(c.Config.Trials)), append(forks, int64(c.Config.Forks))
+			its, slices = append(its, int64(c.Config.Iterations)), append(slices, int64(c.Config.Slices))
+			ts, det, met = append(ts, float64(c.Config.TimeNs)/1e9), append(det, c.Detectable), append(met, c.Met)
+		}
+	}
+	f := &reports.Frame{}
+	k.AddTo(f)
+	f.Int("instances", inst)
+	f.Int("trials", trials)
+	f.Int("forks", forks)
+	f.Int("iterations", its)
+	f.Int("slices", slices)
+	f.Float("time_s", ts)
+	f.Float("detectable_slowdown", det)
+	f.Bool("met", met)
 	return f
 }

@@ -166,6 +166,10 @@ type Benchmark struct {
 	// the recommendation may have (Options.Keep × DetectableRecorded, or
 	// Options.Detect).
 	Detectable, DetectableRecorded, Target float64
+	// Considered are the configurations trim evaluated, cheapest first
+	// (at most 16), with their detectable slowdowns; the last one that
+	// Met the target is the recommendation.
+	Considered []Considered
 	// Estimate is the mean of means of the recommended configuration
 	// replayed on the recorded data (the first units at every level after
 	// the warmup); Reference and [RefLower, RefUpper] the mean and

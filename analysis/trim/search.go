@@ -50,6 +50,23 @@ type search struct {
 	// slowdown of minEffect in minEffectPower of A/B pairs good enough
 	// whatever the target (Options.MinEffect).
 	minEffect float64
+	// record makes cheapest keep the configurations it evaluates, with
+	// their detectable slowdowns, in considered (at most maxConsidered).
+	record     bool
+	considered []Considered
+}
+
+// maxConsidered bounds the configurations a benchmark's plan keeps in
+// Benchmark.Considered.
+const maxConsidered = 16
+
+// Considered is a configuration trim evaluated for a benchmark: its
+// counts, its time, its detectable slowdown under the user's test and
+// whether it met the target (the first that did is the recommendation).
+type Considered struct {
+	Config     Config
+	Detectable float64
+	Met        bool
 }
 
 // minEffectPower is the share of A/B runs of new forks (or instances,
@@ -187,11 +204,27 @@ func (s *search) cheapest(limitNs, target, ratio float64) (best config, mds floa
 			continue
 		}
 		if s.det.detects(k, target) || s.minEffect > 0 && s.det.detectsFresh(k, s.minEffect, minEffectPower) {
-			return k, s.det.detectable(k), true
+			m := s.det.detectable(k)
+			s.note(k, m, true)
+			return k, m, true
+		}
+		if s.record && len(s.considered) < maxConsidered-1 {
+			s.note(k, s.det.detectable(k), false)
 		}
 		failed = append(failed, k)
 	}
 	return nil, math.Inf(1), false
+}
+
+// note keeps k in s.considered when s.record is set.
+func (s *search) note(k config, mds float64, met bool) {
+	if !s.record {
+		return
+	}
+	f := s.d.full(k.floats())
+	c := Config{Instances: int(f[table.LevelInstance]), Trials: int(f[table.LevelTrial]), Forks: int(f[table.LevelFork]),
+		Iterations: int(f[table.LevelIteration]), Slices: int(f[table.LevelSlice]), TimeNs: int64(math.Round(s.timeNs(k)))}
+	s.considered = append(s.considered, Considered{Config: c, Detectable: mds, Met: met})
 }
 
 // fixedMinimum is the fixed minimal configuration within bound, in design

@@ -496,7 +496,9 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	b.OutOfSample = validate(d, cost, b.Tool, noSteady, opt, key)
 	recT := sr.timeNs(rec)
 	sr.setMinEffect(opt)
+	sr.record = true
 	best, mds, ok := sr.cheapest((1-minSaving)*recT, b.Target, ratio)
+	b.Considered = sr.considered
 	need := verdict.MinSamples(opt.Test, opt.Alpha)
 	switch {
 	case !det.canFire(rec):
