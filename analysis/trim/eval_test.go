@@ -107,6 +107,7 @@ var evalSets = []evalSet{
 var (
 	evalOnly = flag.String("evalset", "", "TestEvaluationVersions: only the data sets whose name contains this")
 	evalKeep = flag.Float64("evalkeep", 0, "TestEvaluationVersions: trim's --keep instead of the default")
+	evalPNG  = flag.String("evalpng", "", "TestEvaluationVersions: also draw the frontier as a PNG to this file")
 )
 
 // evalBench is one benchmark run of one version as the evaluation needs
@@ -624,8 +625,11 @@ func TestEvaluationVersions(t *testing.T) {
 			writeTally(&out, "all "+f+" sets below (uniform reductions in each set's table)", ms, families[f])
 		}
 	}
+	var setNames []string
+	var setTallies []map[string]*methodTally
 	for i, set := range evalSets {
 		if results[i].tally != nil {
+			setNames, setTallies = append(setNames, set.name), append(setTallies, results[i].tally)
 			writeTally(&out, set.name, results[i].methods, results[i].tally)
 			if tr := results[i].tally["trim"]; tr != nil && tr.clear >= minClearChanges {
 				checkCriteria(t, set.name, results[i].methods, results[i].tally)
@@ -638,11 +642,16 @@ func TestEvaluationVersions(t *testing.T) {
 		if err := os.WriteFile(table, []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeFrontier("../../docs/trim-frontier.svg", families); err != nil {
+		if err := writeFrontier("../../docs/trim-frontier.svg", setNames, setTallies); err != nil {
 			t.Fatal(err)
 		}
 	} else if *evalOnly == "" && *evalKeep == 0 {
 		checkGolden(t, table, out.String())
+	}
+	if *evalPNG != "" {
+		if err := writeFrontier(*evalPNG, setNames, setTallies); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -699,45 +708,54 @@ func checkCriteria(t *testing.T, name string, methods []string, tally map[string
 	}
 }
 
-// writeFrontier draws the trade-off of the pooled tallies: per family
-// the time share (x) against the share of clear changes kept (y), one
-// point per method, trim marked.
-func writeFrontier(path string, families map[string]map[string]*methodTally) error {
+// writeFrontier draws the trade-off of every data set with at least
+// minClearChanges/2 clear changes: the time share (x) against the share
+// of clear changes kept (y), one circle per method (uniform reductions,
+// µOpTime per metric, Kalibera–Jones, dynamic reconfiguration) and a
+// cross for trim, one colour per data set.
+func writeFrontier(path string, names []string, tallies []map[string]*methodTally) error {
 	c := &chart.Chart{Title: "time against the clear changes kept (next version, U test)",
 		X: chart.Axis{Label: "time, % of the recorded", Min: 0, Max: 105},
-		Y: chart.Axis{Label: "clear changes kept, %", Min: 0, Max: 102}}
-	colors := map[string]color.Color{"JMH": color.RGBA{31, 119, 180, 255}, "Go": color.RGBA{255, 127, 14, 255}}
-	for _, f := range []string{"JMH", "Go"} {
-		var xys, trimXY []chart.XY
-		var labels []string
-		names := make([]string, 0, len(families[f]))
-		for m := range families[f] {
-			names = append(names, m)
+		Y: chart.Axis{Label: "clear changes kept, %", Min: 0, Max: 102}, LegendBottom: true, LegendSize: 8}
+	palette := []color.Color{color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
+		color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255}}
+	n := 0
+	for i, tally := range tallies {
+		tr := tally["trim"]
+		if tr == nil || tr.clear < minClearChanges/2 {
+			continue
 		}
-		sort.Strings(names)
-		for _, m := range names {
-			mt := families[f][m]
-			if mt.clear == 0 || mt.applied == 0 {
+		col := palette[n%len(palette)]
+		n++
+		var xys []chart.XY
+		ms := make([]string, 0, len(tally))
+		for m := range tally {
+			ms = append(ms, m)
+		}
+		sort.Strings(ms)
+		for _, m := range ms {
+			mt := tally[m]
+			if m == "trim" || m == "recorded" || mt.clear == 0 || mt.applied == 0 {
 				continue
 			}
-			p := chart.XY{X: 100 * mt.share(), Y: 100 * mt.recall()}
-			if m == "trim" {
-				trimXY = append(trimXY, p)
-				continue
-			}
-			xys = append(xys, p)
-			labels = append(labels, "")
+			xys = append(xys, chart.XY{X: 100 * mt.share(), Y: 100 * mt.recall()})
 		}
-		g := chart.Glyph{Color: colors[f], Radius: 2.5}
-		c.Marks = append(c.Marks, &chart.Points{XYs: xys, Labels: labels, Glyph: g},
-			&chart.Points{XYs: trimXY, Labels: []string{"trim (" + f + ")"}, Glyph: chart.Glyph{Color: colors[f], Radius: 5, Shape: chart.Cross}})
-		c.Legend = append(c.Legend, chart.LegendEntry{Label: f + ": uniform reductions, µOpTime, K–J, dynamic", Glyph: &g})
+		g := chart.Glyph{Color: col, Radius: 2.5}
+		cross := chart.Glyph{Color: col, Radius: 5, Shape: chart.Cross}
+		c.Marks = append(c.Marks, &chart.Points{XYs: xys, Glyph: g},
+			&chart.Points{XYs: []chart.XY{{X: 100 * tr.share(), Y: 100 * tr.recall()}}, Glyph: cross})
+		name, _, _ := strings.Cut(names[i], " (")
+		c.Legend = append(c.Legend, chart.LegendEntry{Label: name + ": trim ×, the others ○", Glyph: &cross})
 	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := c.Write(f, "svg"); err != nil {
+	format := "svg"
+	if strings.HasSuffix(path, ".png") {
+		format = "png"
+	}
+	if err := c.Write(f, format); err != nil {
 		f.Close()
 		return err
 	}

@@ -25,7 +25,7 @@ import (
 func mergeSuite(t *testing.T) *table.Table {
 	t.Helper()
 	dir := t.TempDir()
-	cfg := jmhSuite(7, 2, 560, 21)
+	cfg := jmhSuite(4, 2, 520, 21)
 	cfg.Project = "long"
 	vs, err := synth.NewVersions(cfg, synth.VersionsConfig{Labels: []string{"v1", "v2"}, Changes: []synth.Change{{Benchmark: 1, Version: 1, Factor: 1.3}}})
 	if err != nil {

@@ -98,6 +98,16 @@ func (t *detector) detectable(k []int) float64 {
 	return max(0, q)
 }
 
+// rough is detectable from a fifth of the pairs (at least 20): the
+// detectable slowdown of a configuration that missed its target, shown
+// beside the others in the plan.
+func (t *detector) rough(k []int) float64 {
+	d := *t
+	d.draws = max(20, t.draws/5)
+	d.ds = nil
+	return d.detectable(k)
+}
+
 // detects reports whether the detectable slowdown of k is at most
 // target without finding every pair's δ*: a pair detects target when its δ* ≤ target
 // (TestU: U((1+target)) ≥ u_c, one count), and the draws stop as soon as

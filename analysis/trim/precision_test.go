@@ -17,11 +17,11 @@ import (
 // precision h(k) of a configuration k is stated on the first half alone
 // (sampler.precision: the half's cluster bootstrap CI and where runs of k
 // drawn from it land), a run of k is taken from the second half, and h(k)
-// must cover the true mean: |m_run − μ| ≤ h(k)·μ in 99 % ± 2 % of 800
+// must cover the true mean: |m_run − μ| ≤ h(k)·μ in 99 % ± 2 % of 500
 // trials, for every configuration of 1 to 10 forks and 3 to 40
 // iterations.
 func TestPrecisionCoverage(t *testing.T) {
-	const trials = 800
+	const trials = 500
 	rng := stats.NewStream(3, "coverage", 0)
 	configs := []config{{1, 3}, {1, 40}, {2, 10}, {5, 5}, {10, 3}, {10, 40}}
 	covered := make([]int, len(configs))

@@ -52,6 +52,7 @@ type sampler struct {
 	// sortedRun draws from it. pos and runs are sortedRun's buffers.
 	sorted [][]float64
 	pos    []int
+	mark   []bool
 	runs   [][]float64
 	merged []float64
 }
@@ -326,19 +327,23 @@ func (s *sampler) collect(j int, u int32, k []int, rng *stats.Stream) {
 		} else {
 			if cap(s.pos) < n {
 				s.pos = make([]int, n)
+				s.mark = make([]bool, n)
 			}
-			pos := s.pos[:n]
+			pos, mark := s.pos[:n], s.mark[:n]
 			for i := range pos {
 				pos[i] = i
 			}
 			for i := 0; i < c; i++ {
 				r := i + rng.IntN(n-i)
 				pos[i], pos[r] = pos[r], pos[i]
+				mark[pos[i]] = true
 			}
-			chosen := pos[:c]
-			slices.Sort(chosen)
-			for _, p := range chosen {
-				s.merged = append(s.merged, vals[p])
+			// The chosen positions in ascending order: a scan of the marks.
+			for p, on := range mark {
+				if on {
+					s.merged = append(s.merged, vals[p])
+					mark[p] = false
+				}
 			}
 		}
 		s.runs = append(s.runs, s.merged[start:len(s.merged):len(s.merged)])

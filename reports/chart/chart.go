@@ -25,16 +25,18 @@ const (
 )
 
 // Chart is one plot: a title, two axes, marks drawn in order over a grid
-// at the major ticks, and a legend in the top right corner of the data
-// area.
+// at the major ticks, and a legend in the top (or bottom) right corner of
+// the data area.
 type Chart struct {
 	Title string
 	X, Y  Axis
 	Marks []Mark
 	// Legend entries, top to bottom; LegendSize is their text size in
-	// points (10 when zero).
-	Legend     []LegendEntry
-	LegendSize float64
+	// points (10 when zero); LegendBottom puts the legend in the bottom
+	// right corner instead.
+	Legend       []LegendEntry
+	LegendSize   float64
+	LegendBottom bool
 }
 
 // Axis is how one axis is scaled, ticked and labelled.

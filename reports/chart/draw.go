@@ -222,6 +222,9 @@ func (p *plotter) legend() {
 	}
 	bw, bh := pad/2+sample+pad/2+tw+pad/2, float64(len(p.c.Legend))*row+pad/2
 	x1, y0 := p.area.x1-pad/2, p.area.y0+pad/2
+	if p.c.LegendBottom {
+		y0 = p.area.y1 - pad/2 - bh
+	}
 	x0 := x1 - bw
 	p.cv.fill([]pt{{x0, y0}, {x1, y0}, {x1, y0 + bh}, {x0, y0 + bh}}, color.NRGBA{255, 255, 255, 217})
 	p.cv.stroke([]pt{{x0, y0}, {x1, y0}, {x1, y0 + bh}, {x0, y0 + bh}}, true, Style{Color: gridColor, Width: 0.5})
