@@ -54,6 +54,11 @@ type Series struct {
 	mixedUnits bool
 	// Setup is the run's setup, nil when the source stated none.
 	Setup *Setup
+	// First is the input position of the run's first row (of this metric):
+	// its index among all rows of the table, or of the input a table of
+	// Offsets is part of. Runs ordered by First are in the order in which
+	// the input first shows them, the order benchstat prints rows in.
+	First int64
 
 	// Level indices, 1-based, indexed by Level: Levels[LevelFork][i] is row i's fork.
 	Levels  [NumLevels][]int32
@@ -220,11 +225,11 @@ func EachSeries(t *Table, f Filter, fn func(*Series)) {
 		metric = Primary
 	}
 	counts := map[Key]int{}
-	eachRow(t, f, metric, func(_ *columns, _ int, k Key, n int) { counts[k] += n })
+	eachRow(t, f, metric, func(_ *columns, _ int, k Key, n int, _ int64) { counts[k] += n })
 	open := map[Key]*Series{}
 	var last *Series
 	var lastKey Key
-	eachRow(t, f, metric, func(c *columns, i int, k Key, n int) {
+	eachRow(t, f, metric, func(c *columns, i int, k Key, n int, pos int64) {
 		s := last
 		if s == nil || k != lastKey {
 			s = open[k]
@@ -232,7 +237,7 @@ func EachSeries(t *Table, f Filter, fn func(*Series)) {
 				// Copies of the strings: results keep keys, and must
 				// not keep the table's buffers alive (or refer to them
 				// once the table is released).
-				s = &Series{Key: cloneKey(k), Metric: metric, Unit: strings.Clone(c.unit.Value(i)), Setup: t.Setup(k)}
+				s = &Series{Key: cloneKey(k), Metric: metric, Unit: strings.Clone(c.unit.Value(i)), Setup: t.Setup(k), First: pos}
 				s.alloc(counts[k])
 				open[k] = s
 			}
@@ -252,8 +257,9 @@ func EachSeries(t *Table, f Filter, fn func(*Series)) {
 
 // eachRow calls fn for every run of consecutive rows of one record that the
 // filter accepts for metric and that share key k: rows i … i+n−1 of the
-// record whose columns are c. Keys refer to the table's buffers.
-func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key, n int)) {
+// record whose columns are c, row i at input position pos (Series.First).
+// Keys refer to the table's buffers.
+func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key, n int, pos int64)) {
 	var shardKey Key
 	shardSet, inShard := false, false
 	accept := func(c *columns, i int) (Key, bool) {
@@ -283,9 +289,12 @@ func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key
 		}
 		return k, true
 	}
-	for _, rec := range t.Records {
+	var next int64
+	for r, rec := range t.Records {
 		c := columnsOf(rec)
 		rows := int(rec.NumRows())
+		off := t.offset(r, next)
+		next = off + int64(rows)
 		start, n := 0, 0
 		var runKey Key
 		for i := 0; i < rows; i++ {
@@ -295,7 +304,7 @@ func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key
 				continue
 			}
 			if n > 0 {
-				fn(c, start, runKey, n)
+				fn(c, start, runKey, n, off+int64(start))
 			}
 			n = 0
 			if ok {
@@ -303,7 +312,7 @@ func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key
 			}
 		}
 		if n > 0 {
-			fn(c, start, runKey, n)
+			fn(c, start, runKey, n, off+int64(start))
 		}
 	}
 }

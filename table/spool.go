@@ -58,6 +58,7 @@ type Spool struct {
 	dicts []arrow.Array
 
 	recs      [][]spoolRun // per record, its runs of one group
+	recStart  []int64      // per record, the input position of its first row
 	index     map[Key]int  // group → index into groups
 	groups    []Key
 	groupRows []int64
@@ -244,6 +245,7 @@ func (s *Spool) Add(rec arrow.Record) error {
 		return fmt.Errorf("scratch file: %w", err)
 	}
 	s.recs = append(s.recs, runs)
+	s.recStart = append(s.recStart, s.rows)
 	s.rows += int64(n)
 	return nil
 }
@@ -318,7 +320,9 @@ func (s *Spool) Chunks(maxRows int64, keep func(Key) bool) [][]int {
 
 // Read returns the table of the rows of groups (indices from Chunks), as
 // zero-copy slices of the scratch file's records, with the setups among
-// setups whose key is in one of the groups. The caller releases it.
+// setups whose key is in one of the groups, and the slices' positions in
+// the spooled input (Table.Offsets), so a run's Series.First is the same
+// in every chunk as in the whole. The caller releases it.
 func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
 	if err := s.finish(); err != nil {
 		return nil, err
@@ -327,7 +331,7 @@ func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
 	for _, g := range groups {
 		in[g] = true
 	}
-	t := &Table{}
+	t := &Table{Offsets: []int64{}}
 	for i, runs := range s.recs {
 		var rec arrow.Record
 		for j := 0; j < len(runs); j++ {
@@ -350,6 +354,7 @@ func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
 				j++
 			}
 			t.Records = append(t.Records, rec.NewSlice(start, runs[j].end))
+			t.Offsets = append(t.Offsets, s.recStart[i]+start)
 		}
 		if rec != nil {
 			rec.Release()

@@ -45,7 +45,8 @@ func spoolTable(t *testing.T, mem memory.Allocator) *Table {
 // TestSpoolChunks: the chunks partition the groups (both versions of a
 // benchmark together), hold at most maxRows rows unless one group is
 // larger, give back every row exactly once, and each run's Series equals
-// the one collected from the whole table.
+// the one collected from the whole table, its input position (First)
+// included.
 func TestSpoolChunks(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -70,6 +71,24 @@ func TestSpoolChunks(t *testing.T) {
 	for _, s := range Collect(whole, Filter{}) {
 		full[s.Key] = s
 	}
+	// The rows go v1 b.0 … b.5 (b.2 with a second row of another metric),
+	// then v2: v1's b.i first at row i, or i+1 after b.2; v2's 7 rows on.
+	for _, s := range full {
+		i := int64(s.Benchmark[2] - '0')
+		want := i
+		if i > 2 {
+			want++
+		}
+		if s.Version == "v2" {
+			want += 7
+		}
+		if s.First != want {
+			t.Errorf("%s: first row at %d, want %d", s.Key, s.First, want)
+		}
+	}
+	if s := Collect(whole, Filter{Metric: "gc.alloc.rate"}); len(s) != 2 || s[0].First != 3 || s[1].First != 10 {
+		t.Errorf("gc.alloc.rate runs first at %v, want rows 3 and 10", s)
+	}
 	for _, maxRows := range []int64{1, 25, 45, 1000} {
 		chunks := sp.Chunks(maxRows, nil)
 		var rows []string
@@ -90,6 +109,9 @@ func TestSpoolChunks(t *testing.T) {
 				seen[g] = ci
 				if !reflect.DeepEqual(s.NsPerOp, full[s.Key].NsPerOp) || !reflect.DeepEqual(s.Setup, full[s.Key].Setup) {
 					t.Errorf("maxRows %d: %s differs from the whole table's series", maxRows, s.Key)
+				}
+				if s.First != full[s.Key].First {
+					t.Errorf("maxRows %d: %s first at %d in its chunk, %d in the whole table", maxRows, s.Key, s.First, full[s.Key].First)
 				}
 			}
 			sub.Rows(func(r *Row) error { rows = append(rows, fmt.Sprint(*r)); return nil })

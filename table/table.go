@@ -16,6 +16,22 @@ import (
 type Table struct {
 	Records []arrow.Record
 	Setups  []Setup
+	// Offsets, when not nil, holds for each record the input position of
+	// its first row: where the row stands among all rows of the input the
+	// table is a part of (a Spool chunk's records are slices of the
+	// input's). Nil means the records are the input, one after another
+	// (the first row is at position 0). Series.First reads it.
+	Offsets []int64
+}
+
+// offset is the input position of record i's first row, given the rows
+// of the records before it (next). Offsets of another length than
+// Records (records added after them) are not used.
+func (t *Table) offset(i int, next int64) int64 {
+	if len(t.Offsets) == len(t.Records) {
+		return t.Offsets[i]
+	}
+	return next
 }
 
 // NumRows is the total number of rows over all records.
@@ -47,9 +63,13 @@ func (t *Table) Setup(k Key) *Setup {
 // Append moves o's records and setups into t (o is left empty). Setups for
 // keys present in both are merged; a conflict is returned as an error after
 // all records were moved.
+//
+// The result's positions (Offsets) are those of its records one after
+// another: t's rows first.
 func (t *Table) Append(o *Table) error {
 	t.Records = append(t.Records, o.Records...)
 	o.Records = nil
+	t.Offsets, o.Offsets = nil, nil
 	if strictlySorted(t.Setups) && strictlySorted(o.Setups) {
 		// The usual case (both sides from Finish): merged in one pass,
 		// without a map or a copy of every setup.
