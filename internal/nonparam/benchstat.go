@@ -1,6 +1,7 @@
 package nonparam
 
 import (
+	"fmt"
 	"math"
 	"sync"
 
@@ -137,3 +138,106 @@ func uCritical(n, m int, alpha float64) int {
 
 // normalQuantile is the standard normal quantile Φ⁻¹(p) = −√2·erfcinv(2p).
 func normalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
+
+// BenchstatMedian is benchstat's summary of a sample
+// (golang.org/x/perf benchmath.AssumeNothing.Summary, with go-moremath as
+// x/perf): the median (go-moremath's Sample.Quantile(0.5), R's type 8,
+// which is the middle value or the mean of the two middle ones) and its
+// distribution-free confidence interval at level confidence, between the
+// order statistics X(lo) and X(hi) that go-moremath's QuantileCI(n, 0.5,
+// confidence) chooses from the binomial distribution Bin(n, ½) of the
+// number of values below the median (Conover, Practical Nonparametric
+// Statistics, 3rd ed., §3.2). An order statistic outside the sample (too
+// few values for that confidence, MedianCISamples) makes its bound
+// −Inf or +Inf, which benchstat prints as "± ∞". An empty x gives NaNs.
+func BenchstatMedian(x []float64, confidence float64) (median, lo, hi float64) {
+	if len(x) == 0 {
+		nan := math.NaN()
+		return nan, nan, nan
+	}
+	s := moremath.Sample{Xs: append([]float64(nil), x...)}
+	s.Sort()
+	return medianCI(len(x), confidence).SampleCI(s)
+}
+
+// medianCI caches go-moremath's QuantileCI of the median per (n,
+// confidence), as benchmath does.
+func medianCI(n int, confidence float64) moremath.QuantileCIResult {
+	key := medianKey{n, confidence}
+	if v, ok := medianCache.Load(key); ok {
+		return v.(moremath.QuantileCIResult)
+	}
+	ci := moremath.QuantileCI(n, 0.5, confidence)
+	medianCache.Store(key, ci)
+	return ci
+}
+
+type medianKey struct {
+	n          int
+	confidence float64
+}
+
+var medianCache sync.Map
+
+// MedianCISamples is the fewest values with which BenchstatMedian's
+// interval at confidence is finite, as benchmath's medianSamples finds it:
+// (">=", n) for the smallest n ≤ 50 whose QuantileCI lies within the
+// sample, else (">", 50). benchstat's warning under a "± ∞" reads "need
+// OP N samples for confidence interval at level CONFIDENCE"
+// (MedianCIWarning).
+func MedianCISamples(confidence float64) (op string, n int) {
+	const limit = 50
+	for n = 2; n <= limit; n++ {
+		ci := medianCI(n, confidence)
+		if 0 < ci.LoOrder && ci.HiOrder <= n {
+			return ">=", n
+		}
+	}
+	return ">", limit
+}
+
+// MedianCIWarning is benchstat's footnote for a median whose interval at
+// confidence is infinite: "need >= 6 samples for confidence interval at
+// level 0.95".
+func MedianCIWarning(confidence float64) string {
+	op, n := MedianCISamples(confidence)
+	return fmt.Sprintf("need %s %d samples for confidence interval at level %v", op, n, confidence)
+}
+
+// BenchstatUWarning is benchstat's footnote for its U test of samples of
+// n and m values (benchmath.AssumeNothing.Compare), "" when it has none:
+// the test's error when it cannot run ("all samples are equal", "sample is
+// too small"; p is then 1), else, when p > alpha and both samples are
+// smaller than the size at which two samples of one size can reach alpha
+// at all (UMinSamples, from benchmath's table of sizes 1 to 9), "need >= 4
+// samples to detect a difference at alpha level 0.05" (or "need > 10
+// samples" beyond the table).
+func BenchstatUWarning(x, y []float64, p, alpha float64) string {
+	if len(x) == 0 || len(y) == 0 {
+		return moremath.ErrSampleSize.Error()
+	}
+	if allEqual(x, x[0]) && allEqual(y, x[0]) {
+		return moremath.ErrSamplesEqual.Error()
+	}
+	if p <= alpha {
+		return ""
+	}
+	op, need := ">=", UMinSamples(alpha)
+	if need > 9 { // benchmath's uTestMinP lists sizes 1 to 9
+		op, need = ">", 10
+	}
+	if len(x) < need && len(y) < need {
+		return fmt.Sprintf("need %s %d samples to detect a difference at alpha level %v", op, need, alpha)
+	}
+	return ""
+}
+
+// allEqual reports whether every value of x is v.
+func allEqual(x []float64, v float64) bool {
+	for _, y := range x {
+		if y != v {
+			return false
+		}
+	}
+	return true
+}

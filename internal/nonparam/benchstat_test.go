@@ -1,6 +1,7 @@
 package nonparam
 
 import (
+	"math"
 	"testing"
 
 	moremath "github.com/aclements/go-moremath/stats"
@@ -110,6 +111,61 @@ func TestBenchstatUFastPath(t *testing.T) {
 		}
 		if got := BenchstatU(x, y); !close(got, want, 1e-12) {
 			t.Fatalf("n=%d m=%d: p = %v, go-moremath %v", n, m, got, want)
+		}
+	}
+}
+
+// TestBenchstatMedian checks benchstat's median summary: the order
+// statistics of the 95 % interval of the median are those of the binomial
+// distribution Bin(n, ½) (n = 10: X(2) and X(9), P(2 ≤ B ≤ 8) = 1 −
+// 22/1024 = 0.979 ≥ 0.95 while X(3), X(8) cover 0.891; n = 6: X(1) and
+// X(6), 1 − 2/64), with an infinite bound below 6 values (benchstat:
+// "need >= 6 samples for confidence interval at level 0.95"), and the median of an
+// even count is the mean of the middle two.
+func TestBenchstatMedian(t *testing.T) {
+	ten := []float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
+	for _, c := range []struct {
+		x           []float64
+		med, lo, hi float64
+		confidence  float64
+	}{
+		{ten, 5.5, 2, 9, 0.95},
+		{ten[:6], 7.5, 5, 10, 0.95},
+		{[]float64{3, 1, 2, 5, 4}, 3, math.Inf(-1), 5, 0.95}, // go-moremath's orders 0 and 5: infinite below
+		{[]float64{3, 1, 2, 5, 4}, 3, 1, 5, 0.9},             // 1 − 2/32 = 0.9375
+	} {
+		med, lo, hi := BenchstatMedian(c.x, c.confidence)
+		if med != c.med || lo != c.lo || hi != c.hi {
+			t.Errorf("BenchstatMedian(%v, %v) = %v [%v, %v], want %v [%v, %v]", c.x, c.confidence, med, lo, hi, c.med, c.lo, c.hi)
+		}
+	}
+	if got := MedianCIWarning(0.95); got != "need >= 6 samples for confidence interval at level 0.95" {
+		t.Errorf("MedianCIWarning(0.95) = %q", got)
+	}
+	if op, n := MedianCISamples(0.99); op != ">=" || n != 8 { // 1 − 2/256 = 0.992
+		t.Errorf("MedianCISamples(0.99) = %s %d, want >= 8", op, n)
+	}
+}
+
+// TestBenchstatUWarning checks benchstat's footnotes of a comparison
+// (benchmath.AssumeNothing.Compare, as benchstat prints them on
+// oastools' B/op tables and on 3+3 samples).
+func TestBenchstatUWarning(t *testing.T) {
+	three, other := []float64{1, 2, 3}, []float64{4, 5, 6}
+	for _, c := range []struct {
+		x, y     []float64
+		p, alpha float64
+		want     string
+	}{
+		{[]float64{7, 7, 7}, []float64{7, 7}, 1, 0.05, "all samples are equal"},
+		{nil, three, 1, 0.05, "sample is too small"},
+		{three, other, BenchstatU(three, other), 0.05, "need >= 4 samples to detect a difference at alpha level 0.05"},
+		{three, other, 0.1, 0.2, ""},
+		{append(three, 4, 5), append(other, 7, 8), 0.5, 0.05, ""},
+		{three, other, 0.1, 1e-6, "need > 10 samples to detect a difference at alpha level 1e-06"},
+	} {
+		if got := BenchstatUWarning(c.x, c.y, c.p, c.alpha); got != c.want {
+			t.Errorf("BenchstatUWarning(%v, %v, %v, %v) = %q, want %q", c.x, c.y, c.p, c.alpha, got, c.want)
 		}
 	}
 }
