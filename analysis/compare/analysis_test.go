@@ -138,13 +138,44 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The parts as benchtrim compare makes them: the inputs
+			// spooled, grouped by name, read a chunk of groups at a time
+			// (A/size=4096 and A/size=64, then B).
+			var spools []*table.Spool
+			wholes := []*table.Table{goBench(t, "v1", allNames, oldValues), goBench(t, "v2", allNames, newValues)}
+			for _, whole := range wholes {
+				sp, err := table.NewSpool(t.TempDir(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { sp.Close() })
+				sp.GroupBy(table.NameGroupOf)
+				for _, rec := range whole.Records {
+					if err := sp.Add(rec); err != nil {
+						t.Fatal(err)
+					}
+				}
+				spools = append(spools, sp)
+			}
+			chunks := table.JointChunks(20, spools...)
+			if len(chunks) != len(parts) {
+				t.Fatalf("%d chunks, want %d", len(chunks), len(parts))
+			}
 			var as []*Analysis
-			for _, names := range parts {
+			for _, ch := range chunks {
 				p := opt
 				p.Part = true
-				base, test := goBench(t, "v1", names, oldValues), goBench(t, "v2", names, newValues)
-				tc.set(&p, base, test)
-				a, err := Run(base, p)
+				var tabs []*table.Table
+				for j, sp := range spools {
+					tab, err := sp.Read(ch[j], wholes[j].Setups)
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(tab.Release)
+					tabs = append(tabs, tab)
+				}
+				tc.set(&p, tabs[0], tabs[1])
+				a, err := Run(tabs[0], p)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"sync"
 
@@ -92,6 +93,11 @@ func formatPercent(p float64) string {
 type sideStats struct {
 	// Median is the median of the iteration values (iteration means).
 	Median float64
+	// MedianCI is Median with its distribution-free interval at
+	// MedianConfidence, as benchstat prints it (± of its center): bounds
+	// are order statistics of the iteration values
+	// (nonparam.BenchstatMedian), −Inf or +Inf with too few values.
+	MedianCI estimate.Interval
 	// Mean is the mean time per operation in ns with its bootstrap interval
 	// (from the same resamples as the ratio). For InvocationSamples 0 it is
 	// the mean of the iteration means.
@@ -128,13 +134,19 @@ type Comparison struct {
 	Base, Test sideStats
 	// Ratio is mean(test)/mean(base) with its hierarchical bootstrap interval.
 	Ratio estimate.Interval
-	// ChangeRate is |mean_test − mean_base| / mean_base.
+	// ChangeRate is the change the verdict reads, signed, as a fraction:
+	// Verdict.Percent/100 (median_test/median_base − 1 for the U test,
+	// ratio − 1 for the others).
 	ChangeRate float64
 	// U and P are the Mann-Whitney U statistic of the test's iteration means
 	// and the two-sided p-value as benchstat computes it
 	// (nonparam.BenchstatU: exact for up to 50 values a side, or 25 with
 	// ties, else normal with tie and continuity correction).
 	U, P float64
+	// UWarning is benchstat's footnote to its U test, "" for none: "all
+	// samples are equal", or "need >= 4 samples to detect a difference at
+	// alpha level 0.05" (nonparam.BenchstatUWarning).
+	UWarning string
 	// CliffsDelta is Cliff's δ of the test's iteration means against the
 	// base's (positive: test tends to be slower); Magnitude its label.
 	CliffsDelta float64
@@ -178,6 +190,17 @@ func (c *Comparison) decide(opt *Options, base, test []float64) {
 	if math.Abs(c.Verdict.Percent) < opt.MinEffect {
 		c.Verdict.Change = NoChange
 	}
+	c.ChangeRate = c.Verdict.Percent / 100
+}
+
+// MedianConfidence is the confidence level of the intervals of the
+// medians (sideStats.MedianCI): benchstat's default -confidence.
+const MedianConfidence = 0.95
+
+// medianSide is the median summary of a side's iteration values.
+func medianSide(x []float64) (float64, estimate.Interval) {
+	m, lo, hi := nonparam.BenchstatMedian(x, MedianConfidence)
+	return m, estimate.Interval{Estimate: m, Lower: lo, Upper: hi}
 }
 
 // compareSamples compares test against base.
@@ -210,13 +233,16 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 	if err != nil {
 		return Comparison{}, fmt.Errorf("Cliff's delta: %w", err)
 	}
+	bm, bci := medianSide(base.iterMeans)
+	tm, tci := medianSide(test.iterMeans)
 	c := Comparison{
-		Base:        sideStats{Median: stats.Median(base.iterMeans, nil), Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
-		Test:        sideStats{Median: stats.Median(test.iterMeans, nil), Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
+		Base:        sideStats{Median: bm, MedianCI: bci, Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
+		Test:        sideStats{Median: tm, MedianCI: tci, Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
 		Ratio:       r.Ratio,
-		ChangeRate:  math.Abs(r.Test.Estimate-r.Control.Estimate) / r.Control.Estimate,
+		ChangeRate:  r.Ratio.Estimate - 1,
 		U:           mw.U,
 		P:           mw.P,
+		UWarning:    nonparam.BenchstatUWarning(base.iterMeans, test.iterMeans, mw.P, opt.Alpha),
 		CliffsDelta: delta,
 		Magnitude:   nonparam.CliffMagnitude(delta),
 		Verdict:     verdictOf(r.Ratio),
@@ -259,9 +285,11 @@ func constantSides(test, base *sample) (Comparison, bool) {
 	}
 	one := estimate.Interval{Estimate: 1, Lower: 1, Upper: 1}
 	side := func(s *sample) sideStats {
-		return sideStats{Median: v, Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
+		_, ci := medianSide(s.iterMeans)
+		return sideStats{Median: v, MedianCI: ci, Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
 	}
 	c := Comparison{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
+		UWarning:  nonparam.BenchstatUWarning(base.iterMeans, test.iterMeans, 1, 0),
 		Magnitude: nonparam.CliffMagnitude(0), Verdict: verdictOf(one)}
 	if v == 0 {
 		c.Ratio = estimate.Interval{Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
@@ -294,6 +322,12 @@ type Result struct {
 	// Err says why the benchmark could not be compared; the Comparison is
 	// then zero.
 	Err error
+	// pos is where the input first shows the row (firstPos), the order
+	// of the tables and data files.
+	pos position
+	// procs is the GOMAXPROCS all the row's runs ran with, "" when they
+	// differ or it is unknown (the -N of benchstat's names).
+	procs string
 }
 
 // Report is the outcome of Compare for one metric.
@@ -304,7 +338,8 @@ type Report struct {
 	// ns) or a secondary metric (B/op, allocs/op, gc.alloc.rate.norm, …)
 	// compared in Unit, its unit as recorded.
 	Metric, Unit string
-	// Results holds one entry per matched benchmark, sorted by name.
+	// Results holds one entry per matched benchmark, sorted by name;
+	// the text and the data table show them in input order (inputOrder).
 	Results []Result
 	// Unmatched lists benchmarks present in only one set.
 	Unmatched []unmatchedBenchmark
@@ -346,11 +381,26 @@ func compareSets(base, test runSet, opt Options) (*Report, error) {
 		}
 	}
 	pairs, unmatched := matchBy(base.Series, test.Series, opt.rowKey())
+	// benchstat's row names end in -GOMAXPROCS where the row is the full
+	// name (.fullname), not .name or /KEY.
+	procs := procsOf
+	if r, _ := parseRow(opt.Row); !r.fullname {
+		procs = func(...[]*table.Series) string { return "" }
+	}
+	for i := range unmatched {
+		u := &unmatched[i]
+		u.pos, u.procs = firstPos(u.series, nil, test.rank), procs(u.series)
+		if u.Side == "test" {
+			u.pos = firstPos(nil, u.series, test.rank)
+		}
+		u.series = nil
+	}
 	rep.Unmatched = unmatched
 	pool := workspacePool()
 	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Result, error) {
 		p := &pairs[i]
-		res := Result{Name: p.Name, BaseRuns: keys(p.Base), TestRuns: keys(p.Test)}
+		res := Result{Name: p.Name, BaseRuns: keys(p.Base), TestRuns: keys(p.Test),
+			pos: firstPos(p.Base, p.Test, test.rank), procs: procs(p.Base, p.Test)}
 		ws := pool.Get().(*stats.Workspace)
 		res.Comparison, res.Err = comparePairing(p, base.Pair, test.Pair, &opt, ws)
 		pool.Put(ws)
@@ -453,4 +503,37 @@ func (r *Report) geomean(median bool) (base, test, ratio float64, n int) {
 	}
 	base, test = math.Exp(lb/float64(n)), math.Exp(lt/float64(n))
 	return base, test, math.Exp((lt - lb) / float64(n)), n
+}
+
+// inputOrder returns the indices of r.Results in input order (the rows'
+// positions; names break ties), the order benchstat prints its rows in.
+func (r *Report) inputOrder() []int {
+	idx := make([]int, len(r.Results))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		x, y := &r.Results[idx[a]], &r.Results[idx[b]]
+		if x.pos != y.pos {
+			return x.pos.less(y.pos)
+		}
+		return x.Name.less(y.Name)
+	})
+	return idx
+}
+
+// unmatchedOrder is inputOrder for r.Unmatched.
+func (r *Report) unmatchedOrder() []int {
+	idx := make([]int, len(r.Unmatched))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		x, y := &r.Unmatched[idx[a]], &r.Unmatched[idx[b]]
+		if x.pos != y.pos {
+			return x.pos.less(y.pos)
+		}
+		return x.Name.less(y.Name)
+	})
+	return idx
 }

@@ -58,7 +58,7 @@ func (r *setReport) headline(lb labeler) string {
 		}
 		hw = append(hw, h)
 		if h > widest {
-			widest, widestName = h, lb.label(nameKey(d.Name))
+			widest, widestName = h, lb.label(nameKey(d.Name), "")
 		}
 	}
 	lead := ""
@@ -145,7 +145,7 @@ func (rs setReports) WriteText(w io.Writer) error {
 		}
 		for j := range rep.benchmarks {
 			d := &rep.benchmarks[j]
-			name := lb.label(nameKey(d.Name))
+			name := lb.label(nameKey(d.Name), "")
 			if d.err != nil {
 				failed = append(failed, abbreviate("  "+name+": "+d.err.Error(), width))
 				continue
@@ -157,7 +157,7 @@ func (rs setReports) WriteText(w io.Writer) error {
 			t.add(name, format(d.mean.Estimate)+" "+formatSpread(d.mean.Estimate, d.mean.Lower, d.mean.Upper),
 				format(d.median), cv, strconv.Itoa(d.iterations), topLevel(d.units))
 		}
-		t.fit(width, 20)
+		t.fit(width)
 		if err := t.write(w); err != nil {
 			return err
 		}

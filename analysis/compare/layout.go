@@ -44,6 +44,9 @@ func abbreviate(s string, n int) string {
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
+// goMode is the mode of go test benchmarks in the canonical table.
+const goMode = "go"
+
 // labeler shortens benchmark names for the text tables: it drops the
 // longest common dotted or slashed prefix of all names (JMH package names)
 // or a "Benchmark" all Go names share, renders params as "/k=v" (fullName),
@@ -91,8 +94,21 @@ func newLabeler(ks []table.Key) labeler {
 	return lb
 }
 
-func (lb labeler) label(k table.Key) string {
+// label is the row name of k: its full name (fullName) without the
+// labeler's prefix and, for a go test benchmark that ran with GOMAXPROCS
+// procs ("" unknown) or has a gomaxprocs param (go test -cpu), benchstat's
+// "-N" suffix: BenchmarkDecode/size=64 with procs 8 is "Decode/size=64-8".
+func (lb labeler) label(k table.Key, procs string) string {
+	if k.Mode == goMode && k.Benchmark != "" {
+		if m, err := table.ParseParams(k.Params); err == nil && m["gomaxprocs"] != "" {
+			procs = m["gomaxprocs"]
+			k.Params = withoutParam(k.Params, "gomaxprocs")
+		}
+	}
 	s := strings.TrimPrefix(fullName(nameOf(k)), lb.prefix)
+	if procs != "" && k.Mode == goMode && s != "" {
+		s += "-" + procs
+	}
 	if lb.showMode {
 		s += " (" + k.Mode + ")"
 	}
@@ -227,40 +243,53 @@ func formatRate(x float64) string {
 }
 
 // textTable aligns columns: text left, numbers right. Column 0 holds the
-// benchmark names, which fit shortens to keep rows within a width.
+// benchmark names; fit moves a name too long for the row onto a line of
+// its own, so names are printed whole and rows stay within a width.
 type textTable struct {
 	header []string
 	right  []bool
 	rows   [][]string
-	// shortened counts the names fit abbreviated.
-	shortened int
+	// own marks the rows whose name fit put on a line of its own (the
+	// row's cells follow on the next line, under an empty name); a name
+	// wider than total is broken over lines (breakName).
+	own   map[int]bool
+	total int
 }
 
 func (t *textTable) add(cells ...string) { t.rows = append(t.rows, cells) }
 
+// widths are the columns' widths, leaving out the names printed on lines
+// of their own.
 func (t *textTable) widths() []int {
 	width := make([]int, len(t.header))
-	for _, r := range append([][]string{t.header}, t.rows...) {
+	for i, r := range append([][]string{t.header}, t.rows...) {
 		for j, c := range r {
+			if j == 0 && t.own[i-1] {
+				continue
+			}
 			width[j] = max(width[j], runeLen(c))
 		}
 	}
 	return width
 }
 
-// fit abbreviates the names in column 0 so rows are at most total runes
-// wide, leaving names at least minName runes.
-func (t *textTable) fit(total, minName int) {
+// fit puts on a line of its own every name that would make its row wider
+// than total runes: the names' column is as wide as the longest name that
+// fits beside the other columns (at least the header's).
+func (t *textTable) fit(total int) {
 	w := t.widths()
 	rest := 0
 	for _, x := range w[1:] {
 		rest += x + 2
 	}
-	room := max(total-rest, minName, runeLen(t.header[0]))
-	for _, r := range t.rows {
+	room := max(total-rest, runeLen(t.header[0]))
+	t.total = total
+	for i, r := range t.rows {
 		if runeLen(r[0]) > room {
-			r[0] = abbreviate(r[0], room)
-			t.shortened++
+			if t.own == nil {
+				t.own = map[int]bool{}
+			}
+			t.own[i] = true
 		}
 	}
 }
@@ -268,10 +297,16 @@ func (t *textTable) fit(total, minName int) {
 func (t *textTable) write(w io.Writer) error {
 	width := t.widths()
 	var b strings.Builder
-	for _, r := range append([][]string{t.header}, t.rows...) {
+	for i, r := range append([][]string{t.header}, t.rows...) {
+		if t.own[i-1] {
+			for _, l := range breakName(r[0], t.total) {
+				b.WriteString(l + "\n")
+			}
+			r = append([]string{""}, r[1:]...)
+		}
 		line := make([]string, len(r))
 		for j, c := range r {
-			pad := strings.Repeat(" ", width[j]-runeLen(c))
+			pad := strings.Repeat(" ", max(0, width[j]-runeLen(c)))
 			if t.right[j] {
 				line[j] = pad + c
 			} else {
@@ -283,6 +318,29 @@ func (t *textTable) write(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// breakName splits a name wider than total runes into lines of at most
+// total, each but the first indented by two spaces, breaking after the
+// last '.', '/' or ',' that fits (else at total): the name stays whole,
+// read across the lines. A name that fits is one line.
+func breakName(name string, total int) []string {
+	r := []rune(name)
+	var lines []string
+	indent := ""
+	for total > 3 && len(r)+len([]rune(indent)) > total {
+		room := total - len([]rune(indent))
+		cut := room
+		for j := room - 1; j > 0; j-- {
+			if r[j] == '.' || r[j] == '/' || r[j] == ',' {
+				cut = j + 1
+				break
+			}
+		}
+		lines = append(lines, indent+string(r[:cut]))
+		r, indent = r[cut:], "  "
+	}
+	return append(lines, indent+string(r))
 }
 
 func writeString(w io.Writer, s string) error {

@@ -92,6 +92,64 @@ type runSet struct {
 	Series []*table.Series
 	// Pair, when not empty, keeps only rows of this duet pair label.
 	Pair string
+	// rank orders the sides' input positions (position): 0 for the base,
+	// and for a test side read from the base's table; 1 for a test side
+	// read from files of its own, whose rows come after the base's.
+	rank int
+}
+
+// position is where the input first shows a row: the rank of its side
+// (runSet.rank) and the input position of its first row there
+// (table.Series.First). Rows in position order are in the order in which
+// benchstat prints them: by first appearance, the base files before the
+// test files.
+type position struct {
+	rank int
+	at   int64
+}
+
+func (p position) less(o position) bool {
+	if p.rank != o.rank {
+		return p.rank < o.rank
+	}
+	return p.at < o.at
+}
+
+// firstPos is the position of a row whose runs are base and test (either
+// may be empty): the earliest first row of its base runs (rank 0) or of
+// its test runs (testRank).
+func firstPos(base, test []*table.Series, testRank int) position {
+	var p position
+	found := false
+	for i, ss := range [][]*table.Series{base, test} {
+		for _, s := range ss {
+			q := position{rank: i * testRank, at: s.First}
+			if !found || q.less(p) {
+				p, found = q, true
+			}
+		}
+	}
+	return p
+}
+
+// procsOf is the GOMAXPROCS every run of sides ran with (its setup's
+// gomaxprocs, the -N suffix of a go test name), "" when they differ or
+// one is unknown.
+func procsOf(sides ...[]*table.Series) string {
+	procs, first := "", true
+	for _, ss := range sides {
+		for _, s := range ss {
+			p := ""
+			if s.Setup != nil {
+				p = s.Setup.Env["gomaxprocs"]
+			}
+			if !first && p != procs {
+				return ""
+			}
+			procs, first = p, false
+		}
+	}
+	return procs
 }
 
 // newSet returns the runs of series that sel matches, as a runSet labelled
@@ -119,6 +177,11 @@ type unmatchedBenchmark struct {
 	Side string
 	// Runs are the keys of its runs in that set.
 	Runs []table.Key
+	// pos and procs are as for Result; series are the runs (until
+	// compareSets has read them).
+	pos    position
+	procs  string
+	series []*table.Series
 }
 
 // matchBy pairs the runs of base and test by the row names key gives
@@ -153,9 +216,9 @@ func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []unmatchedBen
 		p := byName[n]
 		switch {
 		case len(p.Test) == 0:
-			unmatched = append(unmatched, unmatchedBenchmark{Name: n, Side: "base", Runs: keys(p.Base)})
+			unmatched = append(unmatched, unmatchedBenchmark{Name: n, Side: "base", Runs: keys(p.Base), series: p.Base})
 		case len(p.Base) == 0:
-			unmatched = append(unmatched, unmatchedBenchmark{Name: n, Side: "test", Runs: keys(p.Test)})
+			unmatched = append(unmatched, unmatchedBenchmark{Name: n, Side: "test", Runs: keys(p.Test), series: p.Test})
 		default:
 			pairs = append(pairs, *p)
 		}

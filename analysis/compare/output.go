@@ -15,6 +15,8 @@ type comparisonColumns struct {
 	baseIter, testIter                  []int64
 	baseMean, baseLo, baseHi, baseMed   []float64
 	testMean, testLo, testHi, testMed   []float64
+	baseMedLo, baseMedHi                []float64
+	testMedLo, testMedHi                []float64
 	ratio, ratioLo, ratioHi, changeRate []float64
 	u, p, delta                         []float64
 	magnitude, verdict, errs            []string
@@ -25,7 +27,8 @@ type comparisonColumns struct {
 func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time bool) {
 	if err != nil {
 		nan := math.NaN()
-		c = &Comparison{Base: sideStats{Mean: nanInterval(), Median: nan}, Test: sideStats{Mean: nanInterval(), Median: nan}, Ratio: nanInterval(),
+		c = &Comparison{Base: sideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()},
+			Test: sideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()}, Ratio: nanInterval(),
 			ChangeRate: nan, U: nan, P: nan, CliffsDelta: nan}
 	}
 	cc.baseIter = append(cc.baseIter, int64(c.Base.Iterations))
@@ -38,6 +41,8 @@ func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time b
 	cc.testLo = append(cc.testLo, c.Test.Mean.Lower)
 	cc.testHi = append(cc.testHi, c.Test.Mean.Upper)
 	cc.testMed = append(cc.testMed, c.Test.Median)
+	cc.baseMedLo, cc.baseMedHi = append(cc.baseMedLo, finiteOrNaN(c.Base.MedianCI.Lower)), append(cc.baseMedHi, finiteOrNaN(c.Base.MedianCI.Upper))
+	cc.testMedLo, cc.testMedHi = append(cc.testMedLo, finiteOrNaN(c.Test.MedianCI.Lower)), append(cc.testMedHi, finiteOrNaN(c.Test.MedianCI.Upper))
 	cc.ratio = append(cc.ratio, c.Ratio.Estimate)
 	cc.ratioLo = append(cc.ratioLo, c.Ratio.Lower)
 	cc.ratioHi = append(cc.ratioHi, c.Ratio.Upper)
@@ -59,6 +64,15 @@ func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time b
 	cc.pBelowAlpha = append(cc.pBelowAlpha, err == nil && c.P <= alpha)
 }
 
+// finiteOrNaN is v, or NaN (null in the data table) for an infinite v:
+// the bound of a median's interval that too few values leave open.
+func finiteOrNaN(v float64) float64 {
+	if math.IsInf(v, 0) {
+		return math.NaN()
+	}
+	return v
+}
+
 func nanInterval() estimate.Interval {
 	nan := math.NaN()
 	return estimate.Interval{Estimate: nan, Lower: nan, Upper: nan}
@@ -71,10 +85,14 @@ func (cc *comparisonColumns) addTo(f *reports.Frame, baseName, testName string) 
 	f.Float(baseName+"_ci_lower_ns", cc.baseLo)
 	f.Float(baseName+"_ci_upper_ns", cc.baseHi)
 	f.Float(baseName+"_median_ns", cc.baseMed)
+	f.Float(baseName+"_median_ci_lower_ns", cc.baseMedLo)
+	f.Float(baseName+"_median_ci_upper_ns", cc.baseMedHi)
 	f.Float(testName+"_mean_ns", cc.testMean)
 	f.Float(testName+"_ci_lower_ns", cc.testLo)
 	f.Float(testName+"_ci_upper_ns", cc.testHi)
 	f.Float(testName+"_median_ns", cc.testMed)
+	f.Float(testName+"_median_ci_lower_ns", cc.testMedLo)
+	f.Float(testName+"_median_ci_upper_ns", cc.testMedHi)
 	f.Float("ratio", cc.ratio)
 	f.Float("ratio_ci_lower", cc.ratioLo)
 	f.Float("ratio_ci_upper", cc.ratioHi)
@@ -116,6 +134,7 @@ func constStr(n int, v string) []string {
 
 func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.Float("confidence", constF64(n, o.Bootstrap.Confidence))
+	f.Float("median_confidence", constF64(n, MedianConfidence))
 	f.Int("resamples", constI64(n, int64(o.Bootstrap.Resamples)))
 	f.Int("invocation_samples", constI64(n, int64(o.Bootstrap.InvocationSamples)))
 	f.Float("alpha", constF64(n, o.Alpha))
@@ -128,7 +147,7 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 
 // frame is the A/B comparison's data table for notebooks (TableResults:
 // CSV, Arrow IPC or Parquet by the extension), one row per metric and
-// benchmark (per metric: matched ones by name, then the unmatched).
+// benchmark (per metric, in input order: inputOrder).
 // Columns:
 //
 //	benchmark, params, mode       the matched name
@@ -138,21 +157,27 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 //	base_label, test_label        the sets' labels
 //	base_runs, test_runs          pooled runs as project@version;…
 //	base_iterations, test_iterations
-//	base_mean_ns, base_ci_lower_ns, base_ci_upper_ns, base_median_ns   and
-//	                              test_…: means with intervals and medians
-//	                              of the iteration values, in ns per
-//	                              operation for the primary metric and in
-//	                              unit for the others
+//	base_mean_ns, base_ci_lower_ns, base_ci_upper_ns, base_median_ns,
+//	base_median_ci_lower_ns, base_median_ci_upper_ns   and test_…:
+//	                              means with intervals and medians of the
+//	                              iteration values with their intervals at
+//	                              median_confidence (null where too few
+//	                              values leave a bound open: benchstat's
+//	                              ± ∞), in ns per operation for the primary
+//	                              metric and in unit for the others
 //	ratio, ratio_ci_lower, ratio_ci_upper, ci_excludes_1
-//	change_rate                   |mean_test − mean_base| / mean_base
+//	change_rate                   the change the verdict reads, signed:
+//	                              median_test/median_base − 1 for the U
+//	                              test, ratio − 1 for the others
 //	u_statistic, u_pvalue, u_pvalue_below_alpha   Mann-Whitney U on
 //	                              iteration values (duet's names)
 //	cliffs_delta, cliff_magnitude
 //	change, verdict               −1 faster (lower), 0 no change, 1 slower
 //	                              (higher); the text
 //	error                         why a benchmark was not compared
-//	confidence, resamples, invocation_samples, alpha, statistic (mean or
-//	median), min_effect (a fraction), discard_warmup, seed
+//	confidence, median_confidence, resamples, invocation_samples, alpha,
+//	statistic (mean or median), test (u, ratio, overlap), min_effect (a
+//	fraction), discard_warmup, seed
 //
 // Numbers that do not exist (unmatched, failed) are empty in CSV and null
 // in Arrow and Parquet.
@@ -160,8 +185,23 @@ func (rs Reports) frame() *reports.Frame {
 	var bench, params, mode, metric, unit, status, baseRuns, testRuns, baseLabel, testLabel []string
 	var cc comparisonColumns
 	for _, r := range rs {
-		for i := range r.Results {
-			res := &r.Results[i]
+		order, unmatched := r.inputOrder(), r.unmatchedOrder()
+		for len(order) > 0 || len(unmatched) > 0 {
+			if len(unmatched) > 0 && (len(order) == 0 || r.Unmatched[unmatched[0]].pos.less(r.Results[order[0]].pos)) {
+				u := &r.Unmatched[unmatched[0]]
+				unmatched = unmatched[1:]
+				bench, params, mode = append(bench, u.Benchmark), append(params, u.Params), append(mode, u.Mode)
+				b, t := runsString(u.Runs, r.Options.Row), ""
+				if u.Side == "test" {
+					b, t = t, b
+				}
+				baseRuns, testRuns = append(baseRuns, b), append(testRuns, t)
+				status = append(status, "only in "+u.Side)
+				cc.add(nil, errors.New("only in "+u.Side), r.Options.Alpha, r.isTime())
+				continue
+			}
+			res := &r.Results[order[0]]
+			order = order[1:]
 			bench, params, mode = append(bench, res.Benchmark), append(params, res.Params), append(mode, res.Mode)
 			baseRuns, testRuns = append(baseRuns, runsString(res.BaseRuns, r.Options.Row)), append(testRuns, runsString(res.TestRuns, r.Options.Row))
 			st := "compared"
@@ -170,16 +210,6 @@ func (rs Reports) frame() *reports.Frame {
 			}
 			status = append(status, st)
 			cc.add(&res.Comparison, res.Err, r.Options.Alpha, r.isTime())
-		}
-		for _, u := range r.Unmatched {
-			bench, params, mode = append(bench, u.Benchmark), append(params, u.Params), append(mode, u.Mode)
-			b, t := runsString(u.Runs, r.Options.Row), ""
-			if u.Side == "test" {
-				b, t = t, b
-			}
-			baseRuns, testRuns = append(baseRuns, b), append(testRuns, t)
-			status = append(status, "only in "+u.Side)
-			cc.add(nil, errors.New("only in "+u.Side), r.Options.Alpha, r.isTime())
 		}
 		for len(metric) < len(bench) {
 			metric, unit = append(metric, r.Metric), append(unit, r.Unit)

@@ -75,7 +75,8 @@ func runPart(base, test Side, opt Options) (*part, error) {
 		p.TestAll = append(p.TestAll, s.Key)
 	}
 	for _, m := range p.wanted(opt.Metrics) {
-		r, err := compareSets(base.set(m, opt.Filter), test.set(m, opt.Filter), opt)
+		bs, ts := sidesOf(base, test, m, opt.Filter)
+		r, err := compareSets(bs, ts, opt)
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,16 @@ func (s Side) set(metric string, filter *Filter) runSet {
 	return newSet(s.Label, filter.selectSeries(table.Collect(s.Table, table.Filter{Metric: metric})), s.Select)
 }
 
+// sidesOf returns the runs of metric that filter keeps of both sides, the
+// test side ranked after the base when it reads a table of its own.
+func sidesOf(base, test Side, metric string, filter *Filter) (runSet, runSet) {
+	bs, ts := base.set(metric, filter), test.set(metric, filter)
+	if base.Table != test.Table {
+		ts.rank = 1
+	}
+	return bs, ts
+}
+
 // checkSides reports a side whose selector chooses no run, naming the
 // project@version labels the input has. Sides chosen by labels from one
 // table must differ.
@@ -69,7 +79,7 @@ func RunSides(base, test Side, opt Options) (Reports, error) {
 	var sets [][2]runSet
 	total := 0
 	for _, m := range metrics {
-		bs, ts := base.set(m, opt.Filter), test.set(m, opt.Filter)
+		bs, ts := sidesOf(base, test, m, opt.Filter)
 		pairs, _ := matchBy(bs.Series, ts.Series, opt.rowKey())
 		if m != table.Primary && len(pairs) == 0 {
 			continue // a secondary metric only one side has

@@ -1,15 +1,17 @@
 package compare
 
 import (
-	"github.com/benchtrim/benchtrim/reports"
-
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/nonparam"
+	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -205,7 +207,6 @@ func (rs Reports) WriteText(w io.Writer) error {
 	if lb.prefix != "" {
 		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, width-13))
 	}
-	shortened := 0
 	for i, rep := range rs {
 		b.WriteByte('\n')
 		if i > 0 {
@@ -215,20 +216,22 @@ func (rs Reports) WriteText(w io.Writer) error {
 			return err
 		}
 		b.Reset()
-		t := rep.table(lb)
+		t, footnotes := rep.table(lb)
 		if !rep.Options.Wide {
-			t.fit(width, 20)
+			t.fit(width)
 		}
-		shortened += t.shortened
 		if err := t.write(w); err != nil {
 			return err
+		}
+		for _, f := range footnotes {
+			b.WriteString(reports.Wrap(f, width, "  ") + "\n")
 		}
 	}
 	var failed []string
 	for _, rep := range rs {
-		for i := range rep.Results {
+		for _, i := range rep.inputOrder() {
 			if res := &rep.Results[i]; res.Err != nil {
-				what := lb.label(nameKey(res.Name))
+				what := lb.label(nameKey(res.Name), res.procs)
 				if !rep.isTime() {
 					what += " (" + rep.Metric + ")"
 				}
@@ -239,9 +242,9 @@ func (rs Reports) WriteText(w io.Writer) error {
 	writeFailed(&b, "not compared", failed)
 	for _, side := range []string{"base", "test"} {
 		var names []string
-		for _, u := range r.Unmatched {
-			if u.Side == side {
-				names = append(names, lb.label(nameKey(u.Name)))
+		for _, i := range r.unmatchedOrder() {
+			if u := &r.Unmatched[i]; u.Side == side {
+				names = append(names, lb.label(nameKey(u.Name), u.procs))
 			}
 		}
 		if len(names) > 0 {
@@ -249,13 +252,6 @@ func (rs Reports) WriteText(w io.Writer) error {
 		}
 	}
 	var notes []string
-	if shortened > 0 {
-		verb := " were"
-		if shortened == 1 {
-			verb = " was"
-		}
-		notes = append(notes, fmt.Sprintf("%s%s shortened with … to fit %d columns; --wide or the data output (-o) has them whole.", plural(shortened, "name"), verb, width))
-	}
 	if n := r.pooledRows(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%s runs of different benchmarks, which the row (--row %s) does not tell apart "+
 			"(benchstat: “benchmarks vary in .fullname”); each run is a top-level unit of the bootstrap.", rowsPool(n), r.Options.Row))
@@ -304,24 +300,52 @@ func (rs Reports) WriteText(w io.Writer) error {
 	return writeString(w, b.String())
 }
 
-// table returns the report's rows: benchmark, base, test, change with its
-// interval, p, n and verdict, and the geomean row.
-func (r *Report) table(lb labeler) *textTable {
+// table returns the report's rows in input order (inputOrder), and the
+// footnotes its cells refer to: benchmark, base, test, change with its
+// interval, p, n and verdict, and the geomean row. Under the U test
+// (benchstat's statistic) base and test are the medians, each followed by
+// "± P%", benchstat's half-width of its interval (MedianCI: the larger
+// relative distance to a bound, "± ∞" when too few values leave a bound
+// open), and the change is that of the medians; footnote marks (¹, ²)
+// after ± and p carry benchstat's warnings ("need >= 6 samples for
+// confidence interval at level 0.95", "all samples are equal", …),
+// numbered in the order they first occur.
+func (r *Report) table(lb labeler) (*textTable, []string) {
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
 	unit, format := "time/op", formatNs
 	if !r.isTime() {
 		unit, format = r.Unit, formatValue
 	}
+	median := r.Options.median()
 	t := &textTable{
 		header: []string{"benchmark", "base " + unit, "test " + unit, "Δ % [" + ci + "]", "p", "n", "verdict"},
 		right:  []bool{false, true, true, false, true, true, false},
 	}
+	if median {
+		t.header = []string{"benchmark", "base " + unit, "test " + unit, "Δ %", "p", "n", "verdict"}
+		t.right = []bool{false, true, true, false, true, true, false}
+	}
+	var notes []string
+	mark := func(warning string) string {
+		if warning == "" {
+			return ""
+		}
+		i := slices.Index(notes, warning)
+		if i < 0 {
+			i = len(notes)
+			notes = append(notes, warning)
+		}
+		return superscript(i + 1)
+	}
 	short := map[Change]string{NoChange: "~", Slower: "slower", Faster: "faster"}
-	median := r.Options.median()
 	if !r.isTime() {
 		short[Slower], short[Faster] = "higher", "lower"
 	}
-	for i := range r.Results {
+	// Under the U test a side's cell is "median ± range" and p's is
+	// "p mark", each part aligned over the rows (joinAligned).
+	var parts [5][]string // base median, base ±, test median, test ±, p
+	var marks []string
+	for _, i := range r.inputOrder() {
 		res := &r.Results[i]
 		if res.Err != nil {
 			continue
@@ -330,27 +354,117 @@ func (r *Report) table(lb labeler) *textTable {
 		if b, t := res.Base.Mean, res.Test.Mean; b.Lower == b.Upper && t.Lower == t.Upper && b.Estimate == t.Estimate {
 			change = "all equal" // benchstat: "all samples are equal"
 		}
-		base := format(res.Base.Mean.Estimate) + " " + formatSpread(res.Base.Mean.Estimate, res.Base.Mean.Lower, res.Base.Mean.Upper)
-		test := format(res.Test.Mean.Estimate) + " " + formatSpread(res.Test.Mean.Estimate, res.Test.Mean.Lower, res.Test.Mean.Upper)
-		if median {
-			base, test = format(res.Base.Median), format(res.Test.Median)
-			if change != "all equal" {
-				change = formatPercent(res.Verdict.Percent)
-			}
+		name := lb.label(nameKey(res.Name), res.procs)
+		n := fmt.Sprintf("%d+%d", res.Base.Iterations, res.Test.Iterations)
+		if !median {
+			base := format(res.Base.Mean.Estimate) + " " + formatSpread(res.Base.Mean.Estimate, res.Base.Mean.Lower, res.Base.Mean.Upper)
+			test := format(res.Test.Mean.Estimate) + " " + formatSpread(res.Test.Mean.Estimate, res.Test.Mean.Lower, res.Test.Mean.Upper)
+			t.add(name, base, test, change, formatP(res.P), n, short[res.Verdict.Change])
+			continue
 		}
-		t.add(lb.label(nameKey(res.Name)), base, test,
-			change,
-			formatP(res.P),
-			fmt.Sprintf("%d+%d", res.Base.Iterations, res.Test.Iterations),
-			short[res.Verdict.Change])
+		if change != "all equal" {
+			change = formatPercent(res.Verdict.Percent)
+		}
+		pm := func(s *sideStats) string {
+			m := "± " + medianRange(s.MedianCI)
+			if math.IsInf(s.MedianCI.Lower, 0) || math.IsInf(s.MedianCI.Upper, 0) {
+				m += " " + mark(nonparam.MedianCIWarning(MedianConfidence))
+			}
+			return m
+		}
+		parts[0], parts[1] = append(parts[0], format(res.Base.Median)), append(parts[1], pm(&res.Base))
+		parts[2], parts[3] = append(parts[2], format(res.Test.Median)), append(parts[3], pm(&res.Test))
+		parts[4], marks = append(parts[4], formatP(res.P)), append(marks, mark(res.UWarning))
+		t.add(name, "", "", change, "", n, short[res.Verdict.Change])
 	}
-	if median {
-		t.header[3] = "Δ % of medians"
-	}
-	if gb, gt, gr, n := r.geomean(median); n > 0 {
+	gb, gt, gr, gn := r.geomean(median)
+	if gn > 0 && !median {
 		t.add("geomean", format(gb), format(gt), formatPercent(100*(gr-1)), "", "", "")
 	}
-	return t
+	if median {
+		rows := len(parts[0])
+		if gn > 0 {
+			t.add("geomean", "", "", formatPercent(100*(gr-1)), "", "", "")
+			parts[0], parts[1] = append(parts[0], format(gb)), append(parts[1], "")
+			parts[2], parts[3] = append(parts[2], format(gt)), append(parts[3], "")
+			parts[4], marks = append(parts[4], ""), append(marks, "")
+		}
+		base, test, p := joinAligned(parts[0], parts[1], " "), joinAligned(parts[2], parts[3], " "), joinAligned(parts[4], marks, "")
+		for i := range base {
+			row := t.rows[len(t.rows)-len(base)+i]
+			row[1], row[2], row[4] = base[i], test[i], p[i]
+		}
+		_ = rows
+	}
+	for i, w := range notes {
+		notes[i] = superscript(i+1) + " " + w
+	}
+	return t, notes
+}
+
+// medianRange is benchstat's range of a median with its interval, the
+// "P%" it prints after ± (benchmath's Summary.PctRangeString):
+// 100·max(hi/median − 1, 1 − lo/median) rounded to a whole percent, "∞"
+// for an open bound, "?" when a bound's sign differs from the median's,
+// "0%" for a median of 0.
+func medianRange(ci estimate.Interval) string {
+	c, lo, hi := ci.Estimate, ci.Lower, ci.Upper
+	switch {
+	case math.IsInf(lo, 0) || math.IsInf(hi, 0):
+		return "∞"
+	case math.IsNaN(c) || math.IsNaN(lo) || math.IsNaN(hi):
+		return "?"
+	case sign(c) != sign(lo) || sign(c) != sign(hi):
+		return "?"
+	case c == 0:
+		return "0%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*math.Max(hi/c-1, 1-lo/c))
+}
+
+// joinAligned joins heads[i] and tails[i] with sep, the heads
+// right-aligned and the tails left-aligned over all i, so that a column of
+// "median ± range" cells lines up at the ±. An empty tail adds no sep.
+func joinAligned(heads, tails []string, sep string) []string {
+	hw, tw := 0, 0
+	for i := range heads {
+		hw, tw = max(hw, runeLen(heads[i])), max(tw, runeLen(tails[i]))
+	}
+	out := make([]string, len(heads))
+	for i := range heads {
+		tail := strings.Repeat(" ", tw-runeLen(tails[i]))
+		if tw > 0 {
+			tail = sep + tails[i] + tail
+			if tails[i] == "" {
+				tail = strings.Repeat(" ", runeLen(sep)) + strings.Repeat(" ", tw)
+			}
+		}
+		out[i] = strings.Repeat(" ", hw-runeLen(heads[i])) + heads[i] + tail
+	}
+	return out
+}
+
+// sign is −1, 0 or 1 (go-moremath's mathx.Sign).
+func sign(x float64) int {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
+}
+
+// superscript writes n ≥ 1 in superscript digits, as benchstat numbers
+// its footnotes: ¹, ², …, ¹⁰.
+func superscript(n int) string {
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	d := []rune(digits)
+	var out []rune
+	for ; n > 0; n /= 10 {
+		out = append([]rune{d[n%10]}, out...)
+	}
+	return string(out)
 }
 
 // aaHeadline is the one-line answer of an A/A report: how often the setup
@@ -404,7 +518,7 @@ func (r *aaReport) WriteText(w io.Writer) error {
 		}
 		b.Reset()
 		if len(t.rows) > 0 {
-			t.fit(width, 20)
+			t.fit(width)
 			if err := t.write(w); err != nil {
 				return err
 			}
@@ -438,7 +552,7 @@ func (r *aaReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, fa
 		for j < g[1] && r.results[j].key == r.results[i].key {
 			j++
 		}
-		name := lb.label(r.results[i].key)
+		name := lb.label(r.results[i].key, "")
 		var dev []float64
 		var excl, rej int
 		for k := i; k < j; k++ {

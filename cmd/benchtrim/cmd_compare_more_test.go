@@ -12,11 +12,12 @@ import (
 )
 
 // compareNs lists "name n" for the rows of compare's first table: names
-// with "Benchmark" (the shared prefix the table leaves out) put back.
+// with "Benchmark" (the shared prefix the table leaves out) put back; a
+// name too long for its row stands on a line of its own above it.
 func compareNs(t *testing.T, out string) []string {
 	t.Helper()
 	var rows []string
-	in := false
+	in, name := false, ""
 	nField := regexp.MustCompile(`^\d+\+\d+$`)
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "geomean") {
@@ -27,9 +28,16 @@ func compareNs(t *testing.T, out string) []string {
 			in = true
 		case in:
 			f := strings.Fields(l)
+			if len(f) == 1 && !strings.HasPrefix(l, " ") {
+				name = f[0]
+				continue
+			}
+			if !strings.HasPrefix(l, " ") {
+				name = f[0]
+			}
 			for _, x := range f {
 				if nField.MatchString(x) {
-					rows = append(rows, "Benchmark"+f[0]+" "+x)
+					rows = append(rows, "Benchmark"+name+" "+x)
 				}
 			}
 		}
@@ -41,10 +49,10 @@ func compareNs(t *testing.T, out string) []string {
 var benchstatN = regexp.MustCompile(`^(\S+)\s.*n=(\d+)(?:\+(\d+))?\)`)
 
 // benchstatNs lists "name n" for the rows of benchstat's first table
-// (sec/op), names without the -GOMAXPROCS suffix, n as "a+b".
+// (sec/op), names as benchstat prints them (with the -GOMAXPROCS suffix,
+// as compare's), n as "a+b".
 func benchstatNs(out string) []string {
 	var rows []string
-	procs := regexp.MustCompile(`-\d+$`)
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "geomean") {
 			break
@@ -54,7 +62,7 @@ func benchstatNs(out string) []string {
 			if b == "" {
 				b = m[2]
 			}
-			rows = append(rows, "Benchmark"+procs.ReplaceAllString(m[1], "")+" "+m[2]+"+"+b)
+			rows = append(rows, "Benchmark"+m[1]+" "+m[2]+"+"+b)
 		}
 	}
 	sort.Strings(rows)
@@ -120,7 +128,7 @@ func TestCompareSecondaryMetricsCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"\nB/op: 1 of 4 benchmarks changed: 1 higher (up to +100.0 %)", "\nallocs/op: no change in 4 benchmarks",
-		"\np99-ns: no change in 4 benchmarks", "base B/op", "JsonEncodeSmall/size=64  "} {
+		"\np99-ns: no change in 4 benchmarks", "base B/op", "JsonEncodeSmall/size=64-8  "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
