@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/stats"
@@ -29,6 +30,17 @@ type description struct {
 	units      [5]int
 	// err says why the benchmark could not be described.
 	err error
+	// pos and procs are as for Result.
+	pos   position
+	procs string
+}
+
+// less orders descriptions in input order (names break ties).
+func (d *description) less(o *description) bool {
+	if d.pos != o.pos {
+		return d.pos.less(o.pos)
+	}
+	return d.Name.less(o.Name)
 }
 
 // topUnits is the number of units at the outermost level with more than one.
@@ -40,7 +52,7 @@ type setReport struct {
 	label   string
 	// metric and unit are as in Report.
 	metric, unit string
-	// benchmarks holds one entry per benchmark, sorted by name.
+	// benchmarks holds one entry per benchmark, in input order.
 	benchmarks []description
 }
 
@@ -66,10 +78,14 @@ func describeSet(set runSet, opt Options) (*setReport, error) {
 	}
 	key := opt.rowKey()
 	_, groups := matchBy(series, nil, key) // the runs grouped by row, sorted
+	procs := procsOf
+	if r, _ := parseRow(opt.Row); !r.fullname {
+		procs = func(...[]*table.Series) string { return "" }
+	}
 	pool := workspacePool()
 	rep.benchmarks, _ = workpool.Map(len(groups), opt.Workers, func(i int) (description, error) {
 		g := &groups[i]
-		d := description{Name: g.Name, runs: g.Runs}
+		d := description{Name: g.Name, runs: g.Runs, pos: firstPos(g.series, nil, 0), procs: procs(g.series)}
 		ws := pool.Get().(*stats.Workspace)
 		d.err = describeRuns(&d, runsOf(series, g.Name, key), set.Pair, &opt, ws)
 		pool.Put(ws)
@@ -78,6 +94,7 @@ func describeSet(set runSet, opt Options) (*setReport, error) {
 		}
 		return d, nil
 	})
+	sort.SliceStable(rep.benchmarks, func(i, j int) bool { return rep.benchmarks[i].less(&rep.benchmarks[j]) })
 	return rep, nil
 }
 

@@ -58,7 +58,7 @@ func (r *setReport) headline(lb labeler) string {
 		}
 		hw = append(hw, h)
 		if h > widest {
-			widest, widestName = h, lb.label(nameKey(d.Name), "")
+			widest, widestName = h, lb.label(nameKey(d.Name), d.procs)
 		}
 	}
 	lead := ""
@@ -145,7 +145,7 @@ func (rs setReports) WriteText(w io.Writer) error {
 		}
 		for j := range rep.benchmarks {
 			d := &rep.benchmarks[j]
-			name := lb.label(nameKey(d.Name), "")
+			name := lb.label(nameKey(d.Name), d.procs)
 			if d.err != nil {
 				failed = append(failed, abbreviate("  "+name+": "+d.err.Error(), width))
 				continue

@@ -12,7 +12,7 @@ import (
 // fullName renders a benchmark's name with its params the way go test
 // prints sub-benchmarks: the benchmark, then "/k=v" per parameter in key
 // order ("BenchmarkSort/n=16", "org.example.Sort.quick/size=100"). Filters
-// match it, and the text tables show it (shortened).
+// match it, and the text tables show it (labeler.label).
 func fullName(n Name) string {
 	if n.Params == "" {
 		return n.Benchmark

@@ -14,8 +14,9 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// width is the number of columns the text reports keep within: names are
-// shortened, notes wrapped and long lists cut to fit.
+// width is the number of columns the text reports keep within: long
+// names get lines of their own (textTable.fit), notes are wrapped and
+// long lists cut to fit.
 const width = reports.Width
 
 // listNames is how many names a text report lists before "… and N more".

@@ -51,8 +51,9 @@ type Options struct {
 	// The runs of a side whose keys agree on these (and on the mode) are
 	// pooled as top-level units, as benchstat pools a cell's results.
 	Row string
-	// Wide makes WriteText print benchmark names whole, however wide the
-	// table gets (by default names are shortened with … to fit width).
+	// Wide makes WriteText print every row on one line, however wide the
+	// table gets (by default a name too long for its row stands on lines
+	// of its own above the row's cells, so lines fit width).
 	Wide bool
 	// Workers is the number of benchmarks compared in parallel;
 	// 0 means GOMAXPROCS. The results do not depend on it.

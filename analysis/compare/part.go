@@ -210,7 +210,7 @@ func describePart(side Side, opt Options) (*part, error) {
 // one split input (describePart on each, with opt): describe's errors on
 // the whole (a filter that keeps no benchmark, a wanted metric no part
 // holds), and per metric, in describe's order, the parts' benchmarks in
-// one report sorted by name.
+// one report in input order.
 func mergeDescribed(parts []*part, opt Options) (setReports, error) {
 	var all []table.Key
 	for _, p := range parts {
@@ -243,7 +243,7 @@ func mergeDescribed(parts []*part, opt Options) (setReports, error) {
 		if out == nil {
 			continue
 		}
-		sort.SliceStable(out.benchmarks, func(i, j int) bool { return out.benchmarks[i].Name.less(out.benchmarks[j].Name) })
+		sort.SliceStable(out.benchmarks, func(i, j int) bool { return out.benchmarks[i].less(&out.benchmarks[j]) })
 		reps = append(reps, out)
 	}
 	return reps, nil

@@ -52,7 +52,7 @@ func compareCommand() *cli.Command {
 		cliapp.Group("Input", cliapp.InputFlags()...),
 		cliapp.Group("Output",
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also write the results for notebooks: OUT.csv, OUT.arrow or OUT.parquet"},
-			&cli.BoolFlag{Name: "wide", Destination: &opt.Wide, Usage: "print benchmark names whole (default: shortened with … to keep tables within 100 columns)"},
+			&cli.BoolFlag{Name: "wide", Destination: &opt.Wide, Usage: "print each row on one line, however long its name (default: a name too long for a 100-column row stands on a line of its own above the row)"},
 		),
 	)
 }
