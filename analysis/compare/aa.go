@@ -45,7 +45,7 @@ type aaRates struct {
 	// the number of successful comparisons; failed the failed ones.
 	benchmarks, comparisons, failed int
 	// ciExcludesOne counts comparisons whose ratio interval excludes 1 and
-	// pBelowAlpha those whose U test has p < Alpha.
+	// pBelowAlpha those whose U test has p ≤ Alpha.
 	ciExcludesOne, pBelowAlpha int
 	// ciRate and uRate are the two counts over Comparisons (NaN when 0);
 	// nominally 1 − Confidence and Alpha.
@@ -58,7 +58,7 @@ type aaRates struct {
 // ⌈n/2⌉ and compares B (test) against A (base) exactly as Compare does.
 // Because both halves come from one recording, every reported difference
 // is a false positive; a sound setup gives an interval excluding 1 in about
-// 1 − Confidence of the comparisons and p < Alpha in about Alpha of them.
+// 1 − Confidence of the comparisons and p ≤ Alpha in about Alpha of them.
 //
 // Split r (1-based) of a run is the r-th permutation drawn from
 // stats.NewRand(opt.Seed, key, 0) with key = table.Key.String(); its

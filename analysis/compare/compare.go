@@ -436,7 +436,7 @@ func workspacePool() *sync.Pool {
 // summary counts the verdicts of a report.
 type summary struct {
 	compared, slower, faster, noChange, failed int
-	// pBelowAlpha counts comparisons whose U test has p < Alpha, and
+	// pBelowAlpha counts comparisons whose U test has p ≤ Alpha, and
 	// ciExcludesOne those whose ratio interval excludes 1 (the verdicts
 	// of the statistics median and mean before MinEffect).
 	pBelowAlpha, ciExcludesOne int

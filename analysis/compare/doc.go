@@ -29,16 +29,24 @@
 //     Kent TR 4-12, 2012; Ren et al., J. Applied Statistics 37(9), 2010),
 //     resampling instance > trial > fork > iteration (and, optionally,
 //     invocations inside an iteration, as the -is option of Laaber's pa);
-//   - the medians of the iteration values;
-//   - the two-sided Mann-Whitney U p-value on the iteration values, with
-//     Cliff's δ of test against base and its magnitude (Romano et al. 2006);
-//   - the change rate |mean_test − mean_base| / mean_base;
-//   - a verdict by Options.Statistic: for StatisticMedian (benchstat's
-//     rule, the command's default) "slower" or "faster" by the change of
-//     the medians when p < Alpha; for statisticMean (DefaultOptions, and
-//     analysis/trim) "no change" when the ratio's interval contains 1, else
-//     "slower" or "faster" by 100·(ratio − 1) percent. MinEffect turns
-//     smaller changes into "no change".
+//   - the medians of the iteration values with benchstat's 95 % interval
+//     (nonparam.BenchstatMedian, the ± of its tables);
+//   - the two-sided Mann-Whitney U p-value on the iteration values as
+//     benchstat computes it (nonparam.BenchstatU), with Cliff's δ of test
+//     against base and its magnitude (Romano et al. 2006);
+//   - a verdict by Options.Rule: for estimate.TestU (benchstat's rule,
+//     DefaultOptions) "slower" or "faster" by the change of the medians
+//     when p ≤ Alpha; for TestRatio "no change" when the ratio's (1 − Alpha)
+//     interval contains 1, else "slower" or "faster" by 100·(ratio − 1)
+//     percent; for TestOverlap by the overlap of the sides' t intervals.
+//     MinEffect turns smaller changes into "no change"; the change rate
+//     is the verdict's change as a signed fraction.
+//
+// Reports keep their results sorted by name; the text and the data
+// tables show them in input order (the order benchstat prints rows in:
+// first appearance, the base's files first), by the runs' input
+// positions (table.Series.First), which are those of the whole input also
+// in the chunks of a spooled one.
 //
 // Times are compared as nanoseconds per operation (the table's ns_per_op),
 // so a throughput benchmark that gets faster has a ratio below 1 like any

@@ -43,7 +43,7 @@ func (o *Options) statisticLine() string {
 		if o.Alpha != benchstatAlpha {
 			rule = fmt.Sprintf("benchstat's rule, which it applies at α = %v", benchstatAlpha)
 		}
-		s = fmt.Sprintf("statistic: median (times are medians of iteration values; verdict: U test p < %v, %s)", o.Alpha, rule)
+		s = fmt.Sprintf("statistic: median (times are medians of iteration values; verdict: U test p ≤ %v, %s)", o.Alpha, rule)
 	}
 	if o.MinEffect > 0 {
 		s += fmt.Sprintf("; changes under %v %% count as ~ (--min-effect)", o.MinEffect)
@@ -60,7 +60,7 @@ const benchstatAlpha = 0.05
 func (o *Options) unchangedWhy(ci string) string {
 	s := ci + " contains 1"
 	if o.median() {
-		s = fmt.Sprintf("U test p ≥ %v", o.Alpha)
+		s = fmt.Sprintf("U test p > %v", o.Alpha)
 	}
 	if o.MinEffect > 0 {
 		s += fmt.Sprintf(" or |Δ| < %v %%", o.MinEffect)
@@ -270,7 +270,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 		if nested > 0 {
 			notes = append(notes, fmt.Sprintf("for %s the iteration values come from several runs, instances, trials or forks; "+
 				"the U test counts them as independent, so unchanged benchmarks are flagged more often than α = %v "+
-				"(an A/A test measures how often: benchtrim compare --aa; --statistic mean decides by the hierarchical interval instead)",
+				"(an A/A test measures how often: benchtrim compare --aa; --rule ratio decides by the hierarchical interval instead)",
 				plural(nested, "benchmark"), r.Options.Alpha))
 		}
 	} else if few > 0 {
@@ -284,10 +284,10 @@ func (rs Reports) WriteText(w io.Writer) error {
 	}
 	s := r.summary()
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
-	foot := fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (%s excludes 1 for %d); U test p < %v for %d",
+	foot := fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (%s excludes 1 for %d); U test p ≤ %v for %d",
 		s.compared, s.slower, s.faster, s.noChange, ci, s.ciExcludesOne, r.Options.Alpha, s.pBelowAlpha)
 	if r.Options.median() {
-		foot = fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (U test p < %v for %d); %s excludes 1 for %d",
+		foot = fmt.Sprintf("%d compared: %d slower, %d faster, %d no change (U test p ≤ %v for %d); %s excludes 1 for %d",
 			s.compared, s.slower, s.faster, s.noChange, r.Options.Alpha, s.pBelowAlpha, ci, s.ciExcludesOne)
 	}
 	if s.failed > 0 {
@@ -476,7 +476,7 @@ func (r *aaReport) aaHeadline() string {
 	if a.comparisons == 0 {
 		return fmt.Sprintf("A/A split by %s: nothing compared", o.Split)
 	}
-	return fmt.Sprintf("A/A split by %s: %s excludes 1 in %d of %d comparisons (%s, nominal %s); p < %v in %d (%s)",
+	return fmt.Sprintf("A/A split by %s: %s excludes 1 in %d of %d comparisons (%s, nominal %s); p ≤ %v in %d (%s)",
 		o.Split, ci, a.ciExcludesOne, a.comparisons, formatRate(a.ciRate), formatRate(1-o.Bootstrap.Confidence), o.Alpha, a.pBelowAlpha, formatRate(a.uRate))
 }
 
@@ -543,7 +543,7 @@ func (r *aaReport) groupTable(g [2]int, lb labeler, ci string) (t *textTable, fa
 		}
 	} else {
 		t = &textTable{
-			header: []string{"benchmark", o.Split.String() + "s A+B", "splits", "CI excludes 1", fmt.Sprintf("p < %v", o.Alpha), "median |ratio − 1|"},
+			header: []string{"benchmark", o.Split.String() + "s A+B", "splits", "CI excludes 1", fmt.Sprintf("p ≤ %v", o.Alpha), "median |ratio − 1|"},
 			right:  []bool{false, true, true, true, true, true},
 		}
 	}
@@ -634,7 +634,7 @@ func (r *aaReport) writeRates(b *strings.Builder, single int, ci string) {
 		b.WriteString("\n" + reports.Wrap(fmt.Sprintf("note: %d of %d comparisons have a half with a single %s; the bootstrap cannot resample that level there, so their intervals miss the variation between %ss and tend to exclude 1 more often than nominal",
 			single, a.comparisons, o.Split, o.Split), width, "") + "\n")
 	}
-	l1, l2 := fmt.Sprintf("ratio %s excludes 1:", ci), fmt.Sprintf("U test p < %v:", o.Alpha)
+	l1, l2 := fmt.Sprintf("ratio %s excludes 1:", ci), fmt.Sprintf("U test p ≤ %v:", o.Alpha)
 	wd := max(runeLen(l1), runeLen(l2))
 	pad := func(s string) string { return s + strings.Repeat(" ", wd-runeLen(s)) }
 	fmt.Fprintf(b, "\nfalse-positive rate over %d comparisons of %d runs:\n", a.comparisons, a.benchmarks)
@@ -643,7 +643,7 @@ func (r *aaReport) writeRates(b *strings.Builder, single int, ci string) {
 	fmt.Fprintf(b, "  %s %d (%s; nominal %s = α)\n", pad(l2), a.pBelowAlpha, formatRate(a.uRate), formatRate(o.Alpha))
 	if rate, nominal, what := a.ciRate, 1-o.Bootstrap.Confidence, ci+" excludes 1"; tooNoisy(rate, nominal) || tooNoisy(a.uRate, o.Alpha) {
 		if !tooNoisy(rate, nominal) {
-			rate, nominal, what = a.uRate, o.Alpha, fmt.Sprintf("p < %v", o.Alpha)
+			rate, nominal, what = a.uRate, o.Alpha, fmt.Sprintf("p ≤ %v", o.Alpha)
 		}
 		msg := fmt.Sprintf("too noisy: %s in %s of these A/A comparisons, where nothing changed (nominal %s); "+
 			"the measurements are too noisy for A/B verdicts of this setup: record more %ss, or judge changes with --min-effect",
