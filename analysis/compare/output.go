@@ -176,7 +176,7 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 //	                              (higher); the text
 //	error                         why a benchmark was not compared
 //	confidence, median_confidence, resamples, invocation_samples, alpha,
-//	statistic (mean or median), test (u, ratio, overlap), min_effect (a
+//	statistic (mean or median), rule (u, ratio, overlap), min_effect (a
 //	fraction), discard_warmup, seed
 //
 // Numbers that do not exist (unmatched, failed) are empty in CSV and null
