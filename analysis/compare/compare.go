@@ -328,6 +328,9 @@ type Result struct {
 	// procs is the GOMAXPROCS all the row's runs ran with, "" when they
 	// differ or it is unknown (the -N of benchstat's names).
 	procs string
+	// score is the unit the text shows the row's times in (JMH's score
+	// unit), zero for time per operation.
+	score scoreUnit
 }
 
 // Report is the outcome of Compare for one metric.
@@ -401,8 +404,11 @@ func compareSets(base, test runSet, opt Options) (*Report, error) {
 		p := &pairs[i]
 		res := Result{Name: p.Name, BaseRuns: keys(p.Base), TestRuns: keys(p.Test),
 			pos: firstPos(p.Base, p.Test, test.rank), procs: procs(p.Base, p.Test)}
+		if rep.isTime() {
+			res.score = scoreOf(p.Base, p.Test)
+		}
 		ws := pool.Get().(*stats.Workspace)
-		res.Comparison, res.Err = comparePairing(p, base.Pair, test.Pair, &opt, ws)
+		res.Comparison, res.Err = comparePairing(p, base.Pair, test.Pair, res.score, &opt, ws)
 		pool.Put(ws)
 		if opt.Progress != nil {
 			opt.Progress(len(pairs))
@@ -413,7 +419,10 @@ func compareSets(base, test runSet, opt Options) (*Report, error) {
 	return rep, nil
 }
 
-func comparePairing(p *pairing, basePair, testPair string, opt *Options, ws *stats.Workspace) (Comparison, error) {
+// comparePairing compares the runs of p (compareSamples); for a
+// throughput row (score) under the U test, the medians are those of the
+// scores (scoreUnit.scoreMedians).
+func comparePairing(p *pairing, basePair, testPair string, score scoreUnit, opt *Options, ws *stats.Workspace) (Comparison, error) {
 	var bs, ts sample
 	for j, s := range p.Base {
 		if err := bs.add(s, int32(j+1), basePair, opt.DiscardWarmup, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
@@ -426,7 +435,11 @@ func comparePairing(p *pairing, basePair, testPair string, opt *Options, ws *sta
 		}
 	}
 	rng := stats.NewStream(opt.Seed, p.Name.String(), 0)
-	return compareSamples(&ts, &bs, opt, rng, ws)
+	c, err := compareSamples(&ts, &bs, opt, rng, ws)
+	if err == nil && score.thrpt && opt.median() {
+		score.scoreMedians(&c, bs.iterMeans, ts.iterMeans, opt)
+	}
+	return c, err
 }
 
 func workspacePool() *sync.Pool {
@@ -482,8 +495,9 @@ func (r *Report) summary() summary {
 // geomean returns the geometric means of the base values, the test values
 // and the ratios over the compared benchmarks (benchstat's summary row;
 // the ratio geomean equals test/base of the first two), and how many there
-// were: of the medians (median) or of the means.
-func (r *Report) geomean(median bool) (base, test, ratio float64, n int) {
+// were: of the medians (median) or of the means, each as shown(result,
+// value) gives it (the value itself, or its score: scoreUnit.score).
+func (r *Report) geomean(median bool, shown func(res *Result, v float64) float64) (base, test, ratio float64, n int) {
 	var lb, lt float64
 	for i := range r.Results {
 		res := &r.Results[i]
@@ -494,8 +508,8 @@ func (r *Report) geomean(median bool) (base, test, ratio float64, n int) {
 		if res.Err != nil || !(b > 0) || !(t > 0) {
 			continue
 		}
-		lb += math.Log(b)
-		lt += math.Log(t)
+		lb += math.Log(shown(res, b))
+		lt += math.Log(shown(res, t))
 		n++
 	}
 	if n == 0 {

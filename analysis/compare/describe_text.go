@@ -123,7 +123,7 @@ func (rs setReports) WriteText(w io.Writer) error {
 	b.WriteString(reports.Wrap(fmt.Sprintf("mean with hierarchical bootstrap %s percentile interval (%d resamples, seed %d); median and CV of the iteration means; n iterations",
 		confidenceLabel(o.Bootstrap.Confidence), o.Bootstrap.Resamples, o.Seed), width, "  ") + "\n")
 	if lb.prefix != "" {
-		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, width-13))
+		b.WriteString(strings.Join(breakName("benchmarks: "+lb.prefix+"…", width), "\n") + "\n")
 	}
 	var failed []string
 	for i, rep := range rs {

@@ -323,8 +323,9 @@ func (t *textTable) write(w io.Writer) error {
 
 // breakName splits a name wider than total runes into lines of at most
 // total, each but the first indented by two spaces, breaking after the
-// last '.', '/' or ',' that fits (else at total): the name stays whole,
-// read across the lines. A name that fits is one line.
+// last '.', '/' or ',' that fits and leaves more than 3 runes to go (else
+// at total): the name stays whole, read across the lines. A name that fits
+// is one line.
 func breakName(name string, total int) []string {
 	r := []rune(name)
 	var lines []string
@@ -333,7 +334,7 @@ func breakName(name string, total int) []string {
 		room := total - len([]rune(indent))
 		cut := room
 		for j := room - 1; j > 0; j-- {
-			if r[j] == '.' || r[j] == '/' || r[j] == ',' {
+			if (r[j] == '.' || r[j] == '/' || r[j] == ',') && len(r)-j-1 > 3 { // not a stub of a last line
 				cut = j + 1
 				break
 			}

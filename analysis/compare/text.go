@@ -80,17 +80,23 @@ func (r *Report) headline() string {
 	if !r.isTime() {
 		up, down = "higher", "lower"
 	}
-	var maxUp, maxDown float64
+	// The largest slowdown and speedup (of time per operation), each as
+	// its row shows it (a throughput's score change: shownPercent).
+	var maxUp, maxDown, shownUp, shownDown float64
 	for i := range r.Results {
 		res := &r.Results[i]
 		if res.Err != nil {
 			continue
 		}
-		switch res.Verdict.Change {
+		switch p := res.Verdict.Percent; res.Verdict.Change {
 		case Slower:
-			maxUp = max(maxUp, res.Verdict.Percent)
+			if p > maxUp {
+				maxUp, shownUp = p, res.shownPercent()
+			}
 		case Faster:
-			maxDown = min(maxDown, res.Verdict.Percent)
+			if p < maxDown {
+				maxDown, shownDown = p, res.shownPercent()
+			}
 		}
 	}
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
@@ -125,14 +131,14 @@ func (r *Report) headline() string {
 		if s.slower > 0 {
 			p := fmt.Sprintf("%d %s", s.slower, up)
 			if detail > 0 {
-				p += " (up to " + formatPercent(maxUp) + ")"
+				p += " (up to " + formatPercent(shownUp) + ")"
 			}
 			parts = append(parts, p)
 		}
 		if s.faster > 0 {
 			p := fmt.Sprintf("%d %s", s.faster, down)
 			if detail > 1 {
-				p += " (up to " + formatPercent(maxDown) + ")"
+				p += " (up to " + formatPercent(shownDown) + ")"
 			}
 			parts = append(parts, p)
 		}
@@ -205,7 +211,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 		b.WriteString(reports.Wrap(line, width, "  ") + "\n")
 	}
 	if lb.prefix != "" {
-		fmt.Fprintf(&b, "benchmarks: %s…\n", abbreviate(lb.prefix, width-13))
+		b.WriteString(strings.Join(breakName("benchmarks: "+lb.prefix+"…", width), "\n") + "\n")
 	}
 	for i, rep := range rs {
 		b.WriteByte('\n')
@@ -252,6 +258,15 @@ func (rs Reports) WriteText(w io.Writer) error {
 		}
 	}
 	var notes []string
+	if thrpt := r.throughputRows(); thrpt > 0 {
+		n := fmt.Sprintf("%s in thrpt mode: scores in the file's unit (ops per time, higher is faster), Δ the score's change, "+
+			"1/(1 + Δ) − 1 of the time per operation's Δ; -o keeps times per operation (ns), the mode beside them",
+			plural(thrpt, "benchmark"))
+		if !r.Options.median() {
+			n += "; their means are harmonic means of the iteration scores (the mean time per operation as a score), not JMH's score, the scores' arithmetic mean"
+		}
+		notes = append(notes, n+".")
+	}
 	if n := r.pooledRows(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%s runs of different benchmarks, which the row (--row %s) does not tell apart "+
 			"(benchstat: “benchmarks vary in .fullname”); each run is a top-level unit of the bootstrap.", rowsPool(n), r.Options.Row))
@@ -310,20 +325,42 @@ func (rs Reports) WriteText(w io.Writer) error {
 // after ± and p carry benchstat's warnings ("need >= 6 samples for
 // confidence interval at level 0.95", "all samples are equal", …),
 // numbered in the order they first occur.
+//
+// A JMH row shows its scores in the unit its file recorded (scoreUnit):
+// the header names the unit when every row has it, else each cell does.
+// A throughput's Δ is the score's change, 1/(1 + Δ) − 1 of the time's,
+// and its interval's bounds swap.
 func (r *Report) table(lb labeler) (*textTable, []string) {
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
 	unit, format := "time/op", formatNs
 	if !r.isTime() {
 		unit, format = r.Unit, formatValue
 	}
+	order := r.inputOrder()
+	common, mixed := r.scoreUnits(order)
+	if common.unit != "" {
+		unit = common.unit
+	} else if mixed {
+		unit = ""
+	}
+	// show formats a time (ns per operation) of a row as its text shows it.
+	show := func(res *Result, ns float64) string {
+		if res.score.unit == "" {
+			return format(ns)
+		}
+		v := formatValue(res.score.score(ns))
+		if mixed {
+			v += " " + res.score.unit
+		}
+		return v
+	}
 	median := r.Options.median()
 	t := &textTable{
-		header: []string{"benchmark", "base " + unit, "test " + unit, "Δ % [" + ci + "]", "p", "n", "verdict"},
+		header: []string{"benchmark", strings.TrimSpace("base " + unit), strings.TrimSpace("test " + unit), "Δ % [" + ci + "]", "p", "n", "verdict"},
 		right:  []bool{false, true, true, false, true, true, false},
 	}
 	if median {
-		t.header = []string{"benchmark", "base " + unit, "test " + unit, "Δ %", "p", "n", "verdict"}
-		t.right = []bool{false, true, true, false, true, true, false}
+		t.header[3] = "Δ %"
 	}
 	var notes []string
 	mark := func(warning string) string {
@@ -345,48 +382,62 @@ func (r *Report) table(lb labeler) (*textTable, []string) {
 	// "p mark", each part aligned over the rows (joinAligned).
 	var parts [5][]string // base median, base ±, test median, test ±, p
 	var marks []string
-	for _, i := range r.inputOrder() {
+	for _, i := range order {
 		res := &r.Results[i]
 		if res.Err != nil {
 			continue
 		}
-		change := formatChange(res.Ratio)
+		su := res.score
+		change := formatChange(su.ratio(res.Ratio))
 		if b, t := res.Base.Mean, res.Test.Mean; b.Lower == b.Upper && t.Lower == t.Upper && b.Estimate == t.Estimate {
 			change = "all equal" // benchstat: "all samples are equal"
 		}
 		name := lb.label(nameKey(res.Name), res.procs)
 		n := fmt.Sprintf("%d+%d", res.Base.Iterations, res.Test.Iterations)
 		if !median {
-			base := format(res.Base.Mean.Estimate) + " " + formatSpread(res.Base.Mean.Estimate, res.Base.Mean.Lower, res.Base.Mean.Upper)
-			test := format(res.Test.Mean.Estimate) + " " + formatSpread(res.Test.Mean.Estimate, res.Test.Mean.Lower, res.Test.Mean.Upper)
-			t.add(name, base, test, change, formatP(res.P), n, short[res.Verdict.Change])
+			cell := func(s *sideStats) string {
+				iv := s.Mean
+				if su.unit != "" {
+					iv = su.interval(iv)
+				}
+				return show(res, s.Mean.Estimate) + " " + formatSpread(iv.Estimate, iv.Lower, iv.Upper)
+			}
+			t.add(name, cell(&res.Base), cell(&res.Test), change, formatP(res.P), n, short[res.Verdict.Change])
 			continue
 		}
 		if change != "all equal" {
-			change = formatPercent(res.Verdict.Percent)
+			change = formatPercent(res.shownPercent())
 		}
 		pm := func(s *sideStats) string {
-			m := "± " + medianRange(s.MedianCI)
+			iv := s.MedianCI
+			if su.unit != "" {
+				iv = su.interval(iv)
+			}
+			m := "± " + medianRange(iv)
 			if math.IsInf(s.MedianCI.Lower, 0) || math.IsInf(s.MedianCI.Upper, 0) {
 				m += " " + mark(nonparam.MedianCIWarning(MedianConfidence))
 			}
 			return m
 		}
-		parts[0], parts[1] = append(parts[0], format(res.Base.Median)), append(parts[1], pm(&res.Base))
-		parts[2], parts[3] = append(parts[2], format(res.Test.Median)), append(parts[3], pm(&res.Test))
+		parts[0], parts[1] = append(parts[0], show(res, res.Base.Median)), append(parts[1], pm(&res.Base))
+		parts[2], parts[3] = append(parts[2], show(res, res.Test.Median)), append(parts[3], pm(&res.Test))
 		parts[4], marks = append(parts[4], formatP(res.P)), append(marks, mark(res.UWarning))
 		t.add(name, "", "", change, "", n, short[res.Verdict.Change])
 	}
-	gb, gt, gr, gn := r.geomean(median)
+	gb, gt, gr, gn := r.geomean(median, func(res *Result, ns float64) float64 { return ns })
+	gformat := format
+	if common.unit != "" { // the geomean of the scores
+		gb, gt, gr, gn = r.geomean(median, func(res *Result, ns float64) float64 { return res.score.score(ns) })
+		gformat = formatValue
+	}
 	if gn > 0 && !median {
-		t.add("geomean", format(gb), format(gt), formatPercent(100*(gr-1)), "", "", "")
+		t.add("geomean", gformat(gb), gformat(gt), formatPercent(100*(gr-1)), "", "", "")
 	}
 	if median {
-		rows := len(parts[0])
 		if gn > 0 {
 			t.add("geomean", "", "", formatPercent(100*(gr-1)), "", "", "")
-			parts[0], parts[1] = append(parts[0], format(gb)), append(parts[1], "")
-			parts[2], parts[3] = append(parts[2], format(gt)), append(parts[3], "")
+			parts[0], parts[1] = append(parts[0], gformat(gb)), append(parts[1], "")
+			parts[2], parts[3] = append(parts[2], gformat(gt)), append(parts[3], "")
 			parts[4], marks = append(parts[4], ""), append(marks, "")
 		}
 		base, test, p := joinAligned(parts[0], parts[1], " "), joinAligned(parts[2], parts[3], " "), joinAligned(parts[4], marks, "")
@@ -394,12 +445,50 @@ func (r *Report) table(lb labeler) (*textTable, []string) {
 			row := t.rows[len(t.rows)-len(base)+i]
 			row[1], row[2], row[4] = base[i], test[i], p[i]
 		}
-		_ = rows
 	}
 	for i, w := range notes {
 		notes[i] = superscript(i+1) + " " + w
 	}
 	return t, notes
+}
+
+// scoreUnits returns the score unit every compared row of order shares
+// (zero when they share none, or show time per operation), and whether
+// the rows' units differ, so that each cell names its own.
+func (r *Report) scoreUnits(order []int) (common scoreUnit, mixed bool) {
+	first := true
+	for _, i := range order {
+		res := &r.Results[i]
+		if res.Err != nil {
+			continue
+		}
+		if first {
+			common, first = res.score, false
+		} else if res.score.unit != common.unit {
+			return scoreUnit{}, true
+		}
+	}
+	return common, false
+}
+
+// throughputRows counts the compared rows shown as throughput scores.
+func (r *Report) throughputRows() int {
+	n := 0
+	for i := range r.Results {
+		if res := &r.Results[i]; res.Err == nil && res.score.thrpt {
+			n++
+		}
+	}
+	return n
+}
+
+// shownPercent is the change the text shows for a result: the verdict's
+// Δ, and for a throughput the score's change 100·(1/(1 + Δ/100) − 1).
+func (res *Result) shownPercent() float64 {
+	if res.score.thrpt {
+		return 100 * (1/(1+res.Verdict.Percent/100) - 1)
+	}
+	return res.Verdict.Percent
 }
 
 // medianRange is benchstat's range of a median with its interval, the
@@ -509,7 +598,7 @@ func (r *aaReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%s\n", runLabel(res0))
 		}
 		if lb.prefix != "" {
-			fmt.Fprintf(&b, "benchmarks: %s…\n", lb.prefix)
+			b.WriteString(strings.Join(breakName("benchmarks: "+lb.prefix+"…", width), "\n") + "\n")
 		}
 		t, f, n := r.groupTable(g, lb, ci)
 		failed, single = append(failed, f...), single+n

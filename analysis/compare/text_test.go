@@ -61,7 +61,8 @@ func TestReportText(t *testing.T) {
 		}
 	}
 	header := find("benchmark ")
-	for _, col := range []string{"base time/op", "test time/op", "Δ % [99 % CI]", "p", "n", "verdict"} {
+	// JMH scores are shown in their file's unit, ns/op here.
+	for _, col := range []string{"base ns/op", "test ns/op", "Δ % [99 % CI]", "p", "n", "verdict"} {
 		if !strings.Contains(header, col) {
 			t.Errorf("header %q lacks %q", header, col)
 		}
@@ -72,7 +73,7 @@ func TestReportText(t *testing.T) {
 	}
 	// Δ = 100·(ratio − 1) with its interval, one decimal for an interval this wide.
 	delta := fmt.Sprintf("%+.1f [%+.1f, %+.1f]", 100*(alpha.Ratio.Estimate-1), 100*(alpha.Ratio.Lower-1), 100*(alpha.Ratio.Upper-1))
-	if l := find("alpha "); !strings.Contains(l, "11ns ±") || !strings.Contains(l, "21ns ±") || !strings.Contains(l, "6+6") ||
+	if l := find("alpha "); !strings.Contains(l, " 11 ±") || !strings.Contains(l, " 21 ±") || !strings.Contains(l, "6+6") ||
 		!strings.HasSuffix(l, "slower") || !strings.Contains(l, delta) {
 		t.Errorf("alpha row %q, want %s and slower", l, delta)
 	}
@@ -80,7 +81,7 @@ func TestReportText(t *testing.T) {
 		t.Errorf("beta row %q", l)
 	}
 	// geomean of 11, 100 and 21, 100; ratio √(21/11 · 1) = 1.382.
-	if l := find("geomean "); !strings.Contains(l, "33.17ns") || !strings.Contains(l, "45.83ns") || !strings.HasSuffix(l, "+38.2 %") {
+	if l := find("geomean "); !strings.Contains(l, " 33.17 ") || !strings.Contains(l, " 45.83 ") || !strings.HasSuffix(l, "+38.2 %") {
 		t.Errorf("geomean row %q", l)
 	}
 	if want := "1 of 2 benchmarks changed: 1 slower (up to " + formatPercent(alpha.Verdict.Percent) + "); 1 unchanged; 1 only in base"; lines[0] != want {
