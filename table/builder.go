@@ -620,6 +620,7 @@ func mergeSetup(dst, src *Setup) {
 			*d = s
 		}
 	}
+	fillS(&dst.Name, src.Name)
 	fillS(&dst.Tool, src.Tool)
 	fillS(&dst.ToolVersion, src.ToolVersion)
 	fillI(&dst.Forks, src.Forks)

@@ -78,6 +78,13 @@ func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Rec
 // eachCSVRecord reads cr's header, which must be want, then calls fn
 // with every record and its line; errors name the file name and the line.
 func eachCSVRecord(cr *csv.Reader, name string, want []string, fn func(rec []string, line int) error) error {
+	return eachCSVRecordOf(cr, name, [][]string{want}, func(rec []string, line, _ int) error { return fn(rec, line) })
+}
+
+// eachCSVRecordOf is eachCSVRecord for a file whose header is one of
+// wants (the current one first): fn also gets the index in wants of the
+// file's header.
+func eachCSVRecordOf(cr *csv.Reader, name string, wants [][]string, fn func(rec []string, line, header int) error) error {
 	head, err := cr.Read()
 	if err != nil {
 		var tl *linecap.TooLongError
@@ -86,8 +93,16 @@ func eachCSVRecord(cr *csv.Reader, name string, want []string, fn func(rec []str
 		}
 		return fmt.Errorf("%s:1: reading header: %w", name, err)
 	}
-	if got, want := strings.Join(head, ","), strings.Join(want, ","); got != want {
-		return fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), want)
+	header := -1
+	got := strings.Join(head, ",")
+	for i, w := range wants {
+		if got == strings.Join(w, ",") {
+			header = i
+			break
+		}
+	}
+	if header < 0 {
+		return fmt.Errorf("%s:1: header is %q, want %q", name, clip(got, 400), strings.Join(wants[0], ","))
 	}
 	for {
 		rec, err := cr.Read()
@@ -98,7 +113,7 @@ func eachCSVRecord(cr *csv.Reader, name string, want []string, fn func(rec []str
 			return csvError(name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if err := fn(rec, line); err != nil {
+		if err := fn(rec, line, header); err != nil {
 			return err
 		}
 	}
@@ -199,7 +214,7 @@ func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 			setups, err = nil, fmt.Errorf("%s: corrupt setups file: %v", name, p)
 		}
 	}()
-	err = eachCSVRecord(csv.NewReader(linecap.NewCSVReader(r)), name, setupsHeader, func(rec []string, line int) error {
+	err = eachCSVRecordOf(csv.NewReader(linecap.NewCSVReader(r)), name, [][]string{setupsHeader, setupsHeaderV1}, func(rec []string, line, header int) error {
 		var perr error
 		n := func(i int) int64 {
 			v, err := strconv.ParseInt(rec[i], 10, 64)
@@ -212,6 +227,9 @@ func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 			Forks: int(n(7)), WarmupIterations: int(n(8)), WarmupTimeNs: n(9), MeasurementIterations: int(n(10)),
 			MeasurementTimeNs: n(11), Threads: int(n(13)), BatchSize: int(n(14)), Instances: int(n(15)),
 			Trials: int(n(16)), Slices: int(n(17)), SliceTimeNs: n(18), Source: rec[20]}
+		if header == 0 {
+			s.Name = rec[21]
+		}
 		s.SingleShot, _ = strconv.ParseBool(rec[12])
 		if rec[19] != "" {
 			env, err := ParseParams(rec[19])

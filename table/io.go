@@ -212,8 +212,12 @@ var setupsHeader = []string{
 	"project", "version", "benchmark", "params", "mode", "tool", "tool_version", "forks",
 	"warmup_iterations", "warmup_time_ns", "measurement_iterations", "measurement_time_ns",
 	"single_shot", "threads", "batch_size", "instances", "trials", "slices", "slice_time_ns",
-	"env", "source",
+	"env", "source", "name",
 }
+
+// setupsHeaderV1 is the sidecar's header before the name column
+// (benchtrim before Setup.Name); such files still read.
+var setupsHeaderV1 = setupsHeader[:len(setupsHeader)-1]
 
 // writeSetupsCSV writes the setups as CSV (columns setupsHeader; env as
 // canonical k=v pairs).
@@ -226,7 +230,7 @@ func (t *Table) writeSetupsCSV(w io.Writer) error {
 		cw.Write([]string{s.Project, s.Version, s.Benchmark, s.Params, s.Mode, s.Tool, s.ToolVersion,
 			i(s.Forks), i(s.WarmupIterations), l(s.WarmupTimeNs), i(s.MeasurementIterations), l(s.MeasurementTimeNs),
 			strconv.FormatBool(s.SingleShot), i(s.Threads), i(s.BatchSize), i(s.Instances), i(s.Trials), i(s.Slices),
-			l(s.SliceTimeNs), CanonicalParams(s.Env), s.Source})
+			l(s.SliceTimeNs), CanonicalParams(s.Env), s.Source, s.Name})
 	}
 	cw.Flush()
 	return cw.Error()

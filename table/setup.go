@@ -11,6 +11,13 @@ import (
 // Zero means "unknown / not stated" for every numeric field.
 type Setup struct {
 	Key
+	// Name is the benchmark's name as the tool printed it, where Benchmark
+	// and Params do not give it back: a `go test` name whose `/key=value`
+	// parts the reader moved into Params, without its -GOMAXPROCS suffix
+	// (BenchmarkSum/n=1000/slow: Benchmark BenchmarkSum/slow, Params
+	// n=1000). "" when Benchmark is the name. A command that selects the
+	// benchmark by name (go test -bench) needs it.
+	Name string `json:"name,omitempty"`
 	// Tool is "jmh" or "go"; ToolVersion its version when known (jmhVersion,
 	// go version).
 	Tool        string `json:"tool,omitempty"`
@@ -50,6 +57,45 @@ type Setup struct {
 // time models add it to every line).
 const EnvHarnessNsPerLine = "harness_ns_per_line"
 
+// EnvStartupNs is the Env key of a `go test` benchmark's process start-up
+// in ns: the test binary's own time outside its tests and benchmarks, from
+// a -json stream's start event to the next event (the binary's start and
+// its packages' init) plus from its PASS line to go test's ok line (its
+// exit), the mean over the runs of its lines. format/gobench sets it where
+// the events carry times; EnvHarnessNsPerLine then counts only the
+// benchmarks' part of the run. It does not hold the go command's own time
+// (building and linking the test binary), which no file holds.
+const EnvStartupNs = "startup_ns"
+
+// EnvBenchmem is the Env key that is "true" when every result line of a
+// `go test` benchmark holds B/op and allocs/op (recorded with -benchmem,
+// or by a benchmark that calls b.ReportAllocs): its commands ask for
+// -benchmem.
+const EnvBenchmem = "benchmem"
+
+// EnvProfilers is the Env key of the JMH profilers (-prof NAME) a JMH
+// benchmark's secondary metrics were recorded with, comma-separated in
+// their order of first appearance (gc for gc.alloc.rate, …; format/jmh
+// sets it).
+const EnvProfilers = "profilers"
+
+// EnvJVMArgs is the Env key of a JMH benchmark's JVM arguments (JMH
+// JSON's jvmArgs), as one JMH -jvmArgs option line: the arguments
+// separated by spaces, those holding a space in double quotes (JMH's
+// Utils.splitQuotedEscape reads it back).
+const EnvJVMArgs = "jvmArgs"
+
+// DerivedEnv reports whether Env key k is one the readers derive from the
+// data (EnvHarnessNsPerLine, EnvStartupNs, EnvBenchmem, EnvProfilers)
+// rather than read from the source's configuration.
+func DerivedEnv(k string) bool {
+	switch k {
+	case EnvHarnessNsPerLine, EnvStartupNs, EnvBenchmem, EnvProfilers:
+		return true
+	}
+	return false
+}
+
 // IterationTimeNs is the configured duration of one measurement iteration:
 // MeasurementTimeNs when stated, else Slices·SliceTimeNs, else 0 (unknown).
 func (s *Setup) IterationTimeNs() int64 {
@@ -87,6 +133,9 @@ func (s *Setup) conflicts(o *Setup) string {
 		if f.a != 0 && f.b != 0 && f.a != f.b {
 			return fmt.Sprintf("%s %d vs %d", f.name, f.a, f.b)
 		}
+	}
+	if s.Name != "" && o.Name != "" && s.Name != o.Name {
+		return fmt.Sprintf("name %s vs %s", s.Name, o.Name)
 	}
 	if s.ToolVersion != "" && o.ToolVersion != "" && s.ToolVersion != o.ToolVersion {
 		return fmt.Sprintf("tool version %s vs %s", s.ToolVersion, o.ToolVersion)

@@ -8,26 +8,27 @@ import (
 
 // setupStore keeps a Builder's setups until Finish. Readers give most runs
 // of a file the same tool, iterations, times and environment, so it keeps
-// per run only its Source and the index of the rest (all but the key)
+// per run only its Source, Name and the index of the rest (all but the key)
 // among the distinct ones: a setup takes 24 bytes while the input is read
 // instead of 232 and an Env map, which for a file of a million one-value
 // JMH benchmarks was most of ingest's memory.
 type setupStore struct {
 	of      []int32 // by run id: 1 + index in recs, 0 for none
 	recs    []storedSetup
-	fields  []Setup // distinct setups without Key and Source
+	fields  []Setup // distinct setups without Key, Source and Name
 	ids     map[setupFields]int32
 	last    int32 // index in fields of the last setup stored
 	scratch []byte
 }
 
 type storedSetup struct {
-	run    int32
-	fields int32
-	source string
+	run          int32
+	fields       int32
+	source, name string
 }
 
-// setupFields is a Setup without Key and Source, comparable: Env as
+// setupFields is a Setup without Key, Source and Name (kept per run),
+// comparable: Env as
 // envKey encodes it. TestSetupStoreCoversSetup fails when Setup gains a
 // field that is missing here.
 type setupFields struct {
@@ -49,7 +50,7 @@ func (st *setupStore) index(run int32) int {
 
 // put stores s as the setup of run id (replacing the one it has).
 func (st *setupStore) put(run int32, s *Setup) {
-	r := storedSetup{run: run, fields: st.fieldsOf(s), source: s.Source}
+	r := storedSetup{run: run, fields: st.fieldsOf(s), source: s.Source, name: s.Name}
 	if i := st.index(run); i > 0 {
 		st.recs[i-1] = r
 		return
@@ -78,7 +79,7 @@ func (st *setupStore) fieldsOf(s *Setup) int32 {
 		id = int32(len(st.fields))
 		st.ids[f] = id
 		c := *s
-		c.Key, c.Source = Key{}, ""
+		c.Key, c.Source, c.Name = Key{}, "", ""
 		st.fields = append(st.fields, c)
 	}
 	st.last = id
@@ -91,7 +92,7 @@ func plainFields(s *Setup) setupFields {
 		s.Instances, s.Trials, s.Slices, s.WarmupTimeNs, s.MeasurementTimeNs, s.SliceTimeNs, s.SingleShot, ""}
 }
 
-// sameFields reports whether a and b agree but for Key and Source.
+// sameFields reports whether a and b agree but for Key, Source and Name.
 func sameFields(a, b *Setup) bool {
 	return plainFields(a) == plainFields(b) && (a.Env == nil) == (b.Env == nil) && maps.Equal(a.Env, b.Env)
 }
@@ -120,7 +121,7 @@ func envKey(dst []byte, env map[string]string) []byte {
 // setup returns stored setup r with its key from runs.
 func (st *setupStore) setup(r *storedSetup, runs *keyIndex) Setup {
 	s := st.fields[r.fields]
-	s.Key, s.Source = runs.key(r.run), r.source
+	s.Key, s.Source, s.Name = runs.key(r.run), r.source, r.name
 	return s
 }
 

@@ -48,7 +48,39 @@ func buildSample(t *testing.T, mem memory.Allocator, batch int) *Table {
 	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "b.A", "n=1", "avgt"}, Forks: 3, Source: "g.json:$[4]"}); err == nil || !strings.Contains(err.Error(), "forks 2 vs 3") {
 		t.Errorf("conflicting setup: err = %v, want mixed setups forks 2 vs 3", err)
 	}
+	// A go test name whose key=value part moved into params keeps its
+	// printed form; another printed name for the same key conflicts.
+	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "b.S", "", "sample"}, Name: "b.S/n=2/x,y", Tool: "go", Source: "g.txt:3"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "b.S", "", "sample"}, Name: "b.S/x,y/n=2", Source: "g.txt:9"}); err == nil || !strings.Contains(err.Error(), "name b.S/n=2/x,y vs b.S/x,y/n=2") {
+		t.Errorf("conflicting name: err = %v, want mixed setups name … vs …", err)
+	}
 	return b.Finish()
+}
+
+// TestSetupsSidecarWithoutName: a setups sidecar written before
+// Setup.Name (no name column) still reads, with the names empty; one with
+// the column reads its names.
+func TestSetupsSidecarWithoutName(t *testing.T) {
+	v1 := strings.Join(setupsHeaderV1, ",") + "\n" + "p,v1,b.A,n=1,avgt,jmh,1.37,2,5,1000000000,0,0,false,0,0,0,0,0,0,jvm=/usr/bin/java,f.json:$[0]\n"
+	got, err := readSetupsCSV(strings.NewReader(v1), "old.setups.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Setup{{Key: Key{"p", "v1", "b.A", "n=1", "avgt"}, Tool: "jmh", ToolVersion: "1.37", Forks: 2, WarmupIterations: 5, WarmupTimeNs: 1e9,
+		Env: map[string]string{"jvm": "/usr/bin/java"}, Source: "f.json:$[0]"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("old sidecar: %+v, want %+v", got, want)
+	}
+	v2 := strings.Join(setupsHeader, ",") + "\n" + "p,v1,BenchmarkSum/slow,n=1000,go,go,,1,0,0,0,0,false,0,0,0,0,0,0,,g.txt:4,BenchmarkSum/n=1000/slow\n"
+	if got, err = readSetupsCSV(strings.NewReader(v2), "new.setups.csv"); err != nil || len(got) != 1 || got[0].Name != "BenchmarkSum/n=1000/slow" {
+		t.Errorf("sidecar with names: %+v, %v", got, err)
+	}
+	bad := "project,version\n"
+	if _, err := readSetupsCSV(strings.NewReader(bad), "bad.setups.csv"); err == nil || !strings.Contains(err.Error(), "bad.setups.csv:1: header is") {
+		t.Errorf("bad header: %v", err)
+	}
 }
 
 func rowsOf(t *testing.T, tab *Table) []Row {
@@ -390,5 +422,25 @@ func TestReadParquetOfOtherWriters(t *testing.T) {
 				t.Errorf("setups %+v, want %+v", back.Setups, tab.Setups)
 			}
 		})
+	}
+}
+
+// TestJVMArgsLine: arguments written as one -jvmArgs line read back as
+// JMH reads them (split at spaces outside double quotes, quotes dropped),
+// those holding spaces included.
+func TestJVMArgsLine(t *testing.T) {
+	for _, args := range [][]string{
+		nil,
+		{"-Xmx6144m", "-Xms6144m"},
+		{"-javaagent:/Applications/IntelliJ IDEA.app/Contents/lib/idea_rt.jar=53845:/Applications/IntelliJ IDEA.app/Contents/bin", "-Dfile.encoding=UTF-8"},
+		{"-Da=b c d"},
+	} {
+		line := JVMArgsLine(args)
+		if back := SplitJVMArgs(line); !reflect.DeepEqual(back, args) {
+			t.Errorf("%q: line %q reads back as %q", args, line, back)
+		}
+	}
+	if got := SplitJVMArgs(`-Dname="quoted" -Xmx1g`); !reflect.DeepEqual(got, []string{"-Dname=quoted", "-Xmx1g"}) {
+		t.Errorf("JMH drops the quotes: %q", got)
 	}
 }
