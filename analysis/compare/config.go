@@ -24,8 +24,8 @@ var firstConfigKeys = []string{"goos", "goarch", "pkg", "cpu"}
 
 // configLines collects the configuration keys of the go test runs (Tool
 // "go") of base and test: every Env key but those format/gobench derives
-// (gomaxprocs from the name's suffix, table.EnvHarnessNsPerLine, the
-// "unit:" metadata of Unit lines).
+// (gomaxprocs from the name's suffix, table.DerivedEnv's, the "unit:"
+// metadata of Unit lines).
 func configLines(base, test []*table.Series) []ConfigLine {
 	vals := map[string]*[2][]string{}
 	for side, ss := range [2][]*table.Series{base, test} {
@@ -34,7 +34,7 @@ func configLines(base, test []*table.Series) []ConfigLine {
 				continue
 			}
 			for k, v := range s.Setup.Env {
-				if k == "gomaxprocs" || k == table.EnvHarnessNsPerLine || strings.HasPrefix(k, "unit:") {
+				if k == "gomaxprocs" || table.DerivedEnv(k) || strings.HasPrefix(k, "unit:") {
 					continue
 				}
 				if vals[k] == nil {

@@ -17,6 +17,7 @@ type name struct {
 	params   map[string]string // key=value parts
 	procs    int32             // GOMAXPROCS suffix; 0 when absent
 	hasProcs bool
+	printed  string // the name without its GOMAXPROCS suffix
 }
 
 // parseName splits a printed benchmark name into its positional path,
@@ -29,6 +30,7 @@ func parseName(full string) name {
 		n.procs, n.hasProcs = procs, true
 		full = full[:strings.LastIndexByte(full, '-')]
 	}
+	n.printed = full
 	parts := strings.Split(full, "/")
 	var base []string
 	for i, part := range parts {
@@ -59,6 +61,15 @@ func procsSuffix(full string) (int32, bool) {
 	return 0, false
 }
 
+// printedName is n's printed name where the benchmark bench (and the
+// params) do not give it back, else "".
+func printedName(n *name, bench string) string {
+	if n.printed == bench {
+		return ""
+	}
+	return n.printed
+}
+
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -68,11 +79,13 @@ func allDigits(s string) bool {
 	return true
 }
 
-// keyed is what a result's (name, pkg) maps to.
+// keyed is what a result's (name, pkg) maps to; printed is the name as
+// go test printed it (without its GOMAXPROCS suffix) where benchmark and
+// params do not give it back, else "" (the setup's Name).
 type keyed struct {
-	benchmark, params string
-	procs             int32
-	hasProcs          bool
+	benchmark, params, printed string
+	procs                      int32
+	hasProcs                   bool
 	// nameParams are the key=value parts of the name, for "gomaxprocs".
 	nameParams map[string]string
 	// state is the index of the keyState of its first version (emit).
@@ -89,7 +102,8 @@ func (p *parser) emit(dst *table.Builder) {
 		return
 	}
 	p.interns = nil // the strings stay with the results; the map's slots go
-	e := &emitter{p: p, dst: dst, keys: p.assignKeys(), harness: p.harnessPerLine(), others: map[runOf]int32{},
+	harness, startup := p.harnessPerLine()
+	e := &emitter{p: p, dst: dst, keys: p.assignKeys(), harness: harness, startup: startup, others: map[runOf]int32{},
 		row: table.Row{Project: p.src.Project, Mode: mode, Instance: p.src.Instance, Trial: p.src.Trial, Slice: 1, Source: p.file}}
 	for i := range e.keys {
 		e.keys[i].state = -1
@@ -112,6 +126,12 @@ func (p *parser) emit(dst *table.Builder) {
 		if h, ok := e.harnessOf[int32(i)]; ok && h.lines > 0 {
 			setup.Env[table.EnvHarnessNsPerLine] = strconv.FormatFloat(math.Round(h.ns/float64(h.lines)), 'f', -1, 64)
 		}
+		if h, ok := e.startupOf[int32(i)]; ok && h.lines > 0 {
+			setup.Env[table.EnvStartupNs] = strconv.FormatFloat(math.Round(h.ns/float64(h.lines)), 'f', -1, 64)
+		}
+		if !st.noMem {
+			setup.Env[table.EnvBenchmem] = "true"
+		}
 		if err := dst.AddSetup(*setup); err != nil {
 			p.rep.Warn(kindMixedSetups, p.place(int(st.line), "%v", err))
 		}
@@ -129,8 +149,11 @@ type emitter struct {
 	dst     *table.Builder
 	keys    []keyed
 	harness map[[2]int32]float64
-	// harnessOf sums the harness of a state (by index) whose lines have one.
+	// harnessOf sums the harness of a state (by index) whose lines have one;
+	// startup and startupOf are the same for the runs' start-up.
 	harnessOf map[int32]*harnessSum
+	startup   map[[2]int32]float64
+	startupOf map[int32]*harnessSum
 	states    []keyState
 	others    map[runOf]int32
 	row       table.Row
@@ -200,6 +223,28 @@ func (e *emitter) result(r *result) {
 		e.harnessOf[si].ns += h
 		e.harnessOf[si].lines++
 	}
+	if h, ok := e.startup[[2]int32{r.stream, r.run}]; ok {
+		if e.startupOf == nil {
+			e.startupOf = map[int32]*harnessSum{}
+		}
+		if e.startupOf[si] == nil {
+			e.startupOf[si] = &harnessSum{}
+		}
+		e.startupOf[si].ns += h
+		e.startupOf[si].lines++
+	}
+	st.noMem = st.noMem || !p.hasMemStats(r)
+}
+
+// hasMemStats reports whether result r holds B/op and allocs/op values
+// (go test -benchmem, or a benchmark that calls b.ReportAllocs).
+func (p *parser) hasMemStats(r *result) bool {
+	var b, a bool
+	for _, v := range p.values[r.valuesFrom:r.valuesTo] {
+		b = b || v.unit == "B/op"
+		a = a || v.unit == "allocs/op"
+	}
+	return b && a
 }
 
 // resultStore holds the result lines of a Read in chunks of
@@ -328,7 +373,7 @@ func (p *parser) assignKeysAny() []keyed {
 			procs = 1
 		}
 		r.key = int32(len(keys))
-		keys = append(keys, keyed{benchmark: bench, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs, nameParams: n.params})
+		keys = append(keys, keyed{benchmark: bench, params: table.CanonicalParams(n.params), printed: printedName(&n.name, bench), procs: procs, hasProcs: n.hasProcs, nameParams: n.params})
 		if n.key < 0 {
 			n.key, n.pkg = r.key, r.pkg
 			names[r.name] = n
@@ -385,7 +430,7 @@ func (p *parser) assignKeysAlike() ([]keyed, bool) {
 				procs = 1
 			}
 			k = int32(len(keys))
-			keys = append(keys, keyed{benchmark: n.base, params: table.CanonicalParams(n.params), procs: procs, hasProcs: n.hasProcs, nameParams: n.params})
+			keys = append(keys, keyed{benchmark: n.base, params: table.CanonicalParams(n.params), printed: printedName(&n, n.base), procs: procs, hasProcs: n.hasProcs, nameParams: n.params})
 			keyOf[r.name] = k
 		}
 		r.key = k
@@ -455,6 +500,8 @@ type keyState struct {
 	// line is the first result's line (for messages; clamped to 2³¹−1).
 	line   int32
 	warned bool
+	// noMem is set by a line without B/op or allocs/op: no -benchmem.
+	noMem bool
 }
 
 // harnessSum sums go test's own time of a run's lines whose stream run
@@ -510,7 +557,7 @@ func (p *parser) setupFor(key table.Key, snap map[string]string, k *keyed, line 
 	if k.hasProcs {
 		env["gomaxprocs"] = strconv.Itoa(int(k.procs))
 	}
-	s := &table.Setup{Key: key, Tool: "go", Env: env, Source: fmt.Sprintf("%s:%d", p.file, line)}
+	s := &table.Setup{Key: key, Name: k.printed, Tool: "go", Env: env, Source: fmt.Sprintf("%s:%d", p.file, line)}
 	for _, kk := range []string{"go", "goversion", "go-version"} {
 		if v := snap[kk]; v != "" {
 			s.ToolVersion = v

@@ -110,6 +110,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
@@ -317,9 +318,21 @@ func trimEOL(b []byte) []byte {
 
 // event is the part of a test2json event Read uses.
 type event struct {
+	Time    time.Time
 	Action  string
 	Package string
+	Test    string
 	Output  *string
+}
+
+// runTiming is when a run of a test binary in a -json stream started
+// (its "start" event), sent its next event (firstOut), started its first
+// benchmark (the first event of a benchmark, or its goos: or first
+// result line), ended (its PASS or FAIL line) and exited (go test's ok or
+// FAIL line with the elapsed time), in Unix ns; 0 where the stream did
+// not say.
+type runTiming struct {
+	start, firstOut, bench, end, exit int64
 }
 
 // stream is the output of one package (the text input is the stream "").
@@ -382,6 +395,11 @@ type parser struct {
 	snaps   []map[string]string
 	// elapsed is the wall time (ns) of each (stream, run) that printed one.
 	elapsed map[[2]int32]float64
+	// timing holds the event times of each (stream, run) of a -json
+	// stream whose events carry them; evTime is the time of the event
+	// whose output is being read (0 outside -json).
+	timing  map[[2]int32]*runTiming
+	evTime  int64
 	interns map[string]string
 	fields  [][]byte
 	// lineUnits indexes the units of a result line with many values.

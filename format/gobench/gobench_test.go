@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
@@ -132,9 +133,9 @@ func TestReadMulti(t *testing.T) {
 	harness := strconv.FormatFloat(math.Round((42.117e9-codecNs)/20), 'f', -1, 64)
 	wantSetup := table.Setup{
 		Key:  table.Key{Project: "mod", Version: "v1", Benchmark: "BenchmarkEncode", Params: "size=1k", Mode: "go"},
-		Tool: "go", Forks: 1, Source: f + ":5",
+		Name: "BenchmarkEncode/size=1k", Tool: "go", Forks: 1, Source: f + ":5",
 		Env: map[string]string{"goos": "linux", "goarch": "amd64", "pkg": "example.com/mod/codec",
-			"cpu": "Intel(R) Xeon(R) CPU @ 2.20GHz", "gomaxprocs": "8", table.EnvHarnessNsPerLine: harness},
+			"cpu": "Intel(R) Xeon(R) CPU @ 2.20GHz", "gomaxprocs": "8", table.EnvHarnessNsPerLine: harness, table.EnvBenchmem: "true"},
 	}
 	if got := tab.Setup(wantSetup.Key); got == nil || !reflect.DeepEqual(*got, wantSetup) {
 		t.Errorf("setup\n got %+v\nwant %+v", got, wantSetup)
@@ -142,6 +143,14 @@ func TestReadMulti(t *testing.T) {
 	get := tab.Setup(table.Key{Project: "mod", Version: "v1", Benchmark: "BenchmarkGet", Mode: "go"})
 	if get == nil || get.Env["pkg"] != "example.com/mod/store" || get.Env["gomaxprocs"] != "8" {
 		t.Errorf("BenchmarkGet setup %+v: want pkg example.com/mod/store", get)
+	}
+	// The name as printed, key=value parts in place, where Benchmark and
+	// Params do not give it back; "" where they do.
+	if dec := tab.Setup(table.Key{Project: "mod", Version: "v1", Benchmark: "BenchmarkDecode/fast", Params: "level=speed,text=digits", Mode: "go"}); dec == nil || dec.Name != "BenchmarkDecode/text=digits/level=speed/fast" {
+		t.Errorf("BenchmarkDecode setup %+v: want its printed name", dec)
+	}
+	if get.Name != "" {
+		t.Errorf("BenchmarkGet setup: name %q, want none (the benchmark is its name)", get.Name)
 	}
 }
 
@@ -187,6 +196,51 @@ func TestReadJSON(t *testing.T) {
 		x.Source, y.Source = "", ""
 		if !reflect.DeepEqual(x, y) {
 			t.Errorf("setup %d: text %+v, json %+v", i, x, y)
+		}
+	}
+}
+
+// TestReadJSONTimes: in a real go test -json stream (testdata/timed.json,
+// `go test -json -bench . -benchtime 20x -count 2` of a package with a
+// 0.3 s test that ran twice before two sub-benchmarks), the events'
+// times give the binary's start-up and exit (from its start event to the
+// next, from its PASS line to go test's ok line) and go test's time per
+// result line from the benchmarks' part of the run alone, without the
+// tests (from goos: to PASS).
+func TestReadJSONTimes(t *testing.T) {
+	tab, rep, err := readPath(t, "testdata/timed.json", ingest.Source{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Empty() {
+		t.Errorf("report:\n%s", reportText(rep))
+	}
+	at := func(s string) int64 {
+		ts, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ts.UnixNano()
+	}
+	// From the start event to the test's run event, and from PASS to ok.
+	startup := float64(at("2026-12-01T22:47:32.088477785Z")-at("2026-12-01T22:47:32.086019815Z")) +
+		float64(at("2026-12-01T22:47:32.931772264Z")-at("2026-12-01T22:47:32.896410569Z"))
+	lines := 20.0 * (1091665 + 1088268 + 2155665 + 2176577)
+	// From goos: to PASS, less the benchmarks' loops, over 4 lines.
+	harness := (float64(at("2026-12-01T22:47:32.896410569Z")-at("2026-12-01T22:47:32.701447583Z")) - lines) / 4
+	for _, sub := range []string{"BenchmarkSleep/1ms", "BenchmarkSleep/2ms"} {
+		s := tab.Setup(table.Key{Benchmark: sub, Mode: "go"})
+		if s == nil {
+			t.Fatalf("no setup for %s", sub)
+		}
+		if got, want := s.Env[table.EnvStartupNs], strconv.FormatFloat(math.Round(startup), 'f', -1, 64); got != want {
+			t.Errorf("%s: startup %s ns, want %s", sub, got, want)
+		}
+		if got, want := s.Env[table.EnvHarnessNsPerLine], strconv.FormatFloat(math.Round(harness), 'f', -1, 64); got != want {
+			t.Errorf("%s: harness %s ns per line, want %s (the printed 0.845 s would give %.0f)", sub, got, want, (0.845e9-lines)/4)
+		}
+		if s.Env[table.EnvBenchmem] != "" {
+			t.Errorf("%s: benchmem without B/op", sub)
 		}
 	}
 }

@@ -23,9 +23,15 @@ func (p *parser) physicalLine(line []byte, lineNo int) {
 			if !utf8.Valid(line) {
 				p.rep.Warn(kindInvalidUTF8JSON, p.place(lineNo, "-json event with invalid UTF-8; its output was read with U+FFFD in place of the bad bytes"))
 			}
+			p.evTime = 0
+			if !ev.Time.IsZero() && ev.Package != "" {
+				p.evTime = ev.Time.UnixNano()
+				p.noteEvent(p.stream(ev.Package), &ev)
+			}
 			if ev.Action == "output" && ev.Output != nil {
 				p.output(p.stream(ev.Package), *ev.Output, lineNo)
 			}
+			p.evTime = 0
 			return
 		} else if p.sawJSON {
 			msg := "not a test2json event"
@@ -37,6 +43,43 @@ func (p *parser) physicalLine(line []byte, lineNo int) {
 		}
 	}
 	p.textLine(p.stream(""), line, lineNo)
+}
+
+// noteEvent records the times of ev, an event of stream s with a Time,
+// in the timing of the run it belongs to: the run after the last one
+// ended, when one ended (its results will start it, see resultLine).
+func (p *parser) noteEvent(s *stream, ev *event) {
+	run := s.run
+	if s.runEnded {
+		run++
+	}
+	k := [2]int32{s.idx, run}
+	if p.timing == nil {
+		p.timing = map[[2]int32]*runTiming{}
+	}
+	rt := p.timing[k]
+	if rt == nil {
+		rt = &runTiming{}
+		p.timing[k] = rt
+	}
+	t := p.evTime
+	switch {
+	case ev.Action == "start" && ev.Test == "":
+		if rt.start == 0 {
+			rt.start = t
+		}
+	case rt.start != 0 && rt.firstOut == 0:
+		rt.firstOut = t
+	}
+	if rt.bench == 0 && rt.start != 0 {
+		out := ""
+		if ev.Output != nil {
+			out = *ev.Output
+		}
+		if strings.HasPrefix(ev.Test, "Benchmark") || (ev.Action == "output" && (strings.HasPrefix(out, "goos:") || strings.HasPrefix(out, "Benchmark"))) {
+			rt.bench = t
+		}
+	}
 }
 
 // output appends an event's Output to s and parses the lines it completes.
@@ -80,6 +123,14 @@ func (p *parser) textLine(s *stream, line []byte, lineNo int) {
 				p.elapsed = map[[2]int32]float64{}
 			}
 			p.elapsed[[2]int32{s.idx, s.run}] = d
+		}
+		if rt := p.timing[[2]int32{s.idx, s.run}]; rt != nil && p.evTime != 0 {
+			if rt.end == 0 {
+				rt.end = p.evTime // PASS or FAIL: the binary is done
+			}
+			if _, ok := runElapsed(line); ok {
+				rt.exit = p.evTime // go test's ok or FAIL line: the binary has exited
+			}
 		}
 		return
 	}
@@ -178,27 +229,55 @@ func runElapsed(line []byte) (float64, bool) {
 // that printed its wall time ("ok pkg 1.2s"): (wall time − Σ N × ns/op of
 // the run's result lines) / its result lines, at least 0. A benchmark's
 // Setup.Env[table.EnvHarnessNsPerLine] is the mean over its lines.
-func (p *parser) harnessPerLine() map[[2]int32]float64 {
-	if len(p.elapsed) == 0 {
-		return nil
+//
+// In a -json stream whose events carry times, the wall time is the
+// benchmarks' part of the run instead, from its first benchmark's first
+// event to its PASS (or FAIL) line (runTiming), and startup holds the
+// process's own time outside its tests and benchmarks: from its start
+// event to its next event (the binary's start and its packages' init;
+// a test's first event is when it starts) plus from its PASS line to go
+// test's ok line (the binary's exit). Times that contradict the results
+// (the benchmarks' part shorter than their Σ N × ns/op: a stream written
+// by hand) are not used.
+func (p *parser) harnessPerLine() (harness, startup map[[2]int32]float64) {
+	if len(p.elapsed) == 0 && len(p.timing) == 0 {
+		return nil, nil
 	}
 	sum := map[[2]int32]float64{}
 	lines := map[[2]int32]int{}
 	for r := range p.results.all() {
 		k := [2]int32{r.stream, r.run}
-		if _, ok := p.elapsed[k]; !ok {
-			continue
-		}
 		if ns, ok := p.primaryNs(*r); ok {
 			sum[k] += ns * float64(r.iters)
 			lines[k]++
 		}
 	}
-	out := make(map[[2]int32]float64, len(lines))
-	for k, n := range lines {
-		out[k] = max(0, p.elapsed[k]-sum[k]) / float64(n)
+	wall := make(map[[2]int32]float64, len(p.elapsed))
+	for k, d := range p.elapsed {
+		wall[k] = d
 	}
-	return out
+	for k, rt := range p.timing {
+		if rt.bench == 0 || rt.end <= rt.bench || float64(rt.end-rt.bench) < sum[k] {
+			continue
+		}
+		wall[k] = float64(rt.end - rt.bench)
+		if rt.start != 0 && rt.firstOut >= rt.start {
+			if startup == nil {
+				startup = map[[2]int32]float64{}
+			}
+			startup[k] = float64(rt.firstOut - rt.start)
+			if rt.exit >= rt.end {
+				startup[k] += float64(rt.exit - rt.end)
+			}
+		}
+	}
+	harness = make(map[[2]int32]float64, len(lines))
+	for k, n := range lines {
+		if w, ok := wall[k]; ok {
+			harness[k] = max(0, w-sum[k]) / float64(n)
+		}
+	}
+	return harness, startup
 }
 
 // primaryIndex is the index of a result line's primary time among its
