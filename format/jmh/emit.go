@@ -457,7 +457,10 @@ func (em *emitter) addSetup(params, source, recPath string) {
 	setText(rkJdkVersion, rec.jdkVersion)
 	setText(rkVmName, rec.vmName)
 	setText(rkVmVersion, rec.vmVersion)
-	setText(rkJvmArgs, strings.Join(rec.jvmArgs, " "))
+	setText(rkJvmArgs, table.JVMArgsLine(rec.jvmArgs))
+	if prof := profilersOf(rec.secondary); prof != "" {
+		set(table.EnvProfilers, prof)
+	}
 	if rec.warmupBatchSize > 0 {
 		set("warmupBatchSize", strconv.Itoa(rec.warmupBatchSize))
 	}

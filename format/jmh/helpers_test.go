@@ -79,6 +79,7 @@ type treeRecord struct {
 	secondaryUnits                 map[string]string
 	hasHistogram, hasRaw           bool
 	weightedSum, weightedCount     float64 // over kept primary values, in the recorded unit
+	jvmArgs                        []string
 	measurementTime, warmupTimeStr string
 }
 
@@ -112,6 +113,12 @@ func treeOf(t testing.TB, data []byte) []treeRecord {
 		}
 		if f, ok := num(m["measurementIterations"]); ok {
 			tr.measIter = int(f)
+		}
+		if a, ok := m["jvmArgs"].([]any); ok {
+			for _, x := range a {
+				s, _ := x.(string)
+				tr.jvmArgs = append(tr.jvmArgs, s)
+			}
 		}
 		tr.measurementTime, _ = m["measurementTime"].(string)
 		tr.warmupTimeStr, _ = m["warmupTime"].(string)

@@ -228,7 +228,7 @@ func TestValidAvgtDetails(t *testing.T) {
 		Env: map[string]string{
 			"jvm": `C:\Program Files\Java\bin\java.exe`, "jvmArgs": `-Xmx1g -Dname="quoted"`,
 			"jdkVersion": "11.0.6", "vmName": "OpenJDK 64-Bit Server VM", "vmVersion": "11.0.6+10",
-			"warmupBatchSize": "1",
+			"warmupBatchSize": "1", table.EnvProfilers: "gc,stack",
 		},
 		Source: "valid_avgt.json:$[0]",
 	}

@@ -349,3 +349,46 @@ func TestRealFilesThroughTableFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestRealProfilers: the profilers named in the setups of the real files
+// are those their secondary metrics come from (the file names say which
+// profiler ran: gcprof, gcchurn and perfasm), none for sample mode's
+// percentiles; and the jvmArgs of every record read back into the
+// record's arguments as JMH splits a -jvmArgs line, the IntelliJ agent's
+// path with its space included.
+func TestRealProfilers(t *testing.T) {
+	want := map[string]string{
+		"101jmh_avgt_gcprof-dot-prefix_12threads_jmh1.23.json":       "gc",
+		"countsquares_avgt_gcprof_params_ragged-gctime_jmh1.37.json": "gc",
+		"hollow_all-modes_params_jmh1.25.json":                       "",
+		"jmhdmn_thrpt_10forks_10iter_jmh1.19.json":                   "",
+		"jmhplayground_avgt_perfasm-text-metric_NaN_jmh1.37.json":    "perfasm",
+		"kvstore_ss_40iter_params_jmh1.36.json":                      "",
+		"pgclient_sample_2forks_s-per-op_jmh1.21.json":               "",
+		"weightedlottery_avgt_gcchurn_missing-fork_jmh1.21.json":     "gc",
+	}
+	dir := sharedJMHDir(t)
+	for _, name := range realFiles {
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			testenv.Skip(t, "%s: %v", name, err)
+		}
+		res := readFile(t, path)
+		if res.err != nil {
+			t.Fatal(res.err)
+		}
+		args := map[string]bool{}
+		for _, rec := range treeOf(t, data) {
+			args[strings.Join(rec.jvmArgs, "\x00")] = true
+		}
+		for _, s := range res.setups {
+			if got := s.Env[table.EnvProfilers]; got != want[name] {
+				t.Errorf("%s: %s: profilers %q, want %q", name, s.Key, got, want[name])
+			}
+			if back := strings.Join(table.SplitJVMArgs(s.Env[table.EnvJVMArgs]), "\x00"); !args[back] {
+				t.Errorf("%s: %s: jvmArgs line %q reads back as %q, not a record's arguments", name, s.Key, s.Env[table.EnvJVMArgs], back)
+			}
+		}
+	}
+}
