@@ -169,7 +169,7 @@ func TestWriteScript(t *testing.T) {
 	}
 	s := b.String()
 	for _, want := range []string{"metric=${1:-rmad}", "\nrmad)\n", "\ncv)\n", "go test -run '^$' -bench '^BenchmarkGenAa$'",
-		"java -jar benchmarks.jar '^org\\.ex\\.C\\.m$' -f ", "-p size=16", "# on each of"} {
+		"java -jar benchmarks.jar '^org\\.ex\\.C\\.m$' -p size=16 -f ", "# on each of"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("script lacks %q:\n%s", want, s)
 		}
