@@ -7,55 +7,102 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchtrim/benchtrim/analysis/optimize"
 )
 
-// WriteCommands writes a POSIX shell script with one command line per
-// benchmark run that runs its recommended configuration (the recorded one
-// for benchmarks trim keeps), each preceded by a comment with the status,
-// the configuration and its time: for JMH `java -jar benchmarks.jar
-// '^pkg\.Class\.method$' -f F -wi W -i I -w Tw -r Tr -bm MODE -p k=v`, for
-// Go `go test -run '^$' -bench '^BenchmarkX$' -count N -benchtime T`
-// (the command forms of optimize.Result.Command). Commands that must run
-// several times in a row are wrapped in a loop; duet data gets a comment.
+// WriteCommands writes a POSIX shell script that runs the recommended
+// configuration of every benchmark run of each project's last version
+// (the recorded one for benchmarks trim keeps): the next version's run.
+//
+// Go benchmarks whose commands agree but for the benchmark (the same
+// package, -count, -benchtime, -cpu, -benchmem, repeats and instances)
+// run in one go test process (commandGroups): its -bench pattern selects
+// exactly them (goPattern). JMH benchmarks run one command each, `java
+// -jar benchmarks.jar '^pkg\.Class\.method$' -p k=v -f F -wi W -i I -w Tw
+// -r Tr -bm MODE` with the recorded -t, -jvmArgs and -prof (the forms of
+// optimize.Result.Command); one whose param value holds a comma runs
+// through optimize.ParamsLauncherClass, whose source the script writes
+// first. Every command is preceded by comments naming its benchmarks,
+// their status, configuration and time; commands that must run several
+// times in a row are wrapped in a loop; duet data gets a comment. The
+// header gives the script's time in trim's time model, start-ups
+// included.
 func (r *Report) WriteCommands(w io.Writer) error {
+	groups := commandGroups(r.Benchmarks, lastVersions(r))
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString("# Configurations recommended by `benchtrim trim`: steady-state warmup, then the cheapest forks × iterations that reach the precision target.\n")
-	fmt.Fprintf(&b, "# Suite time %s → %s. Commands marked \"on each of N instances\" run on N machines side by side.\n",
-		time.Duration(r.Totals.TimeBeforeNs).Round(time.Second), time.Duration(r.Totals.TimeAfterNs).Round(time.Second))
+	b.WriteString("# Configurations recommended by `benchtrim trim`: what to run instead of the recording.\n")
+	fmt.Fprintf(&b, "# Suite time %s → %s (every version of the plan, start-ups included).\n", secs(r.Totals.TimeBeforeNs), secs(r.Totals.TimeAfterNs))
+	total, startup, runs := r.commandsTime(groups)
+	fmt.Fprintf(&b, "# These commands (each project's last version): %s", secs(total))
+	if runs > 0 {
+		fmt.Fprintf(&b, ", of which %s the start of %d go test processes", secs(startup), runs)
+	}
+	b.WriteString(".\n")
+	b.WriteString("# Commands marked \"on each of N instances\" run on N machines side by side.\n")
 	b.WriteString("set -e\n")
-	for i := range r.Benchmarks {
-		x := &r.Benchmarks[i]
-		fmt.Fprintf(&b, "\n# %s: %s", x.Key, x.Status)
-		if x.Status == StatusTrimmed {
-			fmt.Fprintf(&b, "; %s (recorded %s)", x.Recommended, time.Duration(x.Recorded.TimeNs).Round(time.Millisecond))
+	for _, g := range groups {
+		if g.launcher {
+			b.WriteByte('\n')
+			optimize.WriteParamsLauncher(&b)
+			break
 		}
+	}
+	for _, g := range groups {
 		b.WriteByte('\n')
-		cmd := &x.Command
-		if cmd.Instances > 1 {
-			fmt.Fprintf(&b, "# on each of %d instances\n", cmd.Instances)
+		if len(g.members) > 1 {
+			fmt.Fprintf(&b, "# %d benchmark runs in one process:\n", len(g.members))
 		}
-		if cmd.Note != "" {
-			fmt.Fprintf(&b, "# note: %s\n", cmd.Note)
-		}
-		if cmd.Args == nil {
-			if x.Status == StatusDuet {
+		for _, i := range g.members {
+			x := &r.Benchmarks[i]
+			fmt.Fprintf(&b, "# %s: %s", x.Key, x.Status)
+			if x.Status == StatusTrimmed {
+				fmt.Fprintf(&b, "; %s (recorded %s)", x.Recommended, time.Duration(x.Recorded.TimeNs).Round(time.Millisecond))
+			}
+			b.WriteByte('\n')
+			if x.Command.Note != "" {
+				fmt.Fprintf(&b, "# note: %s\n", x.Command.Note)
+			}
+			if x.Command.Args == nil && x.Status == StatusDuet {
 				b.WriteString("# duet data: see benchtrim duet\n")
 			}
-			continue
 		}
-		if cmd.Repeat > 1 {
-			runs := make([]string, cmd.Repeat)
-			for k := range runs {
-				runs[k] = strconv.Itoa(k + 1)
+		for _, args := range g.args {
+			cmd := optimize.Command{Args: args}
+			if g.instances > 1 {
+				fmt.Fprintf(&b, "# on each of %d instances\n", g.instances)
 			}
-			fmt.Fprintf(&b, "for run in %s; do %s; done\n", strings.Join(runs, " "), cmd.Line())
-		} else {
-			fmt.Fprintf(&b, "%s\n", cmd.Line())
+			if g.repeat > 1 {
+				reps := make([]string, g.repeat)
+				for k := range reps {
+					reps[k] = strconv.Itoa(k + 1)
+				}
+				fmt.Fprintf(&b, "for run in %s; do %s; done\n", strings.Join(reps, " "), cmd.Line())
+			} else {
+				fmt.Fprintf(&b, "%s\n", cmd.Line())
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// commandsTime is the time of the script's commands groups in trim's
+// time model: the recommended configurations' times plus each go test
+// command's start-up per run (startup of it, in runs).
+func (r *Report) commandsTime(groups []commandGroup) (total, startup int64, runs int) {
+	for _, g := range groups {
+		for _, i := range g.members {
+			total += r.Benchmarks[i].Recommended.TimeNs
+		}
+		if g.startupNs > 0 {
+			n := g.runs(r.Options.ParallelInstances)
+			startup += int64(n) * g.startupNs
+			runs += n
+		}
+	}
+	return total + startup, startup, runs
 }
 
 // WriteAnnotations writes, per JMH benchmark class, the annotations that

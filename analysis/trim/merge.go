@@ -76,7 +76,7 @@ func Merge(parts []*Report) (*Report, error) {
 	if out.Benchmarks, err = merge.Rows(rows, func(b *Benchmark) table.Key { return b.Key }); err != nil {
 		return nil, fmt.Errorf("trim: %w", err)
 	}
-	out.Totals = totals(out.Benchmarks)
+	out.Totals = totals(out.Benchmarks, out.Options.ParallelInstances)
 	var long, short, duetKeys []table.Key
 	for i := range out.Benchmarks {
 		switch b := &out.Benchmarks[i]; b.Path {

@@ -78,9 +78,13 @@ type Options struct {
 	Detect float64
 	// Overhead is the time it takes to start one instance, trial or fork
 	// (indexed by table.Level; the fork's warmup iterations are counted
-	// apart, from the data). The result files do not hold it; 0 unless
-	// the user knows it.
-	Overhead [table.NumLevels]time.Duration
+	// apart, from the data), and CommandOverhead one run of a command (a
+	// go test process, JMH's host JVM). The result files do not hold them
+	// (but for a go test binary's own start in -json timestamps);
+	// OverheadDefault, DefaultOptions' fork and command value, is the
+	// tool's measured default (startupCosts, docs/trim.md "Commands").
+	Overhead        [table.NumLevels]time.Duration
+	CommandOverhead time.Duration
 	// ParallelInstances says instances run side by side: an instance then
 	// costs no wall time (the configuration's time is one instance's).
 	ParallelInstances bool
@@ -121,7 +125,9 @@ type Options struct {
 // the recommended configuration is the cheapest whose detectable
 // slowdown under it is at most 1.25 times the recorded configuration's
 // (docs/trim.md, "Is it better?"); CIs of the mean are shown at 99 %;
-// no overheads, instances one after the other, 10 splits, 500 A/B
+// the tools' default start-ups (startupCosts: a JMH fork's and host
+// JVM's, a go test process's), no instance or trial overhead, instances
+// one after the other, 10 splits, 500 A/B
 // pairs per detectable slowdown;
 // steady-state detection with Traini et al.'s settings (steady window 500,
 // equivalence within ±5 %) except the PELT penalty, Barrett et al.'s
@@ -148,6 +154,9 @@ var DefaultOptions = Options{
 	Splits:         10,
 	DetectDraws:    500,
 	Seed:           1,
+	// A JMH fork and a command's run start with the tool's default.
+	Overhead:        [table.NumLevels]time.Duration{table.LevelFork: OverheadDefault},
+	CommandOverhead: OverheadDefault,
 }
 
 func defaultOptimize() optimize.Options {
@@ -228,9 +237,12 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("trim: detect %v must be a slowdown from 0 (off) to 10 (1000 %%)", o.Detect)
 	}
 	for l, d := range o.Overhead {
-		if d < 0 {
+		if !validOverhead(d) || l > int(table.LevelFork) && d != 0 {
 			return fmt.Errorf("trim: %s overhead %v must not be negative", table.Level(l), d)
 		}
+	}
+	if !validOverhead(o.CommandOverhead) {
+		return fmt.Errorf("trim: command overhead %v must not be negative", o.CommandOverhead)
 	}
 	if o.StatedWarmup < 0 {
 		return fmt.Errorf("trim: stated warmup %d must be ≥ 0", o.StatedWarmup)

@@ -195,8 +195,15 @@ type Benchmark struct {
 	// project ("v1 → v2: slower by 25.1 %"), "" without one.
 	Change string
 	// Command runs the recommended configuration (Args nil when the tool
-	// has no runnable form).
-	Command optimize.Command
+	// has no runnable form), RecordedCommand the recorded one;
+	// CommandStartupNs is what one run of a go test command costs before
+	// and after its benchmarks (startupCosts; 0 for JMH, whose commands'
+	// start is in Recommended.TimeNs). WriteCommands runs the benchmarks
+	// whose commands agree but for the benchmark in one command, and the
+	// suite's times count the start-up once per run of each
+	// (commandStartups).
+	Command, RecordedCommand optimize.Command
+	CommandStartupNs         int64
 	// Distributions are the observations after the warmup (design.obs:
 	// iterations, or slices where the data have them), summarised
 	// (reports.Summarize): "recorded" holds all of them, "recommended"
@@ -226,8 +233,13 @@ type suiteTotals struct {
 	// TimeBeforeNs and TimeAfterNs sum the recorded and recommended
 	// configurations' times over all benchmarks (duet excluded);
 	// MinimumTimeNs the fixed minimal configurations' (where one applies,
-	// else the recorded time).
-	TimeBeforeNs, TimeAfterNs, MinimumTimeNs int64
+	// else the recorded time). Each includes the start-up of its go test
+	// commands (commandStartups): StartupBeforeNs, StartupAfterNs and
+	// StartupMinimumNs of them, for CommandRunsBefore and CommandRunsAfter
+	// runs of go test commands (the minimum runs one per package).
+	TimeBeforeNs, TimeAfterNs, MinimumTimeNs          int64
+	StartupBeforeNs, StartupAfterNs, StartupMinimumNs int64
+	CommandRunsBefore, CommandRunsAfter               int
 	// Within[i] is the share of trimmed benchmarks whose in-sample change
 	// rate is at most 1, 3 and 5 %; InCI the share whose estimate lies in
 	// the full run's CI.

@@ -116,7 +116,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	order := projectVersions(t, &opt)
 	rep.Notes = append(rep.Notes, versionOrderNotes(order, &opt)...)
 	versionChecks(rep, series, warmup, func(p string) []string { return order[p] })
-	rep.Totals = totals(rep.Benchmarks)
+	rep.Totals = totals(rep.Benchmarks, opt.ParallelInstances)
 	if rep.Steady != nil {
 		rep.Forks = plotForks(rep, series, steadyOf)
 	}
@@ -439,17 +439,14 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	orig := s.Setup
 	b.Recorded = recordedConfig(r, orig, w)
 	b.Recommended = b.Recorded
-	keep := func() {
-		full := r.Full
-		full.Config[table.LevelIteration] += int32(w)
-		rr := *r
-		rr.DiscardedWarmup, rr.Setup = 0, orig
-		b.Command = rr.Command(&full)
-	}
+	full := r.Full
+	full.Config[table.LevelIteration] += int32(w)
+	rr := *r
+	rr.DiscardedWarmup, rr.Setup = 0, orig
+	b.RecordedCommand = rr.Command(&full)
+	keep := func() { b.Command = b.RecordedCommand }
 	cost := costModel{unitNs: float64(r.UnitNs), warmupNs: float64(r.WarmupNs), parallel: opt.ParallelInstances}
-	for l, d := range opt.Overhead {
-		cost.overhead[l] = float64(d)
-	}
+	cost.overhead, b.CommandStartupNs = opt.startupCosts(b.Tool, orig)
 	d := newDesign(s, w)
 	if d == nil {
 		if b.Status != StatusNoSteady {
@@ -617,8 +614,8 @@ func recordedConfig(r *optimize.Result, orig *table.Setup, w int) Config {
 	return c
 }
 
-// totals sums the suite.
-func totals(bs []Benchmark) suiteTotals {
+// totals sums the suite (parallel: instances run side by side, Options.ParallelInstances).
+func totals(bs []Benchmark, parallel bool) suiteTotals {
 	var t suiteTotals
 	t.Benchmarks = len(bs)
 	var within [3]int
@@ -670,6 +667,7 @@ func totals(bs []Benchmark) suiteTotals {
 	}
 	t.OutOfSample, t.MinimumOutOfSample = oos.summary(), minOOS.summary()
 	t.Versions = versionSummary(bs)
+	t.addCommandStartups(bs, parallel)
 	return t
 }
 

@@ -28,7 +28,7 @@ func trimCommand() *cli.Command {
 			&cli.IntFlag{Name: "stated-warmup", Destination: &opt.StatedWarmup, Usage: "JMH files without their warmup iterations (µOpTime's ESE'21 CSVs: 10) were recorded after `N` of them per fork"},
 			&cli.StringFlag{Name: "versions", Usage: "the order of the versions, oldest first: `V1,V2,...` (default: the order of the files)"},
 			&cli.BoolFlag{Name: "parallel-instances", Destination: &opt.ParallelInstances, Usage: "instances run side by side: an instance costs no wall time"},
-			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level, not in the result files: `LEVEL=DURATION,...` (instance, trial, fork; e.g. fork=1s)"},
+			&cli.StringFlag{Name: "overhead", Usage: "time to start one unit of a level or one run of a command, beyond the defaults: `LEVEL=DURATION,...` (instance, trial, fork, command; e.g. fork=1s)"},
 			&cli.IntFlag{Name: "splits", Destination: &opt.Splits, Value: trim.DefaultOptions.Splits, Usage: "random halvings of the out-of-sample check (choose on one half, run on the other; 0: off)"},
 			&cli.IntFlag{Name: "resamples", Destination: &opt.Optimize.Bootstrap.Resamples, Value: estimate.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (the hierarchical CI and steady-state equivalence)"},
 			&cli.Float64Flag{Name: "warmup-quantile", Destination: &opt.WarmupQuantile, Value: trim.DefaultOptions.WarmupQuantile, Usage: "warmup = this quantile of the forks' steady-state starts, rounded up"},
@@ -56,7 +56,7 @@ func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
 	if err != nil {
 		return opt, err
 	}
-	if opt.Overhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
+	if opt.Overhead, opt.CommandOverhead, err = trim.ParseOverhead(c.String("overhead")); err != nil {
 		return opt, cliapp.Usagef("trim", "--overhead: %v", err)
 	}
 	opt.Steady.Bootstrap.Resamples = opt.Optimize.Bootstrap.Resamples
