@@ -17,21 +17,26 @@ import (
 const OverheadDefault time.Duration = -1
 
 // The default start-ups where no file says and the user gives none
-// (--overhead), measured with the commands in docs/trim.md ("Commands"):
+// (--overhead), measured on the project's 2-core machine (docs/trim.md,
+// "Commands": the commands, and the wall and CPU times under load; the
+// defaults are the CPU times, what an idle machine takes):
 //
-//   - DefaultGoTestStartup: one `go test -run '^$' -bench X` of a small
-//     package (testdata/gopkg) beyond its benchmarks: the go command, its
-//     build check, linking the test binary, the binary's start and exit.
-//     A larger package links longer.
+//   - DefaultGoTestStartup: one `go test -run '^$' -bench '^$'` of
+//     testdata/gopkg with its packages built: the go command, its build
+//     check, linking the test binary, the binary's start and exit (0.37 to
+//     0.49 CPU-s). A package with more dependencies links longer.
 //   - DefaultJMHForkStartup: one JMH fork beyond its iterations: the
-//     forked JVM's start, JMH's set-up in it and its exit.
+//     forked JVM's start, JMH's set-up in it and its exit (JMH 1.37, JDK
+//     17: 0.50 to 0.55 CPU-s a fork, from -f 6 against -f 1 of 10 ms
+//     iterations).
 //   - DefaultJMHHostStartup: the host JVM of one `java -jar
 //     benchmarks.jar` run beyond its forks: its start, reading the
-//     benchmark list, and its exit.
+//     benchmark list and its exit (about 0.6 CPU-s: the -f 1 run less one
+//     fork).
 const (
-	DefaultGoTestStartup  = 600 * time.Millisecond
+	DefaultGoTestStartup  = 500 * time.Millisecond
 	DefaultJMHForkStartup = 500 * time.Millisecond
-	DefaultJMHHostStartup = 700 * time.Millisecond
+	DefaultJMHHostStartup = 600 * time.Millisecond
 )
 
 // ParseOverhead reads Options.Overhead and Options.CommandOverhead from
