@@ -444,7 +444,7 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	rr := *r
 	rr.DiscardedWarmup, rr.Setup = 0, orig
 	b.RecordedCommand = rr.Command(&full)
-	keep := func() { b.Command = b.RecordedCommand }
+	keep := func() { b.Command, b.Recommended = b.RecordedCommand, b.Recorded } // the recording, timed as it is
 	cost := costModel{unitNs: float64(r.UnitNs), warmupNs: float64(r.WarmupNs), parallel: opt.ParallelInstances}
 	cost.overhead, b.CommandStartupNs = opt.startupCosts(b.Tool, orig)
 	d := newDesign(s, w)
