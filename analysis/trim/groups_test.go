@@ -3,6 +3,7 @@ package trim
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/analysis/optimize"
+	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -236,5 +238,47 @@ func TestCommandStartups(t *testing.T) {
 	if s := b.String(); !strings.Contains(s, want) || strings.Count(s, "go test -run") != 1 || strings.Contains(s, "v1 ") ||
 		!strings.Contains(s, "# These commands (each project's last version): 17 s, of which 1 s the start of 2 go test processes.") {
 		t.Errorf("script:\n%s\nwant the v2 runs in one command %q", s, want)
+	}
+}
+
+// TestRealJMHCommands: trim's commands for real JMH files repeat what
+// the files recorded: 101jmh's 12 threads, its two heap flags and -prof
+// gc (its ·gc.* metrics); weightedlottery's -prof gc without the
+// IntelliJ agent of its jvmArgs (a note says so); countsquares' params.
+func TestRealJMHCommands(t *testing.T) {
+	dir := testenv.Shared(t, "data", "jmh")
+	for _, tc := range []struct {
+		file string
+		want []string
+		not  string
+	}{
+		{"101jmh_avgt_gcprof-dot-prefix_12threads_jmh1.23.json", []string{" -bm avgt -t 12 -jvmArgs -Xmx6144m -jvmArgs -Xms6144m -prof gc\n"}, "idea_rt"},
+		{"weightedlottery_avgt_gcchurn_missing-fork_jmh1.21.json", []string{" -t 1 -jvmArgs -Dfile.encoding=UTF-8 -prof gc\n", "# note: IntelliJ's launcher agent of the recording left out of -jvmArgs\n"}, "idea_rt"},
+		{"countsquares_avgt_gcprof_params_ragged-gctime_jmh1.37.json", []string{"-p dist=GRID -p n=1024 -f ", " -jvmArgs -Duser.variant -prof gc\n"}, "BenchtrimParams"},
+	} {
+		tab := readFiles(t, filepath.Join(dir, tc.file))
+		opt := fastOptions()
+		opt.Splits = 0
+		rep, err := Run(tab, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := rep.WriteCommands(&b); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		n := strings.Count(s, "\njava -jar benchmarks.jar ")
+		if n != len(rep.Benchmarks) {
+			t.Errorf("%s: %d commands for %d benchmark runs", tc.file, n, len(rep.Benchmarks))
+		}
+		for _, w := range tc.want {
+			if c := strings.Count(s, w); c == 0 || (w[len(w)-1] == '\n' && w[0] != '#' && c != n) {
+				t.Errorf("%s: %d of %d commands have %q:\n%s", tc.file, c, n, w, s)
+			}
+		}
+		if strings.Contains(s, tc.not) {
+			t.Errorf("%s: the script holds %q", tc.file, tc.not)
+		}
 	}
 }
