@@ -13,7 +13,8 @@ import (
 // slice, a `go test` result line's N × ns/op), W_f the warmup of one fork
 // (the stated warmup iterations × their time plus the W discarded
 // iterations × the iteration time), o_l the overhead of starting one unit
-// of level l (Options.Overhead, 0 unless the user knows it) and m_instance
+// of level l (Options.startupCosts: a JMH fork's JVM, and its command's
+// host JVM at the trial level, by default; Options.Overhead) and m_instance
 // = k_instance, or 1 when instances run side by side
 // (Options.ParallelInstances): then the time is the wall time of one
 // instance.

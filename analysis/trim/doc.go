@@ -75,8 +75,13 @@
 //
 // with u one observation's duration (JMH iteration time, µOpTime slice,
 // a go test line's N × ns/op), W_f a fork's warmup (stated, plus the W
-// discarded iterations) and o_l the user's Overhead (0 by default);
-// instances count once with ParallelInstances. By default (Tradeoff λ =
+// discarded iterations) and o_l the start of one unit of level l
+// (startupCosts: by default a JMH fork's JVM, and at the trial level the
+// host JVM of its java -jar command; Overhead sets them); instances count
+// once with ParallelInstances. A go test process runs a group of
+// benchmarks (WriteCommands' groups), so its start-up is counted per run
+// of a group's command in the suite's times (addCommandStartups), not in
+// T(k). By default (Tradeoff λ =
 // 0.02) the recommendation is the k within the recorded counts with the
 // least h(k) + λ·T(k)/T_rec among those costing at most
 // max(T(k_min), Budget·T_rec), k_min the fixed minimal configuration

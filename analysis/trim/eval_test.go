@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
 	"github.com/benchtrim/benchtrim/analysis/optimize"
@@ -140,6 +141,9 @@ func runKeyName(k table.Key) string { return k.Benchmark + "|" + k.Params + "|" 
 func evalOptions() Options {
 	o := fastOptions()
 	o.Splits, o.DetectDraws = 0, DefaultOptions.DetectDraws
+	// The evaluation's times are the files' (docs/trim.md: no process or
+	// fork start-up in them).
+	o.Overhead, o.CommandOverhead = [table.NumLevels]time.Duration{}, 0
 	return o
 }
 
