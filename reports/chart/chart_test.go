@@ -65,11 +65,11 @@ func TestTicks(t *testing.T) {
 		{"integer", Axis{Integer: true}, 0, 16.5, []string{"0", "5", "10", "15"}, 0},
 		{"integer, short", Axis{Integer: true}, -0.1, 2.2, []string{"0", "1", "2"}, 0},
 		// 100, 1000, 10⁴, 10⁵ labelled; 30…90, 200…900, …, 200000…700000 minor.
-		{"log", Axis{Log: true}, 30, 7e5, []string{"100", "1000", "10000", "1e5"}, 7 + 8 + 8 + 8 + 6},
+		{"log", Axis{Log: true}, 30, 7e5, []string{"1e2", "1e3", "1e4", "1e5"}, 7 + 8 + 8 + 8 + 6},
 		// Fewer than two powers of ten: 2× and 5× labelled too.
 		{"log, narrow", Axis{Log: true}, 15, 600, []string{"20", "50", "100", "200", "500"}, 6 + 3},
 		{"log, large", Axis{Log: true}, 5e5, 2e6, []string{"5e5", "1e6", "2e6"}, 4},
-		{"log, small", Axis{Log: true}, 1e-4, 0.05, []string{"1e-4", "0.001", "0.01"}, 8 + 8 + 4},
+		{"log, small", Axis{Log: true}, 1e-4, 0.05, []string{"1e-4", "1e-3", "1e-2"}, 8 + 8 + 4},
 		{"nominal", Axis{Names: []string{"B", "A"}}, -0.5, 1.5, []string{"B", "A"}, 0},
 		{"quarters", Axis{}, 0.1, 11.9, []string{"2.5", "5", "7.5", "10"}, 0},
 		{"close on a large value", Axis{}, 1e9 + 0.1, 1e9 + 0.9, []string{"1000000000.2", "1000000000.4", "1000000000.6", "1000000000.8"}, 0},

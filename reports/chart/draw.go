@@ -173,13 +173,14 @@ func (p *plotter) axes(w, h float64) {
 	a := p.area
 	s := Style{Color: black, Width: 0.75}
 	p.cv.stroke([]pt{{a.x0, a.y0}, {a.x0, a.y1}, {a.x1, a.y1}}, false, s)
-	for _, t := range p.xt {
+	shown := p.spreadX()
+	for i, t := range p.xt {
 		x, l := p.sx.at(t.v), float64(tickLen)
 		if t.minor {
 			l /= 2
 		}
 		p.cv.stroke([]pt{{x, a.y1}, {x, a.y1 + l}}, false, s)
-		if t.label != "" {
+		if t.label != "" && shown[i] {
 			p.cv.text(pt{x, a.y1 + tickLen + 2 + tickSize*ascent}, t.label, tickSize, 0.5, false, black)
 		}
 	}
@@ -201,6 +202,26 @@ func (p *plotter) axes(w, h float64) {
 		l, size := p.fit(l, labelSize, a.y1-a.y0)
 		p.cv.text(pt{pad + labelSize*ascent, (a.y0 + a.y1) / 2}, l, size, 0.5, true, black)
 	}
+}
+
+// spreadX reports which x tick labels axes draws: those that do not
+// overlap one to their left (Spread, ranked by position, with a gap of
+// half a tick label's height), so labels never run into each other.
+func (p *plotter) spreadX() []bool {
+	var pos, wd []float64
+	var rank, idx []int
+	for i, t := range p.xt {
+		if t.label != "" {
+			pos, wd = append(pos, p.sx.at(t.v)), append(wd, p.width(t.label, tickSize))
+			rank, idx = append(rank, len(idx)), append(idx, i)
+		}
+	}
+	keep := Spread(pos, wd, rank, tickSize/2)
+	shown := make([]bool, len(p.xt))
+	for j, i := range idx {
+		shown[i] = keep[j]
+	}
+	return shown
 }
 
 // legend draws the entries in a box in the top right corner of the data

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -100,17 +101,54 @@ func TickLabel(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-// logLabel formats a tick of a log axis: plain from 0.001 to 99999
-// (0.002, 20), with a short exponent outside (1e5, 2e-4).
-func logLabel(v float64) string {
-	if v >= 1e-3 && v < 1e5 {
-		return strconv.FormatFloat(v, 'f', -1, 64)
+// LogLabels formats the ticks vs of one log axis in one notation: plain
+// when every tick lies from 0.001 to 99999 (0.002, 20, 5000), otherwise
+// every one with a short exponent (1e3, 1e4, 1e5, 2e-4), so that an axis
+// never reads 10000 beside 1e5.
+func LogLabels(vs []float64) []string {
+	plain := true
+	for _, v := range vs {
+		plain = plain && v >= 1e-3 && v < 1e5
 	}
-	s := strconv.FormatFloat(v, 'e', -1, 64)
-	for _, r := range [][2]string{{"e+0", "e"}, {"e+", "e"}, {"e-0", "e-"}} {
-		s = strings.Replace(s, r[0], r[1], 1)
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		if plain {
+			out[i] = strconv.FormatFloat(v, 'f', -1, 64)
+			continue
+		}
+		s := strconv.FormatFloat(v, 'e', -1, 64)
+		for _, r := range [][2]string{{"e+0", "e"}, {"e+", "e"}, {"e-0", "e-"}} {
+			s = strings.Replace(s, r[0], r[1], 1)
+		}
+		out[i] = s
 	}
-	return s
+	return out
+}
+
+// Spread reports which of the tick labels centred at pos (increasing),
+// each width[i] wide, to keep so that no two kept ones come closer than
+// gap: the labels are taken in order of rank (lower first; ties left to
+// right), each kept unless it would overlap one kept before, so that an
+// axis keeps its round ticks (1, 10, 100) and drops the crowded ones
+// between (1.1 beside 1 and 1.25).
+func Spread(pos, width []float64, rank []int, gap float64) []bool {
+	order := make([]int, len(pos))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rank[order[a]] < rank[order[b]] })
+	keep := make([]bool, len(pos))
+	for _, i := range order {
+		ok := true
+		for j := range pos {
+			if keep[j] && math.Abs(pos[i]-pos[j]) < (width[i]+width[j])/2+gap {
+				ok = false
+				break
+			}
+		}
+		keep[i] = ok
+	}
+	return keep
 }
 
 // tick is one tick of an axis; minor ticks have no label and no grid
@@ -153,11 +191,19 @@ func (a *Axis) ticks(lo, hi float64) []tick {
 					continue
 				}
 				labelled := m == 1 || powers < 2 && (m == 2 || m == 5)
-				t := tick{v: v, minor: !labelled}
-				if labelled {
-					t.label = logLabel(v)
-				}
-				out = append(out, t)
+				out = append(out, tick{v: v, minor: !labelled})
+			}
+		}
+		var vs []float64
+		for _, t := range out {
+			if !t.minor {
+				vs = append(vs, t.v)
+			}
+		}
+		labels := LogLabels(vs)
+		for i, j := 0, 0; i < len(out); i++ {
+			if !out[i].minor {
+				out[i].label, j = labels[j], j+1
 			}
 		}
 	default:

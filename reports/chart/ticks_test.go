@@ -149,3 +149,45 @@ func FuzzNiceTicks(f *testing.F) {
 		}
 	})
 }
+
+// TestLogLabelsOneNotation: the labels of one log axis share a notation:
+// a CROPS penalty axis from 1000 to 1e6 reads 1e3 … 1e6, never 10000
+// beside 1e5; one within 0.001 … 99999 stays plain.
+func TestLogLabelsOneNotation(t *testing.T) {
+	if got := strings.Join(LogLabels([]float64{1e3, 1e4, 1e5, 1e6}), " "); got != "1e3 1e4 1e5 1e6" {
+		t.Errorf("labels %q, want 1e3 1e4 1e5 1e6", got)
+	}
+	if got := strings.Join(LogLabels([]float64{0.01, 0.1, 1, 10, 100}), " "); got != "0.01 0.1 1 10 100" {
+		t.Errorf("labels %q", got)
+	}
+	a := Axis{Log: true}
+	var labels []string
+	for _, tk := range a.ticks(500, 2e6) {
+		if tk.label != "" {
+			labels = append(labels, tk.label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "1e3 1e4 1e5 1e6" {
+		t.Errorf("log axis 500 … 2e6: labels %q", got)
+	}
+}
+
+// TestSpreadDropsCrowdedLabels: labels 1, 1.1, 1.25, 1.5, 2 of a ratio
+// axis 20 px apart (widths 6, 20, 26, 18 and 6 px) keep the ones ranked
+// first (1 and 2, then 1.5 and 1.25: 1.25 would come within 4 px of 1.5,
+// so it goes, and 1.1 then fits); labels far apart are all kept.
+func TestSpreadDropsCrowdedLabels(t *testing.T) {
+	pos := []float64{0, 20, 40, 60, 80}
+	wd := []float64{6, 20, 26, 18, 6}
+	keep := Spread(pos, wd, []int{0, 3, 2, 1, 0}, 4)
+	want := []bool{true, true, false, true, true}
+	for i := range want {
+		if keep[i] != want[i] {
+			t.Fatalf("Spread kept %v, want %v", keep, want)
+		}
+	}
+	far := Spread([]float64{0, 100, 200}, []float64{30, 30, 30}, []int{0, 0, 0}, 4)
+	if !far[0] || !far[1] || !far[2] {
+		t.Errorf("labels 100 px apart: kept %v", far)
+	}
+}
