@@ -19,8 +19,17 @@ import (
 //	mean_ns              their mean
 //	quantile             p in [0, 1] (type-7 quantiles, evenly spaced)
 //	value_ns             the p-quantile of the iteration values
+//	unit                 the unit the file recorded scores in (JMH's scoreUnit:
+//	                     ops/ms, us/op; ns/op for go test), empty when unknown
+//	score_scale          k of the conversion of a time per operation in ns to
+//	                     that unit: score = ns / k for a time unit (k = ns of
+//	                     the time unit), k / ns for a throughput (k = threads ·
+//	                     ns of the time unit, format/jmh's normalisation inverted)
+//	score, score_error   the mean of the recorded scores in unit and the half-width
+//	                     of its 99.9 % t interval, as JMH computes Score and
+//	                     Score Error (NaN with fewer than 3 values)
 var distributionColumns = []string{"project", "version", "benchmark", "params", "mode", "configuration",
-	"iterations", "mean_ns", "quantile", "value_ns"}
+	"iterations", "mean_ns", "quantile", "value_ns", "unit", "score_scale", "score", "score_error"}
 
 // distributionPoints bounds the quantiles kept per distribution: runs with
 // fewer iterations keep every value, sorted.
@@ -37,6 +46,12 @@ type Distribution struct {
 	// whose mean is Mean.
 	Iterations int64
 	Mean       float64
+	// Unit, Scale, Score and ScoreError are the run's scores as its file
+	// recorded them (the columns unit, score_scale, score and
+	// score_error): the caller computes them from the recorded values
+	// (Summarize keeps them); Unit "" when unknown.
+	Unit                     string
+	Scale, Score, ScoreError float64
 }
 
 // Summarize returns d with its values replaced by the quantile points
@@ -48,7 +63,7 @@ func Summarize(d Distribution) Distribution {
 		return d
 	}
 	x, sum := finiteSorted(d.Values)
-	out := Distribution{Key: d.Key, Configuration: d.Configuration}
+	out := Distribution{Key: d.Key, Configuration: d.Configuration, Unit: d.Unit, Scale: d.Scale, Score: d.Score, ScoreError: d.ScoreError}
 	if len(x) == 0 {
 		return out
 	}
@@ -76,9 +91,9 @@ func finiteSorted(v []float64) ([]float64, float64) {
 // evenly spaced quantiles; a distribution without finite values has no rows.
 func DistributionFrame(ds []Distribution) *Frame {
 	var k KeyColumns
-	var conf []string
+	var conf, unit []string
 	var n []int64
-	var mean, p, v []float64
+	var mean, p, v, scale, score, scoreErr []float64
 	for _, d := range ds {
 		d = Summarize(d)
 		if d.Iterations == 0 {
@@ -91,6 +106,11 @@ func DistributionFrame(ds []Distribution) *Frame {
 			n = append(n, d.Iterations)
 			mean = append(mean, d.Mean)
 			p, v = append(p, ps[i]), append(v, qs[i])
+			sc, se, sk := d.Score, d.ScoreError, d.Scale
+			if d.Unit == "" {
+				sc, se, sk = math.NaN(), math.NaN(), math.NaN()
+			}
+			unit, scale, score, scoreErr = append(unit, d.Unit), append(scale, sk), append(score, sc), append(scoreErr, se)
 		}
 	}
 	f := &Frame{}
@@ -100,6 +120,10 @@ func DistributionFrame(ds []Distribution) *Frame {
 	f.Float("mean_ns", mean)
 	f.Float("quantile", p)
 	f.Float("value_ns", v)
+	f.String("unit", unit)
+	f.Float("score_scale", scale)
+	f.Float("score", score)
+	f.Float("score_error", scoreErr)
 	return f
 }
 

@@ -76,6 +76,10 @@ type Series struct {
 // Len is the number of rows.
 func (s *Series) Len() int { return len(s.NsPerOp) }
 
+// MixedUnits reports whether the series' rows were recorded in more than
+// one unit (NsPerOp is still comparable; Value is not).
+func (s *Series) MixedUnits() bool { return s.mixedUnits }
+
 // Sizes is the largest index seen at each level.
 func (s *Series) Sizes() [NumLevels]int32 {
 	var m [NumLevels]int32

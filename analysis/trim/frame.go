@@ -46,6 +46,10 @@ const (
 	// met the target is the recommendation); the report draws them
 	// against time.
 	frameConsidered = "considered"
+	// frameSeries: per benchmark run its observations in recorded order
+	// (Benchmark.Series; the columns of reports.SeriesFrame), drawn per
+	// fork in the report.
+	frameSeries = "series"
 )
 
 // PlanColumns are the columns of the plan frame:
@@ -110,7 +114,7 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 
 // Frame returns a data table by name (FramePlan, frameSteadyForks,
 // frameReconfigure, frameForkSeries, frameForkSegments, frameForkCROPS,
-// frameCompare, frameDistributions, frameConsidered and the FrameDuet… tables).
+// frameCompare, frameDistributions, frameConsidered, frameSeries and the FrameDuet… tables).
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	if isDuetFrame(name) {
 		return r.duetFrame(name)
@@ -136,6 +140,14 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 		return r.forkCROPSFrame(), nil
 	case frameConsidered:
 		return r.consideredFrame(), nil
+	case frameSeries:
+		var ss []reports.RunSeries
+		for i := range r.Benchmarks {
+			if len(r.Benchmarks[i].Series.Points) > 0 {
+				ss = append(ss, r.Benchmarks[i].Series)
+			}
+		}
+		return reports.SeriesFrame(ss), nil
 	case frameDistributions:
 		var ds []reports.Distribution
 		for i := range r.Benchmarks {

@@ -210,6 +210,10 @@ type Benchmark struct {
 	// those the recommended configuration keeps (design.kept) when it is
 	// reduced. The report draws them as violins.
 	Distributions []reports.Distribution
+	// Series are the observations in recorded order with their phase
+	// (warmup, kept by the recommendation, cut), at most
+	// reports.SeriesPoints per fork; the report draws them per fork.
+	Series reports.RunSeries
 	// Duet holds the duet analysis' A/B verdicts of a PathDuet run (one
 	// per environment of its instances; nil otherwise or without a
 	// result).

@@ -456,7 +456,8 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 		keep()
 		return nil
 	}
-	b.Distributions = []reports.Distribution{reports.Summarize(reports.Distribution{Key: b.Key, Configuration: "recorded", Values: d.obs})}
+	b.Distributions = []reports.Distribution{reports.Summarize(scored(reports.Distribution{Key: b.Key, Configuration: "recorded", Values: d.obs}, s, w, nil))}
+	b.Series = runSeries(s, w, nil)
 	if opt.evalHook != nil {
 		defer opt.evalHook(b, s, w, d, cost)
 	}
@@ -541,7 +542,9 @@ func recommend(b *Benchmark, r *optimize.Result, s *table.Series, w int, opt *Op
 	b.Detectable = mds
 	h := b.Precision * math.Abs(d.mean)
 	b.Estimate, b.Reference, b.RefLower, b.RefUpper = d.replay(best.floats()), d.mean, d.mean-h, d.mean+h
-	b.Distributions = append(b.Distributions, reports.Summarize(reports.Distribution{Key: b.Key, Configuration: "recommended", Values: d.kept(best.floats())}))
+	mask := d.keptMask(best.floats())
+	b.Distributions = append(b.Distributions, reports.Summarize(scored(reports.Distribution{Key: b.Key, Configuration: "recommended", Values: d.kept(best.floats())}, s, w, mask)))
+	b.Series = runSeries(s, w, mask)
 	b.ChangeRate = math.Abs(b.Estimate-b.Reference) / math.Abs(b.Reference)
 	b.InCI = b.RefLower <= b.Estimate && b.Estimate <= b.RefUpper
 	b.Command = r.Command(&ev)

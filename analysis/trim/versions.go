@@ -88,10 +88,12 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 // project, base, test, benchmark, params, mode, ratio (mean test / mean
 // base), ratio_ci_lower, ratio_ci_upper (hierarchical bootstrap CI),
 // verdict, change_rate (the verdict's change, a fraction: 0.05 is 5 %
-// slower), error; the names and units of `benchtrim compare -o`.
+// slower), u_pvalue (the U test's two-sided p-value, as benchstat computes
+// it, whatever the rule), error; the names and units of `benchtrim
+// compare -o`.
 func (r *Report) compareFrame() *reports.Frame {
 	var project, base, test, bench, params, mode, verdict, errs []string
-	var ratio, lo, hi, pct []float64
+	var ratio, lo, hi, pct, pv []float64
 	for _, vc := range r.Versions {
 		for _, x := range vc.Report.Results {
 			project = append(project, vc.Project)
@@ -103,7 +105,7 @@ func (r *Report) compareFrame() *reports.Frame {
 			if x.Err != nil {
 				verdict = append(verdict, "")
 				errs = append(errs, x.Err.Error())
-				ratio, lo, hi, pct = append(ratio, math.NaN()), append(lo, math.NaN()), append(hi, math.NaN()), append(pct, math.NaN())
+				ratio, lo, hi, pct, pv = append(ratio, math.NaN()), append(lo, math.NaN()), append(hi, math.NaN()), append(pct, math.NaN()), append(pv, math.NaN())
 				continue
 			}
 			verdict = append(verdict, x.Verdict.String())
@@ -112,6 +114,7 @@ func (r *Report) compareFrame() *reports.Frame {
 			lo = append(lo, x.Ratio.Lower)
 			hi = append(hi, x.Ratio.Upper)
 			pct = append(pct, x.Verdict.Percent/100)
+			pv = append(pv, x.P)
 		}
 	}
 	f := &reports.Frame{}
@@ -126,6 +129,7 @@ func (r *Report) compareFrame() *reports.Frame {
 	f.Float("ratio_ci_upper", hi)
 	f.String("verdict", verdict)
 	f.Float("change_rate", pct)
+	f.Float("u_pvalue", pv)
 	f.String("error", errs)
 	return f
 }
