@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -20,7 +21,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-var pageOut = flag.String("page-out", "", "TestDistributions: also write its page (every section, distributions included) to this file, for .ci/report/check.sh")
+var pageOut = flag.String("page-out", "", "TestRunDensities: also write its page (a two-version suite) to this file")
 
 // withFrames is a Source: rep's frames and extra ones by name.
 type withFrames struct {
@@ -65,111 +66,88 @@ func medianOf(x []float64) float64 {
 	return (y[n/2-1] + y[n/2]) / 2
 }
 
-// TestDistributions: the page of a two-version suite with the recorded
-// iteration values of each run shows one folded violin plot per benchmark
-// (6 benchmarks, more than fit unfolded), each with a violin per version,
-// and a table whose iteration counts and medians are those of the data
-// (4 forks × 160 iterations; the median computed here from the values).
-// The page rebuilt from the saved folder (distributions.csv) is the same.
-func TestDistributions(t *testing.T) {
+// TestRunDensities: in the page of a two-version suite (6 benchmarks, 4
+// forks × 160 iterations recorded with -wi 0) every run's section draws
+// the density of its recorded observations after the warmup, v2's with
+// v1's dashed beside it, with its mean and median marked, and its table's
+// median is that of the data after the warmup (computed here from the
+// values); the page rebuilt from the saved folder is the same.
+func TestRunDensities(t *testing.T) {
 	paths := suiteFiles(t, "v1", "v2")
 	values := recordedValues(t, paths)
 	if len(values) != 12 {
 		t.Fatalf("%d runs, want 6 benchmarks × 2 versions", len(values))
 	}
-	var ds []reports.Distribution
-	for k, v := range values {
-		ds = append(ds, reports.Distribution{Key: k, Configuration: "recorded", Values: v})
-	}
 	rep := trimReportOn(t, 100, steady.PenaltyBarrett, nil, "v1", "v2")
-	src := withFrames{rep, map[string]*reports.Frame{frameDistributions: reports.DistributionFrame(ds)}}
-	raw := page(t, src)
+	raw := page(t, rep)
 	if *pageOut != "" {
 		if err := os.WriteFile(*pageOut, raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	doc, err := html.Parse(bytes.NewReader(raw))
+	doc, err := html.Parse(bytes.NewReader(expand(t, raw)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sec *html.Node
-	var order []string
+	byID := map[string]*trim.Benchmark{}
+	for i := range rep.Benchmarks {
+		byID[fmt.Sprintf("run-%d", i+1)] = &rep.Benchmarks[i]
+	}
+	checked := 0
 	walk(doc, func(n *html.Node) {
-		if n.Data == "section" {
-			order = append(order, attr(n, "id"))
-			if attr(n, "id") == "distributions" {
-				sec = n
-			}
-		}
-	})
-	if sec == nil {
-		t.Fatal("no distributions section")
-	}
-	if strings.Join(order, " ") != "answer trim steady compare distributions" {
-		t.Errorf("sections %v: the distributions come after the comparison", order)
-	}
-	var folds, open, buttons int
-	walk(sec, func(n *html.Node) {
-		switch n.Data {
-		case "details":
-			folds++
-			for _, a := range n.Attr {
-				if a.Key == "open" {
-					open++
-				}
-			}
-		case "button":
-			buttons++
-		}
-	})
-	if folds != 7 || open != 0 || buttons != 1 {
-		t.Errorf("%d <details> (%d open) and %d buttons, want 6 benchmarks and the table folded, one unfold button", folds, open, buttons)
-	}
-	plots := 0
-	walk(sec, func(n *html.Node) {
-		if n.Data != "svg" || !strings.Contains(attr(n, "class"), "violin") {
+		if n.Data != "section" || attr(n, "class") != "run" {
 			return
 		}
-		plots++
-		var labels []string
-		shapes := 0
+		b := byID[attr(n, "id")]
+		var curves, dashed, means, medians int
+		var median string
 		walk(n, func(x *html.Node) {
 			switch {
-			case x.Data == "path" && attr(x, "class") == "violin":
-				shapes++
-			case x.Data == "text" && attr(x, "class") == "ylab":
-				labels = append(labels, x.FirstChild.Data)
+			case x.Data == "path" && attr(x, "class") == "kde":
+				curves++
+				if strings.Contains(attr(x, "style"), "dasharray") {
+					dashed++
+				}
+			case x.Data == "line" && attr(x, "class") == "mean":
+				means++
+			case x.Data == "line" && attr(x, "class") == "median":
+				medians++
+			case x.Data == "tr" && x.FirstChild != nil && text(x.FirstChild) == "median":
+				median = text(x.FirstChild.NextSibling)
 			}
 		})
-		if shapes != 2 || strings.Join(labels, ",") != "v1 · recorded,v2 · recorded" {
-			t.Errorf("violin plot with %d shapes labelled %q, want v1 and v2", shapes, labels)
+		wantCurves := len(b.Distributions)
+		if b.Key.Version == "v2" {
+			wantCurves++ // v1's recorded one
 		}
+		if curves != wantCurves || means != curves || medians != curves || (dashed == 1) != (b.Key.Version == "v2") {
+			t.Errorf("%s %s: %d curves (%d dashed), %d means, %d medians; want %d curves", b.Key.Version, b.Key.Benchmark, curves, dashed, means, medians, wantCurves)
+		}
+		w := 0
+		if b.Path == trim.PathSteady {
+			w = b.Recommended.WarmupIterations
+		}
+		var after []float64
+		for _, s := range seriesOf(t, paths, b.Key) {
+			after = append(after, iterationValuesAfter(s, w)...)
+		}
+		num, unit, _ := strings.Cut(median, " ")
+		got, err := strconv.ParseFloat(num, 64)
+		want := medianOf(after)
+		if unit == "us/op" {
+			want /= 1e3
+		}
+		if err != nil || math.Abs(got-want) > 1e-3*want {
+			t.Errorf("%s %s: median %q, the data after %d warmup iterations %g %s", b.Key.Version, b.Key.Benchmark, median, w, want, unit)
+		}
+		checked++
 	})
-	if plots != 6 {
-		t.Errorf("%d violin plots, want 6", plots)
-	}
-	cells, vals := rowsOf(t, sec, "dist")
-	if len(cells) != 12 {
-		t.Fatalf("%d distribution rows, want 12", len(cells))
-	}
-	for i, r := range cells {
-		var key table.Key
-		for k := range values {
-			if k.Version == r[1] && strings.HasPrefix(r[0], k.Benchmark) {
-				key = k
-			}
-		}
-		want := values[key]
-		n, _ := strconv.Atoi(vals[i][3])
-		med, _ := strconv.ParseFloat(vals[i][6], 64)
-		if n != 640 || n != len(want) || math.Abs(med-medianOf(want)) > 1e-9*medianOf(want) {
-			t.Errorf("%s %s: %d iterations, median %g; the data has %d, median %g", r[0], r[1], n, med, len(want), medianOf(want))
-		}
+	if checked != 12 {
+		t.Errorf("%d run sections checked, want 12", checked)
 	}
 	// Saved and loaded: the same page.
 	dir := t.TempDir()
-	if err := WriteDir(dir, src, nil); err != nil {
+	if err := WriteDir(dir, rep, nil); err != nil {
 		t.Fatal(err)
 	}
 	d, err := loadDir(dir)
@@ -183,54 +161,67 @@ func TestDistributions(t *testing.T) {
 	if !bytes.Equal(buf.Bytes(), raw) {
 		t.Error("the page rebuilt from the folder differs")
 	}
-	// analysis/trim's Report alone has the frame too (its observations,
-	// recorded and recommended): a section.
-	if !bytes.Contains(page(t, rep), []byte(`id="distributions"`)) {
-		t.Error("no distributions section from trim's own frame")
-	}
 }
 
-// TestDistributionsSmall: with at most 3 benchmarks the violins show
-// unfolded, one per configuration, and a range over more than a factor of
-// 10 gets a log axis.
-func TestDistributionsSmall(t *testing.T) {
-	k := table.Key{Project: "p", Version: "v1", Benchmark: "BenchmarkA", Mode: "go"}
-	var rec, rcm []float64
-	for i := 0; i < 200; i++ {
-		rec = append(rec, 100+float64(i%20))
-		rcm = append(rcm, 100+float64(i%10))
-	}
-	wide := table.Key{Project: "p", Version: "v1", Benchmark: "BenchmarkWide", Mode: "go"}
-	var w []float64
-	for i := 0; i < 50; i++ {
-		w = append(w, math.Pow(10, 2+float64(i)/25)) // 100 ns … 9.1 µs: ticks 100, 200, 500 … 10000 ns
-	}
-	f := reports.DistributionFrame([]reports.Distribution{{Key: k, Configuration: "recorded", Values: rec}, {Key: k, Configuration: "recommended", Values: rcm},
-		{Key: wide, Configuration: "recorded", Values: w}})
-	rep := &trim.Report{Options: trim.DefaultOptions}
-	for _, key := range []table.Key{k, wide} {
-		c := trim.Config{Instances: 1, Trials: 1, Forks: 1, Iterations: 3, Slices: 1, IterationTimeNs: 1e9, TimeNs: 3e9}
-		rep.Benchmarks = append(rep.Benchmarks, trim.Benchmark{Key: key, Tool: "go", Path: trim.PathGo, Status: trim.StatusKept, Recorded: c, Recommended: c})
-	}
-	var buf bytes.Buffer
-	if err := WritePage(&buf, withFrames{rep, map[string]*reports.Frame{frameDistributions: f}}); err != nil {
+// seriesOf reads paths and returns the series of key.
+func seriesOf(t *testing.T, paths []string, key table.Key) []*table.Series {
+	t.Helper()
+	tab, _, _, err := ingest.ReadFiles(paths, ingest.ReadOptions{Formats: all.Formats()})
+	if err != nil {
 		t.Fatal(err)
 	}
-	s := buf.String()
-	_, sec, ok := strings.Cut(s, `<section id="distributions">`)
-	if !ok {
-		t.Fatal("no distributions section")
+	defer tab.Release()
+	series, err := table.Select(tab, table.Filter{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := strings.Count(sec, `<details class="dist" open>`); n != 2 {
-		t.Errorf("%d unfolded benchmarks, want 2", n)
+	var out []*table.Series
+	for _, s := range series {
+		if s.Key == key {
+			out = append(out, s)
+		}
 	}
-	if strings.Contains(sec, `class="unfold"`) {
-		t.Error("an unfold button for 2 benchmarks")
+	return out
+}
+
+// iterationValuesAfter is iterationValues of the iterations after the
+// first w of each fork.
+func iterationValuesAfter(s *table.Series, w int) []float64 {
+	var out []float64
+	for _, sp := range s.Units(table.LevelIteration) {
+		if int(s.Levels[table.LevelIteration][sp.Start]) <= w || s.Warmup != nil && s.Warmup[sp.Start] {
+			continue
+		}
+		if v := s.WeightedMean(sp); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out = append(out, v)
+		}
 	}
-	for _, want := range []string{"v1 · recorded", "v1 · recommended", "median v1 · recorded 109.5 ns, v1 · recommended 104.5 ns",
-		"iteration value (ns/op)<", "iteration value (ns/op), log scale<", ">10000<"} {
-		if !strings.Contains(sec, want) {
-			t.Errorf("the section lacks %q", want)
+	return out
+}
+
+// TestDensityTails: a density is drawn to where it reaches the axis (its
+// first and last points at the bottom, kdeReach bandwidths beyond the
+// extreme values), with a log axis labelled in one notation when the
+// values span more than a factor of 3.
+func TestDensityTails(t *testing.T) {
+	var w []float64
+	for i := 0; i < 50; i++ {
+		w = append(w, math.Pow(10, 2+float64(i)/25)) // 100 … 9120
+	}
+	svg := densityPlot("wide", "ns/op", []density{{label: "recorded", color: colorRec, pts: w, n: 50, mean: 2000, median: 1000}})
+	if !strings.Contains(svg, "ns/op, log scale") {
+		t.Error("no log scale for values from 100 to 9120")
+	}
+	_, d, _ := strings.Cut(svg, `<path class="kde" d="M`)
+	d, _, _ = strings.Cut(d, `"`)
+	pts := strings.Split(strings.TrimSuffix(d, "Z"), "L")
+	first, last := strings.Fields(pts[0]), strings.Fields(pts[len(pts)-3])
+	if first[1] != "210" || last[1] != "210" {
+		t.Errorf("the curve starts at y %s and ends at y %s, want both on the axis (210): the tails are cut", first[1], last[1])
+	}
+	for _, want := range []string{">100<", ">1000<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("log axis lacks the tick label %s", want)
 		}
 	}
 }

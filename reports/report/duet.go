@@ -112,8 +112,8 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 		labels = append(labels, duetName(bench, i, withEnv))
 		pts = append(pts, [3]float64{100 * bench.n(i, "b_vs_a"), 100 * bench.n(i, "b_vs_a_ci_lower"), 100 * bench.n(i, "b_vs_a_ci_upper")})
 	}
-	b.WriteString(`<figure>` + intervals(fmt.Sprintf("B against A, (B − A)/A with its %s CI (%d of %d keys, largest difference first)", level(conf), len(shown), len(idx)),
-		"B against A (%); > 0: B slower; dashed: 0, no difference", "B against A", 0, labels, pts) + `</figure>`)
+	title := fmt.Sprintf("B against A, (B − A)/A with its %s CI (%d of %d keys, largest difference first)", level(conf), len(shown), len(idx))
+	b.WriteString(fold(title, `<figure>`+intervals(title, "B against A (%); > 0: B slower; dashed: 0, no difference", "B against A", 0, labels, pts)+`</figure>`))
 
 	if match != nil {
 		writeMDSCurves(b, match)
@@ -122,7 +122,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 		writeTimelines(b, bench, timeline, pairs, withEnv)
 	}
 
-	b.WriteString(`<h3>A/B result per benchmark-env key</h3><input class="filter" data-table="duet-keys" placeholder="filter rows (e.g. slower, seqn, a benchmark name)">`)
+	fmt.Fprintf(b, `<details class="fold"><summary>A/B result per benchmark-env key (%d rows)</summary><input class="filter" data-table="duet-keys" placeholder="filter rows (e.g. slower, seqn, a benchmark name)">`, len(idx))
 	b.WriteString(`<div class="wide"><table class="sortable" id="duet-keys"><thead><tr><th>benchmark</th><th>type</th><th>environment</th><th>runs</th><th>pairs</th>` +
 		`<th>mean A</th><th>mean B</th><th>B against A [CI]</th><th>verdict</th><th>U test p</th><th>CI rel. width</th><th>MDS CI</th><th>MDS U</th></tr></thead><tbody>`)
 	for _, i := range idx {
@@ -145,7 +145,7 @@ func writeDuet(b *strings.Builder, bench, match, timeline, pairs, speedup *frame
 			numCell(bench.n(i, "mds_ci"), pct(bench.n(i, "mds_ci"))), numCell(bench.n(i, "mds_u"), pct(bench.n(i, "mds_u"))))
 	}
 	b.WriteString(`</tbody></table></div><p>B against A: (B − A)/A from the mean over runs of A − B; MDS: the smallest emulated slowdown of B from which on the test ` +
-		`detects it at every larger grid point (empty: not within the grid).</p>`)
+		`detects it at every larger grid point (–: not within the grid).</p></details>`)
 	if speedup != nil {
 		b.WriteString(`<h3>Runtime of duet against seqn</h3><div class="wide"><table class="sortable" id="duet-speedup"><thead><tr><th>benchmark</th><th>environment</th>` +
 			`<th>seqn</th><th>duet</th><th>speedup</th><th>definition</th></tr></thead><tbody>`)
@@ -285,7 +285,7 @@ func mdsCurve(title string, xs, ci, u []float64) string {
 		}
 		return fmt.Sprintf("%s, MDS > %g %%", test, xs[len(xs)-1])
 	}
-	legend(&b, 36, [2]string{name("CI test", ci), colorRcm}, [2]string{name("U test", u), colorB})
+	legend(&b, legendY, [2]string{name("CI test", ci), colorRcm}, [2]string{name("U test", u), colorB})
 	xmax := math.Max(xs[len(xs)-1], 1)
 	pw, ph := float64(w-marginL-marginR), float64(h-marginT-marginB)
 	x := func(v float64) float64 { return float64(marginL) + v/xmax*pw }
@@ -372,10 +372,16 @@ func writeTimelines(b *strings.Builder, bench, timeline, pairs *frame, withEnv b
 	b.WriteString(`<h3>Timeline of one duet run per benchmark</h3><p>The first run after the warm-up filter: each A and B iteration as a bar from its start to its end, ` +
 		`at the height of its duration; a grey line joins the A and B iterations of each pair (overlap longer than ` + level(minOvl) + ` of both), ` +
 		`at the middle of their overlap. The y-range is the 1–99 % quantile range widened by 10 %; clipped values are marked by triangles.</p><div class="multiples">`)
-	for _, k := range order {
+	for n, k := range order {
+		if n == openForkPanels {
+			fmt.Fprintf(b, `</div><details class="fold"><summary>%d more timelines</summary><div class="multiples">`, len(order)-openForkPanels)
+		}
 		b.WriteString(`<figure>` + runs[k].svg() + `</figure>`)
 	}
 	b.WriteString(`</div>`)
+	if len(order) > openForkPanels {
+		b.WriteString(`</details>`)
+	}
 }
 
 func (r *duetRun) svg() string {
@@ -383,7 +389,7 @@ func (r *duetRun) svg() string {
 	const w, h = 580, 270
 	title := fmt.Sprintf("%s, run %s: %d A, %d B iterations, %d pairs", shorten(r.title, 40), r.run, len(r.a), len(r.b), len(r.pairs))
 	svgOpen(&b, "timeline", title, w, h)
-	legend(&b, 36, [2]string{"A iterations", colorA}, [2]string{"B iterations", colorB}, [2]string{"pair (overlap)", "#9aa0a6"})
+	legend(&b, legendY, [2]string{"A iterations", colorA}, [2]string{"B iterations", colorB}, [2]string{"pair (overlap)", "#9aa0a6"})
 	var all []float64
 	xmax := 0.0
 	for _, s := range [][][3]float64{r.a, r.b} {

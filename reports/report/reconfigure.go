@@ -109,14 +109,15 @@ func writeReconfigure(b *strings.Builder, rf *frame) {
 		writeStopPoints(b, rf, rows, names)
 		writeAA(b, rf, names)
 	}
-	b.WriteString(`<h3>Per benchmark run and criterion</h3><input class="filter" data-table="reconf" placeholder="filter rows"><div class="wide"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)
+	fmt.Fprintf(b, `<details class="fold"><summary>Per benchmark run and criterion (%d rows)</summary><input class="filter" data-table="reconf" placeholder="filter rows">`, len(rf.Cells))
+	b.WriteString(`<div class="wide"><table class="sortable" id="reconf"><thead><tr><th>benchmark</th><th>criterion</th><th>warmup stop points</th><th>forks used</th><th>A/A</th><th>ratio</th><th>change</th><th>dynamic</th><th>static</th></tr></thead><tbody>`)
 	for i := range rf.Cells {
 		fmt.Fprintf(b, `<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td>%s%s%s%s</tr>`, bdi(rf.name(i)), esc(strings.ToUpper(rf.s(i, "criterion"))),
 			esc(strings.ReplaceAll(rf.s(i, "warmup_iterations_by_fork"), ";", ", ")), numCell(rf.n(i, "forks_used"), ""), esc(strings.ReplaceAll(rf.s(i, "aa"), "_", " ")),
 			numCell(rf.n(i, "ratio"), ""), numCell(rf.n(i, "change_rate"), pct(rf.n(i, "change_rate"))),
 			numCell(rf.n(i, "dynamic_s"), human(rf.n(i, "dynamic_s"))), numCell(rf.n(i, "static_s"), human(rf.n(i, "static_s"))))
 	}
-	b.WriteString("</tbody></table></div></section>\n")
+	b.WriteString("</tbody></table></div></details></section>\n")
 }
 
 // writeStopPoints plots, per benchmark run, the mean warmup stop point of
@@ -170,8 +171,8 @@ func writeStopPoints(b *strings.Builder, rf *frame, rows []*criterionRow, names 
 			series[j].values = append(series[j].values, byKey[k].stop[j])
 		}
 	}
-	b.WriteString(`<figure>` + hbars(fmt.Sprintf("Warmup stop point per benchmark run and criterion, mean over the forks run (%d of %d runs)", n, len(order)),
-		"warmup iterations before measurement (mean over forks)", labels, series, nil) + `</figure>`)
+	title := fmt.Sprintf("Warmup stop point per benchmark run and criterion, mean over the forks run (%d of %d runs)", n, len(order))
+	b.WriteString(fold(title, `<figure>`+hbars(title, "warmup iterations before measurement (mean over forks)", labels, series, nil)+`</figure>`))
 }
 
 // writeAA draws the A/A ratios mean(dynamic)/mean(static) with their CIs
@@ -194,6 +195,6 @@ func writeAA(b *strings.Builder, rf *frame, names []string) {
 		fmt.Fprintf(b, `<p>No A/A test ran (the data hold less than the static baseline needs).</p>`)
 		return
 	}
-	b.WriteString(`<figure>` + intervals(fmt.Sprintf("A/A: mean(dynamic) / mean(static baseline) with its CI per run and criterion (%d of %d)", len(labels), total),
-		"ratio dynamic / static (dashed: 1, the same result)", "ratio", 1, labels, pts) + `</figure>`)
+	title := fmt.Sprintf("A/A: mean(dynamic) / mean(static baseline) with its CI per run and criterion (%d of %d)", len(labels), total)
+	b.WriteString(fold(title, `<figure>`+intervals(title, "ratio dynamic / static (dashed: 1, the same result)", "ratio", 1, labels, pts)+`</figure>`))
 }

@@ -24,6 +24,8 @@ package report
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"math"
@@ -56,6 +58,8 @@ var frameFiles = []struct{ Frame, File string }{
 	{"duet-timeline", "duet-timeline.csv"},
 	{"duet-pairs", "duet-pairs.csv"},
 	{frameDistributions, "distributions.csv"},
+	{frameConsidered, "considered.csv"},
+	{frameSeries, "series.csv"},
 }
 
 // frameDistributions names the optional frame of the iteration values'
@@ -65,8 +69,22 @@ var frameFiles = []struct{ Frame, File string }{
 // error for the name) gives a page without the distributions section.
 const frameDistributions = "distributions"
 
-// optional reports whether a Source may lack the frame name.
-func optional(name string) bool { return name == frameDistributions }
+// frameConsidered names the optional frame of the configurations trim
+// considered per run (analysis/trim's considered frame: instances,
+// trials, forks, iterations, slices, time_s, detectable_slowdown, met),
+// drawn in each run's section as detectable slowdown against time.
+const frameConsidered = "considered"
+
+// frameSeries names the optional frame of each run's observations in
+// recorded order (the columns of reports.SeriesFrame), drawn per fork in
+// each run's section.
+const frameSeries = "series"
+
+// optional reports whether a Source may lack the frame name (a page
+// without it leaves out what it draws).
+func optional(name string) bool {
+	return name == frameDistributions || name == frameConsidered || name == frameSeries
+}
 
 // sourceFrame is src.Frame(name), or nil without an error for an optional
 // frame src does not have.
@@ -259,8 +277,16 @@ func writeData(w io.Writer, d *pageData) error {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>benchtrim trim report</title>\n<style>")
 	b.WriteString(css)
 	b.WriteString("</style></head><body>\n<h1>benchtrim trim report</h1>\n")
+	writeNav(&b, d)
 	writeAnswer(&b, plan)
+	runs := runsOf(d, plan)
+	writeSuiteTradeoff(&b, plan)
+	writeIndex(&b, plan, d.frame("compare"), runs)
+	if err := writeRunSections(&b, d, plan, runs); err != nil {
+		return err
+	}
 	writeTrim(&b, plan)
+	writeParams(&b, plan, runs)
 	if sf := d.frame("steady-forks"); sf != nil {
 		writeSteady(&b, plan, sf, d.frame("fork-series"), d.frame("fork-segments"))
 	}
@@ -272,9 +298,6 @@ func writeData(w io.Writer, d *pageData) error {
 	}
 	if cf := d.frame("compare"); cf != nil {
 		writeCompare(&b, cf)
-	}
-	if df := d.frame(frameDistributions); df != nil {
-		writeDistributions(&b, df)
 	}
 	if df := d.frame("duet-benchmarks"); df != nil {
 		writeDuet(&b, df, d.frame("duet-match"), d.frame("duet-timeline"), d.frame("duet-pairs"), d.frame("duet-speedup"))
@@ -289,9 +312,60 @@ func writeData(w io.Writer, d *pageData) error {
 	return err
 }
 
+// pct formats a share as a percentage with one decimal: "–" for NaN
+// (nothing to show), "∞" where a test cannot report a change.
+// runChunk is how many run sections one compressed chunk holds: a chunk
+// is decompressed whole when one of its sections is first opened.
+const runChunk = 64
+
+// runSplit separates the sections of a chunk (escaped text never holds
+// "<").
+const runSplit = "\n<!--run-->\n"
+
+// writeRunSections writes an empty <section> per run (the index links to
+// it; data-chunk and data-part say where its content is, data-plots which
+// plots it has) and the sections' content in chunks of runChunk: each the
+// gzip (compress/gzip, no header fields: the same bytes for the same
+// page) of the sections joined by runSplit, base64 in an inert <script
+// type="application/gzip">.
+func writeRunSections(b *strings.Builder, d *pageData, plan *frame, runs []*run) error {
+	b.WriteString(`<div id="run-sections">`)
+	var chunks [][]string
+	for n, r := range runs {
+		var sb strings.Builder
+		plots := writeRunSection(&sb, d, plan, r)
+		if n%runChunk == 0 {
+			chunks = append(chunks, nil)
+		}
+		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], sb.String())
+		fmt.Fprintf(b, `<section class="run" id="%s" hidden data-chunk="%d" data-part="%d" data-plots="%s"></section>`, r.id, n/runChunk, n%runChunk, plots)
+	}
+	b.WriteString("</div>\n")
+	for k, parts := range chunks {
+		var z bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&z, gzip.DefaultCompression)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(zw, strings.Join(parts, runSplit)); err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(b, `<script type="application/gzip" id="runs-%d">%s</script>`+"\n", k, base64.StdEncoding.EncodeToString(z.Bytes()))
+	}
+	return nil
+}
+
 func pct(x float64) string {
-	if math.IsNaN(x) {
-		return ""
+	switch {
+	case math.IsNaN(x):
+		return "–"
+	case math.IsInf(x, 1):
+		return "∞"
+	case math.IsInf(x, -1):
+		return "−∞"
 	}
 	return strconv.FormatFloat(100*x, 'f', 1, 64) + " %"
 }
@@ -302,9 +376,11 @@ func human(sec float64) string { return reports.Human(reports.Seconds(sec)) }
 // (status "trimmed" or "trimmed: target out of reach").
 func reduced(plan *frame, i int) bool { return strings.HasPrefix(plan.s(i, "status"), "trimmed") }
 
-// writeAnswer is the first section: the suite's time, precision and
-// detectable slowdown before and after, the out-of-sample check against
-// the fixed minimal configuration, and per benchmark the same figures.
+// writeAnswer is the first screen: what to run and what it saves, in one
+// paragraph, and a summary: trim against the fixed minimal configuration
+// in and out of sample, and how many runs got which status. Every cell
+// says what was found: "none trimmed", "no split ran", never an empty
+// value.
 func writeAnswer(b *strings.Builder, plan *frame) {
 	var before, after, minimum float64
 	trimmed, unreliable, total := 0, 0, 0
@@ -312,11 +388,13 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 	inCI := 0
 	var precRec, prec, detRec, det, splitErr, minSplitErr []float64
 	var agree, minAgree, splits float64
+	statuses := map[string]int{}
 	for i := range plan.Cells {
 		if strings.HasPrefix(plan.s(i, "status"), "duet") {
 			continue
 		}
 		total++
+		statuses[plan.s(i, "status")]++
 		before += plan.n(i, "recorded_time_s")
 		after += plan.n(i, "time_s")
 		if m := plan.n(i, "minimum_time_s"); !math.IsNaN(m) {
@@ -354,7 +432,6 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 			`the duet section compares A and B.</p></section>` + "\n")
 		return
 	}
-	share := func(n int) float64 { return float64(n) / math.Max(1, float64(trimmed)) }
 	saved, minSaved := 0.0, 0.0
 	if before > 0 {
 		saved, minSaved = 1-after/before, 1-minimum/before
@@ -366,7 +443,7 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 	}
 	if trimmed == 0 {
 		fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recorded configurations: no cheaper configuration keeps the verdicts of the %s test `+
-			`(at α = %g) for any of the %d benchmark runs, so the suite keeps its %s. The plan below says why per run.</p>`,
+			`(at α = %g) for any of the %d benchmark runs, so the suite keeps its %s. Each run's section in the index says why.</p>`,
 			esc(plan.s(0, "rule")), plan.n(0, "alpha"), total, human(before))
 	} else {
 		fmt.Fprintf(b, `<section id="answer"><h2>Answer</h2><p class="answer">Run the recommended configurations: the suite takes <b>%s instead of %s</b> (<b>%s</b> saved). `+
@@ -375,21 +452,37 @@ func writeAnswer(b *strings.Builder, plan *frame) {
 			human(after), human(before), pct(saved), trimmed, total, esc(rule),
 			pct(median(detRec)), pct(median(det)), pct(median(precRec)), pct(median(prec)))
 	}
+	var parts []string
+	for _, k := range sortedKeys(statuses) {
+		parts = append(parts, fmt.Sprintf("%d %s", statuses[k], k))
+	}
+	fmt.Fprintf(b, `<p class="counts">%d benchmark runs: %s.</p>`, total, esc(strings.Join(parts, ", ")))
+	noSplit := "no split ran (too few forks or lines to halve)"
+	splitCell := func(errs []float64) string {
+		if len(errs) == 0 {
+			return noSplit
+		}
+		return pct(median(errs))
+	}
 	agreeCell := func(a float64) string {
 		if splits == 0 {
-			return ""
+			return noSplit
 		}
 		return pct(a / splits)
+	}
+	inSample := "none trimmed"
+	if trimmed > 0 {
+		share := func(n int) string { return pct(float64(n) / float64(trimmed)) }
+		inSample = fmt.Sprintf("%s / %s / %s, %s", share(within[0]), share(within[1]), share(within[2]), share(inCI))
 	}
 	fmt.Fprintf(b, `<div class="wide"><table class="kv"><tr><th></th><th>trim</th><th>fixed minimum</th></tr>`+
 		`<tr><th>suite time</th><td>%s (recorded %s)</td><td>%s</td></tr><tr><th>saved</th><td>%s</td><td>%s</td></tr>`+
 		`<tr><th>out of sample: median error (chosen on one half, run on the other)</th><td>%s</td><td>%s</td></tr>`+
 		`<tr><th>out of sample: verdicts agreeing with the full halves</th><td>%s</td><td>%s</td></tr>`+
-		`<tr><th>in-sample: trimmed runs within 1 / 3 / 5 %%, inside the full run's CI</th><td>%s / %s / %s, %s</td><td></td></tr>`+
-		`<tr><th>unreliable (no steady state: iterations per fork kept)</th><td>%d</td><td></td></tr></table></div>`,
-		human(after), human(before), human(minimum), pct(saved), pct(minSaved), pct(median(splitErr)), pct(median(minSplitErr)),
-		agreeCell(agree), agreeCell(minAgree), pct(share(within[0])), pct(share(within[1])), pct(share(within[2])), pct(share(inCI)), unreliable)
-	writeFirstScreen(b, plan)
+		`<tr><th>in-sample: trimmed runs within 1 / 3 / 5 %%, inside the full run's CI</th><td>%s</td><td>not measured</td></tr>`+
+		`<tr><th>unreliable (no steady state: iterations per fork kept)</th><td>%d</td><td>not judged</td></tr></table></div>`,
+		human(after), human(before), human(minimum), pct(saved), pct(minSaved), esc(splitCell(splitErr)), esc(splitCell(minSplitErr)),
+		esc(agreeCell(agree)), esc(agreeCell(minAgree)), esc(inSample), unreliable)
 	b.WriteString("</section>\n")
 }
 
@@ -411,27 +504,79 @@ func median(x []float64) float64 {
 	return y[len(y)/2]
 }
 
-// writeFirstScreen is the per-benchmark table of the answer: time saved,
-// precision and detectable slowdown, recorded → recommended, largest
-// saving first.
-func writeFirstScreen(b *strings.Builder, plan *frame) {
-	var idx []int
+// writeNav is the page's table of contents: the answer, the index and
+// every section the page has.
+func writeNav(b *strings.Builder, d *pageData) {
+	links := [][2]string{{"answer", "Answer"}, {"tradeoff", "Trade-off"}, {"index", "Benchmarks"}, {"trim", "Configurations and time"}}
+	plan := d.frame("plan")
+	for _, s := range []struct{ frame, id, name string }{{"", "params", "Scores by @Param"}, {"steady-forks", "steady", "Steady state"},
+		{"fork-crops", "changepoint", "Change points"}, {"reconfigure", "reconfigure", "Dynamic reconfiguration"},
+		{"compare", "compare", "Versions compared"}, {"duet-benchmarks", "duet", "Duet"}} {
+		if s.frame == "" {
+			hasParams := false
+			for i := range plan.Cells {
+				hasParams = hasParams || plan.opt(i, "params") != ""
+			}
+			if !hasParams {
+				continue
+			}
+		} else if d.frame(s.frame) == nil {
+			continue
+		}
+		links = append(links, [2]string{s.id, s.name})
+	}
+	b.WriteString(`<nav>`)
+	for i, l := range links {
+		if i > 0 {
+			b.WriteString(" · ")
+		}
+		fmt.Fprintf(b, `<a href="#%s">%s</a>`, l[0], l[1])
+	}
+	b.WriteString("</nav>\n")
+}
+
+// writeSuiteTradeoff draws the suite's trade-off on the user's data: the
+// suite's time (share of the recorded) against the median detectable
+// slowdown of its runs under the user's test, for the recorded
+// configurations, trim's and the fixed minimal ones (the one uniform
+// reduction the plan evaluates on every run), and points to the published
+// evaluation on real recordings of several versions.
+func writeSuiteTradeoff(b *strings.Builder, plan *frame) {
+	var rec, rcm, minT float64
+	var dRec, dRcm, dMin []float64
 	for i := range plan.Cells {
-		if plan.s(i, "path") != "duet" {
-			idx = append(idx, i)
+		if plan.s(i, "path") == "duet" {
+			continue
+		}
+		rec += plan.n(i, "recorded_time_s")
+		rcm += plan.n(i, "time_s")
+		dRec, dRcm = append(dRec, plan.n(i, "recorded_detectable_slowdown")), append(dRcm, plan.n(i, "detectable_slowdown"))
+		if m := plan.n(i, "minimum_time_s"); !math.IsNaN(m) {
+			minT += m
+			dMin = append(dMin, plan.n(i, "minimum_detectable_slowdown"))
+		} else {
+			minT += plan.n(i, "recorded_time_s")
+			dMin = append(dMin, plan.n(i, "recorded_detectable_slowdown"))
 		}
 	}
-	sortIdx(idx, func(a, c int) bool { return plan.n(a, "time_saved") > plan.n(c, "time_saved") })
-	b.WriteString(`<h3>Per benchmark run: recorded → recommended</h3><div class="wide first"><table class="sortable" id="answer-runs"><thead><tr>` +
-		`<th>benchmark</th><th>status</th><th>saved</th><th>CI ± recorded</th><th>CI ± recommended</th><th>detects recorded</th><th>detects recommended</th></tr></thead><tbody>`)
-	for _, i := range idx {
-		fmt.Fprintf(b, `<tr><td>%s</td><td class="status">%s</td>%s%s%s%s%s</tr>`, bdi(plan.name(i)), esc(plan.s(i, "status")),
-			numCell(plan.n(i, "time_saved"), pct(plan.n(i, "time_saved"))),
-			numCell(plan.n(i, "recorded_precision"), pct(plan.n(i, "recorded_precision"))), numCell(plan.n(i, "precision"), pct(plan.n(i, "precision"))),
-			numCell(plan.n(i, "recorded_detectable_slowdown"), pct(plan.n(i, "recorded_detectable_slowdown"))),
-			numCell(plan.n(i, "detectable_slowdown"), pct(plan.n(i, "detectable_slowdown"))))
+	if rec <= 0 {
+		return
 	}
-	b.WriteString(`</tbody></table></div><p>CI ±: half-width of the 99 % CI of the mean. Detects: the slowdown found in 80 % of A/B runs of that configuration (resampled from the data).</p>`)
+	b.WriteString(`<section id="tradeoff"><h2>Trade-off: time against what your test still finds</h2>`)
+	pts := []tradePoint{
+		{x: 100, y: median(dRec), label: "recorded", kind: "recorded"},
+		{x: 100 * rcm / rec, y: median(dRcm), label: "trim", kind: "chosen"},
+		{x: 100 * minT / rec, y: median(dMin), label: "fixed minimum", kind: "minimum"},
+	}
+	b.WriteString(`<figure>` + tradeoffPlot(fmt.Sprintf("Your suite: time against the median detectable slowdown of its %d runs (%s test at α = %g)", len(dRec), plan.s(0, "rule"), plan.n(0, "alpha")),
+		"suite time (% of the recorded)", pts, math.NaN(), map[string]string{"chosen": "trim"}) + `</figure>`)
+	fmt.Fprintf(b, `<p>On your data: the recorded configurations take 100 %% of the time and detect a median %s slowdown in 80 %% of A/B runs; `+
+		`trim's take %s and detect %s; the fixed minimum (JMH: 1 fork × 5 iterations, go test -count 3) takes %s and detects %s. `+
+		`A run's own section draws the same for every configuration trim tried. `+
+		`How trim compares with every uniform reduction (go test -count, JMH forks × iterations), µOpTime and dynamic reconfiguration on real recordings of consecutive versions, `+
+		`as the share of clear changes the next version's test still finds against time: benchtrim's docs/trim.md, section “Is it better?” (its frontier plot docs/trim-frontier.svg, `+
+		`rerun by go test ./analysis/trim -run TestEvaluationVersions).</p></section>`+"\n",
+		pct(median(dRec)), pct(rcm/rec), pct(median(dRcm)), pct(minT/rec), pct(median(dMin)))
 }
 
 // maxBars bounds the bars of one chart (the rest are in the table).
@@ -485,8 +630,8 @@ func writeTrim(b *strings.Builder, plan *frame) {
 			rcm = append(rcm, plan.n(i, "time_s")/div)
 		}
 		title := fmt.Sprintf("Time per benchmark run, recorded vs recommended (%d largest savings of %d)", len(shown), len(timed))
-		b.WriteString(`<figure>` + hbars(title, "execution time ("+unit+")", labels,
-			[]hbarSeries{{"recorded", colorRec, rec}, {"recommended", colorRcm, rcm}}, nil) + `</figure>`)
+		b.WriteString(fold(title, `<figure>`+hbars(title, "execution time ("+unit+")", labels,
+			[]hbarSeries{{"recorded", colorRec, rec}, {"recommended", colorRcm, rcm}}, nil)+`</figure>`))
 	}
 
 	// Evidence: change rate of the trimmed runs, worst first.
@@ -505,8 +650,8 @@ func writeTrim(b *strings.Builder, plan *frame) {
 	}
 	if len(tl) > 0 {
 		title := fmt.Sprintf("Estimate change in-sample, recommended vs full data after the warmup (%d worst of %d trimmed)", len(tl), len(tidx))
-		b.WriteString(`<figure>` + hbars(title, "change rate |estimate − reference| / reference (%); dashed: 1, 3, 5 %", tl,
-			[]hbarSeries{{"change rate", colorRcm, ch}}, []float64{1, 3, 5}) + `</figure>`)
+		b.WriteString(fold(title, `<figure>`+hbars(title, "change rate |estimate − reference| / reference (%); dashed: 1, 3, 5 %", tl,
+			[]hbarSeries{{"change rate", colorRcm, ch}}, []float64{1, 3, 5})+`</figure>`))
 	}
 	// Saving per path.
 	type agg struct {
@@ -550,7 +695,7 @@ func writeTrim(b *strings.Builder, plan *frame) {
 		fmt.Fprintf(b, `<p>%d duet runs get no configuration: their A/B result is in the duet section.</p>`, duetRuns)
 	}
 	// The plan.
-	b.WriteString(`<h3>Recommended configuration per benchmark run</h3><input class="filter" data-table="plan" placeholder="filter rows (e.g. trimmed, steady, a benchmark name)">`)
+	fmt.Fprintf(b, `<details class="fold"><summary>The plan: recommended configuration per benchmark run (%d rows, as plan.csv)</summary><input class="filter" data-table="plan" placeholder="filter rows (e.g. trimmed, steady, a benchmark name)">`, len(idx))
 	b.WriteString(`<div class="wide"><table class="sortable" id="plan"><thead><tr><th>benchmark</th><th>path</th><th>status</th><th>forks</th><th>warmup it.</th><th>iterations</th><th>time</th><th>recorded</th><th>saved</th><th>estimate</th><th>reference [CI]</th><th>change</th><th>command</th></tr></thead><tbody>`)
 	for _, i := range idx {
 		unitS, d := timeUnit(plan.n(i, "reference_ns"))
@@ -586,7 +731,13 @@ func writeTrim(b *strings.Builder, plan *frame) {
 			numCell(num("time_saved"), pct(num("time_saved"))), esc(est), esc(ref),
 			numCell(plan.n(i, "change_rate"), pct(plan.n(i, "change_rate"))), esc(plan.s(i, "command")))
 	}
-	b.WriteString("</tbody></table></div></section>\n")
+	b.WriteString("</tbody></table></div></details></section>\n")
+}
+
+// fold is content in a folded <details> with summary (the page's height
+// does not grow with what is folded).
+func fold(summary, content string) string {
+	return `<details class="fold"><summary>` + esc(summary) + `</summary>` + content + `</details>`
 }
 
 func numCell(v float64, shown string) string {

@@ -2,7 +2,10 @@ package report
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -129,6 +132,61 @@ func page(t *testing.T, rep Source) []byte {
 	return buf.Bytes()
 }
 
+// expand returns the page with every run section's content in place, as
+// the page's script puts it there when a section is opened: each
+// <script type="application/gzip" id="runs-K"> decoded (base64, gunzip)
+// and split at runSplit, part J into the section with data-chunk="K"
+// data-part="J".
+func expand(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	s := string(raw)
+	chunks := map[string][]string{}
+	for {
+		i := strings.Index(s, `<script type="application/gzip" id="runs-`)
+		if i < 0 {
+			break
+		}
+		rest := s[i+len(`<script type="application/gzip" id="runs-`):]
+		k, body, _ := strings.Cut(rest, `">`)
+		data, _, _ := strings.Cut(body, "</script>")
+		z, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			t.Fatalf("chunk %s: %v", k, err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(z))
+		if err != nil {
+			t.Fatalf("chunk %s: %v", k, err)
+		}
+		text, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("chunk %s: %v", k, err)
+		}
+		chunks[k] = strings.Split(string(text), runSplit)
+		s = s[:i] + s[i+len(`<script type="application/gzip" id="runs-`)+len(k)+2+len(data)+len("</script>"):]
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, ` data-chunk="`)
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		rest := s[i+len(` data-chunk="`):]
+		k, rest, _ := strings.Cut(rest, `" data-part="`)
+		j, rest, _ := strings.Cut(rest, `"`)
+		end := strings.Index(rest, "></section>")
+		n, _ := strconv.Atoi(j)
+		if chunks[k] == nil || n >= len(chunks[k]) || end < 0 {
+			t.Fatalf("section of chunk %s part %s has no content", k, j)
+		}
+		b.WriteString(s[:i])
+		b.WriteString(rest[:end+1])
+		b.WriteString(chunks[k][n])
+		s = rest[end+1:]
+	}
+	return []byte(b.String())
+}
+
 // walk calls fn on every element node.
 func walk(n *html.Node, fn func(*html.Node)) {
 	if n.Type == html.ElementNode {
@@ -164,12 +222,15 @@ func text(n *html.Node) string {
 }
 
 // TestPage parses the page of a generated suite and checks every section,
-// plot and table: the answer states the suite's times, each section that
-// ran has its plots (an SVG with a title, axis labels and data marks) and
-// a table with one row per benchmark (or fork class row), and nothing
-// loads from the network; every table sits in a horizontal scroll
-// wrapper (div.wide). The reconfigure and duet sections are checked
-// further by checkReconfigure and checkDuet.
+// plot and table: the answer states the suite's times; the index has one
+// row per run, linking to the run's section; each run's section (its
+// content decompressed as the page's script does) has the density of its
+// observations, their series and the trade-off of the configurations trim
+// considered; each analysis section that ran has its plots (an SVG with a
+// title, axis labels and data marks) and tables; nothing loads from the
+// network; every table sits in a horizontal scroll wrapper (div.wide).
+// The reconfigure and duet sections are checked further by
+// checkReconfigure and checkDuet.
 func TestPage(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -179,11 +240,11 @@ func TestPage(t *testing.T) {
 		versions []string
 		sections []string
 	}{
-		{"steady path", 100, steady.PenaltyBarrett, false, nil, []string{"answer", "trim", "steady", "distributions"}},
-		{"short path", 500, steady.PenaltyBarrett, false, nil, []string{"answer", "trim", "reconfigure", "distributions"}},
-		{"two versions", 100, steady.PenaltyBarrett, false, []string{"v1", "v2"}, []string{"answer", "trim", "steady", "compare", "distributions"}},
-		{"CROPS penalty", 100, steady.PenaltyCROPS, false, nil, []string{"answer", "trim", "steady", "changepoint", "distributions"}},
-		{"duet", 100, steady.PenaltyBarrett, true, nil, []string{"answer", "trim", "steady", "duet", "distributions"}},
+		{"steady path", 100, steady.PenaltyBarrett, false, nil, []string{"answer", "tradeoff", "index", "trim", "steady"}},
+		{"short path", 500, steady.PenaltyBarrett, false, nil, []string{"answer", "tradeoff", "index", "trim", "reconfigure"}},
+		{"two versions", 100, steady.PenaltyBarrett, false, []string{"v1", "v2"}, []string{"answer", "tradeoff", "index", "trim", "steady", "compare"}},
+		{"CROPS penalty", 100, steady.PenaltyCROPS, false, nil, []string{"answer", "tradeoff", "index", "trim", "steady", "changepoint"}},
+		{"duet", 100, steady.PenaltyBarrett, true, nil, []string{"answer", "tradeoff", "index", "trim", "steady", "duet"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var extra []string
@@ -191,16 +252,23 @@ func TestPage(t *testing.T) {
 				extra = append(extra, duetFile(t))
 			}
 			rep := trimReportOn(t, tc.window, tc.penalty, extra, tc.versions...)
-			raw := page(t, rep)
+			raw := expand(t, page(t, rep))
 			doc, err := html.Parse(bytes.NewReader(raw))
 			if err != nil {
 				t.Fatal(err)
 			}
 			sections := map[string]*html.Node{}
+			var order []string
+			var runs []*html.Node
 			walk(doc, func(n *html.Node) {
 				switch n.Data {
 				case "section":
+					if attr(n, "class") == "run" {
+						runs = append(runs, n)
+						return
+					}
 					sections[attr(n, "id")] = n
+					order = append(order, attr(n, "id"))
 				case "table":
 					// A table scrolls inside its wrapper rather than
 					// widening the page (.ci/report/check.sh measures it).
@@ -213,14 +281,11 @@ func TestPage(t *testing.T) {
 					}
 				}
 			})
-			if len(sections) != len(tc.sections) {
-				t.Errorf("sections %v, want %v", keys(sections), tc.sections)
+			if strings.Join(order, " ") != strings.Join(tc.sections, " ") {
+				t.Errorf("sections %v, want %v", order, tc.sections)
 			}
-			for _, id := range tc.sections {
-				sec := sections[id]
-				if sec == nil {
-					t.Fatalf("no section %q", id)
-				}
+			checkIndex(t, sections["index"], runs, len(rep.Benchmarks))
+			for id, sec := range sections {
 				var svgs, tables []*html.Node
 				walk(sec, func(n *html.Node) {
 					switch n.Data {
@@ -230,7 +295,7 @@ func TestPage(t *testing.T) {
 						tables = append(tables, n)
 					}
 				})
-				if len(tables) == 0 {
+				if len(tables) == 0 && id != "tradeoff" {
 					t.Errorf("section %s: no table", id)
 				}
 				for _, tb := range tables {
@@ -240,33 +305,30 @@ func TestPage(t *testing.T) {
 							rows++
 						}
 					})
-					if rows == 0 {
+					if rows == 0 && attr(tb, "class") != "kv" {
 						t.Errorf("section %s: table %s has no rows", id, attr(tb, "id"))
 					}
-					if attr(tb, "id") == "plan" && rows != len(rep.Benchmarks) {
-						t.Errorf("plan table has %d rows, want %d", rows, len(rep.Benchmarks))
+					if (attr(tb, "id") == "plan" || attr(tb, "id") == "runs") && rows != len(rep.Benchmarks) {
+						t.Errorf("%s table has %d rows, want %d", attr(tb, "id"), rows, len(rep.Benchmarks))
 					}
 				}
-				if id != "answer" && len(svgs) == 0 {
+				if id != "answer" && id != "index" && len(svgs) == 0 {
 					t.Errorf("section %s: no plot", id)
 				}
 				for _, s := range svgs {
-					var title string
-					marks, labels := 0, 0
-					walk(s, func(n *html.Node) {
-						switch {
-						case n.Data == "text" && strings.Contains(attr(n, "class"), "ptitle"):
-							title = text(n)
-						case n.Data == "text" && attr(n, "class") == "xlab":
-							labels++
-						case n.Data == "rect" && attr(n, "class") == "bar", n.Data == "polyline", n.Data == "circle",
-							n.Data == "line" && attr(n, "class") == "iter", n.Data == "path" && attr(n, "class") == "violin":
-							marks++
-						}
-					})
-					if title == "" || labels == 0 || marks == 0 {
-						t.Errorf("section %s: plot %q has %d axis labels and %d data marks", id, title, labels, marks)
+					checkPlot(t, id, s)
+				}
+			}
+			for _, sec := range runs {
+				var classes []string
+				walk(sec, func(n *html.Node) {
+					if n.Data == "svg" {
+						classes = append(classes, attr(n, "class"))
+						checkPlot(t, attr(sec, "id"), n)
 					}
+				})
+				if duet := strings.Contains(text(sec), "Duet run"); !duet && strings.Join(classes, ",") != "plot density,plot series,plot tradeoff" {
+					t.Errorf("run section %s: plots %v, want density, series and trade-off", attr(sec, "id"), classes)
 				}
 			}
 			ans := text(sections["answer"])
@@ -283,6 +345,64 @@ func TestPage(t *testing.T) {
 				checkDuet(t, sec, sections["trim"])
 			}
 		})
+	}
+}
+
+// checkPlot: an SVG plot of a section has a title, axis labels and data
+// marks.
+func checkPlot(t *testing.T, id string, s *html.Node) {
+	t.Helper()
+	var title string
+	marks, labels := 0, 0
+	walk(s, func(n *html.Node) {
+		switch {
+		case n.Data == "text" && strings.Contains(attr(n, "class"), "ptitle"):
+			title = text(n)
+		case n.Data == "text" && attr(n, "class") == "xlab":
+			labels++
+		case n.Data == "rect" && attr(n, "class") == "bar", n.Data == "polyline", n.Data == "circle",
+			n.Data == "line" && attr(n, "class") == "iter", n.Data == "path" && attr(n, "class") == "kde":
+			marks++
+		}
+	})
+	if title == "" || labels == 0 || marks == 0 {
+		t.Errorf("section %s: plot %q has %d axis labels and %d data marks", id, title, labels, marks)
+	}
+}
+
+// checkIndex: the index has one row per run, each linking to a run
+// section of the page (with its id), and the filters by name, status,
+// saving and detectable slowdown.
+func checkIndex(t *testing.T, idx *html.Node, runs []*html.Node, n int) {
+	t.Helper()
+	if idx == nil {
+		t.Fatal("no index")
+	}
+	ids := map[string]bool{}
+	for _, r := range runs {
+		ids[attr(r, "id")] = true
+	}
+	if len(runs) != n {
+		t.Errorf("%d run sections, want %d", len(runs), n)
+	}
+	links := 0
+	walk(idx, func(x *html.Node) {
+		if x.Data == "a" && x.Parent != nil && x.Parent.Data == "td" {
+			links++
+			if !ids[strings.TrimPrefix(attr(x, "href"), "#")] {
+				t.Errorf("index link %s leads to no run section", attr(x, "href"))
+			}
+		}
+	})
+	if links != n {
+		t.Errorf("%d index links, want %d", links, n)
+	}
+	for _, id := range []string{"f-name", "f-status", "f-saved", "f-detects", "f-page"} {
+		found := false
+		walk(idx, func(x *html.Node) { found = found || attr(x, "id") == id })
+		if !found {
+			t.Errorf("index has no control %s", id)
+		}
 	}
 }
 
@@ -602,8 +722,8 @@ func TestSize500(t *testing.T) {
 			reports.Distribution{Key: b.Key, Configuration: "recommended", Values: rec[:160]})
 	}
 	raw := page(t, withFrames{rep, map[string]*reports.Frame{frameDistributions: reports.DistributionFrame(ds)}})
-	if !bytes.Contains(raw, []byte(`<section id="distributions">`)) {
-		t.Error("no distributions section")
+	if n := bytes.Count(expand(t, raw), []byte(`<svg class="plot density"`)); n != 500 {
+		t.Errorf("%d density plots, want one per run", n)
 	}
 	if len(raw) >= 5<<20 {
 		t.Errorf("page of 500 benchmarks is %d bytes, want < 5 MB", len(raw))

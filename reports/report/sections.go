@@ -15,7 +15,7 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 	b.WriteString(`<section id="steady"><h2>Steady state: where warmup ends</h2>`)
 	if series != nil {
 		b.WriteString(`<p>Worst forks first (benchmarks without a steady state, then the latest steady-state start relative to the fork's length). ` +
-			`Grey: iteration values; blue: segment means (PELT); green: steady-state start st; red: recommended warmup W. ` +
+			`Grey: iteration values (numbered from 1, as JMH numbers them); blue: segment means (PELT); green: steady-state start st; red: recommended warmup W. ` +
 			`The y-range is the 1–99 % quantile range widened by 10 %; values beyond it are clipped and marked by triangles.</p><div class="multiples">`)
 		type panelKey struct{ k, f string }
 		panels := map[panelKey]*forkPanel{}
@@ -27,9 +27,10 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 				st, _ := strconv.Atoi(series.s(i, "st_index"))
 				w, _ := strconv.Atoi(series.s(i, "warmup_iterations"))
 				class := series.s(i, "class")
-				title := fmt.Sprintf("%s fork %s: %s", shorten(shortName(series.name(i)), 30), series.s(i, "fork"), class)
+				title := fmt.Sprintf("%s fork %s: %s", shortName(series.name(i)), series.s(i, "fork"), class)
 				if class == "steady state" {
-					title = fmt.Sprintf("%s fork %s: steady, st %d, W %d", shorten(shortName(series.name(i)), 28), series.s(i, "fork"), st, w)
+					// st is 0-based: the first steady iteration is number st + 1.
+					title = fmt.Sprintf("%s fork %s: steady from iteration %d, W %d", shortName(series.name(i)), series.s(i, "fork"), st+1, w)
 				} else {
 					st = -1
 				}
@@ -48,10 +49,16 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 				}
 			}
 		}
-		for _, pk := range order {
+		for n, pk := range order {
+			if n == openForkPanels {
+				fmt.Fprintf(b, `</div><details class="fold"><summary>%d more forks</summary><div class="multiples">`, len(order)-openForkPanels)
+			}
 			b.WriteString(`<figure>` + panels[pk].svg() + `</figure>`)
 		}
 		b.WriteString(`</div>`)
+		if len(order) > openForkPanels {
+			b.WriteString(`</details>`)
+		}
 	}
 	// Steady-state starts vs the recorded warmup, per benchmark.
 	var labels []string
@@ -71,8 +78,9 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 	}
 	if len(labels) > 0 {
 		n := min(len(labels), maxBars)
-		b.WriteString(`<figure>` + hbars(fmt.Sprintf("Recorded warmup vs latest steady-state start and recommended W (%d of %d runs)", n, len(labels)),
-			"iterations", labels[:n], []hbarSeries{{"latest st", colorSteady, stMax[:n]}, {"recorded warmup", colorRec, wRec[:n]}, {"recommended W", colorWarn, wRcm[:n]}}, nil) + `</figure>`)
+		title := fmt.Sprintf("Recorded warmup vs latest steady-state start and recommended W (%d of %d runs)", n, len(labels))
+		b.WriteString(fold(title, `<figure>`+hbars(title,
+			"iterations", labels[:n], []hbarSeries{{"latest st", colorSteady, stMax[:n]}, {"recorded warmup", colorRec, wRec[:n]}, {"recommended W", colorWarn, wRcm[:n]}}, nil)+`</figure>`))
 	}
 	// Classes per benchmark.
 	type cls struct{ forks, steady, not int }
@@ -95,7 +103,7 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 			c.not++
 		}
 	}
-	b.WriteString(`<h3>Steady-state classes per benchmark run</h3><input class="filter" data-table="classes" placeholder="filter rows"><div class="wide"><table class="sortable" id="classes"><thead><tr><th>benchmark</th><th>forks</th><th>steady</th><th>no steady state</th><th>class</th></tr></thead><tbody>`)
+	fmt.Fprintf(b, `<details class="fold"><summary>Steady-state classes per benchmark run (%d rows)</summary><input class="filter" data-table="classes" placeholder="filter rows"><div class="wide"><table class="sortable" id="classes"><thead><tr><th>benchmark</th><th>forks</th><th>steady</th><th>no steady state</th><th>class</th></tr></thead><tbody>`, len(order))
 	for _, k := range order {
 		c := byKey[k]
 		class := "inconsistent"
@@ -107,7 +115,7 @@ func writeSteady(b *strings.Builder, plan, forks, series, segs *frame) {
 		}
 		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td data-v="%d">%d</td><td>%s</td></tr>`, bdi(names[k]), c.forks, c.forks, c.steady, c.steady, c.not, c.not, class)
 	}
-	b.WriteString("</tbody></table></div></section>\n")
+	b.WriteString("</tbody></table></div></details></section>\n")
 }
 
 func parseList(s string) []float64 {
@@ -151,9 +159,10 @@ func writeCompare(b *strings.Builder, cf *frame) {
 			labels = append(labels, cf.name(i))
 			pts = append(pts, [3]float64{cf.n(i, "ratio"), cf.n(i, "ratio_ci_lower"), cf.n(i, "ratio_ci_upper")})
 		}
-		b.WriteString(`<figure>` + forest(fmt.Sprintf("Ratio of means %s with its CI (%d of %d, largest change first)", k, len(shown), len(rows)), labels, pts) + `</figure>`)
+		title := fmt.Sprintf("Ratio of means %s with its CI (%d of %d, largest change first)", k, len(shown), len(rows))
+		b.WriteString(fold(title, `<figure>`+forest(title, labels, pts)+`</figure>`))
 	}
-	b.WriteString(`<input class="filter" data-table="cmp" placeholder="filter rows"><div class="wide"><table class="sortable" id="cmp"><thead><tr><th>versions</th><th>benchmark</th><th>ratio</th><th>CI</th><th>verdict</th></tr></thead><tbody>`)
+	fmt.Fprintf(b, `<details class="fold"><summary>Every comparison (%d rows)</summary><input class="filter" data-table="cmp" placeholder="filter rows"><div class="wide"><table class="sortable" id="cmp"><thead><tr><th>versions</th><th>benchmark</th><th>ratio</th><th>CI</th><th>verdict</th></tr></thead><tbody>`, len(cf.Cells))
 	for i := range cf.Cells {
 		ci := ""
 		if !math.IsNaN(cf.n(i, "ratio_ci_lower")) {
@@ -166,11 +175,15 @@ func writeCompare(b *strings.Builder, cf *frame) {
 		fmt.Fprintf(b, `<tr><td>%s → %s</td><td>%s</td>%s<td>%s</td><td>%s</td></tr>`, bdi(cf.s(i, "base")), bdi(cf.s(i, "test")), bdi(cf.name(i)),
 			numCell(cf.n(i, "ratio"), ""), esc(ci), esc(v))
 	}
-	b.WriteString("</tbody></table></div></section>\n")
+	b.WriteString("</tbody></table></div></details></section>\n")
 }
 
 // maxElbows bounds the CROPS elbow panels.
 const maxElbows = 8
+
+// openForkPanels is how many fork panels (series, elbows) show unfolded;
+// the others are folded.
+const openForkPanels = 2
 
 // writeCROPS is the changepoint section: the CROPS elbow of the plotted
 // forks (number of change points against the penalty) with the chosen
@@ -190,14 +203,17 @@ func writeCROPS(b *strings.Builder, cf *frame) {
 		k := cf.key(i) + "/" + cf.s(i, "instance") + "/" + cf.s(i, "trial") + "/" + cf.s(i, "fork")
 		p := panels[k]
 		if p == nil {
-			p = &panel{title: fmt.Sprintf("%s fork %s", shorten(shortName(cf.name(i)), 28), cf.s(i, "fork")), chosen: cf.n(i, "chosen_penalty")}
+			p = &panel{title: fmt.Sprintf("%s fork %s", shortName(cf.name(i)), cf.s(i, "fork")), chosen: cf.n(i, "chosen_penalty")}
 			panels[k] = p
 			order = append(order, k)
 		}
 		p.pen = append(p.pen, cf.n(i, "penalty"))
 		p.ncp = append(p.ncp, cf.n(i, "changepoint_count"))
 	}
-	for _, k := range order[:min(len(order), maxElbows)] {
+	for n, k := range order[:min(len(order), maxElbows)] {
+		if n == openForkPanels {
+			fmt.Fprintf(b, `</div><details class="fold"><summary>%d more elbows</summary><div class="multiples">`, min(len(order), maxElbows)-openForkPanels)
+		}
 		p := panels[k]
 		title := p.title
 		if !math.IsNaN(p.chosen) {
@@ -208,13 +224,16 @@ func writeCROPS(b *strings.Builder, cf *frame) {
 		b.WriteString(`<figure>` + elbow(title, p.pen, p.ncp, p.chosen) + `</figure>`)
 	}
 	b.WriteString(`</div>`)
-	b.WriteString(`<div class="wide"><table class="sortable" id="crops"><thead><tr><th>fork</th><th>penalties visited</th><th>change points (most … fewest)</th><th>chosen penalty</th></tr></thead><tbody>`)
+	if min(len(order), maxElbows) > openForkPanels {
+		b.WriteString(`</details>`)
+	}
+	b.WriteString(`<details class="fold"><summary>Penalties per fork</summary><div class="wide"><table class="sortable" id="crops"><thead><tr><th>fork</th><th>penalties visited</th><th>change points (most … fewest)</th><th>chosen penalty</th></tr></thead><tbody>`)
 	for _, k := range order {
 		p := panels[k]
 		lo, hi := maxOf(p.ncp), -maxOf(neg(p.ncp))
 		fmt.Fprintf(b, `<tr><td>%s</td><td data-v="%d">%d</td><td>%g … %g</td>%s</tr>`, bdi(p.title), len(p.pen), len(p.pen), lo, hi, numCell(p.chosen, ""))
 	}
-	b.WriteString("</tbody></table></div></section>\n")
+	b.WriteString("</tbody></table></div></details></section>\n")
 }
 
 func neg(x []float64) []float64 {

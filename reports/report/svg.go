@@ -18,7 +18,7 @@ const (
 	plotW       = 720
 	marginL     = 70
 	marginR     = 20
-	marginT     = 46 // title and legend
+	marginT     = 50 // title (two lines) and legend
 	marginB     = 46 // tick labels and axis label
 	barRowH     = 16
 	colorRec    = "#9aa0a6"
@@ -39,10 +39,30 @@ func bdi(s string) string { return "<bdi>" + esc(s) + "</bdi>" }
 
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
-// svgOpen starts a plot of height h with its title (what the panel shows).
+// f0 is x rounded to a whole pixel (the points of a long path).
+func f0(x float64) string { return strconv.FormatFloat(math.Round(x), 'f', 0, 64) }
+
+// legendY is the baseline of a plot's legend row, below two title lines.
+const legendY = 44
+
+// svgOpen starts a plot of height h with its title (what the panel shows)
+// on at most two lines that fit the plot's width (titleLines; a longer
+// title ends in "…", whole in the plot's tooltip).
 func svgOpen(b *strings.Builder, class, title string, w, h int) {
 	fmt.Fprintf(b, `<svg class="plot %s" role="img" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, class, w, h, w, h)
-	fmt.Fprintf(b, `<title>%s</title><text class="ptitle" x="%d" y="16">%s</text>`, esc(title), 6, esc(title))
+	lines := titleLines(title, float64(w-12))
+	if len(lines) > 2 {
+		lines = append(lines[:1], strings.TrimSuffix(lines[1], "…")+"…")
+	}
+	fmt.Fprintf(b, `<title>%s</title><text class="ptitle" x="6" y="14">`, esc(title))
+	for i, l := range lines {
+		if i == 0 {
+			b.WriteString(esc(l))
+		} else {
+			fmt.Fprintf(b, `<tspan x="6" dy="13">%s</tspan>`, esc(l))
+		}
+	}
+	b.WriteString(`</text>`)
 }
 
 // legend draws entries (label, color) in the top margin, right of the title row.
@@ -72,7 +92,7 @@ func hbars(title, xlabel string, labels []string, series []hbarSeries, refLines 
 	for _, s := range series {
 		entries = append(entries, [2]string{s.name, s.color})
 	}
-	legend(&b, 36, entries...)
+	legend(&b, legendY, entries...)
 	hi := 0.0
 	for _, s := range series {
 		for _, v := range s.values {
@@ -92,11 +112,8 @@ func hbars(title, xlabel string, labels []string, series []hbarSeries, refLines 
 	pw := float64(w - left - marginR)
 	x := func(v float64) float64 { return float64(left) + v/hi*pw }
 	bottom := h - marginB
-	for _, t := range ticks {
-		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
-			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, chart.TickLabel(t))
-	}
-	shown := distinctLabels(labels, 40)
+	xTicks(&b, axis{lo: 0, hi: hi, p0: float64(left), p1: float64(left) + pw}.ticks(5, false, false), float64(marginT-4), float64(bottom))
+	shown := runLabels(labels, 36)
 	for i, l := range labels {
 		y0 := marginT + i*(rowH+4)
 		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s<title>%s</title></text>`, left-6, y0+rowH/2+4, esc(shown[i]), esc(l))
@@ -248,7 +265,7 @@ func (p *forkPanel) svg() string {
 	var b strings.Builder
 	const w, h = 440, 250
 	svgOpen(&b, "fork", p.title, w, h)
-	legend(&b, 36, [2]string{"iterations", "#5f6368"}, [2]string{"segment means", colorRcm}, [2]string{"st", colorSteady}, [2]string{"W", colorWarn})
+	legend(&b, legendY, [2]string{"iterations", "#5f6368"}, [2]string{"segment means", colorRcm}, [2]string{"st", colorSteady}, [2]string{"W", colorWarn})
 	lo, hi := robustRange(p.values)
 	unit, div := timeUnit((lo + hi) / 2)
 	xmax := 1.0
@@ -268,8 +285,10 @@ func (p *forkPanel) svg() string {
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
 			marginL, f1(yy), w-marginR, f1(yy), marginL-4, f1(yy+4), chart.TickLabel(round3(t)))
 	}
-	for _, t := range chart.NiceTicks(0, xmax, 5) {
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(t)), h-marginB+14, chart.TickLabel(t))
+	// Iterations are numbered from 1, as JMH numbers them (the frame's
+	// index i is iteration i + 1).
+	for _, t := range (axis{lo: 1, hi: xmax + 1, p0: x(0), p1: x(xmax)}).ticks(5, false, false) {
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(t.pos), h-marginB+14, esc(t.label))
 	}
 	var pts strings.Builder
 	var clipped []string
@@ -310,9 +329,6 @@ func intervals(title, xlabel, name string, ref float64, labels []string, pts [][
 	return intervalsScaled(title, xlabel, name, ref, labels, pts, false)
 }
 
-// ratioTicks are the tick values of a ratio axis in log scale.
-var ratioTicks = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 5, 10, 20, 50, 100}
-
 // intervalsScaled is intervals with a log-scale x axis when logScale is
 // set (ratios: 0.5 and 2 lie as far from 1), for positive values only.
 func intervalsScaled(title, xlabel, name string, ref float64, labels []string, pts [][3]float64, logScale bool) string {
@@ -320,7 +336,7 @@ func intervalsScaled(title, xlabel, name string, ref float64, labels []string, p
 	left, w := 260, plotW+120
 	h := marginT + len(labels)*18 + marginB
 	svgOpen(&b, "forest", title, w, h)
-	legend(&b, 36, [2]string{name, colorRcm}, [2]string{"CI", "#5f6368"})
+	legend(&b, legendY, [2]string{name, colorRcm}, [2]string{"CI", "#5f6368"})
 	lo, hi := ref, ref
 	for _, p := range pts {
 		for _, v := range p {
@@ -331,39 +347,20 @@ func intervalsScaled(title, xlabel, name string, ref float64, labels []string, p
 	}
 	logScale = logScale && lo > 0
 	pw := float64(w - left - marginR)
-	var x func(v float64) float64
-	var ticks []float64
+	var ax axis
 	if logScale {
 		llo, lhi := math.Log(lo), math.Log(hi)
 		pad := 0.05 * (lhi - llo + 0.01)
-		llo, lhi = llo-pad, lhi+pad
-		x = func(v float64) float64 { return float64(left) + (math.Log(v)-llo)/(lhi-llo)*pw }
-		for _, t := range ratioTicks {
-			if math.Log(t) >= llo && math.Log(t) <= lhi {
-				ticks = append(ticks, t)
-			}
-		}
-		if len(ticks) < 3 { // a narrow range: linear ticks (log and linear agree there)
-			ticks = ticks[:0]
-			for _, t := range chart.NiceTicks(math.Exp(llo), math.Exp(lhi), 5) {
-				if t > 0 && math.Log(t) >= llo && math.Log(t) <= lhi {
-					ticks = append(ticks, t)
-				}
-			}
-		}
+		ax = axis{lo: math.Exp(llo - pad), hi: math.Exp(lhi + pad), p0: float64(left), p1: float64(left) + pw, log: true}
 	} else {
 		pad := 0.05 * (hi - lo + 0.01)
-		lo, hi = lo-pad, hi+pad
-		x = func(v float64) float64 { return float64(left) + (v-lo)/(hi-lo)*pw }
-		ticks = chart.NiceTicks(lo, hi, 5)
+		ax = axis{lo: lo - pad, hi: hi + pad, p0: float64(left), p1: float64(left) + pw}
 	}
+	x := ax.at
 	bottom := h - marginB
-	for _, t := range ticks {
-		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%d" x2="%s" y2="%d"/><text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
-			f1(x(t)), marginT-4, f1(x(t)), bottom, f1(x(t)), bottom+14, chart.TickLabel(round3(t)))
-	}
+	xTicks(&b, ax.ticks(5, true, false), float64(marginT-4), float64(bottom))
 	fmt.Fprintf(&b, `<line class="ref" x1="%s" y1="%d" x2="%s" y2="%d"/>`, f1(x(ref)), marginT-4, f1(x(ref)), bottom)
-	shown := distinctLabels(labels, 40)
+	shown := runLabels(labels, 36)
 	for i, l := range labels {
 		y := marginT + i*18 + 9
 		fmt.Fprintf(&b, `<text class="ylab" x="%d" y="%d" text-anchor="end">%s<title>%s</title></text>`, left-6, y+4, esc(shown[i]), esc(l))
@@ -387,7 +384,7 @@ func elbow(title string, pen, ncp []float64, chosen float64) string {
 	var b strings.Builder
 	const w, h = 440, 230
 	svgOpen(&b, "elbow", title, w, h)
-	legend(&b, 36, [2]string{"change points", colorRcm}, [2]string{"chosen penalty", colorWarn})
+	legend(&b, legendY, [2]string{"change points", colorRcm}, [2]string{"chosen penalty", colorWarn})
 	type pt struct{ x, y float64 }
 	var pts []pt
 	for i := range pen {
@@ -418,9 +415,8 @@ func elbow(title string, pen, ncp []float64, chosen float64) string {
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="tick" x="%d" y="%s" text-anchor="end">%s</text>`,
 			marginL, f1(y(t)), w-marginR, f1(y(t)), marginL-4, f1(y(t)+4), chart.TickLabel(t))
 	}
-	for e := math.Ceil(lx0); e <= lx1; e++ {
-		v := math.Pow(10, e)
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(x(v)), h-marginB+14, chart.TickLabel(v))
+	for _, t := range (axis{lo: math.Pow(10, lx0), hi: math.Pow(10, lx1), p0: float64(marginL), p1: float64(marginL) + pw, log: true}).ticks(5, false, false) {
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`, f1(t.pos), h-marginB+14, esc(t.label))
 	}
 	var line strings.Builder
 	for _, p := range pts {
