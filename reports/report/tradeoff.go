@@ -53,7 +53,7 @@ func tradeoffPlot(title, xlabel string, pts []tradePoint, target float64, rename
 		}
 	}
 	if !math.IsNaN(target) && target > 0 && !math.IsInf(target, 0) {
-		entries = append(entries, [2]string{"target", colorWarn})
+		entries = append(entries, [2]string{"target (--keep)", colorWarn})
 	}
 	legend(&b, legendY, entries...)
 	xhi, ylo, yhi := 0.0, math.Inf(1), math.Inf(-1)

@@ -16,8 +16,10 @@ import (
 // distributions frame says per run how its file recorded them (unit,
 // score_scale: score = ns / k for a time unit, k / ns for a throughput).
 type scoreUnit struct {
-	// unit is the recorded unit, "" for an automatic time unit.
+	// unit is the unit's name ("" before autoFor: ns/op); file says it
+	// is the one the file recorded.
 	unit string
+	file bool
 	// k converts ns: ns/k for a time unit, k/ns for a throughput.
 	k     float64
 	thrpt bool
@@ -35,15 +37,15 @@ func recordedUnit(mode, unit string, k float64) scoreUnit {
 	}
 	switch kind, _ := ingest.ClassifyUnit(unit); kind {
 	case ingest.UnitTimePerOp:
-		return scoreUnit{unit: unit, k: k}
+		return scoreUnit{unit: unit, k: k, file: true}
 	case ingest.UnitOpsPerTime:
-		return scoreUnit{unit: unit, k: k, thrpt: true}
+		return scoreUnit{unit: unit, k: k, thrpt: true, file: true}
 	}
 	return scoreUnit{}
 }
 
 // fixed reports whether the unit is the file's (not chosen by magnitude).
-func (u scoreUnit) fixed() bool { return u.unit != "" }
+func (u scoreUnit) fixed() bool { return u.file }
 
 // autoFor is u, or when u has no recorded unit the time unit (ns/op …
 // s/op) that suits values around typical ns.
