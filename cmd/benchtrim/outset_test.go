@@ -89,10 +89,10 @@ func trimSetArgs(t *testing.T, dir string) (in string, args func(seed int) []str
 }
 
 // outDirFiles counts trimSetArgs' --out-dir files: plan, steady-forks,
-// fork-series, fork-segments and distributions tables (no duet, CROPS,
-// reconfiguration or version tables apply), commands.sh, annotations.java,
-// report.html and the manifest.
-const outDirFiles = 9
+// fork-series, fork-segments, distributions, considered and series tables
+// (no duet, CROPS, reconfiguration or version tables apply), commands.sh,
+// annotations.java, report.html and the manifest.
+const outDirFiles = 11
 
 // TestTrimOutputSetAllOrNothing: trim's outputs (-o, --commands-out,
 // --report, --out-dir) are one set. A fault at each output, or before the
