@@ -22,7 +22,7 @@ func partials(t testing.TB) [][]byte {
 		report := reports[cmd]
 		path := filepath.Join(t.TempDir(), cmd+".partial")
 		h := Header{Command: cmd, Benchtrim: "test", Shard: 1, Shards: 3, PlotMax: 2,
-			Inputs: []Input{{Name: "in.json", Size: 12}}, ReadFlags: map[string]string{"format": "jmh"}}
+			Inputs: []Input{{Name: "in.json", Size: 12}}, ReadFlags: []ReadFlag{{Name: "format", Value: "jmh"}}}
 		if err := Write(path, h, report); err != nil {
 			t.Fatal(err)
 		}

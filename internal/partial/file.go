@@ -71,10 +71,24 @@ type Header struct {
 	PlotMax int
 	// Inputs fingerprint the input files the part read, in the order
 	// given; ReadFlags are the options that decide how they were read
-	// (--format, --project, --version) by name. Merge refuses parts that
-	// differ in either (SameInputs).
+	// (--format, --project, --version) by name, in that order (a list,
+	// not a map, so that a part's bytes do not depend on map order).
+	// Merge refuses parts that differ in either (SameInputs).
 	Inputs    []Input
-	ReadFlags map[string]string
+	ReadFlags []ReadFlag
+}
+
+// ReadFlag is one read option of a part: its flag name and value.
+type ReadFlag struct{ Name, Value string }
+
+// readFlag is the value of the read option name in flags ("" when absent).
+func readFlag(flags []ReadFlag, name string) string {
+	for _, f := range flags {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return ""
 }
 
 // Input is the fingerprint of one input a part read: its content's
@@ -115,11 +129,11 @@ func (in Input) short() string {
 func SameInputs(a, b *File) error {
 	ha, hb := a.Header, b.Header
 	names := map[string]bool{}
-	for k := range ha.ReadFlags {
-		names[k] = true
+	for _, f := range ha.ReadFlags {
+		names[f.Name] = true
 	}
-	for k := range hb.ReadFlags {
-		names[k] = true
+	for _, f := range hb.ReadFlags {
+		names[f.Name] = true
 	}
 	keys := make([]string, 0, len(names))
 	for k := range names {
@@ -127,7 +141,7 @@ func SameInputs(a, b *File) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if va, vb := ha.ReadFlags[k], hb.ReadFlags[k]; va != vb {
+		if va, vb := readFlag(ha.ReadFlags, k), readFlag(hb.ReadFlags, k); va != vb {
 			given := func(v string) string {
 				if v == "" {
 					return "without " + k

@@ -31,7 +31,7 @@ func TestSameInputs(t *testing.T) {
 		t.Errorf("HashFile = %+v", a)
 	}
 	file := func(path string, version string, ins ...Input) *File {
-		return &File{Path: path, Header: Header{Inputs: ins, ReadFlags: map[string]string{"--version": version}}}
+		return &File{Path: path, Header: Header{Inputs: ins, ReadFlags: []ReadFlag{{Name: "--version", Value: version}}}}
 	}
 	for _, tc := range []struct {
 		x, y *File

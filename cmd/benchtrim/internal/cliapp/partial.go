@@ -64,10 +64,9 @@ func flagName(f string) string {
 // plotMax is partial.Header.PlotMax (0 when the report keeps all its plot
 // data or has none).
 func writePartial(c *cli.Context, path, command string, sel table.Filter, rep any, runErr error, empty any, plotMax int) error {
-	h := partial.Header{Command: command, Benchtrim: buildVersion(), Shard: sel.Shard, Shards: max(sel.Shards, 1), PlotMax: plotMax,
-		ReadFlags: map[string]string{}}
+	h := partial.Header{Command: command, Benchtrim: buildVersion(), Shard: sel.Shard, Shards: max(sel.Shards, 1), PlotMax: plotMax}
 	for _, f := range []string{"format", "project", "version"} {
-		h.ReadFlags["--"+f] = c.String(f)
+		h.ReadFlags = append(h.ReadFlags, partial.ReadFlag{Name: "--" + f, Value: c.String(f)})
 	}
 	if runErr == nil || errors.As(runErr, new(*table.EmptyShardError)) {
 		for _, p := range c.Args().Slice() {
