@@ -64,3 +64,53 @@ func (f *Filter) GobDecode(data []byte) error {
 	}
 	return nil
 }
+
+// plainSetup is Setup without its methods (so that gob writes its fields
+// rather than calling Setup.GobEncode again).
+type plainSetup Setup
+
+// setupWire is a Setup as gob writes it: its fields with Env as key-value
+// pairs sorted by key (gob writes a map in Go's random iteration order, so
+// two writes of one setup would differ in their bytes).
+type setupWire struct {
+	Setup  plainSetup
+	Env    [][2]string
+	HasEnv bool // Env is not nil (gob leaves out an empty list)
+}
+
+// GobEncode writes s for encoding/gob (a shard's report written by
+// benchtrim --partial-out holds its runs' setups): its fields, and Env as
+// pairs sorted by key, so that the same setup gives the same bytes.
+func (s Setup) GobEncode() ([]byte, error) {
+	w := setupWire{Setup: plainSetup(s), HasEnv: s.Env != nil}
+	w.Setup.Env = nil
+	for k, v := range s.Env {
+		w.Env = append(w.Env, [2]string{k, v})
+	}
+	sort.Slice(w.Env, func(i, j int) bool { return w.Env[i][0] < w.Env[j][0] })
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(w); err != nil {
+		return nil, fmt.Errorf("table: setup: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// GobDecode reads a setup GobEncode wrote; an Env key given twice is an
+// error.
+func (s *Setup) GobDecode(data []byte) error {
+	var w setupWire
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
+		return fmt.Errorf("table: setup: %w", err)
+	}
+	*s = Setup(w.Setup)
+	if w.HasEnv {
+		s.Env = make(map[string]string, len(w.Env))
+		for _, kv := range w.Env {
+			if _, dup := s.Env[kv[0]]; dup {
+				return fmt.Errorf("table: setup %s: env key %q given twice", s.Key, kv[0])
+			}
+			s.Env[kv[0]] = kv[1]
+		}
+	}
+	return nil
+}

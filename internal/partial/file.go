@@ -35,8 +35,10 @@ const (
 	fileMagic = "benchtrim partial\n"
 	// formatVersion is the version of the layout Write writes; Open refuses
 	// others (the reports' types change between versions of benchtrim).
-	// Version 3 added the checksum line.
-	formatVersion = 3
+	// Version 3 added the checksum line; version 4 writes a setup's Env
+	// as sorted pairs (table.Setup.GobEncode), so that a part's bytes do
+	// not depend on map order.
+	formatVersion = 4
 	// MaxShards is the largest N of --shard K/N: a job array larger than
 	// Slurm's largest (4 M) is not a run of benchtrim; merge keeps a slot
 	// per shard.
