@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/internal/thrift"
 )
 
 // The parquet library decodes a file's footer (a Thrift compact-protocol
@@ -18,10 +20,9 @@ import (
 
 // Parquet files end with the footer, its length (4 bytes) and "PAR1".
 const (
-	parquetMagic     = "PAR1"
-	parquetTail      = 8
-	maxThriftNesting = 32 // structs within structs in a footer (parquet's own: 5)
-	maxSchemaDepth   = 16 // groups within groups (a list column: 3)
+	parquetMagic   = "PAR1"
+	parquetTail    = 8
+	maxSchemaDepth = 16 // groups within groups (a list column: 3)
 	// minPageBytes is the least a page takes in a column chunk: its header
 	// alone (type, sizes and a nested page header) takes more.
 	minPageBytes = 8
@@ -29,14 +30,11 @@ const (
 )
 
 // footerError is a footer that breaks a bound, with the field's path.
-type footerError struct {
-	field string
-	msg   string
-}
+type footerError = thrift.Error
 
-func (e *footerError) Error() string {
-	return "Parquet footer: " + e.field + ": " + e.msg
-}
+// footerWalker walks a footer's FileMetaData with the bounds of
+// CheckParquetFooter.
+type footerWalker struct{ thrift.Reader }
 
 // CheckParquetFooter checks the footer of the Parquet file r of size bytes
 // before the parquet library reads it (file.NewParquetReader): the
@@ -51,7 +49,7 @@ func CheckParquetFooter(r io.ReaderAt, size int64) error {
 
 // checkParquetFooter is CheckParquetFooter; site, when not nil, is told
 // where each integer of the footer is (for the tests that damage them).
-func checkParquetFooter(r io.ReaderAt, size int64, site func(footerSite)) error {
+func checkParquetFooter(r io.ReaderAt, size int64, site func(thrift.Site)) error {
 	if size < 2*int64(len(parquetMagic))+4 {
 		return fmt.Errorf("parquet file of %d bytes is too small", size)
 	}
@@ -61,47 +59,29 @@ func checkParquetFooter(r io.ReaderAt, size int64, site func(footerSite)) error 
 	}
 	if string(tail[4:]) != parquetMagic {
 		if string(tail[4:]) == "PARE" {
-			return &footerError{"magic", "encrypted footer (PARE): encrypted Parquet files are not read"}
+			return &footerError{Path: "magic", Msg: "encrypted footer (PARE): encrypted Parquet files are not read"}
 		}
 		return fmt.Errorf("not a Parquet file (no %s at the end)", parquetMagic)
 	}
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
 	dataEnd := size - parquetTail - n
 	if n == 0 || dataEnd < int64(len(parquetMagic)) {
-		return &footerError{"length", fmt.Sprintf("%d bytes in a file of %d bytes", n, size)}
+		return &footerError{Path: "length", Msg: fmt.Sprintf("%d bytes in a file of %d bytes", n, size)}
 	}
 	buf := make([]byte, n)
 	if _, err := r.ReadAt(buf, dataEnd); err != nil {
 		return fmt.Errorf("reading the footer: %w", err)
 	}
-	w := &footerWalker{b: buf, site: site}
+	w := &footerWalker{Reader: thrift.Reader{B: buf, Site: site}}
 	fm := w.fileMetaData()
-	if w.err == nil && w.pos != len(w.b) {
-		w.fail("", "%d bytes after the file metadata", len(w.b)-w.pos)
+	if w.Err == nil && w.Pos != len(w.B) {
+		w.Fail("", "%d bytes after the file metadata", len(w.B)-w.Pos)
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err != nil {
+		return w.Err
 	}
 	return fm.check(dataEnd)
 }
-
-// footerSite is where an integer of the footer is: its field, its bytes
-// [Start, End) in the footer, and how it is encoded.
-type footerSite struct {
-	Field      string
-	Start, End int
-	Kind       siteKind
-	ListElem   byte // the element type of a list size
-}
-
-type siteKind int
-
-const (
-	siteZigzag siteKind = iota + 1 // i16, i32, i64: a zigzag varint
-	siteByte                       // i8: one byte
-	siteLength                     // a string's length: a varint
-	siteList                       // a list's header: size and element type
-)
 
 // pqElement is what the checks need of a SchemaElement.
 type pqElement struct {
@@ -164,82 +144,82 @@ const (
 
 func (w *footerWalker) fileMetaData() *pqFooter {
 	fm := &pqFooter{version: -1, numRows: -1}
-	w.structure("", tcStruct, func(id int16, typ byte) {
+	w.Struct("", thrift.Struct, func(id int16, typ byte) {
 		switch id {
 		case 1:
-			fm.version = w.between("version", typ, 1, 2)
+			fm.version = w.Between("version", typ, 1, 2)
 		case 2:
-			w.each("schema", typ, func(i int) { fm.schema = append(fm.schema, w.schemaElement()) })
+			w.Each("schema", typ, func(i int) { fm.schema = append(fm.schema, w.schemaElement()) })
 		case 3:
-			fm.numRows = w.between("num_rows", typ, 0, math.MaxInt64)
+			fm.numRows = w.Between("num_rows", typ, 0, math.MaxInt64)
 		case 4:
-			w.each("row_groups", typ, func(i int) { fm.rowGroups = append(fm.rowGroups, w.rowGroup()) })
+			w.Each("row_groups", typ, func(i int) { fm.rowGroups = append(fm.rowGroups, w.rowGroup()) })
 		case 5:
-			w.each("key_value_metadata", typ, func(int) { w.keyValue() })
+			w.Each("key_value_metadata", typ, func(int) { w.keyValue() })
 		case 6:
-			w.binary("created_by", typ)
+			w.Binary("created_by", typ)
 		case 7:
 			fm.hasColumnOrders = true
-			fm.columnOrders = w.each("column_orders", typ, func(int) { w.skip("", tcStruct) })
+			fm.columnOrders = w.Each("column_orders", typ, func(int) { w.Skip("", thrift.Struct) })
 		case 8, 9:
-			w.fail(map[int16]string{8: "encryption_algorithm", 9: "footer_signing_key_metadata"}[id],
+			w.Fail(map[int16]string{8: "encryption_algorithm", 9: "footer_signing_key_metadata"}[id],
 				"encrypted Parquet files are not read")
 		default:
-			w.skip(fmt.Sprint("field ", id), typ)
+			w.Skip(fmt.Sprint("field ", id), typ)
 		}
 	})
 	switch {
-	case w.err != nil:
+	case w.Err != nil:
 	case fm.version < 0:
-		w.fail("version", "missing")
+		w.Fail("version", "missing")
 	case len(fm.schema) == 0:
-		w.fail("schema", "missing or empty")
+		w.Fail("schema", "missing or empty")
 	case fm.numRows < 0:
-		w.fail("num_rows", "missing")
+		w.Fail("num_rows", "missing")
 	}
 	return fm
 }
 
 func (w *footerWalker) keyValue() {
-	w.structure("", tcStruct, func(id int16, typ byte) {
+	w.Struct("", thrift.Struct, func(id int16, typ byte) {
 		switch id {
 		case 1:
-			w.binary("key", typ)
+			w.Binary("key", typ)
 		case 2:
-			w.binary("value", typ)
+			w.Binary("value", typ)
 		default:
-			w.skip(fmt.Sprint("field ", id), typ)
+			w.Skip(fmt.Sprint("field ", id), typ)
 		}
 	})
 }
 
 func (w *footerWalker) schemaElement() pqElement {
 	e := pqElement{typ: -1, typeLength: -1, repetition: -1}
-	decimal := func(name string, typ byte) int64 { return w.between(name, typ, 0, maxDecimalDigits) }
-	w.structure("", tcStruct, func(id int16, typ byte) {
+	decimal := func(name string, typ byte) int64 { return w.Between(name, typ, 0, maxDecimalDigits) }
+	w.Struct("", thrift.Struct, func(id int16, typ byte) {
 		switch id {
 		case 1:
-			e.typ, e.hasType = w.between("type", typ, 0, maxPhysicalType), true
+			e.typ, e.hasType = w.Between("type", typ, 0, maxPhysicalType), true
 		case 2:
-			e.typeLength = w.between("type_length", typ, 0, int64(len(w.b))+math.MaxInt32)
+			e.typeLength = w.Between("type_length", typ, 0, int64(len(w.B))+math.MaxInt32)
 		case 3:
-			e.repetition = w.between("repetition_type", typ, 0, maxRepetition)
+			e.repetition = w.Between("repetition_type", typ, 0, maxRepetition)
 		case 4:
-			e.name = string(w.binary("name", typ))
+			e.name = string(w.Binary("name", typ))
 		case 5:
-			e.nChildren = w.between("num_children", typ, 0, math.MaxInt32)
+			e.nChildren = w.Between("num_children", typ, 0, math.MaxInt32)
 		case 6:
-			w.between("converted_type", typ, 0, maxConvertedType)
+			w.Between("converted_type", typ, 0, maxConvertedType)
 		case 7:
 			decimal("scale", typ)
 		case 8:
 			decimal("precision", typ)
 		case 9:
-			w.int("field_id", typ)
+			w.Int("field_id", typ)
 		case 10:
 			w.logicalType(typ)
 		default:
-			w.skip(fmt.Sprint("field ", id), typ)
+			w.Skip(fmt.Sprint("field ", id), typ)
 		}
 	})
 	return e
@@ -248,69 +228,69 @@ func (w *footerWalker) schemaElement() pqElement {
 // logicalType reads the LogicalType union: the integers in it are checked,
 // the rest (empty structs) skipped.
 func (w *footerWalker) logicalType(typ byte) {
-	w.structure("logicalType", typ, func(id int16, typ byte) {
+	w.Struct("logicalType", typ, func(id int16, typ byte) {
 		switch id {
 		case 5: // DECIMAL
-			w.structure("DECIMAL", typ, func(id int16, typ byte) {
+			w.Struct("DECIMAL", typ, func(id int16, typ byte) {
 				switch id {
 				case 1:
-					w.between("scale", typ, 0, maxDecimalDigits)
+					w.Between("scale", typ, 0, maxDecimalDigits)
 				case 2:
-					w.between("precision", typ, 1, maxDecimalDigits)
+					w.Between("precision", typ, 1, maxDecimalDigits)
 				default:
-					w.skip(fmt.Sprint("field ", id), typ)
+					w.Skip(fmt.Sprint("field ", id), typ)
 				}
 			})
 		case 10: // INTEGER
-			w.structure("INTEGER", typ, func(id int16, typ byte) {
+			w.Struct("INTEGER", typ, func(id int16, typ byte) {
 				switch id {
 				case 1:
-					if b := w.int("bitWidth", typ); w.err == nil && b != 8 && b != 16 && b != 32 && b != 64 {
-						w.fail("bitWidth", "%d, want 8, 16, 32 or 64", b)
+					if b := w.Int("bitWidth", typ); w.Err == nil && b != 8 && b != 16 && b != 32 && b != 64 {
+						w.Fail("bitWidth", "%d, want 8, 16, 32 or 64", b)
 					}
 				default:
-					w.skip(fmt.Sprint("field ", id), typ)
+					w.Skip(fmt.Sprint("field ", id), typ)
 				}
 			})
 		default:
-			w.skip(fmt.Sprint("field ", id), typ)
+			w.Skip(fmt.Sprint("field ", id), typ)
 		}
 	})
 }
 
 func (w *footerWalker) rowGroup() pqRowGroup {
-	rg := pqRowGroup{numRows: -1, byteSize: -1, compressed: -1, fieldPrefix: w.field("")}
-	w.structure("", tcStruct, func(id int16, typ byte) {
+	rg := pqRowGroup{numRows: -1, byteSize: -1, compressed: -1, fieldPrefix: w.Field("")}
+	w.Struct("", thrift.Struct, func(id int16, typ byte) {
 		switch id {
 		case 1:
-			w.each("columns", typ, func(i int) { rg.columns = append(rg.columns, w.columnChunk()) })
+			w.Each("columns", typ, func(i int) { rg.columns = append(rg.columns, w.columnChunk()) })
 		case 2:
-			rg.byteSize = w.between("total_byte_size", typ, 0, math.MaxInt64)
+			rg.byteSize = w.Between("total_byte_size", typ, 0, math.MaxInt64)
 		case 3:
-			rg.numRows = w.between("num_rows", typ, 0, math.MaxInt64)
+			rg.numRows = w.Between("num_rows", typ, 0, math.MaxInt64)
 		case 4:
-			w.each("sorting_columns", typ, func(int) {
-				w.structure("", tcStruct, func(id int16, typ byte) {
+			w.Each("sorting_columns", typ, func(int) {
+				w.Struct("", thrift.Struct, func(id int16, typ byte) {
 					if id == 1 {
-						rg.sortingColumns = append(rg.sortingColumns, w.between("column_idx", typ, 0, math.MaxInt32))
-						rg.sortingFields = append(rg.sortingFields, w.field("column_idx"))
+						rg.sortingColumns = append(rg.sortingColumns, w.Between("column_idx", typ, 0, math.MaxInt32))
+						rg.sortingFields = append(rg.sortingFields, w.Field("column_idx"))
 						return
 					}
-					w.skip(fmt.Sprint("field ", id), typ)
+					w.Skip(fmt.Sprint("field ", id), typ)
 				})
 			})
 		case 5:
-			rg.fileOffset, rg.hasFileOffset = w.between("file_offset", typ, 0, math.MaxInt64), true
+			rg.fileOffset, rg.hasFileOffset = w.Between("file_offset", typ, 0, math.MaxInt64), true
 		case 6:
-			rg.compressed = w.between("total_compressed_size", typ, 0, math.MaxInt64)
+			rg.compressed = w.Between("total_compressed_size", typ, 0, math.MaxInt64)
 		case 7:
-			rg.ordinal, rg.hasOrdinal = w.between("ordinal", typ, 0, math.MaxInt16), true
+			rg.ordinal, rg.hasOrdinal = w.Between("ordinal", typ, 0, math.MaxInt16), true
 		default:
-			w.skip(fmt.Sprint("field ", id), typ)
+			w.Skip(fmt.Sprint("field ", id), typ)
 		}
 	})
-	if w.err == nil && (rg.numRows < 0 || rg.byteSize < 0) {
-		w.fail("", "num_rows or total_byte_size missing")
+	if w.Err == nil && (rg.numRows < 0 || rg.byteSize < 0) {
+		w.Fail("", "num_rows or total_byte_size missing")
 	}
 	return rg
 }
@@ -319,29 +299,29 @@ func (w *footerWalker) columnChunk() pqChunk {
 	c := pqChunk{typ: -1, numValues: -1, uncompressed: -1, compressed: -1, dataPage: -1}
 	rng := map[int16]*pqRange{}
 	offLen := func(offID, lenID int16, name string) {
-		rng[offID] = &pqRange{field: w.field(name), off: -1, length: -1}
+		rng[offID] = &pqRange{field: w.Field(name), off: -1, length: -1}
 		rng[lenID] = rng[offID]
 	}
 	offLen(4, 5, "offset_index")
 	offLen(6, 7, "column_index")
-	w.structure("", tcStruct, func(id int16, typ byte) {
+	w.Struct("", thrift.Struct, func(id int16, typ byte) {
 		switch id {
 		case 1:
-			w.binary("file_path", typ)
-			w.fail("file_path", "column data in another file is not read")
+			w.Binary("file_path", typ)
+			w.Fail("file_path", "column data in another file is not read")
 		case 2:
-			c.fileOffset = w.between("file_offset", typ, 0, math.MaxInt64)
+			c.fileOffset = w.Between("file_offset", typ, 0, math.MaxInt64)
 		case 3:
 			c.hasMeta = true
 			w.columnMetaData(typ, &c)
 		case 4, 6:
-			rng[id].off = w.between(map[int16]string{4: "offset_index_offset", 6: "column_index_offset"}[id], typ, 0, math.MaxInt64)
+			rng[id].off = w.Between(map[int16]string{4: "offset_index_offset", 6: "column_index_offset"}[id], typ, 0, math.MaxInt64)
 		case 5, 7:
-			rng[id].length = w.between(map[int16]string{5: "offset_index_length", 7: "column_index_length"}[id], typ, 0, math.MaxInt32)
+			rng[id].length = w.Between(map[int16]string{5: "offset_index_length", 7: "column_index_length"}[id], typ, 0, math.MaxInt32)
 		case 8, 9:
-			w.fail(map[int16]string{8: "crypto_metadata", 9: "encrypted_column_metadata"}[id], "encrypted Parquet files are not read")
+			w.Fail(map[int16]string{8: "crypto_metadata", 9: "encrypted_column_metadata"}[id], "encrypted Parquet files are not read")
 		default:
-			w.skip(fmt.Sprint("field ", id), typ)
+			w.Skip(fmt.Sprint("field ", id), typ)
 		}
 	})
 	for _, id := range []int16{4, 6} {
@@ -349,94 +329,94 @@ func (w *footerWalker) columnChunk() pqChunk {
 			c.ranges = append(c.ranges, *r)
 		}
 	}
-	if w.err == nil && !c.hasMeta {
-		w.fail("meta_data", "missing")
+	if w.Err == nil && !c.hasMeta {
+		w.Fail("meta_data", "missing")
 	}
 	return c
 }
 
 func (w *footerWalker) columnMetaData(typ byte, c *pqChunk) {
 	bloom := pqRange{off: -1, length: -1}
-	w.structure("meta_data", typ, func(id int16, typ byte) {
+	w.Struct("meta_data", typ, func(id int16, typ byte) {
 		switch id {
 		case 1:
-			c.typ = w.between("type", typ, 0, maxPhysicalType)
+			c.typ = w.Between("type", typ, 0, maxPhysicalType)
 		case 2:
-			n := w.list("encodings", typ, tcI32)
-			for i := 0; i < n && w.err == nil; i++ {
+			n := w.List("encodings", typ, thrift.I32)
+			for i := 0; i < n && w.Err == nil; i++ {
 				name := fmt.Sprintf("encodings[%d]", i)
-				if e := w.between(name, tcI32, 0, maxEncoding); e == 1 {
-					w.fail(name, "1 is not an encoding")
+				if e := w.Between(name, thrift.I32, 0, maxEncoding); e == 1 {
+					w.Fail(name, "1 is not an encoding")
 				}
 			}
 		case 3:
-			n := w.list("path_in_schema", typ, tcBinary)
-			for i := 0; i < n && w.err == nil; i++ {
-				c.path = append(c.path, string(w.binary(fmt.Sprintf("path_in_schema[%d]", i), tcBinary)))
+			n := w.List("path_in_schema", typ, thrift.Binary)
+			for i := 0; i < n && w.Err == nil; i++ {
+				c.path = append(c.path, string(w.Binary(fmt.Sprintf("path_in_schema[%d]", i), thrift.Binary)))
 			}
 		case 4:
-			c.codec = w.between("codec", typ, 0, maxCodec)
+			c.codec = w.Between("codec", typ, 0, maxCodec)
 		case 5:
-			c.numValues = w.between("num_values", typ, 0, math.MaxInt64)
+			c.numValues = w.Between("num_values", typ, 0, math.MaxInt64)
 		case 6:
-			c.uncompressed = w.between("total_uncompressed_size", typ, 0, math.MaxInt64)
+			c.uncompressed = w.Between("total_uncompressed_size", typ, 0, math.MaxInt64)
 		case 7:
-			c.compressed = w.between("total_compressed_size", typ, 0, math.MaxInt64)
+			c.compressed = w.Between("total_compressed_size", typ, 0, math.MaxInt64)
 		case 8:
-			w.each("key_value_metadata", typ, func(int) { w.keyValue() })
+			w.Each("key_value_metadata", typ, func(int) { w.keyValue() })
 		case 9:
-			c.dataPage = w.between("data_page_offset", typ, 0, math.MaxInt64)
+			c.dataPage = w.Between("data_page_offset", typ, 0, math.MaxInt64)
 		case 10:
-			c.ranges = append(c.ranges, pqRange{field: w.field("index_page_offset"), off: w.between("index_page_offset", typ, 0, math.MaxInt64), length: -1})
+			c.ranges = append(c.ranges, pqRange{field: w.Field("index_page_offset"), off: w.Between("index_page_offset", typ, 0, math.MaxInt64), length: -1})
 		case 11:
-			c.dictPage, c.hasDictPage = w.between("dictionary_page_offset", typ, 0, math.MaxInt64), true
+			c.dictPage, c.hasDictPage = w.Between("dictionary_page_offset", typ, 0, math.MaxInt64), true
 		case 12:
 			// The statistics' counts size nothing, and arrow v15 writes a
 			// negative null_count for dictionary columns: they are
 			// bounded from above only.
-			w.structure("statistics", typ, func(id int16, typ byte) {
+			w.Struct("statistics", typ, func(id int16, typ byte) {
 				switch id {
 				case 3:
-					c.nullCount = w.int("null_count", typ)
+					c.nullCount = w.Int("null_count", typ)
 				case 4:
-					c.distinctCount = w.int("distinct_count", typ)
+					c.distinctCount = w.Int("distinct_count", typ)
 				default:
-					w.skip(fmt.Sprint("field ", id), typ)
+					w.Skip(fmt.Sprint("field ", id), typ)
 				}
 			})
 		case 13:
-			w.each("encoding_stats", typ, func(int) {
-				w.structure("", tcStruct, func(id int16, typ byte) {
+			w.Each("encoding_stats", typ, func(int) {
+				w.Struct("", thrift.Struct, func(id int16, typ byte) {
 					switch id {
 					case 1:
-						w.between("page_type", typ, 0, maxPageType)
+						w.Between("page_type", typ, 0, maxPageType)
 					case 2:
-						if e := w.between("encoding", typ, 0, maxEncoding); e == 1 {
-							w.fail("encoding", "1 is not an encoding")
+						if e := w.Between("encoding", typ, 0, maxEncoding); e == 1 {
+							w.Fail("encoding", "1 is not an encoding")
 						}
 					case 3:
-						c.encodingSum += w.between("count", typ, 0, math.MaxInt32)
+						c.encodingSum += w.Between("count", typ, 0, math.MaxInt32)
 						c.encodingStatsPages++
 					default:
-						w.skip(fmt.Sprint("field ", id), typ)
+						w.Skip(fmt.Sprint("field ", id), typ)
 					}
 				})
 			})
 		case 14:
-			bloom.field = w.field("bloom_filter")
-			bloom.off = w.between("bloom_filter_offset", typ, 0, math.MaxInt64)
+			bloom.field = w.Field("bloom_filter")
+			bloom.off = w.Between("bloom_filter_offset", typ, 0, math.MaxInt64)
 		case 15:
-			bloom.field = w.field("bloom_filter")
-			bloom.length = w.between("bloom_filter_length", typ, 0, math.MaxInt32)
+			bloom.field = w.Field("bloom_filter")
+			bloom.length = w.Between("bloom_filter_length", typ, 0, math.MaxInt32)
 		default:
-			w.skip(fmt.Sprint("field ", id), typ)
+			w.Skip(fmt.Sprint("field ", id), typ)
 		}
 	})
 	if bloom.off >= 0 || bloom.length >= 0 {
 		c.ranges = append(c.ranges, bloom)
 	}
-	if w.err == nil && (c.typ < 0 || c.numValues < 0 || c.uncompressed < 0 || c.compressed < 0 || c.dataPage < 0) {
-		w.fail("meta_data", "type, num_values, total_uncompressed_size, total_compressed_size or data_page_offset missing")
+	if w.Err == nil && (c.typ < 0 || c.numValues < 0 || c.uncompressed < 0 || c.compressed < 0 || c.dataPage < 0) {
+		w.Fail("meta_data", "type, num_values, total_uncompressed_size, total_compressed_size or data_page_offset missing")
 	}
 }
 
@@ -493,7 +473,7 @@ func (fm *pqFooter) leaves() ([]leaf, error) {
 	els := fm.schema
 	if els[0].nChildren == 0 {
 		if len(els) > 1 {
-			return nil, &footerError{"schema[0].num_children", fmt.Sprintf("0, but %d more schema elements follow", len(els)-1)}
+			return nil, &footerError{Path: "schema[0].num_children", Msg: fmt.Sprintf("0, but %d more schema elements follow", len(els)-1)}
 		}
 		return nil, nil
 	}
@@ -506,13 +486,13 @@ func (fm *pqFooter) leaves() ([]leaf, error) {
 	var out []leaf
 	for i, e := range els {
 		if len(stack) == 0 {
-			return nil, &footerError{fmt.Sprintf("schema[%d]", i), fmt.Sprintf("outside the root's tree (%d elements, the tree ends at %d)", len(els), i)}
+			return nil, &footerError{Path: fmt.Sprintf("schema[%d]", i), Msg: fmt.Sprintf("outside the root's tree (%d elements, the tree ends at %d)", len(els), i)}
 		}
 		top := &stack[len(stack)-1]
 		top.left--
 		repeated := top.repeated || i > 0 && e.repetition == 2
 		if e.nChildren > int64(len(els)-i-1) {
-			return nil, &footerError{fmt.Sprintf("schema[%d].num_children", i), fmt.Sprintf("%d, but only %d schema elements follow", e.nChildren, len(els)-i-1)}
+			return nil, &footerError{Path: fmt.Sprintf("schema[%d].num_children", i), Msg: fmt.Sprintf("%d, but only %d schema elements follow", e.nChildren, len(els)-i-1)}
 		}
 		var path []string // the names below the root's
 		if i > 0 {
@@ -523,18 +503,18 @@ func (fm *pqFooter) leaves() ([]leaf, error) {
 		}
 		if e.nChildren > 0 {
 			if e.hasType {
-				return nil, &footerError{fmt.Sprintf("schema[%d].type", i), "set on a group"}
+				return nil, &footerError{Path: fmt.Sprintf("schema[%d].type", i), Msg: "set on a group"}
 			}
 			if len(stack) > maxSchemaDepth {
-				return nil, &footerError{fmt.Sprintf("schema[%d]", i), fmt.Sprintf("groups nested more than %d deep", maxSchemaDepth)}
+				return nil, &footerError{Path: fmt.Sprintf("schema[%d]", i), Msg: fmt.Sprintf("groups nested more than %d deep", maxSchemaDepth)}
 			}
 			stack = append(stack, open{left: e.nChildren, repeated: repeated, name: e.name})
 		} else {
 			if !e.hasType {
-				return nil, &footerError{fmt.Sprintf("schema[%d].type", i), "missing on a column"}
+				return nil, &footerError{Path: fmt.Sprintf("schema[%d].type", i), Msg: "missing on a column"}
 			}
 			if e.typ == maxPhysicalType && e.typeLength <= 0 {
-				return nil, &footerError{fmt.Sprintf("schema[%d].type_length", i), "missing on a FIXED_LEN_BYTE_ARRAY column"}
+				return nil, &footerError{Path: fmt.Sprintf("schema[%d].type_length", i), Msg: "missing on a FIXED_LEN_BYTE_ARRAY column"}
 			}
 			out = append(out, leaf{typ: e.typ, path: path, repeated: repeated})
 		}
@@ -543,7 +523,7 @@ func (fm *pqFooter) leaves() ([]leaf, error) {
 		}
 	}
 	if len(stack) > 0 {
-		return nil, &footerError{"schema", fmt.Sprintf("%d elements, too few for the groups' num_children", len(els))}
+		return nil, &footerError{Path: "schema", Msg: fmt.Sprintf("%d elements, too few for the groups' num_children", len(els))}
 	}
 	return out, nil
 }
@@ -556,7 +536,7 @@ func (fm *pqFooter) check(dataEnd int64) error {
 		return err
 	}
 	fail := func(field, format string, args ...any) error {
-		return &footerError{field, fmt.Sprintf(format, args...)}
+		return &footerError{Path: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	inside := func(field string, off, n int64) error {
 		if off < int64(len(parquetMagic)) || off > dataEnd || n > dataEnd-off {

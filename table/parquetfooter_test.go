@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
+	"github.com/benchtrim/benchtrim/internal/thrift"
 )
 
 // sampleParquet writes the sample table as benchtrim writes a table file
@@ -36,23 +37,23 @@ func sampleParquet(t *testing.T) ([]byte, []Row) {
 // withFooterInt returns data, a Parquet file, with the integer of its
 // footer at s replaced by v (encoded as s.Kind is), and the footer length
 // updated.
-func withFooterInt(data []byte, s footerSite, v int64) []byte {
+func withFooterInt(data []byte, s thrift.Site, v int64) []byte {
 	n := int(binary.LittleEndian.Uint32(data[len(data)-parquetTail:]))
 	start := len(data) - parquetTail - n
 	footer := data[start : start+n]
 	var enc []byte
 	switch s.Kind {
-	case siteZigzag:
+	case thrift.SiteZigzag:
 		enc = binary.AppendUvarint(nil, uint64(v<<1)^uint64(v>>63))
-	case siteByte:
+	case thrift.SiteByte:
 		enc = []byte{byte(v)}
-	case siteLength, siteList:
+	case thrift.SiteLength, thrift.SiteList:
 		u := uint64(v)
 		if v < 0 {
 			u = uint64(uint32(v)) // what a reader of 32-bit sizes takes for -1
 		}
 		enc = binary.AppendUvarint(nil, u)
-		if s.Kind == siteList {
+		if s.Kind == thrift.SiteList {
 			enc = append([]byte{0xf0 | s.ListElem}, enc...)
 		}
 	}
@@ -79,8 +80,8 @@ var countField = regexp.MustCompile(`(\.size|\.length|num_children|num_rows|num_
 // error no recover catches.
 func TestParquetFooterSweep(t *testing.T) {
 	data, want := sampleParquet(t)
-	var sites []footerSite
-	if err := checkParquetFooter(bytes.NewReader(data), int64(len(data)), func(s footerSite) { sites = append(sites, s) }); err != nil {
+	var sites []thrift.Site
+	if err := checkParquetFooter(bytes.NewReader(data), int64(len(data)), func(s thrift.Site) { sites = append(sites, s) }); err != nil {
 		t.Fatalf("footer of a file benchtrim wrote: %v", err)
 	}
 	if len(sites) < 300 {
@@ -93,7 +94,7 @@ func TestParquetFooterSweep(t *testing.T) {
 	var ms runtime.MemStats
 	for _, s := range sites {
 		values := []int64{1 << 30, 1 << 62, -1}
-		if s.Kind == siteByte {
+		if s.Kind == thrift.SiteByte {
 			values = []int64{-1, 127}
 		}
 		for _, v := range values {
@@ -142,8 +143,8 @@ func TestParquetFooterSweep(t *testing.T) {
 // single damaged fields, among them the root's num_children of 2³⁰.
 func TestParquetFooterErrors(t *testing.T) {
 	data, _ := sampleParquet(t)
-	sites := map[string]footerSite{}
-	checkParquetFooter(bytes.NewReader(data), int64(len(data)), func(s footerSite) { sites[s.Field] = s })
+	sites := map[string]thrift.Site{}
+	checkParquetFooter(bytes.NewReader(data), int64(len(data)), func(s thrift.Site) { sites[s.Field] = s })
 	for _, c := range []struct {
 		field string
 		v     int64

@@ -1,6 +1,11 @@
 package parquetenc
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/benchtrim/benchtrim/internal/thrift"
+)
 
 // parquet.thrift ConvertedType and LogicalType of annotated columns.
 const (
@@ -11,7 +16,6 @@ const (
 	logicalString  = 1
 	logicalList    = 3
 	logicalInteger = 10
-	ctByte         = 3
 )
 
 // footer encodes the FileMetaData: format version 2 (its encodings
@@ -28,9 +32,9 @@ func (p *Writer) footer() []byte {
 	for _, kv := range p.kv {
 		size += len(kv[0]) + len(kv[1]) + 16
 	}
-	t := thriftWriter{b: make([]byte, 0, size+1024)}
-	t.begin(0)
-	t.i32(1, 2)
+	t := thrift.Writer{B: make([]byte, 0, size+1024)}
+	t.Begin(0)
+	t.I32(1, 2)
 	elements := 1
 	for _, c := range p.cols {
 		elements++
@@ -38,11 +42,11 @@ func (p *Writer) footer() []byte {
 			elements += 2
 		}
 	}
-	t.list(2, ctStruct, elements)
-	t.begin(0)
-	t.string(4, "schema")
-	t.i32(5, int32(len(p.cols)))
-	t.end()
+	t.List(2, thrift.Struct, elements)
+	t.Begin(0)
+	t.String(4, "schema")
+	t.I32(5, int32(len(p.cols)))
+	t.End()
 	var rows int64
 	for _, g := range p.groups {
 		rows += g.rows
@@ -51,31 +55,31 @@ func (p *Writer) footer() []byte {
 		if c.List {
 			// A LIST group, its repeated group and the element
 			// (parquet-format LogicalTypes.md, "Lists").
-			t.begin(0)
-			t.i32(3, repetition(c.Optional))
-			t.string(4, c.Name)
-			t.i32(5, 1)
-			t.i32(6, convertedList)
-			t.begin(10)
-			t.begin(logicalList)
-			t.end()
-			t.end()
-			t.end()
-			t.begin(0)
-			t.i32(3, 2) // REPEATED
-			t.string(4, "list")
-			t.i32(5, 1)
-			t.end()
+			t.Begin(0)
+			t.I32(3, repetition(c.Optional))
+			t.String(4, c.Name)
+			t.I32(5, 1)
+			t.I32(6, convertedList)
+			t.Begin(10)
+			t.Begin(logicalList)
+			t.End()
+			t.End()
+			t.End()
+			t.Begin(0)
+			t.I32(3, 2) // REPEATED
+			t.String(4, "list")
+			t.I32(5, 1)
+			t.End()
 			leafElement(&t, Column{Name: "element", Type: c.Type, Optional: c.ElemOptional})
 			continue
 		}
 		leafElement(&t, c)
 	}
-	t.i64(3, rows)
-	t.list(4, ctStruct, len(p.groups))
+	t.I64(3, rows)
+	t.List(4, thrift.Struct, len(p.groups))
 	for gi, g := range p.groups {
-		t.begin(0)
-		t.list(1, ctStruct, len(g.chunks))
+		t.Begin(0)
+		t.List(1, thrift.Struct, len(g.chunks))
 		var size, compressed int64
 		for ci, c := range g.chunks {
 			start := c.dataOffset
@@ -84,67 +88,67 @@ func (p *Writer) footer() []byte {
 			}
 			size += c.uncompressed
 			compressed += c.size
-			t.begin(0)
-			t.i64(2, start)
-			t.begin(3)
-			t.i32(1, physical[p.cols[ci].Type])
-			t.listI32(2, c.encodings)
-			t.listString(3, p.cols[ci].path())
-			t.i32(4, int32(c.codec))
-			t.i64(5, c.values)
-			t.i64(6, c.uncompressed)
-			t.i64(7, c.size)
-			t.i64(9, c.dataOffset)
+			t.Begin(0)
+			t.I64(2, start)
+			t.Begin(3)
+			t.I32(1, physical[p.cols[ci].Type])
+			t.ListI32(2, c.encodings)
+			t.ListString(3, p.cols[ci].path())
+			t.I32(4, int32(c.codec))
+			t.I64(5, c.values)
+			t.I64(6, c.uncompressed)
+			t.I64(7, c.size)
+			t.I64(9, c.dataOffset)
 			if c.dictOffset >= 0 {
-				t.i64(11, c.dictOffset)
+				t.I64(11, c.dictOffset)
 			}
 			if !c.stats.none {
-				t.begin(12)
-				t.i64(3, c.stats.nulls)
+				t.Begin(12)
+				t.I64(3, c.stats.nulls)
 				if c.stats.ok {
-					t.binary(5, c.stats.max)
-					t.binary(6, c.stats.min)
+					t.Binary(5, c.stats.max)
+					t.Binary(6, c.stats.min)
 				}
-				t.end()
+				t.End()
 			}
-			t.end()
-			t.end()
+			t.End()
+			t.End()
 		}
-		t.i64(2, size)
-		t.i64(3, g.rows)
+		t.I64(2, size)
+		t.I64(3, g.rows)
 		if len(g.chunks) > 0 {
 			first := g.chunks[0].dataOffset
 			if g.chunks[0].dictOffset >= 0 {
 				first = g.chunks[0].dictOffset
 			}
-			t.i64(5, first)
+			t.I64(5, first)
 		}
-		t.i64(6, compressed)
+		t.I64(6, compressed)
 		if gi <= math.MaxInt16 {
-			t.field(7, 4) // ordinal, an i16 (optional: left out past 32,767)
-			t.b = appendZigzag(t.b, int64(gi))
+			t.Field(7, thrift.I16)                    // ordinal, an i16 (optional: left out past 32,767)
+			t.B = binary.AppendVarint(t.B, int64(gi)) // zigzag
 		}
-		t.end()
+		t.End()
 	}
 	if len(p.kv) > 0 {
-		t.list(5, ctStruct, len(p.kv))
+		t.List(5, thrift.Struct, len(p.kv))
 		for _, kv := range p.kv {
-			t.begin(0)
-			t.string(1, kv[0])
-			t.string(2, kv[1])
-			t.end()
+			t.Begin(0)
+			t.String(1, kv[0])
+			t.String(2, kv[1])
+			t.End()
 		}
 	}
-	t.string(6, p.createdBy)
-	t.list(7, ctStruct, len(p.cols))
+	t.String(6, p.createdBy)
+	t.List(7, thrift.Struct, len(p.cols))
 	for range p.cols {
-		t.begin(0)
-		t.begin(1)
-		t.end()
-		t.end()
+		t.Begin(0)
+		t.Begin(1)
+		t.End()
+		t.End()
 	}
-	t.end()
-	return t.b
+	t.End()
+	return t.B
 }
 
 // repetition is the FieldRepetitionType of a column: REQUIRED or OPTIONAL.
@@ -158,31 +162,31 @@ func repetition(optional bool) int32 {
 // leafElement writes the SchemaElement of the leaf column c, annotated as
 // Arrow's writer annotates them: strings UTF8, integers INT(32|64,
 // signed).
-func leafElement(t *thriftWriter, c Column) {
-	t.begin(0)
-	t.i32(1, physical[c.Type])
-	t.i32(3, repetition(c.Optional))
-	t.string(4, c.Name)
+func leafElement(t *thrift.Writer, c Column) {
+	t.Begin(0)
+	t.I32(1, physical[c.Type])
+	t.I32(3, repetition(c.Optional))
+	t.String(4, c.Name)
 	switch c.Type {
 	case String:
-		t.i32(6, convertedUTF8)
-		t.begin(10)
-		t.begin(logicalString)
-		t.end()
-		t.end()
+		t.I32(6, convertedUTF8)
+		t.Begin(10)
+		t.Begin(logicalString)
+		t.End()
+		t.End()
 	case Int32, Int64:
 		width, conv := byte(32), int32(convertedInt32)
 		if c.Type == Int64 {
 			width, conv = 64, convertedInt64
 		}
-		t.i32(6, conv)
-		t.begin(10)
-		t.begin(logicalInteger)
-		t.field(1, ctByte)
-		t.b = append(t.b, width)
-		t.bool(2, true)
-		t.end()
-		t.end()
+		t.I32(6, conv)
+		t.Begin(10)
+		t.Begin(logicalInteger)
+		t.Field(1, thrift.Byte)
+		t.B = append(t.B, width)
+		t.Bool(2, true)
+		t.End()
+		t.End()
 	}
-	t.end()
+	t.End()
 }

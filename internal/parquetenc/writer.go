@@ -25,6 +25,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/benchtrim/benchtrim/internal/thrift"
 	"github.com/golang/snappy"
 	"github.com/klauspost/compress/zstd"
 )
@@ -401,27 +402,27 @@ func (p *Writer) page(c *chunk, kind int32, body []byte, n int, enc int32) error
 		comp = p.zstd.EncodeAll(body, p.out[:0])
 		p.out = comp[:0]
 	}
-	t := thriftWriter{b: make([]byte, 0, 64)}
-	t.i32(1, kind)
-	t.i32(2, int32(len(body)))
-	t.i32(3, int32(len(comp)))
+	t := thrift.Writer{B: make([]byte, 0, 64)}
+	t.I32(1, kind)
+	t.I32(2, int32(len(body)))
+	t.I32(3, int32(len(comp)))
 	if kind == pageDictionary {
-		t.begin(7)
-		t.i32(1, int32(n))
-		t.i32(2, enc)
-		t.end()
+		t.Begin(7)
+		t.I32(1, int32(n))
+		t.I32(2, enc)
+		t.End()
 	} else {
-		t.begin(5)
-		t.i32(1, int32(n))
-		t.i32(2, enc)
-		t.i32(3, encRLE)
-		t.i32(4, encRLE)
-		t.end()
+		t.Begin(5)
+		t.I32(1, int32(n))
+		t.I32(2, enc)
+		t.I32(3, encRLE)
+		t.I32(4, encRLE)
+		t.End()
 	}
-	t.b = append(t.b, 0)
-	c.uncompressed += int64(len(t.b) + len(body))
-	c.size += int64(len(t.b) + len(comp))
-	if err := p.write(t.b); err != nil {
+	t.B = append(t.B, 0)
+	c.uncompressed += int64(len(t.B) + len(body))
+	c.size += int64(len(t.B) + len(comp))
+	if err := p.write(t.B); err != nil {
 		return err
 	}
 	return p.write(comp)
