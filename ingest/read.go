@@ -492,3 +492,20 @@ func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Report) {
 			k, u[0], u[1], u[2], st.Files[file].Path)})
 	})
 }
+
+// StreamFile streams the rows of paths into the table file out as they
+// are read (Stream into table.Stream, so memory does not grow with the
+// input). done gets what was read before the file is finished; an error
+// from it, as from reading, leaves no file (table.Stream).
+func StreamFile(out string, wopt table.WriteOptions, paths []string, opt ReadOptions, done func(*Streamed) error) error {
+	return table.Stream(out, wopt, func(write func(arrow.Record) error) ([]table.Setup, error) {
+		st, err := Stream(paths, opt, write)
+		if err != nil {
+			return nil, err
+		}
+		if err := done(st); err != nil {
+			return nil, err
+		}
+		return st.Setups, nil
+	})
+}

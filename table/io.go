@@ -245,7 +245,12 @@ func (t *Table) writeSetupsCSV(w io.Writer) error {
 //	t.parquet: corrupt table file: …
 //	t.parquet: row 17: fork 0 (levels are 1-based)
 //	t.csv:17: fork 0 (levels are 1-based)
+//
+// mem nil is memory.DefaultAllocator.
 func ReadFile(path string, mem memory.Allocator) (*Table, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
 	f, err := formatOf(path)
 	if err != nil {
 		return nil, err

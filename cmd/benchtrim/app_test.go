@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
@@ -82,7 +81,7 @@ func TestIngestWritesEveryTableFormat(t *testing.T) {
 				t.Errorf("%s: summary lacks %q:\n%s", ext, want, stdout)
 			}
 		}
-		tab, err := table.ReadFile(out, memory.DefaultAllocator)
+		tab, err := table.ReadFile(out, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

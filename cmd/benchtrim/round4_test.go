@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/internal/testenv"
@@ -259,7 +258,7 @@ func TestSpecialInputsOfReportAndMerge(t *testing.T) {
 // for 32 M rows).
 func TestMaxRowsBoundsOneRun(t *testing.T) {
 	dir := t.TempDir()
-	b := table.NewBuilder(memory.NewGoAllocator(), 0)
+	b := table.NewBuilder(nil, 0)
 	for _, n := range []struct {
 		name string
 		rows int

@@ -10,11 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
-
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/table/tabletest"
 )
 
 var dumpColumns = flag.Bool("dump-columns", false, "TestColumnVocabulary: print every data output's columns as dictionary rows")
@@ -67,20 +65,6 @@ func readVocabulary(t *testing.T) map[string]vocabEntry {
 		t.Fatal("docs/outputs.md has no column dictionary (| column | type | unit | meaning | written by |)")
 	}
 	return out
-}
-
-// typeName is the dictionary's name of an Arrow type: "string" for utf8
-// and dictionary-encoded utf8, else Arrow's name.
-func typeName(dt arrow.DataType) string {
-	switch t := dt.(type) {
-	case *arrow.ListType:
-		return "list<" + typeName(t.Elem()) + ">"
-	case *arrow.DictionaryType:
-		return typeName(t.ValueType)
-	case *arrow.StringType:
-		return "string"
-	}
-	return dt.String()
 }
 
 // canonicalInt32 is the dictionary's type cell of the levels, which the
@@ -188,10 +172,10 @@ func TestColumnVocabulary(t *testing.T) {
 	// fork, iteration, slice) in the canonical table (true) and elsewhere.
 	levelTypes := map[bool]map[string]int{true: {}, false: {}}
 	for _, f := range files {
-		var fields []arrow.Field
+		var fields []tabletest.Column
 		switch filepath.Ext(f) {
 		case ".arrow":
-			fields = arrowSchema(t, f).Fields()
+			fields = tabletest.IPCColumns(t, f)
 		case ".csv":
 			// CSV outputs (the canonical table's .setups.csv sidecar, the
 			// frames of trim --out-dir) show names only.
@@ -199,7 +183,7 @@ func TestColumnVocabulary(t *testing.T) {
 				continue
 			}
 			for _, name := range readCSV(t, f)[0] {
-				fields = append(fields, arrow.Field{Name: name})
+				fields = append(fields, tabletest.Column{Name: name})
 			}
 		default:
 			continue
@@ -208,18 +192,18 @@ func TestColumnVocabulary(t *testing.T) {
 		for _, fl := range fields {
 			seen[fl.Name] = true
 			typ := "(csv)"
-			if fl.Type != nil {
-				typ = typeName(fl.Type)
+			if fl.Type != "" {
+				typ = fl.Type
 			}
 			dump = append(dump, fmt.Sprintf("%s\t%s\t%s\t%s", fl.Name, typ, written[f], rel))
-			if v, ok := vocab[fl.Name]; ok && v.typ == canonicalInt32 && fl.Type != nil {
+			if v, ok := vocab[fl.Name]; ok && v.typ == canonicalInt32 && fl.Type != "" {
 				levelTypes[written[f] == "ingest"][typ]++
 			}
 			v, ok := vocab[fl.Name]
 			switch {
 			case !ok:
 				t.Errorf("%s (%s): column %s (%s) is not in the dictionary of docs/outputs.md", rel, written[f], fl.Name, typ)
-			case fl.Type != nil && !typeOK(v.typ, typ, written[f]):
+			case fl.Type != "" && !typeOK(v.typ, typ, written[f]):
 				t.Errorf("%s (%s): column %s is %s; the dictionary says %s", rel, written[f], fl.Name, typ, v.typ)
 			case !strings.Contains(v.writers, written[f]):
 				t.Errorf("%s: column %s is written by %s; the dictionary says %q", rel, fl.Name, written[f], v.writers)
@@ -276,20 +260,4 @@ func listFiles(t *testing.T, dir string) map[string]bool {
 		return nil
 	})
 	return out
-}
-
-// arrowSchema reads the schema of an Arrow IPC file.
-func arrowSchema(t *testing.T, path string) *arrow.Schema {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := ipc.NewFileReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	defer r.Close()
-	return r.Schema()
 }

@@ -78,3 +78,33 @@ func TestImportsGoDown(t *testing.T) {
 		t.Fatalf("go list gave %d packages", n)
 	}
 }
+
+// TestCLIWithoutArrow fails when a package under cmd/, its tests
+// included, imports Apache Arrow: the CLI hands records from ingest to
+// table and ingest/chunk, which own their lifetimes and files.
+func TestCLIWithoutArrow(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json", module+"/cmd/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	n := 0
+	for dec.More() {
+		var p struct {
+			ImportPath                         string
+			Imports, TestImports, XTestImports []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for _, imp := range append(append(p.Imports, p.TestImports...), p.XTestImports...) {
+			if strings.HasPrefix(imp, "github.com/apache/arrow/") {
+				t.Errorf("%s imports %s: the CLI goes through table, ingest and ingest/chunk", p.ImportPath, imp)
+			}
+		}
+	}
+	if n < 3 {
+		t.Fatalf("go list gave %d packages under cmd/", n)
+	}
+}

@@ -2,7 +2,11 @@
 package tabletest
 
 import (
+	"os"
 	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
 
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -50,4 +54,45 @@ func RunChunks[R any](tb testing.TB, sp *table.Spool, chunks [][]int, tab *table
 		parts = append(parts, r)
 	}
 	return parts
+}
+
+// Column is a column of an Arrow IPC file: its name and type, "string"
+// for utf8 and dictionary-encoded utf8, list<T> for a list of T, else
+// Arrow's name of the type (int32, float64, …).
+type Column struct {
+	Name, Type string
+}
+
+// IPCColumns reads the schema of the Arrow IPC file at path, failing the
+// test when it does not open.
+func IPCColumns(tb testing.TB, path string) []Column {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	defer r.Close()
+	var cols []Column
+	for _, fl := range r.Schema().Fields() {
+		cols = append(cols, Column{fl.Name, typeName(fl.Type)})
+	}
+	return cols
+}
+
+// typeName is Column.Type of dt.
+func typeName(dt arrow.DataType) string {
+	switch t := dt.(type) {
+	case *arrow.ListType:
+		return "list<" + typeName(t.Elem()) + ">"
+	case *arrow.DictionaryType:
+		return typeName(t.ValueType)
+	case *arrow.StringType:
+		return "string"
+	}
+	return dt.String()
 }

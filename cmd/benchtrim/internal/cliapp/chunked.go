@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/ingest/chunk"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -33,71 +33,13 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	if g.maxRows == 0 {
 		return runOnTable(c, label, func(t *table.Table, p func(int)) (R, error) { return run(t, nil, p) })
 	}
-	var held []arrow.Record
-	var rows int64
-	var sp *table.Spool
-	defer func() {
-		for _, r := range held {
-			r.Release()
-		}
-		if sp != nil {
-			sp.Close()
-		}
-	}()
-	add := func(rec arrow.Record) error {
-		if sp == nil && rows+rec.NumRows() <= g.maxRows {
-			rec.Retain()
-			held = append(held, rec)
-			rows += rec.NumRows()
-			return nil
-		}
-		if sp == nil {
-			var err error
-			if sp, err = table.NewSpool("", nil); err != nil {
-				return err
-			}
-			sp.LimitGroups(g.maxRows, keep.Matches)
-			for _, r := range held {
-				if err := sp.Add(r); err != nil {
-					return err
-				}
-				r.Release()
-			}
-			held = nil
-		}
-		return sp.Add(rec)
-	}
 	part := shardPart(keep)
 	// A shard holds only its own runs' rows: another shard's would be
 	// left out by the analysis anyway, after filling memory or the
 	// scratch file (result files are read whole by every shard).
-	var inShard func(table.Key) bool
-	if part != nil {
-		inShard = part.OwnRuns()
-	}
-	sink := func(rec arrow.Record) error {
-		if part != nil {
-			part.Note(rec)
-		}
-		var err error
-		for _, r := range table.MetricRows(rec, keep.Metric, inShard) {
-			if err == nil && sp == nil && r.NumRows() < rec.NumRows() {
-				// A slice held in memory would keep its record's rows of
-				// every other metric alive: keep a copy of its own.
-				var c arrow.Record
-				if c, err = table.Compact(r, nil); err == nil {
-					r.Release()
-					r = c
-				}
-			}
-			if err == nil {
-				err = add(r)
-			}
-			r.Release()
-		}
-		return err
-	}
-	st, err := streamInputs(c, c.Args().Slice(), part, sink)
+	in := chunk.NewInput(chunk.Options{MaxRows: g.maxRows, Keep: keep.Matches, Select: true, Metric: keep.Metric, Part: part})
+	defer in.Close()
+	st, err := streamInputs(c, c.Args().Slice(), part, in)
 	if err != nil {
 		return rep, release, tooLarge(err)
 	}
@@ -107,9 +49,9 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	}
 	// Row groups of other shards skipped: the runs of the whole input.
 	inputRuns := part.Runs()
+	sp := in.Spool()
 	if sp == nil {
-		t := &table.Table{Records: held, Setups: st.Setups}
-		held = nil
+		t := in.Table(st.Setups)
 		if err := emptyShard(keep, inputRuns); err != nil {
 			return rep, t.Release, err
 		}

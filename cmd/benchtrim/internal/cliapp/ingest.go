@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/ingest"
@@ -23,20 +22,22 @@ var errNoRows = errors.New("no benchmark result in the input; no table written")
 // summary (ingest.WriteStats), then "wrote OUT".
 func IngestTable(c *cli.Context, paths []string, out string, opt table.WriteOptions) error {
 	w := c.App.Writer
-	err := table.Stream(out, opt, func(write func(arrow.Record) error) ([]table.Setup, error) {
-		st, err := streamAllInputs(c, paths, write)
-		if err != nil {
-			return nil, err
-		}
+	ropt, done, err := streamOptions(c, paths, nil)
+	if err != nil {
+		return err
+	}
+	err = ingest.StreamFile(out, opt, paths, ropt, func(st *ingest.Streamed) error {
+		done()
 		for _, f := range st.Files {
 			fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)
 		}
 		ingest.WriteStats(w, st.Stats, st.Report)
 		if st.Stats.Rows == 0 {
-			return nil, errNoRows
+			return errNoRows
 		}
-		return st.Setups, nil
+		return nil
 	})
+	done()
 	if err != nil {
 		return err
 	}

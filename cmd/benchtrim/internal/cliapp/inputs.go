@@ -11,11 +11,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow/go/v15/arrow"
-
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/ingest/chunk"
 	"github.com/benchtrim/benchtrim/internal/linecap"
 	"github.com/benchtrim/benchtrim/internal/partial"
 	"github.com/benchtrim/benchtrim/internal/progress"
@@ -137,28 +136,43 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, [
 	return t, rep, files, err
 }
 
-// streamAllInputs is readInputs handing the rows to sink as they are read
+// streamAllInputs is readInputs handing the rows to in as they are read
 // (ingest.Stream).
-func streamAllInputs(c *cli.Context, paths []string, sink func(arrow.Record) error) (*ingest.Streamed, error) {
-	return streamInputs(c, paths, nil, sink)
+func streamAllInputs(c *cli.Context, paths []string, in *chunk.Input) (*ingest.Streamed, error) {
+	return streamInputs(c, paths, nil, in)
 }
 
 // streamInputs is streamAllInputs reading only part's shard of tables
 // written by shard (ingest.ReadOptions.Shard; part nil reads all).
-func streamInputs(c *cli.Context, paths []string, part *table.ShardPart, sink func(arrow.Record) error) (*ingest.Streamed, error) {
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("no input files")
-	}
-	opt, err := readOptions(c, paths)
+func streamInputs(c *cli.Context, paths []string, part *table.ShardPart, in *chunk.Input) (*ingest.Streamed, error) {
+	opt, done, err := streamOptions(c, paths, part)
 	if err != nil {
 		return nil, err
+	}
+	st, err := ingest.Stream(paths, opt, in.Add)
+	done()
+	return st, err
+}
+
+// streamOptions are the read options of streamInputs, with a progress bar
+// of the files read that done ends (done may be called more than once).
+func streamOptions(c *cli.Context, paths []string, part *table.ShardPart) (opt ingest.ReadOptions, done func(), err error) {
+	if len(paths) == 0 {
+		return opt, nil, fmt.Errorf("no input files")
+	}
+	if opt, err = readOptions(c, paths); err != nil {
+		return opt, nil, err
 	}
 	g := GlobalsOf(c)
 	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
 	opt.OnFile, opt.Shard = func(string, int64) { bar.Add(1) }, part
-	st, err := ingest.Stream(paths, opt, sink)
-	bar.Done()
-	return st, err
+	ended := false
+	return opt, func() {
+		if !ended {
+			ended = true
+			bar.Done()
+		}
+	}, nil
 }
 
 // stdinDigest hashes what a command reads from standard input, for the

@@ -47,11 +47,11 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 			return rep, release, err
 		}
 		in = append(in, s)
-		rows, spooled = rows+s.rows, spooled || s.spool != nil
+		rows, spooled = rows+s.Rows(), spooled || s.Spool() != nil
 	}
 	if !spooled && rows <= maxRows {
 		for _, s := range in {
-			tabs = append(tabs, s.table())
+			tabs = append(tabs, s.Table(s.setups))
 		}
 		bar := progress.New(c.App.ErrWriter, g.Quiet, label, 0)
 		rep, err = run(tabs, false, bar.Tick)
@@ -60,10 +60,10 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	}
 	spools := make([]*table.Spool, len(in))
 	for i, s := range in {
-		if err := s.toSpool(); err != nil {
+		if err := s.Spill(); err != nil {
 			return rep, release, err
 		}
-		spools[i] = s.spool
+		spools[i] = s.Spool()
 	}
 	chunks := table.JointChunks(maxRows, spools...)
 	if !g.Quiet {
@@ -74,7 +74,7 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	for i, ch := range chunks {
 		var part []*table.Table
 		for j, s := range in {
-			t, err := s.spool.Read(ch[j], s.setups)
+			t, err := s.Spool().Read(ch[j], s.setups)
 			if err != nil {
 				for _, t := range part {
 					t.Release()

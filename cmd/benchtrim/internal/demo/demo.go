@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
@@ -258,7 +257,7 @@ func fileExists(path string) bool {
 // warming-up JMH fork to a file and segments it with Barrett's penalty and
 // with CROPS + Kneedle.
 func stepChangepoint(d *session) error {
-	t, err := table.ReadFile(d.TablePath, memory.DefaultAllocator)
+	t, err := table.ReadFile(d.TablePath, nil)
 	if err != nil {
 		return err
 	}

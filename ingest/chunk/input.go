@@ -1,0 +1,156 @@
+// Package chunk holds the records of inputs larger than memory allows:
+// an Input keeps what ingest.Stream hands it in memory while it totals at
+// most a row bound and moves everything to a table.Spool (an unlinked
+// scratch file in $TMPDIR) once it is more, so an analysis can run on
+// chunks of whole benchmark groups one at a time. The Arrow records'
+// lifetimes (Retain, Release) are this package's business, not its
+// callers'.
+package chunk
+
+import (
+	"math"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// Options says what an Input keeps and where it spills.
+type Options struct {
+	// MaxRows is how many rows are held in memory before the input
+	// spills to a spool, and the most rows a spooled group may have
+	// (table.Spool.LimitGroups; math.MaxInt64: no bound, never spilled).
+	MaxRows int64
+	// Group is the spool's grouping (table.Spool.GroupBy); nil: the
+	// spool's own, every version of a benchmark together.
+	Group func(table.Key) table.Key
+	// Keep is LimitGroups' keep: only groups with a run it accepts are
+	// bounded (nil: every group).
+	Keep func(table.Key) bool
+	// Select, when set, keeps only the rows of Metric ("" for
+	// table.Primary) and, with Part set, of Part's own runs
+	// (table.MetricRows); records held in memory are then compacted
+	// copies (table.Compact), not slices pinning the other rows.
+	Select bool
+	Metric string
+	// Part, when set, notes every record (table.ShardPart.Note).
+	Part *table.ShardPart
+}
+
+// An Input is the records of one list of input files as they are read.
+// Its zero value is not usable: make one with NewInput.
+type Input struct {
+	opt   Options
+	in    func(table.Key) bool
+	held  []arrow.Record
+	rows  int64
+	spool *table.Spool
+}
+
+// NewInput returns an empty Input with options opt.
+func NewInput(opt Options) *Input {
+	in := &Input{opt: opt}
+	if opt.Part != nil {
+		in.in = opt.Part.OwnRuns()
+	}
+	return in
+}
+
+// Add takes rec (the caller keeps its own reference): its selected rows
+// are held in memory while the input totals at most MaxRows rows, else
+// they go, with everything held so far, to the spool. It is the sink of
+// ingest.Stream.
+func (in *Input) Add(rec arrow.Record) error {
+	if in.opt.Part != nil {
+		in.opt.Part.Note(rec)
+	}
+	if !in.opt.Select {
+		return in.add(rec)
+	}
+	var err error
+	for _, r := range table.MetricRows(rec, in.opt.Metric, in.in) {
+		if err == nil && in.spool == nil && r.NumRows() < rec.NumRows() {
+			// A slice held in memory would keep its record's rows of
+			// every other metric alive: keep a copy of its own.
+			var c arrow.Record
+			if c, err = table.Compact(r, nil); err == nil {
+				r.Release()
+				r = c
+			}
+		}
+		if err == nil {
+			err = in.add(r)
+		}
+		r.Release()
+	}
+	return err
+}
+
+// add holds or spools rec, retaining it when held.
+func (in *Input) add(rec arrow.Record) error {
+	if in.spool == nil && in.rows+rec.NumRows() <= in.opt.MaxRows {
+		rec.Retain()
+		in.held = append(in.held, rec)
+		in.rows += rec.NumRows()
+		return nil
+	}
+	if err := in.Spill(); err != nil {
+		return err
+	}
+	in.rows += rec.NumRows()
+	return in.spool.Add(rec)
+}
+
+// Rows is how many rows the input took (held or spooled).
+func (in *Input) Rows() int64 { return in.rows }
+
+// Spool is the input's spool, nil while its rows are held in memory.
+func (in *Input) Spool() *table.Spool { return in.spool }
+
+// Spill moves the held records to a new spool (a no-op once spooled).
+func (in *Input) Spill() error {
+	if in.spool != nil {
+		return nil
+	}
+	sp, err := table.NewSpool("", nil)
+	if err != nil {
+		return err
+	}
+	if in.opt.Group != nil {
+		sp.GroupBy(in.opt.Group)
+	}
+	if in.opt.MaxRows < math.MaxInt64 {
+		sp.LimitGroups(in.opt.MaxRows, in.opt.Keep)
+	}
+	for _, r := range in.held {
+		if err := sp.Add(r); err != nil {
+			sp.Close()
+			return err
+		}
+	}
+	in.spool = sp
+	for _, r := range in.held {
+		r.Release()
+	}
+	in.held = nil
+	return nil
+}
+
+// Table returns the held records as a table of setups (the caller
+// releases it; the Input gives them up). Only before Spill.
+func (in *Input) Table(setups []table.Setup) *table.Table {
+	t := &table.Table{Records: in.held, Setups: setups}
+	in.held = nil
+	return t
+}
+
+// Close releases the held records and the spool.
+func (in *Input) Close() {
+	for _, r := range in.held {
+		r.Release()
+	}
+	in.held = nil
+	if in.spool != nil {
+		in.spool.Close()
+	}
+}
