@@ -150,39 +150,72 @@ func formatFloatCell(x float64) string {
 func (f *Frame) WriteCSV(w io.Writer) error {
 	n := f.Rows()
 	cw := csv.NewWriter(w)
+	cw.Write(f.Columns())
 	rec := make([]string, len(f.fields))
-	for j, fl := range f.fields {
-		rec[j] = fl.Name
-	}
-	cw.Write(rec)
 	for i := 0; i < n; i++ {
-		for j, c := range f.cols {
-			switch x := c.(type) {
-			case []string:
-				rec[j] = x[i]
-			case []int64:
-				rec[j] = strconv.FormatInt(x[i], 10)
-				if v := f.valid[j]; v != nil && !v[i] {
-					rec[j] = ""
-				}
-			case []float64:
-				rec[j] = formatFloatCell(x[i])
-			case []bool:
-				rec[j] = strconv.FormatBool(x[i])
-			case [][]int64:
-				parts := make([]string, len(x[i]))
-				for k, n := range x[i] {
-					parts[k] = strconv.FormatInt(n, 10)
-				}
-				rec[j] = strings.Join(parts, ";")
-			case [][]string:
-				rec[j] = strings.Join(x[i], ";")
-			}
+		for j := range f.cols {
+			rec[j] = f.cell(j, i)
 		}
 		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// Columns are the frame's column names in order.
+func (f *Frame) Columns() []string {
+	names := make([]string, len(f.fields))
+	for j, fl := range f.fields {
+		names[j] = fl.Name
+	}
+	return names
+}
+
+// TextRows is the frame as the text cells of its CSV form (WriteCSV) without
+// writing CSV: what ReadRows gives back for the frame's CSV file (whose
+// reader turns a quoted "\r\n" into "\n", as here); file names it in
+// messages.
+func (f *Frame) TextRows(file string) *Rows {
+	n := f.Rows()
+	out := &Rows{File: file, Header: f.Columns(), Cells: make([][]string, n)}
+	cells := make([]string, n*len(f.cols))
+	for i := range out.Cells {
+		row := cells[i*len(f.cols) : (i+1)*len(f.cols) : (i+1)*len(f.cols)]
+		for j := range f.cols {
+			row[j] = f.cell(j, i)
+			if strings.Contains(row[j], "\r\n") {
+				row[j] = strings.ReplaceAll(row[j], "\r\n", "\n")
+			}
+		}
+		out.Cells[i] = row
+	}
+	return out
+}
+
+// cell is the CSV text of column j's row i.
+func (f *Frame) cell(j, i int) string {
+	switch x := f.cols[j].(type) {
+	case []string:
+		return x[i]
+	case []int64:
+		if v := f.valid[j]; v != nil && !v[i] {
+			return ""
+		}
+		return strconv.FormatInt(x[i], 10)
+	case []float64:
+		return formatFloatCell(x[i])
+	case []bool:
+		return strconv.FormatBool(x[i])
+	case [][]int64:
+		parts := make([]string, len(x[i]))
+		for k, n := range x[i] {
+			parts[k] = strconv.FormatInt(n, 10)
+		}
+		return strings.Join(parts, ";")
+	case [][]string:
+		return strings.Join(x[i], ";")
+	}
+	panic(fmt.Sprintf("reports: frame column of type %T", f.cols[j]))
 }
 
 // record builds one Arrow record of the frame; NaN floats become nulls.

@@ -17,31 +17,31 @@ import (
 // rows): analysis/duet's tables of the PathDuet benchmarks, and the
 // timelines the report plots.
 const (
-	// frameDuetBenchmarks: duet.TableBenchmarks, one row per
+	// FrameDuetBenchmarks: duet.TableBenchmarks, one row per
 	// benchmark-env key (CI and U test, verdict, relative difference, MDS).
-	frameDuetBenchmarks = "duet-benchmarks"
-	// frameDuetOverlaps: duet.TableOverlaps, per duet key and minimum
+	FrameDuetBenchmarks = "duet-benchmarks"
+	// FrameDuetOverlaps: duet.TableOverlaps, per duet key and minimum
 	// overlap ratio.
-	frameDuetOverlaps = "duet-overlaps"
-	// frameDuetMDS: duet.TableMDS, per key and emulated slowdown of B.
-	frameDuetMDS = "duet-mds"
-	// frameDuetMatch: duet.TableMatch, the A/A match ratios per
+	FrameDuetOverlaps = "duet-overlaps"
+	// FrameDuetMDS: duet.TableMDS, per key and emulated slowdown of B.
+	FrameDuetMDS = "duet-mds"
+	// FrameDuetMatch: duet.TableMatch, the A/A match ratios per
 	// (environment, suite, type, slowdown): the MDS curves.
-	frameDuetMatch = "duet-match"
-	// frameDuetSpeedup: duet's "speedup" table, duet's runtime against seqn's.
-	frameDuetSpeedup = "duet-speedup"
-	// frameDuetTimeline: the plotted runs' iterations, one row per A or B
+	FrameDuetMatch = "duet-match"
+	// FrameDuetSpeedup: duet's "speedup" table, duet's runtime against seqn's.
+	FrameDuetSpeedup = "duet-speedup"
+	// FrameDuetTimeline: the plotted runs' iterations, one row per A or B
 	// iteration: the key (environment, suite, benchmark, version, type),
 	// the run (instance, run), pair A or B, the recorded iteration index,
 	// start_s and end_s (s since the run's first kept start) and time_ns
 	// (the recorded duration).
-	frameDuetTimeline = "duet-timeline"
-	// frameDuetPairs: the plotted runs' pairs at the minimum overlap
-	// ratio, one row per pair: the key and run as in frameDuetTimeline,
+	FrameDuetTimeline = "duet-timeline"
+	// FrameDuetPairs: the plotted runs' pairs at the minimum overlap
+	// ratio, one row per pair: the key and run as in FrameDuetTimeline,
 	// the recorded iterations of the paired A and B (a_iteration,
 	// b_iteration), the overlap's start_s and end_s, and its rate
 	// min(overlap/time_a, overlap/time_b).
-	frameDuetPairs = "duet-pairs"
+	FrameDuetPairs = "duet-pairs"
 )
 
 // maxDuetTimelines bounds the duet runs kept for timeline plots;
@@ -240,11 +240,11 @@ func (r *Report) duetFrame(name string) (*reports.Frame, error) {
 		d = &duet.Report{}
 	}
 	switch name {
-	case frameDuetTimeline:
+	case FrameDuetTimeline:
 		return r.duetTimelineFrame(), nil
-	case frameDuetPairs:
+	case FrameDuetPairs:
 		return r.duetPairsFrame(), nil
-	case frameDuetBenchmarks:
+	case FrameDuetBenchmarks:
 		return r.duetBenchmarksFrame(d), nil
 	}
 	return d.Frame(strings.TrimPrefix(name, "duet-"))
@@ -280,7 +280,7 @@ func (r *Report) duetBenchmarksFrame(d *duet.Report) *reports.Frame {
 // isDuetFrame reports whether name is one of the duet frames.
 func isDuetFrame(name string) bool {
 	switch name {
-	case frameDuetBenchmarks, frameDuetOverlaps, frameDuetMDS, frameDuetMatch, frameDuetSpeedup, frameDuetTimeline, frameDuetPairs:
+	case FrameDuetBenchmarks, FrameDuetOverlaps, FrameDuetMDS, FrameDuetMatch, FrameDuetSpeedup, FrameDuetTimeline, FrameDuetPairs:
 		return true
 	}
 	return false

@@ -15,42 +15,74 @@ import (
 const (
 	// FramePlan: one row per benchmark run, the plan (PlanColumns).
 	FramePlan = "plan"
-	// frameSteadyForks: steady-state detection per fork (steady.TableForks
+	// FrameSteadyForks: steady-state detection per fork (steady.TableForks
 	// of the PathSteady benchmarks).
-	frameSteadyForks = "steady-forks"
-	// frameReconfigure: dynamic reconfiguration per benchmark and criterion
+	FrameSteadyForks = "steady-forks"
+	// FrameReconfigure: dynamic reconfiguration per benchmark and criterion
 	// (reconfigure.TableBenchmarks of the PathShort benchmarks).
-	frameReconfigure = "reconfigure"
-	// frameForkSeries: the plotted forks' iteration values, one row per
+	FrameReconfigure = "reconfigure"
+	// FrameForkSeries: the plotted forks' iteration values, one row per
 	// kept point: the run, the fork (instance, trial, fork), its class,
 	// st_index (−1 unless steady), the recommended warmup_iterations, and
 	// the point's 0-based iteration and value_ns.
-	frameForkSeries = "fork-series"
-	// frameForkSegments: the plotted forks' segments, one row per segment.
-	frameForkSegments = "fork-segments"
-	// frameForkCROPS: the plotted forks' CROPS penalty selection, one row
+	FrameForkSeries = "fork-series"
+	// FrameForkSegments: the plotted forks' segments, one row per segment.
+	FrameForkSegments = "fork-segments"
+	// FrameForkCROPS: the plotted forks' CROPS penalty selection, one row
 	// per (fork, penalty): penalty, changepoints, chosen_penalty (empty
 	// without CROPS).
-	frameForkCROPS = "fork-crops"
-	// frameCompare: the A/B comparison of consecutive versions, one row
+	FrameForkCROPS = "fork-crops"
+	// FrameCompare: the A/B comparison of consecutive versions, one row
 	// per benchmark and version pair (empty with one version per project).
-	frameCompare = "compare"
-	// frameDistributions: per benchmark run the quantiles of its
+	FrameCompare = "compare"
+	// FrameDistributions: per benchmark run the quantiles of its
 	// observations, recorded and recommended (the columns of reports.DistributionFrame;
 	// Benchmark.Distributions), drawn as violins in the report.
-	frameDistributions = "distributions"
-	// frameConsidered: per benchmark run the configurations trim
+	FrameDistributions = "distributions"
+	// FrameConsidered: per benchmark run the configurations trim
 	// evaluated (Benchmark.Considered), one row each: the run, its
 	// instances, trials, forks, iterations, slices, time_s, its
 	// detectable_slowdown under the user's test and met (the first that
 	// met the target is the recommendation); the report draws them
 	// against time.
-	frameConsidered = "considered"
-	// frameSeries: per benchmark run its observations in recorded order
+	FrameConsidered = "considered"
+	// FrameSeries: per benchmark run its observations in recorded order
 	// (Benchmark.Series; the columns of reports.SeriesFrame), drawn per
 	// fork in the report.
-	frameSeries = "series"
+	FrameSeries = "series"
 )
+
+// FrameFile names one data table of Report.Frame and its file in an
+// output directory (benchtrim trim --out-dir).
+type FrameFile struct {
+	// Name is what Report.Frame takes.
+	Name string
+	// File is the table's file name in the directory, written as CSV.
+	File string
+}
+
+// Frames are every data table Report.Frame returns, the plan first, in the
+// order an output directory lists their files: the list the page
+// (reports/report) reads and `benchtrim report DIR` reads back.
+var Frames = []FrameFile{
+	{FramePlan, "plan.csv"},
+	{FrameSteadyForks, "steady-forks.csv"},
+	{FrameReconfigure, "reconfigure.csv"},
+	{FrameForkSeries, "fork-series.csv"},
+	{FrameForkSegments, "fork-segments.csv"},
+	{FrameForkCROPS, "fork-crops.csv"},
+	{FrameCompare, "compare.csv"},
+	{FrameDuetBenchmarks, "duet-benchmarks.csv"},
+	{FrameDuetOverlaps, "duet-overlaps.csv"},
+	{FrameDuetMDS, "duet-mds.csv"},
+	{FrameDuetMatch, "duet-match.csv"},
+	{FrameDuetSpeedup, "duet-speedup.csv"},
+	{FrameDuetTimeline, "duet-timeline.csv"},
+	{FrameDuetPairs, "duet-pairs.csv"},
+	{FrameDistributions, "distributions.csv"},
+	{FrameConsidered, "considered.csv"},
+	{FrameSeries, "series.csv"},
+}
 
 // PlanColumns are the columns of the plan frame:
 //
@@ -112,9 +144,10 @@ var PlanColumns = []string{"project", "version", "benchmark", "params", "mode", 
 	"minimum_split_error_median", "minimum_split_agreement", "minimum_split_time_share",
 	"previous_version", "previous_version_error", "previous_version_agrees", "minimum_previous_version_error", "minimum_previous_version_agrees", "version_change", "duet_verdict", "command", "repeat", "instances_side_by_side", "seed"}
 
-// Frame returns a data table by name (FramePlan, frameSteadyForks,
-// frameReconfigure, frameForkSeries, frameForkSegments, frameForkCROPS,
-// frameCompare, frameDistributions, frameConsidered, frameSeries and the FrameDuet… tables).
+// Frame returns a data table by name: one of Frames (FramePlan,
+// FrameSteadyForks, FrameReconfigure, FrameForkSeries, FrameForkSegments,
+// FrameForkCROPS, FrameCompare, FrameDistributions, FrameConsidered,
+// FrameSeries and the FrameDuet… tables).
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	if isDuetFrame(name) {
 		return r.duetFrame(name)
@@ -122,25 +155,25 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 	switch name {
 	case FramePlan:
 		return r.planFrame(), nil
-	case frameSteadyForks:
+	case FrameSteadyForks:
 		if r.Steady == nil {
 			return (&steady.Report{}).Frame(steady.TableForks)
 		}
 		return r.Steady.Frame(steady.TableForks)
-	case frameReconfigure:
+	case FrameReconfigure:
 		if r.Reconfigure == nil {
 			return (&reconfigure.Report{}).Frame(reconfigure.TableBenchmarks)
 		}
 		return r.Reconfigure.Frame(reconfigure.TableBenchmarks)
-	case frameForkSeries:
+	case FrameForkSeries:
 		return r.forkSeriesFrame(), nil
-	case frameForkSegments:
+	case FrameForkSegments:
 		return r.forkSegmentsFrame(), nil
-	case frameForkCROPS:
+	case FrameForkCROPS:
 		return r.forkCROPSFrame(), nil
-	case frameConsidered:
+	case FrameConsidered:
 		return r.consideredFrame(), nil
-	case frameSeries:
+	case FrameSeries:
 		var ss []reports.RunSeries
 		for i := range r.Benchmarks {
 			if len(r.Benchmarks[i].Series.Points) > 0 {
@@ -148,13 +181,13 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 			}
 		}
 		return reports.SeriesFrame(ss), nil
-	case frameDistributions:
+	case FrameDistributions:
 		var ds []reports.Distribution
 		for i := range r.Benchmarks {
 			ds = append(ds, r.Benchmarks[i].Distributions...)
 		}
 		return reports.DistributionFrame(ds), nil
-	case frameCompare:
+	case FrameCompare:
 		return r.compareFrame(), nil
 	}
 	return nil, fmt.Errorf("trim: no data table %q", name)

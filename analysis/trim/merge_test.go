@@ -77,8 +77,8 @@ func outputs(t *testing.T, r *Report) map[string]string {
 		}
 		out[name] = b.String()
 	}
-	for _, name := range []string{FramePlan, frameSteadyForks, frameReconfigure, frameForkSeries, frameForkSegments, frameForkCROPS, frameCompare,
-		frameDuetBenchmarks, frameDuetOverlaps, frameDuetMDS, frameDuetMatch, frameDuetSpeedup, frameDuetTimeline, frameDuetPairs} {
+	for _, name := range []string{FramePlan, FrameSteadyForks, FrameReconfigure, FrameForkSeries, FrameForkSegments, FrameForkCROPS, FrameCompare,
+		FrameDuetBenchmarks, FrameDuetOverlaps, FrameDuetMDS, FrameDuetMatch, FrameDuetSpeedup, FrameDuetTimeline, FrameDuetPairs} {
 		f, err := r.Frame(name)
 		if err != nil {
 			t.Fatal(err)

@@ -364,7 +364,7 @@ func TestDuet(t *testing.T) {
 			t.Errorf("%s %s: duet_verdict %q", row["benchmark"], row["mode"], row["duet_verdict"])
 		}
 	}
-	keys := frameRows(t, rep, frameDuetBenchmarks)
+	keys := frameRows(t, rep, FrameDuetBenchmarks)
 	if len(keys) != len(rep.Duet.Benchmarks) {
 		t.Errorf("duet-benchmarks: %d rows, want %d", len(keys), len(rep.Duet.Benchmarks))
 	}
@@ -375,10 +375,10 @@ func TestDuet(t *testing.T) {
 		}
 	}
 	// Two suites (renaissance, dacapo), one environment.
-	if n := len(frameRows(t, rep, frameDuetMatch)); n != 2*len(cfg.Types)*len(opt.Duet.Slowdowns) {
+	if n := len(frameRows(t, rep, FrameDuetMatch)); n != 2*len(cfg.Types)*len(opt.Duet.Slowdowns) {
 		t.Errorf("duet-match: %d rows, want one per suite, type and slowdown (%d)", n, 2*len(cfg.Types)*len(opt.Duet.Slowdowns))
 	}
-	tl := frameRows(t, rep, frameDuetTimeline)
+	tl := frameRows(t, rep, FrameDuetTimeline)
 	perKey := map[string]int{}
 	iters := map[string]bool{}
 	for _, row := range tl {
@@ -391,7 +391,7 @@ func TestDuet(t *testing.T) {
 	if len(perKey) != len(cfg.Benchmarks) {
 		t.Errorf("timelines of %d benchmarks, want %d", len(perKey), len(cfg.Benchmarks))
 	}
-	pairs := frameRows(t, rep, frameDuetPairs)
+	pairs := frameRows(t, rep, FrameDuetPairs)
 	if len(pairs) == 0 {
 		t.Error("no pairs in the timelines")
 	}
@@ -505,7 +505,7 @@ func TestDuetTimelineFixture(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, r := range frameRows(t, rep, frameDuetTimeline) {
+	for _, r := range frameRows(t, rep, FrameDuetTimeline) {
 		if r["run"] != "0" {
 			t.Errorf("timeline row of run %s, want run 0", r["run"])
 		}
@@ -533,7 +533,7 @@ func TestDuetTimelineFixture(t *testing.T) {
 			want = append(want, r)
 		}
 	}
-	pairs := frameRows(t, rep, frameDuetPairs)
+	pairs := frameRows(t, rep, FrameDuetPairs)
 	if len(pairs) != len(want) || len(want) == 0 {
 		t.Fatalf("%d pairs, the reference has %d above m = 0.4 in run 0", len(pairs), len(want))
 	}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/analysis/trim"
 )
 
 // run is one benchmark run of the plan with what its section shows: its
@@ -33,7 +35,7 @@ type run struct {
 // the duet verdict) from d's frames.
 func runsOf(d *pageData, plan *frame) []*run {
 	dists := map[string]map[string]*violin{}
-	if df := d.frame(frameDistributions); df != nil {
+	if df := d.frame(trim.FrameDistributions); df != nil {
 		for i := range df.Cells {
 			k := df.key(i)
 			if dists[k] == nil {
@@ -58,7 +60,7 @@ func runsOf(d *pageData, plan *frame) []*run {
 		phase string
 	}
 	series := map[string][]pt{}
-	if sf := d.frame(frameSeries); sf != nil {
+	if sf := d.frame(trim.FrameSeries); sf != nil {
 		for i := range sf.Cells {
 			k := sf.key(i)
 			fork := "fork " + sf.s(i, "fork")
@@ -69,7 +71,7 @@ func runsOf(d *pageData, plan *frame) []*run {
 		}
 	}
 	steadyAt := map[string]int{} // key + "\x00" + fork label → st (1-based)
-	if sf := d.frame("steady-forks"); sf != nil {
+	if sf := d.frame(trim.FrameSteadyForks); sf != nil {
 		for i := range sf.Cells {
 			if st := sf.n(i, "st_index"); !math.IsNaN(st) && sf.s(i, "class") == "steady state" {
 				fork := "fork " + sf.s(i, "fork")
@@ -81,13 +83,13 @@ func runsOf(d *pageData, plan *frame) []*run {
 		}
 	}
 	considered := map[string][]int{}
-	if cf := d.frame(frameConsidered); cf != nil {
+	if cf := d.frame(trim.FrameConsidered); cf != nil {
 		for i := range cf.Cells {
 			considered[cf.key(i)] = append(considered[cf.key(i)], i)
 		}
 	}
 	cmps := map[string]int{}
-	if cf := d.frame("compare"); cf != nil {
+	if cf := d.frame(trim.FrameCompare); cf != nil {
 		for i := range cf.Cells {
 			k := strings.Join([]string{cf.s(i, "project"), cf.s(i, "test"), cf.s(i, "benchmark"), cf.s(i, "params"), cf.s(i, "mode")}, "\x00")
 			cmps[k] = i

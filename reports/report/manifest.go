@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchtrim/benchtrim/analysis/trim"
 	"github.com/benchtrim/benchtrim/internal/regular"
 )
 
@@ -117,8 +118,8 @@ func verify(dir string, skip ...string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := sums[frameFiles[0].File]; !ok {
-		return fmt.Errorf("%s: %s does not list %s", dir, manifestName, frameFiles[0].File)
+	if _, ok := sums[trim.Frames[0].File]; !ok {
+		return fmt.Errorf("%s: %s does not list %s", dir, manifestName, trim.Frames[0].File)
 	}
 	names := make([]string, 0, len(sums))
 	for n := range sums {
@@ -140,7 +141,7 @@ func verify(dir string, skip ...string) error {
 			return fmt.Errorf("%s: %s does not match %s (sha256 %.12s…, listed %.12s…): the file was changed or half-written; run trim --out-dir %s again", dir, n, manifestName, got, sums[n], dir)
 		}
 	}
-	for _, f := range frameFiles {
+	for _, f := range trim.Frames {
 		if _, listed := sums[f.File]; !listed {
 			if _, err := os.Stat(filepath.Join(dir, f.File)); err == nil {
 				return fmt.Errorf("%s: %s is not in %s: the folder mixes files of two runs; run trim --out-dir %s again", dir, f.File, manifestName, dir)

@@ -3,11 +3,14 @@
 // and filter tables, no network requests, so it opens from disk.
 //
 // It sits at the end of benchtrim's flow, after analysis/trim: it reads
-// only the data files trim writes (frameFiles: the plan and the analyses'
+// only the data files trim writes (trim.Frames: the plan and the analyses'
 // frames, as CSV, Arrow or Parquet), either from a directory (loadDir, what
 // `benchtrim report DIR` does) or from the frames in memory (fromFrames,
-// what `benchtrim trim --out-dir` does), so a page rebuilt from saved
-// files is the page trim wrote.
+// what `benchtrim trim --out-dir` does, with the cells of their CSV form
+// and no CSV in between), so a page rebuilt from saved files is the page
+// trim wrote. Each section of the page declares the columns it reads from
+// each frame (sections, in columns.go): a frame without one is an error
+// naming the frame and the column, never a blank cell.
 //
 // The page starts with the answer (the suite's time before and after, the
 // share of trimmed benchmarks whose estimate stays within 1, 3 and 5 %),
@@ -15,7 +18,7 @@
 // benchmark, change rate per benchmark, the plan), steady (worst forks with
 // segments, st and the recommended warmup; steady-state starts against the
 // recorded warmup; classes), reconfigure (stop points, time per criterion),
-// the versions compared and, when the Source has the frameDistributions
+// the versions compared and, when the Source has the trim.FrameDistributions
 // table, per benchmark a violin of the iteration values per version and
 // configuration (folded for suites of more than three benchmarks). Every
 // table scrolls inside its own wrapper, so the page never grows wider than
@@ -35,55 +38,23 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/analysis/trim"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/reports/chart"
 )
 
-// frameFiles names the data files of a trim output directory by frame name
-// (analysis/trim's Frame names); the plan is required, the others optional.
-var frameFiles = []struct{ Frame, File string }{
-	{"plan", "plan.csv"},
-	{"steady-forks", "steady-forks.csv"},
-	{"reconfigure", "reconfigure.csv"},
-	{"fork-series", "fork-series.csv"},
-	{"fork-segments", "fork-segments.csv"},
-	{"fork-crops", "fork-crops.csv"},
-	{"compare", "compare.csv"},
-	{"duet-benchmarks", "duet-benchmarks.csv"},
-	{"duet-overlaps", "duet-overlaps.csv"},
-	{"duet-mds", "duet-mds.csv"},
-	{"duet-match", "duet-match.csv"},
-	{"duet-speedup", "duet-speedup.csv"},
-	{"duet-timeline", "duet-timeline.csv"},
-	{"duet-pairs", "duet-pairs.csv"},
-	{frameDistributions, "distributions.csv"},
-	{frameConsidered, "considered.csv"},
-	{frameSeries, "series.csv"},
-}
-
-// frameDistributions names the optional frame of the iteration values'
-// distributions (the columns of reports.DistributionFrame, made by
-// reports.DistributionFrame): per benchmark run and configuration its
-// quantiles, drawn as violins. A Source without it (Frame returns an
-// error for the name) gives a page without the distributions section.
-const frameDistributions = "distributions"
-
-// frameConsidered names the optional frame of the configurations trim
-// considered per run (analysis/trim's considered frame: instances,
-// trials, forks, iterations, slices, time_s, detectable_slowdown, met),
-// drawn in each run's section as detectable slowdown against time.
-const frameConsidered = "considered"
-
-// frameSeries names the optional frame of each run's observations in
-// recorded order (the columns of reports.SeriesFrame), drawn per fork in
-// each run's section.
-const frameSeries = "series"
-
-// optional reports whether a Source may lack the frame name (a page
-// without it leaves out what it draws).
+// The optional frames: a Source without one (Frame returns an error for
+// the name) gives a page without what it draws.
+//
+//	trim.FrameDistributions  per run and configuration the quantiles of the
+//	                         iteration values (reports.DistributionFrame), drawn as violins
+//	trim.FrameConsidered     the configurations trim considered per run, drawn
+//	                         as detectable slowdown against time
+//	trim.FrameSeries         each run's observations in recorded order
+//	                         (reports.SeriesFrame), drawn per fork
 func optional(name string) bool {
-	return name == frameDistributions || name == frameConsidered || name == frameSeries
+	return name == trim.FrameDistributions || name == trim.FrameConsidered || name == trim.FrameSeries
 }
 
 // sourceFrame is src.Frame(name), or nil without an error for an optional
@@ -97,27 +68,38 @@ func sourceFrame(src Source, name string) (*reports.Frame, error) {
 }
 
 // pageData is what the page is built from: the rows of each frame by name,
-// and the frames the page read (frame), whose columns it checks.
+// the frames the page read (frame), and the section being written, which
+// declares the columns it reads (sections).
 type pageData struct {
 	frames map[string]*reports.Rows
 	made   map[string]*frame
+	// strict requires the columns sections read where a frame has them
+	// (columns.opt) too, and every declared column of the frames that
+	// have no rows: the test of the page on trim's own frames.
+	strict bool
+	// section is the section being written; undeclared are the columns
+	// a section read without declaring them.
+	section    *section
+	undeclared map[string]bool
 }
 
-// loadDir reads the files of dir (frameFiles), once verify found the folder a
-// complete set (its manifest lists every file with its content; the page
-// report.html is not checked, being what is rebuilt from the rest).
+// loadDir reads the files of dir (trim.Frames), once verify found the
+// folder a complete set (its manifest lists every file with its content;
+// the page report.html is not checked, being what is rebuilt from the
+// rest).
 func loadDir(dir string) (*pageData, error) {
-	if _, err := os.Stat(filepath.Join(dir, frameFiles[0].File)); os.IsNotExist(err) {
+	plan := trim.Frames[0].File
+	if _, err := os.Stat(filepath.Join(dir, plan)); os.IsNotExist(err) {
 		return nil, fmt.Errorf("%s: no plan (write it with benchtrim trim --out-dir %s)", dir, dir)
 	}
 	if err := verify(dir, "report.html"); err != nil {
 		return nil, err
 	}
 	d := &pageData{frames: map[string]*reports.Rows{}}
-	for _, f := range frameFiles {
+	for _, f := range trim.Frames {
 		p := filepath.Join(dir, f.File)
 		if _, err := os.Stat(p); err != nil {
-			if f.Frame == "plan" {
+			if f.Name == trim.FramePlan {
 				return nil, fmt.Errorf("%s: no plan (write it with benchtrim trim --out-dir %s)", dir, dir)
 			}
 			continue
@@ -126,40 +108,38 @@ func loadDir(dir string) (*pageData, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.frames[f.Frame] = rows
+		d.frames[f.Name] = rows
 	}
 	return d, nil
 }
 
-// fromFrames builds pageData from frames in memory, through the CSV form loadDir
-// reads, so both give the same page.
+// fromFrames builds pageData from frames in memory, with the cells
+// loadDir reads from their CSV files (reports.Frame.TextRows), so both
+// give the same page.
 func fromFrames(frames map[string]*reports.Frame) (*pageData, error) {
 	d := &pageData{frames: map[string]*reports.Rows{}}
-	for name, f := range frames {
-		var buf bytes.Buffer
-		if err := f.WriteCSV(&buf); err != nil {
-			return nil, err
+	for _, f := range trim.Frames {
+		if fr := frames[f.Name]; fr != nil {
+			d.frames[f.Name] = fr.TextRows(f.File)
 		}
-		rows, err := reports.ReadCSVRows(&buf, name+".csv")
-		if err != nil {
-			return nil, err
-		}
-		d.frames[name] = rows
 	}
-	if d.frames["plan"] == nil {
+	if d.frames[trim.FramePlan] == nil {
 		return nil, fmt.Errorf("report: no plan frame")
 	}
 	return d, nil
 }
 
-// frame is a Rows with cells looked up by column name.
+// frame is a Rows with cells looked up by column name, for the section
+// being written.
 type frame struct {
 	*reports.Rows
+	frame string // its name in trim.Frames
+	d     *pageData
 	col   map[string]int
 	multi int // 0 unknown, 1 one version per project, 2 several
-	// missing are the columns the page asked for that its file does not
-	// have.
-	missing map[string]bool
+	// reads are the columns of this frame that readsFor declares.
+	reads    map[string]bool
+	readsFor *section
 }
 
 func (d *pageData) frame(name string) *frame {
@@ -170,7 +150,7 @@ func (d *pageData) frame(name string) *frame {
 	if r == nil || len(r.Cells) == 0 {
 		return nil
 	}
-	f := &frame{Rows: r, col: map[string]int{}}
+	f := &frame{Rows: r, frame: name, d: d, col: map[string]int{}}
 	for i, h := range r.Header {
 		f.col[h] = i
 	}
@@ -181,49 +161,34 @@ func (d *pageData) frame(name string) *frame {
 	return f
 }
 
-// checkColumns fails when the page asked a frame for a column its file
-// does not have: a file of another frame put in its place (with a
-// manifest made anew), or of a build that wrote other columns; the page
-// would show empty cells and say nothing.
-func (d *pageData) checkColumns() error {
-	for _, ff := range frameFiles {
-		f := d.made[ff.Frame]
-		if f == nil || len(f.missing) == 0 {
-			continue
-		}
-		cols := make([]string, 0, len(f.missing))
-		for c := range f.missing {
-			cols = append(cols, c)
-		}
-		sort.Strings(cols)
-		return fmt.Errorf("%s: no column %s, which the %s frame of benchtrim trim has (the file of another frame, or of another build?)",
-			f.File, strings.Join(cols, ", "), ff.Frame)
-	}
-	return nil
-}
-
+// s is the text of column c in row i ("" where the frame has no such
+// column, which only a column the section reads where the frame has it
+// may be: checkColumns fails on the others before the page is written).
 func (f *frame) s(i int, c string) string {
+	if f.readsFor != f.d.section {
+		f.reads, f.readsFor = f.d.section.columns(f.frame), f.d.section
+	}
+	if !f.reads[c] {
+		f.d.undeclare(f.frame, c)
+	}
 	j, ok := f.col[c]
-	if !ok && f.missing == nil {
-		f.missing = map[string]bool{}
-	}
-	if !ok {
-		f.missing[c] = true
-	}
 	if !ok || j >= len(f.Cells[i]) {
 		return ""
 	}
 	return f.Cells[i][j]
 }
 
-// opt is s for a column only some frames have (the key columns a
-// frame of one project or one version leaves out): its absence is not
-// checked.
-func (f *frame) opt(i int, c string) string {
-	if j, ok := f.col[c]; ok && j < len(f.Cells[i]) {
-		return f.Cells[i][j]
+// opt is s for a column the section reads where the frame has it (the
+// key columns a frame of one project or one version leaves out).
+func (f *frame) opt(i int, c string) string { return f.s(i, c) }
+
+// keyCell is opt for a key column, "" without reading it where the frame
+// has no such column (the compare frame names its versions base and test).
+func (f *frame) keyCell(i int, c string) string {
+	if _, ok := f.col[c]; !ok {
+		return ""
 	}
-	return ""
+	return f.s(i, c)
 }
 
 func (f *frame) n(i int, c string) float64 {
@@ -236,11 +201,11 @@ func (f *frame) n(i int, c string) float64 {
 
 func (f *frame) name(i int) string {
 	n := f.s(i, "benchmark")
-	if p := f.opt(i, "params"); p != "" {
+	if p := f.keyCell(i, "params"); p != "" {
 		n += "[" + p + "]"
 	}
 	if f.multiVersion() {
-		n += " @" + f.opt(i, "version")
+		n += " @" + f.keyCell(i, "version")
 	}
 	return n
 }
@@ -252,7 +217,7 @@ func (f *frame) multiVersion() bool {
 		f.multi = 1
 		seen := map[string]string{}
 		for i := range f.Cells {
-			p, v := f.opt(i, "project"), f.opt(i, "version")
+			p, v := f.keyCell(i, "project"), f.keyCell(i, "version")
 			if w, ok := seen[p]; ok && w != v {
 				f.multi = 2
 				break
@@ -264,48 +229,66 @@ func (f *frame) multiVersion() bool {
 }
 
 func (f *frame) key(i int) string {
-	return strings.Join([]string{f.opt(i, "project"), f.opt(i, "version"), f.s(i, "benchmark"), f.opt(i, "params"), f.opt(i, "mode")}, "\x00")
+	return strings.Join([]string{f.keyCell(i, "project"), f.keyCell(i, "version"), f.s(i, "benchmark"), f.keyCell(i, "params"), f.keyCell(i, "mode")}, "\x00")
 }
 
-// writeData renders the page.
+// writeData renders the page: each section in turn, reading the columns
+// it declares (sections); checkColumns first fails on a frame without one.
 func writeData(w io.Writer, d *pageData) error {
-	plan := d.frame("plan")
+	plan := d.frame(trim.FramePlan)
 	if plan == nil {
 		return fmt.Errorf("report: the plan is empty")
+	}
+	if err := d.checkColumns(); err != nil {
+		return err
 	}
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>benchtrim trim report</title>\n<style>")
 	b.WriteString(css)
 	b.WriteString("</style></head><body>\n<h1>benchtrim trim report</h1>\n")
+	d.in(secNav)
 	writeNav(&b, d)
+	d.in(secAnswer)
 	writeAnswer(&b, plan)
+	d.in(secRuns)
 	runs := runsOf(d, plan)
+	d.in(secTradeoff)
 	writeSuiteTradeoff(&b, plan)
-	writeIndex(&b, plan, d.frame("compare"), runs)
+	d.in(secIndex)
+	writeIndex(&b, plan, d.frame(trim.FrameCompare), runs)
+	d.in(secRuns)
 	if err := writeRunSections(&b, d, plan, runs); err != nil {
 		return err
 	}
+	d.in(secTrim)
 	writeTrim(&b, plan)
+	d.in(secParams)
 	writeParams(&b, plan, runs)
-	if sf := d.frame("steady-forks"); sf != nil {
-		writeSteady(&b, plan, sf, d.frame("fork-series"), d.frame("fork-segments"))
+	d.in(secSteady)
+	if sf := d.frame(trim.FrameSteadyForks); sf != nil {
+		writeSteady(&b, plan, sf, d.frame(trim.FrameForkSeries), d.frame(trim.FrameForkSegments))
 	}
-	if cf := d.frame("fork-crops"); cf != nil {
+	d.in(secChangepoint)
+	if cf := d.frame(trim.FrameForkCROPS); cf != nil {
 		writeCROPS(&b, cf)
 	}
-	if rf := d.frame("reconfigure"); rf != nil {
+	d.in(secReconfigure)
+	if rf := d.frame(trim.FrameReconfigure); rf != nil {
 		writeReconfigure(&b, rf)
 	}
-	if cf := d.frame("compare"); cf != nil {
+	d.in(secCompare)
+	if cf := d.frame(trim.FrameCompare); cf != nil {
 		writeCompare(&b, cf)
 	}
-	if df := d.frame("duet-benchmarks"); df != nil {
-		writeDuet(&b, df, d.frame("duet-match"), d.frame("duet-timeline"), d.frame("duet-pairs"), d.frame("duet-speedup"))
+	d.in(secDuet)
+	if df := d.frame(trim.FrameDuetBenchmarks); df != nil {
+		writeDuet(&b, df, d.frame(trim.FrameDuetMatch), d.frame(trim.FrameDuetTimeline), d.frame(trim.FrameDuetPairs), d.frame(trim.FrameDuetSpeedup))
 	}
+	d.in(nil)
 	b.WriteString("<script>")
 	b.WriteString(js)
 	b.WriteString("</script>\n</body></html>\n")
-	if err := d.checkColumns(); err != nil {
+	if err := d.undeclaredError(); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, b.String())
@@ -508,10 +491,10 @@ func median(x []float64) float64 {
 // every section the page has.
 func writeNav(b *strings.Builder, d *pageData) {
 	links := [][2]string{{"answer", "Answer"}, {"tradeoff", "Trade-off"}, {"index", "Benchmarks"}, {"trim", "Configurations and time"}}
-	plan := d.frame("plan")
-	for _, s := range []struct{ frame, id, name string }{{"", "params", "Scores by @Param"}, {"steady-forks", "steady", "Steady state"},
-		{"fork-crops", "changepoint", "Change points"}, {"reconfigure", "reconfigure", "Dynamic reconfiguration"},
-		{"compare", "compare", "Versions compared"}, {"duet-benchmarks", "duet", "Duet"}} {
+	plan := d.frame(trim.FramePlan)
+	for _, s := range []struct{ frame, id, name string }{{"", "params", "Scores by @Param"}, {trim.FrameSteadyForks, "steady", "Steady state"},
+		{trim.FrameForkCROPS, "changepoint", "Change points"}, {trim.FrameReconfigure, "reconfigure", "Dynamic reconfiguration"},
+		{trim.FrameCompare, "compare", "Versions compared"}, {trim.FrameDuetBenchmarks, "duet", "Duet"}} {
 		if s.frame == "" {
 			hasParams := false
 			for i := range plan.Cells {
@@ -774,16 +757,16 @@ type Source interface {
 	Frame(name string) (*reports.Frame, error)
 }
 
-// fromSource builds pageData from src's frames (frameFiles), as fromFrames.
+// fromSource builds pageData from src's frames (trim.Frames), as fromFrames.
 func fromSource(src Source) (*pageData, error) {
 	frames := map[string]*reports.Frame{}
-	for _, f := range frameFiles {
-		fr, err := sourceFrame(src, f.Frame)
+	for _, f := range trim.Frames {
+		fr, err := sourceFrame(src, f.Name)
 		if err != nil {
 			return nil, err
 		}
 		if fr != nil {
-			frames[f.Frame] = fr
+			frames[f.Name] = fr
 		}
 	}
 	return fromFrames(frames)
@@ -799,17 +782,17 @@ func WritePage(w io.Writer, src Source) error {
 }
 
 // DirFiles names the files WriteDir writes into a directory with these
-// extra files: the data files (frameFiles), the extras, report.html and the
+// extra files: the data files (trim.Frames), the extras, report.html and the
 // manifest.
 func DirFiles(extra ...string) []string {
 	var out []string
-	for _, f := range frameFiles {
+	for _, f := range trim.Frames {
 		out = append(out, f.File)
 	}
 	return append(append(out, extra...), "report.html", manifestName)
 }
 
-// WriteDir writes src's frames as the CSV files loadDir reads (frameFiles), each
+// WriteDir writes src's frames as the CSV files loadDir reads (trim.Frames), each
 // extra text file (file name → writer), report.html and, last, the
 // manifest of them all into dir; benchtrim report DIR rebuilds the page
 // from them. dir is meant to be a new folder that is then put in place as
@@ -819,8 +802,8 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 		return err
 	}
 	var written []string
-	for _, f := range frameFiles {
-		fr, err := sourceFrame(src, f.Frame)
+	for _, f := range trim.Frames {
+		fr, err := sourceFrame(src, f.Name)
 		if err != nil {
 			return err
 		}
@@ -830,7 +813,7 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 		// Only the tables that apply: a frame without rows (the duet
 		// tables of an input without duet data) is left out, the plan
 		// never; loadDir reads what is there.
-		if fr.Rows() == 0 && f.Frame != "plan" {
+		if fr.Rows() == 0 && f.Name != "plan" {
 			continue
 		}
 		if err := fr.WriteFile(filepath.Join(dir, f.File)); err != nil {

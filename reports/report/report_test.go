@@ -111,15 +111,15 @@ func suiteFiles(t *testing.T, versions ...string) []string {
 func page(t *testing.T, rep Source) []byte {
 	t.Helper()
 	frames := map[string]*reports.Frame{}
-	for _, f := range frameFiles {
-		fr, err := rep.Frame(f.Frame)
+	for _, f := range trim.Frames {
+		fr, err := rep.Frame(f.Name)
 		if err != nil {
-			if f.Frame == frameDistributions {
+			if f.Name == trim.FrameDistributions {
 				continue
 			}
 			t.Fatal(err)
 		}
-		frames[f.Frame] = fr
+		frames[f.Name] = fr
 	}
 	d, err := fromFrames(frames)
 	if err != nil {
@@ -721,7 +721,7 @@ func TestSize500(t *testing.T) {
 		ds = append(ds, reports.Distribution{Key: b.Key, Configuration: "recorded", Values: rec},
 			reports.Distribution{Key: b.Key, Configuration: "recommended", Values: rec[:160]})
 	}
-	raw := page(t, withFrames{rep, map[string]*reports.Frame{frameDistributions: reports.DistributionFrame(ds)}})
+	raw := page(t, withFrames{rep, map[string]*reports.Frame{trim.FrameDistributions: reports.DistributionFrame(ds)}})
 	if n := bytes.Count(expand(t, raw), []byte(`<svg class="plot density"`)); n != 500 {
 		t.Errorf("%d density plots, want one per run", n)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/analysis/trim"
 )
 
 // The page's section per benchmark run: reached from the index, folded
@@ -244,7 +246,7 @@ func runDensity(plan *frame, r *run) string {
 // configurations trim considered for r, the recorded one and the fixed
 // minimum, "" when trim considered none.
 func runTradeoff(d *pageData, plan *frame, r *run) string {
-	cf := d.frame(frameConsidered)
+	cf := d.frame(trim.FrameConsidered)
 	if cf == nil || len(r.considered) == 0 {
 		return ""
 	}
@@ -277,7 +279,7 @@ func runTradeoff(d *pageData, plan *frame, r *run) string {
 // recording detects in 80 % of A/B runs: smaller changes are within its
 // noise).
 func writeRunChange(b *strings.Builder, d *pageData, plan *frame, r *run) {
-	cf := d.frame("compare")
+	cf := d.frame(trim.FrameCompare)
 	i := r.i
 	if cf == nil {
 		return
