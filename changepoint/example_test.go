@@ -3,6 +3,7 @@ package changepoint_test
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/benchtrim/benchtrim/changepoint"
 )
@@ -56,4 +57,33 @@ func ExampleSelectPenalty() {
 		len(sel.CROPS.Runs), sel.Penalty, sel.Fallback, sel.Segmentation.Changepoints)
 	// Output:
 	// CROPS ran PELT 2 times; penalty 61.4 (fallback true); change points [8]
+}
+
+// Analyze is what `benchtrim changepoint` runs: here on a CSV column read
+// with ReadSeries (a warmup of 8 slow iterations, then a steady state),
+// with the penalty chosen by CROPS and Kneedle as Traini et al. do; CROPS
+// finds too few segmentations for a knee on this series, so the penalty
+// falls back to 15·log 60 (as in ExampleSelectPenalty).
+func ExampleAnalyze() {
+	var csv strings.Builder
+	csv.WriteString("iteration,ns_per_op\n")
+	for i, v := range warmupSeries() {
+		fmt.Fprintf(&csv, "%d,%.3f\n", i+1, v)
+	}
+	x, note, err := changepoint.ReadSeries("fork1.csv", strings.NewReader(csv.String()), "ns_per_op")
+	if err != nil {
+		panic(err)
+	}
+	pen, err := changepoint.ParsePenalty("crops")
+	if err != nil {
+		panic(err)
+	}
+	rep, err := changepoint.Analyze(x, changepoint.AnalyzeOptions{Cost: changepoint.MeanVar, MinSegLen: 2, Penalty: pen})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%d values (skipped: %q); penalty rule %s: %.1f (fallback %v); change points %v\n",
+		rep.N, note, rep.PenaltyRule, float64(rep.Penalty), rep.Fallback, rep.Changepoints)
+	// Output:
+	// 60 values (skipped: ""); penalty rule crops: 61.4 (fallback true); change points [8]
 }
