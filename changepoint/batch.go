@@ -280,7 +280,7 @@ func (b *batchPELT) costRow(u int, tf, st1, st2 float64) {
 		return
 	case b.bounded:
 		boundMeanVar(cc, ce, csf, c1, c2, b.zeros[:u], tf, st1, st2, 0)
-	case b.cost == mean:
+	case b.cost == Mean:
 		for j := range cc {
 			l := tf - csf[j]
 			x := st1 - c1[j]

@@ -48,7 +48,7 @@ func cpuTimer() func() int64 {
 func BenchmarkPELT(b *testing.B) {
 	for _, n := range []int{3000, 30000} {
 		x := benchSeries(n)
-		for _, c := range []Cost{MeanVar, mean} {
+		for _, c := range []Cost{MeanVar, Mean} {
 			for _, simd := range []bool{true, false} {
 				if simd && !haveSIMD {
 					continue
@@ -124,7 +124,7 @@ func BenchmarkReferenceSeries(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/PELT-mean", n), func(b *testing.B) {
 			elapsed := cpuTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := PELT(x, Options{Cost: mean, Penalty: BarrettPenalty(n)}); err != nil {
+				if _, err := PELT(x, Options{Cost: Mean, Penalty: BarrettPenalty(n)}); err != nil {
 					b.Fatal(err)
 				}
 			}

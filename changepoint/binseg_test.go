@@ -44,7 +44,7 @@ func readBinsegCases(t *testing.T) []binsegCase {
 		case len(w) == 6 && w[0] == "case":
 			c := binsegCase{file: w[1], cost: MeanVar, q: int(num(w[3])), pen: num(w[4]), keep: int(num(w[5]))}
 			if w[2] == "mean" {
-				c.cost = mean
+				c.cost = Mean
 			}
 			out = append(out, c)
 		case len(w) > 0 && w[0] == "cpts" && len(out) > 0:

@@ -20,7 +20,7 @@ const (
 	// The clamp is absolute, not relative, so apart from it the cost is
 	// scale invariant (scaling y by c adds 2n·log c to the total).
 	MeanVar Cost = iota
-	// mean is R's "mean.norm" cost (cpt.mean, test.stat="Normal"): a change
+	// Mean is R's "mean.norm" cost (cpt.mean, test.stat="Normal"): a change
 	// in mean with the variance assumed to be 1, i.e. the residual sum of
 	// squares
 	//
@@ -28,7 +28,7 @@ const (
 	//
 	// It is not scale invariant: choose the penalty with the data's scale
 	// in mind (at 15·log n it finds nothing on small-scale series).
-	mean
+	Mean
 )
 
 // varianceClamp is the absolute lower bound R's mll_meanvar puts on σ².
@@ -42,7 +42,7 @@ func (c Cost) String() string {
 	switch c {
 	case MeanVar:
 		return "meanvar.norm"
-	case mean:
+	case Mean:
 		return "mean.norm"
 	}
 	return fmt.Sprintf("Cost(%d)", int(c))
@@ -54,7 +54,7 @@ func ParseCost(s string) (Cost, error) {
 	case "meanvar", "meanvar.norm":
 		return MeanVar, nil
 	case "mean", "mean.norm":
-		return mean, nil
+		return Mean, nil
 	}
 	return 0, fmt.Errorf("changepoint: unknown cost %q (want meanvar or mean)", s)
 }
@@ -69,14 +69,14 @@ func (c Cost) defaultMinSegLen() int {
 	return 1
 }
 
-func (c Cost) valid() bool { return c == MeanVar || c == mean }
+func (c Cost) valid() bool { return c == MeanVar || c == Mean }
 
 // segmentCost is the cost of a segment of length L with sums x and x2,
 // evaluated with the same operation order as R's C code so that it rounds
 // identically (up to the last bit of log).
 func segmentCost(c Cost, x, x2 float64, L int) float64 {
 	l := float64(L)
-	if c == mean {
+	if c == Mean {
 		return x2 - float64(x*x)/l
 	}
 	return l * ((log2Pi + fastLog(varianceR(l, x, x2))) + 1)

@@ -16,9 +16,9 @@ func TestCROPSIntervals(t *testing.T) {
 		"warmup":      warmupSeries(8, 300, 30),
 	}
 	for name, x := range series {
-		for _, c := range []Cost{MeanVar, mean} {
+		for _, c := range []Cost{MeanVar, Mean} {
 			lo, hi := trainiRange(len(x))
-			if c == mean {
+			if c == Mean {
 				lo, hi = 0.5, 50 // Mean's RSS scale: unit-ish data
 			}
 			r, err := crops(x, cropsOptions{cost: c, PenMin: lo, PenMax: hi})
@@ -72,7 +72,7 @@ func TestCROPSIntervals(t *testing.T) {
 // above. With the range [1, 1000] CROPS runs PELT at 1 and 1000 (1 and 0
 // change points, counts differ by 1, so nothing else to test).
 func TestCROPSHandChecked(t *testing.T) {
-	r, err := crops([]float64{0, 0, 10, 10}, cropsOptions{cost: mean, PenMin: 1000, PenMax: 1})
+	r, err := crops([]float64{0, 0, 10, 10}, cropsOptions{cost: Mean, PenMin: 1000, PenMax: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestCROPSPathsAgree(t *testing.T) {
 		"offset":   floatsAdd(warmupSeries(14, 300, 30), 1e7),
 	}
 	for name, x := range series {
-		for _, c := range []Cost{MeanVar, mean} {
+		for _, c := range []Cost{MeanVar, Mean} {
 			var ref *CROPSResult
 			for _, m := range kernelModes() {
 				restore := useKernels(m)

@@ -28,11 +28,11 @@ func fuzzInput(c Cost, m byte, pen float64, x []float64) []byte {
 //	go test -run XXX -fuzz FuzzPELT ./changepoint
 func FuzzPELT(f *testing.F) {
 	f.Add(fuzzInput(MeanVar, 2, 10, []float64{1, 2, 3, 4, 10, 11, 12, 13}))
-	f.Add(fuzzInput(mean, 1, 1, []float64{0, 0, 10, 10}))
+	f.Add(fuzzInput(Mean, 1, 1, []float64{0, 0, 10, 10}))
 	f.Add(fuzzInput(MeanVar, 0, 0, slices.Repeat([]float64{0.1}, 12)))
 	f.Add(fuzzInput(MeanVar, 3, 5, []float64{1e300, -1e300, 5, 6, 7, 8}))
 	f.Add(fuzzInput(MeanVar, 2, 1e-300, []float64{5e-324, 0, -5e-324, 1e-310, 2, 3}))
-	f.Add(fuzzInput(mean, 2, math.NaN(), []float64{1, 2, 3, 4}))
+	f.Add(fuzzInput(Mean, 2, math.NaN(), []float64{1, 2, 3, 4}))
 	f.Add(fuzzInput(MeanVar, 2, 3, []float64{1, math.Inf(1), 3, 4}))
 	f.Add(fuzzInput(MeanVar, 2, 40, warmupSeries(1, 60, 5)))
 	f.Fuzz(func(t *testing.T, b []byte) {

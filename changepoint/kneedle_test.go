@@ -181,18 +181,18 @@ func TestTrainiProtocolQuirk(t *testing.T) {
 		t.Errorf("fixed counts %v, want [1 0]", got)
 	}
 	sel, err := applyTrainiProtocol(r, kneed086, false)
-	if err != nil || sel.Outcome != assertionFailure || !math.IsNaN(sel.Penalty) {
+	if err != nil || sel.Outcome != AssertionFailure || !math.IsNaN(sel.Penalty) {
 		t.Errorf("quirk: %+v %v, want AssertionFailure", sel, err)
 	}
 	// One row without change points: [0] + appended 0, a flat curve, no
 	// elbow: the script's default 15·log n.
 	r = mk([]float64{27, 690000}, []int{})
 	sel, err = applyTrainiProtocol(r, kneed086, false)
-	if err != nil || sel.Outcome != noElbowDefault || sel.Penalty != BarrettPenalty(100) || !slices.Equal(sel.NCpts, []int{0, 0}) {
+	if err != nil || sel.Outcome != NoElbowDefault || sel.Penalty != BarrettPenalty(100) || !slices.Equal(sel.NCpts, []int{0, 0}) {
 		t.Errorf("flat: %+v %v", sel, err)
 	}
 	asc, err := applyAscendingProtocol(r, kneed086)
-	if err != nil || asc.Outcome != tooFewPoints {
+	if err != nil || asc.Outcome != TooFewPoints {
 		t.Errorf("ascending, one row: %+v %v", asc, err)
 	}
 }
@@ -206,7 +206,7 @@ func TestSelectPenaltyFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sel.Knee.Outcome != assertionFailure || !sel.Fallback || sel.Penalty != BarrettPenalty(len(x)) {
+	if sel.Knee.Outcome != AssertionFailure || !sel.Fallback || sel.Penalty != BarrettPenalty(len(x)) {
 		t.Fatalf("outcome %v fallback %v penalty %v", sel.Knee.Outcome, sel.Fallback, sel.Penalty)
 	}
 	if !slices.Equal(sel.Segmentation.Changepoints, []int{150}) {
@@ -219,7 +219,7 @@ func TestSelectPenaltyFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sel.Fallback || sel.Knee.Outcome != elbowFound {
+	if sel.Fallback || sel.Knee.Outcome != ElbowFound {
 		t.Fatalf("warm-up: outcome %v fallback %v", sel.Knee.Outcome, sel.Fallback)
 	}
 	seg, _ := PELT(w, Options{Cost: MeanVar, Penalty: sel.Penalty})

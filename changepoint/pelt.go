@@ -40,11 +40,11 @@ func DefaultOptions(n int) Options {
 // n = 3000).
 func BarrettPenalty(n int) float64 { return 15 * math.Log(float64(n)) }
 
-// segment is one segment of a segmentation: the 0-based half-open range
+// Segment is one segment of a segmentation: the 0-based half-open range
 // [Start, End) of the series with its sample mean, its maximum likelihood
 // variance (divisor End-Start) and its cost C under the segmentation's
 // cost function (from the cumulative sums, as PELT evaluates it).
-type segment struct {
+type Segment struct {
 	Start, End int
 	Mean       float64
 	Variance   float64
@@ -52,7 +52,7 @@ type segment struct {
 }
 
 // Len is End-Start.
-func (s segment) Len() int { return s.End - s.Start }
+func (s Segment) Len() int { return s.End - s.Start }
 
 // Segmentation is the result of PELT on one series.
 type Segmentation struct {
@@ -62,7 +62,7 @@ type Segmentation struct {
 	Changepoints []int
 	// Segments covers the series in order; len(Segments) ==
 	// len(Changepoints)+1.
-	Segments []segment
+	Segments []Segment
 	// objective is PELT's F(n) (R's lastchangelike[n]):
 	//
 	//	F(n) = Σ_segments C(segment) + len(Changepoints)·penalty
@@ -236,7 +236,7 @@ func (p *peltState) run(pen float64) (float64, int) {
 		var minout float64
 		keepAll := math.NaN() // every candidate is kept if thr >= keepAll
 		switch {
-		case p.cost == mean:
+		case p.cost == Mean:
 			which, keepAll = scanMean(tl, csf, c1, c2, cf, tf, st1, st2, pen)
 			minout = tl[which]
 		case bounded:
@@ -343,14 +343,14 @@ func (p *peltState) segmentation(x []float64, pen float64) *Segmentation {
 // segmentsOf returns the segments ending at the given 1-based ends (the
 // last must be len(x)), with R's param.est mean and MLE variance and the
 // cost c from the sums st.
-func segmentsOf(x []float64, ends []int, st sumStats, c Cost) []segment {
+func segmentsOf(x []float64, ends []int, st sumStats, c Cost) []Segment {
 	e := newExtended()
-	segs := make([]segment, len(ends))
+	segs := make([]Segment, len(ends))
 	start := 0
 	for k, end := range ends {
 		v := x[start:end]
 		mean := meanExtended(e, v)
-		segs[k] = segment{
+		segs[k] = Segment{
 			Start: start, End: end, Mean: mean,
 			Variance: varianceMLEExtended(e, v, mean),
 			Cost:     st.cost(c, start, end),
@@ -365,7 +365,7 @@ func segmentsOf(x []float64, ends []int, st sumStats, c Cost) []segment {
 // their mean and MLE variance as R's param.est computes them and their
 // cost c (extended-precision sums). It panics if the change points are out
 // of range or not increasing (a caller bug); x must be finite.
-func segmentsAt(x []float64, changepoints []int, c Cost) []segment {
+func segmentsAt(x []float64, changepoints []int, c Cost) []Segment {
 	ends := make([]int, 0, len(changepoints)+1)
 	prev := 0
 	for _, c := range changepoints {

@@ -72,7 +72,7 @@ func TestPELTKnownChangepoints(t *testing.T) {
 		{"mean steps meanvar", MeanVar, []int{200, 300, 250}, []float64{10, 14, 9}, []float64{0.5, 0.5, 0.5}, []int{200, 500}},
 		{"variance change meanvar", MeanVar, []int{400, 400}, []float64{5, 5}, []float64{0.1, 2}, []int{400}},
 		// Mean cost assumes unit variance: use unit noise.
-		{"mean steps mean", mean, []int{150, 150, 150, 150}, []float64{0, 5, 0, -5}, []float64{1, 1, 1, 1}, []int{150, 300, 450}},
+		{"mean steps mean", Mean, []int{150, 150, 150, 150}, []float64{0, 5, 0, -5}, []float64{1, 1, 1, 1}, []int{150, 300, 450}},
 		{"no change", MeanVar, []int{1000}, []float64{3}, []float64{0.2}, []int{}},
 	}
 	for _, tc := range cases {
@@ -116,7 +116,7 @@ func TestPELTMatchesOptimalPartitioning(t *testing.T) {
 			left -= l
 		}
 		x := stepSeries(uint64(trial), lens, means, sds)
-		for _, c := range []Cost{MeanVar, mean} {
+		for _, c := range []Cost{MeanVar, Mean} {
 			for _, m := range []int{c.defaultMinSegLen(), 3} {
 				pen := BarrettPenalty(n)
 				seg, err := PELT(x, Options{Cost: c, MinSegLen: m, Penalty: pen})
@@ -141,19 +141,19 @@ func TestPELTMatchesOptimalPartitioning(t *testing.T) {
 // penalty. So F(4) = 1 with the change point after point 2.
 func TestPELTHandChecked(t *testing.T) {
 	x := []float64{0, 0, 10, 10}
-	seg, err := PELT(x, Options{Cost: mean, Penalty: 1})
+	seg, err := PELT(x, Options{Cost: Mean, Penalty: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(seg.Changepoints, []int{2}) || seg.objective != 1 || seg.cost != 0 {
 		t.Fatalf("got cpts %v F %v cost %v, want [2] 1 0", seg.Changepoints, seg.objective, seg.cost)
 	}
-	want := []segment{{Start: 0, End: 2, Mean: 0, Variance: 0, Cost: 0}, {Start: 2, End: 4, Mean: 10, Variance: 0, Cost: 0}}
+	want := []Segment{{Start: 0, End: 2, Mean: 0, Variance: 0, Cost: 0}, {Start: 2, End: 4, Mean: 10, Variance: 0, Cost: 0}}
 	if !slices.Equal(seg.Segments, want) {
 		t.Fatalf("segments %+v, want %+v", seg.Segments, want)
 	}
 	// With penalty 200 the change is not worth it: F = RSS = 100.
-	seg, err = PELT(x, Options{Cost: mean, Penalty: 200})
+	seg, err = PELT(x, Options{Cost: Mean, Penalty: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestPELTEdgeCases(t *testing.T) {
 		if !errors.Is(err, ErrTooShort) {
 			t.Fatalf("n=3 meanvar: err %v, want ErrTooShort", err)
 		}
-		_, err = PELT([]float64{1, 2, 3, 4, 5}, Options{Cost: mean, MinSegLen: 3, Penalty: 1})
+		_, err = PELT([]float64{1, 2, 3, 4, 5}, Options{Cost: Mean, MinSegLen: 3, Penalty: 1})
 		if !errors.Is(err, ErrTooShort) {
 			t.Fatalf("n=5 m=3: err %v, want ErrTooShort", err)
 		}
@@ -192,7 +192,7 @@ func TestPELTEdgeCases(t *testing.T) {
 		if _, err := PELT([]float64{1, 2, 3, 4}, Options{Cost: MeanVar, Penalty: 1}); err != nil {
 			t.Fatalf("n=4 m=2: %v", err)
 		}
-		if _, err := PELT([]float64{1, 2}, Options{Cost: mean, Penalty: 1}); err != nil {
+		if _, err := PELT([]float64{1, 2}, Options{Cost: Mean, Penalty: 1}); err != nil {
 			t.Fatalf("n=2 m=1: %v", err)
 		}
 	})
@@ -219,7 +219,7 @@ func TestPELTEdgeCases(t *testing.T) {
 			{Cost: MeanVar, Penalty: -1},
 			{Cost: MeanVar, Penalty: math.NaN()},
 			{Cost: MeanVar, MinSegLen: 1, Penalty: 1},
-			{Cost: mean, MinSegLen: -1, Penalty: 1},
+			{Cost: Mean, MinSegLen: -1, Penalty: 1},
 			{Cost: Cost(9), Penalty: 1},
 		} {
 			if _, err := PELT(x, opt); err == nil {
@@ -260,8 +260,8 @@ func TestPELTEdgeCases(t *testing.T) {
 
 func TestSegmentsAt(t *testing.T) {
 	x := []float64{1, 3, 10, 14, 20}
-	segs := segmentsAt(x, []int{2, 4}, mean)
-	want := []segment{
+	segs := segmentsAt(x, []int{2, 4}, Mean)
+	want := []Segment{
 		{Start: 0, End: 2, Mean: 2, Variance: 1, Cost: 2},
 		{Start: 2, End: 4, Mean: 12, Variance: 4, Cost: 8},
 		{Start: 4, End: 5, Mean: 20, Variance: 0, Cost: 0},
@@ -274,7 +274,7 @@ func TestSegmentsAt(t *testing.T) {
 			t.Fatal("out-of-range change point did not panic")
 		}
 	}()
-	segmentsAt(x, []int{5}, mean)
+	segmentsAt(x, []int{5}, Mean)
 }
 
 // TestExtendedCumsum checks the long double emulation on the case the
@@ -393,7 +393,7 @@ func TestKernelsMatchPlainLoop(t *testing.T) {
 	for name, gen := range shapes {
 		for _, n := range []int{9, 40, 257} {
 			x := gen(n)
-			for _, c := range []Cost{MeanVar, mean} {
+			for _, c := range []Cost{MeanVar, Mean} {
 				for _, pen := range []float64{0, 1, BarrettPenalty(n), 1e6} {
 					checkAgainstPlain(t, name, x, c, c.defaultMinSegLen(), pen)
 				}

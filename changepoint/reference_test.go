@@ -252,7 +252,7 @@ func TestReferencePELT(t *testing.T) {
 		for _, tc := range []struct {
 			cost Cost
 			ref  *refPELT
-		}{{MeanVar, &r.MeanVar}, {mean, &r.Mean}} {
+		}{{MeanVar, &r.MeanVar}, {Mean, &r.Mean}} {
 			t.Run(r.Series+"/"+tc.cost.String(), func(t *testing.T) {
 				opt := Options{Cost: tc.cost, Penalty: tc.ref.PenValue}
 				got, err := PELT(r.x, opt)

@@ -30,60 +30,60 @@ type Report struct {
 	Cost         string          `json:"cost"`
 	MinSegLen    int             `json:"min_seg_len"`
 	PenaltyRule  string          `json:"penalty_rule"`
-	Penalty      jsonFloat       `json:"penalty"`
+	Penalty      JSONFloat       `json:"penalty"`
 	Changepoints []int           `json:"changepoints"`
-	Objective    jsonFloat       `json:"objective"`
-	Segments     []reportSegment `json:"segments"`
-	CROPS        *reportCROPS    `json:"crops,omitempty"`
-	BinSeg       *reportBinSeg   `json:"binseg,omitempty"`
+	Objective    JSONFloat       `json:"objective"`
+	Segments     []ReportSegment `json:"segments"`
+	CROPS        *ReportCROPS    `json:"crops,omitempty"`
+	BinSeg       *ReportBinSeg   `json:"binseg,omitempty"`
 	Fallback     bool            `json:"fallback_15log,omitempty"`
 	Notes        []string        `json:"notes,omitempty"`
 }
 
-// reportSegment is one segment of the chosen segmentation: observations
+// ReportSegment is one segment of the chosen segmentation: observations
 // [Start, End) (0-based) with their mean and variance.
-type reportSegment struct {
+type ReportSegment struct {
 	Start    int       `json:"start"`
 	End      int       `json:"end"`
-	Mean     jsonFloat `json:"mean"`
-	Variance jsonFloat `json:"variance"`
+	Mean     JSONFloat `json:"mean"`
+	Variance JSONFloat `json:"variance"`
 }
 
-// reportBinSeg is the binary segmentation's search (BinSeg): the change
+// ReportBinSeg is the binary segmentation's search (BinSeg): the change
 // points in the order found and their gains (R's cps matrix).
-type reportBinSeg struct {
+type ReportBinSeg struct {
 	Q     int         `json:"q"`
 	Found []int       `json:"found"`
-	Gains []jsonFloat `json:"gains"`
+	Gains []JSONFloat `json:"gains"`
 }
 
-// reportCROPS is the CROPS search (Haynes et al. 2017): the penalty range,
+// ReportCROPS is the CROPS search (Haynes et al. 2017): the penalty range,
 // how it ended, R's pen.value.full, one row per distinct segmentation and
 // the PELT runs it took.
-type reportCROPS struct {
-	PenMin       jsonFloat        `json:"pen_min"`
-	PenMax       jsonFloat        `json:"pen_max"`
+type ReportCROPS struct {
+	PenMin       JSONFloat        `json:"pen_min"`
+	PenMax       JSONFloat        `json:"pen_max"`
 	Protocol     string           `json:"protocol"`
 	Outcome      string           `json:"outcome"`
-	PenValueFull []jsonFloat      `json:"pen_value_full"`
-	Rows         []reportCROPSRow `json:"segmentations"`
+	PenValueFull []JSONFloat      `json:"pen_value_full"`
+	Rows         []ReportCROPSRow `json:"segmentations"`
 	PELTRuns     int              `json:"pelt_runs"`
 }
 
-// reportCROPSRow is one segmentation CROPS found: the penalty interval
+// ReportCROPSRow is one segmentation CROPS found: the penalty interval
 // that selects it and its change points.
-type reportCROPSRow struct {
-	PenaltyLow   jsonFloat `json:"penalty_low"`
-	PenaltyHigh  jsonFloat `json:"penalty_high"`
+type ReportCROPSRow struct {
+	PenaltyLow   JSONFloat `json:"penalty_low"`
+	PenaltyHigh  JSONFloat `json:"penalty_high"`
 	NChangepts   int       `json:"n_changepoints"`
 	Changepoints []int     `json:"changepoints"`
 }
 
-// jsonFloat is a float64 that encodes NaN and ±Inf as null (JSON has no
+// JSONFloat is a float64 that encodes NaN and ±Inf as null (JSON has no
 // such numbers).
-type jsonFloat float64
+type JSONFloat float64
 
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
+func (f JSONFloat) MarshalJSON() ([]byte, error) {
 	v := float64(f)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return []byte("null"), nil
@@ -137,9 +137,9 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		}
 		seg = b.Segmentation
 		out.PenaltyRule = pen.Rule.String()
-		out.BinSeg = &reportBinSeg{Q: opt.BinSegQ, Found: b.Found}
+		out.BinSeg = &ReportBinSeg{Q: opt.BinSegQ, Found: b.Found}
 		for _, g := range b.Gains {
-			out.BinSeg.Gains = append(out.BinSeg.Gains, jsonFloat(g))
+			out.BinSeg.Gains = append(out.BinSeg.Gains, JSONFloat(g))
 		}
 		if len(b.Changepoints) == opt.BinSegQ {
 			out.Notes = append(out.Notes, fmt.Sprintf("binary segmentation kept all Q = %d change points: a larger Q may find more", opt.BinSegQ))
@@ -161,13 +161,13 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		out.PenaltyRule = pen.Rule.String()
 		out.Fallback = sel.Fallback
 		cr := sel.CROPS
-		cj := &reportCROPS{PenMin: jsonFloat(cr.PenMin), PenMax: jsonFloat(cr.PenMax), Protocol: opt.Protocol.String(),
+		cj := &ReportCROPS{PenMin: JSONFloat(cr.PenMin), PenMax: JSONFloat(cr.PenMax), Protocol: opt.Protocol.String(),
 			Outcome: sel.Knee.Outcome.String(), PELTRuns: len(cr.Runs)}
 		for _, p := range cr.PenValueFull {
-			cj.PenValueFull = append(cj.PenValueFull, jsonFloat(p))
+			cj.PenValueFull = append(cj.PenValueFull, JSONFloat(p))
 		}
 		for _, r := range cr.Segmentations {
-			cj.Rows = append(cj.Rows, reportCROPSRow{PenaltyLow: jsonFloat(r.PenaltyLow), PenaltyHigh: jsonFloat(r.PenaltyHigh),
+			cj.Rows = append(cj.Rows, ReportCROPSRow{PenaltyLow: JSONFloat(r.PenaltyLow), PenaltyHigh: JSONFloat(r.PenaltyHigh),
 				NChangepts: len(r.Changepoints), Changepoints: r.Changepoints})
 		}
 		out.CROPS = cj
@@ -183,11 +183,11 @@ func Analyze(x []float64, opt AnalyzeOptions) (*Report, error) {
 		out.PenaltyRule = pen.Rule.String()
 	}
 	out.MinSegLen = seg.minSegLen
-	out.Penalty = jsonFloat(seg.penalty)
-	out.Objective = jsonFloat(seg.objective)
+	out.Penalty = JSONFloat(seg.penalty)
+	out.Objective = JSONFloat(seg.objective)
 	out.Changepoints = append([]int{}, seg.Changepoints...)
 	for _, s := range seg.Segments {
-		out.Segments = append(out.Segments, reportSegment{Start: s.Start + 1, End: s.End, Mean: jsonFloat(s.Mean), Variance: jsonFloat(s.Variance)})
+		out.Segments = append(out.Segments, ReportSegment{Start: s.Start + 1, End: s.End, Mean: JSONFloat(s.Mean), Variance: JSONFloat(s.Variance)})
 	}
 	return out, nil
 }

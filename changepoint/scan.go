@@ -33,7 +33,7 @@ import "math"
 // exactValue is F(s) + C(s, t) + β evaluated with exactly the operations of
 // R's PELTC: lastchangelike[s] + costfunction(...) + pen.
 func exactValue(c Cost, l, x, x2, fs, pen float64) float64 {
-	if c == mean {
+	if c == Mean {
 		return (fs + (x2 - float64(x*x)/l)) + pen
 	}
 	return (fs + float64(l*((log2Pi+fastLog(varianceR(l, x, x2)))+1))) + pen

@@ -33,38 +33,38 @@ func (p Protocol) String() string {
 	return fmt.Sprintf("Protocol(%d)", int(p))
 }
 
-// outcome says how a protocol ended.
-type outcome int
+// Outcome says how a protocol ended.
+type Outcome int
 
 const (
-	// elbowFound: Kneedle found an elbow; Penalty is its x.
-	elbowFound outcome = iota
-	// noElbowDefault (Traini protocol): no elbow (or kneed 0.7.0's
+	// ElbowFound: Kneedle found an elbow; Penalty is its x.
+	ElbowFound Outcome = iota
+	// NoElbowDefault (Traini protocol): no elbow (or kneed 0.7.0's
 	// IndexError), so the script's default 15·log n is the Penalty.
-	noElbowDefault
-	// assertionFailure (Traini protocol): the penalty and count lists
+	NoElbowDefault
+	// AssertionFailure (Traini protocol): the penalty and count lists
 	// differ in length because of the cpts.full transpose quirk, and the
 	// original script stops with an AssertionError. Penalty is NaN.
-	assertionFailure
-	// noElbow (ascending protocol): no elbow; Penalty is NaN.
-	noElbow
-	// tooFewPoints (ascending protocol): a single segmentation, so there
+	AssertionFailure
+	// NoElbow (ascending protocol): no elbow; Penalty is NaN.
+	NoElbow
+	// TooFewPoints (ascending protocol): a single segmentation, so there
 	// is no curve; Penalty is NaN.
-	tooFewPoints
+	TooFewPoints
 )
 
 // String returns the outcome as the reference files word it.
-func (o outcome) String() string {
+func (o Outcome) String() string {
 	switch o {
-	case elbowFound:
+	case ElbowFound:
 		return "elbow found"
-	case noElbowDefault:
+	case NoElbowDefault:
 		return "no elbow -> default 15*log(n)"
-	case assertionFailure:
+	case AssertionFailure:
 		return "AssertionError (len(penalties) != len(ncpts))"
-	case noElbow:
+	case NoElbow:
 		return "no elbow"
-	case tooFewPoints:
+	case TooFewPoints:
 		return "fewer than 2 points"
 	}
 	return fmt.Sprintf("Outcome(%d)", int(o))
@@ -79,7 +79,7 @@ type KneeSelection struct {
 	NCpts     []int
 	// Kneedle is nil when Kneedle was not run.
 	Kneedle *kneedleResult
-	Outcome outcome
+	Outcome Outcome
 	// Penalty is the selected penalty, NaN when the protocol selects none.
 	Penalty float64
 }
@@ -128,7 +128,7 @@ func applyTrainiProtocol(r *CROPSResult, version kneedVersion, fixTranspose bool
 		sel.NCpts = append(sel.NCpts, 0)
 	}
 	if len(sel.Penalties) != len(sel.NCpts) {
-		sel.Outcome = assertionFailure
+		sel.Outcome = AssertionFailure
 		return sel, nil
 	}
 	x := slices.Clone(sel.Penalties)
@@ -148,11 +148,11 @@ func applyTrainiProtocol(r *CROPSResult, version kneedVersion, fixTranspose bool
 	}
 	sel.Kneedle = kn
 	if err == nil && kn.Found && kn.Knee != 0 {
-		sel.Outcome = elbowFound
+		sel.Outcome = ElbowFound
 		sel.Penalty = kn.Knee
 		return sel, nil
 	}
-	sel.Outcome = noElbowDefault
+	sel.Outcome = NoElbowDefault
 	sel.Penalty = BarrettPenalty(r.N)
 	return sel, nil
 }
@@ -169,7 +169,7 @@ func applyAscendingProtocol(r *CROPSResult, version kneedVersion) (*KneeSelectio
 	sel.Penalties = slices.Clone(r.PenValueFull[:min(k, len(r.PenValueFull))])
 	sel.NCpts = r.NumChangepoints()[:len(sel.Penalties)]
 	if len(sel.Penalties) < 2 {
-		sel.Outcome = tooFewPoints
+		sel.Outcome = TooFewPoints
 		return sel, nil
 	}
 	y := make([]float64, len(sel.NCpts))
@@ -184,11 +184,11 @@ func applyAscendingProtocol(r *CROPSResult, version kneedVersion) (*KneeSelectio
 	}
 	sel.Kneedle = kn
 	if err == nil && kn.Found && kn.Knee != 0 {
-		sel.Outcome = elbowFound
+		sel.Outcome = ElbowFound
 		sel.Penalty = kn.Knee
 		return sel, nil
 	}
-	sel.Outcome = noElbow
+	sel.Outcome = NoElbow
 	return sel, nil
 }
 

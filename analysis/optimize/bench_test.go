@@ -17,7 +17,7 @@ import (
 // BenchmarkBootstrapDraws measures the RCIW metrics as the optimiser calls
 // them (workspace reused, one stream per configuration): resample draws/s.
 func BenchmarkBootstrapDraws(b *testing.B) {
-	for _, m := range []Metric{rciwMean, rciwMeanT, RCIWMedian} {
+	for _, m := range []Metric{RCIWMean, RCIWMeanT, RCIWMedian} {
 		for _, n := range []int{25, 75, 225} {
 			b.Run(fmt.Sprintf("%s/n=%d", m, n), func(b *testing.B) {
 				r := rand.New(rand.NewPCG(1, uint64(n)))
@@ -159,7 +159,7 @@ func BenchmarkLaaberSuite(b *testing.B) {
 		evaluated, reduced := 0, 0
 		for _, r := range rep.Results {
 			evaluated += r.Evaluated
-			if r.Status == statusReduced {
+			if r.Status == StatusReduced {
 				reduced++
 			}
 		}

@@ -31,7 +31,7 @@ func TestOverflowingValuesAreSkipped(t *testing.T) {
 	b.Release()
 	defer tab.Release()
 	opt := fastOptions()
-	opt.Metrics = []Metric{RMAD, cv}
+	opt.Metrics = []Metric{RMAD, CV}
 	rep, err := Run(tab, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestNonFiniteResultDropped(t *testing.T) {
 		Results: []Result{
 			{Key: ka, Metric: RMAD, Full: ok, Chosen: ok, Minimum: ok, Random: ok},
 			{Key: kb, Metric: RMAD, Full: ok, Chosen: ok, Minimum: ok, Random: ok},
-			{Key: kb, Metric: cv, Full: ok, Chosen: bad, Minimum: ok, Random: ok},
+			{Key: kb, Metric: CV, Full: ok, Chosen: bad, Minimum: ok, Random: ok},
 		},
 		Skipped: []Skipped{{Key: kc, Reason: "no observations"}}}
 	rep.dropNonFinite(nil)

@@ -14,13 +14,13 @@ func TestTotalsAndBest(t *testing.T) {
 		return s
 	}
 	sums := []summary{
-		sum("v1", cv, 4, 1, 100, 50, 1),
+		sum("v1", CV, 4, 1, 100, 50, 1),
 		sum("v1", RMAD, 4, 0, 100, 10, 0.5),
-		sum("v2", cv, 6, 2, 300, 100, 0.5),
+		sum("v2", CV, 6, 2, 300, 100, 0.5),
 		sum("v2", RMAD, 6, 0, 300, 20, 1),
 	}
 	tot := totals(sums)
-	if len(tot) != 2 || tot[0].metric != cv || tot[1].metric != RMAD {
+	if len(tot) != 2 || tot[0].metric != CV || tot[1].metric != RMAD {
 		t.Fatalf("totals %+v", tot)
 	}
 	// CV: 10 runs, time 150 of 400, within 5 %: (4·1 + 6·0.5)/10 = 0.7.
@@ -58,7 +58,7 @@ func TestRecommendationWhenNoneKeepsResults(t *testing.T) {
 	series := build(t, spec{project: "j", version: "1", name: "org.ex.W.m", mode: "avgt", grid: g, mean: 100,
 		noise: 0.003, warmupIters: 10, warmupFactor: 3, seed: 4})
 	opt := fastOptions()
-	opt.Metrics = []Metric{cv, RMAD}
+	opt.Metrics = []Metric{CV, RMAD}
 	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)

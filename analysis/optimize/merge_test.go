@@ -65,7 +65,7 @@ func mergeTable(t *testing.T) *table.Table {
 // mergeOptions are fast options with three metrics (one bootstrapped).
 func mergeOptions() Options {
 	o := fastOptions()
-	o.Metrics = []Metric{cv, RMAD, RCIWMedian}
+	o.Metrics = []Metric{CV, RMAD, RCIWMedian}
 	o.Bootstrap = estimate.BootstrapOptions{Resamples: 200, Confidence: 0.99}
 	return o
 }

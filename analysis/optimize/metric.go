@@ -60,7 +60,7 @@ func (m Metric) ciMethod() stats.CIMethod {
 	switch m {
 	case RMAD, RCIWMedian:
 		return stats.MedianPercentile
-	case rciwMeanT:
+	case RCIWMeanT:
 		return stats.MeanStudentized
 	}
 	return stats.MeanPercentile
@@ -100,15 +100,15 @@ func metricFrom(m Metric, x []float64, haveCI bool, iv estimate.Interval, err er
 		return math.NaN(), math.NaN(), lower, upper
 	}
 	switch m {
-	case cv:
+	case CV:
 		value = stats.CV(x, nil)
 		average = stats.Mean(x, nil)
 	case RMAD:
 		value, average = rmad(x, ws)
-	case rciwMean:
+	case RCIWMean:
 		average = stats.Mean(x, nil)
 		value = rciw(iv, err)
-	case rciwMeanT:
+	case RCIWMeanT:
 		average = stats.Mean(x, nil)
 		value = rciw(iv, err)
 	case RCIWMedian:

@@ -46,7 +46,7 @@ func checkNoReportedCIs(t *testing.T, series []*table.Series, opt Options) {
 		if a.Key != s.Key || a.Metric != s.Metric || a.Status != s.Status {
 			t.Fatalf("result %d: %v %v %v, without CIs %v %v %v", i, a.Key, a.Metric, a.Status, s.Key, s.Metric, s.Status)
 		}
-		if a.Status == statusReduced {
+		if a.Status == StatusReduced {
 			reduced++
 		}
 		for _, e := range []struct {
@@ -60,7 +60,7 @@ func checkNoReportedCIs(t *testing.T, series []*table.Series, opt Options) {
 			if math.IsNaN(e.a.Lower) || math.IsNaN(e.a.Upper) {
 				t.Errorf("%s: CI [%v, %v] with the CIs", at, e.a.Lower, e.a.Upper)
 			}
-			if a.Metric.bootstrapped() && a.Status == statusReduced && e.a.Config == a.Chosen.Config {
+			if a.Metric.bootstrapped() && a.Status == StatusReduced && e.a.Config == a.Chosen.Config {
 				// The search computed this CI (the chosen's metric); a
 				// baseline or the full configuration may be the chosen one.
 				kept++

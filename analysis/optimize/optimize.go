@@ -40,22 +40,22 @@ func (m method) String() string {
 	return methodNames[m]
 }
 
-// status says what µOpTime could do for one benchmark and metric.
-type status int
+// Status says what µOpTime could do for one benchmark and metric.
+type Status int
 
 const (
-	// statusReduced: a stable configuration was found and chosen.
-	statusReduced status = iota
-	// statusNotReduced: no configuration is stable; the full one is kept.
-	statusNotReduced
-	// statusTooFewRepetitions: even the full configuration keeps fewer than
+	// StatusReduced: a stable configuration was found and chosen.
+	StatusReduced Status = iota
+	// StatusNotReduced: no configuration is stable; the full one is kept.
+	StatusNotReduced
+	// StatusTooFewRepetitions: even the full configuration keeps fewer than
 	// MinRepetitions repetitions; the full one is kept.
-	statusTooFewRepetitions
+	StatusTooFewRepetitions
 )
 
 var statusNames = [...]string{"reduced", "not reduced", "too few repetitions"}
 
-func (s status) String() string {
+func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
 		return fmt.Sprintf("status(%d)", int(s))
 	}
@@ -87,7 +87,7 @@ func (e *Evaluation) seconds() float64 { return float64(e.TimeNs) / 1e9 }
 type Result struct {
 	Key    table.Key
 	Metric Metric
-	Status status
+	Status Status
 	// Full is the full configuration (every unit kept, after --first and
 	// --discard-warmup); Chosen is µOpTime's choice (Full when not reduced).
 	Full, Chosen Evaluation
@@ -226,9 +226,9 @@ func ciStreamMetric(meth stats.CIMethod) Metric {
 	case stats.MedianPercentile:
 		return RCIWMedian
 	case stats.MeanStudentized:
-		return rciwMeanT
+		return RCIWMeanT
 	}
-	return rciwMean
+	return RCIWMean
 }
 
 // newStream returns the stream of one configuration's bootstrap CI of
@@ -447,14 +447,14 @@ func (p *prepared) search(m Metric, opt *Options, ws *workspace) Result {
 	r.Full = known(p.full)
 	switch {
 	case !ok:
-		r.Status = statusTooFewRepetitions
+		r.Status = StatusTooFewRepetitions
 		r.Chosen, r.Minimum, r.Random = r.Full, r.Full, r.Full
 		return r
 	case found:
-		r.Status = statusReduced
+		r.Status = StatusReduced
 		r.Chosen = known(best.Config)
 	default:
-		r.Status = statusNotReduced
+		r.Status = StatusNotReduced
 		r.Chosen = r.Full
 	}
 	r.Minimum = known(minimum)

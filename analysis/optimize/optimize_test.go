@@ -58,16 +58,16 @@ func TestHandComputed(t *testing.T) {
 	cases := []struct {
 		metric    Metric
 		threshold float64
-		status    status
+		status    Status
 		chosen    Config
 		value     float64
 		timeS     float64
 	}{
-		{cv, 0.01, statusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
-		{RMAD, 0.01, statusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
-		{cv, 0.004, statusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
-		{cv, 0.0049, statusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
-		{cv, 0.002, statusNotReduced, Config{1, 2, 1, 2, 3}, 0, 12},
+		{CV, 0.01, StatusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
+		{RMAD, 0.01, StatusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
+		{CV, 0.004, StatusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
+		{CV, 0.0049, StatusReduced, Config{1, 2, 1, 1, 1}, 0.3 / 100.3, 2},
+		{CV, 0.002, StatusNotReduced, Config{1, 2, 1, 2, 3}, 0, 12},
 	}
 	for _, tc := range cases {
 		for _, all := range []bool{false, true} {
@@ -85,7 +85,7 @@ func TestHandComputed(t *testing.T) {
 				t.Errorf("%s ts=%v all=%v: status %s, chosen %v (%v s), want %s, %v (%v s)", tc.metric, tc.threshold, all,
 					r.Status, r.Chosen.Config, r.Chosen.seconds(), tc.status, tc.chosen, tc.timeS)
 			}
-			if tc.status == statusReduced {
+			if tc.status == StatusReduced {
 				checkClose(t, "chosen value", r.Chosen.Value, tc.value, 1e-12)
 			}
 			if r.Full.Config != (Config{1, 2, 1, 2, 3}) || r.Full.seconds() != 12 || r.Full.Observations != 12 {
@@ -102,7 +102,7 @@ func TestHandComputed(t *testing.T) {
 	}
 	// Full configuration values by hand: mean of the 12 values.
 	opt := fastOptions()
-	opt.Metrics = []Metric{cv}
+	opt.Metrics = []Metric{CV}
 	opt.MinRepetitions = 2
 	rep, err := optimize(series, opt)
 	if err != nil {
@@ -155,7 +155,7 @@ func TestMetricKnownValues(t *testing.T) {
 	ws := new(workspace)
 	opt := estimate.BootstrapOptions{Resamples: 1000, Confidence: 0.99}
 	// mean 4, population variance (9+4+1+0+36)/5 = 10.
-	v, avg, lo, hi := metricValue(cv, x, false, opt, nil, ws)
+	v, avg, lo, hi := metricValue(CV, x, false, opt, nil, ws)
 	checkClose(t, "cv", v, math.Sqrt(10)/4, 1e-15)
 	checkClose(t, "cv average", avg, 4, 0)
 	if !math.IsNaN(lo) || !math.IsNaN(hi) {
@@ -174,7 +174,7 @@ func TestMetricKnownValues(t *testing.T) {
 	kernels := []struct {
 		m  Metric
 		ci stats.CIMethod
-	}{{rciwMean, stats.MeanPercentile}, {rciwMeanT, stats.MeanStudentized}, {RCIWMedian, stats.MedianPercentile}}
+	}{{RCIWMean, stats.MeanPercentile}, {RCIWMeanT, stats.MeanStudentized}, {RCIWMedian, stats.MedianPercentile}}
 	for _, k := range kernels {
 		v, avg, lo, hi := metricValue(k.m, x, false, opt, stats.NewStream(7, "k", 1), ws)
 		iv, err := stats.BootstrapCI(k.ci, x, opt, stats.NewStream(7, "k", 1), nil)
@@ -213,7 +213,7 @@ func TestRCIWWidth(t *testing.T) {
 	ws := new(workspace)
 	cv := stats.StdDev(x, nil) / stats.Mean(x, nil)
 	want := 2 * 2.5758293035489 * cv / 20
-	for _, m := range []Metric{rciwMean, rciwMeanT} {
+	for _, m := range []Metric{RCIWMean, RCIWMeanT} {
 		v, _, _, _ := metricValue(m, x, false, estimate.DefaultBootstrap, stats.NewStream(1, "w", uint64(m)), ws)
 		if math.Abs(v/want-1) > 0.05 {
 			t.Errorf("%s = %v, normal approximation %v", m, v, want)
@@ -261,7 +261,7 @@ func TestPruningEquivalence(t *testing.T) {
 				if a.Evaluated > b.Evaluated || b.Evaluated != b.Candidates || len(b.All) != b.Candidates {
 					t.Errorf("%s %s: evaluated %d pruned, %d exhaustive of %d candidates", a.Key, a.Metric, a.Evaluated, b.Evaluated, b.Candidates)
 				}
-				if a.Status == statusReduced {
+				if a.Status == StatusReduced {
 					reduced++
 				}
 				// Apply the rule to the exhaustive table.
@@ -276,7 +276,7 @@ func TestPruningEquivalence(t *testing.T) {
 						best = e
 					}
 				}
-				if (best == nil) != (b.Status != statusReduced) || (best != nil && best.Config != b.Chosen.Config) {
+				if (best == nil) != (b.Status != StatusReduced) || (best != nil && best.Config != b.Chosen.Config) {
 					t.Errorf("%s %s: rule on the whole table gives %v, search chose %v", b.Key, b.Metric, best, b.Chosen.Config)
 				}
 			}
@@ -359,7 +359,7 @@ func TestRagged(t *testing.T) {
 			if got := len(p.gather(nil, Config{1, 1, 1, 1, 3})); got != 1 {
 				t.Errorf("config keeps %d values of slice 3, want 1", got)
 			}
-			if r.Status != statusReduced {
+			if r.Status != StatusReduced {
 				t.Errorf("%s %s not reduced", r.Key.Benchmark, r.Metric)
 			}
 		default:
@@ -395,7 +395,7 @@ func TestBaselines(t *testing.T) {
 		opt := fastOptions()
 		opt.Seed = seed
 		opt.Bootstrap.Resamples = 10
-		opt.Metrics = []Metric{cv, RMAD}
+		opt.Metrics = []Metric{CV, RMAD}
 		opt.Threshold = 1e-9 // nothing stable: only baselines matter
 		p, _ := prepare(series[0], &opt)
 		minimum, random, ok := p.baselines(&opt)
@@ -411,7 +411,7 @@ func TestBaselines(t *testing.T) {
 			if rep.Results[0].Random.Config != rep.Results[1].Random.Config || rep.Results[0].Random.Config != random {
 				t.Errorf("random baseline differs between metrics: %v %v", rep.Results[0].Random.Config, rep.Results[1].Random.Config)
 			}
-			if rep.Results[0].Status != statusNotReduced || rep.Results[0].Chosen.Config != rep.Results[0].Full.Config {
+			if rep.Results[0].Status != StatusNotReduced || rep.Results[0].Chosen.Config != rep.Results[0].Full.Config {
 				t.Errorf("unstable benchmark: %s, chosen %v", rep.Results[0].Status, rep.Results[0].Chosen.Config)
 			}
 			// 2×3×2 grid, reps = trials × iterations ≥ 3: (1,3,s) 3·s s, (2,2,s) 4·s s, (2,3,s) 6·s s.
@@ -442,7 +442,7 @@ func TestDiscardWarmup(t *testing.T) {
 	series := build(t, spec{project: "j", version: "1", name: "org.ex.W.m", mode: "avgt", grid: g, mean: 100,
 		noise: 0.003, warmupIters: 10, warmupFactor: 3, seed: 4})
 	opt := fastOptions()
-	opt.Metrics = []Metric{cv}
+	opt.Metrics = []Metric{CV}
 	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -462,7 +462,7 @@ func TestDiscardWarmup(t *testing.T) {
 	}
 	// Without discarding, the cheapest stable configuration is the first
 	// iteration of every fork: stable, but 3× too slow (warmup).
-	if r.Status != statusReduced || math.Abs(r.Chosen.Average/100-1) > 0.02 || with.Chosen.Average < 150 {
+	if r.Status != StatusReduced || math.Abs(r.Chosen.Average/100-1) > 0.02 || with.Chosen.Average < 150 {
 		t.Errorf("after discarding: %s, average %v (want ≈ 100); without: average %v (want the warmup's ≈ 300)",
 			r.Status, r.Chosen.Average, with.Chosen.Average)
 	}
@@ -487,7 +487,7 @@ func TestNoWarmupTime(t *testing.T) {
 	series := build(t, spec{project: "j", version: "1", name: "org.ex.W.m", mode: "avgt", grid: g, mean: 100,
 		noise: 0.003, warmupIters: 10, warmupFactor: 3, seed: 4})
 	opt := fastOptions()
-	opt.Metrics = []Metric{cv}
+	opt.Metrics = []Metric{CV}
 	opt.DiscardWarmup = 10
 	opt.AllConfigs = true
 	timed, err := optimize(series, opt)
@@ -551,7 +551,7 @@ func TestSampleMode(t *testing.T) {
 func TestOptionsValidation(t *testing.T) {
 	bad := []func(o *Options){
 		func(o *Options) { o.Metrics = nil },
-		func(o *Options) { o.Metrics = []Metric{cv, cv} },
+		func(o *Options) { o.Metrics = []Metric{CV, CV} },
 		func(o *Options) { o.Threshold = 0 },
 		func(o *Options) { o.Threshold = math.Inf(1) },
 		func(o *Options) { o.Bootstrap.Resamples = 0 },
@@ -572,7 +572,7 @@ func TestOptionsValidation(t *testing.T) {
 	if ms, err := ParseMetrics("all"); err != nil || len(ms) != 5 {
 		t.Errorf("all: %v %v", ms, err)
 	}
-	if ms, err := ParseMetrics("rmad, rciw-mean-t"); err != nil || !reflect.DeepEqual(ms, []Metric{RMAD, rciwMeanT}) {
+	if ms, err := ParseMetrics("rmad, rciw-mean-t"); err != nil || !reflect.DeepEqual(ms, []Metric{RMAD, RCIWMeanT}) {
 		t.Errorf("list: %v %v", ms, err)
 	}
 	for _, s := range []string{"", "cv,cv", "cv,all", "rciw"} {
@@ -667,15 +667,15 @@ func TestMetricsShareCIs(t *testing.T) {
 		r := &together.Results[i]
 		var other Metric
 		switch r.Metric {
-		case cv:
-			other = rciwMean
+		case CV:
+			other = RCIWMean
 		case RMAD:
 			other = RCIWMedian
 		default:
 			continue
 		}
 		o := byKey[r.Key.String()+" "+other.String()]
-		if o.Status != statusReduced || o.Full.TimeNs <= o.Chosen.TimeNs {
+		if o.Status != StatusReduced || o.Full.TimeNs <= o.Chosen.TimeNs {
 			continue
 		}
 		shared++
@@ -694,7 +694,7 @@ func TestPruningEquivalenceEarlyRejection(t *testing.T) {
 	series := build(t, goSuiteGrid("p", "v1", 5, 9, nil, grid{instances: 1, trials: 2, forks: 1, iterations: 4, slices: 3})...)
 	opt := fastOptions()
 	opt.Bootstrap.Resamples = 4000
-	opt.Metrics = []Metric{rciwMean, rciwMeanT, RCIWMedian}
+	opt.Metrics = []Metric{RCIWMean, RCIWMeanT, RCIWMedian}
 	opt.Threshold = 0.004
 	pruned, err := optimize(series, opt)
 	if err != nil {

@@ -18,29 +18,31 @@ type Metric int
 
 // The five stability metrics, in the paper's order.
 const (
-	// cv is the coefficient of variation, population standard deviation over
+	// CV is the coefficient of variation, population standard deviation over
 	// mean (stats.CV). Estimator: mean; CI: percentile bootstrap of the mean.
-	cv Metric = iota
+	CV Metric = iota
 	// RMAD is the relative median absolute deviation, unscaled MAD over
 	// median (stats.RMAD). Estimator: median; CI: percentile bootstrap of
 	// the median.
 	RMAD
-	// rciwMean is the relative width of the percentile bootstrap CI of the
+	// RCIWMean is the relative width of the percentile bootstrap CI of the
 	// mean (stats.BootstrapCI, MeanPercentile). Estimator: mean.
-	rciwMean
-	// rciwMeanT is the relative width of the studentized (bootstrap-t) CI of
+	RCIWMean
+	// RCIWMeanT is the relative width of the studentized (bootstrap-t) CI of
 	// the mean (stats.BootstrapCI, MeanStudentized). Estimator: mean.
-	rciwMeanT
+	RCIWMeanT
 	// RCIWMedian is the relative width of the percentile bootstrap CI of the
 	// median (stats.BootstrapCI, MedianPercentile). Estimator: median.
 	RCIWMedian
-	numMetrics
 )
+
+// numMetrics is the number of metrics.
+const numMetrics = 5
 
 var metricNames = [numMetrics]string{"cv", "rmad", "rciw-mean", "rciw-mean-t", "rciw-median"}
 
 // allMetrics lists the five metrics in the paper's order.
-var allMetrics = []Metric{cv, RMAD, rciwMean, rciwMeanT, RCIWMedian}
+var allMetrics = []Metric{CV, RMAD, RCIWMean, RCIWMeanT, RCIWMedian}
 
 // String is the metric's name as accepted by ParseMetrics.
 func (m Metric) String() string {
@@ -52,7 +54,7 @@ func (m Metric) String() string {
 
 // bootstrapped reports whether computing the metric itself needs a
 // bootstrap (the three RCIW metrics).
-func (m Metric) bootstrapped() bool { return m == rciwMean || m == rciwMeanT || m == RCIWMedian }
+func (m Metric) bootstrapped() bool { return m == RCIWMean || m == RCIWMeanT || m == RCIWMedian }
 
 // parseMetric maps a name (cv, rmad, rciw-mean, rciw-mean-t, rciw-median) to its Metric.
 func parseMetric(s string) (Metric, error) {

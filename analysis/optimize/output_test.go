@@ -40,7 +40,7 @@ func readCSV(t *testing.T, path string) [][]string {
 func TestWriteResults(t *testing.T) {
 	series := handSeries(t)
 	opt := fastOptions()
-	opt.Metrics = []Metric{cv, RMAD}
+	opt.Metrics = []Metric{CV, RMAD}
 	opt.MinRepetitions = 2
 	opt.AllConfigs = true
 	rep, err := optimize(series, opt)
@@ -158,7 +158,7 @@ func TestWriteScript(t *testing.T) {
 		spec{project: "j", version: "1", name: "org.ex.C.m", mode: "avgt", params: "size=16", mean: 100, noise: 0.002,
 			grid: grid{instances: 1, trials: 1, forks: 3, iterations: 10, slices: 1}, seed: 1})...)
 	opt := fastOptions()
-	opt.Metrics = []Metric{RMAD, cv}
+	opt.Metrics = []Metric{RMAD, CV}
 	rep, err := optimize(series, opt)
 	if err != nil {
 		t.Fatal(err)

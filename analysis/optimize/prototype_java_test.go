@@ -90,7 +90,7 @@ const javaExtract = "testdata/javaref/published.tsv.gz"
 
 // javaMetrics are the metrics whose choices the prototype published, in
 // the order of extract.sh.
-var javaMetrics = []Metric{cv, RMAD, rciwMean, rciwMeanT, RCIWMedian}
+var javaMetrics = []Metric{CV, RMAD, RCIWMean, RCIWMeanT, RCIWMedian}
 
 // javaFile names one published min_config_res.csv: its result folder
 // under optimizer/, data file stem and metric folder.
@@ -617,7 +617,7 @@ func compareJavaFile(t *testing.T, path, stem string, want map[string]protoChoic
 // and optimizer/dataset_3/optimizer_results_ese21/optimizer_results_only_{base,latest}/.
 func TestPrototypeJavaAgreement(t *testing.T) {
 	var cases []javaCase
-	for _, m := range []Metric{cv, RMAD} {
+	for _, m := range []Metric{CV, RMAD} {
 		cases = append(cases, javaCase{m.String(), m, &uoptimeMethod, nil})
 	}
 	for _, c := range compareJava(t, cases, javaPrototypeOptions(0)) {
@@ -647,8 +647,8 @@ func TestPrototypeJavaAgreementRCIW(t *testing.T) {
 	opt := javaPrototypeOptions(0)
 	opt.Bootstrap = estimate.DefaultBootstrap
 	cases := []javaCase{
-		{"rciw-mean", rciwMean, &uoptimeMethod, &uoptimeMethod},
-		{"rciw-mean-t", rciwMeanT, &uoptimeMethod, &uoptimeMethod},
+		{"rciw-mean", RCIWMean, &uoptimeMethod, &uoptimeMethod},
+		{"rciw-mean-t", RCIWMeanT, &uoptimeMethod, &uoptimeMethod},
 		{"rciw-median as the prototype", RCIWMedian, &protoMedianMethod, &protoMedianMethod},
 		{"rciw-median", RCIWMedian, &uoptimeMethod, &protoMedianMethod},
 	}

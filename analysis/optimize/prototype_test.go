@@ -35,10 +35,10 @@ func prototypeOptions(metrics ...Metric) Options {
 
 // protoMetricDir names the prototype's result folder of each metric.
 var protoMetricDir = map[Metric]string{
-	cv:         "cv__mean__ci_bootstrap_mean_p",
+	CV:         "cv__mean__ci_bootstrap_mean_p",
 	RMAD:       "rmad__median__ci_bootstrap_median_p",
-	rciwMean:   "rciw_mean_p__mean__ci_bootstrap_mean_p",
-	rciwMeanT:  "rciw_mean_t__mean__ci_bootstrap_mean_t",
+	RCIWMean:   "rciw_mean_p__mean__ci_bootstrap_mean_p",
+	RCIWMeanT:  "rciw_mean_t__mean__ci_bootstrap_mean_t",
 	RCIWMedian: "rciw_median_p__median__ci_bootstrap_median_p",
 }
 
@@ -127,7 +127,7 @@ func agreement(got, want map[string]string) (agree int, differ []string) {
 // go_optimization_new/<file>/<metric>/min_config_res.csv.
 func TestPrototypeAgreementAll(t *testing.T) {
 	root, files := prototypeFiles(t)
-	metrics := []Metric{cv, RMAD}
+	metrics := []Metric{CV, RMAD}
 	agree, total := prototypeAgreement(t, root, files, prototypeOptions(metrics...), true)
 	for _, m := range metrics {
 		t.Logf("%s: %d/%d configurations agree with the prototype", m, agree[m], total[m])
@@ -145,10 +145,10 @@ func TestPrototypeAgreementAll(t *testing.T) {
 // the configurations chosen then.
 func TestPrototypeAgreementRCIW(t *testing.T) {
 	root, files := prototypeFiles(t)
-	opt := prototypeOptions(rciwMean, rciwMeanT, RCIWMedian)
+	opt := prototypeOptions(RCIWMean, RCIWMeanT, RCIWMedian)
 	opt.Bootstrap = estimate.DefaultBootstrap
 	agree, total := prototypeAgreement(t, root, files, opt, false)
-	floor := map[Metric]int{rciwMean: 449, rciwMeanT: 413, RCIWMedian: 381}
+	floor := map[Metric]int{RCIWMean: 449, RCIWMeanT: 413, RCIWMedian: 381}
 	for _, m := range opt.Metrics {
 		t.Logf("%s: %d/%d configurations agree with the prototype", m, agree[m], total[m])
 		if agree[m] < floor[m] {
@@ -158,7 +158,7 @@ func TestPrototypeAgreementRCIW(t *testing.T) {
 	// zap-v1.19.1: the benchmarks whose choice differs from the prototype's
 	// (bootstrap noise near the threshold, and rciw-median's CI).
 	differ := map[Metric][]string{
-		rciwMeanT:  {"BenchmarkBufferedWriteSyncer/write_file_with_buffer", "BenchmarkZapConsole"},
+		RCIWMeanT:  {"BenchmarkBufferedWriteSyncer/write_file_with_buffer", "BenchmarkZapConsole"},
 		RCIWMedian: {"BenchmarkBuffers/CustomBuffer", "BenchmarkWriteSyncer/write_file_with_no_buffer", "BenchmarkWriter/splits", "BenchmarkZapConsole"},
 	}
 	got := chooseConfigsWith(t, filepath.Join(root, "go_data_path", "zap-v1.19.1.csv"), opt)
@@ -303,7 +303,7 @@ func equalValueConfigs(t *testing.T, path string) map[string][][3]int {
 // interval they got 1e-16 and NaN.
 func TestEqualValuesZeroMetrics(t *testing.T) {
 	dir := sharedUoptime(t)
-	opt := prototypeOptions(RMAD, rciwMeanT)
+	opt := prototypeOptions(RMAD, RCIWMeanT)
 	opt.AllConfigs = true
 	opt.MinRepetitions = 1
 	total := 0
@@ -397,7 +397,7 @@ func TestEqualValuesTieBreak(t *testing.T) {
 		t.Fatal("no counts found that move 105.3")
 	}
 	series := equalSeries(t, v, [3][3]int64{{1, below, above}, {1, 1, 1}, {1, 1, 1}})
-	opt := prototypeOptions(RMAD, rciwMeanT, cv)
+	opt := prototypeOptions(RMAD, RCIWMeanT, CV)
 	opt.Bootstrap = estimate.DefaultBootstrap
 	r, err := optimize(series, opt)
 	if err != nil {
@@ -406,10 +406,10 @@ func TestEqualValuesTieBreak(t *testing.T) {
 	var want Config
 	want[table.LevelInstance], want[table.LevelTrial], want[table.LevelFork], want[table.LevelIteration], want[table.LevelSlice] = 1, 1, 1, 3, 1
 	for _, res := range r.Results {
-		if res.Status != statusReduced || res.Chosen.Config != want || res.Chosen.seconds() != 3 {
+		if res.Status != StatusReduced || res.Chosen.Config != want || res.Chosen.seconds() != 3 {
 			t.Errorf("%s: %s %v (%v s), want reduced to %v (3 s)", res.Metric, res.Status, res.Chosen.Config, res.Chosen.seconds(), want)
 		}
-		if res.Metric != cv && res.Chosen.Value != 0 {
+		if res.Metric != CV && res.Chosen.Value != 0 {
 			t.Errorf("%s: value %v, want 0", res.Metric, res.Chosen.Value)
 		}
 	}
@@ -423,13 +423,13 @@ func TestEqualValuesTieBreak(t *testing.T) {
 			ones[tr][it] = 1
 		}
 	}
-	opt.Metrics = []Metric{rciwMeanT}
+	opt.Metrics = []Metric{RCIWMeanT}
 	r, err = optimize(equalSeries(t, 105.4, ones), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := r.Results[0]
-	if res.Status != statusReduced || res.Chosen.Config != want || res.Chosen.Value != 0 || res.Full.Value != 0 {
+	if res.Status != StatusReduced || res.Chosen.Config != want || res.Chosen.Value != 0 || res.Full.Value != 0 {
 		t.Errorf("constant 105.4: %s %v, value %v (full %v); want reduced to %v, value 0", res.Status, res.Chosen.Config, res.Chosen.Value, res.Full.Value, want)
 	}
 }

@@ -83,9 +83,9 @@ func summarize(results []Result) []summary {
 			r := &results[i]
 			s.fullTimeNs += r.Full.TimeNs
 			switch r.Status {
-			case statusReduced:
+			case StatusReduced:
 				s.reduced++
-			case statusNotReduced:
+			case StatusNotReduced:
 				s.notReduced++
 			default:
 				s.tooFewRepetitions++

@@ -69,7 +69,7 @@ func TestCompareVersions(t *testing.T) {
 		// The ±20 % changes of the quietest benchmarks are caught by every method.
 		for meth := method(0); meth < numMethods; meth++ {
 			got := detectedSet(vr, m, "v1", 1+int(meth))
-			if m == rciwMeanT && meth == methodMinimum {
+			if m == RCIWMeanT && meth == methodMinimum {
 				// Three values: more than α/2 of the bootstrap-t resamples
 				// are constant, so the interval is unbounded and nothing
 				// is ever detected.
@@ -135,7 +135,7 @@ func TestCompareVersions(t *testing.T) {
 	// re-evaluating the base's choice on v2 reproduces the change.
 	var base *Result
 	for i := range rep.Results {
-		if r := &rep.Results[i]; r.Key.Version == "v1" && r.Key.Benchmark == "BenchmarkD" && r.Metric == rciwMean {
+		if r := &rep.Results[i]; r.Key.Version == "v1" && r.Key.Benchmark == "BenchmarkD" && r.Metric == RCIWMean {
 			base = r
 		}
 	}
@@ -146,10 +146,10 @@ func TestCompareVersions(t *testing.T) {
 		}
 	}
 	p, _ := prepare(v2, &rep.Options)
-	ev := p.evaluate(rciwMean, base.Chosen.Config, true, &rep.Options, new(workspace))
+	ev := p.evaluate(RCIWMean, base.Chosen.Config, true, &rep.Options, new(workspace))
 	vr, _ = compareVersions(series, rep, defaultVersionOptions)
 	for _, c := range vr.Changes {
-		if c.Benchmark == "BenchmarkD" && c.From == "v1" && c.Metric == rciwMean {
+		if c.Benchmark == "BenchmarkD" && c.From == "v1" && c.Metric == RCIWMean {
 			if want := (ev.Average - base.Chosen.Average) / base.Chosen.Average; c.Change[1+methodUOpTime] != want {
 				t.Errorf("forward change %v, want %v", c.Change[1+methodUOpTime], want)
 			}
@@ -169,7 +169,7 @@ func TestVersionLess(t *testing.T) {
 func TestSummarizeAndCompareMetrics(t *testing.T) {
 	series := handSeries(t)
 	opt := fastOptions()
-	opt.Metrics = []Metric{cv}
+	opt.Metrics = []Metric{CV}
 	opt.MinRepetitions = 2
 	rep, err := optimize(series, opt)
 	if err != nil {
@@ -220,7 +220,7 @@ func TestSummarizeAndCompareMetrics(t *testing.T) {
 		}
 	}
 	// One metric only: nothing to compare.
-	opt.Metrics = []Metric{cv}
+	opt.Metrics = []Metric{CV}
 	rep, _ = optimize(series, opt)
 	if cmp, _ := compareMetrics(rep.Results, 0); len(cmp) != 0 {
 		t.Errorf("one metric gave %d comparisons", len(cmp))

@@ -43,8 +43,10 @@ const (
 	// cumulative set and its predecessor; stable when the window's mean
 	// probability exceeds Thresholds.KLD.
 	CriterionKLD
-	numCriteria
 )
+
+// numCriteria is the number of criteria.
+const numCriteria = 3
 
 // AllCriteria lists the criteria in the paper's order.
 var AllCriteria = []Criterion{CriterionCV, CriterionRCIW, CriterionKLD}

@@ -57,14 +57,14 @@ func BenchmarkRatioCI(b *testing.B) {
 // each should get with a steady window of 500 in 1,500 iterations.
 var accuracySpecs = []struct {
 	spec synth.BenchmarkSpec
-	want barrettClass
+	want BarrettClass
 }{
-	{synth.BenchmarkSpec{Class: "W", Method: "warmup", Kind: synth.KindWarmup, Mean: 1000, WarmupIterations: 200, WarmupFactor: 3}, barrettWarmup},
-	{synth.BenchmarkSpec{Class: "F", Method: "flat", Kind: synth.KindFlat, Mean: 1000}, barrettFlat},
-	{synth.BenchmarkSpec{Class: "S", Method: "slowdown", Kind: synth.KindSlowdown, Mean: 1000, SlowdownAt: 700, SlowdownFactor: 1.25}, barrettSlowdown},
-	{synth.BenchmarkSpec{Class: "L", Method: "late", Kind: synth.KindSlowdown, Mean: 1000, SlowdownAt: 1300, SlowdownFactor: 1.25}, barrettNoSteady},
-	{synth.BenchmarkSpec{Class: "O", Method: "oscillation", Kind: synth.KindNoSteadyState, Shape: synth.ShapeOscillation, Mean: 1000}, barrettNoSteady},
-	{synth.BenchmarkSpec{Class: "D", Method: "drift", Kind: synth.KindNoSteadyState, Shape: synth.ShapeDrift, Mean: 1000}, barrettNoSteady},
+	{synth.BenchmarkSpec{Class: "W", Method: "warmup", Kind: synth.KindWarmup, Mean: 1000, WarmupIterations: 200, WarmupFactor: 3}, BarrettWarmup},
+	{synth.BenchmarkSpec{Class: "F", Method: "flat", Kind: synth.KindFlat, Mean: 1000}, BarrettFlat},
+	{synth.BenchmarkSpec{Class: "S", Method: "slowdown", Kind: synth.KindSlowdown, Mean: 1000, SlowdownAt: 700, SlowdownFactor: 1.25}, BarrettSlowdown},
+	{synth.BenchmarkSpec{Class: "L", Method: "late", Kind: synth.KindSlowdown, Mean: 1000, SlowdownAt: 1300, SlowdownFactor: 1.25}, BarrettNoSteady},
+	{synth.BenchmarkSpec{Class: "O", Method: "oscillation", Kind: synth.KindNoSteadyState, Shape: synth.ShapeOscillation, Mean: 1000}, BarrettNoSteady},
+	{synth.BenchmarkSpec{Class: "D", Method: "drift", Kind: synth.KindNoSteadyState, Shape: synth.ShapeDrift, Mean: 1000}, BarrettNoSteady},
 }
 
 // BenchmarkAccuracy reports, per penalty rule, the share of generated forks
@@ -72,7 +72,7 @@ var accuracySpecs = []struct {
 // matches the generated behaviour. Run with -benchtime 1x (about a minute).
 func BenchmarkAccuracy(b *testing.B) {
 	var specs []synth.BenchmarkSpec
-	want := map[string]barrettClass{}
+	want := map[string]BarrettClass{}
 	for _, a := range accuracySpecs {
 		specs = append(specs, a.spec)
 		want[a.spec.Method] = a.want
@@ -114,7 +114,7 @@ type timingSegmenter struct {
 	ns *atomic.Int64
 }
 
-func (t timingSegmenter) Segment(x []float64) (*segmentation, error) {
+func (t timingSegmenter) Segment(x []float64) (*Segmentation, error) {
 	start := time.Now()
 	s, err := t.Segmenter.Segment(x)
 	t.ns.Add(int64(time.Since(start)))

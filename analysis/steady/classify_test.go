@@ -30,7 +30,7 @@ func TestClassifyGenerated(t *testing.T) {
 	opt.SteadyWindow = 500 // Traini's; the expectations name it ("inside the last 500")
 	type want struct {
 		class       ForkClass
-		barrett     barrettClass
+		barrett     BarrettClass
 		stLo, stHi  int
 		benchmark   BenchmarkClass
 		explanation string
@@ -38,12 +38,12 @@ func TestClassifyGenerated(t *testing.T) {
 	wants := map[string]want{
 		// c(k) − 1 = 2·(e^(−4k/200) − e^(−4))/(1 − e^(−4)) falls below 5 %
 		// (Traini's tolerance) at k ≈ 160 and below 2 % at k ≈ 180.
-		"warmup":       {ForkSteady, barrettWarmup, 120, 200, benchmarkSteady, "warmup of 200 iterations"},
-		"flat":         {ForkSteady, barrettFlat, 0, 0, benchmarkSteady, "flat"},
-		"slowdown":     {ForkSteady, barrettSlowdown, 698, 702, benchmarkSteady, "step up at 700"},
-		"lateSlowdown": {ForkNoSteady, barrettNoSteady, -1, -1, benchmarkNoSteady, "step up at 1300, inside the last 500"},
-		"oscillation":  {ForkNoSteady, barrettNoSteady, -1, -1, benchmarkNoSteady, "oscillation"},
-		"drift":        {ForkNoSteady, barrettNoSteady, -1, -1, benchmarkNoSteady, "drift"},
+		"warmup":       {ForkSteady, BarrettWarmup, 120, 200, benchmarkSteady, "warmup of 200 iterations"},
+		"flat":         {ForkSteady, BarrettFlat, 0, 0, benchmarkSteady, "flat"},
+		"slowdown":     {ForkSteady, BarrettSlowdown, 698, 702, benchmarkSteady, "step up at 700"},
+		"lateSlowdown": {ForkNoSteady, BarrettNoSteady, -1, -1, benchmarkNoSteady, "step up at 1300, inside the last 500"},
+		"oscillation":  {ForkNoSteady, BarrettNoSteady, -1, -1, benchmarkNoSteady, "oscillation"},
+		"drift":        {ForkNoSteady, BarrettNoSteady, -1, -1, benchmarkNoSteady, "drift"},
 	}
 	for i, tr := range s.Truth() {
 		w, ok := wants[tr.Method]
@@ -86,22 +86,22 @@ func TestClassifyGeneratedCROPS(t *testing.T) {
 	s := newSuite(t, 4, 1, 1500, specs, func(c *synth.SuiteConfig) { c.NoSteady.Period = 600 })
 	type want struct {
 		class      ForkClass
-		barrett    []barrettClass
+		barrett    []BarrettClass
 		stLo, stHi int
 	}
-	steadyAny := []barrettClass{barrettFlat, barrettWarmup, barrettSlowdown}
+	steadyAny := []BarrettClass{BarrettFlat, BarrettWarmup, BarrettSlowdown}
 	rules := map[PenaltyRule]map[string]want{
 		PenaltyCROPS: {
-			"flat":         {ForkSteady, []barrettClass{barrettFlat}, 0, 0},
+			"flat":         {ForkSteady, []BarrettClass{BarrettFlat}, 0, 0},
 			"slowdown":     {ForkSteady, steadyAny, 0, 702},
-			"lateSlowdown": {ForkNoSteady, []barrettClass{barrettNoSteady}, -1, -1},
+			"lateSlowdown": {ForkNoSteady, []BarrettClass{BarrettNoSteady}, -1, -1},
 		},
 		PenaltyCROPSAscending: {
-			"warmup":       {ForkSteady, []barrettClass{barrettWarmup}, 120, 200},
-			"flat":         {ForkSteady, []barrettClass{barrettFlat}, 0, 0},
-			"slowdown":     {ForkSteady, []barrettClass{barrettSlowdown}, 698, 702},
-			"lateSlowdown": {ForkNoSteady, []barrettClass{barrettNoSteady}, -1, -1},
-			"oscillation":  {ForkNoSteady, []barrettClass{barrettNoSteady}, -1, -1},
+			"warmup":       {ForkSteady, []BarrettClass{BarrettWarmup}, 120, 200},
+			"flat":         {ForkSteady, []BarrettClass{BarrettFlat}, 0, 0},
+			"slowdown":     {ForkSteady, []BarrettClass{BarrettSlowdown}, 698, 702},
+			"lateSlowdown": {ForkNoSteady, []BarrettClass{BarrettNoSteady}, -1, -1},
+			"oscillation":  {ForkNoSteady, []BarrettClass{BarrettNoSteady}, -1, -1},
 		},
 	}
 	for rule, wants := range rules {

@@ -30,7 +30,7 @@ func (o Override) empty() bool {
 // warmup, measure everything"; pass the developers' values (or JMH's
 // defaults, -wi 5 -w 10s -i 5 -r 10s -f 5) as overrides to evaluate them.
 func setupConfigs(name string, override Override) ConfigSet {
-	return ConfigSet{Name: name, Lookup: func(_ table.Key, s *table.Setup) (benchmarkConfig, bool) {
+	return ConfigSet{Name: name, lookup: func(_ table.Key, s *table.Setup) (benchmarkConfig, bool) {
 		var c config
 		forks := 0
 		if s != nil {
@@ -87,7 +87,7 @@ func perForkConfigs(name string, rows []forkConfig) ConfigSet {
 		bc.perFork[r.id] = r.config
 		bc.forks = max(bc.forks, r.forks)
 	}
-	return ConfigSet{Name: name, Lookup: func(k table.Key, _ *table.Setup) (benchmarkConfig, bool) {
+	return ConfigSet{Name: name, lookup: func(k table.Key, _ *table.Setup) (benchmarkConfig, bool) {
 		bc, ok := byKey[k]
 		if !ok {
 			return benchmarkConfig{}, false

@@ -42,20 +42,20 @@ func TestBarrettRule(t *testing.T) {
 		delta   BarrettDelta
 		start   []int
 		level   []float64
-		barrett barrettClass
+		barrett BarrettClass
 		st      int
 	}{
 		// 150 ns and 100 ns differ by 5e-8 s, far inside δ = 1 ms: flat.
-		{"absolute 1 ms", abs, []int{0, 100}, []float64{150, 100}, barrettFlat, 0},
+		{"absolute 1 ms", abs, []int{0, 100}, []float64{150, 100}, BarrettFlat, 0},
 		// δ = 1 % of the fastest mean (1e-7 s) = 1e-9 s: the band around
 		// the last segment is [0.99e-7, 1.01e-7] s and 1.5e-7 lies above it.
-		{"1 % warmup", rel, []int{0, 100}, []float64{150, 100}, barrettWarmup, 100},
+		{"1 % warmup", rel, []int{0, 100}, []float64{150, 100}, BarrettWarmup, 100},
 		// The last segment at 150 ns: 100 ns lies below [1.49e-7, 1.51e-7].
-		{"1 % slowdown", rel, []int{0, 100}, []float64{100, 150}, barrettSlowdown, 100},
+		{"1 % slowdown", rel, []int{0, 100}, []float64{100, 150}, BarrettSlowdown, 100},
 		// Last at 100.5 ns, band [0.995e-7, 1.015e-7]: the 100-ns segments
 		// are equivalent, the 200-ns one differs (above: warmup), so the
 		// steady state starts after it, at 200.
-		{"1 % two returns", rel, []int{0, 100, 200, 300}, []float64{100, 200, 100, 100.5}, barrettWarmup, 200},
+		{"1 % two returns", rel, []int{0, 100, 200, 300}, []float64{100, 200, 100, 100.5}, BarrettWarmup, 200},
 	} {
 		opt := DefaultOptions
 		opt.Equivalence = equivalenceBarrett

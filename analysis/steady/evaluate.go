@@ -58,9 +58,9 @@ func (b *benchmarkConfig) fork(id ForkID) (config, bool) {
 // developers' (from the JMH setup) or a dynamic reconfiguration's.
 type ConfigSet struct {
 	Name string
-	// Lookup returns the configuration of the benchmark run key (setup is
+	// lookup returns the configuration of the benchmark run key (setup is
 	// its recorded setup, nil when none); false when the set has none.
-	Lookup func(key table.Key, setup *table.Setup) (benchmarkConfig, bool)
+	lookup func(key table.Key, setup *table.Setup) (benchmarkConfig, bool)
 }
 
 // replay simulates a configuration on a recorded fork and returns how many
@@ -208,7 +208,7 @@ func rpd(lo, hi float64) float64 {
 // selects the stream block.
 func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup, set ConfigSet, setIndex int, forks []forkSeries, results []ForkResult) benchmarkEvaluation {
 	ev := benchmarkEvaluation{Set: set.Name, RPD: nan, RatioLow: nan, RatioHigh: nan}
-	bc, ok := set.Lookup(key, setup)
+	bc, ok := set.lookup(key, setup)
 	if !ok {
 		return ev
 	}

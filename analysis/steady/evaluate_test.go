@@ -11,14 +11,14 @@ import (
 // segmentation of a piecewise-constant test series.
 type levelSegmenter struct{}
 
-func (levelSegmenter) Segment(x []float64) (*segmentation, error) {
+func (levelSegmenter) Segment(x []float64) (*Segmentation, error) {
 	var cps []int
 	for i := 1; i < len(x); i++ {
 		if x[i] != x[i-1] {
 			cps = append(cps, i)
 		}
 	}
-	return &segmentation{changepoints: cps, penalty: nan, rule: "levels"}, nil
+	return &Segmentation{Changepoints: cps, Penalty: nan, Rule: "levels"}, nil
 }
 
 // levels builds a fork of n iterations of sec seconds each whose value is
@@ -37,7 +37,7 @@ func levels(fork int32, n int, sec float64, start []int, level []float64) forkSe
 }
 
 func fixedSet(name string, forks int, c config) ConfigSet {
-	return ConfigSet{Name: name, Lookup: func(table.Key, *table.Setup) (benchmarkConfig, bool) {
+	return ConfigSet{Name: name, lookup: func(table.Key, *table.Setup) (benchmarkConfig, bool) {
 		return benchmarkConfig{forks: forks, Default: c, hasDefault: true}, true
 	}}
 }
@@ -127,14 +127,14 @@ func TestEvaluateHandComputed(t *testing.T) {
 	// (ratio 1.5 >= 1.05) differs, st = 50 > 60 − 30: no steady state.
 	wantForks := []struct {
 		class   ForkClass
-		barrett barrettClass
+		barrett BarrettClass
 		st      int
 		stSec   float64
 	}{
-		{ForkSteady, barrettWarmup, 20, 20},
-		{ForkSteady, barrettWarmup, 4, 4},
-		{ForkSteady, barrettWarmup, 2, 4},
-		{ForkNoSteady, barrettNoSteady, -1, nan},
+		{ForkSteady, BarrettWarmup, 20, 20},
+		{ForkSteady, BarrettWarmup, 4, 4},
+		{ForkSteady, BarrettWarmup, 2, 4},
+		{ForkNoSteady, BarrettNoSteady, -1, nan},
 	}
 	for i, w := range wantForks {
 		f := br.Forks[i]

@@ -48,11 +48,11 @@ const (
 	ForkSteady ForkClass = iota
 	// ForkNoSteady: a non-equivalent segment ends within the last SteadyWindow iterations.
 	ForkNoSteady
-	// forkTooShort: the fork has fewer than SteadyWindow iterations, so
+	// ForkTooShort: the fork has fewer than SteadyWindow iterations, so
 	// whether it reaches a steady state cannot be decided.
-	forkTooShort
-	// forkFailed: segmentation failed (the error is in ForkResult.Err).
-	forkFailed
+	ForkTooShort
+	// ForkFailed: segmentation failed (the error is in ForkResult.Err).
+	ForkFailed
 )
 
 // String returns "steady state", "no steady state", "too short" or "failed",
@@ -63,65 +63,65 @@ func (c ForkClass) String() string {
 		return "steady state"
 	case ForkNoSteady:
 		return "no steady state"
-	case forkTooShort:
+	case ForkTooShort:
 		return "too short"
-	case forkFailed:
+	case ForkFailed:
 		return "failed"
 	}
 	return fmt.Sprintf("ForkClass(%d)", int(c))
 }
 
-// barrettClass is Barrett et al.'s finer classification of a fork.
-type barrettClass int
+// BarrettClass is Barrett et al.'s finer classification of a fork.
+type BarrettClass int
 
 const (
-	// barrettFlat: steady, and every segment is equivalent to the last.
-	barrettFlat barrettClass = iota
-	// barrettWarmup: steady, and the steady state is faster than what precedes it.
-	barrettWarmup
-	// barrettSlowdown: steady, and the steady state is slower than what precedes it.
-	barrettSlowdown
-	// barrettNoSteady: no steady state.
-	barrettNoSteady
-	// barrettUndecided: the fork is too short or failed.
-	barrettUndecided
+	// BarrettFlat: steady, and every segment is equivalent to the last.
+	BarrettFlat BarrettClass = iota
+	// BarrettWarmup: steady, and the steady state is faster than what precedes it.
+	BarrettWarmup
+	// BarrettSlowdown: steady, and the steady state is slower than what precedes it.
+	BarrettSlowdown
+	// BarrettNoSteady: no steady state.
+	BarrettNoSteady
+	// BarrettUndecided: the fork is too short or failed.
+	BarrettUndecided
 )
 
 // String returns "flat", "warmup", "slowdown", "no steady state" or "-".
-func (c barrettClass) String() string {
+func (c BarrettClass) String() string {
 	switch c {
-	case barrettFlat:
+	case BarrettFlat:
 		return "flat"
-	case barrettWarmup:
+	case BarrettWarmup:
 		return "warmup"
-	case barrettSlowdown:
+	case BarrettSlowdown:
 		return "slowdown"
-	case barrettNoSteady:
+	case BarrettNoSteady:
 		return "no steady state"
-	case barrettUndecided:
+	case BarrettUndecided:
 		return "-"
 	}
 	return fmt.Sprintf("BarrettClass(%d)", int(c))
 }
 
-// verdict is the outcome of an equivalence test.
-type verdict int8
+// Verdict is the outcome of an equivalence test.
+type Verdict int8
 
 const (
-	// untested: the walk stopped before reaching this segment (or it is the last).
-	untested verdict = iota
-	// equivalent to the last segment.
-	equivalent
-	// different from the last segment.
-	different
+	// VerdictUntested: the walk stopped before reaching this segment (or it is the last).
+	VerdictUntested Verdict = iota
+	// VerdictEquivalent: equivalent to the last segment.
+	VerdictEquivalent
+	// VerdictDifferent: different from the last segment.
+	VerdictDifferent
 )
 
 // String returns "", "equivalent" or "different".
-func (v verdict) String() string {
+func (v Verdict) String() string {
 	switch v {
-	case equivalent:
+	case VerdictEquivalent:
 		return "equivalent"
-	case different:
+	case VerdictDifferent:
 		return "different"
 	}
 	return ""
@@ -139,7 +139,7 @@ type Segment struct {
 	Mean, Variance float64
 	// Verdict compares the segment with the last segment; Low and High are
 	// the bootstrap CI of mean(last)/mean(segment) when a Traini rule tested it.
-	Verdict   verdict
+	Verdict   Verdict
 	Low, High float64
 }
 
@@ -161,7 +161,7 @@ type ForkResult struct {
 	Changepoints []int
 	Segments     []Segment
 	Class        ForkClass
-	Barrett      barrettClass
+	Barrett      BarrettClass
 	// SteadyStart is st, the 0-based index of the first steady iteration
 	// (the number of iterations before the steady state), and
 	// SteadySeconds the elapsed time before it; -1 and NaN unless Class is
@@ -214,7 +214,7 @@ func (a *analyzer) analyzeFork(benchmark string, f *forkSeries, w int) ForkResul
 		r.Values = x
 	}
 	if n == 0 {
-		r.Class, r.Barrett, r.Err = forkFailed, barrettUndecided, "no iterations"
+		r.Class, r.Barrett, r.Err = ForkFailed, BarrettUndecided, "no iterations"
 		return r
 	}
 
@@ -239,20 +239,20 @@ func (a *analyzer) analyzeFork(benchmark string, f *forkSeries, w int) ForkResul
 	// 2. Segmentation.
 	sg, err := a.seg.Segment(y)
 	if err == nil {
-		err = checkChangepoints(sg.changepoints, len(y))
+		err = checkChangepoints(sg.Changepoints, len(y))
 	}
 	if err != nil {
-		r.Class, r.Barrett, r.Err = forkFailed, barrettUndecided, err.Error()
+		r.Class, r.Barrett, r.Err = ForkFailed, BarrettUndecided, err.Error()
 		return r
 	}
-	r.Penalty, r.PenaltyRule = sg.penalty, sg.rule
+	r.Penalty, r.PenaltyRule = sg.Penalty, sg.Rule
 	if opt.KeepCROPS {
-		r.CROPS, r.Knee = sg.crops, sg.knee
+		r.CROPS, r.Knee = sg.CROPS, sg.Knee
 	}
 	for i := range y {
 		y[i] = x[idx[i]] // back to ns/op for means, variances and tests
 	}
-	bounds := append(append([]int{0}, sg.changepoints...), len(y))
+	bounds := append(append([]int{0}, sg.Changepoints...), len(y))
 	r.Segments = make([]Segment, len(bounds)-1)
 	for j := range r.Segments {
 		a, b := bounds[j], bounds[j+1]
@@ -280,10 +280,10 @@ func (a *analyzer) analyzeFork(benchmark string, f *forkSeries, w int) ForkResul
 		lower, upper := a.barrettBand(r.Segments)
 		for k := last - 1; k >= 0; k-- {
 			if barrettOverlaps(r.Segments[k], lower, upper) {
-				r.Segments[k].Verdict = equivalent
+				r.Segments[k].Verdict = VerdictEquivalent
 				continue
 			}
-			r.Segments[k].Verdict = different
+			r.Segments[k].Verdict = VerdictDifferent
 			if firstSteady == 0 {
 				firstSteady = k + 1
 			}
@@ -294,10 +294,10 @@ func (a *analyzer) analyzeFork(benchmark string, f *forkSeries, w int) ForkResul
 			s := &r.Segments[k]
 			s.Low, s.High = lo, hi
 			if a.equivalentCI(lo, hi) {
-				s.Verdict = equivalent
+				s.Verdict = VerdictEquivalent
 				continue
 			}
-			s.Verdict = different
+			s.Verdict = VerdictDifferent
 			firstSteady = k + 1
 			break
 		}
@@ -307,10 +307,10 @@ func (a *analyzer) analyzeFork(benchmark string, f *forkSeries, w int) ForkResul
 	// 4. Classes.
 	switch {
 	case n < w:
-		r.Class, r.Barrett = forkTooShort, barrettUndecided
+		r.Class, r.Barrett = ForkTooShort, BarrettUndecided
 		return r
 	case st > n-w:
-		r.Class, r.Barrett = ForkNoSteady, barrettNoSteady
+		r.Class, r.Barrett = ForkNoSteady, BarrettNoSteady
 		return r
 	}
 	r.Class = ForkSteady
@@ -361,28 +361,28 @@ func barrettOverlaps(s Segment, lower, upper float64) bool {
 // otherwise it is a warmup. Under the Traini rules only the segment just
 // before the steady state was tested: a warmup when its mean is above the
 // last segment's, a slowdown otherwise.
-func (a *analyzer) barrettClass(segs []Segment, firstSteady int) barrettClass {
+func (a *analyzer) barrettClass(segs []Segment, firstSteady int) BarrettClass {
 	if firstSteady == 0 {
-		return barrettFlat
+		return BarrettFlat
 	}
 	last := segs[len(segs)-1]
 	if a.opt.Equivalence != equivalenceBarrett {
 		if segs[firstSteady-1].Mean > last.Mean {
-			return barrettWarmup
+			return BarrettWarmup
 		}
-		return barrettSlowdown
+		return BarrettSlowdown
 	}
 	lower, _ := a.barrettBand(segs)
 	for k := firstSteady - 1; k >= 0; k-- {
 		s := segs[k]
-		if s.Verdict != different {
+		if s.Verdict != VerdictDifferent {
 			continue
 		}
 		if s.Mean*1e-9-s.Variance*1e-18 < lower {
-			return barrettSlowdown
+			return BarrettSlowdown
 		}
 	}
-	return barrettWarmup
+	return BarrettWarmup
 }
 
 // ratioCI returns the percentile bootstrap CI of mean(test)/mean(control),

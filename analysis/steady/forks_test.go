@@ -70,10 +70,10 @@ func TestShortAndFailedForks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := br.Forks[0]; f.Class != forkTooShort || f.Barrett != barrettUndecided || f.SteadyStart != -1 || len(f.Segments) == 0 {
+	if f := br.Forks[0]; f.Class != ForkTooShort || f.Barrett != BarrettUndecided || f.SteadyStart != -1 || len(f.Segments) == 0 {
 		t.Errorf("40 iterations, window 500: %+v", f)
 	}
-	if f := br.Forks[1]; f.Class != forkFailed || f.Err == "" {
+	if f := br.Forks[1]; f.Class != ForkFailed || f.Err == "" {
 		t.Errorf("empty fork: %+v", f)
 	}
 	if br.Class != benchmarkTooShort {
@@ -81,13 +81,13 @@ func TestShortAndFailedForks(t *testing.T) {
 	}
 	// Three points cannot hold a change point (minimum segment length 2).
 	br, _ = analyzeForks(table.Key{Benchmark: "tiny"}, nil, []forkSeries{levels(1, 3, 1, []int{0}, []float64{5})}, opt)
-	if f := br.Forks[0]; f.PenaltyRule != "none" || len(f.Segments) != 1 || f.Class != forkTooShort {
+	if f := br.Forks[0]; f.PenaltyRule != "none" || len(f.Segments) != 1 || f.Class != ForkTooShort {
 		t.Errorf("3 points: %+v", f)
 	}
 }
 
 func TestClassifyBenchmark(t *testing.T) {
-	S, N, T, F := ForkSteady, ForkNoSteady, forkTooShort, forkFailed
+	S, N, T, F := ForkSteady, ForkNoSteady, ForkTooShort, ForkFailed
 	for _, tc := range []struct {
 		forks []ForkClass
 		want  BenchmarkClass
@@ -123,7 +123,7 @@ func TestAutoWindow(t *testing.T) {
 		n, window int
 		class     ForkClass
 		st        int
-	}{{40, 7, ForkSteady, 10}, {3, 5, forkTooShort, -1}} {
+	}{{40, 7, ForkSteady, 10}, {3, 5, ForkTooShort, -1}} {
 		cut := min(10, tc.n-1)
 		br, err := analyzeForks(table.Key{Benchmark: "b"}, nil, []forkSeries{levels(1, tc.n, 1, []int{0, cut}, []float64{300, 100})}, opt)
 		if err != nil {

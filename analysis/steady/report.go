@@ -166,12 +166,12 @@ func benchmarksFrame(res *Report) *reports.Frame {
 		forks = append(forks, int64(len(br.Forks)))
 		steady = append(steady, byClass[ForkSteady])
 		noSteady = append(noSteady, byClass[ForkNoSteady])
-		tooShort = append(tooShort, byClass[forkTooShort])
-		failed = append(failed, byClass[forkFailed])
+		tooShort = append(tooShort, byClass[ForkTooShort])
+		failed = append(failed, byClass[ForkFailed])
 		class = append(class, br.Class.String())
-		flat = append(flat, byBarrett[barrettFlat])
-		warmup = append(warmup, byBarrett[barrettWarmup])
-		slowdown = append(slowdown, byBarrett[barrettSlowdown])
+		flat = append(flat, byBarrett[BarrettFlat])
+		warmup = append(warmup, byBarrett[BarrettWarmup])
+		slowdown = append(slowdown, byBarrett[BarrettSlowdown])
 		medIdx = append(medIdx, mi)
 		maxIdx = append(maxIdx, int64(max(xi, 0)))
 		maxValid = append(maxValid, !math.IsNaN(xi))
@@ -341,12 +341,12 @@ func (res *Report) classTable() *reports.Table {
 	t.AddRow("steady state", forks[ForkSteady], share(forks[ForkSteady], nf), runs[benchmarkSteady], share(runs[benchmarkSteady], nb))
 	t.AddRow("no steady state", forks[ForkNoSteady], share(forks[ForkNoSteady], nf), runs[benchmarkNoSteady], share(runs[benchmarkNoSteady], nb))
 	t.AddRow("inconsistent", nil, nil, runs[benchmarkInconsistent], share(runs[benchmarkInconsistent], nb))
-	t.AddRow("too short", forks[forkTooShort], share(forks[forkTooShort], nf), runs[benchmarkTooShort], share(runs[benchmarkTooShort], nb))
-	if forks[forkFailed] > 0 {
-		t.AddRow("failed", forks[forkFailed], share(forks[forkFailed], nf), nil, nil)
+	t.AddRow("too short", forks[ForkTooShort], share(forks[ForkTooShort], nf), runs[benchmarkTooShort], share(runs[benchmarkTooShort], nb))
+	if forks[ForkFailed] > 0 {
+		t.AddRow("failed", forks[ForkFailed], share(forks[ForkFailed], nf), nil, nil)
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("Barrett classes of the forks: flat %d, warmup %d, slowdown %d, no steady state %d.",
-		barrett[barrettFlat], barrett[barrettWarmup], barrett[barrettSlowdown], barrett[barrettNoSteady]))
+		barrett[BarrettFlat], barrett[BarrettWarmup], barrett[BarrettSlowdown], barrett[BarrettNoSteady]))
 	o := res.Options
 	pen := o.Penalty.String()
 	if o.Penalty == penaltyManual {

@@ -7,28 +7,28 @@ import (
 	"github.com/benchtrim/benchtrim/changepoint"
 )
 
-// segmentation is the change-point segmentation of one series (a fork
+// Segmentation is the change-point segmentation of one series (a fork
 // without its outliers), in that series' 0-based index space.
-type segmentation struct {
-	// changepoints are the 0-based starts of the segments after the first
+type Segmentation struct {
+	// Changepoints are the 0-based starts of the segments after the first
 	// (equal to R's cpts(): the 1-based ends of all segments but the last).
-	changepoints []int
-	// penalty is the PELT penalty used (NaN when none was needed).
-	penalty float64
-	// rule says how the penalty was chosen: "crops", "crops-ascending",
+	Changepoints []int
+	// Penalty is the PELT penalty used (NaN when none was needed).
+	Penalty float64
+	// Rule says how the penalty was chosen: "crops", "crops-ascending",
 	// either with "-fallback" (CROPS and Kneedle selected none and 15·log n
 	// was used), "15log", "manual", or "none" (a series too short to split).
-	rule string
-	// crops and Knee are set when crops ran.
-	crops *changepoint.CROPSResult
-	knee  *changepoint.KneeSelection
+	Rule string
+	// CROPS and Knee are set when CROPS ran (the crops rules).
+	CROPS *changepoint.CROPSResult
+	Knee  *changepoint.KneeSelection
 }
 
 // Segmenter finds the change points of a series. The analysis calls it
 // once per fork with the fork's values (outliers removed, scaled by
 // Options.SegmentScale); implementations must be safe for concurrent use.
 type Segmenter interface {
-	Segment(x []float64) (*segmentation, error)
+	Segment(x []float64) (*Segmentation, error)
 }
 
 // peltSegmenter is the default Segmenter: PELT with the Normal
@@ -46,10 +46,10 @@ var _ Segmenter = peltSegmenter{}
 
 // Segment segments x. A series shorter than 4 points (2 × the minimum
 // segment length) cannot hold a change point and gets none (Rule "none").
-func (p peltSegmenter) Segment(x []float64) (*segmentation, error) {
+func (p peltSegmenter) Segment(x []float64) (*Segmentation, error) {
 	const minSegLen = 2
 	if len(x) < 2*minSegLen {
-		return &segmentation{rule: "none", penalty: nan}, nil
+		return &Segmentation{Rule: "none", Penalty: nan}, nil
 	}
 	switch p.rule {
 	case PenaltyCROPS, PenaltyCROPSAscending:
@@ -69,9 +69,9 @@ func (p peltSegmenter) Segment(x []float64) (*segmentation, error) {
 		if sel.Fallback {
 			rule += "-fallback"
 		}
-		return &segmentation{
-			changepoints: sel.Segmentation.Changepoints, penalty: sel.Penalty, rule: rule,
-			crops: sel.CROPS, knee: sel.Knee,
+		return &Segmentation{
+			Changepoints: sel.Segmentation.Changepoints, Penalty: sel.Penalty, Rule: rule,
+			CROPS: sel.CROPS, Knee: sel.Knee,
 		}, nil
 	case PenaltyBarrett, penaltyManual:
 		pen, rule := changepoint.BarrettPenalty(len(x)), "15log"
@@ -80,12 +80,12 @@ func (p peltSegmenter) Segment(x []float64) (*segmentation, error) {
 		}
 		seg, err := changepoint.PELT(x, changepoint.Options{Cost: changepoint.MeanVar, MinSegLen: minSegLen, Penalty: pen})
 		if errors.Is(err, changepoint.ErrTooShort) {
-			return &segmentation{rule: "none", penalty: nan}, nil
+			return &Segmentation{Rule: "none", Penalty: nan}, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		return &segmentation{changepoints: seg.Changepoints, penalty: pen, rule: rule}, nil
+		return &Segmentation{Changepoints: seg.Changepoints, Penalty: pen, Rule: rule}, nil
 	}
 	return nil, fmt.Errorf("steady: unknown penalty rule %d", int(p.rule))
 }

@@ -31,7 +31,7 @@ func (res *Report) WriteText(w io.Writer) error {
 		for _, f := range br.Forks {
 			forks++
 			longest = max(longest, f.Points)
-			if f.Class == forkFailed {
+			if f.Class == ForkFailed {
 				if failed++; failed == 1 {
 					firstErr = fmt.Sprintf("%s fork %d: %s", br.Key, f.ID.Fork, f.Err)
 				}

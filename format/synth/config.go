@@ -22,8 +22,8 @@ type ParamAxis struct {
 	Values []string
 }
 
-// param is one parameter value of a series.
-type param struct {
+// Param is one parameter value of a series.
+type Param struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
 }
@@ -51,10 +51,10 @@ type BenchmarkSpec struct {
 	SlowdownFactor float64
 }
 
-// warmupConfig describes warmup curves: W (first iteration / steady mean)
+// WarmupConfig describes warmup curves: W (first iteration / steady mean)
 // drawn uniformly from [MinFactor, MaxFactor] and L (true warmup iterations)
 // uniformly from [MinIterations, MaxIterations].
-type warmupConfig struct {
+type WarmupConfig struct {
 	// Fraction of series (without a spec'd kind) that warm up.
 	Fraction                     float64
 	MinIterations, MaxIterations int
@@ -64,18 +64,18 @@ type warmupConfig struct {
 	shape float64
 }
 
-// slowdownConfig describes late slowdowns: a step up by a factor drawn from
+// SlowdownConfig describes late slowdowns: a step up by a factor drawn from
 // [MinFactor, MaxFactor] at an iteration drawn from
 // [MinAt·Iterations, MaxAt·Iterations).
-type slowdownConfig struct {
+type SlowdownConfig struct {
 	Fraction             float64
 	minFactor, maxFactor float64
 	minAt, maxAt         float64
 }
 
-// noSteadyConfig describes series that never reach a steady state, half of
+// NoSteadyConfig describes series that never reach a steady state, half of
 // them (alternating) oscillating and half drifting.
-type noSteadyConfig struct {
+type NoSteadyConfig struct {
 	Fraction float64
 	// amplitude A of the square-wave oscillation (levels 1±A) and its
 	// Period in iterations.
@@ -85,16 +85,16 @@ type noSteadyConfig struct {
 	drift float64
 }
 
-// outlierConfig injects iteration outliers: with probability Rate an
+// OutlierConfig injects iteration outliers: with probability Rate an
 // iteration is multiplied by 1+m, m uniform in [MinMagnitude, MaxMagnitude].
 // Outliers are listed in BenchmarkTruth.Outliers.
-type outlierConfig struct {
+type OutlierConfig struct {
 	Rate                       float64
 	minMagnitude, maxMagnitude float64
 }
 
-// sampleConfig describes sample-mode (JMH SampleTime) invocations.
-type sampleConfig struct {
+// SampleConfig describes sample-mode (JMH SampleTime) invocations.
+type SampleConfig struct {
 	// MaxPerIteration caps the samples per iteration; an iteration takes
 	// min(MaxPerIteration, max(1, IterationTime / level)) samples.
 	MaxPerIteration int
@@ -108,10 +108,10 @@ type sampleConfig struct {
 	minTail, maxTail float64
 }
 
-// gcConfig adds JMH `-prof gc` secondary metrics (gc.alloc.rate,
+// GCConfig adds JMH `-prof gc` secondary metrics (gc.alloc.rate,
 // gc.alloc.rate.norm, gc.count and, when a GC happened, gc.time) to every
 // record except single-shot ones.
-type gcConfig struct {
+type GCConfig struct {
 	Enabled bool
 	// zeroAllocFraction of series allocate (almost) nothing: tiny
 	// gc.alloc.rate.norm values, no GCs, no gc.time key.
@@ -202,12 +202,12 @@ type SuiteConfig struct {
 	// Warmup.MaxIterations; Slowdown.Fraction; NoSteady.Fraction and
 	// NoSteady.Period; Outliers.Rate; Sample.MaxPerIteration (sample mode);
 	// GC.Enabled (JMH `-prof gc` metrics).
-	Warmup   warmupConfig
-	Slowdown slowdownConfig
-	NoSteady noSteadyConfig
-	Outliers outlierConfig
-	Sample   sampleConfig
-	GC       gcConfig
+	Warmup   WarmupConfig
+	Slowdown SlowdownConfig
+	NoSteady NoSteadyConfig
+	Outliers OutlierConfig
+	Sample   SampleConfig
+	GC       GCConfig
 	goBench  goBenchConfig
 	ragged   raggedConfig
 	jvm      jvmConfig
@@ -252,12 +252,12 @@ func DefaultSuiteConfig() SuiteConfig {
 		TrialSD:    0.01,
 		ForkSD:     0.03,
 
-		Warmup:   warmupConfig{Fraction: 0.4, MinIterations: 5, MaxIterations: 30, minFactor: 1.5, maxFactor: 4, shape: 4},
-		Slowdown: slowdownConfig{Fraction: 0.1, minFactor: 1.1, maxFactor: 1.3, minAt: 0.5, maxAt: 0.8},
-		NoSteady: noSteadyConfig{Fraction: 0.1, amplitude: 0.1, Period: 12, drift: 0.3},
-		Outliers: outlierConfig{Rate: 0.005, minMagnitude: 0.5, maxMagnitude: 3},
-		Sample:   sampleConfig{MaxPerIteration: 1000, noise: 0.05, tailRate: 0.002, minTail: 5, maxTail: 30},
-		GC:       gcConfig{Enabled: true, zeroAllocFraction: 0.25, youngGenMB: 256},
+		Warmup:   WarmupConfig{Fraction: 0.4, MinIterations: 5, MaxIterations: 30, minFactor: 1.5, maxFactor: 4, shape: 4},
+		Slowdown: SlowdownConfig{Fraction: 0.1, minFactor: 1.1, maxFactor: 1.3, minAt: 0.5, maxAt: 0.8},
+		NoSteady: NoSteadyConfig{Fraction: 0.1, amplitude: 0.1, Period: 12, drift: 0.3},
+		Outliers: OutlierConfig{Rate: 0.005, minMagnitude: 0.5, maxMagnitude: 3},
+		Sample:   SampleConfig{MaxPerIteration: 1000, noise: 0.05, tailRate: 0.002, minTail: 5, maxTail: 30},
+		GC:       GCConfig{Enabled: true, zeroAllocFraction: 0.25, youngGenMB: 256},
 		goBench: goBenchConfig{goos: "linux", goarch: "amd64", cpu: "Intel(R) Xeon(R) CPU @ 2.20GHz",
 			procs: 8, benchmem: true},
 		jvm: jvmConfig{

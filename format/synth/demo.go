@@ -11,7 +11,7 @@ import (
 
 // UnmarshalText decodes a kind written by MarshalText.
 func (k *Kind) UnmarshalText(b []byte) error {
-	for _, c := range []Kind{kindUnset, KindFlat, KindWarmup, KindSlowdown, KindNoSteadyState} {
+	for _, c := range []Kind{KindUnset, KindFlat, KindWarmup, KindSlowdown, KindNoSteadyState} {
 		if c.String() == string(b) {
 			*k = c
 			return nil
@@ -22,7 +22,7 @@ func (k *Kind) UnmarshalText(b []byte) error {
 
 // UnmarshalText decodes a shape written by MarshalText.
 func (s *NoSteadyShape) UnmarshalText(b []byte) error {
-	for _, c := range []NoSteadyShape{shapeNone, ShapeOscillation, ShapeDrift} {
+	for _, c := range []NoSteadyShape{ShapeNone, ShapeOscillation, ShapeDrift} {
 		if c.String() == string(b) {
 			*s = c
 			return nil

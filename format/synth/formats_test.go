@@ -52,7 +52,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 	for i := range truth {
 		byName[truth[i].GoName] = &truth[i]
 	}
-	seen := map[string]map[position]int{}
+	seen := map[string]map[Position]int{}
 	prevInstance := 1
 	for j, row := range rows {
 		if len(row) != 12 || atoi(t, row[0]) != j+1 {
@@ -65,13 +65,13 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 		if tr == nil {
 			t.Fatalf("row %d: unknown benchmark %q", j+1, row[11])
 		}
-		p := position{Instance: atoi(t, row[10]), Trial: atoi(t, row[9]), Fork: 1, Iteration: atoi(t, row[8]), Slice: atoi(t, row[7])}
+		p := Position{Instance: atoi(t, row[10]), Trial: atoi(t, row[9]), Fork: 1, Iteration: atoi(t, row[8]), Slice: atoi(t, row[7])}
 		if p.Instance < prevInstance {
 			t.Fatalf("row %d: instance %d after %d (instances are outermost)", j+1, p.Instance, prevInstance)
 		}
 		prevInstance = p.Instance
 		if seen[row[11]] == nil {
-			seen[row[11]] = map[position]int{}
+			seen[row[11]] = map[Position]int{}
 		}
 		seen[row[11]][p]++
 		n := atoi(t, row[1])
@@ -88,7 +88,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 		}
 	}
 	for _, tr := range truth {
-		dropped := map[position]bool{}
+		dropped := map[Position]bool{}
 		for _, p := range tr.Dropped {
 			dropped[p] = true
 		}
@@ -96,7 +96,7 @@ func TestWriteUOpTimeCSV(t *testing.T) {
 			for r := 1; r <= c.Trials; r++ {
 				for k := 1; k <= c.Iterations; k++ {
 					for sl := 1; sl <= c.slices; sl++ {
-						p := position{a, r, 1, k, sl}
+						p := Position{a, r, 1, k, sl}
 						it := p
 						it.Slice = 0
 						want := 1

@@ -36,7 +36,7 @@ func TestKindsAreStratified(t *testing.T) {
 				t.Errorf("slowdown series %d: %+v", tr.Index, tr)
 			}
 		case KindNoSteadyState:
-			if tr.SteadyStart != -1 || tr.Shape == shapeNone {
+			if tr.SteadyStart != -1 || tr.Shape == ShapeNone {
 				t.Errorf("no-steady-state series %d: %+v", tr.Index, tr)
 			}
 		}
@@ -162,11 +162,11 @@ func curveRange(tr BenchmarkTruth, lo, hi int) []float64 {
 func TestOutliersTruthHolds(t *testing.T) {
 	c := quietSuiteConfig()
 	c.Warmup.Fraction, c.Slowdown.Fraction, c.NoSteady.Fraction = 0, 0, 0
-	c.Outliers = outlierConfig{Rate: 0.01, minMagnitude: 1, maxMagnitude: 3}
+	c.Outliers = OutlierConfig{Rate: 0.01, minMagnitude: 1, maxMagnitude: 3}
 	s := mustSuite(t, c)
 	total := 0
 	for _, tr := range s.Truth() {
-		byFork := map[int][]outlier{}
+		byFork := map[int][]Outlier{}
 		for _, o := range tr.Outliers {
 			byFork[o.Fork] = append(byFork[o.Fork], o)
 			if o.Factor < 2 || o.Factor > 4 || o.Instance != 1 || o.Trial != 1 || o.Iteration < 1 || o.Iteration > c.Iterations {
@@ -209,7 +209,7 @@ func TestSampleModeMeanHolds(t *testing.T) {
 	c.Mode = modeSampleTime
 	c.Iterations = 30
 	c.MinMean, c.MaxMean = 1e4, 1e5
-	c.Sample = sampleConfig{MaxPerIteration: 500, noise: 0.1, tailRate: 0.01, minTail: 5, maxTail: 20}
+	c.Sample = SampleConfig{MaxPerIteration: 500, noise: 0.1, tailRate: 0.01, minTail: 5, maxTail: 20}
 	s := mustSuite(t, c)
 	for _, tr := range s.Truth() {
 		var means []float64
@@ -373,7 +373,7 @@ func TestForkValuesPanicsOutOfRange(t *testing.T) {
 func TestOutlierRateExtremes(t *testing.T) {
 	c := quietSuiteConfig()
 	c.Benchmarks, c.Forks = 2, 2
-	c.Outliers = outlierConfig{Rate: 1e-300, minMagnitude: 1, maxMagnitude: 2}
+	c.Outliers = OutlierConfig{Rate: 1e-300, minMagnitude: 1, maxMagnitude: 2}
 	for _, tr := range mustSuite(t, c).Truth() {
 		if len(tr.Outliers) != 0 {
 			t.Errorf("rate 1e-300: %d outliers", len(tr.Outliers))

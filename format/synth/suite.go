@@ -14,9 +14,9 @@ import (
 // cold"; Traini et al., EMSE 2022).
 type Kind uint8
 
-// Kinds. kindUnset only appears in BenchmarkSpec (meaning "assign one").
+// Kinds. KindUnset only appears in BenchmarkSpec (meaning "assign one").
 const (
-	kindUnset Kind = iota
+	KindUnset Kind = iota
 	// KindFlat: steady from the first iteration.
 	KindFlat
 	// KindWarmup: slower first iterations decaying to the steady mean.
@@ -38,7 +38,7 @@ func (k Kind) String() string {
 		return "slowdown"
 	case KindNoSteadyState:
 		return "no-steady-state"
-	case kindUnset:
+	case KindUnset:
 		return "unset"
 	}
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
@@ -52,7 +52,7 @@ type NoSteadyShape uint8
 
 // Shapes.
 const (
-	shapeNone NoSteadyShape = iota
+	ShapeNone NoSteadyShape = iota
 	// ShapeOscillation: a square wave between 1+A and 1−A.
 	ShapeOscillation
 	// ShapeDrift: a linear increase by D over the fork.
@@ -73,10 +73,10 @@ func (s NoSteadyShape) String() string {
 // MarshalText encodes the shape as its String.
 func (s NoSteadyShape) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// position locates a value in the repetition levels; all fields are
+// Position locates a value in the repetition levels; all fields are
 // 1-based like the canonical table. Slice is 0 when the whole iteration is
 // meant.
-type position struct {
+type Position struct {
 	Instance  int `json:"instance"`
 	Trial     int `json:"trial"`
 	Fork      int `json:"fork"`
@@ -84,10 +84,10 @@ type position struct {
 	Slice     int `json:"slice"`
 }
 
-// outlier is an injected iteration outlier: the iteration's value was
+// Outlier is an injected iteration outlier: the iteration's value was
 // multiplied by Factor (> 1).
-type outlier struct {
-	position
+type Outlier struct {
+	Position
 	Factor float64 `json:"factor"`
 }
 
@@ -104,7 +104,7 @@ type BenchmarkTruth struct {
 	JMHName string `json:"jmh_name"`
 	GoName  string `json:"go_name"`
 	// Params in key order; ParamsKey is the canonical "k=v,k=v" string.
-	Params    []param `json:"params"`
+	Params    []Param `json:"params"`
 	ParamsKey string  `json:"params_key"`
 
 	Kind  Kind          `json:"kind"`
@@ -151,10 +151,10 @@ type BenchmarkTruth struct {
 
 	// Outliers lists the injected iteration outliers over all instances,
 	// trials and forks, in level order.
-	Outliers []outlier `json:"outliers"`
+	Outliers []Outlier `json:"outliers"`
 	// Dropped lists the rows missing from the µOpTime CSV: whole
 	// iterations (Slice 0) and single slices, in level order.
-	Dropped []position `json:"dropped"`
+	Dropped []Position `json:"dropped"`
 }
 
 // curve returns the behaviour curve c(k): the expected value of 0-based
@@ -339,7 +339,7 @@ func (s *Suite) buildTruth(scale []float64) error {
 			keys := make([]string, len(combo))
 			factor := 1.0
 			for a, j := range combo {
-				p := param{Name: axes[a].Name, Value: axes[a].Values[j]}
+				p := Param{Name: axes[a].Name, Value: axes[a].Values[j]}
 				t.Params = append(t.Params, p)
 				keys[a] = p.Name + "=" + p.Value
 				goName += "/" + keys[a]
@@ -429,7 +429,7 @@ func (s *Suite) assignKinds() {
 	cfg := &s.cfg
 	var free []int
 	for i := range s.truth {
-		if s.truth[i].Kind == kindUnset {
+		if s.truth[i].Kind == KindUnset {
 			free = append(free, i)
 		}
 	}
@@ -457,7 +457,7 @@ func (s *Suite) assignKinds() {
 	shape := ShapeOscillation
 	for i := range s.truth {
 		t := &s.truth[i]
-		if t.Kind == KindNoSteadyState && t.Shape == shapeNone {
+		if t.Kind == KindNoSteadyState && t.Shape == ShapeNone {
 			t.Shape = shape
 			shape = ShapeOscillation + ShapeDrift - shape
 		}
@@ -474,7 +474,7 @@ func (s *Suite) finishTruth(t *BenchmarkTruth) {
 		t.SlowdownAt, t.SlowdownFactor = -1, 1
 	}
 	if t.Kind != KindNoSteadyState {
-		t.Shape = shapeNone
+		t.Shape = ShapeNone
 	}
 	if t.Shape != ShapeOscillation {
 		t.Amplitude, t.Period, t.Phase = 0, 0, 0
@@ -498,7 +498,7 @@ func (s *Suite) finishTruth(t *BenchmarkTruth) {
 		for r := 1; r <= cfg.Trials; r++ {
 			for f := 1; f <= cfg.Forks; f++ {
 				s.forkOutliers(t.Index, a, r, f, func(k int, factor float64) {
-					t.Outliers = append(t.Outliers, outlier{position{a, r, f, k + 1, 0}, factor})
+					t.Outliers = append(t.Outliers, Outlier{Position{a, r, f, k + 1, 0}, factor})
 				})
 			}
 		}
@@ -560,7 +560,7 @@ func (s *Suite) dropRows() error {
 			dropSl[[2]int{u, g.r.IntN(cfg.slices)}] = true
 		}
 	}
-	pos := func(u int) (series int, p position) {
+	pos := func(u int) (series int, p Position) {
 		series, u = u/perSeries, u%perSeries
 		p.Iteration = u%cfg.Iterations + 1
 		u /= cfg.Iterations
@@ -585,7 +585,7 @@ func (s *Suite) dropRows() error {
 	return nil
 }
 
-func positionLess(a, b position) bool {
+func positionLess(a, b Position) bool {
 	if a.Instance != b.Instance {
 		return a.Instance < b.Instance
 	}

@@ -35,14 +35,14 @@ func (s *Suite) writeUOpTimeCSV(w io.Writer) error {
 	for a := 1; a <= c.Instances; a++ {
 		for i := range s.truth {
 			t := &s.truth[i]
-			dropped := map[position]bool{}
+			dropped := map[Position]bool{}
 			for _, p := range t.Dropped {
 				dropped[p] = true
 			}
 			for r := 1; r <= c.Trials; r++ {
 				levels = s.forkLevels(levels[:0], i, a, r, 1)
 				for k, level := range levels {
-					it := position{Instance: a, Trial: r, Fork: 1, Iteration: k + 1}
+					it := Position{Instance: a, Trial: r, Fork: 1, Iteration: k + 1}
 					if dropped[it] {
 						continue
 					}

@@ -77,17 +77,6 @@ func mergeCount(xs, ys []uint64) (d dominance, tieSum float64) {
 	return d, tieSum
 }
 
-// magnitude is estimate.Magnitude, the verbal label of an effect size.
-type magnitude = estimate.Magnitude
-
-// Effect-size magnitudes, from smallest to largest.
-const (
-	negligible = estimate.Negligible
-	small      = estimate.Small
-	medium     = estimate.Medium
-	large      = estimate.Large
-)
-
 // CliffsDelta returns Cliff's δ of x against y,
 //
 //	δ = (#{(i, j) : x_i > y_j} − #{(i, j) : x_i < y_j}) / (n·m)
@@ -135,19 +124,19 @@ const (
 // t-test and Cohen's d for evaluating group differences on the NSSE and
 // other surveys?", Annual meeting of the Florida Association of
 // Institutional Research, 2006.
-func CliffMagnitude(delta float64) magnitude {
+func CliffMagnitude(delta float64) estimate.Magnitude {
 	if delta < 0 {
 		delta = -delta
 	}
 	switch {
 	case delta >= cliffLarge:
-		return large
+		return estimate.Large
 	case delta >= cliffMedium:
-		return medium
+		return estimate.Medium
 	case delta >= cliffSmall:
-		return small
+		return estimate.Small
 	}
-	return negligible
+	return estimate.Negligible
 }
 
 // VarghaDelaneyA12 returns the Vargha-Delaney measure of stochastic
@@ -182,14 +171,14 @@ func VarghaDelaneyA12(x, y []float64) (float64, error) {
 //
 // (equivalently 0.06, 0.14 and 0.21 on |Â12 − 0.5|; comparing Â12 itself
 // avoids rounding at the boundaries). A NaN is labelled Negligible.
-func A12Magnitude(a12 float64) magnitude {
+func A12Magnitude(a12 float64) estimate.Magnitude {
 	switch {
 	case a12 >= 0.71 || a12 <= 0.29:
-		return large
+		return estimate.Large
 	case a12 >= 0.64 || a12 <= 0.36:
-		return medium
+		return estimate.Medium
 	case a12 >= 0.56 || a12 <= 0.44:
-		return small
+		return estimate.Small
 	}
-	return negligible
+	return estimate.Negligible
 }

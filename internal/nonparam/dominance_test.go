@@ -3,6 +3,8 @@ package nonparam
 import (
 	"math"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // bruteDominance compares all n·m pairs.
@@ -99,13 +101,13 @@ func TestDominanceRandom(t *testing.T) {
 func TestMagnitudes(t *testing.T) {
 	cliff := []struct {
 		d    float64
-		want magnitude
+		want estimate.Magnitude
 	}{
-		{0, negligible}, {0.1469, negligible}, {-0.1469, negligible},
-		{0.147, small}, {-0.147, small}, {0.3299, small},
-		{0.33, medium}, {-0.4739, medium},
-		{0.474, large}, {-1, large}, {1, large},
-		{math.NaN(), negligible},
+		{0, estimate.Negligible}, {0.1469, estimate.Negligible}, {-0.1469, estimate.Negligible},
+		{0.147, estimate.Small}, {-0.147, estimate.Small}, {0.3299, estimate.Small},
+		{0.33, estimate.Medium}, {-0.4739, estimate.Medium},
+		{0.474, estimate.Large}, {-1, estimate.Large}, {1, estimate.Large},
+		{math.NaN(), estimate.Negligible},
 	}
 	for _, c := range cliff {
 		if got := CliffMagnitude(c.d); got != c.want {
@@ -114,13 +116,13 @@ func TestMagnitudes(t *testing.T) {
 	}
 	a12 := []struct {
 		a    float64
-		want magnitude
+		want estimate.Magnitude
 	}{
-		{0.5, negligible}, {0.5599, negligible}, {0.4401, negligible},
-		{0.56, small}, {0.44, small}, {0.6399, small}, {0.3601, small},
-		{0.64, medium}, {0.36, medium}, {0.7099, medium}, {0.2901, medium},
-		{0.71, large}, {0.29, large}, {1, large}, {0, large},
-		{math.NaN(), negligible},
+		{0.5, estimate.Negligible}, {0.5599, estimate.Negligible}, {0.4401, estimate.Negligible},
+		{0.56, estimate.Small}, {0.44, estimate.Small}, {0.6399, estimate.Small}, {0.3601, estimate.Small},
+		{0.64, estimate.Medium}, {0.36, estimate.Medium}, {0.7099, estimate.Medium}, {0.2901, estimate.Medium},
+		{0.71, estimate.Large}, {0.29, estimate.Large}, {1, estimate.Large}, {0, estimate.Large},
+		{math.NaN(), estimate.Negligible},
 	}
 	for _, c := range a12 {
 		if got := A12Magnitude(c.a); got != c.want {
@@ -128,13 +130,13 @@ func TestMagnitudes(t *testing.T) {
 		}
 	}
 	// Boundaries reached as count ratios: 14/25 = 0.56 and 11/25 = 0.44.
-	if got := A12Magnitude(14.0 / 25); got != small {
+	if got := A12Magnitude(14.0 / 25); got != estimate.Small {
 		t.Errorf("A12Magnitude(14/25) = %v", got)
 	}
-	if got := A12Magnitude(11.0 / 25); got != small {
+	if got := A12Magnitude(11.0 / 25); got != estimate.Small {
 		t.Errorf("A12Magnitude(11/25) = %v", got)
 	}
-	names := map[magnitude]string{negligible: "negligible", small: "small", medium: "medium", large: "large", 9: "Magnitude(9)"}
+	names := map[estimate.Magnitude]string{estimate.Negligible: "negligible", estimate.Small: "small", estimate.Medium: "medium", estimate.Large: "large", 9: "Magnitude(9)"}
 	for m, s := range names {
 		if m.String() != s {
 			t.Errorf("%d.String() = %q, want %q", int(m), m.String(), s)

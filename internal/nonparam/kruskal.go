@@ -46,9 +46,6 @@ func pooledRanks(groups [][]float64) (meanRank []float64, total int, tieSum floa
 	return meanRank, total, tieSum, nil
 }
 
-// kruskalWallisResult is estimate.KruskalWallisResult.
-type kruskalWallisResult = estimate.KruskalWallisResult
-
 // KruskalWallis performs the Kruskal-Wallis H test of the null hypothesis
 // that all groups come from the same distribution (scipy.stats.kruskal).
 // With N pooled values, group sizes n_i, mean ranks R̄_i of the average-tie
@@ -69,13 +66,13 @@ type kruskalWallisResult = estimate.KruskalWallisResult
 // Reference: W. H. Kruskal, W. A. Wallis, "Use of ranks in one-criterion
 // variance analysis", Journal of the American Statistical Association
 // 47(260), 1952.
-func KruskalWallis(groups [][]float64) (kruskalWallisResult, error) {
+func KruskalWallis(groups [][]float64) (estimate.KruskalWallisResult, error) {
 	meanRank, total, tieSum, err := pooledRanks(groups)
 	if err != nil {
-		return kruskalWallisResult{}, err
+		return estimate.KruskalWallisResult{}, err
 	}
 	n := float64(total)
-	res := kruskalWallisResult{DF: len(groups) - 1}
+	res := estimate.KruskalWallisResult{DF: len(groups) - 1}
 	corr := 1 - tieSum/(n*n*n-n)
 	if corr <= 0 || n < 2 {
 		res.H, res.P = 0, 1
@@ -104,9 +101,6 @@ type DunnOptions struct {
 	Alpha float64
 }
 
-// dunnPair is estimate.DunnPair.
-type dunnPair = estimate.DunnPair
-
 // Dunn performs Dunn's post-hoc test for all k(k−1)/2 pairs of groups after
 // a Kruskal-Wallis test, on the average-tie ranks of the pooled sample of N
 // values, with tie term T = Σ_g (t_g³ − t_g):
@@ -128,7 +122,7 @@ type dunnPair = estimate.DunnPair
 // Reference: O. J. Dunn, "Multiple comparisons using rank sums",
 // Technometrics 6(3), 1964; tie correction as in S. A. Glantz, Primer of
 // Biostatistics, McGraw-Hill 2012, and scikit-posthocs.
-func Dunn(groups [][]float64, opts DunnOptions) ([]dunnPair, error) {
+func Dunn(groups [][]float64, opts DunnOptions) ([]estimate.DunnPair, error) {
 	alpha := opts.Alpha
 	if !(alpha >= 0 && alpha < 1) {
 		panic(fmt.Sprintf("nonparam: Dunn: Alpha %v outside [0, 1)", opts.Alpha))
@@ -144,10 +138,10 @@ func Dunn(groups [][]float64, opts DunnOptions) ([]dunnPair, error) {
 	k := len(groups)
 	comparisons := float64(k * (k - 1) / 2)
 	base := n*(n+1)/12 - tieSum/(12*(n-1))
-	pairs := make([]dunnPair, 0, k*(k-1)/2)
+	pairs := make([]estimate.DunnPair, 0, k*(k-1)/2)
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
-			pr := dunnPair{I: i, J: j, P: 1}
+			pr := estimate.DunnPair{I: i, J: j, P: 1}
 			sigma := math.Sqrt(base * (1/float64(len(groups[i])) + 1/float64(len(groups[j]))))
 			if sigma > 0 {
 				pr.Z = (meanRank[i] - meanRank[j]) / sigma

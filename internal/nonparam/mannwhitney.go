@@ -35,22 +35,22 @@ func (a alternative) String() string {
 // Method is the way a p-value is computed.
 type Method int
 
-// Methods. methodAuto chooses between the other two; results always report
+// Methods. MethodAuto chooses between the other two; results always report
 // the method actually used.
 const (
-	methodAuto       Method = iota // exact when small and untied, else asymptotic
+	MethodAuto       Method = iota // exact when small and untied, else asymptotic
 	MethodExact                    // exact null distribution of U
-	methodAsymptotic               // normal approximation
+	MethodAsymptotic               // normal approximation
 )
 
 // String returns "auto", "exact" or "asymptotic".
 func (m Method) String() string {
 	switch m {
-	case methodAuto:
+	case MethodAuto:
 		return "auto"
 	case MethodExact:
 		return "exact"
-	case methodAsymptotic:
+	case MethodAsymptotic:
 		return "asymptotic"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
@@ -91,7 +91,7 @@ type mannWhitneyOptions struct {
 // mannWhitneyOptions, spelled out.
 var defaultMannWhitneyOptions = mannWhitneyOptions{
 	alternative:  twoSided,
-	method:       methodAuto,
+	method:       MethodAuto,
 	exactMaxSize: defaultExactMaxSize,
 	noContinuity: false,
 }
@@ -190,7 +190,7 @@ func mannWhitneyU(x, y []float64, opts mannWhitneyOptions) (MannWhitneyResult, e
 		panic(fmt.Sprintf("nonparam: MannWhitneyU: unknown %v", opts.alternative))
 	}
 	switch opts.method {
-	case methodAuto, MethodExact, methodAsymptotic:
+	case MethodAuto, MethodExact, MethodAsymptotic:
 	default:
 		panic(fmt.Sprintf("nonparam: MannWhitneyU: unknown %v", opts.method))
 	}
@@ -217,12 +217,12 @@ func mannWhitneyFromCounts(d dominance, tieSum float64, opts mannWhitneyOptions)
 	}
 
 	method := opts.method
-	if method == methodAuto {
+	if method == MethodAuto {
 		limit := opts.exactMaxSize
 		if limit == 0 {
 			limit = defaultExactMaxSize
 		}
-		method = methodAsymptotic
+		method = MethodAsymptotic
 		if !res.ties && min(n, m) <= limit {
 			method = MethodExact
 		}

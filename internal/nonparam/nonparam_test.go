@@ -108,7 +108,7 @@ func TestExactLargeScaled(t *testing.T) {
 	if exact.Method != MethodExact || exact.U != wantU || !closeRel(exact.P, wantP, 1e-9) {
 		t.Errorf("%v: U = %v, p = %.17g, want U = %v, p = %.17g", exact.Method, exact.U, exact.P, wantU, wantP)
 	}
-	approx, err := mannWhitneyU(x, y, mannWhitneyOptions{method: methodAsymptotic})
+	approx, err := mannWhitneyU(x, y, mannWhitneyOptions{method: MethodAsymptotic})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestExactTooLarge(t *testing.T) {
 		t.Fatalf("err = %v, want ErrExactTooLarge", err)
 	}
 	res, err := mannWhitneyU(x, y, mannWhitneyOptions{})
-	if err != nil || res.Method != methodAsymptotic {
+	if err != nil || res.Method != MethodAsymptotic {
 		t.Fatalf("auto: %v, %v", res.Method, err)
 	}
 }
@@ -141,11 +141,11 @@ func TestMannWhitneyMethodChoice(t *testing.T) {
 	}{
 		{"both small", 8, 8, false, 0, MethodExact},
 		{"one small", 8, 500, false, 0, MethodExact},
-		{"both 9", 9, 9, false, 0, methodAsymptotic},
-		{"ties", 5, 5, true, 0, methodAsymptotic},
-		{"limit 3", 4, 4, false, 3, methodAsymptotic},
+		{"both 9", 9, 9, false, 0, MethodAsymptotic},
+		{"ties", 5, 5, true, 0, MethodAsymptotic},
+		{"limit 3", 4, 4, false, 3, MethodAsymptotic},
 		{"limit 20", 20, 30, false, 20, MethodExact},
-		{"never", 2, 2, false, -1, methodAsymptotic},
+		{"never", 2, 2, false, -1, MethodAsymptotic},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -193,7 +193,7 @@ func TestMannWhitneySwap(t *testing.T) {
 		if two.U+twoSwap.U != nm {
 			t.Errorf("case %d: U(x,y) + U(y,x) = %v, want %v", i, two.U+twoSwap.U, nm)
 		}
-		if !closeRel(two.P, twoSwap.P, 1e-14) || !closeRel(two.z, -twoSwap.z, 1e-14) && two.Method == methodAsymptotic {
+		if !closeRel(two.P, twoSwap.P, 1e-14) || !closeRel(two.z, -twoSwap.z, 1e-14) && two.Method == MethodAsymptotic {
 			t.Errorf("case %d: two-sided p %v vs %v, Z %v vs %v", i, two.P, twoSwap.P, two.z, twoSwap.z)
 		}
 		gt, ltSwap := run(x, y, greater), run(y, x, less)
@@ -377,8 +377,8 @@ func TestMannWhitneyNullRejectionRate(t *testing.T) {
 		round  float64 // 0: continuous data
 		method Method
 	}{
-		{"asymptotic 20x25", 20, 25, 0, methodAsymptotic},
-		{"tied 30x30", 30, 30, 0.5, methodAsymptotic},
+		{"asymptotic 20x25", 20, 25, 0, MethodAsymptotic},
+		{"tied 30x30", 30, 30, 0.5, MethodAsymptotic},
 		{"exact 7x7", 7, 7, 0, MethodExact},
 	}
 	for ci, c := range cases {
@@ -469,7 +469,7 @@ func TestKruskalWallisNullRejectionRate(t *testing.T) {
 func TestTwoGroupIdentities(t *testing.T) {
 	r := newRand(6)
 	x, y := roundedSample(r, 23, 0.3, 0.5), roundedSample(r, 31, 0, 0.5)
-	mw, err := mannWhitneyU(x, y, mannWhitneyOptions{method: methodAsymptotic, noContinuity: true})
+	mw, err := mannWhitneyU(x, y, mannWhitneyOptions{method: MethodAsymptotic, noContinuity: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package nonparam
 import (
 	"math"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // Reference values in this file were computed once with scipy 1.10.1
@@ -62,60 +64,60 @@ var mwuRef = []struct {
 	noContinuity bool
 	u, p         float64
 }{
-	{"exactAll", methodAuto, twoSided, false, 0.0, 0.015873015873015872},
-	{"exactAll", methodAuto, greater, false, 0.0, 1.0},
-	{"exactAll", methodAuto, less, false, 0.0, 0.007936507936507936},
-	{"exactDoc", methodAuto, twoSided, false, 17.0, 0.1111111111111111},
-	{"exactDoc", methodAuto, greater, false, 17.0, 0.05555555555555555},
-	{"exactDoc", methodAuto, less, false, 17.0, 0.9682539682539684},
-	{"exactMixed", methodAuto, twoSided, false, 23.0, 0.8356643356643356},
-	{"exactMixed", methodAuto, greater, false, 23.0, 0.4178321678321678},
-	{"exactMixed", methodAuto, less, false, 23.0, 0.6346153846153846},
-	{"oneVsThree", methodAuto, twoSided, false, 3.0, 0.5},
-	{"oneVsThree", methodAuto, greater, false, 3.0, 0.25},
-	{"oneVsThree", methodAuto, less, false, 3.0, 1.0},
-	{"oneVsOne", methodAuto, twoSided, false, 0.0, 1.0},
-	{"oneVsOne", methodAuto, greater, false, 0.0, 1.0},
-	{"oneVsOne", methodAuto, less, false, 0.0, 0.5},
-	{"small5x40", methodAuto, twoSided, false, 129.0, 0.31352009684397664},
-	{"small5x40", methodAuto, greater, false, 129.0, 0.15676004842198832},
-	{"small5x40", methodAuto, less, false, 129.0, 0.8517530871473016},
+	{"exactAll", MethodAuto, twoSided, false, 0.0, 0.015873015873015872},
+	{"exactAll", MethodAuto, greater, false, 0.0, 1.0},
+	{"exactAll", MethodAuto, less, false, 0.0, 0.007936507936507936},
+	{"exactDoc", MethodAuto, twoSided, false, 17.0, 0.1111111111111111},
+	{"exactDoc", MethodAuto, greater, false, 17.0, 0.05555555555555555},
+	{"exactDoc", MethodAuto, less, false, 17.0, 0.9682539682539684},
+	{"exactMixed", MethodAuto, twoSided, false, 23.0, 0.8356643356643356},
+	{"exactMixed", MethodAuto, greater, false, 23.0, 0.4178321678321678},
+	{"exactMixed", MethodAuto, less, false, 23.0, 0.6346153846153846},
+	{"oneVsThree", MethodAuto, twoSided, false, 3.0, 0.5},
+	{"oneVsThree", MethodAuto, greater, false, 3.0, 0.25},
+	{"oneVsThree", MethodAuto, less, false, 3.0, 1.0},
+	{"oneVsOne", MethodAuto, twoSided, false, 0.0, 1.0},
+	{"oneVsOne", MethodAuto, greater, false, 0.0, 1.0},
+	{"oneVsOne", MethodAuto, less, false, 0.0, 0.5},
+	{"small5x40", MethodAuto, twoSided, false, 129.0, 0.31352009684397664},
+	{"small5x40", MethodAuto, greater, false, 129.0, 0.15676004842198832},
+	{"small5x40", MethodAuto, less, false, 129.0, 0.8517530871473016},
 	{"forced30x40", MethodExact, twoSided, false, 537.5, 0.4679251188954294},
 	{"forced30x40", MethodExact, greater, false, 537.5, 0.7732287529391941},
 	{"forced30x40", MethodExact, less, false, 537.5, 0.2339625594477147},
-	{"forced30x40", methodAsymptotic, twoSided, false, 537.5, 0.4617359498443393},
-	{"forced30x40", methodAsymptotic, greater, false, 537.5, 0.7727283596726843},
-	{"forced30x40", methodAsymptotic, less, false, 537.5, 0.23086797492216965},
-	{"exactDoc", methodAsymptotic, twoSided, false, 17.0, 0.11134688653314041},
-	{"exactDoc", methodAsymptotic, greater, false, 17.0, 0.055673443266570206},
-	{"exactDoc", methodAsymptotic, less, false, 17.0, 0.9669037101389033},
-	{"exactDoc", methodAsymptotic, twoSided, true, 17.0, 0.0864107329737},
-	{"exactDoc", methodAsymptotic, greater, true, 17.0, 0.04320536648685},
-	{"exactDoc", methodAsymptotic, less, true, 17.0, 0.95679463351315},
-	{"tied", methodAuto, twoSided, false, 13.5, 0.03175895714806371},
-	{"tied", methodAuto, greater, false, 13.5, 0.9876172774448116},
-	{"tied", methodAuto, less, false, 13.5, 0.015879478574031856},
-	{"tied", methodAuto, twoSided, true, 13.5, 0.028075012477371607},
-	{"tied", methodAuto, greater, true, 13.5, 0.9859624937613142},
-	{"tied", methodAuto, less, true, 13.5, 0.014037506238685804},
+	{"forced30x40", MethodAsymptotic, twoSided, false, 537.5, 0.4617359498443393},
+	{"forced30x40", MethodAsymptotic, greater, false, 537.5, 0.7727283596726843},
+	{"forced30x40", MethodAsymptotic, less, false, 537.5, 0.23086797492216965},
+	{"exactDoc", MethodAsymptotic, twoSided, false, 17.0, 0.11134688653314041},
+	{"exactDoc", MethodAsymptotic, greater, false, 17.0, 0.055673443266570206},
+	{"exactDoc", MethodAsymptotic, less, false, 17.0, 0.9669037101389033},
+	{"exactDoc", MethodAsymptotic, twoSided, true, 17.0, 0.0864107329737},
+	{"exactDoc", MethodAsymptotic, greater, true, 17.0, 0.04320536648685},
+	{"exactDoc", MethodAsymptotic, less, true, 17.0, 0.95679463351315},
+	{"tied", MethodAuto, twoSided, false, 13.5, 0.03175895714806371},
+	{"tied", MethodAuto, greater, false, 13.5, 0.9876172774448116},
+	{"tied", MethodAuto, less, false, 13.5, 0.015879478574031856},
+	{"tied", MethodAuto, twoSided, true, 13.5, 0.028075012477371607},
+	{"tied", MethodAuto, greater, true, 13.5, 0.9859624937613142},
+	{"tied", MethodAuto, less, true, 13.5, 0.014037506238685804},
 	{"tied", MethodExact, twoSided, false, 13.5, 0.03595228301110654},
 	{"tied", MethodExact, greater, false, 13.5, 0.9896750308515013},
 	{"tied", MethodExact, less, false, 13.5, 0.01797614150555327},
-	{"largeDistinct", methodAuto, twoSided, false, 565744.0, 0.0209446561215134},
-	{"largeDistinct", methodAuto, greater, false, 565744.0, 0.9895295420584178},
-	{"largeDistinct", methodAuto, less, false, 565744.0, 0.0104723280607567},
-	{"largeTied", methodAuto, twoSided, false, 138980.0, 0.03568664352540539},
-	{"largeTied", methodAuto, greater, false, 138980.0, 0.9821650520390962},
-	{"largeTied", methodAuto, less, false, 138980.0, 0.017843321762702695},
-	{"farApart", methodAuto, twoSided, false, 2426.0, 4.465430151277868e-41},
-	{"farApart", methodAuto, greater, false, 2426.0, 1.0},
-	{"farApart", methodAuto, less, false, 2426.0, 2.232715075638934e-41},
-	{"identical", methodAuto, twoSided, false, 8.0, 1.0},
-	{"identical", methodAuto, greater, false, 8.0, 1.0},
-	{"identical", methodAuto, less, false, 8.0, 1.0},
-	{"sameValues", methodAuto, twoSided, false, 12.5, 1.0},
-	{"sameValues", methodAuto, greater, false, 12.5, 0.5422350133116141},
-	{"sameValues", methodAuto, less, false, 12.5, 0.5422350133116141},
+	{"largeDistinct", MethodAuto, twoSided, false, 565744.0, 0.0209446561215134},
+	{"largeDistinct", MethodAuto, greater, false, 565744.0, 0.9895295420584178},
+	{"largeDistinct", MethodAuto, less, false, 565744.0, 0.0104723280607567},
+	{"largeTied", MethodAuto, twoSided, false, 138980.0, 0.03568664352540539},
+	{"largeTied", MethodAuto, greater, false, 138980.0, 0.9821650520390962},
+	{"largeTied", MethodAuto, less, false, 138980.0, 0.017843321762702695},
+	{"farApart", MethodAuto, twoSided, false, 2426.0, 4.465430151277868e-41},
+	{"farApart", MethodAuto, greater, false, 2426.0, 1.0},
+	{"farApart", MethodAuto, less, false, 2426.0, 2.232715075638934e-41},
+	{"identical", MethodAuto, twoSided, false, 8.0, 1.0},
+	{"identical", MethodAuto, greater, false, 8.0, 1.0},
+	{"identical", MethodAuto, less, false, 8.0, 1.0},
+	{"sameValues", MethodAuto, twoSided, false, 12.5, 1.0},
+	{"sameValues", MethodAuto, greater, false, 12.5, 0.5422350133116141},
+	{"sameValues", MethodAuto, less, false, 12.5, 0.5422350133116141},
 }
 
 // kwGroups are the groups of testdata/scipy_reference.py: Hollander & Wolfe
@@ -251,7 +253,7 @@ func TestKruskalWallisScipy(t *testing.T) {
 }
 
 func TestDunnReference(t *testing.T) {
-	got := map[string][]dunnPair{}
+	got := map[string][]estimate.DunnPair{}
 	for name, g := range kwGroups {
 		pairs, err := Dunn(g, DunnOptions{})
 		if err != nil {

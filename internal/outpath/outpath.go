@@ -28,8 +28,8 @@ const (
 	// Report is a table for people or machines: .md, .tex, .html and the
 	// Data extensions.
 	Report
-	// csv is a CSV file only.
-	csv
+	// CSV is a CSV file only.
+	CSV
 	// Text is any file (scripts, JSON, plots): the extension is not checked.
 	Text
 	// Dir is a directory that is created when missing.
@@ -39,7 +39,7 @@ const (
 var extensions = map[Kind][]string{
 	Data:   {".csv", ".arrow", ".ipc", ".feather", ".parquet", ".pq"},
 	Report: {".csv", ".arrow", ".ipc", ".feather", ".parquet", ".pq", ".md", ".markdown", ".tex", ".html", ".htm"},
-	csv:    {".csv"},
+	CSV:    {".csv"},
 }
 
 // Output is one output of a command.

@@ -46,7 +46,7 @@ func TestCheck(t *testing.T) {
 		{"sidecar", []Output{{"-o", "t.csv", Data, []string{"a/r.csv"}, nil}}, "-o a/r.csv: is the input"},
 		{"two outputs", []Output{{"-o", "x.csv", Data, nil, nil}, {"--summary-out", "./x.csv", Data, nil, nil}}, "--summary-out ./x.csv: is also the output of -o"},
 		{"extension", []Output{{"-o", "out.xlsx", Data, nil, nil}}, `-o out.xlsx: unsupported extension ".xlsx" (want .csv, .arrow or .parquet)`},
-		{"csv only", []Output{{"--forks-out", "f.parquet", csv, nil, nil}}, `want .csv)`},
+		{"csv only", []Output{{"--forks-out", "f.parquet", CSV, nil, nil}}, `want .csv)`},
 		{"report", []Output{{"--table2", "t.tex", Report, nil, nil}}, ""},
 		{"missing dir", []Output{{"--summary-out", "/missing/s.csv", Data, nil, nil}}, "--summary-out /missing/s.csv: directory /missing does not exist"},
 		{"dir as file", []Output{{"-o", "sub", Text, nil, nil}}, "-o sub: is a directory"},

@@ -2,12 +2,14 @@ package stats
 
 import (
 	"math"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // BCaInterval is a bias-corrected and accelerated bootstrap interval with
 // the quantities that produced it.
 type BCaInterval struct {
-	interval
+	estimate.Interval
 	// z0 is the bias correction ẑ0 and Accel the acceleration â.
 	z0, accel float64
 	// alpha1 and alpha2 are the levels of the replicate quantiles taken as
@@ -58,7 +60,7 @@ func NormalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) 
 // x is not modified; rng supplies the draws (the resampling loop does not
 // allocate); ws may be nil. It returns an error for invalid options, empty
 // x or a non-finite value. Cost: O(B·n) draws and O(B) for the quantiles.
-func BootstrapMeanBCa(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (BCaInterval, error) {
+func BootstrapMeanBCa(x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (BCaInterval, error) {
 	if err := checkSample("BootstrapMeanBCa", x, opt); err != nil {
 		return BCaInterval{}, err
 	}
@@ -75,7 +77,7 @@ func BootstrapMeanBCa(x []float64, opt bootstrapOptions, rng *Stream, ws *Worksp
 		sum += v
 	}
 	theta := sum / n
-	out := BCaInterval{interval: interval{Estimate: theta}}
+	out := BCaInterval{Interval: estimate.Interval{Estimate: theta}}
 
 	var less, lessEq int
 	var rs float64

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 type bcaCase struct {
@@ -45,7 +47,7 @@ func TestBCaScipy(t *testing.T) {
 		t.Fatalf("%d reference cases", len(ref.Cases))
 	}
 	resamples := ref.Resamples
-	opt := bootstrapOptions{Resamples: resamples, Confidence: ref.Confidence}
+	opt := estimate.BootstrapOptions{Resamples: resamples, Confidence: ref.Confidence}
 	ws := new(Workspace)
 	var worst float64
 	for _, c := range ref.Cases {
@@ -84,7 +86,7 @@ func TestBCaScipy(t *testing.T) {
 // 0.91 here and 0.92 ± 0.013 with scipy 1.10.1 (400 repetitions), which is
 // why that case is logged, not asserted.
 func TestBCaCoverage(t *testing.T) {
-	reps, opt := 2000, bootstrapOptions{Resamples: 9999, Confidence: 0.95}
+	reps, opt := 2000, estimate.BootstrapOptions{Resamples: 9999, Confidence: 0.95}
 	if testing.Short() {
 		reps, opt.Resamples = 400, 1999
 	}
@@ -128,7 +130,7 @@ func TestBCaCoverage(t *testing.T) {
 // value give NaN bounds (scipy's DegenerateDataWarning), and bad input is
 // an error.
 func TestBCaEdges(t *testing.T) {
-	opt := bootstrapOptions{Resamples: 9999, Confidence: 0.95}
+	opt := estimate.BootstrapOptions{Resamples: 9999, Confidence: 0.95}
 	iv, err := BootstrapMeanBCa([]float64{-105226682.14285715, 15099764.4}, opt, NewStream(1, "two", 0), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +159,7 @@ func TestBCaEdges(t *testing.T) {
 // resampling loop does not allocate with a workspace.
 func TestBCaDeterminism(t *testing.T) {
 	x := normals(NewStream(1, "data", 0), 20, 50, 3)
-	opt := bootstrapOptions{Resamples: 9999, Confidence: 0.95}
+	opt := estimate.BootstrapOptions{Resamples: 9999, Confidence: 0.95}
 	ws := new(Workspace)
 	a, _ := BootstrapMeanBCa(x, opt, NewStream(5, "k", 1), ws)
 	b, _ := BootstrapMeanBCa(x, opt, NewStream(5, "k", 1), nil)

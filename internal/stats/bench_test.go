@@ -15,7 +15,7 @@ import (
 func BenchmarkBootstrap(b *testing.B) {
 	kernels := []struct {
 		name string
-		ci   func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error)
+		ci   func([]float64, estimate.BootstrapOptions, *Stream, *Workspace) (estimate.Interval, error)
 	}{
 		{"mean", bootstrapMeanCI},
 		{"median", bootstrapMedianCI},
@@ -71,7 +71,7 @@ func BenchmarkHierarchical(b *testing.B) {
 					if is == 0 {
 						resamples = 10000
 					}
-					opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: resamples, Confidence: 0.99}, InvocationSamples: is}
+					opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: resamples, Confidence: 0.99}, InvocationSamples: is}
 					ws := new(Workspace)
 					warm := opt
 					warm.Resamples = 1
@@ -99,7 +99,7 @@ func BenchmarkHierarchical(b *testing.B) {
 		defer func(v uint64) { expandMaxTotal = v }(expandMaxTotal)
 		expandMaxTotal = 0
 		h := data["hist"].hierarchy(b)
-		opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 200, Confidence: 0.99}, InvocationSamples: -1}
+		opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 200, Confidence: 0.99}, InvocationSamples: -1}
 		ws := new(Workspace)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {

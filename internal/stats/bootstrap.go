@@ -10,14 +10,6 @@ import (
 	"github.com/benchtrim/benchtrim/estimate"
 )
 
-// bootstrapOptions and interval are estimate.BootstrapOptions and
-// estimate.Interval, the value types the public analyzers exchange, by a
-// short name inside the package.
-type (
-	bootstrapOptions = estimate.BootstrapOptions
-	interval         = estimate.Interval
-)
-
 // errNoData is returned by estimators given no values.
 var errNoData = errors.New("stats: no data")
 
@@ -44,7 +36,7 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-func checkSample(fn string, x []float64, opt bootstrapOptions) error {
+func checkSample(fn string, x []float64, opt estimate.BootstrapOptions) error {
 	if err := opt.Validate(); err != nil {
 		return err
 	}
@@ -79,7 +71,7 @@ func checkSample(fn string, x []float64, opt bootstrapOptions) error {
 //
 // x is not modified; rng supplies the draws; ws may be nil. It returns an
 // error for invalid options, empty x or a non-finite value.
-func bootstrapMeanCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
+func bootstrapMeanCI(x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (estimate.Interval, error) {
 	return BootstrapCI(MeanPercentile, x, opt, rng, ws)
 }
 
@@ -92,7 +84,7 @@ func bootstrapMeanCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspa
 // into a count array and finds the middle order statistics by a cumulative
 // scan, O(n) per resample without sorting. x is not modified; ws may be nil.
 // The replicates are drawn as BootstrapCIUntil does.
-func bootstrapMedianCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
+func bootstrapMedianCI(x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (estimate.Interval, error) {
 	return BootstrapCI(MedianPercentile, x, opt, rng, ws)
 }
 
@@ -124,7 +116,7 @@ func bootstrapMedianCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Works
 //
 // x is not modified; ws may be nil. It returns an error for invalid options,
 // fewer than two values or a non-finite value.
-func bootstrapMeanTCI(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
+func bootstrapMeanTCI(x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (estimate.Interval, error) {
 	return BootstrapCI(MeanStudentized, x, opt, rng, ws)
 }
 
@@ -140,7 +132,7 @@ func constant(x []float64) bool {
 
 // rciwMean returns the RCIW of the percentile bootstrap CI of the mean,
 // µOpTime's rciw-mean metric: bootstrapMeanCI(x, …).RCIW().
-func rciwMean(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMean(x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := bootstrapMeanCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
@@ -150,7 +142,7 @@ func rciwMean(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (fl
 
 // rciwMeanT returns the RCIW of the studentized bootstrap CI of the mean,
 // µOpTime's rciw-mean-t metric: bootstrapMeanTCI(x, …).RCIW().
-func rciwMeanT(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMeanT(x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := bootstrapMeanTCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err
@@ -160,7 +152,7 @@ func rciwMeanT(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (f
 
 // rciwMedian returns the RCIW of the percentile bootstrap CI of the median,
 // µOpTime's rciw-median metric: bootstrapMedianCI(x, …).RCIW().
-func rciwMedian(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
+func rciwMedian(x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (float64, error) {
 	iv, err := bootstrapMedianCI(x, opt, rng, ws)
 	if err != nil {
 		return math.NaN(), err

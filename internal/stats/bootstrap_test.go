@@ -171,7 +171,7 @@ func TestKernelsExactDistribution(t *testing.T) {
 
 // coverage runs reps seeded experiments of a CI procedure on N(10, 2²)
 // samples of size n and returns the share of intervals containing 10.
-func coverage(t *testing.T, reps, n int, ci func(x []float64, s *Stream, ws *Workspace) (interval, error)) float64 {
+func coverage(t *testing.T, reps, n int, ci func(x []float64, s *Stream, ws *Workspace) (estimate.Interval, error)) float64 {
 	t.Helper()
 	ws := new(Workspace)
 	hit := 0
@@ -194,17 +194,17 @@ func coverage(t *testing.T, reps, n int, ci func(x []float64, s *Stream, ws *Wor
 // The binomial sd of the share is 1.1 %; the percentile intervals of the
 // mean are known to under-cover slightly at this n, hence the bounds.
 func TestCoverage(t *testing.T) {
-	opt := bootstrapOptions{Resamples: 1000, Confidence: 0.95}
+	opt := estimate.BootstrapOptions{Resamples: 1000, Confidence: 0.95}
 	for _, c := range []struct {
 		name   string
-		ci     func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error)
+		ci     func([]float64, estimate.BootstrapOptions, *Stream, *Workspace) (estimate.Interval, error)
 		lo, hi float64
 	}{
 		{"percentile mean", bootstrapMeanCI, 0.90, 0.98},
 		{"studentized mean", bootstrapMeanTCI, 0.92, 0.985},
 		{"percentile median", bootstrapMedianCI, 0.90, 0.99},
 	} {
-		got := coverage(t, 400, 41, func(x []float64, s *Stream, ws *Workspace) (interval, error) {
+		got := coverage(t, 400, 41, func(x []float64, s *Stream, ws *Workspace) (estimate.Interval, error) {
 			return c.ci(x, opt, s, ws)
 		})
 		if got < c.lo || got > c.hi {
@@ -221,7 +221,7 @@ func TestIntervalWidth(t *testing.T) {
 	s := NewStream(3, "width", 0)
 	x := normals(s, 400, 100, 5)
 	want := 2 * 2.576 * StdDev(x, nil) / math.Sqrt(400)
-	for name, ci := range map[string]func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error){
+	for name, ci := range map[string]func([]float64, estimate.BootstrapOptions, *Stream, *Workspace) (estimate.Interval, error){
 		"percentile": bootstrapMeanCI, "studentized": bootstrapMeanTCI,
 	} {
 		iv, err := ci(x, estimate.DefaultBootstrap, s, nil)
@@ -245,7 +245,7 @@ func TestIntervalWidth(t *testing.T) {
 func TestBootstrapDeterminism(t *testing.T) {
 	x := normals(NewStream(1, "data", 0), 25, 50, 3)
 	ws := new(Workspace)
-	for name, ci := range map[string]func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error){
+	for name, ci := range map[string]func([]float64, estimate.BootstrapOptions, *Stream, *Workspace) (estimate.Interval, error){
 		"mean": bootstrapMeanCI, "median": bootstrapMedianCI, "t": bootstrapMeanTCI,
 	} {
 		a, _ := ci(x, estimate.DefaultBootstrap, NewStream(9, "k", 0), nil)
@@ -280,18 +280,18 @@ func TestBootstrapEdges(t *testing.T) {
 	if _, err := bootstrapMedianCI([]float64{1, math.NaN()}, estimate.DefaultBootstrap, s, nil); err == nil {
 		t.Error("NaN value: no error")
 	}
-	for _, o := range []bootstrapOptions{{Resamples: 0, Confidence: 0.99}, {Resamples: 100, Confidence: 1}, {Resamples: 100, Confidence: 0}, {Resamples: 100, Confidence: math.NaN()}} {
+	for _, o := range []estimate.BootstrapOptions{{Resamples: 0, Confidence: 0.99}, {Resamples: 100, Confidence: 1}, {Resamples: 100, Confidence: 0}, {Resamples: 100, Confidence: math.NaN()}} {
 		if _, err := bootstrapMeanCI([]float64{1, 2}, o, s, nil); err == nil {
 			t.Errorf("options %+v: no error", o)
 		}
 	}
 	// Constant data: every interval is the point.
 	c := []float64{7, 7, 7, 7}
-	for name, ci := range map[string]func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error){
+	for name, ci := range map[string]func([]float64, estimate.BootstrapOptions, *Stream, *Workspace) (estimate.Interval, error){
 		"mean": bootstrapMeanCI, "median": bootstrapMedianCI, "t": bootstrapMeanTCI,
 	} {
 		iv, err := ci(c, estimate.DefaultBootstrap, s, nil)
-		if err != nil || iv != (interval{Estimate: 7, Lower: 7, Upper: 7}) {
+		if err != nil || iv != (estimate.Interval{Estimate: 7, Lower: 7, Upper: 7}) {
 			t.Errorf("%s of constant data = %+v, %v", name, iv, err)
 		}
 	}
@@ -303,8 +303,8 @@ func TestBootstrapEdges(t *testing.T) {
 	// The RCIW helpers agree with the intervals.
 	x := normals(s, 30, 20, 1)
 	for name, c := range map[string]struct {
-		rciw func([]float64, bootstrapOptions, *Stream, *Workspace) (float64, error)
-		ci   func([]float64, bootstrapOptions, *Stream, *Workspace) (interval, error)
+		rciw func([]float64, estimate.BootstrapOptions, *Stream, *Workspace) (float64, error)
+		ci   func([]float64, estimate.BootstrapOptions, *Stream, *Workspace) (estimate.Interval, error)
 	}{
 		"mean": {rciwMean, bootstrapMeanCI}, "t": {rciwMeanT, bootstrapMeanTCI}, "median": {rciwMedian, bootstrapMedianCI},
 	} {

@@ -303,9 +303,6 @@ func rankDistinct(x []float64) ([]float64, []int32) {
 	return vals, rank
 }
 
-// hierarchicalOptions is estimate.HierarchicalOptions by a short name.
-type hierarchicalOptions = estimate.HierarchicalOptions
-
 // defaultHierarchical is estimate.DefaultHierarchical.
 var defaultHierarchical = estimate.DefaultHierarchical
 
@@ -682,9 +679,9 @@ func (h *Hierarchy) meanReplicates(dst []float64, rng *Stream, is int) {
 // replicate spacing.)
 //
 // ws may be nil. It returns an error for invalid options.
-func HierarchicalMeanCI(h *Hierarchy, opt hierarchicalOptions, rng *Stream, ws *Workspace) (interval, error) {
+func HierarchicalMeanCI(h *Hierarchy, opt estimate.HierarchicalOptions, rng *Stream, ws *Workspace) (estimate.Interval, error) {
 	if err := opt.Validate(); err != nil {
-		return interval{}, err
+		return estimate.Interval{}, err
 	}
 	if ws == nil {
 		ws = new(Workspace)
@@ -694,7 +691,7 @@ func HierarchicalMeanCI(h *Hierarchy, opt hierarchicalOptions, rng *Stream, ws *
 	h.paIndices = opt.PAIndices
 	h.meanReplicates(reps, rng, opt.InvocationSamples)
 	lo, hi := hierarchicalInterval(reps, opt)
-	return interval{Estimate: h.estimateMean(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
+	return estimate.Interval{Estimate: h.estimateMean(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
 }
 
 // hierarchicalMedianCI is HierarchicalMeanCI with the median of each
@@ -702,9 +699,9 @@ func HierarchicalMeanCI(h *Hierarchy, opt hierarchicalOptions, rng *Stream, ws *
 // count) as the statistic. Leaf values are counted per distinct value, so a
 // resample costs its number of draws plus the number of distinct values, with
 // no sorting.
-func hierarchicalMedianCI(h *Hierarchy, opt hierarchicalOptions, rng *Stream, ws *Workspace) (interval, error) {
+func hierarchicalMedianCI(h *Hierarchy, opt estimate.HierarchicalOptions, rng *Stream, ws *Workspace) (estimate.Interval, error) {
 	if err := opt.Validate(); err != nil {
-		return interval{}, err
+		return estimate.Interval{}, err
 	}
 	h.paIndices = opt.PAIndices
 	if ws == nil {
@@ -728,11 +725,8 @@ func hierarchicalMedianCI(h *Hierarchy, opt hierarchicalOptions, rng *Stream, ws
 		reps[b] = medianFromCounts(vals, acc.counts, acc.n)
 	}
 	lo, hi := percentileInterval(reps, opt.Confidence)
-	return interval{Estimate: h.estimateMedian(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
+	return estimate.Interval{Estimate: h.estimateMedian(opt.InvocationSamples), Lower: lo, Upper: hi}, nil
 }
-
-// ratioCI: see package estimate.
-type ratioCI = estimate.RatioCI
 
 // HierarchicalRatioCI returns the percentile bootstrap confidence interval of
 // the ratio of means test/control (Kalibera and Jones 2012, 2013), with the
@@ -746,9 +740,9 @@ type ratioCI = estimate.RatioCI
 // A ratio interval containing 1 means no detectable change; above 1 the test
 // is slower (for time per operation). ws may be nil. It returns an error for
 // invalid options or when a control resample has mean zero (all-zero data).
-func HierarchicalRatioCI(test, control *Hierarchy, opt hierarchicalOptions, rng *Stream, ws *Workspace) (ratioCI, error) {
+func HierarchicalRatioCI(test, control *Hierarchy, opt estimate.HierarchicalOptions, rng *Stream, ws *Workspace) (estimate.RatioCI, error) {
 	if err := opt.Validate(); err != nil {
-		return ratioCI{}, err
+		return estimate.RatioCI{}, err
 	}
 	if ws == nil {
 		ws = new(Workspace)
@@ -769,11 +763,11 @@ func HierarchicalRatioCI(test, control *Hierarchy, opt hierarchicalOptions, rng 
 	}
 	for b := range ratios {
 		if rc[b] == 0 {
-			return ratioCI{}, fmt.Errorf("stats: HierarchicalRatioCI: control resample %d has mean 0", b)
+			return estimate.RatioCI{}, fmt.Errorf("stats: HierarchicalRatioCI: control resample %d has mean 0", b)
 		}
 		ratios[b] = rt[b] / rc[b]
 	}
-	var out ratioCI
+	var out estimate.RatioCI
 	out.Test.Estimate = test.estimateMean(opt.InvocationSamples)
 	out.Control.Estimate = control.estimateMean(opt.InvocationSamples)
 	out.Ratio.Estimate = out.Test.Estimate / out.Control.Estimate
@@ -786,7 +780,7 @@ func HierarchicalRatioCI(test, control *Hierarchy, opt hierarchicalOptions, rng 
 // hierarchicalInterval is the percentile interval of the replicates a
 // (reordered): type-7 quantiles at α/2 and 1 − α/2, or with
 // opt.PAIndices pa's sorted a[⌈B·α/2⌉] and a[⌊B·(1 − α/2)⌋].
-func hierarchicalInterval(a []float64, opt hierarchicalOptions) (lower, upper float64) {
+func hierarchicalInterval(a []float64, opt estimate.HierarchicalOptions) (lower, upper float64) {
 	if !opt.PAIndices {
 		return percentileInterval(a, opt.Confidence)
 	}

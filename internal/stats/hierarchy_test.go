@@ -191,7 +191,7 @@ func (a hierAcc) countsFloat() []float64 {
 
 func TestHierarchicalWiderThanFlat(t *testing.T) {
 	s := NewStream(21, "wider", 0)
-	opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 2000, Confidence: 0.99}}
+	opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 2000, Confidence: 0.99}}
 	for _, c := range []struct {
 		forkSD   float64
 		min, max float64 // bounds of hierarchical width / flat width
@@ -219,7 +219,7 @@ func TestHierarchicalWiderThanFlat(t *testing.T) {
 // seeded repetitions (the bootstrap under-covers a little with 20 top-level
 // units), while the flat CI, which treats iterations as independent, does not.
 func TestHierarchicalCoverage(t *testing.T) {
-	opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 500, Confidence: 0.95}}
+	opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 500, Confidence: 0.95}}
 	ws := new(Workspace)
 	hier, flat, aa := 0, 0, 0
 	const reps = 200
@@ -266,7 +266,7 @@ func TestHierarchicalRatio(t *testing.T) {
 	control := makeNested(s, 5, 20, 20, 1000, 5, 5, 20, true).hierarchy(t)
 	test := makeNested(s, 5, 20, 20, 1100, 5, 5, 20, true).hierarchy(t)
 	for _, is := range []int{0, -1, 10} {
-		opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 2000, Confidence: 0.99}, InvocationSamples: is}
+		opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 2000, Confidence: 0.99}, InvocationSamples: is}
 		rc, err := HierarchicalRatioCI(test, control, opt, s, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -292,7 +292,7 @@ func TestInvocationSamples(t *testing.T) {
 	d := makeNested(s, 5, 10, 100, 1000, 0, 0, 30, true)
 	h := d.hierarchy(t)
 	width := func(is int, median bool) float64 {
-		opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 2000, Confidence: 0.95}, InvocationSamples: is}
+		opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 2000, Confidence: 0.95}, InvocationSamples: is}
 		ci := HierarchicalMeanCI
 		if median {
 			ci = hierarchicalMedianCI
@@ -315,17 +315,17 @@ func TestInvocationSamples(t *testing.T) {
 		t.Errorf("median: width(is=1)/width(is=-1) = %.2f, want ≈ 5.8", r)
 	}
 	// is = k >= every iteration's count is the same as -1, draw for draw.
-	small := bootstrapOptions{Resamples: 500, Confidence: 0.99}
-	a, _ := HierarchicalMeanCI(h, hierarchicalOptions{BootstrapOptions: small, InvocationSamples: -1}, NewStream(2, "k", 0), nil)
-	b, _ := HierarchicalMeanCI(h, hierarchicalOptions{BootstrapOptions: small, InvocationSamples: 100}, NewStream(2, "k", 0), nil)
+	small := estimate.BootstrapOptions{Resamples: 500, Confidence: 0.99}
+	a, _ := HierarchicalMeanCI(h, estimate.HierarchicalOptions{BootstrapOptions: small, InvocationSamples: -1}, NewStream(2, "k", 0), nil)
+	b, _ := HierarchicalMeanCI(h, estimate.HierarchicalOptions{BootstrapOptions: small, InvocationSamples: 100}, NewStream(2, "k", 0), nil)
 	if a != b {
 		t.Errorf("is=100 %+v != is=-1 %+v with 100 invocations per iteration", b, a)
 	}
-	if _, err := HierarchicalMeanCI(h, hierarchicalOptions{BootstrapOptions: estimate.DefaultBootstrap, InvocationSamples: -2}, s, nil); err == nil {
+	if _, err := HierarchicalMeanCI(h, estimate.HierarchicalOptions{BootstrapOptions: estimate.DefaultBootstrap, InvocationSamples: -2}, s, nil); err == nil {
 		t.Error("is=-2: no error")
 	}
 	zero, _ := NewHierarchy([]float64{0, 0, 0}, nil, []int32{0, 1, 2})
-	if _, err := HierarchicalRatioCI(h, zero, hierarchicalOptions{BootstrapOptions: small, InvocationSamples: 0}, s, nil); err == nil {
+	if _, err := HierarchicalRatioCI(h, zero, estimate.HierarchicalOptions{BootstrapOptions: small, InvocationSamples: 0}, s, nil); err == nil {
 		t.Error("ratio over an all-zero control: no error")
 	}
 }
@@ -343,8 +343,8 @@ func TestHistogramEqualsExpanded(t *testing.T) {
 			e.iter = append(e.iter, d.iter[i])
 		}
 	}
-	opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 4000, Confidence: 0.95}, InvocationSamples: -1}
-	for name, ci := range map[string]func(*Hierarchy, hierarchicalOptions, *Stream, *Workspace) (interval, error){
+	opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 4000, Confidence: 0.95}, InvocationSamples: -1}
+	for name, ci := range map[string]func(*Hierarchy, estimate.HierarchicalOptions, *Stream, *Workspace) (estimate.Interval, error){
 		"mean": HierarchicalMeanCI, "median": hierarchicalMedianCI,
 	} {
 		a, _ := ci(d.hierarchy(t), opt, NewStream(1, "a", 0), nil)
@@ -366,7 +366,7 @@ func TestHierarchicalFlatMedian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 20000, Confidence: 0.95}, InvocationSamples: -1}
+	opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 20000, Confidence: 0.95}, InvocationSamples: -1}
 	a, _ := hierarchicalMedianCI(h, opt, s, nil)
 	b, _ := bootstrapMedianCI(x, opt.BootstrapOptions, s, nil)
 	if a.Estimate != b.Estimate {
@@ -381,7 +381,7 @@ func TestHierarchicalFlatMedian(t *testing.T) {
 func TestHierarchicalDeterminism(t *testing.T) {
 	d := makeNested(NewStream(1, "d", 0), 5, 20, 30, 100, 1, 1, 5, true)
 	h := d.hierarchy(t)
-	opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 500, Confidence: 0.99}, InvocationSamples: 10}
+	opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 500, Confidence: 0.99}, InvocationSamples: 10}
 	ws := new(Workspace)
 	a, _ := hierarchicalMedianCI(h, opt, NewStream(3, "x", 0), nil)
 	b, _ := hierarchicalMedianCI(h, opt, NewStream(3, "x", 0), ws)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
@@ -97,7 +98,7 @@ func TestPAIndicesReproducePA(t *testing.T) {
 		}
 		n++
 		for _, pa := range []bool{true, false} {
-			opt := hierarchicalOptions{BootstrapOptions: bootstrapOptions{Resamples: 10000, Confidence: 0.99}, PAIndices: pa}
+			opt := estimate.HierarchicalOptions{BootstrapOptions: estimate.BootstrapOptions{Resamples: 10000, Confidence: 0.99}, PAIndices: pa}
 			got, err := HierarchicalRatioCI(v2[key], v1[key], opt, NewStream(1, key, 0), nil)
 			if err != nil {
 				t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // CIMethod names one of the bootstrap confidence intervals of µOpTime's
@@ -187,7 +189,7 @@ func quantilePos(b int, p float64) (j int, frac float64) {
 
 // BootstrapCI returns the interval of method m: bootstrapMeanCI,
 // bootstrapMedianCI or bootstrapMeanTCI of x.
-func BootstrapCI(m CIMethod, x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (interval, error) {
+func BootstrapCI(m CIMethod, x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (estimate.Interval, error) {
 	iv, _, err := BootstrapCIUntil(m, x, opt, math.Inf(1), rng, ws)
 	return iv, err
 }
@@ -213,10 +215,10 @@ func BootstrapCI(m CIMethod, x []float64, opt bootstrapOptions, rng *Stream, ws 
 // which it also reads the final quantiles, without selecting among all B).
 // A configuration far above the limit stops after a few hundred replicates;
 // one that is stable always needs all B.
-func BootstrapCIUntil(m CIMethod, x []float64, opt bootstrapOptions, limit float64, rng *Stream, ws *Workspace) (iv interval, complete bool, err error) {
+func BootstrapCIUntil(m CIMethod, x []float64, opt estimate.BootstrapOptions, limit float64, rng *Stream, ws *Workspace) (iv estimate.Interval, complete bool, err error) {
 	name := [...]string{"BootstrapMeanCI", "BootstrapMedianCI", "BootstrapMeanTCI"}[m]
 	if err := checkSample(name, x, opt); err != nil {
-		return interval{}, false, err
+		return estimate.Interval{}, false, err
 	}
 	if ws == nil {
 		ws = new(Workspace)
@@ -240,13 +242,13 @@ func BootstrapCIUntil(m CIMethod, x []float64, opt bootstrapOptions, limit float
 		kernel = func(dst []float64) { resampleMedians(sorted, dst, ws.counts32, rng) }
 	case MeanStudentized:
 		if len(x) < 2 {
-			return interval{}, false, fmt.Errorf("stats: BootstrapMeanTCI: need at least 2 values, got %d", len(x))
+			return estimate.Interval{}, false, fmt.Errorf("stats: BootstrapMeanTCI: need at least 2 values, got %d", len(x))
 		}
 		n := float64(len(x))
 		m0 = Mean(x, nil)
 		iv.Estimate = m0
 		if constant(x) {
-			return interval{Estimate: m0, Lower: m0, Upper: m0}, true, nil
+			return estimate.Interval{Estimate: m0, Lower: m0, Upper: m0}, true, nil
 		}
 		ws.values = grow(ws.values, len(x))
 		centred := ws.values

@@ -6,28 +6,29 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 )
 
 // refCI is the interval of method m computed as before BootstrapCIUntil:
 // all B replicates stored, then selected.
-func refCI(m CIMethod, x []float64, opt bootstrapOptions, rng *Stream) interval {
+func refCI(m CIMethod, x []float64, opt estimate.BootstrapOptions, rng *Stream) estimate.Interval {
 	reps := make([]float64, opt.Resamples)
 	switch m {
 	case MeanPercentile:
 		resampleMeans(x, reps, rng)
 		lo, hi := percentileInterval(reps, opt.Confidence)
-		return interval{Estimate: Mean(x, nil), Lower: lo, Upper: hi}
+		return estimate.Interval{Estimate: Mean(x, nil), Lower: lo, Upper: hi}
 	case MedianPercentile:
 		sorted := slices.Clone(x)
 		slices.Sort(sorted)
 		resampleMedians(sorted, reps, make([]int32, len(x)), rng)
 		lo, hi := percentileInterval(reps, opt.Confidence)
-		return interval{Estimate: QuantileSorted(sorted, 0.5, nil), Lower: lo, Upper: hi}
+		return estimate.Interval{Estimate: QuantileSorted(sorted, 0.5, nil), Lower: lo, Upper: hi}
 	}
 	mean := Mean(x, nil)
 	if constant(x) {
-		return interval{Estimate: mean, Lower: mean, Upper: mean}
+		return estimate.Interval{Estimate: mean, Lower: mean, Upper: mean}
 	}
 	centred := make([]float64, len(x))
 	var ss float64
@@ -39,7 +40,7 @@ func refCI(m CIMethod, x []float64, opt bootstrapOptions, rng *Stream) interval 
 	se := math.Sqrt(ss/(n-1)) / math.Sqrt(n)
 	resampleT(centred, reps, rng)
 	tlo, thi := percentileInterval(reps, opt.Confidence)
-	return interval{Estimate: mean, Lower: mean - thi*se, Upper: mean - tlo*se}
+	return estimate.Interval{Estimate: mean, Lower: mean - thi*se, Upper: mean - tlo*se}
 }
 
 // TestBootstrapCIUntilExact: BootstrapCIUntil gives bit for bit the
@@ -60,7 +61,7 @@ func TestBootstrapCIUntilExact(t *testing.T) {
 				x[i] = math.Round(x[i]) // ties
 			}
 		}
-		opt := []bootstrapOptions{{Resamples: 10000, Confidence: 0.99}, {Resamples: 2000, Confidence: 0.95},
+		opt := []estimate.BootstrapOptions{{Resamples: 10000, Confidence: 0.99}, {Resamples: 2000, Confidence: 0.95},
 			{Resamples: 999, Confidence: 0.9}, {Resamples: 50, Confidence: 0.99}, {Resamples: 3001, Confidence: 0.5}}[trial%5]
 		for m := MeanPercentile; m <= MeanStudentized; m++ {
 			want := refCI(m, x, opt, NewStream(1, "seq", uint64(trial)))
@@ -97,7 +98,7 @@ func TestBootstrapCIUntilExact(t *testing.T) {
 	t.Logf("%d stopped early, %d complete", stopped, completed)
 }
 
-func same(a, b interval) bool {
+func same(a, b estimate.Interval) bool {
 	eq := func(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
 	return eq(a.Estimate, b.Estimate) && eq(a.Lower, b.Lower) && eq(a.Upper, b.Upper)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"unsafe"
+
+	"github.com/benchtrim/benchtrim/estimate"
 )
 
 // BootstrapCIsShared returns the three intervals BootstrapCI computes
@@ -22,7 +24,7 @@ import (
 // two per output otherwise. errs[m] is BootstrapCI's error of method m
 // (invalid options, empty x or a non-finite value for all; fewer than two
 // values for the studentized interval).
-func BootstrapCIsShared(x []float64, opt bootstrapOptions, rng *Stream, ws *Workspace) (ivs [3]interval, errs [3]error) {
+func BootstrapCIsShared(x []float64, opt estimate.BootstrapOptions, rng *Stream, ws *Workspace) (ivs [3]estimate.Interval, errs [3]error) {
 	if err := checkSample("BootstrapCIsShared", x, opt); err != nil {
 		return ivs, [3]error{err, err, err}
 	}

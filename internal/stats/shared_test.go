@@ -14,7 +14,7 @@ import (
 // refShared recomputes BootstrapCIsShared plainly: the same index draws,
 // each resample materialised, its mean, sorted median and studentized mean,
 // and the intervals by sorting all replicates.
-func refShared(x []float64, opt bootstrapOptions, rng *Stream) [3]interval {
+func refShared(x []float64, opt estimate.BootstrapOptions, rng *Stream) [3]estimate.Interval {
 	n := len(x)
 	sorted := slices.Clone(x)
 	slices.Sort(sorted)
@@ -72,11 +72,11 @@ func refShared(x []float64, opt bootstrapOptions, rng *Stream) [3]interval {
 		}
 		reps[2] = append(reps[2], t)
 	}
-	var out [3]interval
+	var out [3]estimate.Interval
 	for k := range out {
 		slices.Sort(reps[k])
 		lo, hi := Quantile(reps[k], (1-opt.Confidence)/2, nil), Quantile(reps[k], 1-(1-opt.Confidence)/2, nil)
-		out[k] = interval{Estimate: m, Lower: lo, Upper: hi}
+		out[k] = estimate.Interval{Estimate: m, Lower: lo, Upper: hi}
 	}
 	out[1].Estimate = QuantileSorted(sorted, 0.5, nil)
 	out[2].Lower, out[2].Upper = m-out[2].Upper*se, m-out[2].Lower*se
@@ -104,7 +104,7 @@ func TestBootstrapCIsShared(t *testing.T) {
 				x[i] = math.Round(x[i])
 			}
 		}
-		opt := []bootstrapOptions{{Resamples: 10000, Confidence: 0.99}, {Resamples: 999, Confidence: 0.9}, {Resamples: 50, Confidence: 0.99}}[trial%3]
+		opt := []estimate.BootstrapOptions{{Resamples: 10000, Confidence: 0.99}, {Resamples: 999, Confidence: 0.9}, {Resamples: 50, Confidence: 0.99}}[trial%3]
 		got, errs := BootstrapCIsShared(x, opt, NewStream(2, "shared", uint64(trial)), ws)
 		want := refShared(x, opt, NewStream(2, "shared", uint64(trial)))
 		for k := range got {
@@ -140,7 +140,7 @@ func TestBootstrapCIsShared(t *testing.T) {
 		if medianRows(len(x)) >= sharedBatch {
 			t.Fatalf("%d values fit %d rows; the case needs fewer than %d", len(x), medianRows(len(x)), sharedBatch)
 		}
-		opt := bootstrapOptions{Resamples: 50, Confidence: 0.9}
+		opt := estimate.BootstrapOptions{Resamples: 50, Confidence: 0.9}
 		got, _ := BootstrapCIsShared(x, opt, NewStream(2, "large", uint64(n)), ws)
 		if want := refShared(x, opt, NewStream(2, "large", uint64(n))); got != want {
 			t.Fatalf("%d values: got %+v, want %+v", n, got, want)
