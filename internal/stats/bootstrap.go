@@ -179,6 +179,42 @@ func draw32(pcg *pcg, n, thresh uint64) uint64 {
 	return m >> 32
 }
 
+// lemire2 is two draws from the halves of r, an output of a generator:
+// of [0, n0) from the low and of [0, n1) from the high 32 bits, by
+// Lemire's multiply-shift (the high word of the 64-bit product). ok is
+// false when a product's low word is below its bound, b0 or b1 (2³² mod n,
+// or n itself to skip the modulo; the draw may then be biased): redraw2
+// then gives the draws. The resampling loops and Stream.twoUint32n all
+// draw their pairs so:
+//
+//	r := pcg.Uint64()
+//	j0, j1, ok := lemire2(r, n0, n1, b0, b1)
+//	if !ok {
+//		j0, j1 = redraw2(pcg, r, n0, n1, t0, t1)
+//	}
+//
+// (split in two so that the accepted path inlines).
+func lemire2(r, n0, n1 uint64, b0, b1 uint32) (j0, j1 uint64, ok bool) {
+	m0, m1 := (r&0xffffffff)*n0, (r>>32)*n1
+	return m0 >> 32, m1 >> 32, uint32(m0) >= b0 && uint32(m1) >= b1
+}
+
+// redraw2 is lemire2's pair when it was rejected: each product of r whose
+// low word is below its threshold t0 or t1 (2³² mod n) is redrawn from
+// fresh outputs of pcg (retry32), the first half's before the second's.
+//
+//go:noinline
+func redraw2(pcg *pcg, r, n0, n1, t0, t1 uint64) (uint64, uint64) {
+	m0, m1 := (r&0xffffffff)*n0, (r>>32)*n1
+	if uint32(m0) < uint32(t0) {
+		m0 = retry32(pcg, m0, n0, t0)
+	}
+	if uint32(m1) < uint32(t1) {
+		m1 = retry32(pcg, m1, n1, t1)
+	}
+	return m0 >> 32, m1 >> 32
+}
+
 // retry32 redraws a rejected 32-bit Lemire product until it is accepted.
 //
 //go:noinline
@@ -220,16 +256,12 @@ func resampleMeansGo(x []float64, dst []float64, rng *Stream, thresh uint64) {
 		i := 1
 		for ; i < len(x); i += 2 {
 			r := pcg.Uint64()
-			m0 := (r & 0xffffffff) * n
-			m1 := (r >> 32) * n
-			if uint32(m0) < uint32(thresh) {
-				m0 = retry32(pcg, m0, n, thresh)
+			j0, j1, ok := lemire2(r, n, n, uint32(thresh), uint32(thresh))
+			if !ok {
+				j0, j1 = redraw2(pcg, r, n, n, thresh, thresh)
 			}
-			if uint32(m1) < uint32(thresh) {
-				m1 = retry32(pcg, m1, n, thresh)
-			}
-			s0 += x[m0>>32]
-			s1 += x[m1>>32]
+			s0 += x[j0]
+			s1 += x[j1]
 		}
 		if i == len(x) {
 			s0 += x[draw32(pcg, n, thresh)]
@@ -284,16 +316,12 @@ func resampleMediansGo(sorted []float64, dst []float64, counts []int32, rng *Str
 		i := 1
 		for ; i < len(sorted); i += 2 {
 			r := pcg.Uint64()
-			m0 := (r & 0xffffffff) * n
-			m1 := (r >> 32) * n
-			if uint32(m0) < uint32(thresh) {
-				m0 = retry32(pcg, m0, n, thresh)
+			j0, j1, ok := lemire2(r, n, n, uint32(thresh), uint32(thresh))
+			if !ok {
+				j0, j1 = redraw2(pcg, r, n, n, thresh, thresh)
 			}
-			if uint32(m1) < uint32(thresh) {
-				m1 = retry32(pcg, m1, n, thresh)
-			}
-			counts[m0>>32]++
-			counts[m1>>32]++
+			counts[j0]++
+			counts[j1]++
 		}
 		if i == len(sorted) {
 			counts[draw32(pcg, n, thresh)]++
@@ -345,15 +373,11 @@ func resampleTGo(centred []float64, dst []float64, rng *Stream, thresh uint64) {
 		i := 2
 		for ; i < len(centred); i += 2 {
 			r := pcg.Uint64()
-			m0 := (r & 0xffffffff) * n
-			m1 := (r >> 32) * n
-			if uint32(m0) < uint32(thresh) {
-				m0 = retry32(pcg, m0, n, thresh)
+			j0, j1, ok := lemire2(r, n, n, uint32(thresh), uint32(thresh))
+			if !ok {
+				j0, j1 = redraw2(pcg, r, n, n, thresh, thresh)
 			}
-			if uint32(m1) < uint32(thresh) {
-				m1 = retry32(pcg, m1, n, thresh)
-			}
-			v0, v1 := centred[m0>>32], centred[m1>>32]
+			v0, v1 := centred[j0], centred[j1]
 			diff |= (math.Float64bits(v0) ^ fb) | (math.Float64bits(v1) ^ fb)
 			s0 += v0
 			s1 += v1

@@ -547,15 +547,11 @@ func (h *Hierarchy) drawCumulative(a, b int32, total, draws uint64, rng *Stream,
 // halves of one 64-bit draw (Lemire, unbiased; fresh draws on rejection).
 func (s *Stream) twoUint32n(n1, n2 uint32) (int32, uint64) {
 	r := s.pcg.Uint64()
-	m1 := (r & 0xffffffff) * uint64(n1)
-	m2 := (r >> 32) * uint64(n2)
-	if uint32(m1) < n1 {
-		m1 = retry32(&s.pcg, m1, uint64(n1), uint64(-n1%n1))
+	j1, j2, ok := lemire2(r, uint64(n1), uint64(n2), n1, n2)
+	if !ok {
+		j1, j2 = redraw2(&s.pcg, r, uint64(n1), uint64(n2), uint64(-n1%n1), uint64(-n2%n2))
 	}
-	if uint32(m2) < n2 {
-		m2 = retry32(&s.pcg, m2, uint64(n2), uint64(-n2%n2))
-	}
-	return int32(m1 >> 32), m2 >> 32
+	return int32(j1), j2
 }
 
 // medianFromCounts32 is medianFromCounts for int32 counts, the first
