@@ -166,11 +166,11 @@ func (a *Analysis) WriteText(w io.Writer) error {
 	return a.ab.WriteText(w)
 }
 
-// Frame returns the data table TableResults for the shared writer: one
+// Frame returns the data table FrameResults for the shared writer: one
 // row per metric and benchmark (A/B, description) or per A/A comparison;
 // docs/compare.md and docs/outputs.md list the columns.
 func (a *Analysis) Frame(name string) (*reports.Frame, error) {
-	if name != TableResults {
+	if name != FrameResults {
 		return nil, fmt.Errorf("compare: no data table %q", name)
 	}
 	switch {

@@ -40,7 +40,7 @@ func goBench(t *testing.T, v string, names []string, values map[string][]float64
 // csvOf is the analysis' data table as CSV.
 func csvOf(t *testing.T, a *Analysis) string {
 	t.Helper()
-	f, err := a.Frame(TableResults)
+	f, err := a.Frame(FrameResults)
 	if err != nil {
 		t.Fatal(err)
 	}

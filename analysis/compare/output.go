@@ -145,7 +145,7 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 	f.Int("seed", constI64(n, int64(o.Seed)))
 }
 
-// frame is the A/B comparison's data table for notebooks (TableResults:
+// frame is the A/B comparison's data table for notebooks (FrameResults:
 // CSV, Arrow IPC or Parquet by the extension), one row per metric and
 // benchmark (per metric, in input order: inputOrder).
 // Columns:

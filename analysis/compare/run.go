@@ -7,9 +7,9 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// TableResults is the name of the data table (one row per benchmark, or
+// FrameResults is the name of the data table (one row per benchmark, or
 // per A/A comparison) that every report of this package returns from Frame.
-const TableResults = "results"
+const FrameResults = "results"
 
 // Side is one side of a comparison: the table its runs come from, the
 // labels that choose them (all runs for a zero Selector) and the label

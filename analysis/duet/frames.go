@@ -9,27 +9,27 @@ import (
 
 // Names of the data tables Report.Frame returns.
 const (
-	TableBenchmarks = "benchmarks" // one row per benchmark-env key: CI and U test, verdict, CV, runtime, MDS
-	TableOverlaps   = "overlaps"   // one row per (key, minimum overlap ratio m): pairs, CI, relative overlap time
-	TableMDS        = "mds"        // one row per (key, slowdown s): CI and U test on B slowed by s
-	TableMatch      = "match"      // A/A match ratios per (environment, suite, type, s)
+	FrameBenchmarks = "benchmarks" // one row per benchmark-env key: CI and U test, verdict, CV, runtime, MDS
+	FrameOverlaps   = "overlaps"   // one row per (key, minimum overlap ratio m): pairs, CI, relative overlap time
+	FrameMDS        = "mds"        // one row per (key, slowdown s): CI and U test on B slowed by s
+	FrameMatch      = "match"      // A/A match ratios per (environment, suite, type, s)
 	tableSpeedup    = "speedup"    // runtime speedup of duet against seqn per (environment, suite)
 )
 
 // tableNames lists the data tables in a fixed order.
-var tableNames = []string{TableBenchmarks, TableOverlaps, TableMDS, TableMatch, tableSpeedup}
+var tableNames = []string{FrameBenchmarks, FrameOverlaps, FrameMDS, FrameMatch, tableSpeedup}
 
 // Frame returns a data table by name (one of tableNames) for the shared
 // writer.
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	switch name {
-	case TableBenchmarks:
+	case FrameBenchmarks:
 		return r.BenchmarksFrame(), nil
-	case TableOverlaps:
+	case FrameOverlaps:
 		return r.overlapsFrame(), nil
-	case TableMDS:
+	case FrameMDS:
 		return r.mdsFrame(), nil
-	case TableMatch:
+	case FrameMatch:
 		return r.matchFrame(), nil
 	case tableSpeedup:
 		return r.speedupFrame(), nil

@@ -109,7 +109,7 @@ func readConfigs(r io.Reader, name string) ([]DynamicConfig, error) {
 }
 
 // ReadConfigsFile reads a dynamic configurations file in any format
-// Frame(TableConfigs) can be written in (CSV, Arrow IPC, Parquet; by extension).
+// Frame(FrameConfigs) can be written in (CSV, Arrow IPC, Parquet; by extension).
 // Errors name the file and the line (CSV) or row.
 func ReadConfigsFile(path string) ([]DynamicConfig, error) {
 	rows, err := reports.ReadRows(path)

@@ -10,10 +10,10 @@ import (
 
 // Names of the tables Report.Frame and Report.Table return.
 const (
-	TableBenchmarks = "benchmarks" // one row per benchmark and criterion
-	TableQuality    = "table2"     // the paper's Table 2: result quality per project and criterion
-	TableTime       = "table3"     // the paper's Table 3: time saved per project and criterion
-	TableConfigs    = "configs"    // dynamic configurations per fork, for steady --configs (data only)
+	FrameBenchmarks = "benchmarks" // one row per benchmark and criterion
+	FrameQuality    = "table2"     // the paper's Table 2: result quality per project and criterion
+	FrameTime       = "table3"     // the paper's Table 3: time saved per project and criterion
+	FrameConfigs    = "configs"    // dynamic configurations per fork, for steady --configs (data only)
 )
 
 // Report is the outcome of Run.
@@ -52,29 +52,29 @@ func (r *Report) WriteText(w io.Writer) error { return writeText(w, r.Results, r
 // table (for up to 40 benchmarks) and Tables 2 and 3.
 func (r *Report) WriteDetails(w io.Writer) error { return writeDetails(w, w, r.Results, &r.Options) }
 
-// Frame returns a data table by name (TableBenchmarks, TableQuality,
-// TableTime or TableConfigs) for the shared writer.
+// Frame returns a data table by name (FrameBenchmarks, FrameQuality,
+// FrameTime or FrameConfigs) for the shared writer.
 func (r *Report) Frame(name string) (*reports.Frame, error) {
 	switch name {
-	case TableBenchmarks:
+	case FrameBenchmarks:
 		return benchmarksFrame(r.Results), nil
-	case TableQuality, TableTime:
+	case FrameQuality, FrameTime:
 		return summaryFrame(r.Summary), nil
-	case TableConfigs:
+	case FrameConfigs:
 		return configsFrame(configs(r.Results)), nil
 	}
 	return nil, fmt.Errorf("reconfigure: no data table %q", name)
 }
 
 // Table returns a table for documents (Markdown, LaTeX, HTML) by name
-// (TableBenchmarks, TableQuality or TableTime).
+// (FrameBenchmarks, FrameQuality or FrameTime).
 func (r *Report) Table(name string) (*reports.Table, error) {
 	switch name {
-	case TableBenchmarks:
+	case FrameBenchmarks:
 		return benchmarkTable(r.Results), nil
-	case TableQuality:
+	case FrameQuality:
 		return qualityTable(r.Summary), nil
-	case TableTime:
+	case FrameTime:
 		return timeTable(r.Summary), nil
 	}
 	return nil, fmt.Errorf("reconfigure: no document table %q; write it as .csv, .arrow or .parquet", name)

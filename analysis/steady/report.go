@@ -31,7 +31,7 @@ func (c *forkColumns) to(f *reports.Frame) {
 	f.Int("fork", c.fork)
 }
 
-// forksFrame, Frame(TableForks), has one row per fork, the columns
+// forksFrame, Frame(FrameForks), has one row per fork, the columns
 // (in this order):
 //
 //	project, version, benchmark, params, mode   the benchmark run
@@ -137,7 +137,7 @@ func medianMax(x []float64) (float64, float64) {
 	return stats.Median(x, nil), m
 }
 
-// benchmarksFrame, Frame(TableBenchmarks), has one row per benchmark run,
+// benchmarksFrame, Frame(FrameBenchmarks), has one row per benchmark run,
 // the columns: the run (project, version, benchmark, params, mode), its
 // number of forks by class (forks, steady_forks, no_steady_forks,
 // too_short_forks, failed_forks), its class, the forks by Barrett class
@@ -198,7 +198,7 @@ func benchmarksFrame(res *Report) *reports.Frame {
 	return fr
 }
 
-// evaluationFrame, Frame(TableEvaluation), has one row per configuration
+// evaluationFrame, Frame(FrameEvaluation), has one row per configuration
 // set and fork run, the columns (in this order; project … fork are the
 // forks frame's):
 //

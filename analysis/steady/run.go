@@ -13,14 +13,14 @@ import (
 
 // Names of the data tables Report.Frame returns.
 const (
-	TableForks                = "forks"                 // one row per fork: classes, steady-state start, segments
-	TableBenchmarks           = "benchmarks"            // one row per benchmark run: class, forks per class
-	TableEvaluation           = "evaluation"            // one row per (configuration set, fork): WEE, RPD, time waste
-	TableBenchmarkEvaluations = "benchmark-evaluations" // one row per (configuration set, benchmark run): RPD over forks
+	FrameForks                = "forks"                 // one row per fork: classes, steady-state start, segments
+	FrameBenchmarks           = "benchmarks"            // one row per benchmark run: class, forks per class
+	FrameEvaluation           = "evaluation"            // one row per (configuration set, fork): WEE, RPD, time waste
+	FrameBenchmarkEvaluations = "benchmark-evaluations" // one row per (configuration set, benchmark run): RPD over forks
 )
 
-// EvaluationSidecar is where the TableBenchmarkEvaluations frame goes when
-// the TableEvaluation frame is written to path: NAME.benchmarks.EXT beside
+// EvaluationSidecar is where the FrameBenchmarkEvaluations frame goes when
+// the FrameEvaluation frame is written to path: NAME.benchmarks.EXT beside
 // it, in the same format (benchtrim steady --eval-out).
 func EvaluationSidecar(path string) string {
 	ext := filepath.Ext(path)
@@ -44,24 +44,24 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	return analyze(series, opt)
 }
 
-// Frame returns a data table by name (TableForks, TableBenchmarks,
-// TableEvaluation or TableBenchmarkEvaluations) for the shared writer.
+// Frame returns a data table by name (FrameForks, FrameBenchmarks,
+// FrameEvaluation or FrameBenchmarkEvaluations) for the shared writer.
 func (res *Report) Frame(name string) (*reports.Frame, error) {
 	switch name {
-	case TableForks:
+	case FrameForks:
 		return forksFrame(res), nil
-	case TableBenchmarks:
+	case FrameBenchmarks:
 		return benchmarksFrame(res), nil
-	case TableEvaluation:
+	case FrameEvaluation:
 		return evaluationFrame(res), nil
-	case TableBenchmarkEvaluations:
+	case FrameBenchmarkEvaluations:
 		return benchmarkEvaluationFrame(res), nil
 	}
 	return nil, fmt.Errorf("steady: no data table %q", name)
 }
 
 // dynamicConfigs turns the fork configurations dynamic reconfiguration
-// chose (reconfigure.Report.Frame(reconfigure.TableConfigs), read back with
+// chose (reconfigure.Report.Frame(reconfigure.FrameConfigs), read back with
 // reconfigure.ReadConfigsFile) into one configuration set per criterion,
 // named "dynamic-cv", "dynamic-rciw", "dynamic-kld"; their iterations are
 // recorded iterations.

@@ -17,15 +17,15 @@ import (
 // rows): analysis/duet's tables of the PathDuet benchmarks, and the
 // timelines the report plots.
 const (
-	// FrameDuetBenchmarks: duet.TableBenchmarks, one row per
+	// FrameDuetBenchmarks: duet.FrameBenchmarks, one row per
 	// benchmark-env key (CI and U test, verdict, relative difference, MDS).
 	FrameDuetBenchmarks = "duet-benchmarks"
-	// FrameDuetOverlaps: duet.TableOverlaps, per duet key and minimum
+	// FrameDuetOverlaps: duet.FrameOverlaps, per duet key and minimum
 	// overlap ratio.
 	FrameDuetOverlaps = "duet-overlaps"
-	// FrameDuetMDS: duet.TableMDS, per key and emulated slowdown of B.
+	// FrameDuetMDS: duet.FrameMDS, per key and emulated slowdown of B.
 	FrameDuetMDS = "duet-mds"
-	// FrameDuetMatch: duet.TableMatch, the A/A match ratios per
+	// FrameDuetMatch: duet.FrameMatch, the A/A match ratios per
 	// (environment, suite, type, slowdown): the MDS curves.
 	FrameDuetMatch = "duet-match"
 	// FrameDuetSpeedup: duet's "speedup" table, duet's runtime against seqn's.

@@ -15,11 +15,11 @@ import (
 const (
 	// FramePlan: one row per benchmark run, the plan (PlanColumns).
 	FramePlan = "plan"
-	// FrameSteadyForks: steady-state detection per fork (steady.TableForks
+	// FrameSteadyForks: steady-state detection per fork (steady.FrameForks
 	// of the PathSteady benchmarks).
 	FrameSteadyForks = "steady-forks"
 	// FrameReconfigure: dynamic reconfiguration per benchmark and criterion
-	// (reconfigure.TableBenchmarks of the PathShort benchmarks).
+	// (reconfigure.FrameBenchmarks of the PathShort benchmarks).
 	FrameReconfigure = "reconfigure"
 	// FrameForkSeries: the plotted forks' iteration values, one row per
 	// kept point: the run, the fork (instance, trial, fork), its class,
@@ -157,14 +157,14 @@ func (r *Report) Frame(name string) (*reports.Frame, error) {
 		return r.planFrame(), nil
 	case FrameSteadyForks:
 		if r.Steady == nil {
-			return (&steady.Report{}).Frame(steady.TableForks)
+			return (&steady.Report{}).Frame(steady.FrameForks)
 		}
-		return r.Steady.Frame(steady.TableForks)
+		return r.Steady.Frame(steady.FrameForks)
 	case FrameReconfigure:
 		if r.Reconfigure == nil {
-			return (&reconfigure.Report{}).Frame(reconfigure.TableBenchmarks)
+			return (&reconfigure.Report{}).Frame(reconfigure.FrameBenchmarks)
 		}
-		return r.Reconfigure.Frame(reconfigure.TableBenchmarks)
+		return r.Reconfigure.Frame(reconfigure.FrameBenchmarks)
 	case FrameForkSeries:
 		return r.forkSeriesFrame(), nil
 	case FrameForkSegments:

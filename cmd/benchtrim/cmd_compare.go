@@ -91,5 +91,5 @@ func runCompare(c *cli.Context, opt compare.Options) error {
 		}
 		return err
 	}
-	return cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.TableResults}})
+	return cliapp.WriteResult(c, rep, nil, []cliapp.DataOut{{Flag: "output", Frame: compare.FrameResults}})
 }

@@ -61,8 +61,8 @@ func duetOptions(c *cli.Context, opt duet.Options) (duet.Options, error) {
 var duetAnalyzer = &cliapp.Analyzer[duet.Report]{
 	Command:     "duet",
 	OutputFlags: []string{"output", "mds-out", "match-out", "overlaps-out", "plots", "plot-format", "plot-max"},
-	Data: []cliapp.DataOut{{Flag: "output", Frame: duet.TableBenchmarks}, {Flag: "mds-out", Frame: duet.TableMDS},
-		{Flag: "match-out", Frame: duet.TableMatch}, {Flag: "overlaps-out", Frame: duet.TableOverlaps}},
+	Data: []cliapp.DataOut{{Flag: "output", Frame: duet.FrameBenchmarks}, {Flag: "mds-out", Frame: duet.FrameMDS},
+		{Flag: "match-out", Frame: duet.FrameMatch}, {Flag: "overlaps-out", Frame: duet.FrameOverlaps}},
 	Plots:   (*duet.Report).WritePlots,
 	PlotMax: 6,
 	Check: func(r *duet.Report, sel table.Filter) error {

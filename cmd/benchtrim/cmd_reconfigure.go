@@ -76,9 +76,9 @@ func reconfigureOptions(c *cli.Context, opt reconfigure.Options) (reconfigure.Op
 var reconfigureAnalyzer = &cliapp.Analyzer[reconfigure.Report]{
 	Command:     "reconfigure",
 	OutputFlags: []string{"output", "details", "configs-out", "table2", "table3"},
-	Data: []cliapp.DataOut{{Flag: "output", Frame: reconfigure.TableBenchmarks, Doc: true},
-		{Flag: "table2", Frame: reconfigure.TableQuality, Doc: true}, {Flag: "table3", Frame: reconfigure.TableTime, Doc: true},
-		{Flag: "configs-out", Frame: reconfigure.TableConfigs}},
+	Data: []cliapp.DataOut{{Flag: "output", Frame: reconfigure.FrameBenchmarks, Doc: true},
+		{Flag: "table2", Frame: reconfigure.FrameQuality, Doc: true}, {Flag: "table3", Frame: reconfigure.FrameTime, Doc: true},
+		{Flag: "configs-out", Frame: reconfigure.FrameConfigs}},
 	Details: (*reconfigure.Report).WriteDetails,
 	Merge:   reconfigure.Merge,
 }

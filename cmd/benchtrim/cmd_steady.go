@@ -122,8 +122,8 @@ func steadyConfigs(c *cli.Context) ([]steady.ConfigSet, error) {
 var steadyAnalyzer = &cliapp.Analyzer[steady.Report]{
 	Command:     "steady",
 	OutputFlags: []string{"details", "forks-out", "benchmarks-out", "eval-out", "plots", "plot-format", "plot-max"},
-	Data: []cliapp.DataOut{{Flag: "forks-out", Frame: steady.TableForks}, {Flag: "benchmarks-out", Frame: steady.TableBenchmarks},
-		{Flag: "eval-out", Frame: steady.TableEvaluation}, {Flag: "eval-out", Frame: steady.TableBenchmarkEvaluations, Path: steady.EvaluationSidecar}},
+	Data: []cliapp.DataOut{{Flag: "forks-out", Frame: steady.FrameForks}, {Flag: "benchmarks-out", Frame: steady.FrameBenchmarks},
+		{Flag: "eval-out", Frame: steady.FrameEvaluation}, {Flag: "eval-out", Frame: steady.FrameBenchmarkEvaluations, Path: steady.EvaluationSidecar}},
 	Details:    (*steady.Report).WriteDetails,
 	Plots:      (*steady.Report).WritePlots,
 	PlotMax:    20,
