@@ -11,7 +11,7 @@ import (
 
 // TestStartupCollectsNoGarbage runs the built binary on a command that
 // does little (`changepoint` on 20 values) with the runtime's collection
-// trace on: it must not collect once. The start heap (internal/startheap,
+// trace on: it must not collect once. The start heap (cmd/benchtrim/internal/startheap,
 // set by cmd/benchtrim/internal/gcstart during initialisation) keeps the
 // dependencies' initialisers from setting off a collection at the
 // runtime's first 4 MB goal; a dependency that allocates more before

@@ -9,6 +9,6 @@
 // TestStartupCollectsNoGarbage checks that it stays so.
 package gcstart
 
-import "github.com/benchtrim/benchtrim/internal/startheap"
+import "github.com/benchtrim/benchtrim/cmd/benchtrim/internal/startheap"
 
 func init() { startheap.Set(startheap.Goal) }
