@@ -25,7 +25,7 @@ type DirFormat interface {
 	// setups go to dst, skipped and suspicious items to rep with their
 	// file:line (or file:$.path) inside dir, and a *ParseError is returned
 	// when the directory cannot be read on.
-	ReadDir(dir string, src Source, dst *table.Builder, rep *Report) error
+	ReadDir(dir string, src Source, dst *table.Builder, rep *Summary) error
 }
 
 // Instances numbers named instances (a reader's identity of one machine
@@ -57,7 +57,7 @@ func (in *Instances) ID(name string) (id int32, isNew bool) {
 
 // readDirectory reads the directory path with the DirFormat --format names
 // or, without --format, the one whose SniffDir accepts it.
-func readDirectory(path string, opt ReadOptions, mem memory.Allocator, rep *Report, sink func(arrow.Record) error) (*table.Table, string, error) {
+func readDirectory(path string, opt ReadOptions, mem memory.Allocator, rep *Summary, sink func(arrow.Record) error) (*table.Table, string, error) {
 	var df DirFormat
 	if opt.Format != "" {
 		f, err := formatByName(opt.Format, opt.Formats)

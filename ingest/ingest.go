@@ -1,5 +1,5 @@
 // Package ingest holds what every result-file reader shares: the bad-input
-// error type (ParseError), the Report of skipped and suspicious items, the
+// error type (ParseError), the Summary of skipped and suspicious items, the
 // Format interface the readers in format/<name> implement, labels taken
 // from file names, and unit normalisation to nanoseconds per operation.
 //
@@ -47,7 +47,7 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-// Report kinds of rows a reader left out because the table cannot hold
+// Summary kinds of rows a reader left out because the table cannot hold
 // them (see table.CheckRow).
 const (
 	KindUnknownMode = "unknown mode"
@@ -55,7 +55,7 @@ const (
 	kindRejected    = "row the table cannot hold"
 )
 
-// RejectKind is the Report kind for an error of table.CheckRow or
+// RejectKind is the Summary kind for an error of table.CheckRow or
 // table.Builder.Append: KindUnknownMode, KindTooLong or kindRejected.
 func RejectKind(err error) string {
 	var re *table.RowError
@@ -111,24 +111,24 @@ type Format interface {
 	// it can step over go to rep (counted, with their place); it returns a
 	// *ParseError when the input cannot be read on (truncated or invalid
 	// syntax), and wraps I/O errors with %w.
-	Read(r io.Reader, src Source, dst *table.Builder, rep *Report) error
+	Read(r io.Reader, src Source, dst *table.Builder, rep *Summary) error
 }
 
-// Report collects the items a read skipped or found suspicious, counted by
+// Summary collects the items a read skipped or found suspicious, counted by
 // kind, keeping the first few examples of each kind with their places.
-type Report struct {
-	kinds map[string]*ReportKind
+type Summary struct {
+	kinds map[string]*SummaryKind
 }
 
-// ReportKind is one kind of skipped, suspicious or ignored item.
-type ReportKind struct {
+// SummaryKind is one kind of skipped, suspicious or ignored item.
+type SummaryKind struct {
 	Kind string
 	// state says what became of such items: left out of the table (rows
 	// dropped), kept and warned about, or ignored (lines that hold no
 	// data, such as go test's other output).
 	state itemState
 	// count is how many items (rows, for skipped items; lines, for ignored
-	// ones) of this kind there were (Report.Count sums it by kind).
+	// ones) of this kind there were (Summary.Count sums it by kind).
 	count int
 	// Examples are the first MaxExamples occurrences.
 	Examples []*ParseError
@@ -146,38 +146,38 @@ const (
 
 // Skipped reports whether the items of k were left out of the table
 // (rows dropped) rather than kept and warned about, or ignored.
-func (k *ReportKind) Skipped() bool { return k.state == stateSkipped }
+func (k *SummaryKind) Skipped() bool { return k.state == stateSkipped }
 
 // Ignored reports whether the items of k are lines a reader did not take
-// because they hold no data (Report.Ignore).
-func (k *ReportKind) Ignored() bool { return k.state == stateIgnored }
+// because they hold no data (Summary.Ignore).
+func (k *SummaryKind) Ignored() bool { return k.state == stateIgnored }
 
 // N is how many items (rows, for skipped items) of kind k there were.
-func (k *ReportKind) N() int { return k.count }
+func (k *SummaryKind) N() int { return k.count }
 
-// MaxExamples is how many examples of each kind a Report keeps.
+// MaxExamples is how many examples of each kind a Summary keeps.
 const MaxExamples = 5
 
 // Skip records n rows left out of the table for reason kind at place err.
-func (r *Report) Skip(kind string, n int, err *ParseError) { r.add(kind, stateSkipped, n, err) }
+func (r *Summary) Skip(kind string, n int, err *ParseError) { r.add(kind, stateSkipped, n, err) }
 
 // Warn records a suspicious item that was kept.
-func (r *Report) Warn(kind string, err *ParseError) { r.add(kind, stateWarned, 1, err) }
+func (r *Summary) Warn(kind string, err *ParseError) { r.add(kind, stateWarned, 1, err) }
 
 // Ignore records n lines of the input that a reader did not take because
 // they hold no data, as the format's own tool ignores them (go test's
 // output besides its results, which benchfmt skips): counted with their
 // reason, neither rows skipped nor suspicious.
-func (r *Report) Ignore(kind string, n int, err *ParseError) { r.add(kind, stateIgnored, n, err) }
+func (r *Summary) Ignore(kind string, n int, err *ParseError) { r.add(kind, stateIgnored, n, err) }
 
-func (r *Report) add(kind string, state itemState, n int, err *ParseError) {
+func (r *Summary) add(kind string, state itemState, n int, err *ParseError) {
 	if r.kinds == nil {
-		r.kinds = map[string]*ReportKind{}
+		r.kinds = map[string]*SummaryKind{}
 	}
 	id := [...]string{"skip:", "", "ignore:"}[state] + kind
 	k := r.kinds[id]
 	if k == nil {
-		k = &ReportKind{Kind: kind, state: state}
+		k = &SummaryKind{Kind: kind, state: state}
 		r.kinds[id] = k
 	}
 	k.count += n
@@ -187,7 +187,7 @@ func (r *Report) add(kind string, state itemState, n int, err *ParseError) {
 }
 
 // merge adds o's counts and examples to r.
-func (r *Report) merge(o *Report) {
+func (r *Summary) merge(o *Summary) {
 	for _, k := range o.Kinds() {
 		for i, ex := range k.Examples {
 			n := 0
@@ -206,8 +206,8 @@ func (r *Report) merge(o *Report) {
 
 // Kinds lists the kinds, skipped ones first, then warnings, then ignored
 // lines, each by kind name.
-func (r *Report) Kinds() []*ReportKind {
-	out := make([]*ReportKind, 0, len(r.kinds))
+func (r *Summary) Kinds() []*SummaryKind {
+	out := make([]*SummaryKind, 0, len(r.kinds))
 	for _, k := range r.kinds {
 		out = append(out, k)
 	}
@@ -222,7 +222,7 @@ func (r *Report) Kinds() []*ReportKind {
 
 // Count is the count recorded for kind (skipped, kept and ignored items
 // together).
-func (r *Report) Count(kind string) int {
+func (r *Summary) Count(kind string) int {
 	n := 0
 	for _, k := range r.kinds {
 		if k.Kind == kind {
@@ -233,12 +233,12 @@ func (r *Report) Count(kind string) int {
 }
 
 // SkippedRows is the total number of rows left out.
-func (r *Report) SkippedRows() int { return r.total(stateSkipped) }
+func (r *Summary) SkippedRows() int { return r.total(stateSkipped) }
 
 // IgnoredLines is the total number of lines ignored (Ignore).
-func (r *Report) IgnoredLines() int { return r.total(stateIgnored) }
+func (r *Summary) IgnoredLines() int { return r.total(stateIgnored) }
 
-func (r *Report) total(state itemState) int {
+func (r *Summary) total(state itemState) int {
 	n := 0
 	for _, k := range r.kinds {
 		if k.state == state {
@@ -250,9 +250,9 @@ func (r *Report) total(state itemState) int {
 
 // Empty reports whether nothing was skipped or found suspicious (ignored
 // lines aside).
-func (r *Report) Empty() bool { return len(r.kinds) == 0 || len(r.kinds) == r.ignoredKinds() }
+func (r *Summary) Empty() bool { return len(r.kinds) == 0 || len(r.kinds) == r.ignoredKinds() }
 
-func (r *Report) ignoredKinds() int {
+func (r *Summary) ignoredKinds() int {
 	n := 0
 	for _, k := range r.kinds {
 		if k.state == stateIgnored {
@@ -264,7 +264,7 @@ func (r *Report) ignoredKinds() int {
 
 // WriteTo prints one line per kind ("skipped 5: NaN value", "warning 1: …",
 // "ignored 12: …") followed by its examples, indented.
-func (r *Report) WriteTo(w io.Writer) (int64, error) {
+func (r *Summary) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	for _, k := range r.Kinds() {
 		fmt.Fprintf(&b, "%s %d: %s\n", [...]string{"skipped", "warning", "ignored"}[k.state], k.count, k.Kind)

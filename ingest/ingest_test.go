@@ -66,12 +66,12 @@ func TestLabelsFromFileName(t *testing.T) {
 }
 
 func TestReportCountsAndPrints(t *testing.T) {
-	var r Report
+	var r Summary
 	for i := 0; i < 7; i++ {
 		r.Skip("NaN value", 1, &ParseError{File: "a.json", Path: "$[0].primaryMetric.rawData[0][1]", Msg: "NaN"})
 	}
 	r.Warn("ragged data", &ParseError{File: "b.csv", Line: 12, Msg: "missing iteration 2"})
-	var o Report
+	var o Summary
 	o.Skip("NaN value", 3, &ParseError{File: "c.json", Msg: "x"})
 	r.merge(&o)
 	if r.Count("NaN value") != 10 || r.SkippedRows() != 10 || r.Count("ragged data") != 1 {

@@ -182,7 +182,7 @@ func benchmarksOf(path string, opt ReadOptions, mem memory.Allocator) (string, [
 	}
 	b := table.NewBuilder(mem, opt.batchRows)
 	defer b.Release()
-	if err := format.Read(in, Source{File: path}, b, &Report{}); err != nil {
+	if err := format.Read(in, Source{File: path}, b, &Summary{}); err != nil {
 		return "", nil, err
 	}
 	t := b.Finish()

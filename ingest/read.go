@@ -93,7 +93,7 @@ func diagnose(file string, head []byte, r io.Reader, formats []Format, detectErr
 	}
 	b := table.NewBuilder(mem, 0)
 	defer b.Release()
-	var scratch Report
+	var scratch Summary
 	err := best.Read(r, Source{File: file}, b, &scratch)
 	if errors.As(err, &pe) {
 		guessed := *pe
@@ -170,12 +170,12 @@ type FileResult struct {
 // output directory) or fails naming it. Readers that number named
 // instances (duet environments) number them across all paths alike
 // (Source.Instances).
-// Skipped and suspicious items are counted in the returned Report; the
+// Skipped and suspicious items are counted in the returned Summary; the
 // first file that cannot be read ends the call with its error. A file no
 // format recognises fails with the likeliest format's own error (see
 // Format.Likely), e.g. "x.csv:1: header separated by ';', not ','", or
 // with a git conflict marker's line.
-func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileResult, error) {
+func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Summary, []FileResult, error) {
 	out := &table.Table{}
 	st, err := readFiles(paths, opt, nil, out)
 	if err != nil {
@@ -189,7 +189,7 @@ func ReadFiles(paths []string, opt ReadOptions) (*table.Table, *Report, []FileRe
 // which went to the sink, and their Stats.
 type Streamed struct {
 	Setups []table.Setup
-	Report *Report
+	Report *Summary
 	Files  []FileResult
 	Stats  *table.Stats
 }
@@ -217,7 +217,7 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	st := &Streamed{Report: &Report{}, Stats: &table.Stats{}}
+	st := &Streamed{Report: &Summary{}, Stats: &table.Stats{}}
 	rep := st.Report
 	paths, opt.labels = suiteLabels(paths, opt, mem)
 	if err := checkDistinct(paths); err != nil {
@@ -389,7 +389,7 @@ func isCanonicalTable(path string) (bool, error) {
 	return false, nil
 }
 
-func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Report, sink func(arrow.Record) error) (*table.Table, string, error) {
+func readResultFile(path string, opt ReadOptions, mem memory.Allocator, rep *Summary, sink func(arrow.Record) error) (*table.Table, string, error) {
 	f, err := openInput(path, opt.Stdin)
 	if err != nil {
 		return nil, "", err
@@ -483,7 +483,7 @@ const KindPooledRuns = "same run and fork numbers in several files (pooled)"
 // warnPooled warns once per run of the file at path (fs its Stats, whose
 // File is its index in st.Files) that an earlier file, whose units
 // st.Stats holds, has under the same instance, trial and fork numbers.
-func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Report) {
+func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Summary) {
 	st.Stats.Pooled(fs, func(k table.Key, u [3]int32, file int32) {
 		rep.Warn(KindPooledRuns, &ParseError{File: path, Msg: fmt.Sprintf(
 			"%s: instance %d trial %d fork %d is also in %s; their rows are pooled as one fork "+

@@ -111,7 +111,7 @@ func TestReadFilesLongNames(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	var tab *table.Table
-	var rep *ingest.Report
+	var rep *ingest.Summary
 	n := allocated(func() {
 		tab, rep, _, err = ingest.ReadFiles([]string{path}, ingest.ReadOptions{Formats: all.Formats(), Allocator: mem})
 	})

@@ -15,7 +15,7 @@ import (
 // table.Stats and Stream): benchmarks and runs, modes, rows by metric, the
 // largest index seen per level, and rep's skipped and suspicious items (rep
 // may be nil).
-func WriteStats(w io.Writer, st *table.Stats, rep *Report) {
+func WriteStats(w io.Writer, st *table.Stats, rep *Summary) {
 	// The distinct names by sorting: a million runs' names take 16 MB
 	// so, three times that in a map.
 	benchmarks := make([]string, 0, st.NumRuns())
@@ -71,7 +71,7 @@ func WriteStats(w io.Writer, st *table.Stats, rep *Report) {
 // WriteKinds prints one line per kind of skipped or suspicious input, with
 // its count, pointing to benchtrim ingest for examples. A nil report prints
 // nothing.
-func (rep *Report) WriteKinds(w io.Writer) {
+func (rep *Summary) WriteKinds(w io.Writer) {
 	if rep == nil {
 		return
 	}

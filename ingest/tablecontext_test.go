@@ -46,7 +46,7 @@ func contextTable(t *testing.T, noSetups bool, extra ...table.Row) *table.Table 
 
 // readBoth reads path with ReadFiles and with Stream and returns both
 // reports and errors.
-func readBoth(t *testing.T, path string) (reps [2]*ingest.Report, errs [2]error) {
+func readBoth(t *testing.T, path string) (reps [2]*ingest.Summary, errs [2]error) {
 	t.Helper()
 	got, rep, _, err := ingest.ReadFiles([]string{path}, ingest.ReadOptions{Allocator: memory.NewGoAllocator()})
 	if got != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// KindNonFiniteSecondary is the Report kind of a secondary metric's row
+// KindNonFiniteSecondary is the Summary kind of a secondary metric's row
 // whose value is NaN or infinite (the format readers skip such values).
 const KindNonFiniteSecondary = "non-finite secondary value"
 
@@ -19,12 +19,12 @@ const KindNonFiniteSecondary = "non-finite secondary value"
 // format readers apply to the values they read: a primary row whose
 // ns_per_op CheckTime rejects (NaN, ±Inf, negative, zero outside sample
 // mode) and a secondary row whose value is not finite are left out and
-// counted in the Report with their place ("t.parquet: row 17 (f.json:37):
+// counted in the Summary with their place ("t.parquet: row 17 (f.json:37):
 // NaN value: ns_per_op NaN"), so that a table written by hand or by
 // another tool, or damaged, reaches the analyzers as a result file would.
 type tableScreen struct {
 	path string
-	rep  *Report
+	rep  *Summary
 	rows int64 // rows of the file seen so far
 	// seen holds a 64-bit hash of the position of every row outside
 	// sample mode (positions), to find a second row at one.
@@ -32,7 +32,7 @@ type tableScreen struct {
 	seed maphash.Seed
 }
 
-// Report kinds of rows a canonical table file holds that no reader writes.
+// Summary kinds of rows a canonical table file holds that no reader writes.
 const (
 	// KindDuplicateTableRow is a row at the position of an earlier row of
 	// the same file (benchmark run, metric, pair, warmup and the five

@@ -77,7 +77,7 @@ func TestTableFilesScreenBadValues(t *testing.T) {
 		if err := table.WriteFile(path, tab); err != nil {
 			t.Fatal(err)
 		}
-		check := func(mode string, rep *ingest.Report, rows int64, primary []float64) {
+		check := func(mode string, rep *ingest.Summary, rows int64, primary []float64) {
 			t.Helper()
 			for _, w := range want {
 				if got := rep.Count(w.kind); got != 1 {

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// Report kinds of the name checks every reader shares. Both are warnings:
+// Summary kinds of the name checks every reader shares. Both are warnings:
 // the row is kept under the cleaned name. Each distinct name is counted
 // once per file.
 const (
@@ -94,7 +94,7 @@ func appendEscape(b []byte, r rune) []byte {
 // in Rep about each distinct name it had to change, once, at the place of
 // its first occurrence. The zero value with Rep set is ready to use.
 type Names struct {
-	Rep  *Report
+	Rep  *Summary
 	seen map[string]string
 }
 

@@ -47,7 +47,7 @@ func TestCleanName(t *testing.T) {
 }
 
 func TestNamesWarnOncePerName(t *testing.T) {
-	var rep Report
+	var rep Summary
 	n := Names{Rep: &rep}
 	for line := 1; line <= 3; line++ {
 		if got := n.Clean("x\ny", "benchmark", ParseError{File: "f.csv", Line: line}); got != `x\ny` {
@@ -70,7 +70,7 @@ func TestNamesWarnOncePerName(t *testing.T) {
 // TestNamesWarnBidi: a name with a bidi control is warned about under its
 // own kind, with the place, the name as read and as stored.
 func TestNamesWarnBidi(t *testing.T) {
-	var rep Report
+	var rep Summary
 	n := Names{Rep: &rep}
 	if got := n.Clean("Bench\u202eesrap", "benchmark", ParseError{File: "f.txt", Line: 2}); got != `Bench\u202eesrap` {
 		t.Errorf("Clean = %q", got)
@@ -126,7 +126,7 @@ func TestConflictMarker(t *testing.T) {
 	}
 }
 
-func reportText(r *Report) string {
+func reportText(r *Summary) string {
 	var b strings.Builder
 	r.WriteTo(&b)
 	return b.String()

@@ -73,7 +73,7 @@ func NsPerOp(unit string, value float64, threads int) (float64, error) {
 }
 
 // CheckTime says whether a normalised primary time may enter the table, and
-// if not, the reason (the Report kind). NaN, ±Inf and negative times are
+// if not, the reason (the Summary kind). NaN, ±Inf and negative times are
 // rejected; zero is rejected except in sample mode, where a coarse timer
 // gives real zero-valued samples (docs/formats/jmh.md, "rawDataHistogram").
 func CheckTime(mode string, nsPerOp float64) (reason string, ok bool) {

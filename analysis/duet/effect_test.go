@@ -31,7 +31,7 @@ func duetEffect(t testing.TB, cfg synth.DuetConfig, opt Options) effectRates {
 		t.Fatal(err)
 	}
 	b := table.NewBuilder(memory.DefaultAllocator, 0)
-	var rep ingest.Report
+	var rep ingest.Summary
 	if err := (duet.Format()).Read(bytes.NewReader(csv.Bytes()), ingest.Source{File: "gen.csv"}, b, &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func mergeTable(t *testing.T) *table.Table {
 	}
 	b := table.NewBuilder(memory.NewGoAllocator(), 0)
 	defer b.Release()
-	var rep ingest.Report
+	var rep ingest.Summary
 	if err := (duet.Format()).Read(bytes.NewReader(csv.Bytes()), ingest.Source{File: "gen.csv"}, b, &rep); err != nil {
 		t.Fatal(err)
 	}

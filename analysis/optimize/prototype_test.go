@@ -81,7 +81,7 @@ func readUoptime(tb testing.TB, path string) (series []*table.Series, release fu
 	defer fh.Close()
 	b := table.NewBuilder(memory.NewGoAllocator(), 0)
 	defer b.Release()
-	var rep ingest.Report
+	var rep ingest.Summary
 	if err := (uoptime.Format()).Read(fh, ingest.Source{File: path, Project: project, Version: version}, b, &rep); err != nil {
 		tb.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestEqualValuesZeroMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := table.NewBuilder(memory.NewGoAllocator(), 0)
-		var rep ingest.Report
+		var rep ingest.Summary
 		err = (uoptime.Format()).Read(fh, ingest.Source{File: path}, b, &rep)
 		fh.Close()
 		if err != nil {

@@ -28,7 +28,7 @@ type realInput struct {
 	skipped []string
 	// inner, when set, checks what the reader did with the files of a
 	// directory input that are not results (a line of the table's notes).
-	inner func(t *testing.T, path string, rep *ingest.Report, notes *strings.Builder)
+	inner func(t *testing.T, path string, rep *ingest.Summary, notes *strings.Builder)
 }
 
 // kindTextResult is format/jmh's report kind of a profiler's text result.
@@ -253,7 +253,7 @@ func renaissanceResults(t *testing.T, dir string) counted {
 // schema without suite, type or timestamps; data/duet/FORMAT.md, part B),
 // which the directory's reader ignores with a warning, not silently. Its
 // records are the JSONs' iterations.
-func earlyCSV(t *testing.T, dir string, rep *ingest.Report, notes *strings.Builder) {
+func earlyCSV(t *testing.T, dir string, rep *ingest.Summary, notes *strings.Builder) {
 	const name, kind = "results.renaissance.test.csv", "not a duetbench result file (ignored)"
 	c := csvRecords(t, filepath.Join(dir, name))
 	if n := rep.Count(kind); n != 1 {

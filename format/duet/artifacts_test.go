@@ -51,12 +51,12 @@ func TestArtifactsThatAreNotText(t *testing.T) {
 // readDir reads the duetbench directory dir with ReadDir into a table of
 // batches of batch rows (0: the default) from a checked allocator; the
 // table is released, and the allocator checked for leaks, when t ends.
-func readDir(t *testing.T, dir string, batch int) (*table.Table, *ingest.Report) {
+func readDir(t *testing.T, dir string, batch int) (*table.Table, *ingest.Summary) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	b := table.NewBuilder(mem, batch)
 	defer b.Release()
-	rep := &ingest.Report{}
+	rep := &ingest.Summary{}
 	if err := (format{}).ReadDir(dir, ingest.Source{}, b, rep); err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func BenchmarkRead(b *testing.B) {
 			var rows int64
 			for i := 0; i < b.N; i++ {
 				tb := table.NewBuilder(memory.NewGoAllocator(), 0)
-				var rep ingest.Report
+				var rep ingest.Summary
 				if err := (format{}).Read(bytes.NewReader(data), ingest.Source{File: "b.csv"}, tb, &rep); err != nil {
 					b.Fatal(err)
 				}

@@ -10,7 +10,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Report kinds of the CSV and directory readers.
+// Summary kinds of the CSV and directory readers.
 const (
 	kindMalformedCSV   = "malformed CSV"
 	kindFieldCount     = "wrong number of fields"
@@ -133,7 +133,7 @@ const keptChunk = 1 << 14
 // the iteration base of every key and the pairs of every run are known.
 type collector struct {
 	src       ingest.Source
-	rep       *ingest.Report
+	rep       *ingest.Summary
 	names     ingest.Names
 	instances *ingest.Instances
 	artifacts map[int32]artifacts
@@ -150,7 +150,7 @@ type collector struct {
 	warnedOldType bool
 }
 
-func newCollector(src ingest.Source, rep *ingest.Report) *collector {
+func newCollector(src ingest.Source, rep *ingest.Summary) *collector {
 	in := src.Instances
 	if in == nil {
 		in = &ingest.Instances{}

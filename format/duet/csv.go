@@ -106,7 +106,7 @@ type csvReader struct {
 // header that lacks a required column, or an empty file, is a
 // *ingest.ParseError; bad rows are skipped and counted in rep with their
 // line.
-func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Summary) error {
 	cr, err := csvfile.NewReader(r, src.File, ',', rep, kindMalformedCSV)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func readCSV(t *testing.T, doc string) (*table.Table, *ingest.Report, error) {
+func readCSV(t *testing.T, doc string) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	return ingesttest.Read(t, format{}, strings.NewReader(doc), ingest.Source{File: "d.csv"})
 }

@@ -62,7 +62,7 @@ func FuzzReadDir(f *testing.F) {
 		}
 		b := table.NewBuilder(memory.NewGoAllocator(), 0)
 		defer b.Release()
-		var rep ingest.Report
+		var rep ingest.Summary
 		err := (format{}).ReadDir(dir, ingest.Source{}, b, &rep)
 		for _, k := range rep.Kinds() {
 			for _, e := range k.Examples {

@@ -105,7 +105,7 @@ func subInvocations(dir string) []string {
 // Read does for a CSV. Every result of one directory gets the artifacts of
 // its artifacts/ folder. A directory that cannot be listed is an error;
 // result files that cannot be read are left out and counted in rep.
-func (format) ReadDir(dir string, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (format) ReadDir(dir string, src ingest.Source, dst *table.Builder, rep *ingest.Summary) error {
 	src.File = dir
 	c := newCollector(src, rep)
 	dirs := []string{dir}

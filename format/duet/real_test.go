@@ -41,7 +41,7 @@ func TestRealRenaissance(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	b := table.NewBuilder(mem, 0)
 	defer b.Release()
-	var rep ingest.Report
+	var rep ingest.Summary
 	if err := (format{}).ReadDir(raw, ingest.Source{}, b, &rep); err != nil {
 		t.Fatal(err)
 	}

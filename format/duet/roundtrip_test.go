@@ -37,7 +37,7 @@ func TestRoundTripThroughTableFiles(t *testing.T) {
 	}
 	b := table.NewBuilder(memory.DefaultAllocator, 0)
 	defer b.Release()
-	var rep ingest.Report
+	var rep ingest.Summary
 	if err := (format{}).Read(bytes.NewReader(csv.Bytes()), ingest.Source{File: "duet.csv"}, b, &rep); err != nil {
 		t.Fatal(err)
 	}

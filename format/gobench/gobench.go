@@ -31,7 +31,7 @@
 //   - PASS, FAIL and ok lines end a run of the test binary (see fork).
 //   - Everything else but blank lines and the bare name line of go test -v
 //     (the tests' output, --- BENCH logs) is ignored, as benchfmt ignores
-//     it, and counted with its place (ingest.Report.Ignore).
+//     it, and counted with its place (ingest.Summary.Ignore).
 //
 // A `go test -json` stream is recognised line by line: a line holding a JSON
 // object with an "Action" is a test2json event; the Output of "output"
@@ -135,7 +135,7 @@ const mode = "go"
 // and skipped.
 const maxLineBytes = 16 << 20
 
-// Report kinds used by Read.
+// Summary kinds used by Read.
 const (
 	kindBadIterations   = "bad iteration count"
 	kindNoMeasurements  = "missing measurements"
@@ -231,7 +231,7 @@ func isBenchmarkName(f []byte) bool {
 
 // Read parses go test -bench output (text or -json) from r and appends its
 // rows and setups to dst. Bad lines are counted in rep and skipped.
-func (gobenchFormat) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (gobenchFormat) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Summary) error {
 	p := newParser(src, rep)
 	lr := newLineReader(r)
 	for lr.Scan() {
@@ -385,7 +385,7 @@ type value struct {
 type parser struct {
 	src     ingest.Source
 	file    string
-	rep     *ingest.Report
+	rep     *ingest.Summary
 	streams map[string]*stream
 	order   []*stream // streams in order of first output
 	sawJSON bool
@@ -409,7 +409,7 @@ type parser struct {
 	names   ingest.Names
 }
 
-func newParser(src ingest.Source, rep *ingest.Report) *parser {
+func newParser(src ingest.Source, rep *ingest.Summary) *parser {
 	file := src.File
 	if file == "" {
 		file = "<input>"

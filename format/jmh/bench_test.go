@@ -216,7 +216,7 @@ func benchmarkSample(b *testing.B, build bool) {
 				cpu0 := testenv.CPUSeconds()
 				b.StartTimer()
 				bld := table.NewBuilder(memory.NewGoAllocator(), 0)
-				rep := &ingest.Report{}
+				rep := &ingest.Summary{}
 				src := ingest.Source{File: path, Project: "bench", Version: "v1"}
 				var counted int64
 				if build {
@@ -340,7 +340,7 @@ func ExampleFormat() {
     } ]`
 	b := table.NewBuilder(memory.NewGoAllocator(), 0)
 	defer b.Release()
-	rep := &ingest.Report{}
+	rep := &ingest.Summary{}
 	if err := Format().Read(bytes.NewReader([]byte(doc)), ingest.Source{File: "x.json"}, b, rep); err != nil {
 		fmt.Println(err)
 		return

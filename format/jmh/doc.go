@@ -39,7 +39,7 @@
 // Invalid or truncated JSON, git conflict markers, raw line breaks inside
 // strings (JMH ≤ 1.21 @Param values) and a 0-byte file end the read with an
 // *ingest.ParseError naming the file, line and JSON path. Everything else is
-// counted in the ingest.Report, with the place of the first few:
+// counted in the ingest.Summary, with the place of the first few:
 //
 // Skipped (rows left out): records whose mode is not a JMH mode (thrpt,
 // avgt, sample, ss; the long names Throughput, AverageTime, SampleTime and

@@ -72,7 +72,7 @@ func errString(err error) string {
 func fuzzRead(t *testing.T, r io.Reader) fuzzResult {
 	b := table.NewBuilder(memory.NewGoAllocator(), 256)
 	defer b.Release()
-	rep := &ingest.Report{}
+	rep := &ingest.Summary{}
 	err := format{}.Read(r, ingest.Source{File: "fuzz.json"}, b, rep)
 	if err != nil {
 		var pe *ingest.ParseError

@@ -22,7 +22,7 @@ import (
 type result struct {
 	rows   []table.Row
 	setups []table.Setup
-	rep    *ingest.Report
+	rep    *ingest.Summary
 	err    error
 }
 
@@ -32,7 +32,7 @@ func read(t testing.TB, file string, r io.Reader) result {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	b := table.NewBuilder(mem, 1000)
-	rep := &ingest.Report{}
+	rep := &ingest.Summary{}
 	err := format{}.Read(r, ingest.Source{File: file, Project: "proj", Version: "v1"}, b, rep)
 	tb := b.Finish()
 	b.Release()
@@ -304,7 +304,7 @@ func checkAgainstTree(t *testing.T, res result, tree []treeRecord) {
 }
 
 // examples returns the examples the report kept for kind (nil when none).
-func examples(rep *ingest.Report, kind string) []*ingest.ParseError {
+func examples(rep *ingest.Summary, kind string) []*ingest.ParseError {
 	for _, k := range rep.Kinds() {
 		if k.Kind == kind {
 			return k.Examples
@@ -313,7 +313,7 @@ func examples(rep *ingest.Report, kind string) []*ingest.ParseError {
 	return nil
 }
 
-func reportString(rep *ingest.Report) string {
+func reportString(rep *ingest.Summary) string {
 	var b strings.Builder
 	rep.WriteTo(&b)
 	return b.String()

@@ -69,7 +69,7 @@ func (format) Likely(head []byte) int {
 	return 1
 }
 
-// Report kinds. Skipped kinds count rows left out of the table, except
+// Summary kinds. Skipped kinds count rows left out of the table, except
 // kindText and kindBadType, which count metrics or values that could not
 // become rows.
 const (
@@ -137,13 +137,13 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBufSize); ret
 // and JSON path (see the package documentation for the list); invalid or
 // truncated JSON ends the read with an *ingest.ParseError, I/O errors are
 // returned wrapped. Rows of records read before such an error stay in dst.
-func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Summary) error {
 	return readJMH(r, src, dst, dst, rep)
 }
 
 // readJMH is Read with the row sink separate from the builder that takes the
 // setups, so that benchmarks can measure parsing without table.Builder.
-func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink rowSink, rep *ingest.Report) error {
+func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink rowSink, rep *ingest.Summary) error {
 	bp := bufPool.Get().(*[]byte)
 	s := newScanner(r, src.File, *bp)
 	defer func() {
@@ -163,14 +163,14 @@ func readJMH(r io.Reader, src ingest.Source, dst *table.Builder, sink rowSink, r
 	return rd.Err()
 }
 
-// reporter counts bad items in the Report, formatting the places of only
+// reporter counts bad items in the Summary, formatting the places of only
 // the first few of each kind.
 type reporter struct {
-	rep      *ingest.Report
+	rep      *ingest.Summary
 	examples map[string]int
 }
 
-// wantExample reports whether the Report can still keep an example of kind
+// wantExample reports whether the Summary can still keep an example of kind
 // from this read, so that paths are only formatted for kept examples.
 func (r *reporter) wantExample(kind string) bool {
 	n := r.examples[kind]

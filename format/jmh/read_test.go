@@ -316,7 +316,7 @@ func TestMixedSetups(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	b := table.NewBuilder(mem, 0)
 	defer b.Release()
-	rep := &ingest.Report{}
+	rep := &ingest.Summary{}
 	for _, f := range []string{"mixed_setup_2.json", "mixed_setup_3.json"} {
 		data, err := os.ReadFile(filepath.Join("testdata", f))
 		if err != nil {

@@ -92,7 +92,7 @@ func (r *record) addSecondary(key string, line int) *metric {
 // results: Scan reads the next record and reports whether there is one,
 // Record returns it (valid until the next Scan), Err the error that ended
 // the scan (nil at the end of a well-formed file). Elements that are not
-// objects, and bad items inside records, are counted in the Report as it
+// objects, and bad items inside records, are counted in the Summary as it
 // goes.
 type recordReader struct {
 	s *scanner

@@ -167,7 +167,7 @@ const (
 	numColumns
 )
 
-// Report kinds used by Read.
+// Summary kinds used by Read.
 const (
 	kindMalformedCSV    = "malformed CSV"
 	kindFieldCount      = "wrong number of fields"
@@ -202,7 +202,7 @@ type reader struct {
 	file  string
 	src   ingest.Source
 	dst   *table.Builder
-	rep   *ingest.Report
+	rep   *ingest.Summary
 	cols  [numColumns]int
 	width int
 	row   table.Row
@@ -225,7 +225,7 @@ type reader struct {
 // dst. It returns a *ingest.ParseError for an empty file or a header that
 // lacks columns and a wrapped error when reading r fails; bad rows are
 // counted in rep and skipped.
-func (paFormat) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (paFormat) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Summary) error {
 	cr, err := csvfile.NewReader(r, src.File, ';', rep, kindMalformedCSV)
 	if err != nil {
 		return err

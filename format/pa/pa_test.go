@@ -14,12 +14,12 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-func readPath(t *testing.T, path string, src ingest.Source) (*table.Table, *ingest.Report, error) {
+func readPath(t *testing.T, path string, src ingest.Source) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	return ingesttest.ReadFile(t, paFormat{}, path, src)
 }
 
-func readFrom(t *testing.T, r io.Reader, src ingest.Source) (*table.Table, *ingest.Report, error) {
+func readFrom(t *testing.T, r io.Reader, src ingest.Source) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	return ingesttest.Read(t, paFormat{}, r, src)
 }

@@ -95,7 +95,7 @@ func benchRead(b *testing.B, data []byte, rows int) {
 	for i := 0; i < b.N; i++ {
 		mem := &peakAllocator{Allocator: memory.NewGoAllocator()}
 		tb := table.NewBuilder(mem, 0)
-		var rep ingest.Report
+		var rep ingest.Summary
 		if err := (goFormat).Read(bytes.NewReader(data), ingest.Source{File: "gen.csv"}, tb, &rep); err != nil {
 			b.Fatal(err)
 		}

@@ -79,7 +79,7 @@
 // malformed CSV, a wrong field count, non-numeric fields, NaN, infinite, zero
 // or negative ns_per_op, n ≤ 0, *_setup < 1, positions outside 1.._setup, a
 // b_name longer than table.MaxStringBytes, or duplicating an earlier row's
-// (benchmark and positions) are skipped and counted in the ingest.Report
+// (benchmark and positions) are skipped and counted in the ingest.Summary
 // with file:line. Benchmarks whose rows state different setups, and
 // benchmarks whose rows do not fill the setup grid (ragged data), are kept
 // and reported as warnings naming what differs or is missing. A b_name

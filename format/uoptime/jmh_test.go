@@ -21,12 +21,12 @@ var jmhFormat = format{jmhLayout}
 
 const jmhHeader = "m_id,n,ns_per_op,it_setup,fork_setup,it_pos,fork_pos,b_name\n"
 
-func readJMH(t *testing.T, path string, src ingest.Source) (*table.Table, *ingest.Report, error) {
+func readJMH(t *testing.T, path string, src ingest.Source) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	return ingesttest.ReadFile(t, jmhFormat, path, src)
 }
 
-func readJMHFrom(t *testing.T, doc, name string) (*table.Table, *ingest.Report, error) {
+func readJMHFrom(t *testing.T, doc, name string) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	return ingesttest.Read(t, jmhFormat, strings.NewReader(doc), ingest.Source{File: name, Project: "p", Version: "v"})
 }

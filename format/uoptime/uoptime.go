@@ -112,7 +112,7 @@ const sliceTimeNs = int64(1e9)
 // unit is the recorded unit of ns_per_op.
 const unit = "ns/op"
 
-// Report kinds used by Read.
+// Summary kinds used by Read.
 const (
 	kindMalformedCSV  = "malformed CSV"
 	kindFieldCount    = "wrong number of fields"
@@ -139,7 +139,7 @@ type columns struct {
 // rows and setups to dst. It returns a *ingest.ParseError when r is empty
 // or the header lacks required columns, and a wrapped error when reading r
 // fails; bad rows are counted in rep and skipped.
-func (f format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Report) error {
+func (f format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *ingest.Summary) error {
 	cr, err := csvfile.NewReader(r, src.File, ',', rep, kindMalformedCSV)
 	if err != nil {
 		return err
@@ -171,7 +171,7 @@ func (f format) Read(r io.Reader, src ingest.Source, dst *table.Builder, rep *in
 }
 
 // parseHeader maps the header's column names to field indices.
-func (ly *layout) parseHeader(head []string, file string, line int, rep *ingest.Report) (columns, error) {
+func (ly *layout) parseHeader(head []string, file string, line int, rep *ingest.Summary) (columns, error) {
 	c := columns{width: len(head)}
 	type want struct {
 		name string
@@ -231,7 +231,7 @@ type reader struct {
 	src         ingest.Source // labels as the rows get them
 	toolVersion string
 	dst         *table.Builder
-	rep         *ingest.Report
+	rep         *ingest.Summary
 	cols        columns
 	row         table.Row
 	benches     map[string]*bench    // by b_name

@@ -24,12 +24,12 @@ var goFormat = format{goLayout}
 
 // readPath ingests one file with labels p@v and returns the table (released
 // at the end of the test, with a leak check) and the report.
-func readPath(t *testing.T, path string) (*table.Table, *ingest.Report, error) {
+func readPath(t *testing.T, path string) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	return ingesttest.ReadFile(t, goFormat, path, ingest.Source{Project: "p", Version: "v"})
 }
 
-func readFrom(t *testing.T, r io.Reader, name string) (*table.Table, *ingest.Report, error) {
+func readFrom(t *testing.T, r io.Reader, name string) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	return ingesttest.Read(t, goFormat, r, ingest.Source{File: name, Project: "p", Version: "v"})
 }

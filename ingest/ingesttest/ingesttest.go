@@ -24,11 +24,11 @@ import (
 // Read runs f.Read on r into a fresh table built in batches of 16 rows (so
 // batch boundaries are exercised) with a checked allocator; at the end of
 // the test the table is released and the allocator must be empty.
-func Read(t testing.TB, f ingest.Format, r io.Reader, src ingest.Source) (*table.Table, *ingest.Report, error) {
+func Read(t testing.TB, f ingest.Format, r io.Reader, src ingest.Source) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	b := table.NewBuilder(mem, 16)
-	var rep ingest.Report
+	var rep ingest.Summary
 	err := f.Read(r, src, b, &rep)
 	tab := b.Finish()
 	b.Release()
@@ -40,7 +40,7 @@ func Read(t testing.TB, f ingest.Format, r io.Reader, src ingest.Source) (*table
 }
 
 // ReadFile is Read on the file at path, with src.File set to path.
-func ReadFile(t testing.TB, f ingest.Format, path string, src ingest.Source) (*table.Table, *ingest.Report, error) {
+func ReadFile(t testing.TB, f ingest.Format, path string, src ingest.Source) (*table.Table, *ingest.Summary, error) {
 	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {
@@ -62,7 +62,7 @@ func Rows(t testing.TB, tab *table.Table) []table.Row {
 }
 
 // Examples joins the report's examples of kind, one per line.
-func Examples(rep *ingest.Report, kind string) string {
+func Examples(rep *ingest.Summary, kind string) string {
 	var s []string
 	for _, k := range rep.Kinds() {
 		if k.Kind == kind {
@@ -75,7 +75,7 @@ func Examples(rep *ingest.Report, kind string) string {
 }
 
 // ReportText is what rep.WriteTo prints.
-func ReportText(rep *ingest.Report) string {
+func ReportText(rep *ingest.Summary) string {
 	var sb strings.Builder
 	rep.WriteTo(&sb)
 	return sb.String()
@@ -101,7 +101,7 @@ func AddSeeds(f *testing.F, pattern string) {
 func FuzzOnce(t *testing.T, format ingest.Format, data []byte, file string) *table.Table {
 	b := table.NewBuilder(memory.NewGoAllocator(), 256)
 	defer b.Release()
-	var rep ingest.Report
+	var rep ingest.Summary
 	err := format.Read(bytes.NewReader(data), ingest.Source{File: file}, b, &rep)
 	if err != nil {
 		var pe *ingest.ParseError
@@ -154,7 +154,7 @@ func BenchRead(b *testing.B, f ingest.Format, data []byte, file string, rows int
 	cpu0 := testenv.CPUSeconds()
 	for i := 0; i < b.N; i++ {
 		tb := table.NewBuilder(memory.NewGoAllocator(), 0)
-		var rep ingest.Report
+		var rep ingest.Summary
 		if err := f.Read(bytes.NewReader(data), ingest.Source{File: file}, tb, &rep); err != nil {
 			b.Fatal(err)
 		}
@@ -221,7 +221,7 @@ type Skipped struct {
 // CheckSkipped asserts that rep counts exactly the expected skipped rows of
 // every kind, that the examples give their places in file, and that nothing
 // else was skipped.
-func CheckSkipped(t testing.TB, rep *ingest.Report, file string, want []Skipped) {
+func CheckSkipped(t testing.TB, rep *ingest.Summary, file string, want []Skipped) {
 	t.Helper()
 	total := 0
 	for _, w := range want {

@@ -52,7 +52,7 @@ func CheckLongLine(t *testing.T, f ingest.Format, prefix string, head ...string)
 	go func() {
 		b := table.NewBuilder(memory.NewGoAllocator(), 16)
 		defer b.Release()
-		done <- f.Read(r, ingest.Source{File: "long.csv"}, b, &ingest.Report{})
+		done <- f.Read(r, ingest.Source{File: "long.csv"}, b, &ingest.Summary{})
 	}()
 	var err error
 	select {
@@ -97,7 +97,7 @@ func FuzzLongLines(f *testing.F, format ingest.Format, pattern string) {
 		text := strings.Join(lines, "\n")
 		b := table.NewBuilder(memory.NewGoAllocator(), 16)
 		defer b.Release()
-		err := format.Read(strings.NewReader(text), ingest.Source{File: "long.csv"}, b, &ingest.Report{})
+		err := format.Read(strings.NewReader(text), ingest.Source{File: "long.csv"}, b, &ingest.Summary{})
 		if err == nil {
 			t.Fatalf("%s: a line of %d bytes (line %d) was accepted", format.Name(), len(lines[i]), i+1)
 		}

@@ -20,7 +20,7 @@ import (
 
 // Reader reads a CSV result file: NewReader reads its header (Head, on
 // line HeadLine), Scan each record after it. A record encoding/csv cannot
-// parse is skipped and counted in the Report under the kind Malformed,
+// parse is skipped and counted in the Summary under the kind Malformed,
 // with its place and the lines it spans (a quote left open swallows the
 // lines up to where csv gave up; csv resumes after the bad record); any
 // other read error ends the scan (Err), naming the file.
@@ -33,7 +33,7 @@ type Reader struct {
 	HeadLine int
 
 	cr        *csv.Reader
-	rep       *ingest.Report
+	rep       *ingest.Summary
 	malformed string
 	rec       []string
 	line      int64
@@ -46,7 +46,7 @@ type Reader struct {
 // no header line", a header encoding/csv cannot parse one at its line, and
 // another read error is returned wrapped. Records are reused from one Scan
 // to the next, and may have any number of fields.
-func NewReader(r io.Reader, file string, comma rune, rep *ingest.Report, malformed string) (*Reader, error) {
+func NewReader(r io.Reader, file string, comma rune, rep *ingest.Summary, malformed string) (*Reader, error) {
 	if file == "" {
 		file = "<input>"
 	}

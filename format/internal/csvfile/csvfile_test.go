@@ -49,7 +49,7 @@ func TestOtherDelimiter(t *testing.T) {
 // malformed record counted with the lines it spans, and the warning for a
 // header without records.
 func TestReader(t *testing.T) {
-	var rep ingest.Report
+	var rep ingest.Summary
 	if _, err := NewReader(strings.NewReader(""), "", ',', &rep, "bad"); err == nil || err.Error() != "<input>: empty file: no header line" {
 		t.Errorf("empty: %v", err)
 	}

@@ -50,7 +50,7 @@ func readOptions(c *cli.Context, paths []string) (ingest.ReadOptions, error) {
 // LoadInputs reads result or table files named on the command line for an
 // analyzer and prints one line per kind of skipped or suspicious input on
 // stderr (benchtrim ingest prints the examples).
-func LoadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
+func LoadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Summary, []ingest.FileResult, error) {
 	t, rep, files, err := readInputs(c, paths)
 	if err == nil && !GlobalsOf(c).Quiet {
 		rep.WriteKinds(c.App.ErrWriter)
@@ -120,7 +120,7 @@ func loadTable(c *cli.Context) (*table.Table, error) {
 }
 
 // readInputs reads result or table files named on the command line.
-func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Report, []ingest.FileResult, error) {
+func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Summary, []ingest.FileResult, error) {
 	if len(paths) == 0 {
 		return nil, nil, nil, fmt.Errorf("no input files")
 	}
