@@ -36,7 +36,7 @@ func duetCommand() *cli.Command {
 			&cli.StringFlag{Name: "overlaps-out", Usage: "pairs and relative overlap time per benchmark and minimum overlap"},
 			&cli.StringFlag{Name: "plots", Usage: "write plots into `DIR`: MDS curves, relative CI widths, run timelines"},
 			&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "svg or png"},
-			&cli.IntFlag{Name: "plot-max", Value: duetAnalyzer.PlotMax, Usage: "run timelines for at most this many benchmarks"},
+			&cli.IntFlag{Name: "plot-max", Value: duetOutputs.PlotMax, Usage: "run timelines for at most this many benchmarks"},
 		),
 		cliapp.ScaleOutFlags(),
 	)
@@ -57,8 +57,8 @@ func duetOptions(c *cli.Context, opt duet.Options) (duet.Options, error) {
 	return opt, opt.Validate()
 }
 
-// duetAnalyzer is what duet writes from its report, for duet and merge.
-var duetAnalyzer = &cliapp.Analyzer[duet.Report]{
+// duetOutputs is what duet writes from its report, for duet and merge.
+var duetOutputs = &cliapp.Outputs[duet.Report, *duet.Report]{
 	Command:     "duet",
 	OutputFlags: []string{"output", "mds-out", "match-out", "overlaps-out", "plots", "plot-format", "plot-max"},
 	Data: []cliapp.DataOut{{Flag: "output", Frame: duet.FrameBenchmarks}, {Flag: "mds-out", Frame: duet.FrameMDS},
@@ -79,7 +79,7 @@ func runDuet(c *cli.Context, opt duet.Options) error {
 	if err != nil {
 		return err
 	}
-	return duetAnalyzer.Run(c, opt.Select, c.Args().Slice(), &duet.Report{Options: opt},
+	return duetOutputs.Run(c, opt.Select, c.Args().Slice(), &duet.Report{Options: opt},
 		func(t *table.Table, all []table.Key, progress func(int)) (*duet.Report, error) {
 			opt.Progress = progress
 			return duet.Run(t, opt)

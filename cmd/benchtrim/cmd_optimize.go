@@ -69,9 +69,9 @@ func optimizeOptions(c *cli.Context, opt optimize.Options) (optimize.Options, er
 	return opt, opt.Validate()
 }
 
-// optimizeAnalyzer is what optimize writes from its report, for optimize
+// optimizeOutputs is what optimize writes from its report, for optimize
 // and merge.
-var optimizeAnalyzer = &cliapp.Analyzer[optimize.Report]{
+var optimizeOutputs = &cliapp.Outputs[optimize.Report, *optimize.Report]{
 	Command:     "optimize",
 	OutputFlags: []string{"output", "summary-out", "versions-out", "commands-out", "details"},
 	Data: []cliapp.DataOut{{Flag: "output", Frame: optimize.FrameResults}, {Flag: "summary-out", Frame: optimize.FrameSummary},
@@ -94,7 +94,7 @@ func runOptimize(c *cli.Context, opt optimize.Options) error {
 	}
 	// Of the outputs only these (and a partial merged into them) show the reported CIs.
 	opt.NoReportedCIs = !cliapp.AnySet(c, "output", "summary-out", "versions-out", "partial-out")
-	return optimizeAnalyzer.Run(c, opt.Select, c.Args().Slice(), &optimize.Report{Options: opt},
+	return optimizeOutputs.Run(c, opt.Select, c.Args().Slice(), &optimize.Report{Options: opt},
 		func(t *table.Table, all []table.Key, progress func(int)) (*optimize.Report, error) {
 			opt.Progress, opt.AllRuns = progress, all
 			return optimize.Run(t, opt)

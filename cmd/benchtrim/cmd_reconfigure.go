@@ -71,9 +71,9 @@ func reconfigureOptions(c *cli.Context, opt reconfigure.Options) (reconfigure.Op
 	return opt, opt.Validate()
 }
 
-// reconfigureAnalyzer is what reconfigure writes from its report, for
+// reconfigureOutputs is what reconfigure writes from its report, for
 // reconfigure and merge.
-var reconfigureAnalyzer = &cliapp.Analyzer[reconfigure.Report]{
+var reconfigureOutputs = &cliapp.Outputs[reconfigure.Report, *reconfigure.Report]{
 	Command:     "reconfigure",
 	OutputFlags: []string{"output", "details", "configs-out", "table2", "table3"},
 	Data: []cliapp.DataOut{{Flag: "output", Frame: reconfigure.FrameBenchmarks, Doc: true},
@@ -88,7 +88,7 @@ func runReconfigure(c *cli.Context, opt reconfigure.Options) error {
 	if err != nil {
 		return err
 	}
-	return reconfigureAnalyzer.Run(c, opt.Select, c.Args().Slice(), &reconfigure.Report{Options: opt},
+	return reconfigureOutputs.Run(c, opt.Select, c.Args().Slice(), &reconfigure.Report{Options: opt},
 		func(t *table.Table, all []table.Key, progress func(int)) (*reconfigure.Report, error) {
 			opt.Progress = progress
 			return reconfigure.Run(t, opt)

@@ -43,7 +43,7 @@ func steadyCommand() *cli.Command {
 			&cli.StringFlag{Name: "eval-out", Usage: "per-fork evaluation `FILE` (.csv, .arrow or .parquet; per-benchmark RPDs go to NAME.benchmarks.EXT next to it)"},
 			&cli.StringFlag{Name: "plots", Usage: "write plots (series with segments and st; CROPS curves) into `DIR`"},
 			&cli.StringFlag{Name: "plot-format", Value: "svg", Usage: "plot format: svg or png"},
-			&cli.IntFlag{Name: "plot-max", Value: steadyAnalyzer.PlotMax, Usage: "plot at most this many benchmark runs (all their forks)"},
+			&cli.IntFlag{Name: "plot-max", Value: steadyOutputs.PlotMax, Usage: "plot at most this many benchmark runs (all their forks)"},
 		),
 		cliapp.ScaleOutFlags(),
 	)
@@ -117,9 +117,9 @@ func steadyConfigs(c *cli.Context) ([]steady.ConfigSet, error) {
 	return steady.ConfigSets(ov, c.String("configs"))
 }
 
-// steadyAnalyzer is what steady writes from its report, for steady and
+// steadyOutputs is what steady writes from its report, for steady and
 // merge.
-var steadyAnalyzer = &cliapp.Analyzer[steady.Report]{
+var steadyOutputs = &cliapp.Outputs[steady.Report, *steady.Report]{
 	Command:     "steady",
 	OutputFlags: []string{"details", "forks-out", "benchmarks-out", "eval-out", "plots", "plot-format", "plot-max"},
 	Data: []cliapp.DataOut{{Flag: "forks-out", Frame: steady.FrameForks}, {Flag: "benchmarks-out", Frame: steady.FrameBenchmarks},
@@ -140,7 +140,7 @@ func runSteady(c *cli.Context, opt steady.Options) error {
 	if p := c.String("configs"); p != "" {
 		inputs = append(inputs, p)
 	}
-	return steadyAnalyzer.Run(c, opt.Select, inputs, &steady.Report{Options: opt},
+	return steadyOutputs.Run(c, opt.Select, inputs, &steady.Report{Options: opt},
 		func(t *table.Table, all []table.Key, progress func(int)) (*steady.Report, error) {
 			opt.Progress = progress
 			r, err := steady.Run(t, opt)

@@ -73,8 +73,8 @@ func trimOptions(c *cli.Context, opt trim.Options) (trim.Options, error) {
 // report.html.
 var trimDirExtras = []string{"annotations.java", "commands.sh"}
 
-// trimAnalyzer is what trim writes from its report, for trim and merge.
-var trimAnalyzer = &cliapp.Analyzer[trim.Report]{
+// trimOutputs is what trim writes from its report, for trim and merge.
+var trimOutputs = &cliapp.Outputs[trim.Report, *trim.Report]{
 	Command:     "trim",
 	OutputFlags: []string{"output", "commands-out", "annotations-out", "report", "out-dir", "details"},
 	Data:        []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
@@ -94,7 +94,7 @@ func runTrim(c *cli.Context, opt trim.Options) error {
 	if err != nil {
 		return err
 	}
-	return trimAnalyzer.Run(c, opt.Select, c.Args().Slice(), &trim.Report{Options: opt},
+	return trimOutputs.Run(c, opt.Select, c.Args().Slice(), &trim.Report{Options: opt},
 		func(t *table.Table, all []table.Key, progress func(int)) (*trim.Report, error) {
 			opt.Progress, opt.AllRuns = progress, all
 			return trim.Run(t, opt)

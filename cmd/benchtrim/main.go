@@ -79,7 +79,7 @@ func newApp(stdout, stderr io.Writer, args []string) *cli.App {
 func mergeCommand() *cli.Command {
 	return cliapp.MergeCommand(help("merge"),
 		[]*cli.Command{optimizeCommand(), reconfigureCommand(), steadyCommand(), trimCommand(), duetCommand()},
-		optimizeAnalyzer, reconfigureAnalyzer, steadyAnalyzer, trimAnalyzer, duetAnalyzer)
+		optimizeOutputs, reconfigureOutputs, steadyOutputs, trimOutputs, duetOutputs)
 }
 
 // helpFiles hold the commands' long descriptions (help/NAME.txt), shown by

@@ -11,12 +11,16 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Analyzer describes a command whose shards benchtrim merge combines
-// (optimize, reconfigure, steady, trim, duet) by its report R: the output
-// flags and what each writes from the report, and the analyzer's Merge.
-// Its Run is the command's body after the flags are read; merge writes a
-// merged report with the same outputs.
-type Analyzer[R any] struct {
+// Outputs describes the outputs of a command whose shards benchtrim merge
+// combines (optimize, reconfigure, steady, trim, duet), by its report R
+// (P is *R, which prints itself: the compiler checks that it is a
+// Result): the output flags and what each writes from the report, and the
+// analyzer's Merge. Its Run is the command's body after the flags are
+// read; merge writes a merged report with the same outputs.
+type Outputs[R any, P interface {
+	*R
+	Result
+}] struct {
 	Command string
 	// OutputFlags are the command's output flags: merge takes them, a
 	// --partial-out run refuses them (but --plot-format and --plot-max
@@ -71,7 +75,7 @@ type DirOut[R any] struct {
 // the shard's partial file (empty, from the options' report, when the
 // shard holds no benchmark run) or, without --partial-out, the text and
 // outputs (Check first).
-func (a *Analyzer[R]) Run(c *cli.Context, sel table.Filter, inputs []string, empty *R,
+func (a *Outputs[R, P]) Run(c *cli.Context, sel table.Filter, inputs []string, empty *R,
 	run func(t *table.Table, all []table.Key, progress func(total int)) (*R, error)) error {
 	flags := a.OutputFlags
 	if a.KeepsPlots {
@@ -105,7 +109,7 @@ func (a *Analyzer[R]) Run(c *cli.Context, sel table.Filter, inputs []string, emp
 }
 
 // outputs are the outputs the command's flags name, checked before work.
-func (a *Analyzer[R]) outputs(c *cli.Context) []outpath.Output {
+func (a *Outputs[R, P]) outputs(c *cli.Context) []outpath.Output {
 	var outs []outpath.Output
 	at := map[string]int{}
 	for _, d := range a.Data {
@@ -142,11 +146,8 @@ func (a *Analyzer[R]) outputs(c *cli.Context) []outpath.Output {
 // details and every output whose flag is given, as one set: nothing is in
 // place until every output was written, and a folder replaces its old
 // content as a whole.
-func (a *Analyzer[R]) write(c *cli.Context, rep *R) error {
-	res, ok := any(rep).(Result)
-	if !ok {
-		return fmt.Errorf("%s: the report (%T) does not print itself", a.Command, rep)
-	}
+func (a *Outputs[R, P]) write(c *cli.Context, rep *R) error {
+	res := P(rep)
 	outs, _ := beginOutputs(c)
 	defer outs.abort()
 	var details func(io.Writer) error

@@ -9,10 +9,10 @@
 //     usageError with a did-you-mean suggestion, ExitCode its status 2;
 //   - GlobalsOf reads --seed, --workers, --quiet and --max-rows, Selected
 //     what every analyzer's options take;
-//   - Analyzer is the body of a command benchtrim merge combines: output
+//   - Outputs is the body of a command benchtrim merge combines: output
 //     checks (Output, CheckOutputs, internal/outpath) before any work, the
 //     run chunk by chunk (runChunked), the shard's partial file or the
 //     text and outputs written as one set (WriteResult); MergeCommand is
-//     benchtrim merge over the same Analyzers;
+//     benchtrim merge over the same Outputs;
 //   - wrapFlagHelpOnce, fitLines, buildVersion shape help and --version.
 package cliapp

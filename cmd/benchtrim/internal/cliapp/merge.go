@@ -11,7 +11,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/partial"
 )
 
-// Mergeable is an Analyzer of any report type, for MergeCommand.
+// Mergeable is the Outputs of any report type, for MergeCommand.
 type Mergeable interface{ mergeEntry() mergeEntry }
 
 // mergeEntry is a command whose shards benchtrim merge combines: its
@@ -29,7 +29,7 @@ type mergeEntry struct {
 	write   func(*cli.Context, any) error
 }
 
-func (a *Analyzer[R]) mergeEntry() mergeEntry {
+func (a *Outputs[R, P]) mergeEntry() mergeEntry {
 	return mergeEntry{
 		command: a.Command, flags: a.OutputFlags, plotMax: a.PlotMax, outputs: a.outputs,
 		decode: func(f *partial.File) (any, error) {
