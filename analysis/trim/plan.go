@@ -167,8 +167,8 @@ type Benchmark struct {
 	// Options.Detect).
 	Detectable, DetectableRecorded, Target float64
 	// Considered are the configurations trim evaluated, cheapest first
-	// (at most 16), with their detectable slowdowns; the last one that
-	// Met the target is the recommendation.
+	// (at most 16), with their detectable slowdowns; the one that Met
+	// the target is the recommendation.
 	Considered []Considered
 	// Estimate is the mean of means of the recommended configuration
 	// replayed on the recorded data (the first units at every level after

@@ -2,6 +2,10 @@ package trim
 
 import (
 	"math"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchtrim/benchtrim/analysis/internal/verdict"
 	"github.com/benchtrim/benchtrim/estimate"
@@ -48,8 +52,10 @@ type detector struct {
 	alpha  float64
 	draws  int
 	stream func() *stats.Stream
-	// a, b, la, lb are the pairs' buffers; ds the δ* values.
+	// a, b, la, lb are the pairs' buffers; ds the δ* values; guess the
+	// last pair's ratio, where kthRatio starts the next.
 	a, b, la, lb, ds []float64
+	guess            float64
 }
 
 func newDetector(s *sampler, test estimate.Test, alpha float64, draws int, stream func() *stats.Stream) *detector {
@@ -81,6 +87,7 @@ func (t *detector) detectable(k []int) float64 {
 		t.ds = make([]float64, t.draws)
 	}
 	ds := t.ds[:t.draws]
+	t.guess = 0
 	for i := range ds {
 		if t.test == estimate.TestU {
 			t.a = t.s.sortedRun(t.a[:0], k, rng)
@@ -98,12 +105,12 @@ func (t *detector) detectable(k []int) float64 {
 	return max(0, q)
 }
 
-// rough is detectable from a fifth of the pairs (at least 20): the
+// rough is detectable from a tenth of the pairs (at least 20): the
 // detectable slowdown of a configuration that missed its target, shown
 // beside the others in the plan.
 func (t *detector) rough(k []int) float64 {
 	d := *t
-	d.draws = max(20, t.draws/5)
+	d.draws = max(20, t.draws/10)
 	d.ds = nil
 	return d.detectable(k)
 }
@@ -152,12 +159,13 @@ func (t *detector) detectsBy(s *sampler, k []int, target, power float64) bool {
 	// need pairs at or below target put the power quantile of the pairs'
 	// δ* at or below it (quantileNeed).
 	need := quantileNeed(t.draws, power)
+	low, high := seqBounds(t.draws, power)
 	hit := 0
 	for i := 0; i < t.draws; i++ {
-		if hit >= need {
+		if hit >= need || hit >= high[i] {
 			return true
 		}
-		if hit+(t.draws-i) < need {
+		if hit+(t.draws-i) < need || hit <= low[i] {
 			return false
 		}
 		var ok bool
@@ -178,6 +186,48 @@ func (t *detector) detectsBy(s *sampler, k []int, target, power float64) bool {
 	return hit >= need
 }
 
+// seqAlpha is the chance, at each look, that detectsBy stops on a share
+// of detecting pairs this far from power although the configuration's
+// runs detect the target in a share power of A/B pairs: 10⁻⁵ per look.
+const seqAlpha = 1e-5
+
+// seqBounds are the sequential stopping bounds of detectsBy for n draws
+// at power p: after i pairs with h detecting, it stops with "detects"
+// when h ≥ high[i] (P(X ≥ h) < seqAlpha for X ~ Binomial(i, p)) and with
+// "does not" when h ≤ low[i] (P(X ≤ h) < seqAlpha), so that a
+// configuration far from the threshold is decided in a few dozen pairs
+// instead of hundreds, and one near it still draws all n. The bounds
+// are cached per (n, p).
+func seqBounds(n int, p float64) (low, high []int) {
+	key := [2]float64{float64(n), p}
+	seqMu.Lock()
+	defer seqMu.Unlock()
+	if b, ok := seqCache[key]; ok {
+		return b[0], b[1]
+	}
+	low, high = make([]int, n), make([]int, n)
+	for i := range n {
+		low[i], high[i] = -1, i+1
+		if i == 0 {
+			continue
+		}
+		d := distuv.Binomial{N: float64(i), P: p}
+		for h := 0; h <= i && d.CDF(float64(h)) < seqAlpha; h++ {
+			low[i] = h
+		}
+		for h := i; h >= 0 && d.Survival(float64(h)-0.5) < seqAlpha; h-- {
+			high[i] = h
+		}
+	}
+	seqCache[key] = [2][]int{low, high}
+	return low, high
+}
+
+var (
+	seqMu    sync.Mutex
+	seqCache = map[[2]float64][2][]int{}
+)
+
 // quantileNeed is a number of the n values at or below x that puts their
 // type-7 quantile at p (stats.Quantile) at or below x: the quantile
 // interpolates between the order statistics ⌊h⌋ and ⌈h⌉ (1-based,
@@ -195,7 +245,9 @@ func (t *detector) delta(a, b []float64, h float64) float64 {
 		if u > len(a)*len(b) {
 			return math.Inf(1)
 		}
-		return kthRatio(a, b, u) - 1
+		r := kthRatio(a, b, u, t.guess)
+		t.guess = r
+		return r - 1
 	case estimate.TestOverlap:
 		ma, ea := verdict.MeanError(a, t.alpha)
 		mb, eb := verdict.MeanError(b, t.alpha)
@@ -208,46 +260,85 @@ func (t *detector) delta(a, b []float64, h float64) float64 {
 	}
 }
 
-// ratioTol is the relative precision of kthRatio: 1e-5, a thousandth of
-// a percent of slowdown.
-const ratioTol = 1e-5
-
 // kthRatio is, for ascending positive a and b, the u-th smallest (1-based)
-// of the ratios a_i/b_j to a relative precision of ratioTol: the least c
-// with #{(i, j): a_i < c·b_j} ≥ u, found by false position (the Illinois
-// method) on log c, with an O(n + m) count per step.
-func kthRatio(a, b []float64, u int) float64 {
-	lo, hi := math.Log(a[0]/b[len(b)-1]), math.Log(a[len(a)-1]/b[0])
-	if !(hi > lo) {
-		return math.Exp(hi)
+// of the n·m ratios a_i/b_j, exactly. With count(c) = #{(i, j): a_i <
+// c·b_j} (O(n + m) for ascending a and b), it keeps a bracket lo < hi
+// with count(lo) < u ≤ count(hi), narrowed by false position on the
+// counts (ratios of one configuration's pairs lie near 1, where the
+// counts grow about linearly), until at most kthSelect ratios lie in
+// [lo, hi); those it lists and selects from. A positive guess (the
+// previous pair's ratio: pairs of one configuration are alike) starts
+// with a bracket of ±2 % around it where that holds the ratio.
+func kthRatio(a, b []float64, u int, guess float64) float64 {
+	n, m := len(a), len(b)
+	// lo below every ratio; clo and chi as countRatioBelow counts them,
+	// which the listing below repeats pair by pair.
+	lo, hi := a[0]/b[m-1]*(1-1e-9), a[n-1]/b[0]
+	clo, chi := countRatioBelow(a, b, lo), countRatioBelow(a, b, hi)
+	if chi < u {
+		// u is past every ratio below the largest: the largest.
+		return hi
 	}
-	hi += 2 * ratioTol
-	target := float64(u) - 0.5
-	flo, fhi := -target, float64(len(a)*len(b))-target // count(lo) = 0, count(hi) = nm
+	if guess > lo && guess < hi {
+		l, h := guess*0.98, guess*1.02
+		if l > lo {
+			if c := countRatioBelow(a, b, l); c < u {
+				lo, clo = l, c
+			} else {
+				hi, chi = l, c
+			}
+		}
+		if h < hi && h > lo {
+			if c := countRatioBelow(a, b, h); c >= u {
+				hi, chi = h, c
+			} else {
+				lo, clo = h, c
+			}
+		}
+	}
 	side := 0
-	for hi-lo > ratioTol {
-		t := lo + (hi-lo)*(-flo)/(fhi-flo)
-		// Keep the step inside the bracket and away from its ends.
-		if w := hi - lo; !(t > lo+w/64 && t < hi-w/64) {
+	for chi-clo > kthSelect {
+		w := hi - lo
+		t := lo + w*(float64(u)-0.5-float64(clo))/float64(chi-clo)
+		// Keep the step inside the bracket and away from its ends;
+		// bisect after two steps to one side (the Illinois safeguard).
+		if !(t > lo+w/64 && t < hi-w/64) || side > 2 || side < -2 {
 			t = lo + w/2
 		}
-		f := float64(countRatioBelow(a, b, math.Exp(t))) - target
-		if f >= 0 {
-			hi, fhi = t, f
-			if side == 1 {
-				flo /= 2
-			}
-			side = 1
+		if !(t > lo && t < hi) {
+			break // the bracket is one float wide
+		}
+		if c := countRatioBelow(a, b, t); c >= u {
+			hi, chi = t, c
+			side = min(side, 0) - 1
 		} else {
-			lo, flo = t, f
-			if side == -1 {
-				fhi /= 2
-			}
-			side = -1
+			lo, clo = t, c
+			side = max(side, 0) + 1
 		}
 	}
-	return math.Exp(hi)
+	// The ratios in [lo, hi): lo·b_j ≤ a_i < hi·b_j, by two pointers.
+	var buf [kthSelect]float64
+	rs := buf[:0]
+	il, ih := 0, 0
+	for _, bj := range b {
+		llim, hlim := lo*bj, hi*bj
+		for il < n && a[il] < llim {
+			il++
+		}
+		for ih < n && a[ih] < hlim {
+			ih++
+		}
+		for i := il; i < ih; i++ {
+			rs = append(rs, a[i]/bj)
+		}
+	}
+	slices.Sort(rs)
+	return rs[u-clo-1]
 }
+
+// kthSelect is the number of ratios below which kthRatio lists the
+// bracket's ratios instead of narrowing it further.
+const kthSelect = 48
 
 // countRatioBelow counts the pairs with a_i < c·b_j (a, b ascending).
 func countRatioBelow(a, b []float64, c float64) int {

@@ -236,7 +236,7 @@ func mean(x []float64) float64 {
 }
 
 // precisionDraws is the number of runs behind a configuration's spread.
-const precisionDraws = 2000
+const precisionDraws = 1000
 
 // spread is the standard deviation of m* − m over precisionDraws runs of
 // configuration k drawn by s, m* a run's mean and m the recording's (the

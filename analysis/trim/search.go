@@ -62,9 +62,9 @@ const maxConsidered = 16
 
 // Considered is a configuration trim evaluated for a benchmark: its
 // counts, its time, its detectable slowdown under the user's test (from
-// a fifth of the A/B pairs where it missed the target: detector.rough)
-// and whether it met the target (the first that did is the
-// recommendation).
+// a fifth of the A/B pairs where it missed the target: detector.rough),
+// and whether it met the target: the recommendation, the cheapest that
+// did.
 type Considered struct {
 	Config     Config
 	Detectable float64
@@ -112,22 +112,7 @@ func (s *search) timeNs(k config) float64 {
 // larger ones over 1, 2, 3, 4, 6, 9, 13, … and the bound.
 func (s *search) candidates(limitNs float64) []config {
 	L := len(s.bound)
-	counts := make([][]int, L)
-	for j, b := range s.bound {
-		switch {
-		case s.fixed[j]:
-			counts[j] = []int{b}
-		case b <= 64:
-			for n := 1; n <= b; n++ {
-				counts[j] = append(counts[j], n)
-			}
-		default:
-			for n := 1; n < b; n = max(n+1, n*3/2) {
-				counts[j] = append(counts[j], n)
-			}
-			counts[j] = append(counts[j], b)
-		}
-	}
+	counts := s.counts()
 	var out []config
 	var times []float64
 	k := make(config, L)
@@ -173,49 +158,139 @@ const modelSlack = 1.5
 
 // cheapest returns the cheapest configuration costing at most limitNs
 // whose detectable slowdown is at most target (ok false when none),
-// with that slowdown. It evaluates the candidates cheapest first, skips
-// those with fewer values a side than the test needs to report a change
-// at α/10 (verdict.MinSamples: 6 for the U test at α = 0.05; at the bare
-// minimum for α itself one value decides every verdict), those below a
-// configuration already found to fail (a count lower at every level
-// detects less), and those the variance model rules out (modelSlack·ratio,
-// ratio the largest allowed standard error over the recorded one's;
-// ratio ≤ 0 turns that off).
+// with that slowdown when s.record is set (NaN otherwise). A configuration qualifies when it has at least the
+// values a side the test needs to report a change at α/10
+// (verdict.MinSamples: 6 for the U test at α = 0.05; at the bare minimum
+// for α itself one value decides every verdict), the variance model does
+// not rule it out (modelSlack·ratio, ratio the largest allowed standard
+// error over the recorded one's; ratio ≤ 0 turns that off) and its runs
+// detect target (detector.detects) or, with minEffect set, find
+// minEffect in minEffectPower of A/B runs of new top units.
+//
+// The search runs over the counts of every level but one, the search
+// level (the deepest level that may shrink: iterations, or go test
+// lines): for each combination of the other counts it finds the least
+// qualifying count of the search level by bisection, as a larger count
+// at one level detects at least as much (more values a side, a smaller
+// standard error). Of those it returns the cheapest (ties: more
+// top-level units). Counts whose time is not below the best found so far
+// are not drawn.
 func (s *search) cheapest(limitNs, target, ratio float64) (best config, mds float64, ok bool) {
 	if math.IsNaN(target) || math.IsInf(target, 1) && !(s.minEffect > 0) {
 		return nil, math.Inf(1), false
 	}
 	vRec := s.d.variance(s.recorded().floats())
 	floor := verdict.MinSamples(s.det.test, s.det.alpha/10)
-	var failed []config
-	for _, k := range s.candidates(limitNs) {
+	eligible := func(k config) bool {
 		if !s.det.canFire(k) || s.det.s.samplesPer(k) < floor {
-			continue
+			return false
 		}
-		if ratio > 0 && vRec > 0 && !(s.minEffect > 0) && math.Sqrt(s.d.variance(k.floats())/vRec) > modelSlack*ratio {
-			continue
-		}
-		dominated := false
-		for _, f := range failed {
-			if k.below(f) {
-				dominated = true
-				break
-			}
-		}
-		if dominated {
-			continue
-		}
-		if s.det.detects(k, target) || s.minEffect > 0 && s.det.detectsFresh(k, s.minEffect, minEffectPower) {
-			m := s.det.detectable(k)
-			s.note(k, m, true)
-			return k, m, true
-		}
-		if s.record && len(s.considered) < maxConsidered-1 {
+		return !(ratio > 0 && vRec > 0 && !(s.minEffect > 0) && math.Sqrt(s.d.variance(k.floats())/vRec) > modelSlack*ratio)
+	}
+	meets := func(k config) bool {
+		met := s.det.detects(k, target) || s.minEffect > 0 && s.det.detectsFresh(k, s.minEffect, minEffectPower)
+		if !met && s.record && len(s.considered) < maxConsidered-1 {
 			s.note(k, s.det.rough(k), false)
 		}
-		failed = append(failed, k)
+		return met
 	}
-	return nil, math.Inf(1), false
+	counts := s.counts()
+	L := len(counts)
+	sl := L - 1
+	for j := L - 1; j >= 0; j-- {
+		if len(counts[j]) > 1 {
+			sl = j
+			break
+		}
+	}
+	bestT := math.Inf(1)
+	better := func(k config, t float64) bool {
+		return t < bestT || t == bestT && best != nil && k[0] > best[0]
+	}
+	k := make(config, L)
+	var walk func(j int)
+	walk = func(j int) {
+		if j == sl {
+			walk(j + 1)
+			return
+		}
+		if j < L {
+			for _, n := range counts[j] {
+				k[j] = n
+				walk(j + 1)
+			}
+			return
+		}
+		// The search level's counts in ascending order of time: those
+		// that fit the limit, beat the best and qualify without draws.
+		list := counts[sl]
+		at := func(i int) config {
+			c := slices.Clone(k)
+			c[sl] = list[i]
+			return c
+		}
+		hi := 0
+		for hi < len(list) {
+			c := at(hi)
+			if t := s.timeNs(c); t > limitNs || !better(c, t) {
+				break
+			}
+			hi++
+		}
+		lo := 0
+		for lo < hi && !eligible(at(lo)) {
+			lo++
+		}
+		a, b := lo, hi
+		for a < b {
+			m := a + (b-a)/2
+			if meets(at(m)) {
+				b = m
+			} else {
+				a = m + 1
+			}
+		}
+		if a < hi {
+			best, bestT = at(a), s.timeNs(at(a))
+		}
+	}
+	walk(0)
+	if best == nil {
+		return nil, math.Inf(1), false
+	}
+	// The detectable slowdown of the choice, where the plan shows it
+	// (record); the split checks use the configuration alone.
+	m := math.NaN()
+	if s.record {
+		m = s.det.detectable(best)
+		s.note(best, m, true)
+	}
+	// The configurations tried, cheapest first.
+	sort.SliceStable(s.considered, func(a, b int) bool { return s.considered[a].Config.TimeNs < s.considered[b].Config.TimeNs })
+	return best, m, true
+}
+
+// counts lists per level the counts the search tries, ascending: the
+// bound alone for a fixed level, every count up to 64, beyond that 1, 2,
+// 3, 4, 6, 9, 13, … and the bound.
+func (s *search) counts() [][]int {
+	counts := make([][]int, len(s.bound))
+	for j, b := range s.bound {
+		switch {
+		case s.fixed[j]:
+			counts[j] = []int{b}
+		case b <= 64:
+			for n := 1; n <= b; n++ {
+				counts[j] = append(counts[j], n)
+			}
+		default:
+			for n := 1; n < b; n = max(n+1, n*3/2) {
+				counts[j] = append(counts[j], n)
+			}
+			counts[j] = append(counts[j], b)
+		}
+	}
+	return counts
 }
 
 // note keeps k in s.considered when s.record is set.

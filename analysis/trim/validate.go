@@ -21,7 +21,7 @@ var injectedSlowdowns = []float64{0, 0.03, 0.10}
 // Each split shuffles the units of the top level of the design (instances,
 // forks, or the iterations of a single fork) with the benchmark's seeded
 // stream and halves them: H1 (the first ⌊n/2⌋) and H2. trim's rule (with
-// half the A/B pairs per detectable slowdown) and the fixed minimal
+// a quarter of the A/B pairs per detectable slowdown) and the fixed minimal
 // configuration are applied to H1 alone, counts bounded by both halves'
 // sizes, then run on both halves in recorded order (sampler.replay):
 //
@@ -77,7 +77,7 @@ func validate(d *design, cost costModel, tool string, noSteady bool, opt *Option
 		}
 		s1 := newSampler(d1)
 		sub := stats.NewStream(opt.Seed, key, blockSplits+uint64(1+sp)*16)
-		det := newDetector(s1, opt.Test, opt.Alpha, max(10, opt.DetectDraws/2), func() *stats.Stream {
+		det := newDetector(s1, opt.Test, opt.Alpha, max(10, opt.DetectDraws/4), func() *stats.Stream {
 			return stats.NewStream(opt.Seed, key, blockSplits+uint64(1+sp)*16+1)
 		})
 		sr := newSearch(d1, cost, det)

@@ -269,7 +269,7 @@ func runTradeoff(d *pageData, plan *frame, r *run) string {
 	if m := plan.n(i, "minimum_time_s"); !math.IsNaN(m) {
 		pts = append(pts, tradePoint{x: m / div, y: plan.n(i, "minimum_detectable_slowdown"), label: minimumText(plan.s(i, "tool")), kind: "minimum"})
 	}
-	return tradeoffPlot(fmt.Sprintf("Detectable slowdown against time: the %d configurations trim tried, cheapest first, until one met the target", len(r.considered)),
+	return tradeoffPlot(fmt.Sprintf("Detectable slowdown against time: the %d configurations trim tried; the chosen one is the cheapest that met the target", len(r.considered)),
 		"time per run of the benchmark ("+unit+")", pts, plan.n(i, "target_detectable_slowdown"), nil)
 }
 
