@@ -83,10 +83,14 @@ func (t *detector) detectable(k []int) float64 {
 	if t.test == estimate.TestRatio {
 		h = t.s.precision(k, t.se, 1-t.alpha, rng)
 	}
-	if cap(t.ds) < t.draws {
-		t.ds = make([]float64, t.draws)
+	draws := t.draws
+	if t.s.fixedRuns(k) {
+		draws = 1 // every pair is the same
 	}
-	ds := t.ds[:t.draws]
+	if cap(t.ds) < draws {
+		t.ds = make([]float64, draws)
+	}
+	ds := t.ds[:draws]
 	t.guess = 0
 	for i := range ds {
 		if t.test == estimate.TestU {
@@ -158,14 +162,18 @@ func (t *detector) detectsBy(s *sampler, k []int, target, power float64) bool {
 	}
 	// need pairs at or below target put the power quantile of the pairs'
 	// δ* at or below it (quantileNeed).
-	need := quantileNeed(t.draws, power)
-	low, high := seqBounds(t.draws, power)
+	draws := t.draws
+	if s.fixedRuns(k) {
+		draws = 1 // every pair is the same
+	}
+	need := quantileNeed(draws, power)
+	low, high := seqBounds(draws, power)
 	hit := 0
-	for i := 0; i < t.draws; i++ {
+	for i := 0; i < draws; i++ {
 		if hit >= need || hit >= high[i] {
 			return true
 		}
-		if hit+(t.draws-i) < need || hit <= low[i] {
+		if hit+(draws-i) < need || hit <= low[i] {
 			return false
 		}
 		var ok bool

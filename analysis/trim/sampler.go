@@ -194,6 +194,13 @@ func (s *sampler) value(j int, u int32, k []int, rng *stats.Stream) float64 {
 	return sum / float64(n)
 }
 
+// fixedRuns reports whether every run of k is the same: drawn without
+// replacement (not bootstrap) keeping every unit at every level, a run
+// of k is the recording itself, so one A/B pair stands for all.
+func (s *sampler) fixedRuns(k []int) bool {
+	return !s.bootstrap && s.allBelow(0, k)
+}
+
 // allBelow reports whether k keeps every unit at the levels from j on.
 func (s *sampler) allBelow(j int, k []int) bool {
 	for ; j < len(k); j++ {

@@ -94,12 +94,15 @@ func validate(d *design, cost costModel, tool string, noSteady bool, opt *Option
 		}
 		recT := sr.timeNs(rec)
 		o.Splits++
+		full := make([]int, len(injectedSlowdowns))
+		for i, delta := range injectedSlowdowns {
+			full[i] = opt.decide(d1, rec, d2, rec, 1+delta, sub)
+		}
 		for m, kk := range []config{k, fixedMinimum(d1, tool, sr.bound)} {
 			e := math.Abs(d2.replay(kk.floats())-d2.mean) / math.Abs(d2.mean)
 			same := 0
-			for _, delta := range injectedSlowdowns {
-				full := opt.decide(d1, rec, d2, rec, 1+delta, sub)
-				if full == opt.decide(d1, kk, d2, kk, 1+delta, sub) {
+			for i, delta := range injectedSlowdowns {
+				if full[i] == opt.decide(d1, kk, d2, kk, 1+delta, sub) {
 					same++
 				}
 			}

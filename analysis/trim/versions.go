@@ -55,6 +55,10 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 			copt.Rule, copt.Alpha = opt.Test, opt.Alpha
 			if opt.Test == estimate.TestRatio {
 				copt.Bootstrap.Confidence = 1 - opt.Alpha
+			} else {
+				// The ratio's CI only describes the change the user's
+				// test decides: versionResamples resamples suffice.
+				copt.Bootstrap.Resamples = min(copt.Bootstrap.Resamples, versionResamples)
 			}
 			copt.Metrics = []string{table.Primary}
 			sh, n := opt.Select.Shard, opt.Select.Shards
@@ -250,3 +254,10 @@ func versionOrderNotes(order map[string][]string, opt *Options) []string {
 	}
 	return out
 }
+
+// versionResamples bounds the bootstrap resamples behind the ratio's CI
+// in the versions' comparisons where the U or the overlap test decides
+// (the CI is shown beside the verdict, not used by it): 2,000, whose
+// percentile bounds of a 95 % interval are within about 2 % of the CI's
+// width of those of 10,000 (compare's default).
+const versionResamples = 2000
