@@ -9,7 +9,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/internal/outpath"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
 )
 

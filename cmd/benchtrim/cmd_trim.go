@@ -10,8 +10,8 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/trim"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/estimate"
-	"github.com/benchtrim/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/reports/report"
 	"github.com/benchtrim/benchtrim/table"
 )

@@ -246,7 +246,7 @@ func unexportedIn(typ types.Type) []string {
 }
 
 // inPartials are the findings whose unexported type is a struct that a
-// partial file (internal/partial, gob) holds: gob writes a struct type's
+// partial file (cmd/benchtrim/internal/partial, gob) holds: gob writes a struct type's
 // Go name into the file, so exporting these types changes the bytes of
 // every partial of trim, steady, optimize and duet. They stay until the
 // partial format may change; the list is exact (a fixed one must leave it).

@@ -10,7 +10,7 @@
 //   - GlobalsOf reads --seed, --workers, --quiet and --max-rows, Selected
 //     what every analyzer's options take;
 //   - Outputs is the body of a command benchtrim merge combines: output
-//     checks (Output, CheckOutputs, internal/outpath) before any work, the
+//     checks (Output, CheckOutputs, cmd/benchtrim/internal/outpath) before any work, the
 //     run chunk by chunk (runChunked), the shard's partial file or the
 //     text and outputs written as one set (WriteResult); MergeCommand is
 //     benchtrim merge over the same Outputs;

@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/partial"
 )
 
 // Mergeable is the Outputs of any report type, for MergeCommand.

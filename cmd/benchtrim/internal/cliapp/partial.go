@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/benchtrim/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/partial"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -52,7 +52,7 @@ func flagName(f string) string {
 	return "--" + f
 }
 
-// writePartial writes the partial file path (see internal/partial) of
+// writePartial writes the partial file path (see cmd/benchtrim/internal/partial) of
 // command from the outcome of its run on the shard of sel: rep when runErr
 // is nil, empty (the report holding only the options) with a note on
 // stderr when the shard holds no benchmark run (*table.EmptyShardError),
