@@ -1,10 +1,11 @@
-// Package chunk holds the records of inputs larger than memory allows:
-// an Input keeps what ingest.Stream hands it in memory while it totals at
-// most a row bound and moves everything to a table.Spool (an unlinked
-// scratch file in $TMPDIR) once it is more, so an analysis can run on
-// chunks of whole benchmark groups one at a time. The Arrow records'
-// lifetimes (Retain, Release) are this package's business, not its
-// callers'.
+// Package chunk runs an analysis on inputs larger than memory allows,
+// with one runner, Run: it reads each list of input files
+// (ingest.Stream), holds the rows in memory while they total at most a
+// row bound, and past it moves them to a table.Spool (an unlinked scratch
+// file in $TMPDIR) and runs the analysis on chunks of whole groups of
+// benchmark runs one at a time, merging the chunks' reports. The Arrow
+// records' lifetimes (Retain, Release) are this package's business, not
+// its callers'.
 package chunk
 
 import (
@@ -15,8 +16,8 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Options says what an Input keeps and where it spills.
-type Options struct {
+// inputOptions say what an input keeps and where it spills.
+type inputOptions struct {
 	// MaxRows is how many rows are held in memory before the input
 	// spills to a spool, and the most rows a spooled group may have
 	// (table.Spool.LimitGroups; math.MaxInt64: no bound, never spilled).
@@ -37,19 +38,19 @@ type Options struct {
 	Part *table.ShardPart
 }
 
-// An Input is the records of one list of input files as they are read.
-// Its zero value is not usable: make one with NewInput.
-type Input struct {
-	opt   Options
+// An input is the records of one list of input files as they are read.
+// Its zero value is not usable: make one with newInput.
+type input struct {
+	opt   inputOptions
 	in    func(table.Key) bool
 	held  []arrow.Record
 	rows  int64
 	spool *table.Spool
 }
 
-// NewInput returns an empty Input with options opt.
-func NewInput(opt Options) *Input {
-	in := &Input{opt: opt}
+// newInput returns an empty input with options opt.
+func newInput(opt inputOptions) *input {
+	in := &input{opt: opt}
 	if opt.Part != nil {
 		in.in = opt.Part.OwnRuns()
 	}
@@ -60,7 +61,7 @@ func NewInput(opt Options) *Input {
 // are held in memory while the input totals at most MaxRows rows, else
 // they go, with everything held so far, to the spool. It is the sink of
 // ingest.Stream.
-func (in *Input) Add(rec arrow.Record) error {
+func (in *input) Add(rec arrow.Record) error {
 	if in.opt.Part != nil {
 		in.opt.Part.Note(rec)
 	}
@@ -87,7 +88,7 @@ func (in *Input) Add(rec arrow.Record) error {
 }
 
 // add holds or spools rec, retaining it when held.
-func (in *Input) add(rec arrow.Record) error {
+func (in *input) add(rec arrow.Record) error {
 	if in.spool == nil && in.rows+rec.NumRows() <= in.opt.MaxRows {
 		rec.Retain()
 		in.held = append(in.held, rec)
@@ -102,13 +103,13 @@ func (in *Input) add(rec arrow.Record) error {
 }
 
 // Rows is how many rows the input took (held or spooled).
-func (in *Input) Rows() int64 { return in.rows }
+func (in *input) Rows() int64 { return in.rows }
 
 // Spool is the input's spool, nil while its rows are held in memory.
-func (in *Input) Spool() *table.Spool { return in.spool }
+func (in *input) Spool() *table.Spool { return in.spool }
 
 // Spill moves the held records to a new spool (a no-op once spooled).
-func (in *Input) Spill() error {
+func (in *input) Spill() error {
 	if in.spool != nil {
 		return nil
 	}
@@ -137,15 +138,15 @@ func (in *Input) Spill() error {
 }
 
 // Table returns the held records as a table of setups (the caller
-// releases it; the Input gives them up). Only before Spill.
-func (in *Input) Table(setups []table.Setup) *table.Table {
+// releases it; the input gives them up). Only before Spill.
+func (in *input) Table(setups []table.Setup) *table.Table {
 	t := &table.Table{Records: in.held, Setups: setups}
 	in.held = nil
 	return t
 }
 
 // Close releases the held records and the spool.
-func (in *Input) Close() {
+func (in *input) Close() {
 	for _, r := range in.held {
 		r.Release()
 	}

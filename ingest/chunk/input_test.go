@@ -31,7 +31,7 @@ func testTable(t *testing.T, rows int) *table.Table {
 	return tab
 }
 
-func addAll(t *testing.T, in *Input, tab *table.Table) {
+func addAll(t *testing.T, in *input, tab *table.Table) {
 	t.Helper()
 	for _, rec := range tab.Records {
 		if err := in.Add(rec); err != nil {
@@ -44,7 +44,7 @@ func addAll(t *testing.T, in *Input, tab *table.Table) {
 // of the input's records; with Select only the primary metric's rows.
 func TestInputHolds(t *testing.T) {
 	tab := testTable(t, 25)
-	in := NewInput(Options{MaxRows: math.MaxInt64})
+	in := newInput(inputOptions{MaxRows: math.MaxInt64})
 	defer in.Close()
 	addAll(t, in, tab)
 	if in.Spool() != nil || in.Rows() != 100 {
@@ -56,7 +56,7 @@ func TestInputHolds(t *testing.T) {
 		t.Errorf("table of %d rows in %d records, want 100 in %d", got.NumRows(), len(got.Records), len(tab.Records))
 	}
 
-	sel := NewInput(Options{MaxRows: 1000, Select: true})
+	sel := newInput(inputOptions{MaxRows: 1000, Select: true})
 	defer sel.Close()
 	addAll(t, sel, tab)
 	prim := sel.Table(tab.Setups)
@@ -73,7 +73,7 @@ func TestInputHolds(t *testing.T) {
 // the spool, one chunk per benchmark; a group over the bound is refused.
 func TestInputSpills(t *testing.T) {
 	tab := testTable(t, 25)
-	in := NewInput(Options{MaxRows: 50})
+	in := newInput(inputOptions{MaxRows: 50})
 	defer in.Close()
 	addAll(t, in, tab)
 	sp := in.Spool()
@@ -84,7 +84,7 @@ func TestInputSpills(t *testing.T) {
 		t.Errorf("%d chunks of 50 rows, want 2 (one benchmark each)", len(ch))
 	}
 
-	small := NewInput(Options{MaxRows: 40})
+	small := newInput(inputOptions{MaxRows: 40})
 	defer small.Close()
 	var err error
 	for _, rec := range tab.Records {

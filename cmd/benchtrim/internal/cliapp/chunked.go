@@ -6,130 +6,138 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/chunk"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
 )
 
 // runChunked is runOnTable for an analyzer whose reports merge (its
-// Merge function): it reads the command's inputs as a stream, and while
-// they hold at most --max-rows rows it runs run once on the whole table,
-// as runOnTable does. A larger input goes to a table.Spool (an unlinked
-// scratch file in $TMPDIR) instead of memory, is cut into chunks of whole
-// benchmark groups (every version of a benchmark together) of at most
-// --max-rows rows among the groups keep accepts, and run is called on each
-// chunk in turn, with all naming every benchmark run of the input; the
-// chunks' reports are combined by merge. Each benchmark's result depends
-// only on its own rows and its key's random streams, so the merged report
-// is the one a run on the whole table gives, with the memory of the
-// largest chunk. run gets all == nil when it sees the whole input, and
-// only the rows of keep's metric (the primary one when unset): every
-// analyzer using runChunked reads no other.
+// Merge function): with --max-rows set it reads the command's inputs with
+// chunk.Run, which runs run once on the whole table while it holds at
+// most --max-rows rows and otherwise on chunks of whole benchmark groups
+// (every version of a benchmark together) of at most --max-rows rows
+// among the groups keep accepts, with all naming every benchmark run of
+// the input, merging the chunks' reports with merge. run gets all == nil
+// when it sees the whole input, and only the rows of keep's metric (the
+// primary one when unset): every analyzer using runChunked reads no
+// other. A shard reads only its own runs' rows: another shard's would be
+// left out by the analysis anyway, after filling memory or the scratch
+// file (result files are read whole by every shard).
 func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	run func(t *table.Table, all []table.Key, progress func(total int)) (R, error),
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
-	release = func() {}
 	g := GlobalsOf(c)
 	if g.maxRows == 0 {
 		return runOnTable(c, label, func(t *table.Table, p func(int)) (R, error) { return run(t, nil, p) })
 	}
-	part := shardPart(keep)
-	// A shard holds only its own runs' rows: another shard's would be
-	// left out by the analysis anyway, after filling memory or the
-	// scratch file (result files are read whole by every shard).
-	in := chunk.NewInput(chunk.Options{MaxRows: g.maxRows, Keep: keep.Matches, Select: true, Metric: keep.Metric, Part: part})
-	defer in.Close()
-	st, err := streamInputs(c, c.Args().Slice(), part, in)
-	if err != nil {
-		return rep, release, tooLarge(err)
-	}
-	if !g.Quiet {
-		st.Report.WriteKinds(c.App.ErrWriter)
-		sayShardRead(c, part)
-	}
-	// Row groups of other shards skipped: the runs of the whole input.
-	inputRuns := part.Runs()
-	sp := in.Spool()
-	if sp == nil {
-		t := in.Table(st.Setups)
-		if err := emptyShard(keep, inputRuns); err != nil {
-			return rep, t.Release, err
+	src, end := source(c, c.Args().Slice())
+	in := chunk.Inputs{Sources: []chunk.Source{src}, Keep: &keep, Chunking: func(rows int64, n int) {
+		if !g.Quiet {
+			fmt.Fprintf(c.App.ErrWriter, "%s: the input's %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch file in $TMPDIR)\n",
+				commandName(c), rows, g.maxRows, n)
 		}
-		bar := progress.New(c.App.ErrWriter, g.Quiet, label, 0)
-		rep, err = run(t, inputRuns, bar.Tick)
+	}}
+	rep, release, err = chunk.Run(in, g.maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
+		bar := progress.New(c.App.ErrWriter, g.Quiet, chunkLabel(label, ch), 0)
+		r, err := run(tabs[0], ch.All, bar.Tick)
 		bar.Done()
-		return rep, t.Release, benchError(c, err)
-	}
-	if inputRuns == nil {
-		inputRuns = sp.Runs()
-	}
-	chunks := sp.Chunks(g.maxRows, keep.Matches)
-	if len(chunks) == 0 {
-		if err := emptyShard(keep, inputRuns); err != nil {
-			return rep, release, err
-		}
-	}
-	if len(chunks) == 0 {
-		// Nothing is selected: the analyzer's own error names the filter.
-		chunks = sp.Chunks(g.maxRows, nil)[:1]
-	}
-	if !g.Quiet {
-		fmt.Fprintf(c.App.ErrWriter, "%s: the input's %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch file in $TMPDIR)\n",
-			commandName(c), sp.Rows(), g.maxRows, len(chunks))
-	}
-	all := inputRuns
-	parts := make([]R, 0, len(chunks))
-	for i, ch := range chunks {
-		t, err := sp.Read(ch, st.Setups)
-		if err != nil {
-			return rep, release, err
-		}
-		bar := progress.New(c.App.ErrWriter, g.Quiet, fmt.Sprintf("%s, chunk %d/%d", label, i+1, len(chunks)), 0)
-		r, err := run(t, all, bar.Tick)
-		bar.Done()
-		// Reports keep copies of the strings they need (table.Collect), so
-		// the chunk's buffers can go now.
-		t.Release()
-		if err != nil {
-			return rep, release, benchError(c, err)
-		}
-		parts = append(parts, r)
-	}
-	rep, err = merge(parts)
-	return rep, release, err
+		return r, benchError(c, err)
+	}, merge)
+	end()
+	return rep, release, tooLarge(err)
 }
 
-// shardPart is the part of the input a run with filter keep reads: nil
-// unless keep selects a shard.
-func shardPart(keep table.Filter) *table.ShardPart {
-	if keep.Shards <= 1 {
-		return nil
+// RunChunkedSides is runChunked for an analysis of several inputs read
+// as tables of their own (compare's base and test files), which relates
+// their runs by group (compare: table.NameGroupOf, the benchmark name):
+// chunk.Run reads each list of files; when they hold at most --max-rows
+// rows in all, or split is false, run gets their tables in memory (part
+// false); else a chunk of groups at a time, each chunk's tables read from
+// every input's spool (table.JointChunks; part true), and the chunks'
+// results are merged. The caller defers release.
+func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, group func(table.Key) table.Key, split bool,
+	run func(tabs []*table.Table, part bool, progress func(total int)) (R, error),
+	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
+	if n := countStdin(inputs); n > 1 {
+		return rep, func() {}, Usagef(label, "standard input (-) given %d times: it can be read once, so it can be one side only", n)
 	}
-	return &table.ShardPart{Shard: keep.Shard, Shards: keep.Shards, Metric: keep.Metric}
+	g := GlobalsOf(c)
+	maxRows := g.maxRows
+	if !split {
+		maxRows = 0 // no bound
+	}
+	in := chunk.Inputs{Group: group, Chunking: func(rows int64, n int) {
+		if !g.Quiet {
+			fmt.Fprintf(c.App.ErrWriter, "%s: the inputs' %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch files in $TMPDIR)\n",
+				commandName(c), rows, maxRows, n)
+		}
+	}}
+	var ends []func()
+	for _, files := range inputs {
+		src, end := source(c, files)
+		in.Sources, ends = append(in.Sources, src), append(ends, end)
+	}
+	rep, release, err = chunk.Run(in, maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
+		bar := progress.New(c.App.ErrWriter, g.Quiet, chunkLabel(label, ch), 0)
+		r, err := run(tabs, ch.N > 0, bar.Tick)
+		bar.Done()
+		return r, err
+	}, merge)
+	for _, end := range ends {
+		end()
+	}
+	return rep, release, tooLarge(err)
 }
 
-// emptyShard is the *table.EmptyShardError of a run with filter keep on
-// an input whose benchmark runs are runs when keep's shard holds none of
-// them and the other shards some (as table.Select says of a table in
-// memory); nil otherwise, and when runs is nil.
-func emptyShard(keep table.Filter, runs []table.Key) error {
-	if keep.Shards <= 1 {
-		return nil
+// source is the chunk.Source of files: read with the command's options
+// (readOptions) and a progress bar of the files read, which end ends if
+// Done has not; its Done prints the input summary on stderr unless
+// --quiet, as LoadInputs does, and what a shard read (sayShardRead).
+func source(c *cli.Context, files []string) (src chunk.Source, end func()) {
+	var done func()
+	end = func() {
+		if done != nil {
+			done()
+		}
 	}
-	all := keep.Unsharded()
+	return chunk.Source{
+		Files: files,
+		Options: func() (ingest.ReadOptions, error) {
+			opt, d, err := streamOptions(c, files, nil)
+			done = d
+			return opt, err
+		},
+		Done: func(st *ingest.Streamed, part *table.ShardPart) {
+			end()
+			if !GlobalsOf(c).Quiet {
+				st.Report.WriteKinds(c.App.ErrWriter)
+				sayShardRead(c, part)
+			}
+		},
+	}, end
+}
+
+// chunkLabel is the progress label of a run on chunk ch: label, with
+// ", chunk I/N" for a chunk of a larger input.
+func chunkLabel(label string, ch chunk.Chunk) string {
+	if ch.N == 0 {
+		return label
+	}
+	return fmt.Sprintf("%s, chunk %d/%d", label, ch.I, ch.N)
+}
+
+// countStdin is how many times "-" (standard input) is among inputs.
+func countStdin(inputs [][]string) int {
 	n := 0
-	for _, k := range runs {
-		if keep.Matches(k) {
-			return nil
-		}
-		if all.Matches(k) {
-			n++
+	for _, files := range inputs {
+		for _, f := range files {
+			if f == "-" {
+				n++
+			}
 		}
 	}
-	if n > 0 {
-		return &table.EmptyShardError{Shard: keep.Shard, Shards: keep.Shards, Runs: n}
-	}
-	return nil
+	return n
 }
 
 // sayShardRead says on stderr how many rows of the input's tables written

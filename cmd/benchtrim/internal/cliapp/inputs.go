@@ -15,7 +15,6 @@ import (
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/partial"
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/ingest/chunk"
 	"github.com/benchtrim/benchtrim/internal/linecap"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
@@ -136,25 +135,9 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Summary, 
 	return t, rep, files, err
 }
 
-// streamAllInputs is readInputs handing the rows to in as they are read
-// (ingest.Stream).
-func streamAllInputs(c *cli.Context, paths []string, in *chunk.Input) (*ingest.Streamed, error) {
-	return streamInputs(c, paths, nil, in)
-}
-
-// streamInputs is streamAllInputs reading only part's shard of tables
-// written by shard (ingest.ReadOptions.Shard; part nil reads all).
-func streamInputs(c *cli.Context, paths []string, part *table.ShardPart, in *chunk.Input) (*ingest.Streamed, error) {
-	opt, done, err := streamOptions(c, paths, part)
-	if err != nil {
-		return nil, err
-	}
-	st, err := ingest.Stream(paths, opt, in.Add)
-	done()
-	return st, err
-}
-
-// streamOptions are the read options of streamInputs, with a progress bar
+// streamOptions are the read options of a streaming read of paths
+// (ingest.Stream) of part's shard of tables written by shard (part nil
+// reads all), with a progress bar
 // of the files read that done ends (done may be called more than once).
 func streamOptions(c *cli.Context, paths []string, part *table.ShardPart) (opt ingest.ReadOptions, done func(), err error) {
 	if len(paths) == 0 {

@@ -1,0 +1,82 @@
+package chunk
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
+)
+
+// call is what one run of Run's analysis saw.
+type call struct {
+	ch   Chunk
+	rows []int64
+}
+
+// runCalls runs Run on in with an analysis recording its calls, merged
+// by concatenation.
+func runCalls(t *testing.T, in Inputs, maxRows int64) []call {
+	t.Helper()
+	got, release, err := Run(in, maxRows, func(tabs []*table.Table, ch Chunk) ([]call, error) {
+		c := call{ch: ch}
+		for _, tab := range tabs {
+			c.rows = append(c.rows, tab.NumRows())
+		}
+		return []call{c}, nil
+	}, func(parts [][]call) ([]call, error) {
+		var all []call
+		for _, p := range parts {
+			all = append(all, p...)
+		}
+		return all, nil
+	})
+	defer release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestRun: an input within the bound is one run on the whole table; a
+// larger one runs per chunk of whole benchmarks, told the input's runs;
+// two sources past the bound together are cut jointly, a table each.
+func TestRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "in.parquet")
+	if err := table.WriteFile(path, testTable(t, 25)); err != nil {
+		t.Fatal(err)
+	}
+	one := []Source{{Files: []string{path}}}
+
+	if got := runCalls(t, Inputs{Sources: one}, 0); len(got) != 1 || got[0].ch.N != 0 || got[0].ch.All != nil || got[0].rows[0] != 100 {
+		t.Errorf("no bound: calls %+v, want one on the 100 rows", got)
+	}
+	keep := &table.Filter{}
+	if got := runCalls(t, Inputs{Sources: one, Keep: keep}, 50); len(got) != 1 || got[0].ch.N != 0 || got[0].rows[0] != 50 {
+		t.Errorf("Keep, bound 50: calls %+v, want one on the 50 primary rows", got)
+	}
+	var said [2]int64
+	got := runCalls(t, Inputs{Sources: one, Keep: keep, Chunking: func(rows int64, n int) { said = [2]int64{rows, int64(n)} }}, 30)
+	if len(got) != 2 || said != [2]int64{50, 2} {
+		t.Fatalf("Keep, bound 30: calls %+v, Chunking %v; want 2 chunks of the 50 rows", got, said)
+	}
+	for i, c := range got {
+		if c.ch.I != i+1 || c.ch.N != 2 || len(c.ch.All) != 2 || c.rows[0] != 25 {
+			t.Errorf("Keep, bound 30: call %d %+v, want chunk %d/2 of 25 rows told of 2 runs", i, c, i+1)
+		}
+	}
+
+	two := []Source{{Files: []string{path}}, {Files: []string{path}}}
+	if got := runCalls(t, Inputs{Sources: two, Group: table.NameGroupOf}, 200); len(got) != 1 || len(got[0].rows) != 2 || got[0].ch.N != 0 {
+		t.Errorf("two sources, bound 200: calls %+v, want one on both tables", got)
+	}
+	// Each source is held (100 rows), the two are over the bound.
+	got = runCalls(t, Inputs{Sources: two, Group: table.NameGroupOf}, 150)
+	if len(got) != 2 {
+		t.Fatalf("two sources, bound 150: calls %+v, want 2 chunks", got)
+	}
+	for i, c := range got {
+		if c.ch.N != 2 || len(c.rows) != 2 || c.rows[0] != 50 || c.rows[1] != 50 {
+			t.Errorf("two sources, bound 150: call %d %+v, want a benchmark's 50 rows of each", i, c)
+		}
+	}
+}
