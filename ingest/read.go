@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // formatByName returns the format of formats called name.
@@ -138,8 +139,8 @@ type ReadOptions struct {
 	RunsAs string
 	// Shard, when set, is the shard a sharded analysis reads: Stream
 	// reads of a Parquet table written by shard only the row groups that
-	// may hold it (table.ScanFileShard).
-	Shard *table.ShardPart
+	// may hold it (tablefile.ScanFileShard).
+	Shard *tablefile.ShardPart
 
 	// instances numbers named instances across the files of one call.
 	instances *Instances
@@ -202,7 +203,7 @@ type Streamed struct {
 // handed on. A sink error ends the call with that error; a file that fails
 // ends it with its *ParseError, after earlier records of the file may have
 // reached sink (write them to a temporary file and drop it on error, as
-// table.Stream does).
+// tablefile.Stream does).
 func Stream(paths []string, opt ReadOptions, sink func(arrow.Record) error) (*Streamed, error) {
 	acc := &table.Table{}
 	st, err := readFiles(paths, opt, sink, acc)
@@ -268,14 +269,14 @@ func readFiles(paths []string, opt ReadOptions, sink func(arrow.Record) error, o
 			format = "table"
 			screen := &tableScreen{path: path, rep: rep}
 			if sink == nil {
-				if t, err = table.ReadFile(path, mem); err == nil {
+				if t, err = tablefile.ReadFile(path, mem); err == nil {
 					t, err = screen.table(t)
 				}
 			} else {
 				// Record by record: a table file larger than memory streams.
 				var setups []table.Setup
 				screened := func(rec arrow.Record) error { return screen.record(rec, fileSink) }
-				if setups, err = table.ScanFileShard(path, mem, opt.Shard, screened); err == nil {
+				if setups, err = tablefile.ScanFileShard(path, mem, opt.Shard, screened); err == nil {
 					t = &table.Table{Setups: setups}
 				}
 			}
@@ -465,13 +466,13 @@ func openInput(path string, stdin io.Reader) (io.ReadCloser, error) {
 }
 
 // instanceShift returns what moves a file's instances of the runs in
-// instancesOf past them (table.ShiftInstances), nil when there are none.
+// instancesOf past them (tablefile.ShiftInstances), nil when there are none.
 func instanceShift(instancesOf map[table.Key]int32, mem memory.Allocator) func(arrow.Record) (arrow.Record, error) {
 	if len(instancesOf) == 0 {
 		return nil
 	}
 	by := func(k table.Key) int32 { return instancesOf[k] }
-	return func(rec arrow.Record) (arrow.Record, error) { return table.ShiftInstances(rec, by, mem) }
+	return func(rec arrow.Record) (arrow.Record, error) { return tablefile.ShiftInstances(rec, by, mem) }
 }
 
 // KindPooledRuns is the warning for a run (project, version, benchmark,
@@ -494,11 +495,11 @@ func warnPooled(path string, st *Streamed, fs *table.Stats, rep *Summary) {
 }
 
 // StreamFile streams the rows of paths into the table file out as they
-// are read (Stream into table.Stream, so memory does not grow with the
+// are read (Stream into tablefile.Stream, so memory does not grow with the
 // input). done gets what was read before the file is finished; an error
-// from it, as from reading, leaves no file (table.Stream).
-func StreamFile(out string, wopt table.WriteOptions, paths []string, opt ReadOptions, done func(*Streamed) error) error {
-	return table.Stream(out, wopt, func(write func(arrow.Record) error) ([]table.Setup, error) {
+// from it, as from reading, leaves no file (tablefile.Stream).
+func StreamFile(out string, wopt tablefile.WriteOptions, paths []string, opt ReadOptions, done func(*Streamed) error) error {
+	return tablefile.Stream(out, wopt, func(write func(arrow.Record) error) ([]table.Setup, error) {
 		st, err := Stream(paths, opt, write)
 		if err != nil {
 			return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // contextTable is two avgt benchmark runs of 2 forks × 5 iterations in
@@ -73,19 +74,19 @@ func TestTableWithoutSetups(t *testing.T) {
 	defer with.Release()
 	defer without.Release()
 	csvPath := filepath.Join(dir, "t.csv")
-	if err := table.WriteFile(csvPath, with); err != nil {
+	if err := tablefile.WriteFile(csvPath, with); err != nil {
 		t.Fatal(err)
 	}
 	if _, errs := readBoth(t, csvPath); errs[0] != nil || errs[1] != nil {
 		t.Fatalf("with its sidecar: %v", errs)
 	}
-	if err := os.Remove(table.SetupsSidecar(csvPath)); err != nil {
+	if err := os.Remove(tablefile.SetupsSidecar(csvPath)); err != nil {
 		t.Fatal(err)
 	}
-	cases := map[string]string{csvPath: "its sidecar " + table.SetupsSidecar(csvPath) + ", which is missing"}
+	cases := map[string]string{csvPath: "its sidecar " + tablefile.SetupsSidecar(csvPath) + ", which is missing"}
 	for _, ext := range []string{".parquet", ".arrow"} {
 		p := filepath.Join(dir, "stripped"+ext)
-		if err := table.WriteFile(p, without); err != nil {
+		if err := tablefile.WriteFile(p, without); err != nil {
 			t.Fatal(err)
 		}
 		cases[p] = "metadata benchtrim.setups"
@@ -102,7 +103,7 @@ func TestTableWithoutSetups(t *testing.T) {
 	other := contextTable(t, false)
 	other.Setups = other.Setups[:1]
 	part := filepath.Join(dir, "part.parquet")
-	if err := table.WriteFile(part, other); err != nil {
+	if err := tablefile.WriteFile(part, other); err != nil {
 		t.Fatal(err)
 	}
 	other.Release()
@@ -142,7 +143,7 @@ func TestTableRowsNoReaderWrites(t *testing.T) {
 	}
 	for _, ext := range []string{".csv", ".parquet", ".arrow"} {
 		path := filepath.Join(t.TempDir(), "t"+ext)
-		if err := table.WriteFile(path, tab); err != nil {
+		if err := tablefile.WriteFile(path, tab); err != nil {
 			t.Fatal(err)
 		}
 		reps, errs := readBoth(t, path)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // checkTableSetups checks that every benchmark run of the canonical table
@@ -52,7 +53,7 @@ func checkTableSetups(path string, stats *table.Stats, setups []table.Setup) err
 	where := "its key-value metadata benchtrim.setups (a tool that rewrote the file drops it)"
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
-		where = "its sidecar " + table.SetupsSidecar(path)
+		where = "its sidecar " + tablefile.SetupsSidecar(path)
 		if len(setups) == 0 {
 			where += ", which is missing"
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/file"
 
 	"github.com/benchtrim/benchtrim/internal/arrowio"
-	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // Rows is a data file read back as text cells: what Frame.WriteFile wrote,
@@ -60,7 +60,7 @@ func ReadRows(path string) (rows *Rows, err error) {
 	case ".csv":
 		return ReadCSVRows(f, path)
 	case ".arrow", ".ipc", ".feather":
-		if err := table.CheckIPCFile(f); err != nil {
+		if err := tablefile.CheckIPCFile(f); err != nil {
 			return nil, fmt.Errorf("%s: corrupt file: %w", path, err)
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -91,14 +91,14 @@ func ReadRows(path string) (rows *Rows, err error) {
 // ReadCSVRows reads CSV with a header line from r; path names it in
 // messages. Rows may differ in length (the caller checks).
 // readParquetRows reads a Parquet file column by column in this goroutine
-// (arrowio.ParquetColumn), after the checks table.CheckParquetFooter and
-// table.CheckParquetFile make.
+// (arrowio.ParquetColumn), after the checks tablefile.CheckParquetFooter and
+// tablefile.CheckParquetFile make.
 func readParquetRows(f *os.File, path string) (*Rows, error) {
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, err
 	}
-	if err := table.CheckParquetFooter(f, size); err != nil {
+	if err := tablefile.CheckParquetFooter(f, size); err != nil {
 		return nil, fmt.Errorf("%s: corrupt file: %w", path, err)
 	}
 	mem := boundedAllocator{}
@@ -107,7 +107,7 @@ func readParquetRows(f *os.File, path string) (*Rows, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer pf.Close()
-	if err := table.CheckParquetFile(pf, size); err != nil {
+	if err := tablefile.CheckParquetFile(pf, size); err != nil {
 		return nil, fmt.Errorf("%s: corrupt file: %w", path, err)
 	}
 	schema, err := arrowio.ParquetSchema(pf)
@@ -164,7 +164,7 @@ func readParquetRows(f *os.File, path string) (*Rows, error) {
 }
 
 // boundedAllocator allocates from the Go heap and panics (recovered by
-// ReadRows) on a request above table.MaxAllocation, which only a damaged
+// ReadRows) on a request above tablefile.MaxAllocation, which only a damaged
 // length in a file asks for.
 type boundedAllocator struct{}
 
@@ -181,7 +181,7 @@ func (boundedAllocator) Reallocate(size int, b []byte) []byte {
 func (boundedAllocator) Free(b []byte) { memory.DefaultAllocator.Free(b) }
 
 func checkSize(size int) {
-	if size < 0 || size > table.MaxAllocation() {
+	if size < 0 || size > tablefile.MaxAllocation() {
 		panic(fmt.Sprintf("a buffer of %d bytes is asked for (a damaged length?)", size))
 	}
 }

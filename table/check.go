@@ -400,113 +400,32 @@ func (c *runLevels) check() (place int64, msg string) {
 	return far.at[l], msg
 }
 
-// validateRecord checks that rec's arrays are well-formed for schema (or
-// the version 1 schema, see checkSchema): the column types, lengths, null
-// counts and buffer sizes, that string offsets ascend within their data,
-// and that dictionary indices lie within their dictionary; Arrow's
-// accessors index these buffers without checks, so a damaged file would
-// otherwise panic later.
-func validateRecord(rec arrow.Record) error {
-	if err := checkSchema(rec.Schema()); err != nil {
-		return err
-	}
-	n := rec.NumRows()
-	if n < 0 || int(rec.NumCols()) != numColumns {
-		return fmt.Errorf("record of %d rows and %d columns", n, rec.NumCols())
-	}
-	for i, col := range rec.Columns() {
-		f := rec.Schema().Field(i)
-		bad := func(format string, args ...any) error {
-			return fmt.Errorf("column %s: %s", f.Name, fmt.Sprintf(format, args...))
-		}
-		if err := validateData(col.Data(), f.Type, f.Nullable, n); err != nil {
-			return bad("%s", err)
-		}
-	}
-	return nil
+// Checker is Check for a table read a piece at a time and never held
+// whole: Add checks a record's rows, Finish the level index rule over
+// every run seen; AddLevels and LevelsViolation do the same for rows not
+// yet in a record, placed by the caller (a CSV file's lines). The zero
+// value is ready to use.
+type Checker struct {
+	ch   checker
+	runs runLevels
 }
 
-// validateData checks d (see validateRecord) against type t with length
-// n (-1: any length).
-func validateData(d arrow.ArrayData, t arrow.DataType, nullable bool, n int64) error {
-	if !arrow.TypeEqual(d.DataType(), t) {
-		return fmt.Errorf("type %s, want %s", d.DataType(), t)
+// Add checks rec's rows (rec must be a well-formed record with Schema).
+func (c *Checker) Add(rec arrow.Record) error { return c.ch.add(rec) }
+
+// Finish checks the level index rule over every record added.
+func (c *Checker) Finish() error { return c.ch.finish() }
+
+// AddLevels checks one row's level indices (a message when one is below
+// 1, else "") and counts them for run k, at place.
+func (c *Checker) AddLevels(k Key, lv *[NumLevels]int32, place int64) string {
+	if msg := levelError(lv); msg != "" {
+		return msg
 	}
-	length, off := int64(d.Len()), int64(d.Offset())
-	if n >= 0 && length != n {
-		return fmt.Errorf("%d values in a record of %d rows", length, n)
-	}
-	if length < 0 || off < 0 {
-		return fmt.Errorf("negative length %d or offset %d", length, off)
-	}
-	bufs := d.Buffers()
-	bufLen := func(j int) int64 {
-		if j >= len(bufs) || bufs[j] == nil {
-			return 0
-		}
-		return int64(bufs[j].Len())
-	}
-	if len(bufs) > 0 && bufs[0] != nil && bufLen(0)*8 < off+length {
-		return fmt.Errorf("validity bitmap of %d bytes for %d values", bufLen(0), off+length)
-	}
-	nulls := int64(d.NullN())
-	if nulls < 0 || nulls > length {
-		return fmt.Errorf("null count %d of %d values", nulls, length)
-	}
-	if nulls > 0 && (!nullable || bufLen(0) == 0) {
-		return fmt.Errorf("%d nulls in a column without nulls", nulls)
-	}
-	switch t := t.(type) {
-	case *arrow.DictionaryType:
-		dict := d.Dictionary()
-		if dict == nil {
-			return fmt.Errorf("dictionary array without a dictionary")
-		}
-		if err := validateData(dict, t.ValueType, false, -1); err != nil {
-			return fmt.Errorf("dictionary: %w", err)
-		}
-		if length == 0 {
-			return nil
-		}
-		if bufLen(1) < (off+length)*4 {
-			return fmt.Errorf("indices buffer of %d bytes for %d values", bufLen(1), off+length)
-		}
-		m := int32(dict.Len())
-		for j, v := range arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[off : off+length] {
-			if v < 0 || v >= m {
-				return fmt.Errorf("value %d: dictionary index %d outside a dictionary of %d values", j+1, v, m)
-			}
-		}
-	case *arrow.StringType:
-		if length == 0 {
-			return nil
-		}
-		if bufLen(1) < (off+length+1)*4 {
-			return fmt.Errorf("offsets buffer of %d bytes for %d values", bufLen(1), length)
-		}
-		offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[off : off+length+1]
-		data := bufLen(2)
-		if offs[0] < 0 {
-			return fmt.Errorf("string offset %d is negative", offs[0])
-		}
-		for j := 1; j < len(offs); j++ {
-			if offs[j] < offs[j-1] {
-				return fmt.Errorf("string offsets descend at value %d", j-1)
-			}
-		}
-		if int64(offs[len(offs)-1]) > data {
-			return fmt.Errorf("string offsets reach %d beyond %d data bytes", offs[len(offs)-1], data)
-		}
-	case *arrow.BooleanType:
-		if length > 0 && bufLen(1)*8 < off+length {
-			return fmt.Errorf("data buffer of %d bytes for %d values", bufLen(1), off+length)
-		}
-	case arrow.FixedWidthDataType:
-		if w := int64(t.BitWidth() / 8); length > 0 && bufLen(1) < (off+length)*w {
-			return fmt.Errorf("data buffer of %d bytes for %d values of %d bytes", bufLen(1), off+length, w)
-		}
-	default:
-		return fmt.Errorf("unexpected type %s", t)
-	}
-	return nil
+	c.runs.add(k, lv, place)
+	return ""
 }
+
+// LevelsViolation is the place and message of the row that breaks the
+// level index rule over the rows of AddLevels, or 0 and "".
+func (c *Checker) LevelsViolation() (place int64, msg string) { return c.runs.check() }

@@ -1,6 +1,10 @@
 package table
 
-import "strings"
+import (
+	"hash/fnv"
+	"math/bits"
+	"strings"
+)
 
 // keyIndex numbers benchmark run keys 0, 1, … in order of first
 // appearance, for the bookkeeping that readers and checks keep per run.
@@ -104,3 +108,42 @@ func (r *RunIDs) IDKeep(k Key) (id int32, isNew bool) { return r.add(k, false) }
 
 // Len is the number of runs.
 func (r *RunIDs) Len() int { return r.len() }
+
+// ShardOf is the shard (0 … n−1) benchmark run k belongs to when the work
+// is split n ways: with h the 64-bit FNV-1a hash of its project,
+// benchmark, params and mode (each followed by a NUL byte), it is
+// ⌊h·n / 2⁶⁴⌋, the high 64 bits of the 128-bit product h·n. Shard K of N
+// is thus the contiguous hash range [⌈K·2⁶⁴/N⌉, ⌈(K+1)·2⁶⁴/N⌉), for any
+// N, so a table written in hash order (WriteOptions.ByShard) holds each
+// shard in a stretch of row groups. The version is left out, so every
+// version of a benchmark lands in the same shard (optimize and compare
+// relate versions); the partition depends on nothing but the key, so it
+// is the same on every run and machine. n ≤ 1 gives 0.
+func ShardOf(k Key, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return shardOfHash(k.Hash(), n)
+}
+
+// Hash is the 64-bit FNV-1a hash of k's project, benchmark, params and
+// mode, each followed by a NUL byte (ShardOf's h; a table written by shard
+// records each row group's range of it).
+func (k Key) Hash() uint64 {
+	h := fnv.New64a()
+	for _, s := range []string{k.Project, k.Benchmark, k.Params, k.Mode} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// shardOfHash is ⌊h·n / 2⁶⁴⌋: the shard of n (n ≥ 1) whose hash range
+// holds h. It does not decrease as h grows.
+func shardOfHash(h uint64, n int) int {
+	hi, _ := bits.Mul64(h, uint64(n))
+	return int(hi)
+}
+
+// Clone copies k's strings, which may point into an Arrow buffer.
+func (k Key) Clone() Key { return cloneKey(k) }

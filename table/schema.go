@@ -59,20 +59,6 @@ const (
 // own time or throughput, as opposed to profiler or custom metrics).
 const Primary = "primary"
 
-// metadataSetups is the schema metadata key that holds the JSON-encoded
-// []Setup of a table written to Arrow IPC or Parquet.
-const metadataSetups = "benchtrim.setups"
-
-// metadataVersion is the schema metadata key holding the table format version.
-const metadataVersion = "benchtrim.table_version"
-
-// formatVersion is the version of the canonical table layout written by this
-// package: "2", whose string columns are dictionary-encoded (stringType).
-// Readers also take version "1" files, whose string columns are plain
-// strings, and dictionary-encode them as they read; other versions are
-// rejected.
-const formatVersion = "2"
-
 // stringType is the type of the table's string columns (project, version,
 // benchmark, params, mode, metric, unit, pair, source): dictionary-encoded
 // UTF-8 with int32 indices. These columns repeat a few values over
@@ -125,15 +111,6 @@ var schema = arrow.NewSchema([]arrow.Field{
 	{Name: ColSource, Type: stringType},
 	{Name: ColLine, Type: arrow.PrimitiveTypes.Int64},
 }, nil)
-
-// schemaV1 is schema of formatVersion "1": the string columns plain strings.
-var schemaV1 = func() *arrow.Schema {
-	fields := schema.Fields()
-	for _, i := range stringColumns {
-		fields[i].Type = arrow.BinaryTypes.String
-	}
-	return arrow.NewSchema(fields, nil)
-}()
 
 // stringColumns are the indices of the string columns, in schema order.
 var stringColumns = [...]int{idxProject, idxVersion, idxBenchmark, idxParams, idxMode, idxMetric, idxUnit, idxPair, idxSource}

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"sort"
@@ -486,5 +487,75 @@ func distinctBenchmarks(series []*Series) []string {
 			out = append(out, s.Benchmark)
 		}
 	}
+	return out
+}
+
+// Matches reports whether f keeps benchmark run k: its project, version,
+// benchmark name and shard (the metric and warmup flag are per row and not
+// checked here).
+func (f *Filter) Matches(k Key) bool {
+	if f.project != "" && k.Project != f.project || f.Version != "" && k.Version != f.Version {
+		return false
+	}
+	if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
+		return false
+	}
+	if f.Only != nil && !f.Only.has(k) {
+		return false
+	}
+	return f.Shards <= 1 || ShardOf(k, f.Shards) == f.Shard
+}
+
+// Unsharded is f without its shard: the selection of the whole run f is
+// a shard of.
+func (f Filter) Unsharded() Filter {
+	f.Shard, f.Shards = 0, 0
+	return f
+}
+
+// equal reports whether f and o are the same selection: equal fields,
+// regular expressions compared by their source text.
+func (f Filter) equal(o Filter) bool {
+	re := func(f Filter) string {
+		if f.Benchmark == nil {
+			return "\x00"
+		}
+		return f.Benchmark.String()
+	}
+	if re(f) != re(o) {
+		return false
+	}
+	if (f.Only == nil) != (o.Only == nil) || f.Only != nil && !maps.Equal(f.Only.m, o.Only.m) {
+		return false
+	}
+	f.Benchmark, o.Benchmark, f.Only, o.Only = nil, nil, nil, nil
+	return f == o
+}
+
+// Runs lists the benchmark runs with primary rows in t (warmup rows
+// included), in key order.
+func Runs(t *Table) []Key {
+	seen := map[Key]bool{}
+	for _, rec := range t.Records {
+		c := columnsOf(rec)
+		var last Key
+		have := false
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if c.metric.Value(i) != Primary {
+				continue
+			}
+			if k := c.key(i); !have || k != last {
+				last, have = k, true
+				if !seen[k] {
+					seen[cloneKey(k)] = true
+				}
+			}
+		}
+	}
+	out := make([]Key, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
 	return out
 }

@@ -1,7 +1,6 @@
 package table
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -88,28 +87,6 @@ func TestBuilderSetups(t *testing.T) {
 		}
 		if w := sortedSetups(want); !reflect.DeepEqual(tb.Setups, w) {
 			t.Fatalf("case %d: setups\n%+v\nwant\n%+v", c, tb.Setups, w)
-		}
-	}
-}
-
-// TestSetupsJSON: Stream's setup-at-a-time encoding of the footer is
-// json.Marshal's, for nil, empty, small and sampled (≥ 1024) slices.
-func TestSetupsJSON(t *testing.T) {
-	for _, n := range []int{-1, 0, 1, 5, 1023, 1024, 5000} {
-		var s []Setup
-		if n >= 0 {
-			s = make([]Setup, n)
-		}
-		for i := range s {
-			s[i] = Setup{Key: Key{Benchmark: fmt.Sprint("b<&>", i)}, Forks: i % 3, Env: map[string]string{"x": fmt.Sprint(i)}}
-		}
-		want, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := setupsJSON(s)
-		if err != nil || string(got) != string(want) {
-			t.Fatalf("%d setups: %.80q, %v; want %.80q", n, got, err, want)
 		}
 	}
 }

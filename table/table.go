@@ -162,6 +162,24 @@ func (t *Table) Rows(fn func(r *Row) error) error {
 	return nil
 }
 
+// Columns reads the rows of one record of the canonical schema (Schema):
+// a record of a Table or a Builder, or one a table file holds. Its strings
+// point into the record's buffers (Key.Clone copies a key).
+type Columns struct{ c *columns }
+
+// ColumnsOf gives access to rec's rows; rec has the canonical schema.
+func ColumnsOf(rec arrow.Record) Columns { return Columns{columnsOf(rec)} }
+
+// Key is row i's benchmark run.
+func (c Columns) Key(i int) Key { return c.c.key(i) }
+
+// Row sets *r to row i.
+func (c Columns) Row(i int, r *Row) { c.c.row(i, r) }
+
+// Schema is the canonical table's Arrow schema, without metadata: the
+// columns Builder writes, in the order Columns reads them.
+func Schema() *arrow.Schema { return schema }
+
 // columns gives typed access to one record's columns.
 type columns struct {
 	project, version, benchmark, params, mode strCol
@@ -294,27 +312,4 @@ func (c *columns) row(i int, r *Row) {
 	if c.startNs.IsValid(i) && c.endNs.IsValid(i) {
 		r.StartNs, r.EndNs, r.HasTime = c.startNs.Value(i), c.endNs.Value(i), true
 	}
-}
-
-// checkSchema reports whether s has the canonical columns in order, with
-// nulls allowed only where schema allows them: the columns of schema, or
-// of format version 1 (plain string columns; see canonicalRecord).
-func checkSchema(s *arrow.Schema) error {
-	if len(s.Fields()) != numColumns {
-		return fmt.Errorf("not a benchtrim table: %d columns, want %d", len(s.Fields()), numColumns)
-	}
-	v1 := arrow.TypeEqual(s.Field(idxProject).Type, arrow.BinaryTypes.String)
-	for i, f := range schema.Fields() {
-		if v1 {
-			f = schemaV1.Field(i)
-		}
-		g := s.Field(i)
-		if g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
-			return fmt.Errorf("not a benchtrim table: column %d is %s %s, want %s %s", i+1, g.Name, g.Type, f.Name, f.Type)
-		}
-		if g.Nullable && !f.Nullable {
-			return fmt.Errorf("not a benchtrim table: column %d (%s) is nullable", i+1, g.Name)
-		}
-	}
-	return nil
 }

@@ -2,18 +2,12 @@ package table
 
 import (
 	"fmt"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
@@ -59,30 +53,6 @@ func buildSample(t *testing.T, mem memory.Allocator, batch int) *Table {
 	return b.Finish()
 }
 
-// TestSetupsSidecarWithoutName: a setups sidecar written before
-// Setup.Name (no name column) still reads, with the names empty; one with
-// the column reads its names.
-func TestSetupsSidecarWithoutName(t *testing.T) {
-	v1 := strings.Join(setupsHeaderV1, ",") + "\n" + "p,v1,b.A,n=1,avgt,jmh,1.37,2,5,1000000000,0,0,false,0,0,0,0,0,0,jvm=/usr/bin/java,f.json:$[0]\n"
-	got, err := readSetupsCSV(strings.NewReader(v1), "old.setups.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []Setup{{Key: Key{"p", "v1", "b.A", "n=1", "avgt"}, Tool: "jmh", ToolVersion: "1.37", Forks: 2, WarmupIterations: 5, WarmupTimeNs: 1e9,
-		Env: map[string]string{"jvm": "/usr/bin/java"}, Source: "f.json:$[0]"}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("old sidecar: %+v, want %+v", got, want)
-	}
-	v2 := strings.Join(setupsHeader, ",") + "\n" + "p,v1,BenchmarkSum/slow,n=1000,go,go,,1,0,0,0,0,false,0,0,0,0,0,0,,g.txt:4,BenchmarkSum/n=1000/slow\n"
-	if got, err = readSetupsCSV(strings.NewReader(v2), "new.setups.csv"); err != nil || len(got) != 1 || got[0].Name != "BenchmarkSum/n=1000/slow" {
-		t.Errorf("sidecar with names: %+v, %v", got, err)
-	}
-	bad := "project,version\n"
-	if _, err := readSetupsCSV(strings.NewReader(bad), "bad.setups.csv"); err == nil || !strings.Contains(err.Error(), "bad.setups.csv:1: header is") {
-		t.Errorf("bad header: %v", err)
-	}
-}
-
 func rowsOf(t *testing.T, tab *Table) []Row {
 	t.Helper()
 	var out []Row
@@ -123,87 +93,6 @@ func sameRows(a, b []Row) bool {
 		}
 	}
 	return true
-}
-
-func TestRoundTrip(t *testing.T) {
-	for _, tc := range []struct {
-		ext string
-		opt WriteOptions
-	}{
-		{".arrow", WriteOptions{}}, {".arrow", WriteOptions{ArrowCompression: "zstd"}},
-		{".parquet", WriteOptions{}}, {".parquet", WriteOptions{ParquetCompression: "zstd"}}, {".parquet", WriteOptions{ParquetCompression: "none"}},
-		{".csv", WriteOptions{}},
-	} {
-		ext := tc.ext
-		t.Run(ext+tc.opt.ArrowCompression+tc.opt.ParquetCompression, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			tab := buildSample(t, mem, 3) // several batches
-			defer tab.Release()
-			if len(tab.Records) != 3 {
-				t.Errorf("records = %d, want 3 batches of <= 3 rows", len(tab.Records))
-			}
-			path := filepath.Join(t.TempDir(), "out"+ext)
-			if err := writeFileWith(path, tab, tc.opt); err != nil {
-				t.Fatal(err)
-			}
-			if ext == ".csv" {
-				// +Inf as inf, the spelling DuckDB's sniffer reads as a double.
-				if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), ",inf,inf,") || strings.Contains(string(b), "Inf") {
-					t.Errorf("the CSV should spell +Inf inf (err %v):\n%s", err, b)
-				}
-			}
-			back, err := ReadFile(path, mem)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer back.Release()
-			want, got := rowsOf(t, tab), rowsOf(t, back)
-			if !sameRows(want, got) {
-				t.Errorf("rows differ after round trip\nwant %+v\ngot  %+v", want, got)
-			}
-			if !reflect.DeepEqual(tab.Setups, back.Setups) {
-				t.Errorf("setups differ\nwant %+v\ngot  %+v", tab.Setups, back.Setups)
-			}
-			// scanFile hands on the same rows, record by record, and the
-			// same setups; it leaks nothing.
-			var scanned Table
-			setups, err := scanFile(path, mem, func(rec arrow.Record) error {
-				rec.Retain()
-				scanned.Records = append(scanned.Records, rec)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := rowsOf(t, &scanned); !sameRows(want, got) || !reflect.DeepEqual(setups, back.Setups) {
-				t.Errorf("ScanFile: rows or setups differ from ReadFile's\nwant %+v\ngot  %+v", want, got)
-			}
-			scanned.Release()
-			s := back.Setup(Key{"p", "v1", "b.A", "n=1", "avgt"})
-			if s == nil || s.Forks != 2 || s.MeasurementIterations != 2 || s.Env["jvm"] != "/usr/bin/java" {
-				t.Errorf("merged setup = %+v", s)
-			}
-		})
-	}
-}
-
-func TestReadCSVErrorsNameTheLine(t *testing.T) {
-	mem := memory.NewGoAllocator()
-	tab := buildSample(t, mem, 0)
-	defer tab.Release()
-	path := filepath.Join(t.TempDir(), "t.csv")
-	if err := WriteFile(path, tab); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(path)
-	lines := strings.Split(string(data), "\n")
-	lines[2] = strings.Replace(lines[2], ",1.25,", ",one,", 1)
-	os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
-	_, err := ReadFile(path, mem)
-	if err == nil || !strings.Contains(err.Error(), "t.csv:3: column value") {
-		t.Errorf("err = %v, want t.csv:3: column value …", err)
-	}
 }
 
 func TestCollectGroupsAndSorts(t *testing.T) {
@@ -367,61 +256,6 @@ func TestStretchEnd(t *testing.T) {
 	}
 	if ends < n {
 		t.Fatalf("only %d of %d rows end before the record does", ends, 2*n)
-	}
-}
-
-// TestReadParquetOfOtherWriters writes a table with Arrow's pqarrow writer
-// (the stored Arrow schema, its metadata and the setups, as a tool that
-// rewrote a benchtrim table with Arrow would) in layouts benchtrim's own
-// writer does not use: plain and dictionary pages, data pages v2, small
-// pages, several row groups, each codec. ReadFile (arrowio.ParquetColumn)
-// must give the rows and setups of the table.
-func TestReadParquetOfOtherWriters(t *testing.T) {
-	mem := memory.NewGoAllocator()
-	tab := buildSample(t, mem, 4)
-	defer tab.Release()
-	sch, err := tab.schemaWithMetadata()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name  string
-		props []parquet.WriterProperty
-	}{
-		{"dictionary", nil},
-		{"plain-v2-zstd", []parquet.WriterProperty{parquet.WithDictionaryDefault(false), parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithCompression(compress.Codecs.Zstd)}},
-		{"small-pages-snappy", []parquet.WriterProperty{parquet.WithDataPageSize(64), parquet.WithMaxRowGroupLength(3), parquet.WithCompression(compress.Codecs.Snappy)}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "t.parquet")
-			f, err := os.Create(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w, err := pqarrow.NewFileWriter(sch, f, parquet.NewWriterProperties(tc.props...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, rec := range tab.Records {
-				if err := w.Write(rec); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			back, err := ReadFile(path, mem)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer back.Release()
-			if want, got := rowsOf(t, tab), rowsOf(t, back); !sameRows(want, got) {
-				t.Errorf("rows differ\nwant %+v\ngot  %+v", want, got)
-			}
-			if !reflect.DeepEqual(tab.Setups, back.Setups) {
-				t.Errorf("setups %+v, want %+v", back.Setups, tab.Setups)
-			}
-		})
 	}
 }
 

@@ -183,7 +183,7 @@ func (a *Analysis) Frame(name string) (*reports.Frame, error) {
 }
 
 // SplitByName reports whether Run can run on the parts of an input
-// split by benchmark name (table.NameGroupOf; Options.Part): not when a
+// split by benchmark name (tablefile.NameGroupOf; Options.Part): not when a
 // row (Row) or the sides (Col colConfig, /KEY) relate runs of different
 // names or need the whole input's labels.
 func (o *Options) SplitByName() bool {

@@ -2,16 +2,18 @@ package compare
 
 import (
 	"bytes"
-	"github.com/benchtrim/benchtrim/estimate"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/estimate"
+
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // goBench writes go test -bench result lines (ns/op) of the benchmarks
@@ -141,15 +143,15 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 			// The parts as benchtrim compare makes them: the inputs
 			// spooled, grouped by name, read a chunk of groups at a time
 			// (A/size=4096 and A/size=64, then B).
-			var spools []*table.Spool
+			var spools []*tablefile.Spool
 			wholes := []*table.Table{goBench(t, "v1", allNames, oldValues), goBench(t, "v2", allNames, newValues)}
 			for _, whole := range wholes {
-				sp, err := table.NewSpool(t.TempDir(), nil)
+				sp, err := tablefile.NewSpool(t.TempDir(), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { sp.Close() })
-				sp.GroupBy(table.NameGroupOf)
+				sp.GroupBy(tablefile.NameGroupOf)
 				for _, rec := range whole.Records {
 					if err := sp.Add(rec); err != nil {
 						t.Fatal(err)
@@ -157,7 +159,7 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 				}
 				spools = append(spools, sp)
 			}
-			chunks := table.JointChunks(20, spools...)
+			chunks := tablefile.JointChunks(20, spools...)
 			if len(chunks) != len(parts) {
 				t.Fatalf("%d chunks, want %d", len(chunks), len(parts))
 			}

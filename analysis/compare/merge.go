@@ -9,7 +9,7 @@ import (
 // benchmarks (the parts of a split run, equal sides, metric and options)
 // into the report compareSets gives on their union: results and unmatched
 // benchmarks sorted by name, as match sorts them, each with its input
-// position (the same in every part of a spooled input: table.Spool.Read),
+// position (the same in every part of a spooled input: tablefile.Spool.Read),
 // by which the text and the data table order them. Every result is a
 // function of its own benchmark's runs and of the seed (its resamples
 // draw from the stream named by the benchmark), so the merged report

@@ -87,7 +87,7 @@ type Options struct {
 	Repeats int
 	// Part marks a run on one part of an input split by benchmark name
 	// (every run of a name, on every side, in one part: the chunks of
-	// table.NameGroupOf): the checks on the whole input (a filter that
+	// tablefile.NameGroupOf): the checks on the whole input (a filter that
 	// keeps nothing, a selector that matches no run, a wanted metric no
 	// part holds) are left to MergeAnalyses.
 	Part bool

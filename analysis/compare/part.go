@@ -10,7 +10,7 @@ import (
 
 // part is Run's work on one part of an input split by benchmark name
 // (every run of a benchmark name, on both sides, in one part: the chunks
-// of a spooled input, table.NameGroupOf), for MergeAnalyses.
+// of a spooled input, tablefile.NameGroupOf), for MergeAnalyses.
 type part struct {
 	// Metrics are the metrics the part's tables hold (Metrics with no
 	// wanted list).

@@ -12,7 +12,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/estimate"
 	"github.com/benchtrim/benchtrim/table"
-	"github.com/benchtrim/benchtrim/table/tabletest"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // mergeTable is a generated table with everything Merge recombines:

@@ -19,6 +19,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // synthTable builds the canonical table of cfg's suite (instance 1, trial
@@ -135,7 +136,7 @@ func sampleHeap() (peak *uint64, stop func()) {
 
 // BenchmarkTrimChunked times what benchtrim trim does with an input larger
 // than --max-rows: the suite of BenchmarkTrimSuite (same sizes, same
-// BENCHTRIM_TRIM_SCALE) goes into a table.Spool as it is generated, never
+// BENCHTRIM_TRIM_SCALE) goes into a tablefile.Spool as it is generated, never
 // whole in memory, and Run analyses it a chunk of at most
 // BENCHTRIM_TRIM_MAX_ROWS rows (default 1.5 M, the CLI's default) at a
 // time; Merge combines the chunks. It reports benchmarks/s, chunks and
@@ -162,7 +163,7 @@ func BenchmarkTrimChunked(b *testing.B) {
 	start := time.Now()
 	chunks := 0
 	for i := 0; i < b.N; i++ {
-		sp, err := table.NewSpool(b.TempDir(), nil)
+		sp, err := tablefile.NewSpool(b.TempDir(), nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/table"
-	"github.com/benchtrim/benchtrim/table/tabletest"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // mergeSuite is a table with every path Merge combines: project "long"

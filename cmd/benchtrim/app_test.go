@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 func init() {
@@ -81,7 +81,7 @@ func TestIngestWritesEveryTableFormat(t *testing.T) {
 				t.Errorf("%s: summary lacks %q:\n%s", ext, want, stdout)
 			}
 		}
-		tab, err := table.ReadFile(out, nil)
+		tab, err := tablefile.ReadFile(out, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

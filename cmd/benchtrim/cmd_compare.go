@@ -11,6 +11,7 @@ import (
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 func compareCommand() *cli.Command {
@@ -75,7 +76,7 @@ func runCompare(c *cli.Context, opt compare.Options) error {
 	if err := cliapp.CheckOutputs(slices.Concat(inputs...), cliapp.Output(c, "output", outpath.Data)); err != nil {
 		return err
 	}
-	rep, release, err := cliapp.RunChunkedSides(c, "compare", inputs, table.NameGroupOf, opt.SplitByName(),
+	rep, release, err := cliapp.RunChunkedSides(c, "compare", inputs, tablefile.NameGroupOf, opt.SplitByName(),
 		func(tabs []*table.Table, part bool, progress func(int)) (*compare.Analysis, error) {
 			o := opt
 			o.Progress, o.Part = progress, part

@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/arrowio"
-	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 func ingestCommand() *cli.Command {
@@ -35,5 +35,5 @@ func runIngest(c *cli.Context) error {
 		return err
 	}
 	return cliapp.IngestTable(c, c.Args().Slice(), out,
-		table.WriteOptions{ArrowCompression: c.String("arrow-compression"), ParquetCompression: c.String("parquet-compression"), ByShard: c.Bool("by-shard")})
+		tablefile.WriteOptions{ArrowCompression: c.String("arrow-compression"), ParquetCompression: c.String("parquet-compression"), ByShard: c.Bool("by-shard")})
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
-	"github.com/benchtrim/benchtrim/table/tabletest"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 var dumpColumns = flag.Bool("dump-columns", false, "TestColumnVocabulary: print every data output's columns as dictionary rows")

@@ -16,7 +16,7 @@ import (
 // (the duetprocess CSV is written by the duet tool chain), so the table file
 // is this format's round trip. The hand-made mixed.csv (three hosts, 0- and
 // 1-based suites, all three types) and the generated duet preset are read
-// and written as .arrow, .parquet and .csv; table.ReadFile gives back every
+// and written as .arrow, .parquet and .csv; tablefile.ReadFile gives back every
 // row (pair, start_ns and end_ns included) and every setup (the Env keys
 // of instances, runs and the iteration offset).
 func TestRoundTripThroughTableFiles(t *testing.T) {

@@ -11,12 +11,13 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // TestRoundTripThroughTableFiles reads JMH files (avgt, sample-mode
 // histograms, JMH 1.37 sample, thrpt with GC secondary metrics whose
 // ns_per_op is NaN) and writes the table as .arrow, .parquet and .csv:
-// table.ReadFile gives back every row, all columns, and every setup.
+// tablefile.ReadFile gives back every row, all columns, and every setup.
 // JMH has no writer, so the table file is this format's round trip. The
 // table read back from .arrow is also compared with the independent
 // encoding/json count of the file (checkAgainstTree), so the values are
@@ -39,11 +40,11 @@ func TestRoundTripThroughTableFiles(t *testing.T) {
 			ingesttest.CheckTableFiles(t, tab)
 
 			arrowFile := filepath.Join(t.TempDir(), "t.arrow")
-			if err := table.WriteFile(arrowFile, tab); err != nil {
+			if err := tablefile.WriteFile(arrowFile, tab); err != nil {
 				t.Fatal(err)
 			}
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			back, err := table.ReadFile(arrowFile, mem)
+			back, err := tablefile.ReadFile(arrowFile, mem)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -404,7 +404,7 @@ func BenchmarkReadJMH(b *testing.B) {
 }
 
 // TestJMHRoundTripThroughTableFiles writes Java-layout tables as .arrow,
-// .parquet and .csv: table.ReadFile gives back every row, column and setup
+// .parquet and .csv: tablefile.ReadFile gives back every row, column and setup
 // (params, mode sample and the JMH version included).
 func TestJMHRoundTripThroughTableFiles(t *testing.T) {
 	for _, path := range []string{"testdata/jmh_good.csv", "testdata/laaber_demo-01_10_07-jmh121.csv", "testdata/jmh_ragged.csv"} {

@@ -12,12 +12,12 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
-	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // TestRoundTripThroughTableFiles reads µOpTime files (a regular and a
 // ragged generated suite, and the reader's own good.csv and ragged.csv)
-// and writes the table as .arrow, .parquet and .csv: table.ReadFile gives
+// and writes the table as .arrow, .parquet and .csv: tablefile.ReadFile gives
 // back every row, all columns, and every setup. µOpTime CSV has no writer,
 // so the table file is this format's round trip. The rows read back from
 // .parquet are also compared with the CSV as encoding/csv splits it
@@ -41,11 +41,11 @@ func TestRoundTripThroughTableFiles(t *testing.T) {
 			ingesttest.CheckTableFiles(t, tab)
 
 			pq := filepath.Join(t.TempDir(), "t.parquet")
-			if err := table.WriteFile(pq, tab); err != nil {
+			if err := tablefile.WriteFile(pq, tab); err != nil {
 				t.Fatal(err)
 			}
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			back, err := table.ReadFile(pq, mem)
+			back, err := tablefile.ReadFile(pq, mem)
 			if err != nil {
 				t.Fatal(err)
 			}

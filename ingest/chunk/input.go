@@ -1,7 +1,7 @@
 // Package chunk runs an analysis on inputs larger than memory allows,
 // with one runner, Run: it reads each list of input files
 // (ingest.Stream), holds the rows in memory while they total at most a
-// row bound, and past it moves them to a table.Spool (an unlinked scratch
+// row bound, and past it moves them to a tablefile.Spool (an unlinked scratch
 // file in $TMPDIR) and runs the analysis on chunks of whole groups of
 // benchmark runs one at a time, merging the chunks' reports. The Arrow
 // records' lifetimes (Retain, Release) are this package's business, not
@@ -14,15 +14,16 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // inputOptions say what an input keeps and where it spills.
 type inputOptions struct {
 	// MaxRows is how many rows are held in memory before the input
 	// spills to a spool, and the most rows a spooled group may have
-	// (table.Spool.LimitGroups; math.MaxInt64: no bound, never spilled).
+	// (tablefile.Spool.LimitGroups; math.MaxInt64: no bound, never spilled).
 	MaxRows int64
-	// Group is the spool's grouping (table.Spool.GroupBy); nil: the
+	// Group is the spool's grouping (tablefile.Spool.GroupBy); nil: the
 	// spool's own, every version of a benchmark together.
 	Group func(table.Key) table.Key
 	// Keep is LimitGroups' keep: only groups with a run it accepts are
@@ -30,12 +31,12 @@ type inputOptions struct {
 	Keep func(table.Key) bool
 	// Select, when set, keeps only the rows of Metric ("" for
 	// table.Primary) and, with Part set, of Part's own runs
-	// (table.MetricRows); records held in memory are then compacted
-	// copies (table.Compact), not slices pinning the other rows.
+	// (tablefile.MetricRows); records held in memory are then compacted
+	// copies (tablefile.Compact), not slices pinning the other rows.
 	Select bool
 	Metric string
-	// Part, when set, notes every record (table.ShardPart.Note).
-	Part *table.ShardPart
+	// Part, when set, notes every record (tablefile.ShardPart.Note).
+	Part *tablefile.ShardPart
 }
 
 // An input is the records of one list of input files as they are read.
@@ -45,7 +46,7 @@ type input struct {
 	in    func(table.Key) bool
 	held  []arrow.Record
 	rows  int64
-	spool *table.Spool
+	spool *tablefile.Spool
 }
 
 // newInput returns an empty input with options opt.
@@ -69,12 +70,12 @@ func (in *input) Add(rec arrow.Record) error {
 		return in.add(rec)
 	}
 	var err error
-	for _, r := range table.MetricRows(rec, in.opt.Metric, in.in) {
+	for _, r := range tablefile.MetricRows(rec, in.opt.Metric, in.in) {
 		if err == nil && in.spool == nil && r.NumRows() < rec.NumRows() {
 			// A slice held in memory would keep its record's rows of
 			// every other metric alive: keep a copy of its own.
 			var c arrow.Record
-			if c, err = table.Compact(r, nil); err == nil {
+			if c, err = tablefile.Compact(r, nil); err == nil {
 				r.Release()
 				r = c
 			}
@@ -106,14 +107,14 @@ func (in *input) add(rec arrow.Record) error {
 func (in *input) Rows() int64 { return in.rows }
 
 // Spool is the input's spool, nil while its rows are held in memory.
-func (in *input) Spool() *table.Spool { return in.spool }
+func (in *input) Spool() *tablefile.Spool { return in.spool }
 
 // Spill moves the held records to a new spool (a no-op once spooled).
 func (in *input) Spill() error {
 	if in.spool != nil {
 		return nil
 	}
-	sp, err := table.NewSpool("", nil)
+	sp, err := tablefile.NewSpool("", nil)
 	if err != nil {
 		return err
 	}

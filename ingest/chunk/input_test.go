@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // testTable is two benchmarks of one version, each with rows primary
@@ -92,7 +93,7 @@ func TestInputSpills(t *testing.T) {
 			break
 		}
 	}
-	if _, ok := err.(*table.GroupTooLargeError); !ok {
-		t.Errorf("groups of 50 rows, bound 40: error %v, want a *table.GroupTooLargeError", err)
+	if _, ok := err.(*tablefile.GroupTooLargeError); !ok {
+		t.Errorf("groups of 50 rows, bound 40: error %v, want a *tablefile.GroupTooLargeError", err)
 	}
 }

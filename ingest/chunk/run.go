@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // Source is one list of input files of a run: one table of Run's
@@ -18,7 +19,7 @@ type Source struct {
 	// Done, when set, is called with what was read once Files are read
 	// without error, and the part of Keep's shard read (nil without a
 	// shard): a command prints its input summary.
-	Done func(st *ingest.Streamed, shard *table.ShardPart)
+	Done func(st *ingest.Streamed, shard *tablefile.ShardPart)
 }
 
 // Inputs are what Run reads and how it cuts them.
@@ -27,12 +28,12 @@ type Inputs struct {
 	// Keep, when set (only with one source), selects the rows the
 	// analysis reads: those of Keep.Metric (the primary one when unset)
 	// of Keep's shard's runs, a shard reading of tables written by shard
-	// only its own row groups (table.ShardPart); chunks then hold only
-	// groups with a run Keep matches (table.Spool.Chunks). Without it
+	// only its own row groups (tablefile.ShardPart); chunks then hold only
+	// groups with a run Keep matches (tablefile.Spool.Chunks). Without it
 	// every row is kept and the sources are cut jointly
-	// (table.JointChunks), each chunk a table per source.
+	// (tablefile.JointChunks), each chunk a table per source.
 	Keep *table.Filter
-	// Group is the spools' grouping (table.Spool.GroupBy; nil: every
+	// Group is the spools' grouping (tablefile.Spool.GroupBy; nil: every
 	// version of a benchmark together).
 	Group func(table.Key) table.Key
 	// Chunking, when set, is told how many rows were read and into how
@@ -54,9 +55,9 @@ type Chunk struct {
 // Run reads the sources in order (ingest.Stream) and
 // runs run on their tables. While they total at most maxRows rows (maxRows <= 0:
 // no bound) run is called once, on the tables in memory. A larger input
-// is spooled (table.Spool, a scratch file in $TMPDIR), cut into chunks of
+// is spooled (tablefile.Spool, a scratch file in $TMPDIR), cut into chunks of
 // whole groups of at most maxRows rows (a group of more is a
-// *table.GroupTooLargeError), and run is called on each chunk in turn,
+// *tablefile.GroupTooLargeError), and run is called on each chunk in turn,
 // its tables read back from the spools; merge combines the chunks'
 // reports. Each group's result depends only on its own rows and its
 // key's random streams, so the merged report is the one a run on the
@@ -73,7 +74,7 @@ func Run[R any](inputs Inputs, maxRows int64,
 	if maxRows <= 0 {
 		maxRows = math.MaxInt64
 	}
-	var part *table.ShardPart
+	var part *tablefile.ShardPart
 	iopt := inputOptions{MaxRows: maxRows, Group: inputs.Group}
 	if k := inputs.Keep; k != nil {
 		if len(inputs.Sources) != 1 {
@@ -130,7 +131,7 @@ func Run[R any](inputs Inputs, maxRows int64,
 		rep, err = run(tabs, Chunk{All: all})
 		return rep, release, err
 	}
-	spools := make([]*table.Spool, len(in))
+	spools := make([]*tablefile.Spool, len(in))
 	for i, s := range in {
 		if err := s.Spill(); err != nil {
 			return rep, release, err
@@ -155,7 +156,7 @@ func Run[R any](inputs Inputs, maxRows int64,
 			chunks = append(chunks, [][]int{ch})
 		}
 	} else {
-		chunks = table.JointChunks(maxRows, spools...)
+		chunks = tablefile.JointChunks(maxRows, spools...)
 	}
 	if inputs.Chunking != nil {
 		inputs.Chunking(rows, len(chunks))
@@ -193,11 +194,11 @@ func Run[R any](inputs Inputs, maxRows int64,
 
 // shardPart is the part of the input a run with filter keep reads: nil
 // unless keep selects a shard.
-func shardPart(keep table.Filter) *table.ShardPart {
+func shardPart(keep table.Filter) *tablefile.ShardPart {
 	if keep.Shards <= 1 {
 		return nil
 	}
-	return &table.ShardPart{Shard: keep.Shard, Shards: keep.Shards, Metric: keep.Metric}
+	return &tablefile.ShardPart{Shard: keep.Shard, Shards: keep.Shards, Metric: keep.Metric}
 }
 
 // emptyShard is the *table.EmptyShardError of a run with filter keep on

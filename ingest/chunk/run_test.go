@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // call is what one run of Run's analysis saw.
@@ -42,7 +43,7 @@ func runCalls(t *testing.T, in Inputs, maxRows int64) []call {
 // two sources past the bound together are cut jointly, a table each.
 func TestRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "in.parquet")
-	if err := table.WriteFile(path, testTable(t, 25)); err != nil {
+	if err := tablefile.WriteFile(path, testTable(t, 25)); err != nil {
 		t.Fatal(err)
 	}
 	one := []Source{{Files: []string{path}}}
@@ -66,11 +67,11 @@ func TestRun(t *testing.T) {
 	}
 
 	two := []Source{{Files: []string{path}}, {Files: []string{path}}}
-	if got := runCalls(t, Inputs{Sources: two, Group: table.NameGroupOf}, 200); len(got) != 1 || len(got[0].rows) != 2 || got[0].ch.N != 0 {
+	if got := runCalls(t, Inputs{Sources: two, Group: tablefile.NameGroupOf}, 200); len(got) != 1 || len(got[0].rows) != 2 || got[0].ch.N != 0 {
 		t.Errorf("two sources, bound 200: calls %+v, want one on both tables", got)
 	}
 	// Each source is held (100 rows), the two are over the bound.
-	got = runCalls(t, Inputs{Sources: two, Group: table.NameGroupOf}, 150)
+	got = runCalls(t, Inputs{Sources: two, Group: tablefile.NameGroupOf}, 150)
 	if len(got) != 2 {
 		t.Fatalf("two sources, bound 150: calls %+v, want 2 chunks", got)
 	}

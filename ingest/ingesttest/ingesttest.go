@@ -19,6 +19,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // Read runs f.Read on r into a fresh table built in batches of 16 rows (so
@@ -266,8 +267,8 @@ func DiffRows(want, got []table.Row) string {
 }
 
 // CheckTableFiles writes tab as each canonical table file (.arrow,
-// .parquet, and .csv with its .setups.csv sidecar) with table.WriteFile,
-// reads it back with table.ReadFile and fails the test unless every row
+// .parquet, and .csv with its .setups.csv sidecar) with tablefile.WriteFile,
+// reads it back with tablefile.ReadFile and fails the test unless every row
 // (all columns, DiffRows) and every setup (reflect.DeepEqual) is the same.
 func CheckTableFiles(t *testing.T, tab *table.Table) {
 	t.Helper()
@@ -277,11 +278,11 @@ func CheckTableFiles(t *testing.T, tab *table.Table) {
 	}
 	for _, ext := range []string{".arrow", ".parquet", ".csv"} {
 		path := filepath.Join(t.TempDir(), "table"+ext)
-		if err := table.WriteFile(path, tab); err != nil {
+		if err := tablefile.WriteFile(path, tab); err != nil {
 			t.Fatalf("%s: %v", ext, err)
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		back, err := table.ReadFile(path, mem)
+		back, err := tablefile.ReadFile(path, mem)
 		if err != nil {
 			t.Fatalf("%s: %v", ext, err)
 		}

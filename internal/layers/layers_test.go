@@ -10,7 +10,8 @@ import (
 const module = "github.com/benchtrim/benchtrim"
 
 // layerOf is the layer of a package of the module, by path (longest prefix
-// first), from the ground up. A package may import packages of its own
+// first, whole path segments: table/tabletest is in table's layer, tablefile
+// is not), from the ground up. A package may import packages of its own
 // layer or below, never above (tests may import anything). internal/ is
 // the ground floor: what every layer may use, importing nothing of the
 // module but other ground-floor packages.
@@ -22,19 +23,21 @@ var layers = []struct {
 	{"estimate", 0},
 	{"changepoint", 0},
 	{"table", 1},
-	{"reports/report", 5},
-	{"reports", 2},
-	{"ingest", 3},
-	{"format", 4},
-	{"analysis", 5},
-	{"cmd/", 6},
-	{"deploy", 6},
+	{"tablefile", 2},
+	{"reports/report", 6},
+	{"reports", 3},
+	{"ingest", 4},
+	{"format", 5},
+	{"analysis", 6},
+	{"cmd/", 7},
+	{"deploy", 7},
 }
 
 func layerOf(path string) (int, bool) {
 	rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
 	for _, l := range layers {
-		if rel == strings.TrimSuffix(l.prefix, "/") || strings.HasPrefix(rel, l.prefix) {
+		p := strings.TrimSuffix(l.prefix, "/")
+		if rel == p || strings.HasPrefix(rel, p+"/") {
 			return l.layer, true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest/chunk"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // runChunked is runOnTable for an analyzer whose reports merge (its
@@ -50,11 +51,11 @@ func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 
 // RunChunkedSides is runChunked for an analysis of several inputs read
 // as tables of their own (compare's base and test files), which relates
-// their runs by group (compare: table.NameGroupOf, the benchmark name):
+// their runs by group (compare: tablefile.NameGroupOf, the benchmark name):
 // chunk.Run reads each list of files; when they hold at most --max-rows
 // rows in all, or split is false, run gets their tables in memory (part
 // false); else a chunk of groups at a time, each chunk's tables read from
-// every input's spool (table.JointChunks; part true), and the chunks'
+// every input's spool (tablefile.JointChunks; part true), and the chunks'
 // results are merged. The caller defers release.
 func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, group func(table.Key) table.Key, split bool,
 	run func(tabs []*table.Table, part bool, progress func(total int)) (R, error),
@@ -108,7 +109,7 @@ func source(c *cli.Context, files []string) (src chunk.Source, end func()) {
 			done = d
 			return opt, err
 		},
-		Done: func(st *ingest.Streamed, part *table.ShardPart) {
+		Done: func(st *ingest.Streamed, part *tablefile.ShardPart) {
 			end()
 			if !GlobalsOf(c).Quiet {
 				st.Report.WriteKinds(c.App.ErrWriter)
@@ -143,7 +144,7 @@ func countStdin(inputs [][]string) int {
 // sayShardRead says on stderr how many rows of the input's tables written
 // by shard part's read skipping other shards' row groups (nothing when
 // there were none).
-func sayShardRead(c *cli.Context, part *table.ShardPart) {
+func sayShardRead(c *cli.Context, part *tablefile.ShardPart) {
 	if part == nil || part.Rows == 0 {
 		return
 	}
@@ -151,10 +152,10 @@ func sayShardRead(c *cli.Context, part *table.ShardPart) {
 		commandName(c), part.Shard, part.Shards, part.RowsRead, part.Rows)
 }
 
-// tooLarge adds to a *table.GroupTooLargeError (a benchmark group of more
+// tooLarge adds to a *tablefile.GroupTooLargeError (a benchmark group of more
 // rows than --max-rows) what the user can do about it.
 func tooLarge(err error) error {
-	var big *table.GroupTooLargeError
+	var big *tablefile.GroupTooLargeError
 	if !errors.As(err, &big) {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // errNoRows is ingest's "no result": the inputs hold no benchmark row, so
@@ -17,10 +18,10 @@ import (
 var errNoRows = errors.New("no benchmark result in the input; no table written")
 
 // IngestTable is benchtrim ingest's body: it streams the rows of paths
-// into the table file out as they are read (table.Stream, so memory does
+// into the table file out as they are read (tablefile.Stream, so memory does
 // not grow with the input), printing a line per input file and the input
 // summary (ingest.WriteStats), then "wrote OUT".
-func IngestTable(c *cli.Context, paths []string, out string, opt table.WriteOptions) error {
+func IngestTable(c *cli.Context, paths []string, out string, opt tablefile.WriteOptions) error {
 	w := c.App.Writer
 	ropt, done, err := streamOptions(c, paths, nil)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/linecap"
 	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -139,7 +140,7 @@ func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Summary, 
 // (ingest.Stream) of part's shard of tables written by shard (part nil
 // reads all), with a progress bar
 // of the files read that done ends (done may be called more than once).
-func streamOptions(c *cli.Context, paths []string, part *table.ShardPart) (opt ingest.ReadOptions, done func(), err error) {
+func streamOptions(c *cli.Context, paths []string, part *tablefile.ShardPart) (opt ingest.ReadOptions, done func(), err error) {
 	if len(paths) == 0 {
 		return opt, nil, fmt.Errorf("no input files")
 	}

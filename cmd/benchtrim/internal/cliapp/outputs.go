@@ -9,7 +9,7 @@ import (
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/reports"
-	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // Output describes the path given to flag (empty when the flag is not set)
@@ -65,10 +65,10 @@ func plotDir(c *cli.Context, flag, formatFlag string) outpath.Output {
 // output check refuses).
 func TableSidecar(p string) string {
 	if filepath.Ext(p) == "" && atomicfile.Stream(p) != 0 {
-		return table.SetupsSidecar(p + ".csv")
+		return tablefile.SetupsSidecar(p + ".csv")
 	}
 	if strings.EqualFold(filepath.Ext(p), ".csv") {
-		return table.SetupsSidecar(p)
+		return tablefile.SetupsSidecar(p)
 	}
 	return ""
 }
@@ -77,5 +77,5 @@ func TableSidecar(p string) string {
 // directories, no output that is an input (or the setups sidecar of a CSV
 // table input), no two outputs on one file. On failure nothing is written.
 func CheckOutputs(inputs []string, outs ...outpath.Output) error {
-	return outpath.Check(outs, outpath.Inputs(inputs, table.SetupsSidecar))
+	return outpath.Check(outs, outpath.Inputs(inputs, tablefile.SetupsSidecar))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // session is what a demo step gets: the generated files and the table.
@@ -257,7 +258,7 @@ func fileExists(path string) bool {
 // warming-up JMH fork to a file and segments it with Barrett's penalty and
 // with CROPS + Kneedle.
 func stepChangepoint(d *session) error {
-	t, err := table.ReadFile(d.TablePath, nil)
+	t, err := tablefile.ReadFile(d.TablePath, nil)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"fmt"

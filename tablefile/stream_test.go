@@ -1,11 +1,15 @@
-package table
+package tablefile
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
@@ -17,14 +21,14 @@ import (
 func TestStreamSetupsAndEarlierFiles(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	b := NewBuilder(mem, 3)
+	b := table.NewBuilder(mem, 3)
 	defer b.Release()
 	for i := int32(1); i <= 7; i++ {
-		if err := b.Append(&Row{Project: "p", Version: "v1", Benchmark: "B", Mode: "avgt", Unit: "ns/op", Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: i, Source: "f.json:$[0]"}); err != nil {
+		if err := b.Append(&table.Row{Project: "p", Version: "v1", Benchmark: "B", Mode: "avgt", Unit: "ns/op", Value: float64(i), NsPerOp: float64(i), Count: 1, Iteration: i, Source: "f.json:$[0]"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "B", "", "avgt"}, Tool: "jmh", Forks: 1, Source: "f.json"}); err != nil {
+	if err := b.AddSetup(table.Setup{Key: table.Key{Project: "p", Version: "v1", Benchmark: "B", Params: "", Mode: "avgt"}, Tool: "jmh", Forks: 1, Source: "f.json"}); err != nil {
 		t.Fatal(err)
 	}
 	want := b.Finish()
@@ -32,7 +36,7 @@ func TestStreamSetupsAndEarlierFiles(t *testing.T) {
 	dir := t.TempDir()
 	old := filepath.Join(dir, "old.parquet")
 	var buf bytes.Buffer
-	if err := want.writeParquet(&buf); err != nil {
+	if err := writeParquet(want, &buf); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(old, buf.Bytes(), 0o644); err != nil {
@@ -91,9 +95,9 @@ func TestFilesOfEarlierVersionsRead(t *testing.T) {
 		if !reflect.DeepEqual(got.Setups, old.Setups) {
 			t.Errorf("%s: setups differ from the old Parquet file's", p)
 		}
-		var a, b []Row
-		old.Rows(func(r *Row) error { a = append(a, *r); return nil })
-		got.Rows(func(r *Row) error { b = append(b, *r); return nil })
+		var a, b []table.Row
+		old.Rows(func(r *table.Row) error { a = append(a, *r); return nil })
+		got.Rows(func(r *table.Row) error { b = append(b, *r); return nil })
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: rows differ from the old Parquet file's", p)
 		}
@@ -121,7 +125,7 @@ func TestStreamArrowSpill(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			b := NewBuilder(mem, tc.batch)
+			b := table.NewBuilder(mem, tc.batch)
 			defer b.Release()
 			appendSpillRows(t, b, tc.rows)
 			tb := b.Finish()
@@ -146,10 +150,10 @@ func TestStreamArrowSpill(t *testing.T) {
 // appendSpillRows appends rows 1 … n to b: three benchmarks, values and
 // lines that are not zero, warmup rows and, on every seventh row,
 // timestamps (so that the records have validity and boolean bitmaps).
-func appendSpillRows(t *testing.T, b *Builder, n int) {
+func appendSpillRows(t *testing.T, b *table.Builder, n int) {
 	t.Helper()
 	for i := 1; i <= n; i++ {
-		r := Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B", "C"}[i%3], Mode: "avgt", Unit: "ns/op",
+		r := table.Row{Project: "p", Version: "v1", Benchmark: []string{"A", "B", "C"}[i%3], Mode: "avgt", Unit: "ns/op",
 			Value: float64(i) / 7, NsPerOp: float64(i), Count: 1, Iteration: int32(1 + i%50), Source: "f.json:$[0]",
 			Warmup: i%50 < 5, Line: int64(i)}
 		if i%7 == 0 {
@@ -164,7 +168,7 @@ func appendSpillRows(t *testing.T, b *Builder, n int) {
 // writeHolding writes tb to the .arrow file path with options opt,
 // arrowHoldBytes set to hold and directIPC off, and returns the file's
 // bytes.
-func writeHolding(t *testing.T, tb *Table, path string, hold int64, opt WriteOptions) []byte {
+func writeHolding(t *testing.T, tb *table.Table, path string, hold int64, opt WriteOptions) []byte {
 	t.Helper()
 	defer func(old int64, direct bool) { arrowHoldBytes, useDirectIPC = old, direct }(arrowHoldBytes, useDirectIPC)
 	arrowHoldBytes, useDirectIPC = hold, false
@@ -176,4 +180,26 @@ func writeHolding(t *testing.T, tb *Table, path string, hold int64, opt WriteOpt
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestSetupsJSON: Stream's setup-at-a-time encoding of the footer is
+// json.Marshal's, for nil, empty, small and sampled (≥ 1024) slices.
+func TestSetupsJSON(t *testing.T) {
+	for _, n := range []int{-1, 0, 1, 5, 1023, 1024, 5000} {
+		var s []table.Setup
+		if n >= 0 {
+			s = make([]table.Setup, n)
+		}
+		for i := range s {
+			s[i] = table.Setup{Key: table.Key{Benchmark: fmt.Sprint("b<&>", i)}, Forks: i % 3, Env: map[string]string{"x": fmt.Sprint(i)}}
+		}
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := setupsJSON(s)
+		if err != nil || string(got) != string(want) {
+			t.Fatalf("%d setups: %.80q, %v; want %.80q", n, got, err, want)
+		}
+	}
 }

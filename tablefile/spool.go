@@ -1,12 +1,13 @@
-package table
+package tablefile
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -18,25 +19,9 @@ import (
 // is the unit ShardOf splits by and a Spool chunk keeps whole, so every
 // version of a benchmark is analysed together (optimize and trim compare
 // versions).
-func groupOf(k Key) Key {
+func groupOf(k table.Key) table.Key {
 	k.Version = ""
 	return k
-}
-
-// Matches reports whether f keeps benchmark run k: its project, version,
-// benchmark name and shard (the metric and warmup flag are per row and not
-// checked here).
-func (f *Filter) Matches(k Key) bool {
-	if f.project != "" && k.Project != f.project || f.Version != "" && k.Version != f.Version {
-		return false
-	}
-	if f.Benchmark != nil && !f.Benchmark.MatchString(k.Benchmark) {
-		return false
-	}
-	if f.Only != nil && !f.Only.has(k) {
-		return false
-	}
-	return f.Shards <= 1 || ShardOf(k, f.Shards) == f.Shard
 }
 
 // Spool holds a table too large for memory in an unlinked scratch Arrow
@@ -57,18 +42,18 @@ type Spool struct {
 	coder *coder
 	dicts []arrow.Array
 
-	recs      [][]spoolRun // per record, its runs of one group
-	recStart  []int64      // per record, the input position of its first row
-	index     map[Key]int  // group → index into groups
-	groups    []Key
+	recs      [][]spoolRun      // per record, its runs of one group
+	recStart  []int64           // per record, the input position of its first row
+	index     map[table.Key]int // group → index into groups
+	groups    []table.Key
 	groupRows []int64
-	groupRuns [][]Key // per group, its benchmark runs (every version)
-	runSeen   map[Key]bool
+	groupRuns [][]table.Key // per group, its benchmark runs (every version)
+	runSeen   map[table.Key]bool
 	rows      int64
-	groupOf   func(Key) Key
+	groupOf   func(table.Key) table.Key
 	// limit > 0: Add fails once a group limitKeep accepts holds more rows.
 	limit     int64
-	limitKeep func(Key) bool
+	limitKeep func(table.Key) bool
 }
 
 // GroupTooLargeError is a group of benchmark runs (every version of a
@@ -76,9 +61,9 @@ type Spool struct {
 // (LimitGroups): a chunk holds a group whole, so such a group would need
 // memory for more rows than the limit allows.
 type GroupTooLargeError struct {
-	Group Key
+	Group table.Key
 	// Runs are the group's benchmark runs so far, Rows its rows so far.
-	Runs      []Key
+	Runs      []table.Key
 	Rows, Max int64
 }
 
@@ -98,7 +83,7 @@ func (e *GroupTooLargeError) Error() string {
 // LimitGroups makes Add fail with a *GroupTooLargeError, before it writes
 // the record, once a group with a run keep accepts (every group when keep
 // is nil) would hold more than maxRows rows. Call it before the first Add.
-func (s *Spool) LimitGroups(maxRows int64, keep func(Key) bool) {
+func (s *Spool) LimitGroups(maxRows int64, keep func(table.Key) bool) {
 	s.limit, s.limitKeep = maxRows, keep
 }
 
@@ -125,18 +110,20 @@ func NewSpool(dir string, mem memory.Allocator) (*Spool, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Spool{mem: mem, file: f, w: w, coder: &coder{}, index: map[Key]int{}, runSeen: map[Key]bool{}, groupOf: groupOf}, nil
+	return &Spool{mem: mem, file: f, w: w, coder: &coder{}, index: map[table.Key]int{}, runSeen: map[table.Key]bool{}, groupOf: groupOf}, nil
 }
 
 // GroupBy makes group the unit Chunks keeps together (groupOf by default:
 // every version of a benchmark); call it before the first Add. An analysis
 // that relates runs across projects, as compare matches benchmarks by name
 // only, groups by NameGroupOf.
-func (s *Spool) GroupBy(group func(Key) Key) { s.groupOf = group }
+func (s *Spool) GroupBy(group func(table.Key) table.Key) { s.groupOf = group }
 
 // NameGroupOf is the group of benchmark run k by its name alone: every
 // project and version of a benchmark (its benchmark, params and mode).
-func NameGroupOf(k Key) Key { return Key{Benchmark: k.Benchmark, Params: k.Params, Mode: k.Mode} }
+func NameGroupOf(k table.Key) table.Key {
+	return table.Key{Benchmark: k.Benchmark, Params: k.Params, Mode: k.Mode}
+}
 
 // JointChunks packs the groups of several spools that group alike (the
 // same GroupBy) into chunks of at most maxRows rows in all, in key order,
@@ -146,11 +133,11 @@ func NameGroupOf(k Key) Key { return Key{Benchmark: k.Benchmark, Params: k.Param
 // spool holds none of them).
 func JointChunks(maxRows int64, spools ...*Spool) [][][]int {
 	type group struct {
-		key  Key
+		key  table.Key
 		rows int64
 		idx  []int
 	}
-	byKey := map[Key]*group{}
+	byKey := map[table.Key]*group{}
 	var order []*group
 	for i, sp := range spools {
 		for g, k := range sp.groups {
@@ -204,19 +191,19 @@ func (s *Spool) Add(rec arrow.Record) error {
 	if s.w == nil {
 		return fmt.Errorf("spool: Add after Read")
 	}
-	c := columnsOf(rec)
+	c := colsOf(rec)
 	n := int(rec.NumRows())
 	var runs []spoolRun
-	var last Key
+	var last table.Key
 	for i := 0; i < n; i++ {
-		k := c.key(i)
+		k := c.Key(i)
 		if i > 0 && k == last {
 			runs[len(runs)-1].end = int64(i + 1)
 			continue
 		}
 		last = k
 		if !s.runSeen[k] {
-			k = cloneKey(k)
+			k = k.Clone()
 			s.runSeen[k] = true
 			g := s.groupIndex(s.groupOf(k))
 			s.groupRuns[g] = append(s.groupRuns[g], k)
@@ -258,11 +245,11 @@ func (s *Spool) limited(g int) bool {
 	return slices.ContainsFunc(s.groupRuns[g], s.limitKeep)
 }
 
-func (s *Spool) groupIndex(g Key) int {
+func (s *Spool) groupIndex(g table.Key) int {
 	if i, ok := s.index[g]; ok {
 		return i
 	}
-	g = cloneKey(g)
+	g = g.Clone()
 	i := len(s.groups)
 	s.index[g] = i
 	s.groups = append(s.groups, g)
@@ -273,8 +260,8 @@ func (s *Spool) groupIndex(g Key) int {
 
 // Runs lists every benchmark run the spool holds (rows of any metric), in
 // key order.
-func (s *Spool) Runs() []Key {
-	out := make([]Key, 0, len(s.runSeen))
+func (s *Spool) Runs() []table.Key {
+	out := make([]table.Key, 0, len(s.runSeen))
 	for k := range s.runSeen {
 		out = append(out, k)
 	}
@@ -286,7 +273,7 @@ func (s *Spool) Runs() []Key {
 // when keep is nil), in key order, into chunks of at most maxRows rows each
 // (a larger group is a chunk of its own, unless LimitGroups refused it). Each chunk lists group indices
 // for Read.
-func (s *Spool) Chunks(maxRows int64, keep func(Key) bool) [][]int {
+func (s *Spool) Chunks(maxRows int64, keep func(table.Key) bool) [][]int {
 	order := make([]int, 0, len(s.groups))
 	for g, runs := range s.groupRuns {
 		if keep == nil {
@@ -323,7 +310,7 @@ func (s *Spool) Chunks(maxRows int64, keep func(Key) bool) [][]int {
 // setups whose key is in one of the groups, and the slices' positions in
 // the spooled input (Table.Offsets), so a run's Series.First is the same
 // in every chunk as in the whole. The caller releases it.
-func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
+func (s *Spool) Read(groups []int, setups []table.Setup) (*table.Table, error) {
 	if err := s.finish(); err != nil {
 		return nil, err
 	}
@@ -331,7 +318,7 @@ func (s *Spool) Read(groups []int, setups []Setup) (*Table, error) {
 	for _, g := range groups {
 		in[g] = true
 	}
-	t := &Table{Offsets: []int64{}}
+	t := &table.Table{Offsets: []int64{}}
 	for i, runs := range s.recs {
 		var rec arrow.Record
 		for j := 0; j < len(runs); j++ {
@@ -399,80 +386,28 @@ func (s *Spool) Close() error {
 	return s.file.Close()
 }
 
-// Unsharded is f without its shard: the selection of the whole run f is
-// a shard of.
-func (f Filter) Unsharded() Filter {
-	f.Shard, f.Shards = 0, 0
-	return f
-}
-
-// equal reports whether f and o are the same selection: equal fields,
-// regular expressions compared by their source text.
-func (f Filter) equal(o Filter) bool {
-	re := func(f Filter) string {
-		if f.Benchmark == nil {
-			return "\x00"
-		}
-		return f.Benchmark.String()
-	}
-	if re(f) != re(o) {
-		return false
-	}
-	if (f.Only == nil) != (o.Only == nil) || f.Only != nil && !maps.Equal(f.Only.m, o.Only.m) {
-		return false
-	}
-	f.Benchmark, o.Benchmark, f.Only, o.Only = nil, nil, nil, nil
-	return f == o
-}
-
-// Runs lists the benchmark runs with primary rows in t (warmup rows
-// included), in key order.
-func Runs(t *Table) []Key {
-	seen := map[Key]bool{}
-	for _, rec := range t.Records {
-		c := columnsOf(rec)
-		var last Key
-		have := false
-		for i := 0; i < int(rec.NumRows()); i++ {
-			if c.metric.Value(i) != Primary {
-				continue
-			}
-			if k := c.key(i); !have || k != last {
-				last, have = k, true
-				if !seen[k] {
-					seen[cloneKey(k)] = true
-				}
-			}
-		}
-	}
-	out := make([]Key, 0, len(seen))
-	for k := range seen {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
-	return out
-}
-
 // MetricRows returns zero-copy slices of rec holding its rows of metric
 // ("" for Primary) whose benchmark run in satisfies (every run when in is
 // nil), one per stretch of consecutive such rows; the caller releases
 // them. Rows come in stretches of one metric and one run (every reader
 // writes a run's values metric by metric), so there are few slices, and
 // in is called once per stretch of one run, not per row.
-func MetricRows(rec arrow.Record, metric string, in func(Key) bool) []arrow.Record {
+func MetricRows(rec arrow.Record, metric string, in func(table.Key) bool) []arrow.Record {
 	if metric == "" {
-		metric = Primary
+		metric = table.Primary
 	}
-	c := columnsOf(rec)
+	c := colsOf(rec)
 	n := int(rec.NumRows())
 	var out []arrow.Record
 	start := -1
-	last, runIn := [5]int32{-1}, true
+	last, runIn := [6]int32{-1}, true
 	for i := 0; i <= n; i++ {
-		ok := i < n && c.metric.Value(i) == metric
+		ok := i < n && c.metric(i) == metric
 		if ok && in != nil {
-			if idx := [5]int32{c.project.Index(i), c.version.Index(i), c.benchmark.Index(i), c.params.Index(i), c.mode.Index(i)}; idx != last {
-				last, runIn = idx, in(c.key(i))
+			idx := c.keyIndices(i)
+			idx[5] = 0 // the key's, not the metric's
+			if idx != last {
+				last, runIn = idx, in(c.Key(i))
 			}
 			ok = runIn
 		}

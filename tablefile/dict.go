@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/table"
 )
 
 // canonicalRecord returns rec with schema, taking ownership of rec: a
@@ -33,14 +34,32 @@ func canonicalRecord(rec arrow.Record) arrow.Record {
 // dictArray returns the n values value(0) … value(n-1) as a column of
 // stringType whose dictionary holds just the distinct ones.
 func dictArray(n int, value func(int) string) arrow.Array {
-	var d dictBuilder
-	d.reset()
-	for j := 0; j < n; j++ {
-		d.add(value(j), 1, n)
+	var d arrowio.StringDict
+	codes := make([]int32, n)
+	for j := range codes {
+		codes[j] = d.Index(value(j))
 	}
-	d.idx.materialize(n)
-	return d.array(nil)
+	ind, dict := arrowio.Int32Array(codes), d.Array(memory.DefaultAllocator)
+	out := array.NewDictionaryArray(stringType, ind, dict)
+	ind.Release()
+	dict.Release()
+	return out
 }
+
+// strCol reads one string column of a record with schema: row i's value
+// is dict[idx[i]].
+type strCol struct {
+	idx  []int32
+	dict *array.String
+}
+
+func strColOf(a arrow.Array) strCol {
+	d := a.(*array.Dictionary)
+	return strCol{idx: d.Indices().(*array.Int32).Int32Values(), dict: d.Dictionary().(*array.String)}
+}
+
+// Value is row i's string.
+func (c strCol) Value(i int) string { return c.dict.Value(int(c.idx[i])) }
 
 // codedSchema is schema with each string column replaced by int32 codes
 // into dictionaries held apart (see coder): the form in which records go
@@ -148,4 +167,45 @@ func decode(coded arrow.Record, dicts []arrow.Array, check bool) (arrow.Record, 
 		made = append(made, cols[i])
 	}
 	return array.NewRecord(schema, cols, coded.NumRows()), nil
+}
+
+// cols reads a record with schema: its keys and rows (table.Columns), and
+// the dictionary indices of its key and metric columns.
+type cols struct {
+	table.Columns
+	codes [6]strCol // project, version, benchmark, params, mode, metric
+	inst  []int32
+}
+
+func colsOf(rec arrow.Record) cols {
+	c := cols{Columns: table.ColumnsOf(rec), inst: rec.Column(idxInstance).(*array.Int32).Int32Values()}
+	for k, i := range [...]int{idxProject, idxVersion, idxBenchmark, idxParams, idxMode, idxMetric} {
+		c.codes[k] = strColOf(rec.Column(i))
+	}
+	return c
+}
+
+// keyIndices are row i's dictionary indices in the project, version,
+// benchmark, params, mode and metric columns: rows with equal indices hold
+// equal strings (the converse holds within one record only).
+func (c *cols) keyIndices(i int) [6]int32 {
+	var x [6]int32
+	for k := range x {
+		x[k] = c.codes[k].idx[i]
+	}
+	return x
+}
+
+// metric is row i's metric.
+func (c *cols) metric(i int) string { return c.codes[5].Value(i) }
+
+// sameKey reports whether rows i and j hold the same key indices (and so
+// the same key; false means "compare the keys").
+func (c *cols) sameKey(i, j int) bool {
+	for _, s := range c.codes[:5] {
+		if s.idx[i] != s.idx[j] {
+			return false
+		}
+	}
+	return true
 }

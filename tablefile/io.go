@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"encoding/csv"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -50,7 +52,7 @@ func SetupsSidecar(csvPath string) string {
 	return strings.TrimSuffix(csvPath, filepath.Ext(csvPath)) + ".setups.csv"
 }
 
-func (t *Table) schemaWithMetadata() (*arrow.Schema, error) {
+func schemaWithMetadata(t *table.Table) (*arrow.Schema, error) {
 	js, err := json.Marshal(t.Setups)
 	if err != nil {
 		return nil, err
@@ -81,11 +83,11 @@ type WriteOptions struct {
 // extension (.arrow, .ipc or .feather; .parquet or .pq; .csv). A CSV table
 // gets its setups in SetupsSidecar(path). Arrow IPC files are uncompressed
 // (Stream takes WriteOptions).
-func WriteFile(path string, t *Table) error { return writeFileWith(path, t, WriteOptions{}) }
+func WriteFile(path string, t *table.Table) error { return writeFileWith(path, t, WriteOptions{}) }
 
 // writeFileWith is WriteFile with options. It writes through Stream.
-func writeFileWith(path string, t *Table, opt WriteOptions) error {
-	return Stream(path, opt, func(write func(arrow.Record) error) ([]Setup, error) {
+func writeFileWith(path string, t *table.Table, opt WriteOptions) error {
+	return Stream(path, opt, func(write func(arrow.Record) error) ([]table.Setup, error) {
 		for _, r := range t.Records {
 			if err := write(r); err != nil {
 				return nil, err
@@ -97,10 +99,10 @@ func writeFileWith(path string, t *Table, opt WriteOptions) error {
 
 // writeIPCUncompressed writes t as an uncompressed Arrow IPC file with the setups in
 // the schema metadata.
-func (t *Table) writeIPCUncompressed(w io.Writer) error { return t.writeIPC(w, "") }
+func writeIPCUncompressed(t *table.Table, w io.Writer) error { return writeIPC(t, w, "") }
 
-func (t *Table) writeIPC(w io.Writer, codec string) error {
-	schema, err := t.schemaWithMetadata()
+func writeIPC(t *table.Table, w io.Writer, codec string) error {
+	schema, err := schemaWithMetadata(t)
 	if err != nil {
 		return err
 	}
@@ -156,8 +158,8 @@ func releaseAll[T interface{ Release() }](xs []T) {
 
 // writeParquet writes t as Parquet (zstd) with the setups in the key-value
 // metadata (through the stored Arrow schema).
-func (t *Table) writeParquet(w io.Writer) error {
-	schema, err := t.schemaWithMetadata()
+func writeParquet(t *table.Table, w io.Writer) error {
+	schema, err := schemaWithMetadata(t)
 	if err != nil {
 		return err
 	}
@@ -191,13 +193,13 @@ func formatFloat(v float64) string {
 // Floats use the shortest representation that parses back to the same
 // double ("NaN", "inf", "-inf" for non-finite values); unknown timestamps
 // are empty fields.
-func (t *Table) writeCSV(w io.Writer) error {
+func writeCSV(t *table.Table, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader()); err != nil {
 		return err
 	}
 	rec := make([]string, numColumns)
-	err := t.Rows(func(r *Row) error {
+	err := t.Rows(func(r *table.Row) error {
 		csvFields(r, rec)
 		return cw.Write(rec)
 	})
@@ -221,7 +223,7 @@ var setupsHeaderV1 = setupsHeader[:len(setupsHeader)-1]
 
 // writeSetupsCSV writes the setups as CSV (columns setupsHeader; env as
 // canonical k=v pairs).
-func (t *Table) writeSetupsCSV(w io.Writer) error {
+func writeSetupsCSV(t *table.Table, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(setupsHeader)
 	i := strconv.Itoa
@@ -230,7 +232,7 @@ func (t *Table) writeSetupsCSV(w io.Writer) error {
 		cw.Write([]string{s.Project, s.Version, s.Benchmark, s.Params, s.Mode, s.Tool, s.ToolVersion,
 			i(s.Forks), i(s.WarmupIterations), l(s.WarmupTimeNs), i(s.MeasurementIterations), l(s.MeasurementTimeNs),
 			strconv.FormatBool(s.SingleShot), i(s.Threads), i(s.BatchSize), i(s.Instances), i(s.Trials), i(s.Slices),
-			l(s.SliceTimeNs), CanonicalParams(s.Env), s.Source, s.Name})
+			l(s.SliceTimeNs), table.CanonicalParams(s.Env), s.Source, s.Name})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -247,7 +249,7 @@ func (t *Table) writeSetupsCSV(w io.Writer) error {
 //	t.csv:17: fork 0 (levels are 1-based)
 //
 // mem nil is memory.DefaultAllocator.
-func ReadFile(path string, mem memory.Allocator) (*Table, error) {
+func ReadFile(path string, mem memory.Allocator) (*table.Table, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
@@ -283,12 +285,12 @@ type readerAtSeeker interface {
 
 // decodeBinary reads an Arrow IPC or Parquet table (f) from r and checks
 // it, as ReadFile does; name is the file's name in errors.
-func decodeBinary(r readerAtSeeker, f fileFormat, name string, mem memory.Allocator) (*Table, error) {
+func decodeBinary(r readerAtSeeker, f fileFormat, name string, mem memory.Allocator) (*table.Table, error) {
 	read := readAll(scanIPC)
 	if f == formatParquet {
 		read = readAll(scanParquet)
 	}
-	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return read(r, mem) })
+	t, err := guardedRead(mem, func(mem memory.Allocator) (*table.Table, error) { return read(r, mem) })
 	if err != nil {
 		var nt notTableError
 		if errors.As(err, &nt) {
@@ -309,7 +311,7 @@ type notTableError struct{ error }
 
 func (e notTableError) Unwrap() error { return e.error }
 
-func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
+func setupsFromMetadata(s *arrow.Schema) ([]table.Setup, error) {
 	md := s.Metadata()
 	if v := md.FindKey(metadataVersion); v >= 0 && md.Values()[v] != formatVersion && md.Values()[v] != "1" {
 		return nil, notTableError{fmt.Errorf("table format version %.20q, this benchtrim reads 1 and %s", md.Values()[v], formatVersion)}
@@ -318,7 +320,7 @@ func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
 	if i < 0 {
 		return nil, nil
 	}
-	var setups []Setup
+	var setups []table.Setup
 	if err := json.Unmarshal([]byte(md.Values()[i]), &setups); err != nil {
 		return nil, fmt.Errorf("setups metadata: %w", err)
 	}
@@ -327,9 +329,9 @@ func setupsFromMetadata(s *arrow.Schema) ([]Setup, error) {
 
 // readAll turns a scan function (scanIPC, scanParquet) into one that
 // reads the whole table.
-func readAll(scan func(readerAtSeeker, memory.Allocator, func(arrow.Record) error) ([]Setup, error)) func(readerAtSeeker, memory.Allocator) (*Table, error) {
-	return func(fh readerAtSeeker, mem memory.Allocator) (*Table, error) {
-		t := &Table{}
+func readAll(scan func(readerAtSeeker, memory.Allocator, func(arrow.Record) error) ([]table.Setup, error)) func(readerAtSeeker, memory.Allocator) (*table.Table, error) {
+	return func(fh readerAtSeeker, mem memory.Allocator) (*table.Table, error) {
+		t := &table.Table{}
 		setups, err := scan(fh, mem, func(rec arrow.Record) error {
 			t.Records = append(t.Records, rec)
 			return nil
@@ -342,7 +344,7 @@ func readAll(scan func(readerAtSeeker, memory.Allocator, func(arrow.Record) erro
 // scanIPC decodes an Arrow IPC table file record by record, handing each
 // validated record to emit (which takes ownership), and returns the
 // setups. It does not allocate from the allocator it is given (see below).
-func scanIPC(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
+func scanIPC(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) error) ([]table.Setup, error) {
 	if err := checkIPCFooter(fh); err != nil {
 		return nil, err
 	}
@@ -386,14 +388,14 @@ func scanIPC(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) erro
 // (arrowio.ParquetColumn, on package parquet/file) run in the caller's
 // goroutine, so that a decoder panic on a damaged file happens where
 // guardedRead recovers it.
-func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
+func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]table.Setup, error) {
 	return scanParquetPart(fh, mem, emit, nil)
 }
 
 // scanParquetPart is scanParquet reading only the row groups that may
 // hold part's shard (ShardPart.pickRowGroups; every row group when part
 // is nil), their rows checked against the recorded hash ranges.
-func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) error, part *ShardPart) ([]Setup, error) {
+func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) error, part *ShardPart) ([]table.Setup, error) {
 	size, err := fh.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, err
@@ -450,7 +452,7 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 	}
 	// Batches as large as the file (by its metadata) when it is small: the
 	// readers reserve a whole batch per column.
-	batch := min(max(pf.NumRows(), 1), DefaultBatchRows)
+	batch := min(max(pf.NumRows(), 1), table.DefaultBatchRows)
 	for n := 1; ; n++ {
 		rec, err := nextParquetRecord(readers, int(batch))
 		if err != nil {
@@ -529,7 +531,7 @@ func nextParquetRecord(readers []*arrowio.ParquetColumn, batch int) (arrow.Recor
 // the rows; an error then still fails the read. Buffers a damaged file
 // leaves behind are left to the garbage collector (mem should be a Go
 // allocator), as the records already handed on may still be in use.
-func scanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([]Setup, error) {
+func scanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([]table.Setup, error) {
 	return ScanFileShard(path, mem, nil, fn)
 }
 
@@ -540,7 +542,7 @@ func scanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([
 // rows read still include other shards' (the row groups at the shard's
 // edges): the caller filters rows by shard as before. Other files, and
 // every file when part is nil, are read whole.
-func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(arrow.Record) error) ([]Setup, error) {
+func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(arrow.Record) error) ([]table.Setup, error) {
 	f, err := formatOf(path)
 	if err != nil {
 		return nil, err
@@ -550,11 +552,11 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 		return nil, err
 	}
 	defer fh.Close()
-	var ch checker
+	var ch table.Checker
 	var fnErr error
 	emit := func(rec arrow.Record) error {
 		defer rec.Release()
-		if err := ch.add(rec); err != nil {
+		if err := ch.Add(rec); err != nil {
 			return checkFailed{err}
 		}
 		if fnErr = fn(rec); fnErr != nil {
@@ -568,7 +570,7 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 			fnErr = fn(rec)
 			return fnErr
 		}
-		_, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return readCSV(fh, path, mem, sink) })
+		_, err := guardedRead(mem, func(mem memory.Allocator) (*table.Table, error) { return readCSV(fh, path, mem, sink) })
 		switch {
 		case err != nil && fnErr != nil && errors.Is(err, fnErr):
 			return nil, fnErr
@@ -578,7 +580,7 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 			}
 			return nil, err
 		}
-		t := &Table{}
+		t := &table.Table{}
 		if err := readSetupsSidecar(SetupsSidecar(path), t); err != nil {
 			return nil, err
 		}
@@ -586,11 +588,11 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 	}
 	scan := scanIPC
 	if f == formatParquet {
-		scan = func(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]Setup, error) {
+		scan = func(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]table.Setup, error) {
 			return scanParquetPart(fh, mem, emit, part)
 		}
 	}
-	var setups []Setup
+	var setups []table.Setup
 	_, err = guardedScan(mem, func(mem memory.Allocator) error {
 		var err error
 		setups, err = scan(fh, mem, emit)
@@ -609,7 +611,7 @@ func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(a
 	default:
 		return nil, fmt.Errorf("%s: corrupt table file: %w", path, err)
 	}
-	if err := ch.finish(); err != nil {
+	if err := ch.Finish(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return setups, nil

@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -23,10 +25,10 @@ import (
 func TestDirectIPC(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	b := NewBuilder(mem, 1<<14)
+	b := table.NewBuilder(mem, 1<<14)
 	defer b.Release()
 	appendSpillRows(t, b, 1<<14*5/2)
-	if err := b.AddSetup(Setup{Key: Key{"p", "v1", "A", "", "avgt"}, Tool: "jmh", Forks: 1, Source: "f.json"}); err != nil {
+	if err := b.AddSetup(table.Setup{Key: table.Key{Project: "p", Version: "v1", Benchmark: "A", Params: "", Mode: "avgt"}, Tool: "jmh", Forks: 1, Source: "f.json"}); err != nil {
 		t.Fatal(err)
 	}
 	tb := b.Finish()
@@ -76,8 +78,8 @@ func TestDirectIPC(t *testing.T) {
 
 // readRows reads the table file path and returns its rows and setups.
 func readRows(t *testing.T, path string, mem memory.Allocator) struct {
-	Rows   []Row
-	Setups []Setup
+	Rows   []table.Row
+	Setups []table.Setup
 } {
 	t.Helper()
 	tb, err := ReadFile(path, mem)
@@ -86,10 +88,10 @@ func readRows(t *testing.T, path string, mem memory.Allocator) struct {
 	}
 	defer tb.Release()
 	var out struct {
-		Rows   []Row
-		Setups []Setup
+		Rows   []table.Row
+		Setups []table.Setup
 	}
-	tb.Rows(func(r *Row) error { out.Rows = append(out.Rows, *r); return nil })
+	tb.Rows(func(r *table.Row) error { out.Rows = append(out.Rows, *r); return nil })
 	out.Setups = tb.Setups
 	return out
 }

@@ -1,9 +1,11 @@
-package table
+package tablefile
 
 import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
@@ -13,9 +15,9 @@ import (
 // it releases the table read so far and hands back to mem every buffer the
 // decoder allocated and did not free (a decoder that panics leaves them
 // behind), so a corrupt file leaks nothing.
-func guardedRead(mem memory.Allocator, read func(memory.Allocator) (*Table, error)) (*Table, error) {
+func guardedRead(mem memory.Allocator, read func(memory.Allocator) (*table.Table, error)) (*table.Table, error) {
 	ta := &trackingAllocator{mem: mem, live: map[*byte][]byte{}}
-	t, err := func() (t *Table, err error) {
+	t, err := func() (t *table.Table, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				err = &panicError{r}

@@ -9,16 +9,17 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
-// Spooled spools tab (a table.Spool in a test temporary directory, closed
+// Spooled spools tab (a tablefile.Spool in a test temporary directory, closed
 // when the test ends) and cuts it into chunks of at most NumRows/n rows,
 // failing the test when that gives fewer than n chunks: the parts of a
 // chunked run for tests that compare Merge of the chunks' reports with
 // the whole run.
-func Spooled(tb testing.TB, tab *table.Table, n int) (*table.Spool, [][]int) {
+func Spooled(tb testing.TB, tab *table.Table, n int) (*tablefile.Spool, [][]int) {
 	tb.Helper()
-	sp, err := table.NewSpool(tb.TempDir(), nil)
+	sp, err := tablefile.NewSpool(tb.TempDir(), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func Spooled(tb testing.TB, tab *table.Table, n int) (*table.Spool, [][]int) {
 // RunChunks reads each chunk of sp (with the setups of tab) and runs run
 // on it with all, the runs of the whole spool (what an analysis of one
 // chunk is told of the input), returning the chunks' reports in order.
-func RunChunks[R any](tb testing.TB, sp *table.Spool, chunks [][]int, tab *table.Table, run func(sub *table.Table, all []table.Key) (R, error)) []R {
+func RunChunks[R any](tb testing.TB, sp *tablefile.Spool, chunks [][]int, tab *table.Table, run func(sub *table.Table, all []table.Key) (R, error)) []R {
 	tb.Helper()
 	var parts []R
 	for i, ch := range chunks {

@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"encoding/csv"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -24,8 +26,8 @@ import (
 // of the table (see Check). name is used in error messages, which give the
 // line: "name:12: column value: …", "name:17: fork 0 (levels are 1-based)".
 // The bytes are untrusted: any error is returned, never a panic.
-func readCSVGuarded(r io.Reader, name string, mem memory.Allocator) (*Table, error) {
-	t, err := guardedRead(mem, func(mem memory.Allocator) (*Table, error) { return readCSV(r, name, mem, nil) })
+func readCSVGuarded(r io.Reader, name string, mem memory.Allocator) (*table.Table, error) {
+	t, err := guardedRead(mem, func(mem memory.Allocator) (*table.Table, error) { return readCSV(r, name, mem, nil) })
 	if err != nil && !strings.HasPrefix(err.Error(), name+":") {
 		err = fmt.Errorf("%s: %w", name, err)
 	}
@@ -34,37 +36,33 @@ func readCSVGuarded(r io.Reader, name string, mem memory.Allocator) (*Table, err
 
 // readCSV reads a CSV table; with a sink the records go to it as they are
 // built (table.Builder.SetSink) and the table returned is empty.
-func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Record) error) (*Table, error) {
+func readCSV(r io.Reader, name string, mem memory.Allocator, sink func(arrow.Record) error) (*table.Table, error) {
 	cr := csv.NewReader(linecap.NewCSVReader(r))
 	cr.ReuseRecord = true
-	b := NewBuilder(mem, 0)
+	b := table.NewBuilder(mem, 0)
 	defer b.Release()
 	if sink != nil {
 		b.SetSink(sink)
 	}
-	var row Row
-	var runs runLevels
+	var row table.Row
+	var runs table.Checker
 	err := eachCSVRecord(cr, name, csvHeader(), func(rec []string, line int) error {
 		if err := parseCSVRow(rec, &row); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		lv := [NumLevels]int32{row.Instance, row.Trial, row.Fork, row.Iteration, row.Slice}
-		if msg := levelError(&lv); msg != "" {
+		lv := [table.NumLevels]int32{row.Instance, row.Trial, row.Fork, row.Iteration, row.Slice}
+		if msg := runs.AddLevels(table.Key{Project: row.Project, Version: row.Version, Benchmark: row.Benchmark, Params: row.Params, Mode: row.Mode}, &lv, int64(line)); msg != "" {
 			return fmt.Errorf("%s:%d: %s", name, line, msg)
 		}
 		if err := b.Append(&row); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		if err := b.Err(); err != nil {
-			return err
-		}
-		runs.add(Key{row.Project, row.Version, row.Benchmark, row.Params, row.Mode}, &lv, int64(line))
-		return nil
+		return b.Err()
 	})
 	if err != nil {
 		return nil, err
 	}
-	if line, msg := runs.check(); msg != "" {
+	if line, msg := runs.LevelsViolation(); msg != "" {
 		return nil, fmt.Errorf("%s:%d: %s", name, line, msg)
 	}
 	t := b.Finish()
@@ -141,7 +139,7 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func parseCSVRow(rec []string, r *Row) error {
+func parseCSVRow(rec []string, r *table.Row) error {
 	var err error
 	fl := func(col int) float64 {
 		if err != nil {
@@ -165,7 +163,7 @@ func parseCSVRow(rec []string, r *Row) error {
 		}
 		return v
 	}
-	*r = Row{Project: rec[idxProject], Version: rec[idxVersion], Benchmark: rec[idxBenchmark],
+	*r = table.Row{Project: rec[idxProject], Version: rec[idxVersion], Benchmark: rec[idxBenchmark],
 		Params: rec[idxParams], Mode: rec[idxMode], Metric: rec[idxMetric], Unit: rec[idxUnit],
 		Pair: rec[idxPair], Source: rec[idxSource]}
 	r.Value, r.NsPerOp = fl(idxValue), fl(idxNsPerOp)
@@ -187,7 +185,7 @@ func parseCSVRow(rec []string, r *Row) error {
 
 // readSetupsSidecar appends the setups of the sidecar file at path, when
 // there is one, to t.
-func readSetupsSidecar(path string, t *Table) error {
+func readSetupsSidecar(path string, t *table.Table) error {
 	fh, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -208,7 +206,7 @@ func readSetupsSidecar(path string, t *Table) error {
 // readSetupsCSV reads setups written by writeSetupsCSV. name is used in
 // error messages, which give the line ("name:3: column forks: …"). The
 // bytes are untrusted: any error is returned, never a panic.
-func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
+func readSetupsCSV(r io.Reader, name string) (setups []table.Setup, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			setups, err = nil, fmt.Errorf("%s: corrupt setups file: %v", name, p)
@@ -223,7 +221,7 @@ func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 			}
 			return v
 		}
-		s := Setup{Key: Key{rec[0], rec[1], rec[2], rec[3], rec[4]}, Tool: rec[5], ToolVersion: rec[6],
+		s := table.Setup{Key: table.Key{Project: rec[0], Version: rec[1], Benchmark: rec[2], Params: rec[3], Mode: rec[4]}, Tool: rec[5], ToolVersion: rec[6],
 			Forks: int(n(7)), WarmupIterations: int(n(8)), WarmupTimeNs: n(9), MeasurementIterations: int(n(10)),
 			MeasurementTimeNs: n(11), Threads: int(n(13)), BatchSize: int(n(14)), Instances: int(n(15)),
 			Trials: int(n(16)), Slices: int(n(17)), SliceTimeNs: n(18), Source: rec[20]}
@@ -232,7 +230,7 @@ func readSetupsCSV(r io.Reader, name string) (setups []Setup, err error) {
 		}
 		s.SingleShot, _ = strconv.ParseBool(rec[12])
 		if rec[19] != "" {
-			env, err := ParseParams(rec[19])
+			env, err := table.ParseParams(rec[19])
 			if err != nil && perr == nil {
 				perr = err
 			}

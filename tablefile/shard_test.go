@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -41,11 +43,11 @@ func TestShardOfIsAHashRange(t *testing.T) {
 	}
 	var hs []uint64
 	for i := 0; i < 500; i++ {
-		k := Key{Project: "p", Benchmark: fmt.Sprintf("B%d", i), Mode: "avgt"}
-		h := keyHash(k)
+		k := table.Key{Project: "p", Benchmark: fmt.Sprintf("B%d", i), Mode: "avgt"}
+		h := k.Hash()
 		want := new(big.Int).Mul(new(big.Int).SetUint64(h), big.NewInt(7))
 		want.Div(want, two64)
-		if got := ShardOf(k, 7); int64(got) != want.Int64() {
+		if got := table.ShardOf(k, 7); int64(got) != want.Int64() {
 			t.Errorf("%s: shard %d of 7, want ⌊h·7/2⁶⁴⌋ = %d", k, got, want.Int64())
 		}
 		hs = append(hs, h)
@@ -62,9 +64,9 @@ func TestShardOfIsAHashRange(t *testing.T) {
 // (24,000 primary rows) plus a gc.alloc.rate row per iteration of every
 // tenth benchmark, added version by version and iteration by iteration
 // so that every record mixes benchmarks.
-func byShardTable(t *testing.T, mem memory.Allocator) *Table {
+func byShardTable(t *testing.T, mem memory.Allocator) *table.Table {
 	t.Helper()
-	b := NewBuilder(mem, 1000)
+	b := table.NewBuilder(mem, 1000)
 	defer b.Release()
 	for _, v := range []string{"v1", "v2"} {
 		for it := int32(1); it <= 30; it++ {
@@ -84,12 +86,12 @@ func byShardTable(t *testing.T, mem memory.Allocator) *Table {
 			}
 		}
 	}
-	b.AddSetup(Setup{Key: Key{"p", "v1", "B007", "", "avgt"}, Forks: 1, Source: "x.json"})
+	b.AddSetup(table.Setup{Key: table.Key{Project: "p", Version: "v1", Benchmark: "B007", Params: "", Mode: "avgt"}, Forks: 1, Source: "x.json"})
 	return b.Finish()
 }
 
 // rowStrings is every row of tab formatted, sorted.
-func rowStrings(t *testing.T, tab *Table) []string {
+func rowStrings(t *testing.T, tab *table.Table) []string {
 	var out []string
 	for _, r := range rowsOf(t, tab) {
 		out = append(out, fmt.Sprintf("%+v", r))
@@ -123,7 +125,7 @@ func TestByShardReadsItsPart(t *testing.T) {
 
 // checkByShard writes whole by shard in batches of byShardBatchRows rows
 // and checks what TestByShardReadsItsPart says.
-func checkByShard(t *testing.T, whole *Table) {
+func checkByShard(t *testing.T, whole *table.Table) {
 	path := filepath.Join(t.TempDir(), "t.parquet")
 	if err := writeFileWith(path, whole, WriteOptions{ByShard: true}); err != nil {
 		t.Fatal(err)
@@ -146,12 +148,12 @@ func checkByShard(t *testing.T, whole *Table) {
 	// byShardRowGroupRows(total).
 	batches := (total + byShardBatchRows - 1) / byShardBatchRows
 	limit := byShardRowGroupRows(total)
-	allRuns := Runs(whole)
+	allRuns := table.Runs(whole)
 	for _, n := range []int{2, 3, 7} {
 		var readSum int64
 		for k := 0; k < n; k++ {
 			part := &ShardPart{Shard: k, Shards: n}
-			sub := &Table{}
+			sub := &table.Table{}
 			_, err := ScanFileShard(path, memory.NewGoAllocator(), part, func(rec arrow.Record) error {
 				part.Note(rec)
 				rec.Retain()
@@ -161,12 +163,12 @@ func checkByShard(t *testing.T, whole *Table) {
 			if err != nil {
 				t.Fatalf("shard %d/%d: %v", k, n, err)
 			}
-			f := Filter{Shard: k, Shards: n, IncludeWarmup: true}
+			f := table.Filter{Shard: k, Shards: n, IncludeWarmup: true}
 			var inShard, wantShard int
-			for _, s := range Collect(sub, f) {
+			for _, s := range table.Collect(sub, f) {
 				inShard += s.Len()
 			}
-			for _, s := range Collect(whole, f) {
+			for _, s := range table.Collect(whole, f) {
 				wantShard += s.Len()
 			}
 			if inShard != wantShard {
@@ -179,7 +181,7 @@ func checkByShard(t *testing.T, whole *Table) {
 			// each of its edges.
 			var shardRows int64
 			for _, r := range rowsOf(t, whole) {
-				if ShardOf(Key{r.Project, r.Version, r.Benchmark, r.Params, r.Mode}, n) == k {
+				if table.ShardOf(table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}, n) == k {
 					shardRows++
 				}
 			}
@@ -220,7 +222,7 @@ func TestShardMetadataChecked(t *testing.T) {
 	}
 	whole := byShardTable(t, memory.DefaultAllocator)
 	defer whole.Release()
-	h := keyHash(Key{Project: "p", Benchmark: "B000", Mode: "avgt"})
+	h := table.Key{Project: "p", Benchmark: "B000", Mode: "avgt"}.Hash()
 	part := &ShardPart{Shard: 0, Shards: 2, ranges: []hashRange{{h, h}}, counts: []int64{whole.NumRows()}}
 	err = part.checkRows(whole.Records[0])
 	if err == nil || !strings.Contains(err.Error(), "ingest it again") {

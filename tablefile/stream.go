@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"encoding/csv"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"unsafe"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -37,7 +39,7 @@ import (
 //	.csv      the sidecar SetupsSidecar(path), written after the table
 //
 // An error of fill is returned as it is; write errors name path.
-func Stream(path string, opt WriteOptions, fill func(write func(arrow.Record) error) ([]Setup, error)) error {
+func Stream(path string, opt WriteOptions, fill func(write func(arrow.Record) error) ([]table.Setup, error)) error {
 	f, err := formatOf(path)
 	if err != nil {
 		return err
@@ -46,7 +48,7 @@ func Stream(path string, opt WriteOptions, fill func(write func(arrow.Record) er
 		return fmt.Errorf("%s: a table is written by shard only as Parquet (.parquet)", path)
 	}
 	var fillErr error
-	var setups []Setup
+	var setups []table.Setup
 	errFill := errors.New("fill failed")
 	err = atomicfile.Write(path, func(w io.Writer) error {
 		sw, err := newStreamWriter(w, f, path, opt)
@@ -109,8 +111,8 @@ func Stream(path string, opt WriteOptions, fill func(write func(arrow.Record) er
 	if err != nil || f != formatCSV {
 		return err
 	}
-	t := &Table{Setups: setups}
-	return atomicfile.Write(SetupsSidecar(path), t.writeSetupsCSV)
+	t := &table.Table{Setups: setups}
+	return atomicfile.Write(SetupsSidecar(path), func(w io.Writer) error { return writeSetupsCSV(t, w) })
 }
 
 // pipe runs a record writer in a goroutine of its own, so that encoding
@@ -232,8 +234,8 @@ func parquetOptions(codec string) arrowio.ParquetOptions {
 		codec = arrowio.Snappy
 	}
 	return arrowio.ParquetOptions{
-		Runs:  []string{colInstance, colTrial, colFork, colIteration, colSlice},
-		Delta: []string{ColCount, ColLine},
+		Runs:  []string{schema.Field(idxInstance).Name, schema.Field(idxTrial).Name, schema.Field(idxFork).Name, schema.Field(idxIteration).Name, schema.Field(idxSlice).Name},
+		Delta: []string{table.ColCount, table.ColLine},
 		Codec: codec,
 	}
 }
@@ -325,7 +327,7 @@ const manySetups = 1 << 17
 // of the slice holds the whole array twice (its encoder's buffer and the
 // copy it returns), and a buffer grown from empty allocates a dozen of up
 // to its size.
-func setupsJSON(setups []Setup) ([]byte, error) {
+func setupsJSON(setups []table.Setup) ([]byte, error) {
 	if setups == nil {
 		return []byte("null"), nil
 	}
@@ -374,7 +376,7 @@ func (s *streamWriter) closeParquet(js []byte) error {
 }
 
 // close writes the setups and ends an Arrow or CSV file.
-func (s *streamWriter) close(setups []Setup) error {
+func (s *streamWriter) close(setups []table.Setup) error {
 	switch s.f {
 	case formatArrow:
 		return s.copySpool(setups)
@@ -429,8 +431,8 @@ func (s *streamWriter) startSpool() error {
 // Arrow IPC file with the setups in its schema metadata, each string
 // column with the one dictionary of all its values (the IPC file format
 // allows no other).
-func (s *streamWriter) copySpool(setups []Setup) error {
-	schema, err := (&Table{Setups: setups}).schemaWithMetadata()
+func (s *streamWriter) copySpool(setups []table.Setup) error {
+	schema, err := schemaWithMetadata(&table.Table{Setups: setups})
 	if err != nil {
 		return err
 	}
@@ -467,10 +469,10 @@ func (s *streamWriter) abort() {
 
 // writeCSVRecord writes rec's rows as CSV (see writeCSV) using buf.
 func writeCSVRecord(cw *csv.Writer, rec arrow.Record, buf []string) error {
-	c := columnsOf(rec)
-	var r Row
+	c := colsOf(rec)
+	var r table.Row
 	for i := 0; i < int(rec.NumRows()); i++ {
-		c.row(i, &r)
+		c.Row(i, &r)
 		csvFields(&r, buf)
 		if err := cw.Write(buf); err != nil {
 			return err
@@ -480,7 +482,7 @@ func writeCSVRecord(cw *csv.Writer, rec arrow.Record, buf []string) error {
 }
 
 // csvFields formats r into rec, one string per column.
-func csvFields(r *Row, rec []string) {
+func csvFields(r *table.Row, rec []string) {
 	rec[idxProject], rec[idxVersion], rec[idxBenchmark] = r.Project, r.Version, r.Benchmark
 	rec[idxParams], rec[idxMode], rec[idxMetric], rec[idxUnit] = r.Params, r.Mode, r.Metric, r.Unit
 	rec[idxValue], rec[idxNsPerOp] = formatFloat(r.Value), formatFloat(r.NsPerOp)

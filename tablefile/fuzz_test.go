@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
@@ -17,11 +19,11 @@ const fuzzMaxAllocation = 16 << 20
 
 // seedTables are small valid tables for the fuzz corpora: the sample rows
 // in batches of 3 with a setup, one row, and no rows.
-func seedTables() []*Table {
+func seedTables() []*table.Table {
 	mem := memory.NewGoAllocator()
-	var out []*Table
-	for _, rows := range [][]Row{sampleRows(), sampleRows()[:1], nil} {
-		b := NewBuilder(mem, 3)
+	var out []*table.Table
+	for _, rows := range [][]table.Row{sampleRows(), sampleRows()[:1], nil} {
+		b := table.NewBuilder(mem, 3)
 		for _, r := range rows {
 			r := r
 			if err := b.Append(&r); err != nil {
@@ -29,7 +31,7 @@ func seedTables() []*Table {
 			}
 		}
 		if len(rows) > 1 {
-			b.AddSetup(Setup{Key: Key{"p", "v1", "b.A", "n=1", "avgt"}, Tool: "jmh", ToolVersion: "1.37", Forks: 2,
+			b.AddSetup(table.Setup{Key: table.Key{Project: "p", Version: "v1", Benchmark: "b.A", Params: "n=1", Mode: "avgt"}, Tool: "jmh", ToolVersion: "1.37", Forks: 2,
 				WarmupIterations: 5, WarmupTimeNs: 1e9, Env: map[string]string{"jvm": "/usr/bin/java"}, Source: "f.json:$[0]"})
 		}
 		out = append(out, b.Finish())
@@ -39,7 +41,7 @@ func seedTables() []*Table {
 }
 
 // addSeeds adds each seed table encoded by write to f's corpus.
-func addSeeds(f *testing.F, write func(*Table, *bytes.Buffer) error) {
+func addSeeds(f *testing.F, write func(*table.Table, *bytes.Buffer) error) {
 	for _, tab := range seedTables() {
 		var buf bytes.Buffer
 		if err := write(tab, &buf); err != nil {
@@ -53,7 +55,7 @@ func addSeeds(f *testing.F, write func(*Table, *bytes.Buffer) error) {
 // checkRead asserts what a successful read promises: the table passes
 // Check, its setups are sorted by key, and every row and series can be
 // read (Rows, Collect, Units, WeightedMean) without a panic.
-func checkRead(t *testing.T, tab *Table) {
+func checkRead(t *testing.T, tab *table.Table) {
 	t.Helper()
 	if err := tab.Check(); err != nil {
 		t.Fatalf("table read without error breaks a rule: %v", err)
@@ -62,8 +64,8 @@ func checkRead(t *testing.T, tab *Table) {
 		t.Fatalf("setups not sorted by key")
 	}
 	var n int64
-	tab.Rows(func(r *Row) error {
-		if r.Instance < 1 || r.Trial < 1 || r.Fork < 1 || r.Iteration < 1 || r.Slice < 1 || r.Count < 0 || !KnownMode(r.Mode) {
+	tab.Rows(func(r *table.Row) error {
+		if r.Instance < 1 || r.Trial < 1 || r.Fork < 1 || r.Iteration < 1 || r.Slice < 1 || r.Count < 0 || !table.KnownMode(r.Mode) {
 			t.Fatalf("row %d breaks a rule Check accepted: %+v", n+1, r)
 		}
 		n++
@@ -72,15 +74,17 @@ func checkRead(t *testing.T, tab *Table) {
 	if n != tab.NumRows() {
 		t.Fatalf("Rows visited %d rows of %d", n, tab.NumRows())
 	}
-	for _, s := range Collect(tab, Filter{IncludeWarmup: true}) {
-		for _, sp := range s.Units(LevelIteration) {
+	for _, s := range table.Collect(tab, table.Filter{IncludeWarmup: true}) {
+		for _, sp := range s.Units(table.LevelIteration) {
 			s.WeightedMean(sp)
 			s.TotalCount(sp)
 		}
-		limit := maxLevelIndex(int64(s.Len()))
+		// The level index rule (table's maxLevelIndex): at most
+		// max(2¹⁶, 16·rows) per level.
+		limit := max(1<<16, 16*int64(s.Len()))
 		for l, m := range s.Sizes() {
 			if int64(m) > limit {
-				t.Fatalf("%s: %s %d beyond MaxLevelIndex(%d) = %d", s.Key, Level(l), m, s.Len(), limit)
+				t.Fatalf("%s: %s %d beyond MaxLevelIndex(%d) = %d", s.Key, table.Level(l), m, s.Len(), limit)
 			}
 		}
 	}
@@ -110,7 +114,7 @@ func fuzzBinary(t *testing.T, data []byte, f fileFormat, name string) {
 //
 //	go test -run '^$' -fuzz '^FuzzReadArrow$' -fuzztime 60s ./table/
 func FuzzReadArrow(f *testing.F) {
-	addSeeds(f, func(t *Table, w *bytes.Buffer) error { return t.writeIPCUncompressed(w) })
+	addSeeds(f, func(t *table.Table, w *bytes.Buffer) error { return writeIPCUncompressed(t, w) })
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzBinary(t, data, formatArrow, "fuzz.arrow") })
 }
 
@@ -118,7 +122,7 @@ func FuzzReadArrow(f *testing.F) {
 //
 //	go test -run '^$' -fuzz '^FuzzReadParquet$' -fuzztime 60s ./table/
 func FuzzReadParquet(f *testing.F) {
-	addSeeds(f, func(t *Table, w *bytes.Buffer) error { return t.writeParquet(w) })
+	addSeeds(f, func(t *table.Table, w *bytes.Buffer) error { return writeParquet(t, w) })
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzBinary(t, data, formatParquet, "fuzz.parquet") })
 }
 
@@ -131,10 +135,10 @@ func FuzzReadParquet(f *testing.F) {
 func FuzzReadCSV(f *testing.F) {
 	for _, tab := range seedTables() {
 		var rows, setups bytes.Buffer
-		if err := tab.writeCSV(&rows); err != nil {
+		if err := writeCSV(tab, &rows); err != nil {
 			f.Fatal(err)
 		}
-		if err := tab.writeSetupsCSV(&setups); err != nil {
+		if err := writeSetupsCSV(tab, &setups); err != nil {
 			f.Fatal(err)
 		}
 		tab.Release()

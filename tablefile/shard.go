@@ -1,13 +1,14 @@
-package table
+package tablefile
 
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -15,41 +16,6 @@ import (
 
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
-
-// ShardOf is the shard (0 … n−1) benchmark run k belongs to when the work
-// is split n ways: with h the 64-bit FNV-1a hash of its project,
-// benchmark, params and mode (each followed by a NUL byte), it is
-// ⌊h·n / 2⁶⁴⌋, the high 64 bits of the 128-bit product h·n. Shard K of N
-// is thus the contiguous hash range [⌈K·2⁶⁴/N⌉, ⌈(K+1)·2⁶⁴/N⌉), for any
-// N, so a table written in hash order (WriteOptions.ByShard) holds each
-// shard in a stretch of row groups. The version is left out, so every
-// version of a benchmark lands in the same shard (optimize and compare
-// relate versions); the partition depends on nothing but the key, so it
-// is the same on every run and machine. n ≤ 1 gives 0.
-func ShardOf(k Key, n int) int {
-	if n <= 1 {
-		return 0
-	}
-	return shardOfHash(keyHash(k), n)
-}
-
-// keyHash is the 64-bit FNV-1a hash of k's project, benchmark, params and
-// mode, each followed by a NUL byte (ShardOf's h).
-func keyHash(k Key) uint64 {
-	h := fnv.New64a()
-	for _, s := range []string{k.Project, k.Benchmark, k.Params, k.Mode} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
-}
-
-// shardOfHash is ⌊h·n / 2⁶⁴⌋: the shard of n (n ≥ 1) whose hash range
-// holds h. It does not decrease as h grows.
-func shardOfHash(h uint64, n int) int {
-	hi, _ := bits.Mul64(h, uint64(n))
-	return int(hi)
-}
 
 // metadataRowGroupHashes is the Parquet key-value metadata key of a table
 // written by shard (WriteOptions.ByShard): a JSON array holding, per row
@@ -157,20 +123,21 @@ func (b *shardBatcher) flush() error {
 		return nil
 	}
 	type group struct {
-		key  Key
+		key  table.Key
 		hash uint64
 		rows int64
 		runs []recRun
 	}
-	byKey := map[Key]*group{}
+	byKey := map[table.Key]*group{}
 	var groups []*group
 	for _, rec := range b.recs {
-		c := columnsOf(rec)
+		c := colsOf(rec)
 		n := int(rec.NumRows())
 		// A group's rows are those with the same project, benchmark,
 		// params and mode: equal dictionary indices within a record.
 		at := func(i int) [4]int32 {
-			return [4]int32{c.project.Index(i), c.benchmark.Index(i), c.params.Index(i), c.mode.Index(i)}
+			x := c.keyIndices(i)
+			return [4]int32{x[0], x[2], x[3], x[4]}
 		}
 		for i := 0; i < n; {
 			idx := at(i)
@@ -178,11 +145,11 @@ func (b *shardBatcher) flush() error {
 			for j < n && at(j) == idx {
 				j++
 			}
-			k := groupOf(c.key(i))
+			k := groupOf(c.Key(i))
 			g := byKey[k]
 			if g == nil {
-				k = cloneKey(k)
-				g = &group{key: k, hash: keyHash(k)}
+				k = k.Clone()
+				g = &group{key: k, hash: k.Hash()}
 				byKey[k] = g
 				groups = append(groups, g)
 			}
@@ -252,7 +219,7 @@ type ShardPart struct {
 	RowsRead, Rows int64
 
 	skipped bool
-	runs    map[Key]bool
+	runs    map[table.Key]bool
 	// The row groups being read (their hash ranges and row counts) and
 	// where the next row falls in them, for checkRows.
 	ranges []hashRange
@@ -265,22 +232,22 @@ type ShardPart struct {
 // with schema's columns, read from any input) to those Runs lists.
 func (p *ShardPart) Note(rec arrow.Record) {
 	if p.runs == nil {
-		p.runs = map[Key]bool{}
+		p.runs = map[table.Key]bool{}
 	}
-	c := columnsOf(rec)
+	c := colsOf(rec)
 	metric := p.metricName()
 	last := [6]int32{-1}
 	for i := 0; i < int(rec.NumRows()); i++ {
-		idx := [6]int32{c.project.Index(i), c.version.Index(i), c.benchmark.Index(i), c.params.Index(i), c.mode.Index(i), c.metric.Index(i)}
+		idx := c.keyIndices(i)
 		if idx == last {
 			continue
 		}
 		last = idx
-		if c.metric.Value(i) != metric {
+		if c.metric(i) != metric {
 			continue
 		}
-		if k := c.key(i); !p.runs[k] {
-			p.runs[cloneKey(k)] = true
+		if k := c.Key(i); !p.runs[k] {
+			p.runs[k.Clone()] = true
 		}
 	}
 }
@@ -289,14 +256,14 @@ func (p *ShardPart) Note(rec arrow.Record) {
 // that keeps only those runs' rows of what it reads (MetricRows) although
 // it reads every run (a result file): from then on Runs names the whole
 // input's runs, as after row groups skipped.
-func (p *ShardPart) OwnRuns() func(Key) bool {
+func (p *ShardPart) OwnRuns() func(table.Key) bool {
 	p.skipped = true
-	return func(k Key) bool { return ShardOf(k, p.Shards) == p.Shard }
+	return func(k table.Key) bool { return table.ShardOf(k, p.Shards) == p.Shard }
 }
 
 func (p *ShardPart) metricName() string {
 	if p.Metric == "" {
-		return Primary
+		return table.Primary
 	}
 	return p.Metric
 }
@@ -305,11 +272,11 @@ func (p *ShardPart) metricName() string {
 // the whole input, the row groups skipped included, when the scans
 // skipped any (nil when they read everything: the rows read then name
 // every run). Every record read must have gone through Note.
-func (p *ShardPart) Runs() []Key {
+func (p *ShardPart) Runs() []table.Key {
 	if p == nil || !p.skipped {
 		return nil
 	}
-	out := make([]Key, 0, len(p.runs))
+	out := make([]table.Key, 0, len(p.runs))
 	for k := range p.runs {
 		out = append(out, k)
 	}
@@ -370,7 +337,7 @@ var keyColumns = []int{idxProject, idxVersion, idxBenchmark, idxParams, idxMode,
 // metric columns.
 func (p *ShardPart) noteSkipped(pf *file.Reader, schema *arrow.Schema, rowGroups []int) error {
 	if p.runs == nil {
-		p.runs = map[Key]bool{}
+		p.runs = map[table.Key]bool{}
 	}
 	readers := make([]*arrowio.ParquetColumn, len(keyColumns))
 	for j, i := range keyColumns {
@@ -388,7 +355,7 @@ func (p *ShardPart) noteSkipped(pf *file.Reader, schema *arrow.Schema, rowGroups
 		var err error
 		for j, r := range readers {
 			var a arrow.Array
-			if a, err = r.Next(DefaultBatchRows); err != nil {
+			if a, err = r.Next(table.DefaultBatchRows); err != nil {
 				break
 			}
 			n := 0
@@ -410,14 +377,14 @@ func (p *ShardPart) noteSkipped(pf *file.Reader, schema *arrow.Schema, rowGroups
 			}
 		}
 		if err == nil && rows > 0 {
-			var last Key
+			var last table.Key
 			for i := 0; i < rows; i++ {
 				if cols[5](i) != metric {
 					continue
 				}
-				k := Key{cols[0](i), cols[1](i), cols[2](i), cols[3](i), cols[4](i)}
+				k := table.Key{Project: cols[0](i), Version: cols[1](i), Benchmark: cols[2](i), Params: cols[3](i), Mode: cols[4](i)}
 				if k != last && !p.runs[k] {
-					p.runs[cloneKey(k)] = true
+					p.runs[k.Clone()] = true
 				}
 				last = k
 			}
@@ -460,8 +427,8 @@ func (p *ShardPart) checkRows(rec arrow.Record) error {
 	if p == nil || p.ranges == nil {
 		return nil
 	}
-	c := columnsOf(rec)
-	var last Key
+	c := colsOf(rec)
+	var last table.Key
 	var h uint64
 	for i := 0; i < int(rec.NumRows()); i++ {
 		for p.left == 0 {
@@ -472,8 +439,8 @@ func (p *ShardPart) checkRows(rec arrow.Record) error {
 			p.at++
 		}
 		p.left--
-		if k := c.key(i); i == 0 || k != last {
-			last, h = k, keyHash(k)
+		if k := c.Key(i); i == 0 || k != last {
+			last, h = k, k.Hash()
 		}
 		if r := p.ranges[p.at-1]; h < r.lo || h > r.hi {
 			return fmt.Errorf("%s holds a row in a row group whose %s range [%016x, %016x] leaves out its key hash %016x (the file was rewritten after benchtrim ingest --by-shard wrote it; ingest it again)",
@@ -481,4 +448,12 @@ func (p *ShardPart) checkRows(rec arrow.Record) error {
 		}
 	}
 	return nil
+}
+
+// shardOfHash is ⌊h·n / 2⁶⁴⌋: the shard of n (n ≥ 1) whose hash range
+// holds h, as table.ShardOf computes it from table.Key.Hash
+// (TestShardOfHash). It does not decrease as h grows.
+func shardOfHash(h uint64, n int) int {
+	hi, _ := bits.Mul64(h, uint64(n))
+	return int(hi)
 }

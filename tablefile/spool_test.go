@@ -1,10 +1,12 @@
-package table
+package tablefile
 
 import (
 	"fmt"
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -14,9 +16,9 @@ import (
 // spoolTable builds a table of 6 benchmarks × 2 versions whose rows are
 // interleaved (every other row another benchmark) and spread over records
 // of 7 rows, the worst layout for a spool; b.2 also has a secondary metric.
-func spoolTable(t *testing.T, mem memory.Allocator) *Table {
+func spoolTable(t *testing.T, mem memory.Allocator) *table.Table {
 	t.Helper()
-	b := NewBuilder(mem, 7)
+	b := table.NewBuilder(mem, 7)
 	defer b.Release()
 	for it := int32(1); it <= 5; it++ {
 		for _, v := range []string{"v1", "v2"} {
@@ -37,7 +39,7 @@ func spoolTable(t *testing.T, mem memory.Allocator) *Table {
 		}
 	}
 	for i := 0; i < 6; i++ {
-		b.AddSetup(Setup{Key: Key{"p", "v1", fmt.Sprintf("b.%d", i), "", "avgt"}, Forks: 1, Source: "x.json"})
+		b.AddSetup(table.Setup{Key: table.Key{Project: "p", Version: "v1", Benchmark: fmt.Sprintf("b.%d", i), Mode: "avgt"}, Forks: 1, Source: "x.json"})
 	}
 	return b.Finish()
 }
@@ -67,8 +69,8 @@ func TestSpoolChunks(t *testing.T) {
 	if got := len(sp.Runs()); got != 12 {
 		t.Errorf("Runs: %d, want 12", got)
 	}
-	full := map[Key]*Series{}
-	for _, s := range Collect(whole, Filter{}) {
+	full := map[table.Key]*table.Series{}
+	for _, s := range table.Collect(whole, table.Filter{}) {
 		full[s.Key] = s
 	}
 	// The rows go v1 b.0 … b.5 (b.2 with a second row of another metric),
@@ -86,7 +88,7 @@ func TestSpoolChunks(t *testing.T) {
 			t.Errorf("%s: first row at %d, want %d", s.Key, s.First, want)
 		}
 	}
-	if s := Collect(whole, Filter{Metric: "gc.alloc.rate"}); len(s) != 2 || s[0].First != 3 || s[1].First != 10 {
+	if s := table.Collect(whole, table.Filter{Metric: "gc.alloc.rate"}); len(s) != 2 || s[0].First != 3 || s[1].First != 10 {
 		t.Errorf("gc.alloc.rate runs first at %v, want rows 3 and 10", s)
 	}
 	for _, maxRows := range []int64{1, 25, 45, 1000} {
@@ -101,7 +103,7 @@ func TestSpoolChunks(t *testing.T) {
 			if len(ch) > 1 && sub.NumRows() > maxRows {
 				t.Errorf("maxRows %d: chunk %d holds %d rows", maxRows, ci, sub.NumRows())
 			}
-			for _, s := range Collect(sub, Filter{}) {
+			for _, s := range table.Collect(sub, table.Filter{}) {
 				g := groupOf(s.Key).String()
 				if c, ok := seen[g]; ok && c != ci {
 					t.Errorf("maxRows %d: group %s in chunks %d and %d", maxRows, g, c, ci)
@@ -114,11 +116,11 @@ func TestSpoolChunks(t *testing.T) {
 					t.Errorf("maxRows %d: %s first at %d in its chunk, %d in the whole table", maxRows, s.Key, s.First, full[s.Key].First)
 				}
 			}
-			sub.Rows(func(r *Row) error { rows = append(rows, fmt.Sprint(*r)); return nil })
+			sub.Rows(func(r *table.Row) error { rows = append(rows, fmt.Sprint(*r)); return nil })
 			sub.Release()
 		}
 		var want []string
-		whole.Rows(func(r *Row) error { want = append(want, fmt.Sprint(*r)); return nil })
+		whole.Rows(func(r *table.Row) error { want = append(want, fmt.Sprint(*r)); return nil })
 		sort.Strings(rows)
 		sort.Strings(want)
 		if !reflect.DeepEqual(rows, want) {
@@ -130,14 +132,14 @@ func TestSpoolChunks(t *testing.T) {
 		}
 	}
 	// keep drops groups none of whose runs it accepts.
-	f := Filter{Shard: 1, Shards: 3}
+	f := table.Filter{Shard: 1, Shards: 3}
 	kept := 0
 	for _, ch := range sp.Chunks(1, f.Matches) {
 		kept += len(ch)
 	}
 	want := 0
 	for i := 0; i < 6; i++ {
-		if ShardOf(Key{Project: "p", Benchmark: fmt.Sprintf("b.%d", i), Mode: "avgt"}, 3) == 1 {
+		if table.ShardOf(table.Key{Project: "p", Benchmark: fmt.Sprintf("b.%d", i), Mode: "avgt"}, 3) == 1 {
 			want++
 		}
 	}
@@ -163,11 +165,11 @@ func TestMetricRows(t *testing.T) {
 		var got int64
 		for _, rec := range whole.Records {
 			for _, s := range MetricRows(rec, tc.metric, nil) {
-				sub := &Table{Records: []arrow.Record{s}}
-				sub.Rows(func(r *Row) error {
+				sub := &table.Table{Records: []arrow.Record{s}}
+				sub.Rows(func(r *table.Row) error {
 					m := tc.metric
 					if m == "" {
-						m = Primary
+						m = table.Primary
 					}
 					if r.Metric != m {
 						t.Errorf("metric %q: a row of %q", tc.metric, r.Metric)
@@ -179,11 +181,11 @@ func TestMetricRows(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !sameRows(rowsOf(t, sub), rowsOf(t, &Table{Records: []arrow.Record{c}})) {
+				if !sameRows(rowsOf(t, sub), rowsOf(t, &table.Table{Records: []arrow.Record{c}})) {
 					t.Errorf("metric %q: Compact changed the rows", tc.metric)
 				}
 				want, seen := 0, map[string]bool{}
-				sub.Rows(func(r *Row) error {
+				sub.Rows(func(r *table.Row) error {
 					if !seen[r.Benchmark] {
 						seen[r.Benchmark] = true
 						want += len(r.Benchmark)
@@ -212,20 +214,20 @@ func TestMetricRowsOfRuns(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	whole := spoolTable(t, mem)
 	defer whole.Release()
-	var want [3][]Row
-	whole.Rows(func(r *Row) error {
-		if r.Metric == Primary {
-			k := Key{r.Project, r.Version, r.Benchmark, r.Params, r.Mode}
-			want[ShardOf(k, 3)] = append(want[ShardOf(k, 3)], *r)
+	var want [3][]table.Row
+	whole.Rows(func(r *table.Row) error {
+		if r.Metric == table.Primary {
+			k := table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}
+			want[table.ShardOf(k, 3)] = append(want[table.ShardOf(k, 3)], *r)
 		}
 		return nil
 	})
 	total := 0
 	for shard := range 3 {
-		var got []Row
+		var got []table.Row
 		for _, rec := range whole.Records {
-			for _, s := range MetricRows(rec, "", func(k Key) bool { return ShardOf(k, 3) == shard }) {
-				got = append(got, rowsOf(t, &Table{Records: []arrow.Record{s}})...)
+			for _, s := range MetricRows(rec, "", func(k table.Key) bool { return table.ShardOf(k, 3) == shard }) {
+				got = append(got, rowsOf(t, &table.Table{Records: []arrow.Record{s}})...)
 				s.Release()
 			}
 		}
@@ -249,8 +251,8 @@ func TestJointChunks(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	whole := spoolTable(t, mem)
 	defer whole.Release()
-	other := func() *Table {
-		b := NewBuilder(mem, 7)
+	other := func() *table.Table {
+		b := table.NewBuilder(mem, 7)
 		defer b.Release()
 		for it := int32(1); it <= 4; it++ {
 			for i := 0; i < 7; i++ {
@@ -265,7 +267,7 @@ func TestJointChunks(t *testing.T) {
 	}()
 	defer other.Release()
 	var spools []*Spool
-	for _, tab := range []*Table{whole, other} {
+	for _, tab := range []*table.Table{whole, other} {
 		sp, err := NewSpool(t.TempDir(), mem)
 		if err != nil {
 			t.Fatal(err)
@@ -292,7 +294,7 @@ func TestJointChunks(t *testing.T) {
 					t.Fatal(err)
 				}
 				rows += sub.NumRows()
-				for _, s := range Collect(sub, Filter{IncludeWarmup: true}) {
+				for _, s := range table.Collect(sub, table.Filter{IncludeWarmup: true}) {
 					names[NameGroupOf(s.Key).String()] = true
 				}
 				sub.Release()

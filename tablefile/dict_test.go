@@ -1,9 +1,11 @@
-package table
+package tablefile
 
 import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/benchtrim/benchtrim/table"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -17,16 +19,16 @@ import (
 // dictionary does not (benchmarks, when the coder already holds another
 // value at index 0) is transposed; decoding gives the rows back either way.
 func TestCoderSharesMappedIndices(t *testing.T) {
-	b := NewBuilder(memory.DefaultAllocator, 4)
+	b := table.NewBuilder(memory.DefaultAllocator, 4)
 	defer b.Release()
-	var rows []Row
+	var rows []table.Row
 	for i, bench := range []string{"b.A", "b.A", "b.B", "b.B", "b.C", "b.C", "b.D", "b.D"} {
-		r := Row{Project: "p", Version: "v", Benchmark: bench, Mode: "avgt", Metric: []string{"", "gc.alloc.rate"}[i%2],
+		r := table.Row{Project: "p", Version: "v", Benchmark: bench, Mode: "avgt", Metric: []string{"", "gc.alloc.rate"}[i%2],
 			Unit: "ns/op", Value: float64(i), NsPerOp: float64(i), Count: 1, Instance: 1, Trial: 1, Fork: 1, Iteration: int32(1 + i/2), Slice: 1}
 		if err := b.Append(&r); err != nil {
 			t.Fatal(err)
 		}
-		r.Metric = []string{Primary, "gc.alloc.rate"}[i%2]
+		r.Metric = []string{table.Primary, "gc.alloc.rate"}[i%2]
 		rows = append(rows, r)
 	}
 	tab := b.Finish()
@@ -39,7 +41,7 @@ func TestCoderSharesMappedIndices(t *testing.T) {
 		if primed {
 			c.dicts[slices.Index(stringColumns[:], idxBenchmark)].Index("b.Z")
 		}
-		var got []Row
+		var got []table.Row
 		for k, rec := range tab.Records {
 			enc := c.encode(rec)
 			defer enc.Release()
@@ -61,7 +63,7 @@ func TestCoderSharesMappedIndices(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, rowsOf(t, &Table{Records: []arrow.Record{dec}})...)
+			got = append(got, rowsOf(t, &table.Table{Records: []arrow.Record{dec}})...)
 			dec.Release()
 		}
 		if !reflect.DeepEqual(got, rows) {

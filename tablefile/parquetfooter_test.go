@@ -1,4 +1,4 @@
-package table
+package tablefile
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/table"
+
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/benchtrim/benchtrim/internal/thrift"
@@ -19,7 +21,7 @@ import (
 
 // sampleParquet writes the sample table as benchtrim writes a table file
 // (WriteFile, through Stream) and returns the file's bytes and rows.
-func sampleParquet(t *testing.T) ([]byte, []Row) {
+func sampleParquet(t *testing.T) ([]byte, []table.Row) {
 	t.Helper()
 	tab := buildSample(t, memory.NewGoAllocator(), 3)
 	defer tab.Release()

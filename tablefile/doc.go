@@ -1,0 +1,19 @@
+// Package tablefile owns every byte of benchtrim's canonical table files:
+// it reads them (ReadFile, ScanFileShard by shard), writes them (Stream,
+// WriteFile), keeps a table too large for memory in a spool (Spool) and
+// checks untrusted Arrow IPC and Parquet bytes before a decoder sees them
+// (CheckIPCFile, CheckParquetFooter, CheckParquetFile, the allocation bound
+// MaxAllocation). The model (schema, rows, keys, setups, checks) is
+// package table's; this package imports it and table never imports this
+// one.
+//
+// On disk a table is Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv),
+// written record by record by Stream (WriteFile for a table in memory);
+// setups travel under metadataSetups (a JSON array) in the schema metadata
+// for Arrow, in the footer's key-value metadata for Parquet (files written
+// before Stream have them in the stored Arrow schema, which ReadFile reads
+// too), and in a sidecar file NAME.setups.csv next to a CSV table
+// (SetupsSidecar). Every read checks the table's rules (table.Checker) and
+// the arrays' well-formedness (validateRecord); a corrupt file is an error
+// naming it, never a panic.
+package tablefile
