@@ -2,8 +2,8 @@
 // it reads them (ReadFile, ScanFileShard by shard), writes them (Stream,
 // WriteFile), keeps a table too large for memory in a spool (Spool) and
 // checks untrusted Arrow IPC and Parquet bytes before a decoder sees them
-// (CheckIPCFile, CheckParquetFooter, CheckParquetFile, the allocation bound
-// MaxAllocation). The model (schema, rows, keys, setups, checks) is
+// (checkIPCFooter, checkParquetFooter, checkParquet, the allocation bound
+// maxAllocation), for report frames too (ReadFrame). The model (schema, rows, keys, setups, checks) is
 // package table's; this package imports it and table never imports this
 // one.
 //

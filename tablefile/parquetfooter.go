@@ -33,22 +33,18 @@ const (
 type footerError = thrift.Error
 
 // footerWalker walks a footer's FileMetaData with the bounds of
-// CheckParquetFooter.
+// checkParquetFooter.
 type footerWalker struct{ thrift.Reader }
 
-// CheckParquetFooter checks the footer of the Parquet file r of size bytes
+// checkParquetFooter checks the footer of the Parquet file r of size bytes
 // before the parquet library reads it (file.NewParquetReader): the
 // FileMetaData decodes, every list, string and child count fits in the
 // footer's bytes, the schema is a tree of at most 16 levels, every offset
 // and size lies inside the file, and the row and value counts agree with
 // each other and with what the column chunks' bytes can hold. Errors name
-// the field ("Parquet footer: schema[0].num_children: …").
-func CheckParquetFooter(r io.ReaderAt, size int64) error {
-	return checkParquetFooter(r, size, nil)
-}
-
-// checkParquetFooter is CheckParquetFooter; site, when not nil, is told
-// where each integer of the footer is (for the tests that damage them).
+// the field ("Parquet footer: schema[0].num_children: …"). site, when not
+// nil, is told where each integer of the footer is (for the tests that
+// damage them).
 func checkParquetFooter(r io.ReaderAt, size int64, site func(thrift.Site)) error {
 	if size < 2*int64(len(parquetMagic))+4 {
 		return fmt.Errorf("parquet file of %d bytes is too small", size)

@@ -175,7 +175,7 @@ func TestParquetFooterErrors(t *testing.T) {
 		}
 		mem.AssertSize(t, 0)
 	}
-	if err := CheckParquetFooter(bytes.NewReader(data[:len(data)-1]), int64(len(data)-1)); err == nil {
+	if err := checkParquetFooter(bytes.NewReader(data[:len(data)-1]), int64(len(data)-1), nil); err == nil {
 		t.Errorf("a file without its last byte passed the footer check")
 	}
 }
@@ -199,7 +199,7 @@ func FuzzParquetFooter(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := CheckParquetFooter(bytes.NewReader(data), int64(len(data))); err != nil {
+		if err := checkParquetFooter(bytes.NewReader(data), int64(len(data)), nil); err != nil {
 			return
 		}
 		pf, err := file.NewParquetReader(bytes.NewReader(data))

@@ -315,25 +315,3 @@ func checkParquetWith(pf *file.Reader, size int64, nested bool) error {
 	}
 	return nil
 }
-
-// CheckIPCFile applies the footer checks of ReadFile to an Arrow IPC file
-// of flat and list columns (report frames), for other readers of untrusted
-// Arrow files: the vectors the decoder sizes allocations by fit in the
-// footer, every block lies inside the file, and fields nest at most one
-// level with one child.
-func CheckIPCFile(r interface {
-	io.Reader
-	io.ReaderAt
-	io.Seeker
-}) error {
-	return checkIPCFooterWith(r, true)
-}
-
-// CheckParquetFile applies the checks of ReadFile to any Parquet file of
-// size bytes: the stored Arrow schema is well formed and every column chunk
-// lies inside the file.
-func CheckParquetFile(pf *file.Reader, size int64) error { return checkParquetWith(pf, size, true) }
-
-// MaxAllocation is the largest buffer a reader of untrusted Arrow or
-// Parquet bytes should allocate (see maxAllocation).
-func MaxAllocation() int { return maxAllocation }

@@ -4,7 +4,7 @@
 // headers with delta ids, zigzag varints, and on reading every length
 // checked against the bytes left before anything is allocated. Writer
 // writes the footers and page headers internal/parquetenc makes; Reader
-// walks the footers of untrusted files (tablefile.CheckParquetFooter).
+// walks the footers of untrusted files (tablefile's footer check).
 //
 // It is hand-written rather than Arrow Go's parquet/internal/gen-go code
 // (Apache Thrift's generated structs): that package is internal to the
