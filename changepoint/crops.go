@@ -36,8 +36,8 @@ func trainiRange(n int) (penMin, penMax float64) {
 	return 4 * l, 1e5 * l
 }
 
-// peltRun records one PELT call made by CROPS.
-type peltRun struct {
+// PELTRun records one PELT call made by CROPS.
+type PELTRun struct {
 	Penalty float64
 	// NumSegments is the number of segments (change points + 1).
 	NumSegments int
@@ -79,7 +79,7 @@ type CROPSResult struct {
 	// can lie below PenMin (docs/changepoint.md, quirk 3).
 	PenValueFull []float64
 	// Runs lists every PELT call in the order R makes them.
-	Runs []peltRun
+	Runs []PELTRun
 	// MaxRuns is R's printed "Maximum number of runs of algorithm":
 	// segments at PenMin - segments at PenMax + 2.
 	MaxRuns int
@@ -303,8 +303,8 @@ func newCROPSRunner(p *peltState, workers int) *cropsRunner {
 	return r
 }
 
-func (r *cropsRunner) run(pens []float64) []peltRun {
-	out := make([]peltRun, len(pens))
+func (r *cropsRunner) run(pens []float64) []PELTRun {
+	out := make([]PELTRun, len(pens))
 	// Batches of at most maxLanes penalties, as few as that allows: the
 	// lanes of one batch share every cost evaluation, so splitting a
 	// batch that fits costs CPU time (about 1.4× at n = 3,000) for little
@@ -317,7 +317,7 @@ func (r *cropsRunner) run(pens []float64) []peltRun {
 		for k, e := range ends {
 			pen := pens[lo+k]
 			nseg := len(e)
-			out[lo+k] = peltRun{
+			out[lo+k] = PELTRun{
 				Penalty: pen, NumSegments: nseg, Objective: fn[k],
 				Cost:         fn[k] - float64(nseg-1)*pen,
 				Changepoints: e[: nseg-1 : nseg-1],

@@ -69,9 +69,9 @@ type kneedleOptions struct {
 // only interpolation implemented here).
 var defaultKneedleOptions = kneedleOptions{S: 1, Curve: convex, Direction: decreasing}
 
-// kneedleResult holds the knee and kneed's intermediate arrays, named as
+// KneedleResult holds the knee and kneed's intermediate arrays, named as
 // in kneed.
-type kneedleResult struct {
+type KneedleResult struct {
 	// Found reports whether a knee was detected. Knee is its x value,
 	// KneeY the first y whose x equals Knee, NormKnee the normalised x of
 	// the difference-curve maximum it came from, and KneeIndex the index
@@ -122,7 +122,7 @@ type kneedleResult struct {
 // values, and, with Version kneed070, the result together with
 // ErrKneedIndex when kneed 0.7.0 would raise IndexError. A constant y gives
 // NaN normalised values and no knee, as in kneed.
-func kneedle(x, y []float64, opt kneedleOptions) (*kneedleResult, error) {
+func kneedle(x, y []float64, opt kneedleOptions) (*KneedleResult, error) {
 	if len(x) != len(y) {
 		panic(fmt.Sprintf("changepoint: Kneedle: len(x) = %d != len(y) = %d", len(x), len(y)))
 	}
@@ -137,7 +137,7 @@ func kneedle(x, y []float64, opt kneedleOptions) (*kneedleResult, error) {
 		return nil, fmt.Errorf("Kneedle y: %w", err)
 	}
 
-	r := &kneedleResult{}
+	r := &KneedleResult{}
 	// Step 1: scipy interp1d (linear, delegated to numpy.interp) evaluated
 	// at x: x sorted stably, and each x takes the y of the last sorted
 	// point not greater than it.
@@ -179,7 +179,7 @@ func kneedle(x, y []float64, opt kneedleOptions) (*kneedleResult, error) {
 	return r, err
 }
 
-func (r *kneedleResult) findKnee(x []float64, opt kneedleOptions) error {
+func (r *KneedleResult) findKnee(x []float64, opt kneedleOptions) error {
 	n := len(x)
 	if len(r.MaximaIndices) == 0 {
 		return nil

@@ -442,7 +442,7 @@ func TestReferenceKneedle(t *testing.T) {
 	}
 }
 
-func checkKnee(t *testing.T, what string, got *kneedleResult, want *float64) {
+func checkKnee(t *testing.T, what string, got *KneedleResult, want *float64) {
 	t.Helper()
 	switch {
 	case want == nil && got.Found:

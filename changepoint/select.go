@@ -78,7 +78,7 @@ type KneeSelection struct {
 	Penalties []float64
 	NCpts     []int
 	// Kneedle is nil when Kneedle was not run.
-	Kneedle *kneedleResult
+	Kneedle *KneedleResult
 	Outcome Outcome
 	// Penalty is the selected penalty, NaN when the protocol selects none.
 	Penalty float64

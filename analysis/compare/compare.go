@@ -89,8 +89,8 @@ func formatPercent(p float64) string {
 	return s + " %"
 }
 
-// sideStats summarises one side of a comparison.
-type sideStats struct {
+// SideStats summarises one side of a comparison.
+type SideStats struct {
 	// Median is the median of the iteration values (iteration means).
 	Median float64
 	// MedianCI is Median with its distribution-free interval at
@@ -112,7 +112,7 @@ type sideStats struct {
 // topUnits is the number of units at the outermost level with more than
 // one unit (1 when no level has more): the units the bootstrap's
 // uncertainty mostly rests on, e.g. 3 for 3 instances × 3 trials.
-func (s *sideStats) topUnits() int {
+func (s *SideStats) topUnits() int {
 	for _, n := range s.Units {
 		if n > 1 {
 			return n
@@ -131,7 +131,7 @@ const fewUnits = 5
 
 // Comparison holds the statistics of one test/base pair.
 type Comparison struct {
-	Base, Test sideStats
+	Base, Test SideStats
 	// Ratio is mean(test)/mean(base) with its hierarchical bootstrap interval.
 	Ratio estimate.Interval
 	// ChangeRate is the change the verdict reads, signed, as a fraction:
@@ -236,8 +236,8 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 	bm, bci := medianSide(base.iterMeans)
 	tm, tci := medianSide(test.iterMeans)
 	c := Comparison{
-		Base:        sideStats{Median: bm, MedianCI: bci, Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
-		Test:        sideStats{Median: tm, MedianCI: tci, Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
+		Base:        SideStats{Median: bm, MedianCI: bci, Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
+		Test:        SideStats{Median: tm, MedianCI: tci, Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
 		Ratio:       r.Ratio,
 		ChangeRate:  r.Ratio.Estimate - 1,
 		U:           mw.U,
@@ -284,9 +284,9 @@ func constantSides(test, base *sample) (Comparison, bool) {
 		}
 	}
 	one := estimate.Interval{Estimate: 1, Lower: 1, Upper: 1}
-	side := func(s *sample) sideStats {
+	side := func(s *sample) SideStats {
 		_, ci := medianSide(s.iterMeans)
-		return sideStats{Median: v, MedianCI: ci, Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
+		return SideStats{Median: v, MedianCI: ci, Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
 	}
 	c := Comparison{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
 		UWarning:  nonparam.BenchstatUWarning(base.iterMeans, test.iterMeans, 1, 0),
@@ -345,7 +345,7 @@ type Report struct {
 	// the text and the data table show them in input order (inputOrder).
 	Results []Result
 	// Unmatched lists benchmarks present in only one set.
-	Unmatched []unmatchedBenchmark
+	Unmatched []UnmatchedBenchmark
 	// Config is the configuration of the go test runs of the two sets
 	// (goos, goarch, pkg, cpu, …), shown above the table as benchstat
 	// shows it.

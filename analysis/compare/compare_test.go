@@ -174,7 +174,7 @@ func TestUnmatchedBenchmarks(t *testing.T) {
 	if len(rep.Results) != 1 || rep.Results[0].Benchmark != "B" {
 		t.Fatalf("results %+v, want only B", rep.Results)
 	}
-	want := []unmatchedBenchmark{
+	want := []UnmatchedBenchmark{
 		{Name: Name{Benchmark: "A", Params: "", Mode: "avgt"}, Side: "base", Runs: []table.Key{a.Key}},
 		{Name: Name{Benchmark: "C", Params: "", Mode: "avgt"}, Side: "test", Runs: []table.Key{c.Key}},
 	}
@@ -383,7 +383,7 @@ func TestTopUnits(t *testing.T) {
 		units [5]int
 		want  int
 	}{{[5]int{1, 3, 9, 9, 45}, 3}, {[5]int{1, 1, 1, 10, 500}, 10}, {[5]int{2, 2, 2, 4, 8}, 2}, {[5]int{1, 1, 1, 1, 1}, 1}} {
-		s := sideStats{Units: tc.units}
+		s := SideStats{Units: tc.units}
 		if got := s.topUnits(); got != tc.want {
 			t.Errorf("TopUnits(%v) = %d, want %d", tc.units, got, tc.want)
 		}

@@ -25,7 +25,7 @@ type description struct {
 	// means: the centre and spread of what benchstat counts as samples.
 	median, cv float64
 	// iterations is the number of iterations; Units counts the units per
-	// level as sideStats.Units.
+	// level as SideStats.Units.
 	iterations int
 	units      [5]int
 	// err says why the benchmark could not be described.
@@ -44,7 +44,7 @@ func (d *description) less(o *description) bool {
 }
 
 // topUnits is the number of units at the outermost level with more than one.
-func (d *description) topUnits() int { return (&sideStats{Units: d.units}).topUnits() }
+func (d *description) topUnits() int { return (&SideStats{Units: d.units}).topUnits() }
 
 // setReport is the outcome of Describe for one metric.
 type setReport struct {

@@ -81,7 +81,7 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 // TestComparisonFiniteErr names the first statistic that is not finite.
 func TestComparisonFiniteErr(t *testing.T) {
 	one := estimate.Interval{Estimate: 1, Lower: 0.9, Upper: 1.1}
-	c := Comparison{Base: sideStats{Mean: one}, Test: sideStats{Mean: one}, Ratio: one, P: 0.5}
+	c := Comparison{Base: SideStats{Mean: one}, Test: SideStats{Mean: one}, Ratio: one, P: 0.5}
 	if err := c.finiteErr(); err != nil {
 		t.Fatalf("finite comparison: %v", err)
 	}

@@ -170,8 +170,8 @@ type pairing struct {
 	Base, Test []*table.Series
 }
 
-// unmatchedBenchmark is a benchmark present in only one set.
-type unmatchedBenchmark struct {
+// UnmatchedBenchmark is a benchmark present in only one set.
+type UnmatchedBenchmark struct {
 	Name
 	// Side is "base" or "test": the set that has it.
 	Side string
@@ -189,7 +189,7 @@ type unmatchedBenchmark struct {
 // pooled. Pairings and unmatched benchmarks are sorted by name (unmatched
 // base ones first for equal names, which cannot happen). Neither input is
 // modified.
-func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []unmatchedBenchmark) {
+func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []UnmatchedBenchmark) {
 	byName := map[Name]*pairing{}
 	var names []Name
 	get := func(n Name) *pairing {
@@ -211,14 +211,14 @@ func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []unmatchedBen
 	}
 	sort.Slice(names, func(i, j int) bool { return names[i].less(names[j]) })
 	var pairs []pairing
-	var unmatched []unmatchedBenchmark
+	var unmatched []UnmatchedBenchmark
 	for _, n := range names {
 		p := byName[n]
 		switch {
 		case len(p.Test) == 0:
-			unmatched = append(unmatched, unmatchedBenchmark{Name: n, Side: "base", Runs: keys(p.Base), series: p.Base})
+			unmatched = append(unmatched, UnmatchedBenchmark{Name: n, Side: "base", Runs: keys(p.Base), series: p.Base})
 		case len(p.Base) == 0:
-			unmatched = append(unmatched, unmatchedBenchmark{Name: n, Side: "test", Runs: keys(p.Test), series: p.Test})
+			unmatched = append(unmatched, UnmatchedBenchmark{Name: n, Side: "test", Runs: keys(p.Test), series: p.Test})
 		default:
 			pairs = append(pairs, *p)
 		}

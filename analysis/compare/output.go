@@ -27,8 +27,8 @@ type comparisonColumns struct {
 func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time bool) {
 	if err != nil {
 		nan := math.NaN()
-		c = &Comparison{Base: sideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()},
-			Test: sideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()}, Ratio: nanInterval(),
+		c = &Comparison{Base: SideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()},
+			Test: SideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()}, Ratio: nanInterval(),
 			ChangeRate: nan, U: nan, P: nan, CliffsDelta: nan}
 	}
 	cc.baseIter = append(cc.baseIter, int64(c.Base.Iterations))

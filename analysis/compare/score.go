@@ -111,7 +111,7 @@ func (su scoreUnit) ratio(r estimate.Interval) estimate.Interval {
 // decided again on them.
 func (su scoreUnit) scoreMedians(c *Comparison, base, test []float64, opt *Options) {
 	for _, side := range []struct {
-		s *sideStats
+		s *SideStats
 		x []float64
 	}{{&c.Base, base}, {&c.Test, test}} {
 		scores := make([]float64, len(side.x))

@@ -395,7 +395,7 @@ func (r *Report) table(lb labeler) (*textTable, []string) {
 		name := lb.label(nameKey(res.Name), res.procs)
 		n := fmt.Sprintf("%d+%d", res.Base.Iterations, res.Test.Iterations)
 		if !median {
-			cell := func(s *sideStats) string {
+			cell := func(s *SideStats) string {
 				iv := s.Mean
 				if su.unit != "" {
 					iv = su.interval(iv)
@@ -408,7 +408,7 @@ func (r *Report) table(lb labeler) (*textTable, []string) {
 		if change != "all equal" {
 			change = formatPercent(res.shownPercent())
 		}
-		pm := func(s *sideStats) string {
+		pm := func(s *SideStats) string {
 			iv := s.MedianCI
 			if su.unit != "" {
 				iv = su.interval(iv)

@@ -77,7 +77,7 @@ func match(has, eq bool) string {
 	return "different"
 }
 
-func (c *ciColumns) add(hasCI bool, ci CI, hasU bool, u uTest) {
+func (c *ciColumns) add(hasCI bool, ci CI, hasU bool, u UTest) {
 	nan := math.NaN()
 	c.runs = append(c.runs, int64(ci.Runs))
 	if hasCI {
@@ -164,7 +164,7 @@ func (r *Report) overlapsFrame() *reports.Frame {
 	var pairs []int64
 	for _, o := range r.Overlaps {
 		k.Add(o.Key)
-		c.add(o.HasCI, o.CI, false, uTest{})
+		c.add(o.HasCI, o.CI, false, UTest{})
 		m, pairs, rel = append(m, o.M), append(pairs, int64(o.Pairs)), append(rel, o.RelOverlapTime)
 	}
 	f := &reports.Frame{}

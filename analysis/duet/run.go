@@ -42,7 +42,7 @@ type Benchmark struct {
 	CI    CI
 	// HasU says whether the U test ran (both sides have iterations).
 	HasU bool
-	U    uTest
+	U    UTest
 	// Relative, RelLower and RelUpper are CI.Mean, CI.Lower and CI.Upper
 	// divided by MeanB: how much slower (> 0) or faster (< 0) A is than B.
 	Relative, RelLower, RelUpper float64
@@ -52,7 +52,7 @@ type Benchmark struct {
 	// runTimes are the runs' machine times (raw data, SPEC §10);
 	// RunSeconds is their mean in seconds and PerIteration the mean of
 	// Seconds/Iterations.
-	RunTimes     []runTime
+	RunTimes     []RunTime
 	RunSeconds   float64
 	PerIteration float64
 	// MDSCI and MDSU are the per-benchmark minimal detectable slowdowns of
@@ -85,7 +85,7 @@ type MDSRow struct {
 	HasCI    bool
 	CI       CI
 	HasU     bool
-	U        uTest
+	U        UTest
 }
 
 // MatchRow is an A/A match ratio of one (environment, suite, type) at one
@@ -306,8 +306,8 @@ func analyzeGroup(g *group, opt Options) (*keyResult, error) {
 	b.RunTimes = runTimes(g.records, g.key.Type)
 	b.Runs = len(b.RunTimes)
 	if b.Runs > 0 {
-		b.RunSeconds = meanBy(b.RunTimes, func(r runTime) float64 { return float64(r.Seconds) })
-		b.PerIteration = meanBy(b.RunTimes, runTime.perIteration)
+		b.RunSeconds = meanBy(b.RunTimes, func(r RunTime) float64 { return float64(r.Seconds) })
+		b.PerIteration = meanBy(b.RunTimes, RunTime.perIteration)
 	}
 
 	kept := filterWarmup(g.records, g.key.Suite, opt.Warmup)
@@ -465,7 +465,7 @@ func matchRatios(rows []MDSRow) []MatchRow {
 // benchmark, version).
 func speedups(bs []Benchmark, def SpeedupDefinition) []SpeedupRow {
 	type bk struct{ env, suite, bench, version string }
-	seqn := map[bk][]runTime{}
+	seqn := map[bk][]RunTime{}
 	for _, b := range bs {
 		if b.Type == typeSeqn {
 			seqn[bk{b.Env, b.Suite, b.Benchmark, b.Version}] = b.RunTimes
@@ -483,10 +483,10 @@ func speedups(bs []Benchmark, def SpeedupDefinition) []SpeedupRow {
 		row := SpeedupRow{Env: b.Env, Suite: b.Suite, Benchmark: b.Benchmark, Version: b.Version,
 			Speedup: speedup(s, b.RunTimes, def)}
 		if def == speedupThesis {
-			ns := func(r runTime) float64 { return float64(r.TimeNs) }
+			ns := func(r RunTime) float64 { return float64(r.TimeNs) }
 			row.Seqn, row.Duet = meanBy(s, ns), meanBy(b.RunTimes, ns)
 		} else {
-			row.Seqn, row.Duet = meanBy(s, runTime.perIteration), meanBy(b.RunTimes, runTime.perIteration)
+			row.Seqn, row.Duet = meanBy(s, RunTime.perIteration), meanBy(b.RunTimes, RunTime.perIteration)
 		}
 		out = append(out, row)
 	}

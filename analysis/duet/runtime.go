@@ -2,8 +2,8 @@ package duet
 
 import "math"
 
-// runTime is the wall-clock machine time of one run (SPEC §10).
-type runTime struct {
+// RunTime is the wall-clock machine time of one run (SPEC §10).
+type RunTime struct {
 	Instance, Run int32
 	// TimeNs is the run time in ns: for seqn span_A + span_B with span =
 	// max(end) − min(start) of a pair; for duet and syncduet max(end) −
@@ -18,15 +18,15 @@ type runTime struct {
 }
 
 // perIteration is Seconds / Iterations, the code's normalised run time.
-func (r runTime) perIteration() float64 { return float64(r.Seconds) / float64(r.Iterations) }
+func (r RunTime) perIteration() float64 { return float64(r.Seconds) / float64(r.Iterations) }
 
 // runTimes returns the run time of every run of one key's raw records (no
 // warm-up filter: the runtime is the machine time of the whole run).
 // recs must be sorted as in group.
-func runTimes(recs []Record, typ string) []runTime {
-	var out []runTime
+func runTimes(recs []Record, typ string) []RunTime {
+	var out []RunTime
 	for _, r := range runs(recs) {
-		rt := runTime{Instance: r.Instance, Run: r.Run, Iterations: len(r.A) + len(r.B)}
+		rt := RunTime{Instance: r.Instance, Run: r.Run, Iterations: len(r.A) + len(r.B)}
 		if typ == typeSeqn {
 			rt.TimeNs = span(r.A) + span(r.B)
 		} else {
@@ -65,15 +65,15 @@ func span(p []Record) int64 {
 //	speedupThesis: mean_r(TimeNs | seqn) / mean_r(TimeNs | duet)          (eq. 5.1)
 //
 // NaN when either side has no run.
-func speedup(seqn, duet []runTime, def SpeedupDefinition) float64 {
+func speedup(seqn, duet []RunTime, def SpeedupDefinition) float64 {
 	if len(seqn) == 0 || len(duet) == 0 {
 		return math.NaN()
 	}
 	if def == speedupThesis {
-		return meanBy(seqn, func(r runTime) float64 { return float64(r.TimeNs) }) /
-			meanBy(duet, func(r runTime) float64 { return float64(r.TimeNs) })
+		return meanBy(seqn, func(r RunTime) float64 { return float64(r.TimeNs) }) /
+			meanBy(duet, func(r RunTime) float64 { return float64(r.TimeNs) })
 	}
-	return meanBy(seqn, runTime.perIteration)/meanBy(duet, runTime.perIteration) - 1
+	return meanBy(seqn, RunTime.perIteration)/meanBy(duet, RunTime.perIteration) - 1
 }
 
 func meanBy[T any](x []T, f func(T) float64) float64 {

@@ -51,8 +51,8 @@ func ciTest(x []float64, grandMean float64, opt estimate.BootstrapOptions, rng *
 	return ci, true, nil
 }
 
-// uTest is the outcome of the Mann-Whitney U test of one key (SPEC §7).
-type uTest struct {
+// UTest is the outcome of the Mann-Whitney U test of one key (SPEC §7).
+type UTest struct {
 	// U is U1, the statistic of A: R_A − n_A(n_A+1)/2.
 	U float64
 	// P is the two-sided p-value (asymptotic with tie and continuity
@@ -69,15 +69,15 @@ type uTest struct {
 // use_continuity=True, method "auto"; process.py::arbiter_utest) through
 // nonparam.MannWhitneyU, and calls the key equal when p > alpha. It returns
 // ok = false when a side is empty.
-func mannWhitney(a, b []float64, alpha float64) (uTest, bool, error) {
+func mannWhitney(a, b []float64, alpha float64) (UTest, bool, error) {
 	if len(a) == 0 || len(b) == 0 {
-		return uTest{}, false, nil
+		return UTest{}, false, nil
 	}
 	r, err := nonparam.MannWhitneyU(a, b)
 	if err != nil {
-		return uTest{}, false, err
+		return UTest{}, false, err
 	}
-	return uTest{U: r.U, P: r.P, Exact: r.Method == nonparam.MethodExact, Equal: r.P > alpha}, true, nil
+	return UTest{U: r.U, P: r.P, Exact: r.Method == nonparam.MethodExact, Equal: r.P > alpha}, true, nil
 }
 
 // cv is the coefficient of variation std(x, ddof=1)/mean(x) (SPEC §9).

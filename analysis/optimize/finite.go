@@ -41,7 +41,7 @@ func (r *Result) nonFinite() string {
 			return fmt.Sprintf("the %s configuration's %s average", ev.name, r.Metric)
 		}
 	}
-	for m := method(0); m < numMethods; m++ {
+	for m := Method(0); m < numMethods; m++ {
 		if c := r.changeRate(m); !finite(c) && r.Full.Average != 0 {
 			return fmt.Sprintf("the %s configuration's change rate", m)
 		}

@@ -36,7 +36,7 @@ func totals(sums []summary) []metricTotal {
 			out = append(out, metricTotal{metric: s.metric})
 		}
 		t := &out[i]
-		u := s.methods[methodUOpTime]
+		u := s.methods[MethodUOpTime]
 		t.benchmarks += s.benchmarks
 		t.notReduced += s.notReduced + s.tooFewRepetitions
 		t.fullTimeNs += s.fullTimeNs

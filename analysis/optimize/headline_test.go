@@ -9,8 +9,8 @@ import (
 func TestTotalsAndBest(t *testing.T) {
 	sum := func(version string, m Metric, n, notReduced int, full, chosen int64, within5 float64) summary {
 		s := summary{project: "p", version: version, metric: m, benchmarks: n, notReduced: notReduced, fullTimeNs: full}
-		s.methods[methodUOpTime].timeNs = chosen
-		s.methods[methodUOpTime].within = [4]float64{within5 / 2, within5, within5, 1}
+		s.methods[MethodUOpTime].timeNs = chosen
+		s.methods[MethodUOpTime].within = [4]float64{within5 / 2, within5, within5, 1}
 		return s
 	}
 	sums := []summary{

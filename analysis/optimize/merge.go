@@ -42,8 +42,8 @@ func Merge(parts []*Report) (*Report, error) {
 	out := &Report{Options: opts}
 	var results [][]Result
 	var skipped [][]Skipped
-	var ragged [][]raggedSeries
-	var later [][]laterRun
+	var ragged [][]RaggedSeries
+	var later [][]LaterRun
 	var present map[string][]string
 	presentFrom, versionless := 0, 0
 	for i, p := range parts {
@@ -90,13 +90,13 @@ func Merge(parts []*Report) (*Report, error) {
 			return nil, fmt.Errorf("optimize: benchmark run %s is skipped in one part and has results in another: the parts of a merge must hold disjoint benchmark runs", s.Key)
 		}
 	}
-	if out.Ragged, err = merge.Rows(ragged, func(r *raggedSeries) table.Key { return r.Key }); err != nil {
+	if out.Ragged, err = merge.Rows(ragged, func(r *RaggedSeries) table.Key { return r.Key }); err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
 	out.Warnings = seriesWarnings(out.Results, &out.Options)
 	if present != nil {
-		vr := &versionReport{Present: present}
-		if vr.Later, err = merge.Rows(later, func(l *laterRun) table.Key { return l.Key }); err != nil {
+		vr := &VersionReport{Present: present}
+		if vr.Later, err = merge.Rows(later, func(l *LaterRun) table.Key { return l.Key }); err != nil {
 			return nil, fmt.Errorf("optimize: %w", err)
 		}
 		projects, baseOf, err := vr.prepare(out.Results, out.Options.Versions)

@@ -13,27 +13,29 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// method is how a configuration was picked: by µOpTime or by a baseline.
-type method int
+// Method is how a configuration was picked: by µOpTime or by a baseline.
+type Method int
 
 const (
-	// methodUOpTime is µOpTime's choice: the cheapest stable configuration.
-	methodUOpTime method = iota
-	// methodMinimum is the minimum baseline: the cheapest configuration with
+	// MethodUOpTime is µOpTime's choice: the cheapest stable configuration.
+	MethodUOpTime Method = iota
+	// MethodMinimum is the minimum baseline: the cheapest configuration with
 	// enough repetitions (ties: lexicographically smallest, outermost level
 	// first; for µOpTime's Go data that is trial 1, iteration 3, slice 1).
-	methodMinimum
-	// methodRandom is the random baseline: a configuration drawn uniformly
+	MethodMinimum
+	// MethodRandom is the random baseline: a configuration drawn uniformly
 	// among those with enough repetitions (seeded per benchmark, the same
 	// configuration for every metric).
-	methodRandom
-	numMethods
+	MethodRandom
 )
+
+// numMethods is the number of methods.
+const numMethods = 3
 
 var methodNames = [numMethods]string{"uoptime", "minimum", "random"}
 
 // String is the method's name as written in the output (uoptime, minimum, random).
-func (m method) String() string {
+func (m Method) String() string {
 	if m < 0 || m >= numMethods {
 		return fmt.Sprintf("method(%d)", int(m))
 	}
@@ -129,36 +131,36 @@ type Result struct {
 }
 
 // eval returns the evaluation of method m.
-func (r *Result) eval(m method) *Evaluation {
+func (r *Result) eval(m Method) *Evaluation {
 	switch m {
-	case methodMinimum:
+	case MethodMinimum:
 		return &r.Minimum
-	case methodRandom:
+	case MethodRandom:
 		return &r.Random
 	}
 	return &r.Chosen
 }
 
 // timeSavedNs is the execution time method m saves over the full configuration.
-func (r *Result) timeSavedNs(m method) int64 { return r.Full.TimeNs - r.eval(m).TimeNs }
+func (r *Result) timeSavedNs(m Method) int64 { return r.Full.TimeNs - r.eval(m).TimeNs }
 
 // changeRate is the relative change of the average of method m's
 // configuration against the full configuration (the paper's quality measure),
 //
 //	c = |r_m − r_full| / r_full.
-func (r *Result) changeRate(m method) float64 {
+func (r *Result) changeRate(m Method) float64 {
 	return math.Abs(r.eval(m).Average-r.Full.Average) / math.Abs(r.Full.Average)
 }
 
 // ciDiff returns the relative differences of method m's CI bounds against
 // the full configuration's, (L_m − L_full)/L_full and (U_m − U_full)/U_full.
-func (r *Result) ciDiff(m method) (lower, upper float64) {
+func (r *Result) ciDiff(m Method) (lower, upper float64) {
 	e := r.eval(m)
 	return (e.Lower - r.Full.Lower) / r.Full.Lower, (e.Upper - r.Full.Upper) / r.Full.Upper
 }
 
-// raggedSeries is a series whose data lacks part of the full grid of observations.
-type raggedSeries struct {
+// RaggedSeries is a series whose data lacks part of the full grid of observations.
+type RaggedSeries struct {
 	Key               table.Key
 	Missing, Expected int
 }
@@ -173,7 +175,7 @@ type Report struct {
 	// Skipped series could not be optimised at all.
 	Skipped []Skipped
 	// Ragged series miss observations; configurations use the values that exist.
-	Ragged []raggedSeries
+	Ragged []RaggedSeries
 	// Warnings name series whose timing was assumed, rows skipped for
 	// non-finite values and rows excluded by --first or --discard-warmup.
 	Warnings []string
@@ -183,7 +185,7 @@ type Report struct {
 	Excluded, NonFiniteRows int
 	// Versions is the comparison across versions Run adds when a project
 	// holds several versions; nil otherwise.
-	Versions *versionReport
+	Versions *VersionReport
 }
 
 // Stream blocks: every bootstrap of a configuration draws from the stream
@@ -504,7 +506,7 @@ func optimize(series []*table.Series, opt Options) (*Report, error) {
 		rep.Excluded += p.excluded
 		rep.NonFiniteRows += p.nonFinite
 		if p.missing > 0 {
-			rep.Ragged = append(rep.Ragged, raggedSeries{Key: p.series.Key, Missing: p.missing, Expected: p.expected})
+			rep.Ragged = append(rep.Ragged, RaggedSeries{Key: p.series.Key, Missing: p.missing, Expected: p.expected})
 		}
 	}
 	// One job per series runs every metric, so that metrics sharing a CI

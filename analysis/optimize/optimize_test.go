@@ -122,8 +122,8 @@ func TestHandComputed(t *testing.T) {
 	checkClose(t, "full average", r.Full.Average, mean, 1e-9)
 	checkClose(t, "full cv", r.Full.Value, math.Sqrt(ss/12)/mean, 1e-12)
 	// Change rate of the chosen (mean 100.3) against the full mean.
-	checkClose(t, "change rate", r.changeRate(methodUOpTime), math.Abs(100.3-mean)/mean, 1e-12)
-	if got := r.timeSavedNs(methodUOpTime); got != 10e9 {
+	checkClose(t, "change rate", r.changeRate(MethodUOpTime), math.Abs(100.3-mean)/mean, 1e-12)
+	if got := r.timeSavedNs(MethodUOpTime); got != 10e9 {
 		t.Errorf("time saved %d ns, want 10 s", got)
 	}
 	if !(r.Chosen.Lower < 100.3 && r.Chosen.Upper > 100.3 && r.Chosen.Lower >= 100 && r.Chosen.Upper <= 100.6) {

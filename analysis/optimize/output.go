@@ -134,9 +134,9 @@ func resultFrame(rep *Report) *frame {
 	}
 	for i := range rep.Results {
 		r := &rep.Results[i]
-		for m := method(0); m < numMethods; m++ {
+		for m := Method(0); m < numMethods; m++ {
 			status := ""
-			if m == methodUOpTime {
+			if m == MethodUOpTime {
 				status = r.Status.String()
 			}
 			row(r, m.String(), status, r.eval(m))
@@ -171,7 +171,7 @@ func summaryFrame(sums []summary) *frame {
 		f.col(n, kFloat)
 	}
 	for _, s := range sums {
-		for m := method(0); m < numMethods; m++ {
+		for m := Method(0); m < numMethods; m++ {
 			ms := &s.methods[m]
 			f.add(s.project, s.version, s.metric.String(), m.String(), s.benchmarks, s.reduced, s.notReduced, s.tooFewRepetitions,
 				float64(s.fullTimeNs)/1e9, float64(ms.timeNs)/1e9, ms.saved, ms.within[0], ms.within[1], ms.within[2], ms.within[3],
@@ -185,7 +185,7 @@ func summaryFrame(sums []summary) *frame {
 // version, metric and method) as CSV, Arrow IPC or Parquet.
 func writeSummary(path string, sums []summary) error { return summaryFrame(sums).writeFile(path) }
 
-func versionFrame(vr *versionReport) *frame {
+func versionFrame(vr *VersionReport) *frame {
 	f := &frame{}
 	for _, n := range []string{"project", "metric", "method", "scope", "from", "to"} {
 		f.col(n, kString)
@@ -195,7 +195,7 @@ func versionFrame(vr *versionReport) *frame {
 	}
 	f.col("fpr", kFloat)
 	f.col("fnr", kFloat)
-	add := func(p *versionPair, scope string) {
+	add := func(p *VersionPair, scope string) {
 		from, to := p.From, p.To
 		if scope == "total" {
 			vs := vr.Versions[p.Project]
@@ -221,7 +221,7 @@ func timeSavingTable(sums []summary) *reports.Table {
 	t := &reports.Table{Title: "µOpTime time saving",
 		Columns: []string{"project", "version", "metric", "benchmarks", "not reduced", "full time", "µOpTime time", "saved", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %"}}
 	for _, s := range sums {
-		m := &s.methods[methodUOpTime]
+		m := &s.methods[MethodUOpTime]
 		t.AddRow(s.project, s.version, s.metric.String(), s.benchmarks, s.notReduced+s.tooFewRepetitions,
 			reports.Seconds(float64(s.fullTimeNs)/1e9), reports.Seconds(float64(m.timeNs)/1e9), reports.Percent(m.saved),
 			reports.Percent(m.within[0]), reports.Percent(m.within[1]), reports.Percent(m.within[2]))
@@ -235,7 +235,7 @@ func baselineTable(sums []summary) *reports.Table {
 	t := &reports.Table{Title: "µOpTime against the baselines",
 		Columns: []string{"project", "version", "metric", "method", "time", "saved", "c ≤ 1 %", "c ≤ 3 %", "c ≤ 5 %", "median c", "max c"}}
 	for _, s := range sums {
-		for m := method(0); m < numMethods; m++ {
+		for m := Method(0); m < numMethods; m++ {
 			ms := &s.methods[m]
 			t.AddRow(s.project, s.version, s.metric.String(), m.String(), reports.Seconds(float64(ms.timeNs)/1e9), reports.Percent(ms.saved),
 				reports.Percent(ms.within[0]), reports.Percent(ms.within[1]), reports.Percent(ms.within[2]),
@@ -265,10 +265,10 @@ func metricComparisonTable(cmp []metricComparison) *reports.Table {
 }
 
 // versionTable renders the version comparison: per pair (all methods) and totals.
-func versionTable(vr *versionReport, pairs bool) *reports.Table {
+func versionTable(vr *VersionReport, pairs bool) *reports.Table {
 	t := &reports.Table{Title: "Change detection across versions (forward mode; full configuration = ground truth)",
 		Columns: []string{"project", "metric", "method", "versions", "benchmarks", "changes (full)", "detected", "TP", "FP", "TN", "FN", "FPR", "FNR"}}
-	add := func(p *versionPair, label string) {
+	add := func(p *VersionPair, label string) {
 		t.AddRow(p.Project, p.Metric.String(), p.Method.String(), label, p.Benchmarks, p.FullChanges, p.Detected,
 			p.TP, p.FP, p.TN, p.FN, reports.Percent(p.FPR), reports.Percent(p.FNR))
 	}

@@ -91,7 +91,7 @@ func summarize(results []Result) []summary {
 				s.tooFewRepetitions++
 			}
 		}
-		for m := method(0); m < numMethods; m++ {
+		for m := Method(0); m < numMethods; m++ {
 			ms := &s.methods[m]
 			changes := make([]float64, 0, len(idx))
 			for _, i := range idx {
@@ -183,7 +183,7 @@ func compareMetrics(results []Result, alpha float64) ([]metricComparison, error)
 			groups[k] = g
 			keys = append(keys, k)
 		}
-		if c := r.changeRate(methodUOpTime); !math.IsNaN(c) {
+		if c := r.changeRate(MethodUOpTime); !math.IsNaN(c) {
 			g[r.Metric] = append(g[r.Metric], c)
 		} else if _, ok := g[r.Metric]; !ok {
 			g[r.Metric] = nil

@@ -31,7 +31,7 @@ func (res *Report) NoResult() error {
 // the recommended metric (best) and how many benchmark runs keep
 // their result, one line per metric, change detection across versions,
 // and what was skipped.
-func writeText(w io.Writer, res *Report, vr *versionReport) {
+func writeText(w io.Writer, res *Report, vr *VersionReport) {
 	opt := res.Options
 	sums := summarize(res.Results)
 	totals := totals(sums)
@@ -59,7 +59,7 @@ func writeText(w io.Writer, res *Report, vr *versionReport) {
 	}
 	if vr != nil {
 		for _, p := range vr.Totals {
-			if p.Metric != b.metric || p.Method != methodUOpTime {
+			if p.Metric != b.metric || p.Method != MethodUOpTime {
 				continue
 			}
 			vs := vr.Versions[p.Project]
@@ -78,7 +78,7 @@ func writeText(w io.Writer, res *Report, vr *versionReport) {
 
 // writeDetails prints the Markdown report: time saving, baselines,
 // the metric comparison, the version comparison, ragged and skipped series.
-func writeDetails(w io.Writer, res *Report, vr *versionReport) error {
+func writeDetails(w io.Writer, res *Report, vr *VersionReport) error {
 	opt := res.Options
 	names := make([]string, len(opt.Metrics))
 	for i, m := range opt.Metrics {
@@ -139,7 +139,7 @@ func writeDetails(w io.Writer, res *Report, vr *versionReport) error {
 // toRun returns the results whose configurations a CI should run: all of
 // them, or in forward mode (vr not nil) those of each project's base
 // version, whose configurations are applied to the later versions.
-func toRun(res *Report, vr *versionReport) []Result {
+func toRun(res *Report, vr *VersionReport) []Result {
 	if vr == nil {
 		return res.Results
 	}

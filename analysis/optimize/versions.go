@@ -35,11 +35,11 @@ var defaultVersionOptions = VersionOptions{MinChange: 0.03}
 // benchmarkChange's arrays; method m is at index 1 + m.
 const ground = 0
 
-// benchmarkChange is the comparison of one benchmark between two
+// BenchmarkChange is the comparison of one benchmark between two
 // consecutive versions under one metric: for the full configuration (index
 // ground) and each method (index 1 + method) the relative change of the
 // average and whether a change was detected.
-type benchmarkChange struct {
+type BenchmarkChange struct {
 	Project, Benchmark, Params, Mode string
 	From, To                         string
 	Metric                           Metric
@@ -49,13 +49,13 @@ type benchmarkChange struct {
 	Detected [1 + numMethods]bool
 }
 
-// versionPair counts detections of one method on one pair of consecutive
+// VersionPair counts detections of one method on one pair of consecutive
 // versions (or, in versionReport.Totals, over all pairs: From and To empty),
 // against the full configuration as ground truth.
-type versionPair struct {
+type VersionPair struct {
 	Project, From, To string
 	Metric            Metric
-	Method            method
+	Method            Method
 	// Benchmarks compared; FullChanges detected with the full
 	// configurations; Detected with the method's configurations.
 	Benchmarks, FullChanges, Detected int
@@ -64,15 +64,15 @@ type versionPair struct {
 	FPR, FNR float64
 }
 
-// versionReport is the outcome of compareVersions.
-type versionReport struct {
+// VersionReport is the outcome of compareVersions.
+type VersionReport struct {
 	// Versions[project] lists the compared versions, base first.
 	Versions map[string][]string
 	// Pairs per project, version pair, metric and method; Totals per
 	// project, metric and method.
-	Pairs, Totals []versionPair
+	Pairs, Totals []VersionPair
 	// Changes per benchmark, version pair and metric.
-	Changes []benchmarkChange
+	Changes []BenchmarkChange
 	// Notes name versions left out, benchmarks missing in a version and
 	// configurations larger than a later version's data.
 	Notes []string
@@ -86,17 +86,17 @@ type versionReport struct {
 	// evaluated on it, or why they were not. With the report's Results
 	// they are what Pairs, Totals, Changes and Notes are computed from
 	// (by Run and by Merge).
-	Later []laterRun
+	Later []LaterRun
 }
 
-// laterRun is a benchmark run of a version after its project's base
+// LaterRun is a benchmark run of a version after its project's base
 // version, with the base version's configurations evaluated on it.
-type laterRun struct {
+type LaterRun struct {
 	Key table.Key
 	// Evals holds per metric (in Options.Metrics order) the evaluations
 	// of the full configuration (index ground) and of each method's base
 	// configuration (index 1 + method); nil when not evaluated.
-	Evals []laterEvals
+	Evals []LaterEvals
 	// NotInBase: the benchmark has no result in the base version, so it is
 	// not compared. Note says why it was not evaluated, or that a base
 	// configuration asks for more units than this run recorded.
@@ -104,8 +104,8 @@ type laterRun struct {
 	Note      string
 }
 
-// laterEvals are the evaluations of one metric's configurations on a later run.
-type laterEvals struct {
+// LaterEvals are the evaluations of one metric's configurations on a later run.
+type LaterEvals struct {
 	Metric Metric
 	Eval   [1 + numMethods]Evaluation
 }
@@ -133,7 +133,7 @@ func idOf(k table.Key) benchID { return benchID{k.Project, k.Benchmark, k.Params
 // rep.Options (metrics, seed, bootstrap, --first, --discard-warmup) are used
 // for the later versions too, so every evaluation is the same pure function
 // of (seed, benchmark, metric, configuration) as in optimize.
-func compareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (*versionReport, error) {
+func compareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (*VersionReport, error) {
 	keys := make([]table.Key, len(series))
 	for i, s := range series {
 		keys[i] = s.Key
@@ -144,8 +144,8 @@ func compareVersions(series []*table.Series, rep *Report, vopt VersionOptions) (
 // compareVersionsOf is compareVersions comparing the versions present
 // lists per project (presentVersions): those of the whole input when
 // series are a part of it.
-func compareVersionsOf(series []*table.Series, present map[string][]string, rep *Report, vopt VersionOptions) (*versionReport, error) {
-	out := &versionReport{Present: present}
+func compareVersionsOf(series []*table.Series, present map[string][]string, rep *Report, vopt VersionOptions) (*VersionReport, error) {
+	out := &VersionReport{Present: present}
 	projects, baseOf, err := out.prepare(rep.Results, vopt)
 	if err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func compareVersionsOf(series []*table.Series, present map[string][]string, rep 
 // prepare orders out.Present into out.Versions (orderVersions) and indexes
 // the base versions' results (baseResults): the first half of
 // compareVersions, shared with Merge.
-func (out *versionReport) prepare(results []Result, vopt VersionOptions) ([]string, map[benchID]map[Metric]*Result, error) {
+func (out *VersionReport) prepare(results []Result, vopt VersionOptions) ([]string, map[benchID]map[Metric]*Result, error) {
 	if !(vopt.MinChange >= 0) || math.IsInf(vopt.MinChange, 0) {
 		return nil, nil, fmt.Errorf("optimize: minimum change must be finite and ≥ 0, got %v", vopt.MinChange)
 	}
@@ -175,7 +175,7 @@ func (out *versionReport) prepare(results []Result, vopt VersionOptions) ([]stri
 
 // finish computes Notes, Changes, Pairs and Totals from the base results
 // and out.Later: the second half of compareVersions, shared with Merge.
-func (out *versionReport) finish(projects []string, baseOf map[benchID]map[Metric]*Result, opt *Options, vopt VersionOptions) {
+func (out *VersionReport) finish(projects []string, baseOf map[benchID]map[Metric]*Result, opt *Options, vopt VersionOptions) {
 	for _, l := range out.Later {
 		if l.NotInBase {
 			out.Notes = append(out.Notes, l.Note)
@@ -218,7 +218,7 @@ func multipleVersions(present map[string][]string) bool {
 // orderVersions fills out.Versions from out.Present: each project's
 // versions in release order (vopt.Order, else versionLess) from the base
 // version on, and returns the projects in name order.
-func (out *versionReport) orderVersions(vopt VersionOptions) ([]string, error) {
+func (out *VersionReport) orderVersions(vopt VersionOptions) ([]string, error) {
 	projects := make([]string, 0, len(out.Present))
 	for p := range out.Present {
 		projects = append(projects, p)
@@ -270,7 +270,7 @@ func (out *versionReport) orderVersions(vopt VersionOptions) ([]string, error) {
 
 // baseResults indexes the results on each project's base version by
 // benchmark and metric: the configurations applied to the later versions.
-func (out *versionReport) baseResults(results []Result) map[benchID]map[Metric]*Result {
+func (out *VersionReport) baseResults(results []Result) map[benchID]map[Metric]*Result {
 	baseOf := map[benchID]map[Metric]*Result{}
 	for i := range results {
 		r := &results[i]
@@ -291,8 +291,8 @@ func (out *versionReport) baseResults(results []Result) map[benchID]map[Metric]*
 // evaluateLater evaluates the base configurations on every series of a
 // later version, in parallel (opt.Workers), each into its own slot, and
 // lists the later series not in the base version.
-func (out *versionReport) evaluateLater(series []*table.Series, baseOf map[benchID]map[Metric]*Result, opt *Options) ([]laterRun, error) {
-	var jobs []laterRun
+func (out *VersionReport) evaluateLater(series []*table.Series, baseOf map[benchID]map[Metric]*Result, opt *Options) ([]LaterRun, error) {
+	var jobs []LaterRun
 	var todo []*table.Series
 	for _, s := range series {
 		vs := out.Versions[s.Project]
@@ -300,11 +300,11 @@ func (out *versionReport) evaluateLater(series []*table.Series, baseOf map[bench
 			continue
 		}
 		if baseOf[idOf(s.Key)] == nil {
-			jobs = append(jobs, laterRun{Key: s.Key, NotInBase: true, Note: fmt.Sprintf("%s: not in base version %s, not compared", s.Key, vs[0])})
+			jobs = append(jobs, LaterRun{Key: s.Key, NotInBase: true, Note: fmt.Sprintf("%s: not in base version %s, not compared", s.Key, vs[0])})
 			todo = append(todo, nil)
 			continue
 		}
-		jobs = append(jobs, laterRun{Key: s.Key})
+		jobs = append(jobs, LaterRun{Key: s.Key})
 		todo = append(todo, s)
 	}
 	err := workpool.Run(len(jobs), opt.Workers, func(i int) error {
@@ -330,11 +330,11 @@ func (out *versionReport) evaluateLater(series []*table.Series, baseOf map[bench
 			}
 			var ev [1 + numMethods]Evaluation
 			ev[ground] = p.evaluate(m, p.full, true, opt, ws)
-			for meth := method(0); meth < numMethods; meth++ {
+			for meth := Method(0); meth < numMethods; meth++ {
 				c := br.eval(meth).Config
 				reuse := false
 				for k := 0; k < 1+int(meth); k++ {
-					if k > 0 && br.eval(method(k-1)).Config == c {
+					if k > 0 && br.eval(Method(k-1)).Config == c {
 						ev[1+meth], reuse = ev[k], true
 						break
 					}
@@ -346,7 +346,7 @@ func (out *versionReport) evaluateLater(series []*table.Series, baseOf map[bench
 					short = true
 				}
 			}
-			j.Evals = append(j.Evals, laterEvals{Metric: m, Eval: ev})
+			j.Evals = append(j.Evals, LaterEvals{Metric: m, Eval: ev})
 		}
 		if short {
 			j.Note = fmt.Sprintf("%s: a base configuration asks for more units than this version recorded; it uses the values that exist", s.Key)
@@ -362,7 +362,7 @@ type versionEvals map[string]map[benchID]map[Metric]*[1 + numMethods]Evaluation
 
 // collectEvaluations puts the base version's own evaluations and the later
 // versions' (out.Later) into one index, and keeps the later runs' notes.
-func (out *versionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Result) versionEvals {
+func (out *VersionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Result) versionEvals {
 	evals := versionEvals{}
 	put := func(version string, id benchID, m Metric, ev *[1 + numMethods]Evaluation) {
 		k := id.project + "\x00" + version
@@ -399,10 +399,10 @@ func (out *versionReport) collectEvaluations(baseOf map[benchID]map[Metric]*Resu
 // detect compares every pair of consecutive versions of each project per
 // metric: a change per benchmark under the full configuration (the ground
 // truth) and under each method's, and the pairs' and projects' totals.
-func (out *versionReport) detect(projects []string, evals versionEvals, opt *Options, vopt VersionOptions) {
+func (out *VersionReport) detect(projects []string, evals versionEvals, opt *Options, vopt VersionOptions) {
 	for _, proj := range projects {
 		vs := out.Versions[proj]
-		totals := map[[2]int]*versionPair{}
+		totals := map[[2]int]*VersionPair{}
 		var totalKeys [][2]int
 		for i := 0; i+1 < len(vs); i++ {
 			from, to := evals[proj+"\x00"+vs[i]], evals[proj+"\x00"+vs[i+1]]
@@ -420,16 +420,16 @@ func (out *versionReport) detect(projects []string, evals versionEvals, opt *Opt
 				}
 			}
 			for _, m := range opt.Metrics {
-				pairs := make([]versionPair, numMethods)
+				pairs := make([]VersionPair, numMethods)
 				for meth := range pairs {
-					pairs[meth] = versionPair{Project: proj, From: vs[i], To: vs[i+1], Metric: m, Method: method(meth)}
+					pairs[meth] = VersionPair{Project: proj, From: vs[i], To: vs[i+1], Metric: m, Method: Method(meth)}
 				}
 				for _, id := range ids {
 					a, b := from[id][m], to[id][m]
 					if a == nil || b == nil {
 						continue
 					}
-					bc := benchmarkChange{Project: proj, Benchmark: id.benchmark, Params: id.params, Mode: id.mode,
+					bc := BenchmarkChange{Project: proj, Benchmark: id.benchmark, Params: id.params, Mode: id.mode,
 						From: vs[i], To: vs[i+1], Metric: m}
 					for k := range bc.Change {
 						bc.Change[k], bc.Detected[k] = detectChange(&a[k], &b[k], vopt)
@@ -446,7 +446,7 @@ func (out *versionReport) detect(projects []string, evals versionEvals, opt *Opt
 					tk := [2]int{int(m), meth}
 					t := totals[tk]
 					if t == nil {
-						t = &versionPair{Project: proj, Metric: m, Method: method(meth)}
+						t = &VersionPair{Project: proj, Metric: m, Method: Method(meth)}
 						totals[tk] = t
 						totalKeys = append(totalKeys, tk)
 					}
@@ -468,7 +468,7 @@ func (out *versionReport) detect(projects []string, evals versionEvals, opt *Opt
 	}
 }
 
-func (p *versionPair) add(truth, detected bool) {
+func (p *VersionPair) add(truth, detected bool) {
 	p.Benchmarks++
 	if truth {
 		p.FullChanges++
@@ -488,7 +488,7 @@ func (p *versionPair) add(truth, detected bool) {
 	}
 }
 
-func (p *versionPair) finish() {
+func (p *VersionPair) finish() {
 	p.FPR, p.FNR = math.NaN(), math.NaN()
 	if n := p.FP + p.TN; n > 0 {
 		p.FPR = float64(p.FP) / float64(n)

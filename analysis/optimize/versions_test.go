@@ -33,7 +33,7 @@ func versionSuite() []spec {
 	return out
 }
 
-func detectedSet(vr *versionReport, m Metric, from string, k int) []string {
+func detectedSet(vr *VersionReport, m Metric, from string, k int) []string {
 	var out []string
 	for _, c := range vr.Changes {
 		if c.Metric == m && c.From == from && c.Detected[k] {
@@ -67,9 +67,9 @@ func TestCompareVersions(t *testing.T) {
 			t.Errorf("%s v2→v3: full detects %v, want C", m, got)
 		}
 		// The ±20 % changes of the quietest benchmarks are caught by every method.
-		for meth := method(0); meth < numMethods; meth++ {
+		for meth := Method(0); meth < numMethods; meth++ {
 			got := detectedSet(vr, m, "v1", 1+int(meth))
-			if m == RCIWMeanT && meth == methodMinimum {
+			if m == RCIWMeanT && meth == MethodMinimum {
 				// Three values: more than α/2 of the bootstrap-t resamples
 				// are constant, so the interval is unbounded and nothing
 				// is ever detected.
@@ -150,8 +150,8 @@ func TestCompareVersions(t *testing.T) {
 	vr, _ = compareVersions(series, rep, defaultVersionOptions)
 	for _, c := range vr.Changes {
 		if c.Benchmark == "BenchmarkD" && c.From == "v1" && c.Metric == RCIWMean {
-			if want := (ev.Average - base.Chosen.Average) / base.Chosen.Average; c.Change[1+methodUOpTime] != want {
-				t.Errorf("forward change %v, want %v", c.Change[1+methodUOpTime], want)
+			if want := (ev.Average - base.Chosen.Average) / base.Chosen.Average; c.Change[1+MethodUOpTime] != want {
+				t.Errorf("forward change %v, want %v", c.Change[1+MethodUOpTime], want)
 			}
 		}
 	}
@@ -181,7 +181,7 @@ func TestSummarizeAndCompareMetrics(t *testing.T) {
 	}
 	s := sums[0]
 	// Full: 12 s; chosen trial=2 iteration=1 slice=1: 2 s; mean 100.3 vs 1263.6/12 = 105.3: c = 0.04748.
-	m := s.methods[methodUOpTime]
+	m := s.methods[MethodUOpTime]
 	if s.fullTimeNs != 12e9 || m.timeNs != 2e9 || m.saved != 10.0/12 || s.reduced != 1 {
 		t.Errorf("summary %+v", s)
 	}
@@ -207,7 +207,7 @@ func TestSummarizeAndCompareMetrics(t *testing.T) {
 	}
 	groups := make([][]float64, 5)
 	for _, r := range rep.Results {
-		groups[r.Metric] = append(groups[r.Metric], r.changeRate(methodUOpTime))
+		groups[r.Metric] = append(groups[r.Metric], r.changeRate(MethodUOpTime))
 	}
 	kw, _ := nonparam.KruskalWallis(groups)
 	if kw != cmp[0].kruskal {

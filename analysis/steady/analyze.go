@@ -73,7 +73,7 @@ type BenchmarkResult struct {
 	// (Options.SteadyWindow, or AutoWindow of its longest fork).
 	Window int
 	// Evaluations has one entry per Options.Configs set, in order.
-	Evaluations []benchmarkEvaluation
+	Evaluations []BenchmarkEvaluation
 }
 
 // Report is the analysis of a set of benchmark runs.

@@ -28,7 +28,7 @@ func (s score) String() string {
 
 // value returns the score of fe and its Â12 pre-transformation (Traini et
 // al.'s rq5.py: WEE below 5 s and RPD below 5 % count as 0).
-func (s score) value(fe *forkEvaluation) (raw, transformed float64) {
+func (s score) value(fe *ForkEvaluation) (raw, transformed float64) {
 	switch s {
 	case scoreWEE:
 		raw = fe.WEE

@@ -31,10 +31,10 @@ func (o Override) empty() bool {
 // defaults, -wi 5 -w 10s -i 5 -r 10s -f 5) as overrides to evaluate them.
 func setupConfigs(name string, override Override) ConfigSet {
 	return ConfigSet{Name: name, lookup: func(_ table.Key, s *table.Setup) (benchmarkConfig, bool) {
-		var c config
+		var c WarmupConfig
 		forks := 0
 		if s != nil {
-			c = config{WarmupIterations: s.WarmupIterations, WarmupTimeNs: s.WarmupTimeNs,
+			c = WarmupConfig{WarmupIterations: s.WarmupIterations, WarmupTimeNs: s.WarmupTimeNs,
 				MeasurementIterations: s.MeasurementIterations, MeasurementTimeNs: s.IterationTimeNs()}
 			forks = s.Forks
 		}
@@ -67,7 +67,7 @@ func setupConfigs(name string, override Override) ConfigSet {
 type forkConfig struct {
 	key    table.Key
 	id     ForkID
-	config config
+	config WarmupConfig
 	forks  int
 }
 
@@ -81,7 +81,7 @@ func perForkConfigs(name string, rows []forkConfig) ConfigSet {
 	for _, r := range rows {
 		bc := byKey[r.key]
 		if bc == nil {
-			bc = &benchmarkConfig{perFork: map[ForkID]config{}}
+			bc = &benchmarkConfig{perFork: map[ForkID]WarmupConfig{}}
 			byKey[r.key] = bc
 		}
 		bc.perFork[r.id] = r.config

@@ -9,9 +9,9 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// config is a JMH-style configuration of one fork: warmup and measurement
+// WarmupConfig is a JMH-style configuration of one fork: warmup and measurement
 // iteration counts and iteration times (JMH -wi, -w, -i, -r).
-type config struct {
+type WarmupConfig struct {
 	WarmupIterations int
 	// WarmupTimeNs is the time of one warmup iteration; 0 means unknown, and
 	// then one recorded iteration stands for one configured iteration.
@@ -22,7 +22,7 @@ type config struct {
 }
 
 // String formats c as JMH options, e.g. "-wi 5 -w 10s -i 5 -r 10s".
-func (c config) String() string {
+func (c WarmupConfig) String() string {
 	t := func(ns int64) string {
 		if ns == 0 {
 			return "?"
@@ -41,13 +41,13 @@ type benchmarkConfig struct {
 	// perFork holds fork-specific configurations (dynamic reconfiguration
 	// stops warmup per fork); forks without an entry use Default when
 	// HasDefault is set and are not run otherwise.
-	perFork    map[ForkID]config
-	Default    config
+	perFork    map[ForkID]WarmupConfig
+	Default    WarmupConfig
 	hasDefault bool
 }
 
 // fork returns the configuration of fork id.
-func (b *benchmarkConfig) fork(id ForkID) (config, bool) {
+func (b *benchmarkConfig) fork(id ForkID) (WarmupConfig, bool) {
 	if c, ok := b.perFork[id]; ok {
 		return c, true
 	}
@@ -81,7 +81,7 @@ type ConfigSet struct {
 // complete is false when the fork ended first (the remaining counts are
 // then cut at len(nanos)). Unlike the script, zero configured iterations
 // consume no recorded iteration (the script consumes one).
-func replay(nanos []float64, c config) (warmupEnd, measureEnd int, complete bool) {
+func replay(nanos []float64, c WarmupConfig) (warmupEnd, measureEnd int, complete bool) {
 	w, ok1 := countIterations(nanos, float64(c.WarmupTimeNs), c.WarmupIterations)
 	m, ok2 := countIterations(nanos[w:], float64(c.MeasurementTimeNs), c.MeasurementIterations)
 	return w, w + m, ok1 && ok2
@@ -107,16 +107,16 @@ func countIterations(nanos []float64, iterationNs float64, count int) (int, bool
 	return len(nanos), false
 }
 
-// estimation says how a configuration's warmup compares with the steady state.
-type estimation int
+// Estimation says how a configuration's warmup compares with the steady state.
+type Estimation int
 
 const (
-	// exact: |wt − st| < 5 s.
-	exact estimation = iota
-	// overestimated: wt − st ≥ 5 s (warmup longer than needed: time waste).
-	overestimated
-	// underestimated: wt − st ≤ −5 s (measurement starts before the steady state).
-	underestimated
+	// EstimationExact: |wt − st| < 5 s.
+	EstimationExact Estimation = iota
+	// EstimationOver: wt − st ≥ 5 s (warmup longer than needed: time waste).
+	EstimationOver
+	// EstimationUnder: wt − st ≤ −5 s (measurement starts before the steady state).
+	EstimationUnder
 )
 
 // estimationTolerance is the ±5 s within which Traini et al. count a warmup
@@ -128,25 +128,25 @@ const estimationTolerance = 5.0
 const rpdTolerance = 0.05
 
 // String returns "exact", "overestimated" or "underestimated".
-func (e estimation) String() string {
+func (e Estimation) String() string {
 	switch e {
-	case exact:
+	case EstimationExact:
 		return "exact"
-	case overestimated:
+	case EstimationOver:
 		return "overestimated"
-	case underestimated:
+	case EstimationUnder:
 		return "underestimated"
 	}
 	return fmt.Sprintf("Estimation(%d)", int(e))
 }
 
-// forkEvaluation is a configuration replayed on one fork.
-type forkEvaluation struct {
+// ForkEvaluation is a configuration replayed on one fork.
+type ForkEvaluation struct {
 	ID ForkID
 	// Run is false when the configuration does not run this fork (beyond
 	// its fork count, or no configuration for it); nothing else is set then.
 	Run    bool
-	Config config
+	Config WarmupConfig
 	Class  ForkClass
 	// WarmupIterations and MeasurementIterations are the recorded
 	// iterations the configuration consumes and keeps (replay); Complete is
@@ -164,19 +164,19 @@ type forkEvaluation struct {
 	// signed wt − st, in seconds; TimeWaste is wt − st when overestimated,
 	// else 0.
 	WEE, Deviation, TimeWaste float64
-	Estimation                estimation
+	Estimation                Estimation
 	// RPD is the relative performance deviation of the kept measurements
 	// from the steady-state measurements (see RPD); RatioLow and RatioHigh
 	// the CI of mean(kept)/mean(steady). NaN when nothing was kept.
 	RPD, RatioLow, RatioHigh float64
 }
 
-// benchmarkEvaluation is a configuration set replayed on one benchmark.
-type benchmarkEvaluation struct {
+// BenchmarkEvaluation is a configuration set replayed on one benchmark.
+type BenchmarkEvaluation struct {
 	Set string
 	// Configured is false when the set has no configuration for the benchmark.
 	Configured bool
-	Forks      []forkEvaluation
+	Forks      []ForkEvaluation
 	// ForksRun is the number of forks the configuration runs; SteadyForks
 	// the steady forks whose steady parts are the reference.
 	ForksRun, SteadyForks int
@@ -206,14 +206,14 @@ func rpd(lo, hi float64) float64 {
 // evaluate replays set on the analysed forks of one benchmark. forks and
 // results are parallel; benchmark keys the bootstrap streams; setIndex
 // selects the stream block.
-func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup, set ConfigSet, setIndex int, forks []forkSeries, results []ForkResult) benchmarkEvaluation {
-	ev := benchmarkEvaluation{Set: set.Name, RPD: nan, RatioLow: nan, RatioHigh: nan}
+func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup, set ConfigSet, setIndex int, forks []forkSeries, results []ForkResult) BenchmarkEvaluation {
+	ev := BenchmarkEvaluation{Set: set.Name, RPD: nan, RatioLow: nan, RatioHigh: nan}
 	bc, ok := set.lookup(key, setup)
 	if !ok {
 		return ev
 	}
 	ev.Configured = true
-	ev.Forks = make([]forkEvaluation, len(forks))
+	ev.Forks = make([]ForkEvaluation, len(forks))
 	nRun := len(forks)
 	if bc.forks > 0 && bc.forks < nRun {
 		nRun = bc.forks
@@ -247,8 +247,8 @@ func (a *analyzer) evaluate(benchmark string, key table.Key, setup *table.Setup,
 }
 
 // evaluateFork replays c on one fork (see forkEvaluation).
-func (a *analyzer) evaluateFork(benchmark string, f *forkSeries, r *ForkResult, c config, setIndex int) forkEvaluation {
-	fe := forkEvaluation{ID: f.id, Run: true, Config: c, Class: r.Class,
+func (a *analyzer) evaluateFork(benchmark string, f *forkSeries, r *ForkResult, c WarmupConfig, setIndex int) ForkEvaluation {
+	fe := ForkEvaluation{ID: f.id, Run: true, Config: c, Class: r.Class,
 		SteadySeconds: nan, WEE: nan, Deviation: nan, TimeWaste: nan, RPD: nan, RatioLow: nan, RatioHigh: nan}
 	w, m, complete := replay(f.nanos, c)
 	fe.WarmupIterations, fe.MeasurementIterations, fe.Complete = w, m-w, complete
@@ -265,10 +265,10 @@ func (a *analyzer) evaluateFork(benchmark string, f *forkSeries, r *ForkResult, 
 	fe.TimeWaste = 0
 	switch {
 	case fe.Deviation >= estimationTolerance:
-		fe.Estimation = overestimated
+		fe.Estimation = EstimationOver
 		fe.TimeWaste = fe.Deviation
 	case fe.Deviation <= -estimationTolerance:
-		fe.Estimation = underestimated
+		fe.Estimation = EstimationUnder
 	}
 	if m > w {
 		rng := stats.NewStream(a.opt.Seed, forkStreamKey(benchmark, f.id), blockForkRPD+uint64(setIndex))

@@ -36,7 +36,7 @@ func levels(fork int32, n int, sec float64, start []int, level []float64) forkSe
 	return f
 }
 
-func fixedSet(name string, forks int, c config) ConfigSet {
+func fixedSet(name string, forks int, c WarmupConfig) ConfigSet {
 	return ConfigSet{Name: name, lookup: func(table.Key, *table.Setup) (benchmarkConfig, bool) {
 		return benchmarkConfig{forks: forks, Default: c, hasDefault: true}, true
 	}}
@@ -55,26 +55,26 @@ func TestReplay(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		nanos    []float64
-		c        config
+		c        WarmupConfig
 		w, m     int
 		complete bool
 	}{
 		// -w 2s over 1-s iterations: each warmup iteration takes 2 recorded
 		// ones, 3 of them 6; -r 1s: 2 measurement iterations take 2 more.
-		{"2s over 1s", sec(20, 1), config{3, 2e9, 2, 1e9}, 6, 8, true},
+		{"2s over 1s", sec(20, 1), WarmupConfig{3, 2e9, 2, 1e9}, 6, 8, true},
 		// Ten 0.1-s iterations make one of 1 s (Σ = 0.9999999999999999 in
 		// float64 without the tolerance, which would need an 11th).
-		{"0.1s over 1s", sec(30, 0.1), config{2, 1e9, 1, 1e9}, 20, 30, true},
+		{"0.1s over 1s", sec(30, 0.1), WarmupConfig{2, 1e9, 1, 1e9}, 20, 30, true},
 		// The accumulated time restarts at 0: a 2-s iteration completes one
 		// 1-s iteration, nothing carries over.
-		{"2s over 1s carry", sec(10, 2), config{3, 1e9, 2, 1e9}, 3, 5, true},
+		{"2s over 1s carry", sec(10, 2), WarmupConfig{3, 1e9, 2, 1e9}, 3, 5, true},
 		// Unknown times: one recorded iteration per configured iteration.
-		{"unknown times", sec(10, 0.3), config{4, 0, 3, 0}, 4, 7, true},
+		{"unknown times", sec(10, 0.3), WarmupConfig{4, 0, 3, 0}, 4, 7, true},
 		// No warmup consumes nothing (the script would consume one).
-		{"no warmup", sec(10, 1), config{0, 1e9, 3, 1e9}, 0, 3, true},
+		{"no warmup", sec(10, 1), WarmupConfig{0, 1e9, 3, 1e9}, 0, 3, true},
 		// The fork ends first.
-		{"truncated warmup", sec(5, 1), config{10, 1e9, 2, 1e9}, 5, 5, false},
-		{"truncated measurement", sec(5, 1), config{2, 1e9, 10, 1e9}, 2, 5, false},
+		{"truncated warmup", sec(5, 1), WarmupConfig{10, 1e9, 2, 1e9}, 5, 5, false},
+		{"truncated measurement", sec(5, 1), WarmupConfig{2, 1e9, 10, 1e9}, 2, 5, false},
 	} {
 		w, m, ok := replay(tc.nanos, tc.c)
 		if w != tc.w || m != tc.m || ok != tc.complete {
@@ -105,7 +105,7 @@ func TestEvaluateHandComputed(t *testing.T) {
 	opt.Segmenter = levelSegmenter{}
 	opt.SteadyWindow = 30
 	opt.Bootstrap.Resamples = 2000
-	cfg := config{WarmupIterations: 5, WarmupTimeNs: 1e9, MeasurementIterations: 10, MeasurementTimeNs: 1e9}
+	cfg := WarmupConfig{WarmupIterations: 5, WarmupTimeNs: 1e9, MeasurementIterations: 10, MeasurementTimeNs: 1e9}
 	opt.Configs = []ConfigSet{fixedSet("all forks", 0, cfg), fixedSet("two forks", 2, cfg)}
 	forks := []forkSeries{
 		// A: 20 iterations at 150 ns, then 100 ns; 1 s each.
@@ -160,13 +160,13 @@ func TestEvaluateHandComputed(t *testing.T) {
 	type want struct {
 		w, m           int
 		wt, dev, waste float64
-		est            estimation
+		est            Estimation
 		rpd, low, high float64
 	}
 	wants := []want{
-		{5, 10, 5, -15, 0, underestimated, 0.5, 1.5, 1.5},
-		{5, 10, 5, 1, 0, exact, 0, 1, 1},
-		{5, 10, 10, 6, 6, overestimated, 0, 1, 1},
+		{5, 10, 5, -15, 0, EstimationUnder, 0.5, 1.5, 1.5},
+		{5, 10, 5, 1, 0, EstimationExact, 0, 1, 1},
+		{5, 10, 10, 6, 6, EstimationOver, 0, 1, 1},
 	}
 	ev := br.Evaluations[0]
 	if ev.ForksRun != 4 || ev.SteadyForks != 3 {
@@ -217,17 +217,17 @@ func TestCompareHandComputed(t *testing.T) {
 	// a = 10: 1 + 1 + 0; a = 0: ½ + ½ + 0; a = 20: 1 + 1 + 0 → 5/9.
 	// RPD A = 0.2, 0.01, 0 and B = 0, 0, 0 → transformed A = 0.2, 0, 0:
 	// a = 0.2 beats all three (3), the zeros tie all three (2·1.5) → 6/9.
-	mk := func(wee, rpd []float64) benchmarkEvaluation {
-		ev := benchmarkEvaluation{Configured: true}
+	mk := func(wee, rpd []float64) BenchmarkEvaluation {
+		ev := BenchmarkEvaluation{Configured: true}
 		for i := range wee {
-			ev.Forks = append(ev.Forks, forkEvaluation{Run: true, Class: ForkSteady, WEE: wee[i], RPD: rpd[i]})
+			ev.Forks = append(ev.Forks, ForkEvaluation{Run: true, Class: ForkSteady, WEE: wee[i], RPD: rpd[i]})
 		}
 		return ev
 	}
 	res := &Report{Options: Options{Configs: []ConfigSet{{Name: "A"}, {Name: "B"}}}}
 	res.Benchmarks = []BenchmarkResult{{
 		Forks:       make([]ForkResult, 3),
-		Evaluations: []benchmarkEvaluation{mk([]float64{10, 3, 20}, []float64{0.2, 0.01, 0}), mk([]float64{1, 2, 30}, []float64{0, 0, 0})},
+		Evaluations: []BenchmarkEvaluation{mk([]float64{10, 3, 20}, []float64{0.2, 0.01, 0}), mk([]float64{1, 2, 30}, []float64{0, 0, 0})},
 	}}
 	cmp, err := compare(res, 0, 1)
 	if err != nil {

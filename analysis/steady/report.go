@@ -408,9 +408,9 @@ func (res *Report) evaluationTable() *reports.Table {
 				wee = append(wee, fe.WEE)
 				waste += fe.TimeWaste
 				switch fe.Estimation {
-				case overestimated:
+				case EstimationOver:
 					over++
-				case underestimated:
+				case EstimationUnder:
 					under++
 				}
 				if !math.IsNaN(fe.RPD) {

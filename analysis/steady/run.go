@@ -71,7 +71,7 @@ func dynamicConfigs(rows []reconfigure.DynamicConfig) ([]ConfigSet, error) {
 		crit := r.Criterion.String()
 		byCrit[crit] = append(byCrit[crit], forkConfig{key: r.Key,
 			id:     ForkID{Instance: r.Instance, Trial: r.Trial, Fork: r.Fork},
-			config: config{WarmupIterations: r.WarmupIterations, MeasurementIterations: r.MeasurementIterations},
+			config: WarmupConfig{WarmupIterations: r.WarmupIterations, MeasurementIterations: r.MeasurementIterations},
 			forks:  r.ForksUsed})
 	}
 	if len(byCrit) == 0 {

@@ -52,10 +52,10 @@ const (
 	maxTimelineIterations = 200
 )
 
-// duetVerdict is the duet analysis' A/B result for one benchmark run of a
+// DuetVerdict is the duet analysis' A/B result for one benchmark run of a
 // duet mode (one analysis/duet benchmark-env key; a run whose instances
 // sit in several environments has one per environment).
-type duetVerdict struct {
+type DuetVerdict struct {
 	// Env is the key's environment ("" for unlabelled hosts).
 	Env string
 	// Runs and Pairs are the runs in the data and the paired iterations
@@ -85,7 +85,7 @@ func bVsA(r float64) float64 { return -r / (1 + r) }
 // String is the verdict in a sentence, Short first and then which pair is
 // faster and the CI in parentheses: "B 5.0 % slower (A faster; 95 % CI of
 // (B − A)/A [+4.4 %, +6.1 %], 10 runs, 380 pairs)".
-func (v duetVerdict) String() string {
+func (v DuetVerdict) String() string {
 	ci := fmt.Sprintf("%g %% CI of (B − A)/A [%s, %s], %d runs, %d pairs", 100*v.Confidence, signedPct(v.Lower), signedPct(v.Upper), v.Runs, v.Pairs)
 	switch v.Verdict {
 	case duet.VerdictAFaster:
@@ -100,7 +100,7 @@ func (v duetVerdict) String() string {
 
 // short is the verdict in a few words, as the terminal's plan table shows
 // it: "B 5.0 % slower", "B 3.1 % faster", "no difference", "no CI".
-func (v duetVerdict) short() string {
+func (v DuetVerdict) short() string {
 	switch v.Verdict {
 	case duet.VerdictAFaster:
 		return fmt.Sprintf("B %.1f %% slower", 100*v.BvsA)
@@ -124,7 +124,7 @@ func signedPct(x float64) string {
 
 // duetText joins the verdicts of b (with their environments when there
 // are several), or "" without one.
-func duetText(vs []duetVerdict, short bool) string {
+func duetText(vs []DuetVerdict, short bool) string {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
 		s := v.String()
@@ -186,7 +186,7 @@ func runDuet(rep *Report, t *table.Table, opt *Options) {
 		b.Reason = fmt.Sprintf("duet data (%s): A and B compared by the duet method, the %g %% BCa bootstrap CI of the mean over runs of the paired differences A − B",
 			b.Key.Mode, 100*res.Options.Confidence)
 		for _, d := range ds {
-			v := duetVerdict{Env: d.Env, Runs: d.Runs, Pairs: d.Pairs, Verdict: d.Verdict, BvsA: math.NaN(), Lower: math.NaN(), Upper: math.NaN(),
+			v := DuetVerdict{Env: d.Env, Runs: d.Runs, Pairs: d.Pairs, Verdict: d.Verdict, BvsA: math.NaN(), Lower: math.NaN(), Upper: math.NaN(),
 				Confidence: res.Options.Confidence}
 			if d.HasCI {
 				v.BvsA, v.Lower, v.Upper = bVsA(d.Relative), bVsA(d.RelUpper), bVsA(d.RelLower)
@@ -253,7 +253,7 @@ func (r *Report) duetFrame(name string) (*reports.Frame, error) {
 // duetBenchmarksFrame is duet.Report.BenchmarksFrame with B against A and
 // the settings a reader needs to read it:
 //
-//	b_vs_a, b_vs_a_ci_lower, b_vs_a_ci_upper   (B − A)/A and its CI (duetVerdict.BvsA)
+//	b_vs_a, b_vs_a_ci_lower, b_vs_a_ci_upper   (B − A)/A and its CI (DuetVerdict.BvsA)
 //	confidence, resamples                      the CI's level and bootstrap resamples
 //	min_overlap_ratio                          the duet pairing's minimum overlap ratio m
 func (r *Report) duetBenchmarksFrame(d *duet.Report) *reports.Frame {

@@ -123,11 +123,11 @@ var Frames = []FrameFile{
 //	minimum_split_error_median, minimum_split_agreement, minimum_split_time_share
 //	                     the same for the fixed minimal configuration
 //	previous_version, previous_version_error, previous_version_agrees
-//	                     the previous version's choice run on this version (versionCheck)
+//	                     the previous version's choice run on this version (VersionCheck)
 //	minimum_previous_version_error, minimum_previous_version_agrees
 //	                     the same for the fixed minimal configuration
 //	version_change       the A/B verdict against the project's previous version, or empty
-//	duet_verdict         duet runs: the duet analysis' A/B verdict (duetVerdict.String), or empty
+//	duet_verdict         duet runs: the duet analysis' A/B verdict (DuetVerdict.String), or empty
 //	command, repeat, instances_side_by_side    the command line, how often to run it
 //	                     in a row and on how many machines side by side
 //	seed                 the seed used

@@ -271,7 +271,7 @@ func lastVersions(r *Report) func(*Benchmark) bool {
 // recommended ones (Command) its runs × its start-up, and one start-up
 // per group of the fixed minimum's commands (one run of -count 3 of the
 // recorded commands' other arguments). Every version counts.
-func (t *suiteTotals) addCommandStartups(bs []Benchmark, parallel bool) {
+func (t *SuiteTotals) addCommandStartups(bs []Benchmark, parallel bool) {
 	sum := func(gs []commandGroup) (ns int64, runs int) {
 		for i := range gs {
 			if gs[i].startupNs > 0 {

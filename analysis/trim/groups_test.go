@@ -229,7 +229,7 @@ func TestCommandStartups(t *testing.T) {
 	if tot.TimeBeforeNs != 40e9+2*5e8 || tot.TimeAfterNs != (8+10+8+8)*1e9+6*5e8 {
 		t.Errorf("times %d → %d", tot.TimeBeforeNs, tot.TimeAfterNs)
 	}
-	r := &Report{Benchmarks: bs, Totals: tot, Versions: []versionComparison{{Project: "p", Base: "v1", Test: "v2"}}}
+	r := &Report{Benchmarks: bs, Totals: tot, Versions: []VersionComparison{{Project: "p", Base: "v1", Test: "v2"}}}
 	var b strings.Builder
 	if err := r.WriteCommands(&b); err != nil {
 		t.Fatal(err)

@@ -154,7 +154,7 @@ func clearRunFields(o *Options) {
 // mergeVersions merges the parts' comparisons of each (project, base,
 // test), in Run's order: projects sorted, then each project's pairs by
 // their base version (consecutive versions in lexical order).
-func mergeVersions(parts []*Report) ([]versionComparison, error) {
+func mergeVersions(parts []*Report) ([]VersionComparison, error) {
 	type pair struct{ project, base, test string }
 	var order []pair
 	byPair := map[pair][]*compare.Report{}
@@ -176,13 +176,13 @@ func mergeVersions(parts []*Report) ([]versionComparison, error) {
 		}
 		return order[i].base < order[j].base
 	})
-	var out []versionComparison
+	var out []VersionComparison
 	for _, k := range order {
 		r, err := compare.Merge(byPair[k])
 		if err != nil {
 			return nil, fmt.Errorf("trim: compare %s %s → %s: %w", k.project, k.base, k.test, err)
 		}
-		out = append(out, versionComparison{Project: k.project, Base: k.base, Test: k.test, Report: r})
+		out = append(out, VersionComparison{Project: k.project, Base: k.base, Test: k.test, Report: r})
 	}
 	return out, nil
 }

@@ -189,8 +189,8 @@ type Benchmark struct {
 	// outOfSample is the split validation of the choice and of the fixed
 	// minimum; FromPrevious the previous version's choice run on this
 	// version's data (Base "" without a previous version).
-	OutOfSample  outOfSample
-	FromPrevious versionCheck
+	OutOfSample  OutOfSample
+	FromPrevious VersionCheck
 	// Change is the A/B verdict against the previous version of the
 	// project ("v1 → v2: slower by 25.1 %"), "" without one.
 	Change string
@@ -217,7 +217,7 @@ type Benchmark struct {
 	// Duet holds the duet analysis' A/B verdicts of a PathDuet run (one
 	// per environment of its instances; nil otherwise or without a
 	// result).
-	Duet []duetVerdict
+	Duet []DuetVerdict
 }
 
 // Baseline is a baseline configuration's time (warmup included), the
@@ -228,8 +228,8 @@ type Baseline struct {
 	ChangeRate, Precision, Detectable float64
 }
 
-// suiteTotals are the suite-wide figures of a Report.
-type suiteTotals struct {
+// SuiteTotals are the suite-wide figures of a Report.
+type SuiteTotals struct {
 	// Benchmarks counts all benchmark runs; Trimmed (reduced: target met
 	// or best effort), Unreliable, Kept (too few repetitions, skipped,
 	// nothing cheaper) and Duet partition them.
@@ -252,27 +252,27 @@ type suiteTotals struct {
 	// outOfSample and MinimumOutOfSample summarise the split validation
 	// of trim's choices and of the fixed minimum over every benchmark
 	// with splits.
-	OutOfSample, MinimumOutOfSample splitSummary
+	OutOfSample, MinimumOutOfSample SplitSummary
 	// Detectable and DetectableRecorded are the medians of the reduced
 	// benchmarks' minimal detectable slowdowns, recommended and recorded.
 	Detectable, DetectableRecorded float64
 	// Versions sums the benchmark runs' FromPrevious checks.
-	Versions versionTotals
+	Versions VersionTotals
 }
 
-// versionTotals sums versionCheck over the benchmark runs that have a
+// VersionTotals sums VersionCheck over the benchmark runs that have a
 // previous version: Pairs of them; Within the shares of errors within 1,
 // 3 and 5 % and Agreement the share of equal verdicts, for trim's choice
 // and the fixed minimum.
-type versionTotals struct {
+type VersionTotals struct {
 	Pairs                       int
 	Within, MinimumWithin       [3]float64
 	Agreement, MinimumAgreement float64
 }
 
-// splitSummary sums outOfSample over a suite: the errors of every split
+// SplitSummary sums OutOfSample over a suite: the errors of every split
 // of every benchmark.
-type splitSummary struct {
+type SplitSummary struct {
 	// Benchmarks with splits and Splits in all.
 	Benchmarks, Splits int
 	// Median and P95 error; Within the shares within 1, 3 and 5 %.
@@ -284,7 +284,7 @@ type splitSummary struct {
 }
 
 // saved is the share of the suite's time saved, 1 − after/before.
-func (t *suiteTotals) saved() float64 {
+func (t *SuiteTotals) saved() float64 {
 	if t.TimeBeforeNs == 0 {
 		return 0
 	}
@@ -300,7 +300,7 @@ type Report struct {
 	Options Options
 	// Benchmarks has one entry per benchmark run, in key order.
 	Benchmarks []Benchmark
-	Totals     suiteTotals
+	Totals     SuiteTotals
 	// Steady is the steady-state detection of the PathSteady benchmarks
 	// and Reconfigure the replay of the PathShort ones (nil when none).
 	Steady      *steady.Report
@@ -310,7 +310,7 @@ type Report struct {
 	Duet *duet.Report
 	// Versions compares consecutive versions of each project that holds
 	// several (nil when none does).
-	Versions []versionComparison
+	Versions []VersionComparison
 	// Forks holds the iteration values of the forks the report plots:
 	// per PathSteady benchmark its worst forks (see ForkSeries).
 	Forks []ForkSeries

@@ -167,7 +167,7 @@ func classify(b *Benchmark, s *table.Series, opt *Options) {
 	b.Estimate, b.Reference, b.RefLower, b.RefUpper, b.ChangeRate = nan, nan, nan, nan, nan
 	b.Precision, b.RecommendedPrecision, b.Detectable, b.DetectableRecorded = nan, nan, nan, nan
 	b.Minimum = Baseline{ChangeRate: nan, Precision: nan, Detectable: nan}
-	b.OutOfSample = outOfSample{Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
+	b.OutOfSample = OutOfSample{Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
 	for l := range b.LevelSD {
 		b.LevelSD[l] = nan
 	}
@@ -618,8 +618,8 @@ func recordedConfig(r *optimize.Result, orig *table.Setup, w int) Config {
 }
 
 // totals sums the suite (parallel: instances run side by side, Options.ParallelInstances).
-func totals(bs []Benchmark, parallel bool) suiteTotals {
-	var t suiteTotals
+func totals(bs []Benchmark, parallel bool) SuiteTotals {
+	var t SuiteTotals
 	t.Benchmarks = len(bs)
 	var within [3]int
 	inCI := 0
@@ -675,8 +675,8 @@ func totals(bs []Benchmark, parallel bool) suiteTotals {
 }
 
 // versionSummary sums the FromPrevious checks of bs.
-func versionSummary(bs []Benchmark) versionTotals {
-	var v versionTotals
+func versionSummary(bs []Benchmark) VersionTotals {
+	var v VersionTotals
 	var agree, minAgree int
 	var within, minWithin [3]int
 	for i := range bs {
@@ -725,8 +725,8 @@ func (a *splitAcc) add(errs []float64, agreement, share float64, splits int) {
 	a.total += splits
 }
 
-func (a *splitAcc) summary() splitSummary {
-	s := splitSummary{Benchmarks: a.benchmarks, Splits: a.total, Median: nan, P95: nan, Agreement: nan, TimeShare: nan}
+func (a *splitAcc) summary() SplitSummary {
+	s := SplitSummary{Benchmarks: a.benchmarks, Splits: a.total, Median: nan, P95: nan, Agreement: nan, TimeShare: nan}
 	if len(a.errs) == 0 {
 		return s
 	}

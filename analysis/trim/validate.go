@@ -14,7 +14,7 @@ import (
 // split for the verdict check (0: the A/A test).
 var injectedSlowdowns = []float64{0, 0.03, 0.10}
 
-// outOfSample is the split validation of one benchmark's choice: the
+// OutOfSample is the split validation of one benchmark's choice: the
 // configuration is chosen on one half of the data and checked on the
 // other, by the user's test.
 //
@@ -32,7 +32,7 @@ var injectedSlowdowns = []float64{0, 0.03, 0.10}
 // Options.Alpha) on k's runs of H1 and H2 is compared with its verdict on
 // the full halves. Agreement is the share of equal verdicts over splits
 // and slowdowns.
-type outOfSample struct {
+type OutOfSample struct {
 	// Level is the level split; Splits how many splits were made (0 when
 	// the top level has fewer than two units).
 	Level  table.Level
@@ -50,8 +50,8 @@ type outOfSample struct {
 
 // validate runs the split validation of d with trim's rule and the fixed
 // minimum.
-func validate(d *design, cost costModel, tool string, noSteady bool, opt *Options, key string) outOfSample {
-	o := outOfSample{Level: d.levels[0], Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
+func validate(d *design, cost costModel, tool string, noSteady bool, opt *Options, key string) OutOfSample {
+	o := OutOfSample{Level: d.levels[0], Agreement: nan, MinimumAgreement: nan, TimeShare: nan, MinimumTimeShare: nan}
 	n := d.units[0]
 	if n < 2 || opt.Splits <= 0 {
 		return o
@@ -204,7 +204,7 @@ func (d *design) prefix(k config) *design {
 	return s
 }
 
-// versionCheck is the out-of-sample check across versions: the
+// VersionCheck is the out-of-sample check across versions: the
 // configuration recommended for the previous version of the benchmark run
 // (Base) run on both versions' data, and the fixed minimal configuration
 // alike.
@@ -213,7 +213,7 @@ func (d *design) prefix(k config) *design {
 //
 // Agree says whether the user's test on k's runs of the two versions
 // (sampler.replay) gives the verdict it gives on the full recordings.
-type versionCheck struct {
+type VersionCheck struct {
 	// Base is the previous version ("" when there is none or the check
 	// could not run).
 	Base                string
@@ -236,7 +236,7 @@ func versionChecks(rep *Report, series []*table.Series, warmup []int, order func
 			byVersion[rk] = map[string]int{}
 		}
 		byVersion[rk][s.Version] = i
-		rep.Benchmarks[i].FromPrevious = versionCheck{Error: nan, MinimumError: nan}
+		rep.Benchmarks[i].FromPrevious = VersionCheck{Error: nan, MinimumError: nan}
 	}
 	opt := &rep.Options
 	w := func(x int) int {

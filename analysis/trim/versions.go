@@ -13,9 +13,9 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// versionComparison is the A/B comparison of two consecutive versions of
+// VersionComparison is the A/B comparison of two consecutive versions of
 // a project (compare.Compare on their primary series).
-type versionComparison struct {
+type VersionComparison struct {
 	Project, Base, Test string
 	Report              *compare.Report
 }
@@ -24,7 +24,7 @@ type versionComparison struct {
 // versions (projectVersions), each version with the next (versions in
 // their given order, versionOrder) with opt.Compare and the user's test,
 // and marks the test side's benchmarks with "compare" and the verdict.
-func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *Options) ([]versionComparison, error) {
+func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *Options) ([]VersionComparison, error) {
 	all := projectVersions(t, opt)
 	byProject := map[string]map[string][]*table.Series{}
 	for _, s := range series {
@@ -45,7 +45,7 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 	for i := range rep.Benchmarks {
 		index[rep.Benchmarks[i].Key] = i
 	}
-	var out []versionComparison
+	var out []VersionComparison
 	for _, p := range projects {
 		versions := all[p]
 		for k := 0; k+1 < len(versions); k++ {
@@ -71,7 +71,7 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 				continue
 			}
 			cr := reps[0]
-			out = append(out, versionComparison{Project: p, Base: base, Test: test, Report: cr})
+			out = append(out, VersionComparison{Project: p, Base: base, Test: test, Report: cr})
 			for _, r := range cr.Results {
 				for _, k := range r.TestRuns {
 					if i, ok := index[k]; ok {
