@@ -14,9 +14,6 @@ import (
 	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
-// DefaultBatchRows is the number of rows per Arrow record a Builder emits.
-const DefaultBatchRows = 1 << 16
-
 // Builder accumulates canonical rows into Arrow records of a fixed number
 // of rows, and collects setups. It is not safe for concurrent use. Call
 // Finish to obtain the Table; the Builder must be released with Release

@@ -20,11 +20,17 @@ import (
 //     maxLevelIndex(n): indices number repetitions that happened, so they
 //     stay near the number of rows.
 
-// MaxStringBytes is the longest string value, in bytes, a table column may
-// hold (64 KiB). The table stores its key columns once per row, so a
-// benchmark name or parameter value of this size already costs 64 KiB per
-// measured value; real benchmark names are a few hundred bytes.
-const MaxStringBytes = 64 << 10
+// Sizes of the table.
+const (
+	// DefaultBatchRows is the number of rows per Arrow record a Builder emits.
+	DefaultBatchRows = 1 << 16
+
+	// MaxStringBytes is the longest string value, in bytes, a table column may
+	// hold (64 KiB). The table stores its key columns once per row, so a
+	// benchmark name or parameter value of this size already costs 64 KiB per
+	// measured value; real benchmark names are a few hundred bytes.
+	MaxStringBytes = 64 << 10
+)
 
 // modes lists the modes a table may hold: JMH's thrpt, avgt, sample and ss,
 // go for Go benchmarks (go test -bench, µOpTime), the three ways a duet

@@ -7,7 +7,7 @@ import "strings"
 // Analyses that order versions by their labels do not need it; compare's
 // --col .config orders the two sides by it, as benchstat orders its
 // columns by the order of its inputs.
-func Labels(t *Table) [][2]string {
+func (t *Table) Labels() [][2]string {
 	seen := map[[2]string]bool{}
 	var out [][2]string
 	for _, rec := range t.Records {

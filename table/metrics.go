@@ -7,7 +7,7 @@ import (
 // Metrics lists the metrics the table holds (the distinct values of the
 // metric column), Primary first when present, the others sorted by name.
 // Analyzers and writers use it to Collect each metric in turn.
-func Metrics(t *Table) []string {
+func (t *Table) Metrics() []string {
 	seen := map[string]bool{}
 	var used []bool
 	for _, rec := range t.Records {

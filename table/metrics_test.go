@@ -12,10 +12,10 @@ func TestMetrics(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	tab := buildSample(t, mem, 2) // several records
 	defer tab.Release()
-	if got, want := Metrics(tab), []string{Primary, "gc.alloc.rate"}; !reflect.DeepEqual(got, want) {
+	if got, want := tab.Metrics(), []string{Primary, "gc.alloc.rate"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Metrics = %q, want %q", got, want)
 	}
-	if got := Metrics(&Table{}); len(got) != 0 {
+	if got := (&Table{}).Metrics(); len(got) != 0 {
 		t.Errorf("Metrics of an empty table = %q", got)
 	}
 }

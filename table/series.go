@@ -211,7 +211,7 @@ func (s *RunSet) has(k Key) bool { return s.m[k] }
 // metric, sorted by key. Setups are attached by key.
 func Collect(t *Table, f Filter) []*Series {
 	var order []*Series
-	EachSeries(t, f, func(s *Series) { order = append(order, s) })
+	t.EachSeries(f, func(s *Series) { order = append(order, s) })
 	sort.Slice(order, func(i, j int) bool { return order[i].Key.Less(order[j].Key) })
 	return order
 }
@@ -224,7 +224,7 @@ func Collect(t *Table, f Filter) []*Series {
 // It reads the table twice: once to count each key's rows, once to fill
 // slices allocated to those counts (so a Series holds no spare capacity)
 // and to hand each Series over as soon as its last row is in.
-func EachSeries(t *Table, f Filter, fn func(*Series)) {
+func (t *Table) EachSeries(f Filter, fn func(*Series)) {
 	metric := f.Metric
 	if metric == "" {
 		metric = Primary
@@ -534,7 +534,7 @@ func (f Filter) equal(o Filter) bool {
 
 // Runs lists the benchmark runs with primary rows in t (warmup rows
 // included), in key order.
-func Runs(t *Table) []Key {
+func (t *Table) Runs() []Key {
 	seen := map[Key]bool{}
 	for _, rec := range t.Records {
 		c := columnsOf(rec)

@@ -50,40 +50,43 @@ type Setup struct {
 	Source string `json:"source,omitempty"`
 }
 
-// EnvHarnessNsPerLine is the Env key of a `go test` benchmark's harness
-// time per result line in ns: what go test spent beside the measured runs
-// (calibrating b.N, running tests, starting the binary), from the wall
-// time it prints per package run (format/gobench sets it; the analyzers'
-// time models add it to every line).
-const EnvHarnessNsPerLine = "harness_ns_per_line"
+// Env keys a reader sets in Setup.Env.
+const (
+	// EnvHarnessNsPerLine is the Env key of a `go test` benchmark's harness
+	// time per result line in ns: what go test spent beside the measured runs
+	// (calibrating b.N, running tests, starting the binary), from the wall
+	// time it prints per package run (format/gobench sets it; the analyzers'
+	// time models add it to every line).
+	EnvHarnessNsPerLine = "harness_ns_per_line"
 
-// EnvStartupNs is the Env key of a `go test` benchmark's process start-up
-// in ns: the test binary's own time outside its tests and benchmarks, from
-// a -json stream's start event to the next event (the binary's start and
-// its packages' init) plus from its PASS line to go test's ok line (its
-// exit), the mean over the runs of its lines. format/gobench sets it where
-// the events carry times; EnvHarnessNsPerLine then counts only the
-// benchmarks' part of the run. It does not hold the go command's own time
-// (building and linking the test binary), which no file holds.
-const EnvStartupNs = "startup_ns"
+	// EnvStartupNs is the Env key of a `go test` benchmark's process start-up
+	// in ns: the test binary's own time outside its tests and benchmarks, from
+	// a -json stream's start event to the next event (the binary's start and
+	// its packages' init) plus from its PASS line to go test's ok line (its
+	// exit), the mean over the runs of its lines. format/gobench sets it where
+	// the events carry times; EnvHarnessNsPerLine then counts only the
+	// benchmarks' part of the run. It does not hold the go command's own time
+	// (building and linking the test binary), which no file holds.
+	EnvStartupNs = "startup_ns"
 
-// EnvBenchmem is the Env key that is "true" when every result line of a
-// `go test` benchmark holds B/op and allocs/op (recorded with -benchmem,
-// or by a benchmark that calls b.ReportAllocs): its commands ask for
-// -benchmem.
-const EnvBenchmem = "benchmem"
+	// EnvBenchmem is the Env key that is "true" when every result line of a
+	// `go test` benchmark holds B/op and allocs/op (recorded with -benchmem,
+	// or by a benchmark that calls b.ReportAllocs): its commands ask for
+	// -benchmem.
+	EnvBenchmem = "benchmem"
 
-// EnvProfilers is the Env key of the JMH profilers (-prof NAME) a JMH
-// benchmark's secondary metrics were recorded with, comma-separated in
-// their order of first appearance (gc for gc.alloc.rate, …; format/jmh
-// sets it).
-const EnvProfilers = "profilers"
+	// EnvProfilers is the Env key of the JMH profilers (-prof NAME) a JMH
+	// benchmark's secondary metrics were recorded with, comma-separated in
+	// their order of first appearance (gc for gc.alloc.rate, …; format/jmh
+	// sets it).
+	EnvProfilers = "profilers"
 
-// EnvJVMArgs is the Env key of a JMH benchmark's JVM arguments (JMH
-// JSON's jvmArgs), as one JMH -jvmArgs option line: the arguments
-// separated by spaces, those holding a space in double quotes (JMH's
-// Utils.splitQuotedEscape reads it back).
-const EnvJVMArgs = "jvmArgs"
+	// EnvJVMArgs is the Env key of a JMH benchmark's JVM arguments (JMH
+	// JSON's jvmArgs), as one JMH -jvmArgs option line: the arguments
+	// separated by spaces, those holding a space in double quotes (JMH's
+	// Utils.splitQuotedEscape reads it back).
+	EnvJVMArgs = "jvmArgs"
+)
 
 // DerivedEnv reports whether Env key k is one the readers derive from the
 // data (EnvHarnessNsPerLine, EnvStartupNs, EnvBenchmem, EnvProfilers)

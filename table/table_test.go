@@ -169,7 +169,7 @@ func TestEachSeries(t *testing.T) {
 	for _, f := range []Filter{{}, {IncludeWarmup: true}, {Metric: "gc.alloc.rate"}} {
 		want := Collect(tab, f)
 		seen := map[Key]*Series{}
-		EachSeries(tab, f, func(s *Series) {
+		tab.EachSeries(f, func(s *Series) {
 			if seen[s.Key] != nil {
 				t.Errorf("%+v: %v handed over twice", f, s.Key)
 			}

@@ -148,7 +148,7 @@ func checkByShard(t *testing.T, whole *table.Table) {
 	// byShardRowGroupRows(total).
 	batches := (total + byShardBatchRows - 1) / byShardBatchRows
 	limit := byShardRowGroupRows(total)
-	allRuns := table.Runs(whole)
+	allRuns := whole.Runs()
 	for _, n := range []int{2, 3, 7} {
 		var readSum int64
 		for k := 0; k < n; k++ {

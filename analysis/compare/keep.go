@@ -36,7 +36,7 @@ func wantedMetrics(want []string, tabs ...*table.Table) ([]string, error) {
 	seen := map[string]bool{}
 	var all []string
 	for _, t := range tabs {
-		for _, m := range table.Metrics(t) {
+		for _, m := range t.Metrics() {
 			if !seen[m] {
 				seen[m] = true
 				all = append(all, m)

@@ -155,7 +155,7 @@ func colSides(t *table.Table, opt Options) (base, test Side, err error) {
 	if opt.Col == colConfig {
 		var two [][2]string
 		var names []string
-		for _, l := range table.Labels(t) {
+		for _, l := range t.Labels() {
 			if slices.ContainsFunc(kept, func(s *table.Series) bool { return s.Project == l[0] && s.Version == l[1] }) {
 				two = append(two, l)
 				names = append(names, runLabel(table.Key{Project: l[0], Version: l[1]}))

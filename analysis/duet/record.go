@@ -176,7 +176,7 @@ func fromTable(t *table.Table, opt Options) (*loaded, error) {
 	var err error
 	// One series at a time: its rows become Records, and the collector may
 	// have it before the next is built.
-	table.EachSeries(t, sel, func(s *table.Series) {
+	t.EachSeries(sel, func(s *table.Series) {
 		if err == nil {
 			err = out.add(s, opt, byKey)
 		}

@@ -185,7 +185,7 @@ func noDuetRows(d Dropped, warnings []string) error {
 // selectedRuns counts the benchmark runs of t that f keeps.
 func selectedRuns(t *table.Table, f table.Filter) int {
 	n := 0
-	for _, k := range table.Runs(t) {
+	for _, k := range t.Runs() {
 		if f.Matches(k) {
 			n++
 		}

@@ -71,11 +71,11 @@ func (o *Options) isPart() bool { return o.Select.Shards > 1 || o.AllRuns != nil
 
 // inputRuns lists the benchmark runs of the whole input that opt.Select
 // keeps without its shard: opt.AllRuns when set, else the runs with
-// primary rows in t (table.Runs).
+// primary rows in t (table.Table.Runs).
 func inputRuns(t *table.Table, opt *Options) []table.Key {
 	runs := opt.AllRuns
 	if runs == nil {
-		runs = table.Runs(t)
+		runs = t.Runs()
 	}
 	sel := opt.Select.Unsharded()
 	out := make([]table.Key, 0, len(runs))
@@ -120,13 +120,13 @@ func (r *Report) WriteScript(w io.Writer) error {
 }
 
 // inputOrder lists t's version labels in the order the input first gives
-// them (table.Labels: the order of the files on the command line), the
+// them (table.Table.Labels: the order of the files on the command line), the
 // default release order; versions the labels do not name follow in their
 // natural order.
 func inputOrder(t *table.Table) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, l := range table.Labels(t) {
+	for _, l := range t.Labels() {
 		if !seen[l[1]] {
 			seen[l[1]] = true
 			out = append(out, l[1])

@@ -98,7 +98,7 @@ type Options struct {
 	// comparisons of consecutive versions and the next-version check;
 	// versions not in it follow in their natural order (CompareVersions).
 	// nil: the order in which the input gives them (the order of the
-	// files on the command line, table.Labels).
+	// files on the command line, table.Table.Labels).
 	Versions []string
 	// Select chooses the benchmark runs (default: the primary metric of all).
 	Select table.Filter

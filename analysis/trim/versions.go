@@ -148,7 +148,7 @@ func (r *Report) compareFrame() *reports.Frame {
 func projectVersions(t *table.Table, opt *Options) map[string][]string {
 	runs := opt.AllRuns
 	if runs == nil {
-		runs = table.Runs(t)
+		runs = t.Runs()
 	}
 	sel := opt.Select.Unsharded()
 	seen := map[string]map[string]bool{}
@@ -174,7 +174,7 @@ func projectVersions(t *table.Table, opt *Options) map[string][]string {
 
 // versionRank orders the versions of each project: by their position in
 // Options.Versions, else by the order in which the input gives them
-// (table.Labels: the order of the files on the command line), and versions
+// (table.Table.Labels: the order of the files on the command line), and versions
 // that are in neither by CompareVersions.
 type versionRank map[string]map[string]int
 
@@ -195,7 +195,7 @@ func (r versionRank) less(project, a, b string) bool {
 func versionOrder(t *table.Table, opt *Options) versionRank {
 	r := versionRank{}
 	if len(opt.Versions) > 0 {
-		for _, l := range table.Labels(t) {
+		for _, l := range t.Labels() {
 			if r[l[0]] == nil {
 				r[l[0]] = map[string]int{}
 				for i, v := range opt.Versions {
@@ -205,7 +205,7 @@ func versionOrder(t *table.Table, opt *Options) versionRank {
 		}
 		return r
 	}
-	for _, l := range table.Labels(t) {
+	for _, l := range t.Labels() {
 		if r[l[0]] == nil {
 			r[l[0]] = map[string]int{}
 		}

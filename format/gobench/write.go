@@ -321,7 +321,7 @@ type extra struct {
 // iteration, in metric order.
 func goBenchExtras(t *table.Table) (map[iterKey][]extra, error) {
 	out := map[iterKey][]extra{}
-	for _, m := range table.Metrics(t) {
+	for _, m := range t.Metrics() {
 		if m == table.Primary {
 			continue
 		}

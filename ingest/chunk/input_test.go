@@ -65,7 +65,7 @@ func TestInputHolds(t *testing.T) {
 	if prim.NumRows() != 50 {
 		t.Errorf("Select: %d rows, want the 50 primary ones", prim.NumRows())
 	}
-	if m := table.Metrics(prim); len(m) != 1 || m[0] != table.Primary {
+	if m := prim.Metrics(); len(m) != 1 || m[0] != table.Primary {
 		t.Errorf("Select: metrics %v, want only %s", m, table.Primary)
 	}
 }
