@@ -93,7 +93,7 @@ type Source struct {
 
 // Format is one result-file format.
 type Format interface {
-	// Name is the --format name: jmh, uoptime, uoptime-jmh, gobench, pa or duet.
+	// Name is the --format name (format/all.Formats lists every format).
 	Name() string
 	// Sniff reports whether head (the first bytes of a file, up to 64 KiB)
 	// looks like this format. A format whose marks may come later in a

@@ -22,10 +22,20 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// formatNames is the --format names of format/all's registry, in the
+// order detection tries them, comma-separated.
+func formatNames() string {
+	var names []string
+	for _, f := range all.Formats() {
+		names = append(names, f.Name())
+	}
+	return strings.Join(names, ", ")
+}
+
 // InputFlags are the flags of every command that reads result files.
 func InputFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Usage: "force the input format (jmh, uoptime, uoptime-jmh, gobench, pa, duet); default: detect per file"},
+		&cli.StringFlag{Name: "format", Usage: "force the input format (" + formatNames() + "); default: detect per file"},
 		&cli.StringFlag{Name: "project", Usage: "project label of every row (default: from file names PROJECT-VERSION.ext; files of one suite: their common name prefix)"},
 		&cli.StringFlag{Name: "version", Usage: "version label of every row (default: from file names; NAME=FILE arguments name it; files of one format holding the same benchmarks are versions named by their base names)"},
 		&cli.StringFlag{Name: "runs-as", Value: ingest.RunsPooled, Usage: "what files holding the same run (project, version, benchmark) are: pooled (their rows pool by instance, trial and fork numbers, with a warning) or instances (each file's instances follow the earlier files', as daily runs of one release)"},
