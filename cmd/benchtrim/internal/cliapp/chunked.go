@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/chunk"
-	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/benchtrim/benchtrim/tablefile"
 )

@@ -13,10 +13,10 @@ import (
 
 	"github.com/benchtrim/benchtrim/changepoint"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/partial"
+	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/linecap"
-	"github.com/benchtrim/benchtrim/internal/progress"
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/benchtrim/benchtrim/tablefile"
 	"github.com/urfave/cli/v2"
