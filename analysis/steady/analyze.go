@@ -67,6 +67,10 @@ func classifyBenchmark(forks []ForkClass) BenchmarkClass {
 type BenchmarkResult struct {
 	Key   table.Key
 	Setup *table.Setup
+	// Unit is the unit the file recorded the run's scores in (JMH's
+	// scoreUnit: ms/op, ops/s; ns/op for go test), empty when its rows
+	// mix units or it is not known; the plots draw scores in it.
+	Unit  string
 	Forks []ForkResult
 	Class BenchmarkClass
 	// Window is the steady window W its forks were classified with
@@ -212,7 +216,11 @@ func analyzeForks(key table.Key, setup *table.Setup, forks []forkSeries, opt Opt
 }
 
 func (a *analyzer) analyzeBenchmark(s *table.Series) BenchmarkResult {
-	return a.analyzeForks(s.Key, s.Setup, forksOf(s))
+	br := a.analyzeForks(s.Key, s.Setup, forksOf(s))
+	if !s.MixedUnits() {
+		br.Unit = s.Unit
+	}
+	return br
 }
 
 func (a *analyzer) analyzeForks(key table.Key, setup *table.Setup, forks []forkSeries) BenchmarkResult {

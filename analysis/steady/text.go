@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/reports"
 )
@@ -147,6 +148,25 @@ func (res *Report) WritePlots(dir, format string, max int) (int, error) {
 	return n, err
 }
 
+// scoreOf is the unit a run's plots draw and the conversion of an
+// iteration's ns/op to it: the file's unit (ingest.ClassifyUnit: a time
+// per operation of k ns gives ns/k; a throughput ops per time unit of
+// k ns with t threads gives t·k/ns, format/jmh's normalisation
+// inverted), or ns/op where the unit is unknown or mixed. A segment's
+// mean is converted alike (for a throughput, the score of the mean time).
+func (br *BenchmarkResult) scoreOf() (string, func(float64) float64) {
+	switch kind, k := ingest.ClassifyUnit(br.Unit); kind {
+	case ingest.UnitTimePerOp:
+		return br.Unit, func(ns float64) float64 { return ns / k }
+	case ingest.UnitOpsPerTime:
+		if br.Setup != nil && br.Setup.Threads > 1 {
+			k *= float64(br.Setup.Threads)
+		}
+		return br.Unit, func(ns float64) float64 { return k / ns }
+	}
+	return "ns/op", func(ns float64) float64 { return ns }
+}
+
 func (res *Report) writePlots(dir, format string, max int, index *reports.PlotIndex) (int, error) {
 	n := 0
 	for bi, br := range res.Benchmarks {
@@ -163,13 +183,18 @@ func (res *Report) writePlots(dir, format string, max int, index *reports.PlotIn
 			name += "[" + br.Key.Params + "]"
 		}
 		slug := reports.PlotSlug(fmt.Sprintf("%03d-%s", bi+1, name))
+		unit, score := br.scoreOf()
 		for _, f := range br.Forks {
 			if len(f.Values) == 0 {
 				continue
 			}
+			vals := make([]float64, len(f.Values))
+			for i, v := range f.Values {
+				vals[i] = score(v)
+			}
 			sp := &seriesPlot{
 				Title:  fmt.Sprintf("%s %s: %s", name, f.ID, f.Class),
-				XLabel: "iteration", YLabel: "ns/op", Values: f.Values, Outliers: f.Outliers, SteadyStart: f.SteadyStart,
+				XLabel: "iteration", YLabel: unit, Values: vals, Outliers: f.Outliers, SteadyStart: f.SteadyStart,
 			}
 			first := len(f.Segments)
 			if f.Class == ForkSteady {
@@ -180,7 +205,7 @@ func (res *Report) writePlots(dir, format string, max int, index *reports.PlotIn
 				}
 			}
 			for k, s := range f.Segments {
-				sp.Segments = append(sp.Segments, plotSegment{Start: s.Start, End: s.End, Mean: s.Mean, Steady: k >= first})
+				sp.Segments = append(sp.Segments, plotSegment{Start: s.Start, End: s.End, Mean: score(s.Mean), Steady: k >= first})
 			}
 			p, err := sp.Plot()
 			if err != nil {
