@@ -522,32 +522,28 @@ func (r *Report) geomean(median bool, shown func(res *Result, v float64) float64
 // inputOrder returns the indices of r.Results in input order (the rows'
 // positions; names break ties), the order benchstat prints its rows in.
 func (r *Report) inputOrder() []int {
-	idx := make([]int, len(r.Results))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		x, y := &r.Results[idx[a]], &r.Results[idx[b]]
-		if x.pos != y.pos {
-			return x.pos.less(y.pos)
-		}
-		return x.Name.less(y.Name)
-	})
-	return idx
+	return byInput(len(r.Results), func(i int) (position, Name) { return r.Results[i].pos, r.Results[i].Name })
 }
 
 // unmatchedOrder is inputOrder for r.Unmatched.
 func (r *Report) unmatchedOrder() []int {
-	idx := make([]int, len(r.Unmatched))
+	return byInput(len(r.Unmatched), func(i int) (position, Name) { return r.Unmatched[i].pos, r.Unmatched[i].Name })
+}
+
+// byInput returns 0 … n−1 ordered by the position of row i (key), its
+// name breaking ties.
+func byInput(n int, key func(i int) (position, Name)) []int {
+	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool {
-		x, y := &r.Unmatched[idx[a]], &r.Unmatched[idx[b]]
-		if x.pos != y.pos {
-			return x.pos.less(y.pos)
+		pa, na := key(idx[a])
+		pb, nb := key(idx[b])
+		if pa != pb {
+			return pa.less(pb)
 		}
-		return x.Name.less(y.Name)
+		return na.less(nb)
 	})
 	return idx
 }
