@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/stats"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/estimate"
-	"github.com/benchtrim/benchtrim/format/synth"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/format/all"
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 

@@ -8,8 +8,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/format/duet"
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -18,7 +18,7 @@ import (
 // (B slower by the configured slowdown) whose CI test finds B slower.
 type effectRates struct{ aaFP, abFound map[string]float64 }
 
-// duetEffect generates cfg with format/synth's duet generator, reads the
+// duetEffect generates cfg with synth's duet generator, reads the
 // CSV with format/duet and runs the analysis.
 func duetEffect(t testing.TB, cfg synth.DuetConfig, opt Options) effectRates {
 	t.Helper()
@@ -70,7 +70,7 @@ func duetEffect(t testing.TB, cfg synth.DuetConfig, opt Options) effectRates {
 	return r
 }
 
-// TestDuetEffect shows what the method is for, on format/synth's duet
+// TestDuetEffect shows what the method is for, on synth's duet
 // generator with shared interference episodes (one every 20 s of timeline,
 // slowing whatever runs by 20–60 % for about 2 s) and 2 % private noise:
 // 20 A/A and 20 A/B benchmarks (B 5 % slower), 10 runs × 40 iterations of

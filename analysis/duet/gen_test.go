@@ -8,7 +8,7 @@ import (
 )
 
 // genConfig describes a seeded synthetic duet data set (test-only; the
-// shared generator is format/synth's duet preset).
+// shared generator is synth's duet preset).
 type genConfig struct {
 	Benchmarks, Runs, Iterations int
 	Types                        []string

@@ -10,12 +10,12 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/benchtrim/benchtrim/format/duet"
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// mergeTable is format/synth's duet preset with nine benchmarks (every
+// mergeTable is synth's duet preset with nine benchmarks (every
 // type, A/A and A/B) read by format/duet, plus rows Run drops: a JMH
 // series (other mode), the excluded benchmark "dummy" and a row whose
 // pair is "C".

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 func TestClassifyGenerated(t *testing.T) {

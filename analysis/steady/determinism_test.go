@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 

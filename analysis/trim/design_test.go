@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/format/all"
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 // demoFiles writes the demo data set and returns the µOpTime files of its

@@ -10,8 +10,8 @@ import (
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 func generateCommand() *cli.Command {

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 // writeVersions writes two versions of a small µOpTime Go suite in which

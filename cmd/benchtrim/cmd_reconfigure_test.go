@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 // reconfigureInput writes a JMH avgt file recorded with -wi 0 in the shape

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/benchtrim/benchtrim/analysis/reconfigure"
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 // steadyInput writes a JMH avgt file recorded with -wi 0: 3 forks × 200

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 var update = flag.Bool("update", false, "rewrite the outputs shown in README.md and docs/*.md from what the commands print")

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 // pythonWith returns a python3 that imports the modules: $BENCHTRIM_PYTHON,

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/benchtrim/benchtrim/format/gobench"
 	"github.com/benchtrim/benchtrim/format/internal/formattest"
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/internal/benchstattest"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 

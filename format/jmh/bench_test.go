@@ -16,9 +16,9 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/benchtrim/benchtrim/format/synth"
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/synth"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -183,7 +183,7 @@ func arrowBytes(t *table.Table) int64 {
 }
 
 // BenchmarkReadSampleJSON measures Format.Read on generated sample-mode
-// JMH JSON (format/synth) read from a file: MB/s (b.SetBytes, wall
+// JMH JSON (synth) read from a file: MB/s (b.SetBytes, wall
 // clock), cpu-MB/s (bytes per second of process CPU time, user + system,
 // GC included: steadier than wall time on a shared machine), rows/s, the
 // peak heap above the baseline during one read (peak-heap-MB, which

@@ -311,7 +311,7 @@ var fileExt = map[string]bool{"csv": true, "html": true, "go": true, "sh": true,
 	"partial": true, "svg": true, "png": true, "java": true, "jsonl": true, "gz": true, "prof": true, "test": true, "pq": true, "ipc": true}
 
 // topDirs are the module's top-level folders a doc's path may start with.
-var topDirs = []string{"analysis", "changepoint", "cmd", "deploy", "docs", "estimate", "format", "ingest", "internal", "reports", "table", "testdata"}
+var topDirs = []string{"analysis", "changepoint", "cmd", "deploy", "docs", "estimate", "format", "ingest", "internal", "reports", "synth", "table", "testdata"}
 
 // resolvePath checks a path of the module (analysis/trim,
 // reports/report/report.go, table/schema.go's folder) exists.

@@ -28,6 +28,7 @@ var layers = []struct {
 	{"reports", 3},
 	{"ingest", 4},
 	{"format", 5},
+	{"synth", 5},
 	{"analysis", 6},
 	{"cmd/", 7},
 	{"deploy", 7},

@@ -1,5 +1,5 @@
 // Package demo is `benchtrim demo`: it generates a realistic synthetic
-// suite with known truth (format/synth), ingests it, and runs every
+// suite with known truth (synth), ingests it, and runs every
 // analyzer's step on it through the real command line, printing each
 // command as "$ benchtrim ARGS" before its output, then a one-line summary
 // per step. The steps are listed in Steps.
@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
-	"github.com/benchtrim/benchtrim/format/synth"
+	"github.com/benchtrim/benchtrim/synth"
 )
 
 // Config is what Main needs from the command line.

@@ -17,7 +17,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the small files in testdata/ that this package generates")
 
 // repoTestdata is the repository's testdata directory.
-const repoTestdata = "../../testdata"
+const repoTestdata = "../testdata"
 
 type testdataFile struct {
 	path   string // relative to testdata/
@@ -29,7 +29,7 @@ type testdataFile struct {
 // testdataFiles defines the small hand-curated files other packages' tests
 // read. Seeds are fixed; regenerate with
 //
-//	go test ./format/synth -run TestTestdataFiles -update
+//	go test ./synth -run TestTestdataFiles -update
 func testdataFiles() []testdataFile {
 	avgt := DefaultSuiteConfig()
 	avgt.Seed = 20240501
@@ -120,10 +120,10 @@ func TestTestdataFiles(t *testing.T) {
 	truth := map[string][]BenchmarkTruth{}
 	var readme strings.Builder
 	readme.WriteString("# Small generated result files\n\n" +
-		"Written by `format/synth` (benchtrim's synthetic benchmark generator) with fixed seeds, for\n" +
+		"Written by `synth` (benchtrim's synthetic benchmark generator) with fixed seeds, for\n" +
 		"the ingesters' and analyzers' tests. Do not edit by hand; regenerate with\n\n" +
-		"    go test ./format/synth -run TestTestdataFiles -update\n\n" +
-		"`truth.json` maps each file to the truth of its series (format/synth.BenchmarkTruth):\n" +
+		"    go test ./synth -run TestTestdataFiles -update\n\n" +
+		"`truth.json` maps each file to the truth of its series (synth.BenchmarkTruth):\n" +
 		"kind (flat / warmup / slowdown / no-steady-state), true warmup iterations, true mean in\n" +
 		"ns/op, injected outliers, dropped µOpTime rows.\n\n" +
 		"| file | content | series | kinds |\n| --- | --- | --- | --- |\n")
@@ -168,6 +168,6 @@ func checkGolden(t *testing.T, path string, data []byte) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if !bytes.Equal(old, data) {
-		t.Errorf("%s differs from the generator's output; if the change is intended, run go test ./format/synth -run TestTestdataFiles -update", path)
+		t.Errorf("%s differs from the generator's output; if the change is intended, run go test ./synth -run TestTestdataFiles -update", path)
 	}
 }
