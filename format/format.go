@@ -10,7 +10,7 @@
 //
 // Flow: a format's reader (its Format, an ingest.Format) appends canonical
 // rows to a table.Builder, driven by ingest.ReadFiles; its writer, where it
-// has one, reads the canonical table through table.Collect and writes the
+// has one, reads the canonical table through table.Table.Collect and writes the
 // format again.
 //
 // A writer promises that what it writes, its format's reader reads back as

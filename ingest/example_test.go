@@ -14,7 +14,7 @@ import (
 // reads the files into one canonical table (one row per observation, in
 // ns/op) and counts what it did not take. Here a `go test -bench -count 3`
 // output of two benchmarks, read into two series (runs) of three
-// iterations (table.Select returns them by key); the project is
+// iterations (table.Table.Select returns them by key); the project is
 // labelled from the file's name, the sub-benchmark's name=value parts are
 // its params, and the line that is no result is counted.
 func ExampleReadFiles() {
@@ -49,7 +49,7 @@ ok  	example.com/sort	4.2s
 	for _, f := range files {
 		fmt.Printf("%s: %s, %d rows\n", filepath.Base(f.Path), f.Format, f.Rows)
 	}
-	series, err := table.Select(tab, table.Filter{})
+	series, err := tab.Select(table.Filter{})
 	if err != nil {
 		panic(err)
 	}

@@ -48,17 +48,17 @@ func (e *ParseError) Error() string {
 }
 
 // Summary kinds of rows a reader left out because the table cannot hold
-// them (see table.CheckRow).
+// them (see table.Row.Check).
 const (
 	KindUnknownMode = "unknown mode"
 	KindTooLong     = "string longer than table.MaxStringBytes"
 	kindRejected    = "row the table cannot hold"
 )
 
-// RejectKind is the Summary kind for an error of table.CheckRow or
+// RejectKind is the Summary kind for an error of table.Row.Check or
 // table.Builder.Append: KindUnknownMode, KindTooLong or kindRejected.
 func RejectKind(err error) string {
-	var re *table.RowError
+	var re *table.InvalidError
 	switch {
 	case !errors.As(err, &re):
 		return kindRejected

@@ -202,12 +202,12 @@ func NewBuilder(mem memory.Allocator, batchRows int) *Builder {
 	return b
 }
 
-// Append adds one row, or returns the *RowError of CheckRow and adds
+// Append adds one row, or returns the *InvalidError of Row.Check and adds
 // nothing when the row breaks a rule of the table (a string longer than
 // MaxStringBytes, an unknown mode, a negative count). Level indices below 1
 // are stored as 1.
 func (b *Builder) Append(r *Row) error {
-	if err := CheckRow(r); err != nil {
+	if err := r.Check(); err != nil {
 		return err
 	}
 	if b.pending == 0 && b.rows >= int64(b.batchRows) {
@@ -290,8 +290,8 @@ func (v *Values) Add(value, nsPerOp float64, count, line int64, fork, iteration 
 // Count, Line, Fork and Iteration taken from v: Append for a run of rows,
 // which checks r's strings and mode once and adds each string column's
 // index once per row without comparing strings. When a row breaks a rule
-// (CheckRow), it appends nothing and returns the row's index in v and
-// the *RowError; otherwise -1 and nil.
+// (Row.Check), it appends nothing and returns the row's index in v and
+// the *InvalidError; otherwise -1 and nil.
 func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 	n := v.Len()
 	if len(v.nsPerOp) != n || len(v.count) != n || len(v.line) != n || len(v.fork) != n || len(v.iteration) != n {
@@ -301,13 +301,15 @@ func (b *Builder) AppendValues(r *Row, v *Values) (int, error) {
 		return -1, nil
 	}
 	first := *r
-	first.Count = v.count[0]
-	if err := CheckRow(&first); err != nil {
+	first.Count, first.Line = v.count[0], v.line[0]
+	if err := first.Check(); err != nil {
 		return 0, err
 	}
 	for i, c := range v.count {
 		if c < 0 {
-			return i, &RowError{Column: ColCount, msg: fmt.Sprintf("%d is negative", c)}
+			e := invalid(ColCount, fmt.Sprintf("%d is negative", c))
+			e.Source, e.Line = r.Source, v.line[i]
+			return i, e
 		}
 	}
 	metric := r.Metric

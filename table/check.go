@@ -40,8 +40,8 @@ const (
 // source that states no mode (a pa file with an empty mode column).
 var modes = []string{"thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", ""}
 
-// KnownMode reports whether m is one of modes.
-func KnownMode(m string) bool {
+// knownMode reports whether m is one of modes.
+func knownMode(m string) bool {
 	switch m {
 	case "thrpt", "avgt", "sample", "ss", "go", "seqn", "syncduet", "duet", "":
 		return true
@@ -68,35 +68,35 @@ func maxLevelIndex(n int64) int64 {
 	return max(indexFloor, indexSpread*n)
 }
 
-// RowError is a row that breaks a rule of the table (see CheckRow).
-type RowError struct {
-	// Column is the column whose value breaks the rule.
-	Column string
-	msg    string
+// Check reports the first rule r breaks as an *InvalidError (with r's
+// Source and Line), or nil: a string longer than MaxStringBytes, a mode
+// not in modes, a negative count. Level indices below 1 are not checked
+// here: Builder.Append stores them as 1.
+func (r *Row) Check() error {
+	if err := r.check(); err != nil {
+		err.Source, err.Line = r.Source, r.Line
+		return err
+	}
+	return nil
 }
 
-func (e *RowError) Error() string { return "column " + e.Column + ": " + e.msg }
-
-// CheckRow reports the first rule r breaks as a *RowError, or nil: a string
-// longer than MaxStringBytes, a mode not in modes, a negative count. Level
-// indices below 1 are not checked here: Builder.Append stores them as 1.
-func CheckRow(r *Row) error {
+func (r *Row) check() *InvalidError {
 	if max(len(r.Project), len(r.Version), len(r.Benchmark), len(r.Params), len(r.Mode), len(r.Metric),
 		len(r.Unit), len(r.Pair), len(r.Source)) > MaxStringBytes {
 		return longString(r)
 	}
-	if !KnownMode(r.Mode) {
+	if !knownMode(r.Mode) {
 		return unknownMode(r.Mode)
 	}
 	if r.Count < 0 {
-		return &RowError{Column: ColCount, msg: fmt.Sprintf("%d is negative", r.Count)}
+		return invalid(ColCount, fmt.Sprintf("%d is negative", r.Count))
 	}
 	return nil
 }
 
 // longString is the error for the first string of r longer than
 // MaxStringBytes.
-func longString(r *Row) *RowError {
+func longString(r *Row) *InvalidError {
 	strs := [...]struct {
 		col string
 		v   string
@@ -112,15 +112,15 @@ func longString(r *Row) *RowError {
 	return nil
 }
 
-func tooLong(col string, n int) *RowError {
-	return &RowError{Column: col, msg: fmt.Sprintf("value of %d bytes is longer than the table's limit of %d bytes (table.MaxStringBytes)", n, MaxStringBytes)}
+func tooLong(col string, n int) *InvalidError {
+	return invalid(col, fmt.Sprintf("value of %d bytes is longer than the table's limit of %d bytes (table.MaxStringBytes)", n, MaxStringBytes))
 }
 
-func unknownMode(m string) *RowError {
+func unknownMode(m string) *InvalidError {
 	if len(m) > 40 {
 		m = m[:40] + "…"
 	}
-	return &RowError{Column: ColMode, msg: fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go, seqn, syncduet, duet or empty)", m)}
+	return invalid(ColMode, fmt.Sprintf("unknown mode %q (want one of thrpt, avgt, sample, ss, go, seqn, syncduet, duet or empty)", m))
 }
 
 // levelError is the message for a level index below 1, or "".
@@ -133,20 +133,36 @@ func levelError(levels *[NumLevels]int32) string {
 	return ""
 }
 
-// InvalidError is a table value that breaks a rule of the table (see Check).
+// InvalidError is a row or table value that breaks a rule of the table
+// (see Row.Check and Table.Check).
 type InvalidError struct {
-	// row is the 1-based row in the table, over all records.
+	// row is the 1-based row in the table, over all records (0 for a
+	// row not in a table).
 	row int64
 	// Source and Line are the row's source and line columns: where the
 	// value came from.
 	Source string
 	Line   int64
+	// Column is the column whose value breaks the rule ("" for the
+	// level index rule, which is about a whole run).
+	Column string
 	Msg    string
 }
 
-func (e *InvalidError) Error() string { return fmt.Sprintf("row %d: %s", e.row, e.Msg) }
+// invalid is the error for column col's value breaking a rule: msg,
+// after the column's name.
+func invalid(col, msg string) *InvalidError {
+	return &InvalidError{Column: col, Msg: "column " + col + ": " + msg}
+}
 
-// Check tests t against the rules of the table (see CheckRow and
+func (e *InvalidError) Error() string {
+	if e.row == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("row %d: %s", e.row, e.Msg)
+}
+
+// Check tests t against the rules of the table (see Row.Check and
 // maxLevelIndex) and returns the first row that breaks one as an
 // *InvalidError, or nil. Rows are checked in order; the level index rule,
 // which needs a run's row count, is checked after all rows. t's records
@@ -208,8 +224,9 @@ func (ch *checker) add(rec arrow.Record) error {
 	for i := 0; i < n; i++ {
 		ch.row++
 		row := ch.row
-		bad := func(e *RowError) error {
-			return &InvalidError{row: row, Source: c.source.Value(i), Line: c.line.Value(i), Msg: e.Error()}
+		bad := func(e *InvalidError) error {
+			e.row, e.Source, e.Line = row, c.source.Value(i), c.line.Value(i)
+			return e
 		}
 		if long {
 			for _, s := range strs {
@@ -219,12 +236,12 @@ func (ch *checker) add(rec arrow.Record) error {
 			}
 		}
 		if i == 0 || c.mode.idx[i] != c.mode.idx[i-1] {
-			if m := c.mode.Value(i); !KnownMode(m) {
+			if m := c.mode.Value(i); !knownMode(m) {
 				return bad(unknownMode(m))
 			}
 		}
 		if v := c.count.Value(i); v < 0 {
-			return bad(&RowError{Column: ColCount, msg: fmt.Sprintf("%d is negative", v)})
+			return bad(invalid(ColCount, fmt.Sprintf("%d is negative", v)))
 		}
 		if i > 0 && c.sameLevels(i, i-1) && c.sameKey(i, i-1) {
 			// Another row of the run at the same levels (histogram
@@ -241,8 +258,9 @@ func (ch *checker) add(rec arrow.Record) error {
 				if counts[j] < 0 {
 					ch.row += int64(j - i)
 					ch.runs.runs[ch.runs.last].rows += int64(j - i - 1)
-					return &InvalidError{row: ch.row, Source: c.source.Value(j), Line: c.line.Value(j),
-						Msg: (&RowError{Column: ColCount, msg: fmt.Sprintf("%d is negative", counts[j])}).Error()}
+					e := invalid(ColCount, fmt.Sprintf("%d is negative", counts[j]))
+					e.row, e.Source, e.Line = ch.row, c.source.Value(j), c.line.Value(j)
+					return e
 				}
 			}
 			ch.row += int64(end - i - 1)

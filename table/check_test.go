@@ -108,9 +108,9 @@ func TestAppendRejects(t *testing.T) {
 		{Row{Benchmark: "b", Mode: "go", Count: -1}, ColCount},
 	} {
 		err := b.Append(&c.row)
-		var re *RowError
+		var re *InvalidError
 		if !errors.As(err, &re) || re.Column != c.col {
-			t.Errorf("Append: err = %.200v, want a RowError for column %s", err, c.col)
+			t.Errorf("Append: err = %.200v, want an InvalidError for column %s", err, c.col)
 		}
 	}
 	ok := Row{Benchmark: strings.Repeat("b", MaxStringBytes), Mode: "sample", Count: 0}
@@ -165,18 +165,18 @@ func TestBuilderMemoryProportional(t *testing.T) {
 // and nothing else.
 func TestKnownMode(t *testing.T) {
 	for _, m := range modes {
-		if !KnownMode(m) {
-			t.Errorf("KnownMode(%q) = false", m)
+		if !knownMode(m) {
+			t.Errorf("knownMode(%q) = false", m)
 		}
 	}
 	for _, m := range []string{"seqn", "syncduet", "duet"} {
-		if err := CheckRow(&Row{Mode: m}); err != nil {
+		if err := (&Row{Mode: m}).Check(); err != nil {
 			t.Errorf("mode %s: %v", m, err)
 		}
 	}
 	for _, m := range []string{"sequential", "aduet", "Duet", "AverageTime"} {
-		if KnownMode(m) {
-			t.Errorf("KnownMode(%q) = true", m)
+		if knownMode(m) {
+			t.Errorf("knownMode(%q) = true", m)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func (r *RunIDs) IDKeep(k Key) (id int32, isNew bool) { return r.add(k, false) }
 // Len is the number of runs.
 func (r *RunIDs) Len() int { return r.len() }
 
-// ShardOf is the shard (0 … n−1) benchmark run k belongs to when the work
+// Shard is the shard (0 … n−1) benchmark run k belongs to when the work
 // is split n ways: with h the 64-bit FNV-1a hash of its project,
 // benchmark, params and mode (each followed by a NUL byte), it is
 // ⌊h·n / 2⁶⁴⌋, the high 64 bits of the 128-bit product h·n. Shard K of N
@@ -119,7 +119,7 @@ func (r *RunIDs) Len() int { return r.len() }
 // version of a benchmark lands in the same shard (optimize and compare
 // relate versions); the partition depends on nothing but the key, so it
 // is the same on every run and machine. n ≤ 1 gives 0.
-func ShardOf(k Key, n int) int {
+func (k Key) Shard(n int) int {
 	if n <= 1 {
 		return 0
 	}
@@ -127,7 +127,7 @@ func ShardOf(k Key, n int) int {
 }
 
 // Hash is the 64-bit FNV-1a hash of k's project, benchmark, params and
-// mode, each followed by a NUL byte (ShardOf's h; a table written by shard
+// mode, each followed by a NUL byte (Shard's h; a table written by shard
 // records each row group's range of it).
 func (k Key) Hash() uint64 {
 	h := fnv.New64a()

@@ -184,7 +184,7 @@ type Filter struct {
 	// IncludeWarmup keeps warmup rows (they are dropped by default).
 	IncludeWarmup bool
 	// Shard and Shards keep only the benchmark runs of shard Shard
-	// (0 … Shards−1) when the work is split Shards ways (see ShardOf);
+	// (0 … Shards−1) when the work is split Shards ways (see Key.Shard);
 	// Shards 0 or 1 keeps all.
 	Shard, Shards int
 	// Only, when set, keeps only the benchmark runs it holds (an analyzer
@@ -209,7 +209,7 @@ func (s *RunSet) has(k Key) bool { return s.m[k] }
 
 // Collect groups the table's rows into one Series per key for the filter's
 // metric, sorted by key. Setups are attached by key.
-func Collect(t *Table, f Filter) []*Series {
+func (t *Table) Collect(f Filter) []*Series {
 	var order []*Series
 	t.EachSeries(f, func(s *Series) { order = append(order, s) })
 	sort.Slice(order, func(i, j int) bool { return order[i].Key.Less(order[j].Key) })
@@ -283,7 +283,7 @@ func eachRow(t *Table, f Filter, metric string, fn func(c *columns, i int, k Key
 		}
 		if f.Shards > 1 {
 			if !shardSet || k != shardKey {
-				shardKey, shardSet, inShard = k, true, ShardOf(k, f.Shards) == f.Shard
+				shardKey, shardSet, inShard = k, true, k.Shard(f.Shards) == f.Shard
 			}
 			if !inShard {
 				return k, false
@@ -434,20 +434,20 @@ func permute[T any](x []T, perm []int) []T {
 // Select is Collect that fails when it selects nothing: when f.Benchmark
 // matches none of the table's benchmarks (the error lists a few that
 // exist), or when the table holds no rows of the metric at all.
-func Select(t *Table, f Filter) ([]*Series, error) {
-	series := Collect(t, f)
+func (t *Table) Select(f Filter) ([]*Series, error) {
+	series := t.Collect(f)
 	if len(series) > 0 {
 		return series, nil
 	}
 	if f.Shards > 1 {
 		// The shard is checked first: with --bench, a shard may hold none
 		// of the benchmarks the expression matches in the others.
-		if all := Collect(t, f.Unsharded()); len(all) > 0 {
+		if all := t.Collect(f.Unsharded()); len(all) > 0 {
 			return nil, &EmptyShardError{Shard: f.Shard, Shards: f.Shards, Runs: len(all)}
 		}
 	}
 	if f.Benchmark != nil {
-		all := Collect(t, Filter{Metric: f.Metric, project: f.project, Version: f.Version, IncludeWarmup: f.IncludeWarmup})
+		all := t.Collect(Filter{Metric: f.Metric, project: f.project, Version: f.Version, IncludeWarmup: f.IncludeWarmup})
 		if names := distinctBenchmarks(all); len(names) > 0 {
 			list := strings.Join(names, ", ")
 			if len(names) > 3 {
@@ -503,7 +503,7 @@ func (f *Filter) Matches(k Key) bool {
 	if f.Only != nil && !f.Only.has(k) {
 		return false
 	}
-	return f.Shards <= 1 || ShardOf(k, f.Shards) == f.Shard
+	return f.Shards <= 1 || k.Shard(f.Shards) == f.Shard
 }
 
 // Unsharded is f without its shard: the selection of the whole run f is

@@ -61,18 +61,18 @@ func TestShards(t *testing.T) {
 	tab := b.Finish()
 	b.Release()
 	defer tab.Release()
-	all := Collect(tab, Filter{})
+	all := tab.Collect(Filter{})
 	for _, n := range []int{1, 3, 7} {
 		seen := map[Key]int{}
 		for k := 0; k < n; k++ {
-			for _, s := range Collect(tab, Filter{Shard: k, Shards: n}) {
+			for _, s := range tab.Collect(Filter{Shard: k, Shards: n}) {
 				seen[s.Key]++
-				if got := ShardOf(s.Key, n); got != k && n > 1 {
-					t.Errorf("n=%d: %s in shard %d, ShardOf says %d", n, s.Key, k, got)
+				if got := s.Key.Shard(n); got != k && n > 1 {
+					t.Errorf("n=%d: %s in shard %d, Key.Shard says %d", n, s.Key, k, got)
 				}
 				other := s.Key
 				other.Version = map[string]string{"v1": "v2", "v2": "v1"}[s.Version]
-				if ShardOf(other, n) != ShardOf(s.Key, n) {
+				if other.Shard(n) != s.Key.Shard(n) {
 					t.Errorf("n=%d: versions of %s in different shards", n, s.Benchmark)
 				}
 			}
@@ -86,10 +86,10 @@ func TestShards(t *testing.T) {
 			}
 		}
 	}
-	if got := ShardOf(Key{Project: "p", Benchmark: "B00", Mode: "avgt"}, 7); got != ShardOf(Key{Project: "p", Version: "x", Benchmark: "B00", Mode: "avgt"}, 7) {
-		t.Error("ShardOf depends on the version")
+	if got := (Key{Project: "p", Benchmark: "B00", Mode: "avgt"}).Shard(7); got != (Key{Project: "p", Version: "x", Benchmark: "B00", Mode: "avgt"}).Shard(7) {
+		t.Error("Key.Shard depends on the version")
 	}
-	_, err := Select(tab, Filter{Shard: 0, Shards: 1000})
+	_, err := tab.Select(Filter{Shard: 0, Shards: 1000})
 	var empty *EmptyShardError
 	if err == nil || !strings.Contains(err.Error(), "shard 0/1000 holds none of the 80 benchmark runs") {
 		t.Errorf("empty shard: %v", err)

@@ -88,17 +88,6 @@ const (
 	EnvJVMArgs = "jvmArgs"
 )
 
-// DerivedEnv reports whether Env key k is one the readers derive from the
-// data (EnvHarnessNsPerLine, EnvStartupNs, EnvBenchmem, EnvProfilers)
-// rather than read from the source's configuration.
-func DerivedEnv(k string) bool {
-	switch k {
-	case EnvHarnessNsPerLine, EnvStartupNs, EnvBenchmem, EnvProfilers:
-		return true
-	}
-	return false
-}
-
 // IterationTimeNs is the configured duration of one measurement iteration:
 // MeasurementTimeNs when stated, else Slices·SliceTimeNs, else 0 (unknown).
 func (s *Setup) IterationTimeNs() int64 {

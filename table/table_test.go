@@ -100,7 +100,7 @@ func TestCollectGroupsAndSorts(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	tab := buildSample(t, mem, 2)
 	defer tab.Release()
-	series := Collect(tab, Filter{})
+	series := tab.Collect(Filter{})
 	if len(series) != 2 {
 		t.Fatalf("got %d series, want 2", len(series))
 	}
@@ -130,11 +130,11 @@ func TestCollectGroupsAndSorts(t *testing.T) {
 	if s.TotalCount(Span{0, 2}) != 15 || s.StartNs[0] != 10 || s.Pair[1] != "A" {
 		t.Errorf("count/time/pair wrong: %+v", s)
 	}
-	all := Collect(tab, Filter{IncludeWarmup: true, Metric: Primary})
+	all := tab.Collect(Filter{IncludeWarmup: true, Metric: Primary})
 	if all[1].Len() != 3 || !all[1].Warmup[2] || all[1].StartNs[2] != math.MinInt64 {
 		t.Errorf("with warmup: %+v", all[1])
 	}
-	gc := Collect(tab, Filter{Metric: "gc.alloc.rate"})
+	gc := tab.Collect(Filter{Metric: "gc.alloc.rate"})
 	if len(gc) != 1 || gc[0].Value[0] != 12 {
 		t.Errorf("secondary metric series = %+v", gc)
 	}
@@ -167,7 +167,7 @@ func TestEachSeries(t *testing.T) {
 	tab := buildSample(t, mem, 2)
 	defer tab.Release()
 	for _, f := range []Filter{{}, {IncludeWarmup: true}, {Metric: "gc.alloc.rate"}} {
-		want := Collect(tab, f)
+		want := tab.Collect(f)
 		seen := map[Key]*Series{}
 		tab.EachSeries(f, func(s *Series) {
 			if seen[s.Key] != nil {
@@ -256,25 +256,5 @@ func TestStretchEnd(t *testing.T) {
 	}
 	if ends < n {
 		t.Fatalf("only %d of %d rows end before the record does", ends, 2*n)
-	}
-}
-
-// TestJVMArgsLine: arguments written as one -jvmArgs line read back as
-// JMH reads them (split at spaces outside double quotes, quotes dropped),
-// those holding spaces included.
-func TestJVMArgsLine(t *testing.T) {
-	for _, args := range [][]string{
-		nil,
-		{"-Xmx6144m", "-Xms6144m"},
-		{"-javaagent:/Applications/IntelliJ IDEA.app/Contents/lib/idea_rt.jar=53845:/Applications/IntelliJ IDEA.app/Contents/bin", "-Dfile.encoding=UTF-8"},
-		{"-Da=b c d"},
-	} {
-		line := JVMArgsLine(args)
-		if back := SplitJVMArgs(line); !reflect.DeepEqual(back, args) {
-			t.Errorf("%q: line %q reads back as %q", args, line, back)
-		}
-	}
-	if got := SplitJVMArgs(`-Dname="quoted" -Xmx1g`); !reflect.DeepEqual(got, []string{"-Dname=quoted", "-Xmx1g"}) {
-		t.Errorf("JMH drops the quotes: %q", got)
 	}
 }

@@ -65,7 +65,7 @@ func checkRead(t *testing.T, tab *table.Table) {
 	}
 	var n int64
 	tab.Rows(func(r *table.Row) error {
-		if r.Instance < 1 || r.Trial < 1 || r.Fork < 1 || r.Iteration < 1 || r.Slice < 1 || r.Count < 0 || !table.KnownMode(r.Mode) {
+		if r.Instance < 1 || r.Trial < 1 || r.Fork < 1 || r.Iteration < 1 || r.Slice < 1 || r.Count < 0 || (&table.Row{Mode: r.Mode}).Check() != nil {
 			t.Fatalf("row %d breaks a rule Check accepted: %+v", n+1, r)
 		}
 		n++
@@ -74,7 +74,7 @@ func checkRead(t *testing.T, tab *table.Table) {
 	if n != tab.NumRows() {
 		t.Fatalf("Rows visited %d rows of %d", n, tab.NumRows())
 	}
-	for _, s := range table.Collect(tab, table.Filter{IncludeWarmup: true}) {
+	for _, s := range tab.Collect(table.Filter{IncludeWarmup: true}) {
 		for _, sp := range s.Units(table.LevelIteration) {
 			s.WeightedMean(sp)
 			s.TotalCount(sp)

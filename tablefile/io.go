@@ -71,7 +71,7 @@ type WriteOptions struct {
 	// size, for about 1.15× the CPU time) or "none".
 	ParquetCompression string
 	// ByShard writes a Parquet table a batch of rows at a time
-	// (shardBatcher), each batch ordered by the key hash ShardOf splits
+	// (shardBatcher), each batch ordered by the key hash Key.Shard splits
 	// by, in row groups of whole benchmark groups (groupOf) of the batch
 	// whose hash ranges the footer's key-value metadata records, so that
 	// a sharded read (ScanFileShard) reads only the row groups that meet

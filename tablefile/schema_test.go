@@ -43,13 +43,13 @@ func TestColumnIndices(t *testing.T) {
 }
 
 // TestShardOfHash: the shard of a key's hash, as row group ranges are
-// read, is table.ShardOf's for every key and split.
+// read, is table.Key.Shard's for every key and split.
 func TestShardOfHash(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		k := table.Key{Project: fmt.Sprint("p", i%3), Version: fmt.Sprint(i % 7), Benchmark: fmt.Sprint("b.", i), Params: fmt.Sprint("n=", i%5), Mode: "avgt"}
 		for _, n := range []int{2, 3, 7, 64} {
-			if got, want := shardOfHash(k.Hash(), n), table.ShardOf(k, n); got != want {
-				t.Fatalf("%s of %d: shardOfHash %d, ShardOf %d", k, n, got, want)
+			if got, want := shardOfHash(k.Hash(), n), k.Shard(n); got != want {
+				t.Fatalf("%s of %d: shardOfHash %d, Key.Shard %d", k, n, got, want)
 			}
 		}
 	}

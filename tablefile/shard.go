@@ -208,7 +208,7 @@ type recRun struct {
 // what it learns of the whole input while reading it.
 type ShardPart struct {
 	// Shard and Shards are the part: shard Shard (0 … Shards−1) of a
-	// split Shards ways (ShardOf).
+	// split Shards ways (Key.Shard).
 	Shard, Shards int
 	// Metric is the metric whose benchmark runs Runs lists ("" for
 	// Primary).
@@ -258,7 +258,7 @@ func (p *ShardPart) Note(rec arrow.Record) {
 // input's runs, as after row groups skipped.
 func (p *ShardPart) OwnRuns() func(table.Key) bool {
 	p.skipped = true
-	return func(k table.Key) bool { return table.ShardOf(k, p.Shards) == p.Shard }
+	return func(k table.Key) bool { return k.Shard(p.Shards) == p.Shard }
 }
 
 func (p *ShardPart) metricName() string {
@@ -451,7 +451,7 @@ func (p *ShardPart) checkRows(rec arrow.Record) error {
 }
 
 // shardOfHash is ⌊h·n / 2⁶⁴⌋: the shard of n (n ≥ 1) whose hash range
-// holds h, as table.ShardOf computes it from table.Key.Hash
+// holds h, as table.Key.Shard computes it from table.Key.Hash
 // (TestShardOfHash). It does not decrease as h grows.
 func shardOfHash(h uint64, n int) int {
 	hi, _ := bits.Mul64(h, uint64(n))

@@ -15,7 +15,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
-// TestShardOfIsAHashRange: ShardOf is ⌊h·n / 2⁶⁴⌋ of the key hash, so
+// TestShardOfIsAHashRange: Key.Shard is ⌊h·n / 2⁶⁴⌋ of the key hash, so
 // shard K of N is the hash range from ⌈K·2⁶⁴/N⌉ on, and the shards of
 // keys sorted by hash never decrease.
 func TestShardOfIsAHashRange(t *testing.T) {
@@ -47,7 +47,7 @@ func TestShardOfIsAHashRange(t *testing.T) {
 		h := k.Hash()
 		want := new(big.Int).Mul(new(big.Int).SetUint64(h), big.NewInt(7))
 		want.Div(want, two64)
-		if got := table.ShardOf(k, 7); int64(got) != want.Int64() {
+		if got := k.Shard(7); int64(got) != want.Int64() {
 			t.Errorf("%s: shard %d of 7, want ⌊h·7/2⁶⁴⌋ = %d", k, got, want.Int64())
 		}
 		hs = append(hs, h)
@@ -165,10 +165,10 @@ func checkByShard(t *testing.T, whole *table.Table) {
 			}
 			f := table.Filter{Shard: k, Shards: n, IncludeWarmup: true}
 			var inShard, wantShard int
-			for _, s := range table.Collect(sub, f) {
+			for _, s := range sub.Collect(f) {
 				inShard += s.Len()
 			}
-			for _, s := range table.Collect(whole, f) {
+			for _, s := range whole.Collect(f) {
 				wantShard += s.Len()
 			}
 			if inShard != wantShard {
@@ -181,7 +181,7 @@ func checkByShard(t *testing.T, whole *table.Table) {
 			// each of its edges.
 			var shardRows int64
 			for _, r := range rowsOf(t, whole) {
-				if table.ShardOf(table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}, n) == k {
+				if (table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}).Shard(n) == k {
 					shardRows++
 				}
 			}

@@ -16,7 +16,7 @@ import (
 )
 
 // groupOf is the benchmark group of run k: k without its version. A group
-// is the unit ShardOf splits by and a Spool chunk keeps whole, so every
+// is the unit Key.Shard splits by and a Spool chunk keeps whole, so every
 // version of a benchmark is analysed together (optimize and trim compare
 // versions).
 func groupOf(k table.Key) table.Key {
@@ -31,7 +31,7 @@ func groupOf(k table.Key) table.Key {
 // for each record the spool remembers its runs of consecutive rows of one
 // group, so Read decodes only the records that hold a chunk's rows and
 // keeps zero-copy slices of them. Results do not depend on how the rows
-// were spread over records: analyzers collect rows by key (Collect).
+// were spread over records: analyzers collect rows by key (table.Table.Collect).
 type Spool struct {
 	mem  memory.Allocator
 	file *os.File

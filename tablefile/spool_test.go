@@ -70,7 +70,7 @@ func TestSpoolChunks(t *testing.T) {
 		t.Errorf("Runs: %d, want 12", got)
 	}
 	full := map[table.Key]*table.Series{}
-	for _, s := range table.Collect(whole, table.Filter{}) {
+	for _, s := range whole.Collect(table.Filter{}) {
 		full[s.Key] = s
 	}
 	// The rows go v1 b.0 … b.5 (b.2 with a second row of another metric),
@@ -88,7 +88,7 @@ func TestSpoolChunks(t *testing.T) {
 			t.Errorf("%s: first row at %d, want %d", s.Key, s.First, want)
 		}
 	}
-	if s := table.Collect(whole, table.Filter{Metric: "gc.alloc.rate"}); len(s) != 2 || s[0].First != 3 || s[1].First != 10 {
+	if s := whole.Collect(table.Filter{Metric: "gc.alloc.rate"}); len(s) != 2 || s[0].First != 3 || s[1].First != 10 {
 		t.Errorf("gc.alloc.rate runs first at %v, want rows 3 and 10", s)
 	}
 	for _, maxRows := range []int64{1, 25, 45, 1000} {
@@ -103,7 +103,7 @@ func TestSpoolChunks(t *testing.T) {
 			if len(ch) > 1 && sub.NumRows() > maxRows {
 				t.Errorf("maxRows %d: chunk %d holds %d rows", maxRows, ci, sub.NumRows())
 			}
-			for _, s := range table.Collect(sub, table.Filter{}) {
+			for _, s := range sub.Collect(table.Filter{}) {
 				g := groupOf(s.Key).String()
 				if c, ok := seen[g]; ok && c != ci {
 					t.Errorf("maxRows %d: group %s in chunks %d and %d", maxRows, g, c, ci)
@@ -139,7 +139,7 @@ func TestSpoolChunks(t *testing.T) {
 	}
 	want := 0
 	for i := 0; i < 6; i++ {
-		if table.ShardOf(table.Key{Project: "p", Benchmark: fmt.Sprintf("b.%d", i), Mode: "avgt"}, 3) == 1 {
+		if (table.Key{Project: "p", Benchmark: fmt.Sprintf("b.%d", i), Mode: "avgt"}).Shard(3) == 1 {
 			want++
 		}
 	}
@@ -218,7 +218,7 @@ func TestMetricRowsOfRuns(t *testing.T) {
 	whole.Rows(func(r *table.Row) error {
 		if r.Metric == table.Primary {
 			k := table.Key{Project: r.Project, Version: r.Version, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}
-			want[table.ShardOf(k, 3)] = append(want[table.ShardOf(k, 3)], *r)
+			want[k.Shard(3)] = append(want[k.Shard(3)], *r)
 		}
 		return nil
 	})
@@ -226,7 +226,7 @@ func TestMetricRowsOfRuns(t *testing.T) {
 	for shard := range 3 {
 		var got []table.Row
 		for _, rec := range whole.Records {
-			for _, s := range MetricRows(rec, "", func(k table.Key) bool { return table.ShardOf(k, 3) == shard }) {
+			for _, s := range MetricRows(rec, "", func(k table.Key) bool { return k.Shard(3) == shard }) {
 				got = append(got, rowsOf(t, &table.Table{Records: []arrow.Record{s}})...)
 				s.Release()
 			}
@@ -294,7 +294,7 @@ func TestJointChunks(t *testing.T) {
 					t.Fatal(err)
 				}
 				rows += sub.NumRows()
-				for _, s := range table.Collect(sub, table.Filter{IncludeWarmup: true}) {
+				for _, s := range sub.Collect(table.Filter{IncludeWarmup: true}) {
 					names[NameGroupOf(s.Key).String()] = true
 				}
 				sub.Release()

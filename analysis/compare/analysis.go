@@ -68,7 +68,7 @@ func Run(t *table.Table, opt Options) (*Analysis, error) {
 	var err error
 	switch {
 	case opt.AA:
-		all := table.Collect(t, table.Filter{})
+		all := t.Collect(table.Filter{})
 		if opt.Part {
 			a.part = &part{BaseAll: keys(all)}
 			a.aa, err = aaSeries(opt.Filter.selectSeries(all), opt)

@@ -364,7 +364,7 @@ type Report struct {
 // non-finite time) gets Result.Err; Compare itself fails only for invalid
 // options.
 //
-// The sets hold the series of one metric (table.Collect with a Filter on
+// The sets hold the series of one metric (table.Table.Collect with a Filter on
 // it). A secondary metric is compared on its recorded values (Value) the way
 // times are compared on ns_per_op; its verdict reads "higher" or "lower"
 // (see Report.verdictText). Two sides whose values are all equal compare as

@@ -24,7 +24,7 @@ var firstConfigKeys = []string{"goos", "goarch", "pkg", "cpu"}
 
 // configLines collects the configuration keys of the go test runs (Tool
 // "go") of base and test: every Env key but those format/gobench derives
-// (gomaxprocs from the name's suffix, table.DerivedEnv's, the "unit:"
+// (gomaxprocs from the name's suffix, derivedEnv's, the "unit:"
 // metadata of Unit lines).
 func configLines(base, test []*table.Series) []ConfigLine {
 	vals := map[string]*[2][]string{}
@@ -34,7 +34,7 @@ func configLines(base, test []*table.Series) []ConfigLine {
 				continue
 			}
 			for k, v := range s.Setup.Env {
-				if k == "gomaxprocs" || table.DerivedEnv(k) || strings.HasPrefix(k, "unit:") {
+				if k == "gomaxprocs" || derivedEnv(k) || strings.HasPrefix(k, "unit:") {
 					continue
 				}
 				if vals[k] == nil {
@@ -116,4 +116,15 @@ func (l ConfigLine) text() string {
 		return l.Key + ": " + side(l.Base)
 	}
 	return l.Key + ": " + side(l.Base) + " (base), " + side(l.Test) + " (test)"
+}
+
+// derivedEnv reports whether Env key k is one the readers derive from the
+// data (table.EnvHarnessNsPerLine, EnvStartupNs, EnvBenchmem, EnvProfilers)
+// rather than read from the source's configuration.
+func derivedEnv(k string) bool {
+	switch k {
+	case table.EnvHarnessNsPerLine, table.EnvStartupNs, table.EnvBenchmem, table.EnvProfilers:
+		return true
+	}
+	return false
 }

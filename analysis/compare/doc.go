@@ -3,7 +3,7 @@
 // often a measurement setup claims a difference where there is none (A/A).
 //
 // It sits in benchtrim's flow after ingestion: the ingesters fill the
-// canonical table (package table), table.Collect groups it into one Series
+// canonical table (package table), table.Table.Collect groups it into one Series
 // per benchmark run, and this package matches the runs of a base (control)
 // and a test side by (benchmark, params, mode) and compares each pair.
 //

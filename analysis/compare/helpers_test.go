@@ -36,7 +36,7 @@ func readSuite(t testing.TB, s *synth.Suite, kind, name string) []*table.Series 
 		t.Fatal(err)
 	}
 	t.Cleanup(tab.Release)
-	return table.Collect(tab, table.Filter{})
+	return tab.Collect(table.Filter{})
 }
 
 // flatConfig is a JMH avgt suite of n benchmarks without warmup, slowdowns,

@@ -54,7 +54,7 @@ type Selector struct {
 	// Pair keeps only rows of this duet pair label (the table's pair column).
 	Pair string
 	// Shard and Shards keep only the runs of shard Shard of a run split
-	// Shards ways (table.ShardOf; Shards 0 or 1 keeps all).
+	// Shards ways (table.Key.Shard; Shards 0 or 1 keeps all).
 	Shard, Shards int
 	// Param, "key=value", keeps only runs with that parameter (a side of
 	// benchstat's -col /key; Options.Col /key drops the key when matching).
@@ -65,7 +65,7 @@ type Selector struct {
 // version and is in its shard.
 func (sel Selector) matches(k table.Key) bool {
 	return (sel.Project == "" || k.Project == sel.Project) && (sel.Version == "" || k.Version == sel.Version) &&
-		(sel.Shards <= 1 || table.ShardOf(k, sel.Shards) == sel.Shard) &&
+		(sel.Shards <= 1 || k.Shard(sel.Shards) == sel.Shard) &&
 		(sel.Param == "" || slices.Contains(strings.Split(k.Params, ","), sel.Param))
 }
 
@@ -84,7 +84,7 @@ func withoutParam(params, key string) string {
 }
 
 // runSet is one side of a comparison: benchmark runs (usually from
-// table.Collect) and a label for reports. Several runs of one benchmark (for
+// table.Table.Collect) and a label for reports. Several runs of one benchmark (for
 // example two files of the same version with different labels) are pooled:
 // each becomes a top-level unit of the bootstrap, above instances.
 type runSet struct {

@@ -68,10 +68,10 @@ func runPart(base, test Side, opt Options) (*part, error) {
 	for _, s := range test.set(table.Primary, nil).Series {
 		p.TestKeys = append(p.TestKeys, s.Key)
 	}
-	for _, s := range table.Collect(base.Table, table.Filter{}) {
+	for _, s := range base.Table.Collect(table.Filter{}) {
 		p.BaseAll = append(p.BaseAll, s.Key)
 	}
-	for _, s := range table.Collect(test.Table, table.Filter{}) {
+	for _, s := range test.Table.Collect(table.Filter{}) {
 		p.TestAll = append(p.TestAll, s.Key)
 	}
 	for _, m := range p.wanted(opt.Metrics) {
@@ -191,7 +191,7 @@ func describePart(side Side, opt Options) (*part, error) {
 	if p.Metrics, err = wantedMetrics(nil, side.Table); err != nil {
 		return nil, err
 	}
-	for _, s := range table.Collect(side.Table, table.Filter{}) {
+	for _, s := range side.Table.Collect(table.Filter{}) {
 		p.BaseAll = append(p.BaseAll, s.Key)
 	}
 	for _, m := range p.wanted(opt.Metrics) {

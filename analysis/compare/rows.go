@@ -151,7 +151,7 @@ func onlyParams(params string, keys []string) string {
 // text. Only the runs that opt.Filter keeps count, and there must be
 // exactly two; the error otherwise lists what there is.
 func colSides(t *table.Table, opt Options) (base, test Side, err error) {
-	kept := opt.Filter.selectSeries(table.Collect(t, table.Filter{Metric: table.Primary}))
+	kept := opt.Filter.selectSeries(t.Collect(table.Filter{Metric: table.Primary}))
 	if opt.Col == colConfig {
 		var two [][2]string
 		var names []string

@@ -22,7 +22,7 @@ type Side struct {
 
 // series returns the side's runs of metric that filter keeps.
 func (s Side) set(metric string, filter *Filter) runSet {
-	return newSet(s.Label, filter.selectSeries(table.Collect(s.Table, table.Filter{Metric: metric})), s.Select)
+	return newSet(s.Label, filter.selectSeries(s.Table.Collect(table.Filter{Metric: metric})), s.Select)
 }
 
 // sidesOf returns the runs of metric that filter keeps of both sides, the
@@ -49,7 +49,7 @@ func checkSides(base, test Side) error {
 		if s.side.Select == (Selector{}) {
 			continue
 		}
-		all := table.Collect(s.side.Table, table.Filter{})
+		all := s.side.Table.Collect(table.Filter{})
 		if len(newSet("", all, s.side.Select).Series) == 0 {
 			return fmt.Errorf("no runs match the %s selection (%s)%s", s.name, s.side.Select, labelsHint(all))
 		}
@@ -105,7 +105,7 @@ func describe(side Side, opt Options) (setReports, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := opt.Filter.keep(table.Collect(side.Table, table.Filter{})); err != nil {
+	if _, err := opt.Filter.keep(side.Table.Collect(table.Filter{})); err != nil {
 		return nil, err
 	}
 	metrics, err := wantedMetrics(opt.Metrics, side.Table)

@@ -26,7 +26,7 @@ type scoreUnit struct {
 	thrpt bool
 }
 
-// jmhModes are the modes of JMH benchmarks (table.KnownMode).
+// jmhModes are the modes of JMH benchmarks.
 var jmhModes = map[string]bool{"avgt": true, "thrpt": true, "sample": true, "ss": true}
 
 // scoreOf is the score unit of the runs of a row: their recorded unit

@@ -138,7 +138,7 @@ func laaberSuite(tb testing.TB, n int) []*table.Series {
 	}
 	t := b.Finish()
 	defer t.Release()
-	return table.Collect(t, table.Filter{})
+	return t.Collect(table.Filter{})
 }
 
 // BenchmarkLaaberSuite times one run of all five metrics on 1,400

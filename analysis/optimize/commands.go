@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchtrim/benchtrim/internal/jvmargs"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -266,7 +267,7 @@ func goName(r *Result, params map[string]string, keys []string) ([]string, []str
 func appendJVMArgs(args []string, line string) ([]string, []string) {
 	var keep []string
 	var notes []string
-	for _, a := range table.SplitJVMArgs(line) {
+	for _, a := range jvmargs.Split(line) {
 		if strings.HasPrefix(a, "-javaagent:") && strings.Contains(a, "idea_rt.jar") {
 			notes = append(notes, "IntelliJ's launcher agent of the recording left out of -jvmArgs")
 			continue
@@ -274,7 +275,7 @@ func appendJVMArgs(args []string, line string) ([]string, []string) {
 		keep = append(keep, a)
 	}
 	if len(keep) == 1 {
-		return append(args, "-jvmArgs", table.JVMArgsLine(keep)), notes
+		return append(args, "-jvmArgs", jvmargs.Line(keep)), notes
 	}
 	for _, a := range keep {
 		args = append(args, "-jvmArgs", a)

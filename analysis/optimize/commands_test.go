@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchtrim/benchtrim/internal/jvmargs"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -40,7 +41,7 @@ func TestGoCommandKeepsTheName(t *testing.T) {
 // the launcher as one value, since -p would split it.
 func TestJMHCommandKeepsTheFlags(t *testing.T) {
 	setup := &table.Setup{Tool: "jmh", Threads: 12, MeasurementTimeNs: 1e9, Env: map[string]string{
-		table.EnvJVMArgs:   table.JVMArgsLine([]string{"-javaagent:/opt/IntelliJ IDEA/lib/idea_rt.jar=1:/opt/IntelliJ IDEA/bin", "-Xmx6144m", "-Dx=a b"}),
+		table.EnvJVMArgs:   jvmargs.Line([]string{"-javaagent:/opt/IntelliJ IDEA/lib/idea_rt.jar=1:/opt/IntelliJ IDEA/bin", "-Xmx6144m", "-Dx=a b"}),
 		table.EnvProfilers: "gc,stack"}}
 	r := Result{Key: table.Key{Benchmark: "org.ex.C.m", Params: table.CanonicalParams(map[string]string{"n": "10"}), Mode: "avgt"}, UnitNs: 1e9, Setup: setup}
 	e := Evaluation{Config: Config{1, 1, 3, 20, 1}}
@@ -53,7 +54,7 @@ func TestJMHCommandKeepsTheFlags(t *testing.T) {
 		t.Errorf("selection %q", sel)
 	}
 	// One argument is one -jvmArgs line, which JMH splits into it.
-	setup.Env[table.EnvJVMArgs] = table.JVMArgsLine([]string{"-Dx=a b"})
+	setup.Env[table.EnvJVMArgs] = jvmargs.Line([]string{"-Dx=a b"})
 	if c := r.Command(&e); !strings.Contains(c.Line(), ` -jvmArgs '"-Dx=a b"' `) {
 		got := c.Line()
 		t.Errorf("one JVM argument: %q", got)

@@ -5,7 +5,7 @@
 // configuration of repetitions whose results are still stable.
 //
 // It sits after the canonical table in benchtrim's flow: it reads
-// []*table.Series (table.Collect) and returns results as structs; the CLI
+// []*table.Series (table.Table.Collect) and returns results as structs; the CLI
 // (benchtrim optimize) renders them with package reports and the writers here.
 //
 // # Method

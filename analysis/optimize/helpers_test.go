@@ -157,7 +157,7 @@ func build(t testing.TB, specs ...spec) []*table.Series {
 	}
 	tab := b.Finish()
 	defer tab.Release()
-	return table.Collect(tab, table.Filter{})
+	return tab.Collect(table.Filter{})
 }
 
 // goSuite generates n µOpTime-shaped benchmarks of one version with noise

@@ -26,7 +26,7 @@ import (
 //
 // Every result is a function of its own benchmark run and of streams
 // keyed by (seed, benchmark), and every version of a benchmark is in the
-// same part (table.ShardOf), so the merged report writes the bytes the
+// same part (table.Key.Shard), so the merged report writes the bytes the
 // unsplit run writes. nil parts, and parts without any benchmark run (a
 // Report holding only Options, as for an empty shard), contribute nothing
 // but their options. The merged Options are the first part's with the

@@ -230,7 +230,7 @@ func TestRunOnAnAllSkippedShard(t *testing.T) {
 	if _, err := Run(tab, opt); err == nil || !strings.Contains(err.Error(), "all 1 benchmark runs were skipped") {
 		t.Errorf("whole run: err = %v", err)
 	}
-	opt.Select.Shard, opt.Select.Shards = table.ShardOf(table.Key{Project: "p", Benchmark: "BenchmarkDuet", Mode: "duet"}, 3), 3
+	opt.Select.Shard, opt.Select.Shards = table.Key{Project: "p", Benchmark: "BenchmarkDuet", Mode: "duet"}.Shard(3), 3
 	part, err := Run(tab, opt)
 	if err != nil || len(part.Skipped) != 1 || len(part.Results) != 0 {
 		t.Fatalf("shard: %v, %+v", err, part)

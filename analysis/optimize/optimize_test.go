@@ -41,7 +41,7 @@ func handSeries(t *testing.T) []*table.Series {
 	}
 	tab := b.Finish()
 	defer tab.Release()
-	return table.Collect(tab, table.Filter{})
+	return tab.Collect(table.Filter{})
 }
 
 // TestHandComputed checks the chosen configuration and its time on a case
@@ -374,7 +374,7 @@ func TestRagged(t *testing.T) {
 	b.Append(&table.Row{Benchmark: "BenchmarkNaN", Mode: "go", NsPerOp: math.NaN(), Count: 1})
 	tab := b.Finish()
 	defer tab.Release()
-	rep, err = optimize(table.Collect(tab, table.Filter{}), opt)
+	rep, err = optimize(tab.Collect(table.Filter{}), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -756,7 +756,7 @@ func TestSparseGridSkipped(t *testing.T) {
 			var err error
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			rep, err = optimize(table.Collect(tab, table.Filter{}), fastOptions())
+			rep, err = optimize(tab.Collect(table.Filter{}), fastOptions())
 			runtime.ReadMemStats(&after)
 			if err != nil {
 				t.Fatal(err)

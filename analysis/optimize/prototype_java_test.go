@@ -348,7 +348,7 @@ func readJavaSeries(t *testing.T, path string) (map[string]*table.Series, func()
 		t.Fatal(err)
 	}
 	out := map[string]*table.Series{}
-	for _, s := range table.Collect(tab, table.Filter{}) {
+	for _, s := range tab.Collect(table.Filter{}) {
 		out[runKey(s.Key)] = s
 	}
 	return out, tab.Release

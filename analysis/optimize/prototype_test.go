@@ -86,7 +86,7 @@ func readUoptime(tb testing.TB, path string) (series []*table.Series, release fu
 		tb.Fatal(err)
 	}
 	tab := b.Finish()
-	return table.Collect(tab, table.Filter{}), tab.Release
+	return tab.Collect(table.Filter{}), tab.Release
 }
 
 // readProtoConfigs reads the Benchmark and Config columns of a prototype
@@ -323,7 +323,7 @@ func TestEqualValuesZeroMetrics(t *testing.T) {
 		}
 		tab := b.Finish()
 		b.Release()
-		r, err := optimize(table.Collect(tab, table.Filter{}), opt)
+		r, err := optimize(tab.Collect(table.Filter{}), opt)
 		tab.Release()
 		if err != nil {
 			t.Fatal(err)
@@ -371,7 +371,7 @@ func equalSeries(t *testing.T, v float64, counts [3][3]int64) []*table.Series {
 	}
 	tab := b.Finish()
 	defer tab.Release()
-	return table.Collect(tab, table.Filter{})
+	return tab.Collect(table.Filter{})
 }
 
 // TestEqualValuesTieBreak checks the choice between the two cheapest

@@ -29,14 +29,14 @@ const (
 // (opt.Select.Shards > 1 or opt.AllRuns set) returns its report even when
 // none of its benchmark runs gives a result (its Skipped count in the
 // merged report); the whole run fails with NoResult's error instead, and
-// a shard holding no benchmark run with table.Select's
+// a shard holding no benchmark run with table.Table.Select's
 // *table.EmptyShardError. opt.NoReportedCIs has no effect when versions
 // are compared, which needs those CIs.
 func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	series, err := table.Select(t, opt.Select)
+	series, err := t.Select(opt.Select)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func lognormal(r interface{ NormFloat64() float64 }, sigma float64) float64 {
 	return math.Exp(sigma*r.NormFloat64() - sigma*sigma/2)
 }
 
-// genSeries builds the series of g directly (as table.Collect would return
+// genSeries builds the series of g directly (as table.Table.Collect would return
 // it), with draws from the stream (seed, key).
 func genSeries(key table.Key, g genSpec, seed uint64) *table.Series {
 	r := stats.NewRand(seed, key.String(), 0)

@@ -33,7 +33,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	series, err := table.Select(t, opt.Select)
+	series, err := t.Select(opt.Select)
 	if err != nil {
 		return nil, err
 	}

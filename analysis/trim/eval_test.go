@@ -23,6 +23,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/stats"
 	"github.com/benchtrim/benchtrim/internal/testenv"
+	"github.com/benchtrim/benchtrim/internal/version"
 	"github.com/benchtrim/benchtrim/reports/chart"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -52,11 +53,11 @@ type evalSet struct {
 }
 
 // byVersion is one sequence of every file, in the natural order of their
-// names (table.CompareVersions: 1.9.0 before 1.10.0, 01_09_00 before
+// names (version.Compare: 1.9.0 before 1.10.0, 01_09_00 before
 // 01_10_07).
 func byVersion(files []string) [][]string {
 	s := slices.Clone(files)
-	slices.SortFunc(s, func(a, b string) int { return table.CompareVersions(filepath.Base(a), filepath.Base(b)) })
+	slices.SortFunc(s, func(a, b string) int { return version.Compare(filepath.Base(a), filepath.Base(b)) })
 	return [][]string{s}
 }
 

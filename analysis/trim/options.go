@@ -96,7 +96,7 @@ type Options struct {
 	DetectDraws int
 	// Versions orders the versions of every project, oldest first, for the
 	// comparisons of consecutive versions and the next-version check;
-	// versions not in it follow in their natural order (CompareVersions).
+	// versions not in it follow in their natural order (version.Compare).
 	// nil: the order in which the input gives them (the order of the
 	// files on the command line, table.Table.Labels).
 	Versions []string

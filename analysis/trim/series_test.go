@@ -48,7 +48,7 @@ func TestJMHScoreAsJMH(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		series, err := table.Select(tab, table.Filter{})
+		series, err := tab.Select(table.Filter{})
 		tab.Release()
 		if err != nil {
 			t.Fatal(err)

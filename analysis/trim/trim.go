@@ -27,7 +27,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	series, err := table.Select(t, opt.Select)
+	series, err := t.Select(opt.Select)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func Run(t *table.Table, opt Options) (*Report, error) {
 	}
 	runDuet(rep, t, &opt)
 
-	if series, err = table.Select(t, opt.Select); err != nil {
+	if series, err = t.Select(opt.Select); err != nil {
 		return nil, err
 	}
 	if len(series) != n {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/analysis/compare"
 	"github.com/benchtrim/benchtrim/estimate"
+	"github.com/benchtrim/benchtrim/internal/version"
 	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -175,7 +176,7 @@ func projectVersions(t *table.Table, opt *Options) map[string][]string {
 // versionRank orders the versions of each project: by their position in
 // Options.Versions, else by the order in which the input gives them
 // (table.Table.Labels: the order of the files on the command line), and versions
-// that are in neither by CompareVersions.
+// that are in neither by version.Compare.
 type versionRank map[string]map[string]int
 
 func (r versionRank) less(project, a, b string) bool {
@@ -187,7 +188,7 @@ func (r versionRank) less(project, a, b string) bool {
 	case oka != okb:
 		return oka
 	}
-	return table.CompareVersions(a, b) < 0
+	return version.Compare(a, b) < 0
 }
 
 // versionOrder is the versionRank of opt and t: Options.Versions when
@@ -217,9 +218,9 @@ func versionOrder(t *table.Table, opt *Options) versionRank {
 }
 
 // versionOrderNotes warns, once per project, where the versions' labels
-// all look like versions (table.LooksLikeVersion) and the order they are
+// all look like versions (version.Numbered) and the order they are
 // compared in (the files', or Options.Versions) is not their natural
-// order (table.CompareVersions): 1.10.0 before 1.9.0 is likely a
+// order (version.Compare): 1.10.0 before 1.9.0 is likely a
 // shell glob's order, not the release order.
 func versionOrderNotes(order map[string][]string, opt *Options) []string {
 	projects := make([]string, 0, len(order))
@@ -235,10 +236,10 @@ func versionOrderNotes(order map[string][]string, opt *Options) []string {
 		}
 		looks := true
 		for _, v := range vs {
-			looks = looks && table.LooksLikeVersion(v)
+			looks = looks && version.Numbered(v)
 		}
 		natural := slices.Clone(vs)
-		slices.SortFunc(natural, table.CompareVersions)
+		slices.SortFunc(natural, version.Compare)
 		if looks && !slices.Equal(vs, natural) {
 			how := "the order of the files"
 			if len(opt.Versions) > 0 {

@@ -291,7 +291,7 @@ func (c *collector) add(r record) {
 	}
 	bench := c.names.Clean(r.bench, "benchmark", *at)
 	suite := c.names.Clean(r.suite, "suite", *at)
-	if err := table.CheckRow(&table.Row{Project: suite, Version: c.src.Version, Benchmark: bench, Mode: r.typ, Source: r.source}); err != nil {
+	if err := (&table.Row{Project: suite, Version: c.src.Version, Benchmark: bench, Mode: r.typ, Source: r.source}).Check(); err != nil {
 		c.skip(ingest.RejectKind(err), at, "%v", err)
 		return
 	}

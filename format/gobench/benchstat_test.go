@@ -193,7 +193,7 @@ func TestGoBenchLabelsKeepLevels(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "uoptime", "small.csv")
 	tab := formattest.ReadFiles(t, in)
 	want := map[string]int{}
-	for _, s := range table.Collect(tab, table.Filter{}) {
+	for _, s := range tab.Collect(table.Filter{}) {
 		for _, sp := range s.Units(table.LevelIteration) {
 			i := sp.Start
 			want[fmt.Sprintf("%s i%d t%d f%d it%d", s.Benchmark, s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i])]++
@@ -206,7 +206,7 @@ func TestGoBenchLabelsKeepLevels(t *testing.T) {
 		back := formattest.ReadFiles(t, p)
 		got := map[string]int{}
 		forks := map[int32]bool{}
-		for _, s := range table.Collect(back, table.Filter{}) {
+		for _, s := range back.Collect(table.Filter{}) {
 			for i := 0; i < s.Len(); i++ {
 				got[fmt.Sprintf("%s i%d t%d f%d it%d", s.Benchmark, s.Levels[table.LevelInstance][i], s.Levels[table.LevelTrial][i], s.Levels[table.LevelFork][i], s.Levels[table.LevelIteration][i])]++
 				forks[s.Levels[table.LevelFork][i]] = true

@@ -55,7 +55,7 @@ func TestWriteRead(t *testing.T) {
 			}
 			formattest.SameRowLists(t, "gobench", want, formattest.RowList(back, "", false))
 			formattest.SameRowLists(t, "gobench B/op", formattest.RowList(tab, "B/op", false), formattest.RowList(back, "B/op", false))
-			for _, s := range table.Collect(back, table.Filter{}) {
+			for _, s := range back.Collect(table.Filter{}) {
 				sizes := s.Sizes()
 				got := [4]int32{sizes[table.LevelInstance], sizes[table.LevelTrial], sizes[table.LevelFork], sizes[table.LevelIteration]}
 				want := [4]int32{1, 1, 8, 3}

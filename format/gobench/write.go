@@ -92,7 +92,7 @@ func WriteWith(w io.Writer, t *table.Table, opt WriteOptions) (skipped []table.K
 	blocks := map[block][]line{}
 	labels := map[[2]string]bool{}
 	projects := map[string]bool{}
-	for order, s := range table.Collect(t, table.Filter{}) {
+	for order, s := range t.Collect(table.Filter{}) {
 		pkg, name, err := goBenchName(s)
 		if err == errNotGo {
 			skipped = append(skipped, s.Key)
@@ -325,7 +325,7 @@ func goBenchExtras(t *table.Table) (map[iterKey][]extra, error) {
 		if m == table.Primary {
 			continue
 		}
-		for _, s := range table.Collect(t, table.Filter{Metric: m}) {
+		for _, s := range t.Collect(table.Filter{Metric: m}) {
 			if _, _, err := goBenchName(s); err != nil {
 				continue // reported (or skipped) with the primary series
 			}

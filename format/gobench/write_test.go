@@ -38,7 +38,7 @@ func TestWriteRealUOpTime(t *testing.T) {
 			back := formattest.ReadFiles(t, out)
 			formattest.SameObs(t, "gobench", formattest.IterationObs(tab, false), formattest.Observations(back, false), 1e-12)
 			// 3 instances × 3 suite runs become 9 runs of the test binary: forks 1..9.
-			for _, s := range table.Collect(back, table.Filter{}) {
+			for _, s := range back.Collect(table.Filter{}) {
 				if got := s.Sizes()[table.LevelFork]; got != 9 {
 					t.Fatalf("%s: %d forks, want 9", s.Benchmark, got)
 				}

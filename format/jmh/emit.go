@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/benchtrim/benchtrim/ingest"
+	"github.com/benchtrim/benchtrim/internal/jvmargs"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -88,7 +89,7 @@ func (em *emitter) emit(rec *record) error {
 		Slice:     1,
 		Source:    source,
 	}
-	if err := table.CheckRow(&row); err != nil {
+	if err := row.Check(); err != nil {
 		em.skip(ingest.RejectKind(err), total, recErr("", "%v; record skipped", err))
 		return nil
 	}
@@ -335,7 +336,7 @@ func (em *emitter) emitSecondary(m *metric, row *table.Row, recPath string, prim
 		row.Metric = "secondary:" + row.Metric
 	}
 	row.Unit = em.names.Clean(m.unit, "unit", at)
-	if err := table.CheckRow(row); err != nil {
+	if err := row.Check(); err != nil {
 		em.skip(ingest.RejectKind(err), data.end-data.start, &ingest.ParseError{File: em.file, Line: m.line, Path: recPath + ".secondaryMetrics", Msg: err.Error() + "; metric skipped"})
 		return nil
 	}
@@ -457,7 +458,7 @@ func (em *emitter) addSetup(params, source, recPath string) {
 	setText(rkJdkVersion, rec.jdkVersion)
 	setText(rkVmName, rec.vmName)
 	setText(rkVmVersion, rec.vmVersion)
-	setText(rkJvmArgs, table.JVMArgsLine(rec.jvmArgs))
+	setText(rkJvmArgs, jvmargs.Line(rec.jvmArgs))
 	if prof := profilersOf(rec.secondary); prof != "" {
 		set(table.EnvProfilers, prof)
 	}

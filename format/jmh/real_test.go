@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
+	"github.com/benchtrim/benchtrim/internal/jvmargs"
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 )
@@ -386,7 +387,7 @@ func TestRealProfilers(t *testing.T) {
 			if got := s.Env[table.EnvProfilers]; got != want[name] {
 				t.Errorf("%s: %s: profilers %q, want %q", name, s.Key, got, want[name])
 			}
-			if back := strings.Join(table.SplitJVMArgs(s.Env[table.EnvJVMArgs]), "\x00"); !args[back] {
+			if back := strings.Join(jvmargs.Split(s.Env[table.EnvJVMArgs]), "\x00"); !args[back] {
 				t.Errorf("%s: %s: jvmArgs line %q reads back as %q, not a record's arguments", name, s.Key, s.Env[table.EnvJVMArgs], back)
 			}
 		}

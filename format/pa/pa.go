@@ -6,7 +6,7 @@
 // is semicolon-separated and names benchmark;params;instance; Read appends
 // one canonical row per CSV row and one table.Setup per benchmark run to a
 // table.Builder; analyzers then read the table (package table). Write goes
-// the other way, from the table (table.Collect) to pa CSV, for benchtrim
+// the other way, from the table (table.Table.Collect) to pa CSV, for benchtrim
 // export.
 //
 // The format (docs/formats/pa.md): ';'-separated, RFC 4180 quoting, a header
@@ -355,8 +355,8 @@ func (rd *reader) record(rec []string, line int64) {
 	project := label(rd.names.Clean(field(colProject), "project", at), rd.src.Project, rd.src.ProjectFromUser)
 	version := label(rd.names.Clean(field(colCommit), "commit", at), rd.src.Version, rd.src.VersionFromUser)
 	key := table.Key{Project: project, Version: version, Benchmark: bench, Params: rd.canonicalParams(field(colParams), line), Mode: mode}
-	if err := table.CheckRow(&table.Row{Project: key.Project, Version: key.Version, Benchmark: key.Benchmark,
-		Params: key.Params, Mode: key.Mode, Unit: unit, Source: rd.file}); err != nil {
+	if err := (&table.Row{Project: key.Project, Version: key.Version, Benchmark: key.Benchmark,
+		Params: key.Params, Mode: key.Mode, Unit: unit, Source: rd.file}).Check(); err != nil {
 		rd.skip(ingest.RejectKind(err), line, "%v", err)
 		return
 	}

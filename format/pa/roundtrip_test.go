@@ -42,7 +42,7 @@ func TestWriteRead(t *testing.T) {
 			t.Fatalf("seed %d: %d rows generated", seed, len(want))
 		}
 		formattest.SameRowLists(t, "pa", want, formattest.RowList(back, "", true))
-		for _, s := range table.Collect(back, table.Filter{}) {
+		for _, s := range back.Collect(table.Filter{}) {
 			if s.Project != "proj" || s.Unit == "" {
 				t.Errorf("seed %d: %s read back with project %q unit %q", seed, s.Key, s.Project, s.Unit)
 			}

@@ -42,7 +42,7 @@ func Write(w io.Writer, t *table.Table) error {
 	cw := csv.NewWriter(bw)
 	cw.Comma = ';'
 	rec := make([]string, 12)
-	for _, s := range table.Collect(t, table.Filter{}) {
+	for _, s := range t.Collect(table.Filter{}) {
 		params, err := paParams(s)
 		if err != nil {
 			return err

@@ -83,7 +83,7 @@ func TestWriteGeneratedFiles(t *testing.T) {
 	formattest.SameObs(t, "pa", jmhOnly, backJMH, 1e-12)
 	var iterations int
 	var timeBefore, timeAfter float64
-	for _, s := range table.Collect(tab, table.Filter{}) {
+	for _, s := range tab.Collect(table.Filter{}) {
 		if strings.HasPrefix(s.Benchmark, "Benchmark") {
 			iterations += len(s.Units(table.LevelIteration))
 			for i := range s.NsPerOp {

@@ -64,7 +64,7 @@ type Chunk struct {
 // whole input gives, with the memory of the largest chunk. The caller
 // calls release once done with the report (a report of tables in memory
 // may point into them); reports of chunks keep copies of what they need
-// (table.Collect), so each chunk is released after its run.
+// (table.Table.Collect), so each chunk is released after its run.
 //
 // With Keep selecting shard i/n, the shard holding none of the input's
 // runs while other shards hold some is a *table.EmptyShardError.
@@ -203,7 +203,7 @@ func shardPart(keep table.Filter) *tablefile.ShardPart {
 
 // emptyShard is the *table.EmptyShardError of a run with filter keep on
 // an input whose benchmark runs are runs when keep's shard holds none of
-// them and the other shards some (as table.Select says of a table in
+// them and the other shards some (as table.Table.Select says of a table in
 // memory); nil otherwise, and when runs is nil.
 func emptyShard(keep table.Filter, runs []table.Key) error {
 	if keep.Shards <= 1 {

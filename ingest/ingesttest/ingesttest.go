@@ -175,7 +175,7 @@ func BenchRead(b *testing.B, f ingest.Format, data []byte, file string, rows int
 // CheckClean fails t when a row or setup of tab holds a name that
 // ingest.CleanName would change (invalid UTF-8, a control character such
 // as a line break) or a mode that is neither "" nor canonical (ingest.Mode
-// or one of the modes table.KnownMode accepts).
+// or one of the modes table.Row.Check accepts).
 func CheckClean(t testing.TB, tab *table.Table) {
 	t.Helper()
 	check := func(what, s string) {
@@ -188,7 +188,7 @@ func CheckClean(t testing.TB, tab *table.Table) {
 			{"benchmark", k.Benchmark}, {"params", k.Params}, {"mode", k.Mode}} {
 			check(f.what, f.s)
 		}
-		if m, ok := ingest.Mode(k.Mode); k.Mode != "" && (!ok || m != k.Mode) && !table.KnownMode(k.Mode) {
+		if m, ok := ingest.Mode(k.Mode); k.Mode != "" && (!ok || m != k.Mode) && (&table.Row{Mode: k.Mode}).Check() != nil {
 			t.Fatalf("mode %q is not canonical", k.Mode)
 		}
 	}

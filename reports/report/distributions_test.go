@@ -45,7 +45,7 @@ func recordedValues(t *testing.T, paths []string) map[table.Key][]float64 {
 		t.Fatal(err)
 	}
 	defer tab.Release()
-	series, err := table.Select(tab, table.Filter{})
+	series, err := tab.Select(table.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func seriesOf(t *testing.T, paths []string, key table.Key) []*table.Series {
 		t.Fatal(err)
 	}
 	defer tab.Release()
-	series, err := table.Select(tab, table.Filter{})
+	series, err := tab.Select(table.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

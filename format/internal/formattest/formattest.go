@@ -44,7 +44,7 @@ type Obs struct {
 // iteration when withLevels.
 func Observations(tab *table.Table, withLevels bool) []Obs {
 	var out []Obs
-	for _, s := range table.Collect(tab, table.Filter{}) {
+	for _, s := range tab.Collect(table.Filter{}) {
 		for i := 0; i < s.Len(); i++ {
 			o := Obs{Key: s.Benchmark + "|" + s.Params + "|" + s.Mode + "|" + s.Version, Ns: s.NsPerOp[i], Count: s.Count[i]}
 			if withLevels {
@@ -63,7 +63,7 @@ func Observations(tab *table.Table, withLevels bool) []Obs {
 // format.MergeSpan, so the writers are checked against an independent sum).
 func IterationObs(tab *table.Table, withLevels bool) []Obs {
 	var out []Obs
-	for _, s := range table.Collect(tab, table.Filter{}) {
+	for _, s := range tab.Collect(table.Filter{}) {
 		for _, sp := range s.Units(table.LevelIteration) {
 			o := Obs{Key: s.Benchmark + "|" + s.Params + "|" + s.Mode + "|" + s.Version}
 			var sum float64
@@ -180,7 +180,7 @@ func Params(kv ...string) string {
 // withLevels, count and value; sorted.
 func RowList(tab *table.Table, metric string, withLevels bool) []string {
 	var out []string
-	for _, s := range table.Collect(tab, table.Filter{Metric: metric}) {
+	for _, s := range tab.Collect(table.Filter{Metric: metric}) {
 		unit := ""
 		if metric != "" {
 			unit = fmt.Sprintf(" %q", s.Unit)

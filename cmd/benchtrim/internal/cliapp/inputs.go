@@ -75,7 +75,7 @@ func BenchFlag() cli.Flag {
 
 // shardFlag is the --shard K/N of the analyzer commands.
 func shardFlag() cli.Flag {
-	return &cli.StringFlag{Name: "shard", Usage: "analyse only shard `K/N` (K = 0 … N−1) of the benchmarks, split by key as table.ShardOf (a job array's index; --partial-out and benchtrim merge combine the shards)"}
+	return &cli.StringFlag{Name: "shard", Usage: "analyse only shard `K/N` (K = 0 … N−1) of the benchmarks, split by a hash of each benchmark's project, name, params and mode (a job array's index; --partial-out and benchtrim merge combine the shards)"}
 }
 
 // parseShard parses "K/N" with 0 ≤ K < N ≤ partial.MaxShards.
@@ -113,7 +113,7 @@ func benchFilter(c *cli.Context) (table.Filter, error) {
 	return f, nil
 }
 
-// benchError names --bench in table.Select's error for a filter that
+// benchError names --bench in table.Table.Select's error for a filter that
 // matches nothing.
 func benchError(c *cli.Context, err error) error {
 	if b := c.String("bench"); err != nil && b != "" && strings.HasPrefix(err.Error(), strconv.Quote(b)+" matches none") {

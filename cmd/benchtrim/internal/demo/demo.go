@@ -266,7 +266,7 @@ func stepChangepoint(d *session) error {
 	var best []float64
 	var bestName string
 	bestRatio := 0.0
-	for _, s := range table.Collect(t, table.Filter{}) {
+	for _, s := range t.Collect(table.Filter{}) {
 		if s.Mode != "avgt" {
 			continue
 		}

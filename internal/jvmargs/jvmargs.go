@@ -1,13 +1,16 @@
-package table
+// Package jvmargs writes and reads JVM arguments as one JMH -jvmArgs option
+// line, the form benchtrim keeps them in (table.EnvJVMArgs) and writes into
+// the JMH commands it plans.
+package jvmargs
 
 import "strings"
 
-// JVMArgsLine writes JVM arguments as one JMH -jvmArgs option line (the
-// form of Env[EnvJVMArgs]): separated by spaces, an argument that
+// Line writes JVM arguments as one JMH -jvmArgs option line (the
+// form of table.Setup.Env[table.EnvJVMArgs]): separated by spaces, an argument that
 // holds a space in double quotes, as JMH's Utils.splitQuotedEscape reads
 // such a line back. An argument holding a double quote cannot be written
 // so (JMH drops every '"'); it is written as it is.
-func JVMArgsLine(args []string) string {
+func Line(args []string) string {
 	var b strings.Builder
 	for i, a := range args {
 		if i > 0 {
@@ -22,10 +25,10 @@ func JVMArgsLine(args []string) string {
 	return b.String()
 }
 
-// SplitJVMArgs reads a -jvmArgs option line back into arguments as JMH
+// Split reads a -jvmArgs option line back into arguments as JMH
 // does (Utils.splitQuotedEscape, jmh-core 1.37: split at spaces outside
 // double quotes, every double quote dropped).
-func SplitJVMArgs(line string) []string {
+func Split(line string) []string {
 	var out []string
 	var cur strings.Builder
 	quoted := false
