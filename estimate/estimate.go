@@ -209,9 +209,6 @@ func ParseTest(s string) (Test, error) {
 	return 0, fmt.Errorf("test %q: want u (benchstat's U test), ratio (bootstrap CI of the ratio) or overlap (JMH-style CI overlap)", s)
 }
 
-// Tests lists every Test.
-func Tests() []Test { return []Test{TestU, TestRatio, TestOverlap} }
-
 // DefaultAlpha is the significance level of the tests by default,
 // benchstat's (benchmath.DefaultThresholds.CompareAlpha).
 const DefaultAlpha = 0.05

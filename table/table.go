@@ -205,10 +205,6 @@ func strColOf(a arrow.Array) strCol {
 // Value is row i's string. It points into the record's buffers.
 func (c strCol) Value(i int) string { return c.dict.Value(int(c.idx[i])) }
 
-// Index is row i's index into the dictionary: rows with equal indices
-// hold equal strings (the converse holds within one record only).
-func (c strCol) Index(i int) int32 { return c.idx[i] }
-
 func columnsOf(rec arrow.Record) *columns {
 	return &columns{
 		project:   strColOf(rec.Column(idxProject)),

@@ -53,48 +53,6 @@ func buildSample(t *testing.T, mem memory.Allocator, batch int) *Table {
 	return b.Finish()
 }
 
-func rowsOf(t *testing.T, tab *Table) []Row {
-	t.Helper()
-	var out []Row
-	tab.Rows(func(r *Row) error { out = append(out, *r); return nil })
-	return out
-}
-
-// sameRows compares rows treating NaN as equal to NaN.
-func sameRows(a, b []Row) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x.Metric == "" {
-			x.Metric = Primary
-		}
-		if y.Metric == "" {
-			y.Metric = Primary
-		}
-		if math.IsNaN(x.NsPerOp) && math.IsNaN(y.NsPerOp) {
-			x.NsPerOp, y.NsPerOp = 0, 0
-		}
-		if x.Instance == 0 {
-			x.Instance, x.Trial, x.Slice = 1, 1, 1
-		}
-		if y.Instance == 0 {
-			y.Instance, y.Trial, y.Slice = 1, 1, 1
-		}
-		if x.Iteration == 0 {
-			x.Iteration = 1
-		}
-		if x.Fork == 0 {
-			x.Fork = 1
-		}
-		if !reflect.DeepEqual(x, y) {
-			return false
-		}
-	}
-	return true
-}
-
 func TestCollectGroupsAndSorts(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)

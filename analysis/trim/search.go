@@ -22,16 +22,6 @@ func (c config) floats() []float64 {
 	return f
 }
 
-// below reports whether c ≤ o at every level.
-func (c config) below(o config) bool {
-	for j := range c {
-		if c[j] > o[j] {
-			return false
-		}
-	}
-	return true
-}
-
 // search finds trim's configuration of one design: the cheapest whose
 // minimal detectable slowdown under the user's test is within the target
 // (Options.Keep times the recorded configuration's, or Options.Detect),

@@ -6,7 +6,6 @@ package benchstattest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,29 +74,6 @@ func Path(t testing.TB) string {
 		testenv.Skip(t, "benchstat (%s@%s) could not be installed, so benchtrim's output was not checked against it: %s", benchstatPackage, perfVersion, binErr)
 	}
 	return binPath
-}
-
-// Source returns the folder of golang.org/x/perf's source at perfVersion,
-// downloaded with `go mod download` (through the Go module proxy) into
-// the module cache. Without it the test is skipped with a message saying
-// why (testenv.Skip), as for benchstat itself.
-func Source(t testing.TB) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", "golang.org/x/perf@"+perfVersion)
-	cmd.Env = append(os.Environ(), "GOFLAGS=")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var m struct{ Dir, Error string }
-	if err == nil {
-		err = json.Unmarshal(out.Bytes(), &m)
-	}
-	if err != nil || m.Dir == "" {
-		testenv.Skip(t, "golang.org/x/perf@%s could not be downloaded: %v %s %s", perfVersion, err, m.Error, strings.TrimSpace(errb.String()))
-	}
-	return m.Dir
 }
 
 // Run runs benchstat with args and returns its standard output; a failure

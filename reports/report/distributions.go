@@ -39,18 +39,6 @@ func (v *violin) quantile(p float64) float64 {
 	return v.q[i-1] + (p-a)/(b-a)*(v.q[i]-v.q[i-1])
 }
 
-// label names the violin by its version and configuration, leaving out
-// an empty part ("v1 · recorded", "recorded", "v1").
-func (v *violin) label() string {
-	switch {
-	case v.config == "":
-		return v.version
-	case v.version == "":
-		return v.config
-	}
-	return v.version + " · " + v.config
-}
-
 // silverman is Silverman's rule-of-thumb bandwidth of the sorted x,
 // 0.9·min(sd, IQR/1.34)·n^(−1/5) (the sd alone when the IQR is 0), 0 when
 // every value is equal.

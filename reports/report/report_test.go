@@ -565,14 +565,6 @@ func checkDuet(t *testing.T, sec, trimSec *html.Node) {
 	}
 }
 
-func keys(m map[string]*html.Node) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
 // TestDuetOnlyPage: a page of duet runs alone says there is nothing to
 // configure, has no time plot, and shows the duet section.
 func TestDuetOnlyPage(t *testing.T) {
