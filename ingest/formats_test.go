@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/format/all"
 	"github.com/benchtrim/benchtrim/format/pa"
 	"github.com/benchtrim/benchtrim/ingest"
-	"github.com/benchtrim/benchtrim/tablefile"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // TestReadFilesUsesTheGivenFormats checks that ReadFiles reads with the
@@ -53,7 +53,7 @@ func TestReadFilesUsesTheGivenFormats(t *testing.T) {
 
 	// A canonical table file needs no format.
 	arrowFile := filepath.Join(t.TempDir(), "t.arrow")
-	if err := tablefile.WriteFile(arrowFile, tab); err != nil {
+	if err := tabletest.WriteFile(arrowFile, tab); err != nil {
 		t.Fatal(err)
 	}
 	back, _, files, err := ingest.ReadFiles([]string{arrowFile}, ingest.ReadOptions{})

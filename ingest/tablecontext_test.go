@@ -13,6 +13,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/benchtrim/benchtrim/tablefile"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // contextTable is two avgt benchmark runs of 2 forks × 5 iterations in
@@ -74,7 +75,7 @@ func TestTableWithoutSetups(t *testing.T) {
 	defer with.Release()
 	defer without.Release()
 	csvPath := filepath.Join(dir, "t.csv")
-	if err := tablefile.WriteFile(csvPath, with); err != nil {
+	if err := tabletest.WriteFile(csvPath, with); err != nil {
 		t.Fatal(err)
 	}
 	if _, errs := readBoth(t, csvPath); errs[0] != nil || errs[1] != nil {
@@ -86,7 +87,7 @@ func TestTableWithoutSetups(t *testing.T) {
 	cases := map[string]string{csvPath: "its sidecar " + tablefile.SetupsSidecar(csvPath) + ", which is missing"}
 	for _, ext := range []string{".parquet", ".arrow"} {
 		p := filepath.Join(dir, "stripped"+ext)
-		if err := tablefile.WriteFile(p, without); err != nil {
+		if err := tabletest.WriteFile(p, without); err != nil {
 			t.Fatal(err)
 		}
 		cases[p] = "metadata benchtrim.setups"
@@ -103,7 +104,7 @@ func TestTableWithoutSetups(t *testing.T) {
 	other := contextTable(t, false)
 	other.Setups = other.Setups[:1]
 	part := filepath.Join(dir, "part.parquet")
-	if err := tablefile.WriteFile(part, other); err != nil {
+	if err := tabletest.WriteFile(part, other); err != nil {
 		t.Fatal(err)
 	}
 	other.Release()
@@ -143,7 +144,7 @@ func TestTableRowsNoReaderWrites(t *testing.T) {
 	}
 	for _, ext := range []string{".csv", ".parquet", ".arrow"} {
 		path := filepath.Join(t.TempDir(), "t"+ext)
-		if err := tablefile.WriteFile(path, tab); err != nil {
+		if err := tabletest.WriteFile(path, tab); err != nil {
 			t.Fatal(err)
 		}
 		reps, errs := readBoth(t, path)

@@ -11,7 +11,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
-	"github.com/benchtrim/benchtrim/tablefile"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // badValueTable is one avgt benchmark of 3 forks × 40 iterations whose
@@ -75,7 +75,7 @@ func TestTableFilesScreenBadValues(t *testing.T) {
 	}
 	for _, ext := range []string{".csv", ".arrow", ".parquet"} {
 		path := filepath.Join(t.TempDir(), "t"+ext)
-		if err := tablefile.WriteFile(path, tab); err != nil {
+		if err := tabletest.WriteFile(path, tab); err != nil {
 			t.Fatal(err)
 		}
 		check := func(mode string, rep *ingest.Summary, rows int64, primary []float64) {

@@ -31,7 +31,7 @@ func TestReadFileCorrupt(t *testing.T) {
 			rows := tab.NumRows()
 			orig := rowsOf(t, tab)
 			path := filepath.Join(t.TempDir(), "t"+ext)
-			if err := writeFileWith(path, tab, WriteOptions{ArrowCompression: tc.codec}); err != nil {
+			if err := writeTable(path, tab, WriteOptions{ArrowCompression: tc.codec}); err != nil {
 				t.Fatal(err)
 			}
 			tab.Release()
@@ -49,7 +49,7 @@ func TestReadFileCorrupt(t *testing.T) {
 				}
 				tried++
 				back, err := ReadFile(path, mem)
-				_, serr := scanFile(path, memory.NewGoAllocator(), func(arrow.Record) error { return nil })
+				_, serr := ScanFileShard(path, memory.NewGoAllocator(), nil, func(arrow.Record) error { return nil })
 				if (err == nil) != (serr == nil) || err != nil && serr.Error() != err.Error() {
 					t.Errorf("offset %d: ScanFile says %v, ReadFile %v", off, serr, err)
 				}
@@ -91,7 +91,7 @@ func TestReadFileCorruptMessage(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	tab := buildSample(t, mem, 3)
 	path := filepath.Join(t.TempDir(), "t.parquet")
-	if err := WriteFile(path, tab); err != nil {
+	if err := writeTable(path, tab, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	tab.Release()
@@ -172,12 +172,7 @@ func TestCheckRules(t *testing.T) {
 				c.edit(&rows[2])
 				tab := rawTable(mem, rows)
 				path := filepath.Join(t.TempDir(), "t"+ext)
-				var err error
-				if ext == ".csv" {
-					err = writeCSVFile(path, tab)
-				} else {
-					err = WriteFile(path, tab)
-				}
+				err := writeTable(path, tab, WriteOptions{})
 				tab.Release()
 				if err != nil {
 					t.Fatal(err)
@@ -196,18 +191,4 @@ func TestCheckRules(t *testing.T) {
 			})
 		}
 	}
-}
-
-// writeCSVFile writes t as CSV without a setups sidecar, bypassing
-// WriteFile's (there is nothing to check on writing).
-func writeCSVFile(path string, t *table.Table) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := writeCSV(t, f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -18,11 +18,11 @@ import (
 	"github.com/benchtrim/benchtrim/internal/linecap"
 )
 
-// Reading the CSV form of the table (writeCSV) and its setups sidecar
+// Reading the CSV form of the table (Stream's writeCSVRecord) and its setups sidecar
 // (SetupsSidecar), with every row checked (checker) and every error placed
 // at its line.
 
-// readCSVGuarded reads rows written by writeCSV and checks them against the rules
+// readCSVGuarded reads rows written by writeCSVRecord and checks them against the rules
 // of the table (see Check). name is used in error messages, which give the
 // line: "name:12: column value: …", "name:17: fork 0 (levels are 1-based)".
 // The bytes are untrusted: any error is returned, never a panic.

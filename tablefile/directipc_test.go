@@ -42,7 +42,7 @@ func TestDirectIPC(t *testing.T) {
 		func() {
 			defer func(h, r int64) { directHoldBytes, directReserve = h, r }(directHoldBytes, directReserve)
 			directHoldBytes, directReserve = 0, reserve
-			if err := WriteFile(path, tb); err != nil {
+			if err := writeTable(path, tb, WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}()

@@ -1,6 +1,6 @@
 // Package tablefile owns every byte of benchtrim's canonical table files:
-// it reads them (ReadFile, ScanFileShard by shard), writes them (Stream,
-// WriteFile), keeps a table too large for memory in a spool (Spool) and
+// it reads them (ReadFile, ScanFileShard by shard), writes them (Stream),
+// keeps a table too large for memory in a spool (Spool) and
 // checks untrusted Arrow IPC and Parquet bytes before a decoder sees them
 // (checkIPCFooter, checkParquetFooter, checkParquet, the allocation bound
 // maxAllocation), for report frames too (ReadFrame). The model (schema, rows, keys, setups, checks) is
@@ -8,7 +8,7 @@
 // one.
 //
 // On disk a table is Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv),
-// written record by record by Stream (WriteFile for a table in memory);
+// written record by record by Stream;
 // setups travel under metadataSetups (a JSON array) in the schema metadata
 // for Arrow, in the footer's key-value metadata for Parquet (files written
 // before Stream have them in the stored Arrow schema, which ReadFile reads

@@ -144,7 +144,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("records = %d, want 3 batches of <= 3 rows", len(tab.Records))
 			}
 			path := filepath.Join(t.TempDir(), "out"+ext)
-			if err := writeFileWith(path, tab, tc.opt); err != nil {
+			if err := writeTable(path, tab, tc.opt); err != nil {
 				t.Fatal(err)
 			}
 			if ext == ".csv" {
@@ -165,10 +165,10 @@ func TestRoundTrip(t *testing.T) {
 			if !reflect.DeepEqual(tab.Setups, back.Setups) {
 				t.Errorf("setups differ\nwant %+v\ngot  %+v", tab.Setups, back.Setups)
 			}
-			// scanFile hands on the same rows, record by record, and the
-			// same setups; it leaks nothing.
+			// ScanFileShard hands on the same rows, record by record, and
+			// the same setups; it leaks nothing.
 			var scanned table.Table
-			setups, err := scanFile(path, mem, func(rec arrow.Record) error {
+			setups, err := ScanFileShard(path, mem, nil, func(rec arrow.Record) error {
 				rec.Retain()
 				scanned.Records = append(scanned.Records, rec)
 				return nil
@@ -193,7 +193,7 @@ func TestReadCSVErrorsNameTheLine(t *testing.T) {
 	tab := buildSample(t, mem, 0)
 	defer tab.Release()
 	path := filepath.Join(t.TempDir(), "t.csv")
-	if err := WriteFile(path, tab); err != nil {
+	if err := writeTable(path, tab, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -259,4 +259,31 @@ func TestReadParquetOfOtherWriters(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeTable writes t to path through Stream with opt: the one path that
+// writes table files (the CLI's ingest streams its records the same way).
+func writeTable(path string, t *table.Table, opt WriteOptions) error {
+	return Stream(path, opt, func(write func(arrow.Record) error) ([]table.Setup, error) {
+		for _, r := range t.Records {
+			if err := write(r); err != nil {
+				return nil, err
+			}
+		}
+		return t.Setups, nil
+	})
+}
+
+// tableBytes is the file writeTable writes of t as ext (".arrow",
+// ".parquet", ".csv") in dir, and for .csv its setups sidecar.
+func tableBytes(dir string, t *table.Table, ext string) (file, setups []byte, err error) {
+	path := filepath.Join(dir, "t"+ext)
+	if err := writeTable(path, t, WriteOptions{}); err != nil {
+		return nil, nil, err
+	}
+	if file, err = os.ReadFile(path); err != nil || ext != ".csv" {
+		return file, nil, err
+	}
+	setups, err = os.ReadFile(SetupsSidecar(path))
+	return file, setups, err
 }

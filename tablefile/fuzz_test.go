@@ -40,15 +40,16 @@ func seedTables() []*table.Table {
 	return out
 }
 
-// addSeeds adds each seed table encoded by write to f's corpus.
-func addSeeds(f *testing.F, write func(*table.Table, *bytes.Buffer) error) {
+// addSeeds adds each seed table, written by Stream as ext (".arrow",
+// ".parquet"), to f's corpus.
+func addSeeds(f *testing.F, ext string) {
 	for _, tab := range seedTables() {
-		var buf bytes.Buffer
-		if err := write(tab, &buf); err != nil {
+		b, _, err := tableBytes(f.TempDir(), tab, ext)
+		if err != nil {
 			f.Fatal(err)
 		}
 		tab.Release()
-		f.Add(buf.Bytes())
+		f.Add(b)
 	}
 }
 
@@ -114,7 +115,7 @@ func fuzzBinary(t *testing.T, data []byte, f fileFormat, name string) {
 //
 //	go test -run '^$' -fuzz '^FuzzReadArrow$' -fuzztime 60s ./table/
 func FuzzReadArrow(f *testing.F) {
-	addSeeds(f, func(t *table.Table, w *bytes.Buffer) error { return writeIPCUncompressed(t, w) })
+	addSeeds(f, ".arrow")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzBinary(t, data, formatArrow, "fuzz.arrow") })
 }
 
@@ -122,7 +123,7 @@ func FuzzReadArrow(f *testing.F) {
 //
 //	go test -run '^$' -fuzz '^FuzzReadParquet$' -fuzztime 60s ./table/
 func FuzzReadParquet(f *testing.F) {
-	addSeeds(f, func(t *table.Table, w *bytes.Buffer) error { return writeParquet(t, w) })
+	addSeeds(f, ".parquet")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzBinary(t, data, formatParquet, "fuzz.parquet") })
 }
 
@@ -134,15 +135,12 @@ func FuzzReadParquet(f *testing.F) {
 //	go test -run '^$' -fuzz '^FuzzReadCSV$' -fuzztime 60s ./table/
 func FuzzReadCSV(f *testing.F) {
 	for _, tab := range seedTables() {
-		var rows, setups bytes.Buffer
-		if err := writeCSV(tab, &rows); err != nil {
-			f.Fatal(err)
-		}
-		if err := writeSetupsCSV(tab, &setups); err != nil {
+		rows, setups, err := tableBytes(f.TempDir(), tab, ".csv")
+		if err != nil {
 			f.Fatal(err)
 		}
 		tab.Release()
-		f.Add(rows.Bytes(), setups.Bytes())
+		f.Add(rows, setups)
 	}
 	f.Fuzz(func(t *testing.T, data, setups []byte) {
 		maxAllocation = fuzzMaxAllocation

@@ -79,51 +79,6 @@ type WriteOptions struct {
 	ByShard bool
 }
 
-// WriteFile writes t to path atomically in the format chosen by its
-// extension (.arrow, .ipc or .feather; .parquet or .pq; .csv). A CSV table
-// gets its setups in SetupsSidecar(path). Arrow IPC files are uncompressed
-// (Stream takes WriteOptions).
-func WriteFile(path string, t *table.Table) error { return writeFileWith(path, t, WriteOptions{}) }
-
-// writeFileWith is WriteFile with options. It writes through Stream.
-func writeFileWith(path string, t *table.Table, opt WriteOptions) error {
-	return Stream(path, opt, func(write func(arrow.Record) error) ([]table.Setup, error) {
-		for _, r := range t.Records {
-			if err := write(r); err != nil {
-				return nil, err
-			}
-		}
-		return t.Setups, nil
-	})
-}
-
-// writeIPCUncompressed writes t as an uncompressed Arrow IPC file with the setups in
-// the schema metadata.
-func writeIPCUncompressed(t *table.Table, w io.Writer) error { return writeIPC(t, w, "") }
-
-func writeIPC(t *table.Table, w io.Writer, codec string) error {
-	schema, err := schemaWithMetadata(t)
-	if err != nil {
-		return err
-	}
-	// An IPC file holds one dictionary per column: the records, built with
-	// dictionaries of their own, are written with the union of them.
-	c := &coder{}
-	coded := make([]arrow.Record, len(t.Records))
-	for i, r := range t.Records {
-		coded[i] = c.encode(r)
-	}
-	defer releaseAll(coded)
-	return writeCodedIPC(w, schema, c.dictionaries(), codec, false, func(yield func(arrow.Record) error) error {
-		for _, r := range coded {
-			if err := yield(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
 // writeCodedIPC writes the coded records each calls yield with (see coder)
 // as an IPC file with schema, decoded with dicts, which it releases. With
 // check, decode checks every code against its dictionary (for records read
@@ -156,16 +111,6 @@ func releaseAll[T interface{ Release() }](xs []T) {
 	}
 }
 
-// writeParquet writes t as Parquet (zstd) with the setups in the key-value
-// metadata (through the stored Arrow schema).
-func writeParquet(t *table.Table, w io.Writer) error {
-	schema, err := schemaWithMetadata(t)
-	if err != nil {
-		return err
-	}
-	return arrowio.WriteParquet(w, schema, t.Records)
-}
-
 // csvHeader is the canonical table's CSV header: the column names.
 func csvHeader() []string {
 	h := make([]string, numColumns)
@@ -187,27 +132,6 @@ func formatFloat(v float64) string {
 		return "-inf"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-// writeCSV writes the rows as RFC 4180 CSV with a header of column names.
-// Floats use the shortest representation that parses back to the same
-// double ("NaN", "inf", "-inf" for non-finite values); unknown timestamps
-// are empty fields.
-func writeCSV(t *table.Table, w io.Writer) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader()); err != nil {
-		return err
-	}
-	rec := make([]string, numColumns)
-	err := t.Rows(func(r *table.Row) error {
-		csvFields(r, rec)
-		return cw.Write(rec)
-	})
-	if err != nil {
-		return err
-	}
-	cw.Flush()
-	return cw.Error()
 }
 
 var setupsHeader = []string{
@@ -238,7 +162,7 @@ func writeSetupsCSV(t *table.Table, w io.Writer) error {
 	return cw.Error()
 }
 
-// ReadFile reads a table written by WriteFile (format by extension) and
+// ReadFile reads a table written by Stream (format by extension) and
 // checks it against the rules of the table (see Check). The bytes are
 // untrusted: a file that does not decode, decodes to malformed Arrow
 // arrays, or holds values that break the rules gives an error naming the
@@ -521,8 +445,8 @@ func nextParquetRecord(readers []*arrowio.ParquetColumn, batch int) (arrow.Recor
 	return array.NewRecord(schema, cols, int64(rows)), nil
 }
 
-// scanFile reads a table file like ReadFile, checked alike and with the
-// same errors, but hands its records to fn one at a time instead of
+// ScanFileShard reads a table file like ReadFile, checked alike and with
+// the same errors, but hands its records to fn one at a time instead of
 // keeping them (fn does not keep a record unless it retains it), so a
 // table larger than memory can be read: a Parquet file a batch of a row
 // group at a time, an Arrow IPC file a record at a time, a CSV table a
@@ -531,17 +455,14 @@ func nextParquetRecord(readers []*arrowio.ParquetColumn, batch int) (arrow.Recor
 // the rows; an error then still fails the read. Buffers a damaged file
 // leaves behind are left to the garbage collector (mem should be a Go
 // allocator), as the records already handed on may still be in use.
-func scanFile(path string, mem memory.Allocator, fn func(arrow.Record) error) ([]table.Setup, error) {
-	return ScanFileShard(path, mem, nil, fn)
-}
-
-// ScanFileShard is scanFile for a sharded analysis: of a Parquet table
-// written by shard (WriteOptions.ByShard) it reads only the row groups
-// whose key hash range meets part's shard, and notes the benchmark runs
-// of the others in part (see ShardPart.Runs) from their key columns. The
-// rows read still include other shards' (the row groups at the shard's
-// edges): the caller filters rows by shard as before. Other files, and
-// every file when part is nil, are read whole.
+//
+// For a sharded analysis, of a Parquet table written by shard
+// (WriteOptions.ByShard) it reads only the row groups whose key hash
+// range meets part's shard, and notes the benchmark runs of the others in
+// part (see ShardPart.Runs) from their key columns. The rows read still
+// include other shards' (the row groups at the shard's edges): the caller
+// filters rows by shard as before. Other files, and every file when part
+// is nil, are read whole.
 func ScanFileShard(path string, mem memory.Allocator, part *ShardPart, fn func(arrow.Record) error) ([]table.Setup, error) {
 	f, err := formatOf(path)
 	if err != nil {

@@ -26,7 +26,7 @@ func sampleParquet(t *testing.T) ([]byte, []table.Row) {
 	tab := buildSample(t, memory.NewGoAllocator(), 3)
 	defer tab.Release()
 	path := filepath.Join(t.TempDir(), "t.parquet")
-	if err := WriteFile(path, tab); err != nil {
+	if err := writeTable(path, tab, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -188,7 +188,7 @@ func TestParquetFooterErrors(t *testing.T) {
 func FuzzParquetFooter(f *testing.F) {
 	for i, tab := range seedTables() {
 		path := filepath.Join(f.TempDir(), fmt.Sprintf("%d.parquet", i))
-		if err := WriteFile(path, tab); err != nil {
+		if err := writeTable(path, tab, WriteOptions{}); err != nil {
 			f.Fatal(err)
 		}
 		tab.Release()

@@ -118,7 +118,7 @@ func TestByShardReadsItsPart(t *testing.T) {
 			checkByShard(t, whole)
 		})
 	}
-	if err := writeFileWith(filepath.Join(t.TempDir(), "t.arrow"), whole, WriteOptions{ByShard: true}); err == nil || !strings.Contains(err.Error(), "t.arrow: a table is written by shard only as Parquet") {
+	if err := writeTable(filepath.Join(t.TempDir(), "t.arrow"), whole, WriteOptions{ByShard: true}); err == nil || !strings.Contains(err.Error(), "t.arrow: a table is written by shard only as Parquet") {
 		t.Errorf("by shard to .arrow: %v", err)
 	}
 }
@@ -127,7 +127,7 @@ func TestByShardReadsItsPart(t *testing.T) {
 // and checks what TestByShardReadsItsPart says.
 func checkByShard(t *testing.T, whole *table.Table) {
 	path := filepath.Join(t.TempDir(), "t.parquet")
-	if err := writeFileWith(path, whole, WriteOptions{ByShard: true}); err != nil {
+	if err := writeTable(path, whole, WriteOptions{ByShard: true}); err != nil {
 		t.Fatal(err)
 	}
 	back, err := ReadFile(path, memory.DefaultAllocator)

@@ -182,9 +182,6 @@ func JointChunks(maxRows int64, spools ...*Spool) [][][]int {
 	return chunks
 }
 
-// Rows is the number of rows added.
-func (s *Spool) Rows() int64 { return s.rows }
-
 // Add writes rec (a record with schema's columns) to the scratch file;
 // the caller keeps ownership of rec.
 func (s *Spool) Add(rec arrow.Record) error {

@@ -63,8 +63,8 @@ func TestSpoolChunks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if sp.Rows() != whole.NumRows() {
-		t.Fatalf("spool rows %d, table %d", sp.Rows(), whole.NumRows())
+	if sp.rows != whole.NumRows() {
+		t.Fatalf("spool rows %d, table %d", sp.rows, whole.NumRows())
 	}
 	if got := len(sp.Runs()); got != 12 {
 		t.Errorf("Runs: %d, want 12", got)

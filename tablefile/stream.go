@@ -19,14 +19,14 @@ import (
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
-// Stream writes a table file at path (format by extension, as WriteFile)
-// from the records fill produces, as they come: fill calls write with each
-// record in order (write does not keep the record; the caller still
-// releases it) and returns the setups once every record is written. Memory
-// stays bounded by a record (plus a Parquet row group) whatever the
-// table's size. Like WriteFile it writes atomically (nothing at path unless
-// every record and the setups were written) and puts the setups where
-// ReadFile finds them:
+// Stream writes a table file at path (format by extension: .arrow, .ipc
+// or .feather; .parquet or .pq; .csv) from the records fill produces, as
+// they come: fill calls write with each record in order (write does not
+// keep the record; the caller still releases it) and returns the setups
+// once every record is written. Memory stays bounded by a record (plus a
+// Parquet row group) whatever the table's size. It writes atomically
+// (nothing at path unless every record and the setups were written) and
+// puts the setups where ReadFile finds them:
 //
 //	.parquet  the file's key-value metadata, written in the footer at the end
 //	.arrow    the schema metadata, which comes first in the file:
@@ -467,7 +467,10 @@ func (s *streamWriter) abort() {
 	}
 }
 
-// writeCSVRecord writes rec's rows as CSV (see writeCSV) using buf.
+// writeCSVRecord writes rec's rows as RFC 4180 CSV records (csvFields)
+// using buf. Floats use the shortest representation that parses back to
+// the same double ("NaN", "inf", "-inf" for non-finite values); unknown
+// timestamps are empty fields.
 func writeCSVRecord(cw *csv.Writer, rec arrow.Record, buf []string) error {
 	c := colsOf(rec)
 	var r table.Row

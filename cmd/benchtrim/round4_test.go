@@ -21,7 +21,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
-	"github.com/benchtrim/benchtrim/tablefile"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // ulpInput writes a JMH result of one benchmark, 3 forks × 80 iterations,
@@ -277,7 +277,7 @@ func TestMaxRowsBoundsOneRun(t *testing.T) {
 	tab := b.Finish()
 	b.Release()
 	in := filepath.Join(dir, "bomb.parquet")
-	if err := tablefile.WriteFile(in, tab); err != nil {
+	if err := tabletest.WriteFile(in, tab); err != nil {
 		t.Fatal(err)
 	}
 	tab.Release()

@@ -12,6 +12,7 @@ import (
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/benchtrim/benchtrim/tablefile"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // TestRoundTripThroughTableFiles reads JMH files (avgt, sample-mode
@@ -40,7 +41,7 @@ func TestRoundTripThroughTableFiles(t *testing.T) {
 			ingesttest.CheckTableFiles(t, tab)
 
 			arrowFile := filepath.Join(t.TempDir(), "t.arrow")
-			if err := tablefile.WriteFile(arrowFile, tab); err != nil {
+			if err := tabletest.WriteFile(arrowFile, tab); err != nil {
 				t.Fatal(err)
 			}
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/ingest/ingesttest"
 	"github.com/benchtrim/benchtrim/tablefile"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // TestRoundTripThroughTableFiles reads µOpTime files (a regular and a
@@ -41,7 +42,7 @@ func TestRoundTripThroughTableFiles(t *testing.T) {
 			ingesttest.CheckTableFiles(t, tab)
 
 			pq := filepath.Join(t.TempDir(), "t.parquet")
-			if err := tablefile.WriteFile(pq, tab); err != nil {
+			if err := tabletest.WriteFile(pq, tab); err != nil {
 				t.Fatal(err)
 			}
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())

@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/benchtrim/benchtrim/tablefile"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // call is what one run of Run's analysis saw.
@@ -43,7 +44,7 @@ func runCalls(t *testing.T, in Inputs, maxRows int64) []call {
 // two sources past the bound together are cut jointly, a table each.
 func TestRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "in.parquet")
-	if err := tablefile.WriteFile(path, testTable(t, 25)); err != nil {
+	if err := tabletest.WriteFile(path, testTable(t, 25)); err != nil {
 		t.Fatal(err)
 	}
 	one := []Source{{Files: []string{path}}}

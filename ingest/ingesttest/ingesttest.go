@@ -20,6 +20,7 @@ import (
 	"github.com/benchtrim/benchtrim/internal/testenv"
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/benchtrim/benchtrim/tablefile"
+	"github.com/benchtrim/benchtrim/tablefile/tabletest"
 )
 
 // Read runs f.Read on r into a fresh table built in batches of 16 rows (so
@@ -267,7 +268,7 @@ func DiffRows(want, got []table.Row) string {
 }
 
 // CheckTableFiles writes tab as each canonical table file (.arrow,
-// .parquet, and .csv with its .setups.csv sidecar) with tablefile.WriteFile,
+// .parquet, and .csv with its .setups.csv sidecar) with tabletest.WriteFile,
 // reads it back with tablefile.ReadFile and fails the test unless every row
 // (all columns, DiffRows) and every setup (reflect.DeepEqual) is the same.
 func CheckTableFiles(t *testing.T, tab *table.Table) {
@@ -278,7 +279,7 @@ func CheckTableFiles(t *testing.T, tab *table.Table) {
 	}
 	for _, ext := range []string{".arrow", ".parquet", ".csv"} {
 		path := filepath.Join(t.TempDir(), "table"+ext)
-		if err := tablefile.WriteFile(path, tab); err != nil {
+		if err := tabletest.WriteFile(path, tab); err != nil {
 			t.Fatalf("%s: %v", ext, err)
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())

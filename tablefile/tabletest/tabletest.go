@@ -12,6 +12,21 @@ import (
 	"github.com/benchtrim/benchtrim/tablefile"
 )
 
+// WriteFile writes tab to path (format by extension: .arrow, .parquet,
+// .csv with its setups sidecar) through tablefile.Stream with default
+// options, as the CLI's ingest writes a table: the file every reader of
+// tables meets.
+func WriteFile(path string, tab *table.Table) error {
+	return tablefile.Stream(path, tablefile.WriteOptions{}, func(write func(arrow.Record) error) ([]table.Setup, error) {
+		for _, r := range tab.Records {
+			if err := write(r); err != nil {
+				return nil, err
+			}
+		}
+		return tab.Setups, nil
+	})
+}
+
 // Spooled spools tab (a tablefile.Spool in a test temporary directory, closed
 // when the test ends) and cuts it into chunks of at most NumRows/n rows,
 // failing the test when that gives fewer than n chunks: the parts of a
