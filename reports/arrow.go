@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // columnType infers a column's Arrow type from its cells: int64 when every
@@ -111,12 +111,12 @@ func (t *Table) record(mem memory.Allocator) arrow.Record {
 func (t *Table) writeArrow(w io.Writer) error {
 	rec := t.record(memory.DefaultAllocator)
 	defer rec.Release()
-	return arrowio.WriteIPC(w, rec.Schema(), []arrow.Record{rec})
+	return tablefile.WriteFrame(w, rec, false)
 }
 
 // writeParquet writes the table as a Parquet file.
 func (t *Table) writeParquet(w io.Writer) error {
 	rec := t.record(memory.DefaultAllocator)
 	defer rec.Release()
-	return arrowio.WriteParquet(w, rec.Schema(), []arrow.Record{rec})
+	return tablefile.WriteFrame(w, rec, true)
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/tablefile"
 )
 
 // Frame is a column-typed result table for machines (notebooks, scripts):
@@ -268,12 +268,12 @@ func appendLists[T any](b array.Builder, lists [][]T, appendValues func(vb array
 func (f *Frame) writeArrow(w io.Writer) error {
 	rec := f.record(memory.DefaultAllocator)
 	defer rec.Release()
-	return arrowio.WriteIPC(w, rec.Schema(), []arrow.Record{rec})
+	return tablefile.WriteFrame(w, rec, false)
 }
 
 // writeParquet writes the frame as a Parquet file.
 func (f *Frame) writeParquet(w io.Writer) error {
 	rec := f.record(memory.DefaultAllocator)
 	defer rec.Release()
-	return arrowio.WriteParquet(w, rec.Schema(), []arrow.Record{rec})
+	return tablefile.WriteFrame(w, rec, true)
 }

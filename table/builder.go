@@ -10,8 +10,6 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
 // Builder accumulates canonical rows into Arrow records of a fixed number
@@ -107,7 +105,7 @@ func (c *column[T]) array(dt arrow.DataType, usual []T, valid []byte, nulls int)
 	c.v = nil
 	if len(v) == 0 {
 		v, c.n = usual[:c.n], 0
-		return arrowio.FixedArray(dt, v, valid, nulls)
+		return fixedArray(dt, v, valid, nulls)
 	}
 	return recycledArray(c.pool, dt, v, valid, nulls)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 )
 
 // rawTable builds a one-record table from rows without Builder.Append's
@@ -199,7 +198,7 @@ func TestRepeatedDictionaryValues(t *testing.T) {
 			for j := range idx {
 				idx[j] = int32(j)
 			}
-			ind := arrowio.Int32Array(idx)
+			ind := fixedArray(arrow.PrimitiveTypes.Int32, idx, nil, 0)
 			cols[i] = array.NewDictionaryArray(stringType, ind, s)
 			ind.Release()
 			continue

@@ -5,9 +5,9 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/hugepage"
 )
 
@@ -148,12 +148,32 @@ func recycled[T int32 | int64 | float64](r *recycler, n int) []T {
 // releases it.
 func recycledArray[T int32 | int64 | float64](r *recycler, dt arrow.DataType, v []T, valid []byte, nulls int) arrow.Array {
 	if r == nil {
-		return arrowio.FixedArray(dt, v, valid, nulls)
+		return fixedArray(dt, v, valid, nulls)
 	}
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), cap(v)*size)[:len(v)*size]
 	buf := memory.NewBufferWithAllocator(b, r)
 	defer buf.Release()
-	return arrowio.FixedArrayOf(dt, len(v), buf, valid, nulls)
+	return fixedArrayOf(dt, len(v), buf, valid, nulls)
+}
+
+// fixedArray returns v as an array of type dt (whose values have T's
+// width) whose data buffer is v itself, with validity bitmap valid (nil
+// when nulls is 0); v and valid must not change afterwards. The caller
+// releases it.
+func fixedArray[T arrow.FixedWidthType](dt arrow.DataType, v []T, valid []byte, nulls int) arrow.Array {
+	return fixedArrayOf(dt, len(v), memory.NewBufferBytes(arrow.GetBytes(v)), valid, nulls)
+}
+
+// fixedArrayOf is fixedArray of the n values in buffer values, which the
+// array retains (the caller keeps its own reference).
+func fixedArrayOf(dt arrow.DataType, n int, values *memory.Buffer, valid []byte, nulls int) arrow.Array {
+	var bitmap *memory.Buffer
+	if valid != nil {
+		bitmap = memory.NewBufferBytes(valid)
+	}
+	data := array.NewData(dt, n, []*memory.Buffer{bitmap, values}, nil, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
 }

@@ -82,7 +82,7 @@ func TestReadFileCorrupt(t *testing.T) {
 
 // TestReadFileCorruptMessage: the case, 6 bytes overwritten inside
 // a Parquet file, reads as "t.parquet: corrupt table file: …". (In the
-// layout arrowio.ParquetWriter writes, the file's exact middle is one of
+// layout parquetio.Writer writes, the file's exact middle is one of
 // the few places where 6 other bytes still decode to valid values, as
 // Parquet pages carry no checksum; TestReadFileCorrupt measures the rate
 // over all offsets. The overwrite here is a third into the file.)

@@ -7,8 +7,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile/internal/parquetio"
 )
 
 // canonicalRecord returns rec with schema, taking ownership of rec: a
@@ -34,12 +34,12 @@ func canonicalRecord(rec arrow.Record) arrow.Record {
 // dictArray returns the n values value(0) … value(n-1) as a column of
 // stringType whose dictionary holds just the distinct ones.
 func dictArray(n int, value func(int) string) arrow.Array {
-	var d arrowio.StringDict
+	var d parquetio.StringDict
 	codes := make([]int32, n)
 	for j := range codes {
 		codes[j] = d.Index(value(j))
 	}
-	ind, dict := arrowio.Int32Array(codes), d.Array(memory.DefaultAllocator)
+	ind, dict := parquetio.Int32Array(codes), d.Array(memory.DefaultAllocator)
 	out := array.NewDictionaryArray(stringType, ind, dict)
 	ind.Release()
 	dict.Release()
@@ -79,7 +79,7 @@ var codedSchema = func() *arrow.Schema {
 // early decode with the dictionaries of the end. The zero value is ready
 // to use.
 type coder struct {
-	dicts [len(stringColumns)]arrowio.StringDict
+	dicts [len(stringColumns)]parquetio.StringDict
 	zero  []int32 // read-only zeros: the codes of a column of its dictionary's first value
 }
 
@@ -100,7 +100,7 @@ func (c *coder) encode(rec arrow.Record) arrow.Record {
 			if len(c.zero) < len(s.idx) {
 				c.zero = make([]int32, len(s.idx))
 			}
-			cols[i] = arrowio.Int32Array(c.zero[:len(s.idx)])
+			cols[i] = parquetio.Int32Array(c.zero[:len(s.idx)])
 			made = append(made, cols[i])
 		case c.dicts[k].Extends(s.dict):
 			// The record's dictionary begins the column's, in its order
@@ -109,7 +109,7 @@ func (c *coder) encode(rec arrow.Record) arrow.Record {
 			// shares (retains) them.
 			cols[i] = rec.Column(i).(*array.Dictionary).Indices()
 		default:
-			cols[i] = arrowio.Int32Array(c.dicts[k].Transpose(s.idx, s.dict))
+			cols[i] = parquetio.Int32Array(c.dicts[k].Transpose(s.idx, s.dict))
 			made = append(made, cols[i])
 		}
 	}

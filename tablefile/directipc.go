@@ -13,7 +13,6 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	flatbuffers "github.com/google/flatbuffers/go"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
 )
 
@@ -238,7 +237,7 @@ func blockVector(footer []byte, slot flatbuffers.VOffsetT) (at, n int) {
 }
 
 // zeroRowFile is the Arrow IPC file of schema, dictionaries dicts and n
-// records of no rows, as arrowio.NewIPCFileWriter writes it.
+// records of no rows, as newIPCFileWriter writes it.
 func zeroRowFile(schema *arrow.Schema, dicts []arrow.Array, n int) ([]byte, error) {
 	cols := make([]arrow.Array, numColumns)
 	for i, f := range codedSchema.Fields() {
@@ -253,7 +252,7 @@ func zeroRowFile(schema *arrow.Schema, dicts []arrow.Array, n int) ([]byte, erro
 	}
 	defer rec.Release()
 	var buf bytes.Buffer
-	fw, err := arrowio.NewIPCFileWriter(&buf, schema, "")
+	fw, err := newIPCFileWriter(&buf, schema, "")
 	if err != nil {
 		return nil, err
 	}

@@ -210,7 +210,7 @@ func TestReadCSVErrorsNameTheLine(t *testing.T) {
 // (the stored Arrow schema, its metadata and the setups, as a tool that
 // rewrote a benchtrim table with Arrow would) in layouts benchtrim's own
 // writer does not use: plain and dictionary pages, data pages v2, small
-// pages, several row groups, each codec. ReadFile (arrowio.ParquetColumn)
+// pages, several row groups, each codec. ReadFile (parquetio.Column)
 // must give the rows and setups of the table.
 func TestReadParquetOfOtherWriters(t *testing.T) {
 	mem := memory.NewGoAllocator()

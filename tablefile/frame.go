@@ -12,14 +12,15 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/tablefile/internal/parquetio"
 )
 
 // Frame files: the data tables of package reports (flat columns and lists
-// of int64 or strings), read back from their Arrow IPC or Parquet bytes,
-// which are untrusted: the footer checks of ReadFile come first
-// (checkIPCFooterWith, checkParquetFooter and checkParquetWith with nested
-// fields allowed), and no allocation exceeds maxAllocation.
+// of int64 or strings), written as Arrow IPC or Parquet (WriteFrame) and
+// read back from those bytes (ReadFrame), which are untrusted: the footer
+// checks of ReadFile come first (checkIPCFooterWith, checkParquetFooter
+// and checkParquetWith with nested fields allowed), and no allocation
+// exceeds maxAllocation.
 
 // ReadFrame reads the frame file f (named path in errors) as Arrow IPC, or
 // as Parquet when parquet is set. It calls header with the column names
@@ -64,8 +65,28 @@ func ReadFrame(f *os.File, path string, parquet bool, header func(names []string
 	return nil
 }
 
+// WriteFrame writes rec, a report frame (flat columns, and lists of int64
+// or strings), to w as one Arrow IPC file, uncompressed, or as a Parquet
+// file (zstd pages) when parquet is set; the schema's metadata is kept,
+// and in Parquet the Arrow schema is stored in the footer so that readers
+// get the same types back. ReadFrame reads either.
+func WriteFrame(w io.Writer, rec arrow.Record, parquet bool) error {
+	if parquet {
+		return parquetio.Write(w, rec.Schema(), []arrow.Record{rec})
+	}
+	fw, err := newIPCFileWriter(w, rec.Schema(), "")
+	if err != nil {
+		return err
+	}
+	if err := fw.Write(rec); err != nil {
+		fw.Close()
+		return err
+	}
+	return fw.Close()
+}
+
 // readParquetFrame is ReadFrame of a Parquet file, read column by column
-// in this goroutine (arrowio.ParquetColumn).
+// in this goroutine (parquetio.Column).
 func readParquetFrame(f *os.File, path string, header func([]string, int), col func(int, arrow.Array) error) error {
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
@@ -83,7 +104,7 @@ func readParquetFrame(f *os.File, path string, header func([]string, int), col f
 	if err := checkParquetWith(pf, size, true); err != nil {
 		return fmt.Errorf("%s: corrupt file: %w", path, err)
 	}
-	schema, err := arrowio.ParquetSchema(pf)
+	schema, err := parquetio.Schema(pf)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -98,7 +119,7 @@ func readParquetFrame(f *os.File, path string, header func([]string, int), col f
 	}
 	header(names, rows)
 	for j := range names {
-		cr, err := arrowio.NewParquetColumn(pf, j, schema.Field(j).Type, rowGroups)
+		cr, err := parquetio.NewColumn(pf, j, schema.Field(j).Type, rowGroups)
 		if err != nil {
 			return fmt.Errorf("%s: column %d: %w", path, j+1, err)
 		}

@@ -21,7 +21,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/tablefile/internal/parquetio"
 )
 
 // fileFormat is an on-disk representation of the table.
@@ -61,6 +61,15 @@ func schemaWithMetadata(t *table.Table) (*arrow.Schema, error) {
 	return arrow.NewSchema(schema.Fields(), &md), nil
 }
 
+// ArrowCodecs lists the IPC buffer compressions WriteOptions.ArrowCompression
+// accepts: none (plain buffers, which every Arrow implementation reads; the
+// JavaScript library, for one, has no codecs built in), zstd and lz4.
+var ArrowCodecs = []string{"none", "zstd", "lz4"}
+
+// ParquetCodecs lists the page compressions WriteOptions.ParquetCompression
+// accepts.
+var ParquetCodecs = []string{parquetio.Snappy, "zstd", "none"}
+
 // WriteOptions tune Stream.
 type WriteOptions struct {
 	// ArrowCompression compresses Arrow IPC buffers: "" or "none"
@@ -85,7 +94,7 @@ type WriteOptions struct {
 // back from a file); without, the records are coder.encode's own.
 func writeCodedIPC(w io.Writer, schema *arrow.Schema, dicts []arrow.Array, codec string, check bool, each func(yield func(arrow.Record) error) error) error {
 	defer releaseAll(dicts)
-	fw, err := arrowio.NewIPCFileWriter(w, schema, codec)
+	fw, err := newIPCFileWriter(w, schema, codec)
 	if err != nil {
 		return err
 	}
@@ -309,7 +318,7 @@ func scanIPC(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Record) erro
 // DefaultBatchRows rows, handing each validated record to emit (which
 // takes ownership), and returns the setups. Like scanIPC it does not
 // allocate from the allocator it is given. Its column readers
-// (arrowio.ParquetColumn, on package parquet/file) run in the caller's
+// (parquetio.Column, on package parquet/file) run in the caller's
 // goroutine, so that a decoder panic on a damaged file happens where
 // guardedRead recovers it.
 func scanParquet(fh readerAtSeeker, mem memory.Allocator, emit func(arrow.Record) error) ([]table.Setup, error) {
@@ -343,7 +352,7 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 	if err := checkParquet(pf, size); err != nil {
 		return nil, err
 	}
-	schema, err := arrowio.ParquetSchema(pf)
+	schema, err := parquetio.Schema(pf)
 	if err != nil {
 		return nil, err
 	}
@@ -368,9 +377,9 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 	if err != nil {
 		return nil, err
 	}
-	readers := make([]*arrowio.ParquetColumn, numColumns)
+	readers := make([]*parquetio.Column, numColumns)
 	for i := range readers {
-		if readers[i], err = arrowio.NewParquetColumn(pf, i, schema.Field(i).Type, rowGroups); err != nil {
+		if readers[i], err = parquetio.NewColumn(pf, i, schema.Field(i).Type, rowGroups); err != nil {
 			return nil, err
 		}
 	}
@@ -402,7 +411,7 @@ func scanParquetPart(fh readerAtSeeker, _ memory.Allocator, emit func(arrow.Reco
 
 // nextParquetRecord reads the next batch of up to batch rows of every column
 // into a record with schema, or returns nil at the end of the data.
-func nextParquetRecord(readers []*arrowio.ParquetColumn, batch int) (arrow.Record, error) {
+func nextParquetRecord(readers []*parquetio.Column, batch int) (arrow.Record, error) {
 	cols := make([]arrow.Array, len(readers))
 	defer func() {
 		for _, c := range cols {

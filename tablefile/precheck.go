@@ -9,7 +9,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/parquet/file"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/tablefile/internal/parquetio"
 )
 
 // The Arrow decoders trust lengths they read from a file and allocate by
@@ -271,7 +271,7 @@ func (b flatBuf) dictionaryOK(f int64) bool {
 	return true
 }
 
-// checkParquet checks the serialized Arrow schema that arrowio.ParquetSchema decodes from
+// checkParquet checks the serialized Arrow schema that parquetio.Schema decodes from
 // the key-value metadata of pf (ARROW:schema, an IPC schema message) as
 // checkIPCFooter checks a footer, and that every column chunk lies inside
 // the file of size bytes, as the reader allocates a chunk's length.
@@ -281,7 +281,7 @@ func checkParquet(pf *file.Reader, size int64) error { return checkParquetWith(p
 func checkParquetWith(pf *file.Reader, size int64, nested bool) error {
 	md := pf.MetaData()
 	for _, e := range md.KeyValueMetadata() {
-		if e == nil || e.Key != arrowio.StoredSchemaKey || e.Value == nil {
+		if e == nil || e.Key != parquetio.StoredSchemaKey || e.Value == nil {
 			continue
 		}
 		// Decoded as ParquetSchema (and pqarrow) does: standard, else unpadded base64.

@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/parquet/file"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
+	"github.com/benchtrim/benchtrim/tablefile/internal/parquetio"
 )
 
 // metadataRowGroupHashes is the Parquet key-value metadata key of a table
@@ -73,7 +73,7 @@ var byShardBatchRows int64 = 1 << 20
 // byShardRowGroupRows is the number of rows a row group of a batch of
 // rows rows aims at: about 64 row groups per full batch, each of 1,024 to
 // 65,536 rows (a group of the batch, every version of a run, is never
-// split but by arrowio's own row group limit). Small row groups let a
+// split but by parquetio.Writer's own row group limit). Small row groups let a
 // shard skip more of the file; each costs some footer.
 func byShardRowGroupRows(rows int64) int64 {
 	return min(max(rows/64, 1<<10), 1<<16)
@@ -88,7 +88,7 @@ func byShardRowGroupRows(rows int64) int64 {
 // from every batch the row groups whose hash range meets its own: its
 // rows and at most one row group at each edge of its range.
 type shardBatcher struct {
-	pq     *arrowio.ParquetWriter
+	pq     *parquetio.Writer
 	recs   []arrow.Record
 	rows   int64
 	ranges []hashRange // per row group written, its hash range
@@ -339,9 +339,9 @@ func (p *ShardPart) noteSkipped(pf *file.Reader, schema *arrow.Schema, rowGroups
 	if p.runs == nil {
 		p.runs = map[table.Key]bool{}
 	}
-	readers := make([]*arrowio.ParquetColumn, len(keyColumns))
+	readers := make([]*parquetio.Column, len(keyColumns))
 	for j, i := range keyColumns {
-		r, err := arrowio.NewParquetColumn(pf, i, schema.Field(i).Type, rowGroups)
+		r, err := parquetio.NewColumn(pf, i, schema.Field(i).Type, rowGroups)
 		if err != nil {
 			return err
 		}

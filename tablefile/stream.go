@@ -15,8 +15,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/internal/atomicfile"
+	"github.com/benchtrim/benchtrim/tablefile/internal/parquetio"
 )
 
 // Stream writes a table file at path (format by extension: .arrow, .ipc
@@ -179,7 +179,7 @@ type streamWriter struct {
 	opt  WriteOptions
 	rows int64
 
-	pq *arrowio.ParquetWriter
+	pq *parquetio.Writer
 	// With WriteOptions.ByShard, the records go to byShard, which writes
 	// them to pq a batch at a time in row groups of narrow hash ranges.
 	byShard *shardBatcher
@@ -227,13 +227,13 @@ var arrowHoldBytes int64 = 128 << 20
 // parquetOptions is how table files are written to Parquet with page
 // compression codec (see WriteOptions.ParquetCompression; default
 // Snappy): level indices dictionary-encoded from dictionaries built as
-// the rows go by (see arrowio.ParquetOptions.Runs), counts and lines
+// the rows go by (see parquetio.Options.Runs), counts and lines
 // DELTA_BINARY_PACKED, value and ns_per_op PLAIN.
-func parquetOptions(codec string) arrowio.ParquetOptions {
+func parquetOptions(codec string) parquetio.Options {
 	if codec == "" {
-		codec = arrowio.Snappy
+		codec = parquetio.Snappy
 	}
-	return arrowio.ParquetOptions{
+	return parquetio.Options{
 		Runs:  []string{schema.Field(idxInstance).Name, schema.Field(idxTrial).Name, schema.Field(idxFork).Name, schema.Field(idxIteration).Name, schema.Field(idxSlice).Name},
 		Delta: []string{table.ColCount, table.ColLine},
 		Codec: codec,
@@ -245,14 +245,14 @@ func newStreamWriter(w io.Writer, f fileFormat, path string, opt WriteOptions) (
 	switch f {
 	case formatParquet:
 		md := arrow.NewMetadata([]string{metadataVersion}, []string{formatVersion})
-		pq, err := arrowio.NewParquetWriterWith(w, arrow.NewSchema(schema.Fields(), &md), parquetOptions(opt.ParquetCompression))
+		pq, err := parquetio.NewWriter(w, arrow.NewSchema(schema.Fields(), &md), parquetOptions(opt.ParquetCompression))
 		if err != nil {
 			return nil, err
 		}
 		s.pq = pq
 	case formatArrow:
 		if !validCodec(opt.ArrowCompression) {
-			return nil, fmt.Errorf("arrowio: unknown IPC compression %q (want none, zstd or lz4)", opt.ArrowCompression)
+			return nil, fmt.Errorf("tablefile: unknown IPC compression %q (want none, zstd or lz4)", opt.ArrowCompression)
 		}
 		s.path = path
 		s.coder = &coder{}
@@ -267,7 +267,7 @@ func newStreamWriter(w io.Writer, f fileFormat, path string, opt WriteOptions) (
 }
 
 func validCodec(c string) bool {
-	for _, k := range arrowio.Codecs {
+	for _, k := range ArrowCodecs {
 		if c == k {
 			return true
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
-	"github.com/benchtrim/benchtrim/internal/arrowio"
 	"github.com/benchtrim/benchtrim/tablefile"
 )
 
@@ -25,10 +24,10 @@ func ingestCommand() *cli.Command {
 
 func runIngest(c *cli.Context) error {
 	out := c.String("output")
-	if a := c.String("arrow-compression"); !slices.Contains(arrowio.Codecs, a) {
+	if a := c.String("arrow-compression"); !slices.Contains(tablefile.ArrowCodecs, a) {
 		return cliapp.Usagef("ingest", "--arrow-compression %q: want none, zstd or lz4", a)
 	}
-	if p := c.String("parquet-compression"); !slices.Contains(arrowio.ParquetCodecs, p) {
+	if p := c.String("parquet-compression"); !slices.Contains(tablefile.ParquetCodecs, p) {
 		return cliapp.Usagef("ingest", "--parquet-compression %q: want snappy, zstd or none", p)
 	}
 	if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Data, cliapp.TableSidecar)); err != nil {

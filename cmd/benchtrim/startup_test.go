@@ -47,7 +47,7 @@ func TestStartupCollectsNoGarbage(t *testing.T) {
 // benchtrim does not need. pqarrow (which brings arrow/compute, whose
 // init registers every kernel, and arrow/flight with gRPC and protobuf)
 // was 110 packages and 23 MB of the binary and a third of its start-up;
-// the Parquet files are read with arrowio.ParquetColumn instead. Tests
+// the Parquet files are read with tablefile/internal/parquetio instead. Tests
 // may still use pqarrow, as the reference reader.
 func TestNoHeavyDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()

@@ -3,6 +3,8 @@ package layers
 import (
 	"encoding/json"
 	"os/exec"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -49,21 +51,8 @@ func layerOf(path string) (int, bool) {
 // every import of a package from a higher layer, and on packages no layer
 // names.
 func TestImportsGoDown(t *testing.T) {
-	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	n := 0
-	for dec.More() {
-		var p struct {
-			ImportPath string
-			Imports    []string
-		}
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
-		}
-		n++
+	pkgs := modulePackages(t)
+	for _, p := range pkgs {
 		lp, ok := layerOf(p.ImportPath)
 		if !ok {
 			t.Errorf("%s: in no layer (add it to layers)", p.ImportPath)
@@ -78,9 +67,36 @@ func TestImportsGoDown(t *testing.T) {
 			}
 		}
 	}
-	if n < 20 {
-		t.Fatalf("go list gave %d packages", n)
+}
+
+// listedPackage is a package of the module as go list gives it: its
+// import path and its imports (not its tests').
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+}
+
+// modulePackages lists the module's packages with go list, failing the
+// test when that gives fewer than 20.
+func modulePackages(t *testing.T) []listedPackage {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
 	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	var pkgs []listedPackage
+	for dec.More() {
+		var p listedPackage
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 20 {
+		t.Fatalf("go list gave %d packages", len(pkgs))
+	}
+	return pkgs
 }
 
 // TestCLIWithoutArrow fails when a package under cmd/, its tests
@@ -110,5 +126,72 @@ func TestCLIWithoutArrow(t *testing.T) {
 	}
 	if n < 3 {
 		t.Fatalf("go list gave %d packages under cmd/", n)
+	}
+}
+
+// Arrow's packages for files: the IPC format and Parquet.
+const (
+	arrowIPC = "github.com/apache/arrow/go/v15/arrow/ipc"
+	parquet  = "github.com/apache/arrow/go/v15/parquet"
+)
+
+// fileImports returns, for each package of pkgs (import path and
+// imports) other than table and the storage package tablefile with its
+// subpackages, its imports of Arrow's ipc or parquet packages, as
+// "PKG imports IMP". Table and frame files are tablefile's: the rest of
+// the module hands it records, whatever the format on disk.
+func fileImports(pkgs map[string][]string) []string {
+	var bad []string
+	for p, imps := range pkgs {
+		rel := strings.TrimPrefix(p, module+"/")
+		if rel == "table" || rel == "tablefile" || strings.HasPrefix(rel, "tablefile/") {
+			continue
+		}
+		for _, imp := range imps {
+			for _, f := range []string{arrowIPC, parquet} {
+				if imp == f || strings.HasPrefix(imp, f+"/") {
+					bad = append(bad, p+" imports "+imp)
+				}
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// TestFileImportsOnlyInStorage fails when a package other than table and
+// tablefile/... imports Arrow's ipc or parquet packages (its tests may:
+// pqarrow is the reference reader), and checks fileImports on a made-up
+// list first.
+func TestFileImportsOnlyInStorage(t *testing.T) {
+	fake := map[string][]string{
+		module + "/table":                    {arrowIPC},
+		module + "/tablefile":                {arrowIPC, parquet + "/file"},
+		module + "/tablefile/internal/pq":    {parquet},
+		module + "/reports":                  {arrowIPC, "github.com/apache/arrow/go/v15/arrow"},
+		module + "/tablefilex":               {parquet + "/pqarrow"},
+		module + "/table/x":                  {parquet},
+		module + "/ingest":                   {"github.com/apache/arrow/go/v15/arrow/array", "github.com/apache/arrow/go/v15/parquetx"},
+		module + "/cmd/benchtrim/internal/x": {"fmt"},
+	}
+	want := []string{
+		module + "/reports imports " + arrowIPC,
+		module + "/table/x imports " + parquet,
+		module + "/tablefilex imports " + parquet + "/pqarrow",
+	}
+	if got := fileImports(fake); !slices.Equal(got, want) {
+		t.Fatalf("fileImports of the made-up list:\n got %q\nwant %q", got, want)
+	}
+
+	pkgs := map[string][]string{}
+	for _, p := range modulePackages(t) {
+		pkgs[p.ImportPath] = p.Imports
+	}
+	// The check sees the storage package's own imports of the formats.
+	if n := len(fileImports(map[string][]string{module + "/reports": pkgs[module+"/tablefile"]})); n == 0 {
+		t.Errorf("tablefile imports neither %s nor %s: the check would pass whatever the imports", arrowIPC, parquet)
+	}
+	for _, b := range fileImports(pkgs) {
+		t.Errorf("%s: table and frame files are tablefile's (its package or those under it)", b)
 	}
 }

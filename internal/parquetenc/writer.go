@@ -2,10 +2,10 @@
 // int64, doubles and UTF-8 strings (required or optional) and of lists of
 // them, from dictionaries and runs of indices the caller has already
 // built and from Arrow arrays, encoding every page itself: the Parquet
-// writer of package arrowio collects the canonical table's string and
-// repetition-level columns as dictionaries and runs while the rows come,
-// so that no value is hashed, and no index stored or encoded, one row at
-// a time.
+// writer of package tablefile/internal/parquetio collects the canonical
+// table's string and repetition-level columns as dictionaries and runs
+// while the rows come, so that no value is hashed, and no index stored or
+// encoded, one row at a time.
 //
 // The file layout and encodings are parquet-format's (README.md,
 // Encodings.md, parquet.thrift): "PAR1", column chunks of data pages v1

@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 	"github.com/benchtrim/benchtrim/internal/parquetenc"
 )
 
-// WriteParquet writes records as one zstd-compressed Parquet file; the
+// Write writes records as one zstd-compressed Parquet file; the
 // Arrow schema (with its metadata) is stored in the file so readers get the
 // same types back.
-func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
-	pw, err := NewParquetWriterWith(w, schema, ParquetOptions{})
+func Write(w io.Writer, schema *arrow.Schema, records []arrow.Record) error {
+	pw, err := NewWriter(w, schema, Options{})
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) err
 }
 
 // parquetRowGroupRows is the number of rows per Parquet row group that
-// ParquetWriter aims at: it holds one row group (about 100 bytes a row for
+// Writer aims at: it holds one row group (about 100 bytes a row for
 // the canonical table) until it is written, which bounds its memory
 // whatever the file's size. 2¹⁷ rows (DuckDB writes 122,880) against the
 // earlier 2¹⁹, measured when pqarrow encoded the pages: on the 35 MB
@@ -41,8 +41,8 @@ func WriteParquet(w io.Writer, schema *arrow.Schema, records []arrow.Record) err
 // larger.
 const parquetRowGroupRows = 1 << 17
 
-// ParquetOptions tune NewParquetWriterWith.
-type ParquetOptions struct {
+// Options tune NewWriter.
+type Options struct {
 	// Delta names int64 columns written DELTA_BINARY_PACKED: the
 	// differences between neighbouring values, bit-packed in blocks
 	// (Parquet format, Encodings.md). For counters and line numbers that
@@ -53,23 +53,20 @@ type ParquetOptions struct {
 	// from dictionaries the writer builds as the string columns' are: a
 	// value equal to the one before costs one comparison.
 	Runs []string
-	// Codec compresses the pages: zstd ("" or Zstd), Snappy or
-	// noCompression.
+	// Codec compresses the pages: zstd ("" or "zstd"), Snappy or
+	// "none".
 	Codec string
 }
 
 // Snappy is the Parquet page codec that keeps no state.
 const Snappy = "snappy"
 
-// ParquetCodecs lists the page codecs ParquetOptions.Codec accepts.
-var ParquetCodecs = []string{Snappy, Zstd, noCompression}
-
-// parquetCodecs maps ParquetOptions.Codec to parquetenc's codecs.
-var parquetCodecs = map[string]parquetenc.Codec{
-	"": parquetenc.Zstd, Zstd: parquetenc.Zstd, Snappy: parquetenc.Snappy, noCompression: parquetenc.Uncompressed,
+// codecs maps Options.Codec to parquetenc's codecs.
+var codecs = map[string]parquetenc.Codec{
+	"": parquetenc.Zstd, "zstd": parquetenc.Zstd, Snappy: parquetenc.Snappy, "none": parquetenc.Uncompressed,
 }
 
-// ParquetWriter writes records to a Parquet file as they come, in row
+// Writer writes records to a Parquet file as they come, in row
 // groups of about parquetRowGroupRows rows, and stores the Arrow schema in
 // the file so readers get the same types back.
 //
@@ -81,7 +78,7 @@ var parquetCodecs = map[string]parquetenc.Codec{
 // dictionary), which parquetenc writes as the dictionary page and runs of
 // indices. The stored Arrow schema keeps the column's type, so every
 // reader sees strings.
-type ParquetWriter struct {
+type Writer struct {
 	schema *arrow.Schema // as given
 	rows   int64
 	chunks [][]arrow.Array // per column not in dicts or ints: the row group's arrays
@@ -135,26 +132,26 @@ func parquetColumn(f arrow.Field) (parquetenc.Column, error) {
 	}
 	pt, ok := parquetencTypes[t.ID()]
 	if !ok || c.List && pt == parquetenc.Boolean {
-		return c, fmt.Errorf("arrowio: column %s: Parquet files of %s columns are not written", f.Name, f.Type)
+		return c, fmt.Errorf("parquetio: column %s: Parquet files of %s columns are not written", f.Name, f.Type)
 	}
 	c.Type = pt
 	return c, nil
 }
 
-// NewParquetWriterWith starts a Parquet file with schema on w, written
+// NewWriter starts a Parquet file with schema on w, written
 // as o says. A flat schema's string columns without nulls and its Runs
 // columns are dictionary-encoded, its Delta columns DELTA_BINARY_PACKED,
 // the others PLAIN; every column has min/max statistics. The footer's
 // key-value metadata holds the schema's metadata, then ARROW:schema (the
 // schema as an Arrow IPC message, base64, as pqarrow stores it), then
 // what SetMetadata adds.
-func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (*ParquetWriter, error) {
-	codec, ok := parquetCodecs[o.Codec]
+func NewWriter(w io.Writer, schema *arrow.Schema, o Options) (*Writer, error) {
+	codec, ok := codecs[o.Codec]
 	if !ok {
-		return nil, fmt.Errorf("arrowio: unknown Parquet compression %q (want snappy, zstd or none)", o.Codec)
+		return nil, fmt.Errorf("parquetio: unknown Parquet compression %q (want snappy, zstd or none)", o.Codec)
 	}
 	fields := schema.Fields()
-	p := &ParquetWriter{schema: schema, chunks: make([][]arrow.Array, len(fields)),
+	p := &Writer{schema: schema, chunks: make([][]arrow.Array, len(fields)),
 		dicts: make([]*dictColumn, len(fields)), ints: make([]*intDictColumn, len(fields)), delta: make([]bool, len(fields))}
 	cols := make([]parquetenc.Column, len(fields))
 	for i, f := range fields {
@@ -168,15 +165,15 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 		case c.Type == parquetenc.String && !f.Nullable:
 			p.dicts[i] = &dictColumn{}
 		case c.Type == parquetenc.String && f.Type.ID() != arrow.STRING:
-			return nil, fmt.Errorf("arrowio: column %s: a nullable dictionary-encoded column", f.Name)
+			return nil, fmt.Errorf("parquetio: column %s: a nullable dictionary-encoded column", f.Name)
 		case slices.Contains(o.Runs, f.Name):
 			if c.Type != parquetenc.Int32 || f.Nullable {
-				return nil, fmt.Errorf("arrowio: column %s is %s, not int32 without nulls", f.Name, f.Type)
+				return nil, fmt.Errorf("parquetio: column %s is %s, not int32 without nulls", f.Name, f.Type)
 			}
 			p.ints[i] = &intDictColumn{}
 		case slices.Contains(o.Delta, f.Name):
 			if c.Type != parquetenc.Int64 {
-				return nil, fmt.Errorf("arrowio: column %s is %s, not int64", f.Name, f.Type)
+				return nil, fmt.Errorf("parquetio: column %s is %s, not int64", f.Name, f.Type)
 			}
 			p.delta[i] = true
 		}
@@ -202,20 +199,20 @@ func NewParquetWriterWith(w io.Writer, schema *arrow.Schema, o ParquetOptions) (
 
 // Write adds r's rows (r's columns must have the writer's types; its
 // schema metadata may differ). The caller keeps ownership of r.
-func (p *ParquetWriter) Write(r arrow.Record) error {
+func (p *Writer) Write(r arrow.Record) error {
 	if r.NumCols() != int64(len(p.schema.Fields())) {
-		return fmt.Errorf("arrowio: record with %d columns, want %d", r.NumCols(), len(p.schema.Fields()))
+		return fmt.Errorf("parquetio: record with %d columns, want %d", r.NumCols(), len(p.schema.Fields()))
 	}
 	for i, c := range r.Columns() {
 		f := p.schema.Field(i)
 		if !arrow.TypeEqual(c.DataType(), f.Type) {
-			return fmt.Errorf("arrowio: column %s is %s, want %s", f.Name, c.DataType(), f.Type)
+			return fmt.Errorf("parquetio: column %s is %s, want %s", f.Name, c.DataType(), f.Type)
 		}
 		if c.NullN() > 0 && !f.Nullable {
-			return fmt.Errorf("arrowio: column %s: nulls in a column without nulls", f.Name)
+			return fmt.Errorf("parquetio: column %s: nulls in a column without nulls", f.Name)
 		}
 		if s, ok := c.(*array.Dictionary); ok && s.Dictionary().NullN() > 0 {
-			return fmt.Errorf("arrowio: column %s: nulls in a dictionary", f.Name)
+			return fmt.Errorf("parquetio: column %s: nulls in a dictionary", f.Name)
 		}
 	}
 	for i, c := range r.Columns() {
@@ -283,7 +280,7 @@ func appendRun(runs []parquetenc.Run, j int32, n int) []parquetenc.Run {
 }
 
 // flush writes the collected rows as one row group.
-func (p *ParquetWriter) flush() error {
+func (p *Writer) flush() error {
 	if p.rows == 0 {
 		return nil
 	}
@@ -314,7 +311,7 @@ func (p *ParquetWriter) flush() error {
 			err = p.enc.WriteArrays(p.chunks[i], p.delta[i])
 		}
 		if err != nil {
-			return fmt.Errorf("arrowio: column %s: %w", p.schema.Field(i).Name, err)
+			return fmt.Errorf("parquetio: column %s: %w", p.schema.Field(i).Name, err)
 		}
 	}
 	return p.enc.EndRowGroup()
@@ -324,7 +321,7 @@ func (p *ParquetWriter) flush() error {
 // own (nothing when there are none) and returns the number of row groups
 // written: a caller that orders the rows (by a key) ends a row group where
 // its readers are to be able to skip to.
-func (p *ParquetWriter) EndRowGroup() (int, error) {
+func (p *Writer) EndRowGroup() (int, error) {
 	err := p.flush()
 	return p.groups, err
 }
@@ -332,13 +329,13 @@ func (p *ParquetWriter) EndRowGroup() (int, error) {
 // SetMetadata adds a key-value pair to the file's metadata, which Parquet
 // writes in the footer at Close: for values known only once every row is
 // written.
-func (p *ParquetWriter) SetMetadata(key, value string) error {
+func (p *Writer) SetMetadata(key, value string) error {
 	p.enc.SetMetadata(key, value)
 	return nil
 }
 
 // Close writes the last row group and the footer.
-func (p *ParquetWriter) Close() error {
+func (p *Writer) Close() error {
 	if err := p.flush(); err != nil {
 		return err
 	}

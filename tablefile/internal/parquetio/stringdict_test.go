@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"slices"

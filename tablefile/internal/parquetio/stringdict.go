@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"slices"
@@ -146,28 +146,11 @@ func (d *StringDict) Array(mem memory.Allocator) arrow.Array {
 	return b.NewArray()
 }
 
-// Int32Array returns v as an int32 array whose data buffer is v itself
-// (no copy); v must not change afterwards. The caller releases it.
-func Int32Array(v []int32) arrow.Array {
-	return FixedArray(arrow.PrimitiveTypes.Int32, v, nil, 0)
-}
-
-// FixedArray returns v as an array of type dt (whose values have T's
-// width) whose data buffer is v itself, with validity bitmap valid (nil
-// when nulls is 0); v and valid must not change afterwards. The caller
+// Int32Array returns v as an int32 array without nulls whose data buffer
+// is v itself (no copy); v must not change afterwards. The caller
 // releases it.
-func FixedArray[T arrow.FixedWidthType](dt arrow.DataType, v []T, valid []byte, nulls int) arrow.Array {
-	return FixedArrayOf(dt, len(v), memory.NewBufferBytes(arrow.GetBytes(v)), valid, nulls)
-}
-
-// FixedArrayOf is FixedArray of the n values in buffer values, which the
-// array retains (the caller keeps its own reference).
-func FixedArrayOf(dt arrow.DataType, n int, values *memory.Buffer, valid []byte, nulls int) arrow.Array {
-	var bitmap *memory.Buffer
-	if valid != nil {
-		bitmap = memory.NewBufferBytes(valid)
-	}
-	data := array.NewData(dt, n, []*memory.Buffer{bitmap, values}, nil, nulls, 0)
+func Int32Array(v []int32) arrow.Array {
+	data := array.NewData(arrow.PrimitiveTypes.Int32, len(v), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.GetBytes(v))}, nil, 0, 0)
 	defer data.Release()
 	return array.MakeFromData(data)
 }

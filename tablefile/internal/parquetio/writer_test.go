@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 func TestParquetOneValueColumns(t *testing.T) {
 	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: stringDict}, {Name: "r", Type: arrow.PrimitiveTypes.Int32}}, nil)
 	var buf bytes.Buffer
-	pw, err := NewParquetWriterWith(&buf, schema, ParquetOptions{Runs: []string{"r"}, Codec: Snappy})
+	pw, err := NewWriter(&buf, schema, Options{Runs: []string{"r"}, Codec: Snappy})
 	if err != nil {
 		t.Fatal(err)
 	}

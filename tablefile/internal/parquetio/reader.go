@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -25,11 +25,11 @@ import (
 // third of its start-up.
 
 // StoredSchemaKey is the key of the footer's key-value metadata under which
-// Arrow writers (pqarrow, and NewParquetWriterWith) store the Arrow schema,
+// Arrow writers (pqarrow, and NewWriter) store the Arrow schema,
 // an IPC schema message in base64.
 const StoredSchemaKey = "ARROW:schema"
 
-// ParquetSchema returns the Arrow schema of pf's columns, as pqarrow gives
+// Schema returns the Arrow schema of pf's columns, as pqarrow gives
 // it: each top-level field of the Parquet schema becomes a field of the
 // Arrow type its physical and logical types imply (UTF-8 strings, signed
 // integers of their width, dates, timestamps, doubles, booleans; a
@@ -39,7 +39,7 @@ const StoredSchemaKey = "ARROW:schema"
 // int32 indices reads as such, and the schema's metadata is the stored
 // schema's; otherwise it is the footer's key-value metadata, without the
 // stored schema.
-func ParquetSchema(pf *file.Reader) (*arrow.Schema, error) {
+func Schema(pf *file.Reader) (*arrow.Schema, error) {
 	sc := pf.MetaData().Schema
 	root := sc.Root()
 	if root.NumFields() != sc.NumColumns() {
@@ -213,12 +213,12 @@ func intType(bits int, signed bool) arrow.DataType {
 	return arrow.PrimitiveTypes.Uint64
 }
 
-// ParquetColumn reads one column of a Parquet file as Arrow arrays, a
+// Column reads one column of a Parquet file as Arrow arrays, a
 // batch of rows at a time, through the row groups it was given in their
 // order. Its arrays are Go memory; each holds only its own batch's values
 // (a dictionary array the distinct strings of its batch, in the order of
 // their first row).
-type ParquetColumn struct {
+type Column struct {
 	pf       *file.Reader
 	col      int
 	name     string
@@ -237,18 +237,18 @@ type ParquetColumn struct {
 	groupRows  int64 // levels read from cr (rows, for a flat column)
 }
 
-// NewParquetColumn returns the reader of leaf column col of pf (a
-// top-level field, ParquetSchema's field col) as arrays of type t, from
+// NewColumn returns the reader of leaf column col of pf (a
+// top-level field, Schema's field col) as arrays of type t, from
 // row groups groups. t is one of boolean, int32, int64, float64, utf8, a
 // dictionary of utf8 with int32 indices (for a BYTE_ARRAY column), or a
 // list of int64 or utf8 (for a three-level LIST).
-func NewParquetColumn(pf *file.Reader, col int, t arrow.DataType, groups []int) (*ParquetColumn, error) {
+func NewColumn(pf *file.Reader, col int, t arrow.DataType, groups []int) (*Column, error) {
 	sc := pf.MetaData().Schema
 	if col < 0 || col >= sc.NumColumns() {
 		return nil, fmt.Errorf("parquet: no column %d", col+1)
 	}
 	descr := sc.Column(col)
-	c := &ParquetColumn{pf: pf, col: col, name: descr.Path(), typ: t, groups: groups,
+	c := &Column{pf: pf, col: col, name: descr.Path(), typ: t, groups: groups,
 		maxDef: descr.MaxDefinitionLevel(), maxRep: descr.MaxRepetitionLevel()}
 	want := t
 	if l, ok := t.(*arrow.ListType); ok {
@@ -294,7 +294,7 @@ func NewParquetColumn(pf *file.Reader, col int, t arrow.DataType, groups []int) 
 
 // Next returns the next up to n rows of the column (a list column: every
 // row left, whatever n), or nil at the end of the row groups.
-func (c *ParquetColumn) Next(n int) (arrow.Array, error) {
+func (c *Column) Next(n int) (arrow.Array, error) {
 	if _, ok := c.typ.(*arrow.ListType); ok {
 		return c.nextList()
 	}
@@ -330,7 +330,7 @@ type batchReader[T any] interface {
 // c.defs (when it has definition levels), c.reps (when repeated) and
 // dense values, across row groups; it returns the number of levels and of
 // values read (fewer than n only at the end).
-func read[T any](c *ParquetColumn, n int) (levels, values int, err error) {
+func read[T any](c *Column, n int) (levels, values int, err error) {
 	if c.maxDef > 0 {
 		c.defs = grow(c.defs, n)
 	}
@@ -385,7 +385,7 @@ func read[T any](c *ParquetColumn, n int) (levels, values int, err error) {
 }
 
 // cr0 moves to the next row group's column chunk (c.cr nil after the last).
-func (c *ParquetColumn) cr0() error {
+func (c *Column) cr0() error {
 	if c.cr != nil && c.maxRep == 0 {
 		if want := c.pf.MetaData().RowGroup(c.group).NumRows(); c.groupRows != want {
 			return fmt.Errorf("row group %d: %d of its %d rows", c.group+1, c.groupRows, want)
@@ -411,7 +411,7 @@ func (c *ParquetColumn) cr0() error {
 // validity returns the validity bitmap of the k levels read and their
 // null count (nil and 0 when every row is defined), checking that the
 // values read match the defined rows.
-func (c *ParquetColumn) validity(k, values int) ([]byte, int, error) {
+func (c *Column) validity(k, values int) ([]byte, int, error) {
 	if c.maxDef == 0 {
 		if values != k {
 			return nil, 0, fmt.Errorf("%d values for %d rows", values, k)
@@ -440,7 +440,7 @@ func (c *ParquetColumn) validity(k, values int) ([]byte, int, error) {
 }
 
 // nextFixed reads the next up to n rows of a flat column of T.
-func nextFixed[T bool | int32 | int64 | float64](c *ParquetColumn, n int) (arrow.Array, error) {
+func nextFixed[T bool | int32 | int64 | float64](c *Column, n int) (arrow.Array, error) {
 	k, values, err := read[T](c, n)
 	if err != nil || k == 0 {
 		return nil, err
@@ -489,7 +489,7 @@ func nextFixed[T bool | int32 | int64 | float64](c *ParquetColumn, n int) (arrow
 
 // nextStrings reads the next up to n rows of a flat column of strings, as
 // utf8 or as a dictionary of the distinct strings with int32 indices.
-func nextStrings(c *ParquetColumn, n int) (arrow.Array, error) {
+func nextStrings(c *Column, n int) (arrow.Array, error) {
 	k, values, err := read[parquet.ByteArray](c, n)
 	if err != nil || k == 0 {
 		return nil, err
@@ -567,7 +567,7 @@ func nextStrings(c *ParquetColumn, n int) (arrow.Array, error) {
 }
 
 // nextList reads every row left of a list column.
-func (c *ParquetColumn) nextList() (arrow.Array, error) {
+func (c *Column) nextList() (arrow.Array, error) {
 	elem := c.typ.(*arrow.ListType).Elem()
 	var levels, values int
 	var err error

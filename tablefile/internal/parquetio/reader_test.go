@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 )
 
-// readerTestSchema has a column of every type ParquetColumn reads, required
+// readerTestSchema has a column of every type Column reads, required
 // and optional.
 var readerTestSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "b", Type: arrow.FixedWidthTypes.Boolean},
@@ -99,13 +99,13 @@ func readerTestRecord(rng *rand.Rand, n int) arrow.Record {
 	return b.NewRecord()
 }
 
-// TestParquetColumnMatchesPqarrow writes files of every column type with
+// TestColumnMatchesPqarrow writes files of every column type with
 // Arrow's pqarrow writer, in the layouts other writers use (dictionary
 // and plain pages, data pages v1 and v2, several pages per chunk, several
-// row groups, each codec), and checks that ParquetColumn reads every value
+// row groups, each codec), and checks that Column reads every value
 // pqarrow reads back, batch by batch across row groups, and that
-// ParquetSchema gives pqarrow's schema.
-func TestParquetColumnMatchesPqarrow(t *testing.T) {
+// Schema gives pqarrow's schema.
+func TestColumnMatchesPqarrow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	rec := readerTestRecord(rng, 5000)
 	defer rec.Release()
@@ -149,7 +149,7 @@ func TestParquetColumnMatchesPqarrow(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer want.Release()
-			schema, err := ParquetSchema(pf)
+			schema, err := Schema(pf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +167,7 @@ func TestParquetColumnMatchesPqarrow(t *testing.T) {
 				t.Fatalf("%d row groups", len(groups))
 			}
 			for i, f := range schema.Fields() {
-				c, err := NewParquetColumn(pf, i, f.Type, groups)
+				c, err := NewColumn(pf, i, f.Type, groups)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -214,7 +214,7 @@ func at(s []string, i int) string {
 
 // readColumn reads c to its end, batch rows at a time, checking that
 // each batch but the last is full and every array's type is c's.
-func readColumn(t *testing.T, c *ParquetColumn, batch int) []arrow.Array {
+func readColumn(t *testing.T, c *Column, batch int) []arrow.Array {
 	t.Helper()
 	var out []arrow.Array
 	for {
@@ -256,9 +256,9 @@ func columnStrings(t *testing.T, arrays []arrow.Array) []string {
 	return out
 }
 
-// TestParquetColumnRefuses: a column read as a type of another physical
+// TestColumnRefuses: a column read as a type of another physical
 // type, or a list read as a flat column, is an error naming the column.
-func TestParquetColumnRefuses(t *testing.T) {
+func TestColumnRefuses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	rec := readerTestRecord(rng, 10)
 	defer rec.Release()
@@ -283,11 +283,11 @@ func TestParquetColumnRefuses(t *testing.T) {
 		{0, arrow.PrimitiveTypes.Float32},
 	} {
 		name := readerTestSchema.Field(tc.col).Name
-		if _, err := NewParquetColumn(pf, tc.col, tc.typ, []int{0}); err == nil || !strings.Contains(err.Error(), "column "+name) {
+		if _, err := NewColumn(pf, tc.col, tc.typ, []int{0}); err == nil || !strings.Contains(err.Error(), "column "+name) {
 			t.Errorf("column %s as %s: error %v, want one naming the column", name, tc.typ, err)
 		}
 	}
-	c, err := NewParquetColumn(pf, 0, arrow.FixedWidthTypes.Boolean, []int{0, 1})
+	c, err := NewColumn(pf, 0, arrow.FixedWidthTypes.Boolean, []int{0, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
