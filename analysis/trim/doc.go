@@ -12,7 +12,7 @@
 // returns a Report whose
 // WriteText, WriteDetails, Frame, WriteCommands and WriteAnnotations give
 // the answer to people, notebooks, shells and JMH sources; cmd/benchtrim's
-// `trim` command wires it and reports/report renders it as one HTML page.
+// `trim` command wires it and reports/page renders it as one HTML page.
 //
 // # Decision rules
 //

@@ -63,7 +63,7 @@ type FrameFile struct {
 
 // Frames are every data table Report.Frame returns, the plan first, in the
 // order an output directory lists their files: the list the page
-// (reports/report) reads and `benchtrim report DIR` reads back.
+// (reports/page) reads and `benchtrim report DIR` reads back.
 var Frames = []FrameFile{
 	{FramePlan, "plan.csv"},
 	{FrameSteadyForks, "steady-forks.csv"},

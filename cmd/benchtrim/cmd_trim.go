@@ -12,7 +12,7 @@ import (
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/cliapp"
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/outpath"
 	"github.com/benchtrim/benchtrim/estimate"
-	"github.com/benchtrim/benchtrim/reports/report"
+	"github.com/benchtrim/benchtrim/reports/page"
 	"github.com/benchtrim/benchtrim/table"
 )
 
@@ -80,11 +80,11 @@ var trimOutputs = &cliapp.Outputs[trim.Report, *trim.Report]{
 	Data:        []cliapp.DataOut{{Flag: "output", Frame: trim.FramePlan}},
 	Text: []cliapp.TextOf[trim.Report]{{Flag: "commands-out", Write: (*trim.Report).WriteCommands},
 		{Flag: "annotations-out", Write: (*trim.Report).WriteAnnotations},
-		{Flag: "report", Write: func(r *trim.Report, w io.Writer) error { return report.WritePage(w, r) }}},
+		{Flag: "report", Write: func(r *trim.Report, w io.Writer) error { return page.Write(w, r) }}},
 	Details: (*trim.Report).WriteDetails,
-	Dir: &cliapp.DirOut[trim.Report]{Flag: "out-dir", Files: report.DirFiles(trimDirExtras...), Says: "plan, frames, commands, annotations, report.html",
+	Dir: &cliapp.DirOut[trim.Report]{Flag: "out-dir", Files: page.DirFiles(trimDirExtras...), Says: "plan, frames, commands, annotations, report.html",
 		Write: func(dir string, r *trim.Report) error {
-			return report.WriteDir(dir, r, map[string]func(io.Writer) error{trimDirExtras[1]: r.WriteCommands, trimDirExtras[0]: r.WriteAnnotations})
+			return page.WriteDir(dir, r, map[string]func(io.Writer) error{trimDirExtras[1]: r.WriteCommands, trimDirExtras[0]: r.WriteAnnotations})
 		}},
 	Merge: trim.Merge,
 }
@@ -116,10 +116,10 @@ func runReport(c *cli.Context) error {
 	dir := c.Args().First()
 	out := cmp.Or(c.String("output"), filepath.Join(dir, "report.html"))
 	// The page may replace the folder's report.html, no other file of it.
-	if err := cliapp.CheckOutputs(report.RebuildInputs(dir, trimDirExtras...), cliapp.Output(c, "output", outpath.Text)); err != nil {
+	if err := cliapp.CheckOutputs(page.RebuildInputs(dir, trimDirExtras...), cliapp.Output(c, "output", outpath.Text)); err != nil {
 		return err
 	}
-	if err := report.Rebuild(dir, out); err != nil {
+	if err := page.Rebuild(dir, out); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s\n", out)

@@ -314,7 +314,7 @@ var fileExt = map[string]bool{"csv": true, "html": true, "go": true, "sh": true,
 var topDirs = []string{"analysis", "changepoint", "cmd", "deploy", "docs", "estimate", "format", "ingest", "internal", "reports", "synth", "table", "testdata"}
 
 // resolvePath checks a path of the module (analysis/trim,
-// reports/report/report.go, table/schema.go's folder) exists.
+// reports/page/page.go, table/schema.go's folder) exists.
 func (g *goTree) resolvePath(tok string) string {
 	tok = strings.TrimSuffix(strings.TrimSuffix(tok, "/..."), "/")
 	first, _, _ := strings.Cut(tok, "/")

@@ -26,7 +26,7 @@ var layers = []struct {
 	{"changepoint", 0},
 	{"table", 1},
 	{"tablefile", 2},
-	{"reports/report", 6},
+	{"reports/page", 6},
 	{"reports", 3},
 	{"ingest", 4},
 	{"format", 5},

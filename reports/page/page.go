@@ -1,4 +1,4 @@
-// Package report renders benchtrim trim's outcome as one self-contained
+// Package page renders benchtrim trim's outcome as one self-contained
 // HTML page: inline SVG plots and CSS, a little vanilla JavaScript to sort
 // and filter tables, no network requests, so it opens from disk.
 //
@@ -23,7 +23,7 @@
 // configuration (folded for suites of more than three benchmarks). Every
 // table scrolls inside its own wrapper, so the page never grows wider than
 // the window (.ci/report/check.sh checks it at 1400 and 390 px).
-package report
+package page
 
 import (
 	"bytes"
@@ -772,8 +772,8 @@ func fromSource(src Source) (*pageData, error) {
 	return fromFrames(frames)
 }
 
-// WritePage writes the HTML page of src's frames.
-func WritePage(w io.Writer, src Source) error {
+// Write writes the HTML page of src's frames.
+func Write(w io.Writer, src Source) error {
 	d, err := fromSource(src)
 	if err != nil {
 		return err
@@ -831,7 +831,7 @@ func WriteDir(dir string, src Source, extra map[string]func(io.Writer) error) er
 			return err
 		}
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "report.html"), func(w io.Writer) error { return WritePage(w, src) }); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "report.html"), func(w io.Writer) error { return Write(w, src) }); err != nil {
 		return err
 	}
 	return writeManifest(dir, append(append(written, names...), "report.html"))

@@ -1,4 +1,4 @@
-package report
+package page
 
 import (
 	"os"
@@ -49,7 +49,7 @@ func TestReadManifest(t *testing.T) {
 // panic, an error naming the manifest, or names that are plain file names
 // of the folder (no NUL, no separator, not . or ..) with 64-digit hashes.
 //
-//	go test -run '^$' -fuzz '^FuzzManifest$' -fuzztime 60s -fuzzminimizetime 100x ./reports/report/
+//	go test -run '^$' -fuzz '^FuzzManifest$' -fuzztime 60s -fuzzminimizetime 100x ./reports/page/
 func FuzzManifest(f *testing.F) {
 	sum := strings.Repeat("0f", 32)
 	f.Add([]byte(sum + "  plan.csv\n" + sum + "  report.html\n"))

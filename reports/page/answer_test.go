@@ -1,4 +1,4 @@
-package report
+package page
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestFirstScreen(t *testing.T) {
 		rep.Benchmarks = append(rep.Benchmarks, b)
 	}
 	var buf bytes.Buffer
-	if err := WritePage(&buf, rep); err != nil {
+	if err := Write(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -111,7 +111,7 @@ func TestNothingTrimmed(t *testing.T) {
 			Tool: "go", Path: trim.PathGo, Status: trim.StatusKept, Recorded: c, Recommended: c})
 	}
 	var buf bytes.Buffer
-	if err := WritePage(&buf, rep); err != nil {
+	if err := Write(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	page := string(expand(t, buf.Bytes()))
@@ -145,7 +145,7 @@ func TestEmptyVersion(t *testing.T) {
 	rep.Benchmarks = append(rep.Benchmarks, trim.Benchmark{Key: k, Tool: "go", Path: trim.PathGo, Status: trim.StatusKept, Recorded: c, Recommended: c,
 		Distributions: []reports.Distribution{reports.Summarize(reports.Distribution{Key: k, Configuration: "recorded", Values: []float64{10, 11, 12, 13, 12}})}})
 	var buf bytes.Buffer
-	if err := WritePage(&buf, rep); err != nil {
+	if err := Write(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	page := string(expand(t, buf.Bytes()))
