@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/benchtrim/benchtrim/internal/thrift"
+	"github.com/benchtrim/benchtrim/tablefile/internal/thrift"
 )
 
 // The parquet library decodes a file's footer (a Thrift compact-protocol

@@ -12,11 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchtrim/benchtrim/table"
-
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
-	"github.com/benchtrim/benchtrim/internal/thrift"
+	"github.com/benchtrim/benchtrim/table"
+	"github.com/benchtrim/benchtrim/tablefile/internal/thrift"
 )
 
 // sampleParquet writes the sample table as benchtrim writes a table file

@@ -1,6 +1,6 @@
 // Package parquetio turns Arrow records into Parquet files and back, for
 // package tablefile (table files and report frames) only: Writer encodes
-// records with package internal/parquetenc, Schema and Column read a file
+// records with package tablefile/internal/parquetenc, Schema and Column read a file
 // into Arrow arrays on the column readers of Arrow's parquet/file, and
 // StringDict is the growing string dictionary that both the Parquet
 // writer and tablefile's Arrow IPC coder build.

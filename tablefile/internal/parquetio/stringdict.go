@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/benchtrim/benchtrim/internal/parquetenc"
+	"github.com/benchtrim/benchtrim/tablefile/internal/parquetenc"
 )
 
 // StringDict maps strings to indices into a growing list of distinct

@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/benchtrim/benchtrim/internal/parquetenc"
+	"github.com/benchtrim/benchtrim/tablefile/internal/parquetenc"
 )
 
 // Write writes records as one zstd-compressed Parquet file; the

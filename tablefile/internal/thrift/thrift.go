@@ -3,7 +3,7 @@
 // benchtrim reads and writes Parquet footers and page headers: field
 // headers with delta ids, zigzag varints, and on reading every length
 // checked against the bytes left before anything is allocated. Writer
-// writes the footers and page headers internal/parquetenc makes; Reader
+// writes the footers and page headers tablefile/internal/parquetenc makes; Reader
 // walks the footers of untrusted files (tablefile's footer check).
 //
 // It is hand-written rather than Arrow Go's parquet/internal/gen-go code

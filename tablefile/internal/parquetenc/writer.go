@@ -25,7 +25,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/benchtrim/benchtrim/internal/thrift"
+	"github.com/benchtrim/benchtrim/tablefile/internal/thrift"
 	"github.com/golang/snappy"
 	"github.com/klauspost/compress/zstd"
 )

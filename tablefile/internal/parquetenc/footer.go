@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/benchtrim/benchtrim/internal/thrift"
+	"github.com/benchtrim/benchtrim/tablefile/internal/thrift"
 )
 
 // parquet.thrift ConvertedType and LogicalType of annotated columns.
