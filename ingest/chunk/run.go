@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/benchtrim/benchtrim/ingest"
@@ -13,13 +14,9 @@ import (
 // analysis (compare's base and test files are two).
 type Source struct {
 	Files []string
-	// Options, when set, gives the read options just before Files are
-	// read (nil: the zero ReadOptions); its error ends Run.
-	Options func() (ingest.ReadOptions, error)
-	// Done, when set, is called with what was read once Files are read
-	// without error, and the part of Keep's shard read (nil without a
-	// shard): a command prints its input summary.
-	Done func(st *ingest.Streamed, shard *tablefile.ShardPart)
+	// Read are the options Files are read with (ingest.Stream; the zero
+	// value: none); Run sets their Shard to Keep's shard.
+	Read ingest.ReadOptions
 }
 
 // Inputs are what Run reads and how it cuts them.
@@ -36,9 +33,16 @@ type Inputs struct {
 	// Group is the spools' grouping (tablefile.Spool.GroupBy; nil: every
 	// version of a benchmark together).
 	Group func(table.Key) table.Key
-	// Chunking, when set, is told how many rows were read and into how
-	// many chunks they are cut, before the first chunk is run.
-	Chunking func(rows int64, chunks int)
+	// Log, when set, is where Run says what it read and how it cuts it,
+	// as it goes (benchtrim's stderr; nil: nothing is said): once a
+	// source's files are read, its input summary
+	// (ingest.Summary.WriteKinds) and, for Keep's shard of tables written
+	// by shard, how many of their rows it read; before the first chunk is
+	// run, how many rows were read and in how many chunks they are
+	// analysed. Name (the command's) starts these two lines, which call
+	// the row bound --max-rows, benchtrim's flag.
+	Log  io.Writer
+	Name string
 }
 
 // Chunk says what part of the input the tables run gets hold.
@@ -98,12 +102,7 @@ func Run[R any](inputs Inputs, maxRows int64,
 	for _, src := range inputs.Sources {
 		s := newInput(iopt)
 		in = append(in, s)
-		var read ingest.ReadOptions
-		if src.Options != nil {
-			if read, err = src.Options(); err != nil {
-				return rep, release, err
-			}
-		}
+		read := src.Read
 		if part != nil {
 			read.Shard = part
 		}
@@ -111,9 +110,7 @@ func Run[R any](inputs Inputs, maxRows int64,
 		if err != nil {
 			return rep, release, err
 		}
-		if src.Done != nil {
-			src.Done(st, part)
-		}
+		inputs.sayRead(st.Report, part)
 		setups = append(setups, st.Setups)
 		rows, spooled = rows+s.Rows(), spooled || s.Spool() != nil
 	}
@@ -158,9 +155,7 @@ func Run[R any](inputs Inputs, maxRows int64,
 	} else {
 		chunks = tablefile.JointChunks(maxRows, spools...)
 	}
-	if inputs.Chunking != nil {
-		inputs.Chunking(rows, len(chunks))
-	}
+	inputs.sayChunks(rows, maxRows, len(chunks))
 	parts := make([]R, 0, len(chunks))
 	for i, ch := range chunks {
 		var part []*table.Table
@@ -190,6 +185,35 @@ func Run[R any](inputs Inputs, maxRows int64,
 	in = nil
 	rep, err = merge(parts)
 	return rep, release, err
+}
+
+// sayRead writes to Log (when set) the input summary of a source read
+// with summary rep and, when part's shard skipped rows of tables written
+// by shard, how many of their rows it read.
+func (in *Inputs) sayRead(rep *ingest.Summary, part *tablefile.ShardPart) {
+	if in.Log == nil {
+		return
+	}
+	rep.WriteKinds(in.Log)
+	if part != nil && part.Rows > 0 {
+		fmt.Fprintf(in.Log, "%s: shard %d/%d read %d of the %d rows of the tables written by shard\n",
+			in.Name, part.Shard, part.Shards, part.RowsRead, part.Rows)
+	}
+}
+
+// sayChunks writes to Log (when set) that the inputs' rows are more than
+// maxRows and are analysed in n chunks: the input's of one source selected
+// by Keep (one scratch file), the inputs' of sources cut jointly.
+func (in *Inputs) sayChunks(rows, maxRows int64, n int) {
+	if in.Log == nil {
+		return
+	}
+	whose, files := "the inputs'", "scratch files"
+	if in.Keep != nil {
+		whose, files = "the input's", "scratch file"
+	}
+	fmt.Fprintf(in.Log, "%s: %s %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (%s in $TMPDIR)\n",
+		in.Name, whose, rows, maxRows, n, files)
 }
 
 // shardPart is the part of the input a run with filter keep reads: nil

@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/benchtrim/benchtrim/table"
@@ -56,10 +57,11 @@ func TestRun(t *testing.T) {
 	if got := runCalls(t, Inputs{Sources: one, Keep: keep}, 50); len(got) != 1 || got[0].ch.N != 0 || got[0].rows[0] != 50 {
 		t.Errorf("Keep, bound 50: calls %+v, want one on the 50 primary rows", got)
 	}
-	var said [2]int64
-	got := runCalls(t, Inputs{Sources: one, Keep: keep, Chunking: func(rows int64, n int) { said = [2]int64{rows, int64(n)} }}, 30)
-	if len(got) != 2 || said != [2]int64{50, 2} {
-		t.Fatalf("Keep, bound 30: calls %+v, Chunking %v; want 2 chunks of the 50 rows", got, said)
+	var log strings.Builder
+	got := runCalls(t, Inputs{Sources: one, Keep: keep, Log: &log, Name: "x"}, 30)
+	said := "x: the input's 50 rows are more than --max-rows 30: analysing 2 chunks of benchmarks one at a time (scratch file in $TMPDIR)\n"
+	if len(got) != 2 || log.String() != said {
+		t.Fatalf("Keep, bound 30: calls %+v, Log %q; want 2 chunks of the 50 rows, Log %q", got, log.String(), said)
 	}
 	for i, c := range got {
 		if c.ch.I != i+1 || c.ch.N != 2 || len(c.ch.All) != 2 || c.rows[0] != 25 {
@@ -72,9 +74,11 @@ func TestRun(t *testing.T) {
 		t.Errorf("two sources, bound 200: calls %+v, want one on both tables", got)
 	}
 	// Each source is held (100 rows), the two are over the bound.
-	got = runCalls(t, Inputs{Sources: two, Group: tablefile.NameGroupOf}, 150)
-	if len(got) != 2 {
-		t.Fatalf("two sources, bound 150: calls %+v, want 2 chunks", got)
+	log.Reset()
+	got = runCalls(t, Inputs{Sources: two, Group: tablefile.NameGroupOf, Log: &log, Name: "x"}, 150)
+	said = "x: the inputs' 200 rows are more than --max-rows 150: analysing 2 chunks of benchmarks one at a time (scratch files in $TMPDIR)\n"
+	if len(got) != 2 || log.String() != said {
+		t.Fatalf("two sources, bound 150: calls %+v, Log %q; want 2 chunks, Log %q", got, log.String(), said)
 	}
 	for i, c := range got {
 		if c.ch.N != 2 || len(c.rows) != 2 || c.rows[0] != 50 || c.rows[1] != 50 {

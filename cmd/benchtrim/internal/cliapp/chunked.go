@@ -7,116 +7,85 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/benchtrim/benchtrim/cmd/benchtrim/internal/progress"
-	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/ingest/chunk"
 	"github.com/benchtrim/benchtrim/table"
 	"github.com/benchtrim/benchtrim/tablefile"
 )
 
-// runChunked is runOnTable for an analyzer whose reports merge (its
-// Merge function): with --max-rows set it reads the command's inputs with
-// chunk.Run, which runs run once on the whole table while it holds at
-// most --max-rows rows and otherwise on chunks of whole benchmark groups
-// (every version of a benchmark together) of at most --max-rows rows
-// among the groups keep accepts, with all naming every benchmark run of
-// the input, merging the chunks' reports with merge. run gets all == nil
-// when it sees the whole input, and only the rows of keep's metric (the
-// primary one when unset): every analyzer using runChunked reads no
-// other. A shard reads only its own runs' rows: another shard's would be
-// left out by the analysis anyway, after filling memory or the scratch
-// file (result files are read whole by every shard).
+// runChunked runs the analysis of an analyzer whose reports merge (its
+// Merge function) on the command's inputs (runInputs): once on the whole
+// table while it holds at most --max-rows rows (0: runOnTable), otherwise
+// on chunks of whole benchmark groups (every version of a benchmark
+// together) of at most --max-rows rows among the groups keep accepts,
+// with all naming every benchmark run of the input, merging the chunks'
+// reports with merge. run gets all == nil when it sees the whole input,
+// and only the rows of keep's metric (the primary one when unset): every
+// analyzer using runChunked reads no other. A shard reads only its own
+// runs' rows: another shard's would be left out by the analysis anyway,
+// after filling memory or the scratch file (result files are read whole
+// by every shard).
 func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	run func(t *table.Table, all []table.Key, progress func(total int)) (R, error),
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
-	g := GlobalsOf(c)
-	if g.maxRows == 0 {
+	if GlobalsOf(c).maxRows == 0 {
 		return runOnTable(c, label, func(t *table.Table, p func(int)) (R, error) { return run(t, nil, p) })
 	}
-	src, end := source(c, c.Args().Slice())
-	in := chunk.Inputs{Sources: []chunk.Source{src}, Keep: &keep, Chunking: func(rows int64, n int) {
-		if !g.Quiet {
-			fmt.Fprintf(c.App.ErrWriter, "%s: the input's %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch file in $TMPDIR)\n",
-				commandName(c), rows, g.maxRows, n)
-		}
-	}}
-	rep, release, err = chunk.Run(in, g.maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
-		bar := progress.New(c.App.ErrWriter, g.Quiet, chunkLabel(label, ch), 0)
+	in := chunk.Inputs{Keep: &keep}
+	return runInputs(c, [][]string{c.Args().Slice()}, in, GlobalsOf(c).maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
+		bar := progress.New(c.App.ErrWriter, GlobalsOf(c).Quiet, chunkLabel(label, ch), 0)
 		r, err := run(tabs[0], ch.All, bar.Tick)
 		bar.Done()
 		return r, benchError(c, err)
 	}, merge)
-	end()
-	return rep, release, tooLarge(err)
 }
 
 // RunChunkedSides is runChunked for an analysis of several inputs read
 // as tables of their own (compare's base and test files), which relates
 // their runs by group (compare: tablefile.NameGroupOf, the benchmark name):
-// chunk.Run reads each list of files; when they hold at most --max-rows
-// rows in all, or split is false, run gets their tables in memory (part
-// false); else a chunk of groups at a time, each chunk's tables read from
-// every input's spool (tablefile.JointChunks; part true), and the chunks'
-// results are merged. The caller defers release.
+// when they hold at most --max-rows rows in all, or split is false, run
+// gets their tables in memory (part false); else a chunk of groups at a
+// time, each chunk's tables read from every input's spool
+// (tablefile.JointChunks; part true), and the chunks' results are merged.
+// The caller defers release.
 func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, group func(table.Key) table.Key, split bool,
 	run func(tabs []*table.Table, part bool, progress func(total int)) (R, error),
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
 	if n := countStdin(inputs); n > 1 {
 		return rep, func() {}, Usagef(label, "standard input (-) given %d times: it can be read once, so it can be one side only", n)
 	}
-	g := GlobalsOf(c)
-	maxRows := g.maxRows
+	maxRows := GlobalsOf(c).maxRows
 	if !split {
 		maxRows = 0 // no bound
 	}
-	in := chunk.Inputs{Group: group, Chunking: func(rows int64, n int) {
-		if !g.Quiet {
-			fmt.Fprintf(c.App.ErrWriter, "%s: the inputs' %d rows are more than --max-rows %d: analysing %d chunks of benchmarks one at a time (scratch files in $TMPDIR)\n",
-				commandName(c), rows, maxRows, n)
-		}
-	}}
-	var ends []func()
-	for _, files := range inputs {
-		src, end := source(c, files)
-		in.Sources, ends = append(in.Sources, src), append(ends, end)
-	}
-	rep, release, err = chunk.Run(in, maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
-		bar := progress.New(c.App.ErrWriter, g.Quiet, chunkLabel(label, ch), 0)
+	return runInputs(c, inputs, chunk.Inputs{Group: group}, maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
+		bar := progress.New(c.App.ErrWriter, GlobalsOf(c).Quiet, chunkLabel(label, ch), 0)
 		r, err := run(tabs, ch.N > 0, bar.Tick)
 		bar.Done()
 		return r, err
 	}, merge)
-	for _, end := range ends {
-		end()
-	}
-	return rep, release, tooLarge(err)
 }
 
-// source is the chunk.Source of files: read with the command's options
-// (readOptions) and a progress bar of the files read, which end ends if
-// Done has not; its Done prints the input summary on stderr unless
-// --quiet, as LoadInputs does, and what a shard read (sayShardRead).
-func source(c *cli.Context, files []string) (src chunk.Source, end func()) {
-	var done func()
-	end = func() {
-		if done != nil {
-			done()
-		}
+// runInputs reads the command's result files with chunk.Run: on
+// in with a source per list of files, each read with the input flags'
+// options (readOptions, with a progress bar of the files read), saying
+// on stderr what it read and how it cuts it unless --quiet, with row
+// bound maxRows (<= 0: none).
+func runInputs[R any](c *cli.Context, lists [][]string, in chunk.Inputs, maxRows int64,
+	run func(tabs []*table.Table, ch chunk.Chunk) (R, error),
+	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
+	opts, done, err := readOptions(c, lists...)
+	if err != nil {
+		return rep, func() {}, err
 	}
-	return chunk.Source{
-		Files: files,
-		Options: func() (ingest.ReadOptions, error) {
-			opt, d, err := streamOptions(c, files, nil)
-			done = d
-			return opt, err
-		},
-		Done: func(st *ingest.Streamed, part *tablefile.ShardPart) {
-			end()
-			if !GlobalsOf(c).Quiet {
-				st.Report.WriteKinds(c.App.ErrWriter)
-				sayShardRead(c, part)
-			}
-		},
-	}, end
+	for i, files := range lists {
+		in.Sources = append(in.Sources, chunk.Source{Files: files, Read: opts[i]})
+	}
+	if !GlobalsOf(c).Quiet {
+		in.Log, in.Name = c.App.ErrWriter, commandName(c)
+	}
+	rep, release, err = chunk.Run(in, maxRows, run, merge)
+	done()
+	return rep, release, tooLarge(err)
 }
 
 // chunkLabel is the progress label of a run on chunk ch: label, with
@@ -139,17 +108,6 @@ func countStdin(inputs [][]string) int {
 		}
 	}
 	return n
-}
-
-// sayShardRead says on stderr how many rows of the input's tables written
-// by shard part's read skipping other shards' row groups (nothing when
-// there were none).
-func sayShardRead(c *cli.Context, part *tablefile.ShardPart) {
-	if part == nil || part.Rows == 0 {
-		return
-	}
-	fmt.Fprintf(c.App.ErrWriter, "%s: shard %d/%d read %d of the %d rows of the tables written by shard\n",
-		commandName(c), part.Shard, part.Shards, part.RowsRead, part.Rows)
 }
 
 // tooLarge adds to a *tablefile.GroupTooLargeError (a benchmark group of more

@@ -23,11 +23,11 @@ var errNoRows = errors.New("no benchmark result in the input; no table written")
 // summary (ingest.WriteStats), then "wrote OUT".
 func IngestTable(c *cli.Context, paths []string, out string, opt tablefile.WriteOptions) error {
 	w := c.App.Writer
-	ropt, done, err := streamOptions(c, paths, nil)
+	ropt, done, err := readOptions(c, paths)
 	if err != nil {
 		return err
 	}
-	err = ingest.StreamFile(out, opt, paths, ropt, func(st *ingest.Streamed) error {
+	err = ingest.StreamFile(out, opt, paths, ropt[0], func(st *ingest.Streamed) error {
 		done()
 		for _, f := range st.Files {
 			fmt.Fprintf(w, "%s: %s, %d rows\n", f.Path, f.Format, f.Rows)

@@ -18,7 +18,6 @@ import (
 	"github.com/benchtrim/benchtrim/ingest"
 	"github.com/benchtrim/benchtrim/internal/linecap"
 	"github.com/benchtrim/benchtrim/table"
-	"github.com/benchtrim/benchtrim/tablefile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,19 +41,53 @@ func InputFlags() []cli.Flag {
 	}
 }
 
-// readOptions are the ingest options of the input flags for reading paths,
-// or a usage error for a --runs-as value ingest does not know or for
-// standard input named twice.
-func readOptions(c *cli.Context, paths []string) (ingest.ReadOptions, error) {
-	opt := ingest.ReadOptions{Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
-		RunsAs: c.String("runs-as"), Stdin: stdinOf(c)}
-	if opt.RunsAs != "" && opt.RunsAs != ingest.RunsPooled && opt.RunsAs != ingest.RunsInstances {
-		return opt, Usagef(commandName(c), "--runs-as %q: want %s or %s", opt.RunsAs, ingest.RunsPooled, ingest.RunsInstances)
+// readOptions are the ingest options of the input flags for reading
+// each list of files, with a progress bar of the files read per list,
+// ended once its last file is read (the next list's started then) or by
+// done; or, before anything is read, the error of a list without files,
+// a usage error for a --runs-as value ingest does not know or for
+// standard input named twice in a list.
+func readOptions(c *cli.Context, lists ...[]string) (opts []ingest.ReadOptions, done func(), err error) {
+	if len(lists) == 0 {
+		return nil, nil, fmt.Errorf("no input files")
 	}
-	if n := countStdin([][]string{paths}); n > 1 {
-		return opt, Usagef(commandName(c), "standard input (-) given %d times: it can be read once", n)
+	g := GlobalsOf(c)
+	bars := make([]*progress.Bar, len(lists))
+	done = func() {
+		for i, b := range bars {
+			if b != nil {
+				b.Done()
+				bars[i] = nil
+			}
+		}
 	}
-	return opt, nil
+	for i, paths := range lists {
+		if len(paths) == 0 {
+			return nil, nil, fmt.Errorf("no input files")
+		}
+		opt := ingest.ReadOptions{Formats: all.Formats(), Format: c.String("format"), Project: c.String("project"), Version: c.String("version"),
+			RunsAs: c.String("runs-as"), Stdin: stdinOf(c)}
+		if opt.RunsAs != "" && opt.RunsAs != ingest.RunsPooled && opt.RunsAs != ingest.RunsInstances {
+			return nil, nil, Usagef(commandName(c), "--runs-as %q: want %s or %s", opt.RunsAs, ingest.RunsPooled, ingest.RunsInstances)
+		}
+		if n := countStdin([][]string{paths}); n > 1 {
+			return nil, nil, Usagef(commandName(c), "standard input (-) given %d times: it can be read once", n)
+		}
+		read := 0
+		opt.OnFile = func(string, int64) {
+			bars[i].Add(1)
+			if read++; read == len(paths) {
+				bars[i].Done()
+				bars[i] = nil
+				if i+1 < len(lists) {
+					bars[i+1] = progress.New(c.App.ErrWriter, g.Quiet, "reading", len(lists[i+1]))
+				}
+			}
+		}
+		opts = append(opts, opt)
+	}
+	bars[0] = progress.New(c.App.ErrWriter, g.Quiet, "reading", len(lists[0]))
+	return opts, done, nil
 }
 
 // LoadInputs reads result or table files named on the command line for an
@@ -131,42 +164,13 @@ func loadTable(c *cli.Context) (*table.Table, error) {
 
 // readInputs reads result or table files named on the command line.
 func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Summary, []ingest.FileResult, error) {
-	if len(paths) == 0 {
-		return nil, nil, nil, fmt.Errorf("no input files")
-	}
-	opt, err := readOptions(c, paths)
+	opts, done, err := readOptions(c, paths)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	g := GlobalsOf(c)
-	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
-	opt.OnFile = func(string, int64) { bar.Add(1) }
-	t, rep, files, err := ingest.ReadFiles(paths, opt)
-	bar.Done()
+	t, rep, files, err := ingest.ReadFiles(paths, opts[0])
+	done()
 	return t, rep, files, err
-}
-
-// streamOptions are the read options of a streaming read of paths
-// (ingest.Stream) of part's shard of tables written by shard (part nil
-// reads all), with a progress bar
-// of the files read that done ends (done may be called more than once).
-func streamOptions(c *cli.Context, paths []string, part *tablefile.ShardPart) (opt ingest.ReadOptions, done func(), err error) {
-	if len(paths) == 0 {
-		return opt, nil, fmt.Errorf("no input files")
-	}
-	if opt, err = readOptions(c, paths); err != nil {
-		return opt, nil, err
-	}
-	g := GlobalsOf(c)
-	bar := progress.New(c.App.ErrWriter, g.Quiet, "reading", len(paths))
-	opt.OnFile, opt.Shard = func(string, int64) { bar.Add(1) }, part
-	ended := false
-	return opt, func() {
-		if !ended {
-			ended = true
-			bar.Done()
-		}
-	}, nil
 }
 
 // stdinDigest hashes what a command reads from standard input, for the
