@@ -15,7 +15,8 @@ import (
 
 // TestShardsReadTheirPart: a table written by benchtrim ingest --by-shard
 // (two versions of a JMH suite and a µOpTime suite), analysed as shards
-// 0/3, 1/3 and 2/3 (in memory, and spooled with --max-rows) and merged,
+// 0/3, 1/3 and 2/3 (in memory without a bound and within --max-rows,
+// and spooled past it) and merged,
 // prints and writes what the unsharded run on it does, whose files are
 // those of the unsharded run on the original inputs; each shard reads
 // less than half of the table's rows, and the three together at most the
@@ -74,7 +75,7 @@ func TestShardsReadTheirPart(t *testing.T) {
 				t.Errorf("%s: %s of the --by-shard table differs from that of the original inputs", tc.name, name)
 			}
 		}
-		for _, maxRows := range []string{"1500000", "2000"} {
+		for _, maxRows := range []string{"0", "1500000", "2000"} {
 			d := filepath.Join(dir, tc.name, "rows"+maxRows)
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				t.Fatal(err)

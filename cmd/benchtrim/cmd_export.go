@@ -48,11 +48,11 @@ func runExport(c *cli.Context) error {
 	if err := cliapp.CheckOutputs(c.Args().Slice(), cliapp.Output(c, "output", outpath.Text)); err != nil {
 		return err
 	}
-	t, _, _, err := cliapp.LoadInputs(c, c.Args().Slice())
+	t, release, err := cliapp.ReadTable(c, c.Args().Slice())
+	defer release()
 	if err != nil {
 		return err
 	}
-	defer t.Release()
 	out := c.String("output")
 	if err := atomicfile.Write(out, func(w io.Writer) error { return write(w, t) }); err != nil {
 		return err

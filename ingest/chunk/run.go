@@ -56,8 +56,8 @@ type Chunk struct {
 	All []table.Key
 }
 
-// Run reads the sources in order (ingest.Stream) and
-// runs run on their tables. While they total at most maxRows rows (maxRows <= 0:
+// Run reads the sources in order (ingest.Stream), saying on Log what it
+// read, and runs run on their tables. While they total at most maxRows rows (maxRows <= 0:
 // no bound) run is called once, on the tables in memory. A larger input
 // is spooled (tablefile.Spool, a scratch file in $TMPDIR), cut into chunks of
 // whole groups of at most maxRows rows (a group of more is a

@@ -14,7 +14,7 @@ import (
 
 // runChunked runs the analysis of an analyzer whose reports merge (its
 // Merge function) on the command's inputs (runInputs): once on the whole
-// table while it holds at most --max-rows rows (0: runOnTable), otherwise
+// table while it holds at most --max-rows rows (0: no bound), otherwise
 // on chunks of whole benchmark groups (every version of a benchmark
 // together) of at most --max-rows rows among the groups keep accepts,
 // with all naming every benchmark run of the input, merging the chunks'
@@ -27,12 +27,9 @@ import (
 func runChunked[R any](c *cli.Context, label string, keep table.Filter,
 	run func(t *table.Table, all []table.Key, progress func(total int)) (R, error),
 	merge func(parts []R) (R, error)) (rep R, release func(), err error) {
-	if GlobalsOf(c).maxRows == 0 {
-		return runOnTable(c, label, func(t *table.Table, p func(int)) (R, error) { return run(t, nil, p) })
-	}
-	in := chunk.Inputs{Keep: &keep}
-	return runInputs(c, [][]string{c.Args().Slice()}, in, GlobalsOf(c).maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
-		bar := progress.New(c.App.ErrWriter, GlobalsOf(c).Quiet, chunkLabel(label, ch), 0)
+	g := GlobalsOf(c)
+	return runInputs(c, [][]string{c.Args().Slice()}, chunk.Inputs{Keep: &keep}, g.maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
+		bar := progress.New(c.App.ErrWriter, g.Quiet, chunkLabel(label, ch), 0)
 		r, err := run(tabs[0], ch.All, bar.Tick)
 		bar.Done()
 		return r, benchError(c, err)
@@ -53,19 +50,29 @@ func RunChunkedSides[R any](c *cli.Context, label string, inputs [][]string, gro
 	if n := countStdin(inputs); n > 1 {
 		return rep, func() {}, Usagef(label, "standard input (-) given %d times: it can be read once, so it can be one side only", n)
 	}
-	maxRows := GlobalsOf(c).maxRows
+	g := GlobalsOf(c)
+	maxRows := g.maxRows
 	if !split {
 		maxRows = 0 // no bound
 	}
 	return runInputs(c, inputs, chunk.Inputs{Group: group}, maxRows, func(tabs []*table.Table, ch chunk.Chunk) (R, error) {
-		bar := progress.New(c.App.ErrWriter, GlobalsOf(c).Quiet, chunkLabel(label, ch), 0)
+		bar := progress.New(c.App.ErrWriter, g.Quiet, chunkLabel(label, ch), 0)
 		r, err := run(tabs, ch.N > 0, bar.Tick)
 		bar.Done()
 		return r, err
 	}, merge)
 }
 
-// runInputs reads the command's result files with chunk.Run: on
+// ReadTable reads the files of paths whole (runInputs without a row
+// bound) for a command that writes them out again (export); the caller
+// calls release once done with the table.
+func ReadTable(c *cli.Context, paths []string) (t *table.Table, release func(), err error) {
+	return runInputs(c, [][]string{paths}, chunk.Inputs{}, 0, func(tabs []*table.Table, _ chunk.Chunk) (*table.Table, error) {
+		return tabs[0], nil
+	}, nil)
+}
+
+// runInputs is every command's read of its result files: chunk.Run on
 // in with a source per list of files, each read with the input flags'
 // options (readOptions, with a progress bar of the files read), saying
 // on stderr what it read and how it cuts it unless --quiet, with row

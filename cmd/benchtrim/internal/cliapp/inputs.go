@@ -90,17 +90,6 @@ func readOptions(c *cli.Context, lists ...[]string) (opts []ingest.ReadOptions, 
 	return opts, done, nil
 }
 
-// LoadInputs reads result or table files named on the command line for an
-// analyzer and prints one line per kind of skipped or suspicious input on
-// stderr (benchtrim ingest prints the examples).
-func LoadInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Summary, []ingest.FileResult, error) {
-	t, rep, files, err := readInputs(c, paths)
-	if err == nil && !GlobalsOf(c).Quiet {
-		rep.WriteKinds(c.App.ErrWriter)
-	}
-	return t, rep, files, err
-}
-
 // BenchFlag is the --bench filter of the analyzer commands.
 func BenchFlag() cli.Flag {
 	return &cli.StringFlag{Name: "bench", Usage: "only benchmarks whose name matches this regular expression"}
@@ -153,24 +142,6 @@ func benchError(c *cli.Context, err error) error {
 		return fmt.Errorf("--bench %w", err)
 	}
 	return err
-}
-
-// loadTable reads the command's input files (LoadInputs). The caller
-// releases the table.
-func loadTable(c *cli.Context) (*table.Table, error) {
-	t, _, _, err := LoadInputs(c, c.Args().Slice())
-	return t, err
-}
-
-// readInputs reads result or table files named on the command line.
-func readInputs(c *cli.Context, paths []string) (*table.Table, *ingest.Summary, []ingest.FileResult, error) {
-	opts, done, err := readOptions(c, paths)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	t, rep, files, err := ingest.ReadFiles(paths, opts[0])
-	done()
-	return t, rep, files, err
 }
 
 // stdinDigest hashes what a command reads from standard input, for the
@@ -235,23 +206,6 @@ func ExpandGlobs(args []string) ([]string, error) {
 		out = append(out, m...)
 	}
 	return out, nil
-}
-
-// runOnTable is the middle of every analyzer command: it reads the
-// command's inputs (loadTable) and calls run on the table with a progress
-// callback (a bar labelled label on stderr), naming --bench in a selection
-// error. release frees the table; call it once the result is written, as
-// a report may refer to the table's strings.
-func runOnTable[R any](c *cli.Context, label string, run func(t *table.Table, progress func(total int)) (R, error)) (rep R, release func(), err error) {
-	release = func() {}
-	t, err := loadTable(c)
-	if err != nil {
-		return rep, release, err
-	}
-	bar := progress.New(c.App.ErrWriter, GlobalsOf(c).Quiet, label, 0)
-	rep, err = run(t, bar.Tick)
-	bar.Done()
-	return rep, t.Release, benchError(c, err)
 }
 
 // ReadSeries reads the series of benchtrim changepoint from name ("-" is
