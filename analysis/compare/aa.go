@@ -18,7 +18,8 @@ type aaResult struct {
 	// unitsA and unitsB are the numbers of split units (forks, trials or
 	// instances) in each half.
 	unitsA, unitsB int
-	Comparison
+	// Row holds the comparison's statistics (its name and runs unset).
+	Row
 	// err says why this split could not be compared.
 	err error
 }
@@ -47,7 +48,7 @@ type aaRates struct {
 	// ciExcludesOne counts comparisons whose ratio interval excludes 1 and
 	// pBelowAlpha those whose U test has p ≤ Alpha.
 	ciExcludesOne, pBelowAlpha int
-	// ciRate and uRate are the two counts over Comparisons (NaN when 0);
+	// ciRate and uRate are the two counts over comparisons (NaN when 0);
 	// nominally 1 − Confidence and Alpha.
 	ciRate, uRate float64
 }
@@ -124,7 +125,7 @@ func aaRun(s *table.Series, units []table.Span, opt *Options, ws *stats.Workspac
 		}
 		if err == nil {
 			rng := stats.NewStream(opt.Seed, key, uint64(r+1))
-			res.Comparison, err = compareSamples(&b, &a, opt, rng, ws)
+			res.Row, err = compareSamples(&b, &a, opt, rng, ws)
 		}
 		res.err = err
 		out[r] = res

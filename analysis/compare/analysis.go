@@ -4,38 +4,79 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/benchtrim/benchtrim/reports"
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Analysis is Run's answer for a table: one of the A/B comparison
-// (one report per metric), the description of one side, or the A/A test.
-type Analysis struct {
-	options Options
-	// ab holds the A/B comparison, the primary metric first (RunSides' answer).
-	ab Reports
+// Report is Run's answer for a table: the A/B comparison of two sides
+// (Rows and Unmatched, per metric), the description of one side or the
+// A/A test (these two shown by WriteText and Frame only).
+type Report struct {
+	// Options are Run's options, without tables and Progress.
+	Options Options
+	// Base and Test are the labels of the sides compared.
+	Base, Test string
+	// Rows holds a row per metric and benchmark both sides have, the
+	// metrics in Run's order (the primary metric first, or that of
+	// Options.Metrics), each metric's rows sorted by name; the text and
+	// the data table show them in input order, the order benchstat prints
+	// its rows in (first appearance, the base's files first). Unmatched
+	// holds the benchmarks only one side has, in the same order.
+	Rows, Unmatched []Row
+	// metrics are the A/B comparison's metrics, in Rows' order, without
+	// their rows (add, byMetric).
+	metrics []metricRows
 	// described holds the description of one side, per metric.
 	described setReports
 	// aa holds the A/A test.
 	aa *aaReport
 	// part is the bookkeeping of a run on a part of the input
-	// (Options.Part), for MergeAnalyses.
+	// (Options.Part), for Merge.
 	part *part
+}
+
+// add appends the rows of one metric's comparison to r.
+func (r *Report) add(g *metricRows) {
+	r.Rows, r.Unmatched = append(r.Rows, g.Results...), append(r.Unmatched, g.Unmatched...)
+	h := *g
+	h.Results, h.Unmatched = nil, nil
+	r.metrics = append(r.metrics, h)
+}
+
+// byMetric returns r's comparison per metric, with its rows.
+func (r *Report) byMetric() []*metricRows {
+	out := make([]*metricRows, len(r.metrics))
+	for i := range r.metrics {
+		g := r.metrics[i]
+		for _, x := range r.Rows {
+			if x.Metric == g.Metric {
+				g.Results = append(g.Results, x)
+			}
+		}
+		for _, x := range r.Unmatched {
+			if x.Metric == g.Metric {
+				g.Unmatched = append(g.Unmatched, x)
+			}
+		}
+		out[i] = &g
+	}
+	return out
 }
 
 // Unanswered is the error of an A/B comparison that compared no benchmark
 // (the sides share none, or every comparison failed), nil otherwise and
 // for a description or an A/A test: benchtrim compare prints the report,
 // then fails with it (exit status 1).
-func (a *Analysis) Unanswered() error {
-	if len(a.ab) == 0 {
+func (r *Report) Unanswered() error {
+	if len(r.metrics) == 0 {
 		return nil
 	}
 	failed := 0
-	for _, r := range a.ab {
-		s := r.summary()
+	for _, g := range r.byMetric() {
+		s := g.summary()
 		if s.compared > 0 {
 			return nil
 		}
@@ -47,35 +88,35 @@ func (a *Analysis) Unanswered() error {
 	return errors.New("no benchmark compared: the two sides have no benchmark in common")
 }
 
-// Run is the package's entry point for a table, the one benchtrim
-// compare calls: with opt.AA the A/A test of t's runs that opt.Filter
-// keeps; with a zero opt.Test the description of opt.Base (every run of t
-// when Base is zero too); else the A/B comparison of opt.Test against
-// opt.Base (RunSides), whose sides colSides finds for Col colConfig and /KEY.
-// A side's Table is t unless set. Every result is a function of its
-// benchmark's runs and of streams keyed by (seed, benchmark), so on the
-// parts of an input split by benchmark name (opt.Part, each part holding
-// every run of its names on every side) MergeAnalyses gives the bytes of
-// the unsplit run.
-func Run(t *table.Table, opt Options) (*Analysis, error) {
+// Run is the package's entry point, the one benchtrim compare and
+// analysis/trim call: with opt.AA the A/A test of t's runs that
+// opt.Filter keeps; with a zero opt.Test the description of opt.Base
+// (every run of t when Base is zero too); else the A/B comparison of
+// opt.Test against opt.Base (compareSides), whose sides colSides finds
+// for Col colConfig and /KEY. A side's Table is t unless set (a side read
+// from files of its own). Every result is a function of its benchmark's
+// runs and of streams keyed by (seed, benchmark), so on the parts of an
+// input split by benchmark name (opt.Part, each part holding every run of
+// its names on every side) Merge gives the bytes of the unsplit run.
+func Run(t *table.Table, opt Options) (*Report, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	base, test := opt.Base, opt.Test
 	opt.Base.Table, opt.Test.Table = nil, nil // reports keep options, not tables
-	a := &Analysis{options: opt}
-	a.options.Progress = nil
+	r := &Report{Options: opt}
+	r.Options.Progress = nil
 	var err error
 	switch {
 	case opt.AA:
 		all := t.Collect(table.Filter{})
 		if opt.Part {
-			a.part = &part{BaseAll: keys(all)}
-			a.aa, err = aaSeries(opt.Filter.selectSeries(all), opt)
+			r.part = &part{BaseAll: keys(all)}
+			r.aa, err = aaSeries(opt.Filter.selectSeries(all), opt)
 		} else if all, err = opt.Filter.keep(all); err == nil {
-			a.aa, err = aaSeries(all, opt)
+			r.aa, err = aaSeries(all, opt)
 		}
-		return a, err
+		return r, err
 	case opt.Col == colConfig || colKey(opt.Col) != "":
 		if base, test, err = colSides(t, opt); err != nil {
 			return nil, err
@@ -85,11 +126,11 @@ func Run(t *table.Table, opt Options) (*Analysis, error) {
 			base.Table = t
 		}
 		if opt.Part {
-			a.part, err = describePart(base, opt)
+			r.part, err = describePart(base, opt)
 		} else {
-			a.described, err = describe(base, opt)
+			r.described, err = describe(base, opt)
 		}
-		return a, err
+		return r, err
 	}
 	if base.Table == nil {
 		base.Table = t
@@ -97,38 +138,42 @@ func Run(t *table.Table, opt Options) (*Analysis, error) {
 	if test.Table == nil {
 		test.Table = t
 	}
+	r.Base, r.Test = base.Label, test.Label
 	if opt.Part {
-		if a.part, err = runPart(base, test, opt); err != nil {
+		if err := r.comparePart(base, test, opt); err != nil {
 			return nil, err
 		}
-		a.part.sameTable = base.Table == test.Table
-		return a, nil
+		return r, nil
 	}
 	if err := checkSides(base, test); err != nil {
 		return nil, err
 	}
-	a.ab, err = RunSides(base, test, opt)
-	return a, err
+	if err := r.compareSides(base, test, opt); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
-// MergeAnalyses returns what Run gives on the union of the parts of
-// one input split by benchmark name (Run with Options.Part on each,
-// the same options otherwise): Run's errors on the whole input (a
-// filter that keeps no benchmark, a wanted metric no part holds, a side
-// selector matching no run), and the parts' results in Run's order.
-func MergeAnalyses(parts []*Analysis) (*Analysis, error) {
+// Merge returns what Run gives on the union of the parts of one input
+// split by benchmark name, from Run's reports on the parts (Options.Part
+// set, the same options otherwise): the parts' results in Run's order,
+// and Run's errors on the whole input (a filter that keeps no benchmark,
+// a wanted metric no part holds, a side selector matching no run). A/B
+// reports read back from a file (gob keeps exported fields only:
+// analysis/trim's partial files) merge their rows without these checks,
+// which need the parts as Run returned them.
+func Merge(parts []*Report) (*Report, error) {
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("compare: no analysis to merge")
+		return nil, fmt.Errorf("compare: no report to merge")
 	}
-	opt := parts[0].options
+	opt := parts[0].Options
 	opt.Part = false
-	out := &Analysis{options: opt}
+	out := &Report{Options: opt, Base: parts[0].Base, Test: parts[0].Test}
 	ps := make([]*part, len(parts))
 	for i, p := range parts {
-		if p.part == nil {
-			return nil, fmt.Errorf("compare: analysis %d is not of a part (Options.Part)", i+1)
+		if ps[i] = p.part; p.part == nil && (opt.AA || p.described != nil) {
+			return nil, fmt.Errorf("compare: report %d is not of a part (Options.Part)", i+1)
 		}
-		ps[i] = p.part
 	}
 	var err error
 	switch {
@@ -143,10 +188,10 @@ func MergeAnalyses(parts []*Analysis) (*Analysis, error) {
 			return nil, err
 		}
 		out.aa, err = mergeAA(aas)
-	case ps[0].Described != nil:
+	case ps[0] != nil && ps[0].Described != nil:
 		out.described, err = mergeDescribed(ps, opt)
 	default:
-		out.ab, err = mergeParts(ps, opt.Base.Select, opt.Test.Select, ps[0].sameTable, opt)
+		err = out.mergeRows(parts, !slices.Contains(ps, nil))
 	}
 	if err != nil {
 		return nil, err
@@ -154,32 +199,32 @@ func MergeAnalyses(parts []*Analysis) (*Analysis, error) {
 	return out, nil
 }
 
-// WriteText writes the analysis for people (Reports.WriteText,
-// setReports.WriteText or aaReport.WriteText).
-func (a *Analysis) WriteText(w io.Writer) error {
+// WriteText writes the report for people (writeAB, setReports.WriteText
+// or aaReport.WriteText).
+func (r *Report) WriteText(w io.Writer) error {
 	switch {
-	case a.aa != nil:
-		return a.aa.WriteText(w)
-	case a.described != nil:
-		return a.described.WriteText(w)
+	case r.aa != nil:
+		return r.aa.WriteText(w)
+	case r.described != nil:
+		return r.described.WriteText(w)
 	}
-	return a.ab.WriteText(w)
+	return r.writeAB(w)
 }
 
 // Frame returns the data table FrameResults for the shared writer: one
 // row per metric and benchmark (A/B, description) or per A/A comparison;
 // docs/compare.md and docs/outputs.md list the columns.
-func (a *Analysis) Frame(name string) (*reports.Frame, error) {
+func (r *Report) Frame(name string) (*reports.Frame, error) {
 	if name != FrameResults {
 		return nil, fmt.Errorf("compare: no data table %q", name)
 	}
 	switch {
-	case a.aa != nil:
-		return a.aa.frame(), nil
-	case a.described != nil:
-		return a.described.frame(), nil
+	case r.aa != nil:
+		return r.aa.frame(), nil
+	case r.described != nil:
+		return r.described.frame(), nil
 	}
-	return a.ab.frame(), nil
+	return r.frame(), nil
 }
 
 // SplitByName reports whether Run can run on the parts of an input

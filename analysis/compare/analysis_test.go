@@ -40,7 +40,7 @@ func goBench(t *testing.T, v string, names []string, values map[string][]float64
 }
 
 // csvOf is the analysis' data table as CSV.
-func csvOf(t *testing.T, a *Analysis) string {
+func csvOf(t *testing.T, a *Report) string {
 	t.Helper()
 	f, err := a.Frame(FrameResults)
 	if err != nil {
@@ -65,7 +65,7 @@ var (
 	allNames = []string{"BenchmarkA/size=64", "BenchmarkA/size=4096", "BenchmarkB"}
 )
 
-// TestAnalyze runs the package's entry point in each of its shapes on
+// TestRun runs the package's entry point in each of its shapes on
 // go test output and checks the answers: A/B of two tables (A/size=64
 // doubled, the rest unchanged), the description of one, the sides of
 // Col /size found in one table, and the A/A test.
@@ -79,10 +79,10 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.ab) != 1 || a.described != nil || a.aa != nil || len(a.ab[0].Results) != 3 {
+	if len(a.metrics) != 1 || a.described != nil || a.aa != nil || len(a.Rows) != 3 {
 		t.Fatalf("A/B: %+v", a)
 	}
-	for _, r := range a.ab[0].Results {
+	for _, r := range a.Rows {
 		want := NoChange
 		if r.Benchmark == "BenchmarkA" && r.Params == "size=64" {
 			want = Slower
@@ -91,7 +91,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s %s: verdict %v, medians %v %v", r.Benchmark, r.Params, r.Verdict, r.Base.Median, r.Test.Median)
 		}
 	}
-	if a.options.Base.Table != nil || a.options.Test.Table != nil {
+	if a.Options.Base.Table != nil || a.Options.Test.Table != nil {
 		t.Error("the analysis keeps the tables in its options")
 	}
 
@@ -102,8 +102,8 @@ func TestRun(t *testing.T) {
 	}
 
 	opt.Base, opt.Col = Side{}, "/size"
-	if a, err = Run(old, opt); err != nil || len(a.ab) != 1 || a.ab[0].Base != "size=64" || a.ab[0].Test != "size=4096" ||
-		len(a.ab[0].Results) != 1 || a.ab[0].Results[0].Name != (Name{Benchmark: "BenchmarkA", Mode: "go"}) || len(a.ab[0].Unmatched) != 0 {
+	if a, err = Run(old, opt); err != nil || len(a.metrics) != 1 || a.Base != "size=64" || a.Test != "size=4096" ||
+		len(a.Rows) != 1 || a.Rows[0].Name != (Name{Benchmark: "BenchmarkA", Mode: "go"}) || len(a.Unmatched) != 0 {
 		t.Fatalf("col /size: %+v, %v", a, err)
 	}
 
@@ -116,12 +116,12 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestMergeAnalysesEqualsWhole: Run on the parts of the input split
+// TestMergeEqualsWhole: Run on the parts of the input split
 // by benchmark name (Options.Part), merged, writes the bytes and the text
 // of Run on the whole, for A/B and a description (the A/A test's
 // merge: TestChunkedRunsEqualTheWholeRun in cmd/benchtrim); and the checks
-// on the whole input are MergeAnalyses' (a filter that keeps nothing).
-func TestMergeAnalysesEqualsWhole(t *testing.T) {
+// on the whole input are Merge's (a filter that keeps nothing).
+func TestMergeEqualsWhole(t *testing.T) {
 	parts := [][]string{{"BenchmarkA/size=64", "BenchmarkA/size=4096"}, {"BenchmarkB"}}
 	opt := testOptions(200)
 	for _, tc := range []struct {
@@ -163,7 +163,7 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 			if len(chunks) != len(parts) {
 				t.Fatalf("%d chunks, want %d", len(chunks), len(parts))
 			}
-			var as []*Analysis
+			var as []*Report
 			for _, ch := range chunks {
 				p := opt
 				p.Part = true
@@ -183,7 +183,7 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 				}
 				as = append(as, a)
 			}
-			merged, err := MergeAnalyses(as)
+			merged, err := Merge(as)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +205,7 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var as []*Analysis
+		var as []*Report
 		for _, names := range parts {
 			p := opt
 			p.Part, p.Filter = true, f
@@ -217,7 +217,7 @@ func TestMergeAnalysesEqualsWhole(t *testing.T) {
 			}
 			as = append(as, a)
 		}
-		_, err = MergeAnalyses(as)
+		_, err = Merge(as)
 		if got := err != nil && strings.Contains(err.Error(), `filter "nothing" matches none of the 3 benchmarks`); got != (expr == "nothing") {
 			t.Errorf("filter %s: merge error %v", expr, err)
 		}

@@ -129,9 +129,20 @@ func (s *SideStats) topUnits() int {
 // level that varies).
 const fewUnits = 5
 
-// Comparison holds the statistics of one test/base pair.
-type Comparison struct {
-	Base, Test SideStats
+// Row is one benchmark (or row of Options.Row) of one metric of an A/B
+// Report: its name, metric and runs, and for a benchmark both sides have
+// the statistics of test against base (zero for a row of
+// Report.Unmatched, or when Err says why it could not be compared).
+type Row struct {
+	Name
+	// Metric is the metric compared: table.Primary (time per operation in
+	// ns) or a secondary metric (B/op, allocs/op, gc.alloc.rate.norm, …)
+	// compared in Unit, its unit as recorded.
+	Metric, Unit string
+	// BaseRuns and TestRuns are the runs pooled on each side (one of them
+	// empty for a benchmark only the other side has).
+	BaseRuns, TestRuns []table.Key
+	Base, Test         SideStats
 	// Ratio is mean(test)/mean(base) with its hierarchical bootstrap interval.
 	Ratio estimate.Interval
 	// ChangeRate is the change the verdict reads, signed, as a fraction:
@@ -155,11 +166,31 @@ type Comparison struct {
 	// Resampled names the levels with more than one unit on either side
 	// (those the bootstrap actually resamples), outermost first.
 	Resampled []string
+	// Err says why the benchmark could not be compared; the statistics
+	// are then zero.
+	Err error
+	// pos is where the input first shows the row (firstPos), the order
+	// of the tables and data files.
+	pos position
+	// procs is the GOMAXPROCS all the row's runs ran with, "" when they
+	// differ or it is unknown (the -N of benchstat's names).
+	procs string
+	// score is the unit the text shows the row's times in (JMH's score
+	// unit), zero for time per operation.
+	score scoreUnit
+}
+
+// only is the side of a row of Report.Unmatched: "base" or "test".
+func (r *Row) only() string {
+	if len(r.TestRuns) == 0 {
+		return "base"
+	}
+	return "test"
 }
 
 // excludesOne reports whether the ratio's interval lies entirely above or
 // below 1.
-func (c *Comparison) excludesOne() bool { return c.Ratio.Lower > 1 || c.Ratio.Upper < 1 }
+func (c *Row) excludesOne() bool { return c.Ratio.Lower > 1 || c.Ratio.Upper < 1 }
 
 // decide sets c.Verdict by opt's rule (Options.Rule) and minimum effect:
 // for TestU, p ≤ Alpha with Δ = 100·(median_test/median_base − 1) %
@@ -168,7 +199,7 @@ func (c *Comparison) excludesOne() bool { return c.Ratio.Lower > 1 || c.Ratio.Up
 // (1 − α) t intervals of the iteration means do not overlap
 // (verdict.Flat), with Δ the ratio of means. Then a change |Δ| <
 // MinEffect % becomes NoChange (the estimate is kept).
-func (c *Comparison) decide(opt *Options, base, test []float64) {
+func (c *Row) decide(opt *Options, base, test []float64) {
 	switch opt.Rule {
 	case estimate.TestU:
 		c.Verdict = Verdict{Percent: 100 * (c.Test.Median/c.Base.Median - 1)}
@@ -204,38 +235,38 @@ func medianSide(x []float64) (float64, estimate.Interval) {
 }
 
 // compareSamples compares test against base.
-func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *stats.Workspace) (Comparison, error) {
+func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *stats.Workspace) (Row, error) {
 	ht, err := test.hierarchy()
 	if err != nil {
-		return Comparison{}, fmt.Errorf("test: %w", err)
+		return Row{}, fmt.Errorf("test: %w", err)
 	}
 	hb, err := base.hierarchy()
 	if err != nil {
-		return Comparison{}, fmt.Errorf("base: %w", err)
+		return Row{}, fmt.Errorf("base: %w", err)
 	}
 	if c, ok := constantSides(test, base); ok {
 		c.decide(opt, nil, nil)
 		return c, nil
 	}
 	if allZero(base.values) {
-		return Comparison{}, errBaseZero
+		return Row{}, errBaseZero
 	}
 	r, err := stats.HierarchicalRatioCI(ht, hb, opt.Bootstrap, rng, ws)
 	if err != nil {
-		return Comparison{}, err
+		return Row{}, err
 	}
 	mw, err := nonparam.MannWhitneyU(test.iterMeans, base.iterMeans)
 	if err != nil {
-		return Comparison{}, fmt.Errorf("U test: %w", err)
+		return Row{}, fmt.Errorf("U test: %w", err)
 	}
 	mw.P = nonparam.BenchstatU(base.iterMeans, test.iterMeans) // benchstat's p-value
 	delta, err := nonparam.CliffsDelta(test.iterMeans, base.iterMeans)
 	if err != nil {
-		return Comparison{}, fmt.Errorf("Cliff's delta: %w", err)
+		return Row{}, fmt.Errorf("Cliff's delta: %w", err)
 	}
 	bm, bci := medianSide(base.iterMeans)
 	tm, tci := medianSide(test.iterMeans)
-	c := Comparison{
+	c := Row{
 		Base:        SideStats{Median: bm, MedianCI: bci, Mean: r.Control, Iterations: len(base.iterMeans), Units: base.units},
 		Test:        SideStats{Median: tm, MedianCI: tci, Mean: r.Test, Iterations: len(test.iterMeans), Units: test.units},
 		Ratio:       r.Ratio,
@@ -248,7 +279,7 @@ func compareSamples(test, base *sample, opt *Options, rng *stats.Stream, ws *sta
 		Verdict:     verdictOf(r.Ratio),
 	}
 	if err := c.finiteErr(); err != nil {
-		return Comparison{}, err
+		return Row{}, err
 	}
 	c.decide(opt, base.iterMeans, test.iterMeans)
 	bl, tl := base.resampledLevels(), test.resampledLevels()
@@ -274,12 +305,12 @@ func allZero(x []float64) bool {
 // constantSides compares two sides whose values all equal one number (a
 // benchmark with 0 allocs/op before and after): ratio 1 [1, 1], p = 1, no
 // change. It reports false for anything else.
-func constantSides(test, base *sample) (Comparison, bool) {
+func constantSides(test, base *sample) (Row, bool) {
 	v := base.values[0]
 	for _, x := range [][]float64{base.values, test.values} {
 		for _, y := range x {
 			if y != v {
-				return Comparison{}, false
+				return Row{}, false
 			}
 		}
 	}
@@ -288,7 +319,7 @@ func constantSides(test, base *sample) (Comparison, bool) {
 		_, ci := medianSide(s.iterMeans)
 		return SideStats{Median: v, MedianCI: ci, Mean: estimate.Interval{Estimate: v, Lower: v, Upper: v}, Iterations: len(s.iterMeans), Units: s.units}
 	}
-	c := Comparison{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
+	c := Row{Base: side(base), Test: side(test), Ratio: one, U: float64(len(base.iterMeans)*len(test.iterMeans)) / 2, P: 1,
 		UWarning:  nonparam.BenchstatUWarning(base.iterMeans, test.iterMeans, 1, 0),
 		Magnitude: nonparam.CliffMagnitude(0), Verdict: verdictOf(one)}
 	if v == 0 {
@@ -313,43 +344,18 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// Result is the comparison of one benchmark.
-type Result struct {
-	Name
-	// BaseRuns and TestRuns are the runs pooled on each side.
-	BaseRuns, TestRuns []table.Key
-	Comparison
-	// Err says why the benchmark could not be compared; the Comparison is
-	// then zero.
-	Err error
-	// pos is where the input first shows the row (firstPos), the order
-	// of the tables and data files.
-	pos position
-	// procs is the GOMAXPROCS all the row's runs ran with, "" when they
-	// differ or it is unknown (the -N of benchstat's names).
-	procs string
-	// score is the unit the text shows the row's times in (JMH's score
-	// unit), zero for time per operation.
-	score scoreUnit
-}
-
-// Report is the outcome of Compare for one metric.
-type Report struct {
-	Options    Options
-	Base, Test string
-	// Metric is the metric compared: table.Primary (time per operation in
-	// ns) or a secondary metric (B/op, allocs/op, gc.alloc.rate.norm, …)
-	// compared in Unit, its unit as recorded.
-	Metric, Unit string
-	// Results holds one entry per matched benchmark, sorted by name;
-	// the text and the data table show them in input order (inputOrder).
-	Results []Result
-	// Unmatched lists benchmarks present in only one set.
-	Unmatched []UnmatchedBenchmark
-	// Config is the configuration of the go test runs of the two sets
-	// (goos, goarch, pkg, cpu, …), shown above the table as benchstat
-	// shows it.
-	Config []ConfigLine
+// metricRows is one metric of an A/B report (compareSets' answer), as
+// its text shows it in one table: Results (the benchmarks both sides have)
+// and Unmatched sorted by name, and Config, the configuration of the go
+// test runs of the two sides (goos, goarch, pkg, cpu, …), which the text
+// shows above the table as benchstat does. A Report keeps it without its
+// rows (Report.metrics) and its rows in Report.Rows and Report.Unmatched.
+type metricRows struct {
+	Options            Options
+	Base, Test         string
+	Metric, Unit       string
+	Results, Unmatched []Row
+	Config             []configLine
 }
 
 // compareSets matches the runs of base and test by (benchmark, params, mode)
@@ -361,20 +367,20 @@ type Report struct {
 // Benchmark i draws its resamples from stats.NewStream(opt.Seed, name, 0)
 // with name = Name.String(), so the report does not depend on opt.Workers.
 // A benchmark that cannot be compared (no iterations after skipping, a
-// non-finite time) gets Result.Err; Compare itself fails only for invalid
+// non-finite time) gets Row.Err; Compare itself fails only for invalid
 // options.
 //
 // The sets hold the series of one metric (table.Table.Collect with a Filter on
 // it). A secondary metric is compared on its recorded values (Value) the way
 // times are compared on ns_per_op; its verdict reads "higher" or "lower"
-// (see Report.verdictText). Two sides whose values are all equal compare as
+// (verdictText). Two sides whose values are all equal compare as
 // ratio 1, p = 1; a base whose values are all 0 cannot give a ratio and is
-// a Result.Err.
-func compareSets(base, test runSet, opt Options) (*Report, error) {
+// a Row.Err.
+func compareSets(base, test runSet, opt Options) (*metricRows, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Options: opt, Base: base.Label, Test: test.Label, Metric: table.Primary, Unit: "ns/op",
+	rep := &metricRows{Options: opt, Base: base.Label, Test: test.Label, Metric: table.Primary, Unit: "ns/op",
 		Config: configLines(base.Series, test.Series)}
 	for _, ss := range [][]*table.Series{base.Series, test.Series} {
 		if len(ss) > 0 && ss[0].Metric != "" && ss[0].Metric != table.Primary {
@@ -390,30 +396,31 @@ func compareSets(base, test runSet, opt Options) (*Report, error) {
 	if r, _ := parseRow(opt.Row); !r.fullname {
 		procs = func(...[]*table.Series) string { return "" }
 	}
-	for i := range unmatched {
-		u := &unmatched[i]
-		u.pos, u.procs = firstPos(u.series, nil, test.rank), procs(u.series)
-		if u.Side == "test" {
-			u.pos = firstPos(nil, u.series, test.rank)
-		}
-		u.series = nil
+	// row is c with the name, metric and runs of p.
+	row := func(p *pairing, c Row) Row {
+		c.Name, c.Metric, c.Unit, c.BaseRuns, c.TestRuns = p.Name, rep.Metric, rep.Unit, keys(p.Base), keys(p.Test)
+		c.pos, c.procs = firstPos(p.Base, p.Test, test.rank), procs(p.Base, p.Test)
+		return c
 	}
-	rep.Unmatched = unmatched
+	for i := range unmatched {
+		rep.Unmatched = append(rep.Unmatched, row(&unmatched[i], Row{}))
+	}
 	pool := workspacePool()
-	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Result, error) {
+	results, _ := workpool.Map(len(pairs), opt.Workers, func(i int) (Row, error) {
 		p := &pairs[i]
-		res := Result{Name: p.Name, BaseRuns: keys(p.Base), TestRuns: keys(p.Test),
-			pos: firstPos(p.Base, p.Test, test.rank), procs: procs(p.Base, p.Test)}
+		var score scoreUnit
 		if rep.isTime() {
-			res.score = scoreOf(p.Base, p.Test)
+			score = scoreOf(p.Base, p.Test)
 		}
 		ws := pool.Get().(*stats.Workspace)
-		res.Comparison, res.Err = comparePairing(p, base.Pair, test.Pair, res.score, &opt, ws)
+		c, err := comparePairing(p, base.Pair, test.Pair, score, &opt, ws)
 		pool.Put(ws)
+		c = row(p, c)
+		c.score, c.Err = score, err
 		if opt.Progress != nil {
 			opt.Progress(len(pairs))
 		}
-		return res, nil
+		return c, nil
 	})
 	rep.Results = results
 	return rep, nil
@@ -422,16 +429,16 @@ func compareSets(base, test runSet, opt Options) (*Report, error) {
 // comparePairing compares the runs of p (compareSamples); for a
 // throughput row (score) under the U test, the medians are those of the
 // scores (scoreUnit.scoreMedians).
-func comparePairing(p *pairing, basePair, testPair string, score scoreUnit, opt *Options, ws *stats.Workspace) (Comparison, error) {
+func comparePairing(p *pairing, basePair, testPair string, score scoreUnit, opt *Options, ws *stats.Workspace) (Row, error) {
 	var bs, ts sample
 	for j, s := range p.Base {
 		if err := bs.add(s, int32(j+1), basePair, opt.DiscardWarmup, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
-			return Comparison{}, fmt.Errorf("base: %w", err)
+			return Row{}, fmt.Errorf("base: %w", err)
 		}
 	}
 	for j, s := range p.Test {
 		if err := ts.add(s, int32(j+1), testPair, opt.DiscardWarmup, weightedRows(s.Mode, opt.Bootstrap.InvocationSamples), nil); err != nil {
-			return Comparison{}, fmt.Errorf("test: %w", err)
+			return Row{}, fmt.Errorf("test: %w", err)
 		}
 	}
 	rng := stats.NewStream(opt.Seed, p.Name.String(), 0)
@@ -458,7 +465,7 @@ type summary struct {
 }
 
 // summary counts the report's verdicts.
-func (r *Report) summary() summary {
+func (r *metricRows) summary() summary {
 	var s summary
 	for i := range r.Results {
 		res := &r.Results[i]
@@ -483,7 +490,7 @@ func (r *Report) summary() summary {
 		}
 	}
 	for _, u := range r.Unmatched {
-		if u.Side == "base" {
+		if u.only() == "base" {
 			s.onlyBase++
 		} else {
 			s.onlyTest++
@@ -497,7 +504,7 @@ func (r *Report) summary() summary {
 // the ratio geomean equals test/base of the first two), and how many there
 // were: of the medians (median) or of the means, each as shown(result,
 // value) gives it (the value itself, or its score: scoreUnit.score).
-func (r *Report) geomean(median bool, shown func(res *Result, v float64) float64) (base, test, ratio float64, n int) {
+func (r *metricRows) geomean(median bool, shown func(res *Row, v float64) float64) (base, test, ratio float64, n int) {
 	var lb, lt float64
 	for i := range r.Results {
 		res := &r.Results[i]
@@ -521,12 +528,12 @@ func (r *Report) geomean(median bool, shown func(res *Result, v float64) float64
 
 // inputOrder returns the indices of r.Results in input order (the rows'
 // positions; names break ties), the order benchstat prints its rows in.
-func (r *Report) inputOrder() []int {
+func (r *metricRows) inputOrder() []int {
 	return byInput(len(r.Results), func(i int) (position, Name) { return r.Results[i].pos, r.Results[i].Name })
 }
 
 // unmatchedOrder is inputOrder for r.Unmatched.
-func (r *Report) unmatchedOrder() []int {
+func (r *metricRows) unmatchedOrder() []int {
 	return byInput(len(r.Unmatched), func(i int) (position, Name) { return r.Unmatched[i].pos, r.Unmatched[i].Name })
 }
 

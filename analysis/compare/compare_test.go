@@ -174,18 +174,21 @@ func TestUnmatchedBenchmarks(t *testing.T) {
 	if len(rep.Results) != 1 || rep.Results[0].Benchmark != "B" {
 		t.Fatalf("results %+v, want only B", rep.Results)
 	}
-	want := []UnmatchedBenchmark{
-		{Name: Name{Benchmark: "A", Params: "", Mode: "avgt"}, Side: "base", Runs: []table.Key{a.Key}},
-		{Name: Name{Benchmark: "C", Params: "", Mode: "avgt"}, Side: "test", Runs: []table.Key{c.Key}},
+	want := []Row{
+		{Name: Name{Benchmark: "A", Params: "", Mode: "avgt"}, Metric: table.Primary, Unit: "ns/op", BaseRuns: []table.Key{a.Key}},
+		{Name: Name{Benchmark: "C", Params: "", Mode: "avgt"}, Metric: table.Primary, Unit: "ns/op", TestRuns: []table.Key{c.Key}},
 	}
 	if !reflect.DeepEqual(rep.Unmatched, want) {
 		t.Errorf("unmatched %+v, want %+v", rep.Unmatched, want)
+	}
+	if a, c := rep.Unmatched[0].only(), rep.Unmatched[1].only(); a != "base" || c != "test" {
+		t.Errorf("only in %q and %q, want base and test", a, c)
 	}
 	if s := rep.summary(); s.onlyBase != 1 || s.onlyTest != 1 || s.compared != 1 {
 		t.Errorf("summary %+v", s)
 	}
 	var text strings.Builder
-	if err := rep.WriteText(&text); err != nil {
+	if err := reportOf(rep).WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"only in base (1, not compared): A", "only in test (1, not compared): C", "unmatched: 1 only in base, 1 only in test"} {
@@ -343,7 +346,7 @@ func TestInvocationSamplesOnSampleMode(t *testing.T) {
 func TestDeterministicAtAnyWorkerCount(t *testing.T) {
 	c := flatConfig(12, 4, 10, 3)
 	base, test, _ := versionPair(t, c, 0, 1.05)
-	run := func(workers int, seed uint64) *Report {
+	run := func(workers int, seed uint64) *metricRows {
 		opt := testOptions(300)
 		opt.Workers, opt.Seed = workers, seed
 		rep, err := compareSets(runSet{Series: base}, runSet{Series: test}, opt)

@@ -7,13 +7,13 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// ConfigLine is one configuration key of the compared go test runs: a
+// configLine is one configuration key of the compared go test runs: a
 // "key: value" line of their output (goos, goarch, pkg, cpu, and any
 // other, by golang.org/x/perf/benchfmt's rule), which benchstat prints
 // above its table. format/gobench keeps them in each run's Setup.Env.
 // Base and Test are the distinct values on each side, sorted; a side
 // whose runs lack the key has none.
-type ConfigLine struct {
+type configLine struct {
 	Key        string
 	Base, Test []string
 }
@@ -26,7 +26,7 @@ var firstConfigKeys = []string{"goos", "goarch", "pkg", "cpu"}
 // "go") of base and test: every Env key but those format/gobench derives
 // (gomaxprocs from the name's suffix, derivedEnv's, the "unit:"
 // metadata of Unit lines).
-func configLines(base, test []*table.Series) []ConfigLine {
+func configLines(base, test []*table.Series) []configLine {
 	vals := map[string]*[2][]string{}
 	for side, ss := range [2][]*table.Series{base, test} {
 		for _, s := range ss {
@@ -46,13 +46,13 @@ func configLines(base, test []*table.Series) []ConfigLine {
 			}
 		}
 	}
-	out := make([]ConfigLine, 0, len(vals))
+	out := make([]configLine, 0, len(vals))
 	for k, v := range vals {
 		slices.Sort(v[0])
 		slices.Sort(v[1])
-		out = append(out, ConfigLine{Key: k, Base: v[0], Test: v[1]})
+		out = append(out, configLine{Key: k, Base: v[0], Test: v[1]})
 	}
-	slices.SortFunc(out, func(a, b ConfigLine) int { return compareConfigKeys(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b configLine) int { return compareConfigKeys(a.Key, b.Key) })
 	return out
 }
 
@@ -71,10 +71,10 @@ func compareConfigKeys(a, b string) int {
 
 // mergeConfig is the union of the configuration of parts of one run
 // (Merge): per key, the values of each side.
-func mergeConfig(a, b []ConfigLine) []ConfigLine {
+func mergeConfig(a, b []configLine) []configLine {
 	out := slices.Clone(a)
 	for _, l := range b {
-		i := slices.IndexFunc(out, func(o ConfigLine) bool { return o.Key == l.Key })
+		i := slices.IndexFunc(out, func(o configLine) bool { return o.Key == l.Key })
 		if i < 0 {
 			out = append(out, l)
 			continue
@@ -83,7 +83,7 @@ func mergeConfig(a, b []ConfigLine) []ConfigLine {
 		o.Base = union(o.Base, l.Base)
 		o.Test = union(o.Test, l.Test)
 	}
-	slices.SortFunc(out, func(a, b ConfigLine) int { return compareConfigKeys(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b configLine) int { return compareConfigKeys(a.Key, b.Key) })
 	return out
 }
 
@@ -102,7 +102,7 @@ func union(a, b []string) []string {
 // shared by its inputs ("cpu: Apple M4"); when the sides differ it names
 // each side's value ("cpu: Intel(R) Core(TM) i5 (base), Apple M4 (test)"),
 // and a side whose runs disagree shows how many values it has.
-func (l ConfigLine) text() string {
+func (l configLine) text() string {
 	side := func(vs []string) string {
 		switch len(vs) {
 		case 0:

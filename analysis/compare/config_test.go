@@ -36,22 +36,24 @@ func TestConfigLinesInTheHeader(t *testing.T) {
 		return tab
 	}
 	base, test := read("old", "Intel(R) Core(TM) i5-4570 CPU @ 3.20GHz"), read("new", "Apple M4")
-	reps, err := RunSides(Side{Label: "old", Table: base}, Side{Label: "new", Table: test}, DefaultOptions)
+	opt := DefaultOptions
+	opt.Base, opt.Test = Side{Label: "old", Table: base}, Side{Label: "new", Table: test}
+	rep, err := Run(base, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ConfigLine{
+	want := []configLine{
 		{"goos", []string{"linux"}, []string{"linux"}},
 		{"goarch", []string{"amd64"}, []string{"amd64"}},
 		{"pkg", []string{"example.com/p"}, []string{"example.com/p"}},
 		{"cpu", []string{"Intel(R) Core(TM) i5-4570 CPU @ 3.20GHz"}, []string{"Apple M4"}},
 		{"note", []string{"quiet machine"}, []string{"quiet machine"}},
 	}
-	if !reflect.DeepEqual(reps[0].Config, want) {
-		t.Errorf("config %q, want %q", reps[0].Config, want)
+	if !reflect.DeepEqual(rep.metrics[0].Config, want) {
+		t.Errorf("config %q, want %q", rep.metrics[0].Config, want)
 	}
 	var b strings.Builder
-	if err := reps.WriteText(&b); err != nil {
+	if err := rep.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	const header = "base: old\ntest: new\ngoos: linux\ngoarch: amd64\npkg: example.com/p\n" +
@@ -63,23 +65,29 @@ func TestConfigLinesInTheHeader(t *testing.T) {
 	// shard has.
 	var halves []*Report
 	for shard := range 2 {
-		part, err := RunSides(Side{Label: "old", Table: base, Select: Selector{Shard: shard, Shards: 2}},
-			Side{Label: "new", Table: test, Select: Selector{Shard: shard, Shards: 2}}, DefaultOptions)
+		o := opt
+		o.Part = true
+		o.Base.Select, o.Test.Select = Selector{Shard: shard, Shards: 2}, Selector{Shard: shard, Shards: 2}
+		part, err := Run(base, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		halves = append(halves, part[0])
+		halves = append(halves, part)
 	}
-	halves[1].Config = append(halves[1].Config, ConfigLine{"pkg", []string{"example.com/q"}, nil})
+	h := halves[1]
+	if len(h.metrics) == 0 { // both benchmarks in shard 0
+		h = halves[0]
+	}
+	h.metrics[0].Config = append(h.metrics[0].Config, configLine{"pkg", []string{"example.com/q"}, nil})
 	merged, err := Merge(halves)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want[2].Base = []string{"example.com/p", "example.com/q"}
-	if !reflect.DeepEqual(merged.Config, want) {
-		t.Errorf("merged config %q, want %q", merged.Config, want)
+	if !reflect.DeepEqual(merged.metrics[0].Config, want) {
+		t.Errorf("merged config %q, want %q", merged.metrics[0].Config, want)
 	}
-	if got := merged.Config[2].text(); got != "pkg: 2 values (base), example.com/p (test)" {
+	if got := merged.metrics[0].Config[2].text(); got != "pkg: 2 values (base), example.com/p (test)" {
 		t.Errorf("pkg line %q", got)
 	}
 }

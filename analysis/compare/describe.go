@@ -30,7 +30,7 @@ type description struct {
 	units      [5]int
 	// err says why the benchmark could not be described.
 	err error
-	// pos and procs are as for Result.
+	// pos and procs are as for Row.
 	pos   position
 	procs string
 }
@@ -85,7 +85,7 @@ func describeSet(set runSet, opt Options) (*setReport, error) {
 	pool := workspacePool()
 	rep.benchmarks, _ = workpool.Map(len(groups), opt.Workers, func(i int) (description, error) {
 		g := &groups[i]
-		d := description{Name: g.Name, runs: g.Runs, pos: firstPos(g.series, nil, 0), procs: procs(g.series)}
+		d := description{Name: g.Name, runs: keys(g.Base), pos: firstPos(g.Base, nil, 0), procs: procs(g.Base)}
 		ws := pool.Get().(*stats.Workspace)
 		d.err = describeRuns(&d, runsOf(series, g.Name, key), set.Pair, &opt, ws)
 		pool.Put(ws)

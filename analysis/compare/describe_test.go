@@ -79,7 +79,7 @@ func TestTextWithinWidth(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := rep.WriteText(&b); err != nil {
+	if err := reportOf(rep).WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

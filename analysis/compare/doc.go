@@ -11,13 +11,13 @@
 //
 // Run(t, opt) is the package's entry point, the shape of every
 // analyzer: opt says what to do with the table (Options.Base and
-// Options.Test, the A/A test, benchstat's Row and Col), and the Analysis it
-// returns prints itself (WriteText) and gives its data table (Frame).
-// MergeAnalyses merges Run's answers on the parts of an input split by
-// benchmark name (Options.Part) into the unsplit answer. Inputs sets the
-// sides the way a command line names them. RunSides compares two sides per
-// metric and Merge merges one metric's reports of parts: the A/B core,
-// which analysis/trim calls for consecutive versions.
+// Options.Test, the A/A test, benchstat's Row and Col), and the Report it
+// returns prints itself (WriteText) and gives its data table (Frame); an
+// A/B comparison's Report holds its Rows, one per metric and benchmark.
+// Merge merges Run's reports on the parts of an input split by benchmark
+// name (Options.Part) into the unsplit report. Inputs sets the sides the
+// way a command line names them: two tables (the files of each side) or
+// label selectors on one.
 //
 // # Statistics
 //
@@ -42,7 +42,7 @@
 //     MinEffect turns smaller changes into "no change"; the change rate
 //     is the verdict's change as a signed fraction.
 //
-// Reports keep their results sorted by name; the text and the data
+// Reports keep their rows sorted by name; the text and the data
 // tables show them in input order (the order benchstat prints rows in:
 // first appearance, the base's files first), by the runs' input
 // positions (table.Series.First), which are those of the whole input also
@@ -56,9 +56,9 @@
 //
 // Secondary metrics (B/op, allocs/op, MB/s, custom units, JMH
 // gc.alloc.rate.norm: the table's metric column) are compared the same way
-// on their recorded values, one Report per metric; their verdicts read
-// "higher" and "lower". Reports holds them, the primary metric first, and
-// writes them as benchstat does: one table per metric.
+// on their recorded values, the rows of each metric after the primary
+// metric's; their verdicts read "higher" and "lower". The text shows them
+// as benchstat does: one table per metric.
 //
 // Options.Row and Options.Col are benchstat's -row and -col projections:
 // rows named by .fullname, .name, /KEY or the run label (.file, .config),

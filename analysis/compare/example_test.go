@@ -16,7 +16,7 @@ import (
 // hierarchical-bootstrap CI (runs as forks) and a verdict. With two runs of
 // two iterations per pair the intervals are wide; the duet analysis
 // (analysis/duet) pairs the iterations instead.
-func ExampleRunSides() {
+func ExampleRun() {
 	fixture := "../duet/testdata/fixtures/chi-square_duet_seqn_2runs_2022-05-15.csv"
 	t, _, _, err := ingest.ReadFiles([]string{fixture}, ingest.ReadOptions{Formats: all.Formats()})
 	if err != nil {
@@ -27,15 +27,14 @@ func ExampleRunSides() {
 	opt.Bootstrap.Resamples = 2000
 	opt.Metrics = []string{"primary"}
 	opt.DiscardWarmup = 2 // of 4 iterations per run, as the duet warm-up rule
-	base := compare.Side{Label: "A", Table: t, Select: compare.Selector{Pair: "A"}}
-	test := compare.Side{Label: "B", Table: t, Select: compare.Selector{Pair: "B"}}
-	reps, err := compare.RunSides(base, test, opt)
+	opt.Base = compare.Side{Label: "A", Select: compare.Selector{Pair: "A"}}
+	opt.Test = compare.Side{Label: "B", Select: compare.Selector{Pair: "B"}}
+	rep, err := compare.Run(t, opt)
 	if err != nil {
 		panic(err)
 	}
-	for _, r := range reps[0].Results {
-		c := r.Comparison
-		fmt.Printf("%s (%s): B/A %.3f [%.3f, %.3f], %s\n", r.Name.Benchmark, r.Name.Mode, c.Ratio.Estimate, c.Ratio.Lower, c.Ratio.Upper, c.Verdict)
+	for _, r := range rep.Rows {
+		fmt.Printf("%s (%s): B/A %.3f [%.3f, %.3f], %s\n", r.Benchmark, r.Mode, r.Ratio.Estimate, r.Ratio.Lower, r.Ratio.Upper, r.Verdict)
 	}
 	// Output:
 	// chi-square (duet): B/A 0.911 [0.698, 1.305], no change

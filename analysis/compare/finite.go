@@ -10,9 +10,9 @@ import (
 // finiteErr says which statistic of c is not finite, or nil: a mean whose
 // sum overflowed float64 although every value was finite, or a ratio (and
 // the change and change rate from it) over a base mean of 0 or near it. A
-// comparison with such a statistic is a Result.Err, never a reported
+// comparison with such a statistic is a Row.Err, never a reported
 // outcome.
-func (c *Comparison) finiteErr() error {
+func (c *Row) finiteErr() error {
 	const overflow, ratio = "the values overflow float64", "a base mean of 0 or near it, or values that overflow float64"
 	for _, q := range []struct {
 		name, why string

@@ -51,7 +51,7 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 		t.Errorf("Ok: %v, change %v %%, want +10 %%", ok.Err, ok.Verdict.Percent)
 	}
 	var out bytes.Buffer
-	Reports{rep}.WriteText(&out)
+	reportOf(rep).WriteText(&out)
 	if text := out.String(); strings.Contains(text, "Inf") || strings.Contains(text, "NaN") || !strings.Contains(text, "Huge: test: values up to 1.63e+308 overflow float64 in a sum of up to 64 of them") {
 		t.Errorf("text:\n%s", text)
 	}
@@ -81,7 +81,7 @@ func TestOverflowIsAFailureNotAResult(t *testing.T) {
 // TestComparisonFiniteErr names the first statistic that is not finite.
 func TestComparisonFiniteErr(t *testing.T) {
 	one := estimate.Interval{Estimate: 1, Lower: 0.9, Upper: 1.1}
-	c := Comparison{Base: SideStats{Mean: one}, Test: SideStats{Mean: one}, Ratio: one, P: 0.5}
+	c := Row{Base: SideStats{Mean: one}, Test: SideStats{Mean: one}, Ratio: one, P: 0.5}
 	if err := c.finiteErr(); err != nil {
 		t.Fatalf("finite comparison: %v", err)
 	}

@@ -98,7 +98,7 @@ func testOptions(resamples int) Options {
 
 // resultFor returns the result of benchmark name (any params and mode) or
 // fails the test.
-func resultFor(t *testing.T, rep *Report, benchmark, params string) *Result {
+func resultFor(t *testing.T, rep *metricRows, benchmark, params string) *Row {
 	t.Helper()
 	for i := range rep.Results {
 		if r := &rep.Results[i]; r.Benchmark == benchmark && r.Params == params {
@@ -121,4 +121,11 @@ func aaTestOptions(resamples, repeats int) Options {
 	o := aaOptions()
 	o.Bootstrap.Resamples, o.Repeats = resamples, repeats
 	return o
+}
+
+// reportOf is the A/B Report of one metric's comparison (compareSets).
+func reportOf(g *metricRows) *Report {
+	r := &Report{Options: g.Options, Base: g.Base, Test: g.Test}
+	r.add(g)
+	return r
 }

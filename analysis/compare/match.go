@@ -170,26 +170,12 @@ type pairing struct {
 	Base, Test []*table.Series
 }
 
-// UnmatchedBenchmark is a benchmark present in only one set.
-type UnmatchedBenchmark struct {
-	Name
-	// Side is "base" or "test": the set that has it.
-	Side string
-	// Runs are the keys of its runs in that set.
-	Runs []table.Key
-	// pos and procs are as for Result; series are the runs (until
-	// compareSets has read them).
-	pos    position
-	procs  string
-	series []*table.Series
-}
-
 // matchBy pairs the runs of base and test by the row names key gives
 // (nameOf, or Options.rowKey): runs of one side with the same row name are
 // pooled. Pairings and unmatched benchmarks are sorted by name (unmatched
 // base ones first for equal names, which cannot happen). Neither input is
 // modified.
-func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []UnmatchedBenchmark) {
+func matchBy(base, test []*table.Series, key keyFunc) (pairs, unmatched []pairing) {
 	byName := map[Name]*pairing{}
 	var names []Name
 	get := func(n Name) *pairing {
@@ -210,16 +196,10 @@ func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []UnmatchedBen
 		p.Test = append(p.Test, s)
 	}
 	sort.Slice(names, func(i, j int) bool { return names[i].less(names[j]) })
-	var pairs []pairing
-	var unmatched []UnmatchedBenchmark
 	for _, n := range names {
-		p := byName[n]
-		switch {
-		case len(p.Test) == 0:
-			unmatched = append(unmatched, UnmatchedBenchmark{Name: n, Side: "base", Runs: keys(p.Base), series: p.Base})
-		case len(p.Base) == 0:
-			unmatched = append(unmatched, UnmatchedBenchmark{Name: n, Side: "test", Runs: keys(p.Test), series: p.Test})
-		default:
+		if p := byName[n]; len(p.Base) == 0 || len(p.Test) == 0 {
+			unmatched = append(unmatched, *p)
+		} else {
 			pairs = append(pairs, *p)
 		}
 	}
@@ -227,6 +207,9 @@ func matchBy(base, test []*table.Series, key keyFunc) ([]pairing, []UnmatchedBen
 }
 
 func keys(ss []*table.Series) []table.Key {
+	if len(ss) == 0 {
+		return nil
+	}
 	out := make([]table.Key, len(ss))
 	for i, s := range ss {
 		out[i] = s.Key

@@ -20,7 +20,7 @@ func valuesAsTimes(ss []*table.Series) []*table.Series {
 // isTime reports whether the report compares times per operation (the
 // primary metric), whose changes read "slower" and "faster"; other metrics
 // read "higher" and "lower".
-func (r *Report) isTime() bool { return r.Metric == "" || r.Metric == table.Primary }
+func (r *metricRows) isTime() bool { return r.Metric == "" || r.Metric == table.Primary }
 
 // verdictText is a verdict as a report words it: "no change",
 // "+4.2 % slower" / "-3.1 % faster" for times (time true), "+4.2 % higher"
@@ -35,7 +35,3 @@ func verdictText(v Verdict, time bool) string {
 	}
 	return formatPercent(v.Percent) + " " + word
 }
-
-// Reports holds the comparisons of every metric two sets share, the
-// primary metric (times) first: what benchstat prints as one table per unit.
-type Reports []*Report

@@ -47,14 +47,14 @@ func TestCompareSecondaryMetric(t *testing.T) {
 	// Means 100 and 200 exactly: the ratio's estimate is 2.
 	if alloc.Err != nil || alloc.Ratio.Estimate != 2 || alloc.Base.Mean.Estimate != 100 || alloc.Verdict.Change != Slower ||
 		verdictText(alloc.Verdict, rep.isTime()) != "+100.0 % higher" {
-		t.Errorf("Alloc: %+v, verdict %q", alloc.Comparison, verdictText(alloc.Verdict, rep.isTime()))
+		t.Errorf("Alloc: %+v, verdict %q", *alloc, verdictText(alloc.Verdict, rep.isTime()))
 	}
 	same := resultFor(t, rep, "Same", "")
 	if same.Err != nil || same.Ratio.Lower != 1 || same.Ratio.Upper != 1 || same.P != 1 || same.Verdict.Change != NoChange || same.Base.Mean.Estimate != 64 {
-		t.Errorf("Same: %+v", same.Comparison)
+		t.Errorf("Same: %+v", *same)
 	}
 	if zero := resultFor(t, rep, "Zero", ""); zero.Err != nil || zero.P != 1 || zero.Verdict.Change != NoChange {
-		t.Errorf("Zero: %+v, %v", zero.Comparison, zero.Err)
+		t.Errorf("Zero: %+v, %v", *zero, zero.Err)
 	}
 	if zb := resultFor(t, rep, "ZeroBase", ""); !errors.Is(zb.Err, errBaseZero) {
 		t.Errorf("ZeroBase: err %v, want errBaseZero", zb.Err)
@@ -63,7 +63,7 @@ func TestCompareSecondaryMetric(t *testing.T) {
 		t.Errorf("headline %q", h)
 	}
 	var b strings.Builder
-	if err := (Reports{rep}).WriteText(&b); err != nil {
+	if err := reportOf(rep).WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"base B/op", "all equal", "higher", "every base value is 0"} {

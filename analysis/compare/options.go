@@ -8,7 +8,7 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// Options configures Compare.
+// Options configures Run.
 type Options struct {
 	// Bootstrap holds the resamples, the confidence level of every interval
 	// and the invocation samples per iteration (pa's -is: 0 iteration means,
@@ -89,7 +89,7 @@ type Options struct {
 	// (every run of a name, on every side, in one part: the chunks of
 	// tablefile.NameGroupOf): the checks on the whole input (a filter that
 	// keeps nothing, a selector that matches no run, a wanted metric no
-	// part holds) are left to MergeAnalyses.
+	// part holds) are left to Merge.
 	Part bool
 }
 

@@ -32,7 +32,7 @@ func textRows(out string) []string {
 }
 
 // frameColumn is the column name of a's data table, from its CSV.
-func frameColumn(t *testing.T, a *Analysis, name string) []string {
+func frameColumn(t *testing.T, a *Report, name string) []string {
 	t.Helper()
 	rows, err := csv.NewReader(strings.NewReader(csvOf(t, a))).ReadAll()
 	if err != nil {

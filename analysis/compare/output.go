@@ -24,10 +24,10 @@ type comparisonColumns struct {
 	excludesOne, pBelowAlpha            []bool
 }
 
-func (cc *comparisonColumns) add(c *Comparison, err error, alpha float64, time bool) {
+func (cc *comparisonColumns) add(c *Row, err error, alpha float64, time bool) {
 	if err != nil {
 		nan := math.NaN()
-		c = &Comparison{Base: SideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()},
+		c = &Row{Base: SideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()},
 			Test: SideStats{Mean: nanInterval(), Median: nan, MedianCI: nanInterval()}, Ratio: nanInterval(),
 			ChangeRate: nan, U: nan, P: nan, CliffsDelta: nan}
 	}
@@ -181,39 +181,30 @@ func (o *Options) addSettings(f *reports.Frame, n int) {
 //
 // Numbers that do not exist (unmatched, failed) are empty in CSV and null
 // in Arrow and Parquet.
-func (rs Reports) frame() *reports.Frame {
+func (r *Report) frame() *reports.Frame {
 	var bench, params, mode, metric, unit, status, baseRuns, testRuns, baseLabel, testLabel []string
 	var cc comparisonColumns
-	for _, r := range rs {
-		order, unmatched := r.inputOrder(), r.unmatchedOrder()
+	for _, g := range r.byMetric() {
+		order, unmatched := g.inputOrder(), g.unmatchedOrder()
 		for len(order) > 0 || len(unmatched) > 0 {
-			if len(unmatched) > 0 && (len(order) == 0 || r.Unmatched[unmatched[0]].pos.less(r.Results[order[0]].pos)) {
-				u := &r.Unmatched[unmatched[0]]
-				unmatched = unmatched[1:]
-				bench, params, mode = append(bench, u.Benchmark), append(params, u.Params), append(mode, u.Mode)
-				b, t := runsString(u.Runs, r.Options.Row), ""
-				if u.Side == "test" {
-					b, t = t, b
+			var res *Row
+			st, err := "compared", error(nil)
+			if len(unmatched) > 0 && (len(order) == 0 || g.Unmatched[unmatched[0]].pos.less(g.Results[order[0]].pos)) {
+				res, unmatched = &g.Unmatched[unmatched[0]], unmatched[1:]
+				st = "only in " + res.only()
+				err = errors.New(st)
+			} else {
+				res, order = &g.Results[order[0]], order[1:]
+				if err = res.Err; err != nil {
+					st = "failed"
 				}
-				baseRuns, testRuns = append(baseRuns, b), append(testRuns, t)
-				status = append(status, "only in "+u.Side)
-				cc.add(nil, errors.New("only in "+u.Side), r.Options.Alpha, r.isTime())
-				continue
 			}
-			res := &r.Results[order[0]]
-			order = order[1:]
 			bench, params, mode = append(bench, res.Benchmark), append(params, res.Params), append(mode, res.Mode)
 			baseRuns, testRuns = append(baseRuns, runsString(res.BaseRuns, r.Options.Row)), append(testRuns, runsString(res.TestRuns, r.Options.Row))
-			st := "compared"
-			if res.Err != nil {
-				st = "failed"
-			}
+			metric, unit = append(metric, g.Metric), append(unit, g.Unit)
+			baseLabel, testLabel = append(baseLabel, g.Base), append(testLabel, g.Test)
 			status = append(status, st)
-			cc.add(&res.Comparison, res.Err, r.Options.Alpha, r.isTime())
-		}
-		for len(metric) < len(bench) {
-			metric, unit = append(metric, r.Metric), append(unit, r.Unit)
-			baseLabel, testLabel = append(baseLabel, r.Base), append(testLabel, r.Test)
+			cc.add(res, err, r.Options.Alpha, g.isTime())
 		}
 	}
 	n := len(bench)
@@ -229,8 +220,8 @@ func (rs Reports) frame() *reports.Frame {
 	f.String("base_runs", baseRuns)
 	f.String("test_runs", testRuns)
 	cc.addTo(f, "base", "test")
-	if len(rs) > 0 {
-		rs[0].Options.addSettings(f, n)
+	if len(r.metrics) > 0 {
+		r.Options.addSettings(f, n)
 	}
 	return f
 }
@@ -252,7 +243,7 @@ func runsString(ks []table.Key, row string) string {
 // frame is the A/A test's data table, one row per comparison (run and
 // split). Columns: project, version, benchmark, params, mode, split (the
 // level), repeat, units_a, units_b, then the comparison columns of the A/B
-// table (Reports.frame) with "a" for base and "b" for test (a_iterations,
+// table (Report.frame) with "a" for base and "b" for test (a_iterations,
 // a_mean_ns, …, ratio is B/A), then the settings. Skipped runs are not
 // rows; see aaReport.skipped.
 func (r *aaReport) frame() *reports.Frame {
@@ -265,7 +256,7 @@ func (r *aaReport) frame() *reports.Frame {
 		bench, params, mode = append(bench, res.key.Benchmark), append(params, res.key.Params), append(mode, res.key.Mode)
 		repeat = append(repeat, int64(res.repeat))
 		ua, ub = append(ua, int64(res.unitsA)), append(ub, int64(res.unitsB))
-		cc.add(&res.Comparison, res.err, r.options.Alpha, true)
+		cc.add(&res.Row, res.err, r.options.Alpha, true)
 	}
 	n := len(bench)
 	f := &reports.Frame{}

@@ -20,7 +20,7 @@ import (
 )
 
 // smallReport compares B (matched), A (only in base) and a failing D.
-func smallReport(t *testing.T) *Report {
+func smallReport(t *testing.T) *metricRows {
 	t.Helper()
 	base := []*table.Series{handSeries("A", "v1", []float64{1, 2}), handSeries("B", "v1", []float64{10, 11, 12}, []float64{11, 12}),
 		handSeries("D", "v1", []float64{1, 2})}
@@ -230,4 +230,4 @@ func TestWriteFileSettings(t *testing.T) {
 }
 
 // writeReport writes an A/B report's data table (frame) to path.
-func writeReport(rep *Report, path string) error { return Reports{rep}.frame().WriteFile(path) }
+func writeReport(rep *metricRows, path string) error { return reportOf(rep).frame().WriteFile(path) }

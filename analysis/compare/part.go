@@ -8,22 +8,18 @@ import (
 	"github.com/benchtrim/benchtrim/table"
 )
 
-// part is Run's work on one part of an input split by benchmark name
-// (every run of a benchmark name, on both sides, in one part: the chunks
-// of a spooled input, tablefile.NameGroupOf), for MergeAnalyses.
+// part is the bookkeeping of Run on one part of an input split by
+// benchmark name (every run of a benchmark name, on both sides, in one
+// part: the chunks of a spooled input, tablefile.NameGroupOf), for
+// Merge's checks on the whole input.
 type part struct {
 	// Metrics are the metrics the part's tables hold (Metrics with no
 	// wanted list).
 	Metrics []string
-	// Reports holds compareSets' report for every metric of opt.Metrics
-	// (all of Metrics when empty) of which the part keeps a run, secondary
-	// metrics with no pair included: whether RunSides keeps them depends on
-	// every part.
-	Reports map[string]*Report
 	// BaseKeys and TestKeys are the primary metric's runs the sides'
-	// selectors match (the set RunSides' filter check reads); BaseAll and
-	// TestAll every primary run of each side's table (checkSides' label
-	// hint).
+	// selectors match (the set compareSides' filter check reads); BaseAll
+	// and TestAll every primary run of each side's table (checkSides'
+	// label hint).
 	BaseKeys, TestKeys, BaseAll, TestAll []table.Key
 	// Described holds, for describePart, describeSet's report per metric.
 	Described map[string]*setReport
@@ -47,56 +43,113 @@ func (p *part) wanted(want []string) []string {
 	return out
 }
 
-// runPart runs the comparison of RunSides on base and test, the sides of one
-// part of a split input, for mergeParts: no check that the filter keeps
-// a benchmark or that a selector matches a run (mergeParts makes them on
-// the whole), and no metric skipped. Every result is a function of its
-// benchmark's runs and of the stream (Seed, benchmark name), so the parts'
-// results are the unsplit run's.
-func runPart(base, test Side, opt Options) (*part, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	p := &part{Reports: map[string]*Report{}}
+// comparePart adds to r the comparison of compareSides on base and
+// test, the sides of one part of a split input, with the bookkeeping for
+// Merge (r.part): no check that the filter keeps a benchmark or that a
+// selector matches a run (Merge makes them on the whole), and every
+// metric of opt.Metrics (all the part holds when empty) of which the
+// part keeps a run, secondary metrics with no pair included: whether
+// compareSides keeps them depends on every part.
+func (r *Report) comparePart(base, test Side, opt Options) error {
+	p := &part{sameTable: base.Table == test.Table}
 	var err error
 	if p.Metrics, err = wantedMetrics(nil, base.Table, test.Table); err != nil {
-		return nil, err
+		return err
 	}
-	for _, s := range base.set(table.Primary, nil).Series {
-		p.BaseKeys = append(p.BaseKeys, s.Key)
+	// Collect's zero Filter is the primary metric (Side.set).
+	all := base.Table.Collect(table.Filter{})
+	p.BaseAll, p.BaseKeys = keys(all), keys(newSet("", all, base.Select).Series)
+	if !p.sameTable {
+		all = test.Table.Collect(table.Filter{})
 	}
-	for _, s := range test.set(table.Primary, nil).Series {
-		p.TestKeys = append(p.TestKeys, s.Key)
-	}
-	for _, s := range base.Table.Collect(table.Filter{}) {
-		p.BaseAll = append(p.BaseAll, s.Key)
-	}
-	for _, s := range test.Table.Collect(table.Filter{}) {
-		p.TestAll = append(p.TestAll, s.Key)
-	}
+	p.TestAll, p.TestKeys = keys(all), keys(newSet("", all, test.Select).Series)
 	for _, m := range p.wanted(opt.Metrics) {
 		bs, ts := sidesOf(base, test, m, opt.Filter)
-		r, err := compareSets(bs, ts, opt)
+		g, err := compareSets(bs, ts, opt)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(r.Results) == 0 && len(r.Unmatched) == 0 {
-			continue // nothing of m kept here (its Metric would read primary)
+		if len(g.Results) > 0 || len(g.Unmatched) > 0 { // else nothing of m kept here
+			r.add(g)
 		}
-		p.Reports[m] = r
 	}
-	return p, nil
+	r.part = p
+	return nil
 }
 
-// mergeParts returns what RunSides gives on the union of the parts of one
-// split input (runPart on each, the same sides' labels and selectors, and
-// opt): RunSides' errors on the whole (a filter that keeps no benchmark, a
-// wanted metric no part holds, a side selector matching no run), and per
-// metric of RunSides' list the parts' reports merged (Merge), without the
-// secondary metrics that no part pairs. sameTable says both sides read
-// one table (label selection), where equal selectors are an error.
-func mergeParts(parts []*part, base, test Selector, sameTable bool, opt Options) (Reports, error) {
-	if sameTable && base == test {
+// mergeRows sets out to the A/B comparison of the parts of one split
+// input: per metric the parts' rows sorted by name (as matchBy sorts
+// them) and their configuration lines merged, without the secondary
+// metrics that no part pairs; a benchmark in two parts is an error. With
+// whole, the parts carry Run's bookkeeping (comparePart) and mergeRows
+// makes the checks of Run on the whole (a filter that keeps no
+// benchmark, a wanted metric no part holds, a side selector matching no
+// run) and takes the metrics in Run's order; else in the parts' order.
+func (out *Report) mergeRows(parts []*Report, whole bool) error {
+	var metrics []string
+	if whole {
+		ps := make([]*part, len(parts))
+		for i, p := range parts {
+			ps[i] = p.part
+		}
+		var err error
+		if metrics, err = checkParts(ps, out.Options); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range parts {
+			for _, x := range slices.Concat(p.Rows, p.Unmatched) {
+				if !slices.Contains(metrics, x.Metric) {
+					metrics = append(metrics, x.Metric)
+				}
+			}
+		}
+	}
+	for _, m := range metrics {
+		var g *metricRows
+		seen := map[Name]bool{}
+		for _, p := range parts {
+			for i, rows := range [][]Row{p.Rows, p.Unmatched} {
+				for _, x := range rows {
+					if x.Metric != m {
+						continue
+					}
+					if seen[x.Name] {
+						return fmt.Errorf("compare: benchmark %s is in two parts", fullName(x.Name))
+					}
+					seen[x.Name] = true
+					if g == nil {
+						g = &metricRows{Options: out.Options, Base: out.Base, Test: out.Test, Metric: m, Unit: x.Unit}
+					}
+					if i == 0 {
+						g.Results = append(g.Results, x)
+					} else {
+						g.Unmatched = append(g.Unmatched, x)
+					}
+				}
+			}
+			for _, h := range p.metrics {
+				if h.Metric == m && g != nil {
+					g.Config = mergeConfig(g.Config, h.Config)
+				}
+			}
+		}
+		if g == nil || m != table.Primary && len(g.Results) == 0 {
+			continue // nothing of m, or a secondary metric only one side has
+		}
+		sort.SliceStable(g.Results, func(i, j int) bool { return g.Results[i].Name.less(g.Results[j].Name) })
+		sort.SliceStable(g.Unmatched, func(i, j int) bool { return g.Unmatched[i].Name.less(g.Unmatched[j].Name) })
+		out.add(g)
+	}
+	return nil
+}
+
+// checkParts makes Run's checks of an A/B comparison on the whole input
+// from the bookkeeping of its parts, with the parts' options opt, and
+// returns the metrics to compare in Run's order (partsMetrics).
+func checkParts(parts []*part, opt Options) ([]string, error) {
+	base, test := opt.Base.Select, opt.Test.Select
+	if parts[0].sameTable && base == test {
 		return nil, fmt.Errorf("base and test select the same runs (%s)", base)
 	}
 	var ba, ta, bk, tk []table.Key
@@ -116,35 +169,11 @@ func mergeParts(parts []*part, base, test Selector, sameTable bool, opt Options)
 			return nil, fmt.Errorf("no runs match the %s selection (%s)%s", s.name, s.sel, labelsHint(seriesOf(s.all)))
 		}
 	}
-	// RunSides' filter check on the primary metric.
+	// compareSides' filter check on the primary metric.
 	if _, err := opt.Filter.keep(append(seriesOf(bk), seriesOf(tk)...)); err != nil {
 		return nil, err
 	}
-	metrics, err := partsMetrics(parts, opt.Metrics)
-	if err != nil {
-		return nil, err
-	}
-	var reps Reports
-	for _, m := range metrics {
-		var rs []*Report
-		for _, p := range parts {
-			if r := p.Reports[m]; r != nil {
-				rs = append(rs, r)
-			}
-		}
-		if len(rs) == 0 {
-			continue
-		}
-		r, err := Merge(rs)
-		if err != nil {
-			return nil, err
-		}
-		if m != table.Primary && len(r.Results) == 0 {
-			continue // a secondary metric only one side has
-		}
-		reps = append(reps, r)
-	}
-	return reps, nil
+	return partsMetrics(parts, opt.Metrics)
 }
 
 // partsMetrics is Metrics over the parts' tables: want, or when empty

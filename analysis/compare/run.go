@@ -57,24 +57,19 @@ func checkSides(base, test Side) error {
 	return nil
 }
 
-// RunSides is the A/B comparison of two sides (Run's core, and what
-// analysis/trim calls for consecutive versions): test against
+// compareSides adds to r the A/B comparison of two sides: test against
 // base for the primary metric (times per operation, see compareSets) and
 // every secondary metric of opt.Metrics (nil: all the input holds) that
-// both sides have, one Report per metric, on the benchmarks opt.Filter
-// keeps.
-func RunSides(base, test Side, opt Options) (Reports, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
+// both sides have, on the benchmarks opt.Filter keeps.
+func (r *Report) compareSides(base, test Side, opt Options) error {
 	// The primary metric decides whether the filter matched anything.
 	bp, tp := base.set(table.Primary, nil), test.set(table.Primary, nil)
 	if _, err := opt.Filter.keep(append(append([]*table.Series(nil), bp.Series...), tp.Series...)); err != nil {
-		return nil, err
+		return err
 	}
 	metrics, err := wantedMetrics(opt.Metrics, base.Table, test.Table)
 	if err != nil {
-		return nil, fmt.Errorf("metrics %w", err)
+		return fmt.Errorf("metrics %w", err)
 	}
 	var sets [][2]runSet
 	total := 0
@@ -88,15 +83,14 @@ func RunSides(base, test Side, opt Options) (Reports, error) {
 		total += len(pairs)
 	}
 	opt.Progress = overall(opt.Progress, total)
-	var reps Reports
 	for _, st := range sets {
-		rep, err := compareSets(st[0], st[1], opt)
+		g, err := compareSets(st[0], st[1], opt)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		reps = append(reps, rep)
+		r.add(g)
 	}
-	return reps, nil
+	return nil
 }
 
 // describe summarises one side without comparing (describeSet), per metric

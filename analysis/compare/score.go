@@ -109,7 +109,7 @@ func (su scoreUnit) ratio(r estimate.Interval) estimate.Interval {
 // scores' (benchstat's on the scores), and for an even count the mean of
 // the two middle scores, not of the two middle times. Then the verdict is
 // decided again on them.
-func (su scoreUnit) scoreMedians(c *Comparison, base, test []float64, opt *Options) {
+func (su scoreUnit) scoreMedians(c *Row, base, test []float64, opt *Options) {
 	for _, side := range []struct {
 		s *SideStats
 		x []float64

@@ -25,10 +25,10 @@ func thrptSeries(version string, scores ...float64) *table.Series {
 }
 
 // flatText is WriteText's output with runs of spaces as one.
-func flatText(t *testing.T, rep *Report) string {
+func flatText(t *testing.T, rep *metricRows) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := rep.WriteText(&b); err != nil {
+	if err := reportOf(rep).WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	var lines []string

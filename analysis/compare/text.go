@@ -74,7 +74,7 @@ func (o *Options) unchangedWhy(ci string) string {
 // benchmarks not compared and unmatched. Secondary metrics start with the
 // metric and say higher and lower. Parts in parentheses are dropped (the
 // CI note first) when the line would be wider than width.
-func (r *Report) headline() string {
+func (r *metricRows) headline() string {
 	s := r.summary()
 	up, down := "slower", "faster"
 	if !r.isTime() {
@@ -156,11 +156,8 @@ func (r *Report) headline() string {
 	return build(0) // wider than width only with a very long metric name
 }
 
-// WriteText writes the report as Reports{r}.WriteText does.
-func (r *Report) WriteText(w io.Writer) error { return Reports{r}.WriteText(w) }
-
-// WriteText writes the reports for people, within width columns: the
-// headline of the first report (the one-line answer), the two sets, the
+// writeAB writes the A/B report for people, within width columns: the
+// headline of the first metric (the one-line answer), the two sets, the
 // method, then per metric a benchstat-like table (the primary metric
 // first, each secondary metric in its own section with its headline): per
 // benchmark the base and test mean ± the half-width of its interval, the
@@ -168,7 +165,8 @@ func (r *Report) WriteText(w io.Writer) error { return Reports{r}.WriteText(w) }
 // iteration counts and the verdict, then a geomean row. Then the
 // benchmarks that could not be compared, the unmatched ones (the first
 // listNames of each side and a count), notes and a summary line.
-func (rs Reports) WriteText(w io.Writer) error {
+func (a *Report) writeAB(w io.Writer) error {
+	rs := a.byMetric()
 	if len(rs) == 0 {
 		return writeString(w, "nothing compared\n")
 	}
@@ -249,7 +247,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 	for _, side := range []string{"base", "test"} {
 		var names []string
 		for _, i := range r.unmatchedOrder() {
-			if u := &r.Unmatched[i]; u.Side == side {
+			if u := &r.Unmatched[i]; u.only() == side {
 				names = append(names, lb.label(nameKey(u.Name), u.procs))
 			}
 		}
@@ -330,7 +328,7 @@ func (rs Reports) WriteText(w io.Writer) error {
 // the header names the unit when every row has it, else each cell does.
 // A throughput's Δ is the score's change, 1/(1 + Δ) − 1 of the time's,
 // and its interval's bounds swap.
-func (r *Report) table(lb labeler) (*textTable, []string) {
+func (r *metricRows) table(lb labeler) (*textTable, []string) {
 	ci := confidenceLabel(r.Options.Bootstrap.Confidence) + " CI"
 	unit, format := "time/op", formatNs
 	if !r.isTime() {
@@ -344,7 +342,7 @@ func (r *Report) table(lb labeler) (*textTable, []string) {
 		unit = ""
 	}
 	// show formats a time (ns per operation) of a row as its text shows it.
-	show := func(res *Result, ns float64) string {
+	show := func(res *Row, ns float64) string {
 		if res.score.unit == "" {
 			return format(ns)
 		}
@@ -424,10 +422,10 @@ func (r *Report) table(lb labeler) (*textTable, []string) {
 		parts[4], marks = append(parts[4], formatP(res.P)), append(marks, mark(res.UWarning))
 		t.add(name, "", "", change, "", n, short[res.Verdict.Change])
 	}
-	gb, gt, gr, gn := r.geomean(median, func(res *Result, ns float64) float64 { return ns })
+	gb, gt, gr, gn := r.geomean(median, func(res *Row, ns float64) float64 { return ns })
 	gformat := format
 	if common.unit != "" { // the geomean of the scores
-		gb, gt, gr, gn = r.geomean(median, func(res *Result, ns float64) float64 { return res.score.score(ns) })
+		gb, gt, gr, gn = r.geomean(median, func(res *Row, ns float64) float64 { return res.score.score(ns) })
 		gformat = formatValue
 	}
 	if gn > 0 && !median {
@@ -455,7 +453,7 @@ func (r *Report) table(lb labeler) (*textTable, []string) {
 // scoreUnits returns the score unit every compared row of order shares
 // (zero when they share none, or show time per operation), and whether
 // the rows' units differ, so that each cell names its own.
-func (r *Report) scoreUnits(order []int) (common scoreUnit, mixed bool) {
+func (r *metricRows) scoreUnits(order []int) (common scoreUnit, mixed bool) {
 	first := true
 	for _, i := range order {
 		res := &r.Results[i]
@@ -472,7 +470,7 @@ func (r *Report) scoreUnits(order []int) (common scoreUnit, mixed bool) {
 }
 
 // throughputRows counts the compared rows shown as throughput scores.
-func (r *Report) throughputRows() int {
+func (r *metricRows) throughputRows() int {
 	n := 0
 	for i := range r.Results {
 		if res := &r.Results[i]; res.Err == nil && res.score.thrpt {
@@ -484,7 +482,7 @@ func (r *Report) throughputRows() int {
 
 // shownPercent is the change the text shows for a result: the verdict's
 // Δ, and for a throughput the score's change 100·(1/(1 + Δ/100) − 1).
-func (res *Result) shownPercent() float64 {
+func (res *Row) shownPercent() float64 {
 	if res.score.thrpt {
 		return 100 * (1/(1+res.Verdict.Percent/100) - 1)
 	}
@@ -752,7 +750,7 @@ func tooNoisy(rate, nominal float64) bool {
 // pooledRows counts the rows whose runs are of more than one benchmark
 // (name and params, the Col parameter left out): rows of a projection
 // (Options.Row) that pools what benchstat calls varying .fullname.
-func (r *Report) pooledRows() int {
+func (r *metricRows) pooledRows() int {
 	n := 0
 	for i := range r.Results {
 		if res := &r.Results[i]; varies(r.Options.Col, res.BaseRuns, res.TestRuns) {

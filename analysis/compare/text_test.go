@@ -40,7 +40,7 @@ func TestReportText(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := rep.WriteText(&b); err != nil {
+	if err := reportOf(rep).WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -8,7 +8,7 @@
 // other analyzers: Run reads a *table.Table, calls steady.Run,
 // reconfigure.Run, duet.Run (duet data), optimize.Run (the full
 // configuration of the rows after the warmup: the time model and the
-// commands) and compare.RunSides (consecutive versions), and
+// commands) and compare.Run (consecutive versions), and
 // returns a Report whose
 // WriteText, WriteDetails, Frame, WriteCommands and WriteAnnotations give
 // the answer to people, notebooks, shells and JMH sources; cmd/benchtrim's

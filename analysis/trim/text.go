@@ -76,7 +76,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	r.writeDuetText(w)
 	for _, vc := range r.Versions {
 		var slower, faster, same, failed int
-		for _, x := range vc.Report.Results {
+		for _, x := range vc.Report.Rows {
 			switch {
 			case x.Err != nil:
 				failed++

@@ -242,7 +242,7 @@ func TestVersions(t *testing.T) {
 		t.Fatalf("versions: %+v", rep.Versions)
 	}
 	changed := vs.Suite(1).Truth()[1].JMHName
-	for _, x := range rep.Versions[0].Report.Results {
+	for _, x := range rep.Versions[0].Report.Rows {
 		p := x.Verdict.Percent
 		if x.Benchmark == changed {
 			if x.Verdict.Change != compare.Slower || p < 20 || p > 40 {

@@ -15,7 +15,7 @@ import (
 )
 
 // VersionComparison is the A/B comparison of two consecutive versions of
-// a project (compare.Compare on their primary series).
+// a project (compare.Run on their primary series).
 type VersionComparison struct {
 	Project, Base, Test string
 	Report              *compare.Report
@@ -62,18 +62,18 @@ func compareVersions(rep *Report, t *table.Table, series []*table.Series, opt *O
 				copt.Bootstrap.Resamples = min(copt.Bootstrap.Resamples, versionResamples)
 			}
 			copt.Metrics = []string{table.Primary}
+			// A part of the input (a shard, a chunk) may hold no run of a
+			// version: Part leaves the checks on the whole input to Merge.
 			sh, n := opt.Select.Shard, opt.Select.Shards
-			reps, err := compare.RunSides(compare.Side{Label: base, Table: t, Select: compare.Selector{Project: p, Version: base, Shard: sh, Shards: n}},
-				compare.Side{Label: test, Table: t, Select: compare.Selector{Project: p, Version: test, Shard: sh, Shards: n}}, copt)
+			copt.Base = compare.Side{Label: base, Select: compare.Selector{Project: p, Version: base, Shard: sh, Shards: n}}
+			copt.Test = compare.Side{Label: test, Select: compare.Selector{Project: p, Version: test, Shard: sh, Shards: n}}
+			copt.Part = true
+			cr, err := compare.Run(t, copt)
 			if err != nil {
 				return nil, fmt.Errorf("trim: compare %s %s → %s: %w", p, base, test, err)
 			}
-			if len(reps) == 0 {
-				continue
-			}
-			cr := reps[0]
 			out = append(out, VersionComparison{Project: p, Base: base, Test: test, Report: cr})
-			for _, r := range cr.Results {
+			for _, r := range cr.Rows {
 				for _, k := range r.TestRuns {
 					if i, ok := index[k]; ok {
 						b := &rep.Benchmarks[i]
@@ -100,7 +100,7 @@ func (r *Report) compareFrame() *reports.Frame {
 	var project, base, test, bench, params, mode, verdict, errs []string
 	var ratio, lo, hi, pct, pv []float64
 	for _, vc := range r.Versions {
-		for _, x := range vc.Report.Results {
+		for _, x := range vc.Report.Rows {
 			project = append(project, vc.Project)
 			base = append(base, vc.Base)
 			test = append(test, vc.Test)

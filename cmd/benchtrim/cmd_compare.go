@@ -77,14 +77,14 @@ func runCompare(c *cli.Context, opt compare.Options) error {
 		return err
 	}
 	rep, release, err := cliapp.RunChunkedSides(c, "compare", inputs, tablefile.NameGroupOf, opt.SplitByName(),
-		func(tabs []*table.Table, part bool, progress func(int)) (*compare.Analysis, error) {
+		func(tabs []*table.Table, part bool, progress func(int)) (*compare.Report, error) {
 			o := opt
 			o.Progress, o.Part = progress, part
 			if len(tabs) == 2 {
 				o.Base.Table, o.Test.Table = tabs[0], tabs[1]
 			}
 			return compare.Run(tabs[0], o)
-		}, compare.MergeAnalyses)
+		}, compare.Merge)
 	defer release()
 	if err != nil {
 		if m, ok := strings.CutPrefix(err.Error(), "metrics "); ok { // name the flag
