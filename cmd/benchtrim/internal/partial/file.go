@@ -37,8 +37,10 @@ const (
 	// others (the reports' types change between versions of benchtrim).
 	// Version 3 added the checksum line; version 4 writes a setup's Env
 	// as sorted pairs (table.Setup.GobEncode), so that a part's bytes do
-	// not depend on map order.
-	formatVersion = 4
+	// not depend on map order; version 5 holds compare's one Report type
+	// (Rows, Unmatched) in trim's reports, whose fields a version 4 file
+	// names otherwise (gob would drop them unseen).
+	formatVersion = 5
 	// MaxShards is the largest N of --shard K/N: a job array larger than
 	// Slurm's largest (4 M) is not a run of benchtrim; merge keeps a slot
 	// per shard.
