@@ -74,71 +74,74 @@ var codedSchema = func() *arrow.Schema {
 }()
 
 // coder maps the string columns of records with any dictionaries onto
-// one growing dictionary per column: encode gives a record's codes, and
-// every code stays valid as the dictionaries grow, so records encoded
-// early decode with the dictionaries of the end. The zero value is ready
-// to use.
+// one growing dictionary per column, an array.DictionaryUnifier each:
+// encode gives a record's codes, its indices through the unifier's
+// transpose map (UnifyAndTranspose, array.TransposeDictIndices, which
+// shares the indices when the map is the identity: a record whose
+// dictionary begins the column's, in its order, as table.Builder's
+// growing dictionaries do). Every code stays valid as the dictionaries
+// grow (a unifier appends new values, in the order of the record's
+// dictionary), so records encoded early decode with the dictionaries of
+// the end. The zero value is ready to use.
 type coder struct {
-	dicts [len(stringColumns)]parquetio.StringDict
-	zero  []int32 // read-only zeros: the codes of a column of its dictionary's first value
+	dicts [len(stringColumns)]array.DictionaryUnifier
 }
 
 // encode returns rec (with schema) as a record with codedSchema; the
 // caller keeps ownership of rec and releases the result.
 func (c *coder) encode(rec arrow.Record) arrow.Record {
+	mem := memory.DefaultAllocator
 	cols := make([]arrow.Array, numColumns)
 	copy(cols, rec.Columns())
 	made := make([]arrow.Array, 0, len(stringColumns))
 	for k, i := range stringColumns {
-		s := strColOf(rec.Column(i))
-		switch {
-		case len(s.idx) > 0 && (s.dict.Len() == 1 || oneValue(s.idx)) && c.dicts[k].Index(s.dict.Value(int(s.idx[0]))) == 0:
-			// Most records hold one project, version, mode and pair:
-			// their codes are all 0 and need no memory of their own. A
-			// dictionary of one value needs no look at the indices, which
-			// can only be 0.
-			if len(c.zero) < len(s.idx) {
-				c.zero = make([]int32, len(s.idx))
-			}
-			cols[i] = parquetio.Int32Array(c.zero[:len(s.idx)])
-			made = append(made, cols[i])
-		case c.dicts[k].Extends(s.dict):
-			// The record's dictionary begins the column's, in its order
-			// (metric and unit, whose values come in the same order in
-			// every record): its indices are the codes; the coded record
-			// shares (retains) them.
-			cols[i] = rec.Column(i).(*array.Dictionary).Indices()
-		default:
-			cols[i] = parquetio.Int32Array(c.dicts[k].Transpose(s.idx, s.dict))
-			made = append(made, cols[i])
-		}
+		col := rec.Column(i).(*array.Dictionary)
+		m := must(c.unifier(k).UnifyAndTranspose(col.Dictionary()))
+		d := must(array.TransposeDictIndices(mem, col.Data(), stringType, stringType, col.Dictionary().Data(), arrow.Int32Traits.CastFromBytes(m.Bytes())))
+		m.Release()
+		a := array.MakeFromData(d).(*array.Dictionary)
+		d.Release()
+		cols[i] = a.Indices()
+		made = append(made, a)
 	}
 	out := array.NewRecord(codedSchema, cols, rec.NumRows())
 	releaseAll(made)
 	return out
 }
 
-// oneValue reports whether v holds one value (at least once).
-func oneValue(v []int32) bool {
-	if len(v) == 0 {
-		return false
+// unifier is column k's dictionary, made on first use.
+func (c *coder) unifier(k int) array.DictionaryUnifier {
+	if c.dicts[k] == nil {
+		c.dicts[k] = must(array.NewDictionaryUnifier(memory.DefaultAllocator, arrow.BinaryTypes.String))
 	}
-	for _, x := range v[1:] {
-		if x != v[0] {
-			return false
-		}
-	}
-	return true
+	return c.dicts[k]
 }
 
 // dictionaries returns the dictionaries of the values encoded so far, one
-// per string column; the caller releases them.
+// per string column; the caller releases them. The unifiers keep their
+// values: GetResult empties a unifier, so each is given its result back
+// (Unify adds the values again at the same codes).
 func (c *coder) dictionaries() []arrow.Array {
 	out := make([]arrow.Array, len(stringColumns))
 	for k := range c.dicts {
-		out[k] = c.dicts[k].Array(memory.DefaultAllocator)
+		u := c.unifier(k)
+		out[k] = must(u.GetResultWithIndexType(arrow.PrimitiveTypes.Int32))
+		if err := u.Unify(out[k]); err != nil {
+			panic(err)
+		}
 	}
 	return out
+}
+
+// must returns v, panicking on err: for calls of the Arrow library that
+// fail only on types other than coder's (string values, int32 indices)
+// or on a dictionary of more than 2³¹-1 values, which int32 codes cannot
+// reach.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // decode returns the record with schema that coded (a record encode

@@ -2,8 +2,7 @@
 // package tablefile (table files and report frames) only: Writer encodes
 // records with package tablefile/internal/parquetenc, Schema and Column read a file
 // into Arrow arrays on the column readers of Arrow's parquet/file, and
-// StringDict is the growing string dictionary that both the Parquet
-// writer and tablefile's Arrow IPC coder build.
+// StringDict is the growing string dictionary the Parquet writer builds.
 //
 // Both halves replace Arrow Go's pqarrow. Writer feeds parquetenc the
 // dictionaries and runs of indices it collects as records arrive, where

@@ -1,7 +1,6 @@
 package parquetio
 
 import (
-	"slices"
 	"strings"
 	"unsafe"
 
@@ -14,12 +13,11 @@ import (
 // StringDict maps strings to indices into a growing list of distinct
 // values: the dictionary of a dictionary-encoded string column that
 // records with dictionaries of their own are written under (a Parquet row
-// group, an Arrow IPC file, which allows one dictionary per column).
-// Indices stay valid as it grows. The zero value is ready to use.
+// group). Indices stay valid as it grows. The zero value is ready to use.
 type StringDict struct {
 	memo   map[string]int32
 	values []string
-	trans  []int32 // scratch for Transpose
+	trans  []int32 // scratch for transposeRuns
 }
 
 // Index returns v's index, adding v (copied: v may point into a buffer
@@ -38,69 +36,10 @@ func (d *StringDict) Index(v string) int32 {
 	return j
 }
 
-// Extends reports whether d's values and dict's agree at every index
-// both have (value j of each at index j), so that indices into dict are
-// indices into d; it then adds dict's values past d's end to d, in dict's
-// order. A dictionary that grows from record to record, each record's
-// dictionary a prefix of the next one's (table.Builder's), extends d at
-// every record. It returns false when the values differ at an index or a
-// value past d's end is one d holds at another index; d is then
-// unchanged, except when dict repeats a value past d's end (a dictionary
-// read from a file): the values before the repeat stay added.
-func (d *StringDict) Extends(dict *array.String) bool {
-	n := min(dict.Len(), len(d.values))
-	for j := 0; j < n; j++ {
-		if d.values[j] != dict.Value(j) {
-			return false
-		}
-	}
-	for j := n; j < dict.Len(); j++ {
-		if _, ok := d.memo[dict.Value(j)]; ok {
-			return false
-		}
-	}
-	for j := n; j < dict.Len(); j++ {
-		if d.Index(dict.Value(j)) != int32(j) {
-			return false
-		}
-	}
-	return true
-}
-
-// Transpose returns the indices into d of the values idx points to in
-// dict (a dictionary array's indices and dictionary), looking each value
-// of dict up once however many rows use it.
-func (d *StringDict) Transpose(idx []int32, dict *array.String) []int32 {
-	return d.transposeAppend(make([]int32, 0, len(idx)), idx, dict)
-}
-
-// transposeAppend is Transpose appending to dst.
-func (d *StringDict) transposeAppend(dst, idx []int32, dict *array.String) []int32 {
-	t := d.trans[:0]
-	for j := 0; j < dict.Len(); j++ {
-		t = append(t, -1)
-	}
-	d.trans = t
-	n := len(dst)
-	dst = slices.Grow(dst, len(idx))[:n+len(idx)]
-	out := dst[n:]
-	// Indices come in runs of one value: each run is looked up once.
-	for i := 0; i < len(idx); {
-		j := idx[i]
-		if t[j] < 0 {
-			t[j] = d.Index(dict.Value(int(j)))
-		}
-		v := t[j]
-		out[i] = v
-		for i++; i < len(idx) && idx[i] == j; i++ {
-			out[i] = v
-		}
-	}
-	return dst
-}
-
-// transposeRuns is Transpose appending the indices as runs (see
-// appendRun) to runs.
+// transposeRuns appends to runs the indices into d of the values idx
+// points to in dict (a dictionary array's indices and dictionary), as
+// runs (see appendRun), looking each value of dict up once however many
+// rows use it.
 func (d *StringDict) transposeRuns(runs []parquetenc.Run, idx []int32, dict *array.String) []parquetenc.Run {
 	t := d.trans[:0]
 	for j := 0; j < dict.Len(); j++ {
