@@ -25,10 +25,6 @@ func (c *Coder) Dictionaries() []arrow.Array { return c.c.dictionaries() }
 // CodedSchema is codedSchema.
 func CodedSchema() *arrow.Schema { return codedSchema }
 
-// StringColumns are the indices of the canonical schema's string
-// columns, in the order of Coder.Dictionaries.
-func StringColumns() []int { return stringColumns[:] }
-
 // SchemaWithSetups is the canonical schema with setups in its metadata,
 // as an .arrow table file holds it.
 func SchemaWithSetups(setups []table.Setup) (*arrow.Schema, error) {
